@@ -1,0 +1,159 @@
+//! One `mcpServers` entry: its dialect-tolerant reading and validation.
+
+use std::collections::BTreeMap;
+
+use serde_json::{Map, Value};
+
+use super::{Problem, ServerEntry, Transport};
+
+fn problem(pointer: &str, message: impl Into<String>) -> Problem {
+    Problem {
+        pointer: pointer.to_string(),
+        message: message.into(),
+    }
+}
+
+fn opt_string(obj: &Map<String, Value>, key: &str) -> Result<Option<String>, Problem> {
+    match obj.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s.clone())),
+        Some(_) => Err(problem(&format!("/{key}"), "must be a string")),
+    }
+}
+
+fn string_list(obj: &Map<String, Value>, key: &str) -> Result<Vec<String>, Problem> {
+    match obj.get(key) {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(Value::Array(items)) => items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| match v {
+                Value::String(s) => Ok(s.clone()),
+                Value::Number(n) => Ok(n.to_string()),
+                _ => Err(problem(&format!("/{key}/{i}"), "must be a string")),
+            })
+            .collect(),
+        Some(_) => Err(problem(&format!("/{key}"), "must be an array of strings")),
+    }
+}
+
+fn string_map(obj: &Map<String, Value>, key: &str) -> Result<BTreeMap<String, String>, Problem> {
+    match obj.get(key) {
+        None | Some(Value::Null) => Ok(BTreeMap::new()),
+        Some(Value::Object(map)) => map
+            .iter()
+            .map(|(k, v)| match v {
+                Value::String(s) => Ok((k.clone(), s.clone())),
+                Value::Number(n) => Ok((k.clone(), n.to_string())),
+                Value::Bool(b) => Ok((k.clone(), b.to_string())),
+                _ => Err(problem(
+                    &format!("/{key}/{}", k.replace('~', "~0").replace('/', "~1")),
+                    "must be a string",
+                )),
+            })
+            .collect(),
+        Some(_) => Err(problem(
+            &format!("/{key}"),
+            "must be an object of string values",
+        )),
+    }
+}
+
+fn check_url(url: &str, key: &str) -> Result<(), Problem> {
+    let lower = url.to_ascii_lowercase();
+    let is_http = lower.starts_with("http://") || lower.starts_with("https://");
+    if is_http && url.len() > "https://".len() - 1 {
+        Ok(())
+    } else {
+        Err(problem(
+            &format!("/{key}"),
+            format!("\"{url}\" is not an http:// or https:// URL"),
+        ))
+    }
+}
+
+/// Read one entry. The error's pointer is relative to the entry.
+pub fn parse_entry(name: &str, raw: &Value) -> Result<ServerEntry, Problem> {
+    if name.trim().is_empty() {
+        return Err(problem("", "a server needs a non-empty name"));
+    }
+    let Some(obj) = raw.as_object() else {
+        return Err(problem("", "must be an object with \"command\" or \"url\""));
+    };
+    let kind = opt_string(obj, "type")?.or(opt_string(obj, "transport")?);
+    let url_key = if obj.contains_key("url") {
+        "url"
+    } else {
+        "serverUrl"
+    };
+    let url = opt_string(obj, url_key)?;
+    let command = opt_string(obj, "command")?;
+    let headers = || string_map(obj, "headers");
+    let normalised = kind.as_deref().map(|k| k.to_ascii_lowercase().replace(['-', '_'], ""));
+    let transport = match (normalised.as_deref(), command, url) {
+        (Some("stdio") | None, Some(command), _) => {
+            if command.trim().is_empty() {
+                return Err(problem("/command", "must not be empty"));
+            }
+            Transport::Stdio {
+                command,
+                args: string_list(obj, "args")?,
+                env: string_map(obj, "env")?,
+                cwd: opt_string(obj, "cwd")?,
+            }
+        }
+        (Some("stdio"), None, _) => {
+            return Err(problem("/command", "a stdio server needs a \"command\""));
+        }
+        (Some("http" | "streamablehttp"), _, Some(url)) => {
+            check_url(&url, url_key)?;
+            Transport::StreamableHttp {
+                url,
+                headers: headers()?,
+            }
+        }
+        (Some("sse"), _, Some(url)) => {
+            check_url(&url, url_key)?;
+            Transport::Sse {
+                url,
+                headers: headers()?,
+            }
+        }
+        (None, None, Some(url)) => {
+            check_url(&url, url_key)?;
+            Transport::RemoteAuto {
+                url,
+                headers: headers()?,
+            }
+        }
+        (Some("http" | "streamablehttp" | "sse"), _, None) => {
+            return Err(problem("/url", "a remote server needs a \"url\""));
+        }
+        (Some(other), _, _) => {
+            let shown = kind.unwrap_or_else(|| other.to_string());
+            return Err(problem(
+                "/type",
+                format!("unknown transport \"{shown}\": use \"stdio\", \"http\" or \"sse\""),
+            ));
+        }
+        (None, None, None) => {
+            return Err(problem(
+                "",
+                "needs \"command\" (a local server) or \"url\" (a remote server)",
+            ));
+        }
+    };
+    let disabled = match (obj.get("disabled"), obj.get("enabled")) {
+        (Some(Value::Bool(d)), _) => *d,
+        (Some(_), _) => return Err(problem("/disabled", "must be true or false")),
+        (None, Some(Value::Bool(e))) => !*e,
+        (None, Some(_)) => return Err(problem("/enabled", "must be true or false")),
+        (None, None) => false,
+    };
+    Ok(ServerEntry {
+        name: name.to_string(),
+        transport,
+        disabled,
+        description: opt_string(obj, "description")?,
+    })
+}

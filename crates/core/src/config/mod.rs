@@ -1,0 +1,243 @@
+//! The mcp.json model: load, validate, summarise.
+//!
+//! The on-disk shape is the one other clients read (`mcpServers` with `type`,
+//! `command`/`args`/`env`/`cwd`, `url`/`headers`). This module turns that
+//! text into [`ConfigFile`]; one broken entry never hides the others, it is
+//! reported as a [`Problem`] pointing at the exact key.
+
+mod entry;
+mod parse;
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+pub use entry::parse_entry;
+pub use parse::parse_jsonc;
+
+use crate::error::{Error, Result};
+
+/// How a server is reached.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Transport {
+    Stdio {
+        command: String,
+        args: Vec<String>,
+        env: BTreeMap<String, String>,
+        cwd: Option<String>,
+    },
+    /// `type: "http"` (and its spellings): Streamable HTTP.
+    StreamableHttp {
+        url: String,
+        headers: BTreeMap<String, String>,
+    },
+    /// `type: "sse"`: the legacy HTTP+SSE transport (2024-11-05).
+    Sse {
+        url: String,
+        headers: BTreeMap<String, String>,
+    },
+    /// A `url` with no `type`: try Streamable HTTP, then SSE.
+    RemoteAuto {
+        url: String,
+        headers: BTreeMap<String, String>,
+    },
+}
+
+/// The transport's kind, for display and IPC.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum TransportKind {
+    Stdio,
+    StreamableHttp,
+    Sse,
+    RemoteAuto,
+}
+
+impl Transport {
+    pub fn kind(&self) -> TransportKind {
+        match self {
+            Transport::Stdio { .. } => TransportKind::Stdio,
+            Transport::StreamableHttp { .. } => TransportKind::StreamableHttp,
+            Transport::Sse { .. } => TransportKind::Sse,
+            Transport::RemoteAuto { .. } => TransportKind::RemoteAuto,
+        }
+    }
+
+    /// A one-line description: the command line or the URL. Never includes
+    /// env or header values (they may be secrets).
+    pub fn target(&self) -> String {
+        match self {
+            Transport::Stdio { command, args, .. } => {
+                std::iter::once(command.as_str())
+                    .chain(args.iter().map(String::as_str))
+                    .map(shell_quote)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            }
+            Transport::StreamableHttp { url, .. }
+            | Transport::Sse { url, .. }
+            | Transport::RemoteAuto { url, .. } => url.clone(),
+        }
+    }
+}
+
+fn shell_quote(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:@%+,".contains(c));
+    if plain {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+/// One server of the file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServerEntry {
+    pub name: String,
+    pub transport: Transport,
+    pub disabled: bool,
+    pub description: Option<String>,
+}
+
+/// A semantic problem in one part of the file.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Problem {
+    /// JSON pointer to the offending key, e.g. `/mcpServers/demo/command`.
+    pub pointer: String,
+    pub message: String,
+}
+
+/// A loaded mcp.json.
+#[derive(Debug, Clone)]
+pub struct ConfigFile {
+    pub path: PathBuf,
+    /// Valid entries, in file order.
+    pub servers: Vec<ServerEntry>,
+    /// Entries that could not be understood; they are skipped, not dropped from disk.
+    pub problems: Vec<Problem>,
+}
+
+/// What the UI and `mcpwb servers` show of a server.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ServerSummary {
+    pub name: String,
+    pub transport: TransportKind,
+    /// The command line or URL (never env or header values).
+    pub target: String,
+    pub disabled: bool,
+    pub description: Option<String>,
+}
+
+impl From<&ServerEntry> for ServerSummary {
+    fn from(e: &ServerEntry) -> Self {
+        ServerSummary {
+            name: e.name.clone(),
+            transport: e.transport.kind(),
+            target: e.transport.target(),
+            disabled: e.disabled,
+            description: e.description.clone(),
+        }
+    }
+}
+
+/// The key under which servers live. `mcpServers` is what Claude, Cursor and
+/// most clients write; VS Code writes `servers`.
+const SERVER_KEYS: [&str; 2] = ["mcpServers", "servers"];
+
+impl ConfigFile {
+    /// Read and parse the file at `path`.
+    pub fn load(path: &Path) -> Result<ConfigFile> {
+        let text = std::fs::read_to_string(path).map_err(|source| {
+            if source.kind() == std::io::ErrorKind::NotFound {
+                Error::ConfigNotFound {
+                    path: path.to_path_buf(),
+                }
+            } else {
+                Error::ConfigUnreadable {
+                    path: path.to_path_buf(),
+                    source,
+                }
+            }
+        })?;
+        Self::parse(path, &text)
+    }
+
+    /// Parse `text` as the contents of `path`.
+    pub fn parse(path: &Path, text: &str) -> Result<ConfigFile> {
+        let value = parse_jsonc(path, text)?;
+        let invalid = |pointer: &str, message: &str| Error::ConfigInvalid {
+            path: path.to_path_buf(),
+            pointer: pointer.to_string(),
+            message: message.to_string(),
+        };
+        let Some(root) = value.as_object() else {
+            return Err(invalid("", "the file must hold a JSON object"));
+        };
+        let mut servers = Vec::new();
+        let mut problems = Vec::new();
+        let mut found = false;
+        for key in SERVER_KEYS {
+            let Some(map) = root.get(key) else { continue };
+            found = true;
+            let Some(map) = map.as_object() else {
+                return Err(invalid(
+                    &format!("/{key}"),
+                    "must be an object mapping server names to their settings",
+                ));
+            };
+            for (name, raw) in map {
+                match parse_entry(name, raw) {
+                    Ok(entry) => servers.push(entry),
+                    Err(p) => problems.push(Problem {
+                        pointer: format!("/{key}/{}{}", escape_pointer(name), p.pointer),
+                        message: p.message,
+                    }),
+                }
+            }
+        }
+        if !found {
+            return Err(invalid(
+                "",
+                "no \"mcpServers\" object: add \"mcpServers\": { \"name\": { \"command\": ... } }",
+            ));
+        }
+        Ok(ConfigFile {
+            path: path.to_path_buf(),
+            servers,
+            problems,
+        })
+    }
+
+    pub fn summaries(&self) -> Vec<ServerSummary> {
+        self.servers.iter().map(ServerSummary::from).collect()
+    }
+
+    /// The folder relative paths in the file are resolved against.
+    pub fn base_dir(&self) -> &Path {
+        self.path.parent().unwrap_or(Path::new("."))
+    }
+}
+
+/// The user's own config file: `$XDG_CONFIG_HOME/mcp-workbench/mcp.json`
+/// (`~/.config/...` on Linux, the platform equivalent elsewhere).
+pub fn default_user_config() -> PathBuf {
+    let base = std::env::var_os("XDG_CONFIG_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))
+        .unwrap_or_else(|| PathBuf::from("."));
+    base.join("mcp-workbench").join("mcp.json")
+}
+
+fn escape_pointer(s: &str) -> String {
+    s.replace('~', "~0").replace('/', "~1")
+}
+
+#[cfg(test)]
+mod tests;

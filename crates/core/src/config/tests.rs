@@ -1,0 +1,131 @@
+use std::path::Path;
+
+use super::*;
+use crate::error::{Error, ErrorCode};
+
+fn parse(text: &str) -> Result<ConfigFile> {
+    ConfigFile::parse(Path::new("/tmp/mcp.json"), text)
+}
+
+#[test]
+fn reads_stdio_and_remote_entries_in_file_order() {
+    let cfg = parse(
+        r#"{
+          // comments are allowed, as in VS Code
+          "mcpServers": {
+            "zeta": { "command": "npx", "args": ["-y", "@scope/server", "a b"], "env": {"TOKEN": "x"} },
+            "alpha": { "type": "http", "url": "http://127.0.0.1:3000/mcp", "headers": {"Authorization": "Bearer s"} },
+            "legacy": { "type": "sse", "url": "https://example.com/sse", "disabled": true },
+            "auto": { "url": "https://example.com/mcp" },
+          }
+        }"#,
+    )
+    .expect("parses");
+    let names: Vec<_> = cfg.servers.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["zeta", "alpha", "legacy", "auto"]);
+    let s = cfg.summaries();
+    assert_eq!(s[0].transport, TransportKind::Stdio);
+    assert_eq!(s[0].target, "npx -y @scope/server 'a b'");
+    assert_eq!(s[1].transport, TransportKind::StreamableHttp);
+    assert_eq!(s[2].transport, TransportKind::Sse);
+    assert!(s[2].disabled);
+    assert_eq!(s[3].transport, TransportKind::RemoteAuto);
+    assert!(cfg.problems.is_empty());
+}
+
+#[test]
+fn transport_spellings_of_other_clients_are_understood() {
+    for spelling in ["http", "streamable-http", "streamableHttp", "streamable_http"] {
+        let cfg = parse(&format!(
+            r#"{{"mcpServers": {{"s": {{"type": "{spelling}", "url": "http://h/mcp"}}}}}}"#
+        ))
+        .unwrap();
+        assert_eq!(cfg.servers[0].transport.kind(), TransportKind::StreamableHttp, "{spelling}");
+    }
+    let windsurf = parse(r#"{"mcpServers": {"w": {"serverUrl": "https://h/mcp"}}}"#).unwrap();
+    assert_eq!(windsurf.servers[0].transport.kind(), TransportKind::RemoteAuto);
+    let vscode = parse(r#"{"servers": {"v": {"type": "stdio", "command": "x"}}}"#).unwrap();
+    assert_eq!(vscode.servers[0].name, "v");
+}
+
+#[test]
+fn syntax_error_reports_line_and_column() {
+    let err = parse("{\n  \"mcpServers\": {\n    \"a\": { \"command\": \"x\" \n  }\n").unwrap_err();
+    match &err {
+        Error::ConfigSyntax { line, column, .. } => {
+            assert!(*line >= 3, "line {line}");
+            assert!(*column >= 1);
+        }
+        other => panic!("expected a syntax error, got {other:?}"),
+    }
+    assert_eq!(err.code(), ErrorCode::ConfigSyntax);
+    assert!(err.to_string().starts_with("/tmp/mcp.json:"), "{err}");
+}
+
+#[test]
+fn a_bad_entry_is_reported_at_its_key_and_the_others_still_load() {
+    let cfg = parse(
+        r#"{"mcpServers": {
+            "ok": {"command": "srv"},
+            "no-cmd": {"type": "stdio"},
+            "bad-url": {"type": "http", "url": "ftp://x"},
+            "bad-env": {"command": "x", "env": {"A": ["not", "a", "string"]}},
+            "bad/type": {"type": "carrier-pigeon", "url": "http://x"}
+        }}"#,
+    )
+    .unwrap();
+    assert_eq!(cfg.servers.len(), 1);
+    let pointers: Vec<_> = cfg.problems.iter().map(|p| p.pointer.as_str()).collect();
+    assert_eq!(
+        pointers,
+        [
+            "/mcpServers/no-cmd/command",
+            "/mcpServers/bad-url/url",
+            "/mcpServers/bad-env/env/A",
+            "/mcpServers/bad~1type/type"
+        ]
+    );
+    assert!(cfg.problems[3].message.contains("carrier-pigeon"));
+}
+
+#[test]
+fn a_file_without_servers_or_not_an_object_is_invalid() {
+    assert_eq!(parse("[]").unwrap_err().code(), ErrorCode::ConfigInvalid);
+    assert_eq!(parse("{}").unwrap_err().code(), ErrorCode::ConfigInvalid);
+    assert_eq!(parse("   ").unwrap_err().code(), ErrorCode::ConfigSyntax);
+    assert_eq!(
+        parse(r#"{"mcpServers": []}"#).unwrap_err().code(),
+        ErrorCode::ConfigInvalid
+    );
+}
+
+#[test]
+fn load_distinguishes_missing_from_unreadable() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = ConfigFile::load(&dir.path().join("nope.json")).unwrap_err();
+    assert_eq!(missing.code(), ErrorCode::ConfigNotFound);
+    let as_dir = ConfigFile::load(dir.path()).unwrap_err();
+    assert_eq!(as_dir.code(), ErrorCode::ConfigUnreadable);
+}
+
+#[test]
+fn the_example_config_in_the_repository_loads() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../mcp.example.json");
+    let cfg = ConfigFile::load(&path).expect("mcp.example.json must load");
+    assert!(cfg.problems.is_empty(), "{:?}", cfg.problems);
+    let kinds: Vec<_> = cfg.servers.iter().map(|s| s.transport.kind()).collect();
+    assert!(kinds.contains(&TransportKind::Stdio));
+    assert!(kinds.contains(&TransportKind::StreamableHttp));
+}
+
+#[test]
+fn target_never_shows_env_or_header_values() {
+    let cfg = parse(
+        r#"{"mcpServers": {"a": {"command": "x", "env": {"K": "supersecret"}},
+                            "b": {"url": "http://h", "headers": {"Authorization": "Bearer supersecret"}}}}"#,
+    )
+    .unwrap();
+    for s in cfg.summaries() {
+        assert!(!s.target.contains("supersecret"));
+    }
+}

@@ -1,0 +1,86 @@
+//! Errors with a stable machine-readable [`ErrorCode`] and a human sentence.
+//!
+//! Callers (the UI, the CLI) switch on the code, never on the text.
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// A stable code for each kind of failure. Serialised as `snake_case` strings;
+/// never renumber or rename a variant, add new ones instead.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    ConfigNotFound,
+    ConfigUnreadable,
+    ConfigSyntax,
+    ConfigInvalid,
+    Internal,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("no config file at {path}")]
+    ConfigNotFound { path: PathBuf },
+    #[error("cannot read {path}: {source}")]
+    ConfigUnreadable {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{path}:{line}:{column}: {message}")]
+    ConfigSyntax {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    #[error("{path}: {pointer}: {message}")]
+    ConfigInvalid {
+        path: PathBuf,
+        /// JSON pointer to the offending key, e.g. `/mcpServers/demo/command`.
+        pointer: String,
+        message: String,
+    },
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl Error {
+    pub fn code(&self) -> ErrorCode {
+        match self {
+            Error::ConfigNotFound { .. } => ErrorCode::ConfigNotFound,
+            Error::ConfigUnreadable { .. } => ErrorCode::ConfigUnreadable,
+            Error::ConfigSyntax { .. } => ErrorCode::ConfigSyntax,
+            Error::ConfigInvalid { .. } => ErrorCode::ConfigInvalid,
+            Error::Internal(_) => ErrorCode::Internal,
+        }
+    }
+}
+
+/// The serialisable form of an [`Error`] that crosses IPC and `--json` output:
+/// `{ "code": "config_syntax", "message": "mcp.json:3:7: expected ..." }`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ErrorInfo {
+    pub code: ErrorCode,
+    pub message: String,
+}
+
+impl From<&Error> for ErrorInfo {
+    fn from(e: &Error) -> Self {
+        ErrorInfo {
+            code: e.code(),
+            message: e.to_string(),
+        }
+    }
+}
+
+impl From<Error> for ErrorInfo {
+    fn from(e: Error) -> Self {
+        ErrorInfo::from(&e)
+    }
+}

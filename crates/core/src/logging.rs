@@ -1,0 +1,54 @@
+//! Logging set-up shared by the app and the CLI: `tracing` to stderr and,
+//! when a folder is given, to a daily-rotating file in it.
+//!
+//! The level comes from `MCPWB_LOG` (an `EnvFilter` directive such as `debug`
+//! or `workbench_core=trace`), defaulting to `info`.
+
+use std::path::{Path, PathBuf};
+
+use tracing_appender::non_blocking::WorkerGuard;
+use tracing_subscriber::{EnvFilter, fmt, layer::SubscriberExt, util::SubscriberInitExt};
+
+/// The environment variable that sets the log level.
+pub const LOG_ENV: &str = "MCPWB_LOG";
+/// File name prefix of the rotating log files.
+pub const LOG_FILE_PREFIX: &str = "mcp-workbench.log";
+
+/// Keeps the file writer alive; logs written before it drops are flushed.
+pub struct LogGuard {
+    _file: Option<WorkerGuard>,
+    pub log_dir: Option<PathBuf>,
+}
+
+fn filter(default: &str) -> EnvFilter {
+    EnvFilter::try_from_env(LOG_ENV).unwrap_or_else(|_| EnvFilter::new(default))
+}
+
+/// Install the global subscriber. Safe to call twice: the second call is a
+/// no-op (returns a guard with no file).
+pub fn init(log_dir: Option<&Path>, default_level: &str) -> LogGuard {
+    let stderr_layer = fmt::layer().with_writer(std::io::stderr).with_target(true);
+    let mut guard = LogGuard {
+        _file: None,
+        log_dir: None,
+    };
+    let file_layer = log_dir.and_then(|dir| {
+        std::fs::create_dir_all(dir).ok()?;
+        let appender = tracing_appender::rolling::Builder::new()
+            .rotation(tracing_appender::rolling::Rotation::DAILY)
+            .filename_prefix(LOG_FILE_PREFIX)
+            .max_log_files(7)
+            .build(dir)
+            .ok()?;
+        let (writer, file_guard) = tracing_appender::non_blocking(appender);
+        guard._file = Some(file_guard);
+        guard.log_dir = Some(dir.to_path_buf());
+        Some(fmt::layer().with_writer(writer).with_ansi(false))
+    });
+    let _ = tracing_subscriber::registry()
+        .with(filter(default_level))
+        .with(stderr_layer)
+        .with(file_layer)
+        .try_init();
+    guard
+}

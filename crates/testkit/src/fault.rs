@@ -1,0 +1,70 @@
+//! Misbehaving modes of the demo server, selected with `--fault <mode>`.
+
+use std::fmt;
+use std::str::FromStr;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    /// Exit with status 3 before reading anything.
+    ExitAtStart,
+    /// Serve normally, but exit (status 101) when any tool is called.
+    CrashOnCall,
+    /// Serve normally, but never answer a tool call.
+    HangOnCall,
+    /// Read stdin and never answer `initialize`.
+    NoInitialize,
+    /// Write lines that are not JSON to stdout before and between messages.
+    GarbageStdout,
+    /// Write stderr lines continuously while serving.
+    FloodStderr,
+    /// Answer every tool call with a 20 MB text result.
+    HugeResult,
+    /// Start a grandchild process (`sleep`) that would outlive a careless stop.
+    Grandchild,
+    /// HTTP only: forget the session after the first tool call (404 afterwards).
+    DropSession,
+}
+
+pub const ALL: [Fault; 9] = [
+    Fault::ExitAtStart,
+    Fault::CrashOnCall,
+    Fault::HangOnCall,
+    Fault::NoInitialize,
+    Fault::GarbageStdout,
+    Fault::FloodStderr,
+    Fault::HugeResult,
+    Fault::Grandchild,
+    Fault::DropSession,
+];
+
+impl Fault {
+    pub fn name(self) -> &'static str {
+        match self {
+            Fault::ExitAtStart => "exit-at-start",
+            Fault::CrashOnCall => "crash-on-call",
+            Fault::HangOnCall => "hang-on-call",
+            Fault::NoInitialize => "no-initialize",
+            Fault::GarbageStdout => "garbage-stdout",
+            Fault::FloodStderr => "flood-stderr",
+            Fault::HugeResult => "huge-result",
+            Fault::Grandchild => "grandchild",
+            Fault::DropSession => "drop-session",
+        }
+    }
+}
+
+impl fmt::Display for Fault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Fault {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        ALL.into_iter().find(|f| f.name() == s).ok_or_else(|| {
+            let names: Vec<_> = ALL.iter().map(|f| f.name()).collect();
+            format!("unknown fault \"{s}\"; one of: {}", names.join(", "))
+        })
+    }
+}

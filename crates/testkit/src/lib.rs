@@ -1,0 +1,10 @@
+//! Fixture MCP servers for MCP Workbench: the demo server (every protocol
+//! feature, used by `mcp.example.json` and the tests) and its misbehaving
+//! modes ([`Fault`]) for fault tests.
+
+pub mod demo;
+pub mod fault;
+pub mod media;
+
+pub use demo::DemoServer;
+pub use fault::Fault;

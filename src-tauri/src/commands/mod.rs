@@ -1,0 +1,4 @@
+//! IPC commands, one module per area. Each command is a few lines over
+//! `workbench-core`; errors cross as `ErrorInfo { code, message }`.
+
+pub mod servers;

@@ -1,0 +1,73 @@
+//! Servers: what mcp.json lists.
+
+use std::path::Path;
+
+use serde::Serialize;
+use tauri::{Runtime, State};
+use workbench_core::config::{ConfigFile, Problem};
+use workbench_core::{ErrorCode, ErrorInfo, ServerSummary};
+
+use crate::state::AppState;
+
+/// The servers of the open config file.
+#[derive(Debug, Clone, Serialize, specta::Type)]
+pub struct ServerList {
+    /// The absolute path of the mcp.json the list came from.
+    pub config_path: String,
+    /// False when the file does not exist yet (the list is then empty).
+    pub exists: bool,
+    pub servers: Vec<ServerSummary>,
+    /// Entries that could not be understood, with the key at fault.
+    pub problems: Vec<Problem>,
+}
+
+/// Read the config file and list its servers. A missing file is an empty
+/// list, not an error; a broken file is an error with line:column.
+pub fn read_server_list(path: &Path) -> Result<ServerList, ErrorInfo> {
+    let config_path = path.display().to_string();
+    match ConfigFile::load(path) {
+        Ok(cfg) => Ok(ServerList {
+            config_path,
+            exists: true,
+            servers: cfg.summaries(),
+            problems: cfg.problems,
+        }),
+        Err(e) if e.code() == ErrorCode::ConfigNotFound => Ok(ServerList {
+            config_path,
+            exists: false,
+            servers: Vec::new(),
+            problems: Vec::new(),
+        }),
+        Err(e) => Err(e.into()),
+    }
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn list_servers<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+) -> Result<ServerList, ErrorInfo> {
+    read_server_list(&state.config_path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn missing_file_is_an_empty_list_and_broken_file_an_error_with_position() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("mcp.json");
+        let list = read_server_list(&path).unwrap();
+        assert!(!list.exists);
+        assert!(list.servers.is_empty());
+
+        std::fs::write(&path, "{\n \"mcpServers\": {,}\n}").unwrap();
+        let err = read_server_list(&path).unwrap_err();
+        assert_eq!(err.code, ErrorCode::ConfigSyntax);
+        assert!(err.message.contains(":2:"), "{}", err.message);
+        // Reading never writes: the broken file is untouched.
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "{\n \"mcpServers\": {,}\n}");
+    }
+}

@@ -1,0 +1,184 @@
+// A small W3C WebDriver client and the harness that starts tauri-driver with
+// a hermetic environment (temp HOME and XDG folders, temp log folder), so the
+// tests never touch the real user config, keychain or app-data folders.
+// No npm packages: Node's fetch and node:test are enough.
+import { spawn } from "node:child_process";
+import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+
+const ELEMENT = "element-6066-11e4-a52e-4f735466cecf";
+
+function required(name) {
+  const value = process.env[name];
+  if (!value) throw new Error(`${name} is not set: run the e2e tests through \`cargo xtask test\``);
+  return value;
+}
+
+export const APP_BINARY = () => required("APP_BINARY");
+export const ARTIFACTS = () => process.env.E2E_ARTIFACTS ?? join(tmpdir(), "mcpwb-e2e");
+
+/** A throwaway home for one driver run. */
+export function hermeticHome() {
+  const home = mkdtempSync(join(tmpdir(), "mcpwb-e2e-home-"));
+  const dirs = {
+    HOME: home,
+    XDG_CONFIG_HOME: join(home, ".config"),
+    XDG_DATA_HOME: join(home, ".local/share"),
+    XDG_CACHE_HOME: join(home, ".cache"),
+    XDG_STATE_HOME: join(home, ".local/state"),
+    MCPWB_LOG_DIR: join(home, "logs"),
+  };
+  for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
+  return dirs;
+}
+
+export class Driver {
+  constructor(child, port, env) {
+    this.child = child;
+    this.port = port;
+    this.env = env;
+    this.output = "";
+  }
+
+  static async start() {
+    const port = 4444 + Math.floor(Math.random() * 2000);
+    const env = { ...process.env, ...hermeticHome() };
+    const child = spawn(required("TAURI_DRIVER"), ["--port", String(port), "--native-port", String(port + 1)], {
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const driver = new Driver(child, port, env);
+    child.stdout.on("data", (d) => (driver.output += d));
+    child.stderr.on("data", (d) => (driver.output += d));
+    return driver;
+  }
+
+  /** Open a session on the app with these command-line arguments; retried while the driver starts. */
+  async session(args = []) {
+    const caps = {
+      capabilities: {
+        alwaysMatch: { "tauri:options": { application: APP_BINARY(), args } },
+      },
+    };
+    const deadline = Date.now() + 20_000;
+    let lastError;
+    while (Date.now() < deadline) {
+      try {
+        const res = await fetch(`http://127.0.0.1:${this.port}/session`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(caps),
+        });
+        const body = await res.json();
+        if (res.ok && body.value?.sessionId) return new Session(this.port, body.value.sessionId);
+        lastError = new Error(JSON.stringify(body));
+      } catch (e) {
+        lastError = e;
+      }
+      await sleep(250);
+    }
+    throw new Error(`no WebDriver session within 20 s: ${lastError}\n--- driver output ---\n${this.output}`);
+  }
+
+  /** SIGTERM, never SIGKILL: a killed driver orphans WebKitWebDriver. */
+  async stop() {
+    if (this.child.exitCode !== null) return;
+    const exited = new Promise((r) => this.child.once("exit", r));
+    this.child.kill("SIGTERM");
+    const done = await Promise.race([exited.then(() => true), sleep(5000).then(() => false)]);
+    if (!done) {
+      console.log("tauri-driver ignored SIGTERM for 5 s; killing it");
+      this.child.kill("SIGKILL");
+    }
+    this.child.stdout.destroy();
+    this.child.stderr.destroy();
+  }
+}
+
+export class Session {
+  constructor(port, id) {
+    this.base = `http://127.0.0.1:${port}/session/${id}`;
+  }
+
+  async cmd(method, path, body) {
+    const res = await fetch(this.base + path, {
+      method,
+      headers: { "content-type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const json = await res.json();
+    if (!res.ok) throw new Error(`${method} ${path}: ${JSON.stringify(json.value)}`);
+    return json.value;
+  }
+
+  async findAll(css) {
+    const found = await this.cmd("POST", "/elements", { using: "css selector", value: css });
+    return found.map((e) => e[ELEMENT]);
+  }
+
+  async text(el) {
+    return this.cmd("GET", `/element/${el}/text`);
+  }
+
+  async click(el) {
+    return this.cmd("POST", `/element/${el}/click`, {});
+  }
+
+  async attribute(el, name) {
+    return this.cmd("GET", `/element/${el}/attribute/${name}`);
+  }
+
+  /**
+   * The rendered text (innerText) of all elements matching `css`, in one round
+   * trip. (WebKitWebDriver's element-text endpoint returns "" in this app, whose
+   * prototypes are frozen; a script reading innerText sees what a person sees.)
+   */
+  async texts(css) {
+    return this.cmd("POST", "/execute/sync", {
+      script: "return Array.from(document.querySelectorAll(arguments[0]), (e) => e.innerText);",
+      args: [css],
+    });
+  }
+
+  /** Poll until `predicate(texts of css)` holds; return those texts. */
+  async waitForTexts(css, predicate, timeoutMs = 15_000) {
+    const deadline = Date.now() + timeoutMs;
+    let last = [];
+    while (Date.now() < deadline) {
+      try {
+        last = await this.texts(css);
+        if (predicate(last)) return last;
+      } catch {
+        // the page may still be loading
+      }
+      await sleep(150);
+    }
+    throw new Error(`timed out waiting on ${css}; last seen: ${JSON.stringify(last)}`);
+  }
+
+  /** Save a PNG of the window under the artifacts folder; returns its path. */
+  async screenshot(name) {
+    const dir = ARTIFACTS();
+    mkdirSync(dir, { recursive: true });
+    const path = join(dir, `${name}.png`);
+    // Let WebKit paint what the DOM holds: two animation frames, then a beat.
+    await this.cmd("POST", "/execute/async", {
+      script: "const done = arguments[arguments.length - 1]; requestAnimationFrame(() => requestAnimationFrame(() => done(true)));",
+      args: [],
+    });
+    await sleep(400);
+    writeFileSync(path, Buffer.from(await this.cmd("GET", "/screenshot"), "base64"));
+    console.log(`screenshot: ${path}`);
+    return path;
+  }
+
+  async close() {
+    try {
+      await this.cmd("DELETE", "");
+    } catch {
+      // already gone
+    }
+  }
+}

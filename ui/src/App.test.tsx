@@ -1,0 +1,77 @@
+// The App through the real Tauri bindings, with the IPC answered by
+// @tauri-apps/api/mocks: checks the command name, the shapes of the data and
+// of errors as the Rust side sends them.
+import { describe, expect, it } from "vitest";
+import { render, screen, waitFor } from "@testing-library/react";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { mockIPC } from "@tauri-apps/api/mocks";
+import { App } from "./App";
+import { tauriBackend } from "./backend";
+import type { ServerList } from "./bindings";
+
+function renderApp() {
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <QueryClientProvider client={client}>
+      <App backend={tauriBackend} />
+    </QueryClientProvider>,
+  );
+}
+
+const demo = { name: "demo-stdio", transport: "stdio", target: "./mcp-demo-server", disabled: false, description: null } as const;
+const twoServers: ServerList = {
+  config_path: "/home/me/mcp.json",
+  exists: true,
+  servers: [
+    demo,
+    { name: "remote", transport: "streamable_http", target: "http://127.0.0.1:1/mcp", disabled: true, description: null },
+  ],
+  problems: [{ pointer: "/mcpServers/broken/url", message: "\"ftp://x\" is not an http:// or https:// URL" }],
+};
+
+describe("App", () => {
+  it("lists the servers the backend returns, with transport and state", async () => {
+    const calls: string[] = [];
+    mockIPC((cmd) => {
+      calls.push(cmd);
+      if (cmd === "list_servers") return twoServers;
+      throw new Error(`unexpected command ${cmd}`);
+    });
+    renderApp();
+    expect(await screen.findByText("demo-stdio")).toBeTruthy();
+    expect(screen.getByText("remote")).toBeTruthy();
+    expect(screen.getByText("HTTP")).toBeTruthy();
+    expect(screen.getByText("disabled")).toBeTruthy();
+    expect(screen.getByText("/home/me/mcp.json")).toBeTruthy();
+    expect(screen.getByText("/mcpServers/broken/url")).toBeTruthy();
+    expect(calls).toEqual(["list_servers"]);
+  });
+
+  it("shows a broken config's error with its code and a hint", async () => {
+    mockIPC(() => {
+      // Tauri rejects with the serialised error value, as the Rust command returns it.
+      return Promise.reject({ code: "config_syntax", message: "/x/mcp.json:3:5: Expected a comma" });
+    });
+    renderApp();
+    const alert = await screen.findByRole("alert");
+    expect(alert.getAttribute("data-code")).toBe("config_syntax");
+    expect(alert.textContent).toContain("/x/mcp.json:3:5");
+    expect(alert.textContent).toContain("nothing was changed on disk");
+  });
+
+  it("says where servers will be saved when there is no file yet", async () => {
+    mockIPC(() => ({ config_path: "/new/mcp.json", exists: false, servers: [], problems: [] }));
+    renderApp();
+    await waitFor(() => expect(screen.getByText("No mcp.json yet.")).toBeTruthy());
+  });
+
+  it("renders server-supplied text as text, never as HTML", async () => {
+    mockIPC(() => ({
+      ...twoServers,
+      servers: [{ ...demo, name: "<img src=x onerror=alert(1)>" }],
+    }));
+    const { container } = renderApp();
+    await screen.findByText("<img src=x onerror=alert(1)>");
+    expect(container.querySelector("img")).toBeNull();
+  });
+});

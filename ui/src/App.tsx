@@ -1,0 +1,38 @@
+import { useQuery } from "@tanstack/react-query";
+import type { Backend } from "./backend";
+import { ServerList } from "./components/ServerList";
+import { ErrorBanner } from "./components/ErrorBanner";
+
+export function App({ backend }: { backend: Backend }) {
+  const servers = useQuery({ queryKey: ["servers"], queryFn: () => backend.listServers() });
+  return (
+    <div className="app">
+      <header className="app-header">
+        <h1>MCP Workbench</h1>
+        {servers.data && (
+          <span className="config-path" title="The mcp.json this window shows">
+            {servers.data.config_path}
+          </span>
+        )}
+      </header>
+      <div className="app-body">
+        <aside className="sidebar" aria-label="Servers">
+          {servers.isPending && <p className="muted">Reading mcp.json…</p>}
+          {servers.isError && (
+            <ErrorBanner error={servers.error} onRetry={() => void servers.refetch()} />
+          )}
+          {servers.data && <ServerList list={servers.data} />}
+        </aside>
+        <main className="main-pane">
+          <div className="empty-state">
+            <h2>Pick a server</h2>
+            <p>
+              Servers come from your mcp.json. Tools, resources, prompts and traffic appear here
+              once a server is connected.
+            </p>
+          </div>
+        </main>
+      </div>
+    </div>
+  );
+}

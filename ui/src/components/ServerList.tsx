@@ -1,0 +1,52 @@
+import type { ServerList as ServerListData, TransportKind } from "../bindings";
+
+const TRANSPORT_LABEL: Record<TransportKind, string> = {
+  stdio: "stdio",
+  streamable_http: "HTTP",
+  sse: "SSE",
+  remote_auto: "remote",
+};
+
+export function ServerList({ list }: { list: ServerListData }) {
+  if (!list.exists) {
+    return (
+      <div className="empty-state small">
+        <p>No mcp.json yet.</p>
+        <p className="muted">
+          Servers you add are saved to <code>{list.config_path}</code>.
+        </p>
+      </div>
+    );
+  }
+  return (
+    <>
+      {list.servers.length === 0 && (
+        <p className="muted">This mcp.json lists no servers yet.</p>
+      )}
+      <ul className="server-list" data-testid="server-list">
+        {list.servers.map((s) => (
+          <li key={s.name} className={s.disabled ? "server disabled" : "server"}>
+            <button type="button" className="server-button" title={s.target}>
+              <span className="server-name">{s.name}</span>
+              <span className="badge">{TRANSPORT_LABEL[s.transport]}</span>
+              {s.disabled && <span className="badge muted">disabled</span>}
+            </button>
+            <span className="server-target">{s.target}</span>
+          </li>
+        ))}
+      </ul>
+      {list.problems.length > 0 && (
+        <div className="problems" role="status">
+          <h3>Entries skipped</h3>
+          <ul>
+            {list.problems.map((p) => (
+              <li key={p.pointer}>
+                <code>{p.pointer}</code> {p.message}
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+    </>
+  );
+}

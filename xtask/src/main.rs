@@ -1,0 +1,49 @@
+//! `cargo xtask run | test | bundle | bindings`: the project's set-up and task
+//! runner. It installs what is missing (Debian packages, npm packages,
+//! tauri-driver), says what and why, and times each stage.
+
+mod setup;
+mod stages;
+mod tasks;
+
+use std::process::ExitCode;
+
+const USAGE: &str = "\
+usage: cargo xtask <task>
+
+tasks:
+  run [--screenshot PNG]  build and open the app on mcp.example.json (starts the demo
+                          HTTP server on 127.0.0.1:8765 for it); with --screenshot,
+                          save a picture of the window after it has painted and exit
+  test                    every check and test: fmt, clippy, Rust tests, UI checks and
+                          tests, the e2e tests in a real WebKit window under Xvfb
+  bundle                  build the release .deb (with icon and desktop entry)
+  bindings                regenerate ui/src/bindings.ts from the Rust types";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("run") => tasks::run(&args[1..]),
+        Some("test") => tasks::test(),
+        Some("bundle") => tasks::bundle(),
+        Some("bindings") => tasks::bindings(),
+        Some("-h" | "--help" | "help") => {
+            println!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        other => {
+            eprintln!(
+                "xtask: unknown task {}\n\n{USAGE}",
+                other.unwrap_or("(none)")
+            );
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("\nxtask: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,155 @@
+//! Installing what is missing: Debian packages, ui/ npm packages, tauri-driver.
+//! Each step says what it installs and why, and does nothing when all is there.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::stages::{Result, cmd, have, sh};
+
+/// Debian packages needed to build and run the app (WebKitGTK and friends).
+const BUILD_PACKAGES: &[&str] = &[
+    "build-essential",
+    "pkg-config",
+    "file",
+    "libssl-dev",
+    "libwebkit2gtk-4.1-dev",
+    "libgtk-3-dev",
+    "libsoup-3.0-dev",
+    "libjavascriptcoregtk-4.1-dev",
+    "librsvg2-dev",
+    "libayatana-appindicator3-dev",
+];
+/// Extra Debian packages the tests need: a virtual display, WebKit's WebDriver,
+/// and a screenshot tool.
+const TEST_PACKAGES: &[&str] = &["xvfb", "xauth", "webkit2gtk-driver", "imagemagick"];
+
+fn missing_packages(packages: &[&str]) -> Vec<String> {
+    packages
+        .iter()
+        .filter(|p| {
+            let out = Command::new("dpkg-query")
+                .args(["-W", "-f=${Status}", p])
+                .output();
+            !matches!(out, Ok(o) if String::from_utf8_lossy(&o.stdout).contains("install ok installed"))
+        })
+        .map(|p| p.to_string())
+        .collect()
+}
+
+/// Install the Debian packages that are missing, as root or through sudo.
+pub fn debian_packages(for_tests: bool) -> Result {
+    if !Path::new("/usr/bin/dpkg-query").exists() {
+        println!("not a Debian-family system: install the equivalents of {BUILD_PACKAGES:?} yourself");
+        return Ok(());
+    }
+    let mut wanted: Vec<&str> = BUILD_PACKAGES.to_vec();
+    if for_tests {
+        wanted.extend_from_slice(TEST_PACKAGES);
+    }
+    let missing = missing_packages(&wanted);
+    if missing.is_empty() {
+        println!("Debian packages: all {} present", wanted.len());
+        return Ok(());
+    }
+    println!(
+        "Debian packages missing: {}\n  (WebKitGTK, GTK and their headers build and run the window;\n   xvfb, webkit2gtk-driver and imagemagick run the e2e tests and screenshots)",
+        missing.join(" ")
+    );
+    let is_root = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
+    let prefix: Vec<&str> = if is_root {
+        vec![]
+    } else if have("sudo") {
+        println!("not root: using sudo");
+        vec!["sudo"]
+    } else {
+        return Err(format!(
+            "need root to install packages: run `apt-get install {}` as root",
+            missing.join(" ")
+        ));
+    };
+    let run = |args: &[&str]| {
+        let mut all = prefix.clone();
+        all.extend_from_slice(args);
+        let mut c = Command::new(all[0]);
+        c.args(&all[1..]).env("DEBIAN_FRONTEND", "noninteractive");
+        sh(&mut c)
+    };
+    run(&["apt-get", "update", "-q"])?;
+    let mut args = vec![
+        "apt-get",
+        "install",
+        "-y",
+        "-q",
+        "--no-install-recommends",
+    ];
+    args.extend(missing.iter().map(String::as_str));
+    run(&args)
+}
+
+/// `npm install` in ui/ (not `npm ci`: this registry lacks some optional
+/// platform packages, so the lockfile never lists them). Quick when nothing changed.
+pub fn npm_packages(root: &Path) -> Result {
+    if !have("npm") {
+        return Err("npm not found: install Node.js 20 or newer".into());
+    }
+    let ui = root.join("ui");
+    let marker = ui.join("node_modules/.package-lock.json");
+    let fresh = modified(&marker)
+        .zip(modified(&ui.join("package.json")))
+        .zip(modified(&ui.join("package-lock.json")))
+        .is_some_and(|((m, p), l)| m >= p && m >= l);
+    if fresh {
+        println!("ui/node_modules: up to date with package.json and package-lock.json");
+        return Ok(());
+    }
+    println!("ui/node_modules: installing the UI's npm packages (React, Vite, the Tauri CLI, test tools)");
+    sh(cmd(
+        "npm",
+        &["install", "--no-audit", "--no-fund", "--loglevel=error"],
+        &ui,
+    )
+    .env("npm_config_update_notifier", "false"))
+}
+
+fn modified(p: &Path) -> Option<std::time::SystemTime> {
+    std::fs::metadata(p).and_then(|m| m.modified()).ok()
+}
+
+/// Where `cargo install` puts binaries.
+pub fn cargo_bin_dir() -> PathBuf {
+    std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")))
+        .unwrap_or_default()
+        .join("bin")
+}
+
+/// tauri-driver (the WebDriver proxy for Tauri apps), from crates.io.
+pub fn tauri_driver() -> Result<PathBuf> {
+    let path = cargo_bin_dir().join("tauri-driver");
+    if path.exists() {
+        println!("tauri-driver: {}", path.display());
+        return Ok(path);
+    }
+    println!("tauri-driver: installing it from crates.io (drives the app's WebKit window in e2e tests)");
+    sh(Command::new("cargo").args(["install", "tauri-driver", "--locked", "--version", "^2"]))?;
+    Ok(path)
+}
+
+/// rustfmt and clippy, which a minimal Rust install may lack.
+pub fn rust_components() -> Result {
+    for (component, probe) in [("rustfmt", "fmt"), ("clippy", "clippy")] {
+        let ok = Command::new("cargo")
+            .args([probe, "--version"])
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if !ok {
+            println!("{component}: missing, adding it with rustup (the test command checks formatting and lints)");
+            sh(Command::new("rustup").args(["component", "add", component]))?;
+        }
+    }
+    Ok(())
+}

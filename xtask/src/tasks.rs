@@ -1,0 +1,231 @@
+//! The tasks: run, test, bundle, bindings.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+
+use crate::setup;
+use crate::stages::{Result, Stages, cmd, sh};
+
+/// The port the demo server listens on for mcp.example.json's `demo-http`.
+const DEMO_HTTP_ADDR: &str = "127.0.0.1:8765";
+const DEMO_HTTP_TOKEN: &str = "demo-token";
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask lives in the workspace")
+        .to_path_buf()
+}
+
+fn target_dir(root: &Path) -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("target"))
+}
+
+fn has_display() -> bool {
+    std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some()
+}
+
+/// Build the UI and the app with its assets embedded (custom protocol), debug profile.
+fn build_app(root: &Path) -> Result {
+    sh(tauri_cli(root, &["build", "--debug", "--no-bundle"]))
+}
+
+fn build_demo_server(root: &Path) -> Result {
+    sh(cmd(
+        "cargo",
+        &["build", "--package", "workbench-testkit", "--bin", "mcp-demo-server"],
+        root,
+    ))
+}
+
+/// The Tauri CLI from ui/node_modules (prebuilt; `cargo install tauri-cli` takes
+/// ~15 min here). It must run from the root so it finds src-tauri/.
+fn tauri_cli(root: &Path, args: &[&str]) -> Command {
+    let mut c = cmd(
+        &root.join("ui/node_modules/.bin/tauri").display().to_string(),
+        args,
+        root,
+    );
+    c.env("NO_COLOR", "1");
+    c
+}
+
+struct KillOnDrop(Child);
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+pub fn run(args: &[String]) -> Result {
+    let root = root();
+    let screenshot = match args {
+        [] => None,
+        [flag, path] if flag == "--screenshot" => Some(std::path::absolute(path).map_err(|e| e.to_string())?),
+        _ => return Err("usage: cargo xtask run [--screenshot PNG]".into()),
+    };
+    let mut stages = Stages::default();
+    let outcome = (|| {
+        stages.run("set-up: Debian packages", || {
+            setup::debian_packages(screenshot.is_some() || !has_display())
+        })?;
+        stages.run("set-up: npm packages", || setup::npm_packages(&root))?;
+        stages.run("build: demo server", || build_demo_server(&root))?;
+        stages.run("build: app", || build_app(&root))?;
+        stages.run("app", || launch(&root, screenshot.as_deref()))
+    })();
+    stages.report();
+    outcome
+}
+
+fn launch(root: &Path, screenshot: Option<&Path>) -> Result {
+    let target = target_dir(root);
+    let demo = target.join("debug/mcp-demo-server");
+    let app = target.join("debug/mcp-workbench");
+    let config = root.join("mcp.example.json");
+    println!(
+        "starting the demo server on http://{DEMO_HTTP_ADDR}/mcp for mcp.example.json's demo-http"
+    );
+    let _demo = match Command::new(&demo)
+        .args(["--name", "demo-http", "--http", DEMO_HTTP_ADDR, "--token", DEMO_HTTP_TOKEN])
+        .stdin(Stdio::null())
+        .spawn()
+    {
+        Ok(child) => Some(KillOnDrop(child)),
+        Err(e) => {
+            println!("warning: could not start the demo HTTP server ({e}); demo-http will not connect");
+            None
+        }
+    };
+    let app_cmd = format!(
+        "{} --config {}",
+        shell_quote(&app.display().to_string()),
+        shell_quote(&config.display().to_string())
+    );
+    let script = match screenshot {
+        Some(png) => format!(
+            "{app_cmd} & pid=$!; sleep 6; import -window root {png}; kill $pid; wait $pid; echo screenshot: {png}",
+            png = shell_quote(&png.display().to_string())
+        ),
+        None => app_cmd,
+    };
+    if has_display() && screenshot.is_none() {
+        println!("opening the window on {}", config.display());
+        sh(Command::new("sh").args(["-c", &script]))
+    } else {
+        println!("no display here (or a screenshot was asked for): running the window under Xvfb");
+        sh(Command::new("xvfb-run").args([
+            "-a",
+            "-s",
+            "-screen 0 1280x800x24",
+            "sh",
+            "-c",
+            &script,
+        ]))
+    }
+}
+
+fn shell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', r"'\''"))
+}
+
+pub fn test() -> Result {
+    let root = root();
+    let mut stages = Stages::default();
+    let outcome = (|| {
+        stages.run("set-up: Debian packages", || setup::debian_packages(true))?;
+        stages.run("set-up: Rust components", setup::rust_components)?;
+        stages.run("set-up: npm packages", || setup::npm_packages(&root))?;
+        let driver = std::cell::RefCell::new(PathBuf::new());
+        stages.run("set-up: tauri-driver", || {
+            *driver.borrow_mut() = setup::tauri_driver()?;
+            Ok(())
+        })?;
+        stages.run("check: rustfmt", || {
+            sh(cmd("cargo", &["fmt", "--all", "--", "--check"], &root))
+        })?;
+        stages.run("check: clippy", || {
+            sh(cmd(
+                "cargo",
+                &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"],
+                &root,
+            ))
+        })?;
+        stages.run("test: Rust (unit, integration, bindings drift)", || {
+            sh(cmd("cargo", &["test", "--workspace"], &root))
+        })?;
+        let ui = root.join("ui");
+        stages.run("check: tsc --noEmit", || sh(cmd("npm", &["run", "--silent", "typecheck"], &ui)))?;
+        stages.run("check: eslint", || sh(cmd("npm", &["run", "--silent", "lint"], &ui)))?;
+        stages.run("test: UI (vitest)", || sh(cmd("npm", &["run", "--silent", "test"], &ui)))?;
+        stages.run("build: app with embedded UI", || build_app(&root))?;
+        stages.run("test: e2e (real window, WebKitWebDriver, Xvfb)", || {
+            e2e(&root, &driver.borrow())
+        })
+    })();
+    stages.report();
+    outcome
+}
+
+fn e2e(root: &Path, driver: &Path) -> Result {
+    let target = target_dir(root);
+    let dir = root.join("tests/e2e");
+    let mut files: Vec<String> = std::fs::read_dir(&dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok())
+        .map(|e| e.path())
+        .filter(|p| p.to_string_lossy().ends_with(".test.mjs"))
+        .map(|p| p.display().to_string())
+        .collect();
+    files.sort();
+    let mut args: Vec<&str> = vec![
+        "-a",
+        "-s",
+        "-screen 0 1280x1024x24",
+        "node",
+        "--test",
+        "--test-concurrency=1",
+    ];
+    args.extend(files.iter().map(String::as_str));
+    let mut c = cmd("xvfb-run", &args, root);
+    c.env("TAURI_DRIVER", driver)
+        .env("APP_BINARY", target.join("debug/mcp-workbench"))
+        .env("DEMO_SERVER", target.join("debug/mcp-demo-server"))
+        .env("E2E_ARTIFACTS", target.join("e2e"))
+        .env("WEBKIT_DISABLE_DMABUF_RENDERER", "1");
+    sh(&mut c)
+}
+
+pub fn bundle() -> Result {
+    let root = root();
+    let mut stages = Stages::default();
+    let outcome = (|| {
+        stages.run("set-up: Debian packages", || setup::debian_packages(false))?;
+        stages.run("set-up: npm packages", || setup::npm_packages(&root))?;
+        stages.run("bundle: release .deb", || {
+            sh(tauri_cli(&root, &["build", "--bundles", "deb"]))?;
+            let debs = target_dir(&root).join("release/bundle/deb");
+            println!("the .deb is in {} (install: sudo dpkg -i <file>.deb)", debs.display());
+            Ok(())
+        })
+    })();
+    stages.report();
+    outcome
+}
+
+pub fn bindings() -> Result {
+    let root = root();
+    sh(cmd(
+        "cargo",
+        &["test", "--package", "mcp-workbench", "--test", "bindings"],
+        &root,
+    )
+    .env("UPDATE_BINDINGS", "1"))?;
+    println!("wrote ui/src/bindings.ts");
+    Ok(())
+}
+
