@@ -58,13 +58,23 @@ mod tests {
         let a = parse(&["--config", "x/mcp.json"]).unwrap();
         assert!(a.config_path.is_absolute());
         assert!(a.config_path.ends_with("x/mcp.json"));
-        assert_eq!(parse(&["--config=/a.json"]).unwrap().config_path, PathBuf::from("/a.json"));
-        assert_eq!(parse(&["/b.json"]).unwrap().config_path, PathBuf::from("/b.json"));
+        assert_eq!(
+            parse(&["--config=/a.json"]).unwrap().config_path,
+            PathBuf::from("/a.json")
+        );
+        assert_eq!(
+            parse(&["/b.json"]).unwrap().config_path,
+            PathBuf::from("/b.json")
+        );
     }
 
     #[test]
     fn bad_arguments_are_refused_with_a_reason() {
         assert!(parse(&["--config"]).unwrap_err().contains("needs a path"));
-        assert!(parse(&["--frobnicate"]).unwrap_err().contains("--frobnicate"));
+        assert!(
+            parse(&["--frobnicate"])
+                .unwrap_err()
+                .contains("--frobnicate")
+        );
     }
 }

@@ -15,8 +15,9 @@ pub use state::AppState;
 /// The typed command set; TypeScript bindings are generated from it into
 /// `ui/src/bindings.ts` (see `tests/bindings.rs`).
 pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
-    tauri_specta::Builder::<R>::new()
-        .commands(tauri_specta::collect_commands![commands::servers::list_servers::<tauri::Wry>])
+    tauri_specta::Builder::<R>::new().commands(tauri_specta::collect_commands![
+        commands::servers::list_servers::<tauri::Wry>
+    ])
 }
 
 /// The app builder, generic over the runtime so it can run under

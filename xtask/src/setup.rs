@@ -39,7 +39,9 @@ fn missing_packages(packages: &[&str]) -> Vec<String> {
 /// Install the Debian packages that are missing, as root or through sudo.
 pub fn debian_packages(for_tests: bool) -> Result {
     if !Path::new("/usr/bin/dpkg-query").exists() {
-        println!("not a Debian-family system: install the equivalents of {BUILD_PACKAGES:?} yourself");
+        println!(
+            "not a Debian-family system: install the equivalents of {BUILD_PACKAGES:?} yourself"
+        );
         return Ok(());
     }
     let mut wanted: Vec<&str> = BUILD_PACKAGES.to_vec();
@@ -78,13 +80,7 @@ pub fn debian_packages(for_tests: bool) -> Result {
         sh(&mut c)
     };
     run(&["apt-get", "update", "-q"])?;
-    let mut args = vec![
-        "apt-get",
-        "install",
-        "-y",
-        "-q",
-        "--no-install-recommends",
-    ];
+    let mut args = vec!["apt-get", "install", "-y", "-q", "--no-install-recommends"];
     args.extend(missing.iter().map(String::as_str));
     run(&args)
 }
@@ -105,7 +101,9 @@ pub fn npm_packages(root: &Path) -> Result {
         println!("ui/node_modules: up to date with package.json and package-lock.json");
         return Ok(());
     }
-    println!("ui/node_modules: installing the UI's npm packages (React, Vite, the Tauri CLI, test tools)");
+    println!(
+        "ui/node_modules: installing the UI's npm packages (React, Vite, the Tauri CLI, test tools)"
+    );
     sh(cmd(
         "npm",
         &["install", "--no-audit", "--no-fund", "--loglevel=error"],
@@ -134,7 +132,9 @@ pub fn tauri_driver() -> Result<PathBuf> {
         println!("tauri-driver: {}", path.display());
         return Ok(path);
     }
-    println!("tauri-driver: installing it from crates.io (drives the app's WebKit window in e2e tests)");
+    println!(
+        "tauri-driver: installing it from crates.io (drives the app's WebKit window in e2e tests)"
+    );
     sh(Command::new("cargo").args(["install", "tauri-driver", "--locked", "--version", "^2"]))?;
     Ok(path)
 }
@@ -147,7 +147,9 @@ pub fn rust_components() -> Result {
             .output()
             .is_ok_and(|o| o.status.success());
         if !ok {
-            println!("{component}: missing, adding it with rustup (the test command checks formatting and lints)");
+            println!(
+                "{component}: missing, adding it with rustup (the test command checks formatting and lints)"
+            );
             sh(Command::new("rustup").args(["component", "add", component]))?;
         }
     }

@@ -3,7 +3,6 @@
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
-
 use crate::setup;
 use crate::stages::{Result, Stages, cmd, sh};
 
@@ -36,7 +35,13 @@ fn build_app(root: &Path) -> Result {
 fn build_demo_server(root: &Path) -> Result {
     sh(cmd(
         "cargo",
-        &["build", "--package", "workbench-testkit", "--bin", "mcp-demo-server"],
+        &[
+            "build",
+            "--package",
+            "workbench-testkit",
+            "--bin",
+            "mcp-demo-server",
+        ],
         root,
     ))
 }
@@ -45,7 +50,10 @@ fn build_demo_server(root: &Path) -> Result {
 /// ~15 min here). It must run from the root so it finds src-tauri/.
 fn tauri_cli(root: &Path, args: &[&str]) -> Command {
     let mut c = cmd(
-        &root.join("ui/node_modules/.bin/tauri").display().to_string(),
+        &root
+            .join("ui/node_modules/.bin/tauri")
+            .display()
+            .to_string(),
         args,
         root,
     );
@@ -65,7 +73,9 @@ pub fn run(args: &[String]) -> Result {
     let root = root();
     let screenshot = match args {
         [] => None,
-        [flag, path] if flag == "--screenshot" => Some(std::path::absolute(path).map_err(|e| e.to_string())?),
+        [flag, path] if flag == "--screenshot" => {
+            Some(std::path::absolute(path).map_err(|e| e.to_string())?)
+        }
         _ => return Err("usage: cargo xtask run [--screenshot PNG]".into()),
     };
     let mut stages = Stages::default();
@@ -91,13 +101,22 @@ fn launch(root: &Path, screenshot: Option<&Path>) -> Result {
         "starting the demo server on http://{DEMO_HTTP_ADDR}/mcp for mcp.example.json's demo-http"
     );
     let _demo = match Command::new(&demo)
-        .args(["--name", "demo-http", "--http", DEMO_HTTP_ADDR, "--token", DEMO_HTTP_TOKEN])
+        .args([
+            "--name",
+            "demo-http",
+            "--http",
+            DEMO_HTTP_ADDR,
+            "--token",
+            DEMO_HTTP_TOKEN,
+        ])
         .stdin(Stdio::null())
         .spawn()
     {
         Ok(child) => Some(KillOnDrop(child)),
         Err(e) => {
-            println!("warning: could not start the demo HTTP server ({e}); demo-http will not connect");
+            println!(
+                "warning: could not start the demo HTTP server ({e}); demo-http will not connect"
+            );
             None
         }
     };
@@ -151,7 +170,14 @@ pub fn test() -> Result {
         stages.run("check: clippy", || {
             sh(cmd(
                 "cargo",
-                &["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"],
+                &[
+                    "clippy",
+                    "--workspace",
+                    "--all-targets",
+                    "--",
+                    "-D",
+                    "warnings",
+                ],
                 &root,
             ))
         })?;
@@ -159,9 +185,15 @@ pub fn test() -> Result {
             sh(cmd("cargo", &["test", "--workspace"], &root))
         })?;
         let ui = root.join("ui");
-        stages.run("check: tsc --noEmit", || sh(cmd("npm", &["run", "--silent", "typecheck"], &ui)))?;
-        stages.run("check: eslint", || sh(cmd("npm", &["run", "--silent", "lint"], &ui)))?;
-        stages.run("test: UI (vitest)", || sh(cmd("npm", &["run", "--silent", "test"], &ui)))?;
+        stages.run("check: tsc --noEmit", || {
+            sh(cmd("npm", &["run", "--silent", "typecheck"], &ui))
+        })?;
+        stages.run("check: eslint", || {
+            sh(cmd("npm", &["run", "--silent", "lint"], &ui))
+        })?;
+        stages.run("test: UI (vitest)", || {
+            sh(cmd("npm", &["run", "--silent", "test"], &ui))
+        })?;
         stages.run("build: app with embedded UI", || build_app(&root))?;
         stages.run("test: e2e (real window, WebKitWebDriver, Xvfb)", || {
             e2e(&root, &driver.borrow())
@@ -209,7 +241,10 @@ pub fn bundle() -> Result {
         stages.run("bundle: release .deb", || {
             sh(tauri_cli(&root, &["build", "--bundles", "deb"]))?;
             let debs = target_dir(&root).join("release/bundle/deb");
-            println!("the .deb is in {} (install: sudo dpkg -i <file>.deb)", debs.display());
+            println!(
+                "the .deb is in {} (install: sudo dpkg -i <file>.deb)",
+                debs.display()
+            );
             Ok(())
         })
     })();
@@ -228,4 +263,3 @@ pub fn bindings() -> Result {
     println!("wrote ui/src/bindings.ts");
     Ok(())
 }
-

@@ -4,6 +4,7 @@
 
 pub mod demo;
 pub mod fault;
+pub mod http;
 pub mod media;
 
 pub use demo::DemoServer;

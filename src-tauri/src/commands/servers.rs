@@ -68,6 +68,9 @@ mod tests {
         assert_eq!(err.code, ErrorCode::ConfigSyntax);
         assert!(err.message.contains(":2:"), "{}", err.message);
         // Reading never writes: the broken file is untouched.
-        assert_eq!(std::fs::read_to_string(&path).unwrap(), "{\n \"mcpServers\": {,}\n}");
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            "{\n \"mcpServers\": {,}\n}"
+        );
     }
 }

@@ -89,7 +89,9 @@ pub fn parse_entry(name: &str, raw: &Value) -> Result<ServerEntry, Problem> {
     let url = opt_string(obj, url_key)?;
     let command = opt_string(obj, "command")?;
     let headers = || string_map(obj, "headers");
-    let normalised = kind.as_deref().map(|k| k.to_ascii_lowercase().replace(['-', '_'], ""));
+    let normalised = kind
+        .as_deref()
+        .map(|k| k.to_ascii_lowercase().replace(['-', '_'], ""));
     let transport = match (normalised.as_deref(), command, url) {
         (Some("stdio") | None, Some(command), _) => {
             if command.trim().is_empty() {

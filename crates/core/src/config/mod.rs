@@ -69,13 +69,11 @@ impl Transport {
     /// env or header values (they may be secrets).
     pub fn target(&self) -> String {
         match self {
-            Transport::Stdio { command, args, .. } => {
-                std::iter::once(command.as_str())
-                    .chain(args.iter().map(String::as_str))
-                    .map(shell_quote)
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            }
+            Transport::Stdio { command, args, .. } => std::iter::once(command.as_str())
+                .chain(args.iter().map(String::as_str))
+                .map(shell_quote)
+                .collect::<Vec<_>>()
+                .join(" "),
             Transport::StreamableHttp { url, .. }
             | Transport::Sse { url, .. }
             | Transport::RemoteAuto { url, .. } => url.clone(),

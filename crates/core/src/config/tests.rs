@@ -35,15 +35,27 @@ fn reads_stdio_and_remote_entries_in_file_order() {
 
 #[test]
 fn transport_spellings_of_other_clients_are_understood() {
-    for spelling in ["http", "streamable-http", "streamableHttp", "streamable_http"] {
+    for spelling in [
+        "http",
+        "streamable-http",
+        "streamableHttp",
+        "streamable_http",
+    ] {
         let cfg = parse(&format!(
             r#"{{"mcpServers": {{"s": {{"type": "{spelling}", "url": "http://h/mcp"}}}}}}"#
         ))
         .unwrap();
-        assert_eq!(cfg.servers[0].transport.kind(), TransportKind::StreamableHttp, "{spelling}");
+        assert_eq!(
+            cfg.servers[0].transport.kind(),
+            TransportKind::StreamableHttp,
+            "{spelling}"
+        );
     }
     let windsurf = parse(r#"{"mcpServers": {"w": {"serverUrl": "https://h/mcp"}}}"#).unwrap();
-    assert_eq!(windsurf.servers[0].transport.kind(), TransportKind::RemoteAuto);
+    assert_eq!(
+        windsurf.servers[0].transport.kind(),
+        TransportKind::RemoteAuto
+    );
     let vscode = parse(r#"{"servers": {"v": {"type": "stdio", "command": "x"}}}"#).unwrap();
     assert_eq!(vscode.servers[0].name, "v");
 }

@@ -1,1 +1,154 @@
-fn main(){}
+//! The MCP Workbench demo server. Over stdio by default; `--http ADDR` serves
+//! Streamable HTTP instead. `--fault MODE` makes it misbehave for fault tests.
+
+use std::io::Write;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use clap::Parser;
+use rmcp::ServiceExt;
+use tokio_util::sync::CancellationToken;
+use workbench_testkit::Fault;
+use workbench_testkit::demo::{DemoOptions, DemoServer};
+
+#[derive(Parser, Debug)]
+#[command(name = "mcp-demo-server", about = "The MCP Workbench demo server")]
+struct Args {
+    /// Reported as serverInfo.name.
+    #[arg(long, default_value = "mcp-demo-server")]
+    name: String,
+    /// Serve Streamable HTTP on this address (e.g. 127.0.0.1:8765) instead of stdio.
+    #[arg(long)]
+    http: Option<SocketAddr>,
+    /// Require `Authorization: Bearer TOKEN` on every HTTP request.
+    #[arg(long)]
+    token: Option<String>,
+    /// Write the bound HTTP address to this file once listening.
+    #[arg(long)]
+    port_file: Option<PathBuf>,
+    /// Misbehave: exit-at-start, crash-on-call, hang-on-call, no-initialize,
+    /// garbage-stdout, flood-stderr, huge-result, grandchild, drop-session.
+    #[arg(long)]
+    fault: Option<Fault>,
+    /// Paginate tools, resources, templates and prompts in pages of this size.
+    #[arg(long)]
+    page_size: Option<usize>,
+}
+
+fn main() -> ExitCode {
+    let args = Args::parse();
+    if args.fault == Some(Fault::ExitAtStart) {
+        eprintln!("demo server: exiting at start on purpose (fault exit-at-start)");
+        return ExitCode::from(3);
+    }
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("demo server: cannot start a runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(serve(args)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("demo server: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+async fn serve(args: Args) -> Result<(), Box<dyn std::error::Error>> {
+    let options = DemoOptions {
+        name: args.name.clone(),
+        fault: args.fault,
+        page_size: args.page_size,
+    };
+    match args.fault {
+        Some(Fault::FloodStderr) => {
+            std::thread::spawn(|| {
+                let mut n = 0u64;
+                let stderr = std::io::stderr();
+                loop {
+                    n += 1;
+                    if writeln!(
+                        stderr.lock(),
+                        "demo server: flood line {n} {}",
+                        "~".repeat(60)
+                    )
+                    .is_err()
+                    {
+                        return;
+                    }
+                    if n.is_multiple_of(200) {
+                        std::thread::sleep(Duration::from_millis(1));
+                    }
+                }
+            });
+        }
+        Some(Fault::Grandchild) => {
+            let child = std::process::Command::new("sleep").arg("3600").spawn()?;
+            eprintln!("demo server: started grandchild pid {}", child.id());
+            std::mem::forget(child);
+        }
+        _ => {}
+    }
+    let ct = CancellationToken::new();
+    let stop = ct.clone();
+    tokio::spawn(async move {
+        shutdown_signal().await;
+        stop.cancel();
+    });
+    if let Some(addr) = args.http {
+        workbench_testkit::http::serve(addr, options, args.token, args.port_file, ct).await?;
+        return Ok(());
+    }
+    match args.fault {
+        Some(Fault::NoInitialize) => {
+            eprintln!("demo server: reading stdin and never answering (fault no-initialize)");
+            let mut sink = tokio::io::sink();
+            let mut stdin = tokio::io::stdin();
+            tokio::select! {
+                _ = tokio::io::copy(&mut stdin, &mut sink) => {}
+                _ = ct.cancelled() => {}
+            }
+            return Ok(());
+        }
+        Some(Fault::GarbageStdout) => {
+            let mut out = std::io::stdout().lock();
+            writeln!(out, "this line is not JSON-RPC")?;
+            writeln!(out, "{{\"neither\": \"is this\"}}")?;
+            writeln!(out, "Starting server... done")?;
+            out.flush()?;
+        }
+        _ => {}
+    }
+    let running = DemoServer::new(options)
+        .serve(rmcp::transport::stdio())
+        .await?;
+    tokio::select! {
+        r = running.waiting() => { r?; }
+        _ = ct.cancelled() => {}
+    }
+    Ok(())
+}
+
+async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            tokio::select! {
+                _ = term.recv() => {}
+                _ = tokio::signal::ctrl_c() => {}
+            }
+            return;
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
+}

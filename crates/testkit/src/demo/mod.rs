@@ -1,0 +1,483 @@
+//! The demo server: every MCP feature a client should handle, over stdio or
+//! Streamable HTTP, with optional misbehaviour ([`Fault`]).
+//!
+//! Definitions are written as the JSON a server sends (see `tools.rs` and
+//! `catalog.rs`), so what the tests see is exactly what is on the wire.
+
+// Sampling, roots and logging are deprecated by SEP-2577 for the newest protocol,
+// but servers speaking 2025-11-25 use them every day: the demo server offers them.
+#![allow(deprecated)]
+
+mod catalog;
+mod tools;
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::time::Duration;
+
+use rmcp::model::*;
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData as McpError, RoleServer, ServerHandler};
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+use tokio::sync::Mutex;
+
+use crate::fault::Fault;
+
+pub use catalog::COUNTER_URI;
+pub use tools::EXTRA_TOOL;
+
+/// Options of one demo server instance.
+#[derive(Debug, Clone, Default)]
+pub struct DemoOptions {
+    /// Reported as `serverInfo.name`.
+    pub name: String,
+    pub fault: Option<Fault>,
+    /// Paginate every list in pages of this size (None: one page).
+    pub page_size: Option<usize>,
+}
+
+/// One demo server session. Cheap to clone; clones share state.
+#[derive(Clone)]
+pub struct DemoServer {
+    inner: Arc<Inner>,
+}
+
+struct Inner {
+    options: DemoOptions,
+    extra_tool: AtomicBool,
+    counter: AtomicI64,
+    subscriptions: Mutex<HashSet<String>>,
+    log_level: Mutex<LoggingLevel>,
+}
+
+fn from_json<T: DeserializeOwned>(value: Value) -> Result<T, McpError> {
+    serde_json::from_value(value).map_err(|e| {
+        McpError::internal_error(format!("demo server built a bad message: {e}"), None)
+    })
+}
+
+fn level_rank(level: &str) -> u8 {
+    [
+        "debug",
+        "info",
+        "notice",
+        "warning",
+        "error",
+        "critical",
+        "alert",
+        "emergency",
+    ]
+    .iter()
+    .position(|l| *l == level)
+    .unwrap_or(1) as u8
+}
+
+fn text_result(text: impl Into<String>, is_error: bool) -> Value {
+    json!({ "content": [{ "type": "text", "text": text.into() }], "isError": is_error })
+}
+
+impl DemoServer {
+    pub fn new(options: DemoOptions) -> Self {
+        DemoServer {
+            inner: Arc::new(Inner {
+                options,
+                extra_tool: AtomicBool::new(false),
+                counter: AtomicI64::new(0),
+                subscriptions: Mutex::new(HashSet::new()),
+                log_level: Mutex::new(LoggingLevel::Debug),
+            }),
+        }
+    }
+
+    fn page_size(&self) -> Option<usize> {
+        self.inner.options.page_size
+    }
+
+    async fn log(&self, peer: &rmcp::Peer<RoleServer>, level: &str, message: &str) {
+        let threshold = serde_json::to_value(*self.inner.log_level.lock().await)
+            .ok()
+            .and_then(|v| v.as_str().map(level_rank))
+            .unwrap_or(0);
+        if level_rank(level) < threshold {
+            return;
+        }
+        let Ok(param) = from_json::<LoggingMessageNotificationParam>(json!({
+            "level": level, "logger": self.inner.options.name, "data": message
+        })) else {
+            return;
+        };
+        #[allow(deprecated)]
+        let _ = peer.notify_logging_message(param).await;
+    }
+
+    async fn call(
+        &self,
+        name: &str,
+        args: Value,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<Value, McpError> {
+        match self.inner.options.fault {
+            Some(Fault::CrashOnCall) => {
+                eprintln!("demo server: crashing on purpose (fault crash-on-call)");
+                std::process::exit(101);
+            }
+            Some(Fault::HangOnCall) => {
+                eprintln!("demo server: hanging on purpose (fault hang-on-call)");
+                std::future::pending::<()>().await;
+            }
+            Some(Fault::HugeResult) => return Ok(text_result("x".repeat(20 * 1024 * 1024), false)),
+            _ => {}
+        }
+        let peer = ctx.peer.clone();
+        let out = match name {
+            "echo" => {
+                let message = args["message"].as_str().ok_or_else(|| {
+                    McpError::invalid_params("\"message\" must be a string", None)
+                })?;
+                text_result(message, false)
+            }
+            "add" => {
+                let a = args["a"]
+                    .as_f64()
+                    .ok_or_else(|| McpError::invalid_params("\"a\" must be a number", None))?;
+                let b = args.get("b").and_then(Value::as_f64).unwrap_or(1.0);
+                let sum = a + b;
+                json!({ "content": [{ "type": "text", "text": json!({ "sum": sum }).to_string() }], "structuredContent": { "sum": sum } })
+            }
+            "create_order" => {
+                if args["items"].as_array().is_none_or(Vec::is_empty) {
+                    return Ok(text_result("an order needs at least one item", true));
+                }
+                let order = tools::create_order(&args);
+                json!({ "content": [{ "type": "text", "text": order.to_string() }], "structuredContent": order })
+            }
+            "all_content_types" => json!({ "content": tools::all_content_types() }),
+            "fail" => text_result(
+                args["reason"].as_str().unwrap_or("this tool always fails"),
+                true,
+            ),
+            "long_task" => return self.long_task(&args, ctx).await,
+            "toggle_extra_tool" => {
+                let now = !self.inner.extra_tool.fetch_xor(true, Ordering::SeqCst);
+                let _ = peer.notify_tool_list_changed().await;
+                text_result(
+                    format!("{EXTRA_TOOL} is now {}", if now { "on" } else { "off" }),
+                    false,
+                )
+            }
+            EXTRA_TOOL if self.inner.extra_tool.load(Ordering::SeqCst) => {
+                text_result("the extra tool ran", false)
+            }
+            "increment_counter" => {
+                let value = self.inner.counter.fetch_add(1, Ordering::SeqCst) + 1;
+                if self.inner.subscriptions.lock().await.contains(COUNTER_URI) {
+                    let param = from_json::<ResourceUpdatedNotificationParam>(
+                        json!({ "uri": COUNTER_URI }),
+                    )?;
+                    let _ = peer.notify_resource_updated(param).await;
+                }
+                text_result(value.to_string(), false)
+            }
+            "log" => {
+                let level = args["level"].as_str().unwrap_or("info");
+                self.log(&peer, level, args["message"].as_str().unwrap_or(""))
+                    .await;
+                text_result(format!("sent a {level} message"), false)
+            }
+            "ask_llm" => {
+                let params = from_json::<CreateMessageRequestParams>(json!({
+                    "messages": [{ "role": "user", "content": { "type": "text", "text": args["question"].as_str().unwrap_or("Hello?") } }],
+                    "maxTokens": args.get("max_tokens").and_then(Value::as_u64).unwrap_or(200),
+                    "systemPrompt": "You are answering a question from the MCP Workbench demo server."
+                }))?;
+                #[allow(deprecated)]
+                match peer.create_message(params).await {
+                    Ok(answer) => {
+                        let answer = serde_json::to_value(answer).unwrap_or_default();
+                        let text = answer["content"]["text"]
+                            .as_str()
+                            .unwrap_or("(no text)")
+                            .to_string();
+                        json!({ "content": [{ "type": "text", "text": format!("The model ({}) said: {text}", answer["model"].as_str().unwrap_or("?")) }] })
+                    }
+                    Err(e) => text_result(format!("sampling failed: {e}"), true),
+                }
+            }
+            "ask_user" => {
+                let params = from_json::<ElicitRequestParams>(json!({
+                    "message": args["message"].as_str().unwrap_or("Tell me about yourself"),
+                    "requestedSchema": {
+                        "type": "object",
+                        "properties": {
+                            "name": { "type": "string", "title": "Your name", "minLength": 1 },
+                            "age": { "type": "integer", "title": "Age", "minimum": 0, "maximum": 150 },
+                            "colour": { "type": "string", "title": "Favourite colour", "enum": ["red", "green", "blue"] },
+                            "subscribe": { "type": "boolean", "title": "Subscribe to news", "default": false }
+                        },
+                        "required": ["name"]
+                    }
+                }))?;
+                match peer.create_elicitation(params).await {
+                    Ok(answer) => {
+                        let answer = serde_json::to_value(answer).unwrap_or_default();
+                        json!({ "content": [{ "type": "text", "text": format!("action: {}; content: {}", answer["action"].as_str().unwrap_or("?"), answer["content"]) }], "structuredContent": answer })
+                    }
+                    Err(e) => text_result(format!("elicitation failed: {e}"), true),
+                }
+            }
+            "list_roots" =>
+            {
+                #[allow(deprecated)]
+                match peer.list_roots().await {
+                    Ok(roots) => {
+                        let roots = serde_json::to_value(roots).unwrap_or_default();
+                        json!({ "content": [{ "type": "text", "text": roots["roots"].to_string() }] })
+                    }
+                    Err(e) => text_result(format!("roots/list failed: {e}"), true),
+                }
+            }
+            "huge_result" => {
+                let mb = args
+                    .get("megabytes")
+                    .and_then(Value::as_f64)
+                    .unwrap_or(20.0)
+                    .clamp(0.0, 100.0);
+                text_result("x".repeat((mb * 1024.0 * 1024.0) as usize), false)
+            }
+            "bad_structured_output" => {
+                json!({ "content": [{ "type": "text", "text": "{\"count\": \"many\"}" }], "structuredContent": { "count": "many" } })
+            }
+            other => {
+                return Err(McpError::invalid_params(
+                    format!("no tool named \"{other}\""),
+                    None,
+                ));
+            }
+        };
+        Ok(out)
+    }
+
+    async fn long_task(
+        &self,
+        args: &Value,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<Value, McpError> {
+        let steps = args
+            .get("steps")
+            .and_then(Value::as_u64)
+            .unwrap_or(10)
+            .clamp(1, 1000);
+        let step_ms = args
+            .get("step_ms")
+            .and_then(Value::as_u64)
+            .unwrap_or(500)
+            .min(60_000);
+        let token = ctx.meta.get_progress_token();
+        for step in 1..=steps {
+            tokio::select! {
+                _ = ctx.ct.cancelled() => {
+                    eprintln!("demo server: long_task cancelled at step {step}/{steps}");
+                    return Err(McpError::internal_error("cancelled", None));
+                }
+                _ = tokio::time::sleep(Duration::from_millis(step_ms)) => {}
+            }
+            if let Some(token) = &token {
+                let param = from_json::<ProgressNotificationParam>(json!({
+                    "progressToken": token, "progress": step, "total": steps, "message": format!("step {step} of {steps}")
+                }))?;
+                let _ = ctx.peer.notify_progress(param).await;
+            }
+        }
+        Ok(text_result(format!("done after {steps} steps"), false))
+    }
+}
+
+#[allow(deprecated)]
+impl ServerHandler for DemoServer {
+    fn get_info(&self) -> ServerConfig {
+        from_json(json!({
+            "protocolVersion": "2025-11-25",
+            "capabilities": {
+                "tools": { "listChanged": true },
+                "resources": { "subscribe": true, "listChanged": true },
+                "prompts": { "listChanged": false },
+                "logging": {},
+                "completions": {}
+            },
+            "serverInfo": {
+                "name": self.inner.options.name,
+                "title": "MCP Workbench demo server",
+                "version": env!("CARGO_PKG_VERSION")
+            },
+            "instructions": "The MCP Workbench demo server: try echo, create_order, long_task and all_content_types."
+        }))
+        .expect("static server info is valid")
+    }
+
+    async fn list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        let all = tools::definitions(self.inner.extra_tool.load(Ordering::SeqCst));
+        let (items, next) = catalog::page(
+            all,
+            request.as_ref().and_then(|r| r.cursor.as_deref()),
+            self.page_size(),
+        );
+        from_json(json!({ "tools": items, "nextCursor": next }))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
+        let args = Value::Object(request.arguments.clone().unwrap_or_default());
+        let result = self.call(&request.name, args, ctx).await?;
+        if self.inner.options.fault == Some(Fault::DropSession) {
+            crate::http::SESSIONS_DROPPED.store(true, Ordering::SeqCst);
+        }
+        Ok(from_json::<CallToolResult>(result)?.into())
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, McpError> {
+        let (items, next) = catalog::page(
+            catalog::resources(),
+            request.as_ref().and_then(|r| r.cursor.as_deref()),
+            self.page_size(),
+        );
+        from_json(json!({ "resources": items, "nextCursor": next }))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, McpError> {
+        let (items, next) = catalog::page(
+            catalog::resource_templates(),
+            request.as_ref().and_then(|r| r.cursor.as_deref()),
+            self.page_size(),
+        );
+        from_json(json!({ "resourceTemplates": items, "nextCursor": next }))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, McpError> {
+        match catalog::read(&request.uri, self.inner.counter.load(Ordering::SeqCst)) {
+            Some(result) => Ok(from_json::<ReadResourceResult>(result)?.into()),
+            None => Err(McpError::resource_not_found(
+                format!("no resource at {}", request.uri),
+                Some(json!({ "uri": request.uri })),
+            )),
+        }
+    }
+
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.inner.subscriptions.lock().await.insert(request.uri);
+        Ok(())
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.inner.subscriptions.lock().await.remove(&request.uri);
+        Ok(())
+    }
+
+    async fn list_prompts(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, McpError> {
+        let (items, next) = catalog::page(
+            catalog::prompts(),
+            request.as_ref().and_then(|r| r.cursor.as_deref()),
+            self.page_size(),
+        );
+        from_json(json!({ "prompts": items, "nextCursor": next }))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, McpError> {
+        let args = Value::Object(request.arguments.clone().unwrap_or_default());
+        match catalog::get_prompt(&request.name, &args) {
+            Ok(result) => Ok(from_json::<GetPromptResult>(result)?.into()),
+            Err(reason) => Err(McpError::invalid_params(reason, None)),
+        }
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, McpError> {
+        let req = serde_json::to_value(&request).unwrap_or_default();
+        let values = catalog::complete(
+            &req["ref"],
+            req["argument"]["name"].as_str().unwrap_or(""),
+            req["argument"]["value"].as_str().unwrap_or(""),
+        );
+        let total = values.len();
+        from_json(json!({ "completion": { "values": values, "total": total, "hasMore": false } }))
+    }
+
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        *self.inner.log_level.lock().await = request.level;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::catalog::*;
+    use serde_json::json;
+
+    #[test]
+    fn pages_cover_every_item_once() {
+        let items: Vec<_> = (0..7).map(|i| json!(i)).collect();
+        let (first, next) = page(items.clone(), None, Some(3));
+        assert_eq!(first, items[..3]);
+        let (second, next) = page(items.clone(), next.as_deref(), Some(3));
+        assert_eq!(second, items[3..6]);
+        let (third, next) = page(items.clone(), next.as_deref(), Some(3));
+        assert_eq!(third, items[6..]);
+        assert_eq!(next, None);
+        assert_eq!(page(items.clone(), None, None).0.len(), 7);
+    }
+
+    #[test]
+    fn completions_filter_by_prefix_and_reference() {
+        let r = json!({ "type": "ref/prompt", "name": "review_code" });
+        assert_eq!(complete(&r, "language", "ty"), ["typescript"]);
+        let t = json!({ "type": "ref/resource", "uri": "demo://notes/{topic}" });
+        assert_eq!(
+            complete(&t, "topic", "t"),
+            ["tauri", "testing", "transports"]
+        );
+        assert!(complete(&r, "code", "").is_empty());
+    }
+}
