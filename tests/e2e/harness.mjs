@@ -70,6 +70,7 @@ export class Driver {
           method: "POST",
           headers: { "content-type": "application/json" },
           body: JSON.stringify(caps),
+          signal: AbortSignal.timeout(20_000),
         });
         const body = await res.json();
         if (res.ok && body.value?.sessionId) return new Session(this.port, body.value.sessionId);
@@ -103,10 +104,12 @@ export class Session {
   }
 
   async cmd(method, path, body) {
+    // No WebDriver command may hang the suite: each gets 20 s.
     const res = await fetch(this.base + path, {
       method,
       headers: { "content-type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
+      signal: AbortSignal.timeout(20_000),
     });
     const json = await res.json();
     if (!res.ok) throw new Error(`${method} ${path}: ${JSON.stringify(json.value)}`);
@@ -163,13 +166,15 @@ export class Session {
     const dir = ARTIFACTS();
     mkdirSync(dir, { recursive: true });
     const path = join(dir, `${name}.png`);
-    // Let WebKit paint what the DOM holds: two animation frames, then a beat.
-    await this.cmd("POST", "/execute/async", {
-      script: "const done = arguments[arguments.length - 1]; requestAnimationFrame(() => requestAnimationFrame(() => done(true)));",
-      args: [],
-    });
-    await sleep(400);
-    writeFileSync(path, Buffer.from(await this.cmd("GET", "/screenshot"), "base64"));
+    // WebKit may not have painted what the DOM already holds (and under Xvfb
+    // animation frames can be throttled): wait a beat, and retake a blank shot.
+    let png = Buffer.alloc(0);
+    for (let attempt = 0; attempt < 6; attempt++) {
+      await sleep(300 + attempt * 300);
+      png = Buffer.from(await this.cmd("GET", "/screenshot"), "base64");
+      if (png.length > 8_000) break;
+    }
+    writeFileSync(path, png);
     console.log(`screenshot: ${path}`);
     return path;
   }

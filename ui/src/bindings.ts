@@ -14,7 +14,11 @@ export const commands = {
  *  A stable code for each kind of failure. Serialised as `snake_case` strings;
  *  never renumber or rename a variant, add new ones instead.
  */
-export type ErrorCode = "config_not_found" | "config_unreadable" | "config_syntax" | "config_invalid" | "internal";
+export type ErrorCode = "config_not_found" | "config_unreadable" | "config_syntax" | "config_invalid" | "unknown_server" | "unknown_tool" | "server_not_ready" | "timeout" | "cancelled" | 
+/**  The server answered with a JSON-RPC error. */
+"server_error" | 
+/**  The connection failed while the request was under way. */
+"transport" | "internal";
 
 /**
  *  The serialisable form of an [`Error`] that crosses IPC and `--json` output:

@@ -214,7 +214,12 @@ fn e2e(root: &Path, driver: &Path) -> Result {
         .map(|p| p.display().to_string())
         .collect();
     files.sort();
+    // A hung WebDriver must not eat CI's time: the whole e2e run gets 10 min.
     let mut args: Vec<&str> = vec![
+        "--signal=TERM",
+        "--kill-after=15",
+        "600",
+        "xvfb-run",
         "-a",
         "-s",
         "-screen 0 1280x1024x24",
@@ -223,7 +228,7 @@ fn e2e(root: &Path, driver: &Path) -> Result {
         "--test-concurrency=1",
     ];
     args.extend(files.iter().map(String::as_str));
-    let mut c = cmd("xvfb-run", &args, root);
+    let mut c = cmd("timeout", &args, root);
     c.env("TAURI_DRIVER", driver)
         .env("APP_BINARY", target.join("debug/mcp-workbench"))
         .env("DEMO_SERVER", target.join("debug/mcp-demo-server"))

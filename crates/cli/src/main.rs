@@ -1,77 +1,146 @@
 //! `mcpwb`: the headless face of MCP Workbench, over the same core as the app.
 
+mod commands;
+mod print;
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use workbench_core::config::{ConfigFile, default_user_config};
-use workbench_core::{Error, ErrorInfo};
+use workbench_core::{Error, ErrorCode, ErrorInfo};
 
-/// Exit codes: 0 success, 2 usage (from clap), 3 config problem.
-const EXIT_CONFIG: u8 = 3;
+/// Exit codes, one per kind of outcome a script may branch on.
+pub mod exit {
+    pub const TOOL_ERROR: u8 = 1;
+    pub const CONFIG: u8 = 3;
+    pub const NOT_READY: u8 = 4;
+    pub const TIMEOUT: u8 = 5;
+    pub const SERVER_ERROR: u8 = 6;
+    pub const OTHER: u8 = 7;
+}
 
 #[derive(Parser, Debug)]
-#[command(name = "mcpwb", version, about = "MCP Workbench from the command line")]
-struct Cli {
+#[command(
+    name = "mcpwb",
+    version,
+    about = "MCP Workbench from the command line",
+    after_help = "Exit codes: 0 ok, 1 the tool returned an error result, 2 usage, 3 config problem,\n4 server not ready, 5 timeout, 6 the server answered with an error, 7 other failure."
+)]
+pub struct Cli {
     /// The mcp.json to use (default: $MCPWB_CONFIG, then ~/.config/mcp-workbench/mcp.json).
     #[arg(long, global = true, env = "MCPWB_CONFIG")]
     config: Option<PathBuf>,
     /// Machine-readable JSON output.
     #[arg(long, global = true)]
     json: bool,
+    /// Seconds to wait for a server to start and for each request.
+    #[arg(long, global = true, default_value_t = 30.0)]
+    timeout: f64,
     #[command(subcommand)]
     command: Command,
 }
 
 #[derive(Subcommand, Debug)]
-enum Command {
-    /// List the servers of the config file.
+pub enum Command {
+    /// Connect to every server and show its state.
     Servers,
+    /// List tools (of one server, or of all with qualified names).
+    Tools { server: Option<String> },
+    /// Call a tool.
+    Call {
+        server: String,
+        tool: String,
+        /// Arguments as a JSON object.
+        #[arg(long, default_value = "{}")]
+        args: String,
+    },
+    /// List resources and resource templates.
+    Resources { server: Option<String> },
+    /// Read a resource.
+    Read { server: String, uri: String },
+    /// List prompts.
+    Prompts { server: Option<String> },
+    /// Get a prompt's messages.
+    Prompt {
+        server: String,
+        name: String,
+        /// Arguments as a JSON object of strings.
+        #[arg(long, default_value = "{}")]
+        args: String,
+    },
+    /// Ping a server and show the round trip.
+    Ping { server: String },
+    /// Connect (to one server or all), then print every message exchanged.
+    Traffic { server: Option<String> },
+}
+
+/// What a command failed with: a core error, or a message with an exit code.
+pub enum Failure {
+    Core(Error),
+    Usage(String),
+    ToolError(String),
+}
+
+impl From<Error> for Failure {
+    fn from(e: Error) -> Self {
+        Failure::Core(e)
+    }
+}
+
+fn exit_code(code: ErrorCode) -> u8 {
+    match code {
+        ErrorCode::ConfigNotFound
+        | ErrorCode::ConfigUnreadable
+        | ErrorCode::ConfigSyntax
+        | ErrorCode::ConfigInvalid => exit::CONFIG,
+        ErrorCode::UnknownServer | ErrorCode::UnknownTool | ErrorCode::ServerNotReady => {
+            exit::NOT_READY
+        }
+        ErrorCode::Timeout => exit::TIMEOUT,
+        ErrorCode::ServerError => exit::SERVER_ERROR,
+        _ => exit::OTHER,
+    }
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let _log = workbench_core::logging::init(None, "warn");
-    let path = cli.config.clone().unwrap_or_else(default_user_config);
-    match run(&cli, &path) {
-        Ok(()) => ExitCode::SUCCESS,
+    let _log = workbench_core::logging::init(None, "error");
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
         Err(e) => {
-            if cli.json {
-                let info = ErrorInfo::from(&e);
-                println!(
-                    "{}",
-                    serde_json::json!({ "error": { "code": info.code, "message": info.message } })
-                );
-            } else {
-                eprintln!("mcpwb: {e}");
-            }
-            ExitCode::from(EXIT_CONFIG)
+            eprintln!("mcpwb: cannot start: {e}");
+            return ExitCode::from(exit::OTHER);
         }
-    }
-}
-
-fn run(cli: &Cli, path: &std::path::Path) -> Result<(), Error> {
-    match cli.command {
-        Command::Servers => {
-            let cfg = ConfigFile::load(path)?;
-            let summaries = cfg.summaries();
+    };
+    let outcome = runtime.block_on(commands::run(&cli));
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(failure) => {
+            let (code, info) = match failure {
+                Failure::Core(e) => (exit_code(e.code()), ErrorInfo::from(&e)),
+                Failure::Usage(message) => (
+                    2,
+                    ErrorInfo {
+                        code: ErrorCode::Internal,
+                        message,
+                    },
+                ),
+                Failure::ToolError(message) => {
+                    if !cli.json {
+                        eprintln!("mcpwb: the tool returned an error: {message}");
+                    }
+                    return ExitCode::from(exit::TOOL_ERROR);
+                }
+            };
             if cli.json {
-                let out = serde_json::json!({
-                    "config": path,
-                    "servers": summaries,
-                    "problems": cfg.problems,
-                });
-                println!("{out}");
+                println!("{}", serde_json::json!({ "error": info }));
             } else {
-                for s in &summaries {
-                    let state = if s.disabled { " (disabled)" } else { "" };
-                    println!("{}\t{:?}\t{}{state}", s.name, s.transport, s.target);
-                }
-                for p in &cfg.problems {
-                    eprintln!("mcpwb: skipped {}: {}", p.pointer, p.message);
-                }
+                eprintln!("mcpwb: {}", info.message.replace('\n', " "));
             }
-            Ok(())
+            ExitCode::from(code)
         }
     }
 }

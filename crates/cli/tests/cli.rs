@@ -1,8 +1,42 @@
-//! `mcpwb` as a user runs it: real binary, temp config files.
+//! `mcpwb` as a user runs it: the real binary, temp config files, and the
+//! demo server over real pipes.
 
+use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::OnceLock;
+
+use serde_json::{Value, json};
 
 const BIN: &str = env!("CARGO_BIN_EXE_mcpwb");
+
+/// The demo server binary (built by `cargo test --workspace`; built here otherwise).
+fn demo_server() -> &'static Path {
+    static PATH: OnceLock<PathBuf> = OnceLock::new();
+    PATH.get_or_init(|| {
+        let exe = std::env::current_exe().unwrap();
+        let path = exe
+            .parent()
+            .unwrap()
+            .parent()
+            .unwrap()
+            .join("mcp-demo-server");
+        if !path.exists() {
+            let status = Command::new(env!("CARGO"))
+                .args([
+                    "build",
+                    "-q",
+                    "-p",
+                    "workbench-testkit",
+                    "--bin",
+                    "mcp-demo-server",
+                ])
+                .status()
+                .unwrap();
+            assert!(status.success());
+        }
+        path
+    })
+}
 
 fn mcpwb(args: &[&str]) -> std::process::Output {
     Command::new(BIN)
@@ -13,18 +47,29 @@ fn mcpwb(args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
-#[test]
-fn servers_lists_the_example_config_as_text_and_json() {
-    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../../mcp.example.json");
-    let out = mcpwb(&["servers", "--config", example]);
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.starts_with("demo-stdio\tStdio\t"), "{text}");
-    assert!(text.contains("demo-http\tStreamableHttp\thttp://127.0.0.1:8765/mcp"));
+fn demo_config(dir: &Path, extra: &[(&str, &[&str])]) -> String {
+    let mut servers = serde_json::Map::new();
+    servers.insert(
+        "demo".into(),
+        json!({ "command": demo_server(), "args": ["--name", "demo"] }),
+    );
+    for (name, args) in extra {
+        servers.insert(
+            name.to_string(),
+            json!({ "command": demo_server(), "args": args }),
+        );
+    }
+    let path = dir.join("mcp.json");
+    std::fs::write(&path, json!({ "mcpServers": servers }).to_string()).unwrap();
+    path.display().to_string()
+}
 
-    let out = mcpwb(&["servers", "--json", "--config", example]);
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(v["servers"][1]["transport"], "streamable_http");
+fn stdout(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stdout).to_string()
+}
+
+fn stderr(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).to_string()
 }
 
 #[test]
@@ -34,11 +79,161 @@ fn a_broken_config_exits_3_with_one_line_naming_the_position() {
     std::fs::write(&path, "{\"mcpServers\": {\"a\": }}").unwrap();
     let out = mcpwb(&["servers", "--config", path.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(3));
-    let err = String::from_utf8(out.stderr).unwrap();
+    let err = stderr(&out);
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(err.contains("mcp.json:1:"), "{err}");
-
     let out = mcpwb(&["servers", "--json", "--config", path.to_str().unwrap()]);
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["error"]["code"], "config_syntax");
+}
+
+#[test]
+fn servers_shows_each_state_and_what_it_offers() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = demo_config(dir.path(), &[("broken", &["--fault", "exit-at-start"])]);
+    let out = mcpwb(&["servers", "--config", &cfg]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let demo = text.lines().find(|l| l.starts_with("demo\t")).unwrap();
+    assert!(
+        demo.contains("\tready\t") && demo.contains("14 tools, 4 resources, 3 prompts"),
+        "{demo}"
+    );
+    let broken = text.lines().find(|l| l.starts_with("broken\t")).unwrap();
+    assert!(broken.contains("failed"), "{broken}");
+
+    let out = mcpwb(&["servers", "--json", "--config", &cfg]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["servers"][0]["status"]["state"], "ready");
+    assert_eq!(v["servers"][0]["tools"], 14);
+}
+
+#[test]
+fn call_prints_the_result_and_exit_codes_tell_what_happened() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = demo_config(
+        dir.path(),
+        &[
+            ("broken", &["--fault", "exit-at-start"]),
+            ("hangs", &["--fault", "hang-on-call"]),
+        ],
+    );
+    let out = mcpwb(&[
+        "call",
+        "demo",
+        "echo",
+        "--args",
+        r#"{"message":"hello"}"#,
+        "--config",
+        &cfg,
+    ]);
+    assert_eq!(stdout(&out), "hello\n");
+    assert!(out.status.success());
+
+    let out = mcpwb(&[
+        "call",
+        "demo",
+        "fail",
+        "--args",
+        r#"{"reason":"nope"}"#,
+        "--config",
+        &cfg,
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("nope"));
+
+    let out = mcpwb(&["call", "broken", "echo", "--config", &cfg]);
+    assert_eq!(out.status.code(), Some(4));
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("exit-at-start") || err.contains("status 3"),
+        "{err}"
+    );
+
+    let out = mcpwb(&[
+        "call",
+        "hangs",
+        "echo",
+        "--args",
+        r#"{"message":"x"}"#,
+        "--timeout",
+        "0.5",
+        "--config",
+        &cfg,
+    ]);
+    assert_eq!(out.status.code(), Some(5), "{}", stderr(&out));
+
+    let out = mcpwb(&["call", "demo", "echo", "--args", "[1]", "--config", &cfg]);
+    assert_eq!(out.status.code(), Some(2));
+
+    let out = mcpwb(&["call", "nope", "echo", "--config", &cfg]);
+    assert_eq!(out.status.code(), Some(4));
+}
+
+#[test]
+fn tools_resources_read_prompts_prompt_ping_and_traffic() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = demo_config(dir.path(), &[]);
+    let out = mcpwb(&["tools", "--json", "--config", &cfg]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        v["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["qualified"] == "demo__create_order")
+    );
+
+    let out = mcpwb(&["resources", "demo", "--config", &cfg]);
+    assert!(stdout(&out).contains("demo://notes/{topic}"));
+    let out = mcpwb(&["read", "demo", "demo://notes/rust", "--config", &cfg]);
+    assert_eq!(stdout(&out), "Notes on rust: nothing yet.\n");
+    let out = mcpwb(&["prompts", "--config", &cfg]);
+    assert!(stdout(&out).contains("greet(name, style?)"));
+    let out = mcpwb(&[
+        "prompt",
+        "demo",
+        "greet",
+        "--args",
+        r#"{"name":"Ada","style":"formal"}"#,
+        "--config",
+        &cfg,
+    ]);
+    assert_eq!(stdout(&out), "user: Please say: Good day, Ada.\n");
+    let out = mcpwb(&["prompt", "demo", "greet", "--config", &cfg]);
+    assert_eq!(
+        out.status.code(),
+        Some(6),
+        "a missing argument is the server's error"
+    );
+    let out = mcpwb(&["ping", "demo", "--json", "--config", &cfg]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v["duration_ms"].as_f64().unwrap() > 0.0);
+
+    let out = mcpwb(&["traffic", "demo", "--json", "--config", &cfg]);
+    let lines: Vec<Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(
+        lines
+            .iter()
+            .any(|e| e["method"] == "initialize" && e["direction"] == "outgoing")
+    );
+    assert!(lines.iter().any(|e| e["method"] == "tools/list"
+        && e["kind"] == "response"
+        && e["latency_ms"].is_number()));
+}
+
+#[test]
+fn example_config_lists_without_connecting_failures_hiding_the_others() {
+    // demo-http is not running here: it fails, demo-stdio's binary may not be
+    // where the example points; either way the command answers per server.
+    let example = concat!(env!("CARGO_MANIFEST_DIR"), "/../../mcp.example.json");
+    let out = mcpwb(&["servers", "--timeout", "5", "--config", example]);
+    assert!(out.status.success());
+    let text = stdout(&out);
+    assert!(text.lines().any(|l| l.starts_with("demo-stdio\t")));
+    assert!(text.lines().any(|l| l.starts_with("demo-http\t")));
 }

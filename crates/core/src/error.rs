@@ -18,6 +18,15 @@ pub enum ErrorCode {
     ConfigUnreadable,
     ConfigSyntax,
     ConfigInvalid,
+    UnknownServer,
+    UnknownTool,
+    ServerNotReady,
+    Timeout,
+    Cancelled,
+    /// The server answered with a JSON-RPC error.
+    ServerError,
+    /// The connection failed while the request was under way.
+    Transport,
     Internal,
 }
 
@@ -45,6 +54,33 @@ pub enum Error {
         pointer: String,
         message: String,
     },
+    #[error("no server named \"{0}\"")]
+    UnknownServer(String),
+    #[error("{server} has no tool named \"{tool}\"")]
+    UnknownTool { server: String, tool: String },
+    #[error("{server} is not ready ({state})")]
+    ServerNotReady { server: String, state: String },
+    #[error("{server}: {method} got no answer within {seconds:.1} s")]
+    Timeout {
+        server: String,
+        method: String,
+        seconds: f64,
+    },
+    #[error("{server}: {method} was cancelled")]
+    Cancelled { server: String, method: String },
+    #[error("{server}: {method} failed: {message} (JSON-RPC error {code})")]
+    ServerError {
+        server: String,
+        method: String,
+        code: i32,
+        message: String,
+    },
+    #[error("{server}: {method}: {message}")]
+    Transport {
+        server: String,
+        method: String,
+        message: String,
+    },
     #[error("internal error: {0}")]
     Internal(String),
 }
@@ -56,6 +92,13 @@ impl Error {
             Error::ConfigUnreadable { .. } => ErrorCode::ConfigUnreadable,
             Error::ConfigSyntax { .. } => ErrorCode::ConfigSyntax,
             Error::ConfigInvalid { .. } => ErrorCode::ConfigInvalid,
+            Error::UnknownServer(_) => ErrorCode::UnknownServer,
+            Error::UnknownTool { .. } => ErrorCode::UnknownTool,
+            Error::ServerNotReady { .. } => ErrorCode::ServerNotReady,
+            Error::Timeout { .. } => ErrorCode::Timeout,
+            Error::Cancelled { .. } => ErrorCode::Cancelled,
+            Error::ServerError { .. } => ErrorCode::ServerError,
+            Error::Transport { .. } => ErrorCode::Transport,
             Error::Internal(_) => ErrorCode::Internal,
         }
     }

@@ -4,9 +4,15 @@
 //! (the desktop app through `src-tauri`, the `mcpwb` CLI, the bridge). This crate
 //! must never depend on tauri or any windowing crate.
 
+pub mod catalog;
 pub mod config;
+pub mod connect;
 pub mod error;
+pub mod events;
 pub mod logging;
+pub mod traffic;
+pub mod workbench;
 
 pub use config::{ConfigFile, ServerEntry, ServerSummary, Transport, TransportKind};
 pub use error::{Error, ErrorCode, ErrorInfo, Result};
+pub use workbench::{CallOptions, CallOutcome, Workbench, WorkbenchOptions};

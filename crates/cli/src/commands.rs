@@ -1,0 +1,218 @@
+//! Each subcommand: connect what it needs through a `Workbench`, ask, print.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use workbench_core::config::{ConfigFile, default_user_config};
+use workbench_core::connect::{ServerState, SupervisorOptions};
+use workbench_core::{CallOptions, Error, Workbench, WorkbenchOptions};
+
+use crate::print;
+use crate::{Cli, Command, Failure};
+
+fn parse_args(text: &str) -> Result<Value, Failure> {
+    let v: Value = serde_json::from_str(text)
+        .map_err(|e| Failure::Usage(format!("--args is not JSON: {e}")))?;
+    if v.is_object() {
+        Ok(v)
+    } else {
+        Err(Failure::Usage("--args must be a JSON object".into()))
+    }
+}
+
+/// Start the servers of the config (only `only`, when given) and wait for them.
+async fn connect(cli: &Cli, only: Option<&str>) -> Result<Workbench, Failure> {
+    let path = cli.config.clone().unwrap_or_else(default_user_config);
+    let mut config = ConfigFile::load(&path)?;
+    if let Some(name) = only {
+        if !config.servers.iter().any(|s| s.name == name) {
+            return Err(Error::UnknownServer(name.to_string()).into());
+        }
+        config.servers.retain(|s| s.name == name);
+    }
+    for p in &config.problems {
+        eprintln!("mcpwb: skipped {}: {}", p.pointer, p.message);
+    }
+    let timeout = Duration::from_secs_f64(cli.timeout.max(0.1));
+    let options = WorkbenchOptions {
+        supervisor: SupervisorOptions {
+            startup_timeout: timeout,
+            call_timeout: timeout,
+            auto_restart: false,
+            health_interval: None,
+            shutdown_grace: Duration::from_millis(500),
+            ..SupervisorOptions::default()
+        },
+        traffic_capacity: None,
+    };
+    let wb = Workbench::start(&config, options);
+    // Ready, failed, disabled — or still starting when the timeout passes.
+    wb.settle(timeout).await;
+    Ok(wb)
+}
+
+/// The server must be Ready; else say why not.
+async fn ready(wb: &Workbench, name: &str) -> Result<(), Failure> {
+    let status = wb.server(name)?.status();
+    match status.state {
+        ServerState::Ready => {
+            let peer = wb
+                .server(name)?
+                .peer()
+                .ok_or_else(|| Error::Internal("no session".into()))?;
+            let caps = status.info.map(|i| i.capabilities).unwrap_or_default();
+            wb.catalog()
+                .refresh(name, &peer, &caps, None)
+                .await
+                .map_err(Error::Internal)?;
+            Ok(())
+        }
+        ServerState::Failed { reason, stderr } | ServerState::Restarting { reason, stderr, .. } => {
+            let tail = stderr
+                .last()
+                .map(|l| format!(" (last stderr: {l})"))
+                .unwrap_or_default();
+            Err(Error::ServerNotReady {
+                server: name.into(),
+                state: format!("failed: {reason}{tail}"),
+            }
+            .into())
+        }
+        ServerState::Starting { .. } => Err(Error::ServerNotReady {
+            server: name.into(),
+            state: "no answer to initialize within the timeout".into(),
+        }
+        .into()),
+        ServerState::Disabled => Err(Error::ServerNotReady {
+            server: name.into(),
+            state: "disabled in the config".into(),
+        }
+        .into()),
+        ServerState::Stopped => Err(Error::ServerNotReady {
+            server: name.into(),
+            state: "stopped".into(),
+        }
+        .into()),
+    }
+}
+
+fn opts(cli: &Cli) -> CallOptions {
+    CallOptions {
+        timeout: Some(Duration::from_secs_f64(cli.timeout.max(0.1))),
+        ..Default::default()
+    }
+}
+
+pub async fn run(cli: &Cli) -> Result<(), Failure> {
+    let target = match &cli.command {
+        Command::Servers => None,
+        Command::Tools { server }
+        | Command::Resources { server }
+        | Command::Prompts { server }
+        | Command::Traffic { server } => server.as_deref(),
+        Command::Call { server, .. }
+        | Command::Read { server, .. }
+        | Command::Prompt { server, .. }
+        | Command::Ping { server } => Some(server.as_str()),
+    };
+    let wb = connect(cli, target).await?;
+    let result = dispatch(cli, &wb, target).await;
+    wb.shutdown().await;
+    result
+}
+
+async fn each_ready(wb: &Workbench, target: Option<&str>) -> Result<Vec<String>, Failure> {
+    if let Some(name) = target {
+        ready(wb, name).await?;
+        return Ok(vec![name.to_string()]);
+    }
+    let mut names = Vec::new();
+    for s in wb.statuses() {
+        if ready(wb, &s.name).await.is_ok() {
+            names.push(s.name);
+        } else if !matches!(s.state, ServerState::Disabled) {
+            eprintln!("mcpwb: {} is not ready; its lists are left out", s.name);
+        }
+    }
+    Ok(names)
+}
+
+async fn dispatch(cli: &Cli, wb: &Workbench, target: Option<&str>) -> Result<(), Failure> {
+    match &cli.command {
+        Command::Servers => {
+            let names: Vec<String> = wb.statuses().into_iter().map(|s| s.name).collect();
+            for name in &names {
+                let _ = ready(wb, name).await;
+            }
+            print::servers(cli.json, &wb.statuses(), wb.catalog());
+        }
+        Command::Tools { .. } => {
+            let names = each_ready(wb, target).await?;
+            let tools: Vec<_> = wb
+                .catalog()
+                .tools()
+                .into_iter()
+                .filter(|t| names.contains(&t.server))
+                .collect();
+            print::tools(cli.json, &tools, target.is_some());
+        }
+        Command::Call { server, tool, args } => {
+            let args = parse_args(args)?;
+            ready(wb, server).await?;
+            let out = wb.call_tool(server, tool, args, opts(cli)).await?;
+            print::call(cli.json, &out)?;
+        }
+        Command::Resources { .. } => {
+            let names = each_ready(wb, target).await?;
+            let lists: Vec<_> = names
+                .iter()
+                .filter_map(|n| wb.catalog().server(n).map(|c| (n.clone(), c)))
+                .collect();
+            print::resources(cli.json, &lists);
+        }
+        Command::Read { server, uri } => {
+            ready(wb, server).await?;
+            let out = wb
+                .request(server, "resources/read", json!({ "uri": uri }), opts(cli))
+                .await?;
+            print::read(cli.json, &out.result);
+        }
+        Command::Prompts { .. } => {
+            let names = each_ready(wb, target).await?;
+            let lists: Vec<_> = names
+                .iter()
+                .filter_map(|n| wb.catalog().server(n).map(|c| (n.clone(), c)))
+                .collect();
+            print::prompts(cli.json, &lists);
+        }
+        Command::Prompt { server, name, args } => {
+            let args = parse_args(args)?;
+            ready(wb, server).await?;
+            let out = wb
+                .request(
+                    server,
+                    "prompts/get",
+                    json!({ "name": name, "arguments": args }),
+                    opts(cli),
+                )
+                .await?;
+            print::prompt(cli.json, &out.result);
+        }
+        Command::Ping { server } => {
+            ready(wb, server).await?;
+            let out = wb.request(server, "ping", Value::Null, opts(cli)).await?;
+            if cli.json {
+                crate::print::line(
+                    &json!({ "server": server, "duration_ms": out.duration_ms }).to_string(),
+                );
+            } else {
+                crate::print::line(&format!("{server}: pong in {:.1} ms", out.duration_ms));
+            }
+        }
+        Command::Traffic { .. } => {
+            let _ = each_ready(wb, target).await;
+            print::traffic(cli.json, wb.traffic(), target);
+        }
+    }
+    Ok(())
+}

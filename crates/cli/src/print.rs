@@ -1,0 +1,267 @@
+//! Output for people (aligned text) and for scripts (`--json`).
+
+use serde_json::{Value, json};
+use workbench_core::CallOutcome;
+use workbench_core::catalog::{Catalog, QualifiedTool, ServerCatalog};
+use workbench_core::connect::{ServerState, ServerStatus};
+use workbench_core::traffic::TrafficLog;
+
+use crate::Failure;
+
+/// Print a line; a closed stdout (`mcpwb tools | head`) ends the program quietly.
+macro_rules! out {
+    ($($arg:tt)*) => {{
+        use std::io::Write;
+        if writeln!(std::io::stdout().lock(), $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
+fn first_line(v: &Value) -> String {
+    v.as_str()
+        .unwrap_or("")
+        .lines()
+        .next()
+        .unwrap_or("")
+        .to_string()
+}
+
+fn state_text(s: &ServerState) -> String {
+    match s {
+        ServerState::Ready => "ready".into(),
+        ServerState::Disabled => "disabled".into(),
+        ServerState::Stopped => "stopped".into(),
+        ServerState::Starting { slow } => {
+            if *slow {
+                "starting (slow)".into()
+            } else {
+                "starting".into()
+            }
+        }
+        ServerState::Failed { reason, .. } => format!("failed: {reason}"),
+        ServerState::Restarting { reason, .. } => format!("failed: {reason}"),
+    }
+}
+
+pub fn servers(as_json: bool, statuses: &[ServerStatus], catalog: &Catalog) {
+    if as_json {
+        let list: Vec<Value> = statuses
+            .iter()
+            .map(|s| {
+                let c = catalog.server(&s.name).unwrap_or_default();
+                json!({ "status": s, "tools": c.tools.len(), "resources": c.resources.len(), "prompts": c.prompts.len() })
+            })
+            .collect();
+        out!("{}", json!({ "servers": list }));
+        return;
+    }
+    for s in statuses {
+        let c = catalog.server(&s.name).unwrap_or_default();
+        match &s.info {
+            Some(i) => out!(
+                "{}\t{}\t{} {}\tprotocol {}\t{} tools, {} resources, {} prompts",
+                s.name,
+                state_text(&s.state),
+                i.name,
+                i.version,
+                i.protocol_version,
+                c.tools.len(),
+                c.resources.len(),
+                c.prompts.len()
+            ),
+            None => out!("{}\t{}", s.name, state_text(&s.state)),
+        }
+    }
+}
+
+pub fn tools(as_json: bool, tools: &[QualifiedTool], one_server: bool) {
+    if as_json {
+        out!("{}", json!({ "tools": tools }));
+        return;
+    }
+    for t in tools {
+        let name = if one_server {
+            t.tool["name"].as_str().unwrap_or("").to_string()
+        } else {
+            t.qualified.clone()
+        };
+        out!("{name}\t{}", first_line(&t.tool["description"]));
+    }
+}
+
+fn block(b: &Value) -> String {
+    match b["type"].as_str().unwrap_or("") {
+        "text" => b["text"].as_str().unwrap_or("").to_string(),
+        "image" | "audio" => format!(
+            "[{} {} {} bytes]",
+            b["type"].as_str().unwrap_or(""),
+            b["mimeType"].as_str().unwrap_or("?"),
+            b["data"].as_str().map(|d| d.len() * 3 / 4).unwrap_or(0)
+        ),
+        "resource_link" => format!("[link {}]", b["uri"].as_str().unwrap_or("")),
+        "resource" => format!(
+            "[resource {}]\n{}",
+            b["resource"]["uri"].as_str().unwrap_or(""),
+            b["resource"]["text"].as_str().unwrap_or("(binary)")
+        ),
+        other => format!("[{other}]"),
+    }
+}
+
+pub fn call(as_json: bool, out: &CallOutcome) -> Result<(), Failure> {
+    let is_error = out.result["isError"].as_bool().unwrap_or(false);
+    if as_json {
+        out!(
+            "{}",
+            json!({ "result": out.result, "duration_ms": out.duration_ms })
+        );
+    } else {
+        let blocks: Vec<String> = out.result["content"]
+            .as_array()
+            .map(|a| a.iter().map(block).collect())
+            .unwrap_or_default();
+        if !is_error {
+            for b in &blocks {
+                out!("{b}");
+            }
+            if let Some(s) = out
+                .result
+                .get("structuredContent")
+                .filter(|_| blocks.is_empty())
+            {
+                out!("{}", serde_json::to_string_pretty(s).unwrap_or_default());
+            }
+        }
+        if is_error {
+            return Err(Failure::ToolError(blocks.join(" ")));
+        }
+    }
+    if is_error {
+        Err(Failure::ToolError(String::new()))
+    } else {
+        Ok(())
+    }
+}
+
+pub fn resources(as_json: bool, lists: &[(String, ServerCatalog)]) {
+    if as_json {
+        let v: Vec<Value> = lists.iter().map(|(s, c)| json!({ "server": s, "resources": c.resources, "resourceTemplates": c.resource_templates })).collect();
+        out!("{}", json!({ "servers": v }));
+        return;
+    }
+    for (server, c) in lists {
+        for r in &c.resources {
+            out!(
+                "{server}\t{}\t{}\t{}",
+                r["uri"].as_str().unwrap_or(""),
+                r["name"].as_str().unwrap_or(""),
+                r["mimeType"].as_str().unwrap_or("")
+            );
+        }
+        for t in &c.resource_templates {
+            out!(
+                "{server}\t{}\t{}\t(template)",
+                t["uriTemplate"].as_str().unwrap_or(""),
+                t["name"].as_str().unwrap_or("")
+            );
+        }
+    }
+}
+
+pub fn read(as_json: bool, result: &Value) {
+    if as_json {
+        out!("{result}");
+        return;
+    }
+    for c in result["contents"].as_array().into_iter().flatten() {
+        match (c["text"].as_str(), c["blob"].as_str()) {
+            (Some(t), _) => out!("{t}"),
+            (None, Some(b)) => out!(
+                "[blob {} {} bytes]",
+                c["mimeType"].as_str().unwrap_or("?"),
+                b.len() * 3 / 4
+            ),
+            _ => out!("[empty]"),
+        }
+    }
+}
+
+pub fn prompts(as_json: bool, lists: &[(String, ServerCatalog)]) {
+    if as_json {
+        let v: Vec<Value> = lists
+            .iter()
+            .map(|(s, c)| json!({ "server": s, "prompts": c.prompts }))
+            .collect();
+        out!("{}", json!({ "servers": v }));
+        return;
+    }
+    for (server, c) in lists {
+        for p in &c.prompts {
+            let args: Vec<String> = p["arguments"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|a| {
+                    format!(
+                        "{}{}",
+                        a["name"].as_str().unwrap_or(""),
+                        if a["required"] == true { "" } else { "?" }
+                    )
+                })
+                .collect();
+            out!(
+                "{server}\t{}({})\t{}",
+                p["name"].as_str().unwrap_or(""),
+                args.join(", "),
+                first_line(&p["description"])
+            );
+        }
+    }
+}
+
+pub fn prompt(as_json: bool, result: &Value) {
+    if as_json {
+        out!("{result}");
+        return;
+    }
+    for m in result["messages"].as_array().into_iter().flatten() {
+        out!(
+            "{}: {}",
+            m["role"].as_str().unwrap_or("?"),
+            block(&m["content"])
+        );
+    }
+}
+
+pub fn traffic(as_json: bool, log: &TrafficLog, server: Option<&str>) {
+    if as_json {
+        let mut out = std::io::stdout().lock();
+        let _ = log.export_jsonl(server, &mut out);
+        return;
+    }
+    for e in log.entries(server) {
+        let arrow = match e.direction {
+            workbench_core::traffic::Direction::Outgoing => "->",
+            workbench_core::traffic::Direction::Incoming => "<-",
+            workbench_core::traffic::Direction::Stderr => "!!",
+        };
+        let latency = e
+            .latency_ms
+            .map(|l| format!(" {l:.1}ms"))
+            .unwrap_or_default();
+        let body: String = e.body.chars().take(160).collect();
+        out!(
+            "{} {arrow} {:?} {} id={} {}B{latency}  {body}",
+            e.server,
+            e.kind,
+            e.method.as_deref().unwrap_or("-"),
+            e.id.as_deref().unwrap_or("-"),
+            e.size
+        );
+    }
+}
+
+pub fn line(text: &str) {
+    out!("{text}");
+}

@@ -1,0 +1,275 @@
+//! Everything the Ready servers offer, in one place: tools, resources,
+//! resource templates and prompts, fetched page by page, refreshed on
+//! list_changed, kept (marked stale) while a server is away. Tools get
+//! collision-free qualified names `server__tool` that route back.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::sync::{Arc, RwLock};
+
+use rmcp::model::{ClientRequest, PaginatedRequestParams, ServerResult};
+use rmcp::{Peer, RoleClient};
+use serde::Serialize;
+use serde_json::Value;
+
+/// What one server offers, as it sent it.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct ServerCatalog {
+    pub tools: Vec<Value>,
+    pub resources: Vec<Value>,
+    pub resource_templates: Vec<Value>,
+    pub prompts: Vec<Value>,
+    /// True while the server is not Ready: these are its last-known lists.
+    pub stale: bool,
+}
+
+/// A tool with its qualified name.
+#[derive(Debug, Clone, Serialize)]
+pub struct QualifiedTool {
+    pub qualified: String,
+    pub server: String,
+    pub tool: Value,
+}
+
+#[derive(Default)]
+struct Inner {
+    servers: BTreeMap<String, ServerCatalog>,
+}
+
+#[derive(Clone, Default)]
+pub struct Catalog {
+    inner: Arc<RwLock<Inner>>,
+}
+
+fn fnv1a(text: &str) -> u32 {
+    text.bytes().fold(0x811c_9dc5u32, |h, b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    })
+}
+
+fn sanitise(part: &str) -> String {
+    let s: String = part
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if s.is_empty() { "_".to_string() } else { s }
+}
+
+const MAX_NAME: usize = 64;
+
+/// `server__tool`, sanitised to `[A-Za-z0-9_-]{1,64}`. When sanitising or
+/// shortening could make two names equal, a hash of the original pair keeps
+/// them apart; `taken` holds the names already given.
+pub fn qualify(server: &str, tool: &str, taken: &HashSet<String>) -> String {
+    let plain = format!("{}__{}", sanitise(server), sanitise(tool));
+    let exact = sanitise(server) == server && sanitise(tool) == tool;
+    if plain.len() <= MAX_NAME && exact && !taken.contains(&plain) {
+        return plain;
+    }
+    let hash = format!("{:08x}", fnv1a(&format!("{server}\u{0}{tool}")));
+    let mut salt = 0u32;
+    loop {
+        let suffix = if salt == 0 {
+            format!("_{hash}")
+        } else {
+            format!("_{hash}{salt}")
+        };
+        let room = MAX_NAME - suffix.len();
+        let s = sanitise(server);
+        let t = sanitise(tool);
+        let s_room = (room / 2)
+            .min(s.len())
+            .max(room.saturating_sub(t.len() + 2).min(s.len()));
+        let s_part = &s[..s_room];
+        let t_room = room.saturating_sub(s_part.len() + 2).min(t.len());
+        let name = format!("{s_part}__{}{suffix}", &t[..t_room]);
+        if !taken.contains(&name) {
+            return name;
+        }
+        salt += 1;
+    }
+}
+
+async fn fetch_all(peer: &Peer<RoleClient>, kind: &str) -> Result<Vec<Value>, String> {
+    let mut items = Vec::new();
+    let mut cursor: Option<String> = None;
+    let mut seen = HashSet::new();
+    for _ in 0..10_000 {
+        let params = Some(PaginatedRequestParams::default().with_cursor(cursor.clone()));
+        let request = match kind {
+            "tools" => ClientRequest::ListToolsRequest(rmcp::model::ListToolsRequest::with_param(
+                params.clone().unwrap_or_default(),
+            )),
+            "resources" => ClientRequest::ListResourcesRequest(
+                rmcp::model::ListResourcesRequest::with_param(params.clone().unwrap_or_default()),
+            ),
+            "resourceTemplates" => ClientRequest::ListResourceTemplatesRequest(
+                rmcp::model::ListResourceTemplatesRequest::with_param(
+                    params.clone().unwrap_or_default(),
+                ),
+            ),
+            _ => ClientRequest::ListPromptsRequest(rmcp::model::ListPromptsRequest::with_param(
+                params.clone().unwrap_or_default(),
+            )),
+        };
+        let result: ServerResult = tokio::time::timeout(
+            std::time::Duration::from_secs(60),
+            peer.send_request(request),
+        )
+        .await
+        .map_err(|_| format!("{kind}: no answer within 60 s"))?
+        .map_err(|e| format!("{kind}: {e}"))?;
+        let page = serde_json::to_value(&result).map_err(|e| e.to_string())?;
+        if let Some(list) = page[kind].as_array() {
+            items.extend(list.iter().cloned());
+        }
+        cursor = page["nextCursor"].as_str().map(str::to_string);
+        match &cursor {
+            None => return Ok(items),
+            Some(c) if !seen.insert(c.clone()) => {
+                return Err(format!("{kind}: the server repeated cursor {c}"));
+            }
+            Some(_) => {}
+        }
+    }
+    Err(format!("{kind}: more than 10,000 pages"))
+}
+
+impl Catalog {
+    /// Fetch the lists `capabilities` advertises (or one of them) from a Ready server.
+    pub async fn refresh(
+        &self,
+        server: &str,
+        peer: &Peer<RoleClient>,
+        capabilities: &Value,
+        only: Option<&str>,
+    ) -> Result<(), String> {
+        let mut current = self.server(server).unwrap_or_default();
+        let wants = |list: &str, cap: &str| {
+            only.is_none_or(|o| o == list) && capabilities.get(cap).is_some()
+        };
+        if wants("tools", "tools") {
+            current.tools = fetch_all(peer, "tools").await?;
+        }
+        if wants("resources", "resources") {
+            current.resources = fetch_all(peer, "resources").await?;
+            current.resource_templates = fetch_all(peer, "resourceTemplates")
+                .await
+                .unwrap_or_default();
+        }
+        if wants("prompts", "prompts") {
+            current.prompts = fetch_all(peer, "prompts").await?;
+        }
+        current.stale = false;
+        self.write().servers.insert(server.to_string(), current);
+        Ok(())
+    }
+
+    fn write(&self) -> std::sync::RwLockWriteGuard<'_, Inner> {
+        self.inner.write().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, Inner> {
+        self.inner.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn mark_stale(&self, server: &str) {
+        if let Some(c) = self.write().servers.get_mut(server) {
+            c.stale = true;
+        }
+    }
+
+    pub fn remove(&self, server: &str) {
+        self.write().servers.remove(server);
+    }
+
+    pub fn server(&self, server: &str) -> Option<ServerCatalog> {
+        self.read().servers.get(server).cloned()
+    }
+
+    /// All tools of all servers with qualified names, in server then tool order.
+    pub fn tools(&self) -> Vec<QualifiedTool> {
+        let inner = self.read();
+        let mut taken = HashSet::new();
+        let mut out = Vec::new();
+        for (server, cat) in &inner.servers {
+            for tool in &cat.tools {
+                let name = tool["name"].as_str().unwrap_or_default();
+                let qualified = qualify(server, name, &taken);
+                taken.insert(qualified.clone());
+                out.push(QualifiedTool {
+                    qualified,
+                    server: server.clone(),
+                    tool: tool.clone(),
+                });
+            }
+        }
+        out
+    }
+
+    /// Route a qualified name back to (server, tool).
+    pub fn route(&self, qualified: &str) -> Option<(String, String)> {
+        let map: HashMap<String, (String, String)> = self
+            .tools()
+            .into_iter()
+            .map(|t| {
+                (
+                    t.qualified,
+                    (
+                        t.server,
+                        t.tool["name"].as_str().unwrap_or_default().to_string(),
+                    ),
+                )
+            })
+            .collect();
+        map.get(qualified).cloned()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn valid(name: &str) -> bool {
+        !name.is_empty()
+            && name.len() <= 64
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    }
+
+    #[test]
+    fn plain_names_stay_readable() {
+        assert_eq!(
+            qualify("github", "create_issue", &HashSet::new()),
+            "github__create_issue"
+        );
+    }
+
+    #[test]
+    fn odd_long_and_clashing_names_are_valid_and_distinct() {
+        let pairs = [
+            ("my server", "do.thing"),
+            ("my_server", "do_thing"),
+            ("my-server", "do_thing"),
+            ("a".repeat(80).as_str(), "tool"),
+            ("a".repeat(81).as_str(), "tool"),
+            ("srv", "t".repeat(100).as_str()),
+            ("srv", &format!("{}x", "t".repeat(100))),
+            ("ünïcødé", "ツール"),
+            ("", ""),
+        ]
+        .map(|(a, b)| (a.to_string(), b.to_string()));
+        let mut taken = HashSet::new();
+        for (s, t) in &pairs {
+            let q = qualify(s, t, &taken);
+            assert!(valid(&q), "{q:?} from {s:?}/{t:?}");
+            assert!(taken.insert(q.clone()), "collision on {q}");
+        }
+    }
+}

@@ -1,0 +1,274 @@
+//! Connections to servers: transports (stdio with a byte-level tap,
+//! Streamable HTTP), the MCP session on top, and the per-server supervisor
+//! that owns it ([`supervisor`]).
+
+mod client;
+pub mod resolve;
+pub mod stdio;
+pub mod supervisor;
+mod tap;
+
+use std::path::Path;
+use std::time::Duration;
+
+use rmcp::service::{RunningService, RunningServiceCancellationToken};
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::async_rw::AsyncRwTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::{ClientCacheConfig, ClientLifecycleMode, Peer, RoleClient};
+use serde::Serialize;
+use tokio::sync::{broadcast, oneshot};
+
+pub use client::WorkbenchClient;
+pub use supervisor::{ServerHandle, SupervisorOptions};
+
+use crate::config::{ServerEntry, Transport, TransportKind};
+use crate::events::Event;
+use crate::traffic::TrafficLog;
+
+/// What a server said about itself when the session started.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ServerInfo {
+    pub protocol_version: String,
+    pub name: String,
+    pub title: Option<String>,
+    pub version: String,
+    pub instructions: Option<String>,
+    /// The server's capabilities object, as sent.
+    pub capabilities: serde_json::Value,
+    /// The transport that worked (for a `url` with no `type`, which one).
+    pub transport: TransportKind,
+}
+
+/// A server's life, as the user sees it.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum ServerState {
+    Disabled,
+    /// Connecting. `slow` once the startup timeout passed without an answer;
+    /// it becomes Ready if the server answers later.
+    Starting {
+        slow: bool,
+    },
+    Ready,
+    Failed {
+        reason: String,
+        stderr: Vec<String>,
+    },
+    Restarting {
+        attempt: u32,
+        reason: String,
+        stderr: Vec<String>,
+        next_try_in_ms: u64,
+    },
+    /// Stopped by the user (never restarted automatically).
+    Stopped,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ServerStatus {
+    pub name: String,
+    #[serde(flatten)]
+    pub state: ServerState,
+    pub info: Option<ServerInfo>,
+}
+
+/// A live MCP session and what it runs on.
+pub struct Session {
+    pub peer: Peer<RoleClient>,
+    pub info: ServerInfo,
+    stop: Option<RunningServiceCancellationToken>,
+    /// Fires with a reason when the session ends by itself.
+    ended: oneshot::Receiver<String>,
+    child: Option<stdio::StdioChild>,
+}
+
+pub(crate) struct Context<'a> {
+    pub base_dir: &'a Path,
+    pub traffic: &'a TrafficLog,
+    pub events: &'a broadcast::Sender<Event>,
+}
+
+fn lifecycle() -> ClientLifecycleMode {
+    ClientLifecycleMode::Initialize
+}
+
+fn server_info(peer: &Peer<RoleClient>, transport: TransportKind) -> ServerInfo {
+    let v = peer
+        .peer_info()
+        .map(|i| serde_json::to_value(&*i).unwrap_or_default())
+        .unwrap_or_default();
+    let s = |key: &str| v["serverInfo"][key].as_str().map(str::to_string);
+    ServerInfo {
+        protocol_version: v["protocolVersion"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string(),
+        name: s("name").unwrap_or_default(),
+        title: s("title"),
+        version: s("version").unwrap_or_default(),
+        instructions: v["instructions"].as_str().map(str::to_string),
+        capabilities: v["capabilities"].clone(),
+        transport,
+    }
+}
+
+async fn start<T, E, A>(
+    transport: T,
+    handler: WorkbenchClient,
+    kind: TransportKind,
+    child: Option<stdio::StdioChild>,
+) -> Result<Session, String>
+where
+    T: rmcp::transport::IntoTransport<RoleClient, E, A>,
+    E: std::error::Error + Send + Sync + 'static,
+{
+    let mut child = child;
+    let service: RunningService<RoleClient, WorkbenchClient> =
+        match rmcp::serve_client_with_lifecycle(handler, transport, lifecycle()).await {
+            Ok(service) => service,
+            Err(e) => {
+                let mut reason =
+                    format!("the MCP handshake failed: {}", plain_error(&e.to_string()));
+                // Say how the process ended, if it did: that is what the user can act on.
+                if let Some(c) = child.as_mut()
+                    && let Ok(exit) =
+                        tokio::time::timeout(Duration::from_millis(300), c.wait()).await
+                {
+                    reason = format!("the server {} during the handshake", exit.description);
+                }
+                if let Some(c) = child {
+                    c.shutdown(Duration::from_millis(200)).await;
+                }
+                return Err(reason);
+            }
+        };
+    let peer = service.peer().clone();
+    // A debugging tool shows what the server says now, never a cached answer.
+    peer.set_response_cache_config(ClientCacheConfig::disabled())
+        .await;
+    let info = server_info(&peer, kind);
+    let stop = service.cancellation_token();
+    let (tx, ended) = oneshot::channel();
+    tokio::spawn(async move {
+        let why = match service.waiting().await {
+            Ok(rmcp::service::QuitReason::Cancelled) => "closed by the workbench".to_string(),
+            Ok(_) => "the connection closed".to_string(),
+            Err(e) => format!("the session task failed: {e}"),
+        };
+        let _ = tx.send(why);
+    });
+    Ok(Session {
+        peer,
+        info,
+        stop: Some(stop),
+        ended,
+        child,
+    })
+}
+
+/// rmcp's errors name Rust types (`Transport [rmcp::transport::...] error:`);
+/// a person needs the part after them.
+pub(crate) fn plain_error(text: &str) -> String {
+    let mut out = text.to_string();
+    while let Some(start) = out.find(" [") {
+        let Some(len) = out[start..].find("] ") else {
+            break;
+        };
+        out.replace_range(start..start + len + 1, "");
+    }
+    out.replace("Send message error Transport error: ", "")
+}
+
+/// Open a session to `entry` (no timeout here: the supervisor bounds it).
+pub(crate) async fn connect(entry: &ServerEntry, cx: Context<'_>) -> Result<Session, String> {
+    let handler = WorkbenchClient {
+        server: entry.name.clone(),
+        events: cx.events.clone(),
+    };
+    match &entry.transport {
+        Transport::Stdio {
+            command,
+            args,
+            env,
+            cwd,
+        } => {
+            cx.traffic
+                .set_secrets(&entry.name, env.values().cloned().collect());
+            let spec = stdio::StdioSpec {
+                server: &entry.name,
+                command,
+                args,
+                env,
+                cwd: cwd.as_deref(),
+                base_dir: cx.base_dir,
+            };
+            let (child, pipes) = stdio::spawn(&spec, cx.traffic)?;
+            let transport = AsyncRwTransport::new_client(pipes.read, pipes.write)
+                .with_max_line_length(stdio::MAX_LINE);
+            start(transport, handler, TransportKind::Stdio, Some(child)).await
+        }
+        Transport::StreamableHttp { url, headers } | Transport::RemoteAuto { url, headers } => {
+            cx.traffic
+                .set_secrets(&entry.name, headers.values().cloned().collect());
+            let mut map = http::HeaderMap::new();
+            for (k, v) in headers {
+                let name = http::HeaderName::from_bytes(k.as_bytes())
+                    .map_err(|_| format!("header name \"{k}\" is not valid"))?;
+                let value = http::HeaderValue::from_str(v)
+                    .map_err(|_| format!("the value of header \"{k}\" is not valid"))?;
+                map.insert(name, value);
+            }
+            let client = reqwest::Client::builder()
+                .default_headers(map)
+                .connect_timeout(Duration::from_secs(10))
+                .build()
+                .map_err(|e| format!("cannot build an HTTP client: {e}"))?;
+            let config = StreamableHttpClientTransportConfig::with_uri(url.as_str());
+            let transport = tap::Tapped {
+                inner: StreamableHttpClientTransport::with_client(client, config),
+                server: entry.name.clone(),
+                traffic: cx.traffic.clone(),
+            };
+            start(transport, handler, TransportKind::StreamableHttp, None).await
+        }
+        Transport::Sse { .. } => Err("legacy HTTP+SSE servers are not supported yet".to_string()),
+    }
+}
+
+impl Session {
+    /// Resolves when the session ends by itself (crash, EOF, HTTP session gone).
+    pub async fn ended(&mut self) -> String {
+        let why = (&mut self.ended)
+            .await
+            .unwrap_or_else(|_| "the connection closed".to_string());
+        match &mut self.child {
+            Some(child) => {
+                let exit = tokio::time::timeout(Duration::from_millis(500), child.wait()).await;
+                match exit {
+                    Ok(exit) => format!("the server {}", exit.description),
+                    Err(_) => why,
+                }
+            }
+            None => why,
+        }
+    }
+
+    /// End the session and everything it started, within about 3 × `grace`.
+    pub async fn shutdown(mut self, grace: Duration) {
+        if let Some(stop) = self.stop.take() {
+            stop.cancel();
+        }
+        if let Some(child) = self.child.take() {
+            child.shutdown(grace).await;
+        }
+    }
+
+    /// The process group of a stdio server.
+    pub fn pgid(&self) -> Option<u32> {
+        self.child.as_ref().map(|c| c.pgid)
+    }
+}

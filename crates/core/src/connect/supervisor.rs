@@ -1,0 +1,409 @@
+//! One task per server, owning its session: connects, publishes every state
+//! change, restarts with exponential backoff after a crash (never after a
+//! user's stop), pings an idle server, and stops it leaving no process behind.
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rmcp::{Peer, RoleClient};
+use tokio::sync::{broadcast, mpsc, oneshot, watch};
+use tokio_util::sync::{CancellationToken, DropGuard};
+
+use super::{Context, ServerState, ServerStatus, Session, connect};
+use crate::config::ServerEntry;
+use crate::events::Event;
+use crate::traffic::TrafficLog;
+
+#[derive(Debug, Clone)]
+pub struct SupervisorOptions {
+    /// After this long without an answer the server is reported slow.
+    pub startup_timeout: Duration,
+    /// Request timeout, reset by progress.
+    pub call_timeout: Duration,
+    /// Upper bound for a call however much progress it reports.
+    pub max_call_time: Duration,
+    pub auto_restart: bool,
+    pub restart_initial: Duration,
+    pub restart_max: Duration,
+    /// Each step of a stop (stdin closed, SIGTERM, SIGKILL) waits this long.
+    pub shutdown_grace: Duration,
+    /// Ping a Ready server this often (None: never).
+    pub health_interval: Option<Duration>,
+}
+
+impl Default for SupervisorOptions {
+    fn default() -> Self {
+        SupervisorOptions {
+            startup_timeout: Duration::from_secs(30),
+            call_timeout: Duration::from_secs(60),
+            max_call_time: Duration::from_secs(600),
+            auto_restart: true,
+            restart_initial: Duration::from_secs(1),
+            restart_max: Duration::from_secs(30),
+            shutdown_grace: Duration::from_secs(2),
+            health_interval: Some(Duration::from_secs(60)),
+        }
+    }
+}
+
+enum Command {
+    Stop(oneshot::Sender<()>),
+    Start,
+    Restart,
+}
+
+struct Shared {
+    name: String,
+    status: watch::Receiver<ServerStatus>,
+    peer: watch::Receiver<Option<Peer<RoleClient>>>,
+    pgid: Arc<Mutex<Option<u32>>>,
+    commands: mpsc::Sender<Command>,
+    options: SupervisorOptions,
+    _guard: DropGuard,
+}
+
+/// The handle to a server's supervisor. Cheap to clone; when the last clone
+/// drops, the supervisor stops the server.
+#[derive(Clone)]
+pub struct ServerHandle {
+    shared: Arc<Shared>,
+}
+
+struct Supervisor {
+    entry: ServerEntry,
+    base_dir: PathBuf,
+    traffic: TrafficLog,
+    events: broadcast::Sender<Event>,
+    options: SupervisorOptions,
+    status: watch::Sender<ServerStatus>,
+    peer: watch::Sender<Option<Peer<RoleClient>>>,
+    pgid: Arc<Mutex<Option<u32>>>,
+}
+
+enum Next {
+    Connect,
+    Stopped,
+    Exit,
+}
+
+impl ServerHandle {
+    pub fn spawn(
+        entry: ServerEntry,
+        base_dir: PathBuf,
+        traffic: TrafficLog,
+        events: broadcast::Sender<Event>,
+        options: SupervisorOptions,
+    ) -> ServerHandle {
+        let initial = ServerStatus {
+            name: entry.name.clone(),
+            state: if entry.disabled {
+                ServerState::Disabled
+            } else {
+                ServerState::Starting { slow: false }
+            },
+            info: None,
+        };
+        let (status_tx, status_rx) = watch::channel(initial);
+        let (peer_tx, peer_rx) = watch::channel(None);
+        let (cmd_tx, cmd_rx) = mpsc::channel(16);
+        let ct = CancellationToken::new();
+        let pgid = Arc::new(Mutex::new(None));
+        let shared = Arc::new(Shared {
+            name: entry.name.clone(),
+            status: status_rx,
+            peer: peer_rx,
+            pgid: pgid.clone(),
+            commands: cmd_tx,
+            options: options.clone(),
+            _guard: ct.clone().drop_guard(),
+        });
+        let sup = Supervisor {
+            entry,
+            base_dir,
+            traffic,
+            events,
+            options,
+            status: status_tx,
+            peer: peer_tx,
+            pgid,
+        };
+        // The task holds no handle: when the last handle drops, the guard
+        // cancels `ct` and the task stops the server and ends.
+        tokio::spawn(sup.run(cmd_rx, ct));
+        ServerHandle { shared }
+    }
+
+    pub fn name(&self) -> &str {
+        &self.shared.name
+    }
+
+    pub fn status(&self) -> ServerStatus {
+        self.shared.status.borrow().clone()
+    }
+
+    pub fn watch_status(&self) -> watch::Receiver<ServerStatus> {
+        self.shared.status.clone()
+    }
+
+    pub fn options(&self) -> &SupervisorOptions {
+        &self.shared.options
+    }
+
+    /// The live session's peer, or None when the server is not Ready.
+    pub fn peer(&self) -> Option<Peer<RoleClient>> {
+        self.shared.peer.borrow().clone()
+    }
+
+    /// The process group of a stdio server while it runs.
+    pub fn pgid(&self) -> Option<u32> {
+        *self.shared.pgid.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Wait until the state satisfies `f`, or `timeout` passes.
+    pub async fn wait_for(
+        &self,
+        timeout: Duration,
+        f: impl Fn(&ServerState) -> bool,
+    ) -> Option<ServerStatus> {
+        let mut rx = self.shared.status.clone();
+        let found = tokio::time::timeout(timeout, rx.wait_for(|s| f(&s.state))).await;
+        match found {
+            Ok(Ok(s)) => Some(s.clone()),
+            _ => None,
+        }
+    }
+
+    /// Stop the server (and everything it started); it stays stopped.
+    pub async fn stop(&self) {
+        let (tx, rx) = oneshot::channel();
+        if self.shared.commands.send(Command::Stop(tx)).await.is_ok() {
+            let _ = rx.await;
+        }
+    }
+
+    pub async fn start(&self) {
+        let _ = self.shared.commands.send(Command::Start).await;
+    }
+
+    pub async fn restart(&self) {
+        let _ = self.shared.commands.send(Command::Restart).await;
+    }
+}
+
+impl Supervisor {
+    fn publish(&self, state: ServerState, info: Option<super::ServerInfo>) {
+        let status = ServerStatus {
+            name: self.entry.name.clone(),
+            state,
+            info,
+        };
+        tracing::info!(server = %self.entry.name, state = ?status.state, "server state");
+        self.status.send_replace(status.clone());
+        let _ = self.events.send(Event::Status { status });
+    }
+
+    fn set_pgid(&self, pgid: Option<u32>) {
+        *self.pgid.lock().unwrap_or_else(|e| e.into_inner()) = pgid;
+    }
+
+    async fn run(self, mut commands: mpsc::Receiver<Command>, ct: CancellationToken) {
+        let mut next = if self.entry.disabled {
+            Next::Stopped
+        } else {
+            Next::Connect
+        };
+        let mut attempt: u32 = 0;
+        loop {
+            next = match next {
+                Next::Exit => break,
+                Next::Stopped => {
+                    let state = if self.entry.disabled && attempt == 0 {
+                        ServerState::Disabled
+                    } else {
+                        ServerState::Stopped
+                    };
+                    self.publish(state, None);
+                    attempt = 0;
+                    tokio::select! {
+                        _ = ct.cancelled() => Next::Exit,
+                        cmd = commands.recv() => match cmd {
+                            Some(Command::Start | Command::Restart) => { attempt = 1; Next::Connect }
+                            Some(Command::Stop(ack)) => { let _ = ack.send(()); Next::Stopped }
+                            None => Next::Exit,
+                        },
+                    }
+                }
+                Next::Connect => {
+                    let failure = match self.connect_once(&mut commands, &ct).await {
+                        Outcome::Session(session) => {
+                            attempt = 0;
+                            match self.serve(*session, &mut commands, &ct).await {
+                                Outcome::Failed(reason) => reason,
+                                Outcome::Next(n) => {
+                                    next = n;
+                                    continue;
+                                }
+                                Outcome::Session(_) => {
+                                    unreachable!("serve never hands a session back")
+                                }
+                            }
+                        }
+                        Outcome::Failed(reason) => reason,
+                        Outcome::Next(n) => {
+                            next = n;
+                            continue;
+                        }
+                    };
+                    attempt = attempt.saturating_add(1);
+                    self.after_failure(failure, attempt, &mut commands, &ct)
+                        .await
+                }
+            };
+        }
+        self.peer.send_replace(None);
+    }
+
+    async fn connect_once(
+        &self,
+        commands: &mut mpsc::Receiver<Command>,
+        ct: &CancellationToken,
+    ) -> Outcome {
+        self.publish(ServerState::Starting { slow: false }, None);
+        let cx = Context {
+            base_dir: &self.base_dir,
+            traffic: &self.traffic,
+            events: &self.events,
+        };
+        let connecting = connect(&self.entry, cx);
+        tokio::pin!(connecting);
+        let slow = tokio::time::sleep(self.options.startup_timeout);
+        tokio::pin!(slow);
+        let mut reported_slow = false;
+        loop {
+            tokio::select! {
+                result = &mut connecting => return match result {
+                    Ok(session) => Outcome::Session(Box::new(session)),
+                    Err(reason) => Outcome::Failed(reason),
+                },
+                _ = &mut slow, if !reported_slow => {
+                    reported_slow = true;
+                    self.publish(ServerState::Starting { slow: true }, None);
+                }
+                cmd = commands.recv() => match cmd {
+                    // Dropping `connecting` drops the child, whose Drop kills its group.
+                    Some(Command::Stop(ack)) => { let _ = ack.send(()); return Outcome::Next(Next::Stopped) }
+                    Some(Command::Restart) => return Outcome::Next(Next::Connect),
+                    Some(Command::Start) => {}
+                    None => return Outcome::Next(Next::Exit),
+                },
+                _ = ct.cancelled() => return Outcome::Next(Next::Exit),
+            }
+        }
+    }
+
+    async fn serve(
+        &self,
+        mut session: Session,
+        commands: &mut mpsc::Receiver<Command>,
+        ct: &CancellationToken,
+    ) -> Outcome {
+        self.set_pgid(session.pgid());
+        self.peer.send_replace(Some(session.peer.clone()));
+        self.publish(ServerState::Ready, Some(session.info.clone()));
+        let grace = self.options.shutdown_grace;
+        let health = self
+            .options
+            .health_interval
+            .unwrap_or(Duration::from_secs(u64::from(u32::MAX)));
+        let mut ticker = tokio::time::interval_at(tokio::time::Instant::now() + health, health);
+        let outcome = loop {
+            tokio::select! {
+                why = session.ended() => break Outcome::Failed(why),
+                cmd = commands.recv() => match cmd {
+                    Some(Command::Stop(ack)) => {
+                        self.peer.send_replace(None);
+                        session.shutdown(grace).await;
+                        self.set_pgid(None);
+                        let _ = ack.send(());
+                        return Outcome::Next(Next::Stopped);
+                    }
+                    Some(Command::Restart) => break Outcome::Next(Next::Connect),
+                    Some(Command::Start) => {}
+                    None => break Outcome::Next(Next::Exit),
+                },
+                _ = ticker.tick() => {
+                    let ping = tokio::time::timeout(Duration::from_secs(10), session.peer.send_request(rmcp::model::ClientRequest::PingRequest(Default::default())));
+                    if !matches!(ping.await, Ok(Ok(_))) {
+                        break Outcome::Failed("no answer to a health-check ping within 10 s".to_string());
+                    }
+                }
+                _ = ct.cancelled() => break Outcome::Next(Next::Exit),
+            }
+        };
+        self.peer.send_replace(None);
+        session.shutdown(grace).await;
+        self.set_pgid(None);
+        outcome
+    }
+
+    async fn after_failure(
+        &self,
+        reason: String,
+        attempt: u32,
+        commands: &mut mpsc::Receiver<Command>,
+        ct: &CancellationToken,
+    ) -> Next {
+        // Give the stderr drain a moment to record the last words.
+        tokio::time::sleep(Duration::from_millis(30)).await;
+        let stderr = self.traffic.last_stderr(&self.entry.name, 20);
+        tracing::warn!(server = %self.entry.name, %reason, attempt, "server failed");
+        self.publish(
+            ServerState::Failed {
+                reason: reason.clone(),
+                stderr: stderr.clone(),
+            },
+            None,
+        );
+        if !self.options.auto_restart {
+            return tokio::select! {
+                _ = ct.cancelled() => Next::Exit,
+                cmd = commands.recv() => match cmd {
+                    Some(Command::Start | Command::Restart) => Next::Connect,
+                    Some(Command::Stop(ack)) => { let _ = ack.send(()); Next::Stopped }
+                    None => Next::Exit,
+                },
+            };
+        }
+        let factor = 2u32.saturating_pow(attempt.saturating_sub(1).min(16));
+        let delay = self
+            .options
+            .restart_initial
+            .saturating_mul(factor)
+            .min(self.options.restart_max);
+        self.publish(
+            ServerState::Restarting {
+                attempt,
+                reason,
+                stderr,
+                next_try_in_ms: delay.as_millis() as u64,
+            },
+            None,
+        );
+        tokio::select! {
+            _ = tokio::time::sleep(delay) => Next::Connect,
+            _ = ct.cancelled() => Next::Exit,
+            cmd = commands.recv() => match cmd {
+                Some(Command::Start | Command::Restart) => Next::Connect,
+                Some(Command::Stop(ack)) => { let _ = ack.send(()); Next::Stopped }
+                None => Next::Exit,
+            },
+        }
+    }
+}
+
+enum Outcome {
+    Session(Box<Session>),
+    Failed(String),
+    Next(Next),
+}

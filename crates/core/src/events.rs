@@ -1,0 +1,42 @@
+//! The one typed event stream of a [`crate::Workbench`]: state changes flow
+//! from the supervisors and sessions to every caller.
+
+use serde::Serialize;
+
+use crate::connect::ServerStatus;
+
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    /// A server's state changed (published the moment it changes).
+    Status {
+        status: ServerStatus,
+    },
+    /// A server said one of its lists changed; the catalog refreshes it.
+    ListChanged {
+        server: String,
+        list: String,
+    },
+    /// The catalog of a server was refreshed.
+    CatalogChanged {
+        server: String,
+    },
+    ResourceUpdated {
+        server: String,
+        uri: String,
+    },
+    Progress {
+        server: String,
+        token: String,
+        progress: f64,
+        total: Option<f64>,
+        message: Option<String>,
+    },
+    ServerLog {
+        server: String,
+        level: String,
+        logger: Option<String>,
+        data: String,
+    },
+}

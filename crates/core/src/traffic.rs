@@ -1,0 +1,327 @@
+//! The traffic log: every JSON-RPC message in both directions as the bytes
+//! that crossed the wire, every stderr line, and whatever else a server wrote
+//! to stdout. Responses are paired with their request (latency). Bounded per
+//! server; values marked secret are masked before anything is stored.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
+
+use serde::Serialize;
+use serde_json::Value;
+use tokio::sync::broadcast;
+
+/// Default number of entries kept per server.
+pub const DEFAULT_CAPACITY: usize = 10_000;
+/// Bodies longer than this are stored truncated (the size stays exact).
+pub const DEFAULT_MAX_BODY: usize = 1024 * 1024;
+const MASK: &str = "••••••";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum Direction {
+    /// Client → server.
+    Outgoing,
+    /// Server → client.
+    Incoming,
+    /// A line the server wrote to stderr.
+    Stderr,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum MessageKind {
+    Request,
+    Response,
+    Error,
+    Notification,
+    /// Not a JSON-RPC message (e.g. a log line on stdout).
+    Invalid,
+    Log,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct TrafficEntry {
+    /// Increasing across all servers: the order things happened in.
+    pub seq: u64,
+    /// Milliseconds since the Unix epoch.
+    pub time_ms: f64,
+    pub server: String,
+    pub direction: Direction,
+    pub kind: MessageKind,
+    pub method: Option<String>,
+    /// The JSON-RPC id, as JSON text (`7`, `"abc"`).
+    pub id: Option<String>,
+    /// Bytes on the wire.
+    pub size: u32,
+    /// For a response: milliseconds since its request.
+    pub latency_ms: Option<f64>,
+    /// The message text (masked; truncated to the body limit).
+    pub body: String,
+    pub truncated: bool,
+}
+
+struct Pending {
+    at: Instant,
+    method: String,
+}
+
+struct Inner {
+    seq: u64,
+    capacity: usize,
+    max_body: usize,
+    rings: HashMap<String, VecDeque<Arc<TrafficEntry>>>,
+    /// (server, id, direction of the request) → when and what was asked.
+    pending: HashMap<(String, String, bool), Pending>,
+    secrets: HashMap<String, Vec<String>>,
+}
+
+/// Shared, cheap to clone. Locks are held only to push or copy; never across `.await`.
+#[derive(Clone)]
+pub struct TrafficLog {
+    inner: Arc<Mutex<Inner>>,
+    live: broadcast::Sender<Arc<TrafficEntry>>,
+}
+
+impl Default for TrafficLog {
+    fn default() -> Self {
+        Self::new(DEFAULT_CAPACITY)
+    }
+}
+
+fn now_ms() -> f64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs_f64() * 1000.0)
+        .unwrap_or(0.0)
+}
+
+fn classify(value: &Value) -> (MessageKind, Option<String>, Option<String>) {
+    let method = value
+        .get("method")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    let id = value
+        .get("id")
+        .filter(|v| !v.is_null())
+        .map(Value::to_string);
+    let kind = match (&method, &id) {
+        (Some(_), Some(_)) => MessageKind::Request,
+        (Some(_), None) => MessageKind::Notification,
+        (None, Some(_)) if value.get("error").is_some() => MessageKind::Error,
+        (None, Some(_)) => MessageKind::Response,
+        (None, None) => MessageKind::Invalid,
+    };
+    (kind, method, id)
+}
+
+fn cut(text: &str, max: usize) -> (&str, bool) {
+    if text.len() <= max {
+        return (text, false);
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    (&text[..end], true)
+}
+
+impl TrafficLog {
+    pub fn new(capacity: usize) -> Self {
+        let (live, _) = broadcast::channel(4096);
+        TrafficLog {
+            inner: Arc::new(Mutex::new(Inner {
+                seq: 0,
+                capacity: capacity.max(1),
+                max_body: DEFAULT_MAX_BODY,
+                rings: HashMap::new(),
+                pending: HashMap::new(),
+                secrets: HashMap::new(),
+            })),
+            live,
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Values (env values, header values) that must never be shown for `server`.
+    pub fn set_secrets(&self, server: &str, secrets: Vec<String>) {
+        let secrets = secrets.into_iter().filter(|s| s.len() >= 4).collect();
+        self.lock().secrets.insert(server.to_string(), secrets);
+    }
+
+    /// Every entry recorded from now on.
+    pub fn subscribe(&self) -> broadcast::Receiver<Arc<TrafficEntry>> {
+        self.live.subscribe()
+    }
+
+    /// Record one message line as it crossed the wire.
+    pub fn record_message(
+        &self,
+        server: &str,
+        direction: Direction,
+        raw: &[u8],
+    ) -> Arc<TrafficEntry> {
+        let text = String::from_utf8_lossy(raw);
+        let text = text.trim_end_matches(['\r', '\n']);
+        let parsed = serde_json::from_str::<Value>(text).ok();
+        let (kind, method, id) = match &parsed {
+            Some(v) if v.is_object() => classify(v),
+            // A batch or a bare value: keep it, call it by what it is not.
+            Some(_) | None => (MessageKind::Invalid, None, None),
+        };
+        self.push(server, direction, kind, method, id, text, raw.len())
+    }
+
+    /// Record one stderr line.
+    pub fn record_stderr(&self, server: &str, line: &str) -> Arc<TrafficEntry> {
+        let line = line.trim_end_matches(['\r', '\n']);
+        self.push(
+            server,
+            Direction::Stderr,
+            MessageKind::Log,
+            None,
+            None,
+            line,
+            line.len(),
+        )
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn push(
+        &self,
+        server: &str,
+        direction: Direction,
+        kind: MessageKind,
+        mut method: Option<String>,
+        id: Option<String>,
+        text: &str,
+        size: usize,
+    ) -> Arc<TrafficEntry> {
+        let mut inner = self.lock();
+        let outgoing = direction == Direction::Outgoing;
+        let mut latency_ms = None;
+        if let Some(id) = &id {
+            match kind {
+                MessageKind::Request => {
+                    let key = (server.to_string(), id.clone(), outgoing);
+                    let method = method.clone().unwrap_or_default();
+                    inner.pending.insert(
+                        key,
+                        Pending {
+                            at: Instant::now(),
+                            method,
+                        },
+                    );
+                }
+                MessageKind::Response | MessageKind::Error => {
+                    let key = (server.to_string(), id.clone(), !outgoing);
+                    if let Some(p) = inner.pending.remove(&key) {
+                        latency_ms = Some(p.at.elapsed().as_secs_f64() * 1000.0);
+                        method = Some(p.method);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let (body, truncated) = cut(text, inner.max_body);
+        let mut body = body.to_string();
+        if let Some(secrets) = inner.secrets.get(server) {
+            for s in secrets {
+                if body.contains(s.as_str()) {
+                    body = body.replace(s.as_str(), MASK);
+                }
+            }
+        }
+        inner.seq += 1;
+        let entry = Arc::new(TrafficEntry {
+            seq: inner.seq,
+            time_ms: now_ms(),
+            server: server.to_string(),
+            direction,
+            kind,
+            method,
+            id,
+            size: u32::try_from(size).unwrap_or(u32::MAX),
+            latency_ms,
+            body,
+            truncated,
+        });
+        let capacity = inner.capacity;
+        let ring = inner.rings.entry(server.to_string()).or_default();
+        if ring.len() >= capacity {
+            ring.pop_front();
+        }
+        ring.push_back(entry.clone());
+        drop(inner);
+        let _ = self.live.send(entry.clone());
+        entry
+    }
+
+    /// Entries of one server (or all, merged in order), oldest first.
+    pub fn entries(&self, server: Option<&str>) -> Vec<Arc<TrafficEntry>> {
+        let inner = self.lock();
+        let mut out: Vec<_> = match server {
+            Some(s) => inner
+                .rings
+                .get(s)
+                .map(|r| r.iter().cloned().collect())
+                .unwrap_or_default(),
+            None => inner
+                .rings
+                .values()
+                .flat_map(|r| r.iter().cloned())
+                .collect(),
+        };
+        if server.is_none() {
+            out.sort_by_key(|e| e.seq);
+        }
+        out
+    }
+
+    /// The last `n` stderr lines of a server (for a Failed state's detail).
+    pub fn last_stderr(&self, server: &str, n: usize) -> Vec<String> {
+        let inner = self.lock();
+        let Some(ring) = inner.rings.get(server) else {
+            return Vec::new();
+        };
+        let mut lines: Vec<String> = ring
+            .iter()
+            .rev()
+            .filter(|e| e.direction == Direction::Stderr)
+            .take(n)
+            .map(|e| e.body.clone())
+            .collect();
+        lines.reverse();
+        lines
+    }
+
+    /// Write entries as JSON Lines.
+    pub fn export_jsonl(
+        &self,
+        server: Option<&str>,
+        out: &mut impl std::io::Write,
+    ) -> std::io::Result<usize> {
+        let entries = self.entries(server);
+        for e in &entries {
+            serde_json::to_writer(&mut *out, &**e)?;
+            out.write_all(b"\n")?;
+        }
+        Ok(entries.len())
+    }
+
+    /// Forget a server's entries (e.g. when it is removed from the config).
+    pub fn clear(&self, server: &str) {
+        let mut inner = self.lock();
+        inner.rings.remove(server);
+        inner.pending.retain(|(s, _, _), _| s != server);
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,115 @@
+use super::*;
+
+#[test]
+fn pairs_responses_with_requests_and_keeps_unknown_fields() {
+    let log = TrafficLog::new(100);
+    log.record_message(
+        "a",
+        Direction::Outgoing,
+        br#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{}}"#,
+    );
+    let resp = log.record_message(
+        "a",
+        Direction::Incoming,
+        b"{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{},\"x-vendor\":1}\n",
+    );
+    assert_eq!(resp.kind, MessageKind::Response);
+    assert_eq!(resp.method.as_deref(), Some("tools/call"));
+    assert!(resp.latency_ms.is_some());
+    assert!(resp.body.contains("x-vendor"), "the bytes are kept as sent");
+    // A server-to-client request is paired with the client's answer.
+    log.record_message(
+        "a",
+        Direction::Incoming,
+        br#"{"jsonrpc":"2.0","id":1,"method":"roots/list"}"#,
+    );
+    let answer = log.record_message(
+        "a",
+        Direction::Outgoing,
+        br#"{"jsonrpc":"2.0","id":1,"result":{"roots":[]}}"#,
+    );
+    assert_eq!(answer.method.as_deref(), Some("roots/list"));
+    let err = log.record_message(
+        "a",
+        Direction::Incoming,
+        br#"{"jsonrpc":"2.0","id":99,"error":{"code":-1,"message":"x"}}"#,
+    );
+    assert_eq!(err.kind, MessageKind::Error);
+    assert_eq!(err.latency_ms, None, "no request with that id was seen");
+}
+
+#[test]
+fn classifies_garbage_and_notifications() {
+    let log = TrafficLog::new(10);
+    assert_eq!(
+        log.record_message("a", Direction::Incoming, b"Starting server...")
+            .kind,
+        MessageKind::Invalid
+    );
+    assert_eq!(
+        log.record_message(
+            "a",
+            Direction::Incoming,
+            br#"{"jsonrpc":"2.0","method":"notifications/progress"}"#
+        )
+        .kind,
+        MessageKind::Notification
+    );
+}
+
+#[test]
+fn ring_is_bounded_per_server_and_order_is_global() {
+    let log = TrafficLog::new(3);
+    for i in 0..5 {
+        log.record_stderr("a", &format!("a{i}"));
+        log.record_stderr("b", &format!("b{i}"));
+    }
+    let a: Vec<_> = log
+        .entries(Some("a"))
+        .iter()
+        .map(|e| e.body.clone())
+        .collect();
+    assert_eq!(a, ["a2", "a3", "a4"]);
+    let all: Vec<_> = log.entries(None).iter().map(|e| e.body.clone()).collect();
+    assert_eq!(all, ["a2", "b2", "a3", "b3", "a4", "b4"]);
+    assert_eq!(log.last_stderr("b", 2), ["b3", "b4"]);
+}
+
+#[test]
+fn secrets_are_masked_in_bodies_and_exports() {
+    let log = TrafficLog::new(10);
+    log.set_secrets("a", vec!["sk-live-123456".into()]);
+    log.record_message(
+        "a",
+        Direction::Outgoing,
+        br#"{"jsonrpc":"2.0","id":1,"method":"x","params":{"key":"sk-live-123456"}}"#,
+    );
+    log.record_stderr("a", "using key sk-live-123456");
+    let mut out = Vec::new();
+    assert_eq!(log.export_jsonl(None, &mut out).unwrap(), 2);
+    let text = String::from_utf8(out).unwrap();
+    assert!(!text.contains("sk-live-123456"));
+    assert_eq!(text.lines().count(), 2);
+    for line in text.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(v["server"], "a");
+    }
+}
+
+#[test]
+fn big_bodies_are_truncated_but_sized_exactly() {
+    let log = TrafficLog::new(10);
+    let big = format!(
+        "{{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{{\"t\":\"{}\"}}}}",
+        "é".repeat(DEFAULT_MAX_BODY)
+    );
+    let e = log.record_message("a", Direction::Incoming, big.as_bytes());
+    assert!(e.truncated);
+    assert_eq!(e.size as usize, big.len());
+    assert!(e.body.len() <= DEFAULT_MAX_BODY);
+    assert_eq!(
+        e.kind,
+        MessageKind::Response,
+        "classified from the whole message"
+    );
+}

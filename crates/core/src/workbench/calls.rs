@@ -1,0 +1,219 @@
+//! Requests to a server: every one with a timeout (reset by progress, with a
+//! maximum total), progress passed to the caller, cancellation that tells the
+//! server (`notifications/cancelled`), the duration measured, and a tracing
+//! span with server, method, tool, duration and outcome.
+
+use std::time::{Duration, Instant};
+
+use rmcp::model::{CancelledNotificationParam, ClientRequest};
+use rmcp::service::{PeerRequestOptions, ServiceError};
+use serde::Serialize;
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
+
+use super::Workbench;
+use crate::connect::ServerState;
+use crate::error::{Error, Result};
+use crate::events::Event;
+
+/// Progress of one call: (progress, total, message).
+pub type Progress = (f64, Option<f64>, Option<String>);
+
+#[derive(Default)]
+pub struct CallOptions {
+    /// Overrides the server's call timeout (reset by each progress notification).
+    pub timeout: Option<Duration>,
+    /// Cancel the call: the server is sent notifications/cancelled.
+    pub cancel: Option<CancellationToken>,
+    /// Receives the call's progress notifications.
+    pub progress: Option<mpsc::UnboundedSender<Progress>>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct CallOutcome {
+    /// The result object as the server sent it.
+    pub result: Value,
+    pub duration_ms: f64,
+}
+
+fn state_name(state: &ServerState) -> String {
+    match state {
+        ServerState::Disabled => "disabled".into(),
+        ServerState::Starting { slow: false } => "starting".into(),
+        ServerState::Starting { slow: true } => "starting, slow to answer".into(),
+        ServerState::Ready => "ready".into(),
+        ServerState::Failed { reason, .. } => format!("failed: {reason}"),
+        ServerState::Restarting {
+            attempt, reason, ..
+        } => format!("restarting (attempt {attempt}) after: {reason}"),
+        ServerState::Stopped => "stopped".into(),
+    }
+}
+
+impl Workbench {
+    /// Send `method` with `params` to `server` and wait for the result.
+    pub async fn request(
+        &self,
+        server: &str,
+        method: &str,
+        params: Value,
+        options: CallOptions,
+    ) -> Result<CallOutcome> {
+        let handle = self.server(server)?;
+        let tool = (method == "tools/call")
+            .then(|| params["name"].as_str().unwrap_or_default().to_string());
+        let span = tracing::info_span!(
+            "mcp_request",
+            server,
+            method,
+            tool = tool.as_deref().unwrap_or("")
+        );
+        async move {
+            let started = Instant::now();
+            let outcome = self.request_inner(handle, method, params, options).await;
+            let duration_ms = started.elapsed().as_secs_f64() * 1000.0;
+            match &outcome {
+                Ok(_) => tracing::info!(duration_ms, outcome = "ok", "request done"),
+                Err(e) => {
+                    tracing::info!(duration_ms, outcome = ?e.code(), error = %e, "request failed")
+                }
+            }
+            outcome.map(|result| CallOutcome {
+                result,
+                duration_ms,
+            })
+        }
+        .instrument(span)
+        .await
+    }
+
+    async fn request_inner(
+        &self,
+        handle: &crate::connect::ServerHandle,
+        method: &str,
+        params: Value,
+        options: CallOptions,
+    ) -> Result<Value> {
+        let server = handle.name().to_string();
+        let Some(peer) = handle.peer() else {
+            return Err(Error::ServerNotReady {
+                server,
+                state: state_name(&handle.status().state),
+            });
+        };
+        let message = if params.is_null() {
+            json!({ "method": method })
+        } else {
+            json!({ "method": method, "params": params })
+        };
+        let request: ClientRequest = serde_json::from_value(message)
+            .map_err(|e| Error::Internal(format!("{method}: {e}")))?;
+        let opts = handle.options();
+        let timeout = options.timeout.unwrap_or(opts.call_timeout);
+        let mut peer_options =
+            PeerRequestOptions::with_timeout(timeout).reset_timeout_on_progress();
+        peer_options = peer_options.with_max_total_timeout(opts.max_call_time.max(timeout));
+        let mut events = self.subscribe();
+        let request = peer
+            .send_cancellable_request(request, peer_options)
+            .await
+            .map_err(|e| map_error(&server, method, e))?;
+        let token = serde_json::to_value(&request.progress_token)
+            .unwrap_or_default()
+            .to_string();
+        let id = request.id.clone();
+        let cancel = options.cancel.unwrap_or_default();
+        let response = request.await_response();
+        tokio::pin!(response);
+        loop {
+            tokio::select! {
+                result = &mut response => {
+                    let result = result.map_err(|e| map_error(&server, method, e))?;
+                    return serde_json::to_value(&result).map_err(|e| Error::Internal(e.to_string()));
+                }
+                _ = cancel.cancelled() => {
+                    let param: CancelledNotificationParam = serde_json::from_value(json!({ "requestId": id, "reason": "cancelled by the user" }))
+                        .map_err(|e| Error::Internal(e.to_string()))?;
+                    let _ = peer.notify_cancelled(param).await;
+                    return Err(Error::Cancelled { server, method: method.to_string() });
+                }
+                event = events.recv() => {
+                    if let (Ok(Event::Progress { server: s, token: t, progress, total, message }), Some(tx)) = (event, &options.progress)
+                        && s == server && t == token
+                    {
+                        let _ = tx.send((progress, total, message));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Call a tool by server and name.
+    pub async fn call_tool(
+        &self,
+        server: &str,
+        tool: &str,
+        arguments: Value,
+        options: CallOptions,
+    ) -> Result<CallOutcome> {
+        let arguments = if arguments.is_null() {
+            json!({})
+        } else {
+            arguments
+        };
+        self.request(
+            server,
+            "tools/call",
+            json!({ "name": tool, "arguments": arguments }),
+            options,
+        )
+        .await
+    }
+
+    /// Call a tool by its qualified name (`server__tool`).
+    pub async fn call_qualified(
+        &self,
+        qualified: &str,
+        arguments: Value,
+        options: CallOptions,
+    ) -> Result<CallOutcome> {
+        let (server, tool) = self
+            .catalog()
+            .route(qualified)
+            .ok_or_else(|| Error::UnknownTool {
+                server: "(any)".into(),
+                tool: qualified.to_string(),
+            })?;
+        self.call_tool(&server, &tool, arguments, options).await
+    }
+}
+
+fn map_error(server: &str, method: &str, e: ServiceError) -> Error {
+    let (server, method) = (server.to_string(), method.to_string());
+    match e {
+        ServiceError::McpError(data) => Error::ServerError {
+            server,
+            method,
+            code: data.code.0,
+            message: data.message.to_string(),
+        },
+        ServiceError::Timeout { timeout } => Error::Timeout {
+            server,
+            method,
+            seconds: timeout.as_secs_f64(),
+        },
+        ServiceError::Cancelled { .. } => Error::Cancelled { server, method },
+        ServiceError::TransportClosed => Error::Transport {
+            server,
+            method,
+            message: "the connection closed before the answer came".into(),
+        },
+        other => Error::Transport {
+            server,
+            method,
+            message: other.to_string(),
+        },
+    }
+}

@@ -1,0 +1,224 @@
+use std::time::Duration;
+
+use serde_json::json;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+use workbench_core::connect::ServerState;
+use workbench_core::traffic::{Direction, MessageKind};
+use workbench_core::{CallOptions, ErrorCode};
+
+use super::*;
+
+#[tokio::test]
+async fn stdio_and_http_servers_connect_together_and_show_what_they_offer() {
+    let http = http_demo(&["--token", "tok", "--name", "remote-demo"]).await;
+    let servers = [
+        stdio("local", &[]),
+        (
+            "remote".to_string(),
+            json!({ "type": "http", "url": http.url, "headers": { "Authorization": "Bearer tok" } }),
+        ),
+    ];
+    let (wb, _dir) = start(&servers).await;
+    ready(&wb, "local").await;
+    ready(&wb, "remote").await;
+    let remote = wb.server("remote").unwrap().status();
+    let info = remote.info.unwrap();
+    assert_eq!(info.name, "remote-demo");
+    assert!(!info.protocol_version.is_empty());
+    assert!(info.instructions.unwrap().contains("demo server"));
+
+    // The catalog fills in from both, with routable qualified names.
+    let mut tools = Vec::new();
+    for _ in 0..100 {
+        tools = wb.catalog().tools();
+        if tools.iter().any(|t| t.server == "remote") && tools.iter().any(|t| t.server == "local") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(tools.iter().any(|t| t.qualified == "local__echo"));
+    assert_eq!(
+        wb.catalog().route("remote__add"),
+        Some(("remote".into(), "add".into()))
+    );
+    let out = wb
+        .call_qualified(
+            "remote__add",
+            json!({ "a": 1, "b": 2 }),
+            CallOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(out.result["structuredContent"]["sum"], 3.0);
+    assert!(out.duration_ms > 0.0);
+    let cat = wb.catalog().server("local").unwrap();
+    assert!(cat.resources.iter().any(|r| r["uri"] == "demo://counter"));
+    assert!(cat.prompts.iter().any(|p| p["name"] == "greet"));
+    assert!(
+        cat.resource_templates
+            .iter()
+            .any(|t| t["uriTemplate"] == "demo://notes/{topic}")
+    );
+    wb.shutdown().await;
+    for s in wb.statuses() {
+        assert_eq!(s.state, ServerState::Stopped);
+    }
+}
+
+#[tokio::test]
+async fn wrong_token_fails_with_the_reason() {
+    let http = http_demo(&["--token", "right"]).await;
+    let servers = [(
+        "remote".to_string(),
+        json!({ "type": "http", "url": http.url, "headers": { "Authorization": "Bearer wrong" } }),
+    )];
+    let (wb, _dir) = start(&servers).await;
+    let s = wb
+        .server("remote")
+        .unwrap()
+        .wait_for(Duration::from_secs(10), |s| {
+            matches!(
+                s,
+                ServerState::Failed { .. } | ServerState::Restarting { .. }
+            )
+        })
+        .await;
+    let (ServerState::Failed { reason, .. } | ServerState::Restarting { reason, .. }) =
+        s.expect("fails").state
+    else {
+        unreachable!()
+    };
+    println!("wrong token: {reason}");
+    assert!(
+        reason.contains("401") || reason.to_lowercase().contains("unauthorized"),
+        "{reason}"
+    );
+    wb.shutdown().await;
+}
+
+#[tokio::test]
+async fn progress_reaches_the_caller_and_cancel_stops_the_call() {
+    let (wb, _dir) = start(&[stdio("demo", &[])]).await;
+    ready(&wb, "demo").await;
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let out = wb
+        .call_tool(
+            "demo",
+            "long_task",
+            json!({ "steps": 3, "step_ms": 30 }),
+            CallOptions {
+                progress: Some(tx),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(out.result["content"][0]["text"], "done after 3 steps");
+    let mut seen = Vec::new();
+    while let Ok((p, total, _)) = rx.try_recv() {
+        seen.push((p, total));
+    }
+    assert_eq!(seen, [(1.0, Some(3.0)), (2.0, Some(3.0)), (3.0, Some(3.0))]);
+
+    let cancel = CancellationToken::new();
+    let c = cancel.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        c.cancel();
+    });
+    let err = wb
+        .call_tool(
+            "demo",
+            "long_task",
+            json!({ "steps": 1000, "step_ms": 50 }),
+            CallOptions {
+                cancel: Some(cancel),
+                ..Default::default()
+            },
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(err.code(), ErrorCode::Cancelled);
+    // The server was told: it logs the cancellation on stderr.
+    let mut told = false;
+    for _ in 0..40 {
+        told = wb
+            .traffic()
+            .last_stderr("demo", 50)
+            .iter()
+            .any(|l| l.contains("long_task cancelled"));
+        if told {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(told, "the server never saw notifications/cancelled");
+    let sent = wb.traffic().entries(Some("demo"));
+    assert!(
+        sent.iter()
+            .any(|e| e.method.as_deref() == Some("notifications/cancelled")
+                && e.direction == Direction::Outgoing)
+    );
+    wb.shutdown().await;
+}
+
+#[tokio::test]
+async fn traffic_holds_both_directions_paired_with_latency() {
+    let (wb, _dir) = start(&[stdio("demo", &[])]).await;
+    ready(&wb, "demo").await;
+    wb.call_tool(
+        "demo",
+        "echo",
+        json!({ "message": "hi" }),
+        CallOptions::default(),
+    )
+    .await
+    .unwrap();
+    let entries = wb.traffic().entries(Some("demo"));
+    let init = entries
+        .iter()
+        .find(|e| e.method.as_deref() == Some("initialize") && e.kind == MessageKind::Response)
+        .unwrap();
+    assert!(init.latency_ms.is_some());
+    let call = entries
+        .iter()
+        .find(|e| e.method.as_deref() == Some("tools/call") && e.kind == MessageKind::Response)
+        .unwrap();
+    assert!(call.body.contains("\"hi\""));
+    assert_eq!(call.direction, Direction::Incoming);
+    let mut out = Vec::new();
+    wb.traffic().export_jsonl(Some("demo"), &mut out).unwrap();
+    assert_eq!(
+        String::from_utf8(out).unwrap().lines().count(),
+        entries.len()
+    );
+    wb.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_call_to_an_unknown_or_stopped_server_fails_at_once() {
+    let (wb, _dir) = start(&[stdio("demo", &[])]).await;
+    ready(&wb, "demo").await;
+    assert_eq!(
+        wb.call_tool("nope", "echo", json!({}), CallOptions::default())
+            .await
+            .unwrap_err()
+            .code(),
+        ErrorCode::UnknownServer
+    );
+    wb.server("demo").unwrap().stop().await;
+    let started = std::time::Instant::now();
+    let err = wb
+        .call_tool(
+            "demo",
+            "echo",
+            json!({ "message": "x" }),
+            CallOptions::default(),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(err.code(), ErrorCode::ServerNotReady);
+    assert!(started.elapsed() < Duration::from_millis(100));
+    assert!(err.to_string().contains("stopped"), "{err}");
+}

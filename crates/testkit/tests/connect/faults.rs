@@ -1,0 +1,305 @@
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use workbench_core::connect::ServerState;
+use workbench_core::traffic::MessageKind;
+use workbench_core::{CallOptions, ErrorCode};
+
+use super::*;
+
+/// Every fault test runs beside a healthy server that must be unaffected.
+async fn with_healthy(faulty: (String, Value)) -> (Workbench, tempfile::TempDir) {
+    start(&[faulty, stdio("healthy", &[])]).await
+}
+
+async fn healthy_still_works(wb: &Workbench) {
+    ready(wb, "healthy").await;
+    let out = wb
+        .call_tool(
+            "healthy",
+            "echo",
+            json!({ "message": "fine" }),
+            CallOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(out.result["content"][0]["text"], "fine");
+}
+
+fn restarting_or_failed(s: &ServerState) -> bool {
+    matches!(
+        s,
+        ServerState::Restarting { .. } | ServerState::Failed { .. }
+    )
+}
+
+#[tokio::test]
+async fn exit_at_start_is_reported_with_its_stderr_and_retried_with_backoff() {
+    let (wb, _dir) = with_healthy(stdio("broken", &["--fault", "exit-at-start"])).await;
+    let h = wb.server("broken").unwrap();
+    let s = h
+        .wait_for(Duration::from_secs(10), |s| {
+            matches!(s, ServerState::Restarting { attempt: 2.., .. })
+        })
+        .await
+        .expect("retried");
+    let ServerState::Restarting {
+        reason,
+        stderr,
+        next_try_in_ms,
+        ..
+    } = s.state
+    else {
+        unreachable!()
+    };
+    assert!(
+        reason.contains("status 3") || reason.contains("handshake"),
+        "{reason}"
+    );
+    assert!(
+        stderr.iter().any(|l| l.contains("exit-at-start")),
+        "{stderr:?}"
+    );
+    assert!(next_try_in_ms >= 400, "backoff doubles: {next_try_in_ms}");
+    healthy_still_works(&wb).await;
+    wb.shutdown().await;
+    assert_eq!(
+        h.status().state,
+        ServerState::Stopped,
+        "a stopped server is not restarted"
+    );
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert_eq!(h.status().state, ServerState::Stopped);
+}
+
+#[tokio::test]
+async fn a_crash_mid_call_fails_the_call_at_once_and_the_server_restarts() {
+    let (wb, _dir) = with_healthy(stdio("crashy", &["--fault", "crash-on-call"])).await;
+    ready(&wb, "crashy").await;
+    let started = Instant::now();
+    let err = wb
+        .call_tool(
+            "crashy",
+            "echo",
+            json!({ "message": "x" }),
+            CallOptions::default(),
+        )
+        .await
+        .unwrap_err();
+    let failed_after = started.elapsed();
+    assert_eq!(err.code(), ErrorCode::Transport, "{err}");
+    let h = wb.server("crashy").unwrap();
+    let s = h
+        .wait_for(Duration::from_secs(5), restarting_or_failed)
+        .await
+        .expect("crash detected");
+    let detected_after = started.elapsed();
+    println!("crash: call failed after {failed_after:?}, state changed after {detected_after:?}");
+    assert!(detected_after < Duration::from_secs(2));
+    let (ServerState::Failed { reason, .. } | ServerState::Restarting { reason, .. }) = &s.state
+    else {
+        unreachable!()
+    };
+    assert!(
+        reason.contains("101") || reason.contains("closed"),
+        "{reason}"
+    );
+    // It comes back by itself.
+    ready(&wb, "crashy").await;
+    healthy_still_works(&wb).await;
+    wb.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_hung_call_times_out_and_the_server_stays_usable() {
+    let (wb, _dir) = with_healthy(stdio("hangs", &["--fault", "hang-on-call"])).await;
+    ready(&wb, "hangs").await;
+    let opts = CallOptions {
+        timeout: Some(Duration::from_millis(400)),
+        ..Default::default()
+    };
+    let err = wb
+        .call_tool("hangs", "echo", json!({ "message": "x" }), opts)
+        .await
+        .unwrap_err();
+    assert_eq!(err.code(), ErrorCode::Timeout, "{err}");
+    assert!(
+        wb.request("hangs", "ping", Value::Null, CallOptions::default())
+            .await
+            .is_ok()
+    );
+    healthy_still_works(&wb).await;
+    wb.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_server_that_never_answers_initialize_is_reported_slow_and_stops_cleanly() {
+    let (wb, _dir) = with_healthy(stdio("mute", &["--fault", "no-initialize"])).await;
+    let h = wb.server("mute").unwrap();
+    h.wait_for(Duration::from_secs(10), |s| {
+        matches!(s, ServerState::Starting { slow: true })
+    })
+    .await
+    .expect("reported slow");
+    healthy_still_works(&wb).await;
+    h.stop().await;
+    assert_eq!(h.status().state, ServerState::Stopped);
+    wb.shutdown().await;
+}
+
+#[tokio::test]
+async fn garbage_on_stdout_is_logged_and_skipped() {
+    let (wb, _dir) = with_healthy(stdio("noisy", &["--fault", "garbage-stdout"])).await;
+    ready(&wb, "noisy").await;
+    let out = wb
+        .call_tool(
+            "noisy",
+            "echo",
+            json!({ "message": "ok" }),
+            CallOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(out.result["content"][0]["text"], "ok");
+    let invalid: Vec<_> = wb
+        .traffic()
+        .entries(Some("noisy"))
+        .into_iter()
+        .filter(|e| e.kind == MessageKind::Invalid)
+        .collect();
+    assert!(
+        invalid
+            .iter()
+            .any(|e| e.body == "this line is not JSON-RPC"),
+        "{invalid:?}"
+    );
+    healthy_still_works(&wb).await;
+    wb.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_stderr_flood_is_drained_bounded_and_does_not_stall_the_server() {
+    let (wb, _dir) = with_healthy(stdio("flood", &["--fault", "flood-stderr"])).await;
+    ready(&wb, "flood").await;
+    for i in 0..20 {
+        let out = wb
+            .call_tool(
+                "flood",
+                "echo",
+                json!({ "message": i.to_string() }),
+                CallOptions::default(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(out.result["content"][0]["text"], i.to_string());
+    }
+    let n = wb.traffic().entries(Some("flood")).len();
+    assert!(n <= 2_000, "bounded ring: {n}");
+    assert!(!wb.traffic().last_stderr("flood", 1).is_empty());
+    healthy_still_works(&wb).await;
+    wb.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_twenty_megabyte_result_arrives_whole() {
+    let (wb, _dir) = with_healthy(stdio("huge", &["--fault", "huge-result"])).await;
+    ready(&wb, "huge").await;
+    let out = wb
+        .call_tool(
+            "huge",
+            "echo",
+            json!({ "message": "x" }),
+            CallOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        out.result["content"][0]["text"].as_str().unwrap().len(),
+        20 * 1024 * 1024
+    );
+    let entry = wb
+        .traffic()
+        .entries(Some("huge"))
+        .into_iter()
+        .rev()
+        .find(|e| e.method.as_deref() == Some("tools/call"))
+        .unwrap();
+    assert!(entry.truncated && entry.size as usize > 20 * 1024 * 1024);
+    healthy_still_works(&wb).await;
+    wb.shutdown().await;
+}
+
+#[tokio::test]
+async fn no_process_of_the_group_outlives_a_stop_or_a_restart() {
+    let (wb, _dir) = with_healthy(stdio("parent", &["--fault", "grandchild"])).await;
+    ready(&wb, "parent").await;
+    let h = wb.server("parent").unwrap();
+    let pgid = h.pgid().expect("stdio server has a group");
+    assert!(group_members(pgid).len() >= 2, "server and its grandchild");
+    h.restart().await;
+    h.wait_for(Duration::from_secs(5), |s| !is_ready(s)).await;
+    ready(&wb, "parent").await;
+    assert!(
+        group_members(pgid).is_empty(),
+        "restart left {:?}",
+        group_members(pgid)
+    );
+    let pgid2 = h.pgid().unwrap();
+    wb.shutdown().await;
+    assert!(
+        group_members(pgid2).is_empty(),
+        "stop left {:?}",
+        group_members(pgid2)
+    );
+    let healthy_gone = wb.server("healthy").unwrap().pgid().is_none();
+    assert!(healthy_gone);
+}
+
+#[tokio::test]
+async fn dropping_the_workbench_ends_every_process() {
+    let (wb, _dir) = start(&[stdio("a", &["--fault", "grandchild"]), stdio("b", &[])]).await;
+    ready(&wb, "a").await;
+    ready(&wb, "b").await;
+    let groups: Vec<u32> = wb.servers().iter().filter_map(|s| s.pgid()).collect();
+    assert_eq!(groups.len(), 2);
+    drop(wb);
+    let mut left = Vec::new();
+    for _ in 0..60 {
+        left = groups.iter().flat_map(|g| group_members(*g)).collect();
+        if left.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(left.is_empty(), "left behind: {left:?}");
+}
+
+#[tokio::test]
+async fn an_http_session_dropped_by_the_server_is_noticed() {
+    let http = http_demo(&["--fault", "drop-session"]).await;
+    let (wb, _dir) = with_healthy((
+        "remote".to_string(),
+        json!({ "type": "http", "url": http.url }),
+    ))
+    .await;
+    ready(&wb, "remote").await;
+    wb.call_tool(
+        "remote",
+        "echo",
+        json!({ "message": "first" }),
+        CallOptions::default(),
+    )
+    .await
+    .unwrap();
+    let opts = CallOptions {
+        timeout: Some(Duration::from_secs(5)),
+        ..Default::default()
+    };
+    let err = wb
+        .call_tool("remote", "echo", json!({ "message": "second" }), opts)
+        .await
+        .unwrap_err();
+    println!("after the session was dropped: {err}");
+    healthy_still_works(&wb).await;
+    wb.shutdown().await;
+}
