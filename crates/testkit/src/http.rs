@@ -4,7 +4,6 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 
 use axum::extract::{Request, State};
 use axum::http::StatusCode;
@@ -17,13 +16,27 @@ use tokio_util::sync::CancellationToken;
 use crate::demo::{DemoOptions, DemoServer};
 use crate::fault::Fault;
 
-/// Set once a tool call has been answered under `Fault::DropSession`.
-pub static SESSIONS_DROPPED: AtomicBool = AtomicBool::new(false);
+/// Sessions that answered a tool call under `Fault::DropSession`: the server
+/// "forgets" them (404), as after a restart; new sessions work.
+static DROPPED: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+
+pub fn drop_session(id: String) {
+    DROPPED.lock().unwrap_or_else(|e| e.into_inner()).push(id);
+}
+
+fn is_dropped(id: &str) -> bool {
+    DROPPED
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .any(|d| d == id)
+}
 
 #[derive(Clone)]
 struct Gate {
     token: Option<Arc<str>>,
     fault: Option<Fault>,
+    legacy: bool,
 }
 
 async fn gate(State(gate): State<Gate>, request: Request, next: Next) -> Response {
@@ -37,11 +50,31 @@ async fn gate(State(gate): State<Gate>, request: Request, next: Next) -> Respons
             return (StatusCode::UNAUTHORIZED, "missing or wrong bearer token").into_response();
         }
     }
+    let request = if gate.legacy && request.method() == axum::http::Method::POST {
+        let (parts, body) = request.into_parts();
+        let Ok(bytes) = axum::body::to_bytes(body, 64 * 1024 * 1024).await else {
+            return (StatusCode::BAD_REQUEST, "unreadable body").into_response();
+        };
+        let parsed: serde_json::Value = serde_json::from_slice(&bytes).unwrap_or_default();
+        if parsed["method"] == "server/discover" {
+            let answer = serde_json::json!({
+                "jsonrpc": "2.0", "id": parsed["id"],
+                "error": { "code": -32601, "message": "Method not found: server/discover" }
+            });
+            return ([("content-type", "application/json")], answer.to_string()).into_response();
+        }
+        Request::from_parts(parts, axum::body::Body::from(bytes))
+    } else {
+        request
+    };
     match gate.fault {
         Some(Fault::NoInitialize) => std::future::pending().await,
         Some(Fault::DropSession)
-            if SESSIONS_DROPPED.load(Ordering::SeqCst)
-                && request.headers().contains_key("mcp-session-id") =>
+            if request
+                .headers()
+                .get("mcp-session-id")
+                .and_then(|v| v.to_str().ok())
+                .is_some_and(is_dropped) =>
         {
             return (StatusCode::NOT_FOUND, "session not found").into_response();
         }
@@ -60,6 +93,7 @@ pub async fn serve(
     ct: CancellationToken,
 ) -> std::io::Result<()> {
     let fault = options.fault;
+    let legacy = options.legacy;
     let service = StreamableHttpService::new(
         move || Ok(DemoServer::new(options.clone())),
         LocalSessionManager::default().into(),
@@ -72,6 +106,7 @@ pub async fn serve(
                 Gate {
                     token: token.map(Arc::from),
                     fault,
+                    legacy,
                 },
                 gate,
             ));

@@ -5,6 +5,7 @@
 pub mod demo;
 pub mod fault;
 pub mod http;
+pub mod legacy;
 pub mod media;
 
 pub use demo::DemoServer;

@@ -83,6 +83,8 @@ pub struct Session {
     stop: Option<RunningServiceCancellationToken>,
     /// Fires with a reason when the session ends by itself.
     ended: oneshot::Receiver<String>,
+    /// Fires when the transport reports it cannot send any more.
+    broken: Option<tokio::sync::mpsc::UnboundedReceiver<String>>,
     child: Option<stdio::StdioChild>,
 }
 
@@ -92,8 +94,13 @@ pub(crate) struct Context<'a> {
     pub events: &'a broadcast::Sender<Event>,
 }
 
+/// Both protocol eras: ask `server/discover` (2026-07-28) first; a server
+/// that does not know it (every 2025-11-25 server) gets `initialize`.
 fn lifecycle() -> ClientLifecycleMode {
-    ClientLifecycleMode::Initialize
+    ClientLifecycleMode::Auto {
+        preferred_versions: vec![rmcp::model::ProtocolVersion::V_2026_07_28],
+        legacy_version: Some(rmcp::model::ProtocolVersion::V_2025_11_25),
+    }
 }
 
 fn server_info(peer: &Peer<RoleClient>, transport: TransportKind) -> ServerInfo {
@@ -121,6 +128,7 @@ async fn start<T, E, A>(
     handler: WorkbenchClient,
     kind: TransportKind,
     child: Option<stdio::StdioChild>,
+    broken: Option<tokio::sync::mpsc::UnboundedReceiver<String>>,
 ) -> Result<Session, String>
 where
     T: rmcp::transport::IntoTransport<RoleClient, E, A>,
@@ -166,13 +174,14 @@ where
         info,
         stop: Some(stop),
         ended,
+        broken,
         child,
     })
 }
 
 /// rmcp's errors name Rust types (`Transport [rmcp::transport::...] error:`);
 /// a person needs the part after them.
-pub(crate) fn plain_error(text: &str) -> String {
+pub fn plain_error(text: &str) -> String {
     let mut out = text.to_string();
     while let Some(start) = out.find(" [") {
         let Some(len) = out[start..].find("] ") else {
@@ -180,7 +189,13 @@ pub(crate) fn plain_error(text: &str) -> String {
         };
         out.replace_range(start..start + len + 1, "");
     }
-    out.replace("Send message error Transport error: ", "")
+    for noise in [
+        "Send message error Transport error: ",
+        "Transport send error: Transport error: ",
+    ] {
+        out = out.replace(noise, "");
+    }
+    out
 }
 
 /// Open a session to `entry` (no timeout here: the supervisor bounds it).
@@ -209,7 +224,7 @@ pub(crate) async fn connect(entry: &ServerEntry, cx: Context<'_>) -> Result<Sess
             let (child, pipes) = stdio::spawn(&spec, cx.traffic)?;
             let transport = AsyncRwTransport::new_client(pipes.read, pipes.write)
                 .with_max_line_length(stdio::MAX_LINE);
-            start(transport, handler, TransportKind::Stdio, Some(child)).await
+            start(transport, handler, TransportKind::Stdio, Some(child), None).await
         }
         Transport::StreamableHttp { url, headers } | Transport::RemoteAuto { url, headers } => {
             cx.traffic
@@ -228,12 +243,21 @@ pub(crate) async fn connect(entry: &ServerEntry, cx: Context<'_>) -> Result<Sess
                 .build()
                 .map_err(|e| format!("cannot build an HTTP client: {e}"))?;
             let config = StreamableHttpClientTransportConfig::with_uri(url.as_str());
+            let (broken_tx, broken_rx) = tokio::sync::mpsc::unbounded_channel();
             let transport = tap::Tapped {
                 inner: StreamableHttpClientTransport::with_client(client, config),
                 server: entry.name.clone(),
                 traffic: cx.traffic.clone(),
+                broken: broken_tx,
             };
-            start(transport, handler, TransportKind::StreamableHttp, None).await
+            start(
+                transport,
+                handler,
+                TransportKind::StreamableHttp,
+                None,
+                Some(broken_rx),
+            )
+            .await
         }
         Transport::Sse { .. } => Err("legacy HTTP+SSE servers are not supported yet".to_string()),
     }
@@ -242,9 +266,19 @@ pub(crate) async fn connect(entry: &ServerEntry, cx: Context<'_>) -> Result<Sess
 impl Session {
     /// Resolves when the session ends by itself (crash, EOF, HTTP session gone).
     pub async fn ended(&mut self) -> String {
-        let why = (&mut self.ended)
-            .await
-            .unwrap_or_else(|_| "the connection closed".to_string());
+        let broken = async {
+            match self.broken.as_mut() {
+                Some(rx) => match rx.recv().await {
+                    Some(why) => why,
+                    None => std::future::pending().await,
+                },
+                None => std::future::pending().await,
+            }
+        };
+        let why = tokio::select! {
+            why = &mut self.ended => why.unwrap_or_else(|_| "the connection closed".to_string()),
+            why = broken => return format!("the connection broke: {why}"),
+        };
         match &mut self.child {
             Some(child) => {
                 let exit = tokio::time::timeout(Duration::from_millis(500), child.wait()).await;
@@ -270,5 +304,14 @@ impl Session {
     /// The process group of a stdio server.
     pub fn pgid(&self) -> Option<u32> {
         self.child.as_ref().map(|c| c.pgid)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn plain_error_drops_rust_type_names() {
+        let raw = "Transport send error: Transport [a::b::Tapped<c::D<e::F>>] error: Session expired (HTTP 404)";
+        assert_eq!(super::plain_error(raw), "Session expired (HTTP 404)");
     }
 }

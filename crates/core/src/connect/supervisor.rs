@@ -334,13 +334,27 @@ impl Supervisor {
                 },
                 _ = ticker.tick() => {
                     let ping = tokio::time::timeout(Duration::from_secs(10), session.peer.send_request(rmcp::model::ClientRequest::PingRequest(Default::default())));
-                    if !matches!(ping.await, Ok(Ok(_))) {
+                    // Any answer proves the server alive; 2026-07-28 servers may
+                    // answer ping with "method not found", and that is an answer.
+                    let alive = matches!(ping.await, Ok(Ok(_)) | Ok(Err(rmcp::service::ServiceError::McpError(_))));
+                    if !alive {
                         break Outcome::Failed("no answer to a health-check ping within 10 s".to_string());
                     }
                 }
                 _ = ct.cancelled() => break Outcome::Next(Next::Exit),
             }
         };
+        // Say so at once: a caller must not see "not ready (ready)".
+        if let Outcome::Failed(reason) = &outcome {
+            let stderr = self.traffic.last_stderr(&self.entry.name, 20);
+            self.publish(
+                ServerState::Failed {
+                    reason: reason.clone(),
+                    stderr,
+                },
+                None,
+            );
+        }
         self.peer.send_replace(None);
         session.shutdown(grace).await;
         self.set_pgid(None);

@@ -13,6 +13,9 @@ pub struct Tapped<T> {
     pub inner: T,
     pub server: String,
     pub traffic: TrafficLog,
+    /// Told when a send fails: over HTTP that means the session is gone
+    /// (404, connection refused), which rmcp does not treat as the end.
+    pub broken: tokio::sync::mpsc::UnboundedSender<String>,
 }
 
 impl<T: Transport<RoleClient> + Send> Transport<RoleClient> for Tapped<T> {
@@ -26,7 +29,15 @@ impl<T: Transport<RoleClient> + Send> Transport<RoleClient> for Tapped<T> {
             self.traffic
                 .record_message(&self.server, Direction::Outgoing, &bytes);
         }
-        self.inner.send(item)
+        let sending = self.inner.send(item);
+        let broken = self.broken.clone();
+        async move {
+            let result = sending.await;
+            if let Err(e) = &result {
+                let _ = broken.send(super::plain_error(&e.to_string()));
+            }
+            result
+        }
     }
 
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleClient>> {

@@ -35,6 +35,9 @@ struct Args {
     /// Paginate tools, resources, templates and prompts in pages of this size.
     #[arg(long)]
     page_size: Option<usize>,
+    /// Speak only the initialize era (2025-11-25 and older): no server/discover.
+    #[arg(long)]
+    legacy: bool,
 }
 
 fn main() -> ExitCode {
@@ -68,6 +71,7 @@ async fn serve(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         name: args.name.clone(),
         fault: args.fault,
         page_size: args.page_size,
+        legacy: args.legacy,
     };
     match args.fault {
         Some(Fault::FloodStderr) => {
@@ -128,9 +132,15 @@ async fn serve(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         }
         _ => {}
     }
-    let running = DemoServer::new(options)
-        .serve(rmcp::transport::stdio())
-        .await?;
+    let legacy = options.legacy;
+    let running = if legacy {
+        let (read, write) = workbench_testkit::legacy::stdio_without_discover();
+        DemoServer::new(options).serve((read, write)).await?
+    } else {
+        DemoServer::new(options)
+            .serve(rmcp::transport::stdio())
+            .await?
+    };
     tokio::select! {
         r = running.waiting() => { r?; }
         _ = ct.cancelled() => {}

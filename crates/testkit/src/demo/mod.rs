@@ -36,6 +36,9 @@ pub struct DemoOptions {
     pub fault: Option<Fault>,
     /// Paginate every list in pages of this size (None: one page).
     pub page_size: Option<usize>,
+    /// Speak only the `initialize` era (up to 2025-11-25): `server/discover`
+    /// is an unknown method, as on servers written before 2026-07-28.
+    pub legacy: bool,
 }
 
 /// One demo server session. Cheap to clone; clones share state.
@@ -336,9 +339,17 @@ impl ServerHandler for DemoServer {
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let args = Value::Object(request.arguments.clone().unwrap_or_default());
+        let session = ctx
+            .extensions
+            .get::<axum::http::request::Parts>()
+            .and_then(|p| p.headers.get("mcp-session-id"))
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string);
         let result = self.call(&request.name, args, ctx).await?;
-        if self.inner.options.fault == Some(Fault::DropSession) {
-            crate::http::SESSIONS_DROPPED.store(true, Ordering::SeqCst);
+        if self.inner.options.fault == Some(Fault::DropSession)
+            && let Some(session) = session
+        {
+            crate::http::drop_session(session);
         }
         Ok(from_json::<CallToolResult>(result)?.into())
     }

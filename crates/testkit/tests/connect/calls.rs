@@ -178,8 +178,8 @@ async fn traffic_holds_both_directions_paired_with_latency() {
     let entries = wb.traffic().entries(Some("demo"));
     let init = entries
         .iter()
-        .find(|e| e.method.as_deref() == Some("initialize") && e.kind == MessageKind::Response)
-        .unwrap();
+        .find(|e| e.method.as_deref() == Some("server/discover") && e.kind == MessageKind::Response)
+        .expect("the handshake is in the log");
     assert!(init.latency_ms.is_some());
     let call = entries
         .iter()
@@ -221,4 +221,44 @@ async fn a_call_to_an_unknown_or_stopped_server_fails_at_once() {
     assert_eq!(err.code(), ErrorCode::ServerNotReady);
     assert!(started.elapsed() < Duration::from_millis(100));
     assert!(err.to_string().contains("stopped"), "{err}");
+}
+
+#[tokio::test]
+async fn both_protocol_eras_connect_and_show_their_version() {
+    let (wb, _dir) = start(&[stdio("modern", &[]), stdio("legacy", &["--legacy"])]).await;
+    ready(&wb, "modern").await;
+    ready(&wb, "legacy").await;
+    let version = |n: &str| {
+        wb.server(n)
+            .unwrap()
+            .status()
+            .info
+            .unwrap()
+            .protocol_version
+    };
+    assert_eq!(version("modern"), "2026-07-28");
+    assert_eq!(version("legacy"), "2025-11-25");
+    for name in ["modern", "legacy"] {
+        let out = wb
+            .call_tool(
+                name,
+                "echo",
+                json!({ "message": name }),
+                CallOptions::default(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(out.result["content"][0]["text"], name);
+    }
+    // The legacy server was asked server/discover, said it does not know it, and got initialize.
+    let methods: Vec<_> = wb
+        .traffic()
+        .entries(Some("legacy"))
+        .iter()
+        .filter(|e| e.direction == Direction::Outgoing)
+        .filter_map(|e| e.method.clone())
+        .take(2)
+        .collect();
+    assert_eq!(methods, ["server/discover", "initialize"]);
+    wb.shutdown().await;
 }
