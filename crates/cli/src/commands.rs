@@ -200,7 +200,15 @@ async fn dispatch(cli: &Cli, wb: &Workbench, target: Option<&str>) -> Result<(),
         }
         Command::Ping { server } => {
             ready(wb, server).await?;
-            let out = wb.request(server, "ping", Value::Null, opts(cli)).await?;
+            // 2026-07-28 servers may not know ping; any answer to server/discover
+            // is then the round trip.
+            let out = match wb.request(server, "ping", Value::Null, opts(cli)).await {
+                Err(Error::ServerError { code: -32601, .. }) => {
+                    wb.request(server, "server/discover", json!({}), opts(cli))
+                        .await?
+                }
+                other => other?,
+            };
             if cli.json {
                 crate::print::line(
                     &json!({ "server": server, "duration_ms": out.duration_ms }).to_string(),

@@ -219,7 +219,7 @@ fn tools_resources_read_prompts_prompt_ping_and_traffic() {
     assert!(
         lines
             .iter()
-            .any(|e| e["method"] == "initialize" && e["direction"] == "outgoing")
+            .any(|e| e["method"] == "server/discover" && e["direction"] == "outgoing")
     );
     assert!(lines.iter().any(|e| e["method"] == "tools/list"
         && e["kind"] == "response"

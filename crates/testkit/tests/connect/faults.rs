@@ -312,7 +312,10 @@ async fn after_an_http_session_is_dropped_calls_go_on_on_a_new_session() {
         Err(e) => {
             println!("after the session was dropped: {e}");
             assert!(
-                matches!(e.code(), ErrorCode::Transport | ErrorCode::ServerNotReady | ErrorCode::ServerError),
+                matches!(
+                    e.code(),
+                    ErrorCode::Transport | ErrorCode::ServerNotReady | ErrorCode::ServerError
+                ),
                 "{e}"
             );
         }

@@ -100,21 +100,57 @@ async fn streamable_http_with_a_bearer_token() {
     client.cancel().await.unwrap();
 }
 
+/// POST one JSON-RPC message; returns the status and the raw head + body.
+async fn raw_post(addr: &str, session: Option<&str>, body: &str) -> (u16, String) {
+    let mut stream = tokio::net::TcpStream::connect(addr).await.unwrap();
+    let session = session
+        .map(|s| format!("Mcp-Session-Id: {s}\r\n"))
+        .unwrap_or_default();
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {addr}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: 2025-11-25\r\n{session}Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    stream.write_all(request.as_bytes()).await.unwrap();
+    let mut response = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(5), stream.read_to_end(&mut response)).await;
+    let text = String::from_utf8_lossy(&response).to_string();
+    (
+        text.split_whitespace()
+            .nth(1)
+            .unwrap_or("0")
+            .parse()
+            .unwrap_or(0),
+        text,
+    )
+}
+
 #[tokio::test]
-async fn drop_session_fault_answers_404_after_the_first_call() {
-    let server = start_http(&["--fault", "drop-session"]).await;
-    let client = connect_http(&server.addr, None).await.unwrap();
-    client
-        .call_tool(call("echo", json!({ "message": "first" })))
-        .await
-        .unwrap();
-    let second = tokio::time::timeout(
-        TIMEOUT,
-        client.call_tool(call("echo", json!({ "message": "second" }))),
+async fn drop_session_fault_answers_404_to_a_session_after_its_first_call() {
+    let server = start_http(&["--fault", "drop-session", "--legacy"]).await;
+    let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#;
+    let (status, head) = raw_post(&server.addr, None, init).await;
+    assert_eq!(status, 200, "{head}");
+    let session = head
+        .lines()
+        .find_map(|l| {
+            l.to_ascii_lowercase()
+                .starts_with("mcp-session-id:")
+                .then(|| l[15..].trim().to_string())
+        })
+        .expect("a session id");
+    let (status, _) = raw_post(
+        &server.addr,
+        Some(&session),
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
     )
     .await;
-    assert!(
-        !matches!(second, Ok(Ok(_))),
-        "the second call must fail once the session is gone"
-    );
+    assert!(status == 202 || status == 200, "{status}");
+    let call = r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"message":"x"}}}"#;
+    let (status, body) = raw_post(&server.addr, Some(&session), call).await;
+    assert_eq!(status, 200, "{body}");
+    let (status, _) = raw_post(&server.addr, Some(&session), call).await;
+    assert_eq!(status, 404, "the session is forgotten after its first call");
+    // A new session works.
+    let (status, _) = raw_post(&server.addr, None, init).await;
+    assert_eq!(status, 200);
 }
