@@ -155,3 +155,35 @@ pub fn rust_components() -> Result {
     }
     Ok(())
 }
+
+/// Real third-party MCP servers the tests also run against, from npm, into
+/// target/third-party (pinned, so a registry update cannot break a run).
+pub const THIRD_PARTY_NPM: &[&str] = &["@modelcontextprotocol/server-everything@2026.8.31"];
+
+pub fn third_party(root: &Path) -> Result {
+    let dir = std::env::var_os("CARGO_TARGET_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| root.join("target"))
+        .join("third-party");
+    let marker = dir.join("node_modules/.bin/mcp-server-everything");
+    if marker.exists() {
+        println!("third-party servers: present in {}", dir.display());
+        return Ok(());
+    }
+    println!(
+        "third-party servers: installing {THIRD_PARTY_NPM:?} into {} (tests check the core against them)",
+        dir.display()
+    );
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let mut args = vec![
+        "install",
+        "--no-audit",
+        "--no-fund",
+        "--loglevel=error",
+        "--prefix",
+    ];
+    let prefix = dir.display().to_string();
+    args.push(&prefix);
+    args.extend_from_slice(THIRD_PARTY_NPM);
+    sh(cmd("npm", &args, root))
+}

@@ -164,6 +164,9 @@ pub fn test() -> Result {
             *driver.borrow_mut() = setup::tauri_driver()?;
             Ok(())
         })?;
+        stages.run("set-up: third-party MCP servers", || {
+            setup::third_party(&root)
+        })?;
         stages.run("check: rustfmt", || {
             sh(cmd("cargo", &["fmt", "--all", "--", "--check"], &root))
         })?;
@@ -182,7 +185,8 @@ pub fn test() -> Result {
             ))
         })?;
         stages.run("test: Rust (unit, integration, bindings drift)", || {
-            sh(cmd("cargo", &["test", "--workspace"], &root))
+            sh(cmd("cargo", &["test", "--workspace"], &root)
+                .env("MCPWB_THIRD_PARTY", target_dir(&root).join("third-party")))
         })?;
         let ui = root.join("ui");
         stages.run("check: tsc --noEmit", || {

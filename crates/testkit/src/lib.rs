@@ -7,6 +7,7 @@ pub mod fault;
 pub mod http;
 pub mod legacy;
 pub mod media;
+pub mod sse;
 
 pub use demo::DemoServer;
 pub use fault::Fault;

@@ -4,6 +4,7 @@
 
 mod client;
 pub mod resolve;
+pub mod sse;
 pub mod stdio;
 pub mod supervisor;
 mod tap;
@@ -198,6 +199,69 @@ pub fn plain_error(text: &str) -> String {
     out
 }
 
+fn http_client(
+    headers: &std::collections::BTreeMap<String, String>,
+) -> Result<reqwest::Client, String> {
+    let mut map = http::HeaderMap::new();
+    for (k, v) in headers {
+        let name = http::HeaderName::from_bytes(k.as_bytes())
+            .map_err(|_| format!("header name \"{k}\" is not valid"))?;
+        let value = http::HeaderValue::from_str(v)
+            .map_err(|_| format!("the value of header \"{k}\" is not valid"))?;
+        map.insert(name, value);
+    }
+    reqwest::Client::builder()
+        .default_headers(map)
+        .connect_timeout(Duration::from_secs(10))
+        .build()
+        .map_err(|e| format!("cannot build an HTTP client: {e}"))
+}
+
+async fn connect_streamable(
+    entry: &ServerEntry,
+    url: &str,
+    client: reqwest::Client,
+    handler: WorkbenchClient,
+    cx: &Context<'_>,
+) -> Result<Session, String> {
+    let (broken_tx, broken_rx) = tokio::sync::mpsc::unbounded_channel();
+    let config = StreamableHttpClientTransportConfig::with_uri(url);
+    let transport = tap::Tapped {
+        inner: StreamableHttpClientTransport::with_client(client, config),
+        server: entry.name.clone(),
+        traffic: cx.traffic.clone(),
+        broken: broken_tx,
+    };
+    start(
+        transport,
+        handler,
+        TransportKind::StreamableHttp,
+        None,
+        Some(broken_rx),
+    )
+    .await
+}
+
+async fn connect_sse(
+    entry: &ServerEntry,
+    url: &str,
+    client: reqwest::Client,
+    handler: WorkbenchClient,
+    cx: &Context<'_>,
+) -> Result<Session, String> {
+    let (broken_tx, broken_rx) = tokio::sync::mpsc::unbounded_channel();
+    let transport =
+        sse::SseTransport::connect(url, client, &entry.name, cx.traffic.clone(), broken_tx).await?;
+    start(
+        transport,
+        handler,
+        TransportKind::Sse,
+        None,
+        Some(broken_rx),
+    )
+    .await
+}
+
 /// Open a session to `entry` (no timeout here: the supervisor bounds it).
 pub(crate) async fn connect(entry: &ServerEntry, cx: Context<'_>) -> Result<Session, String> {
     let handler = WorkbenchClient {
@@ -226,40 +290,31 @@ pub(crate) async fn connect(entry: &ServerEntry, cx: Context<'_>) -> Result<Sess
                 .with_max_line_length(stdio::MAX_LINE);
             start(transport, handler, TransportKind::Stdio, Some(child), None).await
         }
-        Transport::StreamableHttp { url, headers } | Transport::RemoteAuto { url, headers } => {
+        Transport::StreamableHttp { url, headers } => {
             cx.traffic
                 .set_secrets(&entry.name, headers.values().cloned().collect());
-            let mut map = http::HeaderMap::new();
-            for (k, v) in headers {
-                let name = http::HeaderName::from_bytes(k.as_bytes())
-                    .map_err(|_| format!("header name \"{k}\" is not valid"))?;
-                let value = http::HeaderValue::from_str(v)
-                    .map_err(|_| format!("the value of header \"{k}\" is not valid"))?;
-                map.insert(name, value);
-            }
-            let client = reqwest::Client::builder()
-                .default_headers(map)
-                .connect_timeout(Duration::from_secs(10))
-                .build()
-                .map_err(|e| format!("cannot build an HTTP client: {e}"))?;
-            let config = StreamableHttpClientTransportConfig::with_uri(url.as_str());
-            let (broken_tx, broken_rx) = tokio::sync::mpsc::unbounded_channel();
-            let transport = tap::Tapped {
-                inner: StreamableHttpClientTransport::with_client(client, config),
-                server: entry.name.clone(),
-                traffic: cx.traffic.clone(),
-                broken: broken_tx,
-            };
-            start(
-                transport,
-                handler,
-                TransportKind::StreamableHttp,
-                None,
-                Some(broken_rx),
-            )
-            .await
+            connect_streamable(entry, url, http_client(headers)?, handler, &cx).await
         }
-        Transport::Sse { .. } => Err("legacy HTTP+SSE servers are not supported yet".to_string()),
+        Transport::Sse { url, headers } => {
+            cx.traffic
+                .set_secrets(&entry.name, headers.values().cloned().collect());
+            connect_sse(entry, url, http_client(headers)?, handler, &cx).await
+        }
+        Transport::RemoteAuto { url, headers } => {
+            // No "type": Streamable HTTP first, then the legacy SSE transport.
+            cx.traffic
+                .set_secrets(&entry.name, headers.values().cloned().collect());
+            let client = http_client(headers)?;
+            match connect_streamable(entry, url, client.clone(), handler.clone(), &cx).await {
+                Ok(session) => Ok(session),
+                Err(http_error) => match connect_sse(entry, url, client, handler, &cx).await {
+                    Ok(session) => Ok(session),
+                    Err(sse_error) => Err(format!(
+                        "neither transport worked. Streamable HTTP: {http_error}. SSE: {sse_error}"
+                    )),
+                },
+            }
+        }
     }
 }
 

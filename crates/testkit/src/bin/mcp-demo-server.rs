@@ -22,6 +22,9 @@ struct Args {
     /// Serve Streamable HTTP on this address (e.g. 127.0.0.1:8765) instead of stdio.
     #[arg(long)]
     http: Option<SocketAddr>,
+    /// Serve the legacy HTTP+SSE transport (GET /sse, POST /messages) on this address.
+    #[arg(long, conflicts_with = "http")]
+    sse: Option<SocketAddr>,
     /// Require `Authorization: Bearer TOKEN` on every HTTP request.
     #[arg(long)]
     token: Option<String>,
@@ -108,6 +111,10 @@ async fn serve(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         shutdown_signal().await;
         stop.cancel();
     });
+    if let Some(addr) = args.sse {
+        workbench_testkit::sse::serve(addr, options, args.port_file, ct).await?;
+        return Ok(());
+    }
     if let Some(addr) = args.http {
         workbench_testkit::http::serve(addr, options, args.token, args.port_file, ct).await?;
         return Ok(());

@@ -262,3 +262,46 @@ async fn both_protocol_eras_connect_and_show_their_version() {
     assert_eq!(methods, ["server/discover", "initialize"]);
     wb.shutdown().await;
 }
+
+#[tokio::test]
+async fn legacy_sse_servers_connect_and_a_bare_url_finds_its_transport() {
+    let sse = sse_demo().await;
+    let http = http_demo(&[]).await;
+    let servers = [
+        ("sse".to_string(), json!({ "type": "sse", "url": sse.url })),
+        ("auto-sse".to_string(), json!({ "url": sse.url })),
+        ("auto-http".to_string(), json!({ "url": http.url })),
+    ];
+    let (wb, _dir) = start(&servers).await;
+    for name in ["sse", "auto-sse", "auto-http"] {
+        ready(&wb, name).await;
+        let out = wb
+            .call_tool(
+                name,
+                "echo",
+                json!({ "message": name }),
+                CallOptions::default(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(out.result["content"][0]["text"], name);
+    }
+    let transport = |n: &str| {
+        serde_json::to_value(wb.server(n).unwrap().status().info.unwrap().transport).unwrap()
+    };
+    assert_eq!(transport("auto-sse"), "sse");
+    assert_eq!(transport("auto-http"), "streamable_http");
+    // SSE traffic is recorded as the bytes of each event.
+    assert!(
+        wb.traffic()
+            .entries(Some("sse"))
+            .iter()
+            .any(|e| e.method.as_deref() == Some("tools/call") && e.latency_ms.is_some())
+    );
+    // The server goes away: the supervisor notices and reports it.
+    drop(sse);
+    let h = wb.server("sse").unwrap();
+    let gone = h.wait_for(Duration::from_secs(10), |s| !is_ready(s)).await;
+    assert!(gone.is_some(), "a vanished SSE server is noticed");
+    wb.shutdown().await;
+}

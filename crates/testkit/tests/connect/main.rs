@@ -85,10 +85,19 @@ impl Drop for HttpDemo {
 }
 
 pub async fn http_demo(extra: &[&str]) -> HttpDemo {
+    demo_on("--http", "/mcp", extra).await
+}
+
+/// The demo server over the legacy HTTP+SSE transport.
+pub async fn sse_demo() -> HttpDemo {
+    demo_on("--sse", "/sse", &[]).await
+}
+
+async fn demo_on(flag: &str, path: &str, extra: &[&str]) -> HttpDemo {
     let dir = tempfile::tempdir().unwrap();
     let port_file = dir.path().join("addr");
     let mut child = std::process::Command::new(BIN)
-        .args(["--http", "127.0.0.1:0", "--port-file"])
+        .args([flag, "127.0.0.1:0", "--port-file"])
         .arg(&port_file)
         .args(extra)
         .stderr(Stdio::null())
@@ -100,7 +109,7 @@ pub async fn http_demo(extra: &[&str]) -> HttpDemo {
         {
             return HttpDemo {
                 child,
-                url: format!("http://{addr}/mcp"),
+                url: format!("http://{addr}{path}"),
                 _dir: dir,
             };
         }
