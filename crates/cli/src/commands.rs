@@ -56,15 +56,24 @@ async fn ready(wb: &Workbench, name: &str) -> Result<(), Failure> {
     let status = wb.server(name)?.status();
     match status.state {
         ServerState::Ready => {
-            let peer = wb
-                .server(name)?
-                .peer()
-                .ok_or_else(|| Error::Internal("no session".into()))?;
-            let caps = status.info.map(|i| i.capabilities).unwrap_or_default();
-            wb.catalog()
-                .refresh(name, &peer, &caps, None)
-                .await
-                .map_err(Error::Internal)?;
+            match wb.server(name)?.peer() {
+                Some(peer) => {
+                    let caps = status.info.map(|i| i.capabilities).unwrap_or_default();
+                    wb.catalog()
+                        .refresh(name, &peer, &caps, None)
+                        .await
+                        .map_err(Error::Internal)?;
+                }
+                // Transient: its discovery session fills the catalog, then closes.
+                None => {
+                    for _ in 0..100 {
+                        if wb.catalog().server(name).is_some() {
+                            break;
+                        }
+                        tokio::time::sleep(Duration::from_millis(50)).await;
+                    }
+                }
+            }
             Ok(())
         }
         ServerState::Failed { reason, stderr } | ServerState::Restarting { reason, stderr, .. } => {

@@ -157,5 +157,31 @@ pub fn parse_entry(name: &str, raw: &Value) -> Result<ServerEntry, Problem> {
         transport,
         disabled,
         description: opt_string(obj, "description")?,
+        lifecycle: match opt_string(obj, "lifecycle")?.as_deref() {
+            None | Some("singleton") => super::Lifecycle::Singleton,
+            Some("transient") => super::Lifecycle::Transient,
+            Some(other) => {
+                return Err(problem(
+                    "/lifecycle",
+                    format!("unknown lifecycle \"{other}\": use \"singleton\" or \"transient\""),
+                ));
+            }
+        },
+        startup_timeout: seconds(obj, "startupTimeout")?,
+        call_timeout: seconds(obj, "callTimeout")?,
     })
+}
+
+fn seconds(obj: &Map<String, Value>, key: &str) -> Result<Option<std::time::Duration>, Problem> {
+    match obj.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Number(n)) => match n.as_f64() {
+            Some(s) if s > 0.0 && s <= 86_400.0 => Ok(Some(std::time::Duration::from_secs_f64(s))),
+            _ => Err(problem(
+                &format!("/{key}"),
+                "must be a number of seconds between 0 and 86400",
+            )),
+        },
+        Some(_) => Err(problem(&format!("/{key}"), "must be a number of seconds")),
+    }
 }

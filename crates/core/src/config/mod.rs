@@ -99,6 +99,24 @@ pub struct ServerEntry {
     pub transport: Transport,
     pub disabled: bool,
     pub description: Option<String>,
+    /// `"lifecycle": "transient"`: a fresh connection (process) per call.
+    pub lifecycle: Lifecycle,
+    /// `"startupTimeout"` in seconds (other clients ignore the key).
+    pub startup_timeout: Option<std::time::Duration>,
+    /// `"callTimeout"` in seconds.
+    pub call_timeout: Option<std::time::Duration>,
+}
+
+/// How long a server's connection lives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum Lifecycle {
+    /// One long-lived connection (the default).
+    #[default]
+    Singleton,
+    /// A fresh connection per call, closed after it: for stateless servers.
+    Transient,
 }
 
 /// A semantic problem in one part of the file.

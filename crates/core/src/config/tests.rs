@@ -141,3 +141,24 @@ fn target_never_shows_env_or_header_values() {
         assert!(!s.target.contains("supersecret"));
     }
 }
+
+#[test]
+fn lifecycle_and_timeouts_are_read_and_checked() {
+    let cfg = parse(
+        r#"{"mcpServers": {
+            "t": {"command": "x", "lifecycle": "transient", "startupTimeout": 5, "callTimeout": 0.5},
+            "bad": {"command": "x", "lifecycle": "sometimes"},
+            "neg": {"command": "x", "callTimeout": -1}
+        }}"#,
+    )
+    .unwrap();
+    let t = &cfg.servers[0];
+    assert_eq!(t.lifecycle, Lifecycle::Transient);
+    assert_eq!(t.startup_timeout, Some(std::time::Duration::from_secs(5)));
+    assert_eq!(t.call_timeout, Some(std::time::Duration::from_millis(500)));
+    let pointers: Vec<_> = cfg.problems.iter().map(|p| p.pointer.as_str()).collect();
+    assert_eq!(
+        pointers,
+        ["/mcpServers/bad/lifecycle", "/mcpServers/neg/callTimeout"]
+    );
+}

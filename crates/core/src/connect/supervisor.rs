@@ -11,7 +11,7 @@ use tokio::sync::{broadcast, mpsc, oneshot, watch};
 use tokio_util::sync::{CancellationToken, DropGuard};
 
 use super::{Context, ServerState, ServerStatus, Session, connect};
-use crate::config::ServerEntry;
+use crate::config::{Lifecycle, ServerEntry};
 use crate::events::Event;
 use crate::traffic::TrafficLog;
 
@@ -60,6 +60,11 @@ struct Shared {
     pgid: Arc<Mutex<Option<u32>>>,
     commands: mpsc::Sender<Command>,
     options: SupervisorOptions,
+    /// What a transient server needs to open a connection per call.
+    entry: ServerEntry,
+    base_dir: PathBuf,
+    traffic: TrafficLog,
+    events: broadcast::Sender<Event>,
     _guard: DropGuard,
 }
 
@@ -93,8 +98,17 @@ impl ServerHandle {
         base_dir: PathBuf,
         traffic: TrafficLog,
         events: broadcast::Sender<Event>,
-        options: SupervisorOptions,
+        mut options: SupervisorOptions,
     ) -> ServerHandle {
+        if let Some(t) = entry.startup_timeout {
+            options.startup_timeout = t;
+        }
+        if let Some(t) = entry.call_timeout {
+            options.call_timeout = t;
+        }
+        if entry.lifecycle == Lifecycle::Transient {
+            options.health_interval = None;
+        }
         let initial = ServerStatus {
             name: entry.name.clone(),
             state: if entry.disabled {
@@ -116,6 +130,10 @@ impl ServerHandle {
             pgid: pgid.clone(),
             commands: cmd_tx,
             options: options.clone(),
+            entry: entry.clone(),
+            base_dir: base_dir.clone(),
+            traffic: traffic.clone(),
+            events: events.clone(),
             _guard: ct.clone().drop_guard(),
         });
         let sup = Supervisor {
@@ -153,6 +171,28 @@ impl ServerHandle {
     /// The live session's peer, or None when the server is not Ready.
     pub fn peer(&self) -> Option<Peer<RoleClient>> {
         self.shared.peer.borrow().clone()
+    }
+
+    pub fn is_transient(&self) -> bool {
+        self.shared.entry.lifecycle == Lifecycle::Transient
+    }
+
+    /// A transient server's connection for one call (the caller shuts it down).
+    pub async fn open_transient(&self) -> Result<Session, String> {
+        let sh = &self.shared;
+        let cx = Context {
+            base_dir: &sh.base_dir,
+            traffic: &sh.traffic,
+            events: &sh.events,
+        };
+        tokio::time::timeout(sh.options.startup_timeout, connect(&sh.entry, cx))
+            .await
+            .map_err(|_| {
+                format!(
+                    "no answer to the handshake within {:.0} s",
+                    sh.options.startup_timeout.as_secs_f64()
+                )
+            })?
     }
 
     /// The process group of a stdio server while it runs.
@@ -310,8 +350,14 @@ impl Supervisor {
     ) -> Outcome {
         self.set_pgid(session.pgid());
         self.peer.send_replace(Some(session.peer.clone()));
+        let mut catalog_events = self.events.subscribe();
         self.publish(ServerState::Ready, Some(session.info.clone()));
         let grace = self.options.shutdown_grace;
+        if self.entry.lifecycle == Lifecycle::Transient {
+            return self
+                .serve_transient(session, &mut catalog_events, commands, ct)
+                .await;
+        }
         let health = self
             .options
             .health_interval
@@ -359,6 +405,39 @@ impl Supervisor {
         session.shutdown(grace).await;
         self.set_pgid(None);
         outcome
+    }
+
+    /// A transient server: keep the discovery session until the catalog has
+    /// its lists, then close it; calls open their own. It stays Ready.
+    async fn serve_transient(
+        &self,
+        session: Session,
+        events: &mut broadcast::Receiver<Event>,
+        commands: &mut mpsc::Receiver<Command>,
+        ct: &CancellationToken,
+    ) -> Outcome {
+        let name = self.entry.name.clone();
+        let fetched = async {
+            loop {
+                match events.recv().await {
+                    Ok(Event::CatalogChanged { server }) if server == name => return,
+                    Err(broadcast::error::RecvError::Closed) => return,
+                    _ => {}
+                }
+            }
+        };
+        let _ = tokio::time::timeout(Duration::from_secs(30), fetched).await;
+        self.peer.send_replace(None);
+        session.shutdown(self.options.shutdown_grace).await;
+        self.set_pgid(None);
+        tokio::select! {
+            cmd = commands.recv() => match cmd {
+                Some(Command::Stop(ack)) => { let _ = ack.send(()); Outcome::Next(Next::Stopped) }
+                Some(Command::Restart | Command::Start) => Outcome::Next(Next::Connect),
+                None => Outcome::Next(Next::Exit),
+            },
+            _ = ct.cancelled() => Outcome::Next(Next::Exit),
+        }
     }
 
     async fn after_failure(

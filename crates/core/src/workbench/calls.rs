@@ -97,12 +97,41 @@ impl Workbench {
         options: CallOptions,
     ) -> Result<Value> {
         let server = handle.name().to_string();
-        let Some(peer) = handle.peer() else {
+        if let Some(peer) = handle.peer() {
+            return self.send(handle, peer, method, params, options).await;
+        }
+        let status = handle.status();
+        if !(handle.is_transient() && status.state == ServerState::Ready) {
             return Err(Error::ServerNotReady {
                 server,
-                state: state_name(&handle.status().state),
+                state: state_name(&status.state),
             });
-        };
+        }
+        // Transient: a fresh connection for this call, closed after it.
+        let session = handle
+            .open_transient()
+            .await
+            .map_err(|message| Error::Transport {
+                server: server.clone(),
+                method: method.to_string(),
+                message,
+            })?;
+        let result = self
+            .send(handle, session.peer.clone(), method, params, options)
+            .await;
+        session.shutdown(handle.options().shutdown_grace).await;
+        result
+    }
+
+    async fn send(
+        &self,
+        handle: &crate::connect::ServerHandle,
+        peer: rmcp::Peer<rmcp::RoleClient>,
+        method: &str,
+        params: Value,
+        options: CallOptions,
+    ) -> Result<Value> {
+        let server = handle.name().to_string();
         let message = if params.is_null() {
             json!({ "method": method })
         } else {

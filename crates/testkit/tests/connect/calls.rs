@@ -305,3 +305,53 @@ async fn legacy_sse_servers_connect_and_a_bare_url_finds_its_transport() {
     assert!(gone.is_some(), "a vanished SSE server is noticed");
     wb.shutdown().await;
 }
+
+/// Processes whose command line contains `needle`.
+fn processes_with(needle: &str) -> usize {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| std::fs::read(e.path().join("cmdline")).ok())
+        .filter(|c| String::from_utf8_lossy(c).contains(needle))
+        .count()
+}
+
+#[tokio::test]
+async fn a_transient_server_gets_a_fresh_process_per_call_and_none_between() {
+    let marker = format!("transient-{}", std::process::id());
+    let (name, mut entry) = stdio(&marker, &[]);
+    entry["lifecycle"] = json!("transient");
+    let (wb, _dir) = start(&[(name.clone(), entry)]).await;
+    ready(&wb, &name).await;
+    // The catalog was filled by a discovery connection that then closed.
+    let mut tools = 0;
+    for _ in 0..100 {
+        tools = wb
+            .catalog()
+            .server(&name)
+            .map(|c| c.tools.len())
+            .unwrap_or(0);
+        if tools > 0 && processes_with(&marker) == 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(tools > 0);
+    assert_eq!(processes_with(&marker), 0, "no process between calls");
+    assert_eq!(wb.server(&name).unwrap().status().state, ServerState::Ready);
+    // Each call starts from a fresh process: the counter starts over.
+    for _ in 0..2 {
+        let out = wb
+            .call_tool(
+                &name,
+                "increment_counter",
+                json!({}),
+                CallOptions::default(),
+            )
+            .await
+            .unwrap();
+        assert_eq!(out.result["content"][0]["text"], "1");
+    }
+    assert_eq!(processes_with(&marker), 0, "closed after each call");
+    wb.shutdown().await;
+}
