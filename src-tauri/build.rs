@@ -2,9 +2,8 @@ fn main() {
     // Listing the app's commands here makes Tauri generate one permission per
     // command (`allow-list-servers`, ...) and deny any command a capability
     // file does not grant: the webview gets exactly what capabilities/ lists.
-    tauri_build::try_build(
-        tauri_build::Attributes::new()
-            .app_manifest(tauri_build::AppManifest::new().commands(&["list_servers"])),
-    )
+    tauri_build::try_build(tauri_build::Attributes::new().app_manifest(
+        tauri_build::AppManifest::new().commands(&["list_servers", "server_statuses"]),
+    ))
     .expect("tauri build script failed");
 }

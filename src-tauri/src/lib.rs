@@ -4,6 +4,7 @@
 //! `workbench-core`.
 
 pub mod commands;
+pub mod events;
 mod launch;
 pub mod state;
 
@@ -15,9 +16,15 @@ pub use state::AppState;
 /// The typed command set; TypeScript bindings are generated from it into
 /// `ui/src/bindings.ts` (see `tests/bindings.rs`).
 pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
-    tauri_specta::Builder::<R>::new().commands(tauri_specta::collect_commands![
-        commands::servers::list_servers::<tauri::Wry>
-    ])
+    tauri_specta::Builder::<R>::new()
+        .commands(tauri_specta::collect_commands![
+            commands::servers::list_servers::<tauri::Wry>,
+            commands::servers::server_statuses::<tauri::Wry>,
+        ])
+        .events(tauri_specta::collect_events![events::ServerStatusChanged])
+        // JSON from servers (`serde_json::Value`) may hold i64 numbers; in the
+        // window they are JS numbers, exactly as JSON.parse would give them.
+        .dangerously_cast_bigints_to_number()
 }
 
 /// The app builder, generic over the runtime so it can run under
@@ -39,9 +46,36 @@ pub fn builder<R: Runtime>(options: LaunchOptions) -> tauri::Builder<R> {
                 "MCP Workbench starting"
             );
             specta.mount_events(app);
-            app.manage(AppState::new(options.config_path.clone(), guard));
+            // Connect to every server of the config; a config that cannot be
+            // read is shown by list_servers, and nothing is started.
+            let workbench = match workbench_core::ConfigFile::load(&options.config_path) {
+                Ok(config) => {
+                    let wb = tauri::async_runtime::block_on(async {
+                        workbench_core::Workbench::start(&config, Default::default())
+                    });
+                    events::forward(app.handle().clone(), &wb);
+                    Some(wb)
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, "config not loaded; no servers started");
+                    None
+                }
+            };
+            app.manage(AppState::new(options.config_path.clone(), workbench, guard));
             Ok(())
         })
+}
+
+/// Stop every server (and its process group) before the app exits.
+fn shutdown<R: Runtime>(app: &tauri::AppHandle<R>) {
+    if let Some(state) = app.try_state::<AppState>()
+        && let Some(wb) = &state.workbench
+    {
+        let wb = wb.clone();
+        tauri::async_runtime::block_on(async move {
+            let _ = tokio::time::timeout(std::time::Duration::from_secs(10), wb.shutdown()).await;
+        });
+    }
 }
 
 /// Entry point of the desktop binary.
@@ -54,8 +88,16 @@ pub fn run() {
             std::process::exit(2);
         }
     };
-    if let Err(e) = builder::<tauri::Wry>(options).run(tauri::generate_context!()) {
-        eprintln!("mcp-workbench: could not start: {e}");
-        std::process::exit(1);
-    }
+    let app = match builder::<tauri::Wry>(options).build(tauri::generate_context!()) {
+        Ok(app) => app,
+        Err(e) => {
+            eprintln!("mcp-workbench: could not start: {e}");
+            std::process::exit(1);
+        }
+    };
+    app.run(|handle, event| {
+        if let tauri::RunEvent::Exit = event {
+            shutdown(handle);
+        }
+    });
 }

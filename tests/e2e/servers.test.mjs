@@ -2,7 +2,9 @@
 // Rust core reading mcp.json through a typed Tauri command.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
 import { join, resolve } from "node:path";
 import { Driver } from "./harness.mjs";
 
@@ -22,7 +24,7 @@ describe("server list", () => {
     try {
       const names = await session.waitForTexts(".server-name", (t) => t.length >= 2 && t.every((x) => x !== ""));
       assert.deepEqual(names, ["demo-stdio", "demo-http"]);
-      const badges = await session.texts(".server .badge");
+      const badges = await session.texts(".server .badge:not(.state)");
       assert.deepEqual(badges, ["stdio", "HTTP"]);
       const path = await session.texts(".config-path");
       assert.deepEqual(path, [EXAMPLE]);
@@ -45,6 +47,48 @@ describe("server list", () => {
       assert.equal(readFileSync(broken, "utf8"), text);
     } finally {
       await session.close();
+    }
+  });
+
+  it("connects to a stdio and an HTTP server and shows them ready, live", async () => {
+    const demo = process.env.DEMO_SERVER;
+    assert.ok(demo && existsSync(demo), "DEMO_SERVER must point at the built demo server");
+    const portFile = join(driver.env.HOME, "http-addr");
+    const http = spawn(demo, ["--http", "127.0.0.1:0", "--port-file", portFile, "--token", "e2e-token", "--name", "e2e-http"], {
+      stdio: "ignore",
+    });
+    try {
+      let addr = "";
+      for (let i = 0; i < 100 && !addr; i++) {
+        await sleep(50);
+        addr = existsSync(portFile) ? readFileSync(portFile, "utf8") : "";
+      }
+      assert.ok(addr, "the HTTP demo server started");
+      const config = join(driver.env.HOME, "live.json");
+      writeFileSync(
+        config,
+        JSON.stringify({
+          mcpServers: {
+            local: { command: demo, args: ["--name", "e2e-stdio"] },
+            remote: { type: "http", url: `http://${addr}/mcp`, headers: { Authorization: "Bearer e2e-token" } },
+            broken: { command: demo, args: ["--fault", "exit-at-start"] },
+          },
+        }),
+      );
+      const session = await driver.session(["--config", config]);
+      try {
+        const states = await session.waitForTexts(".server .badge.state", (t) => t.length === 3 && t[0] === "ready" && t[1] === "ready" && t[2] !== "…");
+        assert.match(states[2], /failed|retry/);
+        const details = await session.texts(".server-detail");
+        assert.ok(details.some((d) => d.startsWith("e2e-stdio ")), JSON.stringify(details));
+        assert.ok(details.some((d) => d.startsWith("e2e-http ")), JSON.stringify(details));
+        assert.ok(details.some((d) => d.includes("exit")), JSON.stringify(details));
+        await session.screenshot("live-servers");
+      } finally {
+        await session.close();
+      }
+    } finally {
+      http.kill();
     }
   });
 });

@@ -5,9 +5,10 @@ import { describe, expect, it } from "vitest";
 import { render, screen, waitFor } from "@testing-library/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { mockIPC } from "@tauri-apps/api/mocks";
+import { emit } from "@tauri-apps/api/event";
 import { App } from "./App";
 import { tauriBackend } from "./backend";
-import type { ServerList } from "./bindings";
+import type { ServerList, ServerStatus_Serialize as ServerStatus } from "./bindings";
 
 function renderApp() {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
@@ -32,11 +33,15 @@ const twoServers: ServerList = {
 describe("App", () => {
   it("lists the servers the backend returns, with transport and state", async () => {
     const calls: string[] = [];
-    mockIPC((cmd) => {
-      calls.push(cmd);
-      if (cmd === "list_servers") return twoServers;
-      throw new Error(`unexpected command ${cmd}`);
-    });
+    mockIPC(
+      (cmd) => {
+        calls.push(cmd);
+        if (cmd === "list_servers") return twoServers;
+        if (cmd === "server_statuses") return [];
+        throw new Error(`unexpected command ${cmd}`);
+      },
+      { shouldMockEvents: true },
+    );
     renderApp();
     expect(await screen.findByText("demo-stdio")).toBeTruthy();
     expect(screen.getByText("remote")).toBeTruthy();
@@ -44,14 +49,18 @@ describe("App", () => {
     expect(screen.getByText("disabled")).toBeTruthy();
     expect(screen.getByText("/home/me/mcp.json")).toBeTruthy();
     expect(screen.getByText("/mcpServers/broken/url")).toBeTruthy();
-    expect(calls).toEqual(["list_servers"]);
+    expect(calls.sort()).toEqual(["list_servers", "server_statuses"]);
   });
 
   it("shows a broken config's error with its code and a hint", async () => {
-    mockIPC(() => {
-      // Tauri rejects with the serialised error value, as the Rust command returns it.
-      return Promise.reject({ code: "config_syntax", message: "/x/mcp.json:3:5: Expected a comma" });
-    });
+    mockIPC(
+      (cmd) => {
+        if (cmd === "server_statuses") return [];
+        // Tauri rejects with the serialised error value, as the Rust command returns it.
+        return Promise.reject({ code: "config_syntax", message: "/x/mcp.json:3:5: Expected a comma" });
+      },
+      { shouldMockEvents: true },
+    );
     renderApp();
     const alert = await screen.findByRole("alert");
     expect(alert.getAttribute("data-code")).toBe("config_syntax");
@@ -60,18 +69,65 @@ describe("App", () => {
   });
 
   it("says where servers will be saved when there is no file yet", async () => {
-    mockIPC(() => ({ config_path: "/new/mcp.json", exists: false, servers: [], problems: [] }));
+    mockIPC((cmd) => (cmd === "server_statuses" ? [] : { config_path: "/new/mcp.json", exists: false, servers: [], problems: [] }), {
+      shouldMockEvents: true,
+    });
     renderApp();
     await waitFor(() => expect(screen.getByText("No mcp.json yet.")).toBeTruthy());
   });
 
   it("renders server-supplied text as text, never as HTML", async () => {
-    mockIPC(() => ({
-      ...twoServers,
-      servers: [{ ...demo, name: "<img src=x onerror=alert(1)>" }],
-    }));
+    mockIPC(
+      (cmd) =>
+        cmd === "server_statuses"
+          ? []
+          : { ...twoServers, servers: [{ ...demo, name: "<img src=x onerror=alert(1)>" }] },
+      { shouldMockEvents: true },
+    );
     const { container } = renderApp();
     await screen.findByText("<img src=x onerror=alert(1)>");
     expect(container.querySelector("img")).toBeNull();
+  });
+
+  it("shows each server's live state and follows status events", async () => {
+    const starting: ServerStatus = { name: "demo-stdio", state: "starting", slow: false, info: null };
+    mockIPC(
+      (cmd) => {
+        if (cmd === "list_servers") return twoServers;
+        if (cmd === "server_statuses") return [starting];
+        throw new Error(`unexpected command ${cmd}`);
+      },
+      { shouldMockEvents: true },
+    );
+    renderApp();
+    expect(await screen.findByText("starting")).toBeTruthy();
+    const ready: ServerStatus = {
+      name: "demo-stdio",
+      state: "ready",
+      info: {
+        protocol_version: "2025-11-25",
+        name: "demo",
+        title: null,
+        version: "1.2.3",
+        instructions: null,
+        capabilities: {},
+        transport: "stdio",
+      },
+    };
+    await emit("server-status-changed", { status: ready });
+    expect(await screen.findByText("ready")).toBeTruthy();
+    expect(screen.getByText("demo 1.2.3 · protocol 2025-11-25")).toBeTruthy();
+    const failed: ServerStatus = {
+      name: "demo-stdio",
+      state: "restarting",
+      attempt: 2,
+      reason: "the server exited with status 3",
+      stderr: ["boom"],
+      next_try_in_ms: 2000,
+      info: null,
+    };
+    await emit("server-status-changed", { status: failed });
+    expect(await screen.findByText("retry 2")).toBeTruthy();
+    expect(screen.getByText("the server exited with status 3 · next try in 2 s")).toBeTruthy();
   });
 });

@@ -1,10 +1,34 @@
-import { useQuery } from "@tanstack/react-query";
+import { useEffect } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Backend } from "./backend";
+import type { ServerStatus_Serialize as ServerStatus } from "./bindings";
 import { ServerList } from "./components/ServerList";
 import { ErrorBanner } from "./components/ErrorBanner";
 
 export function App({ backend }: { backend: Backend }) {
+  const queryClient = useQueryClient();
   const servers = useQuery({ queryKey: ["servers"], queryFn: () => backend.listServers() });
+  const statuses = useQuery({ queryKey: ["statuses"], queryFn: () => backend.serverStatuses() });
+  // Live state: each event replaces that server's entry.
+  useEffect(() => {
+    let unlisten: (() => void) | undefined;
+    let cancelled = false;
+    void backend
+      .onServerStatus((status) => {
+        queryClient.setQueryData<ServerStatus[]>(["statuses"], (old = []) => {
+          const rest = old.filter((s) => s.name !== status.name);
+          return [...rest, status];
+        });
+      })
+      .then((u) => {
+        if (cancelled) u();
+        else unlisten = u;
+      });
+    return () => {
+      cancelled = true;
+      unlisten?.();
+    };
+  }, [backend, queryClient]);
   return (
     <div className="app">
       <header className="app-header">
@@ -21,7 +45,7 @@ export function App({ backend }: { backend: Backend }) {
           {servers.isError && (
             <ErrorBanner error={servers.error} onRetry={() => void servers.refetch()} />
           )}
-          {servers.data && <ServerList list={servers.data} />}
+          {servers.data && <ServerList list={servers.data} statuses={statuses.data ?? []} />}
         </aside>
         <main className="main-pane">
           <div className="empty-state">

@@ -1,6 +1,6 @@
 // The one door from the UI to the Rust side. Components take a `Backend`, so
 // tests can hand them a fake; the real one calls the generated bindings.
-import { commands, type ErrorInfo, type ServerList } from "./bindings";
+import { commands, events, type ErrorInfo, type ServerList, type ServerStatus_Serialize as ServerStatus } from "./bindings";
 
 /** An error from the backend, carrying its stable code. Switch on `code`. */
 export class BackendError extends Error {
@@ -14,6 +14,9 @@ export class BackendError extends Error {
 
 export interface Backend {
   listServers(): Promise<ServerList>;
+  serverStatuses(): Promise<ServerStatus[]>;
+  /** Call `listener` on every server state change; resolves to an unsubscribe. */
+  onServerStatus(listener: (status: ServerStatus) => void): Promise<() => void>;
 }
 
 type Outcome<T> = { status: "ok"; data: T } | { status: "error"; error: ErrorInfo };
@@ -25,4 +28,6 @@ function unwrap<T>(outcome: Outcome<T>): T {
 
 export const tauriBackend: Backend = {
   listServers: async () => unwrap(await commands.listServers()),
+  serverStatuses: async () => unwrap(await commands.serverStatuses()),
+  onServerStatus: (listener) => events.serverStatusChanged.listen((e) => listener(e.payload.status)),
 };

@@ -17,6 +17,7 @@ tasks:
                           save a picture of the window after it has painted and exit
   test                    every check and test: fmt, clippy, Rust tests, UI checks and
                           tests, the e2e tests in a real WebKit window under Xvfb
+  bench                   the connection core against a bare rmcp client (release build)
   bundle                  build the release .deb (with icon and desktop entry)
   bindings                regenerate ui/src/bindings.ts from the Rust types";
 
@@ -26,6 +27,7 @@ fn main() -> ExitCode {
         Some("run") => tasks::run(&args[1..]),
         Some("test") => tasks::test(),
         Some("bundle") => tasks::bundle(),
+        Some("bench") => tasks::bench(),
         Some("bindings") => tasks::bindings(),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");

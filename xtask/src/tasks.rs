@@ -272,3 +272,12 @@ pub fn bindings() -> Result {
     println!("wrote ui/src/bindings.ts");
     Ok(())
 }
+
+pub fn bench() -> Result {
+    let root = root();
+    sh(cmd(
+        "cargo",
+        &["bench", "--package", "workbench-testkit", "--bench", "core"],
+        &root,
+    ))
+}

@@ -5,6 +5,7 @@ use std::path::Path;
 use serde::Serialize;
 use tauri::{Runtime, State};
 use workbench_core::config::{ConfigFile, Problem};
+use workbench_core::connect::ServerStatus;
 use workbench_core::{ErrorCode, ErrorInfo, ServerSummary};
 
 use crate::state::AppState;
@@ -49,6 +50,20 @@ pub async fn list_servers<R: Runtime>(
     state: State<'_, AppState>,
 ) -> Result<ServerList, ErrorInfo> {
     read_server_list(&state.config_path)
+}
+
+/// The live state of every server (empty when the config could not be read).
+#[tauri::command]
+#[specta::specta]
+pub async fn server_statuses<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+) -> Result<Vec<ServerStatus>, ErrorInfo> {
+    Ok(state
+        .workbench
+        .as_ref()
+        .map(|w| w.statuses())
+        .unwrap_or_default())
 }
 
 #[cfg(test)]

@@ -1,4 +1,5 @@
-import type { ServerList as ServerListData, TransportKind } from "../bindings";
+import type { ServerList as ServerListData, ServerStatus_Serialize as ServerStatus, TransportKind } from "../bindings";
+import { StateBadge, StateDetail } from "./StateBadge";
 
 const TRANSPORT_LABEL: Record<TransportKind, string> = {
   stdio: "stdio",
@@ -7,7 +8,8 @@ const TRANSPORT_LABEL: Record<TransportKind, string> = {
   remote_auto: "remote",
 };
 
-export function ServerList({ list }: { list: ServerListData }) {
+export function ServerList({ list, statuses }: { list: ServerListData; statuses: ServerStatus[] }) {
+  const byName = new Map(statuses.map((s) => [s.name, s]));
   if (!list.exists) {
     return (
       <div className="empty-state small">
@@ -29,9 +31,10 @@ export function ServerList({ list }: { list: ServerListData }) {
             <button type="button" className="server-button" title={s.target}>
               <span className="server-name">{s.name}</span>
               <span className="badge">{TRANSPORT_LABEL[s.transport]}</span>
-              {s.disabled && <span className="badge muted">disabled</span>}
+              <StateBadge status={byName.get(s.name)} disabled={s.disabled} />
             </button>
             <span className="server-target">{s.target}</span>
+            <StateDetail status={byName.get(s.name)} />
           </li>
         ))}
       </ul>

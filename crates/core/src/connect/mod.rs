@@ -62,7 +62,7 @@ pub enum ServerState {
         attempt: u32,
         reason: String,
         stderr: Vec<String>,
-        next_try_in_ms: u64,
+        next_try_in_ms: u32,
     },
     /// Stopped by the user (never restarted automatically).
     Stopped,

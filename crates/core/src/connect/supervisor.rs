@@ -479,7 +479,7 @@ impl Supervisor {
                 attempt,
                 reason,
                 stderr,
-                next_try_in_ms: delay.as_millis() as u64,
+                next_try_in_ms: u32::try_from(delay.as_millis()).unwrap_or(u32::MAX),
             },
             None,
         );

@@ -1,0 +1,246 @@
+//! The connection core against a bare rmcp client, on the same demo server in
+//! the same process run: echo calls per second (sequential and 64 in flight)
+//! over stdio and Streamable HTTP, and connect time for 1 server vs 20.
+//! Prints figures and ratios; asserts nothing. `cargo xtask bench`.
+
+use std::process::Stdio;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rmcp::model::CallToolRequestParams;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::{ClientLifecycleMode, RoleClient, serve_client_with_lifecycle};
+use serde_json::{Value, json};
+use workbench_core::config::ConfigFile;
+use workbench_core::connect::ServerState;
+use workbench_core::{CallOptions, Workbench, WorkbenchOptions};
+
+const BIN: &str = env!("CARGO_BIN_EXE_mcp-demo-server");
+const SEQUENTIAL: usize = 2_000;
+const CONCURRENT: usize = 8_000;
+const IN_FLIGHT: usize = 64;
+
+fn lifecycle() -> ClientLifecycleMode {
+    ClientLifecycleMode::Auto {
+        preferred_versions: vec![rmcp::model::ProtocolVersion::V_2026_07_28],
+        legacy_version: Some(rmcp::model::ProtocolVersion::V_2025_11_25),
+    }
+}
+
+fn echo_params(i: usize) -> CallToolRequestParams {
+    serde_json::from_value(json!({ "name": "echo", "arguments": { "message": format!("m{i}") } }))
+        .unwrap()
+}
+
+/// Calls per second for `n` calls with at most `in_flight` at once.
+async fn rate<F, Fut>(n: usize, in_flight: usize, call: F) -> f64
+where
+    F: Fn(usize) -> Fut + Send + Sync + 'static,
+    Fut: std::future::Future<Output = ()> + Send,
+{
+    let call = Arc::new(call);
+    let started = Instant::now();
+    let sem = Arc::new(tokio::sync::Semaphore::new(in_flight));
+    let mut tasks = Vec::with_capacity(n);
+    for i in 0..n {
+        let permit = sem.clone().acquire_owned().await.unwrap();
+        let call = call.clone();
+        tasks.push(tokio::spawn(async move {
+            call(i).await;
+            drop(permit);
+        }));
+    }
+    for t in tasks {
+        t.await.unwrap();
+    }
+    n as f64 / started.elapsed().as_secs_f64()
+}
+
+async fn bare(transport: &str, url: Option<&str>) -> (f64, f64) {
+    let client: rmcp::service::RunningService<RoleClient, ()> = match transport {
+        "stdio" => {
+            let mut cmd = tokio::process::Command::new(BIN);
+            cmd.stderr(Stdio::null());
+            serve_client_with_lifecycle((), TokioChildProcess::new(cmd).unwrap(), lifecycle())
+                .await
+                .unwrap()
+        }
+        _ => {
+            let t = StreamableHttpClientTransport::from_config(
+                StreamableHttpClientTransportConfig::with_uri(url.unwrap()),
+            );
+            serve_client_with_lifecycle((), t, lifecycle())
+                .await
+                .unwrap()
+        }
+    };
+    client
+        .peer()
+        .set_response_cache_config(rmcp::ClientCacheConfig::disabled())
+        .await;
+    let peer = client.peer().clone();
+    let p = peer.clone();
+    let seq = rate(SEQUENTIAL, 1, move |i| {
+        let p = p.clone();
+        async move {
+            p.call_tool(echo_params(i)).await.unwrap();
+        }
+    })
+    .await;
+    let p = peer.clone();
+    let conc = rate(CONCURRENT, IN_FLIGHT, move |i| {
+        let p = p.clone();
+        async move {
+            p.call_tool(echo_params(i)).await.unwrap();
+        }
+    })
+    .await;
+    let _ = client.cancel().await;
+    (seq, conc)
+}
+
+fn config(dir: &std::path::Path, servers: Vec<(String, Value)>) -> ConfigFile {
+    let map: serde_json::Map<String, Value> = servers.into_iter().collect();
+    let path = dir.join("mcp.json");
+    std::fs::write(&path, json!({ "mcpServers": map }).to_string()).unwrap();
+    ConfigFile::load(&path).unwrap()
+}
+
+async fn core(entry: Value) -> (f64, f64) {
+    let dir = tempfile::tempdir().unwrap();
+    let wb = Workbench::start(
+        &config(dir.path(), vec![("s".into(), entry)]),
+        WorkbenchOptions::default(),
+    );
+    wb.server("s")
+        .unwrap()
+        .wait_for(Duration::from_secs(30), |s| matches!(s, ServerState::Ready))
+        .await
+        .expect("ready");
+    let w = wb.clone();
+    let seq = rate(SEQUENTIAL, 1, move |i| {
+        let w = w.clone();
+        async move {
+            w.call_tool(
+                "s",
+                "echo",
+                json!({ "message": format!("m{i}") }),
+                CallOptions::default(),
+            )
+            .await
+            .unwrap();
+        }
+    })
+    .await;
+    let w = wb.clone();
+    let conc = rate(CONCURRENT, IN_FLIGHT, move |i| {
+        let w = w.clone();
+        async move {
+            w.call_tool(
+                "s",
+                "echo",
+                json!({ "message": format!("m{i}") }),
+                CallOptions::default(),
+            )
+            .await
+            .unwrap();
+        }
+    })
+    .await;
+    wb.shutdown().await;
+    (seq, conc)
+}
+
+async fn connect_time(n: usize) -> Duration {
+    let dir = tempfile::tempdir().unwrap();
+    let servers = (0..n)
+        .map(|i| {
+            (
+                format!("s{i}"),
+                json!({ "command": BIN, "args": ["--name", format!("s{i}")] }),
+            )
+        })
+        .collect();
+    let cfg = config(dir.path(), servers);
+    let started = Instant::now();
+    let wb = Workbench::start(&cfg, WorkbenchOptions::default());
+    for s in wb.servers() {
+        s.wait_for(Duration::from_secs(60), |s| matches!(s, ServerState::Ready))
+            .await
+            .expect("ready");
+    }
+    let took = started.elapsed();
+    wb.shutdown().await;
+    took
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+#[tokio::main]
+async fn main() {
+    // HTTP server for both clients.
+    let dir = tempfile::tempdir().unwrap();
+    let port_file = dir.path().join("addr");
+    let mut http = std::process::Command::new(BIN)
+        .args(["--http", "127.0.0.1:0", "--port-file"])
+        .arg(&port_file)
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut addr = String::new();
+    for _ in 0..200 {
+        addr = std::fs::read_to_string(&port_file).unwrap_or_default();
+        if !addr.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    let url = format!("http://{addr}/mcp");
+
+    println!(
+        "echo calls per second ({SEQUENTIAL} sequential, {CONCURRENT} with {IN_FLIGHT} in flight)"
+    );
+    println!("{:<26}{:>12}{:>12}", "", "sequential", "concurrent");
+    let bare_stdio = bare("stdio", None).await;
+    let core_stdio = core(json!({ "command": BIN })).await;
+    let bare_http = bare("http", Some(&url)).await;
+    let core_http = core(json!({ "type": "http", "url": url })).await;
+    for (label, (s, c)) in [
+        ("stdio, bare rmcp", bare_stdio),
+        ("stdio, workbench core", core_stdio),
+        ("http, bare rmcp", bare_http),
+        ("http, workbench core", core_http),
+    ] {
+        println!("{label:<26}{s:>12.0}{c:>12.0}");
+    }
+    println!(
+        "core / bare: stdio {:.2}x sequential, {:.2}x concurrent; http {:.2}x sequential, {:.2}x concurrent (target >= 0.9x)",
+        core_stdio.0 / bare_stdio.0,
+        core_stdio.1 / bare_stdio.1,
+        core_http.0 / bare_http.0,
+        core_http.1 / bare_http.1
+    );
+
+    let one = median(vec![
+        connect_time(1).await,
+        connect_time(1).await,
+        connect_time(1).await,
+    ]);
+    let twenty = median(vec![
+        connect_time(20).await,
+        connect_time(20).await,
+        connect_time(20).await,
+    ]);
+    println!(
+        "connect until Ready (median of 3): 1 server {:.1} ms, 20 servers {:.1} ms, ratio {:.2}x (target <= 1.3x)",
+        one.as_secs_f64() * 1000.0,
+        twenty.as_secs_f64() * 1000.0,
+        twenty.as_secs_f64() / one.as_secs_f64()
+    );
+    let _ = http.kill();
+    let _ = http.wait();
+}
