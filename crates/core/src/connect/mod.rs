@@ -8,6 +8,7 @@ pub mod sse;
 pub mod stdio;
 pub mod supervisor;
 mod tap;
+pub mod tapio;
 
 use std::path::Path;
 use std::time::Duration;

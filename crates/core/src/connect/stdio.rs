@@ -9,16 +9,17 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use process_wrap::tokio::{ChildWrapper, CommandWrap, ProcessGroup};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream};
-use tokio::sync::oneshot;
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::{ChildStdin, ChildStdout};
+
+use super::tapio::{TapReader, TapWriter};
 
 use super::resolve::resolve_command;
-use crate::traffic::{Direction, TrafficLog};
+use crate::traffic::TrafficLog;
 
 /// rmcp's own limit (16 MiB) silently drops longer lines; ours is generous
 /// and a line past it ends the connection with a clear reason.
 pub const MAX_LINE: usize = 512 * 1024 * 1024;
-const PIPE: usize = 1024 * 1024;
 
 /// How a stdio child ended.
 #[derive(Debug, Clone)]
@@ -31,14 +32,13 @@ pub struct StdioChild {
     pub pid: u32,
     pub pgid: u32,
     child: Box<dyn ChildWrapper>,
-    /// Dropping this closes the child's stdin (the first step of a stop).
-    stdin_close: Option<oneshot::Sender<()>>,
 }
 
-/// The two ends rmcp reads and writes.
+/// The two ends rmcp reads and writes: the child's stdout and stdin, tapped.
+/// rmcp owns them; when its session ends they drop and the child's stdin closes.
 pub struct StdioPipes {
-    pub read: DuplexStream,
-    pub write: DuplexStream,
+    pub read: TapReader<ChildStdout>,
+    pub write: TapWriter<ChildStdin>,
 }
 
 pub struct StdioSpec<'a> {
@@ -86,66 +86,9 @@ pub fn spawn(
     let stdout = child.stdout().take().ok_or("no stdout pipe")?;
     let stderr = child.stderr().take().ok_or("no stderr pipe")?;
 
-    let (rmcp_read, to_rmcp) = tokio::io::duplex(PIPE);
-    let (from_rmcp, rmcp_write) = tokio::io::duplex(PIPE);
-    let (stdin_close, stdin_closed) = oneshot::channel();
     let name = spec.server.to_string();
-
-    // child stdout → traffic → rmcp (non-JSON lines are logged, not forwarded).
-    let (t, n) = (traffic.clone(), name.clone());
-    tokio::spawn(async move {
-        let mut reader = BufReader::with_capacity(PIPE, stdout);
-        let mut to_rmcp = to_rmcp;
-        let mut line = Vec::with_capacity(8 * 1024);
-        loop {
-            line.clear();
-            match reader.read_until(b'\n', &mut line).await {
-                Ok(0) | Err(_) => break,
-                Ok(_) => {}
-            }
-            if line.len() > MAX_LINE {
-                t.record_stderr(&n, &format!("[workbench] a {} byte line on stdout is over the {MAX_LINE} byte limit; closing", line.len()));
-                break;
-            }
-            if line.iter().all(u8::is_ascii_whitespace) {
-                continue;
-            }
-            let entry = t.record_message(&n, Direction::Incoming, &line);
-            if entry.kind == crate::traffic::MessageKind::Invalid {
-                continue;
-            }
-            if !line.ends_with(b"\n") {
-                line.push(b'\n');
-            }
-            if to_rmcp.write_all(&line).await.is_err() {
-                break;
-            }
-        }
-    });
-
-    // rmcp → traffic → child stdin; closing stdin is how a stop begins.
-    let (t, n) = (traffic.clone(), name.clone());
-    tokio::spawn(async move {
-        let mut reader = BufReader::with_capacity(PIPE, from_rmcp);
-        let mut stdin = stdin;
-        let mut line = Vec::with_capacity(8 * 1024);
-        let mut closed = std::pin::pin!(stdin_closed);
-        loop {
-            line.clear();
-            tokio::select! {
-                _ = &mut closed => break,
-                read = reader.read_until(b'\n', &mut line) => match read {
-                    Ok(0) | Err(_) => break,
-                    Ok(_) => {}
-                },
-            }
-            t.record_message(&n, Direction::Outgoing, &line);
-            if stdin.write_all(&line).await.is_err() || stdin.flush().await.is_err() {
-                break;
-            }
-        }
-        let _ = stdin.shutdown().await;
-    });
+    let read = TapReader::new(stdout, &name, traffic.clone(), MAX_LINE);
+    let write = TapWriter::new(stdin, &name, traffic.clone());
 
     // stderr → traffic, continuously (a full pipe would stall the server).
     let (t, n) = (traffic.clone(), name);
@@ -161,12 +104,8 @@ pub fn spawn(
             pid,
             pgid: pid,
             child,
-            stdin_close: Some(stdin_close),
         },
-        StdioPipes {
-            read: rmcp_read,
-            write: rmcp_write,
-        },
+        StdioPipes { read, write },
     ))
 }
 
@@ -208,7 +147,7 @@ impl StdioChild {
     /// group. Grandchildren (npx, uvx) are in the group and go with it.
     pub async fn shutdown(mut self, grace: Duration) -> Exit {
         use nix::sys::signal::Signal;
-        drop(self.stdin_close.take());
+        // stdin was closed when rmcp's session (which owns it) ended.
         let exit = match tokio::time::timeout(grace, self.child.wait()).await {
             Ok(status) => Exit {
                 description: describe(status),

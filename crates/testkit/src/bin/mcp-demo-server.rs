@@ -38,6 +38,9 @@ struct Args {
     /// Paginate tools, resources, templates and prompts in pages of this size.
     #[arg(long)]
     page_size: Option<usize>,
+    /// Wait this long before serving (a server that takes time to start, like npx).
+    #[arg(long, default_value_t = 0)]
+    startup_delay_ms: u64,
     /// Speak only the initialize era (2025-11-25 and older): no server/discover.
     #[arg(long)]
     legacy: bool,
@@ -104,6 +107,9 @@ async fn serve(args: Args) -> Result<(), Box<dyn std::error::Error>> {
             std::mem::forget(child);
         }
         _ => {}
+    }
+    if args.startup_delay_ms > 0 {
+        tokio::time::sleep(Duration::from_millis(args.startup_delay_ms)).await;
     }
     let ct = CancellationToken::new();
     let stop = ct.clone();

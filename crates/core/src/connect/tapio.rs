@@ -1,0 +1,267 @@
+//! The stdio tap as I/O wrappers that rmcp reads and writes directly: each
+//! complete line is recorded in the traffic log as it passes, with no extra
+//! task or copy in between. Lines that are not JSON (a server's stray log
+//! output on stdout) are recorded and withheld from rmcp.
+
+use std::io;
+use std::pin::Pin;
+use std::task::{Context, Poll};
+
+use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
+
+use crate::traffic::{Direction, MessageKind, TrafficLog};
+
+const CHUNK: usize = 64 * 1024;
+
+pub struct TapReader<R> {
+    inner: R,
+    server: String,
+    traffic: TrafficLog,
+    max_line: usize,
+    /// The line being assembled.
+    line: Vec<u8>,
+    /// Complete JSON lines not yet handed to rmcp.
+    out: Vec<u8>,
+    out_pos: usize,
+    chunk: Box<[u8]>,
+    eof: bool,
+}
+
+impl<R> TapReader<R> {
+    pub fn new(inner: R, server: &str, traffic: TrafficLog, max_line: usize) -> Self {
+        TapReader {
+            inner,
+            server: server.to_string(),
+            traffic,
+            max_line,
+            line: Vec::new(),
+            out: Vec::new(),
+            out_pos: 0,
+            chunk: vec![0; CHUNK].into_boxed_slice(),
+            eof: false,
+        }
+    }
+}
+
+fn accept(traffic: &TrafficLog, server: &str, out: &mut Vec<u8>, line: &[u8]) {
+    if line.iter().all(u8::is_ascii_whitespace) {
+        return;
+    }
+    if traffic
+        .record_message(server, Direction::Incoming, line)
+        .kind
+        == MessageKind::Invalid
+    {
+        return;
+    }
+    out.extend_from_slice(line);
+    if !line.ends_with(b"\n") {
+        out.push(b'\n');
+    }
+}
+
+impl<R: AsyncRead + Unpin> AsyncRead for TapReader<R> {
+    fn poll_read(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let this = self.get_mut();
+        loop {
+            if this.out_pos < this.out.len() {
+                let n = buf.remaining().min(this.out.len() - this.out_pos);
+                buf.put_slice(&this.out[this.out_pos..this.out_pos + n]);
+                this.out_pos += n;
+                if this.out_pos == this.out.len() {
+                    this.out.clear();
+                    this.out_pos = 0;
+                }
+                return Poll::Ready(Ok(()));
+            }
+            if this.eof {
+                return Poll::Ready(Ok(()));
+            }
+            let mut read = ReadBuf::new(&mut this.chunk);
+            match Pin::new(&mut this.inner).poll_read(cx, &mut read) {
+                Poll::Pending => return Poll::Pending,
+                Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                Poll::Ready(Ok(())) => {}
+            }
+            let n = read.filled().len();
+            if n == 0 {
+                this.eof = true;
+                let rest = std::mem::take(&mut this.line);
+                accept(&this.traffic, &this.server, &mut this.out, &rest);
+                continue;
+            }
+            let mut start = 0;
+            while let Some(pos) = this.chunk[start..n].iter().position(|b| *b == b'\n') {
+                let end = start + pos + 1;
+                if this.line.is_empty() {
+                    accept(
+                        &this.traffic,
+                        &this.server,
+                        &mut this.out,
+                        &this.chunk[start..end],
+                    );
+                } else {
+                    this.line.extend_from_slice(&this.chunk[start..end]);
+                    let line = std::mem::take(&mut this.line);
+                    accept(&this.traffic, &this.server, &mut this.out, &line);
+                }
+                start = end;
+            }
+            this.line.extend_from_slice(&this.chunk[start..n]);
+            if this.line.len() > this.max_line {
+                let message = format!(
+                    "[workbench] a line of more than {} bytes on stdout is over the limit; closing",
+                    this.max_line
+                );
+                this.traffic.record_stderr(&this.server, &message);
+                return Poll::Ready(Err(io::Error::new(io::ErrorKind::InvalidData, message)));
+            }
+        }
+    }
+}
+
+pub struct TapWriter<W> {
+    inner: W,
+    server: String,
+    traffic: TrafficLog,
+    line: Vec<u8>,
+}
+
+impl<W> TapWriter<W> {
+    pub fn new(inner: W, server: &str, traffic: TrafficLog) -> Self {
+        TapWriter {
+            inner,
+            server: server.to_string(),
+            traffic,
+            line: Vec::new(),
+        }
+    }
+}
+
+impl<W: AsyncWrite + Unpin> AsyncWrite for TapWriter<W> {
+    fn poll_write(
+        self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<io::Result<usize>> {
+        let this = self.get_mut();
+        let written = match Pin::new(&mut this.inner).poll_write(cx, buf) {
+            Poll::Ready(Ok(n)) => n,
+            other => return other,
+        };
+        // Record what the child actually received, line by line.
+        let mut start = 0;
+        let sent = &buf[..written];
+        while let Some(pos) = sent[start..].iter().position(|b| *b == b'\n') {
+            let end = start + pos + 1;
+            if this.line.is_empty() {
+                this.traffic
+                    .record_message(&this.server, Direction::Outgoing, &sent[start..end]);
+            } else {
+                this.line.extend_from_slice(&sent[start..end]);
+                let line = std::mem::take(&mut this.line);
+                this.traffic
+                    .record_message(&this.server, Direction::Outgoing, &line);
+            }
+            start = end;
+        }
+        this.line.extend_from_slice(&sent[start..]);
+        Poll::Ready(Ok(written))
+    }
+
+    fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().inner).poll_flush(cx)
+    }
+
+    fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        Pin::new(&mut self.get_mut().inner).poll_shutdown(cx)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    use super::*;
+
+    #[tokio::test]
+    async fn reader_passes_json_lines_and_records_everything_across_chunk_borders() {
+        let traffic = TrafficLog::new(100);
+        let input: &[u8] = b"Starting...\n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n\n{\"jsonrpc\":\"2.0\",\"method\":\"x\"}";
+        // A reader that yields one byte at a time exercises every border.
+        let slow = tokio_test_reader(input);
+        let mut tap = TapReader::new(slow, "s", traffic.clone(), 1024);
+        let mut got = String::new();
+        tap.read_to_string(&mut got).await.unwrap();
+        assert_eq!(
+            got,
+            "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}\n{\"jsonrpc\":\"2.0\",\"method\":\"x\"}\n"
+        );
+        let kinds: Vec<_> = traffic.entries(Some("s")).iter().map(|e| e.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                MessageKind::Invalid,
+                MessageKind::Response,
+                MessageKind::Notification
+            ]
+        );
+    }
+
+    #[tokio::test]
+    async fn reader_refuses_a_line_over_the_limit() {
+        let traffic = TrafficLog::new(10);
+        let long = vec![b'x'; 5000];
+        let mut tap = TapReader::new(&long[..], "s", traffic.clone(), 1000);
+        let mut sink = Vec::new();
+        assert!(tap.read_to_end(&mut sink).await.is_err());
+        assert!(traffic.last_stderr("s", 1)[0].contains("over the limit"));
+    }
+
+    #[tokio::test]
+    async fn writer_records_each_line_written() {
+        let traffic = TrafficLog::new(10);
+        let mut tap = TapWriter::new(Vec::new(), "s", traffic.clone());
+        tap.write_all(b"{\"jsonrpc\":\"2.0\",\"id\":1,")
+            .await
+            .unwrap();
+        tap.write_all(b"\"method\":\"ping\"}\n{\"jsonrpc\":\"2.0\",\"method\":\"n\"}\n")
+            .await
+            .unwrap();
+        let methods: Vec<_> = traffic
+            .entries(Some("s"))
+            .iter()
+            .map(|e| e.method.clone().unwrap())
+            .collect();
+        assert_eq!(methods, ["ping", "n"]);
+        assert!(
+            traffic
+                .entries(Some("s"))
+                .iter()
+                .all(|e| e.direction == Direction::Outgoing)
+        );
+    }
+
+    /// An AsyncRead over `data` that returns one byte per read.
+    fn tokio_test_reader(data: &'static [u8]) -> impl AsyncRead + Unpin {
+        struct OneByte(&'static [u8]);
+        impl AsyncRead for OneByte {
+            fn poll_read(
+                mut self: Pin<&mut Self>,
+                _: &mut Context<'_>,
+                buf: &mut ReadBuf<'_>,
+            ) -> Poll<io::Result<()>> {
+                if let Some((first, rest)) = self.0.split_first() {
+                    buf.put_slice(&[*first]);
+                    self.0 = rest;
+                }
+                Poll::Ready(Ok(()))
+            }
+        }
+        OneByte(data)
+    }
+}
