@@ -118,36 +118,19 @@ async fn core(entry: Value) -> (f64, f64) {
         .wait_for(Duration::from_secs(30), |s| matches!(s, ServerState::Ready))
         .await
         .expect("ready");
-    let w = wb.clone();
-    let seq = rate(SEQUENTIAL, 1, move |i| {
-        let w = w.clone();
-        async move {
-            w.call_tool(
-                "s",
-                "echo",
-                json!({ "message": format!("m{i}") }),
-                CallOptions::default(),
-            )
-            .await
-            .unwrap();
+    let echo = |wb: Workbench| {
+        move |i: usize| {
+            let wb = wb.clone();
+            async move {
+                let args = json!({ "message": format!("m{i}") });
+                wb.call_tool("s", "echo", args, CallOptions::default())
+                    .await
+                    .unwrap();
+            }
         }
-    })
-    .await;
-    let w = wb.clone();
-    let conc = rate(CONCURRENT, IN_FLIGHT, move |i| {
-        let w = w.clone();
-        async move {
-            w.call_tool(
-                "s",
-                "echo",
-                json!({ "message": format!("m{i}") }),
-                CallOptions::default(),
-            )
-            .await
-            .unwrap();
-        }
-    })
-    .await;
+    };
+    let seq = rate(SEQUENTIAL, 1, echo(wb.clone())).await;
+    let conc = rate(CONCURRENT, IN_FLIGHT, echo(wb.clone())).await;
     wb.shutdown().await;
     (seq, conc)
 }
