@@ -16,7 +16,7 @@ use tracing::Instrument;
 use super::Workbench;
 use crate::connect::ServerState;
 use crate::error::{Error, Result};
-use crate::events::Event;
+use crate::traffic::{Direction, TrafficEntry};
 
 /// Progress of one call: (progress, total, message).
 pub type Progress = (f64, Option<f64>, Option<String>);
@@ -144,7 +144,13 @@ impl Workbench {
         let mut peer_options =
             PeerRequestOptions::with_timeout(timeout).reset_timeout_on_progress();
         peer_options = peer_options.with_max_total_timeout(opts.max_call_time.max(timeout));
-        let mut events = self.subscribe();
+        // Progress is read from the traffic tap, which sees messages in wire
+        // order (rmcp runs notification handlers in spawned tasks, so through
+        // it the last progress can arrive after the result).
+        let mut tap = options
+            .progress
+            .as_ref()
+            .map(|_| self.traffic().subscribe());
         let request = peer
             .send_cancellable_request(request, peer_options)
             .await
@@ -160,6 +166,12 @@ impl Workbench {
             tokio::select! {
                 result = &mut response => {
                     let result = result.map_err(|e| map_error(&server, method, e))?;
+                    // Everything recorded before the result is already queued.
+                    if let (Some(tap), Some(tx)) = (tap.as_mut(), &options.progress) {
+                        while let Ok(entry) = tap.try_recv() {
+                            forward_progress(&entry, &server, &token, tx);
+                        }
+                    }
                     return serde_json::to_value(&result).map_err(|e| Error::Internal(e.to_string()));
                 }
                 _ = cancel.cancelled() => {
@@ -168,11 +180,9 @@ impl Workbench {
                     let _ = peer.notify_cancelled(param).await;
                     return Err(Error::Cancelled { server, method: method.to_string() });
                 }
-                event = events.recv() => {
-                    if let (Ok(Event::Progress { server: s, token: t, progress, total, message }), Some(tx)) = (event, &options.progress)
-                        && s == server && t == token
-                    {
-                        let _ = tx.send((progress, total, message));
+                entry = async { match tap.as_mut() { Some(t) => t.recv().await, None => std::future::pending().await } } => {
+                    if let (Ok(entry), Some(tx)) = (entry, &options.progress) {
+                        forward_progress(&entry, &server, &token, tx);
                     }
                 }
             }
@@ -216,6 +226,35 @@ impl Workbench {
                 tool: qualified.to_string(),
             })?;
         self.call_tool(&server, &tool, arguments, options).await
+    }
+}
+
+/// Pass a `notifications/progress` for this call's token to the caller.
+fn forward_progress(
+    entry: &TrafficEntry,
+    server: &str,
+    token: &str,
+    tx: &mpsc::UnboundedSender<Progress>,
+) {
+    if entry.server != server
+        || entry.direction != Direction::Incoming
+        || entry.method.as_deref() != Some("notifications/progress")
+    {
+        return;
+    }
+    let Ok(message) = serde_json::from_str::<Value>(&entry.body) else {
+        return;
+    };
+    let params = &message["params"];
+    if serde_json::from_str::<Value>(token).ok().as_ref() != Some(&params["progressToken"]) {
+        return;
+    }
+    if let Some(progress) = params["progress"].as_f64() {
+        let _ = tx.send((
+            progress,
+            params["total"].as_f64(),
+            params["message"].as_str().map(str::to_string),
+        ));
     }
 }
 
