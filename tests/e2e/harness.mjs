@@ -2,7 +2,7 @@
 // a hermetic environment (temp HOME and XDG folders, temp log folder), so the
 // tests never touch the real user config, keychain or app-data folders.
 // No npm packages: Node's fetch and node:test are enough.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -103,13 +103,13 @@ export class Session {
     this.base = `http://127.0.0.1:${port}/session/${id}`;
   }
 
-  async cmd(method, path, body) {
+  async cmd(method, path, body, timeoutMs = 20_000) {
     // No WebDriver command may hang the suite: each gets 20 s.
     const res = await fetch(this.base + path, {
       method,
       headers: { "content-type": "application/json" },
       body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(20_000),
+      signal: AbortSignal.timeout(timeoutMs),
     });
     const json = await res.json();
     if (!res.ok) throw new Error(`${method} ${path}: ${JSON.stringify(json.value)}`);
@@ -161,20 +161,31 @@ export class Session {
     throw new Error(`timed out waiting on ${css}; last seen: ${JSON.stringify(last)}`);
   }
 
-  /** Save a PNG of the window under the artifacts folder; returns its path. */
+  /**
+   * Save a PNG of the window under the artifacts folder; returns its path.
+   * WebKit's own snapshot can stall under Xvfb on a loaded machine, so each
+   * attempt is bounded and the last resort is a grab of the X display.
+   */
   async screenshot(name) {
     const dir = ARTIFACTS();
     mkdirSync(dir, { recursive: true });
     const path = join(dir, `${name}.png`);
-    // WebKit may not have painted what the DOM already holds (and under Xvfb
-    // animation frames can be throttled): wait a beat, and retake a blank shot.
     let png = Buffer.alloc(0);
-    for (let attempt = 0; attempt < 6; attempt++) {
-      await sleep(300 + attempt * 300);
-      png = Buffer.from(await this.cmd("GET", "/screenshot"), "base64");
-      if (png.length > 8_000) break;
+    for (let attempt = 0; attempt < 4 && png.length <= 8_000; attempt++) {
+      // Give WebKit a beat to paint what the DOM already holds.
+      await sleep(300 + attempt * 400);
+      try {
+        png = Buffer.from(await this.cmd("GET", "/screenshot", undefined, 8_000), "base64");
+      } catch (e) {
+        console.log(`screenshot attempt ${attempt + 1} failed: ${e.message}`);
+      }
     }
-    writeFileSync(path, png);
+    if (png.length > 8_000) {
+      writeFileSync(path, png);
+    } else {
+      execFileSync("import", ["-window", "root", path], { timeout: 15_000 });
+      console.log("screenshot taken from the X display (WebKit's snapshot did not answer)");
+    }
     console.log(`screenshot: ${path}`);
     return path;
   }
