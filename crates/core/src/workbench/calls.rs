@@ -132,13 +132,7 @@ impl Workbench {
         options: CallOptions,
     ) -> Result<Value> {
         let server = handle.name().to_string();
-        let message = if params.is_null() {
-            json!({ "method": method })
-        } else {
-            json!({ "method": method, "params": params })
-        };
-        let request: ClientRequest = serde_json::from_value(message)
-            .map_err(|e| Error::Internal(format!("{method}: {e}")))?;
+        let request = build_request(method, params)?;
         let opts = handle.options();
         let timeout = options.timeout.unwrap_or(opts.call_timeout);
         let mut peer_options =
@@ -227,6 +221,25 @@ impl Workbench {
             })?;
         self.call_tool(&server, &tool, arguments, options).await
     }
+}
+
+/// The typed request for `method`. tools/call, the hot path, is built
+/// directly; anything else goes through `ClientRequest`'s own deserializer.
+fn build_request(method: &str, params: Value) -> Result<ClientRequest> {
+    let bad = |e: serde_json::Error| Error::Internal(format!("{method}: {e}"));
+    if method == "tools/call" {
+        let params: rmcp::model::CallToolRequestParams =
+            serde_json::from_value(params).map_err(bad)?;
+        return Ok(ClientRequest::CallToolRequest(
+            rmcp::model::CallToolRequest::new(params),
+        ));
+    }
+    let message = if params.is_null() {
+        json!({ "method": method })
+    } else {
+        json!({ "method": method, "params": params })
+    };
+    serde_json::from_value(message).map_err(bad)
 }
 
 /// Pass a `notifications/progress` for this call's token to the caller.
