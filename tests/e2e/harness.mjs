@@ -177,7 +177,9 @@ export class Session {
       try {
         png = Buffer.from(await this.cmd("GET", "/screenshot", undefined, 8_000), "base64");
       } catch (e) {
-        console.log(`screenshot attempt ${attempt + 1} failed: ${e.message}`);
+        // A stalled snapshot does not recover: grab the display instead.
+        console.log(`WebKit screenshot failed: ${e.message}`);
+        break;
       }
     }
     if (png.length > 8_000) {

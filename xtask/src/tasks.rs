@@ -236,8 +236,7 @@ fn e2e(root: &Path, driver: &Path) -> Result {
     c.env("TAURI_DRIVER", driver)
         .env("APP_BINARY", target.join("debug/mcp-workbench"))
         .env("DEMO_SERVER", target.join("debug/mcp-demo-server"))
-        .env("E2E_ARTIFACTS", target.join("e2e"))
-        .env("WEBKIT_DISABLE_DMABUF_RENDERER", "1");
+        .env("E2E_ARTIFACTS", target.join("e2e"));
     sh(&mut c)
 }
 
