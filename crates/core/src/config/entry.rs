@@ -169,7 +169,39 @@ pub fn parse_entry(name: &str, raw: &Value) -> Result<ServerEntry, Problem> {
         },
         startup_timeout: seconds(obj, "startupTimeout")?,
         call_timeout: seconds(obj, "callTimeout")?,
+        restart: restart(obj)?,
     })
+}
+
+fn restart(obj: &Map<String, Value>) -> Result<Option<super::RestartPolicy>, Problem> {
+    match obj.get("restart") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Bool(enabled)) => Ok(Some(super::RestartPolicy {
+            enabled: *enabled,
+            initial_delay: None,
+            max_delay: None,
+        })),
+        Some(Value::Object(policy)) => {
+            let nested = |key: &str| {
+                seconds(policy, key)
+                    .map_err(|p| problem(&format!("/restart{}", p.pointer), p.message))
+            };
+            let enabled = match policy.get("enabled") {
+                None => true,
+                Some(Value::Bool(b)) => *b,
+                Some(_) => return Err(problem("/restart/enabled", "must be true or false")),
+            };
+            Ok(Some(super::RestartPolicy {
+                enabled,
+                initial_delay: nested("initialDelay")?,
+                max_delay: nested("maxDelay")?,
+            }))
+        }
+        Some(_) => Err(problem(
+            "/restart",
+            "must be false, true or {\"initialDelay\": seconds, \"maxDelay\": seconds}",
+        )),
+    }
 }
 
 fn seconds(obj: &Map<String, Value>, key: &str) -> Result<Option<std::time::Duration>, Problem> {

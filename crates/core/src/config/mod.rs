@@ -105,6 +105,16 @@ pub struct ServerEntry {
     pub startup_timeout: Option<std::time::Duration>,
     /// `"callTimeout"` in seconds.
     pub call_timeout: Option<std::time::Duration>,
+    /// `"restart": false`, or `{"initialDelay": s, "maxDelay": s}` for the backoff.
+    pub restart: Option<RestartPolicy>,
+}
+
+/// How a crashed server is restarted (absent: the workbench's defaults).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RestartPolicy {
+    pub enabled: bool,
+    pub initial_delay: Option<std::time::Duration>,
+    pub max_delay: Option<std::time::Duration>,
 }
 
 /// How long a server's connection lives.

@@ -162,3 +162,24 @@ fn lifecycle_and_timeouts_are_read_and_checked() {
         ["/mcpServers/bad/lifecycle", "/mcpServers/neg/callTimeout"]
     );
 }
+
+#[test]
+fn restart_policy_is_read_and_checked() {
+    let cfg = parse(
+        r#"{"mcpServers": {
+            "off": {"command": "x", "restart": false},
+            "tuned": {"command": "x", "restart": {"initialDelay": 0.5, "maxDelay": 10}},
+            "bad": {"command": "x", "restart": {"maxDelay": "soon"}}
+        }}"#,
+    )
+    .unwrap();
+    assert_eq!(cfg.servers[0].restart.map(|r| r.enabled), Some(false));
+    let tuned = cfg.servers[1].restart.unwrap();
+    assert!(tuned.enabled);
+    assert_eq!(
+        tuned.initial_delay,
+        Some(std::time::Duration::from_millis(500))
+    );
+    assert_eq!(tuned.max_delay, Some(std::time::Duration::from_secs(10)));
+    assert_eq!(cfg.problems[0].pointer, "/mcpServers/bad/restart/maxDelay");
+}

@@ -109,6 +109,11 @@ impl ServerHandle {
         if entry.lifecycle == Lifecycle::Transient {
             options.health_interval = None;
         }
+        if let Some(policy) = entry.restart {
+            options.auto_restart = policy.enabled;
+            options.restart_initial = policy.initial_delay.unwrap_or(options.restart_initial);
+            options.restart_max = policy.max_delay.unwrap_or(options.restart_max);
+        }
         let initial = ServerStatus {
             name: entry.name.clone(),
             state: if entry.disabled {

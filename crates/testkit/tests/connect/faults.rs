@@ -347,3 +347,31 @@ async fn after_an_http_session_is_dropped_calls_go_on_on_a_new_session() {
     healthy_still_works(&wb).await;
     wb.shutdown().await;
 }
+
+#[tokio::test]
+async fn restart_false_in_the_config_leaves_a_crashed_server_failed() {
+    let (name, mut entry) = stdio("no-restart", &["--fault", "exit-at-start"]);
+    entry["restart"] = json!(false);
+    let (wb, _dir) = with_healthy((name.clone(), entry)).await;
+    let h = wb.server(&name).unwrap();
+    let s = h
+        .wait_for(Duration::from_secs(10), |s| {
+            matches!(s, ServerState::Failed { .. })
+        })
+        .await;
+    assert!(s.is_some(), "{:?}", h.status().state);
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert!(
+        matches!(h.status().state, ServerState::Failed { .. }),
+        "not retried: {:?}",
+        h.status().state
+    );
+    // The user can still start it by hand.
+    h.restart().await;
+    h.wait_for(Duration::from_secs(5), |s| {
+        matches!(s, ServerState::Starting { .. } | ServerState::Failed { .. })
+    })
+    .await;
+    healthy_still_works(&wb).await;
+    wb.shutdown().await;
+}
