@@ -141,8 +141,7 @@ where
         match rmcp::serve_client_with_lifecycle(handler, transport, lifecycle()).await {
             Ok(service) => service,
             Err(e) => {
-                let mut reason =
-                    format!("the MCP handshake failed: {}", plain_error(&e.to_string()));
+                let mut reason = format!("the MCP handshake failed: {}", error_chain(&e));
                 // Say how the process ended, if it did: that is what the user can act on.
                 if let Some(c) = child.as_mut()
                     && let Ok(exit) =
@@ -179,6 +178,22 @@ where
         broken,
         child,
     })
+}
+
+/// An error and its causes, as one line a person can read: rmcp's own text
+/// often stops at "error sending request" and the cause ("Connection refused")
+/// is only in the source chain.
+pub fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
+    let mut parts: Vec<String> = vec![plain_error(&e.to_string())];
+    let mut source = e.source();
+    while let Some(cause) = source {
+        let text = plain_error(&cause.to_string());
+        if !parts.iter().any(|p| p.contains(&text)) {
+            parts.push(text);
+        }
+        source = cause.source();
+    }
+    parts.join(": ")
 }
 
 /// rmcp's errors name Rust types (`Transport [rmcp::transport::...] error:`);
@@ -294,19 +309,23 @@ pub(crate) async fn connect(entry: &ServerEntry, cx: Context<'_>) -> Result<Sess
         Transport::StreamableHttp { url, headers } => {
             cx.traffic
                 .set_secrets(&entry.name, headers.values().cloned().collect());
-            connect_streamable(entry, url, http_client(headers)?, handler, &cx).await
+            let result = connect_streamable(entry, url, http_client(headers)?, handler, &cx).await;
+            explain_unreachable(url, result).await
         }
         Transport::Sse { url, headers } => {
             cx.traffic
                 .set_secrets(&entry.name, headers.values().cloned().collect());
-            connect_sse(entry, url, http_client(headers)?, handler, &cx).await
+            let result = connect_sse(entry, url, http_client(headers)?, handler, &cx).await;
+            explain_unreachable(url, result).await
         }
         Transport::RemoteAuto { url, headers } => {
             // No "type": Streamable HTTP first, then the legacy SSE transport.
             cx.traffic
                 .set_secrets(&entry.name, headers.values().cloned().collect());
             let client = http_client(headers)?;
-            match connect_streamable(entry, url, client.clone(), handler.clone(), &cx).await {
+            let result = match connect_streamable(entry, url, client.clone(), handler.clone(), &cx)
+                .await
+            {
                 Ok(session) => Ok(session),
                 Err(http_error) => match connect_sse(entry, url, client, handler, &cx).await {
                     Ok(session) => Ok(session),
@@ -314,8 +333,43 @@ pub(crate) async fn connect(entry: &ServerEntry, cx: Context<'_>) -> Result<Sess
                         "neither transport worked. Streamable HTTP: {http_error}. SSE: {sse_error}"
                     )),
                 },
-            }
+            };
+            explain_unreachable(url, result).await
         }
+    }
+}
+
+/// When a remote handshake fails, say first whether anything listens at
+/// all: "connection refused" is what a person can act on, and rmcp's text
+/// ("error sending request") leaves it out.
+async fn explain_unreachable(
+    url: &str,
+    result: Result<Session, String>,
+) -> Result<Session, String> {
+    let Err(reason) = result else { return result };
+    let Ok(parsed) = reqwest::Url::parse(url) else {
+        return Err(reason);
+    };
+    let (Some(host), Some(port)) = (parsed.host_str(), parsed.port_or_known_default()) else {
+        return Err(reason);
+    };
+    let host = host
+        .trim_start_matches('[')
+        .trim_end_matches(']')
+        .to_string();
+    match tokio::time::timeout(
+        Duration::from_secs(3),
+        tokio::net::TcpStream::connect((host.as_str(), port)),
+    )
+    .await
+    {
+        Ok(Ok(_)) => Err(reason),
+        Ok(Err(e)) => Err(format!(
+            "cannot connect to {host}:{port} ({e}): is the server running?"
+        )),
+        Err(_) => Err(format!(
+            "no answer from {host}:{port} within 3 s: is the address right?"
+        )),
     }
 }
 
@@ -369,5 +423,30 @@ mod tests {
     fn plain_error_drops_rust_type_names() {
         let raw = "Transport send error: Transport [a::b::Tapped<c::D<e::F>>] error: Session expired (HTTP 404)";
         assert_eq!(super::plain_error(raw), "Session expired (HTTP 404)");
+    }
+
+    #[test]
+    fn error_chain_includes_each_new_cause_once() {
+        #[derive(Debug)]
+        struct E(&'static str, Option<Box<E>>);
+        impl std::fmt::Display for E {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.0)
+            }
+        }
+        impl std::error::Error for E {
+            fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+                self.1.as_deref().map(|e| e as _)
+            }
+        }
+        let inner = E("Connection refused (os error 111)", None);
+        let e = E(
+            "error sending request",
+            Some(Box::new(E("sending request", Some(Box::new(inner))))),
+        );
+        assert_eq!(
+            super::error_chain(&e),
+            "error sending request: Connection refused (os error 111)"
+        );
     }
 }

@@ -34,7 +34,7 @@ impl<T: Transport<RoleClient> + Send> Transport<RoleClient> for Tapped<T> {
         async move {
             let result = sending.await;
             if let Err(e) = &result {
-                let _ = broken.send(super::plain_error(&e.to_string()));
+                let _ = broken.send(super::error_chain(e));
             }
             result
         }

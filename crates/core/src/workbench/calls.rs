@@ -294,7 +294,7 @@ fn map_error(server: &str, method: &str, e: ServiceError) -> Error {
         other => Error::Transport {
             server,
             method,
-            message: crate::connect::plain_error(&other.to_string()),
+            message: crate::connect::error_chain(&other),
         },
     }
 }

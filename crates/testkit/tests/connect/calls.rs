@@ -355,3 +355,39 @@ async fn a_transient_server_gets_a_fresh_process_per_call_and_none_between() {
     assert_eq!(processes_with(&marker), 0, "closed after each call");
     wb.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_remote_server_that_is_not_listening_says_so() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let servers = [(
+        "gone".to_string(),
+        json!({ "type": "http", "url": format!("http://127.0.0.1:{port}/mcp") }),
+    )];
+    let (wb, _dir) = start(&servers).await;
+    let s = wb
+        .server("gone")
+        .unwrap()
+        .wait_for(Duration::from_secs(10), |s| {
+            matches!(
+                s,
+                ServerState::Failed { .. } | ServerState::Restarting { .. }
+            )
+        })
+        .await
+        .expect("fails");
+    let (ServerState::Failed { reason, .. } | ServerState::Restarting { reason, .. }) = s.state
+    else {
+        unreachable!()
+    };
+    assert_eq!(
+        reason,
+        format!(
+            "cannot connect to 127.0.0.1:{port} (Connection refused (os error 111)): is the server running?"
+        )
+    );
+    wb.shutdown().await;
+}
