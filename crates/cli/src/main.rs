@@ -104,7 +104,7 @@ fn exit_code(code: ErrorCode) -> u8 {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let _log = workbench_core::logging::init(None, "error,rmcp=off");
+    let _log = workbench_core::logging::init(None, "error,rmcp=off,rustls_platform_verifier=off");
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

@@ -237,3 +237,87 @@ fn example_config_lists_without_connecting_failures_hiding_the_others() {
     assert!(text.lines().any(|l| l.starts_with("demo-stdio\t")));
     assert!(text.lines().any(|l| l.starts_with("demo-http\t")));
 }
+
+/// The demo server over HTTPS on a free loopback port, with its own CA.
+struct TlsDemo {
+    child: std::process::Child,
+    url: String,
+    ca: PathBuf,
+}
+
+impl Drop for TlsDemo {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn tls_demo(dir: &Path) -> TlsDemo {
+    let port_file = dir.join("addr");
+    let ca = dir.join("ca.pem");
+    let mut child = Command::new(demo_server())
+        .args(["--http", "127.0.0.1:0", "--port-file"])
+        .arg(&port_file)
+        .arg("--tls-ca-out")
+        .arg(&ca)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    for _ in 0..400 {
+        if let Ok(addr) = std::fs::read_to_string(&port_file)
+            && !addr.is_empty()
+        {
+            return TlsDemo {
+                child,
+                url: format!("https://{addr}/mcp"),
+                ca,
+            };
+        }
+        std::thread::sleep(std::time::Duration::from_millis(25));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    panic!("the HTTPS demo server did not start");
+}
+
+#[test]
+fn https_servers_connect_when_their_ca_is_trusted_and_say_why_not_otherwise() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = tls_demo(dir.path());
+    let config = dir.path().join("mcp.json");
+    std::fs::write(
+        &config,
+        json!({ "mcpServers": { "secure": { "type": "http", "url": server.url } } }).to_string(),
+    )
+    .unwrap();
+    let call = |trust: bool| {
+        let mut cmd = Command::new(BIN);
+        cmd.args([
+            "--config",
+            config.to_str().unwrap(),
+            "call",
+            "secure",
+            "echo",
+        ])
+        .args(["--args", r#"{"message":"over tls"}"#])
+        .env_remove("MCPWB_CONFIG")
+        .env_remove("SSL_CERT_DIR")
+        .env("HOME", dir.path());
+        if trust {
+            cmd.env("SSL_CERT_FILE", &server.ca);
+        } else {
+            cmd.env_remove("SSL_CERT_FILE");
+        }
+        cmd.output().unwrap()
+    };
+    let trusted = call(true);
+    assert_eq!(trusted.status.code(), Some(0), "{}", stderr(&trusted));
+    assert!(stdout(&trusted).contains("over tls"));
+
+    let untrusted = call(false);
+    assert_eq!(untrusted.status.code(), Some(4), "{}", stdout(&untrusted));
+    let err = stderr(&untrusted);
+    assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+    assert!(err.contains("certificate"), "{err}");
+    assert!(err.contains("SSL_CERT_FILE"), "{err}");
+}

@@ -37,6 +37,49 @@ struct Gate {
     token: Option<Arc<str>>,
     fault: Option<Fault>,
     legacy: bool,
+    json: bool,
+}
+
+/// How the demo server listens over HTTP.
+#[derive(Debug, Clone, Default)]
+pub struct HttpOptions {
+    /// Require `Authorization: Bearer TOKEN`.
+    pub token: Option<String>,
+    /// Write the bound address here once listening (bind port 0 in tests).
+    pub port_file: Option<PathBuf>,
+    /// Answer requests with one JSON body instead of an SSE stream, adding a
+    /// field no SDK knows (`x-demo-trace`) to each message, as extensions do.
+    pub json_response: bool,
+    /// Serve HTTPS with a fresh certificate; its CA is written to this file.
+    pub tls_ca_out: Option<PathBuf>,
+}
+
+/// Add `x-demo-trace` to a JSON-RPC message in a JSON body.
+async fn with_trace(response: Response) -> Response {
+    let is_json = response
+        .headers()
+        .get("content-type")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("application/json"));
+    if !is_json {
+        return response;
+    }
+    let (mut parts, body) = response.into_parts();
+    let Ok(bytes) = axum::body::to_bytes(body, 512 * 1024 * 1024).await else {
+        return StatusCode::INTERNAL_SERVER_ERROR.into_response();
+    };
+    let body = match serde_json::from_slice::<serde_json::Value>(&bytes) {
+        Ok(serde_json::Value::Object(mut message)) => {
+            message.insert(
+                "x-demo-trace".into(),
+                serde_json::json!({ "served_by": "demo" }),
+            );
+            serde_json::to_vec(&message).unwrap_or_default()
+        }
+        _ => bytes.to_vec(),
+    };
+    parts.headers.remove("content-length");
+    Response::from_parts(parts, axum::body::Body::from(body))
 }
 
 async fn gate(State(gate): State<Gate>, request: Request, next: Next) -> Response {
@@ -80,16 +123,19 @@ async fn gate(State(gate): State<Gate>, request: Request, next: Next) -> Respons
         }
         _ => {}
     }
-    next.run(request).await
+    let response = next.run(request).await;
+    if gate.json {
+        with_trace(response).await
+    } else {
+        response
+    }
 }
 
 /// Listen on `addr` (127.0.0.1 only is sensible) until `ct` is cancelled.
-/// Writes the bound address to `port_file` when given (bind port 0 in tests).
 pub async fn serve(
     addr: SocketAddr,
     options: DemoOptions,
-    token: Option<String>,
-    port_file: Option<PathBuf>,
+    http: HttpOptions,
     ct: CancellationToken,
 ) -> std::io::Result<()> {
     let fault = options.fault;
@@ -97,26 +143,48 @@ pub async fn serve(
     let service = StreamableHttpService::new(
         move || Ok(DemoServer::new(options.clone())),
         LocalSessionManager::default().into(),
-        StreamableHttpServerConfig::default().with_cancellation_token(ct.child_token()),
+        StreamableHttpServerConfig::default()
+            .with_cancellation_token(ct.child_token())
+            .with_json_response(http.json_response),
     );
     let router =
         axum::Router::new()
             .nest_service("/mcp", service)
             .layer(middleware::from_fn_with_state(
                 Gate {
-                    token: token.map(Arc::from),
+                    token: http.token.map(Arc::from),
                     fault,
                     legacy,
+                    json: http.json_response,
                 },
                 gate,
             ));
     let listener = tokio::net::TcpListener::bind(addr).await?;
     let bound = listener.local_addr()?;
-    eprintln!("demo server: listening on http://{bound}/mcp");
-    if let Some(path) = port_file {
+    let scheme = if http.tls_ca_out.is_some() {
+        "https"
+    } else {
+        "http"
+    };
+    eprintln!("demo server: listening on {scheme}://{bound}/mcp");
+    let shutdown = async move { ct.cancelled().await };
+    if let Some(ca_out) = &http.tls_ca_out {
+        let acceptor = crate::tls::acceptor(ca_out)?;
+        if let Some(path) = http.port_file {
+            std::fs::write(path, bound.to_string())?;
+        }
+        let tls = crate::tls::TlsListener {
+            tcp: listener,
+            acceptor,
+        };
+        return axum::serve(tls, router)
+            .with_graceful_shutdown(shutdown)
+            .await;
+    }
+    if let Some(path) = http.port_file {
         std::fs::write(path, bound.to_string())?;
     }
     axum::serve(listener, router)
-        .with_graceful_shutdown(async move { ct.cancelled().await })
+        .with_graceful_shutdown(shutdown)
         .await
 }

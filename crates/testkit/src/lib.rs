@@ -8,6 +8,7 @@ pub mod http;
 pub mod legacy;
 pub mod media;
 pub mod sse;
+pub mod tls;
 
 pub use demo::DemoServer;
 pub use fault::Fault;

@@ -3,6 +3,7 @@
 //! that owns it ([`supervisor`]).
 
 mod client;
+pub mod httptap;
 pub mod resolve;
 pub mod sse;
 pub mod stdio;
@@ -241,21 +242,33 @@ async fn connect_streamable(
     cx: &Context<'_>,
 ) -> Result<Session, String> {
     let (broken_tx, broken_rx) = tokio::sync::mpsc::unbounded_channel();
-    let config = StreamableHttpClientTransportConfig::with_uri(url);
-    let transport = tap::Tapped {
-        inner: StreamableHttpClientTransport::with_client(client, config),
-        server: entry.name.clone(),
+    let mut config = StreamableHttpClientTransportConfig::with_uri(url);
+    config.max_sse_event_size = httptap::MAX_BODY;
+    config.max_json_response_size = httptap::MAX_BODY;
+    let failure = std::sync::Arc::new(std::sync::Mutex::new(None));
+    let client = httptap::TapClient {
+        http: client,
+        server: entry.name.as_str().into(),
         traffic: cx.traffic.clone(),
+        failure: failure.clone(),
+    };
+    let transport = tap::BreakWatch {
+        inner: StreamableHttpClientTransport::with_client(client, config),
         broken: broken_tx,
     };
-    start(
+    let result = start(
         transport,
         handler,
         TransportKind::StreamableHttp,
         None,
         Some(broken_rx),
     )
-    .await
+    .await;
+    let detail = failure.lock().unwrap_or_else(|p| p.into_inner()).take();
+    match (result, detail) {
+        (Err(_), Some(detail)) => Err(format!("the MCP handshake failed: {detail}")),
+        (result, _) => result,
+    }
 }
 
 async fn connect_sse(

@@ -1,34 +1,24 @@
-//! A transport decorator that records each message in the traffic log, for
-//! transports whose bytes rmcp parses itself (Streamable HTTP). The recorded
-//! text is the message re-serialised: fields rmcp's types do not know are not
-//! in it (the stdio tap, below rmcp, keeps every byte).
+//! A transport decorator that reports a failed send: over Streamable HTTP
+//! that means the session is gone (404, connection refused), which rmcp does
+//! not treat as the end of the transport. (The bytes are recorded below rmcp,
+//! in `httptap`.)
 
 use rmcp::RoleClient;
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 
-use crate::traffic::{Direction, TrafficLog};
-
-pub struct Tapped<T> {
+pub struct BreakWatch<T> {
     pub inner: T,
-    pub server: String,
-    pub traffic: TrafficLog,
-    /// Told when a send fails: over HTTP that means the session is gone
-    /// (404, connection refused), which rmcp does not treat as the end.
     pub broken: tokio::sync::mpsc::UnboundedSender<String>,
 }
 
-impl<T: Transport<RoleClient> + Send> Transport<RoleClient> for Tapped<T> {
+impl<T: Transport<RoleClient> + Send> Transport<RoleClient> for BreakWatch<T> {
     type Error = T::Error;
 
     fn send(
         &mut self,
         item: TxJsonRpcMessage<RoleClient>,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
-        if let Ok(bytes) = serde_json::to_vec(&item) {
-            self.traffic
-                .record_message(&self.server, Direction::Outgoing, &bytes);
-        }
         let sending = self.inner.send(item);
         let broken = self.broken.clone();
         async move {
@@ -40,13 +30,8 @@ impl<T: Transport<RoleClient> + Send> Transport<RoleClient> for Tapped<T> {
         }
     }
 
-    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleClient>> {
-        let item = self.inner.receive().await?;
-        if let Ok(bytes) = serde_json::to_vec(&item) {
-            self.traffic
-                .record_message(&self.server, Direction::Incoming, &bytes);
-        }
-        Some(item)
+    fn receive(&mut self) -> impl Future<Output = Option<RxJsonRpcMessage<RoleClient>>> + Send {
+        self.inner.receive()
     }
 
     fn close(&mut self) -> impl Future<Output = Result<(), Self::Error>> + Send {

@@ -44,6 +44,14 @@ struct Args {
     /// Speak only the initialize era (2025-11-25 and older): no server/discover.
     #[arg(long)]
     legacy: bool,
+    /// With --http: answer with JSON bodies instead of SSE streams, each
+    /// message carrying an extension field (`x-demo-trace`).
+    #[arg(long, requires = "http")]
+    json_response: bool,
+    /// With --http: serve HTTPS with a fresh certificate and write the CA
+    /// that signed it (PEM) to this file.
+    #[arg(long, requires = "http")]
+    tls_ca_out: Option<PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -122,7 +130,13 @@ async fn serve(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         return Ok(());
     }
     if let Some(addr) = args.http {
-        workbench_testkit::http::serve(addr, options, args.token, args.port_file, ct).await?;
+        let http = workbench_testkit::http::HttpOptions {
+            token: args.token,
+            port_file: args.port_file,
+            json_response: args.json_response,
+            tls_ca_out: args.tls_ca_out,
+        };
+        workbench_testkit::http::serve(addr, options, http, ct).await?;
         return Ok(());
     }
     match args.fault {

@@ -391,3 +391,44 @@ async fn a_remote_server_that_is_not_listening_says_so() {
     );
     wb.shutdown().await;
 }
+
+#[tokio::test]
+async fn streamable_http_traffic_keeps_the_bytes_the_server_sent() {
+    // This server answers with JSON bodies carrying a field no SDK knows.
+    let http = http_demo(&["--json-response"]).await;
+    let (wb, _dir) = start(&[(
+        "json".to_string(),
+        json!({ "type": "http", "url": http.url }),
+    )])
+    .await;
+    ready(&wb, "json").await;
+    let out = wb
+        .call_tool(
+            "json",
+            "echo",
+            json!({ "message": "kept" }),
+            CallOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(out.result["content"][0]["text"], "kept");
+    let entries = wb.traffic().entries(Some("json"));
+    let answer = entries
+        .iter()
+        .find(|e| e.direction == Direction::Incoming && e.body.contains("\"kept\""))
+        .expect("the tools/call answer is in the traffic log");
+    assert!(
+        answer.body.contains("\"x-demo-trace\""),
+        "the extension field survives: {}",
+        answer.body
+    );
+    assert_eq!(answer.size as usize, answer.body.len());
+    assert!(answer.latency_ms.is_some(), "paired with its request");
+    // What we sent is there too, as sent.
+    assert!(entries.iter().any(|e| {
+        e.direction == Direction::Outgoing
+            && e.method.as_deref() == Some("tools/call")
+            && e.body.contains("\"kept\"")
+    }));
+    wb.shutdown().await;
+}

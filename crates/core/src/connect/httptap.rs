@@ -1,0 +1,421 @@
+//! The Streamable HTTP client rmcp's transport drives, over reqwest, that
+//! records each message's bytes in the traffic log before anything parses
+//! them: the POST body as sent, a JSON response body as received, and the
+//! `data` of every SSE event (POST responses and the GET stream). Fields
+//! rmcp's types do not know survive in the log, and rmcp's own recovery
+//! (re-initialising after a 404) shows up there too.
+//!
+//! The response handling follows rmcp's own reqwest client (status codes,
+//! challenges, session expiry, legacy `server/discover` rejections) so the
+//! transport above behaves the same; only the recording is new.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use futures::StreamExt;
+use futures::stream::BoxStream;
+use http::{HeaderName, HeaderValue, StatusCode};
+use rmcp::model::{ClientJsonRpcMessage, ClientRequest, ErrorData, ServerJsonRpcMessage};
+use rmcp::transport::streamable_http_client::{
+    AuthRequiredError, HttpStatusError, InsufficientScopeError, SseError, StreamableHttpClient,
+    StreamableHttpError, StreamableHttpPostResponse, StreamableHttpResponseLimits,
+};
+use sse_stream::{Sse, SseStream};
+
+use crate::traffic::{Direction, TrafficLog};
+
+/// Largest message body accepted, as on stdio (a 20 MB tool result is fine).
+pub const MAX_BODY: usize = 512 * 1024 * 1024;
+const SESSION_HEADER: &str = "mcp-session-id";
+const ACCEPT: &str = "text/event-stream, application/json";
+
+#[derive(Clone)]
+pub struct TapClient {
+    pub http: reqwest::Client,
+    pub server: Arc<str>,
+    pub traffic: TrafficLog,
+    /// The last request that failed to go out, with every cause (rmcp's
+    /// errors keep only the top line: "error sending request for url").
+    pub failure: Arc<std::sync::Mutex<Option<String>>>,
+}
+
+/// Why a request could not be sent, in words a person can act on.
+pub fn describe_send_failure(e: &reqwest::Error) -> String {
+    let chain = super::error_chain(e);
+    if chain.contains("certificate") {
+        format!(
+            "{chain} (the server's TLS certificate is not trusted here; if it comes from a \
+             private CA, point SSL_CERT_FILE at that CA's PEM file)"
+        )
+    } else {
+        chain
+    }
+}
+
+type Result<T> = std::result::Result<T, StreamableHttpError<reqwest::Error>>;
+
+fn media_type_is(value: &str, expected: &str) -> bool {
+    value
+        .split(';')
+        .next()
+        .is_some_and(|essence| essence.trim().eq_ignore_ascii_case(expected))
+}
+
+/// Read a body, failing (rather than truncating) past `max`.
+async fn read_body(response: reqwest::Response, max: usize) -> Result<Vec<u8>> {
+    if response.content_length().is_some_and(|n| n > max as u64) {
+        return Err(StreamableHttpError::ResponseBodyTooLarge { max_size: max });
+    }
+    let mut stream = response.bytes_stream();
+    let mut body = Vec::new();
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk?;
+        if chunk.len() > max - body.len() {
+            return Err(StreamableHttpError::ResponseBodyTooLarge { max_size: max });
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}
+
+fn challenge(response: &reqwest::Response) -> Result<Option<String>> {
+    match response.headers().get(http::header::WWW_AUTHENTICATE) {
+        None => Ok(None),
+        Some(v) => v.to_str().map(|s| Some(s.to_owned())).map_err(|_| {
+            StreamableHttpError::UnexpectedServerResponse(Cow::from(
+                "invalid www-authenticate header value",
+            ))
+        }),
+    }
+}
+
+fn scope_of(header: &str) -> Option<String> {
+    let at = header.find("scope=")? + "scope=".len();
+    let rest = &header[at..];
+    let value = match rest.strip_prefix('"') {
+        Some(quoted) => quoted.split('"').next()?,
+        None => rest.split([',', ' ']).next()?,
+    };
+    Some(value.to_owned())
+}
+
+/// A sessionless `server/discover` that a 2025-era server rejects with a 4xx
+/// becomes a JSON-RPC error carrying the request's id, so the lifecycle can
+/// fall back to `initialize` (what rmcp's own client does).
+fn discover_rejected(
+    message: &ClientJsonRpcMessage,
+    had_session: bool,
+    status: StatusCode,
+    body: &str,
+) -> Option<StreamableHttpPostResponse> {
+    if had_session
+        || !status.is_client_error()
+        || matches!(status, StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN)
+    {
+        return None;
+    }
+    let ClientJsonRpcMessage::Request(request) = message else {
+        return None;
+    };
+    if !matches!(request.request, ClientRequest::DiscoverRequest(_)) {
+        return None;
+    }
+    let error = match serde_json::from_str::<ServerJsonRpcMessage>(body) {
+        Ok(ServerJsonRpcMessage::Error(e)) => e.error,
+        _ => ErrorData::invalid_request(
+            format!("server/discover rejected with HTTP {status}: {body}"),
+            None,
+        ),
+    };
+    Some(StreamableHttpPostResponse::Json(
+        ServerJsonRpcMessage::error(error, Some(request.id.clone())),
+        None,
+    ))
+}
+
+impl TapClient {
+    fn record(&self, direction: Direction, bytes: &[u8]) {
+        self.traffic.record_message(&self.server, direction, bytes);
+    }
+
+    /// An SSE stream whose events' data are recorded as they pass.
+    fn tapped(
+        &self,
+        stream: BoxStream<'static, std::result::Result<Sse, SseError>>,
+    ) -> BoxStream<'static, std::result::Result<Sse, SseError>> {
+        let me = self.clone();
+        stream
+            .inspect(move |item| {
+                if let Ok(Sse {
+                    data: Some(data), ..
+                }) = item
+                    && !data.trim().is_empty()
+                {
+                    me.record(Direction::Incoming, data.as_bytes());
+                }
+            })
+            .boxed()
+    }
+
+    fn request(
+        &self,
+        builder: reqwest::RequestBuilder,
+        session: Option<&str>,
+        auth: Option<String>,
+        custom: HashMap<HeaderName, HeaderValue>,
+    ) -> reqwest::RequestBuilder {
+        let mut builder = builder;
+        if let Some(token) = auth {
+            builder = builder.bearer_auth(token);
+        }
+        for (name, value) in custom {
+            builder = builder.header(name, value);
+        }
+        if let Some(session) = session {
+            builder = builder.header(SESSION_HEADER, session);
+        }
+        builder
+    }
+
+    async fn post(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session: Option<Arc<str>>,
+        auth: Option<String>,
+        custom: HashMap<HeaderName, HeaderValue>,
+        limits: StreamableHttpResponseLimits,
+    ) -> Result<StreamableHttpPostResponse> {
+        let body = serde_json::to_vec(&message).map_err(|e| {
+            StreamableHttpError::UnexpectedServerResponse(Cow::Owned(format!(
+                "cannot encode the message: {e}"
+            )))
+        })?;
+        self.record(Direction::Outgoing, &body);
+        let had_session = session.is_some();
+        let request = self
+            .request(
+                self.http.post(uri.as_ref()),
+                session.as_deref(),
+                auth,
+                custom,
+            )
+            .header(http::header::ACCEPT, ACCEPT)
+            .header(http::header::CONTENT_TYPE, "application/json")
+            .body(body);
+        let response = match request.send().await {
+            Ok(response) => response,
+            Err(e) => {
+                *self.failure.lock().unwrap_or_else(|p| p.into_inner()) =
+                    Some(describe_send_failure(&e));
+                return Err(e.into());
+            }
+        };
+        let status = response.status();
+        if status == StatusCode::UNAUTHORIZED
+            && let Some(header) = challenge(&response)?
+        {
+            return Err(StreamableHttpError::AuthRequired(AuthRequiredError::new(
+                header,
+            )));
+        }
+        if status == StatusCode::FORBIDDEN
+            && let Some(header) = challenge(&response)?
+        {
+            let scope = scope_of(&header);
+            return Err(StreamableHttpError::InsufficientScope(
+                InsufficientScopeError::new(header, scope),
+            ));
+        }
+        if matches!(status, StatusCode::ACCEPTED | StatusCode::NO_CONTENT) {
+            return Ok(StreamableHttpPostResponse::Accepted);
+        }
+        if status == StatusCode::NOT_FOUND && had_session {
+            return Err(StreamableHttpError::SessionExpired);
+        }
+        let content_type = response
+            .headers()
+            .get(http::header::CONTENT_TYPE)
+            .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned());
+        let is_json = content_type
+            .as_deref()
+            .is_some_and(|ct| media_type_is(ct, "application/json"));
+        let new_session = response
+            .headers()
+            .get(SESSION_HEADER)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        let awaits_nothing = !matches!(message, ClientJsonRpcMessage::Request(_));
+        if !status.is_success() {
+            let retry_after = response
+                .headers()
+                .get(http::header::RETRY_AFTER)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_owned);
+            let status_error = (status == StatusCode::TOO_MANY_REQUESTS
+                || status.is_server_error())
+            .then(|| HttpStatusError::new(status.as_u16(), retry_after));
+            let status_error = match status_error {
+                Some(error) if !is_json || status == StatusCode::TOO_MANY_REQUESTS => {
+                    return Err(error.into());
+                }
+                other => other,
+            };
+            let limit = if is_json {
+                limits.max_json_response_size
+            } else {
+                limits.max_error_response_size
+            };
+            let raw = read_body(response, limit.max(1))
+                .await
+                .unwrap_or_else(|_| b"<the response body could not be read>".to_vec());
+            let text = String::from_utf8_lossy(&raw).into_owned();
+            if let Some(answer) = discover_rejected(&message, had_session, status, &text) {
+                return Ok(answer);
+            }
+            if let Ok(error @ ServerJsonRpcMessage::Error(_)) =
+                serde_json::from_slice::<ServerJsonRpcMessage>(&raw)
+                && !matches!(status, StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN)
+            {
+                self.record(Direction::Incoming, &raw);
+                return Ok(StreamableHttpPostResponse::Json(error, new_session));
+            }
+            if let Some(error) = status_error {
+                return Err(error.into());
+            }
+            let text: String = text.chars().take(limits.max_error_response_size).collect();
+            return Err(StreamableHttpError::UnexpectedServerResponse(Cow::Owned(
+                format!("HTTP {status}: {text}"),
+            )));
+        }
+        if awaits_nothing && response.content_length() == Some(0) {
+            return Ok(StreamableHttpPostResponse::Accepted);
+        }
+        match content_type.as_deref() {
+            Some(ct) if media_type_is(ct, "text/event-stream") => {
+                let events = SseStream::from_bytes_stream(response.bytes_stream()).boxed();
+                Ok(StreamableHttpPostResponse::Sse(
+                    self.tapped(events),
+                    new_session,
+                ))
+            }
+            Some(ct) if media_type_is(ct, "application/json") => {
+                let raw = read_body(response, limits.max_json_response_size).await?;
+                if !raw.is_empty() {
+                    self.record(Direction::Incoming, &raw);
+                }
+                match serde_json::from_slice::<ServerJsonRpcMessage>(&raw) {
+                    Ok(parsed) => Ok(StreamableHttpPostResponse::Json(parsed, new_session)),
+                    Err(_) if awaits_nothing => Ok(StreamableHttpPostResponse::Accepted),
+                    Err(e) => Err(StreamableHttpError::UnexpectedServerResponse(Cow::Owned(
+                        format!(
+                            "the server's answer is not a JSON-RPC message ({e}): {}",
+                            String::from_utf8_lossy(&raw[..raw.len().min(200)])
+                        ),
+                    ))),
+                }
+            }
+            _ if awaits_nothing => Ok(StreamableHttpPostResponse::Accepted),
+            _ => Err(StreamableHttpError::UnexpectedContentType(content_type)),
+        }
+    }
+}
+
+impl StreamableHttpClient for TapClient {
+    type Error = reqwest::Error;
+
+    async fn post_message(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+    ) -> Result<StreamableHttpPostResponse> {
+        let limits = StreamableHttpResponseLimits::default();
+        self.post(
+            uri,
+            message,
+            session_id,
+            auth_header,
+            custom_headers,
+            limits,
+        )
+        .await
+    }
+
+    async fn post_message_with_response_limits(
+        &self,
+        uri: Arc<str>,
+        message: ClientJsonRpcMessage,
+        session_id: Option<Arc<str>>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+        limits: StreamableHttpResponseLimits,
+    ) -> Result<StreamableHttpPostResponse> {
+        self.post(
+            uri,
+            message,
+            session_id,
+            auth_header,
+            custom_headers,
+            limits,
+        )
+        .await
+    }
+
+    async fn delete_session(
+        &self,
+        uri: Arc<str>,
+        session_id: Arc<str>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+    ) -> Result<()> {
+        self.http
+            .delete_session(uri, session_id, auth_header, custom_headers)
+            .await
+    }
+
+    async fn get_stream(
+        &self,
+        uri: Arc<str>,
+        session_id: Option<Arc<str>>,
+        last_event_id: Option<String>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+    ) -> Result<BoxStream<'static, std::result::Result<Sse, SseError>>> {
+        self.get_stream_with_max_sse_event_size(
+            uri,
+            session_id,
+            last_event_id,
+            auth_header,
+            custom_headers,
+            MAX_BODY,
+        )
+        .await
+    }
+
+    async fn get_stream_with_max_sse_event_size(
+        &self,
+        uri: Arc<str>,
+        session_id: Option<Arc<str>>,
+        last_event_id: Option<String>,
+        auth_header: Option<String>,
+        custom_headers: HashMap<HeaderName, HeaderValue>,
+        max_sse_event_size: usize,
+    ) -> Result<BoxStream<'static, std::result::Result<Sse, SseError>>> {
+        let stream = self
+            .http
+            .get_stream_with_max_sse_event_size(
+                uri,
+                session_id,
+                last_event_id,
+                auth_header,
+                custom_headers,
+                max_sse_event_size,
+            )
+            .await?;
+        Ok(self.tapped(stream))
+    }
+}
