@@ -28,6 +28,18 @@ pub enum ErrorCode {
     /// The connection failed while the request was under way.
     Transport,
     Internal,
+    /// An edit that cannot be made (unknown server, name taken).
+    ConfigEdit,
+    /// The file changed on disk since it was read; nothing was written.
+    ConfigConflict,
+    /// The file could not be written (permissions, disk full).
+    ConfigWrite,
+    /// A `${...}` reference that cannot be expanded.
+    Variable,
+    /// The OS keychain refused or lacks an entry.
+    Secret,
+    /// Another client's config could not be imported or exported.
+    Dialect,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -83,6 +95,28 @@ pub enum Error {
     },
     #[error("internal error: {0}")]
     Internal(String),
+    #[error("{message}")]
+    ConfigEdit { message: String },
+    #[error(
+        "{path} changed on disk since it was read; nothing was written (reload it, then edit again)"
+    )]
+    ConfigConflict { path: PathBuf },
+    #[error("cannot write {path}: {source}")]
+    ConfigWrite {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("server \"{server}\", {key}: {message}")]
+    Variable {
+        server: String,
+        key: String,
+        message: String,
+    },
+    #[error("keychain: {0}")]
+    Secret(String),
+    #[error("{0}")]
+    Dialect(String),
 }
 
 impl Error {
@@ -100,6 +134,12 @@ impl Error {
             Error::ServerError { .. } => ErrorCode::ServerError,
             Error::Transport { .. } => ErrorCode::Transport,
             Error::Internal(_) => ErrorCode::Internal,
+            Error::ConfigEdit { .. } => ErrorCode::ConfigEdit,
+            Error::ConfigConflict { .. } => ErrorCode::ConfigConflict,
+            Error::ConfigWrite { .. } => ErrorCode::ConfigWrite,
+            Error::Variable { .. } => ErrorCode::Variable,
+            Error::Secret(_) => ErrorCode::Secret,
+            Error::Dialect(_) => ErrorCode::Dialect,
         }
     }
 }

@@ -1,0 +1,238 @@
+//! Edits to mcp.json that change only the bytes they must: through a
+//! concrete syntax tree, so comments, unknown keys, key order, indentation
+//! and the trailing newline of everything else survive.
+
+use std::path::Path;
+
+use jsonc_parser::ParseOptions;
+use jsonc_parser::cst::{CstInputValue, CstObject, CstRootNode};
+use serde_json::{Map, Value};
+
+use super::ConfigFile;
+use crate::error::{Error, Result};
+
+/// One change to the servers of a file.
+#[derive(Debug, Clone, PartialEq)]
+pub enum EditOp {
+    /// Create the server or update it: each key of `fields` gets that value
+    /// (`null` removes the key); keys not named keep their text. Objects and
+    /// arrays are compared piecewise, so an unchanged `env` keeps its comments.
+    Upsert {
+        name: String,
+        fields: Map<String, Value>,
+    },
+    Remove {
+        name: String,
+    },
+    Rename {
+        from: String,
+        to: String,
+    },
+    /// Sets `disabled` (or flips `enabled`, if the entry uses that key).
+    SetDisabled {
+        name: String,
+        disabled: bool,
+    },
+}
+
+impl EditOp {
+    /// The server this edit is about (its new name for a rename).
+    pub fn server(&self) -> &str {
+        match self {
+            EditOp::Upsert { name, .. }
+            | EditOp::Remove { name }
+            | EditOp::SetDisabled { name, .. } => name,
+            EditOp::Rename { to, .. } => to,
+        }
+    }
+}
+
+fn cst_options() -> ParseOptions {
+    ParseOptions {
+        allow_comments: true,
+        allow_trailing_commas: true,
+        allow_loose_object_property_names: false,
+        allow_missing_commas: false,
+        allow_single_quoted_strings: false,
+        allow_hexadecimal_numbers: false,
+        ..ParseOptions::default()
+    }
+}
+
+/// Convert a JSON value for insertion, keeping its key order.
+pub(crate) fn input(value: &Value) -> CstInputValue {
+    match value {
+        Value::Null => CstInputValue::Null,
+        Value::Bool(b) => CstInputValue::Bool(*b),
+        Value::Number(n) => CstInputValue::Number(n.to_string()),
+        Value::String(s) => CstInputValue::String(s.clone()),
+        Value::Array(items) => CstInputValue::Array(items.iter().map(input).collect()),
+        Value::Object(map) => {
+            CstInputValue::Object(map.iter().map(|(k, v)| (k.clone(), input(v))).collect())
+        }
+    }
+}
+
+/// Make `object`'s property `key` equal `value`, touching as little as possible.
+fn set_prop(object: &CstObject, key: &str, value: &Value) {
+    let Some(prop) = object.get(key) else {
+        object.append(key, input(value));
+        return;
+    };
+    let current = prop.to_serde_value();
+    if current.as_ref() == Some(value) {
+        return;
+    }
+    match (prop.object_value(), value) {
+        (Some(inner), Value::Object(wanted)) => {
+            for existing in inner.properties() {
+                let Some(name) = existing.name().and_then(|n| n.decoded_value().ok()) else {
+                    continue;
+                };
+                if !wanted.contains_key(&name) {
+                    existing.remove();
+                }
+            }
+            for (k, v) in wanted {
+                set_prop(&inner, k, v);
+            }
+        }
+        _ => prop.set_value(input(value)),
+    }
+}
+
+/// The object that holds the servers: `mcpServers`, else `servers`, else a
+/// new `mcpServers`.
+fn servers_object(root: &CstRootNode, path: &Path) -> Result<CstObject> {
+    let invalid = |message: &str| Error::ConfigInvalid {
+        path: path.to_path_buf(),
+        pointer: String::new(),
+        message: message.to_string(),
+    };
+    let object = match root.value() {
+        None => root.object_value_or_set(),
+        Some(v) => v
+            .as_object()
+            .ok_or_else(|| invalid("the file must hold a JSON object"))?,
+    };
+    for key in ["mcpServers", "servers"] {
+        if let Some(prop) = object.get(key) {
+            return prop.object_value().ok_or_else(|| Error::ConfigInvalid {
+                path: path.to_path_buf(),
+                pointer: format!("/{key}"),
+                message: "must be an object mapping server names to their settings".into(),
+            });
+        }
+    }
+    Ok(object.object_value_or_set("mcpServers"))
+}
+
+fn find(servers: &CstObject, name: &str) -> Option<jsonc_parser::cst::CstObjectProp> {
+    servers
+        .properties()
+        .into_iter()
+        .find(|p| p.name().and_then(|n| n.decoded_value().ok()).as_deref() == Some(name))
+}
+
+/// Apply `op` to the text of `path`. The text must parse; the result is
+/// checked to parse too. Errors name the server and say what is wrong.
+pub fn apply(path: &Path, text: &str, op: &EditOp) -> Result<String> {
+    // A syntax error is reported exactly as loading reports it.
+    if !text.trim().is_empty() {
+        super::parse_jsonc(path, text)?;
+    }
+    let root = CstRootNode::parse(text, &cst_options()).map_err(|e| Error::ConfigSyntax {
+        path: path.to_path_buf(),
+        line: e.line_display(),
+        column: e.column_display(),
+        message: e.kind().to_string(),
+    })?;
+    let servers = servers_object(&root, path)?;
+    let unknown = |name: &str| Error::ConfigEdit {
+        message: format!("there is no server named \"{name}\" in {}", path.display()),
+    };
+    match op {
+        EditOp::Upsert { name, fields } => match find(&servers, name) {
+            Some(prop) => {
+                let Some(entry) = prop.object_value() else {
+                    prop.set_value(input(&Value::Object(without_nulls(fields))));
+                    return finish(path, &root, text);
+                };
+                for (k, v) in fields {
+                    if v.is_null() {
+                        if let Some(p) = entry.get(k) {
+                            p.remove();
+                        }
+                    } else {
+                        set_prop(&entry, k, v);
+                    }
+                }
+            }
+            None => {
+                servers.append(name, input(&Value::Object(without_nulls(fields))));
+            }
+        },
+        EditOp::Remove { name } => find(&servers, name).ok_or_else(|| unknown(name))?.remove(),
+        EditOp::Rename { from, to } => {
+            if from == to {
+                return Ok(text.to_string());
+            }
+            if find(&servers, to).is_some() {
+                return Err(Error::ConfigEdit {
+                    message: format!("a server named \"{to}\" already exists"),
+                });
+            }
+            let prop = find(&servers, from).ok_or_else(|| unknown(from))?;
+            match prop.name() {
+                Some(jsonc_parser::cst::ObjectPropName::String(lit)) => {
+                    lit.set_raw_value(Value::String(to.clone()).to_string())
+                }
+                Some(jsonc_parser::cst::ObjectPropName::Word(lit)) => {
+                    lit.set_raw_value(Value::String(to.clone()).to_string())
+                }
+                None => return Err(unknown(from)),
+            }
+        }
+        EditOp::SetDisabled { name, disabled } => {
+            let prop = find(&servers, name).ok_or_else(|| unknown(name))?;
+            let entry = prop.object_value().ok_or_else(|| Error::ConfigEdit {
+                message: format!("the entry \"{name}\" is not an object"),
+            })?;
+            if let Some(enabled) = entry.get("enabled") {
+                enabled.set_value(CstInputValue::Bool(!disabled));
+            } else if let Some(flag) = entry.get("disabled") {
+                flag.set_value(CstInputValue::Bool(*disabled));
+            } else if *disabled {
+                entry.append("disabled", CstInputValue::Bool(true));
+            }
+        }
+    }
+    finish(path, &root, text)
+}
+
+fn without_nulls(fields: &Map<String, Value>) -> Map<String, Value> {
+    fields
+        .iter()
+        .filter(|(_, v)| !v.is_null())
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect()
+}
+
+fn finish(path: &Path, root: &CstRootNode, original: &str) -> Result<String> {
+    let mut out = root.to_string();
+    // A new file ends with a newline; an existing one keeps its ending.
+    if (original.trim().is_empty() || original.ends_with('\n')) && !out.ends_with('\n') {
+        out.push('\n');
+    }
+    // Never hand back text that would not load.
+    ConfigFile::parse(path, &out)?;
+    Ok(out)
+}
+
+#[cfg(test)]
+#[path = "edit_tests.rs"]
+mod tests;
+
+#[cfg(test)]
+#[path = "edit_props.rs"]
+mod props;
