@@ -46,7 +46,7 @@ fn fnv1a(text: &str) -> u32 {
     })
 }
 
-fn sanitise(part: &str) -> String {
+pub(crate) fn sanitise(part: &str) -> String {
     let s: String = part
         .chars()
         .map(|c| {

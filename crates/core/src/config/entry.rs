@@ -10,6 +10,7 @@ fn problem(pointer: &str, message: impl Into<String>) -> Problem {
     Problem {
         pointer: pointer.to_string(),
         message: message.into(),
+        scope: super::Scope::User,
     }
 }
 
@@ -60,6 +61,10 @@ fn string_map(obj: &Map<String, Value>, key: &str) -> Result<BTreeMap<String, St
 }
 
 fn check_url(url: &str, key: &str) -> Result<(), Problem> {
+    if url.starts_with("${") {
+        // Checked again once expanded, when the server starts.
+        return Ok(());
+    }
     let lower = url.to_ascii_lowercase();
     let is_http = lower.starts_with("http://") || lower.starts_with("https://");
     if is_http && url.len() > "https://".len() - 1 {
@@ -170,7 +175,28 @@ pub fn parse_entry(name: &str, raw: &Value) -> Result<ServerEntry, Problem> {
         startup_timeout: seconds(obj, "startupTimeout")?,
         call_timeout: seconds(obj, "callTimeout")?,
         restart: restart(obj)?,
+        include_tools: match obj.get("includeTools") {
+            None | Some(Value::Null) => None,
+            Some(_) => Some(string_list(obj, "includeTools")?),
+        },
+        exclude_tools: first_list(obj, &["excludeTools", "disabledTools"])?,
+        auto_approve: match obj.get("trust") {
+            Some(Value::Bool(true)) => vec!["*".to_string()],
+            Some(Value::Bool(false)) | None | Some(Value::Null) => {
+                first_list(obj, &["autoApprove", "alwaysAllow"])?
+            }
+            Some(_) => return Err(problem("/trust", "must be true or false")),
+        },
+        scope: super::Scope::User,
     })
+}
+
+/// The list under the first of `keys` present (dialects name it differently).
+fn first_list(obj: &Map<String, Value>, keys: &[&str]) -> Result<Vec<String>, Problem> {
+    match keys.iter().find(|k| obj.contains_key(**k)) {
+        Some(key) => string_list(obj, key),
+        None => Ok(Vec::new()),
+    }
 }
 
 fn restart(obj: &Map<String, Value>) -> Result<Option<super::RestartPolicy>, Problem> {

@@ -8,6 +8,8 @@
 pub mod edit;
 mod entry;
 mod parse;
+pub mod secrets;
+pub mod vars;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -108,6 +110,40 @@ pub struct ServerEntry {
     pub call_timeout: Option<std::time::Duration>,
     /// `"restart": false`, or `{"initialDelay": s, "maxDelay": s}` for the backoff.
     pub restart: Option<RestartPolicy>,
+    /// `"includeTools"`: only these tools are offered (None: all).
+    pub include_tools: Option<Vec<String>>,
+    /// `"excludeTools"` (Roo's `"disabledTools"`): never offered.
+    pub exclude_tools: Vec<String>,
+    /// `"autoApprove"` (Roo's `"alwaysAllow"`): called without asking.
+    /// `"trust": true` approves every tool (`*`).
+    pub auto_approve: Vec<String>,
+    /// Which file the entry came from.
+    pub scope: Scope,
+}
+
+/// Where an entry is defined: the user's file or the project's `.mcp.json`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum Scope {
+    #[default]
+    User,
+    Project,
+}
+
+impl ServerEntry {
+    /// Whether the tool passes the entry's include and exclude lists.
+    pub fn offers_tool(&self, tool: &str) -> bool {
+        self.include_tools
+            .as_ref()
+            .is_none_or(|only| only.iter().any(|t| t == tool))
+            && !self.exclude_tools.iter().any(|t| t == tool)
+    }
+
+    /// Whether calls of the tool need no approval.
+    pub fn auto_approves(&self, tool: &str) -> bool {
+        self.auto_approve.iter().any(|t| t == tool || t == "*")
+    }
 }
 
 /// How a crashed server is restarted (absent: the workbench's defaults).
@@ -137,16 +173,35 @@ pub struct Problem {
     /// JSON pointer to the offending key, e.g. `/mcpServers/demo/command`.
     pub pointer: String,
     pub message: String,
+    /// The file it is in.
+    pub scope: Scope,
 }
 
-/// A loaded mcp.json.
+/// A loaded mcp.json (the user's file, merged with a project's `.mcp.json`
+/// when one was given).
 #[derive(Debug, Clone)]
 pub struct ConfigFile {
+    /// The user's file.
     pub path: PathBuf,
-    /// Valid entries, in file order.
+    /// The project's `.mcp.json`, when merged in.
+    pub project: Option<PathBuf>,
+    /// Valid entries, in file order (a project entry replaces a user entry
+    /// of the same name in place).
     pub servers: Vec<ServerEntry>,
     /// Entries that could not be understood; they are skipped, not dropped from disk.
     pub problems: Vec<Problem>,
+    /// VS Code style `inputs`: values asked for once (`${input:id}`).
+    pub inputs: Vec<InputDecl>,
+}
+
+/// One declared input (`{"id", "type": "promptString", "description", "password"}`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct InputDecl {
+    pub id: String,
+    pub description: Option<String>,
+    /// Masked while typed; every input is stored in the keychain regardless.
+    pub password: bool,
 }
 
 /// What the UI and `mcpwb servers` show of a server.
@@ -224,6 +279,7 @@ impl ConfigFile {
                     Err(p) => problems.push(Problem {
                         pointer: format!("/{key}/{}{}", escape_pointer(name), p.pointer),
                         message: p.message,
+                        scope: Scope::User,
                     }),
                 }
             }
@@ -234,11 +290,67 @@ impl ConfigFile {
                 "no \"mcpServers\" object: add \"mcpServers\": { \"name\": { \"command\": ... } }",
             ));
         }
+        flag_collisions(&mut servers, &mut problems);
         Ok(ConfigFile {
             path: path.to_path_buf(),
+            project: None,
             servers,
             problems,
+            inputs: inputs(root),
         })
+    }
+
+    /// The user's file merged with `<project_dir>/.mcp.json`: project entries
+    /// override user entries of the same name. A missing user file is fine
+    /// when the project has one.
+    pub fn load_scoped(user: &Path, project_dir: Option<&Path>) -> Result<ConfigFile> {
+        let project = project_dir
+            .map(|d| d.join(".mcp.json"))
+            .filter(|p| p.is_file());
+        let mut merged = match (Self::load(user), &project) {
+            (Ok(c), _) => c,
+            (Err(Error::ConfigNotFound { .. }), Some(_)) => ConfigFile {
+                path: user.to_path_buf(),
+                project: None,
+                servers: Vec::new(),
+                problems: Vec::new(),
+                inputs: Vec::new(),
+            },
+            (Err(e), _) => return Err(e),
+        };
+        let Some(project) = project else {
+            return Ok(merged);
+        };
+        let theirs = Self::load(&project)?;
+        for mut entry in theirs.servers {
+            entry.scope = Scope::Project;
+            match merged.servers.iter_mut().find(|e| e.name == entry.name) {
+                Some(slot) => *slot = entry,
+                None => merged.servers.push(entry),
+            }
+        }
+        merged
+            .problems
+            .extend(theirs.problems.into_iter().map(|p| Problem {
+                scope: Scope::Project,
+                ..p
+            }));
+        merged.inputs.extend(theirs.inputs);
+        merged.project = Some(project);
+        Ok(merged)
+    }
+
+    /// The file an entry lives in (edits go back there).
+    pub fn file_of(&self, entry: &ServerEntry) -> &Path {
+        match (&entry.scope, &self.project) {
+            (Scope::Project, Some(p)) => p,
+            _ => &self.path,
+        }
+    }
+
+    /// The folder an entry's relative paths are resolved against.
+    pub fn base_dir_of(&self, entry: &ServerEntry) -> &Path {
+        self.file_of(entry).parent().unwrap_or(Path::new("."))
     }
 
     pub fn summaries(&self) -> Vec<ServerSummary> {
@@ -260,6 +372,48 @@ pub fn default_user_config() -> PathBuf {
         .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))
         .unwrap_or_else(|| PathBuf::from("."));
     base.join("mcp-workbench").join("mcp.json")
+}
+
+/// Two names that become the same once sanitised for tool names
+/// (`my server` and `my_server`) would make qualified names ambiguous to a
+/// reader: the second is reported at its key and skipped.
+fn flag_collisions(servers: &mut Vec<ServerEntry>, problems: &mut Vec<Problem>) {
+    let mut seen: Vec<(String, String)> = Vec::new();
+    servers.retain(|e| {
+        let norm = crate::catalog::sanitise(&e.name).to_ascii_lowercase();
+        if let Some((first, _)) = seen.iter().find(|(_, n)| *n == norm) {
+            problems.push(Problem {
+                pointer: format!("/mcpServers/{}", escape_pointer(&e.name)),
+                message: format!(
+                    "\"{}\" clashes with \"{first}\" (both become \"{norm}\" in tool names): rename one",
+                    e.name
+                ),
+                scope: Scope::User,
+            });
+            false
+        } else {
+            seen.push((e.name.clone(), norm));
+            true
+        }
+    });
+}
+
+fn inputs(root: &serde_json::Map<String, serde_json::Value>) -> Vec<InputDecl> {
+    let Some(list) = root.get("inputs").and_then(|v| v.as_array()) else {
+        return Vec::new();
+    };
+    list.iter()
+        .filter_map(|i| {
+            Some(InputDecl {
+                id: i.get("id")?.as_str()?.to_string(),
+                description: i
+                    .get("description")
+                    .and_then(|d| d.as_str())
+                    .map(str::to_string),
+                password: i.get("password").and_then(|p| p.as_bool()) == Some(true),
+            })
+        })
+        .collect()
 }
 
 fn escape_pointer(s: &str) -> String {

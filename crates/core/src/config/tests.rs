@@ -183,3 +183,94 @@ fn restart_policy_is_read_and_checked() {
     assert_eq!(tuned.max_delay, Some(std::time::Duration::from_secs(10)));
     assert_eq!(cfg.problems[0].pointer, "/mcpServers/bad/restart/maxDelay");
 }
+
+#[test]
+fn tool_filters_and_approvals_read_every_dialects_keys() {
+    let cfg = parse(
+        r#"{ "mcpServers": {
+            "a": { "command": "x", "includeTools": ["read"], "excludeTools": ["write"], "autoApprove": ["read"] },
+            "roo": { "command": "x", "disabledTools": ["rm"], "alwaysAllow": ["ls"] },
+            "gemini": { "command": "x", "trust": true }
+        } }"#,
+    )
+    .unwrap();
+    let a = &cfg.servers[0];
+    assert!(a.offers_tool("read") && !a.offers_tool("write") && !a.offers_tool("other"));
+    assert!(a.auto_approves("read") && !a.auto_approves("write"));
+    let roo = &cfg.servers[1];
+    assert!(roo.offers_tool("ls") && !roo.offers_tool("rm") && roo.auto_approves("ls"));
+    assert!(cfg.servers[2].auto_approves("anything"));
+}
+
+#[test]
+fn names_that_clash_once_sanitised_are_reported_at_the_second() {
+    let cfg = parse(
+        r#"{ "mcpServers": { "my server": { "command": "a" }, "my_server": { "command": "b" } } }"#,
+    )
+    .unwrap();
+    assert_eq!(cfg.servers.len(), 1);
+    assert_eq!(cfg.problems[0].pointer, "/mcpServers/my_server");
+    assert!(
+        cfg.problems[0]
+            .message
+            .contains("clashes with \"my server\"")
+    );
+}
+
+#[test]
+fn declared_inputs_are_read() {
+    let cfg = parse(
+        r#"{ "inputs": [ { "type": "promptString", "id": "key", "description": "API key", "password": true } ],
+             "servers": { "s": { "command": "x", "env": { "K": "${input:key}" } } } }"#,
+    )
+    .unwrap();
+    assert_eq!(cfg.inputs[0].id, "key");
+    assert!(cfg.inputs[0].password);
+    assert_eq!(cfg.inputs[0].description.as_deref(), Some("API key"));
+}
+
+#[test]
+fn a_project_file_overrides_the_user_file_and_each_entry_knows_its_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let user = dir.path().join("user.json");
+    let project = dir.path().join("proj");
+    std::fs::create_dir(&project).unwrap();
+    std::fs::write(
+        &user,
+        r#"{ "mcpServers": { "shared": { "command": "user-cmd" }, "mine": { "command": "m" } } }"#,
+    )
+    .unwrap();
+    std::fs::write(
+        project.join(".mcp.json"),
+        r#"{ "mcpServers": { "shared": { "command": "./proj-cmd" }, "team": { "url": "https://t.example/mcp" } } }"#,
+    )
+    .unwrap();
+    let cfg = ConfigFile::load_scoped(&user, Some(&project)).unwrap();
+    let names: Vec<_> = cfg
+        .servers
+        .iter()
+        .map(|s| (s.name.as_str(), s.scope))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("shared", Scope::Project),
+            ("mine", Scope::User),
+            ("team", Scope::Project)
+        ]
+    );
+    assert_eq!(cfg.file_of(&cfg.servers[0]), project.join(".mcp.json"));
+    assert_eq!(cfg.file_of(&cfg.servers[1]), user);
+    assert_eq!(cfg.base_dir_of(&cfg.servers[0]), project);
+    // No user file: the project alone is fine. Neither: not found.
+    std::fs::remove_file(&user).unwrap();
+    assert_eq!(
+        ConfigFile::load_scoped(&user, Some(&project))
+            .unwrap()
+            .servers
+            .len(),
+        2
+    );
+    let e = ConfigFile::load_scoped(&user, Some(dir.path())).unwrap_err();
+    assert_eq!(e.code(), ErrorCode::ConfigNotFound);
+}

@@ -30,6 +30,9 @@ pub struct SupervisorOptions {
     pub shutdown_grace: Duration,
     /// Ping a Ready server this often (None: never).
     pub health_interval: Option<Duration>,
+    /// What `${...}` references in an entry expand against, at each connect
+    /// (so an input given after a failure is used by the next attempt).
+    pub vars: crate::config::vars::Vars,
 }
 
 impl Default for SupervisorOptions {
@@ -43,6 +46,10 @@ impl Default for SupervisorOptions {
             restart_max: Duration::from_secs(30),
             shutdown_grace: Duration::from_secs(2),
             health_interval: Some(Duration::from_secs(60)),
+            vars: crate::config::vars::Vars {
+                home: std::env::var_os("HOME").map(PathBuf::from),
+                ..Default::default()
+            },
         }
     }
 }
@@ -190,7 +197,11 @@ impl ServerHandle {
             traffic: &sh.traffic,
             events: &sh.events,
         };
-        tokio::time::timeout(sh.options.startup_timeout, connect(&sh.entry, cx))
+        let entry = sh
+            .entry
+            .expanded(&sh.options.vars)
+            .map_err(|e| e.to_string())?;
+        tokio::time::timeout(sh.options.startup_timeout, connect(&entry, cx))
             .await
             .map_err(|_| {
                 format!(
@@ -320,7 +331,11 @@ impl Supervisor {
             traffic: &self.traffic,
             events: &self.events,
         };
-        let connecting = connect(&self.entry, cx);
+        let entry = match self.entry.expanded(&self.options.vars) {
+            Ok(entry) => entry,
+            Err(e) => return Outcome::Failed(e.to_string()),
+        };
+        let connecting = connect(&entry, cx);
         tokio::pin!(connecting);
         let slow = tokio::time::sleep(self.options.startup_timeout);
         tokio::pin!(slow);

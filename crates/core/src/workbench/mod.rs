@@ -4,7 +4,6 @@
 
 mod calls;
 
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -51,14 +50,13 @@ impl Workbench {
         );
         let (events, _) = broadcast::channel(4096);
         let catalog = Catalog::default();
-        let base: PathBuf = config.base_dir().to_path_buf();
         let servers: Vec<ServerHandle> = config
             .servers
             .iter()
             .map(|entry| {
                 ServerHandle::spawn(
                     entry.clone(),
-                    base.clone(),
+                    config.base_dir_of(entry).to_path_buf(),
                     traffic.clone(),
                     events.clone(),
                     options.supervisor.clone(),

@@ -1,0 +1,153 @@
+//! Secrets in the OS keychain: env values and headers marked secret, and the
+//! answers to `${input:...}` prompts. The file holds `${secret:ID}`; the value
+//! lives under (service, ID) in the keychain and never in a file or a log.
+//!
+//! On Linux the persistent store is the Secret Service (GNOME Keyring,
+//! KWallet) over D-Bus; where none answers (a headless box, CI) the kernel
+//! keyring (keyutils) is used, which lasts until logout or reboot.
+
+use std::sync::OnceLock;
+
+use keyring::Entry;
+
+use crate::error::{Error, Result};
+
+/// The keychain service of the app; tests pass their own namespace.
+pub const APP_SERVICE: &str = "dev.mcpworkbench.app";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Store {
+    /// D-Bus Secret Service: survives reboots.
+    SecretService,
+    /// The kernel's session keyring.
+    KernelKeyring,
+}
+
+/// A namespace in the keychain.
+#[derive(Debug, Clone)]
+pub struct Keychain {
+    service: String,
+    store: Store,
+}
+
+fn describe(e: keyring::Error) -> Error {
+    Error::Secret(match e {
+        keyring::Error::NoStorageAccess(inner) => format!("no access to the keychain ({inner})"),
+        keyring::Error::PlatformFailure(inner) => format!("the keychain failed ({inner})"),
+        other => other.to_string(),
+    })
+}
+
+/// Which store this session has: the Secret Service if it answers.
+fn detect() -> Store {
+    static STORE: OnceLock<Store> = OnceLock::new();
+    *STORE.get_or_init(|| {
+        if let Ok(forced) = std::env::var("MCPWB_KEYCHAIN") {
+            return match forced.as_str() {
+                "keyutils" | "kernel" => Store::KernelKeyring,
+                _ => Store::SecretService,
+            };
+        }
+        if std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_none() {
+            return Store::KernelKeyring;
+        }
+        let probe = keyring::secret_service::SsCredential::new_with_target(
+            None,
+            APP_SERVICE,
+            "mcpwb-probe",
+        )
+        .map(|c| Entry::new_with_credential(Box::new(c)));
+        match probe.map(|e| e.get_password()) {
+            Ok(Ok(_)) | Ok(Err(keyring::Error::NoEntry)) => Store::SecretService,
+            _ => Store::KernelKeyring,
+        }
+    })
+}
+
+impl Keychain {
+    /// The app's namespace in this session's store (`MCPWB_KEYCHAIN_SERVICE`
+    /// names another one: tests use a throwaway namespace).
+    pub fn app() -> Keychain {
+        let service =
+            std::env::var("MCPWB_KEYCHAIN_SERVICE").unwrap_or_else(|_| APP_SERVICE.to_string());
+        Keychain::new(&service, detect())
+    }
+
+    pub fn new(service: &str, store: Store) -> Keychain {
+        Keychain {
+            service: service.to_string(),
+            store,
+        }
+    }
+
+    pub fn store(&self) -> Store {
+        self.store
+    }
+
+    fn entry(&self, id: &str) -> Result<Entry> {
+        let credential: Box<keyring::credential::Credential> = match self.store {
+            Store::SecretService => Box::new(
+                keyring::secret_service::SsCredential::new_with_target(None, &self.service, id)
+                    .map_err(describe)?,
+            ),
+            Store::KernelKeyring => Box::new(
+                keyring::keyutils::KeyutilsCredential::new_with_target(None, &self.service, id)
+                    .map_err(describe)?,
+            ),
+        };
+        Ok(Entry::new_with_credential(credential))
+    }
+
+    pub fn get(&self, id: &str) -> Result<Option<String>> {
+        match self.entry(id)?.get_password() {
+            Ok(v) => Ok(Some(v)),
+            Err(keyring::Error::NoEntry) => Ok(None),
+            Err(e) => Err(describe(e)),
+        }
+    }
+
+    pub fn set(&self, id: &str, value: &str) -> Result<()> {
+        self.entry(id)?.set_password(value).map_err(describe)
+    }
+
+    /// Remove the entry; removing one that is not there is fine.
+    pub fn delete(&self, id: &str) -> Result<()> {
+        match self.entry(id)?.delete_credential() {
+            Ok(()) | Err(keyring::Error::NoEntry) => Ok(()),
+            Err(e) => Err(describe(e)),
+        }
+    }
+}
+
+/// The keychain id of a server's secret env value or header:
+/// `<server>/env/<KEY>` or `<server>/headers/<Name>`.
+pub fn secret_id(server: &str, field: &str, key: &str) -> String {
+    format!("{server}/{field}/{key}")
+}
+
+/// The text the file holds in place of a secret.
+pub fn reference(id: &str) -> String {
+    format!("${{secret:{id}}}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_secret_round_trips_through_the_real_kernel_keyring() {
+        let ns = format!("mcpwb-test-{}-{}", std::process::id(), line!());
+        let kc = Keychain::new(&ns, Store::KernelKeyring);
+        let id = secret_id("demo", "env", "API_KEY");
+        assert_eq!(kc.get(&id).unwrap(), None);
+        kc.set(&id, "s3cr3t").unwrap();
+        assert_eq!(kc.get(&id).unwrap().as_deref(), Some("s3cr3t"));
+        // Another namespace does not see it.
+        let other = Keychain::new(&format!("{ns}-other"), Store::KernelKeyring);
+        assert_eq!(other.get(&id).unwrap(), None);
+        kc.delete(&id).unwrap();
+        assert_eq!(kc.get(&id).unwrap(), None);
+        kc.delete(&id).unwrap();
+        assert_eq!(reference(&id), "${secret:demo/env/API_KEY}");
+    }
+}

@@ -1,0 +1,104 @@
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use serde_json::json;
+
+use super::{Vars, input_id, keychain_refs};
+use crate::config::secrets::{Keychain, Store};
+use crate::config::{Transport, parse_entry};
+
+fn vars(keychain: Option<Keychain>) -> Vars {
+    let env: BTreeMap<String, String> = [("TOKEN", "t0k"), ("EMPTY", ""), ("PORT", "8080")]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    Vars {
+        env: Some(env),
+        home: Some(PathBuf::from("/home/ada")),
+        workspace: Some(PathBuf::from("/src/app")),
+        keychain,
+    }
+}
+
+#[test]
+fn every_reference_form_expands() {
+    let v = vars(None);
+    let cases = [
+        ("Bearer ${TOKEN}", "Bearer t0k"),
+        ("${env:TOKEN}", "t0k"),
+        ("${MISSING:-fallback}", "fallback"),
+        ("${EMPTY:-fallback}", "fallback"),
+        ("${env:MISSING:-x}", "x"),
+        ("${userHome}/.cache", "/home/ada/.cache"),
+        ("${workspaceFolder}/data", "/src/app/data"),
+        ("http://127.0.0.1:${PORT}/mcp", "http://127.0.0.1:8080/mcp"),
+        ("literal $${TOKEN} stays", "literal ${TOKEN} stays"),
+        ("no references", "no references"),
+        ("$HOME is not ours", "$HOME is not ours"),
+    ];
+    for (input, want) in cases {
+        assert_eq!(v.expand(input).unwrap(), want, "{input}");
+    }
+}
+
+#[test]
+fn an_unset_variable_is_an_error_naming_the_server_and_key() {
+    let entry = parse_entry(
+        "github",
+        &json!({ "command": "gh-mcp", "env": { "GITHUB_TOKEN": "${GITHUB_PAT}" } }),
+    )
+    .unwrap();
+    let e = entry.expanded(&vars(None)).unwrap_err();
+    let text = e.to_string();
+    assert!(text.contains("\"github\""), "{text}");
+    assert!(text.contains("env.GITHUB_TOKEN"), "{text}");
+    assert!(text.contains("GITHUB_PAT is not set"), "{text}");
+    assert_eq!(e.code(), crate::error::ErrorCode::Variable);
+    for bad in ["${unclosed", "${not a name}"] {
+        assert!(vars(None).expand(bad).is_err(), "{bad}");
+    }
+}
+
+#[test]
+fn the_file_keeps_the_text_and_the_entry_expands_where_it_runs() {
+    let raw = json!({ "type": "http", "url": "${BASE:-http://127.0.0.1:9}/mcp",
+                      "headers": { "Authorization": "Bearer ${TOKEN}" } });
+    let entry = parse_entry("r", &raw).unwrap();
+    let Transport::StreamableHttp { url, .. } = &entry.transport else {
+        panic!()
+    };
+    assert_eq!(url, "${BASE:-http://127.0.0.1:9}/mcp");
+    let e = entry.expanded(&vars(None)).unwrap();
+    let Transport::StreamableHttp { url, headers } = &e.transport else {
+        panic!()
+    };
+    assert_eq!(url, "http://127.0.0.1:9/mcp");
+    assert_eq!(headers["Authorization"], "Bearer t0k");
+    // A URL that expands to something that is not http(s) is refused.
+    let bad = parse_entry("r", &json!({ "type": "http", "url": "${PORT}" })).unwrap();
+    assert!(
+        bad.expanded(&vars(None))
+            .unwrap_err()
+            .to_string()
+            .contains("not an http")
+    );
+}
+
+#[test]
+fn inputs_and_secrets_come_from_the_keychain() {
+    let ns = format!("mcpwb-test-vars-{}", std::process::id());
+    let kc = Keychain::new(&ns, Store::KernelKeyring);
+    let v = vars(Some(kc.clone()));
+    let e = v.expand("${input:api-key}").unwrap_err();
+    assert!(e.contains("\"api-key\" has not been given"), "{e}");
+    kc.set(&input_id("api-key"), "from-the-user").unwrap();
+    kc.set("srv/env/TOKEN", "kept-secret").unwrap();
+    assert_eq!(v.expand("${input:api-key}").unwrap(), "from-the-user");
+    assert_eq!(v.expand("${secret:srv/env/TOKEN}").unwrap(), "kept-secret");
+    assert_eq!(
+        keychain_refs("a ${input:api-key} b ${secret:srv/env/TOKEN} ${HOME}"),
+        [input_id("api-key"), "srv/env/TOKEN".to_string()]
+    );
+    kc.delete(&input_id("api-key")).unwrap();
+    kc.delete("srv/env/TOKEN").unwrap();
+}
