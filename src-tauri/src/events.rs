@@ -20,6 +20,17 @@ fn never<'de, D: serde::Deserializer<'de>>(_: D) -> Result<ServerStatus, D::Erro
     ))
 }
 
+/// The config file changed on disk (an edit elsewhere, or a save): the list
+/// is stale. `error` is set when the new text cannot be used (the servers
+/// keep running as they were).
+#[derive(Debug, Clone, Serialize, Deserialize, specta::Type, tauri_specta::Event)]
+pub struct ConfigChanged {
+    pub error: Option<String>,
+    pub added: Vec<String>,
+    pub changed: Vec<String>,
+    pub removed: Vec<String>,
+}
+
 /// Forward the workbench's events to the window until the app exits.
 pub fn forward<R: Runtime>(app: AppHandle<R>, workbench: &Workbench) {
     let mut rx = workbench.subscribe();
@@ -30,6 +41,24 @@ pub fn forward<R: Runtime>(app: AppHandle<R>, workbench: &Workbench) {
                     if let Err(e) = (ServerStatusChanged { status }).emit(&app) {
                         tracing::warn!(error = %e, "could not send a status event to the window");
                     }
+                }
+                Ok(workbench_core::events::Event::ConfigApplied { changes }) => {
+                    let _ = ConfigChanged {
+                        error: None,
+                        added: changes.added,
+                        changed: changes.changed,
+                        removed: changes.removed,
+                    }
+                    .emit(&app);
+                }
+                Ok(workbench_core::events::Event::ConfigError { message }) => {
+                    let _ = ConfigChanged {
+                        error: Some(message),
+                        added: Vec::new(),
+                        changed: Vec::new(),
+                        removed: Vec::new(),
+                    }
+                    .emit(&app);
                 }
                 Ok(_) => {}
                 Err(tokio::sync::broadcast::error::RecvError::Lagged(n)) => {

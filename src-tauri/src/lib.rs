@@ -21,7 +21,10 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
             commands::servers::list_servers::<tauri::Wry>,
             commands::servers::server_statuses::<tauri::Wry>,
         ])
-        .events(tauri_specta::collect_events![events::ServerStatusChanged])
+        .events(tauri_specta::collect_events![
+            events::ServerStatusChanged,
+            events::ConfigChanged
+        ])
         // JSON from servers (`serde_json::Value`) may hold i64 numbers; in the
         // window they are JS numbers, exactly as JSON.parse would give them.
         .dangerously_cast_bigints_to_number()
@@ -46,32 +49,46 @@ pub fn builder<R: Runtime>(options: LaunchOptions) -> tauri::Builder<R> {
                 "MCP Workbench starting"
             );
             specta.mount_events(app);
-            // Connect to every server of the config; a config that cannot be
-            // read is shown by list_servers, and nothing is started.
-            let workbench = match workbench_core::ConfigFile::load(&options.config_path) {
-                Ok(config) => {
-                    let wb = tauri::async_runtime::block_on(async {
-                        workbench_core::Workbench::start(&config, Default::default())
-                    });
-                    events::forward(app.handle().clone(), &wb);
-                    Some(wb)
-                }
+            // Connect to every server of the config and follow the file: a
+            // config that cannot be read is shown by list_servers, nothing is
+            // started, and the servers start once the file is fixed.
+            let config = match workbench_core::ConfigFile::load(&options.config_path) {
+                Ok(config) => config,
                 Err(e) => {
                     tracing::warn!(error = %e, "config not loaded; no servers started");
-                    None
+                    workbench_core::ConfigFile::empty(&options.config_path)
                 }
             };
-            app.manage(AppState::new(options.config_path.clone(), workbench, guard));
+            let workbench_options = workbench_core::WorkbenchOptions {
+                supervisor: workbench_core::connect::SupervisorOptions {
+                    vars: workbench_core::config::vars::Vars::from_process(None),
+                    ..Default::default()
+                },
+                traffic_capacity: None,
+            };
+            let (workbench, watch) = tauri::async_runtime::block_on(async {
+                let wb = workbench_core::Workbench::start(&config, workbench_options);
+                let watch = wb.watch_config(options.config_path.clone(), None);
+                (wb, watch)
+            });
+            let watch = watch
+                .inspect_err(|e| tracing::warn!(error = %e, "not following the config file"))
+                .ok();
+            events::forward(app.handle().clone(), &workbench);
+            app.manage(AppState::new(
+                options.config_path.clone(),
+                workbench,
+                watch,
+                guard,
+            ));
             Ok(())
         })
 }
 
 /// Stop every server (and its process group) before the app exits.
 fn shutdown<R: Runtime>(app: &tauri::AppHandle<R>) {
-    if let Some(state) = app.try_state::<AppState>()
-        && let Some(wb) = &state.workbench
-    {
-        let wb = wb.clone();
+    if let Some(state) = app.try_state::<AppState>() {
+        let wb = state.workbench.clone();
         tauri::async_runtime::block_on(async move {
             let _ = tokio::time::timeout(std::time::Duration::from_secs(10), wb.shutdown()).await;
         });

@@ -27,7 +27,7 @@ const twoServers: ServerList = {
     demo,
     { name: "remote", transport: "streamable_http", target: "http://127.0.0.1:1/mcp", disabled: true, description: null },
   ],
-  problems: [{ pointer: "/mcpServers/broken/url", message: "\"ftp://x\" is not an http:// or https:// URL" }],
+  problems: [{ pointer: "/mcpServers/broken/url", message: "\"ftp://x\" is not an http:// or https:// URL", scope: "user" }],
 };
 
 describe("App", () => {
@@ -129,5 +129,24 @@ describe("App", () => {
     await emit("server-status-changed", { status: failed });
     expect(await screen.findByText("retry 2")).toBeTruthy();
     expect(screen.getByText("the server exited with status 3 · next try in 2 s")).toBeTruthy();
+  });
+
+  it("refetches the list when mcp.json changes on disk and says when it cannot be used", async () => {
+    let list = twoServers;
+    mockIPC(
+      (cmd) => {
+        if (cmd === "list_servers") return list;
+        if (cmd === "server_statuses") return [];
+        throw new Error(`unexpected command ${cmd}`);
+      },
+      { shouldMockEvents: true },
+    );
+    renderApp();
+    expect(await screen.findByText("demo-stdio")).toBeTruthy();
+    list = { ...twoServers, servers: [{ ...demo, name: "added-elsewhere" }] };
+    await emit("config-changed", { error: null, added: ["added-elsewhere"], changed: [], removed: [] });
+    expect(await screen.findByText("added-elsewhere")).toBeTruthy();
+    await emit("config-changed", { error: "mcp.json:3:7: expected a value", added: [], changed: [], removed: [] });
+    expect(await screen.findByText(/changed on disk but cannot be used: mcp.json:3:7/)).toBeTruthy();
   });
 });

@@ -1,4 +1,4 @@
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Backend } from "./backend";
 import type { ServerStatus_Serialize as ServerStatus } from "./bindings";
@@ -9,10 +9,17 @@ export function App({ backend }: { backend: Backend }) {
   const queryClient = useQueryClient();
   const servers = useQuery({ queryKey: ["servers"], queryFn: () => backend.listServers() });
   const statuses = useQuery({ queryKey: ["statuses"], queryFn: () => backend.serverStatuses() });
-  // Live state: each event replaces that server's entry.
+  // Set when mcp.json changed on disk into something that cannot be used.
+  const [configError, setConfigError] = useState<string | null>(null);
+  // Live state: each event replaces that server's entry; a config change
+  // refetches the list.
   useEffect(() => {
-    let unlisten: (() => void) | undefined;
+    const unlisteners: (() => void)[] = [];
     let cancelled = false;
+    const keep = (u: () => void) => {
+      if (cancelled) u();
+      else unlisteners.push(u);
+    };
     void backend
       .onServerStatus((status) => {
         queryClient.setQueryData<ServerStatus[]>(["statuses"], (old = []) => {
@@ -20,13 +27,17 @@ export function App({ backend }: { backend: Backend }) {
           return [...rest, status];
         });
       })
-      .then((u) => {
-        if (cancelled) u();
-        else unlisten = u;
-      });
+      .then(keep);
+    void backend
+      .onConfigChanged((change) => {
+        setConfigError(change.error ?? null);
+        void queryClient.invalidateQueries({ queryKey: ["servers"] });
+        void queryClient.invalidateQueries({ queryKey: ["statuses"] });
+      })
+      .then(keep);
     return () => {
       cancelled = true;
-      unlisten?.();
+      unlisteners.forEach((u) => u());
     };
   }, [backend, queryClient]);
   return (
@@ -41,6 +52,12 @@ export function App({ backend }: { backend: Backend }) {
       </header>
       <div className="app-body">
         <aside className="sidebar" aria-label="Servers">
+          {configError && (
+            <div role="status" className="error-banner" data-code="config_changed">
+              <p className="error-message">mcp.json changed on disk but cannot be used: {configError}</p>
+              <p className="error-hint">The servers keep running as they were. Fix the file and save it.</p>
+            </div>
+          )}
           {servers.isPending && <p className="muted">Reading mcp.json…</p>}
           {servers.isError && (
             <ErrorBanner error={servers.error} onRetry={() => void servers.refetch()} />

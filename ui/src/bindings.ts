@@ -14,10 +14,42 @@ export const commands = {
 
 /** Events */
 export const events = {
+	configChanged: makeEvent<ConfigChanged_Serialize, ConfigChanged_Deserialize>("config-changed"),
 	serverStatusChanged: makeEvent<ServerStatusChanged_Serialize, ServerStatusChanged_Deserialize>("server-status-changed"),
 };
 
 /* Types */
+/**
+ *  The config file changed on disk (an edit elsewhere, or a save): the list
+ *  is stale. `error` is set when the new text cannot be used (the servers
+ *  keep running as they were).
+ */
+export type ConfigChanged = ConfigChanged_Serialize | ConfigChanged_Deserialize;
+
+/**
+ *  The config file changed on disk (an edit elsewhere, or a save): the list
+ *  is stale. `error` is set when the new text cannot be used (the servers
+ *  keep running as they were).
+ */
+export type ConfigChanged_Deserialize = {
+	error?: string | null,
+	added: string[],
+	changed: string[],
+	removed: string[],
+};
+
+/**
+ *  The config file changed on disk (an edit elsewhere, or a save): the list
+ *  is stale. `error` is set when the new text cannot be used (the servers
+ *  keep running as they were).
+ */
+export type ConfigChanged_Serialize = {
+	error: string | null,
+	added: string[],
+	changed: string[],
+	removed: string[],
+};
+
 /**
  *  A stable code for each kind of failure. Serialised as `snake_case` strings;
  *  never renumber or rename a variant, add new ones instead.
@@ -26,7 +58,19 @@ export type ErrorCode = "config_not_found" | "config_unreadable" | "config_synta
 /**  The server answered with a JSON-RPC error. */
 "server_error" | 
 /**  The connection failed while the request was under way. */
-"transport" | "internal";
+"transport" | "internal" | 
+/**  An edit that cannot be made (unknown server, name taken). */
+"config_edit" | 
+/**  The file changed on disk since it was read; nothing was written. */
+"config_conflict" | 
+/**  The file could not be written (permissions, disk full). */
+"config_write" | 
+/**  A `${...}` reference that cannot be expanded. */
+"variable" | 
+/**  The OS keychain refused or lacks an entry. */
+"secret" | 
+/**  Another client's config could not be imported or exported. */
+"dialect";
 
 /**
  *  The serialisable form of an [`Error`] that crosses IPC and `--json` output:
@@ -42,7 +86,12 @@ export type Problem = {
 	/**  JSON pointer to the offending key, e.g. `/mcpServers/demo/command`. */
 	pointer: string,
 	message: string,
+	/**  The file it is in. */
+	scope: Scope,
 };
+
+/**  Where an entry is defined: the user's file or the project's `.mcp.json`. */
+export type Scope = "user" | "project";
 
 /**  What a server said about itself when the session started. */
 export type ServerInfo = ServerInfo_Serialize | ServerInfo_Deserialize;

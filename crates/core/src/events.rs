@@ -39,4 +39,14 @@ pub enum Event {
         logger: Option<String>,
         data: String,
     },
+    /// The config was reloaded (an external edit or a save) and these
+    /// servers were started, restarted with new settings, or dropped.
+    ConfigApplied {
+        changes: crate::config::watch::ChangeSet,
+    },
+    /// The config on disk cannot be used; the servers keep running as they
+    /// were. `message` has the file, line:column and what is wrong.
+    ConfigError {
+        message: String,
+    },
 }

@@ -59,11 +59,7 @@ pub async fn server_statuses<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
 ) -> Result<Vec<ServerStatus>, ErrorInfo> {
-    Ok(state
-        .workbench
-        .as_ref()
-        .map(|w| w.statuses())
-        .unwrap_or_default())
+    Ok(state.workbench.statuses())
 }
 
 #[cfg(test)]

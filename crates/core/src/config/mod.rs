@@ -9,7 +9,9 @@ pub mod edit;
 mod entry;
 mod parse;
 pub mod secrets;
+pub mod store;
 pub mod vars;
+pub mod watch;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -233,6 +235,18 @@ impl From<&ServerEntry> for ServerSummary {
 const SERVER_KEYS: [&str; 2] = ["mcpServers", "servers"];
 
 impl ConfigFile {
+    /// No servers yet (the file is missing or broken): a workbench can start
+    /// on it and pick the file up once it loads.
+    pub fn empty(path: &Path) -> ConfigFile {
+        ConfigFile {
+            path: path.to_path_buf(),
+            project: None,
+            servers: Vec::new(),
+            problems: Vec::new(),
+            inputs: Vec::new(),
+        }
+    }
+
     /// Read and parse the file at `path`.
     pub fn load(path: &Path) -> Result<ConfigFile> {
         let text = std::fs::read_to_string(path).map_err(|source| {
@@ -309,13 +323,7 @@ impl ConfigFile {
             .filter(|p| p.is_file());
         let mut merged = match (Self::load(user), &project) {
             (Ok(c), _) => c,
-            (Err(Error::ConfigNotFound { .. }), Some(_)) => ConfigFile {
-                path: user.to_path_buf(),
-                project: None,
-                servers: Vec::new(),
-                problems: Vec::new(),
-                inputs: Vec::new(),
-            },
+            (Err(Error::ConfigNotFound { .. }), Some(_)) => ConfigFile::empty(user),
             (Err(e), _) => return Err(e),
         };
         let Some(project) = project else {

@@ -185,6 +185,16 @@ impl ServerHandle {
         self.shared.peer.borrow().clone()
     }
 
+    /// The entry as configured (unexpanded).
+    pub fn entry(&self) -> &ServerEntry {
+        &self.shared.entry
+    }
+
+    /// The folder relative paths of the entry resolve against.
+    pub fn base_dir(&self) -> &std::path::Path {
+        &self.shared.base_dir
+    }
+
     pub fn is_transient(&self) -> bool {
         self.shared.entry.lifecycle == Lifecycle::Transient
     }

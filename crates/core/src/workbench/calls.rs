@@ -72,7 +72,7 @@ impl Workbench {
         );
         async move {
             let started = Instant::now();
-            let outcome = self.request_inner(handle, method, params, options).await;
+            let outcome = self.request_inner(&handle, method, params, options).await;
             let duration_ms = started.elapsed().as_secs_f64() * 1000.0;
             match &outcome {
                 Ok(_) => tracing::info!(duration_ms, outcome = "ok", "request done"),

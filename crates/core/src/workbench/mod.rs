@@ -3,6 +3,7 @@
 //! clone; dropping the last clone stops every server.
 
 mod calls;
+mod reload;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -11,6 +12,7 @@ use tokio::sync::broadcast;
 use tokio_util::sync::{CancellationToken, DropGuard};
 
 pub use calls::{CallOptions, CallOutcome};
+pub use reload::ConfigWatch;
 
 use crate::catalog::Catalog;
 use crate::config::ConfigFile;
@@ -26,8 +28,16 @@ pub struct WorkbenchOptions {
     pub traffic_capacity: Option<usize>,
 }
 
+type Servers = Arc<std::sync::RwLock<Vec<ServerHandle>>>;
+
+fn read(servers: &Servers) -> std::sync::RwLockReadGuard<'_, Vec<ServerHandle>> {
+    servers.read().unwrap_or_else(|e| e.into_inner())
+}
+
 struct Inner {
-    servers: Vec<ServerHandle>,
+    servers: Servers,
+    /// How new supervisors are made when the config changes.
+    options: WorkbenchOptions,
     traffic: TrafficLog,
     catalog: Catalog,
     events: broadcast::Sender<Event>,
@@ -63,6 +73,7 @@ impl Workbench {
                 )
             })
             .collect();
+        let servers: Servers = Arc::new(std::sync::RwLock::new(servers));
         let ct = CancellationToken::new();
         tokio::spawn(refresh_catalog(
             servers.clone(),
@@ -73,6 +84,7 @@ impl Workbench {
         Workbench {
             inner: Arc::new(Inner {
                 servers,
+                options,
                 traffic,
                 catalog,
                 events,
@@ -81,24 +93,76 @@ impl Workbench {
         }
     }
 
-    pub fn servers(&self) -> &[ServerHandle] {
-        &self.inner.servers
+    /// The servers now, in config order.
+    pub fn servers(&self) -> Vec<ServerHandle> {
+        read(&self.inner.servers).clone()
     }
 
-    pub fn server(&self, name: &str) -> Result<&ServerHandle> {
-        self.inner
-            .servers
+    pub fn server(&self, name: &str) -> Result<ServerHandle> {
+        read(&self.inner.servers)
             .iter()
             .find(|s| s.name() == name)
+            .cloned()
             .ok_or_else(|| Error::UnknownServer(name.to_string()))
     }
 
     pub fn statuses(&self) -> Vec<ServerStatus> {
-        self.inner
-            .servers
+        read(&self.inner.servers)
             .iter()
             .map(ServerHandle::status)
             .collect()
+    }
+
+    /// Bring the running servers in line with `config`: start the new ones,
+    /// restart the changed ones, stop and drop the removed ones; leave the
+    /// rest alone. Returns what changed (also published as an event).
+    pub async fn apply(&self, config: &ConfigFile) -> crate::config::watch::ChangeSet {
+        let old = self.servers();
+        let plan = crate::config::watch::diff(
+            old.iter().map(|s| (s.entry(), s.base_dir())),
+            config.servers.iter().map(|e| (e, config.base_dir_of(e))),
+        );
+        // Old processes end before their replacements start, so a server's
+        // events never interleave across the two.
+        let going: Vec<ServerHandle> = old
+            .iter()
+            .filter(|s| {
+                plan.removed
+                    .iter()
+                    .chain(&plan.changed)
+                    .any(|n| n == s.name())
+            })
+            .cloned()
+            .collect();
+        futures::future::join_all(going.iter().map(ServerHandle::stop)).await;
+        for name in &plan.removed {
+            self.inner.catalog.remove(name);
+        }
+        let next: Vec<ServerHandle> = config
+            .servers
+            .iter()
+            .map(|entry| match old.iter().find(|s| s.name() == entry.name) {
+                Some(s) if !plan.changed.contains(&entry.name) => s.clone(),
+                _ => ServerHandle::spawn(
+                    entry.clone(),
+                    config.base_dir_of(entry).to_path_buf(),
+                    self.inner.traffic.clone(),
+                    self.inner.events.clone(),
+                    self.inner.options.supervisor.clone(),
+                ),
+            })
+            .collect();
+        *self
+            .inner
+            .servers
+            .write()
+            .unwrap_or_else(|e| e.into_inner()) = next;
+        if !plan.is_empty() {
+            let _ = self.inner.events.send(Event::ConfigApplied {
+                changes: plan.clone(),
+            });
+        }
+        plan
     }
 
     pub fn traffic(&self) -> &TrafficLog {
@@ -116,9 +180,8 @@ impl Workbench {
     /// Wait until no server is Starting (each is Ready, Failed, Restarting,
     /// Disabled or Stopped) or `timeout` passes; returns the statuses.
     pub async fn settle(&self, timeout: Duration) -> Vec<ServerStatus> {
-        let waits = self
-            .inner
-            .servers
+        let servers = self.servers();
+        let waits = servers
             .iter()
             .map(|s| s.wait_for(timeout, |st| !matches!(st, ServerState::Starting { .. })));
         futures::future::join_all(waits).await;
@@ -127,21 +190,23 @@ impl Workbench {
 
     /// Stop every server at once and wait until all are down.
     pub async fn shutdown(&self) {
-        futures::future::join_all(self.inner.servers.iter().map(ServerHandle::stop)).await;
+        let servers = self.servers();
+        futures::future::join_all(servers.iter().map(ServerHandle::stop)).await;
     }
 }
 
 /// Keeps the catalog in step with the servers: fetch on Ready, refetch a list
 /// on list_changed, mark stale when a server goes away.
 async fn refresh_catalog(
-    servers: Vec<ServerHandle>,
+    servers: Servers,
     catalog: Catalog,
     events: broadcast::Sender<Event>,
     ct: CancellationToken,
 ) {
     let mut rx = events.subscribe();
     // Servers that became Ready before we subscribed.
-    for s in &servers {
+    let initial = read(&servers).clone();
+    for s in &initial {
         if let (ServerState::Ready, Some(peer)) = (&s.status().state, s.peer()) {
             let caps = s.status().info.map(|i| i.capabilities).unwrap_or_default();
             spawn_refresh(
@@ -164,11 +229,11 @@ async fn refresh_catalog(
             Err(broadcast::error::RecvError::Lagged(_)) => continue,
             Err(_) => return,
         };
-        let find = |name: &str| servers.iter().find(|s| s.name() == name);
+        let find = |name: &str| read(&servers).iter().find(|s| s.name() == name).cloned();
         match event {
             Event::Status { status } => match status.state {
                 ServerState::Ready => {
-                    if let Some(peer) = find(&status.name).and_then(ServerHandle::peer) {
+                    if let Some(peer) = find(&status.name).and_then(|s| s.peer()) {
                         let caps = status.info.map(|i| i.capabilities).unwrap_or_default();
                         spawn_refresh(
                             catalog.clone(),

@@ -5,6 +5,7 @@
 
 mod calls;
 mod faults;
+mod reload;
 
 use std::path::Path;
 use std::process::Stdio;

@@ -1,0 +1,212 @@
+//! Reading and writing mcp.json safely: a document remembers what it read,
+//! a save refuses to overwrite a file that changed on disk since, writes a
+//! temp file beside it (fsync, same permissions) and renames it over the
+//! original, keeping the previous version as `<name>.bak`.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::ConfigFile;
+use super::edit::{EditOp, apply};
+use crate::error::{Error, Result};
+
+/// The text of a config file as read, and what it was read as.
+#[derive(Debug, Clone)]
+pub struct Document {
+    pub path: PathBuf,
+    pub text: String,
+    /// The bytes on disk when read (None: the file did not exist).
+    read_as: Option<Vec<u8>>,
+}
+
+/// The file that holds the previous version after a save.
+pub fn backup_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".bak");
+    path.with_file_name(name)
+}
+
+fn read_bytes(path: &Path) -> Result<Option<Vec<u8>>> {
+    match std::fs::read(path) {
+        Ok(b) => Ok(Some(b)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(source) => Err(Error::ConfigUnreadable {
+            path: path.to_path_buf(),
+            source,
+        }),
+    }
+}
+
+impl Document {
+    /// Read `path`; a missing file is an empty document (the first save creates it).
+    pub fn open(path: &Path) -> Result<Document> {
+        let read_as = read_bytes(path)?;
+        let text = match &read_as {
+            Some(b) => String::from_utf8(b.clone()).map_err(|_| Error::ConfigUnreadable {
+                path: path.to_path_buf(),
+                source: std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    "the file is not UTF-8 text",
+                ),
+            })?,
+            None => String::new(),
+        };
+        Ok(Document {
+            path: path.to_path_buf(),
+            text,
+            read_as,
+        })
+    }
+
+    /// Whether the file on disk is still what was read.
+    pub fn is_current(&self) -> Result<bool> {
+        Ok(read_bytes(&self.path)? == self.read_as)
+    }
+
+    /// Apply one edit to the text (nothing is written yet).
+    pub fn edit(&mut self, op: &EditOp) -> Result<()> {
+        self.text = apply(&self.path, &self.text, op)?;
+        Ok(())
+    }
+
+    /// Write `self.text`, if it loads, unless the file changed on disk.
+    pub fn save(&mut self) -> Result<()> {
+        ConfigFile::parse(&self.path, &self.text)?;
+        if !self.is_current()? {
+            return Err(Error::ConfigConflict {
+                path: self.path.clone(),
+            });
+        }
+        if self.read_as.as_deref() == Some(self.text.as_bytes()) {
+            return Ok(());
+        }
+        write_atomic(&self.path, self.text.as_bytes(), self.read_as.is_some())?;
+        self.read_as = Some(self.text.clone().into_bytes());
+        Ok(())
+    }
+
+    /// Replace the whole text (the raw editor), checked like any save.
+    pub fn replace(&mut self, text: String) -> Result<()> {
+        ConfigFile::parse(&self.path, &text)?;
+        self.text = text;
+        Ok(())
+    }
+}
+
+/// Write `bytes` to `path` so that a reader sees the old file or the new
+/// one, never half of either.
+fn write_atomic(path: &Path, bytes: &[u8], backup: bool) -> Result<()> {
+    let failed = |source: std::io::Error| Error::ConfigWrite {
+        path: path.to_path_buf(),
+        source,
+    };
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(failed)?;
+    let permissions = std::fs::metadata(path).ok().map(|m| m.permissions());
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".mcp.json.")
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .map_err(failed)?;
+    tmp.write_all(bytes).map_err(failed)?;
+    tmp.as_file().sync_all().map_err(failed)?;
+    if let Some(p) = permissions {
+        std::fs::set_permissions(tmp.path(), p).map_err(failed)?;
+    }
+    if backup {
+        // The previous version, for a person who wants it back.
+        std::fs::copy(path, backup_path(path)).map_err(failed)?;
+    }
+    tmp.persist(path).map_err(|e| failed(e.error))?;
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::fs::PermissionsExt;
+
+    use serde_json::json;
+
+    use super::*;
+
+    fn upsert(name: &str) -> EditOp {
+        EditOp::Upsert {
+            name: name.into(),
+            fields: json!({ "command": "x" }).as_object().unwrap().clone(),
+        }
+    }
+
+    #[test]
+    fn a_save_is_atomic_keeps_permissions_and_one_backup() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("mcp.json");
+        let original = "// mine\n{ \"mcpServers\": {} }\n";
+        std::fs::write(&path, original).unwrap();
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+        let mut doc = Document::open(&path).unwrap();
+        doc.edit(&upsert("a")).unwrap();
+        doc.save().unwrap();
+        let now = std::fs::read_to_string(&path).unwrap();
+        assert!(now.starts_with("// mine\n") && now.contains("\"a\""));
+        assert_eq!(
+            std::fs::read_to_string(backup_path(&path)).unwrap(),
+            original
+        );
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+        // A second save keeps one backup: the version before it.
+        doc.edit(&upsert("b")).unwrap();
+        doc.save().unwrap();
+        assert_eq!(std::fs::read_to_string(backup_path(&path)).unwrap(), now);
+        let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().to_string())
+            .filter(|n| n.ends_with(".tmp"))
+            .collect();
+        assert!(leftovers.is_empty(), "{leftovers:?}");
+    }
+
+    #[test]
+    fn a_file_changed_on_disk_is_not_overwritten() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("mcp.json");
+        std::fs::write(&path, "{ \"mcpServers\": {} }").unwrap();
+        let mut doc = Document::open(&path).unwrap();
+        let theirs = "{ \"mcpServers\": { \"theirs\": { \"command\": \"y\" } } }";
+        std::fs::write(&path, theirs).unwrap();
+        doc.edit(&upsert("mine")).unwrap();
+        let e = doc.save().unwrap_err();
+        assert_eq!(e.code(), crate::error::ErrorCode::ConfigConflict);
+        assert!(e.to_string().contains("changed on disk"), "{e}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), theirs);
+        // Deleting the file under us is a change too.
+        let mut doc = Document::open(&path).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        doc.edit(&upsert("x")).unwrap();
+        assert!(doc.save().is_err());
+        assert!(!path.exists());
+    }
+
+    #[test]
+    fn text_that_does_not_load_is_never_written_and_a_new_file_is_created() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("sub").join("mcp.json");
+        let mut doc = Document::open(&path).unwrap();
+        assert!(doc.replace("{ \"mcpServers\": { ".to_string()).is_err());
+        doc.text = "{ broken".to_string();
+        let e = doc.save().unwrap_err();
+        assert_eq!(e.code(), crate::error::ErrorCode::ConfigSyntax);
+        assert!(!path.exists());
+        let mut doc = Document::open(&path).unwrap();
+        doc.edit(&upsert("first")).unwrap();
+        doc.save().unwrap();
+        assert!(path.exists() && !backup_path(&path).exists());
+    }
+}

@@ -1,0 +1,87 @@
+//! An edit to mcp.json on disk reconnects exactly the servers it touched.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use workbench_core::config::watch::ChangeSet;
+use workbench_core::events::Event;
+
+use super::*;
+
+async fn next_config_event(rx: &mut tokio::sync::broadcast::Receiver<Event>) -> Event {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(15);
+    loop {
+        let left = deadline.saturating_duration_since(tokio::time::Instant::now());
+        match tokio::time::timeout(left, rx.recv()).await {
+            Ok(Ok(e @ (Event::ConfigApplied { .. } | Event::ConfigError { .. }))) => return e,
+            Ok(Ok(_)) | Ok(Err(tokio::sync::broadcast::error::RecvError::Lagged(_))) => {}
+            other => panic!("no config event: {other:?}"),
+        }
+    }
+}
+
+fn write(dir: &std::path::Path, servers: &[(String, Value)]) {
+    let map: serde_json::Map<String, Value> = servers.iter().cloned().collect();
+    // Written the way editors do: a new file renamed over the old one.
+    let tmp = dir.join(".mcp.json.swp");
+    std::fs::write(&tmp, json!({ "mcpServers": map }).to_string()).unwrap();
+    std::fs::rename(&tmp, dir.join("mcp.json")).unwrap();
+}
+
+#[tokio::test]
+async fn an_external_edit_reconnects_exactly_the_servers_it_changed() {
+    let keep = stdio("keep", &[]);
+    let change = stdio("change", &[]);
+    let drop_me = stdio("drop-me", &[]);
+    let (wb, dir) = start(&[keep.clone(), change.clone(), drop_me.clone()]).await;
+    for n in ["keep", "change", "drop-me"] {
+        ready(&wb, n).await;
+    }
+    let keep_pgid = wb.server("keep").unwrap().pgid().unwrap();
+    let change_pgid = wb.server("change").unwrap().pgid().unwrap();
+    let drop_pgid = wb.server("drop-me").unwrap().pgid().unwrap();
+    let mut rx = wb.subscribe();
+    let _watch = wb.watch_config(dir.path().join("mcp.json"), None).unwrap();
+
+    let changed = stdio("change", &["--page-size", "2"]);
+    let added = stdio("added", &[]);
+    write(dir.path(), &[keep.clone(), changed.clone(), added]);
+    let Event::ConfigApplied { changes } = next_config_event(&mut rx).await else {
+        panic!("expected the change to be applied")
+    };
+    assert_eq!(
+        changes,
+        ChangeSet {
+            added: vec!["added".into()],
+            changed: vec!["change".into()],
+            removed: vec!["drop-me".into()],
+        }
+    );
+    ready(&wb, "added").await;
+    ready(&wb, "change").await;
+    let names: Vec<String> = wb.servers().iter().map(|s| s.name().to_string()).collect();
+    assert_eq!(names, ["keep", "change", "added"]);
+    // The untouched server kept its process; the others were replaced or ended.
+    assert_eq!(wb.server("keep").unwrap().pgid(), Some(keep_pgid));
+    assert_ne!(wb.server("change").unwrap().pgid(), Some(change_pgid));
+    assert!(
+        group_members(drop_pgid).is_empty(),
+        "the dropped server's processes ended"
+    );
+    assert!(group_members(change_pgid).is_empty());
+    assert!(wb.catalog().server("drop-me").is_none());
+
+    // A broken save is reported and changes nothing.
+    std::fs::write(
+        dir.path().join("mcp.json"),
+        "{ \"mcpServers\": { \"keep\": ",
+    )
+    .unwrap();
+    let Event::ConfigError { message } = next_config_event(&mut rx).await else {
+        panic!("expected an error")
+    };
+    assert!(message.contains("mcp.json:1:"), "{message}");
+    assert_eq!(wb.servers().len(), 3);
+    assert_eq!(wb.server("keep").unwrap().pgid(), Some(keep_pgid));
+    wb.shutdown().await;
+}
