@@ -5,6 +5,7 @@
 //! text into [`ConfigFile`]; one broken entry never hides the others, it is
 //! reported as a [`Problem`] pointing at the exact key.
 
+pub mod dialects;
 pub mod edit;
 mod entry;
 mod parse;

@@ -1,0 +1,158 @@
+//! Golden files per dialect: each `tests/dialects/<id>.*` was written from
+//! that client's documented fields; `golden/<id>.import.json` is what we
+//! make of it, and `golden/<id>.export.*` is what we write for that client
+//! from `ours.json` (with the notes on what could not be expressed).
+//! `UPDATE_GOLDEN=1` rewrites the golden files; review the diff.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Map, Value, json};
+use workbench_core::config::dialects::{self, ALL, Dialect};
+use workbench_core::config::{ConfigFile, parse_jsonc};
+
+fn dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/dialects")
+}
+
+fn source(d: Dialect) -> Option<PathBuf> {
+    ["json", "yaml"]
+        .iter()
+        .map(|ext| dir().join(format!("{}.{ext}", d.id())))
+        .find(|p| p.exists())
+}
+
+fn check(path: &Path, actual: &str) {
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, actual).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(path)
+        .unwrap_or_else(|_| panic!("missing {}: run with UPDATE_GOLDEN=1", path.display()));
+    assert_eq!(actual, expected, "{} differs", path.display());
+}
+
+#[test]
+fn every_dialect_imports_as_its_golden_file_says_and_the_result_loads() {
+    for d in ALL {
+        let src = source(d).unwrap_or_else(|| panic!("no fixture for {}", d.id()));
+        let text = std::fs::read_to_string(&src).unwrap();
+        let imported = dialects::import(d, &text).unwrap();
+        let servers: Map<String, Value> = imported
+            .servers
+            .iter()
+            .map(|(n, e)| (n.clone(), Value::Object(e.clone())))
+            .collect();
+        let as_file = json!({ "inputs": imported.inputs, "mcpServers": servers });
+        let shown = json!({ "file": as_file, "notes": imported.notes });
+        check(
+            &dir().join(format!("golden/{}.import.json", d.id())),
+            &(serde_json::to_string_pretty(&shown).unwrap() + "\n"),
+        );
+        // What we import is a valid mcp.json for us, with no problems.
+        let cfg = ConfigFile::parse(Path::new("imported.json"), &as_file.to_string()).unwrap();
+        assert!(cfg.problems.is_empty(), "{}: {:?}", d.id(), cfg.problems);
+        assert_eq!(cfg.servers.len(), imported.servers.len());
+        assert!(!cfg.servers.is_empty(), "{} imported nothing", d.id());
+    }
+}
+
+#[test]
+fn every_dialect_exports_as_its_golden_file_says_and_reimports() {
+    let text = std::fs::read_to_string(dir().join("ours.json")).unwrap();
+    let doc = parse_jsonc(Path::new("ours.json"), &text).unwrap();
+    let servers: Vec<(String, Map<String, Value>)> = doc["mcpServers"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(k, v)| (k.clone(), v.as_object().unwrap().clone()))
+        .collect();
+    let inputs = doc["inputs"].as_array().unwrap().clone();
+    for d in ALL {
+        if d == Dialect::Registry {
+            assert!(dialects::export(d, &servers, &inputs).is_err());
+            continue;
+        }
+        let out = dialects::export(d, &servers, &inputs).unwrap();
+        let ext = if matches!(d, Dialect::Goose | Dialect::Continue) {
+            "yaml"
+        } else {
+            "json"
+        };
+        check(
+            &dir().join(format!("golden/{}.export.{ext}", d.id())),
+            &out.text,
+        );
+        check(
+            &dir().join(format!("golden/{}.export.notes", d.id())),
+            &(out.notes.join("\n") + "\n"),
+        );
+        // Reading our export back gives the same servers, less what was dropped.
+        let back = dialects::import(d, &out.text).unwrap();
+        for (name, entry) in &back.servers {
+            let (_, original) = servers.iter().find(|(n, _)| n == name).unwrap();
+            let same_kind = original.contains_key("url") == entry.contains_key("url");
+            assert!(same_kind, "{}: {name} changed transport", d.id());
+        }
+    }
+}
+
+#[test]
+fn registry_packages_become_entries_that_ask_for_required_and_secret_values() {
+    let text = std::fs::read_to_string(dir().join("registry.json")).unwrap();
+    let imported = dialects::import(Dialect::Registry, &text).unwrap();
+    let (name, entry) = &imported.servers[0];
+    assert_eq!(name, "weather-mcp");
+    assert_eq!(entry["command"], "npx");
+    assert_eq!(
+        entry["args"],
+        json!(["-y", "@example/weather-mcp@1.2.0", "--units", "metric"])
+    );
+    assert_eq!(
+        entry["env"]["WEATHER_API_KEY"],
+        "${input:weather-mcp-weather-api-key}"
+    );
+    assert_eq!(entry["env"]["LOG_LEVEL"], "info");
+    assert_eq!(imported.inputs[0]["password"], true);
+}
+
+#[test]
+fn discovery_finds_the_documented_files_that_exist() {
+    let home = tempfile::tempdir().unwrap();
+    let project = tempfile::tempdir().unwrap();
+    for rel in [
+        ".cursor/mcp.json",
+        ".config/goose/config.yaml",
+        ".claude.json",
+    ] {
+        let p = home.path().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, "{}").unwrap();
+    }
+    std::fs::create_dir_all(project.path().join(".vscode")).unwrap();
+    std::fs::write(project.path().join(".vscode/mcp.json"), "{}").unwrap();
+    let found = dialects::discover(home.path(), Some(project.path()));
+    let ids: Vec<&str> = found.iter().map(|f| f.dialect.id()).collect();
+    assert_eq!(ids, ["claude-code", "cursor", "goose", "vscode"]);
+}
+
+#[test]
+fn a_file_is_recognised_by_its_documented_name_or_content() {
+    let cases = [
+        ("/h/.config/Claude/claude_desktop_config.json", "{}", Dialect::ClaudeDesktop),
+        ("/p/.mcp.json", "{}", Dialect::ClaudeCode),
+        ("/h/.claude.json", "{}", Dialect::ClaudeCode),
+        ("/h/.cursor/mcp.json", "{\"mcpServers\":{}}", Dialect::Cursor),
+        ("/p/.vscode/mcp.json", "{}", Dialect::Vscode),
+        ("/h/.codeium/windsurf/mcp_config.json", "{}", Dialect::Windsurf),
+        ("/h/.config/zed/settings.json", "{\"context_servers\":{}}", Dialect::Zed),
+        ("/x/cline_mcp_settings.json", "{}", Dialect::Cline),
+        ("/p/.roo/mcp.json", "{}", Dialect::Roo),
+        ("/h/.config/goose/config.yaml", "", Dialect::Goose),
+        ("/h/.continue/config.yaml", "", Dialect::Continue),
+        ("/x/server.json", "{}", Dialect::Registry),
+    ];
+    for (path, text, want) in cases {
+        assert_eq!(dialects::guess(Path::new(path), text), want, "{path}");
+    }
+}
