@@ -23,7 +23,7 @@ fn parse_args(text: &str) -> Result<Value, Failure> {
 /// Start the servers of the config (only `only`, when given) and wait for them.
 async fn connect(cli: &Cli, only: Option<&str>) -> Result<Workbench, Failure> {
     let path = cli.config.clone().unwrap_or_else(default_user_config);
-    let mut config = ConfigFile::load(&path)?;
+    let mut config = ConfigFile::load_scoped(&path, cli.project.as_deref())?;
     if let Some(name) = only {
         if !config.servers.iter().any(|s| s.name == name) {
             return Err(Error::UnknownServer(name.to_string()).into());
@@ -41,6 +41,7 @@ async fn connect(cli: &Cli, only: Option<&str>) -> Result<Workbench, Failure> {
             auto_restart: false,
             health_interval: None,
             shutdown_grace: Duration::from_millis(500),
+            vars: workbench_core::config::vars::Vars::from_process(cli.project.clone()),
             ..SupervisorOptions::default()
         },
         traffic_capacity: None,
@@ -114,6 +115,7 @@ fn opts(cli: &Cli) -> CallOptions {
 
 pub async fn run(cli: &Cli) -> Result<(), Failure> {
     let target = match &cli.command {
+        Command::Config { action } => return crate::config_cmd::run(cli, action),
         Command::Servers => None,
         Command::Tools { server }
         | Command::Resources { server }
@@ -148,6 +150,7 @@ async fn each_ready(wb: &Workbench, target: Option<&str>) -> Result<Vec<String>,
 
 async fn dispatch(cli: &Cli, wb: &Workbench, target: Option<&str>) -> Result<(), Failure> {
     match &cli.command {
+        Command::Config { action } => crate::config_cmd::run(cli, action)?,
         Command::Servers => {
             let names: Vec<String> = wb.statuses().into_iter().map(|s| s.name).collect();
             for name in &names {

@@ -1,6 +1,8 @@
 //! `mcpwb`: the headless face of MCP Workbench, over the same core as the app.
 
 mod commands;
+mod config_cmd;
+mod config_io;
 mod print;
 
 use std::path::PathBuf;
@@ -30,6 +32,9 @@ pub struct Cli {
     /// The mcp.json to use (default: $MCPWB_CONFIG, then ~/.config/mcp-workbench/mcp.json).
     #[arg(long, global = true, env = "MCPWB_CONFIG")]
     config: Option<PathBuf>,
+    /// A project folder whose .mcp.json is merged over the user's file.
+    #[arg(long, global = true)]
+    project: Option<PathBuf>,
     /// Machine-readable JSON output.
     #[arg(long, global = true)]
     json: bool,
@@ -72,6 +77,11 @@ pub enum Command {
     Ping { server: String },
     /// Connect (to one server or all), then print every message exchanged.
     Traffic { server: Option<String> },
+    /// Look at and change mcp.json (no server is started).
+    Config {
+        #[command(subcommand)]
+        action: Box<config_cmd::ConfigCommand>,
+    },
 }
 
 /// What a command failed with: a core error, or a message with an exit code.
@@ -79,6 +89,8 @@ pub enum Failure {
     Core(Error),
     Usage(String),
     ToolError(String),
+    /// Already reported; exit with this code.
+    Exit(u8),
 }
 
 impl From<Error> for Failure {
@@ -92,7 +104,12 @@ fn exit_code(code: ErrorCode) -> u8 {
         ErrorCode::ConfigNotFound
         | ErrorCode::ConfigUnreadable
         | ErrorCode::ConfigSyntax
-        | ErrorCode::ConfigInvalid => exit::CONFIG,
+        | ErrorCode::ConfigInvalid
+        | ErrorCode::ConfigEdit
+        | ErrorCode::ConfigConflict
+        | ErrorCode::ConfigWrite
+        | ErrorCode::Variable
+        | ErrorCode::Dialect => exit::CONFIG,
         ErrorCode::UnknownServer | ErrorCode::UnknownTool | ErrorCode::ServerNotReady => {
             exit::NOT_READY
         }
@@ -128,6 +145,7 @@ fn main() -> ExitCode {
                         message,
                     },
                 ),
+                Failure::Exit(code) => return ExitCode::from(code),
                 Failure::ToolError(message) => {
                     if !cli.json {
                         eprintln!("mcpwb: the tool returned an error: {message}");

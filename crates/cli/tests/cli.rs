@@ -7,6 +7,9 @@ use std::sync::OnceLock;
 
 use serde_json::{Value, json};
 
+#[path = "cli/config.rs"]
+mod config;
+
 const BIN: &str = env!("CARGO_BIN_EXE_mcpwb");
 
 /// The demo server binary (built by `cargo test --workspace`; built here otherwise).

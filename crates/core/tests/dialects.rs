@@ -139,13 +139,29 @@ fn discovery_finds_the_documented_files_that_exist() {
 #[test]
 fn a_file_is_recognised_by_its_documented_name_or_content() {
     let cases = [
-        ("/h/.config/Claude/claude_desktop_config.json", "{}", Dialect::ClaudeDesktop),
+        (
+            "/h/.config/Claude/claude_desktop_config.json",
+            "{}",
+            Dialect::ClaudeDesktop,
+        ),
         ("/p/.mcp.json", "{}", Dialect::ClaudeCode),
         ("/h/.claude.json", "{}", Dialect::ClaudeCode),
-        ("/h/.cursor/mcp.json", "{\"mcpServers\":{}}", Dialect::Cursor),
+        (
+            "/h/.cursor/mcp.json",
+            "{\"mcpServers\":{}}",
+            Dialect::Cursor,
+        ),
         ("/p/.vscode/mcp.json", "{}", Dialect::Vscode),
-        ("/h/.codeium/windsurf/mcp_config.json", "{}", Dialect::Windsurf),
-        ("/h/.config/zed/settings.json", "{\"context_servers\":{}}", Dialect::Zed),
+        (
+            "/h/.codeium/windsurf/mcp_config.json",
+            "{}",
+            Dialect::Windsurf,
+        ),
+        (
+            "/h/.config/zed/settings.json",
+            "{\"context_servers\":{}}",
+            Dialect::Zed,
+        ),
         ("/x/cline_mcp_settings.json", "{}", Dialect::Cline),
         ("/p/.roo/mcp.json", "{}", Dialect::Roo),
         ("/h/.config/goose/config.yaml", "", Dialect::Goose),

@@ -33,6 +33,11 @@ pub enum EditOp {
         name: String,
         disabled: bool,
     },
+    /// Declare an input (`{"type": "promptString", "id", ...}`) in the
+    /// top-level `inputs` list, unless one with that id is there.
+    AddInput {
+        decl: Value,
+    },
 }
 
 impl EditOp {
@@ -43,6 +48,7 @@ impl EditOp {
             | EditOp::Remove { name }
             | EditOp::SetDisabled { name, .. } => name,
             EditOp::Rename { to, .. } => to,
+            EditOp::AddInput { .. } => "",
         }
     }
 }
@@ -191,6 +197,18 @@ pub fn apply(path: &Path, text: &str, op: &EditOp) -> Result<String> {
                     lit.set_raw_value(Value::String(to.clone()).to_string())
                 }
                 None => return Err(unknown(from)),
+            }
+        }
+        EditOp::AddInput { decl } => {
+            let root_object = root.object_value_or_set();
+            let list = root_object.array_value_or_set("inputs");
+            let id = decl.get("id");
+            let known = list
+                .elements()
+                .iter()
+                .any(|e| e.to_serde_value().as_ref().and_then(|v| v.get("id")) == id);
+            if !known {
+                list.append(input(decl));
             }
         }
         EditOp::SetDisabled { name, disabled } => {

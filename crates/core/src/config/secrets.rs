@@ -3,8 +3,10 @@
 //! lives under (service, ID) in the keychain and never in a file or a log.
 //!
 //! On Linux the persistent store is the Secret Service (GNOME Keyring,
-//! KWallet) over D-Bus; where none answers (a headless box, CI) the kernel
-//! keyring (keyutils) is used, which lasts until logout or reboot.
+//! KWallet) over D-Bus; where none answers (a headless box, CI) the kernel's
+//! per-user keyring (keyutils) is used, shared by the user's processes until
+//! reboot. (Not the session keyring: in containers and under some login
+//! managers the inherited one is not writable.)
 
 use std::sync::OnceLock;
 
@@ -19,7 +21,7 @@ pub const APP_SERVICE: &str = "dev.mcpworkbench.app";
 pub enum Store {
     /// D-Bus Secret Service: survives reboots.
     SecretService,
-    /// The kernel's session keyring.
+    /// The kernel's per-user keyring.
     KernelKeyring,
 }
 
@@ -85,20 +87,20 @@ impl Keychain {
     }
 
     fn entry(&self, id: &str) -> Result<Entry> {
-        let credential: Box<keyring::credential::Credential> = match self.store {
-            Store::SecretService => Box::new(
-                keyring::secret_service::SsCredential::new_with_target(None, &self.service, id)
-                    .map_err(describe)?,
-            ),
-            Store::KernelKeyring => Box::new(
-                keyring::keyutils::KeyutilsCredential::new_with_target(None, &self.service, id)
-                    .map_err(describe)?,
-            ),
-        };
-        Ok(Entry::new_with_credential(credential))
+        let credential =
+            keyring::secret_service::SsCredential::new_with_target(None, &self.service, id)
+                .map_err(describe)?;
+        Ok(Entry::new_with_credential(Box::new(credential)))
+    }
+
+    fn kernel_name(&self, id: &str) -> String {
+        format!("mcpwb:{}:{id}", self.service)
     }
 
     pub fn get(&self, id: &str) -> Result<Option<String>> {
+        if self.store == Store::KernelKeyring {
+            return kernel::get(&self.kernel_name(id));
+        }
         match self.entry(id)?.get_password() {
             Ok(v) => Ok(Some(v)),
             Err(keyring::Error::NoEntry) => Ok(None),
@@ -107,14 +109,64 @@ impl Keychain {
     }
 
     pub fn set(&self, id: &str, value: &str) -> Result<()> {
+        if self.store == Store::KernelKeyring {
+            return kernel::set(&self.kernel_name(id), value);
+        }
         self.entry(id)?.set_password(value).map_err(describe)
     }
 
     /// Remove the entry; removing one that is not there is fine.
     pub fn delete(&self, id: &str) -> Result<()> {
+        if self.store == Store::KernelKeyring {
+            return kernel::delete(&self.kernel_name(id));
+        }
         match self.entry(id)?.delete_credential() {
             Ok(()) | Err(keyring::Error::NoEntry) => Ok(()),
             Err(e) => Err(describe(e)),
+        }
+    }
+}
+
+/// The kernel's per-user keyring.
+mod kernel {
+    use linux_keyutils::{KeyError, KeyRing, KeyRingIdentifier};
+
+    use crate::error::{Error, Result};
+
+    fn ring() -> Result<KeyRing> {
+        KeyRing::from_special_id(KeyRingIdentifier::User, true)
+            .map_err(|e| Error::Secret(format!("the kernel keyring is not available ({e:?})")))
+    }
+
+    fn failed(e: KeyError) -> Error {
+        Error::Secret(format!("the kernel keyring failed ({e:?})"))
+    }
+
+    pub fn get(name: &str) -> Result<Option<String>> {
+        match ring()?.search(name) {
+            Ok(key) => {
+                let bytes = key.read_to_vec().map_err(failed)?;
+                String::from_utf8(bytes)
+                    .map(Some)
+                    .map_err(|_| Error::Secret("a stored value is not text".into()))
+            }
+            Err(KeyError::KeyDoesNotExist | KeyError::KeyRevoked | KeyError::KeyExpired) => {
+                Ok(None)
+            }
+            Err(e) => Err(failed(e)),
+        }
+    }
+
+    pub fn set(name: &str, value: &str) -> Result<()> {
+        ring()?.add_key(name, value.as_bytes()).map_err(failed)?;
+        Ok(())
+    }
+
+    pub fn delete(name: &str) -> Result<()> {
+        match ring()?.search(name) {
+            Ok(key) => key.invalidate().map_err(failed),
+            Err(KeyError::KeyDoesNotExist | KeyError::KeyRevoked | KeyError::KeyExpired) => Ok(()),
+            Err(e) => Err(failed(e)),
         }
     }
 }

@@ -84,11 +84,14 @@ impl Dialect {
     }
 }
 
+/// Entries by name, in our on-disk shape, in file order.
+pub type Entries = Vec<(String, Map<String, Value>)>;
+
 /// What an import produced.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Imported {
     /// Entries in our on-disk shape, in the source's order.
-    pub servers: Vec<(String, Map<String, Value>)>,
+    pub servers: Entries,
     /// VS Code style input declarations the entries refer to.
     pub inputs: Vec<Value>,
     /// What was skipped or changed, one sentence each.

@@ -1,0 +1,540 @@
+//! `mcpwb config ...`: look at and change mcp.json without connecting.
+//! Every change goes through the core's lossless edits and safe saves.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use clap::{Args, Subcommand};
+use serde_json::{Map, Value, json};
+use workbench_core::Error;
+use workbench_core::config::dialects::{self, Dialect};
+use workbench_core::config::edit::EditOp;
+use workbench_core::config::secrets::{Keychain, reference, secret_id};
+use workbench_core::config::store::Document;
+use workbench_core::config::vars::{input_id, keychain_refs};
+use workbench_core::config::{ConfigFile, Scope, parse_jsonc};
+
+use crate::{Cli, Failure};
+
+#[derive(Subcommand, Debug)]
+pub enum ConfigCommand {
+    /// Check the file: syntax (line:column) and every entry.
+    Validate,
+    /// Print the entries as written (references unexpanded).
+    Show {
+        server: Option<String>,
+    },
+    /// Add a server.
+    Add {
+        name: String,
+        #[command(flatten)]
+        fields: Fields,
+        /// Which file gets it: the user's, or the project's .mcp.json.
+        #[arg(long, value_enum, default_value = "user")]
+        scope: ScopeArg,
+    },
+    /// Change some settings of a server; the rest keep their text.
+    Edit {
+        name: String,
+        #[command(flatten)]
+        fields: Fields,
+        /// Remove these keys (e.g. --unset cwd).
+        #[arg(long)]
+        unset: Vec<String>,
+    },
+    Remove {
+        name: String,
+    },
+    Rename {
+        from: String,
+        to: String,
+    },
+    Enable {
+        name: String,
+    },
+    Disable {
+        name: String,
+    },
+    /// Import servers from another client's config file.
+    Import {
+        path: PathBuf,
+        /// The file's dialect (guessed from its name and content if absent).
+        #[arg(long)]
+        from: Option<String>,
+        /// Only these servers.
+        #[arg(long)]
+        only: Vec<String>,
+        /// Replace servers of the same name (default: keep ours, skip theirs).
+        #[arg(long)]
+        replace: bool,
+        /// Show what would be imported; write nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
+    /// Write the servers in another client's dialect (to stdout or --output).
+    Export {
+        #[arg(long)]
+        to: String,
+        #[arg(long, short)]
+        output: Option<PathBuf>,
+        /// Overwrite --output if it exists.
+        #[arg(long)]
+        force: bool,
+    },
+    /// List other clients' config files found on this machine.
+    Discover,
+    /// Give the value of `${input:ID}` (read from stdin when --value is absent);
+    /// it is kept in the OS keychain.
+    Input {
+        id: String,
+        #[arg(long)]
+        value: Option<String>,
+    },
+}
+
+#[derive(Args, Debug, Default)]
+pub struct Fields {
+    /// A local server's command.
+    #[arg(long)]
+    command: Option<String>,
+    /// An argument (repeat for each, in order).
+    #[arg(long = "arg", allow_hyphen_values = true)]
+    args: Vec<String>,
+    /// KEY=VALUE environment entries.
+    #[arg(long)]
+    env: Vec<String>,
+    /// KEY=VALUE environment entries kept in the OS keychain.
+    #[arg(long)]
+    secret_env: Vec<String>,
+    #[arg(long)]
+    cwd: Option<String>,
+    /// A remote server's URL.
+    #[arg(long)]
+    url: Option<String>,
+    /// http or sse (default http with --url).
+    #[arg(long)]
+    transport: Option<String>,
+    /// NAME=VALUE headers.
+    #[arg(long)]
+    header: Vec<String>,
+    /// NAME=VALUE headers kept in the OS keychain.
+    #[arg(long)]
+    secret_header: Vec<String>,
+    #[arg(long)]
+    description: Option<String>,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum ScopeArg {
+    User,
+    Project,
+}
+
+fn usage(m: impl Into<String>) -> Failure {
+    Failure::Usage(m.into())
+}
+
+fn pairs(list: &[String], flag: &str) -> Result<Vec<(String, String)>, Failure> {
+    list.iter()
+        .map(|p| {
+            p.split_once('=')
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .filter(|(k, _)| !k.is_empty())
+                .ok_or_else(|| usage(format!("--{flag} takes KEY=VALUE, got \"{p}\"")))
+        })
+        .collect()
+}
+
+impl Fields {
+    /// The keys these flags set, in our on-disk shape. Secret values go to
+    /// the keychain; the entry gets a `${secret:...}` reference.
+    fn to_map(
+        &self,
+        server: &str,
+        keychain: &dyn Fn() -> Keychain,
+    ) -> Result<Map<String, Value>, Failure> {
+        let mut m = Map::new();
+        if self.command.is_some() && self.url.is_some() {
+            return Err(usage(
+                "give --command (a local server) or --url (a remote one), not both",
+            ));
+        }
+        if let Some(t) = &self.transport {
+            if !matches!(t.as_str(), "http" | "sse") {
+                return Err(usage("--transport is http or sse"));
+            }
+            m.insert("type".into(), json!(t));
+        }
+        if let Some(c) = &self.command {
+            m.insert("command".into(), json!(c));
+        }
+        if let Some(u) = &self.url {
+            m.entry("type").or_insert(json!("http"));
+            m.insert("url".into(), json!(u));
+        }
+        if !self.args.is_empty() {
+            m.insert("args".into(), json!(self.args));
+        }
+        let mut section = |key: &str,
+                           field: &str,
+                           plain: &[(String, String)],
+                           secret: &[(String, String)]|
+         -> Result<(), Failure> {
+            if plain.is_empty() && secret.is_empty() {
+                return Ok(());
+            }
+            let mut obj = Map::new();
+            for (k, v) in plain {
+                obj.insert(k.clone(), json!(v));
+            }
+            for (k, v) in secret {
+                let id = secret_id(server, field, k);
+                keychain().set(&id, v)?;
+                obj.insert(k.clone(), json!(reference(&id)));
+            }
+            m.insert(key.into(), Value::Object(obj));
+            Ok(())
+        };
+        section(
+            "env",
+            "env",
+            &pairs(&self.env, "env")?,
+            &pairs(&self.secret_env, "secret-env")?,
+        )?;
+        section(
+            "headers",
+            "headers",
+            &pairs(&self.header, "header")?,
+            &pairs(&self.secret_header, "secret-header")?,
+        )?;
+        if let Some(c) = &self.cwd {
+            m.insert("cwd".into(), json!(c));
+        }
+        if let Some(d) = &self.description {
+            m.insert("description".into(), json!(d));
+        }
+        Ok(m)
+    }
+}
+
+fn user_path(cli: &Cli) -> PathBuf {
+    cli.config
+        .clone()
+        .unwrap_or_else(workbench_core::config::default_user_config)
+}
+
+fn project_dir(cli: &Cli) -> Option<PathBuf> {
+    cli.project.clone()
+}
+
+fn load(cli: &Cli) -> Result<ConfigFile, Failure> {
+    Ok(ConfigFile::load_scoped(
+        &user_path(cli),
+        project_dir(cli).as_deref(),
+    )?)
+}
+
+/// Apply one edit to `path` and save it safely.
+fn change(path: &Path, op: EditOp) -> Result<(), Failure> {
+    let mut doc = Document::open(path)?;
+    doc.edit(&op)?;
+    doc.save()?;
+    Ok(())
+}
+
+/// The file that holds `name` (edits go back where the entry came from).
+fn file_of(cli: &Cli, name: &str) -> Result<PathBuf, Failure> {
+    let cfg = load(cli)?;
+    let entry = cfg
+        .servers
+        .iter()
+        .find(|e| e.name == name)
+        .ok_or_else(|| Error::UnknownServer(name.to_string()))?;
+    Ok(cfg.file_of(entry).to_path_buf())
+}
+
+fn raw_servers(path: &Path) -> Result<dialects::Entries, Failure> {
+    let text = std::fs::read_to_string(path).map_err(|source| Error::ConfigUnreadable {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    let doc = parse_jsonc(path, &text)?;
+    let servers = doc
+        .get("mcpServers")
+        .or_else(|| doc.get("servers"))
+        .and_then(Value::as_object)
+        .map(|m| {
+            m.iter()
+                .filter_map(|(k, v)| Some((k.clone(), v.as_object()?.clone())))
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok(servers)
+}
+
+fn say(cli: &Cli, text: String, data: Value) {
+    if cli.json {
+        println!("{data}");
+    } else {
+        println!("{text}");
+    }
+}
+
+pub fn run(cli: &Cli, command: &ConfigCommand) -> Result<(), Failure> {
+    let keychain = Keychain::app;
+    match command {
+        ConfigCommand::Validate => {
+            let cfg = load(cli)?;
+            let problems: Vec<Value> = cfg
+                .problems
+                .iter()
+                .map(|p| json!({ "pointer": p.pointer, "message": p.message, "scope": p.scope }))
+                .collect();
+            if !cli.json {
+                for p in &cfg.problems {
+                    let file = if p.scope == Scope::Project {
+                        cfg.project.as_deref()
+                    } else {
+                        Some(cfg.path.as_path())
+                    };
+                    println!(
+                        "{}: {}: {}",
+                        file.unwrap_or(&cfg.path).display(),
+                        p.pointer,
+                        p.message
+                    );
+                }
+            }
+            say(
+                cli,
+                format!(
+                    "{} server(s), {} problem(s)",
+                    cfg.servers.len(),
+                    problems.len()
+                ),
+                json!({ "servers": cfg.servers.len(), "problems": problems }),
+            );
+            if problems.is_empty() {
+                Ok(())
+            } else {
+                Err(Failure::Exit(crate::exit::CONFIG))
+            }
+        }
+        ConfigCommand::Show { server } => {
+            let cfg = load(cli)?;
+            let mut files = vec![cfg.path.clone()];
+            files.extend(cfg.project.clone());
+            let mut out = Map::new();
+            for f in files.iter().filter(|f| f.exists()) {
+                for (name, entry) in raw_servers(f)? {
+                    if server.as_ref().is_none_or(|s| *s == name) {
+                        out.insert(name, Value::Object(entry));
+                    }
+                }
+            }
+            if let Some(s) = server
+                && !out.contains_key(s)
+            {
+                return Err(Error::UnknownServer(s.clone()).into());
+            }
+            let text = serde_json::to_string_pretty(&out).unwrap_or_default();
+            say(cli, text, Value::Object(out));
+            Ok(())
+        }
+        ConfigCommand::Add {
+            name,
+            fields,
+            scope,
+        } => {
+            if fields.command.is_none() && fields.url.is_none() {
+                return Err(usage("a server needs --command or --url"));
+            }
+            let path = match scope {
+                ScopeArg::User => user_path(cli),
+                ScopeArg::Project => project_dir(cli)
+                    .unwrap_or_else(|| std::env::current_dir().unwrap_or_default())
+                    .join(".mcp.json"),
+            };
+            let existing = Document::open(&path)?;
+            if !existing.text.trim().is_empty()
+                && ConfigFile::parse(&path, &existing.text)?
+                    .servers
+                    .iter()
+                    .any(|s| s.name == *name)
+            {
+                return Err(usage(format!(
+                    "a server named \"{name}\" already exists (use config edit)"
+                )));
+            }
+            let map = fields.to_map(name, &keychain)?;
+            change(
+                &path,
+                EditOp::Upsert {
+                    name: name.clone(),
+                    fields: map,
+                },
+            )?;
+            say(
+                cli,
+                format!("added {name} to {}", path.display()),
+                json!({ "added": name, "file": path }),
+            );
+            Ok(())
+        }
+        ConfigCommand::Edit {
+            name,
+            fields,
+            unset,
+        } => {
+            let path = file_of(cli, name)?;
+            let mut map = fields.to_map(name, &keychain)?;
+            for key in unset {
+                map.insert(key.clone(), Value::Null);
+            }
+            if map.is_empty() {
+                return Err(usage(
+                    "nothing to change: give the settings to change, or --unset KEY",
+                ));
+            }
+            change(
+                &path,
+                EditOp::Upsert {
+                    name: name.clone(),
+                    fields: map,
+                },
+            )?;
+            say(
+                cli,
+                format!("updated {name} in {}", path.display()),
+                json!({ "updated": name, "file": path }),
+            );
+            Ok(())
+        }
+        ConfigCommand::Remove { name } => {
+            let path = file_of(cli, name)?;
+            let secrets: Vec<String> = raw_servers(&path)?
+                .into_iter()
+                .filter(|(n, _)| n == name)
+                .flat_map(|(_, e)| keychain_refs(&Value::Object(e).to_string()))
+                .filter(|id| !id.starts_with("input/"))
+                .collect();
+            change(&path, EditOp::Remove { name: name.clone() })?;
+            // The entry's own secrets go with it (inputs may be shared).
+            for id in secrets {
+                if let Err(e) = keychain().delete(&id) {
+                    eprintln!("mcpwb: could not remove {id} from the keychain: {e}");
+                }
+            }
+            say(
+                cli,
+                format!("removed {name} from {}", path.display()),
+                json!({ "removed": name }),
+            );
+            Ok(())
+        }
+        ConfigCommand::Rename { from, to } => {
+            let path = file_of(cli, from)?;
+            change(
+                &path,
+                EditOp::Rename {
+                    from: from.clone(),
+                    to: to.clone(),
+                },
+            )?;
+            say(
+                cli,
+                format!("renamed {from} to {to}"),
+                json!({ "renamed": from, "to": to }),
+            );
+            Ok(())
+        }
+        ConfigCommand::Enable { name } | ConfigCommand::Disable { name } => {
+            let disabled = matches!(command, ConfigCommand::Disable { .. });
+            let path = file_of(cli, name)?;
+            change(
+                &path,
+                EditOp::SetDisabled {
+                    name: name.clone(),
+                    disabled,
+                },
+            )?;
+            let word = if disabled { "disabled" } else { "enabled" };
+            say(cli, format!("{word} {name}"), json!({ word: name }));
+            Ok(())
+        }
+        ConfigCommand::Import {
+            path,
+            from,
+            only,
+            replace,
+            dry_run,
+        } => crate::config_io::import(cli, path, from.as_deref(), only, *replace, *dry_run),
+        ConfigCommand::Export { to, output, force } => {
+            let d = Dialect::from_id(to).ok_or_else(|| {
+                usage(format!(
+                    "unknown dialect \"{to}\"; one of: {}",
+                    crate::config_io::dialect_ids()
+                ))
+            })?;
+            let cfg = load(cli)?;
+            let mut servers = raw_servers(&cfg.path).unwrap_or_default();
+            if let Some(p) = &cfg.project {
+                for (n, e) in raw_servers(p)? {
+                    servers.retain(|(m, _)| *m != n);
+                    servers.push((n, e));
+                }
+            }
+            let inputs: Vec<Value> = std::fs::read_to_string(&cfg.path)
+                .ok()
+                .and_then(|t| parse_jsonc(&cfg.path, &t).ok())
+                .and_then(|d| d.get("inputs").and_then(Value::as_array).cloned())
+                .unwrap_or_default();
+            let out = dialects::export(d, &servers, &inputs)?;
+            for n in &out.notes {
+                eprintln!("mcpwb: note: {n}");
+            }
+            match output {
+                Some(o) if o.exists() && !force => Err(usage(format!(
+                    "{} exists; add --force to overwrite it",
+                    o.display()
+                ))),
+                Some(o) => {
+                    std::fs::write(o, &out.text).map_err(|source| Error::ConfigWrite {
+                        path: o.clone(),
+                        source,
+                    })?;
+                    say(
+                        cli,
+                        format!("wrote {}", o.display()),
+                        json!({ "file": o, "notes": out.notes }),
+                    );
+                    Ok(())
+                }
+                None => {
+                    print!("{}", out.text);
+                    Ok(())
+                }
+            }
+        }
+        ConfigCommand::Discover => crate::config_io::discover(cli, project_dir(cli).as_deref()),
+        ConfigCommand::Input { id, value } => {
+            let value = match value {
+                Some(v) => v.clone(),
+                None => {
+                    let mut s = String::new();
+                    std::io::stdin()
+                        .read_to_string(&mut s)
+                        .map_err(|e| usage(format!("cannot read the value from stdin: {e}")))?;
+                    s.trim_end_matches(['\n', '\r']).to_string()
+                }
+            };
+            keychain().set(&input_id(id), &value)?;
+            say(
+                cli,
+                format!("stored the value of ${{input:{id}}} in the keychain"),
+                json!({ "stored": id }),
+            );
+            Ok(())
+        }
+    }
+}

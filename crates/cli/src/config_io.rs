@@ -1,0 +1,154 @@
+//! `mcpwb config import` and `discover`: other clients' files.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+use workbench_core::Error;
+use workbench_core::config::dialects::{self, ALL, Dialect};
+use workbench_core::config::edit::EditOp;
+use workbench_core::config::store::Document;
+use workbench_core::config::{ConfigFile, default_user_config};
+
+use crate::{Cli, Failure};
+
+pub fn dialect_ids() -> String {
+    ALL.iter().map(|d| d.id()).collect::<Vec<_>>().join(", ")
+}
+
+fn read(path: &Path) -> Result<String, Failure> {
+    std::fs::read_to_string(path).map_err(|source| {
+        Failure::Core(Error::ConfigUnreadable {
+            path: path.to_path_buf(),
+            source,
+        })
+    })
+}
+
+pub fn import(
+    cli: &Cli,
+    path: &Path,
+    from: Option<&str>,
+    only: &[String],
+    replace: bool,
+    dry_run: bool,
+) -> Result<(), Failure> {
+    let text = read(path)?;
+    let dialect = match from {
+        Some(id) => Dialect::from_id(id).ok_or_else(|| {
+            Failure::Usage(format!(
+                "unknown dialect \"{id}\"; one of: {}",
+                dialect_ids()
+            ))
+        })?,
+        None => dialects::guess(path, &text),
+    };
+    let imported = dialects::import(dialect, &text)?;
+    for n in &imported.notes {
+        eprintln!("mcpwb: note: {n}");
+    }
+    let target: PathBuf = cli.config.clone().unwrap_or_else(default_user_config);
+    let mut doc = Document::open(&target)?;
+    let ours: Vec<String> = if doc.text.trim().is_empty() {
+        Vec::new()
+    } else {
+        ConfigFile::parse(&target, &doc.text)?
+            .servers
+            .iter()
+            .map(|s| s.name.clone())
+            .collect()
+    };
+    let mut added = Vec::new();
+    let mut skipped = Vec::new();
+    for (name, fields) in &imported.servers {
+        if !only.is_empty() && !only.contains(name) {
+            continue;
+        }
+        if ours.contains(name) && !replace {
+            skipped.push(name.clone());
+            continue;
+        }
+        let mut fields = fields.clone();
+        if ours.contains(name) {
+            // Replacing: keys of ours that theirs lacks are removed.
+            for key in [
+                "type", "command", "args", "env", "cwd", "url", "headers", "disabled",
+            ] {
+                fields.entry(key).or_insert(Value::Null);
+            }
+        }
+        doc.edit(&EditOp::Upsert {
+            name: name.clone(),
+            fields,
+        })?;
+        added.push(name.clone());
+    }
+    for decl in &imported.inputs {
+        doc.edit(&EditOp::AddInput { decl: decl.clone() })?;
+    }
+    if !dry_run && !added.is_empty() {
+        doc.save()?;
+    }
+    if cli.json {
+        println!(
+            "{}",
+            json!({ "dialect": dialect.id(), "imported": added, "skipped": skipped,
+                    "notes": imported.notes, "dry_run": dry_run, "file": target })
+        );
+    } else {
+        let verb = if dry_run { "would import" } else { "imported" };
+        println!(
+            "{verb} {} server(s) from {} ({}) into {}: {}",
+            added.len(),
+            path.display(),
+            dialect.id(),
+            target.display(),
+            added.join(", ")
+        );
+        if !skipped.is_empty() {
+            println!(
+                "kept ours (same name; --replace to take theirs): {}",
+                skipped.join(", ")
+            );
+        }
+        if dry_run {
+            print!("{}", doc.text);
+        }
+    }
+    Ok(())
+}
+
+pub fn discover(cli: &Cli, project: Option<&Path>) -> Result<(), Failure> {
+    let home = std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .ok_or_else(|| Failure::Usage("HOME is not set".into()))?;
+    let found = dialects::discover(&home, project);
+    let rows: Vec<Value> = found
+        .iter()
+        .map(|f| {
+            let count = std::fs::read_to_string(&f.path)
+                .ok()
+                .and_then(|t| dialects::import(f.dialect, &t).ok())
+                .map(|i| i.servers.len());
+            json!({ "dialect": f.dialect.id(), "path": f.path, "servers": count })
+        })
+        .collect();
+    if cli.json {
+        println!("{}", Value::Array(rows));
+    } else if rows.is_empty() {
+        println!("no other client's MCP config found");
+    } else {
+        for r in &rows {
+            let servers = match r["servers"].as_u64() {
+                Some(n) => format!("{n} server(s)"),
+                None => "unreadable".to_string(),
+            };
+            println!(
+                "{:<15} {}  ({servers})",
+                r["dialect"].as_str().unwrap_or(""),
+                r["path"].as_str().unwrap_or("")
+            );
+        }
+        println!("import one with: mcpwb config import PATH");
+    }
+    Ok(())
+}

@@ -1,0 +1,334 @@
+//! `mcpwb config ...` on temp files, a throwaway keychain namespace and the
+//! demo server.
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::{Value, json};
+use workbench_core::config::secrets::{Keychain, Store};
+
+use super::{BIN, demo_server, stderr, stdout};
+
+/// `mcpwb` with a temp HOME and its own keychain namespace.
+fn run(home: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(BIN)
+        .args(args)
+        .env_remove("MCPWB_CONFIG")
+        .env("HOME", home)
+        .env("MCPWB_KEYCHAIN", "keyutils")
+        .env(
+            "MCPWB_KEYCHAIN_SERVICE",
+            format!("mcpwb-cli-test-{}", std::process::id()),
+        )
+        .output()
+        .unwrap()
+}
+
+fn namespace() -> String {
+    format!("mcpwb-cli-test-{}", std::process::id())
+}
+
+const FILE: &str = "// my servers\n{\n  \"mcpServers\": {\n    \"old\": { \"command\": \"x\" } // keep this\n  },\n  \"theirSetting\": true\n}\n";
+
+#[test]
+fn add_edit_rename_disable_remove_change_only_their_entries() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("mcp.json");
+    std::fs::write(&cfg, FILE).unwrap();
+    let c = cfg.to_str().unwrap();
+    let ok = |args: &[&str]| {
+        let mut all = vec!["--config", c, "config"];
+        all.extend_from_slice(args);
+        let out = run(dir.path(), &all);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        out
+    };
+    ok(&[
+        "add",
+        "files",
+        "--command",
+        "npx",
+        "--arg",
+        "-y",
+        "--arg",
+        "pkg",
+        "--env",
+        "A=1",
+    ]);
+    ok(&["edit", "files", "--cwd", "/srv", "--unset", "env"]);
+    ok(&["rename", "files", "fs"]);
+    ok(&["disable", "old"]);
+    let text = std::fs::read_to_string(&cfg).unwrap();
+    assert!(text.starts_with("// my servers\n"), "{text}");
+    assert!(text.contains("// keep this") && text.contains("\"theirSetting\": true"));
+    let shown: Value = serde_json::from_slice(&ok(&["--json", "show"]).stdout).unwrap();
+    assert_eq!(
+        shown,
+        json!({
+            "old": { "command": "x", "disabled": true },
+            "fs": { "command": "npx", "args": ["-y", "pkg"], "cwd": "/srv" }
+        })
+    );
+    ok(&["enable", "old"]);
+    ok(&["remove", "fs"]);
+    let shown: Value = serde_json::from_slice(&ok(&["--json", "show"]).stdout).unwrap();
+    assert_eq!(
+        shown,
+        json!({ "old": { "command": "x", "disabled": false } })
+    );
+    // The previous version is kept beside the file.
+    assert!(dir.path().join("mcp.json.bak").exists());
+
+    // Mistakes: one line, a meaningful exit code, the file untouched.
+    let before = std::fs::read_to_string(&cfg).unwrap();
+    for (args, code) in [
+        (vec!["remove", "nope"], 4),
+        (vec!["add", "old", "--command", "y"], 2),
+        (
+            vec!["add", "both", "--command", "y", "--url", "http://h/mcp"],
+            2,
+        ),
+        (vec!["rename", "old", "old2"], 0),
+    ] {
+        let mut all = vec!["--config", c, "config"];
+        all.extend(args.iter().copied());
+        let out = run(dir.path(), &all);
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {}", stderr(&out));
+        if code != 0 {
+            assert_eq!(stderr(&out).trim().lines().count(), 1, "{}", stderr(&out));
+            assert_eq!(std::fs::read_to_string(&cfg).unwrap(), before);
+        }
+    }
+    let broken = dir.path().join("broken.json");
+    std::fs::write(&broken, "{ \"mcpServers\": { \"a\": } }").unwrap();
+    let out = run(
+        dir.path(),
+        &[
+            "--config",
+            broken.to_str().unwrap(),
+            "config",
+            "add",
+            "z",
+            "--command",
+            "q",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(3));
+    assert!(stderr(&out).contains("broken.json:1:"), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read_to_string(&broken).unwrap(),
+        "{ \"mcpServers\": { \"a\": } }"
+    );
+}
+
+#[test]
+fn a_secret_header_lives_in_the_keychain_and_the_server_still_gets_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let port_file = dir.path().join("addr");
+    let mut server = Command::new(demo_server())
+        .args([
+            "--http",
+            "127.0.0.1:0",
+            "--token",
+            "s3cret-token",
+            "--port-file",
+        ])
+        .arg(&port_file)
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut addr = String::new();
+    for _ in 0..400 {
+        addr = std::fs::read_to_string(&port_file).unwrap_or_default();
+        if !addr.is_empty() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(25));
+    }
+    let cfg = dir.path().join("mcp.json");
+    let c = cfg.to_str().unwrap();
+    let url = format!("http://{addr}/mcp");
+    let out = run(
+        dir.path(),
+        &[
+            "--config",
+            c,
+            "config",
+            "add",
+            "remote",
+            "--url",
+            &url,
+            "--secret-header",
+            "Authorization=Bearer s3cret-token",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&cfg).unwrap();
+    assert!(
+        !text.contains("s3cret-token"),
+        "the file holds a reference: {text}"
+    );
+    assert!(
+        text.contains("${secret:remote/headers/Authorization}"),
+        "{text}"
+    );
+    let call = run(
+        dir.path(),
+        &[
+            "--config",
+            c,
+            "call",
+            "remote",
+            "echo",
+            "--args",
+            r#"{"message":"through the keychain"}"#,
+        ],
+    );
+    let _ = server.kill();
+    let _ = server.wait();
+    assert_eq!(call.status.code(), Some(0), "{}", stderr(&call));
+    assert!(stdout(&call).contains("through the keychain"));
+    // Removing the server removes its secret from the keychain too.
+    let keychain = Keychain::new(&namespace(), Store::KernelKeyring);
+    let id = "remote/headers/Authorization";
+    assert_eq!(
+        keychain.get(id).unwrap().as_deref(),
+        Some("Bearer s3cret-token")
+    );
+    let out = run(dir.path(), &["--config", c, "config", "remove", "remote"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(keychain.get(id).unwrap(), None);
+}
+
+#[test]
+fn validate_import_export_and_discover() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("mcp.json");
+    std::fs::write(&cfg, FILE).unwrap();
+    let c = cfg.to_str().unwrap();
+    // A Cursor config in its documented place.
+    let cursor = dir.path().join(".cursor/mcp.json");
+    std::fs::create_dir_all(cursor.parent().unwrap()).unwrap();
+    std::fs::write(
+        &cursor,
+        r#"{ "mcpServers": { "old": { "command": "theirs" },
+             "remote": { "url": "https://example.com/mcp", "headers": { "X": "${env:X}" } } } }"#,
+    )
+    .unwrap();
+    let found = run(dir.path(), &["--config", c, "--json", "config", "discover"]);
+    let found: Value = serde_json::from_slice(&found.stdout).unwrap();
+    assert_eq!(found[0]["dialect"], "cursor");
+    assert_eq!(found[0]["servers"], 2);
+
+    let dry = run(
+        dir.path(),
+        &[
+            "--config",
+            c,
+            "config",
+            "import",
+            cursor.to_str().unwrap(),
+            "--dry-run",
+        ],
+    );
+    assert_eq!(dry.status.code(), Some(0), "{}", stderr(&dry));
+    assert!(
+        stdout(&dry).contains("would import 1 server(s)"),
+        "{}",
+        stdout(&dry)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&cfg).unwrap(),
+        FILE,
+        "a dry run writes nothing"
+    );
+
+    let real = run(
+        dir.path(),
+        &["--config", c, "config", "import", cursor.to_str().unwrap()],
+    );
+    assert_eq!(real.status.code(), Some(0), "{}", stderr(&real));
+    assert!(
+        stdout(&real).contains("kept ours (same name"),
+        "{}",
+        stdout(&real)
+    );
+    let valid = run(dir.path(), &["--config", c, "config", "validate"]);
+    assert_eq!(valid.status.code(), Some(0));
+    assert!(stdout(&valid).contains("2 server(s), 0 problem(s)"));
+    let text = std::fs::read_to_string(&cfg).unwrap();
+    assert!(text.contains("// keep this") && text.contains("${env:X}"));
+
+    let exported = run(
+        dir.path(),
+        &["--config", c, "config", "export", "--to", "claude-code"],
+    );
+    let doc: Value = serde_json::from_slice(&exported.stdout).unwrap();
+    assert_eq!(
+        doc["mcpServers"]["remote"]["headers"]["X"], "${X}",
+        "translated for Claude Code"
+    );
+    assert_eq!(doc["mcpServers"]["old"]["command"], "x");
+
+    std::fs::write(
+        &cfg,
+        r#"{ "mcpServers": { "bad": { "type": "http", "url": "ftp://x" } } }"#,
+    )
+    .unwrap();
+    let invalid = run(dir.path(), &["--config", c, "config", "validate"]);
+    assert_eq!(invalid.status.code(), Some(3));
+    assert!(
+        stdout(&invalid).contains("/mcpServers/bad/url"),
+        "{}",
+        stdout(&invalid)
+    );
+}
+
+#[test]
+fn a_project_file_is_merged_and_edits_go_back_to_the_file_an_entry_came_from() {
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("proj");
+    std::fs::create_dir(&project).unwrap();
+    let cfg = dir.path().join("mcp.json");
+    std::fs::write(&cfg, FILE).unwrap();
+    let c = cfg.to_str().unwrap();
+    let p = project.to_str().unwrap();
+    let out = run(
+        dir.path(),
+        &[
+            "--config",
+            c,
+            "--project",
+            p,
+            "config",
+            "add",
+            "team",
+            "--url",
+            "https://t.example/mcp",
+            "--scope",
+            "project",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let out = run(
+        dir.path(),
+        &["--config", c, "--project", p, "config", "disable", "team"],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let project_text = std::fs::read_to_string(project.join(".mcp.json")).unwrap();
+    assert!(
+        project_text.contains("\"disabled\": true"),
+        "{project_text}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&cfg).unwrap(),
+        FILE,
+        "the user file is untouched"
+    );
+    let shown = run(
+        dir.path(),
+        &["--config", c, "--project", p, "--json", "config", "show"],
+    );
+    let shown: Value = serde_json::from_slice(&shown.stdout).unwrap();
+    assert!(shown.get("old").is_some() && shown.get("team").is_some());
+}
