@@ -9,6 +9,7 @@ pub mod dialects;
 pub mod edit;
 mod entry;
 mod parse;
+pub mod robust;
 pub mod secrets;
 pub mod store;
 pub mod vars;
