@@ -110,9 +110,10 @@ fn exit_code(code: ErrorCode) -> u8 {
         | ErrorCode::ConfigWrite
         | ErrorCode::Variable
         | ErrorCode::Dialect => exit::CONFIG,
-        ErrorCode::UnknownServer | ErrorCode::UnknownTool | ErrorCode::ServerNotReady => {
-            exit::NOT_READY
-        }
+        ErrorCode::UnknownServer
+        | ErrorCode::UnknownTool
+        | ErrorCode::ToolExcluded
+        | ErrorCode::ServerNotReady => exit::NOT_READY,
         ErrorCode::Timeout => exit::TIMEOUT,
         ErrorCode::ServerError => exit::SERVER_ERROR,
         _ => exit::OTHER,

@@ -20,6 +20,8 @@ pub struct ServerCatalog {
     pub prompts: Vec<Value>,
     /// True while the server is not Ready: these are its last-known lists.
     pub stale: bool,
+    /// Tools the server has that the config's includeTools/excludeTools hide.
+    pub hidden_tools: Vec<String>,
 }
 
 /// A tool with its qualified name.
@@ -148,13 +150,22 @@ impl Catalog {
         peer: &Peer<RoleClient>,
         capabilities: &Value,
         only: Option<&str>,
+        offers: &(dyn Fn(&str) -> bool + Send + Sync),
     ) -> Result<(), String> {
         let mut current = self.server(server).unwrap_or_default();
         let wants = |list: &str, cap: &str| {
             only.is_none_or(|o| o == list) && capabilities.get(cap).is_some()
         };
         if wants("tools", "tools") {
-            current.tools = fetch_all(peer, "tools").await?;
+            let (shown, hidden): (Vec<Value>, Vec<Value>) = fetch_all(peer, "tools")
+                .await?
+                .into_iter()
+                .partition(|t| offers(t["name"].as_str().unwrap_or_default()));
+            current.tools = shown;
+            current.hidden_tools = hidden
+                .iter()
+                .filter_map(|t| t["name"].as_str().map(str::to_string))
+                .collect();
         }
         if wants("resources", "resources") {
             current.resources = fetch_all(peer, "resources").await?;

@@ -40,6 +40,8 @@ pub enum ErrorCode {
     Secret,
     /// Another client's config could not be imported or exported.
     Dialect,
+    /// The config's includeTools/excludeTools hide the tool.
+    ToolExcluded,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -117,6 +119,10 @@ pub enum Error {
     Secret(String),
     #[error("{0}")]
     Dialect(String),
+    #[error(
+        "{server}: the tool \"{tool}\" is hidden by this server's includeTools/excludeTools in mcp.json"
+    )]
+    ToolExcluded { server: String, tool: String },
 }
 
 impl Error {
@@ -140,6 +146,7 @@ impl Error {
             Error::Variable { .. } => ErrorCode::Variable,
             Error::Secret(_) => ErrorCode::Secret,
             Error::Dialect(_) => ErrorCode::Dialect,
+            Error::ToolExcluded { .. } => ErrorCode::ToolExcluded,
         }
     }
 }

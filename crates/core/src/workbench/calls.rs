@@ -191,6 +191,13 @@ impl Workbench {
         arguments: Value,
         options: CallOptions,
     ) -> Result<CallOutcome> {
+        let handle = self.server(server)?;
+        if !handle.entry().offers_tool(tool) {
+            return Err(Error::ToolExcluded {
+                server: server.to_string(),
+                tool: tool.to_string(),
+            });
+        }
         let arguments = if arguments.is_null() {
             json!({})
         } else {

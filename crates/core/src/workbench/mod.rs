@@ -209,14 +209,7 @@ async fn refresh_catalog(
     for s in &initial {
         if let (ServerState::Ready, Some(peer)) = (&s.status().state, s.peer()) {
             let caps = s.status().info.map(|i| i.capabilities).unwrap_or_default();
-            spawn_refresh(
-                catalog.clone(),
-                events.clone(),
-                s.name().to_string(),
-                peer,
-                caps,
-                None,
-            );
+            spawn_refresh(catalog.clone(), events.clone(), s, peer, caps, None);
         }
     }
     loop {
@@ -233,16 +226,11 @@ async fn refresh_catalog(
         match event {
             Event::Status { status } => match status.state {
                 ServerState::Ready => {
-                    if let Some(peer) = find(&status.name).and_then(|s| s.peer()) {
+                    if let Some(s) = find(&status.name)
+                        && let Some(peer) = s.peer()
+                    {
                         let caps = status.info.map(|i| i.capabilities).unwrap_or_default();
-                        spawn_refresh(
-                            catalog.clone(),
-                            events.clone(),
-                            status.name,
-                            peer,
-                            caps,
-                            None,
-                        );
+                        spawn_refresh(catalog.clone(), events.clone(), &s, peer, caps, None);
                     }
                 }
                 _ => catalog.mark_stale(&status.name),
@@ -252,14 +240,7 @@ async fn refresh_catalog(
                     && let Some(peer) = s.peer()
                 {
                     let caps = s.status().info.map(|i| i.capabilities).unwrap_or_default();
-                    spawn_refresh(
-                        catalog.clone(),
-                        events.clone(),
-                        server,
-                        peer,
-                        caps,
-                        Some(list),
-                    );
+                    spawn_refresh(catalog.clone(), events.clone(), &s, peer, caps, Some(list));
                 }
             }
             _ => {}
@@ -270,14 +251,17 @@ async fn refresh_catalog(
 fn spawn_refresh(
     catalog: Catalog,
     events: broadcast::Sender<Event>,
-    server: String,
+    handle: &ServerHandle,
     peer: rmcp::Peer<rmcp::RoleClient>,
     caps: serde_json::Value,
     only: Option<String>,
 ) {
+    let server = handle.name().to_string();
+    let entry = handle.entry().clone();
     tokio::spawn(async move {
+        let offers = move |tool: &str| entry.offers_tool(tool);
         match catalog
-            .refresh(&server, &peer, &caps, only.as_deref())
+            .refresh(&server, &peer, &caps, only.as_deref(), &offers)
             .await
         {
             Ok(()) => {

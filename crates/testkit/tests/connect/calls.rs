@@ -432,3 +432,40 @@ async fn streamable_http_traffic_keeps_the_bytes_the_server_sent() {
     }));
     wb.shutdown().await;
 }
+
+#[tokio::test]
+async fn include_and_exclude_lists_hide_tools_from_the_catalog_and_from_calls() {
+    let (a, mut only_echo) = stdio("only-echo", &[]);
+    only_echo["includeTools"] = json!(["echo"]);
+    let (b, mut no_add) = stdio("no-add", &[]);
+    no_add["excludeTools"] = json!(["add"]);
+    let (wb, _dir) = start(&[(a.clone(), only_echo), (b.clone(), no_add)]).await;
+    ready(&wb, &a).await;
+    ready(&wb, &b).await;
+    let mut cat = None;
+    for _ in 0..100 {
+        cat = wb.catalog().server(&b).filter(|c| !c.tools.is_empty());
+        if cat.is_some() && wb.catalog().server(&a).is_some_and(|c| !c.tools.is_empty()) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let names = |c: &workbench_core::catalog::ServerCatalog| -> Vec<String> {
+        c.tools
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    assert_eq!(names(&wb.catalog().server(&a).unwrap()), ["echo"]);
+    let no_add_cat = cat.unwrap();
+    assert!(!names(&no_add_cat).contains(&"add".to_string()));
+    assert!(names(&no_add_cat).contains(&"echo".to_string()));
+    assert_eq!(no_add_cat.hidden_tools, ["add"]);
+    let e = wb
+        .call_tool(&b, "add", json!({ "a": 1, "b": 2 }), CallOptions::default())
+        .await
+        .unwrap_err();
+    assert_eq!(e.code(), ErrorCode::ToolExcluded);
+    assert!(e.to_string().contains("excludeTools"), "{e}");
+    wb.shutdown().await;
+}
