@@ -60,8 +60,10 @@ async fn ready(wb: &Workbench, name: &str) -> Result<(), Failure> {
             match wb.server(name)?.peer() {
                 Some(peer) => {
                     let caps = status.info.map(|i| i.capabilities).unwrap_or_default();
+                    let entry = wb.server(name)?.entry().clone();
+                    let offers = move |tool: &str| entry.offers_tool(tool);
                     wb.catalog()
-                        .refresh(name, &peer, &caps, None)
+                        .refresh(name, &peer, &caps, None, &offers)
                         .await
                         .map_err(Error::Internal)?;
                 }
