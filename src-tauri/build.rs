@@ -3,7 +3,16 @@ fn main() {
     // command (`allow-list-servers`, ...) and deny any command a capability
     // file does not grant: the webview gets exactly what capabilities/ lists.
     tauri_build::try_build(tauri_build::Attributes::new().app_manifest(
-        tauri_build::AppManifest::new().commands(&["list_servers", "server_statuses"]),
+        tauri_build::AppManifest::new().commands(&[
+            "list_servers",
+            "server_statuses",
+            "restart_server",
+            "stop_server",
+            "list_tools",
+            "call_tool",
+            "cancel_call",
+            "traffic_entries",
+        ]),
     ))
     .expect("tauri build script failed");
 }

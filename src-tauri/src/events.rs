@@ -5,6 +5,7 @@ use tauri::{AppHandle, Runtime};
 use tauri_specta::Event;
 use workbench_core::Workbench;
 use workbench_core::connect::ServerStatus;
+use workbench_core::traffic::TrafficEntry;
 
 /// A server's state changed (sent the moment it changes).
 #[derive(Debug, Clone, Serialize, Deserialize, specta::Type, tauri_specta::Event)]
@@ -31,8 +32,55 @@ pub struct ConfigChanged {
     pub removed: Vec<String>,
 }
 
+/// A server's tools, resources or prompts were (re)fetched.
+#[derive(Debug, Clone, Serialize, Deserialize, specta::Type, tauri_specta::Event)]
+pub struct CatalogChanged {
+    pub server: String,
+}
+
+/// New traffic entries, in order, batched (at most every 100 ms).
+#[derive(Debug, Clone, Serialize, Deserialize, specta::Type, tauri_specta::Event)]
+pub struct TrafficAppended {
+    #[specta(type = Vec<TrafficEntry>)]
+    #[serde(deserialize_with = "never_entries")]
+    pub entries: Vec<TrafficEntry>,
+}
+
+fn never_entries<'de, D: serde::Deserializer<'de>>(_: D) -> Result<Vec<TrafficEntry>, D::Error> {
+    Err(serde::de::Error::custom(
+        "traffic events are sent by the app only",
+    ))
+}
+
+/// Forward the log's entries to the window in batches.
+fn forward_traffic<R: Runtime>(app: AppHandle<R>, workbench: &Workbench) {
+    let mut rx = workbench.traffic().subscribe();
+    tauri::async_runtime::spawn(async move {
+        loop {
+            let first = match rx.recv().await {
+                Ok(e) => e,
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(n)) => {
+                    tracing::warn!(missed = n, "the window missed traffic entries");
+                    continue;
+                }
+                Err(_) => return,
+            };
+            let mut batch = vec![(*first).clone()];
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            while batch.len() < 2000 {
+                match rx.try_recv() {
+                    Ok(e) => batch.push((*e).clone()),
+                    Err(_) => break,
+                }
+            }
+            let _ = (TrafficAppended { entries: batch }).emit(&app);
+        }
+    });
+}
+
 /// Forward the workbench's events to the window until the app exits.
 pub fn forward<R: Runtime>(app: AppHandle<R>, workbench: &Workbench) {
+    forward_traffic(app.clone(), workbench);
     let mut rx = workbench.subscribe();
     tauri::async_runtime::spawn(async move {
         loop {
@@ -50,6 +98,9 @@ pub fn forward<R: Runtime>(app: AppHandle<R>, workbench: &Workbench) {
                         removed: changes.removed,
                     }
                     .emit(&app);
+                }
+                Ok(workbench_core::events::Event::CatalogChanged { server }) => {
+                    let _ = (CatalogChanged { server }).emit(&app);
                 }
                 Ok(workbench_core::events::Event::ConfigError { message }) => {
                     let _ = ConfigChanged {

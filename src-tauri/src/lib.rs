@@ -20,10 +20,18 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
         .commands(tauri_specta::collect_commands![
             commands::servers::list_servers::<tauri::Wry>,
             commands::servers::server_statuses::<tauri::Wry>,
+            commands::servers::restart_server::<tauri::Wry>,
+            commands::servers::stop_server::<tauri::Wry>,
+            commands::tools::list_tools::<tauri::Wry>,
+            commands::tools::call_tool::<tauri::Wry>,
+            commands::tools::cancel_call::<tauri::Wry>,
+            commands::traffic::traffic_entries::<tauri::Wry>,
         ])
         .events(tauri_specta::collect_events![
             events::ServerStatusChanged,
-            events::ConfigChanged
+            events::ConfigChanged,
+            events::CatalogChanged,
+            events::TrafficAppended
         ])
         // JSON from servers (`serde_json::Value`) may hold i64 numbers; in the
         // window they are JS numbers, exactly as JSON.parse would give them.

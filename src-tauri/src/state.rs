@@ -10,6 +10,7 @@ use workbench_core::{ConfigWatch, Workbench};
 pub struct AppState {
     pub config_path: PathBuf,
     pub workbench: Workbench,
+    pub calls: crate::commands::tools::RunningCalls,
     _watch: Option<ConfigWatch>,
     _log: LogGuard,
 }
@@ -24,6 +25,7 @@ impl AppState {
         AppState {
             config_path,
             workbench,
+            calls: Default::default(),
             _watch: watch,
             _log: log,
         }

@@ -10,6 +10,7 @@ pub mod connect;
 pub mod error;
 pub mod events;
 pub mod logging;
+pub mod schema;
 pub mod traffic;
 pub mod workbench;
 

@@ -2,3 +2,5 @@
 //! `workbench-core`; errors cross as `ErrorInfo { code, message }`.
 
 pub mod servers;
+pub mod tools;
+pub mod traffic;

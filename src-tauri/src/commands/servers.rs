@@ -62,6 +62,30 @@ pub async fn server_statuses<R: Runtime>(
     Ok(state.workbench.statuses())
 }
 
+/// Restart a server (a stopped one starts).
+#[tauri::command]
+#[specta::specta]
+pub async fn restart_server<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    name: String,
+) -> Result<(), ErrorInfo> {
+    state.workbench.server(&name)?.restart().await;
+    Ok(())
+}
+
+/// Stop a server; it stays stopped (no automatic restart) until started.
+#[tauri::command]
+#[specta::specta]
+pub async fn stop_server<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    name: String,
+) -> Result<(), ErrorInfo> {
+    state.workbench.server(&name)?.stop().await;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,138 @@
+//! Tools: the catalog's list, calling one by hand (progress on a channel,
+//! cancellable), and the result checked against the tool's output schema.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use serde::{Deserialize, Serialize};
+use tauri::ipc::Channel;
+use tauri::{Runtime, State};
+use tokio_util::sync::CancellationToken;
+use workbench_core::{CallOptions, ErrorInfo};
+
+use crate::state::AppState;
+
+/// A tool of a Ready (or recently Ready: `stale`) server.
+#[derive(Debug, Clone, Serialize, specta::Type)]
+pub struct ToolRow {
+    /// `server__tool`, unique across servers.
+    pub qualified: String,
+    pub server: String,
+    /// The definition as the server sent it (name, title, description,
+    /// inputSchema, outputSchema, annotations, icons, ...).
+    pub tool: serde_json::Value,
+    pub stale: bool,
+}
+
+/// One progress notification of a running call.
+#[derive(Debug, Clone, Serialize, Deserialize, specta::Type)]
+pub struct CallProgress {
+    pub progress: f64,
+    pub total: Option<f64>,
+    pub message: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, specta::Type)]
+pub struct ToolCallResult {
+    /// The result object as the server sent it.
+    pub result: serde_json::Value,
+    pub duration_ms: f64,
+    /// Where `structuredContent` breaks the tool's `outputSchema`.
+    pub schema_violations: Vec<String>,
+}
+
+/// Calls under way, by the id the window gave them (for Cancel).
+#[derive(Default)]
+pub struct RunningCalls(Mutex<HashMap<String, CancellationToken>>);
+
+impl RunningCalls {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, CancellationToken>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn list_tools<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+) -> Result<Vec<ToolRow>, ErrorInfo> {
+    let catalog = state.workbench.catalog();
+    Ok(catalog
+        .tools()
+        .into_iter()
+        .map(|t| ToolRow {
+            stale: catalog.server(&t.server).is_some_and(|c| c.stale),
+            qualified: t.qualified,
+            server: t.server,
+            tool: t.tool,
+        })
+        .collect())
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn call_tool<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    server: String,
+    tool: String,
+    arguments: serde_json::Value,
+    call_id: String,
+    on_progress: Channel<CallProgress>,
+) -> Result<ToolCallResult, ErrorInfo> {
+    let cancel = CancellationToken::new();
+    state.calls.lock().insert(call_id.clone(), cancel.clone());
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let forward = tauri::async_runtime::spawn(async move {
+        while let Some((progress, total, message)) = rx.recv().await {
+            let _ = on_progress.send(CallProgress {
+                progress,
+                total,
+                message,
+            });
+        }
+    });
+    let options = CallOptions {
+        cancel: Some(cancel),
+        progress: Some(tx),
+        ..Default::default()
+    };
+    let outcome = state
+        .workbench
+        .call_tool(&server, &tool, arguments, options)
+        .await;
+    state.calls.lock().remove(&call_id);
+    let _ = forward.await;
+    let outcome = outcome?;
+    let definition = state
+        .workbench
+        .catalog()
+        .server(&server)
+        .and_then(|c| c.tools.into_iter().find(|t| t["name"] == tool.as_str()));
+    let schema_violations = definition
+        .map(|d| workbench_core::schema::check_result(&d, &outcome.result))
+        .unwrap_or_default();
+    Ok(ToolCallResult {
+        result: outcome.result,
+        duration_ms: outcome.duration_ms,
+        schema_violations,
+    })
+}
+
+/// Cancel a call started with `call_id`; false if it already ended.
+#[tauri::command]
+#[specta::specta]
+pub async fn cancel_call<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    call_id: String,
+) -> Result<bool, ErrorInfo> {
+    Ok(match state.calls.lock().remove(&call_id) {
+        Some(token) => {
+            token.cancel();
+            true
+        }
+        None => false,
+    })
+}
