@@ -129,6 +129,41 @@ export class Session {
     return this.cmd("POST", `/element/${el}/click`, {});
   }
 
+  /** Type into an element as a person would (real key events). */
+  async type(el, text) {
+    return this.cmd("POST", `/element/${el}/value`, { text });
+  }
+
+  async clear(el) {
+    return this.cmd("POST", `/element/${el}/clear`, {});
+  }
+
+  /** The first element matching `css`, waiting for it to appear. */
+  async find(css, timeoutMs = 15_000) {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      try {
+        const [el] = await this.findAll(css);
+        if (el) return el;
+      } catch {
+        // still rendering
+      }
+      await sleep(150);
+    }
+    throw new Error(`timed out waiting for ${css}`);
+  }
+
+  /** Click the first `css` element whose text is `text` (buttons, tabs). */
+  async clickText(css, text) {
+    const clicked = await this.cmd("POST", "/execute/sync", {
+      script:
+        "const el = Array.from(document.querySelectorAll(arguments[0])).find((e) => e.innerText.trim().startsWith(arguments[1]));" +
+        "if (!el) return false; el.click(); return true;",
+      args: [css, text],
+    });
+    if (!clicked) throw new Error(`no ${css} reading "${text}"`);
+  }
+
   async attribute(el, name) {
     return this.cmd("GET", `/element/${el}/attribute/${name}`);
   }

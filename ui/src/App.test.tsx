@@ -10,6 +10,17 @@ import { App } from "./App";
 import { tauriBackend } from "./backend";
 import type { ServerList, ServerStatus_Serialize as ServerStatus } from "./bindings";
 
+/** The IPC, answered by `handler`; tools and traffic are empty unless it says otherwise. */
+function ipc(handler: (cmd: string, args: unknown) => unknown) {
+  mockIPC(
+    (cmd, args) => {
+      if (cmd === "list_tools" || cmd === "traffic_entries") return [];
+      return handler(cmd, args);
+    },
+    { shouldMockEvents: true },
+  );
+}
+
 function renderApp() {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   return render(
@@ -33,14 +44,13 @@ const twoServers: ServerList = {
 describe("App", () => {
   it("lists the servers the backend returns, with transport and state", async () => {
     const calls: string[] = [];
-    mockIPC(
+    ipc(
       (cmd) => {
         calls.push(cmd);
         if (cmd === "list_servers") return twoServers;
         if (cmd === "server_statuses") return [];
         throw new Error(`unexpected command ${cmd}`);
-      },
-      { shouldMockEvents: true },
+      }
     );
     renderApp();
     expect(await screen.findByText("demo-stdio")).toBeTruthy();
@@ -53,13 +63,12 @@ describe("App", () => {
   });
 
   it("shows a broken config's error with its code and a hint", async () => {
-    mockIPC(
+    ipc(
       (cmd) => {
         if (cmd === "server_statuses") return [];
         // Tauri rejects with the serialised error value, as the Rust command returns it.
         return Promise.reject({ code: "config_syntax", message: "/x/mcp.json:3:5: Expected a comma" });
-      },
-      { shouldMockEvents: true },
+      }
     );
     renderApp();
     const alert = await screen.findByRole("alert");
@@ -69,20 +78,17 @@ describe("App", () => {
   });
 
   it("says where servers will be saved when there is no file yet", async () => {
-    mockIPC((cmd) => (cmd === "server_statuses" ? [] : { config_path: "/new/mcp.json", exists: false, servers: [], problems: [] }), {
-      shouldMockEvents: true,
-    });
+    ipc((cmd) => (cmd === "server_statuses" ? [] : { config_path: "/new/mcp.json", exists: false, servers: [], problems: [] }));
     renderApp();
     await waitFor(() => expect(screen.getByText("No mcp.json yet.")).toBeTruthy());
   });
 
   it("renders server-supplied text as text, never as HTML", async () => {
-    mockIPC(
+    ipc(
       (cmd) =>
         cmd === "server_statuses"
           ? []
-          : { ...twoServers, servers: [{ ...demo, name: "<img src=x onerror=alert(1)>" }] },
-      { shouldMockEvents: true },
+          : { ...twoServers, servers: [{ ...demo, name: "<img src=x onerror=alert(1)>" }] }
     );
     const { container } = renderApp();
     await screen.findByText("<img src=x onerror=alert(1)>");
@@ -91,13 +97,12 @@ describe("App", () => {
 
   it("shows each server's live state and follows status events", async () => {
     const starting: ServerStatus = { name: "demo-stdio", state: "starting", slow: false, info: null };
-    mockIPC(
+    ipc(
       (cmd) => {
         if (cmd === "list_servers") return twoServers;
         if (cmd === "server_statuses") return [starting];
         throw new Error(`unexpected command ${cmd}`);
-      },
-      { shouldMockEvents: true },
+      }
     );
     renderApp();
     expect(await screen.findByText("starting")).toBeTruthy();
@@ -133,13 +138,12 @@ describe("App", () => {
 
   it("refetches the list when mcp.json changes on disk and says when it cannot be used", async () => {
     let list = twoServers;
-    mockIPC(
+    ipc(
       (cmd) => {
         if (cmd === "list_servers") return list;
         if (cmd === "server_statuses") return [];
         throw new Error(`unexpected command ${cmd}`);
-      },
-      { shouldMockEvents: true },
+      }
     );
     renderApp();
     expect(await screen.findByText("demo-stdio")).toBeTruthy();

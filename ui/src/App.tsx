@@ -1,14 +1,54 @@
 import { useEffect, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import type { Backend } from "./backend";
+import type { Backend, TrafficEntry } from "./backend";
+import { ToolsView } from "./tools/ToolsView";
+import { TrafficView } from "./traffic/TrafficView";
 import type { ServerStatus_Serialize as ServerStatus } from "./bindings";
 import { ServerList } from "./components/ServerList";
 import { ErrorBanner } from "./components/ErrorBanner";
+
+/** Entries the window keeps (the core keeps its own bounded log per server). */
+const MAX_TRAFFIC = 100_000;
 
 export function App({ backend }: { backend: Backend }) {
   const queryClient = useQueryClient();
   const servers = useQuery({ queryKey: ["servers"], queryFn: () => backend.listServers() });
   const statuses = useQuery({ queryKey: ["statuses"], queryFn: () => backend.serverStatuses() });
+  const tools = useQuery({ queryKey: ["tools"], queryFn: () => backend.listTools() });
+  const [tab, setTab] = useState<"tools" | "traffic">("tools");
+  // The traffic log as the window knows it: loaded once, then appended to.
+  const [traffic, setTraffic] = useState<TrafficEntry[]>([]);
+  useEffect(() => {
+    let cancelled = false;
+    let unlisten: (() => void) | undefined;
+    const pending: TrafficEntry[][] = [];
+    let loaded = false;
+    void backend
+      .onTraffic((batch) => {
+        if (!loaded) pending.push(batch);
+        else setTraffic((old) => [...old, ...batch].slice(-MAX_TRAFFIC));
+      })
+      .then((u) => {
+        if (cancelled) u();
+        else unlisten = u;
+      });
+    void backend
+      .trafficEntries(null)
+      .then((initial) => {
+        if (cancelled) return;
+        const last = initial.at(-1)?.seq ?? -1;
+        const later = pending.flat().filter((e) => e.seq > last);
+        loaded = true;
+        setTraffic([...initial, ...later].slice(-MAX_TRAFFIC));
+      })
+      .catch(() => {
+        loaded = true;
+      });
+    return () => {
+      cancelled = true;
+      unlisten?.();
+    };
+  }, [backend]);
   // Set when mcp.json changed on disk into something that cannot be used.
   const [configError, setConfigError] = useState<string | null>(null);
   // Live state: each event replaces that server's entry; a config change
@@ -29,10 +69,16 @@ export function App({ backend }: { backend: Backend }) {
       })
       .then(keep);
     void backend
+      .onCatalogChanged(() => {
+        void queryClient.invalidateQueries({ queryKey: ["tools"] });
+      })
+      .then(keep);
+    void backend
       .onConfigChanged((change) => {
         setConfigError(change.error ?? null);
         void queryClient.invalidateQueries({ queryKey: ["servers"] });
         void queryClient.invalidateQueries({ queryKey: ["statuses"] });
+        void queryClient.invalidateQueries({ queryKey: ["tools"] });
       })
       .then(keep);
     return () => {
@@ -65,13 +111,23 @@ export function App({ backend }: { backend: Backend }) {
           {servers.data && <ServerList list={servers.data} statuses={statuses.data ?? []} />}
         </aside>
         <main className="main-pane">
-          <div className="empty-state">
-            <h2>Pick a server</h2>
-            <p>
-              Servers come from your mcp.json. Tools, resources, prompts and traffic appear here
-              once a server is connected.
-            </p>
-          </div>
+          <nav className="tabs" role="tablist" aria-label="Views">
+            <button type="button" role="tab" aria-selected={tab === "tools"} onClick={() => setTab("tools")}>
+              Tools{tools.data ? ` (${tools.data.length})` : ""}
+            </button>
+            <button type="button" role="tab" aria-selected={tab === "traffic"} onClick={() => setTab("traffic")}>
+              Traffic ({traffic.length.toLocaleString()})
+            </button>
+          </nav>
+          {tab === "tools" && (
+            <>
+              {tools.isError && <ErrorBanner error={tools.error} onRetry={() => void tools.refetch()} />}
+              <ToolsView backend={backend} tools={tools.data ?? []} />
+            </>
+          )}
+          {tab === "traffic" && (
+            <TrafficView entries={traffic} servers={(servers.data?.servers ?? []).map((s) => s.name)} />
+          )}
         </main>
       </div>
     </div>

@@ -1,13 +1,22 @@
 // The one door from the UI to the Rust side. Components take a `Backend`, so
 // tests can hand them a fake; the real one calls the generated bindings.
+import { Channel } from "@tauri-apps/api/core";
 import {
   commands,
   events,
+  type CallProgress_Deserialize as CallProgress,
   type ConfigChanged,
   type ErrorInfo,
   type ServerList,
   type ServerStatus_Serialize as ServerStatus,
+  type ToolCallResult,
+  type ToolRow,
+  type TrafficEntry_Serialize as TrafficEntry,
 } from "./bindings";
+
+export type { CallProgress, ToolCallResult, ToolRow, TrafficEntry };
+
+let nextCall = 0;
 
 /** An error from the backend, carrying its stable code. Switch on `code`. */
 export class BackendError extends Error {
@@ -26,6 +35,21 @@ export interface Backend {
   onServerStatus(listener: (status: ServerStatus) => void): Promise<() => void>;
   /** Call `listener` when mcp.json changed on disk; resolves to an unsubscribe. */
   onConfigChanged(listener: (change: ConfigChanged) => void): Promise<() => void>;
+  listTools(): Promise<ToolRow[]>;
+  /** Call `listener` when a server's lists were refetched. */
+  onCatalogChanged(listener: (server: string) => void): Promise<() => void>;
+  /** Start a call; `cancel` asks the server to stop (notifications/cancelled). */
+  callTool(
+    server: string,
+    tool: string,
+    args: unknown,
+    onProgress: (p: CallProgress) => void,
+  ): { result: Promise<ToolCallResult>; cancel: () => Promise<void> };
+  trafficEntries(server: string | null): Promise<TrafficEntry[]>;
+  /** New traffic entries, in batches. */
+  onTraffic(listener: (entries: TrafficEntry[]) => void): Promise<() => void>;
+  restartServer(name: string): Promise<void>;
+  stopServer(name: string): Promise<void>;
 }
 
 type Outcome<T> = { status: "ok"; data: T } | { status: "error"; error: ErrorInfo };
@@ -40,4 +64,30 @@ export const tauriBackend: Backend = {
   serverStatuses: async () => unwrap(await commands.serverStatuses()),
   onServerStatus: (listener) => events.serverStatusChanged.listen((e) => listener(e.payload.status)),
   onConfigChanged: (listener) => events.configChanged.listen((e) => listener(e.payload)),
+  listTools: async () => unwrap(await commands.listTools()),
+  onCatalogChanged: (listener) => events.catalogChanged.listen((e) => listener(e.payload.server)),
+  callTool: (server, tool, args, onProgress) => {
+    nextCall += 1;
+    const id = `call-${Date.now()}-${nextCall}`;
+    const channel = new Channel<CallProgress>();
+    channel.onmessage = onProgress;
+    // The JSON value crosses IPC as is; the generated type is a JSON value.
+    const result = commands
+      .callTool(server, tool, args as Parameters<typeof commands.callTool>[2], id, channel)
+      .then(unwrap);
+    return {
+      result,
+      cancel: async () => {
+        unwrap(await commands.cancelCall(id));
+      },
+    };
+  },
+  trafficEntries: async (server) => unwrap(await commands.trafficEntries(server)),
+  onTraffic: (listener) => events.trafficAppended.listen((e) => listener(e.payload.entries)),
+  restartServer: async (name) => {
+    unwrap(await commands.restartServer(name));
+  },
+  stopServer: async (name) => {
+    unwrap(await commands.stopServer(name));
+  },
 };

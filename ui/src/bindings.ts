@@ -15,7 +15,7 @@ export const commands = {
 	/**  Stop a server; it stays stopped (no automatic restart) until started. */
 	stopServer: (name: string) => typedError<null, ErrorInfo>(__TAURI_INVOKE("stop_server", { name })),
 	listTools: () => typedError<ToolRow[], ErrorInfo>(__TAURI_INVOKE("list_tools")),
-	callTool: (server: string, tool: string, arguments: Value, callId: string, onProgress: Channel<CallProgress_Deserialize>) => typedError<ToolCallResult, ErrorInfo>(__TAURI_INVOKE("call_tool", { server, tool, arguments, callId, onProgress })),
+	callTool: (server: string, tool: string, args: Value, callId: string, onProgress: Channel<CallProgress_Deserialize>) => typedError<ToolCallResult, ErrorInfo>(__TAURI_INVOKE("call_tool", { server, tool, args, callId, onProgress })),
 	/**  Cancel a call started with `call_id`; false if it already ended. */
 	cancelCall: (callId: string) => typedError<boolean, ErrorInfo>(__TAURI_INVOKE("cancel_call", { callId })),
 	/**  Every entry kept (of one server, or of all), oldest first. */

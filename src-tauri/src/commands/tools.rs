@@ -77,7 +77,7 @@ pub async fn call_tool<R: Runtime>(
     state: State<'_, AppState>,
     server: String,
     tool: String,
-    arguments: serde_json::Value,
+    args: serde_json::Value,
     call_id: String,
     on_progress: Channel<CallProgress>,
 ) -> Result<ToolCallResult, ErrorInfo> {
@@ -100,7 +100,7 @@ pub async fn call_tool<R: Runtime>(
     };
     let outcome = state
         .workbench
-        .call_tool(&server, &tool, arguments, options)
+        .call_tool(&server, &tool, args, options)
         .await;
     state.calls.lock().remove(&call_id);
     let _ = forward.await;

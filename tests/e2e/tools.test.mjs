@@ -1,0 +1,69 @@
+// Tools by hand in the real window: pick a tool of a real demo server, fill
+// the form generated from its schema, run it, see the result and the
+// messages it took; cancel a long call.
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Driver } from "./harness.mjs";
+
+describe("tools", () => {
+  let driver;
+  let config;
+  before(async () => {
+    driver = await Driver.start();
+    const demo = process.env.DEMO_SERVER;
+    assert.ok(demo && existsSync(demo), "DEMO_SERVER must point at the built demo server");
+    config = join(driver.env.HOME, "tools.json");
+    writeFileSync(config, JSON.stringify({ mcpServers: { local: { command: demo, args: ["--name", "e2e-tools"] } } }));
+  });
+  after(async () => {
+    await driver?.stop();
+  });
+
+  it("runs a tool from its form and shows the result and its traffic", async () => {
+    const session = await driver.session(["--config", config]);
+    try {
+      await session.waitForTexts(".tool-row", (t) => t.length >= 5);
+      const search = await session.find("input[aria-label='Search tools']");
+      await session.type(search, "echo");
+      await session.click(await session.find(".tool-row[data-qualified='local__echo']"));
+      const message = await session.find(".tool-panel input[type=text]");
+      await session.type(message, "hello from e2e");
+      await session.clickText(".run-bar button", "Run");
+      const [text] = await session.waitForTexts(".result .block-text", (t) => t.length === 1 && t[0].includes("hello from e2e"));
+      assert.equal(text.trim(), "hello from e2e");
+      const [status] = await session.texts(".result-status");
+      assert.match(status, /^Done in \d+ ms$/);
+      await session.screenshot("tool-result");
+      await session.clickText("[role=tab]", "Traffic");
+      const methods = await session.waitForTexts(".traffic-row .t-method", (t) => t.filter((m) => m === "tools/call").length >= 2);
+      assert.ok(methods.includes("initialize") || methods.includes("server/discover"), `handshake shown: ${methods}`);
+      await session.screenshot("traffic");
+    } finally {
+      await session.close();
+    }
+  });
+
+  it("cancels a long call: the server is told and the window says so", async () => {
+    const session = await driver.session(["--config", config]);
+    try {
+      await session.click(await session.find(".tool-row[data-qualified='local__long_task']"));
+      await session.clickText(".tool-panel .toolbar button", "JSON");
+      const raw = await session.find("textarea.raw-args");
+      await session.clear(raw);
+      await session.type(raw, '{"steps": 100, "step_ms": 200}');
+      const started = Date.now();
+      await session.clickText(".run-bar button", "Run");
+      await session.waitForTexts(".run-bar .elapsed", (t) => t.length === 1);
+      await session.find(".run-bar progress");
+      await session.clickText(".run-bar button", "Cancel");
+      const [message] = await session.waitForTexts(".tool-panel [role=alert] .error-message", (t) => t.length === 1);
+      assert.match(message, /cancelled/);
+      assert.ok(Date.now() - started < 15_000, "the call ended well before its 20 s of work");
+      await session.screenshot("tool-cancelled");
+    } finally {
+      await session.close();
+    }
+  });
+});

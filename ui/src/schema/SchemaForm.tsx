@@ -1,0 +1,294 @@
+// A form generated from a tool's input schema. Our own (not rjsf): ajv, which
+// rjsf validates with, compiles schemas with `new Function`, and the window's
+// CSP allows no eval. The value is plain JSON; the server checks it.
+import { useId, useState } from "react";
+import {
+  initialValue,
+  pickVariant,
+  resolve,
+  types,
+  variantLabel,
+  variantsOf,
+  widgetFor,
+  type Json,
+  type Schema,
+} from "./model";
+
+type Props = {
+  schema: Schema;
+  root: Schema;
+  value: Json | undefined;
+  onChange: (v: Json | undefined) => void;
+  label: string;
+  required?: boolean;
+  /** An element of a list: always present, so no required mark. */
+  item?: boolean;
+  path: string;
+};
+
+const INPUT_TYPE: Record<string, string> = {
+  email: "email",
+  url: "url",
+  date: "date",
+  datetime: "datetime-local",
+  time: "time",
+  text: "text",
+};
+
+function Label({ text, required, htmlFor }: { text: string; required?: boolean; htmlFor?: string }) {
+  return (
+    <label className="field-label" htmlFor={htmlFor}>
+      {text}
+      {required && (
+        <span className="required" aria-label="required">
+          {" "}
+          *
+        </span>
+      )}
+    </label>
+  );
+}
+
+function Description({ schema }: { schema: Schema }) {
+  return typeof schema.description === "string" ? <p className="field-description">{schema.description}</p> : null;
+}
+
+/** A JSON value typed as text, for schemas the form has no widget for. */
+function JsonField({ value, onChange, id }: { value: Json | undefined; onChange: (v: Json | undefined) => void; id: string }) {
+  const [text, setText] = useState(value === undefined ? "" : JSON.stringify(value, null, 2));
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <>
+      <textarea
+        id={id}
+        className="json-field"
+        value={text}
+        spellCheck={false}
+        onChange={(e) => {
+          setText(e.target.value);
+          if (e.target.value.trim() === "") {
+            setError(null);
+            onChange(undefined);
+            return;
+          }
+          try {
+            onChange(JSON.parse(e.target.value) as Json);
+            setError(null);
+          } catch (err) {
+            setError(err instanceof Error ? err.message : String(err));
+          }
+        }}
+      />
+      {error && <p className="field-error">Not JSON: {error}</p>}
+    </>
+  );
+}
+
+export function SchemaField({ schema: raw, root, value, onChange, label, required, item, path }: Props) {
+  const id = useId();
+  const schema = resolve(raw, root);
+  const widget = widgetFor(schema, root);
+  const { nullable } = types(schema);
+  const title = typeof schema.title === "string" && !item ? schema.title : label;
+  const mark = required && !item;
+
+  if (nullable && widget !== "variants" && widget !== "select") {
+    const isNull = value === null;
+    const inner: Schema = { ...schema, type: types(schema).types[0] ?? schema.type, nullable: false };
+    if (Array.isArray(inner.anyOf)) inner.anyOf = (inner.anyOf as Schema[]).filter((v) => v.type !== "null");
+    if (Array.isArray(inner.oneOf)) inner.oneOf = (inner.oneOf as Schema[]).filter((v) => v.type !== "null");
+    return (
+      <div className="field nullable" data-path={path}>
+        <SchemaField
+          schema={inner}
+          root={root}
+          value={isNull ? undefined : value}
+          onChange={onChange}
+          label={label}
+          required={required}
+          path={path}
+        />
+        <label className="null-toggle">
+          <input type="checkbox" checked={isNull} onChange={(e) => onChange(e.target.checked ? null : undefined)} /> null
+        </label>
+      </div>
+    );
+  }
+
+  switch (widget) {
+    case "object": {
+      const props = (schema.properties ?? {}) as Record<string, Schema>;
+      const req = new Set((schema.required as string[]) ?? []);
+      const obj = (value && typeof value === "object" && !Array.isArray(value) ? value : {}) as Record<string, Json>;
+      const fields = Object.entries(props).map(([key, sub]) => (
+        <SchemaField
+          key={key}
+          schema={sub}
+          root={root}
+          value={obj[key]}
+          label={key}
+          required={req.has(key)}
+          path={`${path}/${key}`}
+          onChange={(v) => {
+            const rest = Object.fromEntries(Object.entries(obj).filter(([k]) => k !== key));
+            onChange(v === undefined ? rest : { ...rest, [key]: v });
+          }}
+        />
+      ));
+      if (path === "") return <div className="schema-form-root">{fields}</div>;
+      return (
+        <fieldset className="field object" data-path={path}>
+          <legend>
+            {title}
+            {mark && <span className="required"> *</span>}
+          </legend>
+          <Description schema={schema} />
+          {fields}
+        </fieldset>
+      );
+    }
+    case "list": {
+      const items = Array.isArray(value) ? value : [];
+      const itemSchema = resolve(schema.items ?? {}, root);
+      return (
+        <fieldset className="field list" data-path={path}>
+          <legend>
+            {title}
+            {mark && <span className="required"> *</span>}
+          </legend>
+          <Description schema={schema} />
+          {items.map((item, i) => (
+            <div className="list-item" key={i}>
+              <SchemaField
+                schema={itemSchema}
+                root={root}
+                value={item}
+                label={`${label}[${i}]`}
+                required
+                item
+                path={`${path}/${i}`}
+                onChange={(v) => onChange(items.map((old, j) => (j === i ? (v ?? null) : old)))}
+              />
+              <button type="button" className="remove" onClick={() => onChange(items.filter((_, j) => j !== i))}>
+                Remove {`${label}[${i}]`}
+              </button>
+            </div>
+          ))}
+          <button
+            type="button"
+            onClick={() => onChange([...items, initialValue(itemSchema, root, true) ?? (widgetFor(itemSchema, root) === "text" ? "" : null)])}
+          >
+            Add to {label}
+          </button>
+        </fieldset>
+      );
+    }
+    case "variants": {
+      const variants = variantsOf(schema, root);
+      const chosen = pickVariant(variants, value ?? undefined, root);
+      return (
+        <fieldset className="field variants" data-path={path}>
+          <legend>
+            {title}
+            {mark && <span className="required"> *</span>}
+          </legend>
+          <Description schema={schema} />
+          <select
+            aria-label={`${label}: kind`}
+            value={chosen}
+            onChange={(e) => onChange(initialValue(variants[Number(e.target.value)] ?? {}, root, true))}
+          >
+            {variants.map((v, i) => (
+              <option key={i} value={i}>
+                {variantLabel(v, i)}
+              </option>
+            ))}
+          </select>
+          <SchemaField schema={variants[chosen] ?? {}} root={root} value={value} onChange={onChange} label={label} required path={path} />
+        </fieldset>
+      );
+    }
+    case "select": {
+      const options = (Array.isArray(schema.enum) ? schema.enum : [schema.const]) as Json[];
+      const index = options.findIndex((o) => JSON.stringify(o) === JSON.stringify(value));
+      return (
+        <div className="field" data-path={path}>
+          <Label text={title} required={mark} htmlFor={id} />
+          <select id={id} value={index} onChange={(e) => onChange(Number(e.target.value) < 0 ? undefined : options[Number(e.target.value)])}>
+            {!required || index < 0 ? <option value={-1}>—</option> : null}
+            {options.map((o, i) => (
+              <option key={i} value={i}>
+                {typeof o === "string" ? o : JSON.stringify(o)}
+              </option>
+            ))}
+          </select>
+          <Description schema={schema} />
+        </div>
+      );
+    }
+    case "checkbox":
+      return (
+        <div className="field checkbox" data-path={path}>
+          <input id={id} type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} />
+          <Label text={title} required={mark} htmlFor={id} />
+          <Description schema={schema} />
+        </div>
+      );
+    case "number":
+    case "integer":
+      return (
+        <div className="field" data-path={path}>
+          <Label text={title} required={mark} htmlFor={id} />
+          <input
+            id={id}
+            type="number"
+            value={typeof value === "number" ? value : ""}
+            min={typeof schema.minimum === "number" ? schema.minimum : undefined}
+            max={typeof schema.maximum === "number" ? schema.maximum : undefined}
+            step={widget === "integer" ? 1 : "any"}
+            onChange={(e) => {
+              if (e.target.value === "") return onChange(undefined);
+              const n = Number(e.target.value);
+              if (!Number.isNaN(n)) onChange(widget === "integer" ? Math.trunc(n) : n);
+            }}
+          />
+          <Description schema={schema} />
+        </div>
+      );
+    case "json":
+      return (
+        <div className="field" data-path={path}>
+          <Label text={title} required={mark} htmlFor={id} />
+          <JsonField id={id} value={value} onChange={onChange} />
+          <Description schema={schema} />
+        </div>
+      );
+    default: {
+      const text = typeof value === "string" ? value : "";
+      const common = {
+        id,
+        value: text,
+        minLength: typeof schema.minLength === "number" ? schema.minLength : undefined,
+        maxLength: typeof schema.maxLength === "number" ? schema.maxLength : undefined,
+        placeholder: typeof schema.format === "string" ? schema.format : undefined,
+      };
+      const set = (v: string) => onChange(v === "" && !required ? undefined : v);
+      return (
+        <div className="field" data-path={path}>
+          <Label text={title} required={mark} htmlFor={id} />
+          {widget === "textarea" ? (
+            <textarea {...common} onChange={(e) => set(e.target.value)} />
+          ) : (
+            <input {...common} type={INPUT_TYPE[widget] ?? "text"} onChange={(e) => set(e.target.value)} />
+          )}
+          <Description schema={schema} />
+        </div>
+      );
+    }
+  }
+}
+
+/** The whole form for an input schema. */
+export function SchemaForm({ schema, value, onChange }: { schema: Schema; value: Json | undefined; onChange: (v: Json | undefined) => void }) {
+  return <SchemaField schema={schema} root={schema} value={value} onChange={onChange} label="arguments" required path="" />;
+}

@@ -1,0 +1,177 @@
+// JSON Schema (as tools send it) → what the form shows. Pure functions, so
+// the table of schemas in model.test.ts pins every decision.
+
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type Schema = { [key: string]: unknown };
+
+export type Widget =
+  | "text"
+  | "textarea"
+  | "email"
+  | "url"
+  | "date"
+  | "datetime"
+  | "time"
+  | "number"
+  | "integer"
+  | "checkbox"
+  | "select"
+  | "list"
+  | "object"
+  | "variants"
+  | "json";
+
+const isObject = (v: unknown): v is Schema => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Follow `#/...` references within `root` (cycles end as an empty schema). */
+export function resolve(schema: unknown, root: Schema, seen: Set<string> = new Set()): Schema {
+  if (!isObject(schema)) return {};
+  const ref = schema.$ref;
+  if (typeof ref === "string" && ref.startsWith("#")) {
+    if (seen.has(ref)) return {};
+    const target = ref
+      .slice(1)
+      .split("/")
+      .filter(Boolean)
+      .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"))
+      .reduce<unknown>((node, key) => (isObject(node) ? node[key] : undefined), root);
+    const { $ref: _ignored, ...rest } = schema;
+    void _ignored;
+    return { ...resolve(target, root, new Set([...seen, ref])), ...rest };
+  }
+  if (Array.isArray(schema.allOf)) {
+    const merged: Schema = { ...schema };
+    delete merged.allOf;
+    for (const part of schema.allOf) {
+      const r = resolve(part, root, seen);
+      merged.properties = { ...(merged.properties as Schema | undefined), ...(r.properties as Schema | undefined) };
+      merged.required = [...((merged.required as string[]) ?? []), ...((r.required as string[]) ?? [])];
+      for (const [k, v] of Object.entries(r)) if (!(k in merged)) merged[k] = v;
+    }
+    return merged;
+  }
+  return schema;
+}
+
+/** The schema's types, and whether null is one of them. */
+export function types(schema: Schema): { types: string[]; nullable: boolean } {
+  const raw = schema.type;
+  const list = Array.isArray(raw) ? raw.map(String) : typeof raw === "string" ? [raw] : [];
+  const variants = (schema.anyOf ?? schema.oneOf) as unknown[] | undefined;
+  const nullVariant = Array.isArray(variants) && variants.some((v) => isObject(v) && v.type === "null");
+  return {
+    types: list.filter((t) => t !== "null"),
+    nullable: list.includes("null") || nullVariant || schema.nullable === true,
+  };
+}
+
+/** The alternatives of a oneOf/anyOf, without a bare `{type: "null"}`. */
+export function variantsOf(schema: Schema, root: Schema): Schema[] {
+  const list = (schema.oneOf ?? schema.anyOf) as unknown[] | undefined;
+  if (!Array.isArray(list)) return [];
+  return list.map((v) => resolve(v, root)).filter((v) => v.type !== "null");
+}
+
+export function widgetFor(schemaIn: Schema, root: Schema): Widget {
+  const schema = resolve(schemaIn, root);
+  if (Array.isArray(schema.enum) || schema.const !== undefined) return "select";
+  const variants = variantsOf(schema, root);
+  if (variants.length > 1) return "variants";
+  if (variants.length === 1 && !schema.type) return widgetFor(variants[0] ?? {}, root);
+  const { types: t } = types(schema);
+  const kind = t[0] ?? (schema.properties ? "object" : schema.items ? "array" : "");
+  switch (kind) {
+    case "string":
+      switch (schema.format) {
+        case "email":
+          return "email";
+        case "uri":
+        case "url":
+          return "url";
+        case "date":
+          return "date";
+        case "date-time":
+          return "datetime";
+        case "time":
+          return "time";
+        default:
+          return typeof schema.maxLength === "number" && schema.maxLength > 200 ? "textarea" : "text";
+      }
+    case "number":
+      return "number";
+    case "integer":
+      return "integer";
+    case "boolean":
+      return "checkbox";
+    case "array":
+      return "list";
+    case "object":
+      return schema.properties ? "object" : "json";
+    default:
+      return "json";
+  }
+}
+
+/** The value a fresh form starts with: defaults, and what required objects need. */
+export function initialValue(schemaIn: Schema, root: Schema, required = true): Json | undefined {
+  const schema = resolve(schemaIn, root);
+  if (schema.default !== undefined) return schema.default as Json;
+  if (schema.const !== undefined) return schema.const as Json;
+  const widget = widgetFor(schema, root);
+  if (widget === "object") {
+    const out: { [k: string]: Json } = {};
+    const req = new Set((schema.required as string[]) ?? []);
+    for (const [k, sub] of Object.entries((schema.properties as Schema) ?? {})) {
+      const v = initialValue(sub as Schema, root, req.has(k));
+      if (v !== undefined) out[k] = v;
+    }
+    return required || Object.keys(out).length > 0 ? out : undefined;
+  }
+  if (widget === "variants") {
+    return initialValue(variantsOf(schema, root)[0] ?? {}, root, required);
+  }
+  if (widget === "checkbox" && required) return false;
+  if (widget === "list" && required) return [];
+  return undefined;
+}
+
+/** Which alternative of a oneOf/anyOf a value fits best (by type and keys). */
+export function pickVariant(variants: Schema[], value: Json | undefined, root: Schema): number {
+  const score = (v: Schema): number => {
+    const s = resolve(v, root);
+    const { types: t } = types(s);
+    if (value === undefined) return 0;
+    const actual = value === null ? "null" : Array.isArray(value) ? "array" : typeof value === "number" ? (Number.isInteger(value) ? "integer" : "number") : typeof value;
+    if (s.const !== undefined) return s.const === value ? 10 : -1;
+    if (Array.isArray(s.enum)) return s.enum.includes(value) ? 8 : -1;
+    if (t.length && !t.includes(actual) && !(actual === "integer" && t.includes("number"))) return -1;
+    if (actual === "object" && s.properties && typeof value === "object" && value !== null) {
+      const keys = Object.keys(value);
+      const props = s.properties as Schema;
+      const consts = Object.entries(props).filter(([, p]) => isObject(p) && p.const !== undefined);
+      for (const [k, p] of consts) if ((value as Record<string, Json>)[k] !== (p as Schema).const) return -1;
+      return 1 + keys.filter((k) => k in props).length;
+    }
+    return 1;
+  };
+  let best = 0;
+  let bestScore = -Infinity;
+  variants.forEach((v, i) => {
+    const s = score(v);
+    if (s > bestScore) {
+      best = i;
+      bestScore = s;
+    }
+  });
+  return best;
+}
+
+/** A short label for an alternative. */
+export function variantLabel(v: Schema, i: number): string {
+  if (typeof v.title === "string") return v.title;
+  const props = v.properties as Schema | undefined;
+  const tag = props && Object.values(props).find((p) => isObject(p) && p.const !== undefined);
+  if (tag) return String((tag as Schema).const);
+  const { types: t } = types(v);
+  return t.length ? t.join(" | ") : `option ${i + 1}`;
+}

@@ -1,0 +1,79 @@
+import { describe, expect, it } from "vitest";
+import { fireEvent, render, screen } from "@testing-library/react";
+import { PREVIEW_CHARS, ResultView } from "./ResultView";
+
+const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
+
+describe("a tool result", () => {
+  it("shows every content block the way it reads best", () => {
+    const { container } = render(
+      <ResultView
+        durationMs={12.3}
+        violations={[]}
+        result={{
+          content: [
+            { type: "text", text: "plain words" },
+            { type: "text", text: '{"a":1,"b":[true]}' },
+            { type: "image", mimeType: "image/png", data: png },
+            { type: "audio", mimeType: "audio/wav", data: "UklGRg==" },
+            { type: "resource_link", uri: "file:///tmp/x.txt", name: "x.txt" },
+            { type: "resource", resource: { uri: "mem://note", text: "embedded text" } },
+            { type: "resource", resource: { uri: "mem://bin", blob: "AAAA" } },
+            { type: "something-new", data: 1 },
+          ],
+          structuredContent: { sum: 3 },
+        }}
+      />,
+    );
+    expect(screen.getByText("Done in 12 ms")).toBeTruthy();
+    expect(screen.getByText("plain words")).toBeTruthy();
+    const pretty = JSON.stringify({ a: 1, b: [true] }, null, 2);
+    expect(screen.getByText((_, el) => el?.tagName === "PRE" && el.textContent === pretty)).toBeTruthy();
+    const img = container.querySelector("img");
+    expect(img?.getAttribute("src")).toBe(`data:image/png;base64,${png}`);
+    expect(container.querySelector("audio")?.getAttribute("src")).toBe("data:audio/wav;base64,UklGRg==");
+    expect(screen.getByText("file:///tmp/x.txt")).toBeTruthy();
+    expect(screen.getByText("embedded text")).toBeTruthy();
+    expect(screen.getByText("binary, 3 bytes")).toBeTruthy();
+    expect(screen.getByText(/"something-new"/)).toBeTruthy();
+    expect(screen.getByText(/"sum": 3/)).toBeTruthy();
+  });
+
+  it("marks an error result and lists output schema violations", () => {
+    render(
+      <ResultView
+        durationMs={1}
+        violations={["/sum: \"three\" is not of type \"number\""]}
+        result={{ isError: true, content: [{ type: "text", text: "boom" }] }}
+      />,
+    );
+    expect(screen.getByText("The tool returned an error in 1 ms")).toBeTruthy();
+    expect(screen.getByRole("alert").textContent).toContain("/sum:");
+  });
+
+  it("never renders server text as HTML, and refuses odd media types", () => {
+    const { container } = render(
+      <ResultView
+        durationMs={null}
+        violations={[]}
+        result={{
+          content: [
+            { type: "text", text: "<img src=x onerror=alert(1)><script>alert(2)</script>" },
+            { type: "image", mimeType: "text/html", data: "PGgxPg==" },
+          ],
+        }}
+      />,
+    );
+    expect(container.querySelector("img")).toBeNull();
+    expect(container.querySelector("script")).toBeNull();
+    expect(screen.getByText("image with an unsupported type")).toBeTruthy();
+  });
+
+  it("shows a preview of a huge text and all of it on request", () => {
+    const huge = "x".repeat(PREVIEW_CHARS * 50);
+    const { container } = render(<ResultView durationMs={5} violations={[]} result={{ content: [{ type: "text", text: huge }] }} />);
+    expect(container.querySelector("pre")?.textContent?.length).toBe(PREVIEW_CHARS);
+    fireEvent.click(screen.getByText(/Show all/));
+    expect(container.querySelector("pre")?.textContent?.length).toBe(huge.length);
+  });
+});
