@@ -129,6 +129,9 @@ pub struct TapWriter<W> {
     server: String,
     traffic: TrafficLog,
     line: Vec<u8>,
+    /// Bytes at the start of the caller's buffer already recorded but not
+    /// yet accepted by the pipe (a partial or pending write).
+    ahead: usize,
 }
 
 impl<W> TapWriter<W> {
@@ -138,6 +141,7 @@ impl<W> TapWriter<W> {
             server: server.to_string(),
             traffic,
             line: Vec::new(),
+            ahead: 0,
         }
     }
 }
@@ -149,28 +153,33 @@ impl<W: AsyncWrite + Unpin> AsyncWrite for TapWriter<W> {
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
         let this = self.get_mut();
-        let written = match Pin::new(&mut this.inner).poll_write(cx, buf) {
-            Poll::Ready(Ok(n)) => n,
-            other => return other,
-        };
-        // Record what the child actually received, line by line.
+        // Record each complete line *before* its last byte reaches the
+        // server: a fast answer is then never logged ahead of its request.
+        let fresh = &buf[this.ahead.min(buf.len())..];
         let mut start = 0;
-        let sent = &buf[..written];
-        while let Some(pos) = sent[start..].iter().position(|b| *b == b'\n') {
+        while let Some(pos) = fresh[start..].iter().position(|b| *b == b'\n') {
             let end = start + pos + 1;
             if this.line.is_empty() {
                 this.traffic
-                    .record_message(&this.server, Direction::Outgoing, &sent[start..end]);
+                    .record_message(&this.server, Direction::Outgoing, &fresh[start..end]);
             } else {
-                this.line.extend_from_slice(&sent[start..end]);
+                this.line.extend_from_slice(&fresh[start..end]);
                 let line = std::mem::take(&mut this.line);
                 this.traffic
                     .record_message(&this.server, Direction::Outgoing, &line);
             }
             start = end;
         }
-        this.line.extend_from_slice(&sent[start..]);
-        Poll::Ready(Ok(written))
+        this.line.extend_from_slice(&fresh[start..]);
+        this.ahead = buf.len();
+        match Pin::new(&mut this.inner).poll_write(cx, buf) {
+            Poll::Ready(Ok(n)) => {
+                // The caller passes what was not taken first, next time.
+                this.ahead -= n.min(this.ahead);
+                Poll::Ready(Ok(n))
+            }
+            other => other,
+        }
     }
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
@@ -244,6 +253,67 @@ mod tests {
                 .iter()
                 .all(|e| e.direction == Direction::Outgoing)
         );
+    }
+
+    #[tokio::test]
+    async fn a_line_is_recorded_once_before_its_last_byte_is_written_even_in_pieces() {
+        /// Takes at most 3 bytes per call and is Pending every other call;
+        /// notes how many entries the log held when each byte went out.
+        struct Choppy {
+            out: Vec<u8>,
+            seen_when_written: Vec<usize>,
+            traffic: TrafficLog,
+            flip: bool,
+        }
+        impl AsyncWrite for Choppy {
+            fn poll_write(
+                mut self: Pin<&mut Self>,
+                cx: &mut Context<'_>,
+                buf: &[u8],
+            ) -> Poll<io::Result<usize>> {
+                self.flip = !self.flip;
+                if self.flip {
+                    cx.waker().wake_by_ref();
+                    return Poll::Pending;
+                }
+                let n = buf.len().min(3);
+                let logged = self.traffic.entries(Some("s")).len();
+                for b in &buf[..n] {
+                    self.out.push(*b);
+                    self.seen_when_written.push(logged);
+                }
+                Poll::Ready(Ok(n))
+            }
+            fn poll_flush(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<io::Result<()>> {
+                Poll::Ready(Ok(()))
+            }
+            fn poll_shutdown(self: Pin<&mut Self>, _: &mut Context<'_>) -> Poll<io::Result<()>> {
+                Poll::Ready(Ok(()))
+            }
+        }
+        let traffic = TrafficLog::new(10);
+        let inner = Choppy {
+            out: Vec::new(),
+            seen_when_written: Vec::new(),
+            traffic: traffic.clone(),
+            flip: false,
+        };
+        let mut tap = TapWriter::new(inner, "s", traffic.clone());
+        let first = b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"a\"}\n";
+        let second = b"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"b\"}\n";
+        tap.write_all(first).await.unwrap();
+        tap.write_all(second).await.unwrap();
+        let methods: Vec<_> = traffic
+            .entries(Some("s"))
+            .iter()
+            .map(|e| e.method.clone().unwrap())
+            .collect();
+        assert_eq!(methods, ["a", "b"], "each line once");
+        let inner = tap.inner;
+        assert_eq!(inner.out.len(), first.len() + second.len());
+        // The newline ending each line left when that line was already logged.
+        assert!(inner.seen_when_written[first.len() - 1] >= 1);
+        assert!(inner.seen_when_written[first.len() + second.len() - 1] >= 2);
     }
 
     /// An AsyncRead over `data` that returns one byte per read.
