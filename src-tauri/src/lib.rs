@@ -73,6 +73,7 @@ pub fn builder<R: Runtime>(options: LaunchOptions) -> tauri::Builder<R> {
                     ..Default::default()
                 },
                 traffic_capacity: None,
+                interactive: true,
             };
             let (workbench, watch) = tauri::async_runtime::block_on(async {
                 let wb = workbench_core::Workbench::start(&config, workbench_options);

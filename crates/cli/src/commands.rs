@@ -45,6 +45,7 @@ async fn connect(cli: &Cli, only: Option<&str>) -> Result<Workbench, Failure> {
             ..SupervisorOptions::default()
         },
         traffic_capacity: None,
+        interactive: false,
     };
     let wb = Workbench::start(&config, options);
     // Ready, failed, disabled — or still starting when the timeout passes.

@@ -44,6 +44,14 @@ pub enum Event {
     ConfigApplied {
         changes: crate::config::watch::ChangeSet,
     },
+    /// A server asked something only a person can answer.
+    Ask {
+        ask: crate::asks::PendingAsk,
+    },
+    /// An ask was answered, cancelled by the server, or timed out.
+    AskClosed {
+        id: u32,
+    },
     /// The config on disk cannot be used; the servers keep running as they
     /// were. `message` has the file, line:column and what is wrong.
     ConfigError {

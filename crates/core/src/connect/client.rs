@@ -7,12 +7,20 @@ use rmcp::{ClientHandler, ErrorData as McpError, RoleClient};
 use serde_json::json;
 use tokio::sync::broadcast;
 
+use crate::asks::{Answer, AskKind, Asks};
 use crate::events::Event;
 
 #[derive(Clone)]
 pub struct WorkbenchClient {
     pub server: String,
     pub events: broadcast::Sender<Event>,
+    /// Where sampling and elicitation are answered (None: refused).
+    pub asks: Option<Asks>,
+}
+
+fn refused(message: String) -> McpError {
+    // -1: the user (or no user) rejected the request, as the spec's examples use.
+    McpError::new(ErrorCode(-1), message, None)
 }
 
 impl WorkbenchClient {
@@ -24,16 +32,83 @@ impl WorkbenchClient {
 #[allow(deprecated)]
 impl ClientHandler for WorkbenchClient {
     fn get_info(&self) -> ClientConfig {
+        // Sampling and elicitation only where a person can answer them.
+        let interactive = self.asks.as_ref().is_some_and(|a| a.interactive);
+        let capabilities = if interactive {
+            json!({ "roots": { "listChanged": true }, "sampling": {}, "elicitation": { "form": {}, "url": {} } })
+        } else {
+            json!({ "roots": { "listChanged": true } })
+        };
         serde_json::from_value(json!({
             "protocolVersion": "2025-11-25",
-            "capabilities": { "roots": { "listChanged": true } },
+            "capabilities": capabilities,
             "clientInfo": { "name": "mcp-workbench", "title": "MCP Workbench", "version": env!("CARGO_PKG_VERSION") }
         }))
         .expect("static client info is valid")
     }
 
     async fn list_roots(&self, _: RequestContext<RoleClient>) -> Result<ListRootsResult, McpError> {
-        Ok(ListRootsResult::default())
+        let roots = self
+            .asks
+            .as_ref()
+            .map(|a| a.roots(&self.server))
+            .unwrap_or_default();
+        serde_json::from_value(json!({ "roots": roots }))
+            .map_err(|e| McpError::internal_error(format!("roots: {e}"), None))
+    }
+
+    async fn create_message(
+        &self,
+        params: CreateMessageRequestParams,
+        context: RequestContext<RoleClient>,
+    ) -> Result<CreateMessageResult, McpError> {
+        let Some(asks) = &self.asks else {
+            return Err(refused(
+                "this client does not answer sampling requests".into(),
+            ));
+        };
+        let params = serde_json::to_value(&params).unwrap_or_default();
+        match asks
+            .ask(&self.server, AskKind::Sampling, params, context.ct.clone())
+            .await
+        {
+            Answer::Result(v) => serde_json::from_value(v).map_err(|e| {
+                McpError::internal_error(format!("the answer is not a sampling result: {e}"), None)
+            }),
+            Answer::Refuse(why) => Err(refused(why)),
+        }
+    }
+
+    async fn create_elicitation(
+        &self,
+        request: ElicitRequestParams,
+        context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, McpError> {
+        let decline = || -> Result<ElicitResult, McpError> {
+            serde_json::from_value(json!({ "action": "decline" }))
+                .map_err(|e| McpError::internal_error(e.to_string(), None))
+        };
+        let Some(asks) = &self.asks else {
+            return decline();
+        };
+        let params = serde_json::to_value(&request).unwrap_or_default();
+        match asks
+            .ask(
+                &self.server,
+                AskKind::Elicitation,
+                params,
+                context.ct.clone(),
+            )
+            .await
+        {
+            Answer::Result(v) => serde_json::from_value(v).map_err(|e| {
+                McpError::internal_error(
+                    format!("the answer is not an elicitation result: {e}"),
+                    None,
+                )
+            }),
+            Answer::Refuse(_) => decline(),
+        }
     }
 
     async fn on_progress(

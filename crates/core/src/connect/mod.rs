@@ -95,6 +95,7 @@ pub(crate) struct Context<'a> {
     pub base_dir: &'a Path,
     pub traffic: &'a TrafficLog,
     pub events: &'a broadcast::Sender<Event>,
+    pub asks: Option<&'a crate::asks::Asks>,
 }
 
 /// Both protocol eras: ask `server/discover` (2026-07-28) first; a server
@@ -296,6 +297,7 @@ pub(crate) async fn connect(entry: &ServerEntry, cx: Context<'_>) -> Result<Sess
     let handler = WorkbenchClient {
         server: entry.name.clone(),
         events: cx.events.clone(),
+        asks: cx.asks.cloned(),
     };
     match &entry.transport {
         Transport::Stdio {

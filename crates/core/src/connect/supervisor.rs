@@ -33,6 +33,8 @@ pub struct SupervisorOptions {
     /// What `${...}` references in an entry expand against, at each connect
     /// (so an input given after a failure is used by the next attempt).
     pub vars: crate::config::vars::Vars,
+    /// Where sampling and elicitation go (None: refused, as headless).
+    pub asks: Option<crate::asks::Asks>,
 }
 
 impl Default for SupervisorOptions {
@@ -50,6 +52,7 @@ impl Default for SupervisorOptions {
                 home: std::env::var_os("HOME").map(PathBuf::from),
                 ..Default::default()
             },
+            asks: None,
         }
     }
 }
@@ -206,6 +209,7 @@ impl ServerHandle {
             base_dir: &sh.base_dir,
             traffic: &sh.traffic,
             events: &sh.events,
+            asks: sh.options.asks.as_ref(),
         };
         let entry = sh
             .entry
@@ -340,6 +344,7 @@ impl Supervisor {
             base_dir: &self.base_dir,
             traffic: &self.traffic,
             events: &self.events,
+            asks: self.options.asks.as_ref(),
         };
         let entry = match self.entry.expanded(&self.options.vars) {
             Ok(entry) => entry,

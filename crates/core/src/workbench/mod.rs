@@ -26,6 +26,9 @@ pub struct WorkbenchOptions {
     pub supervisor: SupervisorOptions,
     /// Traffic entries kept per server (default 10,000).
     pub traffic_capacity: Option<usize>,
+    /// A person can answer servers' sampling and elicitation requests (the
+    /// window); otherwise they are refused and not advertised.
+    pub interactive: bool,
 }
 
 type Servers = Arc<std::sync::RwLock<Vec<ServerHandle>>>;
@@ -41,6 +44,7 @@ struct Inner {
     traffic: TrafficLog,
     catalog: Catalog,
     events: broadcast::Sender<Event>,
+    asks: crate::asks::Asks,
     _refresher: DropGuard,
 }
 
@@ -52,13 +56,15 @@ pub struct Workbench {
 impl Workbench {
     /// Start a supervisor for every server of `config` (all connect at once).
     /// Must be called inside a tokio runtime.
-    pub fn start(config: &ConfigFile, options: WorkbenchOptions) -> Workbench {
+    pub fn start(config: &ConfigFile, mut options: WorkbenchOptions) -> Workbench {
         let traffic = TrafficLog::new(
             options
                 .traffic_capacity
                 .unwrap_or(crate::traffic::DEFAULT_CAPACITY),
         );
         let (events, _) = broadcast::channel(4096);
+        let asks = crate::asks::Asks::new(events.clone(), options.interactive);
+        options.supervisor.asks = Some(asks.clone());
         let catalog = Catalog::default();
         let servers: Vec<ServerHandle> = config
             .servers
@@ -88,6 +94,7 @@ impl Workbench {
                 traffic,
                 catalog,
                 events,
+                asks,
                 _refresher: ct.drop_guard(),
             }),
         }
@@ -171,6 +178,24 @@ impl Workbench {
 
     pub fn catalog(&self) -> &Catalog {
         &self.inner.catalog
+    }
+
+    /// Servers' sampling and elicitation requests, and the roots offered.
+    pub fn asks(&self) -> &crate::asks::Asks {
+        &self.inner.asks
+    }
+
+    /// Offer `roots` (`[{"uri": "file:///...", "name": ...}]`) to `server`
+    /// and tell it they changed.
+    pub async fn set_roots(&self, server: &str, roots: Vec<serde_json::Value>) -> Result<()> {
+        let handle = self.server(server)?;
+        self.inner.asks.set_roots(server, roots);
+        if let Some(peer) = handle.peer() {
+            peer.notify_roots_list_changed()
+                .await
+                .map_err(|e| Error::Internal(format!("{server}: {e}")))?;
+        }
+        Ok(())
     }
 
     pub fn subscribe(&self) -> broadcast::Receiver<Event> {

@@ -3,6 +3,7 @@
 //! checks the state and error a user would see, that the other servers carry
 //! on, and that no process is left behind.
 
+mod asks;
 mod calls;
 mod faults;
 mod reload;
@@ -30,6 +31,7 @@ pub fn fast() -> WorkbenchOptions {
             ..SupervisorOptions::default()
         },
         traffic_capacity: Some(2_000),
+        interactive: false,
     }
 }
 

@@ -1,0 +1,172 @@
+//! When a server asks the client something (sampling, elicitation): the ask
+//! is published as an event, waits for a person's answer, and goes back to
+//! the server. Also what the client answers by itself: the roots per server.
+//! Without anyone to answer (the CLI), asks are declined at once.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::Value;
+use tokio::sync::{broadcast, oneshot};
+use tokio_util::sync::CancellationToken;
+
+use crate::error::{Error, Result};
+use crate::events::Event;
+
+/// What a server asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum AskKind {
+    /// `sampling/createMessage`: an LLM completion.
+    Sampling,
+    /// `elicitation/create`: a form (or a URL) for the user.
+    Elicitation,
+}
+
+/// An ask waiting for its answer.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct PendingAsk {
+    pub id: u32,
+    pub server: String,
+    pub kind: AskKind,
+    /// The request's params as the server sent them.
+    pub params: Value,
+}
+
+/// The answer: the result object to send, or an error for the server.
+#[derive(Debug, Clone)]
+pub enum Answer {
+    Result(Value),
+    Refuse(String),
+}
+
+/// How long an ask waits for a person before it is refused.
+pub const ASK_TIMEOUT: Duration = Duration::from_secs(600);
+
+struct Waiting {
+    ask: PendingAsk,
+    reply: oneshot::Sender<Answer>,
+}
+
+#[derive(Default)]
+struct Inner {
+    waiting: Mutex<HashMap<u32, Waiting>>,
+    next: AtomicU64,
+    roots: Mutex<BTreeMap<String, Vec<Value>>>,
+}
+
+/// Shared by every session of a workbench. Cheap to clone.
+#[derive(Clone)]
+pub struct Asks {
+    inner: Arc<Inner>,
+    /// Whether anyone will answer (the window); if not, asks are refused.
+    pub interactive: bool,
+    events: broadcast::Sender<Event>,
+}
+
+impl Asks {
+    pub fn new(events: broadcast::Sender<Event>, interactive: bool) -> Asks {
+        Asks {
+            inner: Arc::default(),
+            interactive,
+            events,
+        }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u32, Waiting>> {
+        self.inner.waiting.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Publish an ask and wait for its answer (or `cancel`, or the timeout).
+    pub async fn ask(
+        &self,
+        server: &str,
+        kind: AskKind,
+        params: Value,
+        cancel: CancellationToken,
+    ) -> Answer {
+        if !self.interactive {
+            return Answer::Refuse(
+                "no one is there to answer (the workbench runs headless)".into(),
+            );
+        }
+        let id = (self.inner.next.fetch_add(1, Ordering::Relaxed) + 1) as u32;
+        let ask = PendingAsk {
+            id,
+            server: server.to_string(),
+            kind,
+            params,
+        };
+        let (tx, rx) = oneshot::channel();
+        self.lock().insert(
+            id,
+            Waiting {
+                ask: ask.clone(),
+                reply: tx,
+            },
+        );
+        let _ = self.events.send(Event::Ask { ask });
+        let answer = tokio::select! {
+            a = rx => a.unwrap_or(Answer::Refuse("the ask was dropped".into())),
+            _ = cancel.cancelled() => Answer::Refuse("the server cancelled the request".into()),
+            _ = tokio::time::sleep(ASK_TIMEOUT) => Answer::Refuse("no answer within 10 minutes".into()),
+        };
+        if self.lock().remove(&id).is_some() {
+            // Cancelled or timed out: the window should close its dialog.
+            let _ = self.events.send(Event::AskClosed { id });
+        }
+        answer
+    }
+
+    /// Answer ask `id`.
+    pub fn answer(&self, id: u32, answer: Answer) -> Result<()> {
+        let waiting = self.lock().remove(&id).ok_or_else(|| {
+            Error::Internal(format!(
+                "ask {id} is no longer waiting (answered, cancelled or timed out)"
+            ))
+        })?;
+        let _ = waiting.reply.send(answer);
+        let _ = self.events.send(Event::AskClosed { id });
+        Ok(())
+    }
+
+    /// The asks waiting now, oldest first.
+    pub fn pending(&self) -> Vec<PendingAsk> {
+        let mut out: Vec<PendingAsk> = self.lock().values().map(|w| w.ask.clone()).collect();
+        out.sort_by_key(|a| a.id);
+        out
+    }
+
+    /// The roots offered to `server` (`[{ "uri": "file:///...", "name": ... }]`).
+    pub fn roots(&self, server: &str) -> Vec<Value> {
+        self.inner
+            .roots
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(server)
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    pub fn set_roots(&self, server: &str, roots: Vec<Value>) {
+        self.inner
+            .roots
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(server.to_string(), roots);
+    }
+}
+
+impl std::fmt::Debug for Asks {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Asks")
+            .field("interactive", &self.interactive)
+            .field("pending", &self.lock().len())
+            .finish()
+    }
+}

@@ -1,0 +1,157 @@
+//! A server's sampling and elicitation requests reach whoever answers them,
+//! and the answer reaches the server; roots are what the user set. These are
+//! server-to-client requests of the 2025-11-25 era (`--legacy`): 2026-07-28
+//! replaced them with InputRequiredResult, which rmcp refuses to send as
+//! requests.
+
+use std::time::Duration;
+
+use serde_json::json;
+use workbench_core::asks::{Answer, AskKind};
+use workbench_core::events::Event;
+use workbench_core::{CallOptions, Workbench};
+
+use super::*;
+
+async fn next_ask(
+    rx: &mut tokio::sync::broadcast::Receiver<Event>,
+) -> workbench_core::asks::PendingAsk {
+    loop {
+        match tokio::time::timeout(Duration::from_secs(15), rx.recv()).await {
+            Ok(Ok(Event::Ask { ask })) => return ask,
+            Ok(Ok(_)) | Ok(Err(tokio::sync::broadcast::error::RecvError::Lagged(_))) => {}
+            other => panic!("no ask arrived: {other:?}"),
+        }
+    }
+}
+
+async fn interactive() -> (Workbench, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config(dir.path(), &[stdio("asker", &["--legacy"])]);
+    let mut options = fast();
+    options.interactive = true;
+    let wb = Workbench::start(&cfg, options);
+    ready(&wb, "asker").await;
+    (wb, dir)
+}
+
+#[tokio::test]
+async fn an_elicitation_is_answered_by_a_person_and_the_server_gets_the_form() {
+    let (wb, _dir) = interactive().await;
+    let mut rx = wb.subscribe();
+    let call = {
+        let wb = wb.clone();
+        tokio::spawn(async move {
+            wb.call_tool(
+                "asker",
+                "ask_user",
+                json!({ "message": "Who are you?" }),
+                CallOptions::default(),
+            )
+            .await
+        })
+    };
+    let ask = next_ask(&mut rx).await;
+    assert_eq!(ask.kind, AskKind::Elicitation);
+    assert_eq!(ask.server, "asker");
+    assert_eq!(ask.params["message"], "Who are you?");
+    assert_eq!(ask.params["requestedSchema"]["required"], json!(["name"]));
+    assert_eq!(wb.asks().pending().len(), 1);
+    wb.asks()
+        .answer(
+            ask.id,
+            Answer::Result(json!({ "action": "accept", "content": { "name": "Ada", "age": 36 } })),
+        )
+        .unwrap();
+    let out = call.await.unwrap().unwrap();
+    assert_eq!(out.result["structuredContent"]["action"], "accept");
+    assert_eq!(out.result["structuredContent"]["content"]["name"], "Ada");
+    assert!(wb.asks().pending().is_empty());
+    // Answering twice is an error, not a panic.
+    assert!(
+        wb.asks()
+            .answer(ask.id, Answer::Refuse("late".into()))
+            .is_err()
+    );
+    wb.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_sampling_request_is_answered_by_hand_or_refused() {
+    let (wb, _dir) = interactive().await;
+    let mut rx = wb.subscribe();
+    let ask_llm = |wb: Workbench| {
+        tokio::spawn(async move {
+            wb.call_tool(
+                "asker",
+                "ask_llm",
+                json!({ "question": "6 x 7?" }),
+                CallOptions::default(),
+            )
+            .await
+        })
+    };
+    let call = ask_llm(wb.clone());
+    let ask = next_ask(&mut rx).await;
+    assert_eq!(ask.kind, AskKind::Sampling);
+    assert_eq!(ask.params["messages"][0]["content"]["text"], "6 x 7?");
+    wb.asks()
+        .answer(
+            ask.id,
+            Answer::Result(json!({ "role": "assistant", "content": { "type": "text", "text": "42" }, "model": "by-hand" })),
+        )
+        .unwrap();
+    let out = call.await.unwrap().unwrap();
+    assert_eq!(
+        out.result["content"][0]["text"],
+        "The model (by-hand) said: 42"
+    );
+
+    let call = ask_llm(wb.clone());
+    let ask = next_ask(&mut rx).await;
+    wb.asks()
+        .answer(ask.id, Answer::Refuse("not now".into()))
+        .unwrap();
+    let out = call.await.unwrap().unwrap();
+    assert_eq!(out.result["isError"], true);
+    assert!(
+        out.result["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("not now")
+    );
+    wb.shutdown().await;
+}
+
+#[tokio::test]
+async fn headless_asks_are_declined_at_once_and_roots_are_what_the_user_set() {
+    let (wb, _dir) = start(&[stdio("headless", &["--legacy"])]).await;
+    ready(&wb, "headless").await;
+    let out = wb
+        .call_tool("headless", "ask_user", json!({}), CallOptions::default())
+        .await
+        .unwrap();
+    let text = out.result["content"][0]["text"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // Not advertised, so the server's SDK declines on our behalf.
+    assert_eq!(text, "action: decline; content: null");
+    wb.set_roots(
+        "headless",
+        vec![json!({ "uri": "file:///work/project", "name": "project" })],
+    )
+    .await
+    .unwrap();
+    let out = wb
+        .call_tool("headless", "list_roots", json!({}), CallOptions::default())
+        .await
+        .unwrap();
+    assert!(
+        out.result["content"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("file:///work/project")
+    );
+    wb.shutdown().await;
+}
