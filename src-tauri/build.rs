@@ -12,6 +12,11 @@ fn main() {
             "call_tool",
             "cancel_call",
             "traffic_entries",
+            "pending_asks",
+            "answer_ask",
+            "set_roots",
+            "get_roots",
+            "set_log_level",
         ]),
     ))
     .expect("tauri build script failed");

@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 use tauri::{AppHandle, Runtime};
 use tauri_specta::Event;
 use workbench_core::Workbench;
+use workbench_core::asks::PendingAsk;
 use workbench_core::connect::ServerStatus;
 use workbench_core::traffic::TrafficEntry;
 
@@ -52,6 +53,33 @@ fn never_entries<'de, D: serde::Deserializer<'de>>(_: D) -> Result<Vec<TrafficEn
     ))
 }
 
+/// A server asked something only a person can answer.
+#[derive(Debug, Clone, Serialize, Deserialize, specta::Type, tauri_specta::Event)]
+pub struct AskReceived {
+    #[specta(type = PendingAsk)]
+    #[serde(deserialize_with = "never_ask")]
+    pub ask: PendingAsk,
+}
+
+fn never_ask<'de, D: serde::Deserializer<'de>>(_: D) -> Result<PendingAsk, D::Error> {
+    Err(serde::de::Error::custom("asks are sent by the app only"))
+}
+
+/// An ask was answered, cancelled by its server, or timed out.
+#[derive(Debug, Clone, Serialize, Deserialize, specta::Type, tauri_specta::Event)]
+pub struct AskClosed {
+    pub id: u32,
+}
+
+/// A log message a server sent (`notifications/message`).
+#[derive(Debug, Clone, Serialize, Deserialize, specta::Type, tauri_specta::Event)]
+pub struct ServerLogged {
+    pub server: String,
+    pub level: String,
+    pub logger: Option<String>,
+    pub data: String,
+}
+
 /// Forward the log's entries to the window in batches.
 fn forward_traffic<R: Runtime>(app: AppHandle<R>, workbench: &Workbench) {
     let mut rx = workbench.traffic().subscribe();
@@ -97,6 +125,26 @@ pub fn forward<R: Runtime>(app: AppHandle<R>, workbench: &Workbench) {
                         changed: changes.changed,
                         removed: changes.removed,
                     }
+                    .emit(&app);
+                }
+                Ok(workbench_core::events::Event::Ask { ask }) => {
+                    let _ = (AskReceived { ask }).emit(&app);
+                }
+                Ok(workbench_core::events::Event::AskClosed { id }) => {
+                    let _ = (AskClosed { id }).emit(&app);
+                }
+                Ok(workbench_core::events::Event::ServerLog {
+                    server,
+                    level,
+                    logger,
+                    data,
+                }) => {
+                    let _ = (ServerLogged {
+                        server,
+                        level,
+                        logger,
+                        data,
+                    })
                     .emit(&app);
                 }
                 Ok(workbench_core::events::Event::CatalogChanged { server }) => {

@@ -26,12 +26,20 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
             commands::tools::call_tool::<tauri::Wry>,
             commands::tools::cancel_call::<tauri::Wry>,
             commands::traffic::traffic_entries::<tauri::Wry>,
+            commands::asks::pending_asks::<tauri::Wry>,
+            commands::asks::answer_ask::<tauri::Wry>,
+            commands::asks::set_roots::<tauri::Wry>,
+            commands::asks::get_roots::<tauri::Wry>,
+            commands::asks::set_log_level::<tauri::Wry>,
         ])
         .events(tauri_specta::collect_events![
             events::ServerStatusChanged,
             events::ConfigChanged,
             events::CatalogChanged,
-            events::TrafficAppended
+            events::TrafficAppended,
+            events::AskReceived,
+            events::AskClosed,
+            events::ServerLogged
         ])
         // JSON from servers (`serde_json::Value`) may hold i64 numbers; in the
         // window they are JS numbers, exactly as JSON.parse would give them.

@@ -15,7 +15,17 @@ describe("tools", () => {
     const demo = process.env.DEMO_SERVER;
     assert.ok(demo && existsSync(demo), "DEMO_SERVER must point at the built demo server");
     config = join(driver.env.HOME, "tools.json");
-    writeFileSync(config, JSON.stringify({ mcpServers: { local: { command: demo, args: ["--name", "e2e-tools"] } } }));
+    // "old" speaks the 2025-11-25 protocol, where servers ask the client
+    // (elicitation, sampling) with requests of their own.
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          local: { command: demo, args: ["--name", "e2e-tools"] },
+          old: { command: demo, args: ["--name", "e2e-old", "--legacy"] },
+        },
+      }),
+    );
   });
   after(async () => {
     await driver?.stop();
@@ -62,6 +72,23 @@ describe("tools", () => {
       assert.match(message, /cancelled/);
       assert.ok(Date.now() - started < 15_000, "the call ended well before its 20 s of work");
       await session.screenshot("tool-cancelled");
+    } finally {
+      await session.close();
+    }
+  });
+  it("answers a server's elicitation in a form and the tool gets the answer", async () => {
+    const session = await driver.session(["--config", config]);
+    try {
+      await session.type(await session.find("input[aria-label='Search tools']"), "ask_user");
+      await session.click(await session.find(".tool-row[data-qualified='old__ask_user']"));
+      await session.clickText(".run-bar button", "Run");
+      const [title] = await session.waitForTexts("[role=dialog] h2", (t) => t.length === 1);
+      assert.match(title, /^old asks you for input/);
+      await session.type(await session.find("[role=dialog] input[type=text]"), "Ada");
+      await session.screenshot("elicitation");
+      await session.clickText("[role=dialog] button", "Accept");
+      const [text] = await session.waitForTexts(".result .block-text", (t) => t.length === 1 && t[0].includes("action"));
+      assert.match(text, /action: accept; content: .*"name":"Ada"/);
     } finally {
       await session.close();
     }

@@ -14,7 +14,7 @@ import type { ServerList, ServerStatus_Serialize as ServerStatus } from "./bindi
 function ipc(handler: (cmd: string, args: unknown) => unknown) {
   mockIPC(
     (cmd, args) => {
-      if (cmd === "list_tools" || cmd === "traffic_entries") return [];
+      if (cmd === "list_tools" || cmd === "traffic_entries" || cmd === "pending_asks") return [];
       return handler(cmd, args);
     },
     { shouldMockEvents: true },

@@ -3,6 +3,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Backend, TrafficEntry } from "./backend";
 import { ToolsView } from "./tools/ToolsView";
 import { TrafficView } from "./traffic/TrafficView";
+import { AskDialog } from "./asks/AskDialog";
 import type { ServerStatus_Serialize as ServerStatus } from "./bindings";
 import { ServerList } from "./components/ServerList";
 import { ErrorBanner } from "./components/ErrorBanner";
@@ -130,6 +131,7 @@ export function App({ backend }: { backend: Backend }) {
           )}
         </main>
       </div>
+      <AskDialog backend={backend} />
     </div>
   );
 }

@@ -7,6 +7,7 @@ import {
   type CallProgress_Deserialize as CallProgress,
   type ConfigChanged,
   type ErrorInfo,
+  type PendingAsk,
   type ServerList,
   type ServerStatus_Serialize as ServerStatus,
   type ToolCallResult,
@@ -14,7 +15,7 @@ import {
   type TrafficEntry_Serialize as TrafficEntry,
 } from "./bindings";
 
-export type { CallProgress, ToolCallResult, ToolRow, TrafficEntry };
+export type { CallProgress, PendingAsk, ToolCallResult, ToolRow, TrafficEntry };
 
 let nextCall = 0;
 
@@ -50,6 +51,11 @@ export interface Backend {
   onTraffic(listener: (entries: TrafficEntry[]) => void): Promise<() => void>;
   restartServer(name: string): Promise<void>;
   stopServer(name: string): Promise<void>;
+  pendingAsks(): Promise<PendingAsk[]>;
+  /** Answer with the result object, or refuse (null result) with a reason. */
+  answerAsk(id: number, result: unknown, refusal?: string): Promise<void>;
+  /** New asks and closed ones (answered elsewhere, cancelled, timed out). */
+  onAsks(received: (ask: PendingAsk) => void, closed: (id: number) => void): Promise<() => void>;
 }
 
 type Outcome<T> = { status: "ok"; data: T } | { status: "error"; error: ErrorInfo };
@@ -89,5 +95,17 @@ export const tauriBackend: Backend = {
   },
   stopServer: async (name) => {
     unwrap(await commands.stopServer(name));
+  },
+  pendingAsks: async () => unwrap(await commands.pendingAsks()),
+  answerAsk: async (id, result, refusal) => {
+    unwrap(await commands.answerAsk(id, (result ?? null) as Parameters<typeof commands.answerAsk>[1], refusal ?? null));
+  },
+  onAsks: async (received, closed) => {
+    const a = await events.askReceived.listen((e) => received(e.payload.ask));
+    const b = await events.askClosed.listen((e) => closed(e.payload.id));
+    return () => {
+      a();
+      b();
+    };
   },
 };

@@ -20,17 +20,57 @@ export const commands = {
 	cancelCall: (callId: string) => typedError<boolean, ErrorInfo>(__TAURI_INVOKE("cancel_call", { callId })),
 	/**  Every entry kept (of one server, or of all), oldest first. */
 	trafficEntries: (server: string | null) => typedError<TrafficEntry_Serialize[], ErrorInfo>(__TAURI_INVOKE("traffic_entries", { server })),
+	/**  Asks waiting for an answer, oldest first (the window also gets `AskReceived`). */
+	pendingAsks: () => typedError<PendingAsk[], ErrorInfo>(__TAURI_INVOKE("pending_asks")),
+	/**
+	 *  Answer ask `id` with the result object to send back, or refuse it with a
+	 *  reason (the server gets an error; an elicitation is declined).
+	 */
+	answerAsk: (id: number, result: Value | null, refusal: string | null) => typedError<null, ErrorInfo>(__TAURI_INVOKE("answer_ask", { id, result, refusal })),
+	/**  The roots a server sees (`roots/list`), e.g. `[{"uri": "file:///src", "name": "src"}]`. */
+	setRoots: (server: string, roots: Value[]) => typedError<null, ErrorInfo>(__TAURI_INVOKE("set_roots", { server, roots })),
+	getRoots: (server: string) => typedError<Value[], ErrorInfo>(__TAURI_INVOKE("get_roots", { server })),
+	/**  Ask a server to send log messages at `level` and above (`logging/setLevel`). */
+	setLogLevel: (server: string, level: string) => typedError<null, ErrorInfo>(__TAURI_INVOKE("set_log_level", { server, level })),
 };
 
 /** Events */
 export const events = {
+	askClosed: makeEvent<AskClosed, AskClosed>("ask-closed"),
+	askReceived: makeEvent<AskReceived_Serialize, AskReceived_Deserialize>("ask-received"),
 	catalogChanged: makeEvent<CatalogChanged, CatalogChanged>("catalog-changed"),
 	configChanged: makeEvent<ConfigChanged_Serialize, ConfigChanged_Deserialize>("config-changed"),
+	serverLogged: makeEvent<ServerLogged_Serialize, ServerLogged_Deserialize>("server-logged"),
 	serverStatusChanged: makeEvent<ServerStatusChanged_Serialize, ServerStatusChanged_Deserialize>("server-status-changed"),
 	trafficAppended: makeEvent<TrafficAppended_Serialize, TrafficAppended_Deserialize>("traffic-appended"),
 };
 
 /* Types */
+/**  An ask was answered, cancelled by its server, or timed out. */
+export type AskClosed = {
+	id: number,
+};
+
+/**  What a server asked for. */
+export type AskKind = 
+/**  `sampling/createMessage`: an LLM completion. */
+"sampling" | 
+/**  `elicitation/create`: a form (or a URL) for the user. */
+"elicitation";
+
+/**  A server asked something only a person can answer. */
+export type AskReceived = AskReceived_Serialize | AskReceived_Deserialize;
+
+/**  A server asked something only a person can answer. */
+export type AskReceived_Deserialize = {
+	ask: PendingAsk,
+};
+
+/**  A server asked something only a person can answer. */
+export type AskReceived_Serialize = {
+	ask: PendingAsk,
+};
+
 /**  One progress notification of a running call. */
 export type CallProgress = CallProgress_Serialize | CallProgress_Deserialize;
 
@@ -129,6 +169,15 @@ export type MessageKind = "request" | "response" | "error" | "notification" |
 /**  Not a JSON-RPC message (e.g. a log line on stdout). */
 "invalid" | "log";
 
+/**  An ask waiting for its answer. */
+export type PendingAsk = {
+	id: number,
+	server: string,
+	kind: AskKind,
+	/**  The request's params as the server sent them. */
+	params: Value,
+};
+
 /**  A semantic problem in one part of the file. */
 export type Problem = {
 	/**  JSON pointer to the offending key, e.g. `/mcpServers/demo/command`. */
@@ -193,6 +242,25 @@ export type ServerList_Serialize = {
 	servers: ServerSummary_Serialize[],
 	/**  Entries that could not be understood, with the key at fault. */
 	problems: Problem[],
+};
+
+/**  A log message a server sent (`notifications/message`). */
+export type ServerLogged = ServerLogged_Serialize | ServerLogged_Deserialize;
+
+/**  A log message a server sent (`notifications/message`). */
+export type ServerLogged_Deserialize = {
+	server: string,
+	level: string,
+	logger?: string | null,
+	data: string,
+};
+
+/**  A log message a server sent (`notifications/message`). */
+export type ServerLogged_Serialize = {
+	server: string,
+	level: string,
+	logger: string | null,
+	data: string,
 };
 
 /**  A server's life, as the user sees it. */

@@ -1,0 +1,79 @@
+//! What servers ask a person (sampling, elicitation), the roots offered to
+//! each server, and its logging level.
+
+use tauri::{Runtime, State};
+use workbench_core::asks::{Answer, PendingAsk};
+use workbench_core::{CallOptions, ErrorInfo};
+
+use crate::state::AppState;
+
+/// Asks waiting for an answer, oldest first (the window also gets `AskReceived`).
+#[tauri::command]
+#[specta::specta]
+pub async fn pending_asks<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+) -> Result<Vec<PendingAsk>, ErrorInfo> {
+    Ok(state.workbench.asks().pending())
+}
+
+/// Answer ask `id` with the result object to send back, or refuse it with a
+/// reason (the server gets an error; an elicitation is declined).
+#[tauri::command]
+#[specta::specta]
+pub async fn answer_ask<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    id: u32,
+    result: Option<serde_json::Value>,
+    refusal: Option<String>,
+) -> Result<(), ErrorInfo> {
+    let answer = match (result, refusal) {
+        (Some(v), _) => Answer::Result(v),
+        (None, why) => Answer::Refuse(why.unwrap_or_else(|| "refused by the user".into())),
+    };
+    Ok(state.workbench.asks().answer(id, answer)?)
+}
+
+/// The roots a server sees (`roots/list`), e.g. `[{"uri": "file:///src", "name": "src"}]`.
+#[tauri::command]
+#[specta::specta]
+pub async fn set_roots<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    server: String,
+    roots: Vec<serde_json::Value>,
+) -> Result<(), ErrorInfo> {
+    Ok(state.workbench.set_roots(&server, roots).await?)
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn get_roots<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    server: String,
+) -> Result<Vec<serde_json::Value>, ErrorInfo> {
+    Ok(state.workbench.asks().roots(&server))
+}
+
+/// Ask a server to send log messages at `level` and above (`logging/setLevel`).
+#[tauri::command]
+#[specta::specta]
+pub async fn set_log_level<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    server: String,
+    level: String,
+) -> Result<(), ErrorInfo> {
+    state
+        .workbench
+        .request(
+            &server,
+            "logging/setLevel",
+            serde_json::json!({ "level": level }),
+            CallOptions::default(),
+        )
+        .await?;
+    Ok(())
+}

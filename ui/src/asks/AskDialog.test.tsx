@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import { fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { mockIPC } from "@tauri-apps/api/mocks";
+import { emit } from "@tauri-apps/api/event";
+import { AskDialog } from "./AskDialog";
+import { tauriBackend } from "../backend";
+
+const elicitation = {
+  id: 7,
+  server: "demo",
+  kind: "elicitation",
+  params: {
+    message: "Who are you?",
+    requestedSchema: {
+      type: "object",
+      properties: { name: { type: "string", title: "Your name" }, subscribe: { type: "boolean", default: false } },
+      required: ["name"],
+    },
+  },
+};
+
+function answering(pending: unknown[]) {
+  const answers: unknown[] = [];
+  mockIPC(
+    (cmd, args) => {
+      if (cmd === "pending_asks") return pending;
+      if (cmd === "answer_ask") {
+        answers.push(args);
+        return null;
+      }
+      throw new Error(`unexpected ${cmd}`);
+    },
+    { shouldMockEvents: true },
+  );
+  return answers;
+}
+
+describe("asks from servers", () => {
+  it("an elicitation is a form; accepting sends what was filled in", async () => {
+    const answers = answering([elicitation]);
+    render(<AskDialog backend={tauriBackend} />);
+    expect(await screen.findByText("Who are you?")).toBeTruthy();
+    fireEvent.change(screen.getByLabelText(/Your name/), { target: { value: "Ada" } });
+    fireEvent.click(screen.getByText("Accept"));
+    await waitFor(() => expect(answers).toHaveLength(1));
+    expect(answers[0]).toEqual({ id: 7, result: { action: "accept", content: { subscribe: false, name: "Ada" } }, refusal: null });
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+  });
+
+  it("a sampling request is answered by hand, and a closed ask goes away", async () => {
+    const answers = answering([]);
+    render(<AskDialog backend={tauriBackend} />);
+    await emit("ask-received", {
+      ask: { id: 9, server: "demo", kind: "sampling", params: { messages: [{ role: "user", content: { type: "text", text: "6 x 7?" } }], maxTokens: 20 } },
+    });
+    expect(await screen.findByText("6 x 7?")).toBeTruthy();
+    fireEvent.change(screen.getByLabelText("Answer"), { target: { value: "42" } });
+    fireEvent.click(screen.getByText("Send answer"));
+    await waitFor(() => expect(answers).toHaveLength(1));
+    expect(answers[0]).toMatchObject({ id: 9, result: { role: "assistant", content: { type: "text", text: "42" } } });
+    await emit("ask-received", { ask: { ...elicitation, id: 10 } });
+    expect(await screen.findByText("Who are you?")).toBeTruthy();
+    await emit("ask-closed", { id: 10 });
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+  });
+});

@@ -1,0 +1,149 @@
+// What a server asks a person: an elicitation (a form from the requested
+// schema: accept, decline or cancel) or a sampling request (read the
+// messages, write the answer by hand, or refuse). One at a time, oldest first.
+import { useEffect, useState } from "react";
+import type { Backend, PendingAsk } from "../backend";
+import { SchemaForm } from "../schema/SchemaForm";
+import { initialValue, type Json, type Schema } from "../schema/model";
+
+type Params = Record<string, unknown>;
+
+function Elicitation({ ask, answer }: { ask: PendingAsk; answer: (result: unknown) => void }) {
+  const params = ask.params as Params;
+  const schema = (params.requestedSchema ?? { type: "object", properties: {} }) as Schema;
+  const [value, setValue] = useState<Json | undefined>(() => initialValue(schema, schema));
+  const url = typeof params.url === "string" ? params.url : null;
+  return (
+    <>
+      <p className="ask-message">{String(params.message ?? "")}</p>
+      {url ? (
+        <div className="ask-url">
+          <p>The server asks you to open this address in a browser:</p>
+          <code>{url}</code>
+          <p className="muted">Copy it into your browser if you trust it, then accept.</p>
+          <button type="button" onClick={() => void navigator.clipboard.writeText(url).catch(() => undefined)}>
+            Copy address
+          </button>
+        </div>
+      ) : (
+        <SchemaForm schema={schema} value={value} onChange={setValue} />
+      )}
+      <div className="dialog-buttons">
+        <button type="button" className="primary" onClick={() => answer({ action: "accept", content: url ? undefined : (value ?? {}) })}>
+          Accept
+        </button>
+        <button type="button" onClick={() => answer({ action: "decline" })}>
+          Decline
+        </button>
+        <button type="button" onClick={() => answer({ action: "cancel" })}>
+          Cancel
+        </button>
+      </div>
+    </>
+  );
+}
+
+function Sampling({ ask, answer, refuse }: { ask: PendingAsk; answer: (result: unknown) => void; refuse: () => void }) {
+  const params = ask.params as Params;
+  const messages = Array.isArray(params.messages) ? (params.messages as Params[]) : [];
+  const [text, setText] = useState("");
+  const [model, setModel] = useState("written by hand");
+  return (
+    <>
+      {typeof params.systemPrompt === "string" && (
+        <p className="muted">
+          System prompt: <span>{params.systemPrompt}</span>
+        </p>
+      )}
+      <ol className="ask-messages">
+        {messages.map((m, i) => {
+          const content = (m.content ?? {}) as Params;
+          return (
+            <li key={i}>
+              <strong>{String(m.role ?? "?")}:</strong>{" "}
+              {content.type === "text" ? <span>{String(content.text ?? "")}</span> : <code>{JSON.stringify(content)}</code>}
+            </li>
+          );
+        })}
+      </ol>
+      {typeof params.maxTokens === "number" && <p className="muted">up to {params.maxTokens} tokens</p>}
+      <label className="field">
+        <span className="field-label">Answer</span>
+        <textarea aria-label="Answer" value={text} onChange={(e) => setText(e.target.value)} />
+      </label>
+      <label className="field">
+        <span className="field-label">Model name reported</span>
+        <input value={model} onChange={(e) => setModel(e.target.value)} />
+      </label>
+      <div className="dialog-buttons">
+        <button
+          type="button"
+          className="primary"
+          onClick={() => answer({ role: "assistant", content: { type: "text", text }, model, stopReason: "endTurn" })}
+        >
+          Send answer
+        </button>
+        <button type="button" onClick={refuse}>
+          Refuse
+        </button>
+      </div>
+    </>
+  );
+}
+
+export function AskDialog({ backend }: { backend: Backend }) {
+  const [asks, setAsks] = useState<PendingAsk[]>([]);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let cancelled = false;
+    let unlisten: (() => void) | undefined;
+    void backend
+      .onAsks(
+        (ask) => setAsks((old) => (old.some((a) => a.id === ask.id) ? old : [...old, ask])),
+        (id) => setAsks((old) => old.filter((a) => a.id !== id)),
+      )
+      .then((u) => {
+        if (cancelled) u();
+        else unlisten = u;
+      });
+    void backend
+      .pendingAsks()
+      .then((list) => !cancelled && setAsks((old) => [...list.filter((a) => !old.some((o) => o.id === a.id)), ...old]))
+      .catch(() => undefined);
+    return () => {
+      cancelled = true;
+      unlisten?.();
+    };
+  }, [backend]);
+  const ask = asks[0];
+  if (!ask) return null;
+  const done = () => setAsks((old) => old.filter((a) => a.id !== ask.id));
+  const send = (result: unknown, refusal?: string) => {
+    setError(null);
+    backend
+      .answerAsk(ask.id, result, refusal)
+      .then(done)
+      .catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)));
+  };
+  const title = ask.kind === "elicitation" ? "asks you for input" : "asks for an LLM answer (sampling)";
+  return (
+    <div className="dialog-backdrop">
+      <div className="dialog" role="dialog" aria-modal="true" aria-label={`${ask.server} ${title}`}>
+        <h2>
+          {ask.server} {title}
+        </h2>
+        {asks.length > 1 && <p className="muted">{asks.length - 1} more waiting</p>}
+        {ask.kind === "elicitation" ? (
+          <Elicitation key={ask.id} ask={ask} answer={(r) => send(r)} />
+        ) : (
+          <Sampling key={ask.id} ask={ask} answer={(r) => send(r)} refuse={() => send(null, "refused by the user")} />
+        )}
+        {error && (
+          <p className="field-error" role="alert">
+            {error}
+          </p>
+        )}
+      </div>
+    </div>
+  );
+}
