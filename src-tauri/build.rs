@@ -17,6 +17,12 @@ fn main() {
             "set_roots",
             "get_roots",
             "set_log_level",
+            "list_resources",
+            "list_prompts",
+            "read_resource",
+            "subscribe_resource",
+            "get_prompt",
+            "complete",
         ]),
     ))
     .expect("tauri build script failed");

@@ -80,6 +80,13 @@ pub struct ServerLogged {
     pub data: String,
 }
 
+/// A subscribed resource changed on the server.
+#[derive(Debug, Clone, Serialize, Deserialize, specta::Type, tauri_specta::Event)]
+pub struct ResourceUpdated {
+    pub server: String,
+    pub uri: String,
+}
+
 /// Forward the log's entries to the window in batches.
 fn forward_traffic<R: Runtime>(app: AppHandle<R>, workbench: &Workbench) {
     let mut rx = workbench.traffic().subscribe();
@@ -146,6 +153,9 @@ pub fn forward<R: Runtime>(app: AppHandle<R>, workbench: &Workbench) {
                         data,
                     })
                     .emit(&app);
+                }
+                Ok(workbench_core::events::Event::ResourceUpdated { server, uri }) => {
+                    let _ = (ResourceUpdated { server, uri }).emit(&app);
                 }
                 Ok(workbench_core::events::Event::CatalogChanged { server }) => {
                     let _ = (CatalogChanged { server }).emit(&app);

@@ -31,6 +31,12 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
             commands::asks::set_roots::<tauri::Wry>,
             commands::asks::get_roots::<tauri::Wry>,
             commands::asks::set_log_level::<tauri::Wry>,
+            commands::resources::list_resources::<tauri::Wry>,
+            commands::resources::list_prompts::<tauri::Wry>,
+            commands::resources::read_resource::<tauri::Wry>,
+            commands::resources::subscribe_resource::<tauri::Wry>,
+            commands::resources::get_prompt::<tauri::Wry>,
+            commands::resources::complete::<tauri::Wry>,
         ])
         .events(tauri_specta::collect_events![
             events::ServerStatusChanged,
@@ -39,7 +45,8 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
             events::TrafficAppended,
             events::AskReceived,
             events::AskClosed,
-            events::ServerLogged
+            events::ServerLogged,
+            events::ResourceUpdated
         ])
         // JSON from servers (`serde_json::Value`) may hold i64 numbers; in the
         // window they are JS numbers, exactly as JSON.parse would give them.

@@ -14,7 +14,7 @@ import type { ServerList, ServerStatus_Serialize as ServerStatus } from "./bindi
 function ipc(handler: (cmd: string, args: unknown) => unknown) {
   mockIPC(
     (cmd, args) => {
-      if (cmd === "list_tools" || cmd === "traffic_entries" || cmd === "pending_asks") return [];
+      if (["list_tools", "traffic_entries", "pending_asks", "list_resources", "list_prompts"].includes(cmd)) return [];
       return handler(cmd, args);
     },
     { shouldMockEvents: true },

@@ -4,6 +4,8 @@ import type { Backend, TrafficEntry } from "./backend";
 import { ToolsView } from "./tools/ToolsView";
 import { TrafficView } from "./traffic/TrafficView";
 import { AskDialog } from "./asks/AskDialog";
+import { ResourcesView } from "./resources/ResourcesView";
+import { PromptsView } from "./resources/PromptsView";
 import type { ServerStatus_Serialize as ServerStatus } from "./bindings";
 import { ServerList } from "./components/ServerList";
 import { ErrorBanner } from "./components/ErrorBanner";
@@ -16,7 +18,11 @@ export function App({ backend }: { backend: Backend }) {
   const servers = useQuery({ queryKey: ["servers"], queryFn: () => backend.listServers() });
   const statuses = useQuery({ queryKey: ["statuses"], queryFn: () => backend.serverStatuses() });
   const tools = useQuery({ queryKey: ["tools"], queryFn: () => backend.listTools() });
-  const [tab, setTab] = useState<"tools" | "traffic">("tools");
+  const [tab, setTab] = useState<"tools" | "resources" | "prompts" | "traffic">("tools");
+  const resources = useQuery({ queryKey: ["resources"], queryFn: () => backend.listResources() });
+  const prompts = useQuery({ queryKey: ["prompts"], queryFn: () => backend.listPrompts() });
+  // Resources whose subscription said they changed: "server uri".
+  const [updated, setUpdated] = useState<string[]>([]);
   // The traffic log as the window knows it: loaded once, then appended to.
   const [traffic, setTraffic] = useState<TrafficEntry[]>([]);
   useEffect(() => {
@@ -71,8 +77,11 @@ export function App({ backend }: { backend: Backend }) {
       .then(keep);
     void backend
       .onCatalogChanged(() => {
-        void queryClient.invalidateQueries({ queryKey: ["tools"] });
+        for (const key of ["tools", "resources", "prompts"]) void queryClient.invalidateQueries({ queryKey: [key] });
       })
+      .then(keep);
+    void backend
+      .onResourceUpdated((server, uri) => setUpdated((old) => (old.includes(`${server} ${uri}`) ? old : [...old, `${server} ${uri}`])))
       .then(keep);
     void backend
       .onConfigChanged((change) => {
@@ -116,6 +125,12 @@ export function App({ backend }: { backend: Backend }) {
             <button type="button" role="tab" aria-selected={tab === "tools"} onClick={() => setTab("tools")}>
               Tools{tools.data ? ` (${tools.data.length})` : ""}
             </button>
+            <button type="button" role="tab" aria-selected={tab === "resources"} onClick={() => setTab("resources")}>
+              Resources{resources.data ? ` (${resources.data.length})` : ""}
+            </button>
+            <button type="button" role="tab" aria-selected={tab === "prompts"} onClick={() => setTab("prompts")}>
+              Prompts{prompts.data ? ` (${prompts.data.length})` : ""}
+            </button>
             <button type="button" role="tab" aria-selected={tab === "traffic"} onClick={() => setTab("traffic")}>
               Traffic ({traffic.length.toLocaleString()})
             </button>
@@ -126,6 +141,8 @@ export function App({ backend }: { backend: Backend }) {
               <ToolsView backend={backend} tools={tools.data ?? []} />
             </>
           )}
+          {tab === "resources" && <ResourcesView backend={backend} rows={resources.data ?? []} updated={updated} />}
+          {tab === "prompts" && <PromptsView backend={backend} rows={prompts.data ?? []} />}
           {tab === "traffic" && (
             <TrafficView entries={traffic} servers={(servers.data?.servers ?? []).map((s) => s.name)} />
           )}

@@ -8,6 +8,8 @@ import {
   type ConfigChanged,
   type ErrorInfo,
   type PendingAsk,
+  type PromptRow,
+  type ResourceRow,
   type ServerList,
   type ServerStatus_Serialize as ServerStatus,
   type ToolCallResult,
@@ -15,7 +17,9 @@ import {
   type TrafficEntry_Serialize as TrafficEntry,
 } from "./bindings";
 
-export type { CallProgress, PendingAsk, ToolCallResult, ToolRow, TrafficEntry };
+export type { CallProgress, PendingAsk, PromptRow, ResourceRow, ToolCallResult, ToolRow, TrafficEntry };
+
+type JsonArg = Parameters<typeof commands.getPrompt>[2];
 
 let nextCall = 0;
 
@@ -56,6 +60,14 @@ export interface Backend {
   answerAsk(id: number, result: unknown, refusal?: string): Promise<void>;
   /** New asks and closed ones (answered elsewhere, cancelled, timed out). */
   onAsks(received: (ask: PendingAsk) => void, closed: (id: number) => void): Promise<() => void>;
+  listResources(): Promise<ResourceRow[]>;
+  listPrompts(): Promise<PromptRow[]>;
+  readResource(server: string, uri: string): Promise<unknown>;
+  subscribeResource(server: string, uri: string, subscribe: boolean): Promise<void>;
+  /** A subscribed resource changed. */
+  onResourceUpdated(listener: (server: string, uri: string) => void): Promise<() => void>;
+  getPrompt(server: string, name: string, args: Record<string, string>): Promise<unknown>;
+  complete(server: string, reference: unknown, argument: string, value: string): Promise<string[]>;
 }
 
 type Outcome<T> = { status: "ok"; data: T } | { status: "error"; error: ErrorInfo };
@@ -100,6 +112,16 @@ export const tauriBackend: Backend = {
   answerAsk: async (id, result, refusal) => {
     unwrap(await commands.answerAsk(id, (result ?? null) as Parameters<typeof commands.answerAsk>[1], refusal ?? null));
   },
+  listResources: async () => unwrap(await commands.listResources()),
+  listPrompts: async () => unwrap(await commands.listPrompts()),
+  readResource: async (server, uri) => unwrap(await commands.readResource(server, uri)),
+  subscribeResource: async (server, uri, subscribe) => {
+    unwrap(await commands.subscribeResource(server, uri, subscribe));
+  },
+  onResourceUpdated: (listener) => events.resourceUpdated.listen((e) => listener(e.payload.server, e.payload.uri)),
+  getPrompt: async (server, name, args) => unwrap(await commands.getPrompt(server, name, args as JsonArg)),
+  complete: async (server, reference, argument, value) =>
+    unwrap(await commands.complete(server, reference as JsonArg, argument, value)),
   onAsks: async (received, closed) => {
     const a = await events.askReceived.listen((e) => received(e.payload.ask));
     const b = await events.askClosed.listen((e) => closed(e.payload.id));

@@ -32,6 +32,19 @@ export const commands = {
 	getRoots: (server: string) => typedError<Value[], ErrorInfo>(__TAURI_INVOKE("get_roots", { server })),
 	/**  Ask a server to send log messages at `level` and above (`logging/setLevel`). */
 	setLogLevel: (server: string, level: string) => typedError<null, ErrorInfo>(__TAURI_INVOKE("set_log_level", { server, level })),
+	listResources: () => typedError<ResourceRow[], ErrorInfo>(__TAURI_INVOKE("list_resources")),
+	listPrompts: () => typedError<PromptRow[], ErrorInfo>(__TAURI_INVOKE("list_prompts")),
+	/**  `resources/read`: the contents (text, or base64 blobs) as the server sent them. */
+	readResource: (server: string, uri: string) => typedError<Value, ErrorInfo>(__TAURI_INVOKE("read_resource", { server, uri })),
+	/**  Subscribe to (or unsubscribe from) a resource's updates. */
+	subscribeResource: (server: string, uri: string, subscribe: boolean) => typedError<null, ErrorInfo>(__TAURI_INVOKE("subscribe_resource", { server, uri, subscribe })),
+	/**  `prompts/get` with string arguments: the messages. */
+	getPrompt: (server: string, name: string, args: Value) => typedError<Value, ErrorInfo>(__TAURI_INVOKE("get_prompt", { server, name, args })),
+	/**
+	 *  `completion/complete` for a prompt argument or a template variable:
+	 *  `reference` is `{"type": "ref/prompt", "name"}` or `{"type": "ref/resource", "uri"}`.
+	 */
+	complete: (server: string, reference: Value, argument: string, value: string) => typedError<string[], ErrorInfo>(__TAURI_INVOKE("complete", { server, reference, argument, value })),
 };
 
 /** Events */
@@ -40,6 +53,7 @@ export const events = {
 	askReceived: makeEvent<AskReceived_Serialize, AskReceived_Deserialize>("ask-received"),
 	catalogChanged: makeEvent<CatalogChanged, CatalogChanged>("catalog-changed"),
 	configChanged: makeEvent<ConfigChanged_Serialize, ConfigChanged_Deserialize>("config-changed"),
+	resourceUpdated: makeEvent<ResourceUpdated, ResourceUpdated>("resource-updated"),
 	serverLogged: makeEvent<ServerLogged_Serialize, ServerLogged_Deserialize>("server-logged"),
 	serverStatusChanged: makeEvent<ServerStatusChanged_Serialize, ServerStatusChanged_Deserialize>("server-status-changed"),
 	trafficAppended: makeEvent<TrafficAppended_Serialize, TrafficAppended_Deserialize>("traffic-appended"),
@@ -185,6 +199,28 @@ export type Problem = {
 	message: string,
 	/**  The file it is in. */
 	scope: Scope,
+};
+
+export type PromptRow = {
+	server: string,
+	/**  As the server listed it (name, title, description, arguments). */
+	prompt: Value,
+	stale: boolean,
+};
+
+/**  A resource, or a resource template (`uriTemplate`), of a server. */
+export type ResourceRow = {
+	server: string,
+	template: boolean,
+	/**  As the server listed it (uri or uriTemplate, name, title, mimeType, ...). */
+	resource: Value,
+	stale: boolean,
+};
+
+/**  A subscribed resource changed on the server. */
+export type ResourceUpdated = {
+	server: string,
+	uri: string,
 };
 
 /**  Where an entry is defined: the user's file or the project's `.mcp.json`. */

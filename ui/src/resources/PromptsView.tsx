@@ -1,0 +1,135 @@
+// Prompts of every server: fill the arguments (with the server's
+// completions as suggestions), get the messages and render them.
+import { useEffect, useId, useState } from "react";
+import type { Backend, PromptRow } from "../backend";
+
+type Arg = { name: string; description?: string; required?: boolean };
+type Message = { role?: string; content?: Record<string, unknown> };
+
+function ArgField({ backend, row, arg, value, onChange }: { backend: Backend; row: PromptRow; arg: Arg; value: string; onChange: (v: string) => void }) {
+  const id = useId();
+  const [options, setOptions] = useState<string[]>([]);
+  const name = String((row.prompt as { name?: string }).name ?? "");
+  useEffect(() => {
+    let live = true;
+    const t = setTimeout(() => {
+      backend.complete(row.server, { type: "ref/prompt", name }, arg.name, value).then(
+        (v) => live && setOptions(v),
+        () => live && setOptions([]),
+      );
+    }, 150);
+    return () => {
+      live = false;
+      clearTimeout(t);
+    };
+  }, [backend, row.server, name, arg.name, value]);
+  return (
+    <div className="field">
+      <label className="field-label" htmlFor={id}>
+        {arg.name}
+        {arg.required && <span className="required"> *</span>}
+      </label>
+      <input id={id} list={`${id}-options`} value={value} onChange={(e) => onChange(e.target.value)} />
+      <datalist id={`${id}-options`}>
+        {options.map((o) => (
+          <option key={o} value={o} />
+        ))}
+      </datalist>
+      {options.length > 0 && (
+        <p className="field-description">
+          suggestions: {options.slice(0, 8).join(", ")}
+          {options.length > 8 ? ", …" : ""}
+        </p>
+      )}
+      {arg.description && <p className="field-description">{arg.description}</p>}
+    </div>
+  );
+}
+
+function Detail({ backend, row }: { backend: Backend; row: PromptRow }) {
+  const p = row.prompt as { name?: string; title?: string; description?: string; arguments?: Arg[] };
+  const args = p.arguments ?? [];
+  const [values, setValues] = useState<Record<string, string>>({});
+  const [messages, setMessages] = useState<Message[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const get = () => {
+    setError(null);
+    const filled = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ""));
+    backend.getPrompt(row.server, String(p.name ?? ""), filled).then(
+      (r) => setMessages(((r as { messages?: Message[] }).messages ?? []) as Message[]),
+      (e: unknown) => setError(e instanceof Error ? e.message : String(e)),
+    );
+  };
+  return (
+    <div className="prompt-detail">
+      <h2>
+        {p.title ?? p.name} <code className="qualified">{row.server}</code>
+      </h2>
+      {p.description && <p className="tool-description">{p.description}</p>}
+      {args.map((a) => (
+        <ArgField key={a.name} backend={backend} row={row} arg={a} value={values[a.name] ?? ""} onChange={(v) => setValues({ ...values, [a.name]: v })} />
+      ))}
+      <div className="run-bar">
+        <button type="button" className="primary" onClick={get}>
+          Get messages
+        </button>
+      </div>
+      {error && (
+        <div className="error-banner" role="alert">
+          <p className="error-message">{error}</p>
+        </div>
+      )}
+      {messages && (
+        <ol className="prompt-messages">
+          {messages.map((m, i) => (
+            <li key={i} className="result">
+              <strong>{m.role}</strong>
+              {m.content?.type === "text" ? <pre>{String(m.content.text ?? "")}</pre> : <pre className="json">{JSON.stringify(m.content, null, 2)}</pre>}
+            </li>
+          ))}
+        </ol>
+      )}
+    </div>
+  );
+}
+
+export function PromptsView({ backend, rows }: { backend: Backend; rows: PromptRow[] }) {
+  const [selected, setSelected] = useState<number | null>(null);
+  const current = selected === null ? null : rows[selected];
+  return (
+    <div className="tools-view">
+      <div className="tool-list">
+        {rows.length === 0 && <p className="muted empty-hint">No prompts: servers that offer some list them here once ready.</p>}
+        <div className="tool-scroller" role="listbox" aria-label="Prompts">
+          {rows.map((row, index) => {
+            const p = row.prompt as { name?: string; title?: string };
+            return (
+              <div
+                key={`${row.server}/${p.name}`}
+                role="option"
+                aria-selected={index === selected}
+                className={index === selected ? "tool-row selected" : "tool-row"}
+                onClick={() => setSelected(index)}
+              >
+                <span className="tool-name">{p.title ?? p.name}</span>
+                <span className="tool-meta">
+                  {row.server} · <code>{p.name}</code>
+                </span>
+              </div>
+            );
+          })}
+        </div>
+      </div>
+      <div className="tool-detail">
+        {current ? (
+          <Detail key={selected} backend={backend} row={current} />
+        ) : (
+          <div className="empty-state">
+            <h2>Pick a prompt</h2>
+            <p>Fill its arguments (the server suggests values) and get its messages.</p>
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+import { describe, expect, it } from "vitest";
+import { fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { mockIPC } from "@tauri-apps/api/mocks";
+import { tauriBackend } from "../backend";
+import { ResourcesView, fillTemplate, templateVariables } from "./ResourcesView";
+import { PromptsView } from "./PromptsView";
+
+describe("URI templates", () => {
+  it("finds the variables and fills them", () => {
+    expect(templateVariables("demo://users/{id}/posts{?limit,offset}")).toEqual(["id", "limit", "offset"]);
+    expect(fillTemplate("demo://users/{id}/posts{?limit,offset}", { id: "a b", limit: "5" })).toBe("demo://users/a%20b/posts?limit=5");
+    expect(fillTemplate("file:///{+path}", { path: "src/main.rs" })).toBe("file:///src/main.rs");
+  });
+});
+
+describe("resources and prompts", () => {
+  it("reads a resource from a filled template and previews text and binary", async () => {
+    const reads: unknown[] = [];
+    mockIPC((cmd, args) => {
+      if (cmd === "read_resource") {
+        reads.push(args);
+        return { contents: [{ uri: "demo://greeting/Ada", mimeType: "text/plain", text: "Hello, Ada!" }, { uri: "demo://x", mimeType: "application/octet-stream", blob: "AAAAAA==" }] };
+      }
+      throw new Error(`unexpected ${cmd}`);
+    });
+    render(
+      <ResourcesView
+        backend={tauriBackend}
+        updated={[]}
+        rows={[{ server: "demo", template: true, stale: false, resource: { uriTemplate: "demo://greeting/{name}", name: "greeting" } }]}
+      />,
+    );
+    fireEvent.click(screen.getByText("greeting"));
+    fireEvent.change(screen.getByLabelText("name"), { target: { value: "Ada" } });
+    fireEvent.click(screen.getByText("Read"));
+    expect(await screen.findByText("Hello, Ada!")).toBeTruthy();
+    expect(reads).toEqual([{ server: "demo", uri: "demo://greeting/Ada" }]);
+    expect(screen.getByText("binary application/octet-stream, 6 bytes")).toBeTruthy();
+  });
+
+  it("gets a prompt's messages, suggesting the server's completions", async () => {
+    mockIPC((cmd, args) => {
+      const a = args as Record<string, unknown>;
+      if (cmd === "complete") return ["python", "pytorch"].filter((v) => v.startsWith(String(a.value)));
+      if (cmd === "get_prompt") return { messages: [{ role: "user", content: { type: "text", text: `Review my ${String((a.args as Record<string, string>).language)} code` } }] };
+      throw new Error(`unexpected ${cmd}`);
+    });
+    render(
+      <PromptsView
+        backend={tauriBackend}
+        rows={[{ server: "demo", stale: false, prompt: { name: "review", arguments: [{ name: "language", required: true }] } }]}
+      />,
+    );
+    fireEvent.click(screen.getByRole("option"));
+    fireEvent.change(screen.getByLabelText(/language/), { target: { value: "py" } });
+    await waitFor(() => expect(screen.getByText(/suggestions: python, pytorch/)).toBeTruthy());
+    fireEvent.change(screen.getByLabelText(/language/), { target: { value: "python" } });
+    fireEvent.click(screen.getByText("Get messages"));
+    expect(await screen.findByText("Review my python code")).toBeTruthy();
+  });
+});

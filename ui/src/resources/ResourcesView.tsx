@@ -1,0 +1,171 @@
+// Resources of every server: list and templates (fill the URI template),
+// read with a preview (text, image, binary size), subscribe for updates.
+import { useState } from "react";
+import type { Backend, ResourceRow } from "../backend";
+
+type Content = { uri?: string; mimeType?: string; text?: string; blob?: string };
+
+/** RFC 6570 level-1 variables of a URI template (`{name}`, `{+path}`, `{?q}`). */
+export function templateVariables(template: string): string[] {
+  const out: string[] = [];
+  for (const m of template.matchAll(/\{([+#./;?&]?)([^}]+)\}/g)) {
+    for (const name of (m[2] ?? "").split(",")) {
+      const clean = name.replace(/\*$/, "").replace(/:\d+$/, "");
+      if (clean && !out.includes(clean)) out.push(clean);
+    }
+  }
+  return out;
+}
+
+/** Fill a URI template (simple and reserved expansion; query forms). */
+export function fillTemplate(template: string, values: Record<string, string>): string {
+  return template.replace(/\{([+#./;?&]?)([^}]+)\}/g, (_, op: string, names: string) => {
+    const vars = names.split(",").map((n) => n.replace(/\*$/, "").replace(/:\d+$/, ""));
+    const enc = (v: string) => (op === "+" || op === "#" ? encodeURI(v) : encodeURIComponent(v));
+    const present = vars.filter((n) => (values[n] ?? "") !== "");
+    if (op === "?" || op === "&") {
+      const pairs = present.map((n) => `${n}=${encodeURIComponent(values[n] ?? "")}`);
+      return pairs.length ? `${op}${pairs.join("&")}` : "";
+    }
+    const joined = present.map((n) => enc(values[n] ?? "")).join(",");
+    return op === "+" || op === "" ? joined : `${op}${joined}`;
+  });
+}
+
+function Preview({ content }: { content: Content }) {
+  const mime = content.mimeType ?? "";
+  if (typeof content.text === "string") {
+    return <pre className={mime.includes("json") ? "json" : undefined}>{content.text.length > 200_000 ? `${content.text.slice(0, 200_000)}\n… (${content.text.length.toLocaleString()} characters)` : content.text}</pre>;
+  }
+  if (typeof content.blob === "string") {
+    const bytes = Math.floor((content.blob.length * 3) / 4);
+    if (/^image\/[\w.+-]+$/.test(mime)) return <img alt={content.uri ?? "resource"} src={`data:${mime};base64,${content.blob}`} />;
+    return (
+      <p className="muted">
+        binary {mime || "data"}, {bytes.toLocaleString()} bytes
+      </p>
+    );
+  }
+  return <p className="muted">no content</p>;
+}
+
+function Detail({ backend, row }: { backend: Backend; row: ResourceRow }) {
+  const r = row.resource as Record<string, unknown>;
+  const template = row.template ? String(r.uriTemplate ?? "") : null;
+  const vars = template ? templateVariables(template) : [];
+  const [values, setValues] = useState<Record<string, string>>({});
+  const uri = template ? fillTemplate(template, values) : String(r.uri ?? "");
+  const [contents, setContents] = useState<Content[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [subscribed, setSubscribed] = useState(false);
+  const read = () => {
+    setError(null);
+    backend.readResource(row.server, uri).then(
+      (result) => setContents(((result as { contents?: Content[] }).contents ?? []) as Content[]),
+      (e: unknown) => setError(e instanceof Error ? e.message : String(e)),
+    );
+  };
+  return (
+    <div className="resource-detail">
+      <h2>
+        {String(r.title ?? r.name ?? uri)} <code className="qualified">{row.server}</code>
+      </h2>
+      {typeof r.description === "string" && <p className="tool-description">{r.description}</p>}
+      {template && (
+        <div className="template-fields">
+          <code>{template}</code>
+          {vars.map((v) => (
+            <label key={v} className="field">
+              <span className="field-label">{v}</span>
+              <input aria-label={v} value={values[v] ?? ""} onChange={(e) => setValues({ ...values, [v]: e.target.value })} />
+            </label>
+          ))}
+        </div>
+      )}
+      <div className="run-bar">
+        <code>{uri}</code>
+        <button type="button" className="primary" onClick={read}>
+          Read
+        </button>
+        {!template && (
+          <button
+            type="button"
+            aria-pressed={subscribed}
+            onClick={() =>
+              backend.subscribeResource(row.server, uri, !subscribed).then(
+                () => setSubscribed(!subscribed),
+                (e: unknown) => setError(e instanceof Error ? e.message : String(e)),
+              )
+            }
+          >
+            {subscribed ? "Unsubscribe" : "Subscribe"}
+          </button>
+        )}
+      </div>
+      {error && (
+        <div className="error-banner" role="alert">
+          <p className="error-message">{error}</p>
+        </div>
+      )}
+      {contents?.map((c, i) => (
+        <div key={i} className="result">
+          <p className="muted">
+            {c.uri} {c.mimeType && `· ${c.mimeType}`}
+          </p>
+          <Preview content={c} />
+        </div>
+      ))}
+    </div>
+  );
+}
+
+export function ResourcesView({ backend, rows, updated }: { backend: Backend; rows: ResourceRow[]; updated: string[] }) {
+  const [selected, setSelected] = useState<number | null>(null);
+  const [query, setQuery] = useState("");
+  const shown = rows
+    .map((row, index) => ({ row, index }))
+    .filter(({ row }) => JSON.stringify(row.resource).toLowerCase().includes(query.toLowerCase()));
+  const current = selected === null ? null : rows[selected];
+  return (
+    <div className="tools-view">
+      <div className="tool-list">
+        <input type="search" aria-label="Search resources" placeholder="Search resources" value={query} onChange={(e) => setQuery(e.target.value)} />
+        {rows.length === 0 && <p className="muted empty-hint">No resources: servers that offer some list them here once ready.</p>}
+        <div className="tool-scroller" role="listbox" aria-label="Resources">
+          {shown.map(({ row, index }) => {
+            const r = row.resource as Record<string, unknown>;
+            const id = String(r.uri ?? r.uriTemplate ?? "");
+            return (
+              <div
+                key={`${row.server}/${id}`}
+                role="option"
+                aria-selected={index === selected}
+                className={index === selected ? "tool-row selected" : "tool-row"}
+                onClick={() => setSelected(index)}
+                data-uri={id}
+              >
+                <span className="tool-name">
+                  {String(r.title ?? r.name ?? id)} {row.template && <span className="badge">template</span>}
+                  {updated.includes(`${row.server} ${id}`) && <span className="badge">updated</span>}
+                </span>
+                <span className="tool-meta">
+                  {row.server} · <code>{id}</code>
+                </span>
+              </div>
+            );
+          })}
+        </div>
+      </div>
+      <div className="tool-detail">
+        {current ? (
+          <Detail key={selected} backend={backend} row={current} />
+        ) : (
+          <div className="empty-state">
+            <h2>Pick a resource</h2>
+            <p>Read it, fill a template, or subscribe to its updates.</p>
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}
