@@ -23,6 +23,12 @@ fn main() {
             "subscribe_resource",
             "get_prompt",
             "complete",
+            "read_config",
+            "save_config",
+            "edit_server",
+            "try_server",
+            "server_entry",
+            "store_secret",
         ]),
     ))
     .expect("tauri build script failed");

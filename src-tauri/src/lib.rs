@@ -37,6 +37,12 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
             commands::resources::subscribe_resource::<tauri::Wry>,
             commands::resources::get_prompt::<tauri::Wry>,
             commands::resources::complete::<tauri::Wry>,
+            commands::config::read_config::<tauri::Wry>,
+            commands::config::save_config::<tauri::Wry>,
+            commands::config::edit_server::<tauri::Wry>,
+            commands::config::try_server::<tauri::Wry>,
+            commands::config::server_entry::<tauri::Wry>,
+            commands::config::store_secret::<tauri::Wry>,
         ])
         .events(tauri_specta::collect_events![
             events::ServerStatusChanged,

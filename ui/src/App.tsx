@@ -6,6 +6,9 @@ import { TrafficView } from "./traffic/TrafficView";
 import { AskDialog } from "./asks/AskDialog";
 import { ResourcesView } from "./resources/ResourcesView";
 import { PromptsView } from "./resources/PromptsView";
+import { ServerPanel, type LogLine } from "./servers/ServerPanel";
+import { ServerForm } from "./servers/ServerForm";
+import { RawEditor } from "./servers/RawEditor";
 import type { ServerStatus_Serialize as ServerStatus } from "./bindings";
 import { ServerList } from "./components/ServerList";
 import { ErrorBanner } from "./components/ErrorBanner";
@@ -18,7 +21,9 @@ export function App({ backend }: { backend: Backend }) {
   const servers = useQuery({ queryKey: ["servers"], queryFn: () => backend.listServers() });
   const statuses = useQuery({ queryKey: ["statuses"], queryFn: () => backend.serverStatuses() });
   const tools = useQuery({ queryKey: ["tools"], queryFn: () => backend.listTools() });
-  const [tab, setTab] = useState<"tools" | "resources" | "prompts" | "traffic">("tools");
+  const [tab, setTab] = useState<"tools" | "resources" | "prompts" | "traffic" | "server" | "add" | "config">("tools");
+  const [selectedServer, setSelectedServer] = useState<string | null>(null);
+  const [logs, setLogs] = useState<LogLine[]>([]);
   const resources = useQuery({ queryKey: ["resources"], queryFn: () => backend.listResources() });
   const prompts = useQuery({ queryKey: ["prompts"], queryFn: () => backend.listPrompts() });
   // Resources whose subscription said they changed: "server uri".
@@ -81,6 +86,9 @@ export function App({ backend }: { backend: Backend }) {
       })
       .then(keep);
     void backend
+      .onServerLog((server, level, data) => setLogs((old) => [...old.slice(-1999), { server, level, data }]))
+      .then(keep);
+    void backend
       .onResourceUpdated((server, uri) => setUpdated((old) => (old.includes(`${server} ${uri}`) ? old : [...old, `${server} ${uri}`])))
       .then(keep);
     void backend
@@ -118,7 +126,25 @@ export function App({ backend }: { backend: Backend }) {
           {servers.isError && (
             <ErrorBanner error={servers.error} onRetry={() => void servers.refetch()} />
           )}
-          {servers.data && <ServerList list={servers.data} statuses={statuses.data ?? []} />}
+          <div className="sidebar-actions">
+            <button type="button" onClick={() => setTab("add")}>
+              Add server
+            </button>
+            <button type="button" onClick={() => setTab("config")}>
+              Edit mcp.json
+            </button>
+          </div>
+          {servers.data && (
+            <ServerList
+              list={servers.data}
+              statuses={statuses.data ?? []}
+              selected={tab === "server" ? selectedServer : null}
+              onSelect={(name) => {
+                setSelectedServer(name);
+                setTab("server");
+              }}
+            />
+          )}
         </aside>
         <main className="main-pane">
           <nav className="tabs" role="tablist" aria-label="Views">
@@ -141,6 +167,44 @@ export function App({ backend }: { backend: Backend }) {
               <ToolsView backend={backend} tools={tools.data ?? []} />
             </>
           )}
+          {tab === "server" && selectedServer && (() => {
+            const summary = servers.data?.servers.find((s) => s.name === selectedServer);
+            if (!summary) return <p className="empty-state">{selectedServer} is no longer in mcp.json.</p>;
+            const count = <T extends { server: string }>(list: T[] | undefined) => (list ?? []).filter((x) => x.server === selectedServer).length;
+            return (
+              <div className="tool-detail">
+                <ServerPanel
+                  key={selectedServer}
+                  backend={backend}
+                  summary={summary}
+                  status={(statuses.data ?? []).find((s) => s.name === selectedServer)}
+                  counts={{ tools: count(tools.data), resources: count(resources.data), prompts: count(prompts.data) }}
+                  names={(servers.data?.servers ?? []).map((s) => s.name)}
+                  logs={logs.filter((l) => l.server === selectedServer)}
+                  traffic={traffic}
+                  onGone={(renamed) => {
+                    setSelectedServer(renamed);
+                    if (!renamed) setTab("tools");
+                  }}
+                />
+              </div>
+            );
+          })()}
+          {tab === "add" && (
+            <div className="tool-detail">
+              <ServerForm
+                backend={backend}
+                existingNames={(servers.data?.servers ?? []).map((s) => s.name)}
+                onDone={(name) => {
+                  if (name) {
+                    setSelectedServer(name);
+                    setTab("server");
+                  } else setTab("tools");
+                }}
+              />
+            </div>
+          )}
+          {tab === "config" && <RawEditor backend={backend} onClose={() => setTab("tools")} />}
           {tab === "resources" && <ResourcesView backend={backend} rows={resources.data ?? []} updated={updated} />}
           {tab === "prompts" && <PromptsView backend={backend} rows={prompts.data ?? []} />}
           {tab === "traffic" && (

@@ -9,6 +9,9 @@ import {
   type ErrorInfo,
   type PendingAsk,
   type PromptRow,
+  type ConfigText,
+  type ServerEdit,
+  type TrialReport_Serialize as TrialReport,
   type ResourceRow,
   type ServerList,
   type ServerStatus_Serialize as ServerStatus,
@@ -17,7 +20,7 @@ import {
   type TrafficEntry_Serialize as TrafficEntry,
 } from "./bindings";
 
-export type { CallProgress, PendingAsk, PromptRow, ResourceRow, ToolCallResult, ToolRow, TrafficEntry };
+export type { CallProgress, ConfigText, PendingAsk, PromptRow, ResourceRow, ServerEdit, ToolCallResult, ToolRow, TrafficEntry, TrialReport };
 
 type JsonArg = Parameters<typeof commands.getPrompt>[2];
 
@@ -68,6 +71,21 @@ export interface Backend {
   onResourceUpdated(listener: (server: string, uri: string) => void): Promise<() => void>;
   getPrompt(server: string, name: string, args: Record<string, string>): Promise<unknown>;
   complete(server: string, reference: unknown, argument: string, value: string): Promise<string[]>;
+  readConfig(): Promise<ConfigText>;
+  /** Save the whole text; refused if the file no longer holds `base`. */
+  saveConfig(text: string, base: string): Promise<void>;
+  editServer(edit: ServerEdit): Promise<void>;
+  /** The entry as written (references unexpanded). */
+  serverEntry(name: string): Promise<Record<string, unknown>>;
+  /** Connect to an unsaved entry and report what it offers or why not. */
+  tryServer(name: string, fields: Record<string, unknown>): Promise<TrialReport>;
+  /** Keep a secret in the OS keychain; returns the reference to write. */
+  storeSecret(server: string, field: "env" | "headers", key: string, value: string): Promise<string>;
+  setLogLevel(server: string, level: string): Promise<void>;
+  getRoots(server: string): Promise<unknown[]>;
+  setRoots(server: string, roots: unknown[]): Promise<void>;
+  /** Log messages servers send. */
+  onServerLog(listener: (server: string, level: string, data: string) => void): Promise<() => void>;
 }
 
 type Outcome<T> = { status: "ok"; data: T } | { status: "error"; error: ErrorInfo };
@@ -122,6 +140,24 @@ export const tauriBackend: Backend = {
   getPrompt: async (server, name, args) => unwrap(await commands.getPrompt(server, name, args as JsonArg)),
   complete: async (server, reference, argument, value) =>
     unwrap(await commands.complete(server, reference as JsonArg, argument, value)),
+  readConfig: async () => unwrap(await commands.readConfig()),
+  saveConfig: async (text, base) => {
+    unwrap(await commands.saveConfig(text, base));
+  },
+  editServer: async (edit) => {
+    unwrap(await commands.editServer(edit));
+  },
+  serverEntry: async (name) => unwrap(await commands.serverEntry(name)) as Record<string, unknown>,
+  tryServer: async (name, fields) => unwrap(await commands.tryServer(name, fields as Record<string, JsonArg>)),
+  storeSecret: async (server, field, key, value) => unwrap(await commands.storeSecret(server, field, key, value)),
+  setLogLevel: async (server, level) => {
+    unwrap(await commands.setLogLevel(server, level));
+  },
+  getRoots: async (server) => unwrap(await commands.getRoots(server)),
+  setRoots: async (server, roots) => {
+    unwrap(await commands.setRoots(server, roots as JsonArg[]));
+  },
+  onServerLog: (listener) => events.serverLogged.listen((e) => listener(e.payload.server, e.payload.level, e.payload.data)),
   onAsks: async (received, closed) => {
     const a = await events.askReceived.listen((e) => received(e.payload.ask));
     const b = await events.askClosed.listen((e) => closed(e.payload.id));

@@ -45,6 +45,25 @@ export const commands = {
 	 *  `reference` is `{"type": "ref/prompt", "name"}` or `{"type": "ref/resource", "uri"}`.
 	 */
 	complete: (server: string, reference: Value, argument: string, value: string) => typedError<string[], ErrorInfo>(__TAURI_INVOKE("complete", { server, reference, argument, value })),
+	readConfig: () => typedError<ConfigText, ErrorInfo>(__TAURI_INVOKE("read_config")),
+	/**
+	 *  Save the whole text. `base` is the text the editor started from: if the
+	 *  file no longer holds it, nothing is written (config_conflict).
+	 */
+	saveConfig: (text: string, base: string) => typedError<null, ErrorInfo>(__TAURI_INVOKE("save_config", { text, base })),
+	editServer: (edit: ServerEdit) => typedError<null, ErrorInfo>(__TAURI_INVOKE("edit_server", { edit })),
+	/**
+	 *  Connect to an entry that is not saved yet and report what it offers or
+	 *  why it failed; the trial connection is closed afterwards.
+	 */
+	tryServer: (name: string, fields: { [key in string]: Value }) => typedError<TrialReport_Serialize, ErrorInfo>(__TAURI_INVOKE("try_server", { name, fields })),
+	/**  A server's entry as written in the file (references unexpanded). */
+	serverEntry: (name: string) => typedError<Value, ErrorInfo>(__TAURI_INVOKE("server_entry", { name })),
+	/**
+	 *  Keep a secret env value or header in the OS keychain; returns the
+	 *  `${secret:...}` reference to write in the entry instead.
+	 */
+	storeSecret: (server: string, field: string, key: string, value: string) => typedError<string, ErrorInfo>(__TAURI_INVOKE("store_secret", { server, field, key, value })),
 };
 
 /** Events */
@@ -138,6 +157,12 @@ export type ConfigChanged_Serialize = {
 	removed: string[],
 };
 
+export type ConfigText = {
+	path: string,
+	exists: boolean,
+	text: string,
+};
+
 export type Direction = 
 /**  Client → server. */
 "outgoing" | 
@@ -225,6 +250,11 @@ export type ResourceUpdated = {
 
 /**  Where an entry is defined: the user's file or the project's `.mcp.json`. */
 export type Scope = "user" | "project";
+
+/**  One change to one server, as the form makes it. */
+export type ServerEdit = 
+/**  Set these keys of the entry (null removes one); creates the entry. */
+{ kind: "upsert"; name: string; fields: { [key in string]: Value } } | { kind: "remove"; name: string } | { kind: "rename"; from: string; to: string } | { kind: "set_disabled"; name: string; disabled: boolean };
 
 /**  What a server said about itself when the session started. */
 export type ServerInfo = ServerInfo_Serialize | ServerInfo_Deserialize;
@@ -435,6 +465,24 @@ export type TrafficEntry_Serialize = {
 
 /**  The transport's kind, for display and IPC. */
 export type TransportKind = "stdio" | "streamable_http" | "sse" | "remote_auto";
+
+export type TrialReport = TrialReport_Serialize | TrialReport_Deserialize;
+
+export type TrialReport_Deserialize = {
+	/**  The state the trial connection reached (ready, failed with why). */
+	status: ServerStatus_Deserialize,
+	tools: string[],
+	resources: number,
+	prompts: number,
+};
+
+export type TrialReport_Serialize = {
+	/**  The state the trial connection reached (ready, failed with why). */
+	status: ServerStatus_Serialize,
+	tools: string[],
+	resources: number,
+	prompts: number,
+};
 
 export type Value = null | boolean | number | string | Value[] | { [key in string]: Value };
 

@@ -2,6 +2,7 @@
 //! `workbench-core`; errors cross as `ErrorInfo { code, message }`.
 
 pub mod asks;
+pub mod config;
 pub mod resources;
 pub mod servers;
 pub mod tools;

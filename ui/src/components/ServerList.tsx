@@ -8,7 +8,17 @@ const TRANSPORT_LABEL: Record<TransportKind, string> = {
   remote_auto: "remote",
 };
 
-export function ServerList({ list, statuses }: { list: ServerListData; statuses: ServerStatus[] }) {
+export function ServerList({
+  list,
+  statuses,
+  selected,
+  onSelect,
+}: {
+  list: ServerListData;
+  statuses: ServerStatus[];
+  selected?: string | null;
+  onSelect?: (name: string) => void;
+}) {
   const byName = new Map(statuses.map((s) => [s.name, s]));
   if (!list.exists) {
     return (
@@ -27,8 +37,8 @@ export function ServerList({ list, statuses }: { list: ServerListData; statuses:
       )}
       <ul className="server-list" data-testid="server-list">
         {list.servers.map((s) => (
-          <li key={s.name} className={s.disabled ? "server disabled" : "server"}>
-            <button type="button" className="server-button" title={s.target}>
+          <li key={s.name} className={`server${s.disabled ? " disabled" : ""}${selected === s.name ? " selected" : ""}`}>
+            <button type="button" className="server-button" title={s.target} aria-current={selected === s.name} onClick={() => onSelect?.(s.name)}>
               <span className="server-name">{s.name}</span>
               <span className="badge">{TRANSPORT_LABEL[s.transport]}</span>
               <StateBadge status={byName.get(s.name)} disabled={s.disabled} />

@@ -1,0 +1,190 @@
+//! Editing mcp.json from the window: the raw text (saved only if it loads
+//! and the file did not change meanwhile), edits of one server that keep
+//! everything else byte for byte, and a trial connection before saving.
+//! The file watch applies every save to the running servers.
+
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use tauri::{Runtime, State};
+use workbench_core::config::edit::EditOp;
+use workbench_core::config::store::Document;
+use workbench_core::config::{ConfigFile, parse_entry};
+use workbench_core::connect::ServerStatus;
+use workbench_core::{Error, ErrorInfo, Workbench, WorkbenchOptions};
+
+use crate::state::AppState;
+
+#[derive(Debug, Clone, Serialize, specta::Type)]
+pub struct ConfigText {
+    pub path: String,
+    pub exists: bool,
+    pub text: String,
+}
+
+/// One change to one server, as the form makes it.
+#[derive(Debug, Clone, Deserialize, specta::Type)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ServerEdit {
+    /// Set these keys of the entry (null removes one); creates the entry.
+    Upsert {
+        name: String,
+        fields: Map<String, Value>,
+    },
+    Remove {
+        name: String,
+    },
+    Rename {
+        from: String,
+        to: String,
+    },
+    SetDisabled {
+        name: String,
+        disabled: bool,
+    },
+}
+
+#[derive(Debug, Clone, Serialize, specta::Type)]
+pub struct TrialReport {
+    /// The state the trial connection reached (ready, failed with why).
+    pub status: ServerStatus,
+    pub tools: Vec<String>,
+    pub resources: u32,
+    pub prompts: u32,
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn read_config<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+) -> Result<ConfigText, ErrorInfo> {
+    let doc = Document::open(&state.config_path)?;
+    Ok(ConfigText {
+        path: state.config_path.display().to_string(),
+        exists: state.config_path.exists(),
+        text: doc.text,
+    })
+}
+
+/// Save the whole text. `base` is the text the editor started from: if the
+/// file no longer holds it, nothing is written (config_conflict).
+#[tauri::command]
+#[specta::specta]
+pub async fn save_config<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    text: String,
+    base: String,
+) -> Result<(), ErrorInfo> {
+    let mut doc = Document::open(&state.config_path)?;
+    if doc.text != base {
+        return Err(Error::ConfigConflict {
+            path: state.config_path.clone(),
+        }
+        .into());
+    }
+    doc.replace(text)?;
+    doc.save()?;
+    Ok(())
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn edit_server<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    edit: ServerEdit,
+) -> Result<(), ErrorInfo> {
+    let op = match edit {
+        ServerEdit::Upsert { name, fields } => EditOp::Upsert { name, fields },
+        ServerEdit::Remove { name } => EditOp::Remove { name },
+        ServerEdit::Rename { from, to } => EditOp::Rename { from, to },
+        ServerEdit::SetDisabled { name, disabled } => EditOp::SetDisabled { name, disabled },
+    };
+    let mut doc = Document::open(&state.config_path)?;
+    doc.edit(&op)?;
+    doc.save()?;
+    Ok(())
+}
+
+/// Connect to an entry that is not saved yet and report what it offers or
+/// why it failed; the trial connection is closed afterwards.
+#[tauri::command]
+#[specta::specta]
+pub async fn try_server<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    name: String,
+    fields: Map<String, Value>,
+) -> Result<TrialReport, ErrorInfo> {
+    let entry = parse_entry(&name, &Value::Object(fields)).map_err(|p| Error::ConfigInvalid {
+        path: state.config_path.clone(),
+        pointer: format!("/mcpServers/{name}{}", p.pointer),
+        message: p.message,
+    })?;
+    let mut config = ConfigFile::empty(&state.config_path);
+    config.servers.push(entry);
+    let mut options = WorkbenchOptions::default();
+    options.supervisor.auto_restart = false;
+    options.supervisor.startup_timeout = Duration::from_secs(20);
+    options.supervisor.vars = workbench_core::config::vars::Vars::from_process(None);
+    let trial = Workbench::start(&config, options);
+    trial.settle(Duration::from_secs(20)).await;
+    // The catalog fills right after Ready.
+    let mut catalog = None;
+    for _ in 0..40 {
+        catalog = trial.catalog().server(&name);
+        if catalog.is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let status = trial.server(&name)?.status();
+    trial.shutdown().await;
+    let catalog = catalog.unwrap_or_default();
+    Ok(TrialReport {
+        status,
+        tools: catalog
+            .tools
+            .iter()
+            .filter_map(|t| t["name"].as_str().map(str::to_string))
+            .collect(),
+        resources: catalog.resources.len() as u32,
+        prompts: catalog.prompts.len() as u32,
+    })
+}
+
+/// A server's entry as written in the file (references unexpanded).
+#[tauri::command]
+#[specta::specta]
+pub async fn server_entry<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    name: String,
+) -> Result<Value, ErrorInfo> {
+    let doc = Document::open(&state.config_path)?;
+    let value = workbench_core::config::parse_jsonc(&state.config_path, &doc.text)?;
+    ["mcpServers", "servers"]
+        .iter()
+        .find_map(|k| value.get(k).and_then(|m| m.get(&name)).cloned())
+        .ok_or_else(|| Error::UnknownServer(name).into())
+}
+
+/// Keep a secret env value or header in the OS keychain; returns the
+/// `${secret:...}` reference to write in the entry instead.
+#[tauri::command]
+#[specta::specta]
+pub async fn store_secret<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    server: String,
+    field: String,
+    key: String,
+    value: String,
+) -> Result<String, ErrorInfo> {
+    use workbench_core::config::secrets::{Keychain, reference, secret_id};
+    let id = secret_id(&server, &field, &key);
+    Keychain::app().set(&id, &value)?;
+    Ok(reference(&id))
+}

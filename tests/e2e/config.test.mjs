@@ -1,0 +1,79 @@
+// mcp.json from the window: add a server through the form (tried first),
+// use it at once; a raw edit that does not parse is refused and the file
+// stays as it was.
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Driver } from "./harness.mjs";
+
+describe("editing mcp.json in the window", () => {
+  let driver;
+  let demo;
+  before(async () => {
+    driver = await Driver.start();
+    demo = process.env.DEMO_SERVER;
+    assert.ok(demo && existsSync(demo), "DEMO_SERVER must point at the built demo server");
+  });
+  after(async () => {
+    await driver?.stop();
+  });
+
+  it("adds a server through the form, tries it, saves it, and runs one of its tools", async () => {
+    const config = join(driver.env.HOME, "add.json");
+    writeFileSync(config, '// my servers\n{\n  "mcpServers": {}\n}\n');
+    const session = await driver.session(["--config", config]);
+    try {
+      await session.clickText(".sidebar-actions button", "Add server");
+      await session.type(await session.find("input[aria-label='Name']"), "added");
+      await session.type(await session.find("input[aria-label='Command']"), demo);
+      await session.clickText(".server-form button", "Add argument");
+      await session.type(await session.find("input[aria-label='Argument 1']"), "--name");
+      await session.clickText(".server-form button", "Add argument");
+      await session.type(await session.find("input[aria-label='Argument 2']"), "e2e-added");
+      await session.clickText(".server-form button", "Try it");
+      const [trial] = await session.waitForTexts("[aria-label=Trial]", (t) => t.length === 1, 30_000);
+      assert.match(trial, /^Connected: e2e-added 0\.1\.0 · protocol 2026-07-28 · \d+ tools/);
+      await session.screenshot("add-server-form");
+      await session.clickText(".server-form button", "Save");
+      // The file watch picks the save up and the server connects.
+      await session.waitForTexts(".server .badge.state", (t) => t.length === 1 && t[0] === "ready", 20_000);
+      const text = readFileSync(config, "utf8");
+      assert.ok(text.startsWith("// my servers\n"), text);
+      assert.deepEqual(JSON.parse(text.replace(/^\/\/.*\n/, "")).mcpServers.added, { command: demo, args: ["--name", "e2e-added"] });
+      await session.screenshot("server-panel");
+      await session.clickText("[role=tab]", "Tools");
+      await session.type(await session.find("input[aria-label='Search tools']"), "echo");
+      await session.click(await session.find(".tool-row[data-qualified='added__echo']"));
+      await session.type(await session.find(".tool-panel input[type=text]"), "from the new server");
+      await session.clickText(".run-bar button", "Run");
+      await session.waitForTexts(".result .block-text", (t) => t.length === 1 && t[0].includes("from the new server"));
+      await session.clickText("[role=tab]", "Traffic");
+      await session.waitForTexts(".traffic-row .t-method", (t) => t.includes("tools/call"));
+    } finally {
+      await session.close();
+    }
+  });
+
+  it("refuses to save raw text that does not parse, says where, and leaves the file as it was", async () => {
+    const config = join(driver.env.HOME, "raw.json");
+    const original = '{\n  // a comment\n  "mcpServers": {}\n}\n';
+    writeFileSync(config, original);
+    const session = await driver.session(["--config", config]);
+    try {
+      await session.clickText(".sidebar-actions button", "Edit mcp.json");
+      const editor = await session.find(".cm-content");
+      await session.click(editor);
+      // Select everything (Ctrl+A), then type text with a missing value.
+      await session.type(editor, "\uE009a\uE000");
+      await session.type(editor, '{ "mcpServers": { "x": } }');
+      await session.clickText(".raw-editor button", "Save");
+      const [message] = await session.waitForTexts(".raw-editor [role=alert] .error-message", (t) => t.length === 1);
+      assert.match(message, /raw\.json:1:\d+/);
+      await session.screenshot("raw-editor-error");
+      assert.equal(readFileSync(config, "utf8"), original);
+    } finally {
+      await session.close();
+    }
+  });
+});

@@ -1,0 +1,78 @@
+// The whole mcp.json in an editor (CodeMirror, JSON with comments). Saving
+// is refused while the text does not load; the file is then untouched, and
+// the error says where (line:column). A file changed elsewhere meanwhile is
+// a conflict: nothing is written.
+import { useEffect, useState } from "react";
+import CodeMirror from "@uiw/react-codemirror";
+import { json } from "@codemirror/lang-json";
+import { BackendError, type Backend } from "../backend";
+
+export function RawEditor({ backend, onClose }: { backend: Backend; onClose: () => void }) {
+  const [base, setBase] = useState<string | null>(null);
+  const [text, setText] = useState("");
+  const [path, setPath] = useState("");
+  const [error, setError] = useState<{ code: string; message: string } | null>(null);
+  const [saved, setSaved] = useState(false);
+  const load = () => {
+    setError(null);
+    backend.readConfig().then(
+      (c) => {
+        setBase(c.text);
+        setText(c.text || '{\n  "mcpServers": {}\n}\n');
+        setPath(c.path);
+      },
+      (e: unknown) => setError({ code: e instanceof BackendError ? e.code : "internal", message: e instanceof Error ? e.message : String(e) }),
+    );
+  };
+  useEffect(load, [backend]);
+  const save = () => {
+    if (base === null) return;
+    setSaved(false);
+    backend.saveConfig(text, base).then(
+      () => {
+        setBase(text);
+        setError(null);
+        setSaved(true);
+      },
+      (e: unknown) => setError({ code: e instanceof BackendError ? e.code : "internal", message: e instanceof Error ? e.message : String(e) }),
+    );
+  };
+  const dirty = base !== null && text !== base;
+  return (
+    <div
+      className="raw-editor"
+      onKeyDown={(e) => {
+        if (e.key === "s" && (e.ctrlKey || e.metaKey)) {
+          e.preventDefault();
+          save();
+        }
+      }}
+    >
+      <div className="toolbar">
+        <strong>{path}</strong>
+        <button type="button" className="primary" disabled={!dirty} onClick={save} title="Ctrl+S">
+          Save
+        </button>
+        <button type="button" onClick={load}>
+          Reload from disk
+        </button>
+        <button type="button" onClick={onClose}>
+          Close
+        </button>
+        {dirty && <span className="muted">unsaved changes</span>}
+        {saved && !dirty && <span role="status">saved; servers follow the file</span>}
+      </div>
+      {error && (
+        <div className="error-banner" role="alert" data-code={error.code}>
+          <p className="error-message">{error.message}</p>
+          <p className="error-hint">
+            {error.code === "config_conflict"
+              ? "Reload from disk to see the other change (copy your edit first), then save again."
+              : "Nothing was written; the file on disk is as it was."}
+          </p>
+        </div>
+      )}
+      {base !== null && <CodeMirror value={text} height="calc(100vh - 210px)" extensions={[json()]} onChange={setText} aria-label="mcp.json text" />}
+    </div>
+  );
+}
