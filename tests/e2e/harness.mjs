@@ -153,15 +153,20 @@ export class Session {
     throw new Error(`timed out waiting for ${css}`);
   }
 
-  /** Click the first `css` element whose text is `text` (buttons, tabs). */
-  async clickText(css, text) {
-    const clicked = await this.cmd("POST", "/execute/sync", {
-      script:
-        "const el = Array.from(document.querySelectorAll(arguments[0])).find((e) => e.innerText.trim().startsWith(arguments[1]));" +
-        "if (!el) return false; el.click(); return true;",
-      args: [css, text],
-    });
-    if (!clicked) throw new Error(`no ${css} reading "${text}"`);
+  /** Click the first `css` element whose text is `text` (buttons, tabs), waiting for it. */
+  async clickText(css, text, timeoutMs = 15_000) {
+    const deadline = Date.now() + timeoutMs;
+    while (Date.now() < deadline) {
+      const clicked = await this.cmd("POST", "/execute/sync", {
+        script:
+          "const el = Array.from(document.querySelectorAll(arguments[0])).find((e) => e.innerText.trim().startsWith(arguments[1]) && !e.disabled);" +
+          "if (!el) return false; el.click(); return true;",
+        args: [css, text],
+      }).catch(() => false);
+      if (clicked) return;
+      await sleep(150);
+    }
+    throw new Error(`no ${css} reading "${text}"`);
   }
 
   async attribute(el, name) {
