@@ -45,6 +45,8 @@ pub struct TrafficAppended {
     #[specta(type = Vec<TrafficEntry>)]
     #[serde(deserialize_with = "never_entries")]
     pub entries: Vec<TrafficEntry>,
+    /// Entries before these that were not sent (the log still has them).
+    pub missed: u32,
 }
 
 fn never_entries<'de, D: serde::Deserializer<'de>>(_: D) -> Result<Vec<TrafficEntry>, D::Error> {
@@ -87,28 +89,44 @@ pub struct ResourceUpdated {
     pub uri: String,
 }
 
-/// Forward the log's entries to the window in batches.
+/// Forward the log's entries to the window in batches: whatever arrived
+/// within 100 ms of the first, up to 2,000. Entries the window could not be
+/// sent in time (a flood outran it) are counted in `missed`.
 fn forward_traffic<R: Runtime>(app: AppHandle<R>, workbench: &Workbench) {
+    use tokio::sync::broadcast::error::RecvError;
     let mut rx = workbench.traffic().subscribe();
     tauri::async_runtime::spawn(async move {
+        let mut missed: u64 = 0;
         loop {
             let first = match rx.recv().await {
                 Ok(e) => e,
-                Err(tokio::sync::broadcast::error::RecvError::Lagged(n)) => {
-                    tracing::warn!(missed = n, "the window missed traffic entries");
+                Err(RecvError::Lagged(n)) => {
+                    missed += n;
                     continue;
                 }
-                Err(_) => return,
+                Err(RecvError::Closed) => return,
             };
             let mut batch = vec![(*first).clone()];
-            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            let deadline = tokio::time::Instant::now() + std::time::Duration::from_millis(100);
             while batch.len() < 2000 {
-                match rx.try_recv() {
-                    Ok(e) => batch.push((*e).clone()),
-                    Err(_) => break,
+                match tokio::time::timeout_at(deadline, rx.recv()).await {
+                    Ok(Ok(e)) => batch.push((*e).clone()),
+                    Ok(Err(RecvError::Lagged(n))) => missed += n,
+                    Ok(Err(RecvError::Closed)) | Err(_) => break,
                 }
             }
-            let _ = (TrafficAppended { entries: batch }).emit(&app);
+            let report = u32::try_from(std::mem::take(&mut missed)).unwrap_or(u32::MAX);
+            if report > 0 {
+                tracing::warn!(
+                    missed = report,
+                    "the window could not keep up with the traffic"
+                );
+            }
+            let _ = (TrafficAppended {
+                entries: batch,
+                missed: report,
+            })
+            .emit(&app);
         }
     });
 }

@@ -7,6 +7,7 @@ pub mod commands;
 pub mod events;
 mod launch;
 pub mod state;
+mod window_state;
 
 use tauri::{Manager, Runtime};
 
@@ -78,6 +79,7 @@ pub fn builder<R: Runtime>(options: LaunchOptions) -> tauri::Builder<R> {
                 "MCP Workbench starting"
             );
             specta.mount_events(app);
+            window_state::follow(app.handle());
             // Connect to every server of the config and follow the file: a
             // config that cannot be read is shown by list_servers, nothing is
             // started, and the servers start once the file is fixed.

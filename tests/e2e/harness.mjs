@@ -169,6 +169,11 @@ export class Session {
     throw new Error(`no ${css} reading "${text}"`);
   }
 
+  /** Run an async script (it calls `arguments[arguments.length - 1]` with its result). */
+  async executeAsync(script, args = [], timeoutMs = 60_000) {
+    return this.cmd("POST", "/execute/async", { script, args }, timeoutMs);
+  }
+
   async attribute(el, name) {
     return this.cmd("GET", `/element/${el}/attribute/${name}`);
   }

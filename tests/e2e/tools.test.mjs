@@ -34,6 +34,8 @@ describe("tools", () => {
   it("runs a tool from its form and shows the result and its traffic", async () => {
     const session = await driver.session(["--config", config]);
     try {
+      // The window opens on the view used last; start from Tools.
+      await session.clickText("[role=tab]", "Tools");
       await session.waitForTexts(".tool-row", (t) => t.length >= 5);
       const search = await session.find("input[aria-label='Search tools']");
       await session.type(search, "echo");
@@ -58,6 +60,8 @@ describe("tools", () => {
   it("cancels a long call: the server is told and the window says so", async () => {
     const session = await driver.session(["--config", config]);
     try {
+      // The window opens on the view used last; start from Tools.
+      await session.clickText("[role=tab]", "Tools");
       await session.click(await session.find(".tool-row[data-qualified='local__long_task']"));
       await session.clickText(".tool-panel .toolbar button", "JSON");
       const raw = await session.find("textarea.raw-args");
@@ -79,6 +83,8 @@ describe("tools", () => {
   it("answers a server's elicitation in a form and the tool gets the answer", async () => {
     const session = await driver.session(["--config", config]);
     try {
+      // The window opens on the view used last; start from Tools.
+      await session.clickText("[role=tab]", "Tools");
       await session.type(await session.find("input[aria-label='Search tools']"), "ask_user");
       await session.click(await session.find(".tool-row[data-qualified='old__ask_user']"));
       await session.clickText(".run-bar button", "Run");

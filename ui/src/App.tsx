@@ -9,9 +9,12 @@ import { PromptsView } from "./resources/PromptsView";
 import { ServerPanel, type LogLine } from "./servers/ServerPanel";
 import { ServerForm } from "./servers/ServerForm";
 import { RawEditor } from "./servers/RawEditor";
+import { CommandPalette, type Command } from "./components/CommandPalette";
 import type { ServerStatus_Serialize as ServerStatus } from "./bindings";
 import { ServerList } from "./components/ServerList";
 import { ErrorBanner } from "./components/ErrorBanner";
+
+type Tab = "tools" | "resources" | "prompts" | "traffic" | "server" | "add" | "config";
 
 /** Entries the window keeps (the core keeps its own bounded log per server). */
 const MAX_TRAFFIC = 100_000;
@@ -21,8 +24,17 @@ export function App({ backend }: { backend: Backend }) {
   const servers = useQuery({ queryKey: ["servers"], queryFn: () => backend.listServers() });
   const statuses = useQuery({ queryKey: ["statuses"], queryFn: () => backend.serverStatuses() });
   const tools = useQuery({ queryKey: ["tools"], queryFn: () => backend.listTools() });
-  const [tab, setTab] = useState<"tools" | "resources" | "prompts" | "traffic" | "server" | "add" | "config">("tools");
+  const [tab, setTabState] = useState<Tab>(() => {
+    const saved = localStorage.getItem("mcpwb.tab");
+    return saved === "resources" || saved === "prompts" || saved === "traffic" ? saved : "tools";
+  });
+  const setTab = (t: Tab) => {
+    setTabState(t);
+    // The views worth coming back to are remembered (not forms).
+    if (t === "tools" || t === "resources" || t === "prompts" || t === "traffic") localStorage.setItem("mcpwb.tab", t);
+  };
   const [selectedServer, setSelectedServer] = useState<string | null>(null);
+  const [selectedTool, setSelectedTool] = useState<string | null>(null);
   const [logs, setLogs] = useState<LogLine[]>([]);
   const resources = useQuery({ queryKey: ["resources"], queryFn: () => backend.listResources() });
   const prompts = useQuery({ queryKey: ["prompts"], queryFn: () => backend.listPrompts() });
@@ -30,15 +42,31 @@ export function App({ backend }: { backend: Backend }) {
   const [updated, setUpdated] = useState<string[]>([]);
   // The traffic log as the window knows it: loaded once, then appended to.
   const [traffic, setTraffic] = useState<TrafficEntry[]>([]);
+  // Entries a flood outran the window by (the core's log has them).
+  const [missedTraffic, setMissedTraffic] = useState(0);
   useEffect(() => {
     let cancelled = false;
     let unlisten: (() => void) | undefined;
     const pending: TrafficEntry[][] = [];
     let loaded = false;
+    // A flood sends many batches a second; the window takes them in at
+    // most four times a second, so it keeps answering.
+    let incoming: TrafficEntry[] = [];
+    const flush = setInterval(() => {
+      if (incoming.length === 0) return;
+      const batch = incoming;
+      incoming = [];
+      setTraffic((old) => {
+        const next = old.length + batch.length > MAX_TRAFFIC ? old.slice(old.length + batch.length - MAX_TRAFFIC) : old.slice();
+        for (const e of batch.slice(-MAX_TRAFFIC)) next.push(e);
+        return next;
+      });
+    }, 250);
     void backend
-      .onTraffic((batch) => {
+      .onTraffic((batch, missed) => {
+        if (missed > 0) setMissedTraffic((m) => m + missed);
         if (!loaded) pending.push(batch);
-        else setTraffic((old) => [...old, ...batch].slice(-MAX_TRAFFIC));
+        else incoming.push(...batch);
       })
       .then((u) => {
         if (cancelled) u();
@@ -58,6 +86,7 @@ export function App({ backend }: { backend: Backend }) {
       });
     return () => {
       cancelled = true;
+      clearInterval(flush);
       unlisten?.();
     };
   }, [backend]);
@@ -104,6 +133,32 @@ export function App({ backend }: { backend: Backend }) {
       unlisteners.forEach((u) => u());
     };
   }, [backend, queryClient]);
+  const commands: Command[] = [
+    { id: "view-tools", label: "Tools", hint: "view", run: () => setTab("tools") },
+    { id: "view-resources", label: "Resources", hint: "view", run: () => setTab("resources") },
+    { id: "view-prompts", label: "Prompts", hint: "view", run: () => setTab("prompts") },
+    { id: "view-traffic", label: "Traffic", hint: "view", run: () => setTab("traffic") },
+    { id: "add-server", label: "Add server", hint: "action", run: () => setTab("add") },
+    { id: "edit-config", label: "Edit mcp.json", hint: "action", run: () => setTab("config") },
+    ...(servers.data?.servers ?? []).map((s) => ({
+      id: `server-${s.name}`,
+      label: s.name,
+      hint: "server",
+      run: () => {
+        setSelectedServer(s.name);
+        setTab("server");
+      },
+    })),
+    ...(tools.data ?? []).map((t) => ({
+      id: `tool-${t.qualified}`,
+      label: t.qualified,
+      hint: `tool · ${String((t.tool as { title?: string }).title ?? "")}`,
+      run: () => {
+        setSelectedTool(t.qualified);
+        setTab("tools");
+      },
+    })),
+  ];
   return (
     <div className="app">
       <header className="app-header">
@@ -164,7 +219,7 @@ export function App({ backend }: { backend: Backend }) {
           {tab === "tools" && (
             <>
               {tools.isError && <ErrorBanner error={tools.error} onRetry={() => void tools.refetch()} />}
-              <ToolsView backend={backend} tools={tools.data ?? []} />
+              <ToolsView backend={backend} tools={tools.data ?? []} selected={selectedTool} onSelect={setSelectedTool} />
             </>
           )}
           {tab === "server" && selectedServer && (() => {
@@ -208,10 +263,11 @@ export function App({ backend }: { backend: Backend }) {
           {tab === "resources" && <ResourcesView backend={backend} rows={resources.data ?? []} updated={updated} />}
           {tab === "prompts" && <PromptsView backend={backend} rows={prompts.data ?? []} />}
           {tab === "traffic" && (
-            <TrafficView entries={traffic} servers={(servers.data?.servers ?? []).map((s) => s.name)} />
+            <TrafficView entries={traffic} missed={missedTraffic} servers={(servers.data?.servers ?? []).map((s) => s.name)} />
           )}
         </main>
       </div>
+      <CommandPalette commands={commands} />
       <AskDialog backend={backend} />
     </div>
   );

@@ -55,7 +55,7 @@ export interface Backend {
   ): { result: Promise<ToolCallResult>; cancel: () => Promise<void> };
   trafficEntries(server: string | null): Promise<TrafficEntry[]>;
   /** New traffic entries, in batches. */
-  onTraffic(listener: (entries: TrafficEntry[]) => void): Promise<() => void>;
+  onTraffic(listener: (entries: TrafficEntry[], missed: number) => void): Promise<() => void>;
   restartServer(name: string): Promise<void>;
   stopServer(name: string): Promise<void>;
   pendingAsks(): Promise<PendingAsk[]>;
@@ -119,7 +119,7 @@ export const tauriBackend: Backend = {
     };
   },
   trafficEntries: async (server) => unwrap(await commands.trafficEntries(server)),
-  onTraffic: (listener) => events.trafficAppended.listen((e) => listener(e.payload.entries)),
+  onTraffic: (listener) => events.trafficAppended.listen((e) => listener(e.payload.entries, e.payload.missed)),
   restartServer: async (name) => {
     unwrap(await commands.restartServer(name));
   },

@@ -414,11 +414,15 @@ export type TrafficAppended = TrafficAppended_Serialize | TrafficAppended_Deseri
 /**  New traffic entries, in order, batched (at most every 100 ms). */
 export type TrafficAppended_Deserialize = {
 	entries: TrafficEntry_Deserialize[],
+	/**  Entries before these that were not sent (the log still has them). */
+	missed: number,
 };
 
 /**  New traffic entries, in order, batched (at most every 100 ms). */
 export type TrafficAppended_Serialize = {
 	entries: TrafficEntry_Serialize[],
+	/**  Entries before these that were not sent (the log still has them). */
+	missed: number,
 };
 
 export type TrafficEntry = TrafficEntry_Serialize | TrafficEntry_Deserialize;

@@ -58,11 +58,20 @@ pub async fn list_tools<R: Runtime>(
     state: State<'_, AppState>,
 ) -> Result<Vec<ToolRow>, ErrorInfo> {
     let catalog = state.workbench.catalog();
+    // Which servers are away, asked once per server (not once per tool:
+    // a server with 5,000 tools made that quadratic).
+    let stale: std::collections::HashSet<String> = state
+        .workbench
+        .servers()
+        .iter()
+        .filter(|s| catalog.server(s.name()).is_some_and(|c| c.stale))
+        .map(|s| s.name().to_string())
+        .collect();
     Ok(catalog
         .tools()
         .into_iter()
         .map(|t| ToolRow {
-            stale: catalog.server(&t.server).is_some_and(|c| c.stale),
+            stale: stale.contains(&t.server),
             qualified: t.qualified,
             server: t.server,
             tool: t.tool,

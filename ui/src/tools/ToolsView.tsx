@@ -18,9 +18,20 @@ function matches(row: ToolRow, query: string): boolean {
     .every((word) => hay.includes(word));
 }
 
-export function ToolsView({ backend, tools }: { backend: Backend; tools: ToolRow[] }) {
+export function ToolsView({
+  backend,
+  tools,
+  selected,
+  onSelect,
+}: {
+  backend: Backend;
+  tools: ToolRow[];
+  /** The qualified name of the open tool (the palette can open one). */
+  selected: string | null;
+  onSelect: (qualified: string | null) => void;
+}) {
   const [query, setQuery] = useState("");
-  const [selected, setSelected] = useState<string | null>(null);
+  const setSelected = onSelect;
   const shown = useMemo(() => tools.filter((t) => matches(t, query)), [tools, query]);
   const scroller = useRef<HTMLDivElement>(null);
   const virtual = useVirtualizer({

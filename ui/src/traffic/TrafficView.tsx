@@ -26,7 +26,7 @@ export function filterEntries(entries: TrafficEntry[], server: string, direction
   );
 }
 
-export function TrafficView({ entries, servers }: { entries: TrafficEntry[]; servers: string[] }) {
+export function TrafficView({ entries, servers, missed = 0 }: { entries: TrafficEntry[]; servers: string[]; missed?: number }) {
   const [server, setServer] = useState("");
   const [direction, setDirection] = useState("");
   const [text, setText] = useState("");
@@ -70,6 +70,11 @@ export function TrafficView({ entries, servers }: { entries: TrafficEntry[]; ser
         <span className="muted" role="status">
           {shown.length.toLocaleString()} of {entries.length.toLocaleString()}
         </span>
+        {missed > 0 && (
+          <span className="muted" title="The window fell behind a flood of messages; `mcpwb traffic` and the core's log keep them">
+            {missed.toLocaleString()} not shown
+          </span>
+        )}
         <button type="button" onClick={exportJsonl} disabled={shown.length === 0}>
           Export JSONL
         </button>

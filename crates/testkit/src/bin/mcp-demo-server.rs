@@ -44,6 +44,9 @@ struct Args {
     /// Speak only the initialize era (2025-11-25 and older): no server/discover.
     #[arg(long)]
     legacy: bool,
+    /// Offer this many generated tools besides the real ones (scale tests).
+    #[arg(long, default_value_t = 0)]
+    tool_count: usize,
     /// With --http: answer with JSON bodies instead of SSE streams, each
     /// message carrying an extension field (`x-demo-trace`).
     #[arg(long, requires = "http")]
@@ -86,6 +89,7 @@ async fn serve(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         fault: args.fault,
         page_size: args.page_size,
         legacy: args.legacy,
+        tool_count: args.tool_count,
     };
     match args.fault {
         Some(Fault::FloodStderr) => {

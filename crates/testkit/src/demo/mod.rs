@@ -39,6 +39,8 @@ pub struct DemoOptions {
     /// Speak only the `initialize` era (up to 2025-11-25): `server/discover`
     /// is an unknown method, as on servers written before 2026-07-28.
     pub legacy: bool,
+    /// This many generated tools on top of the real ones (scale tests).
+    pub tool_count: usize,
 }
 
 /// One demo server session. Cheap to clone; clones share state.
@@ -324,7 +326,8 @@ impl ServerHandler for DemoServer {
         request: Option<PaginatedRequestParams>,
         _: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        let all = tools::definitions(self.inner.extra_tool.load(Ordering::SeqCst));
+        let mut all = tools::definitions(self.inner.extra_tool.load(Ordering::SeqCst));
+        all.extend(tools::generated(self.inner.options.tool_count));
         let (items, next) = catalog::page(
             all,
             request.as_ref().and_then(|r| r.cursor.as_deref()),

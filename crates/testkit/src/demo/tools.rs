@@ -279,3 +279,26 @@ pub fn all_content_types() -> Vec<Value> {
         json!({ "type": "resource", "resource": { "uri": "demo://inline/config.json", "mimeType": "application/json", "text": "{\"embedded\": true, \"answer\": 42}" } }),
     ]
 }
+
+/// `count` generated tools (`gen_00001`, ...) with small, varied schemas:
+/// what a workbench with thousands of tools has to list and search.
+pub fn generated(count: usize) -> Vec<Value> {
+    (1..=count)
+        .map(|i| {
+            json!({
+                "name": format!("gen_{i:05}"),
+                "title": format!("Generated tool {i}"),
+                "description": format!("A generated tool for scale tests, number {i}; takes a query and a limit."),
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {
+                        "query": { "type": "string" },
+                        "limit": { "type": "integer", "minimum": 1, "maximum": 100, "default": 10 }
+                    },
+                    "required": ["query"]
+                },
+                "annotations": { "readOnlyHint": i % 2 == 0 }
+            })
+        })
+        .collect()
+}
