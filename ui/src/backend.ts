@@ -10,7 +10,7 @@ import {
   type PendingAsk,
   type PromptRow,
   type ConfigText,
-  type ServerEdit,
+  type EditOp as ServerEdit,
   type TrialReport_Serialize as TrialReport,
   type ResourceRow,
   type ServerList,

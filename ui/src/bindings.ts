@@ -51,7 +51,7 @@ export const commands = {
 	 *  file no longer holds it, nothing is written (config_conflict).
 	 */
 	saveConfig: (text: string, base: string) => typedError<null, ErrorInfo>(__TAURI_INVOKE("save_config", { text, base })),
-	editServer: (edit: ServerEdit) => typedError<null, ErrorInfo>(__TAURI_INVOKE("edit_server", { edit })),
+	editServer: (edit: EditOp) => typedError<null, ErrorInfo>(__TAURI_INVOKE("edit_server", { edit })),
 	/**
 	 *  Connect to an entry that is not saved yet and report what it offers or
 	 *  why it failed; the trial connection is closed afterwards.
@@ -171,6 +171,22 @@ export type Direction =
 /**  A line the server wrote to stderr. */
 "stderr";
 
+/**  One change to the servers of a file (also what the window sends). */
+export type EditOp = 
+/**
+ *  Create the server or update it: each key of `fields` gets that value
+ *  (`null` removes the key); keys not named keep their text. Objects and
+ *  arrays are compared piecewise, so an unchanged `env` keeps its comments.
+ */
+{ kind: "upsert"; name: string; fields: { [key in string]: Value } } | { kind: "remove"; name: string } | { kind: "rename"; from: string; to: string } | 
+/**  Sets `disabled` (or flips `enabled`, if the entry uses that key). */
+{ kind: "set_disabled"; name: string; disabled: boolean } | 
+/**
+ *  Declare an input (`{"type": "promptString", "id", ...}`) in the
+ *  top-level `inputs` list, unless one with that id is there.
+ */
+{ kind: "add_input"; decl: Value };
+
 /**
  *  A stable code for each kind of failure. Serialised as `snake_case` strings;
  *  never renumber or rename a variant, add new ones instead.
@@ -250,11 +266,6 @@ export type ResourceUpdated = {
 
 /**  Where an entry is defined: the user's file or the project's `.mcp.json`. */
 export type Scope = "user" | "project";
-
-/**  One change to one server, as the form makes it. */
-export type ServerEdit = 
-/**  Set these keys of the entry (null removes one); creates the entry. */
-{ kind: "upsert"; name: string; fields: { [key in string]: Value } } | { kind: "remove"; name: string } | { kind: "rename"; from: string; to: string } | { kind: "set_disabled"; name: string; disabled: boolean };
 
 /**  What a server said about itself when the session started. */
 export type ServerInfo = ServerInfo_Serialize | ServerInfo_Deserialize;

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::{Map, Value};
 use tauri::{Runtime, State};
 use workbench_core::config::edit::EditOp;
@@ -21,28 +21,6 @@ pub struct ConfigText {
     pub path: String,
     pub exists: bool,
     pub text: String,
-}
-
-/// One change to one server, as the form makes it.
-#[derive(Debug, Clone, Deserialize, specta::Type)]
-#[serde(tag = "kind", rename_all = "snake_case")]
-pub enum ServerEdit {
-    /// Set these keys of the entry (null removes one); creates the entry.
-    Upsert {
-        name: String,
-        fields: Map<String, Value>,
-    },
-    Remove {
-        name: String,
-    },
-    Rename {
-        from: String,
-        to: String,
-    },
-    SetDisabled {
-        name: String,
-        disabled: bool,
-    },
 }
 
 #[derive(Debug, Clone, Serialize, specta::Type)]
@@ -95,16 +73,10 @@ pub async fn save_config<R: Runtime>(
 pub async fn edit_server<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
-    edit: ServerEdit,
+    edit: EditOp,
 ) -> Result<(), ErrorInfo> {
-    let op = match edit {
-        ServerEdit::Upsert { name, fields } => EditOp::Upsert { name, fields },
-        ServerEdit::Remove { name } => EditOp::Remove { name },
-        ServerEdit::Rename { from, to } => EditOp::Rename { from, to },
-        ServerEdit::SetDisabled { name, disabled } => EditOp::SetDisabled { name, disabled },
-    };
     let mut doc = Document::open(&state.config_path)?;
-    doc.edit(&op)?;
+    doc.edit(&edit)?;
     doc.save()?;
     Ok(())
 }

@@ -76,4 +76,16 @@ describe("a tool result", () => {
     fireEvent.click(screen.getByText(/Show all/));
     expect(container.querySelector("pre")?.textContent?.length).toBe(huge.length);
   });
+
+  it("renders Markdown without running or fetching anything, and can show the text", () => {
+    const md = "# Title\n\nSome **bold** text and a [link](javascript:alert(1)).\n\n<script>alert(1)</script><img src=x onerror=alert(2)>\n\n![pic](http://example.com/x.png)";
+    const { container } = render(<ResultView durationMs={1} violations={[]} result={{ content: [{ type: "text", text: md }] }} />);
+    expect(container.querySelector("h1")?.textContent).toBe("Title");
+    expect(container.querySelector("strong")?.textContent).toBe("bold");
+    expect(container.querySelector("a")).toBeNull();
+    expect(container.querySelector("script")).toBeNull();
+    expect(container.querySelector("img")).toBeNull();
+    fireEvent.click(screen.getByText("Show as text"));
+    expect(container.querySelector("pre")?.textContent).toBe(md);
+  });
 });

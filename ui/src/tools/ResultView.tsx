@@ -2,6 +2,7 @@
 // content, schema violations, and an error result marked as such. All server
 // text is rendered as text (never HTML); media only from data: URLs.
 import { useState } from "react";
+import { Markdown, looksLikeMarkdown } from "./Markdown";
 
 type Block = { [key: string]: unknown };
 
@@ -34,18 +35,27 @@ function pretty(text: string): string | null {
 const safeMime = (m: unknown, prefix: string) =>
   typeof m === "string" && m.startsWith(prefix) && /^[\w.+-]+\/[\w.+-]+$/.test(m) ? m : null;
 
+function TextBlock({ text }: { text: string }) {
+  const json = text.length <= PREVIEW_CHARS ? pretty(text) : null;
+  const markdownish = !json && text.length <= PREVIEW_CHARS && looksLikeMarkdown(text);
+  const [asMarkdown, setAsMarkdown] = useState(markdownish);
+  return (
+    <div className="block block-text" data-block="text">
+      {markdownish && (
+        <button type="button" className="link-button" onClick={() => setAsMarkdown(!asMarkdown)}>
+          {asMarkdown ? "Show as text" : "Show as Markdown"}
+        </button>
+      )}
+      {json ? <LongText className="json" text={json} /> : asMarkdown ? <Markdown text={text} /> : <LongText text={text} />}
+    </div>
+  );
+}
+
 function BlockView({ block }: { block: Block }) {
   const type = String(block.type ?? "");
   switch (type) {
-    case "text": {
-      const text = String(block.text ?? "");
-      const json = text.length <= PREVIEW_CHARS ? pretty(text) : null;
-      return (
-        <div className="block block-text" data-block="text">
-          {json ? <LongText className="json" text={json} /> : <LongText text={text} />}
-        </div>
-      );
-    }
+    case "text":
+      return <TextBlock text={String(block.text ?? "")} />;
     case "image": {
       const mime = safeMime(block.mimeType, "image/");
       return (

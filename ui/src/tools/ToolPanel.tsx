@@ -6,6 +6,7 @@ import { BackendError, type Backend, type CallProgress, type ToolCallResult, typ
 import { SchemaForm } from "../schema/SchemaForm";
 import { initialValue, type Json, type Schema } from "../schema/model";
 import { ResultView } from "./ResultView";
+import { LatencyChart } from "./LatencyChart";
 
 type Run = { args: Json | undefined; outcome?: ToolCallResult; error?: string; at: number };
 
@@ -210,6 +211,9 @@ export function ToolPanel({ backend, row }: { backend: Backend; row: ToolRow }) 
           durationMs={latest.outcome.duration_ms}
           violations={latest.outcome.schema_violations}
         />
+      )}
+      {history.some((h) => h.outcome) && (
+        <LatencyChart durations={history.filter((h) => h.outcome).map((h) => h.outcome?.duration_ms ?? 0).reverse()} />
       )}
       {history.length > 1 && (
         <details className="history">

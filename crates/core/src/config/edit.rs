@@ -4,15 +4,16 @@
 
 use std::path::Path;
 
-use jsonc_parser::ParseOptions;
 use jsonc_parser::cst::{CstInputValue, CstObject, CstRootNode};
 use serde_json::{Map, Value};
 
 use super::ConfigFile;
 use crate::error::{Error, Result};
 
-/// One change to the servers of a file.
-#[derive(Debug, Clone, PartialEq)]
+/// One change to the servers of a file (also what the window sends).
+#[derive(Debug, Clone, PartialEq, serde::Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(tag = "kind", rename_all = "snake_case")]
 pub enum EditOp {
     /// Create the server or update it: each key of `fields` gets that value
     /// (`null` removes the key); keys not named keep their text. Objects and
@@ -50,18 +51,6 @@ impl EditOp {
             EditOp::Rename { to, .. } => to,
             EditOp::AddInput { .. } => "",
         }
-    }
-}
-
-fn cst_options() -> ParseOptions {
-    ParseOptions {
-        allow_comments: true,
-        allow_trailing_commas: true,
-        allow_loose_object_property_names: false,
-        allow_missing_commas: false,
-        allow_single_quoted_strings: false,
-        allow_hexadecimal_numbers: false,
-        ..ParseOptions::default()
     }
 }
 
@@ -147,11 +136,13 @@ pub fn apply(path: &Path, text: &str, op: &EditOp) -> Result<String> {
     if !text.trim().is_empty() {
         super::parse_jsonc(path, text)?;
     }
-    let root = CstRootNode::parse(text, &cst_options()).map_err(|e| Error::ConfigSyntax {
-        path: path.to_path_buf(),
-        line: e.line_display(),
-        column: e.column_display(),
-        message: e.kind().to_string(),
+    let root = CstRootNode::parse(text, &super::parse::jsonc_options()).map_err(|e| {
+        Error::ConfigSyntax {
+            path: path.to_path_buf(),
+            line: e.line_display(),
+            column: e.column_display(),
+            message: e.kind().to_string(),
+        }
     })?;
     let servers = servers_object(&root, path)?;
     let unknown = |name: &str| Error::ConfigEdit {

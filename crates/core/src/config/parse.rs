@@ -7,10 +7,10 @@ use jsonc_parser::ParseOptions;
 
 use crate::error::{Error, Result};
 
-/// Parse JSONC: `//` and `/* */` comments and trailing commas are accepted;
-/// everything else must be strict JSON (other clients read the same file).
-pub fn parse_jsonc(path: &Path, text: &str) -> Result<serde_json::Value> {
-    let options = ParseOptions {
+/// What we accept: `//` and `/* */` comments and trailing commas (as VS Code
+/// writes them); everything else strict JSON, since other clients read the file.
+pub(crate) fn jsonc_options() -> ParseOptions {
+    ParseOptions {
         allow_comments: true,
         allow_trailing_commas: true,
         allow_loose_object_property_names: false,
@@ -18,7 +18,12 @@ pub fn parse_jsonc(path: &Path, text: &str) -> Result<serde_json::Value> {
         allow_single_quoted_strings: false,
         allow_hexadecimal_numbers: false,
         ..ParseOptions::default()
-    };
+    }
+}
+
+/// Parse JSONC (see [`jsonc_options`]) with line:column on error.
+pub fn parse_jsonc(path: &Path, text: &str) -> Result<serde_json::Value> {
+    let options = jsonc_options();
     if text.trim().is_empty() {
         return Err(Error::ConfigSyntax {
             path: path.to_path_buf(),
