@@ -29,6 +29,8 @@ fn main() {
             "try_server",
             "server_entry",
             "store_secret",
+            "discover_configs",
+            "import_config",
         ]),
     ))
     .expect("tauri build script failed");

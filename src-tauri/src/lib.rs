@@ -44,6 +44,8 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
             commands::config::try_server::<tauri::Wry>,
             commands::config::server_entry::<tauri::Wry>,
             commands::config::store_secret::<tauri::Wry>,
+            commands::config::discover_configs::<tauri::Wry>,
+            commands::config::import_config::<tauri::Wry>,
         ])
         .events(tauri_specta::collect_events![
             events::ServerStatusChanged,

@@ -150,6 +150,7 @@ describe("App", () => {
     list = { ...twoServers, servers: [{ ...demo, name: "added-elsewhere" }] };
     await emit("config-changed", { error: null, added: ["added-elsewhere"], changed: [], removed: [] });
     expect(await screen.findByText("added-elsewhere")).toBeTruthy();
+    expect(screen.getByText("mcp.json changed on disk: started added-elsewhere.")).toBeTruthy();
     await emit("config-changed", { error: "mcp.json:3:7: expected a value", added: [], changed: [], removed: [] });
     expect(await screen.findByText(/changed on disk but cannot be used: mcp.json:3:7/)).toBeTruthy();
   });

@@ -9,12 +9,13 @@ import { PromptsView } from "./resources/PromptsView";
 import { ServerPanel, type LogLine } from "./servers/ServerPanel";
 import { ServerForm } from "./servers/ServerForm";
 import { RawEditor } from "./servers/RawEditor";
+import { ImportView } from "./servers/ImportView";
 import { CommandPalette, type Command } from "./components/CommandPalette";
 import type { ServerStatus_Serialize as ServerStatus } from "./bindings";
 import { ServerList } from "./components/ServerList";
 import { ErrorBanner } from "./components/ErrorBanner";
 
-type Tab = "tools" | "resources" | "prompts" | "traffic" | "server" | "add" | "config";
+type Tab = "tools" | "resources" | "prompts" | "traffic" | "server" | "add" | "config" | "import";
 
 /** Entries the window keeps (the core keeps its own bounded log per server). */
 const MAX_TRAFFIC = 100_000;
@@ -92,6 +93,8 @@ export function App({ backend }: { backend: Backend }) {
   }, [backend]);
   // Set when mcp.json changed on disk into something that cannot be used.
   const [configError, setConfigError] = useState<string | null>(null);
+  // What the last change on disk did to the servers.
+  const [configNotice, setConfigNotice] = useState<string | null>(null);
   // Live state: each event replaces that server's entry; a config change
   // refetches the list.
   useEffect(() => {
@@ -123,6 +126,12 @@ export function App({ backend }: { backend: Backend }) {
     void backend
       .onConfigChanged((change) => {
         setConfigError(change.error ?? null);
+        const parts = [
+          change.added.length ? `started ${change.added.join(", ")}` : "",
+          change.changed.length ? `restarted ${change.changed.join(", ")}` : "",
+          change.removed.length ? `stopped ${change.removed.join(", ")}` : "",
+        ].filter(Boolean);
+        setConfigNotice(change.error || parts.length === 0 ? null : `mcp.json changed on disk: ${parts.join("; ")}.`);
         void queryClient.invalidateQueries({ queryKey: ["servers"] });
         void queryClient.invalidateQueries({ queryKey: ["statuses"] });
         void queryClient.invalidateQueries({ queryKey: ["tools"] });
@@ -140,6 +149,7 @@ export function App({ backend }: { backend: Backend }) {
     { id: "view-traffic", label: "Traffic", hint: "view", run: () => setTab("traffic") },
     { id: "add-server", label: "Add server", hint: "action", run: () => setTab("add") },
     { id: "edit-config", label: "Edit mcp.json", hint: "action", run: () => setTab("config") },
+    { id: "import", label: "Import from other clients", hint: "action", run: () => setTab("import") },
     ...(servers.data?.servers ?? []).map((s) => ({
       id: `server-${s.name}`,
       label: s.name,
@@ -171,6 +181,14 @@ export function App({ backend }: { backend: Backend }) {
       </header>
       <div className="app-body">
         <aside className="sidebar" aria-label="Servers">
+          {configNotice && (
+            <div role="status" className="notice">
+              <p>{configNotice}</p>
+              <button type="button" onClick={() => setConfigNotice(null)}>
+                OK
+              </button>
+            </div>
+          )}
           {configError && (
             <div role="status" className="error-banner" data-code="config_changed">
               <p className="error-message">mcp.json changed on disk but cannot be used: {configError}</p>
@@ -187,6 +205,9 @@ export function App({ backend }: { backend: Backend }) {
             </button>
             <button type="button" onClick={() => setTab("config")}>
               Edit mcp.json
+            </button>
+            <button type="button" onClick={() => setTab("import")}>
+              Import…
             </button>
           </div>
           {servers.data && (
@@ -260,6 +281,11 @@ export function App({ backend }: { backend: Backend }) {
             </div>
           )}
           {tab === "config" && <RawEditor backend={backend} onClose={() => setTab("tools")} />}
+          {tab === "import" && (
+            <div className="tool-detail">
+              <ImportView backend={backend} ours={(servers.data?.servers ?? []).map((s) => s.name)} onDone={() => setTab("tools")} />
+            </div>
+          )}
           {tab === "resources" && <ResourcesView backend={backend} rows={resources.data ?? []} updated={updated} />}
           {tab === "prompts" && <PromptsView backend={backend} rows={prompts.data ?? []} />}
           {tab === "traffic" && (

@@ -10,6 +10,8 @@ import {
   type PendingAsk,
   type PromptRow,
   type ConfigText,
+  type FoundConfig,
+  type Merged,
   type EditOp as ServerEdit,
   type TrialReport_Serialize as TrialReport,
   type ResourceRow,
@@ -20,6 +22,7 @@ import {
   type TrafficEntry_Serialize as TrafficEntry,
 } from "./bindings";
 
+export type { FoundConfig, Merged };
 export type { CallProgress, ConfigText, PendingAsk, PromptRow, ResourceRow, ServerEdit, ToolCallResult, ToolRow, TrafficEntry, TrialReport };
 
 type JsonArg = Parameters<typeof commands.getPrompt>[2];
@@ -84,6 +87,9 @@ export interface Backend {
   setLogLevel(server: string, level: string): Promise<void>;
   getRoots(server: string): Promise<unknown[]>;
   setRoots(server: string, roots: unknown[]): Promise<void>;
+  /** Other clients' configs on this machine. */
+  discoverConfigs(): Promise<FoundConfig[]>;
+  importConfig(path: string, dialect: string, only: string[], replace: boolean): Promise<Merged>;
   /** Log messages servers send. */
   onServerLog(listener: (server: string, level: string, data: string) => void): Promise<() => void>;
 }
@@ -141,6 +147,8 @@ export const tauriBackend: Backend = {
   complete: async (server, reference, argument, value) =>
     unwrap(await commands.complete(server, reference as JsonArg, argument, value)),
   readConfig: async () => unwrap(await commands.readConfig()),
+  discoverConfigs: async () => unwrap(await commands.discoverConfigs()),
+  importConfig: async (path, dialect, only, replace) => unwrap(await commands.importConfig(path, dialect, only, replace)),
   saveConfig: async (text, base) => {
     unwrap(await commands.saveConfig(text, base));
   },

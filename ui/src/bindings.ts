@@ -64,6 +64,13 @@ export const commands = {
 	 *  `${secret:...}` reference to write in the entry instead.
 	 */
 	storeSecret: (server: string, field: string, key: string, value: string) => typedError<string, ErrorInfo>(__TAURI_INVOKE("store_secret", { server, field, key, value })),
+	/**  The other clients' configs that exist here (their documented places). */
+	discoverConfigs: () => typedError<FoundConfig[], ErrorInfo>(__TAURI_INVOKE("discover_configs")),
+	/**
+	 *  Import servers from another client's file into ours (only `only`, when
+	 *  not empty; ours are kept unless `replace`).
+	 */
+	importConfig: (path: string, dialect: string, only: string[], replace: boolean) => typedError<Merged, ErrorInfo>(__TAURI_INVOKE("import_config", { path, dialect, only, replace })),
 };
 
 /** Events */
@@ -218,6 +225,22 @@ export type ErrorCode = "config_not_found" | "config_unreadable" | "config_synta
 export type ErrorInfo = {
 	code: ErrorCode,
 	message: string,
+};
+
+/**  Another client's config found on this machine, and what it holds. */
+export type FoundConfig = {
+	/**  The dialect's id (`cursor`, `claude-code`, ...). */
+	dialect: string,
+	path: string,
+	servers: string[],
+	/**  Why some entries would not come along; or why the file cannot be read. */
+	notes: string[],
+};
+
+export type Merged = {
+	added: string[],
+	/**  Names we already had, kept because `replace` was off. */
+	kept: string[],
 };
 
 export type MessageKind = "request" | "response" | "error" | "notification" | 

@@ -4,10 +4,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 use workbench_core::Error;
+use workbench_core::config::default_user_config;
 use workbench_core::config::dialects::{self, ALL, Dialect};
-use workbench_core::config::edit::EditOp;
 use workbench_core::config::store::Document;
-use workbench_core::config::{ConfigFile, default_user_config};
 
 use crate::{Cli, Failure};
 
@@ -48,43 +47,8 @@ pub fn import(
     }
     let target: PathBuf = cli.config.clone().unwrap_or_else(default_user_config);
     let mut doc = Document::open(&target)?;
-    let ours: Vec<String> = if doc.text.trim().is_empty() {
-        Vec::new()
-    } else {
-        ConfigFile::parse(&target, &doc.text)?
-            .servers
-            .iter()
-            .map(|s| s.name.clone())
-            .collect()
-    };
-    let mut added = Vec::new();
-    let mut skipped = Vec::new();
-    for (name, fields) in &imported.servers {
-        if !only.is_empty() && !only.contains(name) {
-            continue;
-        }
-        if ours.contains(name) && !replace {
-            skipped.push(name.clone());
-            continue;
-        }
-        let mut fields = fields.clone();
-        if ours.contains(name) {
-            // Replacing: keys of ours that theirs lacks are removed.
-            for key in [
-                "type", "command", "args", "env", "cwd", "url", "headers", "disabled",
-            ] {
-                fields.entry(key).or_insert(Value::Null);
-            }
-        }
-        doc.edit(&EditOp::Upsert {
-            name: name.clone(),
-            fields,
-        })?;
-        added.push(name.clone());
-    }
-    for decl in &imported.inputs {
-        doc.edit(&EditOp::AddInput { decl: decl.clone() })?;
-    }
+    let merged = dialects::merge_into(&mut doc, &imported, only, replace)?;
+    let (added, skipped) = (merged.added, merged.kept);
     if !dry_run && !added.is_empty() {
         doc.save()?;
     }

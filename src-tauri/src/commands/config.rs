@@ -160,3 +160,78 @@ pub async fn store_secret<R: Runtime>(
     Keychain::app().set(&id, &value)?;
     Ok(reference(&id))
 }
+
+/// Another client's config found on this machine, and what it holds.
+#[derive(Debug, Clone, Serialize, specta::Type)]
+pub struct FoundConfig {
+    /// The dialect's id (`cursor`, `claude-code`, ...).
+    pub dialect: String,
+    pub path: String,
+    pub servers: Vec<String>,
+    /// Why some entries would not come along; or why the file cannot be read.
+    pub notes: Vec<String>,
+}
+
+fn project_dir(state: &AppState) -> Option<std::path::PathBuf> {
+    state.config_path.parent().map(std::path::Path::to_path_buf)
+}
+
+/// The other clients' configs that exist here (their documented places).
+#[tauri::command]
+#[specta::specta]
+pub async fn discover_configs<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+) -> Result<Vec<FoundConfig>, ErrorInfo> {
+    use workbench_core::config::dialects;
+    let Some(home) = std::env::var_os("HOME").map(std::path::PathBuf::from) else {
+        return Ok(Vec::new());
+    };
+    Ok(dialects::discover(&home, project_dir(&state).as_deref())
+        .into_iter()
+        .filter(|f| std::path::Path::new(&f.path) != state.config_path)
+        .map(|f| {
+            let read = std::fs::read_to_string(&f.path)
+                .map_err(|e| e.to_string())
+                .and_then(|t| dialects::import(f.dialect, &t).map_err(|e| e.to_string()));
+            let (servers, notes) = match read {
+                Ok(i) => (i.servers.into_iter().map(|(n, _)| n).collect(), i.notes),
+                Err(e) => (Vec::new(), vec![e]),
+            };
+            FoundConfig {
+                dialect: f.dialect.id().to_string(),
+                path: f.path,
+                servers,
+                notes,
+            }
+        })
+        .collect())
+}
+
+/// Import servers from another client's file into ours (only `only`, when
+/// not empty; ours are kept unless `replace`).
+#[tauri::command]
+#[specta::specta]
+pub async fn import_config<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    path: String,
+    dialect: String,
+    only: Vec<String>,
+    replace: bool,
+) -> Result<workbench_core::config::dialects::Merged, ErrorInfo> {
+    use workbench_core::config::dialects::{self, Dialect};
+    let dialect = Dialect::from_id(&dialect)
+        .ok_or_else(|| Error::Dialect(format!("unknown dialect \"{dialect}\"")))?;
+    let text = std::fs::read_to_string(&path).map_err(|source| Error::ConfigUnreadable {
+        path: path.clone().into(),
+        source,
+    })?;
+    let imported = dialects::import(dialect, &text)?;
+    let mut doc = Document::open(&state.config_path)?;
+    let merged = dialects::merge_into(&mut doc, &imported, &only, replace)?;
+    if !merged.added.is_empty() {
+        doc.save()?;
+    }
+    Ok(merged)
+}

@@ -7,6 +7,7 @@
 //! spellings into it and writers spell it back, saying what they drop.
 
 mod export;
+mod merge;
 mod registry;
 
 use std::path::{Path, PathBuf};
@@ -17,6 +18,7 @@ use serde_json::{Map, Value, json};
 use crate::error::{Error, Result};
 
 pub use export::export;
+pub use merge::{Merged, merge_into};
 
 /// A client whose config we read and write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

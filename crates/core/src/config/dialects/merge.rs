@@ -1,0 +1,69 @@
+//! Bringing imported servers into one of our files, through the lossless
+//! edits: new names are added, names we already have are kept (or replaced
+//! when asked), declared inputs are added once.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::Imported;
+use crate::config::ConfigFile;
+use crate::config::edit::EditOp;
+use crate::config::store::Document;
+use crate::error::Result;
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Merged {
+    pub added: Vec<String>,
+    /// Names we already had, kept because `replace` was off.
+    pub kept: Vec<String>,
+}
+
+/// Apply `imported` (only the servers named in `only`, if any) to `doc`'s
+/// text. Nothing is saved: the caller saves (or shows a dry run).
+pub fn merge_into(
+    doc: &mut Document,
+    imported: &Imported,
+    only: &[String],
+    replace: bool,
+) -> Result<Merged> {
+    let ours: Vec<String> = if doc.text.trim().is_empty() {
+        Vec::new()
+    } else {
+        ConfigFile::parse(&doc.path, &doc.text)?
+            .servers
+            .iter()
+            .map(|s| s.name.clone())
+            .collect()
+    };
+    let mut out = Merged::default();
+    for (name, fields) in &imported.servers {
+        if !only.is_empty() && !only.contains(name) {
+            continue;
+        }
+        if ours.contains(name) && !replace {
+            out.kept.push(name.clone());
+            continue;
+        }
+        let mut fields = fields.clone();
+        if ours.contains(name) {
+            // Replacing: the transport keys theirs lacks are removed from ours.
+            for key in [
+                "type", "command", "args", "env", "cwd", "url", "headers", "disabled",
+            ] {
+                fields.entry(key).or_insert(Value::Null);
+            }
+        }
+        doc.edit(&EditOp::Upsert {
+            name: name.clone(),
+            fields,
+        })?;
+        out.added.push(name.clone());
+    }
+    if !out.added.is_empty() {
+        for decl in &imported.inputs {
+            doc.edit(&EditOp::AddInput { decl: decl.clone() })?;
+        }
+    }
+    Ok(out)
+}

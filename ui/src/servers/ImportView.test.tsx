@@ -1,0 +1,26 @@
+import { describe, expect, it } from "vitest";
+import { fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { mockIPC } from "@tauri-apps/api/mocks";
+import { tauriBackend } from "../backend";
+import { ImportView } from "./ImportView";
+
+describe("importing from other clients", () => {
+  it("lists the configs found and imports the servers picked", async () => {
+    const imports: unknown[] = [];
+    mockIPC((cmd, args) => {
+      if (cmd === "discover_configs") return [{ dialect: "cursor", path: "/h/.cursor/mcp.json", servers: ["github", "files"], notes: ["x: skipped"] }];
+      if (cmd === "import_config") {
+        imports.push(args);
+        return { added: ["files"], kept: [] };
+      }
+      throw new Error(`unexpected ${cmd}`);
+    });
+    render(<ImportView backend={tauriBackend} ours={["github"]} onDone={() => undefined} />);
+    expect(await screen.findByText("we have one")).toBeTruthy();
+    expect(screen.getByText("x: skipped")).toBeTruthy();
+    fireEvent.click(screen.getByLabelText(/github/));
+    fireEvent.click(screen.getByText("Import 1 server(s)"));
+    await waitFor(() => expect(imports).toEqual([{ path: "/h/.cursor/mcp.json", dialect: "cursor", only: ["files"], replace: false }]));
+    expect(await screen.findByText("Imported 1 server(s): files.")).toBeTruthy();
+  });
+});

@@ -1,0 +1,64 @@
+// Import servers from the other MCP clients' configs found on this machine.
+import { useEffect, useState } from "react";
+import type { Backend, FoundConfig } from "../backend";
+
+export function ImportView({ backend, ours, onDone }: { backend: Backend; ours: string[]; onDone: () => void }) {
+  const [found, setFound] = useState<FoundConfig[] | null>(null);
+  const [picked, setPicked] = useState<Record<string, string[]>>({});
+  const [replace, setReplace] = useState(false);
+  const [message, setMessage] = useState<string | null>(null);
+  useEffect(() => {
+    backend.discoverConfigs().then(setFound, (e: unknown) => setMessage(e instanceof Error ? e.message : String(e)));
+  }, [backend]);
+  const importFrom = (f: FoundConfig) => {
+    const only = picked[f.path] ?? f.servers;
+    backend.importConfig(f.path, f.dialect, only, replace).then(
+      (m) => setMessage(`Imported ${m.added.length} server(s)${m.added.length ? `: ${m.added.join(", ")}` : ""}${m.kept.length ? `; kept ours for ${m.kept.join(", ")}` : ""}.`),
+      (e: unknown) => setMessage(e instanceof Error ? e.message : String(e)),
+    );
+  };
+  return (
+    <div className="import-view">
+      <h2>Import from other MCP clients</h2>
+      {found === null && <p className="muted">Looking for Claude, Cursor, VS Code, Windsurf, Zed, Cline, Roo, Goose, Continue and LM Studio configs…</p>}
+      {found?.length === 0 && <p className="muted">No other client's MCP config was found in its usual place. `mcpwb config import PATH` takes any file.</p>}
+      {found?.map((f) => {
+        const chosen = picked[f.path] ?? f.servers;
+        return (
+          <section key={f.path} className="panel-section import-source" aria-label={`${f.dialect} ${f.path}`}>
+            <h3>
+              {f.dialect} <code>{f.path}</code>
+            </h3>
+            {f.servers.map((s) => (
+              <label key={s} className="field checkbox">
+                <input
+                  type="checkbox"
+                  checked={chosen.includes(s)}
+                  onChange={(e) =>
+                    setPicked({ ...picked, [f.path]: e.target.checked ? [...chosen, s] : chosen.filter((x) => x !== s) })
+                  }
+                />
+                {s} {ours.includes(s) && <span className="badge">we have one</span>}
+              </label>
+            ))}
+            {f.notes.map((n) => (
+              <p key={n} className="muted">
+                {n}
+              </p>
+            ))}
+            <button type="button" disabled={chosen.length === 0} onClick={() => importFrom(f)}>
+              Import {chosen.length} server(s)
+            </button>
+          </section>
+        );
+      })}
+      <label className="field checkbox">
+        <input type="checkbox" checked={replace} onChange={(e) => setReplace(e.target.checked)} /> Replace servers we already have
+      </label>
+      {message && <p role="status">{message}</p>}
+      <button type="button" onClick={onDone}>
+        Close
+      </button>
+    </div>
+  );
+}
