@@ -8,7 +8,6 @@ use std::sync::{Arc, Mutex};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use serde::Serialize;
-use serde_json::Value;
 use tokio::sync::broadcast;
 
 /// Default number of entries kept per server.
@@ -99,19 +98,37 @@ fn now_ms() -> f64 {
         .unwrap_or(0.0)
 }
 
-fn classify(value: &Value) -> (MessageKind, Option<String>, Option<String>) {
-    let method = value
-        .get("method")
-        .and_then(Value::as_str)
-        .map(str::to_string);
-    let id = value
-        .get("id")
-        .filter(|v| !v.is_null())
-        .map(Value::to_string);
+/// What the log needs of a message: read without building the whole value
+/// (a 20 MB result is skimmed, not copied into a tree).
+#[derive(serde::Deserialize)]
+struct Head<'a> {
+    #[serde(borrow, default)]
+    method: Option<std::borrow::Cow<'a, str>>,
+    #[serde(borrow, default)]
+    id: Option<&'a serde_json::value::RawValue>,
+    #[serde(default)]
+    error: Option<serde::de::IgnoredAny>,
+}
+
+fn classify(text: &str) -> (MessageKind, Option<String>, Option<String>) {
+    // Only an object is a message (a derived struct would also read an array).
+    let object = text.trim_start().starts_with('{');
+    let Ok(head) = serde_json::from_str::<Head<'_>>(text)
+        .map_err(|_| ())
+        .and_then(|h| if object { Ok(h) } else { Err(()) })
+    else {
+        // Not JSON, or a batch or a bare value: kept, called by what it is not.
+        return (MessageKind::Invalid, None, None);
+    };
+    let method = head.method.map(|m| m.into_owned());
+    let id = head
+        .id
+        .map(|raw| raw.get().to_string())
+        .filter(|id| id != "null");
     let kind = match (&method, &id) {
         (Some(_), Some(_)) => MessageKind::Request,
         (Some(_), None) => MessageKind::Notification,
-        (None, Some(_)) if value.get("error").is_some() => MessageKind::Error,
+        (None, Some(_)) if head.error.is_some() => MessageKind::Error,
         (None, Some(_)) => MessageKind::Response,
         (None, None) => MessageKind::Invalid,
     };
@@ -169,12 +186,7 @@ impl TrafficLog {
     ) -> Arc<TrafficEntry> {
         let text = String::from_utf8_lossy(raw);
         let text = text.trim_end_matches(['\r', '\n']);
-        let parsed = serde_json::from_str::<Value>(text).ok();
-        let (kind, method, id) = match &parsed {
-            Some(v) if v.is_object() => classify(v),
-            // A batch or a bare value: keep it, call it by what it is not.
-            Some(_) | None => (MessageKind::Invalid, None, None),
-        };
+        let (kind, method, id) = classify(text);
         self.push(server, direction, kind, method, id, text, raw.len())
     }
 

@@ -58,6 +58,58 @@ fn classifies_garbage_and_notifications() {
 }
 
 #[test]
+fn every_kind_is_told_apart_without_reading_the_whole_value() {
+    let log = TrafficLog::new(20);
+    let kind = |raw: &str| {
+        log.record_message("a", Direction::Incoming, raw.as_bytes())
+            .kind
+    };
+    assert_eq!(
+        kind(r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{}}"#),
+        MessageKind::Request
+    );
+    assert_eq!(
+        kind(r#"{"jsonrpc":"2.0","id":"x","result":{"content":[{"type":"text","text":"}"}]}}"#),
+        MessageKind::Response
+    );
+    assert_eq!(
+        kind(r#"{"jsonrpc":"2.0","id":7,"error":{"code":-1,"message":"m"}}"#),
+        MessageKind::Error
+    );
+    assert_eq!(
+        kind(r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse"}}"#),
+        MessageKind::Invalid
+    );
+    // A batch, or an array that looks like a struct to serde, is not one message.
+    assert_eq!(kind(r#"["tools/call", 1]"#), MessageKind::Invalid);
+    assert_eq!(
+        kind(r#"[{"jsonrpc":"2.0","method":"n"}]"#),
+        MessageKind::Invalid
+    );
+    assert_eq!(
+        kind("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":"),
+        MessageKind::Invalid
+    );
+    let req = log.record_message(
+        "b",
+        Direction::Outgoing,
+        br#"{"jsonrpc":"2.0","id":"a\"b","method":"ping"}"#,
+    );
+    assert_eq!(req.id.as_deref(), Some(r#""a\"b""#));
+    let resp = log.record_message(
+        "b",
+        Direction::Incoming,
+        br#"{"jsonrpc":"2.0","id":"a\"b","result":{}}"#,
+    );
+    assert_eq!(
+        resp.method.as_deref(),
+        Some("ping"),
+        "paired by the id's exact text"
+    );
+    assert!(resp.latency_ms.is_some());
+}
+
+#[test]
 fn ring_is_bounded_per_server_and_order_is_global() {
     let log = TrafficLog::new(3);
     for i in 0..5 {
