@@ -192,7 +192,7 @@ async fn main() {
         "echo calls per second ({SEQUENTIAL} sequential, {CONCURRENT} with {IN_FLIGHT} in flight; median of {ROUNDS} alternating rounds)"
     );
     println!("{:<26}{:>12}{:>12}", "", "sequential", "concurrent");
-    let mut rounds: Vec<[(f64, f64); 4]> = Vec::new();
+    let mut rounds = Vec::new();
     for _ in 0..ROUNDS {
         rounds.push([
             bare("stdio", None).await,
@@ -201,7 +201,8 @@ async fn main() {
             core(json!({ "type": "http", "url": url })).await,
         ]);
     }
-    let med = |f: &dyn Fn(&[(f64, f64); 4]) -> f64| -> f64 {
+    type Round = [(f64, f64); 4];
+    let med = |f: &dyn Fn(&Round) -> f64| -> f64 {
         let mut v: Vec<f64> = rounds.iter().map(f).collect();
         v.sort_by(|a, b| a.total_cmp(b));
         v[v.len() / 2]
