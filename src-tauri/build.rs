@@ -31,6 +31,8 @@ fn main() {
             "store_secret",
             "discover_configs",
             "import_config",
+            "needed_inputs",
+            "provide_input",
         ]),
     ))
     .expect("tauri build script failed");

@@ -46,6 +46,8 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
             commands::config::store_secret::<tauri::Wry>,
             commands::config::discover_configs::<tauri::Wry>,
             commands::config::import_config::<tauri::Wry>,
+            commands::config::needed_inputs::<tauri::Wry>,
+            commands::config::provide_input::<tauri::Wry>,
         ])
         .events(tauri_specta::collect_events![
             events::ServerStatusChanged,

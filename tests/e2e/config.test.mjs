@@ -76,4 +76,28 @@ describe("editing mcp.json in the window", () => {
       await session.close();
     }
   });
+  it("asks for an ${input:...} once, keeps it in the keychain, and the server starts", async () => {
+    const config = join(driver.env.HOME, "inputs.json");
+    writeFileSync(
+      config,
+      JSON.stringify({
+        inputs: [{ type: "promptString", id: "e2e-token", description: "Token for the demo", password: true }],
+        mcpServers: { needy: { command: demo, args: ["--name", "needy"], env: { DEMO_TOKEN: "${input:e2e-token}" } } },
+      }),
+    );
+    const session = await driver.session(["--config", config]);
+    try {
+      const [state] = await session.waitForTexts(".server .badge.state", (t) => t.length === 1 && t[0] !== "starting" && t[0] !== "…");
+      assert.notEqual(state, "ready", "it cannot start without the input");
+      const field = await session.find("input[aria-label='Input e2e-token']");
+      assert.equal(await session.attribute(field, "type"), "password");
+      await session.type(field, "t0ken");
+      await session.screenshot("input-needed");
+      await session.clickText("[aria-label='Inputs needed'] button", "Remember");
+      await session.waitForTexts(".server .badge.state", (t) => t.length === 1 && t[0] === "ready", 20_000);
+      assert.ok(!readFileSync(config, "utf8").includes("t0ken"), "the value is not written to the file");
+    } finally {
+      await session.close();
+    }
+  });
 });

@@ -31,7 +31,8 @@ export function hermeticHome() {
     MCPWB_LOG_DIR: join(home, "logs"),
   };
   for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
-  return dirs;
+  // Secrets and inputs go to a throwaway keychain namespace, never the user's.
+  return { ...dirs, MCPWB_KEYCHAIN: "keyutils", MCPWB_KEYCHAIN_SERVICE: `mcpwb-e2e-${process.pid}-${home.slice(-6)}` };
 }
 
 export class Driver {

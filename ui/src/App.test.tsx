@@ -14,7 +14,7 @@ import type { ServerList, ServerStatus_Serialize as ServerStatus } from "./bindi
 function ipc(handler: (cmd: string, args: unknown) => unknown) {
   mockIPC(
     (cmd, args) => {
-      if (["list_tools", "traffic_entries", "pending_asks", "list_resources", "list_prompts"].includes(cmd)) return [];
+      if (["list_tools", "traffic_entries", "pending_asks", "list_resources", "list_prompts", "needed_inputs"].includes(cmd)) return [];
       return handler(cmd, args);
     },
     { shouldMockEvents: true },
@@ -153,5 +153,31 @@ describe("App", () => {
     expect(screen.getByText("mcp.json changed on disk: started added-elsewhere.")).toBeTruthy();
     await emit("config-changed", { error: "mcp.json:3:7: expected a value", added: [], changed: [], removed: [] });
     expect(await screen.findByText(/changed on disk but cannot be used: mcp.json:3:7/)).toBeTruthy();
+  });
+
+  it("a status event newer than a slow status fetch wins", async () => {
+    let release: (v: unknown) => void = () => undefined;
+    let calls = 0;
+    const starting: ServerStatus = { name: "demo-stdio", state: "starting", slow: false, info: null };
+    ipc((cmd) => {
+      if (cmd === "list_servers") return twoServers;
+      if (cmd === "server_statuses") {
+        calls += 1;
+        // The first answer is quick; the refetch after a config change is slow.
+        return calls === 1 ? [starting] : new Promise((r) => (release = r));
+      }
+      throw new Error(`unexpected command ${cmd}`);
+    });
+    renderApp();
+    expect(await screen.findByText("starting")).toBeTruthy();
+    await emit("config-changed", { error: null, added: [], changed: ["demo-stdio"], removed: [] });
+    await waitFor(() => expect(calls).toBe(2));
+    const ready: ServerStatus = { name: "demo-stdio", state: "ready", info: null };
+    await emit("server-status-changed", { status: ready });
+    expect(await screen.findByText("ready")).toBeTruthy();
+    release([starting]);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(screen.getByText("ready")).toBeTruthy();
+    expect(screen.queryByText("starting")).toBeNull();
   });
 });

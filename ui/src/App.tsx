@@ -1,4 +1,4 @@
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Backend, TrafficEntry } from "./backend";
 import { ToolsView } from "./tools/ToolsView";
@@ -10,6 +10,7 @@ import { ServerPanel, type LogLine } from "./servers/ServerPanel";
 import { ServerForm } from "./servers/ServerForm";
 import { RawEditor } from "./servers/RawEditor";
 import { ImportView } from "./servers/ImportView";
+import { InputsBanner } from "./servers/InputsBanner";
 import { CommandPalette, type Command } from "./components/CommandPalette";
 import type { ServerStatus_Serialize as ServerStatus } from "./bindings";
 import { ServerList } from "./components/ServerList";
@@ -23,7 +24,21 @@ const MAX_TRAFFIC = 100_000;
 export function App({ backend }: { backend: Backend }) {
   const queryClient = useQueryClient();
   const servers = useQuery({ queryKey: ["servers"], queryFn: () => backend.listServers() });
-  const statuses = useQuery({ queryKey: ["statuses"], queryFn: () => backend.serverStatuses() });
+  // When each server's last status event came: a fetched snapshot older
+  // than that must not overwrite it (events and fetches race).
+  const statusEventAt = useRef(new Map<string, number>());
+  const statuses = useQuery({
+    queryKey: ["statuses"],
+    queryFn: async () => {
+      const asked = performance.now();
+      const fetched = await backend.serverStatuses();
+      const current = queryClient.getQueryData<ServerStatus[]>(["statuses"]) ?? [];
+      return fetched.map((s) => {
+        const newer = (statusEventAt.current.get(s.name) ?? -1) > asked;
+        return newer ? (current.find((c) => c.name === s.name) ?? s) : s;
+      });
+    },
+  });
   const tools = useQuery({ queryKey: ["tools"], queryFn: () => backend.listTools() });
   const [tab, setTabState] = useState<Tab>(() => {
     const saved = localStorage.getItem("mcpwb.tab");
@@ -106,6 +121,7 @@ export function App({ backend }: { backend: Backend }) {
     };
     void backend
       .onServerStatus((status) => {
+        statusEventAt.current.set(status.name, performance.now());
         queryClient.setQueryData<ServerStatus[]>(["statuses"], (old = []) => {
           const rest = old.filter((s) => s.name !== status.name);
           return [...rest, status];
@@ -135,6 +151,7 @@ export function App({ backend }: { backend: Backend }) {
         void queryClient.invalidateQueries({ queryKey: ["servers"] });
         void queryClient.invalidateQueries({ queryKey: ["statuses"] });
         void queryClient.invalidateQueries({ queryKey: ["tools"] });
+        void queryClient.invalidateQueries({ queryKey: ["inputs"] });
       })
       .then(keep);
     return () => {
@@ -181,6 +198,7 @@ export function App({ backend }: { backend: Backend }) {
       </header>
       <div className="app-body">
         <aside className="sidebar" aria-label="Servers">
+          <InputsBanner backend={backend} />
           {configNotice && (
             <div role="status" className="notice">
               <p>{configNotice}</p>

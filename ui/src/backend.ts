@@ -11,6 +11,7 @@ import {
   type PromptRow,
   type ConfigText,
   type FoundConfig,
+  type NeededInput,
   type Merged,
   type EditOp as ServerEdit,
   type TrialReport_Serialize as TrialReport,
@@ -22,7 +23,7 @@ import {
   type TrafficEntry_Serialize as TrafficEntry,
 } from "./bindings";
 
-export type { FoundConfig, Merged };
+export type { FoundConfig, Merged, NeededInput };
 export type { CallProgress, ConfigText, PendingAsk, PromptRow, ResourceRow, ServerEdit, ToolCallResult, ToolRow, TrafficEntry, TrialReport };
 
 type JsonArg = Parameters<typeof commands.getPrompt>[2];
@@ -87,6 +88,10 @@ export interface Backend {
   setLogLevel(server: string, level: string): Promise<void>;
   getRoots(server: string): Promise<unknown[]>;
   setRoots(server: string, roots: unknown[]): Promise<void>;
+  /** `${input:…}` values some server needs that nobody has given yet. */
+  neededInputs(): Promise<NeededInput[]>;
+  /** Remember an input in the keychain and restart the servers using it. */
+  provideInput(id: string, value: string, servers: string[]): Promise<void>;
   /** Other clients' configs on this machine. */
   discoverConfigs(): Promise<FoundConfig[]>;
   importConfig(path: string, dialect: string, only: string[], replace: boolean): Promise<Merged>;
@@ -148,6 +153,10 @@ export const tauriBackend: Backend = {
     unwrap(await commands.complete(server, reference as JsonArg, argument, value)),
   readConfig: async () => unwrap(await commands.readConfig()),
   discoverConfigs: async () => unwrap(await commands.discoverConfigs()),
+  neededInputs: async () => unwrap(await commands.neededInputs()),
+  provideInput: async (id, value, servers) => {
+    unwrap(await commands.provideInput(id, value, servers));
+  },
   importConfig: async (path, dialect, only, replace) => unwrap(await commands.importConfig(path, dialect, only, replace)),
   saveConfig: async (text, base) => {
     unwrap(await commands.saveConfig(text, base));

@@ -71,6 +71,13 @@ export const commands = {
 	 *  not empty; ours are kept unless `replace`).
 	 */
 	importConfig: (path: string, dialect: string, only: string[], replace: boolean) => typedError<Merged, ErrorInfo>(__TAURI_INVOKE("import_config", { path, dialect, only, replace })),
+	/**  The inputs the config's servers refer to that the keychain lacks. */
+	neededInputs: () => typedError<NeededInput_Serialize[], ErrorInfo>(__TAURI_INVOKE("needed_inputs")),
+	/**
+	 *  Remember the value of `${input:id}` in the OS keychain, then restart the
+	 *  servers that use it.
+	 */
+	provideInput: (id: string, value: string, servers: string[]) => typedError<null, ErrorInfo>(__TAURI_INVOKE("provide_input", { id, value, servers })),
 };
 
 /** Events */
@@ -246,6 +253,27 @@ export type Merged = {
 export type MessageKind = "request" | "response" | "error" | "notification" | 
 /**  Not a JSON-RPC message (e.g. a log line on stdout). */
 "invalid" | "log";
+
+/**  An `${input:id}` some server needs and nobody has given yet. */
+export type NeededInput = NeededInput_Serialize | NeededInput_Deserialize;
+
+/**  An `${input:id}` some server needs and nobody has given yet. */
+export type NeededInput_Deserialize = {
+	id: string,
+	description?: string | null,
+	password: boolean,
+	/**  The servers that use it. */
+	servers: string[],
+};
+
+/**  An `${input:id}` some server needs and nobody has given yet. */
+export type NeededInput_Serialize = {
+	id: string,
+	description: string | null,
+	password: boolean,
+	/**  The servers that use it. */
+	servers: string[],
+};
 
 /**  An ask waiting for its answer. */
 export type PendingAsk = {

@@ -235,3 +235,81 @@ pub async fn import_config<R: Runtime>(
     }
     Ok(merged)
 }
+
+/// An `${input:id}` some server needs and nobody has given yet.
+#[derive(Debug, Clone, Serialize, specta::Type)]
+pub struct NeededInput {
+    pub id: String,
+    pub description: Option<String>,
+    pub password: bool,
+    /// The servers that use it.
+    pub servers: Vec<String>,
+}
+
+/// The inputs the config's servers refer to that the keychain lacks.
+#[tauri::command]
+#[specta::specta]
+pub async fn needed_inputs<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+) -> Result<Vec<NeededInput>, ErrorInfo> {
+    use workbench_core::config::secrets::Keychain;
+    let Ok(config) = ConfigFile::load(&state.config_path) else {
+        return Ok(Vec::new());
+    };
+    let doc = Document::open(&state.config_path)?;
+    let raw = workbench_core::config::parse_jsonc(&state.config_path, &doc.text)?;
+    let keychain = Keychain::app();
+    let mut out: Vec<NeededInput> = Vec::new();
+    for entry in &config.servers {
+        let text = ["mcpServers", "servers"]
+            .iter()
+            .find_map(|k| raw.get(k).and_then(|m| m.get(&entry.name)))
+            .map(Value::to_string)
+            .unwrap_or_default();
+        for key in workbench_core::config::vars::keychain_refs(&text) {
+            let Some(id) = key.strip_prefix("input/") else {
+                continue;
+            };
+            if keychain.get(&key).ok().flatten().is_some() {
+                continue;
+            }
+            match out.iter_mut().find(|n| n.id == id) {
+                Some(n) if !n.servers.contains(&entry.name) => n.servers.push(entry.name.clone()),
+                Some(_) => {}
+                None => {
+                    let decl = config.inputs.iter().find(|d| d.id == id);
+                    out.push(NeededInput {
+                        id: id.to_string(),
+                        description: decl.and_then(|d| d.description.clone()),
+                        password: decl.is_none_or(|d| d.password),
+                        servers: vec![entry.name.clone()],
+                    });
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Remember the value of `${input:id}` in the OS keychain, then restart the
+/// servers that use it.
+#[tauri::command]
+#[specta::specta]
+pub async fn provide_input<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    id: String,
+    value: String,
+    servers: Vec<String>,
+) -> Result<(), ErrorInfo> {
+    use workbench_core::config::secrets::Keychain;
+    use workbench_core::config::vars::input_id;
+    Keychain::app().set(&input_id(&id), &value)?;
+    for name in servers {
+        if let Ok(server) = state.workbench.server(&name) {
+            server.restart().await;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,44 @@
+// `${input:id}` values servers need: asked once here, kept in the OS
+// keychain, and the servers that use them restart.
+import { useState } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import type { Backend, NeededInput } from "../backend";
+
+function Ask({ backend, need, onDone }: { backend: Backend; need: NeededInput; onDone: () => void }) {
+  const [value, setValue] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  return (
+    <form
+      className="needed-input"
+      onSubmit={(e) => {
+        e.preventDefault();
+        backend.provideInput(need.id, value, need.servers).then(onDone, (err: unknown) => setError(err instanceof Error ? err.message : String(err)));
+      }}
+    >
+      <label className="field">
+        <span className="field-label">
+          {need.description ?? need.id} <span className="muted">(for {need.servers.join(", ")})</span>
+        </span>
+        <input aria-label={`Input ${need.id}`} type={need.password ? "password" : "text"} value={value} onChange={(e) => setValue(e.target.value)} />
+      </label>
+      <button type="submit" disabled={value === ""}>
+        Remember
+      </button>
+      {error && <p className="field-error">{error}</p>}
+    </form>
+  );
+}
+
+export function InputsBanner({ backend }: { backend: Backend }) {
+  const client = useQueryClient();
+  const needed = useQuery({ queryKey: ["inputs"], queryFn: () => backend.neededInputs() });
+  if (!needed.data?.length) return null;
+  return (
+    <div className="notice" role="region" aria-label="Inputs needed">
+      <p>Some servers need a value before they can start. It is kept in the OS keychain.</p>
+      {needed.data.map((n) => (
+        <Ask key={n.id} backend={backend} need={n} onDone={() => void client.invalidateQueries({ queryKey: ["inputs"] })} />
+      ))}
+    </div>
+  );
+}
