@@ -110,6 +110,8 @@ export function App({ backend }: { backend: Backend }) {
   const [configError, setConfigError] = useState<string | null>(null);
   // What the last change on disk did to the servers.
   const [configNotice, setConfigNotice] = useState<string | null>(null);
+  // Bumped on every change of the file on disk (the raw editor watches it).
+  const [diskVersion, setDiskVersion] = useState(0);
   // Live state: each event replaces that server's entry; a config change
   // refetches the list.
   useEffect(() => {
@@ -142,6 +144,7 @@ export function App({ backend }: { backend: Backend }) {
     void backend
       .onConfigChanged((change) => {
         setConfigError(change.error ?? null);
+        setDiskVersion((v) => v + 1);
         const parts = [
           change.added.length ? `started ${change.added.join(", ")}` : "",
           change.changed.length ? `restarted ${change.changed.join(", ")}` : "",
@@ -298,7 +301,7 @@ export function App({ backend }: { backend: Backend }) {
               />
             </div>
           )}
-          {tab === "config" && <RawEditor backend={backend} onClose={() => setTab("tools")} />}
+          {tab === "config" && <RawEditor backend={backend} onClose={() => setTab("tools")} diskVersion={diskVersion} />}
           {tab === "import" && (
             <div className="tool-detail">
               <ImportView backend={backend} ours={(servers.data?.servers ?? []).map((s) => s.name)} onDone={() => setTab("tools")} />

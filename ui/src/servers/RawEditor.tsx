@@ -7,7 +7,7 @@ import CodeMirror from "@uiw/react-codemirror";
 import { json } from "@codemirror/lang-json";
 import { BackendError, type Backend } from "../backend";
 
-export function RawEditor({ backend, onClose }: { backend: Backend; onClose: () => void }) {
+export function RawEditor({ backend, onClose, diskVersion }: { backend: Backend; onClose: () => void; diskVersion: number }) {
   const [base, setBase] = useState<string | null>(null);
   const [text, setText] = useState("");
   const [path, setPath] = useState("");
@@ -25,6 +25,14 @@ export function RawEditor({ backend, onClose }: { backend: Backend; onClose: () 
     );
   };
   useEffect(load, [backend]);
+  // The file changed on disk while open: reload if nothing is unsaved, else say so.
+  const [changedOnDisk, setChangedOnDisk] = useState(false);
+  const [seenVersion, setSeenVersion] = useState(diskVersion);
+  if (diskVersion !== seenVersion) {
+    setSeenVersion(diskVersion);
+    if (base !== null && text !== base) setChangedOnDisk(true);
+    else load();
+  }
   const save = () => {
     if (base === null) return;
     setSaved(false);
@@ -62,6 +70,20 @@ export function RawEditor({ backend, onClose }: { backend: Backend; onClose: () 
         {dirty && <span className="muted">unsaved changes</span>}
         {saved && !dirty && <span role="status">saved; servers follow the file</span>}
       </div>
+      {changedOnDisk && (
+        <div className="notice" role="alert">
+          <p>mcp.json changed on disk while you were editing. Saving now would be refused; copy your edit, then reload.</p>
+          <button
+            type="button"
+            onClick={() => {
+              setChangedOnDisk(false);
+              load();
+            }}
+          >
+            Reload from disk (drops your unsaved text)
+          </button>
+        </div>
+      )}
       {error && (
         <div className="error-banner" role="alert" data-code={error.code}>
           <p className="error-message">{error.message}</p>

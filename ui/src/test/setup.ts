@@ -6,3 +6,11 @@ afterEach(() => {
   cleanup();
   clearMocks();
 });
+
+// jsdom has no layout: CodeMirror measures text ranges, which jsdom lacks.
+if (typeof Range !== "undefined" && !("getClientRects" in Range.prototype)) {
+  Object.assign(Range.prototype, {
+    getClientRects: () => Object.assign([], { item: () => null }),
+    getBoundingClientRect: () => ({ x: 0, y: 0, width: 0, height: 0, top: 0, left: 0, right: 0, bottom: 0, toJSON: () => ({}) }),
+  });
+}
