@@ -18,6 +18,8 @@ const BUILD_PACKAGES: &[&str] = &[
     "libjavascriptcoregtk-4.1-dev",
     "librsvg2-dev",
     "libayatana-appindicator3-dev",
+    // The OS keychain (Secret Service over D-Bus) for secrets and inputs.
+    "libdbus-1-dev",
 ];
 /// Extra Debian packages the tests need: a virtual display, WebKit's WebDriver,
 /// and a screenshot tool.
