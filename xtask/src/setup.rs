@@ -23,7 +23,16 @@ const BUILD_PACKAGES: &[&str] = &[
 ];
 /// Extra Debian packages the tests need: a virtual display, WebKit's WebDriver,
 /// and a screenshot tool.
-const TEST_PACKAGES: &[&str] = &["xvfb", "xauth", "webkit2gtk-driver", "imagemagick"];
+const TEST_PACKAGES: &[&str] = &[
+    "xvfb",
+    "xauth",
+    "webkit2gtk-driver",
+    "imagemagick",
+    // A real Secret Service for the keychain test, in a private D-Bus session.
+    "gnome-keyring",
+    "dbus",
+    "dbus-x11",
+];
 
 fn missing_packages(packages: &[&str]) -> Vec<String> {
     packages
@@ -56,7 +65,7 @@ pub fn debian_packages(for_tests: bool) -> Result {
         return Ok(());
     }
     println!(
-        "Debian packages missing: {}\n  (WebKitGTK, GTK and their headers build and run the window;\n   xvfb, webkit2gtk-driver and imagemagick run the e2e tests and screenshots)",
+        "Debian packages missing: {}\n  (WebKitGTK, GTK and their headers build and run the window;\n   xvfb, webkit2gtk-driver and imagemagick run the e2e tests and screenshots;\n   gnome-keyring and dbus give the keychain test a real Secret Service)",
         missing.join(" ")
     );
     let is_root = Command::new("id")

@@ -188,6 +188,12 @@ pub fn test() -> Result {
             sh(cmd("cargo", &["test", "--workspace"], &root)
                 .env("MCPWB_THIRD_PARTY", target_dir(&root).join("third-party")))
         })?;
+        stages.run("test: keychain (Secret Service in a private D-Bus session)", || {
+            // gnome-keyring in its own session bus: the user's keyring is never touched.
+            let script = "echo -n throwaway | gnome-keyring-daemon --unlock --components=secrets >/dev/null \
+                          && cargo test -q -p workbench-core --lib secret_service -- --ignored";
+            sh(cmd("dbus-run-session", &["--", "sh", "-c", script], &root))
+        })?;
         let ui = root.join("ui");
         stages.run("check: tsc --noEmit", || {
             sh(cmd("npm", &["run", "--silent", "typecheck"], &ui))

@@ -202,4 +202,26 @@ mod tests {
         kc.delete(&id).unwrap();
         assert_eq!(reference(&id), "${secret:demo/env/API_KEY}");
     }
+
+    /// Needs a Secret Service: `cargo xtask test` runs it inside
+    /// `dbus-run-session` with a throwaway gnome-keyring.
+    #[test]
+    #[ignore = "needs a Secret Service (run by cargo xtask test)"]
+    fn a_secret_round_trips_through_a_real_secret_service() {
+        assert!(
+            std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_some(),
+            "run inside dbus-run-session"
+        );
+        let ns = format!("mcpwb-test-ss-{}", std::process::id());
+        let kc = Keychain::new(&ns, Store::SecretService);
+        let id = secret_id("demo", "headers", "Authorization");
+        kc.delete(&id).unwrap();
+        assert_eq!(kc.get(&id).unwrap(), None);
+        kc.set(&id, "Bearer s3cr3t").unwrap();
+        assert_eq!(kc.get(&id).unwrap().as_deref(), Some("Bearer s3cr3t"));
+        kc.set(&id, "Bearer n3w").unwrap();
+        assert_eq!(kc.get(&id).unwrap().as_deref(), Some("Bearer n3w"));
+        kc.delete(&id).unwrap();
+        assert_eq!(kc.get(&id).unwrap(), None);
+    }
 }
