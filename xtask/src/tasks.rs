@@ -191,7 +191,7 @@ pub fn test() -> Result {
         stages.run("test: keychain (Secret Service in a private D-Bus session)", || {
             // gnome-keyring in its own session bus: the user's keyring is never touched.
             let script = "echo -n throwaway | gnome-keyring-daemon --unlock --components=secrets >/dev/null \
-                          && cargo test -q -p workbench-core --lib secret_service -- --ignored";
+                          && cargo test -q --workspace --lib secret_service -- --ignored";
             sh(cmd("dbus-run-session", &["--", "sh", "-c", script], &root))
         })?;
         let ui = root.join("ui");

@@ -203,7 +203,8 @@ mod tests {
         assert_eq!(reference(&id), "${secret:demo/env/API_KEY}");
     }
 
-    /// Needs a Secret Service: `cargo xtask test` runs it inside
+    /// Needs a Secret Service: `cargo xtask test` runs it (with the workspace's
+    /// feature set, so nothing is rebuilt) inside
     /// `dbus-run-session` with a throwaway gnome-keyring.
     #[test]
     #[ignore = "needs a Secret Service (run by cargo xtask test)"]
