@@ -254,22 +254,24 @@ export type MessageKind = "request" | "response" | "error" | "notification" |
 /**  Not a JSON-RPC message (e.g. a log line on stdout). */
 "invalid" | "log";
 
-/**  An `${input:id}` some server needs and nobody has given yet. */
+/**  An `${input:id}` some server refers to that nobody has given yet. */
 export type NeededInput = NeededInput_Serialize | NeededInput_Deserialize;
 
-/**  An `${input:id}` some server needs and nobody has given yet. */
+/**  An `${input:id}` some server refers to that nobody has given yet. */
 export type NeededInput_Deserialize = {
 	id: string,
 	description?: string | null,
+	/**  Masked while typed (undeclared inputs are treated as secret). */
 	password: boolean,
 	/**  The servers that use it. */
 	servers: string[],
 };
 
-/**  An `${input:id}` some server needs and nobody has given yet. */
+/**  An `${input:id}` some server refers to that nobody has given yet. */
 export type NeededInput_Serialize = {
 	id: string,
 	description: string | null,
+	/**  Masked while typed (undeclared inputs are treated as secret). */
 	password: boolean,
 	/**  The servers that use it. */
 	servers: string[],

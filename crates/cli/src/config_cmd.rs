@@ -258,18 +258,7 @@ fn raw_servers(path: &Path) -> Result<dialects::Entries, Failure> {
         path: path.to_path_buf(),
         source,
     })?;
-    let doc = parse_jsonc(path, &text)?;
-    let servers = doc
-        .get("mcpServers")
-        .or_else(|| doc.get("servers"))
-        .and_then(Value::as_object)
-        .map(|m| {
-            m.iter()
-                .filter_map(|(k, v)| Some((k.clone(), v.as_object()?.clone())))
-                .collect()
-        })
-        .unwrap_or_default();
-    Ok(servers)
+    Ok(workbench_core::config::raw_entries(path, &text)?)
 }
 
 fn say(cli: &Cli, text: String, data: Value) {

@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 use tauri::{Runtime, State};
 use workbench_core::config::edit::EditOp;
 use workbench_core::config::store::Document;
+use workbench_core::config::vars::NeededInput;
 use workbench_core::config::{ConfigFile, parse_entry};
 use workbench_core::connect::ServerStatus;
 use workbench_core::{Error, ErrorInfo, Workbench, WorkbenchOptions};
@@ -137,10 +138,10 @@ pub async fn server_entry<R: Runtime>(
     name: String,
 ) -> Result<Value, ErrorInfo> {
     let doc = Document::open(&state.config_path)?;
-    let value = workbench_core::config::parse_jsonc(&state.config_path, &doc.text)?;
-    ["mcpServers", "servers"]
-        .iter()
-        .find_map(|k| value.get(k).and_then(|m| m.get(&name)).cloned())
+    workbench_core::config::raw_entries(&state.config_path, &doc.text)?
+        .into_iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, entry)| Value::Object(entry))
         .ok_or_else(|| Error::UnknownServer(name).into())
 }
 
@@ -236,16 +237,6 @@ pub async fn import_config<R: Runtime>(
     Ok(merged)
 }
 
-/// An `${input:id}` some server needs and nobody has given yet.
-#[derive(Debug, Clone, Serialize, specta::Type)]
-pub struct NeededInput {
-    pub id: String,
-    pub description: Option<String>,
-    pub password: bool,
-    /// The servers that use it.
-    pub servers: Vec<String>,
-}
-
 /// The inputs the config's servers refer to that the keychain lacks.
 #[tauri::command]
 #[specta::specta]
@@ -253,43 +244,11 @@ pub async fn needed_inputs<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
 ) -> Result<Vec<NeededInput>, ErrorInfo> {
-    use workbench_core::config::secrets::Keychain;
     let Ok(config) = ConfigFile::load(&state.config_path) else {
         return Ok(Vec::new());
     };
-    let doc = Document::open(&state.config_path)?;
-    let raw = workbench_core::config::parse_jsonc(&state.config_path, &doc.text)?;
-    let keychain = Keychain::app();
-    let mut out: Vec<NeededInput> = Vec::new();
-    for entry in &config.servers {
-        let text = ["mcpServers", "servers"]
-            .iter()
-            .find_map(|k| raw.get(k).and_then(|m| m.get(&entry.name)))
-            .map(Value::to_string)
-            .unwrap_or_default();
-        for key in workbench_core::config::vars::keychain_refs(&text) {
-            let Some(id) = key.strip_prefix("input/") else {
-                continue;
-            };
-            if keychain.get(&key).ok().flatten().is_some() {
-                continue;
-            }
-            match out.iter_mut().find(|n| n.id == id) {
-                Some(n) if !n.servers.contains(&entry.name) => n.servers.push(entry.name.clone()),
-                Some(_) => {}
-                None => {
-                    let decl = config.inputs.iter().find(|d| d.id == id);
-                    out.push(NeededInput {
-                        id: id.to_string(),
-                        description: decl.and_then(|d| d.description.clone()),
-                        password: decl.is_none_or(|d| d.password),
-                        servers: vec![entry.name.clone()],
-                    });
-                }
-            }
-        }
-    }
-    Ok(out)
+    let keychain = workbench_core::config::secrets::Keychain::app();
+    Ok(config.missing_inputs(|id| keychain.get(id).ok().flatten().is_some()))
 }
 
 /// Remember the value of `${input:id}` in the OS keychain, then restart the

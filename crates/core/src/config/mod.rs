@@ -373,6 +373,21 @@ impl ConfigFile {
     }
 }
 
+/// The entries of a config text as written (unexpanded, any keys kept), in
+/// file order: what `show`, export and the edit form start from.
+pub fn raw_entries(path: &Path, text: &str) -> Result<dialects::Entries> {
+    let doc = parse_jsonc(path, text)?;
+    Ok(SERVER_KEYS
+        .iter()
+        .find_map(|k| doc.get(*k).and_then(serde_json::Value::as_object))
+        .map(|m| {
+            m.iter()
+                .filter_map(|(k, v)| Some((k.clone(), v.as_object()?.clone())))
+                .collect()
+        })
+        .unwrap_or_default())
+}
+
 /// The user's own config file: `$XDG_CONFIG_HOME/mcp-workbench/mcp.json`
 /// (`~/.config/...` on Linux, the platform equivalent elsewhere).
 pub fn default_user_config() -> PathBuf {

@@ -228,6 +228,78 @@ impl ServerEntry {
     }
 }
 
+/// An `${input:id}` some server refers to that nobody has given yet.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct NeededInput {
+    pub id: String,
+    pub description: Option<String>,
+    /// Masked while typed (undeclared inputs are treated as secret).
+    pub password: bool,
+    /// The servers that use it.
+    pub servers: Vec<String>,
+}
+
+impl ServerEntry {
+    /// Every text of the entry that may hold references (unexpanded).
+    fn texts(&self) -> Vec<&str> {
+        let mut out = Vec::new();
+        match &self.transport {
+            Transport::Stdio {
+                command,
+                args,
+                env,
+                cwd,
+            } => {
+                out.push(command.as_str());
+                out.extend(args.iter().map(String::as_str));
+                out.extend(env.values().map(String::as_str));
+                out.extend(cwd.as_deref());
+            }
+            Transport::StreamableHttp { url, headers }
+            | Transport::Sse { url, headers }
+            | Transport::RemoteAuto { url, headers } => {
+                out.push(url.as_str());
+                out.extend(headers.values().map(String::as_str));
+            }
+        }
+        out
+    }
+}
+
+impl super::ConfigFile {
+    /// The inputs the servers refer to for which `given(keychain id)` is false.
+    pub fn missing_inputs(&self, given: impl Fn(&str) -> bool) -> Vec<NeededInput> {
+        let mut out: Vec<NeededInput> = Vec::new();
+        for entry in &self.servers {
+            for key in entry.texts().into_iter().flat_map(keychain_refs) {
+                let Some(id) = key.strip_prefix("input/") else {
+                    continue;
+                };
+                if given(&key) {
+                    continue;
+                }
+                match out.iter_mut().find(|n| n.id == id) {
+                    Some(n) if !n.servers.contains(&entry.name) => {
+                        n.servers.push(entry.name.clone())
+                    }
+                    Some(_) => {}
+                    None => {
+                        let decl = self.inputs.iter().find(|d| d.id == id);
+                        out.push(NeededInput {
+                            id: id.to_string(),
+                            description: decl.and_then(|d| d.description.clone()),
+                            password: decl.is_none_or(|d| d.password),
+                            servers: vec![entry.name.clone()],
+                        });
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
 #[cfg(test)]
 #[path = "vars_tests.rs"]
 mod tests;

@@ -102,3 +102,29 @@ fn inputs_and_secrets_come_from_the_keychain() {
     kc.delete(&input_id("api-key")).unwrap();
     kc.delete("srv/env/TOKEN").unwrap();
 }
+
+#[test]
+fn missing_inputs_are_listed_once_with_their_declaration_and_users() {
+    let cfg = crate::config::ConfigFile::parse(
+        std::path::Path::new("/t/mcp.json"),
+        r#"{ "inputs": [ { "id": "key", "description": "API key", "password": false } ],
+             "mcpServers": {
+               "a": { "command": "x", "env": { "K": "${input:key}", "T": "${input:token}" } },
+               "b": { "url": "https://h/mcp", "headers": { "A": "Bearer ${input:key}" } },
+               "c": { "command": "y", "args": ["${input:given}"] } } }"#,
+    )
+    .unwrap();
+    let missing = cfg.missing_inputs(|id| id == input_id("given"));
+    let ids: Vec<_> = missing
+        .iter()
+        .map(|n| (n.id.as_str(), n.servers.clone(), n.password))
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            ("key", vec!["a".to_string(), "b".to_string()], false),
+            ("token", vec!["a".to_string()], true),
+        ]
+    );
+    assert_eq!(missing[0].description.as_deref(), Some("API key"));
+}
