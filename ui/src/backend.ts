@@ -14,7 +14,7 @@ import {
   type NeededInput,
   type Merged,
   type EditOp as ServerEdit,
-  type TrialReport_Serialize as TrialReport,
+  type Trial_Serialize as TrialReport,
   type ResourceRow,
   type ServerList,
   type ServerStatus_Serialize as ServerStatus,

@@ -56,7 +56,7 @@ export const commands = {
 	 *  Connect to an entry that is not saved yet and report what it offers or
 	 *  why it failed; the trial connection is closed afterwards.
 	 */
-	tryServer: (name: string, fields: { [key in string]: Value }) => typedError<TrialReport_Serialize, ErrorInfo>(__TAURI_INVOKE("try_server", { name, fields })),
+	tryServer: (name: string, fields: { [key in string]: Value }) => typedError<Trial_Serialize, ErrorInfo>(__TAURI_INVOKE("try_server", { name, fields })),
 	/**  A server's entry as written in the file (references unexpanded). */
 	serverEntry: (name: string) => typedError<Value, ErrorInfo>(__TAURI_INVOKE("server_entry", { name })),
 	/**
@@ -534,18 +534,18 @@ export type TrafficEntry_Serialize = {
 /**  The transport's kind, for display and IPC. */
 export type TransportKind = "stdio" | "streamable_http" | "sse" | "remote_auto";
 
-export type TrialReport = TrialReport_Serialize | TrialReport_Deserialize;
+export type Trial = Trial_Serialize | Trial_Deserialize;
 
-export type TrialReport_Deserialize = {
-	/**  The state the trial connection reached (ready, failed with why). */
+export type Trial_Deserialize = {
+	/**  The state the trial connection reached (ready, or failed and why). */
 	status: ServerStatus_Deserialize,
 	tools: string[],
 	resources: number,
 	prompts: number,
 };
 
-export type TrialReport_Serialize = {
-	/**  The state the trial connection reached (ready, failed with why). */
+export type Trial_Serialize = {
+	/**  The state the trial connection reached (ready, or failed and why). */
 	status: ServerStatus_Serialize,
 	tools: string[],
 	resources: number,

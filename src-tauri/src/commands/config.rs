@@ -12,7 +12,7 @@ use workbench_core::config::edit::EditOp;
 use workbench_core::config::store::Document;
 use workbench_core::config::vars::NeededInput;
 use workbench_core::config::{ConfigFile, parse_entry};
-use workbench_core::connect::ServerStatus;
+use workbench_core::workbench::Trial;
 use workbench_core::{Error, ErrorInfo, Workbench, WorkbenchOptions};
 
 use crate::state::AppState;
@@ -22,15 +22,6 @@ pub struct ConfigText {
     pub path: String,
     pub exists: bool,
     pub text: String,
-}
-
-#[derive(Debug, Clone, Serialize, specta::Type)]
-pub struct TrialReport {
-    /// The state the trial connection reached (ready, failed with why).
-    pub status: ServerStatus,
-    pub tools: Vec<String>,
-    pub resources: u32,
-    pub prompts: u32,
 }
 
 #[tauri::command]
@@ -91,42 +82,16 @@ pub async fn try_server<R: Runtime>(
     state: State<'_, AppState>,
     name: String,
     fields: Map<String, Value>,
-) -> Result<TrialReport, ErrorInfo> {
+) -> Result<Trial, ErrorInfo> {
     let entry = parse_entry(&name, &Value::Object(fields)).map_err(|p| Error::ConfigInvalid {
         path: state.config_path.clone(),
         pointer: format!("/mcpServers/{name}{}", p.pointer),
         message: p.message,
     })?;
-    let mut config = ConfigFile::empty(&state.config_path);
-    config.servers.push(entry);
     let mut options = WorkbenchOptions::default();
-    options.supervisor.auto_restart = false;
-    options.supervisor.startup_timeout = Duration::from_secs(20);
     options.supervisor.vars = workbench_core::config::vars::Vars::from_process(None);
-    let trial = Workbench::start(&config, options);
-    trial.settle(Duration::from_secs(20)).await;
-    // The catalog fills right after Ready.
-    let mut catalog = None;
-    for _ in 0..40 {
-        catalog = trial.catalog().server(&name);
-        if catalog.is_some() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    let status = trial.server(&name)?.status();
-    trial.shutdown().await;
-    let catalog = catalog.unwrap_or_default();
-    Ok(TrialReport {
-        status,
-        tools: catalog
-            .tools
-            .iter()
-            .filter_map(|t| t["name"].as_str().map(str::to_string))
-            .collect(),
-        resources: catalog.resources.len() as u32,
-        prompts: catalog.prompts.len() as u32,
-    })
+    let config = ConfigFile::empty(&state.config_path);
+    Ok(Workbench::trial(&config, entry, options, Duration::from_secs(20)).await?)
 }
 
 /// A server's entry as written in the file (references unexpanded).

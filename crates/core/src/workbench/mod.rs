@@ -4,6 +4,7 @@
 
 mod calls;
 mod reload;
+mod trial;
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -13,6 +14,7 @@ use tokio_util::sync::{CancellationToken, DropGuard};
 
 pub use calls::{CallOptions, CallOutcome};
 pub use reload::ConfigWatch;
+pub use trial::Trial;
 
 use crate::catalog::Catalog;
 use crate::config::ConfigFile;

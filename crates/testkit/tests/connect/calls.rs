@@ -469,3 +469,35 @@ async fn include_and_exclude_lists_hide_tools_from_the_catalog_and_from_calls() 
     assert!(e.to_string().contains("excludeTools"), "{e}");
     wb.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_trial_connection_reports_what_an_unsaved_entry_offers_or_why_not() {
+    use workbench_core::config::{ConfigFile, parse_entry};
+    let dir = tempfile::tempdir().unwrap();
+    let config = ConfigFile::empty(&dir.path().join("mcp.json"));
+    let (name, raw) = stdio("trial", &[]);
+    let good = parse_entry(&name, &raw).unwrap();
+    let trial = workbench_core::Workbench::trial(&config, good, fast(), Duration::from_secs(10))
+        .await
+        .unwrap();
+    assert!(is_ready(&trial.status.state), "{:?}", trial.status);
+    assert!(
+        trial.tools.contains(&"echo".to_string()),
+        "{:?}",
+        trial.tools
+    );
+    assert!(trial.resources > 0 && trial.prompts > 0);
+    let (name, raw) = stdio("broken", &["--fault", "exit-at-start"]);
+    let bad = parse_entry(&name, &raw).unwrap();
+    let trial = workbench_core::Workbench::trial(&config, bad, fast(), Duration::from_secs(10))
+        .await
+        .unwrap();
+    let ServerState::Failed { reason, .. } = &trial.status.state else {
+        panic!("{:?}", trial.status)
+    };
+    assert!(reason.contains("exited with status 3"), "{reason}");
+    assert!(trial.tools.is_empty());
+    // Failed, not Restarting: a trial does not retry.
+    let leftovers = processes_with("--name broken");
+    assert_eq!(leftovers, 0);
+}
