@@ -10,7 +10,7 @@ import {
   type PendingAsk,
   type PromptRow,
   type ConfigText,
-  type FoundConfig,
+  type Found_Serialize as FoundConfig,
   type NeededInput,
   type Merged,
   type EditOp as ServerEdit,

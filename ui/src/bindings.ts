@@ -65,7 +65,7 @@ export const commands = {
 	 */
 	storeSecret: (server: string, field: string, key: string, value: string) => typedError<string, ErrorInfo>(__TAURI_INVOKE("store_secret", { server, field, key, value })),
 	/**  The other clients' configs that exist here (their documented places). */
-	discoverConfigs: () => typedError<FoundConfig[], ErrorInfo>(__TAURI_INVOKE("discover_configs")),
+	discoverConfigs: () => typedError<Found_Serialize[], ErrorInfo>(__TAURI_INVOKE("discover_configs")),
 	/**
 	 *  Import servers from another client's file into ours (only `only`, when
 	 *  not empty; ours are kept unless `replace`).
@@ -177,6 +177,19 @@ export type ConfigText = {
 	text: string,
 };
 
+/**  A client whose config we read and write. */
+export type Dialect = "claude-desktop" | 
+/**  `.mcp.json` in a project, and `~/.claude.json` (user and local scopes). */
+"claude-code" | "cursor" | 
+/**  `servers` + `inputs` (`.vscode/mcp.json`, the user `mcp.json`). */
+"vscode" | "windsurf" | "zed" | "cline" | "roo" | 
+/**  `~/.config/goose/config.yaml` extensions. */
+"goose" | 
+/**  Continue's YAML (`mcpServers` as a list). */
+"continue" | "lm-studio" | 
+/**  The MCP Registry's `server.json` (import only). */
+"registry";
+
 export type Direction = 
 /**  Client → server. */
 "outgoing" | 
@@ -234,14 +247,31 @@ export type ErrorInfo = {
 	message: string,
 };
 
-/**  Another client's config found on this machine, and what it holds. */
-export type FoundConfig = {
-	/**  The dialect's id (`cursor`, `claude-code`, ...). */
-	dialect: string,
+/**  A config file of another client found on this machine. */
+export type Found = Found_Serialize | Found_Deserialize;
+
+/**  A config file of another client found on this machine. */
+export type Found_Deserialize = {
+	dialect: Dialect,
 	path: string,
+	/**  The servers an import would bring. */
 	servers: string[],
-	/**  Why some entries would not come along; or why the file cannot be read. */
+	/**  What an import would skip or change. */
 	notes: string[],
+	/**  Why the file cannot be imported (unreadable, not that dialect). */
+	error?: string | null,
+};
+
+/**  A config file of another client found on this machine. */
+export type Found_Serialize = {
+	dialect: Dialect,
+	path: string,
+	/**  The servers an import would bring. */
+	servers: string[],
+	/**  What an import would skip or change. */
+	notes: string[],
+	/**  Why the file cannot be imported (unreadable, not that dialect). */
+	error: string | null,
 };
 
 export type Merged = {

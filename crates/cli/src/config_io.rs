@@ -89,11 +89,8 @@ pub fn discover(cli: &Cli, project: Option<&Path>) -> Result<(), Failure> {
     let rows: Vec<Value> = found
         .iter()
         .map(|f| {
-            let count = std::fs::read_to_string(&f.path)
-                .ok()
-                .and_then(|t| dialects::import(f.dialect, &t).ok())
-                .map(|i| i.servers.len());
-            json!({ "dialect": f.dialect.id(), "path": f.path, "servers": count })
+            let count = f.error.is_none().then_some(f.servers.len());
+            json!({ "dialect": f.dialect.id(), "path": f.path, "servers": count, "error": f.error })
         })
         .collect();
     if cli.json {

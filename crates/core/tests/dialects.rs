@@ -134,6 +134,33 @@ fn discovery_finds_the_documented_files_that_exist() {
     let found = dialects::discover(home.path(), Some(project.path()));
     let ids: Vec<&str> = found.iter().map(|f| f.dialect.id()).collect();
     assert_eq!(ids, ["claude-code", "cursor", "goose", "vscode"]);
+    assert!(
+        found
+            .iter()
+            .all(|f| f.error.is_none() && f.servers.is_empty())
+    );
+    // What each holds is read too, and a file that is not its dialect says so.
+    std::fs::write(
+        home.path().join(".cursor/mcp.json"),
+        r#"{ "mcpServers": { "gh": { "command": "gh-mcp" } } }"#,
+    )
+    .unwrap();
+    std::fs::write(
+        home.path().join(".config/goose/config.yaml"),
+        "extensions: [unclosed",
+    )
+    .unwrap();
+    let found = dialects::discover(home.path(), Some(project.path()));
+    assert_eq!(found[1].servers, ["gh"]);
+    assert!(
+        found[2]
+            .error
+            .as_deref()
+            .unwrap_or("")
+            .contains("not a goose config"),
+        "{:?}",
+        found[2]
+    );
 }
 
 #[test]

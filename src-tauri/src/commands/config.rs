@@ -127,17 +127,6 @@ pub async fn store_secret<R: Runtime>(
     Ok(reference(&id))
 }
 
-/// Another client's config found on this machine, and what it holds.
-#[derive(Debug, Clone, Serialize, specta::Type)]
-pub struct FoundConfig {
-    /// The dialect's id (`cursor`, `claude-code`, ...).
-    pub dialect: String,
-    pub path: String,
-    pub servers: Vec<String>,
-    /// Why some entries would not come along; or why the file cannot be read.
-    pub notes: Vec<String>,
-}
-
 fn project_dir(state: &AppState) -> Option<std::path::PathBuf> {
     state.config_path.parent().map(std::path::Path::to_path_buf)
 }
@@ -148,30 +137,14 @@ fn project_dir(state: &AppState) -> Option<std::path::PathBuf> {
 pub async fn discover_configs<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
-) -> Result<Vec<FoundConfig>, ErrorInfo> {
-    use workbench_core::config::dialects;
+) -> Result<Vec<workbench_core::config::dialects::Found>, ErrorInfo> {
     let Some(home) = std::env::var_os("HOME").map(std::path::PathBuf::from) else {
         return Ok(Vec::new());
     };
-    Ok(dialects::discover(&home, project_dir(&state).as_deref())
-        .into_iter()
-        .filter(|f| std::path::Path::new(&f.path) != state.config_path)
-        .map(|f| {
-            let read = std::fs::read_to_string(&f.path)
-                .map_err(|e| e.to_string())
-                .and_then(|t| dialects::import(f.dialect, &t).map_err(|e| e.to_string()));
-            let (servers, notes) = match read {
-                Ok(i) => (i.servers.into_iter().map(|(n, _)| n).collect(), i.notes),
-                Err(e) => (Vec::new(), vec![e]),
-            };
-            FoundConfig {
-                dialect: f.dialect.id().to_string(),
-                path: f.path,
-                servers,
-                notes,
-            }
-        })
-        .collect())
+    let mut found =
+        workbench_core::config::dialects::discover(&home, project_dir(&state).as_deref());
+    found.retain(|f| std::path::Path::new(&f.path) != state.config_path);
+    Ok(found)
 }
 
 /// Import servers from another client's file into ours (only `only`, when

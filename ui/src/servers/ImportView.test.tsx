@@ -8,7 +8,7 @@ describe("importing from other clients", () => {
   it("lists the configs found and imports the servers picked", async () => {
     const imports: unknown[] = [];
     mockIPC((cmd, args) => {
-      if (cmd === "discover_configs") return [{ dialect: "cursor", path: "/h/.cursor/mcp.json", servers: ["github", "files"], notes: ["x: skipped"] }];
+      if (cmd === "discover_configs") return [{ dialect: "cursor", path: "/h/.cursor/mcp.json", servers: ["github", "files"], notes: ["x: skipped"], error: null }];
       if (cmd === "import_config") {
         imports.push(args);
         return { added: ["files"], kept: [] };

@@ -41,6 +41,11 @@ export function ImportView({ backend, ours, onDone }: { backend: Backend; ours: 
                 {s} {ours.includes(s) && <span className="badge">we have one</span>}
               </label>
             ))}
+            {f.error && (
+              <p className="field-error">
+                Cannot import this file: {f.error}
+              </p>
+            )}
             {f.notes.map((n) => (
               <p key={n} className="muted">
                 {n}

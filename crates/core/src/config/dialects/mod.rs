@@ -349,6 +349,12 @@ pub fn import(dialect: Dialect, text: &str) -> Result<Imported> {
 pub struct Found {
     pub dialect: Dialect,
     pub path: String,
+    /// The servers an import would bring.
+    pub servers: Vec<String>,
+    /// What an import would skip or change.
+    pub notes: Vec<String>,
+    /// Why the file cannot be imported (unreadable, not that dialect).
+    pub error: Option<String>,
 }
 
 /// The documented locations of each client's config, for `home` (Linux
@@ -402,14 +408,30 @@ pub fn known_paths(home: &Path, project: Option<&Path>) -> Vec<(Dialect, PathBuf
     out
 }
 
-/// The known files that exist here.
+/// The known files that exist here, each read as its dialect.
 pub fn discover(home: &Path, project: Option<&Path>) -> Vec<Found> {
     known_paths(home, project)
         .into_iter()
         .filter(|(_, p)| p.is_file())
-        .map(|(dialect, p)| Found {
-            dialect,
-            path: p.display().to_string(),
+        .map(|(dialect, p)| {
+            let read = std::fs::read_to_string(&p)
+                .map_err(|e| format!("cannot read it: {e}"))
+                .and_then(|text| import(dialect, &text).map_err(|e| e.to_string()));
+            let (servers, notes, error) = match read {
+                Ok(i) => (
+                    i.servers.into_iter().map(|(n, _)| n).collect(),
+                    i.notes,
+                    None,
+                ),
+                Err(e) => (Vec::new(), Vec::new(), Some(e)),
+            };
+            Found {
+                dialect,
+                path: p.display().to_string(),
+                servers,
+                notes,
+                error,
+            }
         })
         .collect()
 }
