@@ -2,6 +2,7 @@
 // completions as suggestions), get the messages and render them.
 import { useEffect, useId, useState } from "react";
 import type { Backend, PromptRow } from "../backend";
+import { PickList } from "../components/PickList";
 
 type Arg = { name: string; description?: string; required?: boolean };
 type Message = { role?: string; content?: Record<string, unknown> };
@@ -97,39 +98,17 @@ export function PromptsView({ backend, rows }: { backend: Backend; rows: PromptR
   const [selected, setSelected] = useState<number | null>(null);
   const current = selected === null ? null : rows[selected];
   return (
-    <div className="tools-view">
-      <div className="tool-list">
-        {rows.length === 0 && <p className="muted empty-hint">No prompts: servers that offer some list them here once ready.</p>}
-        <div className="tool-scroller" role="listbox" aria-label="Prompts">
-          {rows.map((row, index) => {
-            const p = row.prompt as { name?: string; title?: string };
-            return (
-              <div
-                key={`${row.server}/${p.name}`}
-                role="option"
-                aria-selected={index === selected}
-                className={index === selected ? "tool-row selected" : "tool-row"}
-                onClick={() => setSelected(index)}
-              >
-                <span className="tool-name">{p.title ?? p.name}</span>
-                <span className="tool-meta">
-                  {row.server} · <code>{p.name}</code>
-                </span>
-              </div>
-            );
-          })}
-        </div>
-      </div>
-      <div className="tool-detail">
-        {current ? (
-          <Detail key={selected} backend={backend} row={current} />
-        ) : (
-          <div className="empty-state">
-            <h2>Pick a prompt</h2>
-            <p>Fill its arguments (the server suggests values) and get its messages.</p>
-          </div>
-        )}
-      </div>
-    </div>
+    <PickList
+      label="Prompts"
+      items={rows.map((row, index) => {
+        const p = row.prompt as { name?: string; title?: string };
+        return { key: `${row.server}/${p.name}`, index, title: p.title ?? p.name, server: row.server, code: String(p.name ?? "") };
+      })}
+      selected={selected}
+      onSelect={setSelected}
+      top={rows.length === 0 && <p className="muted empty-hint">No prompts: servers that offer some list them here once ready.</p>}
+      detail={current ? <Detail key={selected} backend={backend} row={current} /> : null}
+      empty={{ title: "Pick a prompt", text: "Fill its arguments (the server suggests values) and get its messages." }}
+    />
   );
 }

@@ -2,6 +2,7 @@
 // read with a preview (text, image, binary size), subscribe for updates.
 import { useState } from "react";
 import type { Backend, ResourceRow } from "../backend";
+import { PickList } from "../components/PickList";
 
 type Content = { uri?: string; mimeType?: string; text?: string; blob?: string };
 
@@ -122,50 +123,35 @@ function Detail({ backend, row }: { backend: Backend; row: ResourceRow }) {
 export function ResourcesView({ backend, rows, updated }: { backend: Backend; rows: ResourceRow[]; updated: string[] }) {
   const [selected, setSelected] = useState<number | null>(null);
   const [query, setQuery] = useState("");
-  const shown = rows
-    .map((row, index) => ({ row, index }))
-    .filter(({ row }) => JSON.stringify(row.resource).toLowerCase().includes(query.toLowerCase()));
   const current = selected === null ? null : rows[selected];
+  const items = rows
+    .map((row, index) => ({ row, index }))
+    .filter(({ row }) => JSON.stringify(row.resource).toLowerCase().includes(query.toLowerCase()))
+    .map(({ row, index }) => {
+      const r = row.resource as Record<string, unknown>;
+      const id = String(r.uri ?? r.uriTemplate ?? "");
+      const title = (
+        <>
+          {String(r.title ?? r.name ?? id)} {row.template && <span className="badge">template</span>}
+          {updated.includes(`${row.server} ${id}`) && <span className="badge">updated</span>}
+        </>
+      );
+      return { key: `${row.server}/${id}`, index, title, server: row.server, code: id, data: { "data-uri": id } };
+    });
   return (
-    <div className="tools-view">
-      <div className="tool-list">
-        <input type="search" aria-label="Search resources" placeholder="Search resources" value={query} onChange={(e) => setQuery(e.target.value)} />
-        {rows.length === 0 && <p className="muted empty-hint">No resources: servers that offer some list them here once ready.</p>}
-        <div className="tool-scroller" role="listbox" aria-label="Resources">
-          {shown.map(({ row, index }) => {
-            const r = row.resource as Record<string, unknown>;
-            const id = String(r.uri ?? r.uriTemplate ?? "");
-            return (
-              <div
-                key={`${row.server}/${id}`}
-                role="option"
-                aria-selected={index === selected}
-                className={index === selected ? "tool-row selected" : "tool-row"}
-                onClick={() => setSelected(index)}
-                data-uri={id}
-              >
-                <span className="tool-name">
-                  {String(r.title ?? r.name ?? id)} {row.template && <span className="badge">template</span>}
-                  {updated.includes(`${row.server} ${id}`) && <span className="badge">updated</span>}
-                </span>
-                <span className="tool-meta">
-                  {row.server} · <code>{id}</code>
-                </span>
-              </div>
-            );
-          })}
-        </div>
-      </div>
-      <div className="tool-detail">
-        {current ? (
-          <Detail key={selected} backend={backend} row={current} />
-        ) : (
-          <div className="empty-state">
-            <h2>Pick a resource</h2>
-            <p>Read it, fill a template, or subscribe to its updates.</p>
-          </div>
-        )}
-      </div>
-    </div>
+    <PickList
+      label="Resources"
+      items={items}
+      selected={selected}
+      onSelect={setSelected}
+      top={
+        <>
+          <input type="search" aria-label="Search resources" placeholder="Search resources" value={query} onChange={(e) => setQuery(e.target.value)} />
+          {rows.length === 0 && <p className="muted empty-hint">No resources: servers that offer some list them here once ready.</p>}
+        </>
+      }
+      detail={current ? <Detail key={selected} backend={backend} row={current} /> : null}
+      empty={{ title: "Pick a resource", text: "Read it, fill a template, or subscribe to its updates." }}
+    />
   );
 }
