@@ -74,11 +74,13 @@ pub enum Error {
     UnknownTool { server: String, tool: String },
     #[error("{server} is not ready ({state})")]
     ServerNotReady { server: String, state: String },
-    #[error("{server}: {method} got no answer within {seconds:.1} s")]
+    #[error("{server}: {method} got no answer within {seconds:.1} s{}", if *.progressing { " (it kept reporting progress past the maximum time for a call)" } else { "" })]
     Timeout {
         server: String,
         method: String,
         seconds: f64,
+        /// Ended by the maximum total time, not by silence.
+        progressing: bool,
     },
     #[error("{server}: {method} was cancelled")]
     Cancelled { server: String, method: String },

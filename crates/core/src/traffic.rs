@@ -76,7 +76,14 @@ struct Inner {
     /// (server, id, direction of the request) → when and what was asked.
     pending: HashMap<(String, String, bool), Pending>,
     secrets: HashMap<String, Vec<String>>,
+    /// (server, progress token) → when the server last reported progress on
+    /// it: what a call's timeout is reset by.
+    progress: HashMap<(String, String), Instant>,
 }
+
+/// Progress records kept at most (a token a finished call left behind is
+/// dropped when the map is pruned).
+const MAX_PROGRESS: usize = 4096;
 
 /// Shared, cheap to clone. Locks are held only to push or copy; never across `.await`.
 #[derive(Clone)]
@@ -108,9 +115,32 @@ struct Head<'a> {
     id: Option<&'a serde_json::value::RawValue>,
     #[serde(default)]
     error: Option<serde::de::IgnoredAny>,
+    #[serde(borrow, default)]
+    params: Option<&'a serde_json::value::RawValue>,
 }
 
-fn classify(text: &str) -> (MessageKind, Option<String>, Option<String>) {
+/// What a message is, as the log files it.
+struct Classified {
+    kind: MessageKind,
+    method: Option<String>,
+    id: Option<String>,
+    /// For `notifications/progress`: the progress token, as JSON text.
+    progress_token: Option<String>,
+}
+
+/// The `progressToken` of a progress notification's params, as JSON text.
+fn progress_token(params: &serde_json::value::RawValue) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Params<'a> {
+        #[serde(borrow, rename = "progressToken")]
+        token: &'a serde_json::value::RawValue,
+    }
+    serde_json::from_str::<Params<'_>>(params.get())
+        .ok()
+        .map(|p| p.token.get().to_string())
+}
+
+fn classify(text: &str) -> Classified {
     // Only an object is a message (a derived struct would also read an array).
     let object = text.trim_start().starts_with('{');
     let Ok(head) = serde_json::from_str::<Head<'_>>(text)
@@ -118,7 +148,12 @@ fn classify(text: &str) -> (MessageKind, Option<String>, Option<String>) {
         .and_then(|h| if object { Ok(h) } else { Err(()) })
     else {
         // Not JSON, or a batch or a bare value: kept, called by what it is not.
-        return (MessageKind::Invalid, None, None);
+        return Classified {
+            kind: MessageKind::Invalid,
+            method: None,
+            id: None,
+            progress_token: None,
+        };
     };
     let method = head.method.map(|m| m.into_owned());
     let id = head
@@ -132,7 +167,18 @@ fn classify(text: &str) -> (MessageKind, Option<String>, Option<String>) {
         (None, Some(_)) => MessageKind::Response,
         (None, None) => MessageKind::Invalid,
     };
-    (kind, method, id)
+    let progress_token = match (kind, method.as_deref(), head.params) {
+        (MessageKind::Notification, Some("notifications/progress"), Some(params)) => {
+            progress_token(params)
+        }
+        _ => None,
+    };
+    Classified {
+        kind,
+        method,
+        id,
+        progress_token,
+    }
 }
 
 fn cut(text: &str, max: usize) -> (&str, bool) {
@@ -157,6 +203,7 @@ impl TrafficLog {
                 rings: HashMap::new(),
                 pending: HashMap::new(),
                 secrets: HashMap::new(),
+                progress: HashMap::new(),
             })),
             live,
         }
@@ -186,8 +233,39 @@ impl TrafficLog {
     ) -> Arc<TrafficEntry> {
         let text = String::from_utf8_lossy(raw);
         let text = text.trim_end_matches(['\r', '\n']);
-        let (kind, method, id) = classify(text);
-        self.push(server, direction, kind, method, id, text, raw.len())
+        let c = classify(text);
+        if let (Some(token), Direction::Incoming) = (c.progress_token, direction) {
+            let mut inner = self.lock();
+            if inner.progress.len() >= MAX_PROGRESS {
+                inner.progress.clear();
+            }
+            inner
+                .progress
+                .insert((server.to_string(), token), Instant::now());
+        }
+        self.push(server, direction, c.kind, c.method, c.id, text, raw.len())
+    }
+
+    /// When `server` last reported progress on `token` (JSON text, e.g. `3`).
+    pub fn last_progress(&self, server: &str, token: &str) -> Option<Instant> {
+        let inner = self.lock();
+        if inner.progress.is_empty() {
+            return None;
+        }
+        inner
+            .progress
+            .get(&(server.to_string(), token.to_string()))
+            .copied()
+    }
+
+    /// Forget the progress of a finished call.
+    pub fn forget_progress(&self, server: &str, token: &str) {
+        let mut inner = self.lock();
+        if !inner.progress.is_empty() {
+            inner
+                .progress
+                .remove(&(server.to_string(), token.to_string()));
+        }
     }
 
     /// Record one stderr line.
@@ -332,6 +410,7 @@ impl TrafficLog {
         let mut inner = self.lock();
         inner.rings.remove(server);
         inner.pending.retain(|(s, _, _), _| s != server);
+        inner.progress.retain(|(s, _), _| s != server);
     }
 }
 

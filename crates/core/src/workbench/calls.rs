@@ -131,13 +131,11 @@ impl Workbench {
         params: Value,
         options: CallOptions,
     ) -> Result<Value> {
-        let server = handle.name().to_string();
+        let server = handle.name();
         let request = build_request(method, params)?;
         let opts = handle.options();
         let timeout = options.timeout.unwrap_or(opts.call_timeout);
-        let mut peer_options =
-            PeerRequestOptions::with_timeout(timeout).reset_timeout_on_progress();
-        peer_options = peer_options.with_max_total_timeout(opts.max_call_time.max(timeout));
+        let max_total = opts.max_call_time.max(timeout);
         // Progress is read from the traffic tap, which sees messages in wire
         // order (rmcp runs notification handlers in spawned tasks, so through
         // it the last progress can arrive after the result).
@@ -145,42 +143,76 @@ impl Workbench {
             .progress
             .as_ref()
             .map(|_| self.traffic().subscribe());
+        // The timeouts are kept here rather than by rmcp's per-request
+        // progress watchers: one timer per call, and the progress that resets
+        // it is looked up in the traffic log only when it fires.
         let request = peer
-            .send_cancellable_request(request, peer_options)
+            .send_cancellable_request(request, PeerRequestOptions::no_options())
             .await
-            .map_err(|e| map_error(&server, method, e))?;
-        let token = serde_json::to_value(&request.progress_token)
-            .unwrap_or_default()
-            .to_string();
+            .map_err(|e| map_error(server, method, e))?;
+        let started = tokio::time::Instant::now();
+        let token = serde_json::to_string(&request.progress_token).unwrap_or_default();
         let id = request.id.clone();
-        let cancel = options.cancel.unwrap_or_default();
         let response = request.await_response();
         tokio::pin!(response);
-        loop {
+        let idle = tokio::time::sleep(timeout.min(max_total));
+        tokio::pin!(idle);
+        let cancel = options.cancel;
+        let outcome = loop {
             tokio::select! {
+                biased;
                 result = &mut response => {
-                    let result = result.map_err(|e| map_error(&server, method, e))?;
+                    let result = match result {
+                        Ok(result) => result,
+                        Err(e) => break Err(map_error(server, method, e)),
+                    };
                     // Everything recorded before the result is already queued.
                     if let (Some(tap), Some(tx)) = (tap.as_mut(), &options.progress) {
                         while let Ok(entry) = tap.try_recv() {
-                            forward_progress(&entry, &server, &token, tx);
+                            forward_progress(&entry, server, &token, tx);
                         }
                     }
-                    return serde_json::to_value(&result).map_err(|e| Error::Internal(e.to_string()));
+                    break serde_json::to_value(&result).map_err(|e| Error::Internal(e.to_string()));
                 }
-                _ = cancel.cancelled() => {
-                    let param: CancelledNotificationParam = serde_json::from_value(json!({ "requestId": id, "reason": "cancelled by the user" }))
-                        .map_err(|e| Error::Internal(e.to_string()))?;
-                    let _ = peer.notify_cancelled(param).await;
-                    return Err(Error::Cancelled { server, method: method.to_string() });
+                _ = async { match &cancel { Some(c) => c.cancelled().await, None => std::future::pending().await } } => {
+                    notify_cancelled(&peer, &id, "cancelled by the user").await;
+                    break Err(Error::Cancelled { server: server.to_string(), method: method.to_string() });
+                }
+                _ = &mut idle => {
+                    let now = tokio::time::Instant::now();
+                    let last = self
+                        .traffic()
+                        .last_progress(server, &token)
+                        .map_or(started, tokio::time::Instant::from_std)
+                        .max(started);
+                    let next = (last + timeout).min(started + max_total);
+                    if next > now {
+                        idle.as_mut().reset(next);
+                        continue;
+                    }
+                    let progressing = now >= started + max_total && last > started;
+                    let (reason, seconds) = if now >= started + max_total {
+                        ("maximum total time exceeded", max_total)
+                    } else {
+                        ("request timeout", timeout)
+                    };
+                    notify_cancelled(&peer, &id, reason).await;
+                    break Err(Error::Timeout {
+                        server: server.to_string(),
+                        method: method.to_string(),
+                        seconds: seconds.as_secs_f64(),
+                        progressing,
+                    });
                 }
                 entry = async { match tap.as_mut() { Some(t) => t.recv().await, None => std::future::pending().await } } => {
                     if let (Ok(entry), Some(tx)) = (entry, &options.progress) {
-                        forward_progress(&entry, &server, &token, tx);
+                        forward_progress(&entry, server, &token, tx);
                     }
                 }
             }
-        }
+        };
+        self.traffic().forget_progress(server, &token);
+        outcome
     }
 
     /// Call a tool by server and name.
@@ -249,6 +281,19 @@ fn build_request(method: &str, params: Value) -> Result<ClientRequest> {
     serde_json::from_value(message).map_err(bad)
 }
 
+/// Tell the server a request is abandoned (`notifications/cancelled`).
+async fn notify_cancelled(
+    peer: &rmcp::Peer<rmcp::RoleClient>,
+    id: &rmcp::model::RequestId,
+    reason: &str,
+) {
+    let param: std::result::Result<CancelledNotificationParam, _> =
+        serde_json::from_value(json!({ "requestId": id, "reason": reason }));
+    if let Ok(param) = param {
+        let _ = peer.notify_cancelled(param).await;
+    }
+}
+
 /// Pass a `notifications/progress` for this call's token to the caller.
 fn forward_progress(
     entry: &TrafficEntry,
@@ -291,6 +336,7 @@ fn map_error(server: &str, method: &str, e: ServiceError) -> Error {
             server,
             method,
             seconds: timeout.as_secs_f64(),
+            progressing: false,
         },
         ServiceError::Cancelled { .. } => Error::Cancelled { server, method },
         ServiceError::TransportClosed => Error::Transport {

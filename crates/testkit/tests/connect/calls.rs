@@ -164,6 +164,73 @@ async fn progress_reaches_the_caller_and_cancel_stops_the_call() {
 }
 
 #[tokio::test]
+async fn progress_resets_the_timeout_up_to_the_maximum_time_for_a_call() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config(dir.path(), &[stdio("demo", &[])]);
+    let mut options = fast();
+    options.supervisor.max_call_time = Duration::from_millis(1500);
+    let wb = Workbench::start(&cfg, options);
+    ready(&wb, "demo").await;
+    let within = |ms| CallOptions {
+        timeout: Some(Duration::from_millis(ms)),
+        ..Default::default()
+    };
+    // Six steps of 100 ms take longer than the 400 ms timeout, but each
+    // step's progress notification resets it.
+    let out = wb
+        .call_tool(
+            "demo",
+            "long_task",
+            json!({ "steps": 6, "step_ms": 100 }),
+            within(400),
+        )
+        .await
+        .unwrap();
+    assert_eq!(out.result["content"][0]["text"], "done after 6 steps");
+    // One silent step of 1 s: the same timeout ends the call.
+    let err = wb
+        .call_tool(
+            "demo",
+            "long_task",
+            json!({ "steps": 1, "step_ms": 1000 }),
+            within(400),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(err.code(), ErrorCode::Timeout, "{err}");
+    assert!(err.to_string().contains("within 0.4 s"), "{err}");
+    assert!(!err.to_string().contains("progress"), "{err}");
+    // Progress that never ends: the maximum time for a call ends it.
+    let err = wb
+        .call_tool(
+            "demo",
+            "long_task",
+            json!({ "steps": 1000, "step_ms": 100 }),
+            within(400),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(err.code(), ErrorCode::Timeout, "{err}");
+    assert!(
+        err.to_string()
+            .contains("within 1.5 s (it kept reporting progress"),
+        "{err}"
+    );
+    // The server was told to stop both abandoned calls.
+    let cancels = wb
+        .traffic()
+        .entries(Some("demo"))
+        .iter()
+        .filter(|e| {
+            e.direction == Direction::Outgoing
+                && e.method.as_deref() == Some("notifications/cancelled")
+        })
+        .count();
+    assert_eq!(cancels, 2);
+    wb.shutdown().await;
+}
+
+#[tokio::test]
 async fn traffic_holds_both_directions_paired_with_latency() {
     let (wb, _dir) = start(&[stdio("demo", &[])]).await;
     ready(&wb, "demo").await;
