@@ -14,6 +14,7 @@ fn main() {
             "traffic_entries",
             "pending_asks",
             "answer_ask",
+            "open_ask_url",
             "set_roots",
             "get_roots",
             "set_log_level",

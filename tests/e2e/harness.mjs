@@ -31,8 +31,21 @@ export function hermeticHome() {
     MCPWB_LOG_DIR: join(home, "logs"),
   };
   for (const d of Object.values(dirs)) mkdirSync(d, { recursive: true });
-  // Secrets and inputs go to a throwaway keychain namespace, never the user's.
-  return { ...dirs, MCPWB_KEYCHAIN: "keyutils", MCPWB_KEYCHAIN_SERVICE: `mcpwb-e2e-${process.pid}-${home.slice(-6)}` };
+  // A stand-in browser first on PATH: what the app asks the desktop to open
+  // is written to opened-urls.txt; no real browser is ever started.
+  const bin = join(home, "bin");
+  mkdirSync(bin);
+  const browser = `#!/bin/sh\nprintf '%s\\n' "$*" >> '${join(home, "opened-urls.txt")}'\n`;
+  for (const name of ["xdg-open", "gio", "gnome-open", "kde-open", "wslview"]) {
+    writeFileSync(join(bin, name), browser, { mode: 0o755 });
+  }
+  return {
+    ...dirs,
+    PATH: `${bin}:${process.env.PATH ?? "/usr/bin:/bin"}`,
+    // Secrets and inputs go to a throwaway keychain namespace, never the user's.
+    MCPWB_KEYCHAIN: "keyutils",
+    MCPWB_KEYCHAIN_SERVICE: `mcpwb-e2e-${process.pid}-${home.slice(-6)}`,
+  };
 }
 
 export class Driver {

@@ -3,7 +3,7 @@
 // messages it took; cancel a long call.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Driver } from "./harness.mjs";
 
@@ -95,6 +95,26 @@ describe("tools", () => {
       await session.clickText("[role=dialog] button", "Accept");
       const [text] = await session.waitForTexts(".result .block-text", (t) => t.length === 1 && t[0].includes("action"));
       assert.match(text, /action: accept; content: .*"name":"Ada"/);
+    } finally {
+      await session.close();
+    }
+  });
+  it("opens a URL elicitation's address in the browser only when the user chooses to", async () => {
+    const session = await driver.session(["--config", config]);
+    const opened = join(driver.env.HOME, "opened-urls.txt");
+    try {
+      await session.clickText("[role=tab]", "Tools");
+      await session.type(await session.find("input[aria-label='Search tools']"), "sign_in");
+      await session.click(await session.find(".tool-row[data-qualified='old__sign_in']"));
+      await session.clickText(".run-bar button", "Run");
+      const [address] = await session.waitForTexts("[role=dialog] .ask-url code", (t) => t.length === 1);
+      assert.equal(address, "https://example.com/mcp-demo/sign-in");
+      assert.ok(!existsSync(opened), "nothing was opened before the user chose to");
+      await session.screenshot("elicitation-url");
+      await session.clickText("[role=dialog] button", "Open in browser");
+      const [text] = await session.waitForTexts(".result .block-text", (t) => t.length === 1 && t[0].includes("action"));
+      assert.equal(text.trim(), "action: accept");
+      assert.equal(readFileSync(opened, "utf8").trim(), "https://example.com/mcp-demo/sign-in");
     } finally {
       await session.close();
     }

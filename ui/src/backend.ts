@@ -65,6 +65,8 @@ export interface Backend {
   pendingAsks(): Promise<PendingAsk[]>;
   /** Answer with the result object, or refuse (null result) with a reason. */
   answerAsk(id: number, result: unknown, refusal?: string): Promise<void>;
+  /** Open a URL-mode elicitation's address in the system browser (http/https only). */
+  openAskUrl(id: number): Promise<void>;
   /** New asks and closed ones (answered elsewhere, cancelled, timed out). */
   onAsks(received: (ask: PendingAsk) => void, closed: (id: number) => void): Promise<() => void>;
   listResources(): Promise<ResourceRow[]>;
@@ -138,6 +140,9 @@ export const tauriBackend: Backend = {
     unwrap(await commands.stopServer(name));
   },
   pendingAsks: async () => unwrap(await commands.pendingAsks()),
+  openAskUrl: async (id) => {
+    unwrap(await commands.openAskUrl(id));
+  },
   answerAsk: async (id, result, refusal) => {
     unwrap(await commands.answerAsk(id, (result ?? null) as Parameters<typeof commands.answerAsk>[1], refusal ?? null));
   },

@@ -27,6 +27,12 @@ export const commands = {
 	 *  reason (the server gets an error; an elicitation is declined).
 	 */
 	answerAsk: (id: number, result: Value | null, refusal: string | null) => typedError<null, ErrorInfo>(__TAURI_INVOKE("answer_ask", { id, result, refusal })),
+	/**
+	 *  Open the address a URL-mode elicitation gives in the system browser,
+	 *  after the person chose to. The address comes from the waiting ask itself
+	 *  (never from the window) and must be http or https.
+	 */
+	openAskUrl: (id: number) => typedError<null, ErrorInfo>(__TAURI_INVOKE("open_ask_url", { id })),
 	/**  The roots a server sees (`roots/list`), e.g. `[{"uri": "file:///src", "name": "src"}]`. */
 	setRoots: (server: string, roots: Value[]) => typedError<null, ErrorInfo>(__TAURI_INVOKE("set_roots", { server, roots })),
 	getRoots: (server: string) => typedError<Value[], ErrorInfo>(__TAURI_INVOKE("get_roots", { server })),
@@ -236,7 +242,9 @@ export type ErrorCode = "config_not_found" | "config_unreadable" | "config_synta
 /**  Another client's config could not be imported or exported. */
 "dialect" | 
 /**  The config's includeTools/excludeTools hide the tool. */
-"tool_excluded";
+"tool_excluded" | 
+/**  Something the workbench will not do (e.g. open a non-web address). */
+"refused";
 
 /**
  *  The serialisable form of an [`Error`] that crosses IPC and `--json` output:

@@ -123,6 +123,33 @@ impl Asks {
         answer
     }
 
+    /// The address a URL-mode elicitation asks the person to open: only a
+    /// web address (http or https) of an ask that is still waiting, so the
+    /// window can never be made to open anything else.
+    pub fn url_to_open(&self, id: u32) -> Result<String> {
+        let inner = self.lock();
+        let waiting = inner.get(&id).ok_or_else(|| {
+            Error::Refused(format!(
+                "ask {id} is no longer waiting (answered, cancelled or timed out)"
+            ))
+        })?;
+        let url = match (&waiting.ask.kind, waiting.ask.params.get("url")) {
+            (AskKind::Elicitation, Some(Value::String(url))) => url.clone(),
+            _ => {
+                return Err(Error::Refused(format!(
+                    "ask {id} does not ask for an address to be opened"
+                )));
+            }
+        };
+        let scheme = url.split_once(':').map(|(s, _)| s.to_ascii_lowercase());
+        match scheme.as_deref() {
+            Some("http" | "https") if url::Url::parse(&url).is_ok() => Ok(url),
+            _ => Err(Error::Refused(format!(
+                "{url} is not a web address (http or https); it was not opened"
+            ))),
+        }
+    }
+
     /// Answer ask `id`.
     pub fn answer(&self, id: u32, answer: Answer) -> Result<()> {
         let waiting = self.lock().remove(&id).ok_or_else(|| {
@@ -168,5 +195,62 @@ impl std::fmt::Debug for Asks {
             .field("interactive", &self.interactive)
             .field("pending", &self.lock().len())
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// Publish an ask the way a session does and return its id.
+    async fn pending(asks: &Asks, kind: AskKind, params: Value) -> u32 {
+        let before = asks.pending().len();
+        let a = asks.clone();
+        tokio::spawn(async move { a.ask("s", kind, params, CancellationToken::new()).await });
+        for _ in 0..100 {
+            let now = asks.pending();
+            if now.len() > before {
+                return now.last().map(|p| p.id).unwrap_or_default();
+            }
+            tokio::task::yield_now().await;
+        }
+        panic!("the ask never appeared");
+    }
+
+    #[tokio::test]
+    async fn only_a_waiting_elicitations_web_address_is_given_to_open() {
+        let (events, _) = broadcast::channel(16);
+        let asks = Asks::new(events, true);
+        let url = "https://auth.example.com/connect?state=abc";
+        let id = pending(
+            &asks,
+            AskKind::Elicitation,
+            json!({ "mode": "url", "url": url }),
+        )
+        .await;
+        assert_eq!(asks.url_to_open(id).unwrap(), url);
+
+        for bad in [
+            "file:///etc/passwd",
+            "javascript:alert(1)",
+            "ssh://host",
+            "https://",
+        ] {
+            let id = pending(&asks, AskKind::Elicitation, json!({ "url": bad })).await;
+            let err = asks.url_to_open(id).unwrap_err();
+            assert_eq!(err.code(), crate::ErrorCode::Refused, "{bad}");
+            assert!(err.to_string().contains("not a web address"), "{err}");
+        }
+        let form = pending(&asks, AskKind::Elicitation, json!({ "message": "name?" })).await;
+        assert!(asks.url_to_open(form).is_err());
+        let sampling = pending(&asks, AskKind::Sampling, json!({ "url": url })).await;
+        assert!(asks.url_to_open(sampling).is_err());
+
+        asks.answer(id, Answer::Result(json!({ "action": "accept" })))
+            .unwrap();
+        let err = asks.url_to_open(id).unwrap_err();
+        assert!(err.to_string().contains("no longer waiting"), "{err}");
     }
 }

@@ -42,6 +42,8 @@ pub enum ErrorCode {
     Dialect,
     /// The config's includeTools/excludeTools hide the tool.
     ToolExcluded,
+    /// Something the workbench will not do (e.g. open a non-web address).
+    Refused,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -125,6 +127,8 @@ pub enum Error {
         "{server}: the tool \"{tool}\" is hidden by this server's includeTools/excludeTools in mcp.json"
     )]
     ToolExcluded { server: String, tool: String },
+    #[error("{0}")]
+    Refused(String),
 }
 
 impl Error {
@@ -149,6 +153,7 @@ impl Error {
             Error::Secret(_) => ErrorCode::Secret,
             Error::Dialect(_) => ErrorCode::Dialect,
             Error::ToolExcluded { .. } => ErrorCode::ToolExcluded,
+            Error::Refused(_) => ErrorCode::Refused,
         }
     }
 }

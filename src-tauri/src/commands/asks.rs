@@ -35,6 +35,24 @@ pub async fn answer_ask<R: Runtime>(
     Ok(state.workbench.asks().answer(id, answer)?)
 }
 
+/// Open the address a URL-mode elicitation gives in the system browser,
+/// after the person chose to. The address comes from the waiting ask itself
+/// (never from the window) and must be http or https.
+#[tauri::command]
+#[specta::specta]
+pub async fn open_ask_url<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    id: u32,
+) -> Result<(), ErrorInfo> {
+    let url = state.workbench.asks().url_to_open(id)?;
+    tracing::info!(ask = id, %url, "opening the address an elicitation gave");
+    open::that_detached(&url).map_err(|e| ErrorInfo {
+        code: workbench_core::ErrorCode::Refused,
+        message: format!("could not open a browser for {url}: {e}"),
+    })
+}
+
 /// The roots a server sees (`roots/list`), e.g. `[{"uri": "file:///src", "name": "src"}]`.
 #[tauri::command]
 #[specta::specta]

@@ -19,11 +19,16 @@ const elicitation = {
   },
 };
 
-function answering(pending: unknown[]) {
+function answering(pending: unknown[], opened: unknown[] = [], openFails = false) {
   const answers: unknown[] = [];
   mockIPC(
     (cmd, args) => {
       if (cmd === "pending_asks") return pending;
+      if (cmd === "open_ask_url") {
+        if (openFails) throw { code: "refused", message: "file:///x is not a web address (http or https); it was not opened" };
+        opened.push(args);
+        return null;
+      }
       if (cmd === "answer_ask") {
         answers.push(args);
         return null;
@@ -62,5 +67,28 @@ describe("asks from servers", () => {
     expect(await screen.findByText("Who are you?")).toBeTruthy();
     await emit("ask-closed", { id: 10 });
     await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+  });
+
+  it("a URL-mode elicitation opens nothing until asked, then opens and accepts", async () => {
+    const opened: unknown[] = [];
+    const url = { id: 11, server: "demo", kind: "elicitation", params: { mode: "url", message: "Sign in", url: "https://example.com/auth" } };
+    const answers = answering([url], opened);
+    render(<AskDialog backend={tauriBackend} />);
+    expect(await screen.findByText("https://example.com/auth")).toBeTruthy();
+    expect(opened).toHaveLength(0);
+    fireEvent.click(screen.getByText("Open in browser"));
+    await waitFor(() => expect(answers).toHaveLength(1));
+    expect(opened).toEqual([{ id: 11 }]);
+    expect(answers[0]).toEqual({ id: 11, result: { action: "accept" }, refusal: null });
+  });
+
+  it("when the address cannot be opened the reason shows and nothing is answered", async () => {
+    const url = { id: 12, server: "demo", kind: "elicitation", params: { mode: "url", message: "Sign in", url: "file:///x" } };
+    const answers = answering([url], [], true);
+    render(<AskDialog backend={tauriBackend} />);
+    fireEvent.click(await screen.findByText("Open in browser"));
+    expect((await screen.findByRole("alert")).textContent).toContain("not a web address");
+    expect(answers).toHaveLength(0);
+    expect(screen.getByRole("dialog")).toBeTruthy();
   });
 });

@@ -8,19 +8,36 @@ import { initialValue, type Json, type Schema } from "../schema/model";
 
 type Params = Record<string, unknown>;
 
-function Elicitation({ ask, answer }: { ask: PendingAsk; answer: (result: unknown) => void }) {
+function Elicitation({
+  ask,
+  answer,
+  openUrl,
+}: {
+  ask: PendingAsk;
+  answer: (result: unknown) => void;
+  openUrl: () => Promise<void>;
+}) {
   const params = ask.params as Params;
   const schema = (params.requestedSchema ?? { type: "object", properties: {} }) as Schema;
   const [value, setValue] = useState<Json | undefined>(() => initialValue(schema, schema));
+  const [opening, setOpening] = useState(false);
   const url = typeof params.url === "string" ? params.url : null;
+  // URL mode: nothing opens until the person chooses to; opening accepts.
+  const openAndAccept = () => {
+    setOpening(true);
+    openUrl()
+      .then(() => answer({ action: "accept" }))
+      .catch(() => undefined)
+      .finally(() => setOpening(false));
+  };
   return (
     <>
       <p className="ask-message">{String(params.message ?? "")}</p>
       {url ? (
         <div className="ask-url">
-          <p>The server asks you to open this address in a browser:</p>
+          <p>The server asks you to open this address in your browser:</p>
           <code>{url}</code>
-          <p className="muted">Copy it into your browser if you trust it, then accept.</p>
+          <p className="muted">Open it only if you trust this server and the address. Nothing opens unless you choose to.</p>
           <button type="button" onClick={() => void navigator.clipboard.writeText(url).catch(() => undefined)}>
             Copy address
           </button>
@@ -29,9 +46,20 @@ function Elicitation({ ask, answer }: { ask: PendingAsk; answer: (result: unknow
         <SchemaForm schema={schema} value={value} onChange={setValue} />
       )}
       <div className="dialog-buttons">
-        <button type="button" className="primary" onClick={() => answer({ action: "accept", content: url ? undefined : (value ?? {}) })}>
-          Accept
-        </button>
+        {url ? (
+          <>
+            <button type="button" className="primary" disabled={opening} onClick={openAndAccept}>
+              Open in browser
+            </button>
+            <button type="button" onClick={() => answer({ action: "accept" })}>
+              Accept without opening
+            </button>
+          </>
+        ) : (
+          <button type="button" className="primary" onClick={() => answer({ action: "accept", content: value ?? {} })}>
+            Accept
+          </button>
+        )}
         <button type="button" onClick={() => answer({ action: "decline" })}>
           Decline
         </button>
@@ -134,7 +162,17 @@ export function AskDialog({ backend }: { backend: Backend }) {
         </h2>
         {asks.length > 1 && <p className="muted">{asks.length - 1} more waiting</p>}
         {ask.kind === "elicitation" ? (
-          <Elicitation key={ask.id} ask={ask} answer={(r) => send(r)} />
+          <Elicitation
+            key={ask.id}
+            ask={ask}
+            answer={(r) => send(r)}
+            openUrl={() =>
+              backend.openAskUrl(ask.id).catch((e: unknown) => {
+                setError(e instanceof Error ? e.message : String(e));
+                throw e;
+              })
+            }
+          />
         ) : (
           <Sampling key={ask.id} ask={ask} answer={(r) => send(r)} refuse={() => send(null, "refused by the user")} />
         )}

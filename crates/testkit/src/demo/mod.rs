@@ -232,6 +232,27 @@ impl DemoServer {
                     Err(e) => text_result(format!("elicitation failed: {e}"), true),
                 }
             }
+            "sign_in" => {
+                let url = args["url"]
+                    .as_str()
+                    .unwrap_or("https://example.com/mcp-demo/sign-in");
+                let params = from_json::<ElicitRequestParams>(json!({
+                    "mode": "url",
+                    "message": "Sign in to the demo service in your browser",
+                    "url": url,
+                    "elicitationId": format!("sign-in-{}", self.inner.counter.load(Ordering::SeqCst))
+                }))?;
+                match peer.create_elicitation(params).await {
+                    Ok(answer) => {
+                        let answer = serde_json::to_value(answer).unwrap_or_default();
+                        text_result(
+                            format!("action: {}", answer["action"].as_str().unwrap_or("?")),
+                            false,
+                        )
+                    }
+                    Err(e) => text_result(format!("elicitation failed: {e}"), true),
+                }
+            }
             "list_roots" =>
             {
                 #[allow(deprecated)]

@@ -113,6 +113,15 @@ pub fn definitions(with_extra: bool) -> Vec<Value> {
             }
         }),
         json!({
+            "name": "sign_in",
+            "title": "Sign in (URL elicitation)",
+            "description": "Asks the client to open a web address (elicitation in URL mode) and reports the user's action.",
+            "inputSchema": {
+                "type": "object",
+                "properties": { "url": { "type": "string", "format": "uri", "default": "https://example.com/mcp-demo/sign-in" } }
+            }
+        }),
+        json!({
             "name": "ask_llm",
             "title": "Ask the client's LLM",
             "description": "Sends sampling/createMessage to the client and returns its answer.",
