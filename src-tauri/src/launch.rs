@@ -6,20 +6,28 @@ use std::path::PathBuf;
 
 /// The environment variable naming the mcp.json to open.
 pub const CONFIG_ENV: &str = "MCPWB_CONFIG";
+/// The environment variable naming a project folder whose `.mcp.json` is merged in.
+pub const PROJECT_ENV: &str = "MCPWB_PROJECT";
 /// The environment variable naming the log folder (tests point it at a temp dir).
 pub const LOG_DIR_ENV: &str = "MCPWB_LOG_DIR";
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LaunchOptions {
     pub config_path: PathBuf,
+    /// A project folder: its `.mcp.json` is merged over the user's file
+    /// (entries of the same name are the project's), and edits of its
+    /// entries go back to it.
+    pub project_dir: Option<PathBuf>,
     pub log_dir: Option<PathBuf>,
 }
 
 impl LaunchOptions {
     /// `--config PATH` (or `--config=PATH`) wins over `$MCPWB_CONFIG`, which
     /// wins over the user's default `~/.config/mcp-workbench/mcp.json`.
+    /// `--project DIR` (or `$MCPWB_PROJECT`) adds a project folder.
     pub fn from_env(args: impl IntoIterator<Item = OsString>) -> Result<Self, String> {
         let mut config = None;
+        let mut project = None;
         let mut args = args.into_iter();
         while let Some(arg) = args.next() {
             let text = arg.to_string_lossy();
@@ -28,6 +36,11 @@ impl LaunchOptions {
                 config = Some(PathBuf::from(value));
             } else if let Some(value) = text.strip_prefix("--config=") {
                 config = Some(PathBuf::from(value));
+            } else if text == "--project" {
+                let value = args.next().ok_or("--project needs a folder")?;
+                project = Some(PathBuf::from(value));
+            } else if let Some(value) = text.strip_prefix("--project=") {
+                project = Some(PathBuf::from(value));
             } else if text.starts_with('-') {
                 return Err(format!("unknown option {text}"));
             } else {
@@ -38,8 +51,20 @@ impl LaunchOptions {
             .or_else(|| std::env::var_os(CONFIG_ENV).map(PathBuf::from))
             .unwrap_or_else(workbench_core::config::default_user_config);
         let config_path = std::path::absolute(&config_path).unwrap_or(config_path);
+        let project_dir = project
+            .or_else(|| std::env::var_os(PROJECT_ENV).map(PathBuf::from))
+            .map(|p| std::path::absolute(&p).unwrap_or(p));
+        if let Some(dir) = &project_dir
+            && !dir.is_dir()
+        {
+            return Err(format!(
+                "the project folder {} does not exist",
+                dir.display()
+            ));
+        }
         Ok(LaunchOptions {
             config_path,
+            project_dir,
             log_dir: std::env::var_os(LOG_DIR_ENV).map(PathBuf::from),
         })
     }
@@ -65,6 +90,22 @@ mod tests {
         assert_eq!(
             parse(&["/b.json"]).unwrap().config_path,
             PathBuf::from("/b.json")
+        );
+    }
+
+    #[test]
+    fn a_project_folder_is_taken_and_must_exist() {
+        let dir = std::env::temp_dir();
+        let a = parse(&["--config", "/a.json", "--project", dir.to_str().unwrap()]).unwrap();
+        assert_eq!(a.project_dir.as_deref(), Some(dir.as_path()));
+        let b = parse(&[&format!("--project={}", dir.display())]).unwrap();
+        assert_eq!(b.project_dir.as_deref(), Some(dir.as_path()));
+        let err = parse(&["--project", "/no/such/folder"]).unwrap_err();
+        assert!(err.contains("/no/such/folder does not exist"), "{err}");
+        assert!(
+            parse(&["--project"])
+                .unwrap_err()
+                .contains("needs a folder")
         );
     }
 

@@ -88,7 +88,10 @@ pub fn builder<R: Runtime>(options: LaunchOptions) -> tauri::Builder<R> {
             // Connect to every server of the config and follow the file: a
             // config that cannot be read is shown by list_servers, nothing is
             // started, and the servers start once the file is fixed.
-            let config = match workbench_core::ConfigFile::load(&options.config_path) {
+            let config = match workbench_core::ConfigFile::load_scoped(
+                &options.config_path,
+                options.project_dir.as_deref(),
+            ) {
                 Ok(config) => config,
                 Err(e) => {
                     tracing::warn!(error = %e, "config not loaded; no servers started");
@@ -97,7 +100,9 @@ pub fn builder<R: Runtime>(options: LaunchOptions) -> tauri::Builder<R> {
             };
             let workbench_options = workbench_core::WorkbenchOptions {
                 supervisor: workbench_core::connect::SupervisorOptions {
-                    vars: workbench_core::config::vars::Vars::from_process(None),
+                    vars: workbench_core::config::vars::Vars::from_process(
+                        options.project_dir.clone(),
+                    ),
                     ..Default::default()
                 },
                 traffic_capacity: None,
@@ -105,7 +110,8 @@ pub fn builder<R: Runtime>(options: LaunchOptions) -> tauri::Builder<R> {
             };
             let (workbench, watch) = tauri::async_runtime::block_on(async {
                 let wb = workbench_core::Workbench::start(&config, workbench_options);
-                let watch = wb.watch_config(options.config_path.clone(), None);
+                let watch =
+                    wb.watch_config(options.config_path.clone(), options.project_dir.clone());
                 (wb, watch)
             });
             let watch = watch
@@ -114,6 +120,7 @@ pub fn builder<R: Runtime>(options: LaunchOptions) -> tauri::Builder<R> {
             events::forward(app.handle().clone(), &workbench);
             app.manage(AppState::new(
                 options.config_path.clone(),
+                options.project_dir.clone(),
                 workbench,
                 watch,
                 guard,

@@ -1,14 +1,18 @@
-//! What the app holds for its lifetime: the config path, the running
-//! `Workbench` over it (with no servers while the config cannot be read) and
-//! the watch that follows the file.
+//! What the app holds for its lifetime: the config path (and the project
+//! folder, when one was opened), the running `Workbench` over them (with no
+//! servers while the config cannot be read) and the watch that follows the files.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
+use workbench_core::config::{ConfigFile, Scope};
 use workbench_core::logging::LogGuard;
-use workbench_core::{ConfigWatch, Workbench};
+use workbench_core::{ConfigWatch, Error, Workbench};
 
 pub struct AppState {
+    /// The user's mcp.json.
     pub config_path: PathBuf,
+    /// The project folder whose `.mcp.json` is merged in, if any.
+    pub project_dir: Option<PathBuf>,
     pub workbench: Workbench,
     pub calls: crate::commands::tools::RunningCalls,
     _watch: Option<ConfigWatch>,
@@ -18,16 +22,55 @@ pub struct AppState {
 impl AppState {
     pub fn new(
         config_path: PathBuf,
+        project_dir: Option<PathBuf>,
         workbench: Workbench,
         watch: Option<ConfigWatch>,
         log: LogGuard,
     ) -> Self {
         AppState {
             config_path,
+            project_dir,
             workbench,
             calls: Default::default(),
             _watch: watch,
             _log: log,
         }
+    }
+
+    /// The project's `.mcp.json` (it may not exist yet).
+    pub fn project_file(&self) -> Option<PathBuf> {
+        self.project_dir.as_ref().map(|d| d.join(".mcp.json"))
+    }
+
+    /// The user's file merged with the project's.
+    pub fn load(&self) -> workbench_core::Result<ConfigFile> {
+        ConfigFile::load_scoped(&self.config_path, self.project_dir.as_deref())
+    }
+
+    /// The file of a scope; the project scope needs a project folder.
+    pub fn file_for(&self, scope: Scope) -> workbench_core::Result<PathBuf> {
+        match scope {
+            Scope::User => Ok(self.config_path.clone()),
+            Scope::Project => self.project_file().ok_or_else(|| Error::ConfigEdit {
+                message: "no project folder is open (start the app with --project DIR)".into(),
+            }),
+        }
+    }
+
+    /// The file the entry `name` lives in; a name in neither file belongs
+    /// to `new_in` (where a new entry is added).
+    pub fn file_of(&self, name: &str, new_in: Scope) -> workbench_core::Result<PathBuf> {
+        let scope = self
+            .load()
+            .ok()
+            .and_then(|c| c.servers.into_iter().find(|e| e.name == name))
+            .map(|e| e.scope)
+            .unwrap_or(new_in);
+        self.file_for(scope)
+    }
+
+    /// Whether `path` is one of the app's own config files.
+    pub fn is_own(&self, path: &Path) -> bool {
+        path == self.config_path || self.project_file().as_deref() == Some(path)
     }
 }

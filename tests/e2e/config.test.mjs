@@ -3,7 +3,7 @@
 // stays as it was.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Driver } from "./harness.mjs";
 
@@ -50,6 +50,35 @@ describe("editing mcp.json in the window", () => {
       await session.waitForTexts(".result .block-text", (t) => t.length === 1 && t[0].includes("from the new server"));
       await session.clickText("[role=tab]", "Traffic");
       await session.waitForTexts(".traffic-row .t-method", (t) => t.includes("tools/call"));
+    } finally {
+      await session.close();
+    }
+  });
+
+  it("with a project folder, shows where each server comes from and adds one to the project's file", async () => {
+    const config = join(driver.env.HOME, "user-with-project.json");
+    writeFileSync(config, JSON.stringify({ mcpServers: { mine: { command: demo, args: ["--name", "e2e-mine"] } } }));
+    const project = join(driver.env.HOME, "project");
+    mkdirSync(project, { recursive: true });
+    const projectFile = join(project, ".mcp.json");
+    writeFileSync(projectFile, '// the team\'s servers\n{ "mcpServers": { "team": { "command": "' + demo + '", "args": ["--name", "e2e-team"] } } }\n');
+    const session = await driver.session(["--config", config, "--project", project]);
+    try {
+      await session.waitForTexts(".server .badge.state", (t) => t.length === 2 && t.every((s) => s === "ready"), 20_000);
+      const names = await session.waitForTexts(".server .server-name", (t) => t.length === 2);
+      const scopes = await session.waitForTexts(".server [class*=scope-]", (t) => t.length === 2);
+      assert.deepEqual(Object.fromEntries(names.map((n, i) => [n, scopes[i]])), { mine: "user", team: "project" });
+      await session.clickText(".sidebar-actions button", "Add server");
+      await session.type(await session.find("input[aria-label='Name']"), "shared");
+      await session.type(await session.find("input[aria-label='Command']"), demo);
+      await session.click(await session.find("select[aria-label='Save to'] option[value='project']"));
+      await session.clickText(".server-form button", "Save");
+      await session.waitForTexts(".server .server-name", (t) => t.includes("shared"), 20_000);
+      const written = readFileSync(projectFile, "utf8");
+      assert.match(written, /^\/\/ the team's servers/, "the project file keeps its comment");
+      assert.match(written, /"shared"/);
+      assert.doesNotMatch(readFileSync(config, "utf8"), /shared/, "the user's file is unchanged");
+      await session.screenshot("project-scope");
     } finally {
       await session.close();
     }

@@ -30,13 +30,14 @@ function renderApp() {
   );
 }
 
-const demo = { name: "demo-stdio", transport: "stdio", target: "./mcp-demo-server", disabled: false, description: null } as const;
+const demo = { name: "demo-stdio", transport: "stdio", target: "./mcp-demo-server", disabled: false, description: null, scope: "user" } as const;
 const twoServers: ServerList = {
   config_path: "/home/me/mcp.json",
+  project_path: null,
   exists: true,
   servers: [
     demo,
-    { name: "remote", transport: "streamable_http", target: "http://127.0.0.1:1/mcp", disabled: true, description: null },
+    { name: "remote", transport: "streamable_http", target: "http://127.0.0.1:1/mcp", disabled: true, description: null, scope: "user" },
   ],
   problems: [{ pointer: "/mcpServers/broken/url", message: "\"ftp://x\" is not an http:// or https:// URL", scope: "user" }],
 };
@@ -60,6 +61,37 @@ describe("App", () => {
     expect(screen.getByText("/home/me/mcp.json")).toBeTruthy();
     expect(screen.getByText("/mcpServers/broken/url")).toBeTruthy();
     expect(calls.sort()).toEqual(["list_servers", "server_statuses"]);
+  });
+
+  it("with a project folder open, each server says which file it comes from", async () => {
+    ipc((cmd) => {
+      if (cmd === "list_servers")
+        return {
+          ...twoServers,
+          project_path: "/src/app/.mcp.json",
+          servers: [demo, { ...demo, name: "linter", scope: "project" }],
+        };
+      if (cmd === "server_statuses") return [];
+      throw new Error(`unexpected command ${cmd}`);
+    });
+    renderApp();
+    expect(await screen.findByText("linter")).toBeTruthy();
+    const scopeOf = (name: string) =>
+      screen.getByText(name).closest("li")?.querySelector("[class*=scope-]")?.textContent;
+    expect(scopeOf("demo-stdio")).toBe("user");
+    expect(scopeOf("linter")).toBe("project");
+    expect(screen.getByText("+ /src/app/.mcp.json")).toBeTruthy();
+  });
+
+  it("without a project folder no file badges are shown", async () => {
+    ipc((cmd) => {
+      if (cmd === "list_servers") return twoServers;
+      if (cmd === "server_statuses") return [];
+      throw new Error(`unexpected command ${cmd}`);
+    });
+    renderApp();
+    expect(await screen.findByText("demo-stdio")).toBeTruthy();
+    expect(document.querySelector("[class*=scope-]")).toBeNull();
   });
 
   it("shows a broken config's error with its code and a hint", async () => {

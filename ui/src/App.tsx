@@ -198,6 +198,11 @@ export function App({ backend }: { backend: Backend }) {
             {servers.data.config_path}
           </span>
         )}
+        {servers.data?.project_path && (
+          <span className="config-path project-path" title="The project's .mcp.json, merged over the user's file">
+            + {servers.data.project_path}
+          </span>
+        )}
       </header>
       <div className="app-body">
         <aside className="sidebar" aria-label="Servers">
@@ -279,6 +284,7 @@ export function App({ backend }: { backend: Backend }) {
                   names={(servers.data?.servers ?? []).map((s) => s.name)}
                   logs={logs.filter((l) => l.server === selectedServer)}
                   traffic={traffic}
+                  hasProject={Boolean(servers.data?.project_path)}
                   onGone={(renamed) => {
                     setSelectedServer(renamed);
                     if (!renamed) setTab("tools");
@@ -292,6 +298,7 @@ export function App({ backend }: { backend: Backend }) {
               <ServerForm
                 backend={backend}
                 existingNames={(servers.data?.servers ?? []).map((s) => s.name)}
+                hasProject={Boolean(servers.data?.project_path)}
                 onDone={(name) => {
                   if (name) {
                     setSelectedServer(name);
@@ -301,7 +308,7 @@ export function App({ backend }: { backend: Backend }) {
               />
             </div>
           )}
-          {tab === "config" && <RawEditor backend={backend} onClose={() => setTab("tools")} diskVersion={diskVersion} />}
+          {tab === "config" && <RawEditor backend={backend} onClose={() => setTab("tools")} diskVersion={diskVersion} hasProject={Boolean(servers.data?.project_path)} />}
           {tab === "import" && (
             <div className="tool-detail">
               <ImportView backend={backend} ours={(servers.data?.servers ?? []).map((s) => s.name)} onDone={() => setTab("tools")} />

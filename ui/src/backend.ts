@@ -16,6 +16,7 @@ import {
   type EditOp as ServerEdit,
   type Trial_Serialize as TrialReport,
   type ResourceRow,
+  type Scope,
   type ServerList,
   type ServerStatus_Serialize as ServerStatus,
   type ToolCallResult,
@@ -23,7 +24,7 @@ import {
   type TrafficEntry_Serialize as TrafficEntry,
 } from "./bindings";
 
-export type { FoundConfig, Merged, NeededInput };
+export type { FoundConfig, Merged, NeededInput, Scope };
 export type { CallProgress, ConfigText, PendingAsk, PromptRow, ResourceRow, ServerEdit, ToolCallResult, ToolRow, TrafficEntry, TrialReport };
 
 type JsonArg = Parameters<typeof commands.getPrompt>[2];
@@ -77,10 +78,12 @@ export interface Backend {
   onResourceUpdated(listener: (server: string, uri: string) => void): Promise<() => void>;
   getPrompt(server: string, name: string, args: Record<string, string>): Promise<unknown>;
   complete(server: string, reference: unknown, argument: string, value: string): Promise<string[]>;
-  readConfig(): Promise<ConfigText>;
+  /** The user's file, or the project's `.mcp.json` when `scope` is "project". */
+  readConfig(scope?: Scope): Promise<ConfigText>;
   /** Save the whole text; refused if the file no longer holds `base`. */
-  saveConfig(text: string, base: string): Promise<void>;
-  editServer(edit: ServerEdit): Promise<void>;
+  saveConfig(text: string, base: string, scope?: Scope): Promise<void>;
+  /** Edit a server in the file it lives in; a new one goes to `scope` (default: the user's file). */
+  editServer(edit: ServerEdit, scope?: Scope): Promise<void>;
   /** The entry as written (references unexpanded). */
   serverEntry(name: string): Promise<Record<string, unknown>>;
   /** Connect to an unsaved entry and report what it offers or why not. */
@@ -156,18 +159,18 @@ export const tauriBackend: Backend = {
   getPrompt: async (server, name, args) => unwrap(await commands.getPrompt(server, name, args as JsonArg)),
   complete: async (server, reference, argument, value) =>
     unwrap(await commands.complete(server, reference as JsonArg, argument, value)),
-  readConfig: async () => unwrap(await commands.readConfig()),
+  readConfig: async (scope) => unwrap(await commands.readConfig(scope ?? null)),
   discoverConfigs: async () => unwrap(await commands.discoverConfigs()),
   neededInputs: async () => unwrap(await commands.neededInputs()),
   provideInput: async (id, value, servers) => {
     unwrap(await commands.provideInput(id, value, servers));
   },
   importConfig: async (path, dialect, only, replace) => unwrap(await commands.importConfig(path, dialect, only, replace)),
-  saveConfig: async (text, base) => {
-    unwrap(await commands.saveConfig(text, base));
+  saveConfig: async (text, base, scope) => {
+    unwrap(await commands.saveConfig(text, base, scope ?? null));
   },
-  editServer: async (edit) => {
-    unwrap(await commands.editServer(edit));
+  editServer: async (edit, scope) => {
+    unwrap(await commands.editServer(edit, scope ?? null));
   },
   serverEntry: async (name) => unwrap(await commands.serverEntry(name)) as Record<string, unknown>,
   tryServer: async (name, fields) => unwrap(await commands.tryServer(name, fields as Record<string, JsonArg>)),

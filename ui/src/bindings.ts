@@ -51,13 +51,17 @@ export const commands = {
 	 *  `reference` is `{"type": "ref/prompt", "name"}` or `{"type": "ref/resource", "uri"}`.
 	 */
 	complete: (server: string, reference: Value, argument: string, value: string) => typedError<string[], ErrorInfo>(__TAURI_INVOKE("complete", { server, reference, argument, value })),
-	readConfig: () => typedError<ConfigText, ErrorInfo>(__TAURI_INVOKE("read_config")),
+	readConfig: (scope: Scope | null) => typedError<ConfigText, ErrorInfo>(__TAURI_INVOKE("read_config", { scope })),
 	/**
 	 *  Save the whole text. `base` is the text the editor started from: if the
 	 *  file no longer holds it, nothing is written (config_conflict).
 	 */
-	saveConfig: (text: string, base: string) => typedError<null, ErrorInfo>(__TAURI_INVOKE("save_config", { text, base })),
-	editServer: (edit: EditOp) => typedError<null, ErrorInfo>(__TAURI_INVOKE("edit_server", { edit })),
+	saveConfig: (text: string, base: string, scope: Scope | null) => typedError<null, ErrorInfo>(__TAURI_INVOKE("save_config", { text, base, scope })),
+	/**
+	 *  Edit one server in the file it lives in; a new server goes to `scope`
+	 *  (the user's file unless the project's is asked for).
+	 */
+	editServer: (edit: EditOp, scope: Scope | null) => typedError<null, ErrorInfo>(__TAURI_INVOKE("edit_server", { edit, scope })),
 	/**
 	 *  Connect to an entry that is not saved yet and report what it offers or
 	 *  why it failed; the trial connection is closed afterwards.
@@ -392,8 +396,13 @@ export type ServerList = ServerList_Serialize | ServerList_Deserialize;
 
 /**  The servers of the open config file. */
 export type ServerList_Deserialize = {
-	/**  The absolute path of the mcp.json the list came from. */
+	/**  The absolute path of the user's mcp.json. */
 	config_path: string,
+	/**
+	 *  The project's `.mcp.json` merged in (it may not exist yet), when the
+	 *  app was opened on a project folder.
+	 */
+	project_path?: string | null,
 	/**  False when the file does not exist yet (the list is then empty). */
 	exists: boolean,
 	servers: ServerSummary_Deserialize[],
@@ -403,8 +412,13 @@ export type ServerList_Deserialize = {
 
 /**  The servers of the open config file. */
 export type ServerList_Serialize = {
-	/**  The absolute path of the mcp.json the list came from. */
+	/**  The absolute path of the user's mcp.json. */
 	config_path: string,
+	/**
+	 *  The project's `.mcp.json` merged in (it may not exist yet), when the
+	 *  app was opened on a project folder.
+	 */
+	project_path: string | null,
 	/**  False when the file does not exist yet (the list is then empty). */
 	exists: boolean,
 	servers: ServerSummary_Serialize[],
@@ -477,6 +491,8 @@ export type ServerSummary_Deserialize = {
 	target: string,
 	disabled: boolean,
 	description?: string | null,
+	/**  Which file the entry is in. */
+	scope: Scope,
 };
 
 /**  What the UI and `mcpwb servers` show of a server. */
@@ -487,6 +503,8 @@ export type ServerSummary_Serialize = {
 	target: string,
 	disabled: boolean,
 	description: string | null,
+	/**  Which file the entry is in. */
+	scope: Scope,
 };
 
 export type ToolCallResult = {

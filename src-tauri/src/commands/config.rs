@@ -11,7 +11,7 @@ use tauri::{Runtime, State};
 use workbench_core::config::edit::EditOp;
 use workbench_core::config::store::Document;
 use workbench_core::config::vars::NeededInput;
-use workbench_core::config::{ConfigFile, parse_entry};
+use workbench_core::config::{ConfigFile, Scope, parse_entry};
 use workbench_core::workbench::Trial;
 use workbench_core::{Error, ErrorInfo, Workbench, WorkbenchOptions};
 
@@ -29,11 +29,13 @@ pub struct ConfigText {
 pub async fn read_config<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
+    scope: Option<Scope>,
 ) -> Result<ConfigText, ErrorInfo> {
-    let doc = Document::open(&state.config_path)?;
+    let path = state.file_for(scope.unwrap_or_default())?;
+    let doc = Document::open(&path)?;
     Ok(ConfigText {
-        path: state.config_path.display().to_string(),
-        exists: state.config_path.exists(),
+        path: path.display().to_string(),
+        exists: path.exists(),
         text: doc.text,
     })
 }
@@ -47,27 +49,37 @@ pub async fn save_config<R: Runtime>(
     state: State<'_, AppState>,
     text: String,
     base: String,
+    scope: Option<Scope>,
 ) -> Result<(), ErrorInfo> {
-    let mut doc = Document::open(&state.config_path)?;
+    let path = state.file_for(scope.unwrap_or_default())?;
+    let mut doc = Document::open(&path)?;
     if doc.text != base {
-        return Err(Error::ConfigConflict {
-            path: state.config_path.clone(),
-        }
-        .into());
+        return Err(Error::ConfigConflict { path }.into());
     }
     doc.replace(text)?;
     doc.save()?;
     Ok(())
 }
 
+/// Edit one server in the file it lives in; a new server goes to `scope`
+/// (the user's file unless the project's is asked for).
 #[tauri::command]
 #[specta::specta]
 pub async fn edit_server<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     edit: EditOp,
+    scope: Option<Scope>,
 ) -> Result<(), ErrorInfo> {
-    let mut doc = Document::open(&state.config_path)?;
+    let new_in = scope.unwrap_or_default();
+    let path = match &edit {
+        EditOp::Upsert { name, .. }
+        | EditOp::Remove { name }
+        | EditOp::SetDisabled { name, .. } => state.file_of(name, new_in)?,
+        EditOp::Rename { from, .. } => state.file_of(from, new_in)?,
+        _ => state.file_for(new_in)?,
+    };
+    let mut doc = Document::open(&path)?;
     doc.edit(&edit)?;
     doc.save()?;
     Ok(())
@@ -102,8 +114,9 @@ pub async fn server_entry<R: Runtime>(
     state: State<'_, AppState>,
     name: String,
 ) -> Result<Value, ErrorInfo> {
-    let doc = Document::open(&state.config_path)?;
-    workbench_core::config::raw_entries(&state.config_path, &doc.text)?
+    let path = state.file_of(&name, Scope::User)?;
+    let doc = Document::open(&path)?;
+    workbench_core::config::raw_entries(&path, &doc.text)?
         .into_iter()
         .find(|(n, _)| *n == name)
         .map(|(_, entry)| Value::Object(entry))
@@ -128,7 +141,10 @@ pub async fn store_secret<R: Runtime>(
 }
 
 fn project_dir(state: &AppState) -> Option<std::path::PathBuf> {
-    state.config_path.parent().map(std::path::Path::to_path_buf)
+    state
+        .project_dir
+        .clone()
+        .or_else(|| state.config_path.parent().map(std::path::Path::to_path_buf))
 }
 
 /// The other clients' configs that exist here (their documented places).
@@ -143,7 +159,7 @@ pub async fn discover_configs<R: Runtime>(
     };
     let mut found =
         workbench_core::config::dialects::discover(&home, project_dir(&state).as_deref());
-    found.retain(|f| std::path::Path::new(&f.path) != state.config_path);
+    found.retain(|f| !state.is_own(std::path::Path::new(&f.path)));
     Ok(found)
 }
 
@@ -182,7 +198,7 @@ pub async fn needed_inputs<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
 ) -> Result<Vec<NeededInput>, ErrorInfo> {
-    let Ok(config) = ConfigFile::load(&state.config_path) else {
+    let Ok(config) = state.load() else {
         return Ok(Vec::new());
     };
     let keychain = workbench_core::config::secrets::Keychain::app();

@@ -41,6 +41,11 @@ export function ServerList({
             <button type="button" className="server-button" title={s.target} aria-current={selected === s.name} onClick={() => onSelect?.(s.name)}>
               <span className="server-name">{s.name}</span>
               <span className="badge">{TRANSPORT_LABEL[s.transport]}</span>
+              {list.project_path && (
+                <span className={`badge scope-${s.scope}`} title={s.scope === "project" ? list.project_path : list.config_path}>
+                  {s.scope === "project" ? "project" : "user"}
+                </span>
+              )}
               <StateBadge status={byName.get(s.name)} disabled={s.disabled} />
             </button>
             <span className="server-target">{s.target}</span>

@@ -5,9 +5,21 @@
 import { useEffect, useState } from "react";
 import CodeMirror from "@uiw/react-codemirror";
 import { json } from "@codemirror/lang-json";
-import { BackendError, type Backend } from "../backend";
+import { BackendError, type Backend, type Scope } from "../backend";
 
-export function RawEditor({ backend, onClose, diskVersion }: { backend: Backend; onClose: () => void; diskVersion: number }) {
+export function RawEditor({
+  backend,
+  onClose,
+  diskVersion,
+  hasProject = false,
+}: {
+  backend: Backend;
+  onClose: () => void;
+  diskVersion: number;
+  /** A project folder is open: its `.mcp.json` can be edited too. */
+  hasProject?: boolean;
+}) {
+  const [scope, setScope] = useState<Scope>("user");
   const [base, setBase] = useState<string | null>(null);
   const [text, setText] = useState("");
   const [path, setPath] = useState("");
@@ -15,7 +27,7 @@ export function RawEditor({ backend, onClose, diskVersion }: { backend: Backend;
   const [saved, setSaved] = useState(false);
   const load = () => {
     setError(null);
-    backend.readConfig().then(
+    backend.readConfig(scope).then(
       (c) => {
         setBase(c.text);
         setText(c.text || '{\n  "mcpServers": {}\n}\n');
@@ -24,7 +36,7 @@ export function RawEditor({ backend, onClose, diskVersion }: { backend: Backend;
       (e: unknown) => setError({ code: e instanceof BackendError ? e.code : "internal", message: e instanceof Error ? e.message : String(e) }),
     );
   };
-  useEffect(load, [backend]);
+  useEffect(load, [backend, scope]);
   // The file changed on disk while open: reload if nothing is unsaved, else say so.
   const [changedOnDisk, setChangedOnDisk] = useState(false);
   const [seenVersion, setSeenVersion] = useState(diskVersion);
@@ -36,7 +48,7 @@ export function RawEditor({ backend, onClose, diskVersion }: { backend: Backend;
   const save = () => {
     if (base === null) return;
     setSaved(false);
-    backend.saveConfig(text, base).then(
+    backend.saveConfig(text, base, scope).then(
       () => {
         setBase(text);
         setError(null);
@@ -57,6 +69,27 @@ export function RawEditor({ backend, onClose, diskVersion }: { backend: Backend;
       }}
     >
       <div className="toolbar">
+        {hasProject && (
+          <div className="segmented" role="group" aria-label="File">
+            {(["user", "project"] as const).map((s) => (
+              <button
+                key={s}
+                type="button"
+                aria-pressed={scope === s}
+                disabled={dirty && scope !== s}
+                title={dirty && scope !== s ? "Save or reload first: the unsaved text would be lost" : undefined}
+                onClick={() => {
+                  if (s === scope) return;
+                  setBase(null);
+                  setSaved(false);
+                  setScope(s);
+                }}
+              >
+                {s === "user" ? "User file" : "Project file"}
+              </button>
+            ))}
+          </div>
+        )}
         <strong>{path}</strong>
         <button type="button" className="primary" disabled={!dirty} onClick={save} title="Ctrl+S">
           Save

@@ -2,7 +2,7 @@
 // or remote (url, headers, transport). Validated as you type; "Try it"
 // connects without saving; Save writes only this entry's keys.
 import { useState } from "react";
-import type { Backend, TrialReport } from "../backend";
+import type { Backend, Scope, TrialReport } from "../backend";
 import { emptyForm, formToFields, validate, type EntryForm, type Row } from "./entryForm";
 
 function Rows({ label, rows, onChange, error }: { label: string; rows: Row[]; onChange: (r: Row[]) => void; error?: string }) {
@@ -51,6 +51,8 @@ export function ServerForm({
   seed,
   existingNames,
   onDone,
+  hasProject = false,
+  defaultScope = "user",
 }: {
   backend: Backend;
   /** Present when editing. */
@@ -59,9 +61,14 @@ export function ServerForm({
   seed?: EntryForm;
   existingNames: string[];
   onDone: (name: string | null) => void;
+  /** A project folder is open: a new server can go to its `.mcp.json`. */
+  hasProject?: boolean;
+  /** Where a new server goes unless the user picks the other file. */
+  defaultScope?: Scope;
 }) {
   const editing = initial !== undefined;
   const [form, setForm] = useState<EntryForm>(initial ?? seed ?? emptyForm());
+  const [scope, setScope] = useState<Scope>(defaultScope);
   const [touched, setTouched] = useState(false);
   const [busy, setBusy] = useState<string | null>(null);
   const [report, setReport] = useState<TrialReport | null>(null);
@@ -99,7 +106,8 @@ export function ServerForm({
       if (editing && initial.name !== form.name) {
         await backend.editServer({ kind: "rename", from: initial.name, to: form.name });
       }
-      await backend.editServer({ kind: "upsert", name: form.name, fields: (await fields()) as never });
+      // An edited server stays in its file; a new one goes where chosen.
+      await backend.editServer({ kind: "upsert", name: form.name, fields: (await fields()) as never }, editing ? undefined : scope);
       onDone(form.name);
     } catch (e) {
       fail(e);
@@ -119,6 +127,15 @@ export function ServerForm({
     >
       <h2>{editing ? `Edit ${initial.name}` : "Add a server"}</h2>
       <Text label="Name" value={form.name} onChange={(name) => set({ name })} error={show("name")} placeholder="e.g. github" />
+      {hasProject && !editing && (
+        <label className="field">
+          <span className="field-label">Save to</span>
+          <select aria-label="Save to" value={scope} onChange={(e) => setScope(e.target.value as Scope)}>
+            <option value="user">Your user file (every project)</option>
+            <option value="project">This project's .mcp.json</option>
+          </select>
+        </label>
+      )}
       <label className="field">
         <span className="field-label">Kind</span>
         <select aria-label="Kind" value={form.transport} onChange={(e) => set({ transport: e.target.value as EntryForm["transport"] })}>

@@ -54,9 +54,12 @@ export function ServerPanel({
   logs,
   traffic,
   onGone,
+  hasProject = false,
 }: {
   backend: Backend;
   summary: ServerSummary;
+  /** A project folder is open (entries come from two files). */
+  hasProject?: boolean;
   status: ServerStatus | undefined;
   counts: { tools: number; resources: number; prompts: number };
   names: string[];
@@ -90,6 +93,8 @@ export function ServerPanel({
         backend={backend}
         initial={editing.duplicate ? undefined : editing.form}
         existingNames={names}
+        hasProject={hasProject}
+        defaultScope={summary.scope}
         onDone={(saved) => {
           setEditing(null);
           if (saved && saved !== name) onGone(saved);
@@ -109,6 +114,7 @@ export function ServerPanel({
         <StateDetail status={status} />
         <p className="muted">
           <code>{summary.target}</code>
+          {hasProject && <span className="entry-scope"> · from {summary.scope === "project" ? "the project's .mcp.json" : "your user file"}</span>}
         </p>
         {summary.description && <p>{summary.description}</p>}
       </header>

@@ -126,7 +126,7 @@ pub struct ServerEntry {
 }
 
 /// Where an entry is defined: the user's file or the project's `.mcp.json`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum Scope {
@@ -218,6 +218,8 @@ pub struct ServerSummary {
     pub target: String,
     pub disabled: bool,
     pub description: Option<String>,
+    /// Which file the entry is in.
+    pub scope: Scope,
 }
 
 impl From<&ServerEntry> for ServerSummary {
@@ -228,6 +230,7 @@ impl From<&ServerEntry> for ServerSummary {
             target: e.transport.target(),
             disabled: e.disabled,
             description: e.description.clone(),
+            scope: e.scope,
         }
     }
 }
