@@ -99,13 +99,15 @@ describe("tools", () => {
       await session.close();
     }
   });
+  // "local" speaks 2026-07-28: the server cannot ask by itself, so its tool
+  // answers input_required and the window is asked in its place.
   it("opens a URL elicitation's address in the browser only when the user chooses to", async () => {
     const session = await driver.session(["--config", config]);
     const opened = join(driver.env.HOME, "opened-urls.txt");
     try {
       await session.clickText("[role=tab]", "Tools");
       await session.type(await session.find("input[aria-label='Search tools']"), "sign_in");
-      await session.click(await session.find(".tool-row[data-qualified='old__sign_in']"));
+      await session.click(await session.find(".tool-row[data-qualified='local__sign_in']"));
       await session.clickText(".run-bar button", "Run");
       const [address] = await session.waitForTexts("[role=dialog] .ask-url code", (t) => t.length === 1);
       assert.equal(address, "https://example.com/mcp-demo/sign-in");

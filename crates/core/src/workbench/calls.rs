@@ -98,7 +98,7 @@ impl Workbench {
     ) -> Result<Value> {
         let server = handle.name().to_string();
         if let Some(peer) = handle.peer() {
-            return self.send(handle, peer, method, params, options).await;
+            return self.send(handle, &peer, method, params, &options).await;
         }
         let status = handle.status();
         if !(handle.is_transient() && status.state == ServerState::Ready) {
@@ -117,20 +117,21 @@ impl Workbench {
                 message,
             })?;
         let result = self
-            .send(handle, session.peer.clone(), method, params, options)
+            .send(handle, &session.peer, method, params, &options)
             .await;
         session.shutdown(handle.options().shutdown_grace).await;
         result
     }
 
-    async fn send(
+    /// One request and its answer (one round of a multi-round call).
+    pub(super) async fn send_once(
         &self,
         handle: &crate::connect::ServerHandle,
-        peer: rmcp::Peer<rmcp::RoleClient>,
+        peer: &rmcp::Peer<rmcp::RoleClient>,
         method: &str,
         params: Value,
-        options: CallOptions,
-    ) -> Result<Value> {
+        options: &CallOptions,
+    ) -> Result<rmcp::model::ServerResult> {
         let server = handle.name();
         let request = build_request(method, params)?;
         let opts = handle.options();
@@ -157,7 +158,7 @@ impl Workbench {
         tokio::pin!(response);
         let idle = tokio::time::sleep(timeout.min(max_total));
         tokio::pin!(idle);
-        let cancel = options.cancel;
+        let cancel = &options.cancel;
         let outcome = loop {
             tokio::select! {
                 biased;
@@ -172,10 +173,10 @@ impl Workbench {
                             forward_progress(&entry, server, &token, tx);
                         }
                     }
-                    break serde_json::to_value(&result).map_err(|e| Error::Internal(e.to_string()));
+                    break Ok(result);
                 }
-                _ = async { match &cancel { Some(c) => c.cancelled().await, None => std::future::pending().await } } => {
-                    notify_cancelled(&peer, &id, "cancelled by the user").await;
+                _ = async { match cancel { Some(c) => c.cancelled().await, None => std::future::pending().await } } => {
+                    notify_cancelled(peer, &id, "cancelled by the user").await;
                     break Err(Error::Cancelled { server: server.to_string(), method: method.to_string() });
                 }
                 _ = &mut idle => {
@@ -196,7 +197,7 @@ impl Workbench {
                     } else {
                         ("request timeout", timeout)
                     };
-                    notify_cancelled(&peer, &id, reason).await;
+                    notify_cancelled(peer, &id, reason).await;
                     break Err(Error::Timeout {
                         server: server.to_string(),
                         method: method.to_string(),

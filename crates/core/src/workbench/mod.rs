@@ -4,6 +4,7 @@
 
 mod calls;
 mod reload;
+mod rounds;
 mod trial;
 
 use std::sync::Arc;

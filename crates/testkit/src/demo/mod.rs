@@ -8,6 +8,7 @@
 // but servers speaking 2025-11-25 use them every day: the demo server offers them.
 #![allow(deprecated)]
 
+mod asking;
 mod catalog;
 mod tools;
 
@@ -191,79 +192,6 @@ impl DemoServer {
                     .await;
                 text_result(format!("sent a {level} message"), false)
             }
-            "ask_llm" => {
-                let params = from_json::<CreateMessageRequestParams>(json!({
-                    "messages": [{ "role": "user", "content": { "type": "text", "text": args["question"].as_str().unwrap_or("Hello?") } }],
-                    "maxTokens": args.get("max_tokens").and_then(Value::as_u64).unwrap_or(200),
-                    "systemPrompt": "You are answering a question from the MCP Workbench demo server."
-                }))?;
-                #[allow(deprecated)]
-                match peer.create_message(params).await {
-                    Ok(answer) => {
-                        let answer = serde_json::to_value(answer).unwrap_or_default();
-                        let text = answer["content"]["text"]
-                            .as_str()
-                            .unwrap_or("(no text)")
-                            .to_string();
-                        json!({ "content": [{ "type": "text", "text": format!("The model ({}) said: {text}", answer["model"].as_str().unwrap_or("?")) }] })
-                    }
-                    Err(e) => text_result(format!("sampling failed: {e}"), true),
-                }
-            }
-            "ask_user" => {
-                let params = from_json::<ElicitRequestParams>(json!({
-                    "message": args["message"].as_str().unwrap_or("Tell me about yourself"),
-                    "requestedSchema": {
-                        "type": "object",
-                        "properties": {
-                            "name": { "type": "string", "title": "Your name", "minLength": 1 },
-                            "age": { "type": "integer", "title": "Age", "minimum": 0, "maximum": 150 },
-                            "colour": { "type": "string", "title": "Favourite colour", "enum": ["red", "green", "blue"] },
-                            "subscribe": { "type": "boolean", "title": "Subscribe to news", "default": false }
-                        },
-                        "required": ["name"]
-                    }
-                }))?;
-                match peer.create_elicitation(params).await {
-                    Ok(answer) => {
-                        let answer = serde_json::to_value(answer).unwrap_or_default();
-                        json!({ "content": [{ "type": "text", "text": format!("action: {}; content: {}", answer["action"].as_str().unwrap_or("?"), answer["content"]) }], "structuredContent": answer })
-                    }
-                    Err(e) => text_result(format!("elicitation failed: {e}"), true),
-                }
-            }
-            "sign_in" => {
-                let url = args["url"]
-                    .as_str()
-                    .unwrap_or("https://example.com/mcp-demo/sign-in");
-                let params = from_json::<ElicitRequestParams>(json!({
-                    "mode": "url",
-                    "message": "Sign in to the demo service in your browser",
-                    "url": url,
-                    "elicitationId": format!("sign-in-{}", self.inner.counter.load(Ordering::SeqCst))
-                }))?;
-                match peer.create_elicitation(params).await {
-                    Ok(answer) => {
-                        let answer = serde_json::to_value(answer).unwrap_or_default();
-                        text_result(
-                            format!("action: {}", answer["action"].as_str().unwrap_or("?")),
-                            false,
-                        )
-                    }
-                    Err(e) => text_result(format!("elicitation failed: {e}"), true),
-                }
-            }
-            "list_roots" =>
-            {
-                #[allow(deprecated)]
-                match peer.list_roots().await {
-                    Ok(roots) => {
-                        let roots = serde_json::to_value(roots).unwrap_or_default();
-                        json!({ "content": [{ "type": "text", "text": roots["roots"].to_string() }] })
-                    }
-                    Err(e) => text_result(format!("roots/list failed: {e}"), true),
-                }
-            }
             "huge_result" => {
                 let mb = args
                     .get("megabytes")
@@ -369,6 +297,16 @@ impl ServerHandler for DemoServer {
             .and_then(|p| p.headers.get("mcp-session-id"))
             .and_then(|v| v.to_str().ok())
             .map(str::to_string);
+        if let Some((method, params)) = asking::request_of(&request.name, &args) {
+            let new_era = ctx
+                .protocol_version()
+                .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28);
+            if new_era {
+                return asking::ask_in_rounds(&request.name, method, params, &request);
+            }
+            let result = asking::ask_directly(&request.name, method, params, &ctx).await?;
+            return Ok(from_json::<CallToolResult>(result)?.into());
+        }
         let result = self.call(&request.name, args, ctx).await?;
         if self.inner.options.fault == Some(Fault::DropSession)
             && let Some(session) = session

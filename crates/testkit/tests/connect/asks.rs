@@ -1,8 +1,7 @@
 //! A server's sampling and elicitation requests reach whoever answers them,
 //! and the answer reaches the server; roots are what the user set. These are
-//! server-to-client requests of the 2025-11-25 era (`--legacy`): 2026-07-28
-//! replaced them with InputRequiredResult, which rmcp refuses to send as
-//! requests.
+//! server-to-client requests of the 2025-11-25 era (`--legacy`); the
+//! 2026-07-28 way (input_required results) is in `rounds.rs`.
 
 use std::time::Duration;
 
@@ -13,7 +12,7 @@ use workbench_core::{CallOptions, Workbench};
 
 use super::*;
 
-async fn next_ask(
+pub async fn next_ask(
     rx: &mut tokio::sync::broadcast::Receiver<Event>,
 ) -> workbench_core::asks::PendingAsk {
     loop {

@@ -7,6 +7,7 @@ mod asks;
 mod calls;
 mod faults;
 mod reload;
+mod rounds;
 
 use std::path::Path;
 use std::process::Stdio;

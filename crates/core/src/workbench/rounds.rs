@@ -1,0 +1,104 @@
+//! Multi-round calls (SEP-2322, protocol 2026-07-28): a server that needs
+//! something from the client answers `tools/call`, `prompts/get` or
+//! `resources/read` with `resultType: "input_required"` and the requests
+//! inside (a form or a web address to open, an LLM answer, the roots). They
+//! are put to the person exactly as a 2025-11-25 server's own requests are,
+//! and the request is sent again with `inputResponses` and the echoed
+//! `requestState`, for at most [`MAX_ROUNDS`] rounds.
+
+use rmcp::model::ServerResult;
+use serde_json::{Map, Value, json};
+use tokio_util::sync::CancellationToken;
+
+use super::Workbench;
+use super::calls::CallOptions;
+use crate::asks::{Answer, AskKind};
+use crate::connect::ServerHandle;
+use crate::error::{Error, Result};
+
+/// Rounds a call may take before it is given up (rmcp's own default).
+pub const MAX_ROUNDS: usize = rmcp::model::DEFAULT_MRTR_MAX_ROUNDS;
+
+impl Workbench {
+    /// Send `method` and drive its rounds until a final result.
+    pub(super) async fn send(
+        &self,
+        handle: &ServerHandle,
+        peer: &rmcp::Peer<rmcp::RoleClient>,
+        method: &str,
+        params: Value,
+        options: &CallOptions,
+    ) -> Result<Value> {
+        let server = handle.name();
+        let mut params = params;
+        for _ in 0..MAX_ROUNDS {
+            let result = self
+                .send_once(handle, peer, method, params.clone(), options)
+                .await?;
+            let ServerResult::InputRequiredResult(needed) = result else {
+                return serde_json::to_value(&result).map_err(|e| Error::Internal(e.to_string()));
+            };
+            let needed = serde_json::to_value(&needed).unwrap_or_default();
+            let cancel = options.cancel.clone().unwrap_or_default();
+            let mut responses = Map::new();
+            if let Some(requests) = needed["inputRequests"].as_object() {
+                for (key, request) in requests {
+                    let answer = self.fulfil(server, method, request, cancel.clone()).await?;
+                    responses.insert(key.clone(), answer);
+                }
+            }
+            if !params.is_object() {
+                params = json!({});
+            }
+            params["inputResponses"] = Value::Object(responses);
+            match needed.get("requestState") {
+                Some(state) if !state.is_null() => params["requestState"] = state.clone(),
+                _ => {
+                    if let Some(p) = params.as_object_mut() {
+                        p.remove("requestState");
+                    }
+                }
+            }
+        }
+        Err(Error::Transport {
+            server: server.to_string(),
+            method: method.to_string(),
+            message: format!(
+                "the server still asked for input after {MAX_ROUNDS} rounds; the call was given up"
+            ),
+        })
+    }
+
+    /// Answer one input request the way the server's own request would be.
+    async fn fulfil(
+        &self,
+        server: &str,
+        method: &str,
+        request: &Value,
+        cancel: CancellationToken,
+    ) -> Result<Value> {
+        let params = request.get("params").cloned().unwrap_or_else(|| json!({}));
+        let asks = self.asks();
+        match request["method"].as_str().unwrap_or_default() {
+            "elicitation/create" => {
+                match asks.ask(server, AskKind::Elicitation, params, cancel).await {
+                    Answer::Result(v) => Ok(v),
+                    // Nobody to ask (headless) or refused: the form is declined.
+                    Answer::Refuse(_) => Ok(json!({ "action": "decline" })),
+                }
+            }
+            "sampling/createMessage" => {
+                match asks.ask(server, AskKind::Sampling, params, cancel).await {
+                    Answer::Result(v) => Ok(v),
+                    Answer::Refuse(why) => Err(Error::Refused(format!(
+                        "{server}: {method} needs an LLM answer (sampling) and got none: {why}"
+                    ))),
+                }
+            }
+            "roots/list" => Ok(json!({ "roots": asks.roots(server) })),
+            other => Err(Error::Refused(format!(
+                "{server}: {method} asked for \"{other}\", which a client cannot be asked for"
+            ))),
+        }
+    }
+}
