@@ -35,6 +35,38 @@ describe("server list", () => {
     }
   });
 
+  it("remembers the window's size and position for the next start", async () => {
+    const first = await driver.session(["--config", EXAMPLE]);
+    let before;
+    try {
+      before = await first.cmd("GET", "/window/rect");
+      await first.cmd("POST", "/window/rect", { x: 30, y: 40, width: 900, height: 700 });
+      // The store writes the change shortly after it happens.
+      const saved = join(driver.env.XDG_DATA_HOME, "dev.mcpworkbench.app", "window-state.json");
+      const deadline = Date.now() + 10_000;
+      while (!(existsSync(saved) && JSON.parse(readFileSync(saved, "utf8")).main?.width === 900)) {
+        assert.ok(Date.now() < deadline, "the window state was never written");
+        await sleep(100);
+      }
+    } finally {
+      await first.close();
+    }
+    assert.notDeepEqual([before.width, before.height], [900, 700], "the window did not start at the size set here");
+    const second = await driver.session(["--config", EXAMPLE]);
+    try {
+      const deadline = Date.now() + 10_000;
+      let rect;
+      do {
+        rect = await second.cmd("GET", "/window/rect");
+        if (rect.width === 900) break;
+        await sleep(100);
+      } while (Date.now() < deadline);
+      assert.deepEqual(rect, { x: 30, y: 40, width: 900, height: 700 });
+    } finally {
+      await second.close();
+    }
+  });
+
   it("shows a broken mcp.json's error at line:column and leaves the file untouched", async () => {
     const broken = join(driver.env.HOME, "broken.json");
     const text = '{\n  "mcpServers": {\n    "a": { "command": "x" }\n    "b": {}\n  }\n}\n';
