@@ -11,7 +11,7 @@ fn main() {
             "list_tools",
             "call_tool",
             "cancel_call",
-            "traffic_entries",
+            "traffic_page",
             "pending_asks",
             "answer_ask",
             "open_ask_url",

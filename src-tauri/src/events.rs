@@ -6,7 +6,6 @@ use tauri_specta::Event;
 use workbench_core::Workbench;
 use workbench_core::asks::PendingAsk;
 use workbench_core::connect::ServerStatus;
-use workbench_core::traffic::TrafficEntry;
 
 /// A server's state changed (sent the moment it changes).
 #[derive(Debug, Clone, Serialize, Deserialize, specta::Type, tauri_specta::Event)]
@@ -39,20 +38,13 @@ pub struct CatalogChanged {
     pub server: String,
 }
 
-/// New traffic entries, in order, batched (at most every 100 ms).
+/// The traffic log grew: how many entries it holds and the newest one's
+/// sequence number. Sent at most four times a second, however fast the
+/// servers talk; the window then asks for the page it shows.
 #[derive(Debug, Clone, Serialize, Deserialize, specta::Type, tauri_specta::Event)]
-pub struct TrafficAppended {
-    #[specta(type = Vec<TrafficEntry>)]
-    #[serde(deserialize_with = "never_entries")]
-    pub entries: Vec<TrafficEntry>,
-    /// Entries before these that were not sent (the log still has them).
-    pub missed: u32,
-}
-
-fn never_entries<'de, D: serde::Deserializer<'de>>(_: D) -> Result<Vec<TrafficEntry>, D::Error> {
-    Err(serde::de::Error::custom(
-        "traffic events are sent by the app only",
-    ))
+pub struct TrafficGrew {
+    pub total: u32,
+    pub last_seq: u64,
 }
 
 /// A server asked something only a person can answer.
@@ -89,42 +81,24 @@ pub struct ResourceUpdated {
     pub uri: String,
 }
 
-/// Forward the log's entries to the window in batches: whatever arrived
-/// within 100 ms of the first, up to 2,000. Entries the window could not be
-/// sent in time (a flood outran it) are counted in `missed`.
+/// Tell the window the log grew, at most every 250 ms while it does.
 fn forward_traffic<R: Runtime>(app: AppHandle<R>, workbench: &Workbench) {
     use tokio::sync::broadcast::error::RecvError;
-    let mut rx = workbench.traffic().subscribe();
+    let traffic = workbench.traffic().clone();
+    let mut rx = traffic.subscribe();
     tauri::async_runtime::spawn(async move {
-        let mut missed: u64 = 0;
         loop {
-            let first = match rx.recv().await {
-                Ok(e) => e,
-                Err(RecvError::Lagged(n)) => {
-                    missed += n;
-                    continue;
-                }
+            match rx.recv().await {
+                Ok(_) | Err(RecvError::Lagged(_)) => {}
                 Err(RecvError::Closed) => return,
-            };
-            let mut batch = vec![(*first).clone()];
-            let deadline = tokio::time::Instant::now() + std::time::Duration::from_millis(100);
-            while batch.len() < 2000 {
-                match tokio::time::timeout_at(deadline, rx.recv()).await {
-                    Ok(Ok(e)) => batch.push((*e).clone()),
-                    Ok(Err(RecvError::Lagged(n))) => missed += n,
-                    Ok(Err(RecvError::Closed)) | Err(_) => break,
-                }
             }
-            let report = u32::try_from(std::mem::take(&mut missed)).unwrap_or(u32::MAX);
-            if report > 0 {
-                tracing::warn!(
-                    missed = report,
-                    "the window could not keep up with the traffic"
-                );
-            }
-            let _ = (TrafficAppended {
-                entries: batch,
-                missed: report,
+            tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+            // Whatever came meanwhile is in the figures below.
+            rx = rx.resubscribe();
+            let (total, last_seq) = traffic.stats();
+            let _ = (TrafficGrew {
+                total: u32::try_from(total).unwrap_or(u32::MAX),
+                last_seq,
             })
             .emit(&app);
         }

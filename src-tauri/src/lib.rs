@@ -26,7 +26,7 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
             commands::tools::list_tools::<tauri::Wry>,
             commands::tools::call_tool::<tauri::Wry>,
             commands::tools::cancel_call::<tauri::Wry>,
-            commands::traffic::traffic_entries::<tauri::Wry>,
+            commands::traffic::traffic_page::<tauri::Wry>,
             commands::asks::pending_asks::<tauri::Wry>,
             commands::asks::answer_ask::<tauri::Wry>,
             commands::asks::open_ask_url::<tauri::Wry>,
@@ -54,7 +54,7 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
             events::ServerStatusChanged,
             events::ConfigChanged,
             events::CatalogChanged,
-            events::TrafficAppended,
+            events::TrafficGrew,
             events::AskReceived,
             events::AskClosed,
             events::ServerLogged,
@@ -105,7 +105,9 @@ pub fn builder<R: Runtime>(options: LaunchOptions) -> tauri::Builder<R> {
                     ),
                     ..Default::default()
                 },
-                traffic_capacity: None,
+                // The window's traffic view holds up to 100,000 entries per
+                // server (and 64 MiB of message text, whichever comes first).
+                traffic_capacity: Some(100_000),
                 interactive: true,
             };
             let (workbench, watch) = tauri::async_runtime::block_on(async {

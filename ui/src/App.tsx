@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import type { Backend, TrafficEntry } from "./backend";
+import type { Backend } from "./backend";
 import { ToolsView } from "./tools/ToolsView";
 import { TrafficView } from "./traffic/TrafficView";
 import { AskDialog } from "./asks/AskDialog";
@@ -19,7 +19,6 @@ import { ErrorBanner } from "./components/ErrorBanner";
 type Tab = "tools" | "resources" | "prompts" | "traffic" | "server" | "add" | "config" | "import";
 
 /** Entries the window keeps (the core keeps its own bounded log per server). */
-const MAX_TRAFFIC = 100_000;
 
 export function App({ backend }: { backend: Backend }) {
   const queryClient = useQueryClient();
@@ -56,53 +55,24 @@ export function App({ backend }: { backend: Backend }) {
   const prompts = useQuery({ queryKey: ["prompts"], queryFn: () => backend.listPrompts() });
   // Resources whose subscription said they changed: "server uri".
   const [updated, setUpdated] = useState<string[]>([]);
-  // The traffic log as the window knows it: loaded once, then appended to.
-  const [traffic, setTraffic] = useState<TrafficEntry[]>([]);
-  // Entries a flood outran the window by (the core's log has them).
-  const [missedTraffic, setMissedTraffic] = useState(0);
+  // The traffic log stays in the core; the window knows its size and its
+  // newest entry, and views fetch the page they show when these change.
+  const [traffic, setTraffic] = useState({ total: 0, lastSeq: 0 });
   useEffect(() => {
     let cancelled = false;
     let unlisten: (() => void) | undefined;
-    const pending: TrafficEntry[][] = [];
-    let loaded = false;
-    // A flood sends many batches a second; the window takes them in at
-    // most four times a second, so it keeps answering.
-    let incoming: TrafficEntry[] = [];
-    const flush = setInterval(() => {
-      if (incoming.length === 0) return;
-      const batch = incoming;
-      incoming = [];
-      setTraffic((old) => {
-        const next = old.length + batch.length > MAX_TRAFFIC ? old.slice(old.length + batch.length - MAX_TRAFFIC) : old.slice();
-        for (const e of batch.slice(-MAX_TRAFFIC)) next.push(e);
-        return next;
-      });
-    }, 250);
     void backend
-      .onTraffic((batch, missed) => {
-        if (missed > 0) setMissedTraffic((m) => m + missed);
-        if (!loaded) pending.push(batch);
-        else incoming.push(...batch);
-      })
+      .onTrafficGrew((total, lastSeq) => setTraffic({ total, lastSeq }))
       .then((u) => {
         if (cancelled) u();
         else unlisten = u;
       });
     void backend
-      .trafficEntries(null)
-      .then((initial) => {
-        if (cancelled) return;
-        const last = initial.at(-1)?.seq ?? -1;
-        const later = pending.flat().filter((e) => e.seq > last);
-        loaded = true;
-        setTraffic([...initial, ...later].slice(-MAX_TRAFFIC));
-      })
-      .catch(() => {
-        loaded = true;
-      });
+      .trafficPage({ limit: 0 })
+      .then((page) => !cancelled && setTraffic((t) => (t.lastSeq >= page.last_seq ? t : { total: page.total, lastSeq: page.last_seq })))
+      .catch(() => undefined);
     return () => {
       cancelled = true;
-      clearInterval(flush);
       unlisten?.();
     };
   }, [backend]);
@@ -260,7 +230,7 @@ export function App({ backend }: { backend: Backend }) {
               Prompts{prompts.data ? ` (${prompts.data.length})` : ""}
             </button>
             <button type="button" role="tab" aria-selected={tab === "traffic"} onClick={() => setTab("traffic")}>
-              Traffic ({traffic.length.toLocaleString()})
+              Traffic ({traffic.total.toLocaleString()})
             </button>
           </nav>
           {tab === "tools" && (
@@ -283,7 +253,7 @@ export function App({ backend }: { backend: Backend }) {
                   counts={{ tools: count(tools.data), resources: count(resources.data), prompts: count(prompts.data) }}
                   names={(servers.data?.servers ?? []).map((s) => s.name)}
                   logs={logs.filter((l) => l.server === selectedServer)}
-                  traffic={traffic}
+                  trafficVersion={traffic.lastSeq}
                   hasProject={Boolean(servers.data?.project_path)}
                   onGone={(renamed) => {
                     setSelectedServer(renamed);
@@ -317,7 +287,7 @@ export function App({ backend }: { backend: Backend }) {
           {tab === "resources" && <ResourcesView backend={backend} rows={resources.data ?? []} updated={updated} />}
           {tab === "prompts" && <PromptsView backend={backend} rows={prompts.data ?? []} />}
           {tab === "traffic" && (
-            <TrafficView entries={traffic} missed={missedTraffic} servers={(servers.data?.servers ?? []).map((s) => s.name)} />
+            <TrafficView backend={backend} version={traffic.lastSeq} logSize={traffic.total} servers={(servers.data?.servers ?? []).map((s) => s.name)} />
           )}
         </main>
       </div>

@@ -22,10 +22,12 @@ import {
   type ToolCallResult,
   type ToolRow,
   type TrafficEntry_Serialize as TrafficEntry,
+  type TrafficPage_Serialize as TrafficPage,
+  type TrafficQuery_Deserialize as TrafficQuery,
 } from "./bindings";
 
 export type { FoundConfig, Merged, NeededInput, Scope };
-export type { CallProgress, ConfigText, PendingAsk, PromptRow, ResourceRow, ServerEdit, ToolCallResult, ToolRow, TrafficEntry, TrialReport };
+export type { CallProgress, ConfigText, PendingAsk, PromptRow, ResourceRow, ServerEdit, ToolCallResult, ToolRow, TrafficEntry, TrafficPage, TrafficQuery, TrialReport };
 
 type JsonArg = Parameters<typeof commands.getPrompt>[2];
 
@@ -58,9 +60,10 @@ export interface Backend {
     args: unknown,
     onProgress: (p: CallProgress) => void,
   ): { result: Promise<ToolCallResult>; cancel: () => Promise<void> };
-  trafficEntries(server: string | null): Promise<TrafficEntry[]>;
-  /** New traffic entries, in batches. */
-  onTraffic(listener: (entries: TrafficEntry[], missed: number) => void): Promise<() => void>;
+  /** A window of the traffic log (which entries, which of them); the log stays in the core. */
+  trafficPage(query: TrafficQuery): Promise<TrafficPage>;
+  /** The log grew (at most four times a second): its size and newest sequence number. */
+  onTrafficGrew(listener: (total: number, lastSeq: number) => void): Promise<() => void>;
   restartServer(name: string): Promise<void>;
   stopServer(name: string): Promise<void>;
   pendingAsks(): Promise<PendingAsk[]>;
@@ -134,8 +137,8 @@ export const tauriBackend: Backend = {
       },
     };
   },
-  trafficEntries: async (server) => unwrap(await commands.trafficEntries(server)),
-  onTraffic: (listener) => events.trafficAppended.listen((e) => listener(e.payload.entries, e.payload.missed)),
+  trafficPage: async (query) => unwrap(await commands.trafficPage(query)),
+  onTrafficGrew: (listener) => events.trafficGrew.listen((e) => listener(e.payload.total, e.payload.last_seq)),
   restartServer: async (name) => {
     unwrap(await commands.restartServer(name));
   },

@@ -18,8 +18,11 @@ export const commands = {
 	callTool: (server: string, tool: string, args: Value, callId: string, onProgress: Channel<CallProgress_Deserialize>) => typedError<ToolCallResult, ErrorInfo>(__TAURI_INVOKE("call_tool", { server, tool, args, callId, onProgress })),
 	/**  Cancel a call started with `call_id`; false if it already ended. */
 	cancelCall: (callId: string) => typedError<boolean, ErrorInfo>(__TAURI_INVOKE("cancel_call", { callId })),
-	/**  Every entry kept (of one server, or of all), oldest first. */
-	trafficEntries: (server: string | null) => typedError<TrafficEntry_Serialize[], ErrorInfo>(__TAURI_INVOKE("traffic_entries", { server })),
+	/**
+	 *  The entries matching `query` (server, direction, method, text) in the
+	 *  window it asks for, and how many match in all.
+	 */
+	trafficPage: (query: TrafficQuery_Deserialize) => typedError<TrafficPage_Serialize, ErrorInfo>(__TAURI_INVOKE("traffic_page", { query })),
 	/**  Asks waiting for an answer, oldest first (the window also gets `AskReceived`). */
 	pendingAsks: () => typedError<PendingAsk[], ErrorInfo>(__TAURI_INVOKE("pending_asks")),
 	/**
@@ -99,7 +102,7 @@ export const events = {
 	resourceUpdated: makeEvent<ResourceUpdated, ResourceUpdated>("resource-updated"),
 	serverLogged: makeEvent<ServerLogged_Serialize, ServerLogged_Deserialize>("server-logged"),
 	serverStatusChanged: makeEvent<ServerStatusChanged_Serialize, ServerStatusChanged_Deserialize>("server-status-changed"),
-	trafficAppended: makeEvent<TrafficAppended_Serialize, TrafficAppended_Deserialize>("traffic-appended"),
+	trafficGrew: makeEvent<TrafficGrew, TrafficGrew>("traffic-grew"),
 };
 
 /* Types */
@@ -528,23 +531,6 @@ export type ToolRow = {
 	stale: boolean,
 };
 
-/**  New traffic entries, in order, batched (at most every 100 ms). */
-export type TrafficAppended = TrafficAppended_Serialize | TrafficAppended_Deserialize;
-
-/**  New traffic entries, in order, batched (at most every 100 ms). */
-export type TrafficAppended_Deserialize = {
-	entries: TrafficEntry_Deserialize[],
-	/**  Entries before these that were not sent (the log still has them). */
-	missed: number,
-};
-
-/**  New traffic entries, in order, batched (at most every 100 ms). */
-export type TrafficAppended_Serialize = {
-	entries: TrafficEntry_Serialize[],
-	/**  Entries before these that were not sent (the log still has them). */
-	missed: number,
-};
-
 export type TrafficEntry = TrafficEntry_Serialize | TrafficEntry_Deserialize;
 
 export type TrafficEntry_Deserialize = {
@@ -585,6 +571,80 @@ export type TrafficEntry_Serialize = {
 	/**  The message text (masked; truncated to the body limit). */
 	body: string,
 	truncated: boolean,
+};
+
+/**
+ *  The traffic log grew: how many entries it holds and the newest one's
+ *  sequence number. Sent at most four times a second, however fast the
+ *  servers talk; the window then asks for the page it shows.
+ */
+export type TrafficGrew = {
+	total: number,
+	last_seq: number,
+};
+
+/**  A window of the matching entries, oldest first. */
+export type TrafficPage = TrafficPage_Serialize | TrafficPage_Deserialize;
+
+/**  A window of the matching entries, oldest first. */
+export type TrafficPage_Deserialize = {
+	/**  How many entries match in all. */
+	total: number,
+	/**  The index (among the matches, oldest first) of `entries[0]`. */
+	offset: number,
+	entries: TrafficEntry_Deserialize[],
+	/**  The newest entry's sequence number in the whole log. */
+	last_seq: number,
+};
+
+/**  A window of the matching entries, oldest first. */
+export type TrafficPage_Serialize = {
+	/**  How many entries match in all. */
+	total: number,
+	/**  The index (among the matches, oldest first) of `entries[0]`. */
+	offset: number,
+	entries: TrafficEntry_Serialize[],
+	/**  The newest entry's sequence number in the whole log. */
+	last_seq: number,
+};
+
+/**  Which entries, and which window of them. */
+export type TrafficQuery = TrafficQuery_Serialize | TrafficQuery_Deserialize;
+
+/**  Which entries, and which window of them. */
+export type TrafficQuery_Deserialize = {
+	/**  One server's entries, or all servers' merged in order. */
+	server?: string | null,
+	direction?: Direction | null,
+	/**  Case-insensitive text in the method or the message. */
+	text?: string | null,
+	/**  Exactly this method (e.g. `tools/call`). */
+	method?: string | null,
+	/**
+	 *  The first entry wanted, counted from the oldest match (from the
+	 *  newest when `from_end`).
+	 */
+	offset?: number,
+	limit: number,
+	from_end?: boolean,
+};
+
+/**  Which entries, and which window of them. */
+export type TrafficQuery_Serialize = {
+	/**  One server's entries, or all servers' merged in order. */
+	server: string | null,
+	direction: Direction | null,
+	/**  Case-insensitive text in the method or the message. */
+	text: string | null,
+	/**  Exactly this method (e.g. `tools/call`). */
+	method: string | null,
+	/**
+	 *  The first entry wanted, counted from the oldest match (from the
+	 *  newest when `from_end`).
+	 */
+	offset: number,
+	limit: number,
+	from_end: boolean,
 };
 
 /**  The transport's kind, for display and IPC. */

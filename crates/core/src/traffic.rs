@@ -14,9 +14,12 @@ use tokio::sync::broadcast;
 pub const DEFAULT_CAPACITY: usize = 10_000;
 /// Bodies longer than this are stored truncated (the size stays exact).
 pub const DEFAULT_MAX_BODY: usize = 1024 * 1024;
+/// Bytes of bodies kept per server at most: a server sending large messages
+/// keeps fewer entries rather than all of memory.
+pub const DEFAULT_MAX_BYTES: usize = 64 * 1024 * 1024;
 const MASK: &str = "••••••";
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum Direction {
@@ -68,11 +71,19 @@ struct Pending {
     method: String,
 }
 
+/// One server's entries and the bytes their bodies hold.
+#[derive(Default)]
+struct Ring {
+    entries: VecDeque<Arc<TrafficEntry>>,
+    bytes: usize,
+}
+
 struct Inner {
     seq: u64,
     capacity: usize,
     max_body: usize,
-    rings: HashMap<String, VecDeque<Arc<TrafficEntry>>>,
+    max_bytes: usize,
+    rings: HashMap<String, Ring>,
     /// (server, id, direction of the request) → when and what was asked.
     pending: HashMap<(String, String, bool), Pending>,
     secrets: HashMap<String, Vec<String>>,
@@ -200,6 +211,7 @@ impl TrafficLog {
                 seq: 0,
                 capacity: capacity.max(1),
                 max_body: DEFAULT_MAX_BODY,
+                max_bytes: DEFAULT_MAX_BYTES,
                 rings: HashMap::new(),
                 pending: HashMap::new(),
                 secrets: HashMap::new(),
@@ -211,6 +223,11 @@ impl TrafficLog {
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Keep at most `bytes` of message bodies per server (oldest go first).
+    pub fn set_max_bytes(&self, bytes: usize) {
+        self.lock().max_bytes = bytes.max(1);
     }
 
     /// Values (env values, header values) that must never be shown for `server`.
@@ -342,12 +359,20 @@ impl TrafficLog {
             body,
             truncated,
         });
-        let capacity = inner.capacity;
-        let ring = inner.rings.entry(server.to_string()).or_default();
-        if ring.len() >= capacity {
-            ring.pop_front();
+        let (capacity, max_bytes) = (inner.capacity, inner.max_bytes);
+        if !inner.rings.contains_key(server) {
+            inner.rings.insert(server.to_string(), Ring::default());
         }
-        ring.push_back(entry.clone());
+        let Some(ring) = inner.rings.get_mut(server) else {
+            return entry;
+        };
+        ring.bytes += entry.body.len();
+        ring.entries.push_back(entry.clone());
+        while ring.entries.len() > capacity || (ring.bytes > max_bytes && ring.entries.len() > 1) {
+            if let Some(old) = ring.entries.pop_front() {
+                ring.bytes -= old.body.len();
+            }
+        }
         drop(inner);
         let _ = self.live.send(entry.clone());
         entry
@@ -360,12 +385,12 @@ impl TrafficLog {
             Some(s) => inner
                 .rings
                 .get(s)
-                .map(|r| r.iter().cloned().collect())
+                .map(|r| r.entries.iter().cloned().collect())
                 .unwrap_or_default(),
             None => inner
                 .rings
                 .values()
-                .flat_map(|r| r.iter().cloned())
+                .flat_map(|r| r.entries.iter().cloned())
                 .collect(),
         };
         if server.is_none() {
@@ -381,6 +406,7 @@ impl TrafficLog {
             return Vec::new();
         };
         let mut lines: Vec<String> = ring
+            .entries
             .iter()
             .rev()
             .filter(|e| e.direction == Direction::Stderr)
@@ -413,6 +439,9 @@ impl TrafficLog {
         inner.progress.retain(|(s, _), _| s != server);
     }
 }
+
+mod query;
+pub use query::{TrafficPage, TrafficQuery};
 
 #[cfg(test)]
 mod tests;

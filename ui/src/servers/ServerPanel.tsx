@@ -52,7 +52,7 @@ export function ServerPanel({
   counts,
   names,
   logs,
-  traffic,
+  trafficVersion,
   onGone,
   hasProject = false,
 }: {
@@ -64,13 +64,26 @@ export function ServerPanel({
   counts: { tools: number; resources: number; prompts: number };
   names: string[];
   logs: LogLine[];
-  traffic: TrafficEntry[];
+  /** Changes when the traffic log grows (its newest sequence number). */
+  trafficVersion: number;
   onGone: (renamedTo: string | null) => void;
 }) {
   const name = summary.name;
   const [editing, setEditing] = useState<{ form: EntryForm; duplicate: boolean } | null>(null);
   const [confirmRemove, setConfirmRemove] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
+  // The last 200 stderr lines, fetched again when the log grows.
+  const [stderr, setStderr] = useState<{ lines: TrafficEntry[]; total: number }>({ lines: [], total: 0 });
+  useEffect(() => {
+    let cancelled = false;
+    backend.trafficPage({ server: name, direction: "stderr", limit: 200, from_end: true }).then(
+      (page) => !cancelled && setStderr({ lines: page.entries, total: page.total }),
+      () => undefined,
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [backend, name, trafficVersion]);
   const act = (label: string, p: Promise<void>) => {
     setMessage(`${label}…`);
     p.then(
@@ -104,7 +117,6 @@ export function ServerPanel({
     );
   }
   const info = status?.info;
-  const stderr = traffic.filter((e) => e.server === name && e.direction === "stderr").slice(-200);
   return (
     <div className="server-panel">
       <header>
@@ -203,9 +215,9 @@ export function ServerPanel({
           ))}
         </ol>
       </details>
-      <details className="panel-section" open={stderr.length > 0 && status?.state !== "ready"}>
-        <summary>stderr ({stderr.length})</summary>
-        <pre className="console">{stderr.map((e) => e.body).join("\n")}</pre>
+      <details className="panel-section" open={stderr.total > 0 && status?.state !== "ready"}>
+        <summary>stderr ({stderr.total.toLocaleString()})</summary>
+        <pre className="console">{stderr.lines.map((e) => e.body).join("\n")}</pre>
       </details>
     </div>
   );

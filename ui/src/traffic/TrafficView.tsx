@@ -1,11 +1,14 @@
 // Every message with direction, method, id, size and latency; filter by
 // server, direction and text; expand to pretty JSON; copy; export JSONL.
-// Virtualised: 100,000 entries scroll like 100.
-import { useMemo, useRef, useState } from "react";
+// The log stays in the core: the list asks for the rows around the ones on
+// screen, so 100,000 entries (and a server flooding more) scroll like 100.
+import { useEffect, useState } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import type { TrafficEntry } from "../backend";
+import type { Backend, TrafficEntry, TrafficQuery } from "../backend";
 
 const ROW = 26;
+/** Rows fetched beyond those on screen, each side. */
+const MARGIN = 60;
 const ARROW: Record<string, string> = { outgoing: "→", incoming: "←", stderr: "⚠" };
 
 function prettyBody(body: string): string {
@@ -16,38 +19,82 @@ function prettyBody(body: string): string {
   }
 }
 
-export function filterEntries(entries: TrafficEntry[], server: string, direction: string, text: string): TrafficEntry[] {
-  const needle = text.trim().toLowerCase();
-  return entries.filter(
-    (e) =>
-      (server === "" || e.server === server) &&
-      (direction === "" || e.direction === direction) &&
-      (needle === "" || (e.method ?? "").toLowerCase().includes(needle) || e.body.toLowerCase().includes(needle)),
-  );
+/** The text filter, applied once typing pauses. */
+function useSettled(value: string, ms: number): string {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const t = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(t);
+  }, [value, ms]);
+  return settled;
 }
 
-export function TrafficView({ entries, servers, missed = 0 }: { entries: TrafficEntry[]; servers: string[]; missed?: number }) {
+export function TrafficView({
+  backend,
+  version,
+  servers,
+  logSize,
+}: {
+  backend: Backend;
+  /** Changes when the log grows (its newest sequence number). */
+  version: number;
+  servers: string[];
+  /** Entries in the whole log. */
+  logSize?: number;
+}) {
   const [server, setServer] = useState("");
   const [direction, setDirection] = useState("");
   const [text, setText] = useState("");
-  const [open, setOpen] = useState<number | null>(null);
-  const shown = useMemo(() => filterEntries(entries, server, direction, text), [entries, server, direction, text]);
-  const scroller = useRef<HTMLDivElement>(null);
+  const needle = useSettled(text, 150);
+  const [open, setOpen] = useState<TrafficEntry | null>(null);
+  const [page, setPage] = useState<{ total: number; offset: number; entries: TrafficEntry[] }>({ total: 0, offset: 0, entries: [] });
+  const [error, setError] = useState<string | null>(null);
+  const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
   const virtual = useVirtualizer({
-    count: shown.length,
-    getScrollElement: () => scroller.current,
+    count: page.total,
+    getScrollElement: () => scroller,
     estimateSize: () => ROW,
     overscan: 20,
     initialRect: { width: 900, height: 600 },
   });
-  const selected = shown.find((e) => e.seq === open) ?? null;
+  const items = virtual.getVirtualItems();
+  const first = items[0]?.index ?? 0;
+  const last = items.at(-1)?.index ?? 0;
+  // Refetch when the rows on screen leave the middle of what was fetched.
+  const anchor = Math.floor(first / (MARGIN / 2));
+  const filter = (): TrafficQuery => ({
+    server: server || null,
+    direction: direction === "" ? null : (direction as TrafficQuery["direction"]),
+    text: needle.trim() || null,
+    limit: 0,
+  });
+  useEffect(() => {
+    let cancelled = false;
+    const offset = Math.max(0, anchor * (MARGIN / 2) - MARGIN);
+    const limit = last - first + 1 + 3 * MARGIN;
+    backend.trafficPage({ ...filter(), offset, limit }).then(
+      (p) => {
+        if (cancelled) return;
+        setError(null);
+        setPage({ total: p.total, offset: p.offset, entries: p.entries });
+      },
+      (e: unknown) => !cancelled && setError(e instanceof Error ? e.message : String(e)),
+    );
+    return () => {
+      cancelled = true;
+    };
+    // `filter` reads exactly these.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [backend, version, server, direction, needle, anchor, last - first]);
   const exportJsonl = () => {
-    const blob = new Blob([shown.map((e) => JSON.stringify(e)).join("\n") + "\n"], { type: "application/x-ndjson" });
-    const a = document.createElement("a");
-    a.href = URL.createObjectURL(blob);
-    a.download = "mcp-traffic.jsonl";
-    a.click();
-    URL.revokeObjectURL(a.href);
+    void backend.trafficPage({ ...filter(), offset: 0, limit: page.total }).then((all) => {
+      const blob = new Blob([all.entries.map((e) => JSON.stringify(e)).join("\n") + "\n"], { type: "application/x-ndjson" });
+      const a = document.createElement("a");
+      a.href = URL.createObjectURL(blob);
+      a.download = "mcp-traffic.jsonl";
+      a.click();
+      URL.revokeObjectURL(a.href);
+    });
   };
   return (
     <div className="traffic-view">
@@ -68,29 +115,30 @@ export function TrafficView({ entries, servers, missed = 0 }: { entries: Traffic
         </select>
         <input type="search" aria-label="Filter traffic" placeholder="method or text" value={text} onChange={(e) => setText(e.target.value)} />
         <span className="muted" role="status">
-          {shown.length.toLocaleString()} of {entries.length.toLocaleString()}
+          {page.total.toLocaleString()} of {(logSize ?? page.total).toLocaleString()}
         </span>
-        {missed > 0 && (
-          <span className="muted" title="The window fell behind a flood of messages; `mcpwb traffic` and the core's log keep them">
-            {missed.toLocaleString()} not shown
-          </span>
-        )}
-        <button type="button" onClick={exportJsonl} disabled={shown.length === 0}>
+        <button type="button" onClick={exportJsonl} disabled={page.total === 0}>
           Export JSONL
         </button>
       </div>
-      <div className="traffic-scroller" ref={scroller} role="table" aria-label="Traffic">
+      {error && (
+        <p className="error-banner" role="alert">
+          The traffic log could not be read: {error}
+        </p>
+      )}
+      <div className="traffic-scroller" ref={setScroller} role="table" aria-label="Traffic">
         <div style={{ height: virtual.getTotalSize(), position: "relative" }}>
-          {virtual.getVirtualItems().map((item) => {
-            const e = shown[item.index];
-            if (!e) return null;
+          {items.map((item) => {
+            const e = page.entries[item.index - page.offset];
+            const style = { position: "absolute", top: 0, left: 0, right: 0, height: ROW, transform: `translateY(${item.start}px)` } as const;
+            if (!e) return <div key={`pending-${item.index}`} role="row" className="traffic-row pending" style={style} />;
             return (
               <div
                 key={e.seq}
                 role="row"
-                className={`traffic-row dir-${e.direction} kind-${e.kind}${e.seq === open ? " selected" : ""}`}
-                style={{ position: "absolute", top: 0, left: 0, right: 0, height: ROW, transform: `translateY(${item.start}px)` }}
-                onClick={() => setOpen(e.seq === open ? null : e.seq)}
+                className={`traffic-row dir-${e.direction} kind-${e.kind}${e.seq === open?.seq ? " selected" : ""}`}
+                style={style}
+                onClick={() => setOpen(e.seq === open?.seq ? null : e)}
               >
                 <span className="t-time">{new Date(e.time_ms ?? 0).toLocaleTimeString()}</span>
                 <span className="t-server">{e.server}</span>
@@ -106,18 +154,18 @@ export function TrafficView({ entries, servers, missed = 0 }: { entries: Traffic
           })}
         </div>
       </div>
-      {selected && (
+      {open && (
         <div className="traffic-detail" aria-label="Message">
           <div className="toolbar">
             <strong>
-              {selected.server} {ARROW[selected.direction]} {selected.method ?? selected.kind}
+              {open.server} {ARROW[open.direction]} {open.method ?? open.kind}
             </strong>
-            <button type="button" onClick={() => void navigator.clipboard.writeText(selected.body).catch(() => undefined)}>
+            <button type="button" onClick={() => void navigator.clipboard.writeText(open.body).catch(() => undefined)}>
               Copy
             </button>
-            {selected.truncated && <span className="muted">truncated in the log ({selected.size.toLocaleString()} bytes on the wire)</span>}
+            {open.truncated && <span className="muted">truncated in the log ({open.size.toLocaleString()} bytes on the wire)</span>}
           </div>
-          <pre className="json">{prettyBody(selected.body)}</pre>
+          <pre className="json">{prettyBody(open.body)}</pre>
         </div>
       )}
     </div>

@@ -1,0 +1,74 @@
+import { describe, expect, it } from "vitest";
+import { fireEvent, render, screen, waitFor } from "@testing-library/react";
+import type { Backend, TrafficEntry, TrafficQuery } from "../backend";
+import { TrafficView } from "./TrafficView";
+
+function entry(seq: number): TrafficEntry {
+  const stderr = seq % 10 === 0;
+  return {
+    seq,
+    time_ms: 0,
+    server: seq % 2 ? "a" : "b",
+    direction: stderr ? "stderr" : "outgoing",
+    kind: stderr ? "log" : "request",
+    method: stderr ? null : `tools/call`,
+    id: stderr ? null : String(seq),
+    size: 10,
+    latency_ms: null,
+    body: stderr ? `line ${seq}` : `{"id":${seq},"method":"tools/call","params":{"name":"tool_${seq}"}}`,
+    truncated: false,
+  };
+}
+
+/** A log of `n` entries in the "core", answering pages as the Rust side does. */
+function fakeLog(n: number) {
+  const log = Array.from({ length: n }, (_, i) => entry(i + 1));
+  const queries: TrafficQuery[] = [];
+  const backend = {
+    trafficPage: (q: TrafficQuery) => {
+      queries.push(q);
+      const needle = q.text?.toLowerCase();
+      const all = log.filter(
+        (e) => (!q.server || e.server === q.server) && (!q.direction || e.direction === q.direction) && (!needle || e.body.toLowerCase().includes(needle)),
+      );
+      const offset = Math.min(q.offset ?? 0, all.length);
+      return Promise.resolve({ total: all.length, offset, entries: all.slice(offset, offset + q.limit), last_seq: n });
+    },
+  } as unknown as Backend;
+  return { backend, queries };
+}
+
+// jsdom lays nothing out: give the list a screen's worth of height.
+Object.defineProperty(HTMLElement.prototype, "clientHeight", { configurable: true, get: () => 600 });
+Object.defineProperty(HTMLElement.prototype, "clientWidth", { configurable: true, get: () => 900 });
+
+describe("the traffic view", () => {
+  it("asks the core for the rows around the screen, not the whole log", async () => {
+    const { backend, queries } = fakeLog(100_000);
+    render(<TrafficView backend={backend} version={100_000} servers={["a", "b"]} logSize={100_000} />);
+    expect(await screen.findByText("100,000 of 100,000")).toBeTruthy();
+    await waitFor(() => expect(document.querySelectorAll(".traffic-row:not(.pending)").length).toBeGreaterThan(0));
+    expect(document.querySelectorAll(".traffic-row").length).toBeLessThan(200);
+    expect(Math.max(...queries.map((q) => q.limit))).toBeLessThan(1_000);
+  });
+
+  it("filters in the core and shows a message's JSON when clicked", async () => {
+    const { backend, queries } = fakeLog(500);
+    render(<TrafficView backend={backend} version={500} servers={["a", "b"]} logSize={500} />);
+    fireEvent.change(screen.getByLabelText("Filter traffic"), { target: { value: "TOOL_77" } });
+    expect(await screen.findByText("1 of 500")).toBeTruthy();
+    expect(queries.at(-1)?.text).toBe("TOOL_77");
+    const row = await waitFor(() => {
+      const r = document.querySelector(".traffic-row:not(.pending)");
+      if (!r) throw new Error("no row yet");
+      return r;
+    });
+    fireEvent.click(row);
+    const detail = screen.getByLabelText("Message");
+    expect(detail.textContent).toContain('"name": "tool_77"');
+    fireEvent.change(screen.getByLabelText("Direction"), { target: { value: "stderr" } });
+    fireEvent.change(screen.getByLabelText("Filter traffic"), { target: { value: "" } });
+    expect(await screen.findByText("50 of 500")).toBeTruthy();
+    expect(queries.at(-1)?.direction).toBe("stderr");
+  });
+});
