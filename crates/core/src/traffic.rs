@@ -3,10 +3,11 @@
 //! to stdout. Responses are paired with their request (latency). Bounded per
 //! server; values marked secret are masked before anything is stored.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
+use rustc_hash::FxHashMap as HashMap;
 use serde::Serialize;
 use tokio::sync::broadcast;
 
@@ -71,11 +72,15 @@ struct Pending {
     method: String,
 }
 
-/// One server's entries and the bytes their bodies hold.
+/// One server's entries, the bytes their bodies hold, its requests waiting
+/// for their response, and the values masked in what it sends.
 #[derive(Default)]
 struct Ring {
     entries: VecDeque<Arc<TrafficEntry>>,
     bytes: usize,
+    /// (id, direction of the request) → when and what was asked.
+    pending: HashMap<(String, bool), Pending>,
+    secrets: Vec<String>,
 }
 
 struct Inner {
@@ -84,12 +89,22 @@ struct Inner {
     max_body: usize,
     max_bytes: usize,
     rings: HashMap<String, Ring>,
-    /// (server, id, direction of the request) → when and what was asked.
-    pending: HashMap<(String, String, bool), Pending>,
-    secrets: HashMap<String, Vec<String>>,
     /// (server, progress token) → when the server last reported progress on
     /// it: what a call's timeout is reset by.
     progress: HashMap<(String, String), Instant>,
+}
+
+impl Inner {
+    /// The ring of `server`, made on first use.
+    fn ring(&mut self, server: &str) -> &mut Ring {
+        if !self.rings.contains_key(server) {
+            self.rings.insert(server.to_string(), Ring::default());
+        }
+        // Found by the name alone: no key is built for the lookup.
+        self.rings
+            .get_mut(server)
+            .expect("the ring was inserted just above")
+    }
 }
 
 /// Progress records kept at most (a token a finished call left behind is
@@ -212,10 +227,8 @@ impl TrafficLog {
                 capacity: capacity.max(1),
                 max_body: DEFAULT_MAX_BODY,
                 max_bytes: DEFAULT_MAX_BYTES,
-                rings: HashMap::new(),
-                pending: HashMap::new(),
-                secrets: HashMap::new(),
-                progress: HashMap::new(),
+                rings: HashMap::default(),
+                progress: HashMap::default(),
             })),
             live,
         }
@@ -233,7 +246,7 @@ impl TrafficLog {
     /// Values (env values, header values) that must never be shown for `server`.
     pub fn set_secrets(&self, server: &str, secrets: Vec<String>) {
         let secrets = secrets.into_iter().filter(|s| s.len() >= 4).collect();
-        self.lock().secrets.insert(server.to_string(), secrets);
+        self.lock().ring(server).secrets = secrets;
     }
 
     /// Every entry recorded from now on.
@@ -248,7 +261,12 @@ impl TrafficLog {
         direction: Direction,
         raw: &[u8],
     ) -> Arc<TrafficEntry> {
-        let text = String::from_utf8_lossy(raw);
+        // Valid UTF-8 is borrowed as it is (the fast path); anything else is
+        // shown with replacement characters.
+        let text = match std::str::from_utf8(raw) {
+            Ok(text) => std::borrow::Cow::Borrowed(text),
+            Err(_) => String::from_utf8_lossy(raw),
+        };
         let text = text.trim_end_matches(['\r', '\n']);
         let c = classify(text);
         if let (Some(token), Direction::Incoming) = (c.progress_token, direction) {
@@ -310,25 +328,26 @@ impl TrafficLog {
         text: &str,
         size: usize,
     ) -> Arc<TrafficEntry> {
-        let mut inner = self.lock();
+        let mut guard = self.lock();
+        let inner = &mut *guard;
+        inner.seq += 1;
+        let (seq, capacity, max_bytes, max_body) =
+            (inner.seq, inner.capacity, inner.max_bytes, inner.max_body);
+        let ring = inner.ring(server);
         let outgoing = direction == Direction::Outgoing;
         let mut latency_ms = None;
         if let Some(id) = &id {
             match kind {
                 MessageKind::Request => {
-                    let key = (server.to_string(), id.clone(), outgoing);
-                    let method = method.clone().unwrap_or_default();
-                    inner.pending.insert(
-                        key,
-                        Pending {
-                            at: Instant::now(),
-                            method,
-                        },
-                    );
+                    let asked = Pending {
+                        at: Instant::now(),
+                        method: method.clone().unwrap_or_default(),
+                    };
+                    ring.pending.insert((id.clone(), outgoing), asked);
                 }
                 MessageKind::Response | MessageKind::Error => {
-                    let key = (server.to_string(), id.clone(), !outgoing);
-                    if let Some(p) = inner.pending.remove(&key) {
+                    let key = (id.clone(), !outgoing);
+                    if let Some(p) = ring.pending.remove(&key) {
                         latency_ms = Some(p.at.elapsed().as_secs_f64() * 1000.0);
                         method = Some(p.method);
                     }
@@ -336,18 +355,15 @@ impl TrafficLog {
                 _ => {}
             }
         }
-        let (body, truncated) = cut(text, inner.max_body);
+        let (body, truncated) = cut(text, max_body);
         let mut body = body.to_string();
-        if let Some(secrets) = inner.secrets.get(server) {
-            for s in secrets {
-                if body.contains(s.as_str()) {
-                    body = body.replace(s.as_str(), MASK);
-                }
+        for s in &ring.secrets {
+            if body.contains(s.as_str()) {
+                body = body.replace(s.as_str(), MASK);
             }
         }
-        inner.seq += 1;
         let entry = Arc::new(TrafficEntry {
-            seq: inner.seq,
+            seq,
             time_ms: now_ms(),
             server: server.to_string(),
             direction,
@@ -359,13 +375,6 @@ impl TrafficLog {
             body,
             truncated,
         });
-        let (capacity, max_bytes) = (inner.capacity, inner.max_bytes);
-        if !inner.rings.contains_key(server) {
-            inner.rings.insert(server.to_string(), Ring::default());
-        }
-        let Some(ring) = inner.rings.get_mut(server) else {
-            return entry;
-        };
         ring.bytes += entry.body.len();
         ring.entries.push_back(entry.clone());
         while ring.entries.len() > capacity || (ring.bytes > max_bytes && ring.entries.len() > 1) {
@@ -373,8 +382,10 @@ impl TrafficLog {
                 ring.bytes -= old.body.len();
             }
         }
-        drop(inner);
-        let _ = self.live.send(entry.clone());
+        drop(guard);
+        if self.live.receiver_count() > 0 {
+            let _ = self.live.send(entry.clone());
+        }
         entry
     }
 
@@ -435,7 +446,6 @@ impl TrafficLog {
     pub fn clear(&self, server: &str) {
         let mut inner = self.lock();
         inner.rings.remove(server);
-        inner.pending.retain(|(s, _, _), _| s != server);
         inner.progress.retain(|(s, _), _| s != server);
     }
 }

@@ -95,7 +95,7 @@ impl<R: AsyncRead + Unpin> AsyncRead for TapReader<R> {
                 continue;
             }
             let mut start = 0;
-            while let Some(pos) = this.chunk[start..n].iter().position(|b| *b == b'\n') {
+            while let Some(pos) = memchr::memchr(b'\n', &this.chunk[start..n]) {
                 let end = start + pos + 1;
                 if this.line.is_empty() {
                     accept(
@@ -157,7 +157,7 @@ impl<W: AsyncWrite + Unpin> AsyncWrite for TapWriter<W> {
         // server: a fast answer is then never logged ahead of its request.
         let fresh = &buf[this.ahead.min(buf.len())..];
         let mut start = 0;
-        while let Some(pos) = fresh[start..].iter().position(|b| *b == b'\n') {
+        while let Some(pos) = memchr::memchr(b'\n', &fresh[start..]) {
             let end = start + pos + 1;
             if this.line.is_empty() {
                 this.traffic

@@ -129,7 +129,7 @@ impl Workbench {
         handle: &crate::connect::ServerHandle,
         peer: &rmcp::Peer<rmcp::RoleClient>,
         method: &str,
-        params: Value,
+        params: &Value,
         options: &CallOptions,
     ) -> Result<rmcp::model::ServerResult> {
         let server = handle.name();
@@ -265,11 +265,12 @@ impl Workbench {
 
 /// The typed request for `method`. tools/call, the hot path, is built
 /// directly; anything else goes through `ClientRequest`'s own deserializer.
-fn build_request(method: &str, params: Value) -> Result<ClientRequest> {
+fn build_request(method: &str, params: &Value) -> Result<ClientRequest> {
+    use serde::Deserialize;
     let bad = |e: serde_json::Error| Error::Internal(format!("{method}: {e}"));
     if method == "tools/call" {
-        let params: rmcp::model::CallToolRequestParams =
-            serde_json::from_value(params).map_err(bad)?;
+        // Read from the value in place: the caller keeps it for a next round.
+        let params = rmcp::model::CallToolRequestParams::deserialize(params).map_err(bad)?;
         return Ok(ClientRequest::CallToolRequest(
             rmcp::model::CallToolRequest::new(params),
         ));

@@ -33,7 +33,7 @@ impl Workbench {
         let mut params = params;
         for _ in 0..MAX_ROUNDS {
             let result = self
-                .send_once(handle, peer, method, params.clone(), options)
+                .send_once(handle, peer, method, &params, options)
                 .await?;
             let ServerResult::InputRequiredResult(needed) = result else {
                 return serde_json::to_value(&result).map_err(|e| Error::Internal(e.to_string()));
