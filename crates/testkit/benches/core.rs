@@ -159,6 +159,26 @@ async fn connect_time(n: usize, delay_ms: u64) -> Duration {
     took
 }
 
+/// The same with bare rmcp clients: `n` handshakes at once, nothing else
+/// (no supervisor, no catalog). What the machine allows, for comparison.
+async fn connect_time_bare(n: usize, delay_ms: u64) -> Duration {
+    let started = Instant::now();
+    let clients = futures::future::join_all((0..n).map(|_| async move {
+        let mut cmd = tokio::process::Command::new(BIN);
+        cmd.args(["--startup-delay-ms", &delay_ms.to_string()])
+            .stderr(Stdio::null());
+        serve_client_with_lifecycle((), TokioChildProcess::new(cmd).unwrap(), lifecycle())
+            .await
+            .unwrap()
+    }))
+    .await;
+    let took = started.elapsed();
+    for c in clients {
+        let _ = c.cancel().await;
+    }
+    took
+}
+
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
     v[v.len() / 2]
@@ -244,6 +264,22 @@ async fn main() {
             one.as_secs_f64() * 1000.0,
             twenty.as_secs_f64() * 1000.0,
             twenty.as_secs_f64() / one.as_secs_f64()
+        );
+        let bare_one = median(vec![
+            connect_time_bare(1, delay).await,
+            connect_time_bare(1, delay).await,
+            connect_time_bare(1, delay).await,
+        ]);
+        let bare_twenty = median(vec![
+            connect_time_bare(20, delay).await,
+            connect_time_bare(20, delay).await,
+            connect_time_bare(20, delay).await,
+        ]);
+        println!(
+            "  the same handshakes with bare rmcp clients: 1 server {:.1} ms, 20 servers {:.1} ms, ratio {:.2}x",
+            bare_one.as_secs_f64() * 1000.0,
+            bare_twenty.as_secs_f64() * 1000.0,
+            bare_twenty.as_secs_f64() / bare_one.as_secs_f64()
         );
     }
     let _ = http.kill();
