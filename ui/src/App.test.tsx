@@ -155,6 +155,7 @@ describe("App", () => {
     await emit("server-status-changed", { status: ready });
     expect(await screen.findByText("ready")).toBeTruthy();
     expect(screen.getByText("demo 1.2.3 · protocol 2025-11-25")).toBeTruthy();
+    expect(document.querySelector(".server-counts")?.textContent).toBe("0 tools · 0 resources · 0 prompts");
     const failed: ServerStatus = {
       name: "demo-stdio",
       state: "restarting",

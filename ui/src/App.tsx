@@ -210,6 +210,10 @@ export function App({ backend }: { backend: Backend }) {
             <ServerList
               list={servers.data}
               statuses={statuses.data ?? []}
+              counts={(name) => {
+                const n = <T extends { server: string }>(list: T[] | undefined) => (list ?? []).filter((x) => x.server === name).length;
+                return { tools: n(tools.data), resources: n(resources.data), prompts: n(prompts.data) };
+              }}
               selected={tab === "server" ? selectedServer : null}
               onSelect={(name) => {
                 setSelectedServer(name);

@@ -13,9 +13,12 @@ export function ServerList({
   statuses,
   selected,
   onSelect,
+  counts,
 }: {
   list: ServerListData;
   statuses: ServerStatus[];
+  /** What a server offers, as the window's lists know it. */
+  counts?: (server: string) => { tools: number; resources: number; prompts: number };
   selected?: string | null;
   onSelect?: (name: string) => void;
 }) {
@@ -49,7 +52,7 @@ export function ServerList({
               <StateBadge status={byName.get(s.name)} disabled={s.disabled} />
             </button>
             <span className="server-target">{s.target}</span>
-            <StateDetail status={byName.get(s.name)} />
+            <StateDetail status={byName.get(s.name)} counts={counts?.(s.name)} />
           </li>
         ))}
       </ul>

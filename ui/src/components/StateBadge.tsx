@@ -1,4 +1,20 @@
+import { useEffect, useState } from "react";
 import type { ServerStatus_Serialize as ServerStatus } from "../bindings";
+
+const plural = (n: number, one: string) => `${n.toLocaleString()} ${one}${n === 1 ? "" : "s"}`;
+
+/** Seconds until `deadline` (ms since the epoch), ticking each second. */
+function useCountdown(deadline: number | null): number | null {
+  // The last tick, and the deadline it was for (a new deadline starts afresh).
+  const [tick, setTick] = useState<{ deadline: number; now: number } | null>(null);
+  useEffect(() => {
+    if (deadline === null) return;
+    const t = setInterval(() => setTick({ deadline, now: Date.now() }), 1000);
+    return () => clearInterval(t);
+  }, [deadline]);
+  if (deadline === null || tick?.deadline !== deadline) return null;
+  return Math.max(0, Math.ceil((deadline - tick.now) / 1000));
+}
 
 /** A server's live state in one word, with the reason on hover. */
 export function StateBadge({ status, disabled }: { status: ServerStatus | undefined; disabled: boolean }) {
@@ -26,18 +42,36 @@ export function StateBadge({ status, disabled }: { status: ServerStatus | undefi
   }
 }
 
-/** One line under the server: who it is, or why it is not there. */
-export function StateDetail({ status }: { status: ServerStatus | undefined }) {
+/** One line under the server: who it is and what it offers, or why it is not there. */
+export function StateDetail({
+  status,
+  counts,
+}: {
+  status: ServerStatus | undefined;
+  counts?: { tools: number; resources: number; prompts: number };
+}) {
+  // The next try of a restarting server, counted down from when the state came.
+  const [deadline, setDeadline] = useState<number | null>(null);
+  const retryIn = status?.state === "restarting" ? status.next_try_in_ms : null;
+  useEffect(() => setDeadline(retryIn === null ? null : Date.now() + retryIn), [status, retryIn]);
+  const seconds = useCountdown(deadline);
   if (!status) return null;
   if (status.state === "ready" && status.info) {
     return (
-      <span className="server-detail">
-        {status.info.name} {status.info.version} · protocol {status.info.protocol_version}
-      </span>
+      <>
+        <span className="server-detail">
+          {status.info.name} {status.info.version} · protocol {status.info.protocol_version}
+        </span>
+        {counts && (
+          <span className="server-detail server-counts">
+            {plural(counts.tools, "tool")} · {plural(counts.resources, "resource")} · {plural(counts.prompts, "prompt")}
+          </span>
+        )}
+      </>
     );
   }
   if (status.state === "failed" || status.state === "restarting") {
-    const next = status.state === "restarting" ? ` · next try in ${Math.round(status.next_try_in_ms / 1000)} s` : "";
+    const next = status.state === "restarting" ? ` · next try in ${seconds ?? Math.ceil(status.next_try_in_ms / 1000)} s` : "";
     return (
       <span className="server-detail error" title={status.stderr.join("\n")}>
         {status.reason}
