@@ -6,6 +6,8 @@
 //! and the request is sent again with `inputResponses` and the echoed
 //! `requestState`, for at most [`MAX_ROUNDS`] rounds.
 
+use std::time::Duration;
+
 use rmcp::model::ServerResult;
 use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
@@ -31,7 +33,7 @@ impl Workbench {
     ) -> Result<Value> {
         let server = handle.name();
         let mut params = params;
-        for _ in 0..MAX_ROUNDS {
+        for round in 0..MAX_ROUNDS {
             let result = self
                 .send_once(handle, peer, method, &params, options)
                 .await?;
@@ -41,7 +43,21 @@ impl Workbench {
             let needed = serde_json::to_value(&needed).unwrap_or_default();
             let cancel = options.cancel.clone().unwrap_or_default();
             let mut responses = Map::new();
-            if let Some(requests) = needed["inputRequests"].as_object() {
+            let requests = needed["inputRequests"]
+                .as_object()
+                .filter(|r| !r.is_empty());
+            if requests.is_none() {
+                // Nothing asked, only state to echo (a busy server shedding
+                // load): wait a little before asking again, longer each round.
+                let wait = Duration::from_millis(200 * (round as u64 + 1));
+                tokio::select! {
+                    _ = tokio::time::sleep(wait) => {}
+                    _ = cancel.cancelled() => {
+                        return Err(Error::Cancelled { server: server.to_string(), method: method.to_string() });
+                    }
+                }
+            }
+            if let Some(requests) = requests {
                 for (key, request) in requests {
                     let answer = self.fulfil(server, method, request, cancel.clone()).await?;
                     responses.insert(key.clone(), answer);

@@ -125,3 +125,18 @@ pub fn ask_in_rounds(
     let requests: InputRequests = [(KEY.to_string(), input)].into_iter().collect();
     Ok(InputRequiredResult::new(Some(requests), Some(tool.to_string())).into())
 }
+
+/// `busy_once`: on 2026-07-28, no input asked, only state to echo; the
+/// retry that echoes it is served.
+pub fn busy_once(
+    request: &CallToolRequestParams,
+    ctx: &RequestContext<RoleServer>,
+) -> Result<CallToolResponse, McpError> {
+    let new_era = ctx
+        .protocol_version()
+        .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28);
+    if new_era && request.request_state.as_deref() != Some("busy") {
+        return Ok(InputRequiredResult::from_request_state("busy").into());
+    }
+    Ok(from_json::<CallToolResult>(text_result("served after a retry", false))?.into())
+}

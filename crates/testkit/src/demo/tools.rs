@@ -151,6 +151,12 @@ pub fn definitions(with_extra: bool) -> Vec<Value> {
             "annotations": { "readOnlyHint": true }
         }),
         json!({
+            "name": "busy_once",
+            "title": "Busy once",
+            "description": "On protocol 2026-07-28, first answers input_required with only a requestState (a busy server shedding load); the retry that echoes it gets the result.",
+            "inputSchema": { "type": "object", "properties": {} }
+        }),
+        json!({
             "name": "huge_result",
             "title": "Huge result",
             "description": "Returns a text block of the given size in megabytes.",

@@ -164,3 +164,18 @@ async fn headless_a_form_in_rounds_is_declined_without_waiting() {
     assert!(wb.asks().pending().is_empty());
     wb.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_busy_server_asking_for_nothing_is_asked_again_with_its_state() {
+    let (wb, _dir) = new_era(false).await;
+    let out = wb
+        .call_tool("asker", "busy_once", json!({}), CallOptions::default())
+        .await
+        .unwrap();
+    assert_eq!(out.result["content"][0]["text"], "served after a retry");
+    let sent = calls_sent(&wb);
+    assert_eq!(sent.len(), 2, "{sent:?}");
+    assert_eq!(sent[1]["params"]["requestState"], "busy");
+    assert_eq!(sent[1]["params"]["inputResponses"], json!({}));
+    wb.shutdown().await;
+}
