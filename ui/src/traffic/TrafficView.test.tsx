@@ -41,6 +41,21 @@ function fakeLog(n: number) {
 // jsdom lays nothing out: give the list a screen's worth of height.
 Object.defineProperty(HTMLElement.prototype, "clientHeight", { configurable: true, get: () => 600 });
 Object.defineProperty(HTMLElement.prototype, "clientWidth", { configurable: true, get: () => 900 });
+// …and scrolling that moves it.
+Object.defineProperty(HTMLElement.prototype, "scrollHeight", { configurable: true, get: () => 26 * 1_001 });
+const scrolled = new WeakMap<HTMLElement, number>();
+Object.defineProperty(HTMLElement.prototype, "scrollTop", {
+  configurable: true,
+  get(this: HTMLElement) {
+    return scrolled.get(this) ?? 0;
+  },
+  set(this: HTMLElement, top: number) {
+    scrolled.set(this, top);
+  },
+});
+HTMLElement.prototype.scrollTo = function (this: HTMLElement, options?: ScrollToOptions | number) {
+  if (typeof options === "object" && options.top !== undefined) this.scrollTop = options.top;
+} as typeof HTMLElement.prototype.scrollTo;
 
 describe("the traffic view", () => {
   it("asks the core for the rows around the screen, not the whole log", async () => {
@@ -70,5 +85,19 @@ describe("the traffic view", () => {
     fireEvent.change(screen.getByLabelText("Filter traffic"), { target: { value: "" } });
     expect(await screen.findByText("50 of 500")).toBeTruthy();
     expect(queries.at(-1)?.direction).toBe("stderr");
+  });
+
+  it("follows the newest entries when asked, as the log grows", async () => {
+    const { backend } = fakeLog(1_000);
+    const { rerender } = render(<TrafficView backend={backend} version={1_000} servers={[]} logSize={1_000} />);
+    expect(await screen.findByText("1,000 of 1,000")).toBeTruthy();
+    const scroller = screen.getByRole("table", { name: "Traffic" });
+    expect(scroller.scrollTop).toBe(0);
+    const follow = screen.getByText("Follow newest");
+    fireEvent.click(follow);
+    expect(follow.getAttribute("aria-pressed")).toBe("true");
+    await waitFor(() => expect(scroller.scrollTop).toBeGreaterThan(20_000));
+    rerender(<TrafficView backend={backend} version={1_001} servers={[]} logSize={1_001} />);
+    expect(follow.getAttribute("aria-pressed")).toBe("true");
   });
 });

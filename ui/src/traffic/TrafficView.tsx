@@ -50,6 +50,9 @@ export function TrafficView({
   const [page, setPage] = useState<{ total: number; offset: number; entries: TrafficEntry[] }>({ total: 0, offset: 0, entries: [] });
   const [error, setError] = useState<string | null>(null);
   const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
+  // At the bottom of the list, new entries keep it at the bottom (as a
+  // terminal does); scrolling up stops that until the bottom is reached again.
+  const [follow, setFollow] = useState(false);
   const virtual = useVirtualizer({
     count: page.total,
     getScrollElement: () => scroller,
@@ -86,6 +89,14 @@ export function TrafficView({
     // `filter` reads exactly these.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [backend, version, server, direction, needle, anchor, last - first]);
+  useEffect(() => {
+    if (follow && page.total > 0) virtual.scrollToEnd();
+  }, [follow, page.total, virtual]);
+  const onScroll = (e: React.UIEvent<HTMLDivElement>) => {
+    const el = e.currentTarget;
+    const atBottom = el.scrollTop + el.clientHeight >= el.scrollHeight - ROW;
+    if (atBottom !== follow) setFollow(atBottom);
+  };
   const exportJsonl = () => {
     void backend.trafficPage({ ...filter(), offset: 0, limit: page.total }).then((all) => {
       const blob = new Blob([all.entries.map((e) => JSON.stringify(e)).join("\n") + "\n"], { type: "application/x-ndjson" });
@@ -117,6 +128,17 @@ export function TrafficView({
         <span className="muted" role="status">
           {page.total.toLocaleString()} of {(logSize ?? page.total).toLocaleString()}
         </span>
+        <button
+          type="button"
+          aria-pressed={follow}
+          title="Keep the newest message in view"
+          onClick={() => {
+            setFollow(!follow);
+            if (!follow && page.total > 0) virtual.scrollToEnd();
+          }}
+        >
+          Follow newest
+        </button>
         <button type="button" onClick={exportJsonl} disabled={page.total === 0}>
           Export JSONL
         </button>
@@ -126,7 +148,7 @@ export function TrafficView({
           The traffic log could not be read: {error}
         </p>
       )}
-      <div className="traffic-scroller" ref={setScroller} role="table" aria-label="Traffic">
+      <div className="traffic-scroller" ref={setScroller} role="table" aria-label="Traffic" onScroll={onScroll}>
         <div style={{ height: virtual.getTotalSize(), position: "relative" }}>
           {items.map((item) => {
             const e = page.entries[item.index - page.offset];
