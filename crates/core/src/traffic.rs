@@ -207,6 +207,19 @@ fn classify(text: &str) -> Classified {
     }
 }
 
+/// A recycled entry keeps its body's buffer only up to this size (a buffer
+/// that once held a huge message is not kept for small ones).
+const RECYCLE_BODY_MAX: usize = 64 * 1024;
+
+/// Replace every secret value in `body` by the mask.
+fn mask(body: &mut String, secrets: &[String]) {
+    for s in secrets {
+        if body.contains(s.as_str()) {
+            *body = body.replace(s.as_str(), MASK);
+        }
+    }
+}
+
 fn cut(text: &str, max: usize) -> (&str, bool) {
     if text.len() <= max {
         return (text, false);
@@ -355,26 +368,62 @@ impl TrafficLog {
                 _ => {}
             }
         }
-        let (body, truncated) = cut(text, max_body);
-        let mut body = body.to_string();
-        for s in &ring.secrets {
-            if body.contains(s.as_str()) {
-                body = body.replace(s.as_str(), MASK);
+        let (text, truncated) = cut(text, max_body);
+        // A full ring recycles its oldest entry when nobody else holds it:
+        // in a steady stream the log then allocates nothing per message and
+        // does not churn through memory it touched 10,000 messages ago.
+        let mut recycled = None;
+        if ring.entries.len() >= capacity
+            && let Some(mut old) = ring.entries.pop_front()
+        {
+            ring.bytes -= old.body.len();
+            if Arc::get_mut(&mut old).is_some() {
+                recycled = Some(old);
             }
         }
-        let entry = Arc::new(TrafficEntry {
-            seq,
-            time_ms: now_ms(),
-            server: server.to_string(),
-            direction,
-            kind,
-            method,
-            id,
-            size: u32::try_from(size).unwrap_or(u32::MAX),
-            latency_ms,
-            body,
-            truncated,
-        });
+        let time_ms = now_ms();
+        let size = u32::try_from(size).unwrap_or(u32::MAX);
+        let entry = match recycled {
+            Some(mut arc) => {
+                if let Some(e) = Arc::get_mut(&mut arc) {
+                    e.seq = seq;
+                    e.time_ms = time_ms;
+                    e.server.clear();
+                    e.server.push_str(server);
+                    e.direction = direction;
+                    e.kind = kind;
+                    e.method = method;
+                    e.id = id;
+                    e.size = size;
+                    e.latency_ms = latency_ms;
+                    e.truncated = truncated;
+                    if e.body.capacity() > RECYCLE_BODY_MAX {
+                        e.body = String::with_capacity(text.len());
+                    }
+                    e.body.clear();
+                    e.body.push_str(text);
+                    mask(&mut e.body, &ring.secrets);
+                }
+                arc
+            }
+            None => {
+                let mut body = text.to_string();
+                mask(&mut body, &ring.secrets);
+                Arc::new(TrafficEntry {
+                    seq,
+                    time_ms,
+                    server: server.to_string(),
+                    direction,
+                    kind,
+                    method,
+                    id,
+                    size,
+                    latency_ms,
+                    body,
+                    truncated,
+                })
+            }
+        };
         ring.bytes += entry.body.len();
         ring.entries.push_back(entry.clone());
         while ring.entries.len() > capacity || (ring.bytes > max_bytes && ring.entries.len() > 1) {

@@ -107,12 +107,24 @@ impl Workbench {
                 state: state_name(&status.state),
             });
         }
-        // Transient: a fresh connection for this call, closed after it.
+        // Boxed: this path is rare and its future large; the hot path's
+        // future stays small (it is moved into every spawned call).
+        Box::pin(self.transient_request(handle, method, params, options)).await
+    }
+
+    /// A transient server: a fresh connection for this call, closed after it.
+    async fn transient_request(
+        &self,
+        handle: &crate::connect::ServerHandle,
+        method: &str,
+        params: Value,
+        options: CallOptions,
+    ) -> Result<Value> {
         let session = handle
             .open_transient()
             .await
             .map_err(|message| Error::Transport {
-                server: server.clone(),
+                server: handle.name().to_string(),
                 method: method.to_string(),
                 message,
             })?;

@@ -59,7 +59,9 @@ impl Workbench {
             }
             if let Some(requests) = requests {
                 for (key, request) in requests {
-                    let answer = self.fulfil(server, method, request, cancel.clone()).await?;
+                    // Boxed: rare, and it keeps the call's future small.
+                    let answer =
+                        Box::pin(self.fulfil(server, method, request, cancel.clone())).await?;
                     responses.insert(key.clone(), answer);
                 }
             }

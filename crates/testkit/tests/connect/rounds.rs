@@ -91,7 +91,10 @@ async fn an_input_required_form_is_put_to_the_person_and_the_call_is_sent_again(
         .traffic()
         .entries(Some("asker"))
         .iter()
-        .filter(|e| e.direction == Direction::Incoming && e.body.contains("input_required"))
+        .filter(|e| {
+            e.direction == Direction::Incoming
+                && e.body.contains(r#""resultType":"input_required""#)
+        })
         .map(|e| e.latency_ms.is_some())
         .collect();
     assert_eq!(
