@@ -147,7 +147,7 @@ pub fn run() {
         Ok(o) => o,
         Err(message) => {
             eprintln!("mcp-workbench: {message}");
-            eprintln!("usage: mcp-workbench [--config PATH]");
+            eprintln!("usage: mcp-workbench [--config PATH] [--project DIR]");
             std::process::exit(2);
         }
     };

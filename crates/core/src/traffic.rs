@@ -440,23 +440,32 @@ impl TrafficLog {
 
     /// Entries of one server (or all, merged in order), oldest first.
     pub fn entries(&self, server: Option<&str>) -> Vec<Arc<TrafficEntry>> {
-        let inner = self.lock();
-        let mut out: Vec<_> = match server {
-            Some(s) => inner
-                .rings
-                .get(s)
-                .map(|r| r.entries.iter().cloned().collect())
-                .unwrap_or_default(),
-            None => inner
-                .rings
-                .values()
-                .flat_map(|r| r.entries.iter().cloned())
-                .collect(),
+        self.snapshot(server).0
+    }
+
+    /// The entries (shared pointers, copied under the lock; merged in order
+    /// outside it) and the newest sequence number of the whole log.
+    fn snapshot(&self, server: Option<&str>) -> (Vec<Arc<TrafficEntry>>, u64) {
+        let (mut out, seq, rings): (Vec<_>, u64, usize) = {
+            let inner = self.lock();
+            let out = match server {
+                Some(s) => inner
+                    .rings
+                    .get(s)
+                    .map(|r| r.entries.iter().cloned().collect())
+                    .unwrap_or_default(),
+                None => inner
+                    .rings
+                    .values()
+                    .flat_map(|r| r.entries.iter().cloned())
+                    .collect(),
+            };
+            (out, inner.seq, inner.rings.len())
         };
-        if server.is_none() {
-            out.sort_by_key(|e| e.seq);
+        if server.is_none() && rings > 1 {
+            out.sort_unstable_by_key(|e| e.seq);
         }
-        out
+        (out, seq)
     }
 
     /// The last `n` stderr lines of a server (for a Failed state's detail).

@@ -49,7 +49,9 @@ pub async fn open_ask_url<R: Runtime>(
     tracing::info!(ask = id, %url, "opening the address an elicitation gave");
     open::that_detached(&url).map_err(|e| ErrorInfo {
         code: workbench_core::ErrorCode::Refused,
-        message: format!("could not open a browser for {url}: {e}"),
+        message: format!(
+            "could not open a browser for {url}: {e} (copy the address into a browser, then accept)"
+        ),
     })
 }
 

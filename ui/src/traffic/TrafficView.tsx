@@ -2,7 +2,7 @@
 // server, direction and text; expand to pretty JSON; copy; export JSONL.
 // The log stays in the core: the list asks for the rows around the ones on
 // screen, so 100,000 entries (and a server flooding more) scroll like 100.
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import type { Backend, TrafficEntry, TrafficQuery } from "../backend";
 
@@ -65,17 +65,21 @@ export function TrafficView({
   const last = items.at(-1)?.index ?? 0;
   // Refetch when the rows on screen leave the middle of what was fetched.
   const anchor = Math.floor(first / (MARGIN / 2));
-  const filter = (): TrafficQuery => ({
-    server: server || null,
-    direction: direction === "" ? null : (direction as TrafficQuery["direction"]),
-    text: needle.trim() || null,
-    limit: 0,
-  });
+  const filter = useMemo<TrafficQuery>(
+    () => ({
+      server: server || null,
+      direction: direction === "" ? null : (direction as TrafficQuery["direction"]),
+      text: needle.trim() || null,
+      limit: 0,
+    }),
+    [server, direction, needle],
+  );
+  const span = last - first;
   useEffect(() => {
     let cancelled = false;
     const offset = Math.max(0, anchor * (MARGIN / 2) - MARGIN);
-    const limit = last - first + 1 + 3 * MARGIN;
-    backend.trafficPage({ ...filter(), offset, limit }).then(
+    const limit = span + 1 + 3 * MARGIN;
+    backend.trafficPage({ ...filter, offset, limit }).then(
       (p) => {
         if (cancelled) return;
         setError(null);
@@ -86,9 +90,7 @@ export function TrafficView({
     return () => {
       cancelled = true;
     };
-    // `filter` reads exactly these.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [backend, version, server, direction, needle, anchor, last - first]);
+  }, [backend, version, filter, anchor, span]);
   useEffect(() => {
     if (follow && page.total > 0) virtual.scrollToEnd();
   }, [follow, page.total, virtual]);
@@ -98,7 +100,7 @@ export function TrafficView({
     if (atBottom !== follow) setFollow(atBottom);
   };
   const exportJsonl = () => {
-    void backend.trafficPage({ ...filter(), offset: 0, limit: page.total }).then((all) => {
+    void backend.trafficPage({ ...filter, offset: 0, limit: page.total }).then((all) => {
       const blob = new Blob([all.entries.map((e) => JSON.stringify(e)).join("\n") + "\n"], { type: "application/x-ndjson" });
       const a = document.createElement("a");
       a.href = URL.createObjectURL(blob);

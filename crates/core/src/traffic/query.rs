@@ -75,30 +75,7 @@ impl TrafficLog {
     /// many match in all. The log is copied (shared pointers) under its lock
     /// and filtered outside it, so a search never holds up the servers.
     pub fn query(&self, q: &TrafficQuery) -> TrafficPage {
-        let (snapshot, last_seq, merged): (Vec<Arc<TrafficEntry>>, u64, bool) = {
-            let inner = self.lock();
-            let snapshot = match &q.server {
-                Some(s) => inner
-                    .rings
-                    .get(s)
-                    .map(|r| r.entries.iter().cloned().collect())
-                    .unwrap_or_default(),
-                None => inner
-                    .rings
-                    .values()
-                    .flat_map(|r| r.entries.iter().cloned())
-                    .collect(),
-            };
-            (
-                snapshot,
-                inner.seq,
-                q.server.is_none() && inner.rings.len() > 1,
-            )
-        };
-        let mut snapshot = snapshot;
-        if merged {
-            snapshot.sort_unstable_by_key(|e| e.seq);
-        }
+        let (snapshot, last_seq) = self.snapshot(q.server.as_deref());
         let needle = q
             .text
             .as_deref()

@@ -40,13 +40,9 @@ impl Workbench {
             let ServerResult::InputRequiredResult(needed) = result else {
                 return serde_json::to_value(&result).map_err(|e| Error::Internal(e.to_string()));
             };
-            let needed = serde_json::to_value(&needed).unwrap_or_default();
             let cancel = options.cancel.clone().unwrap_or_default();
-            let mut responses = Map::new();
-            let requests = needed["inputRequests"]
-                .as_object()
-                .filter(|r| !r.is_empty());
-            if requests.is_none() {
+            let requests = needed.input_requests.unwrap_or_default();
+            if requests.is_empty() {
                 // Nothing asked, only state to echo (a busy server shedding
                 // load): wait a little before asking again, longer each round.
                 let wait = Duration::from_millis(200 * (round as u64 + 1));
@@ -57,21 +53,21 @@ impl Workbench {
                     }
                 }
             }
-            if let Some(requests) = requests {
-                for (key, request) in requests {
-                    // Boxed: rare, and it keeps the call's future small.
-                    let answer =
-                        Box::pin(self.fulfil(server, method, request, cancel.clone())).await?;
-                    responses.insert(key.clone(), answer);
-                }
+            let mut responses = Map::new();
+            for (key, request) in requests {
+                let request = serde_json::to_value(&request).unwrap_or_default();
+                // Boxed: rare, and it keeps the call's future small.
+                let answer =
+                    Box::pin(self.fulfil(server, method, &request, cancel.clone())).await?;
+                responses.insert(key, answer);
             }
             if !params.is_object() {
                 params = json!({});
             }
             params["inputResponses"] = Value::Object(responses);
-            match needed.get("requestState") {
-                Some(state) if !state.is_null() => params["requestState"] = state.clone(),
-                _ => {
+            match needed.request_state {
+                Some(state) => params["requestState"] = Value::String(state),
+                None => {
                     if let Some(p) = params.as_object_mut() {
                         p.remove("requestState");
                     }

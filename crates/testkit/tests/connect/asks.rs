@@ -136,21 +136,28 @@ async fn headless_asks_are_declined_at_once_and_roots_are_what_the_user_set() {
         .to_string();
     // Not advertised, so the server's SDK declines on our behalf.
     assert_eq!(text, "action: decline; content: null");
+    roots_set_by_the_user_reach(&wb, "headless").await;
+    wb.shutdown().await;
+}
+
+/// Offer a root to `server` and check its `list_roots` tool sees it.
+pub async fn roots_set_by_the_user_reach(wb: &Workbench, server: &str) {
     wb.set_roots(
-        "headless",
+        server,
         vec![json!({ "uri": "file:///work/project", "name": "project" })],
     )
     .await
     .unwrap();
     let out = wb
-        .call_tool("headless", "list_roots", json!({}), CallOptions::default())
+        .call_tool(server, "list_roots", json!({}), CallOptions::default())
         .await
         .unwrap();
     assert!(
         out.result["content"][0]["text"]
             .as_str()
             .unwrap()
-            .contains("file:///work/project")
+            .contains("file:///work/project"),
+        "{}",
+        out.result
     );
-    wb.shutdown().await;
 }

@@ -8,7 +8,7 @@ use workbench_core::asks::{Answer, AskKind};
 use workbench_core::traffic::Direction;
 use workbench_core::{CallOptions, ErrorCode, Workbench};
 
-use super::asks::next_ask;
+use super::asks::{next_ask, roots_set_by_the_user_reach};
 use super::*;
 
 async fn new_era(interactive: bool) -> (Workbench, tempfile::TempDir) {
@@ -134,22 +134,7 @@ async fn sampling_and_roots_are_answered_in_rounds_too_and_a_refusal_ends_the_ca
     assert_eq!(err.code(), ErrorCode::Refused, "{err}");
     assert!(err.to_string().contains("not now"), "{err}");
 
-    wb.set_roots(
-        "asker",
-        vec![json!({ "uri": "file:///work/project", "name": "project" })],
-    )
-    .await
-    .unwrap();
-    let out = wb
-        .call_tool("asker", "list_roots", json!({}), CallOptions::default())
-        .await
-        .unwrap();
-    assert!(
-        out.result["content"][0]["text"]
-            .as_str()
-            .unwrap()
-            .contains("file:///work/project")
-    );
+    roots_set_by_the_user_reach(&wb, "asker").await;
     wb.shutdown().await;
 }
 
