@@ -16,7 +16,7 @@ export function LatencyChart({ durations }: { durations: number[] }) {
         })}
       </svg>
       <figcaption className="muted">
-        {durations.length} calls · median {median.toFixed(0)} ms · max {max.toFixed(0)} ms
+        {durations.length} {durations.length === 1 ? "call" : "calls"} · median {median.toFixed(0)} ms · max {max.toFixed(0)} ms
       </figcaption>
     </figure>
   );
