@@ -72,6 +72,22 @@ struct Pending {
     method: String,
 }
 
+/// A request id as a key: numbers (what nearly every client sends) without
+/// an allocation; anything else by its JSON text.
+#[derive(PartialEq, Eq, Hash)]
+enum IdKey {
+    Num(i64),
+    Text(String),
+}
+
+impl IdKey {
+    fn of(id: &str) -> Self {
+        // JSON text: `"7"` (a string) keeps its quotes and stays text.
+        id.parse()
+            .map_or_else(|_| IdKey::Text(id.to_string()), IdKey::Num)
+    }
+}
+
 /// One server's entries, the bytes their bodies hold, its requests waiting
 /// for their response, and the values masked in what it sends.
 #[derive(Default)]
@@ -79,7 +95,7 @@ struct Ring {
     entries: VecDeque<Arc<TrafficEntry>>,
     bytes: usize,
     /// (id, direction of the request) → when and what was asked.
-    pending: HashMap<(String, bool), Pending>,
+    pending: HashMap<(IdKey, bool), Pending>,
     secrets: Vec<String>,
 }
 
@@ -356,10 +372,10 @@ impl TrafficLog {
                         at: Instant::now(),
                         method: method.clone().unwrap_or_default(),
                     };
-                    ring.pending.insert((id.clone(), outgoing), asked);
+                    ring.pending.insert((IdKey::of(id), outgoing), asked);
                 }
                 MessageKind::Response | MessageKind::Error => {
-                    let key = (id.clone(), !outgoing);
+                    let key = (IdKey::of(id), !outgoing);
                     if let Some(p) = ring.pending.remove(&key) {
                         latency_ms = Some(p.at.elapsed().as_secs_f64() * 1000.0);
                         method = Some(p.method);

@@ -39,6 +39,35 @@ fn pairs_responses_with_requests_and_keeps_unknown_fields() {
 }
 
 #[test]
+fn a_string_id_and_a_number_id_are_different_requests() {
+    let log = TrafficLog::new(100);
+    log.record_message(
+        "a",
+        Direction::Outgoing,
+        br#"{"jsonrpc":"2.0","id":"5","method":"ping"}"#,
+    );
+    let wrong = log.record_message(
+        "a",
+        Direction::Incoming,
+        br#"{"jsonrpc":"2.0","id":5,"result":{}}"#,
+    );
+    assert_eq!(wrong.latency_ms, None, "5 is not \"5\"");
+    let right = log.record_message(
+        "a",
+        Direction::Incoming,
+        br#"{"jsonrpc":"2.0","id":"5","result":{}}"#,
+    );
+    assert_eq!(right.method.as_deref(), Some("ping"));
+    // Paired once: a second answer to the same id is not.
+    let again = log.record_message(
+        "a",
+        Direction::Incoming,
+        br#"{"jsonrpc":"2.0","id":"5","result":{}}"#,
+    );
+    assert_eq!(again.latency_ms, None);
+}
+
+#[test]
 fn classifies_garbage_and_notifications() {
     let log = TrafficLog::new(10);
     assert_eq!(

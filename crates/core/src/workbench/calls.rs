@@ -38,6 +38,14 @@ pub struct CallOutcome {
     pub duration_ms: f64,
 }
 
+/// What a request carries: `tools/call`'s typed params (the hot path: built
+/// from the caller's arguments without a detour through JSON text or a
+/// `Value` tree), or any method's params as JSON.
+pub(super) enum Params {
+    Tool(rmcp::model::CallToolRequestParams),
+    Json(Value),
+}
+
 fn state_name(state: &ServerState) -> String {
     match state {
         ServerState::Disabled => "disabled".into(),
@@ -61,15 +69,24 @@ impl Workbench {
         params: Value,
         options: CallOptions,
     ) -> Result<CallOutcome> {
+        self.request_with(server, method, Params::Json(params), options)
+            .await
+    }
+
+    async fn request_with(
+        &self,
+        server: &str,
+        method: &str,
+        params: Params,
+        options: CallOptions,
+    ) -> Result<CallOutcome> {
         let handle = self.server(server)?;
-        let tool = (method == "tools/call")
-            .then(|| params["name"].as_str().unwrap_or_default().to_string());
-        let span = tracing::info_span!(
-            "mcp_request",
-            server,
-            method,
-            tool = tool.as_deref().unwrap_or("")
-        );
+        let tool = match &params {
+            Params::Tool(p) => &*p.name,
+            Params::Json(v) if method == "tools/call" => v["name"].as_str().unwrap_or_default(),
+            Params::Json(_) => "",
+        };
+        let span = tracing::info_span!("mcp_request", server, method, tool);
         async move {
             let started = Instant::now();
             let outcome = self.request_inner(&handle, method, params, options).await;
@@ -93,17 +110,16 @@ impl Workbench {
         &self,
         handle: &crate::connect::ServerHandle,
         method: &str,
-        params: Value,
+        params: Params,
         options: CallOptions,
     ) -> Result<Value> {
-        let server = handle.name().to_string();
         if let Some(peer) = handle.peer() {
             return self.send(handle, &peer, method, params, &options).await;
         }
         let status = handle.status();
         if !(handle.is_transient() && status.state == ServerState::Ready) {
             return Err(Error::ServerNotReady {
-                server,
+                server: handle.name().to_string(),
                 state: state_name(&status.state),
             });
         }
@@ -117,7 +133,7 @@ impl Workbench {
         &self,
         handle: &crate::connect::ServerHandle,
         method: &str,
-        params: Value,
+        params: Params,
         options: CallOptions,
     ) -> Result<Value> {
         let session = handle
@@ -141,7 +157,7 @@ impl Workbench {
         handle: &crate::connect::ServerHandle,
         peer: &rmcp::Peer<rmcp::RoleClient>,
         method: &str,
-        params: &Value,
+        params: &Params,
         options: &CallOptions,
     ) -> Result<rmcp::model::ServerResult> {
         let server = handle.name();
@@ -243,18 +259,19 @@ impl Workbench {
                 tool: tool.to_string(),
             });
         }
-        let arguments = if arguments.is_null() {
-            json!({})
-        } else {
-            arguments
+        let arguments = match arguments {
+            Value::Null => serde_json::Map::new(),
+            Value::Object(map) => map,
+            other => {
+                return Err(Error::Internal(format!(
+                    "tools/call: the arguments must be a JSON object, not {other}"
+                )));
+            }
         };
-        self.request(
-            server,
-            "tools/call",
-            json!({ "name": tool, "arguments": arguments }),
-            options,
-        )
-        .await
+        let params =
+            rmcp::model::CallToolRequestParams::new(tool.to_string()).with_arguments(arguments);
+        self.request_with(server, "tools/call", Params::Tool(params), options)
+            .await
     }
 
     /// Call a tool by its qualified name (`server__tool`).
@@ -275,11 +292,20 @@ impl Workbench {
     }
 }
 
-/// The typed request for `method`. tools/call, the hot path, is built
-/// directly; anything else goes through `ClientRequest`'s own deserializer.
-fn build_request(method: &str, params: &Value) -> Result<ClientRequest> {
+/// The typed request for `method`. A tool call's typed params are copied
+/// as they are (the caller keeps them for a next round); anything else goes
+/// through `ClientRequest`'s own deserializer.
+fn build_request(method: &str, params: &Params) -> Result<ClientRequest> {
     use serde::Deserialize;
     let bad = |e: serde_json::Error| Error::Internal(format!("{method}: {e}"));
+    let params = match params {
+        Params::Tool(p) => {
+            return Ok(ClientRequest::CallToolRequest(
+                rmcp::model::CallToolRequest::new(p.clone()),
+            ));
+        }
+        Params::Json(v) => v,
+    };
     if method == "tools/call" {
         // Read from the value in place: the caller keeps it for a next round.
         let params = rmcp::model::CallToolRequestParams::deserialize(params).map_err(bad)?;

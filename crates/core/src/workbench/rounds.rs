@@ -13,7 +13,7 @@ use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
 
 use super::Workbench;
-use super::calls::CallOptions;
+use super::calls::{CallOptions, Params};
 use crate::asks::{Answer, AskKind};
 use crate::connect::ServerHandle;
 use crate::error::{Error, Result};
@@ -28,7 +28,7 @@ impl Workbench {
         handle: &ServerHandle,
         peer: &rmcp::Peer<rmcp::RoleClient>,
         method: &str,
-        params: Value,
+        params: Params,
         options: &CallOptions,
     ) -> Result<Value> {
         let server = handle.name();
@@ -61,18 +61,23 @@ impl Workbench {
                     Box::pin(self.fulfil(server, method, &request, cancel.clone())).await?;
                 responses.insert(key, answer);
             }
-            if !params.is_object() {
-                params = json!({});
-            }
-            params["inputResponses"] = Value::Object(responses);
+            // The next round's params as JSON (rare: typed params are
+            // turned into JSON once, here).
+            let mut json = match params {
+                Params::Json(v) if v.is_object() => v,
+                Params::Json(_) => json!({}),
+                Params::Tool(p) => serde_json::to_value(&p).unwrap_or_else(|_| json!({})),
+            };
+            json["inputResponses"] = Value::Object(responses);
             match needed.request_state {
-                Some(state) => params["requestState"] = Value::String(state),
+                Some(state) => json["requestState"] = Value::String(state),
                 None => {
-                    if let Some(p) = params.as_object_mut() {
+                    if let Some(p) = json.as_object_mut() {
                         p.remove("requestState");
                     }
                 }
             }
+            params = Params::Json(json);
         }
         Err(Error::Transport {
             server: server.to_string(),

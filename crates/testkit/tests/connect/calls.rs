@@ -264,6 +264,31 @@ async fn traffic_holds_both_directions_paired_with_latency() {
 }
 
 #[tokio::test]
+async fn tool_arguments_are_an_object_or_nothing() {
+    let (wb, _dir) = start(&[stdio("demo", &[])]).await;
+    ready(&wb, "demo").await;
+    let err = wb
+        .call_tool("demo", "echo", json!([1, 2]), CallOptions::default())
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("must be a JSON object"), "{err}");
+    // No arguments: the server is sent an empty object, and says what is missing.
+    let out = wb
+        .call_tool("demo", "echo", Value::Null, CallOptions::default())
+        .await;
+    let sent = wb
+        .traffic()
+        .entries(Some("demo"))
+        .into_iter()
+        .rev()
+        .find(|e| e.method.as_deref() == Some("tools/call") && e.kind == MessageKind::Request)
+        .unwrap();
+    assert!(sent.body.contains(r#""arguments":{}"#), "{}", sent.body);
+    assert!(out.is_err() || out.unwrap().result["isError"] == json!(true));
+    wb.shutdown().await;
+}
+
+#[tokio::test]
 async fn a_call_to_an_unknown_or_stopped_server_fails_at_once() {
     let (wb, _dir) = start(&[stdio("demo", &[])]).await;
     ready(&wb, "demo").await;
