@@ -52,10 +52,16 @@ pub struct TrafficEntry {
     pub seq: u64,
     /// Milliseconds since the Unix epoch.
     pub time_ms: f64,
-    pub server: String,
+    // Shared by all of a server's entries (one name, not one per message).
+    #[serde(serialize_with = "as_str")]
+    #[cfg_attr(feature = "specta", specta(type = String))]
+    pub server: Arc<str>,
     pub direction: Direction,
     pub kind: MessageKind,
-    pub method: Option<String>,
+    // Interned per server: a method name is stored once, not per message.
+    #[serde(serialize_with = "as_opt_str")]
+    #[cfg_attr(feature = "specta", specta(type = Option<String>))]
+    pub method: Option<Arc<str>>,
     /// The JSON-RPC id, as JSON text (`7`, `"abc"`).
     pub id: Option<String>,
     /// Bytes on the wire.
@@ -67,9 +73,20 @@ pub struct TrafficEntry {
     pub truncated: bool,
 }
 
+fn as_str<S: serde::Serializer>(v: &Arc<str>, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(v)
+}
+
+fn as_opt_str<S: serde::Serializer>(v: &Option<Arc<str>>, s: S) -> Result<S::Ok, S::Error> {
+    match v {
+        Some(v) => s.serialize_some(&**v),
+        None => s.serialize_none(),
+    }
+}
+
 struct Pending {
     at: Instant,
-    method: String,
+    method: Option<Arc<str>>,
 }
 
 /// A request id as a key: numbers (what nearly every client sends) without
@@ -90,8 +107,10 @@ impl IdKey {
 
 /// One server's entries, the bytes their bodies hold, its requests waiting
 /// for their response, and the values masked in what it sends.
-#[derive(Default)]
 struct Ring {
+    name: Arc<str>,
+    /// Method names seen, each stored once (bounded: see [`MAX_METHODS`]).
+    methods: rustc_hash::FxHashSet<Arc<str>>,
     entries: VecDeque<Arc<TrafficEntry>>,
     bytes: usize,
     /// (id, direction of the request) → when and what was asked.
@@ -110,11 +129,38 @@ struct Inner {
     progress: HashMap<(String, String), Instant>,
 }
 
+/// Distinct method names kept per server; a server inventing names past
+/// this starts the set afresh (only sharing is lost, never a name).
+const MAX_METHODS: usize = 1024;
+
+impl Ring {
+    /// The stored name for `method`.
+    fn intern(&mut self, method: &str) -> Arc<str> {
+        if let Some(m) = self.methods.get(method) {
+            return m.clone();
+        }
+        if self.methods.len() >= MAX_METHODS {
+            self.methods.clear();
+        }
+        let m: Arc<str> = method.into();
+        self.methods.insert(m.clone());
+        m
+    }
+}
+
 impl Inner {
     /// The ring of `server`, made on first use.
     fn ring(&mut self, server: &str) -> &mut Ring {
         if !self.rings.contains_key(server) {
-            self.rings.insert(server.to_string(), Ring::default());
+            let ring = Ring {
+                name: server.into(),
+                methods: Default::default(),
+                entries: VecDeque::new(),
+                bytes: 0,
+                pending: HashMap::default(),
+                secrets: Vec::new(),
+            };
+            self.rings.insert(server.to_string(), ring);
         }
         // Found by the name alone: no key is built for the lookup.
         self.rings
@@ -145,82 +191,6 @@ fn now_ms() -> f64 {
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_secs_f64() * 1000.0)
         .unwrap_or(0.0)
-}
-
-/// What the log needs of a message: read without building the whole value
-/// (a 20 MB result is skimmed, not copied into a tree).
-#[derive(serde::Deserialize)]
-struct Head<'a> {
-    #[serde(borrow, default)]
-    method: Option<std::borrow::Cow<'a, str>>,
-    #[serde(borrow, default)]
-    id: Option<&'a serde_json::value::RawValue>,
-    #[serde(default)]
-    error: Option<serde::de::IgnoredAny>,
-    #[serde(borrow, default)]
-    params: Option<&'a serde_json::value::RawValue>,
-}
-
-/// What a message is, as the log files it.
-struct Classified {
-    kind: MessageKind,
-    method: Option<String>,
-    id: Option<String>,
-    /// For `notifications/progress`: the progress token, as JSON text.
-    progress_token: Option<String>,
-}
-
-/// The `progressToken` of a progress notification's params, as JSON text.
-fn progress_token(params: &serde_json::value::RawValue) -> Option<String> {
-    #[derive(serde::Deserialize)]
-    struct Params<'a> {
-        #[serde(borrow, rename = "progressToken")]
-        token: &'a serde_json::value::RawValue,
-    }
-    serde_json::from_str::<Params<'_>>(params.get())
-        .ok()
-        .map(|p| p.token.get().to_string())
-}
-
-fn classify(text: &str) -> Classified {
-    // Only an object is a message (a derived struct would also read an array).
-    let object = text.trim_start().starts_with('{');
-    let Ok(head) = serde_json::from_str::<Head<'_>>(text)
-        .map_err(|_| ())
-        .and_then(|h| if object { Ok(h) } else { Err(()) })
-    else {
-        // Not JSON, or a batch or a bare value: kept, called by what it is not.
-        return Classified {
-            kind: MessageKind::Invalid,
-            method: None,
-            id: None,
-            progress_token: None,
-        };
-    };
-    let method = head.method.map(|m| m.into_owned());
-    let id = head
-        .id
-        .map(|raw| raw.get().to_string())
-        .filter(|id| id != "null");
-    let kind = match (&method, &id) {
-        (Some(_), Some(_)) => MessageKind::Request,
-        (Some(_), None) => MessageKind::Notification,
-        (None, Some(_)) if head.error.is_some() => MessageKind::Error,
-        (None, Some(_)) => MessageKind::Response,
-        (None, None) => MessageKind::Invalid,
-    };
-    let progress_token = match (kind, method.as_deref(), head.params) {
-        (MessageKind::Notification, Some("notifications/progress"), Some(params)) => {
-            progress_token(params)
-        }
-        _ => None,
-    };
-    Classified {
-        kind,
-        method,
-        id,
-        progress_token,
-    }
 }
 
 /// A recycled entry keeps its body's buffer only up to this size (a buffer
@@ -297,7 +267,7 @@ impl TrafficLog {
             Err(_) => String::from_utf8_lossy(raw),
         };
         let text = text.trim_end_matches(['\r', '\n']);
-        let c = classify(text);
+        let c = classify::classify(text, direction == Direction::Outgoing);
         if let (Some(token), Direction::Incoming) = (c.progress_token, direction) {
             let mut inner = self.lock();
             if inner.progress.len() >= MAX_PROGRESS {
@@ -307,7 +277,15 @@ impl TrafficLog {
                 .progress
                 .insert((server.to_string(), token), Instant::now());
         }
-        self.push(server, direction, c.kind, c.method, c.id, text, raw.len())
+        self.push(
+            server,
+            direction,
+            c.kind,
+            c.method.as_deref(),
+            c.id,
+            text,
+            raw.len(),
+        )
     }
 
     /// When `server` last reported progress on `token` (JSON text, e.g. `3`).
@@ -352,7 +330,7 @@ impl TrafficLog {
         server: &str,
         direction: Direction,
         kind: MessageKind,
-        mut method: Option<String>,
+        method: Option<&str>,
         id: Option<String>,
         text: &str,
         size: usize,
@@ -363,6 +341,7 @@ impl TrafficLog {
         let (seq, capacity, max_bytes, max_body) =
             (inner.seq, inner.capacity, inner.max_bytes, inner.max_body);
         let ring = inner.ring(server);
+        let mut method = method.map(|m| ring.intern(m));
         let outgoing = direction == Direction::Outgoing;
         let mut latency_ms = None;
         if let Some(id) = &id {
@@ -370,7 +349,7 @@ impl TrafficLog {
                 MessageKind::Request => {
                     let asked = Pending {
                         at: Instant::now(),
-                        method: method.clone().unwrap_or_default(),
+                        method: method.clone(),
                     };
                     ring.pending.insert((IdKey::of(id), outgoing), asked);
                 }
@@ -378,7 +357,7 @@ impl TrafficLog {
                     let key = (IdKey::of(id), !outgoing);
                     if let Some(p) = ring.pending.remove(&key) {
                         latency_ms = Some(p.at.elapsed().as_secs_f64() * 1000.0);
-                        method = Some(p.method);
+                        method = p.method;
                     }
                 }
                 _ => {}
@@ -404,8 +383,9 @@ impl TrafficLog {
                 if let Some(e) = Arc::get_mut(&mut arc) {
                     e.seq = seq;
                     e.time_ms = time_ms;
-                    e.server.clear();
-                    e.server.push_str(server);
+                    if !Arc::ptr_eq(&e.server, &ring.name) {
+                        e.server = ring.name.clone();
+                    }
                     e.direction = direction;
                     e.kind = kind;
                     e.method = method;
@@ -428,7 +408,7 @@ impl TrafficLog {
                 Arc::new(TrafficEntry {
                     seq,
                     time_ms,
-                    server: server.to_string(),
+                    server: ring.name.clone(),
                     direction,
                     kind,
                     method,
@@ -524,6 +504,7 @@ impl TrafficLog {
     }
 }
 
+mod classify;
 mod query;
 pub use query::{TrafficPage, TrafficQuery};
 

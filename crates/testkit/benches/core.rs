@@ -2,6 +2,12 @@
 //! the same process run: echo calls per second (sequential and 64 in flight)
 //! over stdio and Streamable HTTP, and connect time for 1 server vs 20.
 //! Prints figures and ratios; asserts nothing. `cargo xtask bench`.
+//!
+//! Both clients are connected at once and take turns: a batch of calls on
+//! one, then the same on the other (the order flipping every batch), many
+//! times over. Each sees the same machine, so drift in its load (large on a
+//! shared 2-core VM: single runs of one client swing by 20%) falls on both
+//! alike; each figure is the total over all of its batches.
 
 use std::process::Stdio;
 use std::sync::Arc;
@@ -17,15 +23,15 @@ use workbench_core::connect::ServerState;
 use workbench_core::{CallOptions, Workbench, WorkbenchOptions};
 
 const BIN: &str = env!("CARGO_BIN_EXE_mcp-demo-server");
-const SEQUENTIAL: usize = 2_000;
-const CONCURRENT: usize = 8_000;
-const ROUNDS: usize = 5;
+/// Sequential calls: batches per client, calls per batch.
+const SEQ_BATCHES: usize = 20;
+const SEQ_BATCH: usize = 150;
+/// Calls with 64 in flight: batches per client, calls per batch.
+const CONC_BATCHES: usize = 10;
+const CONC_BATCH: usize = 1_000;
 const IN_FLIGHT: usize = 64;
 /// Calls made before timing, alike for both clients (first-call costs: the
 /// catalog fetched at connect, lazily built state).
-/// Sequential calls are timed two ways: awaited one after another in one
-/// task (a client's loop), and each spawned as its own task (as the app and
-/// the bridge run calls); the two differ on this machine by up to 10%.
 const WARM_UP: usize = 200;
 
 fn lifecycle() -> ClientLifecycleMode {
@@ -40,58 +46,106 @@ fn echo_params(i: usize) -> CallToolRequestParams {
         .unwrap()
 }
 
-/// Calls per second for `n` calls with at most `in_flight` at once.
-async fn rate<F, Fut>(n: usize, in_flight: usize, call: F) -> f64
-where
-    F: Fn(usize) -> Fut + Send + Sync + 'static,
-    Fut: std::future::Future<Output = ()> + Send,
-{
-    let call = Arc::new(call);
-    let started = Instant::now();
-    let sem = Arc::new(tokio::sync::Semaphore::new(in_flight));
-    let mut tasks = Vec::with_capacity(n);
-    for i in 0..n {
-        let permit = sem.clone().acquire_owned().await.unwrap();
-        let call = call.clone();
-        tasks.push(tokio::spawn(async move {
-            call(i).await;
-            drop(permit);
-        }));
-    }
-    for t in tasks {
-        t.await.unwrap();
-    }
-    n as f64 / started.elapsed().as_secs_f64()
+/// One of the two clients under comparison.
+#[derive(Clone)]
+enum Client {
+    Bare(rmcp::Peer<RoleClient>),
+    Core(Workbench),
 }
 
-/// Calls per second for `n` calls awaited one after another in this task.
-async fn in_one_task<F, Fut>(n: usize, call: F) -> f64
-where
-    F: Fn(usize) -> Fut,
-    Fut: std::future::Future<Output = ()>,
-{
-    let started = Instant::now();
-    for i in 0..n {
-        call(i).await;
+impl Client {
+    async fn echo(&self, i: usize) {
+        match self {
+            Client::Bare(peer) => {
+                peer.call_tool(echo_params(i)).await.unwrap();
+            }
+            Client::Core(wb) => {
+                let args = json!({ "message": format!("m{i}") });
+                wb.call_tool("s", "echo", args, CallOptions::default())
+                    .await
+                    .unwrap();
+            }
+        }
     }
-    n as f64 / started.elapsed().as_secs_f64()
 }
 
-/// (sequential in one task, sequential with a task per call, 64 in flight)
-type Rates = (f64, f64, f64);
+#[derive(Clone, Copy)]
+enum Mode {
+    /// Awaited one after another in one task (a client's loop).
+    OneTask,
+    /// Each spawned as its own task and awaited (as the app and the bridge
+    /// run calls).
+    TaskPerCall,
+    /// At most 64 in flight.
+    Concurrent,
+}
 
-async fn bare(transport: &str, url: Option<&str>) -> Rates {
-    let client: rmcp::service::RunningService<RoleClient, ()> = match transport {
-        "stdio" => {
+/// Time `n` calls on `client` in `mode`.
+async fn batch(client: &Client, mode: Mode, n: usize) -> Duration {
+    let started = Instant::now();
+    match mode {
+        Mode::OneTask => {
+            for i in 0..n {
+                client.echo(i).await;
+            }
+        }
+        Mode::TaskPerCall => {
+            for i in 0..n {
+                let c = client.clone();
+                tokio::spawn(async move { c.echo(i).await }).await.unwrap();
+            }
+        }
+        Mode::Concurrent => {
+            let sem = Arc::new(tokio::sync::Semaphore::new(IN_FLIGHT));
+            let mut tasks = Vec::with_capacity(n);
+            for i in 0..n {
+                let permit = sem.clone().acquire_owned().await.unwrap();
+                let c = client.clone();
+                tasks.push(tokio::spawn(async move {
+                    c.echo(i).await;
+                    drop(permit);
+                }));
+            }
+            for t in tasks {
+                t.await.unwrap();
+            }
+        }
+    }
+    started.elapsed()
+}
+
+/// Calls per second of (bare, core) in `mode`, taking turns batch by batch.
+async fn compare(bare: &Client, core: &Client, mode: Mode) -> (f64, f64) {
+    let (batches, size) = match mode {
+        Mode::Concurrent => (CONC_BATCHES, CONC_BATCH),
+        _ => (SEQ_BATCHES, SEQ_BATCH),
+    };
+    let (mut t_bare, mut t_core) = (Duration::ZERO, Duration::ZERO);
+    for b in 0..batches {
+        if b % 2 == 0 {
+            t_bare += batch(bare, mode, size).await;
+            t_core += batch(core, mode, size).await;
+        } else {
+            t_core += batch(core, mode, size).await;
+            t_bare += batch(bare, mode, size).await;
+        }
+    }
+    let calls = (batches * size) as f64;
+    (calls / t_bare.as_secs_f64(), calls / t_core.as_secs_f64())
+}
+
+async fn bare_client(url: Option<&str>) -> rmcp::service::RunningService<RoleClient, ()> {
+    let client = match url {
+        None => {
             let mut cmd = tokio::process::Command::new(BIN);
             cmd.stderr(Stdio::null());
             serve_client_with_lifecycle((), TokioChildProcess::new(cmd).unwrap(), lifecycle())
                 .await
                 .unwrap()
         }
-        _ => {
+        Some(url) => {
             let t = StreamableHttpClientTransport::from_config(
-                StreamableHttpClientTransportConfig::with_uri(url.unwrap()),
+                StreamableHttpClientTransportConfig::with_uri(url),
             );
             serve_client_with_lifecycle((), t, lifecycle())
                 .await
@@ -102,48 +156,12 @@ async fn bare(transport: &str, url: Option<&str>) -> Rates {
         .peer()
         .set_response_cache_config(rmcp::ClientCacheConfig::disabled())
         .await;
-    let peer = client.peer().clone();
-    for i in 0..WARM_UP {
-        peer.call_tool(echo_params(i)).await.unwrap();
-    }
-    let one = in_one_task(SEQUENTIAL, |i| {
-        let p = peer.clone();
-        async move {
-            p.call_tool(echo_params(i)).await.unwrap();
-        }
-    })
-    .await;
-    let p = peer.clone();
-    let seq = rate(SEQUENTIAL, 1, move |i| {
-        let p = p.clone();
-        async move {
-            p.call_tool(echo_params(i)).await.unwrap();
-        }
-    })
-    .await;
-    let p = peer.clone();
-    let conc = rate(CONCURRENT, IN_FLIGHT, move |i| {
-        let p = p.clone();
-        async move {
-            p.call_tool(echo_params(i)).await.unwrap();
-        }
-    })
-    .await;
-    let _ = client.cancel().await;
-    (one, seq, conc)
+    client
 }
 
-fn config(dir: &std::path::Path, servers: Vec<(String, Value)>) -> ConfigFile {
-    let map: serde_json::Map<String, Value> = servers.into_iter().collect();
-    let path = dir.join("mcp.json");
-    std::fs::write(&path, json!({ "mcpServers": map }).to_string()).unwrap();
-    ConfigFile::load(&path).unwrap()
-}
-
-async fn core(entry: Value) -> Rates {
-    let dir = tempfile::tempdir().unwrap();
+async fn core_client(dir: &std::path::Path, entry: Value) -> Workbench {
     let wb = Workbench::start(
-        &config(dir.path(), vec![("s".into(), entry)]),
+        &config(dir, vec![("s".into(), entry)]),
         WorkbenchOptions::default(),
     );
     wb.server("s")
@@ -151,25 +169,56 @@ async fn core(entry: Value) -> Rates {
         .wait_for(Duration::from_secs(30), |s| matches!(s, ServerState::Ready))
         .await
         .expect("ready");
-    let echo = |wb: Workbench| {
-        move |i: usize| {
-            let wb = wb.clone();
-            async move {
-                let args = json!({ "message": format!("m{i}") });
-                wb.call_tool("s", "echo", args, CallOptions::default())
-                    .await
-                    .unwrap();
-            }
-        }
+    wb
+}
+
+/// Both clients on one transport: rows of calls per second and the ratios.
+async fn throughput(label: &str, url: Option<&str>) {
+    let dir = tempfile::tempdir().unwrap();
+    let entry = match url {
+        None => json!({ "command": BIN }),
+        Some(url) => json!({ "type": "http", "url": url }),
     };
-    for i in 0..WARM_UP {
-        echo(wb.clone())(i).await;
+    let running = bare_client(url).await;
+    let bare = Client::Bare(running.peer().clone());
+    let wb = core_client(dir.path(), entry).await;
+    let core = Client::Core(wb.clone());
+    for c in [&bare, &core] {
+        batch(c, Mode::OneTask, WARM_UP).await;
     }
-    let one = in_one_task(SEQUENTIAL, echo(wb.clone())).await;
-    let seq = rate(SEQUENTIAL, 1, echo(wb.clone())).await;
-    let conc = rate(CONCURRENT, IN_FLIGHT, echo(wb.clone())).await;
+    let mut rows = Vec::new();
+    for mode in [Mode::OneTask, Mode::TaskPerCall, Mode::Concurrent] {
+        rows.push(compare(&bare, &core, mode).await);
+    }
+    println!(
+        "{:<26}{:>14.0}{:>14.0}{:>14.0}",
+        format!("{label}, bare rmcp"),
+        rows[0].0,
+        rows[1].0,
+        rows[2].0
+    );
+    println!(
+        "{:<26}{:>14.0}{:>14.0}{:>14.0}",
+        format!("{label}, workbench core"),
+        rows[0].1,
+        rows[1].1,
+        rows[2].1
+    );
+    println!(
+        "  core / bare, {label}: {:.2}x sequential in one task, {:.2}x sequential with a task per call, {:.2}x with 64 in flight (target >= 0.9x)",
+        rows[0].1 / rows[0].0,
+        rows[1].1 / rows[1].0,
+        rows[2].1 / rows[2].0
+    );
+    let _ = running.cancel().await;
     wb.shutdown().await;
-    (one, seq, conc)
+}
+
+fn config(dir: &std::path::Path, servers: Vec<(String, Value)>) -> ConfigFile {
+    let map: serde_json::Map<String, Value> = servers.into_iter().collect();
+    let path = dir.join("mcp.json");
+    std::fs::write(&path, json!({ "mcpServers": map }).to_string()).unwrap();
+    ConfigFile::load(&path).unwrap()
 }
 
 async fn connect_time(n: usize, delay_ms: u64) -> Duration {
@@ -241,11 +290,10 @@ async fn main() {
     }
     let url = format!("http://{addr}/mcp");
 
-    // Bare and core alternate, round after round, so drift in the machine's
-    // load hits both alike; each figure is the median of the rounds, and each
-    // ratio the median of the rounds' own ratios.
     println!(
-        "echo calls per second ({SEQUENTIAL} sequential, {CONCURRENT} with {IN_FLIGHT} in flight; median of {ROUNDS} alternating rounds)"
+        "echo calls per second ({} sequential, {} with {IN_FLIGHT} in flight, per client; the two take turns in batches)",
+        SEQ_BATCHES * SEQ_BATCH,
+        CONC_BATCHES * CONC_BATCH
     );
     println!(
         "{:<26}{:>14}{:>14}{:>14}",
@@ -255,44 +303,8 @@ async fn main() {
         "{:<26}{:>14}{:>14}{:>14}",
         "", "one task", "task per call", "flight"
     );
-    let mut rounds = Vec::new();
-    for _ in 0..ROUNDS {
-        rounds.push([
-            bare("stdio", None).await,
-            core(json!({ "command": BIN })).await,
-            bare("http", Some(&url)).await,
-            core(json!({ "type": "http", "url": url })).await,
-        ]);
-    }
-    type Round = [Rates; 4];
-    let med = |f: &dyn Fn(&Round) -> f64| -> f64 {
-        let mut v: Vec<f64> = rounds.iter().map(f).collect();
-        v.sort_by(|a, b| a.total_cmp(b));
-        v[v.len() / 2]
-    };
-    let labels = [
-        "stdio, bare rmcp",
-        "stdio, workbench core",
-        "http, bare rmcp",
-        "http, workbench core",
-    ];
-    for (i, label) in labels.iter().enumerate() {
-        println!(
-            "{label:<26}{:>14.0}{:>14.0}{:>14.0}",
-            med(&|r| r[i].0),
-            med(&|r| r[i].1),
-            med(&|r| r[i].2)
-        );
-    }
-    for (name, b, c) in [("stdio", 0, 1), ("http", 2, 3)] {
-        println!(
-            "core / bare, {name}: {:.2}x sequential in one task, {:.2}x sequential with a task per call, {:.2}x with 64 in flight (target >= 0.9x)",
-            med(&|r| r[c].0 / r[b].0),
-            med(&|r| r[c].1 / r[b].1),
-            med(&|r| r[c].2 / r[b].2)
-        );
-    }
-
+    throughput("stdio", None).await;
+    throughput("http", Some(&url)).await;
     for delay in [0u64, 300] {
         let one = median(vec![
             connect_time(1, delay).await,

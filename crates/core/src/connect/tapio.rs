@@ -244,7 +244,7 @@ mod tests {
         let methods: Vec<_> = traffic
             .entries(Some("s"))
             .iter()
-            .map(|e| e.method.clone().unwrap())
+            .map(|e| e.method.as_deref().unwrap().to_string())
             .collect();
         assert_eq!(methods, ["ping", "n"]);
         assert!(
@@ -306,7 +306,7 @@ mod tests {
         let methods: Vec<_> = traffic
             .entries(Some("s"))
             .iter()
-            .map(|e| e.method.clone().unwrap())
+            .map(|e| e.method.as_deref().unwrap().to_string())
             .collect();
         assert_eq!(methods, ["a", "b"], "each line once");
         let inner = tap.inner;

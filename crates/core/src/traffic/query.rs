@@ -57,7 +57,7 @@ fn contains_folded(haystack: &str, needle: &str) -> bool {
 
 impl TrafficQuery {
     fn matches(&self, e: &TrafficEntry, needle: Option<&str>) -> bool {
-        self.server.as_ref().is_none_or(|s| *s == e.server)
+        self.server.as_deref().is_none_or(|s| s == &*e.server)
             && self.direction.is_none_or(|d| d == e.direction)
             && self
                 .method
@@ -176,7 +176,7 @@ mod tests {
             odd_stderr
                 .entries
                 .iter()
-                .all(|e| e.server == "odd" && e.direction == Direction::Stderr)
+                .all(|e| &*e.server == "odd" && e.direction == Direction::Stderr)
         );
 
         // Text is found in the message, whatever its case.

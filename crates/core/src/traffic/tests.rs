@@ -194,3 +194,36 @@ fn big_bodies_are_truncated_but_sized_exactly() {
         "classified from the whole message"
     );
 }
+
+#[test]
+fn method_names_are_stored_once_per_server_and_never_mixed_up() {
+    let log = TrafficLog::new(5_000);
+    let a = log.record_message(
+        "s",
+        Direction::Outgoing,
+        br#"{"jsonrpc":"2.0","id":1,"method":"tools/call"}"#,
+    );
+    let b = log.record_message(
+        "s",
+        Direction::Outgoing,
+        br#"{"jsonrpc":"2.0","id":2,"method":"tools/call"}"#,
+    );
+    assert!(Arc::ptr_eq(
+        a.method.as_ref().unwrap(),
+        b.method.as_ref().unwrap()
+    ));
+    assert!(Arc::ptr_eq(&a.server, &b.server));
+    // A server inventing names past the bound: each entry keeps its own.
+    for i in 0..(MAX_METHODS + 100) {
+        let line = format!(r#"{{"jsonrpc":"2.0","method":"m{i}"}}"#);
+        let e = log.record_message("s", Direction::Incoming, line.as_bytes());
+        assert_eq!(e.method.as_deref(), Some(format!("m{i}").as_str()));
+    }
+    let answer = log.record_message(
+        "s",
+        Direction::Incoming,
+        br#"{"jsonrpc":"2.0","id":2,"result":{}}"#,
+    );
+    assert_eq!(answer.method.as_deref(), Some("tools/call"));
+    assert_eq!(&*log.entries(Some("s"))[0].server, "s");
+}

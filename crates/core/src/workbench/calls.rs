@@ -89,7 +89,9 @@ impl Workbench {
         let span = tracing::info_span!("mcp_request", server, method, tool);
         async move {
             let started = Instant::now();
-            let outcome = self.request_inner(&handle, method, params, options).await;
+            // On the heap: the caller's future stays small (the app spawns
+            // every call, which moves the future; this one is ~10 kB).
+            let outcome = Box::pin(self.request_inner(&handle, method, params, options)).await;
             let duration_ms = started.elapsed().as_secs_f64() * 1000.0;
             match &outcome {
                 Ok(_) => tracing::info!(duration_ms, outcome = "ok", "request done"),
@@ -341,7 +343,7 @@ fn forward_progress(
     token: &str,
     tx: &mpsc::UnboundedSender<Progress>,
 ) {
-    if entry.server != server
+    if &*entry.server != server
         || entry.direction != Direction::Incoming
         || entry.method.as_deref() != Some("notifications/progress")
     {

@@ -348,7 +348,7 @@ async fn both_protocol_eras_connect_and_show_their_version() {
         .entries(Some("legacy"))
         .iter()
         .filter(|e| e.direction == Direction::Outgoing)
-        .filter_map(|e| e.method.clone())
+        .filter_map(|e| e.method.as_deref().map(str::to_string))
         .take(2)
         .collect();
     assert_eq!(methods, ["server/discover", "initialize"]);
