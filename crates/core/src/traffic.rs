@@ -177,6 +177,9 @@ const MAX_PROGRESS: usize = 4096;
 #[derive(Clone)]
 pub struct TrafficLog {
     inner: Arc<Mutex<Inner>>,
+    /// How many progress records there are (read without the lock: a call
+    /// that ends looks here before it takes the lock to forget its own).
+    progress_len: Arc<std::sync::atomic::AtomicUsize>,
     live: broadcast::Sender<Arc<TrafficEntry>>,
 }
 
@@ -229,6 +232,7 @@ impl TrafficLog {
                 rings: HashMap::default(),
                 progress: HashMap::default(),
             })),
+            progress_len: Arc::default(),
             live,
         }
     }
@@ -276,6 +280,8 @@ impl TrafficLog {
             inner
                 .progress
                 .insert((server.to_string(), token), Instant::now());
+            self.progress_len
+                .store(inner.progress.len(), std::sync::atomic::Ordering::Relaxed);
         }
         self.push(
             server,
@@ -300,6 +306,11 @@ impl TrafficLog {
             .copied()
     }
 
+    /// Whether any server has reported progress that is not yet forgotten.
+    pub fn has_progress(&self) -> bool {
+        self.progress_len.load(std::sync::atomic::Ordering::Relaxed) > 0
+    }
+
     /// Forget the progress of a finished call.
     pub fn forget_progress(&self, server: &str, token: &str) {
         let mut inner = self.lock();
@@ -307,6 +318,8 @@ impl TrafficLog {
             inner
                 .progress
                 .remove(&(server.to_string(), token.to_string()));
+            self.progress_len
+                .store(inner.progress.len(), std::sync::atomic::Ordering::Relaxed);
         }
     }
 
@@ -501,6 +514,8 @@ impl TrafficLog {
         let mut inner = self.lock();
         inner.rings.remove(server);
         inner.progress.retain(|(s, _), _| s != server);
+        self.progress_len
+            .store(inner.progress.len(), std::sync::atomic::Ordering::Relaxed);
     }
 }
 

@@ -13,7 +13,7 @@ use std::process::Stdio;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use rmcp::model::CallToolRequestParams;
+use rmcp::model::{CallToolRequestParams, ClientConfig};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use rmcp::{ClientLifecycleMode, RoleClient, serve_client_with_lifecycle};
@@ -134,12 +134,16 @@ async fn compare(bare: &Client, core: &Client, mode: Mode) -> (f64, f64) {
     (calls / t_bare.as_secs_f64(), calls / t_core.as_secs_f64())
 }
 
-async fn bare_client(url: Option<&str>) -> rmcp::service::RunningService<RoleClient, ()> {
+/// A bare rmcp client that introduces itself as the workbench does (on
+/// 2026-07-28 the client's info and capabilities travel in every request's
+/// `_meta`, so the server and rmcp do the same work for both).
+async fn bare_client(url: Option<&str>) -> rmcp::service::RunningService<RoleClient, ClientConfig> {
+    let info = workbench_core::connect::client_config(false);
     let client = match url {
         None => {
             let mut cmd = tokio::process::Command::new(BIN);
             cmd.stderr(Stdio::null());
-            serve_client_with_lifecycle((), TokioChildProcess::new(cmd).unwrap(), lifecycle())
+            serve_client_with_lifecycle(info, TokioChildProcess::new(cmd).unwrap(), lifecycle())
                 .await
                 .unwrap()
         }
@@ -147,7 +151,7 @@ async fn bare_client(url: Option<&str>) -> rmcp::service::RunningService<RoleCli
             let t = StreamableHttpClientTransport::from_config(
                 StreamableHttpClientTransportConfig::with_uri(url),
             );
-            serve_client_with_lifecycle((), t, lifecycle())
+            serve_client_with_lifecycle(info, t, lifecycle())
                 .await
                 .unwrap()
         }

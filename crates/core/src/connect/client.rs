@@ -29,22 +29,27 @@ impl WorkbenchClient {
     }
 }
 
+/// What the workbench tells a server about itself: its name and version,
+/// and what it can do. Sampling and elicitation only where a person can
+/// answer them (`interactive`).
+pub fn client_config(interactive: bool) -> ClientConfig {
+    let capabilities = if interactive {
+        json!({ "roots": { "listChanged": true }, "sampling": {}, "elicitation": { "form": {}, "url": {} } })
+    } else {
+        json!({ "roots": { "listChanged": true } })
+    };
+    serde_json::from_value(json!({
+        "protocolVersion": "2025-11-25",
+        "capabilities": capabilities,
+        "clientInfo": { "name": "mcp-workbench", "title": "MCP Workbench", "version": env!("CARGO_PKG_VERSION") }
+    }))
+    .expect("static client info is valid")
+}
+
 #[allow(deprecated)]
 impl ClientHandler for WorkbenchClient {
     fn get_info(&self) -> ClientConfig {
-        // Sampling and elicitation only where a person can answer them.
-        let interactive = self.asks.as_ref().is_some_and(|a| a.interactive);
-        let capabilities = if interactive {
-            json!({ "roots": { "listChanged": true }, "sampling": {}, "elicitation": { "form": {}, "url": {} } })
-        } else {
-            json!({ "roots": { "listChanged": true } })
-        };
-        serde_json::from_value(json!({
-            "protocolVersion": "2025-11-25",
-            "capabilities": capabilities,
-            "clientInfo": { "name": "mcp-workbench", "title": "MCP Workbench", "version": env!("CARGO_PKG_VERSION") }
-        }))
-        .expect("static client info is valid")
+        client_config(self.asks.as_ref().is_some_and(|a| a.interactive))
     }
 
     async fn list_roots(&self, _: RequestContext<RoleClient>) -> Result<ListRootsResult, McpError> {

@@ -22,7 +22,7 @@ use rmcp::{ClientCacheConfig, ClientLifecycleMode, Peer, RoleClient};
 use serde::Serialize;
 use tokio::sync::{broadcast, oneshot};
 
-pub use client::WorkbenchClient;
+pub use client::{WorkbenchClient, client_config};
 pub use supervisor::{ServerHandle, SupervisorOptions};
 
 use crate::config::{ServerEntry, Transport, TransportKind};

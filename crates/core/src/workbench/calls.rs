@@ -89,9 +89,7 @@ impl Workbench {
         let span = tracing::info_span!("mcp_request", server, method, tool);
         async move {
             let started = Instant::now();
-            // On the heap: the caller's future stays small (the app spawns
-            // every call, which moves the future; this one is ~10 kB).
-            let outcome = Box::pin(self.request_inner(&handle, method, params, options)).await;
+            let outcome = self.request_inner(&handle, method, params, options).await;
             let duration_ms = started.elapsed().as_secs_f64() * 1000.0;
             match &outcome {
                 Ok(_) => tracing::info!(duration_ms, outcome = "ok", "request done"),
@@ -182,7 +180,15 @@ impl Workbench {
             .await
             .map_err(|e| map_error(server, method, e))?;
         let started = tokio::time::Instant::now();
-        let token = serde_json::to_string(&request.progress_token).unwrap_or_default();
+        // The token as JSON text, made only when needed (progress wanted, a
+        // timer fired, progress recorded): most calls never need it.
+        let progress_token = request.progress_token.clone();
+        let token_text = || serde_json::to_string(&progress_token).unwrap_or_default();
+        let mut token = if tap.is_some() {
+            token_text()
+        } else {
+            String::new()
+        };
         let id = request.id.clone();
         let response = request.await_response();
         tokio::pin!(response);
@@ -210,6 +216,9 @@ impl Workbench {
                     break Err(Error::Cancelled { server: server.to_string(), method: method.to_string() });
                 }
                 _ = &mut idle => {
+                    if token.is_empty() {
+                        token = token_text();
+                    }
                     let now = tokio::time::Instant::now();
                     let last = self
                         .traffic()
@@ -242,7 +251,12 @@ impl Workbench {
                 }
             }
         };
-        self.traffic().forget_progress(server, &token);
+        if self.traffic().has_progress() {
+            if token.is_empty() {
+                token = token_text();
+            }
+            self.traffic().forget_progress(server, &token);
+        }
         outcome
     }
 
