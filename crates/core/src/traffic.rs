@@ -521,6 +521,7 @@ impl TrafficLog {
 
 mod classify;
 mod query;
+mod scan;
 pub use query::{TrafficPage, TrafficQuery};
 
 #[cfg(test)]

@@ -18,14 +18,15 @@ pub(super) struct Classified<'a> {
     pub progress_token: Option<String>,
 }
 
-/// The top-level members the log needs, borrowed from the text.
+/// The top-level members the log needs, borrowed from the text (`id` and
+/// `params` as their JSON text).
 #[derive(Default)]
-struct Head<'a> {
-    method: Option<Cow<'a, str>>,
-    id: Option<&'a RawValue>,
-    params: Option<&'a RawValue>,
-    result: bool,
-    error: bool,
+pub(super) struct Head<'a> {
+    pub method: Option<Cow<'a, str>>,
+    pub id: Option<&'a str>,
+    pub params: Option<&'a str>,
+    pub result: bool,
+    pub error: bool,
 }
 
 impl Head<'_> {
@@ -56,8 +57,8 @@ impl<'de> Visitor<'de> for Scan<'_, 'de> {
         while let Some(key) = map.next_key::<Cow<'de, str>>()? {
             match key.as_ref() {
                 "method" => self.head.method = Some(map.next_value()?),
-                "id" => self.head.id = Some(map.next_value()?),
-                "params" => self.head.params = Some(map.next_value()?),
+                "id" => self.head.id = Some(map.next_value::<&RawValue>()?.get()),
+                "params" => self.head.params = Some(map.next_value::<&RawValue>()?.get()),
                 "result" => {
                     map.next_value::<IgnoredAny>()?;
                     self.head.result = true;
@@ -79,13 +80,13 @@ impl<'de> Visitor<'de> for Scan<'_, 'de> {
 }
 
 /// The `progressToken` of a progress notification's params, as JSON text.
-fn progress_token(params: &RawValue) -> Option<String> {
+fn progress_token(params: &str) -> Option<String> {
     #[derive(serde::Deserialize)]
     struct Params<'a> {
         #[serde(borrow, rename = "progressToken")]
         token: &'a RawValue,
     }
-    serde_json::from_str::<Params<'_>>(params.get())
+    serde_json::from_str::<Params<'_>>(params)
         .ok()
         .map(|p| p.token.get().to_string())
 }
@@ -173,6 +174,30 @@ fn quick(text: &str) -> Option<Classified<'_>> {
     None
 }
 
+/// Not JSON, or a batch or a bare value: kept, called by what it is not.
+fn invalid<'a>() -> Classified<'a> {
+    Classified {
+        kind: MessageKind::Invalid,
+        method: None,
+        id: None,
+        progress_token: None,
+    }
+}
+
+/// The members read with serde_json (escaped names, an escaped method; and
+/// what this process wrote in an unusual shape). None: not one JSON object.
+fn general(text: &str, stop_early: bool) -> Option<Head<'_>> {
+    let mut head = Head::default();
+    let mut de = serde_json::Deserializer::from_str(text);
+    let read = de
+        .deserialize_map(Scan {
+            head: &mut head,
+            stop_early,
+        })
+        .and_then(|()| de.end());
+    (read.is_ok() || (stop_early && head.decided())).then_some(head)
+}
+
 /// File one message. `written_by_us`: the text was serialized by this
 /// process (what the client sends), so it is valid JSON and reading can stop
 /// as soon as the kind is known (a request's params, often the larger part,
@@ -182,29 +207,16 @@ pub(super) fn classify(text: &str, written_by_us: bool) -> Classified<'_> {
     if written_by_us && let Some(c) = quick(text) {
         return c;
     }
-    let mut head = Head::default();
-    let mut de = serde_json::Deserializer::from_str(text);
-    let read = de
-        .deserialize_map(Scan {
-            head: &mut head,
-            stop_early: written_by_us,
-        })
-        .and_then(|()| de.end());
-    let stopped = written_by_us && head.decided();
-    if read.is_err() && !stopped {
-        // Not JSON, or a batch or a bare value: kept, called by what it is not.
-        return Classified {
-            kind: MessageKind::Invalid,
-            method: None,
-            id: None,
-            progress_token: None,
-        };
-    }
+    let head = match super::scan::read(text) {
+        super::scan::Read::Message(head) => head,
+        super::scan::Read::NotJson => return invalid(),
+        super::scan::Read::Unsure => match general(text, written_by_us) {
+            Some(head) => head,
+            None => return invalid(),
+        },
+    };
     let method = head.method;
-    let id = head
-        .id
-        .map(|raw| raw.get().to_string())
-        .filter(|id| id != "null");
+    let id = head.id.filter(|id| *id != "null").map(str::to_string);
     let kind = match (&method, &id) {
         (Some(_), Some(_)) => MessageKind::Request,
         (Some(_), None) => MessageKind::Notification,
