@@ -8,6 +8,11 @@
 //! times over. Each sees the same machine, so drift in its load (large on a
 //! shared 2-core VM: single runs of one client swing by 20%) falls on both
 //! alike; each figure is the total over all of its batches.
+//!
+//! Connect times are printed next to the same handshakes by bare rmcp
+//! clients and to the processes alone (started and run to exit, no MCP):
+//! for servers that start instantly, process creation on the machine's
+//! cores is the floor every client stands on.
 
 use std::process::Stdio;
 use std::sync::Arc;
@@ -268,6 +273,27 @@ async fn connect_time_bare(n: usize, delay_ms: u64) -> Duration {
     took
 }
 
+/// The machine alone, no MCP at all: `n` demo servers started at once with
+/// stdin closed, until all have exited. What process creation costs here
+/// bounds every client's connect time for servers that start instantly.
+async fn processes_time(n: usize) -> Duration {
+    let started = Instant::now();
+    let children: Vec<_> = (0..n)
+        .map(|_| {
+            tokio::process::Command::new(BIN)
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    for mut c in children {
+        c.wait().await.unwrap();
+    }
+    started.elapsed()
+}
+
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
     v[v.len() / 2]
@@ -342,6 +368,25 @@ async fn main() {
             bare_twenty.as_secs_f64() * 1000.0,
             bare_twenty.as_secs_f64() / bare_one.as_secs_f64()
         );
+        if delay == 0 {
+            let one = median(vec![
+                processes_time(1).await,
+                processes_time(1).await,
+                processes_time(1).await,
+            ]);
+            let twenty = median(vec![
+                processes_time(20).await,
+                processes_time(20).await,
+                processes_time(20).await,
+            ]);
+            println!(
+                "  the machine alone (demo server processes started and run to exit, no MCP): 1 process {:.1} ms, 20 processes {:.1} ms, ratio {:.2}x on {} cores",
+                one.as_secs_f64() * 1000.0,
+                twenty.as_secs_f64() * 1000.0,
+                twenty.as_secs_f64() / one.as_secs_f64(),
+                std::thread::available_parallelism().map_or(1, |n| n.get())
+            );
+        }
     }
     let _ = http.kill();
     let _ = http.wait();

@@ -164,13 +164,20 @@ async fn serve(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         _ => {}
     }
     let legacy = options.legacy;
-    let running = if legacy {
+    let served = if legacy {
         let (read, write) = workbench_testkit::legacy::stdio_without_discover();
-        DemoServer::new(options).serve((read, write)).await?
+        DemoServer::new(options).serve((read, write)).await
     } else {
         DemoServer::new(options)
             .serve(rmcp::transport::stdio())
-            .await?
+            .await
+    };
+    let running = match served {
+        Ok(running) => running,
+        // The client left before its first request (a probe, a cancelled
+        // start): nothing went wrong here.
+        Err(rmcp::service::ServerInitializeError::ConnectionClosed(_)) => return Ok(()),
+        Err(e) => return Err(e.into()),
     };
     tokio::select! {
         r = running.waiting() => { r?; }
