@@ -126,50 +126,39 @@ impl<'a> Cursor<'a> {
         self.ws();
         match *self.b.get(self.i)? {
             b'"' => self.string().map(|_| ()),
-            b'{' => {
-                if depth >= MAX_DEPTH {
-                    self.too_deep = true;
-                    return None;
-                }
-                self.i += 1;
-                if self.eat(b'}') {
-                    return Some(());
-                }
-                loop {
-                    self.ws();
-                    self.string()?;
-                    if !self.eat(b':') {
-                        return None;
-                    }
-                    self.value(depth + 1)?;
-                    if self.eat(b',') {
-                        continue;
-                    }
-                    return self.eat(b'}').then_some(());
-                }
-            }
-            b'[' => {
-                if depth >= MAX_DEPTH {
-                    self.too_deep = true;
-                    return None;
-                }
-                self.i += 1;
-                if self.eat(b']') {
-                    return Some(());
-                }
-                loop {
-                    self.value(depth + 1)?;
-                    if self.eat(b',') {
-                        continue;
-                    }
-                    return self.eat(b']').then_some(());
-                }
-            }
+            b'{' => self.container(depth, b'}', true),
+            b'[' => self.container(depth, b']', false),
             b't' => self.literal(b"true"),
             b'f' => self.literal(b"false"),
             b'n' => self.literal(b"null"),
             b'-' | b'0'..=b'9' => self.number(),
             _ => None,
+        }
+    }
+
+    /// An object (`members`: name, colon, value) or an array, from its
+    /// opening bracket to `close`.
+    fn container(&mut self, depth: u32, close: u8, members: bool) -> Option<()> {
+        if depth >= MAX_DEPTH {
+            self.too_deep = true;
+            return None;
+        }
+        self.i += 1;
+        if self.eat(close) {
+            return Some(());
+        }
+        loop {
+            if members {
+                self.ws();
+                self.string()?;
+                if !self.eat(b':') {
+                    return None;
+                }
+            }
+            self.value(depth + 1)?;
+            if !self.eat(b',') {
+                return self.eat(close).then_some(());
+            }
         }
     }
 
