@@ -279,8 +279,14 @@ impl Workbench {
             Value::Null => serde_json::Map::new(),
             Value::Object(map) => map,
             other => {
+                let what = match other {
+                    Value::Array(_) => "an array",
+                    Value::String(_) => "a string",
+                    Value::Number(_) => "a number",
+                    _ => "a boolean",
+                };
                 return Err(Error::Internal(format!(
-                    "tools/call: the arguments must be a JSON object, not {other}"
+                    "tools/call: the arguments must be a JSON object, not {what}"
                 )));
             }
         };

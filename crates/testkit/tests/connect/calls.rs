@@ -271,7 +271,11 @@ async fn tool_arguments_are_an_object_or_nothing() {
         .call_tool("demo", "echo", json!([1, 2]), CallOptions::default())
         .await
         .unwrap_err();
-    assert!(err.to_string().contains("must be a JSON object"), "{err}");
+    assert!(
+        err.to_string()
+            .contains("must be a JSON object, not an array"),
+        "{err}"
+    );
     // No arguments: the server is sent an empty object, and says what is missing.
     let out = wb
         .call_tool("demo", "echo", Value::Null, CallOptions::default())
