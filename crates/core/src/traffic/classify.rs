@@ -184,8 +184,8 @@ fn invalid<'a>() -> Classified<'a> {
     }
 }
 
-/// The members read with serde_json (escaped names, an escaped method; and
-/// what this process wrote in an unusual shape). None: not one JSON object.
+/// The members read with serde_json: what `scan` leaves (escaped member
+/// names or method, nesting past its depth). None: not one JSON object.
 fn general(text: &str, stop_early: bool) -> Option<Head<'_>> {
     let mut head = Head::default();
     let mut de = serde_json::Deserializer::from_str(text);
