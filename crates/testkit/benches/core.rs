@@ -294,6 +294,23 @@ async fn processes_time(n: usize) -> Duration {
     started.elapsed()
 }
 
+/// `measure(1)` and `measure(20)`, each the median of three, in milliseconds.
+async fn one_vs_twenty<F, Fut>(measure: F) -> (f64, f64)
+where
+    F: Fn(usize) -> Fut,
+    Fut: std::future::Future<Output = Duration>,
+{
+    let mut out = [0.0; 2];
+    for (slot, n) in out.iter_mut().zip([1, 20]) {
+        let mut runs = Vec::new();
+        for _ in 0..3 {
+            runs.push(measure(n).await);
+        }
+        *slot = median(runs).as_secs_f64() * 1000.0;
+    }
+    (out[0], out[1])
+}
+
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
     v[v.len() / 2]
@@ -336,54 +353,21 @@ async fn main() {
     throughput("stdio", None).await;
     throughput("http", Some(&url)).await;
     for delay in [0u64, 300] {
-        let one = median(vec![
-            connect_time(1, delay).await,
-            connect_time(1, delay).await,
-            connect_time(1, delay).await,
-        ]);
-        let twenty = median(vec![
-            connect_time(20, delay).await,
-            connect_time(20, delay).await,
-            connect_time(20, delay).await,
-        ]);
+        let (one, twenty) = one_vs_twenty(|n| connect_time(n, delay)).await;
         println!(
-            "connect until Ready, servers that take {delay} ms to start (median of 3): 1 server {:.1} ms, 20 servers {:.1} ms, ratio {:.2}x (target <= 1.3x)",
-            one.as_secs_f64() * 1000.0,
-            twenty.as_secs_f64() * 1000.0,
-            twenty.as_secs_f64() / one.as_secs_f64()
+            "connect until Ready, servers that take {delay} ms to start (median of 3): 1 server {one:.1} ms, 20 servers {twenty:.1} ms, ratio {:.2}x (target <= 1.3x)",
+            twenty / one
         );
-        let bare_one = median(vec![
-            connect_time_bare(1, delay).await,
-            connect_time_bare(1, delay).await,
-            connect_time_bare(1, delay).await,
-        ]);
-        let bare_twenty = median(vec![
-            connect_time_bare(20, delay).await,
-            connect_time_bare(20, delay).await,
-            connect_time_bare(20, delay).await,
-        ]);
+        let (one, twenty) = one_vs_twenty(|n| connect_time_bare(n, delay)).await;
         println!(
-            "  the same handshakes with bare rmcp clients: 1 server {:.1} ms, 20 servers {:.1} ms, ratio {:.2}x",
-            bare_one.as_secs_f64() * 1000.0,
-            bare_twenty.as_secs_f64() * 1000.0,
-            bare_twenty.as_secs_f64() / bare_one.as_secs_f64()
+            "  the same handshakes with bare rmcp clients: 1 server {one:.1} ms, 20 servers {twenty:.1} ms, ratio {:.2}x",
+            twenty / one
         );
         if delay == 0 {
-            let one = median(vec![
-                processes_time(1).await,
-                processes_time(1).await,
-                processes_time(1).await,
-            ]);
-            let twenty = median(vec![
-                processes_time(20).await,
-                processes_time(20).await,
-                processes_time(20).await,
-            ]);
+            let (one, twenty) = one_vs_twenty(processes_time).await;
             println!(
-                "  the machine alone (demo server processes started and run to exit, no MCP): 1 process {:.1} ms, 20 processes {:.1} ms, ratio {:.2}x on {} cores",
-                one.as_secs_f64() * 1000.0,
-                twenty.as_secs_f64() * 1000.0,
-                twenty.as_secs_f64() / one.as_secs_f64(),
+                "  the machine alone (demo server processes started and run to exit, no MCP): 1 process {one:.1} ms, 20 processes {twenty:.1} ms, ratio {:.2}x on {} cores",
+                twenty / one,
                 std::thread::available_parallelism().map_or(1, |n| n.get())
             );
         }
