@@ -251,7 +251,25 @@ export type ErrorCode = "config_not_found" | "config_unreadable" | "config_synta
 /**  The config's includeTools/excludeTools hide the tool. */
 "tool_excluded" | 
 /**  Something the workbench will not do (e.g. open a non-web address). */
-"refused";
+"refused" | 
+/**  The LLM provider refused the key (401/403). */
+"provider_auth" | 
+/**  The LLM provider kept limiting requests (429) after the retries. */
+"provider_rate_limited" | 
+/**  The LLM provider failed (5xx) or could not be reached, after the retries. */
+"provider_unavailable" | 
+/**  The LLM provider's answer was malformed or cut, or it rejected the request. */
+"provider_failed" | 
+/**  No LLM provider is configured (or the chosen one lacks a key or address). */
+"no_provider" | 
+/**  The workbench's database could not be read or written. */
+"storage" | 
+/**  A chat session, approval or other named thing that does not exist (any more). */
+"not_found" | 
+/**  Something is already under way (a turn in the same chat). */
+"busy" | 
+/**  A request that does not make sense (an empty message, a bad value). */
+"invalid";
 
 /**
  *  The serialisable form of an [`Error`] that crosses IPC and `--json` output:

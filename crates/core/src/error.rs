@@ -44,6 +44,24 @@ pub enum ErrorCode {
     ToolExcluded,
     /// Something the workbench will not do (e.g. open a non-web address).
     Refused,
+    /// The LLM provider refused the key (401/403).
+    ProviderAuth,
+    /// The LLM provider kept limiting requests (429) after the retries.
+    ProviderRateLimited,
+    /// The LLM provider failed (5xx) or could not be reached, after the retries.
+    ProviderUnavailable,
+    /// The LLM provider's answer was malformed or cut, or it rejected the request.
+    ProviderFailed,
+    /// No LLM provider is configured (or the chosen one lacks a key or address).
+    NoProvider,
+    /// The workbench's database could not be read or written.
+    Storage,
+    /// A chat session, approval or other named thing that does not exist (any more).
+    NotFound,
+    /// Something is already under way (a turn in the same chat).
+    Busy,
+    /// A request that does not make sense (an empty message, a bad value).
+    Invalid,
 }
 
 #[derive(Debug, thiserror::Error)]

@@ -12,6 +12,7 @@ pub mod error;
 pub mod events;
 pub mod logging;
 pub mod schema;
+pub mod settings;
 pub mod traffic;
 pub mod workbench;
 

@@ -1,0 +1,419 @@
+//! Whether a tool call runs: the policy (per tool ask/allow/deny, the
+//! entry's `autoApprove`, "allow for this chat", trusted servers' read-only
+//! tools, the CLI's `--approve`), a tool whose definition changed since it
+//! was allowed asked about again with the difference, and the calls waiting
+//! for a person's decision.
+//!
+//! Annotations are hints from the server, not trusted: `readOnlyHint` lets
+//! a call through only for a server the person marked trusted.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use tokio::sync::oneshot;
+
+use crate::error::{Error, Result};
+use crate::settings::{AgentSettings, ToolPolicy, tool_key};
+
+/// How calls that would ask are treated (the window always asks; `mcpwb
+/// chat --approve` chooses).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum ApproveMode {
+    /// Ask the person.
+    #[default]
+    Ask,
+    /// Run tools whose annotations say read-only; refuse the others.
+    ReadOnly,
+    /// Run everything.
+    All,
+    /// Refuse everything not allowed by a policy.
+    None,
+}
+
+/// How long a decision holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum Remember {
+    /// This call only.
+    #[default]
+    Once,
+    /// Every call of this tool in this chat.
+    Chat,
+    /// Always: written to the entry's `autoApprove` in mcp.json.
+    Always,
+}
+
+/// The person's decision on one call.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Decision {
+    pub approve: bool,
+    /// The arguments to run with instead of the model's (edited).
+    #[serde(default)]
+    pub arguments: Option<Value>,
+    #[serde(default)]
+    pub remember: Remember,
+    /// Why it was refused (told to the model).
+    #[serde(default)]
+    pub reason: Option<String>,
+}
+
+impl Decision {
+    pub fn approve() -> Decision {
+        Decision {
+            approve: true,
+            arguments: None,
+            remember: Remember::Once,
+            reason: None,
+        }
+    }
+    pub fn deny(reason: impl Into<String>) -> Decision {
+        Decision {
+            approve: false,
+            arguments: None,
+            remember: Remember::Once,
+            reason: Some(reason.into()),
+        }
+    }
+}
+
+/// A line of a definition's difference.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct DiffLine {
+    /// `" "`, `"+"` or `"-"`.
+    pub op: String,
+    pub text: String,
+}
+
+/// A call waiting for a decision, with everything the approval card shows.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Approval {
+    pub id: u64,
+    pub session: String,
+    /// Calls asked for in the same step share a batch (approve together).
+    pub batch: u64,
+    pub call_id: String,
+    pub server: String,
+    pub tool: String,
+    pub qualified: String,
+    pub arguments: Value,
+    /// The tool's definition now (title, description, schemas, annotations).
+    pub definition: Value,
+    /// Set when the tool changed since it was allowed: what changed.
+    pub changed: Option<Vec<DiffLine>>,
+}
+
+/// What the policy says about a call.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Verdict {
+    Allow,
+    Deny(String),
+    /// Ask; with the difference when the tool changed since it was allowed.
+    Ask(Option<Vec<DiffLine>>),
+}
+
+/// The part of a definition that an approval covers: a change to it asks again.
+pub fn covered(definition: &Value) -> Value {
+    json!({
+        "description": definition.get("description").cloned().unwrap_or(Value::Null),
+        "inputSchema": definition.get("inputSchema").cloned().unwrap_or(Value::Null),
+        "outputSchema": definition.get("outputSchema").cloned().unwrap_or(Value::Null),
+    })
+}
+
+fn read_only(definition: &Value) -> bool {
+    definition
+        .pointer("/annotations/readOnlyHint")
+        .and_then(Value::as_bool)
+        == Some(true)
+}
+
+/// Everything the verdict depends on.
+pub struct Context<'a> {
+    pub settings: &'a AgentSettings,
+    pub server: &'a str,
+    pub tool: &'a str,
+    pub definition: &'a Value,
+    /// The entry's `autoApprove` covers the tool (or an "always" this run).
+    pub auto_approved: bool,
+    /// What "allow for this chat" recorded for this session.
+    pub chat_allowed: &'a BTreeMap<String, Value>,
+    pub mode: ApproveMode,
+}
+
+/// Decide a call by policy. `Allow` from a standing approval with no
+/// recorded definition means the caller should record it (first use).
+pub fn verdict(cx: &Context<'_>) -> Verdict {
+    let key = tool_key(cx.server, cx.tool);
+    let now = covered(cx.definition);
+    let same_as = |before: Option<&Value>| -> Verdict {
+        match before {
+            Some(b) if *b != now => Verdict::Ask(Some(diff(b, &now))),
+            _ => Verdict::Allow,
+        }
+    };
+    match cx.settings.policy(cx.server, cx.tool) {
+        ToolPolicy::Deny => {
+            return Verdict::Deny(format!("{key} is denied in the agent's settings"));
+        }
+        ToolPolicy::Allow => return same_as(cx.settings.approved_definitions.get(&key)),
+        ToolPolicy::Ask => {}
+    }
+    if cx.auto_approved {
+        return same_as(cx.settings.approved_definitions.get(&key));
+    }
+    if let Some(before) = cx.chat_allowed.get(&key) {
+        return same_as(Some(before));
+    }
+    let trusted = cx.settings.trusted_servers.iter().any(|s| s == cx.server);
+    if trusted && read_only(cx.definition) {
+        return Verdict::Allow;
+    }
+    match cx.mode {
+        ApproveMode::Ask => Verdict::Ask(None),
+        ApproveMode::All => Verdict::Allow,
+        ApproveMode::ReadOnly if read_only(cx.definition) => Verdict::Allow,
+        ApproveMode::ReadOnly => Verdict::Deny(format!(
+            "{key} is not marked read-only and only read-only tools may run (--approve read-only)"
+        )),
+        ApproveMode::None => Verdict::Deny(format!(
+            "{key} needs approval and none can be asked for (run with --approve, or allow it with autoApprove)"
+        )),
+    }
+}
+
+/// A line diff of two definitions (pretty JSON), longest common subsequence.
+pub fn diff(before: &Value, after: &Value) -> Vec<DiffLine> {
+    let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default();
+    let (a, b) = (pretty(before), pretty(after));
+    let a: Vec<&str> = a.lines().collect();
+    let b: Vec<&str> = b.lines().collect();
+    let mut lcs = vec![vec![0u32; b.len() + 1]; a.len() + 1];
+    for i in (0..a.len()).rev() {
+        for j in (0..b.len()).rev() {
+            lcs[i][j] = if a[i] == b[j] {
+                lcs[i + 1][j + 1] + 1
+            } else {
+                lcs[i + 1][j].max(lcs[i][j + 1])
+            };
+        }
+    }
+    let line = |op: &str, text: &str| DiffLine {
+        op: op.into(),
+        text: text.into(),
+    };
+    let (mut i, mut j, mut out) = (0, 0, Vec::new());
+    while i < a.len() && j < b.len() {
+        if a[i] == b[j] {
+            out.push(line(" ", a[i]));
+            i += 1;
+            j += 1;
+        } else if lcs[i + 1][j] >= lcs[i][j + 1] {
+            out.push(line("-", a[i]));
+            i += 1;
+        } else {
+            out.push(line("+", b[j]));
+            j += 1;
+        }
+    }
+    out.extend(a[i..].iter().map(|t| line("-", t)));
+    out.extend(b[j..].iter().map(|t| line("+", t)));
+    out
+}
+
+struct Waiting {
+    approval: Approval,
+    reply: oneshot::Sender<Decision>,
+}
+
+/// Calls waiting for a person. Cheap to clone.
+#[derive(Clone, Default)]
+pub struct Approvals {
+    waiting: Arc<Mutex<HashMap<u64, Waiting>>>,
+    next: Arc<AtomicU64>,
+}
+
+impl Approvals {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u64, Waiting>> {
+        self.waiting.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn next_id(&self) -> u64 {
+        self.next.fetch_add(1, Ordering::Relaxed) + 1
+    }
+
+    /// Wait for a decision on `approval` (its id from [`Approvals::next_id`]).
+    /// The receiver fails when the turn is stopped.
+    pub fn request(&self, approval: Approval) -> oneshot::Receiver<Decision> {
+        let (tx, rx) = oneshot::channel();
+        self.lock().insert(
+            approval.id,
+            Waiting {
+                approval,
+                reply: tx,
+            },
+        );
+        rx
+    }
+
+    pub fn decide(&self, id: u64, decision: Decision) -> Result<()> {
+        let waiting = self.lock().remove(&id).ok_or_else(|| {
+            Error::NotFound(format!(
+                "approval {id} is no longer waiting (decided, or its turn was stopped)"
+            ))
+        })?;
+        let _ = waiting.reply.send(decision);
+        Ok(())
+    }
+
+    /// The calls waiting in a session, oldest first.
+    pub fn pending(&self, session: &str) -> Vec<Approval> {
+        let mut out: Vec<Approval> = self
+            .lock()
+            .values()
+            .filter(|w| w.approval.session == session)
+            .map(|w| w.approval.clone())
+            .collect();
+        out.sort_by_key(|a| a.id);
+        out
+    }
+
+    /// Drop a session's waiting calls (its turn stopped).
+    pub fn forget_session(&self, session: &str) {
+        self.lock().retain(|_, w| w.approval.session != session);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn def(description: &str, read_only: bool) -> Value {
+        json!({
+            "name": "t",
+            "description": description,
+            "inputSchema": {"type": "object"},
+            "annotations": {"readOnlyHint": read_only}
+        })
+    }
+
+    fn cx<'a>(
+        settings: &'a AgentSettings,
+        definition: &'a Value,
+        chat: &'a BTreeMap<String, Value>,
+        auto: bool,
+        mode: ApproveMode,
+    ) -> Context<'a> {
+        Context {
+            settings,
+            server: "s",
+            tool: "t",
+            definition,
+            auto_approved: auto,
+            chat_allowed: chat,
+            mode,
+        }
+    }
+
+    #[test]
+    fn policies_in_order() {
+        let empty = BTreeMap::new();
+        let mut settings = AgentSettings::default();
+        let d = def("reads", true);
+        assert_eq!(
+            verdict(&cx(&settings, &d, &empty, false, ApproveMode::Ask)),
+            Verdict::Ask(None)
+        );
+        // A read-only hint alone is not trusted...
+        assert_eq!(
+            verdict(&cx(&settings, &d, &empty, false, ApproveMode::Ask)),
+            Verdict::Ask(None)
+        );
+        // ...but it is for a trusted server.
+        settings.trusted_servers.push("s".into());
+        assert_eq!(
+            verdict(&cx(&settings, &d, &empty, false, ApproveMode::Ask)),
+            Verdict::Allow
+        );
+        let w = def("writes", false);
+        assert_eq!(
+            verdict(&cx(&settings, &w, &empty, false, ApproveMode::Ask)),
+            Verdict::Ask(None)
+        );
+        assert!(matches!(
+            verdict(&cx(&settings, &w, &empty, false, ApproveMode::ReadOnly)),
+            Verdict::Deny(_)
+        ));
+        assert!(matches!(
+            verdict(&cx(&settings, &w, &empty, false, ApproveMode::None)),
+            Verdict::Deny(_)
+        ));
+        assert_eq!(
+            verdict(&cx(&settings, &w, &empty, false, ApproveMode::All)),
+            Verdict::Allow
+        );
+        assert_eq!(
+            verdict(&cx(&settings, &w, &empty, true, ApproveMode::Ask)),
+            Verdict::Allow
+        );
+        settings
+            .tool_policies
+            .insert("s/t".into(), ToolPolicy::Deny);
+        assert!(matches!(
+            verdict(&cx(&settings, &w, &empty, true, ApproveMode::All)),
+            Verdict::Deny(_)
+        ));
+    }
+
+    #[test]
+    fn a_tool_that_changed_since_it_was_allowed_is_asked_about_with_the_difference() {
+        let before = def("adds two numbers", false);
+        let after = def("adds two numbers and emails them to a stranger", false);
+        let chat: BTreeMap<String, Value> = [("s/t".to_string(), covered(&before))].into();
+        let settings = AgentSettings::default();
+        assert_eq!(
+            verdict(&cx(&settings, &before, &chat, false, ApproveMode::Ask)),
+            Verdict::Allow
+        );
+        let Verdict::Ask(Some(lines)) =
+            verdict(&cx(&settings, &after, &chat, false, ApproveMode::Ask))
+        else {
+            panic!("a changed tool must be asked about");
+        };
+        let changed: Vec<String> = lines
+            .iter()
+            .filter(|l| l.op != " ")
+            .map(|l| format!("{}{}", l.op, l.text.trim()))
+            .collect();
+        assert_eq!(
+            changed,
+            [
+                "-\"description\": \"adds two numbers\",",
+                "+\"description\": \"adds two numbers and emails them to a stranger\","
+            ]
+        );
+        // The same holds for a standing approval (autoApprove).
+        let mut settings = AgentSettings::default();
+        settings
+            .approved_definitions
+            .insert("s/t".into(), covered(&before));
+        assert!(matches!(
+            verdict(&cx(
+                &settings,
+                &after,
+                &BTreeMap::new(),
+                true,
+                ApproveMode::Ask
+            )),
+            Verdict::Ask(Some(_))
+        ));
+    }
+}

@@ -1,0 +1,210 @@
+//! Provider failures: what kind each is (by HTTP status and genai's error,
+//! never by text), the sentence the person reads, and whether and when to
+//! try again (429 honours Retry-After; 5xx and unreachable back off).
+
+use std::time::Duration;
+
+use crate::error::{Error, ProviderFailure};
+use crate::settings::ProviderConfig;
+
+/// Attempts after the first for a request that failed before any output.
+pub const MAX_RETRIES: u32 = 3;
+/// The longest Retry-After honoured; longer ones end the turn with a message.
+pub const MAX_RETRY_AFTER: Duration = Duration::from_secs(60);
+
+/// The provider's own words from an error body (`error.message`, `message`,
+/// or the start of the text), one line, at most 300 characters.
+fn provider_words(body: &str) -> String {
+    let parsed: Option<serde_json::Value> = serde_json::from_str(body).ok();
+    let text = parsed
+        .as_ref()
+        .and_then(|v| {
+            v.pointer("/error/message")
+                .or_else(|| v.get("message"))
+                .or_else(|| v.get("error"))
+                .and_then(|m| m.as_str())
+                .map(str::to_string)
+        })
+        .unwrap_or_else(|| body.to_string());
+    let one_line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let mut out: String = one_line.chars().take(300).collect();
+    if one_line.chars().count() > 300 {
+        out.push('…');
+    }
+    out
+}
+
+fn body_of(e: &genai::Error) -> String {
+    match e {
+        genai::Error::HttpError { body, .. } => body.clone(),
+        genai::Error::WebModelCall { webc_error, .. }
+        | genai::Error::WebAdapterCall { webc_error, .. } => match webc_error {
+            genai::webc::Error::ResponseFailedStatus { body, .. } => body.clone(),
+            other => other.to_string(),
+        },
+        other => other.to_string(),
+    }
+}
+
+/// The error a failed provider call becomes.
+pub fn classify(provider: &ProviderConfig, e: &genai::Error) -> Error {
+    let label = provider.kind.label();
+    let id = &provider.id;
+    let status = e.status().map(|s| s.as_u16());
+    let (failure, message) = match status {
+        Some(s @ (401 | 403)) => (
+            ProviderFailure::Auth,
+            format!(
+                "{label} (provider \"{id}\") refused the request (HTTP {s}): {}. Check the API key and its permissions.",
+                provider_words(&body_of(e))
+            ),
+        ),
+        Some(429) => (
+            ProviderFailure::RateLimited,
+            format!(
+                "{label} (provider \"{id}\") is limiting requests (HTTP 429): {}",
+                provider_words(&body_of(e))
+            ),
+        ),
+        Some(s) if s >= 500 => (
+            ProviderFailure::Unavailable,
+            format!(
+                "{label} (provider \"{id}\") failed (HTTP {s}): {}",
+                provider_words(&body_of(e))
+            ),
+        ),
+        Some(s) => (
+            ProviderFailure::Failed,
+            format!(
+                "{label} (provider \"{id}\") rejected the request (HTTP {s}): {}",
+                provider_words(&body_of(e))
+            ),
+        ),
+        None => match e {
+            genai::Error::StreamParse { serde_error, .. } => (
+                ProviderFailure::Failed,
+                format!("{label} (provider \"{id}\") sent a malformed stream: {serde_error}"),
+            ),
+            genai::Error::WebStream { cause, .. } => (
+                ProviderFailure::Failed,
+                format!("the stream from {label} (provider \"{id}\") broke off: {cause}"),
+            ),
+            genai::Error::WebModelCall { webc_error, .. }
+            | genai::Error::WebAdapterCall { webc_error, .. } => (
+                ProviderFailure::Unavailable,
+                format!(
+                    "could not reach {label} (provider \"{id}\") at {}: {webc_error}",
+                    provider.base_url.as_deref().unwrap_or("its address")
+                ),
+            ),
+            genai::Error::ChatResponse { body, .. } => (
+                ProviderFailure::Failed,
+                format!(
+                    "{label} (provider \"{id}\") reported an error in the stream: {}",
+                    provider_words(&body.to_string())
+                ),
+            ),
+            other => (
+                ProviderFailure::Failed,
+                format!(
+                    "{label} (provider \"{id}\"): {}",
+                    provider_words(&other.to_string())
+                ),
+            ),
+        },
+    };
+    Error::Provider {
+        failure,
+        status,
+        message,
+    }
+}
+
+/// The provider gave no answer in time.
+pub fn no_answer(provider: &ProviderConfig, seconds: u64) -> Error {
+    Error::Provider {
+        failure: ProviderFailure::Unavailable,
+        status: None,
+        message: format!(
+            "{} (provider \"{}\") gave no answer within {seconds} s",
+            provider.kind.label(),
+            provider.id
+        ),
+    }
+}
+
+/// The stream ended without its end (no final event): the answer is cut.
+pub fn cut_stream(provider: &ProviderConfig) -> Error {
+    Error::Provider {
+        failure: ProviderFailure::Failed,
+        status: None,
+        message: format!(
+            "the stream from {} (provider \"{}\") ended before the answer was complete",
+            provider.kind.label(),
+            provider.id
+        ),
+    }
+}
+
+/// How long the provider asked to wait (`retry-after-ms`, `retry-after` in seconds).
+fn retry_after(e: &genai::Error) -> Option<Duration> {
+    let headers = e.headers()?;
+    if let Some(ms) = headers
+        .get("retry-after-ms")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<f64>().ok())
+    {
+        return Some(Duration::from_secs_f64(ms.max(0.0) / 1000.0));
+    }
+    headers
+        .get("retry-after")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .map(|s| Duration::from_secs_f64(s.max(0.0)))
+}
+
+/// Whether to try again after `e` on attempt `attempt` (0 = the first
+/// retry), and after how long. Only 429, 5xx and an unreachable provider
+/// are retried; a Retry-After past [`MAX_RETRY_AFTER`] is not waited for.
+pub fn delay(e: &genai::Error, attempt: u32) -> Option<Duration> {
+    if attempt >= MAX_RETRIES {
+        return None;
+    }
+    let backoff = Duration::from_millis(500 * 2u64.pow(attempt));
+    match e.status().map(|s| s.as_u16()) {
+        Some(429) => match retry_after(e) {
+            Some(d) if d > MAX_RETRY_AFTER => None,
+            Some(d) => Some(d),
+            None => Some(backoff * 2),
+        },
+        Some(s) if s >= 500 => Some(retry_after(e).unwrap_or(backoff).min(MAX_RETRY_AFTER)),
+        Some(_) => None,
+        None => match e {
+            genai::Error::WebModelCall { .. } | genai::Error::WebAdapterCall { .. } => {
+                Some(backoff)
+            }
+            _ => None,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn provider_words_reads_the_usual_error_bodies() {
+        assert_eq!(
+            provider_words(
+                r#"{"error":{"message":"Incorrect API key provided","type":"invalid_request_error"}}"#
+            ),
+            "Incorrect API key provided"
+        );
+        assert_eq!(
+            provider_words(r#"{"message":"quota\nexceeded"}"#),
+            "quota exceeded"
+        );
+        assert_eq!(provider_words("Bad Gateway"), "Bad Gateway");
+        assert_eq!(provider_words(&"x".repeat(400)).chars().count(), 301);
+    }
+}

@@ -1,0 +1,494 @@
+//! A turn: the person's message, then model steps until the model answers
+//! without asking for a tool, the step limit, Stop, or a provider failure.
+//! Each step streams the model's answer (retrying 429 and 5xx before any
+//! output), stores it, runs the calls it asked for (see `calls`), stores
+//! their results, and goes again. One turn per chat at a time; its task is
+//! owned by the chat's entry in `running`, which Stop cancels.
+
+use std::collections::HashSet;
+use std::time::Duration;
+
+use genai::chat::{ChatOptions, ChatRequest};
+use tokio_util::sync::CancellationToken;
+use workbench_store::Usage;
+
+use crate::error::{Error, Result};
+use crate::events::{AgentEvent, ContextMeter, EndReason};
+use crate::parts::{Part, search_text, to_chat_messages};
+use crate::sessions::{Message, options_of};
+use crate::settings::ProviderConfig;
+use crate::stream::{Interrupted, StepOutput};
+use crate::toolset::{self, ToolSet};
+use crate::{Agent, ApproveMode, Sink, adapt, providers, retry};
+
+/// A running turn.
+pub struct TurnHandle {
+    pub session: String,
+    join: tokio::task::JoinHandle<EndReason>,
+}
+
+impl TurnHandle {
+    /// Wait for the turn to end.
+    pub async fn finished(self) -> EndReason {
+        self.join.await.unwrap_or(EndReason::Error)
+    }
+}
+
+/// Removes the chat from `running` (and its waiting approvals) when the turn ends.
+struct Running {
+    agent: Agent,
+    session: String,
+}
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        self.agent
+            .inner
+            .running
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&self.session);
+        self.agent.inner.approvals.forget_session(&self.session);
+    }
+}
+
+impl Agent {
+    /// Send the person's message and run the turn.
+    pub fn send(
+        &self,
+        session: &str,
+        text: &str,
+        mode: ApproveMode,
+        sink: Sink,
+    ) -> Result<TurnHandle> {
+        if text.trim().is_empty() {
+            return Err(Error::Invalid("the message is empty".into()));
+        }
+        let (cancel, guard) = self.reserve(session)?;
+        self.append_user(session, text, &sink)?;
+        Ok(self.spawn(guard, cancel, mode, sink))
+    }
+
+    /// Drop the model's last answer (and what its calls did) and ask again;
+    /// also the Retry after a failure.
+    pub fn regenerate(&self, session: &str, mode: ApproveMode, sink: Sink) -> Result<TurnHandle> {
+        let (cancel, guard) = self.reserve(session)?;
+        let messages = self.messages(session)?;
+        let last_user = messages
+            .iter()
+            .rev()
+            .find(|m| m.role == "user")
+            .ok_or_else(|| Error::Invalid("there is no message to answer again".into()))?;
+        self.store().truncate_messages(session, last_user.seq + 1)?;
+        Ok(self.spawn(guard, cancel, mode, sink))
+    }
+
+    /// Replace the person's message `seq` with `text`, drop everything after
+    /// it, and run the turn again.
+    pub fn edit_and_resend(
+        &self,
+        session: &str,
+        seq: i64,
+        text: &str,
+        mode: ApproveMode,
+        sink: Sink,
+    ) -> Result<TurnHandle> {
+        if text.trim().is_empty() {
+            return Err(Error::Invalid("the message is empty".into()));
+        }
+        let (cancel, guard) = self.reserve(session)?;
+        let messages = self.messages(session)?;
+        match messages.iter().find(|m| m.seq == seq) {
+            Some(m) if m.role == "user" => {}
+            Some(_) => return Err(Error::Invalid(format!("message {seq} is not one of yours"))),
+            None => return Err(Error::NotFound(format!("this chat has no message {seq}"))),
+        }
+        self.store().truncate_messages(session, seq)?;
+        self.append_user(session, text, &sink)?;
+        Ok(self.spawn(guard, cancel, mode, sink))
+    }
+
+    fn reserve(&self, session: &str) -> Result<(CancellationToken, Running)> {
+        self.store().session(session)?;
+        let mut running = self.inner.running.lock().unwrap_or_else(|e| e.into_inner());
+        if running.contains_key(session) {
+            return Err(Error::Busy(
+                "a turn is already running in this chat: wait for it or stop it".into(),
+            ));
+        }
+        let token = CancellationToken::new();
+        running.insert(session.to_string(), token.clone());
+        Ok((
+            token,
+            Running {
+                agent: self.clone(),
+                session: session.to_string(),
+            },
+        ))
+    }
+
+    fn append_user(&self, session: &str, text: &str, sink: &Sink) -> Result<()> {
+        let parts = vec![Part::Text {
+            text: text.to_string(),
+        }];
+        self.save(session, "user", &parts, None, sink)?;
+        self.title_if_untitled(session, text)
+    }
+
+    pub(crate) fn save(
+        &self,
+        session: &str,
+        role: &str,
+        parts: &[Part],
+        usage: Option<Usage>,
+        sink: &Sink,
+    ) -> Result<Message> {
+        let content = serde_json::to_value(parts).map_err(|e| Error::Invalid(e.to_string()))?;
+        let row =
+            self.store()
+                .append_message(session, role, &content, &search_text(parts), usage)?;
+        let message = Message::from_row(row);
+        sink(AgentEvent::Message {
+            message: message.clone(),
+        });
+        Ok(message)
+    }
+
+    fn spawn(
+        &self,
+        guard: Running,
+        cancel: CancellationToken,
+        mode: ApproveMode,
+        sink: Sink,
+    ) -> TurnHandle {
+        let agent = self.clone();
+        let session = guard.session.clone();
+        let join = tokio::spawn(async move {
+            let _guard = guard;
+            let reason = match agent.run(&_guard.session, mode, &sink, &cancel).await {
+                Ok(reason) => reason,
+                Err(e) => {
+                    let notice = vec![Part::Notice {
+                        text: e.to_string(),
+                        error: true,
+                    }];
+                    let _ = agent.save(&_guard.session, "assistant", &notice, None, &sink);
+                    sink(AgentEvent::Error {
+                        code: e.code(),
+                        message: e.to_string(),
+                        retryable: e.retryable(),
+                    });
+                    EndReason::Error
+                }
+            };
+            sink(AgentEvent::End { reason });
+            reason
+        });
+        TurnHandle { session, join }
+    }
+
+    /// The tools the model would see in this chat now.
+    pub(crate) fn toolset(
+        &self,
+        options: &crate::SessionOptions,
+        provider: &ProviderConfig,
+        window: u32,
+    ) -> Result<ToolSet> {
+        let settings = self.settings()?;
+        let wb = self.workbench();
+        let catalog = wb.catalog().tools();
+        let away: HashSet<String> = wb
+            .statuses()
+            .into_iter()
+            .filter(|s| s.state != workbench_core::connect::ServerState::Ready)
+            .map(|s| s.name)
+            .collect();
+        Ok(toolset::build(&toolset::Inputs {
+            catalog: &catalog,
+            away: &away,
+            options,
+            settings: &settings,
+            kind: provider.kind,
+            context_window: window,
+        }))
+    }
+
+    async fn run(
+        &self,
+        session: &str,
+        mode: ApproveMode,
+        sink: &Sink,
+        cancel: &CancellationToken,
+    ) -> Result<EndReason> {
+        let settings = self.settings()?;
+        let row = self.store().session(session)?;
+        let provider = settings.provider(&row.provider).cloned().ok_or_else(|| {
+            Error::NoProvider(format!(
+                "this chat uses provider \"{}\", which is no longer in the settings: choose another",
+                row.provider
+            ))
+        })?;
+        let (key, _) = providers::resolve_key(&provider, &self.inner.keychain);
+        let target = providers::target(&provider, &row.model, key)?;
+        let (window, window_known) = providers::context_window(&provider, &row.model);
+        let vision = providers::accepts_images(&row.model);
+        let max_steps = options_of(&row)
+            .max_steps
+            .unwrap_or(settings.max_steps)
+            .max(1);
+        let chat_options = ChatOptions::default()
+            .with_capture_usage(true)
+            .with_capture_content(true)
+            .with_capture_tool_calls(true)
+            .with_capture_reasoning_content(true)
+            .with_stream_read_timeout(Duration::from_secs(180));
+        let mut said_notes = false;
+        for _ in 0..max_steps {
+            if cancel.is_cancelled() {
+                return Ok(EndReason::Stopped);
+            }
+            let row = self.store().session(session)?;
+            let options = options_of(&row);
+            let messages = self.messages(session)?;
+            let tools = self.toolset(&options, &provider, window)?;
+            if !said_notes && !tools.notes.is_empty() {
+                sink(AgentEvent::Notice {
+                    text: tools.notes.join("\n"),
+                });
+                said_notes = true;
+            }
+            let stored: Vec<(String, Vec<Part>)> = messages
+                .iter()
+                .map(|m| (m.role.clone(), m.parts.clone()))
+                .collect();
+            let images = |call_id: &str| {
+                stored
+                    .iter()
+                    .find_map(|(_, parts)| {
+                        let found = crate::parts::images_of(parts, call_id);
+                        (!found.is_empty()).then_some(found)
+                    })
+                    .unwrap_or_default()
+            };
+            let history = to_chat_messages(&stored, &images, vision);
+            let mut request = ChatRequest::new(history);
+            if !row.system_prompt.trim().is_empty() {
+                request = request.with_system(row.system_prompt.clone());
+            }
+            if !tools.offered.is_empty() {
+                request = request.with_tools(tools.offered.clone());
+            }
+            let estimate = estimate_request(&row.system_prompt, &stored, tools.offered_tokens);
+            let outcome = self
+                .stream_with_retry(&provider, &target, request, &chat_options, sink, cancel)
+                .await;
+            let (out, failure) = match outcome {
+                Ok(out) => (out, None),
+                Err(Interrupted::Stopped(out)) => (out, Some(None)),
+                Err(Interrupted::Failed(out, e)) => {
+                    (out, Some(Some(retry::classify(&provider, &e))))
+                }
+                Err(Interrupted::Cut(out)) => (out, Some(Some(retry::cut_stream(&provider)))),
+            };
+            let calls = if failure.is_none() {
+                out.calls.clone()
+            } else {
+                Vec::new()
+            };
+            let mut parts = answer_parts(&out, &tools, &calls);
+            if matches!(failure, Some(None)) {
+                parts.push(Part::Notice {
+                    text: "Stopped.".into(),
+                    error: false,
+                });
+            }
+            let message = self.save(session, "assistant", &parts, out.usage, sink)?;
+            let total = self.store().session(session)?.usage;
+            sink(AgentEvent::Usage {
+                step: out.usage.unwrap_or_default(),
+                session: total,
+                context: ContextMeter {
+                    used: out.usage.map_or(estimate, |u| (u.input + u.output) as u32),
+                    window,
+                    window_known,
+                    tools: tools.offered_tokens,
+                },
+            });
+            match failure {
+                Some(None) => return Ok(EndReason::Stopped),
+                Some(Some(e)) => return Err(e),
+                None => {}
+            }
+            if calls.is_empty() {
+                return Ok(EndReason::Done);
+            }
+            let results = self
+                .run_calls(session, message.id, &calls, &tools, mode, sink, cancel)
+                .await?;
+            self.save(session, "tool", &results, None, sink)?;
+            if cancel.is_cancelled() {
+                return Ok(EndReason::Stopped);
+            }
+        }
+        let notice = vec![Part::Notice {
+            text: format!(
+                "Stopped after {max_steps} steps (this chat's step limit). Send a message to go on, or raise the limit in the chat's settings."
+            ),
+            error: false,
+        }];
+        self.save(session, "assistant", &notice, None, sink)?;
+        Ok(EndReason::StepLimit)
+    }
+
+    /// One model step, tried again (with the wait the provider asked for)
+    /// on 429, 5xx or an unreachable provider while nothing was shown yet.
+    async fn stream_with_retry(
+        &self,
+        provider: &ProviderConfig,
+        target: &genai::ServiceTarget,
+        request: ChatRequest,
+        options: &ChatOptions,
+        sink: &Sink,
+        cancel: &CancellationToken,
+    ) -> Result<StepOutput, Interrupted> {
+        let mut attempt = 0;
+        loop {
+            let started = tokio::select! {
+                biased;
+                _ = cancel.cancelled() => return Err(Interrupted::Stopped(StepOutput::default())),
+                r = self.inner.client.exec_chat_stream(genai::ModelSpec::Target(target.clone()), request.clone(), Some(options)) => r,
+            };
+            let error = match started {
+                Ok(response) => {
+                    match crate::stream::read(response.stream, sink.as_ref(), cancel).await {
+                        Err(Interrupted::Failed(out, e)) if !out.started => e,
+                        other => return other,
+                    }
+                }
+                Err(e) => e,
+            };
+            let Some(wait) = retry::delay(&error, attempt) else {
+                return Err(Interrupted::Failed(StepOutput::default(), error));
+            };
+            attempt += 1;
+            let reason = retry::classify(provider, &error).to_string();
+            sink(AgentEvent::Retrying {
+                attempt,
+                wait_ms: wait.as_millis() as u64,
+                reason,
+            });
+            tokio::select! {
+                _ = cancel.cancelled() => return Err(Interrupted::Stopped(StepOutput::default())),
+                _ = tokio::time::sleep(wait) => {}
+            }
+        }
+    }
+}
+
+/// The stored parts of the model's answer: reasoning, text, and its calls
+/// routed to their servers.
+fn answer_parts(out: &StepOutput, tools: &ToolSet, calls: &[genai::chat::ToolCall]) -> Vec<Part> {
+    let mut parts = Vec::new();
+    if !out.reasoning.is_empty() {
+        parts.push(Part::Reasoning {
+            text: out.reasoning.clone(),
+        });
+    }
+    if !out.text.is_empty() {
+        parts.push(Part::Text {
+            text: out.text.clone(),
+        });
+    }
+    for call in calls {
+        let entry = tools.route(&call.fn_name);
+        parts.push(Part::ToolCall {
+            call_id: call.call_id.clone(),
+            name: call.fn_name.clone(),
+            server: entry.map(|e| e.server.clone()),
+            tool: entry.map(|e| e.tool.clone()),
+            arguments: call.fn_arguments.clone(),
+            signatures: call.thought_signatures.clone(),
+        });
+    }
+    parts
+}
+
+/// Tokens the next request would take, estimated from its text.
+fn estimate_request(system: &str, messages: &[(String, Vec<Part>)], tools: u32) -> u32 {
+    let history: u32 = messages
+        .iter()
+        .flat_map(|(_, parts)| parts.iter())
+        .map(|p| match p {
+            Part::Text { text } => adapt::estimate_tokens(text),
+            Part::ToolCall { arguments, .. } => adapt::estimate_tokens(&arguments.to_string()) + 8,
+            Part::ToolResult { content, .. } => adapt::estimate_tokens(content) + 8,
+            _ => 0,
+        })
+        .sum();
+    adapt::estimate_tokens(system) + history + tools
+}
+
+/// One tool as a chat's tool list shows it.
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ChatTool {
+    /// The name the model uses.
+    pub name: String,
+    pub server: String,
+    pub tool: String,
+    /// Whether the model sees its schema now (deferred: only once loaded).
+    pub offered: bool,
+}
+
+/// What a chat's model would get now: its tools, how they were adapted,
+/// and how full the context is.
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ChatTools {
+    pub tools: Vec<ChatTool>,
+    pub deferred: bool,
+    pub notes: Vec<String>,
+    pub context: ContextMeter,
+}
+
+impl Agent {
+    pub fn chat_tools(&self, session: &str) -> Result<ChatTools> {
+        let row = self.store().session(session)?;
+        let settings = self.settings()?;
+        let provider = settings.provider(&row.provider).cloned().ok_or_else(|| {
+            Error::NoProvider(format!(
+                "provider \"{}\" is no longer in the settings",
+                row.provider
+            ))
+        })?;
+        let (window, known) = providers::context_window(&provider, &row.model);
+        let options = options_of(&row);
+        let set = self.toolset(&options, &provider, window)?;
+        let offered: HashSet<String> = set.offered.iter().map(|t| t.name.to_string()).collect();
+        let stored: Vec<(String, Vec<Part>)> = self
+            .messages(session)?
+            .into_iter()
+            .map(|m| (m.role, m.parts))
+            .collect();
+        Ok(ChatTools {
+            tools: set
+                .entries
+                .iter()
+                .map(|e| ChatTool {
+                    offered: offered.contains(&e.name),
+                    name: e.name.clone(),
+                    server: e.server.clone(),
+                    tool: e.tool.clone(),
+                })
+                .collect(),
+            deferred: set.deferred,
+            context: ContextMeter {
+                used: estimate_request(&row.system_prompt, &stored, set.offered_tokens),
+                window,
+                window_known: known,
+                tools: set.offered_tokens,
+            },
+            notes: set.notes,
+        })
+    }
+}

@@ -1,0 +1,120 @@
+//! workbench-store: the workbench's one embedded database, a SQLite file in
+//! the app's data folder that the window and `mcpwb` share (WAL mode, so one
+//! can read while the other writes).
+//!
+//! What it keeps, one module each: chat [`sessions`] and their messages, and
+//! the record of tool [`calls`] — every call the agent made, and (with the
+//! `origin` column) the calls made by hand, through the bridge or by a suite,
+//! so the call history of the window has its place from the first day.
+//! Content is stored as the JSON its owner defines (the agent's message
+//! parts); this crate knows tables, not chat semantics.
+//!
+//! Depends on nothing of ours: the agent, the CLI and the app open it.
+
+pub mod calls;
+mod migrations;
+pub mod sessions;
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use rusqlite::Connection;
+
+pub use calls::{CallRecord, CallRow, CallStatus};
+pub use sessions::{MessageRow, NewSession, SessionRow, Usage};
+
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("the workbench database {path}: {message}")]
+    Open { path: PathBuf, message: String },
+    #[error("the workbench database: {0}")]
+    Sql(#[from] rusqlite::Error),
+    #[error("no chat session \"{0}\"")]
+    NoSession(String),
+    #[error("the workbench database: {0}")]
+    Json(#[from] serde_json::Error),
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// The database. Cheap to clone; every method is a short synchronous
+/// transaction (no lock is ever held across an `.await` by its callers,
+/// since none of these methods is async).
+#[derive(Clone)]
+pub struct Store {
+    conn: Arc<Mutex<Connection>>,
+    path: Option<PathBuf>,
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store").field("path", &self.path).finish()
+    }
+}
+
+/// Milliseconds since the Unix epoch.
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as i64)
+        .unwrap_or_default()
+}
+
+impl Store {
+    /// The database file in `data_dir` (created with its folder if missing).
+    pub fn open_in(data_dir: &Path) -> Result<Store> {
+        Store::open(&data_dir.join(FILE_NAME))
+    }
+
+    /// Open (or create) the database at `path` and bring its schema up to date.
+    pub fn open(path: &Path) -> Result<Store> {
+        let failed = |message: String| Error::Open {
+            path: path.to_path_buf(),
+            message,
+        };
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| failed(e.to_string()))?;
+        }
+        let conn = Connection::open(path).map_err(|e| failed(e.to_string()))?;
+        conn.pragma_update(None, "journal_mode", "WAL")
+            .map_err(|e| failed(e.to_string()))?;
+        Store::init(conn, Some(path.to_path_buf())).map_err(|e| match e {
+            Error::Sql(e) => failed(e.to_string()),
+            other => other,
+        })
+    }
+
+    /// A private database in memory (tests, and a CLI run that keeps nothing).
+    pub fn in_memory() -> Result<Store> {
+        Store::init(Connection::open_in_memory()?, None)
+    }
+
+    fn init(conn: Connection, path: Option<PathBuf>) -> Result<Store> {
+        // The app and the CLI may write at once: wait for the other's
+        // transaction instead of failing at once.
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        let mut conn = conn;
+        migrations::run(&mut conn)?;
+        Ok(Store {
+            conn: Arc::new(Mutex::new(conn)),
+            path,
+        })
+    }
+
+    /// Where the file is (None: in memory).
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Connection> {
+        self.conn.lock().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+/// The database's file name inside the app's data folder.
+pub const FILE_NAME: &str = "workbench.sqlite3";
+
+#[cfg(test)]
+mod tests;

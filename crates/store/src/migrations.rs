@@ -1,0 +1,75 @@
+//! The schema, as an append-only list of migrations. `PRAGMA user_version`
+//! records how many ran; each runs once, in its own transaction. Never edit
+//! a migration that has shipped: add the next one.
+//!
+//! Planned next (the developer's loop): `saved_calls` (a named tool call with
+//! its arguments, per server), `suites` and `suite_runs` (saved calls with
+//! expectations, and each run's outcome), `snapshots` (a server's surface
+//! for the doctor's diffs). Manual, bridge and suite calls already have
+//! their place in `calls` through its `origin` column.
+
+use rusqlite::Connection;
+
+const MIGRATIONS: &[&str] = &[
+    // 1: chat sessions, their messages, and the record of tool calls.
+    r#"
+    CREATE TABLE sessions (
+        id            TEXT PRIMARY KEY,
+        title         TEXT NOT NULL,
+        provider      TEXT NOT NULL,
+        model         TEXT NOT NULL,
+        system_prompt TEXT NOT NULL DEFAULT '',
+        options       TEXT NOT NULL DEFAULT '{}',
+        created_at    INTEGER NOT NULL,
+        updated_at    INTEGER NOT NULL,
+        input_tokens  INTEGER NOT NULL DEFAULT 0,
+        output_tokens INTEGER NOT NULL DEFAULT 0,
+        cached_tokens INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX sessions_updated ON sessions(updated_at DESC);
+    CREATE TABLE messages (
+        id         INTEGER PRIMARY KEY,
+        session_id TEXT NOT NULL REFERENCES sessions(id) ON DELETE CASCADE,
+        seq        INTEGER NOT NULL,
+        role       TEXT NOT NULL,
+        content    TEXT NOT NULL,
+        text       TEXT NOT NULL DEFAULT '',
+        usage      TEXT,
+        created_at INTEGER NOT NULL,
+        UNIQUE (session_id, seq)
+    );
+    CREATE TABLE calls (
+        id          INTEGER PRIMARY KEY,
+        origin      TEXT NOT NULL,
+        session_id  TEXT REFERENCES sessions(id) ON DELETE CASCADE,
+        message_id  INTEGER REFERENCES messages(id) ON DELETE CASCADE,
+        call_id     TEXT NOT NULL DEFAULT '',
+        server      TEXT NOT NULL,
+        tool        TEXT NOT NULL,
+        arguments   TEXT NOT NULL,
+        result      TEXT,
+        status      TEXT NOT NULL,
+        duration_ms REAL,
+        started_at  INTEGER NOT NULL
+    );
+    CREATE INDEX calls_session ON calls(session_id);
+    CREATE INDEX calls_server_tool ON calls(server, tool, started_at DESC);
+    "#,
+];
+
+pub(crate) fn run(conn: &mut Connection) -> rusqlite::Result<()> {
+    let done: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    for (i, sql) in MIGRATIONS.iter().enumerate().skip(done.max(0) as usize) {
+        let tx = conn.transaction()?;
+        tx.execute_batch(sql)?;
+        tx.pragma_update(None, "user_version", (i + 1) as i64)?;
+        tx.commit()?;
+    }
+    Ok(())
+}
+
+/// How many migrations this build knows (the schema version it writes).
+#[cfg(test)]
+pub(crate) fn latest() -> i64 {
+    MIGRATIONS.len() as i64
+}

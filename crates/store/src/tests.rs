@@ -1,0 +1,204 @@
+use serde_json::json;
+
+use super::*;
+
+fn new(title: &str) -> NewSession {
+    NewSession {
+        title: title.into(),
+        provider: "openai".into(),
+        model: "gpt-4o".into(),
+        system_prompt: "Be brief.".into(),
+        options: json!({ "servers": ["demo"] }),
+    }
+}
+
+#[test]
+fn a_session_and_its_messages_survive_reopening_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let id = {
+        let store = Store::open_in(dir.path()).unwrap();
+        let s = store.create_session(new("First")).unwrap();
+        store
+            .append_message(
+                &s.id,
+                "user",
+                &json!([{"type": "text", "text": "hi"}]),
+                "hi",
+                None,
+            )
+            .unwrap();
+        let usage = Usage {
+            input: 10,
+            output: 4,
+            cached: 2,
+        };
+        store
+            .append_message(
+                &s.id,
+                "assistant",
+                &json!([{"type": "text", "text": "hello"}]),
+                "hello",
+                Some(usage),
+            )
+            .unwrap();
+        s.id
+    };
+    let store = Store::open_in(dir.path()).unwrap();
+    let s = store.session(&id).unwrap();
+    assert_eq!(s.title, "First");
+    assert_eq!(s.system_prompt, "Be brief.");
+    assert_eq!(s.options["servers"], json!(["demo"]));
+    assert_eq!(s.message_count, 2);
+    assert_eq!(
+        s.usage,
+        Usage {
+            input: 10,
+            output: 4,
+            cached: 2
+        }
+    );
+    let messages = store.messages(&id).unwrap();
+    assert_eq!(messages.iter().map(|m| m.seq).collect::<Vec<_>>(), [1, 2]);
+    assert_eq!(messages[1].content[0]["text"], "hello");
+    assert_eq!(messages[1].usage.unwrap().output, 4);
+}
+
+#[test]
+fn the_schema_version_is_recorded_and_migrations_run_once() {
+    let dir = tempfile::tempdir().unwrap();
+    Store::open_in(dir.path()).unwrap();
+    let store = Store::open_in(dir.path()).unwrap();
+    let version: i64 = store
+        .lock()
+        .pragma_query_value(None, "user_version", |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, migrations::latest());
+}
+
+#[test]
+fn search_finds_titles_and_message_text_literally() {
+    let store = Store::in_memory().unwrap();
+    let a = store.create_session(new("Weather in Paris")).unwrap();
+    let b = store.create_session(new("Other")).unwrap();
+    store
+        .append_message(&b.id, "user", &json!([]), "what does 100% mean_here", None)
+        .unwrap();
+    let titles = |q: &str| -> Vec<String> {
+        store
+            .sessions(Some(q))
+            .unwrap()
+            .into_iter()
+            .map(|s| s.title)
+            .collect()
+    };
+    assert_eq!(titles("paris"), ["Weather in Paris"]);
+    assert_eq!(titles("100%"), ["Other"]);
+    assert_eq!(titles("_here"), ["Other"]);
+    // % and _ are not wildcards.
+    assert!(titles("1_0").is_empty());
+    assert_eq!(store.sessions(None).unwrap().len(), 2);
+    store.rename_session(&a.id, "Renamed").unwrap();
+    assert_eq!(store.session(&a.id).unwrap().title, "Renamed");
+    store.delete_session(&a.id).unwrap();
+    assert!(matches!(store.session(&a.id), Err(Error::NoSession(_))));
+}
+
+#[test]
+fn truncating_drops_the_rest_of_the_branch_and_its_calls() {
+    let store = Store::in_memory().unwrap();
+    let s = store.create_session(new("t")).unwrap();
+    for text in ["one", "two", "three"] {
+        store
+            .append_message(&s.id, "user", &json!([]), text, None)
+            .unwrap();
+    }
+    let messages = store.messages(&s.id).unwrap();
+    let call = store
+        .record_call(&CallRecord {
+            origin: "chat",
+            session: Some(&s.id),
+            message: Some(messages[2].id),
+            call_id: "c1",
+            server: "demo",
+            tool: "echo",
+            arguments: &json!({"text": "x"}),
+        })
+        .unwrap();
+    store
+        .finish_call(
+            call,
+            &json!({"text": "y"}),
+            CallStatus::Ok,
+            Some(&json!({"content": []})),
+            Some(3.5),
+        )
+        .unwrap();
+    assert_eq!(
+        store.session_calls(&s.id).unwrap()[0].arguments["text"],
+        "y"
+    );
+    assert_eq!(store.truncate_messages(&s.id, 2).unwrap(), 2);
+    assert_eq!(store.messages(&s.id).unwrap().len(), 1);
+    assert!(store.session_calls(&s.id).unwrap().is_empty());
+    // The next message continues from what is left.
+    let next = store
+        .append_message(&s.id, "user", &json!([]), "again", None)
+        .unwrap();
+    assert_eq!(next.seq, 2);
+}
+
+#[test]
+fn idle_sessions_are_cleaned_up_and_active_ones_kept() {
+    let store = Store::in_memory().unwrap();
+    let old = store.create_session(new("old")).unwrap();
+    let fresh = store.create_session(new("fresh")).unwrap();
+    store
+        .lock()
+        .execute(
+            "UPDATE sessions SET updated_at = updated_at - 40 * 86400000 WHERE id = ?1",
+            [&old.id],
+        )
+        .unwrap();
+    assert_eq!(store.delete_idle_sessions(30 * 86_400_000).unwrap(), 1);
+    let left: Vec<String> = store
+        .sessions(None)
+        .unwrap()
+        .into_iter()
+        .map(|s| s.id)
+        .collect();
+    assert_eq!(left, [fresh.id]);
+}
+
+#[test]
+fn a_tools_history_lists_its_calls_newest_first() {
+    let store = Store::in_memory().unwrap();
+    for i in 0..3 {
+        let id = store
+            .record_call(&CallRecord {
+                origin: "manual",
+                session: None,
+                message: None,
+                call_id: "",
+                server: "demo",
+                tool: "add",
+                arguments: &json!({"a": i}),
+            })
+            .unwrap();
+        store
+            .finish_call(id, &json!({"a": i}), CallStatus::Ok, None, Some(1.0))
+            .unwrap();
+    }
+    let history = store.tool_calls("demo", "add", 2).unwrap();
+    assert_eq!(history.len(), 2);
+    assert_eq!(history[0].arguments["a"], 2);
+    assert_eq!(history[0].origin, "manual");
+}
+
+#[test]
+fn appending_to_a_missing_session_is_a_clear_error() {
+    let store = Store::in_memory().unwrap();
+    let err = store
+        .append_message("nope", "user", &json!([]), "", None)
+        .unwrap_err();
+    assert_eq!(err.to_string(), "no chat session \"nope\"");
+}
