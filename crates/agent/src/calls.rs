@@ -248,12 +248,12 @@ impl Agent {
         match remember {
             Remember::Once => {}
             Remember::Chat => {
-                self.change_options(session, |o| {
+                self.change_chat_options(session, |o| {
                     o.allowed.insert(key, covered);
                 })?;
             }
             Remember::Always => {
-                self.change_options(session, |o| {
+                self.change_chat_options(session, |o| {
                     o.allowed.insert(key.clone(), covered.clone());
                 })?;
                 self.always().insert(key.clone());
@@ -331,7 +331,7 @@ impl Agent {
                 let keys: Vec<String> = found.iter().map(|e| e.key()).collect();
                 let names: Vec<String> = found.iter().map(|e| e.name.clone()).collect();
                 if !keys.is_empty() {
-                    self.change_options(session, |o| {
+                    self.change_chat_options(session, |o| {
                         o.loaded_tools.retain(|k| !keys.contains(k));
                         o.loaded_tools.extend(keys.iter().cloned());
                     })?;

@@ -46,8 +46,21 @@ fn body_of(e: &genai::Error) -> String {
     }
 }
 
+/// The HTTP failure inside a stream error: a streamed request that got an
+/// error status surfaces as a stream error wrapping genai's `HttpError`.
+fn unwrap_http(e: &genai::Error) -> &genai::Error {
+    if let genai::Error::WebStream { error, .. } = e
+        && let Some(inner) = error.downcast_ref::<genai::Error>()
+        && inner.status().is_some()
+    {
+        return inner;
+    }
+    e
+}
+
 /// The error a failed provider call becomes.
 pub fn classify(provider: &ProviderConfig, e: &genai::Error) -> Error {
+    let e = unwrap_http(e);
     let label = provider.kind.label();
     let id = &provider.id;
     let status = e.status().map(|s| s.as_u16());
@@ -167,6 +180,7 @@ fn retry_after(e: &genai::Error) -> Option<Duration> {
 /// retry), and after how long. Only 429, 5xx and an unreachable provider
 /// are retried; a Retry-After past [`MAX_RETRY_AFTER`] is not waited for.
 pub fn delay(e: &genai::Error, attempt: u32) -> Option<Duration> {
+    let e = unwrap_http(e);
     if attempt >= MAX_RETRIES {
         return None;
     }

@@ -88,7 +88,7 @@ pub fn run<'a>(entries: &'a [Entry], arguments: &Value) -> Result<Vec<&'a Entry>
             .collect()
     };
     // Name hits first; otherwise catalog order.
-    scored.sort_by(|a, b| b.0.cmp(&a.0));
+    scored.sort_by_key(|s| std::cmp::Reverse(s.0));
     Ok(scored.into_iter().take(limit).map(|(_, e)| e).collect())
 }
 

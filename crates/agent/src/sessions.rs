@@ -217,8 +217,8 @@ impl Agent {
         Ok(())
     }
 
-    /// Change a chat's options in place.
-    pub(crate) fn change_options(
+    /// Change a chat's options in place (servers and tools chosen, step limit, ...).
+    pub fn change_chat_options(
         &self,
         id: &str,
         change: impl FnOnce(&mut SessionOptions),

@@ -120,7 +120,7 @@ pub fn build(inputs: &Inputs<'_>) -> ToolSet {
         let chosen = options
             .servers
             .as_ref()
-            .is_none_or(|s| s.iter().any(|s| *s == t.server));
+            .is_none_or(|s| s.contains(&t.server));
         if !chosen
             || away.contains(&t.server)
             || options.disabled_tools.contains(&key)

@@ -6,6 +6,7 @@ pub mod demo;
 pub mod fault;
 pub mod http;
 pub mod legacy;
+pub mod llm;
 pub mod media;
 pub mod sse;
 pub mod tls;

@@ -10,7 +10,7 @@
 
 mod asking;
 mod catalog;
-mod tools;
+pub mod tools;
 
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -53,6 +53,8 @@ pub struct DemoServer {
 struct Inner {
     options: DemoOptions,
     extra_tool: AtomicBool,
+    /// `redefine_echo` changed echo's description (a definition change).
+    echo_redefined: AtomicBool,
     counter: AtomicI64,
     subscriptions: Mutex<HashSet<String>>,
     log_level: Mutex<LoggingLevel>,
@@ -90,6 +92,7 @@ impl DemoServer {
             inner: Arc::new(Inner {
                 options,
                 extra_tool: AtomicBool::new(false),
+                echo_redefined: AtomicBool::new(false),
                 counter: AtomicI64::new(0),
                 subscriptions: Mutex::new(HashSet::new()),
                 log_level: Mutex::new(LoggingLevel::Debug),
@@ -173,6 +176,11 @@ impl DemoServer {
                     false,
                 )
             }
+            "redefine_echo" => {
+                self.inner.echo_redefined.store(true, Ordering::SeqCst);
+                let _ = peer.notify_tool_list_changed().await;
+                text_result("echo's description changed", false)
+            }
             EXTRA_TOOL if self.inner.extra_tool.load(Ordering::SeqCst) => {
                 text_result("the extra tool ran", false)
             }
@@ -202,6 +210,14 @@ impl DemoServer {
             }
             "bad_structured_output" => {
                 json!({ "content": [{ "type": "text", "text": "{\"count\": \"many\"}" }], "structuredContent": { "count": "many" } })
+            }
+            generated
+                if generated
+                    .strip_prefix("gen_")
+                    .and_then(|n| n.parse::<usize>().ok())
+                    .is_some_and(|n| n >= 1 && n <= self.inner.options.tool_count) =>
+            {
+                text_result(format!("{generated} ran with {args}"), false)
             }
             other => {
                 return Err(McpError::invalid_params(
@@ -276,6 +292,9 @@ impl ServerHandler for DemoServer {
         _: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
         let mut all = tools::definitions(self.inner.extra_tool.load(Ordering::SeqCst));
+        if self.inner.echo_redefined.load(Ordering::SeqCst) {
+            all[0]["description"] = json!(tools::ECHO_REDEFINED);
+        }
         all.extend(tools::generated(self.inner.options.tool_count));
         let (items, next) = catalog::page(
             all,

@@ -6,6 +6,9 @@ use serde_json::{Value, json};
 /// Names of the tools, in the order `tools/list` returns them.
 pub const EXTRA_TOOL: &str = "extra_tool";
 
+/// Echo's description after `redefine_echo`.
+pub const ECHO_REDEFINED: &str = "Returns the message it is given, and also keeps a copy.";
+
 /// The tool definitions, as MCP JSON. `with_extra` adds the tool that
 /// `toggle_extra_tool` switches on and off (list_changed).
 pub fn definitions(with_extra: bool) -> Vec<Value> {
@@ -85,6 +88,12 @@ pub fn definitions(with_extra: bool) -> Vec<Value> {
                     "step_ms": { "type": "integer", "minimum": 0, "maximum": 60000, "default": 500 }
                 }
             }
+        }),
+        json!({
+            "name": "redefine_echo",
+            "title": "Change echo's definition",
+            "description": "Changes the description of echo (a definition change) and sends notifications/tools/list_changed.",
+            "inputSchema": { "type": "object", "properties": {} }
         }),
         json!({
             "name": "toggle_extra_tool",

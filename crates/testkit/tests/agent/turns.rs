@@ -1,0 +1,269 @@
+//! The loop: several steps over two servers, the step limit, Stop (the
+//! stream and a call under way: the server is told), and the provider's
+//! failures — each ends the turn with a clear error, 429 and 5xx retried.
+
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use workbench_agent::{AgentEvent, ApproveMode, EndReason};
+use workbench_core::ErrorCode;
+use workbench_core::traffic::Direction;
+use workbench_testkit::llm::{Fault, Turn};
+
+use super::{Setup, bench, demo};
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn several_steps_over_two_servers() {
+    let turns = vec![
+        Turn::calls(&[("alpha__echo", json!({"message": "from alpha"}))]),
+        Turn::calls(&[("beta__add", json!({"a": 40, "b": 2}))]),
+        Turn::text("alpha echoed and beta added."),
+    ];
+    let b = bench(Setup {
+        servers: vec![demo("alpha", &[]), demo("beta", &[])],
+        turns,
+        ..Default::default()
+    })
+    .await;
+    let (chat, end) = b.turn("use both servers", ApproveMode::All, b.sink()).await;
+    assert_eq!(end, EndReason::Done);
+    let results = b.results(&chat);
+    assert_eq!(results.len(), 2);
+    assert!(results[0].2.contains("from alpha"));
+    assert!(results[1].2.contains("42"));
+    // Each call went to its own server.
+    for (server, tool) in [("alpha", "echo"), ("beta", "add")] {
+        let called = b.wb.traffic().entries(Some(server)).iter().any(|e| {
+            e.direction == Direction::Outgoing
+                && e.method.as_deref() == Some("tools/call")
+                && e.body.contains(tool)
+        });
+        assert!(called, "{server} never got tools/call {tool}");
+    }
+    // The call record keeps server, arguments, result and duration.
+    let calls = b.agent.store().session_calls(&chat).unwrap();
+    assert_eq!(calls.len(), 2);
+    assert_eq!(
+        (calls[1].server.as_str(), calls[1].tool.as_str()),
+        ("beta", "add")
+    );
+    assert_eq!(calls[1].arguments, json!({"a": 40, "b": 2}));
+    assert!(calls[1].duration_ms.unwrap() > 0.0);
+    assert_eq!(
+        calls[1].result.as_ref().unwrap()["structuredContent"]["sum"],
+        42.0
+    );
+    assert_eq!(b.llm.remaining(), 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_step_limit_ends_the_turn_with_a_message() {
+    let turns = (0..5)
+        .map(|i| Turn::calls(&[("demo__echo", json!({"message": format!("round {i}")}))]))
+        .collect();
+    let b = bench(Setup {
+        turns,
+        ..Default::default()
+    })
+    .await;
+    let chat = b.new_chat();
+    b.agent
+        .change_chat_options(&chat, |o| o.max_steps = Some(2))
+        .unwrap();
+    let end = b.turn_in(&chat, "loop", ApproveMode::All, b.sink()).await;
+    assert_eq!(end, EndReason::StepLimit);
+    assert_eq!(b.llm.chats().len(), 2);
+    let last = b.agent.messages(&chat).unwrap().pop().unwrap();
+    let text = serde_json::to_string(&last.parts).unwrap();
+    assert!(text.contains("Stopped after 2 steps"), "{text}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stop_cancels_a_call_under_way_and_the_server_is_told() {
+    let turns = vec![Turn::calls(&[(
+        "demo__long_task",
+        json!({"steps": 1000, "step_ms": 50}),
+    )])];
+    let b = bench(Setup {
+        turns,
+        ..Default::default()
+    })
+    .await;
+    let chat = b.new_chat();
+    let agent = b.agent.clone();
+    let stopper = chat.clone();
+    let events = b.events.clone();
+    let sink: workbench_agent::Sink = std::sync::Arc::new(move |e| {
+        if matches!(e, AgentEvent::ToolProgress { .. }) {
+            agent.stop(&stopper);
+        }
+        events.lock().unwrap().push(e);
+    });
+    let started = Instant::now();
+    let end = b
+        .turn_in(&chat, "run the long task", ApproveMode::All, sink)
+        .await;
+    assert_eq!(end, EndReason::Stopped);
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(b.results(&chat)[0].1, "cancelled");
+    let mut told = false;
+    for _ in 0..60 {
+        told =
+            b.wb.traffic()
+                .last_stderr("demo", 50)
+                .iter()
+                .any(|l| l.contains("long_task cancelled"));
+        if told {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(told, "the server never saw notifications/cancelled");
+    assert!(!b.agent.is_running(&chat));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stop_drops_a_stream_that_never_ends_and_keeps_what_came() {
+    let turns = vec![Turn::fault(Fault::Hang)];
+    let b = bench(Setup {
+        turns,
+        ..Default::default()
+    })
+    .await;
+    let chat = b.new_chat();
+    let agent = b.agent.clone();
+    let stopper = chat.clone();
+    let events = b.events.clone();
+    let sink: workbench_agent::Sink = std::sync::Arc::new(move |e| {
+        if matches!(e, AgentEvent::TextDelta { .. }) {
+            agent.stop(&stopper);
+        }
+        events.lock().unwrap().push(e);
+    });
+    let end = b.turn_in(&chat, "hang", ApproveMode::All, sink).await;
+    assert_eq!(end, EndReason::Stopped);
+    let answer = b.agent.messages(&chat).unwrap().pop().unwrap();
+    let text = serde_json::to_string(&answer.parts).unwrap();
+    assert!(
+        text.contains("partia") && text.contains("Stopped."),
+        "{text}"
+    );
+    // The chat can go on.
+    b.llm.push([Turn::text("back")]);
+    assert_eq!(
+        b.turn_in(&chat, "again", ApproveMode::All, b.sink()).await,
+        EndReason::Done
+    );
+}
+
+/// Run one turn against a script and return the error event it ended with.
+async fn failing(turns: Vec<Turn>) -> (ErrorCode, String, bool, usize, Vec<AgentEvent>) {
+    let b = bench(Setup {
+        turns,
+        ..Default::default()
+    })
+    .await;
+    let (_, end) = b.turn("hello", ApproveMode::All, b.sink()).await;
+    let events = b.events();
+    let error = events.iter().find_map(|e| match e {
+        AgentEvent::Error {
+            code,
+            message,
+            retryable,
+        } => Some((*code, message.clone(), *retryable)),
+        _ => None,
+    });
+    match error {
+        Some((code, message, retryable)) => {
+            assert_eq!(end, EndReason::Error);
+            (code, message, retryable, b.llm.chats().len(), events)
+        }
+        None => (
+            ErrorCode::Internal,
+            String::new(),
+            false,
+            b.llm.chats().len(),
+            events,
+        ),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_refused_key_is_not_retried_and_says_so() {
+    let (code, message, retryable, requests, _) =
+        failing(vec![Turn::fault(Fault::Unauthorized)]).await;
+    assert_eq!(code, ErrorCode::ProviderAuth);
+    assert!(
+        message.contains("401") && message.contains("invalid api key (scripted)"),
+        "{message}"
+    );
+    assert!(message.contains("Check the API key"), "{message}");
+    assert!(!retryable);
+    assert_eq!(requests, 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rate_limits_are_waited_out_as_the_provider_asks() {
+    let mut limited = Turn::fault(Fault::RateLimited);
+    limited.retry_after = Some(1);
+    let started = Instant::now();
+    let (code, _, _, requests, events) = failing(vec![limited, Turn::text("fine now")]).await;
+    assert_eq!(code, ErrorCode::Internal, "no error expected: {events:?}");
+    assert_eq!(requests, 2);
+    let waited = events.iter().find_map(|e| match e {
+        AgentEvent::Retrying {
+            wait_ms, attempt, ..
+        } => Some((*wait_ms, *attempt)),
+        _ => None,
+    });
+    assert_eq!(waited, Some((1000, 1)));
+    assert!(started.elapsed() >= Duration::from_secs(1));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn server_errors_are_retried_a_bounded_number_of_times() {
+    let turns = (0..6).map(|_| Turn::fault(Fault::ServerError)).collect();
+    let (code, message, retryable, requests, _) = failing(turns).await;
+    assert_eq!(code, ErrorCode::ProviderUnavailable);
+    assert!(message.contains("500"), "{message}");
+    assert!(retryable);
+    assert_eq!(requests, 4, "one try and three retries");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_malformed_or_cut_stream_ends_the_turn_and_offers_retry() {
+    let (code, message, retryable, _, _) = failing(vec![Turn::fault(Fault::Malformed)]).await;
+    assert_eq!(code, ErrorCode::ProviderFailed);
+    assert!(message.contains("malformed"), "{message}");
+    assert!(retryable);
+    let (code, message, _, _, _) = failing(vec![Turn::fault(Fault::Cut)]).await;
+    assert_eq!(code, ErrorCode::ProviderFailed);
+    assert!(
+        message.contains("ended before the answer was complete"),
+        "{message}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn retry_after_a_failure_asks_again_from_the_same_message() {
+    let turns = vec![Turn::fault(Fault::Cut), Turn::text("second time lucky")];
+    let b = bench(Setup {
+        turns,
+        ..Default::default()
+    })
+    .await;
+    let (chat, end) = b.turn("hello", ApproveMode::All, b.sink()).await;
+    assert_eq!(end, EndReason::Error);
+    let handle = b
+        .agent
+        .regenerate(&chat, ApproveMode::All, b.sink())
+        .unwrap();
+    assert_eq!(handle.finished().await, EndReason::Done);
+    let messages = b.agent.messages(&chat).unwrap();
+    assert_eq!(messages.len(), 2, "the failed answer is replaced");
+    assert_eq!(b.last_text(&chat), "second time lucky");
+}
