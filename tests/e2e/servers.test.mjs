@@ -116,7 +116,7 @@ describe("server list", () => {
         assert.ok(details.some((d) => d.startsWith("e2e-http ")), JSON.stringify(details));
         assert.ok(details.some((d) => d.includes("exit")), JSON.stringify(details));
         // What each ready server offers shows in the sidebar once its lists are fetched.
-        await session.waitForTexts(".server-counts", (t) => t.length === 2 && t.every((d) => /^16 tools · \d+ resources · 3 prompts$/.test(d)));
+        await session.waitForTexts(".server-counts", (t) => t.length === 2 && t.every((d) => /^17 tools · \d+ resources · 3 prompts$/.test(d)));
         await session.screenshot("live-servers");
       } finally {
         await session.close();

@@ -74,6 +74,9 @@ struct Inner {
     /// Tools approved "always" in this run (`server/tool`), effective before
     /// the config file is read again.
     always: Mutex<HashSet<String>>,
+    /// Providers given for this run only (`mcpwb chat --provider ...`),
+    /// over those of the settings file; never written to it.
+    transient: Mutex<Vec<ProviderConfig>>,
 }
 
 /// The one handle on the agent. Cheap to clone.
@@ -97,6 +100,7 @@ impl Agent {
                 approvals: approvals::Approvals::default(),
                 running: Mutex::default(),
                 always: Mutex::default(),
+                transient: Mutex::default(),
             }),
         })
     }
@@ -109,8 +113,33 @@ impl Agent {
         &self.inner.store
     }
 
+    /// The settings file's section, with this run's transient providers.
     pub fn settings(&self) -> Result<AgentSettings> {
-        AgentSettings::load(&self.inner.settings)
+        let mut settings = AgentSettings::load(&self.inner.settings)?;
+        let transient = self
+            .inner
+            .transient
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone();
+        for p in transient {
+            settings.providers.retain(|q| q.id != p.id);
+            settings.default_provider = Some(p.id.clone());
+            settings.providers.insert(0, p);
+        }
+        Ok(settings)
+    }
+
+    /// Use `provider` for this run only (and as the default): it shadows a
+    /// configured provider of the same id and is never saved.
+    pub fn use_provider(&self, provider: ProviderConfig) {
+        let mut transient = self
+            .inner
+            .transient
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        transient.retain(|p| p.id != provider.id);
+        transient.push(provider);
     }
 
     /// Change the agent's settings (written atomically); returns them.

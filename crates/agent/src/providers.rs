@@ -426,6 +426,11 @@ impl crate::Agent {
         Ok(())
     }
 
+    /// The models of a provider that may not be saved (its key resolved the usual way).
+    pub async fn provider_models_of(&self, provider: &ProviderConfig) -> Result<Vec<String>> {
+        list_models(&self.inner.client, provider, self.key_of(provider)).await
+    }
+
     pub async fn provider_models(&self, id: &str) -> Result<Vec<String>> {
         let p = self.provider_config(id)?;
         list_models(&self.inner.client, &p, self.key_of(&p)).await

@@ -22,13 +22,28 @@ fn parse_args(text: &str) -> Result<Value, Failure> {
 
 /// Start the servers of the config (only `only`, when given) and wait for them.
 async fn connect(cli: &Cli, only: Option<&str>) -> Result<Workbench, Failure> {
+    let only: Vec<&str> = only.into_iter().collect();
+    connect_some(
+        cli,
+        &only,
+        cli.sampling != crate::terminal::Sampling::Refuse,
+    )
+    .await
+}
+
+/// Start the servers named in `only` (all when empty) and wait for them;
+/// `asks`: servers may ask for sampling (someone answers).
+pub async fn connect_some(cli: &Cli, only: &[&str], asks: bool) -> Result<Workbench, Failure> {
     let path = cli.config.clone().unwrap_or_else(default_user_config);
     let mut config = ConfigFile::load_scoped(&path, cli.project.as_deref())?;
-    if let Some(name) = only {
-        if !config.servers.iter().any(|s| s.name == name) {
-            return Err(Error::UnknownServer(name.to_string()).into());
+    if !only.is_empty() {
+        if let Some(missing) = only
+            .iter()
+            .find(|n| !config.servers.iter().any(|s| s.name == **n))
+        {
+            return Err(Error::UnknownServer(missing.to_string()).into());
         }
-        config.servers.retain(|s| s.name == name);
+        config.servers.retain(|s| only.contains(&s.name.as_str()));
     }
     for p in &config.problems {
         eprintln!("mcpwb: skipped {}: {}", p.pointer, p.message);
@@ -45,7 +60,7 @@ async fn connect(cli: &Cli, only: Option<&str>) -> Result<Workbench, Failure> {
             ..SupervisorOptions::default()
         },
         traffic_capacity: None,
-        interactive: false,
+        interactive: asks,
     };
     let wb = Workbench::start(&config, options);
     // Ready, failed, disabled — or still starting when the timeout passes.
@@ -119,6 +134,7 @@ fn opts(cli: &Cli) -> CallOptions {
 pub async fn run(cli: &Cli) -> Result<(), Failure> {
     let target = match &cli.command {
         Command::Config { action } => return crate::config_cmd::run(cli, action),
+        Command::Chat(args) => return crate::chat::run(cli, args, cli.sampling).await,
         Command::Servers => None,
         Command::Tools { server }
         | Command::Resources { server }
@@ -130,9 +146,44 @@ pub async fn run(cli: &Cli) -> Result<(), Failure> {
         | Command::Ping { server } => Some(server.as_str()),
     };
     let wb = connect(cli, target).await?;
+    let _asks = asks_for(cli, &wb)?;
     let result = dispatch(cli, &wb, target).await;
     wb.shutdown().await;
     result
+}
+
+/// What answers servers' asks during a command: the model (`--sampling
+/// auto`), the person (`ask`, on a terminal), or nobody (refused).
+fn asks_for(cli: &Cli, wb: &Workbench) -> Result<Option<tokio_util::sync::DropGuard>, Failure> {
+    use crate::terminal::{Sampling, Terminal, interactive, serve_asks};
+    if cli.sampling == Sampling::Refuse {
+        return Ok(None);
+    }
+    if cli.sampling == Sampling::Ask && !interactive() {
+        return Err(Failure::Usage(
+            "--sampling ask needs a terminal; use auto or refuse".into(),
+        ));
+    }
+    let config = cli.config.clone().unwrap_or_else(default_user_config);
+    let store = workbench_store::Store::open_in(&workbench_core::settings::data_dir())
+        .map_err(|e| Failure::Usage(e.to_string()))?;
+    let agent = workbench_agent::Agent::new(
+        wb.clone(),
+        workbench_agent::AgentOptions {
+            settings: workbench_core::settings::SettingsFile::new(
+                workbench_core::settings::default_path(),
+            ),
+            store,
+            config: workbench_agent::ConfigPaths {
+                user: config,
+                project: cli.project.as_ref().map(|d| d.join(".mcp.json")),
+            },
+            keychain: workbench_core::config::secrets::Keychain::app(),
+        },
+    )
+    .map_err(|e| Failure::Agent(e.into()))?;
+    let terminal = (cli.sampling == Sampling::Ask).then(Terminal::start);
+    Ok(Some(serve_asks(wb, Some(agent), cli.sampling, terminal)))
 }
 
 async fn each_ready(wb: &Workbench, target: Option<&str>) -> Result<Vec<String>, Failure> {
@@ -154,6 +205,7 @@ async fn each_ready(wb: &Workbench, target: Option<&str>) -> Result<Vec<String>,
 async fn dispatch(cli: &Cli, wb: &Workbench, target: Option<&str>) -> Result<(), Failure> {
     match &cli.command {
         Command::Config { action } => crate::config_cmd::run(cli, action)?,
+        Command::Chat(_) => {}
         Command::Servers => {
             let names: Vec<String> = wb.statuses().into_iter().map(|s| s.name).collect();
             for name in &names {

@@ -1,9 +1,11 @@
 //! `mcpwb`: the headless face of MCP Workbench, over the same core as the app.
 
+mod chat;
 mod commands;
 mod config_cmd;
 mod config_io;
 mod print;
+mod terminal;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -41,6 +43,10 @@ pub struct Cli {
     /// Seconds to wait for a server to start and for each request.
     #[arg(long, global = true, default_value_t = 30.0)]
     timeout: f64,
+    /// Servers' requests for an LLM answer: ask on the terminal, let the
+    /// configured model answer, or refuse.
+    #[arg(long, global = true, value_enum, default_value = "refuse")]
+    sampling: terminal::Sampling,
     #[command(subcommand)]
     command: Command,
 }
@@ -77,6 +83,9 @@ pub enum Command {
     Ping { server: String },
     /// Connect (to one server or all), then print every message exchanged.
     Traffic { server: Option<String> },
+    /// Chat with an LLM that uses the servers' tools (one turn with a prompt,
+    /// a conversation without one on a terminal).
+    Chat(Box<chat::ChatArgs>),
     /// Look at and change mcp.json (no server is started).
     Config {
         #[command(subcommand)]
@@ -89,6 +98,8 @@ pub enum Failure {
     Core(Error),
     Usage(String),
     ToolError(String),
+    /// The agent failed (provider, store): its code and message.
+    Agent(ErrorInfo),
     /// Already reported; exit with this code.
     Exit(u8),
 }
@@ -122,7 +133,10 @@ fn exit_code(code: ErrorCode) -> u8 {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let _log = workbench_core::logging::init(None, "error,rmcp=off,rustls_platform_verifier=off");
+    let _log = workbench_core::logging::init(
+        None,
+        "error,rmcp=off,genai=off,rustls_platform_verifier=off",
+    );
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -147,6 +161,7 @@ fn main() -> ExitCode {
                     },
                 ),
                 Failure::Exit(code) => return ExitCode::from(code),
+                Failure::Agent(info) => (exit_code(info.code), info),
                 Failure::ToolError(message) => {
                     if !cli.json {
                         eprintln!("mcpwb: the tool returned an error: {message}");

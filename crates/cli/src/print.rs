@@ -265,3 +265,63 @@ pub fn traffic(as_json: bool, log: &TrafficLog, server: Option<&str>) {
 pub fn line(text: &str) {
     out!("{text}");
 }
+
+/// Server-provided text made safe for a terminal: escape sequences (CSI,
+/// OSC and the rest) and other control characters are removed; newlines
+/// and tabs stay. `--json` output is already safe (JSON escapes them).
+pub fn clean(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\u{1b}' => match chars.peek() {
+                // CSI: parameters, then one final byte in @..~.
+                Some('[') => {
+                    chars.next();
+                    for c in chars.by_ref() {
+                        if ('@'..='~').contains(&c) {
+                            break;
+                        }
+                    }
+                }
+                // OSC and string commands: up to BEL or ESC \.
+                Some(']' | 'P' | 'X' | '^' | '_') => {
+                    chars.next();
+                    while let Some(c) = chars.next() {
+                        if c == '\u{7}' {
+                            break;
+                        }
+                        if c == '\u{1b}' && chars.peek() == Some(&'\\') {
+                            chars.next();
+                            break;
+                        }
+                    }
+                }
+                _ => {
+                    chars.next();
+                }
+            },
+            '\n' | '\t' => out.push(c),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::clean;
+
+    #[test]
+    fn escape_sequences_and_controls_are_removed() {
+        assert_eq!(clean("a\u{1b}[31mred\u{1b}[0m b"), "ared b");
+        assert_eq!(clean("x\u{1b}]0;title\u{7}y"), "xy");
+        assert_eq!(
+            clean("x\u{1b}]8;;http://evil\u{1b}\\link\u{1b}]8;;\u{1b}\\y"),
+            "xlinky"
+        );
+        assert_eq!(clean("line\nnext\ttab\r\u{8}"), "line\nnext\ttab");
+        assert_eq!(clean("plain ünïcode"), "plain ünïcode");
+    }
+}

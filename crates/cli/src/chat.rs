@@ -1,0 +1,519 @@
+//! `mcpwb chat`: the agent on the terminal. With a prompt (or text on
+//! stdin), one turn to completion, the answer on stdout and the tool calls
+//! summarised on stderr; without one on a terminal, a conversation with
+//! streaming and approvals asked as they come (y / n / chat / always /
+//! edit). `--json` prints one event per line. Sessions live in the same
+//! store as the window's, so a chat can be continued in either.
+
+use std::io::{IsTerminal, Read, Write};
+use std::sync::Arc;
+
+use serde_json::json;
+use tokio::sync::mpsc;
+use workbench_agent::{
+    Agent, AgentEvent, AgentOptions, Approval, ApproveMode, ConfigPaths, Decision, EndReason,
+    NewChat, ProviderConfig, ProviderKind, Remember, SessionChange, Sink,
+};
+use workbench_core::settings;
+
+use crate::terminal::{Terminal, interactive};
+use crate::{Cli, Failure};
+
+#[derive(clap::Args, Debug)]
+pub struct ChatArgs {
+    /// The message. Without it: a conversation on a terminal, or the text on stdin.
+    pub prompt: Option<String>,
+    /// A configured provider's id, or a kind: openai, anthropic, gemini, ollama, openai-compatible.
+    #[arg(long)]
+    pub provider: Option<String>,
+    /// The provider's API address (required for openai-compatible).
+    #[arg(long)]
+    pub base_url: Option<String>,
+    #[arg(long)]
+    pub model: Option<String>,
+    /// The environment variable holding the API key.
+    #[arg(long)]
+    pub api_key_env: Option<String>,
+    /// The system prompt (kept with the session).
+    #[arg(long)]
+    pub system: Option<String>,
+    /// Which calls run without asking (default: ask on a terminal, none otherwise).
+    #[arg(long, value_enum)]
+    pub approve: Option<Approve>,
+    /// Model steps a turn may take (default 20).
+    #[arg(long)]
+    pub max_steps: Option<u32>,
+    /// Continue the session with this id or title, or start one with this title.
+    #[arg(long)]
+    pub session: Option<String>,
+    /// Only this server's tools (repeatable); only these servers are started.
+    #[arg(long = "server")]
+    pub servers: Vec<String>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Approve {
+    Ask,
+    ReadOnly,
+    All,
+    None,
+}
+
+/// A model to start with when the provider has no default.
+fn default_model(kind: ProviderKind) -> Option<&'static str> {
+    match kind {
+        ProviderKind::OpenAi => Some("gpt-4o-mini"),
+        ProviderKind::Anthropic => Some("claude-sonnet-4-5"),
+        ProviderKind::Gemini => Some("gemini-2.5-flash"),
+        _ => None,
+    }
+}
+
+/// Settle the provider for this run: a configured one (with the flags
+/// over it), a kind given by flag, or one found from the environment.
+async fn provider(agent: &Agent, args: &ChatArgs) -> Result<(), Failure> {
+    let settings = agent.settings().map_err(agent_failure)?;
+    let configured = args
+        .provider
+        .as_deref()
+        .and_then(|id| settings.provider(id).cloned())
+        .or_else(|| {
+            if args.provider.is_none() {
+                settings.default_provider().cloned()
+            } else {
+                None
+            }
+        });
+    let mut chosen = match (configured, args.provider.as_deref()) {
+        (Some(p), _) => p,
+        (None, Some(kind)) => {
+            let kind = ProviderKind::parse(kind).ok_or_else(|| {
+                Failure::Usage(format!(
+                    "--provider {kind}: not a configured provider nor one of openai, anthropic, gemini, ollama, openai-compatible"
+                ))
+            })?;
+            ProviderConfig {
+                id: format!("{}-cli", kind.label().to_lowercase().replace(' ', "-")),
+                kind,
+                base_url: None,
+                api_key_env: None,
+                default_model: None,
+                context_windows: Default::default(),
+            }
+        }
+        (None, None) => from_environment(agent).await.ok_or_else(|| {
+            agent_failure(workbench_agent::Error::NoProvider(
+                "no LLM provider is configured: pass --provider (and --model), set OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY, run Ollama, or add one in the window's Chat view".into(),
+            ))
+        })?,
+    };
+    let flagged = args.base_url.is_some() || args.api_key_env.is_some() || args.model.is_some();
+    if let Some(url) = &args.base_url {
+        chosen.base_url = Some(url.clone());
+    }
+    if let Some(var) = &args.api_key_env {
+        chosen.api_key_env = Some(var.clone());
+    }
+    if let Some(model) = &args.model {
+        chosen.default_model = Some(model.clone());
+    }
+    if chosen.default_model.is_none() {
+        chosen.default_model = default_model(chosen.kind).map(str::to_string);
+    }
+    if chosen.default_model.is_none() {
+        let models = agent.provider_models_of(&chosen).await.unwrap_or_default();
+        chosen.default_model = models.into_iter().next();
+    }
+    if chosen.default_model.is_none() {
+        return Err(Failure::Usage(format!(
+            "provider \"{}\" has no default model: pass --model",
+            chosen.id
+        )));
+    }
+    if flagged || settings.provider(&chosen.id) != Some(&chosen) {
+        agent.use_provider(chosen);
+    }
+    Ok(())
+}
+
+/// A provider from what this machine has: an API key in the environment,
+/// else a local server (Ollama, LM Studio).
+async fn from_environment(agent: &Agent) -> Option<ProviderConfig> {
+    for kind in [
+        ProviderKind::OpenAi,
+        ProviderKind::Anthropic,
+        ProviderKind::Gemini,
+    ] {
+        let var = kind.default_key_env()?;
+        if std::env::var(var).is_ok_and(|v| !v.is_empty()) {
+            return Some(ProviderConfig {
+                id: kind.label().to_lowercase(),
+                kind,
+                base_url: None,
+                api_key_env: None,
+                default_model: default_model(kind).map(str::to_string),
+                context_windows: Default::default(),
+            });
+        }
+    }
+    agent
+        .local_providers()
+        .await
+        .into_iter()
+        .next()
+        .map(|l| l.provider)
+}
+
+fn agent_failure(e: workbench_agent::Error) -> Failure {
+    match e {
+        workbench_agent::Error::Core(e) => Failure::Core(e),
+        other => Failure::Agent(other.into()),
+    }
+}
+
+/// What the terminal shows as events arrive.
+fn printer(json_lines: bool, approvals: mpsc::UnboundedSender<Approval>) -> Sink {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    // Whether the answer's last line is unfinished: a tool line then
+    // starts the answer's next words on a line of their own.
+    let mid_line = AtomicBool::new(false);
+    let end_line = move |mid: &AtomicBool| {
+        if mid.swap(false, Ordering::Relaxed) {
+            println!();
+        }
+    };
+    Arc::new(move |event| {
+        if let AgentEvent::ApprovalNeeded { approval } = &event {
+            let _ = approvals.send(approval.clone());
+        }
+        if json_lines {
+            crate::print::line(&serde_json::to_string(&event).unwrap_or_default());
+            return;
+        }
+        match event {
+            AgentEvent::TextDelta { text } => {
+                let mut out = std::io::stdout();
+                let _ = write!(out, "{}", crate::print::clean(&text));
+                let _ = out.flush();
+                mid_line.store(!text.ends_with('\n'), Ordering::Relaxed);
+            }
+            AgentEvent::ToolStarted {
+                server,
+                tool,
+                arguments,
+                ..
+            } => {
+                end_line(&mid_line);
+                eprintln!(
+                    "→ {server}/{tool} {}",
+                    crate::print::clean(&arguments.to_string())
+                );
+            }
+            AgentEvent::ToolFinished {
+                status,
+                duration_ms,
+                ..
+            } => {
+                let status = serde_json::to_value(status).unwrap_or_default();
+                let took = duration_ms
+                    .map(|d| format!(" in {d:.0} ms"))
+                    .unwrap_or_default();
+                eprintln!("← {}{took}", status.as_str().unwrap_or("done"));
+            }
+            AgentEvent::ToolsLoaded { names } => eprintln!("loaded tools: {}", names.join(", ")),
+            AgentEvent::Retrying {
+                attempt,
+                wait_ms,
+                reason,
+            } => {
+                end_line(&mid_line);
+                eprintln!(
+                    "mcpwb: {reason}; trying again in {:.1} s (attempt {attempt})",
+                    wait_ms as f64 / 1000.0
+                )
+            }
+            AgentEvent::Notice { text } => eprintln!("note: {text}"),
+            AgentEvent::Message { message } if message.role == "assistant" => {
+                for p in &message.parts {
+                    if let workbench_agent::Part::Notice { text, error: false } = p {
+                        end_line(&mid_line);
+                        eprintln!("{text}");
+                    }
+                }
+            }
+            AgentEvent::End { .. } => end_line(&mid_line),
+            _ => {}
+        }
+    })
+}
+
+/// Ask about each call on the terminal (or decide by mode when none).
+async fn approve_calls(
+    agent: Agent,
+    terminal: Option<Arc<Terminal>>,
+    mut rx: mpsc::UnboundedReceiver<Approval>,
+) {
+    while let Some(a) = rx.recv().await {
+        let decision = match &terminal {
+            Some(t) => ask_approval(t, &a).await,
+            None => Decision::deny("no one is at the terminal to approve it"),
+        };
+        let _ = agent.decide(a.id, decision);
+    }
+}
+
+async fn ask_approval(t: &Terminal, a: &Approval) -> Decision {
+    let read_only = a
+        .definition
+        .pointer("/annotations/readOnlyHint")
+        .and_then(|v| v.as_bool())
+        == Some(true);
+    eprintln!(
+        "\n{} wants to run {}{}\n  arguments: {}",
+        a.server,
+        a.tool,
+        if read_only {
+            " (says it only reads)"
+        } else {
+            ""
+        },
+        crate::print::clean(&a.arguments.to_string())
+    );
+    if let Some(diff) = &a.changed {
+        eprintln!("  its definition changed since you allowed it:");
+        for l in diff.iter().filter(|l| l.op != " ") {
+            eprintln!("    {}{}", l.op, crate::print::clean(&l.text));
+        }
+    }
+    let mut arguments = None;
+    loop {
+        let answer = t
+            .ask("Allow? [y]es, [n]o, [c]hat (allow in this chat), [a]lways, [e]dit arguments: ")
+            .await;
+        let remember = match answer.as_deref().map(str::trim) {
+            Some("y" | "yes") => Remember::Once,
+            Some("c" | "chat") => Remember::Chat,
+            Some("a" | "always") => Remember::Always,
+            Some("e" | "edit") => {
+                match t
+                    .ask("Arguments (JSON): ")
+                    .await
+                    .map(|l| serde_json::from_str::<serde_json::Value>(&l))
+                {
+                    Some(Ok(v)) if v.is_object() => arguments = Some(v),
+                    Some(_) => {
+                        eprintln!("  that is not a JSON object; the arguments are unchanged")
+                    }
+                    None => return Decision::deny("the person left"),
+                }
+                continue;
+            }
+            _ => return Decision::deny("the person said no"),
+        };
+        return Decision {
+            approve: true,
+            arguments,
+            remember,
+            reason: None,
+        };
+    }
+}
+
+pub async fn run(
+    cli: &Cli,
+    args: &ChatArgs,
+    sampling: crate::terminal::Sampling,
+) -> Result<(), Failure> {
+    let on_terminal = interactive();
+    let prompt = match &args.prompt {
+        Some(p) => Some(p.clone()),
+        None if !std::io::stdin().is_terminal() => {
+            let mut text = String::new();
+            std::io::stdin()
+                .read_to_string(&mut text)
+                .map_err(|e| Failure::Usage(format!("cannot read stdin: {e}")))?;
+            if text.trim().is_empty() {
+                return Err(Failure::Usage(
+                    "no message: pass one, or pipe text in".into(),
+                ));
+            }
+            Some(text)
+        }
+        None => None,
+    };
+    let only: Vec<&str> = args.servers.iter().map(String::as_str).collect();
+    let wb =
+        crate::commands::connect_some(cli, &only, sampling != crate::terminal::Sampling::Refuse)
+            .await?;
+    let outcome = chat(cli, args, &wb, prompt, on_terminal, sampling).await;
+    wb.shutdown().await;
+    outcome
+}
+
+async fn chat(
+    cli: &Cli,
+    args: &ChatArgs,
+    wb: &workbench_core::Workbench,
+    prompt: Option<String>,
+    on_terminal: bool,
+    sampling: crate::terminal::Sampling,
+) -> Result<(), Failure> {
+    let config = cli
+        .config
+        .clone()
+        .unwrap_or_else(workbench_core::config::default_user_config);
+    let store = workbench_store::Store::open_in(&settings::data_dir())
+        .map_err(|e| agent_failure(e.into()))?;
+    let agent = Agent::new(
+        wb.clone(),
+        AgentOptions {
+            settings: settings::SettingsFile::new(settings::default_path()),
+            store,
+            config: ConfigPaths {
+                user: config,
+                project: cli.project.as_ref().map(|d| d.join(".mcp.json")),
+            },
+            keychain: workbench_core::config::secrets::Keychain::app(),
+        },
+    )
+    .map_err(agent_failure)?;
+    provider(&agent, args).await?;
+    let terminal = on_terminal.then(Terminal::start);
+    let _asks = crate::terminal::serve_asks(wb, Some(agent.clone()), sampling, terminal.clone());
+    let session = match args
+        .session
+        .as_deref()
+        .map(|n| agent.find_chat(n))
+        .transpose()
+        .map_err(agent_failure)?
+        .flatten()
+    {
+        Some(s) => s,
+        None => agent
+            .create_chat(NewChat {
+                title: args.session.clone(),
+                ..Default::default()
+            })
+            .map_err(agent_failure)?,
+    };
+    // This run's provider and model, prompt, servers, step limit.
+    let settings = agent.settings().map_err(agent_failure)?;
+    let provider = settings.default_provider().cloned();
+    agent
+        .update_chat(
+            &session.id,
+            SessionChange {
+                provider: provider.as_ref().map(|p| p.id.clone()),
+                model: provider.and_then(|p| p.default_model),
+                system_prompt: args.system.clone(),
+                ..Default::default()
+            },
+        )
+        .map_err(agent_failure)?;
+    let servers = args.servers.clone();
+    let max_steps = args.max_steps;
+    agent
+        .change_chat_options(&session.id, |o| {
+            if !servers.is_empty() {
+                o.servers = Some(servers);
+            }
+            if max_steps.is_some() {
+                o.max_steps = max_steps;
+            }
+        })
+        .map_err(agent_failure)?;
+    let mode = match args.approve {
+        Some(Approve::Ask) if terminal.is_none() => {
+            return Err(Failure::Usage(
+                "--approve ask needs a terminal; use read-only, all or none".into(),
+            ));
+        }
+        Some(Approve::Ask) => ApproveMode::Ask,
+        Some(Approve::ReadOnly) => ApproveMode::ReadOnly,
+        Some(Approve::All) => ApproveMode::All,
+        Some(Approve::None) => ApproveMode::None,
+        None if terminal.is_some() => ApproveMode::Ask,
+        None => ApproveMode::None,
+    };
+    let (tx, rx) = mpsc::unbounded_channel();
+    tokio::spawn(approve_calls(agent.clone(), terminal.clone(), rx));
+    let sink = printer(cli.json, tx);
+    if cli.json {
+        crate::print::line(
+            &json!({ "type": "session", "id": session.id, "title": session.title }).to_string(),
+        );
+    }
+    if let Some(text) = prompt {
+        return one_turn(&agent, &session.id, &text, mode, sink).await;
+    }
+    let terminal = terminal
+        .ok_or_else(|| Failure::Usage("no message given and no terminal to ask on".into()))?;
+    eprintln!(
+        "Chat \"{}\" with {}. Empty line or Ctrl+D to leave; Ctrl+C stops a turn.",
+        session.title, session.model
+    );
+    loop {
+        let Some(line) = terminal.ask("\n> ").await else {
+            return Ok(());
+        };
+        if line.trim().is_empty() {
+            return Ok(());
+        }
+        if let Err(f) = one_turn(&agent, &session.id, &line, mode, sink.clone()).await {
+            report(&f);
+        }
+    }
+}
+
+fn report(f: &Failure) {
+    if let Failure::Agent(info) = f {
+        eprintln!("mcpwb: {}", info.message);
+    }
+}
+
+/// One turn; Ctrl+C stops it. A provider failure is exit 7 with its message.
+async fn one_turn(
+    agent: &Agent,
+    session: &str,
+    text: &str,
+    mode: ApproveMode,
+    sink: Sink,
+) -> Result<(), Failure> {
+    let errors = Arc::new(std::sync::Mutex::new(None));
+    let seen = errors.clone();
+    let wrapped: Sink = Arc::new(move |e| {
+        if let AgentEvent::Error { code, message, .. } = &e {
+            *seen.lock().unwrap_or_else(|p| p.into_inner()) = Some(workbench_core::ErrorInfo {
+                code: *code,
+                message: message.clone(),
+            });
+        }
+        sink(e)
+    });
+    let handle = agent
+        .send(session, text, mode, wrapped)
+        .map_err(agent_failure)?;
+    let finished = handle.finished();
+    tokio::pin!(finished);
+    let end = tokio::select! {
+        end = &mut finished => end,
+        _ = tokio::signal::ctrl_c() => {
+            agent.stop(session);
+            finished.await
+        }
+    };
+    match end {
+        EndReason::Error => {
+            let info = errors.lock().unwrap_or_else(|p| p.into_inner()).take();
+            Err(Failure::Agent(info.unwrap_or(workbench_core::ErrorInfo {
+                code: workbench_core::ErrorCode::ProviderFailed,
+                message: "the turn failed".into(),
+            })))
+        }
+        EndReason::Stopped => {
+            eprintln!("(stopped)");
+            Ok(())
+        }
+        EndReason::Done | EndReason::StepLimit => Ok(()),
+    }
+}

@@ -1,0 +1,201 @@
+//! The person at the terminal: stdin read line by line by one thread for
+//! the whole run (the chat loop, approvals and sampling prompts take turns
+//! reading it), and questions asked on stderr so stdout stays the answer.
+//! Also what servers ask headless (`--sampling`): answered by the model,
+//! asked on the terminal, or refused; elicitations are declined.
+
+use std::io::{BufRead, IsTerminal, Write};
+use std::sync::Arc;
+
+use serde_json::{Value, json};
+use tokio::sync::{Mutex, mpsc};
+use tokio_util::sync::{CancellationToken, DropGuard};
+use workbench_agent::Agent;
+use workbench_core::Workbench;
+use workbench_core::asks::{Answer, AskKind, PendingAsk};
+use workbench_core::events::Event;
+
+/// Lines typed at the terminal.
+pub struct Terminal {
+    lines: Mutex<mpsc::UnboundedReceiver<String>>,
+}
+
+/// Whether a person is at the terminal (stdin and stderr are terminals).
+pub fn interactive() -> bool {
+    std::io::stdin().is_terminal() && std::io::stderr().is_terminal()
+}
+
+impl Terminal {
+    /// Start reading stdin (a thread that ends with it).
+    pub fn start() -> Arc<Terminal> {
+        let (tx, rx) = mpsc::unbounded_channel();
+        std::thread::spawn(move || {
+            let stdin = std::io::stdin();
+            for line in stdin.lock().lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Arc::new(Terminal {
+            lines: Mutex::new(rx),
+        })
+    }
+
+    /// Ask on stderr and wait for a line (None: stdin ended).
+    pub async fn ask(&self, prompt: &str) -> Option<String> {
+        let mut lines = self.lines.lock().await;
+        let mut err = std::io::stderr();
+        let _ = write!(err, "{prompt}");
+        let _ = err.flush();
+        lines.recv().await
+    }
+}
+
+/// What `--sampling` says about servers' requests for an LLM answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Sampling {
+    /// Ask the person on the terminal (request and reply, each editable).
+    Ask,
+    /// Let the configured model answer without asking.
+    Auto,
+    /// Refuse (the default; the capability is not even advertised).
+    Refuse,
+}
+
+/// A sampling request in a few lines.
+fn describe_sampling(ask: &PendingAsk) -> String {
+    let p = &ask.params;
+    let mut out = format!("{} asks for an LLM answer (sampling):\n", ask.server);
+    if let Some(system) = p["systemPrompt"].as_str() {
+        out.push_str(&format!("  system: {}\n", crate::print::clean(system)));
+    }
+    for m in p["messages"].as_array().into_iter().flatten() {
+        let text = match &m["content"] {
+            Value::Array(blocks) => blocks
+                .iter()
+                .filter_map(|b| b["text"].as_str())
+                .collect::<Vec<_>>()
+                .join(" "),
+            one => one["text"]
+                .as_str()
+                .unwrap_or("[non-text content]")
+                .to_string(),
+        };
+        out.push_str(&format!(
+            "  {}: {}\n",
+            m["role"].as_str().unwrap_or("user"),
+            crate::print::clean(&text)
+        ));
+    }
+    if let Some(n) = p["maxTokens"].as_u64() {
+        out.push_str(&format!("  max tokens: {n}\n"));
+    }
+    out
+}
+
+/// Put a sampling request to the person: approve (or edit) the request,
+/// then the reply.
+async fn ask_sampling(agent: &Agent, terminal: &Terminal, ask: &PendingAsk) -> Answer {
+    eprint!("{}", describe_sampling(ask));
+    let mut params = ask.params.clone();
+    loop {
+        match terminal
+            .ask("Answer it with the model? [y]es, [n]o, [e]dit the last message: ")
+            .await
+            .as_deref()
+            .map(str::trim)
+        {
+            Some("y" | "yes") => break,
+            Some("e" | "edit") => {
+                let Some(text) = terminal.ask("New text of the last message: ").await else {
+                    return Answer::Refuse("the person left".into());
+                };
+                if let Some(last) = params["messages"].as_array_mut().and_then(|m| m.last_mut()) {
+                    last["content"] = json!({ "type": "text", "text": text });
+                }
+            }
+            Some(_) | None => return Answer::Refuse("the person refused the request".into()),
+        }
+    }
+    let mut reply = match agent.sample(&params).await {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("mcpwb: the model could not answer: {e}");
+            return Answer::Refuse(e.to_string());
+        }
+    };
+    loop {
+        let text = reply["content"]["text"].as_str().map(str::to_string);
+        eprintln!(
+            "The model ({}) replied: {}",
+            reply["model"].as_str().unwrap_or("?"),
+            text.as_deref()
+                .map(crate::print::clean)
+                .unwrap_or_else(|| reply["content"].to_string())
+        );
+        match terminal
+            .ask("Send this reply to the server? [y]es, [n]o, [e]dit: ")
+            .await
+            .as_deref()
+            .map(str::trim)
+        {
+            Some("y" | "yes") => return Answer::Result(reply),
+            Some("e" | "edit") => {
+                let Some(text) = terminal.ask("Reply text: ").await else {
+                    return Answer::Refuse("the person left".into());
+                };
+                reply["content"] = json!({ "type": "text", "text": text });
+            }
+            Some(_) | None => return Answer::Refuse("the person refused the reply".into()),
+        }
+    }
+}
+
+/// Answer what servers ask while the command runs. Dropping the guard stops it.
+pub fn serve_asks(
+    wb: &Workbench,
+    agent: Option<Agent>,
+    sampling: Sampling,
+    terminal: Option<Arc<Terminal>>,
+) -> DropGuard {
+    let token = CancellationToken::new();
+    let stop = token.clone();
+    let wb = wb.clone();
+    let mut events = wb.subscribe();
+    tokio::spawn(async move {
+        loop {
+            let event = tokio::select! {
+                _ = stop.cancelled() => return,
+                e = events.recv() => e,
+            };
+            let ask = match event {
+                Ok(Event::Ask { ask }) => ask,
+                Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
+                Err(_) => return,
+            };
+            let answer = match (ask.kind, sampling, &agent, &terminal) {
+                (AskKind::Elicitation, ..) => Answer::Result(json!({ "action": "decline" })),
+                (AskKind::Sampling, Sampling::Auto, Some(agent), _) => {
+                    match agent.sample(&ask.params).await {
+                        Ok(r) => Answer::Result(r),
+                        Err(e) => {
+                            eprintln!(
+                                "mcpwb: {} asked for an LLM answer and the model failed: {e}",
+                                ask.server
+                            );
+                            Answer::Refuse(e.to_string())
+                        }
+                    }
+                }
+                (AskKind::Sampling, Sampling::Ask, Some(agent), Some(terminal)) => {
+                    ask_sampling(agent, terminal, &ask).await
+                }
+                _ => Answer::Refuse("sampling is refused (mcpwb --sampling refuse)".into()),
+            };
+            let _ = wb.asks().answer(ask.id, answer);
+        }
+    });
+    token.drop_guard()
+}
