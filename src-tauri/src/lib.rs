@@ -49,6 +49,29 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
             commands::config::import_config::<tauri::Wry>,
             commands::config::needed_inputs::<tauri::Wry>,
             commands::config::provide_input::<tauri::Wry>,
+            commands::chat::list_chats::<tauri::Wry>,
+            commands::chat::create_chat::<tauri::Wry>,
+            commands::chat::open_chat::<tauri::Wry>,
+            commands::chat::update_chat::<tauri::Wry>,
+            commands::chat::delete_chat::<tauri::Wry>,
+            commands::chat::send_message::<tauri::Wry>,
+            commands::chat::regenerate::<tauri::Wry>,
+            commands::chat::edit_message::<tauri::Wry>,
+            commands::chat::stop_chat::<tauri::Wry>,
+            commands::chat::decide_call::<tauri::Wry>,
+            commands::chat::chat_tools::<tauri::Wry>,
+            commands::chat::set_chat_options::<tauri::Wry>,
+            commands::chat::export_chat::<tauri::Wry>,
+            commands::providers::list_providers::<tauri::Wry>,
+            commands::providers::save_provider::<tauri::Wry>,
+            commands::providers::remove_provider::<tauri::Wry>,
+            commands::providers::set_provider_key::<tauri::Wry>,
+            commands::providers::provider_models::<tauri::Wry>,
+            commands::providers::test_provider::<tauri::Wry>,
+            commands::providers::local_providers::<tauri::Wry>,
+            commands::providers::agent_settings::<tauri::Wry>,
+            commands::providers::update_agent_settings::<tauri::Wry>,
+            commands::providers::sample_with_model::<tauri::Wry>,
         ])
         .events(tauri_specta::collect_events![
             events::ServerStatusChanged,
@@ -71,6 +94,7 @@ pub fn builder<R: Runtime>(options: LaunchOptions) -> tauri::Builder<R> {
     let specta = specta_builder::<R>();
     tauri::Builder::<R>::new()
         .plugin(tauri_plugin_store::Builder::new().build())
+        .plugin(tauri_plugin_dialog::init())
         .invoke_handler(specta.invoke_handler())
         .setup(move |app| {
             let log_dir = options
@@ -120,15 +144,57 @@ pub fn builder<R: Runtime>(options: LaunchOptions) -> tauri::Builder<R> {
                 .inspect_err(|e| tracing::warn!(error = %e, "not following the config file"))
                 .ok();
             events::forward(app.handle().clone(), &workbench);
+            // Inside the runtime: the sampling watcher is a task.
+            let agent = tauri::async_runtime::block_on(async {
+                agent(&workbench, &options).map(|a| {
+                    let sampling = a.answer_sampling(false);
+                    (a, sampling)
+                })
+            })?;
             app.manage(AppState::new(
                 options.config_path.clone(),
                 options.project_dir.clone(),
                 workbench,
+                agent,
                 watch,
                 guard,
             ));
             Ok(())
         })
+}
+
+/// The chat agent: settings and sessions shared with `mcpwb` (a database
+/// that cannot be opened is reported and chats are kept in memory).
+fn agent(
+    workbench: &workbench_core::Workbench,
+    options: &LaunchOptions,
+) -> Result<workbench_agent::Agent, Box<dyn std::error::Error>> {
+    use workbench_core::settings;
+    let store = match workbench_store::Store::open_in(&settings::data_dir()) {
+        Ok(s) => s,
+        Err(e) => {
+            tracing::error!(error = %e, "chats cannot be saved; keeping them in memory");
+            workbench_store::Store::in_memory()?
+        }
+    };
+    let agent = workbench_agent::Agent::new(
+        workbench.clone(),
+        workbench_agent::AgentOptions {
+            settings: settings::SettingsFile::new(settings::default_path()),
+            store,
+            config: workbench_agent::ConfigPaths {
+                user: options.config_path.clone(),
+                project: options.project_dir.as_ref().map(|d| d.join(".mcp.json")),
+            },
+            keychain: workbench_core::config::secrets::Keychain::app(),
+        },
+    )?;
+    match agent.clean_up_idle() {
+        Ok(0) => {}
+        Ok(n) => tracing::info!(deleted = n, "chats idle past the configured age deleted"),
+        Err(e) => tracing::warn!(error = %e, "idle chats not cleaned up"),
+    }
+    Ok(agent)
 }
 
 /// Stop every server (and its process group) before the app exits.

@@ -14,8 +14,12 @@ pub struct AppState {
     /// The project folder whose `.mcp.json` is merged in, if any.
     pub project_dir: Option<PathBuf>,
     pub workbench: Workbench,
+    /// The chat agent over the same workbench (sessions in the shared store).
+    pub agent: workbench_agent::Agent,
     pub calls: crate::commands::tools::RunningCalls,
     _watch: Option<ConfigWatch>,
+    /// Answers sampling for the servers the settings allow.
+    _sampling: tokio_util::sync::DropGuard,
     _log: LogGuard,
 }
 
@@ -24,15 +28,19 @@ impl AppState {
         config_path: PathBuf,
         project_dir: Option<PathBuf>,
         workbench: Workbench,
+        agent: (workbench_agent::Agent, tokio_util::sync::DropGuard),
         watch: Option<ConfigWatch>,
         log: LogGuard,
     ) -> Self {
+        let (agent, sampling) = agent;
         AppState {
             config_path,
             project_dir,
             workbench,
+            agent,
             calls: Default::default(),
             _watch: watch,
+            _sampling: sampling,
             _log: log,
         }
     }

@@ -91,6 +91,50 @@ export const commands = {
 	 *  servers that use it.
 	 */
 	provideInput: (id: string, value: string, servers: string[]) => typedError<null, ErrorInfo>(__TAURI_INVOKE("provide_input", { id, value, servers })),
+	/**  Chats, most recent first; with `search`, those whose title or messages contain it. */
+	listChats: (search: string | null) => typedError<SessionRow[], ErrorInfo>(__TAURI_INVOKE("list_chats", { search })),
+	createChat: (new: NewChat_Deserialize) => typedError<SessionRow, ErrorInfo>(__TAURI_INVOKE("create_chat", { new })),
+	/**  A chat with its messages, whether a turn runs, and the calls waiting. */
+	openChat: (id: string) => typedError<ChatView_Serialize, ErrorInfo>(__TAURI_INVOKE("open_chat", { id })),
+	/**  Rename, change the provider, model or system prompt, or the chat's tools. */
+	updateChat: (id: string, change: SessionChange_Deserialize) => typedError<SessionRow, ErrorInfo>(__TAURI_INVOKE("update_chat", { id, change })),
+	deleteChat: (id: string) => typedError<null, ErrorInfo>(__TAURI_INVOKE("delete_chat", { id })),
+	/**  Send a message; the turn's events arrive on `on_event`; resolves when it ends. */
+	sendMessage: (id: string, text: string, onEvent: Channel<AgentEvent_Deserialize>) => typedError<EndReason, ErrorInfo>(__TAURI_INVOKE("send_message", { id, text, onEvent })),
+	/**  Ask again for the last answer (also Retry after a failure). */
+	regenerate: (id: string, onEvent: Channel<AgentEvent_Deserialize>) => typedError<EndReason, ErrorInfo>(__TAURI_INVOKE("regenerate", { id, onEvent })),
+	/**  Replace message `seq` (the person's) and everything after it, and go again. */
+	editMessage: (id: string, seq: number, text: string, onEvent: Channel<AgentEvent_Deserialize>) => typedError<EndReason, ErrorInfo>(__TAURI_INVOKE("edit_message", { id, seq, text, onEvent })),
+	/**  Stop the chat's turn (stream dropped, calls cancelled); false if none ran. */
+	stopChat: (id: string) => typedError<boolean, ErrorInfo>(__TAURI_INVOKE("stop_chat", { id })),
+	/**  Approve (perhaps with edited arguments, for this chat or always) or refuse a call. */
+	decideCall: (approval: number, decision: Decision_Deserialize) => typedError<null, ErrorInfo>(__TAURI_INVOKE("decide_call", { approval, decision })),
+	/**  The tools the chat's model sees now, how they were adapted, the context meter. */
+	chatTools: (id: string) => typedError<ChatTools, ErrorInfo>(__TAURI_INVOKE("chat_tools", { id })),
+	/**  Replace the chat's options (servers and tools chosen, step limit). */
+	setChatOptions: (id: string, options: SessionOptions_Deserialize) => typedError<SessionOptions_Serialize, ErrorInfo>(__TAURI_INVOKE("set_chat_options", { id, options })),
+	/**
+	 *  Export the chat as Markdown or JSON to a file the person picks; returns
+	 *  the path written, or None when they cancelled.
+	 */
+	exportChat: (id: string, json: boolean) => typedError<string | null, ErrorInfo>(__TAURI_INVOKE("export_chat", { id, json })),
+	listProviders: () => typedError<ProviderView_Serialize[], ErrorInfo>(__TAURI_INVOKE("list_providers")),
+	/**  Add a provider or replace the one with its id. */
+	saveProvider: (config: ProviderConfig_Deserialize, makeDefault: boolean) => typedError<null, ErrorInfo>(__TAURI_INVOKE("save_provider", { config, makeDefault })),
+	removeProvider: (id: string) => typedError<null, ErrorInfo>(__TAURI_INVOKE("remove_provider", { id })),
+	/**  Keep the provider's API key in the OS keychain (empty: forget it). */
+	setProviderKey: (id: string, key: string) => typedError<null, ErrorInfo>(__TAURI_INVOKE("set_provider_key", { id, key })),
+	providerModels: (id: string) => typedError<string[], ErrorInfo>(__TAURI_INVOKE("provider_models", { id })),
+	testProvider: (id: string, model: string) => typedError<TestReport, ErrorInfo>(__TAURI_INVOKE("test_provider", { id, model })),
+	/**  LLM servers answering on this machine (Ollama, LM Studio) not yet added. */
+	localProviders: () => typedError<LocalServer_Serialize[], ErrorInfo>(__TAURI_INVOKE("local_providers")),
+	agentSettings: () => typedError<AgentSettings_Serialize, ErrorInfo>(__TAURI_INVOKE("agent_settings")),
+	updateAgentSettings: (change: AgentSettingsChange_Deserialize) => typedError<AgentSettings_Serialize, ErrorInfo>(__TAURI_INVOKE("update_agent_settings", { change })),
+	/**
+	 *  Answer a sampling request (as the person edited it) with the default
+	 *  model; the window shows the reply for approval before it is sent.
+	 */
+	sampleWithModel: (params: Value) => typedError<Value, ErrorInfo>(__TAURI_INVOKE("sample_with_model", { params })),
 };
 
 /** Events */
@@ -106,6 +150,211 @@ export const events = {
 };
 
 /* Types */
+export type AgentEvent = AgentEvent_Serialize | AgentEvent_Deserialize;
+
+export type AgentEvent_Deserialize = 
+/**
+ *  A message was stored (the person's, the model's, tool results):
+ *  drafts built from deltas are replaced by it.
+ */
+{ type: "message"; message: Message_Deserialize } | 
+/**  The model's answer grows. */
+{ type: "text_delta"; text: string } | 
+/**  The model's reasoning grows. */
+{ type: "reasoning_delta"; text: string } | 
+/**  A tool call as the model is writing it (arguments so far). */
+{ type: "tool_call_delta"; call_id: string; name: string; arguments: string } | 
+/**  The person must decide on a call. */
+{ type: "approval_needed"; approval: Approval_Deserialize } | 
+/**  A call was decided (by the person, a policy, or Stop). */
+{ type: "approval_resolved"; id: number; approved: boolean } | 
+/**  A call went to its server. */
+{ type: "tool_started"; call_id: string; server: string; tool: string; arguments: Value } | { type: "tool_progress"; call_id: string; progress: number | null; total?: number | null; message?: string | null } | { type: "tool_finished"; call_id: string; status: CallStatus; duration_ms?: number | null } | 
+/**
+ *  Something the person should know that the model does not see (how
+ *  the tools were adapted to the provider, which were held back).
+ */
+{ type: "notice"; text: string } | 
+/**  Tools `search_tools` loaded into the conversation. */
+{ type: "tools_loaded"; names: string[] } | 
+/**  The provider failed; trying again after `wait_ms`. */
+{ type: "retrying"; attempt: number; wait_ms: number; reason: string } | 
+/**  Tokens of this step, of the whole session, and the context meter. */
+{ type: "usage"; step: Usage; session: Usage; context: ContextMeter } | 
+/**  The turn failed; `retryable` offers Retry. */
+{ type: "error"; code: ErrorCode; message: string; retryable: boolean } | 
+/**  The turn is over. */
+{ type: "end"; reason: EndReason };
+
+export type AgentEvent_Serialize = 
+/**
+ *  A message was stored (the person's, the model's, tool results):
+ *  drafts built from deltas are replaced by it.
+ */
+{ type: "message"; message: Message_Serialize } | 
+/**  The model's answer grows. */
+{ type: "text_delta"; text: string } | 
+/**  The model's reasoning grows. */
+{ type: "reasoning_delta"; text: string } | 
+/**  A tool call as the model is writing it (arguments so far). */
+{ type: "tool_call_delta"; call_id: string; name: string; arguments: string } | 
+/**  The person must decide on a call. */
+{ type: "approval_needed"; approval: Approval_Serialize } | 
+/**  A call was decided (by the person, a policy, or Stop). */
+{ type: "approval_resolved"; id: number; approved: boolean } | 
+/**  A call went to its server. */
+{ type: "tool_started"; call_id: string; server: string; tool: string; arguments: Value } | { type: "tool_progress"; call_id: string; progress: number | null; total: number | null; message: string | null } | { type: "tool_finished"; call_id: string; status: CallStatus; duration_ms: number | null } | 
+/**
+ *  Something the person should know that the model does not see (how
+ *  the tools were adapted to the provider, which were held back).
+ */
+{ type: "notice"; text: string } | 
+/**  Tools `search_tools` loaded into the conversation. */
+{ type: "tools_loaded"; names: string[] } | 
+/**  The provider failed; trying again after `wait_ms`. */
+{ type: "retrying"; attempt: number; wait_ms: number; reason: string } | 
+/**  Tokens of this step, of the whole session, and the context meter. */
+{ type: "usage"; step: Usage; session: Usage; context: ContextMeter } | 
+/**  The turn failed; `retryable` offers Retry. */
+{ type: "error"; code: ErrorCode; message: string; retryable: boolean } | 
+/**  The turn is over. */
+{ type: "end"; reason: EndReason };
+
+/**  The agent's settings. */
+export type AgentSettings = AgentSettings_Serialize | AgentSettings_Deserialize;
+
+/**  A change to the agent's settings (each `Some` replaces that setting). */
+export type AgentSettingsChange = AgentSettingsChange_Serialize | AgentSettingsChange_Deserialize;
+
+/**  A change to the agent's settings (each `Some` replaces that setting). */
+export type AgentSettingsChange_Deserialize = {
+	default_provider?: string | null,
+	max_steps?: number | null,
+	deferred_threshold?: number | null,
+	session_max_idle_days?: number | null,
+	/**  One tool's policy (`server/tool`, and the policy). */
+	tool_policy?: [string, ToolPolicy] | null,
+	/**  Mark a server trusted (its read-only tools run without asking) or not. */
+	trusted?: [string, boolean] | null,
+	/**  Let the model answer a server's sampling requests without asking, or not. */
+	auto_sampling?: [string, boolean] | null,
+};
+
+/**  A change to the agent's settings (each `Some` replaces that setting). */
+export type AgentSettingsChange_Serialize = {
+	default_provider: string | null,
+	max_steps: number | null,
+	deferred_threshold: number | null,
+	session_max_idle_days: number | null,
+	/**  One tool's policy (`server/tool`, and the policy). */
+	tool_policy: [string, ToolPolicy] | null,
+	/**  Mark a server trusted (its read-only tools run without asking) or not. */
+	trusted: [string, boolean] | null,
+	/**  Let the model answer a server's sampling requests without asking, or not. */
+	auto_sampling: [string, boolean] | null,
+};
+
+/**  The agent's settings. */
+export type AgentSettings_Deserialize = {
+	providers?: ProviderConfig_Deserialize[],
+	/**  The provider new chats use (absent: the first). */
+	default_provider?: string | null,
+	/**  Model steps (LLM calls) a turn may take. */
+	max_steps?: number,
+	/**
+	 *  From this many enabled tools on, the model gets `search_tools`
+	 *  instead of every schema.
+	 */
+	deferred_threshold?: number,
+	/**
+	 *  ...or when the tools' schemas would take more than this share of the
+	 *  model's context window.
+	 */
+	deferred_context_share?: number | null,
+	/**  Sessions with no activity for this many days are deleted (0: never). */
+	session_max_idle_days?: number,
+	/**  Per tool (`server/tool`): ask, allow, deny. */
+	tool_policies?: { [key in string]: ToolPolicy },
+	/**  Servers whose read-only tools (by their annotations) run without asking. */
+	trusted_servers?: string[],
+	/**  Servers whose sampling requests the model answers without asking. */
+	auto_sampling_servers?: string[],
+	/**
+	 *  What each allowed tool looked like when it was allowed (`server/tool`
+	 *  → description and schemas): a tool that changed since is asked about again.
+	 */
+	approved_definitions?: { [key in string]: Value },
+};
+
+/**  The agent's settings. */
+export type AgentSettings_Serialize = {
+	providers: ProviderConfig_Serialize[],
+	/**  The provider new chats use (absent: the first). */
+	default_provider: string | null,
+	/**  Model steps (LLM calls) a turn may take. */
+	max_steps: number,
+	/**
+	 *  From this many enabled tools on, the model gets `search_tools`
+	 *  instead of every schema.
+	 */
+	deferred_threshold: number,
+	/**
+	 *  ...or when the tools' schemas would take more than this share of the
+	 *  model's context window.
+	 */
+	deferred_context_share: number | null,
+	/**  Sessions with no activity for this many days are deleted (0: never). */
+	session_max_idle_days: number,
+	/**  Per tool (`server/tool`): ask, allow, deny. */
+	tool_policies: { [key in string]: ToolPolicy },
+	/**  Servers whose read-only tools (by their annotations) run without asking. */
+	trusted_servers: string[],
+	/**  Servers whose sampling requests the model answers without asking. */
+	auto_sampling_servers: string[],
+	/**
+	 *  What each allowed tool looked like when it was allowed (`server/tool`
+	 *  → description and schemas): a tool that changed since is asked about again.
+	 */
+	approved_definitions: { [key in string]: Value },
+};
+
+/**  A call waiting for a decision, with everything the approval card shows. */
+export type Approval = Approval_Serialize | Approval_Deserialize;
+
+/**  A call waiting for a decision, with everything the approval card shows. */
+export type Approval_Deserialize = {
+	id: number,
+	session: string,
+	/**  Calls asked for in the same step share a batch (approve together). */
+	batch: number,
+	call_id: string,
+	server: string,
+	tool: string,
+	qualified: string,
+	arguments: Value,
+	/**  The tool's definition now (title, description, schemas, annotations). */
+	definition: Value,
+	/**  Set when the tool changed since it was allowed: what changed. */
+	changed?: DiffLine[] | null,
+};
+
+/**  A call waiting for a decision, with everything the approval card shows. */
+export type Approval_Serialize = {
+	id: number,
+	session: string,
+	/**  Calls asked for in the same step share a batch (approve together). */
+	batch: number,
+	call_id: string,
+	server: string,
+	tool: string,
+	qualified: string,
+	arguments: Value,
+	/**  The tool's definition now (title, description, schemas, annotations). */
+	definition: Value,
+	/**  Set when the tool changed since it was allowed: what changed. */
+	changed: DiffLine[] | null,
+};
+
 /**  An ask was answered, cancelled by its server, or timed out. */
 export type AskClosed = {
 	id: number,
@@ -148,9 +397,75 @@ export type CallProgress_Serialize = {
 	message: string | null,
 };
 
+/**  How a call ended. */
+export type CallStatus = 
+/**  Asked for, not yet decided or finished. */
+"pending" | 
+/**  The tool answered with a result. */
+"ok" | 
+/**  The tool answered with an error result (`isError`). */
+"error" | 
+/**  The request failed (timeout, server gone, JSON-RPC error). */
+"failed" | 
+/**  The person (or the policy) refused it. */
+"denied" | 
+/**  Stopped before it finished. */
+"cancelled";
+
 /**  A server's tools, resources or prompts were (re)fetched. */
 export type CatalogChanged = {
 	server: string,
+};
+
+/**  One tool as a chat's tool list shows it. */
+export type ChatTool = {
+	/**  The name the model uses. */
+	name: string,
+	server: string,
+	tool: string,
+	/**  Whether the model sees its schema now (deferred: only once loaded). */
+	offered: boolean,
+};
+
+/**
+ *  What a chat's model would get now: its tools, how they were adapted,
+ *  and how full the context is.
+ */
+export type ChatTools = {
+	tools: ChatTool[],
+	deferred: boolean,
+	notes: string[],
+	context: ContextMeter,
+};
+
+/**
+ *  A chat as opened: the session, its messages, whether a turn is running
+ *  and the calls waiting for a decision.
+ */
+export type ChatView = ChatView_Serialize | ChatView_Deserialize;
+
+/**
+ *  A chat as opened: the session, its messages, whether a turn is running
+ *  and the calls waiting for a decision.
+ */
+export type ChatView_Deserialize = {
+	session: SessionRow,
+	options: SessionOptions_Deserialize,
+	messages: Message_Deserialize[],
+	running: boolean,
+	pending: Approval_Deserialize[],
+};
+
+/**
+ *  A chat as opened: the session, its messages, whether a turn is running
+ *  and the calls waiting for a decision.
+ */
+export type ChatView_Serialize = {
+	session: SessionRow,
+	options: SessionOptions_Serialize,
+	messages: Message_Serialize[],
+	running: boolean,
+	pending: Approval_Serialize[],
 };
 
 /**
@@ -190,6 +505,45 @@ export type ConfigText = {
 	text: string,
 };
 
+/**  How full the model's context is. */
+export type ContextMeter = {
+	/**
+	 *  Tokens the next request will take (system prompt, tool schemas,
+	 *  history): the provider's count of the last request plus an estimate
+	 *  of what came since, or an estimate.
+	 */
+	used: number,
+	/**  The model's context window. */
+	window: number,
+	/**  False when the window is assumed (the model is not in the table). */
+	window_known: boolean,
+	/**  What the tool schemas alone take (estimate). */
+	tools: number,
+};
+
+/**  The person's decision on one call. */
+export type Decision = Decision_Serialize | Decision_Deserialize;
+
+/**  The person's decision on one call. */
+export type Decision_Deserialize = {
+	approve: boolean,
+	/**  The arguments to run with instead of the model's (edited). */
+	arguments?: Value | null,
+	remember?: Remember,
+	/**  Why it was refused (told to the model). */
+	reason?: string | null,
+};
+
+/**  The person's decision on one call. */
+export type Decision_Serialize = {
+	approve: boolean,
+	/**  The arguments to run with instead of the model's (edited). */
+	arguments: Value | null,
+	remember: Remember,
+	/**  Why it was refused (told to the model). */
+	reason: string | null,
+};
+
 /**  A client whose config we read and write. */
 export type Dialect = "claude-desktop" | 
 /**  `.mcp.json` in a project, and `~/.claude.json` (user and local scopes). */
@@ -202,6 +556,13 @@ export type Dialect = "claude-desktop" |
 "continue" | "lm-studio" | 
 /**  The MCP Registry's `server.json` (import only). */
 "registry";
+
+/**  A line of a definition's difference. */
+export type DiffLine = {
+	/**  `" "`, `"+"` or `"-"`. */
+	op: string,
+	text: string,
+};
 
 export type Direction = 
 /**  Client → server. */
@@ -226,6 +587,17 @@ export type EditOp =
  *  top-level `inputs` list, unless one with that id is there.
  */
 { kind: "add_input"; decl: Value };
+
+/**  Why a turn ended. */
+export type EndReason = 
+/**  The model answered without asking for a tool. */
+"done" | 
+/**  The person stopped it. */
+"stopped" | 
+/**  The step limit was reached. */
+"step_limit" | 
+/**  The provider failed (see the error event before it). */
+"error";
 
 /**
  *  A stable code for each kind of failure. Serialised as `snake_case` strings;
@@ -307,15 +679,66 @@ export type Found_Serialize = {
 	error: string | null,
 };
 
+/**  Where a provider's key came from. */
+export type KeySource = 
+/**  Stored in the OS keychain through the window or `mcpwb`. */
+{ kind: "keychain" } | 
+/**  Read from this environment variable. */
+{ kind: "environment"; var: string } | 
+/**  None found. */
+{ kind: "missing" };
+
+/**  A local LLM server answering on this machine. */
+export type LocalServer = LocalServer_Serialize | LocalServer_Deserialize;
+
+/**  A local LLM server answering on this machine. */
+export type LocalServer_Deserialize = {
+	/**  A provider ready to be added. */
+	provider: ProviderConfig_Deserialize,
+	models: string[],
+};
+
+/**  A local LLM server answering on this machine. */
+export type LocalServer_Serialize = {
+	/**  A provider ready to be added. */
+	provider: ProviderConfig_Serialize,
+	models: string[],
+};
+
 export type Merged = {
 	added: string[],
 	/**  Names we already had, kept because `replace` was off. */
 	kept: string[],
 };
 
+/**  A stored message with its parts typed. */
+export type Message = Message_Serialize | Message_Deserialize;
+
 export type MessageKind = "request" | "response" | "error" | "notification" | 
 /**  Not a JSON-RPC message (e.g. a log line on stdout). */
 "invalid" | "log";
+
+/**  A stored message with its parts typed. */
+export type Message_Deserialize = {
+	id: number,
+	seq: number,
+	/**  `user`, `assistant`, or `tool` (results). */
+	role: string,
+	parts: Part_Deserialize[],
+	usage?: Usage | null,
+	created_at: number,
+};
+
+/**  A stored message with its parts typed. */
+export type Message_Serialize = {
+	id: number,
+	seq: number,
+	/**  `user`, `assistant`, or `tool` (results). */
+	role: string,
+	parts: Part_Serialize[],
+	usage: Usage | null,
+	created_at: number,
+};
 
 /**  An `${input:id}` some server refers to that nobody has given yet. */
 export type NeededInput = NeededInput_Serialize | NeededInput_Deserialize;
@@ -339,6 +762,86 @@ export type NeededInput_Serialize = {
 	/**  The servers that use it. */
 	servers: string[],
 };
+
+/**  What a new chat starts with (absent: the settings' defaults). */
+export type NewChat = NewChat_Serialize | NewChat_Deserialize;
+
+/**  What a new chat starts with (absent: the settings' defaults). */
+export type NewChat_Deserialize = {
+	title?: string | null,
+	provider?: string | null,
+	model?: string | null,
+	system_prompt?: string | null,
+	options?: SessionOptions_Deserialize | null,
+};
+
+/**  What a new chat starts with (absent: the settings' defaults). */
+export type NewChat_Serialize = {
+	title: string | null,
+	provider: string | null,
+	model: string | null,
+	system_prompt: string | null,
+	options: SessionOptions_Serialize | null,
+};
+
+/**  One part of a message. */
+export type Part = Part_Serialize | Part_Deserialize;
+
+/**  One part of a message. */
+export type Part_Deserialize = { type: "text"; text: string } | 
+/**  The model's reasoning, shown collapsed; not sent back. */
+{ type: "reasoning"; text: string } | 
+/**  The model asked for a tool. */
+{ type: "tool_call"; call_id: string; 
+/**  The name the model used (`server__tool`, or `search_tools`). */
+name: string; 
+/**  Where it routes (absent: not a known tool). */
+server?: string | null; tool?: string | null; arguments: Value; 
+/**  Provider continuation data (Gemini thought signatures). */
+signatures?: string[] | null } | 
+/**  What came of a tool call. */
+{ type: "tool_result"; call_id: string; name: string; status: CallStatus; 
+/**  What the model reads. */
+content: string; 
+/**  The MCP result as the server sent it (for the result view). */
+result?: Value | null; 
+/**  The arguments the call ran with (the person may have edited them). */
+arguments?: Value | null; duration_ms?: number | null; 
+/**  The traffic log's sequence numbers around the call (its rows). */
+traffic?: [number, number] | null } | 
+/**
+ *  Something the person should know that the model does not see
+ *  (a step limit, adapted schemas, a provider error).
+ */
+{ type: "notice"; text: string; error?: boolean };
+
+/**  One part of a message. */
+export type Part_Serialize = { type: "text"; text: string } | 
+/**  The model's reasoning, shown collapsed; not sent back. */
+{ type: "reasoning"; text: string } | 
+/**  The model asked for a tool. */
+{ type: "tool_call"; call_id: string; 
+/**  The name the model used (`server__tool`, or `search_tools`). */
+name: string; 
+/**  Where it routes (absent: not a known tool). */
+server?: string; tool?: string; arguments: Value; 
+/**  Provider continuation data (Gemini thought signatures). */
+signatures?: string[] } | 
+/**  What came of a tool call. */
+{ type: "tool_result"; call_id: string; name: string; status: CallStatus; 
+/**  What the model reads. */
+content: string; 
+/**  The MCP result as the server sent it (for the result view). */
+result?: Value; 
+/**  The arguments the call ran with (the person may have edited them). */
+arguments?: Value; duration_ms?: number | null; 
+/**  The traffic log's sequence numbers around the call (its rows). */
+traffic?: [number, number] } | 
+/**
+ *  Something the person should know that the model does not see
+ *  (a step limit, adapted schemas, a provider error).
+ */
+{ type: "notice"; text: string; error: boolean };
 
 /**  An ask waiting for its answer. */
 export type PendingAsk = {
@@ -364,6 +867,79 @@ export type PromptRow = {
 	prompt: Value,
 	stale: boolean,
 };
+
+/**  One configured provider. */
+export type ProviderConfig = ProviderConfig_Serialize | ProviderConfig_Deserialize;
+
+/**  One configured provider. */
+export type ProviderConfig_Deserialize = {
+	/**  A short unique name (`openai`, `lmstudio`, `work-proxy`). */
+	id: string,
+	kind: ProviderKind,
+	/**
+	 *  Where its API is (absent: the provider's own address; required for
+	 *  OpenAI-compatible servers).
+	 */
+	base_url?: string | null,
+	/**  The environment variable holding the key, instead of the kind's default. */
+	api_key_env?: string | null,
+	/**  The model new chats start with. */
+	default_model?: string | null,
+	/**  Context windows (tokens) by model, over the built-in table. */
+	context_windows?: { [key in string]: number },
+};
+
+/**  One configured provider. */
+export type ProviderConfig_Serialize = {
+	/**  A short unique name (`openai`, `lmstudio`, `work-proxy`). */
+	id: string,
+	kind: ProviderKind,
+	/**
+	 *  Where its API is (absent: the provider's own address; required for
+	 *  OpenAI-compatible servers).
+	 */
+	base_url?: string,
+	/**  The environment variable holding the key, instead of the kind's default. */
+	api_key_env?: string,
+	/**  The model new chats start with. */
+	default_model?: string,
+	/**  Context windows (tokens) by model, over the built-in table. */
+	context_windows?: { [key in string]: number },
+};
+
+/**  Which API a provider speaks. */
+export type ProviderKind = "open_ai" | "anthropic" | "gemini" | "ollama" | 
+/**
+ *  Any server speaking OpenAI's chat completions at `base_url`: LM
+ *  Studio, vLLM, llama.cpp, OpenRouter, Groq, DeepSeek, ...
+ */
+"open_ai_compatible";
+
+/**  A configured provider as the window shows it. */
+export type ProviderView = ProviderView_Serialize | ProviderView_Deserialize;
+
+/**  A configured provider as the window shows it. */
+export type ProviderView_Deserialize = {
+	config: ProviderConfig_Deserialize,
+	key: KeySource,
+	is_default: boolean,
+};
+
+/**  A configured provider as the window shows it. */
+export type ProviderView_Serialize = {
+	config: ProviderConfig_Serialize,
+	key: KeySource,
+	is_default: boolean,
+};
+
+/**  How long a decision holds. */
+export type Remember = 
+/**  This call only. */
+"once" | 
+/**  Every call of this tool in this chat. */
+"chat" | 
+/**  Always: written to the entry's `autoApprove` in mcp.json. */
+"always";
 
 /**  A resource, or a resource template (`uriTemplate`), of a server. */
 export type ResourceRow = {
@@ -528,6 +1104,82 @@ export type ServerSummary_Serialize = {
 	scope: Scope,
 };
 
+/**  A change to a chat (each `Some` replaces that field). */
+export type SessionChange = SessionChange_Serialize | SessionChange_Deserialize;
+
+/**  A change to a chat (each `Some` replaces that field). */
+export type SessionChange_Deserialize = {
+	title?: string | null,
+	provider?: string | null,
+	model?: string | null,
+	system_prompt?: string | null,
+	options?: SessionOptions_Deserialize | null,
+};
+
+/**  A change to a chat (each `Some` replaces that field). */
+export type SessionChange_Serialize = {
+	title: string | null,
+	provider: string | null,
+	model: string | null,
+	system_prompt: string | null,
+	options: SessionOptions_Serialize | null,
+};
+
+/**  What a session keeps about its tools (in the store, as JSON). */
+export type SessionOptions = SessionOptions_Serialize | SessionOptions_Deserialize;
+
+/**  What a session keeps about its tools (in the store, as JSON). */
+export type SessionOptions_Deserialize = {
+	/**  The servers whose tools the chat may use (absent: all). */
+	servers?: string[] | null,
+	/**  Tools (`server/tool`) turned off for this chat. */
+	disabled_tools?: string[],
+	/**  The chat's own step limit (absent: the settings'). */
+	max_steps?: number | null,
+	/**  "Allow for this chat": each tool's definition when allowed. */
+	allowed?: { [key in string]: Value },
+	/**  Tools `search_tools` loaded (`server/tool`), oldest first. */
+	loaded_tools?: string[],
+};
+
+/**  What a session keeps about its tools (in the store, as JSON). */
+export type SessionOptions_Serialize = {
+	/**  The servers whose tools the chat may use (absent: all). */
+	servers: string[] | null,
+	/**  Tools (`server/tool`) turned off for this chat. */
+	disabled_tools: string[],
+	/**  The chat's own step limit (absent: the settings'). */
+	max_steps: number | null,
+	/**  "Allow for this chat": each tool's definition when allowed. */
+	allowed: { [key in string]: Value },
+	/**  Tools `search_tools` loaded (`server/tool`), oldest first. */
+	loaded_tools: string[],
+};
+
+/**  A session as listed. */
+export type SessionRow = {
+	id: string,
+	title: string,
+	provider: string,
+	model: string,
+	system_prompt: string,
+	/**  The owner's options (servers/tools chosen, step limit, ...). */
+	options: Value,
+	/**  Unix milliseconds. */
+	created_at: number,
+	/**  Unix milliseconds of the last activity. */
+	updated_at: number,
+	message_count: number,
+	usage: Usage,
+};
+
+/**  What a test call found. */
+export type TestReport = {
+	model: string,
+	reply: string,
+	latency_ms: number | null,
+};
+
 export type ToolCallResult = {
 	/**  The result object as the server sent it. */
 	result: Value,
@@ -535,6 +1187,15 @@ export type ToolCallResult = {
 	/**  Where `structuredContent` breaks the tool's `outputSchema`. */
 	schema_violations: string[],
 };
+
+/**  What happens when the model calls a tool. */
+export type ToolPolicy = 
+/**  Ask the person each time (the default). */
+"ask" | 
+/**  Run without asking. */
+"allow" | 
+/**  Never offered to the model. */
+"deny";
 
 /**  A tool of a Ready (or recently Ready: `stale`) server. */
 export type ToolRow = {
@@ -684,6 +1345,14 @@ export type Trial_Serialize = {
 	tools: string[],
 	resources: number,
 	prompts: number,
+};
+
+/**  Tokens counted by the provider. */
+export type Usage = {
+	input: number,
+	output: number,
+	/**  Input tokens served from the provider's cache (part of `input`). */
+	cached: number,
 };
 
 export type Value = null | boolean | number | string | Value[] | { [key in string]: Value };

@@ -10,6 +10,7 @@ pub mod config;
 pub mod connect;
 pub mod error;
 pub mod events;
+pub mod files;
 pub mod logging;
 pub mod schema;
 pub mod settings;

@@ -2,7 +2,10 @@
 //! `workbench-core`; errors cross as `ErrorInfo { code, message }`.
 
 pub mod asks;
+pub mod chat;
 pub mod config;
+pub mod files;
+pub mod providers;
 pub mod resources;
 pub mod servers;
 pub mod tools;
