@@ -57,6 +57,8 @@ fn main() {
             "agent_settings",
             "update_agent_settings",
             "sample_with_model",
+            "copy_text",
+            "save_bytes",
         ]),
     ))
     .expect("tauri build script failed");

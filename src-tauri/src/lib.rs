@@ -72,6 +72,8 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
             commands::providers::agent_settings::<tauri::Wry>,
             commands::providers::update_agent_settings::<tauri::Wry>,
             commands::providers::sample_with_model::<tauri::Wry>,
+            commands::files::copy_text::<tauri::Wry>,
+            commands::files::save_bytes::<tauri::Wry>,
         ])
         .events(tauri_specta::collect_events![
             events::ServerStatusChanged,
@@ -95,6 +97,7 @@ pub fn builder<R: Runtime>(options: LaunchOptions) -> tauri::Builder<R> {
     tauri::Builder::<R>::new()
         .plugin(tauri_plugin_store::Builder::new().build())
         .plugin(tauri_plugin_dialog::init())
+        .plugin(tauri_plugin_clipboard_manager::init())
         .invoke_handler(specta.invoke_handler())
         .setup(move |app| {
             let log_dir = options

@@ -25,6 +25,7 @@ import {
   type TrafficPage_Serialize as TrafficPage,
   type TrafficQuery_Deserialize as TrafficQuery,
 } from "./bindings";
+import { tauriAgentBackend, type AgentBackend } from "./backendAgent";
 
 export type { FoundConfig, Merged, NeededInput, Scope };
 export type { CallProgress, ConfigText, PendingAsk, PromptRow, ResourceRow, ServerEdit, ToolCallResult, ToolRow, TrafficEntry, TrafficPage, TrafficQuery, TrialReport };
@@ -43,7 +44,11 @@ export class BackendError extends Error {
   }
 }
 
-export interface Backend {
+export interface Backend extends AgentBackend {
+  /** Put text on the system clipboard. */
+  copyText(text: string): Promise<void>;
+  /** Save base64 bytes a server sent where the person picks; the path, or null. */
+  saveBytes(name: string, data: string): Promise<string | null>;
   listServers(): Promise<ServerList>;
   serverStatuses(): Promise<ServerStatus[]>;
   /** Call `listener` on every server state change; resolves to an unsubscribe. */
@@ -115,6 +120,11 @@ function unwrap<T>(outcome: Outcome<T>): T {
 }
 
 export const tauriBackend: Backend = {
+  ...tauriAgentBackend(unwrap),
+  copyText: async (text) => {
+    unwrap(await commands.copyText(text));
+  },
+  saveBytes: async (name, data) => unwrap(await commands.saveBytes(name, data)),
   listServers: async () => unwrap(await commands.listServers()),
   serverStatuses: async () => unwrap(await commands.serverStatuses()),
   onServerStatus: (listener) => events.serverStatusChanged.listen((e) => listener(e.payload.status)),

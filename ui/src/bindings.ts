@@ -93,7 +93,7 @@ export const commands = {
 	provideInput: (id: string, value: string, servers: string[]) => typedError<null, ErrorInfo>(__TAURI_INVOKE("provide_input", { id, value, servers })),
 	/**  Chats, most recent first; with `search`, those whose title or messages contain it. */
 	listChats: (search: string | null) => typedError<SessionRow[], ErrorInfo>(__TAURI_INVOKE("list_chats", { search })),
-	createChat: (new: NewChat_Deserialize) => typedError<SessionRow, ErrorInfo>(__TAURI_INVOKE("create_chat", { new })),
+	createChat: (init: NewChat_Deserialize) => typedError<SessionRow, ErrorInfo>(__TAURI_INVOKE("create_chat", { init })),
 	/**  A chat with its messages, whether a turn runs, and the calls waiting. */
 	openChat: (id: string) => typedError<ChatView_Serialize, ErrorInfo>(__TAURI_INVOKE("open_chat", { id })),
 	/**  Rename, change the provider, model or system prompt, or the chat's tools. */
@@ -135,6 +135,13 @@ export const commands = {
 	 *  model; the window shows the reply for approval before it is sent.
 	 */
 	sampleWithModel: (params: Value) => typedError<Value, ErrorInfo>(__TAURI_INVOKE("sample_with_model", { params })),
+	/**  Put `text` on the system clipboard. */
+	copyText: (text: string) => typedError<null, ErrorInfo>(__TAURI_INVOKE("copy_text", { text })),
+	/**
+	 *  Save bytes a server sent (base64, e.g. an embedded resource) to a file
+	 *  the person picks; returns the path, or None when they cancelled.
+	 */
+	saveBytes: (name: string, data: string) => typedError<string | null, ErrorInfo>(__TAURI_INVOKE("save_bytes", { name, data })),
 };
 
 /** Events */

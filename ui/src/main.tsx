@@ -3,7 +3,13 @@ import { createRoot } from "react-dom/client";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { App } from "./App";
 import { tauriBackend } from "./backend";
+import { initTheme } from "./design";
+import "./design/tokens.css";
+import "./design/components.css";
 import "./styles.css";
+
+// Before the first paint: the theme the person chose (or the system's).
+initTheme();
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false } },

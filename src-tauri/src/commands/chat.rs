@@ -34,9 +34,9 @@ pub async fn list_chats<R: Runtime>(
 pub async fn create_chat<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
-    new: NewChat,
+    init: NewChat,
 ) -> Result<SessionRow, ErrorInfo> {
-    Ok(state.agent.create_chat(new)?)
+    Ok(state.agent.create_chat(init)?)
 }
 
 /// A chat with its messages, whether a turn runs, and the calls waiting.

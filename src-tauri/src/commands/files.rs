@@ -57,3 +57,43 @@ pub async fn save_as<R: Runtime>(
     workbench_core::files::write_private(&path, bytes)?;
     Ok(Some(path.display().to_string()))
 }
+
+/// Put `text` on the system clipboard.
+#[tauri::command]
+#[specta::specta]
+pub async fn copy_text<R: Runtime>(
+    app: tauri::AppHandle<R>,
+    text: String,
+) -> Result<(), ErrorInfo> {
+    use tauri_plugin_clipboard_manager::ClipboardExt;
+    app.clipboard().write_text(text).map_err(|e| ErrorInfo {
+        code: workbench_core::ErrorCode::Internal,
+        message: format!("the clipboard refused the text: {e}"),
+    })
+}
+
+/// Save bytes a server sent (base64, e.g. an embedded resource) to a file
+/// the person picks; returns the path, or None when they cancelled.
+#[tauri::command]
+#[specta::specta]
+pub async fn save_bytes<R: Runtime>(
+    app: tauri::AppHandle<R>,
+    name: String,
+    data: String,
+) -> Result<Option<String>, ErrorInfo> {
+    use base64::Engine;
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(data.trim())
+        .map_err(|e| ErrorInfo {
+            code: workbench_core::ErrorCode::Invalid,
+            message: format!("the data is not base64: {e}"),
+        })?;
+    // Only the last part of the name the server gave, never a path.
+    let name = name.rsplit(['/', '\\']).next().unwrap_or("resource.bin");
+    let name = if name.is_empty() || name == "." || name == ".." {
+        "resource.bin"
+    } else {
+        name
+    };
+    save_as(&app, name, &bytes).await
+}

@@ -1,5 +1,7 @@
 import { useEffect, useState } from "react";
+import { CheckCircle2, CircleDashed, CircleSlash, Loader2, RotateCw, Square, XCircle } from "lucide-react";
 import type { ServerStatus_Serialize as ServerStatus } from "../bindings";
+import { Badge } from "../design";
 
 const plural = (n: number, one: string) => `${n.toLocaleString()} ${one}${n === 1 ? "" : "s"}`;
 
@@ -16,29 +18,57 @@ function useCountdown(deadline: number | null): number | null {
   return Math.max(0, Math.ceil((deadline - tick.now) / 1000));
 }
 
-/** A server's live state in one word, with the reason on hover. */
+/** A server's live state in one word and an icon (never colour alone), with the reason on hover. */
 export function StateBadge({ status, disabled }: { status: ServerStatus | undefined; disabled: boolean }) {
   if (!status) {
     // No live state (the workbench is not running this file): what the file says.
-    return disabled ? <span className="badge state muted">disabled</span> : <span className="badge state unknown">…</span>;
+    return disabled ? (
+      <Badge className="state muted" icon={CircleSlash}>
+        disabled
+      </Badge>
+    ) : (
+      <Badge className="state unknown" icon={CircleDashed}>
+        …
+      </Badge>
+    );
   }
   switch (status.state) {
     case "ready":
-      return <span className="badge state ready" title={status.info ? `protocol ${status.info.protocol_version}` : undefined}>ready</span>;
+      return (
+        <Badge tone="ok" className="state ready" icon={CheckCircle2} title={status.info ? `protocol ${status.info.protocol_version}` : undefined}>
+          ready
+        </Badge>
+      );
     case "starting":
-      return <span className="badge state starting">{status.slow ? "slow" : "starting"}</span>;
+      return (
+        <Badge tone="warn" className="state starting" icon={Loader2}>
+          {status.slow ? "slow" : "starting"}
+        </Badge>
+      );
     case "failed":
-      return <span className="badge state failed" title={status.reason}>failed</span>;
+      return (
+        <Badge tone="danger" className="state failed" icon={XCircle} title={status.reason}>
+          failed
+        </Badge>
+      );
     case "restarting":
       return (
-        <span className="badge state failed" title={status.reason}>
+        <Badge tone="danger" className="state failed" icon={RotateCw} title={status.reason}>
           retry {status.attempt}
-        </span>
+        </Badge>
       );
     case "disabled":
-      return <span className="badge state muted">disabled</span>;
+      return (
+        <Badge className="state muted" icon={CircleSlash}>
+          disabled
+        </Badge>
+      );
     case "stopped":
-      return <span className="badge state muted">stopped</span>;
+      return (
+        <Badge className="state muted" icon={Square}>
+          stopped
+        </Badge>
+      );
   }
 }
 

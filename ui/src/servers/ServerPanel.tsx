@@ -2,13 +2,15 @@
 // actions (restart, stop, edit, duplicate, rename, enable/disable, remove),
 // its logging level, its roots, its log messages and its stderr.
 import { useEffect, useState } from "react";
+import { Copy, Pencil, Play, Power, RotateCw, Square, Trash2 } from "lucide-react";
 import type { Backend, TrafficEntry } from "../backend";
 import type { ServerStatus_Serialize as ServerStatus, ServerSummary } from "../bindings";
 import { StateBadge, StateDetail } from "../components/StateBadge";
+import { Button, Disclosure, useToast } from "../design";
+import { Markdown } from "../tools/Markdown";
+import type { LogLine } from "../shell/workbench";
 import { entryToForm, type EntryForm } from "./entryForm";
 import { ServerForm } from "./ServerForm";
-
-export type LogLine = { server: string; level: string; data: string };
 
 const LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 
@@ -33,15 +35,16 @@ function Roots({ backend, server }: { backend: Backend; server: string }) {
     );
   };
   return (
-    <details className="panel-section">
-      <summary>Roots</summary>
+    <Disclosure title="Roots" defaultOpen={false} className="panel-section">
       <p className="muted">Folders the server may work in (roots/list), one path or file:// URI per line.</p>
       <textarea aria-label="Roots" className="json-field" value={text} onChange={(e) => setText(e.target.value)} />
-      <button type="button" onClick={save}>
-        Offer these roots
-      </button>
-      {saved && <span className="muted"> {saved}</span>}
-    </details>
+      <div className="toolbar">
+        <Button size="sm" onClick={save}>
+          Offer these roots
+        </Button>
+        {saved && <span className="muted"> {saved}</span>}
+      </div>
+    </Disclosure>
   );
 }
 
@@ -72,6 +75,7 @@ export function ServerPanel({
   const [editing, setEditing] = useState<{ form: EntryForm; duplicate: boolean } | null>(null);
   const [confirmRemove, setConfirmRemove] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
+  const toast = useToast();
   // The last 200 stderr lines, fetched again when the log grows.
   const [stderr, setStderr] = useState<{ lines: TrafficEntry[]; total: number }>({ lines: [], total: 0 });
   useEffect(() => {
@@ -84,10 +88,13 @@ export function ServerPanel({
       cancelled = true;
     };
   }, [backend, name, trafficVersion]);
-  const act = (label: string, p: Promise<void>) => {
+  const act = (label: string, p: Promise<void>, done?: string) => {
     setMessage(`${label}…`);
     p.then(
-      () => setMessage(null),
+      () => {
+        setMessage(null);
+        if (done) toast(done);
+      },
       (e: unknown) => setMessage(`${label} failed: ${e instanceof Error ? e.message : String(e)}`),
     );
   };
@@ -117,80 +124,109 @@ export function ServerPanel({
     );
   }
   const info = status?.info;
+  const stopped = status?.state === "stopped" || status?.state === "disabled";
   return (
     <div className="server-panel">
-      <header>
+      <header className="room-header">
         <h2>
           {name} <StateBadge status={status} disabled={summary.disabled} />
         </h2>
         <StateDetail status={status} />
-        <p className="muted">
-          <code>{summary.target}</code>
+        <p className="muted target-line">
+          <code className="truncate" title={summary.target}>
+            {summary.target}
+          </code>
           {hasProject && <span className="entry-scope"> · from {summary.scope === "project" ? "the project's .mcp.json" : "your user file"}</span>}
         </p>
         {summary.description && <p>{summary.description}</p>}
       </header>
       <div className="run-bar" role="toolbar" aria-label="Server actions">
-        <button type="button" onClick={() => act("Restart", backend.restartServer(name))}>
-          Restart
-        </button>
-        <button type="button" onClick={() => act("Stop", backend.stopServer(name))}>
-          Stop
-        </button>
-        <button type="button" onClick={() => openForm(false)}>
+        {summary.disabled ? (
+          <Button
+            variant="primary"
+            icon={Power}
+            onClick={() => act("Enable", backend.editServer({ kind: "set_disabled", name, disabled: false }), `${name} enabled`)}
+          >
+            Enable
+          </Button>
+        ) : (
+          <>
+            <Button icon={stopped ? Play : RotateCw} onClick={() => act(stopped ? "Start" : "Restart", backend.restartServer(name), `${name} ${stopped ? "started" : "restarted"}`)}>
+              {stopped ? "Start" : "Restart"}
+            </Button>
+            <Button icon={Square} disabled={stopped} onClick={() => act("Stop", backend.stopServer(name), `${name} stopped`)}>
+              Stop
+            </Button>
+          </>
+        )}
+        <Button icon={Pencil} onClick={() => openForm(false)}>
           Edit
-        </button>
-        <button type="button" onClick={() => openForm(true)}>
+        </Button>
+        <Button icon={Copy} onClick={() => openForm(true)}>
           Duplicate
-        </button>
-        <button type="button" onClick={() => act(summary.disabled ? "Enable" : "Disable", backend.editServer({ kind: "set_disabled", name, disabled: !summary.disabled }))}>
-          {summary.disabled ? "Enable" : "Disable"}
-        </button>
+        </Button>
+        {!summary.disabled && (
+          <Button
+            variant="ghost"
+            icon={Power}
+            onClick={() => act("Disable", backend.editServer({ kind: "set_disabled", name, disabled: true }), `${name} disabled`)}
+          >
+            Disable
+          </Button>
+        )}
         {confirmRemove ? (
           <>
             <span role="alert">Remove {name} from mcp.json?</span>
-            <button
-              type="button"
-              className="danger"
+            <Button
+              variant="danger"
               onClick={() => {
                 setConfirmRemove(false);
                 backend.editServer({ kind: "remove", name }).then(
-                  () => onGone(null),
+                  () => {
+                    toast(`${name} removed from mcp.json`);
+                    onGone(null);
+                  },
                   (e: unknown) => setMessage(e instanceof Error ? e.message : String(e)),
                 );
               }}
             >
               Yes, remove
-            </button>
-            <button type="button" onClick={() => setConfirmRemove(false)}>
-              Keep it
-            </button>
+            </Button>
+            <Button onClick={() => setConfirmRemove(false)}>Keep it</Button>
           </>
         ) : (
-          <button type="button" onClick={() => setConfirmRemove(true)}>
+          <Button variant="ghost" icon={Trash2} onClick={() => setConfirmRemove(true)}>
             Remove…
-          </button>
+          </Button>
         )}
         {message && <span role="status">{message}</span>}
       </div>
       {info && (
-        <section className="panel-section">
-          <p>
-            {info.title ?? info.name} {info.version} · protocol {info.protocol_version} · {info.transport}
-          </p>
-          <p>
-            {counts.tools} tools · {counts.resources} resources · {counts.prompts} prompts
-          </p>
+        <section className="panel-section facts">
+          <dl className="facts-grid">
+            <dt>Server</dt>
+            <dd>
+              {info.title ?? info.name} {info.version}
+            </dd>
+            <dt>Protocol</dt>
+            <dd>
+              {info.protocol_version} · {info.transport}
+            </dd>
+            <dt>Offers</dt>
+            <dd>
+              {counts.tools} tools · {counts.resources} resources · {counts.prompts} prompts
+            </dd>
+          </dl>
           {info.instructions && (
-            <details open>
-              <summary>Instructions</summary>
-              <pre>{info.instructions}</pre>
-            </details>
+            <Disclosure title="Instructions">
+              <div className="instructions">
+                <Markdown text={info.instructions} />
+              </div>
+            </Disclosure>
           )}
-          <details>
-            <summary>Capabilities</summary>
+          <Disclosure title="Capabilities" defaultOpen={false}>
             <pre className="json">{JSON.stringify(info.capabilities, null, 2)}</pre>
-          </details>
+          </Disclosure>
           <label className="field">
             <span className="field-label">Logging level</span>
             <select aria-label="Logging level" defaultValue="" onChange={(e) => e.target.value && act("Set level", backend.setLogLevel(name, e.target.value))}>
@@ -205,20 +241,24 @@ export function ServerPanel({
         </section>
       )}
       <Roots backend={backend} server={name} />
-      <details className="panel-section" open={logs.length > 0}>
-        <summary>Log messages ({logs.length})</summary>
-        <ol className="console">
-          {logs.slice(-200).map((l, i) => (
-            <li key={i} className={`log-${l.level}`}>
-              [{l.level}] {l.data}
-            </li>
-          ))}
-        </ol>
-      </details>
-      <details className="panel-section" open={stderr.total > 0 && status?.state !== "ready"}>
-        <summary>stderr ({stderr.total.toLocaleString()})</summary>
-        <pre className="console">{stderr.lines.map((e) => e.body).join("\n")}</pre>
-      </details>
+      <Disclosure title="Log messages" count={logs.length} defaultOpen={logs.length > 0} className="panel-section">
+        {logs.length === 0 ? (
+          <p className="muted">None yet. Messages the server sends (notifications/message) appear here, with their time and level.</p>
+        ) : (
+          <ol className="console" aria-label="Log messages">
+            {logs.slice(-200).map((l, i) => (
+              <li key={i} className={`log-line log-${l.level}`}>
+                <time className="log-time">{new Date(l.at).toLocaleTimeString(undefined, { hour12: false })}</time>
+                <span className={`log-level log-${l.level}`}>{l.level}</span>
+                <span className="log-data">{l.data}</span>
+              </li>
+            ))}
+          </ol>
+        )}
+      </Disclosure>
+      <Disclosure title="stderr" count={stderr.total.toLocaleString()} defaultOpen={stderr.total > 0 && status?.state !== "ready"} className="panel-section">
+        {stderr.total === 0 ? <p className="muted">Nothing on stderr.</p> : <pre className="console">{stderr.lines.map((e) => e.body).join("\n")}</pre>}
+      </Disclosure>
     </div>
   );
 }

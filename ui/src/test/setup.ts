@@ -14,3 +14,12 @@ if (typeof Range !== "undefined" && !("getClientRects" in Range.prototype)) {
     getBoundingClientRect: () => ({ x: 0, y: 0, width: 0, height: 0, top: 0, left: 0, right: 0, bottom: 0, toJSON: () => ({}) }),
   });
 }
+
+// jsdom has no ResizeObserver (the resizable panes observe their size).
+if (typeof globalThis.ResizeObserver === "undefined") {
+  globalThis.ResizeObserver = class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  } as unknown as typeof ResizeObserver;
+}

@@ -34,7 +34,9 @@ describe("a tool result", () => {
     expect(container.querySelector("audio")?.getAttribute("src")).toBe("data:audio/wav;base64,UklGRg==");
     expect(screen.getByText("file:///tmp/x.txt")).toBeTruthy();
     expect(screen.getByText("embedded text")).toBeTruthy();
-    expect(screen.getByText("binary, 3 bytes")).toBeTruthy();
+    // An embedded binary: its type and size, and a hex preview of its bytes.
+    expect(screen.getByText("application/octet-stream, 3 bytes")).toBeTruthy();
+    expect(container.querySelector(".binary-preview.hex")?.textContent?.trim()).toBe("000000  00 00 00");
     expect(screen.getByText(/"something-new"/)).toBeTruthy();
     expect(screen.getByText(/"sum": 3/)).toBeTruthy();
   });
@@ -87,5 +89,27 @@ describe("a tool result", () => {
     expect(container.querySelector("img")).toBeNull();
     fireEvent.click(screen.getByText("Show as text"));
     expect(container.querySelector("pre")?.textContent).toBe(md);
+  });
+
+  it("shows what the server says about a block, the schema check, and cuts long values", () => {
+    const blob = "QUJD".repeat(200);
+    render(
+      <ResultView
+        durationMs={1}
+        violations={[]}
+        checked
+        result={{
+          content: [{ type: "text", text: "for you", annotations: { audience: ["user"], priority: 0.9, lastModified: "2026-01-02T03:04:05Z" } }],
+          structuredContent: { image: blob, n: 1 },
+        }}
+      />,
+    );
+    expect(screen.getByText("for user · priority 0.9 · modified 2026-01-02T03:04:05Z")).toBeTruthy();
+    expect(screen.getByText("Matches the tool's output schema")).toBeTruthy();
+    const json = () => document.querySelector(".result pre.json")?.textContent ?? "";
+    expect(json()).toContain("(720 more characters)");
+    expect(json()).not.toContain(blob);
+    fireEvent.click(screen.getByText("Show 1 long value whole"));
+    expect(json()).toContain(blob);
   });
 });

@@ -2,6 +2,9 @@
 // content, schema violations, and an error result marked as such. All server
 // text is rendered as text (never HTML); media only from data: URLs.
 import { useState } from "react";
+import { BookOpen, CheckCircle2, Download, Link2 } from "lucide-react";
+import type { Backend } from "../backend";
+import { Badge, Button, Disclosure, useToast } from "../design";
 import { Markdown, looksLikeMarkdown } from "./Markdown";
 
 type Block = { [key: string]: unknown };
@@ -51,7 +54,135 @@ function TextBlock({ text }: { text: string }) {
   );
 }
 
-function BlockView({ block }: { block: Block }) {
+/** Bytes of a base64 string (without decoding it). */
+const b64Size = (data: string) => Math.floor((data.replace(/=+$/, "").length * 3) / 4);
+
+function decode(b64: string, max: number): Uint8Array {
+  try {
+    const bin = atob(b64.slice(0, Math.ceil((max * 4) / 3) + 4).replace(/[^A-Za-z0-9+/=]/g, ""));
+    return Uint8Array.from(bin.slice(0, max), (c) => c.charCodeAt(0));
+  } catch {
+    return new Uint8Array();
+  }
+}
+
+/** The first bytes as a hex dump, and as text when they read as UTF-8. */
+function BinaryPreview({ data, mime }: { data: string; mime: string }) {
+  const bytes = decode(data, 512);
+  let text: string | null = null;
+  try {
+    const t = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    if (mime.startsWith("text/") || /^[\t\n\r\x20-\x7e\u00a0-\uffff]*$/.test(t)) text = t;
+  } catch {
+    text = null;
+  }
+  const hex = Array.from(bytes.slice(0, 256), (b, i) => `${i % 16 === 0 ? `${i.toString(16).padStart(6, "0")}  ` : ""}${b.toString(16).padStart(2, "0")}${i % 16 === 15 ? "\n" : " "}`).join("");
+  return text !== null ? <pre className="binary-preview">{text}</pre> : <pre className="binary-preview hex">{hex}</pre>;
+}
+
+/** A binary resource: its type and size, a preview, and Save as…. */
+function Binary({ backend, uri, mime, data }: { backend?: Backend; uri: string; mime: string; data: string }) {
+  const toast = useToast();
+  const name = uri.split("/").filter(Boolean).pop() || "resource.bin";
+  return (
+    <div className="binary">
+      <p className="muted">
+        {mime}, {b64Size(data).toLocaleString()} bytes
+      </p>
+      <BinaryPreview data={data} mime={mime} />
+      {backend && (
+        <Button
+          size="sm"
+          icon={Download}
+          onClick={() =>
+            backend.saveBytes(name, data).then(
+              (path) => path && toast("Saved", { description: path }),
+              (e: unknown) => toast("Could not save", { tone: "danger", description: e instanceof Error ? e.message : String(e) }),
+            )
+          }
+        >
+          Save as…
+        </Button>
+      )}
+    </div>
+  );
+}
+
+/** What the server says about a block: who it is for, how important, when it changed. */
+function BlockAnnotations({ annotations }: { annotations: unknown }) {
+  const a = (annotations ?? null) as Block | null;
+  if (!a) return null;
+  const parts = [
+    Array.isArray(a.audience) ? `for ${a.audience.join(" and ")}` : null,
+    typeof a.priority === "number" ? `priority ${a.priority}` : null,
+    typeof a.lastModified === "string" ? `modified ${a.lastModified}` : null,
+  ].filter(Boolean);
+  return parts.length ? <p className="block-annotations">{parts.join(" · ")}</p> : null;
+}
+
+/** Contents read from a resource (a link followed in place). */
+function Contents({ backend, contents }: { backend?: Backend; contents: Block[] }) {
+  return (
+    <div className="linked-contents">
+      {contents.map((c, i) =>
+        typeof c.text === "string" ? (
+          String(c.mimeType ?? "").includes("markdown") ? (
+            <Markdown key={i} text={c.text} />
+          ) : (
+            <LongText key={i} text={c.text} />
+          )
+        ) : (
+          <Binary key={i} backend={backend} uri={String(c.uri ?? "")} mime={String(c.mimeType ?? "application/octet-stream")} data={String(c.blob ?? "")} />
+        ),
+      )}
+    </div>
+  );
+}
+
+function ResourceLink({ block, backend, server }: { block: Block; backend?: Backend; server?: string }) {
+  const [read, setRead] = useState<{ contents?: Block[]; error?: string } | null>(null);
+  const uri = String(block.uri ?? "");
+  return (
+    <div className="block" data-block="resource_link">
+      <div className="block-head">
+        <Badge icon={Link2}>link</Badge>
+        <code className="truncate" title={uri}>
+          {uri}
+        </code>
+        {typeof block.title === "string" ? <span>{block.title}</span> : typeof block.name === "string" && <span>{block.name}</span>}
+        {backend && server && (
+          <Button
+            size="sm"
+            variant="ghost"
+            icon={BookOpen}
+            onClick={() =>
+              backend.readResource(server, uri).then(
+                (r) => setRead({ contents: ((r as Block).contents ?? []) as Block[] }),
+                (e: unknown) => setRead({ error: e instanceof Error ? e.message : String(e) }),
+              )
+            }
+          >
+            Read
+          </Button>
+        )}
+      </div>
+      {typeof block.description === "string" && <p className="muted">{block.description}</p>}
+      {read?.error && <p className="field-error">{read.error}</p>}
+      {read?.contents && <Contents backend={backend} contents={read.contents} />}
+    </div>
+  );
+}
+
+function BlockView({ block, backend, server }: { block: Block; backend?: Backend; server?: string }) {
+  return (
+    <>
+      <BlockBody block={block} backend={backend} server={server} />
+      <BlockAnnotations annotations={block.annotations} />
+    </>
+  );
+}
+
+function BlockBody({ block, backend, server }: { block: Block; backend?: Backend; server?: string }) {
   const type = String(block.type ?? "");
   switch (type) {
     case "text":
@@ -73,22 +204,27 @@ function BlockView({ block }: { block: Block }) {
       );
     }
     case "resource_link":
-      return (
-        <div className="block" data-block="resource_link">
-          <span className="badge">link</span> <code>{String(block.uri ?? "")}</code>{" "}
-          {typeof block.name === "string" && <span>{block.name}</span>}
-          {typeof block.description === "string" && <p className="muted">{block.description}</p>}
-        </div>
-      );
+      return <ResourceLink block={block} backend={backend} server={server} />;
     case "resource": {
       const r = (block.resource ?? {}) as Block;
       return (
         <div className="block" data-block="resource">
-          <span className="badge">resource</span> <code>{String(r.uri ?? "")}</code>
+          <div className="block-head">
+            <Badge>resource</Badge>
+            <code className="truncate" title={String(r.uri ?? "")}>
+              {String(r.uri ?? "")}
+            </code>
+          </div>
           {typeof r.text === "string" ? (
-            <LongText text={r.text} />
+            String(r.mimeType ?? "").includes("markdown") ? (
+              <Markdown text={r.text} />
+            ) : (
+              <LongText text={r.text} />
+            )
+          ) : typeof r.blob === "string" ? (
+            <Binary backend={backend} uri={String(r.uri ?? "")} mime={String(r.mimeType ?? "application/octet-stream")} data={r.blob} />
           ) : (
-            <p className="muted">{typeof r.blob === "string" ? `binary, ${Math.floor((r.blob.length * 3) / 4).toLocaleString()} bytes` : "no content"}</p>
+            <p className="muted">no content</p>
           )}
         </div>
       );
@@ -102,7 +238,50 @@ function BlockView({ block }: { block: Block }) {
   }
 }
 
-export function ResultView({ result, durationMs, violations }: { result: Block; durationMs: number | null; violations: string[] }) {
+/** JSON with long strings (base64 and the like) cut, unless asked for whole. */
+function StructuredContent({ value }: { value: unknown }) {
+  const [whole, setWhole] = useState(false);
+  let cut = 0;
+  const text = JSON.stringify(
+    value,
+    (_, v: unknown) => {
+      if (!whole && typeof v === "string" && v.length > 400) {
+        cut += 1;
+        return `${v.slice(0, 80)}… (${(v.length - 80).toLocaleString()} more characters)`;
+      }
+      return v;
+    },
+    2,
+  );
+  return (
+    <>
+      <LongText className="json" text={text} />
+      {(cut > 0 || whole) && (
+        <button type="button" className="link-button" onClick={() => setWhole(!whole)}>
+          {whole ? "Cut long values" : `Show ${cut} long value${cut === 1 ? "" : "s"} whole`}
+        </button>
+      )}
+    </>
+  );
+}
+
+export function ResultView({
+  result,
+  durationMs,
+  violations,
+  backend,
+  server,
+  checked = false,
+}: {
+  result: Block;
+  durationMs: number | null;
+  violations: string[];
+  /** With these, resource links can be read in place and binaries saved. */
+  backend?: Backend;
+  server?: string;
+  /** The tool has an output schema the structured content was checked against. */
+  checked?: boolean;
+}) {
   const isError = result.isError === true;
   const content = Array.isArray(result.content) ? (result.content as Block[]) : [];
   return (
@@ -112,13 +291,17 @@ export function ResultView({ result, durationMs, violations }: { result: Block; 
         {durationMs !== null && ` in ${durationMs.toFixed(0)} ms`}
       </p>
       {content.map((b, i) => (
-        <BlockView key={i} block={b} />
+        <BlockView key={i} block={b} backend={backend} server={server} />
       ))}
       {result.structuredContent !== undefined && (
-        <details open>
-          <summary>structuredContent</summary>
-          <LongText className="json" text={JSON.stringify(result.structuredContent, null, 2)} />
-        </details>
+        <Disclosure title="structuredContent">
+          <StructuredContent value={result.structuredContent} />
+        </Disclosure>
+      )}
+      {checked && result.structuredContent !== undefined && violations.length === 0 && (
+        <p className="schema-ok" role="status">
+          <CheckCircle2 aria-hidden size={14} /> Matches the tool&apos;s output schema
+        </p>
       )}
       {violations.length > 0 && (
         <div className="violations" role="alert">

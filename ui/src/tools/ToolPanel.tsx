@@ -2,20 +2,16 @@
 // (Ctrl+Enter) with progress, Cancel and elapsed time, the result, and the
 // calls made so far.
 import { useEffect, useRef, useState } from "react";
+import { Braces, Play, RotateCcw, Square, Terminal } from "lucide-react";
 import { BackendError, type Backend, type CallProgress, type ToolCallResult, type ToolRow } from "../backend";
+import { Badge, Button, Disclosure, Segmented, useToast } from "../design";
+import { annotationList } from "./annotations";
 import { SchemaForm } from "../schema/SchemaForm";
 import { initialValue, type Json, type Schema } from "../schema/model";
 import { ResultView } from "./ResultView";
 import { LatencyChart } from "./LatencyChart";
 
 type Run = { args: Json | undefined; outcome?: ToolCallResult; error?: string; at: number };
-
-const ANNOTATIONS: [string, string][] = [
-  ["readOnlyHint", "read-only"],
-  ["destructiveHint", "destructive"],
-  ["idempotentHint", "idempotent"],
-  ["openWorldHint", "open-world"],
-];
 
 const storageKey = (row: ToolRow) => `mcpwb.args.${row.qualified}`;
 
@@ -36,7 +32,10 @@ export function asCommand(row: ToolRow, args: Json | undefined): string {
   return `mcpwb call ${quote(row.server)} ${quote(name)} --args ${quote(JSON.stringify(args ?? {}))}`;
 }
 
-export function ToolPanel({ backend, row }: { backend: Backend; row: ToolRow }) {
+/** A description longer than this folds, with "Show more". */
+const LONG_DESCRIPTION = 280;
+
+export function ToolPanel({ backend, row, available = true }: { backend: Backend; row: ToolRow; available?: boolean }) {
   const tool = row.tool as Record<string, unknown>;
   const schema = (tool.inputSchema ?? { type: "object" }) as Schema;
   const [args, setArgs] = useState<Json | undefined>(() => remembered(row, schema));
@@ -47,7 +46,9 @@ export function ToolPanel({ backend, row }: { backend: Backend; row: ToolRow }) 
   const [progress, setProgress] = useState<CallProgress | null>(null);
   const [elapsed, setElapsed] = useState(0);
   const [history, setHistory] = useState<Run[]>([]);
-  const [copied, setCopied] = useState<string | null>(null);
+  const [copyFallback, setCopyFallback] = useState<string | null>(null);
+  const [longOpen, setLongOpen] = useState(false);
+  const toast = useToast();
   const mounted = useRef(true);
   useEffect(() => {
     mounted.current = true;
@@ -62,7 +63,7 @@ export function ToolPanel({ backend, row }: { backend: Backend; row: ToolRow }) 
   }, [running]);
 
   const run = (withArgs: Json | undefined = args) => {
-    if (running) return;
+    if (running || !available) return;
     try {
       localStorage.setItem(storageKey(row), JSON.stringify(withArgs ?? {}));
     } catch {
@@ -82,60 +83,79 @@ export function ToolPanel({ backend, row }: { backend: Backend; row: ToolRow }) 
     ).finally(() => mounted.current && setRunning(null));
   };
 
-  const onKey = (e: React.KeyboardEvent) => {
-    if (e.key === "Enter" && (e.ctrlKey || e.metaKey)) {
-      e.preventDefault();
-      run();
-    }
-  };
+  // Ctrl+Enter runs from anywhere in the window while this tool is shown.
+  const runRef = useRef(run);
+  runRef.current = run;
+  const panel = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Enter" && (e.ctrlKey || e.metaKey) && panel.current?.offsetParent) {
+        e.preventDefault();
+        runRef.current();
+      }
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, []);
 
   const latest = history[0];
   const annotations = (tool.annotations ?? {}) as Record<string, unknown>;
   const title = typeof tool.title === "string" ? tool.title : typeof annotations.title === "string" ? annotations.title : null;
   const copy = async (label: string, text: string) => {
     try {
-      await navigator.clipboard.writeText(text);
-      setCopied(label);
-    } catch {
-      setCopied(`${label}: copy failed; select the text below`);
+      await backend.copyText(text);
+      setCopyFallback(null);
+      toast(`Copied the ${label}`);
+    } catch (e) {
+      // The clipboard refused: show the text selected, to copy by hand.
+      setCopyFallback(text);
+      toast(`Could not copy the ${label}`, { tone: "danger", description: `${e instanceof Error ? e.message : String(e)}. The text is shown below, selected.` });
     }
   };
+  const description = typeof tool.description === "string" ? tool.description : "";
+  const long = description.length > LONG_DESCRIPTION || description.split("\n").length > 4;
   return (
-    <div className="tool-panel" onKeyDown={onKey}>
-      <header>
+    <div className="tool-panel" ref={panel}>
+      <header className="room-header">
         <h2>
           {title ?? String(tool.name ?? "")} <code className="qualified">{row.qualified}</code>
         </h2>
         <div className="badges">
-          {ANNOTATIONS.filter(([k]) => annotations[k] === true).map(([, label]) => (
-            <span key={label} className={`badge badge-${label}`}>
-              {label}
-            </span>
+          {annotationList(tool.annotations).map((h) => (
+            <Badge key={h.label} tone={h.tone as "ok"} icon={h.icon} className={`badge-${h.label}`} title="A hint from the server">
+              {h.label}
+            </Badge>
           ))}
-          {row.stale && <span className="badge">server away: last known</span>}
+          {row.stale && <Badge tone="warn">server away: last known</Badge>}
         </div>
-        {typeof tool.description === "string" && <p className="tool-description">{tool.description}</p>}
+        {description && (
+          <div className={`tool-description${long && !longOpen ? " clamped" : ""}`}>
+            <p>{description}</p>
+          </div>
+        )}
+        {long && (
+          <button type="button" className="link-button" aria-expanded={longOpen} onClick={() => setLongOpen((o) => !o)}>
+            {longOpen ? "Show less" : "Show more"}
+          </button>
+        )}
       </header>
       <div className="tool-args">
         <div className="toolbar">
-          <button type="button" aria-pressed={!raw} onClick={() => setRaw(false)}>
-            Form
-          </button>
-          <button
-            type="button"
-            aria-pressed={raw}
-            onClick={() => {
-              setRawText(JSON.stringify(args ?? {}, null, 2));
-              setRawError(null);
-              setRaw(true);
+          <Segmented
+            label="Arguments as"
+            value={raw ? "json" : "form"}
+            onChange={(v) => {
+              if (v === "json") {
+                setRawText(JSON.stringify(args ?? {}, null, 2));
+                setRawError(null);
+                setRaw(true);
+              } else setRaw(false);
             }}
-          >
-            JSON
-          </button>
-          <details className="schemas">
-            <summary>Schemas</summary>
-            <pre className="json">{JSON.stringify({ inputSchema: tool.inputSchema, outputSchema: tool.outputSchema }, null, 2)}</pre>
-          </details>
+            options={[
+              { value: "form", label: "Form" },
+              { value: "json", label: "JSON" },
+            ]}
+          />
         </div>
         {raw ? (
           <>
@@ -159,15 +179,18 @@ export function ToolPanel({ backend, row }: { backend: Backend; row: ToolRow }) 
         ) : (
           <SchemaForm schema={schema} value={args} onChange={setArgs} />
         )}
+        <Disclosure title="Schemas" defaultOpen={false}>
+          <pre className="json">{JSON.stringify({ inputSchema: tool.inputSchema, outputSchema: tool.outputSchema }, null, 2)}</pre>
+        </Disclosure>
       </div>
       <div className="run-bar">
-        <button type="button" className="primary" disabled={!!running || !!rawError} onClick={() => run()} title="Ctrl+Enter">
+        <Button variant="primary" icon={Play} disabled={!!running || !!rawError || !available} onClick={() => run()} title="Ctrl+Enter" trailing={<kbd className="kbd-on-accent">Ctrl ↵</kbd>}>
           Run
-        </button>
+        </Button>
         {running && (
-          <button type="button" onClick={() => void running.cancel()}>
+          <Button icon={Square} onClick={() => void running.cancel()}>
             Cancel
-          </button>
+          </Button>
         )}
         {running && (
           <span className="elapsed" role="status">
@@ -176,30 +199,33 @@ export function ToolPanel({ backend, row }: { backend: Backend; row: ToolRow }) 
         )}
         {running && progress && (
           <span className="progress">
-            <progress
-              value={progress.total ? (progress.progress ?? 0) : undefined}
-              max={progress.total ?? undefined}
-              aria-label="progress"
-            />
+            <progress value={progress.total ? (progress.progress ?? 0) : undefined} max={progress.total ?? undefined} aria-label="progress" />
             {progress.message && <span>{progress.message}</span>}
           </span>
         )}
-        <button type="button" onClick={() => void copy("mcpwb command", asCommand(row, args))}>
+        <span className="run-bar-spacer" />
+        <Button variant="ghost" size="sm" icon={Terminal} onClick={() => void copy("mcpwb command", asCommand(row, args))}>
           Copy as mcpwb
-        </button>
-        <button
-          type="button"
+        </Button>
+        <Button
+          variant="ghost"
+          size="sm"
+          icon={Braces}
           onClick={() =>
-            void copy(
-              "JSON-RPC request",
-              JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: tool.name, arguments: args ?? {} } }, null, 2),
-            )
+            void copy("JSON-RPC request", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: tool.name, arguments: args ?? {} } }, null, 2))
           }
         >
           Copy as JSON-RPC
-        </button>
-        {copied && <span className="muted">copied {copied}</span>}
+        </Button>
       </div>
+      {!available && (
+        <p className="callout tone-warn" role="status">
+          {row.server} is not ready: start it from the server list to run this tool.
+        </p>
+      )}
+      {copyFallback && (
+        <textarea className="json-field copy-fallback" aria-label="Text to copy" readOnly value={copyFallback} ref={(el) => el?.select()} />
+      )}
       {latest?.error && (
         <div className="error-banner" role="alert">
           <p className="error-message">{latest.error}</p>
@@ -207,34 +233,36 @@ export function ToolPanel({ backend, row }: { backend: Backend; row: ToolRow }) 
       )}
       {latest?.outcome && (
         <ResultView
+          backend={backend}
+          server={row.server}
           result={latest.outcome.result as Record<string, unknown>}
           durationMs={latest.outcome.duration_ms}
           violations={latest.outcome.schema_violations}
+          checked={tool.outputSchema !== undefined && tool.outputSchema !== null}
         />
       )}
-      {history.some((h) => h.outcome) && (
-        <LatencyChart durations={history.filter((h) => h.outcome).map((h) => h.outcome?.duration_ms ?? 0).reverse()} />
-      )}
+      {history.some((h) => h.outcome) && <LatencyChart durations={history.filter((h) => h.outcome).map((h) => h.outcome?.duration_ms ?? 0).reverse()} />}
       {history.length > 1 && (
-        <details className="history">
-          <summary>History ({history.length})</summary>
+        <Disclosure title="History" count={history.length} defaultOpen={false} className="history">
           <ol>
             {history.map((h, i) => (
               <li key={h.at + i}>
                 <code>{JSON.stringify(h.args ?? {})}</code> {h.error ? `failed: ${h.error}` : `${h.outcome?.duration_ms?.toFixed(0) ?? "?"} ms`}{" "}
-                <button
-                  type="button"
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  icon={RotateCcw}
                   onClick={() => {
                     setArgs(h.args);
                     run(h.args);
                   }}
                 >
                   Run again
-                </button>
+                </Button>
               </li>
             ))}
           </ol>
-        </details>
+        </Disclosure>
       )}
     </div>
   );

@@ -1,11 +1,19 @@
-// Every tool of every server in one searchable, virtualised list; the
-// selected one opens in the panel beside it.
+// Every tool of every server in one searchable, virtualised list — grouped
+// by server (each group folds) or flat, filtered by server — with what the
+// server says about each (read-only, destructive, ...) as icons; the
+// selected one opens in the panel beside it. A tool of a server that is
+// not ready is shown as unavailable.
 import { useMemo, useRef, useState } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
+import { ChevronRight, Wrench } from "lucide-react";
 import type { Backend, ToolRow } from "../backend";
+import type { ServerStatus_Serialize as ServerStatus } from "../bindings";
+import { EmptyState, Pane, PaneHandle, Panes, Segmented, Skeleton } from "../design";
+import { AnnotationIcons } from "./annotations";
 import { ToolPanel } from "./ToolPanel";
 
 const ROW_HEIGHT = 52;
+const HEADER_HEIGHT = 30;
 
 function matches(row: ToolRow, query: string): boolean {
   if (!query) return true;
@@ -18,96 +26,179 @@ function matches(row: ToolRow, query: string): boolean {
     .every((word) => hay.includes(word));
 }
 
+type Item = { kind: "header"; server: string; count: number; folded: boolean } | { kind: "tool"; row: ToolRow };
+
+const GROUPING_KEY = "mcpwb.tools.grouping";
+
 export function ToolsView({
   backend,
   tools,
   selected,
   onSelect,
+  statuses = [],
+  loading = false,
 }: {
   backend: Backend;
   tools: ToolRow[];
   /** The qualified name of the open tool (the palette can open one). */
   selected: string | null;
   onSelect: (qualified: string | null) => void;
+  statuses?: ServerStatus[];
+  loading?: boolean;
 }) {
   const [query, setQuery] = useState("");
-  const setSelected = onSelect;
-  const shown = useMemo(() => tools.filter((t) => matches(t, query)), [tools, query]);
+  const [server, setServer] = useState("");
+  const [grouping, setGroupingState] = useState<"server" | "flat">(() => (localStorage.getItem(GROUPING_KEY) === "flat" ? "flat" : "server"));
+  const setGrouping = (g: "server" | "flat") => {
+    setGroupingState(g);
+    localStorage.setItem(GROUPING_KEY, g);
+  };
+  const [folded, setFolded] = useState<Set<string>>(new Set());
+  const servers = useMemo(() => [...new Set(tools.map((t) => t.server))], [tools]);
+  const shown = useMemo(() => tools.filter((t) => (!server || t.server === server) && matches(t, query)), [tools, query, server]);
+  const items = useMemo<Item[]>(() => {
+    if (grouping === "flat") return shown.map((row) => ({ kind: "tool", row }));
+    const out: Item[] = [];
+    let i = 0;
+    while (i < shown.length) {
+      const name = shown[i]?.server ?? "";
+      let j = i;
+      while (j < shown.length && shown[j]?.server === name) j++;
+      const isFolded = folded.has(name) && !query;
+      out.push({ kind: "header", server: name, count: j - i, folded: isFolded });
+      if (!isFolded) for (const row of shown.slice(i, j)) out.push({ kind: "tool", row });
+      i = j;
+    }
+    return out;
+  }, [shown, grouping, folded, query]);
+  const ready = useMemo(() => new Set(statuses.filter((s) => s.state === "ready").map((s) => s.name)), [statuses]);
   const scroller = useRef<HTMLDivElement>(null);
   const virtual = useVirtualizer({
-    count: shown.length,
+    count: items.length,
     getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_HEIGHT,
+    estimateSize: (i) => (items[i]?.kind === "header" ? HEADER_HEIGHT : ROW_HEIGHT),
     overscan: 8,
     initialRect: { width: 320, height: 800 },
   });
   const current = tools.find((t) => t.qualified === selected) ?? null;
   const move = (delta: number) => {
-    if (shown.length === 0) return;
-    const at = shown.findIndex((t) => t.qualified === selected);
-    const next = Math.min(shown.length - 1, Math.max(0, at < 0 ? 0 : at + delta));
-    const target = shown[next];
-    if (!target) return;
-    setSelected(target.qualified);
-    virtual.scrollToIndex(next);
+    const rows = items.flatMap((it, index) => (it.kind === "tool" ? [{ row: it.row, index }] : []));
+    if (rows.length === 0) return;
+    const at = rows.findIndex((r) => r.row.qualified === selected);
+    const next = rows[Math.min(rows.length - 1, Math.max(0, at < 0 ? 0 : at + delta))];
+    if (!next) return;
+    onSelect(next.row.qualified);
+    virtual.scrollToIndex(next.index);
   };
+  const toggle = (name: string) => setFolded((f) => (f.has(name) ? new Set([...f].filter((n) => n !== name)) : new Set([...f, name])));
   return (
     <div className="tools-view">
-      <div className="tool-list">
-        <input
-          type="search"
-          aria-label="Search tools"
-          placeholder={`Search ${tools.length.toLocaleString()} tools`}
-          value={query}
-          onChange={(e) => setQuery(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key === "ArrowDown") {
-              e.preventDefault();
-              move(1);
-            } else if (e.key === "ArrowUp") {
-              e.preventDefault();
-              move(-1);
-            }
-          }}
-        />
-        {tools.length === 0 && <p className="muted empty-hint">No tools yet: they appear when a server is ready.</p>}
-        {tools.length > 0 && shown.length === 0 && <p className="muted empty-hint">No tool matches “{query}”.</p>}
-        <div className="tool-scroller" ref={scroller} role="listbox" aria-label="Tools">
-          <div style={{ height: virtual.getTotalSize(), position: "relative" }}>
-            {virtual.getVirtualItems().map((item) => {
-              const row = shown[item.index];
-              if (!row) return null;
-              const t = row.tool as Record<string, unknown>;
-              return (
-                <div
-                  key={row.qualified}
-                  role="option"
-                  aria-selected={row.qualified === selected}
-                  className={row.qualified === selected ? "tool-row selected" : "tool-row"}
-                  style={{ position: "absolute", top: 0, left: 0, right: 0, height: ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
-                  onClick={() => setSelected(row.qualified)}
-                  data-qualified={row.qualified}
-                >
-                  <span className="tool-name">{String(t.title ?? t.name ?? "")}</span>
-                  <span className="tool-meta">
-                    {row.server} · <code>{String(t.name ?? "")}</code>
-                  </span>
-                </div>
-              );
-            })}
+      <Panes id="tools">
+        <Pane id="tool-list" defaultSize={320} minSize={220} maxSize="60" className="tool-list">
+          <div className="list-controls">
+            <input
+              type="search"
+              aria-label="Search tools"
+              placeholder={`Search ${tools.length.toLocaleString()} tools`}
+              value={query}
+              onChange={(e) => setQuery(e.target.value)}
+              onKeyDown={(e) => {
+                if (e.key === "ArrowDown") {
+                  e.preventDefault();
+                  move(1);
+                } else if (e.key === "ArrowUp") {
+                  e.preventDefault();
+                  move(-1);
+                }
+              }}
+            />
+            <div className="list-filters">
+              <select aria-label="Server" value={server} onChange={(e) => setServer(e.target.value)}>
+                <option value="">All servers</option>
+                {servers.map((s) => (
+                  <option key={s} value={s}>
+                    {s}
+                  </option>
+                ))}
+              </select>
+              <Segmented
+                label="Grouping"
+                value={grouping}
+                onChange={setGrouping}
+                options={[
+                  { value: "server", label: "By server" },
+                  { value: "flat", label: "Flat" },
+                ]}
+              />
+            </div>
           </div>
-        </div>
-      </div>
-      <div className="tool-detail">
-        {current ? (
-          <ToolPanel key={current.qualified} backend={backend} row={current} />
-        ) : (
-          <div className="empty-state">
-            <h2>Pick a tool</h2>
-            <p>Search by name or description; ↑ and ↓ move through the list.</p>
+          {loading && <Skeleton lines={6} label="Loading tools" />}
+          {!loading && tools.length === 0 && <p className="muted empty-hint">No tools yet: they appear when a server is ready.</p>}
+          {tools.length > 0 && shown.length === 0 && <p className="muted empty-hint">No tool matches “{query}”.</p>}
+          <div className="tool-scroller" ref={scroller} role="listbox" aria-label="Tools">
+            <div style={{ height: virtual.getTotalSize(), position: "relative" }}>
+              {virtual.getVirtualItems().map((v) => {
+                const item = items[v.index];
+                if (!item) return null;
+                const style = { position: "absolute" as const, top: 0, left: 0, right: 0, height: v.size, transform: `translateY(${v.start}px)` };
+                if (item.kind === "header") {
+                  return (
+                    <button
+                      key={`h-${item.server}`}
+                      type="button"
+                      className="tool-group"
+                      style={style}
+                      aria-expanded={!item.folded}
+                      onClick={() => toggle(item.server)}
+                    >
+                      <ChevronRight aria-hidden size={13} className="tool-group-chevron" />
+                      <span className="truncate">{item.server}</span>
+                      <span className="tool-group-count">{item.count}</span>
+                      {!ready.has(item.server) && <span className="badge tone-warn">unavailable</span>}
+                    </button>
+                  );
+                }
+                const row = item.row;
+                const t = row.tool as Record<string, unknown>;
+                const away = row.stale || !ready.has(row.server);
+                return (
+                  <div
+                    key={row.qualified}
+                    role="option"
+                    aria-selected={row.qualified === selected}
+                    aria-disabled={away || undefined}
+                    className={`tool-row${row.qualified === selected ? " selected" : ""}${away ? " unavailable" : ""}`}
+                    style={style}
+                    onClick={() => onSelect(row.qualified)}
+                    data-qualified={row.qualified}
+                    title={String(t.description ?? "")}
+                  >
+                    <span className="tool-name">
+                      <span className="truncate">{String(t.title ?? t.name ?? "")}</span>
+                      <AnnotationIcons annotations={t.annotations} />
+                    </span>
+                    <span className="tool-meta">
+                      {grouping === "flat" && `${row.server} · `}
+                      <code>{String(t.name ?? "")}</code>
+                      {away && " · unavailable"}
+                    </span>
+                  </div>
+                );
+              })}
+            </div>
           </div>
-        )}
-      </div>
+        </Pane>
+        <PaneHandle label="Resize the tool list" />
+        <Pane id="tool-detail" minSize={320} className="tool-detail">
+          {current ? (
+            <ToolPanel key={current.qualified} backend={backend} row={current} available={!current.stale && ready.has(current.server)} />
+          ) : (
+            <EmptyState icon={Wrench} title="Pick a tool">
+              <p>Search by name or description; ↑ and ↓ move through the list. Run a tool with Ctrl+Enter.</p>
+            </EmptyState>
+          )}
+        </Pane>
+      </Panes>
     </div>
   );
 }

@@ -1,0 +1,109 @@
+// One open chat: its header (model, system prompt, tools, context), the
+// conversation with the running turn's live parts and approvals, and the
+// composer. Sending, Stop, Retry, regenerate and edit-and-resend start
+// turns whose events stream into `live`.
+import { useEffect } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { AlertTriangle, RotateCw } from "lucide-react";
+import { BackendError } from "../backend";
+import type { ChatMessage, ChatView, EndReason } from "../backendAgent";
+import { Button, Skeleton, useToast } from "../design";
+import type { RoomId } from "../shell/route";
+import type { Workbench } from "../shell/workbench";
+import { ChatHeader } from "./ChatHeader";
+import { Composer } from "./Composer";
+import { Conversation } from "./Conversation";
+import * as live from "./live";
+
+export function ChatPane({ wb, id, go }: { wb: Workbench; id: string; go: (room: RoomId, param?: string) => void }) {
+  const { backend } = wb;
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const chat = useQuery({ queryKey: ["chat", id], queryFn: () => backend.openChat(id) });
+  const state = live.useLive(id);
+  const running = state.running || (chat.data?.running ?? false);
+  // Opened afresh: what the last turn stored is in the opened view.
+  useEffect(() => {
+    if (chat.data && !state.running) live.settle(id);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [chat.data]);
+
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: ["chat", id] });
+    void queryClient.invalidateQueries({ queryKey: ["chats"] });
+    void queryClient.invalidateQueries({ queryKey: ["chat-tools", id] });
+  };
+  /** Run a turn; `keep` cuts the opened messages first (edit, regenerate). */
+  const start = (turn: (onEvent: (e: Parameters<typeof live.apply>[1]) => void) => Promise<EndReason>, keep?: (m: ChatMessage) => boolean) => {
+    if (keep) {
+      queryClient.setQueryData<ChatView>(["chat", id], (old) => (old ? { ...old, messages: old.messages.filter(keep) } : old));
+    }
+    live.begin(id);
+    turn((e) => live.apply(id, e)).then(
+      () => {
+        live.end(id);
+        refresh();
+      },
+      (e: unknown) => {
+        live.end(id);
+        toast(e instanceof BackendError && e.code === "busy" ? "A turn is already running in this chat" : "The message was not sent", {
+          tone: "danger",
+          description: e instanceof Error ? e.message : String(e),
+        });
+        refresh();
+      },
+    );
+  };
+  const send = (text: string) => start((on) => backend.sendMessage(id, text, on));
+  const regenerate = () => {
+    const messages = chat.data?.messages ?? [];
+    const lastUser = [...messages, ...state.stored].filter((m) => m.role === "user").at(-1);
+    start((on) => backend.regenerate(id, on), lastUser ? (m) => m.seq <= lastUser.seq : undefined);
+  };
+  const edit = (seq: number, text: string) => start((on) => backend.editMessage(id, seq, text, on), (m) => m.seq < seq);
+  const stop = () => void backend.stopChat(id);
+
+  if (chat.isPending) return <Skeleton lines={8} label="Opening the chat" />;
+  if (chat.isError || !chat.data) {
+    return (
+      <div className="error-banner" role="alert">
+        <p className="error-message">{chat.error instanceof Error ? chat.error.message : "The chat could not be opened."}</p>
+      </div>
+    );
+  }
+  const opened = chat.data.messages;
+  const messages = [...opened, ...state.stored.filter((m) => !opened.some((o) => o.id === m.id))];
+  const approvals = state.approvals.length > 0 ? state.approvals : chat.data.pending;
+  return (
+    <div className="chat-pane">
+      <ChatHeader wb={wb} chat={chat.data} liveUsage={state.usage} running={running} onChanged={refresh} />
+      <Conversation
+        backend={backend}
+        messages={messages}
+        live={state}
+        approvals={approvals}
+        running={running}
+        onEdit={edit}
+        onRegenerate={regenerate}
+        onTraffic={(server) => go("traffic", server)}
+      />
+      {state.retrying && (
+        <p className="callout tone-warn chat-status" role="status">
+          <RotateCw aria-hidden size={14} /> {state.retrying.reason}. Trying again in {(state.retrying.waitMs / 1000).toFixed(1)} s (attempt {state.retrying.attempt}).
+        </p>
+      )}
+      {state.error && !running && (
+        <div className="callout tone-danger chat-status" role="alert">
+          <AlertTriangle aria-hidden size={14} />
+          <span className="error-message">{state.error.message}</span>
+          {state.error.retryable && (
+            <Button size="sm" icon={RotateCw} onClick={regenerate}>
+              Retry
+            </Button>
+          )}
+        </div>
+      )}
+      <Composer running={running} onSend={send} onStop={stop} />
+    </div>
+  );
+}

@@ -1,0 +1,103 @@
+// The Chat room: chats on the left (search, new, rename, delete, export),
+// the open chat beside them. With no provider configured it says exactly
+// how to add one, and offers the local servers it found.
+import { useEffect, useState } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { MessagesSquare, Plus, Search } from "lucide-react";
+import { BackendError } from "../backend";
+import type { SessionRow } from "../backendAgent";
+import { Button, EmptyState, Pane, PaneHandle, Panes, Skeleton, useToast } from "../design";
+import type { RoomId } from "../shell/route";
+import type { Workbench } from "../shell/workbench";
+import { ProviderSetup } from "../settings/ProviderSetup";
+import { ChatPane } from "./ChatPane";
+import { ChatListItem } from "./ChatListItem";
+
+const OPEN_KEY = "mcpwb.chat.open";
+
+export function ChatRoom({ wb, active, chatId, go }: { wb: Workbench; active: boolean; chatId?: string; go: (room: RoomId, param?: string) => void }) {
+  const { backend } = wb;
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const [search, setSearch] = useState("");
+  const [open, setOpenState] = useState<string | null>(() => localStorage.getItem(OPEN_KEY));
+  const setOpen = (id: string | null) => {
+    setOpenState(id);
+    if (id) localStorage.setItem(OPEN_KEY, id);
+    else localStorage.removeItem(OPEN_KEY);
+  };
+  const providers = useQuery({ queryKey: ["providers"], queryFn: () => backend.listProviders() });
+  const chats = useQuery({ queryKey: ["chats", search], queryFn: () => backend.listChats(search || undefined), enabled: active });
+  const create = () =>
+    backend.createChat({ title: null, provider: null, model: null, system_prompt: null, options: null }).then(
+      (s) => {
+        void queryClient.invalidateQueries({ queryKey: ["chats"] });
+        setOpen(s.id);
+      },
+      (e: unknown) => toast("Could not start a chat", { tone: "danger", description: e instanceof Error ? e.message : String(e) }),
+    );
+  // The palette's "New chat", or a chat opened from elsewhere.
+  useEffect(() => {
+    if (chatId === "new") void create();
+    else if (chatId) setOpen(chatId);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [chatId]);
+  // A chat that was deleted (or never existed) is not left open.
+  const list = chats.data ?? [];
+  const current = open && (chats.isPending || list.some((c) => c.id === open) || search) ? open : null;
+
+  if (providers.isPending) return <Skeleton lines={6} label="Loading chats" />;
+  if ((providers.data ?? []).length === 0) {
+    return (
+      <div className="room-scroll">
+        <EmptyState icon={MessagesSquare} title="Chat with a model that uses your servers' tools">
+          <p>
+            Add an LLM provider first: OpenAI, Anthropic, Gemini, a local Ollama, or any OpenAI-compatible server (LM Studio, vLLM, llama.cpp,
+            OpenRouter, Groq, DeepSeek). Keys are kept in the OS keychain; <code>OPENAI_API_KEY</code>, <code>ANTHROPIC_API_KEY</code> and{" "}
+            <code>GEMINI_API_KEY</code> are used when set.
+          </p>
+        </EmptyState>
+        <div className="onboarding">
+          <ProviderSetup backend={backend} onSaved={() => void queryClient.invalidateQueries({ queryKey: ["providers"] })} />
+        </div>
+      </div>
+    );
+  }
+  return (
+    <Panes id="chat">
+      <Pane id="chat-list" defaultSize={250} minSize={180} maxSize="40" collapsible className="chat-list">
+        <div className="list-controls">
+          <div className="chat-list-head">
+            <Button variant="primary" icon={Plus} onClick={() => void create()}>
+              New chat
+            </Button>
+          </div>
+          <div className="search-field">
+            <Search aria-hidden size={14} />
+            <input type="search" aria-label="Search chats" placeholder="Search chats" value={search} onChange={(e) => setSearch(e.target.value)} />
+          </div>
+        </div>
+        <div className="chat-items" role="list" aria-label="Chats">
+          {chats.isPending && <Skeleton lines={4} label="Loading chats" />}
+          {chats.isError && <p className="field-error">{chats.error instanceof BackendError ? chats.error.message : String(chats.error)}</p>}
+          {!chats.isPending && list.length === 0 && (
+            <p className="muted empty-hint">{search ? `No chat mentions “${search}”.` : "No chats yet. Start one with New chat."}</p>
+          )}
+          {list.map((c: SessionRow) => (
+            <ChatListItem key={c.id} backend={backend} chat={c} selected={c.id === current} onOpen={() => setOpen(c.id)} onDeleted={() => c.id === current && setOpen(null)} />
+          ))}
+        </div>
+      </Pane>
+      <PaneHandle label="Resize the chat list" />
+      <Pane id="chat-main" minSize={360} className="chat-main">
+        {current ? (
+          <ChatPane key={current} wb={wb} id={current} go={go} />
+        ) : (
+          <EmptyState icon={MessagesSquare} title="Pick a chat or start one" actions={<Button variant="primary" icon={Plus} onClick={() => void create()}>New chat</Button>}>
+            <p>The model sees the tools of the servers you choose for each chat, and asks before it calls one.</p>
+          </EmptyState>
+        )}
+      </Pane>
+    </Panes>
+  );
+}

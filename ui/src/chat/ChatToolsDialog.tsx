@@ -1,0 +1,119 @@
+// The servers and tools a chat may use: a switch per server, a checkbox per
+// tool, the step limit, and what was adapted for the provider or held back
+// (said, never silently dropped).
+import { useMemo, useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import type { ChatTools, ChatView, SessionOptions } from "../backendAgent";
+import { Button, Disclosure, Field, Modal, Switch, useToast } from "../design";
+import type { Workbench } from "../shell/workbench";
+
+export function ChatToolsDialog({
+  wb,
+  chat,
+  tools,
+  onClose,
+  onChanged,
+}: {
+  wb: Workbench;
+  chat: ChatView;
+  tools: ChatTools | undefined;
+  onClose: () => void;
+  onChanged: () => void;
+}) {
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const all = useMemo(() => (wb.servers.data?.servers ?? []).map((s) => s.name), [wb.servers.data]);
+  const [servers, setServers] = useState<string[]>(chat.options.servers ?? all);
+  const [disabled, setDisabled] = useState<string[]>(chat.options.disabled_tools);
+  const [maxSteps, setMaxSteps] = useState<string>(chat.options.max_steps ? String(chat.options.max_steps) : "");
+  // Every tool of the catalog, by server (the chat's view lists only enabled ones).
+  const byServer = useMemo(() => {
+    const map = new Map<string, string[]>();
+    for (const t of wb.tools.data ?? []) {
+      const name = String((t.tool as { name?: string }).name ?? "");
+      map.set(t.server, [...(map.get(t.server) ?? []), name]);
+    }
+    return map;
+  }, [wb.tools.data]);
+  const save = () => {
+    const options: SessionOptions = {
+      servers: servers.length === all.length ? null : servers,
+      disabled_tools: disabled,
+      max_steps: maxSteps.trim() ? Math.max(1, Number(maxSteps)) : null,
+      allowed: {},
+      loaded_tools: [],
+    };
+    wb.backend.setChatOptions(chat.session.id, options).then(
+      () => {
+        void queryClient.invalidateQueries({ queryKey: ["chat-tools", chat.session.id] });
+        onChanged();
+        onClose();
+        toast("Tools for this chat saved");
+      },
+      (e: unknown) => toast("Not saved", { tone: "danger", description: e instanceof Error ? e.message : String(e) }),
+    );
+  };
+  return (
+    <Modal
+      open
+      onOpenChange={(o) => !o && onClose()}
+      title="Tools for this chat"
+      description="The model sees only these. Turned-off tools, and tools denied in Settings, are never offered."
+      wide
+      footer={
+        <>
+          <Button onClick={onClose}>Cancel</Button>
+          <Button variant="primary" onClick={save}>
+            Save
+          </Button>
+        </>
+      }
+    >
+      {tools && tools.notes.length > 0 && (
+        <div className="callout tone-info tool-notes">
+          <ul>
+            {tools.notes.map((note) => (
+              <li key={note}>{note}</li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {all.map((server) => {
+        const on = servers.includes(server);
+        const names = byServer.get(server) ?? [];
+        return (
+          <Disclosure
+            key={server}
+            defaultOpen={false}
+            title={server}
+            count={`${names.filter((t) => !disabled.includes(`${server}/${t}`)).length} of ${names.length} tools`}
+            actions={<Switch label={on ? "on" : "off"} checked={on} onChange={(v) => setServers((old) => (v ? [...old, server] : old.filter((s) => s !== server)))} />}
+          >
+            {names.length === 0 && <p className="muted">No tools (the server is not ready, or offers none).</p>}
+            <ul className="tool-checks">
+              {names.map((t) => {
+                const key = `${server}/${t}`;
+                return (
+                  <li key={key}>
+                    <label>
+                      <input
+                        type="checkbox"
+                        disabled={!on}
+                        checked={on && !disabled.includes(key)}
+                        onChange={(e) => setDisabled((old) => (e.target.checked ? old.filter((k) => k !== key) : [...old, key]))}
+                      />{" "}
+                      <code>{t}</code>
+                    </label>
+                  </li>
+                );
+              })}
+            </ul>
+          </Disclosure>
+        );
+      })}
+      <Field label="Step limit" hint="Model steps a turn may take before it stops and says so (empty: the default from Settings).">
+        <input type="number" min={1} value={maxSteps} onChange={(e) => setMaxSteps(e.target.value)} placeholder="default" />
+      </Field>
+    </Modal>
+  );
+}

@@ -1,0 +1,57 @@
+// Where the person writes: Enter sends, Shift+Enter is a new line, Esc
+// stops the turn; the box grows with the text.
+import { useEffect, useRef, useState } from "react";
+import { ArrowUp, Square } from "lucide-react";
+import { Button } from "../design";
+
+export function Composer({ running, onSend, onStop }: { running: boolean; onSend: (text: string) => void; onStop: () => void }) {
+  const [text, setText] = useState("");
+  const box = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    el.style.height = "auto";
+    el.style.height = `${Math.min(el.scrollHeight, 240)}px`;
+  }, [text]);
+  // Esc stops the turn from anywhere in the chat.
+  useEffect(() => {
+    if (!running) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape" && box.current?.offsetParent && !document.querySelector("[role=dialog]")) onStop();
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [running, onStop]);
+  const send = () => {
+    if (running || !text.trim()) return;
+    onSend(text);
+    setText("");
+  };
+  return (
+    <div className="composer">
+      <textarea
+        ref={box}
+        aria-label="Message"
+        placeholder={running ? "The model is working… (Esc stops it)" : "Ask something; the model may use your servers' tools. Enter sends, Shift+Enter for a new line."}
+        value={text}
+        rows={1}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
+            e.preventDefault();
+            send();
+          }
+        }}
+      />
+      {running ? (
+        <Button variant="secondary" icon={Square} onClick={onStop} title="Esc" className="composer-button">
+          Stop
+        </Button>
+      ) : (
+        <Button variant="primary" icon={ArrowUp} onClick={send} disabled={!text.trim()} className="composer-button">
+          Send
+        </Button>
+      )}
+    </div>
+  );
+}

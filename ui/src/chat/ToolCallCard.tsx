@@ -1,0 +1,97 @@
+// A tool call in the thread: which server and tool, how it stands
+// (waiting for you, running with progress, done, refused, failed), how long
+// it took, the arguments it ran with and its result through the same
+// result view as a call made by hand, and a way to its traffic.
+import { CircleDashed, CheckCircle2, Clock, Loader2, Radio, Search, ShieldAlert, Slash, Wrench, XCircle } from "lucide-react";
+import type { LucideIcon } from "lucide-react";
+import type { Backend } from "../backend";
+import type { Approval, Part } from "../backendAgent";
+import { Badge, Button, Disclosure, type Tone } from "../design";
+import { ResultView } from "../tools/ResultView";
+import { ApprovalCard } from "./ApprovalCard";
+import type { LiveCall } from "./live";
+
+type Call = Extract<Part, { type: "tool_call" }>;
+type Result = Extract<Part, { type: "tool_result" }>;
+
+const STATUS: Record<string, { label: string; tone: Tone; icon: LucideIcon }> = {
+  pending: { label: "waiting for you", tone: "warn", icon: ShieldAlert },
+  running: { label: "running", tone: "info", icon: Loader2 },
+  ok: { label: "done", tone: "ok", icon: CheckCircle2 },
+  error: { label: "tool error", tone: "danger", icon: XCircle },
+  failed: { label: "failed", tone: "danger", icon: XCircle },
+  denied: { label: "refused", tone: "neutral", icon: Slash },
+  cancelled: { label: "cancelled", tone: "neutral", icon: Slash },
+  unknown: { label: "not run", tone: "neutral", icon: CircleDashed },
+};
+
+export function ToolCallCard({
+  backend,
+  call,
+  result,
+  live,
+  approval,
+  onTraffic,
+}: {
+  backend: Backend;
+  call: Call;
+  result?: Result;
+  live?: LiveCall;
+  approval?: Approval;
+  onTraffic: (server: string) => void;
+}) {
+  const status = approval ? "pending" : (result?.status ?? live?.status ?? "unknown");
+  const s = STATUS[status] ?? { label: "not run", tone: "neutral" as Tone, icon: CircleDashed };
+  const search = call.name === "search_tools";
+  const duration = result?.duration_ms ?? live?.durationMs ?? null;
+  const args = result?.arguments ?? call.arguments;
+  const Icon = search ? Search : Wrench;
+  return (
+    <div className={`tool-card status-${status}`} data-call={call.call_id}>
+      <div className="tool-card-head">
+        <Icon aria-hidden size={14} />
+        <span className="tool-card-name">
+          {call.server && call.tool ? (
+            <>
+              <span className="muted">{call.server} /</span> {call.tool}
+            </>
+          ) : (
+            call.name
+          )}
+        </span>
+        <Badge tone={s.tone} icon={s.icon} className="tool-card-status">
+          {s.label}
+        </Badge>
+        {duration !== null && duration !== undefined && (
+          <span className="tool-card-time">
+            <Clock aria-hidden size={12} /> {duration.toFixed(0)} ms
+          </span>
+        )}
+        {live?.status === "running" && live.progress && (
+          <span className="progress">
+            <progress value={live.progress.total ? (live.progress.progress ?? 0) : undefined} max={live.progress.total ?? undefined} aria-label="progress" />
+            {live.progress.message && <span className="muted">{live.progress.message}</span>}
+          </span>
+        )}
+        {call.server && result?.traffic && (
+          <Button size="sm" variant="ghost" icon={Radio} className="tool-card-traffic" onClick={() => call.server && onTraffic(call.server)} title="Show this server's messages">
+            Traffic
+          </Button>
+        )}
+      </div>
+      {approval ? (
+        <ApprovalCard backend={backend} approval={approval} />
+      ) : (
+        <Disclosure title="Details" defaultOpen={status === "error" || status === "failed"} className="tool-card-details">
+          <p className="field-label">Arguments{result?.arguments && JSON.stringify(result.arguments) !== JSON.stringify(call.arguments) ? " (edited before running)" : ""}</p>
+          <pre className="json">{JSON.stringify(args, null, 2)}</pre>
+          {result?.result ? (
+            <ResultView backend={backend} server={call.server ?? undefined} result={result.result as Record<string, unknown>} durationMs={result.duration_ms ?? null} violations={[]} />
+          ) : (
+            result && <p className={status === "ok" ? "tool-card-text" : "tool-card-text muted"}>{result.content}</p>
+          )}
+        </Disclosure>
+      )}
+    </div>
+  );
+}

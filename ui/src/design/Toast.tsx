@@ -1,0 +1,62 @@
+// Toasts for what finished in the background (saved, exported, copied,
+// restarted): Radix toasts in one viewport, announced politely to screen
+// readers; errors stay until dismissed.
+import { createContext, useCallback, useContext, useState, type ReactNode } from "react";
+import { Toast as T } from "radix-ui";
+import { CheckCircle2, AlertTriangle, Info, X } from "lucide-react";
+
+type ToastTone = "ok" | "info" | "danger";
+interface Item {
+  id: number;
+  title: string;
+  description?: string;
+  tone: ToastTone;
+}
+type Show = (title: string, options?: { description?: string; tone?: ToastTone }) => void;
+
+const Ctx = createContext<Show>(() => undefined);
+
+let next = 0;
+
+export function ToastProvider({ children }: { children: ReactNode }) {
+  const [items, setItems] = useState<Item[]>([]);
+  const show = useCallback<Show>((title, options) => {
+    next += 1;
+    const item = { id: next, title, description: options?.description, tone: options?.tone ?? "ok" };
+    setItems((old) => [...old.slice(-4), item]);
+  }, []);
+  const icons = { ok: CheckCircle2, info: Info, danger: AlertTriangle };
+  return (
+    <Ctx.Provider value={show}>
+      <T.Provider swipeDirection="right" duration={4000}>
+        {children}
+        {items.map((item) => {
+          const Icon = icons[item.tone];
+          return (
+            <T.Root
+              key={item.id}
+              className={`toast tone-${item.tone}`}
+              duration={item.tone === "danger" ? 60_000 : 4000}
+              onOpenChange={(open) => !open && setItems((old) => old.filter((i) => i.id !== item.id))}
+            >
+              <Icon aria-hidden size={16} className="toast-icon" />
+              <div className="toast-text">
+                <T.Title className="toast-title">{item.title}</T.Title>
+                {item.description && <T.Description className="toast-description">{item.description}</T.Description>}
+              </div>
+              <T.Close className="btn btn-ghost btn-sm btn-icon" aria-label="Dismiss">
+                <X aria-hidden size={14} />
+              </T.Close>
+            </T.Root>
+          );
+        })}
+        <T.Viewport className="toast-viewport" label="Notifications ({hotkey})" />
+      </T.Provider>
+    </Ctx.Provider>
+  );
+}
+
+/** Show a toast: `toast("Saved", { description, tone })`. */
+export function useToast(): Show {
+  return useContext(Ctx);
+}

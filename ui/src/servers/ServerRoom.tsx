@@ -1,0 +1,28 @@
+// The room of one server: its panel, or a note when it left mcp.json.
+import { ServerOff } from "lucide-react";
+import { EmptyState } from "../design";
+import type { RoomId } from "../shell/route";
+import type { Workbench } from "../shell/workbench";
+import { ServerPanel } from "./ServerPanel";
+
+export function ServerRoom({ wb, name, go }: { wb: Workbench; name: string; go: (room: RoomId, param?: string) => void }) {
+  const summary = wb.servers.data?.servers.find((s) => s.name === name);
+  if (!summary) {
+    return <EmptyState icon={ServerOff} title={`${name} is no longer in mcp.json`} />;
+  }
+  return (
+    <div className="room-scroll">
+      <ServerPanel
+        backend={wb.backend}
+        summary={summary}
+        status={wb.statuses.find((s) => s.name === name)}
+        counts={wb.counts(name)}
+        names={(wb.servers.data?.servers ?? []).map((s) => s.name)}
+        logs={wb.logs.filter((l) => l.server === name)}
+        trafficVersion={wb.traffic.lastSeq}
+        hasProject={Boolean(wb.servers.data?.project_path)}
+        onGone={(renamed) => (renamed ? go("server", renamed) : go("tools"))}
+      />
+    </div>
+  );
+}

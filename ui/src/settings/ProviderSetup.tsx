@@ -1,0 +1,171 @@
+// Adding or changing an LLM provider: which API, its address, its key
+// (into the OS keychain; or an environment variable), the model new chats
+// start with (listed from the provider), and Test. Local servers found on
+// this machine are offered with one click.
+import { useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { FlaskConical, PlugZap, Save } from "lucide-react";
+import type { Backend } from "../backend";
+import type { ProviderConfig, ProviderView } from "../backendAgent";
+import type { ProviderKind } from "../bindings";
+import { Button, Field, useToast } from "../design";
+
+const KINDS: { kind: ProviderKind; label: string; url: string; env: string | null }[] = [
+  { kind: "open_ai", label: "OpenAI", url: "https://api.openai.com/v1/", env: "OPENAI_API_KEY" },
+  { kind: "anthropic", label: "Anthropic", url: "https://api.anthropic.com/v1/", env: "ANTHROPIC_API_KEY" },
+  { kind: "gemini", label: "Gemini", url: "https://generativelanguage.googleapis.com/v1beta/", env: "GEMINI_API_KEY" },
+  { kind: "ollama", label: "Ollama", url: "http://127.0.0.1:11434/", env: null },
+  { kind: "open_ai_compatible", label: "OpenAI-compatible (LM Studio, vLLM, llama.cpp, OpenRouter, Groq, DeepSeek…)", url: "", env: null },
+];
+
+const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+export function ProviderSetup({ backend, existing, onSaved }: { backend: Backend; existing?: ProviderView; onSaved: () => void }) {
+  const toast = useToast();
+  const [kind, setKind] = useState<ProviderKind>(existing?.config.kind ?? "open_ai");
+  const meta = KINDS.find((k) => k.kind === kind) ?? { kind, label: "OpenAI", url: "", env: null };
+  const [id, setId] = useState(existing?.config.id ?? "");
+  const [baseUrl, setBaseUrl] = useState(existing?.config.base_url ?? "");
+  const [key, setKey] = useState("");
+  const [keyEnv, setKeyEnv] = useState(existing?.config.api_key_env ?? "");
+  const [model, setModel] = useState(existing?.config.default_model ?? "");
+  const [models, setModels] = useState<string[]>([]);
+  const [status, setStatus] = useState<{ text: string; ok: boolean } | null>(null);
+  const [busy, setBusy] = useState(false);
+  const local = useQuery({ queryKey: ["local-providers"], queryFn: () => backend.localProviders(), enabled: !existing, staleTime: 30_000 });
+  const providerId = (id.trim() || (meta.label.split(" ")[0] ?? "provider").toLowerCase().replace(/[^a-z0-9-]/g, "")).trim();
+  const config = (): ProviderConfig => ({
+    id: providerId,
+    kind,
+    base_url: baseUrl.trim() || null,
+    api_key_env: keyEnv.trim() || null,
+    default_model: model.trim() || null,
+    context_windows: existing?.config.context_windows ?? {},
+  });
+  /** Save, then store the key: listing models and testing need both. */
+  const save = async (quiet = false) => {
+    await backend.saveProvider(config(), !existing);
+    if (key.trim()) await backend.setProviderKey(providerId, key.trim());
+    if (!quiet) toast(`Provider ${providerId} saved`, { description: key.trim() ? "The key is in the OS keychain." : undefined });
+    onSaved();
+  };
+  const run = (label: string, task: () => Promise<void>) => {
+    setBusy(true);
+    setStatus({ text: `${label}…`, ok: true });
+    task()
+      .catch((e: unknown) => setStatus({ text: errorText(e), ok: false }))
+      .finally(() => setBusy(false));
+  };
+  const listModels = () =>
+    run("Asking for the models", async () => {
+      await save(true);
+      const list = await backend.providerModels(providerId);
+      setModels(list);
+      if (!model && list[0]) setModel(list[0]);
+      setStatus({ text: `${list.length} models listed`, ok: true });
+    });
+  const test = () =>
+    run("Testing", async () => {
+      await save(true);
+      const m = model.trim() || (await backend.providerModels(providerId))[0];
+      if (!m) throw new Error("choose a model first");
+      const report = await backend.testProvider(providerId, m);
+      setStatus({ text: `${report.model} answered “${report.reply.trim()}” in ${(report.latency_ms ?? 0).toFixed(0)} ms`, ok: true });
+    });
+  return (
+    <div className="provider-setup card">
+      {!existing && (local.data ?? []).length > 0 && (
+        <div className="callout tone-ok found-local">
+          <PlugZap aria-hidden size={16} />
+          <div>
+            <p>Found on this machine:</p>
+            {(local.data ?? []).map((l) => (
+              <Button
+                key={l.provider.id}
+                size="sm"
+                variant="primary"
+                onClick={() =>
+                  backend.saveProvider(l.provider, true).then(
+                    () => {
+                      toast(`${l.provider.id} added`, { description: `${l.models.length} models; ${l.provider.default_model ?? ""} by default` });
+                      onSaved();
+                    },
+                    (e: unknown) => setStatus({ text: errorText(e), ok: false }),
+                  )
+                }
+              >
+                Use {l.provider.id} ({l.models.length} models)
+              </Button>
+            ))}
+          </div>
+        </div>
+      )}
+      <h3>{existing ? `Provider ${existing.config.id}` : "Add a provider"}</h3>
+      <Field label="API">
+        <select value={kind} disabled={!!existing} onChange={(e) => setKind(e.target.value as ProviderKind)}>
+          {KINDS.map((k) => (
+            <option key={k.kind} value={k.kind}>
+              {k.label}
+            </option>
+          ))}
+        </select>
+      </Field>
+      {!existing && (
+        <Field label="Name" hint="How chats and mcpwb --provider refer to it.">
+          <input value={id} placeholder={providerId} onChange={(e) => setId(e.target.value)} />
+        </Field>
+      )}
+      <Field label="Address" hint={kind === "open_ai_compatible" ? "Required, e.g. http://127.0.0.1:1234/v1/ for LM Studio." : `Empty: ${meta.url}`} required={kind === "open_ai_compatible"}>
+        <input value={baseUrl} placeholder={meta.url || "http://127.0.0.1:1234/v1/"} onChange={(e) => setBaseUrl(e.target.value)} />
+      </Field>
+      {kind !== "ollama" && (
+        <Field
+          label="API key"
+          hint={
+            existing?.key.kind === "keychain"
+              ? "A key is stored in the OS keychain; type a new one to replace it."
+              : existing?.key.kind === "environment"
+                ? `From the environment (${existing.key.var}); a key typed here is kept in the keychain and wins.`
+                : `Kept in the OS keychain, never in a file.${meta.env ? ` ${meta.env} is used when set.` : ""}`
+          }
+        >
+          <input type="password" value={key} autoComplete="off" onChange={(e) => setKey(e.target.value)} />
+        </Field>
+      )}
+      {kind !== "ollama" && (
+        <Field label="Key from environment variable" hint="Instead of a stored key (optional).">
+          <input value={keyEnv} placeholder={meta.env ?? "MY_API_KEY"} onChange={(e) => setKeyEnv(e.target.value)} />
+        </Field>
+      )}
+      <Field label="Model for new chats">
+        {models.length > 0 ? (
+          <select value={model} onChange={(e) => setModel(e.target.value)}>
+            {models.map((m) => (
+              <option key={m} value={m}>
+                {m}
+              </option>
+            ))}
+          </select>
+        ) : (
+          <input value={model} placeholder="e.g. gpt-4o-mini, claude-sonnet-4-5, llama3.2" onChange={(e) => setModel(e.target.value)} />
+        )}
+      </Field>
+      <div className="toolbar">
+        <Button variant="primary" icon={Save} disabled={busy} onClick={() => run("Saving", () => save())}>
+          Save
+        </Button>
+        <Button disabled={busy} onClick={listModels}>
+          List models
+        </Button>
+        <Button icon={FlaskConical} disabled={busy} onClick={test}>
+          Test
+        </Button>
+      </div>
+      {status && (
+        <p className={status.ok ? "muted" : "field-error"} role="status">
+          {status.text}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,196 @@
+// Settings: LLM providers, the agent's limits, which servers are trusted
+// (their read-only tools run without asking) and may have their sampling
+// requests answered without asking, per-tool policies, appearance. Shared
+// with mcpwb through the settings file; keys stay in the keychain.
+import { useState } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { KeyRound, Star, Trash2 } from "lucide-react";
+import type { AgentSettingsChange } from "../backendAgent";
+import type { ToolPolicy } from "../bindings";
+import { Badge, Button, Disclosure, Field, Segmented, Skeleton, Switch, setThemeChoice, themeChoice, useToast, type ThemeChoice } from "../design";
+import type { Workbench } from "../shell/workbench";
+import { ProviderSetup } from "./ProviderSetup";
+
+const none: AgentSettingsChange = {
+  default_provider: null,
+  max_steps: null,
+  deferred_threshold: null,
+  session_max_idle_days: null,
+  tool_policy: null,
+  trusted: null,
+  auto_sampling: null,
+};
+
+export function SettingsRoom({ wb }: { wb: Workbench }) {
+  const { backend } = wb;
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const providers = useQuery({ queryKey: ["providers"], queryFn: () => backend.listProviders() });
+  const settings = useQuery({ queryKey: ["agent-settings"], queryFn: () => backend.agentSettings() });
+  const [theme, setTheme] = useState<ThemeChoice>(themeChoice);
+  const refresh = () => {
+    for (const key of ["providers", "agent-settings", "chat-tools"]) void queryClient.invalidateQueries({ queryKey: [key] });
+  };
+  const change = (c: Partial<AgentSettingsChange>, done?: string) =>
+    backend.updateAgentSettings({ ...none, ...c }).then(
+      () => {
+        refresh();
+        if (done) toast(done);
+      },
+      (e: unknown) => toast("Not saved", { tone: "danger", description: e instanceof Error ? e.message : String(e) }),
+    );
+  const servers = (wb.servers.data?.servers ?? []).map((s) => s.name);
+  const s = settings.data;
+  return (
+    <div className="room-scroll settings">
+      <h1>Settings</h1>
+      <p className="muted">Shared with mcpwb. API keys are kept in the OS keychain, never in the settings file.</p>
+      <section aria-labelledby="providers-heading">
+        <h2 id="providers-heading">LLM providers</h2>
+        {providers.isPending && <Skeleton lines={3} />}
+        {(providers.data ?? []).map((p) => (
+          <Disclosure
+            key={p.config.id}
+            defaultOpen={false}
+            title={
+              <span className="provider-title">
+                {p.config.id} <span className="muted">· {p.config.default_model ?? "no default model"}</span>
+              </span>
+            }
+            actions={
+              <>
+                {p.is_default ? (
+                  <Badge tone="accent" icon={Star}>
+                    default
+                  </Badge>
+                ) : (
+                  <Button size="sm" variant="ghost" onClick={() => void change({ default_provider: p.config.id }, `${p.config.id} is the default`)}>
+                    Make default
+                  </Button>
+                )}
+                <Badge tone={p.key.kind === "missing" ? "warn" : "ok"} icon={KeyRound}>
+                  {p.key.kind === "keychain" ? "key in keychain" : p.key.kind === "environment" ? `key from ${p.key.var}` : "no key"}
+                </Badge>
+                <Button
+                  size="sm"
+                  variant="ghost"
+                  icon={Trash2}
+                  aria-label={`Remove ${p.config.id}`}
+                  onClick={() =>
+                    backend.removeProvider(p.config.id).then(
+                      () => {
+                        refresh();
+                        toast(`${p.config.id} removed`, { description: "Its stored key was deleted from the keychain." });
+                      },
+                      (e: unknown) => toast("Not removed", { tone: "danger", description: e instanceof Error ? e.message : String(e) }),
+                    )
+                  }
+                />
+              </>
+            }
+          >
+            <ProviderSetup backend={backend} existing={p} onSaved={refresh} />
+          </Disclosure>
+        ))}
+        <Disclosure title="Add a provider" defaultOpen={(providers.data ?? []).length === 0}>
+          <ProviderSetup backend={backend} onSaved={refresh} />
+        </Disclosure>
+      </section>
+      {s && (
+        <section aria-labelledby="agent-heading">
+          <h2 id="agent-heading">The agent</h2>
+          <div className="settings-grid">
+            <Field label="Step limit" hint="Model steps a turn may take.">
+              <input type="number" min={1} defaultValue={s.max_steps} onBlur={(e) => Number(e.target.value) !== s.max_steps && void change({ max_steps: Number(e.target.value) }, "Saved")} />
+            </Field>
+            <Field label="Search tools from" hint="With this many tools enabled, the model finds them with search_tools instead of seeing every schema.">
+              <input
+                type="number"
+                min={1}
+                defaultValue={s.deferred_threshold}
+                onBlur={(e) => Number(e.target.value) !== s.deferred_threshold && void change({ deferred_threshold: Number(e.target.value) }, "Saved")}
+              />
+            </Field>
+            <Field label="Delete chats idle for (days)" hint="0 keeps them all.">
+              <input
+                type="number"
+                min={0}
+                defaultValue={s.session_max_idle_days}
+                onBlur={(e) => Number(e.target.value) !== s.session_max_idle_days && void change({ session_max_idle_days: Number(e.target.value) }, "Saved")}
+              />
+            </Field>
+          </div>
+        </section>
+      )}
+      {s && (
+        <section aria-labelledby="servers-heading">
+          <h2 id="servers-heading">Servers</h2>
+          <p className="muted">
+            Annotations are hints from the server. Only for a server you trust do its read-only tools run without asking. Sampling answered
+            without asking uses the default provider.
+          </p>
+          <table className="settings-table">
+            <thead>
+              <tr>
+                <th scope="col">Server</th>
+                <th scope="col">Trusted</th>
+                <th scope="col">Answer sampling without asking</th>
+              </tr>
+            </thead>
+            <tbody>
+              {servers.map((name) => (
+                <tr key={name}>
+                  <th scope="row">{name}</th>
+                  <td>
+                    <Switch label={`Trust ${name}`} checked={s.trusted_servers.includes(name)} onChange={(on) => void change({ trusted: [name, on] })} />
+                  </td>
+                  <td>
+                    <Switch label={`Sampling for ${name}`} checked={s.auto_sampling_servers.includes(name)} onChange={(on) => void change({ auto_sampling: [name, on] })} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <h3>Tool policies</h3>
+          {Object.keys(s.tool_policies).length === 0 ? (
+            <p className="muted">Every tool asks before it runs. Set a tool to allow or deny from its page in Tools; “Always allow” in a chat writes the entry’s autoApprove.</p>
+          ) : (
+            <ul className="policy-list">
+              {Object.entries(s.tool_policies).map(([tool, policy]) => (
+                <li key={tool}>
+                  <code>{tool}</code>
+                  <Segmented<ToolPolicy>
+                    label={`Policy of ${tool}`}
+                    value={policy ?? "ask"}
+                    onChange={(v) => void change({ tool_policy: [tool, v] })}
+                    options={[
+                      { value: "ask", label: "Ask" },
+                      { value: "allow", label: "Allow" },
+                      { value: "deny", label: "Deny" },
+                    ]}
+                  />
+                </li>
+              ))}
+            </ul>
+          )}
+        </section>
+      )}
+      <section aria-labelledby="appearance-heading">
+        <h2 id="appearance-heading">Appearance</h2>
+        <Segmented<ThemeChoice>
+          label="Theme"
+          value={theme}
+          onChange={(t) => {
+            setTheme(t);
+            setThemeChoice(t);
+          }}
+          options={[
+            { value: "system", label: "System" },
+            { value: "light", label: "Light" },
+            { value: "dark", label: "Dark" },
+          ]}
+        />
+      </section>
+    </div>
+  );
+}

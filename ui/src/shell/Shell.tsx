@@ -1,0 +1,113 @@
+// The frame: the header with the room bar, the servers beside the room,
+// the command palette (Ctrl+K) and the dialog for what servers ask. The
+// rooms themselves live in rooms.tsx.
+import { useMemo, useState } from "react";
+import { Moon, Search, Settings, Sun } from "lucide-react";
+import { IconButton, Pane, PaneHandle, Panes, setThemeChoice, useTheme } from "../design";
+import { AskDialog } from "../asks/AskDialog";
+import { CommandPalette, type Command } from "../components/CommandPalette";
+import { ROOMS, room } from "./rooms";
+import { useRoute, type RoomId } from "./route";
+import { Sidebar } from "./Sidebar";
+import { useWorkbench } from "./workbench";
+
+function RoomBar({ active, go }: { active: RoomId; go: (room: RoomId) => void }) {
+  const wb = useWorkbench();
+  return (
+    <nav className="room-bar" role="tablist" aria-label="Views">
+      {ROOMS.filter((r) => r.nav).map((r) => {
+        const count = r.count?.(wb);
+        return (
+          <button key={r.id} type="button" role="tab" aria-selected={active === r.id} className="room-tab" onClick={() => go(r.id)}>
+            <r.icon aria-hidden size={15} />
+            {r.label}
+            {count !== undefined && (
+              <>
+                {" "}
+                <span className="room-count">({count.toLocaleString()})</span>
+              </>
+            )}
+          </button>
+        );
+      })}
+    </nav>
+  );
+}
+
+export function Shell() {
+  const wb = useWorkbench();
+  const [route, go] = useRoute();
+  const theme = useTheme();
+  // Rooms of the bar stay mounted once visited.
+  const [visited, setVisited] = useState<Set<RoomId>>(() => new Set([route.room]));
+  if (!visited.has(route.room)) setVisited(new Set([...visited, route.room]));
+  const current = room(route.room);
+  const commands = useMemo<Command[]>(
+    () => [
+      ...ROOMS.filter((r) => r.nav).map((r) => ({ id: `view-${r.id}`, label: r.label, hint: "view", run: () => go(r.id) })),
+      { id: "new-chat", label: "New chat", hint: "action", run: () => go("chat", "new") },
+      { id: "add-server", label: "Add server", hint: "action", run: () => go("add") },
+      { id: "edit-config", label: "Edit mcp.json", hint: "action", run: () => go("config") },
+      { id: "import", label: "Import from other clients", hint: "action", run: () => go("import") },
+      { id: "settings", label: "Settings: providers, approvals, appearance", hint: "action", run: () => go("settings") },
+      { id: "theme", label: `Switch to ${theme === "dark" ? "light" : "dark"} theme`, hint: "action", run: () => setThemeChoice(theme === "dark" ? "light" : "dark") },
+      ...(wb.servers.data?.servers ?? []).map((s) => ({ id: `server-${s.name}`, label: s.name, hint: "server", run: () => go("server", s.name) })),
+      ...(wb.tools.data ?? []).map((t) => ({
+        id: `tool-${t.qualified}`,
+        label: t.qualified,
+        hint: `tool · ${String((t.tool as { title?: string }).title ?? "")}`,
+        run: () => go("tools", t.qualified),
+      })),
+    ],
+    [go, theme, wb.servers.data, wb.tools.data],
+  );
+  return (
+    <div className="app">
+      <header className="app-header">
+        <div className="brand">
+          <span className="brand-mark" aria-hidden>
+            ◆
+          </span>
+          <h1>MCP Workbench</h1>
+        </div>
+        <RoomBar active={current.nav ? current.id : route.room} go={(r) => go(r)} />
+        <div className="header-tools">
+          {wb.servers.data && (
+            <span className="config-path truncate" title={`The mcp.json this window shows${wb.servers.data.project_path ? `, with ${wb.servers.data.project_path}` : ""}`}>
+              {wb.servers.data.config_path}
+              {wb.servers.data.project_path && <span className="project-path"> + {wb.servers.data.project_path}</span>}
+            </span>
+          )}
+          <IconButton
+            label="Command palette"
+            shortcut="Ctrl+K"
+            icon={Search}
+            onClick={() => window.dispatchEvent(new KeyboardEvent("keydown", { key: "k", ctrlKey: true }))}
+          />
+          <IconButton label={theme === "dark" ? "Light theme" : "Dark theme"} icon={theme === "dark" ? Sun : Moon} onClick={() => setThemeChoice(theme === "dark" ? "light" : "dark")} />
+          <IconButton label="Settings" icon={Settings} onClick={() => go("settings")} aria-pressed={route.room === "settings"} />
+        </div>
+      </header>
+      <div className="app-body">
+        <Panes id="shell">
+          <Pane id="sidebar" defaultSize={270} minSize={190} maxSize="45" collapsible className="sidebar-pane">
+            <Sidebar wb={wb} route={route} go={go} />
+          </Pane>
+          <PaneHandle label="Resize the servers pane" />
+          <Pane id="room" minSize={360} className="room-pane">
+            <main className="main-pane" aria-label={current.label}>
+              {ROOMS.filter((r) => r.nav && visited.has(r.id)).map((r) => (
+                <div key={r.id} className="room" hidden={route.room !== r.id}>
+                  {r.render({ wb, active: route.room === r.id, param: route.room === r.id ? route.param : undefined, go })}
+                </div>
+              ))}
+              {!current.nav && <div className="room">{current.render({ wb, active: true, param: route.param, go })}</div>}
+            </main>
+          </Pane>
+        </Panes>
+      </div>
+      <CommandPalette commands={commands} />
+      <AskDialog backend={wb.backend} />
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+// The servers: actions (add, edit the file, import), what the file's last
+// change did or why it cannot be used, needed inputs, and the list.
+import { FileCog, Import, Plus, Server } from "lucide-react";
+import { Button, EmptyState, Skeleton } from "../design";
+import { ErrorBanner } from "../components/ErrorBanner";
+import { ServerList } from "../components/ServerList";
+import { InputsBanner } from "../servers/InputsBanner";
+import type { Route, RoomId } from "./route";
+import type { Workbench } from "./workbench";
+
+export function Sidebar({ wb, route, go }: { wb: Workbench; route: Route; go: (room: RoomId, param?: string) => void }) {
+  const { servers } = wb;
+  return (
+    <aside className="sidebar" aria-label="Servers">
+      <div className="sidebar-head">
+        <h2 className="sidebar-title">Servers</h2>
+        <div className="sidebar-actions">
+          <Button size="sm" icon={Plus} onClick={() => go("add")}>
+            Add server
+          </Button>
+          <Button size="sm" variant="ghost" icon={FileCog} onClick={() => go("config")}>
+            Edit mcp.json
+          </Button>
+          <Button size="sm" variant="ghost" icon={Import} onClick={() => go("import")}>
+            Import…
+          </Button>
+        </div>
+      </div>
+      <div className="sidebar-scroll">
+        <InputsBanner backend={wb.backend} />
+        {wb.configNotice && (
+          <div role="status" className="callout notice">
+            <p>{wb.configNotice}</p>
+            <Button size="sm" onClick={wb.dismissNotice}>
+              OK
+            </Button>
+          </div>
+        )}
+        {wb.configError && (
+          <div role="status" className="error-banner" data-code="config_changed">
+            <p className="error-message">mcp.json changed on disk but cannot be used: {wb.configError}</p>
+            <p className="error-hint">The servers keep running as they were. Fix the file and save it.</p>
+          </div>
+        )}
+        {servers.isPending && <Skeleton lines={4} label="Reading mcp.json" />}
+        {servers.isError && <ErrorBanner error={servers.error} onRetry={() => void servers.refetch()} />}
+        {servers.data && servers.data.servers.length === 0 && servers.data.problems.length === 0 && (
+          <EmptyState compact icon={Server} title={servers.data.exists ? "No servers yet" : "No mcp.json yet"}>
+            <p className="muted">
+              Add one, or import the servers other apps on this machine use. Saved to <code>{servers.data.config_path}</code>.
+            </p>
+          </EmptyState>
+        )}
+        {servers.data && (
+          <ServerList
+            list={servers.data}
+            statuses={wb.statuses}
+            counts={wb.counts}
+            selected={route.room === "server" ? (route.param ?? null) : null}
+            onSelect={(name) => go("server", name)}
+          />
+        )}
+      </div>
+    </aside>
+  );
+}

@@ -1,0 +1,139 @@
+// The window's rooms, one entry each: its name, icon, whether it is in the
+// room bar (with a count), and how it renders. A new area (sign-in, the
+// bridge, Apps, history) is a new folder and one entry here — App only
+// frames them. Rooms in the bar stay mounted once opened, so a selection,
+// a scroll position or a half-typed form survives switching away.
+import type { ReactNode } from "react";
+import { FileCog, FileText, Import, MessageSquare, MessagesSquare, Plus, Server, Settings, Radio, Wrench } from "lucide-react";
+import type { LucideIcon } from "lucide-react";
+import type { RoomId } from "./route";
+import type { Workbench } from "./workbench";
+import { ChatRoom } from "../chat/ChatRoom";
+import { ToolsRoom } from "../tools/ToolsRoom";
+import { ResourcesView } from "../resources/ResourcesView";
+import { PromptsView } from "../resources/PromptsView";
+import { TrafficView } from "../traffic/TrafficView";
+import { ServerRoom } from "../servers/ServerRoom";
+import { ServerForm } from "../servers/ServerForm";
+import { RawEditor } from "../servers/RawEditor";
+import { ImportView } from "../servers/ImportView";
+import { SettingsRoom } from "../settings/SettingsRoom";
+
+export interface RoomProps {
+  wb: Workbench;
+  /** Whether the room is the one shown (kept-alive rooms pause when not). */
+  active: boolean;
+  param?: string;
+  go: (room: RoomId, param?: string) => void;
+}
+
+export interface Room {
+  id: RoomId;
+  label: string;
+  icon: LucideIcon;
+  /** In the room bar (kept alive), or opened from elsewhere (forms, a server). */
+  nav: boolean;
+  count?: (wb: Workbench) => number | undefined;
+  render: (props: RoomProps) => ReactNode;
+}
+
+const serverNames = (wb: Workbench) => (wb.servers.data?.servers ?? []).map((s) => s.name);
+const hasProject = (wb: Workbench) => Boolean(wb.servers.data?.project_path);
+
+export const ROOMS: Room[] = [
+  {
+    id: "chat",
+    label: "Chat",
+    icon: MessagesSquare,
+    nav: true,
+    render: ({ wb, active, param, go }) => <ChatRoom wb={wb} active={active} chatId={param} go={go} />,
+  },
+  {
+    id: "tools",
+    label: "Tools",
+    icon: Wrench,
+    nav: true,
+    count: (wb) => wb.tools.data?.length,
+    render: ({ wb, param }) => <ToolsRoom wb={wb} open={param} />,
+  },
+  {
+    id: "resources",
+    label: "Resources",
+    icon: FileText,
+    nav: true,
+    count: (wb) => wb.resources.data?.length,
+    render: ({ wb }) => <ResourcesView backend={wb.backend} rows={wb.resources.data ?? []} updated={wb.updated} />,
+  },
+  {
+    id: "prompts",
+    label: "Prompts",
+    icon: MessageSquare,
+    nav: true,
+    count: (wb) => wb.prompts.data?.length,
+    render: ({ wb }) => <PromptsView backend={wb.backend} rows={wb.prompts.data ?? []} />,
+  },
+  {
+    id: "traffic",
+    label: "Traffic",
+    icon: Radio,
+    nav: true,
+    count: (wb) => wb.traffic.total,
+    render: ({ wb, active }) => (
+      <TrafficView backend={wb.backend} version={active ? wb.traffic.lastSeq : -1} logSize={wb.traffic.total} servers={serverNames(wb)} />
+    ),
+  },
+  {
+    id: "server",
+    label: "Server",
+    icon: Server,
+    nav: false,
+    render: ({ wb, param, go }) => (param ? <ServerRoom key={param} wb={wb} name={param} go={go} /> : null),
+  },
+  {
+    id: "add",
+    label: "Add server",
+    icon: Plus,
+    nav: false,
+    render: ({ wb, go }) => (
+      <div className="room-scroll">
+        <ServerForm
+          backend={wb.backend}
+          existingNames={serverNames(wb)}
+          hasProject={hasProject(wb)}
+          onDone={(name) => (name ? go("server", name) : go("tools"))}
+        />
+      </div>
+    ),
+  },
+  {
+    id: "config",
+    label: "Edit mcp.json",
+    icon: FileCog,
+    nav: false,
+    render: ({ wb, go }) => <RawEditor backend={wb.backend} onClose={() => go("tools")} diskVersion={wb.diskVersion} hasProject={hasProject(wb)} />,
+  },
+  {
+    id: "import",
+    label: "Import from other clients",
+    icon: Import,
+    nav: false,
+    render: ({ wb, go }) => (
+      <div className="room-scroll">
+        <ImportView backend={wb.backend} ours={serverNames(wb)} onDone={() => go("tools")} />
+      </div>
+    ),
+  },
+  {
+    id: "settings",
+    label: "Settings",
+    icon: Settings,
+    nav: false,
+    render: ({ wb }) => <SettingsRoom wb={wb} />,
+  },
+];
+
+export function room(id: RoomId): Room {
+  const found = ROOMS.find((r) => r.id === id) ?? ROOMS.find((r) => r.id === "tools");
+  if (!found) throw new Error(`no room ${id}`);
+  return found;
+}

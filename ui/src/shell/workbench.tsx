@@ -1,0 +1,163 @@
+// The window's shared state, in one provider: the server list and live
+// statuses, the catalog, log messages, subscribed resources that changed,
+// the traffic log's size, what the last change of mcp.json on disk did.
+// Every event the backend sends lands here once; rooms read it with
+// `useWorkbench()` and own the rest of their state themselves.
+import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
+import { useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
+import type { Backend, PromptRow, ResourceRow, ToolRow } from "../backend";
+import type { ServerList, ServerStatus_Serialize as ServerStatus } from "../bindings";
+
+export interface LogLine {
+  server: string;
+  level: string;
+  data: string;
+  /** When it arrived (ms since the epoch). */
+  at: number;
+}
+
+export interface Workbench {
+  backend: Backend;
+  servers: UseQueryResult<ServerList>;
+  statuses: ServerStatus[];
+  tools: UseQueryResult<ToolRow[]>;
+  resources: UseQueryResult<ResourceRow[]>;
+  prompts: UseQueryResult<PromptRow[]>;
+  /** Log messages servers sent (`notifications/message`), newest last. */
+  logs: LogLine[];
+  /** Subscribed resources that changed: "server uri". */
+  updated: string[];
+  traffic: { total: number; lastSeq: number };
+  /** Set while mcp.json on disk cannot be used. */
+  configError: string | null;
+  /** What the last outside change of mcp.json did. */
+  configNotice: string | null;
+  dismissNotice: () => void;
+  /** Bumped on every change of the file on disk. */
+  diskVersion: number;
+  /** What a server offers, as the window's lists know it. */
+  counts: (server: string) => { tools: number; resources: number; prompts: number };
+}
+
+const Ctx = createContext<Workbench | null>(null);
+
+export function useWorkbench(): Workbench {
+  const wb = useContext(Ctx);
+  if (!wb) throw new Error("useWorkbench outside WorkbenchProvider");
+  return wb;
+}
+
+/** Subscribe while mounted; `subscribe` resolves to an unsubscribe. */
+function useListen(subscribe: () => Promise<() => void>, deps: unknown[]) {
+  useEffect(() => {
+    let cancelled = false;
+    let unlisten: (() => void) | undefined;
+    void subscribe().then((u) => {
+      if (cancelled) u();
+      else unlisten = u;
+    });
+    return () => {
+      cancelled = true;
+      unlisten?.();
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, deps);
+}
+
+export function WorkbenchProvider({ backend, children }: { backend: Backend; children: ReactNode }) {
+  const queryClient = useQueryClient();
+  const servers = useQuery({ queryKey: ["servers"], queryFn: () => backend.listServers() });
+  // When each server's last status event came: a fetched snapshot older
+  // than that must not overwrite it (events and fetches race).
+  const statusEventAt = useRef(new Map<string, number>());
+  const statuses = useQuery({
+    queryKey: ["statuses"],
+    queryFn: async () => {
+      const asked = performance.now();
+      const fetched = await backend.serverStatuses();
+      const current = queryClient.getQueryData<ServerStatus[]>(["statuses"]) ?? [];
+      return fetched.map((s) => {
+        const newer = (statusEventAt.current.get(s.name) ?? -1) > asked;
+        return newer ? (current.find((c) => c.name === s.name) ?? s) : s;
+      });
+    },
+  });
+  const tools = useQuery({ queryKey: ["tools"], queryFn: () => backend.listTools() });
+  const resources = useQuery({ queryKey: ["resources"], queryFn: () => backend.listResources() });
+  const prompts = useQuery({ queryKey: ["prompts"], queryFn: () => backend.listPrompts() });
+  const [logs, setLogs] = useState<LogLine[]>([]);
+  const [updated, setUpdated] = useState<string[]>([]);
+  const [traffic, setTraffic] = useState({ total: 0, lastSeq: 0 });
+  const [configError, setConfigError] = useState<string | null>(null);
+  const [configNotice, setConfigNotice] = useState<string | null>(null);
+  const [diskVersion, setDiskVersion] = useState(0);
+
+  useListen(() => backend.onTrafficGrew((total, lastSeq) => setTraffic({ total, lastSeq })), [backend]);
+  useEffect(() => {
+    let cancelled = false;
+    void backend
+      .trafficPage({ limit: 0 })
+      .then((page) => !cancelled && setTraffic((t) => (t.lastSeq >= page.last_seq ? t : { total: page.total, lastSeq: page.last_seq })))
+      .catch(() => undefined);
+    return () => {
+      cancelled = true;
+    };
+  }, [backend]);
+  useListen(
+    () =>
+      backend.onServerStatus((status) => {
+        statusEventAt.current.set(status.name, performance.now());
+        queryClient.setQueryData<ServerStatus[]>(["statuses"], (old = []) => [...old.filter((s) => s.name !== status.name), status]);
+      }),
+    [backend, queryClient],
+  );
+  useListen(
+    () =>
+      backend.onCatalogChanged(() => {
+        for (const key of ["tools", "resources", "prompts"]) void queryClient.invalidateQueries({ queryKey: [key] });
+        void queryClient.invalidateQueries({ queryKey: ["chat-tools"] });
+      }),
+    [backend, queryClient],
+  );
+  useListen(() => backend.onServerLog((server, level, data) => setLogs((old) => [...old.slice(-1999), { server, level, data, at: Date.now() }])), [backend]);
+  useListen(
+    () => backend.onResourceUpdated((server, uri) => setUpdated((old) => (old.includes(`${server} ${uri}`) ? old : [...old, `${server} ${uri}`]))),
+    [backend],
+  );
+  useListen(
+    () =>
+      backend.onConfigChanged((change) => {
+        setConfigError(change.error ?? null);
+        setDiskVersion((v) => v + 1);
+        const parts = [
+          change.added.length ? `started ${change.added.join(", ")}` : "",
+          change.changed.length ? `restarted ${change.changed.join(", ")}` : "",
+          change.removed.length ? `stopped ${change.removed.join(", ")}` : "",
+        ].filter(Boolean);
+        setConfigNotice(change.error || parts.length === 0 ? null : `mcp.json changed on disk: ${parts.join("; ")}.`);
+        for (const key of ["servers", "statuses", "tools", "inputs", "chat-tools"]) void queryClient.invalidateQueries({ queryKey: [key] });
+      }),
+    [backend, queryClient],
+  );
+
+  const value = useMemo<Workbench>(() => {
+    const count = <T extends { server: string }>(list: T[] | undefined, name: string) => (list ?? []).filter((x) => x.server === name).length;
+    return {
+      backend,
+      servers,
+      statuses: statuses.data ?? [],
+      tools,
+      resources,
+      prompts,
+      logs,
+      updated,
+      traffic,
+      configError,
+      configNotice,
+      dismissNotice: () => setConfigNotice(null),
+      diskVersion,
+      counts: (name) => ({ tools: count(tools.data, name), resources: count(resources.data, name), prompts: count(prompts.data, name) }),
+    };
+  }, [backend, servers, statuses.data, tools, resources, prompts, logs, updated, traffic, configError, configNotice, diskVersion]);
+  return <Ctx.Provider value={value}>{children}</Ctx.Provider>;
+}

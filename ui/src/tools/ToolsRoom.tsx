@@ -1,0 +1,19 @@
+// The Tools room: every server's tools and the one open; keeps its
+// selection while other rooms are shown; the palette can open a tool.
+import { useEffect, useState } from "react";
+import { ErrorBanner } from "../components/ErrorBanner";
+import type { Workbench } from "../shell/workbench";
+import { ToolsView } from "./ToolsView";
+
+export function ToolsRoom({ wb, open }: { wb: Workbench; open?: string }) {
+  const [selected, setSelected] = useState<string | null>(open ?? null);
+  useEffect(() => {
+    if (open) setSelected(open);
+  }, [open]);
+  return (
+    <>
+      {wb.tools.isError && <ErrorBanner error={wb.tools.error} onRetry={() => void wb.tools.refetch()} />}
+      <ToolsView backend={wb.backend} tools={wb.tools.data ?? []} loading={wb.tools.isPending} selected={selected} onSelect={setSelected} statuses={wb.statuses} />
+    </>
+  );
+}
