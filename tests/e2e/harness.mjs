@@ -3,7 +3,7 @@
 // tests never touch the real user config, keychain or app-data folders.
 // No npm packages: Node's fetch and node:test are enough.
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
+import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -35,6 +35,7 @@ export function hermeticHome() {
   // is written to opened-urls.txt; no real browser is ever started.
   const bin = join(home, "bin");
   mkdirSync(bin);
+  mkdirSync(join(home, "saved"));
   const browser = `#!/bin/sh\nprintf '%s\\n' "$*" >> '${join(home, "opened-urls.txt")}'\n`;
   for (const name of ["xdg-open", "gio", "gnome-open", "kde-open", "wslview"]) {
     writeFileSync(join(bin, name), browser, { mode: 0o755 });
@@ -45,6 +46,10 @@ export function hermeticHome() {
     // Secrets and inputs go to a throwaway keychain namespace, never the user's.
     MCPWB_KEYCHAIN: "keyutils",
     MCPWB_KEYCHAIN_SERVICE: `mcpwb-e2e-${process.pid}-${home.slice(-6)}`,
+    // No probing for LLM servers on this machine's ports.
+    MCPWB_LOCAL_LLM: "",
+    // Exports land here instead of going through a native save dialog.
+    MCPWB_SAVE_DIR: join(home, "saved"),
   };
 }
 
@@ -173,7 +178,8 @@ export class Session {
     while (Date.now() < deadline) {
       const clicked = await this.cmd("POST", "/execute/sync", {
         script:
-          "const el = Array.from(document.querySelectorAll(arguments[0])).find((e) => e.innerText.trim().startsWith(arguments[1]) && !e.disabled);" +
+          // Only what is on screen: rooms kept alive out of sight do not count.
+          "const el = Array.from(document.querySelectorAll(arguments[0])).find((e) => e.getClientRects().length > 0 && e.innerText.trim().startsWith(arguments[1]) && !e.disabled);" +
           "if (!el) return false; el.click(); return true;",
         args: [css, text],
       }).catch(() => false);
@@ -199,7 +205,8 @@ export class Session {
    */
   async texts(css) {
     return this.cmd("POST", "/execute/sync", {
-      script: "return Array.from(document.querySelectorAll(arguments[0]), (e) => e.innerText);",
+      // Only elements on screen (a room kept alive out of sight is not seen).
+      script: "return Array.from(document.querySelectorAll(arguments[0])).filter((e) => e.getClientRects().length > 0).map((e) => e.innerText);",
       args: [css],
     });
   }
@@ -249,6 +256,60 @@ export class Session {
     }
     console.log(`screenshot: ${path}`);
     return path;
+  }
+
+  /**
+   * Serious and critical accessibility violations on the page (axe-core),
+   * as "rule: target" strings. axe is injected from the UI's node_modules.
+   */
+  async axe() {
+    const loaded = await this.cmd("POST", "/execute/sync", { script: "return typeof window.axe !== 'undefined';", args: [] });
+    if (!loaded) {
+      const source = readFileSync(new URL("../../ui/node_modules/axe-core/axe.min.js", import.meta.url), "utf8");
+      await this.cmd("POST", "/execute/sync", { script: `${source}; return true;`, args: [] }, 60_000);
+    }
+    return this.executeAsync(
+      "const done = arguments[arguments.length - 1];" +
+        "window.axe.run(document, { resultTypes: ['violations'] }).then(" +
+        "(r) => done(r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')" +
+        ".flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')} — ${v.help}`))), (e) => done([`axe failed: ${e}`]));",
+    );
+  }
+
+  /** Resize the window (WebDriver window rect). */
+  async resize(width, height) {
+    await this.cmd("POST", "/window/rect", { width, height });
+  }
+
+  /** Force the light or dark theme (as the theme switch does). */
+  async theme(which) {
+    await this.cmd("POST", "/execute/sync", {
+      script: "localStorage.setItem('mcpwb.theme', arguments[0]); document.documentElement.dataset.theme = arguments[0]; return true;",
+      args: [which],
+    });
+  }
+
+  /**
+   * Screenshots of the current view in light and dark at 900×600 and
+   * 1600×1000 (for a person to look at), and its accessibility checked
+   * (no serious or critical violations) at each size.
+   */
+  async views(name) {
+    const problems = [];
+    for (const [w, h] of [
+      [900, 600],
+      [1600, 1000],
+    ]) {
+      await this.resize(w, h);
+      for (const theme of ["light", "dark"]) {
+        await this.theme(theme);
+        await this.screenshot(`${name}-${theme}-${w}x${h}`);
+      }
+      problems.push(...(await this.axe()).map((p) => `${w}x${h}: ${p}`));
+    }
+    await this.theme("light");
+    await this.resize(1280, 900);
+    return problems;
   }
 
   async close() {

@@ -45,14 +45,14 @@ describe("scale", () => {
     const session = await driver.session(["--config", config]);
     try {
       const t0 = Date.now();
-      await session.waitForTexts("[role=tab]", (t) => t.some((x) => /^Tools \((\d+)\)/.test(x) && Number(/\((\d+)\)/.exec(x)[1]) >= 5000), 60_000);
+      await session.waitForTexts("[role=tab]", (t) => t.some((x) => /^Tools\s+\(([\d,.\u00a0 ]+)\)/.test(x) && Number(/\(([\d,.\u00a0 ]+)\)/.exec(x)[1].replace(/\D/g, "")) >= 5000), 60_000);
       const listed = Date.now() - t0;
       const scroll = await session.executeAsync(SCROLL_AND_TIME, [".tool-scroller"]);
       assert.ok(scroll.rows > 0 && scroll.rows < 120, `rows in the DOM: ${scroll.rows}`);
       const search = await session.find("input[aria-label='Search tools']");
       const t1 = Date.now();
       await session.type(search, "gen_05000");
-      await session.waitForTexts(".tool-row .tool-name", (t) => t.length === 1 && t[0] === "Generated tool 5000");
+      await session.waitForTexts(".tool-row .tool-name", (t) => t.length === 1 && t[0].trim() === "Generated tool 5000");
       const searched = Date.now() - t1;
       console.log(`SCALE tools=5014 connect+list_ms=${listed} scroll_worst_frame_ms=${scroll.worst} scroll_total_ms=${scroll.total} dom_rows=${scroll.rows} type_and_filter_ms=${searched}`);
       await session.screenshot("scale-tools");
@@ -68,7 +68,7 @@ describe("scale", () => {
     try {
       await session.clickText("[role=tab]", "Traffic");
       const t0 = Date.now();
-      await session.waitForTexts("[role=tab]", (t) => t.some((x) => /^Traffic \(100[,.\u00a0 ]?000\)/.test(x)), 120_000);
+      await session.waitForTexts("[role=tab]", (t) => t.some((x) => /^Traffic\s+\(100[,.\u00a0 ]?000\)/.test(x)), 120_000);
       const filled = Date.now() - t0;
       const scroll = await session.executeAsync(SCROLL_AND_TIME, [".traffic-scroller"]);
       assert.ok(scroll.rows > 0 && scroll.rows < 200, `rows in the DOM: ${scroll.rows}`);

@@ -224,15 +224,16 @@ fn e2e(root: &Path, driver: &Path) -> Result {
         .map(|p| p.display().to_string())
         .collect();
     files.sort();
-    // A hung WebDriver must not eat CI's time: the whole e2e run gets 10 min.
+    // A hung WebDriver must not eat CI's time: the whole e2e run gets 15 min.
     let mut args: Vec<&str> = vec![
         "--signal=TERM",
         "--kill-after=15",
-        "600",
+        "900",
         "xvfb-run",
         "-a",
         "-s",
-        "-screen 0 1280x1024x24",
+        // Room for the 1600×1000 screenshots.
+        "-screen 0 1920x1200x24",
         "node",
         "--test",
         "--test-concurrency=1",
@@ -242,6 +243,7 @@ fn e2e(root: &Path, driver: &Path) -> Result {
     c.env("TAURI_DRIVER", driver)
         .env("APP_BINARY", target.join("debug/mcp-workbench"))
         .env("DEMO_SERVER", target.join("debug/mcp-demo-server"))
+        .env("SCRIPTED_LLM", target.join("debug/scripted-llm"))
         .env("E2E_ARTIFACTS", target.join("e2e"));
     sh(&mut c)
 }

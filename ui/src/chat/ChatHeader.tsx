@@ -95,10 +95,10 @@ export function ChatHeader({
             </option>
           ))}
         </select>
-        <Button size="sm" variant="ghost" icon={ScrollText} onClick={() => setSystem(s.system_prompt)} aria-label="System prompt">
+        <Button size="sm" variant="ghost" icon={ScrollText} onClick={() => setSystem(s.system_prompt)}>
           {s.system_prompt ? "System prompt ✓" : "System prompt"}
         </Button>
-        <Button size="sm" variant="ghost" icon={Wrench} onClick={() => setToolsOpen(true)} aria-label="Tools for this chat">
+        <Button size="sm" variant="ghost" icon={Wrench} onClick={() => setToolsOpen(true)}>
           Tools {tools.data ? (tools.data.deferred ? `${offered} loaded of ${tools.data.tools.length}` : tools.data.tools.length) : ""}
         </Button>
         {context && <Meter context={context} usage={usage} />}

@@ -21,7 +21,7 @@ export function Segmented<T extends string>({
       onValueChange={(v) => v && onChange(v as T)}
     >
       {options.map((o) => (
-        <ToggleGroup.Item key={o.value} value={o.value} className="segmented-item" aria-pressed={o.value === value}>
+        <ToggleGroup.Item key={o.value} value={o.value} className="segmented-item">
           {o.label}
         </ToggleGroup.Item>
       ))}

@@ -2,11 +2,12 @@
 import { ServerOff } from "lucide-react";
 import { EmptyState } from "../design";
 import type { RoomId } from "../shell/route";
-import type { Workbench } from "../shell/workbench";
+import { useTraffic, type Workbench } from "../shell/workbench";
 import { ServerPanel } from "./ServerPanel";
 
 export function ServerRoom({ wb, name, go }: { wb: Workbench; name: string; go: (room: RoomId, param?: string) => void }) {
   const summary = wb.servers.data?.servers.find((s) => s.name === name);
+  const traffic = useTraffic();
   if (!summary) {
     return <EmptyState icon={ServerOff} title={`${name} is no longer in mcp.json`} />;
   }
@@ -19,7 +20,7 @@ export function ServerRoom({ wb, name, go }: { wb: Workbench; name: string; go: 
         counts={wb.counts(name)}
         names={(wb.servers.data?.servers ?? []).map((s) => s.name)}
         logs={wb.logs.filter((l) => l.server === name)}
-        trafficVersion={wb.traffic.lastSeq}
+        trafficVersion={traffic.lastSeq}
         hasProject={Boolean(wb.servers.data?.project_path)}
         onGone={(renamed) => (renamed ? go("server", renamed) : go("tools"))}
       />

@@ -9,14 +9,15 @@ import { CommandPalette, type Command } from "../components/CommandPalette";
 import { ROOMS, room } from "./rooms";
 import { useRoute, type RoomId } from "./route";
 import { Sidebar } from "./Sidebar";
-import { useWorkbench } from "./workbench";
+import { useTraffic, useWorkbench } from "./workbench";
 
 function RoomBar({ active, go }: { active: RoomId; go: (room: RoomId) => void }) {
   const wb = useWorkbench();
+  const traffic = useTraffic();
   return (
     <nav className="room-bar" role="tablist" aria-label="Views">
       {ROOMS.filter((r) => r.nav).map((r) => {
-        const count = r.count?.(wb);
+        const count = r.count?.(wb, traffic);
         return (
           <button key={r.id} type="button" role="tab" aria-selected={active === r.id} className="room-tab" onClick={() => go(r.id)}>
             <r.icon aria-hidden size={15} />

@@ -12,7 +12,7 @@ import { ChatRoom } from "../chat/ChatRoom";
 import { ToolsRoom } from "../tools/ToolsRoom";
 import { ResourcesView } from "../resources/ResourcesView";
 import { PromptsView } from "../resources/PromptsView";
-import { TrafficView } from "../traffic/TrafficView";
+import { TrafficRoom } from "../traffic/TrafficRoom";
 import { ServerRoom } from "../servers/ServerRoom";
 import { ServerForm } from "../servers/ServerForm";
 import { RawEditor } from "../servers/RawEditor";
@@ -33,7 +33,7 @@ export interface Room {
   icon: LucideIcon;
   /** In the room bar (kept alive), or opened from elsewhere (forms, a server). */
   nav: boolean;
-  count?: (wb: Workbench) => number | undefined;
+  count?: (wb: Workbench, traffic: { total: number }) => number | undefined;
   render: (props: RoomProps) => ReactNode;
 }
 
@@ -77,10 +77,8 @@ export const ROOMS: Room[] = [
     label: "Traffic",
     icon: Radio,
     nav: true,
-    count: (wb) => wb.traffic.total,
-    render: ({ wb, active }) => (
-      <TrafficView backend={wb.backend} version={active ? wb.traffic.lastSeq : -1} logSize={wb.traffic.total} servers={serverNames(wb)} />
-    ),
+    count: (_, traffic) => traffic.total,
+    render: ({ wb, active }) => <TrafficRoom wb={wb} active={active} />,
   },
   {
     id: "server",

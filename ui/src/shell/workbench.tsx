@@ -27,7 +27,6 @@ export interface Workbench {
   logs: LogLine[];
   /** Subscribed resources that changed: "server uri". */
   updated: string[];
-  traffic: { total: number; lastSeq: number };
   /** Set while mcp.json on disk cannot be used. */
   configError: string | null;
   /** What the last outside change of mcp.json did. */
@@ -40,6 +39,14 @@ export interface Workbench {
 }
 
 const Ctx = createContext<Workbench | null>(null);
+/** The traffic log's size and newest entry: its own context, since it
+ * changes four times a second while servers talk, and only the traffic
+ * count and views that show the log need to follow it. */
+const TrafficCtx = createContext<{ total: number; lastSeq: number }>({ total: 0, lastSeq: 0 });
+
+export function useTraffic() {
+  return useContext(TrafficCtx);
+}
 
 export function useWorkbench(): Workbench {
   const wb = useContext(Ctx);
@@ -151,13 +158,16 @@ export function WorkbenchProvider({ backend, children }: { backend: Backend; chi
       prompts,
       logs,
       updated,
-      traffic,
       configError,
       configNotice,
       dismissNotice: () => setConfigNotice(null),
       diskVersion,
       counts: (name) => ({ tools: count(tools.data, name), resources: count(resources.data, name), prompts: count(prompts.data, name) }),
     };
-  }, [backend, servers, statuses.data, tools, resources, prompts, logs, updated, traffic, configError, configNotice, diskVersion]);
-  return <Ctx.Provider value={value}>{children}</Ctx.Provider>;
+  }, [backend, servers, statuses.data, tools, resources, prompts, logs, updated, configError, configNotice, diskVersion]);
+  return (
+    <Ctx.Provider value={value}>
+      <TrafficCtx.Provider value={traffic}>{children}</TrafficCtx.Provider>
+    </Ctx.Provider>
+  );
 }

@@ -24,9 +24,8 @@ export function AnnotationIcons({ annotations }: { annotations: unknown }) {
   return (
     <span className="annotation-icons">
       {list.map((h) => (
-        <span key={h.label} className={`annotation tone-${h.tone}`} title={`${h.label} (the server's hint)`}>
+        <span key={h.label} role="img" aria-label={h.label} className={`annotation tone-${h.tone}`} title={`${h.label} (the server's hint)`}>
           <h.icon aria-hidden size={12} />
-          <span className="sr-only">{h.label}</span>
         </span>
       ))}
     </span>

@@ -1,0 +1,132 @@
+// The chat in the real window: the scripted LLM (the one stand-in: no model
+// runs here) on loopback, the demo server over real pipes. Send a message,
+// approve the call the model asks for, see its result card and the answer;
+// stop a long call; reopen the app and find the chat.
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Driver } from "./harness.mjs";
+
+/** Start the scripted LLM with these turns; resolves to its base URL. */
+function scriptedLlm(dir, turns) {
+  const bin = process.env.SCRIPTED_LLM;
+  assert.ok(bin && existsSync(bin), "SCRIPTED_LLM must point at the built scripted-llm");
+  const script = join(dir, "script.json");
+  writeFileSync(script, JSON.stringify({ turns }));
+  const child = spawn(bin, ["--script", script, "--listen", "127.0.0.1:0"], { stdio: ["ignore", "pipe", "inherit"] });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve({ child, url: m[1] });
+    });
+    child.once("exit", (code) => reject(new Error(`scripted-llm exited with ${code}`)));
+  });
+}
+
+describe("chat", () => {
+  let driver;
+  let llm;
+  let config;
+  before(async () => {
+    driver = await Driver.start();
+    const demo = process.env.DEMO_SERVER;
+    assert.ok(demo && existsSync(demo), "DEMO_SERVER must point at the built demo server");
+    llm = await scriptedLlm(driver.env.HOME, [
+      { when: "please echo", text: "I'll ask the server.", tool_calls: [{ name: "local__echo", arguments: { message: "hello from chat" } }], usage: { input: 300, output: 20 } },
+      { when: "hello from chat", text: "The server echoed: hello from chat.", usage: { input: 420, output: 12 } },
+      { when: "long task", tool_calls: [{ name: "local__long_task", arguments: { steps: 600, step_ms: 50 } }] },
+    ]);
+    config = join(driver.env.HOME, "chat.json");
+    writeFileSync(config, JSON.stringify({ mcpServers: { local: { command: demo, args: ["--name", "e2e-chat"] } } }));
+    // The provider, as the Settings room would write it.
+    const settingsDir = join(driver.env.XDG_CONFIG_HOME, "mcp-workbench");
+    mkdirSync(settingsDir, { recursive: true });
+    writeFileSync(
+      join(settingsDir, "settings.json"),
+      JSON.stringify({ agent: { providers: [{ id: "scripted", kind: "open_ai_compatible", base_url: `${llm.url}/v1/`, default_model: "scripted-model" }] } }),
+    );
+  });
+  after(async () => {
+    llm?.child.kill("SIGTERM");
+    await driver?.stop();
+  });
+
+  it("chats, approves a call, shows its result, stops a long call, and keeps the chat across a restart", async () => {
+    let session = await driver.session(["--config", config]);
+    try {
+      await session.clickText("[role=tab]", "Chat");
+      await session.clickText(".chat-list-head button", "New chat");
+      const box = await session.find("textarea[aria-label=Message]");
+      await session.type(box, "please echo hello\uE007");
+      // The model asks for a call: the approval card shows server, tool and arguments.
+      const [head] = await session.waitForTexts(".approval-head", (t) => t.length === 1, 30_000);
+      assert.match(head, /Run echo on local\?/);
+      await session.views("chat-approval").then((p) => assert.deepEqual(p, [], p.join("\n")));
+      await session.clickText(".approval-actions button", "Allow once");
+      await session.waitForTexts(".msg-assistant .markdown", (t) => t.some((x) => x.includes("The server echoed: hello from chat.")), 30_000);
+      const [status] = await session.waitForTexts(".tool-card .tool-card-status", (t) => t.length === 1 && t[0].includes("done"));
+      assert.match(status, /done/);
+      // The result card: the same result view as a call by hand.
+      await session.clickText(".tool-card .disclosure-trigger", "Details");
+      const [result] = await session.waitForTexts(".tool-card .result .block-text", (t) => t.length === 1);
+      assert.equal(result.trim(), "hello from chat");
+      // The context meter: the provider's count of the last request (420 in,
+      // 12 out) against the window of a model the table does not know (assumed).
+      const [meter] = await session.waitForTexts(".meter-text", (t) => t.length === 1 && /\d/.test(t[0]));
+      assert.match(meter, /^432 \/ 8[,.\u00a0]?192\?$/);
+      const problems = await session.views("chat");
+      assert.deepEqual(problems, [], problems.join("\n"));
+
+      // A long call, stopped: the card says cancelled.
+      await session.type(await session.find("textarea[aria-label=Message]"), "run the long task\uE007");
+      await session.waitForTexts(".approval-head", (t) => t.length === 1, 30_000);
+      await session.clickText(".approval-actions button", "Allow once");
+      await session.waitForTexts(".tool-card .tool-card-status", (t) => t.some((x) => x.includes("running")), 30_000);
+      await session.clickText(".composer button", "Stop");
+      await session.waitForTexts(".tool-card .tool-card-status", (t) => t.length === 2 && t[1].includes("cancelled"), 30_000);
+    } finally {
+      await session.close();
+    }
+
+    // The app again: the chat is in the list with its messages.
+    session = await driver.session(["--config", config]);
+    try {
+      await session.clickText("[role=tab]", "Chat");
+      const titles = await session.waitForTexts(".chat-item .chat-title", (t) => t.length === 1);
+      assert.equal(titles[0], "please echo hello");
+      await session.clickText(".chat-item-open", "please echo hello");
+      await session.waitForTexts(".msg-user .msg-text", (t) => t.length === 2 && t[0] === "please echo hello");
+      await session.waitForTexts(".msg-assistant .markdown", (t) => t.some((x) => x.includes("The server echoed: hello from chat.")));
+      // Export lands where the harness saves instead of a native dialog.
+      await session.click(await session.find(".chat-header button[aria-label=More]"));
+      await session.clickText(".menu-item", "Export as Markdown");
+      await session.waitForTexts("[role=status] .toast-title, .toast-title", (t) => t.some((x) => x.includes("Chat exported")));
+      assert.ok(existsSync(join(driver.env.MCPWB_SAVE_DIR, "please-echo-hello.md")));
+    } finally {
+      await session.close();
+    }
+  });
+
+  it("without a provider, the chat room says how to add one", async () => {
+    const bare = await Driver.start();
+    try {
+      const session = await bare.session(["--config", config]);
+      try {
+        await session.clickText("[role=tab]", "Chat");
+        const [title] = await session.waitForTexts(".empty-state h2", (t) => t.some((x) => x.includes("Chat with a model")));
+        assert.ok(title);
+        await session.waitForTexts(".provider-setup h3", (t) => t.includes("Add a provider"));
+        const problems = await session.views("chat-onboarding");
+        assert.deepEqual(problems, [], problems.join("\n"));
+      } finally {
+        await session.close();
+      }
+    } finally {
+      await bare.stop();
+    }
+  });
+});
