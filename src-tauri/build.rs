@@ -12,6 +12,7 @@ fn main() {
             "call_tool",
             "cancel_call",
             "traffic_page",
+            "export_traffic",
             "pending_asks",
             "answer_ask",
             "open_ask_url",

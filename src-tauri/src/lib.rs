@@ -27,6 +27,7 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
             commands::tools::call_tool::<tauri::Wry>,
             commands::tools::cancel_call::<tauri::Wry>,
             commands::traffic::traffic_page::<tauri::Wry>,
+            commands::traffic::export_traffic::<tauri::Wry>,
             commands::asks::pending_asks::<tauri::Wry>,
             commands::asks::answer_ask::<tauri::Wry>,
             commands::asks::open_ask_url::<tauri::Wry>,

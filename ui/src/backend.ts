@@ -67,6 +67,8 @@ export interface Backend extends AgentBackend {
   ): { result: Promise<ToolCallResult>; cancel: () => Promise<void> };
   /** A window of the traffic log (which entries, which of them); the log stays in the core. */
   trafficPage(query: TrafficQuery): Promise<TrafficPage>;
+  /** Export the entries matching `query` as JSON lines where the person picks; null when cancelled. */
+  exportTraffic(query: TrafficQuery): Promise<{ path: string; entries: number } | null>;
   /** The log grew (at most four times a second): its size and newest sequence number. */
   onTrafficGrew(listener: (total: number, lastSeq: number) => void): Promise<() => void>;
   restartServer(name: string): Promise<void>;
@@ -148,6 +150,7 @@ export const tauriBackend: Backend = {
     };
   },
   trafficPage: async (query) => unwrap(await commands.trafficPage(query)),
+  exportTraffic: async (query) => unwrap(await commands.exportTraffic(query)),
   onTrafficGrew: (listener) => events.trafficGrew.listen((e) => listener(e.payload.total, e.payload.last_seq)),
   restartServer: async (name) => {
     unwrap(await commands.restartServer(name));

@@ -23,6 +23,12 @@ export const commands = {
 	 *  window it asks for, and how many match in all.
 	 */
 	trafficPage: (query: TrafficQuery_Deserialize) => typedError<TrafficPage_Serialize, ErrorInfo>(__TAURI_INVOKE("traffic_page", { query })),
+	/**
+	 *  Export the entries matching `query` (all of them, whatever its window)
+	 *  as JSON lines to a file the person picks; None when they cancelled.
+	 *  Secrets are masked in the log itself, so they are masked here too.
+	 */
+	exportTraffic: (query: TrafficQuery_Deserialize) => typedError<Exported | null, ErrorInfo>(__TAURI_INVOKE("export_traffic", { query })),
 	/**  Asks waiting for an answer, oldest first (the window also gets `AskReceived`). */
 	pendingAsks: () => typedError<PendingAsk[], ErrorInfo>(__TAURI_INVOKE("pending_asks")),
 	/**
@@ -657,6 +663,12 @@ export type ErrorCode = "config_not_found" | "config_unreadable" | "config_synta
 export type ErrorInfo = {
 	code: ErrorCode,
 	message: string,
+};
+
+/**  What an export wrote. */
+export type Exported = {
+	path: string,
+	entries: number,
 };
 
 /**  A config file of another client found on this machine. */
@@ -1307,6 +1319,14 @@ export type TrafficQuery_Deserialize = {
 	/**  Exactly this method (e.g. `tools/call`). */
 	method?: string | null,
 	/**
+	 *  Exactly this JSON-RPC id, as JSON text (`7`, `"abc"`): a request and
+	 *  its response.
+	 */
+	id?: string | null,
+	/**  Only entries with a sequence number in `[from, to]` (a call's rows). */
+	seq_from?: number | null,
+	seq_to?: number | null,
+	/**
 	 *  The first entry wanted, counted from the oldest match (from the
 	 *  newest when `from_end`).
 	 */
@@ -1324,6 +1344,14 @@ export type TrafficQuery_Serialize = {
 	text: string | null,
 	/**  Exactly this method (e.g. `tools/call`). */
 	method: string | null,
+	/**
+	 *  Exactly this JSON-RPC id, as JSON text (`7`, `"abc"`): a request and
+	 *  its response.
+	 */
+	id: string | null,
+	/**  Only entries with a sequence number in `[from, to]` (a call's rows). */
+	seq_from: number | null,
+	seq_to: number | null,
 	/**
 	 *  The first entry wanted, counted from the oldest match (from the
 	 *  newest when `from_end`).

@@ -22,3 +22,42 @@ pub async fn traffic_page<R: Runtime>(
         .await
         .map_err(|e| workbench_core::Error::Internal(e.to_string()).into())
 }
+
+/// What an export wrote.
+#[derive(Debug, Clone, serde::Serialize, specta::Type)]
+pub struct Exported {
+    pub path: String,
+    pub entries: u32,
+}
+
+/// Export the entries matching `query` (all of them, whatever its window)
+/// as JSON lines to a file the person picks; None when they cancelled.
+/// Secrets are masked in the log itself, so they are masked here too.
+#[tauri::command]
+#[specta::specta]
+pub async fn export_traffic<R: Runtime>(
+    app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    query: TrafficQuery,
+) -> Result<Option<Exported>, ErrorInfo> {
+    let traffic = state.workbench.traffic().clone();
+    let all = TrafficQuery {
+        offset: 0,
+        limit: u32::MAX,
+        from_end: false,
+        ..query
+    };
+    let page = tokio::task::spawn_blocking(move || traffic.query(&all))
+        .await
+        .map_err(|e| ErrorInfo::from(workbench_core::Error::Internal(e.to_string())))?;
+    let mut text = String::new();
+    for e in &page.entries {
+        text.push_str(&serde_json::to_string(e).unwrap_or_default());
+        text.push('\n');
+    }
+    let path = crate::commands::files::save_as(&app, "mcp-traffic.jsonl", text.as_bytes()).await?;
+    Ok(path.map(|path| Exported {
+        path,
+        entries: page.total,
+    }))
+}

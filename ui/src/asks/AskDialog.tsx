@@ -38,7 +38,7 @@ function Elicitation({
           <p>The server asks you to open this address in your browser:</p>
           <code>{url}</code>
           <p className="muted">Open it only if you trust this server and the address. Nothing opens unless you choose to.</p>
-          <button type="button" onClick={() => void navigator.clipboard.writeText(url).catch(() => undefined)}>
+          <button className="btn btn-secondary" type="button" onClick={() => void navigator.clipboard.writeText(url).catch(() => undefined)}>
             Copy address
           </button>
         </div>
@@ -48,22 +48,22 @@ function Elicitation({
       <div className="dialog-buttons">
         {url ? (
           <>
-            <button type="button" className="primary" disabled={opening} onClick={openAndAccept}>
+            <button type="button" className="btn btn-primary" disabled={opening} onClick={openAndAccept}>
               Open in browser
             </button>
-            <button type="button" onClick={() => answer({ action: "accept" })}>
+            <button className="btn btn-secondary" type="button" onClick={() => answer({ action: "accept" })}>
               Accept without opening
             </button>
           </>
         ) : (
-          <button type="button" className="primary" onClick={() => answer({ action: "accept", content: value ?? {} })}>
+          <button type="button" className="btn btn-primary" onClick={() => answer({ action: "accept", content: value ?? {} })}>
             Accept
           </button>
         )}
-        <button type="button" onClick={() => answer({ action: "decline" })}>
+        <button className="btn btn-secondary" type="button" onClick={() => answer({ action: "decline" })}>
           Decline
         </button>
-        <button type="button" onClick={() => answer({ action: "cancel" })}>
+        <button className="btn btn-secondary" type="button" onClick={() => answer({ action: "cancel" })}>
           Cancel
         </button>
       </div>
@@ -106,12 +106,12 @@ function Sampling({ ask, answer, refuse }: { ask: PendingAsk; answer: (result: u
       <div className="dialog-buttons">
         <button
           type="button"
-          className="primary"
+          className="btn btn-primary"
           onClick={() => answer({ role: "assistant", content: { type: "text", text }, model, stopReason: "endTurn" })}
         >
           Send answer
         </button>
-        <button type="button" onClick={refuse}>
+        <button className="btn btn-secondary" type="button" onClick={refuse}>
           Refuse
         </button>
       </div>

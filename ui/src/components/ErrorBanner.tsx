@@ -13,7 +13,7 @@ export function ErrorBanner({ error, onRetry }: { error: Error; onRetry?: () => 
       <p className="error-message">{error.message}</p>
       {HINTS[code] && <p className="error-hint">{HINTS[code]}</p>}
       {onRetry && (
-        <button type="button" onClick={onRetry}>
+        <button className="btn btn-secondary" type="button" onClick={onRetry}>
           Try again
         </button>
       )}

@@ -71,7 +71,7 @@ function Detail({ backend, row }: { backend: Backend; row: PromptRow }) {
         <ArgField key={a.name} backend={backend} row={row} arg={a} value={values[a.name] ?? ""} onChange={(v) => setValues({ ...values, [a.name]: v })} />
       ))}
       <div className="run-bar">
-        <button type="button" className="primary" onClick={get}>
+        <button type="button" className="btn btn-primary" onClick={get}>
           Get messages
         </button>
       </div>

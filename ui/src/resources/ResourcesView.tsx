@@ -85,11 +85,11 @@ function Detail({ backend, row }: { backend: Backend; row: ResourceRow }) {
       )}
       <div className="run-bar">
         <code>{uri}</code>
-        <button type="button" className="primary" onClick={read}>
+        <button type="button" className="btn btn-primary" onClick={read}>
           Read
         </button>
         {!template && (
-          <button
+          <button className="btn btn-secondary"
             type="button"
             aria-pressed={subscribed}
             onClick={() =>

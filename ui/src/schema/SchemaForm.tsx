@@ -169,12 +169,12 @@ export function SchemaField({ schema: raw, root, value, onChange, label, require
                 path={`${path}/${i}`}
                 onChange={(v) => onChange(items.map((old, j) => (j === i ? (v ?? null) : old)))}
               />
-              <button type="button" className="remove" onClick={() => onChange(items.filter((_, j) => j !== i))}>
+              <button type="button" className="btn btn-secondary remove" onClick={() => onChange(items.filter((_, j) => j !== i))}>
                 Remove {`${label}[${i}]`}
               </button>
             </div>
           ))}
-          <button
+          <button className="btn btn-secondary"
             type="button"
             onClick={() => onChange([...items, initialValue(itemSchema, root, true) ?? (widgetFor(itemSchema, root) === "text" ? "" : null)])}
           >

@@ -51,7 +51,7 @@ export function ImportView({ backend, ours, onDone }: { backend: Backend; ours: 
                 {n}
               </p>
             ))}
-            <button type="button" disabled={chosen.length === 0} onClick={() => importFrom(f)}>
+            <button className="btn btn-secondary" type="button" disabled={chosen.length === 0} onClick={() => importFrom(f)}>
               Import {chosen.length} server(s)
             </button>
           </section>
@@ -61,7 +61,7 @@ export function ImportView({ backend, ours, onDone }: { backend: Backend; ours: 
         <input type="checkbox" checked={replace} onChange={(e) => setReplace(e.target.checked)} /> Replace servers we already have
       </label>
       {message && <p role="status">{message}</p>}
-      <button type="button" onClick={onDone}>
+      <button className="btn btn-secondary" type="button" onClick={onDone}>
         Close
       </button>
     </div>

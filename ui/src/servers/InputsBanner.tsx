@@ -21,7 +21,7 @@ function Ask({ backend, need, onDone }: { backend: Backend; need: NeededInput; o
         </span>
         <input aria-label={`Input ${need.id}`} type={need.password ? "password" : "text"} value={value} onChange={(e) => setValue(e.target.value)} />
       </label>
-      <button type="submit" disabled={value === ""}>
+      <button className="btn btn-secondary" type="submit" disabled={value === ""}>
         Remember
       </button>
       {error && <p className="field-error">{error}</p>}

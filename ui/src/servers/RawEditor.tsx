@@ -5,6 +5,7 @@
 import { useEffect, useState } from "react";
 import CodeMirror from "@uiw/react-codemirror";
 import { json } from "@codemirror/lang-json";
+import { editorTheme } from "../design/editorTheme";
 import { BackendError, type Backend, type Scope } from "../backend";
 
 export function RawEditor({
@@ -72,7 +73,7 @@ export function RawEditor({
         {hasProject && (
           <div className="segmented" role="group" aria-label="File">
             {(["user", "project"] as const).map((s) => (
-              <button
+              <button className="btn btn-secondary"
                 key={s}
                 type="button"
                 aria-pressed={scope === s}
@@ -91,13 +92,13 @@ export function RawEditor({
           </div>
         )}
         <strong>{path}</strong>
-        <button type="button" className="primary" disabled={!dirty} onClick={save} title="Ctrl+S">
+        <button type="button" className="btn btn-primary" disabled={!dirty} onClick={save} title="Ctrl+S">
           Save
         </button>
-        <button type="button" onClick={load}>
+        <button className="btn btn-secondary" type="button" onClick={load}>
           Reload from disk
         </button>
-        <button type="button" onClick={onClose}>
+        <button className="btn btn-secondary" type="button" onClick={onClose}>
           Close
         </button>
         {dirty && <span className="muted">unsaved changes</span>}
@@ -106,7 +107,7 @@ export function RawEditor({
       {changedOnDisk && (
         <div className="notice" role="alert">
           <p>mcp.json changed on disk while you were editing. Saving now would be refused; copy your edit, then reload.</p>
-          <button
+          <button className="btn btn-secondary"
             type="button"
             onClick={() => {
               setChangedOnDisk(false);
@@ -127,7 +128,7 @@ export function RawEditor({
           </p>
         </div>
       )}
-      {base !== null && <CodeMirror value={text} height="calc(100vh - 210px)" extensions={[json()]} onChange={setText} aria-label="mcp.json text" />}
+      {base !== null && <CodeMirror value={text} height="calc(100vh - 210px)" theme="none" extensions={[json(), ...editorTheme(`${path || "mcp.json"} text`)]} onChange={setText} />}
     </div>
   );
 }

@@ -22,12 +22,12 @@ function Rows({ label, rows, onChange, error }: { label: string; rows: Row[]; on
           <label className="secret-toggle" title="Kept in the OS keychain; the file holds a reference">
             <input type="checkbox" checked={r.secret} onChange={(e) => onChange(rows.map((x, j) => (j === i ? { ...x, secret: e.target.checked } : x)))} /> secret
           </label>
-          <button type="button" aria-label={`Remove ${label} ${i + 1}`} onClick={() => onChange(rows.filter((_, j) => j !== i))}>
+          <button className="btn btn-secondary" type="button" aria-label={`Remove ${label} ${i + 1}`} onClick={() => onChange(rows.filter((_, j) => j !== i))}>
             ×
           </button>
         </div>
       ))}
-      <button type="button" onClick={() => onChange([...rows, { key: "", value: "", secret: false }])}>
+      <button className="btn btn-secondary" type="button" onClick={() => onChange([...rows, { key: "", value: "", secret: false }])}>
         Add {label.toLowerCase()}
       </button>
       {error && <p className="field-error">{error}</p>}
@@ -153,15 +153,15 @@ export function ServerForm({
             {form.args.map((a, i) => (
               <div className="row-edit" key={i}>
                 <input aria-label={`Argument ${i + 1}`} value={a} onChange={(e) => set({ args: form.args.map((x, j) => (j === i ? e.target.value : x)) })} />
-                <button type="button" aria-label={`Move argument ${i + 1} up`} disabled={i === 0} onClick={() => set({ args: form.args.map((x, j) => (j === i - 1 ? (form.args[i] ?? x) : j === i ? (form.args[i - 1] ?? x) : x)) })}>
+                <button className="btn btn-secondary" type="button" aria-label={`Move argument ${i + 1} up`} disabled={i === 0} onClick={() => set({ args: form.args.map((x, j) => (j === i - 1 ? (form.args[i] ?? x) : j === i ? (form.args[i - 1] ?? x) : x)) })}>
                   ↑
                 </button>
-                <button type="button" aria-label={`Remove argument ${i + 1}`} onClick={() => set({ args: form.args.filter((_, j) => j !== i) })}>
+                <button className="btn btn-secondary" type="button" aria-label={`Remove argument ${i + 1}`} onClick={() => set({ args: form.args.filter((_, j) => j !== i) })}>
                   ×
                 </button>
               </div>
             ))}
-            <button type="button" onClick={() => set({ args: [...form.args, ""] })}>
+            <button className="btn btn-secondary" type="button" onClick={() => set({ args: [...form.args, ""] })}>
               Add argument
             </button>
           </fieldset>
@@ -179,13 +179,13 @@ export function ServerForm({
         <input type="checkbox" checked={form.disabled} onChange={(e) => set({ disabled: e.target.checked })} /> Disabled
       </label>
       <div className="run-bar">
-        <button type="submit" className="primary" disabled={!!busy}>
+        <button type="submit" className="btn btn-primary" disabled={!!busy}>
           Save
         </button>
-        <button type="button" disabled={!!busy} onClick={() => void tryIt()}>
+        <button className="btn btn-secondary" type="button" disabled={!!busy} onClick={() => void tryIt()}>
           Try it
         </button>
-        <button type="button" onClick={() => onDone(null)}>
+        <button className="btn btn-secondary" type="button" onClick={() => onDone(null)}>
           Cancel
         </button>
         {busy && <span role="status">{busy}</span>}

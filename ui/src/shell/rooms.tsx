@@ -78,7 +78,7 @@ export const ROOMS: Room[] = [
     icon: Radio,
     nav: true,
     count: (_, traffic) => traffic.total,
-    render: ({ wb, active }) => <TrafficRoom wb={wb} active={active} />,
+    render: ({ wb, active, param }) => <TrafficRoom wb={wb} active={active} focusServer={param} />,
   },
   {
     id: "server",

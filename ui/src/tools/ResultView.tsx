@@ -18,7 +18,7 @@ function LongText({ text, className }: { text: string; className?: string }) {
   return (
     <div>
       <pre className={className}>{text.slice(0, PREVIEW_CHARS)}</pre>
-      <button type="button" onClick={() => setFull(true)}>
+      <button className="btn btn-secondary" type="button" onClick={() => setFull(true)}>
         Show all {text.length.toLocaleString()} characters
       </button>
     </div>
@@ -114,7 +114,7 @@ function BlockAnnotations({ annotations }: { annotations: unknown }) {
   if (!a) return null;
   const parts = [
     Array.isArray(a.audience) ? `for ${a.audience.join(" and ")}` : null,
-    typeof a.priority === "number" ? `priority ${a.priority}` : null,
+    typeof a.priority === "number" ? `priority ${Number(a.priority.toFixed(2))}` : null,
     typeof a.lastModified === "string" ? `modified ${a.lastModified}` : null,
   ].filter(Boolean);
   return parts.length ? <p className="block-annotations">{parts.join(" · ")}</p> : null;

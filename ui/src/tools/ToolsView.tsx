@@ -135,7 +135,7 @@ export function ToolsView({
           {loading && <Skeleton lines={6} label="Loading tools" />}
           {!loading && tools.length === 0 && <p className="muted empty-hint">No tools yet: they appear when a server is ready.</p>}
           {tools.length > 0 && shown.length === 0 && <p className="muted empty-hint">No tool matches “{query}”.</p>}
-          <div className="tool-scroller" ref={scroller} role="listbox" aria-label="Tools">
+          <div className="tool-scroller" ref={scroller} role="tree" aria-label="Tools">
             <div style={{ height: virtual.getTotalSize(), position: "relative" }}>
               {virtual.getVirtualItems().map((v) => {
                 const item = items[v.index];
@@ -143,33 +143,51 @@ export function ToolsView({
                 const style = { position: "absolute" as const, top: 0, left: 0, right: 0, height: v.size, transform: `translateY(${v.start}px)` };
                 if (item.kind === "header") {
                   return (
-                    <button
+                    <div
                       key={`h-${item.server}`}
-                      type="button"
+                      role="treeitem"
+                      aria-level={1}
+                      aria-expanded={!item.folded}
+                      aria-selected={false}
+                      tabIndex={0}
                       className="tool-group"
                       style={style}
-                      aria-expanded={!item.folded}
                       onClick={() => toggle(item.server)}
+                      onKeyDown={(e) => {
+                        if (e.key === "Enter" || e.key === " " || (e.key === "ArrowLeft" && !item.folded) || (e.key === "ArrowRight" && item.folded)) {
+                          e.preventDefault();
+                          toggle(item.server);
+                        }
+                      }}
                     >
                       <ChevronRight aria-hidden size={13} className="tool-group-chevron" />
                       <span className="truncate">{item.server}</span>
                       <span className="tool-group-count">{item.count}</span>
                       {!ready.has(item.server) && <span className="badge tone-warn">unavailable</span>}
-                    </button>
+                    </div>
                   );
                 }
                 const row = item.row;
                 const t = row.tool as Record<string, unknown>;
                 const away = row.stale || !ready.has(row.server);
+                const isSelected = row.qualified === selected;
                 return (
                   <div
                     key={row.qualified}
-                    role="option"
-                    aria-selected={row.qualified === selected}
+                    role="treeitem"
+                    aria-level={grouping === "flat" ? 1 : 2}
+                    aria-selected={isSelected}
                     aria-disabled={away || undefined}
-                    className={`tool-row${row.qualified === selected ? " selected" : ""}${away ? " unavailable" : ""}`}
+                    tabIndex={isSelected ? 0 : -1}
+                    className={`tool-row${isSelected ? " selected" : ""}${away ? " unavailable" : ""}`}
                     style={style}
                     onClick={() => onSelect(row.qualified)}
+                    onKeyDown={(e) => {
+                      if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+                        e.preventDefault();
+                        move(e.key === "ArrowDown" ? 1 : -1);
+                      }
+                    }}
                     data-qualified={row.qualified}
                     title={String(t.description ?? "")}
                   >

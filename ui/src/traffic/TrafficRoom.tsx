@@ -4,11 +4,11 @@ import { useEffect, useState } from "react";
 import { useTraffic, type Workbench } from "../shell/workbench";
 import { TrafficView } from "./TrafficView";
 
-export function TrafficRoom({ wb, active }: { wb: Workbench; active: boolean }) {
+export function TrafficRoom({ wb, active, focusServer }: { wb: Workbench; active: boolean; focusServer?: string }) {
   const traffic = useTraffic();
   const [seen, setSeen] = useState(traffic);
   useEffect(() => {
     if (active) setSeen(traffic);
   }, [active, traffic]);
-  return <TrafficView backend={wb.backend} version={seen.lastSeq} logSize={seen.total} servers={(wb.servers.data?.servers ?? []).map((s) => s.name)} />;
+  return <TrafficView backend={wb.backend} version={seen.lastSeq} logSize={seen.total} servers={(wb.servers.data?.servers ?? []).map((s) => s.name)} focusServer={focusServer} />;
 }

@@ -74,7 +74,7 @@ describe("the traffic view", () => {
     expect(await screen.findByText("1 of 500")).toBeTruthy();
     expect(queries.at(-1)?.text).toBe("TOOL_77");
     const row = await waitFor(() => {
-      const r = document.querySelector(".traffic-row:not(.pending)");
+      const r = document.querySelector(".traffic-scroller .traffic-row:not(.pending)");
       if (!r) throw new Error("no row yet");
       return r;
     });
@@ -91,7 +91,8 @@ describe("the traffic view", () => {
     const { backend } = fakeLog(1_000);
     const { rerender } = render(<TrafficView backend={backend} version={1_000} servers={[]} logSize={1_000} />);
     expect(await screen.findByText("1,000 of 1,000")).toBeTruthy();
-    const scroller = screen.getByRole("table", { name: "Traffic" });
+    expect(screen.getAllByRole("columnheader").map((h) => h.textContent)).toEqual(["Time", "Server", "Direction", "Method", "Id", "Size", "Latency"]);
+    const scroller = document.querySelector(".traffic-scroller") as HTMLElement;
     expect(scroller.scrollTop).toBe(0);
     const follow = screen.getByText("Follow newest");
     fireEvent.click(follow);
@@ -99,5 +100,34 @@ describe("the traffic view", () => {
     await waitFor(() => expect(scroller.scrollTop).toBeGreaterThan(20_000));
     rerender(<TrafficView backend={backend} version={1_001} servers={[]} logSize={1_001} />);
     expect(follow.getAttribute("aria-pressed")).toBe("true");
+  });
+
+  it("links a request and its response, with the latency", async () => {
+    const request = { ...entry(1), server: "a", id: "7", time_ms: 1_700_000_000_123 };
+    const response = { ...entry(2), server: "a", id: "7", direction: "incoming" as const, kind: "response" as const, method: null, latency_ms: 12.5, body: '{"id":7,"result":{}}' };
+    const backend = {
+      trafficPage: (q: TrafficQuery) => {
+        const all = [request, response].filter((e) => !q.id || e.id === q.id);
+        return Promise.resolve({ total: all.length, offset: 0, entries: all, last_seq: 2 });
+      },
+    } as unknown as Backend;
+    render(<TrafficView backend={backend} version={2} servers={["a"]} logSize={2} />);
+    const rows = await waitFor(() => {
+      const r = document.querySelectorAll(".traffic-scroller .traffic-row:not(.pending)");
+      if (r.length < 2) throw new Error("rows not yet");
+      return r;
+    });
+    fireEvent.click(rows[0] as Element);
+    const link = await screen.findByText(/Its response/);
+    expect(link.textContent).toContain("12.5 ms");
+    expect(rows[1]?.classList.contains("paired")).toBe(true);
+    fireEvent.click(link);
+    expect(screen.getByLabelText("Message").textContent).toContain('"result"');
+    expect(await screen.findByText(/Its request/)).toBeTruthy();
+  });
+
+  it("says what to do when there is nothing to show", async () => {
+    render(<TrafficView backend={fakeLog(0).backend} version={0} servers={[]} logSize={0} />);
+    expect(await screen.findByText("No messages yet")).toBeTruthy();
   });
 });

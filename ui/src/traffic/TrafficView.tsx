@@ -4,7 +4,9 @@
 // screen, so 100,000 entries (and a server flooding more) scroll like 100.
 import { useEffect, useMemo, useState } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
+import { ArrowDownToLine, Copy, Download, Link2, Radio } from "lucide-react";
 import type { Backend, TrafficEntry, TrafficQuery } from "../backend";
+import { Button, EmptyState, useToast } from "../design";
 
 const ROW = 26;
 /** Rows fetched beyond those on screen, each side. */
@@ -29,11 +31,19 @@ function useSettled(value: string, ms: number): string {
   return settled;
 }
 
+/** Time of day to the millisecond. */
+export function clock(ms: number | null): string {
+  const d = new Date(ms ?? 0);
+  const two = (n: number) => String(n).padStart(2, "0");
+  return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}.${String(d.getMilliseconds()).padStart(3, "0")}`;
+}
+
 export function TrafficView({
   backend,
   version,
   servers,
   logSize,
+  focusServer,
 }: {
   backend: Backend;
   /** Changes when the log grows (its newest sequence number). */
@@ -41,8 +51,16 @@ export function TrafficView({
   servers: string[];
   /** Entries in the whole log. */
   logSize?: number;
+  /** Show this server's messages (a chat's tool call links here). */
+  focusServer?: string;
 }) {
-  const [server, setServer] = useState("");
+  const toast = useToast();
+  const [server, setServer] = useState(focusServer ?? "");
+  useEffect(() => {
+    if (focusServer) setServer(focusServer);
+  }, [focusServer]);
+  // The request or response paired with the open entry (same id, other way).
+  const [partner, setPartner] = useState<TrafficEntry | null>(null);
   const [direction, setDirection] = useState("");
   const [text, setText] = useState("");
   const needle = useSettled(text, 150);
@@ -99,16 +117,31 @@ export function TrafficView({
     const atBottom = el.scrollTop + el.clientHeight >= el.scrollHeight - ROW;
     if (atBottom !== follow) setFollow(atBottom);
   };
+  useEffect(() => {
+    setPartner(null);
+    if (!open?.id || open.direction === "stderr") return;
+    let cancelled = false;
+    backend.trafficPage({ server: open.server, id: open.id, limit: 50 }).then(
+      (p) => {
+        if (cancelled) return;
+        const others = p.entries.filter((e) => e.direction !== open.direction);
+        // The nearest one the other way: the request before a response, the response after a request.
+        const found = open.direction === "incoming" ? others.filter((e) => e.seq < open.seq).at(-1) : others.find((e) => e.seq > open.seq);
+        setPartner(found ?? null);
+      },
+      () => undefined,
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [backend, open]);
   const exportJsonl = () => {
-    void backend.trafficPage({ ...filter, offset: 0, limit: page.total }).then((all) => {
-      const blob = new Blob([all.entries.map((e) => JSON.stringify(e)).join("\n") + "\n"], { type: "application/x-ndjson" });
-      const a = document.createElement("a");
-      a.href = URL.createObjectURL(blob);
-      a.download = "mcp-traffic.jsonl";
-      a.click();
-      URL.revokeObjectURL(a.href);
-    });
+    backend.exportTraffic({ ...filter, offset: 0 }).then(
+      (done) => done && toast(`Exported ${done.entries.toLocaleString()} messages`, { description: done.path }),
+      (e: unknown) => toast("The export failed", { tone: "danger", description: e instanceof Error ? e.message : String(e) }),
+    );
   };
+  const columns = ["Time", "Server", "", "Method", "Id", "Size", "Latency"];
   return (
     <div className="traffic-view">
       <div className="toolbar">
@@ -130,8 +163,10 @@ export function TrafficView({
         <span className="muted" role="status">
           {page.total.toLocaleString()} of {(logSize ?? page.total).toLocaleString()}
         </span>
-        <button
-          type="button"
+        <span className="run-bar-spacer" />
+        <Button
+          size="sm"
+          icon={ArrowDownToLine}
           aria-pressed={follow}
           title="Keep the newest message in view"
           onClick={() => {
@@ -140,53 +175,101 @@ export function TrafficView({
           }}
         >
           Follow newest
-        </button>
-        <button type="button" onClick={exportJsonl} disabled={page.total === 0}>
+        </Button>
+        <Button size="sm" icon={Download} onClick={exportJsonl} disabled={page.total === 0}>
           Export JSONL
-        </button>
+        </Button>
       </div>
       {error && (
         <p className="error-banner" role="alert">
           The traffic log could not be read: {error}
         </p>
       )}
-      <div className="traffic-scroller" ref={setScroller} role="table" aria-label="Traffic" onScroll={onScroll}>
-        <div style={{ height: virtual.getTotalSize(), position: "relative" }}>
-          {items.map((item) => {
-            const e = page.entries[item.index - page.offset];
-            const style = { position: "absolute", top: 0, left: 0, right: 0, height: ROW, transform: `translateY(${item.start}px)` } as const;
-            if (!e) return <div key={`pending-${item.index}`} role="row" className="traffic-row pending" style={style} />;
-            return (
-              <div
-                key={e.seq}
-                role="row"
-                className={`traffic-row dir-${e.direction} kind-${e.kind}${e.seq === open?.seq ? " selected" : ""}`}
-                style={style}
-                onClick={() => setOpen(e.seq === open?.seq ? null : e)}
-              >
-                <span className="t-time">{new Date(e.time_ms ?? 0).toLocaleTimeString()}</span>
-                <span className="t-server">{e.server}</span>
-                <span className="t-dir" title={e.direction}>
-                  {ARROW[e.direction] ?? "?"}
+      {page.total === 0 && !error ? (
+        <EmptyState icon={Radio} title={logSize ? "No message matches" : "No messages yet"}>
+          <p>{logSize ? "Change the filters above to see more." : "Every message to and from your servers appears here as it happens, with stderr lines."}</p>
+        </EmptyState>
+      ) : (
+        <div className="traffic-table" role="table" aria-label="Traffic" aria-rowcount={page.total + 1}>
+          <div role="rowgroup" className="traffic-head">
+            <div role="row" className="traffic-row traffic-header">
+              {columns.map((c, i) => (
+                <span key={i} role="columnheader" className={`t-${["time", "server", "dir", "method", "id", "size", "latency"][i]}`}>
+                  {c || <span className="sr-only">Direction</span>}
                 </span>
-                <span className="t-method">{e.method ?? (e.direction === "stderr" ? e.body : e.kind)}</span>
-                <span className="t-id">{e.id ?? ""}</span>
-                <span className="t-size">{e.size.toLocaleString()} B</span>
-                <span className="t-latency">{e.latency_ms != null ? `${e.latency_ms.toFixed(1)} ms` : ""}</span>
-              </div>
-            );
-          })}
+              ))}
+            </div>
+          </div>
+          <div className="traffic-scroller" ref={setScroller} role="rowgroup" onScroll={onScroll}>
+            <div style={{ height: virtual.getTotalSize(), position: "relative" }}>
+              {items.map((item) => {
+                const e = page.entries[item.index - page.offset];
+                const style = { position: "absolute", top: 0, left: 0, right: 0, height: ROW, transform: `translateY(${item.start}px)` } as const;
+                if (!e) return <div key={`pending-${item.index}`} className="traffic-row pending" style={style} aria-hidden />;
+                const selected = e.seq === open?.seq;
+                const paired = e.seq === partner?.seq;
+                const toggle = () => setOpen(selected ? null : e);
+                return (
+                  <div
+                    key={e.seq}
+                    role="row"
+                    aria-rowindex={item.index + 2}
+                    aria-selected={selected}
+                    tabIndex={0}
+                    className={`traffic-row dir-${e.direction} kind-${e.kind}${selected ? " selected" : ""}${paired ? " paired" : ""}`}
+                    style={style}
+                    onClick={toggle}
+                    onKeyDown={(k) => {
+                      if (k.key === "Enter" || k.key === " ") {
+                        k.preventDefault();
+                        toggle();
+                      }
+                    }}
+                  >
+                    <span role="cell" className="t-time">
+                      {clock(e.time_ms)}
+                    </span>
+                    <span role="cell" className="t-server">
+                      {e.server}
+                    </span>
+                    <span role="cell" className="t-dir" title={e.direction}>
+                      {ARROW[e.direction] ?? "?"}
+                    </span>
+                    <span role="cell" className="t-method">
+                      {e.method ?? (e.direction === "stderr" ? e.body : e.kind)}
+                    </span>
+                    <span role="cell" className="t-id">
+                      {e.id ?? ""}
+                    </span>
+                    <span role="cell" className="t-size">
+                      {e.size.toLocaleString()} B
+                    </span>
+                    <span role="cell" className="t-latency">
+                      {e.latency_ms != null ? `${e.latency_ms.toFixed(1)} ms` : ""}
+                    </span>
+                  </div>
+                );
+              })}
+            </div>
+          </div>
         </div>
-      </div>
+      )}
       {open && (
         <div className="traffic-detail" aria-label="Message">
           <div className="toolbar">
             <strong>
               {open.server} {ARROW[open.direction]} {open.method ?? open.kind}
             </strong>
-            <button type="button" onClick={() => void navigator.clipboard.writeText(open.body).catch(() => undefined)}>
+            <span className="muted">{clock(open.time_ms)}</span>
+            <Button size="sm" variant="ghost" icon={Copy} onClick={() => void backend.copyText(open.body).then(() => toast("Message copied"), () => undefined)}>
               Copy
-            </button>
+            </Button>
+            {partner && (
+              <Button size="sm" variant="ghost" icon={Link2} onClick={() => setOpen(partner)} className="partner-link">
+                {open.direction === "incoming" ? "Its request" : "Its response"}
+                {(open.latency_ms ?? partner.latency_ms) != null && ` · ${(open.latency_ms ?? partner.latency_ms ?? 0).toFixed(1)} ms`}
+              </Button>
+            )}
             {open.truncated && <span className="muted">truncated in the log ({open.size.toLocaleString()} bytes on the wire)</span>}
           </div>
           <pre className="json">{prettyBody(open.body)}</pre>

@@ -23,6 +23,15 @@ pub struct TrafficQuery {
     /// Exactly this method (e.g. `tools/call`).
     #[serde(default)]
     pub method: Option<String>,
+    /// Exactly this JSON-RPC id, as JSON text (`7`, `"abc"`): a request and
+    /// its response.
+    #[serde(default)]
+    pub id: Option<String>,
+    /// Only entries with a sequence number in `[from, to]` (a call's rows).
+    #[serde(default)]
+    pub seq_from: Option<u64>,
+    #[serde(default)]
+    pub seq_to: Option<u64>,
     /// The first entry wanted, counted from the oldest match (from the
     /// newest when `from_end`).
     #[serde(default)]
@@ -63,6 +72,12 @@ impl TrafficQuery {
                 .method
                 .as_ref()
                 .is_none_or(|m| e.method.as_deref() == Some(m.as_str()))
+            && self
+                .id
+                .as_ref()
+                .is_none_or(|id| e.id.as_deref() == Some(id.as_str()))
+            && self.seq_from.is_none_or(|from| e.seq >= from)
+            && self.seq_to.is_none_or(|to| e.seq <= to)
             && needle.is_none_or(|n| {
                 e.method.as_deref().is_some_and(|m| contains_folded(m, n))
                     || contains_folded(&e.body, n)
@@ -196,6 +211,39 @@ mod tests {
             ..q(100)
         });
         assert_eq!(none.total, 0);
+    }
+
+    #[test]
+    fn a_request_and_its_response_are_found_by_id_and_a_calls_rows_by_sequence() {
+        let t = log();
+        t.record_message(
+            "even",
+            Direction::Incoming,
+            br#"{"jsonrpc":"2.0","id":4,"result":{}}"#,
+        );
+        let pair = t.query(&TrafficQuery {
+            server: Some("even".into()),
+            id: Some("4".into()),
+            ..q(10)
+        });
+        let dirs: Vec<Direction> = pair.entries.iter().map(|e| e.direction).collect();
+        assert_eq!(dirs, [Direction::Outgoing, Direction::Incoming]);
+        assert!(pair.entries[1].latency_ms.is_some());
+        // "4" the number, not the string "4".
+        let string_id = t.query(&TrafficQuery {
+            id: Some("\"4\"".into()),
+            ..q(10)
+        });
+        assert_eq!(string_id.total, 0);
+        let rows = t.query(&TrafficQuery {
+            seq_from: Some(3),
+            seq_to: Some(5),
+            ..q(10)
+        });
+        assert_eq!(
+            rows.entries.iter().map(|e| e.seq).collect::<Vec<_>>(),
+            [3, 4, 5]
+        );
     }
 
     #[test]

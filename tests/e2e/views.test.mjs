@@ -1,0 +1,72 @@
+// Every room of the window, as a person first sees it with a working
+// server: captured in light and dark at 900×600 and 1600×1000 (into
+// target/e2e/ for a person to look at), and checked with axe-core — no
+// serious or critical accessibility violation anywhere.
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Driver } from "./harness.mjs";
+
+describe("every view", () => {
+  let driver;
+  let config;
+  before(async () => {
+    driver = await Driver.start();
+    const demo = process.env.DEMO_SERVER;
+    assert.ok(demo && existsSync(demo), "DEMO_SERVER must point at the built demo server");
+    config = join(driver.env.HOME, "views.json");
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          demo: { command: demo, args: ["--name", "demo"] },
+          broken: { command: demo, args: ["--name", "broken", "--fault", "exit-at-start"] },
+        },
+      }),
+    );
+  });
+  after(async () => {
+    await driver?.stop();
+  });
+
+  it("passes the accessibility check in every room, light and dark, small and large", async () => {
+    const session = await driver.session(["--config", config]);
+    const problems = [];
+    const check = async (name) => problems.push(...(await session.views(name)).map((p) => `${name}: ${p}`));
+    try {
+      await session.clickText("[role=tab]", "Tools");
+      await session.waitForTexts(".tool-row", (t) => t.length >= 5);
+      await session.click(await session.find(".tool-row[data-qualified='demo__all_content_types']"));
+      await session.clickText(".run-bar button", "Run");
+      await session.waitForTexts(".result-status", (t) => t.length === 1 && t[0].startsWith("Done"));
+      await check("tools");
+      await session.clickText("[role=tab]", "Resources");
+      await check("resources");
+      await session.clickText("[role=tab]", "Prompts");
+      await check("prompts");
+      await session.clickText("[role=tab]", "Traffic");
+      await session.waitForTexts(".traffic-row .t-method", (t) => t.length > 3);
+      await check("traffic");
+      await session.clickText(".server-button", "demo");
+      await session.waitForTexts(".server-panel h2", (t) => t.length === 1);
+      await check("server");
+      await session.clickText(".server-button", "broken");
+      await session.waitForTexts(".server-panel h2", (t) => t.length === 1 && t[0].startsWith("broken"));
+      await check("server-failed");
+      await session.clickText(".sidebar-actions button", "Add server");
+      await check("add-server");
+      await session.clickText(".sidebar-actions button", "Edit mcp.json");
+      await session.find(".cm-content");
+      await check("edit-config");
+      await session.clickText(".sidebar-actions button", "Import");
+      await check("import");
+      await session.click(await session.find(".header-tools button[aria-label=Settings]"));
+      await session.waitForTexts(".settings h1", (t) => t.includes("Settings"));
+      await check("settings");
+      assert.deepEqual(problems, [], problems.join("\n"));
+    } finally {
+      await session.close();
+    }
+  });
+});
