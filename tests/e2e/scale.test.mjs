@@ -70,6 +70,7 @@ describe("scale", () => {
       const t0 = Date.now();
       await session.waitForTexts("[role=tab]", (t) => t.some((x) => /^Traffic\s+\(100[,.\u00a0 ]?000\)/.test(x)), 120_000);
       const filled = Date.now() - t0;
+      await session.waitForTexts(".traffic-scroller .traffic-row .t-method", (t) => t.length > 0);
       const scroll = await session.executeAsync(SCROLL_AND_TIME, [".traffic-scroller"]);
       assert.ok(scroll.rows > 0 && scroll.rows < 200, `rows in the DOM: ${scroll.rows}`);
       const t1 = Date.now();

@@ -91,4 +91,38 @@ describe("asks from servers", () => {
     expect(answers).toHaveLength(0);
     expect(screen.getByRole("dialog")).toBeTruthy();
   });
+
+  it("a sampling request is edited, answered by the model, the reply edited, then sent", async () => {
+    const answers: unknown[] = [];
+    const sampled: unknown[] = [];
+    mockIPC(
+      (cmd, args) => {
+        if (cmd === "pending_asks") return [];
+        if (cmd === "sample_with_model") {
+          sampled.push((args as { params: unknown }).params);
+          return { role: "assistant", content: { type: "text", text: "six" }, model: "gpt-test", stopReason: "endTurn" };
+        }
+        if (cmd === "answer_ask") {
+          answers.push(args);
+          return null;
+        }
+        throw new Error(`unexpected ${cmd}`);
+      },
+      { shouldMockEvents: true },
+    );
+    render(<AskDialog backend={tauriBackend} />);
+    await emit("ask-received", {
+      ask: { id: 21, server: "demo", kind: "sampling", params: { messages: [{ role: "user", content: { type: "text", text: "2 + 2?" } }], maxTokens: 20, systemPrompt: "Be brief." } },
+    });
+    const message = await screen.findByLabelText("Message 1 (user)");
+    fireEvent.change(message, { target: { value: "3 + 3?" } });
+    fireEvent.click(screen.getByText("Ask the model"));
+    await waitFor(() => expect((screen.getByLabelText("Answer") as HTMLTextAreaElement).value).toBe("six"));
+    expect(sampled[0]).toMatchObject({ messages: [{ role: "user", content: { type: "text", text: "3 + 3?" } }], maxTokens: 20, systemPrompt: "Be brief." });
+    expect((screen.getByLabelText("Model name reported") as HTMLInputElement).value).toBe("gpt-test");
+    fireEvent.change(screen.getByLabelText("Answer"), { target: { value: "six (checked)" } });
+    fireEvent.click(screen.getByText("Send answer"));
+    await waitFor(() => expect(answers).toHaveLength(1));
+    expect(answers[0]).toMatchObject({ id: 21, result: { content: { type: "text", text: "six (checked)" }, model: "gpt-test" } });
+  });
 });

@@ -1,9 +1,11 @@
 // What a server asks a person: an elicitation (a form from the requested
-// schema: accept, decline or cancel) or a sampling request (read the
-// messages, write the answer by hand, or refuse). One at a time, oldest first.
+// schema: accept, decline or cancel) or a sampling request (Sampling.tsx:
+// edit the request, ask the model or write the answer, edit it, send or
+// refuse). One at a time, oldest first.
 import { useEffect, useState } from "react";
 import type { Backend, PendingAsk } from "../backend";
 import { SchemaForm } from "../schema/SchemaForm";
+import { Sampling } from "./Sampling";
 import { initialValue, type Json, type Schema } from "../schema/model";
 
 type Params = Record<string, unknown>;
@@ -71,54 +73,6 @@ function Elicitation({
   );
 }
 
-function Sampling({ ask, answer, refuse }: { ask: PendingAsk; answer: (result: unknown) => void; refuse: () => void }) {
-  const params = ask.params as Params;
-  const messages = Array.isArray(params.messages) ? (params.messages as Params[]) : [];
-  const [text, setText] = useState("");
-  const [model, setModel] = useState("written by hand");
-  return (
-    <>
-      {typeof params.systemPrompt === "string" && (
-        <p className="muted">
-          System prompt: <span>{params.systemPrompt}</span>
-        </p>
-      )}
-      <ol className="ask-messages">
-        {messages.map((m, i) => {
-          const content = (m.content ?? {}) as Params;
-          return (
-            <li key={i}>
-              <strong>{String(m.role ?? "?")}:</strong>{" "}
-              {content.type === "text" ? <span>{String(content.text ?? "")}</span> : <code>{JSON.stringify(content)}</code>}
-            </li>
-          );
-        })}
-      </ol>
-      {typeof params.maxTokens === "number" && <p className="muted">up to {params.maxTokens} tokens</p>}
-      <label className="field">
-        <span className="field-label">Answer</span>
-        <textarea aria-label="Answer" value={text} onChange={(e) => setText(e.target.value)} />
-      </label>
-      <label className="field">
-        <span className="field-label">Model name reported</span>
-        <input value={model} onChange={(e) => setModel(e.target.value)} />
-      </label>
-      <div className="dialog-buttons">
-        <button
-          type="button"
-          className="btn btn-primary"
-          onClick={() => answer({ role: "assistant", content: { type: "text", text }, model, stopReason: "endTurn" })}
-        >
-          Send answer
-        </button>
-        <button className="btn btn-secondary" type="button" onClick={refuse}>
-          Refuse
-        </button>
-      </div>
-    </>
-  );
-}
-
 export function AskDialog({ backend }: { backend: Backend }) {
   const [asks, setAsks] = useState<PendingAsk[]>([]);
   const [error, setError] = useState<string | null>(null);
@@ -174,7 +128,7 @@ export function AskDialog({ backend }: { backend: Backend }) {
             }
           />
         ) : (
-          <Sampling key={ask.id} ask={ask} answer={(r) => send(r)} refuse={() => send(null, "refused by the user")} />
+          <Sampling key={ask.id} backend={backend} ask={ask} answer={(r) => send(r)} refuse={() => send(null, "refused by the user")} />
         )}
         {error && (
           <p className="field-error" role="alert">

@@ -54,14 +54,21 @@ export function useWorkbench(): Workbench {
   return wb;
 }
 
-/** Subscribe while mounted; `subscribe` resolves to an unsubscribe. */
-function useListen(subscribe: () => Promise<() => void>, deps: unknown[]) {
+/**
+ * Subscribe while mounted; `subscribe` resolves to an unsubscribe. Events
+ * sent before the subscription took hold are missed, so `caughtUp` runs
+ * once it has (refetch what those events would have refreshed).
+ */
+function useListen(subscribe: () => Promise<() => void>, deps: unknown[], caughtUp?: () => void) {
   useEffect(() => {
     let cancelled = false;
     let unlisten: (() => void) | undefined;
     void subscribe().then((u) => {
       if (cancelled) u();
-      else unlisten = u;
+      else {
+        unlisten = u;
+        caughtUp?.();
+      }
     });
     return () => {
       cancelled = true;
@@ -117,15 +124,12 @@ export function WorkbenchProvider({ backend, children }: { backend: Backend; chi
         queryClient.setQueryData<ServerStatus[]>(["statuses"], (old = []) => [...old.filter((s) => s.name !== status.name), status]);
       }),
     [backend, queryClient],
+    () => void queryClient.invalidateQueries({ queryKey: ["statuses"] }),
   );
-  useListen(
-    () =>
-      backend.onCatalogChanged(() => {
-        for (const key of ["tools", "resources", "prompts"]) void queryClient.invalidateQueries({ queryKey: [key] });
-        void queryClient.invalidateQueries({ queryKey: ["chat-tools"] });
-      }),
-    [backend, queryClient],
-  );
+  const catalogChanged = () => {
+    for (const key of ["tools", "resources", "prompts", "chat-tools"]) void queryClient.invalidateQueries({ queryKey: [key] });
+  };
+  useListen(() => backend.onCatalogChanged(catalogChanged), [backend, queryClient], catalogChanged);
   useListen(() => backend.onServerLog((server, level, data) => setLogs((old) => [...old.slice(-1999), { server, level, data, at: Date.now() }])), [backend]);
   useListen(
     () => backend.onResourceUpdated((server, uri) => setUpdated((old) => (old.includes(`${server} ${uri}`) ? old : [...old, `${server} ${uri}`]))),

@@ -67,6 +67,8 @@ export function TrafficView({
   const [open, setOpen] = useState<TrafficEntry | null>(null);
   const [page, setPage] = useState<{ total: number; offset: number; entries: TrafficEntry[] }>({ total: 0, offset: 0, entries: [] });
   const [error, setError] = useState<string | null>(null);
+  // Whether a page has come back yet (until then the table, not "nothing here").
+  const [loaded, setLoaded] = useState(false);
   const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
   // At the bottom of the list, new entries keep it at the bottom (as a
   // terminal does); scrolling up stops that until the bottom is reached again.
@@ -101,6 +103,7 @@ export function TrafficView({
       (p) => {
         if (cancelled) return;
         setError(null);
+        setLoaded(true);
         setPage({ total: p.total, offset: p.offset, entries: p.entries });
       },
       (e: unknown) => !cancelled && setError(e instanceof Error ? e.message : String(e)),
@@ -185,7 +188,7 @@ export function TrafficView({
           The traffic log could not be read: {error}
         </p>
       )}
-      {page.total === 0 && !error ? (
+      {loaded && page.total === 0 && !error ? (
         <EmptyState icon={Radio} title={logSize ? "No message matches" : "No messages yet"}>
           <p>{logSize ? "Change the filters above to see more." : "Every message to and from your servers appears here as it happens, with stderr lines."}</p>
         </EmptyState>
