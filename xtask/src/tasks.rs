@@ -282,9 +282,18 @@ pub fn bindings() -> Result {
 
 pub fn bench() -> Result {
     let root = root();
+    // The connection core against bare rmcp, then the agent's own costs.
     sh(cmd(
         "cargo",
-        &["bench", "--package", "workbench-testkit", "--bench", "core"],
+        &[
+            "bench",
+            "--package",
+            "workbench-testkit",
+            "--bench",
+            "core",
+            "--bench",
+            "agent",
+        ],
         &root,
     ))
 }

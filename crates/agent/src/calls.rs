@@ -44,14 +44,12 @@ impl Agent {
         &self,
         session: &str,
         message: i64,
-        calls: &[ToolCall],
-        tools: &ToolSet,
+        (calls, tools): (&[ToolCall], &ToolSet),
+        (settings, options): (&crate::AgentSettings, &crate::SessionOptions),
         mode: ApproveMode,
         sink: &Sink,
         cancel: &CancellationToken,
     ) -> Result<Vec<Part>> {
-        let settings = self.settings()?;
-        let options = crate::sessions::options_of(&self.store().session(session)?);
         let mut results: Vec<Option<Part>> = vec![None; calls.len()];
         let mut approved: Vec<Approved<'_>> = Vec::new();
         let mut asking: Vec<(usize, &Entry, u64, tokio::sync::oneshot::Receiver<Decision>)> =
@@ -92,7 +90,7 @@ impl Agent {
                 .unwrap_or(false)
                 || self.always().contains(&entry.key());
             let verdict = approvals::verdict(&approvals::Context {
-                settings: &settings,
+                settings,
                 server: &entry.server,
                 tool: &entry.tool,
                 definition: &entry.definition,
@@ -102,7 +100,7 @@ impl Agent {
             });
             match verdict {
                 Verdict::Allow => {
-                    self.record_first_use(entry, auto_approved, &settings)?;
+                    self.record_first_use(entry, auto_approved, settings)?;
                     approved.push(Approved {
                         index: i,
                         entry,

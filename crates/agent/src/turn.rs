@@ -190,11 +190,11 @@ impl Agent {
     /// The tools the model would see in this chat now.
     pub(crate) fn toolset(
         &self,
+        settings: &crate::AgentSettings,
         options: &crate::SessionOptions,
         provider: &ProviderConfig,
         window: u32,
-    ) -> Result<ToolSet> {
-        let settings = self.settings()?;
+    ) -> ToolSet {
         let wb = self.workbench();
         let catalog = wb.catalog().tools();
         let away: HashSet<String> = wb
@@ -203,14 +203,14 @@ impl Agent {
             .filter(|s| s.state != workbench_core::connect::ServerState::Ready)
             .map(|s| s.name)
             .collect();
-        Ok(toolset::build(&toolset::Inputs {
+        toolset::build(&toolset::Inputs {
             catalog: &catalog,
             away: &away,
             options,
-            settings: &settings,
+            settings,
             kind: provider.kind,
             context_window: window,
-        }))
+        })
     }
 
     async fn run(
@@ -243,24 +243,27 @@ impl Agent {
             .with_capture_reasoning_content(true)
             .with_stream_read_timeout(Duration::from_secs(180));
         let mut said_notes = false;
+        // The history, read once; what the turn stores is added as it goes.
+        let mut stored: Vec<(String, Vec<Part>)> = self
+            .messages(session)?
+            .into_iter()
+            .map(|m| (m.role, m.parts))
+            .collect();
+        let mut total = row.usage;
         for _ in 0..max_steps {
             if cancel.is_cancelled() {
                 return Ok(EndReason::Stopped);
             }
+            // Options change during a turn (allowed for this chat, tools loaded).
             let row = self.store().session(session)?;
             let options = options_of(&row);
-            let messages = self.messages(session)?;
-            let tools = self.toolset(&options, &provider, window)?;
+            let tools = self.toolset(&settings, &options, &provider, window);
             if !said_notes && !tools.notes.is_empty() {
                 sink(AgentEvent::Notice {
                     text: tools.notes.join("\n"),
                 });
                 said_notes = true;
             }
-            let stored: Vec<(String, Vec<Part>)> = messages
-                .iter()
-                .map(|m| (m.role.clone(), m.parts.clone()))
-                .collect();
             let images = |call_id: &str| {
                 stored
                     .iter()
@@ -303,7 +306,8 @@ impl Agent {
                 });
             }
             let message = self.save(session, "assistant", &parts, out.usage, sink)?;
-            let total = self.store().session(session)?.usage;
+            stored.push(("assistant".into(), parts));
+            total.add(out.usage.unwrap_or_default());
             sink(AgentEvent::Usage {
                 step: out.usage.unwrap_or_default(),
                 session: total,
@@ -323,9 +327,18 @@ impl Agent {
                 return Ok(EndReason::Done);
             }
             let results = self
-                .run_calls(session, message.id, &calls, &tools, mode, sink, cancel)
+                .run_calls(
+                    session,
+                    message.id,
+                    (&calls, &tools),
+                    (&settings, &options),
+                    mode,
+                    sink,
+                    cancel,
+                )
                 .await?;
             self.save(session, "tool", &results, None, sink)?;
+            stored.push(("tool".into(), results));
             if cancel.is_cancelled() {
                 return Ok(EndReason::Stopped);
             }
@@ -463,7 +476,7 @@ impl Agent {
         })?;
         let (window, known) = providers::context_window(&provider, &row.model);
         let options = options_of(&row);
-        let set = self.toolset(&options, &provider, window)?;
+        let set = self.toolset(&settings, &options, &provider, window);
         let offered: HashSet<String> = set.offered.iter().map(|t| t.name.to_string()).collect();
         let stored: Vec<(String, Vec<Part>)> = self
             .messages(session)?

@@ -135,12 +135,25 @@ pub struct Recorded {
     pub body: Value,
     /// The credential it carried (Authorization, x-api-key or x-goog-api-key).
     pub credential: Option<String>,
+    /// When it arrived (for benchmarks: the client's time between requests).
+    pub arrived: std::time::Instant,
+}
+
+/// A streamed frame as it left the server (for benchmarks).
+#[derive(Debug, Clone, Copy)]
+pub struct Sent {
+    /// Which turn (1 = the first taken).
+    pub turn: usize,
+    pub at: std::time::Instant,
+    /// The stream's last frame.
+    pub last: bool,
 }
 
 #[derive(Default)]
 struct Shared {
     turns: Mutex<(VecDeque<Turn>, usize)>,
     requests: Mutex<Vec<Recorded>>,
+    sent: Mutex<Vec<Sent>>,
 }
 
 /// A running scripted server; dropping it stops it.
@@ -163,6 +176,11 @@ impl ScriptedLlm {
         let stop = CancellationToken::new();
         let until = stop.clone();
         tokio::spawn(async move {
+            // No Nagle delay on the last frame: real providers answer without one.
+            use axum::serve::ListenerExt;
+            let listener = listener.tap_io(|tcp| {
+                let _ = tcp.set_nodelay(true);
+            });
             let _ = axum::serve(listener, app)
                 .with_graceful_shutdown(async move { until.cancelled().await })
                 .await;
@@ -211,6 +229,15 @@ impl ScriptedLlm {
             .collect()
     }
 
+    /// Every streamed frame as it was written, in order.
+    pub fn sent(&self) -> Vec<Sent> {
+        self.shared
+            .sent
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
     /// Turns not yet taken.
     pub fn remaining(&self) -> usize {
         self.shared
@@ -257,6 +284,7 @@ fn credential(headers: &HeaderMap) -> Option<String> {
 }
 
 async fn handle(State(shared): State<Arc<Shared>>, request: Request) -> Response {
+    let arrived = std::time::Instant::now();
     let method = request.method().clone();
     let path = request.uri().path().to_string();
     let headers = request.headers().clone();
@@ -273,6 +301,7 @@ async fn handle(State(shared): State<Arc<Shared>>, request: Request) -> Response
             path: path.clone(),
             body: body.clone(),
             credential: credential(&headers),
+            arrived,
         });
     if method == Method::GET {
         return models(&path);
@@ -319,7 +348,7 @@ async fn handle(State(shared): State<Arc<Shared>>, request: Request) -> Response
         Api::Gemini => path.contains(":streamGenerateContent"),
         _ => body["stream"].as_bool() == Some(true),
     };
-    respond(api, turn, index, &model, stream)
+    respond(api, turn, index, &model, stream, shared.clone())
 }
 
 fn bytes_text(bytes: &Bytes) -> String {
@@ -368,7 +397,14 @@ fn status_fault(api: Api, status: StatusCode, retry_after: Option<u64>) -> Respo
     response
 }
 
-fn respond(api: Api, turn: Turn, index: usize, model: &str, stream: bool) -> Response {
+fn respond(
+    api: Api,
+    turn: Turn,
+    index: usize,
+    model: &str,
+    stream: bool,
+    shared: Arc<Shared>,
+) -> Response {
     match turn.fault {
         Some(Fault::Unauthorized) => return status_fault(api, StatusCode::UNAUTHORIZED, None),
         Some(Fault::RateLimited) => {
@@ -410,6 +446,7 @@ fn respond(api: Api, turn: Turn, index: usize, model: &str, stream: bool) -> Res
     tokio::spawn(async move {
         use futures::SinkExt;
         let mut tx = tx;
+        let count = frames.len();
         for (i, frame) in frames.into_iter().enumerate() {
             if !delay.is_zero() {
                 tokio::time::sleep(delay).await;
@@ -434,6 +471,15 @@ fn respond(api: Api, turn: Turn, index: usize, model: &str, stream: bool) -> Res
             if tx.send(Ok(frame)).await.is_err() {
                 return;
             }
+            shared
+                .sent
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(Sent {
+                    turn: index,
+                    at: std::time::Instant::now(),
+                    last: i + 1 == count,
+                });
         }
     });
     Response::builder()
