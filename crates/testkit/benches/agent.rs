@@ -117,7 +117,9 @@ async fn round_trips() {
         .update_settings(|s| s.max_steps = ROUND_TRIPS as u32 + 5)
         .unwrap();
     let chat = agent.create_chat(Default::default()).unwrap().id;
-    let tool_time: Arc<Mutex<Vec<(String, Instant, Option<Instant>)>>> = Arc::default();
+    /// Each call: its id, when it started, when it finished.
+    type Calls = Arc<Mutex<Vec<(String, Instant, Option<Instant>)>>>;
+    let tool_time: Calls = Arc::default();
     let t = tool_time.clone();
     let sink: workbench_agent::Sink = Arc::new(move |e| match e {
         AgentEvent::ToolStarted { call_id, .. } => {
