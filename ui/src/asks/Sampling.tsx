@@ -78,6 +78,11 @@ export function Sampling({ backend, ask, answer, refuse }: { backend: Backend; a
           );
         })}
       </ol>
+      {typeof params.modelPreferences === "object" && params.modelPreferences !== null && (
+        <p className="muted model-preferences">
+          The server prefers: {describePreferences(params.modelPreferences as Params)}. The configured model answers; its name is reported back.
+        </p>
+      )}
       <Field label="Up to (tokens)">
         <input type="number" min={1} value={maxTokens} onChange={(e) => setMaxTokens(Math.max(1, Number(e.target.value) || 1))} />
       </Field>
@@ -108,6 +113,16 @@ export function Sampling({ backend, ask, answer, refuse }: { backend: Backend; a
       </div>
     </>
   );
+}
+
+/** A server's model preferences in words: hints, and what it values. */
+function describePreferences(p: Params): string {
+  const hints = Array.isArray(p.hints) ? (p.hints as Params[]).map((h) => String(h.name ?? "")).filter(Boolean) : [];
+  const values = (["cost", "speed", "intelligence"] as const)
+    .map((k) => [k, p[`${k}Priority`]] as const)
+    .filter(([, v]) => typeof v === "number")
+    .map(([k, v]) => `${k} ${Number(v).toFixed(1)}`);
+  return [hints.length ? `models like ${hints.join(", ")}` : "", values.length ? `priorities ${values.join(", ")}` : ""].filter(Boolean).join("; ") || "no particular model";
 }
 
 /** The raw result with its content replaced by the edited JSON (kept when it does not parse). */

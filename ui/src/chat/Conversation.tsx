@@ -162,10 +162,15 @@ export function Conversation({
                     return null;
                 }
               })}
-              {text && (
+              {(text || m.usage) && (
                 <div className="msg-actions">
-                  <IconButton size="sm" label="Copy" icon={Copy} onClick={() => void backend.copyText(text).then(() => toast("Copied"), () => undefined)} />
+                  {text && <IconButton size="sm" label="Copy" icon={Copy} onClick={() => void backend.copyText(text).then(() => toast("Copied"), () => undefined)} />}
                   {m.id === lastAssistant?.id && !running && <IconButton size="sm" label="Regenerate" icon={RotateCw} onClick={onRegenerate} />}
+                  {m.usage && (
+                    <span className="msg-usage" title="Tokens of this step, as the provider counted them">
+                      {m.usage.input.toLocaleString()} in{m.usage.cached ? ` (${m.usage.cached.toLocaleString()} cached)` : ""} · {m.usage.output.toLocaleString()} out
+                    </span>
+                  )}
                 </div>
               )}
             </div>

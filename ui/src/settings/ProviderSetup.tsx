@@ -30,6 +30,11 @@ export function ProviderSetup({ backend, existing, onSaved }: { backend: Backend
   const [keyEnv, setKeyEnv] = useState(existing?.config.api_key_env ?? "");
   const [model, setModel] = useState(existing?.config.default_model ?? "");
   const [models, setModels] = useState<string[]>([]);
+  const [windowSize, setWindowSize] = useState(() => {
+    const m = existing?.config.default_model;
+    const w = m ? existing?.config.context_windows?.[m] : undefined;
+    return w ? String(w) : "";
+  });
   const [status, setStatus] = useState<{ text: string; ok: boolean } | null>(null);
   const [busy, setBusy] = useState(false);
   const local = useQuery({ queryKey: ["local-providers"], queryFn: () => backend.localProviders(), enabled: !existing, staleTime: 30_000 });
@@ -40,7 +45,10 @@ export function ProviderSetup({ backend, existing, onSaved }: { backend: Backend
     base_url: baseUrl.trim() || null,
     api_key_env: keyEnv.trim() || null,
     default_model: model.trim() || null,
-    context_windows: existing?.config.context_windows ?? {},
+    context_windows: {
+      ...(existing?.config.context_windows ?? {}),
+      ...(model.trim() && Number(windowSize) > 0 ? { [model.trim()]: Math.floor(Number(windowSize)) } : {}),
+    },
   });
   /** Save, then store the key: listing models and testing need both. */
   const save = async (quiet = false) => {
@@ -149,6 +157,9 @@ export function ProviderSetup({ backend, existing, onSaved }: { backend: Backend
         ) : (
           <input value={model} placeholder="e.g. gpt-4o-mini, claude-sonnet-4-5, llama3.2" onChange={(e) => setModel(e.target.value)} />
         )}
+      </Field>
+      <Field label="Context window (tokens)" hint="For the context meter and when to search tools instead of sending them all. Empty: from the built-in table (8,192 assumed for unknown models).">
+        <input type="number" min={1} value={windowSize} placeholder="from the table" onChange={(e) => setWindowSize(e.target.value)} />
       </Field>
       <div className="toolbar">
         <Button variant="primary" icon={Save} disabled={busy} onClick={() => run("Saving", () => save())}>

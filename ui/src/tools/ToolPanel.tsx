@@ -3,6 +3,8 @@
 // calls made so far.
 import { useEffect, useRef, useState } from "react";
 import { Braces, Play, RotateCcw, Square, Terminal } from "lucide-react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import type { ToolPolicy } from "../bindings";
 import { BackendError, type Backend, type CallProgress, type ToolCallResult, type ToolRow } from "../backend";
 import { Badge, Button, Disclosure, Segmented, useToast } from "../design";
 import { annotationList } from "./annotations";
@@ -49,6 +51,21 @@ export function ToolPanel({ backend, row, available = true }: { backend: Backend
   const [copyFallback, setCopyFallback] = useState<string | null>(null);
   const [longOpen, setLongOpen] = useState(false);
   const toast = useToast();
+  const queryClient = useQueryClient();
+  const agentSettings = useQuery({ queryKey: ["agent-settings"], queryFn: () => backend.agentSettings() });
+  const policyKey = `${row.server}/${String(tool.name ?? "")}`;
+  const policy: ToolPolicy = agentSettings.data?.tool_policies[policyKey] ?? "ask";
+  const setPolicy = (p: ToolPolicy) =>
+    backend
+      .updateAgentSettings({ default_provider: null, max_steps: null, deferred_threshold: null, session_max_idle_days: null, tool_policy: [policyKey, p], trusted: null, auto_sampling: null })
+      .then(
+        () => {
+          void queryClient.invalidateQueries({ queryKey: ["agent-settings"] });
+          void queryClient.invalidateQueries({ queryKey: ["chat-tools"] });
+          toast(p === "ask" ? "Chats ask before running this tool" : p === "allow" ? "Chats run this tool without asking" : "Chats never offer this tool to the model");
+        },
+        (e: unknown) => toast("Not changed", { tone: "danger", description: e instanceof Error ? e.message : String(e) }),
+      );
   const mounted = useRef(true);
   useEffect(() => {
     mounted.current = true;
@@ -137,6 +154,21 @@ export function ToolPanel({ backend, row, available = true }: { backend: Backend
           <button type="button" className="link-button" aria-expanded={longOpen} onClick={() => setLongOpen((o) => !o)}>
             {longOpen ? "Show less" : "Show more"}
           </button>
+        )}
+        {agentSettings.data && (
+          <div className="toolbar tool-policy">
+            <span className="field-label">In chats</span>
+            <Segmented<ToolPolicy>
+              label="When a chat's model calls this tool"
+              value={policy}
+              onChange={setPolicy}
+              options={[
+                { value: "ask", label: "Ask first" },
+                { value: "allow", label: "Allow" },
+                { value: "deny", label: "Never offer" },
+              ]}
+            />
+          </div>
         )}
       </header>
       <div className="tool-args">

@@ -34,7 +34,8 @@ impl WorkbenchClient {
 /// answer them (`interactive`).
 pub fn client_config(interactive: bool) -> ClientConfig {
     let capabilities = if interactive {
-        json!({ "roots": { "listChanged": true }, "sampling": {}, "elicitation": { "form": {}, "url": {} } })
+        // Sampling with tools (SEP-1577): the model that answers can use them.
+        json!({ "roots": { "listChanged": true }, "sampling": { "tools": {} }, "elicitation": { "form": {}, "url": {} } })
     } else {
         json!({ "roots": { "listChanged": true } })
     };
