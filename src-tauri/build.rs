@@ -35,6 +35,7 @@ fn main() {
             "import_config",
             "needed_inputs",
             "provide_input",
+            "add_example_server",
             "list_chats",
             "create_chat",
             "open_chat",

@@ -26,6 +26,8 @@ fn never<'de, D: serde::Deserializer<'de>>(_: D) -> Result<ServerStatus, D::Erro
 /// keep running as they were).
 #[derive(Debug, Clone, Serialize, Deserialize, specta::Type, tauri_specta::Event)]
 pub struct ConfigChanged {
+    /// The app itself saved the file (the window or the agent), not an edit elsewhere.
+    pub own: bool,
     pub error: Option<String>,
     pub added: Vec<String>,
     pub changed: Vec<String>,
@@ -117,8 +119,9 @@ pub fn forward<R: Runtime>(app: AppHandle<R>, workbench: &Workbench) {
                         tracing::warn!(error = %e, "could not send a status event to the window");
                     }
                 }
-                Ok(workbench_core::events::Event::ConfigApplied { changes }) => {
+                Ok(workbench_core::events::Event::ConfigApplied { changes, own }) => {
                     let _ = ConfigChanged {
+                        own,
                         error: None,
                         added: changes.added,
                         changed: changes.changed,
@@ -154,6 +157,7 @@ pub fn forward<R: Runtime>(app: AppHandle<R>, workbench: &Workbench) {
                 }
                 Ok(workbench_core::events::Event::ConfigError { message }) => {
                     let _ = ConfigChanged {
+                        own: false,
                         error: Some(message),
                         added: Vec::new(),
                         changed: Vec::new(),

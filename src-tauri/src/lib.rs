@@ -50,6 +50,7 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
             commands::config::import_config::<tauri::Wry>,
             commands::config::needed_inputs::<tauri::Wry>,
             commands::config::provide_input::<tauri::Wry>,
+            commands::config::add_example_server::<tauri::Wry>,
             commands::chat::list_chats::<tauri::Wry>,
             commands::chat::create_chat::<tauri::Wry>,
             commands::chat::open_chat::<tauri::Wry>,
@@ -138,6 +139,14 @@ pub fn builder<R: Runtime>(options: LaunchOptions) -> tauri::Builder<R> {
                 traffic_capacity: Some(100_000),
                 interactive: true,
             };
+            // The folder the config will be saved in (a first start has
+            // none): the watch needs it to see the first save. The file
+            // itself is not created until something is saved.
+            if let Some(dir) = options.config_path.parent()
+                && let Err(e) = std::fs::create_dir_all(dir)
+            {
+                tracing::warn!(error = %e, dir = %dir.display(), "cannot create the config's folder");
+            }
             let (workbench, watch) = tauri::async_runtime::block_on(async {
                 let wb = workbench_core::Workbench::start(&config, workbench_options);
                 let watch =

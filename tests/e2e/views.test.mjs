@@ -69,4 +69,20 @@ describe("every view", () => {
       await session.close();
     }
   });
+
+  it("on a first start, one click adds an example server that answers", async () => {
+    const fresh = join(driver.env.HOME, "fresh", "mcp.json");
+    const session = await driver.session(["--config", fresh]);
+    try {
+      await session.waitForTexts(".empty-state h2", (t) => t.includes("Welcome: no mcp.json yet"));
+      const problems = await session.views("first-start");
+      assert.deepEqual(problems, [], problems.join("\n"));
+      await session.clickText(".first-start-actions button", "Add an example server");
+      await session.waitForTexts(".server .badge.state", (t) => t.length === 1 && t[0] === "ready", 30_000);
+      const [counts] = await session.waitForTexts(".server-counts", (t) => t.length === 1);
+      assert.match(counts, /^17 tools/);
+    } finally {
+      await session.close();
+    }
+  });
 });

@@ -2,7 +2,7 @@
 // @tauri-apps/api/mocks: checks the command name, the shapes of the data and
 // of errors as the Rust side sends them.
 import { describe, expect, it } from "vitest";
-import { render, screen, waitFor } from "@testing-library/react";
+import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { mockIPC } from "@tauri-apps/api/mocks";
 import { emit } from "@tauri-apps/api/event";
@@ -110,10 +110,23 @@ describe("App", () => {
     expect(alert.textContent).toContain("nothing was changed on disk");
   });
 
-  it("says where servers will be saved when there is no file yet", async () => {
-    ipc((cmd) => (cmd === "server_statuses" ? [] : { config_path: "/new/mcp.json", exists: false, servers: [], problems: [] }));
+  it("on a first start, says where servers will be saved, offers an example server and what other apps use", async () => {
+    const added: string[] = [];
+    ipc((cmd) => {
+      if (cmd === "server_statuses") return [];
+      if (cmd === "discover_configs") return [{ dialect: "claude_desktop", path: "/home/me/.config/Claude/claude_desktop_config.json", servers: ["a", "b"], notes: [], error: null }];
+      if (cmd === "add_example_server") {
+        added.push(cmd);
+        return "example";
+      }
+      return { config_path: "/new/mcp.json", exists: false, servers: [], problems: [] };
+    });
     renderApp();
-    await waitFor(() => expect(screen.getByText("No mcp.json yet.")).toBeTruthy());
+    expect(await screen.findByText("Welcome: no mcp.json yet")).toBeTruthy();
+    expect(screen.getByText("/new/mcp.json", { selector: ".empty-state code" })).toBeTruthy();
+    expect(await screen.findByText("claude_desktop: 2 servers")).toBeTruthy();
+    fireEvent.click(screen.getByText("Add an example server"));
+    await waitFor(() => expect(added).toEqual(["add_example_server"]));
   });
 
   it("renders server-supplied text as text, never as HTML", async () => {
@@ -182,11 +195,29 @@ describe("App", () => {
     renderApp();
     expect(await screen.findByText("demo-stdio")).toBeTruthy();
     list = { ...twoServers, servers: [{ ...demo, name: "added-elsewhere" }] };
-    await emit("config-changed", { error: null, added: ["added-elsewhere"], changed: [], removed: [] });
+    await emit("config-changed", { own: false, error: null, added: ["added-elsewhere"], changed: [], removed: [] });
     expect(await screen.findByText("added-elsewhere")).toBeTruthy();
     expect(screen.getByText("mcp.json changed on disk: started added-elsewhere.")).toBeTruthy();
-    await emit("config-changed", { error: "mcp.json:3:7: expected a value", added: [], changed: [], removed: [] });
+    await emit("config-changed", { own: false, error: "mcp.json:3:7: expected a value", added: [], changed: [], removed: [] });
     expect(await screen.findByText(/changed on disk but cannot be used: mcp.json:3:7/)).toBeTruthy();
+    // Fixed back: nothing changed, and the banner goes.
+    await emit("config-changed", { own: false, error: null, added: [], changed: [], removed: [] });
+    await waitFor(() => expect(screen.queryByText(/cannot be used/)).toBeNull());
+  });
+
+  it("the app's own saves are not announced as changes on disk", async () => {
+    let list = twoServers;
+    ipc((cmd) => {
+      if (cmd === "list_servers") return list;
+      if (cmd === "server_statuses") return [];
+      throw new Error(`unexpected command ${cmd}`);
+    });
+    renderApp();
+    expect(await screen.findByText("demo-stdio")).toBeTruthy();
+    list = { ...twoServers, servers: [...twoServers.servers, { ...demo, name: "added-here" }] };
+    await emit("config-changed", { own: true, error: null, added: ["added-here"], changed: [], removed: [] });
+    expect(await screen.findByText("added-here")).toBeTruthy();
+    expect(screen.queryByText(/changed on disk/)).toBeNull();
   });
 
   it("a status event newer than a slow status fetch wins", async () => {
@@ -204,7 +235,7 @@ describe("App", () => {
     });
     renderApp();
     expect(await screen.findByText("starting")).toBeTruthy();
-    await emit("config-changed", { error: null, added: [], changed: ["demo-stdio"], removed: [] });
+    await emit("config-changed", { own: false, error: null, added: [], changed: ["demo-stdio"], removed: [] });
     await waitFor(() => expect(calls).toBe(2));
     const ready: ServerStatus = { name: "demo-stdio", state: "ready", info: null };
     await emit("server-status-changed", { status: ready });

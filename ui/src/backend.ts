@@ -107,6 +107,8 @@ export interface Backend extends AgentBackend {
   neededInputs(): Promise<NeededInput[]>;
   /** Remember an input in the keychain and restart the servers using it. */
   provideInput(id: string, value: string, servers: string[]): Promise<void>;
+  /** Add a working example server to the user's file; resolves to its name. */
+  addExampleServer(): Promise<string>;
   /** Other clients' configs on this machine. */
   discoverConfigs(): Promise<FoundConfig[]>;
   importConfig(path: string, dialect: string, only: string[], replace: boolean): Promise<Merged>;
@@ -177,6 +179,7 @@ export const tauriBackend: Backend = {
     unwrap(await commands.complete(server, reference as JsonArg, argument, value)),
   readConfig: async (scope) => unwrap(await commands.readConfig(scope ?? null)),
   discoverConfigs: async () => unwrap(await commands.discoverConfigs()),
+  addExampleServer: async () => unwrap(await commands.addExampleServer()),
   neededInputs: async () => unwrap(await commands.neededInputs()),
   provideInput: async (id, value, servers) => {
     unwrap(await commands.provideInput(id, value, servers));

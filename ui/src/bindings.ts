@@ -97,6 +97,12 @@ export const commands = {
 	 *  servers that use it.
 	 */
 	provideInput: (id: string, value: string, servers: string[]) => typedError<null, ErrorInfo>(__TAURI_INVOKE("provide_input", { id, value, servers })),
+	/**
+	 *  Add a working example server to the user's file (a first start): the
+	 *  demo server shipped with the app, else the reference "everything"
+	 *  server through npx. Returns the name it got.
+	 */
+	addExampleServer: () => typedError<string, ErrorInfo>(__TAURI_INVOKE("add_example_server")),
 	/**  Chats, most recent first; with `search`, those whose title or messages contain it. */
 	listChats: (search: string | null) => typedError<SessionRow[], ErrorInfo>(__TAURI_INVOKE("list_chats", { search })),
 	createChat: (init: NewChat_Deserialize) => typedError<SessionRow, ErrorInfo>(__TAURI_INVOKE("create_chat", { init })),
@@ -494,6 +500,8 @@ export type ConfigChanged = ConfigChanged_Serialize | ConfigChanged_Deserialize;
  *  keep running as they were).
  */
 export type ConfigChanged_Deserialize = {
+	/**  The app itself saved the file (the window or the agent), not an edit elsewhere. */
+	own: boolean,
 	error?: string | null,
 	added: string[],
 	changed: string[],
@@ -506,6 +514,8 @@ export type ConfigChanged_Deserialize = {
  *  keep running as they were).
  */
 export type ConfigChanged_Serialize = {
+	/**  The app itself saved the file (the window or the agent), not an edit elsewhere. */
+	own: boolean,
 	error: string | null,
 	added: string[],
 	changed: string[],

@@ -255,6 +255,24 @@ pub fn bundle() -> Result {
         stages.run("set-up: Debian packages", || setup::debian_packages(false))?;
         stages.run("set-up: npm packages", || setup::npm_packages(&root))?;
         stages.run("bundle: release .deb", || {
+            // The package carries mcpwb and the demo server (the first start's
+            // example) beside the window (tauri.conf.json's deb files).
+            sh(cmd(
+                "cargo",
+                &[
+                    "build",
+                    "--release",
+                    "--package",
+                    "workbench-cli",
+                    "--bin",
+                    "mcpwb",
+                    "--package",
+                    "workbench-testkit",
+                    "--bin",
+                    "mcp-demo-server",
+                ],
+                &root,
+            ))?;
             sh(tauri_cli(&root, &["build", "--bundles", "deb"]))?;
             let debs = target_dir(&root).join("release/bundle/deb");
             println!(

@@ -43,6 +43,8 @@ pub enum Event {
     /// servers were started, restarted with new settings, or dropped.
     ConfigApplied {
         changes: crate::config::watch::ChangeSet,
+        /// The change was this process's own save (the window's, the agent's).
+        own: bool,
     },
     /// A server asked something only a person can answer.
     Ask {

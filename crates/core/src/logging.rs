@@ -4,10 +4,41 @@
 //! The level comes from `MCPWB_LOG` (an `EnvFilter` directive such as `debug`
 //! or `workbench_core=trace`), defaulting to `info`.
 
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use tracing_appender::non_blocking::WorkerGuard;
+use tracing_subscriber::fmt::format::{DefaultFields, Writer};
+use tracing_subscriber::fmt::{FormatFields, FormattedFields};
 use tracing_subscriber::{EnvFilter, fmt, layer::SubscriberExt, util::SubscriberInitExt};
+
+/// The file's field formatter: the default one under its own type, so the
+/// file layer keeps its own formatted span fields instead of reusing the
+/// stderr layer's (tracing-subscriber caches them per formatter type, and a
+/// colourful stderr would leak its ANSI codes into the file).
+#[derive(Default)]
+struct PlainFields(DefaultFields);
+
+impl<'writer> FormatFields<'writer> for PlainFields {
+    fn format_fields<R: tracing_subscriber::field::RecordFields>(
+        &self,
+        writer: Writer<'writer>,
+        fields: R,
+    ) -> std::fmt::Result {
+        self.0.format_fields(writer, fields)
+    }
+
+    fn add_fields(
+        &self,
+        current: &'writer mut FormattedFields<Self>,
+        fields: &tracing::span::Record<'_>,
+    ) -> std::fmt::Result {
+        let mut inner = FormattedFields::<DefaultFields>::new(std::mem::take(&mut current.fields));
+        let result = self.0.add_fields(&mut inner, fields);
+        current.fields = inner.fields;
+        result
+    }
+}
 
 /// The environment variable that sets the log level.
 pub const LOG_ENV: &str = "MCPWB_LOG";
@@ -27,7 +58,11 @@ fn filter(default: &str) -> EnvFilter {
 /// Install the global subscriber. Safe to call twice: the second call is a
 /// no-op (returns a guard with no file).
 pub fn init(log_dir: Option<&Path>, default_level: &str) -> LogGuard {
-    let stderr_layer = fmt::layer().with_writer(std::io::stderr).with_target(true);
+    // Colours only for a person at a terminal.
+    let stderr_layer = fmt::layer()
+        .with_writer(std::io::stderr)
+        .with_target(true)
+        .with_ansi(std::io::stderr().is_terminal());
     let mut guard = LogGuard {
         _file: None,
         log_dir: None,
@@ -43,7 +78,12 @@ pub fn init(log_dir: Option<&Path>, default_level: &str) -> LogGuard {
         let (writer, file_guard) = tracing_appender::non_blocking(appender);
         guard._file = Some(file_guard);
         guard.log_dir = Some(dir.to_path_buf());
-        Some(fmt::layer().with_writer(writer).with_ansi(false))
+        Some(
+            fmt::layer()
+                .with_writer(writer)
+                .with_ansi(false)
+                .fmt_fields(PlainFields::default()),
+        )
     });
     let _ = tracing_subscriber::registry()
         .with(filter(default_level))

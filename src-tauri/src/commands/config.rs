@@ -3,6 +3,7 @@
 //! everything else byte for byte, and a trial connection before saving.
 //! The file watch applies every save to the running servers.
 
+use std::path::Path;
 use std::time::Duration;
 
 use serde::Serialize;
@@ -12,6 +13,7 @@ use workbench_core::config::edit::EditOp;
 use workbench_core::config::store::Document;
 use workbench_core::config::vars::NeededInput;
 use workbench_core::config::{ConfigFile, Scope, parse_entry};
+use workbench_core::connect::resolve::resolve_command;
 use workbench_core::workbench::Trial;
 use workbench_core::{Error, ErrorInfo, Workbench, WorkbenchOptions};
 
@@ -225,4 +227,66 @@ pub async fn provide_input<R: Runtime>(
         }
     }
     Ok(())
+}
+
+/// The demo server shipped beside the app (the .deb installs it with the
+/// window), or one on PATH.
+fn example_command() -> Option<std::path::PathBuf> {
+    let beside = std::env::current_exe()
+        .ok()?
+        .parent()?
+        .join("mcp-demo-server");
+    if beside.is_file() {
+        return Some(beside);
+    }
+    resolve_command("mcp-demo-server", Path::new("."), &Default::default()).ok()
+}
+
+/// Add a working example server to the user's file (a first start): the
+/// demo server shipped with the app, else the reference "everything"
+/// server through npx. Returns the name it got.
+#[tauri::command]
+#[specta::specta]
+pub async fn add_example_server<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+) -> Result<String, ErrorInfo> {
+    let taken: Vec<String> = state
+        .load()
+        .map(|c| c.servers.into_iter().map(|s| s.name).collect())
+        .unwrap_or_default();
+    let name = std::iter::once("example".to_string())
+        .chain((2..).map(|n| format!("example-{n}")))
+        .find(|n| !taken.contains(n))
+        .unwrap_or_default();
+    let entry = match example_command() {
+        Some(path) => serde_json::json!({
+            "command": path.display().to_string(),
+            "args": ["--name", name],
+            "description": "The MCP Workbench demo server: every MCP feature to try"
+        }),
+        None if resolve_command("npx", Path::new("."), &Default::default()).is_ok() => {
+            serde_json::json!({
+                "command": "npx",
+                "args": ["-y", "@modelcontextprotocol/server-everything"],
+                "description": "The MCP reference server with every feature (fetched by npx)"
+            })
+        }
+        None => {
+            return Err(Error::Refused(
+                "no example server here: the demo server is not installed beside the app and npx is not on PATH; add a server with Add server".into(),
+            )
+            .into());
+        }
+    };
+    let Value::Object(fields) = entry else {
+        return Err(Error::Internal("the example entry is an object".into()).into());
+    };
+    let mut doc = Document::open(&state.config_path)?;
+    doc.edit(&EditOp::Upsert {
+        name: name.clone(),
+        fields,
+    })?;
+    doc.save()?;
+    Ok(name)
 }

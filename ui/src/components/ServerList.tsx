@@ -23,21 +23,10 @@ export function ServerList({
   onSelect?: (name: string) => void;
 }) {
   const byName = new Map(statuses.map((s) => [s.name, s]));
-  if (!list.exists) {
-    return (
-      <div className="empty-state small">
-        <p>No mcp.json yet.</p>
-        <p className="muted">
-          Servers you add are saved to <code>{list.config_path}</code>.
-        </p>
-      </div>
-    );
-  }
+  // An empty or missing file: the sidebar's first-start panel says what to do.
+  if (!list.exists) return null;
   return (
     <>
-      {list.servers.length === 0 && (
-        <p className="muted">This mcp.json lists no servers yet.</p>
-      )}
       <ul className="server-list" data-testid="server-list">
         {list.servers.map((s) => (
           <li key={s.name} className={`server${s.disabled ? " disabled" : ""}${selected === s.name ? " selected" : ""}`}>

@@ -1,7 +1,8 @@
 // The servers: actions (add, edit the file, import), what the file's last
 // change did or why it cannot be used, needed inputs, and the list.
-import { FileCog, Import, Plus, Server } from "lucide-react";
-import { Button, EmptyState, Skeleton } from "../design";
+import { FileCog, Import, Plus } from "lucide-react";
+import { Button, Skeleton } from "../design";
+import { FirstStart } from "./FirstStart";
 import { ErrorBanner } from "../components/ErrorBanner";
 import { ServerList } from "../components/ServerList";
 import { InputsBanner } from "../servers/InputsBanner";
@@ -45,11 +46,7 @@ export function Sidebar({ wb, route, go }: { wb: Workbench; route: Route; go: (r
         {servers.isPending && <Skeleton lines={4} label="Reading mcp.json" />}
         {servers.isError && <ErrorBanner error={servers.error} onRetry={() => void servers.refetch()} />}
         {servers.data && servers.data.servers.length === 0 && servers.data.problems.length === 0 && (
-          <EmptyState compact icon={Server} title={servers.data.exists ? "No servers yet" : "No mcp.json yet"}>
-            <p className="muted">
-              Add one, or import the servers other apps on this machine use. Saved to <code>{servers.data.config_path}</code>.
-            </p>
-          </EmptyState>
+          <FirstStart backend={wb.backend} configPath={servers.data.config_path} exists={servers.data.exists} go={go} />
         )}
         {servers.data && (
           <ServerList

@@ -145,7 +145,8 @@ export function WorkbenchProvider({ backend, children }: { backend: Backend; chi
           change.changed.length ? `restarted ${change.changed.join(", ")}` : "",
           change.removed.length ? `stopped ${change.removed.join(", ")}` : "",
         ].filter(Boolean);
-        setConfigNotice(change.error || parts.length === 0 ? null : `mcp.json changed on disk: ${parts.join("; ")}.`);
+        // The app's own saves are not news (the control that saved says so).
+        if (!change.own) setConfigNotice(change.error || parts.length === 0 ? null : `mcp.json changed on disk: ${parts.join("; ")}.`);
         for (const key of ["servers", "statuses", "tools", "inputs", "chat-tools"]) void queryClient.invalidateQueries({ queryKey: [key] });
       }),
     [backend, queryClient],

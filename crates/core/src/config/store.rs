@@ -19,6 +19,27 @@ pub struct Document {
     read_as: Option<Vec<u8>>,
 }
 
+/// What this process last wrote to each config file: a change the watch
+/// sees that matches it is the app's own save, not an edit made elsewhere.
+static WRITTEN: std::sync::Mutex<Option<std::collections::HashMap<PathBuf, Vec<u8>>>> =
+    std::sync::Mutex::new(None);
+
+fn remember_written(path: &Path, bytes: &[u8]) {
+    let mut map = WRITTEN.lock().unwrap_or_else(|e| e.into_inner());
+    map.get_or_insert_with(Default::default)
+        .insert(path.to_path_buf(), bytes.to_vec());
+}
+
+/// Whether `bytes` are what this process last wrote to `path`.
+pub fn written_here(path: &Path, bytes: &[u8]) -> bool {
+    WRITTEN
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .as_ref()
+        .and_then(|m| m.get(path))
+        .is_some_and(|b| b == bytes)
+}
+
 /// The file that holds the previous version after a save.
 pub fn backup_path(path: &Path) -> PathBuf {
     let mut name = path.file_name().unwrap_or_default().to_os_string();
@@ -81,6 +102,7 @@ impl Document {
             return Ok(());
         }
         write_atomic(&self.path, self.text.as_bytes(), self.read_as.is_some())?;
+        remember_written(&self.path, self.text.as_bytes());
         self.read_as = Some(self.text.clone().into_bytes());
         Ok(())
     }

@@ -127,6 +127,16 @@ impl Workbench {
     /// restart the changed ones, stop and drop the removed ones; leave the
     /// rest alone. Returns what changed (also published as an event).
     pub async fn apply(&self, config: &ConfigFile) -> crate::config::watch::ChangeSet {
+        self.apply_from(config, false).await
+    }
+
+    /// `apply`, saying whether the change was this process's own save. The
+    /// event is sent even when no server changed (a fixed file clears the error).
+    pub(crate) async fn apply_from(
+        &self,
+        config: &ConfigFile,
+        own: bool,
+    ) -> crate::config::watch::ChangeSet {
         let old = self.servers();
         let plan = crate::config::watch::diff(
             old.iter().map(|s| (s.entry(), s.base_dir())),
@@ -167,11 +177,10 @@ impl Workbench {
             .servers
             .write()
             .unwrap_or_else(|e| e.into_inner()) = next;
-        if !plan.is_empty() {
-            let _ = self.inner.events.send(Event::ConfigApplied {
-                changes: plan.clone(),
-            });
-        }
+        let _ = self.inner.events.send(Event::ConfigApplied {
+            changes: plan.clone(),
+            own,
+        });
         plan
     }
 

@@ -34,6 +34,11 @@ impl Workbench {
         let ct = CancellationToken::new();
         let stop = ct.clone();
         let wb = self.clone();
+        // The bytes of each file as last loaded: which of them changed.
+        let read = |files: &[PathBuf]| -> Vec<Option<Vec<u8>>> {
+            files.iter().map(|f| std::fs::read(f).ok()).collect()
+        };
+        let mut last = read(&files);
         tokio::spawn(async move {
             let _watch = watch;
             loop {
@@ -41,10 +46,21 @@ impl Workbench {
                     _ = stop.cancelled() => return,
                     next = changed.recv() => if next.is_none() { return },
                 }
+                let now = read(&files);
+                let own = files
+                    .iter()
+                    .zip(now.iter().zip(&last))
+                    .all(|(f, (new, old))| {
+                        new == old
+                            || new
+                                .as_deref()
+                                .is_some_and(|b| crate::config::store::written_here(f, b))
+                    });
+                last = now;
                 match ConfigFile::load_scoped(&user, project_dir.as_deref()) {
                     Ok(config) => {
-                        let changes = wb.apply(&config).await;
-                        tracing::info!(?changes, "config reloaded");
+                        let changes = wb.apply_from(&config, own).await;
+                        tracing::info!(?changes, own, "config reloaded");
                     }
                     Err(e) => {
                         tracing::warn!(error = %e, "config reload failed");

@@ -46,9 +46,10 @@ async fn an_external_edit_reconnects_exactly_the_servers_it_changed() {
     let changed = stdio("change", &["--page-size", "2"]);
     let added = stdio("added", &[]);
     write(dir.path(), &[keep.clone(), changed.clone(), added]);
-    let Event::ConfigApplied { changes } = next_config_event(&mut rx).await else {
+    let Event::ConfigApplied { changes, own } = next_config_event(&mut rx).await else {
         panic!("expected the change to be applied")
     };
+    assert!(!own, "an edit made elsewhere is not the app's own");
     assert_eq!(
         changes,
         ChangeSet {
@@ -83,5 +84,33 @@ async fn an_external_edit_reconnects_exactly_the_servers_it_changed() {
     assert!(message.contains("mcp.json:1:"), "{message}");
     assert_eq!(wb.servers().len(), 3);
     assert_eq!(wb.server("keep").unwrap().pgid(), Some(keep_pgid));
+
+    // Fixed back to what runs: no server changes, and the error is cleared.
+    write(
+        dir.path(),
+        &[keep.clone(), changed.clone(), stdio("added", &[])],
+    );
+    let Event::ConfigApplied { changes, .. } = next_config_event(&mut rx).await else {
+        panic!("a fixed file is said to be fine again")
+    };
+    assert!(changes.is_empty(), "{changes:?}");
+
+    // A save through the core (the window's, the agent's) is its own.
+    let path = dir.path().join("mcp.json");
+    let mut doc = workbench_core::config::store::Document::open(&path).unwrap();
+    doc.edit(&workbench_core::config::edit::EditOp::SetDisabled {
+        name: "added".into(),
+        disabled: true,
+    })
+    .unwrap();
+    doc.save().unwrap();
+    let Event::ConfigApplied { changes, own } = next_config_event(&mut rx).await else {
+        panic!("expected the save to be applied")
+    };
+    assert!(
+        own,
+        "the app's own save is not announced as a change on disk"
+    );
+    assert_eq!(changes.changed, ["added"]);
     wb.shutdown().await;
 }
