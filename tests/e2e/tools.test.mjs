@@ -121,4 +121,22 @@ describe("tools", () => {
       await session.close();
     }
   });
+
+  it("checks the form before sending, and sends anyway when asked (the server's own check answers)", async () => {
+    const session = await driver.session(["--config", config]);
+    try {
+      await session.clickText("[role=tab]", "Tools");
+      await session.type(await session.find("input[aria-label='Search tools']"), "create_order");
+      await session.click(await session.find(".tool-row[data-qualified='local__create_order']"));
+      await session.clickText(".run-bar button", "Run");
+      const [blocked] = await session.waitForTexts(".run-problems", (t) => t.length === 1);
+      assert.match(blocked, /customer\/name: required/);
+      assert.match(blocked, /customer\/email: required/);
+      await session.clickText(".run-problems button", "Send anyway");
+      // The server answers for itself: an error result (no item), or a JSON-RPC error.
+      await session.waitForTexts(".tool-panel .result-status, .tool-panel [role=alert] .error-message", (t) => t.length >= 1, 20_000);
+    } finally {
+      await session.close();
+    }
+  });
 });

@@ -6,7 +6,7 @@ import { useEffect, useState } from "react";
 import type { Backend, PendingAsk } from "../backend";
 import { SchemaForm } from "../schema/SchemaForm";
 import { Sampling } from "./Sampling";
-import { initialValue, type Json, type Schema } from "../schema/model";
+import { initialValue, problems, type Json, type Schema } from "../schema/model";
 
 type Params = Record<string, unknown>;
 
@@ -23,6 +23,12 @@ function Elicitation({
   const schema = (params.requestedSchema ?? { type: "object", properties: {} }) as Schema;
   const [value, setValue] = useState<Json | undefined>(() => initialValue(schema, schema));
   const [opening, setOpening] = useState(false);
+  const [blocked, setBlocked] = useState<string[] | null>(null);
+  const accept = (anyway: boolean) => {
+    const wrong = anyway ? [] : problems(schema, value ?? {}, schema);
+    if (wrong.length > 0) setBlocked(wrong);
+    else answer({ action: "accept", content: value ?? {} });
+  };
   const url = typeof params.url === "string" ? params.url : null;
   // URL mode: nothing opens until the person chooses to; opening accepts.
   const openAndAccept = () => {
@@ -47,6 +53,21 @@ function Elicitation({
       ) : (
         <SchemaForm schema={schema} value={value} onChange={setValue} />
       )}
+      {blocked && (
+        <div className="callout tone-warn run-problems" role="alert">
+          <div>
+            <p>The answer does not fit what the server asked for:</p>
+            <ul>
+              {blocked.map((p) => (
+                <li key={p}>{p}</li>
+              ))}
+            </ul>
+          </div>
+          <button type="button" className="btn btn-secondary" onClick={() => accept(true)}>
+            Send anyway
+          </button>
+        </div>
+      )}
       <div className="dialog-buttons">
         {url ? (
           <>
@@ -58,7 +79,7 @@ function Elicitation({
             </button>
           </>
         ) : (
-          <button type="button" className="btn btn-primary" onClick={() => answer({ action: "accept", content: value ?? {} })}>
+          <button type="button" className="btn btn-primary" onClick={() => accept(false)}>
             Accept
           </button>
         )}

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { useState } from "react";
 import { fireEvent, render, screen, within } from "@testing-library/react";
 import { SchemaForm } from "./SchemaForm";
-import { initialValue, widgetFor, type Json, type Schema } from "./model";
+import { initialValue, problems, widgetFor, type Json, type Schema } from "./model";
 
 /** Render the form and expose the JSON it currently produces. */
 function Harness({ schema }: { schema: Schema }) {
@@ -79,7 +79,7 @@ const cases: Case[] = [
     initial: {},
     act: () => {
       fireEvent.click(screen.getByText("Add to tags"));
-      fireEvent.change(screen.getByLabelText("tags[0]"), { target: { value: "red" } });
+      fireEvent.change(screen.getByLabelText("Item 1"), { target: { value: "red" } });
       fireEvent.click(screen.getByText("Add to points"));
       fireEvent.change(screen.getByLabelText(/^x/), { target: { value: "3" } });
     },
@@ -118,6 +118,36 @@ const cases: Case[] = [
       fireEvent.change(screen.getByLabelText("side"), { target: { value: "2" } });
     },
     after: { shape: { kind: "square", side: 2 } },
+  },
+  {
+    name: "titled enums, legacy enumNames and multi-select lists",
+    schema: obj({
+      size: { oneOf: [{ const: "s", title: "Small" }, { const: "l", title: "Large" }] },
+      color: { type: "string", enum: ["r", "g"], enumNames: ["Red", "Green"] },
+      days: { type: "array", items: { type: "string", enum: ["mon", "tue", "wed"] } },
+    }),
+    widgets: { size: "select", color: "select", days: "multiselect" },
+    initial: {},
+    act: () => {
+      expect(screen.getByRole("option", { name: "Large" })).toBeTruthy();
+      expect(screen.getByRole("option", { name: "Green" })).toBeTruthy();
+      fireEvent.change(screen.getByLabelText("size"), { target: { value: "1" } });
+      fireEvent.change(screen.getByLabelText("color"), { target: { value: "0" } });
+      fireEvent.click(screen.getByLabelText("wed"));
+      fireEvent.click(screen.getByLabelText("mon"));
+    },
+    after: { size: "l", color: "r", days: ["mon", "wed"] },
+  },
+  {
+    name: "list items move up and down and are named by position",
+    schema: obj({ steps: { type: "array", items: { type: "string" }, default: ["a", "b", "c"] } }),
+    widgets: { steps: "list" },
+    initial: { steps: ["a", "b", "c"] },
+    act: () => {
+      fireEvent.click(screen.getByLabelText("Move item 3 up"));
+      fireEvent.click(screen.getByLabelText("Remove item 1 of steps"));
+    },
+    after: { steps: ["c", "b"] },
   },
   {
     name: "nullable values can be set to null",
@@ -163,5 +193,31 @@ describe("the schema form", () => {
     fireEvent.change(screen.getByLabelText("extra"), { target: { value: "{oops" } });
     expect(screen.getByText(/Not JSON/)).toBeTruthy();
     expect(json()).toEqual({ extra: { a: [1, 2] } });
+  });
+
+  it("says when a string does not fit its format", () => {
+    render(<Harness schema={obj({ email: { type: "string", format: "email" }, when: { type: "string", format: "date-time" } })} />);
+    fireEvent.change(screen.getByLabelText("email"), { target: { value: "not-an-address" } });
+    expect(screen.getByText("not an email address")).toBeTruthy();
+    fireEvent.change(screen.getByLabelText("when"), { target: { value: "2026-11-23T10:00:00Z" } });
+    expect(screen.queryByText(/not a date and time/)).toBeNull();
+  });
+
+  it("lists what is wrong before sending: required fields and formats, nested too", () => {
+    const schema = obj(
+      {
+        to: { type: "string", format: "email" },
+        site: { type: "string", format: "uri" },
+        meta: obj({ day: { type: "string", format: "date" }, id: { type: "string" } }, ["id"]),
+      },
+      ["to", "meta"],
+    );
+    expect(problems(schema, { site: "nowhere", meta: { day: "2026-13-45" } }, schema)).toEqual([
+      "to: required",
+      "site: not an absolute URI (scheme:rest)",
+      "meta/id: required",
+      "meta/day: not a date (YYYY-MM-DD)",
+    ]);
+    expect(problems(schema, { to: "a@b.io", meta: { id: "x" } }, schema)).toEqual([]);
   });
 });

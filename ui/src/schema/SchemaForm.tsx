@@ -2,7 +2,11 @@
 // rjsf validates with, compiles schemas with `new Function`, and the window's
 // CSP allows no eval. The value is plain JSON; the server checks it.
 import { useId, useState } from "react";
+import { ArrowDown, ArrowUp, Plus, X } from "lucide-react";
+import { Button, IconButton } from "../design";
 import {
+  choices,
+  formatProblem,
   initialValue,
   pickVariant,
   resolve,
@@ -150,6 +154,13 @@ export function SchemaField({ schema: raw, root, value, onChange, label, require
     case "list": {
       const items = Array.isArray(value) ? value : [];
       const itemSchema = resolve(schema.items ?? {}, root);
+      const itemTitle = typeof itemSchema.title === "string" ? itemSchema.title : "Item";
+      const move = (i: number, by: number) => {
+        const next = [...items];
+        const [it] = next.splice(i, 1);
+        if (it !== undefined) next.splice(i + by, 0, it);
+        onChange(next);
+      };
       return (
         <fieldset className="field list" data-path={path}>
           <legend>
@@ -157,29 +168,56 @@ export function SchemaField({ schema: raw, root, value, onChange, label, require
             {mark && <span className="required"> *</span>}
           </legend>
           <Description schema={schema} />
+          {items.length === 0 && <p className="muted list-empty">Empty.</p>}
           {items.map((item, i) => (
-            <div className="list-item" key={i}>
+            <div className={`list-item${widgetFor(itemSchema, root) === "object" ? " list-item-object" : ""}`} key={i}>
               <SchemaField
                 schema={itemSchema}
                 root={root}
                 value={item}
-                label={`${label}[${i}]`}
+                label={`${itemTitle} ${i + 1}`}
                 required
                 item
                 path={`${path}/${i}`}
                 onChange={(v) => onChange(items.map((old, j) => (j === i ? (v ?? null) : old)))}
               />
-              <button type="button" className="btn btn-secondary remove" onClick={() => onChange(items.filter((_, j) => j !== i))}>
-                Remove {`${label}[${i}]`}
-              </button>
+              <div className="list-item-actions">
+                <IconButton size="sm" label={`Move ${itemTitle.toLowerCase()} ${i + 1} up`} icon={ArrowUp} disabled={i === 0} onClick={() => move(i, -1)} />
+                <IconButton size="sm" label={`Move ${itemTitle.toLowerCase()} ${i + 1} down`} icon={ArrowDown} disabled={i === items.length - 1} onClick={() => move(i, 1)} />
+                <IconButton size="sm" label={`Remove ${itemTitle.toLowerCase()} ${i + 1} of ${label}`} icon={X} className="remove" onClick={() => onChange(items.filter((_, j) => j !== i))} />
+              </div>
             </div>
           ))}
-          <button className="btn btn-secondary"
-            type="button"
-            onClick={() => onChange([...items, initialValue(itemSchema, root, true) ?? (widgetFor(itemSchema, root) === "text" ? "" : null)])}
-          >
+          <Button size="sm" icon={Plus} onClick={() => onChange([...items, initialValue(itemSchema, root, true) ?? (widgetFor(itemSchema, root) === "text" ? "" : null)])}>
             Add to {label}
-          </button>
+          </Button>
+        </fieldset>
+      );
+    }
+    case "multiselect": {
+      const options = choices(resolve(schema.items ?? {}, root), root) ?? [];
+      const chosen = Array.isArray(value) ? value : [];
+      const has = (v: Json) => chosen.some((c) => JSON.stringify(c) === JSON.stringify(v));
+      return (
+        <fieldset className="field multiselect" data-path={path}>
+          <legend>
+            {title}
+            {mark && <span className="required"> *</span>}
+          </legend>
+          <Description schema={schema} />
+          {options.map((o, i) => (
+            <label key={i} className="check-option">
+              <input
+                type="checkbox"
+                checked={has(o.value)}
+                onChange={(e) =>
+                  // Kept in the order the schema lists them.
+                  onChange(options.filter((x) => (x === o ? e.target.checked : has(x.value))).map((x) => x.value))
+                }
+              />{" "}
+              {o.label}
+            </label>
+          ))}
         </fieldset>
       );
     }
@@ -209,16 +247,16 @@ export function SchemaField({ schema: raw, root, value, onChange, label, require
       );
     }
     case "select": {
-      const options = (Array.isArray(schema.enum) ? schema.enum : [schema.const]) as Json[];
-      const index = options.findIndex((o) => JSON.stringify(o) === JSON.stringify(value));
+      const options = choices(schema, root) ?? [];
+      const index = options.findIndex((o) => JSON.stringify(o.value) === JSON.stringify(value));
       return (
         <div className="field" data-path={path}>
           <Label text={title} required={mark} htmlFor={id} />
-          <select id={id} value={index} onChange={(e) => onChange(Number(e.target.value) < 0 ? undefined : options[Number(e.target.value)])}>
+          <select id={id} value={index} onChange={(e) => onChange(Number(e.target.value) < 0 ? undefined : options[Number(e.target.value)]?.value)}>
             {!required || index < 0 ? <option value={-1}>—</option> : null}
             {options.map((o, i) => (
               <option key={i} value={i}>
-                {typeof o === "string" ? o : JSON.stringify(o)}
+                {o.label}
               </option>
             ))}
           </select>
@@ -273,13 +311,22 @@ export function SchemaField({ schema: raw, root, value, onChange, label, require
         placeholder: typeof schema.format === "string" ? schema.format : undefined,
       };
       const set = (v: string) => onChange(v === "" && !required ? undefined : v);
+      const problem = formatProblem(schema, value);
+      const described = problem ? `${id}-problem` : undefined;
       return (
         <div className="field" data-path={path}>
           <Label text={title} required={mark} htmlFor={id} />
           {widget === "textarea" ? (
-            <textarea {...common} onChange={(e) => set(e.target.value)} />
+            <textarea {...common} aria-invalid={problem ? true : undefined} aria-describedby={described} onChange={(e) => set(e.target.value)} />
           ) : (
-            <input {...common} type={INPUT_TYPE[widget] ?? "text"} onChange={(e) => set(e.target.value)} />
+            // Free text (not the browser's date and email widgets, which
+            // hide what was typed): the format is checked below.
+            <input {...common} type={widget === "datetime" || widget === "date" || widget === "email" || widget === "url" ? "text" : (INPUT_TYPE[widget] ?? "text")} aria-invalid={problem ? true : undefined} aria-describedby={described} onChange={(e) => set(e.target.value)} />
+          )}
+          {problem && (
+            <p className="field-error" id={described}>
+              {problem}
+            </p>
           )}
           <Description schema={schema} />
         </div>

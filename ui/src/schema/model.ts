@@ -16,6 +16,7 @@ export type Widget =
   | "integer"
   | "checkbox"
   | "select"
+  | "multiselect"
   | "list"
   | "object"
   | "variants"
@@ -72,9 +73,33 @@ export function variantsOf(schema: Schema, root: Schema): Schema[] {
   return list.map((v) => resolve(v, root)).filter((v) => v.type !== "null");
 }
 
+/**
+ * The choices of an enum-like schema, with their labels: `enum` (labels from
+ * the legacy `enumNames`), a `const`, or a oneOf/anyOf whose every
+ * alternative is a `const` (labels from their `title`). Null when not one.
+ */
+export function choices(schemaIn: Schema, root: Schema): { value: Json; label: string }[] | null {
+  const schema = resolve(schemaIn, root);
+  const show = (v: unknown) => (typeof v === "string" ? v : JSON.stringify(v));
+  if (Array.isArray(schema.enum)) {
+    const names = Array.isArray(schema.enumNames) ? (schema.enumNames as unknown[]) : [];
+    return (schema.enum as Json[]).map((value, i) => ({ value, label: typeof names[i] === "string" ? (names[i] as string) : show(value) }));
+  }
+  if (schema.const !== undefined) return [{ value: schema.const as Json, label: typeof schema.title === "string" ? schema.title : show(schema.const) }];
+  const list = (schema.oneOf ?? schema.anyOf) as unknown[] | undefined;
+  if (Array.isArray(list) && list.length > 0) {
+    const alts = list.map((v) => resolve(v, root)).filter((v) => v.type !== "null");
+    if (alts.length > 0 && alts.every((v) => v.const !== undefined)) {
+      return alts.map((v) => ({ value: v.const as Json, label: typeof v.title === "string" ? v.title : show(v.const) }));
+    }
+  }
+  return null;
+}
+
 export function widgetFor(schemaIn: Schema, root: Schema): Widget {
   const schema = resolve(schemaIn, root);
-  if (Array.isArray(schema.enum) || schema.const !== undefined) return "select";
+  if (choices(schema, root)) return "select";
+  if (types(schema).types[0] === "array" && schema.items && choices(schema.items as Schema, root)) return "multiselect";
   const variants = variantsOf(schema, root);
   if (variants.length > 1) return "variants";
   if (variants.length === 1 && !schema.type) return widgetFor(variants[0] ?? {}, root);
@@ -174,4 +199,59 @@ export function variantLabel(v: Schema, i: number): string {
   if (tag) return String((tag as Schema).const);
   const { types: t } = types(v);
   return t.length ? t.join(" | ") : `option ${i + 1}`;
+}
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?$/;
+
+/** Why a string does not fit the schema's `format` (null: it fits, or no format). */
+export function formatProblem(schema: Schema, value: unknown): string | null {
+  if (typeof value !== "string" || value === "") return null;
+  switch (schema.format) {
+    case "email":
+      return EMAIL.test(value) ? null : "not an email address";
+    case "uri":
+    case "url":
+      try {
+        new URL(value);
+        return null;
+      } catch {
+        return "not an absolute URI (scheme:rest)";
+      }
+    case "date":
+      return DATE.test(value) && !Number.isNaN(Date.parse(value)) ? null : "not a date (YYYY-MM-DD)";
+    case "date-time":
+      return DATE_TIME.test(value) && !Number.isNaN(Date.parse(value)) ? null : "not a date and time (YYYY-MM-DDTHH:MM:SS)";
+    default:
+      return null;
+  }
+}
+
+/**
+ * What is wrong with a value before it is sent: required fields left out
+ * and strings that do not fit their format, each as "path: problem". The
+ * server checks for itself; this only saves a round trip (and can be
+ * overridden: "send anyway").
+ */
+export function problems(schemaIn: Schema, value: Json | undefined, root: Schema, path = ""): string[] {
+  const schema = resolve(schemaIn, root);
+  const out: string[] = [];
+  const where = path || "arguments";
+  const format = formatProblem(schema, value);
+  if (format) out.push(`${where}: ${format}`);
+  if (widgetFor(schema, root) === "object" && value && typeof value === "object" && !Array.isArray(value)) {
+    const props = (schema.properties ?? {}) as Record<string, Schema>;
+    for (const key of (schema.required as string[]) ?? []) {
+      if ((value as Record<string, Json>)[key] === undefined) out.push(`${path ? `${path}/` : ""}${key}: required`);
+    }
+    for (const [key, sub] of Object.entries(props)) {
+      const v = (value as Record<string, Json>)[key];
+      if (v !== undefined) out.push(...problems(sub, v, root, `${path ? `${path}/` : ""}${key}`));
+    }
+  }
+  if (Array.isArray(value) && schema.items) {
+    value.forEach((v, i) => out.push(...problems(schema.items as Schema, v, root, `${where}/${i + 1}`)));
+  }
+  return out;
 }

@@ -9,7 +9,7 @@ import { BackendError, type Backend, type CallProgress, type ToolCallResult, typ
 import { Badge, Button, Disclosure, Segmented, useToast } from "../design";
 import { annotationList } from "./annotations";
 import { SchemaForm } from "../schema/SchemaForm";
-import { initialValue, type Json, type Schema } from "../schema/model";
+import { initialValue, problems, type Json, type Schema } from "../schema/model";
 import { ResultView } from "./ResultView";
 import { LatencyChart } from "./LatencyChart";
 
@@ -79,8 +79,16 @@ export function ToolPanel({ backend, row, available = true }: { backend: Backend
     return () => clearInterval(t);
   }, [running]);
 
-  const run = (withArgs: Json | undefined = args) => {
+  // What is wrong with the arguments, shown instead of running (Send anyway overrides).
+  const [blocked, setBlocked] = useState<string[] | null>(null);
+  const run = (withArgs: Json | undefined = args, anyway = false) => {
     if (running || !available) return;
+    const wrong = anyway ? [] : problems(schema, withArgs ?? {}, schema);
+    if (wrong.length > 0) {
+      setBlocked(wrong);
+      return;
+    }
+    setBlocked(null);
     try {
       localStorage.setItem(storageKey(row), JSON.stringify(withArgs ?? {}));
     } catch {
@@ -250,6 +258,21 @@ export function ToolPanel({ backend, row, available = true }: { backend: Backend
           Copy as JSON-RPC
         </Button>
       </div>
+      {blocked && (
+        <div className="callout tone-warn run-problems" role="alert">
+          <div>
+            <p>Not sent: the arguments do not fit the tool&apos;s schema.</p>
+            <ul>
+              {blocked.map((p) => (
+                <li key={p}>{p}</li>
+              ))}
+            </ul>
+          </div>
+          <Button size="sm" onClick={() => run(args, true)}>
+            Send anyway
+          </Button>
+        </div>
+      )}
       {!available && (
         <p className="callout tone-warn" role="status">
           {row.server} is not ready: start it from the server list to run this tool.
