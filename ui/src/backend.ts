@@ -87,7 +87,8 @@ export interface Backend extends AgentBackend {
   /** A subscribed resource changed. */
   onResourceUpdated(listener: (server: string, uri: string) => void): Promise<() => void>;
   getPrompt(server: string, name: string, args: Record<string, string>): Promise<unknown>;
-  complete(server: string, reference: unknown, argument: string, value: string): Promise<string[]>;
+  /** The server's completions for an argument; `context` holds the values already chosen. */
+  complete(server: string, reference: unknown, argument: string, value: string, context?: Record<string, string>): Promise<string[]>;
   /** The user's file, or the project's `.mcp.json` when `scope` is "project". */
   readConfig(scope?: Scope): Promise<ConfigText>;
   /** Save the whole text; refused if the file no longer holds `base`. */
@@ -175,8 +176,8 @@ export const tauriBackend: Backend = {
   },
   onResourceUpdated: (listener) => events.resourceUpdated.listen((e) => listener(e.payload.server, e.payload.uri)),
   getPrompt: async (server, name, args) => unwrap(await commands.getPrompt(server, name, args as JsonArg)),
-  complete: async (server, reference, argument, value) =>
-    unwrap(await commands.complete(server, reference as JsonArg, argument, value)),
+  complete: async (server, reference, argument, value, context) =>
+    unwrap(await commands.complete(server, reference as JsonArg, argument, value, (context ?? null) as Parameters<typeof commands.complete>[4])),
   readConfig: async (scope) => unwrap(await commands.readConfig(scope ?? null)),
   discoverConfigs: async () => unwrap(await commands.discoverConfigs()),
   addExampleServer: async () => unwrap(await commands.addExampleServer()),

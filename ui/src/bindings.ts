@@ -59,7 +59,7 @@ export const commands = {
 	 *  `completion/complete` for a prompt argument or a template variable:
 	 *  `reference` is `{"type": "ref/prompt", "name"}` or `{"type": "ref/resource", "uri"}`.
 	 */
-	complete: (server: string, reference: Value, argument: string, value: string) => typedError<string[], ErrorInfo>(__TAURI_INVOKE("complete", { server, reference, argument, value })),
+	complete: (server: string, reference: Value, argument: string, value: string, context: { [key in string]: Value } | null) => typedError<string[], ErrorInfo>(__TAURI_INVOKE("complete", { server, reference, argument, value, context })),
 	readConfig: (scope: Scope | null) => typedError<ConfigText, ErrorInfo>(__TAURI_INVOKE("read_config", { scope })),
 	/**
 	 *  Save the whole text. `base` is the text the editor started from: if the

@@ -147,14 +147,14 @@ pub async fn complete<R: Runtime>(
     reference: Value,
     argument: String,
     value: String,
+    context: Option<serde_json::Map<String, Value>>,
 ) -> Result<Vec<String>, ErrorInfo> {
-    let result = ask(
-        &state,
-        &server,
-        "completion/complete",
-        json!({ "ref": reference, "argument": { "name": argument, "value": value } }),
-    )
-    .await?;
+    let mut params = json!({ "ref": reference, "argument": { "name": argument, "value": value } });
+    // The values already chosen, for completions that depend on them.
+    if let Some(arguments) = context.filter(|c| !c.is_empty()) {
+        params["context"] = json!({ "arguments": arguments });
+    }
+    let result = ask(&state, &server, "completion/complete", params).await?;
     Ok(result["completion"]["values"]
         .as_array()
         .map(|v| {

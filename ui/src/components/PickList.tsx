@@ -1,10 +1,12 @@
 // A list to pick from beside the picked item's detail: the shape of the
 // resources and prompts views.
 import type { ReactNode } from "react";
+import { EmptyState, Pane, PaneHandle, Panes } from "../design";
 
 export type PickItem = { key: string; index: number; title: ReactNode; server: string; code: string; data?: Record<string, string> };
 
 export function PickList({
+  id,
   label,
   items,
   selected,
@@ -13,6 +15,8 @@ export function PickList({
   detail,
   empty,
 }: {
+  /** Names the remembered pane sizes. */
+  id: string;
   label: string;
   items: PickItem[];
   selected: number | null;
@@ -25,34 +29,39 @@ export function PickList({
 }) {
   return (
     <div className="tools-view">
-      <div className="tool-list">
-        {top}
-        <div className="tool-scroller" role="listbox" aria-label={label}>
-          {items.map((item) => (
-            <div
-              key={item.key}
-              role="option"
-              aria-selected={item.index === selected}
-              className={item.index === selected ? "tool-row selected" : "tool-row"}
-              onClick={() => onSelect(item.index)}
-              {...item.data}
-            >
-              <span className="tool-name">{item.title}</span>
-              <span className="tool-meta">
-                {item.server} · <code>{item.code}</code>
-              </span>
-            </div>
-          ))}
-        </div>
-      </div>
-      <div className="tool-detail">
-        {detail ?? (
-          <div className="empty-state">
-            <h2>{empty.title}</h2>
-            <p>{empty.text}</p>
+      <Panes id={id}>
+        <Pane id={`${id}-list`} defaultSize={320} minSize={220} maxSize="60" className="tool-list">
+          <div className="list-controls">{top}</div>
+          <div className="tool-scroller" role="listbox" aria-label={label}>
+            {items.map((item) => (
+              <div
+                key={item.key}
+                role="option"
+                aria-selected={item.index === selected}
+                tabIndex={item.index === selected ? 0 : -1}
+                className={item.index === selected ? "tool-row selected" : "tool-row"}
+                onClick={() => onSelect(item.index)}
+                onKeyDown={(e) => {
+                  if (e.key === "Enter" || e.key === " ") {
+                    e.preventDefault();
+                    onSelect(item.index);
+                  }
+                }}
+                {...item.data}
+              >
+                <span className="tool-name">{item.title}</span>
+                <span className="tool-meta">
+                  {item.server} · <code>{item.code}</code>
+                </span>
+              </div>
+            ))}
           </div>
-        )}
-      </div>
+        </Pane>
+        <PaneHandle label={`Resize the ${label.toLowerCase()} list`} />
+        <Pane id={`${id}-detail`} minSize={320} className="tool-detail">
+          {detail ?? <EmptyState title={empty.title}>{empty.text}</EmptyState>}
+        </Pane>
+      </Panes>
     </div>
   );
 }

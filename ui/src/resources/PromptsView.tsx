@@ -3,18 +3,35 @@
 import { useEffect, useId, useState } from "react";
 import type { Backend, PromptRow } from "../backend";
 import { PickList } from "../components/PickList";
+import { Markdown } from "../tools/Markdown";
 
 type Arg = { name: string; description?: string; required?: boolean };
 type Message = { role?: string; content?: Record<string, unknown> };
 
-function ArgField({ backend, row, arg, value, onChange }: { backend: Backend; row: PromptRow; arg: Arg; value: string; onChange: (v: string) => void }) {
+function ArgField({
+  backend,
+  row,
+  arg,
+  value,
+  others,
+  onChange,
+}: {
+  backend: Backend;
+  row: PromptRow;
+  arg: Arg;
+  value: string;
+  /** The other arguments' values so far: completions may depend on them. */
+  others: Record<string, string>;
+  onChange: (v: string) => void;
+}) {
   const id = useId();
   const [options, setOptions] = useState<string[]>([]);
   const name = String((row.prompt as { name?: string }).name ?? "");
+  const context = JSON.stringify(others);
   useEffect(() => {
     let live = true;
     const t = setTimeout(() => {
-      backend.complete(row.server, { type: "ref/prompt", name }, arg.name, value).then(
+      backend.complete(row.server, { type: "ref/prompt", name }, arg.name, value, JSON.parse(context) as Record<string, string>).then(
         (v) => live && setOptions(v),
         () => live && setOptions([]),
       );
@@ -23,7 +40,7 @@ function ArgField({ backend, row, arg, value, onChange }: { backend: Backend; ro
       live = false;
       clearTimeout(t);
     };
-  }, [backend, row.server, name, arg.name, value]);
+  }, [backend, row.server, name, arg.name, value, context]);
   return (
     <div className="field">
       <label className="field-label" htmlFor={id}>
@@ -68,7 +85,15 @@ function Detail({ backend, row }: { backend: Backend; row: PromptRow }) {
       </h2>
       {p.description && <p className="tool-description">{p.description}</p>}
       {args.map((a) => (
-        <ArgField key={a.name} backend={backend} row={row} arg={a} value={values[a.name] ?? ""} onChange={(v) => setValues({ ...values, [a.name]: v })} />
+        <ArgField
+          key={a.name}
+          backend={backend}
+          row={row}
+          arg={a}
+          value={values[a.name] ?? ""}
+          others={Object.fromEntries(Object.entries(values).filter(([k, v]) => k !== a.name && v !== ""))}
+          onChange={(v) => setValues({ ...values, [a.name]: v })}
+        />
       ))}
       <div className="run-bar">
         <button type="button" className="btn btn-primary" onClick={get}>
@@ -85,7 +110,7 @@ function Detail({ backend, row }: { backend: Backend; row: PromptRow }) {
           {messages.map((m, i) => (
             <li key={i} className="result">
               <strong>{m.role}</strong>
-              {m.content?.type === "text" ? <pre>{String(m.content.text ?? "")}</pre> : <pre className="json">{JSON.stringify(m.content, null, 2)}</pre>}
+              {m.content?.type === "text" ? <Markdown text={String(m.content.text ?? "")} /> : <pre className="json">{JSON.stringify(m.content, null, 2)}</pre>}
             </li>
           ))}
         </ol>
@@ -95,19 +120,39 @@ function Detail({ backend, row }: { backend: Backend; row: PromptRow }) {
 }
 
 export function PromptsView({ backend, rows }: { backend: Backend; rows: PromptRow[] }) {
-  const [selected, setSelected] = useState<number | null>(null);
-  const current = selected === null ? null : rows[selected];
+  // The open prompt by server and name (an index would move when lists change).
+  const [openKey, setOpenKey] = useState<string | null>(null);
+  const [query, setQuery] = useState("");
+  const keyOf = (row: PromptRow) => `${row.server}/${String((row.prompt as { name?: string }).name ?? "")}`;
+  const index = rows.findIndex((r) => keyOf(r) === openKey);
+  const current = index < 0 ? null : rows[index];
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  const items = rows
+    .map((row, i) => ({ row, i }))
+    .filter(({ row }) => {
+      const p = row.prompt as { name?: string; title?: string; description?: string };
+      const hay = `${row.server} ${p.name ?? ""} ${p.title ?? ""} ${p.description ?? ""}`.toLowerCase();
+      return words.every((w) => hay.includes(w));
+    })
+    .map(({ row, i }) => {
+      const p = row.prompt as { name?: string; title?: string };
+      return { key: keyOf(row), index: i, title: p.title ?? p.name, server: row.server, code: String(p.name ?? "") };
+    });
   return (
     <PickList
+      id="prompts"
       label="Prompts"
-      items={rows.map((row, index) => {
-        const p = row.prompt as { name?: string; title?: string };
-        return { key: `${row.server}/${p.name}`, index, title: p.title ?? p.name, server: row.server, code: String(p.name ?? "") };
-      })}
-      selected={selected}
-      onSelect={setSelected}
-      top={rows.length === 0 && <p className="muted empty-hint">No prompts: servers that offer some list them here once ready.</p>}
-      detail={current ? <Detail key={selected} backend={backend} row={current} /> : null}
+      items={items}
+      selected={index < 0 ? null : index}
+      onSelect={(i) => setOpenKey(rows[i] ? keyOf(rows[i]) : null)}
+      top={
+        <>
+          <input type="search" aria-label="Search prompts" placeholder={`Search ${rows.length} prompts`} value={query} onChange={(e) => setQuery(e.target.value)} />
+          {rows.length === 0 && <p className="muted empty-hint">No prompts: servers that offer some list them here once ready.</p>}
+          {rows.length > 0 && items.length === 0 && <p className="muted empty-hint">No prompt matches “{query}”.</p>}
+        </>
+      }
+      detail={current ? <Detail key={openKey} backend={backend} row={current} /> : null}
       empty={{ title: "Pick a prompt", text: "Fill its arguments (the server suggests values) and get its messages." }}
     />
   );

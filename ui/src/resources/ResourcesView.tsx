@@ -3,6 +3,7 @@
 import { useState } from "react";
 import type { Backend, ResourceRow } from "../backend";
 import { PickList } from "../components/PickList";
+import { Markdown } from "../tools/Markdown";
 
 type Content = { uri?: string; mimeType?: string; text?: string; blob?: string };
 
@@ -35,6 +36,9 @@ export function fillTemplate(template: string, values: Record<string, string>): 
 
 function Preview({ content }: { content: Content }) {
   const mime = content.mimeType ?? "";
+  if (typeof content.text === "string" && mime.includes("markdown") && content.text.length <= 200_000) {
+    return <Markdown text={content.text} />;
+  }
   if (typeof content.text === "string") {
     return <pre className={mime.includes("json") ? "json" : undefined}>{content.text.length > 200_000 ? `${content.text.slice(0, 200_000)}\n… (${content.text.length.toLocaleString()} characters)` : content.text}</pre>;
   }
@@ -50,7 +54,18 @@ function Preview({ content }: { content: Content }) {
   return <p className="muted">no content</p>;
 }
 
-function Detail({ backend, row }: { backend: Backend; row: ResourceRow }) {
+function Detail({
+  backend,
+  row,
+  subscribed,
+  onSubscribed,
+}: {
+  backend: Backend;
+  row: ResourceRow;
+  /** Subscriptions live with the view, not the open resource: kept as you pick others. */
+  subscribed: boolean;
+  onSubscribed: (on: boolean) => void;
+}) {
   const r = row.resource as Record<string, unknown>;
   const template = row.template ? String(r.uriTemplate ?? "") : null;
   const vars = template ? templateVariables(template) : [];
@@ -58,7 +73,6 @@ function Detail({ backend, row }: { backend: Backend; row: ResourceRow }) {
   const uri = template ? fillTemplate(template, values) : String(r.uri ?? "");
   const [contents, setContents] = useState<Content[] | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [subscribed, setSubscribed] = useState(false);
   const read = () => {
     setError(null);
     backend.readResource(row.server, uri).then(
@@ -94,7 +108,7 @@ function Detail({ backend, row }: { backend: Backend; row: ResourceRow }) {
             aria-pressed={subscribed}
             onClick={() =>
               backend.subscribeResource(row.server, uri, !subscribed).then(
-                () => setSubscribed(!subscribed),
+                () => onSubscribed(!subscribed),
                 (e: unknown) => setError(e instanceof Error ? e.message : String(e)),
               )
             }
@@ -120,9 +134,19 @@ function Detail({ backend, row }: { backend: Backend; row: ResourceRow }) {
   );
 }
 
+const keyOf = (row: ResourceRow) => {
+  const r = row.resource as Record<string, unknown>;
+  return `${row.server} ${String(r.uri ?? r.uriTemplate ?? "")}`;
+};
+
 export function ResourcesView({ backend, rows, updated }: { backend: Backend; rows: ResourceRow[]; updated: string[] }) {
-  const [selected, setSelected] = useState<number | null>(null);
+  // The open resource by its server and URI (an index would move when lists change).
+  const [openKey, setOpenKey] = useState<string | null>(null);
+  const [subscriptions, setSubscriptions] = useState<Set<string>>(new Set());
   const [query, setQuery] = useState("");
+  const selectedIndex = rows.findIndex((r) => keyOf(r) === openKey);
+  const selected = selectedIndex < 0 ? null : selectedIndex;
+  const setSelected = (i: number) => setOpenKey(rows[i] ? keyOf(rows[i]) : null);
   const current = selected === null ? null : rows[selected];
   const items = rows
     .map((row, index) => ({ row, index }))
@@ -133,13 +157,15 @@ export function ResourcesView({ backend, rows, updated }: { backend: Backend; ro
       const title = (
         <>
           {String(r.title ?? r.name ?? id)} {row.template && <span className="badge">template</span>}
-          {updated.includes(`${row.server} ${id}`) && <span className="badge">updated</span>}
+          {subscriptions.has(`${row.server} ${id}`) && <span className="badge tone-info">subscribed</span>}
+          {updated.includes(`${row.server} ${id}`) && <span className="badge tone-accent">updated</span>}
         </>
       );
       return { key: `${row.server}/${id}`, index, title, server: row.server, code: id, data: { "data-uri": id } };
     });
   return (
     <PickList
+      id="resources"
       label="Resources"
       items={items}
       selected={selected}
@@ -150,7 +176,24 @@ export function ResourcesView({ backend, rows, updated }: { backend: Backend; ro
           {rows.length === 0 && <p className="muted empty-hint">No resources: servers that offer some list them here once ready.</p>}
         </>
       }
-      detail={current ? <Detail key={selected} backend={backend} row={current} /> : null}
+      detail={
+        current ? (
+          <Detail
+            key={openKey}
+            backend={backend}
+            row={current}
+            subscribed={subscriptions.has(keyOf(current))}
+            onSubscribed={(on) =>
+              setSubscriptions((old) => {
+                const next = new Set(old);
+                if (on) next.add(keyOf(current));
+                else next.delete(keyOf(current));
+                return next;
+              })
+            }
+          />
+        ) : null
+      }
       empty={{ title: "Pick a resource", text: "Read it, fill a template, or subscribe to its updates." }}
     />
   );

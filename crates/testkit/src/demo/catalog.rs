@@ -122,8 +122,19 @@ pub fn get_prompt(name: &str, args: &Value) -> Result<Value, String> {
     }
 }
 
-/// Completion values for an argument of a prompt or resource template.
-pub fn complete(reference: &Value, argument: &str, prefix: &str) -> Vec<String> {
+/// Completion values for an argument of a prompt or resource template;
+/// `context` holds the other arguments' values (review_code's `code`
+/// completes with a snippet in the chosen `language`).
+pub fn complete(reference: &Value, argument: &str, prefix: &str, context: &Value) -> Vec<String> {
+    if reference["name"] == "review_code" && argument == "code" {
+        let snippet = match context["language"].as_str() {
+            Some("rust") => "fn main() {}",
+            Some("python") => "print('hello')",
+            Some("typescript") => "export const x = 1;",
+            _ => return Vec::new(),
+        };
+        return vec![snippet.to_string()];
+    }
     let pool: &[&str] = match (
         reference["type"].as_str(),
         reference["name"].as_str(),

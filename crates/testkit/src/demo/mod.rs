@@ -431,6 +431,7 @@ impl ServerHandler for DemoServer {
             &req["ref"],
             req["argument"]["name"].as_str().unwrap_or(""),
             req["argument"]["value"].as_str().unwrap_or(""),
+            &req["context"]["arguments"],
         );
         let total = values.len();
         from_json(json!({ "completion": { "values": values, "total": total, "hasMore": false } }))
@@ -467,12 +468,19 @@ mod tests {
     #[test]
     fn completions_filter_by_prefix_and_reference() {
         let r = json!({ "type": "ref/prompt", "name": "review_code" });
-        assert_eq!(complete(&r, "language", "ty"), ["typescript"]);
+        assert_eq!(
+            complete(&r, "language", "ty", &serde_json::Value::Null),
+            ["typescript"]
+        );
+        assert_eq!(
+            complete(&r, "code", "", &json!({ "language": "rust" })),
+            ["fn main() {}"]
+        );
         let t = json!({ "type": "ref/resource", "uri": "demo://notes/{topic}" });
         assert_eq!(
-            complete(&t, "topic", "t"),
+            complete(&t, "topic", "t", &serde_json::Value::Null),
             ["tauri", "testing", "transports"]
         );
-        assert!(complete(&r, "code", "").is_empty());
+        assert!(complete(&r, "code", "", &serde_json::Value::Null).is_empty());
     }
 }

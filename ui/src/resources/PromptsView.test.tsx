@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { fireEvent, render, screen, waitFor } from "@testing-library/react";
+import type { Backend, PromptRow } from "../backend";
+import { PromptsView } from "./PromptsView";
+
+const rows: PromptRow[] = [
+  { server: "demo", prompt: { name: "greet", title: "Greet someone", arguments: [{ name: "name" }] } },
+  {
+    server: "demo",
+    prompt: { name: "review_code", title: "Review code", description: "Asks for a review", arguments: [{ name: "language" }, { name: "code" }] },
+  },
+];
+
+describe("prompts", () => {
+  it("are searched, and completions get the values already chosen", async () => {
+    const asked: { argument: string; context?: Record<string, string> }[] = [];
+    const backend = {
+      complete: (_server: string, _ref: unknown, argument: string, _value: string, context?: Record<string, string>) => {
+        asked.push({ argument, context });
+        return Promise.resolve(argument === "code" && context?.language === "rust" ? ["fn main() {}"] : []);
+      },
+    } as unknown as Backend;
+    render(<PromptsView backend={backend} rows={rows} />);
+    fireEvent.change(screen.getByLabelText("Search prompts"), { target: { value: "review" } });
+    expect(screen.queryByText("Greet someone")).toBeNull();
+    fireEvent.click(screen.getByText("Review code"));
+    fireEvent.change(screen.getByLabelText("language"), { target: { value: "rust" } });
+    fireEvent.change(screen.getByLabelText("code"), { target: { value: "f" } });
+    await waitFor(() => expect(screen.getByText("suggestions: fn main() {}")).toBeTruthy(), { timeout: 2000 });
+    expect(asked.some((a) => a.argument === "code" && a.context?.language === "rust")).toBe(true);
+  });
+});
