@@ -4,9 +4,10 @@ import type { Backend, PromptRow } from "../backend";
 import { PromptsView } from "./PromptsView";
 
 const rows: PromptRow[] = [
-  { server: "demo", prompt: { name: "greet", title: "Greet someone", arguments: [{ name: "name" }] } },
+  { server: "demo", stale: false, prompt: { name: "greet", title: "Greet someone", arguments: [{ name: "name" }] } },
   {
     server: "demo",
+    stale: false,
     prompt: { name: "review_code", title: "Review code", description: "Asks for a review", arguments: [{ name: "language" }, { name: "code" }] },
   },
 ];
