@@ -31,14 +31,14 @@ function renderApp() {
   );
 }
 
-const demo = { name: "demo-stdio", transport: "stdio", target: "./mcp-demo-server", disabled: false, description: null, scope: "user" } as const;
+const demo = { name: "demo-stdio", transport: "stdio", target: "./mcp-demo-server", disabled: false, description: null, scope: "user", protocol: "auto" } as const;
 const twoServers: ServerList = {
   config_path: "/home/me/mcp.json",
   project_path: null,
   exists: true,
   servers: [
     demo,
-    { name: "remote", transport: "streamable_http", target: "http://127.0.0.1:1/mcp", disabled: true, description: null, scope: "user" },
+    { name: "remote", transport: "streamable_http", target: "http://127.0.0.1:1/mcp", disabled: true, description: null, scope: "user", protocol: "auto" },
   ],
   problems: [{ pointer: "/mcpServers/broken/url", message: "\"ftp://x\" is not an http:// or https:// URL", scope: "user" }],
 };

@@ -897,6 +897,15 @@ export type PromptRow = {
 	stale: boolean,
 };
 
+/**  Which protocol era a connection speaks. */
+export type ProtocolPin = 
+/**  `server/discover` first, `initialize` for servers that do not know it. */
+"auto" | 
+/**  `initialize` only (2025-11-25). */
+"2025-11-25" | 
+/**  `server/discover` only (2026-07-28). */
+"2026-07-28";
+
 /**  One configured provider. */
 export type ProviderConfig = ProviderConfig_Serialize | ProviderConfig_Deserialize;
 
@@ -1119,6 +1128,8 @@ export type ServerSummary_Deserialize = {
 	description?: string | null,
 	/**  Which file the entry is in. */
 	scope: Scope,
+	/**  The protocol era the entry pins, if it pins one. */
+	protocol: ProtocolPin,
 };
 
 /**  What the UI and `mcpwb servers` show of a server. */
@@ -1131,6 +1142,8 @@ export type ServerSummary_Serialize = {
 	description: string | null,
 	/**  Which file the entry is in. */
 	scope: Scope,
+	/**  The protocol era the entry pins, if it pins one. */
+	protocol: ProtocolPin,
 };
 
 /**  A change to a chat (each `Some` replaces that field). */

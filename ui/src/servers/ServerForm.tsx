@@ -175,6 +175,15 @@ export function ServerForm({
         </>
       )}
       <Text label="Description" value={form.description} onChange={(description) => set({ description })} />
+      <label className="field">
+        <span className="field-label">Protocol</span>
+        <select aria-label="Protocol" value={form.protocol} onChange={(e) => set({ protocol: e.target.value as EntryForm["protocol"] })}>
+          <option value="auto">automatic (2026-07-28, else 2025-11-25)</option>
+          <option value="2025-11-25">2025-11-25 only (initialize)</option>
+          <option value="2026-07-28">2026-07-28 only (server/discover)</option>
+        </select>
+        <span className="field-description">Pin one to test a server under each era.</span>
+      </label>
       <label className="field checkbox">
         <input type="checkbox" checked={form.disabled} onChange={(e) => set({ disabled: e.target.checked })} /> Disabled
       </label>

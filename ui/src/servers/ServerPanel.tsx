@@ -211,6 +211,7 @@ export function ServerPanel({
             <dt>Protocol</dt>
             <dd>
               {info.protocol_version} · {info.transport}
+              {summary.protocol !== "auto" && <span className="badge tone-info pinned">pinned in mcp.json</span>}
             </dd>
             <dt>Offers</dt>
             <dd>

@@ -38,7 +38,11 @@ describe("the server form and mcp.json", () => {
       description: null,
       disabled: null,
       enabled: null,
+      protocolVersion: null,
     });
+    // A pinned protocol era is written; automatic removes the key.
+    expect((await formToFields({ ...emptyForm(), name: "p", command: "x", protocol: "2025-11-25" }, noSecrets)).protocolVersion).toBe("2025-11-25");
+    expect(entryToForm("p", { command: "x", protocolVersion: "2026-07-28" }).protocol).toBe("2026-07-28");
     const remote = await formToFields({ ...emptyForm(), name: "r", transport: "sse", url: " https://h/sse " }, noSecrets);
     expect(remote).toMatchObject({ type: "sse", url: "https://h/sse", command: null, env: null });
     // An existing reference is kept as it is, not stored again.

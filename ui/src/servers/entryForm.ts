@@ -2,6 +2,8 @@
 
 export type Row = { key: string; value: string; secret: boolean };
 export type Transport = "stdio" | "http" | "sse" | "auto";
+/** `protocolVersion`: negotiate, or speak one era only. */
+export type Protocol = "auto" | "2025-11-25" | "2026-07-28";
 
 export type EntryForm = {
   name: string;
@@ -14,6 +16,7 @@ export type EntryForm = {
   headers: Row[];
   description: string;
   disabled: boolean;
+  protocol: Protocol;
 };
 
 export const emptyForm = (): EntryForm => ({
@@ -27,6 +30,7 @@ export const emptyForm = (): EntryForm => ({
   headers: [],
   description: "",
   disabled: false,
+  protocol: "auto",
 });
 
 const isSecretRef = (v: string) => /^\$\{secret:[^}]+\}$/.test(v);
@@ -63,6 +67,7 @@ export function entryToForm(name: string, entry: Record<string, unknown>): Entry
     headers: rows(entry.headers),
     description: typeof entry.description === "string" ? entry.description : "",
     disabled: entry.disabled === true || entry.enabled === false,
+    protocol: entry.protocolVersion === "2025-11-25" || entry.protocolVersion === "2026-07-28" ? entry.protocolVersion : "auto",
   };
 }
 
@@ -114,5 +119,6 @@ export async function formToFields(
     description: form.description.trim() || null,
     disabled: form.disabled ? true : null,
     enabled: null,
+    protocolVersion: form.protocol === "auto" ? null : form.protocol,
   };
 }

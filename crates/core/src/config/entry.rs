@@ -188,6 +188,19 @@ pub fn parse_entry(name: &str, raw: &Value) -> Result<ServerEntry, Problem> {
             Some(_) => return Err(problem("/trust", "must be true or false")),
         },
         scope: super::Scope::User,
+        protocol: match opt_string(obj, "protocolVersion")?.as_deref() {
+            None | Some("auto") => super::ProtocolPin::Auto,
+            Some("2025-11-25") => super::ProtocolPin::V2025_11_25,
+            Some("2026-07-28") => super::ProtocolPin::V2026_07_28,
+            Some(other) => {
+                return Err(problem(
+                    "/protocolVersion",
+                    format!(
+                        "unknown protocol version \"{other}\": use \"2025-11-25\", \"2026-07-28\" or \"auto\""
+                    ),
+                ));
+            }
+        },
     })
 }
 

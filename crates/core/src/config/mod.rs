@@ -123,6 +123,25 @@ pub struct ServerEntry {
     pub auto_approve: Vec<String>,
     /// Which file the entry came from.
     pub scope: Scope,
+    /// `"protocolVersion"`: speak one protocol era only (testing a server
+    /// under each), or negotiate (absent, `"auto"`).
+    pub protocol: ProtocolPin,
+}
+
+/// Which protocol era a connection speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum ProtocolPin {
+    /// `server/discover` first, `initialize` for servers that do not know it.
+    #[default]
+    Auto,
+    /// `initialize` only (2025-11-25).
+    #[serde(rename = "2025-11-25")]
+    V2025_11_25,
+    /// `server/discover` only (2026-07-28).
+    #[serde(rename = "2026-07-28")]
+    V2026_07_28,
 }
 
 /// Where an entry is defined: the user's file or the project's `.mcp.json`.
@@ -220,6 +239,8 @@ pub struct ServerSummary {
     pub description: Option<String>,
     /// Which file the entry is in.
     pub scope: Scope,
+    /// The protocol era the entry pins, if it pins one.
+    pub protocol: ProtocolPin,
 }
 
 impl From<&ServerEntry> for ServerSummary {
@@ -231,6 +252,7 @@ impl From<&ServerEntry> for ServerSummary {
             disabled: e.disabled,
             description: e.description.clone(),
             scope: e.scope,
+            protocol: e.protocol,
         }
     }
 }

@@ -16,6 +16,8 @@ pub struct WorkbenchClient {
     pub events: broadcast::Sender<Event>,
     /// Where sampling and elicitation are answered (None: refused).
     pub asks: Option<Asks>,
+    /// The protocol era to speak (the entry's `protocolVersion`).
+    pub protocol: crate::config::ProtocolPin,
 }
 
 fn refused(message: String) -> McpError {

@@ -99,11 +99,19 @@ pub(crate) struct Context<'a> {
 }
 
 /// Both protocol eras: ask `server/discover` (2026-07-28) first; a server
-/// that does not know it (every 2025-11-25 server) gets `initialize`.
-fn lifecycle() -> ClientLifecycleMode {
-    ClientLifecycleMode::Auto {
-        preferred_versions: vec![rmcp::model::ProtocolVersion::V_2026_07_28],
-        legacy_version: Some(rmcp::model::ProtocolVersion::V_2025_11_25),
+/// that does not know it (every 2025-11-25 server) gets `initialize`. An
+/// entry may pin one era (a server's developer testing it under each).
+fn lifecycle(pin: crate::config::ProtocolPin) -> ClientLifecycleMode {
+    use crate::config::ProtocolPin;
+    match pin {
+        ProtocolPin::Auto => ClientLifecycleMode::Auto {
+            preferred_versions: vec![rmcp::model::ProtocolVersion::V_2026_07_28],
+            legacy_version: Some(rmcp::model::ProtocolVersion::V_2025_11_25),
+        },
+        ProtocolPin::V2025_11_25 => ClientLifecycleMode::Initialize,
+        ProtocolPin::V2026_07_28 => ClientLifecycleMode::Discover {
+            preferred_versions: vec![rmcp::model::ProtocolVersion::V_2026_07_28],
+        },
     }
 }
 
@@ -139,8 +147,9 @@ where
     E: std::error::Error + Send + Sync + 'static,
 {
     let mut child = child;
+    let mode = lifecycle(handler.protocol);
     let service: RunningService<RoleClient, WorkbenchClient> =
-        match rmcp::serve_client_with_lifecycle(handler, transport, lifecycle()).await {
+        match rmcp::serve_client_with_lifecycle(handler, transport, mode).await {
             Ok(service) => service,
             Err(e) => {
                 let mut reason = format!("the MCP handshake failed: {}", error_chain(&e));
@@ -298,6 +307,7 @@ pub(crate) async fn connect(entry: &ServerEntry, cx: Context<'_>) -> Result<Sess
         server: entry.name.clone(),
         events: cx.events.clone(),
         asks: cx.asks.cloned(),
+        protocol: entry.protocol,
     };
     match &entry.transport {
         Transport::Stdio {

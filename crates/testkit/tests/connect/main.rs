@@ -5,6 +5,7 @@
 
 mod asks;
 mod calls;
+mod eras;
 mod faults;
 mod reload;
 mod rounds;

@@ -1,0 +1,95 @@
+//! An entry may pin one protocol era: a server's developer tests it under
+//! each. The traffic shows which handshake was used.
+
+use serde_json::json;
+use workbench_core::connect::ServerState;
+use workbench_core::traffic::Direction;
+
+use super::*;
+
+fn pinned(name: &str, pin: &str, args: &[&str]) -> (String, serde_json::Value) {
+    let (name, mut entry) = stdio(name, args);
+    entry["protocolVersion"] = json!(pin);
+    (name, entry)
+}
+
+fn first_request(wb: &Workbench, server: &str) -> Option<String> {
+    wb.traffic()
+        .entries(Some(server))
+        .iter()
+        .find(|e| e.direction == Direction::Outgoing && e.method.is_some())
+        .and_then(|e| e.method.as_deref().map(str::to_string))
+}
+
+#[tokio::test]
+async fn a_pinned_era_is_spoken_whatever_the_server_could_do() {
+    let (wb, _dir) = start(&[
+        pinned("old-way", "2025-11-25", &[]),
+        pinned("new-way", "2026-07-28", &[]),
+        pinned("auto", "auto", &[]),
+        pinned("legacy-new", "2026-07-28", &["--legacy"]),
+    ])
+    .await;
+    for n in ["old-way", "new-way", "auto"] {
+        ready(&wb, n).await;
+    }
+    let version = |n: &str| {
+        wb.server(n)
+            .unwrap()
+            .status()
+            .info
+            .unwrap()
+            .protocol_version
+    };
+    // A modern server, asked the old way, answers the old way.
+    assert_eq!(version("old-way"), "2025-11-25");
+    assert_eq!(first_request(&wb, "old-way").as_deref(), Some("initialize"));
+    assert_eq!(version("new-way"), "2026-07-28");
+    assert_eq!(
+        first_request(&wb, "new-way").as_deref(),
+        Some("server/discover")
+    );
+    assert_eq!(version("auto"), "2026-07-28");
+    // A 2025-11-25 server pinned to 2026-07-28 cannot connect, and says so.
+    let legacy = wb
+        .server("legacy-new")
+        .unwrap()
+        .wait_for(std::time::Duration::from_secs(20), |s| {
+            matches!(
+                s,
+                ServerState::Failed { .. } | ServerState::Restarting { .. }
+            )
+        })
+        .await;
+    assert!(
+        legacy.is_some(),
+        "{:?}",
+        wb.server("legacy-new").unwrap().status()
+    );
+    assert!(
+        wb.server("old-way").unwrap().entry().protocol
+            == workbench_core::config::ProtocolPin::V2025_11_25
+    );
+    wb.shutdown().await;
+}
+
+#[test]
+fn an_unknown_era_is_a_clear_problem_at_its_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mcp.json");
+    std::fs::write(
+        &path,
+        r#"{"mcpServers": {"x": {"command": "y", "protocolVersion": "2024-01-01"}}}"#,
+    )
+    .unwrap();
+    let config = workbench_core::config::ConfigFile::load(&path).unwrap();
+    assert!(config.servers.is_empty());
+    assert_eq!(config.problems[0].pointer, "/mcpServers/x/protocolVersion");
+    assert!(
+        config.problems[0]
+            .message
+            .contains("\"2025-11-25\", \"2026-07-28\" or \"auto\""),
+        "{}",
+        config.problems[0].message
+    );
+}
