@@ -8,6 +8,7 @@ fn main() {
             "server_statuses",
             "restart_server",
             "stop_server",
+            "window_ready",
             "list_tools",
             "call_tool",
             "cancel_call",

@@ -23,6 +23,7 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
             commands::servers::server_statuses::<tauri::Wry>,
             commands::servers::restart_server::<tauri::Wry>,
             commands::servers::stop_server::<tauri::Wry>,
+            commands::servers::window_ready::<tauri::Wry>,
             commands::tools::list_tools::<tauri::Wry>,
             commands::tools::call_tool::<tauri::Wry>,
             commands::tools::cancel_call::<tauri::Wry>,
@@ -127,18 +128,29 @@ pub fn builder<R: Runtime>(options: LaunchOptions) -> tauri::Builder<R> {
                     workbench_core::ConfigFile::empty(&options.config_path)
                 }
             };
+            // The window paints first: the servers start once it says it
+            // has (or after 3 s whatever happens), one every 60 ms.
+            let (gate, gate_rx) = tokio::sync::watch::channel(false);
             let workbench_options = workbench_core::WorkbenchOptions {
                 supervisor: workbench_core::connect::SupervisorOptions {
                     vars: workbench_core::config::vars::Vars::from_process(
                         options.project_dir.clone(),
                     ),
+                    start_gate: Some(gate_rx),
                     ..Default::default()
                 },
                 // The window's traffic view holds up to 100,000 entries per
                 // server (and 64 MiB of message text, whichever comes first).
                 traffic_capacity: Some(100_000),
                 interactive: true,
+                stagger: std::time::Duration::from_millis(60),
             };
+            let gate = std::sync::Arc::new(gate);
+            let fallback = gate.clone();
+            tauri::async_runtime::spawn(async move {
+                tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+                fallback.send_replace(true);
+            });
             // The folder the config will be saved in (a first start has
             // none): the watch needs it to see the first save. The file
             // itself is not created until something is saved.
@@ -164,6 +176,7 @@ pub fn builder<R: Runtime>(options: LaunchOptions) -> tauri::Builder<R> {
                     (a, sampling)
                 })
             })?;
+            app.manage(state::StartGate(gate));
             app.manage(AppState::new(
                 options.config_path.clone(),
                 options.project_dir.clone(),

@@ -71,6 +71,8 @@ export interface Backend extends AgentBackend {
   exportTraffic(query: TrafficQuery): Promise<{ path: string; entries: number } | null>;
   /** The log grew (at most four times a second): its size and newest sequence number. */
   onTrafficGrew(listener: (total: number, lastSeq: number) => void): Promise<() => void>;
+  /** The window has painted: the servers may start. */
+  windowReady(): Promise<void>;
   restartServer(name: string): Promise<void>;
   stopServer(name: string): Promise<void>;
   pendingAsks(): Promise<PendingAsk[]>;
@@ -155,6 +157,9 @@ export const tauriBackend: Backend = {
   trafficPage: async (query) => unwrap(await commands.trafficPage(query)),
   exportTraffic: async (query) => unwrap(await commands.exportTraffic(query)),
   onTrafficGrew: (listener) => events.trafficGrew.listen((e) => listener(e.payload.total, e.payload.last_seq)),
+  windowReady: async () => {
+    unwrap(await commands.windowReady());
+  },
   restartServer: async (name) => {
     unwrap(await commands.restartServer(name));
   },

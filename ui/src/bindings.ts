@@ -14,6 +14,8 @@ export const commands = {
 	restartServer: (name: string) => typedError<null, ErrorInfo>(__TAURI_INVOKE("restart_server", { name })),
 	/**  Stop a server; it stays stopped (no automatic restart) until started. */
 	stopServer: (name: string) => typedError<null, ErrorInfo>(__TAURI_INVOKE("stop_server", { name })),
+	/**  The window has painted: the servers may start (one after another). */
+	windowReady: () => typedError<null, ErrorInfo>(__TAURI_INVOKE("window_ready")),
 	listTools: () => typedError<ToolRow[], ErrorInfo>(__TAURI_INVOKE("list_tools")),
 	callTool: (server: string, tool: string, args: Value, callId: string, onProgress: Channel<CallProgress_Deserialize>) => typedError<ToolCallResult, ErrorInfo>(__TAURI_INVOKE("call_tool", { server, tool, args, callId, onProgress })),
 	/**  Cancel a call started with `call_id`; false if it already ended. */

@@ -24,4 +24,6 @@ if (root) {
       </QueryClientProvider>
     </StrictMode>,
   );
+  // Two frames later the first paint is on screen: the servers may start.
+  requestAnimationFrame(() => requestAnimationFrame(() => void tauriBackend.windowReady().catch(() => undefined)));
 }

@@ -61,6 +61,7 @@ pub async fn connect_some(cli: &Cli, only: &[&str], asks: bool) -> Result<Workbe
         },
         traffic_capacity: None,
         interactive: asks,
+        stagger: Duration::ZERO,
     };
     let wb = Workbench::start(&config, options);
     // Ready, failed, disabled — or still starting when the timeout passes.

@@ -156,3 +156,14 @@ mod tests {
         );
     }
 }
+
+/// The window has painted: the servers may start (one after another).
+#[tauri::command]
+#[specta::specta]
+pub async fn window_ready<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    gate: State<'_, crate::state::StartGate>,
+) -> Result<(), ErrorInfo> {
+    gate.0.send_replace(true);
+    Ok(())
+}

@@ -35,6 +35,11 @@ pub struct SupervisorOptions {
     pub vars: crate::config::vars::Vars,
     /// Where sampling and elicitation go (None: refused, as headless).
     pub asks: Option<crate::asks::Asks>,
+    /// The first start waits until this holds true (the window has painted:
+    /// fourteen servers starting at once would starve it), then `start_delay`.
+    pub start_gate: Option<watch::Receiver<bool>>,
+    /// This server's place in a staggered start.
+    pub start_delay: Duration,
 }
 
 impl Default for SupervisorOptions {
@@ -53,6 +58,8 @@ impl Default for SupervisorOptions {
                 ..Default::default()
             },
             asks: None,
+            start_gate: None,
+            start_delay: Duration::ZERO,
         }
     }
 }
@@ -277,6 +284,25 @@ impl Supervisor {
         *self.pgid.lock().unwrap_or_else(|e| e.into_inner()) = pgid;
     }
 
+    /// Hold the first start until the gate opens, then this server's delay.
+    /// False when the server is dropped meanwhile.
+    async fn wait_for_start(&self, ct: &CancellationToken) -> bool {
+        if let Some(mut gate) = self.options.start_gate.clone() {
+            tokio::select! {
+                _ = ct.cancelled() => return false,
+                opened = gate.wait_for(|open| *open) => if opened.is_err() { /* the gate's owner left: start */ },
+            }
+        }
+        if !self.options.start_delay.is_zero() {
+            tokio::select! {
+                _ = ct.cancelled() => return false,
+                _ = tokio::time::sleep(self.options.start_delay) => {}
+            }
+        }
+        // A stop asked for while waiting is honoured by the loop's first turn.
+        true
+    }
+
     async fn run(self, mut commands: mpsc::Receiver<Command>, ct: CancellationToken) {
         let mut next = if self.entry.disabled {
             Next::Stopped
@@ -284,6 +310,9 @@ impl Supervisor {
             Next::Connect
         };
         let mut attempt: u32 = 0;
+        if matches!(next, Next::Connect) && !self.wait_for_start(&ct).await {
+            next = Next::Exit;
+        }
         loop {
             next = match next {
                 Next::Exit => break,

@@ -32,6 +32,9 @@ pub struct WorkbenchOptions {
     /// A person can answer servers' sampling and elicitation requests (the
     /// window); otherwise they are refused and not advertised.
     pub interactive: bool,
+    /// The servers of the first config start this far apart (the window's
+    /// servers start one after another, so none starves the others or the UI).
+    pub stagger: Duration,
 }
 
 type Servers = Arc<std::sync::RwLock<Vec<ServerHandle>>>;
@@ -72,16 +75,21 @@ impl Workbench {
         let servers: Vec<ServerHandle> = config
             .servers
             .iter()
-            .map(|entry| {
+            .enumerate()
+            .map(|(i, entry)| {
+                let mut supervisor = options.supervisor.clone();
+                supervisor.start_delay = options.stagger * i as u32;
                 ServerHandle::spawn(
                     entry.clone(),
                     config.base_dir_of(entry).to_path_buf(),
                     traffic.clone(),
                     events.clone(),
-                    options.supervisor.clone(),
+                    supervisor,
                 )
             })
             .collect();
+        // Servers added later start at once: the gate served the first start.
+        options.supervisor.start_gate = None;
         let servers: Servers = Arc::new(std::sync::RwLock::new(servers));
         let ct = CancellationToken::new();
         tokio::spawn(refresh_catalog(

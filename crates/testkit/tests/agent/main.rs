@@ -115,6 +115,7 @@ pub async fn bench(setup: Setup<'_>) -> Bench {
         },
         traffic_capacity: Some(5_000),
         interactive: setup.interactive,
+        stagger: Duration::ZERO,
     };
     let wb = Workbench::start(&config, options);
     wb.settle(Duration::from_secs(20)).await;

@@ -9,6 +9,7 @@ mod eras;
 mod faults;
 mod reload;
 mod rounds;
+mod startup;
 
 use std::path::Path;
 use std::process::Stdio;
@@ -34,6 +35,7 @@ pub fn fast() -> WorkbenchOptions {
         },
         traffic_capacity: Some(2_000),
         interactive: false,
+        stagger: Duration::ZERO,
     }
 }
 
