@@ -6,6 +6,7 @@
 pub mod commands;
 pub mod events;
 mod launch;
+pub mod startup;
 pub mod state;
 mod window_state;
 
@@ -176,7 +177,7 @@ pub fn builder<R: Runtime>(options: LaunchOptions) -> tauri::Builder<R> {
                     (a, sampling)
                 })
             })?;
-            app.manage(state::StartGate(gate));
+            app.manage(startup::StartGate(gate));
             app.manage(AppState::new(
                 options.config_path.clone(),
                 options.project_dir.clone(),
@@ -235,6 +236,7 @@ fn shutdown<R: Runtime>(app: &tauri::AppHandle<R>) {
 
 /// Entry point of the desktop binary.
 pub fn run() {
+    startup::mark_run();
     let options = match LaunchOptions::from_env(std::env::args_os().skip(1)) {
         Ok(o) => o,
         Err(message) => {

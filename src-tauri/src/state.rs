@@ -82,6 +82,3 @@ impl AppState {
         path == self.config_path || self.project_file().as_deref() == Some(path)
     }
 }
-
-/// Opens the servers' first start (the window has painted).
-pub struct StartGate(pub std::sync::Arc<tokio::sync::watch::Sender<bool>>);

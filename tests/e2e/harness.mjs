@@ -224,7 +224,9 @@ export class Session {
       }
       await sleep(150);
     }
-    throw new Error(`timed out waiting on ${css}; last seen: ${JSON.stringify(last)}`);
+    // What the window showed when it gave up, for whoever reads the failure.
+    const shot = await this.screenshot(`timeout-${css.replace(/[^a-z0-9]+/gi, "_")}`).catch(() => "none");
+    throw new Error(`timed out waiting on ${css}; last seen: ${JSON.stringify(last)} (window: ${shot})`);
   }
 
   /**

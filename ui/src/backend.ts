@@ -24,6 +24,7 @@ import {
   type TrafficEntry_Serialize as TrafficEntry,
   type TrafficPage_Serialize as TrafficPage,
   type TrafficQuery_Deserialize as TrafficQuery,
+  type WindowStage,
 } from "./bindings";
 import { tauriAgentBackend, type AgentBackend } from "./backendAgent";
 
@@ -71,8 +72,8 @@ export interface Backend extends AgentBackend {
   exportTraffic(query: TrafficQuery): Promise<{ path: string; entries: number } | null>;
   /** The log grew (at most four times a second): its size and newest sequence number. */
   onTrafficGrew(listener: (total: number, lastSeq: number) => void): Promise<() => void>;
-  /** The window has painted: the servers may start. */
-  windowReady(): Promise<void>;
+  /** How far the window's start has come (once painted, the servers may start). */
+  windowReady(stage: WindowStage, pageMs: number): Promise<void>;
   restartServer(name: string): Promise<void>;
   stopServer(name: string): Promise<void>;
   pendingAsks(): Promise<PendingAsk[]>;
@@ -157,8 +158,8 @@ export const tauriBackend: Backend = {
   trafficPage: async (query) => unwrap(await commands.trafficPage(query)),
   exportTraffic: async (query) => unwrap(await commands.exportTraffic(query)),
   onTrafficGrew: (listener) => events.trafficGrew.listen((e) => listener(e.payload.total, e.payload.last_seq)),
-  windowReady: async () => {
-    unwrap(await commands.windowReady());
+  windowReady: async (stage, pageMs) => {
+    unwrap(await commands.windowReady(stage, pageMs));
   },
   restartServer: async (name) => {
     unwrap(await commands.restartServer(name));

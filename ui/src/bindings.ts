@@ -14,8 +14,12 @@ export const commands = {
 	restartServer: (name: string) => typedError<null, ErrorInfo>(__TAURI_INVOKE("restart_server", { name })),
 	/**  Stop a server; it stays stopped (no automatic restart) until started. */
 	stopServer: (name: string) => typedError<null, ErrorInfo>(__TAURI_INVOKE("stop_server", { name })),
-	/**  The window has painted: the servers may start (one after another). */
-	windowReady: () => typedError<null, ErrorInfo>(__TAURI_INVOKE("window_ready")),
+	/**
+	 *  The window tells how far its start has come: once it has painted the
+	 *  servers may start (one after another); both stages are logged with the
+	 *  time since launch.
+	 */
+	windowReady: (stage: WindowStage, pageMs: number) => typedError<null, ErrorInfo>(__TAURI_INVOKE("window_ready", { stage, pageMs })),
 	listTools: () => typedError<ToolRow[], ErrorInfo>(__TAURI_INVOKE("list_tools")),
 	callTool: (server: string, tool: string, args: Value, callId: string, onProgress: Channel<CallProgress_Deserialize>) => typedError<ToolCallResult, ErrorInfo>(__TAURI_INVOKE("call_tool", { server, tool, args, callId, onProgress })),
 	/**  Cancel a call started with `call_id`; false if it already ended. */
@@ -1416,6 +1420,13 @@ export type Usage = {
 };
 
 export type Value = null | boolean | number | string | Value[] | { [key in string]: Value };
+
+/**  What the window says about its start. */
+export type WindowStage = 
+/**  Its first frames are on screen. */
+"painted" | 
+/**  The server list is shown and the window answers input at once. */
+"interactive";
 
 /* Tauri Specta runtime */
 async function typedError<T, E>(result: Promise<T>): Promise<{ status: "ok"; data: T } | { status: "error"; error: E }> {

@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { App } from "./App";
 import { tauriBackend } from "./backend";
 import { initTheme } from "./design";
+import { reportStartup } from "./startup";
 import "./design/tokens.css";
 import "./design/components.css";
 import "./styles.css";
@@ -24,6 +25,5 @@ if (root) {
       </QueryClientProvider>
     </StrictMode>,
   );
-  // Two frames later the first paint is on screen: the servers may start.
-  requestAnimationFrame(() => requestAnimationFrame(() => void tauriBackend.windowReady().catch(() => undefined)));
+  reportStartup(tauriBackend);
 }

@@ -17,7 +17,7 @@ tasks:
                           save a picture of the window after it has painted and exit
   test                    every check and test: fmt, clippy, Rust tests, UI checks and
                           tests, the e2e tests in a real WebKit window under Xvfb
-  bench                   the connection core against a bare rmcp client (release build)
+  bench                   the core against bare rmcp, the agent, and the window's start (release builds)
   bundle                  build the release .deb (with icon and desktop entry)
   bindings                regenerate ui/src/bindings.ts from the Rust types";
 

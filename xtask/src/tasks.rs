@@ -300,18 +300,60 @@ pub fn bindings() -> Result {
 
 pub fn bench() -> Result {
     let root = root();
-    // The connection core against bare rmcp, then the agent's own costs.
-    sh(cmd(
-        "cargo",
-        &[
-            "bench",
-            "--package",
-            "workbench-testkit",
-            "--bench",
-            "core",
-            "--bench",
-            "agent",
-        ],
-        &root,
-    ))
+    let mut stages = Stages::default();
+    let outcome = (|| {
+        // The connection core against bare rmcp, then the agent's own costs.
+        stages.run("bench: core and agent", || {
+            sh(cmd(
+                "cargo",
+                &[
+                    "bench",
+                    "--package",
+                    "workbench-testkit",
+                    "--bench",
+                    "core",
+                    "--bench",
+                    "agent",
+                ],
+                &root,
+            ))
+        })?;
+        // The window's start with 14 servers against 1 (release build, Xvfb).
+        stages.run("set-up: Debian packages", || setup::debian_packages(true))?;
+        stages.run("set-up: npm packages", || setup::npm_packages(&root))?;
+        stages.run("build: release app and demo server", || {
+            sh(cmd(
+                "cargo",
+                &[
+                    "build",
+                    "--release",
+                    "--package",
+                    "workbench-testkit",
+                    "--bin",
+                    "mcp-demo-server",
+                ],
+                &root,
+            ))?;
+            sh(tauri_cli(&root, &["build", "--no-bundle"]))
+        })?;
+        stages.run("bench: the window's start", || {
+            let target = target_dir(&root);
+            let mut c = cmd(
+                "xvfb-run",
+                &[
+                    "-a",
+                    "-s",
+                    "-screen 0 1920x1200x24",
+                    "node",
+                    "tests/e2e/startup.bench.mjs",
+                ],
+                &root,
+            );
+            c.env("APP_BINARY", target.join("release/mcp-workbench"))
+                .env("DEMO_SERVER", target.join("release/mcp-demo-server"));
+            sh(&mut c)
+        })
+    })();
+    stages.report();
+    outcome
 }

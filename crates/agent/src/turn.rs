@@ -21,6 +21,9 @@ use crate::stream::{Interrupted, StepOutput};
 use crate::toolset::{self, ToolSet};
 use crate::{Agent, ApproveMode, Sink, adapt, providers, retry};
 
+/// How long a turn waits for servers still starting before it goes on without them.
+const TOOLS_WAIT: Duration = Duration::from_secs(15);
+
 /// A running turn.
 pub struct TurnHandle {
     pub session: String,
@@ -213,6 +216,24 @@ impl Agent {
         })
     }
 
+    /// Just after start the servers may still be connecting: a first message
+    /// sent then would reach a model that has none of their tools. Wait for
+    /// them (bounded, and said), then go on with what is there.
+    async fn wait_for_tools(&self, sink: &Sink, cancel: &CancellationToken) {
+        let wb = self.workbench();
+        let pending = wb.pending_tools();
+        if pending.is_empty() {
+            return;
+        }
+        sink(AgentEvent::Notice {
+            text: format!("Waiting for {} to start…", pending.join(", ")),
+        });
+        tokio::select! {
+            _ = wb.tools_settled(TOOLS_WAIT) => {}
+            _ = cancel.cancelled() => {}
+        }
+    }
+
     async fn run(
         &self,
         session: &str,
@@ -250,6 +271,7 @@ impl Agent {
             .map(|m| (m.role, m.parts))
             .collect();
         let mut total = row.usage;
+        self.wait_for_tools(sink, cancel).await;
         for _ in 0..max_steps {
             if cancel.is_cancelled() {
                 return Ok(EndReason::Stopped);

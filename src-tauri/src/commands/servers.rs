@@ -157,13 +157,18 @@ mod tests {
     }
 }
 
-/// The window has painted: the servers may start (one after another).
+/// The window tells how far its start has come: once it has painted the
+/// servers may start (one after another); both stages are logged with the
+/// time since launch.
 #[tauri::command]
 #[specta::specta]
 pub async fn window_ready<R: Runtime>(
     _app: tauri::AppHandle<R>,
-    gate: State<'_, crate::state::StartGate>,
+    gate: State<'_, crate::startup::StartGate>,
+    state: State<'_, AppState>,
+    stage: crate::startup::WindowStage,
+    page_ms: u32,
 ) -> Result<(), ErrorInfo> {
-    gate.0.send_replace(true);
+    crate::startup::window_stage(&gate, stage, page_ms, state.workbench.statuses().len());
     Ok(())
 }

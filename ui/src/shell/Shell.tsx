@@ -1,9 +1,9 @@
 // The frame: the header with the room bar, the servers beside the room,
 // the command palette (Ctrl+K) and the dialog for what servers ask. The
 // rooms themselves live in rooms.tsx.
-import { useMemo, useState } from "react";
+import { Suspense, useMemo, useState } from "react";
 import { Moon, Search, Settings, Sun } from "lucide-react";
-import { IconButton, Pane, PaneHandle, Panes, setThemeChoice, useTheme } from "../design";
+import { IconButton, Pane, PaneHandle, Panes, Skeleton, setThemeChoice, useTheme } from "../design";
 import { AskDialog } from "../asks/AskDialog";
 import { CommandPalette, type Command } from "../components/CommandPalette";
 import { ROOMS, room } from "./rooms";
@@ -99,10 +99,16 @@ export function Shell() {
             <main className="main-pane" aria-label={current.label}>
               {ROOMS.filter((r) => r.nav && visited.has(r.id)).map((r) => (
                 <div key={r.id} className="room" hidden={route.room !== r.id}>
-                  {r.render({ wb, active: route.room === r.id, param: route.room === r.id ? route.param : undefined, go })}
+                  <Suspense fallback={<Skeleton lines={6} label={`Opening ${r.label}`} />}>
+                    {r.render({ wb, active: route.room === r.id, param: route.room === r.id ? route.param : undefined, go })}
+                  </Suspense>
                 </div>
               ))}
-              {!current.nav && <div className="room">{current.render({ wb, active: true, param: route.param, go })}</div>}
+              {!current.nav && (
+                <div className="room">
+                  <Suspense fallback={<Skeleton lines={6} label={`Opening ${current.label}`} />}>{current.render({ wb, active: true, param: route.param, go })}</Suspense>
+                </div>
+              )}
             </main>
           </Pane>
         </Panes>

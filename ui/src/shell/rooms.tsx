@@ -3,21 +3,26 @@
 // bridge, Apps, history) is a new folder and one entry here — App only
 // frames them. Rooms in the bar stay mounted once opened, so a selection,
 // a scroll position or a half-typed form survives switching away.
+import { lazy } from "react";
 import type { ReactNode } from "react";
 import { FileCog, FileText, Import, MessageSquare, MessagesSquare, Plus, Server, Settings, Radio, Wrench } from "lucide-react";
 import type { LucideIcon } from "lucide-react";
 import type { RoomId } from "./route";
 import type { Workbench } from "./workbench";
-import { ChatRoom } from "../chat/ChatRoom";
 import { ToolsRoom } from "../tools/ToolsRoom";
-import { ResourcesView } from "../resources/ResourcesView";
-import { PromptsView } from "../resources/PromptsView";
-import { TrafficRoom } from "../traffic/TrafficRoom";
 import { ServerRoom } from "../servers/ServerRoom";
 import { ServerForm } from "../servers/ServerForm";
-import { RawEditor } from "../servers/RawEditor";
-import { ImportView } from "../servers/ImportView";
-import { SettingsRoom } from "../settings/SettingsRoom";
+
+// The Tools room paints with the window; the others load on first visit (the
+// editor and the chat carry most of the code), so the first paint waits for
+// less. The Shell shows a placeholder while one loads.
+const ChatRoom = lazy(() => import("../chat/ChatRoom").then((m) => ({ default: m.ChatRoom })));
+const ResourcesView = lazy(() => import("../resources/ResourcesView").then((m) => ({ default: m.ResourcesView })));
+const PromptsView = lazy(() => import("../resources/PromptsView").then((m) => ({ default: m.PromptsView })));
+const TrafficRoom = lazy(() => import("../traffic/TrafficRoom").then((m) => ({ default: m.TrafficRoom })));
+const RawEditor = lazy(() => import("../servers/RawEditor").then((m) => ({ default: m.RawEditor })));
+const ImportView = lazy(() => import("../servers/ImportView").then((m) => ({ default: m.ImportView })));
+const SettingsRoom = lazy(() => import("../settings/SettingsRoom").then((m) => ({ default: m.SettingsRoom })));
 
 export interface RoomProps {
   wb: Workbench;

@@ -1,29 +1,20 @@
-// Markdown from a server, rendered safely: raw HTML is dropped (never
-// parsed), images are not fetched, and links are shown, not followed (a
-// click must not navigate the app's window).
-import ReactMarkdown from "react-markdown";
+// Markdown is rendered by a parser loaded on first use (it is not needed to
+// paint the window): until it has loaded, the text shows as it is.
+import { Suspense, lazy } from "react";
+
+const MarkdownView = lazy(() => import("./MarkdownView"));
 
 export function Markdown({ text }: { text: string }) {
   return (
-    <div className="markdown">
-      <ReactMarkdown
-        skipHtml
-        components={{
-          a: ({ children, href }) => (
-            <span className="md-link" title={href ?? ""}>
-              {children} <code>{href}</code>
-            </span>
-          ),
-          img: ({ alt, src }) => (
-            <span className="md-image">
-              [image: {alt ?? ""} <code>{typeof src === "string" ? src : ""}</code>]
-            </span>
-          ),
-        }}
-      >
-        {text}
-      </ReactMarkdown>
-    </div>
+    <Suspense
+      fallback={
+        <div className="markdown">
+          <p className="pre-wrap">{text}</p>
+        </div>
+      }
+    >
+      <MarkdownView text={text} />
+    </Suspense>
   );
 }
 

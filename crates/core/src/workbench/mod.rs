@@ -233,6 +233,39 @@ impl Workbench {
         self.statuses()
     }
 
+    /// Servers whose tools are not known yet: Starting, or Ready with the
+    /// catalog not (re)listed since.
+    pub fn pending_tools(&self) -> Vec<String> {
+        self.statuses()
+            .into_iter()
+            .filter(|s| match s.state {
+                ServerState::Starting { .. } => true,
+                ServerState::Ready => self.catalog().server(&s.name).is_none_or(|c| c.stale),
+                _ => false,
+            })
+            .map(|s| s.name)
+            .collect()
+    }
+
+    /// Wait until [`Self::pending_tools`] is empty or `timeout` passes (a
+    /// caller about to offer tools to a model, just after start); returns the
+    /// servers still pending.
+    pub async fn tools_settled(&self, timeout: Duration) -> Vec<String> {
+        let mut rx = self.subscribe();
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            let pending = self.pending_tools();
+            if pending.is_empty() {
+                return pending;
+            }
+            match tokio::time::timeout_at(deadline, rx.recv()).await {
+                Err(_) => return pending,
+                Ok(Err(broadcast::error::RecvError::Closed)) => return pending,
+                Ok(_) => {}
+            }
+        }
+    }
+
     /// Stop every server at once and wait until all are down.
     pub async fn shutdown(&self) {
         let servers = self.servers();

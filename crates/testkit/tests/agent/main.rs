@@ -63,6 +63,8 @@ pub struct Setup<'a> {
     pub interactive: bool,
     /// Text added to mcp.json before the servers (a comment, to check it survives).
     pub config_prefix: &'a str,
+    /// Wait for every server and its catalog before the test goes on.
+    pub settled: bool,
 }
 
 impl Default for Setup<'_> {
@@ -73,6 +75,7 @@ impl Default for Setup<'_> {
             turns: Vec::new(),
             interactive: false,
             config_prefix: "",
+            settled: true,
         }
     }
 }
@@ -118,17 +121,19 @@ pub async fn bench(setup: Setup<'_>) -> Bench {
         stagger: Duration::ZERO,
     };
     let wb = Workbench::start(&config, options);
-    wb.settle(Duration::from_secs(20)).await;
-    for s in wb.statuses() {
-        assert_eq!(
-            s.state,
-            ServerState::Ready,
-            "{} did not start: {:?}",
-            s.name,
-            s
-        );
+    if setup.settled {
+        wb.settle(Duration::from_secs(20)).await;
+        for s in wb.statuses() {
+            assert_eq!(
+                s.state,
+                ServerState::Ready,
+                "{} did not start: {:?}",
+                s.name,
+                s
+            );
+        }
+        wait_for_catalog(&wb, setup.servers.len()).await;
     }
-    wait_for_catalog(&wb, setup.servers.len()).await;
     let llm = ScriptedLlm::start("127.0.0.1:0", setup.turns)
         .await
         .unwrap();

@@ -267,3 +267,41 @@ async fn retry_after_a_failure_asks_again_from_the_same_message() {
     assert_eq!(messages.len(), 2, "the failed answer is replaced");
     assert_eq!(b.last_text(&chat), "second time lucky");
 }
+
+/// A message sent while a server is still starting (the app was just opened)
+/// waits for it, says so, and the model gets its tools.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_first_message_waits_for_servers_still_starting() {
+    let b = bench(Setup {
+        servers: vec![demo("slow", &["--startup-delay-ms", "1500"])],
+        turns: vec![
+            Turn::calls(&[("slow__echo", json!({"message": "made it"}))]),
+            Turn::text("done"),
+        ],
+        settled: false,
+        ..Default::default()
+    })
+    .await;
+    assert!(
+        !b.wb.pending_tools().is_empty(),
+        "the server should still be starting"
+    );
+    let (chat, end) = b.turn("echo", ApproveMode::All, b.sink()).await;
+    assert_eq!(end, EndReason::Done);
+    let said = b.events().iter().any(
+        |e| matches!(e, AgentEvent::Notice { text } if text.contains("Waiting for slow to start")),
+    );
+    assert!(said, "the wait is said: {:?}", b.events());
+    let first = &b.llm.chats()[0].body;
+    let offered: Vec<&str> = first["tools"]
+        .as_array()
+        .expect("tools offered")
+        .iter()
+        .filter_map(|t| t["function"]["name"].as_str())
+        .collect();
+    assert!(offered.contains(&"slow__echo"), "{offered:?}");
+    let results = b.results(&chat);
+    assert_eq!(results.len(), 1, "{results:?}");
+    assert_eq!(results[0].1, "ok");
+    assert!(results[0].2.contains("made it"), "{results:?}");
+}

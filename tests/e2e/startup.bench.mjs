@@ -1,0 +1,125 @@
+// The window's start, measured (not asserted) as a person launches it (no
+// WebDriver attached): launch → painted and launch → interactive (the server
+// list shown and the main thread answering at once), as the app logs them,
+// with 14 real servers configured beside the same with one; and the idle
+// memory (PSS) of the app and its WebKit processes once every server is
+// ready. Run by `cargo xtask bench` against the release build under Xvfb.
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { APP_BINARY, hermeticHome } from "./harness.mjs";
+
+const ROUNDS = Number(process.env.STARTUP_ROUNDS ?? 5);
+const SIZES = [1, 14];
+
+function pids() {
+  return readdirSync("/proc").filter((p) => /^\d+$/.test(p));
+}
+
+function stat(pid) {
+  const s = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // The command name may hold spaces: fields are counted after its ')'.
+  const rest = s.slice(s.lastIndexOf(")") + 2).split(" ");
+  return { comm: s.slice(s.indexOf("(") + 1, s.lastIndexOf(")")), ppid: Number(rest[1]) };
+}
+
+function pss(pid) {
+  const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"));
+  return m ? Number(m[1]) : 0;
+}
+
+/** PSS in kB of the app and of its WebKit helpers (the MCP servers it runs are not counted). */
+function memory(app) {
+  const children = new Map();
+  for (const p of pids()) {
+    try {
+      const { ppid } = stat(p);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(p)]);
+    } catch {
+      // exited meanwhile
+    }
+  }
+  let webkit = 0;
+  const walk = (p) => {
+    for (const c of children.get(p) ?? []) {
+      try {
+        if (stat(c).comm.startsWith("WebKit")) webkit += pss(c);
+      } catch {
+        // exited meanwhile
+      }
+      walk(c);
+    }
+  };
+  walk(app);
+  return { app: pss(app), webkit };
+}
+
+function log(dir) {
+  if (!existsSync(dir)) return "";
+  return readdirSync(dir)
+    .map((f) => readFileSync(join(dir, f), "utf8"))
+    .join("\n");
+}
+
+// One throwaway home for every launch: the first one meets empty caches
+// (fonts, WebKit) as a first start does; it is reported on its own and the
+// others are launches as a person has them every day.
+const env = { ...process.env, ...hermeticHome() };
+
+async function launch(demo, n) {
+  const servers = {};
+  for (let i = 0; i < n; i++) servers[`demo-${i + 1}`] = { command: demo, args: ["--name", `demo-${i + 1}`] };
+  const config = join(env.HOME, `startup-${n}.json`);
+  writeFileSync(config, JSON.stringify({ mcpServers: servers }));
+  const app = spawn(APP_BINARY(), ["--config", config], { env, stdio: "ignore" });
+  try {
+    const deadline = Date.now() + 60_000;
+    let text = "";
+    const stage = (name) => {
+      const m = new RegExp(`window ${name} (\\d+) ms after launch \\((\\d+) ms in the page\\)`).exec(text);
+      return m ? { ms: Number(m[1]), page: Number(m[2]) } : null;
+    };
+    const ready = () => (text.match(/server state server=\S+ state=Ready/g) ?? []).length;
+    while (Date.now() < deadline && (stage("interactive") === null || ready() < n)) {
+      await sleep(100);
+      text = log(env.MCPWB_LOG_DIR);
+    }
+    if (stage("interactive") === null || ready() < n) throw new Error(`the window or its servers did not come up:\n${text}`);
+    await sleep(5_000);
+    writeFileSync(join(env.MCPWB_LOG_DIR, "..", `log-${n}-${Date.now()}.txt`), text);
+    for (const f of readdirSync(env.MCPWB_LOG_DIR)) writeFileSync(join(env.MCPWB_LOG_DIR, f), "");
+    const [painted, interactive] = [stage("painted"), stage("interactive")];
+    return { painted: painted.ms, page: painted.page, interactive: interactive.ms, ...memory(app.pid) };
+  } finally {
+    const exited = new Promise((r) => app.once("exit", r));
+    app.kill("SIGTERM");
+    await Promise.race([exited, sleep(10_000).then(() => app.kill("SIGKILL"))]);
+  }
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const mib = (kb) => `${(kb / 1024).toFixed(1)} MiB`;
+
+const demo = process.env.DEMO_SERVER;
+const first = await launch(demo, SIZES[1]);
+const runs = Object.fromEntries(SIZES.map((n) => [n, []]));
+// Alternated, so a slow moment of the machine does not land on one size only.
+for (let r = 0; r < ROUNDS; r++) {
+  for (const n of SIZES) runs[n].push(await launch(demo, n));
+}
+console.log(`the window's start (release, Xvfb, no WebDriver; median of ${ROUNDS}; memory: PSS once every server is ready and 5 s idle)`);
+console.log("servers  painted (in page)  interactive  (each run)                 app PSS     WebKit PSS  total");
+const row = {};
+for (const n of SIZES) {
+  const pick = (k) => median(runs[n].map((x) => x[k]));
+  row[n] = { painted: pick("painted"), page: pick("page"), interactive: pick("interactive"), app: pick("app"), webkit: pick("webkit") };
+  const x = row[n];
+  const each = runs[n].map((r) => r.interactive).join(" ");
+  console.log(`${String(n).padEnd(9)}${`${x.painted} ms (${x.page})`.padEnd(19)}${`${x.interactive} ms`.padEnd(13)}${`(${each})`.padEnd(27)}${mib(x.app).padEnd(12)}${mib(x.webkit).padEnd(12)}${mib(x.app + x.webkit)}`);
+}
+console.log(`first launch ever (empty caches), ${SIZES[1]} servers: painted ${first.painted} ms, interactive ${first.interactive} ms`);
+const [one, many] = [row[SIZES[0]], row[SIZES[1]]];
+console.log(
+  `14 servers against 1: interactive ×${(many.interactive / one.interactive).toFixed(2)}, memory ×${((many.app + many.webkit) / (one.app + one.webkit)).toFixed(2)} (target: interactive within 1,000 ms with 14: ${many.interactive <= 1000 ? "met" : "not met"})`,
+);
