@@ -129,8 +129,8 @@ pub fn builder<R: Runtime>(options: LaunchOptions) -> tauri::Builder<R> {
                     workbench_core::ConfigFile::empty(&options.config_path)
                 }
             };
-            // The window paints first: the servers start once it says it
-            // has (or after 3 s whatever happens), one every 60 ms.
+            // The window comes first: the servers start once it says it is
+            // interactive (or after 3 s whatever happens), one every 60 ms.
             let (gate, gate_rx) = tokio::sync::watch::channel(false);
             let workbench_options = workbench_core::WorkbenchOptions {
                 supervisor: workbench_core::connect::SupervisorOptions {

@@ -1,4 +1,4 @@
-//! The window's start: the servers wait until the window has painted (it
+//! The window's start: the servers wait until the window is interactive (it
 //! says so, or 3 s pass), and how long the window took is logged, measured
 //! from the process's launch.
 
@@ -58,7 +58,7 @@ fn proc_age() -> Option<Duration> {
     None
 }
 
-/// Log a stage (once each) and open the gate when the window has painted.
+/// Log a stage (once each) and open the gate when the window is interactive.
 /// `page_ms`: how much of it the page itself took (since its navigation
 /// began); the rest is the process, GTK and WebKit starting.
 pub fn window_stage(gate: &StartGate, stage: WindowStage, page_ms: u32, servers: usize) {
@@ -79,7 +79,6 @@ pub fn window_stage(gate: &StartGate, stage: WindowStage, page_ms: u32, servers:
                 servers,
                 "window painted {ms} ms after launch ({page_ms} ms in the page)"
             );
-            gate.0.send_replace(true);
         }
         WindowStage::Interactive => {
             tracing::info!(
@@ -88,6 +87,7 @@ pub fn window_stage(gate: &StartGate, stage: WindowStage, page_ms: u32, servers:
                 servers,
                 "window interactive {ms} ms after launch ({page_ms} ms in the page)"
             );
+            gate.0.send_replace(true);
         }
     }
 }

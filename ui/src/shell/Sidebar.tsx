@@ -27,7 +27,8 @@ export function Sidebar({ wb, route, go }: { wb: Workbench; route: Route; go: (r
           </Button>
         </div>
       </div>
-      <div className="sidebar-scroll">
+      {/* data-settled: the list (or what stands for it) is on screen; the start report waits for it. */}
+      <div className="sidebar-scroll" data-settled={servers.isPending ? undefined : "true"}>
         <InputsBanner backend={wb.backend} />
         {wb.configNotice && (
           <div role="status" className="callout notice">
