@@ -102,8 +102,7 @@ describe("chat", () => {
       await session.waitForTexts(".msg-user .msg-text", (t) => t.length === 2 && t[0] === "please echo hello");
       await session.waitForTexts(".msg-assistant .markdown", (t) => t.some((x) => x.includes("The server echoed: hello from chat.")));
       // Export lands where the harness saves instead of a native dialog.
-      await session.click(await session.find(".chat-header button[aria-label=More]"));
-      await session.clickText(".menu-item", "Export as Markdown");
+      await session.menuPick(".chat-header button[aria-label=More]", "Export as Markdown");
       await session.waitForTexts("[role=status] .toast-title, .toast-title", (t) => t.some((x) => x.includes("Chat exported")));
       assert.ok(existsSync(join(driver.env.MCPWB_SAVE_DIR, "please-echo-hello.md")));
     } finally {

@@ -189,6 +189,22 @@ export class Session {
     throw new Error(`no ${css} reading "${text}"`);
   }
 
+  /**
+   * Open the menu behind `triggerCss` and pick `item`. A click that lands
+   * while the page is still laying out can miss the trigger: try again.
+   */
+  async menuPick(triggerCss, item) {
+    for (let attempt = 1; ; attempt++) {
+      await this.click(await this.find(triggerCss));
+      try {
+        return await this.clickText(".menu-item", item, 3_000);
+      } catch (e) {
+        if (attempt === 3) throw e;
+        await this.cmd("POST", "/execute/sync", { script: "document.dispatchEvent(new KeyboardEvent('keydown', { key: 'Escape', bubbles: true }));", args: [] });
+      }
+    }
+  }
+
   /** Run an async script (it calls `arguments[arguments.length - 1]` with its result). */
   async executeAsync(script, args = [], timeoutMs = 60_000) {
     return this.cmd("POST", "/execute/async", { script, args }, timeoutMs);

@@ -85,7 +85,7 @@ describe("scale", () => {
 
   it("a 20 MB result: the window answers while it arrives and shows a preview", async () => {
     const config = join(driver.env.HOME, "huge.json");
-    writeFileSync(config, JSON.stringify({ mcpServers: { huge: { command: demo, args: ["--name", "huge"] } } }));
+    writeFileSync(config, JSON.stringify({ mcpServers: { huge: { command: demo, args: ["--name", "huge"], maxMessageSize: 64 * 1024 * 1024 } } }));
     const session = await driver.session(["--config", config]);
     try {
       // The window remembers the last view (Traffic, from the test before).

@@ -205,7 +205,9 @@ fn printer(json_lines: bool, approvals: mpsc::UnboundedSender<Approval>) -> Sink
             } => {
                 end_line(&mid_line);
                 eprintln!(
-                    "→ {server}/{tool} {}",
+                    "→ {}/{} {}",
+                    crate::print::clean(&server),
+                    crate::print::clean(&tool),
                     crate::print::clean(&arguments.to_string())
                 );
             }
@@ -220,7 +222,9 @@ fn printer(json_lines: bool, approvals: mpsc::UnboundedSender<Approval>) -> Sink
                     .unwrap_or_default();
                 eprintln!("← {}{took}", status.as_str().unwrap_or("done"));
             }
-            AgentEvent::ToolsLoaded { names } => eprintln!("loaded tools: {}", names.join(", ")),
+            AgentEvent::ToolsLoaded { names } => {
+                eprintln!("loaded tools: {}", crate::print::clean(&names.join(", ")))
+            }
             AgentEvent::Retrying {
                 attempt,
                 wait_ms,
@@ -228,16 +232,17 @@ fn printer(json_lines: bool, approvals: mpsc::UnboundedSender<Approval>) -> Sink
             } => {
                 end_line(&mid_line);
                 eprintln!(
-                    "mcpwb: {reason}; trying again in {:.1} s (attempt {attempt})",
+                    "mcpwb: {}; trying again in {:.1} s (attempt {attempt})",
+                    crate::print::clean(&reason),
                     wait_ms as f64 / 1000.0
                 )
             }
-            AgentEvent::Notice { text } => eprintln!("note: {text}"),
+            AgentEvent::Notice { text } => eprintln!("note: {}", crate::print::clean(&text)),
             AgentEvent::Message { message } if message.role == "assistant" => {
                 for p in &message.parts {
                     if let workbench_agent::Part::Notice { text, error: false } = p {
                         end_line(&mid_line);
-                        eprintln!("{text}");
+                        eprintln!("{}", crate::print::clean(text));
                     }
                 }
             }

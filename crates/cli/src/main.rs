@@ -47,6 +47,10 @@ pub struct Cli {
     /// configured model answer, or refuse.
     #[arg(long, global = true, value_enum, default_value = "refuse")]
     sampling: terminal::Sampling,
+    /// Print servers' text as sent, terminal control sequences included
+    /// (by default they are removed: a server could rewrite your terminal).
+    #[arg(long, global = true)]
+    raw: bool,
     #[command(subcommand)]
     command: Command,
 }
@@ -133,6 +137,7 @@ fn exit_code(code: ErrorCode) -> u8 {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    print::set_raw(cli.raw);
     let _log = workbench_core::logging::init(
         None,
         "error,rmcp=off,genai=off,rustls_platform_verifier=off",
@@ -164,7 +169,10 @@ fn main() -> ExitCode {
                 Failure::Agent(info) => (exit_code(info.code), info),
                 Failure::ToolError(message) => {
                     if !cli.json {
-                        eprintln!("mcpwb: the tool returned an error: {message}");
+                        eprintln!(
+                            "mcpwb: the tool returned an error: {}",
+                            print::clean(&message)
+                        );
                     }
                     return ExitCode::from(exit::TOOL_ERROR);
                 }
@@ -172,7 +180,7 @@ fn main() -> ExitCode {
             if cli.json {
                 println!("{}", serde_json::json!({ "error": info }));
             } else {
-                eprintln!("mcpwb: {}", info.message.replace('\n', " "));
+                eprintln!("mcpwb: {}", print::clean(&info.message.replace('\n', " ")));
             }
             ExitCode::from(code)
         }

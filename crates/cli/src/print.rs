@@ -8,11 +8,14 @@ use workbench_core::traffic::TrafficLog;
 
 use crate::Failure;
 
-/// Print a line; a closed stdout (`mcpwb tools | head`) ends the program quietly.
+/// Print a line, cleaned of terminal control sequences (servers' text goes
+/// through here; JSON output has its control characters escaped already);
+/// a closed stdout (`mcpwb tools | head`) ends the program quietly.
 macro_rules! out {
     ($($arg:tt)*) => {{
         use std::io::Write;
-        if writeln!(std::io::stdout().lock(), $($arg)*).is_err() {
+        let text = clean(&format!($($arg)*));
+        if writeln!(std::io::stdout().lock(), "{text}").is_err() {
             std::process::exit(0);
         }
     }};
@@ -266,10 +269,21 @@ pub fn line(text: &str) {
     out!("{text}");
 }
 
+static RAW: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// `--raw`: print servers' text as sent.
+pub fn set_raw(raw: bool) {
+    RAW.store(raw, std::sync::atomic::Ordering::Relaxed);
+}
+
 /// Server-provided text made safe for a terminal: escape sequences (CSI,
 /// OSC and the rest) and other control characters are removed; newlines
-/// and tabs stay. `--json` output is already safe (JSON escapes them).
+/// and tabs stay (unless `--raw`). `--json` output is already safe (JSON
+/// escapes them).
 pub fn clean(text: &str) -> String {
+    if RAW.load(std::sync::atomic::Ordering::Relaxed) {
+        return text.to_string();
+    }
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars().peekable();
     while let Some(c) = chars.next() {

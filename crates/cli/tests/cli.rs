@@ -326,3 +326,20 @@ fn https_servers_connect_when_their_ca_is_trusted_and_say_why_not_otherwise() {
     assert!(err.contains("certificate"), "{err}");
     assert!(err.contains("SSL_CERT_FILE"), "{err}");
 }
+
+/// A server's text cannot drive the terminal: escape sequences (a title
+/// change, colours, a cursor move) are removed unless `--raw` asks for them.
+#[test]
+fn server_text_is_cleaned_of_terminal_control_sequences_unless_raw() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = demo_config(dir.path(), &[]);
+    let hostile = "\u{1b}]0;pwned\u{7}plain \u{1b}[31mred\u{1b}[0m\u{1b}[2J done\u{9b}1A";
+    let args = json!({ "message": hostile }).to_string();
+    let out = mcpwb(&["call", "demo", "echo", "--args", &args, "--config", &cfg]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "plain red done1A\n");
+    let out = mcpwb(&[
+        "call", "demo", "echo", "--args", &args, "--raw", "--config", &cfg,
+    ]);
+    assert_eq!(stdout(&out), format!("{hostile}\n"));
+}

@@ -55,6 +55,21 @@ fn filter(default: &str) -> EnvFilter {
     EnvFilter::try_from_env(LOG_ENV).unwrap_or_else(|_| EnvFilter::new(default))
 }
 
+/// The log folder is the user's alone (0700) and so are the files already
+/// in it (0600): server names, URLs and errors land there. A file the
+/// appender creates later is behind the folder's mode.
+fn private(dir: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let _ = std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700));
+    if let Ok(entries) = std::fs::read_dir(dir) {
+        for e in entries.flatten() {
+            if e.file_type().is_ok_and(|t| t.is_file()) {
+                let _ = std::fs::set_permissions(e.path(), std::fs::Permissions::from_mode(0o600));
+            }
+        }
+    }
+}
+
 /// Install the global subscriber. Safe to call twice: the second call is a
 /// no-op (returns a guard with no file).
 pub fn init(log_dir: Option<&Path>, default_level: &str) -> LogGuard {
@@ -69,6 +84,7 @@ pub fn init(log_dir: Option<&Path>, default_level: &str) -> LogGuard {
     };
     let file_layer = log_dir.and_then(|dir| {
         std::fs::create_dir_all(dir).ok()?;
+        private(dir);
         let appender = tracing_appender::rolling::Builder::new()
             .rotation(tracing_appender::rolling::Rotation::DAILY)
             .filename_prefix(LOG_FILE_PREFIX)

@@ -23,9 +23,13 @@ pub enum Fault {
     Grandchild,
     /// HTTP only: forget the session after the first tool call (404 afterwards).
     DropSession,
+    /// Write bytes that are not UTF-8 (0xFF…) on stderr, then log normally.
+    BadStderr,
+    /// Write one stderr line of 1 GiB (no newline until its end) while serving.
+    HugeStderrLine,
 }
 
-pub const ALL: [Fault; 9] = [
+pub const ALL: [Fault; 11] = [
     Fault::ExitAtStart,
     Fault::CrashOnCall,
     Fault::HangOnCall,
@@ -35,6 +39,8 @@ pub const ALL: [Fault; 9] = [
     Fault::HugeResult,
     Fault::Grandchild,
     Fault::DropSession,
+    Fault::BadStderr,
+    Fault::HugeStderrLine,
 ];
 
 impl Fault {
@@ -49,6 +55,8 @@ impl Fault {
             Fault::HugeResult => "huge-result",
             Fault::Grandchild => "grandchild",
             Fault::DropSession => "drop-session",
+            Fault::BadStderr => "bad-stderr",
+            Fault::HugeStderrLine => "huge-stderr-line",
         }
     }
 }

@@ -46,7 +46,8 @@ pub async fn open_ask_url<R: Runtime>(
     id: u32,
 ) -> Result<(), ErrorInfo> {
     let url = state.workbench.asks().url_to_open(id)?;
-    tracing::info!(ask = id, %url, "opening the address an elicitation gave");
+    tracing::info!(ask = id, "opening the address an elicitation gave");
+    tracing::debug!(ask = id, %url, "the elicitation's address");
     open::that_detached(&url).map_err(|e| ErrorInfo {
         code: workbench_core::ErrorCode::Refused,
         message: format!(

@@ -188,6 +188,24 @@ pub fn parse_entry(name: &str, raw: &Value) -> Result<ServerEntry, Problem> {
             Some(_) => return Err(problem("/trust", "must be true or false")),
         },
         scope: super::Scope::User,
+        max_message_size: match obj.get("maxMessageSize") {
+            None | Some(Value::Null) => None,
+            Some(Value::Number(n)) => match n.as_u64() {
+                Some(b) if (1024..=4 << 30).contains(&b) => Some(b as usize),
+                _ => {
+                    return Err(problem(
+                        "/maxMessageSize",
+                        "must be a number of bytes between 1024 and 4294967296",
+                    ));
+                }
+            },
+            Some(_) => return Err(problem("/maxMessageSize", "must be a number of bytes")),
+        },
+        allow_insecure: match obj.get("allowInsecure") {
+            None | Some(Value::Null) => false,
+            Some(Value::Bool(b)) => *b,
+            Some(_) => return Err(problem("/allowInsecure", "must be true or false")),
+        },
         protocol: match opt_string(obj, "protocolVersion")?.as_deref() {
             None | Some("auto") => super::ProtocolPin::Auto,
             Some("2025-11-25") => super::ProtocolPin::V2025_11_25,

@@ -126,6 +126,12 @@ pub struct ServerEntry {
     /// `"protocolVersion"`: speak one protocol era only (testing a server
     /// under each), or negotiate (absent, `"auto"`).
     pub protocol: ProtocolPin,
+    /// `"maxMessageSize"` in bytes: the largest message (stdout line, SSE
+    /// event, JSON body) accepted from the server (default 16 MiB).
+    pub max_message_size: Option<usize>,
+    /// `"allowInsecure": true`: send an Authorization header over plain
+    /// http to a host that is not this machine.
+    pub allow_insecure: bool,
 }
 
 /// Which protocol era a connection speaks.
@@ -155,6 +161,12 @@ pub enum Scope {
 }
 
 impl ServerEntry {
+    /// The largest message accepted from this server.
+    pub fn max_message(&self) -> usize {
+        self.max_message_size
+            .unwrap_or(crate::connect::DEFAULT_MAX_MESSAGE)
+    }
+
     /// Whether the tool passes the entry's include and exclude lists.
     pub fn offers_tool(&self, tool: &str) -> bool {
         self.include_tools

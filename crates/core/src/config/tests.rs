@@ -164,6 +164,33 @@ fn lifecycle_and_timeouts_are_read_and_checked() {
 }
 
 #[test]
+fn message_size_and_allow_insecure_are_read_and_checked() {
+    let cfg = parse(
+        r#"{"mcpServers": {
+            "big": {"url": "http://h/mcp", "maxMessageSize": 67108864, "allowInsecure": true},
+            "plain": {"command": "x"},
+            "tiny": {"command": "x", "maxMessageSize": 10},
+            "odd": {"url": "http://h/mcp", "allowInsecure": "yes"}
+        }}"#,
+    )
+    .unwrap();
+    let big = cfg.servers.iter().find(|s| s.name == "big").unwrap();
+    assert_eq!(big.max_message(), 64 << 20);
+    assert!(big.allow_insecure);
+    let plain = cfg.servers.iter().find(|s| s.name == "plain").unwrap();
+    assert_eq!(plain.max_message(), 16 << 20);
+    assert!(!plain.allow_insecure);
+    let pointers: Vec<_> = cfg.problems.iter().map(|p| p.pointer.as_str()).collect();
+    assert_eq!(
+        pointers,
+        [
+            "/mcpServers/tiny/maxMessageSize",
+            "/mcpServers/odd/allowInsecure"
+        ]
+    );
+}
+
+#[test]
 fn restart_policy_is_read_and_checked() {
     let cfg = parse(
         r#"{"mcpServers": {

@@ -25,8 +25,6 @@ use sse_stream::{Sse, SseStream};
 
 use crate::traffic::{Direction, TrafficLog};
 
-/// Largest message body accepted, as on stdio (a 20 MB tool result is fine).
-pub const MAX_BODY: usize = 512 * 1024 * 1024;
 const SESSION_HEADER: &str = "mcp-session-id";
 const ACCEPT: &str = "text/event-stream, application/json";
 
@@ -35,6 +33,8 @@ pub struct TapClient {
     pub http: reqwest::Client,
     pub server: Arc<str>,
     pub traffic: TrafficLog,
+    /// The largest message accepted (the entry's maxMessageSize).
+    pub max_body: usize,
     /// The last request that failed to go out, with every cause (rmcp's
     /// errors keep only the top line: "error sending request for url").
     pub failure: Arc<std::sync::Mutex<Option<String>>>,
@@ -391,7 +391,7 @@ impl StreamableHttpClient for TapClient {
             last_event_id,
             auth_header,
             custom_headers,
-            MAX_BODY,
+            self.max_body,
         )
         .await
     }

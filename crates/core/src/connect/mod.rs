@@ -226,6 +226,64 @@ pub fn plain_error(text: &str) -> String {
     out
 }
 
+/// The largest message accepted from a server unless its entry says
+/// otherwise (`maxMessageSize`), as rmcp's own default.
+pub const DEFAULT_MAX_MESSAGE: usize = 16 * 1024 * 1024;
+
+/// Whether `url`'s host is this machine.
+fn is_loopback(url: &reqwest::Url) -> bool {
+    match url.host() {
+        Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
+        Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+        Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+        None => false,
+    }
+}
+
+/// Credentials in clear text over the network: refused unless the entry
+/// says `"allowInsecure": true` (loopback is this machine: allowed).
+fn check_insecure(
+    entry: &ServerEntry,
+    url: &str,
+    headers: &std::collections::BTreeMap<String, String>,
+) -> Result<(), String> {
+    let Ok(parsed) = reqwest::Url::parse(url) else {
+        return Ok(());
+    };
+    let credential = headers.keys().any(|k| {
+        k.eq_ignore_ascii_case("authorization") || k.eq_ignore_ascii_case("proxy-authorization")
+    });
+    if parsed.scheme() == "http" && credential && !is_loopback(&parsed) && !entry.allow_insecure {
+        return Err(format!(
+            "refusing to send the Authorization header over plain http to {}: anyone on the \
+             way could read it. Use https, or set \"allowInsecure\": true in the entry",
+            parsed.host_str().unwrap_or("the server")
+        ));
+    }
+    Ok(())
+}
+
+/// Redirects are followed only on the same origin and only when they keep
+/// the method and body (307, 308): the entry's headers (its credentials)
+/// never go to another origin.
+fn redirect_policy() -> reqwest::redirect::Policy {
+    reqwest::redirect::Policy::custom(|attempt| {
+        let same = attempt
+            .previous()
+            .first()
+            .is_some_and(|first| first.origin() == attempt.url().origin());
+        let keeps = matches!(attempt.status().as_u16(), 307 | 308);
+        if !same {
+            let to = attempt.url().origin().ascii_serialization();
+            attempt.error(format!("the server redirected to another origin ({to}); not followed, so the entry's headers stay with the server they were meant for"))
+        } else if !keeps || attempt.previous().len() >= 5 {
+            attempt.stop()
+        } else {
+            attempt.follow()
+        }
+    })
+}
+
 fn http_client(
     headers: &std::collections::BTreeMap<String, String>,
 ) -> Result<reqwest::Client, String> {
@@ -239,6 +297,7 @@ fn http_client(
     }
     reqwest::Client::builder()
         .default_headers(map)
+        .redirect(redirect_policy())
         .connect_timeout(Duration::from_secs(10))
         .build()
         .map_err(|e| format!("cannot build an HTTP client: {e}"))
@@ -253,13 +312,14 @@ async fn connect_streamable(
 ) -> Result<Session, String> {
     let (broken_tx, broken_rx) = tokio::sync::mpsc::unbounded_channel();
     let mut config = StreamableHttpClientTransportConfig::with_uri(url);
-    config.max_sse_event_size = httptap::MAX_BODY;
-    config.max_json_response_size = httptap::MAX_BODY;
+    config.max_sse_event_size = entry.max_message();
+    config.max_json_response_size = entry.max_message();
     let failure = std::sync::Arc::new(std::sync::Mutex::new(None));
     let client = httptap::TapClient {
         http: client,
         server: entry.name.as_str().into(),
         traffic: cx.traffic.clone(),
+        max_body: entry.max_message(),
         failure: failure.clone(),
     };
     let transport = tap::BreakWatch {
@@ -290,7 +350,7 @@ async fn connect_sse(
 ) -> Result<Session, String> {
     let (broken_tx, broken_rx) = tokio::sync::mpsc::unbounded_channel();
     let transport =
-        sse::SseTransport::connect(url, client, &entry.name, cx.traffic.clone(), broken_tx).await?;
+        sse::SseTransport::connect(url, client, entry, cx.traffic.clone(), broken_tx).await?;
     start(
         transport,
         handler,
@@ -325,21 +385,24 @@ pub(crate) async fn connect(entry: &ServerEntry, cx: Context<'_>) -> Result<Sess
                 env,
                 cwd: cwd.as_deref(),
                 base_dir: cx.base_dir,
+                max_line: entry.max_message(),
             };
             let (child, pipes) = stdio::spawn(&spec, cx.traffic)?;
             let transport = AsyncRwTransport::new_client(pipes.read, pipes.write)
-                .with_max_line_length(stdio::MAX_LINE);
+                .with_max_line_length(stdio::RMCP_MAX_LINE);
             start(transport, handler, TransportKind::Stdio, Some(child), None).await
         }
         Transport::StreamableHttp { url, headers } => {
             cx.traffic
                 .set_secrets(&entry.name, headers.values().cloned().collect());
+            check_insecure(entry, url, headers)?;
             let result = connect_streamable(entry, url, http_client(headers)?, handler, &cx).await;
             explain_unreachable(url, result).await
         }
         Transport::Sse { url, headers } => {
             cx.traffic
                 .set_secrets(&entry.name, headers.values().cloned().collect());
+            check_insecure(entry, url, headers)?;
             let result = connect_sse(entry, url, http_client(headers)?, handler, &cx).await;
             explain_unreachable(url, result).await
         }
@@ -347,6 +410,7 @@ pub(crate) async fn connect(entry: &ServerEntry, cx: Context<'_>) -> Result<Sess
             // No "type": Streamable HTTP first, then the legacy SSE transport.
             cx.traffic
                 .set_secrets(&entry.name, headers.values().cloned().collect());
+            check_insecure(entry, url, headers)?;
             let client = http_client(headers)?;
             let result = match connect_streamable(entry, url, client.clone(), handler.clone(), &cx)
                 .await

@@ -36,57 +36,122 @@ pub struct SseEvent {
     pub data: String,
 }
 
-/// Incremental parser for `text/event-stream`.
-#[derive(Default)]
+/// Incremental parser for `text/event-stream`, in bytes (a character split
+/// across chunks stays whole), linear in what it is fed, and bounded: an
+/// event (or a line still without its end) over `max` bytes is an error,
+/// whatever the server sends.
 pub struct SseParser {
-    buffer: String,
+    /// Bytes of the line not yet ended.
+    partial: Vec<u8>,
     event: String,
     data: Vec<String>,
+    data_len: usize,
+    max: usize,
 }
 
-impl SseParser {
-    /// Feed bytes; returns the events completed by them.
-    pub fn feed(&mut self, chunk: &[u8]) -> Vec<SseEvent> {
-        self.buffer.push_str(&String::from_utf8_lossy(chunk));
-        let mut out = Vec::new();
-        while let Some(pos) = self.buffer.find('\n') {
-            let line: String = self.buffer.drain(..=pos).collect();
-            let line = line.trim_end_matches(['\n', '\r']);
-            if line.is_empty() {
-                if !self.data.is_empty() || !self.event.is_empty() {
-                    let event = if self.event.is_empty() {
-                        "message".to_string()
-                    } else {
-                        std::mem::take(&mut self.event)
-                    };
-                    out.push(SseEvent {
-                        event,
-                        data: std::mem::take(&mut self.data).join("\n"),
-                    });
-                }
-                continue;
-            }
-            if line.starts_with(':') {
-                continue;
-            }
-            let (field, value) = line.split_once(':').unwrap_or((line, ""));
-            let value = value.strip_prefix(' ').unwrap_or(value);
-            match field {
-                "event" => self.event = value.to_string(),
-                "data" => self.data.push(value.to_string()),
-                _ => {}
-            }
-        }
-        out
+impl Default for SseParser {
+    fn default() -> Self {
+        SseParser::with_max(super::DEFAULT_MAX_MESSAGE)
     }
 }
 
-/// Resolve the endpoint the server named against the stream's URL.
+impl SseParser {
+    pub fn with_max(max: usize) -> SseParser {
+        SseParser {
+            partial: Vec::new(),
+            event: String::new(),
+            data: Vec::new(),
+            data_len: 0,
+            max,
+        }
+    }
+
+    fn too_big(&self) -> String {
+        format!(
+            "the server sent an event of more than {} bytes (maxMessageSize); closing the stream",
+            self.max
+        )
+    }
+
+    /// Feed bytes; returns the events completed by them.
+    pub fn feed(&mut self, chunk: &[u8]) -> Result<Vec<SseEvent>, String> {
+        let mut out = Vec::new();
+        let mut rest = chunk;
+        while let Some(pos) = memchr::memchr(b'\n', rest) {
+            let line = if self.partial.is_empty() {
+                self.line(&rest[..pos], &mut out)
+            } else {
+                let mut whole = std::mem::take(&mut self.partial);
+                whole.extend_from_slice(&rest[..pos]);
+                self.line(&whole, &mut out)
+            };
+            line?;
+            rest = &rest[pos + 1..];
+        }
+        self.partial.extend_from_slice(rest);
+        if self.partial.len() + self.data_len > self.max {
+            return Err(self.too_big());
+        }
+        Ok(out)
+    }
+
+    fn line(&mut self, line: &[u8], out: &mut Vec<SseEvent>) -> Result<(), String> {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if line.is_empty() {
+            if !self.data.is_empty() || !self.event.is_empty() {
+                let event = if self.event.is_empty() {
+                    "message".to_string()
+                } else {
+                    std::mem::take(&mut self.event)
+                };
+                out.push(SseEvent {
+                    event,
+                    data: std::mem::take(&mut self.data).join("\n"),
+                });
+                self.data_len = 0;
+            }
+            return Ok(());
+        }
+        if line.starts_with(b":") {
+            return Ok(());
+        }
+        let (field, value) = match memchr::memchr(b':', line) {
+            Some(i) => (&line[..i], &line[i + 1..]),
+            None => (line, &b""[..]),
+        };
+        let value = value.strip_prefix(b" ").unwrap_or(value);
+        match field {
+            b"event" => self.event = String::from_utf8_lossy(value).into_owned(),
+            b"data" => {
+                self.data_len += value.len() + 1;
+                if self.data_len > self.max {
+                    return Err(self.too_big());
+                }
+                self.data.push(String::from_utf8_lossy(value).into_owned());
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+/// Resolve the endpoint the server named against the stream's URL. It must
+/// be on the stream's origin: messages (and the entry's headers, its
+/// credentials) go there.
 fn resolve(base: &str, endpoint: &str) -> Result<String, String> {
     let base = reqwest::Url::parse(base).map_err(|e| format!("bad URL {base}: {e}"))?;
-    base.join(endpoint)
-        .map(|u| u.to_string())
-        .map_err(|e| format!("the server's endpoint \"{endpoint}\" is not a URL: {e}"))
+    let url = base
+        .join(endpoint)
+        .map_err(|e| format!("the server's endpoint \"{endpoint}\" is not a URL: {e}"))?;
+    if url.origin() != base.origin() {
+        return Err(format!(
+            "the server's endpoint event points to another origin ({}); messages and the \
+             entry's headers are sent only to the stream's origin ({})",
+            url.origin().ascii_serialization(),
+            base.origin().ascii_serialization()
+        ));
+    }
+    Ok(url.to_string())
 }
 
 impl SseTransport {
@@ -94,7 +159,7 @@ impl SseTransport {
     pub async fn connect(
         url: &str,
         client: reqwest::Client,
-        server: &str,
+        entry: &crate::config::ServerEntry,
         traffic: TrafficLog,
         broken: mpsc::UnboundedSender<String>,
     ) -> Result<SseTransport, String> {
@@ -121,7 +186,8 @@ impl SseTransport {
             ));
         }
         let mut stream = response.bytes_stream();
-        let mut parser = SseParser::default();
+        let server = entry.name.as_str();
+        let mut parser = SseParser::with_max(entry.max_message());
         let mut pending = Vec::new();
         let endpoint = 'found: loop {
             let chunk = tokio::time::timeout(Duration::from_secs(30), stream.next())
@@ -129,9 +195,8 @@ impl SseTransport {
                 .map_err(|_| "no endpoint event within 30 s".to_string())?
                 .ok_or("the event stream ended before the endpoint event")?
                 .map_err(|e| format!("reading the event stream: {e}"))?;
-            for event in parser.feed(&chunk) {
+            for event in parser.feed(&chunk)? {
                 if event.event == "endpoint" {
-                    pending.extend(parser.feed(&[]));
                     break 'found resolve(url, event.data.trim())?;
                 }
                 pending.push(event);
@@ -140,6 +205,7 @@ impl SseTransport {
         let (tx, incoming) = mpsc::channel(256);
         let ct = CancellationToken::new();
         let (t, n, stop) = (traffic.clone(), server.to_string(), ct.clone());
+        let gone = broken.clone();
         tokio::spawn(async move {
             let deliver = |event: SseEvent| {
                 if event.event != "message" {
@@ -161,7 +227,15 @@ impl SseTransport {
                     c = stream.next() => c,
                 };
                 let Some(Ok(chunk)) = chunk else { return };
-                for event in parser.feed(&chunk) {
+                let events = match parser.feed(&chunk) {
+                    Ok(events) => events,
+                    Err(why) => {
+                        t.record_stderr(&n, &format!("[workbench] {why}"));
+                        let _ = gone.send(why);
+                        return;
+                    }
+                };
+                for event in events {
                     if let Some(m) = deliver(event)
                         && tx.send(m).await.is_err()
                     {
@@ -230,9 +304,12 @@ mod tests {
         let mut p = SseParser::default();
         assert!(
             p.feed(b"event: endpoint\r\ndata: /messages?session")
+                .unwrap()
                 .is_empty()
         );
-        let e = p.feed(b"Id=1\r\n\r\n: a comment\n\ndata: {\"a\":\ndata: 1}\n\n");
+        let e = p
+            .feed(b"Id=1\r\n\r\n: a comment\n\ndata: {\"a\":\ndata: 1}\n\n")
+            .unwrap();
         assert_eq!(
             e,
             [
@@ -259,8 +336,57 @@ mod tests {
             "http://h:1/a/msg"
         );
         assert_eq!(
-            resolve("http://h:1/sse", "http://other/x").unwrap(),
-            "http://other/x"
+            resolve("http://h:1/sse", "http://h:1/x").unwrap(),
+            "http://h:1/x"
         );
+        for foreign in [
+            "http://other/x",
+            "https://h:1/x",
+            "http://h:2/x",
+            "//evil/x",
+        ] {
+            let e = resolve("http://h:1/sse", foreign).unwrap_err();
+            assert!(e.contains("another origin"), "{foreign}: {e}");
+        }
+    }
+
+    #[test]
+    fn a_character_split_across_chunks_stays_whole() {
+        let mut p = SseParser::default();
+        let text = "data: é\n\n".as_bytes();
+        assert!(p.feed(&text[..7]).unwrap().is_empty());
+        let e = p.feed(&text[7..]).unwrap();
+        assert_eq!(e[0].data, "é");
+    }
+
+    #[test]
+    fn an_event_that_never_ends_is_refused_at_the_limit() {
+        let mut p = SseParser::with_max(1000);
+        // One endless line.
+        assert!(p.feed(&[b'x'; 600]).unwrap().is_empty());
+        assert!(
+            p.feed(&[b'x'; 600])
+                .unwrap_err()
+                .contains("more than 1000 bytes")
+        );
+        // Many short data lines that never end the event.
+        let mut p = SseParser::with_max(1000);
+        let mut fed = Ok(Vec::new());
+        for _ in 0..200 {
+            fed = p.feed(b"data: 0123456789\n");
+            if fed.is_err() {
+                break;
+            }
+        }
+        assert!(fed.unwrap_err().contains("maxMessageSize"));
+    }
+
+    #[test]
+    fn many_lines_in_one_chunk_parse_in_linear_time() {
+        let mut p = SseParser::default();
+        // 1.8 MB of short events at once: draining the buffer line by line
+        // moved it whole for each (minutes); now it is read once.
+        let chunk = "data: x\n\n".repeat(200_000);
+        assert_eq!(p.feed(chunk.as_bytes()).unwrap().len(), 200_000);
     }
 }

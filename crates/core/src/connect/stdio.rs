@@ -9,7 +9,6 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use process_wrap::tokio::{ChildWrapper, CommandWrap, ProcessGroup};
-use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{ChildStdin, ChildStdout};
 
 use super::tapio::{TapReader, TapWriter};
@@ -17,9 +16,9 @@ use super::tapio::{TapReader, TapWriter};
 use super::resolve::resolve_command;
 use crate::traffic::TrafficLog;
 
-/// rmcp's own limit (16 MiB) silently drops longer lines; ours is generous
-/// and a line past it ends the connection with a clear reason.
-pub const MAX_LINE: usize = 512 * 1024 * 1024;
+/// rmcp's own limit silently drops longer lines: it gets this one, above
+/// any entry's `maxMessageSize`, which our reader enforces with a clear reason.
+pub const RMCP_MAX_LINE: usize = (4 << 30) + (1 << 20);
 
 /// How a stdio child ended.
 #[derive(Debug, Clone)]
@@ -48,6 +47,8 @@ pub struct StdioSpec<'a> {
     pub env: &'a BTreeMap<String, String>,
     pub cwd: Option<&'a str>,
     pub base_dir: &'a Path,
+    /// The longest stdout line (message) accepted.
+    pub max_line: usize,
 }
 
 /// Spawn the child and start the pumps.
@@ -87,16 +88,16 @@ pub fn spawn(
     let stderr = child.stderr().take().ok_or("no stderr pipe")?;
 
     let name = spec.server.to_string();
-    let read = TapReader::new(stdout, &name, traffic.clone(), MAX_LINE);
+    let read = TapReader::new(stdout, &name, traffic.clone(), spec.max_line);
     let write = TapWriter::new(stdin, &name, traffic.clone());
 
     // stderr → traffic, continuously (a full pipe would stall the server).
     let (t, n) = (traffic.clone(), name);
     tokio::spawn(async move {
-        let mut lines = BufReader::new(stderr).lines();
-        while let Ok(Some(line)) = lines.next_line().await {
-            t.record_stderr(&n, &line);
-        }
+        drain_stderr(stderr, STDERR_LINE_CAP, |line| {
+            t.record_stderr(&n, line);
+        })
+        .await;
     });
 
     Ok((
@@ -107,6 +108,60 @@ pub fn spawn(
         },
         StdioPipes { read, write },
     ))
+}
+
+/// The most of one stderr line kept; the rest is counted and dropped.
+pub const STDERR_LINE_CAP: usize = 64 * 1024;
+
+/// Read `reader` to its end in bytes, handing each line to `line` decoded
+/// lossily (a stray byte that is not UTF-8 does not stop the drain: a server
+/// whose stderr is no longer read dies on a full pipe). A line longer than
+/// `cap` keeps its first `cap` bytes and says how many were dropped; memory
+/// stays bounded whatever the server writes.
+pub async fn drain_stderr<R: tokio::io::AsyncRead + Unpin>(
+    mut reader: R,
+    cap: usize,
+    mut line: impl FnMut(&str),
+) {
+    use tokio::io::AsyncReadExt;
+    let mut chunk = vec![0u8; 16 * 1024];
+    let mut held: Vec<u8> = Vec::new();
+    let mut dropped: u64 = 0;
+    let mut emit = |held: &mut Vec<u8>, dropped: &mut u64| {
+        let mut text = String::from_utf8_lossy(held).into_owned();
+        if *dropped > 0 {
+            text.push_str(&format!(" […{dropped} more bytes of this line dropped]"));
+        }
+        line(&text);
+        held.clear();
+        *dropped = 0;
+    };
+    loop {
+        let n = match reader.read(&mut chunk).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => n,
+        };
+        let mut rest = &chunk[..n];
+        while !rest.is_empty() {
+            let (part, ended) = match memchr::memchr(b'\n', rest) {
+                Some(i) => (&rest[..i], Some(i + 1)),
+                None => (rest, None),
+            };
+            let room = cap.saturating_sub(held.len());
+            held.extend_from_slice(&part[..part.len().min(room)]);
+            dropped += part.len().saturating_sub(room) as u64;
+            match ended {
+                Some(next) => {
+                    emit(&mut held, &mut dropped);
+                    rest = &rest[next..];
+                }
+                None => rest = &[],
+            }
+        }
+    }
+    if !held.is_empty() || dropped > 0 {
+        emit(&mut held, &mut dropped);
+    }
 }
 
 fn describe(status: std::io::Result<std::process::ExitStatus>) -> String {

@@ -114,7 +114,7 @@ impl<R: AsyncRead + Unpin> AsyncRead for TapReader<R> {
             this.line.extend_from_slice(&this.chunk[start..n]);
             if this.line.len() > this.max_line {
                 let message = format!(
-                    "[workbench] a line of more than {} bytes on stdout is over the limit; closing",
+                    "[workbench] the server sent a message of more than {} bytes on stdout (over the entry's maxMessageSize); closing",
                     this.max_line
                 );
                 this.traffic.record_stderr(&this.server, &message);
@@ -228,7 +228,7 @@ mod tests {
         let mut tap = TapReader::new(&long[..], "s", traffic.clone(), 1000);
         let mut sink = Vec::new();
         assert!(tap.read_to_end(&mut sink).await.is_err());
-        assert!(traffic.last_stderr("s", 1)[0].contains("over the limit"));
+        assert!(traffic.last_stderr("s", 1)[0].contains("maxMessageSize"));
     }
 
     #[tokio::test]

@@ -32,7 +32,8 @@ struct Args {
     #[arg(long)]
     port_file: Option<PathBuf>,
     /// Misbehave: exit-at-start, crash-on-call, hang-on-call, no-initialize,
-    /// garbage-stdout, flood-stderr, huge-result, grandchild, drop-session.
+    /// garbage-stdout, flood-stderr, huge-result, grandchild, drop-session,
+    /// bad-stderr, huge-stderr-line.
     #[arg(long)]
     fault: Option<Fault>,
     /// Paginate tools, resources, templates and prompts in pages of this size.
@@ -111,6 +112,23 @@ async fn serve(args: Args) -> Result<(), Box<dyn std::error::Error>> {
                         std::thread::sleep(Duration::from_millis(1));
                     }
                 }
+            });
+        }
+        Some(Fault::BadStderr) => {
+            let mut e = std::io::stderr().lock();
+            e.write_all(b"demo server: \xff\xfe not utf-8 \xc3\n")?;
+            e.write_all(b"demo server: after the bad bytes, all is well\n")?;
+        }
+        Some(Fault::HugeStderrLine) => {
+            std::thread::spawn(|| {
+                let block = vec![b'x'; 1 << 20];
+                let mut e = std::io::stderr().lock();
+                for _ in 0..1024 {
+                    if e.write_all(&block).is_err() {
+                        return;
+                    }
+                }
+                let _ = e.write_all(b"\ndemo server: the huge line has ended\n");
             });
         }
         Some(Fault::Grandchild) => {

@@ -207,8 +207,10 @@ async fn a_stderr_flood_is_drained_bounded_and_does_not_stall_the_server() {
 }
 
 #[tokio::test]
-async fn a_twenty_megabyte_result_arrives_whole() {
-    let (wb, _dir) = with_healthy(stdio("huge", &["--fault", "huge-result"])).await;
+async fn a_twenty_megabyte_result_arrives_whole_when_the_entry_allows_it() {
+    let (name, mut entry) = stdio("huge", &["--fault", "huge-result"]);
+    entry["maxMessageSize"] = json!(32 * 1024 * 1024);
+    let (wb, _dir) = with_healthy((name, entry)).await;
     ready(&wb, "huge").await;
     let out = wb
         .call_tool(

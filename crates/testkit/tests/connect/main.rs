@@ -7,6 +7,7 @@ mod asks;
 mod calls;
 mod eras;
 mod faults;
+mod hostile;
 mod reload;
 mod rounds;
 mod startup;

@@ -1,0 +1,277 @@
+//! Hostile servers, played for real: what a server writes cannot grow the
+//! workbench's memory without bound, stop it reading, or take another
+//! server down.
+
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use workbench_core::CallOptions;
+
+use super::*;
+
+async fn with_healthy(hostile: (String, Value)) -> (Workbench, tempfile::TempDir) {
+    start(&[hostile, stdio("healthy", &[])]).await
+}
+
+async fn echo(wb: &Workbench, server: &str, text: &str) -> String {
+    let out = wb
+        .call_tool(
+            server,
+            "echo",
+            json!({ "message": text }),
+            CallOptions::default(),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("{server}: {e}"));
+    out.result["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// This process's resident memory, from /proc.
+pub fn rss_bytes() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap();
+    let kb: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap();
+    kb * 1024
+}
+
+#[tokio::test]
+async fn bytes_that_are_not_utf8_on_stderr_do_not_stop_the_drain() {
+    let (wb, _dir) = with_healthy(stdio("bad", &["--fault", "bad-stderr"])).await;
+    ready(&wb, "bad").await;
+    // The line after the bad bytes arrives: the drain went on.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        let lines = wb.traffic().last_stderr("bad", 10);
+        if lines.iter().any(|l| l.contains("after the bad bytes")) {
+            let bad = lines.iter().find(|l| l.contains("not utf-8")).unwrap();
+            assert!(bad.contains('\u{fffd}'), "decoded lossily: {bad:?}");
+            break;
+        }
+        assert!(Instant::now() < deadline, "the drain stopped: {lines:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // And the server keeps working (its stderr is still read).
+    for i in 0..5 {
+        assert_eq!(echo(&wb, "bad", &i.to_string()).await, i.to_string());
+    }
+    assert_eq!(echo(&wb, "healthy", "fine").await, "fine");
+    wb.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_one_gigabyte_stderr_line_is_capped_and_memory_stays_bounded() {
+    let before = rss_bytes();
+    let (wb, _dir) = with_healthy(stdio("huge", &["--fault", "huge-stderr-line"])).await;
+    ready(&wb, "huge").await;
+    let deadline = Instant::now() + Duration::from_secs(120);
+    let mut peak = before;
+    loop {
+        peak = peak.max(rss_bytes());
+        let lines = wb.traffic().last_stderr("huge", 3);
+        if lines.iter().any(|l| l.contains("the huge line has ended")) {
+            let capped = lines
+                .iter()
+                .find(|l| l.starts_with("xxx"))
+                .expect("the capped line");
+            assert!(capped.len() < 70 * 1024, "kept {} bytes", capped.len());
+            assert!(
+                capped.contains("more bytes of this line dropped"),
+                "says what was dropped"
+            );
+            break;
+        }
+        assert!(Instant::now() < deadline, "the line never ended: {lines:?}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let grew = peak.saturating_sub(before);
+    println!(
+        "RSS grew by {} MiB while 1 GiB went by on stderr",
+        grew >> 20
+    );
+    // Other tests of this binary run alongside: allow them room, not a gigabyte.
+    assert!(grew < 300 << 20, "memory grew by {} MiB", grew >> 20);
+    assert_eq!(echo(&wb, "huge", "still here").await, "still here");
+    assert_eq!(echo(&wb, "healthy", "fine").await, "fine");
+    wb.shutdown().await;
+}
+
+/// Past maxMessageSize (16 MiB unless the entry says otherwise) a message
+/// is refused with a reason that names the key: the reader never holds
+/// more than the limit, whatever the server sends.
+#[tokio::test]
+async fn a_message_over_max_message_size_ends_the_connection_with_a_clear_reason() {
+    let (wb, _dir) = with_healthy(stdio("huge", &["--fault", "huge-result"])).await;
+    ready(&wb, "huge").await;
+    let e = wb
+        .call_tool(
+            "huge",
+            "echo",
+            json!({ "message": "x" }),
+            CallOptions::default(),
+        )
+        .await
+        .expect_err("a 20 MB answer is over the default 16 MiB");
+    println!("call failed: {e}");
+    let h = wb.server("huge").unwrap();
+    let down = h
+        .wait_for(Duration::from_secs(10), |s| {
+            !matches!(s, workbench_core::connect::ServerState::Ready)
+        })
+        .await;
+    let said = wb.traffic().last_stderr("huge", 5).join("\n");
+    assert!(said.contains("maxMessageSize"), "{said} / {down:?}");
+    assert_eq!(echo(&wb, "healthy", "fine").await, "fine");
+    wb.shutdown().await;
+}
+
+/// A loopback server on its own port that records every request's headers
+/// (the "foreign origin" credentials must never reach) and answers 404.
+struct Recorder {
+    addr: std::net::SocketAddr,
+    seen: std::sync::Arc<std::sync::Mutex<Vec<String>>>,
+    _stop: tokio_util::sync::DropGuard,
+}
+
+async fn serve(app: axum::Router) -> (std::net::SocketAddr, tokio_util::sync::DropGuard) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let stop = tokio_util::sync::CancellationToken::new();
+    let until = stop.clone();
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, app)
+            .with_graceful_shutdown(async move { until.cancelled().await })
+            .await;
+    });
+    (addr, stop.drop_guard())
+}
+
+async fn recorder() -> Recorder {
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let log = seen.clone();
+    let app = axum::Router::new().fallback(move |req: axum::extract::Request| {
+        let log = log.clone();
+        async move {
+            let headers: Vec<String> = req
+                .headers()
+                .iter()
+                .map(|(k, v)| format!("{k}: {}", v.to_str().unwrap_or("?")))
+                .collect();
+            log.lock().unwrap().push(format!(
+                "{} {} [{}]",
+                req.method(),
+                req.uri(),
+                headers.join("; ")
+            ));
+            axum::http::StatusCode::NOT_FOUND
+        }
+    });
+    let (addr, stop) = serve(app).await;
+    Recorder {
+        addr,
+        seen,
+        _stop: stop,
+    }
+}
+
+fn remote(name: &str, kind: &str, url: &str) -> (String, Value) {
+    (
+        name.to_string(),
+        json!({
+            "type": kind,
+            "url": url,
+            "headers": { "Authorization": "Bearer s3cret-token", "X-Api-Key": "k3y-value" }
+        }),
+    )
+}
+
+async fn failure_reason(wb: &Workbench, name: &str) -> String {
+    let s = wb
+        .server(name)
+        .unwrap()
+        .wait_for(Duration::from_secs(20), |s| {
+            matches!(
+                s,
+                workbench_core::connect::ServerState::Failed { .. }
+                    | workbench_core::connect::ServerState::Restarting { .. }
+            )
+        })
+        .await
+        .expect("the server should fail");
+    format!("{:?}", s.state)
+}
+
+#[tokio::test]
+async fn a_redirect_to_another_origin_is_not_followed_and_no_header_goes_there() {
+    let foreign = recorder().await;
+    let target = format!("http://{}/mcp", foreign.addr);
+    let app = axum::Router::new().fallback(move || {
+        let target = target.clone();
+        async move {
+            (
+                axum::http::StatusCode::TEMPORARY_REDIRECT,
+                [(axum::http::header::LOCATION, target)],
+            )
+        }
+    });
+    let (origin, _stop) = serve(app).await;
+    let url = format!("http://{origin}/mcp");
+    let (wb, _dir) = with_healthy(remote("redirected", "http", &url)).await;
+    let reason = failure_reason(&wb, "redirected").await;
+    assert!(reason.contains("another origin"), "{reason}");
+    assert!(!reason.contains("s3cret"), "{reason}");
+    assert_eq!(*foreign.seen.lock().unwrap(), Vec::<String>::new());
+    assert_eq!(echo(&wb, "healthy", "fine").await, "fine");
+    wb.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_legacy_sse_endpoint_on_another_origin_is_refused_and_no_header_goes_there() {
+    let foreign = recorder().await;
+    let endpoint = format!("http://{}/messages?session=1", foreign.addr);
+    let app = axum::Router::new().route(
+        "/sse",
+        axum::routing::get(move || {
+            let endpoint = endpoint.clone();
+            async move {
+                (
+                    [(axum::http::header::CONTENT_TYPE, "text/event-stream")],
+                    format!("event: endpoint\ndata: {endpoint}\n\n"),
+                )
+            }
+        }),
+    );
+    let (origin, _stop) = serve(app).await;
+    let url = format!("http://{origin}/sse");
+    let (wb, _dir) = with_healthy(remote("foreign-endpoint", "sse", &url)).await;
+    let reason = failure_reason(&wb, "foreign-endpoint").await;
+    assert!(reason.contains("another origin"), "{reason}");
+    assert_eq!(*foreign.seen.lock().unwrap(), Vec::<String>::new());
+    assert_eq!(echo(&wb, "healthy", "fine").await, "fine");
+    wb.shutdown().await;
+}
+
+#[tokio::test]
+async fn an_authorization_header_over_plain_http_to_another_host_is_refused_unless_allowed() {
+    // 192.0.2.1 (TEST-NET-1) is not this machine; nothing is sent to it.
+    let (wb, _dir) = with_healthy(remote("insecure", "http", "http://192.0.2.1:9/mcp")).await;
+    let reason = failure_reason(&wb, "insecure").await;
+    assert!(
+        reason.contains("plain http") && reason.contains("allowInsecure"),
+        "{reason}"
+    );
+    wb.shutdown().await;
+    // With "allowInsecure": true the workbench tries (and cannot reach it).
+    let (name, mut entry) = remote("allowed", "http", "http://192.0.2.1:9/mcp");
+    entry["allowInsecure"] = json!(true);
+    entry["startupTimeout"] = json!(2);
+    let (wb, _dir) = with_healthy((name, entry)).await;
+    let reason = failure_reason(&wb, "allowed").await;
+    assert!(!reason.contains("allowInsecure"), "{reason}");
+    wb.shutdown().await;
+}
