@@ -488,10 +488,7 @@ pub fn run(cli: &Cli, command: &ConfigCommand) -> Result<(), Failure> {
                     o.display()
                 ))),
                 Some(o) => {
-                    std::fs::write(o, &out.text).map_err(|source| Error::ConfigWrite {
-                        path: o.clone(),
-                        source,
-                    })?;
+                    workbench_core::files::write_private(o, out.text.as_bytes())?;
                     say(
                         cli,
                         format!("wrote {}", o.display()),

@@ -173,6 +173,24 @@ impl Inner {
 /// dropped when the map is pruned).
 const MAX_PROGRESS: usize = 4096;
 
+/// Requests waiting for their response, per server, at most: a server that
+/// sends requests nobody answers (or answers with `id: null`) cannot grow
+/// the map. Past it, what waited longer than [`PENDING_TTL`] goes, then the
+/// older half (their responses, if they come, show no latency).
+const MAX_PENDING: usize = 4096;
+const PENDING_TTL: std::time::Duration = std::time::Duration::from_secs(600);
+
+fn expire_pending(pending: &mut HashMap<(IdKey, bool), Pending>) {
+    pending.retain(|_, p| p.at.elapsed() < PENDING_TTL);
+    if pending.len() >= MAX_PENDING / 2 {
+        let mut times: Vec<Instant> = pending.values().map(|p| p.at).collect();
+        let mid = times.len() / 2;
+        let (_, cutoff, _) = times.select_nth_unstable(mid);
+        let cutoff = *cutoff;
+        pending.retain(|_, p| p.at >= cutoff);
+    }
+}
+
 /// Shared, cheap to clone. Locks are held only to push or copy; never across `.await`.
 #[derive(Clone)]
 pub struct TrafficLog {
@@ -364,6 +382,9 @@ impl TrafficLog {
                         at: Instant::now(),
                         method: method.clone(),
                     };
+                    if ring.pending.len() >= MAX_PENDING {
+                        expire_pending(&mut ring.pending);
+                    }
                     ring.pending.insert((IdKey::of(id), outgoing), asked);
                 }
                 MessageKind::Response | MessageKind::Error => {

@@ -139,8 +139,14 @@ pub(crate) fn write_atomic(path: &Path, bytes: &[u8], backup: bool) -> Result<()
         std::fs::set_permissions(tmp.path(), p).map_err(failed)?;
     }
     if backup {
-        // The previous version, for a person who wants it back.
-        std::fs::copy(path, backup_path(path)).map_err(failed)?;
+        // The previous version, for a person who wants it back: written
+        // afresh, never through a link planted where the backup goes.
+        let previous = std::fs::read(path).map_err(failed)?;
+        let bak = backup_path(path);
+        if std::fs::symlink_metadata(&bak).is_ok_and(|m| m.file_type().is_symlink()) {
+            std::fs::remove_file(&bak).map_err(failed)?;
+        }
+        crate::files::write_private(&bak, &previous)?;
     }
     tmp.persist(path).map_err(|e| failed(e.error))?;
     if let Ok(d) = std::fs::File::open(dir) {
@@ -193,6 +199,23 @@ mod tests {
             .filter(|n| n.ends_with(".tmp"))
             .collect();
         assert!(leftovers.is_empty(), "{leftovers:?}");
+    }
+
+    #[test]
+    fn a_link_planted_where_the_backup_goes_is_not_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("mcp.json");
+        std::fs::write(&path, "{ \"mcpServers\": {} }").unwrap();
+        let victim = dir.path().join("victim");
+        std::fs::write(&victim, "keep me").unwrap();
+        std::os::unix::fs::symlink(&victim, backup_path(&path)).unwrap();
+        let mut doc = Document::open(&path).unwrap();
+        doc.edit(&upsert("a")).unwrap();
+        doc.save().unwrap();
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep me");
+        let bak = std::fs::symlink_metadata(backup_path(&path)).unwrap();
+        assert!(bak.file_type().is_file());
+        assert_eq!(bak.permissions().mode() & 0o777, 0o600);
     }
 
     #[test]

@@ -227,3 +227,24 @@ fn method_names_are_stored_once_per_server_and_never_mixed_up() {
     assert_eq!(answer.method.as_deref(), Some("tools/call"));
     assert_eq!(&*log.entries(Some("s"))[0].server, "s");
 }
+
+#[test]
+fn requests_nobody_answers_cannot_grow_the_pending_map_without_bound() {
+    let log = TrafficLog::new(100);
+    // A hostile server: 100,000 requests with fractional ids, never answered.
+    for i in 0..100_000u32 {
+        let line = format!(r#"{{"jsonrpc":"2.0","id":{i}.5,"method":"ping"}}"#);
+        log.record_message("s", Direction::Incoming, line.as_bytes());
+    }
+    let pending = log.lock().rings.get("s").unwrap().pending.len();
+    assert!(pending <= MAX_PENDING, "{pending} requests kept waiting");
+    // The newest are still paired with their answer.
+    log.record_message(
+        "s",
+        Direction::Outgoing,
+        br#"{"jsonrpc":"2.0","id":99999.5,"result":{}}"#,
+    );
+    let last = log.entries(Some("s")).pop().unwrap();
+    assert_eq!(last.method.as_deref(), Some("ping"));
+    assert!(last.latency_ms.is_some());
+}

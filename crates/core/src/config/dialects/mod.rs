@@ -146,6 +146,8 @@ pub fn normalise(raw: &Map<String, Value>) -> std::result::Result<Map<String, Va
     let url = ["url", "serverUrl", "uri", "httpUrl"]
         .iter()
         .find_map(|k| raw.get(*k).and_then(Value::as_str));
+    // Gemini CLI's httpUrl says Streamable HTTP; a bare url says nothing.
+    let http_url = raw.get("httpUrl").is_some_and(Value::is_string);
     let command = raw.get("command").or_else(|| raw.get("cmd"));
     match (kind.map(|k| transport_name(k).ok_or(k)), command, url) {
         (Some(Err(other)), _, _) => return Err(format!("unknown transport \"{other}\"")),
@@ -169,8 +171,11 @@ pub fn normalise(raw: &Map<String, Value>) -> std::result::Result<Map<String, Va
             out.insert("url".into(), json!(u));
         }
         (None, None, Some(u)) => {
-            // A bare URL: Windsurf's serverUrl and most clients mean Streamable HTTP.
-            out.insert("type".into(), json!("http"));
+            // A bare URL means SSE in Cline and others, Streamable HTTP in
+            // most newer clients: left without a type, both are tried.
+            if http_url {
+                out.insert("type".into(), json!("http"));
+            }
             out.insert("url".into(), json!(u));
         }
         _ => return Err("has neither a command nor a url".into()),
@@ -301,6 +306,18 @@ pub fn import(dialect: Dialect, text: &str) -> Result<Imported> {
                     .and_then(Value::as_str)
                     .map(str::to_string)
                     .unwrap_or_else(|| format!("server-{}", i + 1));
+                let mut item = item;
+                // Continue puts an HTTP server's headers under requestOptions.
+                if let Some(obj) = item.as_object_mut()
+                    && !obj.contains_key("headers")
+                    && let Some(Value::Object(options)) = obj.get_mut("requestOptions")
+                    && let Some(h) = options.remove("headers")
+                {
+                    if options.is_empty() {
+                        obj.remove("requestOptions");
+                    }
+                    obj.insert("headers".into(), h);
+                }
                 found.push((name, item));
             }
         }
@@ -329,7 +346,10 @@ pub fn import(dialect: Dialect, text: &str) -> Result<Imported> {
             continue;
         };
         match normalise(map) {
-            Ok(entry) => {
+            Ok(mut entry) => {
+                if dialect == Dialect::Continue {
+                    continue_secrets(&name, &mut entry, &mut out);
+                }
                 if entry.contains_key("envFile") {
                     out.notes.push(format!(
                         "{name}: \"envFile\" is kept for the other client but not read here; copy what you need into \"env\""
@@ -436,6 +456,68 @@ pub fn discover(home: &Path, project: Option<&Path>) -> Vec<Found> {
         .collect()
 }
 
+/// Continue's `${{ secrets.NAME }}` (kept by Continue's hub, not in the
+/// file) becomes `${input:NAME}`, declared as a secret input: asked once
+/// and kept in the keychain.
+fn continue_secrets(server: &str, entry: &mut Map<String, Value>, out: &mut Imported) {
+    fn walk(v: &mut Value, found: &mut Vec<String>) {
+        match v {
+            Value::String(s) => {
+                let mut text = String::with_capacity(s.len());
+                let mut rest = s.as_str();
+                while let Some(at) = rest.find("${{") {
+                    let Some(end) = rest[at..].find("}}") else {
+                        break;
+                    };
+                    let inner = rest[at + 3..at + end].trim();
+                    text.push_str(&rest[..at]);
+                    match inner.strip_prefix("secrets.") {
+                        Some(id)
+                            if !id.is_empty()
+                                && id
+                                    .chars()
+                                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-') =>
+                        {
+                            text.push_str(&format!("${{input:{id}}}"));
+                            if !found.iter().any(|f| f == id) {
+                                found.push(id.to_string());
+                            }
+                        }
+                        _ => text.push_str(&rest[at..at + end + 2]),
+                    }
+                    rest = &rest[at + end + 2..];
+                }
+                text.push_str(rest);
+                *s = text;
+            }
+            Value::Array(items) => items.iter_mut().for_each(|i| walk(i, found)),
+            Value::Object(m) => m.values_mut().for_each(|i| walk(i, found)),
+            _ => {}
+        }
+    }
+    let mut found = Vec::new();
+    for v in entry.values_mut() {
+        walk(v, &mut found);
+    }
+    for id in found {
+        if !out
+            .inputs
+            .iter()
+            .any(|i| i.get("id").and_then(Value::as_str) == Some(&id))
+        {
+            out.inputs.push(json!({
+                "id": id,
+                "type": "promptString",
+                "description": format!("Continue secret {id}"),
+                "password": true
+            }));
+        }
+        out.notes.push(format!(
+            "{server}: Continue's secret {id} is not in the file; it is asked for once (${{input:{id}}}) and kept in the keychain"
+        ));
+    }
+}
+
 /// Guess a file's dialect from its name and content.
 pub fn guess(path: &Path, text: &str) -> Dialect {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
@@ -447,6 +529,20 @@ pub fn guess(path: &Path, text: &str) -> Dialect {
         "cline_mcp_settings.json" => return Dialect::Cline,
         "server.json" => return Dialect::Registry,
         _ => {}
+    }
+    // YAML whatever the file is called (config.yaml): Goose or Continue.
+    let first = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#'))
+        .unwrap_or("");
+    if !first.starts_with(['{', '[', '/']) {
+        if text.contains("extensions:") {
+            return Dialect::Goose;
+        }
+        if text.contains("mcpServers:") {
+            return Dialect::Continue;
+        }
     }
     if full.contains(".roo/") || name == "mcp_settings.json" {
         return Dialect::Roo;

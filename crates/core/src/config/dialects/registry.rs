@@ -33,28 +33,70 @@ fn short_name(full: &str) -> String {
     }
 }
 
+/// The launchers a `runtimeHint` may name: a file from elsewhere does not
+/// get to pick the program (`"runtimeHint": "bash"`).
+const LAUNCHERS: &[&str] = &[
+    "npx", "bunx", "pnpm", "uvx", "uv", "pipx", "docker", "podman", "dnx",
+];
+
+/// Text from the file kept as text: a `${...}` in it would be expanded
+/// (a `${secret:...}` read from the keychain, an `${env:...}` from the
+/// environment) when the server starts, so it is escaped (`$${`) and said.
+fn literal(text: &str, what: &str, notes: &mut Vec<String>) -> String {
+    if text.contains("${") {
+        notes.push(format!(
+            "{what} contains \"${{...}}\" ({text}): kept as literal text, not as a reference"
+        ));
+        text.replace("${", "$${")
+    } else {
+        text.to_string()
+    }
+}
+
+/// A value the file gives: a string, or nothing; anything else is refused.
+fn plain<'a>(arg: &'a Value, key: &str) -> Result<Option<&'a str>> {
+    match arg.get(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(other) => Err(Error::Dialect(format!(
+            "an argument's \"{key}\" is {other}, not a plain value: refused"
+        ))),
+    }
+}
+
 /// The values of positional and named arguments (`packageArguments`).
-fn arguments(list: Option<&Value>) -> Vec<String> {
+fn arguments(list: Option<&Value>, notes: &mut Vec<String>) -> Result<Vec<String>> {
     let mut out = Vec::new();
     for arg in list.and_then(Value::as_array).into_iter().flatten() {
-        let value = str_of(arg, "value").or_else(|| str_of(arg, "default"));
+        let value = match plain(arg, "value")? {
+            Some(v) => Some(v),
+            None => plain(arg, "default")?,
+        };
         match str_of(arg, "type") {
             Some("named") => {
-                if let Some(name) = str_of(arg, "name") {
-                    out.push(name.to_string());
+                if let Some(name) = plain(arg, "name")? {
+                    out.push(literal(name, "an argument's name", notes));
                 }
                 if let Some(v) = value {
-                    out.push(v.to_string());
+                    out.push(literal(v, "an argument", notes));
                 }
             }
-            _ => {
-                if let Some(v) = value.or_else(|| str_of(arg, "valueHint")) {
-                    out.push(v.to_string());
+            None | Some("positional") => {
+                if let Some(v) = match value {
+                    Some(v) => Some(v),
+                    None => plain(arg, "valueHint")?,
+                } {
+                    out.push(literal(v, "an argument", notes));
                 }
+            }
+            Some(other) => {
+                return Err(Error::Dialect(format!(
+                    "an argument of type \"{other}\" is not known: refused"
+                )));
             }
         }
     }
-    out
+    Ok(out)
 }
 
 pub fn import(doc: &Value) -> Result<Imported> {
@@ -74,7 +116,8 @@ pub fn import(doc: &Value) -> Result<Imported> {
             return Some(fixed.to_string());
         }
         if !(required || secret) {
-            return str_of(var, "default").map(str::to_string);
+            return str_of(var, "default")
+                .map(|d| literal(d, &format!("the default of {var_name}"), &mut out.notes));
         }
         let id = format!("{name}-{}", var_name.to_ascii_lowercase().replace('_', "-"));
         out.inputs.push(json!({
@@ -125,7 +168,7 @@ pub fn import(doc: &Value) -> Result<Imported> {
                 )));
             }
         };
-        let runtime_args = arguments(pkg.get("runtimeArguments"));
+        let runtime_args = arguments(pkg.get("runtimeArguments"), &mut out.notes)?;
         if !runtime_args.is_empty() {
             // Runtime arguments go before the package (docker run -e ..., npx --flag).
             let at = if kind == "oci" || kind == "docker" {
@@ -137,8 +180,17 @@ pub fn import(doc: &Value) -> Result<Imported> {
                 args.insert(at + i, a);
             }
         }
-        args.extend(arguments(pkg.get("packageArguments")));
-        let command = str_of(pkg, "runtimeHint").unwrap_or(default_cmd);
+        args.extend(arguments(pkg.get("packageArguments"), &mut out.notes)?);
+        let command = match str_of(pkg, "runtimeHint") {
+            None => default_cmd,
+            Some(hint) if LAUNCHERS.contains(&hint) => hint,
+            Some(hint) => {
+                return Err(Error::Dialect(format!(
+                    "runtimeHint \"{hint}\" is not a known launcher ({}): refused",
+                    LAUNCHERS.join(", ")
+                )));
+            }
+        };
         entry.insert("command".into(), json!(command));
         entry.insert("args".into(), json!(args));
         let mut env = Map::new();
@@ -173,6 +225,7 @@ pub fn import(doc: &Value) -> Result<Imported> {
             Some("sse") => "sse",
             _ => "http",
         };
+        let url = literal(url, "the remote's URL", &mut out.notes);
         entry.insert("type".into(), json!(t));
         entry.insert("url".into(), json!(url));
         let mut headers = Map::new();
