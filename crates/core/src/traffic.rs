@@ -266,8 +266,32 @@ impl TrafficLog {
 
     /// Values (env values, header values) that must never be shown for `server`.
     pub fn set_secrets(&self, server: &str, secrets: Vec<String>) {
-        let secrets = secrets.into_iter().filter(|s| s.len() >= 4).collect();
-        self.lock().ring(server).secrets = secrets;
+        let mut all: Vec<String> = Vec::new();
+        let mut add = |s: &str| {
+            if s.len() >= 4 && !all.iter().any(|a| a == s) {
+                all.push(s.to_string());
+            }
+        };
+        for s in &secrets {
+            let mut forms = vec![s.as_str()];
+            // The credential inside a scheme ("Bearer x", "Basic x", "token x").
+            if let Some((scheme, rest)) = s.split_once(' ')
+                && !scheme.is_empty()
+                && scheme.chars().all(|c| c.is_ascii_alphabetic())
+            {
+                forms.push(rest.trim());
+            }
+            for f in forms {
+                add(f);
+                // As it appears inside JSON text (quotes, backslashes escaped).
+                if let Ok(json) = serde_json::to_string(f) {
+                    add(&json[1..json.len() - 1]);
+                }
+            }
+        }
+        // Longest first: a value is masked whole before a part of it.
+        all.sort_by_key(|s| std::cmp::Reverse(s.len()));
+        self.lock().ring(server).secrets = all;
     }
 
     /// Every entry recorded from now on.

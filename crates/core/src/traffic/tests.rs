@@ -178,6 +178,22 @@ fn secrets_are_masked_in_bodies_and_exports() {
 }
 
 #[test]
+fn the_token_inside_a_header_and_its_json_escaped_copy_are_masked_too() {
+    let log = TrafficLog::new(10);
+    log.set_secrets("a", vec!["Bearer tok\"en-4567".into()]);
+    // A server echoing the bare token, inside JSON (escaped) and on stderr.
+    log.record_message(
+        "a",
+        Direction::Incoming,
+        br#"{"jsonrpc":"2.0","id":1,"result":{"seen":"tok\"en-4567"}}"#,
+    );
+    log.record_stderr("a", "auth header was Bearer tok\"en-4567");
+    for e in log.entries(Some("a")) {
+        assert!(!e.body.contains("en-4567"), "{}", e.body);
+    }
+}
+
+#[test]
 fn big_bodies_are_truncated_but_sized_exactly() {
     let log = TrafficLog::new(10);
     let big = format!(
