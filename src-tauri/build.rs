@@ -37,6 +37,8 @@ fn main() {
             "needed_inputs",
             "provide_input",
             "add_example_server",
+            "trust_request",
+            "trust_server",
             "list_chats",
             "create_chat",
             "open_chat",

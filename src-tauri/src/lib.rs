@@ -53,6 +53,8 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
             commands::config::needed_inputs::<tauri::Wry>,
             commands::config::provide_input::<tauri::Wry>,
             commands::config::add_example_server::<tauri::Wry>,
+            commands::trust::trust_request::<tauri::Wry>,
+            commands::trust::trust_server::<tauri::Wry>,
             commands::chat::list_chats::<tauri::Wry>,
             commands::chat::create_chat::<tauri::Wry>,
             commands::chat::open_chat::<tauri::Wry>,
@@ -145,6 +147,7 @@ pub fn builder<R: Runtime>(options: LaunchOptions) -> tauri::Builder<R> {
                 traffic_capacity: Some(100_000),
                 interactive: true,
                 stagger: std::time::Duration::from_millis(60),
+                trust: Some(workbench_core::config::trust::Trust::app()),
             };
             let gate = std::sync::Arc::new(gate);
             let fallback = gate.clone();

@@ -64,6 +64,14 @@ describe("editing mcp.json in the window", () => {
     writeFileSync(projectFile, '// the team\'s servers\n{ "mcpServers": { "team": { "command": "' + demo + '", "args": ["--name", "e2e-team"] } } }\n');
     const session = await driver.session(["--config", config, "--project", project]);
     try {
+      // The project's server waits for the person's trust; the user's own runs.
+      await session.waitForTexts(".server .badge.state", (t) => t.length === 2 && t[0] === "ready" && t[1] === "untrusted", 20_000);
+      await session.clickText(".server-button", "team");
+      const [target] = await session.waitForTexts(".trust-card .trust-target", (t) => t.length === 1);
+      assert.equal(target, `${demo} --name e2e-team`);
+      const problems = await session.views("trust");
+      assert.deepEqual(problems, [], problems.join("\n"));
+      await session.clickText(".trust-card button", "Trust and start");
       await session.waitForTexts(".server .badge.state", (t) => t.length === 2 && t.every((s) => s === "ready"), 20_000);
       const names = await session.waitForTexts(".server .server-name", (t) => t.length === 2);
       const scopes = await session.waitForTexts(".server [class*=scope-]", (t) => t.length === 2);

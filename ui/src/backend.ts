@@ -23,12 +23,13 @@ import {
   type ToolRow,
   type TrafficEntry_Serialize as TrafficEntry,
   type TrafficPage_Serialize as TrafficPage,
+  type TrustRequest_Serialize as TrustRequest,
   type TrafficQuery_Deserialize as TrafficQuery,
   type WindowStage,
 } from "./bindings";
 import { tauriAgentBackend, type AgentBackend } from "./backendAgent";
 
-export type { FoundConfig, Merged, NeededInput, Scope };
+export type { FoundConfig, Merged, NeededInput, Scope, TrustRequest };
 export type { CallProgress, ConfigText, PendingAsk, PromptRow, ResourceRow, ServerEdit, ToolCallResult, ToolRow, TrafficEntry, TrafficPage, TrafficQuery, TrialReport };
 
 type JsonArg = Parameters<typeof commands.getPrompt>[2];
@@ -113,6 +114,10 @@ export interface Backend extends AgentBackend {
   provideInput(id: string, value: string, servers: string[]): Promise<void>;
   /** Add a working example server to the user's file; resolves to its name. */
   addExampleServer(): Promise<string>;
+  /** What an untrusted server would run, for the person to read. */
+  trustRequest(name: string): Promise<TrustRequest>;
+  /** Trust a server as it is now in its file, and start it. */
+  trustServer(name: string): Promise<void>;
   /** Other clients' configs on this machine. */
   discoverConfigs(): Promise<FoundConfig[]>;
   importConfig(path: string, dialect: string, only: string[], replace: boolean): Promise<Merged>;
@@ -187,6 +192,10 @@ export const tauriBackend: Backend = {
   readConfig: async (scope) => unwrap(await commands.readConfig(scope ?? null)),
   discoverConfigs: async () => unwrap(await commands.discoverConfigs()),
   addExampleServer: async () => unwrap(await commands.addExampleServer()),
+  trustRequest: async (name) => unwrap(await commands.trustRequest(name)),
+  trustServer: async (name) => {
+    unwrap(await commands.trustServer(name));
+  },
   neededInputs: async () => unwrap(await commands.neededInputs()),
   provideInput: async (id, value, servers) => {
     unwrap(await commands.provideInput(id, value, servers));

@@ -109,6 +109,10 @@ export const commands = {
 	 *  server through npx. Returns the name it got.
 	 */
 	addExampleServer: () => typedError<string, ErrorInfo>(__TAURI_INVOKE("add_example_server")),
+	/**  What `name` runs or where it sends credentials, for the person to read. */
+	trustRequest: (name: string) => typedError<TrustRequest_Serialize, ErrorInfo>(__TAURI_INVOKE("trust_request", { name })),
+	/**  Trust `name` as it is in its file now, and start it. */
+	trustServer: (name: string) => typedError<null, ErrorInfo>(__TAURI_INVOKE("trust_server", { name })),
 	/**  Chats, most recent first; with `search`, those whose title or messages contain it. */
 	listChats: (search: string | null) => typedError<SessionRow[], ErrorInfo>(__TAURI_INVOKE("list_chats", { search })),
 	createChat: (init: NewChat_Deserialize) => typedError<SessionRow, ErrorInfo>(__TAURI_INVOKE("create_chat", { init })),
@@ -1092,7 +1096,12 @@ export type ServerState = { state: "disabled" } |
  *  Connecting. `slow` once the startup timeout passed without an answer;
  *  it becomes Ready if the server answers later.
  */
-{ state: "starting"; slow: boolean } | { state: "ready" } | { state: "failed"; reason: string; stderr: string[] } | { state: "restarting"; attempt: number; reason: string; stderr: string[]; next_try_in_ms: number } | 
+{ state: "starting"; slow: boolean } | { state: "ready" } | 
+/**
+ *  From elsewhere (a project's file, an import, an edit outside the
+ *  app) and not trusted yet: it does not start until the person says so.
+ */
+{ state: "untrusted" } | { state: "failed"; reason: string; stderr: string[] } | { state: "restarting"; attempt: number; reason: string; stderr: string[]; next_try_in_ms: number } | 
 /**  Stopped by the user (never restarted automatically). */
 { state: "stopped" };
 
@@ -1409,6 +1418,58 @@ export type Trial_Serialize = {
 	tools: string[],
 	resources: number,
 	prompts: number,
+};
+
+/**
+ *  What the person sees before trusting an entry: everything it will run
+ *  or send, with secret values left out.
+ */
+export type TrustRequest = TrustRequest_Serialize | TrustRequest_Deserialize;
+
+/**
+ *  What the person sees before trusting an entry: everything it will run
+ *  or send, with secret values left out.
+ */
+export type TrustRequest_Deserialize = {
+	name: string,
+	scope: Scope,
+	/**  The file the entry is in. */
+	file: string,
+	/**  The full command line, shell-quoted (stdio), or the URL (remote). */
+	target: string,
+	cwd?: string | null,
+	/**  Environment variable names (values are not shown: they may be secret). */
+	env_keys: string[],
+	/**  Header names (values are not shown). */
+	header_names: string[],
+	/**
+	 *  Every `${...}` the entry uses: what it will read from the
+	 *  environment, the keychain or the person.
+	 */
+	references: string[],
+};
+
+/**
+ *  What the person sees before trusting an entry: everything it will run
+ *  or send, with secret values left out.
+ */
+export type TrustRequest_Serialize = {
+	name: string,
+	scope: Scope,
+	/**  The file the entry is in. */
+	file: string,
+	/**  The full command line, shell-quoted (stdio), or the URL (remote). */
+	target: string,
+	cwd: string | null,
+	/**  Environment variable names (values are not shown: they may be secret). */
+	env_keys: string[],
+	/**  Header names (values are not shown). */
+	header_names: string[],
+	/**
+	 *  Every `${...}` the entry uses: what it will read from the
+	 *  environment, the keychain or the person.
+	 */
+	references: string[],
 };
 
 /**  Tokens counted by the provider. */

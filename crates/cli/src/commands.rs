@@ -36,6 +36,9 @@ async fn connect(cli: &Cli, only: Option<&str>) -> Result<Workbench, Failure> {
 pub async fn connect_some(cli: &Cli, only: &[&str], asks: bool) -> Result<Workbench, Failure> {
     let path = cli.config.clone().unwrap_or_else(default_user_config);
     let mut config = ConfigFile::load_scoped(&path, cli.project.as_deref())?;
+    // Seen whole first: the user's file as first seen is trusted whole,
+    // not only the servers this run asked for.
+    workbench_core::config::trust::Trust::app().mark(&mut config);
     if !only.is_empty() {
         if let Some(missing) = only
             .iter()
@@ -47,6 +50,18 @@ pub async fn connect_some(cli: &Cli, only: &[&str], asks: bool) -> Result<Workbe
     }
     for p in &config.problems {
         eprintln!("mcpwb: skipped {}: {}", p.pointer, p.message);
+    }
+    let trust = workbench_core::config::trust::Trust::app();
+    if cli.trust {
+        // --trust: the person vouches for every entry of this run (remembered).
+        for entry in &config.servers {
+            let file = workbench_core::config::trust::file_of(
+                &config.path,
+                config.project.as_deref(),
+                entry,
+            );
+            trust.trust(&file, entry)?;
+        }
     }
     let timeout = Duration::from_secs_f64(cli.timeout.max(0.1));
     let options = WorkbenchOptions {
@@ -62,6 +77,7 @@ pub async fn connect_some(cli: &Cli, only: &[&str], asks: bool) -> Result<Workbe
         traffic_capacity: None,
         interactive: asks,
         stagger: Duration::ZERO,
+        trust: Some(trust),
     };
     let wb = Workbench::start(&config, options);
     // Ready, failed, disabled — or still starting when the timeout passes.
@@ -115,6 +131,15 @@ async fn ready(wb: &Workbench, name: &str) -> Result<(), Failure> {
         ServerState::Disabled => Err(Error::ServerNotReady {
             server: name.into(),
             state: "disabled in the config".into(),
+        }
+        .into()),
+        ServerState::Untrusted => Err(Error::ServerNotReady {
+            server: name.into(),
+            state: format!(
+                "not trusted: it comes from a project, an import or an edit outside the workbench. \
+                 Read what it runs with `mcpwb config show {name}`, then `mcpwb config trust {name}` \
+                 (or pass --trust)"
+            ),
         }
         .into()),
         ServerState::Stopped => Err(Error::ServerNotReady {
@@ -196,6 +221,11 @@ async fn each_ready(wb: &Workbench, target: Option<&str>) -> Result<Vec<String>,
     for s in wb.statuses() {
         if ready(wb, &s.name).await.is_ok() {
             names.push(s.name);
+        } else if matches!(s.state, ServerState::Untrusted) {
+            eprintln!(
+                "mcpwb: {} is not trusted yet; its lists are left out (mcpwb config trust {})",
+                s.name, s.name
+            );
         } else if !matches!(s.state, ServerState::Disabled) {
             eprintln!("mcpwb: {} is not ready; its lists are left out", s.name);
         }

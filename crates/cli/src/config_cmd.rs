@@ -83,6 +83,11 @@ pub enum ConfigCommand {
     },
     /// List other clients' config files found on this machine.
     Discover,
+    /// Trust a server from elsewhere (a project's file, an import, an edit
+    /// outside the workbench) so it may start; read `config show NAME` first.
+    Trust {
+        name: String,
+    },
     /// Give the value of `${input:ID}` (read from stdin when --value is absent);
     /// it is kept in the OS keychain.
     Input {
@@ -235,10 +240,13 @@ fn load(cli: &Cli) -> Result<ConfigFile, Failure> {
 }
 
 /// Apply one edit to `path` and save it safely.
+/// The person's own edit: what it adds or changes is trusted as written.
 fn change(path: &Path, op: EditOp) -> Result<(), Failure> {
     let mut doc = Document::open(path)?;
+    let before = doc.text.clone();
     doc.edit(&op)?;
     doc.save()?;
+    workbench_core::config::trust::Trust::app().trust_changes(path, &before, &doc.text)?;
     Ok(())
 }
 
@@ -308,6 +316,24 @@ pub fn run(cli: &Cli, command: &ConfigCommand) -> Result<(), Failure> {
             } else {
                 Err(Failure::Exit(crate::exit::CONFIG))
             }
+        }
+        ConfigCommand::Trust { name } => {
+            use workbench_core::config::trust;
+            let cfg = load(cli)?;
+            let entry = cfg
+                .servers
+                .iter()
+                .find(|e| e.name == *name)
+                .ok_or_else(|| Error::UnknownServer(name.clone()))?;
+            let file = trust::file_of(&cfg.path, cfg.project.as_deref(), entry);
+            trust::Trust::app().trust(&file, entry)?;
+            let asked = trust::request(&cfg, entry);
+            say(
+                cli,
+                format!("trusted {name}: {} (in {})", asked.target, asked.file),
+                serde_json::to_value(&asked).unwrap_or_default(),
+            );
+            Ok(())
         }
         ConfigCommand::Show { server } => {
             let cfg = load(cli)?;

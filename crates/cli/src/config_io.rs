@@ -74,6 +74,11 @@ pub fn import(
                 skipped.join(", ")
             );
         }
+        if !dry_run && !added.is_empty() {
+            println!(
+                "imported servers start once trusted: read them with `mcpwb config show NAME`, then `mcpwb config trust NAME`"
+            );
+        }
         if dry_run {
             print!("{}", doc.text);
         }

@@ -47,6 +47,11 @@ pub struct Cli {
     /// configured model answer, or refuse.
     #[arg(long, global = true, value_enum, default_value = "refuse")]
     sampling: terminal::Sampling,
+    /// Trust every server of the config for this run and later ones (as
+    /// `mcpwb config trust NAME` does one): servers from a project's file,
+    /// an import or an edit outside the workbench do not start otherwise.
+    #[arg(long, global = true)]
+    trust: bool,
     /// Print servers' text as sent, terminal control sequences included
     /// (by default they are removed: a server could rewrite your terminal).
     #[arg(long, global = true)]

@@ -34,6 +34,7 @@ fn state_text(s: &ServerState) -> String {
     match s {
         ServerState::Ready => "ready".into(),
         ServerState::Disabled => "disabled".into(),
+        ServerState::Untrusted => "not trusted yet (mcpwb config trust NAME)".into(),
         ServerState::Stopped => "stopped".into(),
         ServerState::Starting { slow } => {
             if *slow {

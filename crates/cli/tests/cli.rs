@@ -343,3 +343,80 @@ fn server_text_is_cleaned_of_terminal_control_sequences_unless_raw() {
     ]);
     assert_eq!(stdout(&out), format!("{hostile}\n"));
 }
+
+/// A project's server does not start until trusted: a clear refusal (exit
+/// 4) that says how, `config trust NAME`, and `--trust` for scripts.
+#[test]
+fn a_projects_server_waits_for_trust() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = demo_config(dir.path(), &[]);
+    let project = dir.path().join("proj");
+    std::fs::create_dir(&project).unwrap();
+    std::fs::write(
+        project.join(".mcp.json"),
+        json!({ "mcpServers": { "team": { "command": demo_server(), "args": ["--name", "team"] } } })
+            .to_string(),
+    )
+    .unwrap();
+    let proj = project.display().to_string();
+    let call = |extra: &[&str]| {
+        let mut args = vec![
+            "call",
+            "team",
+            "echo",
+            "--args",
+            r#"{"message":"hi"}"#,
+            "--config",
+            &cfg,
+            "--project",
+            &proj,
+        ];
+        args.extend_from_slice(extra);
+        mcpwb(&args)
+    };
+    let out = call(&[]);
+    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("mcpwb config trust team"),
+        "{}",
+        stderr(&out)
+    );
+    // The user's own server runs meanwhile.
+    let out = mcpwb(&[
+        "call",
+        "demo",
+        "echo",
+        "--args",
+        r#"{"message":"mine"}"#,
+        "--config",
+        &cfg,
+        "--project",
+        &proj,
+    ]);
+    assert_eq!(stdout(&out), "mine\n", "{}", stderr(&out));
+    let out = mcpwb(&[
+        "config",
+        "trust",
+        "team",
+        "--config",
+        &cfg,
+        "--project",
+        &proj,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("mcp-demo-server"),
+        "shows what it trusted: {}",
+        stdout(&out)
+    );
+    assert_eq!(stdout(&call(&[])), "hi\n");
+    // A change to the entry asks again; --trust vouches for it.
+    std::fs::write(
+        project.join(".mcp.json"),
+        json!({ "mcpServers": { "team": { "command": demo_server(), "args": ["--name", "team2"] } } })
+            .to_string(),
+    )
+    .unwrap();
+    assert_eq!(call(&[]).status.code(), Some(4));
+    assert_eq!(stdout(&call(&["--trust"])), "hi\n");
+}

@@ -59,6 +59,8 @@ pub async fn save_config<R: Runtime>(
         return Err(Error::ConfigConflict { path }.into());
     }
     doc.replace(text)?;
+    // Recorded before the save, so the reload it causes finds it.
+    super::trust::trust_own_save(&path, &base, &doc.text);
     doc.save()?;
     Ok(())
 }
@@ -82,7 +84,9 @@ pub async fn edit_server<R: Runtime>(
         _ => state.file_for(new_in)?,
     };
     let mut doc = Document::open(&path)?;
+    let before = doc.text.clone();
     doc.edit(&edit)?;
+    super::trust::trust_own_save(&path, &before, &doc.text);
     doc.save()?;
     Ok(())
 }
@@ -283,10 +287,12 @@ pub async fn add_example_server<R: Runtime>(
         return Err(Error::Internal("the example entry is an object".into()).into());
     };
     let mut doc = Document::open(&state.config_path)?;
+    let before = doc.text.clone();
     doc.edit(&EditOp::Upsert {
         name: name.clone(),
         fields,
     })?;
+    super::trust::trust_own_save(&state.config_path, &before, &doc.text);
     doc.save()?;
     Ok(name)
 }

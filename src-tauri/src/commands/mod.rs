@@ -10,3 +10,4 @@ pub mod resources;
 pub mod servers;
 pub mod tools;
 pub mod traffic;
+pub mod trust;

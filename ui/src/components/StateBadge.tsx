@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { CheckCircle2, CircleDashed, CircleSlash, Loader2, RotateCw, Square, XCircle } from "lucide-react";
+import { CheckCircle2, CircleDashed, CircleSlash, Loader2, RotateCw, ShieldAlert, Square, XCircle } from "lucide-react";
 import type { ServerStatus_Serialize as ServerStatus } from "../bindings";
 import { Badge } from "../design";
 
@@ -69,6 +69,12 @@ export function StateBadge({ status, disabled }: { status: ServerStatus | undefi
           stopped
         </Badge>
       );
+    case "untrusted":
+      return (
+        <Badge tone="warn" className="state untrusted" icon={ShieldAlert} title="From elsewhere: it starts once you trust it">
+          untrusted
+        </Badge>
+      );
   }
 }
 
@@ -99,6 +105,9 @@ export function StateDetail({
         )}
       </>
     );
+  }
+  if (status.state === "untrusted") {
+    return <span className="server-detail">waiting for your trust: open it to see what it runs</span>;
   }
   if (status.state === "failed" || status.state === "restarting") {
     const next = status.state === "restarting" ? ` · next try in ${seconds ?? Math.ceil(status.next_try_in_ms / 1000)} s` : "";

@@ -11,6 +11,7 @@ import { Markdown } from "../tools/Markdown";
 import type { LogLine } from "../shell/workbench";
 import { entryToForm, type EntryForm } from "./entryForm";
 import { ServerForm } from "./ServerForm";
+import { TrustCard } from "./TrustCard";
 
 const LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 
@@ -125,6 +126,7 @@ export function ServerPanel({
   }
   const info = status?.info;
   const stopped = status?.state === "stopped" || status?.state === "disabled";
+  const untrusted = status?.state === "untrusted";
   return (
     <div className="server-panel">
       <header className="room-header">
@@ -140,6 +142,7 @@ export function ServerPanel({
         </p>
         {summary.description && <p>{summary.description}</p>}
       </header>
+      {status?.state === "untrusted" && <TrustCard backend={backend} name={name} />}
       <div className="run-bar" role="toolbar" aria-label="Server actions">
         {summary.disabled ? (
           <Button
@@ -151,10 +154,10 @@ export function ServerPanel({
           </Button>
         ) : (
           <>
-            <Button icon={stopped ? Play : RotateCw} onClick={() => act(stopped ? "Start" : "Restart", backend.restartServer(name), `${name} ${stopped ? "started" : "restarted"}`)}>
+            <Button icon={stopped ? Play : RotateCw} disabled={untrusted} onClick={() => act(stopped ? "Start" : "Restart", backend.restartServer(name), `${name} ${stopped ? "started" : "restarted"}`)}>
               {stopped ? "Start" : "Restart"}
             </Button>
-            <Button icon={Square} disabled={stopped} onClick={() => act("Stop", backend.stopServer(name), `${name} stopped`)}>
+            <Button icon={Square} disabled={stopped || untrusted} onClick={() => act("Stop", backend.stopServer(name), `${name} stopped`)}>
               Stop
             </Button>
           </>

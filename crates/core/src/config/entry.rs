@@ -201,6 +201,7 @@ pub fn parse_entry(name: &str, raw: &Value) -> Result<ServerEntry, Problem> {
             },
             Some(_) => return Err(problem("/maxMessageSize", "must be a number of bytes")),
         },
+        trusted: true,
         allow_insecure: match obj.get("allowInsecure") {
             None | Some(Value::Null) => false,
             Some(Value::Bool(b)) => *b,

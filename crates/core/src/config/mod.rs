@@ -12,6 +12,7 @@ mod parse;
 pub mod robust;
 pub mod secrets;
 pub mod store;
+pub mod trust;
 pub mod vars;
 pub mod watch;
 
@@ -88,7 +89,7 @@ impl Transport {
     }
 }
 
-fn shell_quote(s: &str) -> String {
+pub(crate) fn shell_quote(s: &str) -> String {
     let plain = !s.is_empty()
         && s.chars()
             .all(|c| c.is_ascii_alphanumeric() || "-_./=:@%+,".contains(c));
@@ -132,6 +133,9 @@ pub struct ServerEntry {
     /// `"allowInsecure": true`: send an Authorization header over plain
     /// http to a host that is not this machine.
     pub allow_insecure: bool,
+    /// Whether the person trusts what the entry runs (see [`trust`]); not
+    /// a key of the file. An untrusted entry does not start.
+    pub trusted: bool,
 }
 
 /// Which protocol era a connection speaks.

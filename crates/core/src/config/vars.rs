@@ -241,6 +241,28 @@ pub struct NeededInput {
 }
 
 impl ServerEntry {
+    /// Every `${...}` the entry uses (a `$${` escape is text), sorted, once each.
+    pub fn references(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for text in self.texts() {
+            let mut rest = text;
+            while let Some(at) = rest.find("${") {
+                let escaped = at > 0 && rest.as_bytes()[at - 1] == b'$';
+                let after = &rest[at + 2..];
+                let Some(end) = after.find('}') else { break };
+                if !escaped {
+                    let r = format!("${{{}}}", &after[..end]);
+                    if !out.contains(&r) {
+                        out.push(r);
+                    }
+                }
+                rest = &after[end + 1..];
+            }
+        }
+        out.sort();
+        out
+    }
+
     /// Every text of the entry that may hold references (unexpanded).
     fn texts(&self) -> Vec<&str> {
         let mut out = Vec::new();

@@ -56,6 +56,9 @@ pub enum ServerState {
         slow: bool,
     },
     Ready,
+    /// From elsewhere (a project's file, an import, an edit outside the
+    /// app) and not trusted yet: it does not start until the person says so.
+    Untrusted,
     Failed {
         reason: String,
         stderr: Vec<String>,

@@ -135,6 +135,8 @@ impl ServerHandle {
             name: entry.name.clone(),
             state: if entry.disabled {
                 ServerState::Disabled
+            } else if !entry.trusted {
+                ServerState::Untrusted
             } else {
                 ServerState::Starting { slow: false }
             },
@@ -304,7 +306,7 @@ impl Supervisor {
     }
 
     async fn run(self, mut commands: mpsc::Receiver<Command>, ct: CancellationToken) {
-        let mut next = if self.entry.disabled {
+        let mut next = if self.entry.disabled || !self.entry.trusted {
             Next::Stopped
         } else {
             Next::Connect
@@ -317,7 +319,9 @@ impl Supervisor {
             next = match next {
                 Next::Exit => break,
                 Next::Stopped => {
-                    let state = if self.entry.disabled && attempt == 0 {
+                    let state = if !self.entry.trusted {
+                        ServerState::Untrusted
+                    } else if self.entry.disabled && attempt == 0 {
                         ServerState::Disabled
                     } else {
                         ServerState::Stopped
@@ -327,6 +331,8 @@ impl Supervisor {
                     tokio::select! {
                         _ = ct.cancelled() => Next::Exit,
                         cmd = commands.recv() => match cmd {
+                            // Trusting it is a change of the entry: a new supervisor starts it.
+                            Some(Command::Start | Command::Restart) if !self.entry.trusted => Next::Stopped,
                             Some(Command::Start | Command::Restart) => { attempt = 1; Next::Connect }
                             Some(Command::Stop(ack)) => { let _ = ack.send(()); Next::Stopped }
                             None => Next::Exit,

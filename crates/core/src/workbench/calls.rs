@@ -49,6 +49,9 @@ pub(super) enum Params {
 fn state_name(state: &ServerState) -> String {
     match state {
         ServerState::Disabled => "disabled".into(),
+        ServerState::Untrusted => {
+            "not trusted yet (it comes from elsewhere: trust it first)".into()
+        }
         ServerState::Starting { slow: false } => "starting".into(),
         ServerState::Starting { slow: true } => "starting, slow to answer".into(),
         ServerState::Ready => "ready".into(),

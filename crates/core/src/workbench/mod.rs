@@ -35,6 +35,9 @@ pub struct WorkbenchOptions {
     /// The servers of the first config start this far apart (the window's
     /// servers start one after another, so none starves the others or the UI).
     pub stagger: Duration,
+    /// Consent: entries not trusted in this record do not start (the window
+    /// and `mcpwb` pass the app's; None trusts every entry).
+    pub trust: Option<crate::config::trust::Trust>,
 }
 
 type Servers = Arc<std::sync::RwLock<Vec<ServerHandle>>>;
@@ -63,6 +66,11 @@ impl Workbench {
     /// Start a supervisor for every server of `config` (all connect at once).
     /// Must be called inside a tokio runtime.
     pub fn start(config: &ConfigFile, mut options: WorkbenchOptions) -> Workbench {
+        let mut config = config.clone();
+        if let Some(trust) = &options.trust {
+            trust.mark(&mut config);
+        }
+        let config = &config;
         let traffic = TrafficLog::new(
             options
                 .traffic_capacity
@@ -140,11 +148,22 @@ impl Workbench {
 
     /// `apply`, saying whether the change was this process's own save. The
     /// event is sent even when no server changed (a fixed file clears the error).
+    /// `apply` for a change this process made itself (a server trusted, a
+    /// save): not announced as a change on disk.
+    pub async fn apply_own(&self, config: &ConfigFile) -> crate::config::watch::ChangeSet {
+        self.apply_from(config, true).await
+    }
+
     pub(crate) async fn apply_from(
         &self,
         config: &ConfigFile,
         own: bool,
     ) -> crate::config::watch::ChangeSet {
+        let mut config = config.clone();
+        if let Some(trust) = &self.inner.options.trust {
+            trust.mark(&mut config);
+        }
+        let config = &config;
         let old = self.servers();
         let plan = crate::config::watch::diff(
             old.iter().map(|s| (s.entry(), s.base_dir())),

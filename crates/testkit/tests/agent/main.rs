@@ -119,6 +119,7 @@ pub async fn bench(setup: Setup<'_>) -> Bench {
         traffic_capacity: Some(5_000),
         interactive: setup.interactive,
         stagger: Duration::ZERO,
+        trust: None,
     };
     let wb = Workbench::start(&config, options);
     if setup.settled {

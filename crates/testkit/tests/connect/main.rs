@@ -37,6 +37,7 @@ pub fn fast() -> WorkbenchOptions {
         traffic_capacity: Some(2_000),
         interactive: false,
         stagger: Duration::ZERO,
+        trust: None,
     }
 }
 

