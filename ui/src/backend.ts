@@ -104,7 +104,8 @@ export interface Backend extends AgentBackend {
   /** Connect to an unsaved entry and report what it offers or why not. */
   tryServer(name: string, fields: Record<string, unknown>): Promise<TrialReport>;
   /** Keep a secret in the OS keychain; returns the reference to write. */
-  storeSecret(server: string, field: "env" | "headers", key: string, value: string): Promise<string>;
+  /** Keep a secret in the keychain under the entry's own id (its name and file's scope). */
+  storeSecret(server: string, field: "env" | "headers", key: string, value: string, scope?: Scope): Promise<string>;
   setLogLevel(server: string, level: string): Promise<void>;
   getRoots(server: string): Promise<unknown[]>;
   setRoots(server: string, roots: unknown[]): Promise<void>;
@@ -209,7 +210,7 @@ export const tauriBackend: Backend = {
   },
   serverEntry: async (name) => unwrap(await commands.serverEntry(name)) as Record<string, unknown>,
   tryServer: async (name, fields) => unwrap(await commands.tryServer(name, fields as Record<string, JsonArg>)),
-  storeSecret: async (server, field, key, value) => unwrap(await commands.storeSecret(server, field, key, value)),
+  storeSecret: async (server, field, key, value, scope) => unwrap(await commands.storeSecret(server, field, key, value, scope ?? null)),
   setLogLevel: async (server, level) => {
     unwrap(await commands.setLogLevel(server, level));
   },

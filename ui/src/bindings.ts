@@ -88,7 +88,7 @@ export const commands = {
 	 *  Keep a secret env value or header in the OS keychain; returns the
 	 *  `${secret:...}` reference to write in the entry instead.
 	 */
-	storeSecret: (server: string, field: string, key: string, value: string) => typedError<string, ErrorInfo>(__TAURI_INVOKE("store_secret", { server, field, key, value })),
+	storeSecret: (server: string, field: string, key: string, value: string, scope: Scope | null) => typedError<string, ErrorInfo>(__TAURI_INVOKE("store_secret", { server, field, key, value, scope })),
 	/**  The other clients' configs that exist here (their documented places). */
 	discoverConfigs: () => typedError<Found_Serialize[], ErrorInfo>(__TAURI_INVOKE("discover_configs")),
 	/**

@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 use workbench_core::Error;
 use workbench_core::config::dialects::{self, Dialect};
 use workbench_core::config::edit::EditOp;
-use workbench_core::config::secrets::{Keychain, reference, secret_id};
+use workbench_core::config::secrets::{Keychain, reference, secret_id_for};
 use workbench_core::config::store::Document;
 use workbench_core::config::vars::{input_id, keychain_refs};
 use workbench_core::config::{ConfigFile, Scope, parse_jsonc};
@@ -156,6 +156,7 @@ impl Fields {
     fn to_map(
         &self,
         server: &str,
+        owner: (Scope, Option<&Path>),
         keychain: &dyn Fn() -> Keychain,
     ) -> Result<Map<String, Value>, Failure> {
         let mut m = Map::new();
@@ -193,7 +194,7 @@ impl Fields {
                 obj.insert(k.clone(), json!(v));
             }
             for (k, v) in secret {
-                let id = secret_id(server, field, k);
+                let id = secret_id_for(owner.0, owner.1, server, field, k);
                 keychain().set(&id, v)?;
                 obj.insert(k.clone(), json!(reference(&id)));
             }
@@ -381,7 +382,11 @@ pub fn run(cli: &Cli, command: &ConfigCommand) -> Result<(), Failure> {
                     "a server named \"{name}\" already exists (use config edit)"
                 )));
             }
-            let map = fields.to_map(name, &keychain)?;
+            let (owner_scope, folder) = match scope {
+                ScopeArg::User => (Scope::User, None),
+                ScopeArg::Project => (Scope::Project, path.parent().map(Path::to_path_buf)),
+            };
+            let map = fields.to_map(name, (owner_scope, folder.as_deref()), &keychain)?;
             change(
                 &path,
                 EditOp::Upsert {
@@ -402,7 +407,13 @@ pub fn run(cli: &Cli, command: &ConfigCommand) -> Result<(), Failure> {
             unset,
         } => {
             let path = file_of(cli, name)?;
-            let mut map = fields.to_map(name, &keychain)?;
+            let owner_scope = load(cli)?
+                .servers
+                .iter()
+                .find(|e| e.name == *name)
+                .map_or(Scope::User, |e| e.scope);
+            let folder = path.parent().map(Path::to_path_buf);
+            let mut map = fields.to_map(name, (owner_scope, folder.as_deref()), &keychain)?;
             for key in unset {
                 map.insert(key.clone(), Value::Null);
             }
@@ -449,13 +460,16 @@ pub fn run(cli: &Cli, command: &ConfigCommand) -> Result<(), Failure> {
         }
         ConfigCommand::Rename { from, to } => {
             let path = file_of(cli, from)?;
-            change(
-                &path,
-                EditOp::Rename {
-                    from: from.clone(),
-                    to: to.clone(),
-                },
-            )?;
+            let mut doc = Document::open(&path)?;
+            let before = doc.text.clone();
+            doc.edit(&EditOp::Rename {
+                from: from.clone(),
+                to: to.clone(),
+            })?;
+            // Its own secrets follow it (an entry reads only those under its name).
+            workbench_core::config::secrets::follow_rename(&mut doc, &keychain(), from, to)?;
+            doc.save()?;
+            workbench_core::config::trust::Trust::app().trust_changes(&path, &before, &doc.text)?;
             say(
                 cli,
                 format!("renamed {from} to {to}"),

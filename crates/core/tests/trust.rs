@@ -115,3 +115,31 @@ fn the_persons_own_save_trusts_what_it_changed_and_nothing_else() {
         ]
     );
 }
+
+#[test]
+fn renaming_keeps_the_trust_it_had() {
+    let dir = tempfile::tempdir().unwrap();
+    let user = dir.path().join("mcp.json");
+    let trust = Trust::at(dir.path().join("trust.json"));
+    write(&user, r#""mine": {"command": "demo"}"#);
+    trusted(&trust, &user, None);
+    write(
+        &user,
+        r#""mine": {"command": "demo"}, "theirs": {"command": "x"}"#,
+    );
+    let rename = |from: &str, to: &str| {
+        let before = std::fs::read_to_string(&user).unwrap();
+        let after = before.replace(&format!("\"{from}\""), &format!("\"{to}\""));
+        std::fs::write(&user, &after).unwrap();
+        trust.trust_changes(&user, &before, &after).unwrap();
+    };
+    rename("theirs", "renamed-theirs");
+    rename("mine", "renamed-mine");
+    assert_eq!(
+        trusted(&trust, &user, None),
+        [
+            ("renamed-mine".into(), true),
+            ("renamed-theirs".into(), false)
+        ]
+    );
+}

@@ -86,6 +86,11 @@ pub async fn edit_server<R: Runtime>(
     let mut doc = Document::open(&path)?;
     let before = doc.text.clone();
     doc.edit(&edit)?;
+    if let EditOp::Rename { from, to } = &edit {
+        // Its own secrets follow it (an entry reads only those under its name).
+        let keychain = workbench_core::config::secrets::Keychain::app();
+        workbench_core::config::secrets::follow_rename(&mut doc, &keychain, from, to)?;
+    }
     super::trust::trust_own_save(&path, &before, &doc.text);
     doc.save()?;
     Ok(())
@@ -135,13 +140,18 @@ pub async fn server_entry<R: Runtime>(
 #[specta::specta]
 pub async fn store_secret<R: Runtime>(
     _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
     server: String,
     field: String,
     key: String,
     value: String,
+    scope: Option<Scope>,
 ) -> Result<String, ErrorInfo> {
-    use workbench_core::config::secrets::{Keychain, reference, secret_id};
-    let id = secret_id(&server, &field, &key);
+    use workbench_core::config::secrets::{Keychain, reference, secret_id_for};
+    // Under the entry's own prefix: the only secrets it may read.
+    let scope = scope.unwrap_or_default();
+    let folder = state.file_for(scope)?.parent().map(Path::to_path_buf);
+    let id = secret_id_for(scope, folder.as_deref(), &server, &field, &key);
     Keychain::app().set(&id, &value)?;
     Ok(reference(&id))
 }

@@ -77,7 +77,7 @@ export function ServerForm({
   const problems = validate(form, taken);
   const show = (k: string) => (touched ? problems[k] : undefined);
   const set = (patch: Partial<EntryForm>) => setForm({ ...form, ...patch });
-  const fields = () => formToFields(form, (field, key, value) => backend.storeSecret(form.name, field, key, value));
+  const fields = () => formToFields(form, (field, key, value) => backend.storeSecret(form.name, field, key, value, scope));
   const fail = (e: unknown) => setError(e instanceof Error ? e.message : String(e));
 
   const tryIt = async () => {

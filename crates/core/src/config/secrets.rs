@@ -172,9 +172,123 @@ mod kernel {
 }
 
 /// The keychain id of a server's secret env value or header:
-/// `<server>/env/<KEY>` or `<server>/headers/<Name>`.
+/// `<server>/env/<KEY>` or `<server>/headers/<Name>` (an entry of the
+/// user's file; see [`secret_id_for`] for a project's).
 pub fn secret_id(server: &str, field: &str, key: &str) -> String {
     format!("{server}/{field}/{key}")
+}
+
+/// Where an entry's own secrets live: `<server>/` for the user's file,
+/// `project-<hash of the folder>/<server>/` for a project's. An entry reads
+/// only secrets under its own prefix (a project cannot name the user's
+/// GitHub token, nor one server another's).
+pub fn owner_prefix(
+    scope: super::Scope,
+    workspace: Option<&std::path::Path>,
+    server: &str,
+) -> String {
+    match scope {
+        super::Scope::User => format!("{server}/"),
+        super::Scope::Project => {
+            let folder = workspace
+                .map(|w| std::fs::canonicalize(w).unwrap_or_else(|_| w.to_path_buf()))
+                .map(|w| w.display().to_string())
+                .unwrap_or_default();
+            let h = folder.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+                (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
+            });
+            format!("project-{h:016x}/{server}/")
+        }
+    }
+}
+
+/// [`secret_id`] for an entry of `scope` (a project's secrets are its own).
+pub fn secret_id_for(
+    scope: super::Scope,
+    workspace: Option<&std::path::Path>,
+    server: &str,
+    field: &str,
+    key: &str,
+) -> String {
+    format!("{}{field}/{key}", owner_prefix(scope, workspace, server))
+}
+
+/// The id `id` would have if its server `from` were called `to` (None: the
+/// id is not `from`'s own).
+fn renamed_id(id: &str, from: &str, to: &str) -> Option<String> {
+    if let Some(rest) = id.strip_prefix(&format!("{from}/")) {
+        return Some(format!("{to}/{rest}"));
+    }
+    let (project, rest) = id.split_once('/')?;
+    let rest = rest.strip_prefix(&format!("{from}/"))?;
+    project
+        .strip_prefix("project-")
+        .is_some_and(|h| h.len() == 16 && h.bytes().all(|b| b.is_ascii_hexdigit()))
+        .then(|| format!("{project}/{to}/{rest}"))
+}
+
+/// After `from` was renamed `to` in `doc`: its own secrets follow it (an
+/// entry reads only secrets under its name). The references are rewritten
+/// in the entry (nothing else in the file is touched); the values are
+/// copied to their new ids in `keychain` (the old ones are left).
+pub fn follow_rename(
+    doc: &mut super::store::Document,
+    keychain: &Keychain,
+    from: &str,
+    to: &str,
+) -> Result<usize> {
+    fn walk(v: &mut serde_json::Value, from: &str, to: &str, moved: &mut Vec<(String, String)>) {
+        match v {
+            serde_json::Value::String(s) => {
+                let mut out = String::with_capacity(s.len());
+                let mut rest = s.as_str();
+                while let Some(at) = rest.find("${secret:") {
+                    let after = &rest[at + 9..];
+                    let Some(end) = after.find('}') else { break };
+                    out.push_str(&rest[..at]);
+                    let id = &after[..end];
+                    match renamed_id(id, from, to) {
+                        Some(new) => {
+                            out.push_str(&format!("${{secret:{new}}}"));
+                            moved.push((id.to_string(), new));
+                        }
+                        None => out.push_str(&rest[at..at + 9 + end + 1]),
+                    }
+                    rest = &after[end + 1..];
+                }
+                out.push_str(rest);
+                *s = out;
+            }
+            serde_json::Value::Array(items) => {
+                items.iter_mut().for_each(|i| walk(i, from, to, moved))
+            }
+            serde_json::Value::Object(m) => m.values_mut().for_each(|i| walk(i, from, to, moved)),
+            _ => {}
+        }
+    }
+    let Some((_, mut fields)) = super::raw_entries(&doc.path, &doc.text)?
+        .into_iter()
+        .find(|(n, _)| n == to)
+    else {
+        return Ok(0);
+    };
+    let mut moved = Vec::new();
+    for v in fields.values_mut() {
+        walk(v, from, to, &mut moved);
+    }
+    if moved.is_empty() {
+        return Ok(0);
+    }
+    for (old, new) in &moved {
+        if let Some(value) = keychain.get(old)? {
+            keychain.set(new, &value)?;
+        }
+    }
+    doc.edit(&super::edit::EditOp::Upsert {
+        name: to.to_string(),
+        fields,
+    })?;
+    Ok(moved.len())
 }
 
 /// The text the file holds in place of a secret.
@@ -185,6 +299,46 @@ pub fn reference(id: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_renamed_servers_secrets_follow_it() {
+        assert_eq!(
+            renamed_id("gh/env/K", "gh", "github").as_deref(),
+            Some("github/env/K")
+        );
+        assert_eq!(
+            renamed_id("project-0123456789abcdef/gh/env/K", "gh", "github").as_deref(),
+            Some("project-0123456789abcdef/github/env/K")
+        );
+        assert_eq!(renamed_id("other/env/K", "gh", "github"), None);
+        assert_eq!(renamed_id("ghx/env/K", "gh", "github"), None);
+        let ns = format!("mcpwb-test-rename-{}", std::process::id());
+        let kc = Keychain::new(&ns, Store::KernelKeyring);
+        kc.set("gh/env/K", "v4lue").unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("mcp.json");
+        std::fs::write(
+            &path,
+            "// mine\n{ \"mcpServers\": { \"gh\": { \"command\": \"x\", \"env\": { \"K\": \"${secret:gh/env/K}\", \"O\": \"${secret:other/env/O}\" } } } }\n",
+        )
+        .unwrap();
+        let mut doc = crate::config::store::Document::open(&path).unwrap();
+        doc.edit(&crate::config::edit::EditOp::Rename {
+            from: "gh".into(),
+            to: "github".into(),
+        })
+        .unwrap();
+        assert_eq!(follow_rename(&mut doc, &kc, "gh", "github").unwrap(), 1);
+        assert!(doc.text.starts_with("// mine\n"), "{}", doc.text);
+        assert!(doc.text.contains("${secret:github/env/K}"), "{}", doc.text);
+        assert!(
+            doc.text.contains("${secret:other/env/O}"),
+            "not its own: untouched"
+        );
+        assert_eq!(kc.get("github/env/K").unwrap().as_deref(), Some("v4lue"));
+        kc.delete("gh/env/K").unwrap();
+        kc.delete("github/env/K").unwrap();
+    }
 
     #[test]
     fn a_secret_round_trips_through_the_real_kernel_keyring() {

@@ -206,9 +206,22 @@ impl Trust {
         let mut record = self.read();
         let trusted = record.files.entry(key(file)).or_default();
         let mut changed = false;
-        for (name, fp) in new {
-            if old.get(&name) != Some(&fp) {
-                trusted.insert(name, fp);
+        for (name, fp) in &new {
+            if old.get(name) == Some(fp) {
+                continue;
+            }
+            // A rename (same content, the old name gone) keeps the trust it
+            // had: renaming an untrusted server does not vouch for it.
+            let renamed_from = old
+                .iter()
+                .find(|(o, ofp)| *ofp == fp && !new.contains_key(*o))
+                .map(|(o, _)| o.clone());
+            let vouched = match &renamed_from {
+                Some(o) => trusted.get(o) == Some(fp),
+                None => true,
+            };
+            if vouched {
+                trusted.insert(name.clone(), fp.clone());
                 changed = true;
             }
         }

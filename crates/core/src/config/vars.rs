@@ -174,6 +174,22 @@ impl ServerEntry {
             key,
             message,
         };
+        // Only the entry's own secrets: the id must be under its prefix.
+        let own = super::secrets::owner_prefix(self.scope, vars.workspace.as_deref(), &self.name);
+        for reference in self.references() {
+            if let Some(id) = reference
+                .strip_prefix("${secret:")
+                .and_then(|r| r.strip_suffix('}'))
+                && !id.starts_with(&own)
+            {
+                return Err(fail(
+                    "secret".into(),
+                    format!(
+                        "${{secret:{id}}} is not this server's: an entry reads only its own secrets (ids starting \"{own}\"); store the value for this server"
+                    ),
+                ));
+            }
+        }
         let one = |key: &str, v: &str| vars.expand(v).map_err(|m| fail(key.to_string(), m));
         let map = |field: &str, m: &BTreeMap<String, String>| {
             m.iter()

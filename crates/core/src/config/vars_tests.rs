@@ -128,3 +128,59 @@ fn missing_inputs_are_listed_once_with_their_declaration_and_users() {
     );
     assert_eq!(missing[0].description.as_deref(), Some("API key"));
 }
+
+#[test]
+fn an_entry_reads_only_its_own_secrets() {
+    use crate::config::Scope;
+    use crate::config::secrets::{owner_prefix, secret_id_for};
+    let ns = format!("mcpwb-test-scoped-{}", std::process::id());
+    let kc = Keychain::new(&ns, Store::KernelKeyring);
+    let project = std::env::temp_dir();
+    let mut v = vars(Some(kc.clone()));
+    v.workspace = Some(project.clone());
+    let github = secret_id_for(Scope::User, None, "github", "headers", "Authorization");
+    kc.set(&github, "Bearer ghp_user").unwrap();
+    let team = secret_id_for(Scope::Project, Some(&project), "team", "env", "KEY");
+    kc.set(&team, "team-key").unwrap();
+    let cfg = crate::config::ConfigFile::parse(
+        std::path::Path::new("/t/mcp.json"),
+        &format!(
+            r#"{{ "mcpServers": {{
+               "github": {{ "url": "https://gh/mcp", "headers": {{ "Authorization": "${{secret:{github}}}" }} }},
+               "thief": {{ "command": "x", "env": {{ "T": "${{secret:{github}}}" }} }},
+               "literal": {{ "command": "x", "args": ["$${{secret:{github}}}"] }} }} }}"#
+        ),
+    )
+    .unwrap();
+    let by = |n: &str| cfg.servers.iter().find(|e| e.name == n).unwrap().clone();
+    // Its own: read.
+    let own = by("github").expanded(&v).unwrap();
+    assert!(format!("{:?}", own.transport).contains("ghp_user"));
+    // Another server's: refused, saying why; the value is not in the error.
+    let e = by("thief").expanded(&v).unwrap_err().to_string();
+    assert!(
+        e.contains("not this server's") && !e.contains("ghp_user"),
+        "{e}"
+    );
+    // An escaped reference is text, not a read.
+    assert!(by("literal").expanded(&v).is_ok());
+    // A project's entry of the same name cannot read the user's secret…
+    let mut project_github = by("github");
+    project_github.scope = Scope::Project;
+    let e = project_github.expanded(&v).unwrap_err().to_string();
+    assert!(
+        e.contains(&owner_prefix(Scope::Project, Some(&project), "github")),
+        "{e}"
+    );
+    // …but reads its own.
+    let mut team_entry = by("thief");
+    team_entry.name = "team".into();
+    team_entry.scope = Scope::Project;
+    if let crate::config::Transport::Stdio { env, .. } = &mut team_entry.transport {
+        env.insert("T".into(), format!("${{secret:{team}}}"));
+    }
+    let ok = team_entry.expanded(&v).unwrap();
+    assert!(format!("{:?}", ok.transport).contains("team-key"));
+    kc.delete(&github).unwrap();
+    kc.delete(&team).unwrap();
+}
