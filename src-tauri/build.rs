@@ -16,6 +16,7 @@ fn main() {
             "export_traffic",
             "pending_asks",
             "answer_ask",
+            "decline_server_asks",
             "open_ask_url",
             "set_roots",
             "get_roots",

@@ -32,6 +32,7 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
             commands::traffic::export_traffic::<tauri::Wry>,
             commands::asks::pending_asks::<tauri::Wry>,
             commands::asks::answer_ask::<tauri::Wry>,
+            commands::asks::decline_server_asks::<tauri::Wry>,
             commands::asks::open_ask_url::<tauri::Wry>,
             commands::asks::set_roots::<tauri::Wry>,
             commands::asks::get_roots::<tauri::Wry>,

@@ -80,6 +80,8 @@ export interface Backend extends AgentBackend {
   pendingAsks(): Promise<PendingAsk[]>;
   /** Answer with the result object, or refuse (null result) with a reason. */
   answerAsk(id: number, result: unknown, refusal?: string): Promise<void>;
+  /** Decline every waiting ask of a server; how many. */
+  declineServerAsks(server: string): Promise<number>;
   /** Open a URL-mode elicitation's address in the system browser (http/https only). */
   openAskUrl(id: number): Promise<void>;
   /** New asks and closed ones (answered elsewhere, cancelled, timed out). */
@@ -177,6 +179,7 @@ export const tauriBackend: Backend = {
   openAskUrl: async (id) => {
     unwrap(await commands.openAskUrl(id));
   },
+  declineServerAsks: async (server) => unwrap(await commands.declineServerAsks(server)),
   answerAsk: async (id, result, refusal) => {
     unwrap(await commands.answerAsk(id, (result ?? null) as Parameters<typeof commands.answerAsk>[1], refusal ?? null));
   },

@@ -43,6 +43,11 @@ export const commands = {
 	 */
 	answerAsk: (id: number, result: Value | null, refusal: string | null) => typedError<null, ErrorInfo>(__TAURI_INVOKE("answer_ask", { id, result, refusal })),
 	/**
+	 *  Decline every waiting ask of `server` (the dialog's "decline all from
+	 *  this server"); returns how many.
+	 */
+	declineServerAsks: (server: string) => typedError<number, ErrorInfo>(__TAURI_INVOKE("decline_server_asks", { server })),
+	/**
 	 *  Open the address a URL-mode elicitation gives in the system browser,
 	 *  after the person chose to. The address comes from the waiting ask itself
 	 *  (never from the window) and must be http or https.

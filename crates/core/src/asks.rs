@@ -48,6 +48,10 @@ pub enum Answer {
 /// How long an ask waits for a person before it is refused.
 pub const ASK_TIMEOUT: Duration = Duration::from_secs(600);
 
+/// Asks one server may have waiting at once; more are declined at once (a
+/// server cannot bury the window in dialogs, or memory in requests).
+pub const MAX_WAITING_PER_SERVER: usize = 8;
+
 struct Waiting {
     ask: PendingAsk,
     reply: oneshot::Sender<Answer>,
@@ -103,13 +107,23 @@ impl Asks {
             params,
         };
         let (tx, rx) = oneshot::channel();
-        self.lock().insert(
-            id,
-            Waiting {
-                ask: ask.clone(),
-                reply: tx,
-            },
-        );
+        {
+            let mut waiting = self.lock();
+            let mine = waiting.values().filter(|w| w.ask.server == server).count();
+            if mine >= MAX_WAITING_PER_SERVER {
+                tracing::warn!(%server, waiting = mine, "too many asks waiting; declined");
+                return Answer::Refuse(format!(
+                    "{mine} requests from this server already wait for the person; declined"
+                ));
+            }
+            waiting.insert(
+                id,
+                Waiting {
+                    ask: ask.clone(),
+                    reply: tx,
+                },
+            );
+        }
         let _ = self.events.send(Event::Ask { ask });
         let answer = tokio::select! {
             a = rx => a.unwrap_or(Answer::Refuse("the ask was dropped".into())),
@@ -160,6 +174,27 @@ impl Asks {
         let _ = waiting.reply.send(answer);
         let _ = self.events.send(Event::AskClosed { id });
         Ok(())
+    }
+
+    /// Decline every ask of `server` waiting now; returns how many.
+    pub fn decline_all(&self, server: &str, why: &str) -> usize {
+        let gone: Vec<(u32, Waiting)> = {
+            let mut waiting = self.lock();
+            let ids: Vec<u32> = waiting
+                .iter()
+                .filter(|(_, w)| w.ask.server == server)
+                .map(|(id, _)| *id)
+                .collect();
+            ids.into_iter()
+                .filter_map(|id| waiting.remove(&id).map(|w| (id, w)))
+                .collect()
+        };
+        let n = gone.len();
+        for (id, w) in gone {
+            let _ = w.reply.send(Answer::Refuse(why.to_string()));
+            let _ = self.events.send(Event::AskClosed { id });
+        }
+        n
     }
 
     /// The asks waiting now, oldest first.

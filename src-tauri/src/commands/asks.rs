@@ -35,6 +35,22 @@ pub async fn answer_ask<R: Runtime>(
     Ok(state.workbench.asks().answer(id, answer)?)
 }
 
+/// Decline every waiting ask of `server` (the dialog's "decline all from
+/// this server"); returns how many.
+#[tauri::command]
+#[specta::specta]
+pub async fn decline_server_asks<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    server: String,
+) -> Result<u32, ErrorInfo> {
+    let n = state.workbench.asks().decline_all(
+        &server,
+        "declined by the user (all of this server's requests)",
+    );
+    Ok(n as u32)
+}
+
 /// Open the address a URL-mode elicitation gives in the system browser,
 /// after the person chose to. The address comes from the waiting ask itself
 /// (never from the window) and must be http or https.

@@ -126,3 +126,29 @@ describe("asks from servers", () => {
     expect(answers[0]).toMatchObject({ id: 21, result: { content: { type: "text", text: "six (checked)" }, model: "gpt-test" } });
   });
 });
+
+describe("a server that keeps asking", () => {
+  it("declines all of its asks at once, or stops it", async () => {
+    const calls: [string, unknown][] = [];
+    mockIPC(
+      (cmd, args) => {
+        calls.push([cmd, args]);
+        if (cmd === "pending_asks") return [elicitation, { ...elicitation, id: 8 }, { ...elicitation, id: 9, server: "other" }];
+        if (cmd === "decline_server_asks") return 2;
+        if (cmd === "stop_server") return null;
+        throw new Error(`unexpected ${cmd}`);
+      },
+      { shouldMockEvents: true },
+    );
+    render(<AskDialog backend={tauriBackend} />);
+    expect(await screen.findByText("2 more waiting")).toBeTruthy();
+    fireEvent.click(screen.getByText("Decline all from demo"));
+    await waitFor(() => expect(calls.some(([c, a]) => c === "decline_server_asks" && (a as { server: string }).server === "demo")).toBe(true));
+    // Only the other server's ask is left.
+    expect(await screen.findByText("Stop other")).toBeTruthy();
+    expect(screen.queryByText("1 more waiting")).toBeNull();
+    fireEvent.click(screen.getByText("Stop other"));
+    await waitFor(() => expect(calls.some(([c, a]) => c === "stop_server" && (a as { name: string }).name === "other")).toBe(true));
+    await waitFor(() => expect(screen.queryByRole("dialog")).toBeNull());
+  });
+});

@@ -156,6 +156,36 @@ export function AskDialog({ backend }: { backend: Backend }) {
             {error}
           </p>
         )}
+        <div className="dialog-server-actions">
+          <button
+            className="btn btn-ghost"
+            type="button"
+            onClick={() => {
+              setError(null);
+              backend
+                .declineServerAsks(ask.server)
+                .then(() => setAsks((old) => old.filter((a) => a.server !== ask.server)))
+                .catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)));
+            }}
+          >
+            Decline all from {ask.server}
+          </button>
+          <button
+            className="btn btn-ghost"
+            type="button"
+            onClick={() => {
+              setError(null);
+              const server = ask.server;
+              backend
+                .declineServerAsks(server)
+                .then(() => backend.stopServer(server))
+                .then(() => setAsks((old) => old.filter((a) => a.server !== server)))
+                .catch((e: unknown) => setError(e instanceof Error ? e.message : String(e)));
+            }}
+          >
+            Stop {ask.server}
+          </button>
+        </div>
       </div>
     </div>
   );

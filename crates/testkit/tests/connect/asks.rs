@@ -161,3 +161,62 @@ pub async fn roots_set_by_the_user_reach(wb: &Workbench, server: &str) {
         out.result
     );
 }
+
+/// A server asking 100 times at once: at most 8 wait for the person, the
+/// rest are declined at once; "decline all from this server" ends the
+/// others; the server keeps working.
+#[tokio::test]
+async fn a_hundred_concurrent_elicitations_are_capped_and_can_be_declined_together() {
+    let (wb, _dir) = interactive().await;
+    let calls: Vec<_> = (0..100)
+        .map(|i| {
+            let wb = wb.clone();
+            tokio::spawn(async move {
+                wb.call_tool(
+                    "asker",
+                    "ask_user",
+                    json!({ "message": format!("question {i}") }),
+                    CallOptions::default(),
+                )
+                .await
+            })
+        })
+        .collect();
+    let cap = workbench_core::asks::MAX_WAITING_PER_SERVER;
+    // Those over the cap end without anyone answering; `cap` wait.
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let ended = calls.iter().filter(|c| c.is_finished()).count();
+        if ended == 100 - cap && wb.asks().pending().len() == cap {
+            break;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{ended} ended, {} waiting",
+            wb.asks().pending().len()
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    assert_eq!(wb.asks().decline_all("asker", "declined by the user"), cap);
+    assert!(wb.asks().pending().is_empty());
+    for c in calls {
+        let out = tokio::time::timeout(Duration::from_secs(10), c)
+            .await
+            .expect("every call ends")
+            .unwrap();
+        if let Ok(out) = out {
+            assert_ne!(out.result["structuredContent"]["action"], "accept");
+        }
+    }
+    let out = wb
+        .call_tool(
+            "asker",
+            "echo",
+            json!({ "message": "still here" }),
+            CallOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(out.result["content"][0]["text"], "still here");
+    wb.shutdown().await;
+}
