@@ -24,27 +24,39 @@ export type Widget =
 
 const isObject = (v: unknown): v is Schema => typeof v === "object" && v !== null && !Array.isArray(v);
 
+/** Resolved `$ref`s per root schema: a hostile schema that names the same
+ * definition many times over (allOf of allOf …) is resolved once per name. */
+const resolvedRefs = new WeakMap<Schema, Map<string, Schema>>();
+/** Deeper than this, a schema is shown as JSON (an empty schema here). */
+const MAX_DEPTH = 128;
+
 /** Follow `#/...` references within `root` (cycles end as an empty schema). */
-export function resolve(schema: unknown, root: Schema, seen: Set<string> = new Set()): Schema {
-  if (!isObject(schema)) return {};
+export function resolve(schema: unknown, root: Schema, seen: Set<string> = new Set(), depth = 0): Schema {
+  if (!isObject(schema) || depth > MAX_DEPTH) return {};
   const ref = schema.$ref;
   if (typeof ref === "string" && ref.startsWith("#")) {
     if (seen.has(ref)) return {};
+    let cache = resolvedRefs.get(root);
+    if (!cache) resolvedRefs.set(root, (cache = new Map()));
+    const { $ref: _r, ...own } = schema;
+    void _r;
+    const known = cache.get(ref);
+    if (known) return { ...known, ...own };
     const target = ref
       .slice(1)
       .split("/")
       .filter(Boolean)
       .map((p) => p.replace(/~1/g, "/").replace(/~0/g, "~"))
       .reduce<unknown>((node, key) => (isObject(node) ? node[key] : undefined), root);
-    const { $ref: _ignored, ...rest } = schema;
-    void _ignored;
-    return { ...resolve(target, root, new Set([...seen, ref])), ...rest };
+    const resolved = resolve(target, root, new Set([...seen, ref]), depth + 1);
+    cache.set(ref, resolved);
+    return { ...resolved, ...own };
   }
   if (Array.isArray(schema.allOf)) {
     const merged: Schema = { ...schema };
     delete merged.allOf;
     for (const part of schema.allOf) {
-      const r = resolve(part, root, seen);
+      const r = resolve(part, root, seen, depth + 1);
       merged.properties = { ...(merged.properties as Schema | undefined), ...(r.properties as Schema | undefined) };
       merged.required = [...((merged.required as string[]) ?? []), ...((r.required as string[]) ?? [])];
       for (const [k, v] of Object.entries(r)) if (!(k in merged)) merged[k] = v;

@@ -20,5 +20,10 @@ export function Markdown({ text }: { text: string }) {
 
 /** Whether a text is probably meant as Markdown. */
 export function looksLikeMarkdown(text: string): boolean {
-  return /(^|\n)(#{1,6} |[-*] |\d+\. |```|> )|\*\*[^*]+\*\*|\[[^\]]+\]\([^)]+\)/.test(text);
+  // Each pattern here is linear in the text: a server's text full of "["
+  // must not stall the window (a link pattern with two open-ended runs was
+  // quadratic). A link: a "](" with a "[" before it and a ")" after it.
+  if (/(^|\n)(#{1,6} |[-*] |\d+\. |```|> )|\*\*[^*]+\*\*/.test(text)) return true;
+  const link = text.indexOf("](", text.indexOf("[") + 1);
+  return text.indexOf("[") !== -1 && link !== -1 && text.lastIndexOf(")") > link + 2;
 }
