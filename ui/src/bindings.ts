@@ -705,6 +705,11 @@ export type Found_Deserialize = {
 	path: string,
 	/**  The servers an import would bring. */
 	servers: string[],
+	/**
+	 *  What each of them would run (its command line) or reach (its URL),
+	 *  in the same order: read before importing (imports start untrusted).
+	 */
+	targets: string[],
 	/**  What an import would skip or change. */
 	notes: string[],
 	/**  Why the file cannot be imported (unreadable, not that dialect). */
@@ -717,6 +722,11 @@ export type Found_Serialize = {
 	path: string,
 	/**  The servers an import would bring. */
 	servers: string[],
+	/**
+	 *  What each of them would run (its command line) or reach (its URL),
+	 *  in the same order: read before importing (imports start untrusted).
+	 */
+	targets: string[],
 	/**  What an import would skip or change. */
 	notes: string[],
 	/**  Why the file cannot be imported (unreadable, not that dialect). */

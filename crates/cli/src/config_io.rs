@@ -45,7 +45,15 @@ pub fn import(
     for n in &imported.notes {
         eprintln!("mcpwb: note: {n}");
     }
-    let target: PathBuf = cli.config.clone().unwrap_or_else(default_user_config);
+    // A file from inside the project folder is the project's: its servers
+    // go to the project's .mcp.json, not the user's file.
+    let inside_project = cli.project.as_ref().and_then(|dir| {
+        let dir = std::fs::canonicalize(dir).ok()?;
+        let file = std::fs::canonicalize(path).ok()?;
+        file.starts_with(&dir).then(|| dir.join(".mcp.json"))
+    });
+    let target: PathBuf =
+        inside_project.unwrap_or_else(|| cli.config.clone().unwrap_or_else(default_user_config));
     let mut doc = Document::open(&target)?;
     let merged = dialects::merge_into(&mut doc, &imported, only, replace)?;
     let (added, skipped) = (merged.added, merged.kept);
@@ -56,6 +64,9 @@ pub fn import(
         println!(
             "{}",
             json!({ "dialect": dialect.id(), "imported": added, "skipped": skipped,
+                    "targets": imported.servers.iter().filter(|(n, _)| added.contains(n))
+                        .map(|(n, e)| (n.clone(), json!(dialects::target_of(n, e))))
+                        .collect::<serde_json::Map<String, serde_json::Value>>(),
                     "notes": imported.notes, "dry_run": dry_run, "file": target })
         );
     } else {
@@ -68,6 +79,14 @@ pub fn import(
             target.display(),
             added.join(", ")
         );
+        // What each would run or reach: imported servers start untrusted,
+        // and this is what trusting them means.
+        for (name, entry) in imported.servers.iter().filter(|(n, _)| added.contains(n)) {
+            println!(
+                "  {name}: {}",
+                crate::print::clean(&dialects::target_of(name, entry))
+            );
+        }
         if !skipped.is_empty() {
             println!(
                 "kept ours (same name; --replace to take theirs): {}",

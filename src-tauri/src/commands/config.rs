@@ -199,7 +199,15 @@ pub async fn import_config<R: Runtime>(
         source,
     })?;
     let imported = dialects::import(dialect, &text)?;
-    let mut doc = Document::open(&state.config_path)?;
+    // A file from inside the project folder is the project's: its servers
+    // go to the project's .mcp.json.
+    let inside_project = state.project_dir.as_ref().and_then(|dir| {
+        let dir = std::fs::canonicalize(dir).ok()?;
+        let file = std::fs::canonicalize(&path).ok()?;
+        file.starts_with(&dir).then(|| dir.join(".mcp.json"))
+    });
+    let target = inside_project.unwrap_or_else(|| state.config_path.clone());
+    let mut doc = Document::open(&target)?;
     let merged = dialects::merge_into(&mut doc, &imported, &only, replace)?;
     if !merged.added.is_empty() {
         doc.save()?;

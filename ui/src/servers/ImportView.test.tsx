@@ -8,7 +8,7 @@ describe("importing from other clients", () => {
   it("lists the configs found and imports the servers picked", async () => {
     const imports: unknown[] = [];
     mockIPC((cmd, args) => {
-      if (cmd === "discover_configs") return [{ dialect: "cursor", path: "/h/.cursor/mcp.json", servers: ["github", "files"], notes: ["x: skipped"], error: null }];
+      if (cmd === "discover_configs") return [{ dialect: "cursor", path: "/h/.cursor/mcp.json", servers: ["github", "files"], targets: ["https://gh.example/mcp", "npx -y files-mcp /home"], notes: ["x: skipped"], error: null }];
       if (cmd === "import_config") {
         imports.push(args);
         return { added: ["files"], kept: [] };
@@ -18,6 +18,9 @@ describe("importing from other clients", () => {
     render(<ImportView backend={tauriBackend} ours={["github"]} onDone={() => undefined} />);
     expect(await screen.findByText("we have one")).toBeTruthy();
     expect(screen.getByText("x: skipped")).toBeTruthy();
+    // What each would run or reach, before anything is imported.
+    expect(screen.getByText("npx -y files-mcp /home")).toBeTruthy();
+    expect(screen.getByText("https://gh.example/mcp")).toBeTruthy();
     fireEvent.click(screen.getByLabelText(/github/));
     fireEvent.click(screen.getByText("Import 1 server(s)"));
     await waitFor(() => expect(imports).toEqual([{ path: "/h/.cursor/mcp.json", dialect: "cursor", only: ["files"], replace: false }]));

@@ -20,6 +20,7 @@ export function ImportView({ backend, ours, onDone }: { backend: Backend; ours: 
   return (
     <div className="import-view">
       <h2>Import from other MCP clients</h2>
+      <p className="muted">Each server shows what it would run or reach. Imported servers start once you trust them (from the server's page).</p>
       {found === null && <p className="muted">Looking for Claude, Cursor, VS Code, Windsurf, Zed, Cline, Roo, Goose, Continue and LM Studio configs…</p>}
       {found?.length === 0 && <p className="muted">No other client's MCP config was found in its usual place. `mcpwb config import PATH` takes any file.</p>}
       {found?.map((f) => {
@@ -29,8 +30,8 @@ export function ImportView({ backend, ours, onDone }: { backend: Backend; ours: 
             <h3>
               {f.dialect} <code>{f.path}</code>
             </h3>
-            {f.servers.map((s) => (
-              <label key={s} className="field checkbox">
+            {f.servers.map((s, i) => (
+              <label key={s} className="field checkbox import-entry">
                 <input
                   type="checkbox"
                   checked={chosen.includes(s)}
@@ -39,6 +40,11 @@ export function ImportView({ backend, ours, onDone }: { backend: Backend; ours: 
                   }
                 />
                 {s} {ours.includes(s) && <span className="badge">we have one</span>}
+                {f.targets[i] && (
+                  <code className="import-target truncate" title={f.targets[i]}>
+                    {f.targets[i]}
+                  </code>
+                )}
               </label>
             ))}
             {f.error && (

@@ -371,6 +371,9 @@ pub struct Found {
     pub path: String,
     /// The servers an import would bring.
     pub servers: Vec<String>,
+    /// What each of them would run (its command line) or reach (its URL),
+    /// in the same order: read before importing (imports start untrusted).
+    pub targets: Vec<String>,
     /// What an import would skip or change.
     pub notes: Vec<String>,
     /// Why the file cannot be imported (unreadable, not that dialect).
@@ -437,23 +440,35 @@ pub fn discover(home: &Path, project: Option<&Path>) -> Vec<Found> {
             let read = std::fs::read_to_string(&p)
                 .map_err(|e| format!("cannot read it: {e}"))
                 .and_then(|text| import(dialect, &text).map_err(|e| e.to_string()));
-            let (servers, notes, error) = match read {
-                Ok(i) => (
-                    i.servers.into_iter().map(|(n, _)| n).collect(),
-                    i.notes,
-                    None,
-                ),
-                Err(e) => (Vec::new(), Vec::new(), Some(e)),
+            let (servers, targets, notes, error) = match read {
+                Ok(i) => {
+                    let targets = i.servers.iter().map(|(n, m)| target_of(n, m)).collect();
+                    (
+                        i.servers.into_iter().map(|(n, _)| n).collect(),
+                        targets,
+                        i.notes,
+                        None,
+                    )
+                }
+                Err(e) => (Vec::new(), Vec::new(), Vec::new(), Some(e)),
             };
             Found {
                 dialect,
                 path: p.display().to_string(),
                 servers,
+                targets,
                 notes,
                 error,
             }
         })
         .collect()
+}
+
+/// An imported entry's command line or URL, as the trust card shows it.
+pub fn target_of(name: &str, entry: &Map<String, Value>) -> String {
+    super::parse_entry(name, &Value::Object(entry.clone()))
+        .map(|e| e.transport.target())
+        .unwrap_or_else(|p| format!("(not usable: {})", p.message))
 }
 
 /// Continue's `${{ secrets.NAME }}` (kept by Continue's hub, not in the
