@@ -157,6 +157,21 @@ export class Session {
     return this.cmd("POST", `/element/${el}/clear`, {});
   }
 
+  /**
+   * Replace a field's text by typing, and check it holds exactly that: on a
+   * loaded machine a clear can land before the page's own update and leave
+   * the old text in front. Tries again a few times.
+   */
+  async replaceText(el, text) {
+    for (let attempt = 1; ; attempt++) {
+      await this.clear(el);
+      await this.type(el, text);
+      await sleep(100);
+      const value = await this.cmd("POST", "/execute/sync", { script: "return arguments[0].value;", args: [{ [ELEMENT]: el }] });
+      if (value === text || attempt === 3) return value;
+    }
+  }
+
   /** The first element matching `css`, waiting for it to appear. */
   async find(css, timeoutMs = 15_000) {
     const deadline = Date.now() + timeoutMs;

@@ -65,8 +65,7 @@ describe("tools", () => {
       await session.click(await session.find(".tool-row[data-qualified='local__long_task']"));
       await session.clickText(".tool-panel .toolbar button", "JSON");
       const raw = await session.find("textarea.raw-args");
-      await session.clear(raw);
-      await session.type(raw, '{"steps": 100, "step_ms": 200}');
+      assert.equal(await session.replaceText(raw, '{"steps": 100, "step_ms": 200}'), '{"steps": 100, "step_ms": 200}');
       const started = Date.now();
       await session.clickText(".run-bar button", "Run");
       await session.waitForTexts(".run-bar .elapsed", (t) => t.length === 1);
