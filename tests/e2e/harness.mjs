@@ -5,6 +5,7 @@
 import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 
@@ -53,6 +54,18 @@ export function hermeticHome() {
   };
 }
 
+/** A loopback port nothing listens on now. */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
 export class Driver {
   constructor(child, port, env) {
     this.child = child;
@@ -61,10 +74,11 @@ export class Driver {
     this.output = "";
   }
 
-  static async start() {
-    const port = 4444 + Math.floor(Math.random() * 2000);
-    const env = { ...process.env, ...hermeticHome() };
-    const child = spawn(required("TAURI_DRIVER"), ["--port", String(port), "--native-port", String(port + 1)], {
+  static async start(env = { ...process.env, ...hermeticHome() }) {
+    // Ports the system says are free now (a random pick once collided with
+    // a port in use, and the driver exited before the first session).
+    const [port, native] = [await freePort(), await freePort()];
+    const child = spawn(required("TAURI_DRIVER"), ["--port", String(port), "--native-port", String(native)], {
       env,
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -72,6 +86,16 @@ export class Driver {
     child.stdout.on("data", (d) => (driver.output += d));
     child.stderr.on("data", (d) => (driver.output += d));
     return driver;
+  }
+
+  /** Start the driver again (same home) if it is no longer running. */
+  async revive() {
+    if (this.child.exitCode === null && this.child.signalCode === null) return;
+    console.log(`tauri-driver had exited (${this.child.exitCode ?? this.child.signalCode}): ${this.output.trim()}; starting it again`);
+    const fresh = await Driver.start(this.env);
+    Object.assign(this, { child: fresh.child, port: fresh.port, output: "" });
+    fresh.child.stdout.on("data", (d) => (this.output += d));
+    fresh.child.stderr.on("data", (d) => (this.output += d));
   }
 
   /** Open a session on the app with these command-line arguments; retried while the driver starts. */
@@ -84,6 +108,7 @@ export class Driver {
     const deadline = Date.now() + 20_000;
     let lastError;
     while (Date.now() < deadline) {
+      await this.revive();
       try {
         const res = await fetch(`http://127.0.0.1:${this.port}/session`, {
           method: "POST",
