@@ -265,6 +265,16 @@ impl TrafficLog {
     }
 
     /// Values (env values, header values) that must never be shown for `server`.
+    /// `text` with `server`'s secret values masked: for what leaves the core
+    /// other than traffic (failure reasons, server log messages).
+    pub fn mask_text(&self, server: &str, text: &str) -> String {
+        let mut out = text.to_string();
+        if let Some(ring) = self.lock().rings.get(server) {
+            mask(&mut out, &ring.secrets);
+        }
+        out
+    }
+
     pub fn set_secrets(&self, server: &str, secrets: Vec<String>) {
         let mut all: Vec<String> = Vec::new();
         let mut add = |s: &str| {

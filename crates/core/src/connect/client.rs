@@ -18,6 +18,8 @@ pub struct WorkbenchClient {
     pub asks: Option<Asks>,
     /// The protocol era to speak (the entry's `protocolVersion`).
     pub protocol: crate::config::ProtocolPin,
+    /// Masks the entry's secrets in what the server says (its log messages).
+    pub traffic: crate::traffic::TrafficLog,
 }
 
 fn refused(message: String) -> McpError {
@@ -176,7 +178,7 @@ impl ClientHandler for WorkbenchClient {
             server: self.server.clone(),
             level: v["level"].as_str().unwrap_or("info").to_string(),
             logger: v["logger"].as_str().map(str::to_string),
-            data: v["data"].to_string(),
+            data: self.traffic.mask_text(&self.server, &v["data"].to_string()),
         });
     }
 }

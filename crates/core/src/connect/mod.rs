@@ -371,6 +371,7 @@ pub(crate) async fn connect(entry: &ServerEntry, cx: Context<'_>) -> Result<Sess
         events: cx.events.clone(),
         asks: cx.asks.cloned(),
         protocol: entry.protocol,
+        traffic: cx.traffic.clone(),
     };
     match &entry.transport {
         Transport::Stdio {

@@ -272,6 +272,27 @@ impl ServerHandle {
 
 impl Supervisor {
     fn publish(&self, state: ServerState, info: Option<super::ServerInfo>) {
+        // A reason may quote what was configured (a URL, a command line):
+        // the entry's secrets are masked before it is shown or logged.
+        let hide = |t: &str| self.traffic.mask_text(&self.entry.name, t);
+        let state = match state {
+            ServerState::Failed { reason, stderr } => ServerState::Failed {
+                reason: hide(&reason),
+                stderr: stderr.iter().map(|l| hide(l)).collect(),
+            },
+            ServerState::Restarting {
+                attempt,
+                reason,
+                stderr,
+                next_try_in_ms,
+            } => ServerState::Restarting {
+                attempt,
+                reason: hide(&reason),
+                stderr: stderr.iter().map(|l| hide(l)).collect(),
+                next_try_in_ms,
+            },
+            other => other,
+        };
         let status = ServerStatus {
             name: self.entry.name.clone(),
             state,

@@ -275,3 +275,41 @@ async fn an_authorization_header_over_plain_http_to_another_host_is_refused_unle
     assert!(!reason.contains("allowInsecure"), "{reason}");
     wb.shutdown().await;
 }
+
+/// A server that says its secret back in a log message: the window's log
+/// console gets it masked, as the traffic log does.
+#[tokio::test]
+async fn a_secret_a_server_says_back_in_a_log_message_is_masked() {
+    let (name, mut entry) = stdio("echoer", &[]);
+    entry["env"] = json!({ "API_TOKEN": "s3cr3t-value-4242" });
+    let (wb, _dir) = with_healthy((name, entry)).await;
+    ready(&wb, "echoer").await;
+    let mut rx = wb.subscribe();
+    wb.call_tool(
+        "echoer",
+        "log",
+        json!({ "level": "error", "message": "my token is s3cr3t-value-4242" }),
+        CallOptions::default(),
+    )
+    .await
+    .unwrap();
+    let data = loop {
+        match tokio::time::timeout(Duration::from_secs(10), rx.recv()).await {
+            Ok(Ok(workbench_core::events::Event::ServerLog { server, data, .. }))
+                if server == "echoer" =>
+            {
+                break data;
+            }
+            Ok(_) => {}
+            Err(_) => panic!("no log message arrived"),
+        }
+    };
+    assert!(
+        data.contains("my token is") && !data.contains("s3cr3t-value-4242"),
+        "{data}"
+    );
+    for e in wb.traffic().entries(Some("echoer")) {
+        assert!(!e.body.contains("s3cr3t-value-4242"), "{}", e.body);
+    }
+    wb.shutdown().await;
+}
