@@ -32,18 +32,14 @@ fn build_app(root: &Path) -> Result {
     sh(tauri_cli(root, &["build", "--debug", "--no-bundle"]))
 }
 
-fn build_demo_server(root: &Path) -> Result {
-    sh(cmd(
-        "cargo",
-        &[
-            "build",
-            "--package",
-            "workbench-testkit",
-            "--bin",
-            "mcp-demo-server",
-        ],
-        root,
-    ))
+/// The demo server, debug (tests) or release (benchmarks).
+fn build_demo_server(root: &Path, release: bool) -> Result {
+    let mut args = vec!["build"];
+    if release {
+        args.push("--release");
+    }
+    args.extend(["--package", "workbench-testkit", "--bin", "mcp-demo-server"]);
+    sh(cmd("cargo", &args, root))
 }
 
 /// The Tauri CLI from ui/node_modules (prebuilt; `cargo install tauri-cli` takes
@@ -84,7 +80,7 @@ pub fn run(args: &[String]) -> Result {
             setup::debian_packages(screenshot.is_some() || !has_display())
         })?;
         stages.run("set-up: npm packages", || setup::npm_packages(&root))?;
-        stages.run("build: demo server", || build_demo_server(&root))?;
+        stages.run("build: demo server", || build_demo_server(&root, false))?;
         stages.run("build: app", || build_app(&root))?;
         stages.run("app", || launch(&root, screenshot.as_deref()))
     })();
@@ -322,18 +318,7 @@ pub fn bench() -> Result {
         stages.run("set-up: Debian packages", || setup::debian_packages(true))?;
         stages.run("set-up: npm packages", || setup::npm_packages(&root))?;
         stages.run("build: release app and demo server", || {
-            sh(cmd(
-                "cargo",
-                &[
-                    "build",
-                    "--release",
-                    "--package",
-                    "workbench-testkit",
-                    "--bin",
-                    "mcp-demo-server",
-                ],
-                &root,
-            ))?;
+            build_demo_server(&root, true)?;
             sh(tauri_cli(&root, &["build", "--no-bundle"]))
         })?;
         stages.run("bench: the window's start", || {

@@ -87,18 +87,24 @@ fn a_projects_servers_wait_for_trust_and_the_request_shows_what_runs() {
     );
 }
 
-#[test]
-fn the_persons_own_save_trusts_what_it_changed_and_nothing_else() {
+/// The user's file first seen with "mine"; then "theirs" added outside the app.
+fn seen_then_theirs() -> (tempfile::TempDir, std::path::PathBuf, Trust) {
     let dir = tempfile::tempdir().unwrap();
     let user = dir.path().join("mcp.json");
     let trust = Trust::at(dir.path().join("trust.json"));
     write(&user, r#""mine": {"command": "demo"}"#);
     trusted(&trust, &user, None);
-    // Someone else adds "theirs"; then the person adds "new" in the app.
     write(
         &user,
         r#""mine": {"command": "demo"}, "theirs": {"command": "x"}"#,
     );
+    (dir, user, trust)
+}
+
+#[test]
+fn the_persons_own_save_trusts_what_it_changed_and_nothing_else() {
+    let (_dir, user, trust) = seen_then_theirs();
+    // Then the person adds "new" in the app.
     let before = std::fs::read_to_string(&user).unwrap();
     write(
         &user,
@@ -118,15 +124,7 @@ fn the_persons_own_save_trusts_what_it_changed_and_nothing_else() {
 
 #[test]
 fn renaming_keeps_the_trust_it_had() {
-    let dir = tempfile::tempdir().unwrap();
-    let user = dir.path().join("mcp.json");
-    let trust = Trust::at(dir.path().join("trust.json"));
-    write(&user, r#""mine": {"command": "demo"}"#);
-    trusted(&trust, &user, None);
-    write(
-        &user,
-        r#""mine": {"command": "demo"}, "theirs": {"command": "x"}"#,
-    );
+    let (_dir, user, trust) = seen_then_theirs();
     let rename = |from: &str, to: &str| {
         let before = std::fs::read_to_string(&user).unwrap();
         let after = before.replace(&format!("\"{from}\""), &format!("\"{to}\""));

@@ -15,7 +15,6 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -51,11 +50,10 @@ struct Record {
     files: BTreeMap<String, BTreeMap<String, String>>,
 }
 
-/// The trust record. Cheap to clone.
+/// The trust record (a path). Cheap to clone.
 #[derive(Clone, Debug)]
 pub struct Trust {
     path: PathBuf,
-    lock: Arc<Mutex<()>>,
 }
 
 /// The fingerprint of what an entry runs or where it sends credentials.
@@ -89,14 +87,12 @@ impl Trust {
     }
 
     pub fn at(path: impl Into<PathBuf>) -> Trust {
-        Trust {
-            path: path.into(),
-            lock: Arc::default(),
-        }
+        Trust { path: path.into() }
     }
 
-    /// Held while the record is read, changed and written: the window and
-    /// any number of `mcpwb` runs share the file.
+    /// Held while the record is read, changed and written: the window, its
+    /// commands and any number of `mcpwb` runs share the file (a lock per
+    /// open, so it serialises threads of one process too).
     fn exclusive(&self) -> Option<nix::fcntl::Flock<std::fs::File>> {
         use std::os::unix::fs::OpenOptionsExt;
         if let Some(dir) = self.path.parent() {
@@ -146,7 +142,6 @@ impl Trust {
     /// Mark each entry of `config` trusted or not. The user's file, the
     /// first time it is seen, is recorded as trusted as it is.
     pub fn mark(&self, config: &mut ConfigFile) {
-        let _g = self.lock.lock().unwrap_or_else(|p| p.into_inner());
         let _file = self.exclusive();
         let mut record = self.read();
         let user = key(&config.path);
@@ -175,7 +170,6 @@ impl Trust {
 
     /// Trust `entry` of `file` as it is now.
     pub fn trust(&self, file: &Path, entry: &ServerEntry) -> Result<()> {
-        let _g = self.lock.lock().unwrap_or_else(|p| p.into_inner());
         let _file = self.exclusive();
         let mut record = self.read();
         record
@@ -201,7 +195,6 @@ impl Trust {
                 .unwrap_or_default()
         };
         let (old, new) = (entries(before), entries(after));
-        let _g = self.lock.lock().unwrap_or_else(|p| p.into_inner());
         let _file = self.exclusive();
         let mut record = self.read();
         let trusted = record.files.entry(key(file)).or_default();

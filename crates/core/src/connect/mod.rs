@@ -287,9 +287,15 @@ fn redirect_policy() -> reqwest::redirect::Policy {
     })
 }
 
+/// The client for an entry's remote server: its headers on every request,
+/// sent only where they were meant to go (see [`check_insecure`] and
+/// [`redirect_policy`]).
 fn http_client(
+    entry: &ServerEntry,
+    url: &str,
     headers: &std::collections::BTreeMap<String, String>,
 ) -> Result<reqwest::Client, String> {
+    check_insecure(entry, url, headers)?;
     let mut map = http::HeaderMap::new();
     for (k, v) in headers {
         let name = http::HeaderName::from_bytes(k.as_bytes())
@@ -399,23 +405,23 @@ pub(crate) async fn connect(entry: &ServerEntry, cx: Context<'_>) -> Result<Sess
         Transport::StreamableHttp { url, headers } => {
             cx.traffic
                 .set_secrets(&entry.name, headers.values().cloned().collect());
-            check_insecure(entry, url, headers)?;
-            let result = connect_streamable(entry, url, http_client(headers)?, handler, &cx).await;
+            let result =
+                connect_streamable(entry, url, http_client(entry, url, headers)?, handler, &cx)
+                    .await;
             explain_unreachable(url, result).await
         }
         Transport::Sse { url, headers } => {
             cx.traffic
                 .set_secrets(&entry.name, headers.values().cloned().collect());
-            check_insecure(entry, url, headers)?;
-            let result = connect_sse(entry, url, http_client(headers)?, handler, &cx).await;
+            let result =
+                connect_sse(entry, url, http_client(entry, url, headers)?, handler, &cx).await;
             explain_unreachable(url, result).await
         }
         Transport::RemoteAuto { url, headers } => {
             // No "type": Streamable HTTP first, then the legacy SSE transport.
             cx.traffic
                 .set_secrets(&entry.name, headers.values().cloned().collect());
-            check_insecure(entry, url, headers)?;
-            let client = http_client(headers)?;
+            let client = http_client(entry, url, headers)?;
             let result = match connect_streamable(entry, url, client.clone(), handler.clone(), &cx)
                 .await
             {

@@ -68,7 +68,7 @@ impl SseParser {
 
     fn too_big(&self) -> String {
         format!(
-            "the server sent an event of more than {} bytes (maxMessageSize); closing the stream",
+            "the server sent an event of more than {} bytes (the entry's maxMessageSize); closing the stream. To accept it, raise \"maxMessageSize\" (bytes) in the entry",
             self.max
         )
     }

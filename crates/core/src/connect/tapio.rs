@@ -114,7 +114,7 @@ impl<R: AsyncRead + Unpin> AsyncRead for TapReader<R> {
             this.line.extend_from_slice(&this.chunk[start..n]);
             if this.line.len() > this.max_line {
                 let message = format!(
-                    "[workbench] the server sent a message of more than {} bytes on stdout (over the entry's maxMessageSize); closing",
+                    "[workbench] the server sent a message of more than {} bytes on stdout (the entry's maxMessageSize); closing. To accept it, raise \"maxMessageSize\" (bytes) in the entry",
                     this.max_line
                 );
                 this.traffic.record_stderr(&this.server, &message);

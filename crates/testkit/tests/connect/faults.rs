@@ -8,11 +8,11 @@ use workbench_core::{CallOptions, ErrorCode};
 use super::*;
 
 /// Every fault test runs beside a healthy server that must be unaffected.
-async fn with_healthy(faulty: (String, Value)) -> (Workbench, tempfile::TempDir) {
+pub async fn with_healthy(faulty: (String, Value)) -> (Workbench, tempfile::TempDir) {
     start(&[faulty, stdio("healthy", &[])]).await
 }
 
-async fn healthy_still_works(wb: &Workbench) {
+pub async fn healthy_still_works(wb: &Workbench) {
     ready(wb, "healthy").await;
     let out = wb
         .call_tool(

@@ -7,11 +7,8 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use workbench_core::CallOptions;
 
+use super::faults::{healthy_still_works, with_healthy};
 use super::*;
-
-async fn with_healthy(hostile: (String, Value)) -> (Workbench, tempfile::TempDir) {
-    start(&[hostile, stdio("healthy", &[])]).await
-}
 
 async fn echo(wb: &Workbench, server: &str, text: &str) -> String {
     let out = wb
@@ -60,7 +57,7 @@ async fn bytes_that_are_not_utf8_on_stderr_do_not_stop_the_drain() {
     for i in 0..5 {
         assert_eq!(echo(&wb, "bad", &i.to_string()).await, i.to_string());
     }
-    assert_eq!(echo(&wb, "healthy", "fine").await, "fine");
+    healthy_still_works(&wb).await;
     wb.shutdown().await;
 }
 
@@ -97,7 +94,7 @@ async fn a_one_gigabyte_stderr_line_is_capped_and_memory_stays_bounded() {
     // Other tests of this binary run alongside: allow them room, not a gigabyte.
     assert!(grew < 300 << 20, "memory grew by {} MiB", grew >> 20);
     assert_eq!(echo(&wb, "huge", "still here").await, "still here");
-    assert_eq!(echo(&wb, "healthy", "fine").await, "fine");
+    healthy_still_works(&wb).await;
     wb.shutdown().await;
 }
 
@@ -126,7 +123,7 @@ async fn a_message_over_max_message_size_ends_the_connection_with_a_clear_reason
         .await;
     let said = wb.traffic().last_stderr("huge", 5).join("\n");
     assert!(said.contains("maxMessageSize"), "{said} / {down:?}");
-    assert_eq!(echo(&wb, "healthy", "fine").await, "fine");
+    healthy_still_works(&wb).await;
     wb.shutdown().await;
 }
 
@@ -226,7 +223,7 @@ async fn a_redirect_to_another_origin_is_not_followed_and_no_header_goes_there()
     assert!(reason.contains("another origin"), "{reason}");
     assert!(!reason.contains("s3cret"), "{reason}");
     assert_eq!(*foreign.seen.lock().unwrap(), Vec::<String>::new());
-    assert_eq!(echo(&wb, "healthy", "fine").await, "fine");
+    healthy_still_works(&wb).await;
     wb.shutdown().await;
 }
 
@@ -252,7 +249,7 @@ async fn a_legacy_sse_endpoint_on_another_origin_is_refused_and_no_header_goes_t
     let reason = failure_reason(&wb, "foreign-endpoint").await;
     assert!(reason.contains("another origin"), "{reason}");
     assert_eq!(*foreign.seen.lock().unwrap(), Vec::<String>::new());
-    assert_eq!(echo(&wb, "healthy", "fine").await, "fine");
+    healthy_still_works(&wb).await;
     wb.shutdown().await;
 }
 
