@@ -166,6 +166,7 @@ pub fn builder<R: Runtime>(options: LaunchOptions) -> tauri::Builder<R> {
             }
             let (workbench, watch) = tauri::async_runtime::block_on(async {
                 let wb = workbench_core::Workbench::start(&config, workbench_options);
+                workbench_core::logging::mask_with(wb.traffic());
                 let watch =
                     wb.watch_config(options.config_path.clone(), options.project_dir.clone());
                 (wb, watch)

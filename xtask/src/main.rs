@@ -1,9 +1,10 @@
 //! `cargo xtask run | test | bundle | bindings`: the project's set-up and task
 //! runner. It installs what is missing (Debian packages, npm packages,
-//! tauri-driver), says what and why, and times each stage.
+//! tauri-driver, cargo-deny), says what and why, and times each stage.
 
 mod setup;
 mod stages;
+mod supply;
 mod tasks;
 
 use std::process::ExitCode;
@@ -19,7 +20,9 @@ tasks:
                           tests, the e2e tests in a real WebKit window under Xvfb
   bench                   the core against bare rmcp, the agent, and the window's start (release builds)
   bundle                  build the release .deb (with icon and desktop entry)
-  bindings                regenerate ui/src/bindings.ts from the Rust types";
+  bindings                regenerate ui/src/bindings.ts from the Rust types
+  supply                  the supply-chain checks alone: cargo deny (licenses, bans,
+                          sources, advisories), npm licenses and npm audit";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -29,6 +32,7 @@ fn main() -> ExitCode {
         Some("bundle") => tasks::bundle(),
         Some("bench") => tasks::bench(),
         Some("bindings") => tasks::bindings(),
+        Some("supply") => supply::install_cargo_deny().and_then(|()| supply::check(&tasks::root())),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;

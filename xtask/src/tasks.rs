@@ -3,14 +3,14 @@
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
-use crate::setup;
 use crate::stages::{Result, Stages, cmd, sh};
+use crate::{setup, supply};
 
 /// The port the demo server listens on for mcp.example.json's `demo-http`.
 const DEMO_HTTP_ADDR: &str = "127.0.0.1:8765";
 const DEMO_HTTP_TOKEN: &str = "demo-token";
 
-fn root() -> PathBuf {
+pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("xtask lives in the workspace")
@@ -163,6 +163,7 @@ pub fn test() -> Result {
         stages.run("set-up: third-party MCP servers", || {
             setup::third_party(&root)
         })?;
+        stages.run("set-up: cargo-deny", supply::install_cargo_deny)?;
         stages.run("check: rustfmt", || {
             sh(cmd("cargo", &["fmt", "--all", "--", "--check"], &root))
         })?;
@@ -190,6 +191,10 @@ pub fn test() -> Result {
                           && cargo test -q --workspace --lib secret_service -- --ignored";
             sh(cmd("dbus-run-session", &["--", "sh", "-c", script], &root))
         })?;
+        stages.run(
+            "check: supply chain (cargo deny, npm licenses and audit)",
+            || supply::check(&root),
+        )?;
         let ui = root.join("ui");
         stages.run("check: tsc --noEmit", || {
             sh(cmd("npm", &["run", "--silent", "typecheck"], &ui))

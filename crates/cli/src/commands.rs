@@ -80,6 +80,7 @@ pub async fn connect_some(cli: &Cli, only: &[&str], asks: bool) -> Result<Workbe
         trust: Some(trust),
     };
     let wb = Workbench::start(&config, options);
+    crate::print::mask_with(wb.traffic());
     // Ready, failed, disabled — or still starting when the timeout passes.
     wb.settle(timeout).await;
     Ok(wb)

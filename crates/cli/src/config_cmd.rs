@@ -11,7 +11,7 @@ use workbench_core::config::dialects::{self, Dialect};
 use workbench_core::config::edit::EditOp;
 use workbench_core::config::secrets::{Keychain, reference, secret_id_for};
 use workbench_core::config::store::Document;
-use workbench_core::config::vars::{input_id, keychain_refs};
+use workbench_core::config::vars::keychain_refs;
 use workbench_core::config::{ConfigFile, Scope, parse_jsonc};
 
 use crate::{Cli, Failure};
@@ -89,11 +89,15 @@ pub enum ConfigCommand {
         name: String,
     },
     /// Give the value of `${input:ID}` (read from stdin when --value is absent);
-    /// it is kept in the OS keychain.
+    /// it is kept in the OS keychain for each server that uses it (each
+    /// entry reads only its own answers).
     Input {
         id: String,
         #[arg(long)]
         value: Option<String>,
+        /// Only for this server (repeatable; default: every server using it).
+        #[arg(long = "server")]
+        servers: Vec<String>,
     },
 }
 
@@ -438,14 +442,23 @@ pub fn run(cli: &Cli, command: &ConfigCommand) -> Result<(), Failure> {
         }
         ConfigCommand::Remove { name } => {
             let path = file_of(cli, name)?;
-            let secrets: Vec<String> = raw_servers(&path)?
+            let mut secrets: Vec<String> = raw_servers(&path)?
                 .into_iter()
                 .filter(|(n, _)| n == name)
                 .flat_map(|(_, e)| keychain_refs(&Value::Object(e).to_string()))
                 .filter(|id| !id.starts_with("input/"))
                 .collect();
+            if let Some(entry) = load(cli)?.servers.iter().find(|e| &e.name == name) {
+                let dir = project_dir(cli);
+                secrets.extend(
+                    entry
+                        .input_refs()
+                        .iter()
+                        .map(|id| entry.input_key(dir.as_deref(), id)),
+                );
+            }
             change(&path, EditOp::Remove { name: name.clone() })?;
-            // The entry's own secrets go with it (inputs may be shared).
+            // The entry's own secrets and input answers go with it.
             for id in secrets {
                 if let Err(e) = keychain().delete(&id) {
                     eprintln!("mcpwb: could not remove {id} from the keychain: {e}");
@@ -543,7 +556,22 @@ pub fn run(cli: &Cli, command: &ConfigCommand) -> Result<(), Failure> {
             }
         }
         ConfigCommand::Discover => crate::config_io::discover(cli, project_dir(cli).as_deref()),
-        ConfigCommand::Input { id, value } => {
+        ConfigCommand::Input { id, value, servers } => {
+            let keys: Vec<(String, String)> = load(cli)?
+                .input_keys(project_dir(cli).as_deref(), id)
+                .into_iter()
+                .filter(|(s, _)| servers.is_empty() || servers.contains(s))
+                .collect();
+            if keys.is_empty() {
+                return Err(usage(format!(
+                    "no server{} uses ${{input:{id}}}",
+                    if servers.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" named {}", servers.join(", "))
+                    }
+                )));
+            }
             let value = match value {
                 Some(v) => v.clone(),
                 None => {
@@ -554,11 +582,17 @@ pub fn run(cli: &Cli, command: &ConfigCommand) -> Result<(), Failure> {
                     s.trim_end_matches(['\n', '\r']).to_string()
                 }
             };
-            keychain().set(&input_id(id), &value)?;
+            for (_, key) in &keys {
+                keychain().set(key, &value)?;
+            }
+            let names: Vec<&str> = keys.iter().map(|(s, _)| s.as_str()).collect();
             say(
                 cli,
-                format!("stored the value of ${{input:{id}}} in the keychain"),
-                json!({ "stored": id }),
+                format!(
+                    "stored the value of ${{input:{id}}} in the keychain for {}",
+                    names.join(", ")
+                ),
+                json!({ "stored": id, "servers": names }),
             );
             Ok(())
         }

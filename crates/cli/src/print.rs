@@ -277,11 +277,28 @@ pub fn set_raw(raw: bool) {
     RAW.store(raw, std::sync::atomic::Ordering::Relaxed);
 }
 
-/// Server-provided text made safe for a terminal: escape sequences (CSI,
-/// OSC and the rest) and other control characters are removed; newlines
-/// and tabs stay (unless `--raw`). `--json` output is already safe (JSON
-/// escapes them).
+static MASK: std::sync::OnceLock<TrafficLog> = std::sync::OnceLock::new();
+
+/// Mask every started server's secrets in what is printed from now on (a
+/// server may say its token back; `--raw` does not change that).
+pub fn mask_with(traffic: &TrafficLog) {
+    let _ = MASK.set(traffic.clone());
+    workbench_core::logging::mask_with(traffic);
+}
+
+/// Server-provided text made safe for a terminal: the servers' secrets are
+/// masked; escape sequences (CSI, OSC and the rest) and other control
+/// characters are removed; newlines and tabs stay (unless `--raw`).
+/// `--json` output is already safe from the latter (JSON escapes them).
 pub fn clean(text: &str) -> String {
+    let masked;
+    let text = match MASK.get() {
+        Some(m) => {
+            masked = m.mask_all(text);
+            masked.as_str()
+        }
+        None => text,
+    };
     if RAW.load(std::sync::atomic::Ordering::Relaxed) {
         return text.to_string();
     }

@@ -344,6 +344,55 @@ fn server_text_is_cleaned_of_terminal_control_sequences_unless_raw() {
     assert_eq!(stdout(&out), format!("{hostile}\n"));
 }
 
+/// A server that says its secrets back: `mcpwb` prints them masked, in
+/// human output, `--json` and `--raw` alike, and the log lines too.
+#[test]
+fn a_server_saying_its_secrets_back_is_masked_in_the_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mcp.json");
+    let entry = json!({
+        "command": demo_server(),
+        "args": ["--name", "teller", "--fault", "tell-secrets", "--token", "${SERVICE_TOKEN}"],
+        "env": { "K": "${SERVICE_API_KEY}" }
+    });
+    std::fs::write(
+        &path,
+        json!({ "mcpServers": { "teller": entry } }).to_string(),
+    )
+    .unwrap();
+    let cfg = path.display().to_string();
+    for extra in [&[][..], &["--json"], &["--raw"]] {
+        let mut args = vec![
+            "call",
+            "teller",
+            "echo",
+            "--args",
+            r#"{"message":"x"}"#,
+            "--config",
+            &cfg,
+        ];
+        args.extend_from_slice(extra);
+        let out = Command::new(BIN)
+            .args(&args)
+            .env_remove("MCPWB_CONFIG")
+            .env("HOME", dir.path())
+            .env("MCPWB_LOG", "debug")
+            .env("SERVICE_TOKEN", "arg-secret-3141")
+            .env("SERVICE_API_KEY", "env-secret-2718")
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", stderr(&out));
+        let (o, e) = (stdout(&out), stderr(&out));
+        assert!(o.contains("args: --name teller"), "{o}");
+        for s in ["arg-secret-3141", "env-secret-2718"] {
+            assert!(
+                !o.contains(s) && !e.contains(s),
+                "{extra:?}: {s} shown:\n{o}\n{e}"
+            );
+        }
+    }
+}
+
 /// A project's server does not start until trusted: a clear refusal (exit
 /// 4) that says how, `config trust NAME`, and `--trust` for scripts.
 #[test]

@@ -4,8 +4,9 @@
 //! The level comes from `MCPWB_LOG` (an `EnvFilter` directive such as `debug`
 //! or `workbench_core=trace`), defaulting to `info`.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use tracing_appender::non_blocking::WorkerGuard;
 use tracing_subscriber::fmt::format::{DefaultFields, Writer};
@@ -37,6 +38,42 @@ impl<'writer> FormatFields<'writer> for PlainFields {
         let result = self.0.add_fields(&mut inner, fields);
         current.fields = inner.fields;
         result
+    }
+}
+
+static MASKER: OnceLock<crate::traffic::TrafficLog> = OnceLock::new();
+
+/// Mask every server's secrets (see [`crate::traffic::TrafficLog::mask_all`])
+/// in the log lines written from now on. The first call wins.
+pub fn mask_with(traffic: &crate::traffic::TrafficLog) {
+    let _ = MASKER.set(traffic.clone());
+}
+
+/// A writer factory whose writers mask secrets (the fmt layers write one
+/// whole event per call).
+struct Masked<M>(M);
+
+struct MaskedWriter<W>(W);
+
+impl<'a, M: fmt::MakeWriter<'a>> fmt::MakeWriter<'a> for Masked<M> {
+    type Writer = MaskedWriter<M::Writer>;
+    fn make_writer(&'a self) -> Self::Writer {
+        MaskedWriter(self.0.make_writer())
+    }
+}
+
+impl<W: Write> Write for MaskedWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let Some(masker) = MASKER.get() else {
+            return self.0.write(buf);
+        };
+        let masked = masker.mask_all(&String::from_utf8_lossy(buf));
+        self.0.write_all(masked.as_bytes())?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
     }
 }
 
@@ -75,7 +112,7 @@ fn private(dir: &Path) {
 pub fn init(log_dir: Option<&Path>, default_level: &str) -> LogGuard {
     // Colours only for a person at a terminal.
     let stderr_layer = fmt::layer()
-        .with_writer(std::io::stderr)
+        .with_writer(Masked(std::io::stderr))
         .with_target(true)
         .with_ansi(std::io::stderr().is_terminal());
     let mut guard = LogGuard {
@@ -96,7 +133,7 @@ pub fn init(log_dir: Option<&Path>, default_level: &str) -> LogGuard {
         guard.log_dir = Some(dir.to_path_buf());
         Some(
             fmt::layer()
-                .with_writer(writer)
+                .with_writer(Masked(writer))
                 .with_ansi(false)
                 .fmt_fields(PlainFields::default()),
         )

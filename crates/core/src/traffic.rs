@@ -218,15 +218,6 @@ fn now_ms() -> f64 {
 /// that once held a huge message is not kept for small ones).
 const RECYCLE_BODY_MAX: usize = 64 * 1024;
 
-/// Replace every secret value in `body` by the mask.
-fn mask(body: &mut String, secrets: &[String]) {
-    for s in secrets {
-        if body.contains(s.as_str()) {
-            *body = body.replace(s.as_str(), MASK);
-        }
-    }
-}
-
 fn cut(text: &str, max: usize) -> (&str, bool) {
     if text.len() <= max {
         return (text, false);
@@ -262,46 +253,6 @@ impl TrafficLog {
     /// Keep at most `bytes` of message bodies per server (oldest go first).
     pub fn set_max_bytes(&self, bytes: usize) {
         self.lock().max_bytes = bytes.max(1);
-    }
-
-    /// Values (env values, header values) that must never be shown for `server`.
-    /// `text` with `server`'s secret values masked: for what leaves the core
-    /// other than traffic (failure reasons, server log messages).
-    pub fn mask_text(&self, server: &str, text: &str) -> String {
-        let mut out = text.to_string();
-        if let Some(ring) = self.lock().rings.get(server) {
-            mask(&mut out, &ring.secrets);
-        }
-        out
-    }
-
-    pub fn set_secrets(&self, server: &str, secrets: Vec<String>) {
-        let mut all: Vec<String> = Vec::new();
-        let mut add = |s: &str| {
-            if s.len() >= 4 && !all.iter().any(|a| a == s) {
-                all.push(s.to_string());
-            }
-        };
-        for s in &secrets {
-            let mut forms = vec![s.as_str()];
-            // The credential inside a scheme ("Bearer x", "Basic x", "token x").
-            if let Some((scheme, rest)) = s.split_once(' ')
-                && !scheme.is_empty()
-                && scheme.chars().all(|c| c.is_ascii_alphabetic())
-            {
-                forms.push(rest.trim());
-            }
-            for f in forms {
-                add(f);
-                // As it appears inside JSON text (quotes, backslashes escaped).
-                if let Ok(json) = serde_json::to_string(f) {
-                    add(&json[1..json.len() - 1]);
-                }
-            }
-        }
-        // Longest first: a value is masked whole before a part of it.
-        all.sort_by_key(|s| std::cmp::Reverse(s.len()));
-        self.lock().ring(server).secrets = all;
     }
 
     /// Every entry recorded from now on.
@@ -575,6 +526,8 @@ impl TrafficLog {
 }
 
 mod classify;
+mod mask;
+use mask::mask;
 mod query;
 mod scan;
 pub use query::{TrafficPage, TrafficQuery};

@@ -226,11 +226,13 @@ pub async fn needed_inputs<R: Runtime>(
         return Ok(Vec::new());
     };
     let keychain = workbench_core::config::secrets::Keychain::app();
-    Ok(config.missing_inputs(|id| keychain.get(id).ok().flatten().is_some()))
+    Ok(config.missing_inputs(state.project_dir.as_deref(), |id| {
+        keychain.get(id).ok().flatten().is_some()
+    }))
 }
 
-/// Remember the value of `${input:id}` in the OS keychain, then restart the
-/// servers that use it.
+/// Remember the value of `${input:id}` in the OS keychain for each of
+/// `servers` that uses it (each entry has its own answer), then restart them.
 #[tauri::command]
 #[specta::specta]
 pub async fn provide_input<R: Runtime>(
@@ -241,8 +243,12 @@ pub async fn provide_input<R: Runtime>(
     servers: Vec<String>,
 ) -> Result<(), ErrorInfo> {
     use workbench_core::config::secrets::Keychain;
-    use workbench_core::config::vars::input_id;
-    Keychain::app().set(&input_id(&id), &value)?;
+    let config = state.load()?;
+    let keychain = Keychain::app();
+    let keys = config.input_keys(state.project_dir.as_deref(), &id);
+    for (_, key) in keys.iter().filter(|(s, _)| servers.contains(s)) {
+        keychain.set(key, &value)?;
+    }
     for name in servers {
         if let Ok(server) = state.workbench.server(&name) {
             server.restart().await;

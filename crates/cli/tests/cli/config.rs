@@ -332,3 +332,52 @@ fn a_project_file_is_merged_and_edits_go_back_to_the_file_an_entry_came_from() {
     let shown: Value = serde_json::from_slice(&shown.stdout).unwrap();
     assert!(shown.get("old").is_some() && shown.get("team").is_some());
 }
+
+#[test]
+fn an_input_answer_is_stored_for_each_server_that_uses_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("mcp.json");
+    std::fs::write(
+        &cfg,
+        r#"{ "mcpServers": {
+             "a": { "command": "x", "env": { "K": "${input:key}" } },
+             "b": { "url": "https://h.example/mcp", "headers": { "A": "Bearer ${input:key}" } } } }"#,
+    )
+    .unwrap();
+    let c = cfg.to_str().unwrap();
+    let keychain = Keychain::new(&namespace(), Store::KernelKeyring);
+    let input = |args: &[&str]| {
+        let mut all = vec!["--config", c, "config", "input"];
+        all.extend_from_slice(args);
+        run(dir.path(), &all)
+    };
+    // Only for a: b's answer stays unset (it reads only its own).
+    let out = input(&["key", "--value", "for-a", "--server", "a"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(stdout(&out).contains("for a"), "{}", stdout(&out));
+    assert_eq!(
+        keychain.get("input/a/key").unwrap().as_deref(),
+        Some("for-a")
+    );
+    assert_eq!(keychain.get("input/b/key").unwrap(), None);
+    // Without --server: every entry that uses it.
+    let out = input(&["key", "--value", "both"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(
+        keychain.get("input/b/key").unwrap().as_deref(),
+        Some("both")
+    );
+    // An input nobody uses is a mistake, said as such.
+    let out = input(&["nobody", "--value", "x"]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("no server uses ${input:nobody}"));
+    // Removing a takes its answer with it; b keeps its own.
+    let out = run(dir.path(), &["--config", c, "config", "remove", "a"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(keychain.get("input/a/key").unwrap(), None);
+    assert_eq!(
+        keychain.get("input/b/key").unwrap().as_deref(),
+        Some("both")
+    );
+    keychain.delete("input/b/key").unwrap();
+}

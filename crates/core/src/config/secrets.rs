@@ -230,7 +230,8 @@ fn renamed_id(id: &str, from: &str, to: &str) -> Option<String> {
 /// After `from` was renamed `to` in `doc`: its own secrets follow it (an
 /// entry reads only secrets under its name). The references are rewritten
 /// in the entry (nothing else in the file is touched); the values are
-/// copied to their new ids in `keychain` (the old ones are left).
+/// copied to their new ids in `keychain` (the old ones are left), and so
+/// are its answers to `${input:..}`.
 pub fn follow_rename(
     doc: &mut super::store::Document,
     keychain: &Keychain,
@@ -276,8 +277,24 @@ pub fn follow_rename(
     for v in fields.values_mut() {
         walk(v, from, to, &mut moved);
     }
+    // Its answers to `${input:..}` are its own too (the references stay).
+    let inputs = super::vars::keychain_refs(&serde_json::Value::Object(fields.clone()).to_string());
+    let folder = doc.path.parent();
+    let mut answers = 0;
+    for id in inputs.iter().filter_map(|k| k.strip_prefix("input/")) {
+        for scope in [super::Scope::User, super::Scope::Project] {
+            let old = super::vars::input_id(&owner_prefix(scope, folder, from), id);
+            if let Some(value) = keychain.get(&old)? {
+                keychain.set(
+                    &super::vars::input_id(&owner_prefix(scope, folder, to), id),
+                    &value,
+                )?;
+                answers += 1;
+            }
+        }
+    }
     if moved.is_empty() {
-        return Ok(0);
+        return Ok(answers);
     }
     for (old, new) in &moved {
         if let Some(value) = keychain.get(old)? {
@@ -288,7 +305,7 @@ pub fn follow_rename(
         name: to.to_string(),
         fields,
     })?;
-    Ok(moved.len())
+    Ok(moved.len() + answers)
 }
 
 /// The text the file holds in place of a secret.
@@ -315,11 +332,12 @@ mod tests {
         let ns = format!("mcpwb-test-rename-{}", std::process::id());
         let kc = Keychain::new(&ns, Store::KernelKeyring);
         kc.set("gh/env/K", "v4lue").unwrap();
+        kc.set("input/gh/pat", "answer").unwrap();
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("mcp.json");
         std::fs::write(
             &path,
-            "// mine\n{ \"mcpServers\": { \"gh\": { \"command\": \"x\", \"env\": { \"K\": \"${secret:gh/env/K}\", \"O\": \"${secret:other/env/O}\" } } } }\n",
+            "// mine\n{ \"mcpServers\": { \"gh\": { \"command\": \"x\", \"env\": { \"K\": \"${secret:gh/env/K}\", \"O\": \"${secret:other/env/O}\", \"P\": \"${input:pat}\" } } } }\n",
         )
         .unwrap();
         let mut doc = crate::config::store::Document::open(&path).unwrap();
@@ -328,7 +346,7 @@ mod tests {
             to: "github".into(),
         })
         .unwrap();
-        assert_eq!(follow_rename(&mut doc, &kc, "gh", "github").unwrap(), 1);
+        assert_eq!(follow_rename(&mut doc, &kc, "gh", "github").unwrap(), 2);
         assert!(doc.text.starts_with("// mine\n"), "{}", doc.text);
         assert!(doc.text.contains("${secret:github/env/K}"), "{}", doc.text);
         assert!(
@@ -336,6 +354,12 @@ mod tests {
             "not its own: untouched"
         );
         assert_eq!(kc.get("github/env/K").unwrap().as_deref(), Some("v4lue"));
+        assert_eq!(
+            kc.get("input/github/pat").unwrap().as_deref(),
+            Some("answer")
+        );
+        kc.delete("input/gh/pat").unwrap();
+        kc.delete("input/github/pat").unwrap();
         kc.delete("gh/env/K").unwrap();
         kc.delete("github/env/K").unwrap();
     }

@@ -5,7 +5,8 @@
 //! - `${env:VAR}` (VS Code, Cursor), also with `:-default`
 //! - `${userHome}`, `${workspaceFolder}` (the project folder)
 //! - `${input:id}`: an input declared in the file's `inputs`, asked once and
-//!   remembered in the OS keychain
+//!   remembered in the OS keychain for each entry that uses it (an entry
+//!   reads only its own answers, as with secrets)
 //! - `${secret:id}`: a value stored in the OS keychain
 //!
 //! `$${` writes a literal `${`.
@@ -26,6 +27,9 @@ pub struct Vars {
     pub workspace: Option<PathBuf>,
     /// Where `${input:..}` answers and `${secret:..}` values live.
     pub keychain: Option<Keychain>,
+    /// The keychain prefix of the entry being expanded
+    /// ([`super::secrets::owner_prefix`]): `${input:..}` answers are its own.
+    pub owner: Option<String>,
 }
 
 impl std::fmt::Debug for Vars {
@@ -38,9 +42,11 @@ impl std::fmt::Debug for Vars {
     }
 }
 
-/// The keychain id under which the answer to `${input:id}` is remembered.
-pub fn input_id(id: &str) -> String {
-    format!("input/{id}")
+/// The keychain id under which the answer to `${input:id}` is remembered
+/// for the entry whose secrets live under `owner`
+/// ([`super::secrets::owner_prefix`]).
+pub fn input_id(owner: &str, id: &str) -> String {
+    format!("input/{owner}{id}")
 }
 
 impl Vars {
@@ -51,6 +57,7 @@ impl Vars {
             home: std::env::var_os("HOME").map(PathBuf::from),
             workspace,
             keychain: Some(Keychain::app()),
+            owner: None,
         }
     }
 
@@ -96,7 +103,10 @@ impl Vars {
             _ => {
                 if let Some(id) = body.strip_prefix("input:") {
                     let what = format!("the input \"{id}\"");
-                    return self.keychain_value(&input_id(id), &what);
+                    let Some(owner) = &self.owner else {
+                        return Err(format!("{what} belongs to a server entry"));
+                    };
+                    return self.keychain_value(&input_id(owner, id), &what);
                 }
                 if let Some(id) = body.strip_prefix("secret:") {
                     let what = format!("the secret \"{id}\"");
@@ -147,7 +157,8 @@ impl Vars {
     }
 }
 
-/// The inputs (`${input:id}`) and secrets (`${secret:id}`) a text refers to.
+/// The inputs (`${input:id}`, as `input/<id>`; see [`input_id`] for where
+/// an entry's answer lives) and secrets (`${secret:id}`) a text refers to.
 pub fn keychain_refs(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut rest = text;
@@ -156,7 +167,7 @@ pub fn keychain_refs(text: &str) -> Vec<String> {
         let Some(end) = after.find('}') else { break };
         let body = &after[..end];
         if let Some(id) = body.strip_prefix("input:") {
-            out.push(input_id(id));
+            out.push(format!("input/{id}"));
         } else if let Some(id) = body.strip_prefix("secret:") {
             out.push(id.to_string());
         }
@@ -190,6 +201,10 @@ impl ServerEntry {
                 ));
             }
         }
+        let vars = &Vars {
+            owner: Some(own),
+            ..vars.clone()
+        };
         let one = |key: &str, v: &str| vars.expand(v).map_err(|m| fail(key.to_string(), m));
         let map = |field: &str, m: &BTreeMap<String, String>| {
             m.iter()
@@ -241,6 +256,81 @@ impl ServerEntry {
             transport,
             ..self.clone()
         })
+    }
+}
+
+/// Whether a name (an environment variable, a query parameter) says its
+/// value is a credential.
+fn sounds_secret(name: &str) -> bool {
+    let n = name.to_ascii_lowercase();
+    [
+        "token",
+        "key",
+        "secret",
+        "pass",
+        "auth",
+        "credential",
+        "session",
+        "cookie",
+        "sig",
+    ]
+    .iter()
+    .any(|w| n.contains(w))
+}
+
+impl ServerEntry {
+    /// What must never be shown of this entry once expanded (`expanded` is
+    /// `self.expanded(vars)`): its env and header values; what `${secret:..}`,
+    /// `${input:..}` and credential-named environment references stand for,
+    /// wherever they are (args, URL); the URL's password (or a lone user
+    /// name, as tokens are sent) and credential-named query values.
+    pub fn secret_values(&self, expanded: &ServerEntry, vars: &Vars) -> Vec<String> {
+        let mut out = Vec::new();
+        let own = super::secrets::owner_prefix(self.scope, vars.workspace.as_deref(), &self.name);
+        let vars = Vars {
+            owner: Some(own),
+            ..vars.clone()
+        };
+        for reference in self.references() {
+            let body = &reference[2..reference.len() - 1];
+            let name = body.split_once(":-").map_or(body, |(b, _)| b);
+            let keep = name.starts_with("secret:")
+                || name.starts_with("input:")
+                || sounds_secret(name.strip_prefix("env:").unwrap_or(name));
+            if keep && let Ok(value) = vars.expand(&reference) {
+                out.push(value);
+            }
+        }
+        match &expanded.transport {
+            Transport::Stdio { env, .. } => out.extend(env.values().cloned()),
+            Transport::StreamableHttp { url, headers }
+            | Transport::Sse { url, headers }
+            | Transport::RemoteAuto { url, headers } => {
+                out.extend(headers.values().cloned());
+                if let Ok(u) = url::Url::parse(url) {
+                    let decoded = |t: &str| {
+                        url::form_urlencoded::parse(format!("x={t}").as_bytes())
+                            .next()
+                            .map(|(_, v)| v.into_owned())
+                            .unwrap_or_default()
+                    };
+                    let user = u.password().unwrap_or(u.username());
+                    out.extend([user.to_string(), decoded(user)]);
+                    for (k, v) in u
+                        .query()
+                        .unwrap_or("")
+                        .split('&')
+                        .filter_map(|p| p.split_once('='))
+                    {
+                        if sounds_secret(&decoded(k)) {
+                            out.extend([v.to_string(), decoded(v)]);
+                        }
+                    }
+                }
+            }
+        }
+        out.retain(|v| !v.is_empty());
+        out
     }
 }
 
@@ -305,16 +395,56 @@ impl ServerEntry {
     }
 }
 
+impl ServerEntry {
+    /// Where this entry's answer to `${input:id}` lives in the keychain
+    /// (`workspace`: the project folder, for a project's entry).
+    pub fn input_key(&self, workspace: Option<&std::path::Path>, id: &str) -> String {
+        let own = super::secrets::owner_prefix(self.scope, workspace, &self.name);
+        input_id(&own, id)
+    }
+
+    /// The ids of the `${input:..}` this entry uses.
+    pub fn input_refs(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for key in self.texts().into_iter().flat_map(keychain_refs) {
+            if let Some(id) = key.strip_prefix("input/")
+                && !out.iter().any(|o| o == id)
+            {
+                out.push(id.to_string());
+            }
+        }
+        out
+    }
+}
+
 impl super::ConfigFile {
-    /// The inputs the servers refer to for which `given(keychain id)` is false.
-    pub fn missing_inputs(&self, given: impl Fn(&str) -> bool) -> Vec<NeededInput> {
+    /// Where each server that uses `${input:id}` keeps its answer:
+    /// `(server, keychain id)`. One answer given in the window or by
+    /// `mcpwb config input` is stored for each of them.
+    pub fn input_keys(
+        &self,
+        workspace: Option<&std::path::Path>,
+        id: &str,
+    ) -> Vec<(String, String)> {
+        self.servers
+            .iter()
+            .filter(|e| e.input_refs().iter().any(|r| r == id))
+            .map(|e| (e.name.clone(), e.input_key(workspace, id)))
+            .collect()
+    }
+
+    /// The inputs the servers refer to for which `given(keychain id)` is
+    /// false (each entry has its own answer, see [`ServerEntry::input_key`]).
+    pub fn missing_inputs(
+        &self,
+        workspace: Option<&std::path::Path>,
+        given: impl Fn(&str) -> bool,
+    ) -> Vec<NeededInput> {
         let mut out: Vec<NeededInput> = Vec::new();
         for entry in &self.servers {
-            for key in entry.texts().into_iter().flat_map(keychain_refs) {
-                let Some(id) = key.strip_prefix("input/") else {
-                    continue;
-                };
-                if given(&key) {
+            for id in entry.input_refs() {
+                let id = id.as_str();
+                if given(&entry.input_key(workspace, id)) {
                     continue;
                 }
                 match out.iter_mut().find(|n| n.id == id) {

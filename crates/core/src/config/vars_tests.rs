@@ -17,6 +17,7 @@ fn vars(keychain: Option<Keychain>) -> Vars {
         home: Some(PathBuf::from("/home/ada")),
         workspace: Some(PathBuf::from("/src/app")),
         keychain,
+        owner: None,
     }
 }
 
@@ -88,18 +89,26 @@ fn the_file_keeps_the_text_and_the_entry_expands_where_it_runs() {
 fn inputs_and_secrets_come_from_the_keychain() {
     let ns = format!("mcpwb-test-vars-{}", std::process::id());
     let kc = Keychain::new(&ns, Store::KernelKeyring);
-    let v = vars(Some(kc.clone()));
+    let mut v = vars(Some(kc.clone()));
+    // Outside an entry an input has no owner.
+    let e = v.expand("${input:api-key}").unwrap_err();
+    assert!(e.contains("belongs to a server entry"), "{e}");
+    v.owner = Some("srv/".into());
     let e = v.expand("${input:api-key}").unwrap_err();
     assert!(e.contains("\"api-key\" has not been given"), "{e}");
-    kc.set(&input_id("api-key"), "from-the-user").unwrap();
+    kc.set(&input_id("srv/", "api-key"), "from-the-user")
+        .unwrap();
     kc.set("srv/env/TOKEN", "kept-secret").unwrap();
     assert_eq!(v.expand("${input:api-key}").unwrap(), "from-the-user");
     assert_eq!(v.expand("${secret:srv/env/TOKEN}").unwrap(), "kept-secret");
+    // Another entry's answer is not this one's.
+    v.owner = Some("other/".into());
+    assert!(v.expand("${input:api-key}").is_err());
     assert_eq!(
         keychain_refs("a ${input:api-key} b ${secret:srv/env/TOKEN} ${HOME}"),
-        [input_id("api-key"), "srv/env/TOKEN".to_string()]
+        ["input/api-key".to_string(), "srv/env/TOKEN".to_string()]
     );
-    kc.delete(&input_id("api-key")).unwrap();
+    kc.delete(&input_id("srv/", "api-key")).unwrap();
     kc.delete("srv/env/TOKEN").unwrap();
 }
 
@@ -114,7 +123,7 @@ fn missing_inputs_are_listed_once_with_their_declaration_and_users() {
                "c": { "command": "y", "args": ["${input:given}"] } } }"#,
     )
     .unwrap();
-    let missing = cfg.missing_inputs(|id| id == input_id("given"));
+    let missing = cfg.missing_inputs(None, |id| id == input_id("c/", "given"));
     let ids: Vec<_> = missing
         .iter()
         .map(|n| (n.id.as_str(), n.servers.clone(), n.password))
@@ -183,4 +192,98 @@ fn an_entry_reads_only_its_own_secrets() {
     assert!(format!("{:?}", ok.transport).contains("team-key"));
     kc.delete(&github).unwrap();
     kc.delete(&team).unwrap();
+}
+
+#[test]
+fn an_entry_reads_only_its_own_input_answers() {
+    use crate::config::Scope;
+    let ns = format!("mcpwb-test-inputs-{}", std::process::id());
+    let kc = Keychain::new(&ns, Store::KernelKeyring);
+    let project = std::env::temp_dir();
+    let mut v = vars(Some(kc.clone()));
+    v.workspace = Some(project.clone());
+    let cfg = crate::config::ConfigFile::parse(
+        std::path::Path::new("/t/mcp.json"),
+        r#"{ "mcpServers": {
+               "github": { "url": "https://gh/mcp", "headers": { "Authorization": "Bearer ${input:token}" } },
+               "cloned": { "command": "x", "env": { "T": "${input:token}" } } } }"#,
+    )
+    .unwrap();
+    let by = |n: &str| cfg.servers.iter().find(|e| e.name == n).unwrap().clone();
+    // The person answered for their own github entry.
+    let github = by("github");
+    kc.set(&github.input_key(Some(&project), "token"), "ghp_user")
+        .unwrap();
+    assert!(format!("{:?}", github.expanded(&v).unwrap().transport).contains("ghp_user"));
+    // Another entry naming the same input does not get that answer…
+    let e = by("cloned").expanded(&v).unwrap_err().to_string();
+    assert!(
+        e.contains("has not been given") && !e.contains("ghp_user"),
+        "{e}"
+    );
+    // …nor does a project's entry of the same name.
+    let mut project_github = github.clone();
+    project_github.scope = Scope::Project;
+    assert!(project_github.expanded(&v).is_err());
+    // The window asks once and stores the answer for each entry that uses it.
+    let keys = cfg.input_keys(Some(&project), "token");
+    assert_eq!(
+        keys.iter().map(|(s, _)| s.as_str()).collect::<Vec<_>>(),
+        ["github", "cloned"]
+    );
+    let missing = cfg.missing_inputs(Some(&project), |k| kc.get(k).unwrap().is_some());
+    assert_eq!(missing.len(), 1);
+    assert_eq!(missing[0].servers, ["cloned"]);
+    kc.delete(&github.input_key(Some(&project), "token"))
+        .unwrap();
+}
+
+#[test]
+fn the_values_to_mask_include_references_and_url_credentials_but_not_paths() {
+    let ns = format!("mcpwb-test-mask-{}", std::process::id());
+    let kc = Keychain::new(&ns, Store::KernelKeyring);
+    kc.set("api/url/key", "kc-value-1234").unwrap();
+    let mut v = vars(Some(kc.clone()));
+    v.env
+        .as_mut()
+        .unwrap()
+        .insert("GITHUB_TOKEN".into(), "ghp_abcdef".into());
+    let remote = parse_entry(
+        "api",
+        &json!({
+            "url": "https://bot:p%40ss-word@h.example/${secret:api/url/key}/mcp?api_key=q-value-99&format=json",
+            "headers": { "X-Env": "${GITHUB_TOKEN}" }
+        }),
+    )
+    .unwrap();
+    let expanded = remote.expanded(&v).unwrap();
+    let values = remote.secret_values(&expanded, &v);
+    for s in [
+        "kc-value-1234",
+        "ghp_abcdef",
+        "p%40ss-word",
+        "p@ss-word",
+        "q-value-99",
+    ] {
+        assert!(values.iter().any(|x| x == s), "{s} not in {values:?}");
+    }
+    // A parameter that is not a credential, and the user name beside a
+    // password, stay readable.
+    assert!(
+        !values.iter().any(|x| x == "json" || x == "bot"),
+        "{values:?}"
+    );
+    // A lone user name is how some servers take a token.
+    let lone = parse_entry("t", &json!({ "url": "https://tok-5566@h.example/mcp" })).unwrap();
+    let values = lone.secret_values(&lone.expanded(&v).unwrap(), &v);
+    assert!(values.iter().any(|x| x == "tok-5566"), "{values:?}");
+    // Paths and ports from the environment are not secrets.
+    let local = parse_entry(
+        "local",
+        &json!({ "command": "${userHome}/bin/x", "args": ["--port", "${PORT}", "--key", "${GITHUB_TOKEN}"] }),
+    )
+    .unwrap();
+    let values = local.secret_values(&local.expanded(&v).unwrap(), &v);
+    assert_eq!(values, ["ghp_abcdef"]);
+    kc.delete("api/url/key").unwrap();
 }

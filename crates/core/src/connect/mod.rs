@@ -370,6 +370,18 @@ async fn connect_sse(
     .await
 }
 
+/// `entry` with its references expanded; what must never be shown of it
+/// goes to the masker first (before anything is sent or logged).
+pub(crate) fn expand(
+    entry: &ServerEntry,
+    vars: &crate::config::vars::Vars,
+    traffic: &TrafficLog,
+) -> Result<ServerEntry, String> {
+    let expanded = entry.expanded(vars).map_err(|e| e.to_string())?;
+    traffic.set_secrets(&entry.name, entry.secret_values(&expanded, vars));
+    Ok(expanded)
+}
+
 /// Open a session to `entry` (no timeout here: the supervisor bounds it).
 pub(crate) async fn connect(entry: &ServerEntry, cx: Context<'_>) -> Result<Session, String> {
     let handler = WorkbenchClient {
@@ -386,8 +398,6 @@ pub(crate) async fn connect(entry: &ServerEntry, cx: Context<'_>) -> Result<Sess
             env,
             cwd,
         } => {
-            cx.traffic
-                .set_secrets(&entry.name, env.values().cloned().collect());
             let spec = stdio::StdioSpec {
                 server: &entry.name,
                 command,
@@ -403,24 +413,18 @@ pub(crate) async fn connect(entry: &ServerEntry, cx: Context<'_>) -> Result<Sess
             start(transport, handler, TransportKind::Stdio, Some(child), None).await
         }
         Transport::StreamableHttp { url, headers } => {
-            cx.traffic
-                .set_secrets(&entry.name, headers.values().cloned().collect());
             let result =
                 connect_streamable(entry, url, http_client(entry, url, headers)?, handler, &cx)
                     .await;
             explain_unreachable(url, result).await
         }
         Transport::Sse { url, headers } => {
-            cx.traffic
-                .set_secrets(&entry.name, headers.values().cloned().collect());
             let result =
                 connect_sse(entry, url, http_client(entry, url, headers)?, handler, &cx).await;
             explain_unreachable(url, result).await
         }
         Transport::RemoteAuto { url, headers } => {
             // No "type": Streamable HTTP first, then the legacy SSE transport.
-            cx.traffic
-                .set_secrets(&entry.name, headers.values().cloned().collect());
             let client = http_client(entry, url, headers)?;
             let result = match connect_streamable(entry, url, client.clone(), handler.clone(), &cx)
                 .await

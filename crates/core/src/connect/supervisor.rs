@@ -220,10 +220,7 @@ impl ServerHandle {
             events: &sh.events,
             asks: sh.options.asks.as_ref(),
         };
-        let entry = sh
-            .entry
-            .expanded(&sh.options.vars)
-            .map_err(|e| e.to_string())?;
+        let entry = super::expand(&sh.entry, &sh.options.vars, &sh.traffic)?;
         tokio::time::timeout(sh.options.startup_timeout, connect(&entry, cx))
             .await
             .map_err(|_| {
@@ -402,9 +399,9 @@ impl Supervisor {
             events: &self.events,
             asks: self.options.asks.as_ref(),
         };
-        let entry = match self.entry.expanded(&self.options.vars) {
+        let entry = match super::expand(&self.entry, &self.options.vars, &self.traffic) {
             Ok(entry) => entry,
-            Err(e) => return Outcome::Failed(e.to_string()),
+            Err(e) => return Outcome::Failed(e),
         };
         let connecting = connect(&entry, cx);
         tokio::pin!(connecting);
@@ -541,7 +538,8 @@ impl Supervisor {
         // Give the stderr drain a moment to record the last words.
         tokio::time::sleep(Duration::from_millis(30)).await;
         let stderr = self.traffic.last_stderr(&self.entry.name, 20);
-        tracing::warn!(server = %self.entry.name, %reason, attempt, "server failed");
+        let masked = self.traffic.mask_text(&self.entry.name, &reason);
+        tracing::warn!(server = %self.entry.name, reason = %masked, attempt, "server failed");
         self.publish(
             ServerState::Failed {
                 reason: reason.clone(),

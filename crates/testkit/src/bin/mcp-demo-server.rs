@@ -33,7 +33,7 @@ struct Args {
     port_file: Option<PathBuf>,
     /// Misbehave: exit-at-start, crash-on-call, hang-on-call, no-initialize,
     /// garbage-stdout, flood-stderr, huge-result, grandchild, drop-session,
-    /// bad-stderr, huge-stderr-line.
+    /// bad-stderr, huge-stderr-line, tell-secrets.
     #[arg(long)]
     fault: Option<Fault>,
     /// Paginate tools, resources, templates and prompts in pages of this size.
@@ -131,6 +131,7 @@ async fn serve(args: Args) -> Result<(), Box<dyn std::error::Error>> {
                 let _ = e.write_all(b"\ndemo server: the huge line has ended\n");
             });
         }
+        Some(Fault::TellSecrets) => eprintln!("demo server: {}", workbench_testkit::fault::told()),
         Some(Fault::Grandchild) => {
             let child = std::process::Command::new("sleep").arg("3600").spawn()?;
             eprintln!("demo server: started grandchild pid {}", child.id());

@@ -137,6 +137,7 @@ impl DemoServer {
                 std::future::pending::<()>().await;
             }
             Some(Fault::HugeResult) => return Ok(text_result("x".repeat(20 * 1024 * 1024), false)),
+            Some(Fault::TellSecrets) => return Ok(text_result(crate::fault::told(), false)),
             _ => {}
         }
         let peer = ctx.peer.clone();

@@ -310,3 +310,60 @@ async fn a_secret_a_server_says_back_in_a_log_message_is_masked() {
     }
     wb.shutdown().await;
 }
+
+/// A server that says back the command line and environment it was started
+/// with: the secrets in them — from the keychain, from the environment,
+/// in an argument — reach neither the traffic log (messages and stderr)
+/// nor its exports, nor the log lines.
+#[tokio::test]
+async fn a_server_telling_its_args_and_env_back_shows_no_secret() {
+    use workbench_core::config::secrets::{Keychain, Store};
+    let ns = format!("mcpwb-test-teller-{}", std::process::id());
+    let kc = Keychain::new(&ns, Store::KernelKeyring);
+    kc.set("teller/args/token", "kc-arg-secret-9911").unwrap();
+    let mut options = fast();
+    options.supervisor.vars.keychain = Some(kc.clone());
+    options.supervisor.vars.env = Some(
+        [("SERVICE_API_KEY", "env-secret-7788"), ("PORT", "4321")]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect(),
+    );
+    let (name, mut entry) = stdio(
+        "teller",
+        &[
+            "--fault",
+            "tell-secrets",
+            "--token",
+            "${secret:teller/args/token}",
+        ],
+    );
+    entry["env"] = json!({ "K": "${SERVICE_API_KEY}", "PLAIN": "literal-pass-6655" });
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config(dir.path(), &[(name, entry)]);
+    let wb = Workbench::start(&cfg, options);
+    ready(&wb, "teller").await;
+    let told = echo(&wb, "teller", "anything").await;
+    // It did say them (the call's own result is the caller's to see)…
+    assert!(told.contains("kc-arg-secret-9911") && told.contains("env-secret-7788"));
+    // …but nothing that leaves the core for a log or a view holds them.
+    let secrets = ["kc-arg-secret-9911", "env-secret-7788", "literal-pass-6655"];
+    let entries = wb.traffic().entries(Some("teller"));
+    assert!(
+        entries.iter().any(|e| e.body.contains("args:")),
+        "the result was recorded"
+    );
+    for e in &entries {
+        for s in secrets {
+            assert!(!e.body.contains(s), "{s} in the traffic: {}", e.body);
+        }
+    }
+    let everything = wb.traffic().mask_all(&format!("{told} {:?}", entries));
+    for s in secrets {
+        assert!(!everything.contains(s), "{s}: {everything}");
+    }
+    // What is not a secret stays readable.
+    assert!(told.contains("--fault tell-secrets"));
+    kc.delete("teller/args/token").unwrap();
+    wb.shutdown().await;
+}
