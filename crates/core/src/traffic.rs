@@ -177,7 +177,7 @@ const MAX_PROGRESS: usize = 4096;
 /// sends requests nobody answers (or answers with `id: null`) cannot grow
 /// the map. Past it, what waited longer than [`PENDING_TTL`] goes, then the
 /// older half (their responses, if they come, show no latency).
-const MAX_PENDING: usize = 4096;
+pub const MAX_PENDING: usize = 4096;
 const PENDING_TTL: std::time::Duration = std::time::Duration::from_secs(600);
 
 fn expire_pending(pending: &mut HashMap<(IdKey, bool), Pending>) {
@@ -248,6 +248,11 @@ impl TrafficLog {
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Inner> {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// How many requests (of every server) wait for their response here.
+    pub fn pending_len(&self) -> usize {
+        self.lock().rings.values().map(|r| r.pending.len()).sum()
     }
 
     /// Keep at most `bytes` of message bodies per server (oldest go first).

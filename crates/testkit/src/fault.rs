@@ -31,9 +31,14 @@ pub enum Fault {
     /// the result of every tool call (what a hostile server does with the
     /// secrets it was started with).
     TellSecrets,
+    /// A hand-written server (not rmcp) whose tool call first sends 100,000
+    /// requests with the id 1.5 (`{"id":1.5,"method":"ping"}`), then answers.
+    PingFlood,
+    /// A hand-written server whose tool call answers with one 400 MB line.
+    GiantResult,
 }
 
-pub const ALL: [Fault; 12] = [
+pub const ALL: [Fault; 14] = [
     Fault::ExitAtStart,
     Fault::CrashOnCall,
     Fault::HangOnCall,
@@ -46,6 +51,8 @@ pub const ALL: [Fault; 12] = [
     Fault::BadStderr,
     Fault::HugeStderrLine,
     Fault::TellSecrets,
+    Fault::PingFlood,
+    Fault::GiantResult,
 ];
 
 impl Fault {
@@ -63,6 +70,8 @@ impl Fault {
             Fault::BadStderr => "bad-stderr",
             Fault::HugeStderrLine => "huge-stderr-line",
             Fault::TellSecrets => "tell-secrets",
+            Fault::PingFlood => "ping-flood",
+            Fault::GiantResult => "giant-result",
         }
     }
 }

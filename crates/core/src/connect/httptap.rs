@@ -294,7 +294,18 @@ impl TapClient {
         }
         match content_type.as_deref() {
             Some(ct) if media_type_is(ct, "text/event-stream") => {
-                let events = SseStream::from_bytes_stream(response.bytes_stream()).boxed();
+                let me = self.clone();
+                let max = limits.max_sse_event_size;
+                let body = super::sselimit::bounded(response.bytes_stream(), max, move || {
+                    let message = format!(
+                        "the server sent an event of more than {max} bytes (the entry's maxMessageSize); closing the stream. To accept it, raise \"maxMessageSize\" (bytes) in the entry"
+                    );
+                    me.traffic
+                        .record_stderr(&me.server, &format!("[workbench] {message}"));
+                    *me.failure.lock().unwrap_or_else(|p| p.into_inner()) = Some(message.clone());
+                    message
+                });
+                let events = SseStream::from_bytes_stream(body).boxed();
                 Ok(StreamableHttpPostResponse::Sse(
                     self.tapped(events),
                     new_session,

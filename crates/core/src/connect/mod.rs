@@ -6,6 +6,7 @@ mod client;
 pub mod httptap;
 pub mod resolve;
 pub mod sse;
+mod sselimit;
 pub mod stdio;
 pub mod supervisor;
 mod tap;

@@ -198,6 +198,17 @@ fn general(text: &str, stop_early: bool) -> Option<Head<'_>> {
     (read.is_ok() || (stop_early && head.decided())).then_some(head)
 }
 
+/// A string, or an integer (JSON text, no fraction or exponent).
+fn valid_id(id: &str) -> bool {
+    id.starts_with('"')
+        || (!id.is_empty()
+            && id
+                .strip_prefix('-')
+                .unwrap_or(id)
+                .bytes()
+                .all(|b| b.is_ascii_digit()))
+}
+
 /// File one message. `written_by_us`: the text was serialized by this
 /// process (what the client sends), so it is valid JSON and reading can stop
 /// as soon as the kind is known (a request's params, often the larger part,
@@ -217,6 +228,13 @@ pub(super) fn classify(text: &str, written_by_us: bool) -> Classified<'_> {
     };
     let method = head.method;
     let id = head.id.filter(|id| *id != "null").map(str::to_string);
+    // MCP ids are strings or integers: anything else (1.5, true, {}) is
+    // not a message rmcp could answer by id, and it would answer each with
+    // an error of its own — a flood of them, from a server that does not
+    // read meanwhile, would block the connection. Such lines are withheld.
+    if id.as_deref().is_some_and(|id| !valid_id(id)) {
+        return invalid();
+    }
     let kind = match (&method, &id) {
         (Some(_), Some(_)) => MessageKind::Request,
         (Some(_), None) => MessageKind::Notification,
@@ -258,6 +276,24 @@ mod tests {
             false,
         );
         assert_eq!(c.kind, MessageKind::Invalid);
+    }
+
+    #[test]
+    fn an_id_that_is_not_a_string_or_an_integer_makes_the_line_invalid() {
+        for text in [
+            r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":1e3,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":true,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":{"a":1},"result":{}}"#,
+        ] {
+            assert_eq!(classify(text, false).kind, MessageKind::Invalid, "{text}");
+        }
+        for text in [
+            r#"{"jsonrpc":"2.0","id":-15,"method":"ping"}"#,
+            r#"{"jsonrpc":"2.0","id":"1.5","method":"ping"}"#,
+        ] {
+            assert_eq!(classify(text, false).kind, MessageKind::Request, "{text}");
+        }
     }
 
     #[test]

@@ -33,7 +33,8 @@ struct Args {
     port_file: Option<PathBuf>,
     /// Misbehave: exit-at-start, crash-on-call, hang-on-call, no-initialize,
     /// garbage-stdout, flood-stderr, huge-result, grandchild, drop-session,
-    /// bad-stderr, huge-stderr-line, tell-secrets.
+    /// bad-stderr, huge-stderr-line, tell-secrets, ping-flood, giant-result
+    /// (the last two: a hand-written server over stdio, not rmcp).
     #[arg(long)]
     fault: Option<Fault>,
     /// Paginate tools, resources, templates and prompts in pages of this size.
@@ -63,6 +64,17 @@ fn main() -> ExitCode {
     if args.fault == Some(Fault::ExitAtStart) {
         eprintln!("demo server: exiting at start on purpose (fault exit-at-start)");
         return ExitCode::from(3);
+    }
+    if let Some(f @ (Fault::PingFlood | Fault::GiantResult)) = args.fault {
+        return match workbench_testkit::raw::serve(f) {
+            Ok(()) => ExitCode::SUCCESS,
+            // The client hung up on what it was sent: that is the point.
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("demo server: {e}");
+                ExitCode::FAILURE
+            }
+        };
     }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)

@@ -367,3 +367,108 @@ async fn a_server_telling_its_args_and_env_back_shows_no_secret() {
     kc.delete("teller/args/token").unwrap();
     wb.shutdown().await;
 }
+
+/// A 400 MB result on one line: the reader stops at maxMessageSize, the
+/// server is reported, memory does not follow the server's bytes.
+#[tokio::test]
+async fn a_400_mb_result_is_refused_at_the_limit_and_memory_stays_bounded() {
+    let before = rss_bytes();
+    let (wb, _dir) = with_healthy(stdio("giant", &["--fault", "giant-result"])).await;
+    ready(&wb, "giant").await;
+    let peak = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(before));
+    let sampler = {
+        let peak = peak.clone();
+        tokio::spawn(async move {
+            loop {
+                peak.fetch_max(rss_bytes(), std::sync::atomic::Ordering::Relaxed);
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        })
+    };
+    let e = wb
+        .call_tool("giant", "echo", json!({}), CallOptions::default())
+        .await
+        .expect_err("400 MB is over the default 16 MiB");
+    sampler.abort();
+    let grew = peak
+        .load(std::sync::atomic::Ordering::Relaxed)
+        .saturating_sub(before);
+    println!("call failed: {e}; RSS grew by {} MiB", grew >> 20);
+    assert!(grew < 300 << 20, "memory grew by {} MiB", grew >> 20);
+    let said = wb.traffic().last_stderr("giant", 5).join("\n");
+    assert!(said.contains("maxMessageSize"), "{said}");
+    healthy_still_works(&wb).await;
+    wb.shutdown().await;
+}
+
+/// 100,000 requests with an id no response can carry (`1.5`): the call
+/// still gets its answer, the log of unanswered requests stays bounded,
+/// the other server keeps working.
+#[tokio::test]
+async fn a_flood_of_requests_with_fractional_ids_leaves_the_client_working() {
+    let (wb, _dir) = with_healthy(stdio("flood", &["--fault", "ping-flood"])).await;
+    ready(&wb, "flood").await;
+    let started = Instant::now();
+    let out = wb
+        .call_tool("flood", "echo", json!({}), CallOptions::default())
+        .await;
+    println!(
+        "flood: {:?} after {:.1} s",
+        out.as_ref().map(|o| &o.result),
+        started.elapsed().as_secs_f64()
+    );
+    assert_eq!(
+        out.expect("the answer after the flood").result["content"][0]["text"],
+        "after the flood"
+    );
+    assert!(
+        wb.traffic().pending_len() <= workbench_core::traffic::MAX_PENDING,
+        "{} requests waiting",
+        wb.traffic().pending_len()
+    );
+    healthy_still_works(&wb).await;
+    wb.shutdown().await;
+}
+
+/// An SSE stream that never ends its event (Streamable HTTP's POST answer,
+/// the legacy transport's GET stream): the client stops reading at
+/// maxMessageSize and says so; it does not buffer what the server sends.
+#[tokio::test]
+async fn an_sse_event_that_never_ends_is_cut_at_the_limit() {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let sent = std::sync::Arc::new(AtomicU64::new(0));
+    let counter = sent.clone();
+    let app = axum::Router::new().fallback(move || {
+        let counter = counter.clone();
+        async move {
+            let block = bytes::Bytes::from(vec![b'x'; 1 << 20]);
+            let first = futures::stream::once(async {
+                Ok::<_, std::io::Error>(bytes::Bytes::from_static(b"data: "))
+            });
+            let endless = futures::stream::repeat_with(move || {
+                counter.fetch_add(1 << 20, Ordering::Relaxed);
+                Ok(block.clone())
+            });
+            (
+                [(axum::http::header::CONTENT_TYPE, "text/event-stream")],
+                axum::body::Body::from_stream(futures::StreamExt::chain(first, endless)),
+            )
+        }
+    });
+    let (addr, _stop) = serve(app).await;
+    for kind in ["http", "sse"] {
+        sent.store(0, Ordering::Relaxed);
+        let name = format!("endless-{kind}");
+        let entry =
+            json!({ "type": kind, "url": format!("http://{addr}/mcp"), "maxMessageSize": 4 << 20 });
+        let (wb, _dir) = with_healthy((name.clone(), entry)).await;
+        let reason = failure_reason(&wb, &name).await;
+        let mib = sent.load(Ordering::Relaxed) >> 20;
+        println!("{kind}: {reason} after the server sent {mib} MiB");
+        assert!(reason.contains("maxMessageSize"), "{kind}: {reason}");
+        // The limit is 4 MiB; what sits in socket buffers is the rest.
+        assert!(mib < 64, "{kind}: the server got to send {mib} MiB");
+        healthy_still_works(&wb).await;
+        wb.shutdown().await;
+    }
+}
