@@ -147,6 +147,7 @@ pub fn builder<R: Runtime>(options: LaunchOptions) -> tauri::Builder<R> {
                 // server (and 64 MiB of message text, whichever comes first).
                 traffic_capacity: Some(100_000),
                 interactive: true,
+                offers: None,
                 stagger: std::time::Duration::from_millis(60),
                 trust: Some(workbench_core::config::trust::Trust::app()),
             };

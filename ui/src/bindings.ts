@@ -104,8 +104,8 @@ export const commands = {
 	/**  The inputs the config's servers refer to that the keychain lacks. */
 	neededInputs: () => typedError<NeededInput_Serialize[], ErrorInfo>(__TAURI_INVOKE("needed_inputs")),
 	/**
-	 *  Remember the value of `${input:id}` in the OS keychain, then restart the
-	 *  servers that use it.
+	 *  Remember the value of `${input:id}` in the OS keychain for each of
+	 *  `servers` that uses it (each entry has its own answer), then restart them.
 	 */
 	provideInput: (id: string, value: string, servers: string[]) => typedError<null, ErrorInfo>(__TAURI_INVOKE("provide_input", { id, value, servers })),
 	/**

@@ -2,6 +2,7 @@
 //! runner. It installs what is missing (Debian packages, npm packages,
 //! tauri-driver, cargo-deny), says what and why, and times each stage.
 
+mod conformance;
 mod setup;
 mod stages;
 mod supply;
@@ -21,6 +22,8 @@ tasks:
   bench                   the core against bare rmcp, the agent, and the window's start (release builds)
   bundle                  build the release .deb (with icon and desktop entry)
   bindings                regenerate ui/src/bindings.ts from the Rust types
+  conformance             the official MCP conformance suite's client scenarios
+                          against mcpwb: a table and N/M scenarios passed
   supply                  the supply-chain checks alone: cargo deny (licenses, bans,
                           sources, advisories), npm licenses and npm audit";
 
@@ -32,6 +35,7 @@ fn main() -> ExitCode {
         Some("bundle") => tasks::bundle(),
         Some("bench") => tasks::bench(),
         Some("bindings") => tasks::bindings(),
+        Some("conformance") => conformance::client(&tasks::root()),
         Some("supply") => supply::install_cargo_deny().and_then(|()| supply::check(&tasks::root())),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");

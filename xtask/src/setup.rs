@@ -123,7 +123,7 @@ pub fn npm_packages(root: &Path) -> Result {
     .env("npm_config_update_notifier", "false"))
 }
 
-fn modified(p: &Path) -> Option<std::time::SystemTime> {
+pub fn modified(p: &Path) -> Option<std::time::SystemTime> {
     std::fs::metadata(p).and_then(|m| m.modified()).ok()
 }
 

@@ -17,7 +17,7 @@ pub fn root() -> PathBuf {
         .to_path_buf()
 }
 
-fn target_dir(root: &Path) -> PathBuf {
+pub fn target_dir(root: &Path) -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| root.join("target"))

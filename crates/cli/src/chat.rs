@@ -348,8 +348,7 @@ pub async fn run(
     };
     let only: Vec<&str> = args.servers.iter().map(String::as_str).collect();
     let wb =
-        crate::commands::connect_some(cli, &only, sampling != crate::terminal::Sampling::Refuse)
-            .await?;
+        crate::commands::connect_some(cli, &only, crate::commands::offers(cli, sampling)).await?;
     let outcome = chat(cli, args, &wb, prompt, on_terminal, sampling).await;
     wb.shutdown().await;
     outcome
@@ -384,7 +383,12 @@ async fn chat(
     .map_err(agent_failure)?;
     provider(&agent, args).await?;
     let terminal = on_terminal.then(Terminal::start);
-    let _asks = crate::terminal::serve_asks(wb, Some(agent.clone()), sampling, terminal.clone());
+    let _asks = crate::terminal::serve_asks(
+        wb,
+        Some(agent.clone()),
+        (sampling, cli.elicitation),
+        terminal.clone(),
+    );
     let session = match args
         .session
         .as_deref()

@@ -23,17 +23,24 @@ fn parse_args(text: &str) -> Result<Value, Failure> {
 /// Start the servers of the config (only `only`, when given) and wait for them.
 async fn connect(cli: &Cli, only: Option<&str>) -> Result<Workbench, Failure> {
     let only: Vec<&str> = only.into_iter().collect();
-    connect_some(
-        cli,
-        &only,
-        cli.sampling != crate::terminal::Sampling::Refuse,
-    )
-    .await
+    connect_some(cli, &only, offers(cli, cli.sampling)).await
+}
+
+/// What the client advertises: what the flags answer.
+pub fn offers(cli: &Cli, sampling: crate::terminal::Sampling) -> workbench_core::asks::Offers {
+    workbench_core::asks::Offers {
+        sampling: sampling != crate::terminal::Sampling::Refuse,
+        elicitation: cli.elicitation != crate::terminal::Elicitation::Decline,
+    }
 }
 
 /// Start the servers named in `only` (all when empty) and wait for them;
-/// `asks`: servers may ask for sampling (someone answers).
-pub async fn connect_some(cli: &Cli, only: &[&str], asks: bool) -> Result<Workbench, Failure> {
+/// `offers`: what servers may ask (someone answers).
+pub async fn connect_some(
+    cli: &Cli,
+    only: &[&str],
+    offers: workbench_core::asks::Offers,
+) -> Result<Workbench, Failure> {
     let path = cli.config.clone().unwrap_or_else(default_user_config);
     let mut config = ConfigFile::load_scoped(&path, cli.project.as_deref())?;
     // Seen whole first: the user's file as first seen is trusted whole,
@@ -75,7 +82,8 @@ pub async fn connect_some(cli: &Cli, only: &[&str], asks: bool) -> Result<Workbe
             ..SupervisorOptions::default()
         },
         traffic_capacity: None,
-        interactive: asks,
+        interactive: offers.sampling || offers.elicitation,
+        offers: Some(offers),
         stagger: Duration::ZERO,
         trust: Some(trust),
     };
@@ -93,13 +101,19 @@ async fn ready(wb: &Workbench, name: &str) -> Result<(), Failure> {
         ServerState::Ready => {
             match wb.server(name)?.peer() {
                 Some(peer) => {
-                    let caps = status.info.map(|i| i.capabilities).unwrap_or_default();
-                    let entry = wb.server(name)?.entry().clone();
-                    let offers = move |tool: &str| entry.offers_tool(tool);
-                    wb.catalog()
-                        .refresh(name, &peer, &caps, None, &offers)
-                        .await
-                        .map_err(Error::Internal)?;
+                    // The workbench lists a Ready server itself: wait for
+                    // that (a list of our own would ask the server twice);
+                    // list here only if it did not come, to say why.
+                    let listed = wb.tools_settled(Duration::from_secs(10)).await;
+                    if listed.iter().any(|n| n == name) {
+                        let caps = status.info.map(|i| i.capabilities).unwrap_or_default();
+                        let entry = wb.server(name)?.entry().clone();
+                        let offers = move |tool: &str| entry.offers_tool(tool);
+                        wb.catalog()
+                            .refresh(name, &peer, &caps, None, &offers)
+                            .await
+                            .map_err(Error::Internal)?;
+                    }
                 }
                 // Transient: its discovery session fills the catalog, then closes.
                 None => {
@@ -182,14 +196,29 @@ pub async fn run(cli: &Cli) -> Result<(), Failure> {
 /// What answers servers' asks during a command: the model (`--sampling
 /// auto`), the person (`ask`, on a terminal), or nobody (refused).
 fn asks_for(cli: &Cli, wb: &Workbench) -> Result<Option<tokio_util::sync::DropGuard>, Failure> {
-    use crate::terminal::{Sampling, Terminal, interactive, serve_asks};
-    if cli.sampling == Sampling::Refuse {
+    use crate::terminal::{Elicitation, Sampling, Terminal, interactive, serve_asks};
+    if cli.sampling == Sampling::Refuse && cli.elicitation == Elicitation::Decline {
         return Ok(None);
     }
     if cli.sampling == Sampling::Ask && !interactive() {
         return Err(Failure::Usage(
             "--sampling ask needs a terminal; use auto or refuse".into(),
         ));
+    }
+    if cli.elicitation == Elicitation::Ask && !interactive() {
+        return Err(Failure::Usage(
+            "--elicitation ask needs a terminal; use defaults or decline".into(),
+        ));
+    }
+    let asking = cli.sampling == Sampling::Ask || cli.elicitation == Elicitation::Ask;
+    if cli.sampling == Sampling::Refuse {
+        let terminal = asking.then(Terminal::start);
+        return Ok(Some(serve_asks(
+            wb,
+            None,
+            (cli.sampling, cli.elicitation),
+            terminal,
+        )));
     }
     let config = cli.config.clone().unwrap_or_else(default_user_config);
     let store = workbench_store::Store::open_in(&workbench_core::settings::data_dir())
@@ -209,8 +238,13 @@ fn asks_for(cli: &Cli, wb: &Workbench) -> Result<Option<tokio_util::sync::DropGu
         },
     )
     .map_err(|e| Failure::Agent(e.into()))?;
-    let terminal = (cli.sampling == Sampling::Ask).then(Terminal::start);
-    Ok(Some(serve_asks(wb, Some(agent), cli.sampling, terminal)))
+    let terminal = asking.then(Terminal::start);
+    Ok(Some(serve_asks(
+        wb,
+        Some(agent),
+        (cli.sampling, cli.elicitation),
+        terminal,
+    )))
 }
 
 async fn each_ready(wb: &Workbench, target: Option<&str>) -> Result<Vec<String>, Failure> {

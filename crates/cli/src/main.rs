@@ -47,6 +47,10 @@ pub struct Cli {
     /// configured model answer, or refuse.
     #[arg(long, global = true, value_enum, default_value = "refuse")]
     sampling: terminal::Sampling,
+    /// Servers' requests for input (elicitation): decline, accept with the
+    /// schema's defaults (SEP-1034), or ask on the terminal.
+    #[arg(long, global = true, value_enum, default_value = "decline")]
+    elicitation: terminal::Elicitation,
     /// Trust every server of the config for this run and later ones (as
     /// `mcpwb config trust NAME` does one): servers from a project's file,
     /// an import or an edit outside the workbench do not start otherwise.

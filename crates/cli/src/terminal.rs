@@ -1,8 +1,10 @@
 //! The person at the terminal: stdin read line by line by one thread for
 //! the whole run (the chat loop, approvals and sampling prompts take turns
 //! reading it), and questions asked on stderr so stdout stays the answer.
-//! Also what servers ask headless (`--sampling`): answered by the model,
-//! asked on the terminal, or refused; elicitations are declined.
+//! Also what servers ask headless: sampling (`--sampling`) answered by the
+//! model, asked on the terminal, or refused; elicitation (`--elicitation`)
+//! declined, accepted with the schema's defaults (SEP-1034), or asked on the
+//! terminal field by field.
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::sync::Arc;
@@ -62,6 +64,137 @@ pub enum Sampling {
     Auto,
     /// Refuse (the default; the capability is not even advertised).
     Refuse,
+}
+
+/// What `--elicitation` says about servers' requests for input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Elicitation {
+    /// Decline (the default; the capability is not advertised).
+    Decline,
+    /// Accept with the defaults the requested schema gives (SEP-1034);
+    /// fields without a default are left out.
+    Defaults,
+    /// Ask the person on the terminal, field by field.
+    Ask,
+}
+
+/// An accepting answer carrying each property's `default` (form mode); a
+/// URL-mode request is declined (nobody opens the page).
+pub fn defaults_answer(params: &Value) -> Value {
+    if params["mode"] == "url" {
+        return json!({ "action": "decline" });
+    }
+    let mut content = serde_json::Map::new();
+    for (name, prop) in params["requestedSchema"]["properties"]
+        .as_object()
+        .into_iter()
+        .flatten()
+    {
+        if let Some(d) = prop.get("default") {
+            content.insert(name.clone(), d.clone());
+        }
+    }
+    json!({ "action": "accept", "content": content })
+}
+
+/// One typed answer as the property's type wants it (None: not valid).
+fn typed(prop: &Value, text: &str) -> Option<Value> {
+    let kind = prop["type"].as_str().unwrap_or("string");
+    match kind {
+        "integer" => text.parse::<i64>().ok().map(Value::from),
+        "number" => text.parse::<f64>().ok().map(Value::from),
+        "boolean" => match text.to_ascii_lowercase().as_str() {
+            "y" | "yes" | "true" => Some(Value::Bool(true)),
+            "n" | "no" | "false" => Some(Value::Bool(false)),
+            _ => None,
+        },
+        "array" => Some(Value::from(
+            text.split(',')
+                .map(|t| Value::from(t.trim()))
+                .collect::<Vec<_>>(),
+        )),
+        _ => Some(Value::from(text)),
+    }
+}
+
+/// Ask the person for each field of an elicitation (or to open its URL).
+async fn ask_elicitation(terminal: &Terminal, ask: &PendingAsk) -> Answer {
+    let p = &ask.params;
+    let message = crate::print::clean(p["message"].as_str().unwrap_or(""));
+    eprintln!("{} asks for input: {message}", ask.server);
+    if p["mode"] == "url" {
+        eprintln!(
+            "  open: {}",
+            crate::print::clean(p["url"].as_str().unwrap_or(""))
+        );
+        let done = terminal.ask("Done there? [y/N] ").await;
+        let action = match done.as_deref().map(str::trim) {
+            Some("y" | "yes") => "accept",
+            _ => "decline",
+        };
+        return Answer::Result(json!({ "action": action }));
+    }
+    let schema = &p["requestedSchema"];
+    let required: Vec<&str> = schema["required"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    let mut content = serde_json::Map::new();
+    for (name, prop) in schema["properties"].as_object().into_iter().flatten() {
+        let title = crate::print::clean(prop["title"].as_str().unwrap_or(name));
+        let options: Vec<&str> = prop["enum"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        let mut prompt = format!("  {title} ({})", prop["type"].as_str().unwrap_or("string"));
+        if !options.is_empty() {
+            prompt.push_str(&format!(
+                " one of {}",
+                crate::print::clean(&options.join("|"))
+            ));
+        }
+        if let Some(d) = prop.get("default") {
+            prompt.push_str(&format!(" [{}]", crate::print::clean(&d.to_string())));
+        }
+        if required.contains(&name.as_str()) {
+            prompt.push_str(" *");
+        }
+        loop {
+            let Some(line) = terminal.ask(&format!("{prompt}: ")).await else {
+                return Answer::Result(json!({ "action": "cancel" }));
+            };
+            let line = line.trim();
+            if line.is_empty() {
+                if let Some(d) = prop.get("default") {
+                    content.insert(name.clone(), d.clone());
+                }
+                break;
+            }
+            match typed(prop, line) {
+                Some(v) if options.is_empty() || options.contains(&line) => {
+                    content.insert(name.clone(), v);
+                    break;
+                }
+                _ => eprintln!("  that is not a valid {title}"),
+            }
+        }
+    }
+    match terminal
+        .ask("Send? [Y]es / [d]ecline / [c]ancel: ")
+        .await
+        .as_deref()
+        .map(str::trim)
+    {
+        Some("" | "y" | "yes" | "Y") => {
+            Answer::Result(json!({ "action": "accept", "content": content }))
+        }
+        Some("d" | "decline") => Answer::Result(json!({ "action": "decline" })),
+        _ => Answer::Result(json!({ "action": "cancel" })),
+    }
 }
 
 /// A sampling request in a few lines.
@@ -157,7 +290,7 @@ async fn ask_sampling(agent: &Agent, terminal: &Terminal, ask: &PendingAsk) -> A
 pub fn serve_asks(
     wb: &Workbench,
     agent: Option<Agent>,
-    sampling: Sampling,
+    (sampling, elicitation): (Sampling, Elicitation),
     terminal: Option<Arc<Terminal>>,
 ) -> DropGuard {
     let token = CancellationToken::new();
@@ -176,7 +309,11 @@ pub fn serve_asks(
                 Err(_) => return,
             };
             let answer = match (ask.kind, sampling, &agent, &terminal) {
-                (AskKind::Elicitation, ..) => Answer::Result(json!({ "action": "decline" })),
+                (AskKind::Elicitation, ..) => match (elicitation, &terminal) {
+                    (Elicitation::Defaults, _) => Answer::Result(defaults_answer(&ask.params)),
+                    (Elicitation::Ask, Some(terminal)) => ask_elicitation(terminal, &ask).await,
+                    _ => Answer::Result(json!({ "action": "decline" })),
+                },
                 (AskKind::Sampling, Sampling::Auto, Some(agent), _) => {
                     match agent.sample(&ask.params).await {
                         Ok(r) => Answer::Result(r),

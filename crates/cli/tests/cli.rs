@@ -393,6 +393,77 @@ fn a_server_saying_its_secrets_back_is_masked_in_the_output() {
     }
 }
 
+/// Headless elicitation: declined by default (and not advertised), or
+/// accepted with the schema's defaults (SEP-1034) and advertised.
+#[test]
+fn elicitation_is_declined_or_answered_with_defaults_and_advertised_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = demo_config(dir.path(), &[]);
+    let out = mcpwb(&["call", "demo", "ask_user", "--config", &cfg]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("action: decline"), "{}", stdout(&out));
+    let out = mcpwb(&[
+        "--elicitation",
+        "defaults",
+        "call",
+        "demo",
+        "ask_user",
+        "--config",
+        &cfg,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains(r#"action: accept; content: {"subscribe":false}"#),
+        "{}",
+        stdout(&out)
+    );
+    let sent = |extra: &[&str]| {
+        let mut args = vec!["--json", "traffic", "demo", "--config", &cfg];
+        args.extend_from_slice(extra);
+        let out = mcpwb(&args);
+        let first = stdout(&out).lines().next().unwrap_or_default().to_string();
+        first.contains(r#"\"elicitation\":{\"form\""#)
+    };
+    assert!(!sent(&[]), "declining: elicitation not advertised");
+    assert!(sent(&["--elicitation", "defaults"]), "defaults: advertised");
+    let out = mcpwb(&[
+        "--elicitation",
+        "ask",
+        "call",
+        "demo",
+        "ask_user",
+        "--config",
+        &cfg,
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "ask needs a terminal: {}",
+        stderr(&out)
+    );
+}
+
+/// A server's listed items keep every field, also those no library models.
+#[test]
+fn tools_json_keeps_fields_no_library_models() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = demo_config(dir.path(), &[("future", &["--fault", "future-fields"])]);
+    let out = mcpwb(&["--json", "tools", "future", "--config", &cfg]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(
+        v["tools"][0]["tool"]["execution"]["taskSupport"],
+        "required"
+    );
+    assert_eq!(v["tools"][0]["tool"]["x-vendor"]["rating"], 5);
+    let out = mcpwb(&["--json", "prompts", "future", "--config", &cfg]);
+    assert!(
+        stdout(&out).contains(r#""x-vendor":{"tone":"warm"}"#),
+        "{}",
+        stdout(&out)
+    );
+}
+
 /// A project's server does not start until trusted: a clear refusal (exit
 /// 4) that says how, `config trust NAME`, and `--trust` for scripts.
 #[test]

@@ -64,12 +64,30 @@ struct Inner {
     roots: Mutex<BTreeMap<String, Vec<Value>>>,
 }
 
+/// What the client says it can answer (when someone answers at all).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Offers {
+    pub sampling: bool,
+    pub elicitation: bool,
+}
+
+impl Default for Offers {
+    fn default() -> Self {
+        Offers {
+            sampling: true,
+            elicitation: true,
+        }
+    }
+}
+
 /// Shared by every session of a workbench. Cheap to clone.
 #[derive(Clone)]
 pub struct Asks {
     inner: Arc<Inner>,
     /// Whether anyone will answer (the window); if not, asks are refused.
     pub interactive: bool,
+    /// What is advertised (and answered) when `interactive`.
+    pub offers: Offers,
     events: broadcast::Sender<Event>,
 }
 
@@ -78,8 +96,15 @@ impl Asks {
         Asks {
             inner: Arc::default(),
             interactive,
+            offers: Offers::default(),
             events,
         }
+    }
+
+    /// Advertise (and answer) only `offers`.
+    pub fn offering(mut self, offers: Offers) -> Asks {
+        self.offers = offers;
+        self
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<u32, Waiting>> {
@@ -94,7 +119,11 @@ impl Asks {
         params: Value,
         cancel: CancellationToken,
     ) -> Answer {
-        if !self.interactive {
+        let offered = match kind {
+            AskKind::Sampling => self.offers.sampling,
+            AskKind::Elicitation => self.offers.elicitation,
+        };
+        if !self.interactive || !offered {
             return Answer::Refuse(
                 "no one is there to answer (the workbench runs headless)".into(),
             );

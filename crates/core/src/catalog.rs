@@ -40,6 +40,12 @@ struct Inner {
 #[derive(Clone, Default)]
 pub struct Catalog {
     inner: Arc<RwLock<Inner>>,
+    /// Where the lists' answers are found as sent (every field kept); without
+    /// it, items are what the client library's types model.
+    raw: Option<crate::traffic::TrafficLog>,
+    /// One list request of a server at a time, so the answer kept whole is
+    /// the one to that request.
+    listing: Arc<std::sync::Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>>,
 }
 
 fn fnv1a(text: &str) -> u32 {
@@ -97,7 +103,35 @@ pub fn qualify(server: &str, tool: &str, taken: &HashSet<String>) -> String {
     }
 }
 
-async fn fetch_all(peer: &Peer<RoleClient>, kind: &str) -> Result<Vec<Value>, String> {
+/// The list method of a kind of item.
+fn method_of(kind: &str) -> &'static str {
+    match kind {
+        "tools" => "tools/list",
+        "resources" => "resources/list",
+        "resourceTemplates" => "resources/templates/list",
+        _ => "prompts/list",
+    }
+}
+
+/// The items of one page as the server sent them, when the answer kept in
+/// the traffic log is this page (same length as what the library parsed).
+fn raw_items(
+    raw: Option<(&crate::traffic::TrafficLog, &str)>,
+    kind: &str,
+    parsed: usize,
+) -> Option<Vec<Value>> {
+    let (traffic, server) = raw?;
+    let text = traffic.take_raw_list(server, method_of(kind))?;
+    let message: Value = serde_json::from_str(&text).ok()?;
+    let items = message["result"][kind].as_array()?;
+    (items.len() == parsed).then(|| items.clone())
+}
+
+async fn fetch_all(
+    peer: &Peer<RoleClient>,
+    kind: &str,
+    raw: Option<(&crate::traffic::TrafficLog, &str)>,
+) -> Result<Vec<Value>, String> {
     let mut items = Vec::new();
     let mut cursor: Option<String> = None;
     let mut seen = HashSet::new();
@@ -128,7 +162,10 @@ async fn fetch_all(peer: &Peer<RoleClient>, kind: &str) -> Result<Vec<Value>, St
         .map_err(|e| format!("{kind}: {e}"))?;
         let page = serde_json::to_value(&result).map_err(|e| e.to_string())?;
         if let Some(list) = page[kind].as_array() {
-            items.extend(list.iter().cloned());
+            match raw_items(raw, kind, list.len()) {
+                Some(whole) => items.extend(whole),
+                None => items.extend(list.iter().cloned()),
+            }
         }
         cursor = page["nextCursor"].as_str().map(str::to_string);
         match &cursor {
@@ -143,6 +180,14 @@ async fn fetch_all(peer: &Peer<RoleClient>, kind: &str) -> Result<Vec<Value>, St
 }
 
 impl Catalog {
+    /// A catalog that keeps items as sent, read from `traffic`.
+    pub fn reading(traffic: crate::traffic::TrafficLog) -> Catalog {
+        Catalog {
+            raw: Some(traffic),
+            ..Catalog::default()
+        }
+    }
+
     /// Fetch the lists `capabilities` advertises (or one of them) from a Ready server.
     pub async fn refresh(
         &self,
@@ -152,12 +197,21 @@ impl Catalog {
         only: Option<&str>,
         offers: &(dyn Fn(&str) -> bool + Send + Sync),
     ) -> Result<(), String> {
+        let lock = self
+            .listing
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .entry(server.to_string())
+            .or_default()
+            .clone();
+        let _one_at_a_time = lock.lock().await;
+        let raw = self.raw.as_ref().map(|t| (t, server));
         let mut current = self.server(server).unwrap_or_default();
         let wants = |list: &str, cap: &str| {
             only.is_none_or(|o| o == list) && capabilities.get(cap).is_some()
         };
         if wants("tools", "tools") {
-            let (shown, hidden): (Vec<Value>, Vec<Value>) = fetch_all(peer, "tools")
+            let (shown, hidden): (Vec<Value>, Vec<Value>) = fetch_all(peer, "tools", raw)
                 .await?
                 .into_iter()
                 .partition(|t| offers(t["name"].as_str().unwrap_or_default()));
@@ -168,13 +222,13 @@ impl Catalog {
                 .collect();
         }
         if wants("resources", "resources") {
-            current.resources = fetch_all(peer, "resources").await?;
-            current.resource_templates = fetch_all(peer, "resourceTemplates")
+            current.resources = fetch_all(peer, "resources", raw).await?;
+            current.resource_templates = fetch_all(peer, "resourceTemplates", raw)
                 .await
                 .unwrap_or_default();
         }
         if wants("prompts", "prompts") {
-            current.prompts = fetch_all(peer, "prompts").await?;
+            current.prompts = fetch_all(peer, "prompts", raw).await?;
         }
         current.stale = false;
         self.write().servers.insert(server.to_string(), current);

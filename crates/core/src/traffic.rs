@@ -127,7 +127,18 @@ struct Inner {
     /// (server, progress token) → when the server last reported progress on
     /// it: what a call's timeout is reset by.
     progress: HashMap<(String, String), Instant>,
+    /// (server, list method) → the last answer as sent, whole: the catalog
+    /// keeps every field of every item, also those no library models.
+    raw_lists: HashMap<(String, &'static str), String>,
 }
+
+/// The list methods whose answers are kept whole for the catalog.
+pub const LIST_METHODS: [&str; 4] = [
+    "tools/list",
+    "resources/list",
+    "resources/templates/list",
+    "prompts/list",
+];
 
 /// Distinct method names kept per server; a server inventing names past
 /// this starts the set afresh (only sharing is lost, never a name).
@@ -239,6 +250,7 @@ impl TrafficLog {
                 max_body: DEFAULT_MAX_BODY,
                 max_bytes: DEFAULT_MAX_BYTES,
                 rings: HashMap::default(),
+                raw_lists: HashMap::default(),
                 progress: HashMap::default(),
             })),
             progress_len: Arc::default(),
@@ -291,7 +303,7 @@ impl TrafficLog {
             self.progress_len
                 .store(inner.progress.len(), std::sync::atomic::Ordering::Relaxed);
         }
-        self.push(
+        let entry = self.push(
             server,
             direction,
             c.kind,
@@ -299,7 +311,26 @@ impl TrafficLog {
             c.id,
             text,
             raw.len(),
-        )
+        );
+        if direction == Direction::Incoming
+            && entry.kind == MessageKind::Response
+            && let Some(list) = entry
+                .method
+                .as_deref()
+                .and_then(|m| LIST_METHODS.iter().find(|l| **l == m))
+        {
+            self.lock()
+                .raw_lists
+                .insert((server.to_string(), list), text.to_string());
+        }
+        entry
+    }
+
+    /// The last answer `server` gave to the list method `method`, as sent
+    /// (taken: the next call gives the next answer).
+    pub fn take_raw_list(&self, server: &str, method: &str) -> Option<String> {
+        let list = LIST_METHODS.iter().find(|l| **l == method)?;
+        self.lock().raw_lists.remove(&(server.to_string(), *list))
     }
 
     /// When `server` last reported progress on `token` (JSON text, e.g. `3`).

@@ -143,7 +143,7 @@ async fn compare(bare: &Client, core: &Client, mode: Mode) -> (f64, f64) {
 /// 2026-07-28 the client's info and capabilities travel in every request's
 /// `_meta`, so the server and rmcp do the same work for both).
 async fn bare_client(url: Option<&str>) -> rmcp::service::RunningService<RoleClient, ClientConfig> {
-    let info = workbench_core::connect::client_config(false);
+    let info = workbench_core::connect::client_config(None);
     let client = match url {
         None => {
             let mut cmd = tokio::process::Command::new(BIN);

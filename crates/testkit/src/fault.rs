@@ -36,9 +36,12 @@ pub enum Fault {
     PingFlood,
     /// A hand-written server whose tool call answers with one 400 MB line.
     GiantResult,
+    /// A hand-written server whose listed tools, resources, templates and
+    /// prompts carry fields no library models (`execution`, `x-vendor`).
+    FutureFields,
 }
 
-pub const ALL: [Fault; 14] = [
+pub const ALL: [Fault; 15] = [
     Fault::ExitAtStart,
     Fault::CrashOnCall,
     Fault::HangOnCall,
@@ -53,6 +56,7 @@ pub const ALL: [Fault; 14] = [
     Fault::TellSecrets,
     Fault::PingFlood,
     Fault::GiantResult,
+    Fault::FutureFields,
 ];
 
 impl Fault {
@@ -72,6 +76,7 @@ impl Fault {
             Fault::TellSecrets => "tell-secrets",
             Fault::PingFlood => "ping-flood",
             Fault::GiantResult => "giant-result",
+            Fault::FutureFields => "future-fields",
         }
     }
 }

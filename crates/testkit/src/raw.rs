@@ -1,7 +1,9 @@
-//! A hand-written stdio JSON-RPC loop for the faults no MCP library would
-//! commit: the demo server's `ping-flood` and `giant-result` modes. It
-//! answers the handshake (2025-11-25 era: `server/discover` is not found),
-//! lists one tool, `echo`, and misbehaves when that tool is called.
+//! A hand-written stdio JSON-RPC loop for what no MCP library would send:
+//! the demo server's `ping-flood` and `giant-result` faults, and
+//! `future-fields` (lists whose items carry fields no library models yet).
+//! It answers the handshake (2025-11-25 era: `server/discover` is not
+//! found — or, for `future-fields`, answered with an empty success as many
+//! hand-written servers answer any method) and lists one tool, `echo`.
 
 use std::io::{BufRead, Write};
 
@@ -36,20 +38,52 @@ pub fn serve(fault: Fault) -> std::io::Result<()> {
                 &mut out,
                 &answer(json!({
                     "protocolVersion": msg["params"]["protocolVersion"],
-                    "capabilities": { "tools": {} },
+                    "capabilities": { "tools": {}, "resources": {}, "prompts": {} },
                     "serverInfo": { "name": "hostile", "version": "1.0.0" }
                 })),
             )?,
             "ping" => send(&mut out, &answer(json!({})))?,
+            // As many hand-written servers answer any method they do not
+            // know: an empty success.
+            "server/discover" if fault == Fault::FutureFields => {
+                send(&mut out, &answer(json!({})))?
+            }
             "tools/list" => send(
                 &mut out,
                 &answer(json!({ "tools": [{
                     "name": "echo",
                     "description": "Misbehaves when called",
-                    "inputSchema": { "type": "object" }
+                    "inputSchema": { "type": "object" },
+                    "execution": { "taskSupport": "required" },
+                    "x-vendor": { "rating": 5, "tags": ["future"] }
+                }] })),
+            )?,
+            "resources/list" => send(
+                &mut out,
+                &answer(json!({ "resources": [{
+                    "uri": "future://one", "name": "one",
+                    "x-vendor": { "shelf": 7 }
+                }] })),
+            )?,
+            "resources/templates/list" => send(
+                &mut out,
+                &answer(json!({ "resourceTemplates": [{
+                    "uriTemplate": "future://{id}", "name": "by id",
+                    "x-vendor": { "shelf": 8 }
+                }] })),
+            )?,
+            "prompts/list" => send(
+                &mut out,
+                &answer(json!({ "prompts": [{
+                    "name": "greet",
+                    "x-vendor": { "tone": "warm" }
                 }] })),
             )?,
             "tools/call" => match fault {
+                Fault::FutureFields => {
+                    let text = json!([{ "type": "text", "text": "echo" }]);
+                    send(&mut out, &answer(json!({ "content": text })))?;
+                }
                 Fault::PingFlood => {
                     // Requests the client cannot answer by id (not an
                     // integer or a string), then the real answer.

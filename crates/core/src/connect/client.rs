@@ -34,15 +34,21 @@ impl WorkbenchClient {
 }
 
 /// What the workbench tells a server about itself: its name and version,
-/// and what it can do. Sampling and elicitation only where a person can
-/// answer them (`interactive`).
-pub fn client_config(interactive: bool) -> ClientConfig {
-    let capabilities = if interactive {
+/// and what it can do. Sampling and elicitation only where someone answers
+/// them (`offers`, None: nobody).
+pub fn client_config(offers: Option<crate::asks::Offers>) -> ClientConfig {
+    let mut capabilities = json!({ "roots": { "listChanged": true } });
+    let offers = offers.unwrap_or(crate::asks::Offers {
+        sampling: false,
+        elicitation: false,
+    });
+    if offers.sampling {
         // Sampling with tools (SEP-1577): the model that answers can use them.
-        json!({ "roots": { "listChanged": true }, "sampling": { "tools": {} }, "elicitation": { "form": {}, "url": {} } })
-    } else {
-        json!({ "roots": { "listChanged": true } })
-    };
+        capabilities["sampling"] = json!({ "tools": {} });
+    }
+    if offers.elicitation {
+        capabilities["elicitation"] = json!({ "form": {}, "url": {} });
+    }
     serde_json::from_value(json!({
         "protocolVersion": "2025-11-25",
         "capabilities": capabilities,
@@ -54,7 +60,12 @@ pub fn client_config(interactive: bool) -> ClientConfig {
 #[allow(deprecated)]
 impl ClientHandler for WorkbenchClient {
     fn get_info(&self) -> ClientConfig {
-        client_config(self.asks.as_ref().is_some_and(|a| a.interactive))
+        client_config(
+            self.asks
+                .as_ref()
+                .filter(|a| a.interactive)
+                .map(|a| a.offers),
+        )
     }
 
     async fn list_roots(&self, _: RequestContext<RoleClient>) -> Result<ListRootsResult, McpError> {

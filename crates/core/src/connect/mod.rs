@@ -3,6 +3,7 @@
 //! that owns it ([`supervisor`]).
 
 mod client;
+mod discover;
 pub mod httptap;
 pub mod resolve;
 pub mod sse;
@@ -332,10 +333,14 @@ async fn connect_streamable(
         max_body: entry.max_message(),
         failure: failure.clone(),
     };
-    let transport = tap::BreakWatch {
-        inner: StreamableHttpClientTransport::with_client(client, config),
-        broken: broken_tx,
-    };
+    let transport = discover::DiscoverGuard::new(
+        tap::BreakWatch {
+            inner: StreamableHttpClientTransport::with_client(client, config),
+            broken: broken_tx,
+        },
+        &entry.name,
+        cx.traffic,
+    );
     let result = start(
         transport,
         handler,
@@ -361,6 +366,7 @@ async fn connect_sse(
     let (broken_tx, broken_rx) = tokio::sync::mpsc::unbounded_channel();
     let transport =
         sse::SseTransport::connect(url, client, entry, cx.traffic.clone(), broken_tx).await?;
+    let transport = discover::DiscoverGuard::new(transport, &entry.name, cx.traffic);
     start(
         transport,
         handler,
@@ -409,8 +415,12 @@ pub(crate) async fn connect(entry: &ServerEntry, cx: Context<'_>) -> Result<Sess
                 max_line: entry.max_message(),
             };
             let (child, pipes) = stdio::spawn(&spec, cx.traffic)?;
-            let transport = AsyncRwTransport::new_client(pipes.read, pipes.write)
-                .with_max_line_length(stdio::RMCP_MAX_LINE);
+            let transport = discover::DiscoverGuard::new(
+                AsyncRwTransport::new_client(pipes.read, pipes.write)
+                    .with_max_line_length(stdio::RMCP_MAX_LINE),
+                &entry.name,
+                cx.traffic,
+            );
             start(transport, handler, TransportKind::Stdio, Some(child), None).await
         }
         Transport::StreamableHttp { url, headers } => {

@@ -32,6 +32,9 @@ pub struct WorkbenchOptions {
     /// A person can answer servers' sampling and elicitation requests (the
     /// window); otherwise they are refused and not advertised.
     pub interactive: bool,
+    /// What is advertised to servers when `interactive` (None: sampling and
+    /// elicitation both; `mcpwb` offers what its flags answer).
+    pub offers: Option<crate::asks::Offers>,
     /// The servers of the first config start this far apart (the window's
     /// servers start one after another, so none starves the others or the UI).
     pub stagger: Duration,
@@ -77,9 +80,10 @@ impl Workbench {
                 .unwrap_or(crate::traffic::DEFAULT_CAPACITY),
         );
         let (events, _) = broadcast::channel(4096);
-        let asks = crate::asks::Asks::new(events.clone(), options.interactive);
+        let asks = crate::asks::Asks::new(events.clone(), options.interactive)
+            .offering(options.offers.unwrap_or_default());
         options.supervisor.asks = Some(asks.clone());
-        let catalog = Catalog::default();
+        let catalog = Catalog::reading(traffic.clone());
         let servers: Vec<ServerHandle> = config
             .servers
             .iter()

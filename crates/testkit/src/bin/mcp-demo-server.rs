@@ -33,8 +33,8 @@ struct Args {
     port_file: Option<PathBuf>,
     /// Misbehave: exit-at-start, crash-on-call, hang-on-call, no-initialize,
     /// garbage-stdout, flood-stderr, huge-result, grandchild, drop-session,
-    /// bad-stderr, huge-stderr-line, tell-secrets, ping-flood, giant-result
-    /// (the last two: a hand-written server over stdio, not rmcp).
+    /// bad-stderr, huge-stderr-line, tell-secrets, ping-flood, giant-result,
+    /// future-fields (the last three: a hand-written server over stdio).
     #[arg(long)]
     fault: Option<Fault>,
     /// Paginate tools, resources, templates and prompts in pages of this size.
@@ -65,7 +65,7 @@ fn main() -> ExitCode {
         eprintln!("demo server: exiting at start on purpose (fault exit-at-start)");
         return ExitCode::from(3);
     }
-    if let Some(f @ (Fault::PingFlood | Fault::GiantResult)) = args.fault {
+    if let Some(f @ (Fault::PingFlood | Fault::GiantResult | Fault::FutureFields)) = args.fault {
         return match workbench_testkit::raw::serve(f) {
             Ok(()) => ExitCode::SUCCESS,
             // The client hung up on what it was sent: that is the point.

@@ -118,6 +118,7 @@ pub async fn bench(setup: Setup<'_>) -> Bench {
         },
         traffic_capacity: Some(5_000),
         interactive: setup.interactive,
+        offers: None,
         stagger: Duration::ZERO,
         trust: None,
     };

@@ -5,6 +5,7 @@
 
 mod asks;
 mod calls;
+mod catalog;
 mod eras;
 mod faults;
 mod hostile;
@@ -36,6 +37,7 @@ pub fn fast() -> WorkbenchOptions {
         },
         traffic_capacity: Some(2_000),
         interactive: false,
+        offers: None,
         stagger: Duration::ZERO,
         trust: None,
     }

@@ -1,0 +1,84 @@
+// The client side of the MCP conformance suite, played by mcpwb.
+//
+// The suite starts a server for a scenario and runs `node client.mjs <url>`
+// with MCP_CONFORMANCE_SCENARIO set; it judges the client only by what
+// arrives on the wire. This adapter writes a one-entry mcp.json for the URL
+// and runs mcpwb commands: every message the server sees comes from mcpwb.
+// MCPWB names the binary (default: target/debug/mcpwb of this checkout).
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const url = process.argv.at(-1);
+const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
+const mcpwb = process.env.MCPWB ?? fileURLToPath(new URL("../../target/debug/mcpwb", import.meta.url));
+
+// A throwaway HOME: no real config, trust record, keychain namespace or log.
+const home = mkdtempSync(join(tmpdir(), "mcpwb-conformance-"));
+const config = join(home, "mcp.json");
+writeFileSync(config, JSON.stringify({ mcpServers: { server: { type: "http", url } } }, null, 2));
+
+function run(args, { json = false } = {}) {
+  const all = ["--config", config, "--timeout", "20", ...(json ? ["--json"] : []), ...args];
+  console.error(`$ mcpwb ${all.join(" ")}`);
+  const out = spawnSync(mcpwb, all, {
+    encoding: "utf8",
+    env: { ...process.env, HOME: home, MCPWB_KEYCHAIN: "keyutils", MCPWB_KEYCHAIN_SERVICE: `mcpwb-conformance-${process.pid}` },
+    timeout: 60_000,
+  });
+  process.stderr.write(out.stderr ?? "");
+  process.stderr.write(out.stdout ?? "");
+  return out;
+}
+
+// The tools as mcpwb lists them (--json: each as the server sent it).
+function tools() {
+  const listed = run(["tools", "server"], { json: true });
+  if (listed.status !== 0) return null;
+  const parsed = JSON.parse(listed.stdout);
+  return (Array.isArray(parsed) ? parsed : (parsed.tools ?? [])).map((t) => t.tool ?? t);
+}
+
+const call = (name, args = {}) => run(["call", "server", name, "--args", JSON.stringify(args)]).status;
+
+// What a person exploring an unknown server does: list the tools, then call
+// each one mcpwb offers (or the calls the scenario's context names). A
+// tool's own error does not end the run: the scenarios judge the wire.
+function listAndCall() {
+  const listed = tools();
+  if (!listed) return 1;
+  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}");
+  const calls = context.toolCalls ?? listed.map((t) => ({ name: t.name, arguments: {} }));
+  let failed = 0;
+  for (const c of calls) {
+    const status = call(c.name, c.arguments ?? {});
+    // 1: the tool said it failed, 6: the server refused the call; either
+    // way the client did its part.
+    if (![0, 1, 6].includes(status)) failed = status;
+  }
+  return failed;
+}
+
+const scenarios = {
+  initialize: () => run(["tools", "server"]).status,
+  tools_call: () => call("add_numbers", { a: 5, b: 3 }),
+  "sse-retry": () => call("test_reconnection"),
+  "elicitation-sep1034-client-defaults": () =>
+    run(["--elicitation", "defaults", "call", "server", "test_client_elicitation_defaults", "--args", "{}"]).status,
+  // The schema mcpwb listed, handed back as it was shown.
+  "json-schema-2020-12-preservation": () => {
+    const focal = tools()?.find((t) => t.name === "json_schema_2020_12_tool");
+    return focal ? call("json_schema_echo", { schema: focal.inputSchema }) : 1;
+  },
+  "json-schema-ref-no-deref": () => run(["tools", "server"]).status,
+};
+
+let status;
+try {
+  status = (scenarios[scenario] ?? listAndCall)();
+} finally {
+  rmSync(home, { recursive: true, force: true });
+}
+process.exit(status ?? 1);
