@@ -12,6 +12,7 @@ import { SchemaForm } from "../schema/SchemaForm";
 import { initialValue, problems, type Json, type Schema } from "../schema/model";
 import { ResultView } from "./ResultView";
 import { LatencyChart } from "./LatencyChart";
+import { TaskBadge, definitionText } from "./definition";
 
 type Run = { args: Json | undefined; outcome?: ToolCallResult; error?: string; at: number };
 
@@ -151,6 +152,7 @@ export function ToolPanel({ backend, row, available = true }: { backend: Backend
               {h.label}
             </Badge>
           ))}
+          <TaskBadge tool={tool} />
           {row.stale && <Badge tone="warn">server away: last known</Badge>}
         </div>
         {description && (
@@ -219,8 +221,8 @@ export function ToolPanel({ backend, row, available = true }: { backend: Backend
         ) : (
           <SchemaForm schema={schema} value={args} onChange={setArgs} />
         )}
-        <Disclosure title="Schemas" defaultOpen={false}>
-          <pre className="json">{JSON.stringify({ inputSchema: tool.inputSchema, outputSchema: tool.outputSchema }, null, 2)}</pre>
+        <Disclosure title="Definition as sent" defaultOpen={false}>
+          <pre className="json tool-definition">{definitionText(tool)}</pre>
         </Disclosure>
       </div>
       <div className="run-bar">
