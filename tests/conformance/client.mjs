@@ -5,7 +5,7 @@
 // arrives on the wire. This adapter writes a one-entry mcp.json for the URL
 // and runs mcpwb commands: every message the server sees comes from mcpwb.
 // MCPWB names the binary (default: target/debug/mcpwb of this checkout).
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,15 +19,12 @@ const mcpwb = process.env.MCPWB ?? fileURLToPath(new URL("../../target/debug/mcp
 const home = mkdtempSync(join(tmpdir(), "mcpwb-conformance-"));
 const config = join(home, "mcp.json");
 writeFileSync(config, JSON.stringify({ mcpServers: { server: { type: "http", url } } }, null, 2));
+const childEnv = { ...process.env, HOME: home, MCPWB_KEYCHAIN: "keyutils", MCPWB_KEYCHAIN_SERVICE: `mcpwb-conformance-${process.pid}` };
 
 function run(args, { json = false } = {}) {
   const all = ["--config", config, "--timeout", "20", ...(json ? ["--json"] : []), ...args];
   console.error(`$ mcpwb ${all.join(" ")}`);
-  const out = spawnSync(mcpwb, all, {
-    encoding: "utf8",
-    env: { ...process.env, HOME: home, MCPWB_KEYCHAIN: "keyutils", MCPWB_KEYCHAIN_SERVICE: `mcpwb-conformance-${process.pid}` },
-    timeout: 60_000,
-  });
+  const out = spawnSync(mcpwb, all, { encoding: "utf8", env: childEnv, timeout: 60_000 });
   process.stderr.write(out.stderr ?? "");
   process.stderr.write(out.stdout ?? "");
   return out;
@@ -75,9 +72,56 @@ const scenarios = {
   "json-schema-ref-no-deref": () => run(["tools", "server"]).status,
 };
 
+// Sign in as a person would with `mcpwb auth login --no-browser`: the
+// address it prints is opened by a stand-in browser (this adapter), which
+// follows the authorization server's redirect back to mcpwb's loopback
+// listener. Then the server is used with the stored token.
+async function signIn() {
+  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}");
+  const args = ["--config", config, "auth", "login", "server", "--no-browser"];
+  if (context.client_id) args.push("--client-id", context.client_id);
+  if (context.client_secret) args.push("--client-secret-env", "CONFORMANCE_CLIENT_SECRET");
+  args.push("--client-metadata-url", "https://conformance-test.local/client-metadata.json");
+  console.error(`$ mcpwb ${args.join(" ")}`);
+  const child = spawn(mcpwb, args, { env: { ...childEnv, CONFORMANCE_CLIENT_SECRET: context.client_secret ?? "" } });
+  let err = "";
+  let opened = false;
+  child.stdout.on("data", (d) => process.stderr.write(d));
+  child.stderr.on("data", async (d) => {
+    err += d.toString();
+    process.stderr.write(d);
+    const m = /Open this address to sign in:\s+(\S+)/.exec(err);
+    if (m && !opened) {
+      opened = true;
+      try {
+        const page = await fetch(m[1], { redirect: "manual" });
+        const back = page.headers.get("location");
+        if (back) await fetch(back);
+        else console.error(`the sign-in page answered ${page.status} without a redirect`);
+      } catch (e) {
+        console.error(`the stand-in browser failed: ${e}`);
+      }
+    }
+  });
+  const code = await new Promise((done) => child.on("close", done));
+  if (code !== 0) return code;
+  try {
+    const listed = tools();
+    if (!listed) return 1;
+    if (listed[0]) {
+      const status = call(listed[0].name);
+      if (![0, 1, 6].includes(status)) return status;
+    }
+    return 0;
+  } finally {
+    // The tokens leave the (throwaway) keychain namespace.
+    run(["auth", "logout", "server"]);
+  }
+}
+
 let status;
 try {
-  status = (scenarios[scenario] ?? listAndCall)();
+  status = await (scenario.startsWith("auth/") ? signIn() : (scenarios[scenario] ?? listAndCall)());
 } finally {
   rmSync(home, { recursive: true, force: true });
 }

@@ -191,6 +191,12 @@ pub fn test() -> Result {
                           && cargo test -q --workspace --lib secret_service -- --ignored";
             sh(cmd("dbus-run-session", &["--", "sh", "-c", script], &root))
         })?;
+        stages.run("set-up: MCP conformance suite (npm)", || {
+            crate::conformance::install(&root)
+        })?;
+        stages.run("test: MCP conformance suite (mcpwb as a client)", || {
+            crate::conformance::client(&root)
+        })?;
         stages.run(
             "check: supply chain (cargo deny, npm licenses and audit)",
             || supply::check(&root),

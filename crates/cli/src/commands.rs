@@ -175,6 +175,7 @@ fn opts(cli: &Cli) -> CallOptions {
 pub async fn run(cli: &Cli) -> Result<(), Failure> {
     let target = match &cli.command {
         Command::Config { action } => return crate::config_cmd::run(cli, action),
+        Command::Auth { action } => return crate::auth_cmd::run(cli, action).await,
         Command::Chat(args) => return crate::chat::run(cli, args, cli.sampling).await,
         Command::Servers => None,
         Command::Tools { server }
@@ -271,7 +272,7 @@ async fn each_ready(wb: &Workbench, target: Option<&str>) -> Result<Vec<String>,
 async fn dispatch(cli: &Cli, wb: &Workbench, target: Option<&str>) -> Result<(), Failure> {
     match &cli.command {
         Command::Config { action } => crate::config_cmd::run(cli, action)?,
-        Command::Chat(_) => {}
+        Command::Chat(_) | Command::Auth { .. } => {}
         Command::Servers => {
             let names: Vec<String> = wb.statuses().into_iter().map(|s| s.name).collect();
             for name in &names {

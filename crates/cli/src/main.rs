@@ -1,5 +1,6 @@
 //! `mcpwb`: the headless face of MCP Workbench, over the same core as the app.
 
+mod auth_cmd;
 mod chat;
 mod commands;
 mod config_cmd;
@@ -99,6 +100,11 @@ pub enum Command {
     /// Chat with an LLM that uses the servers' tools (one turn with a prompt,
     /// a conversation without one on a terminal).
     Chat(Box<chat::ChatArgs>),
+    /// Sign in to a remote server with OAuth (login, status, refresh, logout, debug).
+    Auth {
+        #[command(subcommand)]
+        action: auth_cmd::AuthCommand,
+    },
     /// Look at and change mcp.json (no server is started).
     Config {
         #[command(subcommand)]

@@ -5,6 +5,7 @@
 //! must never depend on tauri or any windowing crate.
 
 pub mod asks;
+pub mod auth;
 pub mod catalog;
 pub mod config;
 pub mod connect;

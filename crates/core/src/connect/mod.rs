@@ -153,11 +153,17 @@ where
 {
     let mut child = child;
     let mode = lifecycle(handler.protocol);
+    let name = handler.server.clone();
     let service: RunningService<RoleClient, WorkbenchClient> =
         match rmcp::serve_client_with_lifecycle(handler, transport, mode).await {
             Ok(service) => service,
             Err(e) => {
                 let mut reason = format!("the MCP handshake failed: {}", error_chain(&e));
+                if reason.contains("Auth required") || reason.contains("401") {
+                    reason = format!(
+                        "{reason}: the server asks for sign-in (`mcpwb auth login {name}` signs in; the window uses the sign-in it stores)"
+                    );
+                }
                 // Say how the process ended, if it did: that is what the user can act on.
                 if let Some(c) = child.as_mut()
                     && let Ok(exit) =
@@ -377,15 +383,22 @@ async fn connect_sse(
     .await
 }
 
-/// `entry` with its references expanded; what must never be shown of it
-/// goes to the masker first (before anything is sent or logged).
-pub(crate) fn expand(
+/// `entry` with its references expanded and its stored sign-in attached;
+/// what must never be shown of it goes to the masker first (before
+/// anything is sent or logged).
+pub(crate) async fn expand(
     entry: &ServerEntry,
     vars: &crate::config::vars::Vars,
     traffic: &TrafficLog,
 ) -> Result<ServerEntry, String> {
-    let expanded = entry.expanded(vars).map_err(|e| e.to_string())?;
-    traffic.set_secrets(&entry.name, entry.secret_values(&expanded, vars));
+    let mut expanded = entry.expanded(vars).map_err(|e| e.to_string())?;
+    let mut secrets = entry.secret_values(&expanded, vars);
+    traffic.set_secrets(&entry.name, secrets.clone());
+    // A remote server signed in to gets its token (refreshed when due).
+    if let Some(token) = crate::auth::attach(&mut expanded, vars).await? {
+        secrets.push(token);
+        traffic.set_secrets(&entry.name, secrets);
+    }
     Ok(expanded)
 }
 

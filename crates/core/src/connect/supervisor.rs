@@ -220,7 +220,7 @@ impl ServerHandle {
             events: &sh.events,
             asks: sh.options.asks.as_ref(),
         };
-        let entry = super::expand(&sh.entry, &sh.options.vars, &sh.traffic)?;
+        let entry = super::expand(&sh.entry, &sh.options.vars, &sh.traffic).await?;
         tokio::time::timeout(sh.options.startup_timeout, connect(&entry, cx))
             .await
             .map_err(|_| {
@@ -399,7 +399,7 @@ impl Supervisor {
             events: &self.events,
             asks: self.options.asks.as_ref(),
         };
-        let entry = match super::expand(&self.entry, &self.options.vars, &self.traffic) {
+        let entry = match super::expand(&self.entry, &self.options.vars, &self.traffic).await {
             Ok(entry) => entry,
             Err(e) => return Outcome::Failed(e),
         };

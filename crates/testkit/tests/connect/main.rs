@@ -4,6 +4,7 @@
 //! on, and that no process is left behind.
 
 mod asks;
+mod auth;
 mod calls;
 mod catalog;
 mod eras;

@@ -1,0 +1,267 @@
+//! `mcpwb auth login|status|refresh|logout|debug SERVER`: OAuth sign-in to a
+//! remote server over the core's flow; tokens go to the OS keychain.
+
+use std::time::Duration;
+
+use clap::Subcommand;
+use serde_json::json;
+use workbench_core::auth::{self, Timeline, flow, store};
+use workbench_core::config::ConfigFile;
+use workbench_core::config::secrets::{Keychain, owner_prefix};
+use workbench_core::config::vars::Vars;
+
+use crate::{Cli, Failure};
+
+#[derive(Subcommand, Debug)]
+pub enum AuthCommand {
+    /// Sign in (opens the browser; the page comes back to this machine).
+    Login {
+        server: String,
+        #[command(flatten)]
+        how: How,
+    },
+    /// Whether the server is signed in, with which scopes, until when.
+    Status { server: String },
+    /// Get a new access token with the refresh token now.
+    Refresh { server: String },
+    /// Sign out: revoke where the server offers it, forget the tokens.
+    Logout { server: String },
+    /// Sign in and print each step of the flow (exit 1 on a broken MUST).
+    Debug {
+        server: String,
+        #[command(flatten)]
+        how: How,
+    },
+}
+
+#[derive(clap::Args, Debug, Clone)]
+pub struct How {
+    /// Print the sign-in address instead of opening a browser, and wait for
+    /// the browser to come back (scripts, remote shells).
+    #[arg(long)]
+    no_browser: bool,
+    /// A client id registered ahead with the authorization server.
+    #[arg(long)]
+    client_id: Option<String>,
+    /// The environment variable that holds that client's secret.
+    #[arg(long)]
+    client_secret_env: Option<String>,
+    /// A Client ID Metadata Document URL this client is known by.
+    #[arg(long)]
+    client_metadata_url: Option<String>,
+    /// Scopes to ask for (space separated) instead of what the server says.
+    #[arg(long)]
+    scope: Option<String>,
+}
+
+struct Target {
+    url: String,
+    owner: String,
+    keychain: Keychain,
+}
+
+fn target(cli: &Cli, name: &str) -> Result<Target, Failure> {
+    let config = ConfigFile::load_scoped(
+        &cli.config
+            .clone()
+            .unwrap_or_else(workbench_core::config::default_user_config),
+        cli.project.as_deref(),
+    )?;
+    let entry = config
+        .servers
+        .iter()
+        .find(|e| e.name == name)
+        .ok_or_else(|| workbench_core::Error::UnknownServer(name.into()))?;
+    let vars = Vars::from_process(cli.project.clone());
+    let expanded = entry.expanded(&vars)?;
+    let url = match &expanded.transport {
+        workbench_core::config::Transport::StreamableHttp { url, .. }
+        | workbench_core::config::Transport::Sse { url, .. }
+        | workbench_core::config::Transport::RemoteAuto { url, .. } => url.clone(),
+        workbench_core::config::Transport::Stdio { .. } => {
+            return Err(Failure::Usage(format!(
+                "{name} runs a command; only remote servers sign in"
+            )));
+        }
+    };
+    Ok(Target {
+        url,
+        owner: owner_prefix(entry.scope, cli.project.as_deref(), name),
+        keychain: Keychain::app(),
+    })
+}
+
+fn open_browser(url: &str) -> Result<(), String> {
+    let program = std::env::var("BROWSER").unwrap_or_else(|_| "xdg-open".into());
+    std::process::Command::new(&program)
+        .arg(url)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .map(|_| ())
+        .map_err(|e| format!("cannot open a browser with {program} ({e}); use --no-browser"))
+}
+
+fn print_timeline(tl: &Timeline) {
+    for s in &tl.steps {
+        let status = s
+            .status
+            .map(|c| c.to_string())
+            .unwrap_or_else(|| "-".into());
+        crate::print::line(&format!(
+            "{:<13} {status:>4} {:>7.1} ms  {}",
+            s.name,
+            s.ms,
+            s.request.lines().next().unwrap_or("")
+        ));
+        for p in &s.problems {
+            crate::print::line(&format!("{:<13}      MUST  {p}", ""));
+        }
+    }
+}
+
+async fn login(
+    cli: &Cli,
+    name: &str,
+    how: &How,
+) -> Result<(Timeline, Result<auth::Tokens, String>), Failure> {
+    let t = target(cli, name)?;
+    let secret = match &how.client_secret_env {
+        Some(var) => {
+            Some(std::env::var(var).map_err(|_| Failure::Usage(format!("{var} is not set")))?)
+        }
+        None => None,
+    };
+    let no_browser = how.no_browser;
+    let opts = flow::LoginOptions {
+        client_id: how.client_id.clone(),
+        client_secret: secret,
+        client_metadata_url: how.client_metadata_url.clone(),
+        scope: how.scope.clone(),
+        open: Box::new(move |url| {
+            eprintln!("Open this address to sign in:\n  {url}");
+            if no_browser {
+                Ok(())
+            } else {
+                open_browser(url)
+            }
+        }),
+        timeout: Duration::from_secs_f64(cli.timeout.max(30.0)),
+    };
+    let mut tl = Timeline::default();
+    let result = flow::login(&auth::http(), &t.url, &opts, &mut tl).await;
+    if let Ok(tokens) = &result {
+        store::save(&t.keychain, &t.owner, tokens)?;
+    }
+    Ok((tl, result))
+}
+
+fn said(cli: &Cli, text: String, data: serde_json::Value) {
+    if cli.json {
+        crate::print::line(&data.to_string());
+    } else {
+        crate::print::line(&text);
+    }
+}
+
+pub async fn run(cli: &Cli, command: &AuthCommand) -> Result<(), Failure> {
+    match command {
+        AuthCommand::Login { server, how } => {
+            let (_, result) = login(cli, server, how).await?;
+            let tokens = result.map_err(Failure::Usage)?;
+            said(
+                cli,
+                format!("signed in to {server} ({})", tokens.issuer),
+                json!({ "signed_in": server, "issuer": tokens.issuer, "scope": tokens.scope }),
+            );
+            Ok(())
+        }
+        AuthCommand::Debug { server, how } => {
+            let (tl, result) = login(cli, server, how).await?;
+            if cli.json {
+                crate::print::line(
+                    &json!({ "steps": tl.steps, "error": result.as_ref().err() }).to_string(),
+                );
+            } else {
+                print_timeline(&tl);
+            }
+            match result {
+                Ok(_) if !tl.failed() => Ok(()),
+                Ok(_) => Err(Failure::Exit(1)),
+                Err(e) => Err(Failure::Usage(e)),
+            }
+        }
+        AuthCommand::Status { server } => {
+            let t = target(cli, server)?;
+            match store::load(&t.keychain, &t.owner) {
+                None => said(
+                    cli,
+                    format!("{server}: signed out"),
+                    json!({ "server": server, "signed_in": false }),
+                ),
+                Some(tok) => {
+                    let left = tok.expires_at.map(|at| at.saturating_sub(auth_now()));
+                    let text = format!(
+                        "{server}: signed in at {}; scopes: {}; {}",
+                        tok.issuer,
+                        tok.scope.as_deref().unwrap_or("(none asked)"),
+                        match left {
+                            Some(s) => format!("expires in {s} s"),
+                            None => "no expiry given".into(),
+                        }
+                    );
+                    said(
+                        cli,
+                        text,
+                        json!({ "server": server, "signed_in": true, "issuer": tok.issuer, "scope": tok.scope, "expires_in": left, "refreshable": tok.refresh_token.is_some() }),
+                    );
+                }
+            }
+            Ok(())
+        }
+        AuthCommand::Refresh { server } => {
+            let t = target(cli, server)?;
+            let tok = store::load(&t.keychain, &t.owner).ok_or_else(|| {
+                Failure::Usage(format!(
+                    "{server} is not signed in: mcpwb auth login {server}"
+                ))
+            })?;
+            let mut tl = Timeline::default();
+            let fresh = flow::refresh(&auth::http(), &tok, &mut tl)
+                .await
+                .map_err(Failure::Usage)?;
+            store::save(&t.keychain, &t.owner, &fresh)?;
+            said(
+                cli,
+                format!("refreshed the sign-in to {server}"),
+                json!({ "refreshed": server }),
+            );
+            Ok(())
+        }
+        AuthCommand::Logout { server } => {
+            let t = target(cli, server)?;
+            if let Some(tok) = store::load(&t.keychain, &t.owner) {
+                let mut tl = Timeline::default();
+                if let Err(e) = flow::revoke(&auth::http(), &tok, &mut tl).await {
+                    eprintln!(
+                        "mcpwb: the server did not revoke the token ({e}); forgetting it here anyway"
+                    );
+                }
+                store::forget(&t.keychain, &t.owner)?;
+            }
+            said(
+                cli,
+                format!("signed out of {server}"),
+                json!({ "signed_out": server }),
+            );
+            Ok(())
+        }
+    }
+}
+
+fn auth_now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
+}

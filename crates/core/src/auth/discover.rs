@@ -1,0 +1,188 @@
+//! Where to sign in: the server's Protected Resource Metadata (RFC 9728)
+//! and its authorization server's metadata (RFC 8414, OpenID discovery).
+
+use std::time::Instant;
+
+use serde_json::Value;
+
+use super::Timeline;
+
+/// The parameters of a `WWW-Authenticate: Bearer ...` challenge.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Challenge {
+    pub resource_metadata: Option<String>,
+    pub scope: Option<String>,
+    pub error: Option<String>,
+}
+
+/// Read a Bearer challenge (`key="value"` or `key=token`, comma separated).
+pub fn parse_challenge(header: &str) -> Challenge {
+    let mut c = Challenge::default();
+    let rest = header
+        .trim()
+        .strip_prefix("Bearer")
+        .or_else(|| header.trim().strip_prefix("bearer"))
+        .unwrap_or(header);
+    let mut s = rest.trim();
+    while !s.is_empty() {
+        let Some((key, after)) = s.split_once('=') else {
+            break;
+        };
+        let key = key
+            .trim()
+            .trim_start_matches(',')
+            .trim()
+            .to_ascii_lowercase();
+        let after = after.trim_start();
+        let (value, next) = if let Some(quoted) = after.strip_prefix('"') {
+            let end = quoted.find('"').unwrap_or(quoted.len());
+            (
+                quoted[..end].to_string(),
+                quoted.get(end + 1..).unwrap_or(""),
+            )
+        } else {
+            let end = after.find(',').unwrap_or(after.len());
+            (after[..end].trim().to_string(), &after[end..])
+        };
+        match key.as_str() {
+            "resource_metadata" => c.resource_metadata = Some(value),
+            "scope" => c.scope = Some(value),
+            "error" => c.error = Some(value),
+            _ => {}
+        }
+        s = next.trim_start().trim_start_matches(',').trim_start();
+    }
+    c
+}
+
+/// GET a JSON document, recording the step; `Ok(None)` for a 4xx.
+pub(crate) async fn get_json(
+    http: &reqwest::Client,
+    url: &str,
+    step: &str,
+    tl: &mut Timeline,
+) -> Result<Option<Value>, String> {
+    let started = Instant::now();
+    let sent = http
+        .get(url)
+        .header("Accept", "application/json")
+        .send()
+        .await;
+    let s = tl.push(step, format!("GET {url}"), started);
+    let response = match sent {
+        Ok(r) => r,
+        Err(e) => {
+            s.response = crate::connect::error_chain(&e);
+            return Err(format!("{step}: GET {url} failed: {}", s.response));
+        }
+    };
+    let status = response.status();
+    s.status = Some(status.as_u16());
+    let body = response.text().await.unwrap_or_default();
+    s.response = body.chars().take(4000).collect();
+    s.ms = started.elapsed().as_secs_f64() * 1000.0;
+    if !status.is_success() {
+        return Ok(None);
+    }
+    match serde_json::from_str::<Value>(&body) {
+        Ok(v) if v.is_object() => Ok(Some(v)),
+        _ => {
+            s.problems
+                .push(format!("{url} did not answer with a JSON object"));
+            Ok(None)
+        }
+    }
+}
+
+fn origin_and_path(url: &str) -> Option<(String, String)> {
+    let u = url::Url::parse(url).ok()?;
+    let origin = u.origin().ascii_serialization();
+    let path = u.path().trim_end_matches('/').to_string();
+    Some((origin, path))
+}
+
+/// The server's Protected Resource Metadata: where the challenge says,
+/// else the well-known URL with the server's path, else at its root.
+pub async fn protected_resource(
+    http: &reqwest::Client,
+    server_url: &str,
+    challenge: &Challenge,
+    tl: &mut Timeline,
+) -> Result<Option<Value>, String> {
+    let (origin, path) = origin_and_path(server_url).ok_or("the server URL is not valid")?;
+    let mut candidates = Vec::new();
+    if let Some(u) = &challenge.resource_metadata {
+        candidates.push(u.clone());
+    }
+    if !path.is_empty() {
+        candidates.push(format!(
+            "{origin}/.well-known/oauth-protected-resource{path}"
+        ));
+    }
+    candidates.push(format!("{origin}/.well-known/oauth-protected-resource"));
+    for url in candidates {
+        if let Some(v) = get_json(http, &url, "discovery", tl).await? {
+            return Ok(Some(v));
+        }
+    }
+    Ok(None)
+}
+
+/// The authorization server's metadata, from the URLs the specification
+/// lists in its order; its `issuer` must be the one asked for.
+pub async fn authorization_server(
+    http: &reqwest::Client,
+    issuer: &str,
+    tl: &mut Timeline,
+) -> Result<Option<Value>, String> {
+    let (origin, path) = origin_and_path(issuer).ok_or("the issuer URL is not valid")?;
+    let candidates = if path.is_empty() {
+        vec![
+            format!("{origin}/.well-known/oauth-authorization-server"),
+            format!("{origin}/.well-known/openid-configuration"),
+        ]
+    } else {
+        vec![
+            format!("{origin}/.well-known/oauth-authorization-server{path}"),
+            format!("{origin}/.well-known/openid-configuration{path}"),
+            format!("{origin}{path}/.well-known/openid-configuration"),
+        ]
+    };
+    for url in candidates {
+        if let Some(v) = get_json(http, &url, "metadata", tl).await? {
+            let said = v["issuer"].as_str().unwrap_or_default();
+            if said != issuer {
+                let rule = format!(
+                    "the metadata's issuer \"{said}\" is not \"{issuer}\" (RFC 8414 §3.3: the issuer MUST be identical to the one the metadata was asked for)"
+                );
+                if let Some(s) = tl.steps.last_mut() {
+                    s.problems.push(rule.clone());
+                }
+                return Err(format!("metadata: {rule}"));
+            }
+            return Ok(Some(v));
+        }
+    }
+    Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_bearer_challenge_is_read_quoted_or_not() {
+        let c = parse_challenge(
+            r#"Bearer error="insufficient_scope", scope="files:read files:write", resource_metadata="https://r.example/.well-known/oauth-protected-resource""#,
+        );
+        assert_eq!(c.error.as_deref(), Some("insufficient_scope"));
+        assert_eq!(c.scope.as_deref(), Some("files:read files:write"));
+        assert!(
+            c.resource_metadata
+                .unwrap()
+                .ends_with("oauth-protected-resource")
+        );
+        let c = parse_challenge("Bearer realm=mcp, scope=read");
+        assert_eq!(c.scope.as_deref(), Some("read"));
+    }
+}

@@ -1,0 +1,517 @@
+//! The authorization code flow with PKCE, step by step.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use super::discover::{Challenge, authorization_server, parse_challenge, protected_resource};
+use super::{Timeline, Tokens, mask, random_token};
+
+/// Shows the person the sign-in page: opens a browser, or prints it.
+pub type Opener = Box<dyn Fn(&str) -> Result<(), String> + Send + Sync>;
+
+/// What the person (or the entry) gives the flow.
+pub struct LoginOptions {
+    /// A client registered ahead with the authorization server.
+    pub client_id: Option<String>,
+    pub client_secret: Option<String>,
+    /// A Client ID Metadata Document URL this client is known by.
+    pub client_metadata_url: Option<String>,
+    /// Scopes to ask for instead of what the server says.
+    pub scope: Option<String>,
+    /// Show the person the sign-in page (open a browser, or print it).
+    pub open: Opener,
+    /// How long to wait for the person to come back.
+    pub timeout: Duration,
+}
+
+fn is_loopback(url: &url::Url) -> bool {
+    matches!(
+        url.host_str(),
+        Some("127.0.0.1" | "localhost" | "[::1]" | "::1")
+    )
+}
+
+/// `https`, or `http` on this machine.
+fn check_secure(what: &str, url: &str) -> Result<(), String> {
+    let u = url::Url::parse(url).map_err(|_| format!("{what} \"{url}\" is not a URL"))?;
+    if u.scheme() == "https" || (u.scheme() == "http" && is_loopback(&u)) {
+        Ok(())
+    } else {
+        Err(format!(
+            "{what} \"{url}\" is not https (only a server on this machine may use plain http)"
+        ))
+    }
+}
+
+/// Ask the server without a token: its 401 says where to sign in.
+async fn probe(
+    http: &reqwest::Client,
+    server_url: &str,
+    tl: &mut Timeline,
+) -> Result<Challenge, String> {
+    let body = json!({ "jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": { "name": "mcp-workbench", "version": env!("CARGO_PKG_VERSION") } } });
+    let started = Instant::now();
+    let sent = http
+        .post(server_url)
+        .header("Accept", "application/json, text/event-stream")
+        .header("Content-Type", "application/json")
+        .body(body.to_string())
+        .send()
+        .await;
+    let s = tl.push(
+        "discovery",
+        format!("POST {server_url} (no token)"),
+        started,
+    );
+    let r = sent.map_err(|e| format!("discovery: {}", crate::connect::error_chain(&e)))?;
+    s.status = Some(r.status().as_u16());
+    let header = r
+        .headers()
+        .get("www-authenticate")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string();
+    s.response = format!("www-authenticate: {header}");
+    if r.status() != reqwest::StatusCode::UNAUTHORIZED {
+        return Err(format!(
+            "discovery: the server answered {} without a token: it does not ask for sign-in",
+            r.status()
+        ));
+    }
+    Ok(parse_challenge(&header))
+}
+
+/// The scopes to ask for: the challenge's, else what the resource lists,
+/// plus `offline_access` where the authorization server offers it.
+fn scope_for(opts: &LoginOptions, c: &Challenge, prm: &Value, asm: &Value) -> Option<String> {
+    let listed = |v: &Value| -> Vec<String> {
+        v["scopes_supported"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|s| s.as_str().map(str::to_string))
+            .collect()
+    };
+    let mut scopes: Vec<String> = match (&opts.scope, &c.scope) {
+        (Some(s), _) | (None, Some(s)) => s.split_whitespace().map(str::to_string).collect(),
+        _ => listed(prm),
+    };
+    if !scopes.is_empty()
+        && listed(asm).iter().any(|s| s == "offline_access")
+        && !scopes.iter().any(|s| s == "offline_access")
+    {
+        scopes.push("offline_access".into());
+    }
+    (!scopes.is_empty()).then(|| scopes.join(" "))
+}
+
+/// POST a form, recording the step (secrets masked); the JSON answer.
+pub(crate) async fn post_form(
+    http: &reqwest::Client,
+    url: &str,
+    step: &str,
+    form: &[(&str, &str)],
+    basic: Option<(&str, &str)>,
+    secrets: &[&str],
+    tl: &mut Timeline,
+) -> Result<Value, String> {
+    let body = url::form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(form)
+        .finish();
+    let mut req = http
+        .post(url)
+        .header("Content-Type", "application/x-www-form-urlencoded")
+        .header("Accept", "application/json")
+        .body(body.clone());
+    if let Some((id, secret)) = basic {
+        use base64::Engine;
+        let enc = |s: &str| url::form_urlencoded::byte_serialize(s.as_bytes()).collect::<String>();
+        let pair = format!("{}:{}", enc(id), enc(secret));
+        req = req.header(
+            "Authorization",
+            format!(
+                "Basic {}",
+                base64::engine::general_purpose::STANDARD.encode(pair)
+            ),
+        );
+    }
+    let started = Instant::now();
+    let sent = req.send().await;
+    let s = tl.push(step, mask(&format!("POST {url}\n{body}"), secrets), started);
+    let r = sent.map_err(|e| format!("{step}: {}", crate::connect::error_chain(&e)))?;
+    let status = r.status();
+    s.status = Some(status.as_u16());
+    let text = r.text().await.unwrap_or_default();
+    s.ms = started.elapsed().as_secs_f64() * 1000.0;
+    let v: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+    let tokens: Vec<&str> = ["access_token", "refresh_token", "client_secret", "id_token"]
+        .iter()
+        .filter_map(|k| v[*k].as_str())
+        .chain(secrets.iter().copied())
+        .collect();
+    s.response = mask(&text.chars().take(4000).collect::<String>(), &tokens);
+    if !status.is_success() {
+        let why = v["error_description"]
+            .as_str()
+            .or(v["error"].as_str())
+            .unwrap_or("");
+        return Err(format!("{step}: {url} answered {status} {why}"));
+    }
+    Ok(v)
+}
+
+/// The client's identity at this authorization server.
+async fn client_identity(
+    http: &reqwest::Client,
+    opts: &LoginOptions,
+    asm: &Value,
+    redirect_uri: &str,
+    tl: &mut Timeline,
+) -> Result<(String, Option<String>, String), String> {
+    let methods: Vec<&str> = asm["token_endpoint_auth_methods_supported"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    let with_secret = |secret: &Option<String>, said: Option<&str>| -> String {
+        match (secret, said) {
+            (None, _) => "none".into(),
+            (Some(_), Some(m)) => m.to_string(),
+            (Some(_), None) if methods.is_empty() || methods.contains(&"client_secret_basic") => {
+                "client_secret_basic".into()
+            }
+            (Some(_), None) => "client_secret_post".into(),
+        }
+    };
+    if let Some(id) = &opts.client_id {
+        return Ok((
+            id.clone(),
+            opts.client_secret.clone(),
+            with_secret(&opts.client_secret, None),
+        ));
+    }
+    if asm["client_id_metadata_document_supported"] == true
+        && let Some(url) = &opts.client_metadata_url
+    {
+        return Ok((url.clone(), None, "none".into()));
+    }
+    let Some(endpoint) = asm["registration_endpoint"].as_str() else {
+        return Err("registration: the authorization server offers no dynamic client registration and no client id was given (set one with --client-id or the entry's oauth.clientId)".into());
+    };
+    let body = json!({
+        "client_name": "MCP Workbench",
+        "redirect_uris": [redirect_uri],
+        "grant_types": ["authorization_code", "refresh_token"],
+        "response_types": ["code"],
+        "token_endpoint_auth_method": "none",
+        // A desktop app coming back on a loopback address (SEP-837).
+        "application_type": "native",
+    });
+    let started = Instant::now();
+    let sent = http
+        .post(endpoint)
+        .header("Content-Type", "application/json")
+        .body(body.to_string())
+        .send()
+        .await;
+    let s = tl.push("registration", format!("POST {endpoint}\n{body}"), started);
+    let r = sent.map_err(|e| format!("registration: {}", crate::connect::error_chain(&e)))?;
+    let status = r.status();
+    s.status = Some(status.as_u16());
+    let text = r.text().await.unwrap_or_default();
+    let v: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+    let secret = v["client_secret"].as_str().map(str::to_string);
+    s.response = mask(&text, &[secret.as_deref().unwrap_or("")]);
+    if !status.is_success() {
+        return Err(format!(
+            "registration: {endpoint} refused to register this client ({status}): {}",
+            v["error_description"]
+                .as_str()
+                .or(v["error"].as_str())
+                .unwrap_or("")
+        ));
+    }
+    let id = v["client_id"]
+        .as_str()
+        .ok_or("registration: the answer has no client_id")?;
+    let said = v["token_endpoint_auth_method"].as_str();
+    Ok((id.to_string(), secret.clone(), with_secret(&secret, said)))
+}
+
+/// Sign in to the server at `server_url`; every step lands in `tl`.
+pub async fn login(
+    http: &reqwest::Client,
+    server_url: &str,
+    opts: &LoginOptions,
+    tl: &mut Timeline,
+) -> Result<Tokens, String> {
+    let challenge = probe(http, server_url, tl).await?;
+    let prm = protected_resource(http, server_url, &challenge, tl).await?;
+    let origin = url::Url::parse(server_url)
+        .map_err(|_| "the server URL is not valid")?
+        .origin()
+        .ascii_serialization();
+    // No resource metadata: the 2025-03-26 way, the server's origin is the issuer.
+    let (issuer, resource) = match &prm {
+        Some(p) => {
+            let resource = p["resource"].as_str().unwrap_or(server_url).to_string();
+            let same = |a: &str, b: &str| a.trim_end_matches('/') == b.trim_end_matches('/');
+            if !same(&resource, server_url)
+                && !server_url.starts_with(resource.trim_end_matches('/'))
+            {
+                let rule = format!(
+                    "the resource metadata names \"{resource}\", not this server \"{server_url}\" (RFC 9728 §3.3: the resource MUST match the URL used)"
+                );
+                if let Some(s) = tl.steps.last_mut() {
+                    s.problems.push(rule.clone());
+                }
+                return Err(format!("discovery: {rule}"));
+            }
+            let issuer = p["authorization_servers"][0]
+                .as_str()
+                .ok_or("discovery: the resource metadata lists no authorization server")?
+                .to_string();
+            (issuer, resource)
+        }
+        None => (origin.clone(), server_url.to_string()),
+    };
+    let asm = match authorization_server(http, &issuer, tl).await? {
+        Some(m) => m,
+        None if prm.is_none() => json!({
+            "issuer": issuer,
+            "authorization_endpoint": format!("{origin}/authorize"),
+            "token_endpoint": format!("{origin}/token"),
+            "registration_endpoint": format!("{origin}/register"),
+            "code_challenge_methods_supported": ["S256"],
+        }),
+        None => {
+            return Err(format!(
+                "metadata: no authorization server metadata found for {issuer}"
+            ));
+        }
+    };
+    let s256 = asm["code_challenge_methods_supported"]
+        .as_array()
+        .is_some_and(|m| m.iter().any(|x| x == "S256"));
+    if !s256 {
+        let rule = "the authorization server does not list S256 in code_challenge_methods_supported (MCP authorization: clients MUST use PKCE with S256 and MUST refuse otherwise)".to_string();
+        if let Some(s) = tl.steps.last_mut() {
+            s.problems.push(rule.clone());
+        }
+        return Err(format!("metadata: {rule}"));
+    }
+    let authorize = asm["authorization_endpoint"]
+        .as_str()
+        .ok_or("metadata: no authorization_endpoint")?;
+    let token_endpoint = asm["token_endpoint"]
+        .as_str()
+        .ok_or("metadata: no token_endpoint")?
+        .to_string();
+    check_secure("the authorization endpoint", authorize)?;
+    check_secure("the token endpoint", &token_endpoint)?;
+    let callback = super::callback::Callback::open().await?;
+    let (client_id, client_secret, auth_method) =
+        client_identity(http, opts, &asm, &callback.redirect_uri, tl).await?;
+    let verifier = random_token(48);
+    let challenge_s256 = {
+        use base64::Engine;
+        use sha2::Digest;
+        base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .encode(sha2::Sha256::digest(verifier.as_bytes()))
+    };
+    let state = random_token(24);
+    let scope = scope_for(opts, &challenge, prm.as_ref().unwrap_or(&Value::Null), &asm);
+    let mut url = url::Url::parse(authorize)
+        .map_err(|_| "metadata: the authorization endpoint is not a URL")?;
+    {
+        let mut q = url.query_pairs_mut();
+        q.append_pair("response_type", "code")
+            .append_pair("client_id", &client_id)
+            .append_pair("redirect_uri", &callback.redirect_uri)
+            .append_pair("code_challenge", &challenge_s256)
+            .append_pair("code_challenge_method", "S256")
+            .append_pair("state", &state)
+            .append_pair("resource", &resource);
+        if let Some(scope) = &scope {
+            q.append_pair("scope", scope);
+        }
+    }
+    let started = Instant::now();
+    (opts.open)(url.as_str())?;
+    tl.push(
+        "authorization",
+        format!("GET {url} (in the browser)"),
+        started,
+    );
+    let redirect_uri = callback.redirect_uri.clone();
+    let params = callback.wait(opts.timeout).await?;
+    let s = tl.push("callback", format!("GET {redirect_uri}?…"), started);
+    s.response = mask(
+        &format!("{params:?}"),
+        &[params.get("code").map(String::as_str).unwrap_or("")],
+    );
+    if let Some(error) = params.get("error") {
+        return Err(format!(
+            "authorization: the server said {error}: {}",
+            params
+                .get("error_description")
+                .map(String::as_str)
+                .unwrap_or("")
+        ));
+    }
+    if params.get("state") != Some(&state) {
+        let rule =
+            "the callback's state is not the one sent (RFC 6749 §10.12: the client MUST check it)"
+                .to_string();
+        s.problems.push(rule.clone());
+        return Err(format!("callback: {rule}"));
+    }
+    let iss_advertised = asm["authorization_response_iss_parameter_supported"] == true;
+    match params.get("iss") {
+        // Compared as strings, without normalisation (SEP-2468).
+        Some(iss) if *iss != issuer => {
+            let rule = format!(
+                "the callback's iss \"{iss}\" is not the issuer \"{issuer}\" (RFC 9207 §2.4: the client MUST reject it; compared exactly, SEP-2468)"
+            );
+            s.problems.push(rule.clone());
+            return Err(format!("callback: {rule}"));
+        }
+        None if iss_advertised => {
+            let rule = "the authorization server says it sends iss, and the callback has none (RFC 9207 §2.4: the client MUST reject it)".to_string();
+            s.problems.push(rule.clone());
+            return Err(format!("callback: {rule}"));
+        }
+        _ => {}
+    }
+    let code = params
+        .get("code")
+        .ok_or("callback: no code in the callback")?;
+    let mut form: Vec<(&str, &str)> = vec![
+        ("grant_type", "authorization_code"),
+        ("code", code),
+        ("redirect_uri", &redirect_uri),
+        ("code_verifier", &verifier),
+        ("resource", &resource),
+    ];
+    let secret = client_secret.clone().unwrap_or_default();
+    if auth_method != "client_secret_basic" {
+        form.push(("client_id", &client_id));
+    }
+    if auth_method == "client_secret_post" {
+        form.push(("client_secret", &secret));
+    }
+    let basic =
+        (auth_method == "client_secret_basic").then_some((client_id.as_str(), secret.as_str()));
+    let v = post_form(
+        http,
+        &token_endpoint,
+        "token",
+        &form,
+        basic,
+        &[code, &secret],
+        tl,
+    )
+    .await?;
+    tokens_from(
+        &v,
+        None,
+        Tokens {
+            access_token: String::new(),
+            refresh_token: None,
+            expires_at: None,
+            scope,
+            issuer,
+            token_endpoint,
+            revocation_endpoint: asm["revocation_endpoint"].as_str().map(str::to_string),
+            resource,
+            client_id,
+            client_secret,
+            auth_method,
+        },
+    )
+}
+
+/// Tokens from a token endpoint's answer (`old`'s refresh token kept when
+/// the answer has none).
+fn tokens_from(v: &Value, old: Option<&str>, mut t: Tokens) -> Result<Tokens, String> {
+    t.access_token = v["access_token"]
+        .as_str()
+        .ok_or("token: the answer has no access_token")?
+        .to_string();
+    t.refresh_token = v["refresh_token"]
+        .as_str()
+        .map(str::to_string)
+        .or(old.map(str::to_string));
+    t.expires_at = v["expires_in"].as_u64().map(|s| super::now() + s);
+    if let Some(s) = v["scope"].as_str() {
+        t.scope = Some(s.to_string());
+    }
+    Ok(t)
+}
+
+/// A new access token from the refresh token (rotation kept).
+pub async fn refresh(
+    http: &reqwest::Client,
+    t: &Tokens,
+    tl: &mut Timeline,
+) -> Result<Tokens, String> {
+    let rt = t
+        .refresh_token
+        .as_deref()
+        .ok_or("refresh: there is no refresh token; sign in again")?;
+    let mut form: Vec<(&str, &str)> = vec![
+        ("grant_type", "refresh_token"),
+        ("refresh_token", rt),
+        ("resource", &t.resource),
+    ];
+    let secret = t.client_secret.clone().unwrap_or_default();
+    if t.auth_method != "client_secret_basic" {
+        form.push(("client_id", &t.client_id));
+    }
+    if t.auth_method == "client_secret_post" {
+        form.push(("client_secret", &secret));
+    }
+    let basic =
+        (t.auth_method == "client_secret_basic").then_some((t.client_id.as_str(), secret.as_str()));
+    let v = post_form(
+        http,
+        &t.token_endpoint,
+        "refresh",
+        &form,
+        basic,
+        &[rt, &secret],
+        tl,
+    )
+    .await?;
+    tokens_from(&v, Some(rt), t.clone())
+}
+
+/// Revoke the refresh (or access) token where the server offers revocation.
+pub async fn revoke(http: &reqwest::Client, t: &Tokens, tl: &mut Timeline) -> Result<(), String> {
+    let Some(endpoint) = &t.revocation_endpoint else {
+        return Ok(());
+    };
+    let token = t.refresh_token.as_deref().unwrap_or(&t.access_token);
+    let secret = t.client_secret.clone().unwrap_or_default();
+    let mut form: Vec<(&str, &str)> = vec![("token", token)];
+    if t.auth_method != "client_secret_basic" {
+        form.push(("client_id", &t.client_id));
+    }
+    let basic =
+        (t.auth_method == "client_secret_basic").then_some((t.client_id.as_str(), secret.as_str()));
+    post_form(
+        http,
+        endpoint,
+        "revocation",
+        &form,
+        basic,
+        &[token, &secret],
+        tl,
+    )
+    .await
+    .map(|_| ())
+}

@@ -1,0 +1,176 @@
+//! Signing in to remote servers with OAuth 2.1 as the MCP authorization
+//! specification describes, done natively (exact bytes, no CORS) and
+//! recorded step by step for the person debugging it.
+//!
+//! - `discover`: Protected Resource Metadata (from `WWW-Authenticate`, then
+//!   the well-known URLs) and Authorization Server metadata (RFC 8414 and
+//!   OpenID discovery, path-insertion variants first); the 2025-03-26
+//!   fallback to the server's own origin.
+//! - `flow`: client identity (pre-registered, Client ID Metadata Document,
+//!   Dynamic Client Registration), PKCE S256, `resource` (RFC 8707),
+//!   `state` and `iss` (RFC 9207), token exchange and refresh.
+//! - `callback`: the one-shot loopback listener the browser comes back to.
+//! - `store`: tokens in the OS keychain, per entry.
+
+pub mod callback;
+pub mod discover;
+pub mod flow;
+pub mod store;
+
+use std::time::Instant;
+
+use serde::{Deserialize, Serialize};
+
+/// One HTTP exchange of the flow, as sent and received (secrets masked).
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Step {
+    /// discovery, metadata, registration, authorization, callback, token, refresh
+    pub name: String,
+    pub request: String,
+    pub status: Option<u16>,
+    pub response: String,
+    pub ms: f64,
+    /// MUSTs of the specification this step broke, each with the rule.
+    pub problems: Vec<String>,
+}
+
+/// The flow so far.
+#[derive(Debug, Clone, Default, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Timeline {
+    pub steps: Vec<Step>,
+}
+
+impl Timeline {
+    pub(crate) fn push(&mut self, name: &str, request: String, started: Instant) -> &mut Step {
+        self.steps.push(Step {
+            name: name.to_string(),
+            request,
+            status: None,
+            response: String::new(),
+            ms: started.elapsed().as_secs_f64() * 1000.0,
+            problems: Vec::new(),
+        });
+        self.steps.last_mut().expect("just pushed")
+    }
+
+    /// Whether any step broke a MUST.
+    pub fn failed(&self) -> bool {
+        self.steps.iter().any(|s| !s.problems.is_empty())
+    }
+}
+
+/// What sign-in produced, kept in the keychain for the entry.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Tokens {
+    pub access_token: String,
+    #[serde(default)]
+    pub refresh_token: Option<String>,
+    /// Seconds since the Unix epoch (absolute: refreshed ahead of it).
+    #[serde(default)]
+    pub expires_at: Option<u64>,
+    #[serde(default)]
+    pub scope: Option<String>,
+    pub issuer: String,
+    pub token_endpoint: String,
+    #[serde(default)]
+    pub revocation_endpoint: Option<String>,
+    pub resource: String,
+    pub client_id: String,
+    #[serde(default)]
+    pub client_secret: Option<String>,
+    /// none, client_secret_basic or client_secret_post
+    pub auth_method: String,
+}
+
+pub(crate) fn now() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0)
+}
+
+impl Tokens {
+    /// Whether the access token expires within `margin` seconds.
+    pub fn expiring(&self, margin: u64) -> bool {
+        self.expires_at.is_some_and(|at| at <= now() + margin)
+    }
+}
+
+/// Text with the values of `secrets` masked (for the timeline).
+pub(crate) fn mask(text: &str, secrets: &[&str]) -> String {
+    let mut out = text.to_string();
+    for s in secrets.iter().filter(|s| s.len() >= 4) {
+        out = out.replace(s, "••••");
+    }
+    out
+}
+
+/// Random bytes as unpadded base64url (PKCE verifiers, state).
+pub(crate) fn random_token(bytes: usize) -> String {
+    use base64::Engine;
+    let mut buf = vec![0u8; bytes];
+    getrandom::fill(&mut buf).expect("the OS gives random bytes");
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(buf)
+}
+
+/// An HTTP client for the flow: no configured headers (the server's own
+/// credentials stay with the server), redirects not followed.
+pub fn http() -> reqwest::Client {
+    reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .connect_timeout(std::time::Duration::from_secs(10))
+        .timeout(std::time::Duration::from_secs(30))
+        .build()
+        .expect("a plain HTTP client builds")
+}
+
+/// Give a remote entry its stored access token (refreshed first when it
+/// expires within a minute), unless it sends its own Authorization header.
+/// Returns the token (for the masker).
+pub async fn attach(
+    entry: &mut crate::config::ServerEntry,
+    vars: &crate::config::vars::Vars,
+) -> Result<Option<String>, String> {
+    use crate::config::Transport;
+    let Some(keychain) = &vars.keychain else {
+        return Ok(None);
+    };
+    let headers = match &mut entry.transport {
+        Transport::StreamableHttp { headers, .. }
+        | Transport::Sse { headers, .. }
+        | Transport::RemoteAuto { headers, .. } => headers,
+        Transport::Stdio { .. } => return Ok(None),
+    };
+    if headers
+        .keys()
+        .any(|k| k.eq_ignore_ascii_case("authorization"))
+    {
+        return Ok(None);
+    }
+    let owner =
+        crate::config::secrets::owner_prefix(entry.scope, vars.workspace.as_deref(), &entry.name);
+    let Some(mut tokens) = store::load(keychain, &owner) else {
+        return Ok(None);
+    };
+    if tokens.expiring(60) && tokens.refresh_token.is_some() {
+        let mut tl = Timeline::default();
+        match flow::refresh(&http(), &tokens, &mut tl).await {
+            Ok(fresh) => {
+                tokens = fresh;
+                let _ = store::save(keychain, &owner, &tokens);
+            }
+            Err(e) => {
+                return Err(format!(
+                    "the sign-in has expired and could not be refreshed ({e}); sign in again"
+                ));
+            }
+        }
+    }
+    headers.insert(
+        "Authorization".into(),
+        format!("Bearer {}", tokens.access_token),
+    );
+    Ok(Some(tokens.access_token))
+}

@@ -1,0 +1,256 @@
+//! OAuth sign-in against an authorization server on loopback: the whole
+//! authorization code flow with PKCE, refresh with rotation, and the
+//! refusals a client MUST make, each naming its step.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::extract::{Form, Query, State};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde_json::{Value, json};
+use workbench_core::auth::{Timeline, flow};
+
+#[derive(Default)]
+struct As {
+    base: String,
+    no_s256: bool,
+    wrong_iss: bool,
+    challenge: Option<String>,
+}
+
+type Shared = Arc<Mutex<As>>;
+
+async fn serve(state: As) -> (String, Shared, tokio_util::sync::DropGuard) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    let shared = Arc::new(Mutex::new(As {
+        base: base.clone(),
+        ..state
+    }));
+    let app = axum::Router::new()
+        .route("/mcp", post(|State(s): State<Shared>| async move {
+            let base = s.lock().unwrap().base.clone();
+            (StatusCode::UNAUTHORIZED, [(header::WWW_AUTHENTICATE, format!(r#"Bearer resource_metadata="{base}/.well-known/oauth-protected-resource/mcp""#))])
+        }))
+        .route("/.well-known/oauth-protected-resource/mcp", get(|State(s): State<Shared>| async move {
+            let base = s.lock().unwrap().base.clone();
+            axum::Json(json!({ "resource": format!("{base}/mcp"), "authorization_servers": [base], "scopes_supported": ["files"] }))
+        }))
+        .route("/.well-known/oauth-authorization-server", get(|State(s): State<Shared>| async move {
+            let s = s.lock().unwrap();
+            let base = &s.base;
+            axum::Json(json!({
+                "issuer": base,
+                "authorization_endpoint": format!("{base}/authorize"),
+                "token_endpoint": format!("{base}/token"),
+                "registration_endpoint": format!("{base}/register"),
+                "revocation_endpoint": format!("{base}/revoke"),
+                "code_challenge_methods_supported": if s.no_s256 { json!(["plain"]) } else { json!(["S256"]) },
+                "authorization_response_iss_parameter_supported": true,
+                "scopes_supported": ["files", "offline_access"]
+            }))
+        }))
+        .route("/register", post(|| async { (StatusCode::CREATED, axum::Json(json!({ "client_id": "c1" }))) }))
+        .route("/authorize", get(|State(s): State<Shared>, Query(q): Query<std::collections::HashMap<String, String>>| async move {
+            let mut s = s.lock().unwrap();
+            s.challenge = q.get("code_challenge").cloned();
+            let iss = if s.wrong_iss { "https://evil.example".to_string() } else { s.base.clone() };
+            let to = format!(
+                "{}?code=the-code&state={}&iss={}",
+                q["redirect_uri"],
+                q["state"],
+                url::form_urlencoded::byte_serialize(iss.as_bytes()).collect::<String>()
+            );
+            (StatusCode::FOUND, [(header::LOCATION, to)]).into_response()
+        }))
+        .route("/token", post(|State(s): State<Shared>, Form(f): Form<std::collections::HashMap<String, String>>| async move {
+            let grant = f.get("grant_type").map(String::as_str).unwrap_or("");
+            let out: Response = match grant {
+                "authorization_code" => {
+                    use base64::Engine;
+                    use sha2::Digest;
+                    let verifier = f.get("code_verifier").cloned().unwrap_or_default();
+                    let computed = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(sha2::Sha256::digest(verifier.as_bytes()));
+                    if Some(computed) != s.lock().unwrap().challenge {
+                        return (StatusCode::BAD_REQUEST, axum::Json(json!({ "error": "invalid_grant", "error_description": "PKCE verification failed" }))).into_response();
+                    }
+                    axum::Json(json!({ "access_token": "at-1", "refresh_token": "rt-1", "token_type": "Bearer", "expires_in": 3600 })).into_response()
+                }
+                "refresh_token" if f.get("refresh_token").map(String::as_str) == Some("rt-1") => {
+                    axum::Json(json!({ "access_token": "at-2", "refresh_token": "rt-2", "token_type": "Bearer", "expires_in": 3600 })).into_response()
+                }
+                _ => (StatusCode::BAD_REQUEST, axum::Json(json!({ "error": "invalid_grant" }))).into_response(),
+            };
+            out
+        }))
+        .route("/revoke", post(|| async { StatusCode::OK }))
+        .with_state(shared.clone());
+    let stop = tokio_util::sync::CancellationToken::new();
+    let until = stop.clone();
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, app)
+            .with_graceful_shutdown(async move { until.cancelled().await })
+            .await;
+    });
+    (base, shared, stop.drop_guard())
+}
+
+/// A stand-in browser: opens the page, follows its redirect back.
+fn browser() -> flow::LoginOptions {
+    flow::LoginOptions {
+        client_id: None,
+        client_secret: None,
+        client_metadata_url: None,
+        scope: None,
+        open: Box::new(|url| {
+            let url = url.to_string();
+            tokio::spawn(async move {
+                let http = reqwest::Client::builder()
+                    .redirect(reqwest::redirect::Policy::none())
+                    .build()
+                    .unwrap();
+                let page = http.get(&url).send().await.unwrap();
+                let back = page.headers()["location"].to_str().unwrap().to_string();
+                let _ = http.get(&back).send().await;
+            });
+            Ok(())
+        }),
+        timeout: Duration::from_secs(10),
+    }
+}
+
+#[tokio::test]
+async fn sign_in_with_pkce_then_refresh_with_rotation() {
+    let (base, _as, _stop) = serve(As::default()).await;
+    let http = workbench_core::auth::http();
+    let mut tl = Timeline::default();
+    let tokens = flow::login(&http, &format!("{base}/mcp"), &browser(), &mut tl)
+        .await
+        .unwrap_or_else(|e| panic!("{e}: {tl:#?}"));
+    assert_eq!(tokens.access_token, "at-1");
+    assert_eq!(tokens.client_id, "c1");
+    assert_eq!(tokens.issuer, base);
+    assert_eq!(tokens.resource, format!("{base}/mcp"));
+    assert_eq!(
+        tokens.scope.as_deref(),
+        Some("files offline_access"),
+        "offline_access added where offered"
+    );
+    let names: Vec<&str> = tl.steps.iter().map(|s| s.name.as_str()).collect();
+    for step in [
+        "discovery",
+        "metadata",
+        "registration",
+        "authorization",
+        "callback",
+        "token",
+    ] {
+        assert!(names.contains(&step), "{names:?}");
+    }
+    assert!(!tl.failed());
+    let shown = serde_json::to_string(&tl).unwrap();
+    for secret in ["at-1", "rt-1", "the-code"] {
+        assert!(!shown.contains(secret), "{secret} in the timeline: {shown}");
+    }
+    let mut tl = Timeline::default();
+    let fresh = flow::refresh(&http, &tokens, &mut tl).await.unwrap();
+    assert_eq!(
+        (fresh.access_token.as_str(), fresh.refresh_token.as_deref()),
+        ("at-2", Some("rt-2"))
+    );
+    assert!(fresh.expires_at.unwrap() > tokens.expires_at.unwrap() - 5);
+    flow::revoke(&http, &fresh, &mut tl).await.unwrap();
+}
+
+#[tokio::test]
+async fn a_server_without_s256_or_a_wrong_iss_is_refused_naming_the_step() {
+    for (state, step, rule) in [
+        (
+            As {
+                no_s256: true,
+                ..As::default()
+            },
+            "metadata",
+            "S256",
+        ),
+        (
+            As {
+                wrong_iss: true,
+                ..As::default()
+            },
+            "callback",
+            "iss",
+        ),
+    ] {
+        let (base, _as, _stop) = serve(state).await;
+        let mut tl = Timeline::default();
+        let e = flow::login(
+            &workbench_core::auth::http(),
+            &format!("{base}/mcp"),
+            &browser(),
+            &mut tl,
+        )
+        .await
+        .expect_err("refused");
+        assert!(e.starts_with(step) && e.contains(rule), "{e}");
+        assert!(tl.failed(), "the broken MUST is in the timeline");
+        let v: Value = serde_json::to_value(&tl).unwrap();
+        assert!(v.to_string().contains("MUST"));
+    }
+}
+
+/// A signed-in entry gets its token; one past its expiry is refreshed first
+/// (from the absolute expiry time), the rotated tokens kept; the token
+/// reaches neither the traffic log nor its exports.
+#[tokio::test]
+async fn a_stored_sign_in_is_used_and_refreshed_ahead_of_expiry() {
+    use workbench_core::config::secrets::{Keychain, Store};
+    let (base, _as, _stop) = serve(As::default()).await;
+    let demo = super::http_demo(&["--token", "at-2"]).await;
+    let ns = format!("mcpwb-test-oauth-{}", std::process::id());
+    let kc = Keychain::new(&ns, Store::KernelKeyring);
+    let expired = workbench_core::auth::Tokens {
+        access_token: "at-1".into(),
+        refresh_token: Some("rt-1".into()),
+        expires_at: Some(1),
+        scope: None,
+        issuer: base.clone(),
+        token_endpoint: format!("{base}/token"),
+        revocation_endpoint: None,
+        resource: demo.url.clone(),
+        client_id: "c1".into(),
+        client_secret: None,
+        auth_method: "none".into(),
+    };
+    workbench_core::auth::store::save(&kc, "remote/", &expired).unwrap();
+    let mut options = super::fast();
+    options.supervisor.vars.keychain = Some(kc.clone());
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = super::config(
+        dir.path(),
+        &[("remote".into(), json!({ "type": "http", "url": demo.url }))],
+    );
+    let wb = super::Workbench::start(&cfg, options);
+    super::ready(&wb, "remote").await;
+    let out = wb
+        .call_tool(
+            "remote",
+            "echo",
+            json!({ "message": "signed in" }),
+            workbench_core::CallOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(out.result["content"][0]["text"], "signed in");
+    let kept = workbench_core::auth::store::load(&kc, "remote/").unwrap();
+    assert_eq!(
+        (kept.access_token.as_str(), kept.refresh_token.as_deref()),
+        ("at-2", Some("rt-2"))
+    );
+    let exported = wb.traffic().entries(Some("remote"));
+    assert!(!format!("{exported:?}").contains("at-2"));
+    workbench_core::auth::store::forget(&kc, "remote/").unwrap();
+    wb.shutdown().await;
+}
