@@ -119,6 +119,12 @@ describe("server list", () => {
         // What each ready server offers shows in the sidebar once its lists are fetched.
         await session.waitForTexts(".server-counts", (t) => t.length === 2 && t.every((d) => /^17 tools · \d+ resources · 3 prompts$/.test(d)));
         await session.screenshot("live-servers");
+        // A remote server has a sign-in panel: signed out here (it sends its own header).
+        await session.clickText(".server .server-name", "remote");
+        const state = await session.waitForTexts(".auth-panel .auth-state", (t) => t.length === 1 && t[0].startsWith("signed out"));
+        assert.match(state[0], /the browser opens on the sign-in page/);
+        await session.find(".auth-panel button");
+        await session.screenshot("auth-panel");
       } finally {
         await session.close();
       }

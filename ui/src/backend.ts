@@ -24,12 +24,14 @@ import {
   type TrafficEntry_Serialize as TrafficEntry,
   type TrafficPage_Serialize as TrafficPage,
   type TrustRequest_Serialize as TrustRequest,
+  type AuthRun_Serialize as AuthRun,
+  type Status_Serialize as AuthStatus,
   type TrafficQuery_Deserialize as TrafficQuery,
   type WindowStage,
 } from "./bindings";
 import { tauriAgentBackend, type AgentBackend } from "./backendAgent";
 
-export type { FoundConfig, Merged, NeededInput, Scope, TrustRequest };
+export type { AuthRun, AuthStatus, FoundConfig, Merged, NeededInput, Scope, TrustRequest };
 export type { CallProgress, ConfigText, PendingAsk, PromptRow, ResourceRow, ServerEdit, ToolCallResult, ToolRow, TrafficEntry, TrafficPage, TrafficQuery, TrialReport };
 
 type JsonArg = Parameters<typeof commands.getPrompt>[2];
@@ -119,6 +121,12 @@ export interface Backend extends AgentBackend {
   addExampleServer(): Promise<string>;
   /** What an untrusted server would run, for the person to read. */
   trustRequest(name: string): Promise<TrustRequest>;
+  /** A remote server's OAuth sign-in: state, sign in (system browser), refresh, force expiry, sign out. */
+  authStatus(name: string): Promise<AuthStatus>;
+  authSignIn(name: string): Promise<AuthRun>;
+  authRefresh(name: string): Promise<AuthRun>;
+  authForceExpiry(name: string): Promise<AuthStatus>;
+  authSignOut(name: string): Promise<AuthRun>;
   /** Trust a server as it is now in its file, and start it. */
   trustServer(name: string): Promise<void>;
   /** Other clients' configs on this machine. */
@@ -197,6 +205,11 @@ export const tauriBackend: Backend = {
   discoverConfigs: async () => unwrap(await commands.discoverConfigs()),
   addExampleServer: async () => unwrap(await commands.addExampleServer()),
   trustRequest: async (name) => unwrap(await commands.trustRequest(name)),
+  authStatus: async (name) => unwrap(await commands.authStatus(name)),
+  authSignIn: async (name) => unwrap(await commands.authSignIn(name)),
+  authRefresh: async (name) => unwrap(await commands.authRefresh(name)),
+  authForceExpiry: async (name) => unwrap(await commands.authForceExpiry(name)),
+  authSignOut: async (name) => unwrap(await commands.authSignOut(name)),
   trustServer: async (name) => {
     unwrap(await commands.trustServer(name));
   },

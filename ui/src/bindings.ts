@@ -116,6 +116,19 @@ export const commands = {
 	addExampleServer: () => typedError<string, ErrorInfo>(__TAURI_INVOKE("add_example_server")),
 	/**  What `name` runs or where it sends credentials, for the person to read. */
 	trustRequest: (name: string) => typedError<TrustRequest_Serialize, ErrorInfo>(__TAURI_INVOKE("trust_request", { name })),
+	/**  Whether `name` is signed in, as whom, until when. */
+	authStatus: (name: string) => typedError<Status_Serialize, ErrorInfo>(__TAURI_INVOKE("auth_status", { name })),
+	/**
+	 *  Sign in to `name` in the system browser; the server restarts with the
+	 *  token. The timeline comes back whether it worked or not.
+	 */
+	authSignIn: (name: string) => typedError<AuthRun_Serialize, ErrorInfo>(__TAURI_INVOKE("auth_sign_in", { name })),
+	/**  A new access token now (with the refresh token). */
+	authRefresh: (name: string) => typedError<AuthRun_Serialize, ErrorInfo>(__TAURI_INVOKE("auth_refresh", { name })),
+	/**  Mark the access token expired (to watch the next connection refresh it). */
+	authForceExpiry: (name: string) => typedError<Status_Serialize, ErrorInfo>(__TAURI_INVOKE("auth_force_expiry", { name })),
+	/**  Sign out: revoke where the server offers it, forget the tokens, restart. */
+	authSignOut: (name: string) => typedError<AuthRun_Serialize, ErrorInfo>(__TAURI_INVOKE("auth_sign_out", { name })),
 	/**  Trust `name` as it is in its file now, and start it. */
 	trustServer: (name: string) => typedError<null, ErrorInfo>(__TAURI_INVOKE("trust_server", { name })),
 	/**  Chats, most recent first; with `search`, those whose title or messages contain it. */
@@ -412,6 +425,23 @@ export type AskReceived_Deserialize = {
 /**  A server asked something only a person can answer. */
 export type AskReceived_Serialize = {
 	ask: PendingAsk,
+};
+
+/**  How a sign-in step went: the flow's steps, and the error if it failed. */
+export type AuthRun = AuthRun_Serialize | AuthRun_Deserialize;
+
+/**  How a sign-in step went: the flow's steps, and the error if it failed. */
+export type AuthRun_Deserialize = {
+	status: Status_Deserialize,
+	error?: string | null,
+	timeline: Timeline_Deserialize,
+};
+
+/**  How a sign-in step went: the flow's steps, and the error if it failed. */
+export type AuthRun_Serialize = {
+	status: Status_Serialize,
+	error: string | null,
+	timeline: Timeline_Serialize,
 };
 
 /**  One progress notification of a running call. */
@@ -1245,11 +1275,74 @@ export type SessionRow = {
 	usage: Usage,
 };
 
+/**  What the window and `mcpwb auth status` show of a sign-in. */
+export type Status = Status_Serialize | Status_Deserialize;
+
+/**  What the window and `mcpwb auth status` show of a sign-in. */
+export type Status_Deserialize = {
+	signed_in: boolean,
+	issuer?: string | null,
+	scope?: string | null,
+	/**  Seconds until the access token expires (None: not said). */
+	expires_in?: number | null,
+	refreshable: boolean,
+};
+
+/**  What the window and `mcpwb auth status` show of a sign-in. */
+export type Status_Serialize = {
+	signed_in: boolean,
+	issuer: string | null,
+	scope: string | null,
+	/**  Seconds until the access token expires (None: not said). */
+	expires_in: number | null,
+	refreshable: boolean,
+};
+
+/**  One HTTP exchange of the flow, as sent and received (secrets masked). */
+export type Step = Step_Serialize | Step_Deserialize;
+
+/**  One HTTP exchange of the flow, as sent and received (secrets masked). */
+export type Step_Deserialize = {
+	/**  discovery, metadata, registration, authorization, callback, token, refresh */
+	name: string,
+	request: string,
+	status?: number | null,
+	response: string,
+	ms: number | null,
+	/**  MUSTs of the specification this step broke, each with the rule. */
+	problems: string[],
+};
+
+/**  One HTTP exchange of the flow, as sent and received (secrets masked). */
+export type Step_Serialize = {
+	/**  discovery, metadata, registration, authorization, callback, token, refresh */
+	name: string,
+	request: string,
+	status: number | null,
+	response: string,
+	ms: number | null,
+	/**  MUSTs of the specification this step broke, each with the rule. */
+	problems: string[],
+};
+
 /**  What a test call found. */
 export type TestReport = {
 	model: string,
 	reply: string,
 	latency_ms: number | null,
+};
+
+/**  The flow so far. */
+export type Timeline = Timeline_Serialize | Timeline_Deserialize;
+
+/**  The flow so far. */
+export type Timeline_Deserialize = {
+	steps: Step_Deserialize[],
+};
+
+/**  The flow so far. */
+export type Timeline_Serialize = {
+	steps: Step_Serialize[],
 };
 
 export type ToolCallResult = {

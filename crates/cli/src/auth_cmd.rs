@@ -7,7 +7,7 @@ use clap::Subcommand;
 use serde_json::json;
 use workbench_core::auth::{self, Timeline, flow, store};
 use workbench_core::config::ConfigFile;
-use workbench_core::config::secrets::{Keychain, owner_prefix};
+use workbench_core::config::secrets::Keychain;
 use workbench_core::config::vars::Vars;
 
 use crate::{Cli, Failure};
@@ -73,20 +73,10 @@ fn target(cli: &Cli, name: &str) -> Result<Target, Failure> {
         .find(|e| e.name == name)
         .ok_or_else(|| workbench_core::Error::UnknownServer(name.into()))?;
     let vars = Vars::from_process(cli.project.clone());
-    let expanded = entry.expanded(&vars)?;
-    let url = match &expanded.transport {
-        workbench_core::config::Transport::StreamableHttp { url, .. }
-        | workbench_core::config::Transport::Sse { url, .. }
-        | workbench_core::config::Transport::RemoteAuto { url, .. } => url.clone(),
-        workbench_core::config::Transport::Stdio { .. } => {
-            return Err(Failure::Usage(format!(
-                "{name} runs a command; only remote servers sign in"
-            )));
-        }
-    };
+    let (url, owner) = auth::target(entry, &vars).map_err(Failure::Usage)?;
     Ok(Target {
         url,
-        owner: owner_prefix(entry.scope, cli.project.as_deref(), name),
+        owner,
         keychain: Keychain::app(),
     })
 }
@@ -193,30 +183,21 @@ pub async fn run(cli: &Cli, command: &AuthCommand) -> Result<(), Failure> {
         }
         AuthCommand::Status { server } => {
             let t = target(cli, server)?;
-            match store::load(&t.keychain, &t.owner) {
-                None => said(
-                    cli,
-                    format!("{server}: signed out"),
-                    json!({ "server": server, "signed_in": false }),
-                ),
-                Some(tok) => {
-                    let left = tok.expires_at.map(|at| at.saturating_sub(auth_now()));
-                    let text = format!(
-                        "{server}: signed in at {}; scopes: {}; {}",
-                        tok.issuer,
-                        tok.scope.as_deref().unwrap_or("(none asked)"),
-                        match left {
-                            Some(s) => format!("expires in {s} s"),
-                            None => "no expiry given".into(),
-                        }
-                    );
-                    said(
-                        cli,
-                        text,
-                        json!({ "server": server, "signed_in": true, "issuer": tok.issuer, "scope": tok.scope, "expires_in": left, "refreshable": tok.refresh_token.is_some() }),
-                    );
-                }
-            }
+            let st = auth::Status::of(store::load(&t.keychain, &t.owner).as_ref());
+            let text = if st.signed_in {
+                format!(
+                    "{server}: signed in at {}; scopes: {}; {}",
+                    st.issuer.as_deref().unwrap_or(""),
+                    st.scope.as_deref().unwrap_or("(none asked)"),
+                    match st.expires_in {
+                        Some(s) => format!("expires in {s} s"),
+                        None => "no expiry given".into(),
+                    }
+                )
+            } else {
+                format!("{server}: signed out")
+            };
+            said(cli, text, serde_json::to_value(&st).unwrap_or_default());
             Ok(())
         }
         AuthCommand::Refresh { server } => {
@@ -257,11 +238,4 @@ pub async fn run(cli: &Cli, command: &AuthCommand) -> Result<(), Failure> {
             Ok(())
         }
     }
-}
-
-fn auth_now() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_secs())
-        .unwrap_or(0)
 }

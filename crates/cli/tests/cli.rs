@@ -7,6 +7,8 @@ use std::sync::OnceLock;
 
 use serde_json::{Value, json};
 
+#[path = "cli/auth.rs"]
+mod auth;
 #[path = "cli/chat.rs"]
 mod chat;
 #[path = "cli/config.rs"]

@@ -2,6 +2,7 @@
 //! `workbench-core`; errors cross as `ErrorInfo { code, message }`.
 
 pub mod asks;
+pub mod auth;
 pub mod chat;
 pub mod config;
 pub mod files;

@@ -12,6 +12,7 @@ import type { LogLine } from "../shell/workbench";
 import { entryToForm, type EntryForm } from "./entryForm";
 import { ServerForm } from "./ServerForm";
 import { TrustCard } from "./TrustCard";
+import { AuthPanel } from "./AuthPanel";
 
 const LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 
@@ -204,6 +205,7 @@ export function ServerPanel({
         )}
         {message && <span role="status">{message}</span>}
       </div>
+      {summary.transport !== "stdio" && !untrusted && <AuthPanel backend={backend} name={name} />}
       {info && (
         <section className="panel-section facts">
           <dl className="facts-grid">

@@ -174,3 +174,62 @@ pub async fn attach(
     );
     Ok(Some(tokens.access_token))
 }
+
+/// Where an entry signs in: its (expanded) URL and the keychain prefix its
+/// tokens live under. A server that runs a command does not sign in.
+pub fn target(
+    entry: &crate::config::ServerEntry,
+    vars: &crate::config::vars::Vars,
+) -> Result<(String, String), String> {
+    use crate::config::Transport;
+    let expanded = entry.expanded(vars).map_err(|e| e.to_string())?;
+    let url = match &expanded.transport {
+        Transport::StreamableHttp { url, .. }
+        | Transport::Sse { url, .. }
+        | Transport::RemoteAuto { url, .. } => url.clone(),
+        Transport::Stdio { .. } => {
+            return Err(format!(
+                "{} runs a command; only remote servers sign in",
+                entry.name
+            ));
+        }
+    };
+    let owner =
+        crate::config::secrets::owner_prefix(entry.scope, vars.workspace.as_deref(), &entry.name);
+    Ok((url, owner))
+}
+
+/// What the window and `mcpwb auth status` show of a sign-in.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Status {
+    pub signed_in: bool,
+    pub issuer: Option<String>,
+    pub scope: Option<String>,
+    /// Seconds until the access token expires (None: not said).
+    pub expires_in: Option<u32>,
+    pub refreshable: bool,
+}
+
+impl Status {
+    pub fn of(tokens: Option<&Tokens>) -> Status {
+        match tokens {
+            None => Status {
+                signed_in: false,
+                issuer: None,
+                scope: None,
+                expires_in: None,
+                refreshable: false,
+            },
+            Some(t) => Status {
+                signed_in: true,
+                issuer: Some(t.issuer.clone()),
+                scope: t.scope.clone(),
+                expires_in: t
+                    .expires_at
+                    .map(|at| at.saturating_sub(now()).min(u64::from(u32::MAX)) as u32),
+                refreshable: t.refresh_token.is_some(),
+            },
+        }
+    }
+}

@@ -1,0 +1,167 @@
+//! Sign-in to remote servers (OAuth): state, sign in (the system browser
+//! comes back to a loopback listener), refresh, force expiry (to try
+//! refresh), sign out. Each run returns its timeline for the Auth panel.
+
+use std::time::Duration;
+
+use serde::Serialize;
+use tauri::{Runtime, State};
+use workbench_core::auth::{self, Status, Timeline, flow, store};
+use workbench_core::config::secrets::Keychain;
+use workbench_core::config::vars::Vars;
+use workbench_core::{Error, ErrorCode, ErrorInfo};
+
+use crate::state::AppState;
+
+/// How a sign-in step went: the flow's steps, and the error if it failed.
+#[derive(Debug, Clone, Serialize, specta::Type)]
+pub struct AuthRun {
+    pub status: Status,
+    pub error: Option<String>,
+    pub timeline: Timeline,
+}
+
+fn refused(message: String) -> ErrorInfo {
+    ErrorInfo {
+        code: ErrorCode::Refused,
+        message,
+    }
+}
+
+/// The entry's URL and where its tokens live.
+fn target(state: &AppState, name: &str) -> Result<(String, String), ErrorInfo> {
+    let config = state.load()?;
+    let entry = config
+        .servers
+        .iter()
+        .find(|e| e.name == name)
+        .ok_or(Error::UnknownServer(name.to_string()))?;
+    auth::target(entry, &Vars::from_process(state.project_dir.clone())).map_err(refused)
+}
+
+/// Whether `name` is signed in, as whom, until when.
+#[tauri::command]
+#[specta::specta]
+pub async fn auth_status<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    name: String,
+) -> Result<Status, ErrorInfo> {
+    let (_, owner) = target(&state, &name)?;
+    Ok(Status::of(store::load(&Keychain::app(), &owner).as_ref()))
+}
+
+async fn restart(state: &AppState, name: &str) {
+    if let Ok(server) = state.workbench.server(name) {
+        server.restart().await;
+    }
+}
+
+/// Sign in to `name` in the system browser; the server restarts with the
+/// token. The timeline comes back whether it worked or not.
+#[tauri::command]
+#[specta::specta]
+pub async fn auth_sign_in<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    name: String,
+) -> Result<AuthRun, ErrorInfo> {
+    let (url, owner) = target(&state, &name)?;
+    let opts = flow::LoginOptions {
+        client_id: None,
+        client_secret: None,
+        client_metadata_url: None,
+        scope: None,
+        open: Box::new(|url| {
+            open::that_detached(url).map_err(|e| format!("could not open a browser: {e}"))
+        }),
+        timeout: Duration::from_secs(300),
+    };
+    let mut timeline = Timeline::default();
+    let keychain = Keychain::app();
+    let result = flow::login(&auth::http(), &url, &opts, &mut timeline).await;
+    let error = match result {
+        Ok(tokens) => {
+            store::save(&keychain, &owner, &tokens)?;
+            restart(&state, &name).await;
+            None
+        }
+        Err(e) => Some(e),
+    };
+    Ok(AuthRun {
+        status: Status::of(store::load(&keychain, &owner).as_ref()),
+        error,
+        timeline,
+    })
+}
+
+/// A new access token now (with the refresh token).
+#[tauri::command]
+#[specta::specta]
+pub async fn auth_refresh<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    name: String,
+) -> Result<AuthRun, ErrorInfo> {
+    let (_, owner) = target(&state, &name)?;
+    let keychain = Keychain::app();
+    let tokens = store::load(&keychain, &owner)
+        .ok_or_else(|| refused(format!("{name} is not signed in")))?;
+    let mut timeline = Timeline::default();
+    let error = match flow::refresh(&auth::http(), &tokens, &mut timeline).await {
+        Ok(fresh) => {
+            store::save(&keychain, &owner, &fresh)?;
+            restart(&state, &name).await;
+            None
+        }
+        Err(e) => Some(e),
+    };
+    Ok(AuthRun {
+        status: Status::of(store::load(&keychain, &owner).as_ref()),
+        error,
+        timeline,
+    })
+}
+
+/// Mark the access token expired (to watch the next connection refresh it).
+#[tauri::command]
+#[specta::specta]
+pub async fn auth_force_expiry<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    name: String,
+) -> Result<Status, ErrorInfo> {
+    let (_, owner) = target(&state, &name)?;
+    let keychain = Keychain::app();
+    let mut tokens = store::load(&keychain, &owner)
+        .ok_or_else(|| refused(format!("{name} is not signed in")))?;
+    tokens.expires_at = Some(1);
+    store::save(&keychain, &owner, &tokens)?;
+    Ok(Status::of(Some(&tokens)))
+}
+
+/// Sign out: revoke where the server offers it, forget the tokens, restart.
+#[tauri::command]
+#[specta::specta]
+pub async fn auth_sign_out<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    name: String,
+) -> Result<AuthRun, ErrorInfo> {
+    let (_, owner) = target(&state, &name)?;
+    let keychain = Keychain::app();
+    let mut timeline = Timeline::default();
+    let mut error = None;
+    if let Some(tokens) = store::load(&keychain, &owner) {
+        if let Err(e) = flow::revoke(&auth::http(), &tokens, &mut timeline).await {
+            error = Some(format!("not revoked by the server ({e}); forgotten here"));
+        }
+        store::forget(&keychain, &owner)?;
+        restart(&state, &name).await;
+    }
+    Ok(AuthRun {
+        status: Status::of(None),
+        error,
+        timeline,
+    })
+}

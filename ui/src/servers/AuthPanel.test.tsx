@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { fireEvent, render, screen } from "@testing-library/react";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { mockIPC } from "@tauri-apps/api/mocks";
+import { tauriBackend } from "../backend";
+import { AuthPanel } from "./AuthPanel";
+
+const signedOut = { signed_in: false, issuer: null, scope: null, expires_in: null, refreshable: false };
+
+describe("signing in to a remote server", () => {
+  it("shows each step of a failed sign-in with the MUST it broke, then the signed-in state", async () => {
+    const calls: string[] = [];
+    let attempt = 0;
+    mockIPC((cmd) => {
+      calls.push(cmd);
+      if (cmd === "auth_status") return signedOut;
+      if (cmd === "auth_sign_in") {
+        attempt += 1;
+        if (attempt === 1)
+          return {
+            status: signedOut,
+            error: "metadata: the authorization server does not list S256",
+            timeline: {
+              steps: [
+                { name: "discovery", request: "POST https://mcp.example/mcp (no token)", status: 401, response: "www-authenticate: Bearer", ms: 12.5, problems: [] },
+                {
+                  name: "metadata",
+                  request: "GET https://auth.example/.well-known/oauth-authorization-server",
+                  status: 200,
+                  response: "{}",
+                  ms: 3.2,
+                  problems: ["the authorization server does not list S256 in code_challenge_methods_supported"],
+                },
+              ],
+            },
+          };
+        return {
+          status: { signed_in: true, issuer: "https://auth.example", scope: "files", expires_in: 3500, refreshable: true },
+          error: null,
+          timeline: { steps: [] },
+        };
+      }
+      throw new Error(`unexpected ${cmd}`);
+    });
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <AuthPanel backend={tauriBackend} name="remote" />
+      </QueryClientProvider>,
+    );
+    expect(await screen.findByText("signed out")).toBeTruthy();
+    fireEvent.click(screen.getByText("Sign in"));
+    expect(await screen.findByText(/MUST: the authorization server does not list S256/)).toBeTruthy();
+    expect(screen.getByText("metadata: the authorization server does not list S256")).toBeTruthy();
+    expect(screen.getByText("POST https://mcp.example/mcp (no token)")).toBeTruthy();
+    fireEvent.click(screen.getByText("Sign in"));
+    expect(await screen.findByText("signed in")).toBeTruthy();
+    expect(screen.getByText(/expires in 58 min/)).toBeTruthy();
+    expect(screen.getByText("Refresh now")).toBeTruthy();
+    expect(calls.filter((c) => c === "auth_sign_in")).toHaveLength(2);
+  });
+});

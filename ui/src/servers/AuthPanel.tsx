@@ -1,0 +1,114 @@
+// Sign-in to a remote server (OAuth), and what each step of it did: the
+// state (signed out / signed in at, scopes, expires in), Sign in (the
+// system browser), Refresh now, Force expiry (to watch a refresh), Sign out,
+// and the last run's timeline — each HTTP exchange with its status and time,
+// and any MUST of the specification it broke, quoted.
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { KeyRound } from "lucide-react";
+import { useState } from "react";
+import type { AuthRun, Backend } from "../backend";
+import { Badge, Button, Disclosure, Skeleton, useToast } from "../design";
+import "./auth.css";
+
+function expiry(seconds: number | null): string {
+  if (seconds === null) return "no expiry given";
+  if (seconds <= 0) return "expired";
+  if (seconds < 120) return `expires in ${seconds} s`;
+  if (seconds < 7200) return `expires in ${Math.round(seconds / 60)} min`;
+  return `expires in ${Math.round(seconds / 3600)} h`;
+}
+
+export function AuthPanel({ backend, name }: { backend: Backend; name: string }) {
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const [busy, setBusy] = useState<string | null>(null);
+  const [run, setRun] = useState<AuthRun | null>(null);
+  const status = useQuery({ queryKey: ["auth", name], queryFn: () => backend.authStatus(name) });
+  const act = (label: string, doing: Promise<AuthRun>) => {
+    setBusy(label);
+    doing.then(
+      (r) => {
+        setRun(r);
+        queryClient.setQueryData(["auth", name], r.status);
+        if (r.error) toast(`${label} failed`, { tone: "danger", description: r.error });
+        else toast(`${label}: done`);
+      },
+      (e: unknown) => toast(`${label} failed`, { tone: "danger", description: e instanceof Error ? e.message : String(e) }),
+    ).finally(() => setBusy(null));
+  };
+  const s = status.data;
+  return (
+    <section className="panel-section auth-panel" aria-labelledby={`auth-${name}`}>
+      <h3 id={`auth-${name}`}>
+        <KeyRound aria-hidden size={16} /> Sign-in
+      </h3>
+      {status.isPending && <Skeleton lines={1} label="Reading the sign-in" />}
+      {status.isError && <p role="alert">{status.error instanceof Error ? status.error.message : String(status.error)}</p>}
+      {s && (
+        <p className="auth-state">
+          {s.signed_in ? (
+            <>
+              <Badge tone="ok">signed in</Badge> at <code>{s.issuer}</code>; scopes: {s.scope ?? "none asked"}; {expiry(s.expires_in)}
+              {!s.refreshable && " (no refresh token: sign in again when it expires)"}
+            </>
+          ) : (
+            <>
+              <Badge tone="neutral">signed out</Badge> For servers that ask for OAuth sign-in: the browser opens on the sign-in page
+              and comes back to this machine.
+            </>
+          )}
+        </p>
+      )}
+      <div className="toolbar" role="toolbar" aria-label="Sign-in actions">
+        <Button disabled={!!busy} onClick={() => act("Sign in", backend.authSignIn(name))}>
+          {busy === "Sign in" ? "Waiting for the browser…" : s?.signed_in ? "Sign in again" : "Sign in"}
+        </Button>
+        {s?.signed_in && (
+          <>
+            <Button disabled={!!busy || !s.refreshable} onClick={() => act("Refresh", backend.authRefresh(name))}>
+              Refresh now
+            </Button>
+            <Button
+              disabled={!!busy}
+              onClick={() =>
+                backend.authForceExpiry(name).then(
+                  (st) => {
+                    queryClient.setQueryData(["auth", name], st);
+                    toast("Marked expired: the next connection refreshes it");
+                  },
+                  (e: unknown) => toast("Not changed", { tone: "danger", description: e instanceof Error ? e.message : String(e) }),
+                )
+              }
+            >
+              Force expiry
+            </Button>
+            <Button variant="ghost" disabled={!!busy} onClick={() => act("Sign out", backend.authSignOut(name))}>
+              Sign out
+            </Button>
+          </>
+        )}
+      </div>
+      {run && (
+        <Disclosure title="Last run, step by step" count={run.timeline.steps.length}>
+          {run.error && <p role="alert" className="field-error">{run.error}</p>}
+          <ol className="auth-timeline">
+            {run.timeline.steps.map((step, i) => (
+              <li key={i} className={step.problems.length > 0 ? "tone-danger" : undefined}>
+                <div>
+                  <strong>{step.name}</strong> <span className="muted">{step.status ?? "–"} · {(step.ms ?? 0).toFixed(1)} ms</span>
+                </div>
+                <pre className="json">{step.request}</pre>
+                {step.response && <pre className="json">{step.response}</pre>}
+                {step.problems.map((p) => (
+                  <p key={p} className="field-error">
+                    MUST: {p}
+                  </p>
+                ))}
+              </li>
+            ))}
+          </ol>
+        </Disclosure>
+      )}
+    </section>
+  );
+}
