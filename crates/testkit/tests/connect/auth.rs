@@ -17,6 +17,14 @@ struct As {
     base: String,
     no_s256: bool,
     wrong_iss: bool,
+    /// No Protected Resource Metadata anywhere (a 2025-03-26 server).
+    no_prm: bool,
+    /// The 401 names no metadata URL; it is only at the root well-known.
+    prm_at_root_only: bool,
+    dcr_refused: bool,
+    /// The authorization endpoint sends the browser somewhere else.
+    foreign_redirect: bool,
+    refresh_expired: bool,
     challenge: Option<String>,
 }
 
@@ -31,13 +39,17 @@ async fn serve(state: As) -> (String, Shared, tokio_util::sync::DropGuard) {
     }));
     let app = axum::Router::new()
         .route("/mcp", post(|State(s): State<Shared>| async move {
-            let base = s.lock().unwrap().base.clone();
-            (StatusCode::UNAUTHORIZED, [(header::WWW_AUTHENTICATE, format!(r#"Bearer resource_metadata="{base}/.well-known/oauth-protected-resource/mcp""#))])
+            let s = s.lock().unwrap();
+            let base = s.base.clone();
+            let challenge = if s.no_prm || s.prm_at_root_only {
+                "Bearer".to_string()
+            } else {
+                format!(r#"Bearer resource_metadata="{base}/.well-known/oauth-protected-resource/mcp""#)
+            };
+            (StatusCode::UNAUTHORIZED, [(header::WWW_AUTHENTICATE, challenge)])
         }))
-        .route("/.well-known/oauth-protected-resource/mcp", get(|State(s): State<Shared>| async move {
-            let base = s.lock().unwrap().base.clone();
-            axum::Json(json!({ "resource": format!("{base}/mcp"), "authorization_servers": [base], "scopes_supported": ["files"] }))
-        }))
+        .route("/.well-known/oauth-protected-resource/mcp", get(|State(s): State<Shared>| async move { prm(&s, false) }))
+        .route("/.well-known/oauth-protected-resource", get(|State(s): State<Shared>| async move { prm(&s, true) }))
         .route("/.well-known/oauth-authorization-server", get(|State(s): State<Shared>| async move {
             let s = s.lock().unwrap();
             let base = &s.base;
@@ -52,14 +64,20 @@ async fn serve(state: As) -> (String, Shared, tokio_util::sync::DropGuard) {
                 "scopes_supported": ["files", "offline_access"]
             }))
         }))
-        .route("/register", post(|| async { (StatusCode::CREATED, axum::Json(json!({ "client_id": "c1" }))) }))
+        .route("/register", post(|State(s): State<Shared>| async move {
+            if s.lock().unwrap().dcr_refused {
+                return (StatusCode::BAD_REQUEST, axum::Json(json!({ "error": "invalid_client_metadata", "error_description": "registration is closed" })));
+            }
+            (StatusCode::CREATED, axum::Json(json!({ "client_id": "c1" })))
+        }))
         .route("/authorize", get(|State(s): State<Shared>, Query(q): Query<std::collections::HashMap<String, String>>| async move {
             let mut s = s.lock().unwrap();
             s.challenge = q.get("code_challenge").cloned();
             let iss = if s.wrong_iss { "https://evil.example".to_string() } else { s.base.clone() };
+            let back = if s.foreign_redirect { format!("{}/elsewhere", s.base) } else { q["redirect_uri"].clone() };
             let to = format!(
                 "{}?code=the-code&state={}&iss={}",
-                q["redirect_uri"],
+                back,
                 q["state"],
                 url::form_urlencoded::byte_serialize(iss.as_bytes()).collect::<String>()
             );
@@ -78,6 +96,9 @@ async fn serve(state: As) -> (String, Shared, tokio_util::sync::DropGuard) {
                     }
                     axum::Json(json!({ "access_token": "at-1", "refresh_token": "rt-1", "token_type": "Bearer", "expires_in": 3600 })).into_response()
                 }
+                "refresh_token" if s.lock().unwrap().refresh_expired => {
+                    (StatusCode::BAD_REQUEST, axum::Json(json!({ "error": "invalid_grant", "error_description": "the refresh token has expired" }))).into_response()
+                }
                 "refresh_token" if f.get("refresh_token").map(String::as_str) == Some("rt-1") => {
                     axum::Json(json!({ "access_token": "at-2", "refresh_token": "rt-2", "token_type": "Bearer", "expires_in": 3600 })).into_response()
                 }
@@ -95,6 +116,15 @@ async fn serve(state: As) -> (String, Shared, tokio_util::sync::DropGuard) {
             .await;
     });
     (base, shared, stop.drop_guard())
+}
+
+fn prm(s: &Shared, root: bool) -> Response {
+    let s = s.lock().unwrap();
+    if s.no_prm || (s.prm_at_root_only && !root) {
+        return StatusCode::NOT_FOUND.into_response();
+    }
+    let base = &s.base;
+    axum::Json(json!({ "resource": format!("{base}/mcp"), "authorization_servers": [base], "scopes_supported": ["files"] })).into_response()
 }
 
 /// A stand-in browser: opens the page, follows its redirect back.
@@ -117,7 +147,7 @@ fn browser() -> flow::LoginOptions {
             });
             Ok(())
         }),
-        timeout: Duration::from_secs(10),
+        timeout: Duration::from_secs(3),
     }
 }
 
@@ -253,4 +283,66 @@ async fn a_stored_sign_in_is_used_and_refreshed_ahead_of_expiry() {
     assert!(!format!("{exported:?}").contains("at-2"));
     workbench_core::auth::store::forget(&kc, "remote/").unwrap();
     wb.shutdown().await;
+}
+
+/// Each failure of the test kit's authorization server gives its own clear
+/// error naming the step; the fallbacks the specification allows work.
+#[tokio::test]
+async fn every_failure_switch_names_its_step_and_the_fallbacks_work() {
+    let http = workbench_core::auth::http();
+    // Allowed: no resource metadata (2025-03-26), metadata at the root only.
+    for state in [
+        As {
+            no_prm: true,
+            ..As::default()
+        },
+        As {
+            prm_at_root_only: true,
+            ..As::default()
+        },
+    ] {
+        let (base, _as, _stop) = serve(state).await;
+        let mut tl = Timeline::default();
+        let t = flow::login(&http, &format!("{base}/mcp"), &browser(), &mut tl)
+            .await
+            .unwrap_or_else(|e| panic!("{e}: {tl:#?}"));
+        assert_eq!(t.access_token, "at-1");
+    }
+    for (state, expected) in [
+        (
+            As {
+                dcr_refused: true,
+                ..As::default()
+            },
+            "registration: ",
+        ),
+        (
+            As {
+                foreign_redirect: true,
+                ..As::default()
+            },
+            "callback: nobody came back",
+        ),
+    ] {
+        let (base, _as, _stop) = serve(state).await;
+        let mut tl = Timeline::default();
+        let e = flow::login(&http, &format!("{base}/mcp"), &browser(), &mut tl)
+            .await
+            .expect_err("refused");
+        assert!(e.starts_with(expected), "{e}");
+    }
+    // An expired refresh token: the refresh says so; sign in again.
+    let (base, _as, _stop) = serve(As {
+        refresh_expired: true,
+        ..As::default()
+    })
+    .await;
+    let mut tl = Timeline::default();
+    let t = flow::login(&http, &format!("{base}/mcp"), &browser(), &mut tl)
+        .await
+        .unwrap();
+    let e = flow::refresh(&http, &t, &mut tl)
+        .await
+        .expect_err("expired");
+    assert!(e.starts_with("refresh: ") && e.contains("400"), "{e}");
 }
