@@ -431,6 +431,7 @@ pub async fn login(
             client_id,
             client_secret,
             auth_method,
+            refreshed_at: None,
         },
     )
 }
@@ -447,6 +448,7 @@ fn tokens_from(v: &Value, old: Option<&str>, mut t: Tokens) -> Result<Tokens, St
         .map(str::to_string)
         .or(old.map(str::to_string));
     t.expires_at = v["expires_in"].as_u64().map(|s| super::now() + s);
+    t.refreshed_at = Some(super::now());
     if let Some(s) = v["scope"].as_str() {
         t.scope = Some(s.to_string());
     }

@@ -82,6 +82,10 @@ pub struct Tokens {
     pub client_secret: Option<String>,
     /// none, client_secret_basic or client_secret_post
     pub auth_method: String,
+    /// When these tokens were last obtained or refreshed (seconds since the
+    /// epoch): a 401 soon after is not answered with another refresh.
+    #[serde(default)]
+    pub refreshed_at: Option<u64>,
 }
 
 pub(crate) fn now() -> u64 {
@@ -232,4 +236,34 @@ impl Status {
             },
         }
     }
+}
+
+/// After `entry`'s server refused the connection for want of sign-in: a
+/// stored sign-in with a refresh token not used in the last minute is
+/// marked expired, so the next attempt refreshes it (once on a 401).
+/// Returns whether it was.
+pub fn on_refused(
+    entry: &crate::config::ServerEntry,
+    vars: &crate::config::vars::Vars,
+    reason: &str,
+) -> bool {
+    if !reason.contains("asks for sign-in") {
+        return false;
+    }
+    let Some(keychain) = &vars.keychain else {
+        return false;
+    };
+    let owner =
+        crate::config::secrets::owner_prefix(entry.scope, vars.workspace.as_deref(), &entry.name);
+    let Some(mut tokens) = store::load(keychain, &owner) else {
+        return false;
+    };
+    let recent = tokens
+        .refreshed_at
+        .is_some_and(|at| now().saturating_sub(at) < 60);
+    if tokens.refresh_token.is_none() || recent || tokens.expiring(60) {
+        return false;
+    }
+    tokens.expires_at = Some(1);
+    store::save(keychain, &owner, &tokens).is_ok()
 }

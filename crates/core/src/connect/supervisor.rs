@@ -412,6 +412,9 @@ impl Supervisor {
             tokio::select! {
                 result = &mut connecting => return match result {
                     Ok(session) => Outcome::Session(Box::new(session)),
+                    Err(reason) if crate::auth::on_refused(&self.entry, &self.options.vars, &reason) => {
+                        Outcome::Failed(format!("{reason}; the stored sign-in is refreshed on the next try"))
+                    }
                     Err(reason) => Outcome::Failed(reason),
                 },
                 _ = &mut slow, if !reported_slow => {

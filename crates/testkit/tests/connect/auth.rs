@@ -253,6 +253,7 @@ async fn a_stored_sign_in_is_used_and_refreshed_ahead_of_expiry() {
         client_id: "c1".into(),
         client_secret: None,
         auth_method: "none".into(),
+        refreshed_at: None,
     };
     workbench_core::auth::store::save(&kc, "remote/", &expired).unwrap();
     let mut options = super::fast();
@@ -345,4 +346,49 @@ async fn every_failure_switch_names_its_step_and_the_fallbacks_work() {
         .await
         .expect_err("expired");
     assert!(e.starts_with("refresh: ") && e.contains("400"), "{e}");
+}
+
+/// A token the server no longer accepts (revoked, or expired early): the
+/// 401 marks the stored sign-in for refresh and the next try gets in.
+#[tokio::test]
+async fn a_401_with_a_stored_sign_in_refreshes_it_once_and_connects() {
+    use workbench_core::config::secrets::{Keychain, Store};
+    let (base, _as, _stop) = serve(As::default()).await;
+    let demo = super::http_demo(&["--token", "at-2"]).await;
+    let ns = format!("mcpwb-test-oauth401-{}", std::process::id());
+    let kc = Keychain::new(&ns, Store::KernelKeyring);
+    let stale = workbench_core::auth::Tokens {
+        access_token: "at-1".into(),
+        refresh_token: Some("rt-1".into()),
+        expires_at: Some(
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_secs()
+                + 3600,
+        ),
+        scope: None,
+        issuer: base.clone(),
+        token_endpoint: format!("{base}/token"),
+        revocation_endpoint: None,
+        resource: demo.url.clone(),
+        client_id: "c1".into(),
+        client_secret: None,
+        auth_method: "none".into(),
+        refreshed_at: None,
+    };
+    workbench_core::auth::store::save(&kc, "remote/", &stale).unwrap();
+    let mut options = super::fast();
+    options.supervisor.vars.keychain = Some(kc.clone());
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = super::config(
+        dir.path(),
+        &[("remote".into(), json!({ "type": "http", "url": demo.url }))],
+    );
+    let wb = super::Workbench::start(&cfg, options);
+    super::ready(&wb, "remote").await;
+    let kept = workbench_core::auth::store::load(&kc, "remote/").unwrap();
+    assert_eq!(kept.access_token, "at-2");
+    workbench_core::auth::store::forget(&kc, "remote/").unwrap();
+    wb.shutdown().await;
 }
