@@ -41,6 +41,7 @@ fn main() {
             "trust_request",
             "auth_status",
             "auth_sign_in",
+            "auth_cancel",
             "auth_refresh",
             "auth_force_expiry",
             "auth_sign_out",

@@ -57,6 +57,7 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
             commands::trust::trust_request::<tauri::Wry>,
             commands::auth::auth_status::<tauri::Wry>,
             commands::auth::auth_sign_in::<tauri::Wry>,
+            commands::auth::auth_cancel::<tauri::Wry>,
             commands::auth::auth_refresh::<tauri::Wry>,
             commands::auth::auth_force_expiry::<tauri::Wry>,
             commands::auth::auth_sign_out::<tauri::Wry>,

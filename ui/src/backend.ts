@@ -124,6 +124,8 @@ export interface Backend extends AgentBackend {
   /** A remote server's OAuth sign-in: state, sign in (system browser), refresh, force expiry, sign out. */
   authStatus(name: string): Promise<AuthStatus>;
   authSignIn(name: string): Promise<AuthRun>;
+  /** Stop a sign-in that waits on the browser. */
+  authCancel(name: string): Promise<void>;
   authRefresh(name: string): Promise<AuthRun>;
   authForceExpiry(name: string): Promise<AuthStatus>;
   authSignOut(name: string): Promise<AuthRun>;
@@ -207,6 +209,9 @@ export const tauriBackend: Backend = {
   trustRequest: async (name) => unwrap(await commands.trustRequest(name)),
   authStatus: async (name) => unwrap(await commands.authStatus(name)),
   authSignIn: async (name) => unwrap(await commands.authSignIn(name)),
+  authCancel: async (name) => {
+    unwrap(await commands.authCancel(name));
+  },
   authRefresh: async (name) => unwrap(await commands.authRefresh(name)),
   authForceExpiry: async (name) => unwrap(await commands.authForceExpiry(name)),
   authSignOut: async (name) => unwrap(await commands.authSignOut(name)),

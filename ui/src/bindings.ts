@@ -123,6 +123,8 @@ export const commands = {
 	 *  token. The timeline comes back whether it worked or not.
 	 */
 	authSignIn: (name: string) => typedError<AuthRun_Serialize, ErrorInfo>(__TAURI_INVOKE("auth_sign_in", { name })),
+	/**  Stop a sign-in that waits on the browser. */
+	authCancel: (name: string) => typedError<null, ErrorInfo>(__TAURI_INVOKE("auth_cancel", { name })),
 	/**  A new access token now (with the refresh token). */
 	authRefresh: (name: string) => typedError<AuthRun_Serialize, ErrorInfo>(__TAURI_INVOKE("auth_refresh", { name })),
 	/**  Mark the access token expired (to watch the next connection refresh it). */

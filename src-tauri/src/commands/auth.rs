@@ -13,6 +13,16 @@ use workbench_core::{Error, ErrorCode, ErrorInfo};
 
 use crate::state::AppState;
 
+/// Sign-ins waiting on the browser, by server: Cancel ends them.
+fn waiting()
+-> &'static std::sync::Mutex<std::collections::HashMap<String, tokio_util::sync::CancellationToken>>
+{
+    static WAITING: std::sync::OnceLock<
+        std::sync::Mutex<std::collections::HashMap<String, tokio_util::sync::CancellationToken>>,
+    > = std::sync::OnceLock::new();
+    WAITING.get_or_init(Default::default)
+}
+
 /// How a sign-in step went: the flow's steps, and the error if it failed.
 #[derive(Debug, Clone, Serialize, specta::Type)]
 pub struct AuthRun {
@@ -79,7 +89,23 @@ pub async fn auth_sign_in<R: Runtime>(
     };
     let mut timeline = Timeline::default();
     let keychain = Keychain::app();
-    let result = flow::login(&auth::http(), &url, &opts, &mut timeline).await;
+    let cancel = tokio_util::sync::CancellationToken::new();
+    if let Some(old) = waiting()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(name.clone(), cancel.clone())
+    {
+        old.cancel();
+    }
+    let http = auth::http();
+    let result = tokio::select! {
+        r = flow::login(&http, &url, &opts, &mut timeline) => r,
+        _ = cancel.cancelled() => Err("cancelled: the sign-in was stopped before the browser came back".to_string()),
+    };
+    waiting()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .remove(&name);
     let error = match result {
         Ok(tokens) => {
             store::save(&keychain, &owner, &tokens)?;
@@ -93,6 +119,23 @@ pub async fn auth_sign_in<R: Runtime>(
         error,
         timeline,
     })
+}
+
+/// Stop a sign-in that waits on the browser.
+#[tauri::command]
+#[specta::specta]
+pub async fn auth_cancel<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    name: String,
+) -> Result<(), ErrorInfo> {
+    if let Some(t) = waiting()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .remove(&name)
+    {
+        t.cancel();
+    }
+    Ok(())
 }
 
 /// A new access token now (with the refresh token).

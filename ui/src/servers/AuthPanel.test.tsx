@@ -59,4 +59,31 @@ describe("signing in to a remote server", () => {
     expect(screen.getByText("Refresh now")).toBeTruthy();
     expect(calls.filter((c) => c === "auth_sign_in")).toHaveLength(2);
   });
+
+  it("can be cancelled while it waits on the browser", async () => {
+    let release: (v: unknown) => void = () => {};
+    const calls: string[] = [];
+    mockIPC((cmd) => {
+      calls.push(cmd);
+      if (cmd === "auth_status") return signedOut;
+      if (cmd === "auth_sign_in") return new Promise((r) => (release = r));
+      if (cmd === "auth_cancel") {
+        release({ status: signedOut, error: "cancelled: the sign-in was stopped before the browser came back", timeline: { steps: [] } });
+        return null;
+      }
+      throw new Error(`unexpected ${cmd}`);
+    });
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <AuthPanel backend={tauriBackend} name="remote" />
+      </QueryClientProvider>,
+    );
+    fireEvent.click(await screen.findByText("Sign in"));
+    expect(await screen.findByText("Waiting for the browser…")).toBeTruthy();
+    fireEvent.click(screen.getByText("Cancel"));
+    expect(await screen.findByText(/cancelled: the sign-in was stopped/)).toBeTruthy();
+    expect(screen.getByText("Sign in")).toBeTruthy();
+    expect(calls).toContain("auth_cancel");
+  });
 });

@@ -63,6 +63,11 @@ export function AuthPanel({ backend, name }: { backend: Backend; name: string })
         <Button disabled={!!busy} onClick={() => act("Sign in", backend.authSignIn(name))}>
           {busy === "Sign in" ? "Waiting for the browser…" : s?.signed_in ? "Sign in again" : "Sign in"}
         </Button>
+        {busy === "Sign in" && (
+          <Button variant="ghost" onClick={() => void backend.authCancel(name)}>
+            Cancel
+          </Button>
+        )}
         {s?.signed_in && (
           <>
             <Button disabled={!!busy || !s.refreshable} onClick={() => act("Refresh", backend.authRefresh(name))}>
