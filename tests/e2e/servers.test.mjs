@@ -132,4 +132,49 @@ describe("server list", () => {
       http.kill();
     }
   });
+
+  it("signs in to a server that asks for OAuth, through the system browser", async () => {
+    const demo = process.env.DEMO_SERVER;
+    const portFile = join(driver.env.HOME, "oauth-addr");
+    const server = spawn(demo, ["--http", "127.0.0.1:0", "--port-file", portFile, "--oauth", "--name", "e2e-oauth"], { stdio: "ignore" });
+    try {
+      let addr = "";
+      for (let i = 0; i < 100 && !addr; i++) {
+        await sleep(50);
+        addr = existsSync(portFile) ? readFileSync(portFile, "utf8") : "";
+      }
+      assert.ok(addr, "the OAuth demo server started");
+      const config = join(driver.env.HOME, "oauth.json");
+      writeFileSync(config, JSON.stringify({ mcpServers: { guarded: { type: "http", url: `http://${addr}/mcp` } } }));
+      const session = await driver.session(["--config", config]);
+      try {
+        // Without a sign-in it is refused, and says how to sign in.
+        await session.waitForTexts(".server-detail", (d) => d.some((x) => x.includes("asks for sign-in")));
+        await session.clickText(".server .server-name", "guarded");
+        await session.clickText(".auth-panel button", "Sign in");
+        // The app opened the sign-in page in "the browser" (the stand-in on PATH records it);
+        // the test plays the browser: the page redirects back to the app's loopback listener.
+        const opened = join(driver.env.HOME, "opened-urls.txt");
+        let url = "";
+        for (let i = 0; i < 200 && !url; i++) {
+          await sleep(50);
+          url = existsSync(opened) ? (readFileSync(opened, "utf8").split("\n").find((l) => l.includes("/authorize")) ?? "") : "";
+        }
+        assert.match(url, /code_challenge_method=S256/);
+        const page = await fetch(url, { redirect: "manual" });
+        const back = page.headers.get("location");
+        assert.ok(back?.startsWith("http://127.0.0.1:"), back);
+        const landing = await fetch(back);
+        assert.match(await landing.text(), /Signed in/);
+        const state = await session.waitForTexts(".auth-panel .auth-state", (t) => t.length === 1 && t[0].startsWith("signed in"));
+        assert.ok(state[0].includes(`http://${addr}`), state[0]);
+        await session.waitForTexts(".server .badge.state", (t) => t.length === 1 && t[0] === "ready");
+        await session.screenshot("signed-in");
+      } finally {
+        await session.close();
+      }
+    } finally {
+      server.kill();
+    }
+  });
 });

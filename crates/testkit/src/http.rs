@@ -35,6 +35,8 @@ fn is_dropped(id: &str) -> bool {
 #[derive(Clone)]
 struct Gate {
     token: Option<Arc<str>>,
+    /// `--oauth`: only tokens this server issued are taken.
+    oauth: Option<crate::oauth::Issued>,
     fault: Option<Fault>,
     legacy: bool,
     json: bool,
@@ -45,6 +47,8 @@ struct Gate {
 pub struct HttpOptions {
     /// Require `Authorization: Bearer TOKEN`.
     pub token: Option<String>,
+    /// Be its own OAuth authorization server and take only its tokens.
+    pub oauth: bool,
     /// Write the bound address here once listening (bind port 0 in tests).
     pub port_file: Option<PathBuf>,
     /// Answer requests with one JSON body instead of an SSE stream, adding a
@@ -83,6 +87,17 @@ async fn with_trace(response: Response) -> Response {
 }
 
 async fn gate(State(gate): State<Gate>, request: Request, next: Next) -> Response {
+    if let Some(issued) = &gate.oauth {
+        let ok = request
+            .headers()
+            .get("authorization")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .is_some_and(|t| issued.accepts(t));
+        if !ok {
+            return crate::oauth::challenge(request.headers());
+        }
+    }
     if let Some(token) = &gate.token {
         let ok = request
             .headers()
@@ -147,18 +162,24 @@ pub async fn serve(
             .with_cancellation_token(ct.child_token())
             .with_json_response(http.json_response),
     );
+    let issued = http.oauth.then(crate::oauth::Issued::default);
     let router =
         axum::Router::new()
             .nest_service("/mcp", service)
             .layer(middleware::from_fn_with_state(
                 Gate {
                     token: http.token.map(Arc::from),
+                    oauth: issued.clone(),
                     fault,
                     legacy,
                     json: http.json_response,
                 },
                 gate,
             ));
+    let router = match issued {
+        Some(issued) => router.merge(crate::oauth::routes(issued)),
+        None => router,
+    };
     let listener = tokio::net::TcpListener::bind(addr).await?;
     let bound = listener.local_addr()?;
     let scheme = if http.tls_ca_out.is_some() {

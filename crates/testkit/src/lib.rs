@@ -8,6 +8,7 @@ pub mod http;
 pub mod legacy;
 pub mod llm;
 pub mod media;
+pub mod oauth;
 pub mod raw;
 pub mod sse;
 pub mod tls;

@@ -28,6 +28,10 @@ struct Args {
     /// Require `Authorization: Bearer TOKEN` on every HTTP request.
     #[arg(long)]
     token: Option<String>,
+    /// With --http: be its own OAuth authorization server and take only
+    /// the access tokens it issued (sign-in tests).
+    #[arg(long, requires = "http")]
+    oauth: bool,
     /// Write the bound HTTP address to this file once listening.
     #[arg(long)]
     port_file: Option<PathBuf>,
@@ -167,6 +171,7 @@ async fn serve(args: Args) -> Result<(), Box<dyn std::error::Error>> {
     if let Some(addr) = args.http {
         let http = workbench_testkit::http::HttpOptions {
             token: args.token,
+            oauth: args.oauth,
             port_file: args.port_file,
             json_response: args.json_response,
             tls_ca_out: args.tls_ca_out,
