@@ -55,43 +55,59 @@ pub fn parse_challenge(header: &str) -> Challenge {
     c
 }
 
-/// GET a JSON document, recording the step; `Ok(None)` for a 4xx.
+/// GET a JSON document, recording the step (and each redirect it follows,
+/// at most 3); `Ok(None)` when it is not there.
 pub(crate) async fn get_json(
     http: &reqwest::Client,
     url: &str,
     step: &str,
     tl: &mut Timeline,
 ) -> Result<Option<Value>, String> {
-    let started = Instant::now();
-    let sent = http
-        .get(url)
-        .header("Accept", "application/json")
-        .send()
-        .await;
-    let s = tl.push(step, format!("GET {url}"), started);
-    let response = match sent {
-        Ok(r) => r,
-        Err(e) => {
-            s.response = crate::connect::error_chain(&e);
-            return Err(format!("{step}: GET {url} failed: {}", s.response));
+    let mut url = url.to_string();
+    for _ in 0..4 {
+        let started = Instant::now();
+        let sent = http
+            .get(&url)
+            .header("Accept", "application/json")
+            .send()
+            .await;
+        let s = tl.push(step, format!("GET {url}"), started);
+        let response = match sent {
+            Ok(r) => r,
+            Err(e) => {
+                s.response = crate::connect::error_chain(&e);
+                return Err(format!("{step}: GET {url} failed: {}", s.response));
+            }
+        };
+        let status = response.status();
+        s.status = Some(status.as_u16());
+        if status.is_redirection()
+            && let Some(next) = response
+                .headers()
+                .get("location")
+                .and_then(|l| l.to_str().ok())
+                .and_then(|l| url::Url::parse(&url).ok()?.join(l).ok())
+        {
+            s.response = format!("location: {next}");
+            url = next.to_string();
+            continue;
         }
-    };
-    let status = response.status();
-    s.status = Some(status.as_u16());
-    let body = response.text().await.unwrap_or_default();
-    s.response = body.chars().take(4000).collect();
-    s.ms = started.elapsed().as_secs_f64() * 1000.0;
-    if !status.is_success() {
-        return Ok(None);
-    }
-    match serde_json::from_str::<Value>(&body) {
-        Ok(v) if v.is_object() => Ok(Some(v)),
-        _ => {
-            s.problems
-                .push(format!("{url} did not answer with a JSON object"));
-            Ok(None)
+        let body = response.text().await.unwrap_or_default();
+        s.response = body.chars().take(4000).collect();
+        s.ms = started.elapsed().as_secs_f64() * 1000.0;
+        if !status.is_success() {
+            return Ok(None);
         }
+        return match serde_json::from_str::<Value>(&body) {
+            Ok(v) if v.is_object() => Ok(Some(v)),
+            _ => {
+                s.problems
+                    .push(format!("{url} did not answer with a JSON object"));
+                Ok(None)
+            }
+        };
     }
+    Err(format!("{step}: more than 3 redirects from {url}"))
 }
 
 fn origin_and_path(url: &str) -> Option<(String, String)> {

@@ -25,6 +25,8 @@ struct As {
     /// The authorization endpoint sends the browser somewhere else.
     foreign_redirect: bool,
     refresh_expired: bool,
+    /// The AS metadata URL redirects (as hosts do for a trailing slash).
+    metadata_redirects: bool,
     challenge: Option<String>,
 }
 
@@ -52,18 +54,12 @@ async fn serve(state: As) -> (String, Shared, tokio_util::sync::DropGuard) {
         .route("/.well-known/oauth-protected-resource", get(|State(s): State<Shared>| async move { prm(&s, true) }))
         .route("/.well-known/oauth-authorization-server", get(|State(s): State<Shared>| async move {
             let s = s.lock().unwrap();
-            let base = &s.base;
-            axum::Json(json!({
-                "issuer": base,
-                "authorization_endpoint": format!("{base}/authorize"),
-                "token_endpoint": format!("{base}/token"),
-                "registration_endpoint": format!("{base}/register"),
-                "revocation_endpoint": format!("{base}/revoke"),
-                "code_challenge_methods_supported": if s.no_s256 { json!(["plain"]) } else { json!(["S256"]) },
-                "authorization_response_iss_parameter_supported": true,
-                "scopes_supported": ["files", "offline_access"]
-            }))
+            if s.metadata_redirects {
+                return (StatusCode::MOVED_PERMANENTLY, [(header::LOCATION, "/moved/metadata".to_string())]).into_response();
+            }
+            metadata(&s)
         }))
+        .route("/moved/metadata", get(|State(s): State<Shared>| async move { metadata(&s.lock().unwrap()) }))
         .route("/register", post(|State(s): State<Shared>| async move {
             if s.lock().unwrap().dcr_refused {
                 return (StatusCode::BAD_REQUEST, axum::Json(json!({ "error": "invalid_client_metadata", "error_description": "registration is closed" })));
@@ -116,6 +112,21 @@ async fn serve(state: As) -> (String, Shared, tokio_util::sync::DropGuard) {
             .await;
     });
     (base, shared, stop.drop_guard())
+}
+
+fn metadata(s: &As) -> Response {
+    let base = &s.base;
+    axum::Json(json!({
+        "issuer": base,
+        "authorization_endpoint": format!("{base}/authorize"),
+        "token_endpoint": format!("{base}/token"),
+        "registration_endpoint": format!("{base}/register"),
+        "revocation_endpoint": format!("{base}/revoke"),
+        "code_challenge_methods_supported": if s.no_s256 { json!(["plain"]) } else { json!(["S256"]) },
+        "authorization_response_iss_parameter_supported": true,
+        "scopes_supported": ["files", "offline_access"]
+    }))
+    .into_response()
 }
 
 fn prm(s: &Shared, root: bool) -> Response {
