@@ -48,13 +48,16 @@ export function AuthPanel({ backend, name }: { backend: Backend; name: string })
         <p className="auth-state">
           {s.signed_in ? (
             <>
-              <Badge tone="ok">signed in</Badge> at <code>{s.issuer}</code>; scopes: {s.scope ?? "none asked"}; {expiry(s.expires_in)}
-              {!s.refreshable && " (no refresh token: sign in again when it expires)"}
+              <Badge tone="ok">signed in</Badge>
+              <span>
+                at <code>{s.issuer}</code>; scopes: {s.scope ?? "none asked"}; {expiry(s.expires_in)}
+                {!s.refreshable && " (no refresh token: sign in again when it expires)"}
+              </span>
             </>
           ) : (
             <>
-              <Badge tone="neutral">signed out</Badge> For servers that ask for OAuth sign-in: the browser opens on the sign-in page
-              and comes back to this machine.
+              <Badge tone="neutral">signed out</Badge>
+              <span>For servers that ask for OAuth sign-in: the browser opens on the sign-in page and comes back to this machine.</span>
             </>
           )}
         </p>
