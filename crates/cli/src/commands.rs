@@ -104,8 +104,16 @@ async fn ready(wb: &Workbench, name: &str) -> Result<(), Failure> {
                     // The workbench lists a Ready server itself: wait for
                     // that (a list of our own would ask the server twice);
                     // list here only if it did not come, to say why.
-                    let listed = wb.tools_settled(Duration::from_secs(10)).await;
-                    if listed.iter().any(|n| n == name) {
+                    let unlisted = |wb: &Workbench| wb.catalog().server(name).is_none_or(|c| c.stale);
+                    let mut events = wb.subscribe();
+                    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+                    while unlisted(wb)
+                        && !matches!(
+                            tokio::time::timeout_at(deadline, events.recv()).await,
+                            Err(_) | Ok(Err(tokio::sync::broadcast::error::RecvError::Closed))
+                        )
+                    {}
+                    if unlisted(wb) {
                         let caps = status.info.map(|i| i.capabilities).unwrap_or_default();
                         let entry = wb.server(name)?.entry().clone();
                         let offers = move |tool: &str| entry.offers_tool(tool);

@@ -246,45 +246,56 @@ fn example_config_lists_without_connecting_failures_hiding_the_others() {
 }
 
 /// The demo server over HTTPS on a free loopback port, with its own CA.
-struct TlsDemo {
+/// The demo server over HTTP on a port the system picks; killed on drop.
+struct HttpDemo {
     child: std::process::Child,
-    url: String,
-    ca: PathBuf,
+    addr: String,
 }
 
-impl Drop for TlsDemo {
+impl Drop for HttpDemo {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
 }
 
-fn tls_demo(dir: &Path) -> TlsDemo {
+fn http_demo(dir: &Path, extra: &[&str]) -> HttpDemo {
     let port_file = dir.join("addr");
-    let ca = dir.join("ca.pem");
-    let mut child = Command::new(demo_server())
+    let child = Command::new(demo_server())
         .args(["--http", "127.0.0.1:0", "--port-file"])
         .arg(&port_file)
-        .arg("--tls-ca-out")
-        .arg(&ca)
+        .args(extra)
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
+    let mut demo = HttpDemo {
+        child,
+        addr: String::new(),
+    };
     for _ in 0..400 {
-        if let Ok(addr) = std::fs::read_to_string(&port_file)
-            && !addr.is_empty()
-        {
-            return TlsDemo {
-                child,
-                url: format!("https://{addr}/mcp"),
-                ca,
-            };
+        demo.addr = std::fs::read_to_string(&port_file).unwrap_or_default();
+        if !demo.addr.is_empty() {
+            return demo;
         }
         std::thread::sleep(std::time::Duration::from_millis(25));
     }
-    let _ = child.kill();
-    let _ = child.wait();
-    panic!("the HTTPS demo server did not start");
+    panic!("the HTTP demo server did not start");
+}
+
+struct TlsDemo {
+    _demo: HttpDemo,
+    url: String,
+    ca: PathBuf,
+}
+
+fn tls_demo(dir: &Path) -> TlsDemo {
+    let ca = dir.join("ca.pem");
+    let demo = http_demo(dir, &["--tls-ca-out", ca.to_str().unwrap()]);
+    TlsDemo {
+        url: format!("https://{}/mcp", demo.addr),
+        _demo: demo,
+        ca,
+    }
 }
 
 #[test]

@@ -67,6 +67,31 @@ async fn restart(state: &AppState, name: &str) {
     }
 }
 
+/// New tokens are kept and the server restarts with them; either way the
+/// run comes back with the state as it now is.
+async fn finish(
+    state: &AppState,
+    name: &str,
+    owner: &str,
+    result: Result<auth::Tokens, String>,
+    timeline: Timeline,
+) -> Result<AuthRun, ErrorInfo> {
+    let keychain = Keychain::app();
+    let error = match result {
+        Ok(tokens) => {
+            store::save(&keychain, owner, &tokens)?;
+            restart(state, name).await;
+            None
+        }
+        Err(e) => Some(e),
+    };
+    Ok(AuthRun {
+        status: Status::of(store::load(&keychain, owner).as_ref()),
+        error,
+        timeline,
+    })
+}
+
 /// Sign in to `name` in the system browser; the server restarts with the
 /// token. The timeline comes back whether it worked or not.
 #[tauri::command]
@@ -88,7 +113,6 @@ pub async fn auth_sign_in<R: Runtime>(
         timeout: Duration::from_secs(300),
     };
     let mut timeline = Timeline::default();
-    let keychain = Keychain::app();
     let cancel = tokio_util::sync::CancellationToken::new();
     if let Some(old) = waiting()
         .lock()
@@ -106,19 +130,7 @@ pub async fn auth_sign_in<R: Runtime>(
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .remove(&name);
-    let error = match result {
-        Ok(tokens) => {
-            store::save(&keychain, &owner, &tokens)?;
-            restart(&state, &name).await;
-            None
-        }
-        Err(e) => Some(e),
-    };
-    Ok(AuthRun {
-        status: Status::of(store::load(&keychain, &owner).as_ref()),
-        error,
-        timeline,
-    })
+    finish(&state, &name, &owner, result, timeline).await
 }
 
 /// Stop a sign-in that waits on the browser.
@@ -151,19 +163,8 @@ pub async fn auth_refresh<R: Runtime>(
     let tokens = store::load(&keychain, &owner)
         .ok_or_else(|| refused(format!("{name} is not signed in")))?;
     let mut timeline = Timeline::default();
-    let error = match flow::refresh(&auth::http(), &tokens, &mut timeline).await {
-        Ok(fresh) => {
-            store::save(&keychain, &owner, &fresh)?;
-            restart(&state, &name).await;
-            None
-        }
-        Err(e) => Some(e),
-    };
-    Ok(AuthRun {
-        status: Status::of(store::load(&keychain, &owner).as_ref()),
-        error,
-        timeline,
-    })
+    let result = flow::refresh(&auth::http(), &tokens, &mut timeline).await;
+    finish(&state, &name, &owner, result, timeline).await
 }
 
 /// Mark the access token expired (to watch the next connection refresh it).

@@ -26,21 +26,8 @@ fn run(home: &std::path::Path, cfg: &str, args: &[&str]) -> std::process::Output
 #[test]
 fn sign_in_says_why_it_cannot_happen() {
     let dir = tempfile::tempdir().unwrap();
-    let port_file = dir.path().join("addr");
-    let mut server = Command::new(demo_server())
-        .args(["--http", "127.0.0.1:0", "--port-file"])
-        .arg(&port_file)
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut addr = String::new();
-    for _ in 0..400 {
-        addr = std::fs::read_to_string(&port_file).unwrap_or_default();
-        if !addr.is_empty() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(25));
-    }
+    let server = super::http_demo(dir.path(), &[]);
+    let addr = &server.addr;
     let cfg = dir.path().join("mcp.json");
     std::fs::write(
         &cfg,
@@ -53,8 +40,7 @@ fn sign_in_says_why_it_cannot_happen() {
     .unwrap();
     let c = cfg.to_str().unwrap();
     let out = run(dir.path(), c, &["auth", "login", "open", "--no-browser"]);
-    let _ = server.kill();
-    let _ = server.wait();
+    drop(server);
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(
         stderr(&out).contains("discovery: the server answered 200"),

@@ -7,7 +7,7 @@ use std::process::Command;
 use serde_json::{Value, json};
 use workbench_core::config::secrets::{Keychain, Store};
 
-use super::{BIN, demo_server, stderr, stdout};
+use super::{BIN, stderr, stdout};
 
 /// `mcpwb` with a temp HOME and its own keychain namespace.
 fn run(home: &Path, args: &[&str]) -> std::process::Output {
@@ -124,27 +124,8 @@ fn add_edit_rename_disable_remove_change_only_their_entries() {
 #[test]
 fn a_secret_header_lives_in_the_keychain_and_the_server_still_gets_it() {
     let dir = tempfile::tempdir().unwrap();
-    let port_file = dir.path().join("addr");
-    let mut server = Command::new(demo_server())
-        .args([
-            "--http",
-            "127.0.0.1:0",
-            "--token",
-            "s3cret-token",
-            "--port-file",
-        ])
-        .arg(&port_file)
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut addr = String::new();
-    for _ in 0..400 {
-        addr = std::fs::read_to_string(&port_file).unwrap_or_default();
-        if !addr.is_empty() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(25));
-    }
+    let server = super::http_demo(dir.path(), &["--token", "s3cret-token"]);
+    let addr = &server.addr;
     let cfg = dir.path().join("mcp.json");
     let c = cfg.to_str().unwrap();
     let url = format!("http://{addr}/mcp");
@@ -184,8 +165,7 @@ fn a_secret_header_lives_in_the_keychain_and_the_server_still_gets_it() {
             r#"{"message":"through the keychain"}"#,
         ],
     );
-    let _ = server.kill();
-    let _ = server.wait();
+    drop(server);
     assert_eq!(call.status.code(), Some(0), "{}", stderr(&call));
     assert!(stdout(&call).contains("through the keychain"));
     // Removing the server removes its secret from the keychain too.

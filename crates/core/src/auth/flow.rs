@@ -108,18 +108,48 @@ fn scope_for(opts: &LoginOptions, c: &Challenge, prm: &Value, asm: &Value) -> Op
     (!scopes.is_empty()).then(|| scopes.join(" "))
 }
 
-/// POST a form, recording the step (secrets masked); the JSON answer.
+/// Who the client is at the authorization server and how it proves it:
+/// `none` and `client_secret_post` put it in the form, `client_secret_basic`
+/// in an Authorization header.
+pub(crate) struct Client<'a> {
+    pub id: &'a str,
+    pub secret: Option<&'a str>,
+    pub method: &'a str,
+}
+
+impl<'a> Client<'a> {
+    fn of(t: &'a Tokens) -> Client<'a> {
+        Client {
+            id: &t.client_id,
+            secret: t.client_secret.as_deref(),
+            method: &t.auth_method,
+        }
+    }
+}
+
+/// POST a form as `client`, recording the step (secrets masked); the JSON
+/// answer.
 pub(crate) async fn post_form(
     http: &reqwest::Client,
     url: &str,
     step: &str,
     form: &[(&str, &str)],
-    basic: Option<(&str, &str)>,
+    client: &Client<'_>,
     secrets: &[&str],
     tl: &mut Timeline,
 ) -> Result<Value, String> {
+    let secret = client.secret.unwrap_or_default();
+    let mut pairs = form.to_vec();
+    if client.method != "client_secret_basic" {
+        pairs.push(("client_id", client.id));
+    }
+    if client.method == "client_secret_post" {
+        pairs.push(("client_secret", secret));
+    }
+    let basic = (client.method == "client_secret_basic").then_some((client.id, secret));
+    let secrets: Vec<&str> = secrets.iter().copied().chain([secret]).collect();
     let body = url::form_urlencoded::Serializer::new(String::new())
-        .extend_pairs(form)
+        .extend_pairs(&pairs)
         .finish();
     let mut req = http
         .post(url)
@@ -140,7 +170,11 @@ pub(crate) async fn post_form(
     }
     let started = Instant::now();
     let sent = req.send().await;
-    let s = tl.push(step, mask(&format!("POST {url}\n{body}"), secrets), started);
+    let s = tl.push(
+        step,
+        mask(&format!("POST {url}\n{body}"), &secrets),
+        started,
+    );
     let r = sent.map_err(|e| format!("{step}: {}", crate::connect::error_chain(&e)))?;
     let status = r.status();
     s.status = Some(status.as_u16());
@@ -390,32 +424,19 @@ pub async fn login(
     let code = params
         .get("code")
         .ok_or("callback: no code in the callback")?;
-    let mut form: Vec<(&str, &str)> = vec![
+    let form = [
         ("grant_type", "authorization_code"),
-        ("code", code),
+        ("code", code.as_str()),
         ("redirect_uri", &redirect_uri),
         ("code_verifier", &verifier),
         ("resource", &resource),
     ];
-    let secret = client_secret.clone().unwrap_or_default();
-    if auth_method != "client_secret_basic" {
-        form.push(("client_id", &client_id));
-    }
-    if auth_method == "client_secret_post" {
-        form.push(("client_secret", &secret));
-    }
-    let basic =
-        (auth_method == "client_secret_basic").then_some((client_id.as_str(), secret.as_str()));
-    let v = post_form(
-        http,
-        &token_endpoint,
-        "token",
-        &form,
-        basic,
-        &[code, &secret],
-        tl,
-    )
-    .await?;
+    let client = Client {
+        id: &client_id,
+        secret: client_secret.as_deref(),
+        method: &auth_method,
+    };
+    let v = post_form(http, &token_endpoint, "token", &form, &client, &[code], tl).await?;
     tokens_from(
         &v,
         None,
@@ -465,27 +486,18 @@ pub async fn refresh(
         .refresh_token
         .as_deref()
         .ok_or("refresh: there is no refresh token; sign in again")?;
-    let mut form: Vec<(&str, &str)> = vec![
+    let form = [
         ("grant_type", "refresh_token"),
         ("refresh_token", rt),
         ("resource", &t.resource),
     ];
-    let secret = t.client_secret.clone().unwrap_or_default();
-    if t.auth_method != "client_secret_basic" {
-        form.push(("client_id", &t.client_id));
-    }
-    if t.auth_method == "client_secret_post" {
-        form.push(("client_secret", &secret));
-    }
-    let basic =
-        (t.auth_method == "client_secret_basic").then_some((t.client_id.as_str(), secret.as_str()));
     let v = post_form(
         http,
         &t.token_endpoint,
         "refresh",
         &form,
-        basic,
-        &[rt, &secret],
+        &Client::of(t),
+        &[rt],
         tl,
     )
     .await?;
@@ -498,20 +510,13 @@ pub async fn revoke(http: &reqwest::Client, t: &Tokens, tl: &mut Timeline) -> Re
         return Ok(());
     };
     let token = t.refresh_token.as_deref().unwrap_or(&t.access_token);
-    let secret = t.client_secret.clone().unwrap_or_default();
-    let mut form: Vec<(&str, &str)> = vec![("token", token)];
-    if t.auth_method != "client_secret_basic" {
-        form.push(("client_id", &t.client_id));
-    }
-    let basic =
-        (t.auth_method == "client_secret_basic").then_some((t.client_id.as_str(), secret.as_str()));
     post_form(
         http,
         endpoint,
         "revocation",
-        &form,
-        basic,
-        &[token, &secret],
+        &[("token", token)],
+        &Client::of(t),
+        &[token],
         tl,
     )
     .await

@@ -33,12 +33,7 @@ struct As {
 type Shared = Arc<Mutex<As>>;
 
 async fn serve(state: As) -> (String, Shared, tokio_util::sync::DropGuard) {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    let shared = Arc::new(Mutex::new(As {
-        base: base.clone(),
-        ..state
-    }));
+    let shared = Arc::new(Mutex::new(state));
     let app = axum::Router::new()
         .route("/mcp", post(|State(s): State<Shared>| async move {
             let s = s.lock().unwrap();
@@ -104,14 +99,10 @@ async fn serve(state: As) -> (String, Shared, tokio_util::sync::DropGuard) {
         }))
         .route("/revoke", post(|| async { StatusCode::OK }))
         .with_state(shared.clone());
-    let stop = tokio_util::sync::CancellationToken::new();
-    let until = stop.clone();
-    tokio::spawn(async move {
-        let _ = axum::serve(listener, app)
-            .with_graceful_shutdown(async move { until.cancelled().await })
-            .await;
-    });
-    (base, shared, stop.drop_guard())
+    let (addr, stop) = super::hostile::serve(app).await;
+    let base = format!("http://{addr}");
+    shared.lock().unwrap().base = base.clone();
+    (base, shared, stop)
 }
 
 fn metadata(s: &As) -> Response {
@@ -136,6 +127,25 @@ fn prm(s: &Shared, root: bool) -> Response {
     }
     let base = &s.base;
     axum::Json(json!({ "resource": format!("{base}/mcp"), "authorization_servers": [base], "scopes_supported": ["files"] })).into_response()
+}
+
+/// A sign-in as the keychain keeps it: access token `at-1` (which the demo
+/// server refuses), refresh token `rt-1` (which the AS turns into `at-2`).
+fn stored(base: &str, resource: &str, expires_at: u64) -> workbench_core::auth::Tokens {
+    workbench_core::auth::Tokens {
+        access_token: "at-1".into(),
+        refresh_token: Some("rt-1".into()),
+        expires_at: Some(expires_at),
+        scope: None,
+        issuer: base.to_string(),
+        token_endpoint: format!("{base}/token"),
+        revocation_endpoint: None,
+        resource: resource.to_string(),
+        client_id: "c1".into(),
+        client_secret: None,
+        auth_method: "none".into(),
+        refreshed_at: None,
+    }
 }
 
 /// A stand-in browser: opens the page, follows its redirect back.
@@ -252,20 +262,7 @@ async fn a_stored_sign_in_is_used_and_refreshed_ahead_of_expiry() {
     let demo = super::http_demo(&["--token", "at-2"]).await;
     let ns = format!("mcpwb-test-oauth-{}", std::process::id());
     let kc = Keychain::new(&ns, Store::KernelKeyring);
-    let expired = workbench_core::auth::Tokens {
-        access_token: "at-1".into(),
-        refresh_token: Some("rt-1".into()),
-        expires_at: Some(1),
-        scope: None,
-        issuer: base.clone(),
-        token_endpoint: format!("{base}/token"),
-        revocation_endpoint: None,
-        resource: demo.url.clone(),
-        client_id: "c1".into(),
-        client_secret: None,
-        auth_method: "none".into(),
-        refreshed_at: None,
-    };
+    let expired = stored(&base, &demo.url, 1);
     workbench_core::auth::store::save(&kc, "remote/", &expired).unwrap();
     let mut options = super::fast();
     options.supervisor.vars.keychain = Some(kc.clone());
@@ -368,26 +365,12 @@ async fn a_401_with_a_stored_sign_in_refreshes_it_once_and_connects() {
     let demo = super::http_demo(&["--token", "at-2"]).await;
     let ns = format!("mcpwb-test-oauth401-{}", std::process::id());
     let kc = Keychain::new(&ns, Store::KernelKeyring);
-    let stale = workbench_core::auth::Tokens {
-        access_token: "at-1".into(),
-        refresh_token: Some("rt-1".into()),
-        expires_at: Some(
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .unwrap()
-                .as_secs()
-                + 3600,
-        ),
-        scope: None,
-        issuer: base.clone(),
-        token_endpoint: format!("{base}/token"),
-        revocation_endpoint: None,
-        resource: demo.url.clone(),
-        client_id: "c1".into(),
-        client_secret: None,
-        auth_method: "none".into(),
-        refreshed_at: None,
-    };
+    let in_an_hour = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+        + 3600;
+    let stale = stored(&base, &demo.url, in_an_hour);
     workbench_core::auth::store::save(&kc, "remote/", &stale).unwrap();
     let mut options = super::fast();
     options.supervisor.vars.keychain = Some(kc.clone());

@@ -135,7 +135,7 @@ struct Recorder {
     _stop: tokio_util::sync::DropGuard,
 }
 
-async fn serve(app: axum::Router) -> (std::net::SocketAddr, tokio_util::sync::DropGuard) {
+pub async fn serve(app: axum::Router) -> (std::net::SocketAddr, tokio_util::sync::DropGuard) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let stop = tokio_util::sync::CancellationToken::new();
