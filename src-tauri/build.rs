@@ -42,6 +42,7 @@ fn main() {
             "auth_status",
             "auth_sign_in",
             "auth_cancel",
+            "auth_next",
             "auth_refresh",
             "auth_force_expiry",
             "auth_sign_out",

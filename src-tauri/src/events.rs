@@ -83,6 +83,13 @@ pub struct ResourceUpdated {
     pub uri: String,
 }
 
+/// A step-by-step sign-in finished a step and waits for the next click.
+#[derive(Debug, Clone, Serialize, specta::Type, tauri_specta::Event)]
+pub struct AuthStepped {
+    pub server: String,
+    pub timeline: workbench_core::auth::Timeline,
+}
+
 /// Tell the window the log grew, at most every 250 ms while it does.
 fn forward_traffic<R: Runtime>(app: AppHandle<R>, workbench: &Workbench) {
     use tokio::sync::broadcast::error::RecvError;

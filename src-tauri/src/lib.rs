@@ -58,6 +58,7 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
             commands::auth::auth_status::<tauri::Wry>,
             commands::auth::auth_sign_in::<tauri::Wry>,
             commands::auth::auth_cancel::<tauri::Wry>,
+            commands::auth::auth_next::<tauri::Wry>,
             commands::auth::auth_refresh::<tauri::Wry>,
             commands::auth::auth_force_expiry::<tauri::Wry>,
             commands::auth::auth_sign_out::<tauri::Wry>,
@@ -96,7 +97,8 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
             events::AskReceived,
             events::AskClosed,
             events::ServerLogged,
-            events::ResourceUpdated
+            events::ResourceUpdated,
+            events::AuthStepped
         ])
         // JSON from servers (`serde_json::Value`) may hold i64 numbers; in the
         // window they are JS numbers, exactly as JSON.parse would give them.

@@ -72,29 +72,27 @@ const scenarios = {
   "json-schema-ref-no-deref": () => run(["tools", "server"]).status,
 };
 
-// Sign in as a person would with `mcpwb auth login --no-browser`: the
-// address it prints is opened by a stand-in browser (this adapter), which
-// follows the authorization server's redirect back to mcpwb's loopback
-// listener. Then the server is used with the stored token.
-async function signIn() {
-  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}");
-  const args = ["--config", config, "auth", "login", "server", "--no-browser"];
-  if (context.client_id) args.push("--client-id", context.client_id);
-  if (context.client_secret) args.push("--client-secret-env", "CONFORMANCE_CLIENT_SECRET");
-  args.push("--client-metadata-url", "https://conformance-test.local/client-metadata.json");
+// A stand-in browser for one mcpwb run: each sign-in address mcpwb prints
+// is opened, and the authorization server's redirect followed back to
+// mcpwb's loopback listener.
+function runWithBrowser(args, env = childEnv) {
   console.error(`$ mcpwb ${args.join(" ")}`);
-  const child = spawn(mcpwb, args, { env: { ...childEnv, CONFORMANCE_CLIENT_SECRET: context.client_secret ?? "" } });
+  const child = spawn(mcpwb, args, { env });
   let err = "";
-  let opened = false;
-  child.stdout.on("data", (d) => process.stderr.write(d));
+  let opened = 0;
+  let out = "";
+  child.stdout.on("data", (d) => {
+    out += d.toString();
+    process.stderr.write(d);
+  });
   child.stderr.on("data", async (d) => {
     err += d.toString();
     process.stderr.write(d);
-    const m = /Open this address to sign in:\s+(\S+)/.exec(err);
-    if (m && !opened) {
-      opened = true;
+    const all = [...err.matchAll(/Open this address to sign in:\s+(\S+)/g)];
+    while (opened < all.length) {
+      const address = all[opened++][1];
       try {
-        const page = await fetch(m[1], { redirect: "manual" });
+        const page = await fetch(address, { redirect: "manual" });
         const back = page.headers.get("location");
         if (back) await fetch(back);
         else console.error(`the sign-in page answered ${page.status} without a redirect`);
@@ -103,18 +101,33 @@ async function signIn() {
       }
     }
   });
-  const code = await new Promise((done) => child.on("close", done));
-  if (code !== 0) return code;
+  return new Promise((done) => child.on("close", (status) => done({ status, stdout: out })));
+}
+
+// Sign in as a person would with `mcpwb auth login --no-browser`, then use
+// the server with `--sign-in=print`: a 401 or a 403 insufficient_scope in
+// the session is answered by signing in again (step-up), as a person at a
+// terminal would. The tokens live in a throwaway keychain namespace.
+async function signIn() {
+  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}");
+  const args = ["--config", config, "auth", "login", "server", "--no-browser"];
+  if (context.client_id) args.push("--client-id", context.client_id);
+  if (context.client_secret) args.push("--client-secret-env", "CONFORMANCE_CLIENT_SECRET");
+  args.push("--client-metadata-url", "https://conformance-test.local/client-metadata.json");
+  const login = await runWithBrowser(args, { ...childEnv, CONFORMANCE_CLIENT_SECRET: context.client_secret ?? "" });
+  if (login.status !== 0) return login.status;
+  const using = ["--config", config, "--timeout", "20", "--sign-in=print"];
   try {
-    const listed = tools();
-    if (!listed) return 1;
-    if (listed[0]) {
-      const status = call(listed[0].name);
-      if (![0, 1, 6].includes(status)) return status;
+    const listed = await runWithBrowser([...using, "--json", "tools", "server"]);
+    if (listed.status !== 0) return listed.status;
+    const parsed = JSON.parse(listed.stdout);
+    const tools = (Array.isArray(parsed) ? parsed : (parsed.tools ?? [])).map((t) => t.tool ?? t);
+    if (tools[0]) {
+      const called = await runWithBrowser([...using, "call", "server", tools[0].name, "--args", "{}"]);
+      if (![0, 1, 6].includes(called.status)) return called.status;
     }
     return 0;
   } finally {
-    // The tokens leave the (throwaway) keychain namespace.
     run(["auth", "logout", "server"]);
   }
 }

@@ -133,10 +133,31 @@ describe("server list", () => {
     }
   });
 
-  it("signs in to a server that asks for OAuth, through the system browser", async () => {
+  it("signs in to a server that asks for OAuth, through the system browser, then steps up its scope one step per click", async () => {
     const demo = process.env.DEMO_SERVER;
     const portFile = join(driver.env.HOME, "oauth-addr");
-    const server = spawn(demo, ["--http", "127.0.0.1:0", "--port-file", portFile, "--oauth", "--name", "e2e-oauth"], { stdio: "ignore" });
+    const server = spawn(demo, ["--http", "127.0.0.1:0", "--port-file", portFile, "--oauth", "--oauth-call-scope", "demo:write", "--name", "e2e-oauth"], {
+      stdio: "ignore",
+    });
+    // The stand-in browser records each address the app opens; the test follows the newest
+    // /authorize one back to the app's loopback listener, as a browser would.
+    const opened = join(driver.env.HOME, "opened-urls.txt");
+    const openedCount = () => (existsSync(opened) ? readFileSync(opened, "utf8").split("\n").filter((l) => l.includes("/authorize")).length : 0);
+    const follow = async (already) => {
+      let urls = [];
+      for (let i = 0; i < 200 && urls.length <= already; i++) {
+        await sleep(50);
+        urls = existsSync(opened) ? readFileSync(opened, "utf8").split("\n").filter((l) => l.includes("/authorize")) : [];
+      }
+      const url = urls.at(-1) ?? "";
+      assert.match(url, /code_challenge_method=S256/);
+      const page = await fetch(url, { redirect: "manual" });
+      const back = page.headers.get("location");
+      assert.ok(back?.startsWith("http://127.0.0.1:"), back);
+      const landing = await fetch(back);
+      assert.match(await landing.text(), /Signed in/);
+      return url;
+    };
     try {
       let addr = "";
       for (let i = 0; i < 100 && !addr; i++) {
@@ -152,24 +173,44 @@ describe("server list", () => {
         await session.waitForTexts(".server-detail", (d) => d.some((x) => x.includes("asks for sign-in")));
         await session.clickText(".server .server-name", "guarded");
         await session.clickText(".auth-panel button", "Sign in");
-        // The app opened the sign-in page in "the browser" (the stand-in on PATH records it);
-        // the test plays the browser: the page redirects back to the app's loopback listener.
-        const opened = join(driver.env.HOME, "opened-urls.txt");
-        let url = "";
-        for (let i = 0; i < 200 && !url; i++) {
-          await sleep(50);
-          url = existsSync(opened) ? (readFileSync(opened, "utf8").split("\n").find((l) => l.includes("/authorize")) ?? "") : "";
-        }
-        assert.match(url, /code_challenge_method=S256/);
-        const page = await fetch(url, { redirect: "manual" });
-        const back = page.headers.get("location");
-        assert.ok(back?.startsWith("http://127.0.0.1:"), back);
-        const landing = await fetch(back);
-        assert.match(await landing.text(), /Signed in/);
+        await follow(0);
         const state = await session.waitForTexts(".auth-panel .auth-state", (t) => t.length === 1 && t[0].startsWith("signed in"));
         assert.ok(state[0].includes(`http://${addr}`), state[0]);
         await session.waitForTexts(".server .badge.state", (t) => t.length === 1 && t[0] === "ready");
         await session.screenshot("signed-in");
+        // The grant is too narrow for tools/call: the server answers 403 insufficient_scope.
+        await session.clickText("[role=tab]", "Tools");
+        await session.click(await session.find(".tool-row[data-qualified='guarded__echo']"));
+        await session.type(await session.find(".tool-panel input[type=text]"), "wider");
+        await session.clickText(".run-bar button", "Run");
+        await session.waitForTexts(".result, .result-status, [role=alert]", (t) => t.some((x) => /403|scope|refused/i.test(x)));
+        await session.clickText(".server .server-name", "guarded");
+        const refusal = await session.waitForTexts(".auth-refusal", (t) => t.length === 1 && t[0].includes("demo:write"));
+        assert.match(refusal[0], /tools\/call/);
+        // Step by step: each step waits for a click.
+        await session.click(await session.find(".auth-steps-toggle input"));
+        const before = openedCount();
+        await session.clickText(".auth-refusal button", "Sign in with the wider scope");
+        let steps = 0;
+        for (let i = 0; i < 300 && openedCount() === before; i++) {
+          const buttons = await session.texts(".auth-panel button");
+          if (buttons.includes("Next step")) {
+            if (steps === 1) await session.screenshot("sign-in-step-by-step");
+            await session.clickText(".auth-panel button", "Next step");
+            steps += 1;
+          } else await sleep(50);
+        }
+        const wider = await follow(before);
+        assert.match(decodeURIComponent(wider), /scope=demo:read demo:write|scope=demo%3Aread\+demo%3Awrite|demo:read\+demo:write/);
+        await session.clickText(".auth-panel button", "Next step");
+        assert.ok(steps >= 2, `paused after each step before the browser (${steps})`);
+        await session.waitForTexts(".auth-panel .auth-state", (t) => t.length === 1 && t[0].includes("demo:read demo:write"));
+        await session.waitForTexts(".server .badge.state", (t) => t.length === 1 && t[0] === "ready");
+        await session.clickText("[role=tab]", "Tools");
+        await session.click(await session.find(".tool-row[data-qualified='guarded__echo']"));
+        await session.type(await session.find(".tool-panel input[type=text]"), "wider");
+        await session.clickText(".run-bar button", "Run");
+        await session.waitForTexts(".result .block-text", (t) => t.length === 1 && t[0].includes("wider"));
       } finally {
         await session.close();
       }

@@ -26,12 +26,13 @@ import {
   type TrustRequest_Serialize as TrustRequest,
   type AuthRun_Serialize as AuthRun,
   type Status_Serialize as AuthStatus,
+  type Timeline_Serialize as AuthTimeline,
   type TrafficQuery_Deserialize as TrafficQuery,
   type WindowStage,
 } from "./bindings";
 import { tauriAgentBackend, type AgentBackend } from "./backendAgent";
 
-export type { AuthRun, AuthStatus, FoundConfig, Merged, NeededInput, Scope, TrustRequest };
+export type { AuthRun, AuthStatus, AuthTimeline, FoundConfig, Merged, NeededInput, Scope, TrustRequest };
 export type { CallProgress, ConfigText, PendingAsk, PromptRow, ResourceRow, ServerEdit, ToolCallResult, ToolRow, TrafficEntry, TrafficPage, TrafficQuery, TrialReport };
 
 type JsonArg = Parameters<typeof commands.getPrompt>[2];
@@ -123,7 +124,12 @@ export interface Backend extends AgentBackend {
   trustRequest(name: string): Promise<TrustRequest>;
   /** A remote server's OAuth sign-in: state, sign in (system browser), refresh, force expiry, sign out. */
   authStatus(name: string): Promise<AuthStatus>;
-  authSignIn(name: string): Promise<AuthRun>;
+  /** `widen`: answer the server's last refusal with the wider scope; `stepByStep`: wait for `authNext` after each step. */
+  authSignIn(name: string, options?: { widen?: boolean; stepByStep?: boolean }): Promise<AuthRun>;
+  /** Step by step: run the next step (`go`) or stop the sign-in. */
+  authNext(name: string, go: boolean): Promise<void>;
+  /** Step by step: each finished step, with the timeline so far. */
+  onAuthStepped(listener: (server: string, timeline: AuthTimeline) => void): Promise<() => void>;
   /** Stop a sign-in that waits on the browser. */
   authCancel(name: string): Promise<void>;
   authRefresh(name: string): Promise<AuthRun>;
@@ -208,7 +214,12 @@ export const tauriBackend: Backend = {
   addExampleServer: async () => unwrap(await commands.addExampleServer()),
   trustRequest: async (name) => unwrap(await commands.trustRequest(name)),
   authStatus: async (name) => unwrap(await commands.authStatus(name)),
-  authSignIn: async (name) => unwrap(await commands.authSignIn(name)),
+  authSignIn: async (name, options) =>
+    unwrap(await commands.authSignIn(name, options ? { widen: options.widen ?? false, step_by_step: options.stepByStep ?? false } : null)),
+  authNext: async (name, go) => {
+    unwrap(await commands.authNext(name, go));
+  },
+  onAuthStepped: (listener) => events.authStepped.listen((e) => listener(e.payload.server, e.payload.timeline)),
   authCancel: async (name) => {
     unwrap(await commands.authCancel(name));
   },

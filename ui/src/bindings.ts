@@ -120,11 +120,14 @@ export const commands = {
 	authStatus: (name: string) => typedError<Status_Serialize, ErrorInfo>(__TAURI_INVOKE("auth_status", { name })),
 	/**
 	 *  Sign in to `name` in the system browser; the server restarts with the
-	 *  token. The timeline comes back whether it worked or not.
+	 *  token. The timeline comes back whether it worked or not. Step by step,
+	 *  each step is sent as `AuthStepped` and the flow waits for `auth_next`.
 	 */
-	authSignIn: (name: string) => typedError<AuthRun_Serialize, ErrorInfo>(__TAURI_INVOKE("auth_sign_in", { name })),
+	authSignIn: (name: string, options: SignInOptions_Deserialize | null) => typedError<AuthRun_Serialize, ErrorInfo>(__TAURI_INVOKE("auth_sign_in", { name, options })),
 	/**  Stop a sign-in that waits on the browser. */
 	authCancel: (name: string) => typedError<null, ErrorInfo>(__TAURI_INVOKE("auth_cancel", { name })),
+	/**  Step by step: run the next step of `name`'s sign-in (`go`), or stop it. */
+	authNext: (name: string, go: boolean) => typedError<null, ErrorInfo>(__TAURI_INVOKE("auth_next", { name, go })),
 	/**  A new access token now (with the refresh token). */
 	authRefresh: (name: string) => typedError<AuthRun_Serialize, ErrorInfo>(__TAURI_INVOKE("auth_refresh", { name })),
 	/**  Mark the access token expired (to watch the next connection refresh it). */
@@ -190,6 +193,7 @@ export const commands = {
 export const events = {
 	askClosed: makeEvent<AskClosed, AskClosed>("ask-closed"),
 	askReceived: makeEvent<AskReceived_Serialize, AskReceived_Deserialize>("ask-received"),
+	authStepped: makeEvent<AuthStepped_Serialize, AuthStepped_Deserialize>("auth-stepped"),
 	catalogChanged: makeEvent<CatalogChanged, CatalogChanged>("catalog-changed"),
 	configChanged: makeEvent<ConfigChanged_Serialize, ConfigChanged_Deserialize>("config-changed"),
 	resourceUpdated: makeEvent<ResourceUpdated, ResourceUpdated>("resource-updated"),
@@ -443,6 +447,21 @@ export type AuthRun_Deserialize = {
 export type AuthRun_Serialize = {
 	status: Status_Serialize,
 	error: string | null,
+	timeline: Timeline_Serialize,
+};
+
+/**  A step-by-step sign-in finished a step and waits for the next click. */
+export type AuthStepped = AuthStepped_Serialize | AuthStepped_Deserialize;
+
+/**  A step-by-step sign-in finished a step and waits for the next click. */
+export type AuthStepped_Deserialize = {
+	server: string,
+	timeline: Timeline_Deserialize,
+};
+
+/**  A step-by-step sign-in finished a step and waits for the next click. */
+export type AuthStepped_Serialize = {
+	server: string,
 	timeline: Timeline_Serialize,
 };
 
@@ -1027,6 +1046,37 @@ export type ProviderView_Serialize = {
 	is_default: boolean,
 };
 
+/**  The last refusal a server gave. */
+export type Refusal = Refusal_Serialize | Refusal_Deserialize;
+
+/**  The last refusal a server gave. */
+export type Refusal_Deserialize = {
+	/**  401 or 403. */
+	status: number,
+	/**  The refused request's method (`tools/call`), when it was one. */
+	method?: string | null,
+	/**  The `WWW-Authenticate` header as sent. */
+	header: string,
+	/**  The scopes the challenge names. */
+	scope?: string | null,
+	/**  The challenge's `error` (`invalid_token`, `insufficient_scope`). */
+	error?: string | null,
+};
+
+/**  The last refusal a server gave. */
+export type Refusal_Serialize = {
+	/**  401 or 403. */
+	status: number,
+	/**  The refused request's method (`tools/call`), when it was one. */
+	method: string | null,
+	/**  The `WWW-Authenticate` header as sent. */
+	header: string,
+	/**  The scopes the challenge names. */
+	scope: string | null,
+	/**  The challenge's `error` (`invalid_token`, `insufficient_scope`). */
+	error: string | null,
+};
+
 /**  How long a decision holds. */
 export type Remember = 
 /**  This call only. */
@@ -1277,6 +1327,31 @@ export type SessionRow = {
 	usage: Usage,
 };
 
+/**  How to sign in from the window. */
+export type SignInOptions = SignInOptions_Serialize | SignInOptions_Deserialize;
+
+/**  How to sign in from the window. */
+export type SignInOptions_Deserialize = {
+	/**
+	 *  Answer the server's last refusal: start from its challenge and ask
+	 *  for the scopes granted before plus the ones it asks for.
+	 */
+	widen?: boolean,
+	/**  Stop after each step until `auth_next` says go on. */
+	step_by_step?: boolean,
+};
+
+/**  How to sign in from the window. */
+export type SignInOptions_Serialize = {
+	/**
+	 *  Answer the server's last refusal: start from its challenge and ask
+	 *  for the scopes granted before plus the ones it asks for.
+	 */
+	widen: boolean,
+	/**  Stop after each step until `auth_next` says go on. */
+	step_by_step: boolean,
+};
+
 /**  What the window and `mcpwb auth status` show of a sign-in. */
 export type Status = Status_Serialize | Status_Deserialize;
 
@@ -1288,6 +1363,11 @@ export type Status_Deserialize = {
 	/**  Seconds until the access token expires (None: not said). */
 	expires_in?: number | null,
 	refreshable: boolean,
+	/**
+	 *  The server's last refusal for want of sign-in or scope, while the
+	 *  app runs (the window offers to sign in with the wider scope).
+	 */
+	refusal?: Refusal_Deserialize | null,
 };
 
 /**  What the window and `mcpwb auth status` show of a sign-in. */
@@ -1298,6 +1378,11 @@ export type Status_Serialize = {
 	/**  Seconds until the access token expires (None: not said). */
 	expires_in: number | null,
 	refreshable: boolean,
+	/**
+	 *  The server's last refusal for want of sign-in or scope, while the
+	 *  app runs (the window offers to sign in with the wider scope).
+	 */
+	refusal: Refusal_Serialize | null,
 };
 
 /**  One HTTP exchange of the flow, as sent and received (secrets masked). */

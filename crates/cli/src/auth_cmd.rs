@@ -54,6 +54,15 @@ pub struct How {
     scope: Option<String>,
 }
 
+/// How `--sign-in` shows the sign-in page.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq)]
+pub enum SignIn {
+    /// Open the system browser.
+    Browser,
+    /// Print the address (and wait for the browser to come back).
+    Print,
+}
+
 struct Target {
     url: String,
     owner: String,
@@ -115,6 +124,16 @@ async fn login(
     name: &str,
     how: &How,
 ) -> Result<(Timeline, Result<auth::Tokens, String>), Failure> {
+    login_from(cli, name, how, None).await
+}
+
+/// Sign in, from a refusal the server already gave when there is one.
+async fn login_from(
+    cli: &Cli,
+    name: &str,
+    how: &How,
+    challenge: Option<auth::discover::Challenge>,
+) -> Result<(Timeline, Result<auth::Tokens, String>), Failure> {
     let t = target(cli, name)?;
     let secret = match &how.client_secret_env {
         Some(var) => {
@@ -137,6 +156,8 @@ async fn login(
             }
         }),
         timeout: Duration::from_secs_f64(cli.timeout.max(30.0)),
+        challenge,
+        gate: None,
     };
     let mut tl = Timeline::default();
     let result = flow::login(&auth::http(), &t.url, &opts, &mut tl).await;
@@ -144,6 +165,55 @@ async fn login(
         store::save(&t.keychain, &t.owner, tokens)?;
     }
     Ok((tl, result))
+}
+
+/// `--sign-in`: answer a server's refusal — refresh a stale token once,
+/// else sign in again asking for what was granted plus what the server
+/// asks for. Returns whether the command is worth running again.
+pub async fn answer_refusal(
+    cli: &Cli,
+    name: &str,
+    refusal: &auth::refusal::Refusal,
+    mode: SignIn,
+) -> Result<bool, Failure> {
+    let t = target(cli, name)?;
+    let stored = store::load(&t.keychain, &t.owner);
+    eprintln!("mcpwb: {}", refusal.describe());
+    if let Some(tok) = &stored
+        && !refusal.wants_scope()
+        && tok.refresh_token.is_some()
+        && tok
+            .refreshed_at
+            .is_none_or(|at| auth::now().saturating_sub(at) >= 60)
+    {
+        let mut tl = Timeline::default();
+        if let Ok(fresh) = flow::refresh(&auth::http(), tok, &mut tl).await {
+            store::save(&t.keychain, &t.owner, &fresh)?;
+            eprintln!("mcpwb: refreshed the sign-in to {name}; trying again");
+            return Ok(true);
+        }
+    }
+    if !refusal.worth_signing_in(stored.as_ref()) {
+        eprintln!(
+            "mcpwb: the sign-in to {name} already has the scope the server asks for; signing in again would not change its answer"
+        );
+        return Ok(false);
+    }
+    let how = How {
+        no_browser: mode == SignIn::Print,
+        client_id: None,
+        client_secret_env: None,
+        client_metadata_url: None,
+        scope: refusal.widened(stored.as_ref()),
+    };
+    let (_, result) = login_from(cli, name, &how, Some(refusal.challenge())).await?;
+    let tokens = result.map_err(Failure::Usage)?;
+    eprintln!(
+        "mcpwb: signed in to {name} ({}; scopes: {}); trying again",
+        tokens.issuer,
+        tokens.scope.as_deref().unwrap_or("none asked")
+    );
+    Ok(true)
 }
 
 fn said(cli: &Cli, text: String, data: serde_json::Value) {

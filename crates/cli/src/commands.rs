@@ -105,14 +105,20 @@ async fn ready(wb: &Workbench, name: &str) -> Result<(), Failure> {
                     // that (a list of our own would ask the server twice);
                     // list here only if it did not come, to say why.
                     let unlisted = |wb: &Workbench| wb.catalog().server(name).is_none_or(|c| c.stale);
+                    // (A refusal for want of sign-in ends the wait: no list comes.)
                     let mut events = wb.subscribe();
                     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
                     while unlisted(wb)
-                        && !matches!(
-                            tokio::time::timeout_at(deadline, events.recv()).await,
-                            Err(_) | Ok(Err(tokio::sync::broadcast::error::RecvError::Closed))
-                        )
-                    {}
+                        && wb.traffic().refusal(name).is_none()
+                        && tokio::time::Instant::now() < deadline
+                    {
+                        let tick = tokio::time::Instant::now() + Duration::from_millis(100);
+                        if let Ok(Err(tokio::sync::broadcast::error::RecvError::Closed)) =
+                            tokio::time::timeout_at(tick.min(deadline), events.recv()).await
+                        {
+                            break;
+                        }
+                    }
                     if unlisted(wb) {
                         let caps = status.info.map(|i| i.capabilities).unwrap_or_default();
                         let entry = wb.server(name)?.entry().clone();
@@ -195,11 +201,24 @@ pub async fn run(cli: &Cli) -> Result<(), Failure> {
         | Command::Prompt { server, .. }
         | Command::Ping { server } => Some(server.as_str()),
     };
-    let wb = connect(cli, target).await?;
-    let _asks = asks_for(cli, &wb)?;
-    let result = dispatch(cli, &wb, target).await;
-    wb.shutdown().await;
-    result
+    let mut sign_ins = 0;
+    loop {
+        let wb = connect(cli, target).await?;
+        let asks = asks_for(cli, &wb)?;
+        let result = dispatch(cli, &wb, target).await;
+        drop(asks);
+        let refusal = target.and_then(|t| wb.traffic().take_refusal(t));
+        wb.shutdown().await;
+        match (result, cli.sign_in, refusal, target) {
+            (Err(_), Some(mode), Some(refusal), Some(name)) if sign_ins < 3 => {
+                sign_ins += 1;
+                if !crate::auth_cmd::answer_refusal(cli, name, &refusal, mode).await? {
+                    return Err(Failure::Exit(6));
+                }
+            }
+            (result, ..) => return result,
+        }
+    }
 }
 
 /// What answers servers' asks during a command: the model (`--sampling

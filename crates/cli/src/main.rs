@@ -61,6 +61,12 @@ pub struct Cli {
     /// (by default they are removed: a server could rewrite your terminal).
     #[arg(long, global = true)]
     raw: bool,
+    /// When a server refuses for want of sign-in (401) or scope (403
+    /// insufficient_scope): sign in again — opening the browser, or printing
+    /// the address with `--sign-in=print` — and try once more (at most 3
+    /// sign-ins per command).
+    #[arg(long, global = true, value_enum, num_args = 0..=1, require_equals = true, default_missing_value = "browser")]
+    sign_in: Option<auth_cmd::SignIn>,
     #[command(subcommand)]
     command: Command,
 }

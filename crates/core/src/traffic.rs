@@ -210,6 +210,7 @@ pub struct TrafficLog {
     /// that ends looks here before it takes the lock to forget its own).
     progress_len: Arc<std::sync::atomic::AtomicUsize>,
     live: broadcast::Sender<Arc<TrafficEntry>>,
+    refusals: Arc<Mutex<HashMap<String, crate::auth::refusal::Refusal>>>,
 }
 
 impl Default for TrafficLog {
@@ -255,6 +256,7 @@ impl TrafficLog {
             })),
             progress_len: Arc::default(),
             live,
+            refusals: Arc::default(),
         }
     }
 
@@ -565,6 +567,7 @@ mod classify;
 mod mask;
 use mask::mask;
 mod query;
+mod refusals;
 mod scan;
 pub use query::{TrafficPage, TrafficQuery};
 

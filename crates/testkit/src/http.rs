@@ -37,6 +37,8 @@ struct Gate {
     token: Option<Arc<str>>,
     /// `--oauth`: only tokens this server issued are taken.
     oauth: Option<crate::oauth::Issued>,
+    /// `--oauth-call-scope`: tools/call needs a token granted this scope.
+    call_scope: Option<Arc<str>>,
     fault: Option<Fault>,
     legacy: bool,
     json: bool,
@@ -49,6 +51,9 @@ pub struct HttpOptions {
     pub token: Option<String>,
     /// Be its own OAuth authorization server and take only its tokens.
     pub oauth: bool,
+    /// With `oauth`: tools/call needs a token granted this scope (others
+    /// get 403 insufficient_scope naming it: step-up).
+    pub call_scope: Option<String>,
     /// Write the bound address here once listening (bind port 0 in tests).
     pub port_file: Option<PathBuf>,
     /// Answer requests with one JSON body instead of an SSE stream, adding a
@@ -97,7 +102,30 @@ async fn gate(State(gate): State<Gate>, request: Request, next: Next) -> Respons
         if !ok {
             return crate::oauth::challenge(request.headers());
         }
+        if let Some(scope) = &gate.call_scope {
+            let token = request
+                .headers()
+                .get("authorization")
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.strip_prefix("Bearer "))
+                .unwrap_or("")
+                .to_string();
+            let (parts, body) = request.into_parts();
+            let Ok(bytes) = axum::body::to_bytes(body, 64 * 1024 * 1024).await else {
+                return (StatusCode::BAD_REQUEST, "unreadable body").into_response();
+            };
+            let parsed: serde_json::Value = serde_json::from_slice(&bytes).unwrap_or_default();
+            if parsed["method"] == "tools/call" && !issued.has_scope(&token, scope) {
+                return crate::oauth::insufficient(&parts.headers, scope);
+            }
+            let request = Request::from_parts(parts, axum::body::Body::from(bytes));
+            return Box::pin(gate_rest(gate, request, next)).await;
+        }
     }
+    gate_rest(gate, request, next).await
+}
+
+async fn gate_rest(gate: Gate, request: Request, next: Next) -> Response {
     if let Some(token) = &gate.token {
         let ok = request
             .headers()
@@ -170,6 +198,7 @@ pub async fn serve(
                 Gate {
                     token: http.token.map(Arc::from),
                     oauth: issued.clone(),
+                    call_scope: http.call_scope.map(Arc::from),
                     fault,
                     legacy,
                     json: http.json_response,

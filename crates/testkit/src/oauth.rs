@@ -15,9 +15,11 @@ use serde_json::json;
 
 #[derive(Default)]
 struct Inner {
-    /// code → PKCE challenge
-    codes: HashMap<String, String>,
+    /// code → (PKCE challenge, scope asked)
+    codes: HashMap<String, (String, String)>,
     access: HashSet<String>,
+    /// access token → the scope it was granted
+    granted: HashMap<String, String>,
     refresh: HashSet<String>,
     n: u64,
 }
@@ -35,13 +37,24 @@ impl Issued {
             .contains(token)
     }
 
-    fn fresh(&self) -> serde_json::Value {
+    /// Whether `token` was granted `scope`.
+    pub fn has_scope(&self, token: &str, scope: &str) -> bool {
+        self.0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .granted
+            .get(token)
+            .is_some_and(|g| g.split_whitespace().any(|s| s == scope))
+    }
+
+    fn fresh(&self, scope: &str) -> serde_json::Value {
         let mut i = self.0.lock().unwrap_or_else(|e| e.into_inner());
         i.n += 1;
         let (at, rt) = (format!("demo-at-{}", i.n), format!("demo-rt-{}", i.n));
         i.access.insert(at.clone());
-        i.refresh.insert(rt.clone());
-        json!({ "access_token": at, "refresh_token": rt, "token_type": "Bearer", "expires_in": 3600 })
+        i.refresh.insert(format!("{rt} {scope}"));
+        i.granted.insert(at.clone(), scope.to_string());
+        json!({ "access_token": at, "refresh_token": rt, "token_type": "Bearer", "expires_in": 3600, "scope": scope })
     }
 }
 
@@ -52,6 +65,22 @@ pub fn base(headers: &HeaderMap) -> String {
         .and_then(|v| v.to_str().ok())
         .unwrap_or("127.0.0.1");
     format!("http://{host}")
+}
+
+/// The 403 that asks for a wider grant (step-up).
+pub fn insufficient(headers: &HeaderMap, scope: &str) -> Response {
+    let base = base(headers);
+    (
+        StatusCode::FORBIDDEN,
+        [(
+            header::WWW_AUTHENTICATE,
+            format!(
+                r#"Bearer error="insufficient_scope", scope="{scope}", resource_metadata="{base}/.well-known/oauth-protected-resource/mcp""#
+            ),
+        )],
+        "this needs a wider grant",
+    )
+        .into_response()
 }
 
 /// The 401 that starts a sign-in.
@@ -84,7 +113,7 @@ pub fn routes(issued: Issued) -> axum::Router {
             get(|h: HeaderMap| async move {
                 let base = base(&h);
                 axum::Json(
-                    json!({ "resource": format!("{base}/mcp"), "authorization_servers": [base] }),
+                    json!({ "resource": format!("{base}/mcp"), "authorization_servers": [base], "scopes_supported": ["demo:read"] }),
                 )
             }),
         )
@@ -134,7 +163,8 @@ pub fn routes(issued: Issued) -> axum::Router {
                         let mut i = issued.0.lock().unwrap_or_else(|e| e.into_inner());
                         i.n += 1;
                         let code = format!("demo-code-{}", i.n);
-                        i.codes.insert(code.clone(), challenge.clone());
+                        let scope = q.get("scope").cloned().unwrap_or_default();
+                        i.codes.insert(code.clone(), (challenge.clone(), scope));
                         code
                     };
                     let enc = |s: &str| url_encode(s);
@@ -169,23 +199,32 @@ pub fn routes(issued: Issued) -> axum::Router {
                                 .codes
                                 .remove(f.get("code").map(String::as_str).unwrap_or(""));
                             match (challenge, f.get("code_verifier")) {
-                                (Some(c), Some(v)) if c == s256(v) => {
-                                    axum::Json(issued.fresh()).into_response()
+                                (Some((c, scope)), Some(v)) if c == s256(v) => {
+                                    axum::Json(issued.fresh(&scope)).into_response()
                                 }
                                 _ => bad("unknown code or PKCE verification failed"),
                             }
                         }
                         Some("refresh_token") => {
-                            let known = issued
-                                .0
-                                .lock()
-                                .unwrap_or_else(|e| e.into_inner())
-                                .refresh
-                                .remove(f.get("refresh_token").map(String::as_str).unwrap_or(""));
-                            if known {
-                                axum::Json(issued.fresh()).into_response()
-                            } else {
-                                bad("unknown refresh token")
+                            // Kept as "token scope": a refresh keeps the grant.
+                            let given = f.get("refresh_token").map(String::as_str).unwrap_or("");
+                            let known = {
+                                let mut i = issued.0.lock().unwrap_or_else(|e| e.into_inner());
+                                let found = i
+                                    .refresh
+                                    .iter()
+                                    .find(|k| k.split(' ').next() == Some(given))
+                                    .cloned();
+                                found.inspect(|k| {
+                                    i.refresh.remove(k);
+                                })
+                            };
+                            match known {
+                                Some(k) => {
+                                    let scope = k.split_once(' ').map(|(_, s)| s).unwrap_or("");
+                                    axum::Json(issued.fresh(scope)).into_response()
+                                }
+                                None => bad("unknown refresh token"),
                             }
                         }
                         _ => bad("unsupported grant_type"),

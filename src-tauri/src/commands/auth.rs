@@ -23,6 +23,27 @@ fn waiting()
     WAITING.get_or_init(Default::default)
 }
 
+/// Step-by-step sign-ins waiting for the next click, by server.
+fn stepping()
+-> &'static std::sync::Mutex<std::collections::HashMap<String, tokio::sync::mpsc::Sender<bool>>> {
+    static STEPPING: std::sync::OnceLock<
+        std::sync::Mutex<std::collections::HashMap<String, tokio::sync::mpsc::Sender<bool>>>,
+    > = std::sync::OnceLock::new();
+    STEPPING.get_or_init(Default::default)
+}
+
+/// How to sign in from the window.
+#[derive(Debug, Clone, Default, serde::Deserialize, specta::Type)]
+pub struct SignInOptions {
+    /// Answer the server's last refusal: start from its challenge and ask
+    /// for the scopes granted before plus the ones it asks for.
+    #[serde(default)]
+    pub widen: bool,
+    /// Stop after each step until `auth_next` says go on.
+    #[serde(default)]
+    pub step_by_step: bool,
+}
+
 /// How a sign-in step went: the flow's steps, and the error if it failed.
 #[derive(Debug, Clone, Serialize, specta::Type)]
 pub struct AuthRun {
@@ -58,7 +79,9 @@ pub async fn auth_status<R: Runtime>(
     name: String,
 ) -> Result<Status, ErrorInfo> {
     let (_, owner) = target(&state, &name)?;
-    Ok(Status::of(store::load(&Keychain::app(), &owner).as_ref()))
+    let mut status = Status::of(store::load(&Keychain::app(), &owner).as_ref());
+    status.refusal = state.workbench.traffic().refusal(&name);
+    Ok(status)
 }
 
 async fn restart(state: &AppState, name: &str) {
@@ -80,6 +103,7 @@ async fn finish(
     let error = match result {
         Ok(tokens) => {
             store::save(&keychain, owner, &tokens)?;
+            state.workbench.traffic().take_refusal(name);
             restart(state, name).await;
             None
         }
@@ -93,24 +117,54 @@ async fn finish(
 }
 
 /// Sign in to `name` in the system browser; the server restarts with the
-/// token. The timeline comes back whether it worked or not.
+/// token. The timeline comes back whether it worked or not. Step by step,
+/// each step is sent as `AuthStepped` and the flow waits for `auth_next`.
 #[tauri::command]
 #[specta::specta]
 pub async fn auth_sign_in<R: Runtime>(
-    _app: tauri::AppHandle<R>,
+    app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     name: String,
+    options: Option<SignInOptions>,
 ) -> Result<AuthRun, ErrorInfo> {
+    let options = options.unwrap_or_default();
     let (url, owner) = target(&state, &name)?;
+    let refusal = options
+        .widen
+        .then(|| state.workbench.traffic().refusal(&name))
+        .flatten();
+    let stored = store::load(&Keychain::app(), &owner);
+    let gate: Option<flow::Gate> = options.step_by_step.then(|| {
+        let (tx, rx) = tokio::sync::mpsc::channel::<bool>(1);
+        stepping()
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(name.clone(), tx);
+        let rx = std::sync::Arc::new(tokio::sync::Mutex::new(rx));
+        let (app, server) = (app.clone(), name.clone());
+        Box::new(move |tl: &Timeline| {
+            use tauri_specta::Event;
+            let _ = (crate::events::AuthStepped {
+                server: server.clone(),
+                timeline: tl.clone(),
+            })
+            .emit(&app);
+            let rx = rx.clone();
+            Box::pin(async move { rx.lock().await.recv().await.unwrap_or(false) })
+                as std::pin::Pin<Box<dyn std::future::Future<Output = bool> + Send>>
+        }) as flow::Gate
+    });
     let opts = flow::LoginOptions {
         client_id: None,
         client_secret: None,
         client_metadata_url: None,
-        scope: None,
+        scope: refusal.as_ref().and_then(|r| r.widened(stored.as_ref())),
         open: Box::new(|url| {
             open::that_detached(url).map_err(|e| format!("could not open a browser: {e}"))
         }),
         timeout: Duration::from_secs(300),
+        challenge: refusal.as_ref().map(|r| r.challenge()),
+        gate,
     };
     let mut timeline = Timeline::default();
     let cancel = tokio_util::sync::CancellationToken::new();
@@ -124,13 +178,36 @@ pub async fn auth_sign_in<R: Runtime>(
     let http = auth::http();
     let result = tokio::select! {
         r = flow::login(&http, &url, &opts, &mut timeline) => r,
-        _ = cancel.cancelled() => Err("cancelled: the sign-in was stopped before the browser came back".to_string()),
+        _ = cancel.cancelled() => Err("cancelled: the sign-in was stopped before it finished".to_string()),
     };
     waiting()
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .remove(&name);
+    stepping()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .remove(&name);
     finish(&state, &name, &owner, result, timeline).await
+}
+
+/// Step by step: run the next step of `name`'s sign-in (`go`), or stop it.
+#[tauri::command]
+#[specta::specta]
+pub async fn auth_next<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    name: String,
+    go: bool,
+) -> Result<(), ErrorInfo> {
+    let tx = stepping()
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&name)
+        .cloned()
+        .ok_or_else(|| refused(format!("no step-by-step sign-in of {name} is waiting")))?;
+    tx.send(go)
+        .await
+        .map_err(|_| refused("the sign-in has ended".into()))
 }
 
 /// Stop a sign-in that waits on the browser.

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { fireEvent, render, screen } from "@testing-library/react";
+import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { mockIPC } from "@tauri-apps/api/mocks";
+import { emit } from "@tauri-apps/api/event";
 import { tauriBackend } from "../backend";
 import { AuthPanel } from "./AuthPanel";
 
-const signedOut = { signed_in: false, issuer: null, scope: null, expires_in: null, refreshable: false };
+const signedOut = { signed_in: false, issuer: null, scope: null, expires_in: null, refreshable: false, refusal: null };
 
 describe("signing in to a remote server", () => {
   it("shows each step of a failed sign-in with the MUST it broke, then the signed-in state", async () => {
@@ -41,7 +42,7 @@ describe("signing in to a remote server", () => {
         };
       }
       throw new Error(`unexpected ${cmd}`);
-    });
+    }, { shouldMockEvents: true });
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     render(
       <QueryClientProvider client={client}>
@@ -72,7 +73,7 @@ describe("signing in to a remote server", () => {
         return null;
       }
       throw new Error(`unexpected ${cmd}`);
-    });
+    }, { shouldMockEvents: true });
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     render(
       <QueryClientProvider client={client}>
@@ -85,5 +86,61 @@ describe("signing in to a remote server", () => {
     expect(await screen.findByText(/cancelled: the sign-in was stopped/)).toBeTruthy();
     expect(screen.getByText("Sign in")).toBeTruthy();
     expect(calls).toContain("auth_cancel");
+  });
+
+  it("offers to sign in with the wider scope a server asked for, one step per click", async () => {
+    const asked: unknown[] = [];
+    const nexts: unknown[] = [];
+    let finish: (v: unknown) => void = () => {};
+    const refused = {
+      ...signedOut,
+      signed_in: true,
+      issuer: "https://auth.example",
+      scope: "files:read",
+      expires_in: 3000,
+      refreshable: true,
+      refusal: { status: 403, method: "tools/call", header: 'Bearer error="insufficient_scope", scope="files:write"', scope: "files:write", error: "insufficient_scope" },
+    };
+    mockIPC(
+      (cmd, args) => {
+        if (cmd === "auth_status") return refused;
+        if (cmd === "auth_sign_in") {
+          asked.push((args as { options: unknown }).options);
+          return new Promise((r) => (finish = r));
+        }
+        if (cmd === "auth_next") {
+          nexts.push((args as { go: boolean }).go);
+          return null;
+        }
+        throw new Error(`unexpected ${cmd}`);
+      },
+      { shouldMockEvents: true },
+    );
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <AuthPanel backend={tauriBackend} name="remote" />
+      </QueryClientProvider>,
+    );
+    expect(await screen.findByText("needs more scope")).toBeTruthy();
+    expect(screen.getByText("tools/call")).toBeTruthy();
+    expect(screen.getByText("files:write")).toBeTruthy();
+    fireEvent.click(screen.getByLabelText(/Step by step/));
+    fireEvent.click(screen.getByText("Sign in with the wider scope"));
+    expect(asked).toEqual([{ widen: true, step_by_step: true }]);
+    await emit("auth-stepped", {
+      server: "remote",
+      timeline: { steps: [{ name: "metadata", request: "GET https://auth.example/.well-known/oauth-authorization-server", status: 200, response: "{}", ms: 4, problems: [] }] },
+    });
+    expect(await screen.findByText("GET https://auth.example/.well-known/oauth-authorization-server")).toBeTruthy();
+    expect(screen.getByText("This run so far")).toBeTruthy();
+    fireEvent.click(screen.getByText("Next step"));
+    expect(nexts).toEqual([true]);
+    // A step of another server's sign-in is not shown here.
+    await emit("auth-stepped", { server: "other", timeline: { steps: [] } });
+    expect(screen.queryByText("Next step")).toBeNull();
+    finish({ status: { ...refused, scope: "files:read files:write", refusal: null }, error: null, timeline: { steps: [] } });
+    await waitFor(() => expect(screen.queryByText("needs more scope")).toBeNull());
+    expect(screen.getByText(/files:read files:write/)).toBeTruthy();
   });
 });

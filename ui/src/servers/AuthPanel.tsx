@@ -1,12 +1,14 @@
 // Sign-in to a remote server (OAuth), and what each step of it did: the
-// state (signed out / signed in at, scopes, expires in), Sign in (the
-// system browser), Refresh now, Force expiry (to watch a refresh), Sign out,
-// and the last run's timeline — each HTTP exchange with its status and time,
-// and any MUST of the specification it broke, quoted.
+// state (signed out / signed in at, scopes, expires in), the server's last
+// refusal (401, or 403 insufficient_scope: sign in again with the wider
+// scope), Sign in (the system browser; step by step if asked: one step per
+// click), Refresh now, Force expiry (to watch a refresh), Sign out, and the
+// run's timeline — each HTTP exchange with its status and time, and any
+// MUST of the specification it broke, quoted.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { KeyRound } from "lucide-react";
-import { useState } from "react";
-import type { AuthRun, Backend } from "../backend";
+import { useEffect, useState } from "react";
+import type { AuthRun, AuthTimeline, Backend } from "../backend";
 import { Badge, Button, Disclosure, Skeleton, useToast } from "../design";
 import "./auth.css";
 
@@ -23,9 +25,27 @@ export function AuthPanel({ backend, name }: { backend: Backend; name: string })
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState<string | null>(null);
   const [run, setRun] = useState<AuthRun | null>(null);
-  const status = useQuery({ queryKey: ["auth", name], queryFn: () => backend.authStatus(name) });
+  const [stepByStep, setStepByStep] = useState(false);
+  // Step by step: the steps so far, while the flow waits for the next click.
+  const [paused, setPaused] = useState<AuthTimeline | null>(null);
+  // Polled: a refusal can come from any request (a tool call, a list).
+  const status = useQuery({ queryKey: ["auth", name], queryFn: () => backend.authStatus(name), refetchInterval: 3000 });
+  useEffect(() => {
+    let stop: (() => void) | undefined;
+    let gone = false;
+    void backend
+      .onAuthStepped((server, timeline) => {
+        if (server === name) setPaused(timeline);
+      })
+      .then((u) => (gone ? u() : (stop = u)));
+    return () => {
+      gone = true;
+      stop?.();
+    };
+  }, [backend, name]);
   const act = (label: string, doing: Promise<AuthRun>) => {
     setBusy(label);
+    setPaused(null);
     doing.then(
       (r) => {
         setRun(r);
@@ -34,8 +54,17 @@ export function AuthPanel({ backend, name }: { backend: Backend; name: string })
         else toast(`${label}: done`);
       },
       (e: unknown) => toast(`${label} failed`, { tone: "danger", description: e instanceof Error ? e.message : String(e) }),
-    ).finally(() => setBusy(null));
+    ).finally(() => {
+      setBusy(null);
+      setPaused(null);
+    });
   };
+  const signIn = (label: string, widen: boolean) => act(label, backend.authSignIn(name, { widen, stepByStep }));
+  const next = (go: boolean) => {
+    setPaused(null);
+    backend.authNext(name, go).catch((e: unknown) => toast("Not sent", { tone: "danger", description: e instanceof Error ? e.message : String(e) }));
+  };
+  const shown = paused ?? run?.timeline ?? null;
   const s = status.data;
   return (
     <section className="panel-section auth-panel" aria-labelledby={`auth-${name}`}>
@@ -62,11 +91,40 @@ export function AuthPanel({ backend, name }: { backend: Backend; name: string })
           )}
         </p>
       )}
+      {s?.refusal && (
+        <div className="auth-refusal" role="status">
+          <Badge tone={s.refusal.status === 403 ? "warn" : "danger"}>{s.refusal.status === 403 ? "needs more scope" : "sign-in refused"}</Badge>
+          <span>
+            The server refused <code>{s.refusal.method ?? "a request"}</code> with HTTP {s.refusal.status}
+            {s.refusal.scope && (
+              <>
+                {" "}
+                asking for <code>{s.refusal.scope}</code>
+              </>
+            )}
+            .
+          </span>
+          <Button disabled={!!busy} onClick={() => signIn("Sign in with the wider scope", true)}>
+            {s.refusal.status === 403 ? "Sign in with the wider scope" : "Sign in again"}
+          </Button>
+        </div>
+      )}
       <div className="toolbar" role="toolbar" aria-label="Sign-in actions">
-        <Button disabled={!!busy} onClick={() => act("Sign in", backend.authSignIn(name))}>
-          {busy === "Sign in" ? "Waiting for the browser…" : s?.signed_in ? "Sign in again" : "Sign in"}
+        <Button disabled={!!busy} onClick={() => signIn("Sign in", false)}>
+          {busy?.startsWith("Sign in") ? (paused ? "Paused after a step" : "Waiting for the browser…") : s?.signed_in ? "Sign in again" : "Sign in"}
         </Button>
-        {busy === "Sign in" && (
+        <label className="auth-steps-toggle">
+          <input type="checkbox" checked={stepByStep} disabled={!!busy} onChange={(e) => setStepByStep(e.target.checked)} /> Step by step
+        </label>
+        {paused && (
+          <>
+            <Button onClick={() => next(true)}>Next step</Button>
+            <Button variant="ghost" onClick={() => next(false)}>
+              Stop here
+            </Button>
+          </>
+        )}
+        {busy?.startsWith("Sign in") && !paused && (
           <Button variant="ghost" onClick={() => void backend.authCancel(name)}>
             Cancel
           </Button>
@@ -96,11 +154,11 @@ export function AuthPanel({ backend, name }: { backend: Backend; name: string })
           </>
         )}
       </div>
-      {run && (
-        <Disclosure title="Last run, step by step" count={run.timeline.steps.length}>
-          {run.error && <p role="alert" className="field-error">{run.error}</p>}
+      {shown && (
+        <Disclosure title={paused ? "This run so far" : "Last run, step by step"} count={shown.steps.length}>
+          {!paused && run?.error && <p role="alert" className="field-error">{run.error}</p>}
           <ol className="auth-timeline">
-            {run.timeline.steps.map((step, i) => (
+            {shown.steps.map((step, i) => (
               <li key={i} className={step.problems.length > 0 ? "tone-danger" : undefined}>
                 <div>
                   <strong>{step.name}</strong> <span className="muted">{step.status ?? "–"} · {(step.ms ?? 0).toFixed(1)} ms</span>

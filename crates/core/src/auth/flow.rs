@@ -23,6 +23,31 @@ pub struct LoginOptions {
     pub open: Opener,
     /// How long to wait for the person to come back.
     pub timeout: Duration,
+    /// The challenge a server already answered with (a 401 or 403 in a
+    /// session): the flow starts from it instead of probing.
+    pub challenge: Option<Challenge>,
+    /// Step by step: awaited after each step with the timeline so far;
+    /// `false` stops the flow.
+    pub gate: Option<Gate>,
+}
+
+/// Lets a step-by-step sign-in go on (true) or stop (false).
+pub type Gate = Box<
+    dyn Fn(&Timeline) -> std::pin::Pin<Box<dyn std::future::Future<Output = bool> + Send>>
+        + Send
+        + Sync,
+>;
+
+impl LoginOptions {
+    /// Between steps: wait for the person in step-by-step mode.
+    async fn pause(&self, tl: &Timeline) -> Result<(), String> {
+        match &self.gate {
+            Some(gate) if !gate(tl).await => Err("stopped after the step \"".to_string()
+                + tl.steps.last().map(|s| s.name.as_str()).unwrap_or("start")
+                + "\""),
+            _ => Ok(()),
+        }
+    }
 }
 
 fn is_loopback(url: &url::Url) -> bool {
@@ -44,26 +69,33 @@ fn check_secure(what: &str, url: &str) -> Result<(), String> {
     }
 }
 
-/// Ask the server without a token: its 401 says where to sign in.
-async fn probe(
+/// One POST of the probe, recorded as a discovery step.
+async fn probe_post(
     http: &reqwest::Client,
     server_url: &str,
+    body: Value,
+    session: Option<&str>,
     tl: &mut Timeline,
-) -> Result<Challenge, String> {
-    let body = json!({ "jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {},
-        "clientInfo": { "name": "mcp-workbench", "version": env!("CARGO_PKG_VERSION") } } });
+) -> Result<reqwest::Response, String> {
     let started = Instant::now();
-    let sent = http
+    let version = if session.is_some() || body["method"] == "initialize" {
+        "2025-11-25"
+    } else {
+        "2026-07-28"
+    };
+    let mut request = http
         .post(server_url)
         .header("Accept", "application/json, text/event-stream")
         .header("Content-Type", "application/json")
-        .body(body.to_string())
-        .send()
-        .await;
+        .header("MCP-Protocol-Version", version);
+    if let Some(id) = session {
+        request = request.header("Mcp-Session-Id", id);
+    }
+    let sent = request.body(body.to_string()).send().await;
+    let method = body["method"].as_str().unwrap_or("?").to_string();
     let s = tl.push(
         "discovery",
-        format!("POST {server_url} (no token)"),
+        format!("POST {server_url} {method} (no token)"),
         started,
     );
     let r = sent.map_err(|e| format!("discovery: {}", crate::connect::error_chain(&e)))?;
@@ -75,13 +107,74 @@ async fn probe(
         .unwrap_or("")
         .to_string();
     s.response = format!("www-authenticate: {header}");
-    if r.status() != reqwest::StatusCode::UNAUTHORIZED {
+    Ok(r)
+}
+
+/// Ask the server without a token, the way a connection starts (the
+/// 2026-07-28 `server/discover`, then the 2025 `initialize`): its 401 says
+/// where to sign in. A server that lets the handshake through unsigned is
+/// asked for its tools next (in the session it gave), where such servers ask.
+async fn probe(
+    http: &reqwest::Client,
+    server_url: &str,
+    tl: &mut Timeline,
+) -> Result<Challenge, String> {
+    let init = json!({ "jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": { "name": "mcp-workbench", "version": env!("CARGO_PKG_VERSION") } } });
+    let challenged = |r: &reqwest::Response| {
+        (r.status() == reqwest::StatusCode::UNAUTHORIZED).then(|| {
+            parse_challenge(
+                r.headers()
+                    .get("www-authenticate")
+                    .and_then(|v| v.to_str().ok())
+                    .unwrap_or(""),
+            )
+        })
+    };
+    let discover = json!({ "jsonrpc": "2.0", "id": 0, "method": "server/discover", "params": {} });
+    let r = probe_post(http, server_url, discover, None, tl).await?;
+    if let Some(c) = challenged(&r) {
+        return Ok(c);
+    }
+    if r.status().is_success() {
+        drop(r);
+        let list = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {} });
+        let r = probe_post(http, server_url, list, None, tl).await?;
+        if let Some(c) = challenged(&r) {
+            return Ok(c);
+        }
+    }
+    let r = probe_post(http, server_url, init, None, tl).await?;
+    if let Some(c) = challenged(&r) {
+        return Ok(c);
+    }
+    if r.status().is_success() {
+        let session = r
+            .headers()
+            .get("mcp-session-id")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string);
+        drop(r);
+        let initialized = json!({ "jsonrpc": "2.0", "method": "notifications/initialized" });
+        let r = probe_post(http, server_url, initialized, session.as_deref(), tl).await?;
+        if let Some(c) = challenged(&r) {
+            return Ok(c);
+        }
+        let list = json!({ "jsonrpc": "2.0", "id": 1, "method": "tools/list" });
+        let r = probe_post(http, server_url, list, session.as_deref(), tl).await?;
+        if let Some(c) = challenged(&r) {
+            return Ok(c);
+        }
         return Err(format!(
-            "discovery: the server answered {} without a token: it does not ask for sign-in",
+            "discovery: the server answered initialize and tools/list ({}) without a token: it does not ask for sign-in",
             r.status()
         ));
     }
-    Ok(parse_challenge(&header))
+    Err(format!(
+        "discovery: the server answered {} without a token: it does not ask for sign-in",
+        r.status()
+    ))
 }
 
 /// The scopes to ask for: the challenge's, else what the resource lists,
@@ -283,8 +376,13 @@ pub async fn login(
     opts: &LoginOptions,
     tl: &mut Timeline,
 ) -> Result<Tokens, String> {
-    let challenge = probe(http, server_url, tl).await?;
+    let challenge = match &opts.challenge {
+        Some(c) => c.clone(),
+        None => probe(http, server_url, tl).await?,
+    };
+    opts.pause(tl).await?;
     let prm = protected_resource(http, server_url, &challenge, tl).await?;
+    opts.pause(tl).await?;
     let origin = url::Url::parse(server_url)
         .map_err(|_| "the server URL is not valid")?
         .origin()
@@ -328,6 +426,7 @@ pub async fn login(
             ));
         }
     };
+    opts.pause(tl).await?;
     let s256 = asm["code_challenge_methods_supported"]
         .as_array()
         .is_some_and(|m| m.iter().any(|x| x == "S256"));
@@ -350,6 +449,7 @@ pub async fn login(
     let callback = super::callback::Callback::open().await?;
     let (client_id, client_secret, auth_method) =
         client_identity(http, opts, &asm, &callback.redirect_uri, tl).await?;
+    opts.pause(tl).await?;
     let verifier = random_token(48);
     let challenge_s256 = {
         use base64::Engine;
@@ -424,6 +524,7 @@ pub async fn login(
     let code = params
         .get("code")
         .ok_or("callback: no code in the callback")?;
+    opts.pause(tl).await?;
     let form = [
         ("grant_type", "authorization_code"),
         ("code", code.as_str()),

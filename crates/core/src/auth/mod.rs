@@ -10,11 +10,14 @@
 //!   Dynamic Client Registration), PKCE S256, `resource` (RFC 8707),
 //!   `state` and `iss` (RFC 9207), token exchange and refresh.
 //! - `callback`: the one-shot loopback listener the browser comes back to.
+//! - `refusal`: a server's 401/403 mid-session, and what signing in again
+//!   would ask for.
 //! - `store`: tokens in the OS keychain, per entry.
 
 pub mod callback;
 pub mod discover;
 pub mod flow;
+pub mod refusal;
 pub mod store;
 
 use std::time::Instant;
@@ -88,7 +91,8 @@ pub struct Tokens {
     pub refreshed_at: Option<u64>,
 }
 
-pub(crate) fn now() -> u64 {
+/// Seconds since the Unix epoch.
+pub fn now() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs())
@@ -213,6 +217,9 @@ pub struct Status {
     /// Seconds until the access token expires (None: not said).
     pub expires_in: Option<u32>,
     pub refreshable: bool,
+    /// The server's last refusal for want of sign-in or scope, while the
+    /// app runs (the window offers to sign in with the wider scope).
+    pub refusal: Option<refusal::Refusal>,
 }
 
 impl Status {
@@ -224,6 +231,7 @@ impl Status {
                 scope: None,
                 expires_in: None,
                 refreshable: false,
+                refusal: None,
             },
             Some(t) => Status {
                 signed_in: true,
@@ -233,6 +241,7 @@ impl Status {
                     .expires_at
                     .map(|at| at.saturating_sub(now()).min(u64::from(u32::MAX)) as u32),
                 refreshable: t.refresh_token.is_some(),
+                refusal: None,
             },
         }
     }

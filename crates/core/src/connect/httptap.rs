@@ -213,6 +213,18 @@ impl TapClient {
             }
         };
         let status = response.status();
+        if matches!(status, StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN)
+            && let Some(header) = challenge(&response)?
+        {
+            let method = match &message {
+                ClientJsonRpcMessage::Request(r) => Some(r.request.method().to_string()),
+                _ => None,
+            };
+            self.traffic.note_refusal(
+                &self.server,
+                crate::auth::refusal::Refusal::new(status.as_u16(), method, &header),
+            );
+        }
         if status == StatusCode::UNAUTHORIZED
             && let Some(header) = challenge(&response)?
         {

@@ -272,6 +272,11 @@ impl Transport<RoleClient> for SseTransport {
             .header("content-type", "application/json")
             .body(body);
         let broken = self.broken.clone();
+        let (traffic, server) = (self.traffic.clone(), self.server.clone());
+        let method = match &item {
+            rmcp::model::ClientJsonRpcMessage::Request(r) => Some(r.request.method().to_string()),
+            _ => None,
+        };
         async move {
             let fail = |why: String| {
                 let _ = broken.send(why.clone());
@@ -279,7 +284,19 @@ impl Transport<RoleClient> for SseTransport {
             };
             match request.send().await {
                 Ok(r) if r.status().is_success() => Ok(()),
-                Ok(r) => fail(format!("POST answered HTTP {}", r.status())),
+                Ok(r) => {
+                    let status = r.status().as_u16();
+                    if let (401 | 403, Some(header)) = (
+                        status,
+                        r.headers()
+                            .get("www-authenticate")
+                            .and_then(|v| v.to_str().ok()),
+                    ) {
+                        let refusal = crate::auth::refusal::Refusal::new(status, method, header);
+                        traffic.note_refusal(&server, refusal);
+                    }
+                    fail(format!("POST answered HTTP {status}"))
+                }
                 Err(e) => fail(format!("POST failed: {e}")),
             }
         }

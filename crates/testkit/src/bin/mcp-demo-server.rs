@@ -32,6 +32,10 @@ struct Args {
     /// the access tokens it issued (sign-in tests).
     #[arg(long, requires = "http")]
     oauth: bool,
+    /// With --oauth: tools/call needs a token granted this scope; others
+    /// get 403 insufficient_scope naming it (step-up tests).
+    #[arg(long, requires = "oauth")]
+    oauth_call_scope: Option<String>,
     /// Write the bound HTTP address to this file once listening.
     #[arg(long)]
     port_file: Option<PathBuf>,
@@ -172,6 +176,7 @@ async fn serve(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         let http = workbench_testkit::http::HttpOptions {
             token: args.token,
             oauth: args.oauth,
+            call_scope: args.oauth_call_scope,
             port_file: args.port_file,
             json_response: args.json_response,
             tls_ca_out: args.tls_ca_out,

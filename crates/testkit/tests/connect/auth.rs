@@ -169,6 +169,8 @@ fn browser() -> flow::LoginOptions {
             Ok(())
         }),
         timeout: Duration::from_secs(3),
+        challenge: None,
+        gate: None,
     }
 }
 
@@ -383,6 +385,154 @@ async fn a_401_with_a_stored_sign_in_refreshes_it_once_and_connects() {
     super::ready(&wb, "remote").await;
     let kept = workbench_core::auth::store::load(&kc, "remote/").unwrap();
     assert_eq!(kept.access_token, "at-2");
+    workbench_core::auth::store::forget(&kc, "remote/").unwrap();
+    wb.shutdown().await;
+}
+
+/// Step by step: the flow waits after each step for the person's go; a
+/// stop ends it there, naming the step.
+#[tokio::test]
+async fn step_by_step_waits_for_each_go_and_a_stop_ends_it() {
+    let (base, _as, _stop) = serve(As::default()).await;
+    let http = workbench_core::auth::http();
+    let seen = Arc::new(Mutex::new(Vec::<usize>::new()));
+    let mut opts = browser();
+    let log = seen.clone();
+    opts.gate = Some(Box::new(move |tl: &Timeline| {
+        log.lock().unwrap().push(tl.steps.len());
+        Box::pin(async { true })
+    }));
+    let mut tl = Timeline::default();
+    flow::login(&http, &format!("{base}/mcp"), &opts, &mut tl)
+        .await
+        .unwrap_or_else(|e| panic!("{e}: {tl:#?}"));
+    let pauses = seen.lock().unwrap().clone();
+    assert!(pauses.len() >= 5, "a pause per phase: {pauses:?}");
+    assert!(
+        pauses.windows(2).all(|w| w[0] < w[1]),
+        "each pause comes after a new step: {pauses:?}"
+    );
+    // Stop after the metadata step: no registration, no browser.
+    let mut opts = browser();
+    opts.gate = Some(Box::new(|tl: &Timeline| {
+        let go = !tl.steps.iter().any(|s| s.name == "metadata");
+        Box::pin(async move { go })
+    }));
+    let mut tl = Timeline::default();
+    let e = flow::login(&http, &format!("{base}/mcp"), &opts, &mut tl)
+        .await
+        .expect_err("stopped");
+    assert!(e.starts_with("stopped after the step \"metadata\""), "{e}");
+    assert!(
+        !tl.steps.iter().any(|s| s.name == "registration"),
+        "{tl:#?}"
+    );
+}
+
+/// Step-up: a server that wants a wider scope for tools/call answers 403
+/// insufficient_scope; the refusal is noted (traffic view, sign-in state),
+/// and signing in again from it asks for the old scope plus the new one,
+/// after which the call goes through. The tokens never reach the log.
+#[tokio::test]
+async fn a_403_insufficient_scope_is_noted_and_a_wider_sign_in_gets_through() {
+    use workbench_core::config::secrets::{Keychain, Store};
+    let demo = super::http_demo(&["--oauth", "--oauth-call-scope", "demo:write"]).await;
+    let http = workbench_core::auth::http();
+    let mut tl = Timeline::default();
+    let first = flow::login(&http, &demo.url, &browser(), &mut tl)
+        .await
+        .unwrap_or_else(|e| panic!("{e}: {tl:#?}"));
+    assert_eq!(
+        first.scope.as_deref(),
+        Some("demo:read"),
+        "the resource's scopes"
+    );
+    let ns = format!("mcpwb-test-stepup-{}", std::process::id());
+    let kc = Keychain::new(&ns, Store::KernelKeyring);
+    workbench_core::auth::store::save(&kc, "remote/", &first).unwrap();
+    let mut options = super::fast();
+    options.supervisor.vars.keychain = Some(kc.clone());
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = super::config(
+        dir.path(),
+        &[("remote".into(), json!({ "type": "http", "url": demo.url }))],
+    );
+    let wb = super::Workbench::start(&cfg, options);
+    super::ready(&wb, "remote").await;
+    let echo = |wb: &super::Workbench| {
+        let wb = wb.clone();
+        async move {
+            wb.call_tool(
+                "remote",
+                "echo",
+                json!({ "message": "wider" }),
+                workbench_core::CallOptions::default(),
+            )
+            .await
+        }
+    };
+    let handshakes = |wb: &super::Workbench| {
+        wb.traffic()
+            .entries(Some("remote"))
+            .iter()
+            .filter(|e| matches!(e.method.as_deref(), Some("server/discover" | "initialize")))
+            .count()
+    };
+    let before = handshakes(&wb);
+    echo(&wb).await.expect_err("the grant is too narrow");
+    // Only the call was refused: the session goes on (no reconnect).
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert_eq!(handshakes(&wb), before, "a 403 broke the session");
+    let refusal = wb.traffic().refusal("remote").expect("the 403 is noted");
+    assert_eq!(
+        (
+            refusal.status,
+            refusal.method.as_deref(),
+            refusal.scope.as_deref()
+        ),
+        (403, Some("tools/call"), Some("demo:write"))
+    );
+    let said: Vec<String> = wb
+        .traffic()
+        .entries(Some("remote"))
+        .iter()
+        .map(|e| e.body.clone())
+        .collect();
+    assert!(
+        said.iter()
+            .any(|b| b.contains("token lacks a scope") && b.contains("demo:write")),
+        "the traffic view says why: {said:?}"
+    );
+    assert!(refusal.worth_signing_in(Some(&first)));
+    let mut opts = browser();
+    opts.scope = refusal.widened(Some(&first));
+    opts.challenge = Some(refusal.challenge());
+    let mut tl = Timeline::default();
+    let wider = flow::login(&http, &demo.url, &opts, &mut tl)
+        .await
+        .unwrap_or_else(|e| panic!("{e}: {tl:#?}"));
+    assert_eq!(wider.scope.as_deref(), Some("demo:read demo:write"));
+    assert!(
+        !tl.steps.iter().any(|s| s.request.contains("(no token)")),
+        "started from the refusal, no probe: {tl:#?}"
+    );
+    workbench_core::auth::store::save(&kc, "remote/", &wider).unwrap();
+    wb.traffic().take_refusal("remote");
+    let before = handshakes(&wb);
+    wb.server("remote").unwrap().restart().await;
+    for _ in 0..100 {
+        if handshakes(&wb) > before {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    super::ready(&wb, "remote").await;
+    let out = echo(&wb).await.expect("the wider grant is enough");
+    assert_eq!(out.result["content"][0]["text"], "wider");
+    let log = format!("{:?}", wb.traffic().entries(Some("remote")));
+    for t in [&first.access_token, &wider.access_token] {
+        assert!(!log.contains(t.as_str()), "a token in the traffic log");
+    }
     workbench_core::auth::store::forget(&kc, "remote/").unwrap();
     wb.shutdown().await;
 }
