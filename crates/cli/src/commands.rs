@@ -71,11 +71,18 @@ pub async fn connect_some(
         }
     }
     let timeout = Duration::from_secs_f64(cli.timeout.max(0.1));
+    // `serve` runs until its client leaves: servers that crash come back,
+    // and calls may take as long as the caller waits (progress resets it).
+    let serving = matches!(cli.command, Command::Serve(_));
     let options = WorkbenchOptions {
         supervisor: SupervisorOptions {
             startup_timeout: timeout,
-            call_timeout: timeout,
-            auto_restart: false,
+            call_timeout: if serving {
+                timeout.max(Duration::from_secs(600))
+            } else {
+                timeout
+            },
+            auto_restart: serving,
             health_interval: None,
             shutdown_grace: Duration::from_millis(500),
             vars: workbench_core::config::vars::Vars::from_process(cli.project.clone()),
@@ -191,6 +198,7 @@ pub async fn run(cli: &Cli) -> Result<(), Failure> {
         Command::Config { action } => return crate::config_cmd::run(cli, action),
         Command::Auth { action } => return crate::auth_cmd::run(cli, action).await,
         Command::Chat(args) => return crate::chat::run(cli, args, cli.sampling).await,
+        Command::Serve(args) => return crate::serve_cmd::run(cli, args).await,
         Command::Servers => None,
         Command::Tools { server }
         | Command::Resources { server }
@@ -299,7 +307,7 @@ async fn each_ready(wb: &Workbench, target: Option<&str>) -> Result<Vec<String>,
 async fn dispatch(cli: &Cli, wb: &Workbench, target: Option<&str>) -> Result<(), Failure> {
     match &cli.command {
         Command::Config { action } => crate::config_cmd::run(cli, action)?,
-        Command::Chat(_) | Command::Auth { .. } => {}
+        Command::Chat(_) | Command::Auth { .. } | Command::Serve(_) => {}
         Command::Servers => {
             let names: Vec<String> = wb.statuses().into_iter().map(|s| s.name).collect();
             for name in &names {

@@ -6,6 +6,7 @@ mod commands;
 mod config_cmd;
 mod config_io;
 mod print;
+mod serve_cmd;
 mod terminal;
 
 use std::path::PathBuf;
@@ -106,6 +107,10 @@ pub enum Command {
     /// Chat with an LLM that uses the servers' tools (one turn with a prompt,
     /// a conversation without one on a terminal).
     Chat(Box<chat::ChatArgs>),
+    /// Serve every server's tools, resources and prompts as one MCP server
+    /// (stdio; --http PORT for loopback HTTP with a token; --attach to relay
+    /// to the running app's bridge).
+    Serve(serve_cmd::ServeArgs),
     /// Sign in to a remote server with OAuth (login, status, refresh, logout, debug).
     Auth {
         #[command(subcommand)]

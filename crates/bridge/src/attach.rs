@@ -1,0 +1,37 @@
+//! `mcpwb serve --attach`: a client that launches `mcpwb serve` over stdio
+//! is relayed to the running app's bridge instead of a second set of server
+//! processes: each message from stdin goes to the bridge over Streamable
+//! HTTP (with the token), each message from the bridge to stdout.
+
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::transport::{StreamableHttpClientTransport, Transport};
+use rmcp::{RoleClient, RoleServer};
+
+/// Relay stdin/stdout to the bridge at `url` until either side ends.
+pub async fn relay(url: &str, token: Option<String>) -> Result<(), String> {
+    let mut config = StreamableHttpClientTransportConfig::with_uri(url);
+    if let Some(t) = token {
+        config = config.auth_header(t);
+    }
+    let mut upstream = StreamableHttpClientTransport::from_config(config);
+    let mut local = rmcp::transport::async_rw::AsyncRwTransport::<RoleServer, _, _>::new_server(
+        tokio::io::stdin(),
+        tokio::io::stdout(),
+    );
+    loop {
+        tokio::select! {
+            m = Transport::<RoleServer>::receive(&mut local) => match m {
+                Some(m) => Transport::<RoleClient>::send(&mut upstream, m)
+                    .await
+                    .map_err(|e| format!("the bridge at {url}: {e}"))?,
+                None => return Ok(()),
+            },
+            m = Transport::<RoleClient>::receive(&mut upstream) => match m {
+                Some(m) => Transport::<RoleServer>::send(&mut local, m)
+                    .await
+                    .map_err(|e| format!("stdout: {e}"))?,
+                None => return Err(format!("the bridge at {url} closed the connection")),
+            },
+        }
+    }
+}

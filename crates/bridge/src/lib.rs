@@ -1,0 +1,288 @@
+//! The bridge: every Ready server's tools, resources, templates and prompts
+//! served as one MCP server — over stdio (`mcpwb serve`) or Streamable HTTP
+//! on 127.0.0.1 with a bearer token (the app's bridge, `mcpwb serve --http`)
+//! — over the same `Workbench` that supervises the servers. Calls route to
+//! the owning server with progress and cancellation passed through; the
+//! entry's include/exclude filters, `--only`/`--tools` and the approval
+//! policy apply; `list_changed` goes out when the catalog changes; a server's
+//! question during a call goes to the client that made the call.
+//!
+//! - `names`: reversible names (`server__tool`, `mcpwb://server/uri`).
+//! - `service`: the MCP handler, sending upstream JSON as it came.
+//! - `policy`: allow / ask (the window) / refuse, as the agent decides.
+//! - `callers`: connected clients, for the panel, notifications and asks.
+//! - `http`: the loopback listener (token, Host and Origin checks).
+//! - `attach`: `mcpwb serve --attach`, stdio relayed to a running bridge.
+
+pub mod attach;
+pub mod callers;
+pub mod http;
+pub mod names;
+pub mod policy;
+pub mod service;
+
+use std::sync::Arc;
+
+use tokio_util::sync::CancellationToken;
+use workbench_core::Workbench;
+use workbench_core::asks::{Answer, AskKind};
+use workbench_core::catalog::QualifiedTool;
+use workbench_core::connect::ServerState;
+use workbench_core::events::Event;
+
+pub use callers::{CallerInfo, Callers};
+pub use policy::Policy;
+
+/// What the bridge serves and how calls are decided.
+#[derive(Clone, Default)]
+pub struct BridgeOptions {
+    /// Only these servers (empty: all).
+    pub only: Vec<String>,
+    /// Only tools whose qualified (`server__tool`) or own name matches one
+    /// of these `*` patterns (empty: all).
+    pub tools: Vec<String>,
+    pub policy: Policy,
+    /// Nobody sits at a window: a server's question no caller can take is
+    /// refused at once (else it waits for the window).
+    pub headless: bool,
+}
+
+struct Shared {
+    wb: Workbench,
+    options: BridgeOptions,
+    callers: Callers,
+    stop: CancellationToken,
+}
+
+/// Shared by every session; the watchers stop when the last clone drops.
+#[derive(Clone)]
+pub struct Bridge {
+    shared: Arc<Shared>,
+    _guard: Arc<tokio_util::sync::DropGuard>,
+}
+
+impl Bridge {
+    /// A bridge over `wb` (call inside a Tokio runtime: it starts the
+    /// list_changed and asks watchers).
+    pub fn new(wb: Workbench, options: BridgeOptions) -> Bridge {
+        let stop = CancellationToken::new();
+        let shared = Arc::new(Shared {
+            wb,
+            options,
+            callers: Callers::default(),
+            stop: stop.clone(),
+        });
+        tokio::spawn(watch_catalog(shared.clone()));
+        tokio::spawn(watch_asks(shared.clone()));
+        Bridge {
+            shared,
+            _guard: Arc::new(stop.drop_guard()),
+        }
+    }
+
+    pub fn wb(&self) -> &Workbench {
+        &self.shared.wb
+    }
+
+    pub fn callers(&self) -> &Callers {
+        &self.shared.callers
+    }
+
+    pub fn policy(&self) -> &Policy {
+        &self.shared.options.policy
+    }
+
+    /// The handler for one session over `transport` (`http`).
+    pub fn handler(&self, transport: &'static str) -> service::Handler {
+        service::Handler {
+            bridge: self.clone(),
+            transport,
+        }
+    }
+
+    /// The handler for one stdio session, answering with upstream JSON as
+    /// it came.
+    pub fn raw(&self) -> service::Raw {
+        service::Raw(self.handler("stdio"))
+    }
+
+    /// Serve one client over stdin/stdout until it leaves.
+    pub async fn serve_stdio(&self) -> Result<(), String> {
+        use rmcp::ServiceExt;
+        let running = Box::pin(self.raw().serve(rmcp::transport::stdio()))
+            .await
+            .map_err(|e| format!("the client's handshake failed: {e}"))?;
+        running
+            .waiting()
+            .await
+            .map(|_| ())
+            .map_err(|e| format!("the session ended badly: {e}"))
+    }
+
+    /// The servers served now: Ready, and named by `--only` if given.
+    pub fn serving(&self) -> Vec<String> {
+        let only = &self.shared.options.only;
+        self.shared
+            .wb
+            .statuses()
+            .into_iter()
+            .filter(|s| matches!(s.state, ServerState::Ready))
+            .filter(|s| only.is_empty() || only.contains(&s.name))
+            .map(|s| s.name)
+            .collect()
+    }
+
+    /// Wait (at most `within`) until every Ready server's lists are in the
+    /// catalog, so a client's first tools/list sees them all.
+    pub async fn settled(&self, within: std::time::Duration) {
+        let deadline = tokio::time::Instant::now() + within;
+        let mut events = self.shared.wb.subscribe();
+        loop {
+            let listed = self
+                .serving()
+                .iter()
+                .all(|s| self.shared.wb.catalog().server(s).is_some_and(|c| !c.stale));
+            if listed || tokio::time::Instant::now() >= deadline {
+                return;
+            }
+            let tick =
+                (tokio::time::Instant::now() + std::time::Duration::from_millis(100)).min(deadline);
+            let _ = tokio::time::timeout_at(tick, events.recv()).await;
+        }
+    }
+
+    /// The tools served now, with their qualified names.
+    pub fn tools(&self) -> Vec<QualifiedTool> {
+        let serving = self.serving();
+        let patterns = &self.shared.options.tools;
+        self.shared
+            .wb
+            .catalog()
+            .tools()
+            .into_iter()
+            .filter(|t| serving.contains(&t.server))
+            .filter(|t| {
+                let own = t.tool["name"].as_str().unwrap_or_default();
+                patterns.is_empty()
+                    || patterns
+                        .iter()
+                        .any(|p| names::glob(p, &t.qualified) || names::glob(p, own))
+            })
+            .collect()
+    }
+
+    /// What is served, in short: a change to it is told to the callers.
+    fn fingerprint(&self) -> String {
+        let mut out = String::new();
+        for t in self.tools() {
+            out.push_str(&t.qualified);
+            out.push_str(&t.tool.to_string());
+        }
+        for s in self.serving() {
+            if let Some(c) = self.shared.wb.catalog().server(&s) {
+                out.push_str(
+                    &serde_json::to_string(&(&c.resources, &c.resource_templates, &c.prompts))
+                        .unwrap_or_default(),
+                );
+            }
+        }
+        out
+    }
+}
+
+/// Tell every caller when what is served changes (a server came or went,
+/// its lists changed), at most every 100 ms.
+async fn watch_catalog(shared: Arc<Shared>) {
+    let bridge = Bridge {
+        shared: shared.clone(),
+        _guard: Arc::new(CancellationToken::new().drop_guard()),
+    };
+    let mut events = shared.wb.subscribe();
+    let mut last = bridge.fingerprint();
+    loop {
+        let event = tokio::select! {
+            _ = shared.stop.cancelled() => return,
+            e = events.recv() => e,
+        };
+        match event {
+            Ok(Event::CatalogChanged { .. } | Event::Status { .. }) => {}
+            Ok(_) => continue,
+            Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+            Err(_) => return,
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        events = events.resubscribe();
+        let now = bridge.fingerprint();
+        if now == last {
+            continue;
+        }
+        last = now;
+        for listener in shared.callers.listeners() {
+            listener.lists_changed().await;
+        }
+    }
+}
+
+/// A server's question (elicitation, sampling) during a bridged call goes
+/// to the client that made the call when it can answer; else the window
+/// answers it, or (headless) it is refused.
+async fn watch_asks(shared: Arc<Shared>) {
+    let mut events = shared.wb.subscribe();
+    loop {
+        let event = tokio::select! {
+            _ = shared.stop.cancelled() => return,
+            e = events.recv() => e,
+        };
+        let ask = match event {
+            Ok(Event::Ask { ask }) => ask,
+            Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
+            Err(_) => return,
+        };
+        let peer = shared.callers.caller_of(&ask.server);
+        let takes = peer
+            .as_ref()
+            .and_then(|p| p.peer_info())
+            .is_some_and(|info| {
+                let old_era = info.protocol_version.as_str() < "2026-07-28";
+                old_era
+                    && match ask.kind {
+                        AskKind::Elicitation => info.capabilities.elicitation.is_some(),
+                        AskKind::Sampling => info.capabilities.sampling.is_some(),
+                    }
+            });
+        let asks = shared.wb.asks().clone();
+        match (peer, takes) {
+            (Some(peer), true) => {
+                tokio::spawn(async move {
+                    let method = match ask.kind {
+                        AskKind::Elicitation => "elicitation/create",
+                        AskKind::Sampling => "sampling/createMessage",
+                    };
+                    let request = serde_json::from_value::<rmcp::model::ServerRequest>(
+                        serde_json::json!({ "method": method, "params": ask.params }),
+                    );
+                    let answer = match request {
+                        Ok(r) => match peer.send_request(r).await {
+                            Ok(result) => {
+                                Answer::Result(serde_json::to_value(result).unwrap_or_default())
+                            }
+                            Err(e) => Answer::Refuse(format!("the bridge's caller answered: {e}")),
+                        },
+                        Err(e) => Answer::Refuse(format!("cannot pass the request on: {e}")),
+                    };
+                    let _ = asks.answer(ask.id, answer);
+                });
+            }
+            _ if shared.options.headless => {
+                let _ = asks.answer(
+                    ask.id,
+                    Answer::Refuse(
+                        "the bridge's caller cannot answer this request and no window is open"
+                            .into(),
+                    ),
+                );
+            }
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,521 @@
+//! The bridge as an MCP server. A `ServerHandler` answers each request from
+//! the workbench (catalog, routing, calls). Over stdio the `Raw` wrapper
+//! sends the upstream servers' JSON as it came (every field kept —
+//! `execution`, `x-` extensions, `_meta`), with only names and URIs
+//! rewritten; over HTTP rmcp's service takes only a typed handler, so the
+//! answers go through rmcp's types (fields they do not model are dropped).
+
+use std::sync::{Arc, Mutex};
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ClientNotification, ClientRequest,
+    CompleteRequestParams, CompleteResult, CustomResult, ErrorData, GetPromptRequestParams,
+    GetPromptResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+    ListToolsResult, PaginatedRequestParams, ProgressNotificationParam, ProtocolVersion,
+    ReadResourceRequestParams, ReadResourceResult, ServerConfig, ServerResult,
+};
+use rmcp::service::{NotificationContext, RequestContext, Service};
+use rmcp::{RoleServer, ServerHandler};
+use serde_json::{Value, json};
+use workbench_core::CallOptions;
+use workbench_core::traffic::Direction;
+
+use crate::names::{self, Names};
+use crate::{Bridge, policy};
+
+/// Where a handler leaves a result to be sent as it is.
+#[derive(Clone, Default)]
+struct RawSlot(Arc<Mutex<Option<Value>>>);
+
+impl RawSlot {
+    /// Answer with `v` as it is where the session sends raw JSON (stdio);
+    /// else (HTTP: rmcp's service wants the typed handler) as rmcp's type,
+    /// which keeps what the type models.
+    fn answer<T: serde::de::DeserializeOwned>(
+        ctx: &RequestContext<RoleServer>,
+        v: Value,
+        placeholder: impl FnOnce() -> T,
+    ) -> Result<T, ErrorData> {
+        match ctx.extensions.get::<RawSlot>() {
+            Some(slot) => {
+                *slot.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(v);
+                Ok(placeholder())
+            }
+            None => serde_json::from_value(v).map_err(|e| {
+                ErrorData::internal_error(format!("the server's answer does not fit: {e}"), None)
+            }),
+        }
+    }
+}
+
+/// One session's handler (cheap: the bridge is shared).
+#[derive(Clone)]
+pub struct Handler {
+    pub(crate) bridge: Bridge,
+    pub(crate) transport: &'static str,
+}
+
+/// The handler, answering with the upstream JSON where it has it.
+#[derive(Clone)]
+pub struct Raw(pub Handler);
+
+fn bad(message: impl Into<String>) -> ErrorData {
+    ErrorData::invalid_params(message.into(), None)
+}
+
+fn upstream(e: workbench_core::Error) -> ErrorData {
+    ErrorData::internal_error(e.to_string(), None)
+}
+
+impl Handler {
+    fn caller(&self, ctx: &RequestContext<RoleServer>) -> String {
+        let (name, _) = crate::callers::name_of(&ctx.peer);
+        if ctx.peer.peer_info().is_none()
+            && let Some(info) = ctx.client_info()
+        {
+            return info.name;
+        }
+        name
+    }
+
+    /// Record a caller's request or our answer in the traffic view, under
+    /// `bridge ← CLIENT`.
+    fn record(&self, caller: &str, direction: Direction, message: &Value) {
+        if let Ok(bytes) = serde_json::to_vec(message) {
+            self.bridge.wb().traffic().record_message(
+                &format!("bridge ← {caller}"),
+                direction,
+                &bytes,
+            );
+        }
+    }
+
+    fn prompt_names(&self) -> (Names, Vec<(String, Value)>) {
+        let mut items = Vec::new();
+        for server in self.bridge.serving() {
+            if let Some(cat) = self.bridge.wb().catalog().server(&server) {
+                for p in cat.prompts {
+                    items.push((server.clone(), p));
+                }
+            }
+        }
+        let names = Names::of(
+            items
+                .iter()
+                .map(|(s, p)| (s.as_str(), p["name"].as_str().unwrap_or_default())),
+        );
+        (names, items)
+    }
+}
+
+impl ServerHandler for Handler {
+    fn get_info(&self) -> ServerConfig {
+        serde_json::from_value(json!({
+            "protocolVersion": "2025-11-25",
+            "capabilities": {
+                "tools": { "listChanged": true },
+                "resources": { "listChanged": true },
+                "prompts": { "listChanged": true },
+                "completions": {}
+            },
+            "serverInfo": {
+                "name": "mcp-workbench-bridge",
+                "title": "MCP Workbench",
+                "version": env!("CARGO_PKG_VERSION")
+            },
+            "instructions": "Every tool, resource and prompt of the servers MCP Workbench runs, named server__name (resources as mcpwb://server/uri)."
+        }))
+        .expect("static server info is valid")
+    }
+
+    async fn on_initialized(&self, ctx: NotificationContext<RoleServer>) {
+        self.bridge.callers().join(ctx.peer, self.transport);
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        _requested: &rmcp::model::SubscriptionFilter,
+    ) -> Option<rmcp::model::SubscriptionFilter> {
+        let mut f = rmcp::model::SubscriptionFilter::new();
+        f.tools_list_changed = Some(true);
+        f.prompts_list_changed = Some(true);
+        f.resources_list_changed = Some(true);
+        Some(f)
+    }
+
+    /// A 2026-07-28 client listens for changes: it is a connected caller
+    /// until it stops.
+    async fn listen(&self, context: rmcp::service::SubscriptionContext) -> Result<(), ErrorData> {
+        let ctx = context.request_context();
+        let (name, version) = ctx
+            .client_info()
+            .map(|i| (i.name, i.version))
+            .unwrap_or_else(|| ("a client".into(), String::new()));
+        let id =
+            self.bridge
+                .callers()
+                .listen(name, version, self.transport, context.sink().clone());
+        context.cancelled().await;
+        self.bridge.callers().leave(id);
+        Ok(())
+    }
+
+    async fn list_tools(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let tools: Vec<Value> = self
+            .bridge
+            .tools()
+            .into_iter()
+            .map(|t| {
+                let mut tool = t.tool;
+                tool["name"] = Value::String(t.qualified);
+                tool
+            })
+            .collect();
+        RawSlot::answer(&ctx, json!({ "tools": tools }), ListToolsResult::default)
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let qualified = request.name.to_string();
+        let found = self
+            .bridge
+            .tools()
+            .into_iter()
+            .find(|t| t.qualified == qualified)
+            .ok_or_else(|| bad(format!("no tool {qualified} here (tools/list names them)")))?;
+        let tool = found.tool["name"].as_str().unwrap_or_default().to_string();
+        let server = found.server.clone();
+        let caller = self.caller(&ctx);
+        let arguments = Value::Object(request.arguments.clone().unwrap_or_default());
+        self.bridge.callers().count(&caller);
+        let id = serde_json::to_value(&ctx.id).unwrap_or(Value::Null);
+        self.record(
+            &caller,
+            Direction::Incoming,
+            &json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call",
+                     "params": { "name": qualified, "arguments": arguments } }),
+        );
+        let auto = self
+            .bridge
+            .wb()
+            .server(&server)
+            .map(|h| h.entry().auto_approves(&tool))
+            .unwrap_or(false);
+        let decided = self
+            .bridge
+            .policy()
+            .decide(policy::Call {
+                caller: &caller,
+                server: &server,
+                tool: &tool,
+                qualified: &qualified,
+                definition: &found.tool,
+                arguments: &arguments,
+                auto_approved: auto,
+            })
+            .await;
+        let arguments = match decided {
+            Ok(edited) => edited.unwrap_or(arguments),
+            Err(why) => {
+                let refused = json!({ "content": [{ "type": "text", "text": format!("refused: {why}") }], "isError": true });
+                self.record(
+                    &caller,
+                    Direction::Outgoing,
+                    &json!({ "jsonrpc": "2.0", "id": id, "result": refused }),
+                );
+                return RawSlot::answer(&ctx, refused, || CallToolResult::success(vec![]))
+                    .map(Into::into);
+            }
+        };
+        // Progress the server reports goes on to the caller that asked for it.
+        let progress = ctx.meta.get_progress_token().map(|token| {
+            let (tx, mut rx) =
+                tokio::sync::mpsc::unbounded_channel::<(f64, Option<f64>, Option<String>)>();
+            let peer = ctx.peer.clone();
+            tokio::spawn(async move {
+                while let Some((progress, total, message)) = rx.recv().await {
+                    let mut p = ProgressNotificationParam::new(token.clone(), progress);
+                    p.total = total;
+                    p.message = message;
+                    if peer.notify_progress(p).await.is_err() {
+                        return;
+                    }
+                }
+            });
+            tx
+        });
+        let _calling = self.bridge.callers().calling(&server, ctx.peer.clone());
+        let outcome = self
+            .bridge
+            .wb()
+            .call_tool(
+                &server,
+                &tool,
+                arguments,
+                CallOptions {
+                    timeout: None,
+                    cancel: Some(ctx.ct.clone()),
+                    progress,
+                },
+            )
+            .await;
+        match outcome {
+            Ok(out) => {
+                self.record(
+                    &caller,
+                    Direction::Outgoing,
+                    &json!({ "jsonrpc": "2.0", "id": id, "result": &out.result }),
+                );
+                RawSlot::answer(&ctx, out.result, || CallToolResult::success(vec![]))
+                    .map(Into::into)
+            }
+            Err(e) => {
+                let error = upstream(e);
+                self.record(
+                    &caller,
+                    Direction::Outgoing,
+                    &json!({ "jsonrpc": "2.0", "id": id, "error": { "code": error.code.0, "message": &error.message } }),
+                );
+                Err(error)
+            }
+        }
+    }
+
+    async fn list_resources(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let mut out = Vec::new();
+        for server in self.bridge.serving() {
+            if let Some(cat) = self.bridge.wb().catalog().server(&server) {
+                for mut r in cat.resources {
+                    let uri = r["uri"].as_str().unwrap_or_default().to_string();
+                    r["uri"] = Value::String(names::resource_uri(&server, &uri));
+                    out.push(r);
+                }
+            }
+        }
+        RawSlot::answer(
+            &ctx,
+            json!({ "resources": out }),
+            ListResourcesResult::default,
+        )
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        let mut out = Vec::new();
+        for server in self.bridge.serving() {
+            if let Some(cat) = self.bridge.wb().catalog().server(&server) {
+                for mut t in cat.resource_templates {
+                    let uri = t["uriTemplate"].as_str().unwrap_or_default().to_string();
+                    t["uriTemplate"] = Value::String(names::resource_uri(&server, &uri));
+                    out.push(t);
+                }
+            }
+        }
+        RawSlot::answer(
+            &ctx,
+            json!({ "resourceTemplates": out }),
+            ListResourceTemplatesResult::default,
+        )
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ReadResourceResponse, ErrorData> {
+        let (server, uri) = names::route_resource(&request.uri)
+            .filter(|(s, _)| self.bridge.serving().contains(s))
+            .ok_or_else(|| {
+                bad(format!(
+                    "no resource {} here (resources/list names them)",
+                    request.uri
+                ))
+            })?;
+        let mut out = self
+            .bridge
+            .wb()
+            .request(
+                &server,
+                "resources/read",
+                json!({ "uri": uri }),
+                CallOptions {
+                    cancel: Some(ctx.ct.clone()),
+                    ..CallOptions::default()
+                },
+            )
+            .await
+            .map_err(upstream)?;
+        if let Some(contents) = out.result["contents"].as_array_mut() {
+            for c in contents {
+                if let Some(u) = c["uri"].as_str() {
+                    c["uri"] = Value::String(names::resource_uri(&server, u));
+                }
+            }
+        }
+        RawSlot::answer::<ReadResourceResult>(&ctx, out.result, || ReadResourceResult::new(vec![]))
+            .map(Into::into)
+    }
+
+    async fn list_prompts(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        let (names, items) = self.prompt_names();
+        let prompts: Vec<Value> = items
+            .into_iter()
+            .map(|(server, mut p)| {
+                let name = p["name"].as_str().unwrap_or_default().to_string();
+                if let Some(q) = names.name(&server, &name) {
+                    p["name"] = Value::String(q.to_string());
+                }
+                p
+            })
+            .collect();
+        RawSlot::answer(
+            &ctx,
+            json!({ "prompts": prompts }),
+            ListPromptsResult::default,
+        )
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::GetPromptResponse, ErrorData> {
+        let (names, _) = self.prompt_names();
+        let (server, name) = names.route(&request.name).cloned().ok_or_else(|| {
+            bad(format!(
+                "no prompt {} here (prompts/list names them)",
+                request.name
+            ))
+        })?;
+        let mut params = json!({ "name": name });
+        if let Some(args) = &request.arguments {
+            params["arguments"] = json!(args);
+        }
+        let out = self
+            .bridge
+            .wb()
+            .request(
+                &server,
+                "prompts/get",
+                params,
+                CallOptions {
+                    cancel: Some(ctx.ct.clone()),
+                    ..CallOptions::default()
+                },
+            )
+            .await
+            .map_err(upstream)?;
+        RawSlot::answer::<GetPromptResult>(&ctx, out.result, || GetPromptResult::new(vec![]))
+            .map(Into::into)
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        let mut params = serde_json::to_value(&request).map_err(|e| bad(e.to_string()))?;
+        let server = match params["ref"]["type"].as_str() {
+            Some("ref/prompt") => {
+                let (names, _) = self.prompt_names();
+                let q = params["ref"]["name"].as_str().unwrap_or_default();
+                let (server, name) = names
+                    .route(q)
+                    .cloned()
+                    .ok_or_else(|| bad(format!("no prompt {q} here")))?;
+                params["ref"]["name"] = Value::String(name);
+                server
+            }
+            _ => {
+                let q = params["ref"]["uri"].as_str().unwrap_or_default();
+                let (server, uri) =
+                    names::route_resource(q).ok_or_else(|| bad(format!("no template {q} here")))?;
+                params["ref"]["uri"] = Value::String(uri);
+                server
+            }
+        };
+        let out = self
+            .bridge
+            .wb()
+            .request(
+                &server,
+                "completion/complete",
+                params,
+                CallOptions {
+                    cancel: Some(ctx.ct.clone()),
+                    ..CallOptions::default()
+                },
+            )
+            .await
+            .map_err(upstream)?;
+        RawSlot::answer(&ctx, out.result, CompleteResult::default)
+    }
+}
+
+impl Service<RoleServer> for Raw {
+    async fn handle_request(
+        &self,
+        request: ClientRequest,
+        mut ctx: RequestContext<RoleServer>,
+    ) -> Result<ServerResult, ErrorData> {
+        let slot = RawSlot::default();
+        ctx.extensions.insert(slot.clone());
+        let new_era = ctx
+            .protocol_version()
+            .or_else(|| ctx.meta.protocol_version())
+            .is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str());
+        let typed = Service::handle_request(&self.0, request, ctx).await?;
+        let raw = slot.0.lock().unwrap_or_else(|e| e.into_inner()).take();
+        Ok(match raw {
+            Some(mut v) => {
+                // 2026-07-28 results say they are complete; earlier ones do not.
+                if let Some(obj) = v.as_object_mut() {
+                    if new_era {
+                        obj.entry("resultType")
+                            .or_insert_with(|| Value::String("complete".into()));
+                    } else {
+                        // Fields of 2026-07-28 results an earlier caller
+                        // does not know (an upstream server may be newer).
+                        if obj.get("resultType").and_then(Value::as_str) == Some("complete") {
+                            obj.remove("resultType");
+                        }
+                        obj.remove("ttlMs");
+                        obj.remove("cacheScope");
+                    }
+                }
+                ServerResult::CustomResult(CustomResult(v))
+            }
+            None => typed,
+        })
+    }
+
+    async fn handle_notification(
+        &self,
+        notification: ClientNotification,
+        ctx: NotificationContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        Service::handle_notification(&self.0, notification, ctx).await
+    }
+
+    fn get_info(&self) -> ServerConfig {
+        ServerHandler::get_info(&self.0)
+    }
+}

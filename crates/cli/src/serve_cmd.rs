@@ -1,0 +1,136 @@
+//! `mcpwb serve`: every configured server's tools, resources and prompts as
+//! one MCP server — over stdio (what other clients launch from their
+//! config), over loopback HTTP with the install's token (`--http PORT`), or
+//! relayed to the running app's bridge (`--attach`).
+
+use std::sync::{Arc, RwLock};
+
+use workbench_agent::approvals::ApproveMode;
+use workbench_bridge::{Bridge, BridgeOptions, Policy};
+use workbench_core::config::secrets::Keychain;
+
+use crate::{Cli, Failure};
+
+/// Where the app's bridge listens unless its panel says otherwise.
+pub const DEFAULT_PORT: u16 = 8767;
+
+/// The keychain id of the install's bridge token.
+pub const TOKEN_ID: &str = "bridge/token";
+
+#[derive(clap::Args, Debug)]
+pub struct ServeArgs {
+    /// Serve Streamable HTTP on 127.0.0.1:PORT (0: any free port) instead
+    /// of stdio; callers need the install's token.
+    #[arg(long, value_name = "PORT")]
+    http: Option<u16>,
+    /// With --http: take requests without the token (test clients such as
+    /// the conformance suite; still loopback only, Host and Origin checked).
+    #[arg(long, requires = "http")]
+    no_token: bool,
+    /// Serve only this server's tools (repeatable).
+    #[arg(long, value_name = "SERVER")]
+    only: Vec<String>,
+    /// Serve only tools matching this pattern, `*` for any run of
+    /// characters, against `server__tool` or the tool's own name (repeatable).
+    #[arg(long, value_name = "PATTERN")]
+    tools: Vec<String>,
+    /// Calls no standing rule decides: `all` run (the calling client asks
+    /// its user), `read-only` run only tools marked read-only, `none` are
+    /// refused. Tools denied in the agent's settings are always refused.
+    #[arg(long, value_enum, default_value = "all")]
+    approve: Approve,
+    /// Relay stdio to the running app's bridge (default
+    /// http://127.0.0.1:8767/mcp) instead of starting the servers again.
+    #[arg(long, value_name = "URL", num_args = 0..=1, require_equals = true, default_missing_value = "")]
+    attach: Option<String>,
+}
+
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum Approve {
+    All,
+    ReadOnly,
+    None,
+}
+
+/// The install's bridge token, made on first use.
+pub fn token(keychain: &Keychain) -> Result<String, Failure> {
+    if let Some(t) = keychain.get(TOKEN_ID)? {
+        return Ok(t);
+    }
+    let t = workbench_bridge::http::new_token();
+    keychain.set(TOKEN_ID, &t)?;
+    Ok(t)
+}
+
+pub async fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
+    if let Some(url) = &args.attach {
+        let url = if url.is_empty() {
+            format!("http://127.0.0.1:{DEFAULT_PORT}/mcp")
+        } else {
+            url.clone()
+        };
+        let token = Keychain::app().get(TOKEN_ID)?;
+        return workbench_bridge::attach::relay(&url, token)
+            .await
+            .map_err(Failure::Usage);
+    }
+    let only: Vec<&str> = args.only.iter().map(String::as_str).collect();
+    // Servers' questions are taken (the bridge passes them to its caller).
+    let offers = workbench_core::asks::Offers {
+        sampling: true,
+        elicitation: true,
+    };
+    let wb = crate::commands::connect_some(cli, &only, offers).await?;
+    let settings = workbench_agent::settings::AgentSettings::load(
+        &workbench_core::settings::SettingsFile::new(workbench_core::settings::default_path()),
+    )
+    .unwrap_or_default();
+    let bridge = Bridge::new(
+        wb.clone(),
+        BridgeOptions {
+            only: args.only.clone(),
+            tools: args.tools.clone(),
+            policy: Policy {
+                mode: match args.approve {
+                    Approve::All => ApproveMode::All,
+                    Approve::ReadOnly => ApproveMode::ReadOnly,
+                    Approve::None => ApproveMode::None,
+                },
+                settings: Arc::new(RwLock::new(settings)),
+                approvals: None,
+            },
+            headless: true,
+        },
+    );
+    bridge.settled(std::time::Duration::from_secs(10)).await;
+    let outcome = match args.http {
+        None => bridge.serve_stdio().await.map_err(Failure::Usage),
+        Some(port) => {
+            let token = if args.no_token {
+                eprintln!(
+                    "mcpwb: WARNING: the bridge takes requests without a token (--no-token); anything on this machine can call every tool"
+                );
+                None
+            } else {
+                Some(token(&Keychain::app())?)
+            };
+            let listening = workbench_bridge::http::serve(bridge.clone(), port, token.clone())
+                .await
+                .map_err(|e| Failure::Usage(format!("cannot listen on 127.0.0.1:{port}: {e}")))?;
+            eprintln!(
+                "mcpwb: serving {} servers at {}",
+                bridge.serving().len(),
+                listening.url()
+            );
+            if let Some(t) = &token {
+                eprintln!("mcpwb: token (send as Authorization: Bearer …): {t}");
+            }
+            let _ = tokio::signal::ctrl_c().await;
+            listening.stop.cancel();
+            let _ = listening.done.await;
+            Ok(())
+        }
+    };
+    wb.shutdown().await;
+    outcome
+}
