@@ -32,6 +32,8 @@ const TEST_PACKAGES: &[&str] = &[
     "gnome-keyring",
     "dbus",
     "dbus-x11",
+    // A virtual environment for the Python MCP SDK's client (bridge tests).
+    "python3-venv",
 ];
 
 fn missing_packages(packages: &[&str]) -> Vec<String> {
@@ -197,4 +199,33 @@ pub fn third_party(root: &Path) -> Result {
     args.push(&prefix);
     args.extend_from_slice(THIRD_PARTY_NPM);
     sh(cmd("npm", &args, root))
+}
+
+/// The official Python MCP SDK's client, for the bridge tests.
+pub const PYTHON_SDK: &str = "mcp==2.3.0";
+
+/// A virtual environment in target/pyenv with the Python MCP SDK; returns
+/// its interpreter. Quick when it is there.
+pub fn python_sdk(root: &Path) -> std::result::Result<std::path::PathBuf, String> {
+    let dir = std::env::var_os("CARGO_TARGET_DIR")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| root.join("target"))
+        .join("pyenv");
+    let python = dir.join("bin/python");
+    let marker = dir.join(format!(".installed-{PYTHON_SDK}"));
+    if marker.exists() {
+        println!("Python MCP SDK: present in {}", dir.display());
+        return Ok(python);
+    }
+    println!("Python MCP SDK: installing {PYTHON_SDK} into {}", dir.display());
+    let venv = dir.display().to_string();
+    sh(cmd("python3", &["-m", "venv", &venv], root))?;
+    let pip = dir.join("bin/pip").display().to_string();
+    sh(cmd(
+        &pip,
+        &["install", "-q", "--disable-pip-version-check", PYTHON_SDK],
+        root,
+    ))?;
+    std::fs::write(&marker, "").map_err(|e| e.to_string())?;
+    Ok(python)
 }

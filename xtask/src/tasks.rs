@@ -163,6 +163,11 @@ pub fn test() -> Result {
         stages.run("set-up: third-party MCP servers", || {
             setup::third_party(&root)
         })?;
+        let python = std::cell::RefCell::new(PathBuf::new());
+        stages.run("set-up: Python MCP SDK (venv)", || {
+            *python.borrow_mut() = setup::python_sdk(&root)?;
+            Ok(())
+        })?;
         stages.run("set-up: cargo-deny", supply::install_cargo_deny)?;
         stages.run("check: rustfmt", || {
             sh(cmd("cargo", &["fmt", "--all", "--", "--check"], &root))
@@ -183,7 +188,8 @@ pub fn test() -> Result {
         })?;
         stages.run("test: Rust (unit, integration, bindings drift)", || {
             sh(cmd("cargo", &["test", "--workspace"], &root)
-                .env("MCPWB_THIRD_PARTY", target_dir(&root).join("third-party")))
+                .env("MCPWB_THIRD_PARTY", target_dir(&root).join("third-party"))
+                .env("MCPWB_PYTHON", python.borrow().as_path()))
         })?;
         stages.run("test: keychain (Secret Service in a private D-Bus session)", || {
             // gnome-keyring in its own session bus: the user's keyring is never touched.

@@ -41,9 +41,18 @@ impl RawSlot {
                 *slot.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(v);
                 Ok(placeholder())
             }
-            None => serde_json::from_value(v).map_err(|e| {
-                ErrorData::internal_error(format!("the server's answer does not fit: {e}"), None)
-            }),
+            None => {
+                // rmcp's types leave `resultType` out unless it is sent; a
+                // 2026-07-28 caller needs it (rmcp strips it for earlier ones).
+                let mut v = v;
+                if let Some(obj) = v.as_object_mut() {
+                    obj.entry("resultType")
+                        .or_insert_with(|| Value::String("complete".into()));
+                }
+                serde_json::from_value(v).map_err(|e| {
+                    ErrorData::internal_error(format!("the server's answer does not fit: {e}"), None)
+                })
+            }
         }
     }
 }
@@ -478,6 +487,14 @@ impl Service<RoleServer> for Raw {
     ) -> Result<ServerResult, ErrorData> {
         let slot = RawSlot::default();
         ctx.extensions.insert(slot.clone());
+        let cacheable = matches!(
+            request,
+            ClientRequest::ListToolsRequest(_)
+                | ClientRequest::ListPromptsRequest(_)
+                | ClientRequest::ListResourcesRequest(_)
+                | ClientRequest::ListResourceTemplatesRequest(_)
+                | ClientRequest::ReadResourceRequest(_)
+        );
         let new_era = ctx
             .protocol_version()
             .or_else(|| ctx.meta.protocol_version())
@@ -491,6 +508,12 @@ impl Service<RoleServer> for Raw {
                     if new_era {
                         obj.entry("resultType")
                             .or_insert_with(|| Value::String("complete".into()));
+                        // Cache hints (SEP-2549): not cached, for this caller
+                        // only — what the bridge serves changes as servers do.
+                        if cacheable {
+                            obj.entry("ttlMs").or_insert_with(|| json!(0));
+                            obj.entry("cacheScope").or_insert_with(|| json!("private"));
+                        }
                     } else {
                         // Fields of 2026-07-28 results an earlier caller
                         // does not know (an upstream server may be newer).

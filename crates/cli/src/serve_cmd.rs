@@ -103,6 +103,21 @@ pub async fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
         },
     );
     bridge.settled(std::time::Duration::from_secs(10)).await;
+    // The servers' stderr goes on to ours, each line under its server's
+    // name: a client that launched `mcpwb serve` logs it.
+    let mut traffic = wb.traffic().subscribe();
+    tokio::spawn(async move {
+        use tokio::sync::broadcast::error::RecvError;
+        loop {
+            match traffic.recv().await {
+                Ok(e) if e.direction == workbench_core::traffic::Direction::Stderr => {
+                    eprintln!("[{}] {}", e.server, crate::print::clean(&e.body));
+                }
+                Ok(_) | Err(RecvError::Lagged(_)) => {}
+                Err(RecvError::Closed) => return,
+            }
+        }
+    });
     let outcome = match args.http {
         None => bridge.serve_stdio().await.map_err(Failure::Usage),
         Some(port) => {

@@ -13,6 +13,8 @@ mod auth;
 mod chat;
 #[path = "cli/config.rs"]
 mod config;
+#[path = "cli/serve.rs"]
+mod serve;
 
 const BIN: &str = env!("CARGO_BIN_EXE_mcpwb");
 

@@ -1,0 +1,192 @@
+//! `mcpwb serve` as other clients launch it: over stdio (an rmcp client and
+//! the official Python SDK's client) and over loopback HTTP with the
+//! install's token (the Python SDK), in front of two demo servers.
+
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use rmcp::model::{CallToolRequestParams, ReadResourceRequestParams};
+use rmcp::service::NotificationContext;
+use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
+use rmcp::{ClientHandler, RoleClient, ServiceExt};
+use serde_json::json;
+
+use super::{BIN, demo_server};
+
+fn two_demos(dir: &std::path::Path, extra: &[(&str, &[&str])]) -> String {
+    let mut servers = serde_json::Map::new();
+    for name in ["alpha", "beta"] {
+        servers.insert(
+            name.into(),
+            json!({ "command": demo_server(), "args": ["--name", name] }),
+        );
+    }
+    for (name, args) in extra {
+        servers.insert(
+            name.to_string(),
+            json!({ "command": demo_server(), "args": args }),
+        );
+    }
+    let path = dir.join("mcp.json");
+    std::fs::write(&path, json!({ "mcpServers": servers }).to_string()).unwrap();
+    path.display().to_string()
+}
+
+#[derive(Clone)]
+struct Watcher(tokio::sync::mpsc::UnboundedSender<()>);
+
+impl ClientHandler for Watcher {
+    async fn on_tool_list_changed(&self, _: NotificationContext<RoleClient>) {
+        let _ = self.0.send(());
+    }
+}
+
+async fn call(
+    client: &rmcp::service::RunningService<RoleClient, Watcher>,
+    name: &str,
+    args: serde_json::Value,
+) -> Result<serde_json::Value, rmcp::ServiceError> {
+    let params = CallToolRequestParams::new(name.to_string())
+        .with_arguments(args.as_object().cloned().unwrap_or_default());
+    Ok(serde_json::to_value(client.call_tool(params).await?).unwrap())
+}
+
+/// What a client configured with `mcpwb serve` sees: every server's tools
+/// under qualified names (only those `--tools` lets through), calls routed,
+/// resources and prompts, the fields servers send that no library models,
+/// a change told, and a crashed server's error while the others serve.
+#[tokio::test]
+async fn an_rmcp_client_uses_every_server_through_mcpwb_serve() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = two_demos(dir.path(), &[("crashy", &["--fault", "crash-on-call"])]);
+    let home = dir.path().to_path_buf();
+    let cmd = tokio::process::Command::new(BIN).configure(|c| {
+        c.args(["--config", &cfg, "--trust", "serve", "--tools", "*echo*", "--tools", "beta__*"])
+            .env_remove("MCPWB_CONFIG")
+            .env("HOME", &home)
+            .env("MCPWB_KEYCHAIN", "keyutils");
+    });
+    let (tx, mut changed) = tokio::sync::mpsc::unbounded_channel();
+    let client = Watcher(tx)
+        .serve(TokioChildProcess::new(cmd).unwrap())
+        .await
+        .unwrap();
+    let tools = client.list_all_tools().await.unwrap();
+    let names: Vec<String> = tools.iter().map(|t| t.name.to_string()).collect();
+    assert!(names.contains(&"alpha__echo".into()) && names.contains(&"beta__add".into()), "{names:?}");
+    assert!(!names.contains(&"alpha__add".into()), "--tools filters: {names:?}");
+    let echoed = call(&client, "alpha__echo", json!({ "message": "through serve" }))
+        .await
+        .unwrap();
+    assert_eq!(echoed["content"][0]["text"], "through serve");
+    let added = call(&client, "beta__add", json!({ "a": 1, "b": 2 })).await.unwrap();
+    assert!(added.to_string().contains('3'), "{added}");
+    let refused = call(&client, "alpha__add", json!({ "a": 1, "b": 2 })).await;
+    assert!(refused.is_err(), "a filtered tool is not there");
+    let read = client
+        .read_resource(ReadResourceRequestParams::new("mcpwb://alpha/demo://readme"))
+        .await
+        .unwrap();
+    assert!(serde_json::to_string(&read).unwrap().contains("demo server"));
+    let prompts = client.list_all_prompts().await.unwrap();
+    assert!(prompts.iter().any(|p| p.name == "beta__greet"));
+    // A crashed server: a clear error naming it; the others go on.
+    let crashed = call(&client, "crashy__echo", json!({ "message": "x" })).await;
+    let e = crashed.expect_err("it crashed").to_string();
+    assert!(e.contains("crashy"), "{e}");
+    assert!(call(&client, "beta__echo", json!({ "message": "on" })).await.is_ok());
+    // A server's tools change: the client is told.
+    while changed.try_recv().is_ok() {}
+    call(&client, "beta__toggle_extra_tool", json!({})).await.unwrap();
+    tokio::time::timeout(Duration::from_secs(10), changed.recv())
+        .await
+        .expect("tools/list_changed through mcpwb serve");
+    client.cancel().await.unwrap();
+}
+
+/// The Python interpreter with the official MCP SDK: `cargo xtask test`
+/// makes one in `target/pyenv` and sets MCPWB_PYTHON; without it this test
+/// says so and does nothing (nothing can be installed on the fly here).
+fn python() -> Option<String> {
+    let python = std::env::var("MCPWB_PYTHON").ok()?;
+    assert!(
+        std::path::Path::new(&python).exists(),
+        "MCPWB_PYTHON is set but {python} is missing"
+    );
+    Some(python)
+}
+
+fn script() -> String {
+    concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/bridge/python_client.py").to_string()
+}
+
+/// The official Python SDK's client through `mcpwb serve`, over stdio and
+/// over HTTP, in both protocol eras: tools of both servers, a call on each,
+/// a resource, a prompt, progress, a long call cancelled (the server says it
+/// stopped), and (2025) a change told.
+#[test]
+fn the_python_sdk_client_uses_the_bridge_over_stdio_and_http() {
+    let Some(python) = python() else {
+        eprintln!("MCPWB_PYTHON is not set: the Python SDK test is skipped (cargo xtask test sets it)");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = two_demos(dir.path(), &[]);
+    let home = dir.path().display().to_string();
+    let keychain = format!("mcpwb-serve-test-{}", std::process::id());
+    for mode in ["legacy", "auto"] {
+        let out = Command::new(&python)
+            .args([&script(), "stdio", BIN, &cfg, &home, mode])
+            .env("MCPWB_KEYCHAIN_SERVICE", &keychain)
+            .output()
+            .unwrap();
+        let (o, e) = (super::stdout(&out), super::stderr(&out));
+        assert!(out.status.success(), "stdio {mode}: {o}{e}");
+        assert!(o.contains("\"ok\": true"), "stdio {mode}: {o}");
+        assert!(e.contains("[alpha] demo server: long_task cancelled"), "stdio {mode}: {e}");
+    }
+    let port_file = dir.path().join("serve.err");
+    let mut server = Command::new(BIN)
+        .args(["--config", &cfg, "--trust", "serve", "--http", "0"])
+        .env_remove("MCPWB_CONFIG")
+        .env("HOME", &home)
+        .env("MCPWB_KEYCHAIN", "keyutils")
+        .env("MCPWB_KEYCHAIN_SERVICE", &keychain)
+        .stderr(std::fs::File::create(&port_file).unwrap())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut said = String::new();
+    for _ in 0..200 {
+        said = std::fs::read_to_string(&port_file).unwrap_or_default();
+        if said.contains("token") {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let url = said
+        .split_whitespace()
+        .find(|w| w.starts_with("http://127.0.0.1:"))
+        .unwrap_or_else(|| panic!("{said}"))
+        .to_string();
+    let token = said.rsplit(": ").next().unwrap().trim().to_string();
+    for mode in ["legacy", "auto"] {
+        let out = Command::new(&python)
+            .args([&script(), "http", &url, &token, mode])
+            .output()
+            .unwrap();
+        let o = super::stdout(&out);
+        assert!(out.status.success(), "http {mode}: {o}{}", super::stderr(&out));
+        assert!(o.contains("\"ok\": true"), "http {mode}: {o}");
+    }
+    // Without the token: refused.
+    let out = Command::new(&python)
+        .args([&script(), "http", &url, "not-the-token", "legacy"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let _ = server.kill();
+    let _ = server.wait();
+    let log = std::fs::read_to_string(&port_file).unwrap();
+    assert_eq!(log.matches("long_task cancelled").count(), 2, "{log}");
+}
