@@ -59,6 +59,9 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
             commands::auth::auth_sign_in::<tauri::Wry>,
             commands::auth::auth_cancel::<tauri::Wry>,
             commands::auth::auth_next::<tauri::Wry>,
+            commands::bridge::bridge_status::<tauri::Wry>,
+            commands::bridge::bridge_set::<tauri::Wry>,
+            commands::bridge::bridge_new_token::<tauri::Wry>,
             commands::auth::auth_refresh::<tauri::Wry>,
             commands::auth::auth_force_expiry::<tauri::Wry>,
             commands::auth::auth_sign_out::<tauri::Wry>,
@@ -200,6 +203,16 @@ pub fn builder<R: Runtime>(options: LaunchOptions) -> tauri::Builder<R> {
                 watch,
                 guard,
             ));
+            // The bridge comes back on if the person left it on.
+            let saved = workbench_bridge::settings::BridgeSettings::load(
+                &workbench_core::settings::SettingsFile::new(workbench_core::settings::default_path()),
+            );
+            if saved.enabled {
+                let state = app.state::<AppState>();
+                if let Err(e) = tauri::async_runtime::block_on(commands::bridge::start(&state, saved.port)) {
+                    tracing::warn!(error = %e.message, "the bridge did not start");
+                }
+            }
             Ok(())
         })
 }

@@ -17,6 +17,8 @@ pub struct AppState {
     /// The chat agent over the same workbench (sessions in the shared store).
     pub agent: workbench_agent::Agent,
     pub calls: crate::commands::tools::RunningCalls,
+    /// The bridge while it is on.
+    pub bridge: crate::commands::bridge::Running,
     _watch: Option<ConfigWatch>,
     /// Answers sampling for the servers the settings allow.
     _sampling: tokio_util::sync::DropGuard,
@@ -39,6 +41,7 @@ impl AppState {
             workbench,
             agent,
             calls: Default::default(),
+            bridge: Default::default(),
             _watch: watch,
             _sampling: sampling,
             _log: log,

@@ -55,7 +55,7 @@ export function hermeticHome() {
 }
 
 /** A loopback port nothing listens on now. */
-function freePort() {
+export function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once("error", reject);

@@ -27,12 +27,13 @@ import {
   type AuthRun_Serialize as AuthRun,
   type Status_Serialize as AuthStatus,
   type Timeline_Serialize as AuthTimeline,
+  type BridgeStatus_Serialize as BridgeStatus,
   type TrafficQuery_Deserialize as TrafficQuery,
   type WindowStage,
 } from "./bindings";
 import { tauriAgentBackend, type AgentBackend } from "./backendAgent";
 
-export type { AuthRun, AuthStatus, AuthTimeline, FoundConfig, Merged, NeededInput, Scope, TrustRequest };
+export type { AuthRun, AuthStatus, AuthTimeline, BridgeStatus, FoundConfig, Merged, NeededInput, Scope, TrustRequest };
 export type { CallProgress, ConfigText, PendingAsk, PromptRow, ResourceRow, ServerEdit, ToolCallResult, ToolRow, TrafficEntry, TrafficPage, TrafficQuery, TrialReport };
 
 type JsonArg = Parameters<typeof commands.getPrompt>[2];
@@ -135,6 +136,12 @@ export interface Backend extends AgentBackend {
   authRefresh(name: string): Promise<AuthRun>;
   authForceExpiry(name: string): Promise<AuthStatus>;
   authSignOut(name: string): Promise<AuthRun>;
+  /** The bridge (every tool as one MCP server on 127.0.0.1): state, callers, waiting calls, snippets. */
+  bridgeStatus(): Promise<BridgeStatus>;
+  /** Turn the bridge on (on `port`) or off; remembered for the next start. */
+  bridgeSet(on: boolean, port: number): Promise<BridgeStatus>;
+  /** A new token (clients with the old one are refused). */
+  bridgeNewToken(): Promise<BridgeStatus>;
   /** Trust a server as it is now in its file, and start it. */
   trustServer(name: string): Promise<void>;
   /** Other clients' configs on this machine. */
@@ -226,6 +233,9 @@ export const tauriBackend: Backend = {
   authRefresh: async (name) => unwrap(await commands.authRefresh(name)),
   authForceExpiry: async (name) => unwrap(await commands.authForceExpiry(name)),
   authSignOut: async (name) => unwrap(await commands.authSignOut(name)),
+  bridgeStatus: async () => unwrap(await commands.bridgeStatus()),
+  bridgeSet: async (on, port) => unwrap(await commands.bridgeSet(on, port)),
+  bridgeNewToken: async () => unwrap(await commands.bridgeNewToken()),
   trustServer: async (name) => {
     unwrap(await commands.trustServer(name));
   },

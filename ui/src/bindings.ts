@@ -128,6 +128,12 @@ export const commands = {
 	authCancel: (name: string) => typedError<null, ErrorInfo>(__TAURI_INVOKE("auth_cancel", { name })),
 	/**  Step by step: run the next step of `name`'s sign-in (`go`), or stop it. */
 	authNext: (name: string, go: boolean) => typedError<null, ErrorInfo>(__TAURI_INVOKE("auth_next", { name, go })),
+	/**  The bridge: on or off, where, its token, who is connected, what waits. */
+	bridgeStatus: () => typedError<BridgeStatus_Serialize, ErrorInfo>(__TAURI_INVOKE("bridge_status")),
+	/**  Turn the bridge on (on `port`) or off; kept for the next start. */
+	bridgeSet: (on: boolean, port: number) => typedError<BridgeStatus_Serialize, ErrorInfo>(__TAURI_INVOKE("bridge_set", { on, port })),
+	/**  A new token: clients with the old one are refused from now on. */
+	bridgeNewToken: () => typedError<BridgeStatus_Serialize, ErrorInfo>(__TAURI_INVOKE("bridge_new_token")),
 	/**  A new access token now (with the refresh token). */
 	authRefresh: (name: string) => typedError<AuthRun_Serialize, ErrorInfo>(__TAURI_INVOKE("auth_refresh", { name })),
 	/**  Mark the access token expired (to watch the next connection refresh it). */
@@ -465,6 +471,30 @@ export type AuthStepped_Serialize = {
 	timeline: Timeline_Serialize,
 };
 
+export type BridgeStatus = BridgeStatus_Serialize | BridgeStatus_Deserialize;
+
+export type BridgeStatus_Deserialize = {
+	on: boolean,
+	port: number,
+	url?: string | null,
+	token?: string | null,
+	callers: CallerInfo[],
+	/**  Bridge calls waiting for a decision here (decide with `decide_call`). */
+	pending: Approval_Deserialize[],
+	snippets: Snippet[],
+};
+
+export type BridgeStatus_Serialize = {
+	on: boolean,
+	port: number,
+	url: string | null,
+	token: string | null,
+	callers: CallerInfo[],
+	/**  Bridge calls waiting for a decision here (decide with `decide_call`). */
+	pending: Approval_Serialize[],
+	snippets: Snippet[],
+};
+
 /**  One progress notification of a running call. */
 export type CallProgress = CallProgress_Serialize | CallProgress_Deserialize;
 
@@ -496,6 +526,20 @@ export type CallStatus =
 "denied" | 
 /**  Stopped before it finished. */
 "cancelled";
+
+/**  One connected client, as the Bridge panel lists it. */
+export type CallerInfo = {
+	id: number,
+	name: string,
+	version: string,
+	/**  `stdio` or `http`. */
+	transport: string,
+	/**  The protocol version it negotiated. */
+	protocol: string,
+	/**  Milliseconds since the Unix epoch. */
+	since_ms: number | null,
+	calls: number,
+};
 
 /**  A server's tools, resources or prompts were (re)fetched. */
 export type CatalogChanged = {
@@ -1350,6 +1394,17 @@ export type SignInOptions_Serialize = {
 	widen: boolean,
 	/**  Stop after each step until `auth_next` says go on. */
 	step_by_step: boolean,
+};
+
+/**  A ready-made entry for another client. */
+export type Snippet = {
+	/**  The client's name as people know it. */
+	client: string,
+	/**  `http` (this bridge, with the token) or `stdio` (`mcpwb serve`). */
+	kind: string,
+	text: string,
+	/**  What the export could not say, one sentence each. */
+	notes: string[],
 };
 
 /**  What the window and `mcpwb auth status` show of a sign-in. */

@@ -217,7 +217,10 @@ pub fn python_sdk(root: &Path) -> std::result::Result<std::path::PathBuf, String
         println!("Python MCP SDK: present in {}", dir.display());
         return Ok(python);
     }
-    println!("Python MCP SDK: installing {PYTHON_SDK} into {}", dir.display());
+    println!(
+        "Python MCP SDK: installing {PYTHON_SDK} into {}",
+        dir.display()
+    );
     let venv = dir.display().to_string();
     sh(cmd("python3", &["-m", "venv", &venv], root))?;
     let pip = dir.join("bin/pip").display().to_string();

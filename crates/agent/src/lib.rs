@@ -109,6 +109,12 @@ impl Agent {
         &self.inner.workbench
     }
 
+    /// The calls waiting for a person's decision (the chat's, and the
+    /// bridge's under session `bridge`).
+    pub fn approvals(&self) -> &approvals::Approvals {
+        &self.inner.approvals
+    }
+
     pub fn store(&self) -> &Store {
         &self.inner.store
     }

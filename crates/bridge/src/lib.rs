@@ -13,6 +13,7 @@
 //! - `callers`: connected clients, for the panel, notifications and asks.
 //! - `http`: the loopback listener (token, Host and Origin checks).
 //! - `attach`: `mcpwb serve --attach`, stdio relayed to a running bridge.
+//! - `settings`: on/off and port (settings file), the install's token (keychain).
 
 pub mod attach;
 pub mod callers;
@@ -20,6 +21,7 @@ pub mod http;
 pub mod names;
 pub mod policy;
 pub mod service;
+pub mod settings;
 
 use std::sync::Arc;
 

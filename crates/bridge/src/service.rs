@@ -50,7 +50,10 @@ impl RawSlot {
                         .or_insert_with(|| Value::String("complete".into()));
                 }
                 serde_json::from_value(v).map_err(|e| {
-                    ErrorData::internal_error(format!("the server's answer does not fit: {e}"), None)
+                    ErrorData::internal_error(
+                        format!("the server's answer does not fit: {e}"),
+                        None,
+                    )
                 })
             }
         }

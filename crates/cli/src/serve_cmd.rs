@@ -11,12 +11,6 @@ use workbench_core::config::secrets::Keychain;
 
 use crate::{Cli, Failure};
 
-/// Where the app's bridge listens unless its panel says otherwise.
-pub const DEFAULT_PORT: u16 = 8767;
-
-/// The keychain id of the install's bridge token.
-pub const TOKEN_ID: &str = "bridge/token";
-
 #[derive(clap::Args, Debug)]
 pub struct ServeArgs {
     /// Serve Streamable HTTP on 127.0.0.1:PORT (0: any free port) instead
@@ -39,8 +33,8 @@ pub struct ServeArgs {
     /// refused. Tools denied in the agent's settings are always refused.
     #[arg(long, value_enum, default_value = "all")]
     approve: Approve,
-    /// Relay stdio to the running app's bridge (default
-    /// http://127.0.0.1:8767/mcp) instead of starting the servers again.
+    /// Relay stdio to the running app's bridge (default: the port its
+    /// panel set, 8767 unless changed) instead of starting the servers again.
     #[arg(long, value_name = "URL", num_args = 0..=1, require_equals = true, default_missing_value = "")]
     attach: Option<String>,
 }
@@ -52,24 +46,19 @@ pub enum Approve {
     None,
 }
 
-/// The install's bridge token, made on first use.
-pub fn token(keychain: &Keychain) -> Result<String, Failure> {
-    if let Some(t) = keychain.get(TOKEN_ID)? {
-        return Ok(t);
-    }
-    let t = workbench_bridge::http::new_token();
-    keychain.set(TOKEN_ID, &t)?;
-    Ok(t)
-}
-
 pub async fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
     if let Some(url) = &args.attach {
         let url = if url.is_empty() {
-            format!("http://127.0.0.1:{DEFAULT_PORT}/mcp")
+            let settings = workbench_bridge::settings::BridgeSettings::load(
+                &workbench_core::settings::SettingsFile::new(
+                    workbench_core::settings::default_path(),
+                ),
+            );
+            format!("http://127.0.0.1:{}/mcp", settings.port)
         } else {
             url.clone()
         };
-        let token = Keychain::app().get(TOKEN_ID)?;
+        let token = Keychain::app().get(workbench_bridge::settings::TOKEN_ID)?;
         return workbench_bridge::attach::relay(&url, token)
             .await
             .map_err(Failure::Usage);
@@ -127,7 +116,7 @@ pub async fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
                 );
                 None
             } else {
-                Some(token(&Keychain::app())?)
+                Some(workbench_bridge::settings::token(&Keychain::app())?)
             };
             let listening = workbench_bridge::http::serve(bridge.clone(), port, token.clone())
                 .await

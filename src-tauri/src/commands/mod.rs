@@ -3,6 +3,7 @@
 
 pub mod asks;
 pub mod auth;
+pub mod bridge;
 pub mod chat;
 pub mod config;
 pub mod files;

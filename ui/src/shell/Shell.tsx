@@ -51,6 +51,7 @@ export function Shell() {
       { id: "edit-config", label: "Edit mcp.json", hint: "action", run: () => go("config") },
       { id: "import", label: "Import from other clients", hint: "action", run: () => go("import") },
       { id: "settings", label: "Settings: providers, approvals, appearance", hint: "action", run: () => go("settings") },
+      { id: "bridge", label: "Bridge: serve every tool to other clients", hint: "action", run: () => go("bridge") },
       { id: "theme", label: `Switch to ${theme === "dark" ? "light" : "dark"} theme`, hint: "action", run: () => setThemeChoice(theme === "dark" ? "light" : "dark") },
       ...(wb.servers.data?.servers ?? []).map((s) => ({ id: `server-${s.name}`, label: s.name, hint: "server", run: () => go("server", s.name) })),
       ...(wb.tools.data ?? []).map((t) => ({

@@ -1,6 +1,6 @@
 // The servers: actions (add, edit the file, import), what the file's last
 // change did or why it cannot be used, needed inputs, and the list.
-import { FileCog, Import, Plus } from "lucide-react";
+import { Cable, FileCog, Import, Plus } from "lucide-react";
 import { Button, Skeleton } from "../design";
 import { FirstStart } from "./FirstStart";
 import { ErrorBanner } from "../components/ErrorBanner";
@@ -24,6 +24,9 @@ export function Sidebar({ wb, route, go }: { wb: Workbench; route: Route; go: (r
           </Button>
           <Button size="sm" variant="ghost" icon={Import} onClick={() => go("import")}>
             Import…
+          </Button>
+          <Button size="sm" variant="ghost" icon={Cable} onClick={() => go("bridge")} aria-pressed={route.room === "bridge"}>
+            Bridge
           </Button>
         </div>
       </div>

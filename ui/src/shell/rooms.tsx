@@ -5,7 +5,7 @@
 // a scroll position or a half-typed form survives switching away.
 import { lazy } from "react";
 import type { ReactNode } from "react";
-import { FileCog, FileText, Import, MessageSquare, MessagesSquare, Plus, Server, Settings, Radio, Wrench } from "lucide-react";
+import { Cable, FileCog, FileText, Import, MessageSquare, MessagesSquare, Plus, Server, Settings, Radio, Wrench } from "lucide-react";
 import type { LucideIcon } from "lucide-react";
 import type { RoomId } from "./route";
 import type { Workbench } from "./workbench";
@@ -22,6 +22,7 @@ const PromptsView = lazy(() => import("../resources/PromptsView").then((m) => ({
 const TrafficRoom = lazy(() => import("../traffic/TrafficRoom").then((m) => ({ default: m.TrafficRoom })));
 const RawEditor = lazy(() => import("../servers/RawEditor").then((m) => ({ default: m.RawEditor })));
 const ImportView = lazy(() => import("../servers/ImportView").then((m) => ({ default: m.ImportView })));
+const BridgeRoom = lazy(() => import("../bridge/BridgeRoom").then((m) => ({ default: m.BridgeRoom })));
 const SettingsRoom = lazy(() => import("../settings/SettingsRoom").then((m) => ({ default: m.SettingsRoom })));
 
 export interface RoomProps {
@@ -125,6 +126,13 @@ export const ROOMS: Room[] = [
         <ImportView backend={wb.backend} ours={serverNames(wb)} onDone={() => go("tools")} />
       </div>
     ),
+  },
+  {
+    id: "bridge",
+    label: "Bridge",
+    icon: Cable,
+    nav: false,
+    render: ({ wb }) => <BridgeRoom backend={wb.backend} />,
   },
   {
     id: "settings",

@@ -3,7 +3,7 @@
 // are remembered across starts; forms are not.
 import { useCallback, useState } from "react";
 
-export type RoomId = "chat" | "tools" | "resources" | "prompts" | "traffic" | "server" | "add" | "config" | "import" | "settings";
+export type RoomId = "chat" | "tools" | "resources" | "prompts" | "traffic" | "server" | "add" | "config" | "import" | "settings" | "bridge";
 
 export interface Route {
   room: RoomId;

@@ -61,10 +61,12 @@ async fn an_rmcp_client_uses_every_server_through_mcpwb_serve() {
     let cfg = two_demos(dir.path(), &[("crashy", &["--fault", "crash-on-call"])]);
     let home = dir.path().to_path_buf();
     let cmd = tokio::process::Command::new(BIN).configure(|c| {
-        c.args(["--config", &cfg, "--trust", "serve", "--tools", "*echo*", "--tools", "beta__*"])
-            .env_remove("MCPWB_CONFIG")
-            .env("HOME", &home)
-            .env("MCPWB_KEYCHAIN", "keyutils");
+        c.args([
+            "--config", &cfg, "--trust", "serve", "--tools", "*echo*", "--tools", "beta__*",
+        ])
+        .env_remove("MCPWB_CONFIG")
+        .env("HOME", &home)
+        .env("MCPWB_KEYCHAIN", "keyutils");
     });
     let (tx, mut changed) = tokio::sync::mpsc::unbounded_channel();
     let client = Watcher(tx)
@@ -73,31 +75,55 @@ async fn an_rmcp_client_uses_every_server_through_mcpwb_serve() {
         .unwrap();
     let tools = client.list_all_tools().await.unwrap();
     let names: Vec<String> = tools.iter().map(|t| t.name.to_string()).collect();
-    assert!(names.contains(&"alpha__echo".into()) && names.contains(&"beta__add".into()), "{names:?}");
-    assert!(!names.contains(&"alpha__add".into()), "--tools filters: {names:?}");
-    let echoed = call(&client, "alpha__echo", json!({ "message": "through serve" }))
+    assert!(
+        names.contains(&"alpha__echo".into()) && names.contains(&"beta__add".into()),
+        "{names:?}"
+    );
+    assert!(
+        !names.contains(&"alpha__add".into()),
+        "--tools filters: {names:?}"
+    );
+    let echoed = call(
+        &client,
+        "alpha__echo",
+        json!({ "message": "through serve" }),
+    )
+    .await
+    .unwrap();
+    assert_eq!(echoed["content"][0]["text"], "through serve");
+    let added = call(&client, "beta__add", json!({ "a": 1, "b": 2 }))
         .await
         .unwrap();
-    assert_eq!(echoed["content"][0]["text"], "through serve");
-    let added = call(&client, "beta__add", json!({ "a": 1, "b": 2 })).await.unwrap();
     assert!(added.to_string().contains('3'), "{added}");
     let refused = call(&client, "alpha__add", json!({ "a": 1, "b": 2 })).await;
     assert!(refused.is_err(), "a filtered tool is not there");
     let read = client
-        .read_resource(ReadResourceRequestParams::new("mcpwb://alpha/demo://readme"))
+        .read_resource(ReadResourceRequestParams::new(
+            "mcpwb://alpha/demo://readme",
+        ))
         .await
         .unwrap();
-    assert!(serde_json::to_string(&read).unwrap().contains("demo server"));
+    assert!(
+        serde_json::to_string(&read)
+            .unwrap()
+            .contains("demo server")
+    );
     let prompts = client.list_all_prompts().await.unwrap();
     assert!(prompts.iter().any(|p| p.name == "beta__greet"));
     // A crashed server: a clear error naming it; the others go on.
     let crashed = call(&client, "crashy__echo", json!({ "message": "x" })).await;
     let e = crashed.expect_err("it crashed").to_string();
     assert!(e.contains("crashy"), "{e}");
-    assert!(call(&client, "beta__echo", json!({ "message": "on" })).await.is_ok());
+    assert!(
+        call(&client, "beta__echo", json!({ "message": "on" }))
+            .await
+            .is_ok()
+    );
     // A server's tools change: the client is told.
     while changed.try_recv().is_ok() {}
-    call(&client, "beta__toggle_extra_tool", json!({})).await.unwrap();
+    call(&client, "beta__toggle_extra_tool", json!({}))
+        .await
+        .unwrap();
     tokio::time::timeout(Duration::from_secs(10), changed.recv())
         .await
         .expect("tools/list_changed through mcpwb serve");
@@ -117,7 +143,11 @@ fn python() -> Option<String> {
 }
 
 fn script() -> String {
-    concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/bridge/python_client.py").to_string()
+    concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/bridge/python_client.py"
+    )
+    .to_string()
 }
 
 /// The official Python SDK's client through `mcpwb serve`, over stdio and
@@ -127,7 +157,9 @@ fn script() -> String {
 #[test]
 fn the_python_sdk_client_uses_the_bridge_over_stdio_and_http() {
     let Some(python) = python() else {
-        eprintln!("MCPWB_PYTHON is not set: the Python SDK test is skipped (cargo xtask test sets it)");
+        eprintln!(
+            "MCPWB_PYTHON is not set: the Python SDK test is skipped (cargo xtask test sets it)"
+        );
         return;
     };
     let dir = tempfile::tempdir().unwrap();
@@ -143,7 +175,10 @@ fn the_python_sdk_client_uses_the_bridge_over_stdio_and_http() {
         let (o, e) = (super::stdout(&out), super::stderr(&out));
         assert!(out.status.success(), "stdio {mode}: {o}{e}");
         assert!(o.contains("\"ok\": true"), "stdio {mode}: {o}");
-        assert!(e.contains("[alpha] demo server: long_task cancelled"), "stdio {mode}: {e}");
+        assert!(
+            e.contains("[alpha] demo server: long_task cancelled"),
+            "stdio {mode}: {e}"
+        );
     }
     let port_file = dir.path().join("serve.err");
     let mut server = Command::new(BIN)
@@ -176,7 +211,11 @@ fn the_python_sdk_client_uses_the_bridge_over_stdio_and_http() {
             .output()
             .unwrap();
         let o = super::stdout(&out);
-        assert!(out.status.success(), "http {mode}: {o}{}", super::stderr(&out));
+        assert!(
+            out.status.success(),
+            "http {mode}: {o}{}",
+            super::stderr(&out)
+        );
         assert!(o.contains("\"ok\": true"), "http {mode}: {o}");
     }
     // Without the token: refused.
