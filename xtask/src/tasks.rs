@@ -331,6 +331,15 @@ pub fn bench() -> Result {
                 &root,
             ))
         })?;
+        // Echo through `mcpwb serve` against straight to the demo server.
+        stages.run("bench: the bridge against direct", || {
+            build_demo_server(&root, true)?;
+            sh(cmd(
+                "cargo",
+                &["bench", "--package", "workbench-cli", "--bench", "bridge"],
+                &root,
+            ))
+        })?;
         // The window's start with 14 servers against 1 (release build, Xvfb).
         stages.run("set-up: Debian packages", || setup::debian_packages(true))?;
         stages.run("set-up: npm packages", || setup::npm_packages(&root))?;

@@ -153,11 +153,16 @@ pub struct Context<'a> {
 /// recorded definition means the caller should record it (first use).
 pub fn verdict(cx: &Context<'_>) -> Verdict {
     let key = tool_key(cx.server, cx.tool);
-    let now = covered(cx.definition);
+    // What the definition is now, made only when there is one to compare.
     let same_as = |before: Option<&Value>| -> Verdict {
-        match before {
-            Some(b) if *b != now => Verdict::Ask(Some(diff(b, &now))),
-            _ => Verdict::Allow,
+        let Some(b) = before else {
+            return Verdict::Allow;
+        };
+        let now = covered(cx.definition);
+        if *b != now {
+            Verdict::Ask(Some(diff(b, &now)))
+        } else {
+            Verdict::Allow
         }
     };
     match cx.settings.policy(cx.server, cx.tool) {

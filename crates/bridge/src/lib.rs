@@ -54,6 +54,14 @@ struct Shared {
     options: BridgeOptions,
     callers: Callers,
     stop: CancellationToken,
+    /// The tools served, built once per change of the catalog or of a
+    /// server's state (a call looks its tool up here, not in a fresh list).
+    served: std::sync::RwLock<Option<Arc<Served>>>,
+}
+
+struct Served {
+    tools: Vec<QualifiedTool>,
+    by_name: std::collections::HashMap<String, usize>,
 }
 
 /// Shared by every session; the watchers stop when the last clone drops.
@@ -73,6 +81,7 @@ impl Bridge {
             options,
             callers: Callers::default(),
             stop: stop.clone(),
+            served: std::sync::RwLock::default(),
         });
         tokio::spawn(watch_catalog(shared.clone()));
         tokio::spawn(watch_asks(shared.clone()));
@@ -111,9 +120,14 @@ impl Bridge {
     /// Serve one client over stdin/stdout until it leaves.
     pub async fn serve_stdio(&self) -> Result<(), String> {
         use rmcp::ServiceExt;
-        let running = Box::pin(self.raw().serve(rmcp::transport::stdio()))
-            .await
-            .map_err(|e| format!("the client's handshake failed: {e}"))?;
+        let running = match pipes() {
+            // Pipes (how clients launch servers): read and written in the
+            // runtime itself. Tokio's stdin/stdout go through its blocking
+            // thread pool, a thread handoff per message either way.
+            Some(pipes) => Box::pin(self.raw().serve(pipes)).await,
+            None => Box::pin(self.raw().serve(rmcp::transport::stdio())).await,
+        }
+        .map_err(|e| format!("the client's handshake failed: {e}"))?;
         running
             .waiting()
             .await
@@ -153,11 +167,20 @@ impl Bridge {
         }
     }
 
-    /// The tools served now, with their qualified names.
-    pub fn tools(&self) -> Vec<QualifiedTool> {
+    fn served(&self) -> Arc<Served> {
+        if let Some(s) = self
+            .shared
+            .served
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+        {
+            return s;
+        }
         let serving = self.serving();
         let patterns = &self.shared.options.tools;
-        self.shared
+        let tools: Vec<QualifiedTool> = self
+            .shared
             .wb
             .catalog()
             .tools()
@@ -170,7 +193,42 @@ impl Bridge {
                         .iter()
                         .any(|p| names::glob(p, &t.qualified) || names::glob(p, own))
             })
-            .collect()
+            .collect();
+        let by_name = tools
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.qualified.clone(), i))
+            .collect();
+        let served = Arc::new(Served { tools, by_name });
+        *self
+            .shared
+            .served
+            .write()
+            .unwrap_or_else(|e| e.into_inner()) = Some(served.clone());
+        served
+    }
+
+    /// Forget the tools served (the catalog or a server's state changed).
+    fn invalidate(&self) {
+        *self
+            .shared
+            .served
+            .write()
+            .unwrap_or_else(|e| e.into_inner()) = None;
+    }
+
+    /// The tools served now, with their qualified names.
+    pub fn tools(&self) -> Vec<QualifiedTool> {
+        self.served().tools.clone()
+    }
+
+    /// The tool served under `qualified`.
+    pub fn tool(&self, qualified: &str) -> Option<QualifiedTool> {
+        let served = self.served();
+        served
+            .by_name
+            .get(qualified)
+            .map(|&i| served.tools[i].clone())
     }
 
     /// What is served, in short: a change to it is told to the callers.
@@ -190,6 +248,19 @@ impl Bridge {
         }
         out
     }
+}
+
+/// Stdin and stdout as non-blocking pipes, when they are pipes.
+fn pipes() -> Option<(
+    tokio::net::unix::pipe::Receiver,
+    tokio::net::unix::pipe::Sender,
+)> {
+    use std::os::fd::AsFd;
+    let input = std::io::stdin().as_fd().try_clone_to_owned().ok()?;
+    let output = std::io::stdout().as_fd().try_clone_to_owned().ok()?;
+    let rx = tokio::net::unix::pipe::Receiver::from_file(std::fs::File::from(input)).ok()?;
+    let tx = tokio::net::unix::pipe::Sender::from_file(std::fs::File::from(output)).ok()?;
+    Some((rx, tx))
 }
 
 /// Tell every caller when what is served changes (a server came or went,
@@ -212,8 +283,10 @@ async fn watch_catalog(shared: Arc<Shared>) {
             Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
             Err(_) => return,
         }
+        bridge.invalidate();
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
         events = events.resubscribe();
+        bridge.invalidate();
         let now = bridge.fingerprint();
         if now == last {
             continue;

@@ -198,9 +198,7 @@ impl ServerHandler for Handler {
         let qualified = request.name.to_string();
         let found = self
             .bridge
-            .tools()
-            .into_iter()
-            .find(|t| t.qualified == qualified)
+            .tool(&qualified)
             .ok_or_else(|| bad(format!("no tool {qualified} here (tools/list names them)")))?;
         let tool = found.tool["name"].as_str().unwrap_or_default().to_string();
         let server = found.server.clone();

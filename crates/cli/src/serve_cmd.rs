@@ -94,15 +94,15 @@ pub async fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
     bridge.settled(std::time::Duration::from_secs(10)).await;
     // The servers' stderr goes on to ours, each line under its server's
     // name: a client that launched `mcpwb serve` logs it.
-    let mut traffic = wb.traffic().subscribe();
+    let mut stderr = wb.traffic().subscribe_stderr();
     tokio::spawn(async move {
         use tokio::sync::broadcast::error::RecvError;
         loop {
-            match traffic.recv().await {
-                Ok(e) if e.direction == workbench_core::traffic::Direction::Stderr => {
-                    eprintln!("[{}] {}", e.server, crate::print::clean(&e.body));
+            match stderr.recv().await {
+                Ok(e) => eprintln!("[{}] {}", e.server, crate::print::clean(&e.body)),
+                Err(RecvError::Lagged(n)) => {
+                    eprintln!("[mcpwb] {n} stderr lines of the servers skipped")
                 }
-                Ok(_) | Err(RecvError::Lagged(_)) => {}
                 Err(RecvError::Closed) => return,
             }
         }

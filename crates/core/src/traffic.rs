@@ -211,6 +211,9 @@ pub struct TrafficLog {
     progress_len: Arc<std::sync::atomic::AtomicUsize>,
     live: broadcast::Sender<Arc<TrafficEntry>>,
     refusals: Arc<Mutex<HashMap<String, crate::auth::refusal::Refusal>>>,
+    /// Stderr lines only (`mcpwb serve` passes them on without waking for
+    /// every message).
+    stderr_live: broadcast::Sender<Arc<TrafficEntry>>,
 }
 
 impl Default for TrafficLog {
@@ -257,6 +260,7 @@ impl TrafficLog {
             progress_len: Arc::default(),
             live,
             refusals: Arc::default(),
+            stderr_live: broadcast::channel(1024).0,
         }
     }
 
@@ -277,6 +281,11 @@ impl TrafficLog {
     /// Every entry recorded from now on.
     pub fn subscribe(&self) -> broadcast::Receiver<Arc<TrafficEntry>> {
         self.live.subscribe()
+    }
+
+    /// Every stderr line recorded from now on.
+    pub fn subscribe_stderr(&self) -> broadcast::Receiver<Arc<TrafficEntry>> {
+        self.stderr_live.subscribe()
     }
 
     /// Record one message line as it crossed the wire.
@@ -367,7 +376,7 @@ impl TrafficLog {
     /// Record one stderr line.
     pub fn record_stderr(&self, server: &str, line: &str) -> Arc<TrafficEntry> {
         let line = line.trim_end_matches(['\r', '\n']);
-        self.push(
+        let entry = self.push(
             server,
             Direction::Stderr,
             MessageKind::Log,
@@ -375,7 +384,11 @@ impl TrafficLog {
             None,
             line,
             line.len(),
-        )
+        );
+        if self.stderr_live.receiver_count() > 0 {
+            let _ = self.stderr_live.send(entry.clone());
+        }
+        entry
     }
 
     #[allow(clippy::too_many_arguments)]

@@ -1,0 +1,220 @@
+//! The bridge against going direct: echo calls per second from a bare rmcp
+//! client to the demo server straight, and through `mcpwb serve` (client →
+//! bridge → demo server), over stdio (real process pipes) and over loopback
+//! HTTP (the bridge with its token, the demo server's own HTTP mode).
+//! Sequential calls and 64 in flight. Prints figures and the ratio
+//! bridge/direct (the target: at least 0.5); asserts nothing.
+//! `cargo xtask bench` (release builds).
+//!
+//! Both clients are connected at once and take turns batch by batch (the
+//! order flipping each batch), so drift in the machine's load falls on both.
+
+use std::process::Stdio;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rmcp::model::CallToolRequestParams;
+use rmcp::service::RunningService;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::{RoleClient, ServiceExt};
+use serde_json::json;
+
+const MCPWB: &str = env!("CARGO_BIN_EXE_mcpwb");
+const BATCHES: usize = 10;
+const SEQ: usize = 200;
+const CONC: usize = 1_000;
+const IN_FLIGHT: usize = 64;
+
+fn demo() -> std::path::PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let dir = exe.parent().unwrap().parent().unwrap();
+    let path = dir.join("mcp-demo-server");
+    assert!(
+        path.exists(),
+        "build the demo server first: {}",
+        path.display()
+    );
+    path
+}
+
+type Client = RunningService<RoleClient, ()>;
+
+async fn echo(c: &Client, i: usize) {
+    let params = CallToolRequestParams::new("echo").with_arguments(
+        json!({ "message": format!("m{i}") })
+            .as_object()
+            .cloned()
+            .unwrap(),
+    );
+    c.call_tool(params).await.unwrap();
+}
+
+async fn bridged_echo(c: &Client, i: usize) {
+    let params = CallToolRequestParams::new("s__echo").with_arguments(
+        json!({ "message": format!("m{i}") })
+            .as_object()
+            .cloned()
+            .unwrap(),
+    );
+    c.call_tool(params).await.unwrap();
+}
+
+async fn batch(c: &Arc<Client>, bridged: bool, n: usize, concurrent: bool) -> Duration {
+    let started = Instant::now();
+    if concurrent {
+        let sem = Arc::new(tokio::sync::Semaphore::new(IN_FLIGHT));
+        let mut tasks = Vec::with_capacity(n);
+        for i in 0..n {
+            let permit = sem.clone().acquire_owned().await.unwrap();
+            let c = c.clone();
+            tasks.push(tokio::spawn(async move {
+                if bridged {
+                    bridged_echo(&c, i).await
+                } else {
+                    echo(&c, i).await
+                }
+                drop(permit);
+            }));
+        }
+        for t in tasks {
+            t.await.unwrap();
+        }
+    } else {
+        for i in 0..n {
+            if bridged {
+                bridged_echo(c, i).await
+            } else {
+                echo(c, i).await
+            }
+        }
+    }
+    started.elapsed()
+}
+
+async fn compare(direct: &Arc<Client>, bridge: &Arc<Client>, concurrent: bool) -> (f64, f64) {
+    let n = if concurrent { CONC } else { SEQ };
+    let (mut td, mut tb) = (Duration::ZERO, Duration::ZERO);
+    for b in 0..BATCHES {
+        if b % 2 == 0 {
+            td += batch(direct, false, n, concurrent).await;
+            tb += batch(bridge, true, n, concurrent).await;
+        } else {
+            tb += batch(bridge, true, n, concurrent).await;
+            td += batch(direct, false, n, concurrent).await;
+        }
+    }
+    let calls = (BATCHES * n) as f64;
+    (calls / td.as_secs_f64(), calls / tb.as_secs_f64())
+}
+
+fn serve_cmd(cfg: &str, home: &std::path::Path, http: bool) -> tokio::process::Command {
+    let mut c = tokio::process::Command::new(MCPWB);
+    c.args(["--config", cfg, "--trust", "serve"]);
+    if http {
+        c.args(["--http", "0"]);
+    }
+    c.env_remove("MCPWB_CONFIG")
+        .env("HOME", home)
+        .env("MCPWB_KEYCHAIN", "keyutils")
+        .env(
+            "MCPWB_KEYCHAIN_SERVICE",
+            format!("mcpwb-bench-{}", std::process::id()),
+        );
+    c
+}
+
+async fn http_client(url: &str, token: Option<&str>) -> Client {
+    let mut config = StreamableHttpClientTransportConfig::with_uri(url);
+    if let Some(t) = token {
+        config = config.auth_header(t);
+    }
+    ().serve(StreamableHttpClientTransport::from_config(config))
+        .await
+        .unwrap()
+}
+
+/// The URL and token `mcpwb serve --http` says on stderr.
+async fn url_and_token(child: &mut tokio::process::Child) -> (String, String) {
+    use tokio::io::AsyncBufReadExt;
+    let stderr = child.stderr.take().unwrap();
+    let mut lines = tokio::io::BufReader::new(stderr).lines();
+    let (mut url, mut token) = (None, None);
+    while let Some(line) = lines.next_line().await.unwrap() {
+        if let Some(u) = line
+            .split_whitespace()
+            .find(|w| w.starts_with("http://127.0.0.1:"))
+        {
+            url = Some(u.to_string());
+        }
+        if line.contains("token (send as") {
+            token = line.rsplit(": ").next().map(|t| t.trim().to_string());
+            break;
+        }
+    }
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    (url.expect("the URL"), token.expect("the token"))
+}
+
+async fn row(label: &str, direct: Arc<Client>, bridge: Arc<Client>) {
+    for _ in 0..100 {
+        echo(&direct, 0).await;
+        bridged_echo(&bridge, 0).await;
+    }
+    for (mode, concurrent) in [("sequential", false), ("64 in flight", true)] {
+        let (d, b) = compare(&direct, &bridge, concurrent).await;
+        println!(
+            "{label:<6} {mode:<13} direct {d:>8.0} calls/s   through the bridge {b:>8.0} calls/s   ratio {:.2}",
+            b / d
+        );
+    }
+}
+
+#[tokio::main]
+async fn main() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("mcp.json");
+    std::fs::write(
+        &cfg,
+        json!({ "mcpServers": { "s": { "command": demo() } } }).to_string(),
+    )
+    .unwrap();
+    let cfg = cfg.display().to_string();
+    println!("echo through mcpwb serve vs straight to the demo server (target: ratio >= 0.5)");
+
+    // stdio: the demo server as a child of the client, or of mcpwb serve.
+    let mut direct = tokio::process::Command::new(demo());
+    direct.stderr(Stdio::null());
+    let direct = ().serve(TokioChildProcess::new(direct).unwrap()).await.unwrap();
+    let mut bridged = serve_cmd(&cfg, dir.path(), false);
+    bridged.stderr(Stdio::null());
+    let bridged = ().serve(TokioChildProcess::new(bridged).unwrap()).await.unwrap();
+    row("stdio", Arc::new(direct), Arc::new(bridged)).await;
+
+    // HTTP: the demo server's own listener, and the bridge's (with its token).
+    let port_file = dir.path().join("demo-port");
+    let mut demo_http = tokio::process::Command::new(demo())
+        .args(["--http", "127.0.0.1:0", "--port-file"])
+        .arg(&port_file)
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut addr = String::new();
+    for _ in 0..200 {
+        addr = std::fs::read_to_string(&port_file).unwrap_or_default();
+        if !addr.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    let direct = http_client(&format!("http://{addr}/mcp"), None).await;
+    let mut serve = serve_cmd(&cfg, dir.path(), true);
+    serve.stderr(Stdio::piped()).kill_on_drop(true);
+    let mut serve = serve.spawn().unwrap();
+    let (url, token) = url_and_token(&mut serve).await;
+    let bridged = http_client(&url, Some(&token)).await;
+    row("http", Arc::new(direct), Arc::new(bridged)).await;
+    let _ = demo_http.kill().await;
+    let _ = serve.kill().await;
+}
