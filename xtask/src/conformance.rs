@@ -33,7 +33,7 @@ pub fn install(root: &Path) -> Result {
 
 /// A Node of at least 22 (the suite uses `fs.globSync`): the system's, else
 /// the one installed from the npm registry beside the suite.
-fn node(dir: &Path) -> Result<PathBuf> {
+pub fn node(dir: &Path) -> Result<PathBuf> {
     let major = Command::new("node")
         .arg("--version")
         .output()
@@ -99,7 +99,7 @@ fn run_one(node: &Path, dir: &Path, mcpwb: &Path, scenario: &str) -> Outcome {
     }
 }
 
-fn strip_ansi(text: &str) -> String {
+pub fn strip_ansi(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut chars = text.chars();
     while let Some(c) = chars.next() {

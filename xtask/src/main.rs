@@ -3,6 +3,7 @@
 //! tauri-driver, cargo-deny), says what and why, and times each stage.
 
 mod conformance;
+mod conformance_server;
 mod setup;
 mod stages;
 mod supply;
@@ -24,6 +25,8 @@ tasks:
   bindings                regenerate ui/src/bindings.ts from the Rust types
   conformance             the official MCP conformance suite's client scenarios
                           against mcpwb: a table and N/M scenarios passed
+  conformance --server    its server scenarios against the demo server straight and
+                          through the bridge (mcpwb serve): fails on what the bridge loses
   supply                  the supply-chain checks alone: cargo deny (licenses, bans,
                           sources, advisories), npm licenses and npm audit";
 
@@ -35,6 +38,9 @@ fn main() -> ExitCode {
         Some("bundle") => tasks::bundle(),
         Some("bench") => tasks::bench(),
         Some("bindings") => tasks::bindings(),
+        Some("conformance") if std::env::args().any(|a| a == "--server") => {
+            conformance_server::server(&tasks::root())
+        }
         Some("conformance") => conformance::client(&tasks::root()),
         Some("supply") => supply::install_cargo_deny().and_then(|()| supply::check(&tasks::root())),
         Some("-h" | "--help" | "help") => {

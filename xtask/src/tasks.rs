@@ -203,6 +203,9 @@ pub fn test() -> Result {
         stages.run("test: MCP conformance suite (mcpwb as a client)", || {
             crate::conformance::client(&root)
         })?;
+        stages.run("test: MCP conformance suite (through the bridge)", || {
+            crate::conformance_server::server(&root)
+        })?;
         stages.run(
             "check: supply chain (cargo deny, npm licenses and audit)",
             || supply::check(&root),

@@ -70,6 +70,10 @@ struct Inner {
     /// server → the callers' peers with a call to it in flight (newest last).
     calling: HashMap<String, Vec<(u64, Peer<RoleServer>)>>,
     next_call: u64,
+    /// Resource URI (as the callers see it) → the sessions subscribed to it.
+    subscribed: HashMap<String, Vec<Peer<RoleServer>>>,
+    /// The lowest level of server log messages passed on (logging/setLevel).
+    log_level: Option<u8>,
 }
 
 #[derive(Clone, Default)]
@@ -200,6 +204,37 @@ impl Callers {
             server: server.to_string(),
             id,
         }
+    }
+
+    pub fn subscribe(&self, uri: &str, peer: Peer<RoleServer>) {
+        self.lock()
+            .subscribed
+            .entry(uri.to_string())
+            .or_default()
+            .push(peer);
+    }
+
+    pub fn unsubscribe(&self, uri: &str) {
+        self.lock().subscribed.remove(uri);
+    }
+
+    /// The sessions subscribed to `uri`.
+    pub fn subscribers(&self, uri: &str) -> Vec<Peer<RoleServer>> {
+        let mut inner = self.lock();
+        let Some(v) = inner.subscribed.get_mut(uri) else {
+            return Vec::new();
+        };
+        v.retain(|p| !p.is_transport_closed());
+        v.clone()
+    }
+
+    pub fn set_log_level(&self, rank: u8) {
+        self.lock().log_level = Some(rank);
+    }
+
+    /// Whether a server's log message of `rank` goes on (after setLevel).
+    pub fn logs(&self, rank: u8) -> bool {
+        self.lock().log_level.is_some_and(|min| rank >= min)
     }
 
     /// The client with the newest call to `server` in flight.

@@ -65,7 +65,17 @@ async fn guard(State(g): State<Guard>, request: Request, next: Next) -> Response
         )
             .into_response();
     }
-    if let Some(origin) = request.headers().get(header::ORIGIN) {
+    // A page's origin: only the bridge's own (it serves no pages, so no
+    // script can have it); any other web page is refused.
+    let own_origin = |o: &str| {
+        o.strip_prefix("http://")
+            .is_some_and(|hostport| loopback_host(hostport, g.port) && hostport.contains(':'))
+    };
+    if let Some(origin) = request
+        .headers()
+        .get(header::ORIGIN)
+        .filter(|o| !o.to_str().is_ok_and(own_origin))
+    {
         return (
             StatusCode::FORBIDDEN,
             format!(

@@ -47,6 +47,9 @@ pub struct BridgeOptions {
     /// Nobody sits at a window: a server's question no caller can take is
     /// refused at once (else it waits for the window).
     pub headless: bool,
+    /// Serving one server: keep its own names and URIs (no `server__`
+    /// prefix, no `mcpwb://`). With more than one server it has no effect.
+    pub bare: bool,
 }
 
 struct Shared {
@@ -85,6 +88,7 @@ impl Bridge {
         });
         tokio::spawn(watch_catalog(shared.clone()));
         tokio::spawn(watch_asks(shared.clone()));
+        tokio::spawn(watch_notes(shared.clone()));
         Bridge {
             shared,
             _guard: Arc::new(stop.drop_guard()),
@@ -194,6 +198,12 @@ impl Bridge {
                         .any(|p| names::glob(p, &t.qualified) || names::glob(p, own))
             })
             .collect();
+        let mut tools = tools;
+        if self.bare_server().is_some() {
+            for t in &mut tools {
+                t.qualified = t.tool["name"].as_str().unwrap_or_default().to_string();
+            }
+        }
         let by_name = tools
             .iter()
             .enumerate()
@@ -217,18 +227,51 @@ impl Bridge {
             .unwrap_or_else(|e| e.into_inner()) = None;
     }
 
+    /// The one server served under its own names, in bare mode.
+    pub fn bare_server(&self) -> Option<String> {
+        if !self.shared.options.bare {
+            return None;
+        }
+        let serving = self.serving();
+        (serving.len() == 1).then(|| serving[0].clone())
+    }
+
+    /// The URI a caller sees for `server`'s `uri`.
+    pub fn uri_out(&self, server: &str, uri: &str) -> String {
+        match self.bare_server() {
+            Some(_) => uri.to_string(),
+            None => names::resource_uri(server, uri),
+        }
+    }
+
+    /// The server and its own URI for a caller's URI.
+    pub fn uri_in(&self, uri: &str) -> Option<(String, String)> {
+        match self.bare_server() {
+            Some(server) => Some((server, uri.to_string())),
+            None => names::route_resource(uri).filter(|(s, _)| self.serving().contains(s)),
+        }
+    }
+
     /// The tools served now, with their qualified names.
     pub fn tools(&self) -> Vec<QualifiedTool> {
         self.served().tools.clone()
     }
 
-    /// The tool served under `qualified`.
+    /// The tool served under `qualified` (in bare mode any name goes to the
+    /// one server, which answers for it).
     pub fn tool(&self, qualified: &str) -> Option<QualifiedTool> {
         let served = self.served();
         served
             .by_name
             .get(qualified)
             .map(|&i| served.tools[i].clone())
+            .or_else(|| {
+                self.bare_server().map(|server| QualifiedTool {
+                    qualified: qualified.to_string(),
+                    server,
+                    tool: serde_json::json!({ "name": qualified }),
+                })
+            })
     }
 
     /// What is served, in short: a change to it is told to the callers.
@@ -247,6 +290,75 @@ impl Bridge {
             }
         }
         out
+    }
+}
+
+/// The order of MCP log levels (syslog's), lowest first.
+pub(crate) fn log_rank(level: &str) -> u8 {
+    match level {
+        "debug" => 0,
+        "info" => 1,
+        "notice" => 2,
+        "warning" => 3,
+        "error" => 4,
+        "critical" => 5,
+        "alert" => 6,
+        _ => 7,
+    }
+}
+
+/// Servers' log messages (once a caller set a level) and updates of
+/// subscribed resources go on to the callers' sessions.
+#[allow(deprecated)] // server logging (SEP-2577), still used by 2025-11-25 callers
+async fn watch_notes(shared: Arc<Shared>) {
+    let bridge = Bridge {
+        shared: shared.clone(),
+        _guard: Arc::new(CancellationToken::new().drop_guard()),
+    };
+    let mut events = shared.wb.subscribe();
+    loop {
+        let event = tokio::select! {
+            _ = shared.stop.cancelled() => return,
+            e = events.recv() => e,
+        };
+        match event {
+            Ok(Event::ServerLog {
+                server,
+                level,
+                logger,
+                data,
+            }) => {
+                if !shared.callers.logs(log_rank(&level)) || !bridge.serving().contains(&server) {
+                    continue;
+                }
+                let note = serde_json::from_value::<rmcp::model::LoggingMessageNotificationParam>(
+                    serde_json::json!({
+                        "level": level,
+                        "logger": logger.map(|l| format!("{server}/{l}")).unwrap_or(server),
+                        "data": serde_json::from_str::<serde_json::Value>(&data).unwrap_or(serde_json::Value::String(data)),
+                    }),
+                );
+                if let Ok(note) = note {
+                    for listener in shared.callers.listeners() {
+                        if let callers::Listener::Session(peer) = listener {
+                            let _ = peer.notify_logging_message(note.clone()).await;
+                        }
+                    }
+                }
+            }
+            Ok(Event::ResourceUpdated { server, uri }) => {
+                let ours = bridge.uri_out(&server, &uri);
+                for peer in shared.callers.subscribers(&ours) {
+                    let _ = peer
+                        .notify_resource_updated(
+                            rmcp::model::ResourceUpdatedNotificationParam::new(ours.clone()),
+                        )
+                        .await;
+                }
+            }
+            Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+            Err(_) => return,
+        }
     }
 }
 

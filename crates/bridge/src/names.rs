@@ -75,6 +75,17 @@ impl Names {
         names
     }
 
+    /// Each pair under its own name (one server's items).
+    pub fn bare<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Names {
+        let mut names = Names::default();
+        for (server, name) in pairs {
+            let key = (server.to_string(), name.to_string());
+            names.forward.insert(key.clone(), name.to_string());
+            names.back.insert(name.to_string(), key);
+        }
+        names
+    }
+
     pub fn name(&self, server: &str, name: &str) -> Option<&str> {
         self.forward
             .get(&(server.to_string(), name.to_string()))

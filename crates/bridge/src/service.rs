@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 use workbench_core::CallOptions;
 use workbench_core::traffic::Direction;
 
-use crate::names::{self, Names};
+use crate::names::Names;
 use crate::{Bridge, policy};
 
 /// Where a handler leaves a result to be sent as it is.
@@ -111,24 +111,30 @@ impl Handler {
                 }
             }
         }
-        let names = Names::of(
-            items
-                .iter()
-                .map(|(s, p)| (s.as_str(), p["name"].as_str().unwrap_or_default())),
-        );
+        let pairs = items
+            .iter()
+            .map(|(s, p)| (s.as_str(), p["name"].as_str().unwrap_or_default()));
+        let names = if self.bridge.bare_server().is_some() {
+            Names::bare(pairs)
+        } else {
+            Names::of(pairs)
+        };
         (names, items)
     }
 }
 
+// Logging is deprecated by SEP-2577 but 2025-11-25 callers still use it.
+#[allow(deprecated)]
 impl ServerHandler for Handler {
     fn get_info(&self) -> ServerConfig {
         serde_json::from_value(json!({
             "protocolVersion": "2025-11-25",
             "capabilities": {
                 "tools": { "listChanged": true },
-                "resources": { "listChanged": true },
+                "resources": { "listChanged": true, "subscribe": true },
                 "prompts": { "listChanged": true },
-                "completions": {}
+                "completions": {},
+                "logging": {}
             },
             "serverInfo": {
                 "name": "mcp-workbench-bridge",
@@ -298,6 +304,67 @@ impl ServerHandler for Handler {
         }
     }
 
+    async fn set_level(
+        &self,
+        request: rmcp::model::SetLevelRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let rank = serde_json::to_value(request.level)
+            .ok()
+            .and_then(|v| v.as_str().map(crate::log_rank))
+            .unwrap_or(0);
+        self.bridge.callers().set_log_level(rank);
+        Ok(())
+    }
+
+    async fn subscribe(
+        &self,
+        request: rmcp::model::SubscribeRequestParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let (server, uri) = self
+            .bridge
+            .uri_in(&request.uri)
+            .ok_or_else(|| bad(format!("no resource {} here", request.uri)))?;
+        self.bridge
+            .wb()
+            .request(
+                &server,
+                "resources/subscribe",
+                json!({ "uri": uri }),
+                CallOptions::default(),
+            )
+            .await
+            .map_err(upstream)?;
+        self.bridge
+            .callers()
+            .subscribe(&request.uri, ctx.peer.clone());
+        Ok(())
+    }
+
+    async fn unsubscribe(
+        &self,
+        request: rmcp::model::UnsubscribeRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let (server, uri) = self
+            .bridge
+            .uri_in(&request.uri)
+            .ok_or_else(|| bad(format!("no resource {} here", request.uri)))?;
+        self.bridge.callers().unsubscribe(&request.uri);
+        self.bridge
+            .wb()
+            .request(
+                &server,
+                "resources/unsubscribe",
+                json!({ "uri": uri }),
+                CallOptions::default(),
+            )
+            .await
+            .map_err(upstream)?;
+        Ok(())
+    }
+
     async fn list_resources(
         &self,
         _: Option<PaginatedRequestParams>,
@@ -308,7 +375,7 @@ impl ServerHandler for Handler {
             if let Some(cat) = self.bridge.wb().catalog().server(&server) {
                 for mut r in cat.resources {
                     let uri = r["uri"].as_str().unwrap_or_default().to_string();
-                    r["uri"] = Value::String(names::resource_uri(&server, &uri));
+                    r["uri"] = Value::String(self.bridge.uri_out(&server, &uri));
                     out.push(r);
                 }
             }
@@ -330,7 +397,7 @@ impl ServerHandler for Handler {
             if let Some(cat) = self.bridge.wb().catalog().server(&server) {
                 for mut t in cat.resource_templates {
                     let uri = t["uriTemplate"].as_str().unwrap_or_default().to_string();
-                    t["uriTemplate"] = Value::String(names::resource_uri(&server, &uri));
+                    t["uriTemplate"] = Value::String(self.bridge.uri_out(&server, &uri));
                     out.push(t);
                 }
             }
@@ -347,14 +414,12 @@ impl ServerHandler for Handler {
         request: ReadResourceRequestParams,
         ctx: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::ReadResourceResponse, ErrorData> {
-        let (server, uri) = names::route_resource(&request.uri)
-            .filter(|(s, _)| self.bridge.serving().contains(s))
-            .ok_or_else(|| {
-                bad(format!(
-                    "no resource {} here (resources/list names them)",
-                    request.uri
-                ))
-            })?;
+        let (server, uri) = self.bridge.uri_in(&request.uri).ok_or_else(|| {
+            bad(format!(
+                "no resource {} here (resources/list names them)",
+                request.uri
+            ))
+        })?;
         let mut out = self
             .bridge
             .wb()
@@ -372,7 +437,7 @@ impl ServerHandler for Handler {
         if let Some(contents) = out.result["contents"].as_array_mut() {
             for c in contents {
                 if let Some(u) = c["uri"].as_str() {
-                    c["uri"] = Value::String(names::resource_uri(&server, u));
+                    c["uri"] = Value::String(self.bridge.uri_out(&server, u));
                 }
             }
         }
@@ -409,12 +474,20 @@ impl ServerHandler for Handler {
         ctx: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::GetPromptResponse, ErrorData> {
         let (names, _) = self.prompt_names();
-        let (server, name) = names.route(&request.name).cloned().ok_or_else(|| {
-            bad(format!(
-                "no prompt {} here (prompts/list names them)",
-                request.name
-            ))
-        })?;
+        let bare = self
+            .bridge
+            .bare_server()
+            .map(|s| (s, request.name.to_string()));
+        let (server, name) = names
+            .route(&request.name)
+            .cloned()
+            .or(bare)
+            .ok_or_else(|| {
+                bad(format!(
+                    "no prompt {} here (prompts/list names them)",
+                    request.name
+                ))
+            })?;
         let mut params = json!({ "name": name });
         if let Some(args) = &request.arguments {
             params["arguments"] = json!(args);
@@ -447,17 +520,21 @@ impl ServerHandler for Handler {
             Some("ref/prompt") => {
                 let (names, _) = self.prompt_names();
                 let q = params["ref"]["name"].as_str().unwrap_or_default();
+                let bare = self.bridge.bare_server().map(|s| (s, q.to_string()));
                 let (server, name) = names
                     .route(q)
                     .cloned()
+                    .or(bare)
                     .ok_or_else(|| bad(format!("no prompt {q} here")))?;
                 params["ref"]["name"] = Value::String(name);
                 server
             }
             _ => {
                 let q = params["ref"]["uri"].as_str().unwrap_or_default();
-                let (server, uri) =
-                    names::route_resource(q).ok_or_else(|| bad(format!("no template {q} here")))?;
+                let (server, uri) = self
+                    .bridge
+                    .uri_in(q)
+                    .ok_or_else(|| bad(format!("no template {q} here")))?;
                 params["ref"]["uri"] = Value::String(uri);
                 server
             }

@@ -382,6 +382,18 @@ async fn requests_without_the_token_or_from_a_page_are_refused() {
         403,
         "DNS rebinding"
     );
+    let own = format!("http://{}", listening.addr);
+    assert_eq!(
+        status(post(&[good, ("origin", own.as_str())]).await.unwrap()),
+        200,
+        "the bridge's own origin (no page has it)"
+    );
+    let other = format!("http://127.0.0.1:{}", listening.addr.port() + 1);
+    assert_eq!(
+        status(post(&[good, ("origin", other.as_str())]).await.unwrap()),
+        403,
+        "a page served elsewhere on this machine"
+    );
     assert_eq!(status(post(&[good]).await.unwrap()), 200, "the real client");
     listening.stop.cancel();
     wb.shutdown().await;

@@ -28,6 +28,10 @@ pub struct ServeArgs {
     /// characters, against `server__tool` or the tool's own name (repeatable).
     #[arg(long, value_name = "PATTERN")]
     tools: Vec<String>,
+    /// With one server (--only NAME): keep its own tool, prompt and resource
+    /// names (no `server__` prefix, no `mcpwb://` URIs).
+    #[arg(long)]
+    bare: bool,
     /// Calls no standing rule decides: `all` run (the calling client asks
     /// its user), `read-only` run only tools marked read-only, `none` are
     /// refused. Tools denied in the agent's settings are always refused.
@@ -89,6 +93,7 @@ pub async fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
                 approvals: None,
             },
             headless: true,
+            bare: args.bare,
         },
     );
     bridge.settled(std::time::Duration::from_secs(10)).await;
