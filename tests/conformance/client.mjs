@@ -109,12 +109,16 @@ function runWithBrowser(args, env = childEnv) {
 // the session is answered by signing in again (step-up), as a person at a
 // terminal would. The tokens live in a throwaway keychain namespace.
 async function signIn() {
+  // The client's identity as a person writes it in the entry's "oauth"
+  // block (the secret through a reference, never in the file).
   const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}");
+  const oauth = { clientMetadataUrl: "https://conformance-test.local/client-metadata.json" };
+  if (context.client_id) oauth.clientId = context.client_id;
+  if (context.client_secret) oauth.clientSecret = "${CONFORMANCE_CLIENT_SECRET}";
+  writeFileSync(config, JSON.stringify({ mcpServers: { server: { type: "http", url, oauth } } }, null, 2));
+  childEnv.CONFORMANCE_CLIENT_SECRET = context.client_secret ?? "";
   const args = ["--config", config, "auth", "login", "server", "--no-browser"];
-  if (context.client_id) args.push("--client-id", context.client_id);
-  if (context.client_secret) args.push("--client-secret-env", "CONFORMANCE_CLIENT_SECRET");
-  args.push("--client-metadata-url", "https://conformance-test.local/client-metadata.json");
-  const login = await runWithBrowser(args, { ...childEnv, CONFORMANCE_CLIENT_SECRET: context.client_secret ?? "" });
+  const login = await runWithBrowser(args);
   if (login.status !== 0) return login.status;
   const using = ["--config", config, "--timeout", "20", "--sign-in=print"];
   try {

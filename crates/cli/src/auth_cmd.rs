@@ -67,6 +67,8 @@ struct Target {
     url: String,
     owner: String,
     keychain: Keychain,
+    /// The entry's `"oauth"` block, expanded.
+    client: workbench_core::config::OAuthClient,
 }
 
 fn target(cli: &Cli, name: &str) -> Result<Target, Failure> {
@@ -83,10 +85,12 @@ fn target(cli: &Cli, name: &str) -> Result<Target, Failure> {
         .ok_or_else(|| workbench_core::Error::UnknownServer(name.into()))?;
     let vars = Vars::from_process(cli.project.clone());
     let (url, owner) = auth::target(entry, &vars).map_err(Failure::Usage)?;
+    let client = auth::client_of(entry, &vars).map_err(Failure::Usage)?;
     Ok(Target {
         url,
         owner,
         keychain: Keychain::app(),
+        client,
     })
 }
 
@@ -135,18 +139,23 @@ async fn login_from(
     challenge: Option<auth::discover::Challenge>,
 ) -> Result<(Timeline, Result<auth::Tokens, String>), Failure> {
     let t = target(cli, name)?;
+    // The flags first, else the entry's "oauth" block.
     let secret = match &how.client_secret_env {
         Some(var) => {
             Some(std::env::var(var).map_err(|_| Failure::Usage(format!("{var} is not set")))?)
         }
+        None if how.client_id.is_none() => t.client.client_secret.clone(),
         None => None,
     };
     let no_browser = how.no_browser;
     let opts = flow::LoginOptions {
-        client_id: how.client_id.clone(),
+        client_id: how.client_id.clone().or(t.client.client_id.clone()),
         client_secret: secret,
-        client_metadata_url: how.client_metadata_url.clone(),
-        scope: how.scope.clone(),
+        client_metadata_url: how
+            .client_metadata_url
+            .clone()
+            .or(t.client.client_metadata_url.clone()),
+        scope: how.scope.clone().or(t.client.scope.clone()),
         open: Box::new(move |url| {
             eprintln!("Open this address to sign in:\n  {url}");
             if no_browser {

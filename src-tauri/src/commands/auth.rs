@@ -70,6 +70,17 @@ fn target(state: &AppState, name: &str) -> Result<(String, String), ErrorInfo> {
     auth::target(entry, &Vars::from_process(state.project_dir.clone())).map_err(refused)
 }
 
+/// The entry's `"oauth"` block, expanded.
+fn client(state: &AppState, name: &str) -> Result<workbench_core::config::OAuthClient, ErrorInfo> {
+    let config = state.load()?;
+    let entry = config
+        .servers
+        .iter()
+        .find(|e| e.name == name)
+        .ok_or(Error::UnknownServer(name.to_string()))?;
+    auth::client_of(entry, &Vars::from_process(state.project_dir.clone())).map_err(refused)
+}
+
 /// Whether `name` is signed in, as whom, until when.
 #[tauri::command]
 #[specta::specta]
@@ -154,11 +165,15 @@ pub async fn auth_sign_in<R: Runtime>(
                 as std::pin::Pin<Box<dyn std::future::Future<Output = bool> + Send>>
         }) as flow::Gate
     });
+    let entry_client = client(&state, &name)?;
     let opts = flow::LoginOptions {
-        client_id: None,
-        client_secret: None,
-        client_metadata_url: None,
-        scope: refusal.as_ref().and_then(|r| r.widened(stored.as_ref())),
+        client_id: entry_client.client_id,
+        client_secret: entry_client.client_secret,
+        client_metadata_url: entry_client.client_metadata_url,
+        scope: refusal
+            .as_ref()
+            .and_then(|r| r.widened(stored.as_ref()))
+            .or(entry_client.scope),
         open: Box::new(|url| {
             open::that_detached(url).map_err(|e| format!("could not open a browser: {e}"))
         }),

@@ -207,6 +207,36 @@ pub fn target(
     Ok((url, owner))
 }
 
+/// The entry's `"oauth"` block with its `${...}` references expanded (its
+/// secrets read under its own keychain prefix); empty when it has none.
+pub fn client_of(
+    entry: &crate::config::ServerEntry,
+    vars: &crate::config::vars::Vars,
+) -> Result<crate::config::OAuthClient, String> {
+    let Some(o) = &entry.oauth else {
+        return Ok(Default::default());
+    };
+    let vars = crate::config::vars::Vars {
+        owner: Some(crate::config::secrets::owner_prefix(
+            entry.scope,
+            vars.workspace.as_deref(),
+            &entry.name,
+        )),
+        ..vars.clone()
+    };
+    let ex = |key: &str, v: &Option<String>| -> Result<Option<String>, String> {
+        v.as_deref()
+            .map(|t| vars.expand(t).map_err(|e| format!("oauth.{key}: {e}")))
+            .transpose()
+    };
+    Ok(crate::config::OAuthClient {
+        client_id: ex("clientId", &o.client_id)?,
+        client_secret: ex("clientSecret", &o.client_secret)?,
+        scope: ex("scope", &o.scope)?,
+        client_metadata_url: ex("clientMetadataUrl", &o.client_metadata_url)?,
+    })
+}
+
 /// What the window and `mcpwb auth status` show of a sign-in.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]

@@ -202,6 +202,30 @@ pub fn parse_entry(name: &str, raw: &Value) -> Result<ServerEntry, Problem> {
             Some(_) => return Err(problem("/maxMessageSize", "must be a number of bytes")),
         },
         trusted: true,
+        oauth: match obj.get("oauth") {
+            None | Some(Value::Null) => None,
+            Some(Value::Object(o)) => {
+                let field = |key: &str| -> Result<Option<String>, Problem> {
+                    match o.get(key) {
+                        None | Some(Value::Null) => Ok(None),
+                        Some(Value::String(v)) => Ok(Some(v.clone())),
+                        Some(_) => Err(problem(&format!("/oauth/{key}"), "must be a string")),
+                    }
+                };
+                Some(super::OAuthClient {
+                    client_id: field("clientId")?,
+                    client_secret: field("clientSecret")?,
+                    scope: field("scope")?,
+                    client_metadata_url: field("clientMetadataUrl")?,
+                })
+            }
+            Some(_) => {
+                return Err(problem(
+                    "/oauth",
+                    "must be an object: {\"clientId\", \"clientSecret\", \"scope\", \"clientMetadataUrl\"}",
+                ));
+            }
+        },
         allow_insecure: match obj.get("allowInsecure") {
             None | Some(Value::Null) => false,
             Some(Value::Bool(b)) => *b,

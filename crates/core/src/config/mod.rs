@@ -136,6 +136,19 @@ pub struct ServerEntry {
     /// Whether the person trusts what the entry runs (see [`trust`]); not
     /// a key of the file. An untrusted entry does not start.
     pub trusted: bool,
+    /// `"oauth"`: how a remote entry signs in when its authorization server
+    /// wants a client registered ahead (or a scope, or a metadata document).
+    pub oauth: Option<OAuthClient>,
+}
+
+/// `"oauth": {"clientId", "clientSecret", "scope", "clientMetadataUrl"}`;
+/// each may use `${...}` references (a secret: `${secret:NAME}`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct OAuthClient {
+    pub client_id: Option<String>,
+    pub client_secret: Option<String>,
+    pub scope: Option<String>,
+    pub client_metadata_url: Option<String>,
 }
 
 /// Which protocol era a connection speaks.

@@ -191,6 +191,38 @@ fn message_size_and_allow_insecure_are_read_and_checked() {
 }
 
 #[test]
+fn an_oauth_block_is_read_and_its_references_expand_under_the_entrys_own_secrets() {
+    let cfg = parse(
+        r#"{"mcpServers": {
+            "gh": {"url": "https://h/mcp", "oauth": {"clientId": "abc", "clientSecret": "${CLIENT_SECRET}", "scope": "repo read:org"}},
+            "odd": {"url": "https://h/mcp", "oauth": "abc"},
+            "odder": {"url": "https://h/mcp", "oauth": {"clientId": 7}}
+        }}"#,
+    )
+    .unwrap();
+    let gh = cfg.servers.iter().find(|s| s.name == "gh").unwrap();
+    let o = gh.oauth.as_ref().unwrap();
+    assert_eq!(o.client_id.as_deref(), Some("abc"));
+    assert_eq!(
+        o.client_secret.as_deref(),
+        Some("${CLIENT_SECRET}"),
+        "the file keeps the reference"
+    );
+    let vars = crate::config::vars::Vars {
+        env: Some([("CLIENT_SECRET".to_string(), "s3cret".to_string())].into()),
+        ..Default::default()
+    };
+    let expanded = crate::auth::client_of(gh, &vars).unwrap();
+    assert_eq!(expanded.client_secret.as_deref(), Some("s3cret"));
+    assert_eq!(expanded.scope.as_deref(), Some("repo read:org"));
+    let pointers: Vec<_> = cfg.problems.iter().map(|p| p.pointer.as_str()).collect();
+    assert_eq!(
+        pointers,
+        ["/mcpServers/odd/oauth", "/mcpServers/odder/oauth/clientId"]
+    );
+}
+
+#[test]
 fn restart_policy_is_read_and_checked() {
     let cfg = parse(
         r#"{"mcpServers": {
