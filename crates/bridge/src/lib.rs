@@ -20,6 +20,7 @@ pub mod callers;
 pub mod http;
 pub mod names;
 pub mod policy;
+pub mod raw;
 pub mod service;
 pub mod settings;
 
@@ -117,8 +118,8 @@ impl Bridge {
 
     /// The handler for one stdio session, answering with upstream JSON as
     /// it came.
-    pub fn raw(&self) -> service::Raw {
-        service::Raw(self.handler("stdio"))
+    pub fn raw(&self) -> raw::Raw {
+        raw::Raw(self.handler("stdio"))
     }
 
     /// Serve one client over stdin/stdout until it leaves.

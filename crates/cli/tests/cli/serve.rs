@@ -229,3 +229,66 @@ fn the_python_sdk_client_uses_the_bridge_over_stdio_and_http() {
     let log = std::fs::read_to_string(&port_file).unwrap();
     assert_eq!(log.matches("long_task cancelled").count(), 2, "{log}");
 }
+
+/// `mcpwb serve --attach`: a client that launches `mcpwb serve` is relayed
+/// to a bridge already running (the app's), with the install's token from
+/// the keychain; no second set of servers is started.
+#[tokio::test]
+async fn serve_attach_relays_to_a_running_bridge() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = two_demos(dir.path(), &[]);
+    let home = dir.path().to_path_buf();
+    let keychain = format!("mcpwb-attach-test-{}", std::process::id());
+    let said = dir.path().join("serve.err");
+    let mut running = Command::new(BIN)
+        .args(["--config", &cfg, "--trust", "serve", "--http", "0"])
+        .env_remove("MCPWB_CONFIG")
+        .env("HOME", &home)
+        .env("MCPWB_KEYCHAIN", "keyutils")
+        .env("MCPWB_KEYCHAIN_SERVICE", &keychain)
+        .stderr(std::fs::File::create(&said).unwrap())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut url = None;
+    for _ in 0..200 {
+        let text = std::fs::read_to_string(&said).unwrap_or_default();
+        url = text
+            .split_whitespace()
+            .find(|w| w.starts_with("http://127.0.0.1:"))
+            .map(str::to_string);
+        if url.is_some() && text.contains("token") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let url = url.expect("the bridge said where it listens");
+    let attach = format!("--attach={url}");
+    let cmd = tokio::process::Command::new(BIN).configure(|c| {
+        c.args(["serve", &attach])
+            .env_remove("MCPWB_CONFIG")
+            .env("HOME", &home)
+            .env("MCPWB_KEYCHAIN", "keyutils")
+            .env("MCPWB_KEYCHAIN_SERVICE", &keychain);
+    });
+    let (tx, _changed) = tokio::sync::mpsc::unbounded_channel();
+    let client = Watcher(tx)
+        .serve(TokioChildProcess::new(cmd).unwrap())
+        .await
+        .unwrap();
+    let names: Vec<String> = client
+        .list_all_tools()
+        .await
+        .unwrap()
+        .iter()
+        .map(|t| t.name.to_string())
+        .collect();
+    assert!(names.contains(&"beta__echo".into()), "{names:?}");
+    let echoed = call(&client, "beta__echo", json!({ "message": "attached" }))
+        .await
+        .unwrap();
+    assert_eq!(echoed["content"][0]["text"], "attached");
+    client.cancel().await.unwrap();
+    let _ = running.kill();
+    let _ = running.wait();
+}

@@ -17,6 +17,7 @@
 pub mod callback;
 pub mod discover;
 pub mod flow;
+mod probe;
 pub mod refusal;
 pub mod store;
 

@@ -1,0 +1,123 @@
+//! Answers sent as the upstream server wrote them: the handler leaves the
+//! JSON in a `RawSlot` carried in the request's extensions, and `Raw` (the
+//! stdio session's service) sends it instead of rmcp's typed value, with
+//! `resultType` and cache hints added for 2026-07-28 callers and dropped for
+//! earlier ones. Over HTTP there is no slot: rmcp's typed value is sent.
+
+use std::sync::{Arc, Mutex};
+
+use rmcp::RoleServer;
+use rmcp::ServerHandler;
+use rmcp::model::{
+    ClientNotification, ClientRequest, CustomResult, ErrorData, ProtocolVersion, ServerConfig,
+    ServerResult,
+};
+use rmcp::service::{NotificationContext, RequestContext, Service};
+use serde_json::{Value, json};
+
+use crate::service::Handler;
+
+/// Where a handler leaves a result to be sent as it is.
+#[derive(Clone, Default)]
+pub(crate) struct RawSlot(Arc<Mutex<Option<Value>>>);
+
+impl RawSlot {
+    /// Answer with `v` as it is where the session sends raw JSON (stdio);
+    /// else (HTTP: rmcp's service wants the typed handler) as rmcp's type,
+    /// which keeps what the type models.
+    pub(crate) fn answer<T: serde::de::DeserializeOwned>(
+        ctx: &RequestContext<RoleServer>,
+        v: Value,
+        placeholder: impl FnOnce() -> T,
+    ) -> Result<T, ErrorData> {
+        match ctx.extensions.get::<RawSlot>() {
+            Some(slot) => {
+                *slot.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(v);
+                Ok(placeholder())
+            }
+            None => {
+                // rmcp's types leave `resultType` out unless it is sent; a
+                // 2026-07-28 caller needs it (rmcp strips it for earlier ones).
+                let mut v = v;
+                if let Some(obj) = v.as_object_mut() {
+                    obj.entry("resultType")
+                        .or_insert_with(|| Value::String("complete".into()));
+                }
+                serde_json::from_value(v).map_err(|e| {
+                    ErrorData::internal_error(
+                        format!("the server's answer does not fit: {e}"),
+                        None,
+                    )
+                })
+            }
+        }
+    }
+}
+
+/// The handler, answering with the upstream JSON where it has it.
+#[derive(Clone)]
+pub struct Raw(pub Handler);
+
+impl Service<RoleServer> for Raw {
+    async fn handle_request(
+        &self,
+        request: ClientRequest,
+        mut ctx: RequestContext<RoleServer>,
+    ) -> Result<ServerResult, ErrorData> {
+        let slot = RawSlot::default();
+        ctx.extensions.insert(slot.clone());
+        let cacheable = matches!(
+            request,
+            ClientRequest::ListToolsRequest(_)
+                | ClientRequest::ListPromptsRequest(_)
+                | ClientRequest::ListResourcesRequest(_)
+                | ClientRequest::ListResourceTemplatesRequest(_)
+                | ClientRequest::ReadResourceRequest(_)
+        );
+        let new_era = ctx
+            .protocol_version()
+            .or_else(|| ctx.meta.protocol_version())
+            .is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str());
+        let typed = Service::handle_request(&self.0, request, ctx).await?;
+        let raw = slot.0.lock().unwrap_or_else(|e| e.into_inner()).take();
+        Ok(match raw {
+            Some(mut v) => {
+                // 2026-07-28 results say they are complete; earlier ones do not.
+                if let Some(obj) = v.as_object_mut() {
+                    if new_era {
+                        obj.entry("resultType")
+                            .or_insert_with(|| Value::String("complete".into()));
+                        // Cache hints (SEP-2549): not cached, for this caller
+                        // only — what the bridge serves changes as servers do.
+                        if cacheable {
+                            obj.entry("ttlMs").or_insert_with(|| json!(0));
+                            obj.entry("cacheScope").or_insert_with(|| json!("private"));
+                        }
+                    } else {
+                        // Fields of 2026-07-28 results an earlier caller
+                        // does not know (an upstream server may be newer).
+                        if obj.get("resultType").and_then(Value::as_str) == Some("complete") {
+                            obj.remove("resultType");
+                        }
+                        obj.remove("ttlMs");
+                        obj.remove("cacheScope");
+                    }
+                }
+                ServerResult::CustomResult(CustomResult(v))
+            }
+            None => typed,
+        })
+    }
+
+    async fn handle_notification(
+        &self,
+        notification: ClientNotification,
+        ctx: NotificationContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        Service::handle_notification(&self.0, notification, ctx).await
+    }
+
+    fn get_info(&self) -> ServerConfig {
+        ServerHandler::get_info(&self.0)
+    }
+}
