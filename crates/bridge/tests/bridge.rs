@@ -100,6 +100,27 @@ impl ClientHandler for Caller {
     async fn on_tool_list_changed(&self, _: NotificationContext<RoleClient>) {
         let _ = self.changed.send(());
     }
+
+    /// A person at this client fills the form the server asked for.
+    async fn create_elicitation(
+        &self,
+        _: rmcp::model::ElicitRequestParams,
+        _: rmcp::service::RequestContext<RoleClient>,
+    ) -> Result<rmcp::model::ElicitResult, rmcp::ErrorData> {
+        Ok(
+            serde_json::from_value(json!({ "action": "accept", "content": { "name": "Ada" } }))
+                .unwrap(),
+        )
+    }
+
+    fn get_info(&self) -> rmcp::model::ClientInfo {
+        serde_json::from_value(json!({
+            "protocolVersion": "2025-11-25",
+            "capabilities": { "elicitation": { "form": {} } },
+            "clientInfo": { "name": "bridge-test-caller", "version": "1" }
+        }))
+        .unwrap()
+    }
 }
 
 struct Connected {
@@ -395,6 +416,26 @@ async fn requests_without_the_token_or_from_a_page_are_refused() {
         "a page served elsewhere on this machine"
     );
     assert_eq!(status(post(&[good]).await.unwrap()), 200, "the real client");
+    listening.stop.cancel();
+    wb.shutdown().await;
+}
+
+/// A server's question during a call through the bridge goes to the client
+/// that made the call (it says it takes elicitation), and its answer goes
+/// back to the server; the call ends with what the person said.
+#[tokio::test]
+async fn a_servers_question_goes_to_the_calling_client_and_its_answer_back() {
+    let dir = tempfile::tempdir().unwrap();
+    let wb = workbench(dir.path(), &[("alpha", &[]), ("legacy", &["--legacy"])]).await;
+    let (_bridge, listening) = bridge(&wb, Policy::default()).await;
+    let (_, mode) = modes().into_iter().next().unwrap();
+    let c = connect(&listening.url(), mode).await;
+    for tool in ["alpha__ask_user", "legacy__ask_user"] {
+        let out = call(&c, tool, json!({ "message": "who are you?" })).await;
+        assert!(out.to_string().contains("Ada"), "{tool}: {out}");
+        assert!(out.to_string().contains("accept"), "{tool}: {out}");
+    }
+    c.client.cancel().await.unwrap();
     listening.stop.cancel();
     wb.shutdown().await;
 }
