@@ -113,7 +113,7 @@ impl ClientHandler for Caller {
         )
     }
 
-    fn get_info(&self) -> rmcp::model::ClientInfo {
+    fn get_info(&self) -> rmcp::model::ClientConfig {
         serde_json::from_value(json!({
             "protocolVersion": "2025-11-25",
             "capabilities": { "elicitation": { "form": {} } },
