@@ -6,7 +6,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Driver } from "./harness.mjs";
+import { Driver, freePort } from "./harness.mjs";
 
 describe("every view", () => {
   let driver;
@@ -61,6 +61,11 @@ describe("every view", () => {
       await check("edit-config");
       await session.clickText(".sidebar-actions button", "Import");
       await check("import");
+      await session.clickText(".sidebar-actions button", "Bridge");
+      await session.replaceText(await session.find(".bridge-switch input[type=text]"), String(await freePort()));
+      await session.click(await session.find(".bridge-switch [role=switch]"));
+      await session.waitForTexts(".bridge-url", (t) => t.length === 1);
+      await check("bridge");
       await session.click(await session.find(".header-tools button[aria-label=Settings]"));
       await session.waitForTexts(".settings h1", (t) => t.includes("Settings"));
       await check("settings");
