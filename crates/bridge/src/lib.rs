@@ -140,6 +140,33 @@ impl Bridge {
             .map_err(|e| format!("the session ended badly: {e}"))
     }
 
+    /// Headless (`mcpwb serve`), the client's roots (its project folders)
+    /// become every server's roots, now and whenever the client says they
+    /// changed. The window keeps its own roots per server.
+    #[allow(deprecated)] // roots (SEP-2577), still what 2025-11-25 clients send
+    pub(crate) fn adopt_roots(&self, peer: rmcp::Peer<rmcp::RoleServer>) {
+        let takes = peer
+            .peer_info()
+            .is_some_and(|i| i.capabilities.roots.is_some());
+        if !self.shared.options.headless || !takes {
+            return;
+        }
+        let wb = self.shared.wb.clone();
+        tokio::spawn(async move {
+            let Ok(listed) = peer.list_roots().await else {
+                return;
+            };
+            let roots: Vec<serde_json::Value> = listed
+                .roots
+                .iter()
+                .filter_map(|r| serde_json::to_value(r).ok())
+                .collect();
+            for status in wb.statuses() {
+                let _ = wb.set_roots(&status.name, roots.clone()).await;
+            }
+        });
+    }
+
     /// The servers served now: Ready, and named by `--only` if given.
     pub fn serving(&self) -> Vec<String> {
         let only = &self.shared.options.only;

@@ -104,7 +104,12 @@ impl ServerHandler for Handler {
     }
 
     async fn on_initialized(&self, ctx: NotificationContext<RoleServer>) {
-        self.bridge.callers().join(ctx.peer, self.transport);
+        self.bridge.callers().join(ctx.peer.clone(), self.transport);
+        self.bridge.adopt_roots(ctx.peer);
+    }
+
+    async fn on_roots_list_changed(&self, ctx: NotificationContext<RoleServer>) {
+        self.bridge.adopt_roots(ctx.peer);
     }
 
     fn accepted_subscription_filter(

@@ -88,6 +88,7 @@ struct Caller {
     changed: mpsc::UnboundedSender<()>,
 }
 
+#[allow(deprecated)] // roots (SEP-2577), as 2025-11-25 clients still send them
 impl ClientHandler for Caller {
     async fn on_progress(
         &self,
@@ -113,10 +114,21 @@ impl ClientHandler for Caller {
         )
     }
 
+    /// This client's project folder.
+    async fn list_roots(
+        &self,
+        _: rmcp::service::RequestContext<RoleClient>,
+    ) -> Result<rmcp::model::ListRootsResult, rmcp::ErrorData> {
+        Ok(serde_json::from_value(
+            json!({ "roots": [{ "uri": "file:///work/callers-project", "name": "project" }] }),
+        )
+        .unwrap())
+    }
+
     fn get_info(&self) -> rmcp::model::ClientConfig {
         serde_json::from_value(json!({
             "protocolVersion": "2025-11-25",
-            "capabilities": { "elicitation": { "form": {} } },
+            "capabilities": { "elicitation": { "form": {} }, "roots": { "listChanged": true } },
             "clientInfo": { "name": "bridge-test-caller", "version": "1" }
         }))
         .unwrap()
@@ -422,7 +434,8 @@ async fn requests_without_the_token_or_from_a_page_are_refused() {
 
 /// A server's question during a call through the bridge goes to the client
 /// that made the call (it says it takes elicitation), and its answer goes
-/// back to the server; the call ends with what the person said.
+/// back to the server; the call ends with what the person said. Headless,
+/// the client's roots become the servers' roots.
 #[tokio::test]
 async fn a_servers_question_goes_to_the_calling_client_and_its_answer_back() {
     let dir = tempfile::tempdir().unwrap();
@@ -435,6 +448,19 @@ async fn a_servers_question_goes_to_the_calling_client_and_its_answer_back() {
         assert!(out.to_string().contains("Ada"), "{tool}: {out}");
         assert!(out.to_string().contains("accept"), "{tool}: {out}");
     }
+    // Headless, the caller's roots are the servers' roots.
+    let mut roots = Value::Null;
+    for _ in 0..50 {
+        roots = call(&c, "legacy__list_roots", json!({})).await;
+        if roots.to_string().contains("callers-project") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(
+        roots.to_string().contains("file:///work/callers-project"),
+        "{roots}"
+    );
     c.client.cancel().await.unwrap();
     listening.stop.cancel();
     wb.shutdown().await;
