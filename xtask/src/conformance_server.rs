@@ -5,7 +5,8 @@
 //! not in the npm package), so scenarios that need the suite's fixtures fail
 //! on both: reported, not failed. What fails the run is a scenario that
 //! passes straight and fails through the bridge — something the bridge lost.
-//! The bridge talks to the demo server on 2025-11-25 (see below).
+//! The same for the reference "everything" server from npm, when set up.
+//! The bridge talks to both on 2025-11-25 (see below).
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -22,7 +23,16 @@ impl Drop for Killed {
 }
 
 /// Each scenario's (name, passed, "p/n" checks) from the suite's summary.
-fn run_suite(node: &Path, suite: &Path, url: &str) -> Result<Vec<(String, bool, String)>> {
+type Rows = Vec<(String, bool, String)>;
+
+/// The suite's tools: Node, the suite's script, and `mcpwb`.
+struct Tools<'a> {
+    node: &'a Path,
+    suite: &'a Path,
+    mcpwb: &'a Path,
+}
+
+fn run_suite(node: &Path, suite: &Path, url: &str) -> Result<Rows> {
     let out = Command::new(node)
         .arg(suite)
         .args(["server", "--url", url])
@@ -59,64 +69,43 @@ fn run_suite(node: &Path, suite: &Path, url: &str) -> Result<Vec<(String, bool, 
     Ok(rows)
 }
 
-fn wait_for(path: &Path, what: &str) -> Result<String> {
+/// One server, straight and through `mcpwb serve --bare`: (straight,
+/// through the bridge) results. `straight` is started listening over HTTP
+/// and says its address through `addr`; `entry` is its stdio mcp.json entry.
+fn compare(
+    label: &str,
+    home: &Path,
+    tools: &Tools<'_>,
+    mut straight: Command,
+    addr: impl Fn() -> Option<String>,
+    entry: &str,
+) -> Result<(Rows, Rows)> {
+    let Tools { node, suite, mcpwb } = tools;
+    let server = Killed(
+        straight
+            .stderr(Stdio::null())
+            .stdout(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("{label}: {e}"))?,
+    );
+    let mut direct_url = None;
     for _ in 0..400 {
-        if let Ok(text) = std::fs::read_to_string(path)
-            && !text.trim().is_empty()
-        {
-            return Ok(text);
+        direct_url = addr();
+        if direct_url.is_some() {
+            break;
         }
         std::thread::sleep(Duration::from_millis(25));
     }
-    Err(format!("{what} did not start"))
-}
-
-pub fn server(root: &Path) -> Result {
-    crate::conformance::install(root)?;
-    sh(cmd(
-        "cargo",
-        &[
-            "build",
-            "-q",
-            "-p",
-            "workbench-cli",
-            "-p",
-            "workbench-testkit",
-            "--bins",
-        ],
-        root,
-    ))?;
-    let dir = root.join("tests/conformance");
-    let node = crate::conformance::node(&dir)?;
-    let suite = dir.join("node_modules/@modelcontextprotocol/conformance/dist/index.js");
-    let bin = crate::tasks::target_dir(root).join("debug");
-    let home =
-        std::env::temp_dir().join(format!("mcpwb-conformance-server-{}", std::process::id()));
-    std::fs::create_dir_all(&home).map_err(|e| e.to_string())?;
-    let port_file = home.join("demo-addr");
-    let demo = Killed(
-        Command::new(bin.join("mcp-demo-server"))
-            .args(["--http", "127.0.0.1:0", "--name", "demo", "--port-file"])
-            .arg(&port_file)
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| format!("the demo server: {e}"))?,
-    );
-    let direct_url = format!(
-        "http://{}/mcp",
-        wait_for(&port_file, "the demo server")?.trim()
-    );
-    let config = home.join("mcp.json");
-    let entry = format!(
-        // Upstream on 2025-11-25: resources/subscribe to a 2026-07-28 server
-        // needs subscriptions/listen, which the core does not speak yet.
-        r#"{{ "mcpServers": {{ "demo": {{ "command": {:?}, "args": ["--name", "demo"], "protocolVersion": "2025-11-25" }} }} }}"#,
-        bin.join("mcp-demo-server").display().to_string()
-    );
-    std::fs::write(&config, entry).map_err(|e| e.to_string())?;
-    let said = home.join("serve.err");
+    let direct_url = direct_url.ok_or(format!("{label} did not start"))?;
+    let config = home.join(format!("{label}.json"));
+    std::fs::write(
+        &config,
+        format!(r#"{{ "mcpServers": {{ "{label}": {entry} }} }}"#),
+    )
+    .map_err(|e| e.to_string())?;
+    let said = home.join(format!("{label}-serve.err"));
     let bridge = Killed(
-        Command::new(bin.join("mcpwb"))
+        Command::new(mcpwb)
             .arg("--config")
             .arg(&config)
             .args([
@@ -126,10 +115,10 @@ pub fn server(root: &Path) -> Result {
                 "0",
                 "--no-token",
                 "--only",
-                "demo",
+                label,
                 "--bare",
             ])
-            .env("HOME", &home)
+            .env("HOME", home)
             .env("MCPWB_KEYCHAIN", "keyutils")
             .env_remove("MCPWB_CONFIG")
             .stderr(std::fs::File::create(&said).map_err(|e| e.to_string())?)
@@ -151,33 +140,119 @@ pub fn server(root: &Path) -> Result {
     if bridge_url.is_empty() {
         return Err("mcpwb serve --http did not say where it listens".into());
     }
-    println!("the demo server straight: {direct_url}\nthrough the bridge: {bridge_url}");
-    let direct = run_suite(&node, &suite, &direct_url)?;
-    let bridged = run_suite(&node, &suite, &bridge_url)?;
-    drop((demo, bridge));
-    let _ = std::fs::remove_dir_all(&home);
-    println!("\n| scenario | demo server straight | through the bridge |\n|---|---|---|");
+    println!("{label} straight: {direct_url}   through the bridge: {bridge_url}");
+    let direct = run_suite(node, suite, &direct_url)?;
+    let bridged = run_suite(node, suite, &bridge_url)?;
+    drop((server, bridge));
+    Ok((direct, bridged))
+}
+
+/// Print the table; the scenarios that pass straight but not through the bridge.
+fn report(label: &str, direct: &Rows, bridged: &Rows) -> Vec<String> {
+    println!("\n| scenario | {label} straight | through the bridge |\n|---|---|---|");
     let mut lost = Vec::new();
-    for (name, ok, checks) in &direct {
+    let shown = |ok: bool, checks: &str| format!("{} {checks}", if ok { "pass" } else { "fail" });
+    for (name, ok, checks) in direct {
         let through = bridged.iter().find(|(n, ..)| n == name);
-        let shown =
-            |ok: bool, checks: &str| format!("{} {checks}", if ok { "pass" } else { "fail" });
         let b = through
             .map(|(_, o, c)| shown(*o, c))
             .unwrap_or_else(|| "not run".into());
         println!("| {name} | {} | {b} |", shown(*ok, checks));
         if *ok && !through.is_some_and(|(_, o, _)| *o) {
-            lost.push(name.as_str());
+            lost.push(format!("{label}: {name}"));
         }
     }
-    let count = |rows: &[(String, bool, String)]| rows.iter().filter(|r| r.1).count();
+    let count = |rows: &Rows| rows.iter().filter(|r| r.1).count();
     println!(
-        "\n{}/{} server scenarios pass through the bridge; {}/{} against the demo server straight",
-        count(&bridged),
+        "\n{label}: {}/{} server scenarios pass through the bridge; {}/{} straight",
+        count(bridged),
         bridged.len(),
-        count(&direct),
+        count(direct),
         direct.len()
     );
+    lost
+}
+
+pub fn server(root: &Path) -> Result {
+    crate::conformance::install(root)?;
+    sh(cmd(
+        "cargo",
+        &[
+            "build",
+            "-q",
+            "-p",
+            "workbench-cli",
+            "-p",
+            "workbench-testkit",
+            "--bins",
+        ],
+        root,
+    ))?;
+    let dir = root.join("tests/conformance");
+    let node = crate::conformance::node(&dir)?;
+    let suite = dir.join("node_modules/@modelcontextprotocol/conformance/dist/index.js");
+    let target = crate::tasks::target_dir(root);
+    let bin = target.join("debug");
+    let mcpwb = bin.join("mcpwb");
+    let home =
+        std::env::temp_dir().join(format!("mcpwb-conformance-server-{}", std::process::id()));
+    std::fs::create_dir_all(&home).map_err(|e| e.to_string())?;
+    let mut lost = Vec::new();
+    let tools = Tools {
+        node: &node,
+        suite: &suite,
+        mcpwb: &mcpwb,
+    };
+
+    // The demo server. Upstream on 2025-11-25: resources/subscribe to a
+    // 2026-07-28 server needs subscriptions/listen, which the core does not
+    // speak yet.
+    let demo = bin.join("mcp-demo-server");
+    let port_file = home.join("demo-addr");
+    let mut straight = Command::new(&demo);
+    straight
+        .args(["--http", "127.0.0.1:0", "--name", "demo", "--port-file"])
+        .arg(&port_file);
+    let entry = format!(
+        r#"{{ "command": {:?}, "args": ["--name", "demo"], "protocolVersion": "2025-11-25" }}"#,
+        demo.display().to_string()
+    );
+    let addr = || {
+        std::fs::read_to_string(&port_file)
+            .ok()
+            .filter(|t| !t.trim().is_empty())
+            .map(|t| format!("http://{}/mcp", t.trim()))
+    };
+    let (d, b) = compare("demo", &home, &tools, straight, addr, &entry)?;
+    lost.extend(report("demo", &d, &b));
+
+    // The reference "everything" server from npm (set up by cargo xtask test).
+    let everything = target.join("third-party/node_modules/.bin/mcp-server-everything");
+    if everything.exists() {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .and_then(|l| l.local_addr())
+            .map(|a| a.port())
+            .map_err(|e| e.to_string())?;
+        let mut straight = Command::new(&everything);
+        straight.arg("streamableHttp").env("PORT", port.to_string());
+        let entry = format!(
+            r#"{{ "command": {:?}, "args": ["stdio"], "protocolVersion": "2025-11-25" }}"#,
+            everything.display().to_string()
+        );
+        let url = format!("http://127.0.0.1:{port}/mcp");
+        let addr = || {
+            std::net::TcpStream::connect(("127.0.0.1", port))
+                .ok()
+                .map(|_| url.clone())
+        };
+        let (d, b) = compare("everything", &home, &tools, straight, addr, &entry)?;
+        lost.extend(report("everything", &d, &b));
+    } else {
+        println!(
+            "(the third-party everything server is not installed: cargo xtask test sets it up)"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&home);
     if lost.is_empty() {
         Ok(())
     } else {
