@@ -100,9 +100,10 @@ fn snippets(url: &str, token: &str) -> Vec<Snippet> {
 fn status(state: &AppState) -> BridgeStatus {
     let saved = BridgeSettings::load(&file());
     let running = state.bridge.0.lock().unwrap_or_else(|e| e.into_inner());
-    let token = settings::token(&Keychain::app()).ok();
     match running.as_ref() {
         Some((bridge, listening)) => {
+            // Read from the keychain only while on (the room polls).
+            let token = settings::token(&Keychain::app()).ok();
             let url = listening.url();
             BridgeStatus {
                 on: true,
