@@ -90,16 +90,6 @@ fn challenge(response: &reqwest::Response) -> Result<Option<String>> {
     }
 }
 
-fn scope_of(header: &str) -> Option<String> {
-    let at = header.find("scope=")? + "scope=".len();
-    let rest = &header[at..];
-    let value = match rest.strip_prefix('"') {
-        Some(quoted) => quoted.split('"').next()?,
-        None => rest.split([',', ' ']).next()?,
-    };
-    Some(value.to_owned())
-}
-
 /// A sessionless `server/discover` that a 2025-era server rejects with a 4xx
 /// becomes a JSON-RPC error carrying the request's id, so the lifecycle can
 /// fall back to `initialize` (what rmcp's own client does).
@@ -220,24 +210,31 @@ impl TapClient {
                 ClientJsonRpcMessage::Request(r) => Some(r.request.method().to_string()),
                 _ => None,
             };
-            self.traffic.note_refusal(
-                &self.server,
-                crate::auth::refusal::Refusal::new(status.as_u16(), method, &header),
-            );
-        }
-        if status == StatusCode::UNAUTHORIZED
-            && let Some(header) = challenge(&response)?
-        {
-            return Err(StreamableHttpError::AuthRequired(AuthRequiredError::new(
-                header,
-            )));
-        }
-        if status == StatusCode::FORBIDDEN
-            && let Some(header) = challenge(&response)?
-        {
-            let scope = scope_of(&header);
+            let refusal = crate::auth::refusal::Refusal::new(status.as_u16(), method, &header);
+            self.traffic.note_refusal(&self.server, refusal.clone());
+            if status == StatusCode::UNAUTHORIZED {
+                return Err(StreamableHttpError::AuthRequired(AuthRequiredError::new(
+                    header,
+                )));
+            }
+            // 403: only this request needs a wider grant. It gets an error
+            // answer of its own; the session goes on (a transport error
+            // here would end it).
+            if let ClientJsonRpcMessage::Request(r) = &message {
+                let error = ErrorData::invalid_request(
+                    format!(
+                        "{}: sign in with the wider scope (the server's Sign-in section, or mcpwb --sign-in)",
+                        refusal.describe()
+                    ),
+                    Some(serde_json::json!({ "httpStatus": 403, "wwwAuthenticate": header })),
+                );
+                return Ok(StreamableHttpPostResponse::Json(
+                    ServerJsonRpcMessage::error(error, Some(r.id.clone())),
+                    None,
+                ));
+            }
             return Err(StreamableHttpError::InsufficientScope(
-                InsufficientScopeError::new(header, scope),
+                InsufficientScopeError::new(header, refusal.scope),
             ));
         }
         if matches!(status, StatusCode::ACCEPTED | StatusCode::NO_CONTENT) {

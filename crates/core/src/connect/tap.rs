@@ -1,9 +1,8 @@
 //! A transport decorator that reports a failed send: over Streamable HTTP
 //! that means the session is gone (404, connection refused), which rmcp does
-//! not treat as the end of the transport. A `403 insufficient_scope` is not
-//! a break: the session is fine, only that request needs a wider grant (the
-//! refusal is noted for the sign-in; see `auth::refusal`). (The bytes are
-//! recorded below rmcp, in `httptap`.)
+//! not treat as the end of the transport. (The bytes are recorded below
+//! rmcp, in `httptap`, which answers a request refused with `403
+//! insufficient_scope` itself: that is not a break.)
 
 use rmcp::RoleClient;
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
@@ -26,10 +25,7 @@ impl<T: Transport<RoleClient> + Send> Transport<RoleClient> for BreakWatch<T> {
         async move {
             let result = sending.await;
             if let Err(e) = &result {
-                let why = super::error_chain(e);
-                if !why.contains("Insufficient scope") {
-                    let _ = broken.send(why);
-                }
+                let _ = broken.send(super::error_chain(e));
             }
             result
         }

@@ -479,7 +479,11 @@ async fn a_403_insufficient_scope_is_noted_and_a_wider_sign_in_gets_through() {
             .count()
     };
     let before = handshakes(&wb);
-    echo(&wb).await.expect_err("the grant is too narrow");
+    let refused = echo(&wb).await.expect_err("the grant is too narrow");
+    assert!(
+        refused.to_string().contains("sign in with the wider scope"),
+        "the error says what to do: {refused}"
+    );
     // Only the call was refused: the session goes on (no reconnect).
     tokio::time::sleep(Duration::from_millis(600)).await;
     assert_eq!(handshakes(&wb), before, "a 403 broke the session");
