@@ -66,6 +66,8 @@ struct Shared {
 struct Served {
     tools: Vec<QualifiedTool>,
     by_name: std::collections::HashMap<String, usize>,
+    /// In bare mode with one server served: that server.
+    bare: Option<String>,
 }
 
 /// Shared by every session; the watchers stop when the last clone drops.
@@ -76,6 +78,16 @@ pub struct Bridge {
 }
 
 impl Bridge {
+    /// The bridge as a watcher task sees it: the shared state without a
+    /// stop guard of its own (the watchers end when the last real clone
+    /// drops).
+    fn watcher(shared: Arc<Shared>) -> Bridge {
+        Bridge {
+            shared,
+            _guard: Arc::new(CancellationToken::new().drop_guard()),
+        }
+    }
+
     /// A bridge over `wb` (call inside a Tokio runtime: it starts the
     /// list_changed and asks watchers).
     pub fn new(wb: Workbench, options: BridgeOptions) -> Bridge {
@@ -226,8 +238,9 @@ impl Bridge {
                         .any(|p| names::glob(p, &t.qualified) || names::glob(p, own))
             })
             .collect();
+        let bare = (self.shared.options.bare && serving.len() == 1).then(|| serving[0].clone());
         let mut tools = tools;
-        if self.bare_server().is_some() {
+        if bare.is_some() {
             for t in &mut tools {
                 t.qualified = t.tool["name"].as_str().unwrap_or_default().to_string();
             }
@@ -237,7 +250,11 @@ impl Bridge {
             .enumerate()
             .map(|(i, t)| (t.qualified.clone(), i))
             .collect();
-        let served = Arc::new(Served { tools, by_name });
+        let served = Arc::new(Served {
+            tools,
+            by_name,
+            bare,
+        });
         *self
             .shared
             .served
@@ -257,11 +274,7 @@ impl Bridge {
 
     /// The one server served under its own names, in bare mode.
     pub fn bare_server(&self) -> Option<String> {
-        if !self.shared.options.bare {
-            return None;
-        }
-        let serving = self.serving();
-        (serving.len() == 1).then(|| serving[0].clone())
+        self.served().bare.clone()
     }
 
     /// The URI a caller sees for `server`'s `uri`.
@@ -339,10 +352,7 @@ pub(crate) fn log_rank(level: &str) -> u8 {
 /// subscribed resources go on to the callers' sessions.
 #[allow(deprecated)] // server logging (SEP-2577), still used by 2025-11-25 callers
 async fn watch_notes(shared: Arc<Shared>) {
-    let bridge = Bridge {
-        shared: shared.clone(),
-        _guard: Arc::new(CancellationToken::new().drop_guard()),
-    };
+    let bridge = Bridge::watcher(shared.clone());
     let mut events = shared.wb.subscribe();
     loop {
         let event = tokio::select! {
@@ -406,10 +416,7 @@ fn pipes() -> Option<(
 /// Tell every caller when what is served changes (a server came or went,
 /// its lists changed), at most every 100 ms.
 async fn watch_catalog(shared: Arc<Shared>) {
-    let bridge = Bridge {
-        shared: shared.clone(),
-        _guard: Arc::new(CancellationToken::new().drop_guard()),
-    };
+    let bridge = Bridge::watcher(shared.clone());
     let mut events = shared.wb.subscribe();
     let mut last = bridge.fingerprint();
     loop {

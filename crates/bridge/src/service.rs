@@ -59,6 +59,46 @@ impl Handler {
         }
     }
 
+    /// Every served server's items of one list, their `key` (a URI or a
+    /// template) as the callers see it.
+    fn listed(
+        &self,
+        pick: impl Fn(workbench_core::catalog::ServerCatalog) -> Vec<Value>,
+        key: &str,
+    ) -> Vec<Value> {
+        let mut out = Vec::new();
+        for server in self.bridge.serving() {
+            if let Some(cat) = self.bridge.wb().catalog().server(&server) {
+                for mut item in pick(cat) {
+                    let uri = item[key].as_str().unwrap_or_default().to_string();
+                    item[key] = Value::String(self.bridge.uri_out(&server, &uri));
+                    out.push(item);
+                }
+            }
+        }
+        out
+    }
+
+    /// `resources/subscribe` or `/unsubscribe`, to the server owning `uri`.
+    async fn pass_subscription(&self, uri: &str, method: &str) -> Result<(), ErrorData> {
+        let (server, own) = self.bridge.uri_in(uri).ok_or_else(|| {
+            bad(format!(
+                "no resource {uri} here (resources/list names them)"
+            ))
+        })?;
+        self.bridge
+            .wb()
+            .request(
+                &server,
+                method,
+                json!({ "uri": own }),
+                CallOptions::default(),
+            )
+            .await
+            .map_err(upstream)?;
+        Ok(())
+    }
+
     fn prompt_names(&self) -> (Names, Vec<(String, Value)>) {
         let mut items = Vec::new();
         for server in self.bridge.serving() {
@@ -284,20 +324,8 @@ impl ServerHandler for Handler {
         request: rmcp::model::SubscribeRequestParams,
         ctx: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        let (server, uri) = self
-            .bridge
-            .uri_in(&request.uri)
-            .ok_or_else(|| bad(format!("no resource {} here", request.uri)))?;
-        self.bridge
-            .wb()
-            .request(
-                &server,
-                "resources/subscribe",
-                json!({ "uri": uri }),
-                CallOptions::default(),
-            )
-            .await
-            .map_err(upstream)?;
+        self.pass_subscription(&request.uri, "resources/subscribe")
+            .await?;
         self.bridge
             .callers()
             .subscribe(&request.uri, ctx.peer.clone());
@@ -309,22 +337,9 @@ impl ServerHandler for Handler {
         request: rmcp::model::UnsubscribeRequestParams,
         _: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        let (server, uri) = self
-            .bridge
-            .uri_in(&request.uri)
-            .ok_or_else(|| bad(format!("no resource {} here", request.uri)))?;
         self.bridge.callers().unsubscribe(&request.uri);
-        self.bridge
-            .wb()
-            .request(
-                &server,
-                "resources/unsubscribe",
-                json!({ "uri": uri }),
-                CallOptions::default(),
-            )
+        self.pass_subscription(&request.uri, "resources/unsubscribe")
             .await
-            .map_err(upstream)?;
-        Ok(())
     }
 
     async fn list_resources(
@@ -332,16 +347,7 @@ impl ServerHandler for Handler {
         _: Option<PaginatedRequestParams>,
         ctx: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        let mut out = Vec::new();
-        for server in self.bridge.serving() {
-            if let Some(cat) = self.bridge.wb().catalog().server(&server) {
-                for mut r in cat.resources {
-                    let uri = r["uri"].as_str().unwrap_or_default().to_string();
-                    r["uri"] = Value::String(self.bridge.uri_out(&server, &uri));
-                    out.push(r);
-                }
-            }
-        }
+        let out = self.listed(|c| c.resources, "uri");
         RawSlot::answer(
             &ctx,
             json!({ "resources": out }),
@@ -354,16 +360,7 @@ impl ServerHandler for Handler {
         _: Option<PaginatedRequestParams>,
         ctx: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        let mut out = Vec::new();
-        for server in self.bridge.serving() {
-            if let Some(cat) = self.bridge.wb().catalog().server(&server) {
-                for mut t in cat.resource_templates {
-                    let uri = t["uriTemplate"].as_str().unwrap_or_default().to_string();
-                    t["uriTemplate"] = Value::String(self.bridge.uri_out(&server, &uri));
-                    out.push(t);
-                }
-            }
-        }
+        let out = self.listed(|c| c.resource_templates, "uriTemplate");
         RawSlot::answer(
             &ctx,
             json!({ "resourceTemplates": out }),
