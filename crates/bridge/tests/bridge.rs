@@ -19,28 +19,7 @@ use workbench_bridge::{Bridge, BridgeOptions, Policy};
 use workbench_core::{ConfigFile, Workbench, WorkbenchOptions};
 
 fn demo() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let path = exe
-        .parent()
-        .unwrap()
-        .parent()
-        .unwrap()
-        .join("mcp-demo-server");
-    if !path.exists() {
-        let status = std::process::Command::new(env!("CARGO"))
-            .args([
-                "build",
-                "-q",
-                "-p",
-                "workbench-testkit",
-                "--bin",
-                "mcp-demo-server",
-            ])
-            .status()
-            .unwrap();
-        assert!(status.success());
-    }
-    path
+    workbench_testkit::demo_server_path()
 }
 
 /// A workbench running `servers` (name → extra demo args), all Ready.

@@ -27,15 +27,7 @@ const CONC: usize = 1_000;
 const IN_FLIGHT: usize = 64;
 
 fn demo() -> std::path::PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    let dir = exe.parent().unwrap().parent().unwrap();
-    let path = dir.join("mcp-demo-server");
-    assert!(
-        path.exists(),
-        "build the demo server first: {}",
-        path.display()
-    );
-    path
+    workbench_testkit::demo_server_path()
 }
 
 type Client = RunningService<RoleClient, ()>;

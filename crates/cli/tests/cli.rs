@@ -23,30 +23,7 @@ const BIN: &str = env!("CARGO_BIN_EXE_mcpwb");
 /// The demo server binary (built by `cargo test --workspace`; built here otherwise).
 fn demo_server() -> &'static Path {
     static PATH: OnceLock<PathBuf> = OnceLock::new();
-    PATH.get_or_init(|| {
-        let exe = std::env::current_exe().unwrap();
-        let path = exe
-            .parent()
-            .unwrap()
-            .parent()
-            .unwrap()
-            .join("mcp-demo-server");
-        if !path.exists() {
-            let status = Command::new(env!("CARGO"))
-                .args([
-                    "build",
-                    "-q",
-                    "-p",
-                    "workbench-testkit",
-                    "--bin",
-                    "mcp-demo-server",
-                ])
-                .status()
-                .unwrap();
-            assert!(status.success());
-        }
-        path
-    })
+    PATH.get_or_init(workbench_testkit::demo_server_path)
 }
 
 fn mcpwb(args: &[&str]) -> std::process::Output {

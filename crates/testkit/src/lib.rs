@@ -15,3 +15,35 @@ pub mod tls;
 
 pub use demo::DemoServer;
 pub use fault::Fault;
+
+/// The demo server binary of this build, beside the running test or bench
+/// (`target/<profile>/mcp-demo-server`), built first when missing. For the
+/// other crates' tests: the test kit's own use `CARGO_BIN_EXE_mcp-demo-server`.
+pub fn demo_server_path() -> std::path::PathBuf {
+    let exe = std::env::current_exe().expect("the running test's path");
+    let dir = exe
+        .parent()
+        .and_then(|deps| deps.parent())
+        .expect("tests run from target/<profile>/deps");
+    let path = dir.join("mcp-demo-server");
+    if !path.exists() {
+        let release = dir.file_name().is_some_and(|p| p == "release");
+        let mut args = vec![
+            "build",
+            "-q",
+            "-p",
+            "workbench-testkit",
+            "--bin",
+            "mcp-demo-server",
+        ];
+        if release {
+            args.push("--release");
+        }
+        let status = std::process::Command::new(env!("CARGO"))
+            .args(args)
+            .status()
+            .expect("cargo runs");
+        assert!(status.success(), "building the demo server failed");
+    }
+    path
+}

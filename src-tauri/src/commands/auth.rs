@@ -9,6 +9,7 @@ use tauri::{Runtime, State};
 use workbench_core::auth::{self, Status, Timeline, flow, store};
 use workbench_core::config::secrets::Keychain;
 use workbench_core::config::vars::Vars;
+use workbench_core::config::{OAuthClient, ServerEntry};
 use workbench_core::{Error, ErrorCode, ErrorInfo};
 
 use crate::state::AppState;
@@ -59,26 +60,27 @@ fn refused(message: String) -> ErrorInfo {
     }
 }
 
-/// The entry's URL and where its tokens live.
-fn target(state: &AppState, name: &str) -> Result<(String, String), ErrorInfo> {
+/// The entry named `name`, and the variables its references expand with.
+fn entry(state: &AppState, name: &str) -> Result<(ServerEntry, Vars), ErrorInfo> {
     let config = state.load()?;
     let entry = config
         .servers
-        .iter()
+        .into_iter()
         .find(|e| e.name == name)
         .ok_or(Error::UnknownServer(name.to_string()))?;
-    auth::target(entry, &Vars::from_process(state.project_dir.clone())).map_err(refused)
+    Ok((entry, Vars::from_process(state.project_dir.clone())))
+}
+
+/// The entry's URL and where its tokens live.
+fn target(state: &AppState, name: &str) -> Result<(String, String), ErrorInfo> {
+    let (entry, vars) = entry(state, name)?;
+    auth::target(&entry, &vars).map_err(refused)
 }
 
 /// The entry's `"oauth"` block, expanded.
-fn client(state: &AppState, name: &str) -> Result<workbench_core::config::OAuthClient, ErrorInfo> {
-    let config = state.load()?;
-    let entry = config
-        .servers
-        .iter()
-        .find(|e| e.name == name)
-        .ok_or(Error::UnknownServer(name.to_string()))?;
-    auth::client_of(entry, &Vars::from_process(state.project_dir.clone())).map_err(refused)
+fn client(state: &AppState, name: &str) -> Result<OAuthClient, ErrorInfo> {
+    let (entry, vars) = entry(state, name)?;
+    auth::client_of(&entry, &vars).map_err(refused)
 }
 
 /// Whether `name` is signed in, as whom, until when.
