@@ -148,6 +148,35 @@ fn stored(base: &str, resource: &str, expires_at: u64) -> workbench_core::auth::
     }
 }
 
+/// A workbench with one remote entry `remote` at `url`, signed in with
+/// `tokens` in a keychain namespace of its own (`ns`), started and Ready.
+async fn signed_in(
+    ns: &str,
+    url: &str,
+    tokens: &workbench_core::auth::Tokens,
+) -> (
+    super::Workbench,
+    workbench_core::config::secrets::Keychain,
+    tempfile::TempDir,
+) {
+    use workbench_core::config::secrets::{Keychain, Store};
+    let kc = Keychain::new(
+        &format!("{ns}-{}", std::process::id()),
+        Store::KernelKeyring,
+    );
+    workbench_core::auth::store::save(&kc, "remote/", tokens).unwrap();
+    let mut options = super::fast();
+    options.supervisor.vars.keychain = Some(kc.clone());
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = super::config(
+        dir.path(),
+        &[("remote".into(), json!({ "type": "http", "url": url }))],
+    );
+    let wb = super::Workbench::start(&cfg, options);
+    super::ready(&wb, "remote").await;
+    (wb, kc, dir)
+}
+
 /// A stand-in browser: opens the page, follows its redirect back.
 fn browser() -> flow::LoginOptions {
     flow::LoginOptions {
@@ -259,22 +288,10 @@ async fn a_server_without_s256_or_a_wrong_iss_is_refused_naming_the_step() {
 /// reaches neither the traffic log nor its exports.
 #[tokio::test]
 async fn a_stored_sign_in_is_used_and_refreshed_ahead_of_expiry() {
-    use workbench_core::config::secrets::{Keychain, Store};
     let (base, _as, _stop) = serve(As::default()).await;
     let demo = super::http_demo(&["--token", "at-2"]).await;
-    let ns = format!("mcpwb-test-oauth-{}", std::process::id());
-    let kc = Keychain::new(&ns, Store::KernelKeyring);
     let expired = stored(&base, &demo.url, 1);
-    workbench_core::auth::store::save(&kc, "remote/", &expired).unwrap();
-    let mut options = super::fast();
-    options.supervisor.vars.keychain = Some(kc.clone());
-    let dir = tempfile::tempdir().unwrap();
-    let cfg = super::config(
-        dir.path(),
-        &[("remote".into(), json!({ "type": "http", "url": demo.url }))],
-    );
-    let wb = super::Workbench::start(&cfg, options);
-    super::ready(&wb, "remote").await;
+    let (wb, kc, _dir) = signed_in("mcpwb-test-oauth", &demo.url, &expired).await;
     let out = wb
         .call_tool(
             "remote",
@@ -362,27 +379,15 @@ async fn every_failure_switch_names_its_step_and_the_fallbacks_work() {
 /// 401 marks the stored sign-in for refresh and the next try gets in.
 #[tokio::test]
 async fn a_401_with_a_stored_sign_in_refreshes_it_once_and_connects() {
-    use workbench_core::config::secrets::{Keychain, Store};
     let (base, _as, _stop) = serve(As::default()).await;
     let demo = super::http_demo(&["--token", "at-2"]).await;
-    let ns = format!("mcpwb-test-oauth401-{}", std::process::id());
-    let kc = Keychain::new(&ns, Store::KernelKeyring);
     let in_an_hour = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .unwrap()
         .as_secs()
         + 3600;
     let stale = stored(&base, &demo.url, in_an_hour);
-    workbench_core::auth::store::save(&kc, "remote/", &stale).unwrap();
-    let mut options = super::fast();
-    options.supervisor.vars.keychain = Some(kc.clone());
-    let dir = tempfile::tempdir().unwrap();
-    let cfg = super::config(
-        dir.path(),
-        &[("remote".into(), json!({ "type": "http", "url": demo.url }))],
-    );
-    let wb = super::Workbench::start(&cfg, options);
-    super::ready(&wb, "remote").await;
+    let (wb, kc, _dir) = signed_in("mcpwb-test-oauth401", &demo.url, &stale).await;
     let kept = workbench_core::auth::store::load(&kc, "remote/").unwrap();
     assert_eq!(kept.access_token, "at-2");
     workbench_core::auth::store::forget(&kc, "remote/").unwrap();
@@ -435,7 +440,6 @@ async fn step_by_step_waits_for_each_go_and_a_stop_ends_it() {
 /// after which the call goes through. The tokens never reach the log.
 #[tokio::test]
 async fn a_403_insufficient_scope_is_noted_and_a_wider_sign_in_gets_through() {
-    use workbench_core::config::secrets::{Keychain, Store};
     let demo = super::http_demo(&["--oauth", "--oauth-call-scope", "demo:write"]).await;
     let http = workbench_core::auth::http();
     let mut tl = Timeline::default();
@@ -447,18 +451,7 @@ async fn a_403_insufficient_scope_is_noted_and_a_wider_sign_in_gets_through() {
         Some("demo:read"),
         "the resource's scopes"
     );
-    let ns = format!("mcpwb-test-stepup-{}", std::process::id());
-    let kc = Keychain::new(&ns, Store::KernelKeyring);
-    workbench_core::auth::store::save(&kc, "remote/", &first).unwrap();
-    let mut options = super::fast();
-    options.supervisor.vars.keychain = Some(kc.clone());
-    let dir = tempfile::tempdir().unwrap();
-    let cfg = super::config(
-        dir.path(),
-        &[("remote".into(), json!({ "type": "http", "url": demo.url }))],
-    );
-    let wb = super::Workbench::start(&cfg, options);
-    super::ready(&wb, "remote").await;
+    let (wb, kc, _dir) = signed_in("mcpwb-test-stepup", &demo.url, &first).await;
     let echo = |wb: &super::Workbench| {
         let wb = wb.clone();
         async move {
