@@ -23,7 +23,10 @@ pub async fn relay(url: &str, token: Option<String>) -> Result<(), String> {
             m = Transport::<RoleServer>::receive(&mut local) => match m {
                 Some(m) => Transport::<RoleClient>::send(&mut upstream, m)
                     .await
-                    .map_err(|e| format!("the bridge at {url}: {e}"))?,
+                    .map_err(|e| format!(
+                        "cannot reach the bridge at {url}: {} (is the window's bridge on? Bridge → On; or give its address with --attach=URL)",
+                        workbench_core::connect::error_chain(&e)
+                    ))?,
                 None => return Ok(()),
             },
             m = Transport::<RoleClient>::receive(&mut upstream) => match m {
