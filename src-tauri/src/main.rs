@@ -1,6 +1,11 @@
 // Prevents an extra console window on Windows in release.
 #![cfg_attr(not(debug_assertions), windows_subsystem = "windows")]
 
+// The bridge and the core allocate per message; mimalloc measured ~20% less
+// CPU per bridged call than glibc's malloc (see the bridge benchmark).
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     mcp_workbench_lib::run();
 }

@@ -64,7 +64,8 @@ struct Shared {
 }
 
 struct Served {
-    tools: Vec<QualifiedTool>,
+    /// Shared, not copied, by every call that looks one up.
+    tools: Vec<Arc<QualifiedTool>>,
     by_name: std::collections::HashMap<String, usize>,
     /// In bare mode with one server served: that server.
     bare: Option<String>,
@@ -251,7 +252,7 @@ impl Bridge {
             .map(|(i, t)| (t.qualified.clone(), i))
             .collect();
         let served = Arc::new(Served {
-            tools,
+            tools: tools.into_iter().map(Arc::new).collect(),
             by_name,
             bare,
         });
@@ -294,23 +295,25 @@ impl Bridge {
     }
 
     /// The tools served now, with their qualified names.
-    pub fn tools(&self) -> Vec<QualifiedTool> {
+    pub fn tools(&self) -> Vec<Arc<QualifiedTool>> {
         self.served().tools.clone()
     }
 
     /// The tool served under `qualified` (in bare mode any name goes to the
     /// one server, which answers for it).
-    pub fn tool(&self, qualified: &str) -> Option<QualifiedTool> {
+    pub fn tool(&self, qualified: &str) -> Option<Arc<QualifiedTool>> {
         let served = self.served();
         served
             .by_name
             .get(qualified)
             .map(|&i| served.tools[i].clone())
             .or_else(|| {
-                self.bare_server().map(|server| QualifiedTool {
-                    qualified: qualified.to_string(),
-                    server,
-                    tool: serde_json::json!({ "name": qualified }),
+                served.bare.clone().map(|server| {
+                    Arc::new(QualifiedTool {
+                        qualified: qualified.to_string(),
+                        server,
+                        tool: serde_json::json!({ "name": qualified }),
+                    })
                 })
             })
     }

@@ -36,6 +36,71 @@ fn upstream(e: workbench_core::Error) -> ErrorData {
     ErrorData::internal_error(e.to_string(), None)
 }
 
+/// A message of a caller's call as the traffic view shows it.
+#[derive(serde::Serialize)]
+pub(crate) struct Row<'a> {
+    jsonrpc: &'static str,
+    id: &'a rmcp::model::RequestId,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    method: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    params: Option<CallParams<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result: Option<&'a Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<RowError<'a>>,
+}
+
+#[derive(serde::Serialize)]
+pub(crate) struct CallParams<'a> {
+    name: &'a str,
+    arguments: &'a Value,
+}
+
+#[derive(serde::Serialize)]
+pub(crate) struct RowError<'a> {
+    code: i32,
+    message: &'a str,
+}
+
+impl<'a> Row<'a> {
+    fn call(id: &'a rmcp::model::RequestId, name: &'a str, arguments: &'a Value) -> Self {
+        Row {
+            jsonrpc: "2.0",
+            id,
+            method: Some("tools/call"),
+            params: Some(CallParams { name, arguments }),
+            result: None,
+            error: None,
+        }
+    }
+
+    fn result(id: &'a rmcp::model::RequestId, result: &'a Value) -> Self {
+        Row {
+            jsonrpc: "2.0",
+            id,
+            method: None,
+            params: None,
+            result: Some(result),
+            error: None,
+        }
+    }
+
+    fn error(id: &'a rmcp::model::RequestId, error: &'a ErrorData) -> Self {
+        Row {
+            jsonrpc: "2.0",
+            id,
+            method: None,
+            params: None,
+            result: None,
+            error: Some(RowError {
+                code: error.code.0,
+                message: &error.message,
+            }),
+        }
+    }
+}
+
 impl Handler {
     fn caller(&self, ctx: &RequestContext<RoleServer>) -> String {
         let (name, _) = crate::callers::name_of(&ctx.peer);
@@ -48,8 +113,8 @@ impl Handler {
     }
 
     /// Record a caller's request or our answer in the traffic view, under
-    /// `bridge ← CLIENT`.
-    fn record(&self, caller: &str, direction: Direction, message: &Value) {
+    /// `bridge ← CLIENT` (serialized from borrows: no copy of the JSON).
+    fn record(&self, caller: &str, direction: Direction, message: &Row<'_>) {
         if let Ok(bytes) = serde_json::to_vec(message) {
             self.bridge.wb().traffic().record_message(
                 &format!("bridge ← {caller}"),
@@ -190,8 +255,8 @@ impl ServerHandler for Handler {
             .tools()
             .into_iter()
             .map(|t| {
-                let mut tool = t.tool;
-                tool["name"] = Value::String(t.qualified);
+                let mut tool = t.tool.clone();
+                tool["name"] = Value::String(t.qualified.clone());
                 tool
             })
             .collect();
@@ -203,7 +268,10 @@ impl ServerHandler for Handler {
         request: CallToolRequestParams,
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let qualified = request.name.to_string();
+        let CallToolRequestParams {
+            name, arguments, ..
+        } = request;
+        let qualified = name.to_string();
         let found = self
             .bridge
             .tool(&qualified)
@@ -211,14 +279,13 @@ impl ServerHandler for Handler {
         let tool = found.tool["name"].as_str().unwrap_or_default().to_string();
         let server = found.server.clone();
         let caller = self.caller(&ctx);
-        let arguments = Value::Object(request.arguments.clone().unwrap_or_default());
+        let arguments = Value::Object(arguments.unwrap_or_default());
         self.bridge.callers().count(&caller);
-        let id = serde_json::to_value(&ctx.id).unwrap_or(Value::Null);
+        let id = ctx.id.clone();
         self.record(
             &caller,
             Direction::Incoming,
-            &json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call",
-                     "params": { "name": qualified, "arguments": arguments } }),
+            &Row::call(&id, &qualified, &arguments),
         );
         let auto = self
             .bridge
@@ -243,11 +310,7 @@ impl ServerHandler for Handler {
             Ok(edited) => edited.unwrap_or(arguments),
             Err(why) => {
                 let refused = json!({ "content": [{ "type": "text", "text": format!("refused: {why}") }], "isError": true });
-                self.record(
-                    &caller,
-                    Direction::Outgoing,
-                    &json!({ "jsonrpc": "2.0", "id": id, "result": refused }),
-                );
+                self.record(&caller, Direction::Outgoing, &Row::result(&id, &refused));
                 return RawSlot::answer(&ctx, refused, || CallToolResult::success(vec![]))
                     .map(Into::into);
             }
@@ -286,21 +349,13 @@ impl ServerHandler for Handler {
             .await;
         match outcome {
             Ok(out) => {
-                self.record(
-                    &caller,
-                    Direction::Outgoing,
-                    &json!({ "jsonrpc": "2.0", "id": id, "result": &out.result }),
-                );
+                self.record(&caller, Direction::Outgoing, &Row::result(&id, &out.result));
                 RawSlot::answer(&ctx, out.result, || CallToolResult::success(vec![]))
                     .map(Into::into)
             }
             Err(e) => {
                 let error = upstream(e);
-                self.record(
-                    &caller,
-                    Direction::Outgoing,
-                    &json!({ "jsonrpc": "2.0", "id": id, "error": { "code": error.code.0, "message": &error.message } }),
-                );
+                self.record(&caller, Direction::Outgoing, &Row::error(&id, &error));
                 Err(error)
             }
         }

@@ -161,6 +161,11 @@ fn exit_code(code: ErrorCode) -> u8 {
     }
 }
 
+// The bridge (`mcpwb serve`) and the core allocate per message; mimalloc
+// measured ~20% less CPU per bridged call than glibc's malloc.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     print::set_raw(cli.raw);

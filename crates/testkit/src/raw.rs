@@ -81,8 +81,13 @@ pub fn serve(fault: Fault) -> std::io::Result<()> {
             )?,
             "tools/call" => match fault {
                 Fault::FutureFields => {
-                    let text = json!([{ "type": "text", "text": "echo" }]);
-                    send(&mut out, &answer(json!({ "content": text })))?;
+                    // A block of a kind no library knows yet, and fields.
+                    let content = json!([
+                        { "type": "text", "text": "echo", "x-vendor": { "lang": "en" } },
+                        { "type": "hologram", "frames": 3 }
+                    ]);
+                    let result = json!({ "content": content, "x-vendor": { "cost": 3 } });
+                    send(&mut out, &answer(result))?;
                 }
                 Fault::PingFlood => {
                     // Requests the client cannot answer by id (not an

@@ -292,3 +292,61 @@ async fn serve_attach_relays_to_a_running_bridge() {
     let _ = running.kill();
     let _ = running.wait();
 }
+
+/// Over stdio a client gets what the upstream server wrote: fields and a
+/// kind of content block no library models, in the list and in a call's
+/// result (read here as raw JSON lines, as any client's parser would).
+#[test]
+fn serve_over_stdio_passes_on_fields_no_library_models() {
+    use std::io::{BufRead, Write};
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = two_demos(dir.path(), &[("future", &["--fault", "future-fields"])]);
+    let mut child = Command::new(BIN)
+        .args(["--config", &cfg, "--trust", "serve", "--only", "future"])
+        .env_remove("MCPWB_CONFIG")
+        .env("HOME", dir.path())
+        .env("MCPWB_KEYCHAIN", "keyutils")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut ask = |id: u32, method: &str, params: serde_json::Value| -> serde_json::Value {
+        let m = json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params });
+        writeln!(stdin, "{m}").unwrap();
+        if method == "initialize" {
+            writeln!(
+                stdin,
+                r#"{{"jsonrpc":"2.0","method":"notifications/initialized"}}"#
+            )
+            .unwrap();
+        }
+        loop {
+            let line = lines.next().expect("an answer").unwrap();
+            let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+            if v["id"] == id {
+                return v;
+            }
+        }
+    };
+    let init = json!({ "protocolVersion": "2025-11-25", "capabilities": {},
+                       "clientInfo": { "name": "raw", "version": "1" } });
+    ask(1, "initialize", init);
+    let listed = ask(2, "tools/list", json!({}));
+    let tool = &listed["result"]["tools"][0];
+    assert_eq!(tool["name"], "future__echo", "{listed}");
+    assert_eq!(tool["x-vendor"]["rating"], 5, "{listed}");
+    let called = ask(
+        3,
+        "tools/call",
+        json!({ "name": "future__echo", "arguments": {} }),
+    );
+    let result = &called["result"];
+    assert_eq!(result["x-vendor"]["cost"], 3, "{called}");
+    assert_eq!(result["content"][0]["x-vendor"]["lang"], "en", "{called}");
+    assert_eq!(result["content"][1]["type"], "hologram", "{called}");
+    drop(stdin);
+    let _ = child.wait();
+}

@@ -5,6 +5,7 @@
 mod client;
 mod discover;
 pub mod httptap;
+mod lines;
 pub mod resolve;
 pub mod sse;
 mod sselimit;
@@ -18,7 +19,6 @@ use std::time::Duration;
 
 use rmcp::service::{RunningService, RunningServiceCancellationToken};
 use rmcp::transport::StreamableHttpClientTransport;
-use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::{ClientCacheConfig, ClientLifecycleMode, Peer, RoleClient};
 use serde::Serialize;
@@ -428,9 +428,9 @@ pub(crate) async fn connect(entry: &ServerEntry, cx: Context<'_>) -> Result<Sess
                 max_line: entry.max_message(),
             };
             let (child, pipes) = stdio::spawn(&spec, cx.traffic)?;
+            // The tap bounds a line (the entry's maxMessageSize).
             let transport = discover::DiscoverGuard::new(
-                AsyncRwTransport::new_client(pipes.read, pipes.write)
-                    .with_max_line_length(stdio::RMCP_MAX_LINE),
+                lines::Lines::new(pipes.read, pipes.write),
                 &entry.name,
                 cx.traffic,
             );

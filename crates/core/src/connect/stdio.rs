@@ -16,10 +16,6 @@ use super::tapio::{TapReader, TapWriter};
 use super::resolve::resolve_command;
 use crate::traffic::TrafficLog;
 
-/// rmcp's own limit silently drops longer lines: it gets this one, above
-/// any entry's `maxMessageSize`, which our reader enforces with a clear reason.
-pub const RMCP_MAX_LINE: usize = (4 << 30) + (1 << 20);
-
 /// How a stdio child ended.
 #[derive(Debug, Clone)]
 pub struct Exit {

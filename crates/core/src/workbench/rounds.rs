@@ -37,8 +37,25 @@ impl Workbench {
             let result = self
                 .send_once(handle, peer, method, &params, options)
                 .await?;
-            let ServerResult::InputRequiredResult(needed) = result else {
-                return serde_json::to_value(&result).map_err(|e| Error::Internal(e.to_string()));
+            let needed = match result {
+                ServerResult::InputRequiredResult(needed) => needed,
+                // As the server sent it (the stdio transport keeps call results).
+                ServerResult::CustomResult(rmcp::model::CustomResult(v))
+                    if v.get("resultType").and_then(Value::as_str) == Some("input_required") =>
+                {
+                    serde_json::from_value(v).map_err(|e| Error::Transport {
+                        server: server.to_string(),
+                        method: method.to_string(),
+                        message: format!(
+                            "the server asked for input in a form that does not fit: {e}"
+                        ),
+                    })?
+                }
+                ServerResult::CustomResult(rmcp::model::CustomResult(v)) => return Ok(v),
+                result => {
+                    return serde_json::to_value(&result)
+                        .map_err(|e| Error::Internal(e.to_string()));
+                }
             };
             let cancel = options.cancel.clone().unwrap_or_default();
             let requests = needed.input_requests.unwrap_or_default();

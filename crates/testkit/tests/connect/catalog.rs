@@ -32,5 +32,13 @@ async fn fields_no_library_models_reach_the_catalog_intact() {
         })
         .count();
     assert_eq!(lists, 1, "tools/list sent {lists} times");
+    // A call's result too: a kind of block and fields no library models.
+    let out = wb
+        .call_tool("future", "echo", json!({}), Default::default())
+        .await
+        .expect("the call is answered");
+    assert_eq!(out.result["x-vendor"]["cost"], 3);
+    assert_eq!(out.result["content"][0]["x-vendor"]["lang"], "en");
+    assert_eq!(out.result["content"][1]["type"], "hologram");
     wb.shutdown().await;
 }
