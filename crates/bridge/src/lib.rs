@@ -31,6 +31,7 @@ use workbench_core::Workbench;
 use workbench_core::asks::{Answer, AskKind};
 use workbench_core::catalog::QualifiedTool;
 use workbench_core::connect::ServerState;
+use workbench_core::connect::lines::Lines;
 use workbench_core::events::Event;
 
 pub use callers::{CallerInfo, Callers};
@@ -142,7 +143,10 @@ impl Bridge {
             // Pipes (how clients launch servers): read and written in the
             // runtime itself. Tokio's stdin/stdout go through its blocking
             // thread pool, a thread handoff per message either way.
-            Some(pipes) => Box::pin(self.raw().serve(pipes)).await,
+            Some((read, write)) => {
+                let transport = Lines::new(read, write, raw::DirectCalls);
+                Box::pin(self.raw().serve(transport)).await
+            }
             None => Box::pin(self.raw().serve(rmcp::transport::stdio())).await,
         }
         .map_err(|e| format!("the client's handshake failed: {e}"))?;

@@ -3,6 +3,8 @@
 //! stdio session's service) sends it instead of rmcp's typed value, with
 //! `resultType` and cache hints added for 2026-07-28 callers and dropped for
 //! earlier ones. Over HTTP there is no slot: rmcp's typed value is sent.
+//! `DirectCalls` is the stdio session's reading rule: a caller's
+//! `tools/call` is read straight into its type.
 
 use std::sync::{Arc, Mutex};
 
@@ -14,6 +16,8 @@ use rmcp::model::{
 };
 use rmcp::service::{NotificationContext, RequestContext, Service};
 use serde_json::{Value, json};
+
+use workbench_core::connect::lines::{Peek, Rules};
 
 use crate::service::Handler;
 
@@ -119,5 +123,61 @@ impl Service<RoleServer> for Raw {
 
     fn get_info(&self) -> ServerConfig {
         ServerHandler::get_info(&self.0)
+    }
+}
+
+/// The bridge's side of stdio: a `tools/call` is read straight into its
+/// type. rmcp's message type is an untagged enum of untagged enums: a call
+/// is tried as each kind of request before it (an error made for each).
+pub(crate) struct DirectCalls;
+
+impl Rules<rmcp::RoleServer> for DirectCalls {
+    fn read(&self, line: &[u8]) -> Option<rmcp::service::RxJsonRpcMessage<rmcp::RoleServer>> {
+        use rmcp::model::{CallToolRequest, ClientRequest, JsonRpcMessage, JsonRpcRequest};
+        if Peek::of(line)?.method != Some("tools/call") {
+            return None;
+        }
+        let call: JsonRpcRequest<CallToolRequest> = serde_json::from_slice(line).ok()?;
+        Some(JsonRpcMessage::Request(JsonRpcRequest {
+            jsonrpc: call.jsonrpc,
+            id: call.id,
+            request: ClientRequest::CallToolRequest(call.request),
+        }))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_call_read_straight_is_what_rmcp_reads() {
+        let line = br#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"a__echo","arguments":{"m":"x"},"_meta":{"progressToken":"p1"}}}"#;
+        let ours = DirectCalls.read(line).expect("read straight");
+        let theirs: rmcp::service::RxJsonRpcMessage<RoleServer> =
+            serde_json::from_slice(line).unwrap();
+        assert_eq!(
+            serde_json::to_value(&ours).unwrap(),
+            serde_json::to_value(&theirs).unwrap()
+        );
+        let rmcp::model::JsonRpcMessage::Request(r) = ours else {
+            panic!("a request")
+        };
+        let ClientRequest::CallToolRequest(call) = r.request else {
+            panic!("a call")
+        };
+        let meta = call.extensions.get::<rmcp::model::RequestMetaObject>();
+        assert!(format!("{meta:?}").contains("p1"), "{meta:?}");
+        // Anything else is left to rmcp.
+        assert!(
+            DirectCalls
+                .read(br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#)
+                .is_none()
+        );
+        assert!(
+            DirectCalls
+                .read(br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":5}"#)
+                .is_none()
+        );
     }
 }

@@ -1,47 +1,66 @@
-//! The stdio client transport: rmcp's writer, our reader. A `tools/call`
-//! result is kept as the server wrote it (one parse into JSON, every field
-//! kept — rmcp's typed result drops the fields it does not model) and handed
-//! to rmcp as a custom result; every other line goes through rmcp's types as
-//! before. That one parse also costs a fraction of rmcp's: its result type
-//! is an untagged enum, tried variant by variant over a buffered copy.
+//! Line-delimited JSON-RPC over a pipe pair, for either side: rmcp's
+//! writer, our reader, with a `Rules` hook that may read a line a faster or
+//! more faithful way than rmcp's types before they are tried.
+//!
+//! The client side (`KeepCallResults`, stdio servers): a `tools/call` result
+//! is kept as the server wrote it (one parse into JSON, every field kept —
+//! rmcp's typed result drops the fields it does not model and refuses
+//! content kinds it does not know) and handed to rmcp as a custom result.
+//! That one parse also costs a fraction of rmcp's: its result type is an
+//! untagged enum, tried variant by variant over a buffered copy. The
+//! bridge's server side has its own rule (calls read straight into their
+//! type).
 //!
 //! The rules of rmcp's own reader are kept: a line that is not JSON is
-//! skipped (the tap has already recorded and withheld it), a JSON message
-//! that is not a valid one is answered with "Invalid Request", except a
-//! notification (skipped: servers send their own kinds).
+//! skipped, a JSON message that is not a valid one is answered with
+//! "Invalid Request", except a notification (skipped: peers send their own
+//! kinds). Lines are not bounded here: the tap under the client bounds them
+//! (the entry's `maxMessageSize`); the bridge's caller is the user's client.
 
 use std::collections::HashSet;
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 use rmcp::RoleClient;
 use rmcp::model::{
     ClientRequest, CustomResult, ErrorData, JsonRpcMessage, RequestId, ServerResult,
 };
-use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
+use rmcp::service::{RxJsonRpcMessage, ServiceRole, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use rmcp::transport::async_rw::AsyncRwTransport;
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, BufReader, Empty};
 
-pub struct Lines<R, W: AsyncWrite> {
+/// How one side reads some lines itself.
+pub trait Rules<Role: ServiceRole>: Send + 'static {
+    /// A message about to be sent.
+    fn sending(&self, _item: &TxJsonRpcMessage<Role>) {}
+    /// The line read this side's way, or None for rmcp's types.
+    fn read(&self, line: &[u8]) -> Option<RxJsonRpcMessage<Role>>;
+}
+
+pub struct Lines<Role: ServiceRole, R, W: AsyncWrite, X> {
     read: BufReader<R>,
     /// The line being read (kept when a read is dropped half way: rmcp
     /// polls `receive` in a `select!`).
     line: Vec<u8>,
-    write: AsyncRwTransport<RoleClient, Empty, W>,
-    /// Ids of the `tools/call` requests sent and not yet answered.
-    calls: Arc<Mutex<HashSet<RequestId>>>,
+    write: AsyncRwTransport<Role, Empty, W>,
+    rules: X,
     invalid: bool,
 }
 
-impl<R: AsyncRead + Unpin, W: AsyncWrite + Send + Unpin + 'static> Lines<R, W> {
-    pub fn new(read: R, write: W) -> Self {
+impl<Role, R, W, X> Lines<Role, R, W, X>
+where
+    Role: ServiceRole,
+    R: AsyncRead + Unpin,
+    W: AsyncWrite + Send + Unpin + 'static,
+{
+    pub fn new(read: R, write: W, rules: X) -> Self {
         Lines {
             read: BufReader::with_capacity(64 * 1024, read),
             line: Vec::new(),
-            write: AsyncRwTransport::new_client(tokio::io::empty(), write),
-            calls: Arc::default(),
+            write: AsyncRwTransport::new(tokio::io::empty(), write),
+            rules,
             invalid: false,
         }
     }
@@ -49,11 +68,19 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Send + Unpin + 'static> Lines<R, W> {
 
 /// What a line is, read without building it.
 #[derive(Deserialize)]
-struct Peek<'a> {
-    id: Option<RequestId>,
-    method: Option<serde::de::IgnoredAny>,
+pub struct Peek<'a> {
+    pub id: Option<RequestId>,
+    pub method: Option<&'a str>,
     #[serde(borrow)]
-    result: Option<&'a RawValue>,
+    pub result: Option<&'a RawValue>,
+}
+
+impl<'a> Peek<'a> {
+    /// None: not a JSON object (or a method name with escapes, which no
+    /// standard one has).
+    pub fn of(line: &'a [u8]) -> Option<Self> {
+        serde_json::from_slice(line).ok()
+    }
 }
 
 /// A JSON message that is not a valid one (answered "Invalid Request").
@@ -61,54 +88,41 @@ struct Peek<'a> {
 struct Invalid;
 
 /// `Ok(None)`: a line to skip.
-type Parsed = Result<Option<RxJsonRpcMessage<RoleClient>>, Invalid>;
+type Parsed<Role> = Result<Option<RxJsonRpcMessage<Role>>, Invalid>;
 
-fn parse(line: &[u8], calls: &Mutex<HashSet<RequestId>>) -> Parsed {
+fn parse<Role: ServiceRole>(line: &[u8], rules: &impl Rules<Role>) -> Parsed<Role> {
     let line = line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line);
     let line = line.strip_suffix(b"\n").unwrap_or(line);
     let line = line.strip_suffix(b"\r").unwrap_or(line);
     if line.iter().all(u8::is_ascii_whitespace) {
         return Ok(None);
     }
-    let pending = !calls.lock().unwrap_or_else(|e| e.into_inner()).is_empty();
-    // A response (no method) to a call sent: kept as sent.
-    if pending
-        && let Ok(peek) = serde_json::from_slice::<Peek<'_>>(line)
-        && let (Some(id), None) = (peek.id, peek.method)
-        && calls.lock().unwrap_or_else(|e| e.into_inner()).remove(&id)
-        && let Some(result) = peek.result
-        && let Ok(value) = serde_json::from_str(result.get())
-    {
-        return Ok(Some(JsonRpcMessage::response(
-            ServerResult::CustomResult(CustomResult(value)),
-            id,
-        )));
+    if let Some(message) = rules.read(line) {
+        return Ok(Some(message));
     }
-    match serde_json::from_slice::<RxJsonRpcMessage<RoleClient>>(line) {
+    match serde_json::from_slice::<RxJsonRpcMessage<Role>>(line) {
         Ok(message) => Ok(Some(message)),
         Err(e) if e.is_syntax() || e.is_eof() => Ok(None),
         Err(_) => {
             // A message of a kind rmcp does not model: a notification is
             // let go; a request or response gets "Invalid Request".
-            let notification = serde_json::from_slice::<Peek<'_>>(line)
-                .is_ok_and(|p| p.method.is_some() && p.id.is_none());
+            let notification = serde_json::from_slice::<serde_json::Value>(line)
+                .is_ok_and(|v| v.get("method").is_some() && v.get("id").is_none());
             if notification { Ok(None) } else { Err(Invalid) }
         }
     }
 }
 
-impl<R, W> Transport<RoleClient> for Lines<R, W>
-where
-    R: AsyncRead + Send + Unpin,
-    W: AsyncWrite + Send + Unpin + 'static,
-{
-    type Error = std::io::Error;
+/// The client side: `tools/call` results kept as the server sent them.
+#[derive(Default)]
+pub struct KeepCallResults {
+    /// Ids of the `tools/call` requests sent and not yet answered.
+    calls: Mutex<HashSet<RequestId>>,
+}
 
-    fn send(
-        &mut self,
-        item: TxJsonRpcMessage<RoleClient>,
-    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
-        if let JsonRpcMessage::Request(r) = &item
+impl Rules<RoleClient> for KeepCallResults {
+    fn sending(&self, item: &TxJsonRpcMessage<RoleClient>) {
+        if let JsonRpcMessage::Request(r) = item
             && matches!(r.request, ClientRequest::CallToolRequest(_))
         {
             self.calls
@@ -116,13 +130,51 @@ where
                 .unwrap_or_else(|e| e.into_inner())
                 .insert(r.id.clone());
         }
+    }
+
+    fn read(&self, line: &[u8]) -> Option<RxJsonRpcMessage<RoleClient>> {
+        let mut calls = self.calls.lock().unwrap_or_else(|e| e.into_inner());
+        if calls.is_empty() {
+            return None;
+        }
+        // A response (no method) to a call sent: kept as sent.
+        let peek = Peek::of(line)?;
+        let (Some(id), None) = (peek.id, peek.method) else {
+            return None;
+        };
+        if !calls.remove(&id) {
+            return None;
+        }
+        drop(calls);
+        let value = serde_json::from_str(peek.result?.get()).ok()?;
+        Some(JsonRpcMessage::response(
+            ServerResult::CustomResult(CustomResult(value)),
+            id,
+        ))
+    }
+}
+
+impl<Role, R, W, X> Transport<Role> for Lines<Role, R, W, X>
+where
+    Role: ServiceRole,
+    R: AsyncRead + Send + Unpin,
+    W: AsyncWrite + Send + Unpin + 'static,
+    X: Rules<Role>,
+{
+    type Error = std::io::Error;
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<Role>,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        self.rules.sending(&item);
         self.write.send(item)
     }
 
-    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleClient>> {
+    async fn receive(&mut self) -> Option<RxJsonRpcMessage<Role>> {
         loop {
             if self.invalid {
-                let answer = TxJsonRpcMessage::<RoleClient>::error(
+                let answer = TxJsonRpcMessage::<Role>::error(
                     ErrorData::invalid_request("Invalid request", None),
                     None,
                 );
@@ -131,10 +183,11 @@ where
             }
             match self.read.read_until(b'\n', &mut self.line).await {
                 Ok(0) | Err(_) => return None,
+                // The last line, cut short by the end of the stream.
                 Ok(_) if !self.line.ends_with(b"\n") => return None,
                 Ok(_) => {}
             }
-            let parsed = parse(&self.line, &self.calls);
+            let parsed = parse(&self.line, &self.rules);
             self.line.clear();
             match parsed {
                 Ok(Some(message)) => return Some(message),
@@ -153,8 +206,10 @@ where
 mod tests {
     use super::*;
 
-    fn calls(ids: &[i64]) -> Mutex<HashSet<RequestId>> {
-        Mutex::new(ids.iter().map(|i| RequestId::Number(*i)).collect())
+    fn calls(ids: &[i64]) -> KeepCallResults {
+        KeepCallResults {
+            calls: Mutex::new(ids.iter().map(|i| RequestId::Number(*i)).collect()),
+        }
     }
 
     #[test]
@@ -168,7 +223,7 @@ mod tests {
             panic!("kept as sent: {:?}", r.result)
         };
         assert_eq!(v["x-vendor"]["a"], 1);
-        assert!(asked.lock().unwrap().is_empty(), "answered once");
+        assert!(asked.calls.lock().unwrap().is_empty(), "answered once");
         // The same id again (no call pending): rmcp's types.
         let Ok(Some(JsonRpcMessage::Response(r))) = parse(line, &asked) else {
             panic!("a response")
@@ -181,7 +236,7 @@ mod tests {
             parse(ping, &asked),
             Ok(Some(JsonRpcMessage::Request(_)))
         ));
-        assert_eq!(asked.lock().unwrap().len(), 1, "the call still waits");
+        assert_eq!(asked.calls.lock().unwrap().len(), 1, "the call still waits");
     }
 
     #[test]
@@ -207,6 +262,6 @@ mod tests {
             parse(error, &asked),
             Ok(Some(JsonRpcMessage::Error(_)))
         ));
-        assert!(asked.lock().unwrap().is_empty());
+        assert!(asked.calls.lock().unwrap().is_empty());
     }
 }

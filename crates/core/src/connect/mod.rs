@@ -5,7 +5,7 @@
 mod client;
 mod discover;
 pub mod httptap;
-mod lines;
+pub mod lines;
 pub mod resolve;
 pub mod sse;
 mod sselimit;
@@ -430,7 +430,7 @@ pub(crate) async fn connect(entry: &ServerEntry, cx: Context<'_>) -> Result<Sess
             let (child, pipes) = stdio::spawn(&spec, cx.traffic)?;
             // The tap bounds a line (the entry's maxMessageSize).
             let transport = discover::DiscoverGuard::new(
-                lines::Lines::new(pipes.read, pipes.write),
+                lines::Lines::new(pipes.read, pipes.write, lines::KeepCallResults::default()),
                 &entry.name,
                 cx.traffic,
             );
