@@ -17,7 +17,7 @@ use rmcp::model::{
 use rmcp::service::{NotificationContext, RequestContext, Service};
 use serde_json::{Value, json};
 
-use workbench_core::connect::lines::{Peek, Rules};
+use workbench_core::connect::lines::{Rules, mentions};
 
 use crate::service::Handler;
 
@@ -134,7 +134,7 @@ pub(crate) struct DirectCalls;
 impl Rules<rmcp::RoleServer> for DirectCalls {
     fn read(&self, line: &[u8]) -> Option<rmcp::service::RxJsonRpcMessage<rmcp::RoleServer>> {
         use rmcp::model::{CallToolRequest, ClientRequest, JsonRpcMessage, JsonRpcRequest};
-        if Peek::of(line)?.method != Some("tools/call") {
+        if !mentions(line, "\"tools/call\"") {
             return None;
         }
         let call: JsonRpcRequest<CallToolRequest> = serde_json::from_slice(line).ok()?;

@@ -27,8 +27,6 @@ use rmcp::model::{
 use rmcp::service::{RxJsonRpcMessage, ServiceRole, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use rmcp::transport::async_rw::AsyncRwTransport;
-use serde::Deserialize;
-use serde_json::value::RawValue;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, BufReader, Empty};
 
 /// How one side reads some lines itself.
@@ -66,21 +64,11 @@ where
     }
 }
 
-/// What a line is, read without building it.
-#[derive(Deserialize)]
-pub struct Peek<'a> {
-    pub id: Option<RequestId>,
-    pub method: Option<&'a str>,
-    #[serde(borrow)]
-    pub result: Option<&'a RawValue>,
-}
-
-impl<'a> Peek<'a> {
-    /// None: not a JSON object (or a method name with escapes, which no
-    /// standard one has).
-    pub fn of(line: &'a [u8]) -> Option<Self> {
-        serde_json::from_slice(line).ok()
-    }
+/// Whether `text` (a method name, quoted) appears in the line at all: a
+/// quick filter before a rule reads the line as that method's message
+/// (which checks the method itself).
+pub fn mentions(line: &[u8], quoted: &str) -> bool {
+    memchr::memmem::find(line, quoted.as_bytes()).is_some()
 }
 
 /// A JSON message that is not a valid one (answered "Invalid Request").
@@ -137,18 +125,22 @@ impl Rules<RoleClient> for KeepCallResults {
         if calls.is_empty() {
             return None;
         }
-        // A response (no method) to a call sent: kept as sent.
-        let peek = Peek::of(line)?;
-        let (Some(id), None) = (peek.id, peek.method) else {
+        // A response (no method) to a call sent: kept as sent. One parse,
+        // into the JSON that is handed on.
+        let serde_json::Value::Object(mut message) = serde_json::from_slice(line).ok()? else {
             return None;
         };
+        if message.contains_key("method") {
+            return None;
+        }
+        let id: RequestId = serde_json::from_value(message.get("id")?.clone()).ok()?;
         if !calls.remove(&id) {
             return None;
         }
         drop(calls);
-        let value = serde_json::from_str(peek.result?.get()).ok()?;
+        let result = message.shift_remove("result")?;
         Some(JsonRpcMessage::response(
-            ServerResult::CustomResult(CustomResult(value)),
+            ServerResult::CustomResult(CustomResult(result)),
             id,
         ))
     }
