@@ -93,6 +93,22 @@ impl ClientHandler for Caller {
         )
     }
 
+    /// This client's model answers the server's sampling request.
+    async fn create_message(
+        &self,
+        params: rmcp::model::CreateMessageRequestParams,
+        _: rmcp::service::RequestContext<RoleClient>,
+    ) -> Result<rmcp::model::CreateMessageResult, rmcp::ErrorData> {
+        let asked = serde_json::to_string(&params.messages).unwrap();
+        Ok(serde_json::from_value(json!({
+            "role": "assistant",
+            "content": { "type": "text", "text": format!("the caller's model heard {asked}") },
+            "model": "callers-model",
+            "stopReason": "endTurn"
+        }))
+        .unwrap())
+    }
+
     /// This client's project folder.
     async fn list_roots(
         &self,
@@ -107,7 +123,7 @@ impl ClientHandler for Caller {
     fn get_info(&self) -> rmcp::model::ClientConfig {
         serde_json::from_value(json!({
             "protocolVersion": "2025-11-25",
-            "capabilities": { "elicitation": { "form": {} }, "roots": { "listChanged": true } },
+            "capabilities": { "elicitation": { "form": {} }, "sampling": {}, "roots": { "listChanged": true } },
             "clientInfo": { "name": "bridge-test-caller", "version": "1" }
         }))
         .unwrap()
@@ -412,9 +428,10 @@ async fn requests_without_the_token_or_from_a_page_are_refused() {
 }
 
 /// A server's question during a call through the bridge goes to the client
-/// that made the call (it says it takes elicitation), and its answer goes
-/// back to the server; the call ends with what the person said. Headless,
-/// the client's roots become the servers' roots.
+/// that made the call (it says it takes elicitation and sampling), and its
+/// answer goes back to the server; the call ends with what the person (or
+/// the caller's model) said. Headless, the client's roots become the
+/// servers' roots.
 #[tokio::test]
 async fn a_servers_question_goes_to_the_calling_client_and_its_answer_back() {
     let dir = tempfile::tempdir().unwrap();
@@ -426,6 +443,12 @@ async fn a_servers_question_goes_to_the_calling_client_and_its_answer_back() {
         let out = call(&c, tool, json!({ "message": "who are you?" })).await;
         assert!(out.to_string().contains("Ada"), "{tool}: {out}");
         assert!(out.to_string().contains("accept"), "{tool}: {out}");
+    }
+    for tool in ["alpha__ask_llm", "legacy__ask_llm"] {
+        let out = call(&c, tool, json!({ "question": "what is six times seven?" })).await;
+        let text = out.to_string();
+        assert!(text.contains("the caller's model heard"), "{tool}: {out}");
+        assert!(text.contains("six times seven"), "{tool}: {out}");
     }
     // Headless, the caller's roots are the servers' roots.
     let mut roots = Value::Null;
