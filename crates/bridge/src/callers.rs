@@ -71,7 +71,7 @@ struct Inner {
     calling: HashMap<String, Vec<(u64, Peer<RoleServer>)>>,
     next_call: u64,
     /// Resource URI (as the callers see it) → the sessions subscribed to it.
-    subscribed: HashMap<String, Vec<Peer<RoleServer>>>,
+    subscribed: HashMap<String, Vec<(u64, Peer<RoleServer>)>>,
     /// The lowest level of server log messages passed on (logging/setLevel).
     log_level: Option<u8>,
 }
@@ -206,16 +206,27 @@ impl Callers {
         }
     }
 
-    pub fn subscribe(&self, uri: &str, peer: Peer<RoleServer>) {
-        self.lock()
-            .subscribed
-            .entry(uri.to_string())
-            .or_default()
-            .push(peer);
+    /// Session `session` (a handler's number) subscribed to `uri`.
+    pub fn subscribe(&self, uri: &str, session: u64, peer: Peer<RoleServer>) {
+        let mut inner = self.lock();
+        let v = inner.subscribed.entry(uri.to_string()).or_default();
+        v.retain(|(s, p)| *s != session && !p.is_transport_closed());
+        v.push((session, peer));
     }
 
-    pub fn unsubscribe(&self, uri: &str) {
-        self.lock().subscribed.remove(uri);
+    /// Session `session` is no longer subscribed to `uri`; true when no
+    /// session is left on it (then the server is told).
+    pub fn unsubscribe(&self, uri: &str, session: u64) -> bool {
+        let mut inner = self.lock();
+        let Some(v) = inner.subscribed.get_mut(uri) else {
+            return true;
+        };
+        v.retain(|(s, p)| *s != session && !p.is_transport_closed());
+        if v.is_empty() {
+            inner.subscribed.remove(uri);
+            return true;
+        }
+        false
     }
 
     /// The sessions subscribed to `uri`.
@@ -224,8 +235,8 @@ impl Callers {
         let Some(v) = inner.subscribed.get_mut(uri) else {
             return Vec::new();
         };
-        v.retain(|p| !p.is_transport_closed());
-        v.clone()
+        v.retain(|(_, p)| !p.is_transport_closed());
+        v.iter().map(|(_, p)| p.clone()).collect()
     }
 
     pub fn set_log_level(&self, rank: u8) {

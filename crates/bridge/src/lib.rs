@@ -124,9 +124,11 @@ impl Bridge {
 
     /// The handler for one session over `transport` (`http`).
     pub fn handler(&self, transport: &'static str) -> service::Handler {
+        static SESSIONS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
         service::Handler {
             bridge: self.clone(),
             transport,
+            session: SESSIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
         }
     }
 

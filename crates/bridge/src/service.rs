@@ -26,6 +26,8 @@ use crate::{Bridge, policy};
 pub struct Handler {
     pub(crate) bridge: Bridge,
     pub(crate) transport: &'static str,
+    /// This session's number (a handler serves one session).
+    pub(crate) session: u64,
 }
 
 fn bad(message: impl Into<String>) -> ErrorData {
@@ -383,7 +385,7 @@ impl ServerHandler for Handler {
             .await?;
         self.bridge
             .callers()
-            .subscribe(&request.uri, ctx.peer.clone());
+            .subscribe(&request.uri, self.session, ctx.peer.clone());
         Ok(())
     }
 
@@ -392,7 +394,15 @@ impl ServerHandler for Handler {
         request: rmcp::model::UnsubscribeRequestParams,
         _: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.bridge.callers().unsubscribe(&request.uri);
+        // Other clients may still be subscribed: the server is told only
+        // when the last one leaves.
+        if !self
+            .bridge
+            .callers()
+            .unsubscribe(&request.uri, self.session)
+        {
+            return Ok(());
+        }
         self.pass_subscription(&request.uri, "resources/unsubscribe")
             .await
     }

@@ -65,6 +65,7 @@ async fn bridge(wb: &Workbench, policy: Policy) -> (Bridge, workbench_bridge::ht
 struct Caller {
     progress: mpsc::UnboundedSender<f64>,
     changed: mpsc::UnboundedSender<()>,
+    updated: mpsc::UnboundedSender<String>,
 }
 
 #[allow(deprecated)] // roots (SEP-2577), as 2025-11-25 clients still send them
@@ -79,6 +80,14 @@ impl ClientHandler for Caller {
 
     async fn on_tool_list_changed(&self, _: NotificationContext<RoleClient>) {
         let _ = self.changed.send(());
+    }
+
+    async fn on_resource_updated(
+        &self,
+        params: rmcp::model::ResourceUpdatedNotificationParam,
+        _: NotificationContext<RoleClient>,
+    ) {
+        let _ = self.updated.send(params.uri.to_string());
     }
 
     /// A person at this client fills the form the server asked for.
@@ -134,11 +143,13 @@ struct Connected {
     client: RunningService<RoleClient, Caller>,
     progress: mpsc::UnboundedReceiver<f64>,
     changed: mpsc::UnboundedReceiver<()>,
+    updated: mpsc::UnboundedReceiver<String>,
 }
 
 async fn connect(url: &str, mode: rmcp::service::ClientLifecycleMode) -> Connected {
     let (p_tx, progress) = mpsc::unbounded_channel();
     let (c_tx, changed) = mpsc::unbounded_channel();
+    let (u_tx, updated) = mpsc::unbounded_channel();
     let transport = StreamableHttpClientTransport::from_config(
         StreamableHttpClientTransportConfig::with_uri(url).auth_header("the-token"),
     );
@@ -146,6 +157,7 @@ async fn connect(url: &str, mode: rmcp::service::ClientLifecycleMode) -> Connect
         Caller {
             progress: p_tx,
             changed: c_tx,
+            updated: u_tx,
         },
         transport,
         mode,
@@ -156,6 +168,7 @@ async fn connect(url: &str, mode: rmcp::service::ClientLifecycleMode) -> Connect
         client,
         progress,
         changed,
+        updated,
     }
 }
 
@@ -464,6 +477,49 @@ async fn a_servers_question_goes_to_the_calling_client_and_its_answer_back() {
         "{roots}"
     );
     c.client.cancel().await.unwrap();
+    listening.stop.cancel();
+    wb.shutdown().await;
+}
+
+/// Two clients subscribed to one resource: when one unsubscribes, the other
+/// is still told of changes (the server is told to stop only when the last
+/// subscriber leaves).
+#[tokio::test]
+async fn one_client_unsubscribing_leaves_the_others_subscribed() {
+    let dir = tempfile::tempdir().unwrap();
+    // A 2025-11-25 server: it takes resources/subscribe (a 2026-07-28 one
+    // has subscriptions/listen instead, which the core does not speak yet).
+    let wb = workbench(dir.path(), &[("legacy", &["--legacy"])]).await;
+    let (_bridge, listening) = bridge(&wb, Policy::default()).await;
+    let (_, mode) = modes().into_iter().next().unwrap();
+    let mut a = connect(&listening.url(), mode.clone()).await;
+    let mut b = connect(&listening.url(), mode).await;
+    let uri = "mcpwb://legacy/demo://counter";
+    for c in [&a, &b] {
+        let params: rmcp::model::SubscribeRequestParams =
+            serde_json::from_value(json!({ "uri": uri })).unwrap();
+        c.client.subscribe(params).await.unwrap();
+    }
+    call(&a, "legacy__increment_counter", json!({})).await;
+    for c in [&mut a, &mut b] {
+        let got = tokio::time::timeout(Duration::from_secs(10), c.updated.recv()).await;
+        assert_eq!(got.ok().flatten().as_deref(), Some(uri));
+    }
+    let params: rmcp::model::UnsubscribeRequestParams =
+        serde_json::from_value(json!({ "uri": uri })).unwrap();
+    a.client.unsubscribe(params).await.unwrap();
+    call(&b, "legacy__increment_counter", json!({})).await;
+    let got = tokio::time::timeout(Duration::from_secs(10), b.updated.recv()).await;
+    assert_eq!(
+        got.ok().flatten().as_deref(),
+        Some(uri),
+        "b is still subscribed"
+    );
+    // a is not told any more.
+    let more = tokio::time::timeout(Duration::from_millis(300), a.updated.recv()).await;
+    assert!(more.is_err(), "a unsubscribed but was told: {more:?}");
+    a.client.cancel().await.unwrap();
+    b.client.cancel().await.unwrap();
     listening.stop.cancel();
     wb.shutdown().await;
 }
