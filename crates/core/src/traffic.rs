@@ -214,6 +214,8 @@ pub struct TrafficLog {
     /// Stderr lines only (`mcpwb serve` passes them on without waking for
     /// every message).
     stderr_live: broadcast::Sender<Arc<TrafficEntry>>,
+    /// Incoming progress only (a call is not woken by every message).
+    progress_live: broadcast::Sender<Arc<TrafficEntry>>,
 }
 
 impl Default for TrafficLog {
@@ -261,6 +263,7 @@ impl TrafficLog {
             live,
             refusals: Arc::default(),
             stderr_live: broadcast::channel(1024).0,
+            progress_live: broadcast::channel(1024).0,
         }
     }
 
@@ -283,6 +286,11 @@ impl TrafficLog {
         self.live.subscribe()
     }
 
+    /// Every progress notification a server sends from now on.
+    pub fn subscribe_progress(&self) -> broadcast::Receiver<Arc<TrafficEntry>> {
+        self.progress_live.subscribe()
+    }
+
     /// Every stderr line recorded from now on.
     pub fn subscribe_stderr(&self) -> broadcast::Receiver<Arc<TrafficEntry>> {
         self.stderr_live.subscribe()
@@ -303,6 +311,7 @@ impl TrafficLog {
         };
         let text = text.trim_end_matches(['\r', '\n']);
         let c = classify::classify(text, direction == Direction::Outgoing);
+        let progress = c.progress_token.is_some() && direction == Direction::Incoming;
         if let (Some(token), Direction::Incoming) = (c.progress_token, direction) {
             let mut inner = self.lock();
             if inner.progress.len() >= MAX_PROGRESS {
@@ -323,6 +332,9 @@ impl TrafficLog {
             text,
             raw.len(),
         );
+        if progress && self.progress_live.receiver_count() > 0 {
+            let _ = self.progress_live.send(entry.clone());
+        }
         if direction == Direction::Incoming
             && entry.kind == MessageKind::Response
             && let Some(list) = entry

@@ -174,7 +174,7 @@ impl Workbench {
         let mut tap = options
             .progress
             .as_ref()
-            .map(|_| self.traffic().subscribe());
+            .map(|_| self.traffic().subscribe_progress());
         // The timeouts are kept here rather than by rmcp's per-request
         // progress watchers: one timer per call, and the progress that resets
         // it is looked up in the traffic log only when it fires.
