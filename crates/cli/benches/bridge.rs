@@ -2,7 +2,8 @@
 //! client to the demo server straight, and through `mcpwb serve` (client →
 //! bridge → demo server), over stdio (real process pipes) and over loopback
 //! HTTP (the bridge with its token, the demo server's own HTTP mode).
-//! Sequential calls and 64 in flight. Prints figures and the ratio
+//! Over stdio once per protocol era (every hop in that era). Sequential
+//! calls and 64 in flight. Prints figures and the ratio
 //! bridge/direct (the target: at least 0.5); asserts nothing.
 //! `cargo xtask bench` (release builds).
 //!
@@ -14,7 +15,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use rmcp::model::CallToolRequestParams;
-use rmcp::service::RunningService;
+use rmcp::service::{ClientLifecycleMode, RunningService, serve_client_with_lifecycle};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use rmcp::{RoleClient, ServiceExt};
@@ -156,7 +157,7 @@ async fn row(label: &str, direct: Arc<Client>, bridge: Arc<Client>) {
     for (mode, concurrent) in [("sequential", false), ("64 in flight", true)] {
         let (d, b) = compare(&direct, &bridge, concurrent).await;
         println!(
-            "{label:<6} {mode:<13} direct {d:>8.0} calls/s   through the bridge {b:>8.0} calls/s   ratio {:.2}",
+            "{label:<10} {mode:<13} direct {d:>8.0} calls/s   through the bridge {b:>8.0} calls/s   ratio {:.2}",
             b / d
         );
     }
@@ -172,16 +173,44 @@ async fn main() {
     )
     .unwrap();
     let cfg = cfg.display().to_string();
+    // The same server pinned to 2025-11-25: each hop then speaks one era.
+    let cfg_2025 = dir.path().join("mcp-2025.json");
+    std::fs::write(
+        &cfg_2025,
+        json!({ "mcpServers": { "s": { "command": demo(), "protocolVersion": "2025-11-25" } } })
+            .to_string(),
+    )
+    .unwrap();
+    let cfg_2025 = cfg_2025.display().to_string();
     println!("echo through mcpwb serve vs straight to the demo server (target: ratio >= 0.5)");
 
-    // stdio: the demo server as a child of the client, or of mcpwb serve.
-    let mut direct = tokio::process::Command::new(demo());
-    direct.stderr(Stdio::null());
-    let direct = ().serve(TokioChildProcess::new(direct).unwrap()).await.unwrap();
-    let mut bridged = serve_cmd(&cfg, dir.path(), false);
-    bridged.stderr(Stdio::null());
-    let bridged = ().serve(TokioChildProcess::new(bridged).unwrap()).await.unwrap();
-    row("stdio", Arc::new(direct), Arc::new(bridged)).await;
+    // stdio: the demo server as a child of the client, or of mcpwb serve;
+    // every hop in one protocol era (2026-07-28 requests carry the client's
+    // metadata, 2025-11-25 ones do not).
+    for (label, config, mode) in [
+        ("stdio 2025", &cfg_2025, ClientLifecycleMode::Initialize),
+        (
+            "stdio 2026",
+            &cfg,
+            ClientLifecycleMode::Discover {
+                preferred_versions: vec![rmcp::model::ProtocolVersion::V_2026_07_28],
+            },
+        ),
+    ] {
+        let mut direct = tokio::process::Command::new(demo());
+        direct.stderr(Stdio::null());
+        let direct =
+            serve_client_with_lifecycle((), TokioChildProcess::new(direct).unwrap(), mode.clone())
+                .await
+                .unwrap();
+        let mut bridged = serve_cmd(config, dir.path(), false);
+        bridged.stderr(Stdio::null());
+        let bridged =
+            serve_client_with_lifecycle((), TokioChildProcess::new(bridged).unwrap(), mode)
+                .await
+                .unwrap();
+        row(label, Arc::new(direct), Arc::new(bridged)).await;
+    }
 
     // HTTP: the demo server's own listener, and the bridge's (with its token).
     let port_file = dir.path().join("demo-port");
