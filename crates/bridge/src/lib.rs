@@ -146,7 +146,10 @@ impl Bridge {
             // runtime itself. Tokio's stdin/stdout go through its blocking
             // thread pool, a thread handoff per message either way.
             Some((read, write)) => {
-                let transport = Lines::new(read, write, raw::DirectCalls);
+                // A caller's message is held whole to be read: bounded (rmcp's own
+                // reader dropped lines over 16 MiB; arguments may carry files).
+                let transport =
+                    Lines::new(read, write, raw::DirectCalls).with_max_line(MAX_CALLER_LINE);
                 Box::pin(self.raw().serve(transport)).await
             }
             None => Box::pin(self.raw().serve(rmcp::transport::stdio())).await,
@@ -410,6 +413,9 @@ async fn watch_notes(shared: Arc<Shared>) {
 }
 
 /// Stdin and stdout as non-blocking pipes, when they are pipes.
+/// The longest message a stdio caller may send (64 MiB).
+const MAX_CALLER_LINE: usize = 64 << 20;
+
 fn pipes() -> Option<(
     tokio::net::unix::pipe::Receiver,
     tokio::net::unix::pipe::Sender,

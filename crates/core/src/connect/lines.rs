@@ -45,6 +45,17 @@ pub struct Lines<Role: ServiceRole, R, W: AsyncWrite, X> {
     write: AsyncRwTransport<Role, Empty, W>,
     rules: X,
     invalid: bool,
+    /// The longest line taken; a longer one is dropped (said on stderr).
+    max_line: usize,
+    /// Dropping the rest of a line that was too long.
+    skipping: bool,
+}
+
+/// What a line read gave.
+enum Read {
+    Line,
+    TooLong,
+    End,
 }
 
 impl<Role, R, W, X> Lines<Role, R, W, X>
@@ -60,6 +71,42 @@ where
             write: AsyncRwTransport::new(tokio::io::empty(), write),
             rules,
             invalid: false,
+            max_line: usize::MAX,
+            skipping: false,
+        }
+    }
+
+    /// Drop lines longer than `max` bytes (a line is held whole to be read).
+    pub fn with_max_line(mut self, max: usize) -> Self {
+        self.max_line = max;
+        self
+    }
+
+    /// Read up to the next newline into `self.line`. Cancel-safe: nothing
+    /// is awaited between taking bytes from the buffer and keeping them.
+    async fn read_line(&mut self) -> Read {
+        loop {
+            let buf = match self.read.fill_buf().await {
+                Ok([]) | Err(_) => return Read::End,
+                Ok(buf) => buf,
+            };
+            let newline = memchr::memchr(b'\n', buf);
+            let take = newline.map_or(buf.len(), |i| i + 1);
+            if !self.skipping {
+                self.line.extend_from_slice(&buf[..take]);
+            }
+            self.read.consume(take);
+            let too_long = self.line.len() > self.max_line;
+            if too_long {
+                self.line.clear();
+                self.skipping = true;
+            }
+            if newline.is_some() {
+                if std::mem::take(&mut self.skipping) {
+                    return Read::TooLong;
+                }
+                return Read::Line;
+            }
         }
     }
 }
@@ -173,11 +220,17 @@ where
                 self.write.send(answer).await.ok()?;
                 self.invalid = false;
             }
-            match self.read.read_until(b'\n', &mut self.line).await {
-                Ok(0) | Err(_) => return None,
-                // The last line, cut short by the end of the stream.
-                Ok(_) if !self.line.ends_with(b"\n") => return None,
-                Ok(_) => {}
+            match self.read_line().await {
+                Read::Line => {}
+                Read::TooLong => {
+                    eprintln!(
+                        "[mcpwb] a message of more than {} bytes was dropped (too long to read)",
+                        self.max_line
+                    );
+                    continue;
+                }
+                // A last line cut short by the end of the stream is dropped.
+                Read::End => return None,
             }
             let parsed = parse(&self.line, &self.rules);
             self.line.clear();
@@ -229,6 +282,23 @@ mod tests {
             Ok(Some(JsonRpcMessage::Request(_)))
         ));
         assert_eq!(asked.calls.lock().unwrap().len(), 1, "the call still waits");
+    }
+
+    #[tokio::test]
+    async fn a_line_over_the_limit_is_dropped_and_the_next_one_read() {
+        let long = format!(
+            r#"{{"jsonrpc":"2.0","method":"notifications/message","params":{{"pad":"{}"}}}}"#,
+            "x".repeat(300_000)
+        );
+        let ping = r#"{"jsonrpc":"2.0","id":4,"method":"ping"}"#;
+        let input = format!("{long}\n{ping}\n");
+        let mut lines =
+            Lines::new(input.as_bytes(), tokio::io::sink(), calls(&[])).with_max_line(1000);
+        let Some(JsonRpcMessage::Request(r)) = lines.receive().await else {
+            panic!("the ping after the long line")
+        };
+        assert_eq!(r.id, RequestId::Number(4));
+        assert!(lines.receive().await.is_none(), "then the end");
     }
 
     #[test]
