@@ -14,8 +14,9 @@
 //! The rules of rmcp's own reader are kept: a line that is not JSON is
 //! skipped, a JSON message that is not a valid one is answered with
 //! "Invalid Request", except a notification (skipped: peers send their own
-//! kinds). Lines are not bounded here: the tap under the client bounds them
-//! (the entry's `maxMessageSize`); the bridge's caller is the user's client.
+//! kinds). A side may bound lines (`with_max_line`: a longer one is dropped
+//! and said on stderr); the client's tap already bounds them with a reason
+//! (the entry's `maxMessageSize`).
 
 use std::collections::HashSet;
 use std::sync::Mutex;
