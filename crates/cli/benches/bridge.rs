@@ -33,18 +33,10 @@ fn demo() -> std::path::PathBuf {
 
 type Client = RunningService<RoleClient, ()>;
 
-async fn echo(c: &Client, i: usize) {
-    let params = CallToolRequestParams::new("echo").with_arguments(
-        json!({ "message": format!("m{i}") })
-            .as_object()
-            .cloned()
-            .unwrap(),
-    );
-    c.call_tool(params).await.unwrap();
-}
-
-async fn bridged_echo(c: &Client, i: usize) {
-    let params = CallToolRequestParams::new("s__echo").with_arguments(
+/// One echo call; through the bridge the tool is `s__echo`.
+async fn echo(c: &Client, bridged: bool, i: usize) {
+    let name = if bridged { "s__echo" } else { "echo" };
+    let params = CallToolRequestParams::new(name).with_arguments(
         json!({ "message": format!("m{i}") })
             .as_object()
             .cloned()
@@ -62,11 +54,7 @@ async fn batch(c: &Arc<Client>, bridged: bool, n: usize, concurrent: bool) -> Du
             let permit = sem.clone().acquire_owned().await.unwrap();
             let c = c.clone();
             tasks.push(tokio::spawn(async move {
-                if bridged {
-                    bridged_echo(&c, i).await
-                } else {
-                    echo(&c, i).await
-                }
+                echo(&c, bridged, i).await;
                 drop(permit);
             }));
         }
@@ -75,11 +63,7 @@ async fn batch(c: &Arc<Client>, bridged: bool, n: usize, concurrent: bool) -> Du
         }
     } else {
         for i in 0..n {
-            if bridged {
-                bridged_echo(c, i).await
-            } else {
-                echo(c, i).await
-            }
+            echo(c, bridged, i).await
         }
     }
     started.elapsed()
@@ -151,8 +135,8 @@ async fn url_and_token(child: &mut tokio::process::Child) -> (String, String) {
 
 async fn row(label: &str, direct: Arc<Client>, bridge: Arc<Client>) {
     for _ in 0..100 {
-        echo(&direct, 0).await;
-        bridged_echo(&bridge, 0).await;
+        echo(&direct, false, 0).await;
+        echo(&bridge, true, 0).await;
     }
     for (mode, concurrent) in [("sequential", false), ("64 in flight", true)] {
         let (d, b) = compare(&direct, &bridge, concurrent).await;
@@ -213,22 +197,7 @@ async fn main() {
     }
 
     // HTTP: the demo server's own listener, and the bridge's (with its token).
-    let port_file = dir.path().join("demo-port");
-    let mut demo_http = tokio::process::Command::new(demo())
-        .args(["--http", "127.0.0.1:0", "--port-file"])
-        .arg(&port_file)
-        .stderr(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    let mut addr = String::new();
-    for _ in 0..200 {
-        addr = std::fs::read_to_string(&port_file).unwrap_or_default();
-        if !addr.is_empty() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
+    let (mut demo_http, addr) = workbench_testkit::demo_over_http(&demo(), dir.path(), &[]).await;
     let direct = http_client(&format!("http://{addr}/mcp"), None).await;
     let mut serve = serve_cmd(&cfg, dir.path(), true);
     serve.stderr(Stdio::piped()).kill_on_drop(true);

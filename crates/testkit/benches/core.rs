@@ -320,21 +320,7 @@ fn median(mut v: Vec<Duration>) -> Duration {
 async fn main() {
     // HTTP server for both clients.
     let dir = tempfile::tempdir().unwrap();
-    let port_file = dir.path().join("addr");
-    let mut http = std::process::Command::new(BIN)
-        .args(["--http", "127.0.0.1:0", "--port-file"])
-        .arg(&port_file)
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut addr = String::new();
-    for _ in 0..200 {
-        addr = std::fs::read_to_string(&port_file).unwrap_or_default();
-        if !addr.is_empty() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
+    let (mut http, addr) = workbench_testkit::demo_over_http(BIN.as_ref(), dir.path(), &[]).await;
     let url = format!("http://{addr}/mcp");
 
     println!(
@@ -372,6 +358,6 @@ async fn main() {
             );
         }
     }
-    let _ = http.kill();
-    let _ = http.wait();
+    let _ = http.kill().await;
+    let _ = http.wait().await;
 }

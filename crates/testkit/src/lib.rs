@@ -16,6 +16,33 @@ pub mod tls;
 pub use demo::DemoServer;
 pub use fault::Fault;
 
+/// The demo server `bin` over loopback HTTP on a free port (`args` more):
+/// its process (stopped when dropped) and the address it listens on.
+pub async fn demo_over_http(
+    bin: &std::path::Path,
+    dir: &std::path::Path,
+    args: &[&str],
+) -> (tokio::process::Child, String) {
+    let port_file = dir.join("demo-addr");
+    let child = tokio::process::Command::new(bin)
+        .args(["--http", "127.0.0.1:0", "--port-file"])
+        .arg(&port_file)
+        .args(args)
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("the demo server starts");
+    for _ in 0..400 {
+        if let Ok(addr) = std::fs::read_to_string(&port_file)
+            && !addr.is_empty()
+        {
+            return (child, addr);
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
+    panic!("the demo server did not say its address within 10 s");
+}
+
 /// The demo server binary of this build, beside the running test or bench
 /// (`target/<profile>/mcp-demo-server`), built first when missing. For the
 /// other crates' tests: the test kit's own use `CARGO_BIN_EXE_mcp-demo-server`.
