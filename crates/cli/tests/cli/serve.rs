@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use rmcp::model::{CallToolRequestParams, ReadResourceRequestParams};
 use rmcp::service::NotificationContext;
-use rmcp::transport::{ConfigureCommandExt, TokioChildProcess};
+use rmcp::transport::TokioChildProcess;
 use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::json;
 
@@ -30,6 +30,16 @@ fn two_demos(dir: &std::path::Path, extra: &[(&str, &[&str])]) -> String {
     let path = dir.join("mcp.json");
     std::fs::write(&path, json!({ "mcpServers": servers }).to_string()).unwrap();
     path.display().to_string()
+}
+
+/// `mcpwb ARGS` kept away from the user's config and keychain.
+fn mcpwb(home: impl AsRef<std::ffi::OsStr>, args: &[&str]) -> Command {
+    let mut c = Command::new(BIN);
+    c.args(args)
+        .env_remove("MCPWB_CONFIG")
+        .env("HOME", home)
+        .env("MCPWB_KEYCHAIN", "keyutils");
+    c
 }
 
 #[derive(Clone)]
@@ -60,14 +70,12 @@ async fn an_rmcp_client_uses_every_server_through_mcpwb_serve() {
     let dir = tempfile::tempdir().unwrap();
     let cfg = two_demos(dir.path(), &[("crashy", &["--fault", "crash-on-call"])]);
     let home = dir.path().to_path_buf();
-    let cmd = tokio::process::Command::new(BIN).configure(|c| {
-        c.args([
+    let cmd = tokio::process::Command::from(mcpwb(
+        &home,
+        &[
             "--config", &cfg, "--trust", "serve", "--tools", "*echo*", "--tools", "beta__*",
-        ])
-        .env_remove("MCPWB_CONFIG")
-        .env("HOME", &home)
-        .env("MCPWB_KEYCHAIN", "keyutils");
-    });
+        ],
+    ));
     let (tx, mut changed) = tokio::sync::mpsc::unbounded_channel();
     let client = Watcher(tx)
         .serve(TokioChildProcess::new(cmd).unwrap())
@@ -181,16 +189,15 @@ fn the_python_sdk_client_uses_the_bridge_over_stdio_and_http() {
         );
     }
     let port_file = dir.path().join("serve.err");
-    let mut server = Command::new(BIN)
-        .args(["--config", &cfg, "--trust", "serve", "--http", "0"])
-        .env_remove("MCPWB_CONFIG")
-        .env("HOME", &home)
-        .env("MCPWB_KEYCHAIN", "keyutils")
-        .env("MCPWB_KEYCHAIN_SERVICE", &keychain)
-        .stderr(std::fs::File::create(&port_file).unwrap())
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut server = mcpwb(
+        &home,
+        &["--config", &cfg, "--trust", "serve", "--http", "0"],
+    )
+    .env("MCPWB_KEYCHAIN_SERVICE", &keychain)
+    .stderr(std::fs::File::create(&port_file).unwrap())
+    .stdout(Stdio::null())
+    .spawn()
+    .unwrap();
     let mut said = String::new();
     for _ in 0..200 {
         said = std::fs::read_to_string(&port_file).unwrap_or_default();
@@ -240,16 +247,15 @@ async fn serve_attach_relays_to_a_running_bridge() {
     let home = dir.path().to_path_buf();
     let keychain = format!("mcpwb-attach-test-{}", std::process::id());
     let said = dir.path().join("serve.err");
-    let mut running = Command::new(BIN)
-        .args(["--config", &cfg, "--trust", "serve", "--http", "0"])
-        .env_remove("MCPWB_CONFIG")
-        .env("HOME", &home)
-        .env("MCPWB_KEYCHAIN", "keyutils")
-        .env("MCPWB_KEYCHAIN_SERVICE", &keychain)
-        .stderr(std::fs::File::create(&said).unwrap())
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut running = mcpwb(
+        &home,
+        &["--config", &cfg, "--trust", "serve", "--http", "0"],
+    )
+    .env("MCPWB_KEYCHAIN_SERVICE", &keychain)
+    .stderr(std::fs::File::create(&said).unwrap())
+    .stdout(Stdio::null())
+    .spawn()
+    .unwrap();
     let mut url = None;
     for _ in 0..200 {
         let text = std::fs::read_to_string(&said).unwrap_or_default();
@@ -264,13 +270,9 @@ async fn serve_attach_relays_to_a_running_bridge() {
     }
     let url = url.expect("the bridge said where it listens");
     let attach = format!("--attach={url}");
-    let cmd = tokio::process::Command::new(BIN).configure(|c| {
-        c.args(["serve", &attach])
-            .env_remove("MCPWB_CONFIG")
-            .env("HOME", &home)
-            .env("MCPWB_KEYCHAIN", "keyutils")
-            .env("MCPWB_KEYCHAIN_SERVICE", &keychain);
-    });
+    let mut cmd = mcpwb(&home, &["serve", &attach]);
+    cmd.env("MCPWB_KEYCHAIN_SERVICE", &keychain);
+    let cmd = tokio::process::Command::from(cmd);
     let (tx, _changed) = tokio::sync::mpsc::unbounded_channel();
     let client = Watcher(tx)
         .serve(TokioChildProcess::new(cmd).unwrap())
@@ -301,16 +303,15 @@ fn serve_over_stdio_passes_on_fields_no_library_models() {
     use std::io::{BufRead, Write};
     let dir = tempfile::tempdir().unwrap();
     let cfg = two_demos(dir.path(), &[("future", &["--fault", "future-fields"])]);
-    let mut child = Command::new(BIN)
-        .args(["--config", &cfg, "--trust", "serve", "--only", "future"])
-        .env_remove("MCPWB_CONFIG")
-        .env("HOME", dir.path())
-        .env("MCPWB_KEYCHAIN", "keyutils")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = mcpwb(
+        dir.path(),
+        &["--config", &cfg, "--trust", "serve", "--only", "future"],
+    )
+    .stdin(Stdio::piped())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::null())
+    .spawn()
+    .unwrap();
     let mut stdin = child.stdin.take().unwrap();
     let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
     let mut ask = |id: u32, method: &str, params: serde_json::Value| -> serde_json::Value {
