@@ -169,8 +169,12 @@ impl Rules<RoleClient> for KeepCallResults {
     }
 
     fn read(&self, line: &[u8]) -> Option<RxJsonRpcMessage<RoleClient>> {
-        let mut calls = self.calls.lock().unwrap_or_else(|e| e.into_inner());
-        if calls.is_empty() {
+        if self
+            .calls
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .is_empty()
+        {
             return None;
         }
         // A response (no method) to a call sent: kept as sent. One parse,
@@ -182,10 +186,15 @@ impl Rules<RoleClient> for KeepCallResults {
             return None;
         }
         let id: RequestId = serde_json::from_value(message.get("id")?.clone()).ok()?;
-        if !calls.remove(&id) {
+        // The lock is not held over the parse above (`sending` waits on it).
+        if !self
+            .calls
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .remove(&id)
+        {
             return None;
         }
-        drop(calls);
         let result = message.shift_remove("result")?;
         Some(JsonRpcMessage::response(
             ServerResult::CustomResult(CustomResult(result)),
@@ -225,7 +234,7 @@ where
                 Read::Line => {}
                 Read::TooLong => {
                     eprintln!(
-                        "[mcpwb] a message of more than {} bytes was dropped (too long to read)",
+                        "[mcpwb] a message of more than {} bytes was dropped unread (a request in it gets no answer): send less in one message",
                         self.max_line
                     );
                     continue;
