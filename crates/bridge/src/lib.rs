@@ -21,6 +21,7 @@ pub mod http;
 pub mod names;
 pub mod policy;
 pub mod raw;
+mod rows;
 pub mod service;
 pub mod settings;
 

@@ -19,6 +19,7 @@ use workbench_core::traffic::Direction;
 
 use crate::names::Names;
 use crate::raw::RawSlot;
+use crate::rows::Row;
 use crate::{Bridge, policy};
 
 /// One session's handler (cheap: the bridge is shared).
@@ -34,73 +35,40 @@ fn bad(message: impl Into<String>) -> ErrorData {
     ErrorData::invalid_params(message.into(), None)
 }
 
+/// A request rmcp could not read as any method it knows: a method the
+/// bridge serves whose params do not fit says why, anything else is unknown.
+fn unread(method: &str, params: Option<Value>) -> ErrorData {
+    const SERVED: [&str; 8] = [
+        "tools/call",
+        "tools/list",
+        "resources/read",
+        "resources/list",
+        "resources/subscribe",
+        "resources/unsubscribe",
+        "prompts/get",
+        "prompts/list",
+    ];
+    if !SERVED.contains(&method) {
+        return ErrorData::new(
+            rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+            format!("{method}: not a method the bridge serves"),
+            None,
+        );
+    }
+    let why = match method {
+        "tools/call" => serde_json::from_value::<CallToolRequestParams>(params.unwrap_or_default())
+            .err()
+            .map(|e| format!(": {e}")),
+        _ => None,
+    };
+    bad(format!(
+        "{method}: the params do not fit the method{}",
+        why.unwrap_or_default()
+    ))
+}
+
 fn upstream(e: workbench_core::Error) -> ErrorData {
     ErrorData::internal_error(e.to_string(), None)
-}
-
-/// A message of a caller's call as the traffic view shows it.
-#[derive(serde::Serialize)]
-pub(crate) struct Row<'a> {
-    jsonrpc: &'static str,
-    id: &'a rmcp::model::RequestId,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    method: Option<&'static str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    params: Option<CallParams<'a>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    result: Option<&'a Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<RowError<'a>>,
-}
-
-#[derive(serde::Serialize)]
-pub(crate) struct CallParams<'a> {
-    name: &'a str,
-    arguments: &'a Value,
-}
-
-#[derive(serde::Serialize)]
-pub(crate) struct RowError<'a> {
-    code: i32,
-    message: &'a str,
-}
-
-impl<'a> Row<'a> {
-    fn call(id: &'a rmcp::model::RequestId, name: &'a str, arguments: &'a Value) -> Self {
-        Row {
-            jsonrpc: "2.0",
-            id,
-            method: Some("tools/call"),
-            params: Some(CallParams { name, arguments }),
-            result: None,
-            error: None,
-        }
-    }
-
-    fn result(id: &'a rmcp::model::RequestId, result: &'a Value) -> Self {
-        Row {
-            jsonrpc: "2.0",
-            id,
-            method: None,
-            params: None,
-            result: Some(result),
-            error: None,
-        }
-    }
-
-    fn error(id: &'a rmcp::model::RequestId, error: &'a ErrorData) -> Self {
-        Row {
-            jsonrpc: "2.0",
-            id,
-            method: None,
-            params: None,
-            result: None,
-            error: Some(RowError {
-                code: error.code.0,
-                message: &error.message,
-            }),
-        }
-    }
 }
 
 impl Handler {
@@ -190,6 +158,14 @@ impl Handler {
 // Logging is deprecated by SEP-2577 but 2025-11-25 callers still use it.
 #[allow(deprecated)]
 impl ServerHandler for Handler {
+    async fn on_custom_request(
+        &self,
+        request: rmcp::model::CustomRequest,
+        _: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::CustomResult, ErrorData> {
+        Err(unread(&request.method, request.params))
+    }
+
     fn get_info(&self) -> ServerConfig {
         serde_json::from_value(json!({
             "protocolVersion": "2025-11-25",

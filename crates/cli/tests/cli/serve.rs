@@ -348,6 +348,28 @@ fn serve_over_stdio_passes_on_fields_no_library_models() {
     assert_eq!(result["x-vendor"]["cost"], 3, "{called}");
     assert_eq!(result["content"][0]["x-vendor"]["lang"], "en", "{called}");
     assert_eq!(result["content"][1]["type"], "hologram", "{called}");
+    // A call whose params do not fit says why; a method the bridge does not
+    // serve says so (rmcp alone answered both "method not found: tools/call").
+    let misfit = ask(
+        4,
+        "tools/call",
+        json!({ "name": "future__echo", "arguments": "oops" }),
+    );
+    let said = misfit["error"]["message"].as_str().unwrap_or_default();
+    assert_eq!(misfit["error"]["code"], -32602, "{misfit}");
+    assert!(
+        said.contains("tools/call: the params do not fit") && said.contains("invalid type"),
+        "{misfit}"
+    );
+    let unknown = ask(5, "vendor/thing", json!({}));
+    assert_eq!(unknown["error"]["code"], -32601, "{unknown}");
+    assert!(
+        unknown["error"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("not a method the bridge serves"),
+        "{unknown}"
+    );
     drop(stdin);
     let _ = child.wait();
 }
