@@ -12,6 +12,7 @@ fn main() {
             "list_tools",
             "call_tool",
             "cancel_call",
+            "tool_history",
             "traffic_page",
             "export_traffic",
             "pending_asks",

@@ -28,6 +28,7 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
             commands::tools::list_tools::<tauri::Wry>,
             commands::tools::call_tool::<tauri::Wry>,
             commands::tools::cancel_call::<tauri::Wry>,
+            commands::tools::tool_history::<tauri::Wry>,
             commands::traffic::traffic_page::<tauri::Wry>,
             commands::traffic::export_traffic::<tauri::Wry>,
             commands::asks::pending_asks::<tauri::Wry>,
@@ -231,9 +232,19 @@ fn agent(
             workbench_store::Store::in_memory()?
         }
     };
+    // Every call — by hand, by the agent, through the bridge — goes through
+    // this one path and lands in the history beside the chats.
+    let calls = workbench_calls::Calls::new(
+        workbench.clone(),
+        workbench_calls::CallsOptions {
+            settings: settings::SettingsFile::new(settings::default_path()),
+            store: Some(store.clone()),
+        },
+    );
     let agent = workbench_agent::Agent::new(
         workbench.clone(),
         workbench_agent::AgentOptions {
+            calls,
             settings: settings::SettingsFile::new(settings::default_path()),
             store,
             config: workbench_agent::ConfigPaths {

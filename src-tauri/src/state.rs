@@ -16,7 +16,11 @@ pub struct AppState {
     pub workbench: Workbench,
     /// The chat agent over the same workbench (sessions in the shared store).
     pub agent: workbench_agent::Agent,
-    pub calls: crate::commands::tools::RunningCalls,
+    /// The one call path (gate, call, output-schema check, history), shared
+    /// with the agent and the bridge.
+    pub calls: workbench_calls::Calls,
+    /// Calls made by hand under way (for Cancel).
+    pub running: crate::commands::tools::RunningCalls,
     /// The bridge while it is on.
     pub bridge: crate::commands::bridge::Running,
     _watch: Option<ConfigWatch>,
@@ -39,8 +43,9 @@ impl AppState {
             config_path,
             project_dir,
             workbench,
+            calls: agent.calls().clone(),
             agent,
-            calls: Default::default(),
+            running: Default::default(),
             bridge: Default::default(),
             _watch: watch,
             _sampling: sampling,

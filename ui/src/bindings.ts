@@ -21,9 +21,11 @@ export const commands = {
 	 */
 	windowReady: (stage: WindowStage, pageMs: number) => typedError<null, ErrorInfo>(__TAURI_INVOKE("window_ready", { stage, pageMs })),
 	listTools: () => typedError<ToolRow[], ErrorInfo>(__TAURI_INVOKE("list_tools")),
-	callTool: (server: string, tool: string, args: Value, callId: string, onProgress: Channel<CallProgress_Deserialize>) => typedError<ToolCallResult, ErrorInfo>(__TAURI_INVOKE("call_tool", { server, tool, args, callId, onProgress })),
+	callTool: (server: string, tool: string, args: Value, callId: string, onProgress: Channel<CallProgress_Deserialize>) => typedError<ToolCallResult_Serialize, ErrorInfo>(__TAURI_INVOKE("call_tool", { server, tool, args, callId, onProgress })),
 	/**  Cancel a call started with `call_id`; false if it already ended. */
 	cancelCall: (callId: string) => typedError<boolean, ErrorInfo>(__TAURI_INVOKE("cancel_call", { callId })),
+	/**  The latest calls of one tool from the history (every caller's), newest first. */
+	toolHistory: (server: string, tool: string, limit: number) => typedError<CallRow_Serialize[], ErrorInfo>(__TAURI_INVOKE("tool_history", { server, tool, limit })),
 	/**
 	 *  The entries matching `query` (server, direction, method, text) in the
 	 *  window it asks for, and how many match in all.
@@ -332,7 +334,10 @@ export type AgentSettings_Deserialize = {
 	deferred_context_share?: number | null,
 	/**  Sessions with no activity for this many days are deleted (0: never). */
 	session_max_idle_days?: number,
-	/**  Per tool (`server/tool`): ask, allow, deny. */
+	/**
+	 *  Per tool (`server/tool`): ask, allow, deny. These three are the
+	 *  standing approval rules; workbench-calls reads them live from here.
+	 */
 	tool_policies?: { [key in string]: ToolPolicy },
 	/**  Servers whose read-only tools (by their annotations) run without asking. */
 	trusted_servers?: string[],
@@ -364,7 +369,10 @@ export type AgentSettings_Serialize = {
 	deferred_context_share: number | null,
 	/**  Sessions with no activity for this many days are deleted (0: never). */
 	session_max_idle_days: number,
-	/**  Per tool (`server/tool`): ask, allow, deny. */
+	/**
+	 *  Per tool (`server/tool`): ask, allow, deny. These three are the
+	 *  standing approval rules; workbench-calls reads them live from here.
+	 */
 	tool_policies: { [key in string]: ToolPolicy },
 	/**  Servers whose read-only tools (by their annotations) run without asking. */
 	trusted_servers: string[],
@@ -510,6 +518,53 @@ export type CallProgress_Serialize = {
 	progress: number | null,
 	total: number | null,
 	message: string | null,
+};
+
+/**  A call as recorded. */
+export type CallRow = CallRow_Serialize | CallRow_Deserialize;
+
+/**  A call as recorded. */
+export type CallRow_Deserialize = {
+	id: number,
+	origin: string,
+	session?: string | null,
+	call_id: string,
+	server: string,
+	tool: string,
+	arguments: Value,
+	result?: Value | null,
+	error?: string | null,
+	status: CallStatus,
+	duration_ms?: number | null,
+	started_at: number,
+	protocol?: string | null,
+	traffic_from?: number | null,
+	traffic_to?: number | null,
+	schema_violations: string[],
+	/**  Kept whatever the history's size cap (saved to a suite, pinned). */
+	saved: boolean,
+};
+
+/**  A call as recorded. */
+export type CallRow_Serialize = {
+	id: number,
+	origin: string,
+	session: string | null,
+	call_id: string,
+	server: string,
+	tool: string,
+	arguments: Value,
+	result: Value | null,
+	error: string | null,
+	status: CallStatus,
+	duration_ms: number | null,
+	started_at: number,
+	protocol: string | null,
+	traffic_from: number | null,
+	traffic_to: number | null,
+	schema_violations: string[],
+	/**  Kept whatever the history's size cap (saved to a suite, pinned). */
+	saved: boolean,
 };
 
 /**  How a call ended. */
@@ -1487,21 +1542,35 @@ export type Timeline_Serialize = {
 	steps: Step_Serialize[],
 };
 
-export type ToolCallResult = {
+export type ToolCallResult = ToolCallResult_Serialize | ToolCallResult_Deserialize;
+
+export type ToolCallResult_Deserialize = {
 	/**  The result object as the server sent it. */
 	result: Value,
 	duration_ms: number | null,
 	/**  Where `structuredContent` breaks the tool's `outputSchema`. */
 	schema_violations: string[],
+	/**  The call's row in the history (None: not kept). */
+	history_id?: number | null,
 };
 
-/**  What happens when the model calls a tool. */
+export type ToolCallResult_Serialize = {
+	/**  The result object as the server sent it. */
+	result: Value,
+	duration_ms: number | null,
+	/**  Where `structuredContent` breaks the tool's `outputSchema`. */
+	schema_violations: string[],
+	/**  The call's row in the history (None: not kept). */
+	history_id: number | null,
+};
+
+/**  What happens when a model (or a bridge client, or an App) calls a tool. */
 export type ToolPolicy = 
 /**  Ask the person each time (the default). */
 "ask" | 
 /**  Run without asking. */
 "allow" | 
-/**  Never offered to the model. */
+/**  Never offered to a model; refused for every caller a person does not drive. */
 "deny";
 
 /**  A tool of a Ready (or recently Ready: `stale`) server. */

@@ -2,16 +2,17 @@
 //! (or answered here: `search_tools`, unknown names, arguments that are not
 //! JSON), decided by policy or by the person (asked together, decided
 //! together or one by one), then the approved ones run at once through the
-//! workbench — progress passed on, Stop cancelling them (servers are told),
-//! each recorded in the store with its duration and traffic rows.
+//! one call path (workbench-calls) — progress passed on, Stop cancelling
+//! them (servers are told), each kept in the history as a chat call.
 
 use genai::chat::ToolCall;
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
+use workbench_calls::{Asking, Call, Link, Origin};
 use workbench_core::CallOptions;
-use workbench_store::{CallRecord, CallStatus};
+use workbench_store::CallStatus;
 
-use crate::approvals::{self, Approval, Decision, Remember, Verdict};
+use crate::approvals::{Approval, Decision, Remember, Verdict};
 use crate::error::Result;
 use crate::events::AgentEvent;
 use crate::parts::{Part, result_for_model};
@@ -45,7 +46,7 @@ impl Agent {
         session: &str,
         message: i64,
         (calls, tools): (&[ToolCall], &ToolSet),
-        (settings, options): (&crate::AgentSettings, &crate::SessionOptions),
+        options: &crate::SessionOptions,
         mode: ApproveMode,
         sink: &Sink,
         cancel: &CancellationToken,
@@ -54,7 +55,7 @@ impl Agent {
         let mut approved: Vec<Approved<'_>> = Vec::new();
         let mut asking: Vec<(usize, &Entry, u64, tokio::sync::oneshot::Receiver<Decision>)> =
             Vec::new();
-        let batch = self.inner.approvals.next_id();
+        let batch = self.approvals().next_id();
         let mut to_announce = Vec::new();
         for (i, call) in calls.iter().enumerate() {
             if call.fn_name == search::NAME {
@@ -83,24 +84,15 @@ impl Agent {
                 ));
                 continue;
             }
-            let auto_approved = self
-                .workbench()
-                .server(&entry.server)
-                .map(|h| h.entry().auto_approves(&entry.tool))
-                .unwrap_or(false)
-                || self.always().contains(&entry.key());
-            let verdict = approvals::verdict(&approvals::Context {
-                settings,
+            let verdict = self.calls().verdict(&Asking {
                 server: &entry.server,
                 tool: &entry.tool,
                 definition: &entry.definition,
-                auto_approved,
-                chat_allowed: &options.allowed,
                 mode,
+                chat_allowed: Some(&options.allowed),
             });
             match verdict {
                 Verdict::Allow => {
-                    self.record_first_use(entry, auto_approved, settings)?;
                     approved.push(Approved {
                         index: i,
                         entry,
@@ -108,6 +100,14 @@ impl Agent {
                     });
                 }
                 Verdict::Deny(reason) => {
+                    self.calls().refused(
+                        Origin::Chat,
+                        &entry.server,
+                        &entry.tool,
+                        &call.fn_arguments,
+                        link(session, message, call),
+                        &reason,
+                    );
                     results[i] = Some(result_part(
                         call,
                         CallStatus::Denied,
@@ -115,7 +115,7 @@ impl Agent {
                     ));
                 }
                 Verdict::Ask(changed) => {
-                    let id = self.inner.approvals.next_id();
+                    let id = self.approvals().next_id();
                     let approval = Approval {
                         id,
                         session: session.to_string(),
@@ -128,7 +128,7 @@ impl Agent {
                         definition: entry.definition.clone(),
                         changed,
                     };
-                    let rx = self.inner.approvals.request(approval.clone());
+                    let rx = self.approvals().request(approval.clone());
                     to_announce.push(approval);
                     asking.push((i, entry, id, rx));
                 }
@@ -210,29 +210,6 @@ impl Agent {
         Ok(results.into_iter().flatten().collect())
     }
 
-    fn always(&self) -> std::sync::MutexGuard<'_, std::collections::HashSet<String>> {
-        self.inner.always.lock().unwrap_or_else(|e| e.into_inner())
-    }
-
-    /// A standing approval used for the first time records what the tool
-    /// looked like, so a later change is asked about.
-    fn record_first_use(
-        &self,
-        entry: &Entry,
-        standing: bool,
-        settings: &crate::AgentSettings,
-    ) -> Result<()> {
-        let key = entry.key();
-        let by_policy = settings.policy(&entry.server, &entry.tool) == crate::ToolPolicy::Allow;
-        if (standing || by_policy) && !settings.approved_definitions.contains_key(&key) {
-            let covered = approvals::covered(&entry.definition);
-            self.update_settings(|s| {
-                s.approved_definitions.insert(key, covered);
-            })?;
-        }
-        Ok(())
-    }
-
     /// Keep a decision beyond this call.
     fn remember(
         &self,
@@ -242,7 +219,7 @@ impl Agent {
         sink: &Sink,
     ) -> Result<()> {
         let key = entry.key();
-        let covered = approvals::covered(&entry.definition);
+        let covered = workbench_calls::gate::covered(&entry.definition);
         match remember {
             Remember::Once => {}
             Remember::Chat => {
@@ -254,10 +231,8 @@ impl Agent {
                 self.change_chat_options(session, |o| {
                     o.allowed.insert(key.clone(), covered.clone());
                 })?;
-                self.always().insert(key.clone());
-                self.update_settings(|s| {
-                    s.approved_definitions.insert(key.clone(), covered);
-                })?;
+                self.calls()
+                    .allow_always(&entry.server, &entry.tool, &entry.definition);
                 if let Err(e) = self.approve_in_config(&entry.server, &entry.tool) {
                     sink(AgentEvent::Notice {
                         text: format!(
@@ -355,20 +330,6 @@ impl Agent {
         sink: &Sink,
         cancel: &CancellationToken,
     ) -> Part {
-        let wb = self.workbench();
-        let record = self
-            .store()
-            .record_call(&CallRecord {
-                origin: "chat",
-                session: Some(session),
-                message: Some(message),
-                call_id: &call.call_id,
-                server: &entry.server,
-                tool: &entry.tool,
-                arguments: &arguments,
-            })
-            .ok();
-        let before = wb.traffic().stats().1;
         sink(AgentEvent::ToolStarted {
             call_id: call.call_id.clone(),
             server: entry.server.clone(),
@@ -381,11 +342,20 @@ impl Agent {
             progress: Some(tx),
             ..Default::default()
         };
-        let call_future = wb.call_tool(&entry.server, &entry.tool, arguments.clone(), options);
-        tokio::pin!(call_future);
-        let outcome = loop {
+        let calls = self.calls();
+        let run = calls.run(Call {
+            origin: Origin::Chat,
+            server: &entry.server,
+            tool: &entry.tool,
+            arguments: arguments.clone(),
+            definition: Some(&entry.definition),
+            link: link(session, message, call),
+            options,
+        });
+        tokio::pin!(run);
+        let mut ran = loop {
             tokio::select! {
-                outcome = &mut call_future => break outcome,
+                ran = &mut run => break ran,
                 Some((progress, total, msg)) = rx.recv() => sink(AgentEvent::ToolProgress {
                     call_id: call.call_id.clone(),
                     progress,
@@ -394,35 +364,28 @@ impl Agent {
                 }),
             }
         };
-        let after = wb.traffic().stats().1;
-        let (status, content, result, duration) = match outcome {
+        // The chat's record is written before the turn goes on (an export
+        // or a reopened chat reads it).
+        ran.record_id().await;
+        let status = ran.status;
+        let (content, result, duration) = match ran.outcome {
             Ok(o) => {
-                let status = if o.result["isError"].as_bool() == Some(true) {
-                    CallStatus::Error
-                } else {
-                    CallStatus::Ok
-                };
-                let (text, _) = result_for_model(&o.result);
-                (status, text, Some(o.result), Some(o.duration_ms))
+                let (mut text, _) = result_for_model(&o.result);
+                if !ran.schema_violations.is_empty() {
+                    text.push_str(&format!(
+                        "\n\n(The result does not match the tool's output schema: {}.)",
+                        ran.schema_violations.join("; ")
+                    ));
+                }
+                (text, Some(o.result), Some(o.duration_ms))
             }
-            Err(e) if e.code() == workbench_core::ErrorCode::Cancelled => (
-                CallStatus::Cancelled,
+            Err(_) if status == CallStatus::Cancelled => (
                 "The call was cancelled: the person stopped the turn.".to_string(),
                 None,
                 None,
             ),
-            Err(e) => (
-                CallStatus::Failed,
-                format!("The call failed: {e}"),
-                None,
-                None,
-            ),
+            Err(e) => (format!("The call failed: {e}"), None, None),
         };
-        if let Some(id) = record {
-            let _ = self
-                .store()
-                .finish_call(id, &arguments, status, result.as_ref(), duration);
-        }
         sink(AgentEvent::ToolFinished {
             call_id: call.call_id.clone(),
             status,
@@ -436,7 +399,16 @@ impl Agent {
             result,
             arguments: Some(arguments),
             duration_ms: duration,
-            traffic: Some((before, after)),
+            traffic: Some(ran.traffic),
         }
+    }
+}
+
+/// A chat call's place: its session, message and the model's id.
+fn link(session: &str, message: i64, call: &ToolCall) -> Link {
+    Link {
+        session: Some(session.to_string()),
+        message: Some(message),
+        call_id: call.call_id.clone(),
     }
 }

@@ -6,7 +6,8 @@
 //! the model. Knows no window.
 
 pub mod adapt;
-pub mod approvals;
+/// The approval gate lives in the one call path; its types are the chat's too.
+pub use workbench_calls::gate as approvals;
 mod calls;
 pub mod error;
 pub mod events;
@@ -23,11 +24,12 @@ pub mod toolset;
 mod turn;
 pub use turn::{ChatTool, ChatTools, TurnHandle};
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use tokio_util::sync::CancellationToken;
+use workbench_calls::Calls;
 use workbench_core::Workbench;
 use workbench_core::config::secrets::Keychain;
 use workbench_core::settings::SettingsFile;
@@ -55,6 +57,9 @@ pub struct ConfigPaths {
 
 /// What the agent is built from.
 pub struct AgentOptions {
+    /// The one call path (the gate, the history); its approvals queue is
+    /// where the chat's calls wait.
+    pub calls: Calls,
     pub settings: SettingsFile,
     pub store: Store,
     pub config: ConfigPaths,
@@ -68,12 +73,9 @@ struct Inner {
     keychain: Keychain,
     config: ConfigPaths,
     client: genai::Client,
-    approvals: approvals::Approvals,
+    calls: Calls,
     /// The turn running in each session, by session id.
     running: Mutex<HashMap<String, CancellationToken>>,
-    /// Tools approved "always" in this run (`server/tool`), effective before
-    /// the config file is read again.
-    always: Mutex<HashSet<String>>,
     /// Providers given for this run only (`mcpwb chat --provider ...`),
     /// over those of the settings file; never written to it.
     transient: Mutex<Vec<ProviderConfig>>,
@@ -97,9 +99,8 @@ impl Agent {
                 keychain: options.keychain,
                 config: options.config,
                 client,
-                approvals: approvals::Approvals::default(),
+                calls: options.calls,
                 running: Mutex::default(),
-                always: Mutex::default(),
                 transient: Mutex::default(),
             }),
         })
@@ -112,7 +113,12 @@ impl Agent {
     /// The calls waiting for a person's decision (the chat's, and the
     /// bridge's under session `bridge`).
     pub fn approvals(&self) -> &approvals::Approvals {
-        &self.inner.approvals
+        self.inner.calls.approvals()
+    }
+
+    /// The one call path the chat's calls go through.
+    pub fn calls(&self) -> &Calls {
+        &self.inner.calls
     }
 
     pub fn store(&self) -> &Store {
@@ -162,12 +168,14 @@ impl Agent {
 
     /// Decide a call waiting for approval.
     pub fn decide(&self, approval: u64, decision: Decision) -> Result<()> {
-        self.inner.approvals.decide(approval, decision)
+        self.approvals()
+            .decide(approval, decision)
+            .map_err(Error::NotFound)
     }
 
     /// The calls of a session waiting for a decision.
     pub fn pending_approvals(&self, session: &str) -> Vec<Approval> {
-        self.inner.approvals.pending(session)
+        self.approvals().pending(session)
     }
 
     /// Stop the session's turn: the stream is dropped, waiting approvals are

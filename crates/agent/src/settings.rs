@@ -94,19 +94,7 @@ pub struct ProviderConfig {
     pub context_windows: BTreeMap<String, u32>,
 }
 
-/// What happens when the model calls a tool.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(rename_all = "snake_case")]
-pub enum ToolPolicy {
-    /// Ask the person each time (the default).
-    #[default]
-    Ask,
-    /// Run without asking.
-    Allow,
-    /// Never offered to the model.
-    Deny,
-}
+pub use workbench_calls::rules::{ToolPolicy, tool_key};
 
 /// The agent's settings.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -126,7 +114,8 @@ pub struct AgentSettings {
     pub deferred_context_share: f64,
     /// Sessions with no activity for this many days are deleted (0: never).
     pub session_max_idle_days: u32,
-    /// Per tool (`server/tool`): ask, allow, deny.
+    /// Per tool (`server/tool`): ask, allow, deny. These three are the
+    /// standing approval rules; workbench-calls reads them live from here.
     pub tool_policies: BTreeMap<String, ToolPolicy>,
     /// Servers whose read-only tools (by their annotations) run without asking.
     pub trusted_servers: Vec<String>,
@@ -152,11 +141,6 @@ impl Default for AgentSettings {
             approved_definitions: BTreeMap::new(),
         }
     }
-}
-
-/// The key of a tool in the maps above.
-pub fn tool_key(server: &str, tool: &str) -> String {
-    format!("{server}/{tool}")
 }
 
 impl AgentSettings {

@@ -51,7 +51,7 @@ impl Drop for Running {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .remove(&self.session);
-        self.agent.inner.approvals.forget_session(&self.session);
+        self.agent.approvals().forget_session(&self.session);
     }
 }
 
@@ -353,7 +353,7 @@ impl Agent {
                     session,
                     message.id,
                     (&calls, &tools),
-                    (&settings, &options),
+                    &options,
                     mode,
                     sink,
                     cancel,

@@ -9,7 +9,7 @@
 //!
 //! - `names`: reversible names (`server__tool`, `mcpwb://server/uri`).
 //! - `service`: the MCP handler, sending upstream JSON as it came.
-//! - `policy`: allow / ask (the window) / refuse, as the agent decides.
+//! - `policy`: allow / ask (the window) / refuse, through the one call path.
 //! - `callers`: connected clients, for the panel, notifications and asks.
 //! - `http`: the loopback listener (token, Host and Origin checks).
 //! - `attach`: `mcpwb serve --attach`, stdio relayed to a running bridge.
@@ -28,6 +28,7 @@ pub mod settings;
 use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
+use workbench_calls::Calls;
 use workbench_core::Workbench;
 use workbench_core::asks::{Answer, AskKind};
 use workbench_core::catalog::QualifiedTool;
@@ -57,6 +58,8 @@ pub struct BridgeOptions {
 
 struct Shared {
     wb: Workbench,
+    /// The one call path: the gate, the call, the history.
+    calls: Calls,
     options: BridgeOptions,
     callers: Callers,
     stop: CancellationToken,
@@ -91,12 +94,13 @@ impl Bridge {
         }
     }
 
-    /// A bridge over `wb` (call inside a Tokio runtime: it starts the
-    /// list_changed and asks watchers).
-    pub fn new(wb: Workbench, options: BridgeOptions) -> Bridge {
+    /// A bridge over the workbench `calls` goes through (call inside a
+    /// Tokio runtime: it starts the list_changed and asks watchers).
+    pub fn new(calls: Calls, options: BridgeOptions) -> Bridge {
         let stop = CancellationToken::new();
         let shared = Arc::new(Shared {
-            wb,
+            wb: calls.workbench().clone(),
+            calls,
             options,
             callers: Callers::default(),
             stop: stop.clone(),
@@ -113,6 +117,10 @@ impl Bridge {
 
     pub fn wb(&self) -> &Workbench {
         &self.shared.wb
+    }
+
+    pub fn calls(&self) -> &Calls {
+        &self.shared.calls
     }
 
     pub fn callers(&self) -> &Callers {

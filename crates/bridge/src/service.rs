@@ -14,6 +14,7 @@ use rmcp::model::{
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{RoleServer, ServerHandler};
 use serde_json::{Value, json};
+use workbench_calls::{Call, Link, Origin};
 use workbench_core::CallOptions;
 use workbench_core::traffic::Direction;
 
@@ -265,28 +266,35 @@ impl ServerHandler for Handler {
             Direction::Incoming,
             &Row::call(&id, &qualified, &arguments),
         );
-        let auto = self
-            .bridge
-            .wb()
-            .server(&server)
-            .map(|h| h.entry().auto_approves(&tool))
-            .unwrap_or(false);
         let decided = self
             .bridge
             .policy()
-            .decide(policy::Call {
-                caller: &caller,
-                server: &server,
-                tool: &tool,
-                qualified: &qualified,
-                definition: &found.tool,
-                arguments: &arguments,
-                auto_approved: auto,
-            })
+            .decide(
+                self.bridge.calls(),
+                policy::Call {
+                    caller: &caller,
+                    server: &server,
+                    tool: &tool,
+                    qualified: &qualified,
+                    definition: &found.tool,
+                    arguments: &arguments,
+                },
+            )
             .await;
         let arguments = match decided {
             Ok(edited) => edited.unwrap_or(arguments),
             Err(why) => {
+                self.bridge.calls().refused(
+                    Origin::Bridge,
+                    &server,
+                    &tool,
+                    &arguments,
+                    Link {
+                        call_id: caller.clone(),
+                        ..Link::default()
+                    },
+                    &why,
+                );
                 let refused = json!({ "content": [{ "type": "text", "text": format!("refused: {why}") }], "isError": true });
                 self.record(&caller, Direction::Outgoing, &Row::result(&id, &refused));
                 return RawSlot::answer(&ctx, refused, || CallToolResult::success(vec![]))
@@ -311,21 +319,27 @@ impl ServerHandler for Handler {
             tx
         });
         let _calling = self.bridge.callers().calling(&server, ctx.peer.clone());
-        let outcome = self
+        let ran = self
             .bridge
-            .wb()
-            .call_tool(
-                &server,
-                &tool,
+            .calls()
+            .run(Call {
+                origin: Origin::Bridge,
+                server: &server,
+                tool: &tool,
                 arguments,
-                CallOptions {
+                definition: Some(&found.tool),
+                link: Link {
+                    call_id: caller.clone(),
+                    ..Link::default()
+                },
+                options: CallOptions {
                     timeout: None,
                     cancel: Some(ctx.ct.clone()),
                     progress,
                 },
-            )
+            })
             .await;
-        match outcome {
+        match ran.outcome {
             Ok(out) => {
                 self.record(&caller, Direction::Outgoing, &Row::result(&id, &out.result));
                 RawSlot::answer(&ctx, out.result, || CallToolResult::success(vec![]))

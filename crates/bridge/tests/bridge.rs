@@ -4,7 +4,6 @@
 //! client, are tested in the CLI's tests.)
 
 use std::path::PathBuf;
-use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use rmcp::model::{CallToolRequestParams, ClientRequest, ReadResourceRequestParams};
@@ -14,9 +13,11 @@ use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig
 use rmcp::{ClientHandler, RoleClient};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
-use workbench_agent::approvals::ApproveMode;
 use workbench_bridge::{Bridge, BridgeOptions, Policy};
+use workbench_calls::{ApproveMode, Calls, CallsOptions};
+use workbench_core::settings::SettingsFile;
 use workbench_core::{ConfigFile, Workbench, WorkbenchOptions};
+use workbench_store::{HistoryQuery, Store};
 
 fn demo() -> PathBuf {
     workbench_testkit::demo_server_path()
@@ -44,9 +45,27 @@ async fn workbench(dir: &std::path::Path, servers: &[(&str, &[&str])]) -> Workbe
     wb
 }
 
-async fn bridge(wb: &Workbench, policy: Policy) -> (Bridge, workbench_bridge::http::Listening) {
-    let bridge = Bridge::new(
+/// The one call path over `wb`: rules from `dir`'s settings.json, the
+/// history in memory.
+fn calls(wb: &Workbench, dir: &std::path::Path) -> Calls {
+    Calls::new(
         wb.clone(),
+        CallsOptions {
+            settings: SettingsFile::new(dir.join("settings.json")),
+            store: Some(Store::in_memory().unwrap()),
+        },
+    )
+}
+
+async fn bridge(wb: &Workbench, policy: Policy) -> (Bridge, workbench_bridge::http::Listening) {
+    let dir = tempfile::tempdir().unwrap();
+    let calls = calls(wb, dir.path());
+    bridge_over(&calls, policy).await
+}
+
+async fn bridge_over(calls: &Calls, policy: Policy) -> (Bridge, workbench_bridge::http::Listening) {
+    let bridge = Bridge::new(
+        calls.clone(),
         BridgeOptions {
             policy,
             headless: true,
@@ -352,21 +371,25 @@ async fn a_crashed_server_gives_a_clear_error_and_the_others_serve() {
     wb.shutdown().await;
 }
 
+fn write_policies(dir: &std::path::Path, policies: Value) {
+    std::fs::write(
+        dir.join("settings.json"),
+        json!({ "agent": { "tool_policies": policies } }).to_string(),
+    )
+    .unwrap();
+}
+
 #[tokio::test]
 async fn the_policy_refuses_what_it_does_not_allow_with_the_reason() {
     let dir = tempfile::tempdir().unwrap();
     let wb = workbench(dir.path(), &[("alpha", &[])]).await;
-    let mut settings = workbench_agent::settings::AgentSettings::default();
-    settings.tool_policies.insert(
-        "alpha/add".into(),
-        workbench_agent::settings::ToolPolicy::Allow,
-    );
+    write_policies(dir.path(), json!({ "alpha/add": "allow" }));
+    let calls = calls(&wb, dir.path());
     let policy = Policy {
         mode: ApproveMode::None,
-        settings: Arc::new(RwLock::new(settings)),
-        approvals: None,
+        ask: false,
     };
-    let (_bridge, listening) = bridge(&wb, policy).await;
+    let (_bridge, listening) = bridge_over(&calls, policy).await;
     let (_, mode) = modes().into_iter().next().unwrap();
     let c = connect(&listening.url(), mode).await;
     let refused = call(&c, "alpha__echo", json!({ "message": "no" })).await;
@@ -374,6 +397,109 @@ async fn the_policy_refuses_what_it_does_not_allow_with_the_reason() {
     assert!(refused.to_string().contains("needs approval"), "{refused}");
     let added = call(&c, "alpha__add", json!({ "a": 1, "b": 1 })).await;
     assert_ne!(added["isError"], true, "{added}");
+    c.client.cancel().await.unwrap();
+    listening.stop.cancel();
+    wb.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_tool_denied_in_settings_while_the_bridge_runs_is_refused_at_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let wb = workbench(dir.path(), &[("alpha", &[])]).await;
+    let calls = calls(&wb, dir.path());
+    let (_bridge, listening) = bridge_over(&calls, Policy::default()).await;
+    let (_, mode) = modes().into_iter().next().unwrap();
+    let c = connect(&listening.url(), mode).await;
+    let ran = call(&c, "alpha__echo", json!({ "message": "before" })).await;
+    assert_eq!(ran["content"][0]["text"], "before");
+    // The person denies it in Settings (the file the window writes); the
+    // bridge keeps running.
+    write_policies(dir.path(), json!({ "alpha/echo": "deny" }));
+    let refused = call(&c, "alpha__echo", json!({ "message": "after" })).await;
+    assert_eq!(refused["isError"], true, "{refused}");
+    assert!(refused.to_string().contains("denied"), "{refused}");
+    // The server never saw the second call.
+    let sent: Vec<String> = wb
+        .traffic()
+        .query(&workbench_core::traffic::TrafficQuery {
+            server: Some("alpha".into()),
+            method: Some("tools/call".into()),
+            direction: Some(workbench_core::traffic::Direction::Outgoing),
+            limit: 100,
+            ..Default::default()
+        })
+        .entries
+        .into_iter()
+        .map(|e| e.body)
+        .collect();
+    assert_eq!(
+        sent.len(),
+        1,
+        "only the first call reached the server: {sent:?}"
+    );
+    assert!(sent[0].contains("before"));
+    // Allowed again, it runs again.
+    write_policies(dir.path(), json!({ "alpha/echo": "allow" }));
+    let again = call(&c, "alpha__echo", json!({ "message": "again" })).await;
+    assert_eq!(again["content"][0]["text"], "again");
+    c.client.cancel().await.unwrap();
+    listening.stop.cancel();
+    wb.shutdown().await;
+}
+
+#[tokio::test]
+async fn bridge_calls_are_kept_in_the_history_with_their_origin_and_schema_check() {
+    let dir = tempfile::tempdir().unwrap();
+    let wb = workbench(dir.path(), &[("alpha", &[])]).await;
+    write_policies(dir.path(), json!({ "alpha/fail": "deny" }));
+    let calls = calls(&wb, dir.path());
+    let (_bridge, listening) = bridge_over(&calls, Policy::default()).await;
+    let (_, mode) = modes().into_iter().next().unwrap();
+    let c = connect(&listening.url(), mode).await;
+    call(&c, "alpha__echo", json!({ "message": "kept" })).await;
+    let bad = call(&c, "alpha__bad_structured_output", json!({})).await;
+    // What the client gets is what the server sent...
+    assert!(bad.get("structuredContent").is_some(), "{bad}");
+    call(&c, "alpha__fail", json!({})).await;
+    calls.flush().await;
+    let store = calls.store().unwrap();
+    let rows = store
+        .history(&HistoryQuery {
+            origin: Some("bridge".into()),
+            ..Default::default()
+        })
+        .unwrap();
+    let by_tool = |t: &str| {
+        rows.iter()
+            .find(|r| r.tool == t)
+            .unwrap_or_else(|| panic!("{t} in {rows:?}"))
+    };
+    let echo = by_tool("echo");
+    assert_eq!(echo.server, "alpha");
+    assert_eq!(echo.arguments["message"], "kept");
+    assert_eq!(echo.result.as_ref().unwrap()["content"][0]["text"], "kept");
+    assert_eq!(echo.status, workbench_store::CallStatus::Ok);
+    assert!(echo.protocol.is_some());
+    assert!(
+        echo.traffic_to > echo.traffic_from,
+        "its traffic rows: {echo:?}"
+    );
+    // ...and the history says where it breaks its output schema.
+    assert!(
+        !by_tool("bad_structured_output")
+            .schema_violations
+            .is_empty(),
+        "{rows:?}"
+    );
+    let denied = by_tool("fail");
+    assert_eq!(denied.status, workbench_store::CallStatus::Denied);
+    assert!(
+        denied
+            .error
+            .as_deref()
+            .unwrap_or_default()
+            .contains("denied")
+    );
     c.client.cancel().await.unwrap();
     listening.stop.cancel();
     wb.shutdown().await;

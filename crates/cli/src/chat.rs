@@ -368,9 +368,17 @@ async fn chat(
         .unwrap_or_else(workbench_core::config::default_user_config);
     let store = workbench_store::Store::open_in(&settings::data_dir())
         .map_err(|e| agent_failure(e.into()))?;
+    let calls = workbench_calls::Calls::new(
+        wb.clone(),
+        workbench_calls::CallsOptions {
+            settings: settings::SettingsFile::new(settings::default_path()),
+            store: Some(store.clone()),
+        },
+    );
     let agent = Agent::new(
         wb.clone(),
         AgentOptions {
+            calls,
             settings: settings::SettingsFile::new(settings::default_path()),
             store,
             config: ConfigPaths {

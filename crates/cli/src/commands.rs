@@ -199,6 +199,7 @@ pub async fn run(cli: &Cli) -> Result<(), Failure> {
         Command::Auth { action } => return crate::auth_cmd::run(cli, action).await,
         Command::Chat(args) => return crate::chat::run(cli, args, cli.sampling).await,
         Command::Serve(args) => return crate::serve_cmd::run(cli, args).await,
+        Command::History(args) => return crate::history_cmd::run(cli, args),
         Command::Servers => None,
         Command::Tools { server }
         | Command::Resources { server }
@@ -227,6 +228,27 @@ pub async fn run(cli: &Cli) -> Result<(), Failure> {
             (result, ..) => return result,
         }
     }
+}
+
+/// The one call path over `wb`, keeping calls in the shared history when
+/// `keep` (a history that cannot be opened is said, and the call goes on).
+pub fn calls_for(wb: &Workbench, keep: bool) -> workbench_calls::Calls {
+    let store = keep
+        .then(|| workbench_store::Store::open_in(&workbench_core::settings::data_dir()))
+        .and_then(|opened| {
+            opened
+                .map_err(|e| eprintln!("mcpwb: the call is not kept in the history: {e}"))
+                .ok()
+        });
+    workbench_calls::Calls::new(
+        wb.clone(),
+        workbench_calls::CallsOptions {
+            settings: workbench_core::settings::SettingsFile::new(
+                workbench_core::settings::default_path(),
+            ),
+            store,
+        },
+    )
 }
 
 /// What answers servers' asks during a command: the model (`--sampling
@@ -262,6 +284,7 @@ fn asks_for(cli: &Cli, wb: &Workbench) -> Result<Option<tokio_util::sync::DropGu
     let agent = workbench_agent::Agent::new(
         wb.clone(),
         workbench_agent::AgentOptions {
+            calls: calls_for(wb, false),
             settings: workbench_core::settings::SettingsFile::new(
                 workbench_core::settings::default_path(),
             ),
@@ -307,7 +330,7 @@ async fn each_ready(wb: &Workbench, target: Option<&str>) -> Result<Vec<String>,
 async fn dispatch(cli: &Cli, wb: &Workbench, target: Option<&str>) -> Result<(), Failure> {
     match &cli.command {
         Command::Config { action } => crate::config_cmd::run(cli, action)?,
-        Command::Chat(_) | Command::Auth { .. } | Command::Serve(_) => {}
+        Command::Chat(_) | Command::Auth { .. } | Command::Serve(_) | Command::History(_) => {}
         Command::Servers => {
             let names: Vec<String> = wb.statuses().into_iter().map(|s| s.name).collect();
             for name in &names {
@@ -325,10 +348,34 @@ async fn dispatch(cli: &Cli, wb: &Workbench, target: Option<&str>) -> Result<(),
                 .collect();
             print::tools(cli.json, &tools, target.is_some());
         }
-        Command::Call { server, tool, args } => {
+        Command::Call {
+            server,
+            tool,
+            args,
+            no_history,
+        } => {
             let args = parse_args(args)?;
             ready(wb, server).await?;
-            let out = wb.call_tool(server, tool, args, opts(cli)).await?;
+            let calls = calls_for(wb, !*no_history);
+            let ran = calls
+                .run(workbench_calls::Call {
+                    origin: workbench_calls::Origin::Cli,
+                    server,
+                    tool,
+                    arguments: args,
+                    definition: None,
+                    link: workbench_calls::Link::default(),
+                    options: opts(cli),
+                })
+                .await;
+            calls.flush().await;
+            let out = ran.outcome?;
+            for v in &ran.schema_violations {
+                eprintln!(
+                    "mcpwb: the result breaks the tool's outputSchema: {}",
+                    print::clean(v)
+                );
+            }
             print::call(cli.json, &out)?;
         }
         Command::Resources { .. } => {

@@ -5,6 +5,7 @@ mod chat;
 mod commands;
 mod config_cmd;
 mod config_io;
+mod history_cmd;
 mod print;
 mod serve_cmd;
 mod terminal;
@@ -78,14 +79,20 @@ pub enum Command {
     Servers,
     /// List tools (of one server, or of all with qualified names).
     Tools { server: Option<String> },
-    /// Call a tool.
+    /// Call a tool (kept in the call history the window shows too).
     Call {
         server: String,
         tool: String,
         /// Arguments as a JSON object.
         #[arg(long, default_value = "{}")]
         args: String,
+        /// Do not keep this call in the history.
+        #[arg(long)]
+        no_history: bool,
     },
+    /// The calls made by anyone (window, chat, bridge, mcpwb, suites),
+    /// newest first; `history show ID` prints one whole.
+    History(history_cmd::HistoryArgs),
     /// List resources and resource templates.
     Resources { server: Option<String> },
     /// Read a resource.

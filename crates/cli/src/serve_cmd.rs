@@ -3,10 +3,8 @@
 //! config), over loopback HTTP with the install's token (`--http PORT`), or
 //! relayed to the running app's bridge (`--attach`).
 
-use std::sync::{Arc, RwLock};
-
-use workbench_agent::approvals::ApproveMode;
 use workbench_bridge::{Bridge, BridgeOptions, Policy};
+use workbench_calls::ApproveMode;
 use workbench_core::config::secrets::Keychain;
 
 use crate::{Cli, Failure};
@@ -34,9 +32,12 @@ pub struct ServeArgs {
     bare: bool,
     /// Calls no standing rule decides: `all` run (the calling client asks
     /// its user), `read-only` run only tools marked read-only, `none` are
-    /// refused. Tools denied in the agent's settings are always refused.
+    /// refused. Tools denied in Settings are always refused (read live).
     #[arg(long, value_enum, default_value = "all")]
     approve: Approve,
+    /// Do not keep the calls clients make in the call history.
+    #[arg(long)]
+    no_history: bool,
     /// Relay stdio to the running app's bridge (default: the port its
     /// panel set, 8767 unless changed) instead of starting the servers again.
     #[arg(long, value_name = "URL", num_args = 0..=1, require_equals = true, default_missing_value = "")]
@@ -74,12 +75,9 @@ pub async fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
         elicitation: true,
     };
     let wb = crate::commands::connect_some(cli, &only, offers).await?;
-    let settings = workbench_agent::settings::AgentSettings::load(
-        &workbench_core::settings::SettingsFile::new(workbench_core::settings::default_path()),
-    )
-    .unwrap_or_default();
+    let calls = crate::commands::calls_for(&wb, !args.no_history);
     let bridge = Bridge::new(
-        wb.clone(),
+        calls.clone(),
         BridgeOptions {
             only: args.only.clone(),
             tools: args.tools.clone(),
@@ -89,8 +87,7 @@ pub async fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
                     Approve::ReadOnly => ApproveMode::ReadOnly,
                     Approve::None => ApproveMode::None,
                 },
-                settings: Arc::new(RwLock::new(settings)),
-                approvals: None,
+                ask: false,
             },
             headless: true,
             bare: args.bare,
@@ -140,6 +137,7 @@ pub async fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
             Ok(())
         }
     };
+    calls.flush().await;
     wb.shutdown().await;
     outcome
 }

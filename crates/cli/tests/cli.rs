@@ -13,6 +13,8 @@ mod auth;
 mod chat;
 #[path = "cli/config.rs"]
 mod config;
+#[path = "cli/history.rs"]
+mod history;
 #[path = "cli/imports.rs"]
 mod imports;
 #[path = "cli/serve.rs"]
@@ -27,10 +29,15 @@ fn demo_server() -> &'static Path {
 }
 
 fn mcpwb(args: &[&str]) -> std::process::Output {
+    let home = std::env::temp_dir().join("mcpwb-cli-test-home");
     Command::new(BIN)
         .args(args)
         .env_remove("MCPWB_CONFIG")
-        .env("HOME", std::env::temp_dir().join("mcpwb-cli-test-home"))
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_DATA_HOME")
+        .env("MCPWB_DATA_DIR", home.join("data"))
+        .env("MCPWB_SETTINGS", home.join("settings.json"))
+        .env("HOME", home)
         .output()
         .unwrap()
 }

@@ -257,6 +257,17 @@ impl Catalog {
         self.read().servers.get(server).cloned()
     }
 
+    /// One tool's definition as the server sent it (only it is copied).
+    pub fn tool(&self, server: &str, tool: &str) -> Option<serde_json::Value> {
+        self.read()
+            .servers
+            .get(server)?
+            .tools
+            .iter()
+            .find(|t| t["name"] == tool)
+            .cloned()
+    }
+
     /// All tools of all servers with qualified names, in server then tool order.
     pub fn tools(&self) -> Vec<QualifiedTool> {
         let inner = self.read();

@@ -1,13 +1,15 @@
-//! The record of tool calls: which server and tool, the arguments, the
-//! result, how it ended and how long it took. The agent writes one per call
-//! it makes (with its session and message); calls made by hand, through the
-//! bridge or by a suite go here too, told apart by `origin`.
+//! The record of tool calls — every caller's: the window, the chat, the
+//! bridge, `mcpwb call`, suites. One row a call, written when it ended:
+//! server and tool, the arguments and the result as sent (already masked by
+//! the writer), why it failed, how long it took, the protocol it spoke, the
+//! traffic rows it produced, and whether it is kept from pruning (`saved`).
 
-use rusqlite::{Row, params};
+use rusqlite::types::Value as SqlValue;
+use rusqlite::{Row, params, params_from_iter};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::{Result, Store, now_ms};
+use crate::{Result, Store};
 
 /// How a call ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -29,7 +31,7 @@ pub enum CallStatus {
 }
 
 impl CallStatus {
-    fn as_str(self) -> &'static str {
+    pub fn as_str(self) -> &'static str {
         match self {
             CallStatus::Pending => "pending",
             CallStatus::Ok => "ok",
@@ -40,30 +42,44 @@ impl CallStatus {
         }
     }
 
-    fn parse(s: &str) -> CallStatus {
-        match s {
+    pub fn parse(s: &str) -> Option<CallStatus> {
+        Some(match s {
+            "pending" => CallStatus::Pending,
             "ok" => CallStatus::Ok,
             "error" => CallStatus::Error,
             "failed" => CallStatus::Failed,
             "denied" => CallStatus::Denied,
             "cancelled" => CallStatus::Cancelled,
-            _ => CallStatus::Pending,
-        }
+            _ => return None,
+        })
     }
 }
 
-/// A call about to be made.
-#[derive(Debug, Clone)]
-pub struct CallRecord<'a> {
-    /// `chat`, `manual`, `bridge`, `suite`.
-    pub origin: &'a str,
-    pub session: Option<&'a str>,
+/// A finished call, as its writer hands it over: JSON already as text
+/// (serialized and masked off the caller's path).
+#[derive(Debug, Clone, Default)]
+pub struct NewCall {
+    /// `window`, `chat`, `bridge`, `cli`, `suite`, ...
+    pub origin: String,
+    pub session: Option<String>,
     pub message: Option<i64>,
-    /// The model's id for the call (chat), or empty.
-    pub call_id: &'a str,
-    pub server: &'a str,
-    pub tool: &'a str,
-    pub arguments: &'a Value,
+    /// The model's id for the call (chat), the bridge caller's, or empty.
+    pub call_id: String,
+    pub server: String,
+    pub tool: String,
+    /// JSON text.
+    pub arguments: String,
+    /// JSON text of the result object, when one came back.
+    pub result: Option<String>,
+    pub error: Option<String>,
+    pub status: Option<CallStatus>,
+    pub duration_ms: Option<f64>,
+    /// Milliseconds since the Unix epoch.
+    pub started_at: i64,
+    pub protocol: Option<String>,
+    /// The traffic log's sequence numbers before and after the call.
+    pub traffic: Option<(u64, u64)>,
+    pub schema_violations: Vec<String>,
 }
 
 /// A call as recorded.
@@ -78,15 +94,42 @@ pub struct CallRow {
     pub tool: String,
     pub arguments: Value,
     pub result: Option<Value>,
+    pub error: Option<String>,
     pub status: CallStatus,
     pub duration_ms: Option<f64>,
     pub started_at: i64,
+    pub protocol: Option<String>,
+    pub traffic_from: Option<i64>,
+    pub traffic_to: Option<i64>,
+    pub schema_violations: Vec<String>,
+    /// Kept whatever the history's size cap (saved to a suite, pinned).
+    pub saved: bool,
+}
+
+/// Which calls to list, newest first.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(default)]
+pub struct HistoryQuery {
+    pub server: Option<String>,
+    pub tool: Option<String>,
+    pub origin: Option<String>,
+    pub status: Option<CallStatus>,
+    /// Text looked for in the arguments, the result and the error.
+    pub search: Option<String>,
+    /// Only calls older than this id (the next page).
+    pub before: Option<i64>,
+    /// At most this many (0: 100).
+    pub limit: u32,
 }
 
 fn call_row(row: &Row<'_>) -> rusqlite::Result<CallRow> {
-    let arguments: String = row.get(6)?;
-    let result: Option<String> = row.get(7)?;
-    let status: String = row.get(8)?;
+    let json = |i: usize| -> rusqlite::Result<Option<Value>> {
+        let text: Option<String> = row.get(i)?;
+        Ok(text.and_then(|t| serde_json::from_str(&t).ok()))
+    };
+    let status: String = row.get(9)?;
+    let violations: String = row.get(15)?;
     Ok(CallRow {
         id: row.get(0)?,
         origin: row.get(1)?,
@@ -94,60 +137,140 @@ fn call_row(row: &Row<'_>) -> rusqlite::Result<CallRow> {
         call_id: row.get(3)?,
         server: row.get(4)?,
         tool: row.get(5)?,
-        arguments: serde_json::from_str(&arguments).unwrap_or(Value::Null),
-        result: result.and_then(|r| serde_json::from_str(&r).ok()),
-        status: CallStatus::parse(&status),
-        duration_ms: row.get(9)?,
-        started_at: row.get(10)?,
+        arguments: json(6)?.unwrap_or(Value::Null),
+        result: json(7)?,
+        error: row.get(8)?,
+        status: CallStatus::parse(&status).unwrap_or(CallStatus::Pending),
+        duration_ms: row.get(10)?,
+        started_at: row.get(11)?,
+        protocol: row.get(12)?,
+        traffic_from: row.get(13)?,
+        traffic_to: row.get(14)?,
+        schema_violations: serde_json::from_str(&violations).unwrap_or_default(),
+        saved: row.get::<_, i64>(16)? != 0,
     })
 }
 
 const CALL_COLUMNS: &str = "id, origin, session_id, call_id, server, tool, arguments, result, \
-     status, duration_ms, started_at";
+     error, status, duration_ms, started_at, protocol, traffic_from, traffic_to, \
+     schema_violations, saved";
+
+/// `%`, `_` and `\` taken literally in a LIKE pattern.
+fn like_pattern(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('%');
+    for c in text.chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('%');
+    out
+}
 
 impl Store {
-    /// Record a call as pending; returns its id for [`Store::finish_call`].
-    pub fn record_call(&self, call: &CallRecord<'_>) -> Result<i64> {
-        let conn = self.lock();
-        conn.execute(
-            "INSERT INTO calls (origin, session_id, message_id, call_id, server, tool, arguments, status, started_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'pending', ?8)",
-            params![
-                call.origin,
-                call.session,
-                call.message,
-                call.call_id,
-                call.server,
-                call.tool,
-                serde_json::to_string(call.arguments)?,
-                now_ms()
-            ],
-        )?;
-        Ok(conn.last_insert_rowid())
+    /// Write finished calls in one transaction; returns their ids in order.
+    pub fn insert_calls(&self, calls: &[NewCall]) -> Result<Vec<i64>> {
+        let mut conn = self.lock();
+        let tx = conn.transaction()?;
+        let mut ids = Vec::with_capacity(calls.len());
+        {
+            let mut stmt = tx.prepare_cached(
+                "INSERT INTO calls (origin, session_id, message_id, call_id, server, tool, arguments,
+                   result, error, status, duration_ms, started_at, protocol, traffic_from, traffic_to,
+                   schema_violations, size)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+            )?;
+            for c in calls {
+                let size = c.arguments.len()
+                    + c.result.as_ref().map_or(0, String::len)
+                    + c.error.as_ref().map_or(0, String::len)
+                    + 200;
+                stmt.execute(params![
+                    c.origin,
+                    c.session,
+                    c.message,
+                    c.call_id,
+                    c.server,
+                    c.tool,
+                    c.arguments,
+                    c.result,
+                    c.error,
+                    c.status.unwrap_or(CallStatus::Pending).as_str(),
+                    c.duration_ms,
+                    c.started_at,
+                    c.protocol,
+                    c.traffic.map(|t| t.0 as i64),
+                    c.traffic.map(|t| t.1 as i64),
+                    serde_json::to_string(&c.schema_violations)?,
+                    size as i64,
+                ])?;
+                ids.push(tx.last_insert_rowid());
+            }
+        }
+        tx.commit()?;
+        Ok(ids)
     }
 
-    /// How the call ended: its final arguments (the person may have edited
-    /// them), its result and its duration.
-    pub fn finish_call(
-        &self,
-        id: i64,
-        arguments: &Value,
-        status: CallStatus,
-        result: Option<&Value>,
-        duration_ms: Option<f64>,
-    ) -> Result<()> {
-        let result = result.map(serde_json::to_string).transpose()?;
-        self.lock().execute(
-            "UPDATE calls SET arguments = ?2, status = ?3, result = ?4, duration_ms = ?5 WHERE id = ?1",
-            params![
-                id,
-                serde_json::to_string(arguments)?,
-                status.as_str(),
-                result,
-                duration_ms
-            ],
-        )?;
-        Ok(())
+    /// One call by its id.
+    pub fn call(&self, id: i64) -> Result<Option<CallRow>> {
+        let conn = self.lock();
+        let mut stmt =
+            conn.prepare_cached(&format!("SELECT {CALL_COLUMNS} FROM calls WHERE id = ?1"))?;
+        let mut rows = stmt.query_map([id], call_row)?;
+        Ok(rows.next().transpose()?)
+    }
+
+    /// The calls a query selects, newest first.
+    pub fn history(&self, q: &HistoryQuery) -> Result<Vec<CallRow>> {
+        let mut clauses: Vec<&str> = Vec::new();
+        let mut values: Vec<SqlValue> = Vec::new();
+        let mut text = |clause: &'static str, v: &Option<String>| {
+            if let Some(v) = v.as_ref().filter(|v| !v.is_empty()) {
+                clauses.push(clause);
+                values.push(SqlValue::Text(v.clone()));
+            }
+        };
+        text("server = ?", &q.server);
+        text("tool = ?", &q.tool);
+        text("origin = ?", &q.origin);
+        if let Some(status) = q.status {
+            clauses.push("status = ?");
+            values.push(SqlValue::Text(status.as_str().into()));
+        }
+        if let Some(before) = q.before {
+            clauses.push("id < ?");
+            values.push(SqlValue::Integer(before));
+        }
+        if let Some(search) = q.search.as_ref().filter(|s| !s.is_empty()) {
+            clauses.push(
+                "(arguments LIKE ? ESCAPE '\\' OR result LIKE ? ESCAPE '\\' OR error LIKE ? ESCAPE '\\')",
+            );
+            let pattern = like_pattern(search);
+            for _ in 0..3 {
+                values.push(SqlValue::Text(pattern.clone()));
+            }
+        }
+        let filter = if clauses.is_empty() {
+            String::new()
+        } else {
+            format!("WHERE {}", clauses.join(" AND "))
+        };
+        let limit = if q.limit == 0 {
+            100
+        } else {
+            q.limit.min(10_000)
+        };
+        values.push(SqlValue::Integer(limit as i64));
+        let conn = self.lock();
+        let mut stmt = conn.prepare(&format!(
+            "SELECT {CALL_COLUMNS} FROM calls {filter} ORDER BY id DESC LIMIT ?"
+        ))?;
+        let rows = stmt
+            .query_map(params_from_iter(values), call_row)?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(rows)
     }
 
     /// The calls of a session, in the order they were made.
@@ -164,14 +287,63 @@ impl Store {
 
     /// The latest calls of one tool, newest first (its history).
     pub fn tool_calls(&self, server: &str, tool: &str, limit: usize) -> Result<Vec<CallRow>> {
+        self.history(&HistoryQuery {
+            server: Some(server.into()),
+            tool: Some(tool.into()),
+            limit: limit as u32,
+            ..Default::default()
+        })
+    }
+
+    /// Keep a call whatever the size cap (true), or let it be pruned again.
+    pub fn set_call_saved(&self, id: i64, saved: bool) -> Result<bool> {
+        let n = self.lock().execute(
+            "UPDATE calls SET saved = ?2 WHERE id = ?1",
+            params![id, saved as i64],
+        )?;
+        Ok(n > 0)
+    }
+
+    /// How many calls are kept and how many bytes they take.
+    pub fn calls_size(&self) -> Result<(i64, i64)> {
+        Ok(self.lock().query_row(
+            "SELECT COUNT(*), COALESCE(SUM(size), 0) FROM calls",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?)),
+        )?)
+    }
+
+    /// Drop the oldest calls (never saved ones, never a chat's) until the
+    /// rest take at most `max_bytes`; returns how many went.
+    pub fn prune_calls(&self, max_bytes: i64) -> Result<usize> {
         let conn = self.lock();
-        let mut stmt = conn.prepare(&format!(
-            "SELECT {CALL_COLUMNS} FROM calls WHERE server = ?1 AND tool = ?2
-             ORDER BY started_at DESC, id DESC LIMIT ?3"
-        ))?;
-        let rows = stmt
-            .query_map(params![server, tool, limit as i64], call_row)?
-            .collect::<rusqlite::Result<Vec<_>>>()?;
-        Ok(rows)
+        let total: i64 =
+            conn.query_row("SELECT COALESCE(SUM(size), 0) FROM calls", [], |r| r.get(0))?;
+        if total <= max_bytes {
+            return Ok(0);
+        }
+        let excess = total - max_bytes;
+        // The newest id among the oldest prunable rows whose sizes add up
+        // to the excess: everything prunable up to it goes.
+        let cut: Option<i64> = conn
+            .query_row(
+                "SELECT id FROM (
+               SELECT id, SUM(size) OVER (ORDER BY id) AS running FROM calls
+               WHERE saved = 0 AND session_id IS NULL
+             ) WHERE running >= ?1 ORDER BY id LIMIT 1",
+                [excess],
+                |r| r.get(0),
+            )
+            .or_else(|e| match e {
+                rusqlite::Error::QueryReturnedNoRows => Ok(None),
+                e => Err(e),
+            })?;
+        // Not enough prunable rows to reach the cap: drop them all.
+        let cut = cut.unwrap_or(i64::MAX);
+        let n = conn.execute(
+            "DELETE FROM calls WHERE saved = 0 AND session_id IS NULL AND id <= ?1",
+            [cut],
+        )?;
+        Ok(n)
     }
 }

@@ -3,9 +3,8 @@
 //! can read while the other writes).
 //!
 //! What it keeps, one module each: chat [`sessions`] and their messages, and
-//! the record of tool [`calls`] — every call the agent made, and (with the
-//! `origin` column) the calls made by hand, through the bridge or by a suite,
-//! so the call history of the window has its place from the first day.
+//! the record of tool [`calls`] — every caller's (window, chat, bridge,
+//! `mcpwb`, suites), told apart by `origin`: the call history.
 //! Content is stored as the JSON its owner defines (the agent's message
 //! parts); this crate knows tables, not chat semantics.
 //!
@@ -20,7 +19,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use rusqlite::Connection;
 
-pub use calls::{CallRecord, CallRow, CallStatus};
+pub use calls::{CallRow, CallStatus, HistoryQuery, NewCall};
 pub use sessions::{MessageRow, NewSession, SessionRow, Usage};
 
 #[derive(Debug, thiserror::Error)]

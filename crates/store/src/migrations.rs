@@ -2,11 +2,8 @@
 //! records how many ran; each runs once, in its own transaction. Never edit
 //! a migration that has shipped: add the next one.
 //!
-//! Planned next (the developer's loop): `saved_calls` (a named tool call with
-//! its arguments, per server), `suites` and `suite_runs` (saved calls with
-//! expectations, and each run's outcome), `snapshots` (a server's surface
-//! for the doctor's diffs). Manual, bridge and suite calls already have
-//! their place in `calls` through its `origin` column.
+//! Suites live in the project as files (reviewable in a pull request), not
+//! here; the calls they make land in `calls` like every other caller's.
 
 use rusqlite::Connection;
 
@@ -54,6 +51,20 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX calls_session ON calls(session_id);
     CREATE INDEX calls_server_tool ON calls(server, tool, started_at DESC);
+    "#,
+    // 2: the call history of every caller (window, chat, bridge, mcpwb,
+    // suites): why a call failed, the protocol it spoke, its traffic rows,
+    // output-schema problems, whether it is kept from pruning, its size.
+    r#"
+    ALTER TABLE calls ADD COLUMN error TEXT;
+    ALTER TABLE calls ADD COLUMN protocol TEXT;
+    ALTER TABLE calls ADD COLUMN traffic_from INTEGER;
+    ALTER TABLE calls ADD COLUMN traffic_to INTEGER;
+    ALTER TABLE calls ADD COLUMN schema_violations TEXT NOT NULL DEFAULT '[]';
+    ALTER TABLE calls ADD COLUMN saved INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE calls ADD COLUMN size INTEGER NOT NULL DEFAULT 0;
+    CREATE INDEX calls_started ON calls(started_at DESC, id DESC);
+    CREATE INDEX calls_origin ON calls(origin, started_at DESC);
     "#,
 ];
 

@@ -1,4 +1,4 @@
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::*;
 
@@ -113,25 +113,20 @@ fn truncating_drops_the_rest_of_the_branch_and_its_calls() {
             .unwrap();
     }
     let messages = store.messages(&s.id).unwrap();
-    let call = store
-        .record_call(&CallRecord {
-            origin: "chat",
-            session: Some(&s.id),
-            message: Some(messages[2].id),
-            call_id: "c1",
-            server: "demo",
-            tool: "echo",
-            arguments: &json!({"text": "x"}),
-        })
-        .unwrap();
     store
-        .finish_call(
-            call,
-            &json!({"text": "y"}),
-            CallStatus::Ok,
-            Some(&json!({"content": []})),
-            Some(3.5),
-        )
+        .insert_calls(&[NewCall {
+            origin: "chat".into(),
+            session: Some(s.id.clone()),
+            message: Some(messages[2].id),
+            call_id: "c1".into(),
+            server: "demo".into(),
+            tool: "echo".into(),
+            arguments: json!({"text": "y"}).to_string(),
+            result: Some(json!({"content": []}).to_string()),
+            status: Some(CallStatus::Ok),
+            duration_ms: Some(3.5),
+            ..Default::default()
+        }])
         .unwrap();
     assert_eq!(
         store.session_calls(&s.id).unwrap()[0].arguments["text"],
@@ -169,29 +164,146 @@ fn idle_sessions_are_cleaned_up_and_active_ones_kept() {
     assert_eq!(left, [fresh.id]);
 }
 
+fn manual(server: &str, tool: &str, arguments: Value, status: CallStatus) -> NewCall {
+    NewCall {
+        origin: "window".into(),
+        server: server.into(),
+        tool: tool.into(),
+        arguments: arguments.to_string(),
+        result: Some(
+            json!({"content": [{"type": "text", "text": format!("r{arguments}")}]}).to_string(),
+        ),
+        status: Some(status),
+        duration_ms: Some(1.0),
+        started_at: crate::now_ms(),
+        ..Default::default()
+    }
+}
+
 #[test]
 fn a_tools_history_lists_its_calls_newest_first() {
     let store = Store::in_memory().unwrap();
-    for i in 0..3 {
-        let id = store
-            .record_call(&CallRecord {
-                origin: "manual",
-                session: None,
-                message: None,
-                call_id: "",
-                server: "demo",
-                tool: "add",
-                arguments: &json!({"a": i}),
-            })
-            .unwrap();
-        store
-            .finish_call(id, &json!({"a": i}), CallStatus::Ok, None, Some(1.0))
-            .unwrap();
-    }
+    let calls: Vec<NewCall> = (0..3)
+        .map(|i| manual("demo", "add", json!({"a": i}), CallStatus::Ok))
+        .collect();
+    let ids = store.insert_calls(&calls).unwrap();
+    assert_eq!(ids.len(), 3);
     let history = store.tool_calls("demo", "add", 2).unwrap();
     assert_eq!(history.len(), 2);
     assert_eq!(history[0].arguments["a"], 2);
-    assert_eq!(history[0].origin, "manual");
+    assert_eq!(history[0].origin, "window");
+    assert_eq!(store.call(ids[0]).unwrap().unwrap().arguments["a"], 0);
+    assert!(store.call(9999).unwrap().is_none());
+}
+
+#[test]
+fn history_filters_by_server_tool_origin_status_and_text() {
+    let store = Store::in_memory().unwrap();
+    let mut bridge = manual(
+        "demo",
+        "echo",
+        json!({"text": "50% off_sale"}),
+        CallStatus::Ok,
+    );
+    bridge.origin = "bridge".into();
+    store
+        .insert_calls(&[
+            manual("demo", "add", json!({"a": 1}), CallStatus::Ok),
+            manual("demo", "add", json!({"a": 2}), CallStatus::Error),
+            manual("other", "add", json!({"a": 3}), CallStatus::Ok),
+            bridge,
+        ])
+        .unwrap();
+    let q = |q: HistoryQuery| store.history(&q).unwrap().len();
+    assert_eq!(q(HistoryQuery::default()), 4);
+    assert_eq!(
+        q(HistoryQuery {
+            server: Some("demo".into()),
+            ..Default::default()
+        }),
+        3
+    );
+    assert_eq!(
+        q(HistoryQuery {
+            tool: Some("add".into()),
+            ..Default::default()
+        }),
+        3
+    );
+    assert_eq!(
+        q(HistoryQuery {
+            origin: Some("bridge".into()),
+            ..Default::default()
+        }),
+        1
+    );
+    assert_eq!(
+        q(HistoryQuery {
+            status: Some(CallStatus::Error),
+            ..Default::default()
+        }),
+        1
+    );
+    // Searched in arguments and results; % and _ are taken literally.
+    assert_eq!(
+        q(HistoryQuery {
+            search: Some("50% off_".into()),
+            ..Default::default()
+        }),
+        1
+    );
+    assert_eq!(
+        q(HistoryQuery {
+            search: Some("0%".into()),
+            ..Default::default()
+        }),
+        1
+    );
+    assert_eq!(
+        q(HistoryQuery {
+            search: Some("\"a\":3".into()),
+            ..Default::default()
+        }),
+        1
+    );
+    // Paging: older than the newest.
+    let newest = store.history(&HistoryQuery::default()).unwrap()[0].id;
+    assert_eq!(
+        q(HistoryQuery {
+            before: Some(newest),
+            limit: 2,
+            ..Default::default()
+        }),
+        2
+    );
+}
+
+#[test]
+fn pruning_drops_the_oldest_first_and_never_saved_or_chat_calls() {
+    let store = Store::in_memory().unwrap();
+    let big = "x".repeat(10_000);
+    let calls: Vec<NewCall> = (0..10)
+        .map(|i| manual("demo", "echo", json!({"i": i, "pad": big}), CallStatus::Ok))
+        .collect();
+    let ids = store.insert_calls(&calls).unwrap();
+    assert!(store.set_call_saved(ids[0], true).unwrap());
+    let (count, bytes) = store.calls_size().unwrap();
+    assert_eq!(count, 10);
+    // Room for about four calls.
+    let cap = bytes * 4 / 10;
+    let dropped = store.prune_calls(cap).unwrap();
+    assert!(dropped >= 6, "{dropped}");
+    let left: Vec<i64> = store
+        .history(&HistoryQuery::default())
+        .unwrap()
+        .iter()
+        .map(|c| c.id)
+        .collect();
+    assert!(left.contains(&ids[0]), "the saved call stays: {left:?}");
+    assert!(left.contains(&ids[9]), "the newest stays: {left:?}");
+    assert!(!left.contains(&ids[1]), "the oldest unsaved goes: {left:?}");
+    assert!(store.calls_size().unwrap().1 <= cap);
+    assert_eq!(store.prune_calls(cap).unwrap(), 0);
 }
 
 #[test]

@@ -62,6 +62,13 @@ async fn setup(turns: Vec<Turn>) -> (Workbench, Agent, ScriptedLlm, tempfile::Te
     let agent = Agent::new(
         wb.clone(),
         AgentOptions {
+            calls: workbench_calls::Calls::new(
+                wb.clone(),
+                workbench_calls::CallsOptions {
+                    settings: SettingsFile::new(dir.path().join("settings.json")),
+                    store: Some(Store::open_in(dir.path()).unwrap()),
+                },
+            ),
             settings: SettingsFile::new(dir.path().join("settings.json")),
             store: Store::open_in(dir.path()).unwrap(),
             config: ConfigPaths {

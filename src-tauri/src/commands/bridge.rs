@@ -5,14 +5,14 @@
 //! Bridge panel lists them); every call shows in the traffic view under
 //! `bridge ← CLIENT`. Snippets for other clients come from the exporters.
 
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::Mutex;
 
 use serde::Serialize;
 use tauri::{Runtime, State};
 use workbench_agent::Approval;
-use workbench_agent::approvals::ApproveMode;
 use workbench_bridge::settings::{self, BridgeSettings};
 use workbench_bridge::{Bridge, BridgeOptions, CallerInfo, Policy};
+use workbench_calls::ApproveMode;
 use workbench_core::config::dialects::{self, Dialect};
 use workbench_core::config::secrets::Keychain;
 use workbench_core::settings::{SettingsFile, default_path};
@@ -135,14 +135,14 @@ fn status(state: &AppState) -> BridgeStatus {
 /// Start the bridge on `port` (the workbench's servers, the agent's policies).
 pub async fn start(state: &AppState, port: u16) -> Result<(), ErrorInfo> {
     let token = settings::token(&Keychain::app())?;
-    let agent_settings = state.agent.settings().unwrap_or_default();
+    // The rules are read live by the one call path: a tool denied in
+    // Settings while the bridge runs is refused at once.
     let bridge = Bridge::new(
-        state.workbench.clone(),
+        state.calls.clone(),
         BridgeOptions {
             policy: Policy {
                 mode: ApproveMode::Ask,
-                settings: Arc::new(RwLock::new(agent_settings)),
-                approvals: Some(state.agent.approvals().clone()),
+                ask: true,
             },
             ..BridgeOptions::default()
         },

@@ -1,5 +1,6 @@
-//! Tools: the catalog's list, calling one by hand (progress on a channel,
-//! cancellable), and the result checked against the tool's output schema.
+//! Tools: the catalog's list, calling one by hand through the one call path
+//! (progress on a channel, cancellable; checked against the tool's output
+//! schema and kept in the history), and that tool's recent calls.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -8,7 +9,9 @@ use serde::{Deserialize, Serialize};
 use tauri::ipc::Channel;
 use tauri::{Runtime, State};
 use tokio_util::sync::CancellationToken;
-use workbench_core::{CallOptions, ErrorInfo};
+use workbench_calls::{Call, Link, Origin};
+use workbench_core::{CallOptions, ErrorCode, ErrorInfo};
+use workbench_store::CallRow;
 
 use crate::state::AppState;
 
@@ -39,6 +42,8 @@ pub struct ToolCallResult {
     pub duration_ms: f64,
     /// Where `structuredContent` breaks the tool's `outputSchema`.
     pub schema_violations: Vec<String>,
+    /// The call's row in the history (None: not kept).
+    pub history_id: Option<i64>,
 }
 
 /// Calls under way, by the id the window gave them (for Cancel).
@@ -91,7 +96,7 @@ pub async fn call_tool<R: Runtime>(
     on_progress: Channel<CallProgress>,
 ) -> Result<ToolCallResult, ErrorInfo> {
     let cancel = CancellationToken::new();
-    state.calls.lock().insert(call_id.clone(), cancel.clone());
+    state.running.lock().insert(call_id.clone(), cancel.clone());
     let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
     let forward = tauri::async_runtime::spawn(async move {
         while let Some((progress, total, message)) = rx.recv().await {
@@ -107,26 +112,49 @@ pub async fn call_tool<R: Runtime>(
         progress: Some(tx),
         ..Default::default()
     };
-    let outcome = state
-        .workbench
-        .call_tool(&server, &tool, args, options)
+    let mut ran = state
+        .calls
+        .run(Call {
+            origin: Origin::Window,
+            server: &server,
+            tool: &tool,
+            arguments: args,
+            definition: None,
+            link: Link::default(),
+            options,
+        })
         .await;
-    state.calls.lock().remove(&call_id);
+    state.running.lock().remove(&call_id);
     let _ = forward.await;
-    let outcome = outcome?;
-    let definition = state
-        .workbench
-        .catalog()
-        .server(&server)
-        .and_then(|c| c.tools.into_iter().find(|t| t["name"] == tool.as_str()));
-    let schema_violations = definition
-        .map(|d| workbench_core::schema::check_result(&d, &outcome.result))
-        .unwrap_or_default();
+    let history_id = ran.record_id().await;
+    let outcome = ran.outcome?;
     Ok(ToolCallResult {
         result: outcome.result,
         duration_ms: outcome.duration_ms,
-        schema_violations,
+        schema_violations: ran.schema_violations,
+        history_id,
     })
+}
+
+/// The latest calls of one tool from the history (every caller's), newest first.
+#[tauri::command]
+#[specta::specta]
+pub async fn tool_history<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    server: String,
+    tool: String,
+    limit: u32,
+) -> Result<Vec<CallRow>, ErrorInfo> {
+    let Some(store) = state.calls.store() else {
+        return Ok(Vec::new());
+    };
+    store
+        .tool_calls(&server, &tool, limit.clamp(1, 500) as usize)
+        .map_err(|e| ErrorInfo {
+            code: ErrorCode::Internal,
+            message: format!("the call history: {e}"),
+        })
 }
 
 /// Cancel a call started with `call_id`; false if it already ended.
@@ -137,7 +165,7 @@ pub async fn cancel_call<R: Runtime>(
     state: State<'_, AppState>,
     call_id: String,
 ) -> Result<bool, ErrorInfo> {
-    Ok(match state.calls.lock().remove(&call_id) {
+    Ok(match state.running.lock().remove(&call_id) {
         Some(token) => {
             token.cancel();
             true

@@ -184,6 +184,16 @@ impl ServerHandle {
         self.shared.status.borrow().clone()
     }
 
+    /// The protocol version the live (or last) session negotiated.
+    pub fn protocol_version(&self) -> Option<String> {
+        self.shared
+            .status
+            .borrow()
+            .info
+            .as_ref()
+            .map(|i| i.protocol_version.clone())
+    }
+
     pub fn watch_status(&self) -> watch::Receiver<ServerStatus> {
         self.shared.status.clone()
     }

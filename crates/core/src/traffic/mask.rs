@@ -23,6 +23,24 @@ impl TrafficLog {
         out
     }
 
+    /// `value` with `server`'s secret values masked inside its strings (never
+    /// across JSON structure: the value stays valid JSON of the same shape).
+    pub fn mask_json(&self, server: &str, value: &mut serde_json::Value) {
+        let inner = self.lock();
+        let Some(ring) = inner.rings.get(server).filter(|r| !r.secrets.is_empty()) else {
+            return;
+        };
+        fn walk(v: &mut serde_json::Value, secrets: &[String]) {
+            match v {
+                serde_json::Value::String(s) => mask(s, secrets),
+                serde_json::Value::Array(items) => items.iter_mut().for_each(|i| walk(i, secrets)),
+                serde_json::Value::Object(map) => map.values_mut().for_each(|i| walk(i, secrets)),
+                _ => {}
+            }
+        }
+        walk(value, &ring.secrets);
+    }
+
     /// `text` with every server's secret values masked: for text that is
     /// not tied to one server (the log files, `mcpwb`'s output).
     pub fn mask_all(&self, text: &str) -> String {

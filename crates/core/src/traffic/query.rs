@@ -120,6 +120,12 @@ impl TrafficLog {
         }
     }
 
+    /// The newest sequence number (a call's traffic lies between the one
+    /// before it and the one after).
+    pub fn last_seq(&self) -> u64 {
+        self.lock().seq
+    }
+
     /// How many entries the log holds and the newest sequence number.
     pub fn stats(&self) -> (usize, u64) {
         let inner = self.lock();

@@ -143,6 +143,13 @@ pub async fn bench(setup: Setup<'_>) -> Bench {
     let agent = Agent::new(
         wb.clone(),
         AgentOptions {
+            calls: workbench_calls::Calls::new(
+                wb.clone(),
+                workbench_calls::CallsOptions {
+                    settings: SettingsFile::new(dir.path().join("settings.json")),
+                    store: Some(Store::open_in(dir.path()).unwrap()),
+                },
+            ),
             settings: SettingsFile::new(dir.path().join("settings.json")),
             store: Store::open_in(dir.path()).unwrap(),
             config: ConfigPaths {

@@ -37,6 +37,13 @@ async fn chats_survive_a_restart_of_the_agent() {
     let again = Agent::new(
         b.wb.clone(),
         AgentOptions {
+            calls: workbench_calls::Calls::new(
+                b.wb.clone(),
+                workbench_calls::CallsOptions {
+                    settings: SettingsFile::new(b.dir.path().join("settings.json")),
+                    store: Some(Store::open_in(b.dir.path()).unwrap()),
+                },
+            ),
             settings: SettingsFile::new(b.dir.path().join("settings.json")),
             store: Store::open_in(b.dir.path()).unwrap(),
             config: ConfigPaths {

@@ -255,3 +255,42 @@ async fn with_200_tools_the_model_searches_and_loads_what_it_needs() {
     assert!(view.tools.len() > 200);
     assert_eq!(view.tools.iter().filter(|t| t.offered).count(), 1);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chat_calls_go_through_the_one_path_kept_as_chat_calls_and_checked_against_the_output_schema()
+ {
+    let turns = vec![
+        Turn::calls(&[
+            ("demo__echo", json!({"message": "kept"})),
+            ("demo__bad_structured_output", json!({})),
+        ]),
+        Turn::text("done"),
+    ];
+    let b = bench(Setup {
+        turns,
+        ..Default::default()
+    })
+    .await;
+    let (chat, end) = b.turn("two calls", ApproveMode::All, b.sink()).await;
+    assert_eq!(end, EndReason::Done, "{:?}", b.events());
+    let calls = b.agent.store().session_calls(&chat).unwrap();
+    assert_eq!(calls.len(), 2, "{calls:?}");
+    assert!(
+        calls
+            .iter()
+            .all(|c| c.origin == "chat" && c.session.as_deref() == Some(chat.as_str()))
+    );
+    let bad = calls
+        .iter()
+        .find(|c| c.tool == "bad_structured_output")
+        .unwrap();
+    assert!(!bad.schema_violations.is_empty(), "{bad:?}");
+    let echo = calls.iter().find(|c| c.tool == "echo").unwrap();
+    assert!(echo.schema_violations.is_empty(), "{echo:?}");
+    // The model is told the result breaks the tool's own schema.
+    let second = b.llm.chats()[1].body.to_string();
+    assert!(
+        second.contains("does not match the tool's output schema"),
+        "{second}"
+    );
+}

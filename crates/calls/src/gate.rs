@@ -1,8 +1,8 @@
 //! Whether a tool call runs: the policy (per tool ask/allow/deny, the
 //! entry's `autoApprove`, "allow for this chat", trusted servers' read-only
-//! tools, the CLI's `--approve`), a tool whose definition changed since it
-//! was allowed asked about again with the difference, and the calls waiting
-//! for a person's decision.
+//! tools, `--approve`), a tool whose definition changed since it was allowed
+//! asked about again with the difference, and the calls waiting for a
+//! person's decision. The agent, the bridge and Apps decide through this.
 //!
 //! Annotations are hints from the server, not trusted: `readOnlyHint` lets
 //! a call through only for a server the person marked trusted.
@@ -15,8 +15,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
 
-use crate::error::{Error, Result};
-use crate::settings::{AgentSettings, ToolPolicy, tool_key};
+use crate::rules::{Rules, ToolPolicy, tool_key};
 
 /// How calls that would ask are treated (the window always asks; `mcpwb
 /// chat --approve` chooses).
@@ -138,7 +137,7 @@ fn read_only(definition: &Value) -> bool {
 
 /// Everything the verdict depends on.
 pub struct Context<'a> {
-    pub settings: &'a AgentSettings,
+    pub rules: &'a Rules,
     pub server: &'a str,
     pub tool: &'a str,
     pub definition: &'a Value,
@@ -165,20 +164,20 @@ pub fn verdict(cx: &Context<'_>) -> Verdict {
             Verdict::Allow
         }
     };
-    match cx.settings.policy(cx.server, cx.tool) {
+    match cx.rules.policy(cx.server, cx.tool) {
         ToolPolicy::Deny => {
-            return Verdict::Deny(format!("{key} is denied in the agent's settings"));
+            return Verdict::Deny(format!("{key} is denied in Settings (its tool policy)"));
         }
-        ToolPolicy::Allow => return same_as(cx.settings.approved_definitions.get(&key)),
+        ToolPolicy::Allow => return same_as(cx.rules.approved_definitions.get(&key)),
         ToolPolicy::Ask => {}
     }
     if cx.auto_approved {
-        return same_as(cx.settings.approved_definitions.get(&key));
+        return same_as(cx.rules.approved_definitions.get(&key));
     }
     if let Some(before) = cx.chat_allowed.get(&key) {
         return same_as(Some(before));
     }
-    let trusted = cx.settings.trusted_servers.iter().any(|s| s == cx.server);
+    let trusted = cx.rules.trusted_servers.iter().any(|s| s == cx.server);
     if trusted && read_only(cx.definition) {
         return Verdict::Allow;
     }
@@ -269,11 +268,10 @@ impl Approvals {
         rx
     }
 
-    pub fn decide(&self, id: u64, decision: Decision) -> Result<()> {
+    /// Decide a waiting call; Err(why) when it no longer waits.
+    pub fn decide(&self, id: u64, decision: Decision) -> Result<(), String> {
         let waiting = self.lock().remove(&id).ok_or_else(|| {
-            Error::NotFound(format!(
-                "approval {id} is no longer waiting (decided, or its turn was stopped)"
-            ))
+            format!("approval {id} is no longer waiting (decided, or its turn was stopped)")
         })?;
         let _ = waiting.reply.send(decision);
         Ok(())
@@ -311,14 +309,14 @@ mod tests {
     }
 
     fn cx<'a>(
-        settings: &'a AgentSettings,
+        settings: &'a Rules,
         definition: &'a Value,
         chat: &'a BTreeMap<String, Value>,
         auto: bool,
         mode: ApproveMode,
     ) -> Context<'a> {
         Context {
-            settings,
+            rules: settings,
             server: "s",
             tool: "t",
             definition,
@@ -331,7 +329,7 @@ mod tests {
     #[test]
     fn policies_in_order() {
         let empty = BTreeMap::new();
-        let mut settings = AgentSettings::default();
+        let mut settings = Rules::default();
         let d = def("reads", true);
         assert_eq!(
             verdict(&cx(&settings, &d, &empty, false, ApproveMode::Ask)),
@@ -383,7 +381,7 @@ mod tests {
         let before = def("adds two numbers", false);
         let after = def("adds two numbers and emails them to a stranger", false);
         let chat: BTreeMap<String, Value> = [("s/t".to_string(), covered(&before))].into();
-        let settings = AgentSettings::default();
+        let settings = Rules::default();
         assert_eq!(
             verdict(&cx(&settings, &before, &chat, false, ApproveMode::Ask)),
             Verdict::Allow
@@ -406,7 +404,7 @@ mod tests {
             ]
         );
         // The same holds for a standing approval (autoApprove).
-        let mut settings = AgentSettings::default();
+        let mut settings = Rules::default();
         settings
             .approved_definitions
             .insert("s/t".into(), covered(&before));

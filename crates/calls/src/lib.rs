@@ -1,0 +1,433 @@
+//! workbench-calls: the one path for a tool call made by anyone — the
+//! window, the chat, the bridge, `mcpwb call`, suites (and later Apps and
+//! tasks). It owns the approval [`gate`] (standing [`rules`] read live,
+//! remembered decisions, definition hashes, the calls waiting for a person),
+//! the call through workbench-core, the check of `structuredContent` against
+//! the tool's `outputSchema`, and the record in the store's history with its
+//! [`Origin`] and its traffic rows ([`history`]'s writer, off the caller's
+//! path).
+//!
+//! Above workbench-core and workbench-store; below the agent, the bridge,
+//! the CLI and the app, which call tools only through it.
+
+pub mod gate;
+mod history;
+pub mod rules;
+
+use std::collections::{BTreeMap, HashSet};
+use std::sync::{Arc, Mutex};
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use workbench_core::settings::SettingsFile;
+use workbench_core::{CallOptions, CallOutcome, ErrorCode, Workbench};
+use workbench_store::{CallStatus, Store};
+
+pub use gate::{Approval, Approvals, ApproveMode, Decision, DiffLine, Remember, Verdict};
+pub use rules::{HistorySettings, LiveRules, Rules, ToolPolicy, tool_key};
+
+/// Who made a call (kept with it in the history).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum Origin {
+    /// A person, by hand in the window's tool panel.
+    Window,
+    /// The agent, in a chat.
+    Chat,
+    /// A client of the bridge.
+    Bridge,
+    /// `mcpwb call`.
+    Cli,
+    /// A suite's case (`mcpwb test`, the Suites room).
+    Suite,
+    /// An MCP App's own call.
+    App,
+}
+
+impl Origin {
+    pub const ALL: [Origin; 6] = [
+        Origin::Window,
+        Origin::Chat,
+        Origin::Bridge,
+        Origin::Cli,
+        Origin::Suite,
+        Origin::App,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Origin::Window => "window",
+            Origin::Chat => "chat",
+            Origin::Bridge => "bridge",
+            Origin::Cli => "cli",
+            Origin::Suite => "suite",
+            Origin::App => "app",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Origin> {
+        Origin::ALL.into_iter().find(|o| o.as_str() == s)
+    }
+
+    /// Whether a person drove this call directly (their own act is its
+    /// approval); the others pass the gate.
+    pub fn by_person(self) -> bool {
+        matches!(self, Origin::Window | Origin::Cli | Origin::Suite)
+    }
+}
+
+/// A chat's handle on a call: its session, message and the model's id.
+#[derive(Debug, Clone, Default)]
+pub struct Link {
+    pub session: Option<String>,
+    pub message: Option<i64>,
+    pub call_id: String,
+}
+
+/// A call to make.
+pub struct Call<'a> {
+    pub origin: Origin,
+    pub server: &'a str,
+    pub tool: &'a str,
+    pub arguments: Value,
+    /// The tool's definition when the caller has it (else it is looked up
+    /// for the output-schema check).
+    pub definition: Option<&'a Value>,
+    pub link: Link,
+    pub options: CallOptions,
+}
+
+/// How a call went.
+pub struct Ran {
+    pub outcome: workbench_core::Result<CallOutcome>,
+    pub status: CallStatus,
+    /// Where `structuredContent` breaks the tool's `outputSchema`.
+    pub schema_violations: Vec<String>,
+    /// The traffic log's sequence numbers before and after the call.
+    pub traffic: (u64, u64),
+    /// The history row's id, once written (None: history is off).
+    pub record: Option<tokio::sync::oneshot::Receiver<i64>>,
+}
+
+impl Ran {
+    /// The history row's id, waiting for its write.
+    pub async fn record_id(&mut self) -> Option<i64> {
+        self.record.take()?.await.ok()
+    }
+}
+
+/// What the one path is built from.
+pub struct CallsOptions {
+    /// The shared settings file (the rules, the history's cap).
+    pub settings: SettingsFile,
+    /// Where calls are kept; None keeps nothing (`--no-history`).
+    pub store: Option<Store>,
+}
+
+struct Inner {
+    workbench: Workbench,
+    rules: LiveRules,
+    approvals: Approvals,
+    /// Tools approved "always" in this run (`server/tool`), effective before
+    /// the config file is read again.
+    always: Mutex<HashSet<String>>,
+    history: Option<history::History>,
+}
+
+/// The one path. Cheap to clone.
+#[derive(Clone)]
+pub struct Calls {
+    inner: Arc<Inner>,
+}
+
+/// A call a model-like caller (chat, bridge, App) wants to make, for the gate.
+pub struct Asking<'a> {
+    pub server: &'a str,
+    pub tool: &'a str,
+    pub definition: &'a Value,
+    pub mode: ApproveMode,
+    /// What "allow for this chat" recorded (none outside a chat).
+    pub chat_allowed: Option<&'a BTreeMap<String, Value>>,
+}
+
+impl Calls {
+    pub fn new(workbench: Workbench, options: CallsOptions) -> Calls {
+        let rules = LiveRules::new(options.settings);
+        let history = options
+            .store
+            .map(|s| history::History::start(s, workbench.traffic().clone(), rules.clone()));
+        Calls {
+            inner: Arc::new(Inner {
+                workbench,
+                rules,
+                approvals: Approvals::default(),
+                always: Mutex::default(),
+                history,
+            }),
+        }
+    }
+
+    pub fn workbench(&self) -> &Workbench {
+        &self.inner.workbench
+    }
+
+    /// The standing rules as the settings file has them now.
+    pub fn rules(&self) -> Arc<Rules> {
+        self.inner.rules.get()
+    }
+
+    pub fn live_rules(&self) -> &LiveRules {
+        &self.inner.rules
+    }
+
+    /// The calls waiting for a person (the chat's, the bridge's, Apps').
+    pub fn approvals(&self) -> &Approvals {
+        &self.inner.approvals
+    }
+
+    /// The history's store (None: calls are not kept).
+    pub fn store(&self) -> Option<&Store> {
+        self.inner.history.as_ref().map(|h| h.store())
+    }
+
+    /// Wait until every finished call is in the store.
+    pub async fn flush(&self) {
+        if let Some(h) = &self.inner.history {
+            h.flush().await;
+        }
+    }
+
+    fn always(&self) -> std::sync::MutexGuard<'_, HashSet<String>> {
+        self.inner.always.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Whether a standing approval covers the tool: the entry's
+    /// `autoApprove` (or its dialect's equivalent), or "always" this run.
+    pub fn auto_approved(&self, server: &str, tool: &str) -> bool {
+        self.workbench()
+            .server(server)
+            .map(|h| h.entry().auto_approves(tool))
+            .unwrap_or(false)
+            || self.always().contains(&tool_key(server, tool))
+    }
+
+    /// What the rules say about a call.
+    pub fn verdict(&self, asking: &Asking<'_>) -> Verdict {
+        let rules = self.rules();
+        let none = BTreeMap::new();
+        let auto_approved = self.auto_approved(asking.server, asking.tool);
+        let verdict = gate::verdict(&gate::Context {
+            rules: &rules,
+            server: asking.server,
+            tool: asking.tool,
+            definition: asking.definition,
+            auto_approved,
+            chat_allowed: asking.chat_allowed.unwrap_or(&none),
+            mode: asking.mode,
+        });
+        if verdict == Verdict::Allow {
+            self.first_use(&rules, asking, auto_approved);
+        }
+        verdict
+    }
+
+    /// A standing approval used for the first time records what the tool
+    /// looked like, so a later change is asked about.
+    fn first_use(&self, rules: &Rules, asking: &Asking<'_>, standing: bool) {
+        let key = tool_key(asking.server, asking.tool);
+        let by_policy = rules.policy(asking.server, asking.tool) == ToolPolicy::Allow;
+        if (standing || by_policy) && !rules.approved_definitions.contains_key(&key) {
+            let covered = gate::covered(asking.definition);
+            if let Err(e) = self.inner.rules.approve_definition(&key, covered) {
+                tracing::warn!("{key}: what it looked like when allowed could not be kept: {e}");
+            }
+        }
+    }
+
+    /// "Always" for the rest of this run, and what the tool looks like now
+    /// kept so a change asks again. (Writing `autoApprove` to mcp.json is
+    /// the caller's, who knows the files.)
+    pub fn allow_always(&self, server: &str, tool: &str, definition: &Value) {
+        let key = tool_key(server, tool);
+        self.always().insert(key.clone());
+        if let Err(e) = self
+            .inner
+            .rules
+            .approve_definition(&key, gate::covered(definition))
+        {
+            tracing::warn!("{key}: what it looked like when allowed could not be kept: {e}");
+        }
+    }
+
+    /// Decide a call by the rules, asking a person through the approvals
+    /// queue (under `session`) when they say ask and one can answer.
+    /// Ok(arguments to run with, when the person edited them) or Err(why).
+    pub async fn decide(
+        &self,
+        asking: &Asking<'_>,
+        session: &str,
+        caller: &str,
+        qualified: &str,
+        arguments: &Value,
+        person: bool,
+    ) -> Result<Option<Value>, String> {
+        let changed = match self.verdict(asking) {
+            Verdict::Allow => return Ok(None),
+            Verdict::Deny(why) => return Err(why),
+            Verdict::Ask(changed) => changed,
+        };
+        if !person {
+            return Err(format!(
+                "{}/{} needs approval and nobody can be asked here: allow it (Settings' tool policy, the entry's autoApprove) or run with --approve all",
+                asking.server, asking.tool
+            ));
+        }
+        let approvals = self.approvals();
+        let id = approvals.next_id();
+        let waiting = approvals.request(Approval {
+            id,
+            session: session.to_string(),
+            batch: id,
+            call_id: format!("{caller}:{id}"),
+            server: asking.server.to_string(),
+            tool: asking.tool.to_string(),
+            qualified: qualified.to_string(),
+            arguments: arguments.clone(),
+            definition: asking.definition.clone(),
+            changed,
+        });
+        match waiting.await {
+            Ok(Decision {
+                approve: true,
+                arguments,
+                remember,
+                ..
+            }) => {
+                if remember == Remember::Always {
+                    self.allow_always(asking.server, asking.tool, asking.definition);
+                }
+                Ok(arguments.filter(Value::is_object))
+            }
+            Ok(Decision { reason, .. }) => Err(format!(
+                "refused in the window{}",
+                reason.map(|r| format!(": {r}")).unwrap_or_default()
+            )),
+            Err(_) => Err("the approval was dropped (nobody is left to decide)".into()),
+        }
+    }
+
+    /// Make the call: through the core, checked against the output schema,
+    /// kept in the history with its origin. The gate is the caller's to
+    /// pass first (see [`Calls::verdict`], [`Calls::decide`]); a call of a
+    /// tool the rules deny is refused here for every caller a person does
+    /// not drive.
+    pub async fn run(&self, call: Call<'_>) -> Ran {
+        let wb = self.workbench();
+        let started_at = workbench_store::now_ms();
+        let before = wb.traffic().last_seq();
+        let denied = !call.origin.by_person()
+            && self.rules().policy(call.server, call.tool) == ToolPolicy::Deny;
+        let arguments = self.inner.history.as_ref().map(|_| call.arguments.clone());
+        let outcome = if denied {
+            Err(workbench_core::Error::Internal(format!(
+                "{} is denied in Settings (its tool policy)",
+                tool_key(call.server, call.tool)
+            )))
+        } else {
+            wb.call_tool(call.server, call.tool, call.arguments, call.options)
+                .await
+        };
+        let traffic = (before, wb.traffic().last_seq());
+        let (status, schema_violations) = match &outcome {
+            Ok(o) => {
+                let status = if o.result.get("isError").and_then(Value::as_bool) == Some(true) {
+                    CallStatus::Error
+                } else {
+                    CallStatus::Ok
+                };
+                let violations = match call.definition {
+                    Some(d) => workbench_core::schema::check_result(d, &o.result),
+                    None => wb
+                        .catalog()
+                        .tool(call.server, call.tool)
+                        .map(|d| workbench_core::schema::check_result(&d, &o.result))
+                        .unwrap_or_default(),
+                };
+                (status, violations)
+            }
+            Err(_) if denied => (CallStatus::Denied, Vec::new()),
+            Err(e) if e.code() == ErrorCode::Cancelled => (CallStatus::Cancelled, Vec::new()),
+            Err(_) => (CallStatus::Failed, Vec::new()),
+        };
+        let record = match (&self.inner.history, arguments) {
+            (Some(history), Some(arguments)) => Some(
+                history.write(history::Finished {
+                    origin: call.origin.as_str(),
+                    session: call.link.session,
+                    message: call.link.message,
+                    call_id: call.link.call_id,
+                    server: call.server.to_string(),
+                    tool: call.tool.to_string(),
+                    arguments,
+                    result: outcome.as_ref().ok().map(|o| o.result.clone()),
+                    error: outcome.as_ref().err().map(|e| e.to_string()),
+                    status,
+                    duration_ms: outcome.as_ref().ok().map(|o| o.duration_ms),
+                    started_at,
+                    protocol: wb
+                        .server(call.server)
+                        .ok()
+                        .and_then(|h| h.protocol_version()),
+                    traffic,
+                    schema_violations: schema_violations.clone(),
+                }),
+            ),
+            _ => None,
+        };
+        Ran {
+            outcome,
+            status,
+            schema_violations,
+            traffic,
+            record,
+        }
+    }
+
+    /// Record a call that was refused before it was made (by the rules or
+    /// a person), so the history shows it too.
+    pub fn refused(
+        &self,
+        origin: Origin,
+        server: &str,
+        tool: &str,
+        arguments: &Value,
+        link: Link,
+        why: &str,
+    ) {
+        if let Some(history) = &self.inner.history {
+            let now = self.workbench().traffic().last_seq();
+            // Nobody waits for a refused call's row id.
+            drop(history.write(history::Finished {
+                origin: origin.as_str(),
+                session: link.session,
+                message: link.message,
+                call_id: link.call_id,
+                server: server.to_string(),
+                tool: tool.to_string(),
+                arguments: arguments.clone(),
+                result: None,
+                error: Some(why.to_string()),
+                status: CallStatus::Denied,
+                duration_ms: None,
+                started_at: workbench_store::now_ms(),
+                protocol: None,
+                traffic: (now, now),
+                schema_violations: Vec::new(),
+            }));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,153 @@
+//! The standing approval rules, read live from the shared settings file:
+//! per-tool policies, trusted servers, and what each allowed tool looked
+//! like when it was allowed. They are keys of the file's `"agent"` section
+//! (where the window's Settings writes them); this module owns them and
+//! writes only them, leaving the rest of the section as it is.
+//!
+//! Read on every decision (a stat of the file, parsed again only when it
+//! changed), so a tool denied in Settings is refused at once by a running
+//! bridge, chat or App.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use workbench_core::settings::SettingsFile;
+
+/// The settings file's section the rules live in.
+pub const SECTION: &str = "agent";
+
+/// What happens when a model (or a bridge client, or an App) calls a tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum ToolPolicy {
+    /// Ask the person each time (the default).
+    #[default]
+    Ask,
+    /// Run without asking.
+    Allow,
+    /// Never offered to a model; refused for every caller a person does not drive.
+    Deny,
+}
+
+/// The key of a tool in the maps below.
+pub fn tool_key(server: &str, tool: &str) -> String {
+    format!("{server}/{tool}")
+}
+
+/// The standing rules.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Rules {
+    /// Per tool (`server/tool`): ask, allow, deny.
+    pub tool_policies: BTreeMap<String, ToolPolicy>,
+    /// Servers whose read-only tools (by their annotations) run without asking.
+    pub trusted_servers: Vec<String>,
+    /// What each allowed tool looked like when it was allowed (`server/tool`
+    /// → description and schemas): a tool that changed since is asked about again.
+    pub approved_definitions: BTreeMap<String, Value>,
+}
+
+impl Rules {
+    pub fn policy(&self, server: &str, tool: &str) -> ToolPolicy {
+        self.tool_policies
+            .get(&tool_key(server, tool))
+            .copied()
+            .unwrap_or_default()
+    }
+}
+
+/// How the history is bounded (`"history"` in the settings file).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(default)]
+pub struct HistorySettings {
+    /// The calls kept take at most this many MiB; the oldest go first,
+    /// never saved ones.
+    pub max_mib: u32,
+}
+
+impl Default for HistorySettings {
+    fn default() -> Self {
+        HistorySettings { max_mib: 256 }
+    }
+}
+
+/// The section `"history"`.
+pub const HISTORY_SECTION: &str = "history";
+
+type Stamp = Option<(SystemTime, u64)>;
+
+fn stamp(file: &SettingsFile) -> Stamp {
+    let m = std::fs::metadata(file.path()).ok()?;
+    Some((m.modified().ok()?, m.len()))
+}
+
+/// The rules as the file has them now. Cheap to clone.
+#[derive(Clone)]
+pub struct LiveRules {
+    file: SettingsFile,
+    cached: Arc<Mutex<(Stamp, Arc<Rules>)>>,
+}
+
+impl LiveRules {
+    pub fn new(file: SettingsFile) -> LiveRules {
+        LiveRules {
+            file,
+            cached: Arc::new(Mutex::new((None, Arc::default()))),
+        }
+    }
+
+    pub fn file(&self) -> &SettingsFile {
+        &self.file
+    }
+
+    /// The rules now. A file that does not read keeps the last good rules
+    /// (an edit in progress must not open every tool); a missing file is
+    /// no rules.
+    pub fn get(&self) -> Arc<Rules> {
+        let now = stamp(&self.file);
+        let mut cached = self.cached.lock().unwrap_or_else(|e| e.into_inner());
+        if now.is_some() && cached.0 == now {
+            return cached.1.clone();
+        }
+        match self.file.section::<Rules>(SECTION) {
+            Ok(rules) => {
+                *cached = (now, Arc::new(rules));
+            }
+            Err(e) if now.is_none() => {
+                tracing::debug!("no settings file: no standing rules ({e})");
+                *cached = (None, Arc::default());
+            }
+            Err(e) => tracing::warn!("the approval rules could not be read again: {e}"),
+        }
+        cached.1.clone()
+    }
+
+    /// Record what `key` looks like now that it was allowed, leaving every
+    /// other key of the section as it is.
+    pub fn approve_definition(&self, key: &str, covered: Value) -> workbench_core::Result<()> {
+        self.file
+            .update(SECTION, |section: &mut serde_json::Map<String, Value>| {
+                let defs = section
+                    .entry("approved_definitions")
+                    .or_insert_with(|| Value::Object(Default::default()));
+                if !defs.is_object() {
+                    *defs = Value::Object(Default::default());
+                }
+                if let Some(map) = defs.as_object_mut() {
+                    map.insert(key.to_string(), covered);
+                }
+            })?;
+        Ok(())
+    }
+
+    pub fn history(&self) -> HistorySettings {
+        self.file
+            .section::<HistorySettings>(HISTORY_SECTION)
+            .unwrap_or_default()
+    }
+}

@@ -1,0 +1,192 @@
+//! `mcpwb history`: the call history the window shows (the shared store),
+//! read without starting any server.
+
+use serde_json::{Value, json};
+use workbench_store::{CallRow, CallStatus, HistoryQuery, Store};
+
+use crate::print::{clean, line};
+use crate::{Cli, Failure};
+
+#[derive(clap::Args, Debug)]
+#[command(args_conflicts_with_subcommands = true)]
+pub struct HistoryArgs {
+    #[command(subcommand)]
+    show: Option<Show>,
+    /// Only this server's calls.
+    server: Option<String>,
+    /// Only calls of this tool.
+    #[arg(long)]
+    tool: Option<String>,
+    /// Only calls made from here: window, chat, bridge, cli, suite, app.
+    #[arg(long)]
+    origin: Option<String>,
+    /// Only calls that ended so: ok, error, failed, denied, cancelled.
+    #[arg(long)]
+    status: Option<String>,
+    /// Only calls whose arguments, result or error contain this text.
+    #[arg(long)]
+    search: Option<String>,
+    /// At most this many, newest first.
+    #[arg(long, default_value_t = 20)]
+    limit: u32,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum Show {
+    /// One call whole: arguments, result, error, traffic rows.
+    Show { id: i64 },
+}
+
+fn open() -> Result<Store, Failure> {
+    Store::open_in(&workbench_core::settings::data_dir())
+        .map_err(|e| Failure::Usage(format!("the call history cannot be read: {e}")))
+}
+
+pub fn run(cli: &Cli, args: &HistoryArgs) -> Result<(), Failure> {
+    let store = open()?;
+    if let Some(Show::Show { id }) = &args.show {
+        let Some(row) = store.call(*id).map_err(|e| Failure::Usage(e.to_string()))? else {
+            return Err(Failure::Usage(format!(
+                "no call {id} in the history (mcpwb history lists them)"
+            )));
+        };
+        show(cli.json, &row);
+        return Ok(());
+    }
+    if let Some(o) = &args.origin
+        && workbench_calls::Origin::parse(o).is_none()
+    {
+        return Err(Failure::Usage(format!(
+            "--origin {o}: one of window, chat, bridge, cli, suite, app"
+        )));
+    }
+    let status = match &args.status {
+        None => None,
+        Some(s) => Some(CallStatus::parse(s).ok_or_else(|| {
+            Failure::Usage(format!(
+                "--status {s}: one of ok, error, failed, denied, cancelled"
+            ))
+        })?),
+    };
+    let rows = store
+        .history(&HistoryQuery {
+            server: args.server.clone(),
+            tool: args.tool.clone(),
+            origin: args.origin.clone(),
+            status,
+            search: args.search.clone(),
+            before: None,
+            limit: args.limit.max(1),
+        })
+        .map_err(|e| Failure::Usage(e.to_string()))?;
+    if cli.json {
+        line(&json!({ "calls": rows }).to_string());
+        return Ok(());
+    }
+    if rows.is_empty() {
+        eprintln!("mcpwb: no calls in the history match");
+    }
+    for r in &rows {
+        line(&summary(r));
+    }
+    Ok(())
+}
+
+fn when(ms: i64) -> String {
+    // UTC, to the second: `2026-11-24 06:12:03`.
+    let secs = ms.div_euclid(1000);
+    let days = secs.div_euclid(86_400);
+    let rem = secs.rem_euclid(86_400);
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02}",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+fn summary(r: &CallRow) -> String {
+    let took = r
+        .duration_ms
+        .map(|d| format!("{d:.0} ms"))
+        .unwrap_or_else(|| "-".into());
+    let args = clean(&r.arguments.to_string());
+    let args = if args.chars().count() > 60 {
+        format!("{}…", args.chars().take(59).collect::<String>())
+    } else {
+        args
+    };
+    format!(
+        "{:>6}  {}  {:<7} {:<9} {:>8}  {}/{} {}",
+        r.id,
+        when(r.started_at),
+        r.origin,
+        r.status.as_str(),
+        took,
+        clean(&r.server),
+        clean(&r.tool),
+        args
+    )
+}
+
+fn show(as_json: bool, r: &CallRow) {
+    if as_json {
+        line(&serde_json::to_string(r).unwrap_or_default());
+        return;
+    }
+    let pretty = |v: &Value| clean(&serde_json::to_string_pretty(v).unwrap_or_default());
+    line(&format!(
+        "call {}: {}/{}",
+        r.id,
+        clean(&r.server),
+        clean(&r.tool)
+    ));
+    line(&format!("  when      {} UTC", when(r.started_at)));
+    line(&format!("  origin    {}", r.origin));
+    line(&format!("  status    {}", r.status.as_str()));
+    if let Some(d) = r.duration_ms {
+        line(&format!("  duration  {d:.1} ms"));
+    }
+    if let Some(p) = &r.protocol {
+        line(&format!("  protocol  {}", clean(p)));
+    }
+    if let (Some(from), Some(to)) = (r.traffic_from, r.traffic_to) {
+        line(&format!(
+            "  traffic   rows {} to {} of that run",
+            from + 1,
+            to
+        ));
+    }
+    line("arguments:");
+    line(&pretty(&r.arguments));
+    if let Some(result) = &r.result {
+        line("result:");
+        line(&pretty(result));
+    }
+    if let Some(e) = &r.error {
+        line(&format!("error: {}", clean(e)));
+    }
+    for v in &r.schema_violations {
+        line(&format!("outputSchema: {}", clean(v)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn times_read_as_utc() {
+        assert_eq!(super::when(0), "1970-01-01 00:00:00");
+        assert_eq!(super::when(1_795_500_723_000), "2026-11-24 06:12:03");
+        assert_eq!(super::when(951_782_400_000), "2000-02-29 00:00:00");
+    }
+}

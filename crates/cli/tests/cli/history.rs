@@ -1,0 +1,104 @@
+//! One history for the window and the terminal: `mcpwb call` keeps its
+//! calls (not with `--no-history`), `mcpwb history` lists and filters them
+//! across runs, `history show ID` prints one whole.
+
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::Value;
+
+use super::{BIN, demo_config, stderr, stdout};
+
+/// `mcpwb` with its own data folder and settings (nothing shared with
+/// the other tests or the user).
+fn mcpwb_in(home: &Path, args: &[&str]) -> std::process::Output {
+    Command::new(BIN)
+        .args(args)
+        .env_remove("MCPWB_CONFIG")
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_DATA_HOME")
+        .env("HOME", home)
+        .env("MCPWB_DATA_DIR", home.join("data"))
+        .env("MCPWB_SETTINGS", home.join("settings.json"))
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn calls_are_kept_across_runs_and_listed_filtered_and_shown() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path();
+    let cfg = demo_config(home, &[]);
+    let call = |tool: &str, args: &str, extra: &[&str]| {
+        let mut a = vec!["call", "demo", tool, "--args", args, "--config", &cfg];
+        a.extend_from_slice(extra);
+        mcpwb_in(home, &a)
+    };
+    assert!(
+        call("echo", r#"{"message":"first run"}"#, &[])
+            .status
+            .success()
+    );
+    assert_eq!(call("fail", "{}", &[]).status.code(), Some(1));
+    let quiet = call("echo", r#"{"message":"not kept"}"#, &["--no-history"]);
+    assert!(quiet.status.success(), "{}", stderr(&quiet));
+    assert!(call("add", r#"{"a":2,"b":3}"#, &[]).status.success());
+
+    // A later run (a new process) sees them, newest first.
+    let out = mcpwb_in(home, &["history", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let calls = v["calls"].as_array().unwrap();
+    let tools: Vec<&str> = calls.iter().map(|c| c["tool"].as_str().unwrap()).collect();
+    assert_eq!(tools, ["add", "fail", "echo"], "--no-history kept nothing");
+    assert!(
+        calls
+            .iter()
+            .all(|c| c["origin"] == "cli" && c["server"] == "demo")
+    );
+    assert_eq!(calls[0]["result"]["structuredContent"]["sum"], 5.0);
+    assert_eq!(calls[1]["status"], "error");
+    assert_eq!(calls[2]["arguments"]["message"], "first run");
+    assert!(calls[2]["protocol"].is_string(), "{}", calls[2]);
+
+    // Filters.
+    let out = mcpwb_in(home, &["history", "demo", "--tool", "echo", "--json"]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["calls"].as_array().unwrap().len(), 1);
+    let out = mcpwb_in(home, &["history", "--status", "error", "--json"]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["calls"][0]["tool"], "fail");
+    let out = mcpwb_in(home, &["history", "--search", "first run"]);
+    let text = stdout(&out);
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(
+        text.contains("demo/echo") && text.contains("cli") && text.contains("ok"),
+        "{text}"
+    );
+    let out = mcpwb_in(home, &["history", "--origin", "bridge"]);
+    assert!(out.status.success());
+    assert!(stdout(&out).is_empty());
+    assert!(stderr(&out).contains("no calls"), "{}", stderr(&out));
+
+    // One call whole.
+    let id = calls[0]["id"].as_i64().unwrap().to_string();
+    let out = mcpwb_in(home, &["history", "show", &id]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("demo/add") && text.contains("\"sum\": 5"),
+        "{text}"
+    );
+
+    // Bad input says what is wrong.
+    let out = mcpwb_in(home, &["history", "show", "99999"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("no call 99999"), "{}", stderr(&out));
+    let out = mcpwb_in(home, &["history", "--origin", "nobody"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("window, chat, bridge"),
+        "{}",
+        stderr(&out)
+    );
+}
