@@ -131,13 +131,18 @@ fn expected(dir: &Path) -> Result<Vec<(String, String)>> {
         .collect())
 }
 
+/// Scenarios run at once (`CONFORMANCE_JOBS`, default 4).
+pub fn jobs() -> usize {
+    std::env::var("CONFORMANCE_JOBS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|n| *n > 0)
+        .unwrap_or(4)
+}
+
 pub fn client(root: &Path) -> Result {
     install(root)?;
-    sh(cmd(
-        "cargo",
-        &["build", "-q", "-p", "workbench-cli", "--bin", "mcpwb"],
-        root,
-    ))?;
+    crate::tasks::test_build(root)?;
     let dir = root.join("tests/conformance");
     let node = node(&dir)?;
     let suite = dir.join("node_modules/@modelcontextprotocol/conformance/dist/index.js");
@@ -168,11 +173,12 @@ pub fn client(root: &Path) -> Result {
         scenarios.len(),
         mcpwb.display()
     );
-    // Two at a time (each scenario is a server, the suite and mcpwb).
+    // Several at a time: each scenario is the suite's server, the suite and
+    // mcpwb, mostly waiting on each other (CONFORMANCE_JOBS sets how many).
     let queue = Mutex::new(scenarios.iter());
     let results = Mutex::new(Vec::new());
     std::thread::scope(|s| {
-        for _ in 0..2 {
+        for _ in 0..jobs() {
             s.spawn(|| {
                 while let Some(sc) = queue.lock().unwrap().next() {
                     let o = run_one(&node, &dir, &mcpwb, sc);

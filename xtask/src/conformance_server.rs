@@ -12,7 +12,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-use crate::stages::{Result, cmd, sh};
+use crate::stages::Result;
 
 struct Killed(Child);
 impl Drop for Killed {
@@ -141,10 +141,19 @@ fn compare(
         return Err("mcpwb serve --http did not say where it listens".into());
     }
     println!("{label} straight: {direct_url}   through the bridge: {bridge_url}");
-    let direct = run_suite(node, suite, &direct_url)?;
-    let bridged = run_suite(node, suite, &bridge_url)?;
+    // Both at once: two servers, two suites, nothing shared.
+    let (direct, bridged) = std::thread::scope(|s| {
+        let direct = s.spawn(|| run_suite(node, suite, &direct_url));
+        let bridged = run_suite(node, suite, &bridge_url);
+        (
+            direct
+                .join()
+                .unwrap_or_else(|_| Err("the suite's run panicked".into())),
+            bridged,
+        )
+    });
     drop((server, bridge));
-    Ok((direct, bridged))
+    Ok((direct?, bridged?))
 }
 
 /// Print the table; the scenarios that pass straight but not through the bridge.
@@ -175,19 +184,7 @@ fn report(label: &str, direct: &Rows, bridged: &Rows) -> Vec<String> {
 
 pub fn server(root: &Path) -> Result {
     crate::conformance::install(root)?;
-    sh(cmd(
-        "cargo",
-        &[
-            "build",
-            "-q",
-            "-p",
-            "workbench-cli",
-            "-p",
-            "workbench-testkit",
-            "--bins",
-        ],
-        root,
-    ))?;
+    crate::tasks::test_build(root)?;
     let dir = root.join("tests/conformance");
     let node = crate::conformance::node(&dir)?;
     let suite = dir.join("node_modules/@modelcontextprotocol/conformance/dist/index.js");

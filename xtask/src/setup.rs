@@ -174,10 +174,7 @@ pub fn rust_components() -> Result {
 pub const THIRD_PARTY_NPM: &[&str] = &["@modelcontextprotocol/server-everything@2026.8.31"];
 
 pub fn third_party(root: &Path) -> Result {
-    let dir = std::env::var_os("CARGO_TARGET_DIR")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| root.join("target"))
-        .join("third-party");
+    let dir = crate::tasks::target_dir(root).join("third-party");
     let marker = dir.join("node_modules/.bin/mcp-server-everything");
     if marker.exists() {
         println!("third-party servers: present in {}", dir.display());
@@ -207,10 +204,7 @@ pub const PYTHON_SDK: &str = "mcp==2.3.0";
 /// A virtual environment in target/pyenv with the Python MCP SDK; returns
 /// its interpreter. Quick when it is there.
 pub fn python_sdk(root: &Path) -> std::result::Result<std::path::PathBuf, String> {
-    let dir = std::env::var_os("CARGO_TARGET_DIR")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| root.join("target"))
-        .join("pyenv");
+    let dir = crate::tasks::target_dir(root).join("pyenv");
     let python = dir.join("bin/python");
     let marker = dir.join(format!(".installed-{PYTHON_SDK}"));
     if marker.exists() {

@@ -35,6 +35,20 @@ impl Stages {
         }
         println!("         {:>8.1}s  total", total.as_secs_f64());
     }
+
+    /// The table, then the total against `budget` (CI's time for a fresh clone).
+    pub fn report_against(&self, budget: Duration) {
+        self.report();
+        let total: Duration = self.done.iter().map(|(_, d, _)| *d).sum();
+        let (t, b) = (total.as_secs_f64(), budget.as_secs_f64());
+        println!(
+            "total {:.1} min of the {:.0}-minute budget ({:.0}%){}",
+            t / 60.0,
+            b / 60.0,
+            100.0 * t / b,
+            if total > budget { ": OVER BUDGET" } else { "" }
+        );
+    }
 }
 
 /// Run `cmd` with inherited output; fail with its command line if it fails.
@@ -52,9 +66,14 @@ pub fn sh(mut cmd: impl std::borrow::BorrowMut<Command>) -> Result {
     }
 }
 
+/// `program` with `args` in `dir`; cargo (and tauri's CLI, which runs it)
+/// builds in the machine's build cache when one is on.
 pub fn cmd(program: &str, args: &[&str], dir: &Path) -> Command {
     let mut c = Command::new(program);
     c.args(args).current_dir(dir);
+    if let Some(target) = crate::tasks::build_cache() {
+        c.env("CARGO_TARGET_DIR", target);
+    }
     c
 }
 

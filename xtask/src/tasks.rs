@@ -17,10 +17,52 @@ pub fn root() -> PathBuf {
         .to_path_buf()
 }
 
+/// Where cargo builds: `$CARGO_TARGET_DIR`, else the machine's build cache
+/// ([`build_cache`]), else `target/` in the checkout.
 pub fn target_dir(root: &Path) -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
+        .or_else(build_cache)
         .unwrap_or_else(|| root.join("target"))
+}
+
+/// A build folder kept per machine, shared by every checkout of the
+/// project on it: a fresh clone compiles only the workspace's own crates
+/// (the dependencies, the third-party test servers and the Python SDK are
+/// there already). On under CI (`CI=true`, which tests a fresh clone each
+/// time), at `$XDG_CACHE_HOME/mcp-workbench/target`; `MCPWB_BUILD_CACHE=DIR`
+/// puts it elsewhere (or turns it on outside CI), `=off` keeps `target/`.
+/// Never used when `CARGO_TARGET_DIR` is set: the person chose.
+pub fn build_cache() -> Option<PathBuf> {
+    if std::env::var_os("CARGO_TARGET_DIR").is_some() {
+        return None;
+    }
+    match std::env::var("MCPWB_BUILD_CACHE") {
+        Ok(v) if v.is_empty() || v == "off" || v == "0" => None,
+        Ok(dir) => Some(PathBuf::from(dir)),
+        Err(_) => {
+            let ci = std::env::var("CI").is_ok_and(|v| v == "true" || v == "1");
+            ci.then(|| {
+                std::env::var_os("XDG_CACHE_HOME")
+                    .map(PathBuf::from)
+                    .filter(|p| p.is_absolute())
+                    .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
+                    .unwrap_or_else(std::env::temp_dir)
+                    .join("mcp-workbench/target")
+            })
+        }
+    }
+}
+
+/// Build what `cargo test --workspace` builds, with the same features: the
+/// binaries the conformance and e2e stages run are those the Rust tests ran
+/// (one feature set, each binary built once; a no-op after the test stage).
+pub fn test_build(root: &Path) -> Result {
+    sh(cmd(
+        "cargo",
+        &["test", "--workspace", "--no-run", "-q"],
+        root,
+    ))
 }
 
 fn has_display() -> bool {
@@ -225,7 +267,7 @@ pub fn test() -> Result {
             e2e(&root, &driver.borrow())
         })
     })();
-    stages.report();
+    stages.report_against(std::time::Duration::from_secs(25 * 60));
     outcome
 }
 
@@ -260,7 +302,8 @@ fn e2e(root: &Path, driver: &Path) -> Result {
         .env("APP_BINARY", target.join("debug/mcp-workbench"))
         .env("DEMO_SERVER", target.join("debug/mcp-demo-server"))
         .env("SCRIPTED_LLM", target.join("debug/scripted-llm"))
-        .env("E2E_ARTIFACTS", target.join("e2e"));
+        // Screenshots stay with the checkout, whatever the build folder.
+        .env("E2E_ARTIFACTS", root.join("target/e2e"));
     sh(&mut c)
 }
 
