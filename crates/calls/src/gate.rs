@@ -197,9 +197,23 @@ pub fn verdict(cx: &Context<'_>) -> Verdict {
 /// A line diff of two definitions (pretty JSON), longest common subsequence.
 pub fn diff(before: &Value, after: &Value) -> Vec<DiffLine> {
     let pretty = |v: &Value| serde_json::to_string_pretty(v).unwrap_or_default();
-    let (a, b) = (pretty(before), pretty(after));
+    diff_lines(&pretty(before), &pretty(after))
+}
+
+/// A line diff of two texts, longest common subsequence.
+pub fn diff_lines(a: &str, b: &str) -> Vec<DiffLine> {
     let a: Vec<&str> = a.lines().collect();
     let b: Vec<&str> = b.lines().collect();
+    let line = |op: &str, text: &str| DiffLine {
+        op: op.into(),
+        text: text.into(),
+    };
+    // The table grows with both lengths: past this, all of one then the other.
+    if a.len().saturating_mul(b.len()) > 4_000_000 {
+        let mut out: Vec<DiffLine> = a.iter().map(|t| line("-", t)).collect();
+        out.extend(b.iter().map(|t| line("+", t)));
+        return out;
+    }
     let mut lcs = vec![vec![0u32; b.len() + 1]; a.len() + 1];
     for i in (0..a.len()).rev() {
         for j in (0..b.len()).rev() {
@@ -210,10 +224,6 @@ pub fn diff(before: &Value, after: &Value) -> Vec<DiffLine> {
             };
         }
     }
-    let line = |op: &str, text: &str| DiffLine {
-        op: op.into(),
-        text: text.into(),
-    };
     let (mut i, mut j, mut out) = (0, 0, Vec::new());
     while i < a.len() && j < b.len() {
         if a[i] == b[j] {

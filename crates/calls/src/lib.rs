@@ -13,6 +13,7 @@
 pub mod gate;
 mod history;
 pub mod rules;
+pub mod suite;
 
 use std::collections::{BTreeMap, HashSet};
 use std::sync::{Arc, Mutex};

@@ -102,7 +102,7 @@ pub async fn connect_some(
 }
 
 /// The server must be Ready; else say why not.
-async fn ready(wb: &Workbench, name: &str) -> Result<(), Failure> {
+pub async fn ready(wb: &Workbench, name: &str) -> Result<(), Failure> {
     let status = wb.server(name)?.status();
     match status.state {
         ServerState::Ready => {
@@ -200,6 +200,7 @@ pub async fn run(cli: &Cli) -> Result<(), Failure> {
         Command::Chat(args) => return crate::chat::run(cli, args, cli.sampling).await,
         Command::Serve(args) => return crate::serve_cmd::run(cli, args).await,
         Command::History(args) => return crate::history_cmd::run(cli, args),
+        Command::Test(args) => return crate::test_cmd::run(cli, args).await,
         Command::Servers => None,
         Command::Tools { server }
         | Command::Resources { server }
@@ -330,7 +331,11 @@ async fn each_ready(wb: &Workbench, target: Option<&str>) -> Result<Vec<String>,
 async fn dispatch(cli: &Cli, wb: &Workbench, target: Option<&str>) -> Result<(), Failure> {
     match &cli.command {
         Command::Config { action } => crate::config_cmd::run(cli, action)?,
-        Command::Chat(_) | Command::Auth { .. } | Command::Serve(_) | Command::History(_) => {}
+        Command::Chat(_)
+        | Command::Auth { .. }
+        | Command::Serve(_)
+        | Command::History(_)
+        | Command::Test(_) => {}
         Command::Servers => {
             let names: Vec<String> = wb.statuses().into_iter().map(|s| s.name).collect();
             for name in &names {

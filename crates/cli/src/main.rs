@@ -9,6 +9,7 @@ mod history_cmd;
 mod print;
 mod serve_cmd;
 mod terminal;
+mod test_cmd;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -93,6 +94,10 @@ pub enum Command {
     /// The calls made by anyone (window, chat, bridge, mcpwb, suites),
     /// newest first; `history show ID` prints one whole.
     History(history_cmd::HistoryArgs),
+    /// Run suites — saved calls with assertions kept in the project
+    /// (.mcp-workbench/suites) — against the servers; exit 0 all passed,
+    /// 1 a case failed, 2 a suite file is broken, 4 a server is not ready.
+    Test(test_cmd::TestArgs),
     /// List resources and resource templates.
     Resources { server: Option<String> },
     /// Read a resource.

@@ -19,6 +19,8 @@ mod history;
 mod imports;
 #[path = "cli/serve.rs"]
 mod serve;
+#[path = "cli/suites.rs"]
+mod suites;
 
 const BIN: &str = env!("CARGO_BIN_EXE_mcpwb");
 

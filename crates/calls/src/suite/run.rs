@@ -1,0 +1,483 @@
+//! Running suites: the cases of one server run in order (a case may use an
+//! earlier one's result), servers run in parallel, each call goes through
+//! the one call path as a `suite` call, a call that hangs is cut at its
+//! timeout and the rest still run.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+use workbench_core::connect::ServerState;
+use workbench_core::{CallOptions, ErrorCode};
+
+use super::expect::{self, Failure, Seen, snapshot_value};
+use super::vars::{self, Earlier};
+use super::{Case, SnapshotExpect, Suite, snapshot_path};
+use crate::{Call, Calls, Link, Origin};
+
+/// How a run goes.
+#[derive(Debug, Clone)]
+pub struct RunOptions {
+    /// Only cases whose name matches (`*` for any run of characters).
+    pub case: Option<String>,
+    /// Run every case against this server instead of the one it names.
+    pub server: Option<String>,
+    /// Take the results as the new snapshots.
+    pub update_snapshots: bool,
+    /// Stop at the first failure (the rest are reported as not run).
+    pub bail: bool,
+    /// A case's call is cut after this long unless it says otherwise.
+    pub timeout: Duration,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            case: None,
+            server: None,
+            update_snapshots: false,
+            bail: false,
+            timeout: Duration::from_secs(30),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum CaseOutcome {
+    Passed,
+    Failed,
+    /// `skip` in the file, filtered out, or not run after `--bail`.
+    Skipped,
+    /// Its server was not ready (the run exits 4).
+    NotReady,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct CaseResult {
+    pub name: String,
+    pub server: String,
+    pub tool: Option<String>,
+    pub outcome: CaseOutcome,
+    pub failures: Vec<Failure>,
+    /// Why it did not run, or a note (a snapshot written).
+    pub note: Option<String>,
+    pub duration_ms: Option<f64>,
+    /// The call's row in the history.
+    pub history_id: Option<i64>,
+    /// The arguments it ran with (references resolved).
+    pub arguments: Option<Value>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct SuiteResult {
+    pub name: String,
+    pub path: String,
+    pub cases: Vec<CaseResult>,
+    pub duration_ms: f64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Report {
+    pub suites: Vec<SuiteResult>,
+    pub passed: u32,
+    pub failed: u32,
+    pub skipped: u32,
+    pub not_ready: u32,
+    pub duration_ms: f64,
+}
+
+fn glob(pattern: &str, name: &str) -> bool {
+    let parts: Vec<&str> = pattern.split('*').collect();
+    if parts.len() == 1 {
+        return pattern == name;
+    }
+    let mut rest = name;
+    for (i, part) in parts.iter().enumerate() {
+        if i == 0 {
+            let Some(r) = rest.strip_prefix(part) else {
+                return false;
+            };
+            rest = r;
+        } else if i == parts.len() - 1 {
+            return rest.ends_with(part);
+        } else {
+            let Some(at) = rest.find(part) else {
+                return false;
+            };
+            rest = &rest[at + part.len()..];
+        }
+    }
+    true
+}
+
+/// Per suite, the results of its cases so far and its snapshots.
+struct SuiteState {
+    earlier: Earlier,
+    snapshots: Map<String, Value>,
+    snapshots_changed: bool,
+}
+
+struct Shared<'a> {
+    calls: &'a Calls,
+    options: &'a RunOptions,
+    suites: &'a [Suite],
+    state: Vec<Mutex<SuiteState>>,
+    stop: AtomicBool,
+}
+
+fn result(case: &Case, server: &str, outcome: CaseOutcome, note: Option<String>) -> CaseResult {
+    CaseResult {
+        name: case.name.clone(),
+        server: server.to_string(),
+        tool: case.tool.clone(),
+        outcome,
+        failures: Vec::new(),
+        note,
+        duration_ms: None,
+        history_id: None,
+        arguments: None,
+    }
+}
+
+fn failed(case: &Case, server: &str, assertion: &str, message: String) -> CaseResult {
+    let mut r = result(case, server, CaseOutcome::Failed, None);
+    r.failures.push(Failure {
+        assertion: assertion.into(),
+        message,
+        diff: None,
+    });
+    r
+}
+
+/// Whether `server` can take calls; Err(why not, and whether it exists).
+fn ready(calls: &Calls, server: &str) -> Result<(), (bool, String)> {
+    let handle = calls.workbench().server(server).map_err(|_| {
+        (
+            false,
+            format!("there is no server \"{server}\" in the config"),
+        )
+    })?;
+    match handle.status().state {
+        ServerState::Ready => Ok(()),
+        ServerState::Failed { reason, .. } => Err((true, format!("{server} failed: {reason}"))),
+        ServerState::Untrusted => Err((
+            true,
+            format!("{server} is not trusted yet (mcpwb config trust {server})"),
+        )),
+        other => Err((true, format!("{server} is not ready ({other:?})"))),
+    }
+}
+
+impl Shared<'_> {
+    async fn run_case(&self, suite_index: usize, case: &Case, server: &str) -> CaseResult {
+        if let Some(skip) = &case.skip
+            && skip != &Value::Bool(false)
+        {
+            let why = skip
+                .as_str()
+                .map(str::to_string)
+                .unwrap_or_else(|| "skip in the suite".into());
+            return result(case, server, CaseOutcome::Skipped, Some(why));
+        }
+        if self.stop.load(Ordering::Relaxed) {
+            return result(
+                case,
+                server,
+                CaseOutcome::Skipped,
+                Some("not run: --bail after a failure".into()),
+            );
+        }
+        match ready(self.calls, server) {
+            Ok(()) => {}
+            Err((false, why)) => return failed(case, server, "server", why),
+            Err((true, why)) => return result(case, server, CaseOutcome::NotReady, Some(why)),
+        }
+        let wb = self.calls.workbench();
+        if let Some(surface) = &case.surface {
+            let Some(tool) = wb.catalog().tool(server, &surface.tool) else {
+                return failed(
+                    case,
+                    server,
+                    "surface",
+                    format!("{server} has no tool \"{}\"", surface.tool),
+                );
+            };
+            let mut r = result(case, server, CaseOutcome::Passed, None);
+            if let Some(want) = &surface.schema_hash {
+                let now = expect::schema_hash(tool.get("inputSchema").unwrap_or(&Value::Null));
+                if *want != now {
+                    r.outcome = CaseOutcome::Failed;
+                    r.failures.push(Failure {
+                        assertion: "surface.schemaHash".into(),
+                        message: format!(
+                            "the input schema of {} changed: its hash is now {now}",
+                            surface.tool
+                        ),
+                        diff: None,
+                    });
+                }
+            }
+            return r;
+        }
+        let tool = case.tool.as_deref().unwrap_or_default();
+        let Some(definition) = wb.catalog().tool(server, tool) else {
+            return failed(
+                case,
+                server,
+                "tool",
+                format!("{server} has no tool \"{tool}\" (mcpwb tools {server} lists them)"),
+            );
+        };
+        let arguments = {
+            let state = self.state[suite_index]
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            let raw = if case.arguments.is_null() {
+                Value::Object(Map::new())
+            } else {
+                case.arguments.clone()
+            };
+            vars::substitute(&raw, &state.earlier)
+        };
+        let arguments = match arguments {
+            Ok(a) => a,
+            Err(why) => return failed(case, server, "arguments", why),
+        };
+        let timeout = case
+            .timeout_ms
+            .map(Duration::from_millis)
+            .unwrap_or(self.options.timeout);
+        let started = Instant::now();
+        let mut ran = self
+            .calls
+            .run(Call {
+                origin: Origin::Suite,
+                server,
+                tool,
+                arguments: arguments.clone(),
+                definition: Some(&definition),
+                link: Link {
+                    call_id: format!("{}/{}", self.suites[suite_index].name, case.name),
+                    ..Link::default()
+                },
+                options: CallOptions {
+                    timeout: Some(timeout),
+                    ..Default::default()
+                },
+            })
+            .await;
+        let mut r = result(case, server, CaseOutcome::Passed, None);
+        r.history_id = ran.record_id().await;
+        r.arguments = Some(arguments);
+        let outcome = match ran.outcome {
+            Ok(o) => o,
+            Err(e) => {
+                r.outcome = CaseOutcome::Failed;
+                r.duration_ms = Some(started.elapsed().as_secs_f64() * 1000.0);
+                let what = if e.code() == ErrorCode::Timeout {
+                    format!(
+                        "no result within {} ms (cut; the rest still run)",
+                        timeout.as_millis()
+                    )
+                } else {
+                    format!("the call failed: {e}")
+                };
+                r.failures.push(Failure {
+                    assertion: "call".into(),
+                    message: what,
+                    diff: None,
+                });
+                return r;
+            }
+        };
+        r.duration_ms = Some(outcome.duration_ms);
+        let mut state = self.state[suite_index]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let stored = state.snapshots.get(&case.name).cloned();
+        let snapshot = case
+            .expect
+            .snapshot
+            .as_ref()
+            .filter(|s| !matches!(s, SnapshotExpect::On(false)));
+        if let Some(s) = snapshot
+            && (stored.is_none() || self.options.update_snapshots)
+        {
+            let now = snapshot_value(&outcome.result, s);
+            if stored.as_ref() != Some(&now) {
+                r.note = Some(if stored.is_none() {
+                    "snapshot written".into()
+                } else {
+                    "snapshot updated".into()
+                });
+                state.snapshots.insert(case.name.clone(), now);
+                state.snapshots_changed = true;
+            }
+        }
+        let compare_with = if self.options.update_snapshots {
+            None
+        } else {
+            stored.as_ref()
+        };
+        r.failures = expect::check(
+            &case.expect,
+            &Seen {
+                result: &outcome.result,
+                duration_ms: outcome.duration_ms,
+                schema_violations: &ran.schema_violations,
+                has_output_schema: definition.get("outputSchema").is_some_and(Value::is_object),
+                snapshot: compare_with,
+            },
+        );
+        state.earlier.insert(case.name.clone(), outcome.result);
+        if !r.failures.is_empty() {
+            r.outcome = CaseOutcome::Failed;
+        }
+        r
+    }
+}
+
+/// Run `suites`. Broken files are the loader's; this runs what loaded.
+pub async fn run(calls: &Calls, suites: &[Suite], options: &RunOptions) -> Report {
+    let started = Instant::now();
+    let state = suites
+        .iter()
+        .map(|s| {
+            let snapshots = std::fs::read_to_string(snapshot_path(s))
+                .ok()
+                .and_then(|t| serde_json::from_str::<Map<String, Value>>(&t).ok())
+                .unwrap_or_default();
+            Mutex::new(SuiteState {
+                earlier: Earlier::new(),
+                snapshots,
+                snapshots_changed: false,
+            })
+        })
+        .collect();
+    let shared = Arc::new(Shared {
+        calls,
+        options,
+        suites,
+        state,
+        stop: AtomicBool::new(false),
+    });
+    // Lanes: one per server, its cases in suite then case order.
+    let mut lanes: BTreeMap<String, Vec<(usize, usize)>> = BTreeMap::new();
+    let mut filtered: HashMap<(usize, usize), CaseResult> = HashMap::new();
+    for (si, suite) in suites.iter().enumerate() {
+        for (ci, case) in suite.cases.iter().enumerate() {
+            let server = options
+                .server
+                .clone()
+                .or_else(|| case.server.clone())
+                .or_else(|| suite.server.clone())
+                .unwrap_or_default();
+            if let Some(p) = &options.case
+                && !glob(p, &case.name)
+            {
+                filtered.insert(
+                    (si, ci),
+                    result(
+                        case,
+                        &server,
+                        CaseOutcome::Skipped,
+                        Some("not selected by --case".into()),
+                    ),
+                );
+                continue;
+            }
+            lanes.entry(server).or_default().push((si, ci));
+        }
+    }
+    let lane_runs = lanes.into_iter().map(|(server, cases)| {
+        let shared = shared.clone();
+        async move {
+            let mut out = Vec::new();
+            for (si, ci) in cases {
+                let r = shared
+                    .run_case(si, &shared.suites[si].cases[ci], &server)
+                    .await;
+                if r.outcome == CaseOutcome::Failed && shared.options.bail {
+                    shared.stop.store(true, Ordering::Relaxed);
+                }
+                out.push(((si, ci), r));
+            }
+            out
+        }
+    });
+    let mut done: HashMap<(usize, usize), CaseResult> = futures::future::join_all(lane_runs)
+        .await
+        .into_iter()
+        .flatten()
+        .collect();
+    done.extend(filtered);
+    calls.flush().await;
+    let mut report = Report {
+        suites: Vec::new(),
+        passed: 0,
+        failed: 0,
+        skipped: 0,
+        not_ready: 0,
+        duration_ms: 0.0,
+    };
+    for (si, suite) in suites.iter().enumerate() {
+        let cases: Vec<CaseResult> = (0..suite.cases.len())
+            .filter_map(|ci| done.remove(&(si, ci)))
+            .collect();
+        for c in &cases {
+            match c.outcome {
+                CaseOutcome::Passed => report.passed += 1,
+                CaseOutcome::Failed => report.failed += 1,
+                CaseOutcome::Skipped => report.skipped += 1,
+                CaseOutcome::NotReady => report.not_ready += 1,
+            }
+        }
+        let state = shared.state[si].lock().unwrap_or_else(|e| e.into_inner());
+        if state.snapshots_changed {
+            let path = snapshot_path(suite);
+            let text = serde_json::to_string_pretty(&Value::Object(state.snapshots.clone()))
+                .unwrap_or_default()
+                + "\n";
+            let written = path
+                .parent()
+                .map_or(Ok(()), std::fs::create_dir_all)
+                .and_then(|()| std::fs::write(&path, text));
+            if let Err(e) = written {
+                tracing::warn!(
+                    "{}: the snapshots could not be written: {e}",
+                    path.display()
+                );
+            }
+        }
+        let took: f64 = cases.iter().filter_map(|c| c.duration_ms).sum();
+        report.suites.push(SuiteResult {
+            name: suite.name.clone(),
+            path: suite.path.display().to_string(),
+            cases,
+            duration_ms: took,
+        });
+    }
+    report.duration_ms = started.elapsed().as_secs_f64() * 1000.0;
+    report
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn case_patterns_match_with_stars() {
+        assert!(super::glob("add*", "adds two"));
+        assert!(super::glob("*two", "adds two"));
+        assert!(super::glob("a*d*o", "adds two"));
+        assert!(super::glob("adds two", "adds two"));
+        assert!(!super::glob("add", "adds two"));
+        assert!(!super::glob("*x*", "adds two"));
+    }
+}

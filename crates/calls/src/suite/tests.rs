@@ -1,0 +1,163 @@
+use std::path::Path;
+
+use serde_json::json;
+
+use super::*;
+
+fn parse_str(text: &str) -> Result<Suite, Broken> {
+    parse(Path::new("s.json"), text)
+}
+
+#[test]
+fn a_suite_reads_with_its_cases_and_defaults() {
+    let s = parse_str(
+        r#"// comments are fine
+        { "server": "demo", "cases": [
+            { "name": "adds", "tool": "add", "arguments": {"a": 1, "b": 2},
+              "expect": { "json": { "/sum": { "equals": 3, "type": "number" } }, "outputSchema": true, "maxMs": 500 } },
+            { "name": "other", "server": "b", "tool": "echo", "expect": { "text": { "contains": ["x", "y"] }, "isError": false } },
+            { "name": "still there", "surface": { "tool": "add", "schemaHash": "sha256:00" } },
+            { "name": "snap", "tool": "echo", "expect": { "snapshot": { "ignore": ["/_meta"] } } }
+        ] }"#,
+    )
+    .unwrap();
+    assert_eq!(s.name, "s");
+    assert_eq!(s.server.as_deref(), Some("demo"));
+    assert_eq!(s.cases.len(), 4);
+    assert_eq!(s.cases[0].expect.json["/sum"].equals, Some(json!(3)));
+    assert_eq!(s.cases[1].server.as_deref(), Some("b"));
+    assert!(matches!(
+        s.cases[3].expect.snapshot,
+        Some(SnapshotExpect::Ignoring { .. })
+    ));
+}
+
+#[test]
+fn a_broken_suite_says_where_and_why() {
+    let b = parse_str("{ \"server\": \"demo\",\n  \"cases\": [ { \"name\": } ] }").unwrap_err();
+    assert_eq!((b.line, b.column), (2, 24), "{b}");
+    assert!(b.to_string().starts_with("s.json:2:24: "), "{b}");
+    let cases = [
+        (
+            r#"{"cases": [{"name": "a", "tool": "t"}]}"#,
+            "which server?",
+        ),
+        (r#"{"server": "s"}"#, "no \"cases\""),
+        (
+            r#"{"server": "s", "cases": [{"name": "a"}]}"#,
+            "a case calls a \"tool\" or checks a \"surface\"",
+        ),
+        (
+            r#"{"server": "s", "cases": [{"name": "a", "tool": "t"}, {"name": "a", "tool": "t"}]}"#,
+            "another case has this name",
+        ),
+        (
+            r#"{"server": "s", "cases": [{"name": "a", "tool": "t", "expect": {"text": {"contain": "x"}}}]}"#,
+            "unknown field `contain`",
+        ),
+        (
+            r#"{"server": "s", "cases": [{"name": "a", "tool": "t", "expect": {"text": {"matches": "("}}}]}"#,
+            "not a regular expression",
+        ),
+        (
+            r#"{"server": "s", "cases": [{"name": "a", "tool": "t", "expect": {"json": {"sum": {"exists": true}}}}]}"#,
+            "not a JSON pointer",
+        ),
+        (
+            r#"{"server": "s", "cases": [{"name": "a", "tool": "t", "arguments": [1]}]}"#,
+            "must be a JSON object",
+        ),
+        ("", "the file is empty"),
+    ];
+    for (text, says) in cases {
+        let b = parse_str(text).unwrap_err();
+        assert!(b.message.contains(says), "{text}: {b}");
+    }
+    // The case is named in the message.
+    let b = parse_str(
+        r#"{"server": "s", "cases": [{"name": "first", "tool": "t", "expect": {"nope": 1}}]}"#,
+    )
+    .unwrap_err();
+    assert!(b.message.starts_with("cases[0] (\"first\"): "), "{b}");
+}
+
+#[test]
+fn assertions_fail_with_what_was_seen_and_a_diff() {
+    let result = json!({
+        "content": [{"type": "text", "text": "the sum is 5"}],
+        "structuredContent": {"sum": 5, "id": "ord-17", "items": [1, 2]}
+    });
+    let expect: Expect = serde_json::from_value(json!({
+        "text": {"contains": "sum is 6", "matches": "^the", "equals": "the sum is 5"},
+        "json": {
+            "/sum": {"equals": 5.0, "type": "integer"},
+            "/id": {"matches": "^ord-[0-9]+$"},
+            "/items": {"equals": [1, 3]},
+            "/gone": {"exists": false},
+            "/missing": {"type": "string"}
+        },
+        "maxMs": 10
+    }))
+    .unwrap();
+    let seen = expect::Seen {
+        result: &result,
+        duration_ms: 12.5,
+        schema_violations: &[],
+        has_output_schema: false,
+        snapshot: None,
+    };
+    let failures = expect::check(&expect, &seen);
+    let names: Vec<&str> = failures.iter().map(|f| f.assertion.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "text.contains",
+            "json /items equals",
+            "json /missing exists",
+            "maxMs"
+        ],
+        "{failures:#?}"
+    );
+    let items = &failures[1];
+    assert!(
+        items.diff.as_deref().unwrap().contains("-   3")
+            && items.diff.as_deref().unwrap().contains("+   2"),
+        "{items:?}"
+    );
+    // An error result fails a case that does not expect one.
+    let error = json!({"content": [{"type": "text", "text": "boom"}], "isError": true});
+    let f = expect::check(
+        &Expect::default(),
+        &expect::Seen {
+            result: &error,
+            ..seen
+        },
+    );
+    assert_eq!(f.len(), 1);
+    assert!(f[0].message.contains("boom"));
+    let wanted: Expect = serde_json::from_value(json!({"isError": true})).unwrap();
+    assert!(
+        expect::check(
+            &wanted,
+            &expect::Seen {
+                result: &error,
+                ..seen
+            }
+        )
+        .is_empty()
+    );
+}
+
+#[test]
+fn schema_hashes_ignore_key_order_and_see_any_other_change() {
+    let a =
+        json!({"type": "object", "properties": {"a": {"type": "number"}, "b": {"type": "string"}}});
+    let b: serde_json::Value = serde_json::from_str(
+        r#"{ "properties": { "b": {"type": "string"}, "a": {"type": "number"} }, "type": "object" }"#,
+    )
+    .unwrap();
+    assert_eq!(schema_hash(&a), schema_hash(&b));
+    assert!(schema_hash(&a).starts_with("sha256:"));
+    let c = json!({"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "string"}}});
+    assert_ne!(schema_hash(&a), schema_hash(&c));
+}
