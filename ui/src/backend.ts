@@ -32,6 +32,7 @@ import {
   type WindowStage,
 } from "./bindings";
 import { tauriAgentBackend, type AgentBackend } from "./backendAgent";
+import { tauriHistoryBackend, type HistoryBackend } from "./backendHistory";
 
 export type { AuthRun, AuthStatus, AuthTimeline, BridgeStatus, FoundConfig, Merged, NeededInput, Scope, TrustRequest };
 export type { CallProgress, ConfigText, PendingAsk, PromptRow, ResourceRow, ServerEdit, ToolCallResult, ToolRow, TrafficEntry, TrafficPage, TrafficQuery, TrialReport };
@@ -50,7 +51,7 @@ export class BackendError extends Error {
   }
 }
 
-export interface Backend extends AgentBackend {
+export interface Backend extends AgentBackend, HistoryBackend {
   /** Put text on the system clipboard. */
   copyText(text: string): Promise<void>;
   /** Save base64 bytes a server sent where the person picks; the path, or null. */
@@ -160,6 +161,7 @@ function unwrap<T>(outcome: Outcome<T>): T {
 
 export const tauriBackend: Backend = {
   ...tauriAgentBackend(unwrap),
+  ...tauriHistoryBackend(unwrap),
   copyText: async (text) => {
     unwrap(await commands.copyText(text));
   },

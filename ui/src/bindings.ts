@@ -26,6 +26,21 @@ export const commands = {
 	cancelCall: (callId: string) => typedError<boolean, ErrorInfo>(__TAURI_INVOKE("cancel_call", { callId })),
 	/**  The latest calls of one tool from the history (every caller's), newest first. */
 	toolHistory: (server: string, tool: string, limit: number) => typedError<CallRow_Serialize[], ErrorInfo>(__TAURI_INVOKE("tool_history", { server, tool, limit })),
+	/**  The calls `query` selects, newest first. */
+	history: (query: HistoryQuery_Deserialize) => typedError<CallRow_Serialize[], ErrorInfo>(__TAURI_INVOKE("history", { query })),
+	/**  One call whole (None: pruned or never kept). */
+	historyCall: (id: number) => typedError<CallRow_Serialize | null, ErrorInfo>(__TAURI_INVOKE("history_call", { id })),
+	/**  The suites of the open project and of the user. */
+	suites: () => typedError<SuiteInfo_Serialize[], ErrorInfo>(__TAURI_INVOKE("suites")),
+	/**  Run the suite at `path` (one case when `only` names it). */
+	runSuite: (path: string, only: string | null) => typedError<Report_Serialize, ErrorInfo>(__TAURI_INVOKE("run_suite", { path, only })),
+	/**
+	 *  Add a case (`entry`: the JSON a suite file holds) calling `server` to
+	 *  the suite at `path`, made if missing; returns the name the case got.
+	 */
+	saveToSuite: (path: string, server: string, entry: Value) => typedError<string, ErrorInfo>(__TAURI_INVOKE("save_to_suite", { path, server, entry })),
+	/**  Where a new suite goes: the project's folder when one is open, else the user's. */
+	suiteFolder: () => typedError<string, ErrorInfo>(__TAURI_INVOKE("suite_folder")),
 	/**
 	 *  The entries matching `query` (server, direction, method, text) in the
 	 *  window it asks for, and how many match in all.
@@ -596,6 +611,65 @@ export type CallerInfo = {
 	calls: number,
 };
 
+/**  A case of a suite, as the Suites room lists it. */
+export type CaseInfo = CaseInfo_Serialize | CaseInfo_Deserialize;
+
+/**  A case of a suite, as the Suites room lists it. */
+export type CaseInfo_Deserialize = {
+	name: string,
+	server?: string | null,
+	/**  The tool it calls, or the tool whose surface it checks. */
+	tool: string,
+	surface: boolean,
+};
+
+/**  A case of a suite, as the Suites room lists it. */
+export type CaseInfo_Serialize = {
+	name: string,
+	server: string | null,
+	/**  The tool it calls, or the tool whose surface it checks. */
+	tool: string,
+	surface: boolean,
+};
+
+export type CaseOutcome = "passed" | "failed" | 
+/**  `skip` in the file, filtered out, or not run after `--bail`. */
+"skipped" | 
+/**  Its server was not ready (the run exits 4). */
+"not_ready";
+
+export type CaseResult = CaseResult_Serialize | CaseResult_Deserialize;
+
+export type CaseResult_Deserialize = {
+	name: string,
+	server: string,
+	tool?: string | null,
+	outcome: CaseOutcome,
+	failures: Failure_Deserialize[],
+	/**  Why it did not run, or a note (a snapshot written). */
+	note?: string | null,
+	duration_ms?: number | null,
+	/**  The call's row in the history. */
+	history_id?: number | null,
+	/**  The arguments it ran with (references resolved). */
+	arguments?: Value | null,
+};
+
+export type CaseResult_Serialize = {
+	name: string,
+	server: string,
+	tool: string | null,
+	outcome: CaseOutcome,
+	failures: Failure_Serialize[],
+	/**  Why it did not run, or a note (a snapshot written). */
+	note: string | null,
+	duration_ms: number | null,
+	/**  The call's row in the history. */
+	history_id: number | null,
+	/**  The arguments it ran with (references resolved). */
+	arguments: Value | null,
+};
+
 /**  A server's tools, resources or prompts were (re)fetched. */
 export type CatalogChanged = {
 	server: string,
@@ -846,6 +920,27 @@ export type Exported = {
 	entries: number,
 };
 
+/**  One assertion that did not hold. */
+export type Failure = Failure_Serialize | Failure_Deserialize;
+
+/**  One assertion that did not hold. */
+export type Failure_Deserialize = {
+	/**  Which: `isError`, `text.contains`, `json /sum equals`, `snapshot`, ... */
+	assertion: string,
+	message: string,
+	/**  Expected against actual, line by line (`-` expected, `+` actual). */
+	diff?: string | null,
+};
+
+/**  One assertion that did not hold. */
+export type Failure_Serialize = {
+	/**  Which: `isError`, `text.contains`, `json /sum equals`, `snapshot`, ... */
+	assertion: string,
+	message: string,
+	/**  Expected against actual, line by line (`-` expected, `+` actual). */
+	diff: string | null,
+};
+
 /**  A config file of another client found on this machine. */
 export type Found = Found_Serialize | Found_Deserialize;
 
@@ -881,6 +976,37 @@ export type Found_Serialize = {
 	notes: string[],
 	/**  Why the file cannot be imported (unreadable, not that dialect). */
 	error: string | null,
+};
+
+/**  Which calls to list, newest first. */
+export type HistoryQuery = HistoryQuery_Serialize | HistoryQuery_Deserialize;
+
+/**  Which calls to list, newest first. */
+export type HistoryQuery_Deserialize = {
+	server?: string | null,
+	tool?: string | null,
+	origin?: string | null,
+	status?: CallStatus | null,
+	/**  Text looked for in the arguments, the result and the error. */
+	search?: string | null,
+	/**  Only calls older than this id (the next page). */
+	before?: number | null,
+	/**  At most this many (0: 100). */
+	limit?: number,
+};
+
+/**  Which calls to list, newest first. */
+export type HistoryQuery_Serialize = {
+	server: string | null,
+	tool: string | null,
+	origin: string | null,
+	status: CallStatus | null,
+	/**  Text looked for in the arguments, the result and the error. */
+	search: string | null,
+	/**  Only calls older than this id (the next page). */
+	before: number | null,
+	/**  At most this many (0: 100). */
+	limit: number,
 };
 
 /**  Where a provider's key came from. */
@@ -1184,6 +1310,26 @@ export type Remember =
 "chat" | 
 /**  Always: written to the entry's `autoApprove` in mcp.json. */
 "always";
+
+export type Report = Report_Serialize | Report_Deserialize;
+
+export type Report_Deserialize = {
+	suites: SuiteResult_Deserialize[],
+	passed: number,
+	failed: number,
+	skipped: number,
+	not_ready: number,
+	duration_ms: number | null,
+};
+
+export type Report_Serialize = {
+	suites: SuiteResult_Serialize[],
+	passed: number,
+	failed: number,
+	skipped: number,
+	not_ready: number,
+	duration_ms: number | null,
+};
 
 /**  A resource, or a resource template (`uriTemplate`), of a server. */
 export type ResourceRow = {
@@ -1520,6 +1666,49 @@ export type Step_Serialize = {
 	ms: number | null,
 	/**  MUSTs of the specification this step broke, each with the rule. */
 	problems: string[],
+};
+
+/**  A suite file of the project or the user. */
+export type SuiteInfo = SuiteInfo_Serialize | SuiteInfo_Deserialize;
+
+/**  A suite file of the project or the user. */
+export type SuiteInfo_Deserialize = {
+	path: string,
+	name: string,
+	/**  `project` or `user`. */
+	scope: string,
+	server?: string | null,
+	cases: CaseInfo_Deserialize[],
+	/**  Why it cannot run (with line and column). */
+	broken?: string | null,
+};
+
+/**  A suite file of the project or the user. */
+export type SuiteInfo_Serialize = {
+	path: string,
+	name: string,
+	/**  `project` or `user`. */
+	scope: string,
+	server: string | null,
+	cases: CaseInfo_Serialize[],
+	/**  Why it cannot run (with line and column). */
+	broken: string | null,
+};
+
+export type SuiteResult = SuiteResult_Serialize | SuiteResult_Deserialize;
+
+export type SuiteResult_Deserialize = {
+	name: string,
+	path: string,
+	cases: CaseResult_Deserialize[],
+	duration_ms: number | null,
+};
+
+export type SuiteResult_Serialize = {
+	name: string,
+	path: string,
+	cases: CaseResult_Serialize[],
+	duration_ms: number | null,
 };
 
 /**  What a test call found. */

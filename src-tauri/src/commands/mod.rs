@@ -7,6 +7,7 @@ pub mod bridge;
 pub mod chat;
 pub mod config;
 pub mod files;
+pub mod history;
 pub mod providers;
 pub mod resources;
 pub mod servers;

@@ -5,7 +5,7 @@
 // a scroll position or a half-typed form survives switching away.
 import { lazy } from "react";
 import type { ReactNode } from "react";
-import { Cable, FileCog, FileText, Import, MessageSquare, MessagesSquare, Plus, Server, Settings, Radio, Wrench } from "lucide-react";
+import { Cable, FileCog, FileText, FlaskConical, History, Import, MessageSquare, MessagesSquare, Plus, Server, Settings, Radio, Wrench } from "lucide-react";
 import type { LucideIcon } from "lucide-react";
 import type { RoomId } from "./route";
 import type { Workbench } from "./workbench";
@@ -23,6 +23,8 @@ const TrafficRoom = lazy(() => import("../traffic/TrafficRoom").then((m) => ({ d
 const RawEditor = lazy(() => import("../servers/RawEditor").then((m) => ({ default: m.RawEditor })));
 const ImportView = lazy(() => import("../servers/ImportView").then((m) => ({ default: m.ImportView })));
 const BridgeRoom = lazy(() => import("../bridge/BridgeRoom").then((m) => ({ default: m.BridgeRoom })));
+const HistoryRoom = lazy(() => import("../history/HistoryRoom").then((m) => ({ default: m.HistoryRoom })));
+const SuitesRoom = lazy(() => import("../suites/SuitesRoom").then((m) => ({ default: m.SuitesRoom })));
 const SettingsRoom = lazy(() => import("../settings/SettingsRoom").then((m) => ({ default: m.SettingsRoom })));
 
 export interface RoomProps {
@@ -85,6 +87,20 @@ export const ROOMS: Room[] = [
     nav: true,
     count: (_, traffic) => traffic.total,
     render: ({ wb, active, param }) => <TrafficRoom wb={wb} active={active} focusServer={param} />,
+  },
+  {
+    id: "history",
+    label: "History",
+    icon: History,
+    nav: true,
+    render: ({ wb, active, param, go }) => <HistoryRoom wb={wb} active={active} open={param} go={go} />,
+  },
+  {
+    id: "suites",
+    label: "Suites",
+    icon: FlaskConical,
+    nav: true,
+    render: ({ wb, go }) => <SuitesRoom wb={wb} go={go} />,
   },
   {
     id: "server",

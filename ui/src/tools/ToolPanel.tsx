@@ -1,8 +1,8 @@
 // One tool: what it is, a form from its input schema (or raw JSON), Run
-// (Ctrl+Enter) with progress, Cancel and elapsed time, the result, and the
-// calls made so far.
+// (Ctrl+Enter) with progress, Cancel and elapsed time, the result (Save to
+// suite), and this tool's recent calls from the history (anyone's).
 import { useEffect, useRef, useState } from "react";
-import { Braces, Play, RotateCcw, Square, Terminal } from "lucide-react";
+import { Braces, Play, RotateCcw, Save, Square, Terminal } from "lucide-react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { ToolPolicy } from "../bindings";
 import { BackendError, type Backend, type CallProgress, type ToolCallResult, type ToolRow } from "../backend";
@@ -13,6 +13,7 @@ import { initialValue, problems, type Json, type Schema } from "../schema/model"
 import { ResultView } from "./ResultView";
 import { LatencyChart } from "./LatencyChart";
 import { TaskBadge, definitionText } from "./definition";
+import { SaveToSuite, type Saving } from "../history/SaveToSuite";
 
 type Run = { args: Json | undefined; outcome?: ToolCallResult; error?: string; at: number };
 
@@ -28,11 +29,12 @@ function remembered(row: ToolRow, schema: Schema): Json | undefined {
   return initialValue(schema, schema);
 }
 
-/** The `mcpwb` command line that makes the same call. */
-export function asCommand(row: ToolRow, args: Json | undefined): string {
+/** The `mcpwb` command line that makes the same call, on the same files. */
+export function asCommand(row: ToolRow, args: Json | undefined, files?: { config: string; project?: string | null }): string {
   const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
   const name = String((row.tool as { name?: string }).name ?? "");
-  return `mcpwb call ${quote(row.server)} ${quote(name)} --args ${quote(JSON.stringify(args ?? {}))}`;
+  const where = files ? ` --config ${quote(files.config)}${files.project ? ` --project ${quote(files.project.replace(/\/\.mcp\.json$/, ""))}` : ""}` : "";
+  return `mcpwb call${where} ${quote(row.server)} ${quote(name)} --args ${quote(JSON.stringify(args ?? {}))}`;
 }
 
 /** A description longer than this folds, with "Show more". */
@@ -48,13 +50,18 @@ export function ToolPanel({ backend, row, available = true }: { backend: Backend
   const [running, setRunning] = useState<{ cancel: () => Promise<void>; started: number } | null>(null);
   const [progress, setProgress] = useState<CallProgress | null>(null);
   const [elapsed, setElapsed] = useState(0);
-  const [history, setHistory] = useState<Run[]>([]);
+  const [latest, setLatest] = useState<Run | null>(null);
+  const [saving, setSaving] = useState<Saving | null>(null);
   const [copyFallback, setCopyFallback] = useState<string | null>(null);
   const [longOpen, setLongOpen] = useState(false);
   const toast = useToast();
   const queryClient = useQueryClient();
   const agentSettings = useQuery({ queryKey: ["agent-settings"], queryFn: () => backend.agentSettings() });
-  const policyKey = `${row.server}/${String(tool.name ?? "")}`;
+  const servers = useQuery({ queryKey: ["servers"], queryFn: () => backend.listServers() });
+  const files = servers.data ? { config: servers.data.config_path, project: servers.data.project_path } : undefined;
+  const toolName = String(tool.name ?? "");
+  const past = useQuery({ queryKey: ["tool-history", row.server, toolName], queryFn: () => backend.toolHistory(row.server, toolName, 20) });
+  const policyKey = `${row.server}/${toolName}`;
   const policy: ToolPolicy = agentSettings.data?.tool_policies[policyKey] ?? "ask";
   const setPolicy = (p: ToolPolicy) =>
     backend
@@ -100,13 +107,19 @@ export function ToolPanel({ backend, row, available = true }: { backend: Backend
     const call = backend.callTool(row.server, String(tool.name ?? ""), withArgs ?? {}, (p) => setProgress(p));
     setRunning({ cancel: call.cancel, started: Date.now() });
     const at = Date.now();
-    call.result.then(
-      (outcome) => mounted.current && setHistory((h) => [{ args: withArgs, outcome, at }, ...h].slice(0, 50)),
-      (e: unknown) => {
-        const message = e instanceof BackendError || e instanceof Error ? e.message : String(e);
-        if (mounted.current) setHistory((h) => [{ args: withArgs, error: message, at }, ...h].slice(0, 50));
-      },
-    ).finally(() => mounted.current && setRunning(null));
+    call.result
+      .then(
+        (outcome) => mounted.current && setLatest({ args: withArgs, outcome, at }),
+        (e: unknown) => {
+          const message = e instanceof BackendError || e instanceof Error ? e.message : String(e);
+          if (mounted.current) setLatest({ args: withArgs, error: message, at });
+        },
+      )
+      .finally(() => {
+        if (mounted.current) setRunning(null);
+        void queryClient.invalidateQueries({ queryKey: ["tool-history", row.server, toolName] });
+        void queryClient.invalidateQueries({ queryKey: ["history"] });
+      });
   };
 
   // Ctrl+Enter runs from anywhere in the window while this tool is shown.
@@ -124,7 +137,19 @@ export function ToolPanel({ backend, row, available = true }: { backend: Backend
     return () => window.removeEventListener("keydown", onKey);
   }, []);
 
-  const latest = history[0];
+  // History's Run again hands this tool its arguments.
+  useEffect(() => {
+    const take = (e: Event) => {
+      const detail = (e as CustomEvent<{ qualified: string; args: Json }>).detail;
+      if (detail.qualified === row.qualified) {
+        setArgs(detail.args);
+        setRaw(false);
+      }
+    };
+    window.addEventListener("mcpwb:args", take);
+    return () => window.removeEventListener("mcpwb:args", take);
+  }, [row.qualified]);
+
   const annotations = (tool.annotations ?? {}) as Record<string, unknown>;
   const title = typeof tool.title === "string" ? tool.title : typeof annotations.title === "string" ? annotations.title : null;
   const copy = async (label: string, text: string) => {
@@ -246,7 +271,7 @@ export function ToolPanel({ backend, row, available = true }: { backend: Backend
           </span>
         )}
         <span className="run-bar-spacer" />
-        <Button variant="ghost" size="sm" icon={Terminal} onClick={() => void copy("mcpwb command", asCommand(row, args))}>
+        <Button variant="ghost" size="sm" icon={Terminal} onClick={() => void copy("mcpwb command", asCommand(row, args, files))}>
           Copy as mcpwb
         </Button>
         <Button
@@ -289,29 +314,46 @@ export function ToolPanel({ backend, row, available = true }: { backend: Backend
         </div>
       )}
       {latest?.outcome && (
-        <ResultView
-          backend={backend}
-          server={row.server}
-          result={latest.outcome.result as Record<string, unknown>}
-          durationMs={latest.outcome.duration_ms}
-          violations={latest.outcome.schema_violations}
-          checked={tool.outputSchema !== undefined && tool.outputSchema !== null}
-        />
+        <>
+          <ResultView
+            backend={backend}
+            server={row.server}
+            result={latest.outcome.result as Record<string, unknown>}
+            durationMs={latest.outcome.duration_ms}
+            violations={latest.outcome.schema_violations}
+            checked={tool.outputSchema !== undefined && tool.outputSchema !== null}
+          />
+          <div className="toolbar">
+            <Button
+              size="sm"
+              icon={Save}
+              onClick={() =>
+                latest.outcome &&
+                setSaving({ server: row.server, tool: toolName, definition: tool, arguments: latest.args ?? {}, result: latest.outcome.result, durationMs: latest.outcome.duration_ms ?? 0 })
+              }
+            >
+              Save to suite…
+            </Button>
+          </div>
+        </>
       )}
-      {history.some((h) => h.outcome) && <LatencyChart durations={history.filter((h) => h.outcome).map((h) => h.outcome?.duration_ms ?? 0).reverse()} />}
-      {history.length > 1 && (
-        <Disclosure title="History" count={history.length} defaultOpen={false} className="history">
+      {(past.data ?? []).some((h) => h.duration_ms != null) && (
+        <LatencyChart durations={(past.data ?? []).filter((h) => h.duration_ms != null).map((h) => h.duration_ms ?? 0).reverse()} />
+      )}
+      {(past.data ?? []).length > 0 && (
+        <Disclosure title="Recent calls" count={past.data?.length ?? 0} defaultOpen={false} className="history">
           <ol>
-            {history.map((h, i) => (
-              <li key={h.at + i}>
-                <code>{JSON.stringify(h.args ?? {})}</code> {h.error ? `failed: ${h.error}` : `${h.outcome?.duration_ms?.toFixed(0) ?? "?"} ms`}{" "}
+            {(past.data ?? []).map((h) => (
+              <li key={h.id}>
+                <code>{JSON.stringify(h.arguments ?? {})}</code> {h.origin} · {h.status}
+                {h.error ? `: ${h.error}` : h.duration_ms != null ? ` · ${h.duration_ms.toFixed(0)} ms` : ""}{" "}
                 <Button
                   size="sm"
                   variant="ghost"
                   icon={RotateCcw}
                   onClick={() => {
-                    setArgs(h.args);
-                    run(h.args);
+                    setArgs(h.arguments as Json);
+                    run(h.arguments as Json);
                   }}
                 >
                   Run again
@@ -321,6 +363,7 @@ export function ToolPanel({ backend, row, available = true }: { backend: Backend
           </ol>
         </Disclosure>
       )}
+      <SaveToSuite backend={backend} call={saving} onClose={() => setSaving(null)} />
     </div>
   );
 }

@@ -22,6 +22,7 @@
 mod expect;
 pub mod junit;
 mod run;
+mod save;
 mod vars;
 
 use std::collections::BTreeMap;
@@ -32,6 +33,7 @@ use serde_json::Value;
 
 pub use expect::{Failure, schema_hash};
 pub use run::{CaseOutcome, CaseResult, Report, RunOptions, SuiteResult, run};
+pub use save::append_case;
 
 /// The folder suites live in, inside a project.
 pub const DEFAULT_DIR: &str = ".mcp-workbench/suites";

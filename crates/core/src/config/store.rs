@@ -117,7 +117,7 @@ impl Document {
 
 /// Write `bytes` to `path` so that a reader sees the old file or the new
 /// one, never half of either.
-pub(crate) fn write_atomic(path: &Path, bytes: &[u8], backup: bool) -> Result<()> {
+pub fn write_atomic(path: &Path, bytes: &[u8], backup: bool) -> Result<()> {
     let failed = |source: std::io::Error| Error::ConfigWrite {
         path: path.to_path_buf(),
         source,

@@ -1,0 +1,198 @@
+//! History and suites: every caller's calls from the store (filtered,
+//! searched, one whole), the project's and the user's suites, a suite (or
+//! one case) run through the one call path, a call saved as a case.
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+use tauri::{Runtime, State};
+use workbench_calls::suite::{self, Report, RunOptions};
+use workbench_core::{ErrorCode, ErrorInfo};
+use workbench_store::{CallRow, HistoryQuery, Store};
+
+use crate::state::AppState;
+
+fn failed(message: impl Into<String>) -> ErrorInfo {
+    ErrorInfo {
+        code: ErrorCode::Internal,
+        message: message.into(),
+    }
+}
+
+fn store(state: &AppState) -> Result<Store, ErrorInfo> {
+    state
+        .calls
+        .store()
+        .cloned()
+        .ok_or_else(|| failed("the call history is off in this window"))
+}
+
+/// The calls `query` selects, newest first.
+#[tauri::command]
+#[specta::specta]
+pub async fn history<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    query: HistoryQuery,
+) -> Result<Vec<CallRow>, ErrorInfo> {
+    let store = store(&state)?;
+    tokio::task::spawn_blocking(move || store.history(&query))
+        .await
+        .map_err(|e| failed(e.to_string()))?
+        .map_err(|e| failed(format!("the call history: {e}")))
+}
+
+/// One call whole (None: pruned or never kept).
+#[tauri::command]
+#[specta::specta]
+pub async fn history_call<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    id: i64,
+) -> Result<Option<CallRow>, ErrorInfo> {
+    store(&state)?
+        .call(id)
+        .map_err(|e| failed(format!("the call history: {e}")))
+}
+
+/// A case of a suite, as the Suites room lists it.
+#[derive(Debug, Clone, Serialize, specta::Type)]
+pub struct CaseInfo {
+    pub name: String,
+    pub server: Option<String>,
+    /// The tool it calls, or the tool whose surface it checks.
+    pub tool: String,
+    pub surface: bool,
+}
+
+/// A suite file of the project or the user.
+#[derive(Debug, Clone, Serialize, specta::Type)]
+pub struct SuiteInfo {
+    pub path: String,
+    pub name: String,
+    /// `project` or `user`.
+    pub scope: String,
+    pub server: Option<String>,
+    pub cases: Vec<CaseInfo>,
+    /// Why it cannot run (with line and column).
+    pub broken: Option<String>,
+}
+
+/// Where suites are kept: the project's `.mcp-workbench/suites`, and the
+/// user's beside their mcp.json.
+fn folders(state: &AppState) -> Vec<(&'static str, PathBuf)> {
+    let mut out = Vec::new();
+    if let Some(p) = &state.project_dir {
+        out.push(("project", p.join(suite::DEFAULT_DIR)));
+    }
+    if let Some(dir) = state.config_path.parent() {
+        out.push(("user", dir.join("suites")));
+    }
+    out
+}
+
+/// The suites of the open project and of the user.
+#[tauri::command]
+#[specta::specta]
+pub async fn suites<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+) -> Result<Vec<SuiteInfo>, ErrorInfo> {
+    let mut out = Vec::new();
+    for (scope, dir) in folders(&state) {
+        if !dir.is_dir() {
+            continue;
+        }
+        let (loaded, broken) = suite::load(std::slice::from_ref(&dir));
+        for s in loaded {
+            out.push(SuiteInfo {
+                path: s.path.display().to_string(),
+                name: s.name.clone(),
+                scope: scope.into(),
+                server: s.server.clone(),
+                cases: s
+                    .cases
+                    .iter()
+                    .map(|c| CaseInfo {
+                        name: c.name.clone(),
+                        server: c.server.clone(),
+                        tool: c
+                            .tool
+                            .clone()
+                            .or_else(|| c.surface.as_ref().map(|s| s.tool.clone()))
+                            .unwrap_or_default(),
+                        surface: c.surface.is_some(),
+                    })
+                    .collect(),
+                broken: None,
+            });
+        }
+        for b in broken {
+            out.push(SuiteInfo {
+                name: b
+                    .path
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+                path: b.path.display().to_string(),
+                scope: scope.into(),
+                server: None,
+                cases: Vec::new(),
+                broken: Some(b.to_string()),
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Run the suite at `path` (one case when `only` names it).
+#[tauri::command]
+#[specta::specta]
+pub async fn run_suite<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    path: String,
+    only: Option<String>,
+) -> Result<Report, ErrorInfo> {
+    let (loaded, broken) = suite::load(&[PathBuf::from(&path)]);
+    if let Some(b) = broken.first() {
+        return Err(ErrorInfo {
+            code: ErrorCode::ConfigSyntax,
+            message: b.to_string(),
+        });
+    }
+    let options = RunOptions {
+        case: only,
+        ..RunOptions::default()
+    };
+    Ok(suite::run(&state.calls, &loaded, &options).await)
+}
+
+/// Add a case (`entry`: the JSON a suite file holds) calling `server` to
+/// the suite at `path`, made if missing; returns the name the case got.
+#[tauri::command]
+#[specta::specta]
+pub async fn save_to_suite<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    path: String,
+    server: String,
+    entry: serde_json::Value,
+) -> Result<String, ErrorInfo> {
+    let case: suite::Case = serde_json::from_value(entry)
+        .map_err(|e| failed(format!("the case is not one a suite holds: {e}")))?;
+    suite::append_case(&PathBuf::from(path), &server, case).map_err(failed)
+}
+
+/// Where a new suite goes: the project's folder when one is open, else the user's.
+#[tauri::command]
+#[specta::specta]
+pub async fn suite_folder<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+) -> Result<String, ErrorInfo> {
+    folders(&state)
+        .into_iter()
+        .next()
+        .map(|(_, d)| d.display().to_string())
+        .ok_or_else(|| failed("no folder for suites"))
+}

@@ -1,0 +1,45 @@
+// The history's and the suites' half of the door to the Rust side: every
+// caller's calls from the store, one whole, a tool's recent calls, the
+// suites of the project and the user, a run, a call saved as a case.
+// `Backend` (backend.ts) includes it.
+import {
+  commands,
+  type CallRow_Serialize as CallRow,
+  type CaseResult_Serialize as CaseResult,
+  type ErrorInfo,
+  type HistoryQuery_Deserialize as HistoryQuery,
+  type Report_Serialize as SuiteReport,
+  type SuiteInfo_Serialize as SuiteInfo,
+} from "./bindings";
+
+export type { CallRow, CaseResult, HistoryQuery, SuiteInfo, SuiteReport };
+
+export interface HistoryBackend {
+  history(query: HistoryQuery): Promise<CallRow[]>;
+  historyCall(id: number): Promise<CallRow | null>;
+  /** One tool's latest calls, every caller's, newest first. */
+  toolHistory(server: string, tool: string, limit: number): Promise<CallRow[]>;
+  suites(): Promise<SuiteInfo[]>;
+  /** Run a suite (one case when `only` names it). */
+  runSuite(path: string, only: string | null): Promise<SuiteReport>;
+  /** Add a case to a suite file (made if missing); the name it got. */
+  saveToSuite(path: string, server: string, entry: unknown): Promise<string>;
+  /** Where a new suite goes (the project's folder, else the user's). */
+  suiteFolder(): Promise<string>;
+}
+
+type Outcome<T> = { status: "ok"; data: T } | { status: "error"; error: ErrorInfo };
+type Unwrap = <T>(outcome: Outcome<T>) => T;
+type JsonArg = Parameters<typeof commands.saveToSuite>[2];
+
+export function tauriHistoryBackend(unwrap: Unwrap): HistoryBackend {
+  return {
+    history: async (query) => unwrap(await commands.history(query)),
+    historyCall: async (id) => unwrap(await commands.historyCall(id)),
+    toolHistory: async (server, tool, limit) => unwrap(await commands.toolHistory(server, tool, limit)),
+    suites: async () => unwrap(await commands.suites()),
+    runSuite: async (path, only) => unwrap(await commands.runSuite(path, only)),
+    saveToSuite: async (path, server, entry) => unwrap(await commands.saveToSuite(path, server, entry as JsonArg)),
+    suiteFolder: async () => unwrap(await commands.suiteFolder()),
+  };
+}

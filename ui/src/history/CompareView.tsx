@@ -1,0 +1,75 @@
+// Two calls side by side: what differs in their arguments and structured
+// content (path by path) and in their text (line by line).
+import type { CallRow } from "../backendHistory";
+import { jsonDiff, lineDiff, resultText, type JsonChange } from "./diff";
+
+const show = (v: unknown) => (v === undefined ? "" : JSON.stringify(v));
+
+function Changes({ title, changes }: { title: string; changes: JsonChange[] }) {
+  return (
+    <section>
+      <h3>{title}</h3>
+      {changes.length === 0 ? (
+        <p className="muted">The same.</p>
+      ) : (
+        <table className="json-changes">
+          <thead>
+            <tr>
+              <th scope="col">Path</th>
+              <th scope="col">Older</th>
+              <th scope="col">Newer</th>
+            </tr>
+          </thead>
+          <tbody>
+            {changes.map((c) => (
+              <tr key={c.path} className={`change-${c.kind}`}>
+                <td>
+                  <code>{c.path}</code>
+                </td>
+                <td>
+                  <code>{show(c.before)}</code>
+                </td>
+                <td>
+                  <code>{show(c.after)}</code>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+export function CompareView({ a, b }: { a: CallRow; b: CallRow }) {
+  const [older, newer] = a.id < b.id ? [a, b] : [b, a];
+  const structured = (r: CallRow) => (r.result as { structuredContent?: unknown } | null)?.structuredContent;
+  const text = lineDiff(resultText(older.result), resultText(newer.result));
+  const textChanged = text.some((l) => l.op !== " ");
+  return (
+    <article className="compare" aria-label="Comparison">
+      <h2>
+        Call {older.id} against call {newer.id}
+      </h2>
+      <p className="muted">
+        {older.server}/{older.tool} ({older.status}, {older.duration_ms?.toFixed(0) ?? "–"} ms) → {newer.server}/{newer.tool} ({newer.status}, {newer.duration_ms?.toFixed(0) ?? "–"} ms)
+      </p>
+      <Changes title="Arguments" changes={jsonDiff(older.arguments, newer.arguments)} />
+      <Changes title="Structured content" changes={jsonDiff(structured(older) ?? null, structured(newer) ?? null)} />
+      <section>
+        <h3>Text</h3>
+        {textChanged ? (
+          <pre className="line-diff" aria-label="Text difference">
+            {text.map((l, i) => (
+              <span key={i} className={l.op === "+" ? "added" : l.op === "-" ? "removed" : undefined}>
+                {`${l.op} ${l.text}\n`}
+              </span>
+            ))}
+          </pre>
+        ) : (
+          <p className="muted">The same.</p>
+        )}
+      </section>
+    </article>
+  );
+}

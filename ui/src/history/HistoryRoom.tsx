@@ -1,0 +1,226 @@
+// The History room: every call anyone made (by hand, the chat, the bridge,
+// mcpwb, suites), kept across restarts. Filter by server, tool, origin and
+// status, search arguments and results; open one whole; Run again in the
+// tool panel; Compare two; Save to a suite.
+import { useEffect, useMemo, useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { GitCompare, History, RotateCcw, Save } from "lucide-react";
+import type { CallRow } from "../backendHistory";
+import type { Workbench } from "../shell/workbench";
+import type { RoomId } from "../shell/route";
+import { Badge, Button, EmptyState, Skeleton, type Tone } from "../design";
+import { ResultView } from "../tools/ResultView";
+import { CompareView } from "./CompareView";
+import { SaveToSuite, type Saving } from "./SaveToSuite";
+import "./history.css";
+
+const ORIGINS = ["window", "chat", "bridge", "cli", "suite", "app"];
+const STATUSES = ["ok", "error", "failed", "denied", "cancelled"] as const;
+
+const statusTone = (s: string): Tone => (s === "ok" ? "ok" : s === "error" || s === "failed" ? "danger" : s === "denied" ? "warn" : "neutral");
+const when = (ms: number) => new Date(ms).toLocaleString();
+
+/** Ask the tool panel to take these arguments (it also reads them when it opens). */
+export function runAgain(qualified: string, args: unknown) {
+  try {
+    localStorage.setItem(`mcpwb.args.${qualified}`, JSON.stringify(args ?? {}));
+  } catch {
+    // Storage off: the event still carries them.
+  }
+  window.dispatchEvent(new CustomEvent("mcpwb:args", { detail: { qualified, args } }));
+}
+
+export function HistoryRoom({ wb, active, open: opened, go }: { wb: Workbench; active: boolean; open?: string; go: (room: RoomId, param?: string) => void }) {
+  const [server, setServer] = useState("");
+  const [tool, setTool] = useState("");
+  const [origin, setOrigin] = useState("");
+  const [status, setStatus] = useState("");
+  const [search, setSearch] = useState("");
+  const [selected, setSelected] = useState<number | null>(null);
+  const [compare, setCompare] = useState<number[]>([]);
+  const [saving, setSaving] = useState<Saving | null>(null);
+  // Opened on a call (a suite case's "Its call").
+  useEffect(() => {
+    const id = Number(opened);
+    if (opened && Number.isFinite(id)) {
+      setSelected(id);
+      setCompare([]);
+    }
+  }, [opened]);
+  const query = {
+    server: server || null,
+    tool: tool || null,
+    origin: origin || null,
+    status: (status || null) as (typeof STATUSES)[number] | null,
+    search: search.trim() || null,
+    limit: 300,
+  };
+  const calls = useQuery({
+    queryKey: ["history", query],
+    queryFn: () => wb.backend.history(query),
+    refetchInterval: active ? 3000 : false,
+  });
+  const rows = calls.data ?? [];
+  const servers = (wb.servers.data?.servers ?? []).map((s) => s.name);
+  const tools = useMemo(() => [...new Set((wb.tools.data ?? []).filter((t) => !server || t.server === server).map((t) => String((t.tool as { name?: string }).name ?? "")))].sort(), [wb.tools.data, server]);
+  // The open call: from the list, else fetched (it may be older than the list).
+  const listed = rows.find((r) => r.id === selected);
+  const fetched = useQuery({
+    queryKey: ["history-call", selected],
+    queryFn: () => wb.backend.historyCall(selected ?? 0),
+    enabled: selected !== null && !listed,
+  });
+  const open = listed ?? fetched.data ?? null;
+  const pair = compare.map((id) => rows.find((r) => r.id === id)).filter((r): r is CallRow => Boolean(r));
+  const definition = (r: CallRow) => (wb.tools.data ?? []).find((t) => t.server === r.server && (t.tool as { name?: string }).name === r.tool);
+
+  const toggleCompare = (id: number) => setCompare((c) => (c.includes(id) ? c.filter((x) => x !== id) : [...c, id].slice(-2)));
+
+  return (
+    <div className="history-room">
+      <div className="history-filters" role="search">
+        <label>
+          Server
+          <select value={server} onChange={(e) => setServer(e.target.value)}>
+            <option value="">All servers</option>
+            {servers.map((s) => (
+              <option key={s}>{s}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Tool
+          <select value={tool} onChange={(e) => setTool(e.target.value)}>
+            <option value="">All tools</option>
+            {tools.map((t) => (
+              <option key={t}>{t}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Origin
+          <select value={origin} onChange={(e) => setOrigin(e.target.value)}>
+            <option value="">Anyone</option>
+            {ORIGINS.map((o) => (
+              <option key={o}>{o}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Status
+          <select value={status} onChange={(e) => setStatus(e.target.value)}>
+            <option value="">Any</option>
+            {STATUSES.map((s) => (
+              <option key={s}>{s}</option>
+            ))}
+          </select>
+        </label>
+        <label className="history-search">
+          Search
+          <input type="search" placeholder="in arguments and results" value={search} onChange={(e) => setSearch(e.target.value)} />
+        </label>
+        {pair.length === 2 && (
+          <Button size="sm" icon={GitCompare} onClick={() => setSelected(null)}>
+            Compare the two ticked
+          </Button>
+        )}
+      </div>
+      <div className="history-body">
+        <div className="history-list" aria-label="Calls">
+          {calls.isPending && <Skeleton lines={6} label="Loading the history" />}
+          {calls.isError && (
+            <p className="field-error" role="alert">
+              {calls.error instanceof Error ? calls.error.message : String(calls.error)}
+            </p>
+          )}
+          {!calls.isPending && rows.length === 0 && (
+            <EmptyState icon={History} title="No calls yet" compact>
+              Calls made from the tool panel, the chat, the bridge, mcpwb and suites land here.
+            </EmptyState>
+          )}
+          <ol>
+            {rows.map((r) => (
+              <li key={r.id} className={r.id === selected ? "selected" : undefined}>
+                <input type="checkbox" aria-label={`Compare call ${r.id}`} checked={compare.includes(r.id)} onChange={() => toggleCompare(r.id)} />
+                <button type="button" className="history-row" aria-current={r.id === selected || undefined} onClick={() => setSelected(r.id)}>
+                  <span className="history-tool">
+                    {r.server}/{r.tool}
+                  </span>
+                  <Badge tone={statusTone(r.status)}>{r.status}</Badge>
+                  <span className="history-meta">
+                    {r.origin} · {r.duration_ms != null ? `${r.duration_ms.toFixed(0)} ms` : "–"} · {when(r.started_at)}
+                  </span>
+                  <code className="history-args">{JSON.stringify(r.arguments)}</code>
+                </button>
+              </li>
+            ))}
+          </ol>
+        </div>
+        <div className="history-detail">
+          {open ? (
+            <CallDetail
+              row={open}
+              onRunAgain={(r) => {
+                const t = definition(r);
+                if (!t) return;
+                runAgain(t.qualified, r.arguments);
+                go("tools", t.qualified);
+              }}
+              canRunAgain={Boolean(definition(open))}
+              onSave={(r) =>
+                setSaving({ server: r.server, tool: r.tool, definition: definition(r)?.tool, arguments: r.arguments, result: r.result, durationMs: r.duration_ms ?? 0 })
+              }
+              wb={wb}
+            />
+          ) : pair[0] && pair[1] ? (
+            <CompareView a={pair[0]} b={pair[1]} />
+          ) : (
+            <EmptyState icon={History} title="Open a call" compact>
+              Pick a call to see it whole, or tick two to compare them.
+            </EmptyState>
+          )}
+        </div>
+      </div>
+      <SaveToSuite backend={wb.backend} call={saving} onClose={() => setSaving(null)} />
+    </div>
+  );
+}
+
+function CallDetail({ row, wb, onRunAgain, canRunAgain, onSave }: { row: CallRow; wb: Workbench; onRunAgain: (r: CallRow) => void; canRunAgain: boolean; onSave: (r: CallRow) => void }) {
+  return (
+    <article className="call-detail" aria-label={`Call ${row.id}`}>
+      <header>
+        <h2>
+          {row.server}/{row.tool}
+        </h2>
+        <div className="call-badges">
+          <Badge tone={statusTone(row.status)}>{row.status}</Badge>
+          <Badge>{row.origin}</Badge>
+          {row.protocol && <Badge tone="info">{row.protocol}</Badge>}
+          <span className="history-meta">{when(row.started_at)}</span>
+        </div>
+        <div className="toolbar">
+          <Button size="sm" icon={RotateCcw} disabled={!canRunAgain} title={canRunAgain ? undefined : "The tool is not offered now"} onClick={() => onRunAgain(row)}>
+            Run again
+          </Button>
+          <Button size="sm" icon={Save} disabled={!row.result} onClick={() => onSave(row)}>
+            Save to suite…
+          </Button>
+        </div>
+      </header>
+      <h3>Arguments</h3>
+      <pre className="json">{JSON.stringify(row.arguments, null, 2)}</pre>
+      {row.error && (
+        <div className="error-banner" role="alert">
+          <p className="error-message">{row.error}</p>
+        </div>
+      )}
+      {row.result != null && (
+        <>
+          <h3>Result</h3>
+          <ResultView backend={wb.backend} server={row.server} result={row.result as Record<string, unknown>} durationMs={row.duration_ms} violations={row.schema_violations} checked={row.schema_violations.length > 0} />
+        </>
+      )}
+    </article>
+  );
+}
