@@ -318,9 +318,11 @@ export class Session {
 
   /**
    * Serious and critical accessibility violations on the page (axe-core),
-   * as "rule: target" strings. axe is injected from the UI's node_modules.
+   * or within the element `within` selects (a dialog, whose page behind
+   * it is covered), as "rule: target" strings. axe is injected from the
+   * UI's node_modules.
    */
-  async axe() {
+  async axe(within = null) {
     const loaded = await this.cmd("POST", "/execute/sync", { script: "return typeof window.axe !== 'undefined';", args: [] });
     if (!loaded) {
       const source = readFileSync(new URL("../../ui/node_modules/axe-core/axe.min.js", import.meta.url), "utf8");
@@ -328,10 +330,24 @@ export class Session {
     }
     return this.executeAsync(
       "const done = arguments[arguments.length - 1];" +
-        "window.axe.run(document, { resultTypes: ['violations'] }).then(" +
+        "const root = arguments[0] ? document.querySelector(arguments[0]) : document;" +
+        "window.axe.run(root, { resultTypes: ['violations'] }).then(" +
         "(r) => done(r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')" +
         ".flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')} — ${v.help}`))), (e) => done([`axe failed: ${e}`]));",
+      [within],
     );
+  }
+
+  /** The room bar's tabs that do not fit in it (scrolled or clipped away). */
+  async cutTabs() {
+    return this.cmd("POST", "/execute/sync", {
+      script:
+        "const bar = document.querySelector('.room-bar'); if (!bar) return [];" +
+        "const b = bar.getBoundingClientRect();" +
+        "return Array.from(bar.querySelectorAll('.room-tab')).filter((t) => { const r = t.getBoundingClientRect();" +
+        " return r.left < b.left - 1 || r.right > b.right + 1; }).map((t) => t.title || t.innerText);",
+      args: [],
+    });
   }
 
   /** Resize the window (WebDriver window rect). */
@@ -349,8 +365,8 @@ export class Session {
 
   /**
    * Screenshots of the current view in light and dark at 900×600 and
-   * 1600×1000 (for a person to look at), and its accessibility checked
-   * (no serious or critical violations) at each size.
+   * 1600×1000 (for a person to look at), its accessibility checked (no
+   * serious or critical violations) and no room tab cut off, at each size.
    */
   async views(name) {
     const problems = [];
@@ -364,6 +380,7 @@ export class Session {
         await this.screenshot(`${name}-${theme}-${w}x${h}`);
       }
       problems.push(...(await this.axe()).map((p) => `${w}x${h}: ${p}`));
+      problems.push(...(await this.cutTabs()).map((t) => `${w}x${h}: the room tab "${t}" is cut off`));
     }
     await this.theme("light");
     await this.resize(1280, 900);

@@ -19,9 +19,9 @@ function RoomBar({ active, go }: { active: RoomId; go: (room: RoomId) => void })
       {ROOMS.filter((r) => r.nav).map((r) => {
         const count = r.count?.(wb, traffic);
         return (
-          <button key={r.id} type="button" role="tab" aria-selected={active === r.id} className="room-tab" onClick={() => go(r.id)}>
+          <button key={r.id} type="button" role="tab" aria-selected={active === r.id} className="room-tab" title={r.label} onClick={() => go(r.id)}>
             <r.icon aria-hidden size={15} />
-            {r.label}
+            <span className="room-label">{r.label}</span>
             {count !== undefined && (
               <>
                 {" "}

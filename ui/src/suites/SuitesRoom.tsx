@@ -27,7 +27,7 @@ function Outcome({ result }: { result: CaseResult }) {
           </p>
           {f.diff && (
             <pre className="case-diff" aria-label="Expected (-) against actual (+)">
-              {f.diff.split("\n").map((l, j) => (
+              {f.diff.trimEnd().split("\n").map((l, j) => (
                 <span key={j} className={l.startsWith("+") ? "added" : l.startsWith("-") ? "removed" : undefined}>
                   {`${l}\n`}
                 </span>
