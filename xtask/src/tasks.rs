@@ -373,6 +373,8 @@ pub fn bench() -> Result {
                     "core",
                     "--bench",
                     "agent",
+                    "--bench",
+                    "calls",
                 ],
                 &root,
             ))
@@ -382,7 +384,15 @@ pub fn bench() -> Result {
             build_demo_server(&root, true)?;
             sh(cmd(
                 "cargo",
-                &["bench", "--package", "workbench-cli", "--bench", "bridge"],
+                &[
+                    "bench",
+                    "--package",
+                    "workbench-cli",
+                    "--bench",
+                    "bridge",
+                    "--bench",
+                    "suites",
+                ],
                 &root,
             ))
         })?;

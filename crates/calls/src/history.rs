@@ -1,14 +1,17 @@
 //! The history's writer: finished calls go to one thread that masks their
 //! secrets, serializes them and writes them in batches (one transaction for
-//! whatever arrived meanwhile), then keeps the store under its size cap. A
-//! caller's path only sends on a channel, so recording costs it nothing it
-//! could see; a caller that wants the row's id waits for it.
+//! what gathered in 20 ms), then keeps the store under its size cap. A
+//! caller's path only appends to a queue (the first job of a batch wakes
+//! the writer, the others do not), so recording costs it nothing it could
+//! see; a caller that wants the row's id hurries the batch and waits.
 
-use std::sync::mpsc;
+use std::sync::{Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use tokio::sync::oneshot;
 use workbench_core::traffic::TrafficLog;
+use workbench_core::traffic::mask::{mask_json, mask_str};
 use workbench_store::{CallStatus, NewCall, Store};
 
 use crate::rules::LiveRules;
@@ -39,28 +42,67 @@ enum Job {
 
 /// Writes between two checks of the size cap.
 const PRUNE_EVERY: u32 = 256;
-/// Jobs written in one transaction at most.
-const BATCH: usize = 512;
+/// How long a batch gathers after its first job: one transaction for a
+/// burst of calls instead of one a call (a flush ends the wait).
+const GATHER: Duration = Duration::from_millis(20);
+
+/// The jobs waiting for the writer. A caller appends under a short lock;
+/// only the first job of a batch (or a flush) wakes the writer.
+#[derive(Default)]
+struct Queue {
+    jobs: Mutex<Vec<Job>>,
+    ready: Condvar,
+}
+
+impl Queue {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<Job>> {
+        self.jobs.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn push(&self, job: Job) {
+        let urgent = matches!(job, Job::Flush(_));
+        let mut jobs = self.lock();
+        let first = jobs.is_empty();
+        jobs.push(job);
+        drop(jobs);
+        if first || urgent {
+            self.ready.notify_one();
+        }
+    }
+}
 
 /// The writer's handle. Cheap to clone; the thread ends when the last
 /// handle is dropped, after writing what it was sent.
 #[derive(Clone)]
 pub(crate) struct History {
-    tx: mpsc::Sender<Job>,
+    queue: Arc<Queue>,
+    /// Held by handles only: the writer sees the last one go.
+    handles: Arc<()>,
     store: Store,
 }
 
 impl History {
     pub fn start(store: Store, traffic: TrafficLog, rules: LiveRules) -> History {
-        let (tx, rx) = mpsc::channel::<Job>();
-        let writer_store = store.clone();
+        let queue = Arc::new(Queue::default());
+        let handles = Arc::new(());
+        let writer = Writer {
+            queue: queue.clone(),
+            handles: Arc::downgrade(&handles),
+            store: store.clone(),
+            traffic,
+            rules,
+        };
         let spawned = std::thread::Builder::new()
             .name("history".into())
-            .spawn(move || write_loop(rx, writer_store, traffic, rules));
+            .spawn(move || writer.run());
         if let Err(e) = spawned {
             tracing::warn!("the call history's writer could not start: {e}; calls are not kept");
         }
-        History { tx, store }
+        History {
+            queue,
+            handles,
+            store,
+        }
     }
 
     pub fn store(&self) -> &Store {
@@ -70,25 +112,53 @@ impl History {
     /// Queue a finished call; the receiver gets its id once written.
     pub fn write(&self, call: Finished) -> oneshot::Receiver<i64> {
         let (tx, rx) = oneshot::channel();
-        let _ = self.tx.send(Job::Write(Box::new(call), Some(tx)));
+        self.queue.push(Job::Write(Box::new(call), Some(tx)));
         rx
+    }
+
+    /// Write what is queued now, not after the gathering wait (someone
+    /// waits for a row's id).
+    pub fn hurry(&self) {
+        let (tx, _) = oneshot::channel();
+        self.queue.push(Job::Flush(tx));
     }
 
     /// Wait until everything queued so far is written.
     pub async fn flush(&self) {
         let (tx, rx) = oneshot::channel();
-        if self.tx.send(Job::Flush(tx)).is_ok() {
-            let _ = rx.await;
+        self.queue.push(Job::Flush(tx));
+        let _ = rx.await;
+    }
+}
+
+impl Drop for History {
+    fn drop(&mut self) {
+        // The last handle: wake the writer to finish and end.
+        if Arc::strong_count(&self.handles) == 1 {
+            self.queue.ready.notify_one();
         }
     }
 }
 
-fn to_row(traffic: &TrafficLog, mut call: Finished) -> NewCall {
-    traffic.mask_json(&call.server, &mut call.arguments);
-    if let Some(result) = call.result.as_mut() {
-        traffic.mask_json(&call.server, result);
+/// Each server's secrets, fetched once per batch (the traffic log's lock is
+/// the taps' too: taken once a server, not once a string).
+#[derive(Default)]
+struct Secrets(std::collections::HashMap<String, Vec<String>>);
+
+impl Secrets {
+    fn of(&mut self, traffic: &TrafficLog, server: &str) -> &[String] {
+        self.0
+            .entry(server.to_string())
+            .or_insert_with(|| traffic.secrets_of(server))
     }
-    let error = call.error.map(|e| traffic.mask_text(&call.server, &e));
+}
+
+fn to_row(secrets: &[String], mut call: Finished) -> NewCall {
+    mask_json(&mut call.arguments, secrets);
+    if let Some(result) = call.result.as_mut() {
+        mask_json(result, secrets);
+    }
+    let error = call.error.map(|e| mask_str(&e, secrets));
     NewCall {
         origin: call.origin.to_string(),
         session: call.session,
@@ -108,23 +178,64 @@ fn to_row(traffic: &TrafficLog, mut call: Finished) -> NewCall {
     }
 }
 
-fn write_loop(rx: mpsc::Receiver<Job>, store: Store, traffic: TrafficLog, rules: LiveRules) {
-    let mut since_prune = PRUNE_EVERY;
-    while let Ok(first) = rx.recv() {
-        let mut jobs = vec![first];
-        while jobs.len() < BATCH {
-            match rx.try_recv() {
-                Ok(job) => jobs.push(job),
-                Err(_) => break,
+struct Writer {
+    queue: Arc<Queue>,
+    handles: std::sync::Weak<()>,
+    store: Store,
+    traffic: TrafficLog,
+    rules: LiveRules,
+}
+
+impl Writer {
+    /// The next batch: waits for a first job, then gathers for a while
+    /// (less when a flush is asked for). None: every handle is gone and
+    /// nothing is left.
+    fn next_batch(&self) -> Option<Vec<Job>> {
+        let mut jobs = self.queue.lock();
+        while jobs.is_empty() {
+            if self.handles.strong_count() == 0 {
+                return None;
             }
+            jobs = self
+                .queue
+                .ready
+                .wait_timeout(jobs, Duration::from_secs(1))
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
         }
+        let deadline = Instant::now() + GATHER;
+        loop {
+            let urgent = jobs.iter().any(|j| matches!(j, Job::Flush(_)));
+            let left = deadline.saturating_duration_since(Instant::now());
+            if urgent || left.is_zero() || self.handles.strong_count() == 0 {
+                return Some(std::mem::take(&mut *jobs));
+            }
+            jobs = self
+                .queue
+                .ready
+                .wait_timeout(jobs, left)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+    }
+
+    fn run(self) {
+        let mut since_prune = PRUNE_EVERY;
+        while let Some(jobs) = self.next_batch() {
+            self.write(jobs, &mut since_prune);
+        }
+    }
+
+    fn write(&self, jobs: Vec<Job>, since_prune: &mut u32) {
+        let (store, traffic, rules) = (&self.store, &self.traffic, &self.rules);
+        let mut secrets = Secrets::default();
         let mut rows = Vec::new();
         let mut replies = Vec::new();
         let mut flushed = Vec::new();
         for job in jobs {
             match job {
                 Job::Write(call, reply) => {
-                    rows.push(to_row(&traffic, *call));
+                    rows.push(to_row(secrets.of(traffic, &call.server), *call));
                     replies.push(reply);
                 }
                 Job::Flush(done) => flushed.push(done),
@@ -144,10 +255,10 @@ fn write_loop(rx: mpsc::Receiver<Job>, store: Store, traffic: TrafficLog, rules:
                     rows.len()
                 ),
             }
-            since_prune += rows.len() as u32;
+            *since_prune += rows.len() as u32;
         }
-        if since_prune >= PRUNE_EVERY {
-            since_prune = 0;
+        if *since_prune >= PRUNE_EVERY {
+            *since_prune = 0;
             let cap = i64::from(rules.history().max_mib) * 1024 * 1024;
             match store.prune_calls(cap) {
                 Ok(0) => {}

@@ -107,14 +107,17 @@ pub struct Ran {
     pub schema_violations: Vec<String>,
     /// The traffic log's sequence numbers before and after the call.
     pub traffic: (u64, u64),
-    /// The history row's id, once written (None: history is off).
-    pub record: Option<tokio::sync::oneshot::Receiver<i64>>,
+    /// The history row's id once written (None: history is off).
+    record: Option<(tokio::sync::oneshot::Receiver<i64>, history::History)>,
 }
 
 impl Ran {
-    /// The history row's id, waiting for its write.
+    /// The history row's id, waiting for its write (written at once, not
+    /// with the next batch).
     pub async fn record_id(&mut self) -> Option<i64> {
-        self.record.take()?.await.ok()
+        let (rx, history) = self.record.take()?;
+        history.hurry();
+        rx.await.ok()
     }
 }
 
@@ -362,7 +365,7 @@ impl Calls {
             Err(_) => (CallStatus::Failed, Vec::new()),
         };
         let record = match (&self.inner.history, arguments) {
-            (Some(history), Some(arguments)) => Some(
+            (Some(history), Some(arguments)) => Some((
                 history.write(history::Finished {
                     origin: call.origin.as_str(),
                     session: call.link.session,
@@ -383,7 +386,8 @@ impl Calls {
                     traffic,
                     schema_violations: schema_violations.clone(),
                 }),
-            ),
+                history.clone(),
+            )),
             _ => None,
         };
         Ran {

@@ -80,6 +80,8 @@ impl Default for HistorySettings {
 pub const HISTORY_SECTION: &str = "history";
 
 type Stamp = Option<(SystemTime, u64)>;
+/// The file's stamp when last read (None: missing), and what it said.
+type Seen = Option<(Stamp, Arc<Rules>)>;
 
 fn stamp(file: &SettingsFile) -> Stamp {
     let m = std::fs::metadata(file.path()).ok()?;
@@ -90,14 +92,14 @@ fn stamp(file: &SettingsFile) -> Stamp {
 #[derive(Clone)]
 pub struct LiveRules {
     file: SettingsFile,
-    cached: Arc<Mutex<(Stamp, Arc<Rules>)>>,
+    cached: Arc<Mutex<Seen>>,
 }
 
 impl LiveRules {
     pub fn new(file: SettingsFile) -> LiveRules {
         LiveRules {
             file,
-            cached: Arc::new(Mutex::new((None, Arc::default()))),
+            cached: Arc::new(Mutex::new(None)),
         }
     }
 
@@ -111,20 +113,22 @@ impl LiveRules {
     pub fn get(&self) -> Arc<Rules> {
         let now = stamp(&self.file);
         let mut cached = self.cached.lock().unwrap_or_else(|e| e.into_inner());
-        if now.is_some() && cached.0 == now {
-            return cached.1.clone();
+        if let Some((seen, rules)) = cached.as_ref()
+            && *seen == now
+        {
+            return rules.clone();
         }
-        match self.file.section::<Rules>(SECTION) {
-            Ok(rules) => {
-                *cached = (now, Arc::new(rules));
+        let rules = match self.file.section::<Rules>(SECTION) {
+            Ok(rules) => Arc::new(rules),
+            Err(_) if now.is_none() => Arc::default(),
+            Err(e) => {
+                tracing::warn!("the approval rules could not be read again: {e}");
+                // The last good rules hold (none when there never were).
+                cached.as_ref().map(|(_, r)| r.clone()).unwrap_or_default()
             }
-            Err(e) if now.is_none() => {
-                tracing::debug!("no settings file: no standing rules ({e})");
-                *cached = (None, Arc::default());
-            }
-            Err(e) => tracing::warn!("the approval rules could not be read again: {e}"),
-        }
-        cached.1.clone()
+        };
+        *cached = Some((now, rules.clone()));
+        rules
     }
 
     /// Record what `key` looks like now that it was allowed, leaving every

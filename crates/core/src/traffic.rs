@@ -589,7 +589,7 @@ impl TrafficLog {
 }
 
 mod classify;
-mod mask;
+pub mod mask;
 use mask::mask;
 mod query;
 mod refusals;

@@ -63,8 +63,6 @@ const MIGRATIONS: &[&str] = &[
     ALTER TABLE calls ADD COLUMN schema_violations TEXT NOT NULL DEFAULT '[]';
     ALTER TABLE calls ADD COLUMN saved INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE calls ADD COLUMN size INTEGER NOT NULL DEFAULT 0;
-    CREATE INDEX calls_started ON calls(started_at DESC, id DESC);
-    CREATE INDEX calls_origin ON calls(origin, started_at DESC);
     "#,
 ];
 

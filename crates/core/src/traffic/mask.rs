@@ -23,22 +23,14 @@ impl TrafficLog {
         out
     }
 
-    /// `value` with `server`'s secret values masked inside its strings (never
-    /// across JSON structure: the value stays valid JSON of the same shape).
-    pub fn mask_json(&self, server: &str, value: &mut serde_json::Value) {
-        let inner = self.lock();
-        let Some(ring) = inner.rings.get(server).filter(|r| !r.secrets.is_empty()) else {
-            return;
-        };
-        fn walk(v: &mut serde_json::Value, secrets: &[String]) {
-            match v {
-                serde_json::Value::String(s) => mask(s, secrets),
-                serde_json::Value::Array(items) => items.iter_mut().for_each(|i| walk(i, secrets)),
-                serde_json::Value::Object(map) => map.values_mut().for_each(|i| walk(i, secrets)),
-                _ => {}
-            }
-        }
-        walk(value, &ring.secrets);
+    /// The values masked for `server` (for a caller that masks many
+    /// things of one server without taking the log's lock each time).
+    pub fn secrets_of(&self, server: &str) -> Vec<String> {
+        self.lock()
+            .rings
+            .get(server)
+            .map(|r| r.secrets.clone())
+            .unwrap_or_default()
     }
 
     /// `text` with every server's secret values masked: for text that is
@@ -87,4 +79,25 @@ impl TrafficLog {
         all.sort_by_key(|s| std::cmp::Reverse(s.len()));
         self.lock().ring(server).secrets = all;
     }
+}
+
+/// `value` with `secrets` masked inside its strings (never across JSON
+/// structure: the value stays valid JSON of the same shape).
+pub fn mask_json(value: &mut serde_json::Value, secrets: &[String]) {
+    if secrets.is_empty() {
+        return;
+    }
+    match value {
+        serde_json::Value::String(s) => mask(s, secrets),
+        serde_json::Value::Array(items) => items.iter_mut().for_each(|i| mask_json(i, secrets)),
+        serde_json::Value::Object(map) => map.values_mut().for_each(|i| mask_json(i, secrets)),
+        _ => {}
+    }
+}
+
+/// `text` with `secrets` masked.
+pub fn mask_str(text: &str, secrets: &[String]) -> String {
+    let mut out = text.to_string();
+    mask(&mut out, secrets);
+    out
 }
