@@ -19,6 +19,8 @@ fn main() {
             "run_suite",
             "save_to_suite",
             "suite_folder",
+            "history_usage",
+            "set_history_cap",
             "traffic_page",
             "export_traffic",
             "pending_asks",

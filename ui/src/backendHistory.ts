@@ -8,11 +8,12 @@ import {
   type CaseResult_Serialize as CaseResult,
   type ErrorInfo,
   type HistoryQuery_Deserialize as HistoryQuery,
+  type HistoryUsage_Serialize as HistoryUsage,
   type Report_Serialize as SuiteReport,
   type SuiteInfo_Serialize as SuiteInfo,
 } from "./bindings";
 
-export type { CallRow, CaseResult, HistoryQuery, SuiteInfo, SuiteReport };
+export type { CallRow, CaseResult, HistoryQuery, HistoryUsage, SuiteInfo, SuiteReport };
 
 export interface HistoryBackend {
   history(query: HistoryQuery): Promise<CallRow[]>;
@@ -26,6 +27,10 @@ export interface HistoryBackend {
   saveToSuite(path: string, server: string, entry: unknown): Promise<string>;
   /** Where a new suite goes (the project's folder, else the user's). */
   suiteFolder(): Promise<string>;
+  /** The history's cap and what it holds. */
+  historyUsage(): Promise<HistoryUsage>;
+  /** Keep at most this many MiB of calls (pruned at once). */
+  setHistoryCap(maxMib: number): Promise<void>;
 }
 
 type Outcome<T> = { status: "ok"; data: T } | { status: "error"; error: ErrorInfo };
@@ -41,5 +46,9 @@ export function tauriHistoryBackend(unwrap: Unwrap): HistoryBackend {
     runSuite: async (path, only) => unwrap(await commands.runSuite(path, only)),
     saveToSuite: async (path, server, entry) => unwrap(await commands.saveToSuite(path, server, entry as JsonArg)),
     suiteFolder: async () => unwrap(await commands.suiteFolder()),
+    historyUsage: async () => unwrap(await commands.historyUsage()),
+    setHistoryCap: async (maxMib) => {
+      unwrap(await commands.setHistoryCap(maxMib));
+    },
   };
 }

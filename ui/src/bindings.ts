@@ -41,6 +41,10 @@ export const commands = {
 	saveToSuite: (path: string, server: string, entry: Value) => typedError<string, ErrorInfo>(__TAURI_INVOKE("save_to_suite", { path, server, entry })),
 	/**  Where a new suite goes: the project's folder when one is open, else the user's. */
 	suiteFolder: () => typedError<string, ErrorInfo>(__TAURI_INVOKE("suite_folder")),
+	/**  The history's cap (Settings) and what it holds now. */
+	historyUsage: () => typedError<HistoryUsage_Serialize, ErrorInfo>(__TAURI_INVOKE("history_usage")),
+	/**  Keep at most `max_mib` MiB of calls (the oldest go first, never saved ones). */
+	setHistoryCap: (maxMib: number) => typedError<null, ErrorInfo>(__TAURI_INVOKE("set_history_cap", { maxMib })),
 	/**
 	 *  The entries matching `query` (server, direction, method, text) in the
 	 *  window it asks for, and how many match in all.
@@ -1007,6 +1011,44 @@ export type HistoryQuery_Serialize = {
 	before: number | null,
 	/**  At most this many (0: 100). */
 	limit: number,
+};
+
+/**  How the history is bounded (`"history"` in the settings file). */
+export type HistorySettings = HistorySettings_Serialize | HistorySettings_Deserialize;
+
+/**  How the history is bounded (`"history"` in the settings file). */
+export type HistorySettings_Deserialize = {
+	/**
+	 *  The calls kept take at most this many MiB; the oldest go first,
+	 *  never saved ones.
+	 */
+	max_mib?: number,
+};
+
+/**  How the history is bounded (`"history"` in the settings file). */
+export type HistorySettings_Serialize = {
+	/**
+	 *  The calls kept take at most this many MiB; the oldest go first,
+	 *  never saved ones.
+	 */
+	max_mib: number,
+};
+
+/**  How big the history may grow, and how big it is. */
+export type HistoryUsage = HistoryUsage_Serialize | HistoryUsage_Deserialize;
+
+/**  How big the history may grow, and how big it is. */
+export type HistoryUsage_Deserialize = {
+	settings: HistorySettings_Deserialize,
+	calls: number,
+	bytes: number,
+};
+
+/**  How big the history may grow, and how big it is. */
+export type HistoryUsage_Serialize = {
+	settings: HistorySettings_Serialize,
+	calls: number,
+	bytes: number,
 };
 
 /**  Where a provider's key came from. */

@@ -11,6 +11,8 @@ use rmcp::{Peer, RoleClient};
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::config::sanitise;
+
 /// What one server offers, as it sent it.
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct ServerCatalog {
@@ -52,20 +54,6 @@ fn fnv1a(text: &str) -> u32 {
     text.bytes().fold(0x811c_9dc5u32, |h, b| {
         (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
     })
-}
-
-pub(crate) fn sanitise(part: &str) -> String {
-    let s: String = part
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    if s.is_empty() { "_".to_string() } else { s }
 }
 
 const MAX_NAME: usize = 64;

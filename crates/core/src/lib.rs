@@ -13,6 +13,7 @@ pub mod error;
 pub mod events;
 pub mod files;
 pub mod logging;
+pub mod paths;
 pub mod schema;
 pub mod settings;
 pub mod traffic;

@@ -196,3 +196,57 @@ pub async fn suite_folder<R: Runtime>(
         .map(|(_, d)| d.display().to_string())
         .ok_or_else(|| failed("no folder for suites"))
 }
+
+/// How big the history may grow, and how big it is.
+#[derive(Debug, Clone, Serialize, specta::Type)]
+pub struct HistoryUsage {
+    pub settings: workbench_calls::HistorySettings,
+    pub calls: i64,
+    pub bytes: i64,
+}
+
+/// The history's cap (Settings) and what it holds now.
+#[tauri::command]
+#[specta::specta]
+pub async fn history_usage<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+) -> Result<HistoryUsage, ErrorInfo> {
+    let (calls, bytes) = store(&state)?
+        .calls_size()
+        .map_err(|e| failed(format!("the call history: {e}")))?;
+    Ok(HistoryUsage {
+        settings: state.calls.live_rules().history(),
+        calls,
+        bytes,
+    })
+}
+
+/// Keep at most `max_mib` MiB of calls (the oldest go first, never saved ones).
+#[tauri::command]
+#[specta::specta]
+pub async fn set_history_cap<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    max_mib: u32,
+) -> Result<(), ErrorInfo> {
+    if max_mib == 0 {
+        return Err(failed("the history needs at least 1 MiB"));
+    }
+    state
+        .calls
+        .live_rules()
+        .file()
+        .update(
+            workbench_calls::rules::HISTORY_SECTION,
+            |h: &mut workbench_calls::HistorySettings| h.max_mib = max_mib,
+        )
+        .map_err(ErrorInfo::from)?;
+    // Pruned now, not at the next call.
+    let store = store(&state)?;
+    tokio::task::spawn_blocking(move || store.prune_calls(i64::from(max_mib) * 1024 * 1024))
+        .await
+        .map_err(|e| failed(e.to_string()))?
+        .map_err(|e| failed(format!("the call history: {e}")))?;
+    Ok(())
+}

@@ -175,6 +175,7 @@ export function SettingsRoom({ wb }: { wb: Workbench }) {
           )}
         </section>
       )}
+      <HistorySection wb={wb} />
       <section aria-labelledby="appearance-heading">
         <h2 id="appearance-heading">Appearance</h2>
         <Segmented<ThemeChoice>
@@ -192,5 +193,46 @@ export function SettingsRoom({ wb }: { wb: Workbench }) {
         />
       </section>
     </div>
+  );
+}
+
+/** How much of the call history is kept (every caller's calls; saved ones always). */
+function HistorySection({ wb }: { wb: Workbench }) {
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const usage = useQuery({ queryKey: ["history-usage"], queryFn: () => wb.backend.historyUsage() });
+  const u = usage.data;
+  return (
+    <section aria-labelledby="history-heading">
+      <h2 id="history-heading">Call history</h2>
+      <p className="muted">
+        Every call made by hand, by the chat, through the bridge, by mcpwb and by suites is kept here and in History; the oldest go first when
+        the history outgrows its size, never calls saved to a suite or a chat&apos;s.
+        {u && ` Now: ${u.calls.toLocaleString()} calls, ${(u.bytes / 1048576).toFixed(1)} MiB.`}
+      </p>
+      {u && (
+        <div className="settings-grid">
+          <Field label="Keep at most (MiB)">
+            <input
+              type="number"
+              min={1}
+              defaultValue={u.settings.max_mib}
+              onBlur={(e) => {
+                const mib = Number(e.target.value);
+                if (!Number.isInteger(mib) || mib < 1 || mib === u.settings.max_mib) return;
+                wb.backend.setHistoryCap(mib).then(
+                  () => {
+                    void queryClient.invalidateQueries({ queryKey: ["history-usage"] });
+                    void queryClient.invalidateQueries({ queryKey: ["history"] });
+                    toast("Saved");
+                  },
+                  (err: unknown) => toast("Not saved", { tone: "danger", description: err instanceof Error ? err.message : String(err) }),
+                );
+              }}
+            />
+          </Field>
+        </div>
+      )}
+    </section>
   );
 }

@@ -180,8 +180,7 @@ pub enum Scope {
 impl ServerEntry {
     /// The largest message accepted from this server.
     pub fn max_message(&self) -> usize {
-        self.max_message_size
-            .unwrap_or(crate::connect::DEFAULT_MAX_MESSAGE)
+        self.max_message_size.unwrap_or(DEFAULT_MAX_MESSAGE)
     }
 
     /// Whether the tool passes the entry's include and exclude lists.
@@ -453,13 +452,31 @@ pub fn default_user_config() -> PathBuf {
     base.join("mcp-workbench").join("mcp.json")
 }
 
+pub fn sanitise(part: &str) -> String {
+    let s: String = part
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if s.is_empty() { "_".to_string() } else { s }
+}
+
+/// The largest message accepted from a server unless its entry says
+/// otherwise (`maxMessageSize`), as rmcp's own default.
+pub const DEFAULT_MAX_MESSAGE: usize = 16 * 1024 * 1024;
+
 /// Two names that become the same once sanitised for tool names
 /// (`my server` and `my_server`) would make qualified names ambiguous to a
 /// reader: the second is reported at its key and skipped.
 fn flag_collisions(servers: &mut Vec<ServerEntry>, problems: &mut Vec<Problem>) {
     let mut seen: Vec<(String, String)> = Vec::new();
     servers.retain(|e| {
-        let norm = crate::catalog::sanitise(&e.name).to_ascii_lowercase();
+        let norm = sanitise(&e.name).to_ascii_lowercase();
         if let Some((first, _)) = seen.iter().find(|(_, n)| *n == norm) {
             problems.push(Problem {
                 pointer: format!("/mcpServers/{}", escape_pointer(&e.name)),

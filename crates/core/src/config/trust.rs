@@ -81,9 +81,9 @@ fn key(path: &Path) -> String {
 }
 
 impl Trust {
-    /// The app's record: `trust.json` in the data folder ([`crate::settings::data_dir`]).
+    /// The app's record: `trust.json` in the data folder ([`crate::paths::data_dir`]).
     pub fn app() -> Trust {
-        Trust::at(crate::settings::data_dir().join("trust.json"))
+        Trust::at(crate::paths::data_dir().join("trust.json"))
     }
 
     pub fn at(path: impl Into<PathBuf>) -> Trust {

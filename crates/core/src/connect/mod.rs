@@ -237,9 +237,7 @@ pub fn plain_error(text: &str) -> String {
     out
 }
 
-/// The largest message accepted from a server unless its entry says
-/// otherwise (`maxMessageSize`), as rmcp's own default.
-pub const DEFAULT_MAX_MESSAGE: usize = 16 * 1024 * 1024;
+pub use crate::config::DEFAULT_MAX_MESSAGE;
 
 /// Whether `url`'s host is this machine.
 fn is_loopback(url: &reqwest::Url) -> bool {
