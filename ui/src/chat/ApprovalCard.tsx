@@ -8,7 +8,7 @@ import type { Backend } from "../backend";
 import type { Approval, Decision } from "../backendAgent";
 import { Badge, Button, Segmented, useToast } from "../design";
 import { SchemaForm } from "../schema/SchemaForm";
-import type { Json, Schema } from "../schema/model";
+import { problems, type Json, type Schema } from "../schema/model";
 import { annotationList } from "../tools/annotations";
 
 function decide(backend: Backend, id: number, decision: Decision, toast: ReturnType<typeof useToast>) {
@@ -27,6 +27,8 @@ export function ApprovalCard({ backend, approval }: { backend: Backend; approval
   const [jsonError, setJsonError] = useState<string | null>(null);
   const [reason, setReason] = useState("");
   const edited = JSON.stringify(args) !== JSON.stringify(approval.arguments);
+  // The same whole-schema check as the tool panel's, on what would run.
+  const wrong = jsonError ? [] : problems(schema, args ?? {}, schema);
   return (
     <div className="approval" role="group" aria-label={`Approve ${approval.server} ${approval.tool}`}>
       <div className="approval-head">
@@ -97,6 +99,18 @@ export function ApprovalCard({ backend, approval }: { backend: Backend; approval
           </>
         )}
       </div>
+      {wrong.length > 0 && (
+        <div className="callout tone-warn run-problems" role="alert">
+          <div>
+            <p>{edited ? "The edited arguments" : "The model's arguments"} do not fit the tool&apos;s schema; allowing sends them as they are.</p>
+            <ul>
+              {wrong.map((p) => (
+                <li key={p}>{p}</li>
+              ))}
+            </ul>
+          </div>
+        </div>
+      )}
       <div className="approval-actions">
         <Button variant="primary" icon={Check} disabled={!!jsonError} onClick={() => decide(backend, approval.id, allow("once", edited ? args : undefined), toast)}>
           Allow once

@@ -63,7 +63,24 @@ export function resolve(schema: unknown, root: Schema, seen: Set<string> = new S
     }
     return merged;
   }
-  return schema;
+  return single(schema, root, seen, depth);
+}
+
+/**
+ * `{anyOf: [X, {type: "null"}]}` (one alternative besides null, no type or
+ * properties of its own) is X that may be null: the form shows X's fields
+ * and a null switch, and checks X (was: an empty box that could not be filled).
+ */
+function single(schema: Schema, root: Schema, seen: Set<string>, depth: number): Schema {
+  const key = Array.isArray(schema.anyOf) ? "anyOf" : Array.isArray(schema.oneOf) ? "oneOf" : null;
+  if (!key || schema.type !== undefined || schema.properties !== undefined) return schema;
+  const list = schema[key] as unknown[];
+  const alts = list.filter((v) => !(isObject(v) && v.type === "null"));
+  if (alts.length !== 1) return schema;
+  const { [key]: _alts, ...own } = schema;
+  void _alts;
+  const inner = resolve(alts[0], root, seen, depth + 1);
+  return { ...inner, ...own, ...(alts.length < list.length ? { nullable: true } : {}) };
 }
 
 /** The schema's types, and whether null is one of them. */
@@ -240,30 +257,83 @@ export function formatProblem(schema: Schema, value: unknown): string | null {
   }
 }
 
+/** What is wrong with one value against its own schema's keywords (not its children). */
+function keywordProblems(schema: Schema, value: Json): string[] {
+  const out: string[] = [];
+  const { types: t, nullable } = types(schema);
+  if (value === null) return nullable || t.length === 0 || t.includes("null") ? [] : ["null is not allowed"];
+  const kind = Array.isArray(value) ? "array" : typeof value === "number" ? (Number.isInteger(value) ? "integer" : "number") : typeof value;
+  if (t.length > 0 && !t.some((x) => x === kind || (x === "number" && kind === "integer"))) {
+    const a = (word: string) => (/^[aeiou]/.test(word) ? `an ${word}` : `a ${word}`);
+    return [`${a(t.join(" or "))} is expected, not ${a(kind)}`];
+  }
+  if (Array.isArray(schema.enum) && !(schema.enum as Json[]).some((e) => JSON.stringify(e) === JSON.stringify(value))) {
+    out.push(`one of ${(schema.enum as Json[]).map((e) => JSON.stringify(e)).join(", ")}`);
+  }
+  if (schema.const !== undefined && JSON.stringify(schema.const) !== JSON.stringify(value)) out.push(`must be ${JSON.stringify(schema.const)}`);
+  if (typeof value === "string") {
+    const format = formatProblem(schema, value);
+    if (format) out.push(format);
+    if (typeof schema.minLength === "number" && [...value].length < schema.minLength) out.push(`at least ${schema.minLength} characters`);
+    if (typeof schema.maxLength === "number" && [...value].length > schema.maxLength) out.push(`at most ${schema.maxLength} characters`);
+    if (typeof schema.pattern === "string") {
+      try {
+        if (!new RegExp(schema.pattern, "u").test(value)) out.push(`does not match the pattern ${schema.pattern}`);
+      } catch {
+        // A pattern JavaScript cannot read: the server checks it.
+      }
+    }
+  }
+  if (typeof value === "number") {
+    const n = (k: string) => (typeof schema[k] === "number" ? (schema[k] as number) : null);
+    const [min, max, xmin, xmax, step] = [n("minimum"), n("maximum"), n("exclusiveMinimum"), n("exclusiveMaximum"), n("multipleOf")];
+    if (min !== null && value < min) out.push(`at least ${min}`);
+    if (max !== null && value > max) out.push(`at most ${max}`);
+    if (xmin !== null && value <= xmin) out.push(`more than ${xmin}`);
+    if (xmax !== null && value >= xmax) out.push(`less than ${xmax}`);
+    if (step !== null && step > 0 && Math.abs(value / step - Math.round(value / step)) > 1e-9) out.push(`a multiple of ${step}`);
+  }
+  if (Array.isArray(value)) {
+    if (typeof schema.minItems === "number" && value.length < schema.minItems) out.push(`at least ${schema.minItems} item${schema.minItems === 1 ? "" : "s"}`);
+    if (typeof schema.maxItems === "number" && value.length > schema.maxItems) out.push(`at most ${schema.maxItems} items`);
+  }
+  return out;
+}
+
 /**
- * What is wrong with a value before it is sent: required fields left out
- * and strings that do not fit their format, each as "path: problem". The
- * server checks for itself; this only saves a round trip (and can be
- * overridden: "send anyway").
+ * What is wrong with a value before it is sent, checked against the whole
+ * schema the same way for every caller (the tool panel, a chat's edited
+ * arguments): required fields left out or left empty, types, enums,
+ * patterns, lengths, bounds and formats, nested objects and arrays — each
+ * as "path: problem". The server checks for itself; this saves a round trip
+ * (and can be overridden: "send anyway").
  */
 export function problems(schemaIn: Schema, value: Json | undefined, root: Schema, path = ""): string[] {
   const schema = resolve(schemaIn, root);
-  const out: string[] = [];
   const where = path || "arguments";
-  const format = formatProblem(schema, value);
-  if (format) out.push(`${where}: ${format}`);
-  if (widgetFor(schema, root) === "object" && value && typeof value === "object" && !Array.isArray(value)) {
+  if (value === undefined) return [];
+  const out: string[] = keywordProblems(schema, value).map((p) => `${where}: ${p}`);
+  if (out.length > 0 && out[0]?.includes("is expected, not")) return out;
+  if (value && typeof value === "object" && !Array.isArray(value)) {
     const props = (schema.properties ?? {}) as Record<string, Schema>;
+    const at = (key: string) => `${path ? `${path}/` : ""}${key}`;
     for (const key of (schema.required as string[]) ?? []) {
-      if ((value as Record<string, Json>)[key] === undefined) out.push(`${path ? `${path}/` : ""}${key}: required`);
+      const v = (value as Record<string, Json>)[key];
+      // A form's untouched text field is "", not a value someone gave.
+      const sub = resolve(props[key] ?? {}, root);
+      if (v === undefined || (v === "" && types(sub).types.includes("string") && !(typeof sub.minLength === "number" && sub.minLength === 0))) out.push(`${at(key)}: required`);
     }
     for (const [key, sub] of Object.entries(props)) {
       const v = (value as Record<string, Json>)[key];
-      if (v !== undefined) out.push(...problems(sub, v, root, `${path ? `${path}/` : ""}${key}`));
+      if (v !== undefined && !(v === "" && ((schema.required as string[]) ?? []).includes(key))) out.push(...problems(sub, v, root, at(key)));
     }
   }
   if (Array.isArray(value) && schema.items) {
     value.forEach((v, i) => out.push(...problems(schema.items as Schema, v, root, `${where}/${i + 1}`)));
+  }
+  const variants = variantsOf(schema, root);
+  if (variants.length > 1 && value !== null && !variants.some((v) => problems(v, value, root, path).length === 0)) {
+    out.push(`${where}: fits none of the ${variants.length} alternatives`);
   }
   return out;
 }
