@@ -273,11 +273,12 @@ impl Store {
         Ok(rows)
     }
 
-    /// The calls of a session, in the order they were made.
+    /// The calls of a session, in the order they were made (rows are
+    /// written as calls end, so by their start).
     pub fn session_calls(&self, session: &str) -> Result<Vec<CallRow>> {
         let conn = self.lock();
         let mut stmt = conn.prepare(&format!(
-            "SELECT {CALL_COLUMNS} FROM calls WHERE session_id = ?1 ORDER BY id"
+            "SELECT {CALL_COLUMNS} FROM calls WHERE session_id = ?1 ORDER BY started_at, id"
         ))?;
         let rows = stmt
             .query_map([session], call_row)?
