@@ -338,6 +338,14 @@ export class Session {
     );
   }
 
+  /** Whether the page itself scrolls (only rooms' own areas should). */
+  async windowScrolls() {
+    return this.cmd("POST", "/execute/sync", {
+      script: "const e = document.scrollingElement; return e.scrollHeight > e.clientHeight + 1 || e.scrollWidth > e.clientWidth + 1;",
+      args: [],
+    });
+  }
+
   /** The room bar's tabs that do not fit in it (scrolled or clipped away). */
   async cutTabs() {
     return this.cmd("POST", "/execute/sync", {
@@ -381,6 +389,7 @@ export class Session {
       }
       problems.push(...(await this.axe()).map((p) => `${w}x${h}: ${p}`));
       problems.push(...(await this.cutTabs()).map((t) => `${w}x${h}: the room tab "${t}" is cut off`));
+      if (await this.windowScrolls()) problems.push(`${w}x${h}: the window itself scrolls (the header scrolls away)`);
     }
     await this.theme("light");
     await this.resize(1280, 900);
