@@ -50,9 +50,14 @@ describe("bridge", () => {
       await session.click(await session.find(".bridge-switch [role=switch]"));
       const [url] = await session.waitForTexts(".bridge-url", (t) => t.length === 1);
       assert.equal(url, `http://127.0.0.1:${port}/mcp`);
-      const [snippet] = await session.waitForTexts(".bridge-snippet pre", (t) => t.length >= 1);
+      // The token is masked everywhere until asked for.
+      const [masked] = await session.waitForTexts(".bridge-snippet pre", (t) => t.length >= 1);
+      assert.match(masked, /Bearer [A-Za-z0-9_-]{6}…/);
+      await session.clickText(".bridge-facts button", "Show token");
+      const [snippet] = await session.waitForTexts(".bridge-snippet pre", (t) => t.length >= 1 && !t[0].includes("…"));
       const token = /Bearer ([A-Za-z0-9_-]+)/.exec(snippet)?.[1];
       assert.ok(token, snippet);
+      assert.deepEqual(await session.texts(".bridge-token"), [token]);
       // Without the token: refused.
       const refused = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
       assert.equal(refused.status, 401);

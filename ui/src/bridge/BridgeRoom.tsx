@@ -4,7 +4,7 @@
 // with copy buttons, who is connected, calls waiting for a decision here
 // (tools no rule allows), and ready-made entries for other clients.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Cable, Copy, RefreshCw } from "lucide-react";
+import { Cable, Copy, Eye, EyeOff, RefreshCw } from "lucide-react";
 import { useState } from "react";
 import type { Backend, BridgeStatus } from "../backend";
 import { Badge, Button, Disclosure, Field, Segmented, Skeleton, Switch, useToast } from "../design";
@@ -24,6 +24,8 @@ export function BridgeRoom({ backend }: { backend: Backend }) {
   const [port, setPort] = useState<string | null>(null);
   const [client, setClient] = useState("Claude Code");
   const [busy, setBusy] = useState(false);
+  // The token is shown in full (here and in the entries) only when asked.
+  const [reveal, setReveal] = useState(false);
   const s = status.data;
   const shownPort = port ?? String(s?.port ?? 8767);
   const portError = /^\d+$/.test(shownPort) && Number(shownPort) > 0 && Number(shownPort) < 65536 ? undefined : "a port from 1 to 65535";
@@ -83,7 +85,10 @@ export function BridgeRoom({ backend }: { backend: Backend }) {
                 </dd>
                 <dt>Token</dt>
                 <dd>
-                  <code className="bridge-token">{`${s.token.slice(0, 6)}…`}</code>
+                  <code className="bridge-token">{reveal ? s.token : `${s.token.slice(0, 6)}…`}</code>
+                  <Button size="sm" variant="ghost" icon={reveal ? EyeOff : Eye} aria-pressed={reveal} onClick={() => setReveal((r) => !r)}>
+                    {reveal ? "Hide token" : "Show token"}
+                  </Button>
                   <Button size="sm" variant="ghost" icon={Copy} onClick={() => copy(s.token ?? "", "Token")}>
                     Copy token
                   </Button>
@@ -154,7 +159,7 @@ export function BridgeRoom({ backend }: { backend: Backend }) {
                         Copy
                       </Button>
                     </div>
-                    <pre className="json">{x.text}</pre>
+                    <pre className="json">{reveal || !s.token ? x.text : x.text.split(s.token).join(`${s.token.slice(0, 6)}…`)}</pre>
                     {x.notes.map((n) => (
                       <p key={n} className="muted">
                         {n}
