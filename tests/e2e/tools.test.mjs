@@ -37,9 +37,19 @@ describe("tools", () => {
       // The window opens on the view used last; start from Tools.
       await session.clickText("[role=tab]", "Tools");
       await session.waitForTexts(".tool-row", (t) => t.length >= 5);
+      // The list is one Tab stop, whatever the number of server groups.
+      const stops = await session.executeAsync(
+        "const done = arguments[arguments.length - 1]; done(document.querySelectorAll('.tool-scroller [tabindex=\"0\"]').length);",
+      );
+      assert.equal(stops, 1);
       const search = await session.find("input[aria-label='Search tools']");
-      await session.type(search, "echo");
-      await session.click(await session.find(".tool-row[data-qualified='local__echo']"));
+      // Enter in the search opens the match and puts the cursor in its first field.
+      await session.type(search, "echo\uE007");
+      await session.waitForTexts(".tool-panel h2 code", (t) => t.includes("local__echo"));
+      const focused = await session.executeAsync(
+        "const done = arguments[arguments.length - 1]; const a = document.activeElement; done(Boolean(a && a.closest('.tool-panel') && a.matches('input')));",
+      );
+      assert.ok(focused, "the first field of the opened tool has the focus");
       const message = await session.find(".tool-panel input[type=text]");
       await session.type(message, "hello from e2e");
       await session.clickText(".run-bar button", "Run");

@@ -40,7 +40,20 @@ export function asCommand(row: ToolRow, args: Json | undefined, files?: { config
 /** A description longer than this folds, with "Show more". */
 const LONG_DESCRIPTION = 280;
 
-export function ToolPanel({ backend, row, available = true }: { backend: Backend; row: ToolRow; available?: boolean }) {
+export function ToolPanel({
+  backend,
+  row,
+  available = true,
+  focus = false,
+  onFocused,
+}: {
+  backend: Backend;
+  row: ToolRow;
+  available?: boolean;
+  /** Move focus here once opened (from the palette, History, Enter in the search). */
+  focus?: boolean;
+  onFocused?: () => void;
+}) {
   const tool = row.tool as Record<string, unknown>;
   const schema = (tool.inputSchema ?? { type: "object" }) as Schema;
   const [args, setArgs] = useState<Json | undefined>(() => remembered(row, schema));
@@ -137,6 +150,15 @@ export function ToolPanel({ backend, row, available = true }: { backend: Backend
     return () => window.removeEventListener("keydown", onKey);
   }, []);
 
+  const heading = useRef<HTMLHeadingElement>(null);
+  useEffect(() => {
+    if (!focus) return;
+    // The first field to fill, else the heading (so Tab goes on from here).
+    const first = panel.current?.querySelector<HTMLElement>(".tool-args input, .tool-args textarea, .tool-args select");
+    (first ?? heading.current)?.focus();
+    onFocused?.();
+  }, [focus, onFocused]);
+
   // History's Run again hands this tool its arguments.
   useEffect(() => {
     const take = (e: Event) => {
@@ -168,7 +190,7 @@ export function ToolPanel({ backend, row, available = true }: { backend: Backend
   return (
     <div className="tool-panel" ref={panel}>
       <header className="room-header">
-        <h2>
+        <h2 ref={heading} tabIndex={-1}>
           {title ?? String(tool.name ?? "")} <code className="qualified">{row.qualified}</code>
         </h2>
         <div className="badges">

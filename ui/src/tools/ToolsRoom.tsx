@@ -7,13 +7,18 @@ import { ToolsView } from "./ToolsView";
 
 export function ToolsRoom({ wb, open }: { wb: Workbench; open?: string }) {
   const [selected, setSelected] = useState<string | null>(open ?? null);
+  // Opened from elsewhere (palette, History): focus goes into the tool.
+  const [focusRequest, setFocusRequest] = useState(0);
   useEffect(() => {
-    if (open) setSelected(open);
+    if (open) {
+      setSelected(open);
+      setFocusRequest((n) => n + 1);
+    }
   }, [open]);
   return (
     <>
       {wb.tools.isError && <ErrorBanner error={wb.tools.error} onRetry={() => void wb.tools.refetch()} />}
-      <ToolsView backend={wb.backend} tools={wb.tools.data ?? []} loading={wb.tools.isPending} selected={selected} onSelect={setSelected} statuses={wb.statuses} />
+      <ToolsView backend={wb.backend} tools={wb.tools.data ?? []} loading={wb.tools.isPending} selected={selected} onSelect={setSelected} statuses={wb.statuses} focusRequest={focusRequest} />
     </>
   );
 }

@@ -3,7 +3,7 @@
 // server says about each (read-only, destructive, ...) as icons; the
 // selected one opens in the panel beside it. A tool of a server that is
 // not ready is shown as unavailable.
-import { useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { ChevronRight, Wrench } from "lucide-react";
 import type { Backend, ToolRow } from "../backend";
@@ -37,6 +37,7 @@ export function ToolsView({
   onSelect,
   statuses = [],
   loading = false,
+  focusRequest = 0,
 }: {
   backend: Backend;
   tools: ToolRow[];
@@ -45,6 +46,8 @@ export function ToolsView({
   onSelect: (qualified: string | null) => void;
   statuses?: ServerStatus[];
   loading?: boolean;
+  /** Bumped when a tool is opened from elsewhere (palette, History): focus goes to it. */
+  focusRequest?: number;
 }) {
   const [query, setQuery] = useState("");
   const [server, setServer] = useState("");
@@ -54,6 +57,13 @@ export function ToolsView({
     localStorage.setItem(GROUPING_KEY, g);
   };
   const [folded, setFolded] = useState<Set<string>>(new Set());
+  // Focus moves into the open tool's panel once per request (Enter in the
+  // search, or an open from elsewhere), never on a click in the list.
+  const [focusTick, setFocusTick] = useState(0);
+  const [focused, setFocused] = useState(0);
+  useEffect(() => {
+    if (focusRequest) setFocusTick((t) => t + 1);
+  }, [focusRequest]);
   const servers = useMemo(() => [...new Set(tools.map((t) => t.server))], [tools]);
   const shown = useMemo(() => tools.filter((t) => (!server || t.server === server) && matches(t, query)), [tools, query, server]);
   const items = useMemo<Item[]>(() => {
@@ -90,6 +100,14 @@ export function ToolsView({
     onSelect(next.row.qualified);
     virtual.scrollToIndex(next.index);
   };
+  // One Tab stop for the whole list: the open tool, else the first item.
+  const tabStop = items.some((it) => it.kind === "tool" && it.row.qualified === selected)
+    ? `t-${selected ?? ""}`
+    : items[0]?.kind === "header"
+      ? `h-${items[0].server}`
+      : items[0]?.kind === "tool"
+        ? `t-${items[0].row.qualified}`
+        : "";
   const toggle = (name: string) => setFolded((f) => (f.has(name) ? new Set([...f].filter((n) => n !== name)) : new Set([...f, name])));
   return (
     <div className="tools-view">
@@ -103,7 +121,15 @@ export function ToolsView({
               value={query}
               onChange={(e) => setQuery(e.target.value)}
               onKeyDown={(e) => {
-                if (e.key === "ArrowDown") {
+                if (e.key === "Enter") {
+                  // Open the selected tool if it matches, else the first that does.
+                  const target = shown.find((t) => t.qualified === selected) ?? shown[0];
+                  if (target) {
+                    e.preventDefault();
+                    onSelect(target.qualified);
+                    setFocusTick((t) => t + 1);
+                  }
+                } else if (e.key === "ArrowDown") {
                   e.preventDefault();
                   move(1);
                 } else if (e.key === "ArrowUp") {
@@ -149,7 +175,7 @@ export function ToolsView({
                       aria-level={1}
                       aria-expanded={!item.folded}
                       aria-selected={false}
-                      tabIndex={0}
+                      tabIndex={tabStop === `h-${item.server}` ? 0 : -1}
                       className="tool-group"
                       style={style}
                       onClick={() => toggle(item.server)}
@@ -178,7 +204,7 @@ export function ToolsView({
                     aria-level={grouping === "flat" ? 1 : 2}
                     aria-selected={isSelected}
                     aria-disabled={away || undefined}
-                    tabIndex={isSelected ? 0 : -1}
+                    tabIndex={tabStop === `t-${row.qualified}` ? 0 : -1}
                     className={`tool-row${isSelected ? " selected" : ""}${away ? " unavailable" : ""}`}
                     style={style}
                     onClick={() => onSelect(row.qualified)}
@@ -209,7 +235,14 @@ export function ToolsView({
         <PaneHandle label="Resize the tool list" />
         <Pane id="tool-detail" minSize={320} className="tool-detail">
           {current ? (
-            <ToolPanel key={current.qualified} backend={backend} row={current} available={!current.stale && ready.has(current.server)} />
+            <ToolPanel
+              key={current.qualified}
+              backend={backend}
+              row={current}
+              available={!current.stale && ready.has(current.server)}
+              focus={focusTick !== focused}
+              onFocused={() => setFocused(focusTick)}
+            />
           ) : (
             <EmptyState icon={Wrench} title="Pick a tool">
               <p>Search by name or description; ↑ and ↓ move through the list. Run a tool with Ctrl+Enter.</p>
