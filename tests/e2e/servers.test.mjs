@@ -169,8 +169,9 @@ describe("server list", () => {
       writeFileSync(config, JSON.stringify({ mcpServers: { guarded: { type: "http", url: `http://${addr}/mcp` } } }));
       const session = await driver.session(["--config", config]);
       try {
-        // Without a sign-in it is refused, and says how to sign in.
-        await session.waitForTexts(".server-detail", (d) => d.some((x) => x.includes("asks for sign-in")));
+        // Without a sign-in it waits for one: "needs sign-in", not a failure retried.
+        await session.waitForTexts(".server .badge.state", (t) => t.length === 1 && t[0] === "needs sign-in");
+        await session.waitForTexts(".server-detail", (d) => d.some((x) => x.includes("open it to sign in")));
         await session.clickText(".server .server-name", "guarded");
         await session.clickText(".auth-panel button", "Sign in");
         await follow(0);

@@ -172,6 +172,7 @@ describe("App", () => {
     const failed: ServerStatus = {
       name: "demo-stdio",
       state: "restarting",
+      code: "exited",
       attempt: 2,
       reason: "the server exited with status 3",
       stderr: ["boom"],

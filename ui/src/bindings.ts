@@ -927,6 +927,33 @@ export type Exported = {
 /**  One assertion that did not hold. */
 export type Failure = Failure_Serialize | Failure_Deserialize;
 
+/**
+ *  Why a connection failed or ended, by kind: a stable code the window,
+ *  `mcpwb` and the doctor switch on (never the reason's text).
+ */
+export type FailureCode = 
+/**
+ *  The entry could not be made ready to start (a variable, a secret,
+ *  a header that is not valid).
+ */
+"config" | 
+/**  The program could not be started. */
+"spawn" | 
+/**  The process exited during the handshake. */
+"exited" | 
+/**  Nothing answers at the address (refused, or no answer at all). */
+"unreachable" | 
+/**  The server refused for want of sign-in (HTTP 401 with a challenge). */
+"sign_in" | 
+/**  The server refused the token's scope (HTTP 403 insufficient_scope). */
+"scope" | 
+/**  The handshake failed otherwise. */
+"handshake" | 
+/**  A health-check ping went unanswered. */
+"health" | 
+/**  The live session ended by itself (the process died, the connection closed). */
+"ended";
+
 /**  One assertion that did not hold. */
 export type Failure_Deserialize = {
 	/**  Which: `isError`, `text.contains`, `json /sum equals`, `snapshot`, ... */
@@ -1485,7 +1512,7 @@ export type ServerState = { state: "disabled" } |
  *  From elsewhere (a project's file, an import, an edit outside the
  *  app) and not trusted yet: it does not start until the person says so.
  */
-{ state: "untrusted" } | { state: "failed"; reason: string; stderr: string[] } | { state: "restarting"; attempt: number; reason: string; stderr: string[]; next_try_in_ms: number } | 
+{ state: "untrusted" } | { state: "failed"; code: FailureCode; reason: string; stderr: string[] } | { state: "restarting"; code: FailureCode; attempt: number; reason: string; stderr: string[]; next_try_in_ms: number } | 
 /**  Stopped by the user (never restarted automatically). */
 { state: "stopped" };
 

@@ -148,7 +148,7 @@ pub async fn ready(wb: &Workbench, name: &str) -> Result<(), Failure> {
             }
             Ok(())
         }
-        ServerState::Failed { reason, stderr } | ServerState::Restarting { reason, stderr, .. } => {
+        ServerState::Failed { reason, stderr, .. } | ServerState::Restarting { reason, stderr, .. } => {
             let tail = stderr
                 .last()
                 .map(|l| format!(" (last stderr: {l})"))

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { act, render, screen } from "@testing-library/react";
 import type { ServerStatus_Serialize as ServerStatus } from "../bindings";
-import { StateDetail } from "./StateBadge";
+import { StateBadge, StateDetail } from "./StateBadge";
 
 describe("a server's state line", () => {
   afterEach(() => {
@@ -13,6 +13,7 @@ describe("a server's state line", () => {
     const restarting: ServerStatus = {
       name: "s",
       state: "restarting",
+      code: "exited",
       attempt: 3,
       reason: "exited with status 1",
       stderr: [],
@@ -40,5 +41,18 @@ describe("a server's state line", () => {
     render(<StateDetail status={ready} counts={{ tools: 1, resources: 0, prompts: 3 }} />);
     expect(screen.getByText("demo 1.0 · protocol 2026-07-28")).toBeTruthy();
     expect(document.querySelector(".server-counts")?.textContent).toBe("1 tool · 0 resources · 3 prompts");
+  });
+
+  it("a server that wants a sign-in reads so, not as a failure", () => {
+    const wants: ServerStatus = { name: "s", state: "failed", code: "sign_in", reason: "the server refused initialize with HTTP 401", stderr: [], info: null };
+    render(
+      <>
+        <StateBadge status={wants} disabled={false} />
+        <StateDetail status={wants} />
+      </>,
+    );
+    expect(screen.getByText("needs sign-in")).toBeTruthy();
+    expect(screen.getByText("open it to sign in")).toBeTruthy();
+    expect(screen.queryByText("failed")).toBeNull();
   });
 });

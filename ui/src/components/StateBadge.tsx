@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { CheckCircle2, CircleDashed, CircleSlash, Loader2, RotateCw, ShieldAlert, Square, XCircle } from "lucide-react";
+import { CheckCircle2, CircleDashed, CircleSlash, Loader2, LogIn, RotateCw, ShieldAlert, Square, XCircle } from "lucide-react";
 import type { ServerStatus_Serialize as ServerStatus } from "../bindings";
 import { Badge } from "../design";
 
@@ -46,6 +46,14 @@ export function StateBadge({ status, disabled }: { status: ServerStatus | undefi
         </Badge>
       );
     case "failed":
+      // Wanting a sign-in is not a failure of the server: it waits for one.
+      if (status.code === "sign_in" || status.code === "scope") {
+        return (
+          <Badge tone="warn" className="state sign-in" icon={LogIn} title={status.reason}>
+            needs sign-in
+          </Badge>
+        );
+      }
       return (
         <Badge tone="danger" className="state failed" icon={XCircle} title={status.reason}>
           failed
@@ -108,6 +116,9 @@ export function StateDetail({
   }
   if (status.state === "untrusted") {
     return <span className="server-detail">waiting for your trust: open it to see what it runs</span>;
+  }
+  if (status.state === "failed" && (status.code === "sign_in" || status.code === "scope")) {
+    return <span className="server-detail">open it to sign in</span>;
   }
   if (status.state === "failed" || status.state === "restarting") {
     const next = status.state === "restarting" ? ` · next try in ${seconds ?? Math.ceil(status.next_try_in_ms / 1000)} s` : "";

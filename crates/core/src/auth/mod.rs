@@ -282,14 +282,7 @@ impl Status {
 /// stored sign-in with a refresh token not used in the last minute is
 /// marked expired, so the next attempt refreshes it (once on a 401).
 /// Returns whether it was.
-pub fn on_refused(
-    entry: &crate::config::ServerEntry,
-    vars: &crate::config::vars::Vars,
-    reason: &str,
-) -> bool {
-    if !reason.contains("asks for sign-in") {
-        return false;
-    }
+pub fn on_refused(entry: &crate::config::ServerEntry, vars: &crate::config::vars::Vars) -> bool {
     let Some(keychain) = &vars.keychain else {
         return false;
     };

@@ -203,9 +203,14 @@ impl TapClient {
             }
         };
         let status = response.status();
-        if matches!(status, StatusCode::UNAUTHORIZED | StatusCode::FORBIDDEN)
-            && let Some(header) = challenge(&response)?
-        {
+        // A 401 is a refusal for want of sign-in even without a challenge
+        // (servers leave it out); a 403 only with one (insufficient_scope).
+        let header = match (status, challenge(&response)?) {
+            (StatusCode::UNAUTHORIZED, h) => Some(h.unwrap_or_default()),
+            (StatusCode::FORBIDDEN, Some(h)) => Some(h),
+            _ => None,
+        };
+        if let Some(header) = header {
             let method = match &message {
                 ClientJsonRpcMessage::Request(r) => Some(r.request.method().to_string()),
                 _ => None,

@@ -46,6 +46,60 @@ pub struct ServerInfo {
     pub transport: TransportKind,
 }
 
+/// Why a connection failed or ended, by kind: a stable code the window,
+/// `mcpwb` and the doctor switch on (never the reason's text).
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum FailureCode {
+    /// The entry could not be made ready to start (a variable, a secret,
+    /// a header that is not valid).
+    Config,
+    /// The program could not be started.
+    Spawn,
+    /// The process exited during the handshake.
+    Exited,
+    /// Nothing answers at the address (refused, or no answer at all).
+    Unreachable,
+    /// The server refused for want of sign-in (HTTP 401 with a challenge).
+    SignIn,
+    /// The server refused the token's scope (HTTP 403 insufficient_scope).
+    Scope,
+    /// The handshake failed otherwise.
+    #[default]
+    Handshake,
+    /// A health-check ping went unanswered.
+    Health,
+    /// The live session ended by itself (the process died, the connection closed).
+    Ended,
+}
+
+/// A failure with its kind.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Failure {
+    pub code: FailureCode,
+    pub reason: String,
+    /// A stored sign-in will be refreshed: trying again is worth it.
+    pub refresh_next: bool,
+}
+
+impl Failure {
+    pub fn new(code: FailureCode, reason: impl Into<String>) -> Failure {
+        Failure {
+            code,
+            reason: reason.into(),
+            refresh_next: false,
+        }
+    }
+}
+
+/// A connection path's own errors are handshake failures unless it says.
+impl From<String> for Failure {
+    fn from(reason: String) -> Failure {
+        Failure::new(FailureCode::Handshake, reason)
+    }
+}
+
 /// A server's life, as the user sees it.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -62,10 +116,12 @@ pub enum ServerState {
     /// app) and not trusted yet: it does not start until the person says so.
     Untrusted,
     Failed {
+        code: FailureCode,
         reason: String,
         stderr: Vec<String>,
     },
     Restarting {
+        code: FailureCode,
         attempt: u32,
         reason: String,
         stderr: Vec<String>,
@@ -146,7 +202,7 @@ async fn start<T, E, A>(
     kind: TransportKind,
     child: Option<stdio::StdioChild>,
     broken: Option<tokio::sync::mpsc::UnboundedReceiver<String>>,
-) -> Result<Session, String>
+) -> Result<Session, Failure>
 where
     T: rmcp::transport::IntoTransport<RoleClient, E, A>,
     E: std::error::Error + Send + Sync + 'static,
@@ -158,23 +214,25 @@ where
         match rmcp::serve_client_with_lifecycle(handler, transport, mode).await {
             Ok(service) => service,
             Err(e) => {
-                let mut reason = format!("the MCP handshake failed: {}", error_chain(&e));
-                if reason.contains("Auth required") || reason.contains("401") {
-                    reason = format!(
-                        "{reason}: the server asks for sign-in (`mcpwb auth login {name}` signs in; the window uses the sign-in it stores)"
-                    );
-                }
+                let _ = &name;
+                let mut failure = Failure::new(
+                    FailureCode::Handshake,
+                    format!("the MCP handshake failed: {}", error_chain(&e)),
+                );
                 // Say how the process ended, if it did: that is what the user can act on.
                 if let Some(c) = child.as_mut()
                     && let Ok(exit) =
                         tokio::time::timeout(Duration::from_millis(300), c.wait()).await
                 {
-                    reason = format!("the server {} during the handshake", exit.description);
+                    failure = Failure::new(
+                        FailureCode::Exited,
+                        format!("the server {} during the handshake", exit.description),
+                    );
                 }
                 if let Some(c) = child {
                     c.shutdown(Duration::from_millis(200)).await;
                 }
-                return Err(reason);
+                return Err(failure);
             }
         };
     let peer = service.peer().clone();
@@ -324,7 +382,7 @@ async fn connect_streamable(
     client: reqwest::Client,
     handler: WorkbenchClient,
     cx: &Context<'_>,
-) -> Result<Session, String> {
+) -> Result<Session, Failure> {
     let (broken_tx, broken_rx) = tokio::sync::mpsc::unbounded_channel();
     let mut config = StreamableHttpClientTransportConfig::with_uri(url);
     config.max_sse_event_size = entry.max_message();
@@ -355,7 +413,10 @@ async fn connect_streamable(
     .await;
     let detail = failure.lock().unwrap_or_else(|p| p.into_inner()).take();
     match (result, detail) {
-        (Err(_), Some(detail)) => Err(format!("the MCP handshake failed: {detail}")),
+        (Err(f), Some(detail)) => Err(Failure::new(
+            f.code,
+            format!("the MCP handshake failed: {detail}"),
+        )),
         (result, _) => result,
     }
 }
@@ -366,7 +427,7 @@ async fn connect_sse(
     client: reqwest::Client,
     handler: WorkbenchClient,
     cx: &Context<'_>,
-) -> Result<Session, String> {
+) -> Result<Session, Failure> {
     let (broken_tx, broken_rx) = tokio::sync::mpsc::unbounded_channel();
     let transport =
         sse::SseTransport::connect(url, client, entry, cx.traffic.clone(), broken_tx).await?;
@@ -401,7 +462,7 @@ pub(crate) async fn expand(
 }
 
 /// Open a session to `entry` (no timeout here: the supervisor bounds it).
-pub(crate) async fn connect(entry: &ServerEntry, cx: Context<'_>) -> Result<Session, String> {
+pub(crate) async fn connect(entry: &ServerEntry, cx: Context<'_>) -> Result<Session, Failure> {
     let handler = WorkbenchClient {
         server: entry.name.clone(),
         events: cx.events.clone(),
@@ -425,7 +486,8 @@ pub(crate) async fn connect(entry: &ServerEntry, cx: Context<'_>) -> Result<Sess
                 base_dir: cx.base_dir,
                 max_line: entry.max_message(),
             };
-            let (child, pipes) = stdio::spawn(&spec, cx.traffic)?;
+            let (child, pipes) =
+                stdio::spawn(&spec, cx.traffic).map_err(|e| Failure::new(FailureCode::Spawn, e))?;
             // The tap bounds a line (the entry's maxMessageSize).
             let transport = discover::DiscoverGuard::new(
                 lines::Lines::new(pipes.read, pipes.write, lines::KeepCallResults::default()),
@@ -448,17 +510,20 @@ pub(crate) async fn connect(entry: &ServerEntry, cx: Context<'_>) -> Result<Sess
         Transport::RemoteAuto { url, headers } => {
             // No "type": Streamable HTTP first, then the legacy SSE transport.
             let client = http_client(entry, url, headers)?;
-            let result = match connect_streamable(entry, url, client.clone(), handler.clone(), &cx)
-                .await
-            {
-                Ok(session) => Ok(session),
-                Err(http_error) => match connect_sse(entry, url, client, handler, &cx).await {
+            let result =
+                match connect_streamable(entry, url, client.clone(), handler.clone(), &cx).await {
                     Ok(session) => Ok(session),
-                    Err(sse_error) => Err(format!(
-                        "neither transport worked. Streamable HTTP: {http_error}. SSE: {sse_error}"
-                    )),
-                },
-            };
+                    Err(http_error) => match connect_sse(entry, url, client, handler, &cx).await {
+                        Ok(session) => Ok(session),
+                        Err(sse_error) => Err(Failure::new(
+                            http_error.code,
+                            format!(
+                                "neither transport worked. Streamable HTTP: {}. SSE: {}",
+                                http_error.reason, sse_error.reason
+                            ),
+                        )),
+                    },
+                };
             explain_unreachable(url, result).await
         }
     }
@@ -469,14 +534,14 @@ pub(crate) async fn connect(entry: &ServerEntry, cx: Context<'_>) -> Result<Sess
 /// ("error sending request") leaves it out.
 async fn explain_unreachable(
     url: &str,
-    result: Result<Session, String>,
-) -> Result<Session, String> {
-    let Err(reason) = result else { return result };
+    result: Result<Session, Failure>,
+) -> Result<Session, Failure> {
+    let Err(failure) = result else { return result };
     let Ok(parsed) = reqwest::Url::parse(url) else {
-        return Err(reason);
+        return Err(failure);
     };
     let (Some(host), Some(port)) = (parsed.host_str(), parsed.port_or_known_default()) else {
-        return Err(reason);
+        return Err(failure);
     };
     let host = host
         .trim_start_matches('[')
@@ -488,12 +553,14 @@ async fn explain_unreachable(
     )
     .await
     {
-        Ok(Ok(_)) => Err(reason),
-        Ok(Err(e)) => Err(format!(
-            "cannot connect to {host}:{port} ({e}): is the server running?"
+        Ok(Ok(_)) => Err(failure),
+        Ok(Err(e)) => Err(Failure::new(
+            FailureCode::Unreachable,
+            format!("cannot connect to {host}:{port} ({e}): is the server running?"),
         )),
-        Err(_) => Err(format!(
-            "no answer from {host}:{port} within 3 s: is the address right?"
+        Err(_) => Err(Failure::new(
+            FailureCode::Unreachable,
+            format!("no answer from {host}:{port} within 3 s: is the address right?"),
         )),
     }
 }

@@ -286,12 +286,17 @@ impl Transport<RoleClient> for SseTransport {
                 Ok(r) if r.status().is_success() => Ok(()),
                 Ok(r) => {
                     let status = r.status().as_u16();
-                    if let (401 | 403, Some(header)) = (
-                        status,
-                        r.headers()
-                            .get("www-authenticate")
-                            .and_then(|v| v.to_str().ok()),
-                    ) {
+                    let challenge = r
+                        .headers()
+                        .get("www-authenticate")
+                        .and_then(|v| v.to_str().ok());
+                    // A 401 even without a challenge; a 403 with one.
+                    let header = match (status, challenge) {
+                        (401, h) => Some(h.unwrap_or_default()),
+                        (403, Some(h)) => Some(h),
+                        _ => None,
+                    };
+                    if let Some(header) = header {
                         let refusal = crate::auth::refusal::Refusal::new(status, method, header);
                         traffic.note_refusal(&server, refusal);
                     }

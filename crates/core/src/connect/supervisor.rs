@@ -11,6 +11,7 @@ use tokio::sync::{broadcast, mpsc, oneshot, watch};
 use tokio_util::sync::{CancellationToken, DropGuard};
 
 use super::{Context, ServerState, ServerStatus, Session, connect};
+use super::{Failure, FailureCode};
 use crate::config::{Lifecycle, ServerEntry};
 use crate::events::Event;
 use crate::traffic::TrafficLog;
@@ -222,7 +223,7 @@ impl ServerHandle {
     }
 
     /// A transient server's connection for one call (the caller shuts it down).
-    pub async fn open_transient(&self) -> Result<Session, String> {
+    pub async fn open_transient(&self) -> Result<Session, super::Failure> {
         let sh = &self.shared;
         let cx = Context {
             base_dir: &sh.base_dir,
@@ -230,14 +231,16 @@ impl ServerHandle {
             events: &sh.events,
             asks: sh.options.asks.as_ref(),
         };
-        let entry = super::expand(&sh.entry, &sh.options.vars, &sh.traffic).await?;
+        let entry = super::expand(&sh.entry, &sh.options.vars, &sh.traffic)
+            .await
+            .map_err(|e| super::Failure::new(super::FailureCode::Config, e))?;
         tokio::time::timeout(sh.options.startup_timeout, connect(&entry, cx))
             .await
             .map_err(|_| {
-                format!(
+                super::Failure::from(format!(
                     "no answer to the handshake within {:.0} s",
                     sh.options.startup_timeout.as_secs_f64()
-                )
+                ))
             })?
     }
 
@@ -283,16 +286,23 @@ impl Supervisor {
         // the entry's secrets are masked before it is shown or logged.
         let hide = |t: &str| self.traffic.mask_text(&self.entry.name, t);
         let state = match state {
-            ServerState::Failed { reason, stderr } => ServerState::Failed {
+            ServerState::Failed {
+                code,
+                reason,
+                stderr,
+            } => ServerState::Failed {
+                code,
                 reason: hide(&reason),
                 stderr: stderr.iter().map(|l| hide(l)).collect(),
             },
             ServerState::Restarting {
+                code,
                 attempt,
                 reason,
                 stderr,
                 next_try_in_ms,
             } => ServerState::Restarting {
+                code,
                 attempt,
                 reason: hide(&reason),
                 stderr: stderr.iter().map(|l| hide(l)).collect(),
@@ -411,8 +421,10 @@ impl Supervisor {
         };
         let entry = match super::expand(&self.entry, &self.options.vars, &self.traffic).await {
             Ok(entry) => entry,
-            Err(e) => return Outcome::Failed(e),
+            Err(e) => return Outcome::Failed(Failure::new(FailureCode::Config, e)),
         };
+        // A refusal noted from here on is this attempt's.
+        self.traffic.take_refusal(&self.entry.name);
         let connecting = connect(&entry, cx);
         tokio::pin!(connecting);
         let slow = tokio::time::sleep(self.options.startup_timeout);
@@ -422,10 +434,7 @@ impl Supervisor {
             tokio::select! {
                 result = &mut connecting => return match result {
                     Ok(session) => Outcome::Session(Box::new(session)),
-                    Err(reason) if crate::auth::on_refused(&self.entry, &self.options.vars, &reason) => {
-                        Outcome::Failed(format!("{reason}; the stored sign-in is refreshed on the next try"))
-                    }
-                    Err(reason) => Outcome::Failed(reason),
+                    Err(failure) => Outcome::Failed(self.refused(failure)),
                 },
                 _ = &mut slow, if !reported_slow => {
                     reported_slow = true;
@@ -466,7 +475,7 @@ impl Supervisor {
         let mut ticker = tokio::time::interval_at(tokio::time::Instant::now() + health, health);
         let outcome = loop {
             tokio::select! {
-                why = session.ended() => break Outcome::Failed(why),
+                why = session.ended() => break Outcome::Failed(Failure::new(FailureCode::Ended, why)),
                 cmd = commands.recv() => match cmd {
                     Some(Command::Stop(ack)) => {
                         self.peer.send_replace(None);
@@ -485,18 +494,19 @@ impl Supervisor {
                     // answer ping with "method not found", and that is an answer.
                     let alive = matches!(ping.await, Ok(Ok(_)) | Ok(Err(rmcp::service::ServiceError::McpError(_))));
                     if !alive {
-                        break Outcome::Failed("no answer to a health-check ping within 10 s".to_string());
+                        break Outcome::Failed(Failure::new(FailureCode::Health, "no answer to a health-check ping within 10 s"));
                     }
                 }
                 _ = ct.cancelled() => break Outcome::Next(Next::Exit),
             }
         };
         // Say so at once: a caller must not see "not ready (ready)".
-        if let Outcome::Failed(reason) = &outcome {
+        if let Outcome::Failed(failure) = &outcome {
             let stderr = self.traffic.last_stderr(&self.entry.name, 20);
             self.publish(
                 ServerState::Failed {
-                    reason: reason.clone(),
+                    code: failure.code,
+                    reason: failure.reason.clone(),
                     stderr,
                 },
                 None,
@@ -541,9 +551,40 @@ impl Supervisor {
         }
     }
 
+    /// A failed connect, told apart by what the transports noted: a
+    /// refusal for want of sign-in (or scope) during this attempt. A stored
+    /// sign-in due for a refresh is marked so the next try refreshes it.
+    fn refused(&self, failure: Failure) -> Failure {
+        let Some(refusal) = self.traffic.refusal(&self.entry.name) else {
+            return failure;
+        };
+        let code = if refusal.wants_scope() {
+            FailureCode::Scope
+        } else {
+            FailureCode::SignIn
+        };
+        let name = &self.entry.name;
+        let refresh_next = crate::auth::on_refused(&self.entry, &self.options.vars);
+        let reason = if refresh_next {
+            format!(
+                "{}; the stored sign-in is refreshed on the next try",
+                refusal.describe()
+            )
+        } else {
+            format!(
+                "{}: sign in (the server's Sign in, or mcpwb auth login {name})",
+                refusal.describe()
+            )
+        };
+        Failure {
+            refresh_next,
+            ..Failure::new(code, reason)
+        }
+    }
+
     async fn after_failure(
         &self,
-        reason: String,
+        failure: Failure,
         attempt: u32,
         commands: &mut mpsc::Receiver<Command>,
         ct: &CancellationToken,
@@ -551,16 +592,26 @@ impl Supervisor {
         // Give the stderr drain a moment to record the last words.
         tokio::time::sleep(Duration::from_millis(30)).await;
         let stderr = self.traffic.last_stderr(&self.entry.name, 20);
-        let masked = self.traffic.mask_text(&self.entry.name, &reason);
-        tracing::warn!(server = %self.entry.name, reason = %masked, attempt, "server failed");
+        let masked = self.traffic.mask_text(&self.entry.name, &failure.reason);
+        tracing::warn!(server = %self.entry.name, reason = %masked, code = ?failure.code, attempt, "server failed");
+        let Failure {
+            code,
+            reason,
+            refresh_next,
+        } = failure;
         self.publish(
             ServerState::Failed {
+                code,
                 reason: reason.clone(),
                 stderr: stderr.clone(),
             },
             None,
         );
-        if !self.options.auto_restart {
+        // A server that wants a sign-in waits for one: trying again without
+        // it would only be refused again (a stored sign-in due for a
+        // refresh is the exception).
+        let wait_for_sign_in = code == FailureCode::SignIn && !refresh_next;
+        if !self.options.auto_restart || wait_for_sign_in {
             return tokio::select! {
                 _ = ct.cancelled() => Next::Exit,
                 cmd = commands.recv() => match cmd {
@@ -578,6 +629,7 @@ impl Supervisor {
             .min(self.options.restart_max);
         self.publish(
             ServerState::Restarting {
+                code,
                 attempt,
                 reason,
                 stderr,
@@ -599,6 +651,6 @@ impl Supervisor {
 
 enum Outcome {
     Session(Box<Session>),
-    Failed(String),
+    Failed(Failure),
     Next(Next),
 }

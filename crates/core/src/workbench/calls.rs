@@ -142,10 +142,10 @@ impl Workbench {
         let session = handle
             .open_transient()
             .await
-            .map_err(|message| Error::Transport {
+            .map_err(|f| Error::Transport {
                 server: handle.name().to_string(),
                 method: method.to_string(),
-                message,
+                message: f.reason,
             })?;
         let result = self
             .send(handle, &session.peer, method, params, &options)

@@ -11,6 +11,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde_json::{Value, json};
 use workbench_core::auth::{Timeline, flow};
+use workbench_core::connect::{FailureCode, ServerState};
 
 #[derive(Default)]
 struct As {
@@ -531,5 +532,48 @@ async fn a_403_insufficient_scope_is_noted_and_a_wider_sign_in_gets_through() {
         assert!(!log.contains(t.as_str()), "a token in the traffic log");
     }
     workbench_core::auth::store::forget(&kc, "remote/").unwrap();
+    wb.shutdown().await;
+}
+
+/// A server that only wants a sign-in is not a crash: it is failed with the
+/// code `sign_in` (the window shows "needs sign-in", the doctor switches on
+/// it) and waits for a sign-in instead of retrying into the same refusal.
+#[tokio::test]
+async fn a_server_that_needs_sign_in_says_so_by_code_and_is_not_retried() {
+    let demo = super::http_demo(&["--oauth"]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = super::config(
+        dir.path(),
+        &[("remote".into(), json!({ "type": "http", "url": demo.url }))],
+    );
+    let wb = super::Workbench::start(&cfg, super::fast());
+    let handle = wb.server("remote").unwrap();
+    let mut status = handle.watch_status();
+    let failed = tokio::time::timeout(Duration::from_secs(15), async {
+        loop {
+            if let ServerState::Failed { code, reason, .. } = &status.borrow().state {
+                return (*code, reason.clone());
+            }
+            status.changed().await.unwrap();
+        }
+    })
+    .await
+    .expect("it fails");
+    assert_eq!(failed.0, FailureCode::SignIn, "{}", failed.1);
+    assert!(failed.1.contains("sign in"), "{}", failed.1);
+    // Past several restart delays (200 ms doubling, at most 2 s): still
+    // waiting for the sign-in, never restarting.
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    assert!(
+        matches!(
+            handle.status().state,
+            ServerState::Failed {
+                code: FailureCode::SignIn,
+                ..
+            }
+        ),
+        "{:?}",
+        handle.status().state
+    );
     wb.shutdown().await;
 }
