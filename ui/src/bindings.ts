@@ -473,6 +473,8 @@ export type AuthRun = AuthRun_Serialize | AuthRun_Deserialize;
 export type AuthRun_Deserialize = {
 	status: Status_Deserialize,
 	error?: string | null,
+	/**  Which step failed (a stable code), with `error`. */
+	failed_step?: SignInStep | null,
 	timeline: Timeline_Deserialize,
 };
 
@@ -480,6 +482,8 @@ export type AuthRun_Deserialize = {
 export type AuthRun_Serialize = {
 	status: Status_Serialize,
 	error: string | null,
+	/**  Which step failed (a stable code), with `error`. */
+	failed_step: SignInStep | null,
 	timeline: Timeline_Serialize,
 };
 
@@ -1665,6 +1669,32 @@ export type SignInOptions_Serialize = {
 	/**  Stop after each step until `auth_next` says go on. */
 	step_by_step: boolean,
 };
+
+/**
+ *  Which step of a sign-in failed: a stable code the window, `mcpwb` and
+ *  the doctor switch on (never the message's text).
+ */
+export type SignInStep = 
+/**  Finding the server's protected-resource metadata (or the probe). */
+"discovery" | 
+/**  The authorization server's metadata and its rules (PKCE S256, https). */
+"metadata" | 
+/**  The client's identity: dynamic registration, CIMD or a given id. */
+"registration" | 
+/**  Opening the browser at the authorization page. */
+"browser" | 
+/**  The loopback callback: its listener, the redirect, state and issuer. */
+"callback" | 
+/**  Trading the code for tokens. */
+"token" | 
+/**  Refreshing a stored sign-in. */
+"refresh" | 
+/**  Revoking a sign-in at the authorization server (sign out). */
+"revocation" | 
+/**  Stopped by the person between steps (step by step). */
+"stopped" | 
+/**  Cancelled before it finished. */
+"cancelled";
 
 /**  A ready-made entry for another client. */
 export type Snippet = {

@@ -127,7 +127,7 @@ async fn login(
     cli: &Cli,
     name: &str,
     how: &How,
-) -> Result<(Timeline, Result<auth::Tokens, String>), Failure> {
+) -> Result<(Timeline, Result<auth::Tokens, flow::SignInError>), Failure> {
     login_from(cli, name, how, None).await
 }
 
@@ -137,7 +137,7 @@ async fn login_from(
     name: &str,
     how: &How,
     challenge: Option<auth::discover::Challenge>,
-) -> Result<(Timeline, Result<auth::Tokens, String>), Failure> {
+) -> Result<(Timeline, Result<auth::Tokens, flow::SignInError>), Failure> {
     let t = target(cli, name)?;
     // The flags first, else the entry's "oauth" block.
     let secret = match &how.client_secret_env {
@@ -216,7 +216,7 @@ pub async fn answer_refusal(
         scope: refusal.widened(stored.as_ref()),
     };
     let (_, result) = login_from(cli, name, &how, Some(refusal.challenge())).await?;
-    let tokens = result.map_err(Failure::Usage)?;
+    let tokens = result.map_err(|e| Failure::Usage(e.message))?;
     eprintln!(
         "mcpwb: signed in to {name} ({}; scopes: {}); trying again",
         tokens.issuer,
@@ -237,7 +237,7 @@ pub async fn run(cli: &Cli, command: &AuthCommand) -> Result<(), Failure> {
     match command {
         AuthCommand::Login { server, how } => {
             let (_, result) = login(cli, server, how).await?;
-            let tokens = result.map_err(Failure::Usage)?;
+            let tokens = result.map_err(|e| Failure::Usage(e.message))?;
             said(
                 cli,
                 format!("signed in to {server} ({})", tokens.issuer),
@@ -249,7 +249,12 @@ pub async fn run(cli: &Cli, command: &AuthCommand) -> Result<(), Failure> {
             let (tl, result) = login(cli, server, how).await?;
             if cli.json {
                 crate::print::line(
-                    &json!({ "steps": tl.steps, "error": result.as_ref().err() }).to_string(),
+                    &json!({
+                        "steps": tl.steps,
+                        "error": result.as_ref().err().map(|e| &e.message),
+                        "failed_step": result.as_ref().err().map(|e| e.step),
+                    })
+                    .to_string(),
                 );
             } else {
                 print_timeline(&tl);
@@ -257,7 +262,7 @@ pub async fn run(cli: &Cli, command: &AuthCommand) -> Result<(), Failure> {
             match result {
                 Ok(_) if !tl.failed() => Ok(()),
                 Ok(_) => Err(Failure::Exit(1)),
-                Err(e) => Err(Failure::Usage(e)),
+                Err(e) => Err(Failure::Usage(e.message)),
             }
         }
         AuthCommand::Status { server } => {

@@ -50,6 +50,8 @@ pub struct SignInOptions {
 pub struct AuthRun {
     pub status: Status,
     pub error: Option<String>,
+    /// Which step failed (a stable code), with `error`.
+    pub failed_step: Option<flow::SignInStep>,
     pub timeline: Timeline,
 }
 
@@ -109,10 +111,11 @@ async fn finish(
     state: &AppState,
     name: &str,
     owner: &str,
-    result: Result<auth::Tokens, String>,
+    result: Result<auth::Tokens, flow::SignInError>,
     timeline: Timeline,
 ) -> Result<AuthRun, ErrorInfo> {
     let keychain = Keychain::app();
+    let failed_step = result.as_ref().err().map(|e| e.step);
     let error = match result {
         Ok(tokens) => {
             store::save(&keychain, owner, &tokens)?;
@@ -120,11 +123,12 @@ async fn finish(
             restart(state, name).await;
             None
         }
-        Err(e) => Some(e),
+        Err(e) => Some(e.message),
     };
     Ok(AuthRun {
         status: Status::of(store::load(&keychain, owner).as_ref()),
         error,
+        failed_step,
         timeline,
     })
 }
@@ -195,7 +199,10 @@ pub async fn auth_sign_in<R: Runtime>(
     let http = auth::http();
     let result = tokio::select! {
         r = flow::login(&http, &url, &opts, &mut timeline) => r,
-        _ = cancel.cancelled() => Err("cancelled: the sign-in was stopped before it finished".to_string()),
+        _ = cancel.cancelled() => Err(flow::SignInError {
+            step: flow::SignInStep::Cancelled,
+            message: "cancelled: the sign-in was stopped before it finished".to_string(),
+        }),
     };
     waiting()
         .lock()
@@ -257,7 +264,12 @@ pub async fn auth_refresh<R: Runtime>(
     let tokens = store::load(&keychain, &owner)
         .ok_or_else(|| refused(format!("{name} is not signed in")))?;
     let mut timeline = Timeline::default();
-    let result = flow::refresh(&auth::http(), &tokens, &mut timeline).await;
+    let result = flow::refresh(&auth::http(), &tokens, &mut timeline)
+        .await
+        .map_err(|message| flow::SignInError {
+            step: flow::SignInStep::Refresh,
+            message,
+        });
     finish(&state, &name, &owner, result, timeline).await
 }
 
@@ -290,9 +302,11 @@ pub async fn auth_sign_out<R: Runtime>(
     let keychain = Keychain::app();
     let mut timeline = Timeline::default();
     let mut error = None;
+    let mut failed_step = None;
     if let Some(tokens) = store::load(&keychain, &owner) {
         if let Err(e) = flow::revoke(&auth::http(), &tokens, &mut timeline).await {
             error = Some(format!("not revoked by the server ({e}); forgotten here"));
+            failed_step = Some(flow::SignInStep::Revocation);
         }
         store::forget(&keychain, &owner)?;
         restart(&state, &name).await;
@@ -300,6 +314,7 @@ pub async fn auth_sign_out<R: Runtime>(
     Ok(AuthRun {
         status: Status::of(None),
         error,
+        failed_step,
         timeline,
     })
 }

@@ -10,6 +10,58 @@ use super::{Timeline, Tokens, mask, random_token};
 /// Shows the person the sign-in page: opens a browser, or prints it.
 pub type Opener = Box<dyn Fn(&str) -> Result<(), String> + Send + Sync>;
 
+/// Which step of a sign-in failed: a stable code the window, `mcpwb` and
+/// the doctor switch on (never the message's text).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum SignInStep {
+    /// Finding the server's protected-resource metadata (or the probe).
+    Discovery,
+    /// The authorization server's metadata and its rules (PKCE S256, https).
+    Metadata,
+    /// The client's identity: dynamic registration, CIMD or a given id.
+    Registration,
+    /// Opening the browser at the authorization page.
+    Browser,
+    /// The loopback callback: its listener, the redirect, state and issuer.
+    Callback,
+    /// Trading the code for tokens.
+    Token,
+    /// Refreshing a stored sign-in.
+    Refresh,
+    /// Revoking a sign-in at the authorization server (sign out).
+    Revocation,
+    /// Stopped by the person between steps (step by step).
+    Stopped,
+    /// Cancelled before it finished.
+    Cancelled,
+}
+
+/// A failed sign-in: the step and what went wrong there.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct SignInError {
+    pub step: SignInStep,
+    pub message: String,
+}
+
+impl std::fmt::Display for SignInError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for SignInError {}
+
+/// The message, for callers that show or search it.
+impl std::ops::Deref for SignInError {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.message
+    }
+}
+
 /// What the person (or the entry) gives the flow.
 pub struct LoginOptions {
     /// A client registered ahead with the authorization server.
@@ -267,14 +319,38 @@ pub async fn login(
     server_url: &str,
     opts: &LoginOptions,
     tl: &mut Timeline,
+) -> Result<Tokens, SignInError> {
+    let mut at = SignInStep::Discovery;
+    login_steps(http, server_url, opts, tl, &mut at)
+        .await
+        .map_err(|message| SignInError { step: at, message })
+}
+
+/// The sign-in, saying in `at` which step it is at (an error is that step's).
+async fn login_steps(
+    http: &reqwest::Client,
+    server_url: &str,
+    opts: &LoginOptions,
+    tl: &mut Timeline,
+    at: &mut SignInStep,
 ) -> Result<Tokens, String> {
+    // A stop between steps is said as such, whichever step came before.
+    macro_rules! pause {
+        () => {
+            opts.pause(tl).await.map_err(|e| {
+                *at = SignInStep::Stopped;
+                e
+            })?
+        };
+    }
     let challenge = match &opts.challenge {
         Some(c) => c.clone(),
         None => super::probe::probe(http, server_url, tl).await?,
     };
-    opts.pause(tl).await?;
+    pause!();
     let prm = protected_resource(http, server_url, &challenge, tl).await?;
-    opts.pause(tl).await?;
+    pause!();
+    *at = SignInStep::Metadata;
     let origin = url::Url::parse(server_url)
         .map_err(|_| "the server URL is not valid")?
         .origin()
@@ -318,7 +394,7 @@ pub async fn login(
             ));
         }
     };
-    opts.pause(tl).await?;
+    pause!();
     let s256 = asm["code_challenge_methods_supported"]
         .as_array()
         .is_some_and(|m| m.iter().any(|x| x == "S256"));
@@ -338,10 +414,12 @@ pub async fn login(
         .to_string();
     check_secure("the authorization endpoint", authorize)?;
     check_secure("the token endpoint", &token_endpoint)?;
+    *at = SignInStep::Callback;
     let callback = super::callback::Callback::open().await?;
+    *at = SignInStep::Registration;
     let (client_id, client_secret, auth_method) =
         client_identity(http, opts, &asm, &callback.redirect_uri, tl).await?;
-    opts.pause(tl).await?;
+    pause!();
     let verifier = random_token(48);
     let challenge_s256 = {
         use base64::Engine;
@@ -367,6 +445,7 @@ pub async fn login(
         }
     }
     let started = Instant::now();
+    *at = SignInStep::Browser;
     (opts.open)(url.as_str())?;
     tl.push(
         "authorization",
@@ -374,6 +453,7 @@ pub async fn login(
         started,
     );
     let redirect_uri = callback.redirect_uri.clone();
+    *at = SignInStep::Callback;
     let params = callback.wait(opts.timeout).await?;
     let s = tl.push("callback", format!("GET {redirect_uri}?…"), started);
     s.response = mask(
@@ -416,7 +496,8 @@ pub async fn login(
     let code = params
         .get("code")
         .ok_or("callback: no code in the callback")?;
-    opts.pause(tl).await?;
+    pause!();
+    *at = SignInStep::Token;
     let form = [
         ("grant_type", "authorization_code"),
         ("code", code.as_str()),

@@ -278,6 +278,9 @@ async fn a_server_without_s256_or_a_wrong_iss_is_refused_naming_the_step() {
         .await
         .expect_err("refused");
         assert!(e.starts_with(step) && e.contains(rule), "{e}");
+        // The step is a code too (what the window and the doctor switch on).
+        let code = serde_json::to_value(e.step).unwrap();
+        assert_eq!(code, step, "{e:?}");
         assert!(tl.failed(), "the broken MUST is in the timeline");
         let v: Value = serde_json::to_value(&tl).unwrap();
         assert!(v.to_string().contains("MUST"));
@@ -359,6 +362,8 @@ async fn every_failure_switch_names_its_step_and_the_fallbacks_work() {
             .await
             .expect_err("refused");
         assert!(e.starts_with(expected), "{e}");
+        let code = serde_json::to_value(e.step).unwrap();
+        assert!(expected.starts_with(code.as_str().unwrap()), "{e:?}");
     }
     // An expired refresh token: the refresh says so; sign in again.
     let (base, _as, _stop) = serve(As {
@@ -429,6 +434,7 @@ async fn step_by_step_waits_for_each_go_and_a_stop_ends_it() {
         .await
         .expect_err("stopped");
     assert!(e.starts_with("stopped after the step \"metadata\""), "{e}");
+    assert_eq!(e.step, flow::SignInStep::Stopped);
     assert!(
         !tl.steps.iter().any(|s| s.name == "registration"),
         "{tl:#?}"
