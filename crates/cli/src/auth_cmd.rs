@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use clap::Subcommand;
 use serde_json::json;
+use workbench_core::auth::refusal::Grants;
 use workbench_core::auth::{self, Timeline, flow, store};
 use workbench_core::config::ConfigFile;
 use workbench_core::config::secrets::Keychain;

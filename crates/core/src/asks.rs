@@ -8,7 +8,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::{broadcast, oneshot};
 use tokio_util::sync::CancellationToken;
@@ -16,27 +15,7 @@ use tokio_util::sync::CancellationToken;
 use crate::error::{Error, Result};
 use crate::events::Event;
 
-/// What a server asked for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(rename_all = "snake_case")]
-pub enum AskKind {
-    /// `sampling/createMessage`: an LLM completion.
-    Sampling,
-    /// `elicitation/create`: a form (or a URL) for the user.
-    Elicitation,
-}
-
-/// An ask waiting for its answer.
-#[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct PendingAsk {
-    pub id: u32,
-    pub server: String,
-    pub kind: AskKind,
-    /// The request's params as the server sent them.
-    pub params: Value,
-}
+pub use crate::events::{AskKind, PendingAsk};
 
 /// The answer: the result object to send, or an error for the server.
 #[derive(Debug, Clone)]

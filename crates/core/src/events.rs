@@ -2,8 +2,9 @@
 //! from the supervisors and sessions to every caller.
 
 use serde::Serialize;
+use serde_json::Value;
 
-use crate::connect::ServerStatus;
+use crate::status::ServerStatus;
 
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -48,7 +49,7 @@ pub enum Event {
     },
     /// A server asked something only a person can answer.
     Ask {
-        ask: crate::asks::PendingAsk,
+        ask: PendingAsk,
     },
     /// An ask was answered, cancelled by the server, or timed out.
     AskClosed {
@@ -59,4 +60,26 @@ pub enum Event {
     ConfigError {
         message: String,
     },
+}
+
+/// What a server asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "snake_case")]
+pub enum AskKind {
+    /// `sampling/createMessage`: an LLM completion.
+    Sampling,
+    /// `elicitation/create`: a form (or a URL) for the user.
+    Elicitation,
+}
+
+/// An ask waiting for its answer.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct PendingAsk {
+    pub id: u32,
+    pub server: String,
+    pub kind: AskKind,
+    /// The request's params as the server sent them.
+    pub params: Value,
 }

@@ -7,6 +7,7 @@
 pub mod asks;
 pub mod auth;
 pub mod catalog;
+pub mod challenge;
 pub mod config;
 pub mod connect;
 pub mod error;
@@ -16,6 +17,7 @@ pub mod logging;
 pub mod paths;
 pub mod schema;
 pub mod settings;
+pub mod status;
 pub mod traffic;
 pub mod workbench;
 

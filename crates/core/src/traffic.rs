@@ -210,7 +210,7 @@ pub struct TrafficLog {
     /// that ends looks here before it takes the lock to forget its own).
     progress_len: Arc<std::sync::atomic::AtomicUsize>,
     live: broadcast::Sender<Arc<TrafficEntry>>,
-    refusals: Arc<Mutex<HashMap<String, crate::auth::refusal::Refusal>>>,
+    refusals: Arc<Mutex<HashMap<String, crate::challenge::Refusal>>>,
     /// Stderr lines only (`mcpwb serve` passes them on without waking for
     /// every message).
     stderr_live: broadcast::Sender<Arc<TrafficEntry>>,

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 use tauri::{Runtime, State};
+use workbench_core::auth::refusal::Grants;
 use workbench_core::auth::{self, Status, Timeline, flow, store};
 use workbench_core::config::secrets::Keychain;
 use workbench_core::config::vars::Vars;

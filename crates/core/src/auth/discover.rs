@@ -7,53 +7,7 @@ use serde_json::Value;
 
 use super::Timeline;
 
-/// The parameters of a `WWW-Authenticate: Bearer ...` challenge.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Challenge {
-    pub resource_metadata: Option<String>,
-    pub scope: Option<String>,
-    pub error: Option<String>,
-}
-
-/// Read a Bearer challenge (`key="value"` or `key=token`, comma separated).
-pub fn parse_challenge(header: &str) -> Challenge {
-    let mut c = Challenge::default();
-    let rest = header
-        .trim()
-        .strip_prefix("Bearer")
-        .or_else(|| header.trim().strip_prefix("bearer"))
-        .unwrap_or(header);
-    let mut s = rest.trim();
-    while !s.is_empty() {
-        let Some((key, after)) = s.split_once('=') else {
-            break;
-        };
-        let key = key
-            .trim()
-            .trim_start_matches(',')
-            .trim()
-            .to_ascii_lowercase();
-        let after = after.trim_start();
-        let (value, next) = if let Some(quoted) = after.strip_prefix('"') {
-            let end = quoted.find('"').unwrap_or(quoted.len());
-            (
-                quoted[..end].to_string(),
-                quoted.get(end + 1..).unwrap_or(""),
-            )
-        } else {
-            let end = after.find(',').unwrap_or(after.len());
-            (after[..end].trim().to_string(), &after[end..])
-        };
-        match key.as_str() {
-            "resource_metadata" => c.resource_metadata = Some(value),
-            "scope" => c.scope = Some(value),
-            "error" => c.error = Some(value),
-            _ => {}
-        }
-        s = next.trim_start().trim_start_matches(',').trim_start();
-    }
-    c
-}
+pub use crate::challenge::{Challenge, parse_challenge};
 
 /// GET a JSON document, recording the step (and each redirect it follows,
 /// at most 3); `Ok(None)` when it is not there.
@@ -180,25 +134,4 @@ pub async fn authorization_server(
         }
     }
     Ok(None)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_bearer_challenge_is_read_quoted_or_not() {
-        let c = parse_challenge(
-            r#"Bearer error="insufficient_scope", scope="files:read files:write", resource_metadata="https://r.example/.well-known/oauth-protected-resource""#,
-        );
-        assert_eq!(c.error.as_deref(), Some("insufficient_scope"));
-        assert_eq!(c.scope.as_deref(), Some("files:read files:write"));
-        assert!(
-            c.resource_metadata
-                .unwrap()
-                .ends_with("oauth-protected-resource")
-        );
-        let c = parse_challenge("Bearer realm=mcp, scope=read");
-        assert_eq!(c.scope.as_deref(), Some("read"));
-    }
 }

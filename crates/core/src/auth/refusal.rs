@@ -1,77 +1,25 @@
-//! A server that refuses a request for want of sign-in or scope: `401` with
-//! a Bearer challenge (no or stale token) or `403 insufficient_scope` (the
-//! token lacks a scope). The HTTP transports note it per server, in the
-//! traffic view and here, so the window can offer to sign in with the wider
-//! scope and `mcpwb --sign-in` can re-authorise and try again.
-
-use serde::Serialize;
+//! What a refusal means for a sign-in: whether signing in again could help,
+//! and the scopes to ask for then (the refusal itself — a server's 401/403
+//! as the HTTP transports note it — is `crate::challenge::Refusal`, below
+//! the traffic log that keeps it).
 
 use super::Tokens;
-use super::discover::{Challenge, parse_challenge};
+pub use crate::challenge::Refusal;
 
-/// The last refusal a server gave.
-#[derive(Debug, Clone, Serialize, PartialEq)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct Refusal {
-    /// 401 or 403.
-    pub status: u16,
-    /// The refused request's method (`tools/call`), when it was one.
-    pub method: Option<String>,
-    /// The `WWW-Authenticate` header as sent.
-    pub header: String,
-    /// The scopes the challenge names.
-    pub scope: Option<String>,
-    /// The challenge's `error` (`invalid_token`, `insufficient_scope`).
-    pub error: Option<String>,
-}
-
-impl Refusal {
-    pub fn new(status: u16, method: Option<String>, header: &str) -> Refusal {
-        let c = parse_challenge(header);
-        Refusal {
-            status,
-            method,
-            header: header.to_string(),
-            scope: c.scope,
-            error: c.error,
-        }
-    }
-
-    /// The challenge, for a sign-in that starts from it (no probe).
-    pub fn challenge(&self) -> Challenge {
-        parse_challenge(&self.header)
-    }
-
-    /// Whether the server wants more scope than the token has.
-    pub fn wants_scope(&self) -> bool {
-        self.status == 403 || self.error.as_deref() == Some("insufficient_scope")
-    }
-
-    /// What the traffic view says.
-    pub fn describe(&self) -> String {
-        let what = self.method.as_deref().unwrap_or("a request");
-        let scope = self
-            .scope
-            .as_deref()
-            .map(|s| format!(" (scope \"{s}\")"))
-            .unwrap_or_default();
-        if self.wants_scope() {
-            format!(
-                "the server refused {what} with HTTP {}: the token lacks a scope{scope}; signing in again with it widens the grant",
-                self.status
-            )
-        } else {
-            format!(
-                "the server refused {what} with HTTP {}: it asks for sign-in{scope}",
-                self.status
-            )
-        }
-    }
-
+/// A refusal weighed against what the stored sign-in was granted.
+pub trait Grants {
     /// Whether signing in again could help: a 401 always may; a 403 only
     /// when it names a scope the stored sign-in did not ask for (else the
     /// server would refuse again — re-authorising in a loop helps nobody).
-    pub fn worth_signing_in(&self, stored: Option<&Tokens>) -> bool {
+    fn worth_signing_in(&self, stored: Option<&Tokens>) -> bool;
+    /// The scopes to ask for now: what was granted before and what the
+    /// server asks for, together (SEP-2350: re-authorising keeps what the
+    /// earlier grant had).
+    fn widened(&self, stored: Option<&Tokens>) -> Option<String>;
+}
+
+impl Grants for Refusal {
+    fn worth_signing_in(&self, stored: Option<&Tokens>) -> bool {
         if !self.wants_scope() {
             return true;
         }
@@ -85,10 +33,7 @@ impl Refusal {
         }
     }
 
-    /// The scopes to ask for now: what was granted before and what the
-    /// server asks for, together (SEP-2350: re-authorising keeps what the
-    /// earlier grant had).
-    pub fn widened(&self, stored: Option<&Tokens>) -> Option<String> {
+    fn widened(&self, stored: Option<&Tokens>) -> Option<String> {
         let mut scopes: Vec<&str> = Vec::new();
         let before = stored.and_then(|t| t.scope.as_deref()).unwrap_or("");
         for s in before

@@ -215,7 +215,7 @@ impl TapClient {
                 ClientJsonRpcMessage::Request(r) => Some(r.request.method().to_string()),
                 _ => None,
             };
-            let refusal = crate::auth::refusal::Refusal::new(status.as_u16(), method, &header);
+            let refusal = crate::challenge::Refusal::new(status.as_u16(), method, &header);
             self.traffic.note_refusal(&self.server, refusal.clone());
             if status == StatusCode::UNAUTHORIZED {
                 return Err(StreamableHttpError::AuthRequired(AuthRequiredError::new(

@@ -21,7 +21,6 @@ use rmcp::service::{RunningService, RunningServiceCancellationToken};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::{ClientCacheConfig, ClientLifecycleMode, Peer, RoleClient};
-use serde::Serialize;
 use tokio::sync::{broadcast, oneshot};
 
 pub use client::{WorkbenchClient, client_config};
@@ -31,114 +30,7 @@ use crate::config::{ServerEntry, Transport, TransportKind};
 use crate::events::Event;
 use crate::traffic::TrafficLog;
 
-/// What a server said about itself when the session started.
-#[derive(Debug, Clone, Serialize, PartialEq)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct ServerInfo {
-    pub protocol_version: String,
-    pub name: String,
-    pub title: Option<String>,
-    pub version: String,
-    pub instructions: Option<String>,
-    /// The server's capabilities object, as sent.
-    pub capabilities: serde_json::Value,
-    /// The transport that worked (for a `url` with no `type`, which one).
-    pub transport: TransportKind,
-}
-
-/// Why a connection failed or ended, by kind: a stable code the window,
-/// `mcpwb` and the doctor switch on (never the reason's text).
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, Default)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(rename_all = "snake_case")]
-pub enum FailureCode {
-    /// The entry could not be made ready to start (a variable, a secret,
-    /// a header that is not valid).
-    Config,
-    /// The program could not be started.
-    Spawn,
-    /// The process exited during the handshake.
-    Exited,
-    /// Nothing answers at the address (refused, or no answer at all).
-    Unreachable,
-    /// The server refused for want of sign-in (HTTP 401 with a challenge).
-    SignIn,
-    /// The server refused the token's scope (HTTP 403 insufficient_scope).
-    Scope,
-    /// The handshake failed otherwise.
-    #[default]
-    Handshake,
-    /// A health-check ping went unanswered.
-    Health,
-    /// The live session ended by itself (the process died, the connection closed).
-    Ended,
-}
-
-/// A failure with its kind.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Failure {
-    pub code: FailureCode,
-    pub reason: String,
-    /// A stored sign-in will be refreshed: trying again is worth it.
-    pub refresh_next: bool,
-}
-
-impl Failure {
-    pub fn new(code: FailureCode, reason: impl Into<String>) -> Failure {
-        Failure {
-            code,
-            reason: reason.into(),
-            refresh_next: false,
-        }
-    }
-}
-
-/// A connection path's own errors are handshake failures unless it says.
-impl From<String> for Failure {
-    fn from(reason: String) -> Failure {
-        Failure::new(FailureCode::Handshake, reason)
-    }
-}
-
-/// A server's life, as the user sees it.
-#[derive(Debug, Clone, Serialize, PartialEq)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(tag = "state", rename_all = "snake_case")]
-pub enum ServerState {
-    Disabled,
-    /// Connecting. `slow` once the startup timeout passed without an answer;
-    /// it becomes Ready if the server answers later.
-    Starting {
-        slow: bool,
-    },
-    Ready,
-    /// From elsewhere (a project's file, an import, an edit outside the
-    /// app) and not trusted yet: it does not start until the person says so.
-    Untrusted,
-    Failed {
-        code: FailureCode,
-        reason: String,
-        stderr: Vec<String>,
-    },
-    Restarting {
-        code: FailureCode,
-        attempt: u32,
-        reason: String,
-        stderr: Vec<String>,
-        next_try_in_ms: u32,
-    },
-    /// Stopped by the user (never restarted automatically).
-    Stopped,
-}
-
-#[derive(Debug, Clone, Serialize, PartialEq)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct ServerStatus {
-    pub name: String,
-    #[serde(flatten)]
-    pub state: ServerState,
-    pub info: Option<ServerInfo>,
-}
+pub use crate::status::{Failure, FailureCode, ServerInfo, ServerState, ServerStatus};
 
 /// A live MCP session and what it runs on.
 pub struct Session {

@@ -297,7 +297,7 @@ impl Transport<RoleClient> for SseTransport {
                         _ => None,
                     };
                     if let Some(header) = header {
-                        let refusal = crate::auth::refusal::Refusal::new(status, method, header);
+                        let refusal = crate::challenge::Refusal::new(status, method, header);
                         traffic.note_refusal(&server, refusal);
                     }
                     fail(format!("POST answered HTTP {status}"))

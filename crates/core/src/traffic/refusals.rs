@@ -1,7 +1,7 @@
 //! The last sign-in refusal (401/403 with a challenge) of each server: said
 //! in the traffic view as it happens and kept for the sign-in that answers it.
 
-use crate::auth::refusal::Refusal;
+use crate::challenge::Refusal;
 
 use super::TrafficLog;
 

@@ -10,6 +10,7 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use serde_json::{Value, json};
+use workbench_core::auth::refusal::Grants;
 use workbench_core::auth::{Timeline, flow};
 use workbench_core::connect::{FailureCode, ServerState};
 
