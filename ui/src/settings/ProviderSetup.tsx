@@ -54,7 +54,10 @@ export function ProviderSetup({ backend, existing, onSaved }: { backend: Backend
   const save = async (quiet = false) => {
     await backend.saveProvider(config(), !existing);
     if (key.trim()) await backend.setProviderKey(providerId, key.trim());
-    if (!quiet) toast(`Provider ${providerId} saved`, { description: key.trim() ? "The key is in the OS keychain." : undefined });
+    if (!quiet) {
+      toast(`Provider ${providerId} saved`, { description: key.trim() ? "The key is in the OS keychain." : undefined });
+      setStatus({ text: "Saved", ok: true });
+    }
     onSaved();
   };
   const run = (label: string, task: () => Promise<void>) => {
@@ -165,11 +168,12 @@ export function ProviderSetup({ backend, existing, onSaved }: { backend: Backend
         <Button variant="primary" icon={Save} disabled={busy} onClick={() => run("Saving", () => save())}>
           Save
         </Button>
-        <Button disabled={busy} onClick={listModels}>
-          List models
+        {/* Both ask the provider with the key, which lives with the saved provider: they say they save. */}
+        <Button disabled={busy} onClick={listModels} title="Saves the provider, then asks it for its models">
+          Save and list models
         </Button>
-        <Button icon={FlaskConical} disabled={busy} onClick={test}>
-          Test
+        <Button icon={FlaskConical} disabled={busy} onClick={test} title="Saves the provider, then sends it one short message">
+          Save and test
         </Button>
       </div>
       {status && (

@@ -1,0 +1,35 @@
+// Adding a provider: Save says it saved (was: "Saving…" forever), and the
+// buttons that must save first say so.
+import { describe, expect, it, vi } from "vitest";
+import { fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import type { Backend } from "../backend";
+import { ToastProvider } from "../design";
+import { ProviderSetup } from "./ProviderSetup";
+
+describe("adding a provider", () => {
+  it("saves once asked and says so; list and test say they save first", async () => {
+    const saveProvider = vi.fn(() => Promise.resolve());
+    const backend = {
+      saveProvider,
+      setProviderKey: () => Promise.resolve(),
+      localProviders: () => Promise.resolve([]),
+    } as unknown as Backend;
+    const onSaved = vi.fn();
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <ToastProvider>
+          <ProviderSetup backend={backend} onSaved={onSaved} />
+        </ToastProvider>
+      </QueryClientProvider>,
+    );
+    expect(saveProvider).not.toHaveBeenCalled();
+    expect(screen.getByText("Save and list models")).toBeTruthy();
+    expect(screen.getByText("Save and test")).toBeTruthy();
+    fireEvent.click(screen.getByText("Save"));
+    await waitFor(() => expect(screen.getAllByRole("status").some((s) => s.textContent === "Saved")).toBe(true));
+    expect(screen.queryByText("Saving…")).toBeNull();
+    expect(saveProvider).toHaveBeenCalledTimes(1);
+    expect(onSaved).toHaveBeenCalledTimes(1);
+  });
+});
