@@ -27,7 +27,7 @@ describe("prompts", () => {
     fireEvent.click(screen.getByText("Review code"));
     fireEvent.change(screen.getByLabelText("language"), { target: { value: "rust" } });
     fireEvent.change(screen.getByLabelText("code"), { target: { value: "f" } });
-    await waitFor(() => expect(screen.getByText("suggestions: fn main() {}")).toBeTruthy(), { timeout: 2000 });
+    await waitFor(() => expect(screen.getByRole("button", { name: "fn main() {}" })).toBeTruthy(), { timeout: 2000 });
     expect(asked.some((a) => a.argument === "code" && a.context?.language === "rust")).toBe(true);
   });
 });

@@ -1,7 +1,8 @@
 // Prompts of every server: fill the arguments (with the server's
 // completions as suggestions), get the messages and render them.
-import { useEffect, useId, useState } from "react";
+import { useState } from "react";
 import type { Backend, PromptRow } from "../backend";
+import { Completing } from "../components/Completing";
 import { PickList } from "../components/PickList";
 import { Markdown } from "../tools/Markdown";
 
@@ -20,47 +21,27 @@ function ArgField({
   row: PromptRow;
   arg: Arg;
   value: string;
-  /** The other arguments' values so far: completions may depend on them. */
   others: Record<string, string>;
   onChange: (v: string) => void;
 }) {
-  const id = useId();
-  const [options, setOptions] = useState<string[]>([]);
   const name = String((row.prompt as { name?: string }).name ?? "");
-  const context = JSON.stringify(others);
-  useEffect(() => {
-    let live = true;
-    const t = setTimeout(() => {
-      backend.complete(row.server, { type: "ref/prompt", name }, arg.name, value, JSON.parse(context) as Record<string, string>).then(
-        (v) => live && setOptions(v),
-        () => live && setOptions([]),
-      );
-    }, 150);
-    return () => {
-      live = false;
-      clearTimeout(t);
-    };
-  }, [backend, row.server, name, arg.name, value, context]);
   return (
-    <div className="field">
-      <label className="field-label" htmlFor={id}>
-        {arg.name}
-        {arg.required && <span className="required"> *</span>}
-      </label>
-      <input id={id} list={`${id}-options`} value={value} onChange={(e) => onChange(e.target.value)} />
-      <datalist id={`${id}-options`}>
-        {options.map((o) => (
-          <option key={o} value={o} />
-        ))}
-      </datalist>
-      {options.length > 0 && (
-        <p className="field-description">
-          suggestions: {options.slice(0, 8).join(", ")}
-          {options.length > 8 ? ", …" : ""}
-        </p>
-      )}
-      {arg.description && <p className="field-description">{arg.description}</p>}
-    </div>
+    <Completing
+      backend={backend}
+      server={row.server}
+      reference={{ type: "ref/prompt", name }}
+      argument={arg.name}
+      value={value}
+      others={others}
+      onChange={onChange}
+      label={
+        <>
+          {arg.name}
+          {arg.required && <span className="required"> *</span>}
+        </>
+      }
+      hint={arg.description}
+    />
   );
 }
 

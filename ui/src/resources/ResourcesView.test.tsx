@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { fireEvent, render, screen } from "@testing-library/react";
 import { mockIPC } from "@tauri-apps/api/mocks";
 import { tauriBackend } from "../backend";
 import { ResourcesView, fillTemplate, templateVariables } from "./ResourcesView";
@@ -16,7 +16,12 @@ describe("URI templates", () => {
 describe("resources and prompts", () => {
   it("reads a resource from a filled template and previews text and binary", async () => {
     const reads: unknown[] = [];
+    const asked: unknown[] = [];
     mockIPC((cmd, args) => {
+      if (cmd === "complete") {
+        asked.push(args);
+        return ["Ada", "Alan"].filter((v) => v.startsWith(String((args as { value: string }).value)));
+      }
       if (cmd === "read_resource") {
         reads.push(args);
         return { contents: [{ uri: "demo://greeting/Ada", mimeType: "text/plain", text: "Hello, Ada!" }, { uri: "demo://x", mimeType: "application/octet-stream", blob: "AAAAAA==" }] };
@@ -31,7 +36,10 @@ describe("resources and prompts", () => {
       />,
     );
     fireEvent.click(screen.getByText("greeting"));
-    fireEvent.change(screen.getByLabelText("name"), { target: { value: "Ada" } });
+    // A template's variables get the server's completions, to pick.
+    fireEvent.change(screen.getByLabelText("name"), { target: { value: "A" } });
+    fireEvent.click(await screen.findByRole("button", { name: "Ada" }));
+    expect((asked[asked.length - 1] as { reference: unknown }).reference).toEqual({ type: "ref/resource", uri: "demo://greeting/{name}" });
     fireEvent.click(screen.getByText("Read"));
     expect(await screen.findByText("Hello, Ada!")).toBeTruthy();
     expect(reads).toEqual([{ server: "demo", uri: "demo://greeting/Ada" }]);
@@ -52,9 +60,12 @@ describe("resources and prompts", () => {
       />,
     );
     fireEvent.click(screen.getByRole("option"));
-    fireEvent.change(screen.getByLabelText(/language/), { target: { value: "py" } });
-    await waitFor(() => expect(screen.getByText(/suggestions: python, pytorch/)).toBeTruthy());
-    fireEvent.change(screen.getByLabelText(/language/), { target: { value: "python" } });
+    fireEvent.change(screen.getByRole("textbox", { name: /language/ }), { target: { value: "py" } });
+    // The suggestions are options to pick (WebKit never opens a datalist).
+    const pick = await screen.findByRole("button", { name: "python" });
+    expect(screen.getByRole("button", { name: "pytorch" })).toBeTruthy();
+    fireEvent.click(pick);
+    expect((screen.getByRole("textbox", { name: /language/ }) as HTMLInputElement).value).toBe("python");
     fireEvent.click(screen.getByText("Get messages"));
     expect(await screen.findByText("Review my python code")).toBeTruthy();
   });

@@ -1,5 +1,6 @@
 // Resources of every server: list and templates (fill the URI template),
 // read with a preview (text, image, binary size), subscribe for updates.
+import { Completing } from "../components/Completing";
 import { useState } from "react";
 import type { Backend, ResourceRow } from "../backend";
 import { PickList } from "../components/PickList";
@@ -90,10 +91,17 @@ function Detail({
         <div className="template-fields">
           <code>{template}</code>
           {vars.map((v) => (
-            <label key={v} className="field">
-              <span className="field-label">{v}</span>
-              <input aria-label={v} value={values[v] ?? ""} onChange={(e) => setValues({ ...values, [v]: e.target.value })} />
-            </label>
+            <Completing
+              key={v}
+              backend={backend}
+              server={row.server}
+              reference={{ type: "ref/resource", uri: template }}
+              argument={v}
+              value={values[v] ?? ""}
+              others={Object.fromEntries(Object.entries(values).filter(([k]) => k !== v))}
+              onChange={(x) => setValues({ ...values, [v]: x })}
+              label={v}
+            />
           ))}
         </div>
       )}
