@@ -34,6 +34,8 @@ describe("editing mcp.json in the window", () => {
       await session.clickText(".server-form button", "Try it");
       const [trial] = await session.waitForTexts("[aria-label=Trial]", (t) => t.length === 1, 30_000);
       assert.match(trial, /^Connected: e2e-added 0\.1\.0 · protocol 2026-07-28 · \d+ tools/);
+      // Counted as the panel counts them: templates apart from resources.
+      assert.match(trial, /17 tools, 4 resources, 2 templates, 3 prompts/);
       await session.screenshot("add-server-form");
       await session.clickText(".server-form button", "Save");
       // The file watch picks the save up and the server connects.

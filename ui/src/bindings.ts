@@ -2016,6 +2016,8 @@ export type Trial_Deserialize = {
 	status: ServerStatus_Deserialize,
 	tools: string[],
 	resources: number,
+	/**  Resource templates (counted apart from resources, as the panel does). */
+	templates: number,
 	prompts: number,
 };
 
@@ -2024,6 +2026,8 @@ export type Trial_Serialize = {
 	status: ServerStatus_Serialize,
 	tools: string[],
 	resources: number,
+	/**  Resource templates (counted apart from resources, as the panel does). */
+	templates: number,
 	prompts: number,
 };
 

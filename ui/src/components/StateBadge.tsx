@@ -92,7 +92,7 @@ export function StateDetail({
   counts,
 }: {
   status: ServerStatus | undefined;
-  counts?: { tools: number; resources: number; prompts: number };
+  counts?: { tools: number; resources: number; templates?: number; prompts: number };
 }) {
   // The next try of a restarting server, counted down from when the state came.
   const [deadline, setDeadline] = useState<number | null>(null);
@@ -108,7 +108,8 @@ export function StateDetail({
         </span>
         {counts && (
           <span className="server-detail server-counts">
-            {plural(counts.tools, "tool")} · {plural(counts.resources, "resource")} · {plural(counts.prompts, "prompt")}
+            {plural(counts.tools, "tool")} · {plural(counts.resources, "resource")}
+            {counts.templates ? ` · ${plural(counts.templates, "template")}` : ""} · {plural(counts.prompts, "prompt")}
           </span>
         )}
       </>

@@ -209,7 +209,7 @@ export function ServerForm({
           {report.status.state === "ready" ? (
             <p>
               Connected: {report.status.info?.name} {report.status.info?.version} · protocol {report.status.info?.protocol_version} ·{" "}
-              {report.tools.length} tools, {report.resources} resources, {report.prompts} prompts
+              {report.tools.length} tools, {report.resources} resources{report.templates ? `, ${report.templates} templates` : ""}, {report.prompts} prompts
             </p>
           ) : (
             <p>

@@ -66,7 +66,7 @@ export function ServerPanel({
   /** A project folder is open (entries come from two files). */
   hasProject?: boolean;
   status: ServerStatus | undefined;
-  counts: { tools: number; resources: number; prompts: number };
+  counts: { tools: number; resources: number; templates?: number; prompts: number };
   names: string[];
   logs: LogLine[];
   /** Changes when the traffic log grows (its newest sequence number). */
@@ -220,7 +220,7 @@ export function ServerPanel({
             </dd>
             <dt>Offers</dt>
             <dd>
-              {counts.tools} tools · {counts.resources} resources · {counts.prompts} prompts
+              {counts.tools} tools · {counts.resources} resources{counts.templates ? ` · ${counts.templates} templates` : ""} · {counts.prompts} prompts
             </dd>
           </dl>
           {info.instructions && (

@@ -35,7 +35,7 @@ export interface Workbench {
   /** Bumped on every change of the file on disk. */
   diskVersion: number;
   /** What a server offers, as the window's lists know it. */
-  counts: (server: string) => { tools: number; resources: number; prompts: number };
+  counts: (server: string) => { tools: number; resources: number; templates: number; prompts: number };
 }
 
 const Ctx = createContext<Workbench | null>(null);
@@ -167,7 +167,13 @@ export function WorkbenchProvider({ backend, children }: { backend: Backend; chi
       configNotice,
       dismissNotice: () => setConfigNotice(null),
       diskVersion,
-      counts: (name) => ({ tools: count(tools.data, name), resources: count(resources.data, name), prompts: count(prompts.data, name) }),
+      counts: (name) => ({
+        tools: count(tools.data, name),
+        // Resources and templates apart, as Try it and mcpwb count them.
+        resources: count(resources.data?.filter((r) => !r.template), name),
+        templates: count(resources.data?.filter((r) => r.template), name),
+        prompts: count(prompts.data, name),
+      }),
     };
   }, [backend, servers, statuses.data, tools, resources, prompts, logs, updated, configError, configNotice, diskVersion]);
   return (

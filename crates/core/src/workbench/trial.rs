@@ -18,6 +18,8 @@ pub struct Trial {
     pub status: ServerStatus,
     pub tools: Vec<String>,
     pub resources: u32,
+    /// Resource templates (counted apart from resources, as the panel does).
+    pub templates: u32,
     pub prompts: u32,
 }
 
@@ -62,6 +64,7 @@ impl Workbench {
                 .filter_map(|t| t["name"].as_str().map(str::to_string))
                 .collect(),
             resources: u32::try_from(catalog.resources.len()).unwrap_or(u32::MAX),
+            templates: u32::try_from(catalog.resource_templates.len()).unwrap_or(u32::MAX),
             prompts: u32::try_from(catalog.prompts.len()).unwrap_or(u32::MAX),
         })
     }
