@@ -103,7 +103,7 @@ export function ChatPane({ wb, id, go }: { wb: Workbench; id: string; go: (room:
           )}
         </div>
       )}
-      <Composer running={running} onSend={send} onStop={stop} />
+      <Composer running={running} waiting={approvals.length} onSend={send} onStop={stop} />
     </div>
   );
 }

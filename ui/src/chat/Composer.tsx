@@ -4,7 +4,18 @@ import { useEffect, useRef, useState } from "react";
 import { ArrowUp, Square } from "lucide-react";
 import { Button } from "../design";
 
-export function Composer({ running, onSend, onStop }: { running: boolean; onSend: (text: string) => void; onStop: () => void }) {
+export function Composer({
+  running,
+  waiting = 0,
+  onSend,
+  onStop,
+}: {
+  running: boolean;
+  /** Calls waiting for the person's decision in this turn. */
+  waiting?: number;
+  onSend: (text: string) => void;
+  onStop: () => void;
+}) {
   const [text, setText] = useState("");
   const box = useRef<HTMLTextAreaElement>(null);
   useEffect(() => {
@@ -32,7 +43,13 @@ export function Composer({ running, onSend, onStop }: { running: boolean; onSend
       <textarea
         ref={box}
         aria-label="Message"
-        placeholder={running ? "The model is working… (Esc stops it)" : "Ask something; the model may use your servers' tools. Enter sends, Shift+Enter for a new line."}
+        placeholder={
+          running && waiting > 0
+            ? `Waiting for you: ${waiting === 1 ? "a call asks" : `${waiting} calls ask`} to be allowed above (Esc stops the turn)`
+            : running
+              ? "The model is working… (Esc stops it)"
+              : "Ask something; the model may use your servers' tools. Enter sends, Shift+Enter for a new line."
+        }
         value={text}
         rows={1}
         onChange={(e) => setText(e.target.value)}
