@@ -6,6 +6,7 @@ fn main() {
         tauri_build::AppManifest::new().commands(&[
             "list_servers",
             "server_statuses",
+            "server_life",
             "restart_server",
             "stop_server",
             "window_ready",

@@ -22,6 +22,7 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
         .commands(tauri_specta::collect_commands![
             commands::servers::list_servers::<tauri::Wry>,
             commands::servers::server_statuses::<tauri::Wry>,
+            commands::servers::server_life::<tauri::Wry>,
             commands::servers::restart_server::<tauri::Wry>,
             commands::servers::stop_server::<tauri::Wry>,
             commands::servers::window_ready::<tauri::Wry>,

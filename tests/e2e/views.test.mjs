@@ -53,6 +53,9 @@ describe("every view", () => {
       await check("server");
       await session.clickText(".server-button", "broken");
       await session.waitForTexts(".server-panel h2", (t) => t.length === 1 && t[0].startsWith("broken"));
+      // Its failures are kept with their codes, once it is back or not.
+      await session.clickText(".server-panel .disclosure-trigger", "Events");
+      await session.waitForTexts(".server-life li", (t) => t.some((x) => x.includes("failed") && x.includes("exited")));
       await check("server-failed");
       await session.clickText(".sidebar-actions button", "Add server");
       await check("add-server");

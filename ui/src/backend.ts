@@ -30,10 +30,12 @@ import {
   type BridgeStatus_Serialize as BridgeStatus,
   type TrafficQuery_Deserialize as TrafficQuery,
   type WindowStage,
+  type LifeEvent_Serialize as LifeEvent,
 } from "./bindings";
 import { tauriAgentBackend, type AgentBackend } from "./backendAgent";
 import { tauriHistoryBackend, type HistoryBackend } from "./backendHistory";
 
+export type { LifeEvent };
 export type { AuthRun, AuthStatus, AuthTimeline, BridgeStatus, FoundConfig, Merged, NeededInput, Scope, TrustRequest };
 export type { CallProgress, ConfigText, PendingAsk, PromptRow, ResourceRow, ServerEdit, ToolCallResult, ToolRow, TrafficEntry, TrafficPage, TrafficQuery, TrialReport };
 
@@ -58,6 +60,8 @@ export interface Backend extends AgentBackend, HistoryBackend {
   saveBytes(name: string, data: string): Promise<string | null>;
   listServers(): Promise<ServerList>;
   serverStatuses(): Promise<ServerStatus[]>;
+  /** A server's life: each change of state with its time (and a failure's code), oldest first. */
+  serverLife(name: string): Promise<LifeEvent[]>;
   /** Call `listener` on every server state change; resolves to an unsubscribe. */
   onServerStatus(listener: (status: ServerStatus) => void): Promise<() => void>;
   /** Call `listener` when mcp.json changed on disk; resolves to an unsubscribe. */
@@ -168,6 +172,7 @@ export const tauriBackend: Backend = {
   saveBytes: async (name, data) => unwrap(await commands.saveBytes(name, data)),
   listServers: async () => unwrap(await commands.listServers()),
   serverStatuses: async () => unwrap(await commands.serverStatuses()),
+  serverLife: async (name) => unwrap(await commands.serverLife(name)),
   onServerStatus: (listener) => events.serverStatusChanged.listen((e) => listener(e.payload.status)),
   onConfigChanged: (listener) => events.configChanged.listen((e) => listener(e.payload)),
   listTools: async () => unwrap(await commands.listTools()),

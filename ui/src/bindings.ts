@@ -10,6 +10,11 @@ export const commands = {
 	listServers: () => typedError<ServerList_Serialize, ErrorInfo>(__TAURI_INVOKE("list_servers")),
 	/**  The live state of every server (empty when the config could not be read). */
 	serverStatuses: () => typedError<ServerStatus_Serialize[], ErrorInfo>(__TAURI_INVOKE("server_statuses")),
+	/**
+	 *  A server's life: each change of state with its time, and for a failure
+	 *  its code and reason (kept after it is back), oldest first.
+	 */
+	serverLife: (name: string) => typedError<LifeEvent_Serialize[], ErrorInfo>(__TAURI_INVOKE("server_life", { name })),
 	/**  Restart a server (a stopped one starts). */
 	restartServer: (name: string) => typedError<null, ErrorInfo>(__TAURI_INVOKE("restart_server", { name })),
 	/**  Stop a server; it stays stopped (no automatic restart) until started. */
@@ -1090,6 +1095,35 @@ export type KeySource =
 { kind: "environment"; var: string } | 
 /**  None found. */
 { kind: "missing" };
+
+/**  One change of a server's state. */
+export type LifeEvent = LifeEvent_Serialize | LifeEvent_Deserialize;
+
+/**  One change of a server's state. */
+export type LifeEvent_Deserialize = {
+	/**  Milliseconds since the Unix epoch. */
+	at_ms: number | null,
+	/**  `starting`, `slow`, `ready`, `failed`, `restarting`, `stopped`, `disabled`, `untrusted`. */
+	state: string,
+	code?: FailureCode | null,
+	/**  Why, for a failure or a restart (masked like every reason). */
+	reason?: string | null,
+	/**  For a restart: which attempt. */
+	attempt?: number | null,
+};
+
+/**  One change of a server's state. */
+export type LifeEvent_Serialize = {
+	/**  Milliseconds since the Unix epoch. */
+	at_ms: number | null,
+	/**  `starting`, `slow`, `ready`, `failed`, `restarting`, `stopped`, `disabled`, `untrusted`. */
+	state: string,
+	code: FailureCode | null,
+	/**  Why, for a failure or a restart (masked like every reason). */
+	reason: string | null,
+	/**  For a restart: which attempt. */
+	attempt: number | null,
+};
 
 /**  A local LLM server answering on this machine. */
 export type LocalServer = LocalServer_Serialize | LocalServer_Deserialize;

@@ -69,6 +69,18 @@ pub async fn server_statuses<R: Runtime>(
     Ok(state.workbench.statuses())
 }
 
+/// A server's life: each change of state with its time, and for a failure
+/// its code and reason (kept after it is back), oldest first.
+#[tauri::command]
+#[specta::specta]
+pub async fn server_life<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    name: String,
+) -> Result<Vec<workbench_core::connect::life::LifeEvent>, ErrorInfo> {
+    Ok(state.workbench.server(&name)?.life())
+}
+
 /// Restart a server (a stopped one starts).
 #[tauri::command]
 #[specta::specta]

@@ -2,6 +2,7 @@
 // actions (restart, stop, edit, duplicate, rename, enable/disable, remove),
 // its logging level, its roots, its log messages and its stderr.
 import { useEffect, useState } from "react";
+import { useQuery } from "@tanstack/react-query";
 import { Copy, Pencil, Play, Power, RotateCw, Square, Trash2 } from "lucide-react";
 import type { Backend, TrafficEntry } from "../backend";
 import type { ServerStatus_Serialize as ServerStatus, ServerSummary } from "../bindings";
@@ -247,6 +248,7 @@ export function ServerPanel({
         </section>
       )}
       <Roots backend={backend} server={name} />
+      <Life backend={backend} name={name} status={status} />
       <Disclosure title="Log messages" count={logs.length} defaultOpen={logs.length > 0} className="panel-section">
         {logs.length === 0 ? (
           <p className="muted">None yet. Messages the server sends (notifications/message) appear here, with their time and level.</p>
@@ -266,5 +268,28 @@ export function ServerPanel({
         {stderr.total === 0 ? <p className="muted">Nothing on stderr.</p> : <pre className="console">{stderr.lines.map((e) => e.body).join("\n")}</pre>}
       </Disclosure>
     </div>
+  );
+}
+
+/** Each change of the server's state, so a crash leaves a trace once it is back. */
+function Life({ backend, name, status }: { backend: Backend; name: string; status?: ServerStatus }) {
+  // Asked again whenever the state changes.
+  const life = useQuery({ queryKey: ["server-life", name, status?.state, status && "attempt" in status ? status.attempt : 0], queryFn: () => backend.serverLife(name) });
+  const events = [...(life.data ?? [])].reverse();
+  const trouble = events.filter((e) => e.state === "failed").length;
+  return (
+    <Disclosure title="Events" count={events.length} defaultOpen={false} className="panel-section">
+      {trouble > 0 && <p className="muted">{trouble === 1 ? "1 failure" : `${trouble} failures`} since the workbench started it.</p>}
+      <ol className="console server-life" aria-label="Server events">
+        {events.map((e, i) => (
+          <li key={i} className={`life-${e.state}`}>
+            <time className="log-time">{new Date(e.at_ms ?? 0).toLocaleTimeString(undefined, { hour12: false })}</time>
+            <span className="log-level">{e.state === "restarting" && e.attempt ? `restart ${e.attempt}` : e.state}</span>
+            {e.code && <code>{e.code}</code>}
+            {e.reason && <span className="log-data">{e.reason}</span>}
+          </li>
+        ))}
+      </ol>
+    </Disclosure>
   );
 }

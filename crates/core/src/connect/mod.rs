@@ -5,6 +5,7 @@
 mod client;
 mod discover;
 pub mod httptap;
+pub mod life;
 pub mod lines;
 pub mod resolve;
 pub mod sse;

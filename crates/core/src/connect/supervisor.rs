@@ -83,8 +83,12 @@ struct Shared {
     base_dir: PathBuf,
     traffic: TrafficLog,
     events: broadcast::Sender<Event>,
+    life: super::life::Life,
     _guard: DropGuard,
 }
+
+#[path = "failures.rs"]
+mod failures;
 
 /// The handle to a server's supervisor. Cheap to clone; when the last clone
 /// drops, the supervisor stops the server.
@@ -102,6 +106,7 @@ struct Supervisor {
     status: watch::Sender<ServerStatus>,
     peer: watch::Sender<Option<Peer<RoleClient>>>,
     pgid: Arc<Mutex<Option<u32>>>,
+    life: super::life::Life,
 }
 
 enum Next {
@@ -143,6 +148,8 @@ impl ServerHandle {
             },
             info: None,
         };
+        let life = super::life::Life::default();
+        life.note(&initial.state);
         let (status_tx, status_rx) = watch::channel(initial);
         let (peer_tx, peer_rx) = watch::channel(None);
         let (cmd_tx, cmd_rx) = mpsc::channel(16);
@@ -159,6 +166,7 @@ impl ServerHandle {
             base_dir: base_dir.clone(),
             traffic: traffic.clone(),
             events: events.clone(),
+            life: life.clone(),
             _guard: ct.clone().drop_guard(),
         });
         let sup = Supervisor {
@@ -170,6 +178,7 @@ impl ServerHandle {
             status: status_tx,
             peer: peer_tx,
             pgid,
+            life,
         };
         // The task holds no handle: when the last handle drops, the guard
         // cancels `ct` and the task stops the server and ends.
@@ -179,6 +188,11 @@ impl ServerHandle {
 
     pub fn name(&self) -> &str {
         &self.shared.name
+    }
+
+    /// Its life so far: each change of state, oldest first.
+    pub fn life(&self) -> Vec<super::life::LifeEvent> {
+        self.shared.life.events()
     }
 
     pub fn status(&self) -> ServerStatus {
@@ -316,6 +330,7 @@ impl Supervisor {
             info,
         };
         tracing::info!(server = %self.entry.name, state = ?status.state, "server state");
+        self.life.note(&status.state);
         self.status.send_replace(status.clone());
         let _ = self.events.send(Event::Status { status });
     }
@@ -548,103 +563,6 @@ impl Supervisor {
                 None => Outcome::Next(Next::Exit),
             },
             _ = ct.cancelled() => Outcome::Next(Next::Exit),
-        }
-    }
-
-    /// A failed connect, told apart by what the transports noted: a
-    /// refusal for want of sign-in (or scope) during this attempt. A stored
-    /// sign-in due for a refresh is marked so the next try refreshes it.
-    fn refused(&self, failure: Failure) -> Failure {
-        let Some(refusal) = self.traffic.refusal(&self.entry.name) else {
-            return failure;
-        };
-        let code = if refusal.wants_scope() {
-            FailureCode::Scope
-        } else {
-            FailureCode::SignIn
-        };
-        let name = &self.entry.name;
-        let refresh_next = crate::auth::on_refused(&self.entry, &self.options.vars);
-        let reason = if refresh_next {
-            format!(
-                "{}; the stored sign-in is refreshed on the next try",
-                refusal.describe()
-            )
-        } else {
-            format!(
-                "{}: sign in (the server's Sign in, or mcpwb auth login {name})",
-                refusal.describe()
-            )
-        };
-        Failure {
-            refresh_next,
-            ..Failure::new(code, reason)
-        }
-    }
-
-    async fn after_failure(
-        &self,
-        failure: Failure,
-        attempt: u32,
-        commands: &mut mpsc::Receiver<Command>,
-        ct: &CancellationToken,
-    ) -> Next {
-        // Give the stderr drain a moment to record the last words.
-        tokio::time::sleep(Duration::from_millis(30)).await;
-        let stderr = self.traffic.last_stderr(&self.entry.name, 20);
-        let masked = self.traffic.mask_text(&self.entry.name, &failure.reason);
-        tracing::warn!(server = %self.entry.name, reason = %masked, code = ?failure.code, attempt, "server failed");
-        let Failure {
-            code,
-            reason,
-            refresh_next,
-        } = failure;
-        self.publish(
-            ServerState::Failed {
-                code,
-                reason: reason.clone(),
-                stderr: stderr.clone(),
-            },
-            None,
-        );
-        // A server that wants a sign-in waits for one: trying again without
-        // it would only be refused again (a stored sign-in due for a
-        // refresh is the exception).
-        let wait_for_sign_in = code == FailureCode::SignIn && !refresh_next;
-        if !self.options.auto_restart || wait_for_sign_in {
-            return tokio::select! {
-                _ = ct.cancelled() => Next::Exit,
-                cmd = commands.recv() => match cmd {
-                    Some(Command::Start | Command::Restart) => Next::Connect,
-                    Some(Command::Stop(ack)) => { let _ = ack.send(()); Next::Stopped }
-                    None => Next::Exit,
-                },
-            };
-        }
-        let factor = 2u32.saturating_pow(attempt.saturating_sub(1).min(16));
-        let delay = self
-            .options
-            .restart_initial
-            .saturating_mul(factor)
-            .min(self.options.restart_max);
-        self.publish(
-            ServerState::Restarting {
-                code,
-                attempt,
-                reason,
-                stderr,
-                next_try_in_ms: u32::try_from(delay.as_millis()).unwrap_or(u32::MAX),
-            },
-            None,
-        );
-        tokio::select! {
-            _ = tokio::time::sleep(delay) => Next::Connect,
-            _ = ct.cancelled() => Next::Exit,
-            cmd = commands.recv() => match cmd {
-                Some(Command::Start | Command::Restart) => Next::Connect,
-                Some(Command::Stop(ack)) => { let _ = ack.send(()); Next::Stopped }
-                None => Next::Exit,
-            },
         }
     }
 }

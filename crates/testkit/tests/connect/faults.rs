@@ -61,6 +61,23 @@ async fn exit_at_start_is_reported_with_its_stderr_and_retried_with_backoff() {
         "{stderr:?}"
     );
     assert!(next_try_in_ms >= 400, "backoff doubles: {next_try_in_ms}");
+    // Its life is kept, each failure with its code: the process exited
+    // during the handshake.
+    let life = h.life();
+    let failures: Vec<_> = life.iter().filter(|e| e.state == "failed").collect();
+    assert!(failures.len() >= 2, "{life:?}");
+    assert!(
+        failures
+            .iter()
+            .all(|e| e.code == Some(workbench_core::connect::FailureCode::Exited)),
+        "{life:?}"
+    );
+    assert_eq!(life[0].state, "starting");
+    assert!(
+        life.iter()
+            .any(|e| e.state == "restarting" && e.attempt == Some(2)),
+        "{life:?}"
+    );
     healthy_still_works(&wb).await;
     wb.shutdown().await;
     assert_eq!(
