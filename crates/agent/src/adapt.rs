@@ -40,19 +40,7 @@ const GEMINI_KEYWORDS: &[&str] = &[
 /// A name the provider accepts for `name`: `[A-Za-z0-9_-]{1,64}`, and for
 /// Gemini starting with a letter or `_`.
 pub fn tool_name(kind: ProviderKind, name: &str) -> String {
-    let mut out: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    if out.is_empty() {
-        out.push('_');
-    }
+    let mut out = workbench_core::config::sanitise(name);
     if kind == ProviderKind::Gemini
         && !out.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
     {

@@ -59,7 +59,7 @@ export function CompareView({ a, b }: { a: CallRow; b: CallRow }) {
       <section>
         <h3>Text</h3>
         {textChanged ? (
-          <pre className="line-diff" aria-label="Text difference">
+          <pre className="diff-lines" aria-label="Text difference">
             {text.map((l, i) => (
               <span key={i} className={l.op === "+" ? "added" : l.op === "-" ? "removed" : undefined}>
                 {`${l.op} ${l.text}\n`}

@@ -26,7 +26,7 @@ function Outcome({ result }: { result: CaseResult }) {
             <strong>{f.assertion}</strong>: {f.message}
           </p>
           {f.diff && (
-            <pre className="case-diff" aria-label="Expected (-) against actual (+)">
+            <pre className="diff-lines case-diff" aria-label="Expected (-) against actual (+)">
               {f.diff.trimEnd().split("\n").map((l, j) => (
                 <span key={j} className={l.startsWith("+") ? "added" : l.startsWith("-") ? "removed" : undefined}>
                   {`${l}\n`}

@@ -5,23 +5,11 @@
 
 use std::path::Path;
 
-use jsonc_parser::cst::{CstInputValue, CstRootNode};
-use serde_json::{Value, json};
+use jsonc_parser::cst::CstRootNode;
+use serde_json::json;
+use workbench_core::config::edit::input;
 
 use super::{Case, parse};
-
-fn input(value: &Value) -> CstInputValue {
-    match value {
-        Value::Null => CstInputValue::Null,
-        Value::Bool(b) => CstInputValue::Bool(*b),
-        Value::Number(n) => CstInputValue::Number(n.to_string()),
-        Value::String(s) => CstInputValue::String(s.clone()),
-        Value::Array(items) => CstInputValue::Array(items.iter().map(input).collect()),
-        Value::Object(map) => {
-            CstInputValue::Object(map.iter().map(|(k, v)| (k.clone(), input(v))).collect())
-        }
-    }
-}
 
 /// Add `case` (a call of `server`'s) to the suite at `path` (made, with
 /// that server, if missing); a name already taken gets " (2)", " (3)", ...

@@ -55,7 +55,7 @@ impl EditOp {
 }
 
 /// Convert a JSON value for insertion, keeping its key order.
-pub(crate) fn input(value: &Value) -> CstInputValue {
+pub fn input(value: &Value) -> CstInputValue {
     match value {
         Value::Null => CstInputValue::Null,
         Value::Bool(b) => CstInputValue::Bool(*b),
