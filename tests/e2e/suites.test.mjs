@@ -84,7 +84,10 @@ describe("history and suites", () => {
       await session.waitForTexts(".compare h2", (t) => t.length === 1);
       const same = await session.texts(".compare .muted");
       assert.ok(same.filter((s) => s === "The same.").length >= 2, `the two calls had the same arguments and result: ${same}`);
+      // The call saved to the suite is kept from pruning, and says so.
       const rowsNow = await session.findAll(".history-row");
+      await session.click(rowsNow[rowsNow.length - 1]);
+      await session.waitForTexts(".call-detail .call-badges .badge", (t) => t.includes("window") && t.includes("kept"));
       await session.click(rowsNow[0]);
       await session.waitForTexts(".call-detail h2", (t) => t.length === 1 && t[0] === "local/add");
       problems.push(...(await session.views("history")).map((p) => `history: ${p}`));

@@ -23,8 +23,8 @@ export interface HistoryBackend {
   suites(): Promise<SuiteInfo[]>;
   /** Run a suite (one case when `only` names it). */
   runSuite(path: string, only: string | null): Promise<SuiteReport>;
-  /** Add a case to a suite file (made if missing); the name it got. */
-  saveToSuite(path: string, server: string, entry: unknown): Promise<string>;
+  /** Add a case to a suite file (made if missing); the name it got. The call it came from (history id) is kept from pruning. */
+  saveToSuite(path: string, server: string, entry: unknown, call: number | null): Promise<string>;
   /** Where a new suite goes (the project's folder, else the user's). */
   suiteFolder(): Promise<string>;
   /** The history's cap and what it holds. */
@@ -44,7 +44,7 @@ export function tauriHistoryBackend(unwrap: Unwrap): HistoryBackend {
     toolHistory: async (server, tool, limit) => unwrap(await commands.toolHistory(server, tool, limit)),
     suites: async () => unwrap(await commands.suites()),
     runSuite: async (path, only) => unwrap(await commands.runSuite(path, only)),
-    saveToSuite: async (path, server, entry) => unwrap(await commands.saveToSuite(path, server, entry as JsonArg)),
+    saveToSuite: async (path, server, entry, call) => unwrap(await commands.saveToSuite(path, server, entry as JsonArg, call)),
     suiteFolder: async () => unwrap(await commands.suiteFolder()),
     historyUsage: async () => unwrap(await commands.historyUsage()),
     setHistoryCap: async (maxMib) => {

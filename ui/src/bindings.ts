@@ -42,8 +42,9 @@ export const commands = {
 	/**
 	 *  Add a case (`entry`: the JSON a suite file holds) calling `server` to
 	 *  the suite at `path`, made if missing; returns the name the case got.
+	 *  The call it came from (`call`, its history id) is kept from pruning.
 	 */
-	saveToSuite: (path: string, server: string, entry: Value) => typedError<string, ErrorInfo>(__TAURI_INVOKE("save_to_suite", { path, server, entry })),
+	saveToSuite: (path: string, server: string, entry: Value, call: number | null) => typedError<string, ErrorInfo>(__TAURI_INVOKE("save_to_suite", { path, server, entry, call })),
 	/**  Where a new suite goes: the project's folder when one is open, else the user's. */
 	suiteFolder: () => typedError<string, ErrorInfo>(__TAURI_INVOKE("suite_folder")),
 	/**  The history's cap (Settings) and what it holds now. */

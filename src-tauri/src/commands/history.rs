@@ -170,17 +170,26 @@ pub async fn run_suite<R: Runtime>(
 
 /// Add a case (`entry`: the JSON a suite file holds) calling `server` to
 /// the suite at `path`, made if missing; returns the name the case got.
+/// The call it came from (`call`, its history id) is kept from pruning.
 #[tauri::command]
 #[specta::specta]
 pub async fn save_to_suite<R: Runtime>(
     _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
     path: String,
     server: String,
     entry: serde_json::Value,
+    call: Option<i64>,
 ) -> Result<String, ErrorInfo> {
     let case: suite::Case = serde_json::from_value(entry)
         .map_err(|e| failed(format!("the case is not one a suite holds: {e}")))?;
-    suite::append_case(&PathBuf::from(path), &server, case).map_err(failed)
+    let name = suite::append_case(&PathBuf::from(path), &server, case).map_err(failed)?;
+    if let (Some(id), Some(store)) = (call, state.calls.store()) {
+        store
+            .set_call_saved(id, true)
+            .map_err(|e| failed(format!("the case was saved, the call not kept: {e}")))?;
+    }
+    Ok(name)
 }
 
 /// Where a new suite goes: the project's folder when one is open, else the user's.

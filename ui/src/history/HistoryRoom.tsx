@@ -168,7 +168,7 @@ export function HistoryRoom({ wb, active, open: opened, go }: { wb: Workbench; a
               }}
               canRunAgain={Boolean(definition(open))}
               onSave={(r) =>
-                setSaving({ server: r.server, tool: r.tool, definition: definition(r)?.tool, arguments: r.arguments, result: r.result, durationMs: r.duration_ms ?? 0 })
+                setSaving({ server: r.server, tool: r.tool, definition: definition(r)?.tool, arguments: r.arguments, result: r.result, durationMs: r.duration_ms ?? 0, historyId: r.id })
               }
               wb={wb}
             />
@@ -197,6 +197,11 @@ function CallDetail({ row, wb, onRunAgain, canRunAgain, onSave }: { row: CallRow
           <Badge tone={statusTone(row.status)}>{row.status}</Badge>
           <Badge>{row.origin}</Badge>
           {row.protocol && <Badge tone="info">{row.protocol}</Badge>}
+          {row.saved && (
+            <Badge tone="accent" title="Saved to a suite: kept whatever the history's size cap">
+              kept
+            </Badge>
+          )}
           <span className="history-meta">{when(row.started_at)}</span>
         </div>
         <div className="toolbar">

@@ -15,6 +15,8 @@ export type Saving = {
   arguments: unknown;
   result: unknown;
   durationMs: number;
+  /** The call's row in the history (kept from pruning once saved). */
+  historyId: number | null;
 };
 
 const NEW = "__new__";
@@ -62,7 +64,7 @@ export function SaveToSuite({ backend, call, onClose }: { backend: Backend; call
         tool: call.tool,
         arguments: call.arguments ?? {},
         expect: expectOf(proposals),
-      });
+      }, call.historyId);
       void queryClient.invalidateQueries({ queryKey: ["suites"] });
       toast(`Saved as "${got}"`, { description: path });
       onClose();

@@ -351,7 +351,15 @@ export function ToolPanel({
               icon={Save}
               onClick={() =>
                 latest.outcome &&
-                setSaving({ server: row.server, tool: toolName, definition: tool, arguments: latest.args ?? {}, result: latest.outcome.result, durationMs: latest.outcome.duration_ms ?? 0 })
+                setSaving({
+                  server: row.server,
+                  tool: toolName,
+                  definition: tool,
+                  arguments: latest.args ?? {},
+                  result: latest.outcome.result,
+                  durationMs: latest.outcome.duration_ms ?? 0,
+                  historyId: latest.outcome.history_id ?? null,
+                })
               }
             >
               Save to suite…
