@@ -383,6 +383,9 @@ export class Session {
       [1600, 1000],
     ]) {
       await this.resize(w, h);
+      // Let the window repaint at its new size before the first picture
+      // (one was caught half drawn).
+      await this.executeAsync("const done = arguments[arguments.length - 1]; requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 150)));");
       for (const theme of ["light", "dark"]) {
         await this.theme(theme);
         await this.screenshot(`${name}-${theme}-${w}x${h}`);

@@ -9,6 +9,6 @@ describe("the composer while a turn runs", () => {
     const { rerender } = render(<Composer running waiting={0} onSend={() => {}} onStop={() => {}} />);
     expect(screen.getByLabelText("Message").getAttribute("placeholder")).toMatch(/^The model is working/);
     rerender(<Composer running waiting={2} onSend={() => {}} onStop={() => {}} />);
-    expect(screen.getByLabelText("Message").getAttribute("placeholder")).toMatch(/^Waiting for you: 2 calls ask to be allowed/);
+    expect(screen.getByLabelText("Message").getAttribute("placeholder")).toMatch(/^Waiting for you to allow or deny 2 calls above/);
   });
 });

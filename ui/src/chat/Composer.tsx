@@ -45,7 +45,7 @@ export function Composer({
         aria-label="Message"
         placeholder={
           running && waiting > 0
-            ? `Waiting for you: ${waiting === 1 ? "a call asks" : `${waiting} calls ask`} to be allowed above (Esc stops the turn)`
+            ? `Waiting for you to allow or deny ${waiting === 1 ? "a call" : `${waiting} calls`} above (Esc stops)`
             : running
               ? "The model is working… (Esc stops it)"
               : "Ask something; the model may use your servers' tools. Enter sends, Shift+Enter for a new line."
