@@ -102,12 +102,10 @@ where
 {
     let mut child = child;
     let mode = lifecycle(handler.protocol);
-    let name = handler.server.clone();
     let service: RunningService<RoleClient, WorkbenchClient> =
         match rmcp::serve_client_with_lifecycle(handler, transport, mode).await {
             Ok(service) => service,
             Err(e) => {
-                let _ = &name;
                 let mut failure = Failure::new(
                     FailureCode::Handshake,
                     format!("the MCP handshake failed: {}", error_chain(&e)),
