@@ -40,8 +40,11 @@ enum Job {
     Flush(oneshot::Sender<()>),
 }
 
-/// Writes between two checks of the size cap.
-const PRUNE_EVERY: u32 = 256;
+/// Rows written between two exact counts of the kept bytes (another
+/// process — `mcpwb` beside the app — may write to the same store). In
+/// between, the writer adds what it wrote to its last count and prunes
+/// only when that passes the cap: counting reads every row.
+const RECOUNT_EVERY: u32 = 4096;
 /// How long a batch gathers after its first job: one transaction for a
 /// burst of calls instead of one a call (a flush ends the wait).
 const GATHER: Duration = Duration::from_millis(20);
@@ -178,6 +181,30 @@ fn to_row(secrets: &[String], mut call: Finished) -> NewCall {
     }
 }
 
+/// The writer yields to everything else: a call waiting on a pipe must not
+/// wait for a batch being written (on two cores the writer would otherwise
+/// take the core the caller and its server's process take turns on). Nice
+/// 10, not the idle class: under a steady full load it still gets about a
+/// tenth of a core (its work is a few percent of a call's), so the queue
+/// does not grow without end.
+fn background() {
+    #[cfg(target_os = "linux")]
+    if let Err(e) = rustix::process::setpriority_process(Some(rustix::thread::gettid()), 10) {
+        tracing::debug!("the history's writer keeps its priority: {e}");
+    }
+}
+
+/// The writer's running count of the history's size.
+#[derive(Default)]
+struct Kept {
+    /// None until counted (and after a failed count).
+    bytes: Option<i64>,
+    /// Rows written since the last count.
+    rows: u32,
+    /// What the last pruning left above the cap (0 when it got under).
+    unprunable: i64,
+}
+
 struct Writer {
     queue: Arc<Queue>,
     handles: std::sync::Weak<()>,
@@ -220,13 +247,14 @@ impl Writer {
     }
 
     fn run(self) {
-        let mut since_prune = PRUNE_EVERY;
+        background();
+        let mut kept = Kept::default();
         while let Some(jobs) = self.next_batch() {
-            self.write(jobs, &mut since_prune);
+            self.write(jobs, &mut kept);
         }
     }
 
-    fn write(&self, jobs: Vec<Job>, since_prune: &mut u32) {
+    fn write(&self, jobs: Vec<Job>, kept: &mut Kept) {
         let (store, traffic, rules) = (&self.store, &self.traffic, &self.rules);
         let mut secrets = Secrets::default();
         let mut rows = Vec::new();
@@ -255,17 +283,36 @@ impl Writer {
                     rows.len()
                 ),
             }
-            *since_prune += rows.len() as u32;
+            kept.rows += rows.len() as u32;
+            kept.bytes = kept
+                .bytes
+                .map(|b| b + rows.iter().map(|r| r.size() as i64).sum::<i64>());
         }
-        if *since_prune >= PRUNE_EVERY {
-            *since_prune = 0;
-            let cap = i64::from(rules.history().max_mib) * 1024 * 1024;
+        let cap = i64::from(rules.history().max_mib) * 1024 * 1024;
+        // When pruning could not get under the cap (saved and chat calls
+        // alone pass it), the next try waits for a sixteenth more.
+        let limit = cap.max(kept.unprunable + cap / 16);
+        if kept.rows >= RECOUNT_EVERY || kept.bytes.is_none_or(|b| b > limit) {
+            kept.rows = 0;
             match store.prune_calls(cap) {
-                Ok(0) => {}
-                Ok(n) => {
-                    tracing::info!("history: {n} oldest call(s) dropped to stay under {cap} bytes")
+                Ok(pruned) => {
+                    kept.bytes = Some(pruned.kept_bytes);
+                    kept.unprunable = if pruned.kept_bytes > cap {
+                        pruned.kept_bytes
+                    } else {
+                        0
+                    };
+                    if pruned.dropped > 0 {
+                        tracing::info!(
+                            "history: {} oldest call(s) dropped to stay under {cap} bytes",
+                            pruned.dropped
+                        )
+                    }
                 }
-                Err(e) => tracing::warn!("history: pruning failed: {e}"),
+                Err(e) => {
+                    kept.bytes = None;
+                    tracing::warn!("history: pruning failed: {e}")
+                }
             }
         }
         for done in flushed {

@@ -4,13 +4,16 @@
 //! (where the window's Settings writes them); this module owns them and
 //! writes only them, leaving the rest of the section as it is.
 //!
-//! Read on every decision (a stat of the file, parsed again only when it
-//! changed), so a tool denied in Settings is refused at once by a running
-//! bridge, chat or App.
+//! Read on every decision, so a tool denied in Settings is refused at once
+//! by a running bridge, chat or App: a change written by this process (the
+//! window's Settings) is seen on the next decision; a change by another
+//! process (the app beside `mcpwb serve`, an editor) within [`RECHECK`]
+//! (the file's stamp is looked at no more often; parsed again only when it
+//! changed).
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
-use std::time::SystemTime;
+use std::time::{Duration, Instant, SystemTime};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -79,9 +82,20 @@ impl Default for HistorySettings {
 /// The section `"history"`.
 pub const HISTORY_SECTION: &str = "history";
 
+/// How stale the rules may be against another process's write.
+pub const RECHECK: Duration = Duration::from_millis(20);
+
 type Stamp = Option<(SystemTime, u64)>;
-/// The file's stamp when last read (None: missing), and what it said.
-type Seen = Option<(Stamp, Arc<Rules>)>;
+
+/// The file as last read.
+struct Seen {
+    /// Its stamp (None: missing).
+    stamp: Stamp,
+    /// When the stamp was looked at, and this process's settings writes then.
+    checked: Instant,
+    writes: u64,
+    rules: Arc<Rules>,
+}
 
 fn stamp(file: &SettingsFile) -> Stamp {
     let m = std::fs::metadata(file.path()).ok()?;
@@ -92,7 +106,7 @@ fn stamp(file: &SettingsFile) -> Stamp {
 #[derive(Clone)]
 pub struct LiveRules {
     file: SettingsFile,
-    cached: Arc<Mutex<Seen>>,
+    cached: Arc<Mutex<Option<Seen>>>,
 }
 
 impl LiveRules {
@@ -111,23 +125,35 @@ impl LiveRules {
     /// (an edit in progress must not open every tool); a missing file is
     /// no rules.
     pub fn get(&self) -> Arc<Rules> {
-        let now = stamp(&self.file);
         let mut cached = self.cached.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((seen, rules)) = cached.as_ref()
-            && *seen == now
-        {
-            return rules.clone();
+        let writes = workbench_core::settings::writes();
+        if let Some(seen) = cached.as_mut() {
+            if seen.writes == writes && seen.checked.elapsed() < RECHECK {
+                return seen.rules.clone();
+            }
+            let now = stamp(&self.file);
+            if seen.stamp == now {
+                seen.checked = Instant::now();
+                seen.writes = writes;
+                return seen.rules.clone();
+            }
         }
+        let now = stamp(&self.file);
         let rules = match self.file.section::<Rules>(SECTION) {
             Ok(rules) => Arc::new(rules),
             Err(_) if now.is_none() => Arc::default(),
             Err(e) => {
                 tracing::warn!("the approval rules could not be read again: {e}");
                 // The last good rules hold (none when there never were).
-                cached.as_ref().map(|(_, r)| r.clone()).unwrap_or_default()
+                cached.as_ref().map(|s| s.rules.clone()).unwrap_or_default()
             }
         };
-        *cached = Some((now, rules.clone()));
+        *cached = Some(Seen {
+            stamp: now,
+            checked: Instant::now(),
+            writes,
+            rules: rules.clone(),
+        });
         rules
     }
 

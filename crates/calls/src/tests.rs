@@ -30,18 +30,30 @@ fn rules_are_read_live_and_a_broken_file_keeps_the_last_good_ones() {
         json!({"agent": {"providers": [], "tool_policies": {"s/t": "deny"}}}).to_string(),
     )
     .unwrap();
+    // Another process's write (an editor, the app beside `mcpwb serve`):
+    // seen once the recheck interval is over.
+    std::thread::sleep(rules::RECHECK * 2);
     assert_eq!(live.get().policy("s", "t"), ToolPolicy::Deny);
     std::fs::write(
         &path,
         json!({"agent": {"tool_policies": {"s/t": "allow", "s/u": "deny"}}}).to_string(),
     )
     .unwrap();
+    std::thread::sleep(rules::RECHECK * 2);
+    assert_eq!(live.get().policy("s", "t"), ToolPolicy::Allow);
+    // This process's write (the window's Settings): seen on the next read.
+    live.file()
+        .update(rules::SECTION, |a: &mut Rules| {
+            a.tool_policies.insert("s/t".into(), ToolPolicy::Ask);
+        })
+        .unwrap();
     assert_eq!(
         live.get().policy("s", "t"),
-        ToolPolicy::Allow,
-        "a change is seen at once"
+        ToolPolicy::Ask,
+        "a change made here is seen at once"
     );
     std::fs::write(&path, "{ \"agent\": ").unwrap();
+    std::thread::sleep(rules::RECHECK * 2);
     assert_eq!(
         live.get().policy("s", "u"),
         ToolPolicy::Deny,
@@ -71,4 +83,66 @@ fn approving_a_definition_keeps_the_rest_of_the_section() {
     );
     assert_eq!(all["window"]["zoom"], 2);
     assert_eq!(live.get().approved_definitions["s/t"]["description"], "d");
+}
+
+fn big_call(i: usize, pad: &str) -> history::Finished {
+    history::Finished {
+        origin: "window",
+        session: None,
+        message: None,
+        call_id: String::new(),
+        server: "demo".into(),
+        tool: "echo".into(),
+        arguments: json!({ "i": i, "pad": pad }),
+        result: None,
+        error: None,
+        status: workbench_store::CallStatus::Ok,
+        duration_ms: Some(1.0),
+        started_at: i as i64,
+        protocol: None,
+        traffic: (0, 0),
+        schema_violations: Vec::new(),
+    }
+}
+
+#[tokio::test]
+async fn the_writer_keeps_the_history_under_its_cap_as_it_goes() {
+    let dir = tempfile::tempdir().unwrap();
+    let settings = dir.path().join("settings.json");
+    std::fs::write(&settings, json!({"history": {"max_mib": 2}}).to_string()).unwrap();
+    let store = workbench_store::Store::open(&dir.path().join("h.sqlite3")).unwrap();
+    let traffic = workbench_core::traffic::TrafficLog::new(64);
+    let rules = LiveRules::new(SettingsFile::new(&settings));
+    let history = history::History::start(store.clone(), traffic, rules);
+    let pad = "x".repeat(64 * 1024);
+    // 6 MiB written in small batches against a 2 MiB cap.
+    for i in 0..96 {
+        drop(history.write(big_call(i, &pad)));
+        if i % 8 == 7 {
+            history.flush().await;
+        }
+    }
+    history.flush().await;
+    let (count, bytes) = store.calls_size().unwrap();
+    assert!(
+        bytes <= 2 * 1024 * 1024 + 8 * 70 * 1024,
+        "{bytes} bytes kept"
+    );
+    assert!((20..96).contains(&count), "{count} kept");
+    let newest = store
+        .history(&workbench_store::HistoryQuery {
+            limit: 1,
+            ..Default::default()
+        })
+        .unwrap();
+    assert_eq!(newest[0].arguments["i"], 95, "the newest stays");
+    // The cap lowered while it runs: the next batch prunes to it.
+    std::fs::write(&settings, json!({"history": {"max_mib": 1}}).to_string()).unwrap();
+    drop(history.write(big_call(96, &pad)));
+    history.flush().await;
+    let (_, bytes) = store.calls_size().unwrap();
+    assert!(
+        bytes <= 1024 * 1024,
+        "{bytes} bytes kept after the cap was lowered"
+    );
 }

@@ -29,6 +29,16 @@ pub fn default_path() -> PathBuf {
 
 pub use crate::paths::data_dir;
 
+/// Writes made by this process through any [`SettingsFile`]: a reader that
+/// caches (the approval rules) sees a change made here at once without
+/// asking the file system on every read.
+static WRITES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// How many times this process wrote a settings file.
+pub fn writes() -> u64 {
+    WRITES.load(std::sync::atomic::Ordering::Acquire)
+}
+
 /// The settings file. Cheap to clone; each call reads the file afresh, so
 /// a change made by the other face (app or CLI) is seen at once.
 #[derive(Debug, Clone)]
@@ -107,6 +117,7 @@ impl SettingsFile {
             .map_err(|e| Error::Internal(e.to_string()))?;
         text.push('\n');
         crate::config::store::write_atomic(&self.path, text.as_bytes(), false)?;
+        WRITES.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
         Ok(section)
     }
 }

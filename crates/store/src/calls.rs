@@ -82,6 +82,25 @@ pub struct NewCall {
     pub schema_violations: Vec<String>,
 }
 
+impl NewCall {
+    /// What the row counts against the history's size cap: its texts and
+    /// a fixed allowance for the rest.
+    pub fn size(&self) -> usize {
+        self.arguments.len()
+            + self.result.as_ref().map_or(0, String::len)
+            + self.error.as_ref().map_or(0, String::len)
+            + 200
+    }
+}
+
+/// What a pruning did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Pruned {
+    pub dropped: usize,
+    /// The bytes the kept calls count, after it.
+    pub kept_bytes: i64,
+}
+
 /// A call as recorded.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -183,10 +202,7 @@ impl Store {
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
             )?;
             for c in calls {
-                let size = c.arguments.len()
-                    + c.result.as_ref().map_or(0, String::len)
-                    + c.error.as_ref().map_or(0, String::len)
-                    + 200;
+                let size = c.size();
                 stmt.execute(params![
                     c.origin,
                     c.session,
@@ -315,13 +331,18 @@ impl Store {
     }
 
     /// Drop the oldest calls (never saved ones, never a chat's) until the
-    /// rest take at most `max_bytes`; returns how many went.
-    pub fn prune_calls(&self, max_bytes: i64) -> Result<usize> {
+    /// rest take at most `max_bytes`; says how many went and what is kept.
+    /// It reads every row's size: a writer keeps its own running estimate
+    /// and calls this only when the estimate passes the cap.
+    pub fn prune_calls(&self, max_bytes: i64) -> Result<Pruned> {
         let conn = self.lock();
         let total: i64 =
             conn.query_row("SELECT COALESCE(SUM(size), 0) FROM calls", [], |r| r.get(0))?;
         if total <= max_bytes {
-            return Ok(0);
+            return Ok(Pruned {
+                dropped: 0,
+                kept_bytes: total,
+            });
         }
         let excess = total - max_bytes;
         // The newest id among the oldest prunable rows whose sizes add up
@@ -341,10 +362,15 @@ impl Store {
             })?;
         // Not enough prunable rows to reach the cap: drop them all.
         let cut = cut.unwrap_or(i64::MAX);
-        let n = conn.execute(
+        let dropped = conn.execute(
             "DELETE FROM calls WHERE saved = 0 AND session_id IS NULL AND id <= ?1",
             [cut],
         )?;
-        Ok(n)
+        let kept_bytes =
+            conn.query_row("SELECT COALESCE(SUM(size), 0) FROM calls", [], |r| r.get(0))?;
+        Ok(Pruned {
+            dropped,
+            kept_bytes,
+        })
     }
 }

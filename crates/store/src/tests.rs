@@ -291,8 +291,9 @@ fn pruning_drops_the_oldest_first_and_never_saved_or_chat_calls() {
     assert_eq!(count, 10);
     // Room for about four calls.
     let cap = bytes * 4 / 10;
-    let dropped = store.prune_calls(cap).unwrap();
-    assert!(dropped >= 6, "{dropped}");
+    let pruned = store.prune_calls(cap).unwrap();
+    assert!(pruned.dropped >= 6, "{pruned:?}");
+    assert_eq!(pruned.kept_bytes, store.calls_size().unwrap().1);
     let left: Vec<i64> = store
         .history(&HistoryQuery::default())
         .unwrap()
@@ -303,7 +304,7 @@ fn pruning_drops_the_oldest_first_and_never_saved_or_chat_calls() {
     assert!(left.contains(&ids[9]), "the newest stays: {left:?}");
     assert!(!left.contains(&ids[1]), "the oldest unsaved goes: {left:?}");
     assert!(store.calls_size().unwrap().1 <= cap);
-    assert_eq!(store.prune_calls(cap).unwrap(), 0);
+    assert_eq!(store.prune_calls(cap).unwrap().dropped, 0);
 }
 
 #[test]

@@ -253,9 +253,13 @@ pub async fn set_history_cap<R: Runtime>(
         .map_err(ErrorInfo::from)?;
     // Pruned now, not at the next call.
     let store = store(&state)?;
-    tokio::task::spawn_blocking(move || store.prune_calls(i64::from(max_mib) * 1024 * 1024))
-        .await
-        .map_err(|e| failed(e.to_string()))?
-        .map_err(|e| failed(format!("the call history: {e}")))?;
+    tokio::task::spawn_blocking(move || {
+        store
+            .prune_calls(i64::from(max_mib) * 1024 * 1024)
+            .map(|_| ())
+    })
+    .await
+    .map_err(|e| failed(e.to_string()))?
+    .map_err(|e| failed(format!("the call history: {e}")))?;
     Ok(())
 }

@@ -10,12 +10,13 @@ use workbench_store::HistoryQuery;
 
 use super::{bridge_over, call, calls, connect, modes, workbench};
 
+/// As the window's Settings writes them (in the bridge's process).
 fn write_policies(dir: &std::path::Path, policies: Value) {
-    std::fs::write(
-        dir.join("settings.json"),
-        json!({ "agent": { "tool_policies": policies } }).to_string(),
-    )
-    .unwrap();
+    workbench_core::settings::SettingsFile::new(dir.join("settings.json"))
+        .update("agent", |agent: &mut serde_json::Map<String, Value>| {
+            agent.insert("tool_policies".into(), policies);
+        })
+        .unwrap();
 }
 
 #[tokio::test]
