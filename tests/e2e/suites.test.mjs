@@ -68,6 +68,11 @@ describe("history and suites", () => {
       assert.ok(rows.every((r) => r === "local/add"), rows.join(", "));
       const metas = await session.texts(".history-row .history-meta");
       assert.ok(metas.some((m) => m.startsWith("window")) && metas.some((m) => m.startsWith("suite")), metas.join(" | "));
+      // A call's messages, from this run's traffic log.
+      const here = await session.findAll(".history-row");
+      await session.click(here[here.length - 1]);
+      const said = await session.waitForTexts(".call-messages .call-message-what", (t) => t.length >= 2);
+      assert.ok(said.includes("tools/call") && said.includes("result of tools/call"), said.join(", "));
     } finally {
       await session.close();
     }
@@ -90,6 +95,8 @@ describe("history and suites", () => {
       await session.waitForTexts(".call-detail .call-badges .badge", (t) => t.includes("window") && t.includes("kept"));
       await session.click(rowsNow[0]);
       await session.waitForTexts(".call-detail h2", (t) => t.length === 1 && t[0] === "local/add");
+      // Made by the run before: its messages went with that run's log.
+      await session.waitForTexts(".call-messages .muted", (t) => t.some((x) => x.includes("not in this run's traffic log")));
       problems.push(...(await session.views("history")).map((p) => `history: ${p}`));
       // Run again: into the tool panel with its arguments.
       await session.clickText(".call-detail button", "Run again");

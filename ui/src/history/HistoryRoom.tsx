@@ -1,7 +1,7 @@
 // The History room: every call anyone made (by hand, the chat, the bridge,
 // mcpwb, suites), kept across restarts. Filter by server, tool, origin and
 // status, search arguments and results; open one whole; Run again in the
-// tool panel; Compare two; Save to a suite.
+// tool panel; Compare two; Save to a suite; see the messages it took.
 import { useEffect, useMemo, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { GitCompare, History, RotateCcw, Save } from "lucide-react";
@@ -10,6 +10,7 @@ import type { Workbench } from "../shell/workbench";
 import type { RoomId } from "../shell/route";
 import { Badge, Button, EmptyState, Skeleton, type Tone } from "../design";
 import { ResultView } from "../tools/ResultView";
+import { CallMessages } from "./CallMessages";
 import { CompareView } from "./CompareView";
 import { SaveToSuite, type Saving } from "./SaveToSuite";
 import "./history.css";
@@ -171,6 +172,7 @@ export function HistoryRoom({ wb, active, open: opened, go }: { wb: Workbench; a
                 setSaving({ server: r.server, tool: r.tool, definition: definition(r)?.tool, arguments: r.arguments, result: r.result, durationMs: r.duration_ms ?? 0, historyId: r.id })
               }
               wb={wb}
+              onOpenTraffic={(server) => go("traffic", server)}
             />
           ) : pair[0] && pair[1] ? (
             <CompareView a={pair[0]} b={pair[1]} />
@@ -186,7 +188,21 @@ export function HistoryRoom({ wb, active, open: opened, go }: { wb: Workbench; a
   );
 }
 
-function CallDetail({ row, wb, onRunAgain, canRunAgain, onSave }: { row: CallRow; wb: Workbench; onRunAgain: (r: CallRow) => void; canRunAgain: boolean; onSave: (r: CallRow) => void }) {
+function CallDetail({
+  row,
+  wb,
+  onRunAgain,
+  canRunAgain,
+  onSave,
+  onOpenTraffic,
+}: {
+  row: CallRow;
+  wb: Workbench;
+  onRunAgain: (r: CallRow) => void;
+  canRunAgain: boolean;
+  onSave: (r: CallRow) => void;
+  onOpenTraffic: (server: string) => void;
+}) {
   return (
     <article className="call-detail" aria-label={`Call ${row.id}`}>
       <header>
@@ -226,6 +242,7 @@ function CallDetail({ row, wb, onRunAgain, canRunAgain, onSave }: { row: CallRow
           <ResultView backend={wb.backend} server={row.server} result={row.result as Record<string, unknown>} durationMs={row.duration_ms} violations={row.schema_violations} checked={row.schema_violations.length > 0} />
         </>
       )}
+      <CallMessages row={row} wb={wb} onOpenTraffic={onOpenTraffic} />
     </article>
   );
 }
