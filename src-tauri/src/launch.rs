@@ -19,6 +19,9 @@ pub struct LaunchOptions {
     /// entries go back to it.
     pub project_dir: Option<PathBuf>,
     pub log_dir: Option<PathBuf>,
+    /// `--trust`: the person vouches for every entry of the files this run
+    /// opens, as they are now (remembered; a later change asks again).
+    pub trust: bool,
 }
 
 impl LaunchOptions {
@@ -28,6 +31,7 @@ impl LaunchOptions {
     pub fn from_env(args: impl IntoIterator<Item = OsString>) -> Result<Self, String> {
         let mut config = None;
         let mut project = None;
+        let mut trust = false;
         let mut args = args.into_iter();
         while let Some(arg) = args.next() {
             let text = arg.to_string_lossy();
@@ -41,6 +45,8 @@ impl LaunchOptions {
                 project = Some(PathBuf::from(value));
             } else if let Some(value) = text.strip_prefix("--project=") {
                 project = Some(PathBuf::from(value));
+            } else if text == "--trust" {
+                trust = true;
             } else if text.starts_with('-') {
                 return Err(format!("unknown option {text}"));
             } else {
@@ -66,6 +72,7 @@ impl LaunchOptions {
             config_path,
             project_dir,
             log_dir: std::env::var_os(LOG_DIR_ENV).map(PathBuf::from),
+            trust,
         })
     }
 }
@@ -112,6 +119,8 @@ mod tests {
     #[test]
     fn bad_arguments_are_refused_with_a_reason() {
         assert!(parse(&["--config"]).unwrap_err().contains("needs a path"));
+        assert!(parse(&["--trust", "--config", "/a.json"]).unwrap().trust);
+        assert!(!parse(&["--config", "/a.json"]).unwrap().trust);
         assert!(
             parse(&["--frobnicate"])
                 .unwrap_err()

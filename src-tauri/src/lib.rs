@@ -153,6 +153,20 @@ pub fn builder<R: Runtime>(options: LaunchOptions) -> tauri::Builder<R> {
                     workbench_core::ConfigFile::empty(&options.config_path)
                 }
             };
+            if options.trust {
+                // --trust: the person vouches for what the files hold now.
+                let trust = workbench_core::config::trust::Trust::app();
+                for entry in &config.servers {
+                    let file = workbench_core::config::trust::file_of(
+                        &config.path,
+                        config.project.as_deref(),
+                        entry,
+                    );
+                    if let Err(e) = trust.trust(&file, entry) {
+                        tracing::warn!(error = %e, server = %entry.name, "--trust: not recorded");
+                    }
+                }
+            }
             // The window comes first: the servers start once it says it is
             // interactive (or after 3 s whatever happens), one every 60 ms.
             let (gate, gate_rx) = tokio::sync::watch::channel(false);
@@ -288,7 +302,7 @@ pub fn run() {
         Ok(o) => o,
         Err(message) => {
             eprintln!("mcp-workbench: {message}");
-            eprintln!("usage: mcp-workbench [--config PATH] [--project DIR]");
+            eprintln!("usage: mcp-workbench [--config PATH] [--project DIR] [--trust]");
             std::process::exit(2);
         }
     };

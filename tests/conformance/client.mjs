@@ -22,7 +22,8 @@ writeFileSync(config, JSON.stringify({ mcpServers: { server: { type: "http", url
 const childEnv = { ...process.env, HOME: home, MCPWB_KEYCHAIN: "keyutils", MCPWB_KEYCHAIN_SERVICE: `mcpwb-conformance-${process.pid}` };
 
 function run(args, { json = false } = {}) {
-  const all = ["--config", config, "--timeout", "20", ...(json ? ["--json"] : []), ...args];
+  // The adapter wrote the config: it vouches for it (--trust).
+  const all = ["--trust", "--config", config, "--timeout", "20", ...(json ? ["--json"] : []), ...args];
   console.error(`$ mcpwb ${all.join(" ")}`);
   const out = spawnSync(mcpwb, all, { encoding: "utf8", env: childEnv, timeout: 60_000 });
   process.stderr.write(out.stderr ?? "");
@@ -117,10 +118,10 @@ async function signIn() {
   if (context.client_secret) oauth.clientSecret = "${CONFORMANCE_CLIENT_SECRET}";
   writeFileSync(config, JSON.stringify({ mcpServers: { server: { type: "http", url, oauth } } }, null, 2));
   childEnv.CONFORMANCE_CLIENT_SECRET = context.client_secret ?? "";
-  const args = ["--config", config, "auth", "login", "server", "--no-browser"];
+  const args = ["--trust", "--config", config, "auth", "login", "server", "--no-browser"];
   const login = await runWithBrowser(args);
   if (login.status !== 0) return login.status;
-  const using = ["--config", config, "--timeout", "20", "--sign-in=print"];
+  const using = ["--trust", "--config", config, "--timeout", "20", "--sign-in=print"];
   try {
     const listed = await runWithBrowser([...using, "--json", "tools", "server"]);
     if (listed.status !== 0) return listed.status;

@@ -98,11 +98,15 @@ export class Driver {
     fresh.child.stderr.on("data", (d) => (this.output += d));
   }
 
-  /** Open a session on the app with these command-line arguments; retried while the driver starts. */
-  async session(args = []) {
+  /**
+   * Open a session on the app with these command-line arguments; retried while the driver starts.
+   * The configs the tests write stand for the person's own: `--trust` is passed unless `trust: false`
+   * (a test of consent itself).
+   */
+  async session(args = [], { trust = true } = {}) {
     const caps = {
       capabilities: {
-        alwaysMatch: { "tauri:options": { application: APP_BINARY(), args } },
+        alwaysMatch: { "tauri:options": { application: APP_BINARY(), args: trust ? ["--trust", ...args] : args } },
       },
     };
     const deadline = Date.now() + 20_000;

@@ -72,7 +72,7 @@ async function launch(demo, n) {
   for (let i = 0; i < n; i++) servers[`demo-${i + 1}`] = { command: demo, args: ["--name", `demo-${i + 1}`] };
   const config = join(env.HOME, `startup-${n}.json`);
   writeFileSync(config, JSON.stringify({ mcpServers: servers }));
-  const app = spawn(APP_BINARY(), ["--config", config], { env, stdio: "ignore" });
+  const app = spawn(APP_BINARY(), ["--trust", "--config", config], { env, stdio: "ignore" });
   try {
     const deadline = Date.now() + 60_000;
     let text = "";

@@ -1680,6 +1680,41 @@ export type SessionRow = {
 	usage: Usage,
 };
 
+/**  One name and value of a trust request. */
+export type Shown = Shown_Serialize | Shown_Deserialize;
+
+/**  One name and value of a trust request. */
+export type Shown_Deserialize = {
+	name: string,
+	/**
+	 *  The value as written; a literal credential is masked (a `${...}`
+	 *  reference is shown: it names where the value comes from).
+	 */
+	value: string,
+	masked: boolean,
+	/**
+	 *  Why this variable changes what runs (`PYTHONPATH`, `NODE_OPTIONS`,
+	 *  `LD_PRELOAD`, `PATH`, a package index, ...), when it does.
+	 */
+	changes_what_runs?: string | null,
+};
+
+/**  One name and value of a trust request. */
+export type Shown_Serialize = {
+	name: string,
+	/**
+	 *  The value as written; a literal credential is masked (a `${...}`
+	 *  reference is shown: it names where the value comes from).
+	 */
+	value: string,
+	masked: boolean,
+	/**
+	 *  Why this variable changes what runs (`PYTHONPATH`, `NODE_OPTIONS`,
+	 *  `LD_PRELOAD`, `PATH`, a package index, ...), when it does.
+	 */
+	changes_what_runs: string | null,
+};
+
 /**  How to sign in from the window. */
 export type SignInOptions = SignInOptions_Serialize | SignInOptions_Deserialize;
 
@@ -2067,14 +2102,14 @@ export type Trial_Serialize = {
 };
 
 /**
- *  What the person sees before trusting an entry: everything it will run
- *  or send, with secret values left out.
+ *  What the person sees before trusting an entry: everything it will run,
+ *  send or let run unasked, with secret values masked.
  */
 export type TrustRequest = TrustRequest_Serialize | TrustRequest_Deserialize;
 
 /**
- *  What the person sees before trusting an entry: everything it will run
- *  or send, with secret values left out.
+ *  What the person sees before trusting an entry: everything it will run,
+ *  send or let run unasked, with secret values masked.
  */
 export type TrustRequest_Deserialize = {
 	name: string,
@@ -2084,20 +2119,30 @@ export type TrustRequest_Deserialize = {
 	/**  The full command line, shell-quoted (stdio), or the URL (remote). */
 	target: string,
 	cwd?: string | null,
-	/**  Environment variable names (values are not shown: they may be secret). */
-	env_keys: string[],
-	/**  Header names (values are not shown). */
-	header_names: string[],
+	/**  Environment variables as the file has them (references unexpanded). */
+	env: Shown_Deserialize[],
+	/**  Headers as the file has them. */
+	headers: Shown_Deserialize[],
 	/**
-	 *  Every `${...}` the entry uses: what it will read from the
-	 *  environment, the keychain or the person.
+	 *  Every `${...}` the entry uses, in any field (the `oauth` block's
+	 *  too): what it will read from the environment, the keychain or the
+	 *  person.
 	 */
 	references: string[],
+	/**
+	 *  Tools it lets run without asking (`autoApprove`, `alwaysAllow`;
+	 *  `*` for `"trust": true`).
+	 */
+	auto_approve: string[],
+	/**  `"allowInsecure"`: credentials may go over plain http. */
+	allow_insecure: boolean,
+	/**  The `oauth` block's client id and scope (its secret is masked). */
+	oauth: Shown_Deserialize[],
 };
 
 /**
- *  What the person sees before trusting an entry: everything it will run
- *  or send, with secret values left out.
+ *  What the person sees before trusting an entry: everything it will run,
+ *  send or let run unasked, with secret values masked.
  */
 export type TrustRequest_Serialize = {
 	name: string,
@@ -2107,15 +2152,25 @@ export type TrustRequest_Serialize = {
 	/**  The full command line, shell-quoted (stdio), or the URL (remote). */
 	target: string,
 	cwd: string | null,
-	/**  Environment variable names (values are not shown: they may be secret). */
-	env_keys: string[],
-	/**  Header names (values are not shown). */
-	header_names: string[],
+	/**  Environment variables as the file has them (references unexpanded). */
+	env: Shown_Serialize[],
+	/**  Headers as the file has them. */
+	headers: Shown_Serialize[],
 	/**
-	 *  Every `${...}` the entry uses: what it will read from the
-	 *  environment, the keychain or the person.
+	 *  Every `${...}` the entry uses, in any field (the `oauth` block's
+	 *  too): what it will read from the environment, the keychain or the
+	 *  person.
 	 */
 	references: string[],
+	/**
+	 *  Tools it lets run without asking (`autoApprove`, `alwaysAllow`;
+	 *  `*` for `"trust": true`).
+	 */
+	auto_approve: string[],
+	/**  `"allowInsecure"`: credentials may go over plain http. */
+	allow_insecure: boolean,
+	/**  The `oauth` block's client id and scope (its secret is masked). */
+	oauth: Shown_Serialize[],
 };
 
 /**  Tokens counted by the provider. */

@@ -158,8 +158,10 @@ fn launch(root: &Path, screenshot: Option<&Path>) -> Result {
             None
         }
     };
+    // The example is this repository's own file and the person asked to
+    // open it: its entries are trusted for them (--trust).
     let app_cmd = format!(
-        "{} --config {}",
+        "{} --trust --config {}",
         shell_quote(&app.display().to_string()),
         shell_quote(&config.display().to_string())
     );

@@ -60,7 +60,7 @@ fn main() {
     .unwrap();
     let mcpwb = |args: &[&str]| {
         let mut c = Command::new(MCPWB);
-        c.arg("--config")
+        c.args(["--trust", "--config"])
             .arg(&config)
             .args(args)
             .env("HOME", dir.path())

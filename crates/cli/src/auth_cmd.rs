@@ -68,17 +68,28 @@ struct Target {
     url: String,
     owner: String,
     keychain: Keychain,
-    /// The entry's `"oauth"` block, expanded.
-    client: workbench_core::config::OAuthClient,
+    /// The entry's `"oauth"` block, expanded (Err: it may not sign in,
+    /// e.g. not trusted).
+    client: Result<workbench_core::config::OAuthClient, String>,
 }
 
 fn target(cli: &Cli, name: &str) -> Result<Target, Failure> {
-    let config = ConfigFile::load_scoped(
+    let mut config = ConfigFile::load_scoped(
         &cli.config
             .clone()
             .unwrap_or_else(workbench_core::config::default_user_config),
         cli.project.as_deref(),
     )?;
+    let trust = workbench_core::config::trust::Trust::app();
+    if cli.trust
+        && let Some(entry) = config.servers.iter().find(|e| e.name == name)
+    {
+        // --trust: the person vouches for it (remembered), as for a run.
+        let file =
+            workbench_core::config::trust::file_of(&config.path, config.project.as_deref(), entry);
+        trust.trust(&file, entry)?;
+    }
+    trust.mark(&mut config);
     let entry = config
         .servers
         .iter()
@@ -86,7 +97,7 @@ fn target(cli: &Cli, name: &str) -> Result<Target, Failure> {
         .ok_or_else(|| workbench_core::Error::UnknownServer(name.into()))?;
     let vars = Vars::from_process(cli.project.clone());
     let (url, owner) = auth::target(entry, &vars).map_err(Failure::Usage)?;
-    let client = auth::client_of(entry, &vars).map_err(Failure::Usage)?;
+    let client = auth::client_of(entry, &vars);
     Ok(Target {
         url,
         owner,
@@ -140,23 +151,24 @@ async fn login_from(
     challenge: Option<auth::discover::Challenge>,
 ) -> Result<(Timeline, Result<auth::Tokens, flow::SignInError>), Failure> {
     let t = target(cli, name)?;
+    let client = t.client.clone().map_err(Failure::Usage)?;
     // The flags first, else the entry's "oauth" block.
     let secret = match &how.client_secret_env {
         Some(var) => {
             Some(std::env::var(var).map_err(|_| Failure::Usage(format!("{var} is not set")))?)
         }
-        None if how.client_id.is_none() => t.client.client_secret.clone(),
+        None if how.client_id.is_none() => client.client_secret.clone(),
         None => None,
     };
     let no_browser = how.no_browser;
     let opts = flow::LoginOptions {
-        client_id: how.client_id.clone().or(t.client.client_id.clone()),
+        client_id: how.client_id.clone().or(client.client_id.clone()),
         client_secret: secret,
         client_metadata_url: how
             .client_metadata_url
             .clone()
-            .or(t.client.client_metadata_url.clone()),
-        scope: how.scope.clone().or(t.client.scope.clone()),
+            .or(client.client_metadata_url.clone()),
+        scope: how.scope.clone().or(client.scope.clone()),
         open: Box::new(move |url| {
             eprintln!("Open this address to sign in:\n  {url}");
             if no_browser {

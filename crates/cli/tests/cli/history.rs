@@ -13,6 +13,7 @@ use super::{BIN, demo_config, stderr, stdout};
 /// the other tests or the user).
 fn mcpwb_in(home: &Path, args: &[&str]) -> std::process::Output {
     Command::new(BIN)
+        .arg("--trust")
         .args(args)
         .env_remove("MCPWB_CONFIG")
         .env_remove("XDG_CONFIG_HOME")

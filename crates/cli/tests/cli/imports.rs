@@ -50,6 +50,6 @@ fn an_import_shows_command_lines_and_a_projects_file_stays_in_the_project() {
     let written = std::fs::read_to_string(project.join(".mcp.json")).unwrap();
     assert!(written.contains("files mcp"), "{written}");
     assert!(!std::fs::read_to_string(&cfg).unwrap().contains("files"));
-    let out = mcpwb(&["servers", "--config", &cfg, "--project", &proj]);
+    let out = mcpwb_as_found(&["servers", "--config", &cfg, "--project", &proj]);
     assert!(stdout(&out).contains("not trusted"), "{}", stdout(&out));
 }

@@ -48,7 +48,7 @@ impl Project {
     fn test(&self, extra: &[&str], env: &[(&str, &str)]) -> std::process::Output {
         let home = self.dir.path().join("home");
         let mut c = Command::new(BIN);
-        c.args(["--config", &self.config, "--project"])
+        c.args(["--trust", "--config", &self.config, "--project"])
             .arg(self.dir.path())
             .arg("test")
             .args(extra)

@@ -208,12 +208,28 @@ pub fn target(
     Ok((url, owner))
 }
 
+/// Why an entry may not sign in yet: the person has not trusted it (a
+/// sign-in sends its `oauth` block's values, secrets included, to the
+/// addresses it names).
+pub fn untrusted(entry: &crate::config::ServerEntry) -> Option<String> {
+    (!entry.trusted).then(|| {
+        format!(
+            "{0} is not trusted yet, so it does not sign in: read where it sends what (the trust card in the window, `mcpwb config show {0}`), then trust it (`mcpwb config trust {0}`)",
+            entry.name
+        )
+    })
+}
+
 /// The entry's `"oauth"` block with its `${...}` references expanded (its
 /// secrets read under its own keychain prefix); empty when it has none.
+/// Only for a sign-in, so refused for an entry not trusted.
 pub fn client_of(
     entry: &crate::config::ServerEntry,
     vars: &crate::config::vars::Vars,
 ) -> Result<crate::config::OAuthClient, String> {
+    if let Some(why) = untrusted(entry) {
+        return Err(why);
+    }
     let Some(o) = &entry.oauth else {
         return Ok(Default::default());
     };

@@ -3,12 +3,19 @@
 //! sends credentials (URL, headers): trust is remembered per file and entry
 //! name with a fingerprint of exactly that, so a changed entry asks again.
 //!
-//! - A project's `.mcp.json` is never trusted by default.
-//! - The user's own file, the first time it is seen, is trusted as it is
-//!   (those entries were there before the workbench looked); after that an
-//!   entry added or changed by an edit outside the app or `mcpwb` waits.
-//! - What the app or `mcpwb config` writes for the person is trusted as
-//!   written; imports are not (the person trusts them after reading them).
+//! - No file is trusted by default: not a project's `.mcp.json`, not a file
+//!   named with `--config`, not the user's own file found already there (a
+//!   cloned dotfiles repository, an import into a fresh install). An entry
+//!   is trusted when the person confirms it (the trust card, `mcpwb config
+//!   trust`, `--trust`) or wrote it through the app or `mcpwb config` —
+//!   which is also how the file the workbench creates is trusted.
+//! - An edit by the person keeps an untrusted entry untrusted (a rename, a
+//!   duplicate, a changed field): only entries they wrote new, or trusted
+//!   ones they changed, are trusted as written. Imports are not trusted.
+//! - The fingerprint covers what runs (command, args, env, cwd), where
+//!   credentials go (URL, headers, `allowInsecure`, the `oauth` block) and
+//!   what may run without asking (`autoApprove`, `alwaysAllow`, `trust`):
+//!   a later pull that adds any of them asks again.
 //!
 //! The record lives in the app's data folder (`trust.json`), machine-local:
 //! not beside a config that may be synced or shared.
@@ -22,8 +29,8 @@ use sha2::{Digest, Sha256};
 use super::{ConfigFile, Scope, ServerEntry, Transport};
 use crate::error::{Error, Result};
 
-/// What the person sees before trusting an entry: everything it will run
-/// or send, with secret values left out.
+/// What the person sees before trusting an entry: everything it will run,
+/// send or let run unasked, with secret values masked.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct TrustRequest {
@@ -34,13 +41,81 @@ pub struct TrustRequest {
     /// The full command line, shell-quoted (stdio), or the URL (remote).
     pub target: String,
     pub cwd: Option<String>,
-    /// Environment variable names (values are not shown: they may be secret).
-    pub env_keys: Vec<String>,
-    /// Header names (values are not shown).
-    pub header_names: Vec<String>,
-    /// Every `${...}` the entry uses: what it will read from the
-    /// environment, the keychain or the person.
+    /// Environment variables as the file has them (references unexpanded).
+    pub env: Vec<Shown>,
+    /// Headers as the file has them.
+    pub headers: Vec<Shown>,
+    /// Every `${...}` the entry uses, in any field (the `oauth` block's
+    /// too): what it will read from the environment, the keychain or the
+    /// person.
     pub references: Vec<String>,
+    /// Tools it lets run without asking (`autoApprove`, `alwaysAllow`;
+    /// `*` for `"trust": true`).
+    pub auto_approve: Vec<String>,
+    /// `"allowInsecure"`: credentials may go over plain http.
+    pub allow_insecure: bool,
+    /// The `oauth` block's client id and scope (its secret is masked).
+    pub oauth: Vec<Shown>,
+}
+
+/// One name and value of a trust request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Shown {
+    pub name: String,
+    /// The value as written; a literal credential is masked (a `${...}`
+    /// reference is shown: it names where the value comes from).
+    pub value: String,
+    pub masked: bool,
+    /// Why this variable changes what runs (`PYTHONPATH`, `NODE_OPTIONS`,
+    /// `LD_PRELOAD`, `PATH`, a package index, ...), when it does.
+    pub changes_what_runs: Option<String>,
+}
+
+/// Environment variables that change which code a command runs (or where
+/// its packages come from), with why.
+pub fn changes_what_runs(name: &str) -> Option<&'static str> {
+    let upper = name.to_ascii_uppercase();
+    let why = match upper.as_str() {
+        "PATH" => "chooses which program each command name runs",
+        "PYTHONPATH" | "PYTHONHOME" | "PYTHONUSERBASE" => {
+            "Python imports modules from there first (a planted sitecustomize.py runs at start)"
+        }
+        "PYTHONSTARTUP" | "PYTHONINSPECT" | "PYTHONBREAKPOINT" => "Python runs code it names",
+        "NODE_OPTIONS" => "Node loads the modules it names (--require, --import) before the server",
+        "NODE_PATH" => "Node resolves modules from there",
+        "LD_PRELOAD"
+        | "LD_LIBRARY_PATH"
+        | "LD_AUDIT"
+        | "DYLD_INSERT_LIBRARIES"
+        | "DYLD_LIBRARY_PATH" => "loads native libraries into the process",
+        "PERL5LIB" | "PERL5OPT" | "PERLLIB" | "RUBYOPT" | "RUBYLIB" => {
+            "the interpreter loads code from there"
+        }
+        "BASH_ENV" | "ENV" | "ZDOTDIR" | "PROMPT_COMMAND" => {
+            "the shell runs the file or command it names"
+        }
+        "JAVA_TOOL_OPTIONS" | "_JAVA_OPTIONS" | "JDK_JAVA_OPTIONS" => {
+            "the JVM loads agents it names"
+        }
+        "GIT_SSH_COMMAND" | "GIT_EXEC_PATH" | "GIT_CONFIG_GLOBAL" => "git runs what it names",
+        "PIP_INDEX_URL"
+        | "PIP_EXTRA_INDEX_URL"
+        | "UV_INDEX_URL"
+        | "UV_EXTRA_INDEX_URL"
+        | "UV_DEFAULT_INDEX"
+        | "UV_INDEX"
+        | "NPM_CONFIG_REGISTRY"
+        | "YARN_REGISTRY"
+        | "BUN_CONFIG_REGISTRY" => "packages (uvx, pipx, npx) are fetched from another index",
+        "HOME" | "XDG_CONFIG_HOME" => "programs read their start-up files from there",
+        _ if upper.starts_with("NPM_CONFIG_") => "changes how npm and npx install and run packages",
+        _ if upper.starts_with("LD_") || upper.starts_with("DYLD_") => {
+            "changes how native libraries are loaded"
+        }
+        _ => return None,
+    };
+    Some(why)
 }
 
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -56,13 +131,125 @@ pub struct Trust {
     path: PathBuf,
 }
 
-/// The fingerprint of what an entry runs or where it sends credentials.
+fn hex(h: Sha256) -> String {
+    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// The fingerprint of what an entry runs, where it sends credentials and
+/// what it lets run without asking (`2:` and a SHA-256).
 pub fn fingerprint(entry: &ServerEntry) -> String {
     let mut h = Sha256::new();
     h.update(format!("{:?}", entry.transport).as_bytes());
     h.update(format!("{:?}", entry.protocol).as_bytes());
-    let bytes = h.finalize();
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    let mut approve = entry.auto_approve.clone();
+    approve.sort();
+    approve.dedup();
+    h.update(format!("{approve:?}").as_bytes());
+    h.update(format!("{:?}", entry.oauth).as_bytes());
+    h.update(if entry.allow_insecure { b"1" } else { b"0" });
+    format!("2:{}", hex(h))
+}
+
+/// The fingerprint before it covered approvals and the `oauth` block.
+fn fingerprint_v1(entry: &ServerEntry) -> String {
+    let mut h = Sha256::new();
+    h.update(format!("{:?}", entry.transport).as_bytes());
+    h.update(format!("{:?}", entry.protocol).as_bytes());
+    hex(h)
+}
+
+/// Whether a recorded fingerprint vouches for `entry` as it is. A record
+/// from before approvals and `oauth` were covered still vouches for an
+/// entry that has none of them (it covered everything such an entry has).
+fn vouches(recorded: &str, entry: &ServerEntry) -> bool {
+    if recorded.starts_with("2:") {
+        return recorded == fingerprint(entry);
+    }
+    recorded == fingerprint_v1(entry)
+        && entry.auto_approve.is_empty()
+        && entry.oauth.is_none()
+        && !entry.allow_insecure
+}
+
+/// What an entry is, whatever its name: its fingerprint with its own
+/// secret ids written without the name (a rename or a duplicate moves them
+/// to the new name; it is still the same entry).
+fn shape(entry: &ServerEntry) -> String {
+    let unnamed = |text: &str| -> String {
+        let own = format!("{}/", entry.name);
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some(at) = rest.find("${secret:") {
+            out.push_str(&rest[..at + 9]);
+            rest = &rest[at + 9..];
+            // `<name>/...` (the user's file) or `project-<hash>/<name>/...`.
+            let skip = match rest.split_once('/') {
+                Some((first, after))
+                    if first.starts_with("project-") && after.starts_with(&own) =>
+                {
+                    first.len() + 1
+                }
+                _ => 0,
+            };
+            out.push_str(&rest[..skip]);
+            rest = &rest[skip..];
+            if let Some(after) = rest.strip_prefix(own.as_str()) {
+                out.push_str("\u{0}/");
+                rest = after;
+            }
+        }
+        out.push_str(rest);
+        out
+    };
+    let mut e = entry.clone();
+    e.transport = match &entry.transport {
+        Transport::Stdio {
+            command,
+            args,
+            env,
+            cwd,
+        } => Transport::Stdio {
+            command: unnamed(command),
+            args: args.iter().map(|a| unnamed(a)).collect(),
+            env: env.iter().map(|(k, v)| (k.clone(), unnamed(v))).collect(),
+            cwd: cwd.as_deref().map(unnamed),
+        },
+        Transport::StreamableHttp { url, headers } => Transport::StreamableHttp {
+            url: unnamed(url),
+            headers: headers
+                .iter()
+                .map(|(k, v)| (k.clone(), unnamed(v)))
+                .collect(),
+        },
+        Transport::Sse { url, headers } => Transport::Sse {
+            url: unnamed(url),
+            headers: headers
+                .iter()
+                .map(|(k, v)| (k.clone(), unnamed(v)))
+                .collect(),
+        },
+        Transport::RemoteAuto { url, headers } => Transport::RemoteAuto {
+            url: unnamed(url),
+            headers: headers
+                .iter()
+                .map(|(k, v)| (k.clone(), unnamed(v)))
+                .collect(),
+        },
+    };
+    if let Some(o) = &mut e.oauth {
+        for v in [
+            &mut o.client_id,
+            &mut o.client_secret,
+            &mut o.scope,
+            &mut o.client_metadata_url,
+        ]
+        .into_iter()
+        .flatten()
+        {
+            *v = unnamed(v);
+        }
+    }
+    fingerprint(&e)
 }
 
 /// The file an entry of a (merged) config is in.
@@ -139,24 +326,9 @@ impl Trust {
         Ok(())
     }
 
-    /// Mark each entry of `config` trusted or not. The user's file, the
-    /// first time it is seen, is recorded as trusted as it is.
+    /// Mark each entry of `config` trusted or not, by the record.
     pub fn mark(&self, config: &mut ConfigFile) {
-        let _file = self.exclusive();
-        let mut record = self.read();
-        let user = key(&config.path);
-        if !record.files.contains_key(&user) && config.path.exists() {
-            let seen: BTreeMap<String, String> = config
-                .servers
-                .iter()
-                .filter(|e| e.scope == Scope::User)
-                .map(|e| (e.name.clone(), fingerprint(e)))
-                .collect();
-            record.files.insert(user, seen);
-            if let Err(e) = self.write(&record) {
-                tracing::warn!(error = %e, "cannot write the trust record");
-            }
-        }
+        let record = self.read();
         let (path, project) = (config.path.clone(), config.project.clone());
         for entry in &mut config.servers {
             let file = key(&file_of(&path, project.as_deref(), entry));
@@ -164,7 +336,7 @@ impl Trust {
                 .files
                 .get(&file)
                 .and_then(|m| m.get(&entry.name))
-                .is_some_and(|fp| *fp == fingerprint(entry));
+                .is_some_and(|fp| vouches(fp, entry));
         }
     }
 
@@ -181,44 +353,60 @@ impl Trust {
     }
 
     /// After the person's own save of `file` (the app, `mcpwb config`):
-    /// entries that are new or changed in what they run are trusted as
-    /// written; the others keep what they had.
+    /// an entry they wrote new is trusted as written, and so is a trusted
+    /// entry they changed; an untrusted entry stays untrusted whatever the
+    /// edit (a renamed or duplicated one too: it is still what came from
+    /// elsewhere). A file the workbench creates (`before` empty) is all the
+    /// person's.
     pub fn trust_changes(&self, file: &Path, before: &str, after: &str) -> Result<()> {
-        let entries = |text: &str| -> BTreeMap<String, String> {
+        let entries = |text: &str| -> Vec<ServerEntry> {
+            if text.trim().is_empty() {
+                return Vec::new();
+            }
             ConfigFile::parse(file, text)
-                .map(|c| {
-                    c.servers
-                        .iter()
-                        .map(|e| (e.name.clone(), fingerprint(e)))
-                        .collect()
-                })
+                .map(|c| c.servers)
                 .unwrap_or_default()
         };
         let (old, new) = (entries(before), entries(after));
         let _file = self.exclusive();
         let mut record = self.read();
         let trusted = record.files.entry(key(file)).or_default();
-        let mut changed = false;
-        for (name, fp) in &new {
-            if old.get(name) == Some(fp) {
-                continue;
-            }
-            // A rename (same content, the old name gone) keeps the trust it
-            // had: renaming an untrusted server does not vouch for it.
-            let renamed_from = old
+        let was_trusted = |e: &ServerEntry| trusted.get(&e.name).is_some_and(|fp| vouches(fp, e));
+        let mut vouched = Vec::new();
+        for entry in &new {
+            let fp = fingerprint(entry);
+            let source = old
                 .iter()
-                .find(|(o, ofp)| *ofp == fp && !new.contains_key(*o))
-                .map(|(o, _)| o.clone());
-            let vouched = match &renamed_from {
-                Some(o) => trusted.get(o) == Some(fp),
-                None => true,
-            };
-            if vouched {
-                trusted.insert(name.clone(), fp.clone());
-                changed = true;
+                .find(|o| o.name == entry.name)
+                .or_else(|| old.iter().find(|o| shape(o) == shape(entry)));
+            match source {
+                Some(o) if o.name == entry.name && fingerprint(o) == fp => {}
+                Some(o) if was_trusted(o) => vouched.push((entry.name.clone(), fp)),
+                Some(_) => {}
+                None => vouched.push((entry.name.clone(), fp)),
             }
         }
-        if changed { self.write(&record) } else { Ok(()) }
+        if vouched.is_empty() {
+            return Ok(());
+        }
+        trusted.extend(vouched);
+        self.write(&record)
+    }
+}
+
+fn shown(name: &str, value: &str) -> Shown {
+    // A reference names where the value comes from: shown as written.
+    let literal = !value.contains("${");
+    let masked = literal && !value.is_empty() && super::vars::sounds_secret(name);
+    Shown {
+        name: name.to_string(),
+        value: if masked {
+            "••••••".into()
+        } else {
+            value.to_string()
+        },
+        masked,
+        changes_what_runs: changes_what_runs(name).map(str::to_string),
     }
 }
 
@@ -227,7 +415,7 @@ pub fn request(config: &ConfigFile, entry: &ServerEntry) -> TrustRequest {
     let file = file_of(&config.path, config.project.as_deref(), entry)
         .display()
         .to_string();
-    let (target, cwd, env_keys, header_names) = match &entry.transport {
+    let (target, cwd, env, headers) = match &entry.transport {
         Transport::Stdio {
             command,
             args,
@@ -240,7 +428,7 @@ pub fn request(config: &ConfigFile, entry: &ServerEntry) -> TrustRequest {
                 .collect::<Vec<_>>()
                 .join(" "),
             cwd.clone(),
-            env.keys().cloned().collect(),
+            env.iter().map(|(k, v)| shown(k, v)).collect(),
             Vec::new(),
         ),
         Transport::StreamableHttp { url, headers }
@@ -249,17 +437,46 @@ pub fn request(config: &ConfigFile, entry: &ServerEntry) -> TrustRequest {
             url.clone(),
             None,
             Vec::new(),
-            headers.keys().cloned().collect(),
+            headers
+                .iter()
+                .map(|(k, v)| Shown {
+                    changes_what_runs: None,
+                    ..shown(k, v)
+                })
+                .collect(),
         ),
     };
+    let oauth = entry
+        .oauth
+        .as_ref()
+        .map(|o| {
+            [
+                ("clientId", &o.client_id),
+                ("clientSecret", &o.client_secret),
+                ("scope", &o.scope),
+                ("clientMetadataUrl", &o.client_metadata_url),
+            ]
+            .into_iter()
+            .filter_map(|(k, v)| {
+                v.as_deref().map(|v| Shown {
+                    changes_what_runs: None,
+                    ..shown(k, v)
+                })
+            })
+            .collect()
+        })
+        .unwrap_or_default();
     TrustRequest {
         name: entry.name.clone(),
         scope: entry.scope,
         file,
         target,
         cwd,
-        env_keys,
-        header_names,
+        env,
+        headers,
         references: entry.references(),
+        auto_approve: entry.auto_approve.clone(),
+        allow_insecure: entry.allow_insecure,
+        oauth,
     }
 }

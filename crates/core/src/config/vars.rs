@@ -28,7 +28,8 @@ pub struct Vars {
     /// Where `${input:..}` answers and `${secret:..}` values live.
     pub keychain: Option<Keychain>,
     /// The keychain prefix of the entry being expanded
-    /// ([`super::secrets::owner_prefix`]): `${input:..}` answers are its own.
+    /// ([`super::secrets::owner_prefix`]): `${input:..}` answers are its
+    /// own, and `${secret:..}` resolves only under it (None: neither does).
     pub owner: Option<String>,
 }
 
@@ -109,6 +110,19 @@ impl Vars {
                     return self.keychain_value(&input_id(owner, id), &what);
                 }
                 if let Some(id) = body.strip_prefix("secret:") {
+                    // Every expansion comes here, so this is the one place
+                    // the owner rule is kept: an entry reads only the
+                    // secrets under its own prefix.
+                    let Some(owner) = &self.owner else {
+                        return Err(format!(
+                            "${{secret:{id}}} belongs to a server entry and is read only for it"
+                        ));
+                    };
+                    if !id.starts_with(owner.as_str()) {
+                        return Err(format!(
+                            "${{secret:{id}}} is not this server's: an entry reads only its own secrets (ids starting \"{owner}\"); store the value for this server"
+                        ));
+                    }
                     let what = format!("the secret \"{id}\"");
                     return self.keychain_value(id, &what);
                 }
@@ -185,22 +199,8 @@ impl ServerEntry {
             key,
             message,
         };
-        // Only the entry's own secrets: the id must be under its prefix.
+        // Only the entry's own secrets ([`Vars::resolve`] keeps the rule).
         let own = super::secrets::owner_prefix(self.scope, vars.workspace.as_deref(), &self.name);
-        for reference in self.references() {
-            if let Some(id) = reference
-                .strip_prefix("${secret:")
-                .and_then(|r| r.strip_suffix('}'))
-                && !id.starts_with(&own)
-            {
-                return Err(fail(
-                    "secret".into(),
-                    format!(
-                        "${{secret:{id}}} is not this server's: an entry reads only its own secrets (ids starting \"{own}\"); store the value for this server"
-                    ),
-                ));
-            }
-        }
         let vars = &Vars {
             owner: Some(own),
             ..vars.clone()
@@ -261,7 +261,7 @@ impl ServerEntry {
 
 /// Whether a name (an environment variable, a query parameter) says its
 /// value is a credential.
-fn sounds_secret(name: &str) -> bool {
+pub(crate) fn sounds_secret(name: &str) -> bool {
     let n = name.to_ascii_lowercase();
     [
         "token",
@@ -390,6 +390,19 @@ impl ServerEntry {
                 out.push(url.as_str());
                 out.extend(headers.values().map(String::as_str));
             }
+        }
+        if let Some(o) = &self.oauth {
+            out.extend(
+                [
+                    &o.client_id,
+                    &o.client_secret,
+                    &o.scope,
+                    &o.client_metadata_url,
+                ]
+                .into_iter()
+                .flatten()
+                .map(String::as_str),
+            );
         }
         out
     }
