@@ -445,7 +445,16 @@ impl TrafficLog {
                 _ => {}
             }
         }
-        let (text, truncated) = cut(text, max_body);
+        // Masked before the cut: a secret the cut would split is masked whole.
+        let json = matches!(
+            kind,
+            MessageKind::Request
+                | MessageKind::Response
+                | MessageKind::Error
+                | MessageKind::Notification
+        );
+        let masked = mask::mask_message(text, &ring.secrets, json);
+        let (text, truncated) = cut(&masked, max_body);
         // A full ring recycles its oldest entry when nobody else holds it:
         // in a steady stream the log then allocates nothing per message and
         // does not churn through memory it touched 10,000 messages ago.
@@ -480,13 +489,11 @@ impl TrafficLog {
                     }
                     e.body.clear();
                     e.body.push_str(text);
-                    mask(&mut e.body, &ring.secrets);
                 }
                 arc
             }
             None => {
-                let mut body = text.to_string();
-                mask(&mut body, &ring.secrets);
+                let body = text.to_string();
                 Arc::new(TrafficEntry {
                     seq,
                     time_ms,
@@ -590,7 +597,6 @@ impl TrafficLog {
 
 mod classify;
 pub mod mask;
-use mask::mask;
 mod query;
 mod refusals;
 mod scan;

@@ -117,3 +117,23 @@ fn a_file_named_with_config_runs_nothing_until_trusted() {
 fn stdout_of(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
+
+/// Found on a real config: an env value `true` masked every `true` in the
+/// output, and `mcpwb --json tools` printed invalid JSON.
+#[test]
+fn a_short_env_value_masks_nothing_and_json_output_stays_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config(
+        dir.path(),
+        "mcp.json",
+        json!({ "demo": { "command": demo_server(), "args": ["--name", "demo"],
+                          "env": { "DISABLE_THOUGHT_LOGGING": "true", "LEVEL": "debug" } } }),
+    );
+    let out = super::mcpwb(&["--config", &cfg, "--json", "tools", "demo"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value =
+        serde_json::from_slice(&out.stdout).expect("mcpwb --json tools prints JSON");
+    let text = v.to_string();
+    assert!(text.contains(r#""readOnlyHint":true"#), "{text}");
+    assert!(!text.contains('•'), "nothing was a secret: {text}");
+}

@@ -280,7 +280,8 @@ pub(crate) fn sounds_secret(name: &str) -> bool {
 
 impl ServerEntry {
     /// What must never be shown of this entry once expanded (`expanded` is
-    /// `self.expanded(vars)`): its env and header values; what `${secret:..}`,
+    /// `self.expanded(vars)`): its credential-named env and header values
+    /// (`…TOKEN`, `…KEY`, `Authorization`, `Cookie`, …); what `${secret:..}`,
     /// `${input:..}` and credential-named environment references stand for,
     /// wherever they are (args, URL); the URL's password (or a lone user
     /// name, as tokens are sent) and credential-named query values.
@@ -301,12 +302,21 @@ impl ServerEntry {
                 out.push(value);
             }
         }
+        // Literal values only where the name says credential: an env value
+        // such as `true` or `debug` is not one (masking it would mask every
+        // `true` in the output).
+        let credentials = |m: &BTreeMap<String, String>| -> Vec<String> {
+            m.iter()
+                .filter(|(k, _)| sounds_secret(k))
+                .map(|(_, v)| v.clone())
+                .collect()
+        };
         match &expanded.transport {
-            Transport::Stdio { env, .. } => out.extend(env.values().cloned()),
+            Transport::Stdio { env, .. } => out.extend(credentials(env)),
             Transport::StreamableHttp { url, headers }
             | Transport::Sse { url, headers }
             | Transport::RemoteAuto { url, headers } => {
-                out.extend(headers.values().cloned());
+                out.extend(credentials(headers));
                 if let Ok(u) = url::Url::parse(url) {
                     let decoded = |t: &str| {
                         url::form_urlencoded::parse(format!("x={t}").as_bytes())
@@ -329,7 +339,7 @@ impl ServerEntry {
                 }
             }
         }
-        out.retain(|v| !v.is_empty());
+        out.retain(|v| crate::traffic::mask::maskable(v));
         out
     }
 }

@@ -1,6 +1,8 @@
 //! The masker: every secret value an entry was started with, replaced by
 //! the mask wherever text leaves the core.
 
+use std::borrow::Cow;
+
 use super::{MASK, TrafficLog};
 
 /// Replace every secret value in `body` by the mask.
@@ -10,6 +12,78 @@ pub(super) fn mask(body: &mut String, secrets: &[String]) {
             *body = body.replace(s.as_str(), MASK);
         }
     }
+}
+
+/// A message's text with the secrets masked, inside its JSON strings only
+/// when it is JSON (`json`): a value that also appears as JSON structure
+/// (a key's quote, a number, `true`) is left there, so the text stays the
+/// JSON it was. Borrowed when there was nothing to mask.
+pub(super) fn mask_message<'a>(text: &'a str, secrets: &[String], json: bool) -> Cow<'a, str> {
+    if !secrets.iter().any(|s| text.contains(s.as_str())) {
+        return Cow::Borrowed(text);
+    }
+    if !json {
+        let mut out = text.to_string();
+        mask(&mut out, secrets);
+        return Cow::Owned(out);
+    }
+    // Walk the string literals: `"` opens and closes one, `\` escapes the
+    // next byte inside one. Their contents are masked (the secrets are
+    // kept in their JSON-escaped form too, see `set_secrets`).
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let (mut i, mut from) = (0, 0);
+    while i < bytes.len() {
+        if bytes[i] != b'"' {
+            i += 1;
+            continue;
+        }
+        let start = i + 1;
+        let mut j = start;
+        while j < bytes.len() && bytes[j] != b'"' {
+            j += if bytes[j] == b'\\' { 2 } else { 1 };
+        }
+        let end = j.min(bytes.len());
+        out.push_str(&text[from..start]);
+        let mut inside = text[start..end].to_string();
+        mask(&mut inside, secrets);
+        out.push_str(&inside);
+        from = end;
+        i = end + 1;
+    }
+    out.push_str(&text[from.min(text.len())..]);
+    Cow::Owned(out)
+}
+
+/// Values never worth masking: too short to be a credential, or words and
+/// numbers that are everywhere in JSON and logs (masking `true` would turn
+/// every `true` in the output into the mask).
+pub fn maskable(value: &str) -> bool {
+    let v = value.trim();
+    if v.chars().count() < 6 {
+        return false;
+    }
+    const COMMON: &[&str] = &[
+        "enabled",
+        "disabled",
+        "production",
+        "development",
+        "staging",
+        "localhost",
+        "warning",
+        "verbose",
+        "default",
+        "http://localhost",
+        "https://localhost",
+    ];
+    let lower = v.to_ascii_lowercase();
+    if COMMON.contains(&lower.as_str()) {
+        return false;
+    }
+    // A short number (a port, a count, a timeout) is not a secret.
+    !(v.len() < 10
+        && v.chars()
+            .all(|c| c.is_ascii_digit() || c == '.' || c == '-'))
 }
 
 impl TrafficLog {
@@ -34,18 +108,19 @@ impl TrafficLog {
     }
 
     /// `text` with every server's secret values masked: for text that is
-    /// not tied to one server (the log files, `mcpwb`'s output).
+    /// not tied to one server (the log files, `mcpwb`'s output). Text that
+    /// is JSON (`mcpwb --json`) is masked inside its strings only.
     pub fn mask_all(&self, text: &str) -> String {
-        let mut out = text.to_string();
         let inner = self.lock();
-        let mut all: Vec<&String> = inner.rings.values().flat_map(|r| &r.secrets).collect();
+        let mut all: Vec<String> = inner
+            .rings
+            .values()
+            .flat_map(|r| r.secrets.iter().cloned())
+            .collect();
+        drop(inner);
         all.sort_by_key(|s| std::cmp::Reverse(s.len()));
-        for s in all {
-            if out.contains(s.as_str()) {
-                out = out.replace(s.as_str(), MASK);
-            }
-        }
-        out
+        let json = text.trim_start().starts_with(['{', '[']);
+        mask_message(text, &all, json).into_owned()
     }
 
     /// Values that must never be shown for `server` (see
@@ -54,7 +129,7 @@ impl TrafficLog {
     pub fn set_secrets(&self, server: &str, secrets: Vec<String>) {
         let mut all: Vec<String> = Vec::new();
         let mut add = |s: &str| {
-            if s.len() >= 4 && !all.iter().any(|a| a == s) {
+            if maskable(s) && !all.iter().any(|a| a == s) {
                 all.push(s.to_string());
             }
         };

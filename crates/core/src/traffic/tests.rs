@@ -264,3 +264,48 @@ fn requests_nobody_answers_cannot_grow_the_pending_map_without_bound() {
     assert_eq!(last.method.as_deref(), Some("ping"));
     assert!(last.latency_ms.is_some());
 }
+
+#[test]
+fn masking_never_touches_json_structure_nor_short_or_common_values() {
+    let log = TrafficLog::new(10);
+    // What a real entry gave: `"DISABLE_THOUGHT_LOGGING": "true"` next to a token.
+    log.set_secrets(
+        "a",
+        vec![
+            "true".into(),
+            "debug".into(),
+            "8080".into(),
+            "tok-abcdef123".into(),
+            "1234567890123".into(),
+        ],
+    );
+    let body = br#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"t","annotations":{"readOnlyHint":true}}],"n":1234567890123,"said":"tok-abcdef123 and 1234567890123","level":"debug"}}"#;
+    log.record_message("a", Direction::Incoming, body);
+    let e = &log.entries(Some("a"))[0];
+    let v: serde_json::Value = serde_json::from_str(&e.body).expect("still JSON");
+    assert_eq!(v["result"]["tools"][0]["annotations"]["readOnlyHint"], true);
+    assert_eq!(v["result"]["level"], "debug");
+    // A number stays a number; inside a string the same digits are masked.
+    assert_eq!(v["result"]["n"], 1234567890123u64);
+    assert_eq!(v["result"]["said"], "•••••• and ••••••");
+    // The same for text that is not one server's (mcpwb --json, the logs).
+    let printed = log.mask_all(&serde_json::to_string_pretty(&v).unwrap());
+    serde_json::from_str::<serde_json::Value>(&printed).expect("mcpwb --json stays JSON");
+}
+
+#[test]
+fn a_secret_the_cut_would_split_is_masked_whole() {
+    let log = TrafficLog::new(10);
+    let secret = "sk-live-SPLITTHIS-0123456789";
+    log.set_secrets("a", vec![secret.into()]);
+    // The secret starts just before the body limit.
+    let pad = "x".repeat(DEFAULT_MAX_BODY - 40);
+    let body = format!(r#"{{"jsonrpc":"2.0","id":1,"result":{{"t":"{pad}{secret}"}}}}"#);
+    log.record_message("a", Direction::Incoming, body.as_bytes());
+    let e = &log.entries(Some("a"))[0];
+    assert!(e.truncated);
+    assert!(
+        !e.body.contains("sk-live"),
+        "the secret's first half leaked"
+    );
+}

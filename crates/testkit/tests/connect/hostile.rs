@@ -338,7 +338,9 @@ async fn a_server_telling_its_args_and_env_back_shows_no_secret() {
             "${secret:teller/args/token}",
         ],
     );
-    entry["env"] = json!({ "K": "${SERVICE_API_KEY}", "PLAIN": "literal-pass-6655" });
+    // A literal credential under a credential's name is masked; a plain
+    // setting is not (masking `true` or a path would corrupt the output).
+    entry["env"] = json!({ "K": "${SERVICE_API_KEY}", "DB_PASSWORD": "literal-pass-6655", "MODE": "verbose-mode-on" });
     let dir = tempfile::tempdir().unwrap();
     let cfg = config(dir.path(), &[(name, entry)]);
     let wb = Workbench::start(&cfg, options);
@@ -362,8 +364,14 @@ async fn a_server_telling_its_args_and_env_back_shows_no_secret() {
     for s in secrets {
         assert!(!everything.contains(s), "{s}: {everything}");
     }
-    // What is not a secret stays readable.
+    // What is not a secret stays readable, in the log too.
     assert!(told.contains("--fault tell-secrets"));
+    assert!(
+        entries
+            .iter()
+            .any(|e| e.body.contains("MODE=verbose-mode-on")),
+        "a plain setting is not masked"
+    );
     kc.delete("teller/args/token").unwrap();
     wb.shutdown().await;
 }
