@@ -1104,7 +1104,10 @@ export type LifeEvent = LifeEvent_Serialize | LifeEvent_Deserialize;
 export type LifeEvent_Deserialize = {
 	/**  Milliseconds since the Unix epoch. */
 	at_ms: number | null,
-	/**  `starting`, `slow`, `ready`, `failed`, `restarting`, `stopped`, `disabled`, `untrusted`. */
+	/**
+	 *  `starting`, `slow`, `ready`, `failed`, `restarting`, `stopped`,
+	 *  `disabled`, `untrusted`; or `catalog` (its lists could not be read).
+	 */
 	state: string,
 	code?: FailureCode | null,
 	/**  Why, for a failure or a restart (masked like every reason). */
@@ -1117,7 +1120,10 @@ export type LifeEvent_Deserialize = {
 export type LifeEvent_Serialize = {
 	/**  Milliseconds since the Unix epoch. */
 	at_ms: number | null,
-	/**  `starting`, `slow`, `ready`, `failed`, `restarting`, `stopped`, `disabled`, `untrusted`. */
+	/**
+	 *  `starting`, `slow`, `ready`, `failed`, `restarting`, `stopped`,
+	 *  `disabled`, `untrusted`; or `catalog` (its lists could not be read).
+	 */
 	state: string,
 	code: FailureCode | null,
 	/**  Why, for a failure or a restart (masked like every reason). */

@@ -24,6 +24,8 @@ pub struct ServerCatalog {
     pub stale: bool,
     /// Tools the server has that the config's includeTools/excludeTools hide.
     pub hidden_tools: Vec<String>,
+    /// Names the server listed more than once (the first of each is kept).
+    pub duplicate_tools: Vec<String>,
 }
 
 /// A tool with its qualified name.
@@ -48,7 +50,14 @@ pub struct Catalog {
     /// One list request of a server at a time, so the answer kept whole is
     /// the one to that request.
     listing: Arc<std::sync::Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>>,
+    /// Refreshes asked for, per server and list: one runs, at most one
+    /// more waits (a flood of list_changed makes two refreshes, not one a
+    /// notification).
+    asked: Arc<std::sync::Mutex<HashMap<RefreshKey, bool>>>,
 }
+
+/// A server and one of its lists (None: all of them).
+type RefreshKey = (String, Option<String>);
 
 fn fnv1a(text: &str) -> u32 {
     text.bytes().fold(0x811c_9dc5u32, |h, b| {
@@ -115,12 +124,19 @@ fn raw_items(
     (items.len() == parsed).then(|| items.clone())
 }
 
+/// The most items one list may hold, over all its pages.
+pub const MAX_LIST_ITEMS: usize = 100_000;
+/// The most bytes one list may take, over all its pages (each page is
+/// already held to the entry's `maxMessageSize`).
+pub const MAX_LIST_BYTES: usize = 32 << 20;
+
 async fn fetch_all(
     peer: &Peer<RoleClient>,
     kind: &str,
     raw: Option<(&crate::traffic::TrafficLog, &str)>,
 ) -> Result<Vec<Value>, String> {
     let mut items = Vec::new();
+    let mut bytes = 0usize;
     let mut cursor: Option<String> = None;
     let mut seen = HashSet::new();
     for _ in 0..10_000 {
@@ -150,9 +166,22 @@ async fn fetch_all(
         .map_err(|e| format!("{kind}: {e}"))?;
         let page = serde_json::to_value(&result).map_err(|e| e.to_string())?;
         if let Some(list) = page[kind].as_array() {
-            match raw_items(raw, kind, list.len()) {
-                Some(whole) => items.extend(whole),
-                None => items.extend(list.iter().cloned()),
+            let got = match raw_items(raw, kind, list.len()) {
+                Some(whole) => whole,
+                None => list.clone(),
+            };
+            bytes += got
+                .iter()
+                .map(|i| serde_json::to_string(i).map_or(0, |t| t.len()))
+                .sum::<usize>();
+            items.extend(got);
+            if items.len() > MAX_LIST_ITEMS || bytes > MAX_LIST_BYTES {
+                return Err(format!(
+                    "{kind}: the server's list passed the limit ({} items, {} MiB over its pages; at most {MAX_LIST_ITEMS} items and {} MiB are read); stopped reading it",
+                    items.len(),
+                    bytes >> 20,
+                    MAX_LIST_BYTES >> 20
+                ));
             }
         }
         cursor = page["nextCursor"].as_str().map(str::to_string);
@@ -203,7 +232,25 @@ impl Catalog {
                 .await?
                 .into_iter()
                 .partition(|t| offers(t["name"].as_str().unwrap_or_default()));
-            current.tools = shown;
+            // One tool a name: a server that lists a name twice has one
+            // tool under it for a caller; the repeats are reported once.
+            let mut names = HashSet::new();
+            let mut repeated = Vec::new();
+            current.tools = shown
+                .into_iter()
+                .filter(|t| {
+                    let name = t["name"].as_str().unwrap_or_default();
+                    let first = names.insert(name.to_string());
+                    if !first && !repeated.iter().any(|r| r == name) {
+                        repeated.push(name.to_string());
+                    }
+                    first
+                })
+                .collect();
+            if !repeated.is_empty() {
+                tracing::warn!(%server, names = ?repeated, "the server lists tools under the same name more than once; the first of each is kept");
+            }
+            current.duplicate_tools = repeated;
             current.hidden_tools = hidden
                 .iter()
                 .filter_map(|t| t["name"].as_str().map(str::to_string))
@@ -221,6 +268,40 @@ impl Catalog {
         current.stale = false;
         self.write().servers.insert(server.to_string(), current);
         Ok(())
+    }
+
+    /// Ask for a refresh of `server`'s `list` (None: all). True: the
+    /// caller runs it now (then calls [`Catalog::refreshed`]); false: one
+    /// runs already and will run once more after it.
+    pub fn ask_refresh(&self, server: &str, list: Option<&str>) -> bool {
+        let mut asked = self.asked.lock().unwrap_or_else(|e| e.into_inner());
+        match asked.get_mut(&(server.to_string(), list.map(str::to_string))) {
+            Some(again) => {
+                *again = true;
+                false
+            }
+            None => {
+                asked.insert((server.to_string(), list.map(str::to_string)), false);
+                true
+            }
+        }
+    }
+
+    /// A refresh asked for with [`Catalog::ask_refresh`] ended. True: it
+    /// was asked for again meanwhile, run it once more.
+    pub fn refreshed(&self, server: &str, list: Option<&str>) -> bool {
+        let mut asked = self.asked.lock().unwrap_or_else(|e| e.into_inner());
+        let key = (server.to_string(), list.map(str::to_string));
+        match asked.get_mut(&key) {
+            Some(again) if *again => {
+                *again = false;
+                true
+            }
+            _ => {
+                asked.remove(&key);
+                false
+            }
+        }
     }
 
     fn write(&self) -> std::sync::RwLockWriteGuard<'_, Inner> {

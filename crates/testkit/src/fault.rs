@@ -39,9 +39,17 @@ pub enum Fault {
     /// A hand-written server whose listed tools, resources, templates and
     /// prompts carry fields no library models (`execution`, `x-vendor`).
     FutureFields,
+    /// A hand-written server whose tool list never ends: 8 MiB pages, each
+    /// with a new cursor.
+    EndlessPages,
+    /// A hand-written server whose tool call first sends 20,000
+    /// `notifications/tools/list_changed`, then answers.
+    ListChangedFlood,
+    /// A hand-written server that lists 8,000 tools named `dup` beside `echo`.
+    DuplicateTools,
 }
 
-pub const ALL: [Fault; 15] = [
+pub const ALL: [Fault; 18] = [
     Fault::ExitAtStart,
     Fault::CrashOnCall,
     Fault::HangOnCall,
@@ -57,6 +65,9 @@ pub const ALL: [Fault; 15] = [
     Fault::PingFlood,
     Fault::GiantResult,
     Fault::FutureFields,
+    Fault::EndlessPages,
+    Fault::ListChangedFlood,
+    Fault::DuplicateTools,
 ];
 
 impl Fault {
@@ -77,6 +88,9 @@ impl Fault {
             Fault::PingFlood => "ping-flood",
             Fault::GiantResult => "giant-result",
             Fault::FutureFields => "future-fields",
+            Fault::EndlessPages => "endless-pages",
+            Fault::ListChangedFlood => "list-changed-flood",
+            Fault::DuplicateTools => "duplicate-tools",
         }
     }
 }

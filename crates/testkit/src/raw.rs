@@ -1,6 +1,7 @@
 //! A hand-written stdio JSON-RPC loop for what no MCP library would send:
 //! the demo server's `ping-flood` and `giant-result` faults, and
-//! `future-fields` (lists whose items carry fields no library models yet).
+//! `future-fields` (lists whose items carry fields no library models yet),
+//! `endless-pages`, `list-changed-flood` and `duplicate-tools`.
 //! It answers the handshake (2025-11-25 era: `server/discover` is not
 //! found — or, for `future-fields`, answered with an empty success as many
 //! hand-written servers answer any method) and lists one tool, `echo`.
@@ -15,6 +16,10 @@ use crate::Fault;
 pub const FLOOD: usize = 100_000;
 /// The size of the giant result's text.
 pub const GIANT: usize = 400 << 20;
+/// How many list_changed notifications a call of `list-changed-flood` brings.
+pub const LIST_FLOOD: usize = 20_000;
+/// How many tools named `dup` `duplicate-tools` lists.
+pub const DUPLICATES: usize = 8_000;
 
 fn send(out: &mut impl Write, v: &Value) -> std::io::Result<()> {
     writeln!(out, "{v}")?;
@@ -38,7 +43,7 @@ pub fn serve(fault: Fault) -> std::io::Result<()> {
                 &mut out,
                 &answer(json!({
                     "protocolVersion": msg["params"]["protocolVersion"],
-                    "capabilities": { "tools": {}, "resources": {}, "prompts": {} },
+                    "capabilities": { "tools": { "listChanged": true }, "resources": {}, "prompts": {} },
                     "serverInfo": { "name": "hostile", "version": "1.0.0" }
                 })),
             )?,
@@ -47,6 +52,39 @@ pub fn serve(fault: Fault) -> std::io::Result<()> {
             // know: an empty success.
             "server/discover" if fault == Fault::FutureFields => {
                 send(&mut out, &answer(json!({})))?
+            }
+            "tools/list" if fault == Fault::EndlessPages => {
+                // Each page: one tool whose description is 8 MiB, and a new cursor.
+                let page = msg["params"]["cursor"]
+                    .as_str()
+                    .and_then(|c| c.strip_prefix('p'))
+                    .and_then(|n| n.parse::<u64>().ok())
+                    .unwrap_or(0);
+                let tool = json!({
+                    "name": format!("t{page}"),
+                    "description": "d".repeat(8 << 20),
+                    "inputSchema": { "type": "object" }
+                });
+                let next = format!("p{}", page + 1);
+                send(
+                    &mut out,
+                    &answer(json!({ "tools": [tool], "nextCursor": next })),
+                )?
+            }
+            "tools/list" if fault == Fault::DuplicateTools => {
+                let dup = json!({ "name": "dup", "inputSchema": { "type": "object" } });
+                let mut tools = vec![dup; DUPLICATES];
+                tools.push(json!({ "name": "echo", "inputSchema": { "type": "object" } }));
+                send(&mut out, &answer(json!({ "tools": tools })))?
+            }
+            "tools/call" if fault == Fault::ListChangedFlood => {
+                let changed =
+                    json!({ "jsonrpc": "2.0", "method": "notifications/tools/list_changed" });
+                for _ in 0..LIST_FLOOD {
+                    writeln!(out, "{changed}")?;
+                }
+                let text = json!([{ "type": "text", "text": "after the flood" }]);
+                send(&mut out, &answer(json!({ "content": text })))?;
             }
             "tools/list" => send(
                 &mut out,

@@ -19,7 +19,8 @@ pub const KEPT: usize = 100;
 pub struct LifeEvent {
     /// Milliseconds since the Unix epoch.
     pub at_ms: f64,
-    /// `starting`, `slow`, `ready`, `failed`, `restarting`, `stopped`, `disabled`, `untrusted`.
+    /// `starting`, `slow`, `ready`, `failed`, `restarting`, `stopped`,
+    /// `disabled`, `untrusted`; or `catalog` (its lists could not be read).
     pub state: String,
     pub code: Option<FailureCode>,
     /// Why, for a failure or a restart (masked like every reason).
@@ -80,6 +81,28 @@ impl Life {
             code,
             reason,
             attempt,
+        });
+    }
+
+    /// Note something that happened to the server without changing its
+    /// state (`what`: e.g. `catalog`), with why.
+    pub fn note_other(&self, what: &str, reason: String) {
+        let mut events = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if events
+            .back()
+            .is_some_and(|e| e.state == what && e.reason.as_deref() == Some(reason.as_str()))
+        {
+            return;
+        }
+        if events.len() == KEPT {
+            events.pop_front();
+        }
+        events.push_back(LifeEvent {
+            at_ms: now_ms(),
+            state: what.to_string(),
+            code: None,
+            reason: Some(reason),
+            attempt: None,
         });
     }
 

@@ -195,6 +195,13 @@ impl ServerHandle {
         self.shared.life.events()
     }
 
+    /// Note in its events that its lists could not be read, and why
+    /// (masked: the reason may quote what the server sent).
+    pub fn note_catalog_failure(&self, reason: &str) {
+        let masked = self.shared.traffic.mask_text(self.name(), reason);
+        self.shared.life.note_other("catalog", masked);
+    }
+
     pub fn status(&self) -> ServerStatus {
         self.shared.status.borrow().clone()
     }

@@ -358,17 +358,31 @@ fn spawn_refresh(
     only: Option<String>,
 ) {
     let server = handle.name().to_string();
+    if !catalog.ask_refresh(&server, only.as_deref()) {
+        return;
+    }
     let entry = handle.entry().clone();
+    let handle = handle.clone();
     tokio::spawn(async move {
         let offers = move |tool: &str| entry.offers_tool(tool);
-        match catalog
-            .refresh(&server, &peer, &caps, only.as_deref(), &offers)
-            .await
-        {
-            Ok(()) => {
-                let _ = events.send(Event::CatalogChanged { server });
+        loop {
+            match catalog
+                .refresh(&server, &peer, &caps, only.as_deref(), &offers)
+                .await
+            {
+                Ok(()) => {
+                    let _ = events.send(Event::CatalogChanged {
+                        server: server.clone(),
+                    });
+                }
+                Err(e) => {
+                    tracing::warn!(%server, error = %e, "catalog refresh failed");
+                    handle.note_catalog_failure(&e);
+                }
             }
-            Err(e) => tracing::debug!(%server, error = %e, "catalog refresh failed"),
+            if !catalog.refreshed(&server, only.as_deref()) {
+                break;
+            }
         }
     });
 }

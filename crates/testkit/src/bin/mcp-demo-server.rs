@@ -73,7 +73,15 @@ fn main() -> ExitCode {
         eprintln!("demo server: exiting at start on purpose (fault exit-at-start)");
         return ExitCode::from(3);
     }
-    if let Some(f @ (Fault::PingFlood | Fault::GiantResult | Fault::FutureFields)) = args.fault {
+    if let Some(
+        f @ (Fault::PingFlood
+        | Fault::GiantResult
+        | Fault::FutureFields
+        | Fault::EndlessPages
+        | Fault::ListChangedFlood
+        | Fault::DuplicateTools),
+    ) = args.fault
+    {
         return match workbench_testkit::raw::serve(f) {
             Ok(()) => ExitCode::SUCCESS,
             // The client hung up on what it was sent: that is the point.

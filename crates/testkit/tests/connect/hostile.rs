@@ -480,3 +480,99 @@ async fn an_sse_event_that_never_ends_is_cut_at_the_limit() {
         wb.shutdown().await;
     }
 }
+
+/// Waits until `ok` holds of the workbench, for up to `secs`.
+async fn until(secs: u64, what: &str, mut ok: impl FnMut() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(secs);
+    while !ok() {
+        assert!(Instant::now() < deadline, "{what}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// A tool list that never ends (8 MiB pages, a new cursor each) is read up
+/// to the catalog's limit, then stopped with the reason in the server's
+/// events; memory stays bounded and the server and the others work on.
+#[tokio::test]
+async fn a_list_that_never_ends_stops_at_the_limit_and_says_so() {
+    let before = rss_bytes();
+    let (wb, _dir) = with_healthy(stdio("pages", &["--fault", "endless-pages"])).await;
+    ready(&wb, "pages").await;
+    let server = wb.server("pages").unwrap();
+    until(60, "the reason never came", || {
+        server.life().iter().any(|e| e.state == "catalog")
+    })
+    .await;
+    let said = server
+        .life()
+        .into_iter()
+        .find(|e| e.state == "catalog")
+        .unwrap();
+    let reason = said.reason.unwrap_or_default();
+    assert!(
+        reason.contains("limit") && reason.contains("MiB"),
+        "{reason}"
+    );
+    let grew = rss_bytes().saturating_sub(before);
+    assert!(grew < 400 << 20, "memory grew by {} MiB", grew >> 20);
+    healthy_still_works(&wb).await;
+    wb.shutdown().await;
+}
+
+/// 20,000 `tools/list_changed` in a row make a couple of list refreshes,
+/// not 20,000 (one runs, at most one more waits).
+#[tokio::test]
+async fn a_flood_of_list_changed_makes_a_few_refreshes_not_one_each() {
+    let (wb, _dir) = with_healthy(stdio("churn", &["--fault", "list-changed-flood"])).await;
+    ready(&wb, "churn").await;
+    assert_eq!(echo(&wb, "churn", "x").await, "after the flood");
+    let lists = || {
+        wb.traffic()
+            .query(&workbench_core::traffic::TrafficQuery {
+                server: Some("churn".into()),
+                method: Some("tools/list".into()),
+                direction: Some(workbench_core::traffic::Direction::Outgoing),
+                limit: 100_000,
+                ..Default::default()
+            })
+            .total
+    };
+    // Let whatever refreshes the flood caused run out.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let asked = lists();
+    println!("tools/list asked {asked} times after 20,000 list_changed");
+    assert!(asked <= 6, "{asked} refreshes");
+    healthy_still_works(&wb).await;
+    wb.shutdown().await;
+}
+
+/// 8,000 tools of one name: one tool under it, the repeat reported once,
+/// and qualification stays linear (the quadratic version took 111 s).
+#[tokio::test]
+async fn duplicate_tool_names_are_kept_once_and_reported() {
+    let (wb, _dir) = with_healthy(stdio("dups", &["--fault", "duplicate-tools"])).await;
+    ready(&wb, "dups").await;
+    until(30, "the catalog never filled", || {
+        wb.catalog()
+            .server("dups")
+            .is_some_and(|c| !c.tools.is_empty())
+    })
+    .await;
+    let cat = wb.catalog().server("dups").unwrap();
+    let names: Vec<&str> = cat
+        .tools
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert_eq!(names, ["dup", "echo"]);
+    assert_eq!(cat.duplicate_tools, ["dup"]);
+    let qualified: Vec<String> = wb
+        .catalog()
+        .tools()
+        .into_iter()
+        .filter(|t| t.server == "dups")
+        .map(|t| t.qualified)
+        .collect();
+    assert_eq!(qualified, ["dups__dup", "dups__echo"]);
+    wb.shutdown().await;
+}
