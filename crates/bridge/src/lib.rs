@@ -317,16 +317,19 @@ impl Bridge {
         self.served().tools.clone()
     }
 
-    /// The tool served under `qualified` (in bare mode any name goes to the
-    /// one server, which answers for it).
+    /// The tool served under `qualified` (in bare mode a name not listed
+    /// yet goes to the one server, which answers for it — if `--tools`
+    /// lets that name through: a pattern is never bypassed).
     pub fn tool(&self, qualified: &str) -> Option<Arc<QualifiedTool>> {
         let served = self.served();
+        let patterns = &self.shared.options.tools;
+        let let_through = patterns.is_empty() || patterns.iter().any(|p| names::glob(p, qualified));
         served
             .by_name
             .get(qualified)
             .map(|&i| served.tools[i].clone())
             .or_else(|| {
-                served.bare.clone().map(|server| {
+                served.bare.clone().filter(|_| let_through).map(|server| {
                     Arc::new(QualifiedTool {
                         qualified: qualified.to_string(),
                         server,

@@ -88,7 +88,7 @@ impl Handler {
     fn record(&self, caller: &str, direction: Direction, message: &Row<'_>) {
         if let Ok(bytes) = serde_json::to_vec(message) {
             self.bridge.wb().traffic().record_message(
-                &format!("bridge ← {caller}"),
+                &format!("{}{caller}", workbench_core::traffic::BRIDGE_ROWS),
                 direction,
                 &bytes,
             );

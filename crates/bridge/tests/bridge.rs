@@ -59,6 +59,8 @@ fn calls(wb: &Workbench, dir: &std::path::Path) -> Calls {
 
 #[path = "bridge/calls.rs"]
 mod calls_path;
+#[path = "bridge/hostile.rs"]
+mod hostile;
 
 async fn bridge(wb: &Workbench, policy: Policy) -> (Bridge, workbench_bridge::http::Listening) {
     let dir = tempfile::tempdir().unwrap();

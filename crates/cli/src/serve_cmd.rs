@@ -63,6 +63,9 @@ pub async fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
         } else {
             url.clone()
         };
+        if let Some(why) = workbench_bridge::attach::refuse(&url) {
+            return Err(Failure::Usage(why));
+        }
         let token = Keychain::app().get(workbench_bridge::settings::TOKEN_ID)?;
         return workbench_bridge::attach::relay(&url, token)
             .await

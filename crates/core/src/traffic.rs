@@ -163,13 +163,20 @@ impl Inner {
     /// The ring of `server`, made on first use.
     fn ring(&mut self, server: &str) -> &mut Ring {
         if !self.rings.contains_key(server) {
+            // What the bridge relays carries every server's answers: its
+            // rows are masked with every server's secrets.
+            let secrets = if server.starts_with(BRIDGE_ROWS) {
+                self.all_secrets()
+            } else {
+                Vec::new()
+            };
             let ring = Ring {
                 name: server.into(),
                 methods: Default::default(),
                 entries: VecDeque::new(),
                 bytes: 0,
                 pending: HashMap::default(),
-                secrets: Vec::new(),
+                secrets,
             };
             self.rings.insert(server.to_string(), ring);
         }
@@ -177,6 +184,24 @@ impl Inner {
         self.rings
             .get_mut(server)
             .expect("the ring was inserted just above")
+    }
+}
+
+/// The prefix of the rows the bridge records (`bridge ← CLIENT`).
+pub const BRIDGE_ROWS: &str = "bridge ← ";
+
+impl Inner {
+    /// Every server's secrets (not the bridge's own rows'), longest first.
+    fn all_secrets(&self) -> Vec<String> {
+        let mut all: Vec<String> = self
+            .rings
+            .iter()
+            .filter(|(name, _)| !name.starts_with(BRIDGE_ROWS))
+            .flat_map(|(_, r)| r.secrets.iter().cloned())
+            .collect();
+        all.sort_by_key(|s| std::cmp::Reverse(s.len()));
+        all.dedup();
+        all
     }
 }
 

@@ -137,3 +137,23 @@ fn a_short_env_value_masks_nothing_and_json_output_stays_json() {
     assert!(text.contains(r#""readOnlyHint":true"#), "{text}");
     assert!(!text.contains('•'), "nothing was a secret: {text}");
 }
+
+/// `serve --attach URL` sends the bridge's token: only to this machine
+/// (played: it went to whatever URL was given). Refused before the token is
+/// even read.
+#[test]
+fn attach_sends_the_token_only_to_this_machine() {
+    for url in [
+        "http://10.255.255.1:9/mcp",
+        "https://example.com/mcp",
+        "http://127.0.0.1.example.com/mcp",
+    ] {
+        let out = mcpwb_as_found(&["serve", &format!("--attach={url}")]);
+        assert!(!out.status.success(), "{url}");
+        assert!(
+            stderr(&out).contains("only to this machine"),
+            "{url}: {}",
+            stderr(&out)
+        );
+    }
+}

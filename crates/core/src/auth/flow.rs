@@ -454,7 +454,7 @@ async fn login_steps(
     );
     let redirect_uri = callback.redirect_uri.clone();
     *at = SignInStep::Callback;
-    let params = callback.wait(opts.timeout).await?;
+    let params = callback.wait(opts.timeout, &state).await?;
     let s = tl.push("callback", format!("GET {redirect_uri}?…"), started);
     s.response = mask(
         &format!("{params:?}"),

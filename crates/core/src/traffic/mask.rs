@@ -152,7 +152,15 @@ impl TrafficLog {
         }
         // Longest first: a value is masked whole before a part of it.
         all.sort_by_key(|s| std::cmp::Reverse(s.len()));
-        self.lock().ring(server).secrets = all;
+        let mut inner = self.lock();
+        inner.ring(server).secrets = all;
+        // The bridge's rows carry every server's answers.
+        let union = inner.all_secrets();
+        for (name, ring) in inner.rings.iter_mut() {
+            if name.starts_with(super::BRIDGE_ROWS) {
+                ring.secrets = union.clone();
+            }
+        }
     }
 }
 
