@@ -155,7 +155,7 @@ describe("server list", () => {
       const back = page.headers.get("location");
       assert.ok(back?.startsWith("http://127.0.0.1:"), back);
       const landing = await fetch(back);
-      assert.match(await landing.text(), /Signed in/);
+      assert.match(await landing.text(), /Back in MCP Workbench/);
       return url;
     };
     try {
