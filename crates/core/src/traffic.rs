@@ -8,8 +8,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
 use rustc_hash::FxHashMap as HashMap;
-use serde::Serialize;
 use tokio::sync::broadcast;
+
+pub use entry::{Direction, MessageKind, TrafficEntry};
+pub use mask::BRIDGE_ROWS;
 
 /// Default number of entries kept per server.
 pub const DEFAULT_CAPACITY: usize = 10_000;
@@ -19,70 +21,6 @@ pub const DEFAULT_MAX_BODY: usize = 1024 * 1024;
 /// keeps fewer entries rather than all of memory.
 pub const DEFAULT_MAX_BYTES: usize = 64 * 1024 * 1024;
 const MASK: &str = "••••••";
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(rename_all = "snake_case")]
-pub enum Direction {
-    /// Client → server.
-    Outgoing,
-    /// Server → client.
-    Incoming,
-    /// A line the server wrote to stderr.
-    Stderr,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(rename_all = "snake_case")]
-pub enum MessageKind {
-    Request,
-    Response,
-    Error,
-    Notification,
-    /// Not a JSON-RPC message (e.g. a log line on stdout).
-    Invalid,
-    Log,
-}
-
-#[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct TrafficEntry {
-    /// Increasing across all servers: the order things happened in.
-    pub seq: u64,
-    /// Milliseconds since the Unix epoch.
-    pub time_ms: f64,
-    // Shared by all of a server's entries (one name, not one per message).
-    #[serde(serialize_with = "as_str")]
-    #[cfg_attr(feature = "specta", specta(type = String))]
-    pub server: Arc<str>,
-    pub direction: Direction,
-    pub kind: MessageKind,
-    // Interned per server: a method name is stored once, not per message.
-    #[serde(serialize_with = "as_opt_str")]
-    #[cfg_attr(feature = "specta", specta(type = Option<String>))]
-    pub method: Option<Arc<str>>,
-    /// The JSON-RPC id, as JSON text (`7`, `"abc"`).
-    pub id: Option<String>,
-    /// Bytes on the wire.
-    pub size: u32,
-    /// For a response: milliseconds since its request.
-    pub latency_ms: Option<f64>,
-    /// The message text (masked; truncated to the body limit).
-    pub body: String,
-    pub truncated: bool,
-}
-
-fn as_str<S: serde::Serializer>(v: &Arc<str>, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(v)
-}
-
-fn as_opt_str<S: serde::Serializer>(v: &Option<Arc<str>>, s: S) -> Result<S::Ok, S::Error> {
-    match v {
-        Some(v) => s.serialize_some(&**v),
-        None => s.serialize_none(),
-    }
-}
 
 struct Pending {
     at: Instant,
@@ -184,24 +122,6 @@ impl Inner {
         self.rings
             .get_mut(server)
             .expect("the ring was inserted just above")
-    }
-}
-
-/// The prefix of the rows the bridge records (`bridge ← CLIENT`).
-pub const BRIDGE_ROWS: &str = "bridge ← ";
-
-impl Inner {
-    /// Every server's secrets (not the bridge's own rows'), longest first.
-    fn all_secrets(&self) -> Vec<String> {
-        let mut all: Vec<String> = self
-            .rings
-            .iter()
-            .filter(|(name, _)| !name.starts_with(BRIDGE_ROWS))
-            .flat_map(|(_, r)| r.secrets.iter().cloned())
-            .collect();
-        all.sort_by_key(|s| std::cmp::Reverse(s.len()));
-        all.dedup();
-        all
     }
 }
 
@@ -621,6 +541,7 @@ impl TrafficLog {
 }
 
 mod classify;
+mod entry;
 pub mod mask;
 mod query;
 mod refusals;

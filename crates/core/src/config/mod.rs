@@ -64,6 +64,53 @@ pub enum TransportKind {
 }
 
 impl Transport {
+    /// The same transport with each text that may hold references (the
+    /// command, args, env and header values, cwd, URL) passed through `f`,
+    /// which gets the field's name (`args[0]`, `env.KEY`, ...) and its text.
+    pub fn map_texts<E>(
+        &self,
+        mut f: impl FnMut(&str, &str) -> std::result::Result<String, E>,
+    ) -> std::result::Result<Transport, E> {
+        fn each<E>(
+            field: &str,
+            m: &BTreeMap<String, String>,
+            f: &mut impl FnMut(&str, &str) -> std::result::Result<String, E>,
+        ) -> std::result::Result<BTreeMap<String, String>, E> {
+            m.iter()
+                .map(|(k, v)| Ok((k.clone(), f(&format!("{field}.{k}"), v)?)))
+                .collect()
+        }
+        Ok(match self {
+            Transport::Stdio {
+                command,
+                args,
+                env,
+                cwd,
+            } => Transport::Stdio {
+                command: f("command", command)?,
+                args: args
+                    .iter()
+                    .enumerate()
+                    .map(|(i, a)| f(&format!("args[{i}]"), a))
+                    .collect::<std::result::Result<_, E>>()?,
+                env: each("env", env, &mut f)?,
+                cwd: cwd.as_deref().map(|c| f("cwd", c)).transpose()?,
+            },
+            Transport::StreamableHttp { url, headers } => Transport::StreamableHttp {
+                url: f("url", url)?,
+                headers: each("headers", headers, &mut f)?,
+            },
+            Transport::Sse { url, headers } => Transport::Sse {
+                url: f("url", url)?,
+                headers: each("headers", headers, &mut f)?,
+            },
+            Transport::RemoteAuto { url, headers } => Transport::RemoteAuto {
+                url: f("url", url)?,
+                headers: each("headers", headers, &mut f)?,
+            },
+        })
+    }
+
     pub fn kind(&self) -> TransportKind {
         match self {
             Transport::Stdio { .. } => TransportKind::Stdio,

@@ -202,40 +202,10 @@ fn shape(entry: &ServerEntry) -> String {
         out
     };
     let mut e = entry.clone();
-    e.transport = match &entry.transport {
-        Transport::Stdio {
-            command,
-            args,
-            env,
-            cwd,
-        } => Transport::Stdio {
-            command: unnamed(command),
-            args: args.iter().map(|a| unnamed(a)).collect(),
-            env: env.iter().map(|(k, v)| (k.clone(), unnamed(v))).collect(),
-            cwd: cwd.as_deref().map(unnamed),
-        },
-        Transport::StreamableHttp { url, headers } => Transport::StreamableHttp {
-            url: unnamed(url),
-            headers: headers
-                .iter()
-                .map(|(k, v)| (k.clone(), unnamed(v)))
-                .collect(),
-        },
-        Transport::Sse { url, headers } => Transport::Sse {
-            url: unnamed(url),
-            headers: headers
-                .iter()
-                .map(|(k, v)| (k.clone(), unnamed(v)))
-                .collect(),
-        },
-        Transport::RemoteAuto { url, headers } => Transport::RemoteAuto {
-            url: unnamed(url),
-            headers: headers
-                .iter()
-                .map(|(k, v)| (k.clone(), unnamed(v)))
-                .collect(),
-        },
-    };
+    e.transport = entry
+        .transport
+        .map_texts(|_, t| Ok::<_, std::convert::Infallible>(unnamed(t)))
+        .unwrap_or_else(|never| match never {});
     if let Some(o) = &mut e.oauth {
         for v in [
             &mut o.client_id,

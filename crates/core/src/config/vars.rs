@@ -206,40 +206,7 @@ impl ServerEntry {
             ..vars.clone()
         };
         let one = |key: &str, v: &str| vars.expand(v).map_err(|m| fail(key.to_string(), m));
-        let map = |field: &str, m: &BTreeMap<String, String>| {
-            m.iter()
-                .map(|(k, v)| Ok((k.clone(), one(&format!("{field}.{k}"), v)?)))
-                .collect::<Result<BTreeMap<_, _>>>()
-        };
-        let transport = match &self.transport {
-            Transport::Stdio {
-                command,
-                args,
-                env,
-                cwd,
-            } => Transport::Stdio {
-                command: one("command", command)?,
-                args: args
-                    .iter()
-                    .enumerate()
-                    .map(|(i, a)| one(&format!("args[{i}]"), a))
-                    .collect::<Result<_>>()?,
-                env: map("env", env)?,
-                cwd: cwd.as_deref().map(|c| one("cwd", c)).transpose()?,
-            },
-            Transport::StreamableHttp { url, headers } => Transport::StreamableHttp {
-                url: one("url", url)?,
-                headers: map("headers", headers)?,
-            },
-            Transport::Sse { url, headers } => Transport::Sse {
-                url: one("url", url)?,
-                headers: map("headers", headers)?,
-            },
-            Transport::RemoteAuto { url, headers } => Transport::RemoteAuto {
-                url: one("url", url)?,
-                headers: map("headers", headers)?,
-            },
-        };
+        let transport = self.transport.map_texts(one)?;
         if let Transport::StreamableHttp { url, .. }
         | Transport::Sse { url, .. }
         | Transport::RemoteAuto { url, .. } = &transport

@@ -3,7 +3,25 @@
 
 use std::borrow::Cow;
 
-use super::{MASK, TrafficLog};
+use super::{Inner, MASK, TrafficLog};
+
+/// The prefix of the rows the bridge records (`bridge ← CLIENT`).
+pub const BRIDGE_ROWS: &str = "bridge ← ";
+
+impl Inner {
+    /// Every server's secrets (not the bridge's own rows'), longest first.
+    pub(super) fn all_secrets(&self) -> Vec<String> {
+        let mut all: Vec<String> = self
+            .rings
+            .iter()
+            .filter(|(name, _)| !name.starts_with(BRIDGE_ROWS))
+            .flat_map(|(_, r)| r.secrets.iter().cloned())
+            .collect();
+        all.sort_by_key(|s| std::cmp::Reverse(s.len()));
+        all.dedup();
+        all
+    }
+}
 
 /// Replace every secret value in `body` by the mask.
 pub(super) fn mask(body: &mut String, secrets: &[String]) {
