@@ -373,6 +373,11 @@ export type AgentSettings_Deserialize = {
 	 *  → description and schemas): a tool that changed since is asked about again.
 	 */
 	approved_definitions?: { [key in string]: Value },
+	/**
+	 *  Server name → the entry its grants above were given to (see
+	 *  `workbench_calls::rules::claim`).
+	 */
+	grant_owners?: { [key in string]: string },
 };
 
 /**  The agent's settings. */
@@ -408,6 +413,11 @@ export type AgentSettings_Serialize = {
 	 *  → description and schemas): a tool that changed since is asked about again.
 	 */
 	approved_definitions: { [key in string]: Value },
+	/**
+	 *  Server name → the entry its grants above were given to (see
+	 *  `workbench_calls::rules::claim`).
+	 */
+	grant_owners: { [key in string]: string },
 };
 
 /**  A call waiting for a decision, with everything the approval card shows. */

@@ -196,9 +196,14 @@ impl Agent {
                     Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
                     Err(_) => return,
                 };
+                // Listed for this very entry: a project's server of the
+                // same name inherits nothing.
                 let listed = agent
                     .settings()
-                    .map(|s| s.auto_sampling_servers.contains(&ask.server))
+                    .map(|s| {
+                        s.auto_sampling_servers.contains(&ask.server)
+                            && s.grants_hold(&agent.calls().grantee(&ask.server))
+                    })
                     .unwrap_or(false);
                 if !(all || listed) {
                     continue;

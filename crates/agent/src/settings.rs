@@ -124,6 +124,9 @@ pub struct AgentSettings {
     /// What each allowed tool looked like when it was allowed (`server/tool`
     /// → description and schemas): a tool that changed since is asked about again.
     pub approved_definitions: BTreeMap<String, Value>,
+    /// Server name → the entry its grants above were given to (see
+    /// `workbench_calls::rules::claim`).
+    pub grant_owners: BTreeMap<String, String>,
 }
 
 impl Default for AgentSettings {
@@ -139,6 +142,7 @@ impl Default for AgentSettings {
             trusted_servers: Vec::new(),
             auto_sampling_servers: Vec::new(),
             approved_definitions: BTreeMap::new(),
+            grant_owners: BTreeMap::new(),
         }
     }
 }
@@ -151,6 +155,11 @@ impl AgentSettings {
     /// Change the section and write it (atomically); returns the new settings.
     pub fn update(file: &SettingsFile, change: impl FnOnce(&mut AgentSettings)) -> Result<Self> {
         Ok(file.update(SECTION, change)?)
+    }
+
+    /// Whether the grants kept under `g`'s server name are `g`'s.
+    pub fn grants_hold(&self, g: &workbench_calls::Grantee) -> bool {
+        workbench_calls::rules::holds(&self.grant_owners, g)
     }
 
     pub fn provider(&self, id: &str) -> Option<&ProviderConfig> {

@@ -5,7 +5,10 @@
 //! person's decision. The agent, the bridge and Apps decide through this.
 //!
 //! Annotations are hints from the server, not trusted: `readOnlyHint` lets
-//! a call through only for a server the person marked trusted.
+//! a call through only for a server the person marked trusted (and, under
+//! `--approve read-only`, for the servers of the person's own file — never
+//! a project's). Standing grants kept under a server's name hold only for
+//! the entry they were given to (its file, name and what it runs).
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -146,6 +149,11 @@ pub struct Context<'a> {
     /// What "allow for this chat" recorded for this session.
     pub chat_allowed: &'a BTreeMap<String, Value>,
     pub mode: ApproveMode,
+    /// The grants kept under the server's name are this entry's
+    /// ([`Rules::hold`]); otherwise only denies apply.
+    pub grants: bool,
+    /// The entry is in the person's own file (not a project's).
+    pub own_file: bool,
 }
 
 /// Decide a call by policy. `Allow` from a standing approval with no
@@ -164,27 +172,34 @@ pub fn verdict(cx: &Context<'_>) -> Verdict {
             Verdict::Allow
         }
     };
+    let recorded = cx
+        .grants
+        .then(|| cx.rules.approved_definitions.get(&key))
+        .flatten();
     match cx.rules.policy(cx.server, cx.tool) {
         ToolPolicy::Deny => {
             return Verdict::Deny(format!("{key} is denied in Settings (its tool policy)"));
         }
-        ToolPolicy::Allow => return same_as(cx.rules.approved_definitions.get(&key)),
-        ToolPolicy::Ask => {}
+        ToolPolicy::Allow if cx.grants => return same_as(recorded),
+        ToolPolicy::Allow | ToolPolicy::Ask => {}
     }
     if cx.auto_approved {
-        return same_as(cx.rules.approved_definitions.get(&key));
+        return same_as(recorded);
     }
     if let Some(before) = cx.chat_allowed.get(&key) {
         return same_as(Some(before));
     }
-    let trusted = cx.rules.trusted_servers.iter().any(|s| s == cx.server);
+    let trusted = cx.grants && cx.rules.trusted_servers.iter().any(|s| s == cx.server);
     if trusted && read_only(cx.definition) {
         return Verdict::Allow;
     }
     match cx.mode {
         ApproveMode::Ask => Verdict::Ask(None),
         ApproveMode::All => Verdict::Allow,
-        ApproveMode::ReadOnly if read_only(cx.definition) => Verdict::Allow,
+        ApproveMode::ReadOnly if read_only(cx.definition) && cx.own_file => Verdict::Allow,
+        ApproveMode::ReadOnly if read_only(cx.definition) => Verdict::Deny(format!(
+            "{key} says it is read-only, but a project's server is not taken at its word (--approve read-only runs the read-only tools of your own file's servers and of servers marked trusted in Settings)"
+        )),
         ApproveMode::ReadOnly => Verdict::Deny(format!(
             "{key} is not marked read-only and only read-only tools may run (--approve read-only)"
         )),
@@ -333,7 +348,50 @@ mod tests {
             auto_approved: auto,
             chat_allowed: chat,
             mode,
+            grants: true,
+            own_file: true,
         }
+    }
+
+    #[test]
+    fn grants_hold_only_for_their_entry_and_read_only_hints_only_for_own_servers() {
+        let empty = BTreeMap::new();
+        let mut rules = Rules::default();
+        rules.tool_policies.insert("s/t".into(), ToolPolicy::Allow);
+        rules.trusted_servers.push("s".into());
+        let w = def("writes", false);
+        let r = def("reads", true);
+        // Another entry of the same name (a project's shadowing the user's):
+        // the allow and the trust are not its own; a deny still is.
+        let shadow = |d| Context {
+            grants: false,
+            own_file: false,
+            ..cx(&rules, d, &empty, false, ApproveMode::Ask)
+        };
+        assert_eq!(verdict(&shadow(&w)), Verdict::Ask(None));
+        assert_eq!(verdict(&shadow(&r)), Verdict::Ask(None));
+        // --approve read-only: a project's server is not taken at its word,
+        // one of the person's own file is.
+        let project_ro = Context {
+            mode: ApproveMode::ReadOnly,
+            ..shadow(&r)
+        };
+        let Verdict::Deny(why) = verdict(&project_ro) else {
+            panic!("a project's read-only hint ran");
+        };
+        assert!(why.contains("not taken at its word"), "{why}");
+        let own_ro = Context {
+            grants: false,
+            ..cx(&rules, &r, &empty, false, ApproveMode::ReadOnly)
+        };
+        assert_eq!(verdict(&own_ro), Verdict::Allow);
+        let mut denied = rules.clone();
+        denied.tool_policies.insert("s/t".into(), ToolPolicy::Deny);
+        let shadow_denied = Context {
+            grants: false,
+            ..cx(&denied, &w, &empty, false, ApproveMode::All)
+        };
+        assert!(matches!(verdict(&shadow_denied), Verdict::Deny(_)));
     }
 
     #[test]

@@ -25,7 +25,7 @@ use workbench_core::{CallOptions, CallOutcome, ErrorCode, Workbench};
 use workbench_store::{CallStatus, Store};
 
 pub use gate::{Approval, Approvals, ApproveMode, Decision, DiffLine, Remember, Verdict};
-pub use rules::{HistorySettings, LiveRules, Rules, ToolPolicy, tool_key};
+pub use rules::{Grantee, HistorySettings, LiveRules, Rules, ToolPolicy, tool_key};
 
 /// Who made a call (kept with it in the history).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -216,11 +216,46 @@ impl Calls {
             || self.always().contains(&tool_key(server, tool))
     }
 
+    /// The entry standing approvals for `server` are kept for.
+    pub fn grantee(&self, server: &str) -> Grantee {
+        self.workbench()
+            .server(server)
+            .map(|h| Grantee::of(&h))
+            .unwrap_or_else(|_| Grantee::unknown(server))
+    }
+
+    /// The standing rules' file.
+    pub fn rules_file(&self) -> &LiveRules {
+        &self.inner.rules
+    }
+
+    /// Make the running entry `server` the owner of the grants kept under
+    /// its name, before one is written for it (the window's Settings).
+    pub fn claim(&self, server: &str) -> workbench_core::Result<()> {
+        self.inner.rules.claim(&self.grantee(server))
+    }
+
+    /// The server of a `server/tool` key: the longest running server name
+    /// it starts with (a name may itself hold a `/`).
+    pub fn server_of_key(&self, key: &str) -> Option<String> {
+        self.workbench()
+            .servers()
+            .iter()
+            .map(|h| h.name().to_string())
+            .filter(|n| {
+                key.strip_prefix(n.as_str())
+                    .is_some_and(|r| r.starts_with('/'))
+            })
+            .max_by_key(String::len)
+    }
+
     /// What the rules say about a call.
     pub fn verdict(&self, asking: &Asking<'_>) -> Verdict {
         let rules = self.rules();
         let none = BTreeMap::new();
         let auto_approved = self.auto_approved(asking.server, asking.tool);
+        let grantee = self.grantee(asking.server);
+        let grants = rules.hold(&grantee);
         let verdict = gate::verdict(&gate::Context {
             rules: &rules,
             server: asking.server,
@@ -229,21 +264,25 @@ impl Calls {
             auto_approved,
             chat_allowed: asking.chat_allowed.unwrap_or(&none),
             mode: asking.mode,
+            grants,
+            own_file: grantee.own_file,
         });
         if verdict == Verdict::Allow {
-            self.first_use(&rules, asking, auto_approved);
+            self.first_use(&rules, asking, &grantee, auto_approved);
         }
         verdict
     }
 
     /// A standing approval used for the first time records what the tool
     /// looked like, so a later change is asked about.
-    fn first_use(&self, rules: &Rules, asking: &Asking<'_>, standing: bool) {
+    fn first_use(&self, rules: &Rules, asking: &Asking<'_>, g: &Grantee, by_entry: bool) {
         let key = tool_key(asking.server, asking.tool);
-        let by_policy = rules.policy(asking.server, asking.tool) == ToolPolicy::Allow;
-        if (standing || by_policy) && !rules.approved_definitions.contains_key(&key) {
+        let holds = rules.hold(g);
+        let recorded = holds && rules.approved_definitions.contains_key(&key);
+        let by_policy = holds && rules.policy(asking.server, asking.tool) == ToolPolicy::Allow;
+        if (by_entry || by_policy) && !recorded {
             let covered = gate::covered(asking.definition);
-            if let Err(e) = self.inner.rules.approve_definition(&key, covered) {
+            if let Err(e) = self.inner.rules.approve_definition(g, asking.tool, covered) {
                 tracing::warn!("{key}: what it looked like when allowed could not be kept: {e}");
             }
         }
@@ -255,10 +294,11 @@ impl Calls {
     pub fn allow_always(&self, server: &str, tool: &str, definition: &Value) {
         let key = tool_key(server, tool);
         self.always().insert(key.clone());
+        let g = self.grantee(server);
         if let Err(e) = self
             .inner
             .rules
-            .approve_definition(&key, gate::covered(definition))
+            .approve_definition(&g, tool, gate::covered(definition))
         {
             tracing::warn!("{key}: what it looked like when allowed could not be kept: {e}");
         }

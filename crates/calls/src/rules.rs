@@ -41,6 +41,58 @@ pub fn tool_key(server: &str, tool: &str) -> String {
     format!("{server}/{tool}")
 }
 
+/// The entry a server's standing approvals are for: its name, its owner
+/// ([`workbench_core::config::trust::owner`]: file, entry, what it runs)
+/// and whether it is in the person's own file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Grantee {
+    pub server: String,
+    pub owner: String,
+    pub own_file: bool,
+}
+
+impl Grantee {
+    /// The entry of a running server.
+    pub fn of(handle: &workbench_core::connect::ServerHandle) -> Grantee {
+        Grantee {
+            server: handle.name().to_string(),
+            owner: handle.owner(),
+            own_file: handle.entry().scope == workbench_core::config::Scope::User,
+        }
+    }
+
+    /// A server the workbench does not run: no standing approval holds.
+    pub fn unknown(server: &str) -> Grantee {
+        Grantee {
+            server: server.to_string(),
+            owner: String::new(),
+            own_file: false,
+        }
+    }
+}
+
+/// The grantees of the person's own changes to trusted entries of `file`
+/// (as [`workbench_core::config::trust::Trust::trust_changes`] returns
+/// them), for [`LiveRules::carry`].
+pub fn moves(
+    file: &std::path::Path,
+    own_file: bool,
+    changed: &[(
+        workbench_core::config::ServerEntry,
+        workbench_core::config::ServerEntry,
+    )],
+) -> Vec<(Grantee, Grantee)> {
+    let grantee = |e: &workbench_core::config::ServerEntry| Grantee {
+        server: e.name.clone(),
+        owner: workbench_core::config::trust::owner(file, e),
+        own_file,
+    };
+    changed
+        .iter()
+        .map(|(before, after)| (grantee(before), grantee(after)))
+        .collect()
+}
+
 /// The standing rules.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -52,6 +104,11 @@ pub struct Rules {
     /// What each allowed tool looked like when it was allowed (`server/tool`
     /// → description and schemas): a tool that changed since is asked about again.
     pub approved_definitions: BTreeMap<String, Value>,
+    /// Server name → the owner its grants were given to. A server's
+    /// allows, trust and recorded definitions hold only for that owner; a
+    /// name with none recorded (rules from before) only for an entry of
+    /// the person's own file.
+    pub grant_owners: BTreeMap<String, String>,
 }
 
 impl Rules {
@@ -60,6 +117,106 @@ impl Rules {
             .get(&tool_key(server, tool))
             .copied()
             .unwrap_or_default()
+    }
+
+    /// Whether the grants kept under this server's name are this entry's.
+    pub fn hold(&self, g: &Grantee) -> bool {
+        holds(&self.grant_owners, g)
+    }
+}
+
+/// Whether the grants kept under `g`'s server name are `g`'s, by the
+/// owners recorded (none recorded: only for the person's own file).
+pub fn holds(owners: &BTreeMap<String, String>, g: &Grantee) -> bool {
+    match owners.get(&g.server) {
+        Some(owner) => *owner == g.owner,
+        None => g.own_file,
+    }
+}
+
+/// The keys of the rules section that hold grants (a deny is not one: it
+/// stays whoever it was set for).
+const TRUST_LISTS: [&str; 2] = ["trusted_servers", "auto_sampling_servers"];
+
+fn server_of_key<'k>(key: &'k str, server: &str) -> Option<&'k str> {
+    key.strip_prefix(server)?.strip_prefix('/')
+}
+
+/// Make `g` the owner of its server's grants in the rules `section` (the
+/// settings file's `"agent"` object), before a grant is written for it.
+/// Grants another entry of the same name was given are dropped (its
+/// allows, trust, auto-sampling, recorded definitions; denies stay).
+pub fn claim(section: &mut serde_json::Map<String, Value>, g: &Grantee) {
+    let owners = section
+        .entry("grant_owners")
+        .or_insert_with(|| Value::Object(Default::default()));
+    if !owners.is_object() {
+        *owners = Value::Object(Default::default());
+    }
+    let current = owners.get(&g.server).and_then(Value::as_str);
+    let holds = match current {
+        Some(o) => o == g.owner,
+        None => g.own_file,
+    };
+    if let Some(map) = owners.as_object_mut() {
+        map.insert(g.server.clone(), Value::String(g.owner.clone()));
+    }
+    if holds {
+        return;
+    }
+    if let Some(Value::Object(policies)) = section.get_mut("tool_policies") {
+        policies.retain(|k, v| server_of_key(k, &g.server).is_none() || v == "deny");
+    }
+    if let Some(Value::Object(defs)) = section.get_mut("approved_definitions") {
+        defs.retain(|k, _| server_of_key(k, &g.server).is_none());
+    }
+    for list in TRUST_LISTS {
+        if let Some(Value::Array(names)) = section.get_mut(list) {
+            names.retain(|n| n.as_str() != Some(g.server.as_str()));
+        }
+    }
+}
+
+/// After the person changed (or renamed) an entry in the workbench: its
+/// grants follow it from `from` to `to`, when they were its own.
+pub fn carry(section: &mut serde_json::Map<String, Value>, from: &Grantee, to: &Grantee) {
+    let rules: Rules = serde_json::from_value(Value::Object(section.clone())).unwrap_or_default();
+    if !rules.hold(from) || from == to {
+        return;
+    }
+    let rename = |key: &str| -> Option<String> {
+        server_of_key(key, &from.server).map(|tool| tool_key(&to.server, tool))
+    };
+    for map in ["tool_policies", "approved_definitions"] {
+        if let Some(Value::Object(m)) = section.get_mut(map) {
+            let moved: Vec<(String, String)> = m
+                .keys()
+                .filter_map(|k| Some((k.clone(), rename(k)?)))
+                .collect();
+            for (old, new) in moved {
+                if let Some(v) = m.remove(&old) {
+                    m.insert(new, v);
+                }
+            }
+        }
+    }
+    for list in TRUST_LISTS {
+        if let Some(Value::Array(names)) = section.get_mut(list) {
+            for n in names.iter_mut() {
+                if n.as_str() == Some(from.server.as_str()) {
+                    *n = Value::String(to.server.clone());
+                }
+            }
+        }
+    }
+    if let Some(Value::Object(owners)) = section.get_mut("grant_owners") {
+        owners.remove(&from.server);
+    }
+    let owners = section
+        .entry("grant_owners")
+        .or_insert_with(|| Value::Object(Default::default()));
+    if let Some(map) = owners.as_object_mut() {
+        map.insert(to.server.clone(), Value::String(to.owner.clone()));
     }
 }
 
@@ -157,11 +314,18 @@ impl LiveRules {
         rules
     }
 
-    /// Record what `key` looks like now that it was allowed, leaving every
-    /// other key of the section as it is.
-    pub fn approve_definition(&self, key: &str, covered: Value) -> workbench_core::Result<()> {
+    /// Record what `g`'s `tool` looks like now that it was allowed,
+    /// leaving every other key of the section as it is.
+    pub fn approve_definition(
+        &self,
+        g: &Grantee,
+        tool: &str,
+        covered: Value,
+    ) -> workbench_core::Result<()> {
+        let key = tool_key(&g.server, tool);
         self.file
             .update(SECTION, |section: &mut serde_json::Map<String, Value>| {
+                claim(section, g);
                 let defs = section
                     .entry("approved_definitions")
                     .or_insert_with(|| Value::Object(Default::default()));
@@ -169,7 +333,31 @@ impl LiveRules {
                     *defs = Value::Object(Default::default());
                 }
                 if let Some(map) = defs.as_object_mut() {
-                    map.insert(key.to_string(), covered);
+                    map.insert(key, covered);
+                }
+            })?;
+        Ok(())
+    }
+
+    /// Make `g` the owner of its server's grants ([`claim`]).
+    pub fn claim(&self, g: &Grantee) -> workbench_core::Result<()> {
+        self.file
+            .update(SECTION, |section: &mut serde_json::Map<String, Value>| {
+                claim(section, g)
+            })?;
+        Ok(())
+    }
+
+    /// The person's change of entries (old, new) in the workbench: their
+    /// grants follow them ([`carry`]).
+    pub fn carry(&self, moves: &[(Grantee, Grantee)]) -> workbench_core::Result<()> {
+        if moves.is_empty() {
+            return Ok(());
+        }
+        self.file
+            .update(SECTION, |section: &mut serde_json::Map<String, Value>| {
+                for (from, to) in moves {
+                    carry(section, from, to);
                 }
             })?;
         Ok(())

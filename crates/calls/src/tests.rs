@@ -72,7 +72,12 @@ fn approving_a_definition_keeps_the_rest_of_the_section() {
     )
     .unwrap();
     let live = LiveRules::new(SettingsFile::new(&path));
-    live.approve_definition("s/t", json!({"description": "d"}))
+    let own = rules::Grantee {
+        server: "s".into(),
+        owner: "/f/mcp.json#s@2:00".into(),
+        own_file: true,
+    };
+    live.approve_definition(&own, "t", json!({"description": "d"}))
         .unwrap();
     let all: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(all["agent"]["max_steps"], 7);
@@ -83,6 +88,49 @@ fn approving_a_definition_keeps_the_rest_of_the_section() {
     );
     assert_eq!(all["window"]["zoom"], 2);
     assert_eq!(live.get().approved_definitions["s/t"]["description"], "d");
+    // The person's own entry kept its allow (rules from before owners).
+    assert_eq!(live.get().policy("s", "t"), ToolPolicy::Allow);
+    assert!(live.get().hold(&own));
+}
+
+#[test]
+fn a_grant_for_another_entry_of_the_name_drops_the_first_ones_grants_but_not_its_denies() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("settings.json");
+    std::fs::write(
+        &path,
+        json!({"agent": {
+            "tool_policies": {"s/t": "allow", "s/u": "deny", "sx/t": "allow"},
+            "trusted_servers": ["s", "sx"],
+            "auto_sampling_servers": ["s"],
+            "approved_definitions": {"s/t": {}, "sx/t": {}},
+            "grant_owners": {"s": "/user/mcp.json#s@2:aa"}
+        }})
+        .to_string(),
+    )
+    .unwrap();
+    let live = LiveRules::new(SettingsFile::new(&path));
+    let first = rules::Grantee {
+        server: "s".into(),
+        owner: "/user/mcp.json#s@2:aa".into(),
+        own_file: true,
+    };
+    let shadow = rules::Grantee {
+        server: "s".into(),
+        owner: "/project/.mcp.json#s@2:bb".into(),
+        own_file: false,
+    };
+    assert!(live.get().hold(&first) && !live.get().hold(&shadow));
+    live.claim(&shadow).unwrap();
+    let rules = live.get();
+    assert!(rules.hold(&shadow) && !rules.hold(&first));
+    assert_eq!(rules.policy("s", "t"), ToolPolicy::Ask, "the allow went");
+    assert_eq!(rules.policy("s", "u"), ToolPolicy::Deny, "the deny stayed");
+    assert_eq!(rules.trusted_servers, ["sx"], "only the other server's trust stays");
+    assert!(!rules.approved_definitions.contains_key("s/t"));
+    assert_eq!(rules.policy("sx", "t"), ToolPolicy::Allow, "another server untouched");
+    let all: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(all["agent"]["auto_sampling_servers"], json!([]));
 }
 
 fn big_call(i: usize, pad: &str) -> history::Finished {

@@ -246,12 +246,22 @@ fn load(cli: &Cli) -> Result<ConfigFile, Failure> {
 
 /// Apply one edit to `path` and save it safely.
 /// The person's own edit: what it adds or changes is trusted as written.
-fn change(path: &Path, op: EditOp) -> Result<(), Failure> {
+fn change(cli: &Cli, path: &Path, op: EditOp) -> Result<(), Failure> {
     let mut doc = Document::open(path)?;
     let before = doc.text.clone();
     doc.edit(&op)?;
     doc.save()?;
-    workbench_core::config::trust::Trust::app().trust_changes(path, &before, &doc.text)?;
+    own_save(cli, path, &before, &doc.text)
+}
+
+/// After the person's own save: what they wrote is trusted, and the
+/// standing approvals of trusted entries they changed follow them.
+fn own_save(cli: &Cli, path: &Path, before: &str, after: &str) -> Result<(), Failure> {
+    let changed = workbench_core::config::trust::Trust::app().trust_changes(path, before, after)?;
+    let moves = workbench_calls::rules::moves(path, path == user_path(cli), &changed);
+    let settings =
+        workbench_core::settings::SettingsFile::new(workbench_core::settings::default_path());
+    workbench_calls::LiveRules::new(settings).carry(&moves)?;
     Ok(())
 }
 
@@ -392,6 +402,7 @@ pub fn run(cli: &Cli, command: &ConfigCommand) -> Result<(), Failure> {
             };
             let map = fields.to_map(name, (owner_scope, folder.as_deref()), &keychain)?;
             change(
+                cli,
                 &path,
                 EditOp::Upsert {
                     name: name.clone(),
@@ -427,6 +438,7 @@ pub fn run(cli: &Cli, command: &ConfigCommand) -> Result<(), Failure> {
                 ));
             }
             change(
+                cli,
                 &path,
                 EditOp::Upsert {
                     name: name.clone(),
@@ -457,7 +469,7 @@ pub fn run(cli: &Cli, command: &ConfigCommand) -> Result<(), Failure> {
                         .map(|id| entry.input_key(dir.as_deref(), id)),
                 );
             }
-            change(&path, EditOp::Remove { name: name.clone() })?;
+            change(cli, &path, EditOp::Remove { name: name.clone() })?;
             // The entry's own secrets and input answers go with it.
             for id in secrets {
                 if let Err(e) = keychain().delete(&id) {
@@ -482,7 +494,7 @@ pub fn run(cli: &Cli, command: &ConfigCommand) -> Result<(), Failure> {
             // Its own secrets follow it (an entry reads only those under its name).
             workbench_core::config::secrets::follow_rename(&mut doc, &keychain(), from, to)?;
             doc.save()?;
-            workbench_core::config::trust::Trust::app().trust_changes(&path, &before, &doc.text)?;
+            own_save(cli, &path, &before, &doc.text)?;
             say(
                 cli,
                 format!("renamed {from} to {to}"),
@@ -494,6 +506,7 @@ pub fn run(cli: &Cli, command: &ConfigCommand) -> Result<(), Failure> {
             let disabled = matches!(command, ConfigCommand::Disable { .. });
             let path = file_of(cli, name)?;
             change(
+                cli,
                 &path,
                 EditOp::SetDisabled {
                     name: name.clone(),

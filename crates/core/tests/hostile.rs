@@ -229,3 +229,69 @@ fn the_card_shows_env_values_masks_literal_secrets_and_flags_what_changes_what_r
     assert_eq!(by("FROM").value, "${secret:py/env/FROM}");
     assert_eq!(config.servers[0].scope, Scope::User);
 }
+
+#[test]
+fn no_entry_name_reaches_the_workbenchs_own_keychain_ids_or_another_entrys() {
+    let kc = keychain();
+    let project = tempfile::tempdir().unwrap();
+    let project_prefix =
+        workbench_core::config::secrets::owner_prefix(Scope::Project, Some(project.path()), "team");
+    // What the workbench keeps for itself, and a project entry's secret.
+    let own = [
+        ("bridge/token", "the-bridge-token"),
+        ("oauth/github/tokens", "github-oauth-tokens"),
+        ("input/github/pat", "github-input-answer"),
+        ("@workbench/anything", "workbench-own"),
+    ];
+    for (id, value) in own {
+        kc.set(id, value).unwrap();
+    }
+    let team_key = format!("{project_prefix}env/KEY");
+    kc.set(&team_key, "team-project-key").unwrap();
+    let (project_seg, _) = project_prefix.split_once('/').unwrap();
+    let attempts = [
+        ("bridge", "bridge/token".to_string()),
+        ("oauth", "oauth/github/tokens".to_string()),
+        ("OAuth", "oauth/github/tokens".to_string()),
+        ("oauth/github", "oauth/github/tokens".to_string()),
+        ("input", "input/github/pat".to_string()),
+        ("@workbench", "@workbench/anything".to_string()),
+        (project_seg, team_key.clone()),
+    ];
+    let vars = Vars {
+        keychain: Some(kc.clone()),
+        ..Vars::default()
+    };
+    for (name, id) in attempts {
+        let text = format!(
+            r#"{{"mcpServers": {{ {}: {{"command": "x", "env": {{"T": "${{secret:{id}}}"}}}} }} }}"#,
+            serde_json::Value::String(name.into())
+        );
+        let config = ConfigFile::parse(Path::new("/t/mcp.json"), &text).unwrap();
+        let e = config.servers[0]
+            .expanded(&vars)
+            .expect_err(&format!("an entry named {name:?} read {id}"))
+            .to_string();
+        assert!(e.contains("not this server's"), "{name}: {e}");
+        for (_, value) in own {
+            assert!(!e.contains(value), "{e}");
+        }
+    }
+    // What such an entry stores is its own and reads back (a name that is
+    // reserved is kept apart, not refused).
+    let id =
+        workbench_core::config::secrets::secret_id_for(Scope::User, None, "bridge", "env", "T");
+    assert!(!id.starts_with("bridge/"), "{id}");
+    kc.set(&id, "its-own").unwrap();
+    let text = format!(
+        r#"{{"mcpServers": {{"bridge": {{"command": "x", "env": {{"T": "${{secret:{id}}}"}}}} }} }}"#
+    );
+    let config = ConfigFile::parse(Path::new("/t/mcp.json"), &text).unwrap();
+    let expanded = config.servers[0].expanded(&vars).unwrap();
+    assert!(format!("{:?}", expanded.transport).contains("its-own"));
+    for (id, _) in own {
+        kc.delete(id).unwrap();
+    }
+    kc.delete(&team_key).unwrap();
+    kc.delete(&id).unwrap();
+}

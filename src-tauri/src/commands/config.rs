@@ -60,7 +60,7 @@ pub async fn save_config<R: Runtime>(
     }
     doc.replace(text)?;
     // Recorded before the save, so the reload it causes finds it.
-    super::trust::trust_own_save(&path, &base, &doc.text);
+    super::trust::trust_own_save(&state, &path, &base, &doc.text);
     doc.save()?;
     Ok(())
 }
@@ -91,7 +91,7 @@ pub async fn edit_server<R: Runtime>(
         let keychain = workbench_core::config::secrets::Keychain::app();
         workbench_core::config::secrets::follow_rename(&mut doc, &keychain, from, to)?;
     }
-    super::trust::trust_own_save(&path, &before, &doc.text);
+    super::trust::trust_own_save(&state, &path, &before, &doc.text);
     doc.save()?;
     Ok(())
 }
@@ -316,7 +316,7 @@ pub async fn add_example_server<R: Runtime>(
         name: name.clone(),
         fields,
     })?;
-    super::trust::trust_own_save(&state.config_path, &before, &doc.text);
+    super::trust::trust_own_save(&state, &state.config_path, &before, &doc.text);
     doc.save()?;
     Ok(name)
 }

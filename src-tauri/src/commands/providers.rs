@@ -123,6 +123,18 @@ pub async fn update_agent_settings<R: Runtime>(
     state: State<'_, AppState>,
     change: AgentSettingsChange,
 ) -> Result<AgentSettings, ErrorInfo> {
+    // A grant is for the entry running under that name now: another entry
+    // of the name (a project's shadowing the user's) had its grants dropped.
+    let granted = change
+        .tool_policy
+        .as_ref()
+        .and_then(|(key, _)| state.calls.server_of_key(key))
+        .into_iter()
+        .chain(change.trusted.as_ref().map(|(s, _)| s.clone()))
+        .chain(change.auto_sampling.as_ref().map(|(s, _)| s.clone()));
+    for server in granted {
+        state.calls.claim(&server)?;
+    }
     Ok(state.agent.update_settings(move |s| {
         if let Some(p) = change.default_provider {
             s.default_provider = Some(p);

@@ -49,8 +49,17 @@ pub async fn trust_server<R: Runtime>(
 /// After the person's own save in the window: what it added or changed in
 /// what servers run is trusted as written (failing to record it only means
 /// the server asks once more).
-pub fn trust_own_save(path: &std::path::Path, before: &str, after: &str) {
-    if let Err(e) = Trust::app().trust_changes(path, before, after) {
-        tracing::warn!(error = %e, "cannot record the trust of a save");
+/// The standing approvals of the trusted entries it changed or renamed
+/// follow them.
+pub fn trust_own_save(state: &AppState, path: &std::path::Path, before: &str, after: &str) {
+    match Trust::app().trust_changes(path, before, after) {
+        Ok(changed) => {
+            let own_file = path == state.config_path;
+            let moves = workbench_calls::rules::moves(path, own_file, &changed);
+            if let Err(e) = state.calls.rules_file().carry(&moves) {
+                tracing::warn!(error = %e, "the approvals of a changed server could not follow it");
+            }
+        }
+        Err(e) => tracing::warn!(error = %e, "cannot record the trust of a save"),
     }
 }

@@ -91,3 +91,109 @@ async fn the_bridges_own_rows_are_masked() {
     listening.stop.cancel();
     wb.shutdown().await;
 }
+
+/// A project's `.mcp.json` entry named like one of the person's servers
+/// inherits none of its grants (played: a shadowing entry ran the user
+/// server's allowed tools), and `--approve read-only` does not take a
+/// project's server at its word; the person's own server keeps both.
+#[tokio::test]
+async fn a_project_entry_shadowing_a_users_server_inherits_none_of_its_grants() {
+    use workbench_calls::{ApproveMode, Asking, Verdict};
+    let dir = tempfile::tempdir().unwrap();
+    let user = dir.path().join("mcp.json");
+    let project = dir.path().join("project");
+    std::fs::create_dir(&project).unwrap();
+    let entry = json!({ "command": demo(), "args": ["--name", "alpha"] });
+    std::fs::write(
+        &user,
+        json!({ "mcpServers": { "alpha": entry } }).to_string(),
+    )
+    .unwrap();
+    // The grants the person gave their own `alpha` (rules from before
+    // owners were recorded, so held for the user's file only).
+    std::fs::write(
+        dir.path().join("settings.json"),
+        json!({ "agent": {
+            "tool_policies": { "alpha/add": "allow", "alpha/fail": "deny" },
+            "trusted_servers": ["alpha"]
+        } })
+        .to_string(),
+    )
+    .unwrap();
+    let verdicts = |config: ConfigFile| {
+        let dir = dir.path().to_path_buf();
+        async move {
+            let wb = Workbench::start(&config, WorkbenchOptions::default());
+            wb.settle(Duration::from_secs(20)).await;
+            let calls = calls(&wb, &dir);
+            let catalog = wb.catalog();
+            for _ in 0..200 {
+                if catalog.tools().iter().any(|t| t.server == "alpha") {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(25)).await;
+            }
+            let def = |tool: &str| {
+                catalog
+                    .tools()
+                    .into_iter()
+                    .find(|t| t.server == "alpha" && t.tool["name"] == tool)
+                    .map(|t| t.tool)
+                    .unwrap_or_else(|| panic!("alpha has no {tool}"))
+            };
+            let ask = |tool: &str, mode| {
+                let definition = def(tool);
+                calls.verdict(&Asking {
+                    server: "alpha",
+                    tool,
+                    definition: &definition,
+                    mode,
+                    chat_allowed: None,
+                })
+            };
+            let out = (
+                ask("add", ApproveMode::None),
+                ask("all_content_types", ApproveMode::Ask),
+                ask("all_content_types", ApproveMode::ReadOnly),
+                ask("fail", ApproveMode::All),
+            );
+            wb.shutdown().await;
+            out
+        }
+    };
+    let own = verdicts(ConfigFile::load(&user).unwrap()).await;
+    assert_eq!(own.0, Verdict::Allow, "the person's allow holds");
+    assert_eq!(
+        own.1,
+        Verdict::Allow,
+        "a trusted server's read-only tool runs"
+    );
+    assert_eq!(own.2, Verdict::Allow);
+    assert!(matches!(own.3, Verdict::Deny(_)));
+
+    std::fs::write(
+        project.join(".mcp.json"),
+        json!({ "mcpServers": { "alpha": entry } }).to_string(),
+    )
+    .unwrap();
+    let shadow = verdicts(ConfigFile::load_scoped(&user, Some(&project)).unwrap()).await;
+    assert!(
+        matches!(&shadow.0, Verdict::Deny(why) if why.contains("needs approval")),
+        "the user's allow ran the project's entry: {:?}",
+        shadow.0
+    );
+    assert_eq!(
+        shadow.1,
+        Verdict::Ask(None),
+        "the user's trust carried over"
+    );
+    assert!(
+        matches!(&shadow.2, Verdict::Deny(why) if why.contains("not taken at its word")),
+        "--approve read-only took a project's server at its word: {:?}",
+        shadow.2
+    );
+    assert!(
+        matches!(shadow.3, Verdict::Deny(_)),
+        "a deny holds for anyone"
+    );
+}

@@ -9,11 +9,16 @@ use workbench_core::config::secrets::{Keychain, Store};
 
 use super::{BIN, stderr, stdout};
 
-/// `mcpwb` with a temp HOME and its own keychain namespace.
+/// `mcpwb` with a temp HOME (its settings and data there too) and its own
+/// keychain namespace.
 fn run(home: &Path, args: &[&str]) -> std::process::Output {
     Command::new(BIN)
         .args(args)
         .env_remove("MCPWB_CONFIG")
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_DATA_HOME")
+        .env("MCPWB_DATA_DIR", home.join("data"))
+        .env("MCPWB_SETTINGS", home.join("settings.json"))
         .env("HOME", home)
         .env("MCPWB_KEYCHAIN", "keyutils")
         .env(
@@ -360,4 +365,81 @@ fn an_input_answer_is_stored_for_each_server_that_uses_it() {
         Some("both")
     );
     keychain.delete("input/b/key").unwrap();
+}
+
+/// A file with both `"mcpServers"` and VS Code's `"servers"`: every entry is
+/// shown and can be edited where it is (played: `config show` hid the
+/// `"servers"` ones while a refusal sent the person there).
+#[test]
+fn a_file_with_both_server_keys_shows_and_edits_every_entry() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("mcp.json");
+    std::fs::write(
+        &cfg,
+        r#"{ "mcpServers": { "a": { "command": "x" } }, "servers": { "b": { "command": "y" } } }"#,
+    )
+    .unwrap();
+    let c = cfg.to_str().unwrap();
+    let json = |args: &[&str]| -> Value {
+        let mut all = vec!["--json", "--config", c, "config"];
+        all.extend_from_slice(args);
+        let out = run(dir.path(), &all);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+        serde_json::from_str(stdout(&out).trim()).unwrap_or(Value::Null)
+    };
+    let shown = json(&["show"]);
+    assert_eq!(shown["a"]["command"], "x", "{shown}");
+    assert_eq!(shown["b"]["command"], "y", "{shown}");
+    assert_eq!(json(&["show", "b"])["b"]["command"], "y");
+    json(&["edit", "b", "--cwd", "/srv"]);
+    json(&["rename", "b", "c"]);
+    let text = std::fs::read_to_string(&cfg).unwrap();
+    let doc: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        doc["servers"]["c"],
+        json!({ "command": "y", "cwd": "/srv" }),
+        "{text}"
+    );
+    assert!(
+        doc["mcpServers"].get("b").is_none() && doc["mcpServers"].get("c").is_none(),
+        "{text}"
+    );
+}
+
+/// The person renames or changes their own server with `mcpwb config`: the
+/// approvals they gave it follow it (they are kept per entry and what it
+/// runs, so a change outside the workbench would lose them).
+#[test]
+fn approvals_follow_an_entry_the_person_renames_or_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("mcp.json");
+    let c = cfg.to_str().unwrap();
+    let ok = |args: &[&str]| {
+        let mut all = vec!["--config", c, "config"];
+        all.extend_from_slice(args);
+        let out = run(dir.path(), &all);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+    };
+    ok(&["add", "files", "--command", "x"]);
+    let settings = dir.path().join("settings.json");
+    std::fs::write(
+        &settings,
+        json!({ "agent": { "tool_policies": { "files/read": "allow" }, "trusted_servers": ["files"] } })
+            .to_string(),
+    )
+    .unwrap();
+    ok(&["rename", "files", "fs"]);
+    ok(&["edit", "fs", "--arg", "--verbose"]);
+    let agent: Value = serde_json::from_str::<Value>(&std::fs::read_to_string(&settings).unwrap())
+        .unwrap()["agent"]
+        .clone();
+    assert_eq!(
+        agent["tool_policies"],
+        json!({ "fs/read": "allow" }),
+        "{agent}"
+    );
+    assert_eq!(agent["trusted_servers"], json!(["fs"]), "{agent}");
+    let owner = agent["grant_owners"]["fs"].as_str().unwrap_or_default();
+    assert!(owner.contains("#fs@"), "{agent}");
+    assert!(agent["grant_owners"].get("files").is_none(), "{agent}");
 }

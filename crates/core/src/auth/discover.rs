@@ -10,7 +10,9 @@ use super::Timeline;
 pub use crate::challenge::{Challenge, parse_challenge};
 
 /// GET a JSON document, recording the step (and each redirect it follows,
-/// at most 3); `Ok(None)` when it is not there.
+/// at most 3); `Ok(None)` when it is not there. A redirect is followed only
+/// within the origin asked (or from http to https on the same host): a
+/// metadata document that sends the sign-in elsewhere is refused.
 pub(crate) async fn get_json(
     http: &reqwest::Client,
     url: &str,
@@ -43,6 +45,13 @@ pub(crate) async fn get_json(
                 .and_then(|l| url::Url::parse(&url).ok()?.join(l).ok())
         {
             s.response = format!("location: {next}");
+            if !same_site(&url, &next) {
+                let why = format!(
+                    "{step}: {url} redirects to {next}, another origin: not followed (metadata is read only where it was asked for)"
+                );
+                s.problems.push(why.clone());
+                return Err(why);
+            }
             url = next.to_string();
             continue;
         }
@@ -62,6 +71,21 @@ pub(crate) async fn get_json(
         };
     }
     Err(format!("{step}: more than 3 redirects from {url}"))
+}
+
+/// `next` is on the origin of `from`, or is its https upgrade (same host,
+/// default port).
+fn same_site(from: &str, next: &url::Url) -> bool {
+    let Ok(from) = url::Url::parse(from) else {
+        return false;
+    };
+    if from.origin() == next.origin() {
+        return true;
+    }
+    from.scheme() == "http"
+        && next.scheme() == "https"
+        && from.host_str() == next.host_str()
+        && next.port().is_none()
 }
 
 fn origin_and_path(url: &str) -> Option<(String, String)> {

@@ -273,6 +273,7 @@ async fn client_identity(
     let Some(endpoint) = asm["registration_endpoint"].as_str() else {
         return Err("registration: the authorization server offers no dynamic client registration and no client id was given (set one with --client-id or the entry's oauth.clientId)".into());
     };
+    check_secure("the registration endpoint", endpoint)?;
     let body = json!({
         "client_name": "MCP Workbench",
         "redirect_uris": [redirect_uri],
@@ -583,6 +584,8 @@ pub async fn revoke(http: &reqwest::Client, t: &Tokens, tl: &mut Timeline) -> Re
     let Some(endpoint) = &t.revocation_endpoint else {
         return Ok(());
     };
+    // The token goes there: held to the same rule as the token endpoint.
+    check_secure("the revocation endpoint", endpoint)?;
     let token = t.refresh_token.as_deref().unwrap_or(&t.access_token);
     post_form(
         http,

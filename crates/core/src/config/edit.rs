@@ -96,9 +96,9 @@ fn set_prop(object: &CstObject, key: &str, value: &Value) {
     }
 }
 
-/// The object that holds the servers: `mcpServers`, else `servers`, else a
-/// new `mcpServers`.
-fn servers_object(root: &CstRootNode, path: &Path) -> Result<CstObject> {
+/// The objects that hold the servers: `mcpServers` and `servers` (a file
+/// may have both: every reader takes both), or a new `mcpServers`.
+fn servers_objects(root: &CstRootNode, path: &Path) -> Result<Vec<CstObject>> {
     let invalid = |message: &str| Error::ConfigInvalid {
         path: path.to_path_buf(),
         pointer: String::new(),
@@ -110,23 +110,29 @@ fn servers_object(root: &CstRootNode, path: &Path) -> Result<CstObject> {
             .as_object()
             .ok_or_else(|| invalid("the file must hold a JSON object"))?,
     };
+    let mut found = Vec::new();
     for key in ["mcpServers", "servers"] {
         if let Some(prop) = object.get(key) {
-            return prop.object_value().ok_or_else(|| Error::ConfigInvalid {
+            found.push(prop.object_value().ok_or_else(|| Error::ConfigInvalid {
                 path: path.to_path_buf(),
                 pointer: format!("/{key}"),
                 message: "must be an object mapping server names to their settings".into(),
-            });
+            })?);
         }
     }
-    Ok(object.object_value_or_set("mcpServers"))
+    if found.is_empty() {
+        found.push(object.object_value_or_set("mcpServers"));
+    }
+    Ok(found)
 }
 
-fn find(servers: &CstObject, name: &str) -> Option<jsonc_parser::cst::CstObjectProp> {
-    servers
-        .properties()
-        .into_iter()
-        .find(|p| p.name().and_then(|n| n.decoded_value().ok()).as_deref() == Some(name))
+fn find(servers: &[CstObject], name: &str) -> Option<jsonc_parser::cst::CstObjectProp> {
+    servers.iter().find_map(|object| {
+        object
+            .properties()
+            .into_iter()
+            .find(|p| p.name().and_then(|n| n.decoded_value().ok()).as_deref() == Some(name))
+    })
 }
 
 /// Apply `op` to the text of `path`. The text must parse; the result is
@@ -144,7 +150,7 @@ pub fn apply(path: &Path, text: &str, op: &EditOp) -> Result<String> {
             message: e.kind().to_string(),
         }
     })?;
-    let servers = servers_object(&root, path)?;
+    let servers = servers_objects(&root, path)?;
     let unknown = |name: &str| Error::ConfigEdit {
         message: format!("there is no server named \"{name}\" in {}", path.display()),
     };
@@ -166,7 +172,7 @@ pub fn apply(path: &Path, text: &str, op: &EditOp) -> Result<String> {
                 }
             }
             None => {
-                servers.append(name, input(&Value::Object(without_nulls(fields))));
+                servers[0].append(name, input(&Value::Object(without_nulls(fields))));
             }
         },
         EditOp::Remove { name } => find(&servers, name).ok_or_else(|| unknown(name))?.remove(),

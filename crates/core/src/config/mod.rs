@@ -477,15 +477,22 @@ impl ConfigFile {
 /// file order: what `show`, export and the edit form start from.
 pub fn raw_entries(path: &Path, text: &str) -> Result<dialects::Entries> {
     let doc = parse_jsonc(path, text)?;
-    Ok(SERVER_KEYS
+    // Both keys, as parsing reads them (a name in both: the first is kept,
+    // as parsing keeps it).
+    let mut out = dialects::Entries::default();
+    for map in SERVER_KEYS
         .iter()
-        .find_map(|k| doc.get(*k).and_then(serde_json::Value::as_object))
-        .map(|m| {
-            m.iter()
-                .filter_map(|(k, v)| Some((k.clone(), v.as_object()?.clone())))
-                .collect()
-        })
-        .unwrap_or_default())
+        .filter_map(|k| doc.get(*k).and_then(serde_json::Value::as_object))
+    {
+        for (k, v) in map {
+            if let Some(entry) = v.as_object()
+                && !out.iter().any(|(n, _)| n == k)
+            {
+                out.push((k.clone(), entry.clone()));
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// The user's own config file: `$XDG_CONFIG_HOME/mcp-workbench/mcp.json`

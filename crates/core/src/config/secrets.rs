@@ -175,18 +175,47 @@ mod kernel {
 /// `<server>/env/<KEY>` or `<server>/headers/<Name>` (an entry of the
 /// user's file; see [`secret_id_for`] for a project's).
 pub fn secret_id(server: &str, field: &str, key: &str) -> String {
-    format!("{server}/{field}/{key}")
+    secret_id_for(super::Scope::User, None, server, field, key)
+}
+
+/// First segments of keychain ids the workbench keeps for itself
+/// (`oauth/<owner>tokens`, `input/<owner><id>`, `bridge/token`, and
+/// `@workbench/` for anything new) and a project's prefix: no entry's own
+/// prefix may start with one.
+const RESERVED: [&str; 4] = ["oauth", "input", "bridge", "@workbench"];
+
+/// An entry name as the first segment of its ids, such that no name can
+/// reach another's ids or the workbench's own: `/` and `%` are
+/// percent-encoded (a name `oauth/github` would otherwise own GitHub's
+/// tokens), and a name that is a reserved segment, looks like a project's
+/// prefix or starts with `~` gets a `~` before it. Names of other kinds
+/// (all real ones) are kept as they are, so existing ids still resolve.
+fn segment(server: &str) -> String {
+    let mut out = String::with_capacity(server.len());
+    for c in server.chars() {
+        match c {
+            '/' => out.push_str("%2F"),
+            '%' => out.push_str("%25"),
+            c => out.push(c),
+        }
+    }
+    let reserved = RESERVED.iter().any(|r| out.eq_ignore_ascii_case(r))
+        || out.starts_with("project-")
+        || out.starts_with('~');
+    if reserved { format!("~{out}") } else { out }
 }
 
 /// Where an entry's own secrets live: `<server>/` for the user's file,
 /// `project-<hash of the folder>/<server>/` for a project's. An entry reads
 /// only secrets under its own prefix (a project cannot name the user's
-/// GitHub token, nor one server another's).
+/// GitHub token, nor one server another's, nor any entry the workbench's own
+/// ids: see [`segment`]).
 pub fn owner_prefix(
     scope: super::Scope,
     workspace: Option<&std::path::Path>,
     server: &str,
 ) -> String {
+    let server = segment(server);
     match scope {
         super::Scope::User => format!("{server}/"),
         super::Scope::Project => {
@@ -216,6 +245,7 @@ pub fn secret_id_for(
 /// The id `id` would have if its server `from` were called `to` (None: the
 /// id is not `from`'s own).
 fn renamed_id(id: &str, from: &str, to: &str) -> Option<String> {
+    let (from, to) = (segment(from), segment(to));
     if let Some(rest) = id.strip_prefix(&format!("{from}/")) {
         return Some(format!("{to}/{rest}"));
     }

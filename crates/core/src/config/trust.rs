@@ -222,6 +222,16 @@ fn shape(entry: &ServerEntry) -> String {
     fingerprint(&e)
 }
 
+/// Which entry of which file, running what: `<file>#<name>@<fingerprint>`
+/// (its first 16 hex digits). Standing approvals belong to an owner, so a
+/// project's entry that shadows a user's server of the same name, or an
+/// entry changed outside the workbench, inherits none of them.
+pub fn owner(file: &Path, entry: &ServerEntry) -> String {
+    let fp = fingerprint(entry);
+    let short = fp.get(..18).unwrap_or(&fp);
+    format!("{}#{}@{short}", key(file), entry.name)
+}
+
 /// The file an entry of a (merged) config is in.
 pub fn file_of(user: &Path, project: Option<&Path>, entry: &ServerEntry) -> PathBuf {
     match (entry.scope, project) {
@@ -327,8 +337,14 @@ impl Trust {
     /// entry they changed; an untrusted entry stays untrusted whatever the
     /// edit (a renamed or duplicated one too: it is still what came from
     /// elsewhere). A file the workbench creates (`before` empty) is all the
-    /// person's.
-    pub fn trust_changes(&self, file: &Path, before: &str, after: &str) -> Result<()> {
+    /// person's. Returns the trusted entries the person changed or renamed,
+    /// as (before, after): their standing approvals follow them.
+    pub fn trust_changes(
+        &self,
+        file: &Path,
+        before: &str,
+        after: &str,
+    ) -> Result<Vec<(ServerEntry, ServerEntry)>> {
         let entries = |text: &str| -> Vec<ServerEntry> {
             if text.trim().is_empty() {
                 return Vec::new();
@@ -343,6 +359,7 @@ impl Trust {
         let trusted = record.files.entry(key(file)).or_default();
         let was_trusted = |e: &ServerEntry| trusted.get(&e.name).is_some_and(|fp| vouches(fp, e));
         let mut vouched = Vec::new();
+        let mut moved = Vec::new();
         for entry in &new {
             let fp = fingerprint(entry);
             let source = old
@@ -351,16 +368,20 @@ impl Trust {
                 .or_else(|| old.iter().find(|o| shape(o) == shape(entry)));
             match source {
                 Some(o) if o.name == entry.name && fingerprint(o) == fp => {}
-                Some(o) if was_trusted(o) => vouched.push((entry.name.clone(), fp)),
+                Some(o) if was_trusted(o) => {
+                    vouched.push((entry.name.clone(), fp));
+                    moved.push((o.clone(), entry.clone()));
+                }
                 Some(_) => {}
                 None => vouched.push((entry.name.clone(), fp)),
             }
         }
         if vouched.is_empty() {
-            return Ok(());
+            return Ok(moved);
         }
         trusted.extend(vouched);
-        self.write(&record)
+        self.write(&record)?;
+        Ok(moved)
     }
 }
 

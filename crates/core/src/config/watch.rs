@@ -25,8 +25,8 @@ impl ChangeSet {
     }
 }
 
-/// Compare two versions by name: an entry whose settings or base folder
-/// differ is changed; the rest are untouched.
+/// Compare two versions by name: an entry whose settings or file (so its
+/// base folder) differ is changed; the rest are untouched.
 pub fn diff<'a>(
     old: impl Iterator<Item = (&'a ServerEntry, &'a Path)>,
     new: impl Iterator<Item = (&'a ServerEntry, &'a Path)>,

@@ -80,6 +80,9 @@ struct Shared {
     options: SupervisorOptions,
     /// What a transient server needs to open a connection per call.
     entry: ServerEntry,
+    /// The config file the entry is in; its relative paths resolve
+    /// against the file's folder.
+    file: PathBuf,
     base_dir: PathBuf,
     traffic: TrafficLog,
     events: broadcast::Sender<Event>,
@@ -116,9 +119,10 @@ enum Next {
 }
 
 impl ServerHandle {
+    /// Supervise `entry` of the config `file`.
     pub fn spawn(
         entry: ServerEntry,
-        base_dir: PathBuf,
+        file: PathBuf,
         traffic: TrafficLog,
         events: broadcast::Sender<Event>,
         mut options: SupervisorOptions,
@@ -148,6 +152,10 @@ impl ServerHandle {
             },
             info: None,
         };
+        let base_dir = file
+            .parent()
+            .map(std::path::Path::to_path_buf)
+            .unwrap_or_else(|| PathBuf::from("."));
         let life = super::life::Life::default();
         life.note(&initial.state);
         let (status_tx, status_rx) = watch::channel(initial);
@@ -163,6 +171,7 @@ impl ServerHandle {
             commands: cmd_tx,
             options: options.clone(),
             entry: entry.clone(),
+            file,
             base_dir: base_dir.clone(),
             traffic: traffic.clone(),
             events: events.clone(),
@@ -237,6 +246,17 @@ impl ServerHandle {
     /// The folder relative paths of the entry resolve against.
     pub fn base_dir(&self) -> &std::path::Path {
         &self.shared.base_dir
+    }
+
+    /// The config file the entry is in.
+    pub fn file(&self) -> &std::path::Path {
+        &self.shared.file
+    }
+
+    /// Which entry this is, of which file, running what
+    /// ([`crate::config::trust::owner`]): what standing approvals are kept for.
+    pub fn owner(&self) -> String {
+        crate::config::trust::owner(&self.shared.file, &self.shared.entry)
     }
 
     pub fn is_transient(&self) -> bool {

@@ -93,7 +93,7 @@ impl Workbench {
                 supervisor.start_delay = options.stagger * i as u32;
                 ServerHandle::spawn(
                     entry.clone(),
-                    config.base_dir_of(entry).to_path_buf(),
+                    config.file_of(entry).to_path_buf(),
                     traffic.clone(),
                     events.clone(),
                     supervisor,
@@ -170,8 +170,8 @@ impl Workbench {
         let config = &config;
         let old = self.servers();
         let plan = crate::config::watch::diff(
-            old.iter().map(|s| (s.entry(), s.base_dir())),
-            config.servers.iter().map(|e| (e, config.base_dir_of(e))),
+            old.iter().map(|s| (s.entry(), s.file())),
+            config.servers.iter().map(|e| (e, config.file_of(e))),
         );
         // Old processes end before their replacements start, so a server's
         // events never interleave across the two.
@@ -196,7 +196,7 @@ impl Workbench {
                 Some(s) if !plan.changed.contains(&entry.name) => s.clone(),
                 _ => ServerHandle::spawn(
                     entry.clone(),
-                    config.base_dir_of(entry).to_path_buf(),
+                    config.file_of(entry).to_path_buf(),
                     self.inner.traffic.clone(),
                     self.inner.events.clone(),
                     self.inner.options.supervisor.clone(),

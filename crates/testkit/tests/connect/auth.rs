@@ -15,26 +15,30 @@ use workbench_core::auth::{Timeline, flow};
 use workbench_core::connect::{FailureCode, ServerState};
 
 #[derive(Default)]
-struct As {
-    base: String,
-    no_s256: bool,
-    wrong_iss: bool,
+pub(super) struct As {
+    pub(super) base: String,
+    pub(super) no_s256: bool,
+    pub(super) wrong_iss: bool,
     /// No Protected Resource Metadata anywhere (a 2025-03-26 server).
-    no_prm: bool,
+    pub(super) no_prm: bool,
     /// The 401 names no metadata URL; it is only at the root well-known.
-    prm_at_root_only: bool,
-    dcr_refused: bool,
+    pub(super) prm_at_root_only: bool,
+    pub(super) dcr_refused: bool,
     /// The authorization endpoint sends the browser somewhere else.
-    foreign_redirect: bool,
-    refresh_expired: bool,
+    pub(super) foreign_redirect: bool,
+    pub(super) refresh_expired: bool,
     /// The AS metadata URL redirects (as hosts do for a trailing slash).
-    metadata_redirects: bool,
-    challenge: Option<String>,
+    pub(super) metadata_redirects: bool,
+    /// ...or redirects to this URL (another origin).
+    pub(super) metadata_elsewhere: Option<String>,
+    /// The registration endpoint the metadata names (default: its own).
+    pub(super) registration_endpoint: Option<String>,
+    pub(super) challenge: Option<String>,
 }
 
 type Shared = Arc<Mutex<As>>;
 
-async fn serve(state: As) -> (String, Shared, tokio_util::sync::DropGuard) {
+pub(super) async fn serve(state: As) -> (String, Shared, tokio_util::sync::DropGuard) {
     let shared = Arc::new(Mutex::new(state));
     let app = axum::Router::new()
         .route("/mcp", post(|State(s): State<Shared>| async move {
@@ -51,6 +55,9 @@ async fn serve(state: As) -> (String, Shared, tokio_util::sync::DropGuard) {
         .route("/.well-known/oauth-protected-resource", get(|State(s): State<Shared>| async move { prm(&s, true) }))
         .route("/.well-known/oauth-authorization-server", get(|State(s): State<Shared>| async move {
             let s = s.lock().unwrap();
+            if let Some(to) = &s.metadata_elsewhere {
+                return (StatusCode::FOUND, [(header::LOCATION, to.clone())]).into_response();
+            }
             if s.metadata_redirects {
                 return (StatusCode::MOVED_PERMANENTLY, [(header::LOCATION, "/moved/metadata".to_string())]).into_response();
             }
@@ -113,7 +120,7 @@ fn metadata(s: &As) -> Response {
         "issuer": base,
         "authorization_endpoint": format!("{base}/authorize"),
         "token_endpoint": format!("{base}/token"),
-        "registration_endpoint": format!("{base}/register"),
+        "registration_endpoint": s.registration_endpoint.clone().unwrap_or_else(|| format!("{base}/register")),
         "revocation_endpoint": format!("{base}/revoke"),
         "code_challenge_methods_supported": if s.no_s256 { json!(["plain"]) } else { json!(["S256"]) },
         "authorization_response_iss_parameter_supported": true,
@@ -180,7 +187,7 @@ async fn signed_in(
 }
 
 /// A stand-in browser: opens the page, follows its redirect back.
-fn browser() -> flow::LoginOptions {
+pub(super) fn browser() -> flow::LoginOptions {
     flow::LoginOptions {
         client_id: None,
         client_secret: None,

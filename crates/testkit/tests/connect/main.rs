@@ -12,6 +12,7 @@ mod faults;
 mod hostile;
 mod reload;
 mod rounds;
+mod signin_hostile;
 mod startup;
 
 use std::path::Path;
