@@ -126,9 +126,17 @@ fn a_grant_for_another_entry_of_the_name_drops_the_first_ones_grants_but_not_its
     assert!(rules.hold(&shadow) && !rules.hold(&first));
     assert_eq!(rules.policy("s", "t"), ToolPolicy::Ask, "the allow went");
     assert_eq!(rules.policy("s", "u"), ToolPolicy::Deny, "the deny stayed");
-    assert_eq!(rules.trusted_servers, ["sx"], "only the other server's trust stays");
+    assert_eq!(
+        rules.trusted_servers,
+        ["sx"],
+        "only the other server's trust stays"
+    );
     assert!(!rules.approved_definitions.contains_key("s/t"));
-    assert_eq!(rules.policy("sx", "t"), ToolPolicy::Allow, "another server untouched");
+    assert_eq!(
+        rules.policy("sx", "t"),
+        ToolPolicy::Allow,
+        "another server untouched"
+    );
     let all: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(all["agent"]["auto_sampling_servers"], json!([]));
 }
