@@ -85,6 +85,17 @@ pub fn input_schema(kind: ProviderKind, schema: Option<&Value>) -> (Value, Vec<S
     (schema, notes)
 }
 
+/// The keywords of `schema` Gemini does not accept (what
+/// [`input_schema`] leaves out for it), sorted.
+pub fn gemini_drops(schema: &Value) -> Vec<String> {
+    let mut copy = schema.clone();
+    let mut dropped = Vec::new();
+    gemini_subset(&mut copy, &mut dropped, 0);
+    dropped.sort();
+    dropped.dedup();
+    dropped
+}
+
 /// Keep what Gemini accepts, recursively; `const` becomes `enum: [v]`.
 fn gemini_subset(schema: &mut Value, dropped: &mut Vec<String>, depth: usize) {
     let Value::Object(map) = schema else { return };

@@ -44,16 +44,19 @@ pub enum Origin {
     Suite,
     /// An MCP App's own call.
     App,
+    /// The doctor's probe of a read-only tool (`--probe`, asked for).
+    Doctor,
 }
 
 impl Origin {
-    pub const ALL: [Origin; 6] = [
+    pub const ALL: [Origin; 7] = [
         Origin::Window,
         Origin::Chat,
         Origin::Bridge,
         Origin::Cli,
         Origin::Suite,
         Origin::App,
+        Origin::Doctor,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -64,6 +67,7 @@ impl Origin {
             Origin::Cli => "cli",
             Origin::Suite => "suite",
             Origin::App => "app",
+            Origin::Doctor => "doctor",
         }
     }
 
@@ -74,7 +78,10 @@ impl Origin {
     /// Whether a person drove this call directly (their own act is its
     /// approval); the others pass the gate.
     pub fn by_person(self) -> bool {
-        matches!(self, Origin::Window | Origin::Cli | Origin::Suite)
+        matches!(
+            self,
+            Origin::Window | Origin::Cli | Origin::Suite | Origin::Doctor
+        )
     }
 }
 

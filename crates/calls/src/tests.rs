@@ -12,6 +12,7 @@ fn origins_read_back_as_written() {
     }
     assert_eq!(Origin::parse("nobody"), None);
     assert!(Origin::Window.by_person() && Origin::Cli.by_person() && Origin::Suite.by_person());
+    assert!(Origin::Doctor.by_person(), "the person asked for the probe");
     assert!(!Origin::Chat.by_person() && !Origin::Bridge.by_person() && !Origin::App.by_person());
 }
 

@@ -201,6 +201,9 @@ pub async fn run(cli: &Cli) -> Result<(), Failure> {
         Command::Serve(args) => return crate::serve_cmd::run(cli, args).await,
         Command::History(args) => return crate::history_cmd::run(cli, args),
         Command::Test(args) => return crate::test_cmd::run(cli, args).await,
+        Command::Doctor(args) => return crate::doctor_cmd::doctor(cli, args).await,
+        Command::Snapshot(args) => return crate::doctor_cmd::snapshot(cli, args).await,
+        Command::Diff(args) => return crate::doctor_cmd::diff(cli, args).await,
         Command::Servers => None,
         Command::Tools { server }
         | Command::Resources { server }
@@ -335,7 +338,10 @@ async fn dispatch(cli: &Cli, wb: &Workbench, target: Option<&str>) -> Result<(),
         | Command::Auth { .. }
         | Command::Serve(_)
         | Command::History(_)
-        | Command::Test(_) => {}
+        | Command::Test(_)
+        | Command::Doctor(_)
+        | Command::Snapshot(_)
+        | Command::Diff(_) => {}
         Command::Servers => {
             let names: Vec<String> = wb.statuses().into_iter().map(|s| s.name).collect();
             for name in &names {

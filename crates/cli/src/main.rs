@@ -5,6 +5,7 @@ mod chat;
 mod commands;
 mod config_cmd;
 mod config_io;
+mod doctor_cmd;
 mod history_cmd;
 mod print;
 mod serve_cmd;
@@ -128,6 +129,17 @@ pub enum Command {
         #[command(subcommand)]
         action: auth_cmd::AuthCommand,
     },
+    /// What is wrong with a server: names, schemas, descriptions, token
+    /// cost, resources and prompts, and how it behaves; each finding with
+    /// its code, where, why it matters and how to fix it. Exit 1 when a
+    /// finding reaches --fail-on, 4 when a server is not ready.
+    Doctor(doctor_cmd::DoctorArgs),
+    /// A server's surface (tools and schemas, resources, templates,
+    /// prompts, capabilities) as stable JSON to commit.
+    Snapshot(doctor_cmd::SnapshotArgs),
+    /// What changed between two surfaces (snapshot files or live servers),
+    /// each change breaking or compatible.
+    Diff(doctor_cmd::DiffArgs),
     /// Look at and change mcp.json (no server is started).
     Config {
         #[command(subcommand)]

@@ -13,6 +13,8 @@ mod auth;
 mod chat;
 #[path = "cli/config.rs"]
 mod config;
+#[path = "cli/doctor.rs"]
+mod doctor;
 #[path = "cli/history.rs"]
 mod history;
 #[path = "cli/hostile.rs"]

@@ -227,9 +227,18 @@ impl Catalog {
         let wants = |list: &str, cap: &str| {
             only.is_none_or(|o| o == list) && capabilities.get(cap).is_some()
         };
+        // Each list on its own: one that fails leaves the others read (and
+        // its last-known items kept); the failures are returned together.
+        let mut failed: Vec<String> = Vec::new();
+        let mut tools = None;
         if wants("tools", "tools") {
-            let (shown, hidden): (Vec<Value>, Vec<Value>) = fetch_all(peer, "tools", raw)
-                .await?
+            match fetch_all(peer, "tools", raw).await {
+                Ok(t) => tools = Some(t),
+                Err(e) => failed.push(e),
+            }
+        }
+        if let Some(tools) = tools {
+            let (shown, hidden): (Vec<Value>, Vec<Value>) = tools
                 .into_iter()
                 .partition(|t| offers(t["name"].as_str().unwrap_or_default()));
             // One tool a name: a server that lists a name twice has one
@@ -257,17 +266,27 @@ impl Catalog {
                 .collect();
         }
         if wants("resources", "resources") {
-            current.resources = fetch_all(peer, "resources", raw).await?;
+            match fetch_all(peer, "resources", raw).await {
+                Ok(r) => current.resources = r,
+                Err(e) => failed.push(e),
+            }
             current.resource_templates = fetch_all(peer, "resourceTemplates", raw)
                 .await
                 .unwrap_or_default();
         }
         if wants("prompts", "prompts") {
-            current.prompts = fetch_all(peer, "prompts", raw).await?;
+            match fetch_all(peer, "prompts", raw).await {
+                Ok(p) => current.prompts = p,
+                Err(e) => failed.push(e),
+            }
         }
         current.stale = false;
         self.write().servers.insert(server.to_string(), current);
-        Ok(())
+        if failed.is_empty() {
+            Ok(())
+        } else {
+            Err(failed.join("; "))
+        }
     }
 
     /// Ask for a refresh of `server`'s `list` (None: all). True: the

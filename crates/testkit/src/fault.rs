@@ -47,9 +47,21 @@ pub enum Fault {
     ListChangedFlood,
     /// A hand-written server that lists 8,000 tools named `dup` beside `echo`.
     DuplicateTools,
+    /// Planted for the doctor (`planted`): tool names clients refuse.
+    DoctorNames,
+    /// Planted: input and output schemas clients or providers refuse.
+    DoctorSchemas,
+    /// Planted: descriptions, annotations and titles missing or oversized.
+    DoctorTexts,
+    /// Planted: a template that is not RFC 6570, a MIME type that is not
+    /// one, a prompt argument with no description.
+    DoctorListings,
+    /// Planted: stdout pollution, an undeclared list change, a declared
+    /// subscribe that fails, a declared list that fails.
+    DoctorBehaviour,
 }
 
-pub const ALL: [Fault; 18] = [
+pub const ALL: [Fault; 23] = [
     Fault::ExitAtStart,
     Fault::CrashOnCall,
     Fault::HangOnCall,
@@ -68,6 +80,11 @@ pub const ALL: [Fault; 18] = [
     Fault::EndlessPages,
     Fault::ListChangedFlood,
     Fault::DuplicateTools,
+    Fault::DoctorNames,
+    Fault::DoctorSchemas,
+    Fault::DoctorTexts,
+    Fault::DoctorListings,
+    Fault::DoctorBehaviour,
 ];
 
 impl Fault {
@@ -91,6 +108,11 @@ impl Fault {
             Fault::EndlessPages => "endless-pages",
             Fault::ListChangedFlood => "list-changed-flood",
             Fault::DuplicateTools => "duplicate-tools",
+            Fault::DoctorNames => "doctor-names",
+            Fault::DoctorSchemas => "doctor-schemas",
+            Fault::DoctorTexts => "doctor-texts",
+            Fault::DoctorListings => "doctor-listings",
+            Fault::DoctorBehaviour => "doctor-behaviour",
         }
     }
 }

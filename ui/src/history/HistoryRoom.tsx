@@ -15,7 +15,7 @@ import { CompareView } from "./CompareView";
 import { SaveToSuite, type Saving } from "./SaveToSuite";
 import "./history.css";
 
-const ORIGINS = ["window", "chat", "bridge", "cli", "suite", "app"];
+const ORIGINS = ["window", "chat", "bridge", "cli", "suite", "app", "doctor"];
 const STATUSES = ["ok", "error", "failed", "denied", "cancelled"] as const;
 
 const statusTone = (s: string): Tone => (s === "ok" ? "ok" : s === "error" || s === "failed" ? "danger" : s === "denied" ? "warn" : "neutral");

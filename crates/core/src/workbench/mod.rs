@@ -378,6 +378,10 @@ fn spawn_refresh(
                 Err(e) => {
                     tracing::warn!(%server, error = %e, "catalog refresh failed");
                     handle.note_catalog_failure(&e);
+                    // The lists that were read are in.
+                    let _ = events.send(Event::CatalogChanged {
+                        server: server.clone(),
+                    });
                 }
             }
             if !catalog.refreshed(&server, only.as_deref()) {

@@ -74,6 +74,23 @@ fn main() -> ExitCode {
         return ExitCode::from(3);
     }
     if let Some(
+        f @ (Fault::DoctorNames
+        | Fault::DoctorSchemas
+        | Fault::DoctorTexts
+        | Fault::DoctorListings
+        | Fault::DoctorBehaviour),
+    ) = args.fault
+    {
+        return match workbench_testkit::planted::serve(f) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("demo server: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
+    if let Some(
         f @ (Fault::PingFlood
         | Fault::GiantResult
         | Fault::FutureFields

@@ -1,0 +1,130 @@
+//! `mcpwb doctor`, `snapshot` and `diff` as a script in CI uses them: exit
+//! codes, `--json` that parses, snapshots stable across runs, a breaking
+//! change failing the build with a JUnit report.
+
+use serde_json::Value;
+
+use super::{demo_config, mcpwb, stderr, stdout};
+
+#[test]
+fn doctor_exits_by_the_worst_finding_and_its_json_parses() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = demo_config(dir.path(), &[("planted", &["--fault", "doctor-names"])]);
+    // The demo server: warnings and notes, no error.
+    let out = mcpwb(&["--config", &cfg, "doctor", "demo"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("demo: 0 error(s)"),
+        "{}",
+        stdout(&out)
+    );
+    let out = mcpwb(&["--config", &cfg, "doctor", "demo", "--fail-on", "warning"]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "the demo has warnings: {}",
+        stdout(&out)
+    );
+    // Planted names: errors; exit 1, and the JSON says which.
+    let out = mcpwb(&["--config", &cfg, "--json", "doctor", "planted"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let v: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    let findings = v["servers"][0]["findings"].as_array().unwrap();
+    let invalid = findings
+        .iter()
+        .find(|f| f["code"] == "name.invalid")
+        .unwrap();
+    assert_eq!(invalid["item"], "tool has space");
+    assert_eq!(invalid["severity"], "error");
+    assert!(!invalid["why"].as_str().unwrap().is_empty());
+    // A server that does not start: exit 4.
+    let out = mcpwb(&["--config", &cfg, "--timeout", "5", "doctor", "nosuch"]);
+    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
+}
+
+#[test]
+fn snapshots_are_stable_and_diff_fails_the_build_on_a_breaking_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = demo_config(dir.path(), &[]);
+    let a = dir.path().join("a.json");
+    let b = dir.path().join("b.json");
+    for path in [&a, &b] {
+        let out = mcpwb(&[
+            "--config",
+            &cfg,
+            "snapshot",
+            "demo",
+            "-o",
+            path.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    }
+    let (ta, tb) = (
+        std::fs::read_to_string(&a).unwrap(),
+        std::fs::read_to_string(&b).unwrap(),
+    );
+    assert_eq!(ta, tb, "two snapshots of one server differ");
+    // The same surface, file against the live server: no change.
+    let out = mcpwb(&[
+        "--config",
+        &cfg,
+        "diff",
+        a.to_str().unwrap(),
+        "demo",
+        "--fail-on",
+        "breaking",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    assert!(stdout(&out).contains("no changes"));
+    // A tool gone and a required argument added: breaking, exit 1, JUnit.
+    let mut old: Value = serde_json::from_str(&ta).unwrap();
+    let tools = old["tools"].as_array_mut().unwrap();
+    let echo = tools.iter().find(|t| t["name"] == "echo").unwrap().clone();
+    let mut renamed = echo.clone();
+    renamed["name"] = "echo_old".into();
+    tools.push(renamed);
+    std::fs::write(&a, old.to_string()).unwrap();
+    let junit = dir.path().join("diff.xml");
+    let out = mcpwb(&[
+        "--config",
+        &cfg,
+        "--json",
+        "diff",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--fail-on",
+        "breaking",
+        "--junit",
+        junit.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let v: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    assert_eq!(v["breaking"], 1, "{v}");
+    assert_eq!(v["changes"][0]["code"], "tool.removed");
+    assert_eq!(v["changes"][0]["item"], "tool echo_old");
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(
+        xml.contains("<failure") && xml.contains("tool.removed"),
+        "{xml}"
+    );
+    // Without --fail-on, a breaking change is reported, not failed.
+    let out = mcpwb(&[
+        "--config",
+        &cfg,
+        "diff",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        stdout(&out).contains("breaking  tool.removed"),
+        "{}",
+        stdout(&out)
+    );
+}

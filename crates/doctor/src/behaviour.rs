@@ -1,0 +1,244 @@
+//! How the server behaved, from what the workbench saw of it (its life
+//! events and traffic) and a few questions asked on purpose: time to
+//! ready, what each protocol era answered, lines on stdout that are not
+//! JSON-RPC, a noisy stderr, list changes sent but not declared, lists it
+//! declared but could not give, a `subscribe` it declared that fails.
+
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::{Value, json};
+use workbench_core::config::{ConfigFile, ProtocolPin};
+use workbench_core::connect::{ServerHandle, ServerState};
+use workbench_core::traffic::{Direction, MessageKind};
+use workbench_core::{CallOptions, Workbench, WorkbenchOptions};
+
+use crate::finding::{Finding, Severity};
+
+/// Slower than this to get ready is worth saying.
+pub const SLOW_START_MS: f64 = 5_000.0;
+/// More stderr lines than this since it started is noise.
+pub const NOISY_STDERR: usize = 200;
+
+/// What one protocol era answered.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct EraAnswer {
+    /// `2025-11-25` (`initialize`) or `2026-07-28` (`server/discover`).
+    pub era: String,
+    pub ready: bool,
+    /// The protocol version it agreed to, or why it did not connect.
+    pub answer: String,
+    pub ms: f64,
+}
+
+/// Milliseconds from the last start to ready, by its life events.
+pub fn ready_ms(handle: &ServerHandle) -> Option<f64> {
+    let life = handle.life();
+    let ready = life.iter().rposition(|e| e.state == "ready")?;
+    let started = life[..ready].iter().rposition(|e| e.state == "starting")?;
+    Some(life[ready].at_ms - life[started].at_ms)
+}
+
+/// Findings from what was seen of the server so far.
+pub fn seen(wb: &Workbench, handle: &ServerHandle, capabilities: &Value) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let name = handle.name();
+    if let Some(ms) = ready_ms(handle)
+        && ms > SLOW_START_MS
+    {
+        out.push(
+            Finding::new("startup.slow", Severity::Warning, "server")
+                .seen(format!("ready {:.1} s after it was started", ms / 1000.0))
+                .why("clients wait for every server before the first turn (and some give up after 10–30 s)")
+                .fix("do slow work (downloads, indexes) after the handshake, or lazily"),
+        );
+    }
+    for e in handle.life().iter().filter(|e| e.state == "catalog") {
+        out.push(
+            Finding::new("list.failed", Severity::Error, "server")
+                .seen(e.reason.clone().unwrap_or_default())
+                .why("a list the server declared (or one of its pages) could not be read: clients show nothing of it")
+                .fix("answer the list method, with cursors that end and never repeat"),
+        );
+    }
+    let rows = wb.traffic().entries(Some(name));
+    let stdout: Vec<_> = rows
+        .iter()
+        .filter(|r| r.direction == Direction::Incoming && r.kind == MessageKind::Invalid)
+        .collect();
+    if let Some(first) = stdout.first() {
+        out.push(
+            Finding::new("stdout.pollution", Severity::Error, "server")
+                .seen(format!(
+                    "{} line(s) on stdout that are not JSON-RPC, the first: {}",
+                    stdout.len(),
+                    first.body.chars().take(120).collect::<String>()
+                ))
+                .why("stdout is the protocol's channel: most clients end the connection on a line that does not parse (a stray print or a logger writing to stdout)")
+                .fix("write logs to stderr (console.error, print(..., file=sys.stderr), logging to stderr)"),
+        );
+    }
+    let stderr = rows
+        .iter()
+        .filter(|r| r.direction == Direction::Stderr)
+        .count();
+    if stderr > NOISY_STDERR {
+        out.push(
+            Finding::new("stderr.noisy", Severity::Info, "server")
+                .seen(format!("{stderr} stderr lines kept since it started"))
+                .why("clients keep stderr in their logs: a chatty server buries its real errors")
+                .fix("log less by default; offer a debug level (logging/setLevel)"),
+        );
+    }
+    for list in ["tools", "resources", "prompts"] {
+        let method = format!("notifications/{list}/list_changed");
+        let sent = rows.iter().any(|r| {
+            r.direction == Direction::Incoming
+                && r.kind == MessageKind::Notification
+                && r.method.as_deref() == Some(method.as_str())
+        });
+        let declared = capabilities[list]["listChanged"] == true;
+        if sent && !declared {
+            out.push(
+                Finding::new(
+                    "capability.undeclared-list-changed",
+                    Severity::Error,
+                    "server",
+                )
+                .at(format!("/capabilities/{list}/listChanged"))
+                .seen(format!(
+                    "it sent {method} without declaring {list}.listChanged"
+                ))
+                .why("clients ignore list changes a server did not declare: they keep the old list")
+                .fix(format!(
+                    "declare \"{list}\": {{\"listChanged\": true}} in its capabilities"
+                )),
+            );
+        }
+    }
+    out
+}
+
+/// Ask what it declared and see it work: `resources/subscribe` on its first
+/// resource (then unsubscribe), for a server of the 2025 era that says
+/// `subscribe`.
+pub async fn asked(
+    wb: &Workbench,
+    server: &str,
+    protocol: &str,
+    capabilities: &Value,
+    resources: &[Value],
+) -> Vec<Finding> {
+    let mut out = Vec::new();
+    if capabilities["resources"]["subscribe"] != true || protocol >= "2026" {
+        return out;
+    }
+    let Some(uri) = resources.iter().find_map(|r| r["uri"].as_str()) else {
+        return out;
+    };
+    let options = || CallOptions {
+        timeout: Some(Duration::from_secs(10)),
+        ..CallOptions::default()
+    };
+    match wb.request(server, "resources/subscribe", json!({ "uri": uri }), options()).await {
+        Ok(_) => {
+            let _ = wb
+                .request(server, "resources/unsubscribe", json!({ "uri": uri }), options())
+                .await;
+        }
+        Err(e) => out.push(
+            Finding::new("capability.subscribe-fails", Severity::Error, "server")
+                .at("/capabilities/resources/subscribe")
+                .seen(format!("resources/subscribe {uri}: {e}"))
+                .why("it declares resources.subscribe, so clients subscribe and wait for updates that never come")
+                .fix("answer resources/subscribe (and send notifications/resources/updated), or stop declaring subscribe"),
+        ),
+    }
+    out
+}
+
+/// Connect the server's entry again once per era, alone, and say what each
+/// answered.
+pub async fn eras(handle: &ServerHandle) -> Vec<EraAnswer> {
+    let config = ConfigFile::empty(handle.file());
+    let mut out = Vec::new();
+    for (pin, era) in [
+        (ProtocolPin::V2025_11_25, "2025-11-25"),
+        (ProtocolPin::V2026_07_28, "2026-07-28"),
+    ] {
+        let mut entry = handle.entry().clone();
+        entry.protocol = pin;
+        let started = std::time::Instant::now();
+        let trial = Workbench::trial(
+            &config,
+            entry,
+            WorkbenchOptions::default(),
+            Duration::from_secs(20),
+        )
+        .await;
+        let ms = started.elapsed().as_secs_f64() * 1000.0;
+        out.push(match trial {
+            Ok(t) => match (&t.status.state, &t.status.info) {
+                (ServerState::Ready, Some(info)) => EraAnswer {
+                    era: era.into(),
+                    ready: true,
+                    answer: info.protocol_version.clone(),
+                    ms,
+                },
+                (ServerState::Failed { reason, .. }, _) => EraAnswer {
+                    era: era.into(),
+                    ready: false,
+                    answer: reason.clone(),
+                    ms,
+                },
+                (state, _) => EraAnswer {
+                    era: era.into(),
+                    ready: false,
+                    answer: format!("{state:?}"),
+                    ms,
+                },
+            },
+            Err(e) => EraAnswer {
+                era: era.into(),
+                ready: false,
+                answer: e.to_string(),
+                ms,
+            },
+        });
+    }
+    out
+}
+
+/// Findings from the eras' answers.
+pub fn era_findings(eras: &[EraAnswer]) -> Vec<Finding> {
+    if eras.is_empty() || eras.iter().all(|e| e.ready) {
+        return Vec::new();
+    }
+    if eras.iter().all(|e| !e.ready) {
+        return vec![
+            Finding::new("era.none", Severity::Error, "server")
+                .seen(
+                    eras.iter()
+                        .map(|e| format!("{}: {}", e.era, e.answer))
+                        .collect::<Vec<_>>()
+                        .join("; "),
+                )
+                .why("connected alone, it answered neither initialize nor server/discover")
+                .fix("see the reasons; start it by hand with the same command to read its errors"),
+        ];
+    }
+    let only: Vec<&EraAnswer> = eras.iter().filter(|e| e.ready).collect();
+    let not: Vec<&EraAnswer> = eras.iter().filter(|e| !e.ready).collect();
+    vec![
+        Finding::new("era.one-only", Severity::Info, "server")
+            .seen(format!(
+                "speaks {} only; {}: {}",
+                only.iter().map(|e| e.era.as_str()).collect::<Vec<_>>().join(", "),
+                not.iter().map(|e| e.era.as_str()).collect::<Vec<_>>().join(", "),
+                not.iter().map(|e| e.answer.as_str()).collect::<Vec<_>>().join("; ")
+            ))
+            .why("clients of the other era negotiate down or fail; a server that answers an unknown server/discover with an error lets 2026 clients fall back")
+            .fix("nothing to do unless clients of the other era must connect"),
+    ]
+}

@@ -1,0 +1,186 @@
+//! What is wrong with a server, and what a change to it broke.
+//!
+//! - `finding`: a finding (stable code, severity, item and JSON pointer,
+//!   what was seen, why it matters, how to fix it).
+//! - `names`, `schemas`, `texts`, `listings`: checks of the surface's shape
+//!   (pure functions of what the server listed).
+//! - `behaviour`: what the server did (life events, traffic) and what it
+//!   answers when asked on purpose (subscribe, each protocol era).
+//! - `probe`: read-only tools called through the one call path.
+//! - `surface`, `diff`: the surface as a stable snapshot, and the changes
+//!   between two, classified breaking or compatible.
+//!
+//! It sits above the call path (probes are calls like any other, kept in
+//! History) and the agent (the provider checks use the agent's own
+//! adaptation of schemas), so it is a crate of its own rather than a
+//! module of core.
+
+pub mod behaviour;
+pub mod diff;
+pub mod finding;
+pub mod listings;
+pub mod names;
+pub mod probe;
+pub mod schemas;
+pub mod surface;
+pub mod texts;
+
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use workbench_calls::Calls;
+use workbench_core::connect::ServerState;
+
+pub use diff::{Change, Impact, diff};
+pub use finding::{Finding, Severity};
+pub use surface::Surface;
+
+/// What the doctor is asked to do beyond reading the surface.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Options {
+    /// Call the read-only tools (only when asked).
+    pub probe: bool,
+    /// Connect again once per protocol era.
+    pub eras: bool,
+}
+
+/// The doctor's report on one server.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Report {
+    pub server: String,
+    /// Worst first, then by item.
+    pub findings: Vec<Finding>,
+    /// Milliseconds from its last start to ready.
+    pub ready_ms: Option<f64>,
+    pub eras: Vec<behaviour::EraAnswer>,
+    pub tokens: texts::TokenCost,
+    pub probed: Vec<probe::Probed>,
+    /// How long the doctor took, in milliseconds.
+    pub took_ms: f64,
+}
+
+impl Report {
+    pub fn worst(&self) -> Option<Severity> {
+        self.findings.iter().map(|f| f.severity).max()
+    }
+
+    pub fn count(&self, severity: Severity) -> usize {
+        self.findings
+            .iter()
+            .filter(|f| f.severity == severity)
+            .count()
+    }
+}
+
+/// The shape checks of a surface (no server needed): names (as the server
+/// is called in the config), schemas, texts, resources and prompts.
+pub fn shape(
+    server: &str,
+    surface: &Surface,
+    duplicates: &[String],
+) -> (Vec<Finding>, texts::TokenCost) {
+    let mut out = names::check(server, &surface.tools, duplicates);
+    for tool in &surface.tools {
+        out.extend(schemas::check(tool));
+    }
+    let cost = texts::cost(&surface.tools);
+    out.extend(texts::check(&surface.tools, &cost));
+    out.extend(listings::check(
+        &surface.resources,
+        &surface.resource_templates,
+        &surface.prompts,
+    ));
+    (out, cost)
+}
+
+fn sort(findings: &mut [Finding]) {
+    findings.sort_by(|a, b| {
+        b.severity
+            .cmp(&a.severity)
+            .then_with(|| a.item.cmp(&b.item))
+            .then_with(|| a.code.cmp(&b.code))
+    });
+}
+
+/// Examine a server of the workbench behind `calls`. A server that is not
+/// ready gets one finding saying so (and why).
+pub async fn examine(
+    calls: &Calls,
+    server: &str,
+    options: Options,
+) -> workbench_core::Result<Report> {
+    let started = Instant::now();
+    let wb = calls.workbench();
+    let handle = wb.server(server)?;
+    let status = handle.status();
+    let mut report = Report {
+        server: server.to_string(),
+        findings: Vec::new(),
+        ready_ms: behaviour::ready_ms(&handle),
+        eras: Vec::new(),
+        tokens: texts::TokenCost::default(),
+        probed: Vec::new(),
+        took_ms: 0.0,
+    };
+    if options.eras {
+        report.eras = behaviour::eras(&handle).await;
+        report
+            .findings
+            .extend(behaviour::era_findings(&report.eras));
+    }
+    let surface = match (&status.state, Surface::live(wb, server)) {
+        (ServerState::Ready, Some(surface)) => surface,
+        (state, _) => {
+            let why = match state {
+                ServerState::Failed { reason, .. } => reason.clone(),
+                ServerState::Ready => "its lists are not read yet".into(),
+                other => format!(
+                    "it is {}",
+                    serde_json::to_value(other)
+                        .ok()
+                        .and_then(|v| v["state"].as_str().map(String::from))
+                        .unwrap_or_else(|| "not ready".into())
+                ),
+            };
+            report.findings.push(
+                Finding::new("server.not-ready", Severity::Error, "server")
+                    .seen(why)
+                    .why("nothing of a server that is not ready can be checked")
+                    .fix("see its Events and stderr; start it by hand with the same command"),
+            );
+            report.took_ms = started.elapsed().as_secs_f64() * 1000.0;
+            return Ok(report);
+        }
+    };
+    let duplicates = wb
+        .catalog()
+        .server(server)
+        .map(|c| c.duplicate_tools)
+        .unwrap_or_default();
+    let (shape, cost) = shape(server, &surface, &duplicates);
+    report.findings.extend(shape);
+    report.tokens = cost;
+    report
+        .findings
+        .extend(behaviour::seen(wb, &handle, &surface.capabilities));
+    report.findings.extend(
+        behaviour::asked(
+            wb,
+            server,
+            &surface.protocol_version,
+            &surface.capabilities,
+            &surface.resources,
+        )
+        .await,
+    );
+    if options.probe {
+        let (probed, findings) =
+            probe::probe(calls, server, &surface.tools, Duration::from_secs(20)).await;
+        report.probed = probed;
+        report.findings.extend(findings);
+    }
+    sort(&mut report.findings);
+    report.took_ms = started.elapsed().as_secs_f64() * 1000.0;
+    Ok(report)
+}

@@ -1,0 +1,205 @@
+//! The doctor against servers with planted faults, one per family, over
+//! real pipes: it finds what was planted and only that (each family's
+//! `well_formed` tool is never flagged), and the demo server is clean.
+
+use std::collections::BTreeSet;
+use std::time::Duration;
+
+use serde_json::json;
+use workbench_calls::{Calls, CallsOptions};
+use workbench_core::settings::SettingsFile;
+use workbench_core::{ConfigFile, Workbench, WorkbenchOptions};
+use workbench_doctor::{Options, Report, Severity, examine};
+
+async fn doctor(dir: &std::path::Path, args: &[&str], options: Options) -> Report {
+    let path = dir.join("mcp.json");
+    let demo = workbench_testkit::demo_server_path();
+    std::fs::write(
+        &path,
+        json!({ "mcpServers": { "planted": { "command": demo, "args": args } } }).to_string(),
+    )
+    .unwrap();
+    let wb = Workbench::start(
+        &ConfigFile::load(&path).unwrap(),
+        WorkbenchOptions::default(),
+    );
+    wb.settle(Duration::from_secs(20)).await;
+    for _ in 0..200 {
+        if wb.catalog().server("planted").is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    // What the server sends right after the handshake is in before the doctor looks.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let calls = Calls::new(
+        wb.clone(),
+        CallsOptions {
+            settings: SettingsFile::new(dir.join("settings.json")),
+            store: None,
+        },
+    );
+    let report = examine(&calls, "planted", options).await.unwrap();
+    wb.shutdown().await;
+    report
+}
+
+/// The codes found at warning or worse.
+fn serious(report: &Report) -> BTreeSet<String> {
+    report
+        .findings
+        .iter()
+        .filter(|f| f.severity >= Severity::Warning)
+        .map(|f| f.code.clone())
+        .collect()
+}
+
+fn set(codes: &[&str]) -> BTreeSet<String> {
+    codes.iter().map(|c| c.to_string()).collect()
+}
+
+#[tokio::test]
+async fn each_family_of_planted_faults_is_found_and_only_it() {
+    let families: [(&str, &[&str]); 5] = [
+        (
+            "doctor-names",
+            &[
+                "name.invalid",
+                "name.too-long-prefixed",
+                "name.case-only",
+                "name.provider-characters",
+                "name.duplicate",
+            ],
+        ),
+        (
+            "doctor-schemas",
+            &[
+                "schema.top-not-object",
+                "schema.array-without-items",
+                "schema.dialect",
+                "provider.gemini-rewrites",
+                "schema.required-not-a-property",
+                "schema.unresolvable",
+                "provider.anthropic-top-combinator",
+                "provider.gemini-enum",
+                "schema.invalid",
+            ],
+        ),
+        (
+            "doctor-texts",
+            &[
+                "text.no-description",
+                "text.long-description",
+                "tokens.costly-tool",
+            ],
+        ),
+        (
+            "doctor-listings",
+            &[
+                "resource.mime-invalid",
+                "template.invalid",
+                "prompt.argument-undescribed",
+            ],
+        ),
+        (
+            "doctor-behaviour",
+            &[
+                "stdout.pollution",
+                "capability.undeclared-list-changed",
+                "capability.subscribe-fails",
+                "list.failed",
+            ],
+        ),
+    ];
+    for (family, expected) in families {
+        let dir = tempfile::tempdir().unwrap();
+        let report = doctor(dir.path(), &["--fault", family], Options::default()).await;
+        assert_eq!(
+            serious(&report),
+            set(expected),
+            "{family}: {:#?}",
+            report.findings
+        );
+        let flagged: Vec<_> = report
+            .findings
+            .iter()
+            .filter(|f| f.item == "tool well_formed")
+            .collect();
+        assert!(
+            flagged.is_empty(),
+            "{family}: the well-formed tool was flagged: {flagged:#?}"
+        );
+        for f in &report.findings {
+            assert!(
+                !f.why.is_empty() && !f.fix.is_empty() && !f.seen.is_empty(),
+                "{family}: {f:#?}"
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_text_family_finding_says_exactly_where_and_what() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = doctor(
+        dir.path(),
+        &["--fault", "doctor-schemas"],
+        Options::default(),
+    )
+    .await;
+    let ghost = report
+        .findings
+        .iter()
+        .find(|f| f.code == "schema.required-not-a-property")
+        .unwrap();
+    assert_eq!(ghost.item, "tool required_ghost");
+    assert_eq!(ghost.pointer, "/inputSchema/required");
+    assert!(ghost.seen.contains("\"ghost\""), "{ghost:#?}");
+    assert_eq!(report.worst(), Some(Severity::Error));
+}
+
+#[tokio::test]
+async fn the_demo_server_is_clean_probed_and_speaks_both_eras() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = doctor(
+        dir.path(),
+        &["--name", "planted"],
+        Options {
+            probe: true,
+            eras: true,
+        },
+    )
+    .await;
+    let errors: Vec<_> = report
+        .findings
+        .iter()
+        .filter(|f| f.severity == Severity::Error)
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+    assert!(report.ready_ms.is_some());
+    assert!(report.tokens.total > 0 && report.tokens.tokenizer == "o200k");
+    // Its read-only tools were called (some cannot answer a doctor: a
+    // 20 MB result past the message limit, roots the client does not offer).
+    let ok: Vec<&str> = report
+        .probed
+        .iter()
+        .filter(|p| p.outcome == "ok")
+        .map(|p| p.tool.as_str())
+        .collect();
+    assert!(
+        ok.contains(&"echo") && ok.contains(&"all_content_types"),
+        "{:#?}",
+        report.probed
+    );
+    let eras: Vec<(&str, bool)> = report
+        .eras
+        .iter()
+        .map(|e| (e.era.as_str(), e.ready))
+        .collect();
+    assert_eq!(
+        eras,
+        [("2025-11-25", true), ("2026-07-28", true)],
+        "{:#?}",
+        report.eras
+    );
+}
