@@ -10,7 +10,7 @@ use workbench_core::{CallOptions, Error, Workbench, WorkbenchOptions};
 use crate::print;
 use crate::{Cli, Command, Failure};
 
-fn parse_args(text: &str) -> Result<Value, Failure> {
+pub fn parse_args(text: &str) -> Result<Value, Failure> {
     let v: Value = serde_json::from_str(text)
         .map_err(|e| Failure::Usage(format!("--args is not JSON: {e}")))?;
     if v.is_object() {
@@ -73,7 +73,7 @@ pub async fn connect_some(
     let timeout = Duration::from_secs_f64(cli.timeout.max(0.1));
     // `serve` runs until its client leaves: servers that crash come back,
     // and calls may take as long as the caller waits (progress resets it).
-    let serving = matches!(cli.command, Command::Serve(_));
+    let serving = matches!(cli.command, Command::Serve(_) | Command::Dev(_));
     let options = WorkbenchOptions {
         supervisor: SupervisorOptions {
             startup_timeout: timeout,
@@ -186,7 +186,7 @@ pub async fn ready(wb: &Workbench, name: &str) -> Result<(), Failure> {
     }
 }
 
-fn opts(cli: &Cli) -> CallOptions {
+pub fn opts(cli: &Cli) -> CallOptions {
     CallOptions {
         timeout: Some(Duration::from_secs_f64(cli.timeout.max(0.1))),
         ..Default::default()
@@ -204,6 +204,7 @@ pub async fn run(cli: &Cli) -> Result<(), Failure> {
         Command::Doctor(args) => return crate::doctor_cmd::doctor(cli, args).await,
         Command::Snapshot(args) => return crate::doctor_cmd::snapshot(cli, args).await,
         Command::Diff(args) => return crate::doctor_cmd::diff(cli, args).await,
+        Command::Dev(args) => return crate::dev_cmd::run(cli, args).await,
         Command::Servers => None,
         Command::Tools { server }
         | Command::Resources { server }
@@ -341,7 +342,8 @@ async fn dispatch(cli: &Cli, wb: &Workbench, target: Option<&str>) -> Result<(),
         | Command::Test(_)
         | Command::Doctor(_)
         | Command::Snapshot(_)
-        | Command::Diff(_) => {}
+        | Command::Diff(_)
+        | Command::Dev(_) => {}
         Command::Servers => {
             let names: Vec<String> = wb.statuses().into_iter().map(|s| s.name).collect();
             for name in &names {

@@ -5,6 +5,7 @@ mod chat;
 mod commands;
 mod config_cmd;
 mod config_io;
+mod dev_cmd;
 mod doctor_cmd;
 mod history_cmd;
 mod print;
@@ -140,6 +141,10 @@ pub enum Command {
     /// What changed between two surfaces (snapshot files or live servers),
     /// each change breaking or compatible.
     Diff(doctor_cmd::DiffArgs),
+    /// Run one server and restart it when the files its "dev": {"watch":
+    /// ...} names change; print what changed in its surface, the doctor's
+    /// new findings and (--call) a call run again after each reload.
+    Dev(dev_cmd::DevArgs),
     /// Look at and change mcp.json (no server is started).
     Config {
         #[command(subcommand)]

@@ -13,6 +13,8 @@ mod auth;
 mod chat;
 #[path = "cli/config.rs"]
 mod config;
+#[path = "cli/dev.rs"]
+mod dev;
 #[path = "cli/doctor.rs"]
 mod doctor;
 #[path = "cli/history.rs"]

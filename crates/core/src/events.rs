@@ -55,6 +55,12 @@ pub enum Event {
     AskClosed {
         id: u32,
     },
+    /// Files a server's `dev.watch` names changed: it is being restarted.
+    DevReload {
+        server: String,
+        /// The changed files, relative to the watched folder (at most 20).
+        files: Vec<String>,
+    },
     /// The config on disk cannot be used; the servers keep running as they
     /// were. `message` has the file, line:column and what is wrong.
     ConfigError {

@@ -18,6 +18,7 @@
 pub mod behaviour;
 pub mod diff;
 pub mod finding;
+pub mod follow;
 pub mod listings;
 pub mod names;
 pub mod probe;

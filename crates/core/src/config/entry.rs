@@ -175,6 +175,7 @@ pub fn parse_entry(name: &str, raw: &Value) -> Result<ServerEntry, Problem> {
         startup_timeout: seconds(obj, "startupTimeout")?,
         call_timeout: seconds(obj, "callTimeout")?,
         restart: restart(obj)?,
+        dev: dev(obj)?,
         include_tools: match obj.get("includeTools") {
             None | Some(Value::Null) => None,
             Some(_) => Some(string_list(obj, "includeTools")?),
@@ -253,6 +254,36 @@ fn first_list(obj: &Map<String, Value>, keys: &[&str]) -> Result<Vec<String>, Pr
         Some(key) => string_list(obj, key),
         None => Ok(Vec::new()),
     }
+}
+
+/// `"dev": {"watch": GLOB | [GLOB, ...]}`; other keys of `dev` (VS Code's
+/// `debug`) are left for the clients that read them.
+fn dev(obj: &Map<String, Value>) -> Result<Option<super::DevWatch>, Problem> {
+    let Some(dev) = obj.get("dev").filter(|v| !v.is_null()) else {
+        return Ok(None);
+    };
+    let Some(dev) = dev.as_object() else {
+        return Err(problem(
+            "/dev",
+            "must be an object such as {\"watch\": \"src/**/*.ts\"}",
+        ));
+    };
+    let watch = match dev.get("watch") {
+        None | Some(Value::Null) => return Ok(None),
+        Some(Value::String(g)) => vec![g.clone()],
+        Some(Value::Array(list)) => list
+            .iter()
+            .map(|g| g.as_str().map(str::to_string))
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| problem("/dev/watch", "must be a glob or a list of globs"))?,
+        Some(_) => return Err(problem("/dev/watch", "must be a glob or a list of globs")),
+    };
+    for g in &watch {
+        if let Err(e) = globset::Glob::new(g) {
+            return Err(problem("/dev/watch", format!("\"{g}\" is not a glob: {e}")));
+        }
+    }
+    Ok((!watch.is_empty()).then_some(super::DevWatch { watch }))
 }
 
 fn restart(obj: &Map<String, Value>) -> Result<Option<super::RestartPolicy>, Problem> {

@@ -186,6 +186,16 @@ pub struct ServerEntry {
     /// `"oauth"`: how a remote entry signs in when its authorization server
     /// wants a client registered ahead (or a scope, or a metadata document).
     pub oauth: Option<OAuthClient>,
+    /// VS Code's `"dev": {"watch": ...}`: files whose change restarts the
+    /// server (`"debug"` and other keys stay in the file untouched).
+    pub dev: Option<DevWatch>,
+}
+
+/// `"dev": {"watch": "src/**/*.ts"}` (a glob or a list of globs), relative
+/// to the entry's `cwd`, else the config's folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DevWatch {
+    pub watch: Vec<String>,
 }
 
 /// `"oauth": {"clientId", "clientSecret", "scope", "clientMetadataUrl"}`;

@@ -3,6 +3,7 @@
 //! clone; dropping the last clone stops every server.
 
 mod calls;
+mod dev;
 mod reload;
 mod rounds;
 mod trial;
@@ -14,6 +15,7 @@ use tokio::sync::broadcast;
 use tokio_util::sync::{CancellationToken, DropGuard};
 
 pub use calls::{CallOptions, CallOutcome};
+pub use dev::DevWatch;
 pub use reload::ConfigWatch;
 pub use trial::Trial;
 

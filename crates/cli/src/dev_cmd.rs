@@ -1,0 +1,155 @@
+//! `mcpwb dev SERVER`: the server author's loop in a terminal — restart on
+//! a change to the files its `dev.watch` names, then print what changed in
+//! its surface, what the doctor now finds, and (with `--call`) the call
+//! run again and whether its result changed. Ctrl+C stops it and the server.
+
+use std::time::Instant;
+
+use serde_json::{Value, json};
+use workbench_calls::{Call, Link, Origin};
+use workbench_core::events::Event;
+use workbench_doctor::follow::{SurfaceChange, Surfaces};
+
+use crate::commands::{calls_for, connect_some, offers, opts, parse_args};
+use crate::print::line;
+use crate::{Cli, Failure};
+
+#[derive(clap::Args, Debug)]
+pub struct DevArgs {
+    pub server: String,
+    /// A tool to call after each reload (its result compared with the last).
+    #[arg(long)]
+    pub call: Option<String>,
+    /// The call's arguments as a JSON object.
+    #[arg(long, default_value = "{}")]
+    pub args: String,
+}
+
+fn say(cli: &Cli, text: String, data: Value) {
+    if cli.json {
+        line(&data.to_string());
+    } else {
+        line(&text);
+    }
+}
+
+fn surface(cli: &Cli, change: &SurfaceChange) {
+    if cli.json {
+        line(&json!({ "event": "surface", "change": change }).to_string());
+        return;
+    }
+    for c in &change.changes {
+        let impact = match c.impact {
+            workbench_doctor::Impact::Breaking => "breaking",
+            workbench_doctor::Impact::Compatible => "ok",
+        };
+        let at = if c.pointer.is_empty() {
+            String::new()
+        } else {
+            format!(" {}", c.pointer)
+        };
+        line(&format!(
+            "  {impact:<9} {} {}{at}: {}",
+            c.code, c.item, c.message
+        ));
+    }
+    for f in &change.new_findings {
+        line(&format!(
+            "  new {:<7} {} {}: {}",
+            f.severity.as_str(),
+            f.code,
+            f.item,
+            f.seen
+        ));
+    }
+}
+
+pub async fn run(cli: &Cli, args: &DevArgs) -> Result<(), Failure> {
+    let arguments = parse_args(&args.args)?;
+    let wb = connect_some(cli, &[args.server.as_str()], offers(cli, cli.sampling)).await?;
+    let handle = wb.server(&args.server)?;
+    let Some(dev) = handle.entry().dev.clone() else {
+        return Err(Failure::Usage(format!(
+            "{} has no \"dev\": {{\"watch\": ...}} in its entry; add one (e.g. \"dev\": {{\"watch\": \"src/**/*.ts\"}}) to reload it on change",
+            args.server
+        )));
+    };
+    let _watch = wb.watch_dev();
+    let surfaces = Surfaces::follow(&wb);
+    let mut changes = surfaces.subscribe();
+    let mut events = wb.subscribe();
+    let calls = calls_for(&wb, false);
+    say(
+        cli,
+        format!(
+            "watching {} for {} in {} (Ctrl+C stops)",
+            args.server,
+            dev.watch.join(", "),
+            handle.base_dir().display()
+        ),
+        json!({ "event": "watching", "server": args.server, "watch": dev.watch }),
+    );
+    let mut reloading: Option<Instant> = None;
+    let mut last_result: Option<Value> = None;
+    loop {
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => break,
+            c = changes.recv() => {
+                if let Ok(c) = c && c.server == args.server {
+                    surface(cli, &c);
+                }
+            }
+            e = events.recv() => {
+                let Ok(e) = e else { continue };
+                match e {
+                    Event::DevReload { server, files } if server == args.server => {
+                        reloading = Some(Instant::now());
+                        say(cli, format!("changed: {} — restarting", files.join(", ")), json!({ "event": "reload", "files": files }));
+                    }
+                    Event::Status { status } if status.name == args.server => {
+                        if let workbench_core::connect::ServerState::Failed { reason, .. } = &status.state {
+                            say(cli, format!("failed: {reason}"), json!({ "event": "failed", "reason": reason }));
+                        }
+                    }
+                    Event::CatalogChanged { server } if server == args.server => {
+                        let Some(started) = reloading.take() else { continue };
+                        let ms = started.elapsed().as_secs_f64() * 1000.0;
+                        say(cli, format!("reloaded in {ms:.0} ms"), json!({ "event": "reloaded", "ms": ms }));
+                        if let Some(tool) = &args.call {
+                            let ran = calls
+                                .run(Call {
+                                    origin: Origin::Cli,
+                                    server: &args.server,
+                                    tool,
+                                    arguments: arguments.clone(),
+                                    definition: None,
+                                    link: Link::default(),
+                                    options: opts(cli),
+                                })
+                                .await;
+                            let result = match ran.outcome {
+                                Ok(o) => o.result,
+                                Err(e) => json!({ "failed": e.to_string() }),
+                            };
+                            let same = last_result.as_ref() == Some(&result);
+                            let verdict = match &last_result {
+                                None => "first result",
+                                Some(_) if same => "same as before",
+                                Some(_) => "CHANGED",
+                            };
+                            say(
+                                cli,
+                                format!("{tool} → {verdict}: {}", result),
+                                json!({ "event": "call", "tool": tool, "result": result, "same": same }),
+                            );
+                            last_result = Some(result);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    wb.shutdown().await;
+    Ok(())
+}

@@ -1,0 +1,176 @@
+//! `mcpwb dev`: a server (a real Python process over pipes) restarted when
+//! a watched file changes, once per burst of saves, with its surface's
+//! changes, the doctor's new findings and the call run again.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use super::BIN;
+
+const SERVER: &str = r#"
+import json, sys, pathlib
+tools = json.loads((pathlib.Path(__file__).parent / "tools.json").read_text())
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg:
+        continue
+    m = msg.get("method")
+    if m == "initialize":
+        r = {"protocolVersion": msg["params"]["protocolVersion"], "capabilities": {"tools": {}}, "serverInfo": {"name": "py", "version": "1"}}
+    elif m == "tools/list":
+        r = {"tools": tools}
+    elif m == "tools/call":
+        r = {"content": [{"type": "text", "text": "tools: %d" % len(tools)}]}
+    elif m == "ping":
+        r = {}
+    else:
+        print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32601, "message": "no"}}), flush=True)
+        continue
+    print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": r}), flush=True)
+"#;
+
+fn tools(extra: bool) -> Value {
+    let mut list = vec![json!({
+        "name": "hello", "description": "Says how many tools there are",
+        "inputSchema": { "type": "object", "properties": {} }
+    })];
+    if extra {
+        list[0]["inputSchema"] = json!({ "type": "object", "properties": { "who": { "type": "string" } }, "required": ["who"] });
+        list.push(json!({ "name": "bye", "inputSchema": { "type": "object" } }));
+    }
+    Value::Array(list)
+}
+
+#[test]
+fn a_watched_change_reloads_once_per_burst_and_says_what_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("server.py"), SERVER).unwrap();
+    std::fs::write(d.join("tools.json"), tools(false).to_string()).unwrap();
+    // Ignored even though it matches: node_modules is not named.
+    std::fs::create_dir(d.join("node_modules")).unwrap();
+    let cfg = d.join("mcp.json");
+    std::fs::write(
+        &cfg,
+        json!({ "mcpServers": { "py": {
+            "command": "python3", "args": ["server.py"], "cwd": d,
+            "dev": { "watch": ["*.json", "**/*.json"], "debug": { "type": "python" } }
+        } } })
+        .to_string(),
+    )
+    .unwrap();
+    let home = d.join("home");
+    let mut child = Command::new(BIN)
+        .args([
+            "--trust",
+            "--json",
+            "--config",
+            cfg.to_str().unwrap(),
+            "dev",
+            "py",
+            "--call",
+            "hello",
+        ])
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_DATA_HOME")
+        .env("HOME", &home)
+        .env("MCPWB_DATA_DIR", home.join("data"))
+        .env("MCPWB_SETTINGS", home.join("settings.json"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let (tx, rx) = std::sync::mpsc::channel::<Value>();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if let Ok(v) = serde_json::from_str(&line) {
+                let _ = tx.send(v);
+            }
+        }
+    });
+    let wait_for = |event: &str| -> Value {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            let v = rx
+                .recv_timeout(left)
+                .unwrap_or_else(|_| panic!("no {event} event"));
+            if v["event"] == event {
+                return v;
+            }
+        }
+    };
+    wait_for("watching");
+    // Ready before the first change (the catalog read once).
+    std::thread::sleep(Duration::from_millis(800));
+    std::fs::write(d.join("node_modules/x.json"), "{}").unwrap();
+    std::fs::write(d.join("tools.json"), tools(true).to_string()).unwrap();
+    let reload = wait_for("reload");
+    assert_eq!(reload["files"], json!(["tools.json"]), "{reload}");
+    let mut seen_surface = None;
+    let mut seen_call = None;
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while (seen_surface.is_none() || seen_call.is_none()) && Instant::now() < deadline {
+        let v = rx
+            .recv_timeout(Duration::from_secs(20))
+            .expect("events after the reload");
+        match v["event"].as_str() {
+            Some("surface") => seen_surface = Some(v),
+            Some("call") => seen_call = Some(v),
+            Some("reload") => panic!("a second reload for one save: {v}"),
+            _ => {}
+        }
+    }
+    let surface = seen_surface.expect("the surface's change");
+    let codes: Vec<&str> = surface["change"]["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["code"].as_str().unwrap())
+        .collect();
+    assert!(
+        codes.contains(&"input.required-added") && codes.contains(&"tool.added"),
+        "{surface}"
+    );
+    assert_eq!(surface["change"]["added_tools"], json!(["bye"]));
+    let findings = surface["change"]["new_findings"].as_array().unwrap();
+    assert!(
+        findings
+            .iter()
+            .any(|f| f["code"] == "text.no-description" && f["item"] == "tool bye")
+    );
+    assert!(
+        seen_call.unwrap()["result"]
+            .to_string()
+            .contains("tools: 2")
+    );
+    // A burst of saves: one reload.
+    for _ in 0..6 {
+        std::fs::write(d.join("tools.json"), tools(true).to_string()).unwrap();
+        std::thread::sleep(Duration::from_millis(40));
+    }
+    wait_for("reload");
+    let call = wait_for("call");
+    assert_eq!(call["same"], true, "{call}");
+    let extra = rx.recv_timeout(Duration::from_millis(1500));
+    assert!(
+        extra.as_ref().map_or(true, |v| v["event"] != "reload"),
+        "a burst made more than one reload: {extra:?}"
+    );
+    // Ctrl+C stops it and the server.
+    let _ = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while child.try_wait().unwrap().is_none() {
+        assert!(
+            Instant::now() < deadline,
+            "mcpwb dev did not stop on Ctrl+C"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
