@@ -90,6 +90,39 @@ pub struct AuthStepped {
     pub timeline: workbench_core::auth::Timeline,
 }
 
+/// A server's surface changed since it was last ready (after a restart or
+/// a reload): the diff and the doctor's new findings.
+#[derive(Debug, Clone, Serialize, specta::Type, tauri_specta::Event)]
+pub struct SurfaceChanged {
+    pub change: workbench_doctor::follow::SurfaceChange,
+}
+
+/// Files a server's `dev.watch` names changed: it is restarting.
+#[derive(Debug, Clone, Serialize, Deserialize, specta::Type, tauri_specta::Event)]
+pub struct DevReloaded {
+    pub server: String,
+    pub files: Vec<String>,
+}
+
+/// Forward each surface change to the window.
+pub fn forward_surfaces<R: Runtime>(
+    app: AppHandle<R>,
+    surfaces: &workbench_doctor::follow::Surfaces,
+) {
+    let mut rx = surfaces.subscribe();
+    tauri::async_runtime::spawn(async move {
+        loop {
+            match rx.recv().await {
+                Ok(change) => {
+                    let _ = (SurfaceChanged { change }).emit(&app);
+                }
+                Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                Err(_) => return,
+            }
+        }
+    });
+}
+
 /// Tell the window the log grew, at most every 250 ms while it does.
 fn forward_traffic<R: Runtime>(app: AppHandle<R>, workbench: &Workbench) {
     use tokio::sync::broadcast::error::RecvError;
@@ -158,6 +191,9 @@ pub fn forward<R: Runtime>(app: AppHandle<R>, workbench: &Workbench) {
                 }
                 Ok(workbench_core::events::Event::ResourceUpdated { server, uri }) => {
                     let _ = (ResourceUpdated { server, uri }).emit(&app);
+                }
+                Ok(workbench_core::events::Event::DevReload { server, files }) => {
+                    let _ = (DevReloaded { server, files }).emit(&app);
                 }
                 Ok(workbench_core::events::Event::CatalogChanged { server }) => {
                     let _ = (CatalogChanged { server }).emit(&app);

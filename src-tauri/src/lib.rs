@@ -23,6 +23,9 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
             commands::servers::list_servers::<tauri::Wry>,
             commands::servers::server_statuses::<tauri::Wry>,
             commands::servers::server_life::<tauri::Wry>,
+            commands::doctor::run_doctor::<tauri::Wry>,
+            commands::doctor::doctor_counts::<tauri::Wry>,
+            commands::doctor::surface_change::<tauri::Wry>,
             commands::servers::restart_server::<tauri::Wry>,
             commands::servers::stop_server::<tauri::Wry>,
             commands::servers::window_ready::<tauri::Wry>,
@@ -111,7 +114,9 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
             events::AskClosed,
             events::ServerLogged,
             events::ResourceUpdated,
-            events::AuthStepped
+            events::AuthStepped,
+            events::SurfaceChanged,
+            events::DevReloaded
         ])
         // JSON from servers (`serde_json::Value`) may hold i64 numbers; in the
         // window they are JS numbers, exactly as JSON.parse would give them.
@@ -200,17 +205,21 @@ pub fn builder<R: Runtime>(options: LaunchOptions) -> tauri::Builder<R> {
             {
                 tracing::warn!(error = %e, dir = %dir.display(), "cannot create the config's folder");
             }
-            let (workbench, watch) = tauri::async_runtime::block_on(async {
+            let (workbench, watch, dev) = tauri::async_runtime::block_on(async {
                 let wb = workbench_core::Workbench::start(&config, workbench_options);
                 workbench_core::logging::mask_with(wb.traffic());
                 let watch =
                     wb.watch_config(options.config_path.clone(), options.project_dir.clone());
-                (wb, watch)
+                // Reload on change (`dev.watch`), and each surface followed
+                // across restarts for the panel's "what changed".
+                let dev = (wb.watch_dev(), workbench_doctor::follow::Surfaces::follow(&wb));
+                (wb, watch, dev)
             });
             let watch = watch
                 .inspect_err(|e| tracing::warn!(error = %e, "not following the config file"))
                 .ok();
             events::forward(app.handle().clone(), &workbench);
+            events::forward_surfaces(app.handle().clone(), &dev.1);
             // Inside the runtime: the sampling watcher is a task.
             let agent = tauri::async_runtime::block_on(async {
                 agent(&workbench, &options).map(|a| {
@@ -225,6 +234,7 @@ pub fn builder<R: Runtime>(options: LaunchOptions) -> tauri::Builder<R> {
                 workbench,
                 agent,
                 watch,
+                dev,
                 guard,
             ));
             // The bridge comes back on if the person left it on.

@@ -24,6 +24,10 @@ pub struct AppState {
     /// The bridge while it is on.
     pub bridge: crate::commands::bridge::Running,
     _watch: Option<ConfigWatch>,
+    /// Each server's surface across restarts (what changed, for its panel).
+    pub surfaces: workbench_doctor::follow::Surfaces,
+    /// Restarts servers whose `dev.watch` files change.
+    _dev: workbench_core::DevWatch,
     /// Answers sampling for the servers the settings allow.
     _sampling: tokio_util::sync::DropGuard,
     _log: LogGuard,
@@ -36,6 +40,7 @@ impl AppState {
         workbench: Workbench,
         agent: (workbench_agent::Agent, tokio_util::sync::DropGuard),
         watch: Option<ConfigWatch>,
+        dev: (workbench_core::DevWatch, workbench_doctor::follow::Surfaces),
         log: LogGuard,
     ) -> Self {
         let (agent, sampling) = agent;
@@ -48,6 +53,8 @@ impl AppState {
             running: Default::default(),
             bridge: Default::default(),
             _watch: watch,
+            surfaces: dev.1,
+            _dev: dev.0,
             _sampling: sampling,
             _log: log,
         }

@@ -34,6 +34,7 @@ import {
 } from "./bindings";
 import { tauriAgentBackend, type AgentBackend } from "./backendAgent";
 import { tauriHistoryBackend, type HistoryBackend } from "./backendHistory";
+import { tauriDoctorBackend, type DoctorBackend } from "./backendDoctor";
 
 export type { LifeEvent };
 export type { AuthRun, AuthStatus, AuthTimeline, BridgeStatus, FoundConfig, Merged, NeededInput, Scope, TrustRequest };
@@ -53,7 +54,7 @@ export class BackendError extends Error {
   }
 }
 
-export interface Backend extends AgentBackend, HistoryBackend {
+export interface Backend extends AgentBackend, HistoryBackend, DoctorBackend {
   /** Put text on the system clipboard. */
   copyText(text: string): Promise<void>;
   /** Save base64 bytes a server sent where the person picks; the path, or null. */
@@ -166,6 +167,7 @@ function unwrap<T>(outcome: Outcome<T>): T {
 export const tauriBackend: Backend = {
   ...tauriAgentBackend(unwrap),
   ...tauriHistoryBackend(unwrap),
+  ...tauriDoctorBackend(unwrap),
   copyText: async (text) => {
     unwrap(await commands.copyText(text));
   },

@@ -15,6 +15,15 @@ export const commands = {
 	 *  its code and reason (kept after it is back), oldest first.
 	 */
 	serverLife: (name: string) => typedError<LifeEvent_Serialize[], ErrorInfo>(__TAURI_INVOKE("server_life", { name })),
+	/**  Examine one server. */
+	runDoctor: (server: string, probe: boolean, eras: boolean) => typedError<DoctorReport_Serialize, ErrorInfo>(__TAURI_INVOKE("run_doctor", { server, probe, eras })),
+	/**  The shape checks of every ready server, counted (fast: no request is sent). */
+	doctorCounts: () => typedError<DoctorCount[], ErrorInfo>(__TAURI_INVOKE("doctor_counts")),
+	/**
+	 *  What changed in a server's surface the last time it came back (None:
+	 *  nothing since the window started).
+	 */
+	surfaceChange: (server: string) => typedError<SurfaceChange | null, ErrorInfo>(__TAURI_INVOKE("surface_change", { server })),
 	/**  Restart a server (a stopped one starts). */
 	restartServer: (name: string) => typedError<null, ErrorInfo>(__TAURI_INVOKE("restart_server", { name })),
 	/**  Stop a server; it stays stopped (no automatic restart) until started. */
@@ -229,9 +238,11 @@ export const events = {
 	authStepped: makeEvent<AuthStepped_Serialize, AuthStepped_Deserialize>("auth-stepped"),
 	catalogChanged: makeEvent<CatalogChanged, CatalogChanged>("catalog-changed"),
 	configChanged: makeEvent<ConfigChanged_Serialize, ConfigChanged_Deserialize>("config-changed"),
+	devReloaded: makeEvent<DevReloaded, DevReloaded>("dev-reloaded"),
 	resourceUpdated: makeEvent<ResourceUpdated, ResourceUpdated>("resource-updated"),
 	serverLogged: makeEvent<ServerLogged_Serialize, ServerLogged_Deserialize>("server-logged"),
 	serverStatusChanged: makeEvent<ServerStatusChanged_Serialize, ServerStatusChanged_Deserialize>("server-status-changed"),
+	surfaceChanged: makeEvent<SurfaceChanged, SurfaceChanged>("surface-changed"),
 	trafficGrew: makeEvent<TrafficGrew, TrafficGrew>("traffic-grew"),
 };
 
@@ -699,6 +710,18 @@ export type CatalogChanged = {
 	server: string,
 };
 
+/**  One change. */
+export type Change = {
+	impact: Impact,
+	/**  Stable: `tool.removed`, `input.required-added`, ... */
+	code: string,
+	/**  `tool echo`, `prompt greet`, `capabilities`. */
+	item: string,
+	/**  Where in the item (a JSON pointer), when inside it. */
+	pointer: string,
+	message: string,
+};
+
 /**  One tool as a chat's tool list shows it. */
 export type ChatTool = {
 	/**  The name the model uses. */
@@ -830,6 +853,12 @@ export type Decision_Serialize = {
 	reason: string | null,
 };
 
+/**  Files a server's `dev.watch` names changed: it is restarting. */
+export type DevReloaded = {
+	server: string,
+	files: string[],
+};
+
 /**  A client whose config we read and write. */
 export type Dialect = "claude-desktop" | 
 /**  `.mcp.json` in a project, and `~/.claude.json` (user and local scopes). */
@@ -858,6 +887,44 @@ export type Direction =
 /**  A line the server wrote to stderr. */
 "stderr";
 
+/**  What the shape checks find of a server, counted (the sidebar's badge). */
+export type DoctorCount = {
+	server: string,
+	errors: number,
+	warnings: number,
+};
+
+/**  The doctor's report on one server. */
+export type DoctorReport = DoctorReport_Serialize | DoctorReport_Deserialize;
+
+/**  The doctor's report on one server. */
+export type DoctorReport_Deserialize = {
+	server: string,
+	/**  Worst first, then by item. */
+	findings: Finding[],
+	/**  Milliseconds from its last start to ready. */
+	ready_ms?: number | null,
+	eras: EraAnswer[],
+	tokens: TokenCost,
+	probed: Probed[],
+	/**  How long the doctor took, in milliseconds. */
+	took_ms: number | null,
+};
+
+/**  The doctor's report on one server. */
+export type DoctorReport_Serialize = {
+	server: string,
+	/**  Worst first, then by item. */
+	findings: Finding[],
+	/**  Milliseconds from its last start to ready. */
+	ready_ms: number | null,
+	eras: EraAnswer[],
+	tokens: TokenCost,
+	probed: Probed[],
+	/**  How long the doctor took, in milliseconds. */
+	took_ms: number | null,
+};
+
 /**  One change to the servers of a file (also what the window sends). */
 export type EditOp = 
 /**
@@ -884,6 +951,16 @@ export type EndReason =
 "step_limit" | 
 /**  The provider failed (see the error event before it). */
 "error";
+
+/**  What one protocol era answered. */
+export type EraAnswer = {
+	/**  `2025-11-25` (`initialize`) or `2026-07-28` (`server/discover`). */
+	era: string,
+	ready: boolean,
+	/**  The protocol version it agreed to, or why it did not connect. */
+	answer: string,
+	ms: number | null,
+};
 
 /**
  *  A stable code for each kind of failure. Serialised as `snake_case` strings;
@@ -992,6 +1069,22 @@ export type Failure_Serialize = {
 	diff: string | null,
 };
 
+export type Finding = {
+	/**  Stable, dotted: `name.invalid-characters`, `schema.array-without-items`. */
+	code: string,
+	severity: Severity,
+	/**  What it is about: `tool echo`, `prompt greet`, `server`. */
+	item: string,
+	/**  A JSON pointer into the item (empty: the item itself). */
+	pointer: string,
+	/**  What was seen, quoted. */
+	seen: string,
+	/**  Why it matters: which clients or providers it breaks. */
+	why: string,
+	/**  How to fix it. */
+	fix: string,
+};
+
 /**  A config file of another client found on this machine. */
 export type Found = Found_Serialize | Found_Deserialize;
 
@@ -1097,6 +1190,8 @@ export type HistoryUsage_Serialize = {
 	calls: number,
 	bytes: number,
 };
+
+export type Impact = "compatible" | "breaking";
 
 /**  Where a provider's key came from. */
 export type KeySource = 
@@ -1304,6 +1399,15 @@ export type PendingAsk = {
 	kind: AskKind,
 	/**  The request's params as the server sent them. */
 	params: Value,
+};
+
+/**  One probed call. */
+export type Probed = {
+	tool: string,
+	arguments: Value,
+	/**  ok, error (an `isError` result) or failed (no result). */
+	outcome: string,
+	ms: number | null,
 };
 
 /**  A semantic problem in one part of the file. */
@@ -1696,6 +1800,8 @@ export type SessionRow = {
 	usage: Usage,
 };
 
+export type Severity = "info" | "warning" | "error";
+
 /**  One name and value of a trust request. */
 export type Shown = Shown_Serialize | Shown_Deserialize;
 
@@ -1896,6 +2002,27 @@ export type SuiteResult_Serialize = {
 	duration_ms: number | null,
 };
 
+/**  What changed in a server's surface since it was last ready. */
+export type SurfaceChange = {
+	server: string,
+	/**  Milliseconds since the Unix epoch. */
+	at_ms: number | null,
+	changes: Change[],
+	/**  Findings of the shape checks the surface did not have before. */
+	new_findings: Finding[],
+	/**  Tools added, and tools changed (their names). */
+	added_tools: string[],
+	changed_tools: string[],
+};
+
+/**
+ *  A server's surface changed since it was last ready (after a restart or
+ *  a reload): the diff and the doctor's new findings.
+ */
+export type SurfaceChanged = {
+	change: SurfaceChange,
+};
+
 /**  What a test call found. */
 export type TestReport = {
 	model: string,
@@ -1914,6 +2041,14 @@ export type Timeline_Deserialize = {
 /**  The flow so far. */
 export type Timeline_Serialize = {
 	steps: Step_Serialize[],
+};
+
+/**  What the tool list costs. */
+export type TokenCost = {
+	total: number,
+	/**  The costliest tools first: (name, tokens). */
+	tools: ([string, number])[],
+	tokenizer: string,
 };
 
 export type ToolCallResult = ToolCallResult_Serialize | ToolCallResult_Deserialize;

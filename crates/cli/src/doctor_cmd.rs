@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::json;
-use workbench_doctor::{Impact, Report, Severity, Surface};
+use workbench_doctor::{DoctorReport, Impact, Severity, Surface};
 
 use crate::commands::{calls_for, connect_some, offers, ready};
 use crate::print::line;
@@ -62,7 +62,7 @@ pub struct DiffArgs {
     pub junit: Option<PathBuf>,
 }
 
-fn counts(report: &Report) -> String {
+fn counts(report: &DoctorReport) -> String {
     let n = |s| report.count(s);
     format!(
         "{} error(s), {} warning(s), {} note(s)",
@@ -72,7 +72,7 @@ fn counts(report: &Report) -> String {
     )
 }
 
-fn print_report(report: &Report, all: bool) {
+fn print_report(report: &DoctorReport, all: bool) {
     let ready = report
         .ready_ms
         .map(|ms| format!("ready in {ms:.0} ms; "))

@@ -48,7 +48,7 @@ pub struct Options {
 /// The doctor's report on one server.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct Report {
+pub struct DoctorReport {
     pub server: String,
     /// Worst first, then by item.
     pub findings: Vec<Finding>,
@@ -61,7 +61,7 @@ pub struct Report {
     pub took_ms: f64,
 }
 
-impl Report {
+impl DoctorReport {
     pub fn worst(&self) -> Option<Severity> {
         self.findings.iter().map(|f| f.severity).max()
     }
@@ -110,12 +110,12 @@ pub async fn examine(
     calls: &Calls,
     server: &str,
     options: Options,
-) -> workbench_core::Result<Report> {
+) -> workbench_core::Result<DoctorReport> {
     let started = Instant::now();
     let wb = calls.workbench();
     let handle = wb.server(server)?;
     let status = handle.status();
-    let mut report = Report {
+    let mut report = DoctorReport {
         server: server.to_string(),
         findings: Vec::new(),
         ready_ms: behaviour::ready_ms(&handle),

@@ -9,9 +9,9 @@ use serde_json::json;
 use workbench_calls::{Calls, CallsOptions};
 use workbench_core::settings::SettingsFile;
 use workbench_core::{ConfigFile, Workbench, WorkbenchOptions};
-use workbench_doctor::{Options, Report, Severity, examine};
+use workbench_doctor::{DoctorReport, Options, Severity, examine};
 
-async fn doctor(dir: &std::path::Path, args: &[&str], options: Options) -> Report {
+async fn doctor(dir: &std::path::Path, args: &[&str], options: Options) -> DoctorReport {
     let path = dir.join("mcp.json");
     let demo = workbench_testkit::demo_server_path();
     std::fs::write(
@@ -45,7 +45,7 @@ async fn doctor(dir: &std::path::Path, args: &[&str], options: Options) -> Repor
 }
 
 /// The codes found at warning or worse.
-fn serious(report: &Report) -> BTreeSet<String> {
+fn serious(report: &DoctorReport) -> BTreeSet<String> {
     report
         .findings
         .iter()

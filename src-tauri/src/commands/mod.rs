@@ -6,6 +6,7 @@ pub mod auth;
 pub mod bridge;
 pub mod chat;
 pub mod config;
+pub mod doctor;
 pub mod files;
 pub mod history;
 pub mod providers;

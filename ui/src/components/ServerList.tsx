@@ -8,13 +8,29 @@ const TRANSPORT_LABEL: Record<TransportKind, string> = {
   remote_auto: "remote",
 };
 
+/** The doctor's worst findings of a server, when there are any. */
+function DoctorBadge({ found }: { found?: { errors: number; warnings: number } }) {
+  if (!found || (found.errors === 0 && found.warnings === 0)) return null;
+  const [n, word, tone] = found.errors > 0 ? [found.errors, "error", "tone-danger"] : [found.warnings, "warning", "tone-warn"];
+  const label = `Doctor: ${n} ${word}${n === 1 ? "" : "s"}`;
+  return (
+    <span className={`badge doctor-badge ${tone}`} title={`${label} — open the server's Doctor`} aria-label={label}>
+      {n} {word}
+      {n === 1 ? "" : "s"}
+    </span>
+  );
+}
+
 export function ServerList({
   list,
   statuses,
   selected,
   onSelect,
   counts,
+  doctor,
 }: {
+  /** The doctor's counts of a server's shape findings. */
+  doctor?: (server: string) => { errors: number; warnings: number } | undefined;
   list: ServerListData;
   statuses: ServerStatus[];
   /** What a server offers, as the window's lists know it. */
@@ -39,6 +55,7 @@ export function ServerList({
                 </span>
               )}
               <StateBadge status={byName.get(s.name)} disabled={s.disabled} />
+              <DoctorBadge found={doctor?.(s.name)} />
             </button>
             <span className="server-target">{s.target}</span>
             <StateDetail status={byName.get(s.name)} counts={counts?.(s.name)} />

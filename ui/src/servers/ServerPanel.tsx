@@ -14,6 +14,8 @@ import { entryToForm, type EntryForm } from "./entryForm";
 import { ServerForm } from "./ServerForm";
 import { TrustCard } from "./TrustCard";
 import { AuthPanel } from "./AuthPanel";
+import { DoctorSection, SurfaceChangeSection } from "./DoctorView";
+import type { SurfaceChange } from "../backendDoctor";
 
 const LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 
@@ -61,7 +63,10 @@ export function ServerPanel({
   trafficVersion,
   onGone,
   hasProject = false,
+  change,
 }: {
+  /** What changed in its surface when it last came back. */
+  change?: SurfaceChange;
   backend: Backend;
   summary: ServerSummary;
   /** A project folder is open (entries come from two files). */
@@ -247,6 +252,8 @@ export function ServerPanel({
           </label>
         </section>
       )}
+      {change && <SurfaceChangeSection change={change} />}
+      <DoctorSection backend={backend} name={name} ready={status?.state === "ready"} />
       <Roots backend={backend} server={name} />
       <Life backend={backend} name={name} status={status} />
       <Disclosure title="Log messages" count={logs.length} defaultOpen={logs.length > 0} className="panel-section">

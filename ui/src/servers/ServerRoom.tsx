@@ -22,6 +22,7 @@ export function ServerRoom({ wb, name, go }: { wb: Workbench; name: string; go: 
         logs={wb.logs.filter((l) => l.server === name)}
         trafficVersion={traffic.lastSeq}
         hasProject={Boolean(wb.servers.data?.project_path)}
+        change={wb.surfaceChanges[name]}
         onGone={(renamed) => (renamed ? go("server", renamed) : go("tools"))}
       />
     </div>

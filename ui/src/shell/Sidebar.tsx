@@ -57,6 +57,7 @@ export function Sidebar({ wb, route, go }: { wb: Workbench; route: Route; go: (r
             list={servers.data}
             statuses={wb.statuses}
             counts={wb.counts}
+            doctor={wb.doctor}
             selected={route.room === "server" ? (route.param ?? null) : null}
             onSelect={(name) => go("server", name)}
           />

@@ -6,6 +6,7 @@
 import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
 import type { Backend, PromptRow, ResourceRow, ToolRow } from "../backend";
+import type { DoctorCount, SurfaceChange } from "../backendDoctor";
 import type { ServerList, ServerStatus_Serialize as ServerStatus } from "../bindings";
 
 export interface LogLine {
@@ -36,6 +37,10 @@ export interface Workbench {
   diskVersion: number;
   /** What a server offers, as the window's lists know it. */
   counts: (server: string) => { tools: number; resources: number; templates: number; prompts: number };
+  /** The doctor's shape checks of each ready server, counted (the sidebar's badge). */
+  doctor: (server: string) => DoctorCount | undefined;
+  /** What changed in each server's surface when it last came back. */
+  surfaceChanges: Record<string, SurfaceChange>;
 }
 
 const Ctx = createContext<Workbench | null>(null);
@@ -105,6 +110,9 @@ export function WorkbenchProvider({ backend, children }: { backend: Backend; chi
   const [configError, setConfigError] = useState<string | null>(null);
   const [configNotice, setConfigNotice] = useState<string | null>(null);
   const [diskVersion, setDiskVersion] = useState(0);
+  const doctor = useQuery({ queryKey: ["doctor-counts"], queryFn: () => backend.doctorCounts() });
+  const [surfaceChanges, setSurfaceChanges] = useState<Record<string, SurfaceChange>>({});
+  useListen(() => backend.onSurfaceChanged((change) => setSurfaceChanges((old) => ({ ...old, [change.server]: change }))), [backend]);
 
   useListen(() => backend.onTrafficGrew((total, lastSeq) => setTraffic({ total, lastSeq })), [backend]);
   useEffect(() => {
@@ -127,7 +135,7 @@ export function WorkbenchProvider({ backend, children }: { backend: Backend; chi
     () => void queryClient.invalidateQueries({ queryKey: ["statuses"] }),
   );
   const catalogChanged = () => {
-    for (const key of ["tools", "resources", "prompts", "chat-tools"]) void queryClient.invalidateQueries({ queryKey: [key] });
+    for (const key of ["tools", "resources", "prompts", "chat-tools", "doctor-counts"]) void queryClient.invalidateQueries({ queryKey: [key] });
   };
   useListen(() => backend.onCatalogChanged(catalogChanged), [backend, queryClient], catalogChanged);
   useListen(() => backend.onServerLog((server, level, data) => setLogs((old) => [...old.slice(-1999), { server, level, data, at: Date.now() }])), [backend]);
@@ -174,8 +182,10 @@ export function WorkbenchProvider({ backend, children }: { backend: Backend; chi
         templates: count(resources.data?.filter((r) => r.template), name),
         prompts: count(prompts.data, name),
       }),
+      doctor: (name) => doctor.data?.find((d) => d.server === name),
+      surfaceChanges,
     };
-  }, [backend, servers, statuses.data, tools, resources, prompts, logs, updated, configError, configNotice, diskVersion]);
+  }, [backend, servers, statuses.data, tools, resources, prompts, logs, updated, configError, configNotice, diskVersion, doctor.data, surfaceChanges]);
   return (
     <Ctx.Provider value={value}>
       <TrafficCtx.Provider value={traffic}>{children}</TrafficCtx.Provider>

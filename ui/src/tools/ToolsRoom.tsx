@@ -18,7 +18,7 @@ export function ToolsRoom({ wb, open }: { wb: Workbench; open?: string }) {
   return (
     <>
       {wb.tools.isError && <ErrorBanner error={wb.tools.error} onRetry={() => void wb.tools.refetch()} />}
-      <ToolsView backend={wb.backend} tools={wb.tools.data ?? []} loading={wb.tools.isPending} selected={selected} onSelect={setSelected} statuses={wb.statuses} focusRequest={focusRequest} />
+      <ToolsView backend={wb.backend} tools={wb.tools.data ?? []} loading={wb.tools.isPending} selected={selected} onSelect={setSelected} statuses={wb.statuses} focusRequest={focusRequest} changes={wb.surfaceChanges} />
     </>
   );
 }

@@ -38,7 +38,10 @@ export function ToolsView({
   statuses = [],
   loading = false,
   focusRequest = 0,
+  changes = {},
 }: {
+  /** What changed in each server's surface when it last came back (new and changed tools are marked). */
+  changes?: Record<string, { added_tools: string[]; changed_tools: string[] }>;
   backend: Backend;
   tools: ToolRow[];
   /** The qualified name of the open tool (the palette can open one). */
@@ -220,6 +223,16 @@ export function ToolsView({
                     <span className="tool-name">
                       <span className="truncate">{String(t.title ?? t.name ?? "")}</span>
                       <AnnotationIcons annotations={t.annotations} />
+                      {changes[row.server]?.added_tools.includes(String(t.name)) && (
+                        <span className="badge tone-accent tool-mark" title="Added when the server last came back">
+                          new
+                        </span>
+                      )}
+                      {changes[row.server]?.changed_tools.includes(String(t.name)) && (
+                        <span className="badge tone-warn tool-mark" title="Changed when the server last came back (see its panel)">
+                          changed
+                        </span>
+                      )}
                     </span>
                     <span className="tool-meta">
                       {grouping === "flat" && `${row.server} · `}

@@ -258,7 +258,7 @@ fn first_list(obj: &Map<String, Value>, keys: &[&str]) -> Result<Vec<String>, Pr
 
 /// `"dev": {"watch": GLOB | [GLOB, ...]}`; other keys of `dev` (VS Code's
 /// `debug`) are left for the clients that read them.
-fn dev(obj: &Map<String, Value>) -> Result<Option<super::DevWatch>, Problem> {
+fn dev(obj: &Map<String, Value>) -> Result<Option<super::DevSettings>, Problem> {
     let Some(dev) = obj.get("dev").filter(|v| !v.is_null()) else {
         return Ok(None);
     };
@@ -283,7 +283,7 @@ fn dev(obj: &Map<String, Value>) -> Result<Option<super::DevWatch>, Problem> {
             return Err(problem("/dev/watch", format!("\"{g}\" is not a glob: {e}")));
         }
     }
-    Ok((!watch.is_empty()).then_some(super::DevWatch { watch }))
+    Ok((!watch.is_empty()).then_some(super::DevSettings { watch }))
 }
 
 fn restart(obj: &Map<String, Value>) -> Result<Option<super::RestartPolicy>, Problem> {

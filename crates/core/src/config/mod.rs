@@ -188,13 +188,13 @@ pub struct ServerEntry {
     pub oauth: Option<OAuthClient>,
     /// VS Code's `"dev": {"watch": ...}`: files whose change restarts the
     /// server (`"debug"` and other keys stay in the file untouched).
-    pub dev: Option<DevWatch>,
+    pub dev: Option<DevSettings>,
 }
 
 /// `"dev": {"watch": "src/**/*.ts"}` (a glob or a list of globs), relative
 /// to the entry's `cwd`, else the config's folder.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DevWatch {
+pub struct DevSettings {
     pub watch: Vec<String>,
 }
 

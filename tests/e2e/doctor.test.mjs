@@ -1,0 +1,112 @@
+// The server author's loop in the window: the doctor's badge in the sidebar,
+// its findings in the server's panel, and after a watched file changes, the
+// server reloaded with what changed in its surface and its new tools marked.
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Driver } from "./harness.mjs";
+
+const SERVER = `
+import json, sys, pathlib
+tools = json.loads((pathlib.Path(__file__).parent / "tools.json").read_text())
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg:
+        continue
+    m = msg.get("method")
+    if m == "initialize":
+        r = {"protocolVersion": msg["params"]["protocolVersion"], "capabilities": {"tools": {}}, "serverInfo": {"name": "py", "version": "1"}}
+    elif m == "tools/list":
+        r = {"tools": tools}
+    elif m == "ping":
+        r = {}
+    else:
+        print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32601, "message": "no"}}), flush=True)
+        continue
+    print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": r}), flush=True)
+`;
+
+const tool = (name, extra = {}) => ({
+  name,
+  title: name,
+  description: `The ${name} tool`,
+  inputSchema: { type: "object", properties: {}, additionalProperties: false },
+  annotations: { readOnlyHint: true },
+  ...extra,
+});
+
+describe("the doctor and reload on change", () => {
+  let driver;
+  let config;
+  let folder;
+  before(async () => {
+    driver = await Driver.start();
+    const demo = process.env.DEMO_SERVER;
+    assert.ok(demo && existsSync(demo), "DEMO_SERVER must point at the built demo server");
+    folder = join(driver.env.HOME, "py-server");
+    await import("node:fs").then((fs) => fs.mkdirSync(folder, { recursive: true }));
+    writeFileSync(join(folder, "server.py"), SERVER);
+    writeFileSync(join(folder, "tools.json"), JSON.stringify([tool("hello")]));
+    config = join(driver.env.HOME, "doctor.json");
+    writeFileSync(
+      config,
+      JSON.stringify({
+        mcpServers: {
+          demo: { command: demo, args: ["--name", "demo"] },
+          planted: { command: demo, args: ["--fault", "doctor-names"] },
+          py: { command: "python3", args: ["server.py"], cwd: folder, dev: { watch: "*.json" } },
+        },
+      }),
+    );
+  });
+  after(async () => {
+    await driver?.stop();
+  });
+
+  it("counts a server's findings in the sidebar and explains each in its panel", async () => {
+    const session = await driver.session(["--config", config]);
+    try {
+      const badges = await session.waitForTexts(".doctor-badge", (t) => t.length >= 1);
+      assert.ok(badges.some((b) => /^\d+ errors?$/.test(b)), badges.join(", "));
+      await session.clickText(".server-button", "planted");
+      await session.waitForTexts(".server-panel h2", (t) => t.length === 1 && t[0].startsWith("planted"));
+      await session.clickText(".server-panel .disclosure-trigger", "Doctor");
+      await session.clickText(".doctor button", "Run doctor");
+      const codes = await session.waitForTexts(".doctor-findings[aria-label=Findings] .doctor-group-head code", (t) => t.length >= 3);
+      for (const code of ["name.invalid", "name.duplicate", "name.case-only"]) assert.ok(codes.includes(code), codes.join(", "));
+      const items = await session.texts(".doctor-group[data-code='name.invalid'] .doctor-item");
+      assert.deepEqual(items, ["tool has space"]);
+      const problems = await session.views("doctor");
+      assert.deepEqual(problems, [], problems.join("\n"));
+    } finally {
+      await session.close();
+    }
+  });
+
+  it("reloads a server when a watched file changes and shows what changed", async () => {
+    const session = await driver.session(["--config", config]);
+    try {
+      await session.clickText(".server-button", "py");
+      await session.waitForTexts(".server-panel h2", (t) => t.length === 1 && t[0].startsWith("py"));
+      await session.waitForTexts(".server-panel .facts-grid dd", (t) => t.some((x) => x.includes("1 tools")));
+      writeFileSync(
+        join(folder, "tools.json"),
+        JSON.stringify([tool("hello", { inputSchema: { type: "object", properties: { who: { type: "string" } }, required: ["who"] } }), tool("bye", { description: "" })]),
+      );
+      const changes = await session.waitForTexts(".surface-changes li", (t) => t.length >= 2, 20_000);
+      assert.ok(changes.some((c) => c.includes("breaking") && c.includes("tool hello")), changes.join("\n"));
+      assert.ok(changes.some((c) => c.includes("tool bye was added")), changes.join("\n"));
+      const news = await session.texts(".surface-change .doctor-group-head code");
+      assert.ok(news.includes("text.no-description"), news.join(", "));
+      await session.screenshot("surface-change");
+      await session.clickText("[role=tab]", "Tools");
+      await session.click(await session.find("select[aria-label=Server] option[value=py]"));
+      const marked = await session.waitForTexts(".tool-row[data-qualified^='py'] .tool-mark", (t) => t.length >= 2);
+      assert.deepEqual([...marked].sort(), ["changed", "new"]);
+      await session.screenshot("tools-marked");
+    } finally {
+      await session.close();
+    }
+  });
+});

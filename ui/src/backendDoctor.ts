@@ -1,0 +1,32 @@
+// The doctor's half of the door to the Rust side: a server's findings (on
+// demand), the sidebar's counts, what changed in a surface since the server
+// was last ready, and reloads on change. `Backend` (backend.ts) includes it.
+import { commands, events, type DoctorCount, type DoctorReport_Serialize as DoctorReport, type ErrorInfo, type SurfaceChange } from "./bindings";
+
+export type { DoctorCount, DoctorReport, SurfaceChange };
+export type { Change, Finding, Severity } from "./bindings";
+
+export interface DoctorBackend {
+  /** Examine a server; `probe` calls its read-only tools, `eras` connects once per protocol era. */
+  runDoctor(server: string, probe: boolean, eras: boolean): Promise<DoctorReport>;
+  /** The shape checks of every ready server, counted. */
+  doctorCounts(): Promise<DoctorCount[]>;
+  /** What changed in a server's surface the last time it came back. */
+  surfaceChange(server: string): Promise<SurfaceChange | null>;
+  onSurfaceChanged(listener: (change: SurfaceChange) => void): Promise<() => void>;
+  /** A server's `dev.watch` files changed: it is restarting. */
+  onDevReloaded(listener: (server: string, files: string[]) => void): Promise<() => void>;
+}
+
+type Outcome<T> = { status: "ok"; data: T } | { status: "error"; error: ErrorInfo };
+type Unwrap = <T>(outcome: Outcome<T>) => T;
+
+export function tauriDoctorBackend(unwrap: Unwrap): DoctorBackend {
+  return {
+    runDoctor: async (server, probe, eras) => unwrap(await commands.runDoctor(server, probe, eras)),
+    doctorCounts: async () => unwrap(await commands.doctorCounts()),
+    surfaceChange: async (server) => unwrap(await commands.surfaceChange(server)),
+    onSurfaceChanged: (listener) => events.surfaceChanged.listen((e) => listener(e.payload.change)),
+    onDevReloaded: (listener) => events.devReloaded.listen((e) => listener(e.payload.server, e.payload.files)),
+  };
+}

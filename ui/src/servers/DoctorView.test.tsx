@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
+import { mockIPC } from "@tauri-apps/api/mocks";
+import { tauriBackend } from "../backend";
+import type { Finding } from "../backendDoctor";
+import { DoctorSection, SurfaceChangeSection, groups } from "./DoctorView";
+
+const finding = (code: string, severity: Finding["severity"], item: string, seen: string): Finding => ({
+  code,
+  severity,
+  item,
+  pointer: "/inputSchema",
+  seen,
+  why: `why ${code}`,
+  fix: `fix ${code}`,
+});
+
+describe("the doctor in a server's panel", () => {
+  it("groups findings by code, worst first", () => {
+    const g = groups([
+      finding("text.no-title", "info", "tool a", "no title"),
+      finding("name.invalid", "error", "tool a b", "a space"),
+      finding("name.invalid", "error", "tool c d", "a space"),
+      finding("schema.dialect", "warning", "tool e", "draft-07"),
+    ]);
+    expect(g.map((x) => [x.severity, x.code, x.items.length])).toEqual([
+      ["error", "name.invalid", 2],
+      ["warning", "schema.dialect", 1],
+      ["info", "text.no-title", 1],
+    ]);
+  });
+
+  it("runs with the options chosen and shows each finding with why and how to fix, server text as text", async () => {
+    let asked: unknown = null;
+    mockIPC((cmd, args) => {
+      if (cmd === "run_doctor") {
+        asked = args;
+        return {
+          server: "demo",
+          findings: [
+            finding("name.invalid", "error", "tool has space", '<img src=x onerror="alert(1)">'),
+            finding("text.no-title", "info", "tool echo", "no title"),
+          ],
+          ready_ms: 12,
+          eras: [{ era: "2025-11-25", ready: true, answer: "2025-11-25", ms: 30 }],
+          tokens: { total: 1234, tools: [["create_order", 461]], tokenizer: "o200k" },
+          probed: [],
+          took_ms: 40,
+        };
+      }
+      throw new Error(`unexpected ${cmd}`);
+    });
+    const { container } = render(<DoctorSection backend={tauriBackend} name="demo" ready />);
+    fireEvent.click(screen.getByText("Doctor"));
+    fireEvent.click(screen.getByRole("switch", { name: /Try both protocol eras/ }));
+    fireEvent.click(screen.getByRole("button", { name: "Run doctor" }));
+    await waitFor(() => expect(screen.getByRole("list", { name: "Findings" })).toBeTruthy());
+    expect(asked).toEqual({ server: "demo", probe: false, eras: true });
+    const found = within(screen.getByRole("list", { name: "Findings" }));
+    expect(found.getByText("name.invalid")).toBeTruthy();
+    expect(found.getByText("why name.invalid")).toBeTruthy();
+    expect(found.getByText('<img src=x onerror="alert(1)">')).toBeTruthy();
+    expect(container.querySelector("img")).toBeNull();
+    expect(screen.getByRole("status").textContent).toContain("1,234 tokens (o200k)");
+    // Notes are folded away, counted.
+    expect(screen.queryByRole("list", { name: "Notes" })).toBeNull();
+  });
+
+  it("says what changed when the server came back, breaking changes marked", () => {
+    render(
+      <SurfaceChangeSection
+        change={{
+          server: "demo",
+          at_ms: Date.now(),
+          changes: [
+            { impact: "breaking", code: "tool.removed", item: "tool echo", pointer: "", message: "tool echo was removed" },
+            { impact: "compatible", code: "tool.added", item: "tool bye", pointer: "", message: "tool bye was added" },
+          ],
+          new_findings: [finding("text.no-description", "warning", "tool bye", "no description")],
+          added_tools: ["bye"],
+          changed_tools: [],
+        }}
+      />,
+    );
+    expect(screen.getByText("1 breaking")).toBeTruthy();
+    const list = within(screen.getByRole("list", { name: "Surface changes" }));
+    expect(list.getByText("tool echo was removed")).toBeTruthy();
+    expect(screen.getByText("text.no-description")).toBeTruthy();
+  });
+});
