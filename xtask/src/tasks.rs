@@ -241,6 +241,10 @@ pub fn test() -> Result {
                           && cargo test -q --workspace --lib secret_service -- --ignored";
             sh(cmd("dbus-run-session", &["--", "sh", "-c", script], &root))
         })?;
+        stages.run(
+            "test: the doctor on server-everything (third-party)",
+            || doctor_everything(&root),
+        )?;
         stages.run("set-up: MCP conformance suite (npm)", || {
             crate::conformance::install(&root)
         })?;
@@ -359,6 +363,56 @@ pub fn bindings() -> Result {
     Ok(())
 }
 
+/// `mcpwb doctor` (both eras, read-only tools probed) on the third-party
+/// server-everything, its findings printed; an error finding fails the run.
+/// Everything it writes goes to a throwaway home.
+fn doctor_everything(root: &Path) -> Result {
+    let target = target_dir(root);
+    let bin = target.join("third-party/node_modules/.bin/mcp-server-everything");
+    let home = std::env::temp_dir().join(format!("mcpwb-doctor-everything-{}", std::process::id()));
+    std::fs::create_dir_all(&home).map_err(|e| format!("{}: {e}", home.display()))?;
+    let config = home.join("mcp.json");
+    let text = format!(
+        r#"{{"mcpServers": {{"everything": {{"command": {}}}}}}}"#,
+        json_string(&bin.display().to_string())
+    );
+    std::fs::write(&config, text).map_err(|e| format!("{}: {e}", config.display()))?;
+    let outcome = sh(cmd(
+        target.join("debug/mcpwb").to_str().unwrap_or("mcpwb"),
+        &[
+            "--trust",
+            "--config",
+            config.to_str().unwrap_or_default(),
+            "doctor",
+            "everything",
+            "--eras",
+            "--probe",
+        ],
+        root,
+    )
+    .env("HOME", &home)
+    .env("MCPWB_DATA_DIR", home.join("data"))
+    .env("MCPWB_SETTINGS", home.join("settings.json"))
+    .env_remove("XDG_CONFIG_HOME")
+    .env_remove("XDG_DATA_HOME"));
+    let _ = std::fs::remove_dir_all(&home);
+    outcome
+}
+
+/// `s` as a JSON string literal.
+fn json_string(s: &str) -> String {
+    let mut out = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
 pub fn bench() -> Result {
     let root = root();
     let mut stages = Stages::default();
@@ -377,6 +431,20 @@ pub fn bench() -> Result {
                     "agent",
                     "--bench",
                     "calls",
+                ],
+                &root,
+            ))
+        })?;
+        // The doctor on 500 tools, and a watched save to listed again.
+        stages.run("bench: the doctor and reload on change", || {
+            sh(cmd(
+                "cargo",
+                &[
+                    "bench",
+                    "--package",
+                    "workbench-doctor",
+                    "--bench",
+                    "doctor",
                 ],
                 &root,
             ))

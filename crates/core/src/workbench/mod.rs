@@ -16,6 +16,12 @@ use tokio_util::sync::{CancellationToken, DropGuard};
 
 pub use calls::{CallOptions, CallOutcome};
 pub use dev::DevWatch;
+
+/// How long a burst of saves to watched files is waited out before the
+/// restart ([`Workbench::watch_dev`]).
+pub fn dev_settle() -> Duration {
+    dev::SETTLE
+}
 pub use reload::ConfigWatch;
 pub use trial::Trial;
 
