@@ -5,6 +5,7 @@
 //! - a save to a watched file until the server is back with its lists read,
 //!   against a plain restart of the same server until the same point (the
 //!   server's own start-up): the target is under 1 s more.
+//!
 //! `cargo xtask bench`.
 
 use std::time::{Duration, Instant};
