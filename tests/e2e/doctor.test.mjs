@@ -19,6 +19,8 @@ for line in sys.stdin:
         r = {"protocolVersion": msg["params"]["protocolVersion"], "capabilities": {"tools": {}}, "serverInfo": {"name": "py", "version": "1"}}
     elif m == "tools/list":
         r = {"tools": tools}
+    elif m == "tools/call":
+        r = {"content": [{"type": "text", "text": "tools: %d" % len(tools)}]}
     elif m == "ping":
         r = {}
     else:
@@ -84,27 +86,32 @@ describe("the doctor and reload on change", () => {
     }
   });
 
-  it("reloads a server when a watched file changes and shows what changed", async () => {
+  it("reloads a server when a watched file changes, re-runs the open tool's call and shows what changed", async () => {
     const session = await driver.session(["--config", config]);
     try {
-      await session.clickText(".server-button", "py");
-      await session.waitForTexts(".server-panel h2", (t) => t.length === 1 && t[0].startsWith("py"));
-      await session.waitForTexts(".server-panel .facts-grid dd", (t) => t.some((x) => x.includes("1 tools")));
+      await session.clickText("[role=tab]", "Tools");
+      await session.click(await session.find("select[aria-label=Server] option[value=py]"));
+      await session.click(await session.find(".tool-row[data-qualified='py__hello']"));
+      await session.click(await session.find(".run-bar [role=switch]"));
+      await session.clickText(".run-bar button", "Run");
+      await session.waitForTexts(".result-status", (t) => t.length === 1 && t[0].startsWith("Done"));
       writeFileSync(
         join(folder, "tools.json"),
         JSON.stringify([tool("hello", { inputSchema: { type: "object", properties: { who: { type: "string" } }, required: ["who"] } }), tool("bye", { description: "" })]),
       );
+      const verdict = await session.waitForTexts(".rerun-verdict", (t) => t.length === 1, 20_000);
+      assert.equal(verdict[0], "after the reload: the result changed");
+      const marked = await session.waitForTexts(".tool-row[data-qualified^='py'] .tool-mark", (t) => t.length >= 2);
+      assert.deepEqual([...marked].sort(), ["changed", "new"]);
+      await session.screenshot("tools-rerun-marked");
+      await session.clickText(".server-button", "py");
+      await session.waitForTexts(".server-panel h2", (t) => t.length === 1 && t[0].startsWith("py"));
       const changes = await session.waitForTexts(".surface-changes li", (t) => t.length >= 2, 20_000);
       assert.ok(changes.some((c) => c.includes("breaking") && c.includes("tool hello")), changes.join("\n"));
       assert.ok(changes.some((c) => c.includes("tool bye was added")), changes.join("\n"));
       const news = await session.texts(".surface-change .doctor-group-head code");
       assert.ok(news.includes("text.no-description"), news.join(", "));
       await session.screenshot("surface-change");
-      await session.clickText("[role=tab]", "Tools");
-      await session.click(await session.find("select[aria-label=Server] option[value=py]"));
-      const marked = await session.waitForTexts(".tool-row[data-qualified^='py'] .tool-mark", (t) => t.length >= 2);
-      assert.deepEqual([...marked].sort(), ["changed", "new"]);
-      await session.screenshot("tools-marked");
     } finally {
       await session.close();
     }

@@ -6,7 +6,8 @@ import { Braces, Play, RotateCcw, Save, Square, Terminal } from "lucide-react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { ToolPolicy } from "../bindings";
 import { BackendError, type Backend, type CallProgress, type ToolCallResult, type ToolRow } from "../backend";
-import { Badge, Button, Disclosure, Segmented, useToast } from "../design";
+import { Badge, Button, Disclosure, Segmented, Switch, useToast } from "../design";
+import { sameResult, useRerunOnReload, useRerunSetting } from "./rerun";
 import { annotationList } from "./annotations";
 import { SchemaForm } from "../schema/SchemaForm";
 import { initialValue, problems, type Json, type Schema } from "../schema/model";
@@ -15,7 +16,7 @@ import { LatencyChart } from "./LatencyChart";
 import { TaskBadge, definitionText } from "./definition";
 import { SaveToSuite, type Saving } from "../history/SaveToSuite";
 
-type Run = { args: Json | undefined; outcome?: ToolCallResult; error?: string; at: number };
+type Run = { args: Json | undefined; outcome?: ToolCallResult; error?: string; at: number; afterReload?: "same" | "changed" | "first" };
 
 const storageKey = (row: ToolRow) => `mcpwb.args.${row.qualified}`;
 
@@ -102,7 +103,7 @@ export function ToolPanel({
 
   // What is wrong with the arguments, shown instead of running (Send anyway overrides).
   const [blocked, setBlocked] = useState<string[] | null>(null);
-  const run = (withArgs: Json | undefined = args, anyway = false) => {
+  const run = (withArgs: Json | undefined = args, anyway = false, reloaded = false) => {
     if (running || !available) return;
     const wrong = anyway ? [] : problems(schema, withArgs ?? {}, schema);
     if (wrong.length > 0) {
@@ -122,7 +123,15 @@ export function ToolPanel({
     const at = Date.now();
     call.result
       .then(
-        (outcome) => mounted.current && setLatest({ args: withArgs, outcome, at }),
+        (outcome) => {
+          if (!mounted.current) return;
+          setLatest((before) => ({
+            args: withArgs,
+            outcome,
+            at,
+            afterReload: reloaded ? (before?.outcome ? (sameResult(before.outcome.result, outcome.result) ? "same" : "changed") : "first") : undefined,
+          }));
+        },
         (e: unknown) => {
           const message = e instanceof BackendError || e instanceof Error ? e.message : String(e);
           if (mounted.current) setLatest({ args: withArgs, error: message, at });
@@ -134,6 +143,10 @@ export function ToolPanel({
         void queryClient.invalidateQueries({ queryKey: ["history"] });
       });
   };
+
+  // Re-run on reload: the last call again once the server is back.
+  const [rerun, setRerun] = useRerunSetting(row.qualified);
+  useRerunOnReload(backend, row.server, rerun, () => run(latest?.args ?? args, true, true));
 
   // Ctrl+Enter runs from anywhere in the window while this tool is shown.
   const runRef = useRef(run);
@@ -292,7 +305,13 @@ export function ToolPanel({
             {progress.message && <span>{progress.message}</span>}
           </span>
         )}
+        {latest?.afterReload && !running && (
+          <span className={`badge rerun-verdict ${latest.afterReload === "changed" ? "tone-warn" : "tone-ok"}`} role="status">
+            after the reload: {latest.afterReload === "changed" ? "the result changed" : latest.afterReload === "same" ? "same result" : "first result"}
+          </span>
+        )}
         <span className="run-bar-spacer" />
+        <Switch label="Re-run on reload" checked={rerun} onChange={setRerun} />
         <Button variant="ghost" size="sm" icon={Terminal} onClick={() => void copy("mcpwb command", asCommand(row, args, files))}>
           Copy as mcpwb
         </Button>
