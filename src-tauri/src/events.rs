@@ -90,6 +90,15 @@ pub struct AuthStepped {
     pub timeline: workbench_core::auth::Timeline,
 }
 
+/// A sign-in's page is being opened in the system browser: its address,
+/// for a person whose browser did not open (and why, when it did not).
+#[derive(Debug, Clone, Serialize, Deserialize, specta::Type, tauri_specta::Event)]
+pub struct AuthBrowser {
+    pub server: String,
+    pub url: String,
+    pub error: Option<String>,
+}
+
 /// A server's surface changed since it was last ready (after a restart or
 /// a reload): the diff and the doctor's new findings.
 #[derive(Debug, Clone, Serialize, specta::Type, tauri_specta::Event)]

@@ -115,6 +115,7 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
             events::ServerLogged,
             events::ResourceUpdated,
             events::AuthStepped,
+            events::AuthBrowser,
             events::SurfaceChanged,
             events::DevReloaded
         ])

@@ -27,3 +27,75 @@ fn typescript_bindings_match_the_rust_types() {
         "ui/src/bindings.ts is out of date with the Rust types: run `cargo xtask bindings` and commit the result"
     );
 }
+
+/// A command is named in four places: its area file (registered in
+/// `specta_builder`'s `collect_commands!`), `build.rs` (which makes its
+/// permission), the window's capability file (which grants it) and the
+/// generated bindings. They must name the same commands: one missing from
+/// `build.rs` or the capability is refused at run time, found only by
+/// clicking the button that calls it.
+#[test]
+fn every_command_is_registered_permitted_and_granted_alike() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let read = |p: &str| std::fs::read_to_string(root.join(p)).unwrap();
+    let sorted = |mut v: Vec<String>| {
+        v.sort();
+        v.dedup();
+        v
+    };
+    // lib.rs: `commands::area::name::<tauri::Wry>,`
+    let registered = sorted(
+        read("src/lib.rs")
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("commands::"))
+            .filter_map(|l| l.split("::<").next())
+            .filter_map(|l| l.rsplit("::").next().map(str::to_string))
+            .collect(),
+    );
+    // build.rs: the quoted names of `.commands(&[...])`.
+    let build = read("build.rs");
+    let list = build
+        .split(".commands(&[")
+        .nth(1)
+        .and_then(|rest| rest.split("])").next())
+        .expect("build.rs lists the commands");
+    let permitted = sorted(
+        list.split('"')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_string)
+            .collect(),
+    );
+    // The capability: "allow-some-name" for each command.
+    let capability: serde_json::Value =
+        serde_json::from_str(&read("capabilities/main-window.json")).unwrap();
+    let granted = sorted(
+        capability["permissions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|p| p.as_str())
+            .filter_map(|p| p.strip_prefix("allow-"))
+            .map(|p| p.replace('-', "_"))
+            .collect(),
+    );
+    assert!(!registered.is_empty());
+    assert_eq!(
+        registered, permitted,
+        "lib.rs's commands against build.rs's"
+    );
+    assert_eq!(
+        registered, granted,
+        "lib.rs's commands against the capability's"
+    );
+    // The bindings: `__TAURI_INVOKE("name"`.
+    let bindings = std::fs::read_to_string(root.join("../ui/src/bindings.ts")).unwrap();
+    let bound = sorted(
+        bindings
+            .split("__TAURI_INVOKE(\"")
+            .skip(1)
+            .filter_map(|s| s.split('"').next().map(str::to_string))
+            .collect(),
+    );
+    assert_eq!(registered, bound, "lib.rs's commands against the bindings'");
+}

@@ -111,7 +111,8 @@ describe("the doctor and reload on change", () => {
       assert.ok(changes.some((c) => c.includes("tool bye was added")), changes.join("\n"));
       const news = await session.texts(".surface-change .doctor-group-head code");
       assert.ok(news.includes("text.no-description"), news.join(", "));
-      await session.screenshot("surface-change");
+      const problems = await session.views("surface-change");
+      assert.deepEqual(problems, [], problems.join("\n"));
     } finally {
       await session.close();
     }

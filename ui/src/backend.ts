@@ -137,6 +137,8 @@ export interface Backend extends AgentBackend, HistoryBackend, DoctorBackend {
   authNext(name: string, go: boolean): Promise<void>;
   /** Step by step: each finished step, with the timeline so far. */
   onAuthStepped(listener: (server: string, timeline: AuthTimeline) => void): Promise<() => void>;
+  /** A sign-in's page is opened in the browser: its address (and why the browser did not open). */
+  onAuthBrowser(listener: (server: string, url: string, error: string | null) => void): Promise<() => void>;
   /** Stop a sign-in that waits on the browser. */
   authCancel(name: string): Promise<void>;
   authRefresh(name: string): Promise<AuthRun>;
@@ -236,6 +238,7 @@ export const tauriBackend: Backend = {
     unwrap(await commands.authNext(name, go));
   },
   onAuthStepped: (listener) => events.authStepped.listen((e) => listener(e.payload.server, e.payload.timeline)),
+  onAuthBrowser: (listener) => events.authBrowser.listen((e) => listener(e.payload.server, e.payload.url, e.payload.error)),
   authCancel: async (name) => {
     unwrap(await commands.authCancel(name));
   },

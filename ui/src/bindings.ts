@@ -235,6 +235,7 @@ export const commands = {
 export const events = {
 	askClosed: makeEvent<AskClosed, AskClosed>("ask-closed"),
 	askReceived: makeEvent<AskReceived_Serialize, AskReceived_Deserialize>("ask-received"),
+	authBrowser: makeEvent<AuthBrowser_Serialize, AuthBrowser_Deserialize>("auth-browser"),
 	authStepped: makeEvent<AuthStepped_Serialize, AuthStepped_Deserialize>("auth-stepped"),
 	catalogChanged: makeEvent<CatalogChanged, CatalogChanged>("catalog-changed"),
 	configChanged: makeEvent<ConfigChanged_Serialize, ConfigChanged_Deserialize>("config-changed"),
@@ -491,6 +492,32 @@ export type AskReceived_Deserialize = {
 /**  A server asked something only a person can answer. */
 export type AskReceived_Serialize = {
 	ask: PendingAsk,
+};
+
+/**
+ *  A sign-in's page is being opened in the system browser: its address,
+ *  for a person whose browser did not open (and why, when it did not).
+ */
+export type AuthBrowser = AuthBrowser_Serialize | AuthBrowser_Deserialize;
+
+/**
+ *  A sign-in's page is being opened in the system browser: its address,
+ *  for a person whose browser did not open (and why, when it did not).
+ */
+export type AuthBrowser_Deserialize = {
+	server: string,
+	url: string,
+	error?: string | null,
+};
+
+/**
+ *  A sign-in's page is being opened in the system browser: its address,
+ *  for a person whose browser did not open (and why, when it did not).
+ */
+export type AuthBrowser_Serialize = {
+	server: string,
+	url: string,
+	error: string | null,
 };
 
 /**  How a sign-in step went: the flow's steps, and the error if it failed. */
@@ -885,7 +912,13 @@ export type Direction =
 /**  Server → client. */
 "incoming" | 
 /**  A line the server wrote to stderr. */
-"stderr";
+"stderr" | 
+/**
+ *  The workbench's own note about the server (a refusal, a fallback, a
+ *  message it cut): kept beside its traffic, never passed off as the
+ *  server's stderr.
+ */
+"note";
 
 /**  What the shape checks find of a server, counted (the sidebar's badge). */
 export type DoctorCount = {

@@ -249,6 +249,7 @@ pub fn traffic(as_json: bool, log: &TrafficLog, server: Option<&str>) {
             workbench_core::traffic::Direction::Outgoing => "->",
             workbench_core::traffic::Direction::Incoming => "<-",
             workbench_core::traffic::Direction::Stderr => "!!",
+            workbench_core::traffic::Direction::Note => "[workbench]",
         };
         let latency = e
             .latency_ms

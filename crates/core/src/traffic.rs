@@ -330,6 +330,20 @@ impl TrafficLog {
         }
     }
 
+    /// Record the workbench's own note about `server` (shown in its
+    /// traffic as the workbench's, not in its stderr).
+    pub fn record_note(&self, server: &str, note: &str) -> Arc<TrafficEntry> {
+        self.push(
+            server,
+            Direction::Note,
+            MessageKind::Log,
+            None,
+            None,
+            note,
+            note.len(),
+        )
+    }
+
     /// Record one stderr line.
     pub fn record_stderr(&self, server: &str, line: &str) -> Arc<TrafficEntry> {
         let line = line.trim_end_matches(['\r', '\n']);
@@ -500,6 +514,15 @@ impl TrafficLog {
 
     /// The last `n` stderr lines of a server (for a Failed state's detail).
     pub fn last_stderr(&self, server: &str, n: usize) -> Vec<String> {
+        self.last_of(server, Direction::Stderr, n)
+    }
+
+    /// The last `n` of the workbench's own notes about `server`, oldest first.
+    pub fn last_notes(&self, server: &str, n: usize) -> Vec<String> {
+        self.last_of(server, Direction::Note, n)
+    }
+
+    fn last_of(&self, server: &str, direction: Direction, n: usize) -> Vec<String> {
         let inner = self.lock();
         let Some(ring) = inner.rings.get(server) else {
             return Vec::new();
@@ -508,7 +531,7 @@ impl TrafficLog {
             .entries
             .iter()
             .rev()
-            .filter(|e| e.direction == Direction::Stderr)
+            .filter(|e| e.direction == direction)
             .take(n)
             .map(|e| e.body.clone())
             .collect();

@@ -87,8 +87,38 @@ fn mime(out: &mut Vec<Finding>, item: &str, v: &Value) {
     }
 }
 
+/// Items listed more than once (a cursor that repeats a page, or the same
+/// item on two pages): (kind, key, the repeated keys).
+fn repeated(out: &mut Vec<Finding>, kind: &str, key: &str, items: &[Value]) {
+    let mut seen = std::collections::HashSet::new();
+    let mut twice: Vec<&str> = Vec::new();
+    for k in items.iter().filter_map(|i| i[key].as_str()) {
+        if !seen.insert(k) && !twice.contains(&k) {
+            twice.push(k);
+        }
+    }
+    if twice.is_empty() {
+        return;
+    }
+    let shown: Vec<&str> = twice.iter().take(5).copied().collect();
+    out.push(
+        Finding::new("list.repeated-items", Severity::Warning, format!("{kind}s"))
+            .seen(format!(
+                "{} {kind}(s) listed more than once: {}{}",
+                twice.len(),
+                shown.join(", "),
+                if twice.len() > 5 { ", …" } else { "" }
+            ))
+            .why("a repeated item usually means pagination that repeats a page: clients show it twice or keep one at random")
+            .fix("give each page the items after the last page's, and end with no nextCursor"),
+    );
+}
+
 pub fn check(resources: &[Value], templates: &[Value], prompts: &[Value]) -> Vec<Finding> {
     let mut out = Vec::new();
+    repeated(&mut out, "resource", "uri", resources);
+    repeated(&mut out, "template", "uriTemplate", templates);
+    repeated(&mut out, "prompt", "name", prompts);
     for r in resources {
         let uri = r["uri"].as_str().unwrap_or("(no uri)");
         let item = format!("resource {uri}");

@@ -182,9 +182,24 @@ pub async fn auth_sign_in<R: Runtime>(
             .as_ref()
             .and_then(|r| r.widened(stored.as_ref()))
             .or(entry_client.scope),
-        open: Box::new(|url| {
-            open::that_detached(url).map_err(|e| format!("could not open a browser: {e}"))
-        }),
+        // The address goes to the window too: a person whose browser did
+        // not open copies it (the sign-in waits for them either way).
+        open: {
+            let (app, server) = (app.clone(), name.clone());
+            Box::new(move |url| {
+                use tauri_specta::Event;
+                let error = open::that_detached(url)
+                    .err()
+                    .map(|e| format!("could not open a browser: {e}"));
+                let _ = (crate::events::AuthBrowser {
+                    server: server.clone(),
+                    url: url.to_string(),
+                    error,
+                })
+                .emit(&app);
+                Ok(())
+            })
+        },
         timeout: Duration::from_secs(300),
         challenge: refusal.as_ref().map(|r| r.challenge()),
         gate,

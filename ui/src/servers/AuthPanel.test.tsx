@@ -81,7 +81,13 @@ describe("signing in to a remote server", () => {
       </QueryClientProvider>,
     );
     fireEvent.click(await screen.findByText("Sign in"));
+    expect(await screen.findByText("Signing in…")).toBeTruthy();
+    // The browser did not open: the address is shown to copy, and it waits on.
+    await emit("auth-browser", { server: "remote", url: "https://auth.example/authorize?client_id=c1&state=s1", error: "could not open a browser: no display" });
     expect(await screen.findByText("Waiting for the browser…")).toBeTruthy();
+    expect(screen.getByText("https://auth.example/authorize?client_id=c1&state=s1")).toBeTruthy();
+    expect(screen.getByText(/could not open a browser: no display/)).toBeTruthy();
+    expect(screen.getByText("Copy address")).toBeTruthy();
     fireEvent.click(screen.getByText("Cancel"));
     expect(await screen.findByText(/cancelled: the sign-in was stopped/)).toBeTruthy();
     expect(screen.getByText("Sign in")).toBeTruthy();
@@ -134,13 +140,34 @@ describe("signing in to a remote server", () => {
     });
     expect(await screen.findByText("GET https://auth.example/.well-known/oauth-authorization-server")).toBeTruthy();
     expect(screen.getByText("This run so far")).toBeTruthy();
+    expect(screen.getByText("Paused after metadata")).toBeTruthy();
     fireEvent.click(screen.getByText("Next step"));
     expect(nexts).toEqual([true]);
+    // The steps done stay in view while the next one runs.
+    expect(screen.getByText("GET https://auth.example/.well-known/oauth-authorization-server")).toBeTruthy();
     // A step of another server's sign-in is not shown here.
     await emit("auth-stepped", { server: "other", timeline: { steps: [] } });
     expect(screen.queryByText("Next step")).toBeNull();
     finish({ status: { ...refused, scope: "files:read files:write", refusal: null }, error: null, timeline: { steps: [] } });
     await waitFor(() => expect(screen.queryByText("needs more scope")).toBeNull());
     expect(screen.getByText(/files:read files:write/)).toBeTruthy();
+  });
+
+  it("answers a 401 with one Sign in, not two buttons", async () => {
+    mockIPC(
+      (cmd) => {
+        if (cmd === "auth_status") return { ...signedOut, refusal: { status: 401, method: "initialize", header: "Bearer", scope: null, error: null } };
+        throw new Error(`unexpected ${cmd}`);
+      },
+      { shouldMockEvents: true },
+    );
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <AuthPanel backend={tauriBackend} name="remote" />
+      </QueryClientProvider>,
+    );
+    expect(await screen.findByText("sign-in refused")).toBeTruthy();
+    expect(screen.getAllByRole("button", { name: /^Sign in/ }).map((b) => b.textContent)).toEqual(["Sign in"]);
   });
 });

@@ -28,6 +28,10 @@ export function AuthPanel({ backend, name }: { backend: Backend; name: string })
   const [stepByStep, setStepByStep] = useState(false);
   // Step by step: the steps so far, while the flow waits for the next click.
   const [paused, setPaused] = useState<AuthTimeline | null>(null);
+  // The steps this run has shown so far (kept while the next one runs).
+  const [sofar, setSofar] = useState<AuthTimeline | null>(null);
+  // The sign-in page's address while the browser is out (copyable).
+  const [browser, setBrowser] = useState<{ url: string; error: string | null } | null>(null);
   // Polled: a refusal can come from any request (a tool call, a list).
   const status = useQuery({ queryKey: ["auth", name], queryFn: () => backend.authStatus(name), refetchInterval: 3000 });
   useEffect(() => {
@@ -35,17 +39,29 @@ export function AuthPanel({ backend, name }: { backend: Backend; name: string })
     let gone = false;
     void backend
       .onAuthStepped((server, timeline) => {
-        if (server === name) setPaused(timeline);
+        if (server === name) {
+          setPaused(timeline);
+          setSofar(timeline);
+        }
       })
       .then((u) => (gone ? u() : (stop = u)));
+    let stopBrowser: (() => void) | undefined;
+    void backend
+      .onAuthBrowser((server, url, error) => {
+        if (server === name) setBrowser({ url, error });
+      })
+      .then((u) => (gone ? u() : (stopBrowser = u)));
     return () => {
       gone = true;
       stop?.();
+      stopBrowser?.();
     };
   }, [backend, name]);
   const act = (label: string, doing: Promise<AuthRun>) => {
     setBusy(label);
     setPaused(null);
+    setSofar(null);
+    setBrowser(null);
     doing.then(
       (r) => {
         setRun(r);
@@ -57,6 +73,8 @@ export function AuthPanel({ backend, name }: { backend: Backend; name: string })
     ).finally(() => {
       setBusy(null);
       setPaused(null);
+      setSofar(null);
+      setBrowser(null);
     });
   };
   const signIn = (label: string, widen: boolean) => act(label, backend.authSignIn(name, { widen, stepByStep }));
@@ -64,7 +82,9 @@ export function AuthPanel({ backend, name }: { backend: Backend; name: string })
     setPaused(null);
     backend.authNext(name, go).catch((e: unknown) => toast("Not sent", { tone: "danger", description: e instanceof Error ? e.message : String(e) }));
   };
-  const shown = paused ?? run?.timeline ?? null;
+  const shown = paused ?? sofar ?? run?.timeline ?? null;
+  const lastStep = paused?.steps[paused.steps.length - 1];
+  const waitingLabel = paused ? (lastStep ? `Paused after ${lastStep.name}` : "Ready for the first step") : browser ? "Waiting for the browser…" : "Signing in…";
   const s = status.data;
   return (
     <section className="panel-section auth-panel" aria-labelledby={`auth-${name}`}>
@@ -104,14 +124,17 @@ export function AuthPanel({ backend, name }: { backend: Backend; name: string })
             )}
             .
           </span>
-          <Button disabled={!!busy} onClick={() => signIn("Sign in with the wider scope", true)}>
-            {s.refusal.status === 403 ? "Sign in with the wider scope" : "Sign in again"}
-          </Button>
+          {/* A 401 is answered by Sign in below; only a wider scope needs its own button. */}
+          {s.refusal.status === 403 && (
+            <Button disabled={!!busy} onClick={() => signIn("Sign in with the wider scope", true)}>
+              Sign in with the wider scope
+            </Button>
+          )}
         </div>
       )}
       <div className="toolbar" role="toolbar" aria-label="Sign-in actions">
         <Button disabled={!!busy} onClick={() => signIn("Sign in", false)}>
-          {busy?.startsWith("Sign in") ? (paused ? "Paused after a step" : "Waiting for the browser…") : s?.signed_in ? "Sign in again" : "Sign in"}
+          {busy?.startsWith("Sign in") ? waitingLabel : s?.signed_in ? "Sign in again" : "Sign in"}
         </Button>
         <label className="auth-steps-toggle">
           <input type="checkbox" checked={stepByStep} disabled={!!busy} onChange={(e) => setStepByStep(e.target.checked)} /> Step by step
@@ -154,8 +177,21 @@ export function AuthPanel({ backend, name }: { backend: Backend; name: string })
           </>
         )}
       </div>
+      {busy?.startsWith("Sign in") && browser && (
+        <div className={`callout ${browser.error ? "tone-warn" : "tone-info"} auth-browser`} role="status">
+          <p>
+            {browser.error
+              ? `${browser.error}. Open this address in a browser to sign in; the workbench waits for it to come back:`
+              : "Sign in on the page the browser opened. If none opened, open this address; the workbench waits for it to come back:"}
+          </p>
+          <code className="auth-url">{browser.url}</code>
+          <Button size="sm" onClick={() => void backend.copyText(browser.url).then(() => toast("Address copied"))}>
+            Copy address
+          </Button>
+        </div>
+      )}
       {shown && (
-        <Disclosure title={paused ? "This run so far" : "Last run, step by step"} count={shown.steps.length}>
+        <Disclosure title={busy?.startsWith("Sign in") ? "This run so far" : "Last run, step by step"} count={shown.steps.length}>
           {!paused && run?.error && <p role="alert" className="field-error">{run.error}</p>}
           <ol className="auth-timeline">
             {shown.steps.map((step, i) => (

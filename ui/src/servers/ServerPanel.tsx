@@ -86,10 +86,16 @@ export function ServerPanel({
   const toast = useToast();
   // The last 200 stderr lines, fetched again when the log grows.
   const [stderr, setStderr] = useState<{ lines: TrafficEntry[]; total: number }>({ lines: [], total: 0 });
+  // The workbench's own notes about it (refusals, fallbacks), apart from its stderr.
+  const [notes, setNotes] = useState<TrafficEntry[]>([]);
   useEffect(() => {
     let cancelled = false;
     backend.trafficPage({ server: name, direction: "stderr", limit: 200, from_end: true }).then(
       (page) => !cancelled && setStderr({ lines: page.entries, total: page.total }),
+      () => undefined,
+    );
+    backend.trafficPage({ server: name, direction: "note", limit: 50, from_end: true }).then(
+      (page) => !cancelled && setNotes(page.entries),
       () => undefined,
     );
     return () => {
@@ -271,6 +277,17 @@ export function ServerPanel({
           </ol>
         )}
       </Disclosure>
+      {notes.length > 0 && (
+        <Disclosure title="Notes from the workbench" count={notes.length} defaultOpen={false} className="panel-section">
+          <ol className="console" aria-label="Notes from the workbench">
+            {notes.map((n) => (
+              <li key={n.seq}>
+                <time className="log-time">{new Date(n.time_ms ?? 0).toLocaleTimeString(undefined, { hour12: false })}</time> <span className="log-data">{n.body}</span>
+              </li>
+            ))}
+          </ol>
+        </Disclosure>
+      )}
       <Disclosure title="stderr" count={stderr.total.toLocaleString()} defaultOpen={stderr.total > 0 && status?.state !== "ready"} className="panel-section">
         {stderr.total === 0 ? <p className="muted">Nothing on stderr.</p> : <pre className="console">{stderr.lines.map((e) => e.body).join("\n")}</pre>}
       </Disclosure>

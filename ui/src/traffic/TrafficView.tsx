@@ -11,7 +11,7 @@ import { Button, EmptyState, useToast } from "../design";
 const ROW = 26;
 /** Rows fetched beyond those on screen, each side. */
 const MARGIN = 60;
-const ARROW: Record<string, string> = { outgoing: "→", incoming: "←", stderr: "⚠" };
+const ARROW: Record<string, string> = { outgoing: "→", incoming: "←", stderr: "⚠", note: "ⓘ" };
 
 function prettyBody(body: string): string {
   try {
@@ -122,7 +122,7 @@ export function TrafficView({
   };
   useEffect(() => {
     setPartner(null);
-    if (!open?.id || open.direction === "stderr") return;
+    if (!open?.id || open.direction === "stderr" || open.direction === "note") return;
     let cancelled = false;
     backend.trafficPage({ server: open.server, id: open.id, limit: 50 }).then(
       (p) => {
@@ -161,6 +161,7 @@ export function TrafficView({
           <option value="outgoing">→ to server</option>
           <option value="incoming">← from server</option>
           <option value="stderr">stderr</option>
+          <option value="note">the workbench&apos;s notes</option>
         </select>
         <input type="search" aria-label="Filter traffic" placeholder="method or text" value={text} onChange={(e) => setText(e.target.value)} />
         <span className="muted" role="status">
@@ -239,7 +240,7 @@ export function TrafficView({
                       {ARROW[e.direction] ?? "?"}
                     </span>
                     <span role="cell" className="t-method">
-                      {e.method ?? (e.direction === "stderr" ? e.body : e.kind)}
+                      {e.method ?? (e.direction === "stderr" || e.direction === "note" ? e.body : e.kind)}
                     </span>
                     <span role="cell" className="t-id">
                       {e.id ?? ""}

@@ -51,8 +51,7 @@ impl<T> DiscoverGuard<T> {
             return message;
         }
         let why = "the server answered server/discover with a result that is not a discover result (no supportedVersions); it does not speak 2026-07-28, so the workbench falls back to initialize (2025-11-25)";
-        self.traffic
-            .record_stderr(&self.server, &format!("[workbench] {why}"));
+        self.traffic.record_note(&self.server, why);
         JsonRpcMessage::Error(JsonRpcError {
             jsonrpc: Default::default(),
             id: Some(id),

@@ -314,8 +314,7 @@ impl TapClient {
                     let message = format!(
                         "the server sent an event of more than {max} bytes (the entry's maxMessageSize); closing the stream. To accept it, raise \"maxMessageSize\" (bytes) in the entry"
                     );
-                    me.traffic
-                        .record_stderr(&me.server, &format!("[workbench] {message}"));
+                    me.traffic.record_note(&me.server, &message);
                     *me.failure.lock().unwrap_or_else(|p| p.into_inner()) = Some(message.clone());
                     message
                 });

@@ -230,7 +230,7 @@ impl SseTransport {
                 let events = match parser.feed(&chunk) {
                     Ok(events) => events,
                     Err(why) => {
-                        t.record_stderr(&n, &format!("[workbench] {why}"));
+                        t.record_note(&n, &why);
                         let _ = gone.send(why);
                         return;
                     }

@@ -114,10 +114,10 @@ impl<R: AsyncRead + Unpin> AsyncRead for TapReader<R> {
             this.line.extend_from_slice(&this.chunk[start..n]);
             if this.line.len() > this.max_line {
                 let message = format!(
-                    "[workbench] the server sent a message of more than {} bytes on stdout (the entry's maxMessageSize); closing. To accept it, raise \"maxMessageSize\" (bytes) in the entry",
+                    "the server sent a message of more than {} bytes on stdout (the entry's maxMessageSize); closing. To accept it, raise \"maxMessageSize\" (bytes) in the entry",
                     this.max_line
                 );
-                this.traffic.record_stderr(&this.server, &message);
+                this.traffic.record_note(&this.server, &message);
                 return Poll::Ready(Err(io::Error::new(io::ErrorKind::InvalidData, message)));
             }
         }
@@ -228,7 +228,11 @@ mod tests {
         let mut tap = TapReader::new(&long[..], "s", traffic.clone(), 1000);
         let mut sink = Vec::new();
         assert!(tap.read_to_end(&mut sink).await.is_err());
-        assert!(traffic.last_stderr("s", 1)[0].contains("maxMessageSize"));
+        assert!(traffic.last_notes("s", 1)[0].contains("maxMessageSize"));
+        assert!(
+            traffic.last_stderr("s", 5).is_empty(),
+            "the workbench's note is not the server's stderr"
+        );
     }
 
     #[tokio::test]

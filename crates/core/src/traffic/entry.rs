@@ -14,6 +14,10 @@ pub enum Direction {
     Incoming,
     /// A line the server wrote to stderr.
     Stderr,
+    /// The workbench's own note about the server (a refusal, a fallback, a
+    /// message it cut): kept beside its traffic, never passed off as the
+    /// server's stderr.
+    Note,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -8,7 +8,7 @@ use super::TrafficLog;
 impl TrafficLog {
     /// Note that `server` refused a request for want of sign-in or scope.
     pub fn note_refusal(&self, server: &str, refusal: Refusal) {
-        self.record_stderr(server, &format!("[workbench] {}", refusal.describe()));
+        self.record_note(server, &refusal.describe());
         self.refusals
             .lock()
             .unwrap_or_else(|e| e.into_inner())

@@ -12,7 +12,7 @@ async fn fields_no_library_models_reach_the_catalog_intact() {
     // initialize and says why in the traffic view.
     let info = wb.server("future").unwrap().status().info.unwrap();
     assert_eq!(info.protocol_version, "2025-11-25");
-    let said = wb.traffic().last_stderr("future", 5).join("\n");
+    let said = wb.traffic().last_notes("future", 5).join("\n");
     assert!(said.contains("falls back to initialize"), "{said}");
     assert!(wb.tools_settled(Duration::from_secs(10)).await.is_empty());
     let c = wb.catalog().server("future").expect("listed");

@@ -121,7 +121,7 @@ async fn a_message_over_max_message_size_ends_the_connection_with_a_clear_reason
             !matches!(s, workbench_core::connect::ServerState::Ready)
         })
         .await;
-    let said = wb.traffic().last_stderr("huge", 5).join("\n");
+    let said = wb.traffic().last_notes("huge", 5).join("\n");
     assert!(said.contains("maxMessageSize"), "{said} / {down:?}");
     healthy_still_works(&wb).await;
     wb.shutdown().await;
@@ -403,7 +403,7 @@ async fn a_400_mb_result_is_refused_at_the_limit_and_memory_stays_bounded() {
         .saturating_sub(before);
     println!("call failed: {e}; RSS grew by {} MiB", grew >> 20);
     assert!(grew < 300 << 20, "memory grew by {} MiB", grew >> 20);
-    let said = wb.traffic().last_stderr("giant", 5).join("\n");
+    let said = wb.traffic().last_notes("giant", 5).join("\n");
     assert!(said.contains("maxMessageSize"), "{said}");
     healthy_still_works(&wb).await;
     wb.shutdown().await;
