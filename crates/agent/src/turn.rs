@@ -271,6 +271,11 @@ impl Agent {
             .map(|m| (m.role, m.parts))
             .collect();
         let mut total = row.usage;
+        // The provider's count of the last request that had one, and what
+        // the estimate said then: a step without a count (stopped, cut)
+        // is that count plus the estimate of what came since, not an
+        // estimate of the whole (which can be far off the provider's).
+        let mut counted: Option<(u32, u32)> = None;
         self.wait_for_tools(sink, cancel).await;
         for _ in 0..max_steps {
             if cancel.is_cancelled() {
@@ -330,11 +335,21 @@ impl Agent {
             let message = self.save(session, "assistant", &parts, out.usage, sink)?;
             stored.push(("assistant".into(), parts));
             total.add(out.usage.unwrap_or_default());
+            let now = estimate_request(&row.system_prompt, &stored, tools.offered_tokens);
+            let used = match (out.usage, counted) {
+                (Some(u), _) => {
+                    let used = (u.input + u.output) as u32;
+                    counted = Some((used, now));
+                    used
+                }
+                (None, Some((count, then))) => count + now.saturating_sub(then),
+                (None, None) => estimate,
+            };
             sink(AgentEvent::Usage {
                 step: out.usage.unwrap_or_default(),
                 session: total,
                 context: ContextMeter {
-                    used: out.usage.map_or(estimate, |u| (u.input + u.output) as u32),
+                    used,
                     window,
                     window_known,
                     tools: tools.offered_tokens,

@@ -27,7 +27,7 @@ function Meter({ context, usage }: { context: ContextMeter; usage: Usage }) {
         </div>
         <span className="meter-text">
           {n(context.used)} / {n(context.window)}
-          {!context.window_known && "?"}
+          {!context.window_known && <span className="muted"> assumed</span>}
         </span>
       </div>
     </Tip>

@@ -156,6 +156,7 @@ const cases: Case[] = [
     initial: {},
     act: () => {
       const note = screen.getByLabelText("note").closest(".nullable") as HTMLElement;
+      expect(within(note).getByTitle("Send note as null")).toBeTruthy();
       fireEvent.click(within(note).getByLabelText("null"));
     },
     after: { note: null },
@@ -219,5 +220,13 @@ describe("the schema form", () => {
       "meta/day: not a date (YYYY-MM-DD)",
     ]);
     expect(problems(schema, { to: "a@b.io", meta: { id: "x" } }, schema)).toEqual([]);
+  });
+
+  it("shows an example in an empty field, never a word that reads as a value", () => {
+    render(<Harness schema={obj({ to: { type: "string", format: "email" }, code: { type: "string", examples: ["ABC"] }, when: { type: "string", format: "date-time" } })} />);
+    expect((screen.getByLabelText("to") as HTMLInputElement).placeholder).toBe("e.g. someone@example.com");
+    expect((screen.getByLabelText("code") as HTMLInputElement).placeholder).toBe("e.g. ABC");
+    expect((screen.getByLabelText("when") as HTMLInputElement).placeholder).toBe("e.g. 2026-01-31T09:30:00Z");
+    expect(json()).toEqual({});
   });
 });

@@ -112,7 +112,8 @@ export function SchemaField({ schema: raw, root, value, onChange, label, require
           required={required}
           path={path}
         />
-        <label className="null-toggle">
+        {/* Beside the field's label (placed by CSS), saying what it sets. */}
+        <label className="null-toggle" title={`Send ${label} as null`}>
           <input type="checkbox" checked={isNull} onChange={(e) => onChange(e.target.checked ? null : undefined)} /> null
         </label>
       </div>
@@ -308,7 +309,7 @@ export function SchemaField({ schema: raw, root, value, onChange, label, require
         value: text,
         minLength: typeof schema.minLength === "number" ? schema.minLength : undefined,
         maxLength: typeof schema.maxLength === "number" ? schema.maxLength : undefined,
-        placeholder: typeof schema.format === "string" ? schema.format : undefined,
+        placeholder: hint(schema),
       };
       const set = (v: string) => onChange(v === "" && !required ? undefined : v);
       const problem = formatProblem(schema, value);
@@ -333,6 +334,27 @@ export function SchemaField({ schema: raw, root, value, onChange, label, require
       );
     }
   }
+}
+
+/** An example to show in an empty field, never a bare word that reads as a value. */
+const FORMAT_EXAMPLE: Record<string, string> = {
+  email: "someone@example.com",
+  "date-time": "2026-01-31T09:30:00Z",
+  date: "2026-01-31",
+  time: "09:30:00",
+  uri: "https://example.com/",
+  url: "https://example.com/",
+  uuid: "123e4567-e89b-42d3-a456-426614174000",
+  ipv4: "192.0.2.1",
+  hostname: "example.com",
+};
+
+function hint(schema: Schema): string | undefined {
+  const examples = schema.examples;
+  if (Array.isArray(examples) && typeof examples[0] === "string") return `e.g. ${examples[0]}`;
+  const format = typeof schema.format === "string" ? schema.format : undefined;
+  if (format && FORMAT_EXAMPLE[format]) return `e.g. ${FORMAT_EXAMPLE[format]}`;
+  return format ? `a ${format}` : undefined;
 }
 
 /** The whole form for an input schema. */

@@ -160,6 +160,52 @@ async fn stop_drops_a_stream_that_never_ends_and_keeps_what_came() {
     );
 }
 
+/// A step stopped before the provider counted it: the context meter is the
+/// last count plus what came since, not an estimate of the whole (which
+/// read 344 after 3,220 in the window walk).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_context_meter_keeps_the_providers_count_through_a_stop() {
+    let mut counted = Turn::calls(&[("demo__echo", json!({ "message": "hi" }))]);
+    counted.usage = Some(workbench_testkit::llm::ScriptedUsage {
+        input: 3_000,
+        output: 220,
+        cached: 0,
+    });
+    let b = bench(Setup {
+        turns: vec![counted, Turn::fault(Fault::Hang)],
+        ..Default::default()
+    })
+    .await;
+    let chat = b.new_chat();
+    let agent = b.agent.clone();
+    let stopper = chat.clone();
+    let events = b.events.clone();
+    let sink: workbench_agent::Sink = std::sync::Arc::new(move |e| {
+        if matches!(e, AgentEvent::TextDelta { .. }) {
+            agent.stop(&stopper);
+        }
+        events.lock().unwrap().push(e);
+    });
+    let end = b
+        .turn_in(&chat, "echo then hang", ApproveMode::All, sink)
+        .await;
+    assert_eq!(end, EndReason::Stopped);
+    let used: Vec<u32> = b
+        .events()
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::Usage { context, .. } => Some(context.used),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(used.len(), 2, "{used:?}");
+    assert_eq!(used[0], 3_220, "the provider's count");
+    assert!(
+        used[1] >= 3_220 && used[1] < 3_220 + 200,
+        "after the stop: {used:?}"
+    );
+}
+
 /// Run one turn against a script and return the error event it ended with.
 async fn failing(turns: Vec<Turn>) -> (ErrorCode, String, bool, usize, Vec<AgentEvent>) {
     let b = bench(Setup {
