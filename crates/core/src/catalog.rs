@@ -230,10 +230,14 @@ impl Catalog {
         // Each list on its own: one that fails leaves the others read (and
         // its last-known items kept); the failures are returned together.
         let mut failed: Vec<String> = Vec::new();
+        let mut read_any = false;
         let mut tools = None;
         if wants("tools", "tools") {
             match fetch_all(peer, "tools", raw).await {
-                Ok(t) => tools = Some(t),
+                Ok(t) => {
+                    read_any = true;
+                    tools = Some(t);
+                }
                 Err(e) => failed.push(e),
             }
         }
@@ -267,7 +271,10 @@ impl Catalog {
         }
         if wants("resources", "resources") {
             match fetch_all(peer, "resources", raw).await {
-                Ok(r) => current.resources = r,
+                Ok(r) => {
+                    read_any = true;
+                    current.resources = r;
+                }
                 Err(e) => failed.push(e),
             }
             current.resource_templates = fetch_all(peer, "resourceTemplates", raw)
@@ -276,12 +283,20 @@ impl Catalog {
         }
         if wants("prompts", "prompts") {
             match fetch_all(peer, "prompts", raw).await {
-                Ok(p) => current.prompts = p,
+                Ok(p) => {
+                    read_any = true;
+                    current.prompts = p;
+                }
                 Err(e) => failed.push(e),
             }
         }
-        current.stale = false;
-        self.write().servers.insert(server.to_string(), current);
+        // Every list it has failed (a refusal, a dead connection): it
+        // stays unlisted (or keeps its last lists, stale). A server with no
+        // lists at all is listed, empty.
+        if read_any || failed.is_empty() {
+            current.stale = false;
+            self.write().servers.insert(server.to_string(), current);
+        }
         if failed.is_empty() {
             Ok(())
         } else {
