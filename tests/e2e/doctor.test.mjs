@@ -3,31 +3,11 @@
 // server reloaded with what changed in its surface and its new tools marked.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Driver } from "./harness.mjs";
 
-const SERVER = `
-import json, sys, pathlib
-tools = json.loads((pathlib.Path(__file__).parent / "tools.json").read_text())
-for line in sys.stdin:
-    msg = json.loads(line)
-    if "id" not in msg:
-        continue
-    m = msg.get("method")
-    if m == "initialize":
-        r = {"protocolVersion": msg["params"]["protocolVersion"], "capabilities": {"tools": {}}, "serverInfo": {"name": "py", "version": "1"}}
-    elif m == "tools/list":
-        r = {"tools": tools}
-    elif m == "tools/call":
-        r = {"content": [{"type": "text", "text": "tools: %d" % len(tools)}]}
-    elif m == "ping":
-        r = {}
-    else:
-        print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32601, "message": "no"}}), flush=True)
-        continue
-    print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": r}), flush=True)
-`;
+const SERVER = readFileSync(new URL("../fixtures/tools_from_file.py", import.meta.url), "utf8");
 
 const tool = (name, extra = {}) => ({
   name,

@@ -59,6 +59,13 @@ describe("every view", () => {
       await check("server-failed");
       await session.clickText(".sidebar-actions button", "Add server");
       await check("add-server");
+      // A field's own button is as wide as its words, not a full-width bar.
+      const widths = await session.cmd("POST", "/execute/sync", {
+        script:
+          "const b = [...document.querySelectorAll('fieldset.field > button')].find((x) => x.textContent.trim() === 'Add argument'); return b ? [b.getBoundingClientRect().width, b.parentElement.getBoundingClientRect().width] : null;",
+        args: [],
+      });
+      assert.ok(widths && widths[0] < widths[1] / 2, `Add argument is ${widths?.[0]} of ${widths?.[1]} px`);
       await session.clickText(".sidebar-actions button", "Edit mcp.json");
       await session.find(".cm-content");
       await check("edit-config");

@@ -4,7 +4,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { mockIPC } from "@tauri-apps/api/mocks";
 import { emit } from "@tauri-apps/api/event";
 import { tauriBackend } from "../backend";
-import { AuthPanel } from "./AuthPanel";
+import { AuthPanel, pretty } from "./AuthPanel";
 
 const signedOut = { signed_in: false, issuer: null, scope: null, expires_in: null, refreshable: false, refusal: null };
 
@@ -169,5 +169,11 @@ describe("signing in to a remote server", () => {
     );
     expect(await screen.findByText("sign-in refused")).toBeTruthy();
     expect(screen.getAllByRole("button", { name: /^Sign in/ }).map((b) => b.textContent)).toEqual(["Sign in"]);
+  });
+
+  it("lays out a JSON reply as JSON, and leaves other text as sent", () => {
+    expect(pretty('{"access_token":"•••","expires_in":3600}')).toBe('{\n  "access_token": "•••",\n  "expires_in": 3600\n}');
+    expect(pretty("location: http://x/cb")).toBe("location: http://x/cb");
+    expect(pretty("{not json")).toBe("{not json");
   });
 });

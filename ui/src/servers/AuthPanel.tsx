@@ -12,6 +12,17 @@ import type { AuthRun, AuthTimeline, Backend } from "../backend";
 import { Badge, Button, Disclosure, Skeleton, useToast } from "../design";
 import "./auth.css";
 
+/** A reply as sent, laid out when it is JSON (the server sends it on one line). */
+export function pretty(text: string): string {
+  const t = text.trim();
+  if (!(t.startsWith("{") || t.startsWith("["))) return text;
+  try {
+    return JSON.stringify(JSON.parse(t), null, 2);
+  } catch {
+    return text;
+  }
+}
+
 function expiry(seconds: number | null): string {
   if (seconds === null) return "no expiry given";
   if (seconds <= 0) return "expired";
@@ -200,7 +211,7 @@ export function AuthPanel({ backend, name }: { backend: Backend; name: string })
                   <strong>{step.name}</strong> <span className="muted">{step.status ?? "–"} · {(step.ms ?? 0).toFixed(1)} ms</span>
                 </div>
                 <pre className="json">{step.request}</pre>
-                {step.response && <pre className="json">{step.response}</pre>}
+                {step.response && <pre className="json">{pretty(step.response)}</pre>}
                 {step.problems.map((p) => (
                   <p key={p} className="field-error">
                     MUST: {p}

@@ -10,27 +10,8 @@ use serde_json::{Value, json};
 
 use super::BIN;
 
-const SERVER: &str = r#"
-import json, sys, pathlib
-tools = json.loads((pathlib.Path(__file__).parent / "tools.json").read_text())
-for line in sys.stdin:
-    msg = json.loads(line)
-    if "id" not in msg:
-        continue
-    m = msg.get("method")
-    if m == "initialize":
-        r = {"protocolVersion": msg["params"]["protocolVersion"], "capabilities": {"tools": {}}, "serverInfo": {"name": "py", "version": "1"}}
-    elif m == "tools/list":
-        r = {"tools": tools}
-    elif m == "tools/call":
-        r = {"content": [{"type": "text", "text": "tools: %d" % len(tools)}]}
-    elif m == "ping":
-        r = {}
-    else:
-        print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32601, "message": "no"}}), flush=True)
-        continue
-    print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": r}), flush=True)
-"#;
+/// A server whose tools are read from `tools.json` beside it at start.
+const SERVER: &str = include_str!("../../../../tests/fixtures/tools_from_file.py");
 
 fn tools(extra: bool) -> Value {
     let mut list = vec![json!({

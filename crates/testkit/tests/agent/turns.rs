@@ -90,15 +90,7 @@ async fn stop_cancels_a_call_under_way_and_the_server_is_told() {
     })
     .await;
     let chat = b.new_chat();
-    let agent = b.agent.clone();
-    let stopper = chat.clone();
-    let events = b.events.clone();
-    let sink: workbench_agent::Sink = std::sync::Arc::new(move |e| {
-        if matches!(e, AgentEvent::ToolProgress { .. }) {
-            agent.stop(&stopper);
-        }
-        events.lock().unwrap().push(e);
-    });
+    let sink = stop_at(&b, &chat, |e| matches!(e, AgentEvent::ToolProgress { .. }));
     let started = Instant::now();
     let end = b
         .turn_in(&chat, "run the long task", ApproveMode::All, sink)
@@ -135,15 +127,7 @@ async fn stop_drops_a_stream_that_never_ends_and_keeps_what_came() {
     })
     .await;
     let chat = b.new_chat();
-    let agent = b.agent.clone();
-    let stopper = chat.clone();
-    let events = b.events.clone();
-    let sink: workbench_agent::Sink = std::sync::Arc::new(move |e| {
-        if matches!(e, AgentEvent::TextDelta { .. }) {
-            agent.stop(&stopper);
-        }
-        events.lock().unwrap().push(e);
-    });
+    let sink = stop_at(&b, &chat, |e| matches!(e, AgentEvent::TextDelta { .. }));
     let end = b.turn_in(&chat, "hang", ApproveMode::All, sink).await;
     assert_eq!(end, EndReason::Stopped);
     let answer = b.agent.messages(&chat).unwrap().pop().unwrap();
@@ -177,15 +161,7 @@ async fn the_context_meter_keeps_the_providers_count_through_a_stop() {
     })
     .await;
     let chat = b.new_chat();
-    let agent = b.agent.clone();
-    let stopper = chat.clone();
-    let events = b.events.clone();
-    let sink: workbench_agent::Sink = std::sync::Arc::new(move |e| {
-        if matches!(e, AgentEvent::TextDelta { .. }) {
-            agent.stop(&stopper);
-        }
-        events.lock().unwrap().push(e);
-    });
+    let sink = stop_at(&b, &chat, |e| matches!(e, AgentEvent::TextDelta { .. }));
     let end = b
         .turn_in(&chat, "echo then hang", ApproveMode::All, sink)
         .await;
@@ -204,6 +180,21 @@ async fn the_context_meter_keeps_the_providers_count_through_a_stop() {
         used[1] >= 3_220 && used[1] < 3_220 + 200,
         "after the stop: {used:?}"
     );
+}
+
+/// A sink that keeps every event and stops the turn at the first one `at` picks.
+fn stop_at(
+    b: &super::Bench,
+    chat: &str,
+    at: impl Fn(&AgentEvent) -> bool + Send + Sync + 'static,
+) -> workbench_agent::Sink {
+    let (agent, stopper, events) = (b.agent.clone(), chat.to_string(), b.events.clone());
+    std::sync::Arc::new(move |e| {
+        if at(&e) {
+            agent.stop(&stopper);
+        }
+        events.lock().unwrap().push(e);
+    })
 }
 
 /// Run one turn against a script and return the error event it ended with.
