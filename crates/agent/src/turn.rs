@@ -515,11 +515,23 @@ impl Agent {
         let options = options_of(&row);
         let set = self.toolset(&settings, &options, &provider, window);
         let offered: HashSet<String> = set.offered.iter().map(|t| t.name.to_string()).collect();
-        let stored: Vec<(String, Vec<Part>)> = self
-            .messages(session)?
-            .into_iter()
-            .map(|m| (m.role, m.parts))
-            .collect();
+        let messages = self.messages(session)?;
+        let counted = messages
+            .iter()
+            .rposition(|m| m.usage.is_some())
+            .and_then(|i| Some((i, messages[i].usage?)));
+        let stored: Vec<(String, Vec<Part>)> =
+            messages.into_iter().map(|m| (m.role, m.parts)).collect();
+        let estimate = estimate_request(&row.system_prompt, &stored, set.offered_tokens);
+        // As during a turn: the provider's count of the last request it
+        // counted, plus the estimate of what came since.
+        let used = match counted {
+            Some((i, u)) => {
+                let then = estimate_request(&row.system_prompt, &stored[..=i], set.offered_tokens);
+                (u.input + u.output) as u32 + estimate.saturating_sub(then)
+            }
+            None => estimate,
+        };
         Ok(ChatTools {
             tools: set
                 .entries
@@ -533,7 +545,7 @@ impl Agent {
                 .collect(),
             deferred: set.deferred,
             context: ContextMeter {
-                used: estimate_request(&row.system_prompt, &stored, set.offered_tokens),
+                used,
                 window,
                 window_known: known,
                 tools: set.offered_tokens,

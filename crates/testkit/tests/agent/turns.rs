@@ -180,6 +180,12 @@ async fn the_context_meter_keeps_the_providers_count_through_a_stop() {
         used[1] >= 3_220 && used[1] < 3_220 + 200,
         "after the stop: {used:?}"
     );
+    // The chat opened afresh (no turn running) says the same.
+    let fresh = b.agent.chat_tools(&chat).unwrap().context.used;
+    assert!(
+        (3_220..3_220 + 200).contains(&fresh),
+        "opened afresh: {fresh}"
+    );
 }
 
 /// A sink that keeps every event and stops the turn at the first one `at` picks.
