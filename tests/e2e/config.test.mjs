@@ -36,6 +36,14 @@ describe("editing mcp.json in the window", () => {
       assert.match(trial, /^Connected: e2e-added 0\.1\.0 · protocol 2026-07-28 · \d+ tools/);
       // Counted as the panel counts them: templates apart from resources.
       assert.match(trial, /17 tools, 4 resources, 2 templates, 3 prompts/);
+      // The report is no wider than the form's fields.
+      const [report, field] = (
+        await session.cmd("POST", "/execute/sync", {
+          script: "return [document.querySelector('[aria-label=Trial]'), document.querySelector('.server-form .field')].map((e) => e.getBoundingClientRect().width);",
+          args: [],
+        })
+      ).map(Math.round);
+      assert.ok(report <= field, `Try it's report is ${report} px, the fields ${field} px`);
       await session.screenshot("add-server-form");
       await session.clickText(".server-form button", "Save");
       // The file watch picks the save up and the server connects.
