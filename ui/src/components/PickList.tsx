@@ -3,6 +3,24 @@
 import type { ReactNode } from "react";
 import { EmptyState, Pane, PaneHandle, Panes } from "../design";
 
+/** Which server's items to list (as the Tools list has it). */
+export function ServerFilter({ servers, value, onChange }: { servers: string[]; value: string; onChange: (server: string) => void }) {
+  const names = [...new Set(servers)].sort();
+  if (names.length < 2 && value === "") return null;
+  return (
+    <div className="list-filters">
+      <select aria-label="Server" value={value} onChange={(e) => onChange(e.target.value)}>
+        <option value="">All servers</option>
+        {names.map((s) => (
+          <option key={s} value={s}>
+            {s}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
+
 export type PickItem = { key: string; index: number; title: ReactNode; server: string; code: string; data?: Record<string, string> };
 
 export function PickList({

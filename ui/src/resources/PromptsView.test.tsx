@@ -30,4 +30,13 @@ describe("prompts", () => {
     await waitFor(() => expect(screen.getByRole("button", { name: "fn main() {}" })).toBeTruthy(), { timeout: 2000 });
     expect(asked.some((a) => a.argument === "code" && a.context?.language === "rust")).toBe(true);
   });
+
+  it("are filtered by server, as tools are", () => {
+    const two: PromptRow[] = [...rows, { server: "other", stale: false, prompt: { name: "summarise", title: "Summarise" } }];
+    render(<PromptsView backend={{} as Backend} rows={two} />);
+    expect(screen.getByText("Summarise")).toBeTruthy();
+    fireEvent.change(screen.getByLabelText("Server"), { target: { value: "demo" } });
+    expect(screen.queryByText("Summarise")).toBeNull();
+    expect(screen.getByText("Greet someone")).toBeTruthy();
+  });
 });

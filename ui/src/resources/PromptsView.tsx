@@ -3,7 +3,7 @@
 import { useState } from "react";
 import type { Backend, PromptRow } from "../backend";
 import { Completing } from "../components/Completing";
-import { PickList } from "../components/PickList";
+import { PickList, ServerFilter } from "../components/PickList";
 import { Markdown } from "../tools/Markdown";
 
 type Arg = { name: string; description?: string; required?: boolean };
@@ -104,6 +104,7 @@ export function PromptsView({ backend, rows }: { backend: Backend; rows: PromptR
   // The open prompt by server and name (an index would move when lists change).
   const [openKey, setOpenKey] = useState<string | null>(null);
   const [query, setQuery] = useState("");
+  const [server, setServer] = useState("");
   const keyOf = (row: PromptRow) => `${row.server}/${String((row.prompt as { name?: string }).name ?? "")}`;
   const index = rows.findIndex((r) => keyOf(r) === openKey);
   const current = index < 0 ? null : rows[index];
@@ -111,6 +112,7 @@ export function PromptsView({ backend, rows }: { backend: Backend; rows: PromptR
   const items = rows
     .map((row, i) => ({ row, i }))
     .filter(({ row }) => {
+      if (server && row.server !== server) return false;
       const p = row.prompt as { name?: string; title?: string; description?: string };
       const hay = `${row.server} ${p.name ?? ""} ${p.title ?? ""} ${p.description ?? ""}`.toLowerCase();
       return words.every((w) => hay.includes(w));
@@ -129,6 +131,7 @@ export function PromptsView({ backend, rows }: { backend: Backend; rows: PromptR
       top={
         <>
           <input type="search" aria-label="Search prompts" placeholder={`Search ${rows.length} prompts`} value={query} onChange={(e) => setQuery(e.target.value)} />
+          <ServerFilter servers={rows.map((r) => r.server)} value={server} onChange={setServer} />
           {rows.length === 0 && <p className="muted empty-hint">No prompts: servers that offer some list them here once ready.</p>}
           {rows.length > 0 && items.length === 0 && <p className="muted empty-hint">No prompt matches “{query}”.</p>}
         </>

@@ -3,7 +3,7 @@
 import { Completing } from "../components/Completing";
 import { useState } from "react";
 import type { Backend, ResourceRow } from "../backend";
-import { PickList } from "../components/PickList";
+import { PickList, ServerFilter } from "../components/PickList";
 import { Markdown } from "../tools/Markdown";
 
 type Content = { uri?: string; mimeType?: string; text?: string; blob?: string };
@@ -152,13 +152,14 @@ export function ResourcesView({ backend, rows, updated }: { backend: Backend; ro
   const [openKey, setOpenKey] = useState<string | null>(null);
   const [subscriptions, setSubscriptions] = useState<Set<string>>(new Set());
   const [query, setQuery] = useState("");
+  const [server, setServer] = useState("");
   const selectedIndex = rows.findIndex((r) => keyOf(r) === openKey);
   const selected = selectedIndex < 0 ? null : selectedIndex;
   const setSelected = (i: number) => setOpenKey(rows[i] ? keyOf(rows[i]) : null);
   const current = selected === null ? null : rows[selected];
   const items = rows
     .map((row, index) => ({ row, index }))
-    .filter(({ row }) => JSON.stringify(row.resource).toLowerCase().includes(query.toLowerCase()))
+    .filter(({ row }) => (!server || row.server === server) && JSON.stringify(row.resource).toLowerCase().includes(query.toLowerCase()))
     .map(({ row, index }) => {
       const r = row.resource as Record<string, unknown>;
       const id = String(r.uri ?? r.uriTemplate ?? "");
@@ -180,7 +181,8 @@ export function ResourcesView({ backend, rows, updated }: { backend: Backend; ro
       onSelect={setSelected}
       top={
         <>
-          <input type="search" aria-label="Search resources" placeholder="Search resources" value={query} onChange={(e) => setQuery(e.target.value)} />
+          <input type="search" aria-label="Search resources" placeholder={`Search ${rows.length} resources`} value={query} onChange={(e) => setQuery(e.target.value)} />
+          <ServerFilter servers={rows.map((r) => r.server)} value={server} onChange={setServer} />
           {rows.length === 0 && <p className="muted empty-hint">No resources: servers that offer some list them here once ready.</p>}
         </>
       }
