@@ -104,7 +104,9 @@ export function ToolPanel({
   // What is wrong with the arguments, shown instead of running (Send anyway overrides).
   const [blocked, setBlocked] = useState<string[] | null>(null);
   const run = (withArgs: Json | undefined = args, anyway = false, reloaded = false) => {
-    if (running || !available) return;
+    // After a reload the lists were just read: the server is ready even if
+    // this render has not seen its status yet.
+    if (running || (!available && !reloaded)) return;
     const wrong = anyway ? [] : problems(schema, withArgs ?? {}, schema);
     if (wrong.length > 0) {
       setBlocked(wrong);
