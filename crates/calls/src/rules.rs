@@ -93,6 +93,22 @@ pub fn moves(
         .collect()
 }
 
+/// After the person's own save of `file` (the window, `mcpwb config`):
+/// what they wrote is trusted ([`workbench_core::config::trust::Trust::trust_changes`])
+/// and the standing approvals of trusted entries they changed or renamed
+/// follow them. `own_file`: `file` is the person's own (not a project's).
+pub fn own_save(
+    trust: &workbench_core::config::trust::Trust,
+    settings: &SettingsFile,
+    file: &std::path::Path,
+    own_file: bool,
+    before: &str,
+    after: &str,
+) -> workbench_core::Result<()> {
+    let changed = trust.trust_changes(file, before, after)?;
+    LiveRules::new(settings.clone()).carry(&moves(file, own_file, &changed))
+}
+
 /// The standing rules.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]

@@ -257,12 +257,13 @@ fn change(cli: &Cli, path: &Path, op: EditOp) -> Result<(), Failure> {
 /// After the person's own save: what they wrote is trusted, and the
 /// standing approvals of trusted entries they changed follow them.
 fn own_save(cli: &Cli, path: &Path, before: &str, after: &str) -> Result<(), Failure> {
-    let changed = workbench_core::config::trust::Trust::app().trust_changes(path, before, after)?;
-    let moves = workbench_calls::rules::moves(path, path == user_path(cli), &changed);
     let settings =
         workbench_core::settings::SettingsFile::new(workbench_core::settings::default_path());
-    workbench_calls::LiveRules::new(settings).carry(&moves)?;
-    Ok(())
+    let trust = workbench_core::config::trust::Trust::app();
+    let own = path == user_path(cli);
+    Ok(workbench_calls::rules::own_save(
+        &trust, &settings, path, own, before, after,
+    )?)
 }
 
 /// The file that holds `name` (edits go back where the entry came from).

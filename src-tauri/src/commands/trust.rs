@@ -52,14 +52,11 @@ pub async fn trust_server<R: Runtime>(
 /// The standing approvals of the trusted entries it changed or renamed
 /// follow them.
 pub fn trust_own_save(state: &AppState, path: &std::path::Path, before: &str, after: &str) {
-    match Trust::app().trust_changes(path, before, after) {
-        Ok(changed) => {
-            let own_file = path == state.config_path;
-            let moves = workbench_calls::rules::moves(path, own_file, &changed);
-            if let Err(e) = state.calls.rules_file().carry(&moves) {
-                tracing::warn!(error = %e, "the approvals of a changed server could not follow it");
-            }
-        }
-        Err(e) => tracing::warn!(error = %e, "cannot record the trust of a save"),
+    let settings = state.calls.rules_file().file();
+    let own = path == state.config_path;
+    if let Err(e) =
+        workbench_calls::rules::own_save(&Trust::app(), settings, path, own, before, after)
+    {
+        tracing::warn!(error = %e, "cannot record the trust of a save or carry its approvals");
     }
 }
