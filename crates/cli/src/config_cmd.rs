@@ -7,12 +7,12 @@ use std::path::{Path, PathBuf};
 use clap::{Args, Subcommand};
 use serde_json::{Map, Value, json};
 use workbench_core::Error;
-use workbench_core::config::dialects::{self, Dialect};
+use workbench_core::config::dialects;
 use workbench_core::config::edit::EditOp;
 use workbench_core::config::secrets::{Keychain, reference, secret_id_for};
 use workbench_core::config::store::Document;
 use workbench_core::config::vars::keychain_refs;
-use workbench_core::config::{ConfigFile, Scope, parse_jsonc};
+use workbench_core::config::{ConfigFile, Scope};
 
 use crate::{Cli, Failure};
 
@@ -139,7 +139,7 @@ pub enum ScopeArg {
     Project,
 }
 
-fn usage(m: impl Into<String>) -> Failure {
+pub(crate) fn usage(m: impl Into<String>) -> Failure {
     Failure::Usage(m.into())
 }
 
@@ -237,7 +237,7 @@ fn project_dir(cli: &Cli) -> Option<PathBuf> {
     cli.project.clone()
 }
 
-fn load(cli: &Cli) -> Result<ConfigFile, Failure> {
+pub(crate) fn load(cli: &Cli) -> Result<ConfigFile, Failure> {
     Ok(ConfigFile::load_scoped(
         &user_path(cli),
         project_dir(cli).as_deref(),
@@ -277,7 +277,7 @@ fn file_of(cli: &Cli, name: &str) -> Result<PathBuf, Failure> {
     Ok(cfg.file_of(entry).to_path_buf())
 }
 
-fn raw_servers(path: &Path) -> Result<dialects::Entries, Failure> {
+pub(crate) fn raw_servers(path: &Path) -> Result<dialects::Entries, Failure> {
     let text = std::fs::read_to_string(path).map_err(|source| Error::ConfigUnreadable {
         path: path.to_path_buf(),
         source,
@@ -285,7 +285,7 @@ fn raw_servers(path: &Path) -> Result<dialects::Entries, Failure> {
     Ok(workbench_core::config::raw_entries(path, &text)?)
 }
 
-fn say(cli: &Cli, text: String, data: Value) {
+pub(crate) fn say(cli: &Cli, text: String, data: Value) {
     if cli.json {
         println!("{data}");
     } else {
@@ -526,48 +526,7 @@ pub fn run(cli: &Cli, command: &ConfigCommand) -> Result<(), Failure> {
             dry_run,
         } => crate::config_io::import(cli, path, from.as_deref(), only, *replace, *dry_run),
         ConfigCommand::Export { to, output, force } => {
-            let d = Dialect::from_id(to).ok_or_else(|| {
-                usage(format!(
-                    "unknown dialect \"{to}\"; one of: {}",
-                    crate::config_io::dialect_ids()
-                ))
-            })?;
-            let cfg = load(cli)?;
-            let mut servers = raw_servers(&cfg.path).unwrap_or_default();
-            if let Some(p) = &cfg.project {
-                for (n, e) in raw_servers(p)? {
-                    servers.retain(|(m, _)| *m != n);
-                    servers.push((n, e));
-                }
-            }
-            let inputs: Vec<Value> = std::fs::read_to_string(&cfg.path)
-                .ok()
-                .and_then(|t| parse_jsonc(&cfg.path, &t).ok())
-                .and_then(|d| d.get("inputs").and_then(Value::as_array).cloned())
-                .unwrap_or_default();
-            let out = dialects::export(d, &servers, &inputs)?;
-            for n in &out.notes {
-                eprintln!("mcpwb: note: {n}");
-            }
-            match output {
-                Some(o) if o.exists() && !force => Err(usage(format!(
-                    "{} exists; add --force to overwrite it",
-                    o.display()
-                ))),
-                Some(o) => {
-                    workbench_core::files::write_private(o, out.text.as_bytes())?;
-                    say(
-                        cli,
-                        format!("wrote {}", o.display()),
-                        json!({ "file": o, "notes": out.notes }),
-                    );
-                    Ok(())
-                }
-                None => {
-                    print!("{}", out.text);
-                    Ok(())
-                }
-            }
+            crate::config_io::export(cli, load(cli)?, to, output.as_deref(), *force)
         }
         ConfigCommand::Discover => crate::config_io::discover(cli, project_dir(cli).as_deref()),
         ConfigCommand::Input { id, value, servers } => {

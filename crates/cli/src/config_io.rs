@@ -1,13 +1,14 @@
-//! `mcpwb config import` and `discover`: other clients' files.
+//! `mcpwb config import`, `export` and `discover`: other clients' files.
 
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 use workbench_core::Error;
-use workbench_core::config::default_user_config;
 use workbench_core::config::dialects::{self, ALL, Dialect};
 use workbench_core::config::store::Document;
+use workbench_core::config::{ConfigFile, default_user_config, parse_jsonc};
 
+use crate::config_cmd::{raw_servers, say, usage};
 use crate::{Cli, Failure};
 
 pub fn dialect_ids() -> String {
@@ -136,4 +137,57 @@ pub fn discover(cli: &Cli, project: Option<&Path>) -> Result<(), Failure> {
         println!("import one with: mcpwb config import PATH");
     }
     Ok(())
+}
+
+/// `mcpwb config export --to DIALECT [-o FILE] [--force]`: the config (the
+/// project's entries over the user's) in another client's shape, with a
+/// note for each thing the target cannot express.
+pub fn export(
+    cli: &Cli,
+    cfg: ConfigFile,
+    to: &str,
+    output: Option<&Path>,
+    force: bool,
+) -> Result<(), Failure> {
+    let d = Dialect::from_id(to).ok_or_else(|| {
+        usage(format!(
+            "unknown dialect \"{to}\"; one of: {}",
+            dialect_ids()
+        ))
+    })?;
+    let mut servers = raw_servers(&cfg.path).unwrap_or_default();
+    if let Some(p) = &cfg.project {
+        for (n, e) in raw_servers(p)? {
+            servers.retain(|(m, _)| *m != n);
+            servers.push((n, e));
+        }
+    }
+    let inputs: Vec<Value> = std::fs::read_to_string(&cfg.path)
+        .ok()
+        .and_then(|t| parse_jsonc(&cfg.path, &t).ok())
+        .and_then(|d| d.get("inputs").and_then(Value::as_array).cloned())
+        .unwrap_or_default();
+    let out = dialects::export(d, &servers, &inputs)?;
+    for n in &out.notes {
+        eprintln!("mcpwb: note: {n}");
+    }
+    match output {
+        Some(o) if o.exists() && !force => Err(usage(format!(
+            "{} exists; add --force to overwrite it",
+            o.display()
+        ))),
+        Some(o) => {
+            workbench_core::files::write_private(o, out.text.as_bytes())?;
+            say(
+                cli,
+                format!("wrote {}", o.display()),
+                json!({ "file": o, "notes": out.notes }),
+            );
+            Ok(())
+        }
+        None => {
+            print!("{}", out.text);
+            Ok(())
+        }
+    }
 }
