@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use workbench_core::config::{ConfigFile, ProtocolPin};
 use workbench_core::connect::{ServerHandle, ServerState};
 use workbench_core::traffic::{Direction, MessageKind};
-use workbench_core::{CallOptions, Workbench, WorkbenchOptions};
+use workbench_core::{CallOptions, Workbench};
 
 use crate::finding::{Finding, Severity};
 
@@ -158,9 +158,9 @@ pub async fn asked(
     out
 }
 
-/// Connect the server's entry again once per era, alone, and say what each
-/// answered.
-pub async fn eras(handle: &ServerHandle) -> Vec<EraAnswer> {
+/// Connect the server's entry again once per era, alone (with the
+/// workbench's variables and keychain), and say what each answered.
+pub async fn eras(wb: &Workbench, handle: &ServerHandle) -> Vec<EraAnswer> {
     let config = ConfigFile::empty(handle.file());
     let mut out = Vec::new();
     for (pin, era) in [
@@ -170,13 +170,9 @@ pub async fn eras(handle: &ServerHandle) -> Vec<EraAnswer> {
         let mut entry = handle.entry().clone();
         entry.protocol = pin;
         let started = std::time::Instant::now();
-        let trial = Workbench::trial(
-            &config,
-            entry,
-            WorkbenchOptions::default(),
-            Duration::from_secs(20),
-        )
-        .await;
+        let trial = wb
+            .trial_alone(&config, entry, Duration::from_secs(20))
+            .await;
         let ms = started.elapsed().as_secs_f64() * 1000.0;
         out.push(match trial {
             Ok(t) => match (&t.status.state, &t.status.info) {

@@ -125,7 +125,7 @@ pub async fn examine(
         took_ms: 0.0,
     };
     if options.eras {
-        report.eras = behaviour::eras(&handle).await;
+        report.eras = behaviour::eras(wb, &handle).await;
         report
             .findings
             .extend(behaviour::era_findings(&report.eras));

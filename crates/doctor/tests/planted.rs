@@ -203,3 +203,64 @@ async fn the_demo_server_is_clean_probed_and_speaks_both_eras() {
         report.eras
     );
 }
+
+/// Each era is tried with the workbench's own variables and keychain: an
+/// entry that reads a secret connects in both (with defaults it could not
+/// expand the secret and every era "failed").
+#[tokio::test]
+async fn the_eras_are_tried_with_the_servers_own_secrets() {
+    use workbench_core::config::secrets::{Keychain, Store};
+    let dir = tempfile::tempdir().unwrap();
+    let keychain = Keychain::new(
+        &format!("mcpwb-doctor-eras-{}", std::process::id()),
+        Store::KernelKeyring,
+    );
+    keychain
+        .set("planted/env/DEMO_TOKEN", "s3cret-value")
+        .unwrap();
+    let path = dir.path().join("mcp.json");
+    std::fs::write(
+        &path,
+        json!({ "mcpServers": { "planted": {
+            "command": workbench_testkit::demo_server_path(),
+            "args": ["--name", "planted"],
+            "env": { "DEMO_TOKEN": "${secret:planted/env/DEMO_TOKEN}" }
+        } } })
+        .to_string(),
+    )
+    .unwrap();
+    let mut options = WorkbenchOptions::default();
+    options.supervisor.vars.keychain = Some(keychain.clone());
+    let wb = Workbench::start(&ConfigFile::load(&path).unwrap(), options);
+    wb.settle(Duration::from_secs(20)).await;
+    let calls = Calls::new(
+        wb.clone(),
+        CallsOptions {
+            settings: SettingsFile::new(dir.path().join("settings.json")),
+            store: None,
+        },
+    );
+    let report = examine(
+        &calls,
+        "planted",
+        Options {
+            probe: false,
+            eras: true,
+        },
+    )
+    .await
+    .unwrap();
+    wb.shutdown().await;
+    keychain.delete("planted/env/DEMO_TOKEN").unwrap();
+    let eras: Vec<(&str, bool)> = report
+        .eras
+        .iter()
+        .map(|e| (e.era.as_str(), e.ready))
+        .collect();
+    assert_eq!(
+        eras,
+        [("2025-11-25", true), ("2026-07-28", true)],
+        "{:#?}",
+        report.eras
+    );
+}

@@ -68,4 +68,20 @@ impl Workbench {
             prompts: u32::try_from(catalog.prompts.len()).unwrap_or(u32::MAX),
         })
     }
+
+    /// Connect `entry` (already trusted and running here) again alone,
+    /// with this workbench's options — its variables and keychain, so its
+    /// `${secret:...}` resolve as they do for the running server — and
+    /// report what it answered (the doctor asks each protocol era so).
+    pub async fn trial_alone(
+        &self,
+        config: &ConfigFile,
+        entry: ServerEntry,
+        timeout: Duration,
+    ) -> Result<Trial> {
+        let mut options = self.inner.options.clone();
+        options.trust = None;
+        options.stagger = Duration::ZERO;
+        Workbench::trial(config, entry, options, timeout).await
+    }
 }
