@@ -73,33 +73,28 @@ fn main() -> ExitCode {
         eprintln!("demo server: exiting at start on purpose (fault exit-at-start)");
         return ExitCode::from(3);
     }
-    if let Some(
-        f @ (Fault::DoctorNames
-        | Fault::DoctorSchemas
-        | Fault::DoctorTexts
-        | Fault::DoctorListings
-        | Fault::DoctorBehaviour),
-    ) = args.fault
-    {
-        return match workbench_testkit::planted::serve(f) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("demo server: {e}");
-                ExitCode::FAILURE
-            }
-        };
-    }
-    if let Some(
-        f @ (Fault::PingFlood
-        | Fault::GiantResult
-        | Fault::FutureFields
-        | Fault::EndlessPages
-        | Fault::ListChangedFlood
-        | Fault::DuplicateTools),
-    ) = args.fault
-    {
-        return match workbench_testkit::raw::serve(f) {
+    // The hand-written servers: the planted ones for the doctor, and the
+    // ones sending what no MCP library would.
+    let hand_written = match args.fault {
+        Some(
+            f @ (Fault::DoctorNames
+            | Fault::DoctorSchemas
+            | Fault::DoctorTexts
+            | Fault::DoctorListings
+            | Fault::DoctorBehaviour),
+        ) => Some(workbench_testkit::planted::serve(f)),
+        Some(
+            f @ (Fault::PingFlood
+            | Fault::GiantResult
+            | Fault::FutureFields
+            | Fault::EndlessPages
+            | Fault::ListChangedFlood
+            | Fault::DuplicateTools),
+        ) => Some(workbench_testkit::raw::serve(f)),
+        _ => None,
+    };
+    if let Some(served) = hand_written {
+        return match served {
             Ok(()) => ExitCode::SUCCESS,
             // The client hung up on what it was sent: that is the point.
             Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
