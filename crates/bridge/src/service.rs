@@ -332,10 +332,12 @@ impl ServerHandler for Handler {
                     call_id: caller.clone(),
                     ..Link::default()
                 },
+                // A task upstream is followed to its end: the bridge's
+                // caller gets the final result.
                 options: CallOptions {
-                    timeout: None,
                     cancel: Some(ctx.ct.clone()),
                     progress,
+                    ..CallOptions::default()
                 },
             })
             .await;

@@ -210,6 +210,7 @@ pub async fn run(cli: &Cli) -> Result<(), Failure> {
         | Command::Resources { server }
         | Command::Prompts { server }
         | Command::Traffic { server } => server.as_deref(),
+        Command::Task { action } => Some(action.server()),
         Command::Call { server, .. }
         | Command::Read { server, .. }
         | Command::Prompt { server, .. }
@@ -361,15 +362,33 @@ async fn dispatch(cli: &Cli, wb: &Workbench, target: Option<&str>) -> Result<(),
                 .collect();
             print::tools(cli.json, &tools, target.is_some());
         }
+        Command::Task { action } => crate::task_cmd::run(cli, wb, action).await?,
         Command::Call {
             server,
             tool,
             args,
             no_history,
+            task,
+            no_wait,
         } => {
             let args = parse_args(args)?;
             ready(wb, server).await?;
             let calls = calls_for(wb, !*no_history);
+            let (statuses, printing) = crate::task_cmd::print_statuses();
+            let cancel = tokio_util::sync::CancellationToken::new();
+            let on_interrupt = cancel.clone();
+            let interrupt = tokio::spawn(async move {
+                if tokio::signal::ctrl_c().await.is_ok() {
+                    on_interrupt.cancel();
+                }
+            });
+            let options = CallOptions {
+                cancel: Some(cancel),
+                task: (!*no_wait).then_some(statuses),
+                as_task: *task,
+                detach: *no_wait,
+                ..opts(cli)
+            };
             let ran = calls
                 .run(workbench_calls::Call {
                     origin: workbench_calls::Origin::Cli,
@@ -378,11 +397,21 @@ async fn dispatch(cli: &Cli, wb: &Workbench, target: Option<&str>) -> Result<(),
                     arguments: args,
                     definition: None,
                     link: workbench_calls::Link::default(),
-                    options: opts(cli),
+                    options,
                 })
                 .await;
+            interrupt.abort();
+            let _ = printing.await;
             calls.flush().await;
             let out = ran.outcome?;
+            if let (true, Some(task)) = (*no_wait, &out.task) {
+                if cli.json {
+                    crate::print::line(&json!({ "task": task, "result": out.result }).to_string());
+                } else {
+                    crate::print::line(&crate::task_cmd::describe(task));
+                }
+                return Ok(());
+            }
             for v in &ran.schema_violations {
                 eprintln!(
                     "mcpwb: the result breaks the tool's outputSchema: {}",

@@ -10,6 +10,7 @@ mod doctor_cmd;
 mod history_cmd;
 mod print;
 mod serve_cmd;
+mod task_cmd;
 mod terminal;
 mod test_cmd;
 
@@ -92,6 +93,20 @@ pub enum Command {
         /// Do not keep this call in the history.
         #[arg(long)]
         no_history: bool,
+        /// Ask for a task where the tool may run as one (2025-11-25
+        /// `taskSupport: "optional"`; a required one is always a task).
+        /// A task's statuses go to stderr; Ctrl+C cancels it.
+        #[arg(long)]
+        task: bool,
+        /// Print the task the call became and leave it running (follow it
+        /// with `mcpwb task get`).
+        #[arg(long)]
+        no_wait: bool,
+    },
+    /// A task a call became: its status, result, the server's list, cancel.
+    Task {
+        #[command(subcommand)]
+        action: task_cmd::TaskCommand,
     },
     /// The calls made by anyone (window, chat, bridge, mcpwb, suites),
     /// newest first; `history show ID` prints one whole.

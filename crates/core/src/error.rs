@@ -104,6 +104,13 @@ pub enum Error {
     },
     #[error("{server}: {method} was cancelled")]
     Cancelled { server: String, method: String },
+    /// The task a call became was cancelled, not by this caller.
+    #[error("{server}: task {task_id} was cancelled{}", message.as_deref().map(|m| format!(" ({m})")).unwrap_or_default())]
+    TaskCancelled {
+        server: String,
+        task_id: String,
+        message: Option<String>,
+    },
     #[error("{server}: {method} failed: {message} (JSON-RPC error {code})")]
     ServerError {
         server: String,
@@ -160,7 +167,7 @@ impl Error {
             Error::UnknownTool { .. } => ErrorCode::UnknownTool,
             Error::ServerNotReady { .. } => ErrorCode::ServerNotReady,
             Error::Timeout { .. } => ErrorCode::Timeout,
-            Error::Cancelled { .. } => ErrorCode::Cancelled,
+            Error::Cancelled { .. } | Error::TaskCancelled { .. } => ErrorCode::Cancelled,
             Error::ServerError { .. } => ErrorCode::ServerError,
             Error::Transport { .. } => ErrorCode::Transport,
             Error::Internal(_) => ErrorCode::Internal,

@@ -27,6 +27,11 @@ pub enum Event {
         server: String,
         uri: String,
     },
+    /// A task changed status (any caller's call that became a task).
+    Task {
+        server: String,
+        task: crate::workbench::TaskState,
+    },
     Progress {
         server: String,
         token: String,

@@ -23,4 +23,7 @@ pub mod workbench;
 
 pub use config::{ConfigFile, ServerEntry, ServerSummary, Transport, TransportKind};
 pub use error::{Error, ErrorCode, ErrorInfo, Result};
-pub use workbench::{CallOptions, CallOutcome, ConfigWatch, DevWatch, Workbench, WorkbenchOptions};
+pub use workbench::{
+    CallOptions, CallOutcome, ConfigWatch, DevWatch, TaskForm, TaskState, Workbench,
+    WorkbenchOptions,
+};

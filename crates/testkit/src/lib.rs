@@ -12,6 +12,7 @@ pub mod oauth;
 pub mod planted;
 pub mod raw;
 pub mod sse;
+pub mod tasks2025;
 pub mod tls;
 
 pub use demo::DemoServer;

@@ -37,7 +37,12 @@ impl WorkbenchClient {
 /// and what it can do. Sampling and elicitation only where someone answers
 /// them (`offers`, None: nobody).
 pub fn client_config(offers: Option<crate::asks::Offers>) -> ClientConfig {
-    let mut capabilities = json!({ "roots": { "listChanged": true } });
+    // Tasks (the 2026-07-28 extension): every call path follows a task to
+    // its end. (2025-11-25 tasks need no client capability to be asked for.)
+    let mut capabilities = json!({
+        "roots": { "listChanged": true },
+        "extensions": { TASKS_EXTENSION_ID: {} },
+    });
     let offers = offers.unwrap_or(crate::asks::Offers {
         sampling: false,
         elicitation: false,

@@ -38,6 +38,8 @@ pub struct TapClient {
     /// The last request that failed to go out, with every cause (rmcp's
     /// errors keep only the top line: "error sending request for url").
     pub failure: Arc<std::sync::Mutex<Option<String>>>,
+    /// The answers kept as sent (`keep.rs`).
+    pub kept: super::keep::Kept,
 }
 
 /// Why a request could not be sent, in words a person can act on.
@@ -127,6 +129,9 @@ fn discover_rejected(
 impl TapClient {
     fn record(&self, direction: Direction, bytes: &[u8]) {
         self.traffic.record_message(&self.server, direction, bytes);
+        if direction == Direction::Incoming {
+            self.kept.offer(bytes);
+        }
     }
 
     /// An SSE stream whose events' data are recorded as they pass.

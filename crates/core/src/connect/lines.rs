@@ -2,8 +2,9 @@
 //! writer, our reader, with a `Rules` hook that may read a line a faster or
 //! more faithful way than rmcp's types before they are tried.
 //!
-//! The client side (`KeepCallResults`, stdio servers): a `tools/call` result
-//! is kept as the server wrote it (one parse into JSON, every field kept —
+//! The client side (`KeepCallResults`, stdio servers): the answers
+//! `keep::kept` names (`tools/call`, the task methods, methods rmcp does not
+//! model) are kept as the server wrote them (one parse into JSON, every field kept —
 //! rmcp's typed result drops the fields it does not model and refuses
 //! content kinds it does not know) and handed to rmcp as a custom result.
 //! That one parse also costs a fraction of rmcp's: its result type is an
@@ -22,9 +23,7 @@ use std::collections::HashSet;
 use std::sync::Mutex;
 
 use rmcp::RoleClient;
-use rmcp::model::{
-    ClientRequest, CustomResult, ErrorData, JsonRpcMessage, RequestId, ServerResult,
-};
+use rmcp::model::{CustomResult, ErrorData, JsonRpcMessage, RequestId, ServerResult};
 use rmcp::service::{RxJsonRpcMessage, ServiceRole, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use rmcp::transport::async_rw::AsyncRwTransport;
@@ -159,7 +158,7 @@ pub struct KeepCallResults {
 impl Rules<RoleClient> for KeepCallResults {
     fn sending(&self, item: &TxJsonRpcMessage<RoleClient>) {
         if let JsonRpcMessage::Request(r) = item
-            && matches!(r.request, ClientRequest::CallToolRequest(_))
+            && super::keep::kept(&r.request)
         {
             self.calls
                 .lock()

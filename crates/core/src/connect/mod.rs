@@ -5,6 +5,7 @@
 mod client;
 mod discover;
 pub mod httptap;
+pub mod keep;
 pub mod life;
 pub mod lines;
 pub mod resolve;
@@ -89,6 +90,34 @@ fn server_info(peer: &Peer<RoleClient>, transport: TransportKind) -> ServerInfo 
     }
 }
 
+/// The capabilities rmcp's types do not model (a 2025-11-25 server's
+/// `tasks`, anything newer), read from the handshake's answer as it was
+/// recorded.
+fn add_raw_capabilities(capabilities: &mut serde_json::Value, traffic: &TrafficLog, server: &str) {
+    let entries = traffic.entries(Some(server));
+    let Some(answer) = entries.iter().rev().find(|e| {
+        e.direction == crate::traffic::Direction::Incoming
+            && e.kind == crate::traffic::MessageKind::Response
+            && matches!(e.method.as_deref(), Some("initialize" | "server/discover"))
+    }) else {
+        return;
+    };
+    let Ok(mut message) = serde_json::from_str::<serde_json::Value>(&answer.body) else {
+        return;
+    };
+    let serde_json::Value::Object(raw) = message["result"]["capabilities"].take() else {
+        return;
+    };
+    if !capabilities.is_object() {
+        *capabilities = serde_json::json!({});
+    }
+    for (key, value) in raw {
+        if capabilities.get(&key).is_none() {
+            capabilities[&key] = value;
+        }
+    }
+}
+
 async fn start<T, E, A>(
     transport: T,
     handler: WorkbenchClient,
@@ -102,6 +131,7 @@ where
 {
     let mut child = child;
     let mode = lifecycle(handler.protocol);
+    let (handler_traffic, handler_server) = (handler.traffic.clone(), handler.server.clone());
     let service: RunningService<RoleClient, WorkbenchClient> =
         match rmcp::serve_client_with_lifecycle(handler, transport, mode).await {
             Ok(service) => service,
@@ -130,7 +160,8 @@ where
     // A debugging tool shows what the server says now, never a cached answer.
     peer.set_response_cache_config(ClientCacheConfig::disabled())
         .await;
-    let info = server_info(&peer, kind);
+    let mut info = server_info(&peer, kind);
+    add_raw_capabilities(&mut info.capabilities, &handler_traffic, &handler_server);
     let stop = service.cancellation_token();
     let (tx, ended) = oneshot::channel();
     tokio::spawn(async move {
@@ -285,10 +316,15 @@ async fn connect_streamable(
         traffic: cx.traffic.clone(),
         max_body: entry.max_message(),
         failure: failure.clone(),
+        kept: keep::Kept::default(),
     };
+    let kept = client.kept.clone();
     let transport = discover::DiscoverGuard::new(
         tap::BreakWatch {
-            inner: StreamableHttpClientTransport::with_client(client, config),
+            inner: keep::KeepRaw {
+                inner: StreamableHttpClientTransport::with_client(client, config),
+                kept,
+            },
             broken: broken_tx,
         },
         &entry.name,

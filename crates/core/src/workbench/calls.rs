@@ -29,6 +29,14 @@ pub struct CallOptions {
     pub cancel: Option<CancellationToken>,
     /// Receives the call's progress notifications.
     pub progress: Option<mpsc::UnboundedSender<Progress>>,
+    /// Receives each status of the task the call became, if it became one.
+    pub task: Option<mpsc::UnboundedSender<super::tasks::TaskState>>,
+    /// Ask for a task where the tool only may run as one (2025-11-25
+    /// `taskSupport: "optional"`; a required one is always asked as a task).
+    pub as_task: bool,
+    /// Return once the server made the task: the outcome is the task handle
+    /// as sent, and the task is left to run (`mcpwb call --no-wait`).
+    pub detach: bool,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -36,6 +44,9 @@ pub struct CallOutcome {
     /// The result object as the server sent it.
     pub result: Value,
     pub duration_ms: f64,
+    /// The task the call ran as, as last seen (None: answered directly).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub task: Option<super::tasks::TaskState>,
 }
 
 /// What a request carries: `tools/call`'s typed params (the hot path: built
@@ -44,6 +55,9 @@ pub struct CallOutcome {
 pub(super) enum Params {
     Tool(rmcp::model::CallToolRequestParams),
     Json(Value),
+    /// Sent as a method rmcp does not model (its types would drop fields:
+    /// a 2025-11-25 `tools/call` asking for a task, `tasks/result`).
+    Custom(Value),
 }
 
 fn state_name(state: &ServerState) -> String {
@@ -76,7 +90,7 @@ impl Workbench {
             .await
     }
 
-    async fn request_with(
+    pub(super) async fn request_with(
         &self,
         server: &str,
         method: &str,
@@ -86,8 +100,10 @@ impl Workbench {
         let handle = self.server(server)?;
         let tool = match &params {
             Params::Tool(p) => &*p.name,
-            Params::Json(v) if method == "tools/call" => v["name"].as_str().unwrap_or_default(),
-            Params::Json(_) => "",
+            Params::Json(v) | Params::Custom(v) if method == "tools/call" => {
+                v["name"].as_str().unwrap_or_default()
+            }
+            Params::Json(_) | Params::Custom(_) => "",
         };
         let span = tracing::info_span!("mcp_request", server, method, tool);
         async move {
@@ -100,9 +116,10 @@ impl Workbench {
                     tracing::info!(duration_ms, outcome = ?e.code(), error = %e, "request failed")
                 }
             }
-            outcome.map(|result| CallOutcome {
+            outcome.map(|(result, task)| CallOutcome {
                 result,
                 duration_ms,
+                task,
             })
         }
         .instrument(span)
@@ -115,7 +132,7 @@ impl Workbench {
         method: &str,
         params: Params,
         options: CallOptions,
-    ) -> Result<Value> {
+    ) -> Result<super::rounds::Sent> {
         if let Some(peer) = handle.peer() {
             return self.send(handle, &peer, method, params, &options).await;
         }
@@ -138,7 +155,7 @@ impl Workbench {
         method: &str,
         params: Params,
         options: CallOptions,
-    ) -> Result<Value> {
+    ) -> Result<super::rounds::Sent> {
         let session = handle
             .open_transient()
             .await
@@ -293,10 +310,44 @@ impl Workbench {
                 )));
             }
         };
+        if let Some(params) = self.as_2025_task(&handle, tool, &arguments, &options) {
+            return self
+                .request_with(server, "tools/call", Params::Custom(params), options)
+                .await;
+        }
         let params =
             rmcp::model::CallToolRequestParams::new(tool.to_string()).with_arguments(arguments);
         self.request_with(server, "tools/call", Params::Tool(params), options)
             .await
+    }
+
+    /// The params of a call asked as a 2025-11-25 task: where the server
+    /// offers tasks for `tools/call` and the tool requires one (or allows one
+    /// and the caller asked).
+    fn as_2025_task(
+        &self,
+        handle: &crate::connect::ServerHandle,
+        tool: &str,
+        arguments: &serde_json::Map<String, Value>,
+        options: &CallOptions,
+    ) -> Option<Value> {
+        let info = handle.status().info?;
+        if !super::tasks::offers_2025_tasks(&info) {
+            return None;
+        }
+        let definition = self.catalog().tool(handle.name(), tool)?;
+        let wanted = match definition["execution"]["taskSupport"].as_str() {
+            Some("required") => true,
+            Some("optional") => options.as_task || options.detach,
+            _ => false,
+        };
+        wanted.then(|| {
+            json!({
+                "name": tool,
+                "arguments": arguments,
+                "task": { "ttl": super::tasks::ASKED_TTL_MS },
+            })
+        })
     }
 
     /// Call a tool by its qualified name (`server__tool`).
@@ -330,6 +381,12 @@ fn build_request(method: &str, params: &Params) -> Result<ClientRequest> {
             ));
         }
         Params::Json(v) => v,
+        Params::Custom(v) => {
+            let params = (!v.is_null()).then(|| v.clone());
+            return Ok(ClientRequest::CustomRequest(
+                rmcp::model::CustomRequest::new(method, params),
+            ));
+        }
     };
     if method == "tools/call" {
         // Read from the value in place: the caller keeps it for a next round.

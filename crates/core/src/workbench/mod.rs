@@ -6,6 +6,7 @@ mod calls;
 mod dev;
 mod reload;
 mod rounds;
+mod tasks;
 mod trial;
 
 use std::sync::Arc;
@@ -16,6 +17,7 @@ use tokio_util::sync::{CancellationToken, DropGuard};
 
 pub use calls::{CallOptions, CallOutcome};
 pub use dev::DevWatch;
+pub use tasks::{TaskForm, TaskState};
 
 /// How long a burst of saves to watched files is waited out before the
 /// restart ([`Workbench::watch_dev`]).

@@ -21,6 +21,17 @@ use crate::error::{Error, Result};
 /// Rounds a call may take before it is given up (rmcp's own default).
 pub const MAX_ROUNDS: usize = rmcp::model::DEFAULT_MRTR_MAX_ROUNDS;
 
+/// A request's final answer, and the task it ran as if it became one.
+pub(super) type Sent = (Value, Option<super::tasks::TaskState>);
+
+/// A typed answer as JSON (a kept one as the server sent it).
+pub(super) fn result_json(result: ServerResult) -> Result<Value> {
+    match result {
+        ServerResult::CustomResult(rmcp::model::CustomResult(v)) => Ok(v),
+        other => serde_json::to_value(&other).map_err(|e| Error::Internal(e.to_string())),
+    }
+}
+
 impl Workbench {
     /// Send `method` and drive its rounds until a final result.
     pub(super) async fn send(
@@ -30,7 +41,7 @@ impl Workbench {
         method: &str,
         params: Params,
         options: &CallOptions,
-    ) -> Result<Value> {
+    ) -> Result<Sent> {
         let server = handle.name();
         let mut params = params;
         for round in 0..MAX_ROUNDS {
@@ -51,10 +62,22 @@ impl Workbench {
                         ),
                     })?
                 }
-                ServerResult::CustomResult(rmcp::model::CustomResult(v)) => return Ok(v),
                 result => {
-                    return serde_json::to_value(&result)
-                        .map_err(|e| Error::Internal(e.to_string()));
+                    let result = result_json(result)?;
+                    // Only a tools/call becomes a task (in both forms).
+                    let task = (method == "tools/call")
+                        .then(|| super::tasks::TaskState::handle(&result))
+                        .flatten();
+                    let Some(task) = task else {
+                        return Ok((result, None));
+                    };
+                    if options.detach {
+                        return Ok((result, Some(task)));
+                    }
+                    // Boxed: rare, and it keeps the call's future small.
+                    let ended =
+                        Box::pin(self.follow_task(handle, peer, method, task, options)).await;
+                    return ended.map(|(result, state)| (result, Some(state)));
                 }
             };
             let cancel = options.cancel.clone().unwrap_or_default();
@@ -80,10 +103,14 @@ impl Workbench {
             }
             // The next round's params as JSON (rare: typed params are
             // turned into JSON once, here).
-            let mut json = match params {
-                Params::Json(v) if v.is_object() => v,
-                Params::Json(_) => json!({}),
-                Params::Tool(p) => serde_json::to_value(&p).unwrap_or_else(|_| json!({})),
+            let (mut json, custom) = match params {
+                Params::Json(v) if v.is_object() => (v, false),
+                Params::Json(_) => (json!({}), false),
+                Params::Custom(v) => (v, true),
+                Params::Tool(p) => (
+                    serde_json::to_value(&p).unwrap_or_else(|_| json!({})),
+                    false,
+                ),
             };
             json["inputResponses"] = Value::Object(responses);
             match needed.request_state {
@@ -94,7 +121,11 @@ impl Workbench {
                     }
                 }
             }
-            params = Params::Json(json);
+            params = if custom {
+                Params::Custom(json)
+            } else {
+                Params::Json(json)
+            };
         }
         Err(Error::Transport {
             server: server.to_string(),
@@ -106,7 +137,7 @@ impl Workbench {
     }
 
     /// Answer one input request the way the server's own request would be.
-    async fn fulfil(
+    pub(super) async fn fulfil(
         &self,
         server: &str,
         method: &str,

@@ -54,6 +54,10 @@ struct Args {
     /// Speak only the initialize era (2025-11-25 and older): no server/discover.
     #[arg(long)]
     legacy: bool,
+    /// Speak the 2025-11-25 form of tasks (a hand-written stdio server with
+    /// the demo's task tools; rmcp speaks only the 2026-07-28 extension).
+    #[arg(long, conflicts_with_all = ["http", "sse", "fault"])]
+    tasks_2025: bool,
     /// Offer this many generated tools besides the real ones (scale tests).
     #[arg(long, default_value_t = 0)]
     tool_count: usize,
@@ -91,6 +95,7 @@ fn main() -> ExitCode {
             | Fault::ListChangedFlood
             | Fault::DuplicateTools),
         ) => Some(workbench_testkit::raw::serve(f)),
+        _ if args.tasks_2025 => Some(workbench_testkit::tasks2025::serve()),
         _ => None,
     };
     if let Some(served) = hand_written {

@@ -10,6 +10,7 @@
 
 mod asking;
 mod catalog;
+mod tasked;
 pub mod tools;
 
 use std::collections::HashSet;
@@ -27,6 +28,7 @@ use tokio::sync::Mutex;
 use crate::fault::Fault;
 
 pub use catalog::COUNTER_URI;
+pub use tasked::definitions as task_tools;
 pub use tools::EXTRA_TOOL;
 
 /// Options of one demo server instance.
@@ -58,6 +60,8 @@ struct Inner {
     counter: AtomicI64,
     subscriptions: Mutex<HashSet<String>>,
     log_level: Mutex<LoggingLevel>,
+    /// The tasks made by the task tools (2026-07-28 extension).
+    tasks: rmcp::task_manager::TaskManager,
 }
 
 fn from_json<T: DeserializeOwned>(value: Value) -> Result<T, McpError> {
@@ -96,6 +100,7 @@ impl DemoServer {
                 counter: AtomicI64::new(0),
                 subscriptions: Mutex::new(HashSet::new()),
                 log_level: Mutex::new(LoggingLevel::Debug),
+                tasks: rmcp::task_manager::TaskManager::new(),
             }),
         }
     }
@@ -275,7 +280,8 @@ impl ServerHandler for DemoServer {
                 "resources": { "subscribe": true, "listChanged": true },
                 "prompts": { "listChanged": false },
                 "logging": {},
-                "completions": {}
+                "completions": {},
+                "extensions": { "io.modelcontextprotocol/tasks": {} }
             },
             "serverInfo": {
                 "name": self.inner.options.name,
@@ -290,12 +296,16 @@ impl ServerHandler for DemoServer {
     async fn list_tools(
         &self,
         request: Option<PaginatedRequestParams>,
-        _: RequestContext<RoleServer>,
+        ctx: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
         let mut all = tools::definitions(self.inner.extra_tool.load(Ordering::SeqCst));
         if self.inner.echo_redefined.load(Ordering::SeqCst) {
             all[0]["description"] = json!(tools::ECHO_REDEFINED);
         }
+        let new_era = ctx
+            .protocol_version()
+            .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28);
+        all.extend(tasked::definitions(new_era));
         all.extend(tools::generated(self.inner.options.tool_count));
         let (items, next) = catalog::page(
             all,
@@ -319,6 +329,9 @@ impl ServerHandler for DemoServer {
             .map(str::to_string);
         if request.name == "busy_once" {
             return asking::busy_once(&request, &ctx);
+        }
+        if tasked::NAMES.contains(&&*request.name) {
+            return tasked::call(&self.inner.tasks, &request, &ctx).await;
         }
         if let Some((method, params)) = asking::request_of(&request.name, &args) {
             let new_era = ctx
@@ -436,6 +449,34 @@ impl ServerHandler for DemoServer {
         );
         let total = values.len();
         from_json(json!({ "completion": { "values": values, "total": total, "hasMore": false } }))
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, McpError> {
+        Ok(GetTaskResult::new(
+            self.inner.tasks.get_task(&request.task_id)?,
+        ))
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.inner
+            .tasks
+            .update_task(&request.task_id, request.input_responses)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.inner.tasks.cancel_task(&request.task_id)
     }
 
     async fn set_level(

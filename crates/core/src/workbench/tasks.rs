@@ -1,0 +1,474 @@
+//! Tasks: a call that comes back as a task is followed to its end, in either
+//! form a server speaks.
+//!
+//! - **2025-11-25** (`params.task` asked by the client where the server's
+//!   `capabilities.tasks.requests.tools.call` and the tool's
+//!   `execution.taskSupport` allow it): the answer is `{"task": {...}}`;
+//!   `tasks/get` is polled at the server's `pollInterval`; once the task
+//!   needs input or ends, `tasks/result` is asked (it blocks until the end,
+//!   and the server's own requests for the task come meanwhile and are
+//!   answered as any other). Sent as methods rmcp does not model.
+//! - **2026-07-28 extension** (`io.modelcontextprotocol/tasks`, declared by
+//!   the client; the server chooses): the answer has `resultType: "task"`;
+//!   `tasks/get` is polled at `pollIntervalMs` and carries the result, the
+//!   error or the input requests, which are answered with `tasks/update`.
+//!
+//! Either way each status is reported to the caller ([`TaskState`]) and
+//! published ([`Event::Task`]); a `notifications/tasks…` about the task
+//! wakes the poll early; cancelling the call sends `tasks/cancel`.
+
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+use tokio_util::sync::CancellationToken;
+
+use super::Workbench;
+use super::calls::{CallOptions, Params};
+use crate::connect::ServerHandle;
+use crate::error::{Error, Result};
+use crate::events::Event;
+use crate::traffic::Direction;
+
+/// The poll interval when a server names none.
+const DEFAULT_POLL: Duration = Duration::from_secs(1);
+/// The shortest interval honoured (a server asking for 0 does not get a spin).
+const MIN_POLL: Duration = Duration::from_millis(10);
+/// How long a task is asked to be kept when the workbench asks for one (2025-11-25).
+pub const ASKED_TTL_MS: u64 = 60 * 60 * 1000;
+
+/// Which form of tasks a server speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub enum TaskForm {
+    /// `params.task`, `tasks/result` (protocol 2025-11-25).
+    #[serde(rename = "2025-11-25")]
+    V2025,
+    /// The `io.modelcontextprotocol/tasks` extension (2026-07-28).
+    #[serde(rename = "extension")]
+    Extension,
+}
+
+/// A task as last seen.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct TaskState {
+    pub task_id: String,
+    /// `working`, `input_required`, `completed`, `failed`, `cancelled` (as sent).
+    pub status: String,
+    pub status_message: Option<String>,
+    pub poll_interval_ms: Option<u64>,
+    pub ttl_ms: Option<u64>,
+    pub created_at: Option<String>,
+    pub last_updated_at: Option<String>,
+    pub form: TaskForm,
+}
+
+impl TaskState {
+    /// The task a result hands back instead of the answer, if it is one.
+    pub fn handle(result: &Value) -> Option<TaskState> {
+        if result.get("resultType").and_then(Value::as_str) == Some("task") {
+            return TaskState::read(result, TaskForm::Extension);
+        }
+        // A 2025-11-25 CreateTaskResult: the task under `task`, no content.
+        match result.get("task") {
+            Some(task) if result.get("content").is_none() => TaskState::read(task, TaskForm::V2025),
+            _ => None,
+        }
+    }
+
+    /// A task object of either form (`tasks/get`'s answer, a notification's params).
+    pub fn read(v: &Value, form: TaskForm) -> Option<TaskState> {
+        let s = |k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
+        let n = |a: &str, b: &str| v.get(a).or_else(|| v.get(b)).and_then(Value::as_u64);
+        Some(TaskState {
+            task_id: s("taskId")?,
+            status: s("status").unwrap_or_else(|| "working".into()),
+            status_message: s("statusMessage"),
+            poll_interval_ms: n("pollIntervalMs", "pollInterval"),
+            ttl_ms: n("ttlMs", "ttl"),
+            created_at: s("createdAt"),
+            last_updated_at: s("lastUpdatedAt"),
+            form,
+        })
+    }
+
+    pub fn is_terminal(&self) -> bool {
+        matches!(self.status.as_str(), "completed" | "failed" | "cancelled")
+    }
+
+    fn poll(&self) -> Duration {
+        self.poll_interval_ms
+            .map_or(DEFAULT_POLL, Duration::from_millis)
+            .max(MIN_POLL)
+    }
+
+    /// Whether a person would see a change (not only the update time).
+    fn differs(&self, other: &TaskState) -> bool {
+        self.status != other.status || self.status_message != other.status_message
+    }
+}
+
+/// `tasks/*` as the form wants it sent: the extension's methods typed (rmcp
+/// adds the per-request capabilities), 2025-11-25's as methods rmcp does not model.
+fn task_params(form: TaskForm, params: Value) -> Params {
+    match form {
+        TaskForm::Extension => Params::Json(params),
+        TaskForm::V2025 => Params::Custom(params),
+    }
+}
+
+/// Whether `server`'s declared capabilities let `tools/call` be asked as a
+/// 2025-11-25 task.
+pub fn offers_2025_tasks(info: &crate::status::ServerInfo) -> bool {
+    info.protocol_version.as_str() < "2026"
+        && info.capabilities["tasks"]["requests"]["tools"]["call"].is_object()
+}
+
+impl Workbench {
+    /// The form of tasks `server` speaks: the extension on a 2026-07-28
+    /// session, 2025-11-25's otherwise.
+    pub fn task_form(&self, server: &str) -> Result<TaskForm> {
+        let handle = self.server(server)?;
+        let version = handle
+            .status()
+            .info
+            .map(|i| i.protocol_version)
+            .unwrap_or_default();
+        Ok(if version.as_str() >= "2026" {
+            TaskForm::Extension
+        } else {
+            TaskForm::V2025
+        })
+    }
+
+    /// One of the task methods (`get`, `result`, `list`, `cancel`) for a
+    /// task of `server` (`mcpwb task`, the window's task list), in the form
+    /// the server speaks.
+    pub async fn task_request(
+        &self,
+        server: &str,
+        what: &str,
+        task_id: Option<&str>,
+    ) -> Result<super::CallOutcome> {
+        let form = self.task_form(server)?;
+        let method = format!("tasks/{what}");
+        if form == TaskForm::Extension && matches!(what, "list" | "result") {
+            return Err(Error::Refused(format!(
+                "{server} speaks the 2026-07-28 tasks extension, which has no {method} (a task's outcome comes with tasks/get)"
+            )));
+        }
+        let params = match task_id {
+            Some(id) => json!({ "taskId": id }),
+            None => json!({}),
+        };
+        self.request_with(
+            server,
+            &method,
+            task_params(form, params),
+            CallOptions::default(),
+        )
+        .await
+    }
+
+    fn report(&self, server: &str, state: &TaskState, options: &CallOptions) {
+        if let Some(tx) = &options.task {
+            let _ = tx.send(state.clone());
+        }
+        let _ = self.inner.events.send(Event::Task {
+            server: server.to_string(),
+            task: state.clone(),
+        });
+    }
+
+    /// Follow the task `created` (the server's answer to `method`) to its end.
+    pub(super) async fn follow_task(
+        &self,
+        handle: &ServerHandle,
+        peer: &rmcp::Peer<rmcp::RoleClient>,
+        method: &str,
+        created: TaskState,
+        options: &CallOptions,
+    ) -> Result<(Value, TaskState)> {
+        let server = handle.name();
+        let cancel = options.cancel.clone().unwrap_or_default();
+        let mut state = created;
+        self.report(server, &state, options);
+        // Wakes the poll early: the server's notifications about this task.
+        let mut heard = self.traffic().subscribe();
+        // The last `tasks/get` answer (the extension's carries the outcome).
+        let mut last: Option<Value> = None;
+        // Input requests answered (their keys are unique over the task's
+        // life; the server may still list one it has not taken yet).
+        let mut answered = std::collections::HashSet::new();
+        loop {
+            match (state.form, state.status.as_str()) {
+                (TaskForm::V2025, "cancelled") => return Err(cancelled(server, &state)),
+                (TaskForm::V2025, status) if status == "input_required" || state.is_terminal() => {
+                    return self
+                        .task_result(handle, peer, &state, options, &cancel)
+                        .await;
+                }
+                (TaskForm::Extension, _) if state.is_terminal() && last.is_some() => {
+                    let result = outcome(server, method, &state, last.take().unwrap_or_default());
+                    return result.map(|v| (v, state));
+                }
+                (TaskForm::Extension, "input_required") => {
+                    let requests = last
+                        .as_ref()
+                        .and_then(|l| l.get("inputRequests"))
+                        .and_then(Value::as_object);
+                    let new: Map<String, Value> = requests
+                        .into_iter()
+                        .flatten()
+                        .filter(|(k, _)| !answered.contains(*k))
+                        .map(|(k, v)| (k.clone(), v.clone()))
+                        .collect();
+                    if !new.is_empty() {
+                        answered.extend(new.keys().cloned());
+                        let responses = self
+                            .answer_all(server, method, &new, cancel.clone())
+                            .await?;
+                        let params =
+                            json!({ "taskId": state.task_id, "inputResponses": responses });
+                        self.send_once(
+                            handle,
+                            peer,
+                            "tasks/update",
+                            &Params::Json(params),
+                            &short(&cancel),
+                        )
+                        .await?;
+                    }
+                }
+                _ => {}
+            }
+            // Wait for the interval, a word from the server, or a cancel.
+            let wait = if state.is_terminal() && last.is_none() {
+                Duration::ZERO
+            } else {
+                state.poll()
+            };
+            let sleep = tokio::time::sleep(wait);
+            tokio::pin!(sleep);
+            loop {
+                tokio::select! {
+                    biased;
+                    _ = cancel.cancelled() => {
+                        let params = json!({ "taskId": state.task_id });
+                        let sent = self
+                            .send_once(handle, peer, "tasks/cancel", &task_params(state.form, params), &short(&CancellationToken::new()))
+                            .await;
+                        if sent.is_ok() {
+                            state.status = "cancelled".into();
+                            state.status_message = Some("cancelled by the workbench".into());
+                            self.report(server, &state, options);
+                        }
+                        return Err(Error::Cancelled { server: server.to_string(), method: method.to_string() });
+                    }
+                    _ = &mut sleep => break,
+                    entry = heard.recv() => match entry {
+                        Ok(e) if &*e.server == server
+                            && e.direction == Direction::Incoming
+                            && e.method.as_deref().is_some_and(|m| m.starts_with("notifications/tasks"))
+                            && e.body.contains(&state.task_id) => break,
+                        Err(tokio::sync::broadcast::error::RecvError::Closed) => {
+                            heard = self.traffic().subscribe();
+                        }
+                        _ => {}
+                    },
+                }
+            }
+            let params = json!({ "taskId": state.task_id });
+            let got = self
+                .send_once(
+                    handle,
+                    peer,
+                    "tasks/get",
+                    &task_params(state.form, params),
+                    &short(&cancel),
+                )
+                .await?;
+            let got = super::rounds::result_json(got)?;
+            let next = TaskState::read(&got, state.form).ok_or_else(|| Error::Transport {
+                server: server.to_string(),
+                method: "tasks/get".into(),
+                message: format!("the answer is not a task: {}", cut(&got)),
+            })?;
+            if next.differs(&state) {
+                self.report(server, &next, options);
+            }
+            state = next;
+            last = Some(got);
+        }
+    }
+
+    /// 2025-11-25: the task's outcome from `tasks/result` (blocks until the
+    /// task ends; the server's requests for it are answered meanwhile).
+    async fn task_result(
+        &self,
+        handle: &ServerHandle,
+        peer: &rmcp::Peer<rmcp::RoleClient>,
+        state: &TaskState,
+        options: &CallOptions,
+        cancel: &CancellationToken,
+    ) -> Result<(Value, TaskState)> {
+        let server = handle.name();
+        let wait = CallOptions {
+            timeout: Some(
+                Duration::from_millis(state.ttl_ms.unwrap_or(ASKED_TTL_MS))
+                    .max(handle.options().call_timeout),
+            ),
+            cancel: Some(cancel.clone()),
+            ..Default::default()
+        };
+        let params = Params::Custom(json!({ "taskId": state.task_id }));
+        let result = self
+            .send_once(handle, peer, "tasks/result", &params, &wait)
+            .await;
+        if let Err(e @ Error::Cancelled { .. }) = result {
+            let params = Params::Custom(json!({ "taskId": state.task_id }));
+            let _ = self
+                .send_once(
+                    handle,
+                    peer,
+                    "tasks/cancel",
+                    &params,
+                    &short(&CancellationToken::new()),
+                )
+                .await;
+            let mut done = state.clone();
+            done.status = "cancelled".into();
+            done.status_message = Some("cancelled by the workbench".into());
+            self.report(server, &done, options);
+            return Err(e);
+        }
+        // The task as it ended (one more tasks/get; guessed when that fails).
+        let params = Params::Custom(json!({ "taskId": state.task_id }));
+        let last = self
+            .send_once(handle, peer, "tasks/get", &params, &short(cancel))
+            .await
+            .ok()
+            .and_then(|r| super::rounds::result_json(r).ok())
+            .and_then(|v| TaskState::read(&v, TaskForm::V2025));
+        let done = last.unwrap_or_else(|| {
+            let mut done = state.clone();
+            done.status = if result.is_ok() {
+                "completed"
+            } else {
+                "failed"
+            }
+            .into();
+            done.status_message = None;
+            done
+        });
+        if done.differs(state) {
+            self.report(server, &done, options);
+        }
+        if done.status == "cancelled" {
+            return Err(cancelled(server, &done));
+        }
+        // Said as the call that became the task, not as tasks/result.
+        let result = result.map_err(|e| match e {
+            Error::ServerError {
+                server,
+                code,
+                message,
+                ..
+            } => Error::ServerError {
+                server,
+                method: "tools/call".into(),
+                code,
+                message,
+            },
+            other => other,
+        })?;
+        Ok((super::rounds::result_json(result)?, done))
+    }
+
+    /// Answer a task's input requests the way the server's own requests are.
+    async fn answer_all(
+        &self,
+        server: &str,
+        method: &str,
+        requests: &Map<String, Value>,
+        cancel: CancellationToken,
+    ) -> Result<Map<String, Value>> {
+        let mut responses = Map::new();
+        for (key, request) in requests {
+            let answer = Box::pin(self.fulfil(server, method, request, cancel.clone())).await?;
+            responses.insert(key.clone(), answer);
+        }
+        Ok(responses)
+    }
+}
+
+/// Options for one short task request (`tasks/get`, `/update`, `/cancel`).
+fn short(cancel: &CancellationToken) -> CallOptions {
+    CallOptions {
+        cancel: Some(cancel.clone()),
+        ..Default::default()
+    }
+}
+
+/// The extension's ended task as the call's outcome.
+fn outcome(server: &str, method: &str, state: &TaskState, detail: Value) -> Result<Value> {
+    match state.status.as_str() {
+        "completed" => Ok(detail.get("result").cloned().unwrap_or_else(|| json!({}))),
+        "failed" => {
+            let error = &detail["error"];
+            Err(Error::ServerError {
+                server: server.to_string(),
+                method: method.to_string(),
+                code: error["code"].as_i64().unwrap_or(-32603) as i32,
+                message: error["message"]
+                    .as_str()
+                    .map(str::to_string)
+                    .or_else(|| state.status_message.clone())
+                    .unwrap_or_else(|| "the task failed".into()),
+            })
+        }
+        _ => Err(cancelled(server, state)),
+    }
+}
+
+/// A task that ended cancelled (not by this caller: that is `Cancelled`).
+fn cancelled(server: &str, state: &TaskState) -> Error {
+    Error::TaskCancelled {
+        server: server.to_string(),
+        task_id: state.task_id.clone(),
+        message: state.status_message.clone(),
+    }
+}
+
+fn cut(v: &Value) -> String {
+    let text = v.to_string();
+    text.chars().take(200).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn both_forms_of_a_task_handle_are_read_and_results_are_not() {
+        let v2025 = json!({ "task": { "taskId": "a", "status": "working", "pollInterval": 50, "ttl": 1000 } });
+        let t = TaskState::handle(&v2025).unwrap();
+        assert_eq!(
+            (t.form, t.poll_interval_ms, t.ttl_ms),
+            (TaskForm::V2025, Some(50), Some(1000))
+        );
+        let ext = json!({ "resultType": "task", "taskId": "b", "status": "working", "pollIntervalMs": 20 });
+        let t = TaskState::handle(&ext).unwrap();
+        assert_eq!(
+            (t.form, t.task_id.as_str(), t.poll()),
+            (TaskForm::Extension, "b", Duration::from_millis(20))
+        );
+        // A tool's result that happens to carry a `task` field is a result.
+        assert!(TaskState::handle(&json!({ "content": [], "task": { "taskId": "c" } })).is_none());
+        assert!(TaskState::handle(&json!({ "content": [] })).is_none());
+        let zero = json!({ "resultType": "task", "taskId": "z", "status": "working", "pollIntervalMs": 0 });
+        assert_eq!(TaskState::handle(&zero).unwrap().poll(), MIN_POLL);
+    }
+}
