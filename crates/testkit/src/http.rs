@@ -63,7 +63,8 @@ pub struct HttpOptions {
     pub tls_ca_out: Option<PathBuf>,
 }
 
-/// Add `x-demo-trace` to a JSON-RPC message in a JSON body.
+/// Add `x-demo-trace` to a JSON-RPC message in a JSON body, and to its
+/// result (a field no library's result type models).
 async fn with_trace(response: Response) -> Response {
     let is_json = response
         .headers()
@@ -79,10 +80,11 @@ async fn with_trace(response: Response) -> Response {
     };
     let body = match serde_json::from_slice::<serde_json::Value>(&bytes) {
         Ok(serde_json::Value::Object(mut message)) => {
-            message.insert(
-                "x-demo-trace".into(),
-                serde_json::json!({ "served_by": "demo" }),
-            );
+            let trace = serde_json::json!({ "served_by": "demo" });
+            if let Some(serde_json::Value::Object(result)) = message.get_mut("result") {
+                result.insert("x-demo-trace".into(), trace.clone());
+            }
+            message.insert("x-demo-trace".into(), trace);
             serde_json::to_vec(&message).unwrap_or_default()
         }
         _ => bytes.to_vec(),

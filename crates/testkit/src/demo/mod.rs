@@ -60,8 +60,6 @@ struct Inner {
     counter: AtomicI64,
     subscriptions: Mutex<HashSet<String>>,
     log_level: Mutex<LoggingLevel>,
-    /// The tasks made by the task tools (2026-07-28 extension).
-    tasks: rmcp::task_manager::TaskManager,
 }
 
 fn from_json<T: DeserializeOwned>(value: Value) -> Result<T, McpError> {
@@ -100,7 +98,6 @@ impl DemoServer {
                 counter: AtomicI64::new(0),
                 subscriptions: Mutex::new(HashSet::new()),
                 log_level: Mutex::new(LoggingLevel::Debug),
-                tasks: rmcp::task_manager::TaskManager::new(),
             }),
         }
     }
@@ -331,7 +328,7 @@ impl ServerHandler for DemoServer {
             return asking::busy_once(&request, &ctx);
         }
         if tasked::NAMES.contains(&&*request.name) {
-            return tasked::call(&self.inner.tasks, &request, &ctx).await;
+            return tasked::call(&request, &ctx).await;
         }
         if let Some((method, params)) = asking::request_of(&request.name, &args) {
             let new_era = ctx
@@ -457,7 +454,7 @@ impl ServerHandler for DemoServer {
         _: RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, McpError> {
         Ok(GetTaskResult::new(
-            self.inner.tasks.get_task(&request.task_id)?,
+            tasked::manager().get_task(&request.task_id)?,
         ))
     }
 
@@ -466,9 +463,7 @@ impl ServerHandler for DemoServer {
         request: UpdateTaskParams,
         _: RequestContext<RoleServer>,
     ) -> Result<(), McpError> {
-        self.inner
-            .tasks
-            .update_task(&request.task_id, request.input_responses)
+        tasked::manager().update_task(&request.task_id, request.input_responses)
     }
 
     async fn cancel_task(
@@ -476,7 +471,7 @@ impl ServerHandler for DemoServer {
         request: CancelTaskParams,
         _: RequestContext<RoleServer>,
     ) -> Result<(), McpError> {
-        self.inner.tasks.cancel_task(&request.task_id)
+        tasked::manager().cancel_task(&request.task_id)
     }
 
     async fn set_level(

@@ -24,6 +24,13 @@ pub const NAMES: [&str; 5] = [
     "task_cancelled",
 ];
 
+/// The tasks of this process: one store for every session (over HTTP a
+/// 2026-07-28 session is one request, each with its own server value).
+pub fn manager() -> &'static TaskManager {
+    static TASKS: std::sync::OnceLock<TaskManager> = std::sync::OnceLock::new();
+    TASKS.get_or_init(TaskManager::new)
+}
+
 /// The poll interval the demo's tasks suggest.
 pub const POLL_MS: u64 = 100;
 
@@ -181,7 +188,6 @@ async fn work(name: &str, args: Value, task: TaskContext) -> Result<CallToolResu
 /// extension, refused (-32021) for a required one where it did not, and
 /// directly for the optional one.
 pub async fn call(
-    tasks: &TaskManager,
     request: &CallToolRequestParams,
     ctx: &RequestContext<RoleServer>,
 ) -> Result<CallToolResponse, McpError> {
@@ -207,7 +213,7 @@ pub async fn call(
     let options = TaskOptions::new()
         .with_poll_interval_ms(POLL_MS)
         .with_status_message("starting");
-    let seed = tasks.spawn(options, move |task| Box::pin(work_owned(name, args, task)));
+    let seed = manager().spawn(options, move |task| Box::pin(work_owned(name, args, task)));
     Ok(CallToolResponse::Task(CreateTaskResult::new(seed)))
 }
 

@@ -14,6 +14,7 @@ mod reload;
 mod rounds;
 mod signin_hostile;
 mod startup;
+mod tasks;
 
 use std::path::Path;
 use std::process::Stdio;

@@ -146,3 +146,89 @@ async fn server_everything_over_stdio_sse_and_streamable_http() {
     wb.shutdown().await;
     let _ = Value::Null;
 }
+
+/// server-everything's `simulate-research-query` requires a task in the
+/// 2025-11-25 form (the TypeScript SDK's): asked with `params.task`, polled,
+/// its clarification asked through `tasks/result`, over stdio and HTTP.
+#[tokio::test]
+async fn server_everythings_research_task_runs_in_the_2025_form() {
+    let Some(bin) = everything() else {
+        eprintln!(
+            "skipped: @modelcontextprotocol/server-everything is not installed (run `cargo xtask test`)"
+        );
+        return;
+    };
+    let (_http, http_port) = serve(&bin, "streamableHttp").await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mcp.json");
+    let config = json!({ "mcpServers": {
+        "stdio": { "command": bin },
+        "http": { "type": "http", "url": format!("http://127.0.0.1:{http_port}/mcp") },
+    }});
+    std::fs::write(&path, config.to_string()).unwrap();
+    let options = WorkbenchOptions {
+        interactive: true,
+        ..WorkbenchOptions::default()
+    };
+    let wb = Workbench::start(&ConfigFile::load(&path).unwrap(), options);
+    wb.settle(Duration::from_secs(60)).await;
+    for name in ["stdio", "http"] {
+        for _ in 0..200 {
+            if wb.catalog().tool(name, "simulate-research-query").is_some() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        // A person answers the clarification the ambiguous query asks for.
+        let mut events = wb.subscribe();
+        let wb2 = wb.clone();
+        let answering = tokio::spawn(async move {
+            loop {
+                if let Ok(workbench_core::events::Event::Ask { ask }) = events.recv().await {
+                    let first = ask.params["requestedSchema"]["properties"]["interpretation"]["oneOf"][0]["const"].clone();
+                    let answer =
+                        json!({ "action": "accept", "content": { "interpretation": first } });
+                    wb2.asks()
+                        .answer(ask.id, workbench_core::asks::Answer::Result(answer))
+                        .unwrap();
+                    return first;
+                }
+            }
+        });
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let options = CallOptions {
+            task: Some(tx),
+            ..CallOptions::default()
+        };
+        let args = json!({ "topic": "rust", "ambiguous": true });
+        let out = wb
+            .call_tool(name, "simulate-research-query", args, options)
+            .await
+            .unwrap();
+        let chosen = answering.await.unwrap();
+        let text = out.result["content"][0]["text"]
+            .as_str()
+            .unwrap_or_default();
+        assert!(text.contains("Research Report: rust"), "{name}: {text}");
+        assert!(
+            text.contains(chosen.as_str().unwrap()),
+            "{name}: the answer reached the task: {text}"
+        );
+        let task = out.task.expect("ran as a task");
+        assert_eq!(task.form, workbench_core::TaskForm::V2025);
+        let mut seen = Vec::new();
+        while let Ok(s) = rx.try_recv() {
+            seen.push(s.status);
+        }
+        assert!(
+            seen.contains(&"input_required".to_string()),
+            "{name}: {seen:?}"
+        );
+        assert_eq!(
+            seen.last().map(String::as_str),
+            Some("completed"),
+            "{name}: {seen:?}"
+        );
+    }
+    wb.shutdown().await;
+}
