@@ -17,6 +17,8 @@ fn main() {
             "call_tool",
             "cancel_call",
             "tool_history",
+            "list_tasks",
+            "cancel_task",
             "history",
             "history_call",
             "suites",

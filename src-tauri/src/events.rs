@@ -113,6 +113,14 @@ pub struct DevReloaded {
     pub files: Vec<String>,
 }
 
+/// A task a call became changed status (any caller's: the window, a chat,
+/// the bridge).
+#[derive(Debug, Clone, Serialize, specta::Type, tauri_specta::Event)]
+pub struct TaskChanged {
+    pub server: String,
+    pub task: workbench_core::TaskState,
+}
+
 /// Forward each surface change to the window.
 pub fn forward_surfaces<R: Runtime>(
     app: AppHandle<R>,
@@ -203,6 +211,9 @@ pub fn forward<R: Runtime>(app: AppHandle<R>, workbench: &Workbench) {
                 }
                 Ok(workbench_core::events::Event::DevReload { server, files }) => {
                     let _ = (DevReloaded { server, files }).emit(&app);
+                }
+                Ok(workbench_core::events::Event::Task { server, task }) => {
+                    let _ = (TaskChanged { server, task }).emit(&app);
                 }
                 Ok(workbench_core::events::Event::CatalogChanged { server }) => {
                     let _ = (CatalogChanged { server }).emit(&app);

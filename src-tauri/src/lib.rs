@@ -33,6 +33,8 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
             commands::tools::call_tool::<tauri::Wry>,
             commands::tools::cancel_call::<tauri::Wry>,
             commands::tools::tool_history::<tauri::Wry>,
+            commands::tasks::list_tasks::<tauri::Wry>,
+            commands::tasks::cancel_task::<tauri::Wry>,
             commands::history::history::<tauri::Wry>,
             commands::history::history_call::<tauri::Wry>,
             commands::history::suites::<tauri::Wry>,
@@ -117,7 +119,8 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
             events::AuthStepped,
             events::AuthBrowser,
             events::SurfaceChanged,
-            events::DevReloaded
+            events::DevReloaded,
+            events::TaskChanged
         ])
         // JSON from servers (`serde_json::Value`) may hold i64 numbers; in the
         // window they are JS numbers, exactly as JSON.parse would give them.

@@ -23,6 +23,8 @@ describe("tools", () => {
         mcpServers: {
           local: { command: demo, args: ["--name", "e2e-tools"] },
           old: { command: demo, args: ["--name", "e2e-old", "--legacy"] },
+          // Tasks in the 2025-11-25 form (a hand-written server).
+          tasks25: { command: demo, args: ["--tasks-2025"] },
         },
       }),
     );
@@ -89,6 +91,51 @@ describe("tools", () => {
       await session.close();
     }
   });
+  it("follows a task live: its approval asked midway, its result; cancelling tells the server", async () => {
+    const session = await driver.session(["--config", config]);
+    try {
+      await session.clickText("[role=tab]", "Tools");
+      // The 2026-07-28 extension: the server makes a task and asks for input in it.
+      await session.type(await session.find("input[aria-label='Search tools']"), "task_approval");
+      await session.click(await session.find(".tool-row[data-qualified='local__task_approval']"));
+      await session.waitForTexts(".tool-panel .badge-tasks", (t) => t.includes("runs as a task"));
+      await session.clickText(".run-bar button", "Run");
+      await session.waitForTexts(".task-strip .task-strip-lead", (t) => t.includes("Running as a task"));
+      const [title] = await session.waitForTexts("[role=dialog] h2", (t) => t.length === 1);
+      assert.match(title, /^local asks you for input/);
+      await session.click(await session.find("[role=dialog] input[type=checkbox]"));
+      await session.screenshot("task-input");
+      await session.clickText("[role=dialog] button", "Accept");
+      const [text] = await session.waitForTexts(".result .block-text", (t) => t.length === 1);
+      assert.equal(text.trim(), "approved and done");
+      await session.waitForTexts(".task-strip .task-status", (t) => t.includes("completed"));
+      const [lead] = await session.texts(".task-strip .task-strip-lead");
+      assert.equal(lead, "Ran as a task");
+      await session.screenshot("task-completed");
+
+      // The 2025-11-25 form: a long task, cancelled from the panel.
+      const search = await session.find("input[aria-label='Search tools']");
+      await session.replaceText(search, "task_batch");
+      await session.click(await session.find(".tool-row[data-qualified='tasks25__task_batch']"));
+      await session.clickText(".tool-panel .toolbar button", "JSON");
+      const raw = await session.find("textarea.raw-args");
+      await session.replaceText(raw, '{"steps": 100, "step_ms": 200}');
+      await session.clickText(".run-bar button", "Run");
+      await session.waitForTexts(".task-strip .task-message", (t) => t.some((m) => /step \d+ of 100/.test(m)));
+      await session.clickText(".run-bar button", "Cancel task");
+      const [message] = await session.waitForTexts(".tool-panel [role=alert] .error-message", (t) => t.length === 1);
+      assert.match(message, /cancelled/);
+      await session.waitForTexts(".task-strip .task-status", (t) => t.includes("cancelled"));
+      // The server agrees: its list (tasks/list) has the task cancelled.
+      await session.clickText(".server .server-name", "tasks25");
+      await session.clickText(".panel-section .disclosure-trigger", "Tasks");
+      await session.waitForTexts("ol[aria-label=Tasks] li", (t) => t.some((r) => r.includes("cancelled")));
+      await session.screenshot("tasks-list");
+    } finally {
+      await session.close();
+    }
+  });
+
   it("answers a server's elicitation in a form and the tool gets the answer", async () => {
     const session = await driver.session(["--config", config]);
     try {

@@ -31,10 +31,12 @@ import {
   type TrafficQuery_Deserialize as TrafficQuery,
   type WindowStage,
   type LifeEvent_Serialize as LifeEvent,
+  type TaskState_Deserialize,
 } from "./bindings";
 import { tauriAgentBackend, type AgentBackend } from "./backendAgent";
 import { tauriHistoryBackend, type HistoryBackend } from "./backendHistory";
 import { tauriDoctorBackend, type DoctorBackend } from "./backendDoctor";
+import { tauriTasksBackend, type TasksBackend, type TaskState } from "./backendTasks";
 
 export type { LifeEvent };
 export type { AuthRun, AuthStatus, AuthTimeline, BridgeStatus, FoundConfig, Merged, NeededInput, Scope, TrustRequest };
@@ -54,7 +56,7 @@ export class BackendError extends Error {
   }
 }
 
-export interface Backend extends AgentBackend, HistoryBackend, DoctorBackend {
+export interface Backend extends AgentBackend, HistoryBackend, DoctorBackend, TasksBackend {
   /** Put text on the system clipboard. */
   copyText(text: string): Promise<void>;
   /** Save base64 bytes a server sent where the person picks; the path, or null. */
@@ -70,12 +72,15 @@ export interface Backend extends AgentBackend, HistoryBackend, DoctorBackend {
   listTools(): Promise<ToolRow[]>;
   /** Call `listener` when a server's lists were refetched. */
   onCatalogChanged(listener: (server: string) => void): Promise<() => void>;
-  /** Start a call; `cancel` asks the server to stop (notifications/cancelled). */
+  /** Start a call; `cancel` asks the server to stop (notifications/cancelled,
+   * or tasks/cancel once the call became a task). `asTask` asks for a task
+   * where the tool may run as one; `onTask` gets each status of the task. */
   callTool(
     server: string,
     tool: string,
     args: unknown,
     onProgress: (p: CallProgress) => void,
+    options?: { asTask?: boolean; onTask?: (task: TaskState) => void },
   ): { result: Promise<ToolCallResult>; cancel: () => Promise<void> };
   /** A window of the traffic log (which entries, which of them); the log stays in the core. */
   trafficPage(query: TrafficQuery): Promise<TrafficPage>;
@@ -170,6 +175,7 @@ export const tauriBackend: Backend = {
   ...tauriAgentBackend(unwrap),
   ...tauriHistoryBackend(unwrap),
   ...tauriDoctorBackend(unwrap),
+  ...tauriTasksBackend(unwrap),
   copyText: async (text) => {
     unwrap(await commands.copyText(text));
   },
@@ -181,14 +187,17 @@ export const tauriBackend: Backend = {
   onConfigChanged: (listener) => events.configChanged.listen((e) => listener(e.payload)),
   listTools: async () => unwrap(await commands.listTools()),
   onCatalogChanged: (listener) => events.catalogChanged.listen((e) => listener(e.payload.server)),
-  callTool: (server, tool, args, onProgress) => {
+  callTool: (server, tool, args, onProgress, options) => {
     nextCall += 1;
     const id = `call-${Date.now()}-${nextCall}`;
     const channel = new Channel<CallProgress>();
     channel.onmessage = onProgress;
+    const statuses = new Channel<TaskState_Deserialize>();
+    // Sent by the app: every field is there.
+    statuses.onmessage = (task) => options?.onTask?.(task as TaskState);
     // The JSON value crosses IPC as is; the generated type is a JSON value.
     const result = commands
-      .callTool(server, tool, args as Parameters<typeof commands.callTool>[2], id, channel)
+      .callTool(server, tool, args as Parameters<typeof commands.callTool>[2], id, options?.asTask ?? false, channel, statuses)
       .then(unwrap);
     return {
       result,

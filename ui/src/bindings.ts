@@ -35,11 +35,13 @@ export const commands = {
 	 */
 	windowReady: (stage: WindowStage, pageMs: number) => typedError<null, ErrorInfo>(__TAURI_INVOKE("window_ready", { stage, pageMs })),
 	listTools: () => typedError<ToolRow[], ErrorInfo>(__TAURI_INVOKE("list_tools")),
-	callTool: (server: string, tool: string, args: Value, callId: string, onProgress: Channel<CallProgress_Deserialize>) => typedError<ToolCallResult_Serialize, ErrorInfo>(__TAURI_INVOKE("call_tool", { server, tool, args, callId, onProgress })),
+	callTool: (server: string, tool: string, args: Value, callId: string, asTask: boolean, onProgress: Channel<CallProgress_Deserialize>, onTask: Channel<TaskState_Deserialize>) => typedError<ToolCallResult_Serialize, ErrorInfo>(__TAURI_INVOKE("call_tool", { server, tool, args, callId, asTask, onProgress, onTask })),
 	/**  Cancel a call started with `call_id`; false if it already ended. */
 	cancelCall: (callId: string) => typedError<boolean, ErrorInfo>(__TAURI_INVOKE("cancel_call", { callId })),
 	/**  The latest calls of one tool from the history (every caller's), newest first. */
 	toolHistory: (server: string, tool: string, limit: number) => typedError<CallRow_Serialize[], ErrorInfo>(__TAURI_INVOKE("tool_history", { server, tool, limit })),
+	listTasks: (server: string) => typedError<TaskList_Serialize, ErrorInfo>(__TAURI_INVOKE("list_tasks", { server })),
+	cancelTask: (server: string, taskId: string) => typedError<null, ErrorInfo>(__TAURI_INVOKE("cancel_task", { server, taskId })),
 	/**  The calls `query` selects, newest first. */
 	history: (query: HistoryQuery_Deserialize) => typedError<CallRow_Serialize[], ErrorInfo>(__TAURI_INVOKE("history", { query })),
 	/**  One call whole (None: pruned or never kept). */
@@ -244,6 +246,7 @@ export const events = {
 	serverLogged: makeEvent<ServerLogged_Serialize, ServerLogged_Deserialize>("server-logged"),
 	serverStatusChanged: makeEvent<ServerStatusChanged_Serialize, ServerStatusChanged_Deserialize>("server-status-changed"),
 	surfaceChanged: makeEvent<SurfaceChanged, SurfaceChanged>("surface-changed"),
+	taskChanged: makeEvent<TaskChanged_Serialize, TaskChanged_Deserialize>("task-changed"),
 	trafficGrew: makeEvent<TrafficGrew, TrafficGrew>("traffic-grew"),
 };
 
@@ -2056,6 +2059,86 @@ export type SurfaceChanged = {
 	change: SurfaceChange,
 };
 
+/**
+ *  A task a call became changed status (any caller's: the window, a chat,
+ *  the bridge).
+ */
+export type TaskChanged = TaskChanged_Serialize | TaskChanged_Deserialize;
+
+/**
+ *  A task a call became changed status (any caller's: the window, a chat,
+ *  the bridge).
+ */
+export type TaskChanged_Deserialize = {
+	server: string,
+	task: TaskState_Deserialize,
+};
+
+/**
+ *  A task a call became changed status (any caller's: the window, a chat,
+ *  the bridge).
+ */
+export type TaskChanged_Serialize = {
+	server: string,
+	task: TaskState_Serialize,
+};
+
+/**  Which form of tasks a server speaks. */
+export type TaskForm = 
+/**  `params.task`, `tasks/result` (protocol 2025-11-25). */
+"2025-11-25" | 
+/**  The `io.modelcontextprotocol/tasks` extension (2026-07-28). */
+"extension";
+
+export type TaskList = TaskList_Serialize | TaskList_Deserialize;
+
+export type TaskList_Deserialize = {
+	/**  Newest first: the server's list merged over the tasks seen here. */
+	tasks: TaskState_Deserialize[],
+	/**  The form the server speaks (None: not connected). */
+	form?: TaskForm | null,
+	/**  Why the server's own list is not in it (no tasks/list, or it failed). */
+	note?: string | null,
+};
+
+export type TaskList_Serialize = {
+	/**  Newest first: the server's list merged over the tasks seen here. */
+	tasks: TaskState_Serialize[],
+	/**  The form the server speaks (None: not connected). */
+	form: TaskForm | null,
+	/**  Why the server's own list is not in it (no tasks/list, or it failed). */
+	note: string | null,
+};
+
+/**  A task as last seen. */
+export type TaskState = TaskState_Serialize | TaskState_Deserialize;
+
+/**  A task as last seen. */
+export type TaskState_Deserialize = {
+	taskId: string,
+	/**  `working`, `input_required`, `completed`, `failed`, `cancelled` (as sent). */
+	status: string,
+	statusMessage?: string | null,
+	pollIntervalMs?: number | null,
+	ttlMs?: number | null,
+	createdAt?: string | null,
+	lastUpdatedAt?: string | null,
+	form: TaskForm,
+};
+
+/**  A task as last seen. */
+export type TaskState_Serialize = {
+	taskId: string,
+	/**  `working`, `input_required`, `completed`, `failed`, `cancelled` (as sent). */
+	status: string,
+	statusMessage: string | null,
+	pollIntervalMs: number | null,
+	ttlMs: number | null,
+	createdAt: string | null,
+	lastUpdatedAt: string | null,
+	form: TaskForm,
+};
+
 /**  What a test call found. */
 export type TestReport = {
 	model: string,
@@ -2094,6 +2177,8 @@ export type ToolCallResult_Deserialize = {
 	schema_violations: string[],
 	/**  The call's row in the history (None: not kept). */
 	history_id?: number | null,
+	/**  The task the call ran as, as it ended (None: answered directly). */
+	task?: TaskState_Deserialize | null,
 };
 
 export type ToolCallResult_Serialize = {
@@ -2104,6 +2189,8 @@ export type ToolCallResult_Serialize = {
 	schema_violations: string[],
 	/**  The call's row in the history (None: not kept). */
 	history_id: number | null,
+	/**  The task the call ran as, as it ended (None: answered directly). */
+	task: TaskState_Serialize | null,
 };
 
 /**  What happens when a model (or a bridge client, or an App) calls a tool. */

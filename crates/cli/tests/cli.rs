@@ -110,7 +110,7 @@ fn servers_shows_each_state_and_what_it_offers() {
     let text = stdout(&out);
     let demo = text.lines().find(|l| l.starts_with("demo\t")).unwrap();
     assert!(
-        demo.contains("\tready\t") && demo.contains("17 tools, 4 resources, 3 prompts"),
+        demo.contains("\tready\t") && demo.contains("22 tools, 4 resources, 3 prompts"),
         "{demo}"
     );
     let broken = text.lines().find(|l| l.starts_with("broken\t")).unwrap();
@@ -119,7 +119,7 @@ fn servers_shows_each_state_and_what_it_offers() {
     let out = mcpwb(&["servers", "--json", "--config", &cfg]);
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["servers"][0]["status"]["state"], "ready");
-    assert_eq!(v["servers"][0]["tools"], 17);
+    assert_eq!(v["servers"][0]["tools"], 22);
 }
 
 #[test]

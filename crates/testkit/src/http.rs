@@ -168,7 +168,7 @@ async fn gate_rest(gate: Gate, request: Request, next: Next) -> Response {
         }
         _ => {}
     }
-    let response = next.run(request).await;
+    let response = crate::wire::patch_response(next.run(request).await).await;
     if gate.json {
         with_trace(response).await
     } else {

@@ -14,6 +14,7 @@ pub mod raw;
 pub mod sse;
 pub mod tasks2025;
 pub mod tls;
+pub mod wire;
 
 pub use demo::DemoServer;
 pub use fault::Fault;

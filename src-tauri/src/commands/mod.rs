@@ -12,6 +12,7 @@ pub mod history;
 pub mod providers;
 pub mod resources;
 pub mod servers;
+pub mod tasks;
 pub mod tools;
 pub mod traffic;
 pub mod trust;

@@ -44,6 +44,8 @@ pub struct ToolCallResult {
     pub schema_violations: Vec<String>,
     /// The call's row in the history (None: not kept).
     pub history_id: Option<i64>,
+    /// The task the call ran as, as it ended (None: answered directly).
+    pub task: Option<workbench_core::TaskState>,
 }
 
 /// Calls under way, by the id the window gave them (for Cancel).
@@ -93,7 +95,9 @@ pub async fn call_tool<R: Runtime>(
     tool: String,
     args: serde_json::Value,
     call_id: String,
+    as_task: bool,
     on_progress: Channel<CallProgress>,
+    on_task: Channel<workbench_core::TaskState>,
 ) -> Result<ToolCallResult, ErrorInfo> {
     let cancel = CancellationToken::new();
     state.running.lock().insert(call_id.clone(), cancel.clone());
@@ -107,9 +111,17 @@ pub async fn call_tool<R: Runtime>(
             });
         }
     });
+    let (task_tx, mut task_rx) = tokio::sync::mpsc::unbounded_channel();
+    let statuses = tauri::async_runtime::spawn(async move {
+        while let Some(task) = task_rx.recv().await {
+            let _ = on_task.send(task);
+        }
+    });
     let options = CallOptions {
         cancel: Some(cancel),
         progress: Some(tx),
+        task: Some(task_tx),
+        as_task,
         ..Default::default()
     };
     let mut ran = state
@@ -126,6 +138,7 @@ pub async fn call_tool<R: Runtime>(
         .await;
     state.running.lock().remove(&call_id);
     let _ = forward.await;
+    let _ = statuses.await;
     let history_id = ran.record_id().await;
     let outcome = ran.outcome?;
     Ok(ToolCallResult {
@@ -133,6 +146,7 @@ pub async fn call_tool<R: Runtime>(
         duration_ms: outcome.duration_ms,
         schema_violations: ran.schema_violations,
         history_id,
+        task: outcome.task,
     })
 }
 

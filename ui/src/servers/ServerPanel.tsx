@@ -15,6 +15,7 @@ import { ServerForm } from "./ServerForm";
 import { TrustCard } from "./TrustCard";
 import { AuthPanel } from "./AuthPanel";
 import { DoctorSection, SurfaceChangeSection } from "./DoctorView";
+import { TasksSection } from "./TasksSection";
 import type { SurfaceChange } from "../backendDoctor";
 
 const LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
@@ -260,6 +261,7 @@ export function ServerPanel({
       )}
       {change && <SurfaceChangeSection change={change} />}
       <DoctorSection backend={backend} name={name} ready={status?.state === "ready"} />
+      <TasksSection backend={backend} name={name} ready={status?.state === "ready"} />
       <Roots backend={backend} server={name} />
       <Life backend={backend} name={name} status={status} />
       <Disclosure title="Log messages" count={logs.length} defaultOpen={logs.length > 0} className="panel-section">

@@ -14,6 +14,8 @@ import { initialValue, problems, type Json, type Schema } from "../schema/model"
 import { ResultView } from "./ResultView";
 import { LatencyChart } from "./LatencyChart";
 import { TaskBadge, definitionText } from "./definition";
+import { TaskStrip } from "./TaskStrip";
+import type { TaskState } from "../backendTasks";
 import { SaveToSuite, type Saving } from "../history/SaveToSuite";
 
 type Run = { args: Json | undefined; outcome?: ToolCallResult; error?: string; at: number; afterReload?: "same" | "changed" | "first" };
@@ -63,6 +65,10 @@ export function ToolPanel({
   const [rawError, setRawError] = useState<string | null>(null);
   const [running, setRunning] = useState<{ cancel: () => Promise<void>; started: number } | null>(null);
   const [progress, setProgress] = useState<CallProgress | null>(null);
+  // The task the running call became, as last said (live).
+  const [task, setTask] = useState<TaskState | null>(null);
+  const taskSupport = (tool.execution as { taskSupport?: unknown } | undefined)?.taskSupport;
+  const [asTask, setAsTask] = useState(false);
   const [elapsed, setElapsed] = useState(0);
   const [latest, setLatest] = useState<Run | null>(null);
   const [saving, setSaving] = useState<Saving | null>(null);
@@ -119,8 +125,14 @@ export function ToolPanel({
       // Storage full or off: the call still runs.
     }
     setProgress(null);
+    setTask(null);
     setElapsed(0);
-    const call = backend.callTool(row.server, String(tool.name ?? ""), withArgs ?? {}, (p) => setProgress(p));
+    const call = backend.callTool(row.server, String(tool.name ?? ""), withArgs ?? {}, (p) => setProgress(p), {
+      asTask: asTask && taskSupport === "optional",
+      onTask: (t) => {
+        if (mounted.current) setTask(t);
+      },
+    });
     setRunning({ cancel: call.cancel, started: Date.now() });
     const at = Date.now();
     call.result
@@ -292,8 +304,8 @@ export function ToolPanel({
           Run
         </Button>
         {running && (
-          <Button icon={Square} onClick={() => void running.cancel()}>
-            Cancel
+          <Button icon={Square} onClick={() => void running.cancel()} title={task ? "Ask the server to cancel the task (tasks/cancel)" : "Tell the server to stop (notifications/cancelled)"}>
+            {task ? "Cancel task" : "Cancel"}
           </Button>
         )}
         {running && (
@@ -313,6 +325,7 @@ export function ToolPanel({
           </span>
         )}
         <span className="run-bar-spacer" />
+        {taskSupport === "optional" && <Switch label="Ask for a task" checked={asTask} onChange={setAsTask} />}
         <Switch label="Re-run on reload" checked={rerun} onChange={setRerun} />
         <Button variant="ghost" size="sm" icon={Terminal} onClick={() => void copy("mcpwb command", asCommand(row, args, files))}>
           Copy as mcpwb
@@ -328,6 +341,7 @@ export function ToolPanel({
           Copy as JSON-RPC
         </Button>
       </div>
+      {task && <TaskStrip task={task} ended={!running} />}
       {blocked && (
         <div className="callout tone-warn run-problems" role="alert">
           <div>

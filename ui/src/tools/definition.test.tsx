@@ -12,7 +12,7 @@ const future = {
 describe("a tool's definition", () => {
   it("says when a tool runs only as a task", () => {
     render(<TaskBadge tool={future} />);
-    expect(screen.getByText("needs tasks")).toBeTruthy();
+    expect(screen.getByText("runs as a task")).toBeTruthy();
   });
 
   it("says nothing about tasks when the server does not", () => {

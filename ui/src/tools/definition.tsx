@@ -9,14 +9,14 @@ export function TaskBadge({ tool }: { tool: Record<string, unknown> }) {
   const support = execution?.taskSupport;
   if (support === "required")
     return (
-      <Badge tone="warn" className="badge-tasks" title={'execution.taskSupport is "required": the server runs this tool only as a task, which the workbench does not run yet'}>
-        needs tasks
+      <Badge tone="info" className="badge-tasks" title={'execution.taskSupport is "required": the server runs this tool only as a task; the workbench follows the task to its result (Cancel stops it)'}>
+        runs as a task
       </Badge>
     );
   if (support === "optional")
     return (
-      <Badge tone="neutral" className="badge-tasks" title={'execution.taskSupport is "optional": the server can also run this tool as a task'}>
-        tasks optional
+      <Badge tone="neutral" className="badge-tasks" title={'execution.taskSupport is "optional": the server can also run this tool as a task (Ask for a task)'}>
+        task optional
       </Badge>
     );
   return null;

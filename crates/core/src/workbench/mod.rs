@@ -67,6 +67,8 @@ struct Inner {
     catalog: Catalog,
     events: broadcast::Sender<Event>,
     asks: crate::asks::Asks,
+    /// The tasks calls became, per server, newest last (`tasks.rs`).
+    tasks: tasks::Seen,
     _refresher: DropGuard,
 }
 
@@ -128,6 +130,7 @@ impl Workbench {
                 catalog,
                 events,
                 asks,
+                tasks: tasks::Seen::default(),
                 _refresher: ct.drop_guard(),
             }),
         }

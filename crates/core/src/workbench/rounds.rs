@@ -72,6 +72,7 @@ impl Workbench {
                         return Ok((result, None));
                     };
                     if options.detach {
+                        self.report(server, &task, options);
                         return Ok((result, Some(task)));
                     }
                     // Boxed: rare, and it keeps the call's future small.

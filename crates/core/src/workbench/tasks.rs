@@ -37,6 +37,26 @@ const MIN_POLL: Duration = Duration::from_millis(10);
 /// How long a task is asked to be kept when the workbench asks for one (2025-11-25).
 pub const ASKED_TTL_MS: u64 = 60 * 60 * 1000;
 
+/// How many tasks are remembered per server.
+const SEEN_MAX: usize = 200;
+
+/// The tasks calls became this session, per server (a server's own
+/// `tasks/list` may not exist: the 2026-07-28 extension has none).
+#[derive(Default)]
+pub(super) struct Seen(std::sync::Mutex<std::collections::HashMap<String, Vec<TaskState>>>);
+
+impl Seen {
+    fn note(&self, server: &str, task: &TaskState) {
+        let mut seen = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        let list = seen.entry(server.to_string()).or_default();
+        list.retain(|t| t.task_id != task.task_id);
+        list.push(task.clone());
+        if list.len() > SEEN_MAX {
+            list.remove(0);
+        }
+    }
+}
+
 /// Which form of tasks a server speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -172,7 +192,14 @@ impl Workbench {
         .await
     }
 
-    fn report(&self, server: &str, state: &TaskState, options: &CallOptions) {
+    /// The tasks calls to `server` became this session, newest first.
+    pub fn tasks_seen(&self, server: &str) -> Vec<TaskState> {
+        let seen = self.inner.tasks.0.lock().unwrap_or_else(|e| e.into_inner());
+        seen.get(server).map(|l| l.iter().rev().cloned().collect()).unwrap_or_default()
+    }
+
+    pub(super) fn report(&self, server: &str, state: &TaskState, options: &CallOptions) {
+        self.inner.tasks.note(server, state);
         if let Some(tx) = &options.task {
             let _ = tx.send(state.clone());
         }

@@ -234,8 +234,9 @@ async fn serve(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         let (read, write) = workbench_testkit::legacy::stdio_without_discover();
         DemoServer::new(options).serve((read, write)).await
     } else {
+        // Stdout through the wire patch: tools' `execution` in its place.
         DemoServer::new(options)
-            .serve(rmcp::transport::stdio())
+            .serve((tokio::io::stdin(), workbench_testkit::wire::stdout()))
             .await
     };
     let running = match served {

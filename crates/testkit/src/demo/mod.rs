@@ -302,7 +302,14 @@ impl ServerHandler for DemoServer {
         let new_era = ctx
             .protocol_version()
             .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28);
-        all.extend(tasked::definitions(new_era));
+        // rmcp's Tool has no `execution`: it travels in `_meta` to the
+        // transport, which puts it back (`wire.rs`).
+        all.extend(tasked::definitions(new_era).into_iter().map(|mut tool| {
+            if let Some(execution) = tool.as_object_mut().and_then(|t| t.remove("execution")) {
+                tool["_meta"] = json!({ crate::wire::MARKER: execution });
+            }
+            tool
+        }));
         all.extend(tools::generated(self.inner.options.tool_count));
         let (items, next) = catalog::page(
             all,

@@ -82,6 +82,9 @@ fn statuses(seen: &[TaskState]) -> Vec<&str> {
 }
 
 async fn a_task_runs_to_its_result(wb: &Workbench, server: &str, form: TaskForm) {
+    // The tool says it runs only as a task, as the spec puts it.
+    let definition = wb.catalog().tool(server, "task_batch").unwrap();
+    assert_eq!(definition["execution"]["taskSupport"], "required", "{definition}");
     let args = json!({ "steps": 3, "step_ms": 150 });
     let (out, seen) = call(wb, server, "task_batch", args, false).await;
     let out = out.unwrap();
