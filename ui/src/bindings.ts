@@ -270,7 +270,9 @@ export type AgentEvent_Deserialize =
 /**  A call was decided (by the person, a policy, or Stop). */
 { type: "approval_resolved"; id: number; approved: boolean } | 
 /**  A call went to its server. */
-{ type: "tool_started"; call_id: string; server: string; tool: string; arguments: Value } | { type: "tool_progress"; call_id: string; progress: number | null; total?: number | null; message?: string | null } | { type: "tool_finished"; call_id: string; status: CallStatus; duration_ms?: number | null } | 
+{ type: "tool_started"; call_id: string; server: string; tool: string; arguments: Value } | { type: "tool_progress"; call_id: string; progress: number | null; total?: number | null; message?: string | null } | 
+/**  The call became a task on its server: each status as it changes. */
+{ type: "tool_task"; call_id: string; task: TaskState_Deserialize } | { type: "tool_finished"; call_id: string; status: CallStatus; duration_ms?: number | null } | 
 /**
  *  Something the person should know that the model does not see (how
  *  the tools were adapted to the provider, which were held back).
@@ -304,7 +306,9 @@ export type AgentEvent_Serialize =
 /**  A call was decided (by the person, a policy, or Stop). */
 { type: "approval_resolved"; id: number; approved: boolean } | 
 /**  A call went to its server. */
-{ type: "tool_started"; call_id: string; server: string; tool: string; arguments: Value } | { type: "tool_progress"; call_id: string; progress: number | null; total: number | null; message: string | null } | { type: "tool_finished"; call_id: string; status: CallStatus; duration_ms: number | null } | 
+{ type: "tool_started"; call_id: string; server: string; tool: string; arguments: Value } | { type: "tool_progress"; call_id: string; progress: number | null; total: number | null; message: string | null } | 
+/**  The call became a task on its server: each status as it changes. */
+{ type: "tool_task"; call_id: string; task: TaskState_Serialize } | { type: "tool_finished"; call_id: string; status: CallStatus; duration_ms: number | null } | 
 /**
  *  Something the person should know that the model does not see (how
  *  the tools were adapted to the provider, which were held back).

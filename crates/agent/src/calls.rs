@@ -337,9 +337,13 @@ impl Agent {
             arguments: arguments.clone(),
         });
         let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let (task_tx, mut tasks) = tokio::sync::mpsc::unbounded_channel();
+        // A task is waited for (its status on the call's card); Stop (Esc)
+        // cancels it with tasks/cancel.
         let options = CallOptions {
             cancel: Some(cancel.child_token()),
             progress: Some(tx),
+            task: Some(task_tx),
             ..Default::default()
         };
         let calls = self.calls();
@@ -362,8 +366,19 @@ impl Agent {
                     total,
                     message: msg,
                 }),
+                Some(task) = tasks.recv() => sink(AgentEvent::ToolTask {
+                    call_id: call.call_id.clone(),
+                    task,
+                }),
             }
         };
+        // The last statuses (the end) came with the result.
+        while let Ok(task) = tasks.try_recv() {
+            sink(AgentEvent::ToolTask {
+                call_id: call.call_id.clone(),
+                task,
+            });
+        }
         // The chat's record is written before the turn goes on (an export
         // or a reopened chat reads it).
         ran.record_id().await;

@@ -73,6 +73,11 @@ pub enum AgentEvent {
         total: Option<f64>,
         message: Option<String>,
     },
+    /// The call became a task on its server: each status as it changes.
+    ToolTask {
+        call_id: String,
+        task: workbench_core::TaskState,
+    },
     ToolFinished {
         call_id: String,
         status: CallStatus,

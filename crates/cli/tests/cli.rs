@@ -27,6 +27,8 @@ mod imports;
 mod serve;
 #[path = "cli/suites.rs"]
 mod suites;
+#[path = "cli/tasks.rs"]
+mod tasks;
 
 const BIN: &str = env!("CARGO_BIN_EXE_mcpwb");
 

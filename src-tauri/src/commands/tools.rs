@@ -88,6 +88,8 @@ pub async fn list_tools<R: Runtime>(
 
 #[tauri::command]
 #[specta::specta]
+// The window names each parameter; a struct would only rename them.
+#[allow(clippy::too_many_arguments)]
 pub async fn call_tool<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,

@@ -7,6 +7,8 @@ import type { LucideIcon } from "lucide-react";
 import type { Backend } from "../backend";
 import type { Approval, Part } from "../backendAgent";
 import { Badge, Button, Disclosure, type Tone } from "../design";
+import { taskStatus } from "../backendTasks";
+import "../tools/tasks.css";
 import { ResultView } from "../tools/ResultView";
 import { ApprovalCard } from "./ApprovalCard";
 import type { LiveCall } from "./live";
@@ -71,6 +73,12 @@ export function ToolCallCard({
           <span className="progress">
             <progress value={live.progress.total ? (live.progress.progress ?? 0) : undefined} max={live.progress.total ?? undefined} aria-label="progress" />
             {live.progress.message && <span className="muted">{live.progress.message}</span>}
+          </span>
+        )}
+        {live?.task && (
+          <span className="tool-card-task" title={`task ${live.task.taskId}`}>
+            <Badge tone={taskStatus(live.task).tone}>task {taskStatus(live.task).label}</Badge>
+            {live.task.statusMessage && <span className="muted">{live.task.statusMessage}</span>}
           </span>
         )}
         {call.server && result?.traffic && (

@@ -4,6 +4,7 @@
 import { useSyncExternalStore } from "react";
 import type { AgentEvent, Approval, ChatMessage } from "../backendAgent";
 import type { ContextMeter, ErrorCode, Usage } from "../bindings";
+import type { TaskState } from "../backendTasks";
 
 export interface LiveCall {
   name: string;
@@ -13,6 +14,8 @@ export interface LiveCall {
   tool?: string;
   status?: "running" | "ok" | "error" | "failed" | "denied" | "cancelled" | "pending";
   progress?: { progress: number | null; total: number | null; message: string | null };
+  /** The task the call became, as its server last said. */
+  task?: TaskState;
   durationMs?: number | null;
 }
 
@@ -96,6 +99,8 @@ export function apply(chat: string, e: AgentEvent) {
         return { ...s, calls: { ...s.calls, [e.call_id]: { ...s.calls[e.call_id], name: s.calls[e.call_id]?.name ?? e.tool, arguments: JSON.stringify(e.arguments), server: e.server, tool: e.tool, status: "running" } } };
       case "tool_progress":
         return { ...s, calls: { ...s.calls, [e.call_id]: { ...s.calls[e.call_id], name: s.calls[e.call_id]?.name ?? "", arguments: s.calls[e.call_id]?.arguments ?? "", progress: { progress: e.progress, total: e.total, message: e.message } } } };
+      case "tool_task":
+        return { ...s, calls: { ...s.calls, [e.call_id]: { ...s.calls[e.call_id], name: s.calls[e.call_id]?.name ?? "", arguments: s.calls[e.call_id]?.arguments ?? "", task: e.task as TaskState } } };
       case "tool_finished":
         return { ...s, calls: { ...s.calls, [e.call_id]: { ...s.calls[e.call_id], name: s.calls[e.call_id]?.name ?? "", arguments: s.calls[e.call_id]?.arguments ?? "", status: e.status, durationMs: e.duration_ms } } };
       case "tools_loaded":

@@ -195,7 +195,9 @@ impl Workbench {
     /// The tasks calls to `server` became this session, newest first.
     pub fn tasks_seen(&self, server: &str) -> Vec<TaskState> {
         let seen = self.inner.tasks.0.lock().unwrap_or_else(|e| e.into_inner());
-        seen.get(server).map(|l| l.iter().rev().cloned().collect()).unwrap_or_default()
+        seen.get(server)
+            .map(|l| l.iter().rev().cloned().collect())
+            .unwrap_or_default()
     }
 
     pub(super) fn report(&self, server: &str, state: &TaskState, options: &CallOptions) {

