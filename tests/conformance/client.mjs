@@ -18,7 +18,11 @@ const mcpwb = process.env.MCPWB ?? fileURLToPath(new URL("../../target/debug/mcp
 // A throwaway HOME: no real config, trust record, keychain namespace or log.
 const home = mkdtempSync(join(tmpdir(), "mcpwb-conformance-"));
 const config = join(home, "mcp.json");
-writeFileSync(config, JSON.stringify({ mcpServers: { server: { type: "http", url } } }, null, 2));
+// The revision the suite runs this scenario at: mcpwb speaks that era only
+// (a pinned protocolVersion), as the suite judges the wire of that revision.
+const revision = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION;
+const pin = ["2025-11-25", "2026-07-28"].includes(revision) ? { protocolVersion: revision } : {};
+writeFileSync(config, JSON.stringify({ mcpServers: { server: { type: "http", url, ...pin } } }, null, 2));
 const childEnv = { ...process.env, HOME: home, MCPWB_KEYCHAIN: "keyutils", MCPWB_KEYCHAIN_SERVICE: `mcpwb-conformance-${process.pid}` };
 
 function run(args, { json = false } = {}) {

@@ -1,9 +1,12 @@
 //! `cargo xtask conformance`: the official MCP conformance suite
-//! (`tests/conformance`, pinned there) against `mcpwb` as a client. Every
-//! client scenario runs; a table and `N/M scenarios passed` are printed.
+//! (`tests/conformance`, pinned there) against `mcpwb` as a client, once per
+//! protocol revision: the scenarios each revision's frozen requirement set
+//! names (`requirements/<rev>.yaml` in the suite: the scored ones and those
+//! run but not scored, such as extensions), each at that revision's wire
+//! version. A table per revision and `N/M scenarios passed` are printed.
 //! `tests/conformance/expected-failures.txt` lists the scenarios that fail
-//! for a known reason (each with the issue it waits for): any other failure,
-//! or a listed scenario that now passes, fails the run.
+//! for a known reason (`[revision] scenario  # why`): any other failure, or a
+//! listed scenario that now passes, fails the run.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -58,17 +61,22 @@ pub fn node(dir: &Path) -> Result<PathBuf> {
 }
 
 struct Outcome {
+    revision: String,
     scenario: String,
     passed: bool,
     checks: String,
 }
 
-fn run_one(node: &Path, dir: &Path, mcpwb: &Path, scenario: &str) -> Outcome {
+/// The protocol revisions the client is run at.
+pub const REVISIONS: [&str; 2] = ["2025-11-25", "2026-07-28"];
+
+fn run_one(node: &Path, dir: &Path, mcpwb: &Path, revision: &str, scenario: &str) -> Outcome {
     let suite = dir.join("node_modules/@modelcontextprotocol/conformance/dist/index.js");
     let adapter = format!("node {}", dir.join("client.mjs").display());
     let out = Command::new(node)
         .arg(&suite)
         .args(["client", "--command", &adapter, "--scenario", scenario])
+        .args(["--spec-version", revision])
         .env("MCPWB", mcpwb)
         .env("NO_COLOR", "1")
         .current_dir(dir)
@@ -90,13 +98,50 @@ fn run_one(node: &Path, dir: &Path, mcpwb: &Path, scenario: &str) -> Outcome {
         .to_string();
     let passed = plain.contains("OVERALL: PASSED");
     if !passed && std::env::var_os("CONFORMANCE_VERBOSE").is_some() {
-        println!("--- {scenario}\n{plain}");
+        println!("--- {revision} {scenario}\n{plain}");
     }
     Outcome {
+        revision: revision.to_string(),
         scenario: scenario.to_string(),
         passed,
         checks,
     }
+}
+
+/// A revision's scenarios for one role (`client` or `server`) from the
+/// suite's frozen requirement set: (scenario, scored).
+pub fn required(dir: &Path, revision: &str, role: &str) -> Result<Vec<(String, bool)>> {
+    let path = dir.join(format!(
+        "node_modules/@modelcontextprotocol/conformance/requirements/{revision}.yaml"
+    ));
+    let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut out = Vec::new();
+    let mut section = "";
+    let mut pending: Option<String> = None;
+    for line in text.lines() {
+        if !line.starts_with(' ') && !line.starts_with('#') && line.ends_with(':') {
+            section = line.trim_end_matches(':');
+            continue;
+        }
+        let item = line.trim();
+        if section == role {
+            if let Some(name) = item.strip_prefix("- ") {
+                out.push((name.trim().to_string(), true));
+            }
+        } else if section == "not_scored" {
+            if let Some(name) = item.strip_prefix("- scenario: ") {
+                pending = Some(name.trim().to_string());
+            } else if let (Some(leg), Some(name)) = (item.strip_prefix("leg: "), &pending)
+                && leg.trim() == role
+            {
+                out.push((name.clone(), false));
+            }
+        }
+    }
+    if out.is_empty() {
+        return Err(format!("{}: no {role} scenarios", path.display()));
+    }
+    Ok(out)
 }
 
 pub fn strip_ansi(text: &str) -> String {
@@ -116,17 +161,40 @@ pub fn strip_ansi(text: &str) -> String {
     out
 }
 
-/// The scenarios expected to fail, each with why (`name  # reason`).
-fn expected(dir: &Path) -> Result<Vec<(String, String)>> {
+/// A scenario expected to fail: at one revision (None: at each), and why.
+struct Expected {
+    revision: Option<String>,
+    scenario: String,
+    why: String,
+}
+
+impl Expected {
+    fn covers(&self, o: &Outcome) -> bool {
+        self.scenario == o.scenario && self.revision.as_ref().is_none_or(|r| *r == o.revision)
+    }
+}
+
+/// The scenarios expected to fail (`[revision] name  # reason`).
+fn expected(dir: &Path) -> Result<Vec<Expected>> {
     let path = dir.join("expected-failures.txt");
     let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(text
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .map(|l| match l.split_once('#') {
-            Some((s, why)) => (s.trim().to_string(), why.trim().to_string()),
-            None => (l.to_string(), String::new()),
+        .map(|l| {
+            let (name, why) = l.split_once('#').unwrap_or((l, ""));
+            let mut words = name.split_whitespace();
+            let (revision, scenario) = match (words.next(), words.next()) {
+                (Some(r), Some(s)) => (Some(r.to_string()), s.to_string()),
+                (Some(s), None) => (None, s.to_string()),
+                _ => (None, String::new()),
+            };
+            Expected {
+                revision,
+                scenario,
+                why: why.trim().to_string(),
+            }
         })
         .collect())
 }
@@ -145,45 +213,31 @@ pub fn client(root: &Path) -> Result {
     crate::tasks::test_build(root)?;
     let dir = root.join("tests/conformance");
     let node = node(&dir)?;
-    let suite = dir.join("node_modules/@modelcontextprotocol/conformance/dist/index.js");
-    let listed = Command::new(&node)
-        .arg(&suite)
-        .arg("list")
-        .env("NO_COLOR", "1")
-        .output()
-        .map_err(|e| format!("could not start the suite: {e}"))?;
-    let listed = strip_ansi(&String::from_utf8_lossy(&listed.stdout));
-    let scenarios: Vec<String> = listed
-        .split("Client scenarios")
-        .nth(1)
-        .unwrap_or("")
-        .lines()
-        .take_while(|l| !l.starts_with("Authorization server"))
-        .filter_map(|l| l.trim().strip_prefix("- "))
-        .filter_map(|l| l.split_whitespace().next())
-        .map(str::to_string)
-        .collect();
-    if scenarios.is_empty() {
-        return Err("the suite listed no client scenarios".into());
+    let mut runs = Vec::new();
+    for revision in REVISIONS {
+        for (scenario, scored) in required(&dir, revision, "client")? {
+            runs.push((revision, scenario, scored));
+        }
     }
     let expected = expected(&dir)?;
     let mcpwb = crate::tasks::target_dir(root).join("debug/mcpwb");
     println!(
-        "running {} client scenarios against {}",
-        scenarios.len(),
+        "running {} client scenarios ({}) against {}",
+        runs.len(),
+        REVISIONS.join(" and "),
         mcpwb.display()
     );
     // Several at a time: each scenario is the suite's server, the suite and
     // mcpwb, mostly waiting on each other (CONFORMANCE_JOBS sets how many).
-    let queue = Mutex::new(scenarios.iter());
+    let queue = Mutex::new(runs.iter());
     let results = Mutex::new(Vec::new());
     std::thread::scope(|s| {
         for _ in 0..jobs() {
             s.spawn(|| {
-                while let Some(sc) = queue.lock().unwrap().next() {
-                    let o = run_one(&node, &dir, &mcpwb, sc);
+                while let Some((revision, sc, _)) = queue.lock().unwrap().next() {
+                    let o = run_one(&node, &dir, &mcpwb, revision, sc);
                     println!(
-                        "  {:<45} {:>6}  {}",
+                        "  {revision} {:<45} {:>6}  {}",
                         o.scenario,
                         o.checks,
                         if o.passed { "passed" } else { "FAILED" }
@@ -194,34 +248,67 @@ pub fn client(root: &Path) -> Result {
         }
     });
     let mut results = results.into_inner().unwrap();
-    results.sort_by_key(|o| scenarios.iter().position(|s| *s == o.scenario));
-    let passed = results.iter().filter(|o| o.passed).count();
-    println!("\n| scenario | checks passed | result |\n|---|---|---|");
-    for o in &results {
-        let why = expected
-            .iter()
-            .find(|(s, _)| *s == o.scenario)
-            .map(|(_, w)| w.as_str());
-        let result = match (o.passed, why) {
-            (true, _) => "passed".to_string(),
-            (false, Some(w)) => format!("expected failure ({w})"),
-            (false, None) => "FAILED".to_string(),
-        };
-        println!("| {} | {} | {} |", o.scenario, o.checks, result);
+    results.sort_by_key(|o| {
+        runs.iter()
+            .position(|(r, s, _)| *r == o.revision && *s == o.scenario)
+    });
+    let scored = |o: &Outcome| {
+        runs.iter()
+            .any(|(r, s, scored)| *r == o.revision && *s == o.scenario && *scored)
+    };
+    for revision in REVISIONS {
+        let mine: Vec<&Outcome> = results.iter().filter(|o| o.revision == revision).collect();
+        println!(
+            "\n### {revision} (mcpwb as a client)\n\n| scenario | checks passed | result |\n|---|---|---|"
+        );
+        for o in &mine {
+            let why = expected
+                .iter()
+                .find(|e| e.covers(o))
+                .map(|e| e.why.as_str());
+            let result = match (o.passed, why) {
+                (true, _) => "passed".to_string(),
+                (false, Some(w)) => format!("expected failure ({w})"),
+                (false, None) => "FAILED".to_string(),
+            };
+            let name = if scored(o) {
+                o.scenario.clone()
+            } else {
+                format!("{} (not scored)", o.scenario)
+            };
+            println!("| {name} | {} | {result} |", o.checks);
+        }
+        let counted: Vec<&&Outcome> = mine.iter().filter(|o| scored(o)).collect();
+        println!(
+            "\n{revision}: {}/{} required scenarios passed, {}/{} not scored passed",
+            counted.iter().filter(|o| o.passed).count(),
+            counted.len(),
+            mine.iter().filter(|o| !scored(o) && o.passed).count(),
+            mine.iter().filter(|o| !scored(o)).count(),
+        );
     }
-    println!(
-        "\n{passed}/{} scenarios passed (mcpwb as a client)",
-        results.len()
-    );
-    let unexpected: Vec<&str> = results
+    let label = |o: &Outcome| format!("{} {}", o.revision, o.scenario);
+    let unexpected: Vec<String> = results
         .iter()
-        .filter(|o| !o.passed && !expected.iter().any(|(s, _)| *s == o.scenario))
-        .map(|o| o.scenario.as_str())
+        .filter(|o| !o.passed && !expected.iter().any(|e| e.covers(o)))
+        .map(label)
         .collect();
-    let now_pass: Vec<&str> = results
+    let now_pass: Vec<String> = results
         .iter()
-        .filter(|o| o.passed && expected.iter().any(|(s, _)| *s == o.scenario))
-        .map(|o| o.scenario.as_str())
+        .filter(|o| o.passed && expected.iter().any(|e| e.covers(o)))
+        .map(label)
+        .collect();
+    // An entry that names nothing run is stale too.
+    let unmatched: Vec<String> = expected
+        .iter()
+        .filter(|e| !results.iter().any(|o| e.covers(o)))
+        .map(|e| {
+            format!(
+                "{} {}",
+                e.revision.as_deref().unwrap_or("(any)"),
+                e.scenario
+            )
+        })
         .collect();
     let mut problems = Vec::new();
     if !unexpected.is_empty() {
@@ -230,10 +317,10 @@ pub fn client(root: &Path) -> Result {
             unexpected.join(", ")
         ));
     }
-    if !now_pass.is_empty() {
+    if !now_pass.is_empty() || !unmatched.is_empty() {
         problems.push(format!(
-            "now pass, take them off tests/conformance/expected-failures.txt: {}",
-            now_pass.join(", ")
+            "stale entries in tests/conformance/expected-failures.txt (they pass, or name nothing run): {}",
+            [now_pass, unmatched].concat().join(", ")
         ));
     }
     if problems.is_empty() {

@@ -417,7 +417,8 @@ pub fn bench() -> Result {
     let root = root();
     let mut stages = Stages::default();
     let outcome = (|| {
-        // The connection core against bare rmcp, then the agent's own costs.
+        // The connection core against bare rmcp, the agent's own costs, the
+        // calls path, and what waiting on a task costs.
         stages.run("bench: core and agent", || {
             sh(cmd(
                 "cargo",
@@ -431,6 +432,8 @@ pub fn bench() -> Result {
                     "agent",
                     "--bench",
                     "calls",
+                    "--bench",
+                    "tasks",
                 ],
                 &root,
             ))

@@ -27,6 +27,7 @@ struct Task {
     created: String,
     updated: String,
     ttl: Option<u64>,
+    poll: u64,
     /// The call's result, or the JSON-RPC error it failed with.
     outcome: Option<Result<Value, Value>>,
 }
@@ -36,7 +37,7 @@ impl Task {
         json!({
             "taskId": self.id, "status": self.status, "statusMessage": self.message,
             "createdAt": self.created, "lastUpdatedAt": self.updated,
-            "ttl": self.ttl, "pollInterval": POLL_MS
+            "ttl": self.ttl, "pollInterval": self.poll
         })
     }
     fn terminal(&self) -> bool {
@@ -267,6 +268,10 @@ pub fn serve() -> std::io::Result<()> {
                             created: created.clone(),
                             updated: created,
                             ttl: asked["ttl"].as_u64(),
+                            poll: p["arguments"]["poll_ms"]
+                                .as_u64()
+                                .unwrap_or(POLL_MS)
+                                .clamp(10, 60_000),
                             outcome: None,
                         };
                         let json = task.json();

@@ -39,7 +39,8 @@ fn steps_schema() -> Value {
         "type": "object",
         "properties": {
             "steps": { "type": "integer", "minimum": 1, "maximum": 100, "default": 3, "description": "How many steps the work takes" },
-            "step_ms": { "type": "integer", "minimum": 0, "maximum": 60000, "default": 300, "description": "How long each step takes, in milliseconds" }
+            "step_ms": { "type": "integer", "minimum": 0, "maximum": 60000, "default": 300, "description": "How long each step takes, in milliseconds" },
+            "poll_ms": { "type": "integer", "minimum": 10, "maximum": 60000, "default": 100, "description": "The poll interval the task suggests, in milliseconds" }
         }
     })
 }
@@ -210,8 +211,13 @@ pub async fn call(
         tokio::time::sleep(Duration::from_millis(n * ms)).await;
         return Ok(text(format!("{name} done after {n} steps (not as a task)")).into());
     }
+    let poll = args
+        .get("poll_ms")
+        .and_then(Value::as_u64)
+        .unwrap_or(POLL_MS)
+        .clamp(10, 60_000);
     let options = TaskOptions::new()
-        .with_poll_interval_ms(POLL_MS)
+        .with_poll_interval_ms(poll)
         .with_status_message("starting");
     let seed = manager().spawn(options, move |task| Box::pin(work_owned(name, args, task)));
     Ok(CallToolResponse::Task(CreateTaskResult::new(seed)))
