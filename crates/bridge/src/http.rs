@@ -17,6 +17,15 @@ use tokio_util::sync::CancellationToken;
 
 use crate::Bridge;
 
+/// Put the kept upstream answers in their placeholders' place.
+async fn relay_answers(
+    axum::extract::State(relay): axum::extract::State<crate::relay::Relay>,
+    request: axum::extract::Request,
+    next: Next,
+) -> Response {
+    relay.patch_response(next.run(request).await).await
+}
+
 /// A new random token (32 bytes, base64url).
 pub fn new_token() -> String {
     use base64::Engine;
@@ -127,8 +136,15 @@ pub async fn serve(bridge: Bridge, port: u16, token: Option<String>) -> std::io:
     let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
     let addr = listener.local_addr()?;
     let stop = CancellationToken::new();
+    // Answers relayed as the upstream servers sent them (`relay.rs`).
+    let relay = crate::relay::Relay::default();
+    let relaying = relay.clone();
     let service = StreamableHttpService::new(
-        move || Ok(bridge.handler("http")),
+        move || {
+            let mut handler = bridge.handler("http");
+            handler.relay = Some(relaying.clone());
+            Ok(handler)
+        },
         LocalSessionManager::default().into(),
         StreamableHttpServerConfig::default()
             .with_cancellation_token(stop.child_token())
@@ -142,6 +158,7 @@ pub async fn serve(bridge: Bridge, port: u16, token: Option<String>) -> std::io:
     let router =
         axum::Router::new()
             .nest_service("/mcp", service)
+            .layer(middleware::from_fn_with_state(relay, relay_answers))
             .layer(middleware::from_fn_with_state(
                 Guard {
                     token: token.map(Into::into),

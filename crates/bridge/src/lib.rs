@@ -21,6 +21,7 @@ pub mod http;
 pub mod names;
 pub mod policy;
 pub mod raw;
+mod relay;
 mod rows;
 pub mod service;
 pub mod settings;
@@ -138,6 +139,7 @@ impl Bridge {
             bridge: self.clone(),
             transport,
             session: SESSIONS.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            relay: None,
         }
     }
 

@@ -2,7 +2,7 @@
 //! JSON in a `RawSlot` carried in the request's extensions, and `Raw` (the
 //! stdio session's service) sends it instead of rmcp's typed value, with
 //! `resultType` and cache hints added for 2026-07-28 callers and dropped for
-//! earlier ones. Over HTTP there is no slot: rmcp's typed value is sent.
+//! earlier ones. Over HTTP there is no slot: the relay (`relay.rs`) does it.
 //! `DirectCalls` is the stdio session's reading rule: a caller's
 //! `tools/call` is read straight into its type.
 
@@ -39,22 +39,22 @@ impl RawSlot {
                 *slot.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(v);
                 Ok(placeholder())
             }
-            None => {
-                // rmcp's types leave `resultType` out unless it is sent; a
-                // 2026-07-28 caller needs it (rmcp strips it for earlier ones).
-                let mut v = v;
-                if let Some(obj) = v.as_object_mut() {
-                    obj.entry("resultType")
-                        .or_insert_with(|| Value::String("complete".into()));
-                }
-                serde_json::from_value(v).map_err(|e| {
-                    ErrorData::internal_error(
-                        format!("the server's answer does not fit: {e}"),
-                        None,
-                    )
-                })
-            }
+            None => Self::typed(v),
         }
+    }
+
+    /// `v` as rmcp's type (what the type models is kept).
+    pub(crate) fn typed<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, ErrorData> {
+        // rmcp's types leave `resultType` out unless it is sent; a
+        // 2026-07-28 caller needs it (rmcp strips it for earlier ones).
+        let mut v = v;
+        if let Some(obj) = v.as_object_mut() {
+            obj.entry("resultType")
+                .or_insert_with(|| Value::String("complete".into()));
+        }
+        serde_json::from_value(v).map_err(|e| {
+            ErrorData::internal_error(format!("the server's answer does not fit: {e}"), None)
+        })
     }
 }
 

@@ -30,6 +30,39 @@ pub struct Handler {
     pub(crate) transport: &'static str,
     /// This session's number (a handler serves one session).
     pub(crate) session: u64,
+    /// Over HTTP: where answers are kept to be relayed as sent (`relay.rs`).
+    pub(crate) relay: Option<crate::relay::Relay>,
+}
+
+impl Handler {
+    /// Answer with the upstream JSON `v` as sent: through the stdio
+    /// session's slot, or the HTTP relay (a marked placeholder); else as
+    /// rmcp's type, which keeps what it models.
+    pub(crate) fn answer<T: serde::de::DeserializeOwned + serde::Serialize>(
+        &self,
+        ctx: &RequestContext<RoleServer>,
+        v: Value,
+        placeholder: impl FnOnce() -> T,
+    ) -> Result<T, ErrorData> {
+        if let (Some(relay), None) = (&self.relay, ctx.extensions.get::<RawSlot>()) {
+            let key = relay.keep(v);
+            let mut marked = serde_json::to_value(placeholder()).unwrap_or_default();
+            marked["_meta"][crate::relay::MARK] = Value::String(key.clone());
+            let typed = serde_json::from_value::<T>(marked).ok();
+            // Only where the type keeps `_meta` can the layer find it.
+            let kept_mark = typed.as_ref().is_some_and(|t| {
+                serde_json::to_value(t)
+                    .is_ok_and(|v| v["_meta"][crate::relay::MARK] == key.as_str())
+            });
+            match (typed, kept_mark) {
+                (Some(t), true) => return Ok(t),
+                _ => {
+                    return RawSlot::typed(relay.take(&key).unwrap_or_default());
+                }
+            }
+        }
+        RawSlot::answer(ctx, v, placeholder)
+    }
 }
 
 fn bad(message: impl Into<String>) -> ErrorData {
@@ -239,7 +272,7 @@ impl ServerHandler for Handler {
                 tool
             })
             .collect();
-        RawSlot::answer(&ctx, json!({ "tools": tools }), ListToolsResult::default)
+        self.answer(&ctx, json!({ "tools": tools }), ListToolsResult::default)
     }
 
     async fn call_tool(
@@ -297,7 +330,8 @@ impl ServerHandler for Handler {
                 );
                 let refused = json!({ "content": [{ "type": "text", "text": format!("refused: {why}") }], "isError": true });
                 self.record(&caller, Direction::Outgoing, &Row::result(&id, &refused));
-                return RawSlot::answer(&ctx, refused, || CallToolResult::success(vec![]))
+                return self
+                    .answer(&ctx, refused, || CallToolResult::success(vec![]))
                     .map(Into::into);
             }
         };
@@ -344,7 +378,7 @@ impl ServerHandler for Handler {
         match ran.outcome {
             Ok(out) => {
                 self.record(&caller, Direction::Outgoing, &Row::result(&id, &out.result));
-                RawSlot::answer(&ctx, out.result, || CallToolResult::success(vec![]))
+                self.answer(&ctx, out.result, || CallToolResult::success(vec![]))
                     .map(Into::into)
             }
             Err(e) => {
@@ -405,7 +439,7 @@ impl ServerHandler for Handler {
         ctx: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
         let out = self.listed(|c| c.resources, "uri");
-        RawSlot::answer(
+        self.answer(
             &ctx,
             json!({ "resources": out }),
             ListResourcesResult::default,
@@ -418,7 +452,7 @@ impl ServerHandler for Handler {
         ctx: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
         let out = self.listed(|c| c.resource_templates, "uriTemplate");
-        RawSlot::answer(
+        self.answer(
             &ctx,
             json!({ "resourceTemplates": out }),
             ListResourceTemplatesResult::default,
@@ -477,7 +511,7 @@ impl ServerHandler for Handler {
                 p
             })
             .collect();
-        RawSlot::answer(
+        self.answer(
             &ctx,
             json!({ "prompts": prompts }),
             ListPromptsResult::default,
@@ -569,6 +603,6 @@ impl ServerHandler for Handler {
             )
             .await
             .map_err(upstream)?;
-        RawSlot::answer(&ctx, out.result, CompleteResult::default)
+        self.answer(&ctx, out.result, CompleteResult::default)
     }
 }

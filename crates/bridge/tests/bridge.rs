@@ -61,6 +61,8 @@ fn calls(wb: &Workbench, dir: &std::path::Path) -> Calls {
 mod calls_path;
 #[path = "bridge/hostile.rs"]
 mod hostile;
+#[path = "bridge/relay.rs"]
+mod relay;
 
 async fn bridge(wb: &Workbench, policy: Policy) -> (Bridge, workbench_bridge::http::Listening) {
     let dir = tempfile::tempdir().unwrap();
