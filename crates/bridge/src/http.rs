@@ -155,17 +155,16 @@ pub async fn serve(bridge: Bridge, port: u16, token: Option<String>) -> std::io:
                 "localhost".to_string(),
             ]),
     );
-    let router =
-        axum::Router::new()
-            .nest_service("/mcp", service)
-            .layer(middleware::from_fn_with_state(relay, relay_answers))
-            .layer(middleware::from_fn_with_state(
-                Guard {
-                    token: token.map(Into::into),
-                    port: addr.port(),
-                },
-                guard,
-            ));
+    let router = axum::Router::new()
+        .nest_service("/mcp", service)
+        .layer(middleware::from_fn_with_state(relay, relay_answers))
+        .layer(middleware::from_fn_with_state(
+            Guard {
+                token: token.map(Into::into),
+                port: addr.port(),
+            },
+            guard,
+        ));
     let ct = stop.clone();
     let done = tokio::spawn(async move {
         let _ = axum::serve(listener, router)

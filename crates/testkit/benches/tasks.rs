@@ -56,8 +56,13 @@ async fn main() {
     println!("  baseline (the same servers connected, nothing running): {idle:.2}%");
     for (server, form) in [("ext", "2026-07-28 extension"), ("v2025", "2025-11-25")] {
         let args = json!({ "steps": 1, "step_ms": WAIT.as_millis() as u64, "poll_ms": POLL_MS });
-        let (used, out) =
-            share(wb.call_tool(server, "task_batch", args, CallOptions::default())).await;
+        let (used, out) = share(Box::pin(wb.call_tool(
+            server,
+            "task_batch",
+            args,
+            CallOptions::default(),
+        )))
+        .await;
         let out = out.unwrap();
         let polls = wb
             .traffic()

@@ -310,14 +310,13 @@ impl Workbench {
                 )));
             }
         };
-        if let Some(params) = self.as_2025_task(&handle, tool, &arguments, &options) {
-            return self
-                .request_with(server, "tools/call", Params::Custom(params), options)
-                .await;
-        }
-        let params =
-            rmcp::model::CallToolRequestParams::new(tool.to_string()).with_arguments(arguments);
-        self.request_with(server, "tools/call", Params::Tool(params), options)
+        let params = match self.as_2025_task(&handle, tool, &arguments, &options) {
+            Some(asked) => Params::Custom(asked),
+            None => Params::Tool(
+                rmcp::model::CallToolRequestParams::new(tool.to_string()).with_arguments(arguments),
+            ),
+        };
+        self.request_with(server, "tools/call", params, options)
             .await
     }
 
