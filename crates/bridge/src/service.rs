@@ -155,14 +155,10 @@ impl Handler {
                 "no resource {uri} here (resources/list names them)"
             ))
         })?;
+        // Either era upstream: resources/subscribe, or its listen stream.
         self.bridge
             .wb()
-            .request(
-                &server,
-                method,
-                json!({ "uri": own }),
-                CallOptions::default(),
-            )
+            .subscribe_resource(&server, &own, method == "resources/subscribe")
             .await
             .map_err(upstream)?;
         Ok(())

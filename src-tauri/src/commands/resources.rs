@@ -108,12 +108,11 @@ pub async fn subscribe_resource<R: Runtime>(
     uri: String,
     subscribe: bool,
 ) -> Result<(), ErrorInfo> {
-    let method = if subscribe {
-        "resources/subscribe"
-    } else {
-        "resources/unsubscribe"
-    };
-    ask(&state, &server, method, json!({ "uri": uri })).await?;
+    // Either era: resources/subscribe, or the server's listen stream (2026-07-28).
+    state
+        .workbench
+        .subscribe_resource(&server, &uri, subscribe)
+        .await?;
     Ok(())
 }
 

@@ -4,6 +4,7 @@
 
 mod calls;
 mod dev;
+mod listen;
 mod reload;
 mod rounds;
 mod tasks;
@@ -69,6 +70,8 @@ struct Inner {
     asks: crate::asks::Asks,
     /// The tasks calls became, per server, newest last (`tasks.rs`).
     tasks: tasks::Seen,
+    /// The resources subscribed to, per server (`listen.rs`).
+    listens: Arc<listen::Listens>,
     _refresher: DropGuard,
 }
 
@@ -122,6 +125,14 @@ impl Workbench {
             events.clone(),
             ct.clone(),
         ));
+        let listens = Arc::new(listen::Listens::default());
+        tokio::spawn(listen::follow(
+            servers.clone(),
+            events.clone(),
+            listens.clone(),
+            traffic.clone(),
+            ct.clone(),
+        ));
         Workbench {
             inner: Arc::new(Inner {
                 servers,
@@ -131,6 +142,7 @@ impl Workbench {
                 events,
                 asks,
                 tasks: tasks::Seen::default(),
+                listens,
                 _refresher: ct.drop_guard(),
             }),
         }

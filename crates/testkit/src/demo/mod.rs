@@ -10,6 +10,7 @@
 
 mod asking;
 mod catalog;
+mod listen;
 mod tasked;
 pub mod tools;
 
@@ -143,6 +144,9 @@ impl DemoServer {
             _ => {}
         }
         let peer = ctx.peer.clone();
+        let new_era = ctx
+            .protocol_version()
+            .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28);
         let out = match name {
             "echo" => {
                 let message = args["message"].as_str().ok_or_else(|| {
@@ -173,7 +177,7 @@ impl DemoServer {
             "long_task" => return self.long_task(&args, ctx).await,
             "toggle_extra_tool" => {
                 let now = !self.inner.extra_tool.fetch_xor(true, Ordering::SeqCst);
-                let _ = peer.notify_tool_list_changed().await;
+                listen::tools_changed(&peer, new_era).await;
                 text_result(
                     format!("{EXTRA_TOOL} is now {}", if now { "on" } else { "off" }),
                     false,
@@ -181,7 +185,7 @@ impl DemoServer {
             }
             "redefine_echo" => {
                 self.inner.echo_redefined.store(true, Ordering::SeqCst);
-                let _ = peer.notify_tool_list_changed().await;
+                listen::tools_changed(&peer, new_era).await;
                 text_result("echo's description changed", false)
             }
             EXTRA_TOOL if self.inner.extra_tool.load(Ordering::SeqCst) => {
@@ -189,12 +193,8 @@ impl DemoServer {
             }
             "increment_counter" => {
                 let value = self.inner.counter.fetch_add(1, Ordering::SeqCst) + 1;
-                if self.inner.subscriptions.lock().await.contains(COUNTER_URI) {
-                    let param = from_json::<ResourceUpdatedNotificationParam>(
-                        json!({ "uri": COUNTER_URI }),
-                    )?;
-                    let _ = peer.notify_resource_updated(param).await;
-                }
+                let subscribed = self.inner.subscriptions.lock().await.contains(COUNTER_URI);
+                listen::resource_updated(&peer, COUNTER_URI, subscribed).await;
                 text_result(value.to_string(), false)
             }
             "log" => {
@@ -394,6 +394,22 @@ impl ServerHandler for DemoServer {
                 Some(json!({ "uri": request.uri })),
             )),
         }
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        // All it asks for (rmcp keeps what the capabilities advertise).
+        Some(requested.clone())
+    }
+
+    async fn listen(&self, context: rmcp::service::SubscriptionContext) -> Result<(), McpError> {
+        let sink = context.sink().clone();
+        listen::add(sink.clone());
+        context.cancelled().await;
+        listen::remove(&sink);
+        Ok(())
     }
 
     async fn subscribe(

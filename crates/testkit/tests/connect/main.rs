@@ -10,6 +10,7 @@ mod catalog;
 mod eras;
 mod faults;
 mod hostile;
+mod listen;
 mod reload;
 mod rounds;
 mod signin_hostile;

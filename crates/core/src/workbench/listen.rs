@@ -1,0 +1,328 @@
+//! Following a server's changes in either era. A 2026-07-28 server tells of
+//! them only on a `subscriptions/listen` stream the client opens, naming
+//! what it wants: the lists that may change (as the server's capabilities
+//! say) and the resources subscribed to. One stream per Ready server, opened
+//! again with everything re-sent when it drops (no state survives on the
+//! server) or when the subscriptions change. Up to 2025-11-25 the server
+//! notifies by itself, and `resources/subscribe` is sent again for each
+//! subscription after a restart.
+//!
+//! What comes is published as the same events the 2025-11-25 session
+//! handler sends (`ListChanged`, `ResourceUpdated`).
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rmcp::model::{ServerNotification, SubscriptionFilter};
+use serde_json::{Value, json};
+use tokio::sync::{Notify, broadcast};
+use tokio_util::sync::CancellationToken;
+
+use super::{Servers, Workbench, read};
+use crate::connect::ServerState;
+use crate::error::{Error, Result};
+use crate::events::Event;
+use crate::traffic::TrafficLog;
+
+/// The first wait before a dropped stream is opened again (doubling to 30 s).
+const FIRST_RETRY: Duration = Duration::from_millis(250);
+const LAST_RETRY: Duration = Duration::from_secs(30);
+
+#[derive(Default)]
+struct Server {
+    uris: BTreeSet<String>,
+    changed: Arc<Notify>,
+}
+
+/// The resources subscribed to, per server (kept across restarts).
+#[derive(Default)]
+pub(super) struct Listens(Mutex<HashMap<String, Server>>);
+
+impl Listens {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Server>> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn set(&self, server: &str, uri: &str, on: bool) {
+        let mut all = self.lock();
+        let entry = all.entry(server.to_string()).or_default();
+        let changed = if on {
+            entry.uris.insert(uri.to_string())
+        } else {
+            entry.uris.remove(uri)
+        };
+        if changed {
+            entry.changed.notify_waiters();
+        }
+    }
+
+    fn uris(&self, server: &str) -> Vec<String> {
+        self.lock()
+            .get(server)
+            .map(|s| s.uris.iter().cloned().collect())
+            .unwrap_or_default()
+    }
+
+    fn changed(&self, server: &str) -> Arc<Notify> {
+        self.lock()
+            .entry(server.to_string())
+            .or_default()
+            .changed
+            .clone()
+    }
+}
+
+fn new_era(info: &crate::status::ServerInfo) -> bool {
+    info.protocol_version.as_str() >= "2026"
+}
+
+impl Workbench {
+    /// Subscribe to (or unsubscribe from) a resource's updates: on a
+    /// 2026-07-28 server through its listen stream, before that with
+    /// `resources/subscribe`. Kept across the server's restarts.
+    pub async fn subscribe_resource(&self, server: &str, uri: &str, on: bool) -> Result<()> {
+        let handle = self.server(server)?;
+        let info = handle.status().info.ok_or_else(|| Error::ServerNotReady {
+            server: server.to_string(),
+            state: "not connected".into(),
+        })?;
+        if on && info.capabilities["resources"]["subscribe"] != true {
+            return Err(Error::Refused(format!(
+                "{server} does not offer resource subscriptions (its capabilities.resources.subscribe is not true)"
+            )));
+        }
+        if !new_era(&info) {
+            let method = if on {
+                "resources/subscribe"
+            } else {
+                "resources/unsubscribe"
+            };
+            self.request(server, method, json!({ "uri": uri }), Default::default())
+                .await?;
+        }
+        self.inner.listens.set(server, uri, on);
+        Ok(())
+    }
+
+    /// The resources of `server` subscribed to.
+    pub fn subscriptions(&self, server: &str) -> Vec<String> {
+        self.inner.listens.uris(server)
+    }
+}
+
+/// What a stream to a server with these capabilities asks for.
+fn filter(caps: &Value, uris: Vec<String>) -> Option<SubscriptionFilter> {
+    let lists = |key: &str| (caps[key]["listChanged"] == true).then_some(true);
+    let uris = (caps["resources"]["subscribe"] == true && !uris.is_empty()).then_some(uris);
+    let wanted = json!({
+        "toolsListChanged": lists("tools"),
+        "promptsListChanged": lists("prompts"),
+        "resourcesListChanged": lists("resources"),
+        "resourceSubscriptions": uris,
+    });
+    let filter: SubscriptionFilter = serde_json::from_value(wanted).ok()?;
+    (filter != SubscriptionFilter::default()).then_some(filter)
+}
+
+fn publish(events: &broadcast::Sender<Event>, server: &str, notification: ServerNotification) {
+    let list = |list: &str| Event::ListChanged {
+        server: server.to_string(),
+        list: list.into(),
+    };
+    let event = match notification {
+        ServerNotification::ToolListChangedNotification(_) => list("tools"),
+        ServerNotification::PromptListChangedNotification(_) => list("prompts"),
+        ServerNotification::ResourceListChangedNotification(_) => list("resources"),
+        ServerNotification::ResourceUpdatedNotification(n) => Event::ResourceUpdated {
+            server: server.to_string(),
+            uri: n.params.uri,
+        },
+        _ => return,
+    };
+    let _ = events.send(event);
+}
+
+/// Keep each Ready server's changes followed (the workbench's lifetime).
+pub(super) async fn follow(
+    servers: Servers,
+    events: broadcast::Sender<Event>,
+    listens: Arc<Listens>,
+    traffic: TrafficLog,
+    ct: CancellationToken,
+) {
+    let mut rx = events.subscribe();
+    let mut streams: HashMap<String, CancellationToken> = HashMap::new();
+    let start = |s: &crate::connect::ServerHandle,
+                 streams: &mut HashMap<String, CancellationToken>| {
+        let (Some(peer), Some(info)) = (s.peer(), s.status().info) else {
+            return;
+        };
+        let name = s.name().to_string();
+        let stop = ct.child_token();
+        if let Some(old) = streams.insert(name.clone(), stop.clone()) {
+            old.cancel();
+        }
+        if new_era(&info) {
+            let (events, listens, traffic) = (events.clone(), listens.clone(), traffic.clone());
+            tokio::spawn(listen(
+                name,
+                peer,
+                info.capabilities,
+                listens,
+                events,
+                traffic,
+                stop,
+            ));
+        } else {
+            // No state survives a restart: the subscriptions are sent again.
+            for uri in listens.uris(&name) {
+                let peer = peer.clone();
+                tokio::spawn(async move {
+                    #[allow(deprecated)] // resources/subscribe: the 2025-11-25 way
+                    let _ = peer
+                        .subscribe(rmcp::model::SubscribeRequestParams::new(uri))
+                        .await;
+                });
+            }
+        }
+    };
+    for s in read(&servers).clone() {
+        if s.status().state == ServerState::Ready {
+            start(&s, &mut streams);
+        }
+    }
+    loop {
+        let event = tokio::select! {
+            _ = ct.cancelled() => return,
+            e = rx.recv() => e,
+        };
+        match event {
+            Ok(Event::Status { status }) => {
+                if let Some(old) = streams.remove(&status.name) {
+                    old.cancel();
+                }
+                if status.state == ServerState::Ready {
+                    let found = read(&servers)
+                        .iter()
+                        .find(|s| s.name() == status.name)
+                        .cloned();
+                    if let Some(s) = found {
+                        start(&s, &mut streams);
+                    }
+                }
+            }
+            Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
+            Err(_) => return,
+        }
+    }
+}
+
+/// One server's stream: opened, followed, opened again (with what is
+/// wanted now) when it drops or the subscriptions change, until `stop`.
+async fn listen(
+    server: String,
+    peer: rmcp::Peer<rmcp::RoleClient>,
+    caps: Value,
+    listens: Arc<Listens>,
+    events: broadcast::Sender<Event>,
+    traffic: TrafficLog,
+    stop: CancellationToken,
+) {
+    let mut retry = FIRST_RETRY;
+    let changed = listens.changed(&server);
+    loop {
+        let notified = changed.notified();
+        tokio::pin!(notified);
+        notified.as_mut().enable();
+        let Some(wanted) = filter(&caps, listens.uris(&server)) else {
+            // Nothing to follow until a subscription is made.
+            tokio::select! {
+                _ = &mut notified => continue,
+                _ = stop.cancelled() => return,
+            }
+        };
+        let opened = tokio::select! {
+            r = peer.listen(wanted) => r,
+            _ = stop.cancelled() => return,
+        };
+        let mut subscription = match opened {
+            Ok(s) => s,
+            Err(rmcp::ServiceError::McpError(e))
+                if e.code == rmcp::model::ErrorCode::METHOD_NOT_FOUND =>
+            {
+                traffic.record_note(
+                    &server,
+                    "the server does not answer subscriptions/listen: its list changes and resource updates are not followed",
+                );
+                return;
+            }
+            Err(e) => {
+                traffic.record_note(
+                    &server,
+                    &format!(
+                        "subscriptions/listen failed ({}); trying again in {:.1} s",
+                        crate::connect::error_chain(&e),
+                        retry.as_secs_f64()
+                    ),
+                );
+                tokio::select! {
+                    _ = tokio::time::sleep(retry) => {}
+                    _ = stop.cancelled() => return,
+                }
+                retry = (retry * 2).min(LAST_RETRY);
+                continue;
+            }
+        };
+        retry = FIRST_RETRY;
+        let again_now = loop {
+            tokio::select! {
+                next = subscription.next() => match next {
+                    Ok(Some(n)) => publish(&events, &server, n),
+                    // Ended by the server, or broken: open it again.
+                    Ok(None) | Err(_) => break false,
+                },
+                _ = &mut notified => {
+                    let _ = subscription.cancel().await;
+                    break true;
+                }
+                _ = stop.cancelled() => {
+                    let _ = subscription.cancel().await;
+                    return;
+                }
+            }
+        };
+        if !again_now {
+            traffic.record_note(
+                &server,
+                "the subscriptions/listen stream ended: opening it again",
+            );
+            tokio::select! {
+                _ = tokio::time::sleep(retry) => {}
+                _ = stop.cancelled() => return,
+            }
+            retry = (retry * 2).min(LAST_RETRY);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_stream_asks_only_for_what_the_server_offers() {
+        let caps = json!({ "tools": { "listChanged": true }, "prompts": { "listChanged": false }, "resources": { "subscribe": true } });
+        let f = filter(&caps, vec!["demo://counter".into()]).unwrap();
+        assert_eq!(f.tools_list_changed, Some(true));
+        assert_eq!(f.prompts_list_changed, None);
+        assert_eq!(f.resources_list_changed, None);
+        assert_eq!(
+            f.resource_subscriptions,
+            Some(vec!["demo://counter".to_string()])
+        );
+        // A server without subscribe gets no URIs; nothing wanted: no stream.
+        let none = json!({ "resources": {} });
+        assert!(filter(&none, vec!["x://y".into()]).is_none());
+    }
+}

@@ -1,0 +1,208 @@
+//! A server's changes followed in both eras: on a 2026-07-28 server through
+//! the `subscriptions/listen` stream the core keeps open (re-opened with its
+//! state after a restart or a change of subscriptions), up to 2025-11-25
+//! through its own notifications and `resources/subscribe` (sent again
+//! after a restart).
+
+use serde_json::Value;
+use workbench_core::events::Event;
+use workbench_core::traffic::Direction;
+use workbench_core::{CallOptions, Workbench};
+
+use super::*;
+
+const COUNTER: &str = workbench_testkit::demo::COUNTER_URI;
+
+async fn next_update(rx: &mut tokio::sync::broadcast::Receiver<Event>) -> String {
+    loop {
+        match tokio::time::timeout(Duration::from_secs(10), rx.recv()).await {
+            Ok(Ok(Event::ResourceUpdated { uri, .. })) => return uri,
+            Ok(Ok(_)) | Ok(Err(tokio::sync::broadcast::error::RecvError::Lagged(_))) => {}
+            other => panic!("no resource update came: {other:?}"),
+        }
+    }
+}
+
+fn sent(wb: &Workbench, server: &str, method: &str) -> Vec<Value> {
+    wb.traffic()
+        .entries(Some(server))
+        .iter()
+        .filter(|e| e.direction == Direction::Outgoing && e.method.as_deref() == Some(method))
+        .map(|e| serde_json::from_str(&e.body).unwrap())
+        .collect()
+}
+
+async fn bump(wb: &Workbench, server: &str) {
+    let out = wb
+        .call_tool(
+            server,
+            "increment_counter",
+            Value::Null,
+            CallOptions::default(),
+        )
+        .await;
+    if let Err(e) = out {
+        let log: Vec<String> = wb
+            .traffic()
+            .entries(Some(server))
+            .iter()
+            .rev()
+            .take(12)
+            .map(|e| {
+                format!(
+                    "{:?} {}",
+                    e.direction,
+                    e.body.chars().take(300).collect::<String>()
+                )
+            })
+            .collect();
+        panic!(
+            "{e}; stderr: {:?}; traffic: {log:#?}",
+            wb.traffic().last_stderr(server, 20)
+        );
+    }
+}
+
+async fn restart(wb: &Workbench, server: &str) {
+    let h = wb.server(server).unwrap();
+    h.restart().await;
+    h.wait_for(Duration::from_secs(5), |s| !is_ready(s)).await;
+    ready(wb, server).await;
+}
+
+async fn updates_arrive(wb: &Workbench, server: &str) {
+    let mut rx = wb.subscribe();
+    wb.subscribe_resource(server, COUNTER, true).await.unwrap();
+    // The stream (or the subscription) is in place before the change.
+    for _ in 0..100 {
+        bump(wb, server).await;
+        if let Ok(uri) =
+            tokio::time::timeout(Duration::from_millis(300), next_update(&mut rx)).await
+        {
+            assert_eq!(uri, COUNTER);
+            return;
+        }
+    }
+    panic!("{server}: no update of {COUNTER} after subscribing");
+}
+
+#[tokio::test]
+async fn a_2026_server_s_changes_come_on_the_listen_stream_and_it_is_reopened_with_its_state() {
+    let (wb, _dir) = start(&[stdio("new", &[])]).await;
+    ready(&wb, "new").await;
+    updates_arrive(&wb, "new").await;
+    let listens = sent(&wb, "new", "subscriptions/listen");
+    let last = &listens.last().unwrap()["params"]["notifications"];
+    assert_eq!(
+        last["resourceSubscriptions"],
+        serde_json::json!([COUNTER]),
+        "{last}"
+    );
+    assert_eq!(last["toolsListChanged"], true, "{last}");
+    assert!(
+        last.get("promptsListChanged").is_none(),
+        "the demo's prompts do not change: {last}"
+    );
+    assert!(
+        sent(&wb, "new", "resources/subscribe").is_empty(),
+        "2026-07-28 has no resources/subscribe"
+    );
+
+    // A list change on the stream refreshes the catalog.
+    wb.call_tool(
+        "new",
+        "toggle_extra_tool",
+        Value::Null,
+        CallOptions::default(),
+    )
+    .await
+    .unwrap();
+    let mut listed = false;
+    for _ in 0..100 {
+        listed = wb
+            .catalog()
+            .tool("new", workbench_testkit::demo::EXTRA_TOOL)
+            .is_some();
+        if listed {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(listed, "the tool list was read again after its change");
+
+    // Restarted: nothing survives on the server; the stream comes back with
+    // the subscription in it.
+    restart(&wb, "new").await;
+    let mut rx = wb.subscribe();
+    let mut again = false;
+    for _ in 0..100 {
+        bump(&wb, "new").await;
+        if tokio::time::timeout(Duration::from_millis(300), next_update(&mut rx))
+            .await
+            .is_ok()
+        {
+            again = true;
+            break;
+        }
+    }
+    assert!(again, "updates come again after the restart");
+
+    // Unsubscribed: the stream is opened again without it.
+    wb.subscribe_resource("new", COUNTER, false).await.unwrap();
+    let mut without = false;
+    for _ in 0..100 {
+        let listens = sent(&wb, "new", "subscriptions/listen");
+        without = listens.last().is_some_and(|l| {
+            l["params"]["notifications"]
+                .get("resourceSubscriptions")
+                .is_none()
+        });
+        if without {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(without, "the stream was opened again without the resource");
+    assert!(wb.subscriptions("new").is_empty());
+    wb.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_2025_server_is_subscribed_with_resources_subscribe_again_after_a_restart() {
+    let (wb, _dir) = start(&[stdio("old", &["--legacy"])]).await;
+    ready(&wb, "old").await;
+    updates_arrive(&wb, "old").await;
+    assert_eq!(sent(&wb, "old", "resources/subscribe").len(), 1);
+    assert!(sent(&wb, "old", "subscriptions/listen").is_empty());
+    restart(&wb, "old").await;
+    let mut resent = false;
+    for _ in 0..100 {
+        resent = sent(&wb, "old", "resources/subscribe").len() >= 2;
+        if resent {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(
+        resent,
+        "resources/subscribe was sent again after the restart"
+    );
+    // A server that does not offer subscriptions is told so, not asked.
+    let (plain, _d) = start(&[(
+        "bare".into(),
+        serde_json::json!({ "command": BIN, "args": ["--tasks-2025"] }),
+    )])
+    .await;
+    ready(&plain, "bare").await;
+    let e = plain
+        .subscribe_resource("bare", "x://y", true)
+        .await
+        .unwrap_err();
+    assert!(
+        e.to_string()
+            .contains("does not offer resource subscriptions"),
+        "{e}"
+    );
+    plain.shutdown().await;
+    wb.shutdown().await;
+}
