@@ -6,7 +6,8 @@
 //! on both: reported, not failed. What fails the run is a scenario that
 //! passes straight and fails through the bridge — something the bridge lost.
 //! The same for the reference "everything" server from npm, when set up.
-//! The bridge talks to both on 2025-11-25 (see below).
+//! The bridge talks to the demo server in its own era (2026-07-28) and to
+//! the everything server on 2025-11-25 (its era).
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
@@ -201,9 +202,8 @@ pub fn server(root: &Path) -> Result {
         mcpwb: &mcpwb,
     };
 
-    // The demo server. Upstream on 2025-11-25: resources/subscribe to a
-    // 2026-07-28 server needs subscriptions/listen, which the core does not
-    // speak yet.
+    // The demo server, upstream in its own era (2026-07-28: resource
+    // subscriptions go through the core's subscriptions/listen stream).
     let demo = bin.join("mcp-demo-server");
     let port_file = home.join("demo-addr");
     let mut straight = Command::new(&demo);
@@ -211,7 +211,7 @@ pub fn server(root: &Path) -> Result {
         .args(["--http", "127.0.0.1:0", "--name", "demo", "--port-file"])
         .arg(&port_file);
     let entry = format!(
-        r#"{{ "command": {:?}, "args": ["--name", "demo"], "protocolVersion": "2025-11-25" }}"#,
+        r#"{{ "command": {:?}, "args": ["--name", "demo"] }}"#,
         demo.display().to_string()
     );
     let addr = || {
