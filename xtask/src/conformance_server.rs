@@ -1,11 +1,12 @@
-//! `cargo xtask conformance --server`: the suite's server scenarios against
-//! the demo server straight and through the bridge (`mcpwb serve --http
-//! --no-token --only demo --bare`, the demo server behind it over stdio).
-//! The demo server's fixtures are its own (the suite's reference server is
-//! not in the npm package), so scenarios that need the suite's fixtures fail
-//! on both: reported, not failed. What fails the run is a scenario that
-//! passes straight and fails through the bridge — something the bridge lost.
-//! The same for the reference "everything" server from npm, when set up.
+//! `cargo xtask conformance --server`: the suite's server scenarios of each
+//! revision's requirement set (`--requirements`), against the demo server
+//! (`--conformance`: the fixtures the scenarios call) straight and through
+//! the bridge (`mcpwb serve --http --no-token --only demo --bare`, the demo
+//! server behind it over stdio). What fails the run: a required scenario the
+//! demo fails straight, and a scenario that passes straight and fails
+//! through the bridge — something the bridge lost. The reference
+//! "everything" server from npm (2025-11-25), when set up, through the
+//! bridge likewise.
 //! The bridge talks to the demo server in its own era (2026-07-28) and to
 //! the everything server on 2025-11-25 (its era).
 
@@ -33,10 +34,12 @@ struct Tools<'a> {
     mcpwb: &'a Path,
 }
 
-fn run_suite(node: &Path, suite: &Path, url: &str) -> Result<Rows> {
+/// The suite's server scenarios a revision requires (scored and not), at
+/// that revision, against `url`.
+fn run_suite(node: &Path, suite: &Path, url: &str, revision: &str) -> Result<Rows> {
     let out = Command::new(node)
         .arg(suite)
-        .args(["server", "--url", url])
+        .args(["server", "--url", url, "--requirements", revision])
         .env("NO_COLOR", "1")
         .output()
         .map_err(|e| format!("could not start the suite: {e}"))?;
@@ -80,7 +83,8 @@ fn compare(
     mut straight: Command,
     addr: impl Fn() -> Option<String>,
     entry: &str,
-) -> Result<(Rows, Rows)> {
+    revisions: &[&'static str],
+) -> Result<Vec<(&'static str, Rows, Rows)>> {
     let Tools { node, suite, mcpwb } = tools;
     let server = Killed(
         straight
@@ -142,45 +146,90 @@ fn compare(
         return Err("mcpwb serve --http did not say where it listens".into());
     }
     println!("{label} straight: {direct_url}   through the bridge: {bridge_url}");
-    // Both at once: two servers, two suites, nothing shared.
-    let (direct, bridged) = std::thread::scope(|s| {
-        let direct = s.spawn(|| run_suite(node, suite, &direct_url));
-        let bridged = run_suite(node, suite, &bridge_url);
-        (
-            direct
-                .join()
-                .unwrap_or_else(|_| Err("the suite's run panicked".into())),
-            bridged,
-        )
-    });
+    // Both at once: two servers, two suites, nothing shared; a revision
+    // after the other.
+    let mut out = Vec::new();
+    for revision in revisions {
+        let (direct, bridged) = std::thread::scope(|s| {
+            let direct = s.spawn(|| run_suite(node, suite, &direct_url, revision));
+            let bridged = run_suite(node, suite, &bridge_url, revision);
+            (
+                direct
+                    .join()
+                    .unwrap_or_else(|_| Err("the suite's run panicked".into())),
+                bridged,
+            )
+        });
+        out.push((*revision, direct?, bridged?));
+    }
     drop((server, bridge));
-    Ok((direct?, bridged?))
+    Ok(out)
 }
 
-/// Print the table; the scenarios that pass straight but not through the bridge.
-fn report(label: &str, direct: &Rows, bridged: &Rows) -> Vec<String> {
-    println!("\n| scenario | {label} straight | through the bridge |\n|---|---|---|");
-    let mut lost = Vec::new();
+/// Print a revision's table; what failed the run: a scenario that passes
+/// straight but not through the bridge, and (`own`: a server of ours) a
+/// scored scenario that fails straight.
+fn report(
+    label: &str,
+    revision: &str,
+    rows: (&Rows, &Rows),
+    scored: &[String],
+    own: bool,
+) -> Vec<String> {
+    let (direct, bridged) = rows;
+    println!(
+        "\n### {label} at {revision}\n\n| scenario | {label} straight | through the bridge |\n|---|---|---|"
+    );
+    let mut problems = Vec::new();
     let shown = |ok: bool, checks: &str| format!("{} {checks}", if ok { "pass" } else { "fail" });
     for (name, ok, checks) in direct {
         let through = bridged.iter().find(|(n, ..)| n == name);
         let b = through
             .map(|(_, o, c)| shown(*o, c))
             .unwrap_or_else(|| "not run".into());
-        println!("| {name} | {} | {b} |", shown(*ok, checks));
+        let counted = scored.contains(name);
+        let shown_name = if counted {
+            name.clone()
+        } else {
+            format!("{name} (not scored)")
+        };
+        println!("| {shown_name} | {} | {b} |", shown(*ok, checks));
         if *ok && !through.is_some_and(|(_, o, _)| *o) {
-            lost.push(format!("{label}: {name}"));
+            problems.push(format!(
+                "{label} {revision} {name}: passes straight, fails through the bridge"
+            ));
+        }
+        if own && counted && !ok {
+            problems.push(format!(
+                "{label} {revision} {name}: a required scenario fails straight"
+            ));
         }
     }
-    let count = |rows: &Rows| rows.iter().filter(|r| r.1).count();
+    let count = |rows: &Rows, scored_only: bool| {
+        rows.iter()
+            .filter(|r| r.1 && (!scored_only || scored.contains(&r.0)))
+            .count()
+    };
+    let required = direct.iter().filter(|r| scored.contains(&r.0)).count();
     println!(
-        "\n{label}: {}/{} server scenarios pass through the bridge; {}/{} straight",
-        count(bridged),
-        bridged.len(),
-        count(direct),
-        direct.len()
+        "\n{label} at {revision}: required {}/{required} straight, {}/{required} through the bridge; all run {}/{} straight, {}/{} through the bridge",
+        count(direct, true),
+        count(bridged, true),
+        count(direct, false),
+        direct.len(),
+        count(bridged, false),
+        bridged.len()
     );
-    lost
+    problems
+}
+
+/// The scenarios `revision` scores for servers.
+fn scored(dir: &Path, revision: &str) -> Result<Vec<String>> {
+    Ok(crate::conformance::required(dir, revision, "server")?
+        .into_iter()
+        .filter(|(_, scored)| *scored)
+        .map(|(name, _)| name)
+        .collect())
 }
 
 pub fn server(root: &Path) -> Result {
@@ -208,10 +257,17 @@ pub fn server(root: &Path) -> Result {
     let port_file = home.join("demo-addr");
     let mut straight = Command::new(&demo);
     straight
-        .args(["--http", "127.0.0.1:0", "--name", "demo", "--port-file"])
+        .args([
+            "--http",
+            "127.0.0.1:0",
+            "--name",
+            "demo",
+            "--conformance",
+            "--port-file",
+        ])
         .arg(&port_file);
     let entry = format!(
-        r#"{{ "command": {:?}, "args": ["--name", "demo"] }}"#,
+        r#"{{ "command": {:?}, "args": ["--name", "demo", "--conformance"] }}"#,
         demo.display().to_string()
     );
     let addr = || {
@@ -220,8 +276,11 @@ pub fn server(root: &Path) -> Result {
             .filter(|t| !t.trim().is_empty())
             .map(|t| format!("http://{}/mcp", t.trim()))
     };
-    let (d, b) = compare("demo", &home, &tools, straight, addr, &entry)?;
-    lost.extend(report("demo", &d, &b));
+    let revisions = crate::conformance::REVISIONS;
+    for (revision, d, b) in compare("demo", &home, &tools, straight, addr, &entry, &revisions)? {
+        let scored = scored(&dir, revision)?;
+        lost.extend(report("demo", revision, (&d, &b), &scored, true));
+    }
 
     // The reference "everything" server from npm (set up by cargo xtask test).
     let everything = target.join("third-party/node_modules/.bin/mcp-server-everything");
@@ -242,8 +301,19 @@ pub fn server(root: &Path) -> Result {
                 .ok()
                 .map(|_| url.clone())
         };
-        let (d, b) = compare("everything", &home, &tools, straight, addr, &entry)?;
-        lost.extend(report("everything", &d, &b));
+        let runs = compare(
+            "everything",
+            &home,
+            &tools,
+            straight,
+            addr,
+            &entry,
+            &["2025-11-25"],
+        )?;
+        for (revision, d, b) in runs {
+            let scored = scored(&dir, revision)?;
+            lost.extend(report("everything", revision, (&d, &b), &scored, false));
+        }
     } else {
         println!(
             "(the third-party everything server is not installed: cargo xtask test sets it up)"
@@ -253,9 +323,6 @@ pub fn server(root: &Path) -> Result {
     if lost.is_empty() {
         Ok(())
     } else {
-        Err(format!(
-            "pass straight but fail through the bridge: {}",
-            lost.join(", ")
-        ))
+        Err(lost.join("; "))
     }
 }

@@ -58,6 +58,10 @@ struct Args {
     /// the demo's task tools; rmcp speaks only the 2026-07-28 extension).
     #[arg(long, conflicts_with_all = ["http", "sse", "fault"])]
     tasks_2025: bool,
+    /// Also offer the fixtures the MCP conformance suite's server scenarios
+    /// call (test_simple_text, test://static-text, test_simple_prompt, ...).
+    #[arg(long)]
+    conformance: bool,
     /// Offer this many generated tools besides the real ones (scale tests).
     #[arg(long, default_value_t = 0)]
     tool_count: usize,
@@ -136,6 +140,7 @@ async fn serve(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         page_size: args.page_size,
         legacy: args.legacy,
         tool_count: args.tool_count,
+        conformance: args.conformance,
     };
     match args.fault {
         Some(Fault::FloodStderr) => {

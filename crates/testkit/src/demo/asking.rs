@@ -112,6 +112,19 @@ pub fn ask_in_rounds(
     params: Value,
     request: &CallToolRequestParams,
 ) -> Result<CallToolResponse, McpError> {
+    ask_in_rounds_with(tool, method, params, request, |answer| {
+        result_of(tool, answer)
+    })
+}
+
+/// [`ask_in_rounds`] with the result made from the answer by `result`.
+pub fn ask_in_rounds_with(
+    tool: &str,
+    method: &str,
+    params: Value,
+    request: &CallToolRequestParams,
+    result: impl FnOnce(&Value) -> Value,
+) -> Result<CallToolResponse, McpError> {
     if let Some(answer) = request.input_responses.as_ref().and_then(|r| r.get(KEY)) {
         if request.request_state.as_deref() != Some(tool) {
             return Err(McpError::invalid_params(
@@ -119,7 +132,7 @@ pub fn ask_in_rounds(
                 None,
             ));
         }
-        return Ok(from_json::<CallToolResult>(result_of(tool, answer))?.into());
+        return Ok(super::complete::<CallToolResult>(result(answer))?.into());
     }
     let input: InputRequest = from_json(json!({ "method": method, "params": params }))?;
     let requests: InputRequests = [(KEY.to_string(), input)].into_iter().collect();
@@ -138,5 +151,5 @@ pub fn busy_once(
     if new_era && request.request_state.as_deref() != Some("busy") {
         return Ok(InputRequiredResult::from_request_state("busy").into());
     }
-    Ok(from_json::<CallToolResult>(text_result("served after a retry", false))?.into())
+    Ok(super::complete::<CallToolResult>(text_result("served after a retry", false))?.into())
 }

@@ -10,7 +10,9 @@
 
 mod asking;
 mod catalog;
+mod conformance;
 mod listen;
+mod mrtr;
 mod tasked;
 pub mod tools;
 
@@ -45,6 +47,8 @@ pub struct DemoOptions {
     pub legacy: bool,
     /// This many generated tools on top of the real ones (scale tests).
     pub tool_count: usize,
+    /// Also the fixtures the conformance suite's server scenarios call.
+    pub conformance: bool,
 }
 
 /// One demo server session. Cheap to clone; clones share state.
@@ -67,6 +71,16 @@ fn from_json<T: DeserializeOwned>(value: Value) -> Result<T, McpError> {
     serde_json::from_value(value).map_err(|e| {
         McpError::internal_error(format!("demo server built a bad message: {e}"), None)
     })
+}
+
+/// A result built from its JSON, saying it is complete (2026-07-28 results
+/// must; rmcp takes `resultType` out again for earlier clients).
+fn complete<T: DeserializeOwned>(mut value: Value) -> Result<T, McpError> {
+    if let Some(obj) = value.as_object_mut() {
+        obj.entry("resultType")
+            .or_insert_with(|| Value::String("complete".into()));
+    }
+    from_json(value)
 }
 
 fn level_rank(level: &str) -> u8 {
@@ -311,12 +325,16 @@ impl ServerHandler for DemoServer {
             tool
         }));
         all.extend(tools::generated(self.inner.options.tool_count));
+        if self.inner.options.conformance {
+            all.extend(conformance::tools());
+            all.extend(mrtr::tools());
+        }
         let (items, next) = catalog::page(
             all,
             request.as_ref().and_then(|r| r.cursor.as_deref()),
             self.page_size(),
         );
-        from_json(json!({ "tools": items, "nextCursor": next }))
+        complete(json!({ "tools": items, "nextCursor": next }))
     }
 
     async fn call_tool(
@@ -345,7 +363,15 @@ impl ServerHandler for DemoServer {
                 return asking::ask_in_rounds(&request.name, method, params, &request);
             }
             let result = asking::ask_directly(&request.name, method, params, &ctx).await?;
-            return Ok(from_json::<CallToolResult>(result)?.into());
+            return Ok(complete::<CallToolResult>(result)?.into());
+        }
+        if self.inner.options.conformance {
+            if let Some(response) = mrtr::call(&request, &ctx) {
+                return response;
+            }
+            if let Some(response) = conformance::call(&request, &args, &ctx).await {
+                return response;
+            }
         }
         let result = self.call(&request.name, args, ctx).await?;
         if self.inner.options.fault == Some(Fault::DropSession)
@@ -353,7 +379,7 @@ impl ServerHandler for DemoServer {
         {
             crate::http::drop_session(session);
         }
-        Ok(from_json::<CallToolResult>(result)?.into())
+        Ok(complete::<CallToolResult>(result)?.into())
     }
 
     async fn list_resources(
@@ -361,12 +387,16 @@ impl ServerHandler for DemoServer {
         request: Option<PaginatedRequestParams>,
         _: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
+        let mut all = catalog::resources();
+        if self.inner.options.conformance {
+            all.extend(conformance::resources());
+        }
         let (items, next) = catalog::page(
-            catalog::resources(),
+            all,
             request.as_ref().and_then(|r| r.cursor.as_deref()),
             self.page_size(),
         );
-        from_json(json!({ "resources": items, "nextCursor": next }))
+        complete(json!({ "resources": items, "nextCursor": next }))
     }
 
     async fn list_resource_templates(
@@ -374,12 +404,16 @@ impl ServerHandler for DemoServer {
         request: Option<PaginatedRequestParams>,
         _: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, McpError> {
+        let mut all = catalog::resource_templates();
+        if self.inner.options.conformance {
+            all.extend(conformance::templates());
+        }
         let (items, next) = catalog::page(
-            catalog::resource_templates(),
+            all,
             request.as_ref().and_then(|r| r.cursor.as_deref()),
             self.page_size(),
         );
-        from_json(json!({ "resourceTemplates": items, "nextCursor": next }))
+        complete(json!({ "resourceTemplates": items, "nextCursor": next }))
     }
 
     async fn read_resource(
@@ -387,8 +421,16 @@ impl ServerHandler for DemoServer {
         request: ReadResourceRequestParams,
         _: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
-        match catalog::read(&request.uri, self.inner.counter.load(Ordering::SeqCst)) {
-            Some(result) => Ok(from_json::<ReadResourceResult>(result)?.into()),
+        let fixture = self
+            .inner
+            .options
+            .conformance
+            .then(|| conformance::read(&request.uri))
+            .flatten();
+        match fixture
+            .or_else(|| catalog::read(&request.uri, self.inner.counter.load(Ordering::SeqCst)))
+        {
+            Some(result) => Ok(complete::<ReadResourceResult>(result)?.into()),
             None => Err(McpError::resource_not_found(
                 format!("no resource at {}", request.uri),
                 Some(json!({ "uri": request.uri })),
@@ -435,12 +477,17 @@ impl ServerHandler for DemoServer {
         request: Option<PaginatedRequestParams>,
         _: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, McpError> {
+        let mut all = catalog::prompts();
+        if self.inner.options.conformance {
+            all.extend(conformance::prompts());
+            all.push(mrtr::prompt());
+        }
         let (items, next) = catalog::page(
-            catalog::prompts(),
+            all,
             request.as_ref().and_then(|r| r.cursor.as_deref()),
             self.page_size(),
         );
-        from_json(json!({ "prompts": items, "nextCursor": next }))
+        complete(json!({ "prompts": items, "nextCursor": next }))
     }
 
     async fn get_prompt(
@@ -449,8 +496,16 @@ impl ServerHandler for DemoServer {
         _: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, McpError> {
         let args = Value::Object(request.arguments.clone().unwrap_or_default());
+        if self.inner.options.conformance && request.name == mrtr::PROMPT {
+            return mrtr::get_prompt(&request);
+        }
+        if self.inner.options.conformance
+            && let Some(result) = conformance::get_prompt(&request.name, &args)
+        {
+            return Ok(complete::<GetPromptResult>(result)?.into());
+        }
         match catalog::get_prompt(&request.name, &args) {
-            Ok(result) => Ok(from_json::<GetPromptResult>(result)?.into()),
+            Ok(result) => Ok(complete::<GetPromptResult>(result)?.into()),
             Err(reason) => Err(McpError::invalid_params(reason, None)),
         }
     }
@@ -468,7 +523,7 @@ impl ServerHandler for DemoServer {
             &req["context"]["arguments"],
         );
         let total = values.len();
-        from_json(json!({ "completion": { "values": values, "total": total, "hasMore": false } }))
+        complete(json!({ "completion": { "values": values, "total": total, "hasMore": false } }))
     }
 
     async fn get_task(
