@@ -11,8 +11,7 @@ use std::sync::{Arc, Mutex};
 use rmcp::RoleServer;
 use rmcp::ServerHandler;
 use rmcp::model::{
-    ClientNotification, ClientRequest, CustomResult, ErrorData, ProtocolVersion, ServerConfig,
-    ServerResult,
+    ClientNotification, ClientRequest, CustomResult, ErrorData, ServerConfig, ServerResult,
 };
 use rmcp::service::{NotificationContext, RequestContext, Service};
 use serde_json::{Value, json};
@@ -78,11 +77,9 @@ impl Service<RoleServer> for Raw {
                 | ClientRequest::ListResourceTemplatesRequest(_)
                 | ClientRequest::ReadResourceRequest(_)
         );
-        let new_era = ctx
-            .protocol_version()
-            .or_else(|| ctx.meta.protocol_version())
-            .is_some_and(|v| v.as_str() >= ProtocolVersion::V_2026_07_28.as_str());
-        let typed = Service::handle_request(&self.0, request, ctx).await?;
+        let new_era = crate::service::caller_new_era(&ctx);
+        // Boxed: the handler's future is large (a call's whole path).
+        let typed = Box::pin(Service::handle_request(&self.0, request, ctx)).await?;
         let raw = slot.0.lock().unwrap_or_else(|e| e.into_inner()).take();
         Ok(match raw {
             Some(mut v) => {

@@ -78,10 +78,15 @@ impl Relay {
         };
         let placeholder = message["result"].take();
         if let Some(obj) = answer.as_object_mut() {
-            for field in ERA_FIELDS {
-                match placeholder.get(field) {
+            // A result that is not the final answer says so itself.
+            let unfinished = obj
+                .get("resultType")
+                .and_then(Value::as_str)
+                .is_some_and(|t| t != "complete");
+            for field in ERA_FIELDS.iter().skip(usize::from(unfinished)) {
+                match placeholder.get(*field) {
                     Some(v) => obj.insert(field.to_string(), v.clone()),
-                    None => obj.remove(field),
+                    None => obj.remove(*field),
                 };
             }
         }

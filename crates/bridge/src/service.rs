@@ -65,6 +65,42 @@ impl Handler {
     }
 }
 
+/// Whether the caller speaks 2026-07-28 (or later).
+pub(crate) fn caller_new_era(ctx: &RequestContext<RoleServer>) -> bool {
+    ctx.protocol_version()
+        .or_else(|| ctx.meta.protocol_version())
+        .is_some_and(|v| v.as_str() >= rmcp::model::ProtocolVersion::V_2026_07_28.as_str())
+}
+
+/// What the caller declared it answers, to be declared upstream in its
+/// place (and tasks, which the bridge follows itself for a caller without).
+fn caller_capabilities(ctx: &RequestContext<RoleServer>) -> Option<Value> {
+    let mut caps = serde_json::to_value(ctx.client_capabilities()?).ok()?;
+    if caps.is_object() {
+        caps["extensions"][rmcp::model::TASKS_EXTENSION_ID] = json!({});
+    }
+    Some(caps)
+}
+
+/// A caller's answers to an earlier `input_required`, to go upstream as
+/// they came (`inputResponses`, `requestState`).
+fn resume_of(
+    responses: Option<&rmcp::model::InputResponses>,
+    state: Option<String>,
+) -> Option<serde_json::Map<String, Value>> {
+    let mut out = serde_json::Map::new();
+    if let Some(r) = responses {
+        out.insert(
+            "inputResponses".into(),
+            serde_json::to_value(r).unwrap_or_default(),
+        );
+    }
+    if let Some(s) = state {
+        out.insert("requestState".into(), Value::String(s));
+    }
+    (!out.is_empty()).then_some(out)
+}
+
 fn bad(message: impl Into<String>) -> ErrorData {
     ErrorData::invalid_params(message.into(), None)
 }
@@ -101,8 +137,18 @@ fn unread(method: &str, params: Option<Value>) -> ErrorData {
     ))
 }
 
+/// An upstream failure for the caller: a server's own JSON-RPC error with
+/// its code and data as sent; anything else an internal error saying what.
 fn upstream(e: workbench_core::Error) -> ErrorData {
-    ErrorData::internal_error(e.to_string(), None)
+    match e {
+        workbench_core::Error::ServerError {
+            code,
+            message,
+            data,
+            ..
+        } => ErrorData::new(rmcp::model::ErrorCode(code), message, data.map(|d| *d)),
+        other => ErrorData::internal_error(other.to_string(), None),
+    }
 }
 
 impl Handler {
@@ -191,8 +237,20 @@ impl ServerHandler for Handler {
     async fn on_custom_request(
         &self,
         request: rmcp::model::CustomRequest,
-        _: RequestContext<RoleServer>,
+        ctx: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::CustomResult, ErrorData> {
+        // 2026-07-28 removed resources/subscribe (subscriptions/listen).
+        let removed = ["resources/subscribe", "resources/unsubscribe"];
+        if caller_new_era(&ctx) && removed.contains(&request.method.as_str()) {
+            return Err(ErrorData::new(
+                rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+                format!(
+                    "{}: not in protocol 2026-07-28 (subscriptions/listen replaces it)",
+                    request.method
+                ),
+                None,
+            ));
+        }
         Err(unread(&request.method, request.params))
     }
 
@@ -277,8 +335,17 @@ impl ServerHandler for Handler {
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let CallToolRequestParams {
-            name, arguments, ..
+            name,
+            arguments,
+            input_responses,
+            request_state,
+            ..
         } = request;
+        // A 2026-07-28 caller answers a server's input_required itself: it
+        // is handed on as sent, and the caller's next round goes upstream
+        // with its answers and the state echoed.
+        let new_era = caller_new_era(&ctx);
+        let resume = resume_of(input_responses.as_ref(), request_state);
         let qualified = name.to_string();
         let found = self
             .bridge
@@ -367,6 +434,9 @@ impl ServerHandler for Handler {
                 options: CallOptions {
                     cancel: Some(ctx.ct.clone()),
                     progress,
+                    pass_input: new_era,
+                    resume: resume.filter(|_| new_era),
+                    client_capabilities: caller_capabilities(&ctx),
                     ..CallOptions::default()
                 },
             })
@@ -487,7 +557,7 @@ impl ServerHandler for Handler {
                 }
             }
         }
-        RawSlot::answer::<ReadResourceResult>(&ctx, out.result, || ReadResourceResult::new(vec![]))
+        self.answer::<ReadResourceResult>(&ctx, out.result, || ReadResourceResult::new(vec![]))
             .map(Into::into)
     }
 
@@ -538,6 +608,17 @@ impl ServerHandler for Handler {
         if let Some(args) = &request.arguments {
             params["arguments"] = json!(args);
         }
+        let new_era = caller_new_era(&ctx);
+        if new_era
+            && let Some(resume) = resume_of(
+                request.input_responses.as_ref(),
+                request.request_state.clone(),
+            )
+        {
+            for (k, v) in resume {
+                params[k] = v;
+            }
+        }
         let out = self
             .bridge
             .wb()
@@ -547,12 +628,13 @@ impl ServerHandler for Handler {
                 params,
                 CallOptions {
                     cancel: Some(ctx.ct.clone()),
+                    pass_input: new_era,
                     ..CallOptions::default()
                 },
             )
             .await
             .map_err(upstream)?;
-        RawSlot::answer::<GetPromptResult>(&ctx, out.result, || GetPromptResult::new(vec![]))
+        self.answer::<GetPromptResult>(&ctx, out.result, || GetPromptResult::new(vec![]))
             .map(Into::into)
     }
 

@@ -117,6 +117,9 @@ pub enum Error {
         method: String,
         code: i32,
         message: String,
+        /// The error's `data`, as the server sent it (boxed: rare, and the
+        /// error travels in every call's `Result`).
+        data: Option<Box<serde_json::Value>>,
     },
     #[error("{server}: {method}: {message}")]
     Transport {

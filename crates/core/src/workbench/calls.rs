@@ -37,6 +37,17 @@ pub struct CallOptions {
     /// Return once the server made the task: the outcome is the task handle
     /// as sent, and the task is left to run (`mcpwb call --no-wait`).
     pub detach: bool,
+    /// Hand a server's `input_required` answer back as the outcome instead
+    /// of asking a person (a caller that answers it itself: the bridge's
+    /// 2026-07-28 callers).
+    pub pass_input: bool,
+    /// This call answers an earlier `input_required`: `inputResponses` and
+    /// the `requestState` to echo, added to the call's params as they are.
+    pub resume: Option<serde_json::Map<String, Value>>,
+    /// The capabilities declared for this call (2026-07-28 sends them with
+    /// each request): the bridge's caller's, so that a server asks only
+    /// what that caller can answer.
+    pub client_capabilities: Option<Value>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -196,7 +207,7 @@ impl Workbench {
         // progress watchers: one timer per call, and the progress that resets
         // it is looked up in the traffic log only when it fires.
         let request = peer
-            .send_cancellable_request(request, PeerRequestOptions::no_options())
+            .send_cancellable_request(request, request_options(options))
             .await
             .map_err(|e| map_error(server, method, e))?;
         let started = tokio::time::Instant::now();
@@ -310,9 +321,19 @@ impl Workbench {
                 )));
             }
         };
-        let params = match self.as_2025_task(&handle, tool, &arguments, &options) {
-            Some(asked) => Params::Custom(asked),
-            None => Params::Tool(
+        let params = match (
+            self.as_2025_task(&handle, tool, &arguments, &options),
+            &options.resume,
+        ) {
+            (Some(asked), _) => Params::Custom(asked),
+            (None, Some(resume)) => {
+                let mut params = json!({ "name": tool, "arguments": arguments });
+                for (k, v) in resume {
+                    params[k] = v.clone();
+                }
+                Params::Json(params)
+            }
+            (None, None) => Params::Tool(
                 rmcp::model::CallToolRequestParams::new(tool.to_string()).with_arguments(arguments),
             ),
         };
@@ -402,6 +423,19 @@ fn build_request(method: &str, params: &Params) -> Result<ClientRequest> {
     serde_json::from_value(message).map_err(bad)
 }
 
+/// rmcp's options for one request: the capabilities it declares, where the
+/// caller narrows them.
+fn request_options(options: &CallOptions) -> PeerRequestOptions {
+    let mut out = PeerRequestOptions::no_options();
+    if let Some(caps) = &options.client_capabilities {
+        out.meta = serde_json::from_value(json!({
+            "io.modelcontextprotocol/clientCapabilities": caps
+        }))
+        .ok();
+    }
+    out
+}
+
 /// Tell the server a request is abandoned (`notifications/cancelled`).
 async fn notify_cancelled(
     peer: &rmcp::Peer<rmcp::RoleClient>,
@@ -447,11 +481,12 @@ fn forward_progress(
 fn map_error(server: &str, method: &str, e: ServiceError) -> Error {
     let (server, method) = (server.to_string(), method.to_string());
     match e {
-        ServiceError::McpError(data) => Error::ServerError {
+        ServiceError::McpError(e) => Error::ServerError {
             server,
             method,
-            code: data.code.0,
-            message: data.message.to_string(),
+            code: e.code.0,
+            message: e.message.to_string(),
+            data: e.data.map(Box::new),
         },
         ServiceError::Timeout { timeout } => Error::Timeout {
             server,

@@ -24,6 +24,17 @@ pub const MAX_ROUNDS: usize = rmcp::model::DEFAULT_MRTR_MAX_ROUNDS;
 /// A request's final answer, and the task it ran as if it became one.
 pub(super) type Sent = (Value, Option<super::tasks::TaskState>);
 
+/// Whether an answer is `input_required` (typed, or kept as sent).
+fn asks_for_input(result: &ServerResult) -> bool {
+    match result {
+        ServerResult::InputRequiredResult(_) => true,
+        ServerResult::CustomResult(rmcp::model::CustomResult(v)) => {
+            v.get("resultType").and_then(Value::as_str) == Some("input_required")
+        }
+        _ => false,
+    }
+}
+
 /// A typed answer as JSON (a kept one as the server sent it).
 pub(super) fn result_json(result: ServerResult) -> Result<Value> {
     match result {
@@ -48,6 +59,9 @@ impl Workbench {
             let result = self
                 .send_once(handle, peer, method, &params, options)
                 .await?;
+            if options.pass_input && asks_for_input(&result) {
+                return Ok((result_json(result)?, None));
+            }
             let needed = match result {
                 ServerResult::InputRequiredResult(needed) => needed,
                 // As the server sent it (the stdio transport keeps call results).

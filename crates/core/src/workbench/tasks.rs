@@ -404,12 +404,14 @@ impl Workbench {
                 server,
                 code,
                 message,
+                data,
                 ..
             } => Error::ServerError {
                 server,
                 method: "tools/call".into(),
                 code,
                 message,
+                data,
             },
             other => other,
         })?;
@@ -456,6 +458,7 @@ fn outcome(server: &str, method: &str, state: &TaskState, detail: Value) -> Resu
                     .map(str::to_string)
                     .or_else(|| state.status_message.clone())
                     .unwrap_or_else(|| "the task failed".into()),
+                data: error.get("data").cloned().map(Box::new),
             })
         }
         _ => Err(cancelled(server, state)),
