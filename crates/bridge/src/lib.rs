@@ -19,12 +19,14 @@ pub mod attach;
 pub mod callers;
 pub mod http;
 pub mod names;
+mod passing;
 pub mod policy;
 pub mod raw;
 mod relay;
 mod rows;
 pub mod service;
 pub mod settings;
+mod tool_call;
 
 use std::sync::Arc;
 
@@ -67,6 +69,8 @@ struct Shared {
     /// The tools served, built once per change of the catalog or of a
     /// server's state (a call looks its tool up here, not in a fresh list).
     served: std::sync::RwLock<Option<Arc<Served>>>,
+    /// Tasks handed to callers as their servers made them.
+    tasks: passing::Tasks,
 }
 
 struct Served {
@@ -106,6 +110,7 @@ impl Bridge {
             callers: Callers::default(),
             stop: stop.clone(),
             served: std::sync::RwLock::default(),
+            tasks: passing::Tasks::default(),
         });
         tokio::spawn(watch_catalog(shared.clone()));
         tokio::spawn(watch_asks(shared.clone()));
@@ -122,6 +127,10 @@ impl Bridge {
 
     pub fn calls(&self) -> &Calls {
         &self.shared.calls
+    }
+
+    pub(crate) fn tasks(&self) -> &passing::Tasks {
+        &self.shared.tasks
     }
 
     pub fn callers(&self) -> &Callers {

@@ -77,7 +77,7 @@ impl Service<RoleServer> for Raw {
                 | ClientRequest::ListResourceTemplatesRequest(_)
                 | ClientRequest::ReadResourceRequest(_)
         );
-        let new_era = crate::service::caller_new_era(&ctx);
+        let new_era = crate::passing::caller_new_era(&ctx);
         // Boxed: the handler's future is large (a call's whole path).
         let typed = Box::pin(Service::handle_request(&self.0, request, ctx)).await?;
         let raw = slot.0.lock().unwrap_or_else(|e| e.into_inner()).take();

@@ -78,12 +78,13 @@ impl Relay {
         };
         let placeholder = message["result"].take();
         if let Some(obj) = answer.as_object_mut() {
-            // A result that is not the final answer says so itself.
+            // A result that is not the final answer (input required, a
+            // task: its `ttlMs` is the task's) says so itself.
             let unfinished = obj
                 .get("resultType")
                 .and_then(Value::as_str)
                 .is_some_and(|t| t != "complete");
-            for field in ERA_FIELDS.iter().skip(usize::from(unfinished)) {
+            for field in ERA_FIELDS.iter().filter(|_| !unfinished) {
                 match placeholder.get(*field) {
                     Some(v) => obj.insert(field.to_string(), v.clone()),
                     None => obj.remove(*field),

@@ -6,22 +6,22 @@
 //! answers go through rmcp's types (fields they do not model are dropped).
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams, CompleteResult,
-    ErrorData, GetPromptRequestParams, GetPromptResult, ListPromptsResult,
-    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    ProgressNotificationParam, ReadResourceRequestParams, ReadResourceResult, ServerConfig,
+    CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, ErrorData,
+    GetPromptRequestParams, GetPromptResult, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
+    ReadResourceResult, ServerConfig,
 };
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{RoleServer, ServerHandler};
 use serde_json::{Value, json};
-use workbench_calls::{Call, Link, Origin};
 use workbench_core::CallOptions;
 use workbench_core::traffic::Direction;
 
+use crate::Bridge;
 use crate::names::Names;
+use crate::passing::{caller_new_era, resume_of, upstream};
 use crate::raw::RawSlot;
 use crate::rows::Row;
-use crate::{Bridge, policy};
 
 /// One session's handler (cheap: the bridge is shared).
 #[derive(Clone)]
@@ -65,43 +65,7 @@ impl Handler {
     }
 }
 
-/// Whether the caller speaks 2026-07-28 (or later).
-pub(crate) fn caller_new_era(ctx: &RequestContext<RoleServer>) -> bool {
-    ctx.protocol_version()
-        .or_else(|| ctx.meta.protocol_version())
-        .is_some_and(|v| v.as_str() >= rmcp::model::ProtocolVersion::V_2026_07_28.as_str())
-}
-
-/// What the caller declared it answers, to be declared upstream in its
-/// place (and tasks, which the bridge follows itself for a caller without).
-fn caller_capabilities(ctx: &RequestContext<RoleServer>) -> Option<Value> {
-    let mut caps = serde_json::to_value(ctx.client_capabilities()?).ok()?;
-    if caps.is_object() {
-        caps["extensions"][rmcp::model::TASKS_EXTENSION_ID] = json!({});
-    }
-    Some(caps)
-}
-
-/// A caller's answers to an earlier `input_required`, to go upstream as
-/// they came (`inputResponses`, `requestState`).
-fn resume_of(
-    responses: Option<&rmcp::model::InputResponses>,
-    state: Option<String>,
-) -> Option<serde_json::Map<String, Value>> {
-    let mut out = serde_json::Map::new();
-    if let Some(r) = responses {
-        out.insert(
-            "inputResponses".into(),
-            serde_json::to_value(r).unwrap_or_default(),
-        );
-    }
-    if let Some(s) = state {
-        out.insert("requestState".into(), Value::String(s));
-    }
-    (!out.is_empty()).then_some(out)
-}
-
-fn bad(message: impl Into<String>) -> ErrorData {
+pub(crate) fn bad(message: impl Into<String>) -> ErrorData {
     ErrorData::invalid_params(message.into(), None)
 }
 
@@ -137,22 +101,8 @@ fn unread(method: &str, params: Option<Value>) -> ErrorData {
     ))
 }
 
-/// An upstream failure for the caller: a server's own JSON-RPC error with
-/// its code and data as sent; anything else an internal error saying what.
-fn upstream(e: workbench_core::Error) -> ErrorData {
-    match e {
-        workbench_core::Error::ServerError {
-            code,
-            message,
-            data,
-            ..
-        } => ErrorData::new(rmcp::model::ErrorCode(code), message, data.map(|d| *d)),
-        other => ErrorData::internal_error(other.to_string(), None),
-    }
-}
-
 impl Handler {
-    fn caller(&self, ctx: &RequestContext<RoleServer>) -> String {
+    pub(crate) fn caller(&self, ctx: &RequestContext<RoleServer>) -> String {
         let (name, _) = crate::callers::name_of(&ctx.peer);
         if ctx.peer.peer_info().is_none()
             && let Some(info) = ctx.client_info()
@@ -164,7 +114,7 @@ impl Handler {
 
     /// Record a caller's request or our answer in the traffic view, under
     /// `bridge ← CLIENT` (serialized from borrows: no copy of the JSON).
-    fn record(&self, caller: &str, direction: Direction, message: &Row<'_>) {
+    pub(crate) fn record(&self, caller: &str, direction: Direction, message: &Row<'_>) {
         if let Ok(bytes) = serde_json::to_vec(message) {
             self.bridge.wb().traffic().record_message(
                 &format!("{}{caller}", workbench_core::traffic::BRIDGE_ROWS),
@@ -262,7 +212,9 @@ impl ServerHandler for Handler {
                 "resources": { "listChanged": true, "subscribe": true },
                 "prompts": { "listChanged": true },
                 "completions": {},
-                "logging": {}
+                "logging": {},
+                // Tasks pass through to callers that declare them (`passing.rs`).
+                "extensions": { "io.modelcontextprotocol/tasks": {} }
             },
             "serverInfo": {
                 "name": "mcp-workbench-bridge",
@@ -334,125 +286,31 @@ impl ServerHandler for Handler {
         request: CallToolRequestParams,
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let CallToolRequestParams {
-            name,
-            arguments,
-            input_responses,
-            request_state,
-            ..
-        } = request;
-        // A 2026-07-28 caller answers a server's input_required itself: it
-        // is handed on as sent, and the caller's next round goes upstream
-        // with its answers and the state echoed.
-        let new_era = caller_new_era(&ctx);
-        let resume = resume_of(input_responses.as_ref(), request_state);
-        let qualified = name.to_string();
-        let found = self
-            .bridge
-            .tool(&qualified)
-            .ok_or_else(|| bad(format!("no tool {qualified} here (tools/list names them)")))?;
-        let tool = found.tool["name"].as_str().unwrap_or_default().to_string();
-        let server = found.server.clone();
-        let caller = self.caller(&ctx);
-        let arguments = Value::Object(arguments.unwrap_or_default());
-        self.bridge.callers().count(&caller);
-        let id = ctx.id.clone();
-        self.record(
-            &caller,
-            Direction::Incoming,
-            &Row::call(&id, &qualified, &arguments),
-        );
-        let decided = self
-            .bridge
-            .policy()
-            .decide(
-                self.bridge.calls(),
-                policy::Call {
-                    caller: &caller,
-                    server: &server,
-                    tool: &tool,
-                    qualified: &qualified,
-                    definition: &found.tool,
-                    arguments: &arguments,
-                },
-            )
-            .await;
-        let arguments = match decided {
-            Ok(edited) => edited.unwrap_or(arguments),
-            Err(why) => {
-                self.bridge.calls().refused(
-                    Origin::Bridge,
-                    &server,
-                    &tool,
-                    &arguments,
-                    Link {
-                        call_id: caller.clone(),
-                        ..Link::default()
-                    },
-                    &why,
-                );
-                let refused = json!({ "content": [{ "type": "text", "text": format!("refused: {why}") }], "isError": true });
-                self.record(&caller, Direction::Outgoing, &Row::result(&id, &refused));
-                return self
-                    .answer(&ctx, refused, || CallToolResult::success(vec![]))
-                    .map(Into::into);
-            }
-        };
-        // Progress the server reports goes on to the caller that asked for it.
-        let progress = ctx.meta.get_progress_token().map(|token| {
-            let (tx, mut rx) =
-                tokio::sync::mpsc::unbounded_channel::<(f64, Option<f64>, Option<String>)>();
-            let peer = ctx.peer.clone();
-            tokio::spawn(async move {
-                while let Some((progress, total, message)) = rx.recv().await {
-                    let mut p = ProgressNotificationParam::new(token.clone(), progress);
-                    p.total = total;
-                    p.message = message;
-                    if peer.notify_progress(p).await.is_err() {
-                        return;
-                    }
-                }
-            });
-            tx
-        });
-        let _calling = self.bridge.callers().calling(&server, ctx.peer.clone());
-        let ran = self
-            .bridge
-            .calls()
-            .run(Call {
-                origin: Origin::Bridge,
-                server: &server,
-                tool: &tool,
-                arguments,
-                definition: Some(&found.tool),
-                link: Link {
-                    call_id: caller.clone(),
-                    ..Link::default()
-                },
-                // A task upstream is followed to its end: the bridge's
-                // caller gets the final result.
-                options: CallOptions {
-                    cancel: Some(ctx.ct.clone()),
-                    progress,
-                    pass_input: new_era,
-                    resume: resume.filter(|_| new_era),
-                    client_capabilities: caller_capabilities(&ctx),
-                    ..CallOptions::default()
-                },
-            })
-            .await;
-        match ran.outcome {
-            Ok(out) => {
-                self.record(&caller, Direction::Outgoing, &Row::result(&id, &out.result));
-                self.answer(&ctx, out.result, || CallToolResult::success(vec![]))
-                    .map(Into::into)
-            }
-            Err(e) => {
-                let error = upstream(e);
-                self.record(&caller, Direction::Outgoing, &Row::error(&id, &error));
-                Err(error)
-            }
-        }
+        self.call(request, ctx).await
+    }
+
+    async fn get_task(
+        &self,
+        request: rmcp::model::GetTaskParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::GetTaskResult, ErrorData> {
+        self.pass_get_task(request, ctx).await
+    }
+
+    async fn update_task(
+        &self,
+        request: rmcp::model::UpdateTaskParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.pass_update_task(request, ctx).await
+    }
+
+    async fn cancel_task(
+        &self,
+        request: rmcp::model::CancelTaskParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        self.pass_cancel_task(request, ctx).await
     }
 
     async fn set_level(

@@ -63,6 +63,8 @@ mod calls_path;
 mod hostile;
 #[path = "bridge/relay.rs"]
 mod relay;
+#[path = "bridge/tasks.rs"]
+mod tasks;
 
 async fn bridge(wb: &Workbench, policy: Policy) -> (Bridge, workbench_bridge::http::Listening) {
     let dir = tempfile::tempdir().unwrap();

@@ -1,0 +1,151 @@
+//! A caller's tool call through the bridge: found by its bridge name,
+//! decided by the bridge's policy (through the one call path), made with
+//! the caller's progress, capabilities and cancellation, and answered as the
+//! server sent it (a task or input handed on to a caller that runs them).
+
+use rmcp::model::*;
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer};
+use serde_json::{Value, json};
+use workbench_calls::{Call, Link, Origin};
+use workbench_core::CallOptions;
+use workbench_core::traffic::Direction;
+
+use crate::passing::{caller_capabilities, caller_new_era, resume_of, upstream};
+use crate::policy;
+use crate::rows::Row;
+use crate::service::{Handler, bad};
+
+impl Handler {
+    pub(crate) async fn call(
+        &self,
+        request: CallToolRequestParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let CallToolRequestParams {
+            name,
+            arguments,
+            input_responses,
+            request_state,
+            ..
+        } = request;
+        // A 2026-07-28 caller answers a server's input_required itself: it
+        // is handed on as sent, and the caller's next round goes upstream
+        // with its answers and the state echoed.
+        let new_era = caller_new_era(&ctx);
+        let resume = resume_of(input_responses.as_ref(), request_state);
+        let qualified = name.to_string();
+        let found = self
+            .bridge
+            .tool(&qualified)
+            .ok_or_else(|| bad(format!("no tool {qualified} here (tools/list names them)")))?;
+        let tool = found.tool["name"].as_str().unwrap_or_default().to_string();
+        let server = found.server.clone();
+        let pass_tasks = crate::passing::passes_tasks(self, &ctx, &server);
+        let caller = self.caller(&ctx);
+        let arguments = Value::Object(arguments.unwrap_or_default());
+        self.bridge.callers().count(&caller);
+        let id = ctx.id.clone();
+        self.record(
+            &caller,
+            Direction::Incoming,
+            &Row::call(&id, &qualified, &arguments),
+        );
+        let decided = self
+            .bridge
+            .policy()
+            .decide(
+                self.bridge.calls(),
+                policy::Call {
+                    caller: &caller,
+                    server: &server,
+                    tool: &tool,
+                    qualified: &qualified,
+                    definition: &found.tool,
+                    arguments: &arguments,
+                },
+            )
+            .await;
+        let arguments = match decided {
+            Ok(edited) => edited.unwrap_or(arguments),
+            Err(why) => {
+                self.bridge.calls().refused(
+                    Origin::Bridge,
+                    &server,
+                    &tool,
+                    &arguments,
+                    Link {
+                        call_id: caller.clone(),
+                        ..Link::default()
+                    },
+                    &why,
+                );
+                let refused = json!({ "content": [{ "type": "text", "text": format!("refused: {why}") }], "isError": true });
+                self.record(&caller, Direction::Outgoing, &Row::result(&id, &refused));
+                return self
+                    .answer(&ctx, refused, || CallToolResult::success(vec![]))
+                    .map(Into::into);
+            }
+        };
+        // Progress the server reports goes on to the caller that asked for it.
+        let progress = ctx.meta.get_progress_token().map(|token| {
+            let (tx, mut rx) =
+                tokio::sync::mpsc::unbounded_channel::<(f64, Option<f64>, Option<String>)>();
+            let peer = ctx.peer.clone();
+            tokio::spawn(async move {
+                while let Some((progress, total, message)) = rx.recv().await {
+                    let mut p = ProgressNotificationParam::new(token.clone(), progress);
+                    p.total = total;
+                    p.message = message;
+                    if peer.notify_progress(p).await.is_err() {
+                        return;
+                    }
+                }
+            });
+            tx
+        });
+        let _calling = self.bridge.callers().calling(&server, ctx.peer.clone());
+        let ran = self
+            .bridge
+            .calls()
+            .run(Call {
+                origin: Origin::Bridge,
+                server: &server,
+                tool: &tool,
+                arguments,
+                definition: Some(&found.tool),
+                link: Link {
+                    call_id: caller.clone(),
+                    ..Link::default()
+                },
+                // A task upstream is followed to its end: the bridge's
+                // caller gets the final result.
+                options: CallOptions {
+                    cancel: Some(ctx.ct.clone()),
+                    progress,
+                    pass_input: new_era,
+                    resume: resume.filter(|_| new_era),
+                    client_capabilities: caller_capabilities(&ctx),
+                    // A caller that runs tasks itself gets the task.
+                    detach: pass_tasks,
+                    ..CallOptions::default()
+                },
+            })
+            .await;
+        match ran.outcome {
+            Ok(out) => {
+                if let (true, Some(task)) = (pass_tasks, &out.task) {
+                    self.bridge.tasks().note(&task.task_id, &server);
+                }
+                self.record(&caller, Direction::Outgoing, &Row::result(&id, &out.result));
+                self.answer(&ctx, out.result, || CallToolResult::success(vec![]))
+                    .map(Into::into)
+            }
+            Err(e) => {
+                let error = upstream(e);
+                self.record(&caller, Direction::Outgoing, &Row::error(&id, &error));
+                Err(error)
+            }
+        }
+    }
+}
