@@ -136,6 +136,37 @@ describe("tools", () => {
     }
   });
 
+  it("subscribes to a 2026-07-28 server's resource: its update comes on the listen stream", async () => {
+    const session = await driver.session(["--config", config]);
+    try {
+      await session.clickText("[role=tab]", "Resources");
+      const pick = (uri, server) =>
+        session.executeAsync(
+          "const [uri, server, done] = arguments; const row = Array.from(document.querySelectorAll(`.tool-row[data-uri='${uri}']`)).find((r) => r.querySelector('.tool-meta').innerText.startsWith(server)); if (row) row.click(); done(Boolean(row));",
+          [uri, server],
+        );
+      let picked = false;
+      for (let i = 0; i < 50 && !picked; i += 1) {
+        picked = await pick("demo://counter", "local");
+        if (!picked) await new Promise((r) => setTimeout(r, 200));
+      }
+      assert.ok(picked, "local's demo://counter is listed");
+      await session.clickText(".run-bar button", "Subscribe");
+      await session.waitForTexts(".tool-row.selected .badge", (t) => t.includes("subscribed"));
+      await session.clickText("[role=tab]", "Tools");
+      const search = await session.find("input[aria-label='Search tools']");
+      await session.replaceText(search, "increment_counter");
+      await session.click(await session.find(".tool-row[data-qualified='local__increment_counter']"));
+      await session.clickText(".run-bar button", "Run");
+      await session.waitForTexts(".result .block-text", (t) => t.length === 1);
+      await session.clickText("[role=tab]", "Resources");
+      await session.waitForTexts(".tool-row.selected .badge", (t) => t.includes("updated"));
+      await session.screenshot("resource-updated");
+    } finally {
+      await session.close();
+    }
+  });
+
   it("answers a server's elicitation in a form and the tool gets the answer", async () => {
     const session = await driver.session(["--config", config]);
     try {
