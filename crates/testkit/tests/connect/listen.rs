@@ -6,7 +6,6 @@
 
 use serde_json::Value;
 use workbench_core::events::Event;
-use workbench_core::traffic::Direction;
 use workbench_core::{CallOptions, Workbench};
 
 use super::*;
@@ -21,15 +20,6 @@ async fn next_update(rx: &mut tokio::sync::broadcast::Receiver<Event>) -> String
             other => panic!("no resource update came: {other:?}"),
         }
     }
-}
-
-fn sent(wb: &Workbench, server: &str, method: &str) -> Vec<Value> {
-    wb.traffic()
-        .entries(Some(server))
-        .iter()
-        .filter(|e| e.direction == Direction::Outgoing && e.method.as_deref() == Some(method))
-        .map(|e| serde_json::from_str(&e.body).unwrap())
-        .collect()
 }
 
 async fn bump(wb: &Workbench, server: &str) {

@@ -85,6 +85,19 @@ pub async fn ready(wb: &Workbench, name: &str) {
     );
 }
 
+/// The requests of `method` sent to `server`, as JSON.
+pub fn sent(wb: &Workbench, server: &str, method: &str) -> Vec<Value> {
+    wb.traffic()
+        .entries(Some(server))
+        .iter()
+        .filter(|e| {
+            e.direction == workbench_core::traffic::Direction::Outgoing
+                && e.method.as_deref() == Some(method)
+        })
+        .map(|e| serde_json::from_str(&e.body).unwrap())
+        .collect()
+}
+
 /// A demo server over HTTP on an ephemeral loopback port; killed on drop.
 pub struct HttpDemo {
     child: std::process::Child,

@@ -68,15 +68,6 @@ async fn call(
     (out, seen)
 }
 
-fn sent(wb: &Workbench, server: &str, method: &str) -> Vec<Value> {
-    wb.traffic()
-        .entries(Some(server))
-        .iter()
-        .filter(|e| e.direction == Direction::Outgoing && e.method.as_deref() == Some(method))
-        .map(|e| serde_json::from_str(&e.body).unwrap())
-        .collect()
-}
-
 fn statuses(seen: &[TaskState]) -> Vec<&str> {
     seen.iter().map(|s| s.status.as_str()).collect()
 }
