@@ -112,6 +112,13 @@ describe("tools", () => {
       const [lead] = await session.texts(".task-strip .task-strip-lead");
       assert.equal(lead, "Ran as a task");
       await session.screenshot("task-completed");
+      // History keeps the task the call ran as.
+      await session.clickText("[role=tab]", "History");
+      const rows = await session.waitForTexts(".history-row .history-tool", (t) => t.includes("local/task_approval"));
+      const all = await session.findAll(".history-row");
+      await session.click(all[rows.indexOf("local/task_approval")]);
+      await session.waitForTexts(".call-detail .task-strip .task-status", (t) => t.includes("completed"));
+      await session.clickText("[role=tab]", "Tools");
 
       // The 2025-11-25 form: a long task, cancelled from the panel.
       const search = await session.find("input[aria-label='Search tools']");

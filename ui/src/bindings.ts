@@ -627,6 +627,8 @@ export type CallRow_Deserialize = {
 	schema_violations: string[],
 	/**  Kept whatever the history's size cap (saved to a suite, pinned). */
 	saved: boolean,
+	/**  The task the call ran as (`taskId`, `status`, `form`, ...), if it became one. */
+	task?: Value | null,
 };
 
 /**  A call as recorded. */
@@ -649,6 +651,8 @@ export type CallRow_Serialize = {
 	schema_violations: string[],
 	/**  Kept whatever the history's size cap (saved to a suite, pinned). */
 	saved: boolean,
+	/**  The task the call ran as (`taskId`, `status`, `form`, ...), if it became one. */
+	task: Value | null,
 };
 
 /**  How a call ended. */

@@ -33,6 +33,7 @@ pub(crate) struct Finished {
     pub protocol: Option<String>,
     pub traffic: (u64, u64),
     pub schema_violations: Vec<String>,
+    pub task: Option<Value>,
 }
 
 enum Job {
@@ -178,6 +179,7 @@ fn to_row(secrets: &[String], mut call: Finished) -> NewCall {
         protocol: call.protocol,
         traffic: Some(call.traffic),
         schema_violations: call.schema_violations,
+        task: call.task.map(|t| t.to_string()),
     }
 }
 

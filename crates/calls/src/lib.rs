@@ -432,6 +432,11 @@ impl Calls {
                         .and_then(|h| h.protocol_version()),
                     traffic,
                     schema_violations: schema_violations.clone(),
+                    task: outcome
+                        .as_ref()
+                        .ok()
+                        .and_then(|o| o.task.as_ref())
+                        .and_then(|t| serde_json::to_value(t).ok()),
                 }),
                 history.clone(),
             )),
@@ -476,6 +481,7 @@ impl Calls {
                 protocol: None,
                 traffic: (now, now),
                 schema_violations: Vec::new(),
+                task: None,
             }));
         }
     }

@@ -159,6 +159,7 @@ fn big_call(i: usize, pad: &str) -> history::Finished {
         protocol: None,
         traffic: (0, 0),
         schema_violations: Vec::new(),
+        task: None,
     }
 }
 

@@ -80,6 +80,8 @@ pub struct NewCall {
     /// The traffic log's sequence numbers before and after the call.
     pub traffic: Option<(u64, u64)>,
     pub schema_violations: Vec<String>,
+    /// JSON text of the task the call ran as, if it became one.
+    pub task: Option<String>,
 }
 
 impl NewCall {
@@ -123,6 +125,8 @@ pub struct CallRow {
     pub schema_violations: Vec<String>,
     /// Kept whatever the history's size cap (saved to a suite, pinned).
     pub saved: bool,
+    /// The task the call ran as (`taskId`, `status`, `form`, ...), if it became one.
+    pub task: Option<Value>,
 }
 
 /// Which calls to list, newest first.
@@ -167,12 +171,13 @@ fn call_row(row: &Row<'_>) -> rusqlite::Result<CallRow> {
         traffic_to: row.get(14)?,
         schema_violations: serde_json::from_str(&violations).unwrap_or_default(),
         saved: row.get::<_, i64>(16)? != 0,
+        task: json(17)?,
     })
 }
 
 const CALL_COLUMNS: &str = "id, origin, session_id, call_id, server, tool, arguments, result, \
      error, status, duration_ms, started_at, protocol, traffic_from, traffic_to, \
-     schema_violations, saved";
+     schema_violations, saved, task";
 
 /// `%`, `_` and `\` taken literally in a LIKE pattern.
 fn like_pattern(text: &str) -> String {
@@ -198,8 +203,8 @@ impl Store {
             let mut stmt = tx.prepare_cached(
                 "INSERT INTO calls (origin, session_id, message_id, call_id, server, tool, arguments,
                    result, error, status, duration_ms, started_at, protocol, traffic_from, traffic_to,
-                   schema_violations, size)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
+                   schema_violations, size, task)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
             )?;
             for c in calls {
                 let size = c.size();
@@ -221,6 +226,7 @@ impl Store {
                     c.traffic.map(|t| t.1 as i64),
                     serde_json::to_string(&c.schema_violations)?,
                     size as i64,
+                    c.task,
                 ])?;
                 ids.push(tx.last_insert_rowid());
             }

@@ -64,6 +64,10 @@ const MIGRATIONS: &[&str] = &[
     ALTER TABLE calls ADD COLUMN saved INTEGER NOT NULL DEFAULT 0;
     ALTER TABLE calls ADD COLUMN size INTEGER NOT NULL DEFAULT 0;
     "#,
+    // 3: the task a call ran as (its id, last status, form), as JSON.
+    r#"
+    ALTER TABLE calls ADD COLUMN task TEXT;
+    "#,
 ];
 
 pub(crate) fn run(conn: &mut Connection) -> rusqlite::Result<()> {

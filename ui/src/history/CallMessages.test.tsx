@@ -23,6 +23,7 @@ const row = (over: Partial<CallRow> = {}): CallRow => ({
   traffic_from: 10,
   traffic_to: 12,
   schema_violations: [],
+  task: null,
   saved: false,
   ...over,
 });

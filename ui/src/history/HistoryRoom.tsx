@@ -9,6 +9,8 @@ import type { CallRow } from "../backendHistory";
 import type { Workbench } from "../shell/workbench";
 import type { RoomId } from "../shell/route";
 import { Badge, Button, EmptyState, Skeleton, type Tone } from "../design";
+import { TaskStrip } from "../tools/TaskStrip";
+import type { TaskState } from "../backendTasks";
 import { ResultView } from "../tools/ResultView";
 import { CallMessages } from "./CallMessages";
 import { CompareView } from "./CompareView";
@@ -229,6 +231,7 @@ function CallDetail({
           </Button>
         </div>
       </header>
+      {row.task != null && <TaskStrip task={row.task as unknown as TaskState} ended />}
       <h3>Arguments</h3>
       <pre className="json">{JSON.stringify(row.arguments, null, 2)}</pre>
       {row.error && (

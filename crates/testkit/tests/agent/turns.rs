@@ -148,6 +148,13 @@ async fn a_call_that_becomes_a_task_is_waited_for_with_its_status_on_the_card() 
         .collect();
     assert_eq!(statuses.first().map(String::as_str), Some("working"));
     assert_eq!(statuses.last().map(String::as_str), Some("completed"));
+    // The history keeps the task the call ran as.
+    let calls = b.agent.store().session_calls(&chat).unwrap();
+    let task = calls[0].task.as_ref().expect("the task is in the history");
+    assert_eq!(
+        (task["status"].as_str(), task["form"].as_str()),
+        (Some("completed"), Some("extension"))
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
