@@ -268,6 +268,12 @@ impl ServerHandler for Handler {
         _: Option<PaginatedRequestParams>,
         ctx: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        // A caller that does not run tasks gets a task's result from the
+        // bridge: to it no tool requires a task.
+        let runs_tasks = caller_new_era(&ctx)
+            && ctx
+                .client_capabilities()
+                .is_some_and(|c| c.supports_tasks());
         let tools: Vec<Value> = self
             .bridge
             .tools()
@@ -275,6 +281,9 @@ impl ServerHandler for Handler {
             .map(|t| {
                 let mut tool = t.tool.clone();
                 tool["name"] = Value::String(t.qualified.clone());
+                if !runs_tasks && let Some(obj) = tool.as_object_mut() {
+                    obj.remove("execution");
+                }
                 tool
             })
             .collect();

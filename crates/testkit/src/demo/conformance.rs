@@ -21,9 +21,37 @@ fn tool(name: &str, description: &str, properties: Value, required: &[&str]) -> 
     })
 }
 
+/// A tool whose input schema uses JSON Schema 2020-12 (`$defs` with an
+/// `$anchor`, `allOf`/`anyOf`, `if`/`then`/`else`): listed as written.
+fn schema_2020_12() -> Value {
+    json!({
+        "name": "json_schema_2020_12_tool",
+        "description": "Tool with JSON Schema 2020-12 features",
+        "inputSchema": {
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "$defs": { "address": { "$anchor": "addressDef", "type": "object",
+                "properties": { "street": { "type": "string" }, "city": { "type": "string" } } } },
+            "properties": {
+                "name": { "type": "string" },
+                "address": { "$ref": "#/$defs/address" },
+                "contactMethod": { "type": "string", "enum": ["phone", "email"] },
+                "phone": { "type": "string" },
+                "email": { "type": "string" }
+            },
+            "allOf": [{ "anyOf": [{ "required": ["phone"] }, { "required": ["email"] }] }],
+            "if": { "properties": { "contactMethod": { "const": "phone" } }, "required": ["contactMethod"] },
+            "then": { "required": ["phone"] },
+            "else": { "required": ["email"] },
+            "additionalProperties": false
+        }
+    })
+}
+
 pub fn tools() -> Vec<Value> {
     let none = || json!({});
     vec![
+        schema_2020_12(),
         tool("test_simple_text", "Returns simple text", none(), &[]),
         tool("test_image_content", "Returns an image", none(), &[]),
         tool("test_audio_content", "Returns audio", none(), &[]),
@@ -247,6 +275,7 @@ pub async fn call(
 async fn fixed(name: &str, ctx: &RequestContext<RoleServer>) -> Option<Value> {
     let pause = || tokio::time::sleep(Duration::from_millis(50));
     Some(match name {
+        "json_schema_2020_12_tool" => text_result("the arguments fit the schema", false),
         "test_simple_text" => {
             json!({ "content": [{ "type": "text", "text": "This is a simple text response for testing." }] })
         }

@@ -11,6 +11,7 @@
 mod asking;
 mod catalog;
 mod conformance;
+mod conformance_tasks;
 mod listen;
 mod mrtr;
 mod tasked;
@@ -328,6 +329,9 @@ impl ServerHandler for DemoServer {
         if self.inner.options.conformance {
             all.extend(conformance::tools());
             all.extend(mrtr::tools());
+            if new_era {
+                all.extend(conformance_tasks::tools());
+            }
         }
         let (items, next) = catalog::page(
             all,
@@ -367,6 +371,9 @@ impl ServerHandler for DemoServer {
         }
         if self.inner.options.conformance {
             if let Some(response) = mrtr::call(&request, &ctx) {
+                return response;
+            }
+            if let Some(response) = conformance_tasks::call(&request, &ctx) {
                 return response;
             }
             if let Some(response) = conformance::call(&request, &args, &ctx).await {
