@@ -48,7 +48,7 @@ fn schema_2020_12() -> Value {
     })
 }
 
-pub fn tools() -> Vec<Value> {
+fn tools() -> Vec<Value> {
     let none = || json!({});
     vec![
         schema_2020_12(),
@@ -175,6 +175,43 @@ fn elicited(answer: Result<Value, String>, lead: &str) -> Value {
     }
 }
 
+/// Every fixture tool (the tasks extension's on 2026-07-28 sessions).
+pub fn all_tools(new_era: bool) -> Vec<Value> {
+    let mut all = tools();
+    all.extend(super::mrtr::tools());
+    if new_era {
+        all.extend(super::conformance_tasks::tools());
+    }
+    all
+}
+
+/// Any fixture tool's answer, or None when the tool is none of them.
+pub async fn any(
+    request: &CallToolRequestParams,
+    args: &Value,
+    ctx: &RequestContext<RoleServer>,
+) -> Option<Result<CallToolResponse, McpError>> {
+    if let Some(response) = super::mrtr::call(request, ctx) {
+        return Some(response);
+    }
+    if let Some(response) = super::conformance_tasks::call(request, ctx) {
+        return Some(response);
+    }
+    call(request, args, ctx).await
+}
+
+/// A fixture prompt's answer, or None when the prompt is none of them.
+pub fn prompt(
+    request: &GetPromptRequestParams,
+    args: &Value,
+) -> Option<Result<GetPromptResponse, McpError>> {
+    if request.name == super::mrtr::PROMPT {
+        return Some(super::mrtr::get_prompt(request));
+    }
+    let result = get_prompt(&request.name, args)?;
+    Some(super::complete::<GetPromptResult>(result).map(Into::into))
+}
+
 /// What a fixture that asks the client sends: (method, params).
 fn asking(name: &str, args: &Value) -> Option<(&'static str, Value)> {
     Some(match name {
@@ -248,7 +285,7 @@ fn answered(name: &str, answer: Result<Value, String>) -> Value {
 /// A fixture tool's answer, or None when the tool is not one of them. One
 /// that asks the client sends its request itself up to 2025-11-25, and
 /// answers `input_required` from 2026-07-28 on (SEP-2322).
-pub async fn call(
+async fn call(
     request: &CallToolRequestParams,
     args: &Value,
     ctx: &RequestContext<RoleServer>,
@@ -346,6 +383,12 @@ pub fn read(uri: &str) -> Option<Value> {
 }
 
 pub fn prompts() -> Vec<Value> {
+    let mut all = fixed_prompts();
+    all.push(super::mrtr::prompt());
+    all
+}
+
+fn fixed_prompts() -> Vec<Value> {
     let arg = |name: &str, description: &str| json!({ "name": name, "description": description, "required": true });
     vec![
         json!({ "name": "test_simple_prompt", "description": "A simple prompt without arguments" }),
@@ -357,7 +400,7 @@ pub fn prompts() -> Vec<Value> {
     ]
 }
 
-pub fn get_prompt(name: &str, args: &Value) -> Option<Value> {
+fn get_prompt(name: &str, args: &Value) -> Option<Value> {
     let user = |content: Value| json!({ "role": "user", "content": content });
     let text = |t: String| json!({ "type": "text", "text": t });
     let s = |k: &str| args[k].as_str().unwrap_or_default().to_string();

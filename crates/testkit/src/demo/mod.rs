@@ -327,11 +327,7 @@ impl ServerHandler for DemoServer {
         }));
         all.extend(tools::generated(self.inner.options.tool_count));
         if self.inner.options.conformance {
-            all.extend(conformance::tools());
-            all.extend(mrtr::tools());
-            if new_era {
-                all.extend(conformance_tasks::tools());
-            }
+            all.extend(conformance::all_tools(new_era));
         }
         let (items, next) = catalog::page(
             all,
@@ -369,16 +365,10 @@ impl ServerHandler for DemoServer {
             let result = asking::ask_directly(&request.name, method, params, &ctx).await?;
             return Ok(complete::<CallToolResult>(result)?.into());
         }
-        if self.inner.options.conformance {
-            if let Some(response) = mrtr::call(&request, &ctx) {
-                return response;
-            }
-            if let Some(response) = conformance_tasks::call(&request, &ctx) {
-                return response;
-            }
-            if let Some(response) = conformance::call(&request, &args, &ctx).await {
-                return response;
-            }
+        if self.inner.options.conformance
+            && let Some(response) = conformance::any(&request, &args, &ctx).await
+        {
+            return response;
         }
         let result = self.call(&request.name, args, ctx).await?;
         if self.inner.options.fault == Some(Fault::DropSession)
@@ -487,7 +477,6 @@ impl ServerHandler for DemoServer {
         let mut all = catalog::prompts();
         if self.inner.options.conformance {
             all.extend(conformance::prompts());
-            all.push(mrtr::prompt());
         }
         let (items, next) = catalog::page(
             all,
@@ -503,13 +492,10 @@ impl ServerHandler for DemoServer {
         _: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, McpError> {
         let args = Value::Object(request.arguments.clone().unwrap_or_default());
-        if self.inner.options.conformance && request.name == mrtr::PROMPT {
-            return mrtr::get_prompt(&request);
-        }
         if self.inner.options.conformance
-            && let Some(result) = conformance::get_prompt(&request.name, &args)
+            && let Some(response) = conformance::prompt(&request, &args)
         {
-            return Ok(complete::<GetPromptResult>(result)?.into());
+            return response;
         }
         match catalog::get_prompt(&request.name, &args) {
             Ok(result) => Ok(complete::<GetPromptResult>(result)?.into()),

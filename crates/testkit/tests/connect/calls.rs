@@ -508,12 +508,6 @@ async fn streamable_http_traffic_keeps_the_bytes_the_server_sent() {
         .await
         .unwrap();
     assert_eq!(out.result["content"][0]["text"], "kept");
-    // The result as sent over HTTP too: a field no library models survives.
-    assert_eq!(
-        out.result["x-demo-trace"]["served_by"], "demo",
-        "{}",
-        out.result
-    );
     let entries = wb.traffic().entries(Some("json"));
     let answer = entries
         .iter()

@@ -42,3 +42,28 @@ async fn fields_no_library_models_reach_the_catalog_intact() {
     assert_eq!(out.result["content"][1]["type"], "hologram");
     wb.shutdown().await;
 }
+
+/// Over Streamable HTTP too: a call's result keeps a field no library
+/// models (the demo's JSON-response mode adds one to each result).
+#[tokio::test]
+async fn an_http_result_keeps_fields_no_library_models() {
+    let demo = http_demo(&["--json-response"]).await;
+    let (wb, _dir) = start(&[("web".into(), json!({ "type": "http", "url": demo.url }))]).await;
+    ready(&wb, "web").await;
+    let out = wb
+        .call_tool(
+            "web",
+            "echo",
+            json!({ "message": "kept" }),
+            Default::default(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(out.result["content"][0]["text"], "kept");
+    assert_eq!(
+        out.result["x-demo-trace"]["served_by"], "demo",
+        "{}",
+        out.result
+    );
+    wb.shutdown().await;
+}
