@@ -120,8 +120,19 @@ describe("tools", () => {
       await session.waitForTexts(".call-detail .task-strip .task-status", (t) => t.includes("completed"));
       await session.clickText("[role=tab]", "Tools");
 
-      // The 2025-11-25 form: a long task, cancelled from the panel.
+      // "Ask for a task" where it changes something: an optional tool of a
+      // 2025-11-25 server (a 2026-07-28 server chooses by itself).
       const search = await session.find("input[aria-label='Search tools']");
+      await session.replaceText(search, "task_report");
+      const switchOf = async (qualified) => {
+        await session.click(await session.find(`.tool-row[data-qualified='${qualified}']`));
+        await session.waitForTexts(".tool-panel h2 code", (t) => t.includes(qualified));
+        return (await session.texts(".run-bar .switch-row label")).some((l) => l.startsWith("Ask for a task"));
+      };
+      assert.equal(await switchOf("local__task_report"), false);
+      assert.equal(await switchOf("tasks25__task_report"), true);
+
+      // The 2025-11-25 form: a long task, cancelled from the panel.
       await session.replaceText(search, "task_batch");
       await session.click(await session.find(".tool-row[data-qualified='tasks25__task_batch']"));
       await session.clickText(".tool-panel .toolbar button", "JSON");

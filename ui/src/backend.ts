@@ -38,7 +38,7 @@ import { tauriHistoryBackend, type HistoryBackend } from "./backendHistory";
 import { tauriDoctorBackend, type DoctorBackend } from "./backendDoctor";
 import { tauriTasksBackend, type TasksBackend, type TaskState } from "./backendTasks";
 
-export type { LifeEvent };
+export type { LifeEvent, ServerStatus };
 export type { AuthRun, AuthStatus, AuthTimeline, BridgeStatus, FoundConfig, Merged, NeededInput, Scope, TrustRequest };
 export type { CallProgress, ConfigText, PendingAsk, PromptRow, ResourceRow, ServerEdit, ToolCallResult, ToolRow, TrafficEntry, TrafficPage, TrafficQuery, TrialReport };
 

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from "react";
 import { Braces, Play, RotateCcw, Save, Square, Terminal } from "lucide-react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { ToolPolicy } from "../bindings";
-import { BackendError, type Backend, type CallProgress, type ToolCallResult, type ToolRow } from "../backend";
+import { BackendError, type Backend, type CallProgress, type ServerStatus, type ToolCallResult, type ToolRow } from "../backend";
 import { Badge, Button, Disclosure, Segmented, Switch, useToast } from "../design";
 import { sameResult, useRerunOnReload, useRerunSetting } from "./rerun";
 import { annotationList } from "./annotations";
@@ -69,6 +69,12 @@ export function ToolPanel({
   const [task, setTask] = useState<TaskState | null>(null);
   const taskSupport = (tool.execution as { taskSupport?: unknown } | undefined)?.taskSupport;
   const [asTask, setAsTask] = useState(false);
+  // The statuses the window keeps (read from its cache, not fetched here).
+  const statuses = useQuery<ServerStatus[]>({ queryKey: ["statuses"], queryFn: () => backend.serverStatuses(), enabled: false });
+  const era = statuses.data?.find((s) => s.name === row.server)?.info?.protocol_version ?? "";
+  // Only a 2025-11-25 server runs an optional tool as a task when asked; a
+  // 2026-07-28 one chooses by itself (the workbench declares tasks).
+  const canAskTask = taskSupport === "optional" && era !== "" && era < "2026";
   const [elapsed, setElapsed] = useState(0);
   const [latest, setLatest] = useState<Run | null>(null);
   const [saving, setSaving] = useState<Saving | null>(null);
@@ -128,7 +134,7 @@ export function ToolPanel({
     setTask(null);
     setElapsed(0);
     const call = backend.callTool(row.server, String(tool.name ?? ""), withArgs ?? {}, (p) => setProgress(p), {
-      asTask: asTask && taskSupport === "optional",
+      asTask: asTask && canAskTask,
       onTask: (t) => {
         if (mounted.current) setTask(t);
       },
@@ -325,7 +331,7 @@ export function ToolPanel({
           </span>
         )}
         <span className="run-bar-spacer" />
-        {taskSupport === "optional" && <Switch label="Ask for a task" checked={asTask} onChange={setAsTask} />}
+        {canAskTask && <Switch label="Ask for a task" checked={asTask} onChange={setAsTask} />}
         <Switch label="Re-run on reload" checked={rerun} onChange={setRerun} />
         <Button variant="ghost" size="sm" icon={Terminal} onClick={() => void copy("mcpwb command", asCommand(row, args, files))}>
           Copy as mcpwb
