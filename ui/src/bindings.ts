@@ -94,7 +94,7 @@ export const commands = {
 	/**  The roots a server sees (`roots/list`), e.g. `[{"uri": "file:///src", "name": "src"}]`. */
 	setRoots: (server: string, roots: Value[]) => typedError<null, ErrorInfo>(__TAURI_INVOKE("set_roots", { server, roots })),
 	getRoots: (server: string) => typedError<Value[], ErrorInfo>(__TAURI_INVOKE("get_roots", { server })),
-	/**  Ask a server to send log messages at `level` and above (`logging/setLevel`). */
+	/**  Ask a server to send log messages at `level` and above. */
 	setLogLevel: (server: string, level: string) => typedError<null, ErrorInfo>(__TAURI_INVOKE("set_log_level", { server, level })),
 	listResources: () => typedError<ResourceRow[], ErrorInfo>(__TAURI_INVOKE("list_resources")),
 	listPrompts: () => typedError<PromptRow[], ErrorInfo>(__TAURI_INVOKE("list_prompts")),

@@ -2,8 +2,8 @@
 //! each server, and its logging level.
 
 use tauri::{Runtime, State};
+use workbench_core::ErrorInfo;
 use workbench_core::asks::{Answer, PendingAsk};
-use workbench_core::{CallOptions, ErrorInfo};
 
 use crate::state::AppState;
 
@@ -94,7 +94,7 @@ pub async fn get_roots<R: Runtime>(
     Ok(state.workbench.asks().roots(&server))
 }
 
-/// Ask a server to send log messages at `level` and above (`logging/setLevel`).
+/// Ask a server to send log messages at `level` and above.
 #[tauri::command]
 #[specta::specta]
 pub async fn set_log_level<R: Runtime>(
@@ -103,14 +103,7 @@ pub async fn set_log_level<R: Runtime>(
     server: String,
     level: String,
 ) -> Result<(), ErrorInfo> {
-    state
-        .workbench
-        .request(
-            &server,
-            "logging/setLevel",
-            serde_json::json!({ "level": level }),
-            CallOptions::default(),
-        )
-        .await?;
+    // Either era: logging/setLevel, or the level in each request's _meta.
+    state.workbench.set_log_level(&server, &level).await?;
     Ok(())
 }

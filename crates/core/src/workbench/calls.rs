@@ -207,7 +207,7 @@ impl Workbench {
         // progress watchers: one timer per call, and the progress that resets
         // it is looked up in the traffic log only when it fires.
         let request = peer
-            .send_cancellable_request(request, request_options(options))
+            .send_cancellable_request(request, self.request_options(handle, options))
             .await
             .map_err(|e| map_error(server, method, e))?;
         let started = tokio::time::Instant::now();
@@ -423,17 +423,39 @@ fn build_request(method: &str, params: &Params) -> Result<ClientRequest> {
     serde_json::from_value(message).map_err(bad)
 }
 
-/// rmcp's options for one request: the capabilities it declares, where the
-/// caller narrows them.
-fn request_options(options: &CallOptions) -> PeerRequestOptions {
-    let mut out = PeerRequestOptions::no_options();
-    if let Some(caps) = &options.client_capabilities {
-        out.meta = serde_json::from_value(json!({
-            "io.modelcontextprotocol/clientCapabilities": caps
-        }))
-        .ok();
+impl Workbench {
+    /// rmcp's options for one request: what its `_meta` adds — the
+    /// capabilities it declares where the caller narrows them, and on a
+    /// 2026-07-28 server the log level asked for.
+    fn request_options(
+        &self,
+        handle: &crate::connect::ServerHandle,
+        options: &CallOptions,
+    ) -> PeerRequestOptions {
+        let mut out = PeerRequestOptions::no_options();
+        let mut meta = serde_json::Map::new();
+        if let Some(caps) = &options.client_capabilities {
+            meta.insert(
+                "io.modelcontextprotocol/clientCapabilities".into(),
+                caps.clone(),
+            );
+        }
+        let level = self.inner.listens.log_level(handle.name());
+        if let Some(level) = level
+            && handle
+                .protocol_version()
+                .is_some_and(|v| v.as_str() >= "2026")
+        {
+            meta.insert(
+                "io.modelcontextprotocol/logLevel".into(),
+                Value::String(level),
+            );
+        }
+        if !meta.is_empty() {
+            out.meta = serde_json::from_value(Value::Object(meta)).ok();
+        }
+        out
     }
-    out
 }
 
 /// Tell the server a request is abandoned (`notifications/cancelled`).

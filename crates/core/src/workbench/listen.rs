@@ -33,6 +33,9 @@ const LAST_RETRY: Duration = Duration::from_secs(30);
 struct Server {
     uris: BTreeSet<String>,
     changed: Arc<Notify>,
+    /// The lowest level of log messages asked for (2026-07-28 sends it in
+    /// each request's `_meta`; earlier eras once, with `logging/setLevel`).
+    log_level: Option<String>,
 }
 
 /// The resources subscribed to, per server (kept across restarts).
@@ -55,6 +58,10 @@ impl Listens {
         if changed {
             entry.changed.notify_waiters();
         }
+    }
+
+    pub(super) fn log_level(&self, server: &str) -> Option<String> {
+        self.lock().get(server).and_then(|s| s.log_level.clone())
     }
 
     fn uris(&self, server: &str) -> Vec<String> {
@@ -102,6 +109,30 @@ impl Workbench {
                 .await?;
         }
         self.inner.listens.set(server, uri, on);
+        Ok(())
+    }
+
+    /// Ask `server` for log messages at `level` and above: with
+    /// `logging/setLevel` up to 2025-11-25; from 2026-07-28 on, in each
+    /// request's `_meta` from now on. Kept across the server's restarts.
+    pub async fn set_log_level(&self, server: &str, level: &str) -> Result<()> {
+        let handle = self.server(server)?;
+        let legacy = handle.status().info.is_some_and(|i| !new_era(&i));
+        if legacy {
+            self.request(
+                server,
+                "logging/setLevel",
+                json!({ "level": level }),
+                Default::default(),
+            )
+            .await?;
+        }
+        self.inner
+            .listens
+            .lock()
+            .entry(server.to_string())
+            .or_default()
+            .log_level = Some(level.to_string());
         Ok(())
     }
 

@@ -196,3 +196,34 @@ async fn a_2025_server_is_subscribed_with_resources_subscribe_again_after_a_rest
     plain.shutdown().await;
     wb.shutdown().await;
 }
+
+/// The log level asked for: `logging/setLevel` up to 2025-11-25; from
+/// 2026-07-28 on, in each request's `_meta` (there is no setLevel).
+#[tokio::test]
+async fn a_log_level_goes_with_each_request_to_a_2026_server_and_once_to_a_2025_one() {
+    let (wb, _dir) = start(&[stdio("new", &[]), stdio("old", &["--legacy"])]).await;
+    ready(&wb, "new").await;
+    ready(&wb, "old").await;
+    wb.set_log_level("new", "warning").await.unwrap();
+    wb.set_log_level("old", "warning").await.unwrap();
+    assert!(sent(&wb, "new", "logging/setLevel").is_empty());
+    assert_eq!(
+        sent(&wb, "old", "logging/setLevel")[0]["params"]["level"],
+        "warning"
+    );
+    bump(&wb, "new").await;
+    let call = sent(&wb, "new", "tools/call").pop().unwrap();
+    assert_eq!(
+        call["params"]["_meta"]["io.modelcontextprotocol/logLevel"], "warning",
+        "{call}"
+    );
+    bump(&wb, "old").await;
+    let call = sent(&wb, "old", "tools/call").pop().unwrap();
+    assert!(
+        call["params"]["_meta"]
+            .get("io.modelcontextprotocol/logLevel")
+            .is_none(),
+        "{call}"
+    );
+    wb.shutdown().await;
+}
