@@ -4,7 +4,9 @@
 //! the bridge (`mcpwb serve --http --no-token --only demo --bare`, the demo
 //! server behind it over stdio). What fails the run: a required scenario the
 //! demo fails straight, and a scenario that passes straight and fails
-//! through the bridge — something the bridge lost. The reference
+//! through the bridge — something the bridge lost. The demo also runs
+//! behind two bridges, the inner one on stdio (`mcpwb serve` over stdio,
+//! which the suite cannot drive itself). The reference
 //! "everything" server from npm (2025-11-25), when set up, through the
 //! bridge likewise.
 //! The bridge talks to the demo server in its own era (2026-07-28) and to
@@ -73,18 +75,19 @@ fn run_suite(node: &Path, suite: &Path, url: &str, revision: &str) -> Result<Row
     Ok(rows)
 }
 
-/// One server, straight and through `mcpwb serve --bare`: (straight,
-/// through the bridge) results. `straight` is started listening over HTTP
-/// and says its address through `addr`; `entry` is its stdio mcp.json entry.
+/// One server, straight and through each `mcpwb serve --bare` of
+/// `bridges` (the mcp.json entry of what it serves, under `label`): per
+/// revision, the results straight and through each bridge. `straight` is
+/// started listening over HTTP and says its address through `addr`.
 fn compare(
     label: &str,
     home: &Path,
     tools: &Tools<'_>,
     mut straight: Command,
     addr: impl Fn() -> Option<String>,
-    entry: &str,
+    bridges: &[String],
     revisions: &[&'static str],
-) -> Result<Vec<(&'static str, Rows, Rows)>> {
+) -> Result<Vec<(&'static str, Rows, Vec<Rows>)>> {
     let Tools { node, suite, mcpwb } = tools;
     let server = Killed(
         straight
@@ -102,13 +105,62 @@ fn compare(
         std::thread::sleep(Duration::from_millis(25));
     }
     let direct_url = direct_url.ok_or(format!("{label} did not start"))?;
-    let config = home.join(format!("{label}.json"));
+    let mut running = Vec::new();
+    let mut urls = Vec::new();
+    for (n, entry) in bridges.iter().enumerate() {
+        let (bridge, url) = serve(label, n, entry, home, mcpwb)?;
+        running.push(bridge);
+        urls.push(url);
+    }
+    println!(
+        "{label} straight: {direct_url}   through bridges: {}",
+        urls.join(", ")
+    );
+    // All at once: each its own server and suite, nothing shared; a
+    // revision after the other.
+    let mut out = Vec::new();
+    for revision in revisions {
+        let (direct, bridged) = std::thread::scope(|s| {
+            let direct = s.spawn(|| run_suite(node, suite, &direct_url, revision));
+            let bridged: Vec<_> = urls
+                .iter()
+                .map(|url| s.spawn(move || run_suite(node, suite, url, revision)))
+                .collect();
+            let join = |h: std::thread::ScopedJoinHandle<'_, Result<Rows>>| {
+                h.join()
+                    .unwrap_or_else(|_| Err("the suite's run panicked".into()))
+            };
+            (
+                join(direct),
+                bridged.into_iter().map(join).collect::<Vec<_>>(),
+            )
+        });
+        out.push((
+            *revision,
+            direct?,
+            bridged.into_iter().collect::<Result<Vec<_>>>()?,
+        ));
+    }
+    drop((server, running));
+    Ok(out)
+}
+
+/// `mcpwb serve --http 0 --no-token --only LABEL --bare` on an mcp.json
+/// holding `entry` under `label`: the running bridge and its address.
+fn serve(
+    label: &str,
+    n: usize,
+    entry: &str,
+    home: &Path,
+    mcpwb: &Path,
+) -> Result<(Killed, String)> {
+    let config = home.join(format!("{label}-{n}.json"));
     std::fs::write(
         &config,
         format!(r#"{{ "mcpServers": {{ "{label}": {entry} }} }}"#),
     )
     .map_err(|e| e.to_string())?;
-    let said = home.join(format!("{label}-serve.err"));
+    let said = home.join(format!("{label}-{n}-serve.err"));
     let bridge = Killed(
         Command::new(mcpwb)
             .arg("--config")
@@ -130,79 +182,65 @@ fn compare(
             .spawn()
             .map_err(|e| format!("mcpwb serve: {e}"))?,
     );
-    let mut bridge_url = String::new();
     for _ in 0..400 {
         let text = std::fs::read_to_string(&said).unwrap_or_default();
         if let Some(u) = text
             .split_whitespace()
             .find(|w| w.starts_with("http://127.0.0.1:"))
         {
-            bridge_url = u.to_string();
-            break;
+            return Ok((bridge, u.to_string()));
         }
         std::thread::sleep(Duration::from_millis(25));
     }
-    if bridge_url.is_empty() {
-        return Err("mcpwb serve --http did not say where it listens".into());
-    }
-    println!("{label} straight: {direct_url}   through the bridge: {bridge_url}");
-    // Both at once: two servers, two suites, nothing shared; a revision
-    // after the other.
-    let mut out = Vec::new();
-    for revision in revisions {
-        let (direct, bridged) = std::thread::scope(|s| {
-            let direct = s.spawn(|| run_suite(node, suite, &direct_url, revision));
-            let bridged = run_suite(node, suite, &bridge_url, revision);
-            (
-                direct
-                    .join()
-                    .unwrap_or_else(|_| Err("the suite's run panicked".into())),
-                bridged,
-            )
-        });
-        out.push((*revision, direct?, bridged?));
-    }
-    drop((server, bridge));
-    Ok(out)
+    Err("mcpwb serve --http did not say where it listens".into())
 }
 
-/// Print a revision's table; what failed the run: a scenario that passes
-/// straight but not through the bridge, and (`own`: a server of ours) a
-/// scored scenario that fails straight.
+/// Print a revision's table (straight, then each bridge's column); what
+/// failed the run: a scenario that passes straight but not through a
+/// bridge, and (`own`: a server of ours) a scored scenario that fails
+/// straight.
 fn report(
     label: &str,
     revision: &str,
-    rows: (&Rows, &Rows),
+    direct: &Rows,
+    bridged: &[(&str, &Rows)],
     scored: &[String],
     own: bool,
     differences: &[(String, String)],
 ) -> Vec<String> {
-    let (direct, bridged) = rows;
+    let heads: String = bridged.iter().map(|(c, _)| format!(" {c} |")).collect();
+    let rules = "---|".repeat(bridged.len());
     println!(
-        "\n### {label} at {revision}\n\n| scenario | {label} straight | through the bridge |\n|---|---|---|"
+        "\n### {label} at {revision}\n\n| scenario | {label} straight |{heads}\n|---|---|{rules}"
     );
     let mut problems = Vec::new();
     let shown = |ok: bool, checks: &str| format!("{} {checks}", if ok { "pass" } else { "fail" });
     for (name, ok, checks) in direct {
-        let through = bridged.iter().find(|(n, ..)| n == name);
-        let b = through
-            .map(|(_, o, c)| shown(*o, c))
-            .unwrap_or_else(|| "not run".into());
         let counted = scored.contains(name);
         let shown_name = if counted {
             name.clone()
         } else {
             format!("{name} (not scored)")
         };
-        println!("| {shown_name} | {} | {b} |", shown(*ok, checks));
-        let differs = *ok && !through.is_some_and(|(_, o, _)| *o);
+        let mut cells = String::new();
         let meant = differences.iter().any(|(r, s)| r == revision && s == name);
-        if differs && !meant {
-            problems.push(format!(
-                "{label} {revision} {name}: passes straight, fails through the bridge"
-            ));
+        let mut any_differs = false;
+        for (column, rows) in bridged {
+            let through = rows.iter().find(|(n, ..)| n == name);
+            let cell = through
+                .map(|(_, o, c)| shown(*o, c))
+                .unwrap_or_else(|| "not run".into());
+            cells.push_str(&format!(" {cell} |"));
+            let differs = *ok && !through.is_some_and(|(_, o, _)| *o);
+            any_differs |= differs;
+            if differs && !meant {
+                problems.push(format!(
+                    "{label} {revision} {name}: passes straight, fails {column}"
+                ));
+            }
         }
-        if meant && !differs {
+        println!("| {shown_name} | {} |{cells}", shown(*ok, checks));
+        if meant && !any_differs {
             problems.push(format!(
                 "{label} {revision} {name}: listed in tests/conformance/bridge-differences.txt but no longer differs: take it off"
             ));
@@ -219,15 +257,21 @@ fn report(
             .count()
     };
     let required = direct.iter().filter(|r| scored.contains(&r.0)).count();
-    println!(
-        "\n{label} at {revision}: required {}/{required} straight, {}/{required} through the bridge; all run {}/{} straight, {}/{} through the bridge",
+    let mut line = format!(
+        "\n{label} at {revision}: required {}/{required} straight, all run {}/{}",
         count(direct, true),
-        count(bridged, true),
         count(direct, false),
-        direct.len(),
-        count(bridged, false),
-        bridged.len()
+        direct.len()
     );
+    for (column, rows) in bridged {
+        line.push_str(&format!(
+            "; {column}: required {}/{required}, all run {}/{}",
+            count(rows, true),
+            count(rows, false),
+            rows.len()
+        ));
+    }
+    println!("{line}");
     problems
 }
 
@@ -300,14 +344,33 @@ pub fn server(root: &Path) -> Result {
             .filter(|t| !t.trim().is_empty())
             .map(|t| format!("http://{}/mcp", t.trim()))
     };
+    // Behind a second bridge too, the inner one over stdio: what
+    // `mcpwb serve` on stdio loses shows there (the suite speaks HTTP only).
+    let inner_config = home.join("demo-inner.json");
+    std::fs::write(
+        &inner_config,
+        format!(r#"{{ "mcpServers": {{ "demo": {entry} }} }}"#),
+    )
+    .map_err(|e| e.to_string())?;
+    let chained = format!(
+        r#"{{ "command": {:?}, "args": ["--config", {:?}, "--trust", "serve", "--only", "demo", "--bare"], "env": {{ "HOME": {:?}, "MCPWB_KEYCHAIN": "keyutils" }} }}"#,
+        mcpwb.display().to_string(),
+        inner_config.display().to_string(),
+        home.display().to_string()
+    );
     let revisions = crate::conformance::REVISIONS;
     let differences = differences(&dir)?;
-    for (revision, d, b) in compare("demo", &home, &tools, straight, addr, &entry, &revisions)? {
+    let bridges = [entry, chained];
+    for (revision, d, b) in compare("demo", &home, &tools, straight, addr, &bridges, &revisions)? {
         let scored = scored(&dir, revision)?;
         lost.extend(report(
             "demo",
             revision,
-            (&d, &b),
+            &d,
+            &[
+                ("through the bridge", &b[0]),
+                ("through two bridges (stdio inside)", &b[1]),
+            ],
             &scored,
             true,
             &differences,
@@ -339,7 +402,7 @@ pub fn server(root: &Path) -> Result {
             &tools,
             straight,
             addr,
-            &entry,
+            &[entry],
             &["2025-11-25"],
         )?;
         for (revision, d, b) in runs {
@@ -347,7 +410,8 @@ pub fn server(root: &Path) -> Result {
             lost.extend(report(
                 "everything",
                 revision,
-                (&d, &b),
+                &d,
+                &[("through the bridge", &b[0])],
                 &scored,
                 false,
                 &[],

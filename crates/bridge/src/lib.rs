@@ -401,7 +401,21 @@ async fn watch_notes(shared: Arc<Shared>) {
                 logger,
                 data,
             }) => {
-                if !shared.callers.logs(log_rank(&level)) || !bridge.serving().contains(&server) {
+                let rank = log_rank(&level);
+                let mut peers: Vec<_> = shared.callers.logs_to(&server, rank);
+                if shared.callers.logs(rank) {
+                    peers.extend(
+                        shared
+                            .callers
+                            .listeners()
+                            .into_iter()
+                            .filter_map(|l| match l {
+                                callers::Listener::Session(peer) => Some(peer),
+                                _ => None,
+                            }),
+                    );
+                }
+                if peers.is_empty() || !bridge.serving().contains(&server) {
                     continue;
                 }
                 let note = serde_json::from_value::<rmcp::model::LoggingMessageNotificationParam>(
@@ -412,10 +426,8 @@ async fn watch_notes(shared: Arc<Shared>) {
                     }),
                 );
                 if let Ok(note) = note {
-                    for listener in shared.callers.listeners() {
-                        if let callers::Listener::Session(peer) = listener {
-                            let _ = peer.notify_logging_message(note.clone()).await;
-                        }
+                    for peer in peers {
+                        let _ = peer.notify_logging_message(note.clone()).await;
                     }
                 }
             }

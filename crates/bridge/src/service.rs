@@ -263,6 +263,19 @@ impl ServerHandler for Handler {
         Ok(())
     }
 
+    /// A tool as listed, for checking a call's `Mcp-Param-*` headers over
+    /// HTTP against the upstream tool's `x-mcp-header` annotations.
+    fn get_tool(&self, name: &str) -> Option<rmcp::model::Tool> {
+        let found = self
+            .bridge
+            .tools()
+            .into_iter()
+            .find(|t| t.qualified == name)?;
+        let mut tool = found.tool.clone();
+        tool["name"] = Value::String(found.qualified.clone());
+        serde_json::from_value(tool).ok()
+    }
+
     async fn list_tools(
         &self,
         _: Option<PaginatedRequestParams>,
@@ -327,11 +340,24 @@ impl ServerHandler for Handler {
         request: rmcp::model::SetLevelRequestParams,
         _: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        let rank = serde_json::to_value(request.level)
+        let level = serde_json::to_value(request.level)
             .ok()
-            .and_then(|v| v.as_str().map(crate::log_rank))
-            .unwrap_or(0);
-        self.bridge.callers().set_log_level(rank);
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_else(|| "debug".into());
+        self.bridge.callers().set_log_level(crate::log_rank(&level));
+        // The servers behind are asked for as much (a server that logs only
+        // once asked, such as another bridge, would say nothing otherwise).
+        // Asked together, and a slow server holds the caller's answer 2 s
+        // at most (asked before the answer: the caller's next call logs).
+        let wb = self.bridge.wb();
+        let asks = self.bridge.serving().into_iter().map(|server| {
+            let level = level.clone();
+            async move {
+                let ask = wb.want_log_level(&server, &level);
+                let _ = tokio::time::timeout(std::time::Duration::from_secs(2), ask).await;
+            }
+        });
+        futures::future::join_all(asks).await;
         Ok(())
     }
 

@@ -104,7 +104,22 @@ impl Handler {
             });
             tx
         });
-        let _calling = self.bridge.callers().calling(&server, ctx.peer.clone());
+        // A 2026-07-28 caller asks for log messages per request: the
+        // server's come to it while its call runs, and the server is asked
+        // for as much.
+        let log_level = new_era
+            .then(|| ctx.meta.get("io.modelcontextprotocol/logLevel"))
+            .flatten()
+            .and_then(Value::as_str)
+            .map(str::to_string);
+        if let Some(level) = &log_level {
+            let _ = self.bridge.wb().want_log_level(&server, level).await;
+        }
+        let _calling = self.bridge.callers().calling(
+            &server,
+            ctx.peer.clone(),
+            log_level.as_deref().map(crate::log_rank),
+        );
         let ran = self
             .bridge
             .calls()

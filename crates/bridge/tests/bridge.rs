@@ -61,6 +61,8 @@ fn calls(wb: &Workbench, dir: &std::path::Path) -> Calls {
 mod calls_path;
 #[path = "bridge/hostile.rs"]
 mod hostile;
+#[path = "bridge/logs.rs"]
+mod logs;
 #[path = "bridge/relay.rs"]
 mod relay;
 #[path = "bridge/tasks.rs"]
@@ -94,6 +96,7 @@ struct Caller {
     progress: mpsc::UnboundedSender<f64>,
     changed: mpsc::UnboundedSender<()>,
     updated: mpsc::UnboundedSender<String>,
+    logged: mpsc::UnboundedSender<Value>,
 }
 
 #[allow(deprecated)] // roots (SEP-2577), as 2025-11-25 clients still send them
@@ -104,6 +107,14 @@ impl ClientHandler for Caller {
         _: NotificationContext<RoleClient>,
     ) {
         let _ = self.progress.send(params.progress);
+    }
+
+    async fn on_logging_message(
+        &self,
+        params: rmcp::model::LoggingMessageNotificationParam,
+        _: NotificationContext<RoleClient>,
+    ) {
+        let _ = self.logged.send(serde_json::to_value(params).unwrap());
     }
 
     async fn on_tool_list_changed(&self, _: NotificationContext<RoleClient>) {
@@ -172,12 +183,14 @@ struct Connected {
     progress: mpsc::UnboundedReceiver<f64>,
     changed: mpsc::UnboundedReceiver<()>,
     updated: mpsc::UnboundedReceiver<String>,
+    logged: mpsc::UnboundedReceiver<Value>,
 }
 
 async fn connect(url: &str, mode: rmcp::service::ClientLifecycleMode) -> Connected {
     let (p_tx, progress) = mpsc::unbounded_channel();
     let (c_tx, changed) = mpsc::unbounded_channel();
     let (u_tx, updated) = mpsc::unbounded_channel();
+    let (l_tx, logged) = mpsc::unbounded_channel();
     let transport = StreamableHttpClientTransport::from_config(
         StreamableHttpClientTransportConfig::with_uri(url).auth_header("the-token"),
     );
@@ -186,6 +199,7 @@ async fn connect(url: &str, mode: rmcp::service::ClientLifecycleMode) -> Connect
             progress: p_tx,
             changed: c_tx,
             updated: u_tx,
+            logged: l_tx,
         },
         transport,
         mode,
@@ -197,6 +211,7 @@ async fn connect(url: &str, mode: rmcp::service::ClientLifecycleMode) -> Connect
         progress,
         changed,
         updated,
+        logged,
     }
 }
 

@@ -80,6 +80,18 @@ impl Listens {
     }
 }
 
+/// Log levels from the most detailed (RFC 5424's, as MCP names them).
+const LOG_LEVELS: [&str; 8] = [
+    "debug",
+    "info",
+    "notice",
+    "warning",
+    "error",
+    "critical",
+    "alert",
+    "emergency",
+];
+
 fn new_era(info: &crate::status::ServerInfo) -> bool {
     info.protocol_version.as_str() >= "2026"
 }
@@ -134,6 +146,31 @@ impl Workbench {
             .or_default()
             .log_level = Some(level.to_string());
         Ok(())
+    }
+
+    /// The log level asked of `server`, if one was.
+    pub fn log_level(&self, server: &str) -> Option<String> {
+        self.inner.listens.log_level(server)
+    }
+
+    /// Ask `server` for log messages at `level` or more detailed ones, on
+    /// behalf of someone else (a bridge's caller): the level is set when the
+    /// server offers logging and no level as detailed is asked already.
+    /// Whether it was set.
+    pub async fn want_log_level(&self, server: &str, level: &str) -> Result<bool> {
+        let handle = self.server(server)?;
+        let offers = handle
+            .status()
+            .info
+            .is_some_and(|i| i.capabilities["logging"].is_object());
+        let finer = |set: &str| {
+            LOG_LEVELS.iter().position(|l| *l == set) <= LOG_LEVELS.iter().position(|l| *l == level)
+        };
+        if !offers || self.log_level(server).is_some_and(|set| finer(&set)) {
+            return Ok(false);
+        }
+        self.set_log_level(server, level).await?;
+        Ok(true)
     }
 
     /// The resources of `server` subscribed to.
@@ -206,7 +243,11 @@ pub(super) async fn follow(
                 stop,
             ));
         } else {
-            // No state survives a restart: the subscriptions are sent again.
+            // No state survives a restart: the log level and the
+            // subscriptions are sent again.
+            if let Some(level) = listens.log_level(&name) {
+                tokio::spawn(set_level(peer.clone(), level));
+            }
             for uri in listens.uris(&name) {
                 let peer = peer.clone();
                 tokio::spawn(async move {
@@ -246,6 +287,16 @@ pub(super) async fn follow(
             Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
             Err(_) => return,
         }
+    }
+}
+
+/// `logging/setLevel`: the 2025-11-25 way.
+#[allow(deprecated)]
+async fn set_level(peer: rmcp::Peer<rmcp::RoleClient>, level: String) {
+    if let Ok(level) = serde_json::from_value(Value::String(level)) {
+        let _ = peer
+            .set_level(rmcp::model::SetLevelRequestParams::new(level))
+            .await;
     }
 }
 

@@ -109,6 +109,15 @@ fn tools() -> Vec<Value> {
             none(),
             &[],
         ),
+        tool(
+            "test_header_routing",
+            "Runs a query in a region; the region travels in an Mcp-Param-Region header too (SEP-2243)",
+            json!({
+                "region": { "type": "string", "x-mcp-header": "Region" },
+                "query": { "type": "string" }
+            }),
+            &["region", "query"],
+        ),
     ]
 }
 
@@ -313,6 +322,7 @@ async fn fixed(name: &str, ctx: &RequestContext<RoleServer>) -> Option<Value> {
     let pause = || tokio::time::sleep(Duration::from_millis(50));
     Some(match name {
         "json_schema_2020_12_tool" => text_result("the arguments fit the schema", false),
+        "test_header_routing" => text_result("the query ran in the region asked for", false),
         "test_simple_text" => {
             json!({ "content": [{ "type": "text", "text": "This is a simple text response for testing." }] })
         }

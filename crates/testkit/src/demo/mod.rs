@@ -280,6 +280,27 @@ impl DemoServer {
         }
         Ok(text_result(format!("done after {steps} steps"), false))
     }
+
+    /// Every tool this server lists to a session of the given era.
+    fn tool_definitions(&self, new_era: bool) -> Vec<Value> {
+        let mut all = tools::definitions(self.inner.extra_tool.load(Ordering::SeqCst));
+        if self.inner.echo_redefined.load(Ordering::SeqCst) {
+            all[0]["description"] = json!(tools::ECHO_REDEFINED);
+        }
+        // rmcp's Tool has no `execution`: it travels in `_meta` to the
+        // transport, which puts it back (`wire.rs`).
+        all.extend(tasked::definitions(new_era).into_iter().map(|mut tool| {
+            if let Some(execution) = tool.as_object_mut().and_then(|t| t.remove("execution")) {
+                tool["_meta"] = json!({ crate::wire::MARKER: execution });
+            }
+            tool
+        }));
+        all.extend(tools::generated(self.inner.options.tool_count));
+        if self.inner.options.conformance {
+            all.extend(conformance::all_tools(new_era));
+        }
+        all
+    }
 }
 
 #[allow(deprecated)]
@@ -305,30 +326,25 @@ impl ServerHandler for DemoServer {
         .expect("static server info is valid")
     }
 
+    /// The tool's definition, for checking the `Mcp-Param-*` headers of a
+    /// call over HTTP against its `x-mcp-header` annotations.
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        let tool = self
+            .tool_definitions(true)
+            .into_iter()
+            .find(|t| t["name"] == name)?;
+        serde_json::from_value(tool).ok()
+    }
+
     async fn list_tools(
         &self,
         request: Option<PaginatedRequestParams>,
         ctx: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        let mut all = tools::definitions(self.inner.extra_tool.load(Ordering::SeqCst));
-        if self.inner.echo_redefined.load(Ordering::SeqCst) {
-            all[0]["description"] = json!(tools::ECHO_REDEFINED);
-        }
         let new_era = ctx
             .protocol_version()
             .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28);
-        // rmcp's Tool has no `execution`: it travels in `_meta` to the
-        // transport, which puts it back (`wire.rs`).
-        all.extend(tasked::definitions(new_era).into_iter().map(|mut tool| {
-            if let Some(execution) = tool.as_object_mut().and_then(|t| t.remove("execution")) {
-                tool["_meta"] = json!({ crate::wire::MARKER: execution });
-            }
-            tool
-        }));
-        all.extend(tools::generated(self.inner.options.tool_count));
-        if self.inner.options.conformance {
-            all.extend(conformance::all_tools(new_era));
-        }
+        let all = self.tool_definitions(new_era);
         let (items, next) = catalog::page(
             all,
             request.as_ref().and_then(|r| r.cursor.as_deref()),

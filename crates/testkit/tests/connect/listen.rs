@@ -225,5 +225,26 @@ async fn a_log_level_goes_with_each_request_to_a_2026_server_and_once_to_a_2025_
             .is_none(),
         "{call}"
     );
+    // Asked on someone's behalf (a bridge's caller): only ever more detail.
+    assert!(!wb.want_log_level("old", "error").await.unwrap());
+    assert_eq!(wb.log_level("old").as_deref(), Some("warning"));
+    assert!(wb.want_log_level("old", "debug").await.unwrap());
+    assert_eq!(sent(&wb, "old", "logging/setLevel").len(), 2);
+    // No state survives a restart: the level is asked again.
+    restart(&wb, "old").await;
+    let mut resent = Vec::new();
+    for _ in 0..100 {
+        resent = sent(&wb, "old", "logging/setLevel");
+        if resent.len() >= 3 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(
+        resent.len(),
+        3,
+        "logging/setLevel was sent again after the restart"
+    );
+    assert_eq!(resent[2]["params"]["level"], "debug");
     wb.shutdown().await;
 }
