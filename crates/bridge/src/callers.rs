@@ -63,17 +63,12 @@ struct Entry {
     listener: Listener,
 }
 
-/// A caller's call in flight: its number, the caller, the lowest log level
-/// it asked for.
-type InFlight = (u64, Peer<RoleServer>, Option<u8>);
-
 #[derive(Default)]
 struct Inner {
     next: u32,
     callers: Vec<Entry>,
-    /// server → the callers' peers with a call to it in flight (newest
-    /// last), with the lowest level of log messages the call asked for.
-    calling: HashMap<String, Vec<InFlight>>,
+    /// server → the callers' peers with a call to it in flight (newest last).
+    calling: HashMap<String, Vec<(u64, Peer<RoleServer>)>>,
     next_call: u64,
     /// Resource URI (as the callers see it) → the sessions subscribed to it.
     subscribed: HashMap<String, Vec<(u64, Peer<RoleServer>)>>,
@@ -194,9 +189,8 @@ impl Callers {
         inner.callers.iter().map(|e| e.listener.clone()).collect()
     }
 
-    /// `peer` is calling `server` until the guard drops (asking for its log
-    /// messages of `log_rank` and above, from 2026-07-28 on).
-    pub fn calling(&self, server: &str, peer: Peer<RoleServer>, log_rank: Option<u8>) -> Calling {
+    /// `peer` is calling `server` until the guard drops.
+    pub fn calling(&self, server: &str, peer: Peer<RoleServer>) -> Calling {
         let mut inner = self.lock();
         inner.next_call += 1;
         let id = inner.next_call;
@@ -204,7 +198,7 @@ impl Callers {
             .calling
             .entry(server.to_string())
             .or_default()
-            .push((id, peer, log_rank));
+            .push((id, peer));
         Calling {
             callers: self.clone(),
             server: server.to_string(),
@@ -260,20 +254,7 @@ impl Callers {
             .calling
             .get(server)
             .and_then(|v| v.last())
-            .map(|(_, p, _)| p.clone())
-    }
-
-    /// The callers whose call to `server` asked for its log messages of
-    /// `rank` (2026-07-28 asks per request).
-    pub fn logs_to(&self, server: &str, rank: u8) -> Vec<Peer<RoleServer>> {
-        self.lock()
-            .calling
-            .get(server)
-            .into_iter()
-            .flatten()
-            .filter(|(_, _, min)| min.is_some_and(|min| rank >= min))
-            .map(|(_, p, _)| p.clone())
-            .collect()
+            .map(|(_, p)| p.clone())
     }
 }
 
@@ -287,7 +268,7 @@ impl Drop for Calling {
     fn drop(&mut self) {
         let mut inner = self.callers.lock();
         if let Some(v) = inner.calling.get_mut(&self.server) {
-            v.retain(|(id, ..)| *id != self.id);
+            v.retain(|(id, _)| *id != self.id);
             if v.is_empty() {
                 inner.calling.remove(&self.server);
             }

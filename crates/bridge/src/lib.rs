@@ -18,6 +18,7 @@
 pub mod attach;
 pub mod callers;
 pub mod http;
+mod logs;
 pub mod names;
 mod passing;
 pub mod policy;
@@ -383,6 +384,23 @@ pub(crate) fn log_rank(level: &str) -> u8 {
     }
 }
 
+/// A server's log message as the bridge passes it on (its logger under the
+/// server's name).
+#[allow(deprecated)] // server logging (SEP-2577), still used by 2025-11-25 callers
+pub(crate) fn log_note(
+    server: String,
+    level: String,
+    logger: Option<String>,
+    data: String,
+) -> Option<rmcp::model::LoggingMessageNotificationParam> {
+    serde_json::from_value(serde_json::json!({
+        "level": level,
+        "logger": logger.map(|l| format!("{server}/{l}")).unwrap_or(server),
+        "data": serde_json::from_str::<serde_json::Value>(&data).unwrap_or(serde_json::Value::String(data)),
+    }))
+    .ok()
+}
+
 /// Servers' log messages (once a caller set a level) and updates of
 /// subscribed resources go on to the callers' sessions.
 #[allow(deprecated)] // server logging (SEP-2577), still used by 2025-11-25 callers
@@ -401,33 +419,14 @@ async fn watch_notes(shared: Arc<Shared>) {
                 logger,
                 data,
             }) => {
-                let rank = log_rank(&level);
-                let mut peers: Vec<_> = shared.callers.logs_to(&server, rank);
-                if shared.callers.logs(rank) {
-                    peers.extend(
-                        shared
-                            .callers
-                            .listeners()
-                            .into_iter()
-                            .filter_map(|l| match l {
-                                callers::Listener::Session(peer) => Some(peer),
-                                _ => None,
-                            }),
-                    );
-                }
-                if peers.is_empty() || !bridge.serving().contains(&server) {
+                if !shared.callers.logs(log_rank(&level)) || !bridge.serving().contains(&server) {
                     continue;
                 }
-                let note = serde_json::from_value::<rmcp::model::LoggingMessageNotificationParam>(
-                    serde_json::json!({
-                        "level": level,
-                        "logger": logger.map(|l| format!("{server}/{l}")).unwrap_or(server),
-                        "data": serde_json::from_str::<serde_json::Value>(&data).unwrap_or(serde_json::Value::String(data)),
-                    }),
-                );
-                if let Ok(note) = note {
-                    for peer in peers {
-                        let _ = peer.notify_logging_message(note.clone()).await;
+                if let Some(note) = log_note(server, level, logger, data) {
+                    for listener in shared.callers.listeners() {
+                        if let callers::Listener::Session(peer) = listener {
+                            let _ = peer.notify_logging_message(note.clone()).await;
+                        }
                     }
                 }
             }

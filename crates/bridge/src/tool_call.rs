@@ -115,11 +115,9 @@ impl Handler {
         if let Some(level) = &log_level {
             let _ = self.bridge.wb().want_log_level(&server, level).await;
         }
-        let _calling = self.bridge.callers().calling(
-            &server,
-            ctx.peer.clone(),
-            log_level.as_deref().map(crate::log_rank),
-        );
+        let logs = log_level
+            .map(|level| crate::logs::follow(self.bridge.wb(), &server, &level, ctx.peer.clone()));
+        let _calling = self.bridge.callers().calling(&server, ctx.peer.clone());
         let ran = self
             .bridge
             .calls()
@@ -147,6 +145,10 @@ impl Handler {
                 },
             })
             .await;
+        // Every log message the server sent before its answer goes first.
+        if let Some(logs) = logs {
+            logs.finish().await;
+        }
         match ran.outcome {
             Ok(out) => {
                 if let (true, Some(task)) = (pass_tasks, &out.task) {
