@@ -63,8 +63,12 @@ pub(crate) fn follow(
         }
         // What is already here, and what the core is still handing over
         // (a notification handled beside the answer): until a quiet 50 ms.
+        // A server that never stops talking holds the answer 500 ms at most.
         let quiet = std::time::Duration::from_millis(50);
-        while let Ok(Ok(event)) = tokio::time::timeout(quiet, rx.recv()).await {
+        let until = tokio::time::Instant::now() + std::time::Duration::from_millis(500);
+        while tokio::time::Instant::now() < until
+            && let Ok(Ok(event)) = tokio::time::timeout(quiet, rx.recv()).await
+        {
             pass(&peer, &server, min, event).await;
         }
     });
