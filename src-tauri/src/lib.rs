@@ -3,6 +3,7 @@
 //! per area under `commands/`). Everything testable without a window lives in
 //! `workbench-core`.
 
+mod apps;
 pub mod commands;
 pub mod events;
 mod launch;
@@ -35,6 +36,13 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
             commands::tools::tool_history::<tauri::Wry>,
             commands::tasks::list_tasks::<tauri::Wry>,
             commands::tasks::cancel_task::<tauri::Wry>,
+            commands::apps::open_app::<tauri::Wry>,
+            commands::apps::close_app::<tauri::Wry>,
+            commands::apps::app_call_tool::<tauri::Wry>,
+            commands::apps::app_approvals::<tauri::Wry>,
+            commands::apps::app_read_resource::<tauri::Wry>,
+            commands::apps::app_open_link::<tauri::Wry>,
+            commands::apps::app_traffic::<tauri::Wry>,
             commands::history::history::<tauri::Wry>,
             commands::history::history_call::<tauri::Wry>,
             commands::history::suites::<tauri::Wry>,
@@ -136,6 +144,12 @@ pub fn builder<R: Runtime>(options: LaunchOptions) -> tauri::Builder<R> {
         .plugin(tauri_plugin_dialog::init())
         .plugin(tauri_plugin_clipboard_manager::init())
         .invoke_handler(specta.invoke_handler())
+        // MCP Apps, each on its own origin (mcpapp://<id>/): see apps.rs.
+        .manage(apps::Apps::default())
+        .register_uri_scheme_protocol(apps::SCHEME, |ctx, request| {
+            let apps = ctx.app_handle().state::<apps::Apps>();
+            apps::serve(&apps, &request)
+        })
         .setup(move |app| {
             let log_dir = options
                 .log_dir

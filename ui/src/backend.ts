@@ -37,6 +37,7 @@ import { tauriAgentBackend, type AgentBackend } from "./backendAgent";
 import { tauriHistoryBackend, type HistoryBackend } from "./backendHistory";
 import { tauriDoctorBackend, type DoctorBackend } from "./backendDoctor";
 import { tauriTasksBackend, type TasksBackend, type TaskState } from "./backendTasks";
+import { tauriAppsBackend, type AppsBackend } from "./backendApps";
 
 export type { LifeEvent, ServerStatus };
 export type { AuthRun, AuthStatus, AuthTimeline, BridgeStatus, FoundConfig, Merged, NeededInput, Scope, TrustRequest };
@@ -56,7 +57,7 @@ export class BackendError extends Error {
   }
 }
 
-export interface Backend extends AgentBackend, HistoryBackend, DoctorBackend, TasksBackend {
+export interface Backend extends AgentBackend, HistoryBackend, DoctorBackend, TasksBackend, AppsBackend {
   /** Put text on the system clipboard. */
   copyText(text: string): Promise<void>;
   /** Save base64 bytes a server sent where the person picks; the path, or null. */
@@ -176,6 +177,7 @@ export const tauriBackend: Backend = {
   ...tauriHistoryBackend(unwrap),
   ...tauriDoctorBackend(unwrap),
   ...tauriTasksBackend(unwrap),
+  ...tauriAppsBackend(unwrap),
   copyText: async (text) => {
     unwrap(await commands.copyText(text));
   },

@@ -42,6 +42,30 @@ export const commands = {
 	toolHistory: (server: string, tool: string, limit: number) => typedError<CallRow_Serialize[], ErrorInfo>(__TAURI_INVOKE("tool_history", { server, tool, limit })),
 	listTasks: (server: string) => typedError<TaskList_Serialize, ErrorInfo>(__TAURI_INVOKE("list_tasks", { server })),
 	cancelTask: (server: string, taskId: string) => typedError<null, ErrorInfo>(__TAURI_INVOKE("cancel_task", { server, taskId })),
+	/**  Open the App of `server`'s tool `tool` (its `_meta.ui.resourceUri`). */
+	openApp: (server: string, tool: string) => typedError<AppOpened_Serialize, ErrorInfo>(__TAURI_INVOKE("open_app", { server, tool })),
+	/**  Close an App (after its teardown); false when it was not open. */
+	closeApp: (app: string) => typedError<boolean, ErrorInfo>(__TAURI_INVOKE("close_app", { app })),
+	/**
+	 *  An App's `tools/call`: only a tool of its own server that apps may call,
+	 *  decided by the rules (asking the person through the App's approvals),
+	 *  made as `Origin::App`. The result as the server sent it.
+	 */
+	appCallTool: (app: string, name: string, args: Value) => typedError<Value, ErrorInfo>(__TAURI_INVOKE("app_call_tool", { app, name, args })),
+	/**  The App's calls waiting for the person's decision. */
+	appApprovals: (app: string) => typedError<Approval_Serialize[], ErrorInfo>(__TAURI_INVOKE("app_approvals", { app })),
+	/**  An App's `resources/read` (its own server's resources). */
+	appReadResource: (app: string, uri: string) => typedError<Value, ErrorInfo>(__TAURI_INVOKE("app_read_resource", { app, uri })),
+	/**
+	 *  Open an App's link in the system browser, once the person saw the whole
+	 *  address and agreed: http and https only.
+	 */
+	appOpenLink: (url: string) => typedError<null, ErrorInfo>(__TAURI_INVOKE("app_open_link", { url })),
+	/**
+	 *  Keep one message of an App's bridge in the traffic log (App traffic,
+	 *  under its server).
+	 */
+	appTraffic: (app: string, toApp: boolean, message: string) => typedError<null, ErrorInfo>(__TAURI_INVOKE("app_traffic", { app, toApp, message })),
 	/**  The calls `query` selects, newest first. */
 	history: (query: HistoryQuery_Deserialize) => typedError<CallRow_Serialize[], ErrorInfo>(__TAURI_INVOKE("history", { query })),
 	/**  One call whole (None: pruned or never kept). */
@@ -437,6 +461,49 @@ export type AgentSettings_Serialize = {
 	 *  `workbench_calls::rules::claim`).
 	 */
 	grant_owners: { [key in string]: string },
+};
+
+/**  An App opened for a tool. */
+export type AppOpened = AppOpened_Serialize | AppOpened_Deserialize;
+
+/**  An App opened for a tool. */
+export type AppOpened_Deserialize = {
+	id: string,
+	/**  The sandbox proxy's address (the App's own origin). */
+	url: string,
+	uri: string,
+	/**  The content's `_meta` as the server sent it. */
+	meta: Value,
+	policy: AppPolicy,
+	prefersBorder?: boolean | null,
+	/**  The HTML's size in bytes. */
+	size: number,
+};
+
+/**  An App opened for a tool. */
+export type AppOpened_Serialize = {
+	id: string,
+	/**  The sandbox proxy's address (the App's own origin). */
+	url: string,
+	uri: string,
+	/**  The content's `_meta` as the server sent it. */
+	meta: Value,
+	policy: AppPolicy,
+	prefersBorder: boolean | null,
+	/**  The HTML's size in bytes. */
+	size: number,
+};
+
+/**  The CSP an App runs under and what of its declaration was not taken. */
+export type AppPolicy = {
+	/**  The header's value, directives separated by `; `. */
+	csp: string,
+	/**
+	 *  The frame's Permission Policy (`allow` attribute): camera,
+	 *  microphone, geolocation, clipboard-write as declared.
+	 */
+	allow: string,
+	refused: Refused[],
 };
 
 /**  A call waiting for a decision, with everything the approval card shows. */
@@ -929,7 +996,14 @@ export type Direction =
  *  message it cut): kept beside its traffic, never passed off as the
  *  server's stderr.
  */
-"note";
+"note" | 
+/**
+ *  An MCP App (its frame) → the workbench, over the App's postMessage
+ *  bridge: kept under the App's server, marked as App traffic.
+ */
+"from_app" | 
+/**  The workbench → an MCP App's frame. */
+"to_app";
 
 /**  What the shape checks find of a server, counted (the sidebar's badge). */
 export type DoctorCount = {
@@ -1572,6 +1646,14 @@ export type Refusal_Serialize = {
 	scope: string | null,
 	/**  The challenge's `error` (`invalid_token`, `insufficient_scope`). */
 	error: string | null,
+};
+
+/**  One declaration the host did not take, and why. */
+export type Refused = {
+	/**  `connectDomains`, `resourceDomains`, ... */
+	field: string,
+	value: string,
+	why: string,
 };
 
 /**  How long a decision holds. */

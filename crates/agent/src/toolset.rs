@@ -125,6 +125,8 @@ pub fn build(inputs: &Inputs<'_>) -> ToolSet {
             || away.contains(&t.server)
             || options.disabled_tools.contains(&key)
             || settings.policy(&t.server, tool) == ToolPolicy::Deny
+            // An MCP App's own tools (visibility without "model").
+            || !workbench_core::apps::visible_to_model(&t.tool)
         {
             continue;
         }

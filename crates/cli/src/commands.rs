@@ -211,6 +211,7 @@ pub async fn run(cli: &Cli) -> Result<(), Failure> {
         | Command::Prompts { server }
         | Command::Traffic { server } => server.as_deref(),
         Command::Task { action } => Some(action.server()),
+        Command::App(a) => Some(a.server.as_str()),
         Command::Call { server, .. }
         | Command::Read { server, .. }
         | Command::Prompt { server, .. }
@@ -363,6 +364,7 @@ async fn dispatch(cli: &Cli, wb: &Workbench, target: Option<&str>) -> Result<(),
             print::tools(cli.json, &tools, target.is_some());
         }
         Command::Task { action } => crate::task_cmd::run(cli, wb, action).await?,
+        Command::App(a) => crate::app_cmd::run(cli, wb, a).await?,
         Command::Call {
             server,
             tool,

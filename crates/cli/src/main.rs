@@ -1,5 +1,6 @@
 //! `mcpwb`: the headless face of MCP Workbench, over the same core as the app.
 
+mod app_cmd;
 mod auth_cmd;
 mod chat;
 mod commands;
@@ -103,6 +104,10 @@ pub enum Command {
         #[arg(long)]
         no_wait: bool,
     },
+    /// A tool's MCP App, resolved headless: the tool called, its ui://
+    /// resource read, the HTML written with the CSP the window would apply
+    /// (--html FILE), the policy printed.
+    App(app_cmd::AppArgs),
     /// A task a call became: its status, result, the server's list, cancel.
     Task {
         #[command(subcommand)]

@@ -250,6 +250,8 @@ pub fn traffic(as_json: bool, log: &TrafficLog, server: Option<&str>) {
             workbench_core::traffic::Direction::Incoming => "<-",
             workbench_core::traffic::Direction::Stderr => "!!",
             workbench_core::traffic::Direction::Note => "[workbench]",
+            workbench_core::traffic::Direction::FromApp => "[app] ->",
+            workbench_core::traffic::Direction::ToApp => "[app] <-",
         };
         let latency = e
             .latency_ms

@@ -4,6 +4,7 @@
 //! (the desktop app through `src-tauri`, the `mcpwb` CLI, the bridge). This crate
 //! must never depend on tauri or any windowing crate.
 
+pub mod apps;
 pub mod asks;
 pub mod auth;
 pub mod catalog;

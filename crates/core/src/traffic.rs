@@ -344,6 +344,26 @@ impl TrafficLog {
         )
     }
 
+    /// Record one message between the window and an MCP App of `server`
+    /// (the App's postMessage bridge).
+    pub fn record_app(&self, server: &str, to_app: bool, text: &str) -> Arc<TrafficEntry> {
+        let c = classify::classify(text, !to_app);
+        let direction = if to_app {
+            Direction::ToApp
+        } else {
+            Direction::FromApp
+        };
+        self.push(
+            server,
+            direction,
+            c.kind,
+            c.method.as_deref(),
+            c.id,
+            text,
+            text.len(),
+        )
+    }
+
     /// Record one stderr line.
     pub fn record_stderr(&self, server: &str, line: &str) -> Arc<TrafficEntry> {
         let line = line.trim_end_matches(['\r', '\n']);
@@ -382,7 +402,10 @@ impl TrafficLog {
         let mut method = method.map(|m| ring.intern(m));
         let outgoing = direction == Direction::Outgoing;
         let mut latency_ms = None;
-        if let Some(id) = &id {
+        // An App's messages have ids of their own: never paired with the
+        // server's.
+        let wire = matches!(direction, Direction::Outgoing | Direction::Incoming);
+        if let Some(id) = id.as_ref().filter(|_| wire) {
             match kind {
                 MessageKind::Request => {
                     let asked = Pending {

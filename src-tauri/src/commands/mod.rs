@@ -1,6 +1,7 @@
 //! IPC commands, one module per area. Each command is a few lines over
 //! `workbench-core`; errors cross as `ErrorInfo { code, message }`.
 
+pub mod apps;
 pub mod asks;
 pub mod auth;
 pub mod bridge;

@@ -3,6 +3,7 @@
 import { useEffect, useRef, useState } from "react";
 import { ArrowUp, Square } from "lucide-react";
 import { Button } from "../design";
+import { takeChatDraft } from "../content/apps";
 
 export function Composer({
   running,
@@ -16,7 +17,8 @@ export function Composer({
   onSend: (text: string) => void;
   onStop: () => void;
 }) {
-  const [text, setText] = useState("");
+  // A message an App wrote outside a chat, offered as this chat's draft.
+  const [text, setText] = useState(takeChatDraft);
   const box = useRef<HTMLTextAreaElement>(null);
   useEffect(() => {
     const el = box.current;

@@ -8,7 +8,7 @@ import { Bot, Check, Copy, Pencil, RotateCw, User } from "lucide-react";
 import type { Backend } from "../backend";
 import type { Approval, ChatMessage, Part } from "../backendAgent";
 import { Button, Disclosure, IconButton, useToast } from "../design";
-import { Markdown } from "../tools/Markdown";
+import { Markdown } from "../content/Markdown";
 import { ApprovalBatch } from "./ApprovalCard";
 import { ToolCallCard } from "./ToolCallCard";
 import type { Live } from "./live";

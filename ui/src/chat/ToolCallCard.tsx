@@ -9,7 +9,7 @@ import type { Approval, Part } from "../backendAgent";
 import { Badge, Button, Disclosure, type Tone } from "../design";
 import { taskStatus } from "../backendTasks";
 import "../tools/tasks.css";
-import { ResultView } from "../tools/ResultView";
+import { ResultView } from "../content/ResultView";
 import { ApprovalCard } from "./ApprovalCard";
 import type { LiveCall } from "./live";
 

@@ -11,7 +11,7 @@ import type { RoomId } from "../shell/route";
 import { Badge, Button, EmptyState, Skeleton, type Tone } from "../design";
 import { TaskStrip } from "../tools/TaskStrip";
 import type { TaskState } from "../backendTasks";
-import { ResultView } from "../tools/ResultView";
+import { ResultView } from "../content/ResultView";
 import { CallMessages } from "./CallMessages";
 import { CompareView } from "./CompareView";
 import { SaveToSuite, type Saving } from "./SaveToSuite";

@@ -4,7 +4,7 @@ import { useState } from "react";
 import type { Backend, PromptRow } from "../backend";
 import { Completing } from "../components/Completing";
 import { PickList, ServerFilter } from "../components/PickList";
-import { Markdown } from "../tools/Markdown";
+import { Markdown } from "../content/Markdown";
 
 type Arg = { name: string; description?: string; required?: boolean };
 type Message = { role?: string; content?: Record<string, unknown> };

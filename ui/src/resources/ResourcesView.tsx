@@ -4,7 +4,7 @@ import { Completing } from "../components/Completing";
 import { useState } from "react";
 import type { Backend, ResourceRow } from "../backend";
 import { PickList, ServerFilter } from "../components/PickList";
-import { Markdown } from "../tools/Markdown";
+import { Markdown } from "../content/Markdown";
 
 type Content = { uri?: string; mimeType?: string; text?: string; blob?: string };
 

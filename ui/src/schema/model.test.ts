@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { resolve } from "./model";
-import { looksLikeMarkdown } from "../tools/Markdown";
+import { looksLikeMarkdown } from "../content/Markdown";
 
 describe("hostile schemas and text do not stall the window", () => {
   it("resolves a schema that names each definition twice, 40 levels deep, once per name", () => {

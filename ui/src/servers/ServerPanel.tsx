@@ -8,7 +8,7 @@ import type { Backend, TrafficEntry } from "../backend";
 import type { ServerStatus_Serialize as ServerStatus, ServerSummary } from "../bindings";
 import { StateBadge, StateDetail } from "../components/StateBadge";
 import { Button, Disclosure, useToast } from "../design";
-import { Markdown } from "../tools/Markdown";
+import { Markdown } from "../content/Markdown";
 import type { LogLine } from "../shell/workbench";
 import { entryToForm, type EntryForm } from "./entryForm";
 import { ServerForm } from "./ServerForm";

@@ -62,7 +62,7 @@ export const ROOMS: Room[] = [
     icon: Wrench,
     nav: true,
     count: (wb) => wb.tools.data?.length,
-    render: ({ wb, param }) => <ToolsRoom wb={wb} open={param} />,
+    render: ({ wb, param, go }) => <ToolsRoom wb={wb} open={param} go={go} />,
   },
   {
     id: "resources",

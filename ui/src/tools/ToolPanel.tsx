@@ -11,7 +11,9 @@ import { sameResult, useRerunOnReload, useRerunSetting } from "./rerun";
 import { annotationList } from "./annotations";
 import { SchemaForm } from "../schema/SchemaForm";
 import { initialValue, problems, type Json, type Schema } from "../schema/model";
-import { ResultView } from "./ResultView";
+import { ResultView } from "../content/ResultView";
+import { AppFrame } from "../content/AppFrame";
+import { appUri } from "../content/apps";
 import { LatencyChart } from "./LatencyChart";
 import { TaskBadge, definitionText } from "./definition";
 import { TaskStrip } from "./TaskStrip";
@@ -49,7 +51,9 @@ export function ToolPanel({
   available = true,
   focus = false,
   onFocused,
+  onStartChat,
 }: {
+  onStartChat?: (text: string) => void;
   backend: Backend;
   row: ToolRow;
   available?: boolean;
@@ -375,6 +379,9 @@ export function ToolPanel({
         <div className="error-banner" role="alert">
           <p className="error-message">{latest.error}</p>
         </div>
+      )}
+      {latest?.outcome && appUri(tool) && (
+        <AppFrame key={latest.at} backend={backend} server={row.server} tool={tool} args={latest.args ?? {}} result={latest.outcome.result} onStartChat={onStartChat} />
       )}
       {latest?.outcome && (
         <>

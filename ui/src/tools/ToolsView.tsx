@@ -39,7 +39,10 @@ export function ToolsView({
   loading = false,
   focusRequest = 0,
   changes = {},
+  onStartChat,
 }: {
+  /** An App's message (outside a chat) offered as a new chat's draft. */
+  onStartChat?: (text: string) => void;
   /** What changed in each server's surface when it last came back (new and changed tools are marked). */
   changes?: Record<string, { added_tools: string[]; changed_tools: string[] }>;
   backend: Backend;
@@ -255,6 +258,7 @@ export function ToolsView({
               available={!current.stale && ready.has(current.server)}
               focus={focusTick !== focused}
               onFocused={() => setFocused(focusTick)}
+              onStartChat={onStartChat}
             />
           ) : (
             <EmptyState icon={Wrench} title="Pick a tool">

@@ -39,9 +39,13 @@ impl WorkbenchClient {
 pub fn client_config(offers: Option<crate::asks::Offers>) -> ClientConfig {
     // Tasks (the 2026-07-28 extension): every call path follows a task to
     // its end. (2025-11-25 tasks need no client capability to be asked for.)
+    // MCP Apps in both eras: the window renders them, `mcpwb app` resolves.
     let mut capabilities = json!({
         "roots": { "listChanged": true },
-        "extensions": { TASKS_EXTENSION_ID: {} },
+        "extensions": {
+            TASKS_EXTENSION_ID: {},
+            crate::apps::UI_EXTENSION_ID: crate::apps::extension_settings(),
+        },
     });
     let offers = offers.unwrap_or(crate::asks::Offers {
         sampling: false,

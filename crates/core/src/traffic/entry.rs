@@ -18,6 +18,11 @@ pub enum Direction {
     /// message it cut): kept beside its traffic, never passed off as the
     /// server's stderr.
     Note,
+    /// An MCP App (its frame) → the workbench, over the App's postMessage
+    /// bridge: kept under the App's server, marked as App traffic.
+    FromApp,
+    /// The workbench → an MCP App's frame.
+    ToApp,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

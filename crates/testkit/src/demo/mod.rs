@@ -8,6 +8,7 @@
 // but servers speaking 2025-11-25 use them every day: the demo server offers them.
 #![allow(deprecated)]
 
+pub mod app;
 mod asking;
 mod catalog;
 mod conformance;
@@ -206,6 +207,14 @@ impl DemoServer {
             EXTRA_TOOL if self.inner.extra_tool.load(Ordering::SeqCst) => {
                 text_result("the extra tool ran", false)
             }
+            "counter_app" => app::result(self.inner.counter.load(Ordering::SeqCst)),
+            "app_bump" => {
+                let by = args["by"].as_i64().unwrap_or(1).clamp(1, 1000);
+                let value = self.inner.counter.fetch_add(by, Ordering::SeqCst) + by;
+                let subscribed = self.inner.subscriptions.lock().await.contains(COUNTER_URI);
+                listen::resource_updated(&peer, COUNTER_URI, subscribed).await;
+                app::result(value)
+            }
             "increment_counter" => {
                 let value = self.inner.counter.fetch_add(1, Ordering::SeqCst) + 1;
                 let subscribed = self.inner.subscriptions.lock().await.contains(COUNTER_URI);
@@ -283,23 +292,13 @@ impl DemoServer {
 
     /// Every tool this server lists to a session of the given era.
     fn tool_definitions(&self, new_era: bool) -> Vec<Value> {
-        let mut all = tools::definitions(self.inner.extra_tool.load(Ordering::SeqCst));
-        if self.inner.echo_redefined.load(Ordering::SeqCst) {
-            all[0]["description"] = json!(tools::ECHO_REDEFINED);
-        }
-        // rmcp's Tool has no `execution`: it travels in `_meta` to the
-        // transport, which puts it back (`wire.rs`).
-        all.extend(tasked::definitions(new_era).into_iter().map(|mut tool| {
-            if let Some(execution) = tool.as_object_mut().and_then(|t| t.remove("execution")) {
-                tool["_meta"] = json!({ crate::wire::MARKER: execution });
-            }
-            tool
-        }));
-        all.extend(tools::generated(self.inner.options.tool_count));
-        if self.inner.options.conformance {
-            all.extend(conformance::all_tools(new_era));
-        }
-        all
+        tools::all(tools::Listing {
+            extra: self.inner.extra_tool.load(Ordering::SeqCst),
+            echo_redefined: self.inner.echo_redefined.load(Ordering::SeqCst),
+            generated: self.inner.options.tool_count,
+            conformance: self.inner.options.conformance,
+            new_era,
+        })
     }
 }
 
@@ -401,6 +400,7 @@ impl ServerHandler for DemoServer {
         _: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
         let mut all = catalog::resources();
+        all.push(app::resource());
         if self.inner.options.conformance {
             all.extend(conformance::resources());
         }
@@ -441,6 +441,7 @@ impl ServerHandler for DemoServer {
             .then(|| conformance::read(&request.uri))
             .flatten();
         match fixture
+            .or_else(|| app::read(&request.uri))
             .or_else(|| catalog::read(&request.uri, self.inner.counter.load(Ordering::SeqCst)))
         {
             Some(result) => Ok(complete::<ReadResourceResult>(result)?.into()),

@@ -11,6 +11,43 @@ pub const ECHO_REDEFINED: &str = "Returns the message it is given, and also keep
 
 /// The tool definitions, as MCP JSON. `with_extra` adds the tool that
 /// `toggle_extra_tool` switches on and off (list_changed).
+/// What decides the tools a session is listed.
+pub struct Listing {
+    pub extra: bool,
+    pub echo_redefined: bool,
+    /// `--tools N`: that many generated tools.
+    pub generated: usize,
+    pub conformance: bool,
+    /// The session speaks 2026-07-28 (the tasks extension's fixtures).
+    pub new_era: bool,
+}
+
+/// Every tool the demo lists to a session.
+pub fn all(l: Listing) -> Vec<Value> {
+    let mut all = definitions(l.extra);
+    if l.echo_redefined {
+        all[0]["description"] = json!(ECHO_REDEFINED);
+    }
+    // rmcp's Tool has no `execution`: it travels in `_meta` to the
+    // transport, which puts it back (`wire.rs`).
+    all.extend(
+        super::tasked::definitions(l.new_era)
+            .into_iter()
+            .map(|mut tool| {
+                if let Some(execution) = tool.as_object_mut().and_then(|t| t.remove("execution")) {
+                    tool["_meta"] = json!({ crate::wire::MARKER: execution });
+                }
+                tool
+            }),
+    );
+    all.extend(super::app::tools());
+    all.extend(generated(l.generated));
+    if l.conformance {
+        all.extend(super::conformance::all_tools(l.new_era));
+    }
+    all
+}
+
 pub fn definitions(with_extra: bool) -> Vec<Value> {
     let mut tools = vec![
         json!({

@@ -1,0 +1,118 @@
+//! `mcpwb app SERVER TOOL`: a tool's MCP App resolved headless — the tool
+//! called (kept in the history), its `ui://` resource read, and the HTML
+//! written with the CSP the window would apply (as a `<meta>` first in its
+//! head, so a browser opening the file applies it too), the policy and what
+//! of the declaration was not taken printed.
+
+use std::path::PathBuf;
+
+use serde_json::json;
+use workbench_core::Workbench;
+use workbench_core::apps::{inject_first, resource_uri};
+
+use crate::commands::{calls_for, opts, parse_args, ready};
+use crate::{Cli, Failure, print};
+
+#[derive(clap::Args, Debug)]
+pub struct AppArgs {
+    pub server: String,
+    pub tool: String,
+    /// Arguments for the call, as a JSON object.
+    #[arg(long, default_value = "{}")]
+    pub args: String,
+    /// Write the App's HTML (with its CSP) here.
+    #[arg(long)]
+    pub html: Option<PathBuf>,
+    /// Resolve the App without calling the tool.
+    #[arg(long)]
+    pub no_call: bool,
+}
+
+fn attribute(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
+}
+
+pub async fn run(cli: &Cli, wb: &Workbench, a: &AppArgs) -> Result<(), Failure> {
+    let args = parse_args(&a.args)?;
+    ready(wb, &a.server).await?;
+    let definition = wb.catalog().tool(&a.server, &a.tool).ok_or_else(|| {
+        Failure::Usage(format!(
+            "{} has no tool {} (mcpwb tools {} lists them)",
+            a.server, a.tool, a.server
+        ))
+    })?;
+    let uri = resource_uri(&definition)
+        .ok_or_else(|| {
+            Failure::Usage(format!(
+                "{}/{} names no App (its _meta.ui.resourceUri)",
+                a.server, a.tool
+            ))
+        })?
+        .to_string();
+    let result = if a.no_call {
+        None
+    } else {
+        let calls = calls_for(wb, true);
+        let ran = calls
+            .run(workbench_calls::Call {
+                origin: workbench_calls::Origin::Cli,
+                server: &a.server,
+                tool: &a.tool,
+                arguments: args,
+                definition: Some(&definition),
+                link: workbench_calls::Link::default(),
+                options: opts(cli),
+            })
+            .await;
+        calls.flush().await;
+        Some(ran.outcome?.result)
+    };
+    let app = wb.app_resource(&a.server, &uri).await?;
+    if let Some(path) = &a.html {
+        let meta = format!(
+            r#"<meta http-equiv="Content-Security-Policy" content="{}">"#,
+            attribute(&app.policy.csp)
+        );
+        std::fs::write(path, inject_first(&app.html, &meta))
+            .map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))?;
+    }
+    if cli.json {
+        print::line(
+            &json!({
+                "uri": app.uri, "csp": app.policy.csp, "allow": app.policy.allow,
+                "refused": app.policy.refused, "meta": app.meta, "size": app.html.len(),
+                "html": a.html, "result": result,
+            })
+            .to_string(),
+        );
+        return Ok(());
+    }
+    print::line(&format!(
+        "App       {} ({} bytes of HTML)",
+        app.uri,
+        app.html.len()
+    ));
+    print::line(&format!("CSP       {}", app.policy.csp));
+    if !app.policy.allow.is_empty() {
+        print::line(&format!("allow     {}", app.policy.allow));
+    }
+    for r in &app.policy.refused {
+        print::line(&format!(
+            "not taken {}: {} ({})",
+            r.field,
+            print::clean(&r.value),
+            r.why
+        ));
+    }
+    if let Some(result) = &result {
+        let text = result["content"][0]["text"].as_str().unwrap_or_default();
+        print::line(&format!("result    {}", print::clean(text)));
+    }
+    match &a.html {
+        Some(path) => print::line(&format!("written   {}", path.display())),
+        None => print::line("(--html FILE writes the App's HTML with this CSP)"),
+    }
+    Ok(())
+}

@@ -1,0 +1,355 @@
+//! MCP Apps (the `io.modelcontextprotocol/ui` extension, 2026-01-26): the
+//! UI resource a tool names, who may call a tool (`visibility`), and the
+//! Content-Security-Policy a host puts around an App — built from what the
+//! resource declares, never looser, the spec's restrictive default without
+//! a declaration. Rendering is the callers' (the window; `mcpwb app` writes
+//! the resolved App to a file).
+
+use base64::Engine;
+use serde::Serialize;
+use serde_json::{Value, json};
+
+use crate::error::{Error, Result};
+use crate::workbench::{CallOptions, Workbench};
+
+/// The extension's identifier, as the client declares it.
+pub const UI_EXTENSION_ID: &str = "io.modelcontextprotocol/ui";
+/// The one kind of App content the extension defines.
+pub const APP_MIME: &str = "text/html;profile=mcp-app";
+
+/// What the client declares under `extensions[UI_EXTENSION_ID]`.
+pub fn extension_settings() -> Value {
+    json!({ "mimeTypes": [APP_MIME] })
+}
+
+/// The `ui://` resource a tool's results are shown with (`_meta.ui.resourceUri`,
+/// or the deprecated flat `_meta["ui/resourceUri"]`).
+pub fn resource_uri(tool: &Value) -> Option<&str> {
+    let meta = &tool["_meta"];
+    meta["ui"]["resourceUri"]
+        .as_str()
+        .or_else(|| meta["ui/resourceUri"].as_str())
+        .filter(|u| u.starts_with("ui://"))
+}
+
+/// Who may call a tool: `visibility` (default both).
+fn visibility(tool: &Value) -> Option<Vec<&str>> {
+    tool["_meta"]["ui"]["visibility"]
+        .as_array()
+        .map(|v| v.iter().filter_map(Value::as_str).collect())
+}
+
+/// Whether the model (the agent) sees the tool: not when its visibility
+/// leaves out `"model"`.
+pub fn visible_to_model(tool: &Value) -> bool {
+    visibility(tool).is_none_or(|v| v.contains(&"model"))
+}
+
+/// Whether an App may call the tool: not when its visibility leaves out `"app"`.
+pub fn visible_to_app(tool: &Value) -> bool {
+    visibility(tool).is_none_or(|v| v.contains(&"app"))
+}
+
+/// A declared origin, accepted only as `scheme://host[:port][/path]` with
+/// scheme http(s) or ws(s) and at most a leading `*.` wildcard: nothing a
+/// CSP would read as a keyword, another directive or every host.
+fn origin_ok(source: &str) -> bool {
+    let Some((scheme, rest)) = source.split_once("://") else {
+        return false;
+    };
+    if !matches!(scheme, "https" | "http" | "wss" | "ws") {
+        return false;
+    }
+    let host_port = rest.split('/').next().unwrap_or_default();
+    let path = &rest[host_port.len()..];
+    let (host, port) = match host_port.rsplit_once(':') {
+        Some((h, p)) => (h, Some(p)),
+        None => (host_port, None),
+    };
+    let host = host.strip_prefix("*.").unwrap_or(host);
+    let label_ok = |l: &str| {
+        !l.is_empty() && l.len() <= 63 && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
+    };
+    !host.is_empty()
+        && host.split('.').all(label_ok)
+        && port.is_none_or(|p| p == "*" || (!p.is_empty() && p.parse::<u16>().is_ok()))
+        && path
+            .chars()
+            .all(|c| c.is_ascii_graphic() && !matches!(c, ';' | ',' | '\'' | '"'))
+}
+
+/// One declaration the host did not take, and why.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Refused {
+    /// `connectDomains`, `resourceDomains`, ...
+    pub field: String,
+    pub value: String,
+    pub why: String,
+}
+
+/// The CSP an App runs under and what of its declaration was not taken.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct AppPolicy {
+    /// The header's value, directives separated by `; `.
+    pub csp: String,
+    /// The frame's Permission Policy (`allow` attribute): camera,
+    /// microphone, geolocation, clipboard-write as declared.
+    pub allow: String,
+    pub refused: Vec<Refused>,
+}
+
+/// The policy for what a resource declares (`_meta.ui`; null: nothing).
+pub fn policy(ui: &Value) -> AppPolicy {
+    let mut refused = Vec::new();
+    let mut list = |field: &str| -> Vec<String> {
+        let mut out = Vec::new();
+        for v in ui["csp"][field].as_array().into_iter().flatten() {
+            match v.as_str() {
+                Some(s) if origin_ok(s) => out.push(s.to_string()),
+                _ => refused.push(Refused {
+                    field: field.into(),
+                    value: v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string()),
+                    why: "not an origin (scheme://host[:port], http(s) or ws(s), at most a leading *.): a keyword, a bare scheme or * would allow more than one site".into(),
+                }),
+            }
+        }
+        out
+    };
+    let connect = list("connectDomains");
+    let resource = list("resourceDomains");
+    let frame = list("frameDomains");
+    let base = list("baseUriDomains");
+    let with = |head: &str, extra: &[String]| {
+        let mut s = head.to_string();
+        for e in extra {
+            s.push(' ');
+            s.push_str(e);
+        }
+        s
+    };
+    let directives = [
+        "default-src 'none'".to_string(),
+        with("script-src 'self' 'unsafe-inline'", &resource),
+        with("style-src 'self' 'unsafe-inline'", &resource),
+        with("img-src 'self' data:", &resource),
+        with("font-src 'self'", &resource),
+        with("media-src 'self' data:", &resource),
+        if connect.is_empty() {
+            "connect-src 'none'".to_string()
+        } else {
+            with("connect-src", &connect)
+        },
+        if frame.is_empty() {
+            "frame-src 'none'".to_string()
+        } else {
+            with("frame-src", &frame)
+        },
+        "object-src 'none'".to_string(),
+        if base.is_empty() {
+            "base-uri 'self'".to_string()
+        } else {
+            with("base-uri", &base)
+        },
+        "form-action 'none'".to_string(),
+    ];
+    let permissions = &ui["permissions"];
+    let allow: Vec<&str> = [
+        ("camera", "camera"),
+        ("microphone", "microphone"),
+        ("geolocation", "geolocation"),
+        ("clipboardWrite", "clipboard-write"),
+    ]
+    .into_iter()
+    .filter(|(key, _)| permissions[key].is_object())
+    .map(|(_, feature)| feature)
+    .collect();
+    AppPolicy {
+        csp: directives.join("; "),
+        allow: allow.join("; "),
+        refused,
+    }
+}
+
+/// An App resolved: its HTML and the policy it runs under.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct AppResource {
+    pub server: String,
+    pub uri: String,
+    pub html: String,
+    /// `_meta` of the content as the server sent it (or of the listed
+    /// resource, where the content has none).
+    pub meta: Value,
+    pub policy: AppPolicy,
+    /// `_meta.ui.prefersBorder` as declared.
+    pub prefers_border: Option<bool>,
+}
+
+/// `html` with `tag` put first in its `<head>` (after the doctype, before
+/// anything of the App's): the host's probe runs before the App's scripts.
+pub fn inject_first(html: &str, tag: &str) -> String {
+    let lower = html.to_ascii_lowercase();
+    let after = |open: &str| {
+        lower
+            .find(open)
+            .and_then(|at| lower[at..].find('>').map(|end| at + end + 1))
+    };
+    let at = after("<head")
+        .or_else(|| after("<html"))
+        .or_else(|| after("<!doctype"))
+        .unwrap_or(0);
+    let mut out = String::with_capacity(html.len() + tag.len());
+    out.push_str(&html[..at]);
+    out.push_str(tag);
+    out.push_str(&html[at..]);
+    out
+}
+
+fn bad(server: &str, uri: &str, why: String) -> Error {
+    Error::Refused(format!("{server}'s App {uri}: {why}"))
+}
+
+impl Workbench {
+    /// Read the App at `uri` of `server` (`resources/read`) and resolve
+    /// what the host applies: HTML (text or base64 blob) and its policy.
+    pub async fn app_resource(&self, server: &str, uri: &str) -> Result<AppResource> {
+        let out = self
+            .request(
+                server,
+                "resources/read",
+                json!({ "uri": uri }),
+                CallOptions::default(),
+            )
+            .await?;
+        let contents = out.result["contents"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let content = contents
+            .iter()
+            .find(|c| c["uri"] == uri)
+            .or_else(|| contents.first())
+            .ok_or_else(|| bad(server, uri, "resources/read returned no contents".into()))?;
+        let mime = content["mimeType"].as_str().unwrap_or_default();
+        if mime.split(';').next().map(str::trim) != Some("text/html") {
+            return Err(bad(
+                server,
+                uri,
+                format!("its content is {mime:?}, not {APP_MIME}"),
+            ));
+        }
+        let html = match (content["text"].as_str(), content["blob"].as_str()) {
+            (Some(text), _) => text.to_string(),
+            (None, Some(blob)) => base64::engine::general_purpose::STANDARD
+                .decode(blob)
+                .ok()
+                .and_then(|b| String::from_utf8(b).ok())
+                .ok_or_else(|| bad(server, uri, "its blob is not base64 UTF-8 HTML".into()))?,
+            _ => return Err(bad(server, uri, "its content has no text or blob".into())),
+        };
+        let listed = || {
+            self.catalog()
+                .server(server)
+                .and_then(|c| c.resources.into_iter().find(|r| r["uri"] == uri))
+                .map(|r| r["_meta"].clone())
+                .unwrap_or(Value::Null)
+        };
+        let meta = if content["_meta"]["ui"].is_object() {
+            content["_meta"].clone()
+        } else {
+            listed()
+        };
+        Ok(AppResource {
+            server: server.to_string(),
+            uri: uri.to_string(),
+            html,
+            policy: policy(&meta["ui"]),
+            prefers_border: meta["ui"]["prefersBorder"].as_bool(),
+            meta,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_declaration_gets_the_spec_s_restrictive_default() {
+        let p = policy(&Value::Null);
+        for d in [
+            "default-src 'none'",
+            "script-src 'self' 'unsafe-inline'",
+            "img-src 'self' data:",
+            "connect-src 'none'",
+            "frame-src 'none'",
+            "object-src 'none'",
+            "base-uri 'self'",
+        ] {
+            assert!(p.csp.contains(d), "{d} in {}", p.csp);
+        }
+        assert!(p.allow.is_empty() && p.refused.is_empty());
+    }
+
+    #[test]
+    fn declared_origins_are_added_where_they_belong_and_nothing_wider() {
+        let ui = json!({ "csp": {
+            "connectDomains": ["https://api.example.com", "wss://live.example.com:8443", "*", "https:", "'unsafe-eval'", "https://x.com; script-src *"],
+            "resourceDomains": ["https://*.cdn.example.net"],
+            "frameDomains": ["https://www.youtube.com"]
+        }, "permissions": { "camera": {}, "clipboardWrite": {} } });
+        let p = policy(&ui);
+        assert!(
+            p.csp
+                .contains("connect-src https://api.example.com wss://live.example.com:8443;"),
+            "{}",
+            p.csp
+        );
+        assert!(
+            p.csp
+                .contains("script-src 'self' 'unsafe-inline' https://*.cdn.example.net")
+        );
+        assert!(p.csp.contains("frame-src https://www.youtube.com"));
+        assert!(!p.csp.contains("unsafe-eval") && !p.csp.contains(" * "));
+        let refused: Vec<&str> = p.refused.iter().map(|r| r.value.as_str()).collect();
+        assert_eq!(
+            refused,
+            [
+                "*",
+                "https:",
+                "'unsafe-eval'",
+                "https://x.com; script-src *"
+            ]
+        );
+        assert_eq!(p.allow, "camera; clipboard-write");
+    }
+
+    #[test]
+    fn the_probe_goes_first_in_the_head() {
+        let tag = "<script src=\"/probe.js\"></script>";
+        assert_eq!(
+            inject_first("<!DOCTYPE html><HTML lang=en><Head><script>x</script>", tag),
+            format!("<!DOCTYPE html><HTML lang=en><Head>{tag}<script>x</script>")
+        );
+        assert_eq!(
+            inject_first("<!doctype html><p>hi", tag),
+            format!("<!doctype html>{tag}<p>hi")
+        );
+        assert_eq!(inject_first("<p>hi", tag), format!("{tag}<p>hi"));
+    }
+
+    #[test]
+    fn a_tool_names_its_app_and_who_may_call_it() {
+        let t = json!({ "name": "t", "_meta": { "ui": { "resourceUri": "ui://s/app", "visibility": ["app"] } } });
+        assert_eq!(resource_uri(&t), Some("ui://s/app"));
+        assert!(!visible_to_model(&t) && visible_to_app(&t));
+        let flat = json!({ "_meta": { "ui/resourceUri": "ui://s/old" } });
+        assert_eq!(resource_uri(&flat), Some("ui://s/old"));
+        assert!(visible_to_model(&flat) && visible_to_app(&flat));
+        let not_ui = json!({ "_meta": { "ui": { "resourceUri": "https://x" } } });
+        assert_eq!(resource_uri(&not_ui), None);
+    }
+}

@@ -1,0 +1,53 @@
+//! The demo's MCP App (`io.modelcontextprotocol/ui`): `counter_app` shows
+//! the counter in an App (`ui://demo/counter`, its HTML in `app.html`) that
+//! exercises the handshake, a call of the App-only tool `app_bump`, a link,
+//! a message for the chat, the model context, a size change, a display-mode
+//! request, escape attempts and a request its CSP does not allow.
+
+use serde_json::{Value, json};
+
+pub const URI: &str = "ui://demo/counter";
+const HTML: &str = include_str!("app.html");
+/// The one origin the App declares (so the CSP shows a declared domain).
+pub const DECLARED: &str = "https://api.example.com";
+
+pub fn tools() -> Vec<Value> {
+    vec![
+        json!({
+            "name": "counter_app",
+            "title": "Counter App",
+            "description": "Shows the demo counter in an MCP App (text for hosts without Apps).",
+            "inputSchema": { "type": "object", "properties": { "note": { "type": "string", "description": "Shown in the App" } } },
+            "outputSchema": { "type": "object", "properties": { "count": { "type": "integer" } }, "required": ["count"] },
+            "annotations": { "readOnlyHint": true },
+            "_meta": { "ui": { "resourceUri": URI } }
+        }),
+        json!({
+            "name": "app_bump",
+            "title": "Bump the counter (from the App)",
+            "description": "Adds to the counter; only the counter App calls it.",
+            "inputSchema": { "type": "object", "properties": { "by": { "type": "integer", "minimum": 1, "default": 1 } } },
+            "_meta": { "ui": { "resourceUri": URI, "visibility": ["app"] } }
+        }),
+    ]
+}
+
+pub fn resource() -> Value {
+    json!({ "uri": URI, "name": "counter-app", "title": "Counter App", "description": "The counter_app tool's App",
+        "mimeType": MIME })
+}
+
+pub const MIME: &str = "text/html;profile=mcp-app";
+
+pub fn read(uri: &str) -> Option<Value> {
+    (uri == URI).then(|| {
+        json!({ "contents": [{ "uri": URI, "mimeType": MIME, "text": HTML,
+            "_meta": { "ui": { "csp": { "connectDomains": [DECLARED] }, "prefersBorder": true } } }] })
+    })
+}
+
+/// The count as both tools answer it.
+pub fn result(count: i64) -> Value {
+    json!({ "content": [{ "type": "text", "text": format!("The counter is {count}.") }],
+        "structuredContent": { "count": count } })
+}

@@ -1,0 +1,309 @@
+// An MCP App where a tool's result shows (tool panel, chat, History): the
+// App's HTML on its own origin (mcpapp://<id>/, behind the sandbox proxy,
+// under the CSP its resource declared), its bridge served by `AppHost`, what
+// it asks of the person (a call's approval, a link, a message for the chat)
+// asked here, and the App panel beside it for seeing why an App misbehaves.
+import { useEffect, useMemo, useRef, useState } from "react";
+import { ExternalLink, Maximize2, Minimize2, PictureInPicture2 } from "lucide-react";
+import type { Backend } from "../backend";
+import type { AppOpened } from "../backendApps";
+import type { Approval } from "../backendAgent";
+import { ApprovalCard } from "../chat/ApprovalCard";
+import { Button, Modal, useTheme, useToast } from "../design";
+import { AppHost, type DisplayMode, type HostContext } from "./appHost";
+import { AppPanel, type Overrides } from "./AppPanel";
+import { styleVariables } from "./appStyles";
+import "./apps.css";
+
+export interface AppFrameProps {
+  backend: Backend;
+  server: string;
+  /** The tool's definition (its `_meta.ui.resourceUri` names the App). */
+  tool: Record<string, unknown>;
+  args: unknown;
+  /** The call's result; undefined while it runs. */
+  result?: unknown;
+  /** Why the call ended without a result (stopped, failed). */
+  cancelled?: string;
+  /** `ui/message`: the next user message of the chat the App is in. */
+  onMessage?: (text: string) => void;
+  /** `ui/message` outside a chat: offered to start one. */
+  onStartChat?: (text: string) => void;
+  /** `ui/update-model-context`: kept for the agent's next turn. */
+  onModelContext?: (text: string) => void;
+}
+
+/** The text of a `ui/message` or `ui/update-model-context`'s content. */
+export function contentText(params: unknown): string {
+  const p = (params ?? {}) as { content?: unknown; structuredContent?: unknown };
+  const blocks = Array.isArray(p.content) ? p.content : p.content ? [p.content] : [];
+  const text = blocks
+    .map((b) => (b && typeof b === "object" && (b as { type?: string }).type === "text" ? String((b as { text?: unknown }).text ?? "") : ""))
+    .filter(Boolean)
+    .join("\n");
+  if (text) return text;
+  return p.structuredContent !== undefined ? JSON.stringify(p.structuredContent) : "";
+}
+
+const FRAME_SANDBOX = "allow-scripts allow-same-origin allow-forms";
+
+export function AppFrame({ backend, server, tool, args, result, cancelled, onMessage, onStartChat, onModelContext }: AppFrameProps) {
+  const toast = useToast();
+  const windowTheme = useTheme();
+  const toolName = String(tool.name ?? "");
+  const frame = useRef<HTMLIFrameElement>(null);
+  const host = useRef<AppHost | null>(null);
+  const [opened, setOpened] = useState<AppOpened | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [reloads, setReloads] = useState(0);
+  const [, setTick] = useState(0);
+  const [height, setHeight] = useState(160);
+  const [mode, setMode] = useState<DisplayMode>("inline");
+  const [overrides, setOverrides] = useState<Overrides>({});
+  const [approvals, setApprovals] = useState<Approval[]>([]);
+  const [link, setLink] = useState<{ url: string; answer: (open: boolean) => void } | null>(null);
+  const [offer, setOffer] = useState<{ text: string; answer: (taken: boolean) => void } | null>(null);
+  const theme = overrides.theme ?? windowTheme;
+  const context = useRef<() => HostContext>(() => ({}) as HostContext);
+  context.current = () => ({
+    theme,
+    styles: { variables: styleVariables(theme) },
+    displayMode: mode,
+    availableDisplayModes: ["inline", "fullscreen", "pip"],
+    containerDimensions: overrides.width === "narrow" ? { width: 360, maxHeight: 2000 } : { maxHeight: 2000 },
+    locale: overrides.locale ?? navigator.language ?? "en-US",
+    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+    platform: "desktop",
+    userAgent: "MCP Workbench",
+    toolInfo: { tool },
+    deviceCapabilities: { touch: false, hover: true },
+  });
+  const modeRef = useRef(mode);
+  modeRef.current = mode;
+
+  // Open (and on Reload, open again on a new origin); torn down when it goes.
+  useEffect(() => {
+    let gone = false;
+    let id: string | null = null;
+    setOpened(null);
+    setError(null);
+    backend.openApp(server, toolName).then(
+      (app) => {
+        if (gone) {
+          void backend.closeApp(app.id);
+          return;
+        }
+        id = app.id;
+        host.current = new AppHost({
+          post: (m) => frame.current?.contentWindow?.postMessage(m, "*"),
+          allow: app.policy.allow,
+          context: () => context.current(),
+          callTool: async (name, a) => {
+            const poll = setInterval(() => {
+              backend.appApprovals(app.id).then(setApprovals, () => undefined);
+            }, 200);
+            try {
+              return await backend.appCallTool(app.id, name, a);
+            } finally {
+              clearInterval(poll);
+              setApprovals([]);
+            }
+          },
+          readResource: (uri) => backend.appReadResource(app.id, uri),
+          openLink: (url) => new Promise((answer) => setLink({ url, answer })),
+          message: (params) => {
+            const text = contentText(params);
+            if (!text) return Promise.resolve(false);
+            if (onMessage) {
+              onMessage(text);
+              return Promise.resolve(true);
+            }
+            return new Promise((answer) => setOffer({ text, answer }));
+          },
+          modelContext: (params) => onModelContext?.(contentText(params)),
+          displayMode: (asked) => {
+            setMode(asked);
+            return asked;
+          },
+          size: (_w, h) => {
+            if (h !== undefined) setHeight(Math.max(40, Math.min(2000, Math.ceil(h))));
+          },
+          changed: () => setTick((t) => t + 1),
+          traffic: (toApp, m) => void backend.appTraffic(app.id, toApp, JSON.stringify(m)).catch(() => undefined),
+        });
+        setOpened(app);
+      },
+      (e: unknown) => !gone && setError(e instanceof Error ? e.message : String(e)),
+    );
+    return () => {
+      gone = true;
+      const h = host.current;
+      host.current = null;
+      if (id) {
+        const closing = id;
+        void (h ? h.teardown("closed") : Promise.resolve()).finally(() => void backend.closeApp(closing).catch(() => undefined));
+      }
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [backend, server, toolName, reloads]);
+
+  // Only what comes from the App's frame, and only from it.
+  useEffect(() => {
+    const listen = (e: MessageEvent) => {
+      if (frame.current && e.source === frame.current.contentWindow) void host.current?.receive(e.data);
+    };
+    window.addEventListener("message", listen);
+    return () => window.removeEventListener("message", listen);
+  }, []);
+
+  useEffect(() => {
+    if (!opened || !host.current) return;
+    host.current.setInput(args ?? {});
+    if (result !== undefined) host.current.setResult(result);
+    else if (cancelled) host.current.setCancelled(cancelled);
+  }, [opened, args, result, cancelled]);
+
+  const variables = useMemo(() => styleVariables(theme), [theme]);
+  useEffect(() => {
+    host.current?.contextChanged({ theme, styles: { variables } });
+  }, [theme, variables]);
+  useEffect(() => {
+    host.current?.contextChanged({ displayMode: mode });
+  }, [mode]);
+  useEffect(() => {
+    host.current?.contextChanged({
+      locale: overrides.locale ?? navigator.language,
+      containerDimensions: overrides.width === "narrow" ? { width: 360, maxHeight: 2000 } : { maxHeight: 2000 },
+    });
+  }, [overrides.locale, overrides.width]);
+
+  if (error) {
+    return (
+      <div className="callout tone-danger app-error" role="alert">
+        The App of {toolName} did not open: <span className="error-message">{error}</span>
+      </div>
+    );
+  }
+  const bordered = opened?.prefersBorder !== false;
+  return (
+    <section className={`app-host app-mode-${mode}`} aria-label={`App of ${toolName}`}>
+      <div className={`app-stage${bordered ? " app-bordered" : ""}${overrides.width === "narrow" ? " app-narrow" : ""}`}>
+        {mode !== "inline" && (
+          <div className="app-mode-bar">
+            <span>
+              {toolName} · {mode === "fullscreen" ? "fullscreen" : "picture in picture"}
+            </span>
+            <Button size="sm" variant="ghost" icon={mode === "fullscreen" ? Minimize2 : PictureInPicture2} onClick={() => setMode("inline")}>
+              Back inline
+            </Button>
+          </div>
+        )}
+        {opened ? (
+          <iframe
+            ref={frame}
+            className="app-frame"
+            title={`App: ${opened.uri}`}
+            src={opened.url}
+            sandbox={FRAME_SANDBOX}
+            style={{ height: mode === "inline" ? height : undefined }}
+          />
+        ) : (
+          <p className="muted app-loading">Opening the App…</p>
+        )}
+      </div>
+      {approvals.map((a) => (
+        <div key={a.id} className="app-approval">
+          <p className="muted">The App asks to call a tool of {server}:</p>
+          <ApprovalCard backend={backend} approval={a} />
+        </div>
+      ))}
+      {offer && (
+        <div className="callout tone-info app-offer" role="group" aria-label="The App's message">
+          <p>
+            The App wrote a message for a chat: <q>{offer.text}</q>
+          </p>
+          <div className="toolbar">
+            {onStartChat && (
+              <Button
+                size="sm"
+                onClick={() => {
+                  onStartChat(offer.text);
+                  offer.answer(true);
+                  setOffer(null);
+                }}
+              >
+                Start a chat with it
+              </Button>
+            )}
+            <Button
+              size="sm"
+              variant="ghost"
+              onClick={() => {
+                offer.answer(false);
+                setOffer(null);
+              }}
+            >
+              Dismiss
+            </Button>
+          </div>
+        </div>
+      )}
+      {opened && host.current && (
+        <AppPanel
+          app={opened}
+          host={host.current}
+          overrides={overrides}
+          onOverrides={setOverrides}
+          mode={mode}
+          onMode={setMode}
+          onReload={() => setReloads((n) => n + 1)}
+          icon={mode === "fullscreen" ? Minimize2 : Maximize2}
+        />
+      )}
+      <Modal
+        open={link !== null}
+        onOpenChange={(o) => {
+          if (!o && link) {
+            link.answer(false);
+            setLink(null);
+          }
+        }}
+        title="The App wants to open a link"
+        description="It opens in your browser. Check the whole address first."
+        footer={
+          <>
+            <Button
+              onClick={() => {
+                link?.answer(false);
+                setLink(null);
+              }}
+              variant="ghost"
+            >
+              Cancel
+            </Button>
+            <Button
+              variant="primary"
+              icon={ExternalLink}
+              onClick={() => {
+                const asked = link;
+                setLink(null);
+                if (!asked) return;
+                backend.appOpenLink(asked.url).then(
+                  () => asked.answer(true),
+                  (e: unknown) => {
+                    asked.answer(false);
+                    toast("The link was not opened", { tone: "danger", description: e instanceof Error ? e.message : String(e) });
+                  },
+                );
+              }}
+            >
+              Open in browser
+            </Button>
+          </>
+        }
+      >
+        <code className="app-link-url">{link?.url}</code>
+      </Modal>
+    </section>
+  );
+}

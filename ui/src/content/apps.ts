@@ -1,0 +1,30 @@
+// MCP Apps in the window: which tools have one, who may call a tool, and
+// how a message an App writes outside a chat becomes a new chat's draft.
+
+/** The `ui://` resource a tool's results are shown with. */
+export function appUri(tool: Record<string, unknown> | null | undefined): string | null {
+  const meta = (tool?._meta ?? {}) as Record<string, unknown>;
+  const ui = (meta.ui ?? {}) as Record<string, unknown>;
+  const uri = typeof ui.resourceUri === "string" ? ui.resourceUri : typeof meta["ui/resourceUri"] === "string" ? (meta["ui/resourceUri"] as string) : null;
+  return uri && uri.startsWith("ui://") ? uri : null;
+}
+
+/** Whether only Apps may call the tool (its visibility leaves out "model"). */
+export function appOnly(tool: Record<string, unknown> | null | undefined): boolean {
+  const ui = ((tool?._meta ?? {}) as Record<string, unknown>).ui as { visibility?: unknown } | undefined;
+  return Array.isArray(ui?.visibility) && !ui.visibility.includes("model");
+}
+
+const DRAFT = "mcpwb.chat.draft";
+
+/** Keep `text` for the next chat's composer. */
+export function setChatDraft(text: string) {
+  sessionStorage.setItem(DRAFT, text);
+}
+
+/** The draft kept for a chat's composer (taken: once). */
+export function takeChatDraft(): string {
+  const text = sessionStorage.getItem(DRAFT) ?? "";
+  sessionStorage.removeItem(DRAFT);
+  return text;
+}
