@@ -201,6 +201,16 @@ export class Session {
     }
   }
 
+  /** Look inside an iframe (its element) from now on. */
+  async enterFrame(el) {
+    return this.cmd("POST", "/frame", { id: { [ELEMENT]: el } });
+  }
+
+  /** Back to the window's own document. */
+  async leaveFrames() {
+    return this.cmd("POST", "/frame", { id: null });
+  }
+
   /** The first element matching `css`, waiting for it to appear. */
   async find(css, timeoutMs = 15_000) {
     const deadline = Date.now() + timeoutMs;
@@ -335,7 +345,7 @@ export class Session {
     return this.executeAsync(
       "const done = arguments[arguments.length - 1];" +
         "const root = arguments[0] ? document.querySelector(arguments[0]) : document;" +
-        "window.axe.run(root, { resultTypes: ['violations'] }).then(" +
+        "window.axe.run(root, { resultTypes: ['violations'], iframes: false }).then(" +
         "(r) => done(r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')" +
         ".flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')} — ${v.help}`))), (e) => done([`axe failed: ${e}`]));",
       [within],

@@ -67,6 +67,13 @@ fn origin_ok(source: &str) -> bool {
         None => (host_port, None),
     };
     let host = host.strip_prefix("*.").unwrap_or(host);
+    // The webview's own IPC and asset hosts are never an App's to reach.
+    if ["ipc.localhost", "tauri.localhost", "asset.localhost"]
+        .iter()
+        .any(|own| host.eq_ignore_ascii_case(own))
+    {
+        return false;
+    }
     let label_ok = |l: &str| {
         !l.is_empty() && l.len() <= 63 && l.chars().all(|c| c.is_ascii_alphanumeric() || c == '-')
     };
@@ -297,7 +304,7 @@ mod tests {
     #[test]
     fn declared_origins_are_added_where_they_belong_and_nothing_wider() {
         let ui = json!({ "csp": {
-            "connectDomains": ["https://api.example.com", "wss://live.example.com:8443", "*", "https:", "'unsafe-eval'", "https://x.com; script-src *"],
+            "connectDomains": ["https://api.example.com", "wss://live.example.com:8443", "*", "https:", "'unsafe-eval'", "https://x.com; script-src *", "http://ipc.localhost", "ipc://localhost"],
             "resourceDomains": ["https://*.cdn.example.net"],
             "frameDomains": ["https://www.youtube.com"]
         }, "permissions": { "camera": {}, "clipboardWrite": {} } });
@@ -321,7 +328,9 @@ mod tests {
                 "*",
                 "https:",
                 "'unsafe-eval'",
-                "https://x.com; script-src *"
+                "https://x.com; script-src *",
+                "http://ipc.localhost",
+                "ipc://localhost"
             ]
         );
         assert_eq!(p.allow, "camera; clipboard-write");

@@ -2,7 +2,7 @@
 // conversation with the running turn's live parts and approvals, and the
 // composer. Sending, Stop, Retry, regenerate and edit-and-resend start
 // turns whose events stream into `live`.
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { AlertTriangle, RotateCw } from "lucide-react";
 import { BackendError } from "../backend";
@@ -54,7 +54,15 @@ export function ChatPane({ wb, id, go }: { wb: Workbench; id: string; go: (room:
       },
     );
   };
-  const send = (text: string) => start((on) => backend.sendMessage(id, text, on));
+  // What an App asked to keep in the model's context: sent with the next
+  // message (the newest only), shown above the composer until then.
+  const [appContext, setAppContext] = useState<string | null>(null);
+  const send = (text: string) => {
+    const context = appContext;
+    setAppContext(null);
+    const full = context ? `[Context from an App in this chat]\n${context}\n\n${text}` : text;
+    start((on) => backend.sendMessage(id, full, on));
+  };
   const regenerate = () => {
     const messages = chat.data?.messages ?? [];
     const lastUser = [...messages, ...state.stored].filter((m) => m.role === "user").at(-1);
@@ -86,7 +94,17 @@ export function ChatPane({ wb, id, go }: { wb: Workbench; id: string; go: (room:
         onEdit={edit}
         onRegenerate={regenerate}
         onTraffic={(server) => go("traffic", server)}
+        onAppMessage={(text) => send(text)}
+        onAppContext={(text) => setAppContext(text || null)}
       />
+      {appContext && (
+        <p className="callout tone-info chat-status app-context-note" role="status">
+          An App keeps this for the model; it goes with your next message: <q>{appContext}</q>
+          <Button size="sm" variant="ghost" onClick={() => setAppContext(null)}>
+            Drop
+          </Button>
+        </p>
+      )}
       {state.retrying && (
         <p className="callout tone-warn chat-status" role="status">
           <RotateCw aria-hidden size={14} /> {state.retrying.reason}. Trying again in {(state.retrying.waitMs / 1000).toFixed(1)} s (attempt {state.retrying.attempt}).

@@ -75,6 +75,8 @@ export function Conversation({
   onEdit,
   onRegenerate,
   onTraffic,
+  onAppMessage,
+  onAppContext,
 }: {
   backend: Backend;
   messages: ChatMessage[];
@@ -84,6 +86,8 @@ export function Conversation({
   onEdit: (seq: number, text: string) => void;
   onRegenerate: () => void;
   onTraffic: (server: string) => void;
+  onAppMessage?: (text: string) => void;
+  onAppContext?: (text: string) => void;
 }) {
   const toast = useToast();
   const [showAll, setShowAll] = useState(false);
@@ -148,6 +152,8 @@ export function Conversation({
                         call={p}
                         result={results.get(p.call_id)}
                         live={live.calls[p.call_id]}
+                        onAppMessage={onAppMessage}
+                        onAppContext={onAppContext}
                         approval={approvals.find((a) => a.call_id === p.call_id)}
                         onTraffic={onTraffic}
                       />

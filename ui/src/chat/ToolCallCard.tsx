@@ -10,6 +10,9 @@ import { Badge, Button, Disclosure, type Tone } from "../design";
 import { taskStatus } from "../backendTasks";
 import "../tools/tasks.css";
 import { ResultView } from "../content/ResultView";
+import { AppFrame } from "../content/AppFrame";
+import { appUri, toolDefinition } from "../content/apps";
+import { useMaybeWorkbench } from "../shell/workbench";
 import { ApprovalCard } from "./ApprovalCard";
 import type { LiveCall } from "./live";
 
@@ -34,6 +37,8 @@ export function ToolCallCard({
   live,
   approval,
   onTraffic,
+  onAppMessage,
+  onAppContext,
 }: {
   backend: Backend;
   call: Call;
@@ -41,7 +46,13 @@ export function ToolCallCard({
   live?: LiveCall;
   approval?: Approval;
   onTraffic: (server: string) => void;
+  /** An App's `ui/message`: the chat's next user message. */
+  onAppMessage?: (text: string) => void;
+  /** An App's `ui/update-model-context`: kept for the next turn. */
+  onAppContext?: (text: string) => void;
 }) {
+  const wb = useMaybeWorkbench();
+  const definition = toolDefinition(wb?.tools.data, call.server, call.tool);
   const status = approval ? "pending" : (result?.status ?? live?.status ?? "unknown");
   const s = STATUS[status] ?? { label: "not run", tone: "neutral" as Tone, icon: CircleDashed };
   const search = call.name === "search_tools";
@@ -87,6 +98,9 @@ export function ToolCallCard({
           </Button>
         )}
       </div>
+      {!approval && definition && appUri(definition) && call.server && result?.result != null && (
+        <AppFrame backend={backend} server={call.server} tool={definition} args={args ?? {}} result={result.result} onMessage={onAppMessage} onModelContext={onAppContext} />
+      )}
       {approval ? (
         <ApprovalCard backend={backend} approval={approval} />
       ) : (

@@ -80,7 +80,8 @@ export function declarationFor(directive: string, blocked: string): string | nul
   } catch {
     return null;
   }
-  if (!origin || origin === "null") return null;
+  // Only what a declaration can name (http(s), ws(s)); never the window's own IPC.
+  if (!/^(https?|wss?):\/\//.test(origin) || /^\w+:\/\/(ipc|tauri|asset)\.localhost(:|$)/i.test(origin)) return null;
   const field = directive.startsWith("connect-src")
     ? "connectDomains"
     : directive.startsWith("frame-src") || directive.startsWith("child-src")

@@ -28,3 +28,10 @@ export function takeChatDraft(): string {
   sessionStorage.removeItem(DRAFT);
   return text;
 }
+
+/** A tool's definition as the window's catalog has it (null outside the window). */
+export function toolDefinition(tools: { server: string; tool: unknown }[] | undefined, server: string | null | undefined, name: string | null | undefined): Record<string, unknown> | null {
+  if (!tools || !server || !name) return null;
+  const row = tools.find((t) => t.server === server && (t.tool as { name?: unknown }).name === name);
+  return row ? (row.tool as Record<string, unknown>) : null;
+}

@@ -12,6 +12,8 @@ import { Badge, Button, EmptyState, Skeleton, type Tone } from "../design";
 import { TaskStrip } from "../tools/TaskStrip";
 import type { TaskState } from "../backendTasks";
 import { ResultView } from "../content/ResultView";
+import { AppFrame } from "../content/AppFrame";
+import { appUri, toolDefinition } from "../content/apps";
 import { CallMessages } from "./CallMessages";
 import { CompareView } from "./CompareView";
 import { SaveToSuite, type Saving } from "./SaveToSuite";
@@ -242,6 +244,10 @@ function CallDetail({
       {row.result != null && (
         <>
           <h3>Result</h3>
+          {(() => {
+            const definition = toolDefinition(wb.tools.data, row.server, row.tool);
+            return definition && appUri(definition) ? <AppFrame key={row.id} backend={wb.backend} server={row.server} tool={definition} args={row.arguments ?? {}} result={row.result} /> : null;
+          })()}
           <ResultView backend={wb.backend} server={row.server} result={row.result as Record<string, unknown>} durationMs={row.duration_ms} violations={row.schema_violations} checked={row.schema_violations.length > 0} />
         </>
       )}

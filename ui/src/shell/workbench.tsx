@@ -53,6 +53,11 @@ export function useTraffic() {
   return useContext(TrafficCtx);
 }
 
+/** The window's shared state, or null outside the provider (views tested alone). */
+export function useMaybeWorkbench(): Workbench | null {
+  return useContext(Ctx);
+}
+
 export function useWorkbench(): Workbench {
   const wb = useContext(Ctx);
   if (!wb) throw new Error("useWorkbench outside WorkbenchProvider");

@@ -11,7 +11,7 @@ import { Button, EmptyState, useToast } from "../design";
 const ROW = 26;
 /** Rows fetched beyond those on screen, each side. */
 const MARGIN = 60;
-const ARROW: Record<string, string> = { outgoing: "→", incoming: "←", stderr: "⚠", note: "ⓘ" };
+const ARROW: Record<string, string> = { outgoing: "→", incoming: "←", stderr: "⚠", note: "ⓘ", from_app: "App →", to_app: "→ App" };
 
 function prettyBody(body: string): string {
   try {
@@ -122,7 +122,7 @@ export function TrafficView({
   };
   useEffect(() => {
     setPartner(null);
-    if (!open?.id || open.direction === "stderr" || open.direction === "note") return;
+    if (!open?.id || !(open.direction === "outgoing" || open.direction === "incoming")) return;
     let cancelled = false;
     backend.trafficPage({ server: open.server, id: open.id, limit: 50 }).then(
       (p) => {
@@ -162,6 +162,8 @@ export function TrafficView({
           <option value="incoming">← from server</option>
           <option value="stderr">stderr</option>
           <option value="note">the workbench&apos;s notes</option>
+          <option value="from_app">App → workbench</option>
+          <option value="to_app">workbench → App</option>
         </select>
         <input type="search" aria-label="Filter traffic" placeholder="method or text" value={text} onChange={(e) => setText(e.target.value)} />
         <span className="muted" role="status">

@@ -1,0 +1,182 @@
+// MCP Apps in the real window: the demo server's counter App renders after
+// a call from the tool panel and from the chat, on its own origin behind the
+// sandbox proxy; its button's tools/call is approved and its result reaches
+// the App; a link asks first, with the whole address; the App cannot reach
+// the window's IPC, Tauri's globals or the window's DOM; a request to a
+// domain it did not declare is blocked and shown in the App panel.
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Driver } from "./harness.mjs";
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+function scriptedLlm(dir, turns) {
+  const bin = process.env.SCRIPTED_LLM;
+  assert.ok(bin && existsSync(bin), "SCRIPTED_LLM must point at the built scripted-llm");
+  const script = join(dir, "apps-script.json");
+  writeFileSync(script, JSON.stringify({ turns }));
+  const child = spawn(bin, ["--script", script, "--listen", "127.0.0.1:0"], { stdio: ["ignore", "pipe", "inherit"] });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve({ child, url: m[1] });
+    });
+    child.once("exit", (code) => reject(new Error(`scripted-llm exited with ${code}`)));
+  });
+}
+
+/** Into the App's own document (the window → the sandbox proxy → the App). */
+async function intoApp(session, scope = "") {
+  await session.leaveFrames();
+  await session.enterFrame(await session.find(`${scope} .app-host iframe.app-frame`, 20_000));
+  await session.enterFrame(await session.find("iframe", 15_000));
+}
+
+describe("apps", () => {
+  let driver;
+  let llm;
+  let config;
+  before(async () => {
+    driver = await Driver.start();
+    const demo = process.env.DEMO_SERVER;
+    assert.ok(demo && existsSync(demo), "DEMO_SERVER must point at the built demo server");
+    llm = await scriptedLlm(driver.env.HOME, [
+      { when: "show the counter", text: "Here is the counter.", tool_calls: [{ name: "demo__counter_app", arguments: { note: "from chat" } }] },
+      { when: "The counter is", text: "The App shows the counter." },
+      { when: "counter App says", text: "Thanks, App." },
+    ]);
+    config = join(driver.env.HOME, "apps.json");
+    writeFileSync(config, JSON.stringify({ mcpServers: { demo: { command: demo, args: ["--name", "e2e-apps"] } } }));
+    const settingsDir = join(driver.env.XDG_CONFIG_HOME, "mcp-workbench");
+    mkdirSync(settingsDir, { recursive: true });
+    writeFileSync(
+      join(settingsDir, "settings.json"),
+      JSON.stringify({ agent: { providers: [{ id: "scripted", kind: "open_ai_compatible", base_url: `${llm.url}/v1/`, default_model: "scripted-model" }] } }),
+    );
+  });
+  after(async () => {
+    llm?.child.kill("SIGTERM");
+    await driver?.stop();
+  });
+
+  it("renders the App after a call from the tool panel, isolated, its calls approved, links asked, undeclared domains blocked", async () => {
+    const session = await driver.session(["--config", config]);
+    try {
+      await session.clickText("[role=tab]", "Tools");
+      await session.waitForTexts(".tool-row", (t) => t.length >= 5);
+      await session.type(await session.find("input[aria-label='Search tools']"), "counter_app\uE007");
+      await session.waitForTexts(".tool-panel h2 code", (t) => t.includes("demo__counter_app"));
+      await session.clickText(".run-bar button", "Run");
+
+      // The App: its handshake done, the tool's input and result shown, on its own origin.
+      await intoApp(session);
+      await session.waitForTexts("#status", (t) => t[0] === "Showing the tool's result", 20_000);
+      assert.deepEqual(await session.texts("#host"), ["MCP Workbench"]);
+      assert.deepEqual(await session.texts("#count"), ["0"]);
+      const [origin] = await session.texts("#origin");
+      assert.match(origin, /^mcpapp:\/\/a[0-9a-f]{16}$/, "each App on an origin of its own");
+
+      // Nothing of the window is within reach.
+      await session.click(await session.find("#escape"));
+      const tried = await session.waitForTexts("#escaped li", (t) => t.length === 4, 10_000);
+      assert.deepEqual(
+        tried,
+        ["window.__TAURI__: blocked", "window.__TAURI_INTERNALS__: blocked", "the window's DOM: blocked", "the window's IPC: blocked"],
+      );
+
+      // A domain it did not declare: blocked by its CSP.
+      await session.click(await session.find("#undeclared"));
+      await session.waitForTexts("#answer", (t) => t[0] === "undeclared fetch blocked", 10_000);
+
+      // Its button calls an App-only tool: the person is asked first.
+      await session.click(await session.find("#bump"));
+      await session.leaveFrames();
+      const [head] = await session.waitForTexts(".app-approval .approval-head", (t) => t.length === 1, 15_000);
+      assert.match(head, /Run app_bump on demo\?/);
+      // The stop_server the App sent to Tauri's IPC with a guessed key did
+      // nothing: the demo server still runs.
+      assert.equal((await session.findAll(".state.ready")).length, 1, "the demo server is still ready");
+      assert.equal((await session.findAll(".state.muted")).length, 0);
+      await session.screenshot("app-approval");
+      await session.clickText(".app-approval .approval-actions button", "Allow once");
+      await intoApp(session);
+      await session.waitForTexts("#answer", (t) => t[0] === "bumped to 1", 15_000);
+      assert.deepEqual(await session.texts("#count"), ["1"]);
+
+      // A link: the whole address shown before anything opens; cancelled here.
+      await session.click(await session.find("#link"));
+      await session.leaveFrames();
+      const [url] = await session.waitForTexts(".app-link-url", (t) => t.length === 1, 10_000);
+      assert.equal(url, "https://modelcontextprotocol.io/extensions/apps");
+      await session.screenshot("app-link");
+      await session.clickText("[role=dialog] button", "Cancel");
+      await intoApp(session);
+      await session.waitForTexts("#answer", (t) => t[0] === "link refused: Link opening denied by user", 10_000);
+
+      // The App panel: the blocked request with what to declare, the messages both ways.
+      await session.leaveFrames();
+      await session.clickText(".app-panel button", "App panel");
+      await session.clickText(".app-panel .segmented-item", "CSP");
+      const violations = await session.waitForTexts(".app-violations li", (t) => t.some((v) => v.includes("undeclared.example.org")), 10_000);
+      const blocked = violations.find((v) => v.includes("undeclared.example.org"));
+      assert.match(blocked, /connectDomains: \["https:\/\/undeclared\.example\.org"\]/);
+      const [policy] = await session.texts(".app-csp-policy");
+      assert.match(policy, /connect-src https:\/\/api\.example\.com;/);
+      await session.clickText(".app-panel .segmented-item", "Messages");
+      const methods = await session.texts(".app-log-method");
+      for (const m of ["ui/initialize", "ui/notifications/initialized", "ui/notifications/tool-input", "ui/notifications/tool-result", "tools/call", "ui/open-link"]) {
+        assert.ok(methods.includes(m), `${m} in the App panel: ${methods}`);
+      }
+      assert.deepEqual(await session.axe(".tool-panel"), [], "axe clean outside the frame");
+
+      // Dark, as the App sees it when the window switches.
+      await session.screenshot("app-light");
+      await session.click(await session.find("button[aria-label='Dark theme']"));
+      await intoApp(session);
+      await session.waitForTexts("#theme", (t) => t[0] === "dark", 10_000);
+      await session.leaveFrames();
+      await session.screenshot("app-dark");
+      await session.click(await session.find("button[aria-label='Light theme']"));
+
+      // The App's call is in History (origin app) and its messages in Traffic.
+      await session.clickText("[role=tab]", "History");
+      await session.waitForTexts(".history-row", (t) => t.some((r) => r.includes("app_bump") && /\bapp\b/.test(r)), 15_000);
+      await session.clickText("[role=tab]", "Traffic");
+      const dirs = await session.waitForTexts(".traffic-row .t-dir", (t) => t.includes("App →") && t.includes("→ App"), 15_000);
+      assert.ok(dirs.length > 0);
+    } finally {
+      await session.leaveFrames().catch(() => undefined);
+      await session.close();
+    }
+  });
+
+  it("renders the App in the chat; its message becomes the chat's next message", async () => {
+    const session = await driver.session(["--config", config]);
+    try {
+      await session.clickText("[role=tab]", "Chat");
+      await session.clickText(".chat-list-head button", "New chat");
+      await session.type(await session.find("textarea[aria-label=Message]"), "show the counter\uE007");
+      await session.waitForTexts(".approval-head", (t) => t.length === 1, 30_000);
+      await session.clickText(".approval-actions button", "Allow once");
+      await intoApp(session, ".tool-card");
+      await session.waitForTexts("#status", (t) => t[0] === "Showing the tool's result", 20_000);
+      assert.deepEqual(await session.texts("#input"), ['{"note":"from chat"}']);
+      await session.leaveFrames();
+      await session.waitForTexts(".msg-assistant .markdown", (t) => t.some((x) => x.includes("The App shows the counter.")), 30_000);
+      await intoApp(session, ".tool-card");
+      await session.click(await session.find("#message"));
+      await session.leaveFrames();
+      await session.waitForTexts(".msg-user", (t) => t.some((x) => x.includes("The counter App says the count is")), 15_000);
+      await session.waitForTexts(".msg-assistant .markdown", (t) => t.some((x) => x.includes("Thanks, App.")), 30_000);
+      await session.screenshot("app-chat");
+    } finally {
+      await session.leaveFrames().catch(() => undefined);
+      await session.close();
+    }
+  });
+});

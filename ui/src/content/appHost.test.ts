@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { AppHost, declarationFor, type HostDeps } from "./appHost";
+
+function host(over: Partial<HostDeps> = {}) {
+  const posted: Record<string, unknown>[] = [];
+  const deps: HostDeps = {
+    post: (m) => posted.push(m as Record<string, unknown>),
+    allow: "",
+    context: () => ({ theme: "light" }) as never,
+    callTool: async () => ({ content: [] }),
+    readResource: async () => ({ contents: [] }),
+    openLink: async () => false,
+    message: async () => true,
+    modelContext: () => undefined,
+    displayMode: (m) => m,
+    size: () => undefined,
+    changed: () => undefined,
+    traffic: () => undefined,
+    ...over,
+  };
+  return { h: new AppHost(deps), posted };
+}
+
+describe("the App's bridge", () => {
+  it("sends nothing to the App before it says it is initialized, then input before result", async () => {
+    const { h, posted } = host();
+    h.setInput({ a: 1 });
+    h.setResult({ content: [{ type: "text", text: "r" }] });
+    expect(posted).toEqual([]);
+    await h.receive({ jsonrpc: "2.0", id: 1, method: "ui/initialize", params: {} });
+    expect(posted.map((m) => m.id)).toEqual([1]);
+    expect((posted[0]?.result as { protocolVersion: string }).protocolVersion).toBe("2026-01-26");
+    await h.receive({ jsonrpc: "2.0", method: "ui/notifications/initialized" });
+    expect(posted.slice(1).map((m) => m.method)).toEqual(["ui/notifications/tool-input", "ui/notifications/tool-result"]);
+  });
+
+  it("answers a refused link and an unknown method with JSON-RPC errors", async () => {
+    const { h, posted } = host();
+    await h.receive({ jsonrpc: "2.0", id: 7, method: "ui/open-link", params: { url: "https://example.com" } });
+    await h.receive({ jsonrpc: "2.0", id: 8, method: "ui/open-link", params: { url: "javascript:alert(1)" } });
+    await h.receive({ jsonrpc: "2.0", id: 9, method: "sampling/createMessage", params: {} });
+    expect(posted.map((m) => (m.error as { code: number }).code)).toEqual([-32000, -32602, -32601]);
+    expect(h.log.filter((l) => l.dir === "to-app").every((l) => l.tookMs !== undefined)).toBe(true);
+  });
+
+  it("keeps what the CSP blocked with what to declare", async () => {
+    const { h } = host();
+    await h.receive({ jsonrpc: "2.0", method: "x-mcpwb/csp-violation", params: { directive: "connect-src", blocked: "https://api.other.com/v1/x" } });
+    expect(h.violations[0]?.declare).toBe('connectDomains: ["https://api.other.com"]');
+    expect(declarationFor("img-src", "https://cdn.example.com/a.png")).toBe('resourceDomains: ["https://cdn.example.com"]');
+    expect(declarationFor("connect-src", "ipc://localhost/x")).toBeNull();
+    expect(declarationFor("connect-src", "http://ipc.localhost/x")).toBeNull();
+    expect(h.log).toEqual([]);
+  });
+});
