@@ -108,6 +108,20 @@ describe("apps", () => {
       await session.waitForTexts("#answer", (t) => t[0] === "bumped to 1", 15_000);
       assert.deepEqual(await session.texts("#count"), ["1"]);
 
+      // A tool only the model may call: refused to the App.
+      await session.click(await session.find("#modelonly"));
+      await session.waitForTexts("#answer", (t) => /^refused: .*not visible to apps/.test(t[0] ?? ""), 10_000);
+
+      // Fullscreen when it asks, and back inline.
+      await session.click(await session.find("#fullscreen"));
+      await session.waitForTexts("#mode", (t) => t[0] === "fullscreen", 10_000);
+      await session.leaveFrames();
+      await session.find(".app-host.app-mode-fullscreen");
+      await session.screenshot("app-fullscreen");
+      await session.clickText(".app-mode-bar button", "Back inline");
+      await intoApp(session);
+      await session.waitForTexts("#mode", (t) => t[0] === "inline", 10_000);
+
       // A link: the whole address shown before anything opens; cancelled here.
       await session.click(await session.find("#link"));
       await session.leaveFrames();
@@ -174,6 +188,42 @@ describe("apps", () => {
       await session.waitForTexts(".msg-user", (t) => t.some((x) => x.includes("The counter App says the count is")), 15_000);
       await session.waitForTexts(".msg-assistant .markdown", (t) => t.some((x) => x.includes("Thanks, App.")), 30_000);
       await session.screenshot("app-chat");
+    } finally {
+      await session.leaveFrames().catch(() => undefined);
+      await session.close();
+    }
+  });
+
+  // A published example App (npm, installed by cargo xtask test): built on
+  // the ext-apps SDK, it must complete the handshake and call its server.
+  const published = join(process.env.MCPWB_THIRD_PARTY ?? "", "node_modules/.bin/mcp-server-basic-vanillajs");
+  it("renders a published example App and its call to its server comes back", { skip: !existsSync(published) && "the third-party servers are not installed (cargo xtask test installs them)" }, async () => {
+    const cfg = join(driver.env.HOME, "published.json");
+    writeFileSync(cfg, JSON.stringify({ mcpServers: { basic: { command: published, args: ["--stdio"] } } }));
+    const session = await driver.session(["--config", cfg]);
+    try {
+      await session.clickText("[role=tab]", "Tools");
+      await session.waitForTexts(".tool-row", (t) => t.some((r) => r.includes("get-time")), 30_000);
+      await session.type(await session.find("input[aria-label='Search tools']"), "get-time\uE007");
+      await session.waitForTexts(".tool-panel h2 code", (t) => t.includes("basic__get-time"), 30_000);
+      await session.clickText(".run-bar button", "Run");
+      await intoApp(session);
+      // The SDK's App shows the time the tool returned once it has the result.
+      const [first] = await session.waitForTexts("#server-time", (t) => /\d{4}-\d\d-\d\dT/.test(t[0] ?? ""), 20_000);
+      await session.click(await session.find("#get-time-btn"));
+      await session.leaveFrames();
+      // get-time is a tool the App may call: the person is asked.
+      await session.waitForTexts(".app-approval .approval-head", (t) => t.length === 1, 15_000);
+      await session.clickText(".app-approval .approval-actions button", "Allow once");
+      await intoApp(session);
+      await session.waitForTexts("#server-time", (t) => (t[0] ?? "") !== first && /\d{4}-/.test(t[0] ?? ""), 15_000);
+      await session.leaveFrames();
+      await session.clickText(".app-panel button", "App panel");
+      const methods = await session.texts(".app-log-method");
+      for (const m of ["ui/initialize", "ui/notifications/initialized", "ui/notifications/tool-result", "tools/call"]) {
+        assert.ok(methods.includes(m), `${m} in the App panel: ${methods}`);
+      }
+      await session.screenshot("app-published");
     } finally {
       await session.leaveFrames().catch(() => undefined);
       await session.close();

@@ -171,12 +171,19 @@ pub fn rust_components() -> Result {
 
 /// Real third-party MCP servers the tests also run against, from npm, into
 /// target/third-party (pinned, so a registry update cannot break a run).
-pub const THIRD_PARTY_NPM: &[&str] = &["@modelcontextprotocol/server-everything@2026.8.31"];
+/// With a published MCP App example (the ext-apps SDK's vanilla-JS basic
+/// server) for the Apps e2e.
+pub const THIRD_PARTY_NPM: &[&str] = &[
+    "@modelcontextprotocol/server-everything@2026.8.31",
+    "@modelcontextprotocol/server-basic-vanillajs@2.0.3",
+];
+/// The programs those packages install (all present: nothing to do).
+const THIRD_PARTY_BINS: &[&str] = &["mcp-server-everything", "mcp-server-basic-vanillajs"];
 
 pub fn third_party(root: &Path) -> Result {
     let dir = crate::tasks::target_dir(root).join("third-party");
-    let marker = dir.join("node_modules/.bin/mcp-server-everything");
-    if marker.exists() {
+    let bins = dir.join("node_modules/.bin");
+    if THIRD_PARTY_BINS.iter().all(|b| bins.join(b).exists()) {
         println!("third-party servers: present in {}", dir.display());
         return Ok(());
     }

@@ -308,6 +308,7 @@ fn e2e(root: &Path, driver: &Path) -> Result {
         .env("APP_BINARY", target.join("debug/mcp-workbench"))
         .env("DEMO_SERVER", target.join("debug/mcp-demo-server"))
         .env("SCRIPTED_LLM", target.join("debug/scripted-llm"))
+        .env("MCPWB_THIRD_PARTY", target.join("third-party"))
         // Screenshots stay with the checkout, whatever the build folder.
         .env("E2E_ARTIFACTS", root.join("target/e2e"));
     sh(&mut c)

@@ -7,6 +7,8 @@ use std::sync::OnceLock;
 
 use serde_json::{Value, json};
 
+#[path = "cli/apps.rs"]
+mod apps;
 #[path = "cli/auth.rs"]
 mod auth;
 #[path = "cli/chat.rs"]
@@ -112,7 +114,7 @@ fn servers_shows_each_state_and_what_it_offers() {
     let text = stdout(&out);
     let demo = text.lines().find(|l| l.starts_with("demo\t")).unwrap();
     assert!(
-        demo.contains("\tready\t") && demo.contains("22 tools, 4 resources, 3 prompts"),
+        demo.contains("\tready\t") && demo.contains("25 tools, 5 resources, 3 prompts"),
         "{demo}"
     );
     let broken = text.lines().find(|l| l.starts_with("broken\t")).unwrap();
@@ -121,7 +123,7 @@ fn servers_shows_each_state_and_what_it_offers() {
     let out = mcpwb(&["servers", "--json", "--config", &cfg]);
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["servers"][0]["status"]["state"], "ready");
-    assert_eq!(v["servers"][0]["tools"], 22);
+    assert_eq!(v["servers"][0]["tools"], 25);
 }
 
 #[test]

@@ -98,8 +98,17 @@ export function ToolCallCard({
           </Button>
         )}
       </div>
-      {!approval && definition && appUri(definition) && call.server && result?.result != null && (
-        <AppFrame backend={backend} server={call.server} tool={definition} args={args ?? {}} result={result.result} onMessage={onAppMessage} onModelContext={onAppContext} />
+      {!approval && definition && appUri(definition) && call.server && result && (
+        <AppFrame
+          backend={backend}
+          server={call.server}
+          tool={definition}
+          args={args ?? {}}
+          result={result.result ?? undefined}
+          cancelled={result.result == null ? `${result.status}: ${result.content}` : undefined}
+          onMessage={onAppMessage}
+          onModelContext={onAppContext}
+        />
       )}
       {approval ? (
         <ApprovalCard backend={backend} approval={approval} />

@@ -380,8 +380,17 @@ export function ToolPanel({
           <p className="error-message">{latest.error}</p>
         </div>
       )}
-      {latest?.outcome && appUri(tool) && (
-        <AppFrame key={latest.at} backend={backend} server={row.server} tool={tool} args={latest.args ?? {}} result={latest.outcome.result} onStartChat={onStartChat} />
+      {latest && appUri(tool) && (latest.outcome || latest.error) && (
+        <AppFrame
+          key={latest.at}
+          backend={backend}
+          server={row.server}
+          tool={tool}
+          args={latest.args ?? {}}
+          result={latest.outcome?.result}
+          cancelled={latest.error}
+          onStartChat={onStartChat}
+        />
       )}
       {latest?.outcome && (
         <>

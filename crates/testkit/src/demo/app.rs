@@ -2,7 +2,8 @@
 //! the counter in an App (`ui://demo/counter`, its HTML in `app.html`) that
 //! exercises the handshake, a call of the App-only tool `app_bump`, a link,
 //! a message for the chat, the model context, a size change, a display-mode
-//! request, escape attempts and a request its CSP does not allow.
+//! request, escape attempts, a request its CSP does not allow, and a call of
+//! `counter_peek`, which only the model may call.
 
 use serde_json::{Value, json};
 
@@ -28,6 +29,14 @@ pub fn tools() -> Vec<Value> {
             "description": "Adds to the counter; only the counter App calls it.",
             "inputSchema": { "type": "object", "properties": { "by": { "type": "integer", "minimum": 1, "default": 1 } } },
             "_meta": { "ui": { "resourceUri": URI, "visibility": ["app"] } }
+        }),
+        json!({
+            "name": "counter_peek",
+            "title": "Peek at the counter (the model only)",
+            "description": "The count, for the model; an App may not call it.",
+            "inputSchema": { "type": "object", "properties": {} },
+            "annotations": { "readOnlyHint": true },
+            "_meta": { "ui": { "visibility": ["model"] } }
         }),
     ]
 }

@@ -207,7 +207,9 @@ impl DemoServer {
             EXTRA_TOOL if self.inner.extra_tool.load(Ordering::SeqCst) => {
                 text_result("the extra tool ran", false)
             }
-            "counter_app" => app::result(self.inner.counter.load(Ordering::SeqCst)),
+            "counter_app" | "counter_peek" => {
+                app::result(self.inner.counter.load(Ordering::SeqCst))
+            }
             "app_bump" => {
                 let by = args["by"].as_i64().unwrap_or(1).clamp(1, 1000);
                 let value = self.inner.counter.fetch_add(by, Ordering::SeqCst) + by;

@@ -189,7 +189,7 @@ async fn a_tool_that_changed_since_it_was_allowed_is_asked_again_with_the_differ
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn denied_and_turned_off_tools_are_never_offered() {
+async fn denied_turned_off_and_app_only_tools_are_never_offered() {
     let turns = vec![Turn::text("nothing to do")];
     let b = bench(Setup {
         turns,
@@ -215,6 +215,13 @@ async fn denied_and_turned_off_tools_are_never_offered() {
     assert!(tools.contains(&"demo__create_order".to_string()));
     assert!(
         !tools.iter().any(|t| t == "demo__add" || t == "demo__echo"),
+        "{tools:?}"
+    );
+    // An MCP App's own tool (visibility ["app"]) is never the model's; one
+    // with an App that the model may call is.
+    assert!(!tools.iter().any(|t| t == "demo__app_bump"), "{tools:?}");
+    assert!(
+        tools.contains(&"demo__counter_app".to_string()),
         "{tools:?}"
     );
 }
