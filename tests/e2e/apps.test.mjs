@@ -160,6 +160,13 @@ describe("apps", () => {
       // The App's call is in History (origin app) and its messages in Traffic.
       await session.clickText("[role=tab]", "History");
       await session.waitForTexts(".history-row", (t) => t.some((r) => r.includes("app_bump") && /\bapp\b/.test(r)), 15_000);
+      // Opened in History, the call shows its App again (with that call's result).
+      await session.executeAsync(
+        "const done = arguments[arguments.length - 1]; const row = [...document.querySelectorAll('.history-row')].find((r) => r.innerText.includes('app_bump')); row.click(); done(true);",
+      );
+      await intoApp(session, ".history-detail");
+      await session.waitForTexts("#count", (t) => t[0] === "1", 15_000);
+      await session.leaveFrames();
       await session.clickText("[role=tab]", "Traffic");
       const dirs = await session.waitForTexts(".traffic-row .t-dir", (t) => t.includes("App →") && t.includes("→ App"), 15_000);
       assert.ok(dirs.length > 0);

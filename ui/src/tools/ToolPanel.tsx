@@ -2,7 +2,7 @@
 // (Ctrl+Enter) with progress, Cancel and elapsed time, the result (Save to
 // suite), and this tool's recent calls from the history (anyone's).
 import { useEffect, useRef, useState } from "react";
-import { Braces, Play, RotateCcw, Save, Square, Terminal } from "lucide-react";
+import { AppWindow, Braces, Play, RotateCcw, Save, Square, Terminal } from "lucide-react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { ToolPolicy } from "../bindings";
 import { BackendError, type Backend, type CallProgress, type ServerStatus, type ToolCallResult, type ToolRow } from "../backend";
@@ -13,7 +13,7 @@ import { SchemaForm } from "../schema/SchemaForm";
 import { initialValue, problems, type Json, type Schema } from "../schema/model";
 import { ResultView } from "../content/ResultView";
 import { AppFrame } from "../content/AppFrame";
-import { appUri } from "../content/apps";
+import { appOnly, appUri } from "../content/apps";
 import { LatencyChart } from "./LatencyChart";
 import { TaskBadge, definitionText } from "./definition";
 import { TaskStrip } from "./TaskStrip";
@@ -237,6 +237,16 @@ export function ToolPanel({
             </Badge>
           ))}
           <TaskBadge tool={tool} />
+          {appUri(tool) && (
+            <Badge tone="accent" icon={AppWindow} title={`Its results show in an MCP App: ${appUri(tool)}`}>
+              App
+            </Badge>
+          )}
+          {appOnly(tool) && (
+            <Badge tone="neutral" title="Its visibility leaves out the model: only its server's Apps call it (and you, here)">
+              Apps only
+            </Badge>
+          )}
           {row.stale && <Badge tone="warn">server away: last known</Badge>}
         </div>
         {description && (
