@@ -20,6 +20,7 @@ fn main() {
             "list_tasks",
             "cancel_task",
             "open_app",
+            "prefetch_app",
             "close_app",
             "app_call_tool",
             "app_approvals",

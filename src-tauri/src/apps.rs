@@ -24,13 +24,42 @@ pub struct OpenApp {
     pub resource: AppResource,
 }
 
-/// The Apps open now, by id (each id its own origin).
+#[derive(Default)]
+struct Inner {
+    open: HashMap<String, OpenApp>,
+    /// Resolved App resources by (server, uri): read once, kept until the
+    /// server restarts or says its resources changed.
+    cache: HashMap<(String, String), AppResource>,
+}
+
+/// The Apps open now, by id (each id its own origin), and the resources
+/// read for them.
 #[derive(Clone, Default)]
-pub struct Apps(Arc<Mutex<HashMap<String, OpenApp>>>);
+pub struct Apps(Arc<Mutex<Inner>>);
 
 impl Apps {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, OpenApp>> {
+    fn inner(&self) -> std::sync::MutexGuard<'_, Inner> {
         self.0.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn cached(&self, server: &str, uri: &str) -> Option<AppResource> {
+        self.inner()
+            .cache
+            .get(&(server.to_string(), uri.to_string()))
+            .cloned()
+    }
+
+    pub fn keep(&self, resource: &AppResource) {
+        self.inner().cache.insert(
+            (resource.server.clone(), resource.uri.clone()),
+            resource.clone(),
+        );
+    }
+
+    /// What was read of `server` may have changed (it restarted, its
+    /// resources changed).
+    pub fn forget_server(&self, server: &str) {
+        self.inner().cache.retain(|(s, _), _| s != server);
     }
 
     /// Keep `app` under a new id (lowercase letters and digits: a host name).
@@ -44,16 +73,16 @@ impl Apps {
                 .unwrap_or_default(),
         );
         let id = format!("a{:016x}", h.finish());
-        self.lock().insert(id.clone(), app);
+        self.inner().open.insert(id.clone(), app);
         id
     }
 
     pub fn get(&self, id: &str) -> Option<OpenApp> {
-        self.lock().get(id).cloned()
+        self.inner().open.get(id).cloned()
     }
 
     pub fn close(&self, id: &str) -> bool {
-        self.lock().remove(id).is_some()
+        self.inner().open.remove(id).is_some()
     }
 }
 

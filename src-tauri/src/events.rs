@@ -165,6 +165,14 @@ fn forward_traffic<R: Runtime>(app: AppHandle<R>, workbench: &Workbench) {
 }
 
 /// Forward the workbench's events to the window until the app exits.
+/// The App resources read from `server` are read again next time.
+fn forget_apps<R: Runtime>(app: &AppHandle<R>, server: &str) {
+    use tauri::Manager;
+    if let Some(apps) = app.try_state::<crate::apps::Apps>() {
+        apps.forget_server(server);
+    }
+}
+
 pub fn forward<R: Runtime>(app: AppHandle<R>, workbench: &Workbench) {
     forward_traffic(app.clone(), workbench);
     let mut rx = workbench.subscribe();
@@ -172,6 +180,8 @@ pub fn forward<R: Runtime>(app: AppHandle<R>, workbench: &Workbench) {
         loop {
             match rx.recv().await {
                 Ok(workbench_core::events::Event::Status { status }) => {
+                    // A server that restarts may serve other App HTML.
+                    forget_apps(&app, &status.name);
                     if let Err(e) = (ServerStatusChanged { status }).emit(&app) {
                         tracing::warn!(error = %e, "could not send a status event to the window");
                     }
@@ -216,6 +226,7 @@ pub fn forward<R: Runtime>(app: AppHandle<R>, workbench: &Workbench) {
                     let _ = (TaskChanged { server, task }).emit(&app);
                 }
                 Ok(workbench_core::events::Event::CatalogChanged { server }) => {
+                    forget_apps(&app, &server);
                     let _ = (CatalogChanged { server }).emit(&app);
                 }
                 Ok(workbench_core::events::Event::ConfigError { message }) => {

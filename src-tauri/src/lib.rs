@@ -3,7 +3,7 @@
 //! per area under `commands/`). Everything testable without a window lives in
 //! `workbench-core`.
 
-mod apps;
+pub mod apps;
 pub mod commands;
 pub mod events;
 mod launch;
@@ -37,6 +37,7 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
             commands::tasks::list_tasks::<tauri::Wry>,
             commands::tasks::cancel_task::<tauri::Wry>,
             commands::apps::open_app::<tauri::Wry>,
+            commands::apps::prefetch_app::<tauri::Wry>,
             commands::apps::close_app::<tauri::Wry>,
             commands::apps::app_call_tool::<tauri::Wry>,
             commands::apps::app_approvals::<tauri::Wry>,

@@ -236,4 +236,36 @@ describe("apps", () => {
       await session.close();
     }
   });
+
+  // The SDK's React example and its debug server (every capability): each
+  // App rendered, its handshake done, no console errors.
+  for (const [bin, tool] of [
+    ["mcp-server-basic-react", "get-time"],
+    ["mcp-server-debug", "debug-tool"],
+  ]) {
+    const path = join(process.env.MCPWB_THIRD_PARTY ?? "", "node_modules/.bin", bin);
+    it(`renders the published ${bin} App without console errors`, { skip: !existsSync(path) && "the third-party servers are not installed (cargo xtask test installs them)" }, async () => {
+      const cfg = join(driver.env.HOME, `${bin}.json`);
+      writeFileSync(cfg, JSON.stringify({ mcpServers: { pub: { command: path, args: ["--stdio"] } } }));
+      const session = await driver.session(["--config", cfg]);
+      try {
+        await session.clickText("[role=tab]", "Tools");
+        await session.waitForTexts(".tool-row", (t) => t.some((r) => r.includes(tool)), 30_000);
+        await session.type(await session.find("input[aria-label='Search tools']"), `${tool}\uE007`);
+        await session.waitForTexts(".tool-panel h2 code", (t) => t.includes(`pub__${tool}`), 15_000);
+        await session.clickText(".run-bar button", "Run");
+        const [ready] = await session.waitForTexts(".app-panel .badge", (t) => t.some((b) => b.startsWith("ready in")), 30_000).then((t) => t.filter((b) => b.startsWith("ready in")));
+        assert.match(ready, /^ready in \d+ ms$/);
+        await sleep(1000);
+        await session.clickText(".app-panel button", "App panel");
+        await session.clickText(".app-panel .segmented-item", "Console");
+        const lines = await session.texts(".app-console li");
+        assert.deepEqual(lines.filter((l) => l.startsWith("error")), [], `no console errors: ${lines}`);
+        await session.screenshot(`app-${bin}`);
+      } finally {
+        await session.leaveFrames().catch(() => undefined);
+        await session.close();
+      }
+    });
+  }
 });

@@ -11,6 +11,8 @@ export interface AppsBackend {
   /** Read and resolve the App of a tool (`_meta.ui.resourceUri`). */
   openApp(server: string, tool: string): Promise<AppOpened>;
   closeApp(app: string): Promise<void>;
+  /** Read a tool's App ahead of its result (cached until the server changes). */
+  prefetchApp(server: string, tool: string): Promise<boolean>;
   /** The App's `tools/call`: its own server's tools, as the rules decide. */
   appCallTool(app: string, name: string, args: unknown): Promise<unknown>;
   /** The App's calls waiting for the person. */
@@ -28,6 +30,7 @@ type Unwrap = <T>(outcome: Outcome<T>) => T;
 export function tauriAppsBackend(unwrap: Unwrap): AppsBackend {
   return {
     openApp: async (server, tool) => unwrap(await commands.openApp(server, tool)),
+    prefetchApp: async (server, tool) => unwrap(await commands.prefetchApp(server, tool)),
     closeApp: async (app) => {
       unwrap(await commands.closeApp(app));
     },

@@ -44,6 +44,11 @@ export const commands = {
 	cancelTask: (server: string, taskId: string) => typedError<null, ErrorInfo>(__TAURI_INVOKE("cancel_task", { server, taskId })),
 	/**  Open the App of `server`'s tool `tool` (its `_meta.ui.resourceUri`). */
 	openApp: (server: string, tool: string) => typedError<AppOpened_Serialize, ErrorInfo>(__TAURI_INVOKE("open_app", { server, tool })),
+	/**
+	 *  Read the App of `server`'s tool ahead of its first result (kept until
+	 *  the server restarts or its resources change); false when it has none.
+	 */
+	prefetchApp: (server: string, tool: string) => typedError<boolean, ErrorInfo>(__TAURI_INVOKE("prefetch_app", { server, tool })),
 	/**  Close an App (after its teardown); false when it was not open. */
 	closeApp: (app: string) => typedError<boolean, ErrorInfo>(__TAURI_INVOKE("close_app", { app })),
 	/**

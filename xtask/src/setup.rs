@@ -171,14 +171,21 @@ pub fn rust_components() -> Result {
 
 /// Real third-party MCP servers the tests also run against, from npm, into
 /// target/third-party (pinned, so a registry update cannot break a run).
-/// With a published MCP App example (the ext-apps SDK's vanilla-JS basic
-/// server) for the Apps e2e.
+/// With published MCP App examples (the ext-apps SDK's basic servers in
+/// vanilla JS and React, and its debug server) for the Apps e2e.
 pub const THIRD_PARTY_NPM: &[&str] = &[
     "@modelcontextprotocol/server-everything@2026.8.31",
     "@modelcontextprotocol/server-basic-vanillajs@2.0.3",
+    "@modelcontextprotocol/server-basic-react@2.0.3",
+    "@modelcontextprotocol/server-debug@2.0.3",
 ];
 /// The programs those packages install (all present: nothing to do).
-const THIRD_PARTY_BINS: &[&str] = &["mcp-server-everything", "mcp-server-basic-vanillajs"];
+const THIRD_PARTY_BINS: &[&str] = &[
+    "mcp-server-everything",
+    "mcp-server-basic-vanillajs",
+    "mcp-server-basic-react",
+    "mcp-server-debug",
+];
 
 pub fn third_party(root: &Path) -> Result {
     let dir = crate::tasks::target_dir(root).join("third-party");

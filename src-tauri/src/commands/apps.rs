@@ -67,7 +67,14 @@ pub async fn open_app<R: Runtime>(
             ))
         })?
         .to_string();
-    let resource = state.workbench.app_resource(&server, &uri).await?;
+    let resource = match apps.cached(&server, &uri) {
+        Some(cached) => cached,
+        None => {
+            let read = state.workbench.app_resource(&server, &uri).await?;
+            apps.keep(&read);
+            read
+        }
+    };
     let opened = AppOpened {
         id: String::new(),
         url: String::new(),
@@ -87,6 +94,32 @@ pub async fn open_app<R: Runtime>(
         id,
         ..opened
     })
+}
+
+/// Read the App of `server`'s tool ahead of its first result (kept until
+/// the server restarts or its resources change); false when it has none.
+#[tauri::command]
+#[specta::specta]
+pub async fn prefetch_app<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    apps: State<'_, Apps>,
+    server: String,
+    tool: String,
+) -> Result<bool, ErrorInfo> {
+    let Some(uri) = state
+        .workbench
+        .catalog()
+        .tool(&server, &tool)
+        .and_then(|t| resource_uri(&t).map(str::to_string))
+    else {
+        return Ok(false);
+    };
+    if apps.cached(&server, &uri).is_none() {
+        let read = state.workbench.app_resource(&server, &uri).await?;
+        apps.keep(&read);
+    }
+    Ok(true)
 }
 
 /// Close an App (after its teardown); false when it was not open.

@@ -64,6 +64,29 @@ export function AppFrame({ backend, server, tool, args, result, cancelled, onMes
   const [link, setLink] = useState<{ url: string; answer: (open: boolean) => void } | null>(null);
   const [offer, setOffer] = useState<{ text: string; answer: (taken: boolean) => void } | null>(null);
   const theme = overrides.theme ?? windowTheme;
+  // From the result's arrival (this frame's start) to the App's initialized.
+  const [readyMs, setReadyMs] = useState<number | null>(null);
+  // Far out of view (a long chat), the App is unloaded; back in view, opened again.
+  const section = useRef<HTMLElement>(null);
+  const [parked, setParked] = useState(false);
+  useEffect(() => {
+    const el = section.current;
+    if (!el || typeof IntersectionObserver === "undefined") return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const seen = new IntersectionObserver(
+      ([entry]) => {
+        clearTimeout(timer);
+        if (entry?.isIntersecting) setParked(false);
+        else timer = setTimeout(() => setParked(true), 1000);
+      },
+      { rootMargin: "800px 0px" },
+    );
+    seen.observe(el);
+    return () => {
+      clearTimeout(timer);
+      seen.disconnect();
+    };
+  }, []);
   const context = useRef<() => HostContext>(() => ({}) as HostContext);
   context.current = () => ({
     theme,
@@ -87,6 +110,9 @@ export function AppFrame({ backend, server, tool, args, result, cancelled, onMes
     let id: string | null = null;
     setOpened(null);
     setError(null);
+    if (parked) return;
+    const started = performance.now();
+    setReadyMs(null);
     backend.openApp(server, toolName).then(
       (app) => {
         if (gone) {
@@ -129,6 +155,7 @@ export function AppFrame({ backend, server, tool, args, result, cancelled, onMes
             if (h !== undefined) setHeight(Math.max(40, Math.min(2000, Math.ceil(h))));
           },
           changed: () => setTick((t) => t + 1),
+          ready: () => setReadyMs(Math.round(performance.now() - started)),
           traffic: (toApp, m) => void backend.appTraffic(app.id, toApp, JSON.stringify(m)).catch(() => undefined),
         });
         setOpened(app);
@@ -145,7 +172,7 @@ export function AppFrame({ backend, server, tool, args, result, cancelled, onMes
       }
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [backend, server, toolName, reloads]);
+  }, [backend, server, toolName, reloads, parked]);
 
   // Only what comes from the App's frame, and only from it.
   useEffect(() => {
@@ -177,6 +204,17 @@ export function AppFrame({ backend, server, tool, args, result, cancelled, onMes
     });
   }, [overrides.locale, overrides.width]);
 
+  // Esc takes a fullscreen or floating App back inline (keys typed inside
+  // the App stay the App's).
+  useEffect(() => {
+    if (mode === "inline") return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape" && !document.querySelector("[role=dialog]")) setMode("inline");
+    };
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [mode]);
+
   if (error) {
     return (
       <div className="callout tone-danger app-error" role="alert">
@@ -186,19 +224,23 @@ export function AppFrame({ backend, server, tool, args, result, cancelled, onMes
   }
   const bordered = opened?.prefersBorder !== false;
   return (
-    <section className={`app-host app-mode-${mode}`} aria-label={`App of ${toolName}`}>
+    <section ref={section} className={`app-host app-mode-${mode}`} aria-label={`App of ${toolName}`} data-ready-ms={readyMs ?? undefined}>
       <div className={`app-stage${bordered ? " app-bordered" : ""}${overrides.width === "narrow" ? " app-narrow" : ""}`}>
         {mode !== "inline" && (
           <div className="app-mode-bar">
             <span>
               {toolName} · {mode === "fullscreen" ? "fullscreen" : "picture in picture"}
             </span>
-            <Button size="sm" variant="ghost" icon={mode === "fullscreen" ? Minimize2 : PictureInPicture2} onClick={() => setMode("inline")}>
+            <Button size="sm" variant="ghost" icon={mode === "fullscreen" ? Minimize2 : PictureInPicture2} onClick={() => setMode("inline")} title="Esc">
               Back inline
             </Button>
           </div>
         )}
-        {opened ? (
+        {parked ? (
+          <p className="muted app-loading" style={{ height }}>
+            The App was unloaded while out of view; it opens again when shown.
+          </p>
+        ) : opened ? (
           <iframe
             ref={frame}
             className="app-frame"
@@ -250,6 +292,7 @@ export function AppFrame({ backend, server, tool, args, result, cancelled, onMes
       )}
       {opened && host.current && (
         <AppPanel
+          readyMs={readyMs}
           app={opened}
           host={host.current}
           overrides={overrides}

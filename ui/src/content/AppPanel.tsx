@@ -21,6 +21,7 @@ type Tab = "messages" | "csp" | "console" | "meta" | "context";
 const LOCALES = ["window", "en-US", "de-DE", "ja-JP", "ar-EG"];
 
 export function AppPanel({
+  readyMs,
   app,
   host,
   overrides,
@@ -29,6 +30,8 @@ export function AppPanel({
   onMode,
   onReload,
 }: {
+  /** From the result to the App's initialized, in ms. */
+  readyMs: number | null;
   app: AppOpened;
   host: AppHost;
   overrides: Overrides;
@@ -49,6 +52,7 @@ export function AppPanel({
       actions={
         <>
           {!host.initialized && <Badge tone="warn">not initialized</Badge>}
+          {readyMs !== null && <Badge tone="neutral">ready in {readyMs} ms</Badge>}
           {host.violations.length > 0 && <Badge tone="danger">{host.violations.length} blocked</Badge>}
           <Button size="sm" variant="ghost" icon={RotateCw} onClick={onReload}>
             Reload

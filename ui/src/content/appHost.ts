@@ -68,6 +68,8 @@ export interface HostDeps {
   changed(): void;
   /** Keep a message in the traffic log (App traffic). */
   traffic(toApp: boolean, message: Json): void;
+  /** The App said it is initialized (the first time). */
+  ready?(): void;
 }
 
 type Message = { jsonrpc?: string; id?: string | number; method?: string; params?: Record<string, unknown>; result?: Json; error?: Json };
@@ -185,7 +187,10 @@ export class AppHost {
     const p = m.params ?? {};
     switch (m.method) {
       case "ui/notifications/initialized":
-        this.initialized = true;
+        if (!this.initialized) {
+          this.initialized = true;
+          this.deps.ready?.();
+        }
         this.flush();
         return;
       case "ui/notifications/size-changed":

@@ -104,6 +104,11 @@ export function ToolPanel({
         },
         (e: unknown) => toast("Not changed", { tone: "danger", description: e instanceof Error ? e.message : String(e) }),
       );
+  // A tool with an App: its resource is read now, so the App is up soon
+  // after the result comes.
+  useEffect(() => {
+    if (appUri(tool) && available) void backend.prefetchApp(row.server, toolName).catch(() => undefined);
+  }, [backend, row.server, toolName, available, tool]);
   const mounted = useRef(true);
   useEffect(() => {
     mounted.current = true;
