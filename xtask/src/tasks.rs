@@ -493,6 +493,27 @@ pub fn bench() -> Result {
             c.env("APP_BINARY", target.join("release/mcp-workbench"))
                 .env("DEMO_SERVER", target.join("release/mcp-demo-server"));
             sh(&mut c)
+        })?;
+        // MCP Apps: how soon an App is up after its result, and a chat with
+        // twenty Apps scrolling against twenty plain cards (WebDriver).
+        let driver = setup::tauri_driver()?;
+        stages.run("bench: MCP Apps in the window", || {
+            sh(cmd(
+                "cargo",
+                &["build", "--release", "-p", "workbench-testkit", "--bin", "scripted-llm"],
+                &root,
+            ))?;
+            let target = target_dir(&root);
+            let mut c = cmd(
+                "xvfb-run",
+                &["-a", "-s", "-screen 0 1920x1200x24", "node", "tests/e2e/apps.bench.mjs"],
+                &root,
+            );
+            c.env("TAURI_DRIVER", &driver)
+                .env("APP_BINARY", target.join("release/mcp-workbench"))
+                .env("DEMO_SERVER", target.join("release/mcp-demo-server"))
+                .env("SCRIPTED_LLM", target.join("release/scripted-llm"));
+            sh(&mut c)
         })
     })();
     stages.report();

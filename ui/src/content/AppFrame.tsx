@@ -47,6 +47,18 @@ export function contentText(params: unknown): string {
 
 const FRAME_SANDBOX = "allow-scripts allow-same-origin allow-forms";
 
+/** When anything in the window last scrolled. */
+let lastScroll = 0;
+if (typeof document !== "undefined") {
+  document.addEventListener(
+    "scroll",
+    () => {
+      lastScroll = performance.now();
+    },
+    { capture: true, passive: true },
+  );
+}
+
 export function AppFrame({ backend, server, tool, args, result, cancelled, onMessage, onStartChat, onModelContext }: AppFrameProps) {
   const toast = useToast();
   const windowTheme = useTheme();
@@ -73,10 +85,16 @@ export function AppFrame({ backend, server, tool, args, result, cancelled, onMes
     const el = section.current;
     if (!el || typeof IntersectionObserver === "undefined") return;
     let timer: ReturnType<typeof setTimeout> | undefined;
+    // Opened again once the scrolling stops: loading a frame mid-scroll
+    // is what made a long chat stutter.
+    const open = () => {
+      if (performance.now() - lastScroll < 250) timer = setTimeout(open, 120);
+      else setParked(false);
+    };
     const seen = new IntersectionObserver(
       ([entry]) => {
         clearTimeout(timer);
-        if (entry?.isIntersecting) setParked(false);
+        if (entry?.isIntersecting) open();
         else timer = setTimeout(() => setParked(true), 1000);
       },
       { rootMargin: "800px 0px" },
