@@ -187,9 +187,13 @@ describe("apps", () => {
       await intoApp(session, ".tool-card");
       await session.waitForTexts("#status", (t) => t[0] === "Showing the tool's result", 20_000);
       assert.deepEqual(await session.texts("#input"), ['{"note":"from chat"}']);
+      const [before] = await session.texts("#origin");
       await session.leaveFrames();
       await session.waitForTexts(".msg-assistant .markdown", (t) => t.some((x) => x.includes("The App shows the counter.")), 30_000);
       await intoApp(session, ".tool-card");
+      await session.waitForTexts("#status", (t) => t[0] === "Showing the tool's result", 20_000);
+      // The App stays the same App when the turn's answer is stored.
+      assert.deepEqual(await session.texts("#origin"), [before]);
       await session.click(await session.find("#message"));
       await session.leaveFrames();
       await session.waitForTexts(".msg-user", (t) => t.some((x) => x.includes("The counter App says the count is")), 15_000);
