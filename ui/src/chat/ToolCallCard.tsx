@@ -98,14 +98,15 @@ export function ToolCallCard({
           </Button>
         )}
       </div>
-      {!approval && definition && appUri(definition) && call.server && result && (
+      {/* The App shows once the call runs (its input first, its result when it comes). */}
+      {!approval && definition && appUri(definition) && call.server && (result || live?.status === "running") && (
         <AppFrame
           backend={backend}
           server={call.server}
           tool={definition}
           args={args ?? {}}
-          result={result.result ?? undefined}
-          cancelled={result.result == null ? `${result.status}: ${result.content}` : undefined}
+          result={result?.result ?? undefined}
+          cancelled={result && result.result == null ? `${result.status}: ${result.content}` : undefined}
           onMessage={onAppMessage}
           onModelContext={onAppContext}
         />
