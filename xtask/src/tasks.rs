@@ -500,13 +500,26 @@ pub fn bench() -> Result {
         stages.run("bench: MCP Apps in the window", || {
             sh(cmd(
                 "cargo",
-                &["build", "--release", "-p", "workbench-testkit", "--bin", "scripted-llm"],
+                &[
+                    "build",
+                    "--release",
+                    "-p",
+                    "workbench-testkit",
+                    "--bin",
+                    "scripted-llm",
+                ],
                 &root,
             ))?;
             let target = target_dir(&root);
             let mut c = cmd(
                 "xvfb-run",
-                &["-a", "-s", "-screen 0 1920x1200x24", "node", "tests/e2e/apps.bench.mjs"],
+                &[
+                    "-a",
+                    "-s",
+                    "-screen 0 1920x1200x24",
+                    "node",
+                    "tests/e2e/apps.bench.mjs",
+                ],
                 &root,
             );
             c.env("TAURI_DRIVER", &driver)

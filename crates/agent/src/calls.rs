@@ -73,6 +73,25 @@ impl Agent {
                 ));
                 continue;
             };
+            // A tool the model called by name without loading it (deferred
+            // tools): it is in the conversation now, so it counts as loaded
+            // and its schema is offered from the next step on.
+            if tools.deferred
+                && !tools
+                    .offered
+                    .iter()
+                    .any(|t| t.name.to_string() == entry.name)
+            {
+                let key = entry.key();
+                self.change_chat_options(session, |o| {
+                    if !o.loaded_tools.contains(&key) {
+                        o.loaded_tools.push(key.clone());
+                    }
+                })?;
+                sink(AgentEvent::ToolsLoaded {
+                    names: vec![entry.name.clone()],
+                });
+            }
             if !call.fn_arguments.is_object() {
                 results[i] = Some(result_part(
                     call,

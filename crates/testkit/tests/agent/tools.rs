@@ -269,6 +269,31 @@ async fn with_200_tools_the_model_searches_and_loads_what_it_needs() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deferred_tool_called_by_name_without_loading_counts_as_loaded() {
+    let turns = vec![
+        Turn::calls(&[("demo__gen_00007", json!({"query": "seven"}))]),
+        Turn::text("done"),
+    ];
+    let b = bench(Setup {
+        servers: vec![demo("demo", &["--tool-count", "200"])],
+        turns,
+        ..Default::default()
+    })
+    .await;
+    let (chat, end) = b.turn("use tool 7", ApproveMode::All, b.sink()).await;
+    assert_eq!(end, EndReason::Done, "{:?}", b.events());
+    assert_eq!(b.results(&chat)[0].1, "ok");
+    let view = b.agent.chat_tools(&chat).unwrap();
+    let loaded: Vec<&str> = view
+        .tools
+        .iter()
+        .filter(|t| t.offered && t.name != "search_tools")
+        .map(|t| t.name.as_str())
+        .collect();
+    assert_eq!(loaded, ["demo__gen_00007"], "the chat's Tools count it");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn chat_calls_go_through_the_one_path_kept_as_chat_calls_and_checked_against_the_output_schema()
  {
     let turns = vec![
