@@ -9,6 +9,7 @@ import { useState } from "react";
 import type { Backend, BridgeStatus } from "../backend";
 import { Badge, Button, Disclosure, Field, Segmented, Skeleton, Switch, useToast } from "../design";
 import "./bridge.css";
+import { keys } from "../queries";
 
 function since(ms: number): string {
   const s = Math.max(0, Math.round((Date.now() - ms) / 1000));
@@ -20,7 +21,7 @@ function since(ms: number): string {
 export function BridgeRoom({ backend }: { backend: Backend }) {
   const toast = useToast();
   const queryClient = useQueryClient();
-  const status = useQuery({ queryKey: ["bridge"], queryFn: () => backend.bridgeStatus(), refetchInterval: 2000 });
+  const status = useQuery({ queryKey: keys.bridge(), queryFn: () => backend.bridgeStatus(), refetchInterval: 2000 });
   const [port, setPort] = useState<string | null>(null);
   const [client, setClient] = useState("Claude Code");
   const [busy, setBusy] = useState(false);
@@ -33,7 +34,7 @@ export function BridgeRoom({ backend }: { backend: Backend }) {
     setBusy(true);
     doing.then(
       (st) => {
-        queryClient.setQueryData(["bridge"], st);
+        queryClient.setQueryData(keys.bridge(), st);
         toast(said);
       },
       (e: unknown) => toast("The bridge did not change", { tone: "danger", description: e instanceof Error ? e.message : String(e) }),
@@ -43,7 +44,7 @@ export function BridgeRoom({ backend }: { backend: Backend }) {
   const decide = (id: number, approve: boolean) =>
     void backend
       .decideCall(id, { approve, arguments: null, remember: "once", reason: approve ? null : "refused in the Bridge panel" })
-      .then(() => void queryClient.invalidateQueries({ queryKey: ["bridge"] }));
+      .then(() => void queryClient.invalidateQueries({ queryKey: keys.bridge() }));
   const shown = (s?.snippets ?? []).filter((x) => x.client === client);
   return (
     <div className="room-scroll bridge-room">

@@ -10,6 +10,7 @@ import { Button, IconButton, Menu, Modal, Tip, useToast } from "../design";
 import type { Workbench } from "../shell/workbench";
 import { exportChat } from "./ChatListItem";
 import { ChatToolsDialog } from "./ChatToolsDialog";
+import { keys } from "../queries";
 
 const n = (x: number) => x.toLocaleString();
 
@@ -50,10 +51,10 @@ export function ChatHeader({
   const { backend } = wb;
   const toast = useToast();
   const s = chat.session;
-  const providers = useQuery({ queryKey: ["providers"], queryFn: () => backend.listProviders() });
-  const tools = useQuery({ queryKey: ["chat-tools", s.id], queryFn: () => backend.chatTools(s.id) });
+  const providers = useQuery({ queryKey: keys.providers(), queryFn: () => backend.listProviders() });
+  const tools = useQuery({ queryKey: keys.chatTools(s.id), queryFn: () => backend.chatTools(s.id) });
   const models = useQuery({
-    queryKey: ["models", s.provider],
+    queryKey: keys.models(s.provider),
     queryFn: () => backend.providerModels(s.provider),
     staleTime: 5 * 60_000,
   });

@@ -6,6 +6,7 @@ import { FileDown, FileJson, MoreHorizontal, Pencil, Trash2 } from "lucide-react
 import type { Backend } from "../backend";
 import type { SessionRow } from "../backendAgent";
 import { Button, IconButton, Menu, Modal, useToast } from "../design";
+import { keys } from "../queries";
 
 export function ago(ms: number): string {
   const s = Math.max(0, (Date.now() - ms) / 1000);
@@ -40,14 +41,14 @@ export function ChatListItem({
   const toast = useToast();
   const [renaming, setRenaming] = useState<string | null>(null);
   const [deleting, setDeleting] = useState(false);
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ["chats"] });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: keys.chats() });
   const rename = () => {
     if (renaming === null) return;
     backend.updateChat(chat.id, { title: renaming, provider: null, model: null, system_prompt: null, options: null }).then(
       () => {
         setRenaming(null);
         refresh();
-        void queryClient.invalidateQueries({ queryKey: ["chat", chat.id] });
+        void queryClient.invalidateQueries({ queryKey: keys.chat(chat.id) });
       },
       (e: unknown) => toast("Could not rename", { tone: "danger", description: e instanceof Error ? e.message : String(e) }),
     );

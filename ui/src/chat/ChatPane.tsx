@@ -14,12 +14,13 @@ import { ChatHeader } from "./ChatHeader";
 import { Composer } from "./Composer";
 import { Conversation } from "./Conversation";
 import * as live from "./live";
+import { afterChat, keys } from "../queries";
 
 export function ChatPane({ wb, id, go }: { wb: Workbench; id: string; go: (room: RoomId, param?: string) => void }) {
   const { backend } = wb;
   const queryClient = useQueryClient();
   const toast = useToast();
-  const chat = useQuery({ queryKey: ["chat", id], queryFn: () => backend.openChat(id) });
+  const chat = useQuery({ queryKey: keys.chat(id), queryFn: () => backend.openChat(id) });
   const state = live.useLive(id);
   const running = state.running || (chat.data?.running ?? false);
   // Opened afresh: what the last turn stored is in the opened view.
@@ -29,14 +30,12 @@ export function ChatPane({ wb, id, go }: { wb: Workbench; id: string; go: (room:
   }, [chat.data]);
 
   const refresh = () => {
-    void queryClient.invalidateQueries({ queryKey: ["chat", id] });
-    void queryClient.invalidateQueries({ queryKey: ["chats"] });
-    void queryClient.invalidateQueries({ queryKey: ["chat-tools", id] });
+    afterChat(queryClient, id);
   };
   /** Run a turn; `keep` cuts the opened messages first (edit, regenerate). */
   const start = (turn: (onEvent: (e: Parameters<typeof live.apply>[1]) => void) => Promise<EndReason>, keep?: (m: ChatMessage) => boolean) => {
     if (keep) {
-      queryClient.setQueryData<ChatView>(["chat", id], (old) => (old ? { ...old, messages: old.messages.filter(keep) } : old));
+      queryClient.setQueryData<ChatView>(keys.chat(id), (old) => (old ? { ...old, messages: old.messages.filter(keep) } : old));
     }
     live.begin(id);
     turn((e) => live.apply(id, e)).then(

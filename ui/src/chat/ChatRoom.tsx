@@ -12,6 +12,7 @@ import type { Workbench } from "../shell/workbench";
 import { ProviderSetup } from "../settings/ProviderSetup";
 import { ChatPane } from "./ChatPane";
 import { ChatListItem } from "./ChatListItem";
+import { keys } from "../queries";
 
 const OPEN_KEY = "mcpwb.chat.open";
 
@@ -26,12 +27,12 @@ export function ChatRoom({ wb, active, chatId, go }: { wb: Workbench; active: bo
     if (id) localStorage.setItem(OPEN_KEY, id);
     else localStorage.removeItem(OPEN_KEY);
   };
-  const providers = useQuery({ queryKey: ["providers"], queryFn: () => backend.listProviders() });
-  const chats = useQuery({ queryKey: ["chats", search], queryFn: () => backend.listChats(search || undefined), enabled: active });
+  const providers = useQuery({ queryKey: keys.providers(), queryFn: () => backend.listProviders() });
+  const chats = useQuery({ queryKey: keys.chats(search), queryFn: () => backend.listChats(search || undefined), enabled: active });
   const create = () =>
     backend.createChat({ title: null, provider: null, model: null, system_prompt: null, options: null }).then(
       (s) => {
-        void queryClient.invalidateQueries({ queryKey: ["chats"] });
+        void queryClient.invalidateQueries({ queryKey: keys.chats() });
         setOpen(s.id);
       },
       (e: unknown) => toast("Could not start a chat", { tone: "danger", description: e instanceof Error ? e.message : String(e) }),
@@ -58,7 +59,7 @@ export function ChatRoom({ wb, active, chatId, go }: { wb: Workbench; active: bo
           </p>
         </EmptyState>
         <div className="onboarding">
-          <ProviderSetup backend={backend} onSaved={() => void queryClient.invalidateQueries({ queryKey: ["providers"] })} />
+          <ProviderSetup backend={backend} onSaved={() => void queryClient.invalidateQueries({ queryKey: keys.providers() })} />
         </div>
       </div>
     );

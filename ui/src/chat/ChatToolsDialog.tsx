@@ -6,6 +6,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import type { ChatTools, ChatView, SessionOptions } from "../backendAgent";
 import { Button, Disclosure, Field, Modal, Switch, useToast } from "../design";
 import type { Workbench } from "../shell/workbench";
+import { keys } from "../queries";
 
 export function ChatToolsDialog({
   wb,
@@ -45,7 +46,7 @@ export function ChatToolsDialog({
     };
     wb.backend.setChatOptions(chat.session.id, options).then(
       () => {
-        void queryClient.invalidateQueries({ queryKey: ["chat-tools", chat.session.id] });
+        void queryClient.invalidateQueries({ queryKey: keys.chatTools(chat.session.id) });
         onChanged();
         onClose();
         toast("Tools for this chat saved");

@@ -10,6 +10,7 @@ import type { CallRow } from "../backendHistory";
 import type { TrafficEntry } from "../backend";
 import type { Workbench } from "../shell/workbench";
 import { Button, Skeleton } from "../design";
+import { keys } from "../queries";
 
 /** Slack either side of the call's own time, for clocks read at other moments. */
 const SLACK_MS = 2000;
@@ -39,7 +40,7 @@ function pretty(body: string): string {
 export function CallMessages({ row, wb, onOpenTraffic }: { row: CallRow; wb: Workbench; onOpenTraffic: (server: string) => void }) {
   const range = row.traffic_from != null && row.traffic_to != null && row.traffic_to > row.traffic_from;
   const page = useQuery({
-    queryKey: ["call-messages", row.id],
+    queryKey: keys.callMessages(row.id),
     enabled: range,
     queryFn: () =>
       wb.backend.trafficPage({

@@ -18,6 +18,7 @@ import { CallMessages } from "./CallMessages";
 import { CompareView } from "./CompareView";
 import { SaveToSuite, type Saving } from "./SaveToSuite";
 import "./history.css";
+import { keys } from "../queries";
 
 const ORIGINS = ["window", "chat", "bridge", "cli", "suite", "app", "doctor"];
 const STATUSES = ["ok", "error", "failed", "denied", "cancelled"] as const;
@@ -61,7 +62,7 @@ export function HistoryRoom({ wb, active, open: opened, go }: { wb: Workbench; a
     limit: 300,
   };
   const calls = useQuery({
-    queryKey: ["history", query],
+    queryKey: keys.history(query),
     queryFn: () => wb.backend.history(query),
     refetchInterval: active ? 3000 : false,
   });
@@ -71,7 +72,7 @@ export function HistoryRoom({ wb, active, open: opened, go }: { wb: Workbench; a
   // The open call: from the list, else fetched (it may be older than the list).
   const listed = rows.find((r) => r.id === selected);
   const fetched = useQuery({
-    queryKey: ["history-call", selected],
+    queryKey: keys.historyCall(selected),
     queryFn: () => wb.backend.historyCall(selected ?? 0),
     enabled: selected !== null && !listed,
   });

@@ -7,6 +7,7 @@ import { Save } from "lucide-react";
 import type { Backend } from "../backend";
 import { Button, Field, Modal, useToast } from "../design";
 import { expectOf, propose, type Proposal } from "./propose";
+import { keys } from "../queries";
 
 export type Saving = {
   server: string;
@@ -24,8 +25,8 @@ const NEW = "__new__";
 export function SaveToSuite({ backend, call, onClose }: { backend: Backend; call: Saving | null; onClose: () => void }) {
   const queryClient = useQueryClient();
   const toast = useToast();
-  const suites = useQuery({ queryKey: ["suites"], queryFn: () => backend.suites(), enabled: call !== null });
-  const folder = useQuery({ queryKey: ["suite-folder"], queryFn: () => backend.suiteFolder(), enabled: call !== null });
+  const suites = useQuery({ queryKey: keys.suites(), queryFn: () => backend.suites(), enabled: call !== null });
+  const folder = useQuery({ queryKey: keys.suiteFolder(), queryFn: () => backend.suiteFolder(), enabled: call !== null });
   const usable = (suites.data ?? []).filter((s) => !s.broken);
   const [target, setTarget] = useState(NEW);
   const [newName, setNewName] = useState("");
@@ -65,7 +66,7 @@ export function SaveToSuite({ backend, call, onClose }: { backend: Backend; call
         arguments: call.arguments ?? {},
         expect: expectOf(proposals),
       }, call.historyId);
-      void queryClient.invalidateQueries({ queryKey: ["suites"] });
+      void queryClient.invalidateQueries({ queryKey: keys.suites() });
       toast(`Saved as "${got}"`, { description: path });
       onClose();
     } catch (e) {

@@ -11,6 +11,7 @@ import { useEffect, useState } from "react";
 import type { AuthRun, AuthTimeline, Backend } from "../backend";
 import { Badge, Button, Disclosure, Skeleton, useToast } from "../design";
 import "./auth.css";
+import { keys } from "../queries";
 
 /** A reply as sent, laid out when it is JSON (the server sends it on one line). */
 export function pretty(text: string): string {
@@ -44,7 +45,7 @@ export function AuthPanel({ backend, name }: { backend: Backend; name: string })
   // The sign-in page's address while the browser is out (copyable).
   const [browser, setBrowser] = useState<{ url: string; error: string | null } | null>(null);
   // Polled: a refusal can come from any request (a tool call, a list).
-  const status = useQuery({ queryKey: ["auth", name], queryFn: () => backend.authStatus(name), refetchInterval: 3000 });
+  const status = useQuery({ queryKey: keys.auth(name), queryFn: () => backend.authStatus(name), refetchInterval: 3000 });
   useEffect(() => {
     let stop: (() => void) | undefined;
     let gone = false;
@@ -76,7 +77,7 @@ export function AuthPanel({ backend, name }: { backend: Backend; name: string })
     doing.then(
       (r) => {
         setRun(r);
-        queryClient.setQueryData(["auth", name], r.status);
+        queryClient.setQueryData(keys.auth(name), r.status);
         if (r.error) toast(`${label} failed`, { tone: "danger", description: r.error });
         else toast(`${label}: done`);
       },
@@ -173,7 +174,7 @@ export function AuthPanel({ backend, name }: { backend: Backend; name: string })
               onClick={() =>
                 backend.authForceExpiry(name).then(
                   (st) => {
-                    queryClient.setQueryData(["auth", name], st);
+                    queryClient.setQueryData(keys.auth(name), st);
                     toast("Marked expired: the next connection refreshes it");
                   },
                   (e: unknown) => toast("Not changed", { tone: "danger", description: e instanceof Error ? e.message : String(e) }),

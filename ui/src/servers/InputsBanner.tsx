@@ -3,6 +3,7 @@
 import { useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Backend, NeededInput } from "../backend";
+import { keys } from "../queries";
 
 function Ask({ backend, need, onDone }: { backend: Backend; need: NeededInput; onDone: () => void }) {
   const [value, setValue] = useState("");
@@ -31,13 +32,13 @@ function Ask({ backend, need, onDone }: { backend: Backend; need: NeededInput; o
 
 export function InputsBanner({ backend }: { backend: Backend }) {
   const client = useQueryClient();
-  const needed = useQuery({ queryKey: ["inputs"], queryFn: () => backend.neededInputs() });
+  const needed = useQuery({ queryKey: keys.inputs(), queryFn: () => backend.neededInputs() });
   if (!needed.data?.length) return null;
   return (
     <div className="notice" role="region" aria-label="Inputs needed">
       <p>Some servers need a value before they can start. It is kept in the OS keychain.</p>
       {needed.data.map((n) => (
-        <Ask key={n.id} backend={backend} need={n} onDone={() => void client.invalidateQueries({ queryKey: ["inputs"] })} />
+        <Ask key={n.id} backend={backend} need={n} onDone={() => void client.invalidateQueries({ queryKey: keys.inputs() })} />
       ))}
     </div>
   );

@@ -17,6 +17,7 @@ import { AuthPanel } from "./AuthPanel";
 import { DoctorSection, SurfaceChangeSection } from "./DoctorView";
 import { TasksSection } from "./TasksSection";
 import type { SurfaceChange } from "../backendDoctor";
+import { keys } from "../queries";
 
 const LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 
@@ -300,7 +301,7 @@ export function ServerPanel({
 /** Each change of the server's state, so a crash leaves a trace once it is back. */
 function Life({ backend, name, status }: { backend: Backend; name: string; status?: ServerStatus }) {
   // Asked again whenever the state changes.
-  const life = useQuery({ queryKey: ["server-life", name, status?.state, status && "attempt" in status ? status.attempt : 0], queryFn: () => backend.serverLife(name) });
+  const life = useQuery({ queryKey: keys.serverLife(name, status?.state, status && "attempt" in status ? status.attempt : 0), queryFn: () => backend.serverLife(name) });
   const events = [...(life.data ?? [])].reverse();
   const trouble = events.filter((e) => e.state === "failed").length;
   return (

@@ -8,19 +8,20 @@ import type { Backend } from "../backend";
 import { Badge, Button, Disclosure, useToast } from "../design";
 import { taskStatus } from "../backendTasks";
 import "../tools/tasks.css";
+import { keys } from "../queries";
 
 const ENDED = ["completed", "failed", "cancelled"];
 
 export function TasksSection({ backend, name, ready }: { backend: Backend; name: string; ready: boolean }) {
   const queryClient = useQueryClient();
   const toast = useToast();
-  const tasks = useQuery({ queryKey: ["tasks", name], queryFn: () => backend.listTasks(name), enabled: ready });
+  const tasks = useQuery({ queryKey: keys.tasks(name), queryFn: () => backend.listTasks(name), enabled: ready });
   useEffect(() => {
     let off: (() => void) | undefined;
     let gone = false;
     void backend
       .onTaskChanged((server) => {
-        if (server === name) void queryClient.invalidateQueries({ queryKey: ["tasks", name] });
+        if (server === name) void queryClient.invalidateQueries({ queryKey: keys.tasks(name) });
       })
       .then((unlisten) => {
         if (gone) unlisten();
@@ -36,7 +37,7 @@ export function TasksSection({ backend, name, ready }: { backend: Backend; name:
     backend.cancelTask(name, id).then(
       () => {
         toast("Asked the server to cancel the task");
-        void queryClient.invalidateQueries({ queryKey: ["tasks", name] });
+        void queryClient.invalidateQueries({ queryKey: keys.tasks(name) });
       },
       (e: unknown) => toast("Not cancelled", { tone: "danger", description: e instanceof Error ? e.message : String(e) }),
     );

@@ -10,12 +10,13 @@ import { useState } from "react";
 import type { Backend, TrustRequest } from "../backend";
 import { Button, Skeleton, useToast } from "../design";
 import "./trust.css";
+import { keys } from "../queries";
 
 export function TrustCard({ backend, name }: { backend: Backend; name: string }) {
   const toast = useToast();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
-  const asked = useQuery({ queryKey: ["trust", name], queryFn: () => backend.trustRequest(name) });
+  const asked = useQuery({ queryKey: keys.trust(name), queryFn: () => backend.trustRequest(name) });
   const r = asked.data;
   return (
     <section className="panel-section trust-card callout tone-warn" aria-labelledby={`trust-${name}`}>

@@ -9,6 +9,7 @@ import type { Backend } from "../backend";
 import type { ProviderConfig, ProviderView } from "../backendAgent";
 import type { ProviderKind } from "../bindings";
 import { Button, Field, useToast } from "../design";
+import { keys } from "../queries";
 
 const KINDS: { kind: ProviderKind; label: string; url: string; env: string | null }[] = [
   { kind: "open_ai", label: "OpenAI", url: "https://api.openai.com/v1/", env: "OPENAI_API_KEY" },
@@ -37,7 +38,7 @@ export function ProviderSetup({ backend, existing, onSaved }: { backend: Backend
   });
   const [status, setStatus] = useState<{ text: string; ok: boolean } | null>(null);
   const [busy, setBusy] = useState(false);
-  const local = useQuery({ queryKey: ["local-providers"], queryFn: () => backend.localProviders(), enabled: !existing, staleTime: 30_000 });
+  const local = useQuery({ queryKey: keys.localProviders(), queryFn: () => backend.localProviders(), enabled: !existing, staleTime: 30_000 });
   const providerId = (id.trim() || (meta.label.split(" ")[0] ?? "provider").toLowerCase().replace(/[^a-z0-9-]/g, "")).trim();
   const config = (): ProviderConfig => ({
     id: providerId,

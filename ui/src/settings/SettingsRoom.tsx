@@ -10,6 +10,7 @@ import type { ToolPolicy } from "../bindings";
 import { Badge, Button, Disclosure, Field, Segmented, Skeleton, Switch, setThemeChoice, themeChoice, useToast, type ThemeChoice } from "../design";
 import type { Workbench } from "../shell/workbench";
 import { ProviderSetup } from "./ProviderSetup";
+import { afterAgentSettings, keys } from "../queries";
 
 const none: AgentSettingsChange = {
   default_provider: null,
@@ -25,11 +26,11 @@ export function SettingsRoom({ wb }: { wb: Workbench }) {
   const { backend } = wb;
   const queryClient = useQueryClient();
   const toast = useToast();
-  const providers = useQuery({ queryKey: ["providers"], queryFn: () => backend.listProviders() });
-  const settings = useQuery({ queryKey: ["agent-settings"], queryFn: () => backend.agentSettings() });
+  const providers = useQuery({ queryKey: keys.providers(), queryFn: () => backend.listProviders() });
+  const settings = useQuery({ queryKey: keys.agentSettings(), queryFn: () => backend.agentSettings() });
   const [theme, setTheme] = useState<ThemeChoice>(themeChoice);
   const refresh = () => {
-    for (const key of ["providers", "agent-settings", "chat-tools"]) void queryClient.invalidateQueries({ queryKey: [key] });
+    afterAgentSettings(queryClient);
   };
   const change = (c: Partial<AgentSettingsChange>, done?: string) =>
     backend.updateAgentSettings({ ...none, ...c }).then(
@@ -200,7 +201,7 @@ export function SettingsRoom({ wb }: { wb: Workbench }) {
 function HistorySection({ wb }: { wb: Workbench }) {
   const toast = useToast();
   const queryClient = useQueryClient();
-  const usage = useQuery({ queryKey: ["history-usage"], queryFn: () => wb.backend.historyUsage() });
+  const usage = useQuery({ queryKey: keys.historyUsage(), queryFn: () => wb.backend.historyUsage() });
   const u = usage.data;
   return (
     <section aria-labelledby="history-heading">
@@ -222,8 +223,8 @@ function HistorySection({ wb }: { wb: Workbench }) {
                 if (!Number.isInteger(mib) || mib < 1 || mib === u.settings.max_mib) return;
                 wb.backend.setHistoryCap(mib).then(
                   () => {
-                    void queryClient.invalidateQueries({ queryKey: ["history-usage"] });
-                    void queryClient.invalidateQueries({ queryKey: ["history"] });
+                    void queryClient.invalidateQueries({ queryKey: keys.historyUsage() });
+                    void queryClient.invalidateQueries({ queryKey: keys.history() });
                     toast("Saved");
                   },
                   (err: unknown) => toast("Not saved", { tone: "danger", description: err instanceof Error ? err.message : String(err) }),

@@ -7,11 +7,12 @@ import { Import, Sparkles } from "lucide-react";
 import type { Backend } from "../backend";
 import { Button, EmptyState, useToast } from "../design";
 import type { RoomId } from "./route";
+import { keys } from "../queries";
 
 export function FirstStart({ backend, configPath, exists, go }: { backend: Backend; configPath: string; exists: boolean; go: (room: RoomId, param?: string) => void }) {
   const toast = useToast();
   const [adding, setAdding] = useState(false);
-  const found = useQuery({ queryKey: ["discovered"], queryFn: () => backend.discoverConfigs(), staleTime: 60_000 });
+  const found = useQuery({ queryKey: keys.discovered(), queryFn: () => backend.discoverConfigs(), staleTime: 60_000 });
   const others = (found.data ?? []).filter((f) => f.servers.length > 0);
   return (
     <EmptyState compact icon={Sparkles} title={exists ? "No servers yet" : "Welcome: no mcp.json yet"}>

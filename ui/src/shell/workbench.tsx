@@ -8,6 +8,7 @@ import { useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-q
 import type { Backend, PromptRow, ResourceRow, ToolRow } from "../backend";
 import type { DoctorCount, SurfaceChange } from "../backendDoctor";
 import type { ServerList, ServerStatus_Serialize as ServerStatus } from "../bindings";
+import { afterCatalog, afterConfig, keys } from "../queries";
 
 export interface LogLine {
   server: string;
@@ -90,32 +91,32 @@ function useListen(subscribe: () => Promise<() => void>, deps: unknown[], caught
 
 export function WorkbenchProvider({ backend, children }: { backend: Backend; children: ReactNode }) {
   const queryClient = useQueryClient();
-  const servers = useQuery({ queryKey: ["servers"], queryFn: () => backend.listServers() });
+  const servers = useQuery({ queryKey: keys.servers(), queryFn: () => backend.listServers() });
   // When each server's last status event came: a fetched snapshot older
   // than that must not overwrite it (events and fetches race).
   const statusEventAt = useRef(new Map<string, number>());
   const statuses = useQuery({
-    queryKey: ["statuses"],
+    queryKey: keys.statuses(),
     queryFn: async () => {
       const asked = performance.now();
       const fetched = await backend.serverStatuses();
-      const current = queryClient.getQueryData<ServerStatus[]>(["statuses"]) ?? [];
+      const current = queryClient.getQueryData<ServerStatus[]>(keys.statuses()) ?? [];
       return fetched.map((s) => {
         const newer = (statusEventAt.current.get(s.name) ?? -1) > asked;
         return newer ? (current.find((c) => c.name === s.name) ?? s) : s;
       });
     },
   });
-  const tools = useQuery({ queryKey: ["tools"], queryFn: () => backend.listTools() });
-  const resources = useQuery({ queryKey: ["resources"], queryFn: () => backend.listResources() });
-  const prompts = useQuery({ queryKey: ["prompts"], queryFn: () => backend.listPrompts() });
+  const tools = useQuery({ queryKey: keys.tools(), queryFn: () => backend.listTools() });
+  const resources = useQuery({ queryKey: keys.resources(), queryFn: () => backend.listResources() });
+  const prompts = useQuery({ queryKey: keys.prompts(), queryFn: () => backend.listPrompts() });
   const [logs, setLogs] = useState<LogLine[]>([]);
   const [updated, setUpdated] = useState<string[]>([]);
   const [traffic, setTraffic] = useState({ total: 0, lastSeq: 0 });
   const [configError, setConfigError] = useState<string | null>(null);
   const [configNotice, setConfigNotice] = useState<string | null>(null);
   const [diskVersion, setDiskVersion] = useState(0);
-  const doctor = useQuery({ queryKey: ["doctor-counts"], queryFn: () => backend.doctorCounts() });
+  const doctor = useQuery({ queryKey: keys.doctorCounts(), queryFn: () => backend.doctorCounts() });
   const [surfaceChanges, setSurfaceChanges] = useState<Record<string, SurfaceChange>>({});
   useListen(() => backend.onSurfaceChanged((change) => setSurfaceChanges((old) => ({ ...old, [change.server]: change }))), [backend]);
 
@@ -134,13 +135,13 @@ export function WorkbenchProvider({ backend, children }: { backend: Backend; chi
     () =>
       backend.onServerStatus((status) => {
         statusEventAt.current.set(status.name, performance.now());
-        queryClient.setQueryData<ServerStatus[]>(["statuses"], (old = []) => [...old.filter((s) => s.name !== status.name), status]);
+        queryClient.setQueryData<ServerStatus[]>(keys.statuses(), (old = []) => [...old.filter((s) => s.name !== status.name), status]);
       }),
     [backend, queryClient],
-    () => void queryClient.invalidateQueries({ queryKey: ["statuses"] }),
+    () => void queryClient.invalidateQueries({ queryKey: keys.statuses() }),
   );
   const catalogChanged = () => {
-    for (const key of ["tools", "resources", "prompts", "chat-tools", "doctor-counts"]) void queryClient.invalidateQueries({ queryKey: [key] });
+    afterCatalog(queryClient);
   };
   useListen(() => backend.onCatalogChanged(catalogChanged), [backend, queryClient], catalogChanged);
   useListen(() => backend.onServerLog((server, level, data) => setLogs((old) => [...old.slice(-1999), { server, level, data, at: Date.now() }])), [backend]);
@@ -160,7 +161,7 @@ export function WorkbenchProvider({ backend, children }: { backend: Backend; chi
         ].filter(Boolean);
         // The app's own saves are not news (the control that saved says so).
         if (!change.own) setConfigNotice(change.error || parts.length === 0 ? null : `mcp.json changed on disk: ${parts.join("; ")}.`);
-        for (const key of ["servers", "statuses", "tools", "inputs", "chat-tools"]) void queryClient.invalidateQueries({ queryKey: [key] });
+        afterConfig(queryClient);
       }),
     [backend, queryClient],
   );

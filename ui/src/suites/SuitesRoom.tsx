@@ -10,6 +10,7 @@ import type { Workbench } from "../shell/workbench";
 import type { RoomId } from "../shell/route";
 import { Badge, Button, EmptyState, Skeleton, useToast, type Tone } from "../design";
 import "./suites.css";
+import { keys } from "../queries";
 
 const tone: Record<CaseResult["outcome"], Tone> = { passed: "ok", failed: "danger", skipped: "neutral", not_ready: "warn" };
 const word: Record<CaseResult["outcome"], string> = { passed: "passed", failed: "failed", skipped: "skipped", not_ready: "not ready" };
@@ -42,7 +43,7 @@ function Outcome({ result }: { result: CaseResult }) {
 
 export function SuitesRoom({ wb, go }: { wb: Workbench; go: (room: RoomId, param?: string) => void }) {
   const toast = useToast();
-  const suites = useQuery({ queryKey: ["suites"], queryFn: () => wb.backend.suites() });
+  const suites = useQuery({ queryKey: keys.suites(), queryFn: () => wb.backend.suites() });
   const [results, setResults] = useState<Record<string, Record<string, CaseResult>>>({});
   const [running, setRunning] = useState<string | null>(null);
 

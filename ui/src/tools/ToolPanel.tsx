@@ -19,6 +19,7 @@ import { TaskBadge, definitionText } from "./definition";
 import { TaskStrip } from "./TaskStrip";
 import type { TaskState } from "../backendTasks";
 import { SaveToSuite, type Saving } from "../history/SaveToSuite";
+import { afterCall, keys } from "../queries";
 
 type Run = { args: Json | undefined; outcome?: ToolCallResult; error?: string; at: number; afterReload?: "same" | "changed" | "first" };
 
@@ -74,7 +75,7 @@ export function ToolPanel({
   const taskSupport = (tool.execution as { taskSupport?: unknown } | undefined)?.taskSupport;
   const [asTask, setAsTask] = useState(false);
   // The statuses the window keeps (read from its cache, not fetched here).
-  const statuses = useQuery<ServerStatus[]>({ queryKey: ["statuses"], queryFn: () => backend.serverStatuses(), enabled: false });
+  const statuses = useQuery<ServerStatus[]>({ queryKey: keys.statuses(), queryFn: () => backend.serverStatuses(), enabled: false });
   const era = statuses.data?.find((s) => s.name === row.server)?.info?.protocol_version ?? "";
   // Only a 2025-11-25 server runs an optional tool as a task when asked; a
   // 2026-07-28 one chooses by itself (the workbench declares tasks).
@@ -86,11 +87,11 @@ export function ToolPanel({
   const [longOpen, setLongOpen] = useState(false);
   const toast = useToast();
   const queryClient = useQueryClient();
-  const agentSettings = useQuery({ queryKey: ["agent-settings"], queryFn: () => backend.agentSettings() });
-  const servers = useQuery({ queryKey: ["servers"], queryFn: () => backend.listServers() });
+  const agentSettings = useQuery({ queryKey: keys.agentSettings(), queryFn: () => backend.agentSettings() });
+  const servers = useQuery({ queryKey: keys.servers(), queryFn: () => backend.listServers() });
   const files = servers.data ? { config: servers.data.config_path, project: servers.data.project_path } : undefined;
   const toolName = String(tool.name ?? "");
-  const past = useQuery({ queryKey: ["tool-history", row.server, toolName], queryFn: () => backend.toolHistory(row.server, toolName, 20) });
+  const past = useQuery({ queryKey: keys.toolHistory(row.server, toolName), queryFn: () => backend.toolHistory(row.server, toolName, 20) });
   const policyKey = `${row.server}/${toolName}`;
   const policy: ToolPolicy = agentSettings.data?.tool_policies[policyKey] ?? "ask";
   const setPolicy = (p: ToolPolicy) =>
@@ -98,8 +99,8 @@ export function ToolPanel({
       .updateAgentSettings({ default_provider: null, max_steps: null, deferred_threshold: null, session_max_idle_days: null, tool_policy: [policyKey, p], trusted: null, auto_sampling: null })
       .then(
         () => {
-          void queryClient.invalidateQueries({ queryKey: ["agent-settings"] });
-          void queryClient.invalidateQueries({ queryKey: ["chat-tools"] });
+          void queryClient.invalidateQueries({ queryKey: keys.agentSettings() });
+          void queryClient.invalidateQueries({ queryKey: keys.chatTools() });
           toast(p === "ask" ? "Chats ask before running this tool" : p === "allow" ? "Chats run this tool without asking" : "Chats never offer this tool to the model");
         },
         (e: unknown) => toast("Not changed", { tone: "danger", description: e instanceof Error ? e.message : String(e) }),
@@ -168,8 +169,7 @@ export function ToolPanel({
       )
       .finally(() => {
         if (mounted.current) setRunning(null);
-        void queryClient.invalidateQueries({ queryKey: ["tool-history", row.server, toolName] });
-        void queryClient.invalidateQueries({ queryKey: ["history"] });
+        afterCall(queryClient, row.server, toolName);
       });
   };
 

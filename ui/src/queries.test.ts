@@ -1,0 +1,19 @@
+import { describe, expect, it } from "vitest";
+
+// Every source file of the window as text (Vite reads them; tests excluded).
+const files = import.meta.glob(["./**/*.ts", "./**/*.tsx", "!./**/*.test.ts", "!./**/*.test.tsx", "!./queries.ts", "!./bindings.ts"], {
+  query: "?raw",
+  import: "default",
+  eager: true,
+}) as Record<string, string>;
+
+describe("query keys", () => {
+  it("are named only through queries.ts (no literal key arrays in views)", () => {
+    expect(Object.keys(files).length).toBeGreaterThan(50);
+    const literal = /(queryKey:|setQueryData(<[^>]*>)?\(|getQueryData(<[^>]*>)?\()\s*\[/;
+    const offenders = Object.entries(files)
+      .filter(([, text]) => literal.test(text))
+      .map(([path]) => path);
+    expect(offenders).toEqual([]);
+  });
+});
