@@ -49,6 +49,9 @@ describe("apps", () => {
       { when: "show the counter", text: "Here is the counter.", tool_calls: [{ name: "demo__counter_app", arguments: { note: "from chat" } }] },
       { when: "The counter is", text: "The App shows the counter." },
       { when: "counter App says", text: "Thanks, App." },
+      // Arguments streamed slowly: the App shows while they are written.
+      { when: "write it slowly", delay_ms: 80, tool_calls: [{ name: "demo__counter_app", arguments: { note: "a note the model takes its time to write, six characters at a time" } }] },
+      { when: "The counter is 0", text: "Written." },
     ]);
     config = join(driver.env.HOME, "apps.json");
     writeFileSync(config, JSON.stringify({ mcpServers: { demo: { command: demo, args: ["--name", "e2e-apps"] } } }));
@@ -199,6 +202,17 @@ describe("apps", () => {
       await session.waitForTexts(".msg-user", (t) => t.some((x) => x.includes("The counter App says the count is")), 15_000);
       await session.waitForTexts(".msg-assistant .markdown", (t) => t.some((x) => x.includes("Thanks, App.")), 30_000);
       await session.screenshot("app-chat");
+
+      // While the model writes a call's arguments, its App already shows them.
+      // Focus was left on the App's button: a person clicks the box first.
+      const box = await session.find("textarea[aria-label=Message]");
+      await session.click(box);
+      await session.type(box, "write it slowly\uE007");
+      await session.waitForTexts(".approval-head", (t) => t.length === 1, 60_000);
+      await session.clickText(".approval-actions button", "Allow once");
+      await session.clickText("[role=tab]", "Traffic");
+      const methods = await session.waitForTexts(".traffic-row .t-method", (t) => t.includes("ui/notifications/tool-input-partial"), 15_000);
+      assert.ok(methods.includes("ui/notifications/tool-input"), "the whole input follows the partial ones");
     } finally {
       await session.leaveFrames().catch(() => undefined);
       await session.close();

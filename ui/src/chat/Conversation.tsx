@@ -12,8 +12,21 @@ import { Markdown } from "../content/Markdown";
 import { ApprovalBatch } from "./ApprovalCard";
 import { ToolCallCard } from "./ToolCallCard";
 import type { Live } from "./live";
+import { AppFrame } from "../content/AppFrame";
+import { appUri, partialJson } from "../content/apps";
+import { useMaybeWorkbench } from "../shell/workbench";
 
 const FIRST_SHOWN = 150;
+
+/** A call the model is still writing, of a tool with an App: the App shows
+ * with the arguments so far (`tool-input-partial`). */
+function WritingApp({ backend, name, args }: { backend: Backend; name: string; args: string }) {
+  const wb = useMaybeWorkbench();
+  const row = wb?.tools.data?.find((t) => t.qualified === name);
+  const tool = row ? (row.tool as Record<string, unknown>) : null;
+  if (!row || !tool || !appUri(tool)) return null;
+  return <AppFrame backend={backend} server={row.server} tool={tool} args={partialJson(args) ?? {}} writing />;
+}
 
 type ToolResult = Extract<Part, { type: "tool_result" }>;
 
@@ -198,6 +211,7 @@ export function Conversation({
             {pendingCalls.map(([id, c]) => (
               <div key={id} className="tool-card writing">
                 <span className="tool-card-name">{c.name}</span> <code className="muted">{c.arguments}</code>
+                {!c.status && <WritingApp backend={backend} name={c.name} args={c.arguments} />}
               </div>
             ))}
           </div>

@@ -25,6 +25,8 @@ export interface AppFrameProps {
   result?: unknown;
   /** Why the call ended without a result (stopped, failed). */
   cancelled?: string;
+  /** The model is still writing the arguments: `args` are partial. */
+  writing?: boolean;
   /** `ui/message`: the next user message of the chat the App is in. */
   onMessage?: (text: string) => void;
   /** `ui/message` outside a chat: offered to start one. */
@@ -59,7 +61,7 @@ if (typeof document !== "undefined") {
   );
 }
 
-export function AppFrame({ backend, server, tool, args, result, cancelled, onMessage, onStartChat, onModelContext }: AppFrameProps) {
+export function AppFrame({ backend, server, tool, args, result, cancelled, writing = false, onMessage, onStartChat, onModelContext }: AppFrameProps) {
   const toast = useToast();
   const windowTheme = useTheme();
   const toolName = String(tool.name ?? "");
@@ -131,6 +133,7 @@ export function AppFrame({ backend, server, tool, args, result, cancelled, onMes
     if (parked) return;
     const started = performance.now();
     setReadyMs(null);
+    setInitialized(false);
     backend.openApp(server, toolName).then(
       (app) => {
         if (gone) {
@@ -173,7 +176,10 @@ export function AppFrame({ backend, server, tool, args, result, cancelled, onMes
             if (h !== undefined) setHeight(Math.max(40, Math.min(2000, Math.ceil(h))));
           },
           changed: () => setTick((t) => t + 1),
-          ready: () => setReadyMs(Math.round(performance.now() - started)),
+          ready: () => {
+            setReadyMs(Math.round(performance.now() - started));
+            setInitialized(true);
+          },
           traffic: (toApp, m) => void backend.appTraffic(app.id, toApp, JSON.stringify(m)).catch(() => undefined),
         });
         setOpened(app);
@@ -201,12 +207,17 @@ export function AppFrame({ backend, server, tool, args, result, cancelled, onMes
     return () => window.removeEventListener("message", listen);
   }, []);
 
+  const [initialized, setInitialized] = useState(false);
   useEffect(() => {
     if (!opened || !host.current) return;
+    if (writing) {
+      if (initialized) host.current.setPartial(args ?? {});
+      return;
+    }
     host.current.setInput(args ?? {});
     if (result !== undefined) host.current.setResult(result);
     else if (cancelled) host.current.setCancelled(cancelled);
-  }, [opened, args, result, cancelled]);
+  }, [opened, args, result, cancelled, writing, initialized]);
 
   const variables = useMemo(() => styleVariables(theme), [theme]);
   useEffect(() => {

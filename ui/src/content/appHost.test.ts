@@ -53,3 +53,22 @@ describe("the App's bridge", () => {
     expect(h.log).toEqual([]);
   });
 });
+
+describe("arguments while the model writes them", () => {
+  it("are recovered from unfinished JSON and sent as tool-input-partial until the input is whole", async () => {
+    const { partialJson } = await import("./apps");
+    expect(partialJson('{"note": "hel')).toEqual({ note: "hel" });
+    expect(partialJson('{"a": 1, "b": [1, 2')).toEqual({ a: 1, b: [1, 2] });
+    expect(partialJson('{"a": 1, "b":')).toEqual({ a: 1 });
+    expect(partialJson('{"a": "x\\"y')).toEqual({ a: 'x"y' });
+    expect(partialJson("")).toBeUndefined();
+    const { h, posted } = host();
+    h.setPartial({ note: "he" });
+    expect(posted).toEqual([]);
+    await h.receive({ jsonrpc: "2.0", method: "ui/notifications/initialized" });
+    h.setPartial({ note: "hel" });
+    h.setInput({ note: "hello" });
+    h.setPartial({ note: "late" });
+    expect(posted.map((m) => m.method)).toEqual(["ui/notifications/tool-input-partial", "ui/notifications/tool-input"]);
+  });
+});

@@ -257,6 +257,12 @@ export class AppHost {
     }
   }
 
+  /** Arguments while the model is still writing them (best effort): sent as
+   * `tool-input-partial` until the complete input goes. */
+  setPartial(args: Json) {
+    if (this.initialized && !this.delivered.input) this.notify("ui/notifications/tool-input-partial", { arguments: args ?? {} });
+  }
+
   /** The call's complete arguments (sent once the App is initialized). */
   setInput(args: Json) {
     this.input = args ?? {};

@@ -35,3 +35,45 @@ export function toolDefinition(tools: { server: string; tool: unknown }[] | unde
   const row = tools.find((t) => t.server === server && (t.tool as { name?: unknown }).name === name);
   return row ? (row.tool as Record<string, unknown>) : null;
 }
+
+/**
+ * Best-effort arguments from JSON still being written (a model streaming a
+ * call): unclosed strings, arrays and objects closed, a dangling key or
+ * comma dropped. Undefined when nothing usable is there yet.
+ */
+export function partialJson(text: string): Record<string, unknown> | undefined {
+  const attempt = (t: string) => {
+    const closers: string[] = [];
+    let inString = false;
+    let escaped = false;
+    for (const ch of t) {
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (ch === "\\") escaped = true;
+        else if (ch === '"') inString = false;
+        continue;
+      }
+      if (ch === '"') inString = true;
+      else if (ch === "{") closers.push("}");
+      else if (ch === "[") closers.push("]");
+      else if (ch === "}" || ch === "]") closers.pop();
+    }
+    let body = inString ? `${t}"` : t;
+    body = body.replace(/[,:]\s*$/, "");
+    try {
+      const v = JSON.parse(body + closers.reverse().join("")) as unknown;
+      return v && typeof v === "object" && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+    } catch {
+      return undefined;
+    }
+  };
+  const trimmed = text.trim();
+  if (!trimmed.startsWith("{")) return undefined;
+  // Whole, or cut back to the last complete member.
+  for (let end = trimmed.length; end > 0; end = trimmed.lastIndexOf(",", end - 1)) {
+    const v = attempt(trimmed.slice(0, end));
+    if (v) return v;
+    if (end <= 1) break;
+  }
+  return attempt("{");
+}
