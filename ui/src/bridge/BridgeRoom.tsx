@@ -6,7 +6,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Cable, Copy, Eye, EyeOff, RefreshCw } from "lucide-react";
 import { useState } from "react";
-import type { Backend, BridgeStatus } from "../backend";
+import type { AgentBackend, BridgeStatus, BridgeBackend, WindowBackend } from "../backend";
 import { Badge, Button, Disclosure, Field, Segmented, Skeleton, Switch, useToast } from "../design";
 import "./bridge.css";
 import { keys } from "../queries";
@@ -18,7 +18,7 @@ function since(ms: number): string {
   return `${Math.round(s / 3600)} h`;
 }
 
-export function BridgeRoom({ backend }: { backend: Backend }) {
+export function BridgeRoom({ backend }: { backend: BridgeBackend & WindowBackend & Pick<AgentBackend, "decideCall"> }) {
   const toast = useToast();
   const queryClient = useQueryClient();
   const status = useQuery({ queryKey: keys.bridge(), queryFn: () => backend.bridgeStatus(), refetchInterval: 2000 });

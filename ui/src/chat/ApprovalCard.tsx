@@ -4,20 +4,20 @@
 // for this chat, always (written to mcp.json), or refuse with a reason.
 import { useState } from "react";
 import { Check, CheckCheck, ShieldCheck, X } from "lucide-react";
-import type { Backend } from "../backend";
+import type { AgentBackend } from "../backend";
 import type { Approval, Decision } from "../backendAgent";
 import { Badge, Button, Segmented, useToast } from "../design";
 import { SchemaForm } from "../schema/SchemaForm";
 import { problems, type Json, type Schema } from "../schema/model";
 import { annotationList } from "../tools/annotations";
 
-function decide(backend: Backend, id: number, decision: Decision, toast: ReturnType<typeof useToast>) {
+function decide(backend: AgentBackend, id: number, decision: Decision, toast: ReturnType<typeof useToast>) {
   backend.decideCall(id, decision).catch((e: unknown) => toast("The decision was not taken", { tone: "danger", description: e instanceof Error ? e.message : String(e) }));
 }
 
 const allow = (remember: Decision["remember"], args: Json | undefined): Decision => ({ approve: true, arguments: (args ?? null) as Decision["arguments"], remember, reason: null });
 
-export function ApprovalCard({ backend, approval }: { backend: Backend; approval: Approval }) {
+export function ApprovalCard({ backend, approval }: { backend: AgentBackend; approval: Approval }) {
   const toast = useToast();
   const def = (approval.definition ?? {}) as Record<string, unknown>;
   const schema = (def.inputSchema ?? { type: "object" }) as Schema;
@@ -132,7 +132,7 @@ export function ApprovalCard({ backend, approval }: { backend: Backend; approval
 }
 
 /** Several calls asked together: decide them all at once. */
-export function ApprovalBatch({ backend, approvals }: { backend: Backend; approvals: Approval[] }) {
+export function ApprovalBatch({ backend, approvals }: { backend: AgentBackend; approvals: Approval[] }) {
   const toast = useToast();
   return (
     <div className="approval-batch" role="group" aria-label="Calls waiting together">

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { FileDown, FileJson, MoreHorizontal, Pencil, Trash2 } from "lucide-react";
-import type { Backend } from "../backend";
+import type { AgentBackend } from "../backend";
 import type { SessionRow } from "../backendAgent";
 import { Button, IconButton, Menu, Modal, useToast } from "../design";
 import { keys } from "../queries";
@@ -17,7 +17,7 @@ export function ago(ms: number): string {
   return new Date(ms).toLocaleDateString();
 }
 
-export function exportChat(backend: Backend, id: string, json: boolean, toast: ReturnType<typeof useToast>) {
+export function exportChat(backend: AgentBackend, id: string, json: boolean, toast: ReturnType<typeof useToast>) {
   backend.exportChat(id, json).then(
     (path) => path && toast("Chat exported", { description: path }),
     (e: unknown) => toast("Could not export the chat", { tone: "danger", description: e instanceof Error ? e.message : String(e) }),
@@ -31,7 +31,7 @@ export function ChatListItem({
   onOpen,
   onDeleted,
 }: {
-  backend: Backend;
+  backend: AgentBackend;
   chat: SessionRow;
   selected: boolean;
   onOpen: () => void;

@@ -2,7 +2,7 @@
 // options to pick — buttons under the field, since WebKit never opens a
 // <datalist>. Asked again as the value (and the other arguments) change.
 import { useEffect, useId, useState, type ReactNode } from "react";
-import type { Backend } from "../backend";
+import type { ResourcesBackend } from "../backend";
 
 export function Completing({
   backend,
@@ -15,7 +15,7 @@ export function Completing({
   label,
   hint,
 }: {
-  backend: Backend;
+  backend: ResourcesBackend;
   server: string;
   /** `{type: "ref/prompt", name}` or `{type: "ref/resource", uri}`. */
   reference: unknown;

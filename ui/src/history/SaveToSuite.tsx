@@ -4,7 +4,7 @@
 import { useEffect, useMemo, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Save } from "lucide-react";
-import type { Backend } from "../backend";
+import type { HistoryBackend } from "../backend";
 import { Button, Field, Modal, useToast } from "../design";
 import { expectOf, propose, type Proposal } from "./propose";
 import { keys } from "../queries";
@@ -22,7 +22,7 @@ export type Saving = {
 
 const NEW = "__new__";
 
-export function SaveToSuite({ backend, call, onClose }: { backend: Backend; call: Saving | null; onClose: () => void }) {
+export function SaveToSuite({ backend, call, onClose }: { backend: HistoryBackend; call: Saving | null; onClose: () => void }) {
   const queryClient = useQueryClient();
   const toast = useToast();
   const suites = useQuery({ queryKey: keys.suites(), queryFn: () => backend.suites(), enabled: call !== null });

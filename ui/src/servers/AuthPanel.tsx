@@ -8,7 +8,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { KeyRound } from "lucide-react";
 import { useEffect, useState } from "react";
-import type { AuthRun, AuthTimeline, Backend } from "../backend";
+import type { AuthRun, AuthTimeline, AuthBackend, WindowBackend } from "../backend";
 import { Badge, Button, Disclosure, Skeleton, useToast } from "../design";
 import "./auth.css";
 import { keys } from "../queries";
@@ -32,7 +32,7 @@ function expiry(seconds: number | null): string {
   return `expires in ${Math.round(seconds / 3600)} h`;
 }
 
-export function AuthPanel({ backend, name }: { backend: Backend; name: string }) {
+export function AuthPanel({ backend, name }: { backend: AuthBackend & WindowBackend; name: string }) {
   const toast = useToast();
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState<string | null>(null);

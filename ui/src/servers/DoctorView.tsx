@@ -4,7 +4,7 @@
 // surface since it was last ready. Server text is shown as text only.
 import { useState } from "react";
 import { Stethoscope } from "lucide-react";
-import type { Backend } from "../backend";
+import type { DoctorBackend } from "../backend";
 import type { DoctorReport, Finding, Severity, SurfaceChange } from "../backendDoctor";
 import { Badge, Button, Disclosure, Switch, type Tone } from "../design";
 import "./doctor.css";
@@ -113,7 +113,7 @@ function Summary({ report }: { report: DoctorReport }) {
   );
 }
 
-export function DoctorSection({ backend, name, ready }: { backend: Backend; name: string; ready: boolean }) {
+export function DoctorSection({ backend, name, ready }: { backend: DoctorBackend; name: string; ready: boolean }) {
   const [probe, setProbe] = useState(false);
   const [eras, setEras] = useState(false);
   const [running, setRunning] = useState(false);

@@ -6,7 +6,7 @@ import { useEffect, useState } from "react";
 import CodeMirror from "@uiw/react-codemirror";
 import { json } from "@codemirror/lang-json";
 import { editorTheme } from "../design/editorTheme";
-import { BackendError, type Backend, type Scope } from "../backend";
+import { BackendError, type Scope, type ConfigBackend } from "../backend";
 
 export function RawEditor({
   backend,
@@ -14,7 +14,7 @@ export function RawEditor({
   diskVersion,
   hasProject = false,
 }: {
-  backend: Backend;
+  backend: ConfigBackend;
   onClose: () => void;
   diskVersion: number;
   /** A project folder is open: its `.mcp.json` can be edited too. */

@@ -4,7 +4,7 @@
 import { useEffect } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { RefreshCw, Square } from "lucide-react";
-import type { Backend } from "../backend";
+import type { TasksBackend } from "../backend";
 import { Badge, Button, Disclosure, useToast } from "../design";
 import { taskStatus } from "../backendTasks";
 import "../tools/tasks.css";
@@ -12,7 +12,7 @@ import { keys } from "../queries";
 
 const ENDED = ["completed", "failed", "cancelled"];
 
-export function TasksSection({ backend, name, ready }: { backend: Backend; name: string; ready: boolean }) {
+export function TasksSection({ backend, name, ready }: { backend: TasksBackend; name: string; ready: boolean }) {
   const queryClient = useQueryClient();
   const toast = useToast();
   const tasks = useQuery({ queryKey: keys.tasks(name), queryFn: () => backend.listTasks(name), enabled: ready });

@@ -5,7 +5,7 @@
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { FlaskConical, PlugZap, Save } from "lucide-react";
-import type { Backend } from "../backend";
+import type { AgentBackend } from "../backend";
 import type { ProviderConfig, ProviderView } from "../backendAgent";
 import type { ProviderKind } from "../bindings";
 import { Button, Field, useToast } from "../design";
@@ -21,7 +21,7 @@ const KINDS: { kind: ProviderKind; label: string; url: string; env: string | nul
 
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-export function ProviderSetup({ backend, existing, onSaved }: { backend: Backend; existing?: ProviderView; onSaved: () => void }) {
+export function ProviderSetup({ backend, existing, onSaved }: { backend: AgentBackend; existing?: ProviderView; onSaved: () => void }) {
   const toast = useToast();
   const [kind, setKind] = useState<ProviderKind>(existing?.config.kind ?? "open_ai");
   const meta = KINDS.find((k) => k.kind === kind) ?? { kind, label: "OpenAI", url: "", env: null };

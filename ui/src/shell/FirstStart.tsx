@@ -4,12 +4,12 @@
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { Import, Sparkles } from "lucide-react";
-import type { Backend } from "../backend";
+import type { ConfigBackend } from "../backend";
 import { Button, EmptyState, useToast } from "../design";
 import type { RoomId } from "./route";
 import { keys } from "../queries";
 
-export function FirstStart({ backend, configPath, exists, go }: { backend: Backend; configPath: string; exists: boolean; go: (room: RoomId, param?: string) => void }) {
+export function FirstStart({ backend, configPath, exists, go }: { backend: ConfigBackend; configPath: string; exists: boolean; go: (room: RoomId, param?: string) => void }) {
   const toast = useToast();
   const [adding, setAdding] = useState(false);
   const found = useQuery({ queryKey: keys.discovered(), queryFn: () => backend.discoverConfigs(), staleTime: 60_000 });
