@@ -7,6 +7,7 @@ import type { Backend, PendingAsk } from "../backend";
 import { SchemaForm } from "../schema/SchemaForm";
 import { Sampling } from "./Sampling";
 import { initialValue, problems, type Json, type Schema } from "../schema/model";
+import { Button } from "../design";
 
 type Params = Record<string, unknown>;
 
@@ -46,9 +47,9 @@ function Elicitation({
           <p>The server asks you to open this address in your browser:</p>
           <code>{url}</code>
           <p className="muted">Open it only if you trust this server and the address. Nothing opens unless you choose to.</p>
-          <button className="btn btn-secondary" type="button" onClick={() => void navigator.clipboard.writeText(url).catch(() => undefined)}>
+          <Button variant="secondary" onClick={() => void navigator.clipboard.writeText(url).catch(() => undefined)}>
             Copy address
-          </button>
+          </Button>
         </div>
       ) : (
         <SchemaForm schema={schema} value={value} onChange={setValue} />
@@ -63,32 +64,32 @@ function Elicitation({
               ))}
             </ul>
           </div>
-          <button type="button" className="btn btn-secondary" onClick={() => accept(true)}>
+          <Button variant="secondary" onClick={() => accept(true)}>
             Send anyway
-          </button>
+          </Button>
         </div>
       )}
       <div className="dialog-buttons">
         {url ? (
           <>
-            <button type="button" className="btn btn-primary" disabled={opening} onClick={openAndAccept}>
+            <Button variant="primary" disabled={opening} onClick={openAndAccept}>
               Open in browser
-            </button>
-            <button className="btn btn-secondary" type="button" onClick={() => answer({ action: "accept" })}>
+            </Button>
+            <Button variant="secondary" onClick={() => answer({ action: "accept" })}>
               Accept without opening
-            </button>
+            </Button>
           </>
         ) : (
-          <button type="button" className="btn btn-primary" onClick={() => accept(false)}>
+          <Button variant="primary" onClick={() => accept(false)}>
             Accept
-          </button>
+          </Button>
         )}
-        <button className="btn btn-secondary" type="button" onClick={() => answer({ action: "decline" })}>
+        <Button variant="secondary" onClick={() => answer({ action: "decline" })}>
           Decline
-        </button>
-        <button className="btn btn-secondary" type="button" onClick={() => answer({ action: "cancel" })}>
+        </Button>
+        <Button variant="secondary" onClick={() => answer({ action: "cancel" })}>
           Cancel
-        </button>
+        </Button>
       </div>
     </>
   );
@@ -157,9 +158,8 @@ export function AskDialog({ backend }: { backend: Backend }) {
           </p>
         )}
         <div className="dialog-server-actions">
-          <button
-            className="btn btn-ghost"
-            type="button"
+          <Button
+            variant="ghost"
             onClick={() => {
               setError(null);
               backend
@@ -169,10 +169,9 @@ export function AskDialog({ backend }: { backend: Backend }) {
             }}
           >
             Decline all from {ask.server}
-          </button>
-          <button
-            className="btn btn-ghost"
-            type="button"
+          </Button>
+          <Button
+            variant="ghost"
             onClick={() => {
               setError(null);
               const server = ask.server;
@@ -184,7 +183,7 @@ export function AskDialog({ backend }: { backend: Backend }) {
             }}
           >
             Stop {ask.server}
-          </button>
+          </Button>
         </div>
       </div>
     </div>

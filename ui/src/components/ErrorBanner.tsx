@@ -1,4 +1,5 @@
 import { BackendError } from "../backend";
+import { Button } from "../design";
 
 const HINTS: Record<string, string> = {
   config_syntax: "Fix the file at the line and column shown; nothing was changed on disk.",
@@ -13,9 +14,9 @@ export function ErrorBanner({ error, onRetry }: { error: Error; onRetry?: () => 
       <p className="error-message">{error.message}</p>
       {HINTS[code] && <p className="error-hint">{HINTS[code]}</p>}
       {onRetry && (
-        <button className="btn btn-secondary" type="button" onClick={onRetry}>
+        <Button variant="secondary" onClick={onRetry}>
           Try again
-        </button>
+        </Button>
       )}
     </div>
   );

@@ -18,9 +18,9 @@ function LongText({ text, className }: { text: string; className?: string }) {
   return (
     <div>
       <pre className={className}>{text.slice(0, PREVIEW_CHARS)}</pre>
-      <button className="btn btn-secondary" type="button" onClick={() => setFull(true)}>
+      <Button variant="secondary" onClick={() => setFull(true)}>
         Show all {text.length.toLocaleString()} characters
-      </button>
+      </Button>
     </div>
   );
 }

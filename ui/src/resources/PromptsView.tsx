@@ -5,6 +5,7 @@ import type { Backend, PromptRow } from "../backend";
 import { Completing } from "../components/Completing";
 import { PickList, ServerFilter } from "../components/PickList";
 import { Markdown } from "../content/Markdown";
+import { Button } from "../design";
 
 type Arg = { name: string; description?: string; required?: boolean };
 type Message = { role?: string; content?: Record<string, unknown> };
@@ -77,9 +78,9 @@ function Detail({ backend, row }: { backend: Backend; row: PromptRow }) {
         />
       ))}
       <div className="run-bar">
-        <button type="button" className="btn btn-primary" onClick={get}>
+        <Button variant="primary" onClick={get}>
           Get messages
-        </button>
+        </Button>
       </div>
       {error && (
         <div className="error-banner" role="alert">

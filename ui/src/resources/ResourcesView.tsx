@@ -5,6 +5,7 @@ import { useState } from "react";
 import type { Backend, ResourceRow } from "../backend";
 import { PickList, ServerFilter } from "../components/PickList";
 import { Markdown } from "../content/Markdown";
+import { Button } from "../design";
 
 type Content = { uri?: string; mimeType?: string; text?: string; blob?: string };
 
@@ -107,12 +108,11 @@ function Detail({
       )}
       <div className="run-bar">
         <code>{uri}</code>
-        <button type="button" className="btn btn-primary" onClick={read}>
+        <Button variant="primary" onClick={read}>
           Read
-        </button>
+        </Button>
         {!template && (
-          <button className="btn btn-secondary"
-            type="button"
+          <Button variant="secondary"
             aria-pressed={subscribed}
             onClick={() =>
               backend.subscribeResource(row.server, uri, !subscribed).then(
@@ -122,7 +122,7 @@ function Detail({
             }
           >
             {subscribed ? "Unsubscribe" : "Subscribe"}
-          </button>
+          </Button>
         )}
       </div>
       {error && (

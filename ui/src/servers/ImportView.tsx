@@ -1,6 +1,7 @@
 // Import servers from the other MCP clients' configs found on this machine.
 import { useEffect, useState } from "react";
 import type { Backend, FoundConfig } from "../backend";
+import { Button } from "../design";
 
 export function ImportView({ backend, ours, onDone }: { backend: Backend; ours: string[]; onDone: () => void }) {
   const [found, setFound] = useState<FoundConfig[] | null>(null);
@@ -57,9 +58,9 @@ export function ImportView({ backend, ours, onDone }: { backend: Backend; ours: 
                 {n}
               </p>
             ))}
-            <button className="btn btn-secondary" type="button" disabled={chosen.length === 0} onClick={() => importFrom(f)}>
+            <Button variant="secondary" disabled={chosen.length === 0} onClick={() => importFrom(f)}>
               Import {chosen.length} server(s)
-            </button>
+            </Button>
           </section>
         );
       })}
@@ -67,9 +68,9 @@ export function ImportView({ backend, ours, onDone }: { backend: Backend; ours: 
         <input type="checkbox" checked={replace} onChange={(e) => setReplace(e.target.checked)} /> Replace servers we already have
       </label>
       {message && <p role="status">{message}</p>}
-      <button className="btn btn-secondary" type="button" onClick={onDone}>
+      <Button variant="secondary" onClick={onDone}>
         Close
-      </button>
+      </Button>
     </div>
   );
 }

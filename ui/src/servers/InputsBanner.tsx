@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Backend, NeededInput } from "../backend";
 import { keys } from "../queries";
+import { Button } from "../design";
 
 function Ask({ backend, need, onDone }: { backend: Backend; need: NeededInput; onDone: () => void }) {
   const [value, setValue] = useState("");
@@ -22,9 +23,9 @@ function Ask({ backend, need, onDone }: { backend: Backend; need: NeededInput; o
         </span>
         <input aria-label={`Input ${need.id}`} type={need.password ? "password" : "text"} value={value} onChange={(e) => setValue(e.target.value)} />
       </label>
-      <button className="btn btn-secondary" type="submit" disabled={value === ""}>
+      <Button variant="secondary" type="submit" disabled={value === ""}>
         Remember
-      </button>
+      </Button>
       {error && <p className="field-error">{error}</p>}
     </form>
   );

@@ -7,6 +7,7 @@ import CodeMirror from "@uiw/react-codemirror";
 import { json } from "@codemirror/lang-json";
 import { editorTheme } from "../design/editorTheme";
 import { BackendError, type Scope, type ConfigBackend } from "../backend";
+import { Button } from "../design";
 
 export function RawEditor({
   backend,
@@ -73,9 +74,8 @@ export function RawEditor({
         {hasProject && (
           <div className="segmented" role="group" aria-label="File">
             {(["user", "project"] as const).map((s) => (
-              <button className="btn btn-secondary"
+              <Button variant="secondary"
                 key={s}
-                type="button"
                 aria-pressed={scope === s}
                 disabled={dirty && scope !== s}
                 title={dirty && scope !== s ? "Save or reload first: the unsaved text would be lost" : undefined}
@@ -87,35 +87,34 @@ export function RawEditor({
                 }}
               >
                 {s === "user" ? "User file" : "Project file"}
-              </button>
+              </Button>
             ))}
           </div>
         )}
         <strong>{path}</strong>
-        <button type="button" className="btn btn-primary" disabled={!dirty} onClick={save} title="Ctrl+S">
+        <Button variant="primary" disabled={!dirty} onClick={save} title="Ctrl+S">
           Save
-        </button>
-        <button className="btn btn-secondary" type="button" onClick={load}>
+        </Button>
+        <Button variant="secondary" onClick={load}>
           Reload from disk
-        </button>
-        <button className="btn btn-secondary" type="button" onClick={onClose}>
+        </Button>
+        <Button variant="secondary" onClick={onClose}>
           Close
-        </button>
+        </Button>
         {dirty && <span className="muted">unsaved changes</span>}
         {saved && !dirty && <span role="status">saved; servers follow the file</span>}
       </div>
       {changedOnDisk && (
         <div className="notice" role="alert">
           <p>mcp.json changed on disk while you were editing. Saving now would be refused; copy your edit, then reload.</p>
-          <button className="btn btn-secondary"
-            type="button"
+          <Button variant="secondary"
             onClick={() => {
               setChangedOnDisk(false);
               load();
             }}
           >
             Reload from disk (drops your unsaved text)
-          </button>
+          </Button>
         </div>
       )}
       {error && (

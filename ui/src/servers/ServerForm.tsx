@@ -4,6 +4,7 @@
 import { useState } from "react";
 import type { Backend, Scope, TrialReport } from "../backend";
 import { emptyForm, formToFields, validate, type EntryForm, type Row } from "./entryForm";
+import { Button } from "../design";
 
 function Rows({ label, rows, onChange, error }: { label: string; rows: Row[]; onChange: (r: Row[]) => void; error?: string }) {
   return (
@@ -22,14 +23,14 @@ function Rows({ label, rows, onChange, error }: { label: string; rows: Row[]; on
           <label className="secret-toggle" title="Kept in the OS keychain; the file holds a reference">
             <input type="checkbox" checked={r.secret} onChange={(e) => onChange(rows.map((x, j) => (j === i ? { ...x, secret: e.target.checked } : x)))} /> secret
           </label>
-          <button className="btn btn-secondary" type="button" aria-label={`Remove ${label} ${i + 1}`} onClick={() => onChange(rows.filter((_, j) => j !== i))}>
+          <Button variant="secondary" aria-label={`Remove ${label} ${i + 1}`} onClick={() => onChange(rows.filter((_, j) => j !== i))}>
             ×
-          </button>
+          </Button>
         </div>
       ))}
-      <button className="btn btn-secondary" type="button" onClick={() => onChange([...rows, { key: "", value: "", secret: false }])}>
+      <Button variant="secondary" onClick={() => onChange([...rows, { key: "", value: "", secret: false }])}>
         Add {label.toLowerCase()}
-      </button>
+      </Button>
       {error && <p className="field-error">{error}</p>}
     </fieldset>
   );
@@ -153,17 +154,17 @@ export function ServerForm({
             {form.args.map((a, i) => (
               <div className="row-edit" key={i}>
                 <input aria-label={`Argument ${i + 1}`} value={a} onChange={(e) => set({ args: form.args.map((x, j) => (j === i ? e.target.value : x)) })} />
-                <button className="btn btn-secondary" type="button" aria-label={`Move argument ${i + 1} up`} disabled={i === 0} onClick={() => set({ args: form.args.map((x, j) => (j === i - 1 ? (form.args[i] ?? x) : j === i ? (form.args[i - 1] ?? x) : x)) })}>
+                <Button variant="secondary" aria-label={`Move argument ${i + 1} up`} disabled={i === 0} onClick={() => set({ args: form.args.map((x, j) => (j === i - 1 ? (form.args[i] ?? x) : j === i ? (form.args[i - 1] ?? x) : x)) })}>
                   ↑
-                </button>
-                <button className="btn btn-secondary" type="button" aria-label={`Remove argument ${i + 1}`} onClick={() => set({ args: form.args.filter((_, j) => j !== i) })}>
+                </Button>
+                <Button variant="secondary" aria-label={`Remove argument ${i + 1}`} onClick={() => set({ args: form.args.filter((_, j) => j !== i) })}>
                   ×
-                </button>
+                </Button>
               </div>
             ))}
-            <button className="btn btn-secondary" type="button" onClick={() => set({ args: [...form.args, ""] })}>
+            <Button variant="secondary" onClick={() => set({ args: [...form.args, ""] })}>
               Add argument
-            </button>
+            </Button>
           </fieldset>
           <Rows label="Environment" rows={form.env} onChange={(env) => set({ env })} error={show("env")} />
           <Text label="Working folder" value={form.cwd} onChange={(cwd) => set({ cwd })} placeholder="(the config's folder)" />
@@ -188,15 +189,15 @@ export function ServerForm({
         <input type="checkbox" checked={form.disabled} onChange={(e) => set({ disabled: e.target.checked })} /> Disabled
       </label>
       <div className="run-bar">
-        <button type="submit" className="btn btn-primary" disabled={!!busy}>
+        <Button type="submit" variant="primary" disabled={!!busy}>
           Save
-        </button>
-        <button className="btn btn-secondary" type="button" disabled={!!busy} onClick={() => void tryIt()}>
+        </Button>
+        <Button variant="secondary" disabled={!!busy} onClick={() => void tryIt()}>
           Try it
-        </button>
-        <button className="btn btn-secondary" type="button" onClick={() => onDone(null)}>
+        </Button>
+        <Button variant="secondary" onClick={() => onDone(null)}>
           Cancel
-        </button>
+        </Button>
         {busy && <span role="status">{busy}</span>}
       </div>
       {error && (
