@@ -8,6 +8,16 @@ import { reportStartup } from "./startup";
 import "./design/tokens.css";
 import "./design/components.css";
 import "./styles.css";
+// Each room's styles, in the order they cascaded as one sheet.
+import "./tools/tools.css";
+import "./schema/schema.css";
+import "./content/results.css";
+import "./traffic/traffic.css";
+import "./asks/asks.css";
+import "./servers/servers.css";
+import "./components/palette.css";
+import "./chat/chat.css";
+import "./settings/settings.css";
 
 // Before the first paint: the theme the person chose (or the system's).
 initTheme();
