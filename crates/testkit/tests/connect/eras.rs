@@ -93,3 +93,28 @@ fn an_unknown_era_is_a_clear_problem_at_its_key() {
         config.problems[0].message
     );
 }
+
+/// The workbench says it renders MCP Apps in both eras: in `initialize`'s
+/// capabilities up to 2025-11-25, in each request's client capabilities
+/// from 2026-07-28 on.
+#[tokio::test]
+async fn mcp_apps_are_declared_in_both_eras() {
+    let (wb, _dir) = start(&[stdio("new", &[]), stdio("old", &["--legacy"])]).await;
+    ready(&wb, "new").await;
+    ready(&wb, "old").await;
+    let ui = workbench_core::apps::UI_EXTENSION_ID;
+    let init = sent(&wb, "old", "initialize").pop().expect("an initialize");
+    assert_eq!(
+        init["params"]["capabilities"]["extensions"][ui]["mimeTypes"],
+        json!([workbench_core::apps::APP_MIME]),
+        "{init}"
+    );
+    let listed = sent(&wb, "new", "tools/list").pop().expect("a tools/list");
+    let caps = &listed["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"];
+    assert_eq!(
+        caps["extensions"][ui]["mimeTypes"],
+        json!([workbench_core::apps::APP_MIME]),
+        "{listed}"
+    );
+    wb.shutdown().await;
+}
