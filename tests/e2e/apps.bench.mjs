@@ -3,10 +3,9 @@
 // then (read once, kept) — and how a chat with twenty Apps scrolls against
 // the same chat with twenty plain tool cards (the baseline, same run).
 // Run by `cargo xtask bench` (release build, Xvfb, WebDriver).
-import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Driver } from "./harness.mjs";
+import { Driver, scriptedLlm } from "./harness.mjs";
 
 const ROUNDS = Number(process.env.APPS_ROUNDS ?? 10);
 const APPS = 20;
@@ -14,20 +13,6 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const pct = (xs, p) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
 
-function scriptedLlm(dir, turns) {
-  const script = join(dir, "bench-script.json");
-  writeFileSync(script, JSON.stringify({ turns }));
-  const child = spawn(process.env.SCRIPTED_LLM, ["--script", script, "--listen", "127.0.0.1:0"], { stdio: ["ignore", "pipe", "inherit"] });
-  return new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout.on("data", (d) => {
-      out += d;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve({ child, url: m[1] });
-    });
-    child.once("exit", (code) => reject(new Error(`scripted-llm exited with ${code}`)));
-  });
-}
 
 /** Scroll the chat from top to bottom a step a frame; the frames' intervals in ms. */
 async function scrollFrames(session) {

@@ -6,29 +6,12 @@
 // domain it did not declare is blocked and shown in the App panel.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Driver } from "./harness.mjs";
+import { Driver, scriptedLlm } from "./harness.mjs";
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-function scriptedLlm(dir, turns) {
-  const bin = process.env.SCRIPTED_LLM;
-  assert.ok(bin && existsSync(bin), "SCRIPTED_LLM must point at the built scripted-llm");
-  const script = join(dir, "apps-script.json");
-  writeFileSync(script, JSON.stringify({ turns }));
-  const child = spawn(bin, ["--script", script, "--listen", "127.0.0.1:0"], { stdio: ["ignore", "pipe", "inherit"] });
-  return new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout.on("data", (d) => {
-      out += d;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve({ child, url: m[1] });
-    });
-    child.once("exit", (code) => reject(new Error(`scripted-llm exited with ${code}`)));
-  });
-}
 
 /** Into the App's own document (the window → the sandbox proxy → the App). */
 async function intoApp(session, scope = "") {

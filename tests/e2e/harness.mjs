@@ -55,6 +55,26 @@ export function hermeticHome() {
 }
 
 /** A loopback port nothing listens on now. */
+/**
+ * Start the scripted LLM (the one stand-in: no model runs here) with these
+ * turns, its script kept in `dir`; resolves to { child, url }.
+ */
+export function scriptedLlm(dir, turns, name = "script.json") {
+  const bin = required("SCRIPTED_LLM");
+  const script = join(dir, name);
+  writeFileSync(script, JSON.stringify({ turns }));
+  const child = spawn(bin, ["--script", script, "--listen", "127.0.0.1:0"], { stdio: ["ignore", "pipe", "inherit"] });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    child.stdout.on("data", (d) => {
+      out += d;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve({ child, url: m[1] });
+    });
+    child.once("exit", (code) => reject(new Error(`scripted-llm exited with ${code}`)));
+  });
+}
+
 export function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer();
