@@ -127,6 +127,8 @@ describe("apps", () => {
       assert.match(blocked, /connectDomains: \["https:\/\/undeclared\.example\.org"\]/);
       const [policy] = await session.texts(".app-csp-policy");
       assert.match(policy, /connect-src https:\/\/api\.example\.com;/);
+      await session.executeAsync("const done = arguments[arguments.length - 1]; document.querySelector('.app-panel').scrollIntoView(); requestAnimationFrame(() => done(true));");
+      await session.screenshot("app-panel-csp");
       await session.clickText(".app-panel .segmented-item", "Messages");
       const methods = await session.texts(".app-log-method");
       for (const m of ["ui/initialize", "ui/notifications/initialized", "ui/notifications/tool-input", "ui/notifications/tool-result", "tools/call", "ui/open-link"]) {
