@@ -370,19 +370,7 @@ impl Bridge {
     }
 }
 
-/// The order of MCP log levels (syslog's), lowest first.
-pub(crate) fn log_rank(level: &str) -> u8 {
-    match level {
-        "debug" => 0,
-        "info" => 1,
-        "notice" => 2,
-        "warning" => 3,
-        "error" => 4,
-        "critical" => 5,
-        "alert" => 6,
-        _ => 7,
-    }
-}
+pub(crate) use workbench_core::workbench::log_rank;
 
 /// A server's log message as the bridge passes it on (its logger under the
 /// server's name).

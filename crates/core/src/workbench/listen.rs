@@ -80,17 +80,20 @@ impl Listens {
     }
 }
 
-/// Log levels from the most detailed (RFC 5424's, as MCP names them).
-const LOG_LEVELS: [&str; 8] = [
-    "debug",
-    "info",
-    "notice",
-    "warning",
-    "error",
-    "critical",
-    "alert",
-    "emergency",
-];
+/// Where a log level stands, the most detailed (`debug`) first: RFC 5424's
+/// levels as MCP names them; an unknown one counts as the most severe.
+pub fn log_rank(level: &str) -> u8 {
+    match level {
+        "debug" => 0,
+        "info" => 1,
+        "notice" => 2,
+        "warning" => 3,
+        "error" => 4,
+        "critical" => 5,
+        "alert" => 6,
+        _ => 7,
+    }
+}
 
 fn new_era(info: &crate::status::ServerInfo) -> bool {
     info.protocol_version.as_str() >= "2026"
@@ -163,10 +166,11 @@ impl Workbench {
             .status()
             .info
             .is_some_and(|i| i.capabilities["logging"].is_object());
-        let finer = |set: &str| {
-            LOG_LEVELS.iter().position(|l| *l == set) <= LOG_LEVELS.iter().position(|l| *l == level)
-        };
-        if !offers || self.log_level(server).is_some_and(|set| finer(&set)) {
+        if !offers
+            || self
+                .log_level(server)
+                .is_some_and(|set| log_rank(&set) <= log_rank(level))
+        {
             return Ok(false);
         }
         self.set_log_level(server, level).await?;
