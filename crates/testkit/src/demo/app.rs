@@ -5,7 +5,12 @@
 //! request, escape attempts, a request its CSP does not allow, and a call of
 //! `counter_peek`, which only the model may call.
 
+use std::sync::atomic::Ordering;
+
+use rmcp::{Peer, RoleServer};
 use serde_json::{Value, json};
+
+use super::{COUNTER_URI, DemoServer, listen};
 
 pub const URI: &str = "ui://demo/counter";
 const HTML: &str = include_str!("app.html");
@@ -59,4 +64,24 @@ pub fn read(uri: &str) -> Option<Value> {
 pub fn result(count: i64) -> Value {
     json!({ "content": [{ "type": "text", "text": format!("The counter is {count}.") }],
         "structuredContent": { "count": count } })
+}
+
+impl DemoServer {
+    /// The App's tools: the count, and `app_bump` adding to it (subscribers
+    /// of the counter told).
+    pub(super) async fn app_tool(
+        &self,
+        name: &str,
+        args: &Value,
+        peer: &Peer<RoleServer>,
+    ) -> Value {
+        if name != "app_bump" {
+            return result(self.inner.counter.load(Ordering::SeqCst));
+        }
+        let by = args["by"].as_i64().unwrap_or(1).clamp(1, 1000);
+        let value = self.inner.counter.fetch_add(by, Ordering::SeqCst) + by;
+        let subscribed = self.inner.subscriptions.lock().await.contains(COUNTER_URI);
+        listen::resource_updated(peer, COUNTER_URI, subscribed).await;
+        result(value)
+    }
 }

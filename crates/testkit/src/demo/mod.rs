@@ -207,16 +207,7 @@ impl DemoServer {
             EXTRA_TOOL if self.inner.extra_tool.load(Ordering::SeqCst) => {
                 text_result("the extra tool ran", false)
             }
-            "counter_app" | "counter_peek" => {
-                app::result(self.inner.counter.load(Ordering::SeqCst))
-            }
-            "app_bump" => {
-                let by = args["by"].as_i64().unwrap_or(1).clamp(1, 1000);
-                let value = self.inner.counter.fetch_add(by, Ordering::SeqCst) + by;
-                let subscribed = self.inner.subscriptions.lock().await.contains(COUNTER_URI);
-                listen::resource_updated(&peer, COUNTER_URI, subscribed).await;
-                app::result(value)
-            }
+            "counter_app" | "counter_peek" | "app_bump" => self.app_tool(name, &args, &peer).await,
             "increment_counter" => {
                 let value = self.inner.counter.fetch_add(1, Ordering::SeqCst) + 1;
                 let subscribed = self.inner.subscriptions.lock().await.contains(COUNTER_URI);
