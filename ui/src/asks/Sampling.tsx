@@ -6,7 +6,7 @@
 import { useState } from "react";
 import { Bot, Send, X } from "lucide-react";
 import type { Backend, PendingAsk } from "../backend";
-import { Button, Field, Switch, useToast } from "../design";
+import { Button, Field, Input, Switch, Textarea, useToast } from "../design";
 
 type Params = Record<string, unknown>;
 type Message = { role: string; content: unknown };
@@ -56,7 +56,7 @@ export function Sampling({ backend, ask, answer, refuse }: { backend: Backend; a
   return (
     <>
       <Field label="System prompt">
-        <textarea value={system} onChange={(e) => setSystem(e.target.value)} rows={2} />
+        <Textarea value={system} onChange={(e) => setSystem(e.target.value)} rows={2} />
       </Field>
       <ol className="ask-messages">
         {messages.map((m, i) => {
@@ -67,7 +67,7 @@ export function Sampling({ backend, ask, answer, refuse }: { backend: Backend; a
               {text === null ? (
                 <code>{JSON.stringify(m.content)}</code>
               ) : (
-                <textarea
+                <Textarea
                   aria-label={`Message ${i + 1} (${m.role})`}
                   value={text}
                   rows={Math.min(6, text.split("\n").length + 1)}
@@ -84,7 +84,7 @@ export function Sampling({ backend, ask, answer, refuse }: { backend: Backend; a
         </p>
       )}
       <Field label="Up to (tokens)">
-        <input type="number" min={1} value={maxTokens} onChange={(e) => setMaxTokens(Math.max(1, Number(e.target.value) || 1))} />
+        <Input type="number" min={1} value={maxTokens} onChange={(e) => setMaxTokens(Math.max(1, Number(e.target.value) || 1))} />
       </Field>
       <div className="dialog-buttons">
         <Button icon={Bot} disabled={asking} onClick={askModel}>
@@ -97,10 +97,10 @@ export function Sampling({ backend, ask, answer, refuse }: { backend: Backend; a
         </p>
       )}
       <Field label={reply.raw ? "Reply (the model's content, as JSON)" : "Reply"} hint="Edit it before it goes back, or write one yourself.">
-        <textarea aria-label="Answer" value={reply.text} rows={5} onChange={(e) => setReply((r) => ({ ...r, text: e.target.value, raw: r.raw ? safeJson(e.target.value, r.raw) : null }))} />
+        <Textarea aria-label="Answer" value={reply.text} rows={5} onChange={(e) => setReply((r) => ({ ...r, text: e.target.value, raw: r.raw ? safeJson(e.target.value, r.raw) : null }))} />
       </Field>
       <Field label="Model name reported">
-        <input value={reply.model} onChange={(e) => setReply((r) => ({ ...r, model: e.target.value }))} />
+        <Input value={reply.model} onChange={(e) => setReply((r) => ({ ...r, model: e.target.value }))} />
       </Field>
       <Switch label={`Let the model answer ${ask.server} without asking`} checked={always} onChange={setAlways} />
       <div className="dialog-buttons">

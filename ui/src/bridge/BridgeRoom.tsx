@@ -7,7 +7,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Cable, Copy, Eye, EyeOff, RefreshCw } from "lucide-react";
 import { useState } from "react";
 import type { AgentBackend, BridgeStatus, BridgeBackend, WindowBackend } from "../backend";
-import { Badge, Button, Disclosure, Field, Segmented, Skeleton, Switch, useToast } from "../design";
+import { Badge, Button, Disclosure, Field, Input, Segmented, Skeleton, Switch, useToast } from "../design";
 import "./bridge.css";
 import { keys } from "../queries";
 
@@ -72,7 +72,7 @@ export function BridgeRoom({ backend }: { backend: BridgeBackend & WindowBackend
                 hint="Listens on 127.0.0.1 only; every request needs the token; web pages are refused. Remembered for the next start."
               />
               <Field label="Port" error={portError}>
-                <input type="text" inputMode="numeric" value={shownPort} disabled={s.on || busy} onChange={(e) => setPort(e.target.value)} />
+                <Input type="text" inputMode="numeric" value={shownPort} disabled={s.on || busy} onChange={(e) => setPort(e.target.value)} />
               </Field>
             </div>
             {s.on && s.url && s.token && (

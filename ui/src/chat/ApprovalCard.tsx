@@ -6,7 +6,7 @@ import { useState } from "react";
 import { Check, CheckCheck, ShieldCheck, X } from "lucide-react";
 import type { AgentBackend } from "../backend";
 import type { Approval, Decision } from "../backendAgent";
-import { Badge, Button, Segmented, useToast } from "../design";
+import { Badge, Button, Input, Segmented, Textarea, useToast } from "../design";
 import { SchemaForm } from "../schema/SchemaForm";
 import { problems, type Json, type Schema } from "../schema/model";
 import { annotationList } from "../tools/annotations";
@@ -80,7 +80,7 @@ export function ApprovalCard({ backend, approval }: { backend: AgentBackend; app
           <SchemaForm schema={schema} value={args} onChange={setArgs} />
         ) : (
           <>
-            <textarea
+            <Textarea
               aria-label="Arguments as JSON"
               className="json-field"
               spellCheck={false}
@@ -122,7 +122,7 @@ export function ApprovalCard({ backend, approval }: { backend: AgentBackend; app
           Always allow
         </Button>
         <span className="run-bar-spacer" />
-        <input aria-label="Reason for refusing (told to the model)" placeholder="Why not? (optional)" value={reason} onChange={(e) => setReason(e.target.value)} />
+        <Input aria-label="Reason for refusing (told to the model)" placeholder="Why not? (optional)" value={reason} onChange={(e) => setReason(e.target.value)} />
         <Button variant="danger" icon={X} onClick={() => decide(backend, approval.id, { approve: false, arguments: null, remember: "once", reason: reason || null }, toast)}>
           Deny
         </Button>

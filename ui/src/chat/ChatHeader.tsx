@@ -6,7 +6,7 @@ import { useQuery } from "@tanstack/react-query";
 import { FileDown, FileJson, MoreHorizontal, ScrollText, Wrench } from "lucide-react";
 import type { ChatView, ProviderView } from "../backendAgent";
 import type { ContextMeter, Usage } from "../bindings";
-import { Button, IconButton, Menu, Modal, Tip, useToast } from "../design";
+import { Button, IconButton, Menu, Modal, Select, Textarea, Tip, useToast } from "../design";
 import type { Workbench } from "../shell/workbench";
 import { exportChat } from "./ChatListItem";
 import { ChatToolsDialog } from "./ChatToolsDialog";
@@ -74,7 +74,7 @@ export function ChatHeader({
         {s.title}
       </h2>
       <div className="chat-header-controls">
-        <select
+        <Select
           aria-label="Provider"
           value={s.provider}
           disabled={running}
@@ -88,14 +88,14 @@ export function ChatHeader({
               {p.config.id}
             </option>
           ))}
-        </select>
-        <select aria-label="Model" value={s.model} disabled={running} onChange={(e) => void change({ model: e.target.value })} className="model-select">
+        </Select>
+        <Select aria-label="Model" value={s.model} disabled={running} onChange={(e) => void change({ model: e.target.value })} className="model-select">
           {modelList.map((m) => (
             <option key={m} value={m}>
               {m}
             </option>
           ))}
-        </select>
+        </Select>
         <Button size="sm" variant="ghost" icon={ScrollText} onClick={() => setSystem(s.system_prompt)}>
           {s.system_prompt ? "System prompt ✓" : "System prompt"}
         </Button>
@@ -132,7 +132,7 @@ export function ChatHeader({
           </>
         }
       >
-        <textarea aria-label="System prompt text" className="system-prompt" value={system ?? ""} onChange={(e) => setSystem(e.target.value)} rows={10} autoFocus />
+        <Textarea aria-label="System prompt text" className="system-prompt" value={system ?? ""} onChange={(e) => setSystem(e.target.value)} rows={10} autoFocus />
       </Modal>
       {toolsOpen && <ChatToolsDialog wb={wb} chat={chat} tools={tools.data} onClose={() => setToolsOpen(false)} onChanged={onChanged} />}
     </header>

@@ -5,7 +5,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { FileDown, FileJson, MoreHorizontal, Pencil, Trash2 } from "lucide-react";
 import type { AgentBackend } from "../backend";
 import type { SessionRow } from "../backendAgent";
-import { Button, IconButton, Menu, Modal, useToast } from "../design";
+import { Button, IconButton, Input, Menu, Modal, useToast } from "../design";
 import { keys } from "../queries";
 
 export function ago(ms: number): string {
@@ -86,7 +86,7 @@ export function ChatListItem({
           </>
         }
       >
-        <input
+        <Input
           aria-label="Title"
           className="wide-input"
           value={renaming ?? ""}

@@ -6,7 +6,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { MessagesSquare, Plus, Search } from "lucide-react";
 import { BackendError } from "../backend";
 import type { SessionRow } from "../backendAgent";
-import { Button, EmptyState, Pane, PaneHandle, Panes, Skeleton, useToast } from "../design";
+import { Button, EmptyState, Input, Pane, PaneHandle, Panes, Skeleton, useToast } from "../design";
 import type { RoomId } from "../shell/route";
 import type { Workbench } from "../shell/workbench";
 import { ProviderSetup } from "../settings/ProviderSetup";
@@ -75,7 +75,7 @@ export function ChatRoom({ wb, active, chatId, go }: { wb: Workbench; active: bo
           </div>
           <div className="search-field">
             <Search aria-hidden size={14} />
-            <input type="search" aria-label="Search chats" placeholder="Search chats" value={search} onChange={(e) => setSearch(e.target.value)} />
+            <Input type="search" aria-label="Search chats" placeholder="Search chats" value={search} onChange={(e) => setSearch(e.target.value)} />
           </div>
         </div>
         <div className="chat-items" role="list" aria-label="Chats">

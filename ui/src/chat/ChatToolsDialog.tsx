@@ -4,7 +4,7 @@
 import { useMemo, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import type { ChatTools, ChatView, SessionOptions } from "../backendAgent";
-import { Button, Disclosure, Field, Modal, Switch, useToast } from "../design";
+import { Button, Checkbox, Disclosure, Field, Input, Modal, Switch, useToast } from "../design";
 import type { Workbench } from "../shell/workbench";
 import { keys } from "../queries";
 
@@ -97,8 +97,8 @@ export function ChatToolsDialog({
                 return (
                   <li key={key}>
                     <label>
-                      <input
-                        type="checkbox"
+                      <Checkbox
+                       
                         disabled={!on}
                         checked={on && !disabled.includes(key)}
                         onChange={(e) => setDisabled((old) => (e.target.checked ? old.filter((k) => k !== key) : [...old, key]))}
@@ -113,7 +113,7 @@ export function ChatToolsDialog({
         );
       })}
       <Field label="Step limit" hint="Model steps a turn may take before it stops and says so (empty: the default from Settings).">
-        <input type="number" min={1} value={maxSteps} onChange={(e) => setMaxSteps(e.target.value)} placeholder="default" />
+        <Input type="number" min={1} value={maxSteps} onChange={(e) => setMaxSteps(e.target.value)} placeholder="default" />
       </Field>
     </Modal>
   );

@@ -2,7 +2,7 @@
 // stops the turn; the box grows with the text.
 import { useEffect, useRef, useState } from "react";
 import { ArrowUp, Square } from "lucide-react";
-import { Button } from "../design";
+import { Button, Textarea } from "../design";
 import { takeChatDraft } from "../content/apps";
 
 export function Composer({
@@ -42,7 +42,7 @@ export function Composer({
   };
   return (
     <div className="composer">
-      <textarea
+      <Textarea
         ref={box}
         aria-label="Message"
         placeholder={

@@ -7,7 +7,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { Bot, Check, Copy, Pencil, RotateCw, User } from "lucide-react";
 import type { Backend } from "../backend";
 import type { Approval, ChatMessage, Part } from "../backendAgent";
-import { Button, Disclosure, IconButton, useToast } from "../design";
+import { Button, Disclosure, IconButton, Textarea, useToast } from "../design";
 import { Markdown } from "../content/Markdown";
 import { ApprovalBatch } from "./ApprovalCard";
 import { ToolCallCard } from "./ToolCallCard";
@@ -41,7 +41,7 @@ function UserMessage({ message, editable, onEdit }: { message: ChatMessage; edit
   if (editing !== null) {
     return (
       <div className="msg msg-user editing">
-        <textarea aria-label="Edit message" value={editing} onChange={(e) => setEditing(e.target.value)} autoFocus rows={Math.min(10, editing.split("\n").length + 1)} />
+        <Textarea aria-label="Edit message" value={editing} onChange={(e) => setEditing(e.target.value)} autoFocus rows={Math.min(10, editing.split("\n").length + 1)} />
         <div className="msg-edit-actions">
           <Button size="sm" onClick={() => setEditing(null)}>
             Cancel

@@ -1,5 +1,6 @@
 // Ctrl+K: jump anywhere by typing — views, servers, tools, actions.
 import { useEffect, useMemo, useRef, useState } from "react";
+import { Input } from "../design";
 
 export type Command = { id: string; label: string; hint?: string; run: () => void };
 
@@ -41,7 +42,7 @@ export function CommandPalette({ commands }: { commands: Command[] }) {
   return (
     <div className="dialog-backdrop" onClick={() => setOpen(false)}>
       <div className="dialog palette" role="dialog" aria-label="Command palette" onClick={(e) => e.stopPropagation()}>
-        <input
+        <Input
           ref={input}
           aria-label="Command"
           placeholder="Type a view, a server, a tool…"

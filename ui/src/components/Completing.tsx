@@ -3,6 +3,7 @@
 // <datalist>. Asked again as the value (and the other arguments) change.
 import { useEffect, useId, useState, type ReactNode } from "react";
 import type { ResourcesBackend } from "../backend";
+import { Input } from "../design";
 
 export function Completing({
   backend,
@@ -50,7 +51,7 @@ export function Completing({
       <label className="field-label" htmlFor={id}>
         {label}
       </label>
-      <input id={id} value={value} onChange={(e) => onChange(e.target.value)} autoComplete="off" />
+      <Input id={id} value={value} onChange={(e) => onChange(e.target.value)} autoComplete="off" />
       {shown.length > 0 && (
         <div className="suggestions" role="group" aria-label={`Suggestions for ${argument}`}>
           {shown.map((o) => (

@@ -1,7 +1,7 @@
 // A list to pick from beside the picked item's detail: the shape of the
 // resources and prompts views.
 import type { ReactNode } from "react";
-import { EmptyState, Pane, PaneHandle, Panes } from "../design";
+import { EmptyState, Pane, PaneHandle, Panes, Select } from "../design";
 
 /** Which server's items to list (as the Tools list has it). */
 export function ServerFilter({ servers, value, onChange }: { servers: string[]; value: string; onChange: (server: string) => void }) {
@@ -9,14 +9,14 @@ export function ServerFilter({ servers, value, onChange }: { servers: string[]; 
   if (names.length < 2 && value === "") return null;
   return (
     <div className="list-filters">
-      <select aria-label="Server" value={value} onChange={(e) => onChange(e.target.value)}>
+      <Select aria-label="Server" value={value} onChange={(e) => onChange(e.target.value)}>
         <option value="">All servers</option>
         {names.map((s) => (
           <option key={s} value={s}>
             {s}
           </option>
         ))}
-      </select>
+      </Select>
     </div>
   );
 }

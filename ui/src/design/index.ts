@@ -4,6 +4,7 @@ export { Badge, type Tone } from "./Badge";
 export { Modal } from "./Dialog";
 export { Disclosure } from "./Disclosure";
 export { Field } from "./Field";
+export { Checkbox, Input, Select, Textarea } from "./Inputs";
 export { Menu, type MenuItem } from "./Menu";
 export { Pane, PaneHandle, Panes } from "./Panes";
 export { Segmented } from "./Segmented";

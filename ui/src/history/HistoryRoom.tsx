@@ -8,7 +8,7 @@ import { GitCompare, History, RotateCcw, Save } from "lucide-react";
 import type { CallRow } from "../backendHistory";
 import type { Workbench } from "../shell/workbench";
 import type { RoomId } from "../shell/route";
-import { Badge, Button, EmptyState, Skeleton, type Tone } from "../design";
+import { Badge, Button, Checkbox, EmptyState, Input, Select, Skeleton, type Tone } from "../design";
 import { TaskStrip } from "../tools/TaskStrip";
 import type { TaskState } from "../backendTasks";
 import { ResultView } from "../content/ResultView";
@@ -87,43 +87,43 @@ export function HistoryRoom({ wb, active, open: opened, go }: { wb: Workbench; a
       <div className="history-filters" role="search">
         <label>
           Server
-          <select value={server} onChange={(e) => setServer(e.target.value)}>
+          <Select value={server} onChange={(e) => setServer(e.target.value)}>
             <option value="">All servers</option>
             {servers.map((s) => (
               <option key={s}>{s}</option>
             ))}
-          </select>
+          </Select>
         </label>
         <label>
           Tool
-          <select value={tool} onChange={(e) => setTool(e.target.value)}>
+          <Select value={tool} onChange={(e) => setTool(e.target.value)}>
             <option value="">All tools</option>
             {tools.map((t) => (
               <option key={t}>{t}</option>
             ))}
-          </select>
+          </Select>
         </label>
         <label>
           Origin
-          <select value={origin} onChange={(e) => setOrigin(e.target.value)}>
+          <Select value={origin} onChange={(e) => setOrigin(e.target.value)}>
             <option value="">Anyone</option>
             {ORIGINS.map((o) => (
               <option key={o}>{o}</option>
             ))}
-          </select>
+          </Select>
         </label>
         <label>
           Status
-          <select value={status} onChange={(e) => setStatus(e.target.value)}>
+          <Select value={status} onChange={(e) => setStatus(e.target.value)}>
             <option value="">Any</option>
             {STATUSES.map((s) => (
               <option key={s}>{s}</option>
             ))}
-          </select>
+          </Select>
         </label>
         <label className="history-search">
           Search
-          <input type="search" placeholder="in arguments and results" value={search} onChange={(e) => setSearch(e.target.value)} />
+          <Input type="search" placeholder="in arguments and results" value={search} onChange={(e) => setSearch(e.target.value)} />
         </label>
         {pair.length === 2 && (
           <Button size="sm" icon={GitCompare} onClick={() => setSelected(null)}>
@@ -147,7 +147,7 @@ export function HistoryRoom({ wb, active, open: opened, go }: { wb: Workbench; a
           <ol>
             {rows.map((r) => (
               <li key={r.id} className={r.id === selected ? "selected" : undefined}>
-                <input type="checkbox" aria-label={`Compare call ${r.id}`} checked={compare.includes(r.id)} onChange={() => toggleCompare(r.id)} />
+                <Checkbox aria-label={`Compare call ${r.id}`} checked={compare.includes(r.id)} onChange={() => toggleCompare(r.id)} />
                 <button type="button" className="history-row" aria-current={r.id === selected || undefined} onClick={() => setSelected(r.id)}>
                   <span className="history-tool">
                     {r.server}/{r.tool}

@@ -5,7 +5,7 @@ import { useEffect, useMemo, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Save } from "lucide-react";
 import type { HistoryBackend } from "../backend";
-import { Button, Field, Modal, useToast } from "../design";
+import { Button, Checkbox, Field, Input, Modal, Select, useToast } from "../design";
 import { expectOf, propose, type Proposal } from "./propose";
 import { keys } from "../queries";
 
@@ -95,29 +95,29 @@ export function SaveToSuite({ backend, call, onClose }: { backend: HistoryBacken
     >
       <div className="save-suite">
         <Field label="Suite">
-          <select value={target} onChange={(e) => setTarget(e.target.value)}>
+          <Select value={target} onChange={(e) => setTarget(e.target.value)}>
             {usable.map((s) => (
               <option key={s.path} value={s.path}>
                 {s.name} ({s.scope}, {s.cases.length} cases)
               </option>
             ))}
             <option value={NEW}>New suite…</option>
-          </select>
+          </Select>
         </Field>
         {target === NEW && (
           <Field label="New suite's file name" hint={folder.data ? `In ${folder.data}` : undefined}>
-            <input value={newName} onChange={(e) => setNewName(e.target.value)} spellCheck={false} />
+            <Input value={newName} onChange={(e) => setNewName(e.target.value)} spellCheck={false} />
           </Field>
         )}
         <Field label="Case name">
-          <input value={caseName} onChange={(e) => setCaseName(e.target.value)} />
+          <Input value={caseName} onChange={(e) => setCaseName(e.target.value)} />
         </Field>
         <fieldset className="proposals">
           <legend>What the result must be</legend>
           {proposals.map((p, i) => (
             <label key={p.id} className="proposal">
-              <input
-                type="checkbox"
+              <Checkbox
+               
                 checked={p.checked}
                 onChange={(e) => setProposals((all) => all.map((q, j) => (j === i ? { ...q, checked: e.target.checked } : q)))}
               />

@@ -5,7 +5,7 @@ import type { Backend, PromptRow } from "../backend";
 import { Completing } from "../components/Completing";
 import { PickList, ServerFilter } from "../components/PickList";
 import { Markdown } from "../content/Markdown";
-import { Button } from "../design";
+import { Button, Input } from "../design";
 
 type Arg = { name: string; description?: string; required?: boolean };
 type Message = { role?: string; content?: Record<string, unknown> };
@@ -131,7 +131,7 @@ export function PromptsView({ backend, rows }: { backend: Backend; rows: PromptR
       onSelect={(i) => setOpenKey(rows[i] ? keyOf(rows[i]) : null)}
       top={
         <>
-          <input type="search" aria-label="Search prompts" placeholder={`Search ${rows.length} prompts`} value={query} onChange={(e) => setQuery(e.target.value)} />
+          <Input type="search" aria-label="Search prompts" placeholder={`Search ${rows.length} prompts`} value={query} onChange={(e) => setQuery(e.target.value)} />
           <ServerFilter servers={rows.map((r) => r.server)} value={server} onChange={setServer} />
           {rows.length === 0 && <p className="muted empty-hint">No prompts: servers that offer some list them here once ready.</p>}
           {rows.length > 0 && items.length === 0 && <p className="muted empty-hint">No prompt matches “{query}”.</p>}

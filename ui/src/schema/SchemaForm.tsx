@@ -3,7 +3,7 @@
 // CSP allows no eval. The value is plain JSON; the server checks it.
 import { useId, useState } from "react";
 import { ArrowDown, ArrowUp, Plus, X } from "lucide-react";
-import { Button, IconButton } from "../design";
+import { Button, Checkbox, IconButton, Input, Select, Textarea } from "../design";
 import {
   choices,
   formatProblem,
@@ -63,7 +63,7 @@ function JsonField({ value, onChange, id }: { value: Json | undefined; onChange:
   const [error, setError] = useState<string | null>(null);
   return (
     <>
-      <textarea
+      <Textarea
         id={id}
         className="json-field"
         value={text}
@@ -114,7 +114,7 @@ export function SchemaField({ schema: raw, root, value, onChange, label, require
         />
         {/* Beside the field's label (placed by CSS), saying what it sets. */}
         <label className="null-toggle" title={`Send ${label} as null`}>
-          <input type="checkbox" checked={isNull} onChange={(e) => onChange(e.target.checked ? null : undefined)} /> null
+          <Checkbox checked={isNull} onChange={(e) => onChange(e.target.checked ? null : undefined)} /> null
         </label>
       </div>
     );
@@ -208,8 +208,8 @@ export function SchemaField({ schema: raw, root, value, onChange, label, require
           <Description schema={schema} />
           {options.map((o, i) => (
             <label key={i} className="check-option">
-              <input
-                type="checkbox"
+              <Checkbox
+               
                 checked={has(o.value)}
                 onChange={(e) =>
                   // Kept in the order the schema lists them.
@@ -232,7 +232,7 @@ export function SchemaField({ schema: raw, root, value, onChange, label, require
             {mark && <span className="required"> *</span>}
           </legend>
           <Description schema={schema} />
-          <select
+          <Select
             aria-label={`${label}: kind`}
             value={chosen}
             onChange={(e) => onChange(initialValue(variants[Number(e.target.value)] ?? {}, root, true))}
@@ -242,7 +242,7 @@ export function SchemaField({ schema: raw, root, value, onChange, label, require
                 {variantLabel(v, i)}
               </option>
             ))}
-          </select>
+          </Select>
           <SchemaField schema={variants[chosen] ?? {}} root={root} value={value} onChange={onChange} label={label} required path={path} />
         </fieldset>
       );
@@ -253,14 +253,14 @@ export function SchemaField({ schema: raw, root, value, onChange, label, require
       return (
         <div className="field" data-path={path}>
           <Label text={title} required={mark} htmlFor={id} />
-          <select id={id} value={index} onChange={(e) => onChange(Number(e.target.value) < 0 ? undefined : options[Number(e.target.value)]?.value)}>
+          <Select id={id} value={index} onChange={(e) => onChange(Number(e.target.value) < 0 ? undefined : options[Number(e.target.value)]?.value)}>
             {!required || index < 0 ? <option value={-1}>—</option> : null}
             {options.map((o, i) => (
               <option key={i} value={i}>
                 {o.label}
               </option>
             ))}
-          </select>
+          </Select>
           <Description schema={schema} />
         </div>
       );
@@ -268,7 +268,7 @@ export function SchemaField({ schema: raw, root, value, onChange, label, require
     case "checkbox":
       return (
         <div className="field checkbox" data-path={path}>
-          <input id={id} type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} />
+          <Checkbox id={id} checked={value === true} onChange={(e) => onChange(e.target.checked)} />
           <Label text={title} required={mark} htmlFor={id} />
           <Description schema={schema} />
         </div>
@@ -278,7 +278,7 @@ export function SchemaField({ schema: raw, root, value, onChange, label, require
       return (
         <div className="field" data-path={path}>
           <Label text={title} required={mark} htmlFor={id} />
-          <input
+          <Input
             id={id}
             type="number"
             value={typeof value === "number" ? value : ""}
@@ -318,11 +318,11 @@ export function SchemaField({ schema: raw, root, value, onChange, label, require
         <div className="field" data-path={path}>
           <Label text={title} required={mark} htmlFor={id} />
           {widget === "textarea" ? (
-            <textarea {...common} aria-invalid={problem ? true : undefined} aria-describedby={described} onChange={(e) => set(e.target.value)} />
+            <Textarea {...common} aria-invalid={problem ? true : undefined} aria-describedby={described} onChange={(e) => set(e.target.value)} />
           ) : (
             // Free text (not the browser's date and email widgets, which
             // hide what was typed): the format is checked below.
-            <input {...common} type={widget === "datetime" || widget === "date" || widget === "email" || widget === "url" ? "text" : (INPUT_TYPE[widget] ?? "text")} aria-invalid={problem ? true : undefined} aria-describedby={described} onChange={(e) => set(e.target.value)} />
+            <Input {...common} type={widget === "datetime" || widget === "date" || widget === "email" || widget === "url" ? "text" : (INPUT_TYPE[widget] ?? "text")} aria-invalid={problem ? true : undefined} aria-describedby={described} onChange={(e) => set(e.target.value)} />
           )}
           {problem && (
             <p className="field-error" id={described}>

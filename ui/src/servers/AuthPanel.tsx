@@ -9,7 +9,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { KeyRound } from "lucide-react";
 import { useEffect, useState } from "react";
 import type { AuthRun, AuthTimeline, AuthBackend, WindowBackend } from "../backend";
-import { Badge, Button, Disclosure, Skeleton, useToast } from "../design";
+import { Badge, Button, Checkbox, Disclosure, Skeleton, useToast } from "../design";
 import "./auth.css";
 import { keys } from "../queries";
 
@@ -149,7 +149,7 @@ export function AuthPanel({ backend, name }: { backend: AuthBackend & WindowBack
           {busy?.startsWith("Sign in") ? waitingLabel : s?.signed_in ? "Sign in again" : "Sign in"}
         </Button>
         <label className="auth-steps-toggle">
-          <input type="checkbox" checked={stepByStep} disabled={!!busy} onChange={(e) => setStepByStep(e.target.checked)} /> Step by step
+          <Checkbox checked={stepByStep} disabled={!!busy} onChange={(e) => setStepByStep(e.target.checked)} /> Step by step
         </label>
         {paused && (
           <>

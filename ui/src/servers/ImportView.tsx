@@ -1,7 +1,7 @@
 // Import servers from the other MCP clients' configs found on this machine.
 import { useEffect, useState } from "react";
 import type { Backend, FoundConfig } from "../backend";
-import { Button } from "../design";
+import { Button, Checkbox } from "../design";
 
 export function ImportView({ backend, ours, onDone }: { backend: Backend; ours: string[]; onDone: () => void }) {
   const [found, setFound] = useState<FoundConfig[] | null>(null);
@@ -33,8 +33,8 @@ export function ImportView({ backend, ours, onDone }: { backend: Backend; ours: 
             </h3>
             {f.servers.map((s, i) => (
               <label key={s} className="field checkbox import-entry">
-                <input
-                  type="checkbox"
+                <Checkbox
+                 
                   checked={chosen.includes(s)}
                   onChange={(e) =>
                     setPicked({ ...picked, [f.path]: e.target.checked ? [...chosen, s] : chosen.filter((x) => x !== s) })
@@ -65,7 +65,7 @@ export function ImportView({ backend, ours, onDone }: { backend: Backend; ours: 
         );
       })}
       <label className="field checkbox">
-        <input type="checkbox" checked={replace} onChange={(e) => setReplace(e.target.checked)} /> Replace servers we already have
+        <Checkbox checked={replace} onChange={(e) => setReplace(e.target.checked)} /> Replace servers we already have
       </label>
       {message && <p role="status">{message}</p>}
       <Button variant="secondary" onClick={onDone}>

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Backend, NeededInput } from "../backend";
 import { keys } from "../queries";
-import { Button } from "../design";
+import { Button, Input } from "../design";
 
 function Ask({ backend, need, onDone }: { backend: Backend; need: NeededInput; onDone: () => void }) {
   const [value, setValue] = useState("");
@@ -21,7 +21,7 @@ function Ask({ backend, need, onDone }: { backend: Backend; need: NeededInput; o
         <span className="field-label">
           {need.description ?? need.id} <span className="muted">(for {need.servers.join(", ")})</span>
         </span>
-        <input aria-label={`Input ${need.id}`} type={need.password ? "password" : "text"} value={value} onChange={(e) => setValue(e.target.value)} />
+        <Input aria-label={`Input ${need.id}`} type={need.password ? "password" : "text"} value={value} onChange={(e) => setValue(e.target.value)} />
       </label>
       <Button variant="secondary" type="submit" disabled={value === ""}>
         Remember

@@ -4,7 +4,7 @@
 import { useState } from "react";
 import type { Backend, Scope, TrialReport } from "../backend";
 import { emptyForm, formToFields, validate, type EntryForm, type Row } from "./entryForm";
-import { Button } from "../design";
+import { Button, Checkbox, Input, Select } from "../design";
 
 function Rows({ label, rows, onChange, error }: { label: string; rows: Row[]; onChange: (r: Row[]) => void; error?: string }) {
   return (
@@ -12,8 +12,8 @@ function Rows({ label, rows, onChange, error }: { label: string; rows: Row[]; on
       <legend>{label}</legend>
       {rows.map((r, i) => (
         <div className="row-edit" key={i}>
-          <input aria-label={`${label} name ${i + 1}`} placeholder="NAME" value={r.key} onChange={(e) => onChange(rows.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)))} />
-          <input
+          <Input aria-label={`${label} name ${i + 1}`} placeholder="NAME" value={r.key} onChange={(e) => onChange(rows.map((x, j) => (j === i ? { ...x, key: e.target.value } : x)))} />
+          <Input
             aria-label={`${label} value ${i + 1}`}
             type={r.secret ? "password" : "text"}
             placeholder="value"
@@ -21,7 +21,7 @@ function Rows({ label, rows, onChange, error }: { label: string; rows: Row[]; on
             onChange={(e) => onChange(rows.map((x, j) => (j === i ? { ...x, value: e.target.value } : x)))}
           />
           <label className="secret-toggle" title="Kept in the OS keychain; the file holds a reference">
-            <input type="checkbox" checked={r.secret} onChange={(e) => onChange(rows.map((x, j) => (j === i ? { ...x, secret: e.target.checked } : x)))} /> secret
+            <Checkbox checked={r.secret} onChange={(e) => onChange(rows.map((x, j) => (j === i ? { ...x, secret: e.target.checked } : x)))} /> secret
           </label>
           <Button variant="secondary" aria-label={`Remove ${label} ${i + 1}`} onClick={() => onChange(rows.filter((_, j) => j !== i))}>
             ×
@@ -40,7 +40,7 @@ function Text({ label, value, onChange, error, placeholder }: { label: string; v
   return (
     <label className="field">
       <span className="field-label">{label}</span>
-      <input aria-label={label} value={value} placeholder={placeholder} onChange={(e) => onChange(e.target.value)} aria-invalid={!!error} />
+      <Input aria-label={label} value={value} placeholder={placeholder} onChange={(e) => onChange(e.target.value)} aria-invalid={!!error} />
       {error && <span className="field-error">{error}</span>}
     </label>
   );
@@ -131,20 +131,20 @@ export function ServerForm({
       {hasProject && !editing && (
         <label className="field">
           <span className="field-label">Save to</span>
-          <select aria-label="Save to" value={scope} onChange={(e) => setScope(e.target.value as Scope)}>
+          <Select aria-label="Save to" value={scope} onChange={(e) => setScope(e.target.value as Scope)}>
             <option value="user">Your user file (every project)</option>
             <option value="project">This project's .mcp.json</option>
-          </select>
+          </Select>
         </label>
       )}
       <label className="field">
         <span className="field-label">Kind</span>
-        <select aria-label="Kind" value={form.transport} onChange={(e) => set({ transport: e.target.value as EntryForm["transport"] })}>
+        <Select aria-label="Kind" value={form.transport} onChange={(e) => set({ transport: e.target.value as EntryForm["transport"] })}>
           <option value="stdio">Local: a command (stdio)</option>
           <option value="http">Remote: Streamable HTTP</option>
           <option value="sse">Remote: legacy SSE</option>
           <option value="auto">Remote: try HTTP, then SSE</option>
-        </select>
+        </Select>
       </label>
       {local ? (
         <>
@@ -153,7 +153,7 @@ export function ServerForm({
             <legend>Arguments</legend>
             {form.args.map((a, i) => (
               <div className="row-edit" key={i}>
-                <input aria-label={`Argument ${i + 1}`} value={a} onChange={(e) => set({ args: form.args.map((x, j) => (j === i ? e.target.value : x)) })} />
+                <Input aria-label={`Argument ${i + 1}`} value={a} onChange={(e) => set({ args: form.args.map((x, j) => (j === i ? e.target.value : x)) })} />
                 <Button variant="secondary" aria-label={`Move argument ${i + 1} up`} disabled={i === 0} onClick={() => set({ args: form.args.map((x, j) => (j === i - 1 ? (form.args[i] ?? x) : j === i ? (form.args[i - 1] ?? x) : x)) })}>
                   ↑
                 </Button>
@@ -178,15 +178,15 @@ export function ServerForm({
       <Text label="Description" value={form.description} onChange={(description) => set({ description })} />
       <label className="field">
         <span className="field-label">Protocol</span>
-        <select aria-label="Protocol" value={form.protocol} onChange={(e) => set({ protocol: e.target.value as EntryForm["protocol"] })}>
+        <Select aria-label="Protocol" value={form.protocol} onChange={(e) => set({ protocol: e.target.value as EntryForm["protocol"] })}>
           <option value="auto">automatic (2026-07-28, else 2025-11-25)</option>
           <option value="2025-11-25">2025-11-25 only (initialize)</option>
           <option value="2026-07-28">2026-07-28 only (server/discover)</option>
-        </select>
+        </Select>
         <span className="field-description">Pin one to test a server under each era.</span>
       </label>
       <label className="field checkbox">
-        <input type="checkbox" checked={form.disabled} onChange={(e) => set({ disabled: e.target.checked })} /> Disabled
+        <Checkbox checked={form.disabled} onChange={(e) => set({ disabled: e.target.checked })} /> Disabled
       </label>
       <div className="run-bar">
         <Button type="submit" variant="primary" disabled={!!busy}>

@@ -7,7 +7,7 @@ import { Copy, Pencil, Play, Power, RotateCw, Square, Trash2 } from "lucide-reac
 import type { Backend, TrafficEntry } from "../backend";
 import type { ServerStatus_Serialize as ServerStatus, ServerSummary } from "../bindings";
 import { StateBadge, StateDetail } from "../components/StateBadge";
-import { Button, Disclosure, useToast } from "../design";
+import { Button, Disclosure, Select, Textarea, useToast } from "../design";
 import { Markdown } from "../content/Markdown";
 import type { LogLine } from "../shell/workbench";
 import { entryToForm, type EntryForm } from "./entryForm";
@@ -44,7 +44,7 @@ function Roots({ backend, server }: { backend: Backend; server: string }) {
   return (
     <Disclosure title="Roots" defaultOpen={false} className="panel-section">
       <p className="muted">Folders the server may work in (roots/list), one path or file:// URI per line.</p>
-      <textarea aria-label="Roots" className="json-field" value={text} onChange={(e) => setText(e.target.value)} />
+      <Textarea aria-label="Roots" className="json-field" value={text} onChange={(e) => setText(e.target.value)} />
       <div className="toolbar">
         <Button size="sm" onClick={save}>
           Offer these roots
@@ -249,14 +249,14 @@ export function ServerPanel({
           </Disclosure>
           <label className="field">
             <span className="field-label">Logging level</span>
-            <select aria-label="Logging level" defaultValue="" onChange={(e) => e.target.value && act("Set level", backend.setLogLevel(name, e.target.value))}>
+            <Select aria-label="Logging level" defaultValue="" onChange={(e) => e.target.value && act("Set level", backend.setLogLevel(name, e.target.value))}>
               <option value="">(server default)</option>
               {LEVELS.map((l) => (
                 <option key={l} value={l}>
                   {l}
                 </option>
               ))}
-            </select>
+            </Select>
           </label>
         </section>
       )}

@@ -8,7 +8,7 @@ import { FlaskConical, PlugZap, Save } from "lucide-react";
 import type { AgentBackend } from "../backend";
 import type { ProviderConfig, ProviderView } from "../backendAgent";
 import type { ProviderKind } from "../bindings";
-import { Button, Field, useToast } from "../design";
+import { Button, Field, Input, Select, useToast } from "../design";
 import { keys } from "../queries";
 
 const KINDS: { kind: ProviderKind; label: string; url: string; env: string | null }[] = [
@@ -114,21 +114,21 @@ export function ProviderSetup({ backend, existing, onSaved }: { backend: AgentBa
       )}
       <h3>{existing ? `Provider ${existing.config.id}` : "Add a provider"}</h3>
       <Field label="API">
-        <select value={kind} disabled={!!existing} onChange={(e) => setKind(e.target.value as ProviderKind)}>
+        <Select value={kind} disabled={!!existing} onChange={(e) => setKind(e.target.value as ProviderKind)}>
           {KINDS.map((k) => (
             <option key={k.kind} value={k.kind}>
               {k.label}
             </option>
           ))}
-        </select>
+        </Select>
       </Field>
       {!existing && (
         <Field label="Name" hint="How chats and mcpwb --provider refer to it.">
-          <input value={id} placeholder={providerId} onChange={(e) => setId(e.target.value)} />
+          <Input value={id} placeholder={providerId} onChange={(e) => setId(e.target.value)} />
         </Field>
       )}
       <Field label="Address" hint={kind === "open_ai_compatible" ? "Required, e.g. http://127.0.0.1:1234/v1/ for LM Studio." : `Empty: ${meta.url}`} required={kind === "open_ai_compatible"}>
-        <input value={baseUrl} placeholder={meta.url || "http://127.0.0.1:1234/v1/"} onChange={(e) => setBaseUrl(e.target.value)} />
+        <Input value={baseUrl} placeholder={meta.url || "http://127.0.0.1:1234/v1/"} onChange={(e) => setBaseUrl(e.target.value)} />
       </Field>
       {kind !== "ollama" && (
         <Field
@@ -141,29 +141,29 @@ export function ProviderSetup({ backend, existing, onSaved }: { backend: AgentBa
                 : `Kept in the OS keychain, never in a file.${meta.env ? ` ${meta.env} is used when set.` : ""}`
           }
         >
-          <input type="password" value={key} autoComplete="off" onChange={(e) => setKey(e.target.value)} />
+          <Input type="password" value={key} autoComplete="off" onChange={(e) => setKey(e.target.value)} />
         </Field>
       )}
       {kind !== "ollama" && (
         <Field label="Key from environment variable" hint="Instead of a stored key (optional).">
-          <input value={keyEnv} placeholder={meta.env ?? "MY_API_KEY"} onChange={(e) => setKeyEnv(e.target.value)} />
+          <Input value={keyEnv} placeholder={meta.env ?? "MY_API_KEY"} onChange={(e) => setKeyEnv(e.target.value)} />
         </Field>
       )}
       <Field label="Model for new chats">
         {models.length > 0 ? (
-          <select value={model} onChange={(e) => setModel(e.target.value)}>
+          <Select value={model} onChange={(e) => setModel(e.target.value)}>
             {models.map((m) => (
               <option key={m} value={m}>
                 {m}
               </option>
             ))}
-          </select>
+          </Select>
         ) : (
-          <input value={model} placeholder="e.g. gpt-4o-mini, claude-sonnet-4-5, llama3.2" onChange={(e) => setModel(e.target.value)} />
+          <Input value={model} placeholder="e.g. gpt-4o-mini, claude-sonnet-4-5, llama3.2" onChange={(e) => setModel(e.target.value)} />
         )}
       </Field>
       <Field label="Context window (tokens)" hint="For the context meter and when to search tools instead of sending them all. Empty: from the built-in table (8,192 assumed for unknown models).">
-        <input type="number" min={1} value={windowSize} placeholder="from the table" onChange={(e) => setWindowSize(e.target.value)} />
+        <Input type="number" min={1} value={windowSize} placeholder="from the table" onChange={(e) => setWindowSize(e.target.value)} />
       </Field>
       <div className="toolbar">
         <Button variant="primary" icon={Save} disabled={busy} onClick={() => run("Saving", () => save())}>

@@ -7,7 +7,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { KeyRound, Star, Trash2 } from "lucide-react";
 import type { AgentSettingsChange } from "../backendAgent";
 import type { ToolPolicy } from "../bindings";
-import { Badge, Button, Disclosure, Field, Segmented, Skeleton, Switch, setThemeChoice, themeChoice, useToast, type ThemeChoice } from "../design";
+import { Badge, Button, Disclosure, Field, Input, Segmented, setThemeChoice, Skeleton, Switch, themeChoice, type ThemeChoice, useToast } from "../design";
 import type { Workbench } from "../shell/workbench";
 import { ProviderSetup } from "./ProviderSetup";
 import { afterAgentSettings, keys } from "../queries";
@@ -102,10 +102,10 @@ export function SettingsRoom({ wb }: { wb: Workbench }) {
           <h2 id="agent-heading">The agent</h2>
           <div className="settings-grid">
             <Field label="Step limit" hint="Model steps a turn may take.">
-              <input type="number" min={1} defaultValue={s.max_steps} onBlur={(e) => Number(e.target.value) !== s.max_steps && void change({ max_steps: Number(e.target.value) }, "Saved")} />
+              <Input type="number" min={1} defaultValue={s.max_steps} onBlur={(e) => Number(e.target.value) !== s.max_steps && void change({ max_steps: Number(e.target.value) }, "Saved")} />
             </Field>
             <Field label="Search tools from" hint="With this many tools enabled, the model finds them with search_tools instead of seeing every schema.">
-              <input
+              <Input
                 type="number"
                 min={1}
                 defaultValue={s.deferred_threshold}
@@ -113,7 +113,7 @@ export function SettingsRoom({ wb }: { wb: Workbench }) {
               />
             </Field>
             <Field label="Delete chats idle for (days)" hint="0 keeps them all.">
-              <input
+              <Input
                 type="number"
                 min={0}
                 defaultValue={s.session_max_idle_days}
@@ -214,7 +214,7 @@ function HistorySection({ wb }: { wb: Workbench }) {
       {u && (
         <div className="settings-grid">
           <Field label="Keep at most (MiB)">
-            <input
+            <Input
               type="number"
               min={1}
               defaultValue={u.settings.max_mib}

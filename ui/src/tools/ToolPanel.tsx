@@ -6,7 +6,7 @@ import { AppWindow, Braces, Play, RotateCcw, Save, Square, Terminal } from "luci
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { ToolPolicy } from "../bindings";
 import { BackendError, type Backend, type CallProgress, type ServerStatus, type ToolCallResult, type ToolRow } from "../backend";
-import { Badge, Button, Disclosure, Segmented, Switch, useToast } from "../design";
+import { Badge, Button, Disclosure, Segmented, Switch, Textarea, useToast } from "../design";
 import { sameResult, useRerunOnReload, useRerunSetting } from "./rerun";
 import { annotationList } from "./annotations";
 import { SchemaForm } from "../schema/SchemaForm";
@@ -300,7 +300,7 @@ export function ToolPanel({
         </div>
         {raw ? (
           <>
-            <textarea
+            <Textarea
               aria-label="arguments as JSON"
               className="json-field raw-args"
               spellCheck={false}
@@ -388,7 +388,7 @@ export function ToolPanel({
         </p>
       )}
       {copyFallback && (
-        <textarea className="json-field copy-fallback" aria-label="Text to copy" readOnly value={copyFallback} ref={(el) => el?.select()} />
+        <Textarea className="json-field copy-fallback" aria-label="Text to copy" readOnly value={copyFallback} ref={(el) => el?.select()} />
       )}
       {latest?.error && (
         <div className="error-banner" role="alert">

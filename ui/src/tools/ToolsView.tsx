@@ -8,7 +8,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { ChevronRight, Wrench } from "lucide-react";
 import type { Backend, ToolRow } from "../backend";
 import type { ServerStatus_Serialize as ServerStatus } from "../bindings";
-import { EmptyState, Pane, PaneHandle, Panes, Segmented, Skeleton } from "../design";
+import { EmptyState, Input, Pane, PaneHandle, Panes, Segmented, Select, Skeleton } from "../design";
 import { AnnotationIcons } from "./annotations";
 import { ToolPanel } from "./ToolPanel";
 
@@ -120,7 +120,7 @@ export function ToolsView({
       <Panes id="tools">
         <Pane id="tool-list" defaultSize={320} minSize={220} maxSize="60" className="tool-list">
           <div className="list-controls">
-            <input
+            <Input
               type="search"
               aria-label="Search tools"
               placeholder={`Search ${tools.length.toLocaleString()} tools`}
@@ -145,14 +145,14 @@ export function ToolsView({
               }}
             />
             <div className="list-filters">
-              <select aria-label="Server" value={server} onChange={(e) => setServer(e.target.value)}>
+              <Select aria-label="Server" value={server} onChange={(e) => setServer(e.target.value)}>
                 <option value="">All servers</option>
                 {servers.map((s) => (
                   <option key={s} value={s}>
                     {s}
                   </option>
                 ))}
-              </select>
+              </Select>
               <Segmented
                 label="Grouping"
                 value={grouping}

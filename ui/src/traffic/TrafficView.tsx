@@ -6,7 +6,7 @@ import { useEffect, useMemo, useState } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { ArrowDownToLine, Copy, Download, Link2, Radio } from "lucide-react";
 import type { Backend, TrafficEntry, TrafficQuery } from "../backend";
-import { Button, EmptyState, useToast } from "../design";
+import { Button, EmptyState, Input, Select, useToast } from "../design";
 
 const ROW = 26;
 /** Rows fetched beyond those on screen, each side. */
@@ -148,15 +148,15 @@ export function TrafficView({
   return (
     <div className="traffic-view">
       <div className="toolbar">
-        <select aria-label="Server" value={server} onChange={(e) => setServer(e.target.value)}>
+        <Select aria-label="Server" value={server} onChange={(e) => setServer(e.target.value)}>
           <option value="">all servers</option>
           {servers.map((s) => (
             <option key={s} value={s}>
               {s}
             </option>
           ))}
-        </select>
-        <select aria-label="Direction" value={direction} onChange={(e) => setDirection(e.target.value)}>
+        </Select>
+        <Select aria-label="Direction" value={direction} onChange={(e) => setDirection(e.target.value)}>
           <option value="">both directions</option>
           <option value="outgoing">→ to server</option>
           <option value="incoming">← from server</option>
@@ -164,8 +164,8 @@ export function TrafficView({
           <option value="note">the workbench&apos;s notes</option>
           <option value="from_app">App → workbench</option>
           <option value="to_app">workbench → App</option>
-        </select>
-        <input type="search" aria-label="Filter traffic" placeholder="method or text" value={text} onChange={(e) => setText(e.target.value)} />
+        </Select>
+        <Input type="search" aria-label="Filter traffic" placeholder="method or text" value={text} onChange={(e) => setText(e.target.value)} />
         <span className="muted" role="status">
           {page.total.toLocaleString()} of {(logSize ?? page.total).toLocaleString()}
         </span>
