@@ -4,7 +4,7 @@
 // with 14 real servers configured beside the same with one; and the idle
 // memory (PSS) of the app and its WebKit processes once every server is
 // ready. Run by `cargo xtask bench` against the release build under Xvfb.
-import { spawn } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -67,12 +67,36 @@ function log(dir) {
 // others are launches as a person has them every day.
 const env = { ...process.env, ...hermeticHome() };
 
+/**
+ * What a person sees: the X screen grabbed again and again (ImageMagick's
+ * `import`, ~0.1 s a grab) until the window's top-left shows text — many
+ * colours (anti-aliased glyphs), where an unmapped screen or a blank
+ * window has a handful. Resolves to ms since `t0`, or null (no `import`).
+ */
+function onScreen(t0, stop) {
+  const grab = () =>
+    new Promise((resolve) =>
+      execFile("import", ["-window", "root", "-crop", "900x400+0+0", "-format", "%k", "info:"], { timeout: 5_000 }, (e, out) => resolve(e ? null : Number(String(out).trim()))),
+    );
+  return (async () => {
+    while (!stop.done) {
+      const colours = await grab();
+      if (colours === null) return null;
+      if (colours > 64) return Date.now() - t0;
+    }
+    return null;
+  })();
+}
+
 async function launch(demo, n) {
   const servers = {};
   for (let i = 0; i < n; i++) servers[`demo-${i + 1}`] = { command: demo, args: ["--name", `demo-${i + 1}`] };
   const config = join(env.HOME, `startup-${n}.json`);
   writeFileSync(config, JSON.stringify({ mcpServers: servers }));
+  const t0 = Date.now();
   const app = spawn(APP_BINARY(), ["--trust", "--config", config], { env, stdio: "ignore" });
+  const stop = { done: false };
+  const seen = onScreen(t0, stop);
   try {
     const deadline = Date.now() + 60_000;
     let text = "";
@@ -90,8 +114,11 @@ async function launch(demo, n) {
     writeFileSync(join(env.MCPWB_LOG_DIR, "..", `log-${n}-${Date.now()}.txt`), text);
     for (const f of readdirSync(env.MCPWB_LOG_DIR)) writeFileSync(join(env.MCPWB_LOG_DIR, f), "");
     const [painted, interactive] = [stage("painted"), stage("interactive")];
-    return { painted: painted.ms, page: painted.page, interactive: interactive.ms, ...memory(app.pid) };
+    stop.done = true;
+    const screen = (await seen) ?? NaN;
+    return { painted: painted.ms, page: painted.page, interactive: interactive.ms, screen, ...memory(app.pid) };
   } finally {
+    stop.done = true;
     const exited = new Promise((r) => app.once("exit", r));
     app.kill("SIGTERM");
     await Promise.race([exited, sleep(10_000).then(() => app.kill("SIGKILL"))]);
@@ -109,17 +136,17 @@ for (let r = 0; r < ROUNDS; r++) {
   for (const n of SIZES) runs[n].push(await launch(demo, n));
 }
 console.log(`the window's start (release, Xvfb, no WebDriver; median of ${ROUNDS}; memory: PSS once every server is ready and 5 s idle)`);
-console.log("servers  painted (in page)  interactive  (each run)                 app PSS     WebKit PSS  total");
+console.log("servers  on screen  painted (in page)  interactive  (each run)                 app PSS     WebKit PSS  total");
 const row = {};
 for (const n of SIZES) {
   const pick = (k) => median(runs[n].map((x) => x[k]));
-  row[n] = { painted: pick("painted"), page: pick("page"), interactive: pick("interactive"), app: pick("app"), webkit: pick("webkit") };
+  row[n] = { screen: pick("screen"), painted: pick("painted"), page: pick("page"), interactive: pick("interactive"), app: pick("app"), webkit: pick("webkit") };
   const x = row[n];
   const each = runs[n].map((r) => r.interactive).join(" ");
-  console.log(`${String(n).padEnd(9)}${`${x.painted} ms (${x.page})`.padEnd(19)}${`${x.interactive} ms`.padEnd(13)}${`(${each})`.padEnd(27)}${mib(x.app).padEnd(12)}${mib(x.webkit).padEnd(12)}${mib(x.app + x.webkit)}`);
+  console.log(`${String(n).padEnd(9)}${`${x.screen} ms`.padEnd(11)}${`${x.painted} ms (${x.page})`.padEnd(19)}${`${x.interactive} ms`.padEnd(13)}${`(${each})`.padEnd(27)}${mib(x.app).padEnd(12)}${mib(x.webkit).padEnd(12)}${mib(x.app + x.webkit)}`);
 }
-console.log(`first launch ever (empty caches), ${SIZES[1]} servers: painted ${first.painted} ms, interactive ${first.interactive} ms`);
+console.log(`first launch ever (empty caches), ${SIZES[1]} servers: on screen ${first.screen} ms, painted ${first.painted} ms, interactive ${first.interactive} ms (target: on screen within 2,000 ms: ${first.screen <= 2000 ? "met" : "not met"})`);
 const [one, many] = [row[SIZES[0]], row[SIZES[1]]];
 console.log(
-  `14 servers against 1: interactive ×${(many.interactive / one.interactive).toFixed(2)}, memory ×${((many.app + many.webkit) / (one.app + one.webkit)).toFixed(2)} (target: interactive within 1,000 ms with 14: ${many.interactive <= 1000 ? "met" : "not met"})`,
+  `14 servers against 1: on screen ×${(many.screen / one.screen).toFixed(2)}, interactive ×${(many.interactive / one.interactive).toFixed(2)}, memory ×${((many.app + many.webkit) / (one.app + one.webkit)).toFixed(2)} (targets with 14, warm: on screen within 1,000 ms: ${many.screen <= 1000 ? "met" : "not met"}; interactive within 1,000 ms: ${many.interactive <= 1000 ? "met" : "not met"})`,
 );
