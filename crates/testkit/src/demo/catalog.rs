@@ -166,3 +166,41 @@ pub fn page(
     let next = (end < items.len()).then(|| end.to_string());
     (items.into_iter().skip(start).take(size).collect(), next)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn pages_cover_every_item_once() {
+        let items: Vec<_> = (0..7).map(|i| json!(i)).collect();
+        let (first, next) = page(items.clone(), None, Some(3));
+        assert_eq!(first, items[..3]);
+        let (second, next) = page(items.clone(), next.as_deref(), Some(3));
+        assert_eq!(second, items[3..6]);
+        let (third, next) = page(items.clone(), next.as_deref(), Some(3));
+        assert_eq!(third, items[6..]);
+        assert_eq!(next, None);
+        assert_eq!(page(items.clone(), None, None).0.len(), 7);
+    }
+
+    #[test]
+    fn completions_filter_by_prefix_and_reference() {
+        let r = json!({ "type": "ref/prompt", "name": "review_code" });
+        assert_eq!(
+            complete(&r, "language", "ty", &serde_json::Value::Null),
+            ["typescript"]
+        );
+        assert_eq!(
+            complete(&r, "code", "", &json!({ "language": "rust" })),
+            ["fn main() {}"]
+        );
+        let t = json!({ "type": "ref/resource", "uri": "demo://notes/{topic}" });
+        assert_eq!(
+            complete(&t, "topic", "t", &serde_json::Value::Null),
+            ["tauri", "testing", "transports"]
+        );
+        assert!(complete(&r, "code", "", &serde_json::Value::Null).is_empty());
+    }
+}
