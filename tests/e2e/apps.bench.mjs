@@ -3,9 +3,9 @@
 // then (read once, kept) — and how a chat with twenty Apps scrolls against
 // the same chat with twenty plain tool cards (the baseline, same run).
 // Run by `cargo xtask bench` (release build, Xvfb, WebDriver).
-import { mkdirSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Driver, scriptedLlm } from "./harness.mjs";
+import { Driver, scriptedLlm, scriptedProvider } from "./harness.mjs";
 
 const ROUNDS = Number(process.env.APPS_ROUNDS ?? 10);
 const APPS = 20;
@@ -61,17 +61,7 @@ try {
   ]);
   const config = join(driver.env.HOME, "bench.json");
   writeFileSync(config, JSON.stringify({ mcpServers: { demo: { command: demo, args: ["--name", "bench"] } } }));
-  const settingsDir = join(driver.env.XDG_CONFIG_HOME, "mcp-workbench");
-  mkdirSync(settingsDir, { recursive: true });
-  writeFileSync(
-    join(settingsDir, "settings.json"),
-    JSON.stringify({
-      agent: {
-        providers: [{ id: "scripted", kind: "open_ai_compatible", base_url: `${llm.url}/v1/`, default_model: "scripted-model" }],
-        tool_policies: { "demo/counter_app": "allow", "demo/echo": "allow" },
-      },
-    }),
-  );
+  scriptedProvider(driver.env, llm.url, { tool_policies: { "demo/counter_app": "allow", "demo/echo": "allow" } });
   const session = await driver.session(["--config", config]);
   try {
     // 1. From the result to the App's initialized, in the tool panel.

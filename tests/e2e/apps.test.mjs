@@ -6,9 +6,9 @@
 // domain it did not declare is blocked and shown in the App panel.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Driver, scriptedLlm } from "./harness.mjs";
+import { Driver, scriptedLlm, scriptedProvider } from "./harness.mjs";
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -53,12 +53,8 @@ describe("apps", () => {
     ]);
     config = join(driver.env.HOME, "apps.json");
     writeFileSync(config, JSON.stringify({ mcpServers: { demo: { command: demo, args: ["--name", "e2e-apps"] } } }));
-    const settingsDir = join(driver.env.XDG_CONFIG_HOME, "mcp-workbench");
-    mkdirSync(settingsDir, { recursive: true });
-    writeFileSync(
-      join(settingsDir, "settings.json"),
-      JSON.stringify({ agent: { providers: [{ id: "scripted", kind: "open_ai_compatible", base_url: `${llm.url}/v1/`, default_model: "scripted-model" }] } }),
-    );
+    // The provider, as the Settings room would write it.
+    scriptedProvider(driver.env, llm.url);
   });
   after(async () => {
     llm?.child.kill("SIGTERM");

@@ -4,9 +4,9 @@
 // stop a long call; reopen the app and find the chat.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Driver, scriptedLlm } from "./harness.mjs";
+import { Driver, scriptedLlm, scriptedProvider } from "./harness.mjs";
 
 
 describe("chat", () => {
@@ -25,12 +25,7 @@ describe("chat", () => {
     config = join(driver.env.HOME, "chat.json");
     writeFileSync(config, JSON.stringify({ mcpServers: { local: { command: demo, args: ["--name", "e2e-chat"] } } }));
     // The provider, as the Settings room would write it.
-    const settingsDir = join(driver.env.XDG_CONFIG_HOME, "mcp-workbench");
-    mkdirSync(settingsDir, { recursive: true });
-    writeFileSync(
-      join(settingsDir, "settings.json"),
-      JSON.stringify({ agent: { providers: [{ id: "scripted", kind: "open_ai_compatible", base_url: `${llm.url}/v1/`, default_model: "scripted-model" }] } }),
-    );
+    scriptedProvider(driver.env, llm.url);
   });
   after(async () => {
     llm?.child.kill("SIGTERM");

@@ -75,6 +75,19 @@ export function scriptedLlm(dir, turns, name = "script.json") {
   });
 }
 
+/**
+ * The agent's settings as the Settings room would write them: the scripted
+ * LLM at `url` as the provider, and `agent` fields beside it.
+ */
+export function scriptedProvider(env, url, agent = {}) {
+  const dir = join(env.XDG_CONFIG_HOME, "mcp-workbench");
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, "settings.json"),
+    JSON.stringify({ agent: { providers: [{ id: "scripted", kind: "open_ai_compatible", base_url: `${url}/v1/`, default_model: "scripted-model" }], ...agent } }),
+  );
+}
+
 export function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer();
