@@ -154,6 +154,16 @@ describe("apps", () => {
       await session.screenshot("app-dark");
       await session.click(await session.find("button[aria-label='Light theme']"));
 
+      // The window made narrower: the App is told its new width.
+      await intoApp(session);
+      const [wide] = await session.waitForTexts("#width", (t) => /^\d+$/.test(t[0] ?? ""), 10_000);
+      await session.leaveFrames();
+      await session.resize(1000, 800);
+      await intoApp(session);
+      await session.waitForTexts("#width", (t) => /^\d+$/.test(t[0] ?? "") && Number(t[0]) < Number(wide), 10_000);
+      await session.leaveFrames();
+      await session.resize(1280, 900);
+
       // The App's call is in History (origin app) and its messages in Traffic.
       await session.clickText("[role=tab]", "History");
       await session.waitForTexts(".history-row", (t) => t.some((r) => r.includes("app_bump") && /\bapp\b/.test(r)), 15_000);

@@ -78,6 +78,10 @@ export function AppFrame({ backend, server, tool, args, result, cancelled, writi
   const [link, setLink] = useState<{ url: string; answer: (open: boolean) => void } | null>(null);
   const [offer, setOffer] = useState<{ text: string; answer: (taken: boolean) => void } | null>(null);
   const theme = overrides.theme ?? windowTheme;
+  // The width the App has (the window resized, a pane dragged): told to it.
+  const [width, setWidth] = useState<number | null>(null);
+  const dimensions = () =>
+    overrides.width === "narrow" ? { width: 360, maxHeight: 2000 } : width ? { maxWidth: width, maxHeight: 2000 } : { maxHeight: 2000 };
   // From the result's arrival (this frame's start) to the App's initialized.
   const [readyMs, setReadyMs] = useState<number | null>(null);
   // Far out of view (a long chat), the App is unloaded; back in view, opened again.
@@ -102,9 +106,21 @@ export function AppFrame({ backend, server, tool, args, result, cancelled, writi
       { rootMargin: "800px 0px" },
     );
     seen.observe(el);
+    let sized: ReturnType<typeof setTimeout> | undefined;
+    const resized =
+      typeof ResizeObserver === "undefined"
+        ? null
+        : new ResizeObserver(([entry]) => {
+            clearTimeout(sized);
+            const w = Math.round(entry?.contentRect.width ?? 0);
+            sized = setTimeout(() => setWidth((old) => (w > 0 && w !== old ? w : old)), 150);
+          });
+    resized?.observe(el);
     return () => {
       clearTimeout(timer);
+      clearTimeout(sized);
       seen.disconnect();
+      resized?.disconnect();
     };
   }, []);
   const context = useRef<() => HostContext>(() => ({}) as HostContext);
@@ -113,7 +129,7 @@ export function AppFrame({ backend, server, tool, args, result, cancelled, writi
     styles: { variables: styleVariables(theme) },
     displayMode: mode,
     availableDisplayModes: ["inline", "fullscreen", "pip"],
-    containerDimensions: overrides.width === "narrow" ? { width: 360, maxHeight: 2000 } : { maxHeight: 2000 },
+    containerDimensions: dimensions(),
     locale: overrides.locale ?? navigator.language ?? "en-US",
     timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
     platform: "desktop",
@@ -229,9 +245,10 @@ export function AppFrame({ backend, server, tool, args, result, cancelled, writi
   useEffect(() => {
     host.current?.contextChanged({
       locale: overrides.locale ?? navigator.language,
-      containerDimensions: overrides.width === "narrow" ? { width: 360, maxHeight: 2000 } : { maxHeight: 2000 },
+      containerDimensions: dimensions(),
     });
-  }, [overrides.locale, overrides.width]);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [overrides.locale, overrides.width, width]);
 
   // Esc takes a fullscreen or floating App back inline (keys typed inside
   // the App stay the App's).
