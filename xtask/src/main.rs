@@ -4,6 +4,7 @@
 
 mod conformance;
 mod conformance_server;
+mod rust_tests;
 mod setup;
 mod stages;
 mod supply;

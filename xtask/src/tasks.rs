@@ -54,15 +54,30 @@ pub fn build_cache() -> Option<PathBuf> {
     }
 }
 
-/// Build what `cargo test --workspace` builds, with the same features: the
-/// binaries the conformance and e2e stages run are those the Rust tests ran
-/// (one feature set, each binary built once; a no-op after the test stage).
+/// The features every cargo command of `cargo xtask test` builds with: the
+/// window's files embedded, as `tauri build` makes it, so the app binary the
+/// Rust tests build is the one the e2e tests run (one feature set, each
+/// binary built once). It needs `ui/dist`: [`build_ui`] first.
+pub const TEST_FEATURES: [&str; 2] = ["--features", "mcp-workbench/custom-protocol"];
+
+/// Build what `cargo xtask test`'s Rust stage builds, with the same
+/// features: the binaries the conformance stages run are those the Rust
+/// tests ran (a no-op after that stage). The window's files are built first
+/// when there are none.
 pub fn test_build(root: &Path) -> Result {
-    sh(cmd(
-        "cargo",
-        &["test", "--workspace", "--no-run", "-q"],
-        root,
-    ))
+    if !root.join("ui/dist/index.html").exists() {
+        setup::npm_packages(root)?;
+        build_ui(root)?;
+    }
+    let mut args = vec!["test", "--workspace", "--no-run", "-q"];
+    args.extend(TEST_FEATURES);
+    sh(cmd("cargo", &args, root))
+}
+
+/// The window's files (`ui/dist`), type-checked first (`npm run build`:
+/// tsc --noEmit, then vite) — what `tauri build` runs before cargo.
+fn build_ui(root: &Path) -> Result {
+    sh(cmd("npm", &["run", "--silent", "build"], &root.join("ui")))
 }
 
 fn has_display() -> bool {
@@ -216,30 +231,31 @@ pub fn test() -> Result {
         stages.run("check: rustfmt", || {
             sh(cmd("cargo", &["fmt", "--all", "--", "--check"], &root))
         })?;
+        stages.run("build: UI (tsc --noEmit, vite)", || build_ui(&root))?;
         stages.run("check: clippy", || {
-            sh(cmd(
-                "cargo",
-                &[
-                    "clippy",
-                    "--workspace",
-                    "--all-targets",
-                    "--",
-                    "-D",
-                    "warnings",
-                ],
-                &root,
-            ))
+            let mut args = vec!["clippy", "--workspace", "--all-targets"];
+            args.extend(TEST_FEATURES);
+            args.extend(["--", "-D", "warnings"]);
+            sh(cmd("cargo", &args, &root))
         })?;
         stages.run("test: Rust (unit, integration, bindings drift)", || {
-            sh(cmd("cargo", &["test", "--workspace"], &root)
-                .env("MCPWB_THIRD_PARTY", target_dir(&root).join("third-party"))
-                .env("MCPWB_PYTHON", python.borrow().as_path()))
+            crate::rust_tests::run(
+                &root,
+                &TEST_FEATURES,
+                &[
+                    ("MCPWB_THIRD_PARTY", target_dir(&root).join("third-party")),
+                    ("MCPWB_PYTHON", python.borrow().clone()),
+                ],
+            )
         })?;
         stages.run("test: keychain (Secret Service in a private D-Bus session)", || {
             // gnome-keyring in its own session bus: the user's keyring is never touched.
-            let script = "echo -n throwaway | gnome-keyring-daemon --unlock --components=secrets >/dev/null \
-                          && cargo test -q --workspace --lib secret_service -- --ignored";
-            sh(cmd("dbus-run-session", &["--", "sh", "-c", script], &root))
+            let script = format!(
+                "echo -n throwaway | gnome-keyring-daemon --unlock --components=secrets >/dev/null \
+                 && cargo test -q --workspace {} --lib secret_service -- --ignored",
+                TEST_FEATURES.join(" ")
+            );
+            sh(cmd("dbus-run-session", &["--", "sh", "-c", &script], &root))
         })?;
         stages.run(
             "test: the doctor on server-everything (third-party)",
@@ -259,16 +275,12 @@ pub fn test() -> Result {
             || supply::check(&root),
         )?;
         let ui = root.join("ui");
-        stages.run("check: tsc --noEmit", || {
-            sh(cmd("npm", &["run", "--silent", "typecheck"], &ui))
-        })?;
         stages.run("check: eslint", || {
             sh(cmd("npm", &["run", "--silent", "lint"], &ui))
         })?;
         stages.run("test: UI (vitest)", || {
             sh(cmd("npm", &["run", "--silent", "test"], &ui))
         })?;
-        stages.run("build: app with embedded UI", || build_app(&root))?;
         stages.run("test: e2e (real window, WebKitWebDriver, Xvfb)", || {
             e2e(&root, &driver.borrow())
         })

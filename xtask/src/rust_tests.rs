@@ -1,0 +1,230 @@
+//! The workspace's Rust tests: built once by cargo, then the test binaries
+//! run side by side. `cargo test` runs them one after another, and most of
+//! their time is spent waiting on the servers they start, so on two cores a
+//! few at once finish in about a third of the time. Each binary's output is
+//! printed whole when it ends, never interleaved.
+
+use std::collections::VecDeque;
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use crate::stages::{Result, cmd};
+
+/// How many test binaries run at once.
+const AT_ONCE: usize = 3;
+
+/// One thing to run: a test binary, or the doc tests.
+struct Job {
+    name: String,
+    command: Command,
+}
+
+struct Outcome {
+    name: String,
+    took: Duration,
+    ok: bool,
+    output: String,
+}
+
+/// Build every test target (`cargo test --no-run` with `features`), then run
+/// the binaries and the doc tests `AT_ONCE` at a time, each in its package's
+/// folder as cargo would. `envs` go to every one.
+pub fn run(root: &Path, features: &[&str], envs: &[(&str, PathBuf)]) -> Result {
+    let mut build_args = vec!["test", "--workspace", "--no-run"];
+    build_args.extend_from_slice(features);
+    build_args.push("--message-format=json-render-diagnostics");
+    let mut build = cmd("cargo", &build_args, root);
+    println!("$ cargo {}", build_args.join(" "));
+    let out = build
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| format!("could not start cargo: {e}"))?;
+    if !out.status.success() {
+        return Err(format!("cargo test --no-run failed ({})", out.status));
+    }
+    let mut jobs: Vec<(bool, Job)> = BufReader::new(&out.stdout[..])
+        .lines()
+        .map_while(std::io::Result::ok)
+        .filter_map(|line| test_binary(&line))
+        .map(|(integration, name, exe, dir)| {
+            let mut command = Command::new(exe);
+            command.current_dir(&dir).env("CARGO_MANIFEST_DIR", &dir);
+            (integration, Job { name, command })
+        })
+        .collect();
+    if jobs.is_empty() {
+        return Err("cargo built no test binaries".into());
+    }
+    // The integration tests (the slow ones) first, so the short unit tests
+    // fill the gaps at the end.
+    jobs.sort_by_key(|(integration, job)| (!integration, job.name.clone()));
+    let mut doc_args = vec!["test", "--workspace", "--doc"];
+    doc_args.extend_from_slice(features);
+    let mut jobs: VecDeque<Job> = jobs.into_iter().map(|(_, j)| j).collect();
+    jobs.push_back(Job {
+        name: "doc tests".into(),
+        command: cmd("cargo", &doc_args, root),
+    });
+    for job in &mut jobs {
+        for (k, v) in envs {
+            job.command.env(k, v);
+        }
+    }
+    println!(
+        "running {} test binaries and the doc tests, {AT_ONCE} at a time",
+        jobs.len() - 1
+    );
+
+    let queue = Mutex::new(jobs);
+    let done = Mutex::new(Vec::<Outcome>::new());
+    let scratch = std::env::temp_dir().join(format!("xtask-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).map_err(|e| format!("{}: {e}", scratch.display()))?;
+    std::thread::scope(|s| {
+        for worker in 0..AT_ONCE {
+            let (queue, done, scratch) = (&queue, &done, &scratch);
+            s.spawn(move || {
+                loop {
+                    let Some(job) = queue.lock().unwrap().pop_front() else {
+                        return;
+                    };
+                    let outcome = run_one(job, &scratch.join(format!("{worker}.log")));
+                    let mark = if outcome.ok { "ok" } else { "FAILED" };
+                    // Printed under the lock: one binary's output stays whole.
+                    let mut done = done.lock().unwrap();
+                    println!(
+                        "\n--- {}: {mark} in {:.1}s\n{}",
+                        outcome.name,
+                        outcome.took.as_secs_f64(),
+                        outcome.output.trim_end()
+                    );
+                    done.push(outcome);
+                }
+            });
+        }
+    });
+    let _ = std::fs::remove_dir_all(&scratch);
+
+    let mut done = done.into_inner().unwrap();
+    done.sort_by_key(|o| std::cmp::Reverse(o.took));
+    println!("\ntest binaries, longest first:");
+    for o in &done {
+        let mark = if o.ok { "ok    " } else { "FAILED" };
+        println!("  {mark} {:>6.1}s  {}", o.took.as_secs_f64(), o.name);
+    }
+    let failed: Vec<&str> = done
+        .iter()
+        .filter(|o| !o.ok)
+        .map(|o| o.name.as_str())
+        .collect();
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("tests failed in: {}", failed.join(", ")))
+    }
+}
+
+/// Run `job` with its output (stdout and stderr, in order) into `log`.
+fn run_one(mut job: Job, log: &Path) -> Outcome {
+    let start = Instant::now();
+    let status = File::create(log).and_then(|f| {
+        let err = f.try_clone()?;
+        job.command
+            .stdin(Stdio::null())
+            .stdout(f)
+            .stderr(err)
+            .status()
+    });
+    let mut output = String::new();
+    if let Ok(mut f) = File::open(log) {
+        let _ = f.read_to_string(&mut output);
+    }
+    let ok = match status {
+        Ok(s) if s.success() => true,
+        Ok(s) => {
+            output.push_str(&format!("\n(exited: {s})"));
+            false
+        }
+        Err(e) => {
+            output.push_str(&format!("\ncould not start: {e}"));
+            false
+        }
+    };
+    Outcome {
+        name: job.name,
+        took: start.elapsed(),
+        ok,
+        output,
+    }
+}
+
+/// From one line of cargo's JSON messages: a test harness binary as
+/// (integration test?, "package: target", executable, package folder).
+fn test_binary(line: &str) -> Option<(bool, String, PathBuf, PathBuf)> {
+    if !line.contains(r#""reason":"compiler-artifact""#) {
+        return None;
+    }
+    let profile = &line[line.find(r#""profile":{"#)?..];
+    let profile = &profile[..profile.find('}')?];
+    if !profile.contains(r#""test":true"#) {
+        return None;
+    }
+    let exe = PathBuf::from(string_field(line, "executable")?);
+    let manifest = PathBuf::from(string_field(line, "manifest_path")?);
+    let dir = manifest.parent()?.to_path_buf();
+    let target = &line[line.find(r#""target":{"#)?..];
+    let integration = target.starts_with(r#""target":{"kind":["test"]"#);
+    let name = string_field(target, "name")?;
+    let package = dir.file_name()?.to_string_lossy().into_owned();
+    Some((integration, format!("{package}: {name}"), exe, dir))
+}
+
+/// The first `"key":"…"` string in `json`, unescaped (cargo's paths and
+/// names hold at most `\\` and `\"`).
+fn string_field(json: &str, key: &str) -> Option<String> {
+    let start = json.find(&format!("\"{key}\":\""))? + key.len() + 4;
+    let mut out = String::new();
+    let mut chars = json[start..].chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => return Some(out),
+            '\\' => match chars.next()? {
+                'n' => out.push('\n'),
+                't' => out.push('\t'),
+                c => out.push(c),
+            },
+            c => out.push(c),
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_integration_test_binary_is_found_in_cargos_message() {
+        let line = r#"{"reason":"compiler-artifact","package_id":"path+file:///w/crates/cli#workbench-cli@0.1.0","manifest_path":"/w/crates/cli/Cargo.toml","target":{"kind":["test"],"crate_types":["bin"],"name":"cli","src_path":"/w/crates/cli/tests/cli.rs","edition":"2024","doc":false,"doctest":false,"test":true},"profile":{"opt_level":"0","debuginfo":0,"debug_assertions":true,"overflow_checks":true,"test":true},"features":[],"filenames":["/t/debug/deps/cli-ab"],"executable":"/t/debug/deps/cli-ab","fresh":false}"#;
+        let (integration, name, exe, dir) = test_binary(line).unwrap();
+        assert!(integration);
+        assert_eq!(name, "cli: cli");
+        assert_eq!(exe, PathBuf::from("/t/debug/deps/cli-ab"));
+        assert_eq!(dir, PathBuf::from("/w/crates/cli"));
+    }
+
+    #[test]
+    fn a_plain_binary_and_a_library_are_not_test_binaries() {
+        let bin = r#"{"reason":"compiler-artifact","manifest_path":"/w/crates/cli/Cargo.toml","target":{"kind":["bin"],"crate_types":["bin"],"name":"mcpwb","test":true},"profile":{"opt_level":"0","test":false},"executable":"/t/debug/mcpwb","fresh":true}"#;
+        let lib = r#"{"reason":"compiler-artifact","manifest_path":"/w/crates/core/Cargo.toml","target":{"kind":["lib"],"name":"workbench_core","test":true},"profile":{"opt_level":"0","test":false},"executable":null,"fresh":true}"#;
+        assert!(test_binary(bin).is_none());
+        assert!(test_binary(lib).is_none());
+        assert_eq!(
+            string_field(r#"{"a":"x\\y\"z"}"#, "a").as_deref(),
+            Some(r#"x\y"z"#)
+        );
+    }
+}
