@@ -98,7 +98,7 @@ describe("editing mcp.json in the window", () => {
       await session.clickText(".sidebar-actions button", "Add server");
       await session.type(await session.find("input[aria-label='Name']"), "shared");
       await session.type(await session.find("input[aria-label='Command']"), demo);
-      await session.click(await session.find("select[aria-label='Save to'] option[value='project']"));
+      await session.pick("[aria-label='Save to']", "This project's .mcp.json");
       await session.clickText(".server-form button", "Save");
       await session.waitForTexts(".server .server-name", (t) => t.includes("shared"), 20_000);
       const written = readFileSync(projectFile, "utf8");

@@ -70,7 +70,7 @@ describe("the doctor and reload on change", () => {
     const session = await driver.session(["--config", config]);
     try {
       await session.clickText("[role=tab]", "Tools");
-      await session.click(await session.find("select[aria-label=Server] option[value=py]"));
+      await session.pick(".list-filters [aria-label=Server]", "py");
       await session.click(await session.find(".tool-row[data-qualified='py__hello']"));
       await session.click(await session.find(".run-bar [role=switch]"));
       await session.clickText(".run-bar button", "Run");

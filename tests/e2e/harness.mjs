@@ -292,6 +292,39 @@ export class Session {
     }
   }
 
+  /**
+   * Pick `option` in the design system's Select whose button is `triggerCss`,
+   * with real clicks (the list picks on the pointer's release, as for a
+   * person; a script's click() would not).
+   */
+  async pick(triggerCss, option) {
+    for (let attempt = 1; ; attempt++) {
+      await this.click(await this.find(triggerCss));
+      const deadline = Date.now() + 3_000;
+      while (Date.now() < deadline) {
+        for (const el of await this.findAll("[role=option]")) {
+          if ((await this.text(el)).trim() === option) {
+            await this.click(el);
+            return;
+          }
+        }
+        await sleep(150);
+      }
+      if (attempt === 3) throw new Error(`no option "${option}" under ${triggerCss}`);
+      await this.keys("\uE00C");
+    }
+  }
+
+  /** Press keys (WebDriver key codes, e.g. "\uE015" arrow down) on whatever has the focus. */
+  async keys(text) {
+    const actions = [...text].flatMap((value) => [
+      { type: "keyDown", value },
+      { type: "keyUp", value },
+    ]);
+    await this.cmd("POST", "/actions", { actions: [{ type: "key", id: "keyboard", actions }] });
+    await this.cmd("DELETE", "/actions");
+  }
+
   /** Run an async script (it calls `arguments[arguments.length - 1]` with its result). */
   async executeAsync(script, args = [], timeoutMs = 60_000) {
     return this.cmd("POST", "/execute/async", { script, args }, timeoutMs);

@@ -69,6 +69,67 @@ describe("tools", () => {
     }
   });
 
+  it("filters by server from the design system's list, by keyboard and by mouse", async () => {
+    const session = await driver.session(["--config", config]);
+    try {
+      await session.clickText("[role=tab]", "Tools");
+      await session.waitForTexts(".tool-row", (t) => t.length >= 5);
+      const rowServers = () =>
+        session.executeAsync(
+          "const done = arguments[arguments.length - 1]; done([...new Set(Array.from(document.querySelectorAll('.tool-row')).map((r) => r.dataset.qualified.split('__')[0]))]);",
+        );
+      // The value of `read` once `done` holds of it (or after 5 s).
+      const settle = async (read, done) => {
+        const deadline = Date.now() + 5_000;
+        for (;;) {
+          const v = await read();
+          if (done(v) || Date.now() > deadline) return v;
+          await new Promise((r) => setTimeout(r, 150));
+        }
+      };
+      const trigger = ".list-filters [aria-label=Server]";
+      assert.equal((await session.texts(trigger))[0].trim(), "All servers");
+      // The keyboard: focus the button, arrow down opens the list on the
+      // current option, arrow down twice more and Enter picks the third.
+      await session.cmd("POST", "/execute/sync", { script: "document.querySelector(arguments[0]).focus(); return true;", args: [trigger] });
+      await session.keys("\uE015");
+      const options = await session.waitForTexts("[role=option]", (t) => t.length === 4);
+      assert.deepEqual(options.map((o) => o.trim()), ["All servers", "local", "old", "tasks25"]);
+      // Drawn inside the window, under its button, in the design's look (not the platform's popup).
+      const placed = await session.cmd("POST", "/execute/sync", {
+        script:
+          "const list = document.querySelector('[role=listbox]').getBoundingClientRect(); const b = document.querySelector(arguments[0]).getBoundingClientRect();" +
+          "return { inside: list.left >= 0 && list.right <= innerWidth && list.bottom <= innerHeight, below: list.top >= b.bottom - 1, wide: list.width >= b.width - 1, bg: getComputedStyle(document.querySelector('.select-content')).backgroundColor };",
+        args: [trigger],
+      });
+      assert.deepEqual({ ...placed, bg: undefined }, { inside: true, below: true, wide: true, bg: undefined });
+      assert.notEqual(placed.bg, "rgba(0, 0, 0, 0)");
+      await session.screenshot("select-open-light");
+      await session.keys("\uE015\uE015\uE007");
+      await session.waitForTexts("[role=listbox]", (t) => t.length === 0);
+      assert.equal((await session.texts(trigger))[0].trim(), "old");
+      assert.deepEqual(await settle(rowServers, (s) => s.length === 1), ["old"]);
+      // Escape closes without picking; the focus is back on the button.
+      await session.keys("\uE015");
+      await session.waitForTexts("[role=option]", (t) => t.length === 4);
+      await session.keys("\uE00C");
+      await session.waitForTexts("[role=listbox]", (t) => t.length === 0);
+      const back = await session.cmd("POST", "/execute/sync", { script: "return document.activeElement === document.querySelector(arguments[0]);", args: [trigger] });
+      assert.ok(back, "the focus returns to the button");
+      // The mouse, in the dark theme.
+      await session.theme("dark");
+      await session.click(await session.find(trigger));
+      await session.waitForTexts("[role=option]", (t) => t.length === 4);
+      await session.screenshot("select-open-dark");
+      await session.keys("\uE00C");
+      await session.pick(trigger, "All servers");
+      assert.ok((await settle(rowServers, (s) => s.includes("local"))).includes("local"));
+      assert.equal((await session.texts(trigger))[0].trim(), "All servers");
+    } finally {
+      await session.close();
+    }
+  });
+
   it("cancels a long call: the server is told and the window says so", async () => {
     const session = await driver.session(["--config", config]);
     try {

@@ -10,7 +10,7 @@ export function App({ backend }: { backend: Backend }) {
     <ToastProvider>
       <TooltipProvider>
         <WorkbenchProvider backend={backend}>
-          <Shell />
+          <Shell backend={backend} />
         </WorkbenchProvider>
       </TooltipProvider>
     </ToastProvider>

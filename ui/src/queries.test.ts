@@ -17,3 +17,14 @@ describe("query keys", () => {
     expect(offenders).toEqual([]);
   });
 });
+
+describe("the door to the Rust side", () => {
+  it("is handed whole only to the frame; views and rooms name the areas they use", () => {
+    const frame = ["./App.tsx", "./main.tsx", "./backend.ts", "./shell/Shell.tsx", "./shell/rooms.tsx", "./shell/workbench.tsx", "./startup.ts"];
+    const whole = /import type \{[^}]*\bBackend\b[^}]*\} from "(\.\.?\/)+backend"/;
+    const offenders = Object.entries(files)
+      .filter(([path, text]) => !frame.includes(path) && whole.test(text))
+      .map(([path]) => path);
+    expect(offenders).toEqual([]);
+  });
+});

@@ -3,11 +3,12 @@
 // edit the request, ask the model or write the answer, edit it, send or
 // refuse). One at a time, oldest first.
 import { useEffect, useState } from "react";
-import type { Backend, PendingAsk } from "../backend";
+import type { PendingAsk } from "../backend";
 import { SchemaForm } from "../schema/SchemaForm";
 import { Sampling } from "./Sampling";
 import { initialValue, problems, type Json, type Schema } from "../schema/model";
 import { Button } from "../design";
+import type { AgentBackend, AsksBackend, ServersBackend } from "../backend";
 
 type Params = Record<string, unknown>;
 
@@ -95,7 +96,7 @@ function Elicitation({
   );
 }
 
-export function AskDialog({ backend }: { backend: Backend }) {
+export function AskDialog({ backend }: { backend: AsksBackend & ServersBackend & AgentBackend }) {
   const [asks, setAsks] = useState<PendingAsk[]>([]);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {

@@ -5,8 +5,9 @@
 // server's requests without asking (Settings can take it back).
 import { useState } from "react";
 import { Bot, Send, X } from "lucide-react";
-import type { Backend, PendingAsk } from "../backend";
+import type { PendingAsk } from "../backend";
 import { Button, Field, Input, Switch, Textarea, useToast } from "../design";
+import type { AgentBackend } from "../backend";
 
 type Params = Record<string, unknown>;
 type Message = { role: string; content: unknown };
@@ -17,7 +18,7 @@ const textOf = (content: unknown): string | null => {
   return c && c.type === "text" ? String(c.text ?? "") : null;
 };
 
-export function Sampling({ backend, ask, answer, refuse }: { backend: Backend; ask: PendingAsk; answer: (result: unknown) => void; refuse: () => void }) {
+export function Sampling({ backend, ask, answer, refuse }: { backend: AgentBackend; ask: PendingAsk; answer: (result: unknown) => void; refuse: () => void }) {
   const toast = useToast();
   const params = ask.params as Params;
   const [system, setSystem] = useState(typeof params.systemPrompt === "string" ? params.systemPrompt : "");

@@ -4,7 +4,7 @@
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { FileDown, FileJson, MoreHorizontal, ScrollText, Wrench } from "lucide-react";
-import type { ChatView, ProviderView } from "../backendAgent";
+import type { AgentBackend, ChatView, ProviderView } from "../backendAgent";
 import type { ContextMeter, Usage } from "../bindings";
 import { Button, IconButton, Menu, Modal, Select, Textarea, Tip, useToast } from "../design";
 import type { Workbench } from "../shell/workbench";
@@ -37,18 +37,19 @@ function Meter({ context, usage }: { context: ContextMeter; usage: Usage }) {
 
 export function ChatHeader({
   wb,
+  backend,
   chat,
   liveUsage,
   running,
   onChanged,
 }: {
   wb: Workbench;
+  backend: AgentBackend;
   chat: ChatView;
   liveUsage: { session: Usage; context: ContextMeter } | null;
   running: boolean;
   onChanged: () => void;
 }) {
-  const { backend } = wb;
   const toast = useToast();
   const s = chat.session;
   const providers = useQuery({ queryKey: keys.providers(), queryFn: () => backend.listProviders() });
@@ -78,9 +79,9 @@ export function ChatHeader({
           aria-label="Provider"
           value={s.provider}
           disabled={running}
-          onChange={(e) => {
-            const p = (providers.data ?? []).find((x: ProviderView) => x.config.id === e.target.value);
-            void change({ provider: e.target.value, model: p?.config.default_model ?? undefined });
+          onChange={(v) => {
+            const p = (providers.data ?? []).find((x: ProviderView) => x.config.id === v);
+            void change({ provider: v, model: p?.config.default_model ?? undefined });
           }}
         >
           {(providers.data ?? []).map((p) => (
@@ -89,7 +90,7 @@ export function ChatHeader({
             </option>
           ))}
         </Select>
-        <Select aria-label="Model" value={s.model} disabled={running} onChange={(e) => void change({ model: e.target.value })} className="model-select">
+        <Select aria-label="Model" value={s.model} disabled={running} onChange={(v) => void change({ model: v })} className="model-select">
           {modelList.map((m) => (
             <option key={m} value={m}>
               {m}
@@ -134,7 +135,7 @@ export function ChatHeader({
       >
         <Textarea aria-label="System prompt text" className="system-prompt" value={system ?? ""} onChange={(e) => setSystem(e.target.value)} rows={10} autoFocus />
       </Modal>
-      {toolsOpen && <ChatToolsDialog wb={wb} chat={chat} tools={tools.data} onClose={() => setToolsOpen(false)} onChanged={onChanged} />}
+      {toolsOpen && <ChatToolsDialog wb={wb} backend={backend} chat={chat} tools={tools.data} onClose={() => setToolsOpen(false)} onChanged={onChanged} />}
     </header>
   );
 }

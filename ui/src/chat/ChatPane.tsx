@@ -2,11 +2,11 @@
 // conversation with the running turn's live parts and approvals, and the
 // composer. Sending, Stop, Retry, regenerate and edit-and-resend start
 // turns whose events stream into `live`.
-import { useEffect, useState } from "react";
+import { useEffect, useState, type ComponentProps } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { AlertTriangle, RotateCw } from "lucide-react";
 import { BackendError } from "../backend";
-import type { ChatMessage, ChatView, EndReason } from "../backendAgent";
+import type { AgentBackend, ChatMessage, ChatView, EndReason } from "../backendAgent";
 import { Button, Skeleton, useToast } from "../design";
 import type { RoomId } from "../shell/route";
 import type { Workbench } from "../shell/workbench";
@@ -16,8 +16,10 @@ import { Conversation } from "./Conversation";
 import * as live from "./live";
 import { afterChat, keys } from "../queries";
 
-export function ChatPane({ wb, id, go }: { wb: Workbench; id: string; go: (room: RoomId, param?: string) => void }) {
-  const { backend } = wb;
+/** What a chat reaches of the Rust side: the agent, and what its calls' cards, Apps and results need. */
+export type ChatBackend = AgentBackend & ComponentProps<typeof Conversation>["backend"];
+
+export function ChatPane({ wb, backend, id, go }: { wb: Workbench; backend: ChatBackend; id: string; go: (room: RoomId, param?: string) => void }) {
   const queryClient = useQueryClient();
   const toast = useToast();
   const chat = useQuery({ queryKey: keys.chat(id), queryFn: () => backend.openChat(id) });
@@ -83,7 +85,7 @@ export function ChatPane({ wb, id, go }: { wb: Workbench; id: string; go: (room:
   const approvals = state.approvals.length > 0 ? state.approvals : chat.data.pending;
   return (
     <div className="chat-pane">
-      <ChatHeader wb={wb} chat={chat.data} liveUsage={state.usage} running={running} onChanged={refresh} />
+      <ChatHeader wb={wb} backend={backend} chat={chat.data} liveUsage={state.usage} running={running} onChanged={refresh} />
       <Conversation
         backend={backend}
         messages={messages}

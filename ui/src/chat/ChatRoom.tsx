@@ -10,14 +10,13 @@ import { Button, EmptyState, Input, Pane, PaneHandle, Panes, Skeleton, useToast 
 import type { RoomId } from "../shell/route";
 import type { Workbench } from "../shell/workbench";
 import { ProviderSetup } from "../settings/ProviderSetup";
-import { ChatPane } from "./ChatPane";
+import { ChatPane, type ChatBackend } from "./ChatPane";
 import { ChatListItem } from "./ChatListItem";
 import { keys } from "../queries";
 
 const OPEN_KEY = "mcpwb.chat.open";
 
-export function ChatRoom({ wb, active, chatId, go }: { wb: Workbench; active: boolean; chatId?: string; go: (room: RoomId, param?: string) => void }) {
-  const { backend } = wb;
+export function ChatRoom({ wb, backend, active, chatId, go }: { wb: Workbench; backend: ChatBackend; active: boolean; chatId?: string; go: (room: RoomId, param?: string) => void }) {
   const queryClient = useQueryClient();
   const toast = useToast();
   const [search, setSearch] = useState("");
@@ -92,7 +91,7 @@ export function ChatRoom({ wb, active, chatId, go }: { wb: Workbench; active: bo
       <PaneHandle label="Resize the chat list" />
       <Pane id="chat-main" minSize={360} className="chat-main">
         {current ? (
-          <ChatPane key={current} wb={wb} id={current} go={go} />
+          <ChatPane key={current} wb={wb} backend={backend} id={current} go={go} />
         ) : (
           <EmptyState icon={MessagesSquare} title="Pick a chat or start one" actions={<Button variant="primary" icon={Plus} onClick={() => void create()}>New chat</Button>}>
             <p>The model sees the tools of the servers you choose for each chat, and asks before it calls one.</p>

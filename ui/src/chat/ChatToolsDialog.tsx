@@ -3,19 +3,21 @@
 // (said, never silently dropped).
 import { useMemo, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
-import type { ChatTools, ChatView, SessionOptions } from "../backendAgent";
+import type { AgentBackend, ChatTools, ChatView, SessionOptions } from "../backendAgent";
 import { Button, Checkbox, Disclosure, Field, Input, Modal, Switch, useToast } from "../design";
 import type { Workbench } from "../shell/workbench";
 import { keys } from "../queries";
 
 export function ChatToolsDialog({
   wb,
+  backend,
   chat,
   tools,
   onClose,
   onChanged,
 }: {
   wb: Workbench;
+  backend: AgentBackend;
   chat: ChatView;
   tools: ChatTools | undefined;
   onClose: () => void;
@@ -44,7 +46,7 @@ export function ChatToolsDialog({
       allowed: {},
       loaded_tools: [],
     };
-    wb.backend.setChatOptions(chat.session.id, options).then(
+    backend.setChatOptions(chat.session.id, options).then(
       () => {
         void queryClient.invalidateQueries({ queryKey: keys.chatTools(chat.session.id) });
         onChanged();

@@ -5,7 +5,6 @@
 // last 150 messages first.
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Bot, Check, Copy, Pencil, RotateCw, User } from "lucide-react";
-import type { Backend } from "../backend";
 import type { Approval, ChatMessage, Part } from "../backendAgent";
 import { Button, Disclosure, IconButton, Textarea, useToast } from "../design";
 import { Markdown } from "../content/Markdown";
@@ -15,12 +14,14 @@ import type { Live } from "./live";
 import { AppFrame } from "../content/AppFrame";
 import { appUri, partialJson } from "../content/apps";
 import { useMaybeWorkbench } from "../shell/workbench";
+import type { ComponentProps } from "react";
+import type { WindowBackend } from "../backend";
 
 const FIRST_SHOWN = 150;
 
 /** A call the model is still writing, of a tool with an App: the App shows
  * with the arguments so far (`tool-input-partial`). */
-function WritingApp({ backend, name, args }: { backend: Backend; name: string; args: string }) {
+function WritingApp({ backend, name, args }: { backend: ComponentProps<typeof AppFrame>["backend"]; name: string; args: string }) {
   const wb = useMaybeWorkbench();
   const row = wb?.tools.data?.find((t) => t.qualified === name);
   const tool = row ? (row.tool as Record<string, unknown>) : null;
@@ -91,7 +92,7 @@ export function Conversation({
   onAppMessage,
   onAppContext,
 }: {
-  backend: Backend;
+  backend: ComponentProps<typeof ToolCallCard>["backend"] & WindowBackend;
   messages: ChatMessage[];
   live: Live;
   approvals: Approval[];

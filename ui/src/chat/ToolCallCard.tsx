@@ -4,7 +4,6 @@
 // result view as a call made by hand, and a way to its traffic.
 import { CircleDashed, CheckCircle2, Clock, Loader2, Radio, Search, ShieldAlert, Slash, Wrench, XCircle } from "lucide-react";
 import type { LucideIcon } from "lucide-react";
-import type { Backend } from "../backend";
 import type { Approval, Part } from "../backendAgent";
 import { Badge, Button, Disclosure, type Tone } from "../design";
 import { taskStatus } from "../backendTasks";
@@ -15,6 +14,7 @@ import { appUri, toolDefinition } from "../content/apps";
 import { useMaybeWorkbench } from "../shell/workbench";
 import { ApprovalCard } from "./ApprovalCard";
 import type { LiveCall } from "./live";
+import type { ComponentProps } from "react";
 
 type Call = Extract<Part, { type: "tool_call" }>;
 type Result = Extract<Part, { type: "tool_result" }>;
@@ -40,7 +40,7 @@ export function ToolCallCard({
   onAppMessage,
   onAppContext,
 }: {
-  backend: Backend;
+  backend: ComponentProps<typeof AppFrame>["backend"] & ComponentProps<typeof ResultView>["backend"];
   call: Call;
   result?: Result;
   live?: LiveCall;

@@ -9,7 +9,7 @@ export function ServerFilter({ servers, value, onChange }: { servers: string[]; 
   if (names.length < 2 && value === "") return null;
   return (
     <div className="list-filters">
-      <Select aria-label="Server" value={value} onChange={(e) => onChange(e.target.value)}>
+      <Select aria-label="Server" value={value} onChange={(v) => onChange(v)}>
         <option value="">All servers</option>
         {names.map((s) => (
           <option key={s} value={s}>

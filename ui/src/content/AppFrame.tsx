@@ -5,7 +5,6 @@
 // asked here, and the App panel beside it for seeing why an App misbehaves.
 import { useEffect, useMemo, useRef, useState } from "react";
 import { ExternalLink, Maximize2, Minimize2, PictureInPicture2 } from "lucide-react";
-import type { Backend } from "../backend";
 import type { AppOpened } from "../backendApps";
 import type { Approval } from "../backendAgent";
 import { ApprovalCard } from "../chat/ApprovalCard";
@@ -14,9 +13,10 @@ import { AppHost, type DisplayMode, type HostContext } from "./appHost";
 import { AppPanel, type Overrides } from "./AppPanel";
 import { styleVariables } from "./appStyles";
 import "./apps.css";
+import type { AgentBackend, AppsBackend } from "../backend";
 
 export interface AppFrameProps {
-  backend: Backend;
+  backend: AppsBackend & AgentBackend;
   server: string;
   /** The tool's definition (its `_meta.ui.resourceUri` names the App). */
   tool: Record<string, unknown>;

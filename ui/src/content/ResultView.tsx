@@ -3,7 +3,7 @@
 // text is rendered as text (never HTML); media only from data: URLs.
 import { useState } from "react";
 import { BookOpen, CheckCircle2, Download, Link2 } from "lucide-react";
-import type { Backend } from "../backend";
+import type { ResourcesBackend, WindowBackend } from "../backend";
 import { Badge, Button, Disclosure, useToast } from "../design";
 import { Markdown, looksLikeMarkdown } from "./Markdown";
 
@@ -81,7 +81,10 @@ function BinaryPreview({ data, mime }: { data: string; mime: string }) {
 }
 
 /** A binary resource: its type and size, a preview, and Save as…. */
-function Binary({ backend, uri, mime, data }: { backend?: Backend; uri: string; mime: string; data: string }) {
+/** What a result reaches of the Rust side: resources a link names, and saving a server's bytes. */
+type ResultBackend = ResourcesBackend & WindowBackend;
+
+function Binary({ backend, uri, mime, data }: { backend?: ResultBackend; uri: string; mime: string; data: string }) {
   const toast = useToast();
   const name = uri.split("/").filter(Boolean).pop() || "resource.bin";
   return (
@@ -121,7 +124,7 @@ function BlockAnnotations({ annotations }: { annotations: unknown }) {
 }
 
 /** Contents read from a resource (a link followed in place). */
-function Contents({ backend, contents }: { backend?: Backend; contents: Block[] }) {
+function Contents({ backend, contents }: { backend?: ResultBackend; contents: Block[] }) {
   return (
     <div className="linked-contents">
       {contents.map((c, i) =>
@@ -139,7 +142,7 @@ function Contents({ backend, contents }: { backend?: Backend; contents: Block[] 
   );
 }
 
-function ResourceLink({ block, backend, server }: { block: Block; backend?: Backend; server?: string }) {
+function ResourceLink({ block, backend, server }: { block: Block; backend?: ResultBackend; server?: string }) {
   const [read, setRead] = useState<{ contents?: Block[]; error?: string } | null>(null);
   const uri = String(block.uri ?? "");
   return (
@@ -173,7 +176,7 @@ function ResourceLink({ block, backend, server }: { block: Block; backend?: Back
   );
 }
 
-function BlockView({ block, backend, server }: { block: Block; backend?: Backend; server?: string }) {
+function BlockView({ block, backend, server }: { block: Block; backend?: ResultBackend; server?: string }) {
   return (
     <>
       <BlockBody block={block} backend={backend} server={server} />
@@ -182,7 +185,7 @@ function BlockView({ block, backend, server }: { block: Block; backend?: Backend
   );
 }
 
-function BlockBody({ block, backend, server }: { block: Block; backend?: Backend; server?: string }) {
+function BlockBody({ block, backend, server }: { block: Block; backend?: ResultBackend; server?: string }) {
   const type = String(block.type ?? "");
   switch (type) {
     case "text":
@@ -277,7 +280,7 @@ export function ResultView({
   durationMs: number | null;
   violations: string[];
   /** With these, resource links can be read in place and binaries saved. */
-  backend?: Backend;
+  backend?: ResultBackend;
   server?: string;
   /** The tool has an output schema the structured content was checked against. */
   checked?: boolean;

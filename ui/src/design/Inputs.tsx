@@ -1,7 +1,8 @@
-// The design system's text field, text area, checkbox and select: the
-// platform's own elements (their keyboard, autofill and accessibility)
-// drawn by components.css, so every view's controls look and behave alike.
-import { forwardRef, type InputHTMLAttributes, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
+// The design system's text field, text area and checkbox: the platform's own
+// elements (their keyboard, autofill and accessibility) drawn by
+// components.css, so every view's controls look and behave alike. The
+// select is Select.tsx (the platform's popup does not take the design).
+import { forwardRef, type InputHTMLAttributes, type TextareaHTMLAttributes } from "react";
 
 const join = (base: string, extra?: string) => (extra ? `${base} ${extra}` : base);
 
@@ -16,8 +17,4 @@ export const Textarea = forwardRef<HTMLTextAreaElement, TextareaHTMLAttributes<H
 /** A checkbox (`type` is always checkbox). */
 export const Checkbox = forwardRef<HTMLInputElement, Omit<InputHTMLAttributes<HTMLInputElement>, "type">>(function Checkbox({ className, ...rest }, ref) {
   return <input ref={ref} type="checkbox" className={join("checkbox", className)} {...rest} />;
-});
-
-export const Select = forwardRef<HTMLSelectElement, SelectHTMLAttributes<HTMLSelectElement>>(function Select({ className, ...rest }, ref) {
-  return <select ref={ref} className={join("select", className)} {...rest} />;
 });

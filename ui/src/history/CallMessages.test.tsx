@@ -2,8 +2,7 @@ import { describe, expect, it } from "vitest";
 import { render, screen } from "@testing-library/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import type { CallRow } from "../backendHistory";
-import type { TrafficEntry, TrafficQuery } from "../backend";
-import type { Workbench } from "../shell/workbench";
+import type { TrafficBackend, TrafficEntry, TrafficQuery } from "../backend";
 import { CallMessages, callMessages } from "./CallMessages";
 
 const row = (over: Partial<CallRow> = {}): CallRow => ({
@@ -45,18 +44,16 @@ const entry = (seq: number, time_ms: number, direction: "outgoing" | "incoming")
 
 function shown(r: CallRow, entries: TrafficEntry[]) {
   const asked: TrafficQuery[] = [];
-  const wb = {
-    backend: {
-      trafficPage: (q: TrafficQuery) => {
-        asked.push(q);
-        return Promise.resolve({ total: entries.length, offset: 0, entries, last_seq: 12 });
-      },
+  const backend = {
+    trafficPage: (q: TrafficQuery) => {
+      asked.push(q);
+      return Promise.resolve({ total: entries.length, offset: 0, entries, last_seq: 12 });
     },
-  } as unknown as Workbench;
+  } as unknown as TrafficBackend;
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={client}>
-      <CallMessages row={r} wb={wb} onOpenTraffic={() => {}} />
+      <CallMessages row={r} backend={backend} onOpenTraffic={() => {}} />
     </QueryClientProvider>,
   );
   return asked;

@@ -7,8 +7,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { ArrowDownLeft, ArrowUpRight, Radio } from "lucide-react";
 import type { CallRow } from "../backendHistory";
-import type { TrafficEntry } from "../backend";
-import type { Workbench } from "../shell/workbench";
+import type { TrafficBackend, TrafficEntry } from "../backend";
 import { Button, Skeleton } from "../design";
 import { keys } from "../queries";
 
@@ -37,13 +36,13 @@ function pretty(body: string): string {
   }
 }
 
-export function CallMessages({ row, wb, onOpenTraffic }: { row: CallRow; wb: Workbench; onOpenTraffic: (server: string) => void }) {
+export function CallMessages({ row, backend, onOpenTraffic }: { row: CallRow; backend: TrafficBackend; onOpenTraffic: (server: string) => void }) {
   const range = row.traffic_from != null && row.traffic_to != null && row.traffic_to > row.traffic_from;
   const page = useQuery({
     queryKey: keys.callMessages(row.id),
     enabled: range,
     queryFn: () =>
-      wb.backend.trafficPage({
+      backend.trafficPage({
         server: row.server,
         direction: null,
         text: null,

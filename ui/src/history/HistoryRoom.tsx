@@ -5,7 +5,8 @@
 import { useEffect, useMemo, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { GitCompare, History, RotateCcw, Save } from "lucide-react";
-import type { CallRow } from "../backendHistory";
+import type { ComponentProps } from "react";
+import type { CallRow, HistoryBackend } from "../backendHistory";
 import type { Workbench } from "../shell/workbench";
 import type { RoomId } from "../shell/route";
 import { Badge, Button, Checkbox, EmptyState, Input, Select, Skeleton, type Tone } from "../design";
@@ -36,7 +37,14 @@ export function runAgain(qualified: string, args: unknown) {
   window.dispatchEvent(new CustomEvent("mcpwb:args", { detail: { qualified, args } }));
 }
 
-export function HistoryRoom({ wb, active, open: opened, go }: { wb: Workbench; active: boolean; open?: string; go: (room: RoomId, param?: string) => void }) {
+/** What History reaches of the Rust side: its calls, and what a call's result, App, messages and saving need. */
+type HistoryRoomBackend = HistoryBackend &
+  ComponentProps<typeof ResultView>["backend"] &
+  ComponentProps<typeof AppFrame>["backend"] &
+  ComponentProps<typeof CallMessages>["backend"] &
+  ComponentProps<typeof SaveToSuite>["backend"];
+
+export function HistoryRoom({ wb, backend, active, open: opened, go }: { wb: Workbench; backend: HistoryRoomBackend; active: boolean; open?: string; go: (room: RoomId, param?: string) => void }) {
   const [server, setServer] = useState("");
   const [tool, setTool] = useState("");
   const [origin, setOrigin] = useState("");
@@ -63,7 +71,7 @@ export function HistoryRoom({ wb, active, open: opened, go }: { wb: Workbench; a
   };
   const calls = useQuery({
     queryKey: keys.history(query),
-    queryFn: () => wb.backend.history(query),
+    queryFn: () => backend.history(query),
     refetchInterval: active ? 3000 : false,
   });
   const rows = calls.data ?? [];
@@ -73,7 +81,7 @@ export function HistoryRoom({ wb, active, open: opened, go }: { wb: Workbench; a
   const listed = rows.find((r) => r.id === selected);
   const fetched = useQuery({
     queryKey: keys.historyCall(selected),
-    queryFn: () => wb.backend.historyCall(selected ?? 0),
+    queryFn: () => backend.historyCall(selected ?? 0),
     enabled: selected !== null && !listed,
   });
   const open = listed ?? fetched.data ?? null;
@@ -87,7 +95,7 @@ export function HistoryRoom({ wb, active, open: opened, go }: { wb: Workbench; a
       <div className="history-filters" role="search">
         <label>
           Server
-          <Select value={server} onChange={(e) => setServer(e.target.value)}>
+          <Select value={server} onChange={(v) => setServer(v)}>
             <option value="">All servers</option>
             {servers.map((s) => (
               <option key={s}>{s}</option>
@@ -96,7 +104,7 @@ export function HistoryRoom({ wb, active, open: opened, go }: { wb: Workbench; a
         </label>
         <label>
           Tool
-          <Select value={tool} onChange={(e) => setTool(e.target.value)}>
+          <Select value={tool} onChange={(v) => setTool(v)}>
             <option value="">All tools</option>
             {tools.map((t) => (
               <option key={t}>{t}</option>
@@ -105,7 +113,7 @@ export function HistoryRoom({ wb, active, open: opened, go }: { wb: Workbench; a
         </label>
         <label>
           Origin
-          <Select value={origin} onChange={(e) => setOrigin(e.target.value)}>
+          <Select value={origin} onChange={(v) => setOrigin(v)}>
             <option value="">Anyone</option>
             {ORIGINS.map((o) => (
               <option key={o}>{o}</option>
@@ -114,7 +122,7 @@ export function HistoryRoom({ wb, active, open: opened, go }: { wb: Workbench; a
         </label>
         <label>
           Status
-          <Select value={status} onChange={(e) => setStatus(e.target.value)}>
+          <Select value={status} onChange={(v) => setStatus(v)}>
             <option value="">Any</option>
             {STATUSES.map((s) => (
               <option key={s}>{s}</option>
@@ -177,6 +185,7 @@ export function HistoryRoom({ wb, active, open: opened, go }: { wb: Workbench; a
                 setSaving({ server: r.server, tool: r.tool, definition: definition(r)?.tool, arguments: r.arguments, result: r.result, durationMs: r.duration_ms ?? 0, historyId: r.id })
               }
               wb={wb}
+              backend={backend}
               onOpenTraffic={(server) => go("traffic", server)}
             />
           ) : pair[0] && pair[1] ? (
@@ -188,7 +197,7 @@ export function HistoryRoom({ wb, active, open: opened, go }: { wb: Workbench; a
           )}
         </div>
       </div>
-      <SaveToSuite backend={wb.backend} call={saving} onClose={() => setSaving(null)} />
+      <SaveToSuite backend={backend} call={saving} onClose={() => setSaving(null)} />
     </div>
   );
 }
@@ -196,6 +205,7 @@ export function HistoryRoom({ wb, active, open: opened, go }: { wb: Workbench; a
 function CallDetail({
   row,
   wb,
+  backend,
   onRunAgain,
   canRunAgain,
   onSave,
@@ -203,6 +213,7 @@ function CallDetail({
 }: {
   row: CallRow;
   wb: Workbench;
+  backend: HistoryRoomBackend;
   onRunAgain: (r: CallRow) => void;
   canRunAgain: boolean;
   onSave: (r: CallRow) => void;
@@ -247,12 +258,12 @@ function CallDetail({
           <h3>Result</h3>
           {(() => {
             const definition = toolDefinition(wb.tools.data, row.server, row.tool);
-            return definition && appUri(definition) ? <AppFrame key={row.id} backend={wb.backend} server={row.server} tool={definition} args={row.arguments ?? {}} result={row.result} /> : null;
+            return definition && appUri(definition) ? <AppFrame key={row.id} backend={backend} server={row.server} tool={definition} args={row.arguments ?? {}} result={row.result} /> : null;
           })()}
-          <ResultView backend={wb.backend} server={row.server} result={row.result as Record<string, unknown>} durationMs={row.duration_ms} violations={row.schema_violations} checked={row.schema_violations.length > 0} />
+          <ResultView backend={backend} server={row.server} result={row.result as Record<string, unknown>} durationMs={row.duration_ms} violations={row.schema_violations} checked={row.schema_violations.length > 0} />
         </>
       )}
-      <CallMessages row={row} wb={wb} onOpenTraffic={onOpenTraffic} />
+      <CallMessages row={row} backend={backend} onOpenTraffic={onOpenTraffic} />
     </article>
   );
 }

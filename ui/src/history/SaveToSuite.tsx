@@ -95,7 +95,7 @@ export function SaveToSuite({ backend, call, onClose }: { backend: HistoryBacken
     >
       <div className="save-suite">
         <Field label="Suite">
-          <Select value={target} onChange={(e) => setTarget(e.target.value)}>
+          <Select value={target} onChange={(v) => setTarget(v)}>
             {usable.map((s) => (
               <option key={s.path} value={s.path}>
                 {s.name} ({s.scope}, {s.cases.length} cases)

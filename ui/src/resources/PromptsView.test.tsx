@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import type { Backend, PromptRow } from "../backend";
 import { PromptsView } from "./PromptsView";
+import { pick } from "../test/select";
 
 const rows: PromptRow[] = [
   { server: "demo", stale: false, prompt: { name: "greet", title: "Greet someone", arguments: [{ name: "name" }] } },
@@ -35,7 +36,7 @@ describe("prompts", () => {
     const two: PromptRow[] = [...rows, { server: "other", stale: false, prompt: { name: "summarise", title: "Summarise" } }];
     render(<PromptsView backend={{} as Backend} rows={two} />);
     expect(screen.getByText("Summarise")).toBeTruthy();
-    fireEvent.change(screen.getByLabelText("Server"), { target: { value: "demo" } });
+    pick(screen.getByLabelText("Server"), "demo");
     expect(screen.queryByText("Summarise")).toBeNull();
     expect(screen.getByText("Greet someone")).toBeTruthy();
   });

@@ -1,11 +1,12 @@
 // Prompts of every server: fill the arguments (with the server's
 // completions as suggestions), get the messages and render them.
 import { useState } from "react";
-import type { Backend, PromptRow } from "../backend";
+import type { PromptRow } from "../backend";
 import { Completing } from "../components/Completing";
 import { PickList, ServerFilter } from "../components/PickList";
 import { Markdown } from "../content/Markdown";
 import { Button, Input } from "../design";
+import type { ResourcesBackend } from "../backend";
 
 type Arg = { name: string; description?: string; required?: boolean };
 type Message = { role?: string; content?: Record<string, unknown> };
@@ -18,7 +19,7 @@ function ArgField({
   others,
   onChange,
 }: {
-  backend: Backend;
+  backend: ResourcesBackend;
   row: PromptRow;
   arg: Arg;
   value: string;
@@ -46,7 +47,7 @@ function ArgField({
   );
 }
 
-function Detail({ backend, row }: { backend: Backend; row: PromptRow }) {
+function Detail({ backend, row }: { backend: ResourcesBackend; row: PromptRow }) {
   const p = row.prompt as { name?: string; title?: string; description?: string; arguments?: Arg[] };
   const args = p.arguments ?? [];
   const [values, setValues] = useState<Record<string, string>>({});
@@ -101,7 +102,7 @@ function Detail({ backend, row }: { backend: Backend; row: PromptRow }) {
   );
 }
 
-export function PromptsView({ backend, rows }: { backend: Backend; rows: PromptRow[] }) {
+export function PromptsView({ backend, rows }: { backend: ResourcesBackend; rows: PromptRow[] }) {
   // The open prompt by server and name (an index would move when lists change).
   const [openKey, setOpenKey] = useState<string | null>(null);
   const [query, setQuery] = useState("");

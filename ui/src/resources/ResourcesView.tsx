@@ -2,10 +2,11 @@
 // read with a preview (text, image, binary size), subscribe for updates.
 import { Completing } from "../components/Completing";
 import { useState } from "react";
-import type { Backend, ResourceRow } from "../backend";
+import type { ResourceRow } from "../backend";
 import { PickList, ServerFilter } from "../components/PickList";
 import { Markdown } from "../content/Markdown";
 import { Button, Input } from "../design";
+import type { ResourcesBackend } from "../backend";
 
 type Content = { uri?: string; mimeType?: string; text?: string; blob?: string };
 
@@ -62,7 +63,7 @@ function Detail({
   subscribed,
   onSubscribed,
 }: {
-  backend: Backend;
+  backend: ResourcesBackend;
   row: ResourceRow;
   /** Subscriptions live with the view, not the open resource: kept as you pick others. */
   subscribed: boolean;
@@ -147,7 +148,7 @@ const keyOf = (row: ResourceRow) => {
   return `${row.server} ${String(r.uri ?? r.uriTemplate ?? "")}`;
 };
 
-export function ResourcesView({ backend, rows, updated }: { backend: Backend; rows: ResourceRow[]; updated: string[] }) {
+export function ResourcesView({ backend, rows, updated }: { backend: ResourcesBackend; rows: ResourceRow[]; updated: string[] }) {
   // The open resource by its server and URI (an index would move when lists change).
   const [openKey, setOpenKey] = useState<string | null>(null);
   const [subscriptions, setSubscriptions] = useState<Set<string>>(new Set());

@@ -235,7 +235,7 @@ export function SchemaField({ schema: raw, root, value, onChange, label, require
           <Select
             aria-label={`${label}: kind`}
             value={chosen}
-            onChange={(e) => onChange(initialValue(variants[Number(e.target.value)] ?? {}, root, true))}
+            onChange={(v) => onChange(initialValue(variants[Number(v)] ?? {}, root, true))}
           >
             {variants.map((v, i) => (
               <option key={i} value={i}>
@@ -253,7 +253,7 @@ export function SchemaField({ schema: raw, root, value, onChange, label, require
       return (
         <div className="field" data-path={path}>
           <Label text={title} required={mark} htmlFor={id} />
-          <Select id={id} value={index} onChange={(e) => onChange(Number(e.target.value) < 0 ? undefined : options[Number(e.target.value)]?.value)}>
+          <Select id={id} value={index} onChange={(v) => onChange(Number(v) < 0 ? undefined : options[Number(v)]?.value)}>
             {!required || index < 0 ? <option value={-1}>—</option> : null}
             {options.map((o, i) => (
               <option key={i} value={i}>

@@ -1,9 +1,10 @@
 // Import servers from the other MCP clients' configs found on this machine.
 import { useEffect, useState } from "react";
-import type { Backend, FoundConfig } from "../backend";
+import type { FoundConfig } from "../backend";
 import { Button, Checkbox } from "../design";
+import type { ConfigBackend } from "../backend";
 
-export function ImportView({ backend, ours, onDone }: { backend: Backend; ours: string[]; onDone: () => void }) {
+export function ImportView({ backend, ours, onDone }: { backend: ConfigBackend; ours: string[]; onDone: () => void }) {
   const [found, setFound] = useState<FoundConfig[] | null>(null);
   const [picked, setPicked] = useState<Record<string, string[]>>({});
   const [replace, setReplace] = useState(false);

@@ -2,11 +2,12 @@
 // keychain, and the servers that use them restart.
 import { useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import type { Backend, NeededInput } from "../backend";
+import type { NeededInput } from "../backend";
 import { keys } from "../queries";
 import { Button, Input } from "../design";
+import type { ServersBackend } from "../backend";
 
-function Ask({ backend, need, onDone }: { backend: Backend; need: NeededInput; onDone: () => void }) {
+function Ask({ backend, need, onDone }: { backend: ServersBackend; need: NeededInput; onDone: () => void }) {
   const [value, setValue] = useState("");
   const [error, setError] = useState<string | null>(null);
   return (
@@ -31,7 +32,7 @@ function Ask({ backend, need, onDone }: { backend: Backend; need: NeededInput; o
   );
 }
 
-export function InputsBanner({ backend }: { backend: Backend }) {
+export function InputsBanner({ backend }: { backend: ServersBackend }) {
   const client = useQueryClient();
   const needed = useQuery({ queryKey: keys.inputs(), queryFn: () => backend.neededInputs() });
   if (!needed.data?.length) return null;

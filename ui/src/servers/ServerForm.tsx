@@ -2,9 +2,10 @@
 // or remote (url, headers, transport). Validated as you type; "Try it"
 // connects without saving; Save writes only this entry's keys.
 import { useState } from "react";
-import type { Backend, Scope, TrialReport } from "../backend";
+import type { Scope, TrialReport } from "../backend";
 import { emptyForm, formToFields, validate, type EntryForm, type Row } from "./entryForm";
 import { Button, Checkbox, Input, Select } from "../design";
+import type { ConfigBackend } from "../backend";
 
 function Rows({ label, rows, onChange, error }: { label: string; rows: Row[]; onChange: (r: Row[]) => void; error?: string }) {
   return (
@@ -55,7 +56,7 @@ export function ServerForm({
   hasProject = false,
   defaultScope = "user",
 }: {
-  backend: Backend;
+  backend: ConfigBackend;
   /** Present when editing. */
   initial?: EntryForm;
   /** A new server's starting values (duplicating one). */
@@ -131,7 +132,7 @@ export function ServerForm({
       {hasProject && !editing && (
         <label className="field">
           <span className="field-label">Save to</span>
-          <Select aria-label="Save to" value={scope} onChange={(e) => setScope(e.target.value as Scope)}>
+          <Select aria-label="Save to" value={scope} onChange={(v) => setScope(v as Scope)}>
             <option value="user">Your user file (every project)</option>
             <option value="project">This project's .mcp.json</option>
           </Select>
@@ -139,7 +140,7 @@ export function ServerForm({
       )}
       <label className="field">
         <span className="field-label">Kind</span>
-        <Select aria-label="Kind" value={form.transport} onChange={(e) => set({ transport: e.target.value as EntryForm["transport"] })}>
+        <Select aria-label="Kind" value={form.transport} onChange={(v) => set({ transport: v as EntryForm["transport"] })}>
           <option value="stdio">Local: a command (stdio)</option>
           <option value="http">Remote: Streamable HTTP</option>
           <option value="sse">Remote: legacy SSE</option>
@@ -178,7 +179,7 @@ export function ServerForm({
       <Text label="Description" value={form.description} onChange={(description) => set({ description })} />
       <label className="field">
         <span className="field-label">Protocol</span>
-        <Select aria-label="Protocol" value={form.protocol} onChange={(e) => set({ protocol: e.target.value as EntryForm["protocol"] })}>
+        <Select aria-label="Protocol" value={form.protocol} onChange={(v) => set({ protocol: v as EntryForm["protocol"] })}>
           <option value="auto">automatic (2026-07-28, else 2025-11-25)</option>
           <option value="2025-11-25">2025-11-25 only (initialize)</option>
           <option value="2026-07-28">2026-07-28 only (server/discover)</option>

@@ -4,7 +4,7 @@
 import { useEffect, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { Copy, Pencil, Play, Power, RotateCw, Square, Trash2 } from "lucide-react";
-import type { Backend, TrafficEntry } from "../backend";
+import type { TrafficEntry } from "../backend";
 import type { ServerStatus_Serialize as ServerStatus, ServerSummary } from "../bindings";
 import { StateBadge, StateDetail } from "../components/StateBadge";
 import { Button, Disclosure, Select, Textarea, useToast } from "../design";
@@ -18,10 +18,11 @@ import { DoctorSection, SurfaceChangeSection } from "./DoctorView";
 import { TasksSection } from "./TasksSection";
 import type { SurfaceChange } from "../backendDoctor";
 import { keys } from "../queries";
+import type { AuthBackend, ConfigBackend, DoctorBackend, ServersBackend, TasksBackend, TrafficBackend, WindowBackend } from "../backend";
 
 const LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 
-function Roots({ backend, server }: { backend: Backend; server: string }) {
+function Roots({ backend, server }: { backend: ServersBackend; server: string }) {
   const [text, setText] = useState("");
   const [saved, setSaved] = useState<string | null>(null);
   useEffect(() => {
@@ -69,7 +70,7 @@ export function ServerPanel({
 }: {
   /** What changed in its surface when it last came back. */
   change?: SurfaceChange;
-  backend: Backend;
+  backend: ConfigBackend & ServersBackend & TrafficBackend & AuthBackend & WindowBackend & DoctorBackend & TasksBackend;
   summary: ServerSummary;
   /** A project folder is open (entries come from two files). */
   hasProject?: boolean;
@@ -249,7 +250,7 @@ export function ServerPanel({
           </Disclosure>
           <label className="field">
             <span className="field-label">Logging level</span>
-            <Select aria-label="Logging level" defaultValue="" onChange={(e) => e.target.value && act("Set level", backend.setLogLevel(name, e.target.value))}>
+            <Select aria-label="Logging level" defaultValue="" onChange={(v) => v && act("Set level", backend.setLogLevel(name, v))}>
               <option value="">(server default)</option>
               {LEVELS.map((l) => (
                 <option key={l} value={l}>
@@ -299,7 +300,7 @@ export function ServerPanel({
 }
 
 /** Each change of the server's state, so a crash leaves a trace once it is back. */
-function Life({ backend, name, status }: { backend: Backend; name: string; status?: ServerStatus }) {
+function Life({ backend, name, status }: { backend: ServersBackend; name: string; status?: ServerStatus }) {
   // Asked again whenever the state changes.
   const life = useQuery({ queryKey: keys.serverLife(name, status?.state, status && "attempt" in status ? status.attempt : 0), queryFn: () => backend.serverLife(name) });
   const events = [...(life.data ?? [])].reverse();

@@ -1,11 +1,12 @@
 // The room of one server: its panel, or a note when it left mcp.json.
+import type { ComponentProps } from "react";
 import { ServerOff } from "lucide-react";
 import { EmptyState } from "../design";
 import type { RoomId } from "../shell/route";
 import { useTraffic, type Workbench } from "../shell/workbench";
 import { ServerPanel } from "./ServerPanel";
 
-export function ServerRoom({ wb, name, go }: { wb: Workbench; name: string; go: (room: RoomId, param?: string) => void }) {
+export function ServerRoom({ wb, backend, name, go }: { wb: Workbench; backend: ComponentProps<typeof ServerPanel>["backend"]; name: string; go: (room: RoomId, param?: string) => void }) {
   const summary = wb.servers.data?.servers.find((s) => s.name === name);
   const traffic = useTraffic();
   if (!summary) {
@@ -14,7 +15,7 @@ export function ServerRoom({ wb, name, go }: { wb: Workbench; name: string; go: 
   return (
     <div className="room-scroll">
       <ServerPanel
-        backend={wb.backend}
+        backend={backend}
         summary={summary}
         status={wb.statuses.find((s) => s.name === name)}
         counts={wb.counts(name)}

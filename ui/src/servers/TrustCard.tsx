@@ -7,12 +7,13 @@
 import { useQuery } from "@tanstack/react-query";
 import { ShieldAlert, ShieldCheck } from "lucide-react";
 import { useState } from "react";
-import type { Backend, TrustRequest } from "../backend";
+import type { TrustRequest } from "../backend";
 import { Button, Skeleton, useToast } from "../design";
 import "./trust.css";
 import { keys } from "../queries";
+import type { ServersBackend } from "../backend";
 
-export function TrustCard({ backend, name }: { backend: Backend; name: string }) {
+export function TrustCard({ backend, name }: { backend: ServersBackend; name: string }) {
   const toast = useToast();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);

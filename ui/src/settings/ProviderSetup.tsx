@@ -114,7 +114,7 @@ export function ProviderSetup({ backend, existing, onSaved }: { backend: AgentBa
       )}
       <h3>{existing ? `Provider ${existing.config.id}` : "Add a provider"}</h3>
       <Field label="API">
-        <Select value={kind} disabled={!!existing} onChange={(e) => setKind(e.target.value as ProviderKind)}>
+        <Select value={kind} disabled={!!existing} onChange={(v) => setKind(v as ProviderKind)}>
           {KINDS.map((k) => (
             <option key={k.kind} value={k.kind}>
               {k.label}
@@ -151,7 +151,7 @@ export function ProviderSetup({ backend, existing, onSaved }: { backend: AgentBa
       )}
       <Field label="Model for new chats">
         {models.length > 0 ? (
-          <Select value={model} onChange={(e) => setModel(e.target.value)}>
+          <Select value={model} onChange={(v) => setModel(v)}>
             {models.map((m) => (
               <option key={m} value={m}>
                 {m}

@@ -5,10 +5,11 @@
 import { useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { KeyRound, Star, Trash2 } from "lucide-react";
-import type { AgentSettingsChange } from "../backendAgent";
+import type { AgentBackend, AgentSettingsChange } from "../backendAgent";
 import type { ToolPolicy } from "../bindings";
 import { Badge, Button, Disclosure, Field, Input, Segmented, setThemeChoice, Skeleton, Switch, themeChoice, type ThemeChoice, useToast } from "../design";
 import type { Workbench } from "../shell/workbench";
+import type { HistoryBackend } from "../backendHistory";
 import { ProviderSetup } from "./ProviderSetup";
 import { afterAgentSettings, keys } from "../queries";
 
@@ -22,8 +23,10 @@ const none: AgentSettingsChange = {
   auto_sampling: null,
 };
 
-export function SettingsRoom({ wb }: { wb: Workbench }) {
-  const { backend } = wb;
+/** Settings reaches the agent's settings and providers, and the history's cap. */
+type SettingsBackend = AgentBackend & HistoryBackend;
+
+export function SettingsRoom({ wb, backend }: { wb: Workbench; backend: SettingsBackend }) {
   const queryClient = useQueryClient();
   const toast = useToast();
   const providers = useQuery({ queryKey: keys.providers(), queryFn: () => backend.listProviders() });
@@ -176,7 +179,7 @@ export function SettingsRoom({ wb }: { wb: Workbench }) {
           )}
         </section>
       )}
-      <HistorySection wb={wb} />
+      <HistorySection backend={backend} />
       <section aria-labelledby="appearance-heading">
         <h2 id="appearance-heading">Appearance</h2>
         <Segmented<ThemeChoice>
@@ -198,10 +201,10 @@ export function SettingsRoom({ wb }: { wb: Workbench }) {
 }
 
 /** How much of the call history is kept (every caller's calls; saved ones always). */
-function HistorySection({ wb }: { wb: Workbench }) {
+function HistorySection({ backend }: { backend: HistoryBackend }) {
   const toast = useToast();
   const queryClient = useQueryClient();
-  const usage = useQuery({ queryKey: keys.historyUsage(), queryFn: () => wb.backend.historyUsage() });
+  const usage = useQuery({ queryKey: keys.historyUsage(), queryFn: () => backend.historyUsage() });
   const u = usage.data;
   return (
     <section aria-labelledby="history-heading">
@@ -221,7 +224,7 @@ function HistorySection({ wb }: { wb: Workbench }) {
               onBlur={(e) => {
                 const mib = Number(e.target.value);
                 if (!Number.isInteger(mib) || mib < 1 || mib === u.settings.max_mib) return;
-                wb.backend.setHistoryCap(mib).then(
+                backend.setHistoryCap(mib).then(
                   () => {
                     void queryClient.invalidateQueries({ queryKey: keys.historyUsage() });
                     void queryClient.invalidateQueries({ queryKey: keys.history() });

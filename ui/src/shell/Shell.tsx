@@ -5,6 +5,7 @@ import { Suspense, useMemo, useState } from "react";
 import { Moon, Search, Settings, Sun } from "lucide-react";
 import { IconButton, Pane, PaneHandle, Panes, Skeleton, setThemeChoice, useTheme } from "../design";
 import { AskDialog } from "../asks/AskDialog";
+import type { Backend } from "../backend";
 import { CommandPalette, type Command } from "../components/CommandPalette";
 import { ROOMS, room } from "./rooms";
 import { useRoute, type RoomId } from "./route";
@@ -35,7 +36,7 @@ function RoomBar({ active, go }: { active: RoomId; go: (room: RoomId) => void })
   );
 }
 
-export function Shell() {
+export function Shell({ backend }: { backend: Backend }) {
   const wb = useWorkbench();
   const [route, go] = useRoute();
   const theme = useTheme();
@@ -93,7 +94,7 @@ export function Shell() {
       <div className="app-body">
         <Panes id="shell">
           <Pane id="sidebar" defaultSize={270} minSize={190} maxSize="45" collapsible className="sidebar-pane">
-            <Sidebar wb={wb} route={route} go={go} />
+            <Sidebar wb={wb} backend={backend} route={route} go={go} />
           </Pane>
           <PaneHandle label="Resize the servers pane" />
           <Pane id="room" minSize={360} className="room-pane">
@@ -101,13 +102,13 @@ export function Shell() {
               {ROOMS.filter((r) => r.nav && visited.has(r.id)).map((r) => (
                 <div key={r.id} className="room" hidden={route.room !== r.id}>
                   <Suspense fallback={<Skeleton lines={6} label={`Opening ${r.label}`} />}>
-                    {r.render({ wb, active: route.room === r.id, param: route.room === r.id ? route.param : undefined, go })}
+                    {r.render({ wb, backend, active: route.room === r.id, param: route.room === r.id ? route.param : undefined, go })}
                   </Suspense>
                 </div>
               ))}
               {!current.nav && (
                 <div className="room">
-                  <Suspense fallback={<Skeleton lines={6} label={`Opening ${current.label}`} />}>{current.render({ wb, active: true, param: route.param, go })}</Suspense>
+                  <Suspense fallback={<Skeleton lines={6} label={`Opening ${current.label}`} />}>{current.render({ wb, backend, active: true, param: route.param, go })}</Suspense>
                 </div>
               )}
             </main>
@@ -115,7 +116,7 @@ export function Shell() {
         </Panes>
       </div>
       <CommandPalette commands={commands} />
-      <AskDialog backend={wb.backend} />
+      <AskDialog backend={backend} />
     </div>
   );
 }

@@ -8,8 +8,9 @@ import { ServerList } from "../components/ServerList";
 import { InputsBanner } from "../servers/InputsBanner";
 import type { Route, RoomId } from "./route";
 import type { Workbench } from "./workbench";
+import type { ConfigBackend, ServersBackend } from "../backend";
 
-export function Sidebar({ wb, route, go }: { wb: Workbench; route: Route; go: (room: RoomId, param?: string) => void }) {
+export function Sidebar({ wb, backend, route, go }: { wb: Workbench; backend: ConfigBackend & ServersBackend; route: Route; go: (room: RoomId, param?: string) => void }) {
   const { servers } = wb;
   return (
     <aside className="sidebar" aria-label="Servers">
@@ -32,7 +33,7 @@ export function Sidebar({ wb, route, go }: { wb: Workbench; route: Route; go: (r
       </div>
       {/* data-settled: the list (or what stands for it) is on screen; the start report waits for it. */}
       <div className="sidebar-scroll" data-settled={servers.isPending ? undefined : "true"}>
-        <InputsBanner backend={wb.backend} />
+        <InputsBanner backend={backend} />
         {wb.configNotice && (
           <div role="status" className="callout notice">
             <p>{wb.configNotice}</p>
@@ -50,7 +51,7 @@ export function Sidebar({ wb, route, go }: { wb: Workbench; route: Route; go: (r
         {servers.isPending && <Skeleton lines={4} label="Reading mcp.json" />}
         {servers.isError && <ErrorBanner error={servers.error} onRetry={() => void servers.refetch()} />}
         {servers.data && servers.data.servers.length === 0 && servers.data.problems.length === 0 && (
-          <FirstStart backend={wb.backend} configPath={servers.data.config_path} exists={servers.data.exists} go={go} />
+          <FirstStart backend={backend} configPath={servers.data.config_path} exists={servers.data.exists} go={go} />
         )}
         {servers.data && (
           <ServerList

@@ -8,6 +8,7 @@ import type { ReactNode } from "react";
 import { Cable, FileCog, FileText, FlaskConical, History, Import, MessageSquare, MessagesSquare, Plus, Server, Settings, Radio, Wrench } from "lucide-react";
 import type { LucideIcon } from "lucide-react";
 import type { RoomId } from "./route";
+import type { Backend } from "../backend";
 import type { Workbench } from "./workbench";
 import { ToolsRoom } from "../tools/ToolsRoom";
 import { ServerRoom } from "../servers/ServerRoom";
@@ -29,6 +30,8 @@ const SettingsRoom = lazy(() => import("../settings/SettingsRoom").then((m) => (
 
 export interface RoomProps {
   wb: Workbench;
+  /** The whole door to the Rust side: each room is handed its own areas of it. */
+  backend: Backend;
   /** Whether the room is the one shown (kept-alive rooms pause when not). */
   active: boolean;
   param?: string;
@@ -54,7 +57,7 @@ export const ROOMS: Room[] = [
     label: "Chat",
     icon: MessagesSquare,
     nav: true,
-    render: ({ wb, active, param, go }) => <ChatRoom wb={wb} active={active} chatId={param} go={go} />,
+    render: ({ wb, backend, active, param, go }) => <ChatRoom wb={wb} backend={backend} active={active} chatId={param} go={go} />,
   },
   {
     id: "tools",
@@ -62,7 +65,7 @@ export const ROOMS: Room[] = [
     icon: Wrench,
     nav: true,
     count: (wb) => wb.tools.data?.length,
-    render: ({ wb, param, go }) => <ToolsRoom wb={wb} open={param} go={go} />,
+    render: ({ wb, backend, param, go }) => <ToolsRoom wb={wb} backend={backend} open={param} go={go} />,
   },
   {
     id: "resources",
@@ -70,7 +73,7 @@ export const ROOMS: Room[] = [
     icon: FileText,
     nav: true,
     count: (wb) => wb.resources.data?.length,
-    render: ({ wb }) => <ResourcesView backend={wb.backend} rows={wb.resources.data ?? []} updated={wb.updated} />,
+    render: ({ wb, backend }) => <ResourcesView backend={backend} rows={wb.resources.data ?? []} updated={wb.updated} />,
   },
   {
     id: "prompts",
@@ -78,7 +81,7 @@ export const ROOMS: Room[] = [
     icon: MessageSquare,
     nav: true,
     count: (wb) => wb.prompts.data?.length,
-    render: ({ wb }) => <PromptsView backend={wb.backend} rows={wb.prompts.data ?? []} />,
+    render: ({ wb, backend }) => <PromptsView backend={backend} rows={wb.prompts.data ?? []} />,
   },
   {
     id: "traffic",
@@ -86,38 +89,38 @@ export const ROOMS: Room[] = [
     icon: Radio,
     nav: true,
     count: (_, traffic) => traffic.total,
-    render: ({ wb, active, param }) => <TrafficRoom wb={wb} active={active} focusServer={param} />,
+    render: ({ wb, backend, active, param }) => <TrafficRoom wb={wb} backend={backend} active={active} focusServer={param} />,
   },
   {
     id: "history",
     label: "History",
     icon: History,
     nav: true,
-    render: ({ wb, active, param, go }) => <HistoryRoom wb={wb} active={active} open={param} go={go} />,
+    render: ({ wb, backend, active, param, go }) => <HistoryRoom wb={wb} backend={backend} active={active} open={param} go={go} />,
   },
   {
     id: "suites",
     label: "Suites",
     icon: FlaskConical,
     nav: true,
-    render: ({ wb, go }) => <SuitesRoom wb={wb} go={go} />,
+    render: ({ backend, go }) => <SuitesRoom backend={backend} go={go} />,
   },
   {
     id: "server",
     label: "Server",
     icon: Server,
     nav: false,
-    render: ({ wb, param, go }) => (param ? <ServerRoom key={param} wb={wb} name={param} go={go} /> : null),
+    render: ({ wb, backend, param, go }) => (param ? <ServerRoom key={param} wb={wb} backend={backend} name={param} go={go} /> : null),
   },
   {
     id: "add",
     label: "Add server",
     icon: Plus,
     nav: false,
-    render: ({ wb, go }) => (
+    render: ({ wb, backend, go }) => (
       <div className="room-scroll">
         <ServerForm
-          backend={wb.backend}
+          backend={backend}
           existingNames={serverNames(wb)}
           hasProject={hasProject(wb)}
           onDone={(name) => (name ? go("server", name) : go("tools"))}
@@ -130,16 +133,16 @@ export const ROOMS: Room[] = [
     label: "Edit mcp.json",
     icon: FileCog,
     nav: false,
-    render: ({ wb, go }) => <RawEditor backend={wb.backend} onClose={() => go("tools")} diskVersion={wb.diskVersion} hasProject={hasProject(wb)} />,
+    render: ({ wb, backend, go }) => <RawEditor backend={backend} onClose={() => go("tools")} diskVersion={wb.diskVersion} hasProject={hasProject(wb)} />,
   },
   {
     id: "import",
     label: "Import from other clients",
     icon: Import,
     nav: false,
-    render: ({ wb, go }) => (
+    render: ({ wb, backend, go }) => (
       <div className="room-scroll">
-        <ImportView backend={wb.backend} ours={serverNames(wb)} onDone={() => go("tools")} />
+        <ImportView backend={backend} ours={serverNames(wb)} onDone={() => go("tools")} />
       </div>
     ),
   },
@@ -148,14 +151,14 @@ export const ROOMS: Room[] = [
     label: "Bridge",
     icon: Cable,
     nav: false,
-    render: ({ wb }) => <BridgeRoom backend={wb.backend} />,
+    render: ({ backend }) => <BridgeRoom backend={backend} />,
   },
   {
     id: "settings",
     label: "Settings",
     icon: Settings,
     nav: false,
-    render: ({ wb }) => <SettingsRoom wb={wb} />,
+    render: ({ wb, backend }) => <SettingsRoom wb={wb} backend={backend} />,
   },
 ];
 

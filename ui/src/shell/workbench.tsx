@@ -18,8 +18,12 @@ export interface LogLine {
   at: number;
 }
 
+/**
+ * What every room may read. The door to the Rust side is not in it: each
+ * room is handed only its areas of it (rooms.tsx), so a room cannot reach
+ * commands it has no business with.
+ */
 export interface Workbench {
-  backend: Backend;
   servers: UseQueryResult<ServerList>;
   statuses: ServerStatus[];
   tools: UseQueryResult<ToolRow[]>;
@@ -169,7 +173,6 @@ export function WorkbenchProvider({ backend, children }: { backend: Backend; chi
   const value = useMemo<Workbench>(() => {
     const count = <T extends { server: string }>(list: T[] | undefined, name: string) => (list ?? []).filter((x) => x.server === name).length;
     return {
-      backend,
       servers,
       statuses: statuses.data ?? [],
       tools,
@@ -191,7 +194,7 @@ export function WorkbenchProvider({ backend, children }: { backend: Backend; chi
       doctor: (name) => doctor.data?.find((d) => d.server === name),
       surfaceChanges,
     };
-  }, [backend, servers, statuses.data, tools, resources, prompts, logs, updated, configError, configNotice, diskVersion, doctor.data, surfaceChanges]);
+  }, [servers, statuses.data, tools, resources, prompts, logs, updated, configError, configNotice, diskVersion, doctor.data, surfaceChanges]);
   return (
     <Ctx.Provider value={value}>
       <TrafficCtx.Provider value={traffic}>{children}</TrafficCtx.Provider>

@@ -5,8 +5,7 @@
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { FlaskConical, History, Play } from "lucide-react";
-import type { CaseResult, SuiteInfo, SuiteReport } from "../backendHistory";
-import type { Workbench } from "../shell/workbench";
+import type { CaseResult, HistoryBackend, SuiteInfo, SuiteReport } from "../backendHistory";
 import type { RoomId } from "../shell/route";
 import { Badge, Button, EmptyState, Skeleton, useToast, type Tone } from "../design";
 import "./suites.css";
@@ -41,16 +40,16 @@ function Outcome({ result }: { result: CaseResult }) {
   );
 }
 
-export function SuitesRoom({ wb, go }: { wb: Workbench; go: (room: RoomId, param?: string) => void }) {
+export function SuitesRoom({ backend, go }: { backend: HistoryBackend; go: (room: RoomId, param?: string) => void }) {
   const toast = useToast();
-  const suites = useQuery({ queryKey: keys.suites(), queryFn: () => wb.backend.suites() });
+  const suites = useQuery({ queryKey: keys.suites(), queryFn: () => backend.suites() });
   const [results, setResults] = useState<Record<string, Record<string, CaseResult>>>({});
   const [running, setRunning] = useState<string | null>(null);
 
   const run = async (suite: SuiteInfo, only: string | null) => {
     setRunning(only ? `${suite.path}#${only}` : suite.path);
     try {
-      const report: SuiteReport = await wb.backend.runSuite(suite.path, only);
+      const report: SuiteReport = await backend.runSuite(suite.path, only);
       const got: Record<string, CaseResult> = {};
       for (const c of report.suites.flatMap((s) => s.cases)) {
         if (!(only && c.outcome === "skipped" && c.name !== only)) got[c.name] = c;

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from "react";
 import { AppWindow, Braces, Play, RotateCcw, Save, Square, Terminal } from "lucide-react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { ToolPolicy } from "../bindings";
-import { BackendError, type Backend, type CallProgress, type ServerStatus, type ToolCallResult, type ToolRow } from "../backend";
+import { BackendError, type CallProgress, type ServerStatus, type ToolCallResult, type ToolRow } from "../backend";
 import { Badge, Button, Disclosure, Segmented, Switch, Textarea, useToast } from "../design";
 import { sameResult, useRerunOnReload, useRerunSetting } from "./rerun";
 import { annotationList } from "./annotations";
@@ -20,6 +20,8 @@ import { TaskStrip } from "./TaskStrip";
 import type { TaskState } from "../backendTasks";
 import { SaveToSuite, type Saving } from "../history/SaveToSuite";
 import { afterCall, keys } from "../queries";
+import type { ComponentProps } from "react";
+import type { AgentBackend, AppsBackend, DoctorBackend, HistoryBackend, ServersBackend, ToolsBackend, WindowBackend } from "../backend";
 
 type Run = { args: Json | undefined; outcome?: ToolCallResult; error?: string; at: number; afterReload?: "same" | "changed" | "first" };
 
@@ -55,7 +57,7 @@ export function ToolPanel({
   onStartChat,
 }: {
   onStartChat?: (text: string) => void;
-  backend: Backend;
+  backend: AgentBackend & AppsBackend & DoctorBackend & HistoryBackend & ServersBackend & ToolsBackend & WindowBackend & ComponentProps<typeof ResultView>["backend"];
   row: ToolRow;
   available?: boolean;
   /** Move focus here once opened (from the palette, History, Enter in the search). */

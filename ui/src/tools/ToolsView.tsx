@@ -6,11 +6,12 @@
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { ChevronRight, Wrench } from "lucide-react";
-import type { Backend, ToolRow } from "../backend";
+import type { ToolRow } from "../backend";
 import type { ServerStatus_Serialize as ServerStatus } from "../bindings";
 import { EmptyState, Input, Pane, PaneHandle, Panes, Segmented, Select, Skeleton } from "../design";
 import { AnnotationIcons } from "./annotations";
 import { ToolPanel } from "./ToolPanel";
+import type { ComponentProps } from "react";
 
 const ROW_HEIGHT = 52;
 const HEADER_HEIGHT = 30;
@@ -45,7 +46,7 @@ export function ToolsView({
   onStartChat?: (text: string) => void;
   /** What changed in each server's surface when it last came back (new and changed tools are marked). */
   changes?: Record<string, { added_tools: string[]; changed_tools: string[] }>;
-  backend: Backend;
+  backend: ComponentProps<typeof ToolPanel>["backend"];
   tools: ToolRow[];
   /** The qualified name of the open tool (the palette can open one). */
   selected: string | null;
@@ -145,7 +146,7 @@ export function ToolsView({
               }}
             />
             <div className="list-filters">
-              <Select aria-label="Server" value={server} onChange={(e) => setServer(e.target.value)}>
+              <Select aria-label="Server" value={server} onChange={(v) => setServer(v)}>
                 <option value="">All servers</option>
                 {servers.map((s) => (
                   <option key={s} value={s}>

@@ -2,7 +2,7 @@
 // watched file changed (dev.watch), run the tool's last call again once its
 // lists are back, and say whether the result changed.
 import { useEffect, useRef, useState } from "react";
-import type { Backend } from "../backend";
+import type { DoctorBackend, ToolsBackend } from "../backend";
 
 const key = (qualified: string) => `mcpwb.rerun.${qualified}`;
 
@@ -24,7 +24,7 @@ export function useRerunSetting(qualified: string): [boolean, (on: boolean) => v
 }
 
 /** Calls `rerun` after each reload of `server` (once its lists are read again), while `on`. */
-export function useRerunOnReload(backend: Backend, server: string, on: boolean, rerun: () => void) {
+export function useRerunOnReload(backend: Pick<ToolsBackend, "onCatalogChanged"> & Pick<DoctorBackend, "onDevReloaded">, server: string, on: boolean, rerun: () => void) {
   const pending = useRef(false);
   const latest = useRef(rerun);
   latest.current = rerun;

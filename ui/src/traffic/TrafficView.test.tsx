@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import type { Backend, TrafficEntry, TrafficQuery } from "../backend";
 import { TrafficView } from "./TrafficView";
+import { pick } from "../test/select";
 
 function entry(seq: number): TrafficEntry {
   const stderr = seq % 10 === 0;
@@ -81,7 +82,7 @@ describe("the traffic view", () => {
     fireEvent.click(row);
     const detail = screen.getByLabelText("Message");
     expect(detail.textContent).toContain('"name": "tool_77"');
-    fireEvent.change(screen.getByLabelText("Direction"), { target: { value: "stderr" } });
+    pick(screen.getByLabelText("Direction"), "stderr");
     fireEvent.change(screen.getByLabelText("Filter traffic"), { target: { value: "" } });
     expect(await screen.findByText("50 of 500")).toBeTruthy();
     expect(queries.at(-1)?.direction).toBe("stderr");

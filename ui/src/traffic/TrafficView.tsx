@@ -5,8 +5,9 @@
 import { useEffect, useMemo, useState } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { ArrowDownToLine, Copy, Download, Link2, Radio } from "lucide-react";
-import type { Backend, TrafficEntry, TrafficQuery } from "../backend";
+import type { TrafficEntry, TrafficQuery } from "../backend";
 import { Button, EmptyState, Input, Select, useToast } from "../design";
+import type { TrafficBackend, WindowBackend } from "../backend";
 
 const ROW = 26;
 /** Rows fetched beyond those on screen, each side. */
@@ -45,7 +46,7 @@ export function TrafficView({
   logSize,
   focusServer,
 }: {
-  backend: Backend;
+  backend: TrafficBackend & WindowBackend;
   /** Changes when the log grows (its newest sequence number). */
   version: number;
   servers: string[];
@@ -148,7 +149,7 @@ export function TrafficView({
   return (
     <div className="traffic-view">
       <div className="toolbar">
-        <Select aria-label="Server" value={server} onChange={(e) => setServer(e.target.value)}>
+        <Select aria-label="Server" value={server} onChange={(v) => setServer(v)}>
           <option value="">all servers</option>
           {servers.map((s) => (
             <option key={s} value={s}>
@@ -156,7 +157,7 @@ export function TrafficView({
             </option>
           ))}
         </Select>
-        <Select aria-label="Direction" value={direction} onChange={(e) => setDirection(e.target.value)}>
+        <Select aria-label="Direction" value={direction} onChange={(v) => setDirection(v)}>
           <option value="">both directions</option>
           <option value="outgoing">→ to server</option>
           <option value="incoming">← from server</option>
