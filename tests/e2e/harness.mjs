@@ -325,9 +325,20 @@ export class Session {
     await this.cmd("DELETE", "/actions");
   }
 
-  /** Run an async script (it calls `arguments[arguments.length - 1]` with its result). */
+  /**
+   * Run an async script (it calls `arguments[arguments.length - 1]` with its
+   * result). WebKitWebDriver once answered "Could not parse script result"
+   * for a plain object while another window was busy: that answer is asked
+   * again, once.
+   */
   async executeAsync(script, args = [], timeoutMs = 60_000) {
-    return this.cmd("POST", "/execute/async", { script, args }, timeoutMs);
+    try {
+      return await this.cmd("POST", "/execute/async", { script, args }, timeoutMs);
+    } catch (e) {
+      if (!String(e.message).includes("Could not parse script result")) throw e;
+      console.log(`WebKitWebDriver: ${e.message}; running the script again`);
+      return this.cmd("POST", "/execute/async", { script, args }, timeoutMs);
+    }
   }
 
   async attribute(el, name) {
