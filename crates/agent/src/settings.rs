@@ -162,6 +162,30 @@ impl AgentSettings {
         workbench_calls::rules::holds(&self.grant_owners, g)
     }
 
+    /// These settings as they apply to the entries running now, for the
+    /// window to show: under a name whose grants were given to another
+    /// entry (a project's entry shadowing the person's own), that server is
+    /// neither trusted nor answered without asking and its tools' allows
+    /// read "ask" — until granted again for it; a deny still holds.
+    /// `running` is the grantee of a running server (None: not running,
+    /// shown as kept); `server_of` the server of a `server/tool` key.
+    pub fn as_applied(
+        &self,
+        running: impl Fn(&str) -> Option<workbench_calls::Grantee>,
+        server_of: impl Fn(&str) -> Option<String>,
+    ) -> AgentSettings {
+        let holds = |server: &str| running(server).is_none_or(|g| self.grants_hold(&g));
+        let mut out = self.clone();
+        out.trusted_servers.retain(|s| holds(s));
+        out.auto_sampling_servers.retain(|s| holds(s));
+        for (key, policy) in out.tool_policies.iter_mut() {
+            if *policy == ToolPolicy::Allow && server_of(key).is_some_and(|s| !holds(&s)) {
+                *policy = ToolPolicy::Ask;
+            }
+        }
+        out
+    }
+
     pub fn provider(&self, id: &str) -> Option<&ProviderConfig> {
         self.providers.iter().find(|p| p.id == id)
     }
@@ -179,5 +203,56 @@ impl AgentSettings {
             .get(&tool_key(server, tool))
             .copied()
             .unwrap_or_default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use workbench_calls::Grantee;
+
+    fn grantee(server: &str, owner: &str, own_file: bool) -> Grantee {
+        Grantee {
+            server: server.into(),
+            owner: owner.into(),
+            own_file,
+        }
+    }
+
+    #[test]
+    fn grants_given_to_another_entry_of_the_name_are_shown_as_not_given() {
+        let mut s = AgentSettings {
+            trusted_servers: vec!["docs".into(), "mine".into(), "gone".into()],
+            auto_sampling_servers: vec!["docs".into()],
+            ..AgentSettings::default()
+        };
+        for (key, policy) in [
+            ("docs/read", ToolPolicy::Allow),
+            ("docs/rm", ToolPolicy::Deny),
+            ("mine/x", ToolPolicy::Allow),
+        ] {
+            s.tool_policies.insert(key.into(), policy);
+        }
+        s.grant_owners
+            .insert("docs".into(), "the person's docs entry".into());
+        let server_of = |key: &str| key.split_once('/').map(|(s, _)| s.to_string());
+
+        // "docs" now runs a project's entry of that name.
+        let shadowed = |name: &str| match name {
+            "docs" => Some(grantee("docs", "a project's docs entry", false)),
+            "mine" => Some(grantee("mine", "the person's mine entry", true)),
+            _ => None,
+        };
+        let applied = s.as_applied(shadowed, server_of);
+        assert_eq!(applied.trusted_servers, ["mine", "gone"]);
+        assert!(applied.auto_sampling_servers.is_empty());
+        assert_eq!(applied.tool_policies["docs/read"], ToolPolicy::Ask);
+        assert_eq!(applied.tool_policies["docs/rm"], ToolPolicy::Deny);
+        assert_eq!(applied.tool_policies["mine/x"], ToolPolicy::Allow);
+
+        // The entry the grants were given to: all of them hold.
+        let own =
+            |name: &str| (name == "docs").then(|| grantee("docs", "the person's docs entry", true));
+        assert_eq!(s.as_applied(own, server_of), s);
     }
 }

@@ -91,7 +91,19 @@ pub async fn agent_settings<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
 ) -> Result<AgentSettings, ErrorInfo> {
-    Ok(state.agent.settings()?)
+    Ok(applied(&state, state.agent.settings()?))
+}
+
+/// The settings as they apply to the entries running now (a grant given to
+/// another entry of a name reads as not given).
+fn applied(state: &AppState, settings: AgentSettings) -> AgentSettings {
+    let running = |server: &str| {
+        let wb = state.calls.workbench();
+        wb.server(server)
+            .ok()
+            .map(|h| workbench_calls::Grantee::of(&h))
+    };
+    settings.as_applied(running, |key| state.calls.server_of_key(key))
 }
 
 /// A change to the agent's settings (each `Some` replaces that setting).
@@ -135,7 +147,7 @@ pub async fn update_agent_settings<R: Runtime>(
     for server in granted {
         state.calls.claim(&server)?;
     }
-    Ok(state.agent.update_settings(move |s| {
+    let updated = state.agent.update_settings(move |s| {
         if let Some(p) = change.default_provider {
             s.default_provider = Some(p);
         }
@@ -160,7 +172,8 @@ pub async fn update_agent_settings<R: Runtime>(
         if let Some((server, on)) = change.auto_sampling {
             toggle(&mut s.auto_sampling_servers, server, on);
         }
-    })?)
+    })?;
+    Ok(applied(&state, updated))
 }
 
 /// Answer a sampling request (as the person edited it) with the default
