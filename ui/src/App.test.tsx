@@ -246,4 +246,33 @@ describe("App", () => {
     expect(screen.getByText("ready")).toBeTruthy();
     expect(screen.queryByText("starting")).toBeNull();
   });
+  it("asks for the lists once per burst of catalog changes, not once per change", async () => {
+    let listed = 0;
+    mockIPC(
+      (cmd) => {
+        if (cmd === "list_tools") {
+          listed += 1;
+          return [];
+        }
+        if (["pending_asks", "list_resources", "list_prompts", "needed_inputs", "doctor_counts"].includes(cmd)) return [];
+        if (cmd === "traffic_page") return { total: 0, offset: 0, entries: [], last_seq: 0 };
+        if (cmd === "list_servers") return twoServers;
+        if (cmd === "server_statuses") return [];
+        return null;
+      },
+      { shouldMockEvents: true },
+    );
+    renderApp();
+    expect(await screen.findByText("demo-stdio")).toBeTruthy();
+    await waitFor(() => expect(listed).toBeGreaterThan(0));
+    const before = listed;
+    // Fourteen servers coming up at once.
+    for (let i = 0; i < 14; i++) await emit("catalog-changed", { server: `demo-${i}` });
+    await waitFor(() => expect(listed).toBe(before + 1));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(listed).toBe(before + 1);
+    // A change after the burst is asked for again.
+    await emit("catalog-changed", { server: "demo-0" });
+    await waitFor(() => expect(listed).toBe(before + 2));
+  });
 });

@@ -48,6 +48,8 @@ export interface Workbench {
   surfaceChanges: Record<string, SurfaceChange>;
 }
 
+const CATALOG_COALESCE_MS = 100;
+
 const Ctx = createContext<Workbench | null>(null);
 /** The traffic log's size and newest entry: its own context, since it
  * changes four times a second while servers talk, and only the traffic
@@ -144,9 +146,23 @@ export function WorkbenchProvider({ backend, children }: { backend: Backend; chi
     [backend, queryClient],
     () => void queryClient.invalidateQueries({ queryKey: keys.statuses() }),
   );
+  // Lists changing come in bursts (fourteen servers coming up in a second,
+  // each with its tools, resources and prompts): the lists are asked again
+  // once per burst, 100 ms after its first change, not once per change.
+  const catalogTimer = useRef<number | null>(null);
   const catalogChanged = () => {
-    afterCatalog(queryClient);
+    if (catalogTimer.current !== null) return;
+    catalogTimer.current = window.setTimeout(() => {
+      catalogTimer.current = null;
+      afterCatalog(queryClient);
+    }, CATALOG_COALESCE_MS);
   };
+  useEffect(
+    () => () => {
+      if (catalogTimer.current !== null) window.clearTimeout(catalogTimer.current);
+    },
+    [],
+  );
   useListen(() => backend.onCatalogChanged(catalogChanged), [backend, queryClient], catalogChanged);
   useListen(() => backend.onServerLog((server, level, data) => setLogs((old) => [...old.slice(-1999), { server, level, data, at: Date.now() }])), [backend]);
   useListen(
