@@ -88,9 +88,39 @@ function onScreen(t0, stop) {
   })();
 }
 
-async function launch(demo, n) {
+// A real corpus when the third-party servers are installed (`cargo xtask
+// bench` installs them): beside the demo server (Rust), the reference
+// server-everything (node) and a server on the official Python SDK — node and
+// Python start-ups are what compete with the window for two cores.
+const everything = process.env.MCPWB_THIRD_PARTY && join(process.env.MCPWB_THIRD_PARTY, "node_modules/.bin/mcp-server-everything");
+const python = process.env.MCPWB_PYTHON;
+const PY_SERVER = `from mcp.server.mcpserver import MCPServer
+server = MCPServer("py-bench")
+
+@server.tool()
+def greet(name: str) -> str:
+    """Greet someone."""
+    return f"Hello, {name}"
+
+server.run()
+`;
+const KINDS = ["demo", ...(everything && existsSync(everything) ? ["node"] : []), ...(python && existsSync(python) ? ["python"] : [])];
+
+/** The n servers of a launch: the first is the demo server, then the kinds in turn. */
+function corpus(demo, n) {
+  const script = join(env.HOME, "py_server.py");
+  writeFileSync(script, PY_SERVER);
   const servers = {};
-  for (let i = 0; i < n; i++) servers[`demo-${i + 1}`] = { command: demo, args: ["--name", `demo-${i + 1}`] };
+  for (let i = 0; i < n; i++) {
+    const kind = KINDS[i % KINDS.length];
+    servers[`${kind}-${i + 1}`] =
+      kind === "node" ? { command: everything } : kind === "python" ? { command: python, args: [script] } : { command: demo, args: ["--name", `demo-${i + 1}`] };
+  }
+  return servers;
+}
+
+async function launch(demo, n) {
+  const servers = corpus(demo, n);
   const config = join(env.HOME, `startup-${n}.json`);
   writeFileSync(config, JSON.stringify({ mcpServers: servers }));
   const t0 = Date.now();
@@ -136,7 +166,7 @@ const runs = Object.fromEntries(SIZES.map((n) => [n, []]));
 for (let r = 0; r < ROUNDS; r++) {
   for (const n of SIZES) runs[n].push(await launch(demo, n));
 }
-console.log(`the window's start (release, Xvfb, no WebDriver; median of ${ROUNDS}; memory: PSS once every server is ready and 5 s idle)`);
+console.log(`the window's start (release, Xvfb, no WebDriver; median of ${ROUNDS}; servers: ${KINDS.join(", ")} in turn; memory: PSS once every server is ready and 5 s idle)`);
 console.log("servers  set up    on screen  painted (in page)  interactive  (each run)                 app PSS     WebKit PSS  total");
 const row = {};
 for (const n of SIZES) {

@@ -511,8 +511,13 @@ pub fn bench() -> Result {
                 ],
                 &root,
             );
+            // Node and Python servers beside the demo server, as a person's list has them.
+            setup::third_party(&root)?;
+            let python = setup::python_sdk(&root)?;
             c.env("APP_BINARY", target.join("release/mcp-workbench"))
-                .env("DEMO_SERVER", target.join("release/mcp-demo-server"));
+                .env("DEMO_SERVER", target.join("release/mcp-demo-server"))
+                .env("MCPWB_THIRD_PARTY", target.join("third-party"))
+                .env("MCPWB_PYTHON", python);
             sh(&mut c)
         })?;
         // MCP Apps: how soon an App is up after its result, and a chat with
