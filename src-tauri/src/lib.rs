@@ -138,7 +138,10 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
 
 /// The app builder, generic over the runtime so it can run under
 /// `tauri::test::mock_builder()` as well as WebKit.
-pub fn builder<R: Runtime>(options: LaunchOptions) -> tauri::Builder<R> {
+pub fn builder<R: Runtime>(
+    options: LaunchOptions,
+    cpu_rendering: Vec<(&'static str, &'static str)>,
+) -> tauri::Builder<R> {
     let specta = specta_builder::<R>();
     tauri::Builder::<R>::new()
         .plugin(tauri_plugin_store::Builder::new().build())
@@ -163,6 +166,9 @@ pub fn builder<R: Runtime>(options: LaunchOptions) -> tauri::Builder<R> {
                 config = %options.config_path.display(),
                 "MCP Workbench starting"
             );
+            if !cpu_rendering.is_empty() {
+                tracing::info!(set = ?cpu_rendering, "no GPU: the window paints on the CPU");
+            }
             specta.mount_events(app);
             window_state::follow(app.handle());
             // Connect to every server of the config and follow the file: a
@@ -329,6 +335,11 @@ fn shutdown<R: Runtime>(app: &tauri::AppHandle<R>) {
 /// Entry point of the desktop binary.
 pub fn run() {
     startup::mark_run();
+    let cpu_rendering = startup::prefer_cpu_rendering_without_gpu();
+    // For the window only: servers start with the person's environment.
+    workbench_core::connect::stdio::hide_from_servers(
+        cpu_rendering.iter().map(|(key, _)| *key).collect(),
+    );
     let options = match LaunchOptions::from_env(std::env::args_os().skip(1)) {
         Ok(o) => o,
         Err(message) => {
@@ -337,7 +348,8 @@ pub fn run() {
             std::process::exit(2);
         }
     };
-    let app = match builder::<tauri::Wry>(options).build(tauri::generate_context!()) {
+    let app = match builder::<tauri::Wry>(options, cpu_rendering).build(tauri::generate_context!())
+    {
         Ok(app) => app,
         Err(e) => {
             eprintln!("mcp-workbench: could not start: {e}");

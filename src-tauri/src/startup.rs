@@ -58,6 +58,48 @@ fn proc_age() -> Option<Duration> {
     None
 }
 
+/// The environment a window without a GPU starts in: GTK's and WebKit's GL
+/// would run on the CPU there (Mesa's llvmpipe), and loading and compiling
+/// it took ~0.3 s of the window's start on two cores and ~100 MiB of
+/// WebKit's memory (`cargo xtask bench`). Without a DRM render node (or with
+/// `LIBGL_ALWAYS_SOFTWARE=1`) GTK is told to leave GL alone and WebKit to
+/// paint on the CPU, unless the person set either themselves (`GDK_GL=`
+/// keeps GTK's GL); with a GPU nothing changes.
+pub fn cpu_rendering_env(
+    has_render_node: bool,
+    env: impl Fn(&str) -> Option<std::ffi::OsString>,
+) -> Vec<(&'static str, &'static str)> {
+    const CPU: [(&str, &str); 2] = [
+        ("GDK_GL", "disable"),
+        ("WEBKIT_SKIA_ENABLE_CPU_RENDERING", "1"),
+    ];
+    let software = env("LIBGL_ALWAYS_SOFTWARE").is_some_and(|v| v == "1" || v == "true");
+    let chosen = CPU.iter().any(|(key, _)| env(key).is_some());
+    if (has_render_node && !software) || chosen {
+        return Vec::new();
+    }
+    CPU.to_vec()
+}
+
+/// Apply [`cpu_rendering_env`] to this process; first thing in `run`,
+/// before GTK starts. Returns what was set (logged once logging is up).
+/// The one `unsafe` of the app: GTK and WebKit read these only from the
+/// environment, and setting it is sound while no other thread runs.
+#[allow(unsafe_code)]
+pub fn prefer_cpu_rendering_without_gpu() -> Vec<(&'static str, &'static str)> {
+    let render_node = std::fs::read_dir("/dev/dri").is_ok_and(|dir| {
+        dir.flatten()
+            .any(|e| e.file_name().to_string_lossy().starts_with("renderD"))
+    });
+    let set = cpu_rendering_env(render_node, |k| std::env::var_os(k));
+    for (key, value) in &set {
+        // SAFETY: called first thing in `run`, before the app starts any
+        // thread, so nothing reads the environment meanwhile.
+        unsafe { std::env::set_var(key, value) };
+    }
+    set
+}
+
 /// Log how long the app's set-up took (the window is created after it).
 pub fn set_up(began: Duration) {
     let (began_ms, ms) = (began.as_millis() as u64, since_launch().as_millis() as u64);
@@ -105,6 +147,25 @@ pub fn window_stage(gate: &StartGate, stage: WindowStage, page_ms: u32, servers:
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn without_a_gpu_gl_is_left_alone_unless_the_person_chose() {
+        let none = |_: &str| None;
+        assert!(cpu_rendering_env(true, none).is_empty());
+        assert_eq!(
+            cpu_rendering_env(false, none),
+            [
+                ("GDK_GL", "disable"),
+                ("WEBKIT_SKIA_ENABLE_CPU_RENDERING", "1")
+            ]
+        );
+        let software = |k: &str| (k == "LIBGL_ALWAYS_SOFTWARE").then(|| "1".into());
+        assert_eq!(cpu_rendering_env(true, software).len(), 2);
+        for key in ["GDK_GL", "WEBKIT_SKIA_ENABLE_CPU_RENDERING"] {
+            let chosen = |k: &str| (k == key).then(|| "".into());
+            assert!(cpu_rendering_env(false, chosen).is_empty(), "{key} set");
+        }
+    }
 
     #[test]
     fn the_time_since_launch_counts_from_the_process_start() {

@@ -99,6 +99,25 @@ export function freePort() {
   });
 }
 
+/**
+ * Make the page paint a few frames (see `Session.screenshot`): a one-pixel
+ * square in the corner, all but transparent, changes colour and goes away.
+ * A change that draws nothing (an outline colour without an outline) is not
+ * painted, and does not do.
+ */
+const REPAINT = `
+  const dot = document.createElement("div");
+  dot.setAttribute("aria-hidden", "true");
+  dot.style.cssText = "position:fixed;right:0;bottom:0;width:1px;height:1px;pointer-events:none;z-index:2147483647";
+  document.body.append(dot);
+  let frame = 0;
+  const step = () => {
+    dot.style.background = frame % 2 ? "rgba(0,0,0,0.01)" : "rgba(255,255,255,0.01)";
+    if (++frame < 12) requestAnimationFrame(step);
+    else dot.remove();
+  };
+  requestAnimationFrame(step);`;
+
 export class Driver {
   constructor(child, port, env) {
     this.child = child;
@@ -186,6 +205,7 @@ export class Session {
 
   async cmd(method, path, body, timeoutMs = 20_000) {
     // No WebDriver command may hang the suite: each gets 20 s.
+    const t0 = Date.now();
     const res = await fetch(this.base + path, {
       method,
       headers: { "content-type": "application/json" },
@@ -193,6 +213,11 @@ export class Session {
       signal: AbortSignal.timeout(timeoutMs),
     });
     const json = await res.json();
+    // WD_TRACE=1: each command's time on stderr, to find where a slow test waits.
+    if (process.env.WD_TRACE) {
+      const what = body?.script ? ` ${body.script.trim().slice(0, 60).replace(/\s+/g, " ")}` : "";
+      console.error(`WD ${Date.now() - t0} ms ${method} ${path.replace(/[0-9A-F-]{36}/gi, "*")}${what}`);
+    }
     if (!res.ok) throw new Error(`${method} ${path}: ${JSON.stringify(json.value)}`);
     return json.value;
   }
@@ -378,8 +403,12 @@ export class Session {
 
   /**
    * Save a PNG of the window under the artifacts folder; returns its path.
-   * WebKit's own snapshot can stall under Xvfb on a loaded machine, so each
-   * attempt is bounded and the last resort is a grab of the X display.
+   * WebKit's snapshot answers after the page's next rendering update; when
+   * the window paints on the CPU (no GPU: the app sets `GDK_GL=disable`) an
+   * idle page has none, and the snapshot waits until something changes — so
+   * the page is made to paint a few frames first (without it each screenshot
+   * waited out its 8 s). Each attempt is bounded all the same and the last
+   * resort is a grab of the X display.
    */
   async screenshot(name) {
     const dir = ARTIFACTS();
@@ -390,6 +419,7 @@ export class Session {
       // Give WebKit a beat to paint what the DOM already holds.
       await sleep(300 + attempt * 400);
       try {
+        await this.cmd("POST", "/execute/sync", { script: REPAINT, args: [] });
         png = Buffer.from(await this.cmd("GET", "/screenshot", undefined, 8_000), "base64");
       } catch (e) {
         // A stalled snapshot does not recover: grab the display instead.

@@ -29,31 +29,48 @@ function pss(pid) {
   return m ? Number(m[1]) : 0;
 }
 
-/** PSS in kB of the app and of its WebKit helpers (the MCP servers it runs are not counted). */
-function memory(app) {
+/** Every process under `root` (children, theirs, …), with its command name. */
+function descendants(root) {
   const children = new Map();
   for (const p of pids()) {
     try {
-      const { ppid } = stat(p);
-      children.set(ppid, [...(children.get(ppid) ?? []), Number(p)]);
+      const { ppid, comm } = stat(p);
+      children.set(ppid, [...(children.get(ppid) ?? []), { pid: Number(p), comm }]);
     } catch {
       // exited meanwhile
     }
   }
-  let webkit = 0;
+  const found = [];
   const walk = (p) => {
     for (const c of children.get(p) ?? []) {
-      try {
-        if (stat(c).comm.startsWith("WebKit")) webkit += pss(c);
-      } catch {
-        // exited meanwhile
-      }
-      walk(c);
+      found.push(c);
+      walk(c.pid);
     }
   };
-  walk(app);
+  walk(root);
+  return found;
+}
+
+/** PSS in kB of the app and of its WebKit helpers (the MCP servers it runs are not counted). */
+function memory(app) {
+  let webkit = 0;
+  for (const { pid, comm } of descendants(app)) {
+    try {
+      if (comm.startsWith("WebKit")) webkit += pss(pid);
+    } catch {
+      // exited meanwhile
+    }
+  }
   return { app: pss(app), webkit };
 }
+
+const alive = (pid) => {
+  try {
+    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, "utf8"));
+  } catch {
+    return false;
+  }
+};
 
 function log(dir) {
   if (!existsSync(dir)) return "";
@@ -150,9 +167,13 @@ async function launch(demo, n) {
     return { setUp, painted: painted.ms, page: painted.page, interactive: interactive.ms, screen, ...memory(app.pid) };
   } finally {
     stop.done = true;
+    // The next launch starts once this one's servers are gone too: node and
+    // Python servers still shutting down would take the two cores from it.
+    const tree = descendants(app.pid).map((c) => c.pid);
     const exited = new Promise((r) => app.once("exit", r));
     app.kill("SIGTERM");
     await Promise.race([exited, sleep(10_000).then(() => app.kill("SIGKILL"))]);
+    for (let waited = 0; waited < 10_000 && tree.some(alive); waited += 50) await sleep(50);
   }
 }
 

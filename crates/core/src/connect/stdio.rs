@@ -47,6 +47,25 @@ pub struct StdioSpec<'a> {
     pub max_line: usize,
 }
 
+/// Variables the app set in its own environment for itself (e.g. how its
+/// window paints): servers start without them, as from the person's shell,
+/// unless the entry's `env` gives them. Set once, before any server starts.
+static APP_ONLY_ENV: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+
+/// Keep `keys` (set by the app for itself) out of every server's environment.
+pub fn hide_from_servers(keys: Vec<&'static str>) {
+    let _ = APP_ONLY_ENV.set(keys);
+}
+
+/// Which of the app's own variables (`keys`) a server with this `env`
+/// starts without: all but those its entry gives.
+fn hidden_for<'k>(keys: &[&'k str], env: &BTreeMap<String, String>) -> Vec<&'k str> {
+    keys.iter()
+        .copied()
+        .filter(|k| !env.contains_key(*k))
+        .collect()
+}
+
 /// Spawn the child and start the pumps.
 pub fn spawn(
     spec: &StdioSpec<'_>,
@@ -62,6 +81,10 @@ pub fn spawn(
         }
     });
     let mut cmd = CommandWrap::with_new(&program, |c| {
+        let app_only = APP_ONLY_ENV.get().map(Vec::as_slice).unwrap_or_default();
+        for key in hidden_for(app_only, spec.env) {
+            c.env_remove(key);
+        }
         c.args(spec.args)
             .envs(spec.env)
             .stdin(Stdio::piped())
@@ -241,5 +264,22 @@ impl Drop for StdioChild {
         if group_alive(self.pgid) {
             signal_group(self.pgid, nix::sys::signal::Signal::SIGKILL);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_apps_own_variables_stay_out_of_a_server_unless_its_entry_gives_them() {
+        let keys = ["GDK_GL", "WEBKIT_SKIA_ENABLE_CPU_RENDERING"];
+        assert_eq!(hidden_for(&keys, &BTreeMap::new()), keys);
+        let entry = BTreeMap::from([("GDK_GL".to_string(), "gles".to_string())]);
+        assert_eq!(
+            hidden_for(&keys, &entry),
+            ["WEBKIT_SKIA_ENABLE_CPU_RENDERING"]
+        );
+        assert!(hidden_for(&[], &entry).is_empty());
     }
 }
