@@ -29,7 +29,10 @@ pub enum Store {
 #[derive(Debug, Clone)]
 pub struct Keychain {
     service: String,
-    store: Store,
+    /// None: this session's store, asked at the first use (asking the
+    /// Secret Service is a D-Bus round trip, maybe an activation: not on
+    /// the window's start when nothing is read).
+    store: Option<Store>,
 }
 
 fn describe(e: keyring::Error) -> Error {
@@ -72,18 +75,21 @@ impl Keychain {
     pub fn app() -> Keychain {
         let service =
             std::env::var("MCPWB_KEYCHAIN_SERVICE").unwrap_or_else(|_| APP_SERVICE.to_string());
-        Keychain::new(&service, detect())
+        Keychain {
+            service,
+            store: None,
+        }
     }
 
     pub fn new(service: &str, store: Store) -> Keychain {
         Keychain {
             service: service.to_string(),
-            store,
+            store: Some(store),
         }
     }
 
     pub fn store(&self) -> Store {
-        self.store
+        self.store.unwrap_or_else(detect)
     }
 
     fn entry(&self, id: &str) -> Result<Entry> {
@@ -98,7 +104,7 @@ impl Keychain {
     }
 
     pub fn get(&self, id: &str) -> Result<Option<String>> {
-        if self.store == Store::KernelKeyring {
+        if self.store() == Store::KernelKeyring {
             return kernel::get(&self.kernel_name(id));
         }
         match self.entry(id)?.get_password() {
@@ -109,7 +115,7 @@ impl Keychain {
     }
 
     pub fn set(&self, id: &str, value: &str) -> Result<()> {
-        if self.store == Store::KernelKeyring {
+        if self.store() == Store::KernelKeyring {
             return kernel::set(&self.kernel_name(id), value);
         }
         self.entry(id)?.set_password(value).map_err(describe)
@@ -117,7 +123,7 @@ impl Keychain {
 
     /// Remove the entry; removing one that is not there is fine.
     pub fn delete(&self, id: &str) -> Result<()> {
-        if self.store == Store::KernelKeyring {
+        if self.store() == Store::KernelKeyring {
             return kernel::delete(&self.kernel_name(id));
         }
         match self.entry(id)?.delete_credential() {
@@ -346,6 +352,15 @@ pub fn reference(id: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_apps_keychain_asks_which_store_it_has_only_when_used() {
+        // Made at the app's start: asking the Secret Service there is a D-Bus
+        // round trip (maybe an activation) on the window's way to the screen.
+        assert_eq!(Keychain::app().store, None);
+        let kernel = Keychain::new("mcpwb-test", Store::KernelKeyring);
+        assert_eq!(kernel.store(), Store::KernelKeyring);
+    }
 
     #[test]
     fn a_renamed_servers_secrets_follow_it() {
