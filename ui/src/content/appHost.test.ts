@@ -34,6 +34,20 @@ describe("the App's bridge", () => {
     expect(posted.slice(1).map((m) => m.method)).toEqual(["ui/notifications/tool-input", "ui/notifications/tool-result"]);
   });
 
+  it("tells the App what changed between its initialize and its initialized, once it is initialized", async () => {
+    const { h, posted } = host();
+    h.contextChanged({ theme: "dark" }); // before the answer: the answer carries the context of then
+    await h.receive({ jsonrpc: "2.0", id: 1, method: "ui/initialize", params: {} });
+    h.contextChanged({ containerDimensions: { maxWidth: 640, maxHeight: 2000 } });
+    h.contextChanged({ theme: "dark" });
+    expect(posted.map((m) => m.method ?? m.id)).toEqual([1]);
+    await h.receive({ jsonrpc: "2.0", method: "ui/notifications/initialized" });
+    const changed = posted.filter((m) => m.method === "ui/notifications/host-context-changed");
+    expect(changed.map((m) => m.params)).toEqual([{ containerDimensions: { maxWidth: 640, maxHeight: 2000 }, theme: "dark" }]);
+    h.contextChanged({ theme: "light" });
+    expect(posted.at(-1)).toMatchObject({ method: "ui/notifications/host-context-changed", params: { theme: "light" } });
+  });
+
   it("answers a refused link and an unknown method with JSON-RPC errors", async () => {
     const { h, posted } = host();
     await h.receive({ jsonrpc: "2.0", id: 7, method: "ui/open-link", params: { url: "https://example.com" } });

@@ -110,6 +110,8 @@ export class AppHost {
   private input: Json | undefined;
   private outcome: { result: Json } | { cancelled: string } | undefined;
   private delivered = { input: false, outcome: false };
+  /** Context changed after `ui/initialize` was answered, before the App said it is initialized. */
+  private contextSinceAnswer: Partial<HostContext> | null = null;
 
   constructor(private readonly deps: HostDeps) {}
 
@@ -190,6 +192,11 @@ export class AppHost {
         if (!this.initialized) {
           this.initialized = true;
           this.deps.ready?.();
+          // What changed while the App was between its initialize and this (the
+          // window resized, the theme switched) would otherwise never reach it.
+          const since = this.contextSinceAnswer;
+          this.contextSinceAnswer = null;
+          if (since && Object.keys(since).length > 0) this.notify("ui/notifications/host-context-changed", since);
         }
         this.flush();
         return;
@@ -209,6 +216,7 @@ export class AppHost {
     const p = m.params ?? {};
     switch (m.method) {
       case "ui/initialize":
+        this.contextSinceAnswer = {};
         return {
           protocolVersion: APPS_PROTOCOL,
           hostInfo: { name: "MCP Workbench", version: "0.1.0" },
@@ -283,6 +291,7 @@ export class AppHost {
   /** Tell the App what changed in its context (theme, size, mode ...). */
   contextChanged(partial: Partial<HostContext>) {
     if (this.initialized) this.notify("ui/notifications/host-context-changed", partial);
+    else if (this.contextSinceAnswer) this.contextSinceAnswer = { ...this.contextSinceAnswer, ...partial };
   }
 
   /** `ui/resource-teardown`, waiting for the App's answer (1 s at most). */
