@@ -28,6 +28,8 @@ struct Task {
     updated: String,
     ttl: Option<u64>,
     poll: u64,
+    /// How long `tasks/get` about it takes to answer (its `status_ms`).
+    status_ms: u64,
     /// The call's result, or the JSON-RPC error it failed with.
     outcome: Option<Result<Value, Value>>,
 }
@@ -272,6 +274,10 @@ pub fn serve() -> std::io::Result<()> {
                                 .as_u64()
                                 .unwrap_or(POLL_MS)
                                 .clamp(10, 60_000),
+                            status_ms: p["arguments"]["status_ms"]
+                                .as_u64()
+                                .unwrap_or(0)
+                                .min(10_000),
                             outcome: None,
                         };
                         let json = task.json();
@@ -295,16 +301,27 @@ pub fn serve() -> std::io::Result<()> {
                     ),
                 }
             }
-            "tasks/get" => match shared
-                .tasks
-                .0
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .get(&task_id)
-            {
-                Some(t) => Ok(t.json()),
-                None => unknown(&task_id),
-            },
+            "tasks/get" => {
+                let slow = shared
+                    .tasks
+                    .0
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .get(&task_id)
+                    .map(|t| t.status_ms);
+                // A slow status round answers late (and holds up the rest).
+                std::thread::sleep(Duration::from_millis(slow.unwrap_or(0)));
+                match shared
+                    .tasks
+                    .0
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .get(&task_id)
+                {
+                    Some(t) => Ok(t.json()),
+                    None => unknown(&task_id),
+                }
+            }
             "tasks/list" => {
                 let tasks = shared.tasks.0.lock().unwrap_or_else(|e| e.into_inner());
                 let mut list: Vec<&Task> = tasks.values().collect();

@@ -224,6 +224,49 @@ impl Workbench {
         let cancel = options.cancel.clone().unwrap_or_default();
         let mut state = created;
         self.report(server, &state, options);
+        let followed = self
+            .follow_rounds(handle, peer, method, &mut state, options, &cancel)
+            .await;
+        // Cancelled by the person, whatever round was in flight (a wait, a
+        // tasks/get, an answer to the server's input request): the server is
+        // told with tasks/cancel and the task shown cancelled once it agrees.
+        match followed {
+            Err(Error::Cancelled { .. }) if cancel.is_cancelled() && !state.is_terminal() => {
+                let params = json!({ "taskId": state.task_id });
+                let sent = self
+                    .send_once(
+                        handle,
+                        peer,
+                        "tasks/cancel",
+                        &task_params(state.form, params),
+                        &short(&CancellationToken::new()),
+                    )
+                    .await;
+                if sent.is_ok() {
+                    state.status = "cancelled".into();
+                    state.status_message = Some("cancelled by the workbench".into());
+                    self.report(server, &state, options);
+                }
+                Err(Error::Cancelled {
+                    server: server.to_string(),
+                    method: method.to_string(),
+                })
+            }
+            other => other,
+        }
+    }
+
+    /// The rounds of following a task; `state` is the task as last said.
+    async fn follow_rounds(
+        &self,
+        handle: &ServerHandle,
+        peer: &rmcp::Peer<rmcp::RoleClient>,
+        method: &str,
+        state: &mut TaskState,
+        options: &CallOptions,
+        cancel: &CancellationToken,
+    ) -> Result<(Value, TaskState)> {
+        let server = handle.name();
         // Wakes the poll early: the server's notifications about this task.
         let mut heard = self.traffic().subscribe();
         // The last `tasks/get` answer (the extension's carries the outcome).
@@ -233,15 +276,13 @@ impl Workbench {
         let mut answered = std::collections::HashSet::new();
         loop {
             match (state.form, state.status.as_str()) {
-                (TaskForm::V2025, "cancelled") => return Err(cancelled(server, &state)),
+                (TaskForm::V2025, "cancelled") => return Err(cancelled(server, state)),
                 (TaskForm::V2025, status) if status == "input_required" || state.is_terminal() => {
-                    return self
-                        .task_result(handle, peer, &state, options, &cancel)
-                        .await;
+                    return self.task_result(handle, peer, state, options, cancel).await;
                 }
                 (TaskForm::Extension, _) if state.is_terminal() && last.is_some() => {
-                    let result = outcome(server, method, &state, last.take().unwrap_or_default());
-                    return result.map(|v| (v, state));
+                    let result = outcome(server, method, state, last.take().unwrap_or_default());
+                    return result.map(|v| (v, state.clone()));
                 }
                 (TaskForm::Extension, "input_required") => {
                     let requests = last
@@ -266,7 +307,7 @@ impl Workbench {
                             peer,
                             "tasks/update",
                             &Params::Json(params),
-                            &short(&cancel),
+                            &short(cancel),
                         )
                         .await?;
                     }
@@ -285,15 +326,6 @@ impl Workbench {
                 tokio::select! {
                     biased;
                     _ = cancel.cancelled() => {
-                        let params = json!({ "taskId": state.task_id });
-                        let sent = self
-                            .send_once(handle, peer, "tasks/cancel", &task_params(state.form, params), &short(&CancellationToken::new()))
-                            .await;
-                        if sent.is_ok() {
-                            state.status = "cancelled".into();
-                            state.status_message = Some("cancelled by the workbench".into());
-                            self.report(server, &state, options);
-                        }
                         return Err(Error::Cancelled { server: server.to_string(), method: method.to_string() });
                     }
                     _ = &mut sleep => break,
@@ -316,7 +348,7 @@ impl Workbench {
                     peer,
                     "tasks/get",
                     &task_params(state.form, params),
-                    &short(&cancel),
+                    &short(cancel),
                 )
                 .await?;
             let got = super::rounds::result_json(got)?;
@@ -325,10 +357,10 @@ impl Workbench {
                 method: "tasks/get".into(),
                 message: format!("the answer is not a task: {}", cut(&got)),
             })?;
-            if next.differs(&state) {
+            if next.differs(state) {
                 self.report(server, &next, options);
             }
-            state = next;
+            *state = next;
             last = Some(got);
         }
     }
@@ -356,21 +388,8 @@ impl Workbench {
         let result = self
             .send_once(handle, peer, "tasks/result", &params, &wait)
             .await;
+        // Cancelled while waiting: follow_task tells the server.
         if let Err(e @ Error::Cancelled { .. }) = result {
-            let params = Params::Custom(json!({ "taskId": state.task_id }));
-            let _ = self
-                .send_once(
-                    handle,
-                    peer,
-                    "tasks/cancel",
-                    &params,
-                    &short(&CancellationToken::new()),
-                )
-                .await;
-            let mut done = state.clone();
-            done.status = "cancelled".into();
-            done.status_message = Some("cancelled by the workbench".into());
-            self.report(server, &done, options);
             return Err(e);
         }
         // The task as it ended (one more tasks/get; guessed when that fails).

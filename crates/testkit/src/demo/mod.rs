@@ -534,6 +534,7 @@ impl ServerHandler for DemoServer {
         request: GetTaskParams,
         _: RequestContext<RoleServer>,
     ) -> Result<GetTaskResult, McpError> {
+        tokio::time::sleep(tasked::status_delay(&request.task_id)).await;
         Ok(GetTaskResult::new(
             tasked::manager().get_task(&request.task_id)?,
         ))

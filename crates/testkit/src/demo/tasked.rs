@@ -31,6 +31,18 @@ pub fn manager() -> &'static TaskManager {
     TASKS.get_or_init(TaskManager::new)
 }
 
+/// How long the server takes to answer `tasks/get` about a task (its
+/// `status_ms` argument): a slow status round, for a client's cancel
+/// arriving in the middle of one.
+pub fn status_delay(task_id: &str) -> Duration {
+    let slow = SLOW.lock().unwrap_or_else(|e| e.into_inner());
+    let ms = slow.as_ref().and_then(|m| m.get(task_id)).copied();
+    Duration::from_millis(ms.unwrap_or(0))
+}
+
+static SLOW: std::sync::Mutex<Option<std::collections::HashMap<String, u64>>> =
+    std::sync::Mutex::new(None);
+
 /// The poll interval the demo's tasks suggest.
 pub const POLL_MS: u64 = 100;
 
@@ -40,7 +52,8 @@ fn steps_schema() -> Value {
         "properties": {
             "steps": { "type": "integer", "minimum": 1, "maximum": 100, "default": 3, "description": "How many steps the work takes" },
             "step_ms": { "type": "integer", "minimum": 0, "maximum": 60000, "default": 300, "description": "How long each step takes, in milliseconds" },
-            "poll_ms": { "type": "integer", "minimum": 10, "maximum": 60000, "default": 100, "description": "The poll interval the task suggests, in milliseconds" }
+            "poll_ms": { "type": "integer", "minimum": 10, "maximum": 60000, "default": 100, "description": "The poll interval the task suggests, in milliseconds" },
+            "status_ms": { "type": "integer", "minimum": 0, "maximum": 10000, "default": 0, "description": "How long the server takes to answer each tasks/get about the task, in milliseconds" }
         }
     })
 }
@@ -219,7 +232,13 @@ pub async fn call(
     let options = TaskOptions::new()
         .with_poll_interval_ms(poll)
         .with_status_message("starting");
+    let status_ms = args.get("status_ms").and_then(Value::as_u64);
     let seed = manager().spawn(options, move |task| Box::pin(work_owned(name, args, task)));
+    if let Some(ms) = status_ms.filter(|ms| *ms > 0) {
+        let mut slow = SLOW.lock().unwrap_or_else(|e| e.into_inner());
+        slow.get_or_insert_default()
+            .insert(seed.task_id.clone(), ms.min(10_000));
+    }
     Ok(CallToolResponse::Task(CreateTaskResult::new(seed)))
 }
 

@@ -205,7 +205,10 @@ async fn a_task_that_fails_or_is_cancelled_by_the_server_says_so_in_both_forms()
     wb.shutdown().await;
 }
 
-async fn cancelling_tells_the_server(wb: &Workbench, server: &str) {
+/// Cancel a long task `when` it is where the caller says (after its first
+/// status, or with a `tasks/get` in flight): the server is told once and
+/// agrees, and the last status the caller saw is "cancelled".
+async fn cancelling_tells_the_server(wb: &Workbench, server: &str, mid_status_round: bool) {
     let (tx, mut rx) = mpsc::unbounded_channel();
     let cancel = tokio_util::sync::CancellationToken::new();
     let options = CallOptions {
@@ -214,23 +217,47 @@ async fn cancelling_tells_the_server(wb: &Workbench, server: &str) {
         ..CallOptions::default()
     };
     let (wb2, server2) = (wb.clone(), server.to_string());
+    // A slow status round (the server answers tasks/get after 600 ms) when
+    // the cancel is to land in one.
+    let status_ms = if mid_status_round { 600 } else { 0 };
     let running = tokio::spawn(async move {
-        let args = json!({ "steps": 50, "step_ms": 100 });
+        let args = json!({ "steps": 50, "step_ms": 100, "poll_ms": 10, "status_ms": status_ms });
         wb2.call_tool(&server2, "task_batch", args, options).await
     });
     let first = tokio::time::timeout(Duration::from_secs(10), rx.recv())
         .await
         .unwrap()
         .unwrap();
+    if mid_status_round {
+        for _ in 0..400 {
+            if !sent(wb, server, "tasks/get").is_empty() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert!(
+            !sent(wb, server, "tasks/get").is_empty(),
+            "no tasks/get sent"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
     cancel.cancel();
     let e = running.await.unwrap().unwrap_err();
     assert!(matches!(e, Error::Cancelled { .. }), "{e:?}");
     let asked = sent(wb, server, "tasks/cancel");
-    assert_eq!(asked.len(), 1);
+    assert_eq!(asked.len(), 1, "tasks/cancel sent {} times", asked.len());
     assert_eq!(asked[0]["params"]["taskId"], first.task_id.as_str());
+    let mut last = first;
+    while let Ok(next) = rx.try_recv() {
+        last = next;
+    }
+    assert_eq!(
+        last.status, "cancelled",
+        "the caller was last told {last:?}"
+    );
     // The server agrees it is cancelled.
     let got = wb
-        .task_request(server, "get", Some(&first.task_id))
+        .task_request(server, "get", Some(&last.task_id))
         .await
         .unwrap();
     assert_eq!(got.result["status"], "cancelled", "{}", got.result);
@@ -239,10 +266,20 @@ async fn cancelling_tells_the_server(wb: &Workbench, server: &str) {
 #[tokio::test]
 async fn cancelling_a_task_sends_tasks_cancel_in_both_forms() {
     let (wb, _dir) = one(stdio("ext", &[]), false).await;
-    cancelling_tells_the_server(&wb, "ext").await;
+    cancelling_tells_the_server(&wb, "ext", false).await;
     wb.shutdown().await;
     let (wb, _dir) = one(tasks_2025("old"), false).await;
-    cancelling_tells_the_server(&wb, "old").await;
+    cancelling_tells_the_server(&wb, "old", false).await;
+    wb.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_cancel_during_a_status_round_still_tells_the_server_in_both_forms() {
+    let (wb, _dir) = one(stdio("ext", &[]), false).await;
+    cancelling_tells_the_server(&wb, "ext", true).await;
+    wb.shutdown().await;
+    let (wb, _dir) = one(tasks_2025("old"), false).await;
+    cancelling_tells_the_server(&wb, "old", true).await;
     wb.shutdown().await;
 }
 
