@@ -84,7 +84,11 @@ pub fn provider(kind: &str, llm: &ScriptedLlm) -> ProviderConfig {
     let (k, model) = match kind {
         "anthropic" => (ProviderKind::Anthropic, "claude-scripted"),
         "gemini" => (ProviderKind::Gemini, "gemini-scripted"),
-        "ollama" => (ProviderKind::Ollama, "llama-scripted"),
+        // A model name as Ollama lists it (its context window from the
+        // table): with an unknown one the window is assumed 8,192 and the
+        // demo's ~2,100 tokens of tools would be deferred, which the format
+        // tests are not about.
+        "ollama" => (ProviderKind::Ollama, "llama3.1:8b"),
         "compatible" => (ProviderKind::OpenAiCompatible, "local-scripted"),
         _ => (ProviderKind::OpenAi, "gpt-4o-scripted"),
     };
