@@ -302,23 +302,16 @@ pub fn serve() -> std::io::Result<()> {
                 }
             }
             "tasks/get" => {
-                let slow = shared
-                    .tasks
-                    .0
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .get(&task_id)
-                    .map(|t| t.status_ms);
+                let get = || {
+                    let tasks = shared.tasks.0.lock().unwrap_or_else(|e| e.into_inner());
+                    tasks.get(&task_id).map(|t| (t.status_ms, t.json()))
+                };
                 // A slow status round answers late (and holds up the rest).
-                std::thread::sleep(Duration::from_millis(slow.unwrap_or(0)));
-                match shared
-                    .tasks
-                    .0
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .get(&task_id)
-                {
-                    Some(t) => Ok(t.json()),
+                if let Some((ms, _)) = get() {
+                    std::thread::sleep(Duration::from_millis(ms));
+                }
+                match get() {
+                    Some((_, json)) => Ok(json),
                     None => unknown(&task_id),
                 }
             }
