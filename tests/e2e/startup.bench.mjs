@@ -4,9 +4,10 @@
 // with 14 real servers configured beside the same with one; and the idle
 // memory (PSS) of the app and its WebKit processes once every server is
 // ready. Run by `cargo xtask bench` against the release build under Xvfb.
-import { execFile, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { APP_BINARY, hermeticHome } from "./harness.mjs";
 
@@ -85,24 +86,27 @@ function log(dir) {
 const env = { ...process.env, ...hermeticHome() };
 
 /**
- * What a person sees: the X screen grabbed again and again (ImageMagick's
- * `import`, ~0.1 s a grab) until the window's top-left shows text — many
- * colours (anti-aliased glyphs), where an unmapped screen or a blank
- * window has a handful. Resolves to ms since `t0`, or null (no `import`).
+ * What a person sees: the X screen's top-left grabbed every 20 ms by one
+ * small process (onscreen.py, one X connection for the whole launch) until it
+ * shows text — many colours (anti-aliased glyphs), where an unmapped screen
+ * or a blank window has a handful. An ImageMagick `import` per grab, as this
+ * bench first did, took most of a core while the app started and delayed what
+ * it measured. Resolves once the probe is connected to `{ seen }`, where
+ * `seen(t0)` resolves to ms since `t0`, or null (no X, no text in time).
  */
-function onScreen(t0, stop) {
-  const grab = () =>
-    new Promise((resolve) =>
-      execFile("import", ["-window", "root", "-crop", "900x400+0+0", "-format", "%k", "info:"], { timeout: 5_000 }, (e, out) => resolve(e ? null : Number(String(out).trim()))),
-    );
-  return (async () => {
-    while (!stop.done) {
-      const colours = await grab();
-      if (colours === null) return null;
-      if (colours > 64) return Date.now() - t0;
-    }
-    return null;
-  })();
+async function onScreen() {
+  const probe = spawn("python3", [join(import.meta.dirname, "onscreen.py"), "900", "240", "60"], { stdio: ["ignore", "pipe", "ignore"] });
+  const lines = createInterface({ input: probe.stdout })[Symbol.asyncIterator]();
+  // The next line the probe prints, or null once it has exited.
+  const next = async () => (await lines.next()).value ?? null;
+  if ((await next()) !== "ready") return { seen: async () => null, stop: () => undefined };
+  return {
+    seen: async (t0) => {
+      const at = await next();
+      return at === null ? null : Number(at) - t0;
+    },
+    stop: () => probe.kill(),
+  };
 }
 
 // A real corpus when the third-party servers are installed (`cargo xtask
@@ -140,10 +144,10 @@ async function launch(demo, n) {
   const servers = corpus(demo, n);
   const config = join(env.HOME, `startup-${n}.json`);
   writeFileSync(config, JSON.stringify({ mcpServers: servers }));
+  const probe = await onScreen();
   const t0 = Date.now();
   const app = spawn(APP_BINARY(), ["--trust", "--config", config], { env, stdio: "ignore" });
-  const stop = { done: false };
-  const seen = onScreen(t0, stop);
+  const seen = probe.seen(t0);
   try {
     const deadline = Date.now() + 60_000;
     let text = "";
@@ -161,12 +165,11 @@ async function launch(demo, n) {
     writeFileSync(join(env.MCPWB_LOG_DIR, "..", `log-${n}-${Date.now()}.txt`), text);
     for (const f of readdirSync(env.MCPWB_LOG_DIR)) writeFileSync(join(env.MCPWB_LOG_DIR, f), "");
     const [painted, interactive] = [stage("painted"), stage("interactive")];
-    stop.done = true;
-    const screen = (await seen) ?? NaN;
+    const screen = (await Promise.race([seen, sleep(1_000).then(() => null)])) ?? NaN;
     const setUp = Number(/set up (\d+) ms after launch/.exec(text)?.[1] ?? NaN);
     return { setUp, painted: painted.ms, page: painted.page, interactive: interactive.ms, screen, ...memory(app.pid) };
   } finally {
-    stop.done = true;
+    probe.stop();
     // The next launch starts once this one's servers are gone too: node and
     // Python servers still shutting down would take the two cores from it.
     const tree = descendants(app.pid).map((c) => c.pid);
