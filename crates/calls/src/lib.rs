@@ -76,12 +76,11 @@ impl Origin {
     }
 
     /// Whether a person drove this call directly (their own act is its
-    /// approval); the others pass the gate.
+    /// approval). A suite's case and the doctor's probe are not: their
+    /// calls come from a file or a server's own marks, and pass the
+    /// standing rules ([`Calls::standing_refusal`]).
     pub fn by_person(self) -> bool {
-        matches!(
-            self,
-            Origin::Window | Origin::Cli | Origin::Suite | Origin::Doctor
-        )
+        matches!(self, Origin::Window | Origin::Cli)
     }
 }
 
@@ -368,6 +367,84 @@ impl Calls {
         }
     }
 
+    /// Why the standing rules refuse `call` outright, whoever asked:
+    /// - a person's own call in the window or `mcpwb call`: never (their act
+    ///   is the approval);
+    /// - the chat, the bridge, an App: a Deny (they pass the gate before);
+    /// - a suite: a Deny, and a tool marked `destructiveHint` unless a rule
+    ///   the person set allows it (Settings' Allow, the entry's autoApprove,
+    ///   "always" this run) — a suite file may come from anyone;
+    /// - the doctor's probe: a Deny, anything not marked read-only, marked
+    ///   destructive or open-world, and a read-only mark from a server the
+    ///   person did not write or mark trusted (not taken at its word).
+    pub fn standing_refusal(&self, call: &Call<'_>) -> Option<String> {
+        let key = tool_key(call.server, call.tool);
+        let policy = self.rules().policy(call.server, call.tool);
+        if call.origin != Origin::Window && call.origin != Origin::Cli && policy == ToolPolicy::Deny
+        {
+            return Some(format!("{key} is denied in Settings (its tool policy)"));
+        }
+        if !matches!(call.origin, Origin::Suite | Origin::Doctor) {
+            return None;
+        }
+        let looked_up;
+        let definition = match call.definition {
+            Some(d) => d,
+            None => {
+                looked_up = self
+                    .workbench()
+                    .catalog()
+                    .tool(call.server, call.tool)
+                    .unwrap_or(Value::Null);
+                &looked_up
+            }
+        };
+        let hint = |name: &str| {
+            definition
+                .pointer(&format!("/annotations/{name}"))
+                .and_then(Value::as_bool)
+        };
+        let read_only = hint("readOnlyHint") == Some(true);
+        let destructive = !read_only && hint("destructiveHint") == Some(true);
+        let standing = || {
+            self.verdict(&Asking {
+                server: call.server,
+                tool: call.tool,
+                definition,
+                mode: ApproveMode::None,
+                chat_allowed: None,
+            }) == Verdict::Allow
+        };
+        if call.origin == Origin::Suite {
+            return (destructive && !standing()).then(|| {
+                format!(
+                    "{key} is marked destructive: a suite runs it only under a rule you set (Allow in Settings' tool policy, or the entry's autoApprove)"
+                )
+            });
+        }
+        // The doctor's probe.
+        if !read_only {
+            return Some(format!(
+                "{key} is not marked read-only: the probe calls only read-only tools"
+            ));
+        }
+        if hint("destructiveHint") == Some(true) || hint("openWorldHint") == Some(true) {
+            return Some(format!(
+                "{key} is marked destructive or open-world: the probe never calls it"
+            ));
+        }
+        let grantee = self.grantee(call.server);
+        let rules = self.rules();
+        let trusted =
+            rules.hold(&grantee) && rules.trusted_servers.iter().any(|s| s == call.server);
+        if !(grantee.own_file || trusted) {
+            return Some(format!(
+                "{key} says it is read-only, but a project's server is not taken at its word: the probe calls the read-only tools of your own file's servers and of servers marked trusted in Settings"
+            ));
+        }
+        None
+    }
+
     /// Make the call: through the core, checked against the output schema,
     /// kept in the history with its origin. The gate is the caller's to
     /// pass first (see [`Calls::verdict`], [`Calls::decide`]); a call of a
@@ -377,14 +454,11 @@ impl Calls {
         let wb = self.workbench();
         let started_at = workbench_store::now_ms();
         let before = wb.traffic().last_seq();
-        let denied = !call.origin.by_person()
-            && self.rules().policy(call.server, call.tool) == ToolPolicy::Deny;
+        let refusal = self.standing_refusal(&call);
+        let denied = refusal.is_some();
         let arguments = self.inner.history.as_ref().map(|_| call.arguments.clone());
-        let outcome = if denied {
-            Err(workbench_core::Error::Internal(format!(
-                "{} is denied in Settings (its tool policy)",
-                tool_key(call.server, call.tool)
-            )))
+        let outcome = if let Some(why) = refusal {
+            Err(workbench_core::Error::Internal(why))
         } else {
             wb.call_tool(call.server, call.tool, call.arguments, call.options)
                 .await

@@ -7,7 +7,7 @@ use serde_json::json;
 use workbench_doctor::{DoctorReport, Impact, Severity, Surface};
 
 use crate::commands::{calls_for, connect_some, offers, ready};
-use crate::print::line;
+use crate::print::{clean, line};
 use crate::{Cli, Failure, exit};
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,9 +122,16 @@ fn print_report(report: &DoctorReport, all: bool) {
         line(&format!("  notes: {} (--all shows them)", notes.join(", ")));
     }
     for p in &report.probed {
+        if let Some(why) = p.outcome.strip_prefix("not probed: ") {
+            line(&format!("  not probed  {}: {}", clean(&p.tool), clean(why)));
+            continue;
+        }
         line(&format!(
             "  probed  {} {} → {} ({:.0} ms)",
-            p.tool, p.arguments, p.outcome, p.ms
+            clean(&p.tool),
+            clean(&p.arguments.to_string()),
+            p.outcome,
+            p.ms
         ));
     }
 }
@@ -140,6 +147,24 @@ pub async fn doctor(cli: &Cli, args: &DoctorArgs) -> Result<(), Failure> {
         // Its lists are read before it is examined (or the reason is had).
         if ready(&wb, name).await.is_err() {
             not_ready = true;
+        }
+        if args.probe
+            && !cli.json
+            && let Some(surface) = Surface::live(&wb, name)
+        {
+            let plan = workbench_doctor::probe::plan(&calls, name, &surface.tools);
+            let will: Vec<&str> = plan
+                .iter()
+                .filter(|(_, why)| why.is_none())
+                .filter_map(|(t, _)| t["name"].as_str())
+                .collect();
+            eprintln!(
+                "mcpwb: the probe calls {} of {name}'s {} read-only tools{}{}",
+                will.len(),
+                plan.len(),
+                if will.is_empty() { "" } else { ": " },
+                clean(&will.join(", "))
+            );
         }
         let report = workbench_doctor::examine(
             &calls,

@@ -1,12 +1,14 @@
 //! `mcpwb test`: run suites (saved calls with assertions, kept in the
 //! project) against the configured servers, headless, for CI. Exit 0 when
 //! all pass, 1 on a failed case, 2 on a broken suite file, 4 when a server
-//! is not ready; the last line is `N passed, N failed`.
+//! is not ready or a suite is not trusted (nothing runs then); the last
+//! line is `N passed, N failed`.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
 use serde_json::json;
+use workbench_calls::suite::trust::{SuiteTrust, review};
 use workbench_calls::suite::{self, CaseOutcome, Report, RunOptions};
 use workbench_core::config::{ConfigFile, default_user_config};
 
@@ -16,8 +18,15 @@ use crate::{Cli, Failure};
 #[derive(clap::Args, Debug)]
 pub struct TestArgs {
     /// Suite files or folders of them (default: the project's
-    /// .mcp-workbench/suites, the project being --project or this folder).
+    /// .mcp-workbench/suites, the project being --project or this folder,
+    /// and your own suites beside the workbench's mcp.json).
     paths: Vec<PathBuf>,
+    /// Trust the suites this run reads, as they are now (for CI, where the
+    /// repository is your own). Without it a suite you did not write runs
+    /// only once trusted: it calls tools with arguments of its choosing
+    /// and reads your environment.
+    #[arg(long)]
+    trust_suites: bool,
     /// Run every case against this server instead of the one it names.
     #[arg(long)]
     server: Option<String>,
@@ -76,20 +85,64 @@ fn print_report(report: &Report) {
     }
 }
 
+/// Refuse (exit 4, nothing run) when a suite is not trusted, saying what
+/// it would call and read and how to trust it; `trust` records them.
+fn untrusted(suites: &[suite::Suite], trust: bool) -> Result<(), Failure> {
+    let record = SuiteTrust::app();
+    let reviews: Vec<_> = suites
+        .iter()
+        .map(|s| review(s, &record))
+        .filter(|r| !r.trusted)
+        .collect();
+    if reviews.is_empty() {
+        return Ok(());
+    }
+    if trust {
+        for r in &reviews {
+            record
+                .trust(std::path::Path::new(&r.path), &r.fingerprint)
+                .map_err(Failure::Usage)?;
+            eprintln!("mcpwb: trusted {}", clean(&r.path));
+        }
+        return Ok(());
+    }
+    for r in &reviews {
+        eprintln!("mcpwb: not trusted: {}", clean(&r.path));
+        eprintln!("    it calls: {}", clean(&r.calls.join(", ")));
+        if !r.env.is_empty() {
+            let vars: Vec<String> = r.env.iter().map(|v| format!("${{env:{v}}}")).collect();
+            eprintln!("    it reads: {}", clean(&vars.join(", ")));
+        }
+    }
+    eprintln!(
+        "mcpwb: nothing ran. A suite you did not write runs your servers' tools with arguments of its choosing; read it, then run again with --trust-suites (or trust it in the window's Suites room)"
+    );
+    Err(Failure::Exit(crate::exit::NOT_READY))
+}
+
 pub async fn run(cli: &Cli, args: &TestArgs) -> Result<(), Failure> {
     let paths = if args.paths.is_empty() {
         let base = match &cli.project {
             Some(p) => p.clone(),
             None => std::env::current_dir().map_err(|e| Failure::Usage(e.to_string()))?,
         };
-        let dir = base.join(suite::DEFAULT_DIR);
-        if !dir.is_dir() {
+        let folders = suite::folders(Some(&base));
+        let found: Vec<PathBuf> = folders
+            .iter()
+            .map(|(_, d)| d.clone())
+            .filter(|d| d.is_dir())
+            .collect();
+        if found.is_empty() {
+            let looked: Vec<String> = folders
+                .iter()
+                .map(|(_, d)| d.display().to_string())
+                .collect();
             return Err(Failure::Usage(format!(
-                "no suites: {} does not exist (name suite files or folders, or save a call to a suite in the window)",
-                dir.display()
+                "no suites: none of {} exists (name suite files or folders, or save a call to a suite in the window: it saves into the first)",
+                looked.join(", ")
             )));
         }
-        vec![dir]
+        found
     } else {
         args.paths.clone()
     };
@@ -100,6 +153,7 @@ pub async fn run(cli: &Cli, args: &TestArgs) -> Result<(), Failure> {
             clean(&b.to_string())
         );
     }
+    untrusted(&suites, args.trust_suites)?;
     // The servers the cases name that the config has; the others fail
     // their cases with that reason.
     let config_path = cli.config.clone().unwrap_or_else(default_user_config);
@@ -163,7 +217,8 @@ pub async fn run(cli: &Cli, args: &TestArgs) -> Result<(), Failure> {
         wb.shutdown().await;
     }
     if let Some(path) = &args.junit {
-        std::fs::write(path, suite::junit::xml(&report))
+        // Private, atomic, never through a link planted where it goes.
+        workbench_core::files::write_private_atomic(path, suite::junit::xml(&report).as_bytes())
             .map_err(|e| Failure::Usage(format!("--junit {}: {e}", path.display())))?;
     }
     if cli.json {

@@ -27,6 +27,8 @@ mod hostile;
 mod imports;
 #[path = "cli/serve.rs"]
 mod serve;
+#[path = "cli/suite_attacks.rs"]
+mod suite_attacks;
 #[path = "cli/suites.rs"]
 mod suites;
 #[path = "cli/tasks.rs"]

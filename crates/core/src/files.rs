@@ -1,6 +1,7 @@
 //! Files the workbench writes for a person (exports): created readable by
 //! the owner only, and never through a symbolic link (a link planted where
-//! the export goes cannot redirect it).
+//! the export goes cannot redirect it); files a project brings (suites,
+//! snapshots) are read never through a link, only if regular, bounded.
 
 use std::io::Write;
 use std::os::unix::fs::OpenOptionsExt;
@@ -35,6 +36,83 @@ pub fn write_private(path: &Path, bytes: &[u8]) -> Result<()> {
     file.sync_all().map_err(failed)
 }
 
+/// Read a file someone else may have placed (a project's suite, a
+/// snapshot): never through a symbolic link, only a regular file (a FIFO
+/// would block), at most `max` bytes.
+pub fn read_no_follow(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(nix::fcntl::OFlag::O_NOFOLLOW.bits() | nix::fcntl::OFlag::O_NONBLOCK.bits())
+        .open(path)
+        .map_err(|e| {
+            if e.raw_os_error() == Some(nix::errno::Errno::ELOOP as i32) {
+                std::io::Error::other("it is a symbolic link, which is not followed")
+            } else {
+                e
+            }
+        })?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(std::io::Error::other("it is not a regular file"));
+    }
+    if meta.len() > max {
+        return Err(std::io::Error::other(format!(
+            "it is {} bytes, over the {max} this reads",
+            meta.len()
+        )));
+    }
+    let mut out = Vec::with_capacity(meta.len() as usize);
+    file.take(max + 1).read_to_end(&mut out)?;
+    if out.len() as u64 > max {
+        return Err(std::io::Error::other(format!(
+            "it is over the {max} bytes this reads"
+        )));
+    }
+    Ok(out)
+}
+
+/// Write `bytes` to `path` privately (0600) and atomically: a temporary file
+/// beside it, renamed over it. A symbolic link at `path` is replaced, never
+/// followed; a folder on the way that is a link is refused.
+pub fn write_private_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
+    let failed = |source: std::io::Error| Error::ConfigWrite {
+        path: path.to_path_buf(),
+        source,
+    };
+    let dir = path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    if std::fs::symlink_metadata(dir).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(failed(std::io::Error::other(
+            "its folder is a symbolic link, which is not followed",
+        )));
+    }
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".mcpwb.")
+        .suffix(".tmp")
+        .permissions(std::os::unix::fs::PermissionsExt::from_mode(0o600))
+        .tempfile_in(dir)
+        .map_err(failed)?;
+    tmp.write_all(bytes).map_err(failed)?;
+    tmp.as_file().sync_all().map_err(failed)?;
+    tmp.persist(path).map_err(|e| failed(e.error))?;
+    Ok(())
+}
+
+/// Whether `inner` (which must exist) is `outer` or inside it once every
+/// link is resolved, and is not itself a link.
+pub fn stays_inside(inner: &Path, outer: &Path) -> bool {
+    if std::fs::symlink_metadata(inner).map_or(true, |m| m.file_type().is_symlink()) {
+        return false;
+    }
+    match (inner.canonicalize(), outer.canonicalize()) {
+        (Ok(i), Ok(o)) => i.starts_with(o),
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use std::os::unix::fs::PermissionsExt;
@@ -56,5 +134,40 @@ mod tests {
         let e = write_private(&link, b"overwrite").unwrap_err();
         assert!(e.to_string().contains("symbolic link"), "{e}");
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "keep me");
+    }
+
+    #[test]
+    fn planted_links_are_neither_read_nor_written_through() {
+        let dir = tempfile::tempdir().unwrap();
+        let secret = dir.path().join("secret");
+        std::fs::write(&secret, "credentials").unwrap();
+        let link = dir.path().join("snap.json");
+        std::os::unix::fs::symlink(&secret, &link).unwrap();
+        let e = read_no_follow(&link, 1 << 20).unwrap_err();
+        assert!(e.to_string().contains("symbolic link"), "{e}");
+        write_private_atomic(&link, b"new").unwrap();
+        assert_eq!(std::fs::read_to_string(&secret).unwrap(), "credentials");
+        assert_eq!(std::fs::read_to_string(&link).unwrap(), "new");
+        assert!(
+            !std::fs::symlink_metadata(&link)
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        let mode = std::fs::metadata(&link).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+        // A folder that is a link is refused; one inside is found out.
+        let outside = tempfile::tempdir().unwrap();
+        let linked = dir.path().join("__snapshots__");
+        std::os::unix::fs::symlink(outside.path(), &linked).unwrap();
+        assert!(write_private_atomic(&linked.join("x.json"), b"x").is_err());
+        assert!(std::fs::read_dir(outside.path()).unwrap().next().is_none());
+        assert!(!stays_inside(&linked, dir.path()));
+        std::fs::create_dir(dir.path().join("real")).unwrap();
+        assert!(stays_inside(&dir.path().join("real"), dir.path()));
+        // Over the limit, or not a regular file.
+        std::fs::write(dir.path().join("big"), vec![b'x'; 100]).unwrap();
+        assert!(read_no_follow(&dir.path().join("big"), 10).is_err());
+        assert!(read_no_follow(dir.path(), 10).is_err());
     }
 }

@@ -23,25 +23,94 @@ pub struct Probed {
     pub ms: f64,
 }
 
-/// A value the schema accepts, as simple as it can be.
+/// How much one example may hold: a schema from a server may nest arrays
+/// of large defaults (played: 7 levels over a 100 KB default took 1.9 GB).
+const EXAMPLE_NODES: usize = 2_000;
+const EXAMPLE_BYTES: usize = 64 * 1024;
+const EXAMPLE_DEPTH: usize = 8;
+/// The longest string made to meet a `minLength`.
+const EXAMPLE_MIN_LENGTH: usize = 4_096;
+
+/// What is left of an example's budget.
+struct Budget {
+    nodes: usize,
+    bytes: usize,
+}
+
+impl Budget {
+    /// Take `bytes` for one value; false when the budget is spent.
+    fn take(&mut self, bytes: usize) -> bool {
+        if self.nodes == 0 || bytes > self.bytes {
+            return false;
+        }
+        self.nodes -= 1;
+        self.bytes -= bytes;
+        true
+    }
+}
+
+/// The size of `v` as JSON text, counting no further than `limit`.
+fn size_within(v: &Value, limit: usize) -> usize {
+    match v {
+        Value::String(s) => s.len() + 2,
+        Value::Array(items) => {
+            let mut n = 2;
+            for i in items {
+                n += size_within(i, limit) + 1;
+                if n > limit {
+                    break;
+                }
+            }
+            n
+        }
+        Value::Object(map) => {
+            let mut n = 2;
+            for (k, i) in map {
+                n += k.len() + 4 + size_within(i, limit);
+                if n > limit {
+                    break;
+                }
+            }
+            n
+        }
+        other => other.to_string().len(),
+    }
+}
+
+/// A value the schema accepts, as simple as it can be, within a budget of
+/// depth, items and bytes (past it: null, which the server may refuse).
 pub fn example(schema: &Value, depth: usize) -> Value {
-    if depth > 8 {
+    let mut budget = Budget {
+        nodes: EXAMPLE_NODES,
+        bytes: EXAMPLE_BYTES,
+    };
+    example_in(schema, depth, &mut budget)
+}
+
+fn example_in(schema: &Value, depth: usize, budget: &mut Budget) -> Value {
+    if depth > EXAMPLE_DEPTH {
         return Value::Null;
     }
-    if let Some(c) = schema.get("const") {
-        return c.clone();
-    }
-    if let Some(first) = schema["enum"].as_array().and_then(|e| e.first()) {
-        return first.clone();
-    }
-    if let Some(d) = schema.get("default") {
-        return d.clone();
+    // A value the schema gives (const, enum, default), when it fits.
+    let given = [
+        schema.get("const"),
+        schema["enum"].as_array().and_then(|e| e.first()),
+        schema.get("default"),
+    ];
+    for v in given.into_iter().flatten() {
+        let size = size_within(v, budget.bytes + 1);
+        if budget.take(size) {
+            return v.clone();
+        }
     }
     if let Some(first) = ["anyOf", "oneOf"]
         .iter()
         .find_map(|k| schema[*k].as_array().and_then(|a| a.first()))
     {
-        return example(first, depth + 1);
+        return example_in(first, depth + 1, budget);
+    }
+    if !budget.take(8) {
+        return Value::Null;
     }
     let kind = match &schema["type"] {
         Value::String(t) => t.as_str(),
@@ -62,7 +131,7 @@ pub fn example(schema: &Value, depth: usize) -> Value {
                 .unwrap_or_default();
             if let Some(props) = schema["properties"].as_object() {
                 for (k, v) in props.iter().filter(|(k, _)| required.contains(&k.as_str())) {
-                    out.insert(k.clone(), example(v, depth + 1));
+                    out.insert(k.clone(), example_in(v, depth + 1, budget));
                 }
             }
             Value::Object(out)
@@ -71,7 +140,7 @@ pub fn example(schema: &Value, depth: usize) -> Value {
             let n = schema["minItems"].as_u64().unwrap_or(0).min(3) as usize;
             Value::Array(
                 (0..n)
-                    .map(|_| example(&schema["items"], depth + 1))
+                    .map(|_| example_in(&schema["items"], depth + 1, budget))
                     .collect(),
             )
         }
@@ -94,17 +163,47 @@ pub fn example(schema: &Value, depth: usize) -> Value {
                 Some("uuid") => "00000000-0000-4000-8000-000000000000",
                 _ => "example",
             };
-            let min = schema["minLength"].as_u64().unwrap_or(0) as usize;
-            let mut s = s.to_string();
-            while s.chars().count() < min {
-                s.push('x');
+            let min = (schema["minLength"].as_u64().unwrap_or(0) as usize).min(EXAMPLE_MIN_LENGTH);
+            let have = s.chars().count();
+            let s = format!("{s}{}", "x".repeat(min.saturating_sub(have)));
+            if !budget.take(s.len()) {
+                return Value::Null;
             }
             json!(s)
         }
     }
 }
 
-/// Probe the read-only tools of `server` (each at most `timeout`).
+/// What the probe would do with `server`'s tools: each tool marked
+/// read-only, with why the person's rules keep it from being called (a
+/// Deny, a destructive or open-world mark, a project's server not taken at
+/// its word) or None when it will be called.
+pub fn plan<'t>(
+    calls: &Calls,
+    server: &str,
+    tools: &'t [Value],
+) -> Vec<(&'t Value, Option<String>)> {
+    tools
+        .iter()
+        .filter(|t| t.pointer("/annotations/readOnlyHint") == Some(&Value::Bool(true)))
+        .filter_map(|t| {
+            let name = t["name"].as_str()?;
+            let why = calls.standing_refusal(&Call {
+                origin: Origin::Doctor,
+                server,
+                tool: name,
+                arguments: Value::Null,
+                definition: Some(t),
+                link: Link::default(),
+                options: CallOptions::default(),
+            });
+            Some((t, why))
+        })
+        .collect()
+}
+
+/// Probe the read-only tools of `server` that the person's rules let it
+/// call (each at most `timeout`); the others are listed as not probed.
 pub async fn probe(
     calls: &Calls,
     server: &str,
@@ -113,13 +212,19 @@ pub async fn probe(
 ) -> (Vec<Probed>, Vec<Finding>) {
     let mut probed = Vec::new();
     let mut out = Vec::new();
-    for tool in tools
-        .iter()
-        .filter(|t| t.pointer("/annotations/readOnlyHint") == Some(&Value::Bool(true)))
-    {
+    for (tool, refused) in plan(calls, server, tools) {
         let Some(name) = tool["name"].as_str() else {
             continue;
         };
+        if let Some(why) = refused {
+            probed.push(Probed {
+                tool: name.to_string(),
+                arguments: Value::Null,
+                outcome: format!("not probed: {why}"),
+                ms: 0.0,
+            });
+            continue;
+        }
         let item = format!("tool {name}");
         let arguments = example(tool.get("inputSchema").unwrap_or(&json!({})), 0);
         let ran = calls
@@ -207,5 +312,25 @@ mod tests {
             let v = example(&schema, 0);
             assert!(jsonschema::is_valid(&schema, &v), "{v} for {schema}");
         }
+    }
+
+    #[test]
+    fn a_schema_built_to_blow_up_makes_a_small_example_quickly() {
+        // Seven nested arrays of three over a 100 KB default: 3^7 copies
+        // unbounded (played: 1.9 GB).
+        let mut schema = json!({"type": "string", "default": "d".repeat(100_000)});
+        for _ in 0..7 {
+            schema = json!({"type": "array", "minItems": 3, "items": schema});
+        }
+        let schema = json!({"type": "object", "properties": {"a": schema}, "required": ["a"]});
+        let v = example(&schema, 0);
+        assert!(
+            v.to_string().len() <= EXAMPLE_BYTES + 4_096,
+            "{}",
+            v.to_string().len()
+        );
+        // A huge minLength is capped, made in one go.
+        let long = example(&json!({"type": "string", "minLength": 50_000_000u64}), 0);
+        assert_eq!(long.as_str().map(str::len), Some(EXAMPLE_MIN_LENGTH));
     }
 }

@@ -59,9 +59,17 @@ pub enum Fault {
     /// Planted: stdout pollution, an undeclared list change, a declared
     /// subscribe that fails, a declared list that fails.
     DoctorBehaviour,
+    /// A hand-written server whose tools carry every hint: `wipe`
+    /// (destructive), `lookup` (read-only), `search_web` (read-only,
+    /// open-world), `note` (none). Each call is appended to the file named
+    /// by `MCP_DEMO_CALLS` and its arguments said back.
+    Hinted,
+    /// A hand-written server whose `tools/list` repeats a cursor: page 1
+    /// (`first`) points at `page-2`, which (`second`) points at `page-2`.
+    RepeatedCursor,
 }
 
-pub const ALL: [Fault; 23] = [
+pub const ALL: [Fault; 25] = [
     Fault::ExitAtStart,
     Fault::CrashOnCall,
     Fault::HangOnCall,
@@ -85,6 +93,8 @@ pub const ALL: [Fault; 23] = [
     Fault::DoctorTexts,
     Fault::DoctorListings,
     Fault::DoctorBehaviour,
+    Fault::Hinted,
+    Fault::RepeatedCursor,
 ];
 
 impl Fault {
@@ -113,6 +123,8 @@ impl Fault {
             Fault::DoctorTexts => "doctor-texts",
             Fault::DoctorListings => "doctor-listings",
             Fault::DoctorBehaviour => "doctor-behaviour",
+            Fault::Hinted => "hinted",
+            Fault::RepeatedCursor => "repeated-cursor",
         }
     }
 }

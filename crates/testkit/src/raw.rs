@@ -1,7 +1,8 @@
 //! A hand-written stdio JSON-RPC loop for what no MCP library would send:
 //! the demo server's `ping-flood` and `giant-result` faults, and
 //! `future-fields` (lists whose items carry fields no library models yet),
-//! `endless-pages`, `list-changed-flood` and `duplicate-tools`.
+//! `endless-pages`, `list-changed-flood`, `duplicate-tools`, `hinted` (a
+//! tool of every hint, each call written down) and `repeated-cursor`.
 //! It answers the handshake (2025-11-25 era: `server/discover` is not
 //! found — or, for `future-fields`, answered with an empty success as many
 //! hand-written servers answer any method) and lists one tool, `echo`.
@@ -76,6 +77,52 @@ pub fn serve(fault: Fault) -> std::io::Result<()> {
                 let mut tools = vec![dup; DUPLICATES];
                 tools.push(json!({ "name": "echo", "inputSchema": { "type": "object" } }));
                 send(&mut out, &answer(json!({ "tools": tools })))?
+            }
+            "tools/list" if fault == Fault::Hinted => {
+                let tool = |name: &str, hints: Value| {
+                    json!({ "name": name, "description": format!("The {name} tool"),
+                            "inputSchema": { "type": "object" }, "annotations": hints })
+                };
+                let tools = json!([
+                    tool(
+                        "wipe",
+                        json!({ "readOnlyHint": false, "destructiveHint": true })
+                    ),
+                    tool(
+                        "lookup",
+                        json!({ "readOnlyHint": true, "openWorldHint": false })
+                    ),
+                    tool(
+                        "search_web",
+                        json!({ "readOnlyHint": true, "openWorldHint": true })
+                    ),
+                    tool("note", json!({})),
+                ]);
+                send(&mut out, &answer(json!({ "tools": tools })))?
+            }
+            "tools/call" if fault == Fault::Hinted => {
+                let name = msg["params"]["name"].as_str().unwrap_or("");
+                let args = &msg["params"]["arguments"];
+                if let Some(path) = std::env::var_os("MCP_DEMO_CALLS") {
+                    let mut f = std::fs::OpenOptions::new()
+                        .create(true)
+                        .append(true)
+                        .open(path)?;
+                    writeln!(f, "{name} {args}")?;
+                }
+                let text =
+                    json!([{ "type": "text", "text": format!("called {name} with {args}") }]);
+                send(&mut out, &answer(json!({ "content": text })))?
+            }
+            "tools/list" if fault == Fault::RepeatedCursor => {
+                let page = msg["params"]["cursor"].as_str();
+                let name = if page.is_some() { "second" } else { "first" };
+                let tool = json!({ "name": name, "description": "A tool on a page",
+                                   "inputSchema": { "type": "object" } });
+                send(
+                    &mut out,
+                    &answer(json!({ "tools": [tool], "nextCursor": "page-2" })),
+                )?
             }
             "tools/call" if fault == Fault::ListChangedFlood => {
                 let changed =

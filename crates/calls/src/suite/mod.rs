@@ -23,6 +23,7 @@ mod expect;
 pub mod junit;
 mod run;
 mod save;
+pub mod trust;
 mod vars;
 
 use std::collections::BTreeMap;
@@ -38,6 +39,24 @@ pub use save::append_case;
 /// The folder suites live in, inside a project.
 pub const DEFAULT_DIR: &str = ".mcp-workbench/suites";
 
+/// The largest suite or snapshot file read (a bigger one is refused).
+pub const MAX_FILE: u64 = 16 << 20;
+
+/// Where suites live, one rule for the window and `mcpwb test`: the
+/// project's `.mcp-workbench/suites` (the open project, or for the CLI
+/// `--project` or the current folder), then the person's own `suites/`
+/// beside the workbench's mcp.json. Save to suite writes into the first.
+pub fn folders(project: Option<&Path>) -> Vec<(&'static str, PathBuf)> {
+    let mut out = Vec::new();
+    if let Some(p) = project {
+        out.push(("project", p.join(DEFAULT_DIR)));
+    }
+    if let Some(dir) = workbench_core::config::default_user_config().parent() {
+        out.push(("user", dir.join("suites")));
+    }
+    out
+}
+
 /// One suite file.
 #[derive(Debug, Clone)]
 pub struct Suite {
@@ -47,6 +66,8 @@ pub struct Suite {
     /// The server its cases call unless a case names its own.
     pub server: Option<String>,
     pub cases: Vec<Case>,
+    /// Of the file's bytes ([`trust::fingerprint`]).
+    pub fingerprint: String,
 }
 
 /// One case: a call with what its result must be, or a check of a tool's
@@ -302,11 +323,14 @@ pub fn parse(path: &Path, text: &str) -> Result<Suite, Broken> {
         name,
         server,
         cases: out,
+        fingerprint: trust::fingerprint(text.as_bytes()),
     })
 }
 
 /// The suites at `paths` (files, or folders whose `*.json` files are read,
 /// not recursing into `__snapshots__`), in name order; the broken ones apart.
+/// A link inside a folder is not followed (reported as broken); no file is
+/// read through a link or past [`MAX_FILE`].
 pub fn load(paths: &[PathBuf]) -> (Vec<Suite>, Vec<Broken>) {
     let mut files: Vec<PathBuf> = Vec::new();
     let mut problems = Vec::new();
@@ -315,8 +339,12 @@ pub fn load(paths: &[PathBuf]) -> (Vec<Suite>, Vec<Broken>) {
             match std::fs::read_dir(p) {
                 Ok(entries) => {
                     let mut found: Vec<PathBuf> = entries
-                        .filter_map(|e| e.ok().map(|e| e.path()))
-                        .filter(|f| f.is_file() && f.extension().is_some_and(|x| x == "json"))
+                        .filter_map(|e| e.ok())
+                        .filter(|e| {
+                            e.path().extension().is_some_and(|x| x == "json")
+                                && e.file_type().is_ok_and(|t| !t.is_dir())
+                        })
+                        .map(|e| e.path())
                         .collect();
                     found.sort();
                     files.extend(found);
@@ -329,7 +357,10 @@ pub fn load(paths: &[PathBuf]) -> (Vec<Suite>, Vec<Broken>) {
     }
     let mut suites = Vec::new();
     for f in files {
-        match std::fs::read_to_string(&f) {
+        let read = workbench_core::files::read_no_follow(&f, MAX_FILE).and_then(|b| {
+            String::from_utf8(b).map_err(|_| std::io::Error::other("it is not UTF-8 text"))
+        });
+        match read {
             Ok(text) => match parse(&f, &text) {
                 Ok(s) => suites.push(s),
                 Err(b) => problems.push(b),
@@ -342,9 +373,36 @@ pub fn load(paths: &[PathBuf]) -> (Vec<Suite>, Vec<Broken>) {
 
 /// Where a suite's snapshots are kept: `__snapshots__/<suite>.json` beside it.
 pub fn snapshot_path(suite: &Suite) -> PathBuf {
-    let dir = suite.path.parent().unwrap_or(Path::new("."));
+    let dir = suite
+        .path
+        .parent()
+        .filter(|d| !d.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     dir.join("__snapshots__")
         .join(format!("{}.json", suite.name))
+}
+
+/// Err(why) when the snapshots folder of `suite` is a link or resolves
+/// outside the suite's folder (a planted `__snapshots__ -> ~/.ssh`).
+pub fn snapshot_folder_ok(suite: &Suite) -> Result<(), String> {
+    let path = snapshot_path(suite);
+    let Some(folder) = path.parent() else {
+        return Ok(());
+    };
+    match std::fs::symlink_metadata(folder) {
+        Err(_) => Ok(()),
+        Ok(_) => {
+            let home = folder.parent().unwrap_or(Path::new("."));
+            if workbench_core::files::stays_inside(folder, home) {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{} is a link or leads outside the suite's folder: snapshots are neither read nor written there",
+                    folder.display()
+                ))
+            }
+        }
+    }
 }
 
 #[cfg(test)]

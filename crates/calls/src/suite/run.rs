@@ -11,11 +11,12 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use serde_json::{Map, Value};
 use workbench_core::connect::ServerState;
+use workbench_core::traffic::mask::{mask_json, mask_str};
 use workbench_core::{CallOptions, ErrorCode};
 
 use super::expect::{self, Failure, Seen, snapshot_value};
 use super::vars::{self, Earlier};
-use super::{Case, SnapshotExpect, Suite, snapshot_path};
+use super::{Case, SnapshotExpect, Suite, snapshot_folder_ok, snapshot_path};
 use crate::{Call, Calls, Link, Origin};
 
 /// How a run goes.
@@ -251,6 +252,20 @@ impl Shared<'_> {
             Ok(a) => a,
             Err(why) => return failed(case, server, "arguments", why),
         };
+        // The environment's values it read are masked like the server's
+        // own secrets: in the history, the traffic, and all it writes.
+        let mut read = Vec::new();
+        super::trust::env_refs(&case.arguments, &mut read);
+        let values: Vec<String> = read.iter().filter_map(|v| std::env::var(v).ok()).collect();
+        if !values.is_empty() {
+            let traffic = wb.traffic();
+            let mut secrets = traffic.secrets_of(server);
+            let before = secrets.len();
+            secrets.extend(values.into_iter().filter(|v| !v.is_empty()));
+            if secrets.len() > before {
+                traffic.set_secrets(server, secrets);
+            }
+        }
         let timeout = case
             .timeout_ms
             .map(Duration::from_millis)
@@ -278,7 +293,12 @@ impl Shared<'_> {
         r.history_id = ran.record_id().await;
         r.arguments = Some(arguments);
         let outcome = match ran.outcome {
-            Ok(o) => o,
+            Ok(mut o) => {
+                // What a suite writes (snapshots, JUnit, --json) is meant to
+                // be committed: never a server's secret.
+                mask_json(&mut o.result, &wb.traffic().secrets_of(server));
+                o
+            }
             Err(e) => {
                 r.outcome = CaseOutcome::Failed;
                 r.duration_ms = Some(started.elapsed().as_secs_f64() * 1000.0);
@@ -299,6 +319,17 @@ impl Shared<'_> {
             }
         };
         r.duration_ms = Some(outcome.duration_ms);
+        if case.expect.snapshot.is_some()
+            && let Err(why) = snapshot_folder_ok(&self.suites[suite_index])
+        {
+            r.outcome = CaseOutcome::Failed;
+            r.failures.push(Failure {
+                assertion: "snapshot".into(),
+                message: why,
+                diff: None,
+            });
+            return r;
+        }
         let mut state = self.state[suite_index]
             .lock()
             .unwrap_or_else(|e| e.into_inner());
@@ -351,9 +382,14 @@ pub async fn run(calls: &Calls, suites: &[Suite], options: &RunOptions) -> Repor
     let state = suites
         .iter()
         .map(|s| {
-            let snapshots = std::fs::read_to_string(snapshot_path(s))
+            // Never through a link: a planted `__snapshots__/x.json ->
+            // ~/.docker/config.json` would print its target in a diff.
+            let snapshots = snapshot_folder_ok(s)
                 .ok()
-                .and_then(|t| serde_json::from_str::<Map<String, Value>>(&t).ok())
+                .and_then(|()| {
+                    workbench_core::files::read_no_follow(&snapshot_path(s), super::MAX_FILE).ok()
+                })
+                .and_then(|t| serde_json::from_slice::<Map<String, Value>>(&t).ok())
                 .unwrap_or_default();
             Mutex::new(SuiteState {
                 earlier: Earlier::new(),
@@ -446,10 +482,17 @@ pub async fn run(calls: &Calls, suites: &[Suite], options: &RunOptions) -> Repor
             let text = serde_json::to_string_pretty(&Value::Object(state.snapshots.clone()))
                 .unwrap_or_default()
                 + "\n";
-            let written = path
-                .parent()
-                .map_or(Ok(()), std::fs::create_dir_all)
-                .and_then(|()| std::fs::write(&path, text));
+            let written = snapshot_folder_ok(suite)
+                .and_then(|()| {
+                    path.parent()
+                        .map_or(Ok(()), std::fs::create_dir_all)
+                        .map_err(|e| e.to_string())
+                })
+                .and_then(|()| snapshot_folder_ok(suite))
+                .and_then(|()| {
+                    workbench_core::files::write_private_atomic(&path, text.as_bytes())
+                        .map_err(|e| e.to_string())
+                });
             if let Err(e) = written {
                 tracing::warn!(
                     "{}: the snapshots could not be written: {e}",
@@ -466,7 +509,32 @@ pub async fn run(calls: &Calls, suites: &[Suite], options: &RunOptions) -> Repor
         });
     }
     report.duration_ms = started.elapsed().as_secs_f64() * 1000.0;
+    mask_report(calls, &mut report);
     report
+}
+
+/// Every server's secrets (and the environment values its cases read)
+/// masked in what the report says.
+fn mask_report(calls: &Calls, report: &mut Report) {
+    let traffic = calls.workbench().traffic();
+    for case in report.suites.iter_mut().flat_map(|s| s.cases.iter_mut()) {
+        let secrets = traffic.secrets_of(&case.server);
+        if secrets.is_empty() {
+            continue;
+        }
+        if let Some(a) = case.arguments.as_mut() {
+            mask_json(a, &secrets);
+        }
+        if let Some(n) = case.note.as_mut() {
+            *n = mask_str(n, &secrets);
+        }
+        for f in &mut case.failures {
+            f.message = mask_str(&f.message, &secrets);
+            if let Some(d) = f.diff.as_mut() {
+                *d = mask_str(d, &secrets);
+            }
+        }
+    }
 }
 
 #[cfg(test)]

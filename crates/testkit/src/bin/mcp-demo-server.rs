@@ -41,8 +41,12 @@ struct Args {
     port_file: Option<PathBuf>,
     /// Misbehave: exit-at-start, crash-on-call, hang-on-call, no-initialize,
     /// garbage-stdout, flood-stderr, huge-result, grandchild, drop-session,
-    /// bad-stderr, huge-stderr-line, tell-secrets, ping-flood, giant-result,
-    /// future-fields (the last three: a hand-written server over stdio).
+    /// bad-stderr, huge-stderr-line, tell-secrets. Hand-written servers over
+    /// stdio: ping-flood, giant-result, future-fields, endless-pages,
+    /// list-changed-flood, duplicate-tools, hinted (a tool of every hint,
+    /// calls written to $MCP_DEMO_CALLS), repeated-cursor. Planted for the
+    /// doctor: doctor-names, doctor-schemas, doctor-texts, doctor-listings,
+    /// doctor-behaviour.
     #[arg(long)]
     fault: Option<Fault>,
     /// Paginate tools, resources, templates and prompts in pages of this size.
@@ -97,7 +101,9 @@ fn main() -> ExitCode {
             | Fault::FutureFields
             | Fault::EndlessPages
             | Fault::ListChangedFlood
-            | Fault::DuplicateTools),
+            | Fault::DuplicateTools
+            | Fault::Hinted
+            | Fault::RepeatedCursor),
         ) => Some(workbench_testkit::raw::serve(f)),
         _ if args.tasks_2025 => Some(workbench_testkit::tasks2025::serve()),
         _ => None,
