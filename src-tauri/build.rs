@@ -33,6 +33,7 @@ fn main() {
             "run_suite",
             "save_to_suite",
             "suite_folder",
+            "trust_suite",
             "history_usage",
             "set_history_cap",
             "traffic_page",

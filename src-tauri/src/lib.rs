@@ -50,6 +50,7 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
             commands::history::run_suite::<tauri::Wry>,
             commands::history::save_to_suite::<tauri::Wry>,
             commands::history::suite_folder::<tauri::Wry>,
+            commands::history::trust_suite::<tauri::Wry>,
             commands::history::history_usage::<tauri::Wry>,
             commands::history::set_history_cap::<tauri::Wry>,
             commands::traffic::traffic_page::<tauri::Wry>,

@@ -44,7 +44,8 @@ describe("history and suites", () => {
       problems.push(...(await session.axe(".modal")).map((p) => `save dialog: ${p}`));
       await session.clickText(".modal-footer button", "Save case");
       await session.waitForTexts(".toast", (t) => t.some((x) => x.includes("Saved as")));
-      const file = join(driver.env.HOME, "suites", "local.json");
+      // No project open: the person's own suites, beside the workbench's mcp.json.
+      const file = join(driver.env.XDG_CONFIG_HOME, "mcp-workbench", "suites", "local.json");
       const saved = JSON.parse(readFileSync(file, "utf8"));
       assert.equal(saved.server, "local");
       assert.equal(saved.cases[0].tool, "add");

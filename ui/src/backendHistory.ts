@@ -21,8 +21,10 @@ export interface HistoryBackend {
   /** One tool's latest calls, every caller's, newest first. */
   toolHistory(server: string, tool: string, limit: number): Promise<CallRow[]>;
   suites(): Promise<SuiteInfo[]>;
-  /** Run a suite (one case when `only` names it). */
+  /** Run a suite (one case when `only` names it); refused while it is not trusted. */
   runSuite(path: string, only: string | null): Promise<SuiteReport>;
+  /** Trust a suite as it was reviewed (its fingerprint); refused if it changed since. */
+  trustSuite(path: string, fingerprint: string): Promise<void>;
   /** Add a case to a suite file (made if missing); the name it got. The call it came from (history id) is kept from pruning. */
   saveToSuite(path: string, server: string, entry: unknown, call: number | null): Promise<string>;
   /** Where a new suite goes (the project's folder, else the user's). */
@@ -44,6 +46,9 @@ export function tauriHistoryBackend(unwrap: Unwrap): HistoryBackend {
     toolHistory: async (server, tool, limit) => unwrap(await commands.toolHistory(server, tool, limit)),
     suites: async () => unwrap(await commands.suites()),
     runSuite: async (path, only) => unwrap(await commands.runSuite(path, only)),
+    trustSuite: async (path, fingerprint) => {
+      unwrap(await commands.trustSuite(path, fingerprint));
+    },
     saveToSuite: async (path, server, entry, call) => unwrap(await commands.saveToSuite(path, server, entry as JsonArg, call)),
     suiteFolder: async () => unwrap(await commands.suiteFolder()),
     historyUsage: async () => unwrap(await commands.historyUsage()),

@@ -75,18 +75,30 @@ export const commands = {
 	history: (query: HistoryQuery_Deserialize) => typedError<CallRow_Serialize[], ErrorInfo>(__TAURI_INVOKE("history", { query })),
 	/**  One call whole (None: pruned or never kept). */
 	historyCall: (id: number) => typedError<CallRow_Serialize | null, ErrorInfo>(__TAURI_INVOKE("history_call", { id })),
-	/**  The suites of the open project and of the user. */
+	/**  The suites of the open project and of the user, read afresh. */
 	suites: () => typedError<SuiteInfo_Serialize[], ErrorInfo>(__TAURI_INVOKE("suites")),
-	/**  Run the suite at `path` (one case when `only` names it). */
+	/**
+	 *  Run the suite at `path` (one case when `only` names it), read afresh;
+	 *  refused while the person has not trusted it.
+	 */
 	runSuite: (path: string, only: string | null) => typedError<Report_Serialize, ErrorInfo>(__TAURI_INVOKE("run_suite", { path, only })),
 	/**
 	 *  Add a case (`entry`: the JSON a suite file holds) calling `server` to
 	 *  the suite at `path`, made if missing; returns the name the case got.
 	 *  The call it came from (`call`, its history id) is kept from pruning.
+	 *  A new or trusted suite stays trusted (the person wrote this case).
 	 */
 	saveToSuite: (path: string, server: string, entry: Value, call: number | null) => typedError<string, ErrorInfo>(__TAURI_INVOKE("save_to_suite", { path, server, entry, call })),
-	/**  Where a new suite goes: the project's folder when one is open, else the user's. */
+	/**
+	 *  Where a new suite goes: the project's folder when one is open, else the
+	 *  user's (the rule `mcpwb test` follows too).
+	 */
 	suiteFolder: () => typedError<string, ErrorInfo>(__TAURI_INVOKE("suite_folder")),
+	/**
+	 *  Trust the suite at `path` as the person saw it (`fingerprint` from its
+	 *  review); a file changed since is not trusted.
+	 */
+	trustSuite: (path: string, fingerprint: string) => typedError<null, ErrorInfo>(__TAURI_INVOKE("trust_suite", { path, fingerprint })),
 	/**  The history's cap (Settings) and what it holds now. */
 	historyUsage: () => typedError<HistoryUsage_Serialize, ErrorInfo>(__TAURI_INVOKE("history_usage")),
 	/**  Keep at most `max_mib` MiB of calls (the oldest go first, never saved ones). */
@@ -1705,6 +1717,23 @@ export type ResourceUpdated = {
 	uri: string,
 };
 
+/**  What a suite would do, shown before the person trusts it. */
+export type Review = {
+	path: string,
+	/**
+	 *  Of the file's bytes as read now: trusting passes it back, so a file
+	 *  changed between the look and the click is not trusted.
+	 */
+	fingerprint: string,
+	/**  Every `server/tool` its cases call (surface checks call nothing). */
+	calls: string[],
+	/**  Every environment variable its cases read (`${env:VAR}`). */
+	env: string[],
+	trusted: boolean,
+	/**  In the person's own suites folder (trusted by where it is). */
+	own: boolean,
+};
+
 /**  Where an entry is defined: the user's file or the project's `.mcp.json`. */
 export type Scope = "user" | "project";
 
@@ -2103,6 +2132,11 @@ export type SuiteInfo_Deserialize = {
 	cases: CaseInfo_Deserialize[],
 	/**  Why it cannot run (with line and column). */
 	broken?: string | null,
+	/**
+	 *  What it would call and read, and whether the person trusts it (a
+	 *  suite they did not write runs only once trusted).
+	 */
+	review?: Review | null,
 };
 
 /**  A suite file of the project or the user. */
@@ -2115,6 +2149,11 @@ export type SuiteInfo_Serialize = {
 	cases: CaseInfo_Serialize[],
 	/**  Why it cannot run (with line and column). */
 	broken: string | null,
+	/**
+	 *  What it would call and read, and whether the person trusts it (a
+	 *  suite they did not write runs only once trusted).
+	 */
+	review: Review | null,
 };
 
 export type SuiteResult = SuiteResult_Serialize | SuiteResult_Deserialize;

@@ -1,11 +1,13 @@
 //! History and suites: every caller's calls from the store (filtered,
-//! searched, one whole), the project's and the user's suites, a suite (or
-//! one case) run through the one call path, a call saved as a case.
+//! searched, one whole), the project's and the user's suites (each with
+//! what it would call and whether it is trusted), a suite (or one case)
+//! run through the one call path, a call saved as a case.
 
 use std::path::PathBuf;
 
 use serde::Serialize;
 use tauri::{Runtime, State};
+use workbench_calls::suite::trust::{Review, SuiteTrust, review};
 use workbench_calls::suite::{self, Report, RunOptions};
 use workbench_core::{ErrorCode, ErrorInfo};
 use workbench_store::{CallRow, HistoryQuery, Store};
@@ -76,39 +78,37 @@ pub struct SuiteInfo {
     pub cases: Vec<CaseInfo>,
     /// Why it cannot run (with line and column).
     pub broken: Option<String>,
+    /// What it would call and read, and whether the person trusts it (a
+    /// suite they did not write runs only once trusted).
+    pub review: Option<Review>,
 }
 
-/// Where suites are kept: the project's `.mcp-workbench/suites`, and the
-/// user's beside their mcp.json.
-fn folders(state: &AppState) -> Vec<(&'static str, PathBuf)> {
-    let mut out = Vec::new();
-    if let Some(p) = &state.project_dir {
-        out.push(("project", p.join(suite::DEFAULT_DIR)));
-    }
-    if let Some(dir) = state.config_path.parent() {
-        out.push(("user", dir.join("suites")));
-    }
-    out
-}
-
-/// The suites of the open project and of the user.
+/// The suites of the open project and of the user, read afresh.
 #[tauri::command]
 #[specta::specta]
 pub async fn suites<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
 ) -> Result<Vec<SuiteInfo>, ErrorInfo> {
+    let folders = suite::folders(state.project_dir.as_deref());
+    tokio::task::spawn_blocking(move || list(&folders))
+        .await
+        .map_err(|e| failed(e.to_string()))
+}
+
+fn list(folders: &[(&'static str, PathBuf)]) -> Vec<SuiteInfo> {
+    let trust = SuiteTrust::app();
     let mut out = Vec::new();
-    for (scope, dir) in folders(&state) {
+    for (scope, dir) in folders {
         if !dir.is_dir() {
             continue;
         }
-        let (loaded, broken) = suite::load(std::slice::from_ref(&dir));
+        let (loaded, broken) = suite::load(std::slice::from_ref(dir));
         for s in loaded {
             out.push(SuiteInfo {
                 path: s.path.display().to_string(),
                 name: s.name.clone(),
-                scope: scope.into(),
+                scope: (*scope).into(),
                 server: s.server.clone(),
                 cases: s
                     .cases
@@ -125,6 +125,7 @@ pub async fn suites<R: Runtime>(
                     })
                     .collect(),
                 broken: None,
+                review: Some(review(&s, &trust)),
             });
         }
         for b in broken {
@@ -135,17 +136,19 @@ pub async fn suites<R: Runtime>(
                     .map(|s| s.to_string_lossy().into_owned())
                     .unwrap_or_default(),
                 path: b.path.display().to_string(),
-                scope: scope.into(),
+                scope: (*scope).into(),
                 server: None,
                 cases: Vec::new(),
                 broken: Some(b.to_string()),
+                review: None,
             });
         }
     }
-    Ok(out)
+    out
 }
 
-/// Run the suite at `path` (one case when `only` names it).
+/// Run the suite at `path` (one case when `only` names it), read afresh;
+/// refused while the person has not trusted it.
 #[tauri::command]
 #[specta::specta]
 pub async fn run_suite<R: Runtime>(
@@ -161,6 +164,16 @@ pub async fn run_suite<R: Runtime>(
             message: b.to_string(),
         });
     }
+    let trust = SuiteTrust::app();
+    if let Some(s) = loaded.iter().find(|s| !review(s, &trust).trusted) {
+        return Err(ErrorInfo {
+            code: ErrorCode::Refused,
+            message: format!(
+                "{} is not trusted: look at what it calls and reads, then trust it",
+                s.path.display()
+            ),
+        });
+    }
     let options = RunOptions {
         case: only,
         ..RunOptions::default()
@@ -168,9 +181,27 @@ pub async fn run_suite<R: Runtime>(
     Ok(suite::run(&state.calls, &loaded, &options).await)
 }
 
+/// Trust the suite at `path` as the person saw it (`fingerprint` from its
+/// review); a file changed since is not trusted.
+#[tauri::command]
+#[specta::specta]
+pub async fn trust_suite<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    path: String,
+    fingerprint: String,
+) -> Result<(), ErrorInfo> {
+    SuiteTrust::app()
+        .trust(&PathBuf::from(path), &fingerprint)
+        .map_err(|message| ErrorInfo {
+            code: ErrorCode::Refused,
+            message,
+        })
+}
+
 /// Add a case (`entry`: the JSON a suite file holds) calling `server` to
 /// the suite at `path`, made if missing; returns the name the case got.
 /// The call it came from (`call`, its history id) is kept from pruning.
+/// A new or trusted suite stays trusted (the person wrote this case).
 #[tauri::command]
 #[specta::specta]
 pub async fn save_to_suite<R: Runtime>(
@@ -183,7 +214,8 @@ pub async fn save_to_suite<R: Runtime>(
 ) -> Result<String, ErrorInfo> {
     let case: suite::Case = serde_json::from_value(entry)
         .map_err(|e| failed(format!("the case is not one a suite holds: {e}")))?;
-    let name = suite::append_case(&PathBuf::from(path), &server, case).map_err(failed)?;
+    let name = suite::append_case(&PathBuf::from(path), &server, case, &SuiteTrust::app())
+        .map_err(failed)?;
     if let (Some(id), Some(store)) = (call, state.calls.store()) {
         store
             .set_call_saved(id, true)
@@ -192,14 +224,15 @@ pub async fn save_to_suite<R: Runtime>(
     Ok(name)
 }
 
-/// Where a new suite goes: the project's folder when one is open, else the user's.
+/// Where a new suite goes: the project's folder when one is open, else the
+/// user's (the rule `mcpwb test` follows too).
 #[tauri::command]
 #[specta::specta]
 pub async fn suite_folder<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
 ) -> Result<String, ErrorInfo> {
-    folders(&state)
+    suite::folders(state.project_dir.as_deref())
         .into_iter()
         .next()
         .map(|(_, d)| d.display().to_string())

@@ -1,14 +1,17 @@
 // The Suites room: the project's and the user's suites (saved calls with
-// assertions, the files `mcpwb test` runs in CI). Run all, one suite or one
-// case; each failure shows its assertion, what was seen and the diff; a
-// case's call opens in History.
+// assertions, the files `mcpwb test` runs in CI), read afresh from their
+// folders while the room is open and before each run. Run all, one suite or
+// one case; each failure shows its assertion, what was seen and the diff; a
+// case's call opens in History. A suite the person did not write shows what
+// it would call and read, and runs only once they trust it.
 import { useState } from "react";
-import { useQuery } from "@tanstack/react-query";
-import { FlaskConical, History, Play } from "lucide-react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { FlaskConical, History, Play, ShieldAlert } from "lucide-react";
 import type { CaseResult, HistoryBackend, SuiteInfo, SuiteReport } from "../backendHistory";
 import type { RoomId } from "../shell/route";
 import { Badge, Button, EmptyState, Skeleton, useToast, type Tone } from "../design";
 import "./suites.css";
+import "../servers/trust.css";
 import { keys } from "../queries";
 
 const tone: Record<CaseResult["outcome"], Tone> = { passed: "ok", failed: "danger", skipped: "neutral", not_ready: "warn" };
@@ -40,15 +43,72 @@ function Outcome({ result }: { result: CaseResult }) {
   );
 }
 
+/** How often the room reads its folders again while it is open (a case
+ * added in an editor, a new suite file, a pull). */
+export const SUITES_REREAD_MS = 2000;
+
+function plural(n: number, one: string, many = `${one}s`) {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** What an untrusted suite would do, and the button that trusts it. */
+function TrustSuite({ suite, backend, onTrusted }: { suite: SuiteInfo; backend: HistoryBackend; onTrusted: () => void }) {
+  const toast = useToast();
+  const [busy, setBusy] = useState(false);
+  const review = suite.review;
+  if (!review || review.trusted) return null;
+  const trust = async () => {
+    setBusy(true);
+    try {
+      await backend.trustSuite(suite.path, review.fingerprint);
+      onTrusted();
+    } catch (e) {
+      toast(`${suite.name} was not trusted`, { tone: "danger", description: e instanceof Error ? e.message : String(e) });
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="callout tone-warn suite-trust" role="group" aria-label={`${suite.name} is not trusted`}>
+      <p>
+        <ShieldAlert aria-hidden size={16} /> <strong>Not trusted.</strong> This suite came with the project (or was changed outside the workbench): it calls
+        your servers' tools with arguments of its choosing. It runs once you trust it as it is now.
+      </p>
+      <dl className="trust-facts">
+        <dt>It calls</dt>
+        <dd>{review.calls.length === 0 ? "no tool (surface checks only)" : review.calls.map((c) => <code key={c}>{c} </code>)}</dd>
+        {review.env.length > 0 && (
+          <>
+            <dt>It reads</dt>
+            <dd className="trust-flag">
+              {review.env.map((v) => (
+                <code key={v}>{`\${env:${v}} `}</code>
+              ))}
+              — from your environment, sent to the tools above
+            </dd>
+          </>
+        )}
+      </dl>
+      <Button size="sm" disabled={busy} onClick={() => void trust()}>
+        Trust this suite
+      </Button>
+    </div>
+  );
+}
+
 export function SuitesRoom({ backend, go }: { backend: HistoryBackend; go: (room: RoomId, param?: string) => void }) {
   const toast = useToast();
-  const suites = useQuery({ queryKey: keys.suites(), queryFn: () => backend.suites() });
+  const queryClient = useQueryClient();
+  const suites = useQuery({ queryKey: keys.suites(), queryFn: () => backend.suites(), refetchInterval: SUITES_REREAD_MS });
   const [results, setResults] = useState<Record<string, Record<string, CaseResult>>>({});
   const [running, setRunning] = useState<string | null>(null);
+  const reread = () => queryClient.invalidateQueries({ queryKey: keys.suites() });
 
   const run = async (suite: SuiteInfo, only: string | null) => {
     setRunning(only ? `${suite.path}#${only}` : suite.path);
     try {
+      // The file as it is now: the room lists what runs.
+      void reread();
       const report: SuiteReport = await backend.runSuite(suite.path, only);
       const got: Record<string, CaseResult> = {};
       for (const c of report.suites.flatMap((s) => s.cases)) {
@@ -56,6 +116,7 @@ export function SuitesRoom({ backend, go }: { backend: HistoryBackend; go: (room
       }
       setResults((r) => ({ ...r, [suite.path]: { ...(only ? r[suite.path] : {}), ...got } }));
       if (!only) toast(`${suite.name}: ${report.passed} passed, ${report.failed} failed`, { tone: report.failed > 0 ? "danger" : undefined });
+      void reread();
     } catch (e) {
       toast(`${suite.name} did not run`, { tone: "danger", description: e instanceof Error ? e.message : String(e) });
     } finally {
@@ -63,7 +124,7 @@ export function SuitesRoom({ backend, go }: { backend: HistoryBackend; go: (room
     }
   };
   const runAll = async () => {
-    for (const s of (suites.data ?? []).filter((s) => !s.broken)) await run(s, null);
+    for (const s of (suites.data ?? []).filter((s) => !s.broken && s.review?.trusted !== false)) await run(s, null);
   };
 
   const list = suites.data ?? [];
@@ -73,7 +134,9 @@ export function SuitesRoom({ backend, go }: { backend: HistoryBackend; go: (room
         <h2>
           <FlaskConical aria-hidden size={18} /> Suites
         </h2>
-        <p className="muted">Saved calls with what their results must be, kept in the project (.mcp-workbench/suites) and run in CI with mcpwb test.</p>
+        <p className="muted">
+          Saved calls with what their results must be: the project's in .mcp-workbench/suites, yours beside the workbench's mcp.json. mcpwb test runs both.
+        </p>
         <Button variant="primary" icon={Play} disabled={running !== null || list.length === 0} onClick={() => void runAll()}>
           Run all
         </Button>
@@ -91,10 +154,18 @@ export function SuitesRoom({ backend, go }: { backend: HistoryBackend; go: (room
             <Badge>{s.scope}</Badge>
             {s.server && <Badge tone="info">{s.server}</Badge>}
             <span className="muted suite-path">{s.path}</span>
-            <Button size="sm" icon={Play} disabled={running !== null || Boolean(s.broken)} onClick={() => void run(s, null)}>
+            <span className="muted">{plural(s.cases.length, "case")}</span>
+            <Button
+              size="sm"
+              icon={Play}
+              disabled={running !== null || Boolean(s.broken) || s.review?.trusted === false}
+              title={s.review?.trusted === false ? "Trust the suite first" : undefined}
+              onClick={() => void run(s, null)}
+            >
               {running === s.path ? "Running…" : "Run suite"}
             </Button>
           </header>
+          <TrustSuite suite={s} backend={backend} onTrusted={() => void reread()} />
           {s.broken && (
             <div className="error-banner" role="alert">
               <p className="error-message">This suite cannot run: {s.broken}</p>
@@ -111,7 +182,14 @@ export function SuitesRoom({ backend, go }: { backend: HistoryBackend; go: (room
                       {c.surface ? "surface of " : ""}
                       {c.server ?? s.server}/{c.tool}
                     </span>
-                    <Button size="sm" variant="ghost" icon={Play} disabled={running !== null} aria-label={`Run case ${c.name}`} onClick={() => void run(s, c.name)}>
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      icon={Play}
+                      disabled={running !== null || s.review?.trusted === false}
+                      aria-label={`Run case ${c.name}`}
+                      onClick={() => void run(s, c.name)}
+                    >
                       Run
                     </Button>
                     {result?.history_id != null && (

@@ -9,17 +9,28 @@ use jsonc_parser::cst::CstRootNode;
 use serde_json::json;
 use workbench_core::config::edit::input;
 
+use super::trust::{SuiteTrust, fingerprint};
 use super::{Case, parse};
 
 /// Add `case` (a call of `server`'s) to the suite at `path` (made, with
 /// that server, if missing); a name already taken gets " (2)", " (3)", ...
 /// Returns the name it got.
-pub fn append_case(path: &Path, server: &str, mut case: Case) -> Result<String, String> {
-    let text = match std::fs::read_to_string(path) {
-        Ok(t) => t,
+/// A new suite, or one the person trusted, is trusted as written (they
+/// wrote this case); an untrusted one stays untrusted.
+pub fn append_case(
+    path: &Path,
+    server: &str,
+    mut case: Case,
+    trust: &SuiteTrust,
+) -> Result<String, String> {
+    let text = match workbench_core::files::read_no_follow(path, super::MAX_FILE) {
+        Ok(t) => String::from_utf8(t).map_err(|_| format!("{}: not UTF-8 text", path.display()))?,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
         Err(e) => return Err(format!("{}: {e}", path.display())),
     };
+    let trusted_before = text.trim().is_empty()
+        || trust.is_own(path)
+        || trust.is_trusted(path, &fingerprint(text.as_bytes()));
     let out = if text.trim().is_empty() {
         case.server = None;
         let suite = json!({ "server": server, "cases": [case] });
@@ -51,8 +62,16 @@ pub fn append_case(path: &Path, server: &str, mut case: Case) -> Result<String, 
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     }
+    if let Some(dir) = path.parent()
+        && std::fs::symlink_metadata(dir).is_ok_and(|m| m.file_type().is_symlink())
+    {
+        return Err(format!("{}: a link, not followed", dir.display()));
+    }
     workbench_core::config::store::write_atomic(path, out.as_bytes(), false)
         .map_err(|e| e.to_string())?;
+    if trusted_before {
+        trust.record(path, &fingerprint(out.as_bytes()))?;
+    }
     Ok(case.name)
 }
 
@@ -64,11 +83,19 @@ mod tests {
         serde_json::from_value(json!({"name": name, "tool": "echo", "arguments": {"message": "hi"}, "expect": {"text": {"equals": "hi"}}})).unwrap()
     }
 
+    fn trust(dir: &Path) -> SuiteTrust {
+        SuiteTrust::at(dir.join("trust.json"), None)
+    }
+
     #[test]
     fn a_case_is_added_keeping_the_file_as_written() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("s.json");
-        assert_eq!(append_case(&path, "demo", case("echo")).unwrap(), "echo");
+        let trust = trust(dir.path());
+        assert_eq!(
+            append_case(&path, "demo", case("echo"), &trust).unwrap(),
+            "echo"
+        );
         let made = parse(&path, &std::fs::read_to_string(&path).unwrap()).unwrap();
         assert_eq!(made.server.as_deref(), Some("demo"));
         assert_eq!(made.cases.len(), 1);
@@ -76,10 +103,10 @@ mod tests {
         let hand = "// my checks\n{ \"server\": \"demo\",\n  \"cases\": [\n    { \"name\": \"echo\", \"tool\": \"echo\" } // first\n  ]\n}\n";
         std::fs::write(&path, hand).unwrap();
         assert_eq!(
-            append_case(&path, "demo", case("echo")).unwrap(),
+            append_case(&path, "demo", case("echo"), &trust).unwrap(),
             "echo (2)"
         );
-        assert_eq!(append_case(&path, "other", case("x")).unwrap(), "x");
+        assert_eq!(append_case(&path, "other", case("x"), &trust).unwrap(), "x");
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(
             text.starts_with("// my checks\n{ \"server\": \"demo\",\n"),
@@ -93,10 +120,44 @@ mod tests {
         // A broken file is left alone.
         std::fs::write(&path, "{ \"cases\": [").unwrap();
         assert!(
-            append_case(&path, "demo", case("y"))
+            append_case(&path, "demo", case("y"), &trust)
                 .unwrap_err()
                 .contains("nothing was added")
         );
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "{ \"cases\": [");
+    }
+
+    #[test]
+    fn saving_keeps_a_new_or_trusted_suite_trusted_and_an_untrusted_one_untrusted() {
+        let dir = tempfile::tempdir().unwrap();
+        let trust = trust(dir.path());
+        let trusted_now = |p: &Path| {
+            let text = std::fs::read(p).unwrap();
+            trust.is_trusted(p, &fingerprint(&text))
+        };
+        let mine = dir.path().join("mine.json");
+        append_case(&mine, "demo", case("a"), &trust).unwrap();
+        assert!(
+            trusted_now(&mine),
+            "a suite the window made is the person's"
+        );
+        append_case(&mine, "demo", case("b"), &trust).unwrap();
+        assert!(trusted_now(&mine));
+        // A suite that came with a clone stays untrusted after a save.
+        let theirs = dir.path().join("theirs.json");
+        std::fs::write(
+            &theirs,
+            r#"{"server": "demo", "cases": [{"name": "w", "tool": "wipe"}]}"#,
+        )
+        .unwrap();
+        append_case(&theirs, "demo", case("c"), &trust).unwrap();
+        assert!(!trusted_now(&theirs));
+        // A planted link is not written through.
+        let victim = dir.path().join("victim");
+        std::fs::write(&victim, "keep").unwrap();
+        let link = dir.path().join("link.json");
+        std::os::unix::fs::symlink(&victim, &link).unwrap();
+        assert!(append_case(&link, "demo", case("d"), &trust).is_err());
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "keep");
     }
 }
