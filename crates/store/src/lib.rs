@@ -59,6 +59,36 @@ pub fn now_ms() -> i64 {
         .unwrap_or_default()
 }
 
+/// The database holds every call's arguments and results and every chat:
+/// its folder is made 0700 and the file (with SQLite's `-wal` and `-shm`,
+/// which take the file's mode) 0600 — an install that made them readable by
+/// others is mended here.
+fn private(path: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(dir)?;
+        std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))?;
+    }
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .mode(0o600)
+        .open(path)?;
+    for suffix in ["", "-wal", "-shm"] {
+        let mut name = path.as_os_str().to_owned();
+        name.push(suffix);
+        let file = PathBuf::from(name);
+        if std::fs::symlink_metadata(&file).is_ok_and(|m| m.is_file()) {
+            std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600))?;
+        }
+    }
+    Ok(())
+}
+
 impl Store {
     /// The database file in `data_dir` (created with its folder if missing).
     pub fn open_in(data_dir: &Path) -> Result<Store> {
@@ -71,9 +101,7 @@ impl Store {
             path: path.to_path_buf(),
             message,
         };
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(|e| failed(e.to_string()))?;
-        }
+        private(path).map_err(|e| failed(e.to_string()))?;
         let conn = Connection::open(path).map_err(|e| failed(e.to_string()))?;
         conn.pragma_update(None, "journal_mode", "WAL")
             .map_err(|e| failed(e.to_string()))?;

@@ -315,3 +315,28 @@ fn appending_to_a_missing_session_is_a_clear_error() {
         .unwrap_err();
     assert_eq!(err.to_string(), "no chat session \"nope\"");
 }
+
+#[test]
+fn the_database_is_private_and_an_old_install_readable_by_others_is_mended() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let home = tempfile::tempdir().unwrap();
+    let data = home.path().join("data");
+    let store = Store::open_in(&data).unwrap();
+    drop(store);
+    assert_eq!(mode(&data), 0o700);
+    assert_eq!(mode(&data.join(FILE_NAME)), 0o600);
+    // As an earlier version left it: 0755 folder, 0644 files.
+    std::fs::set_permissions(&data, std::fs::Permissions::from_mode(0o755)).unwrap();
+    for f in std::fs::read_dir(&data).unwrap() {
+        let p = f.unwrap().path();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o644)).unwrap();
+    }
+    let store = Store::open_in(&data).unwrap();
+    assert_eq!(mode(&data), 0o700);
+    for f in std::fs::read_dir(&data).unwrap() {
+        let p = f.unwrap().path();
+        assert_eq!(mode(&p), 0o600, "{}", p.display());
+    }
+    drop(store);
+}

@@ -32,8 +32,13 @@ use crate::traffic::Direction;
 
 /// The poll interval when a server names none.
 const DEFAULT_POLL: Duration = Duration::from_secs(1);
-/// The shortest interval honoured (a server asking for 0 does not get a spin).
-const MIN_POLL: Duration = Duration::from_millis(10);
+/// The shortest interval honoured between two `tasks/get` (a server asking
+/// for 0, or waking the poll with a flood of notifications, does not get a
+/// spin: played, 3,880 `tasks/get` in 90 s).
+const MIN_POLL: Duration = Duration::from_millis(100);
+/// The most input requests one task may bring (each one asks the person or
+/// the model): past it the call fails, the task cancelled.
+pub const MAX_TASK_INPUTS: usize = 64;
 /// How long a task is asked to be kept when the workbench asks for one (2025-11-25).
 pub const ASKED_TTL_MS: u64 = 60 * 60 * 1000;
 
@@ -224,13 +229,48 @@ impl Workbench {
         let cancel = options.cancel.clone().unwrap_or_default();
         let mut state = created;
         self.report(server, &state, options);
-        let followed = self
-            .follow_rounds(handle, peer, method, &mut state, options, &cancel)
-            .await;
+        // One deadline for the whole call when its caller set one (`mcpwb
+        // call --timeout`, a suite case's timeoutMs): the task's rounds,
+        // however many, and the 2025-11-25 `tasks/result` wait all end there.
+        let rounds = self.follow_rounds(handle, peer, method, &mut state, options, &cancel);
+        let followed = match options.timeout {
+            Some(limit) => match tokio::time::timeout(limit, rounds).await {
+                Ok(followed) => followed,
+                Err(_) => Err(Error::Timeout {
+                    server: server.to_string(),
+                    method: method.to_string(),
+                    seconds: limit.as_secs_f64(),
+                    progressing: false,
+                }),
+            },
+            None => rounds.await,
+        };
         // Cancelled by the person, whatever round was in flight (a wait, a
-        // tasks/get, an answer to the server's input request): the server is
-        // told with tasks/cancel and the task shown cancelled once it agrees.
+        // tasks/get, an answer to the server's input request), or out of
+        // time: the server is told with tasks/cancel and the task shown
+        // cancelled once it agrees.
         match followed {
+            Err(e @ Error::Timeout { .. }) if !state.is_terminal() => {
+                let params = json!({ "taskId": state.task_id });
+                let sent = self
+                    .send_once(
+                        handle,
+                        peer,
+                        "tasks/cancel",
+                        &task_params(state.form, params),
+                        &short(&CancellationToken::new()),
+                    )
+                    .await;
+                if sent.is_ok() {
+                    state.status = "cancelled".into();
+                    if let Error::Timeout { seconds, .. } = &e {
+                        state.status_message =
+                            Some(format!("cut: no result within {seconds:.0} s"));
+                    }
+                    self.report(server, &state, options);
+                }
+                Err(e)
+            }
             Err(Error::Cancelled { .. }) if cancel.is_cancelled() && !state.is_terminal() => {
                 let params = json!({ "taskId": state.task_id });
                 let sent = self
@@ -274,6 +314,7 @@ impl Workbench {
         // Input requests answered (their keys are unique over the task's
         // life; the server may still list one it has not taken yet).
         let mut answered = std::collections::HashSet::new();
+        let mut last_get = std::time::Instant::now() - MIN_POLL;
         loop {
             match (state.form, state.status.as_str()) {
                 (TaskForm::V2025, "cancelled") => return Err(cancelled(server, state)),
@@ -297,6 +338,15 @@ impl Workbench {
                         .collect();
                     if !new.is_empty() {
                         answered.extend(new.keys().cloned());
+                        if answered.len() > MAX_TASK_INPUTS {
+                            return Err(Error::Transport {
+                                server: server.to_string(),
+                                method: method.to_string(),
+                                message: format!(
+                                    "the task asked for input more than {MAX_TASK_INPUTS} times; it is not followed further"
+                                ),
+                            });
+                        }
                         let responses = self
                             .answer_all(server, method, &new, cancel.clone())
                             .await?;
@@ -341,6 +391,18 @@ impl Workbench {
                     },
                 }
             }
+            // However often the server wakes the poll, not faster than the floor.
+            let since = last_get.elapsed();
+            if since < MIN_POLL {
+                tokio::select! {
+                    biased;
+                    _ = cancel.cancelled() => {
+                        return Err(Error::Cancelled { server: server.to_string(), method: method.to_string() });
+                    }
+                    _ = tokio::time::sleep(MIN_POLL - since) => {}
+                }
+            }
+            last_get = std::time::Instant::now();
             let params = json!({ "taskId": state.task_id });
             let got = self
                 .send_once(

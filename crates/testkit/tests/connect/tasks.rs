@@ -371,3 +371,52 @@ async fn an_extension_server_may_make_a_task_of_an_optional_tool() {
     assert_eq!(statuses(&seen).last(), Some(&"completed"));
     wb.shutdown().await;
 }
+
+/// A call with a timeout whose task would run for 100 × 200 ms, polled
+/// every 10 ms: cut at its deadline, the server told, the status rounds
+/// kept to the floor (played: still polling after 90 s, 3,880 tasks/get).
+async fn a_deadline_cuts_the_task(wb: &Workbench, server: &str) {
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let options = CallOptions {
+        task: Some(tx),
+        timeout: Some(Duration::from_millis(1500)),
+        ..CallOptions::default()
+    };
+    let args = json!({ "steps": 100, "step_ms": 200, "poll_ms": 10 });
+    let started = std::time::Instant::now();
+    let e = wb
+        .call_tool(server, "task_batch", args, options)
+        .await
+        .unwrap_err();
+    let took = started.elapsed();
+    assert!(matches!(e, Error::Timeout { .. }), "{e:?}");
+    assert!(took < Duration::from_secs(10), "cut after {took:?}");
+    let gets = sent(wb, server, "tasks/get").len();
+    // 1.5 s at the 100 ms floor: about 15 rounds, never hundreds.
+    assert!(gets <= 20, "{gets} tasks/get in 1.5 s");
+    let asked = sent(wb, server, "tasks/cancel");
+    assert_eq!(asked.len(), 1, "tasks/cancel sent {} times", asked.len());
+    let mut last = None;
+    while let Ok(next) = rx.try_recv() {
+        last = Some(next);
+    }
+    let last = last.unwrap();
+    assert_eq!(last.status, "cancelled", "{last:?}");
+    assert!(
+        last.status_message
+            .as_deref()
+            .unwrap_or("")
+            .contains("no result within"),
+        "{last:?}"
+    );
+}
+
+#[tokio::test]
+async fn a_task_that_never_ends_is_cut_at_the_calls_deadline_in_both_forms() {
+    let (wb, _dir) = one(stdio("ext", &[]), false).await;
+    a_deadline_cuts_the_task(&wb, "ext").await;
+    wb.shutdown().await;
+    let (wb, _dir) = one(tasks_2025("old"), false).await;
+    a_deadline_cuts_the_task(&wb, "old").await;
+    wb.shutdown().await;
+}
