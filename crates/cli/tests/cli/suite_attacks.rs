@@ -54,14 +54,18 @@ impl Home {
         std::fs::read_to_string(self.home.path().join("calls.log")).unwrap_or_default()
     }
 
-    /// A bare `mcpwb test` in the clone (the person's own config trusted).
+    /// A bare `mcpwb test` in the clone (the person's own config trusted):
+    /// `extra` holds "test" and what goes before and after it.
     fn test(&self, extra: &[&str]) -> std::process::Output {
+        self.mcpwb(extra)
+    }
+
+    /// `mcpwb --trust --timeout 10 ARGS` in the clone.
+    fn mcpwb(&self, args: &[&str]) -> std::process::Output {
         let h = self.home.path();
         Command::new(BIN)
             .args(["--trust", "--timeout", "10"])
-            .args(extra.iter().take_while(|a| **a != "test"))
-            .arg("test")
-            .args(extra.iter().skip_while(|a| **a != "test").skip(1))
+            .args(args)
             .current_dir(self.clone.path())
             .env_remove("MCPWB_CONFIG")
             .env_remove("XDG_CONFIG_HOME")
@@ -253,4 +257,72 @@ fn snapshots_and_junit_are_never_read_or_written_through_a_planted_link() {
     std::os::unix::fs::symlink(&keys, h.suites().join("linked.json")).unwrap();
     let out = h.test(&["test"]);
     assert!(stderr(&out).contains("symbolic link"), "{}", stderr(&out));
+}
+
+#[test]
+fn the_probe_calls_only_what_the_persons_rules_allow() {
+    let h = Home::new(json!({}));
+    let out = h.mcpwb(&["doctor", "--probe", "mine"]);
+    let text = stdout(&out);
+    let calls = h.calls();
+    assert!(calls.contains("lookup"), "{calls}\n{text}{}", stderr(&out));
+    assert!(
+        !calls.contains("wipe") && !calls.contains("note"),
+        "{calls}"
+    );
+    assert!(
+        !calls.contains("search_web"),
+        "an open-world tool was probed: {calls}"
+    );
+    assert!(text.contains("not probed  search_web"), "{text}");
+    assert!(
+        stderr(&out).contains("the probe calls 1 of mine's 2 read-only tools: lookup"),
+        "{}",
+        stderr(&out)
+    );
+
+    // Denied in Settings: not probed.
+    std::fs::write(
+        h.home.path().join("settings.json"),
+        json!({ "agent": { "providers": [], "tool_policies": { "mine/lookup": "deny" } } })
+            .to_string(),
+    )
+    .unwrap();
+    let before = h.calls();
+    let out = h.mcpwb(&["doctor", "--probe", "mine"]);
+    assert_eq!(h.calls(), before, "a denied tool was probed");
+    assert!(
+        stdout(&out).contains("not probed  lookup"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(
+        stdout(&out).contains("denied in Settings"),
+        "{}",
+        stdout(&out)
+    );
+
+    // A project's server: its read-only mark is not taken at its word.
+    let project_calls = h.home.path().join("project-calls.log");
+    std::fs::write(
+        h.clone.path().join(".mcp.json"),
+        json!({ "mcpServers": { "theirs": {
+            "command": demo_server(), "args": ["--fault", "hinted"],
+            "env": { "MCP_DEMO_CALLS": project_calls }
+        } } })
+        .to_string(),
+    )
+    .unwrap();
+    let project = h.clone.path().display().to_string();
+    let out = h.mcpwb(&["--project", &project, "doctor", "--probe", "theirs"]);
+    let text = stdout(&out);
+    assert!(
+        !project_calls.exists(),
+        "a project's tool was probed: {text}"
+    );
+    assert!(
+        text.contains("not taken at its word"),
+        "{text}{}",
+        stderr(&out)
+    );
 }
