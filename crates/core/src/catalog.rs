@@ -26,6 +26,9 @@ pub struct ServerCatalog {
     pub hidden_tools: Vec<String>,
     /// Names the server listed more than once (the first of each is kept).
     pub duplicate_tools: Vec<String>,
+    /// What went wrong paging through a list whose pages were kept (a
+    /// repeated cursor): the server's fault, said once per list.
+    pub list_problems: Vec<String>,
 }
 
 /// A tool with its qualified name.
@@ -130,11 +133,15 @@ pub const MAX_LIST_ITEMS: usize = 100_000;
 /// already held to the entry's `maxMessageSize`).
 pub const MAX_LIST_BYTES: usize = 32 << 20;
 
+/// A list as read: its items, and what stopped the paging early (a
+/// repeated cursor) when the pages read so far were kept.
+type Listed = (Vec<Value>, Option<String>);
+
 async fn fetch_all(
     peer: &Peer<RoleClient>,
     kind: &str,
     raw: Option<(&crate::traffic::TrafficLog, &str)>,
-) -> Result<Vec<Value>, String> {
+) -> Result<Listed, String> {
     let mut items = Vec::new();
     let mut bytes = 0usize;
     let mut cursor: Option<String> = None;
@@ -186,9 +193,14 @@ async fn fetch_all(
         }
         cursor = page["nextCursor"].as_str().map(str::to_string);
         match &cursor {
-            None => return Ok(items),
+            None => return Ok((items, None)),
+            // The server's fault, seen at once: what the pages gave is kept.
             Some(c) if !seen.insert(c.clone()) => {
-                return Err(format!("{kind}: the server repeated cursor {c}"));
+                let why = format!(
+                    "{kind}: the server repeated the cursor \"{c}\" (a loop); the {} items of the pages before are listed",
+                    items.len()
+                );
+                return Ok((items, Some(why)));
             }
             Some(_) => {}
         }
@@ -232,11 +244,20 @@ impl Catalog {
         let mut failed: Vec<String> = Vec::new();
         let mut read_any = false;
         let mut tools = None;
+        // A list read in part (a repeated cursor): its items are kept, the
+        // problem said in the server's events and kept for the doctor.
+        let mut problems: Vec<String> = Vec::new();
+        let mut kept = |(items, problem): Listed| {
+            if let Some(p) = problem {
+                problems.push(p);
+            }
+            items
+        };
         if wants("tools", "tools") {
             match fetch_all(peer, "tools", raw).await {
                 Ok(t) => {
                     read_any = true;
-                    tools = Some(t);
+                    tools = Some(kept(t));
                 }
                 Err(e) => failed.push(e),
             }
@@ -273,23 +294,35 @@ impl Catalog {
             match fetch_all(peer, "resources", raw).await {
                 Ok(r) => {
                     read_any = true;
-                    current.resources = r;
+                    current.resources = kept(r);
                 }
                 Err(e) => failed.push(e),
             }
             current.resource_templates = fetch_all(peer, "resourceTemplates", raw)
                 .await
+                .map(&mut kept)
                 .unwrap_or_default();
         }
         if wants("prompts", "prompts") {
             match fetch_all(peer, "prompts", raw).await {
                 Ok(p) => {
                     read_any = true;
-                    current.prompts = p;
+                    current.prompts = kept(p);
                 }
                 Err(e) => failed.push(e),
             }
         }
+        if only.is_none() {
+            current.list_problems = problems.clone();
+        } else {
+            // One list read again: its earlier problem goes, the others' stay.
+            let list = only.unwrap_or_default();
+            current
+                .list_problems
+                .retain(|p| !p.starts_with(&format!("{list}:")));
+            current.list_problems.extend(problems.iter().cloned());
+        }
+        failed.extend(problems);
         // Every list it has failed (a refusal, a dead connection): it
         // stays unlisted (or keeps its last lists, stale). A server with no
         // lists at all is listed, empty.

@@ -154,13 +154,18 @@ pub async fn examine(
             return Ok(report);
         }
     };
-    let duplicates = wb
-        .catalog()
-        .server(server)
-        .map(|c| c.duplicate_tools)
-        .unwrap_or_default();
-    let (shape, cost) = shape(server, &surface, &duplicates);
+    let listed = wb.catalog().server(server).unwrap_or_default();
+    let (shape, cost) = shape(server, &surface, &listed.duplicate_tools);
     report.findings.extend(shape);
+    for problem in &listed.list_problems {
+        let list = problem.split(':').next().unwrap_or("list");
+        report.findings.push(
+            Finding::new("list.repeated-cursor", Severity::Error, format!("{list} list"))
+                .seen(problem.clone())
+                .why("a nextCursor the client was already given sends it round the same pages for ever; clients stop at once (this one) or hang, and what lies past the loop is never listed")
+                .fix("give each page a new cursor and leave nextCursor out of the last page"),
+        );
+    }
     report.tokens = cost;
     report
         .findings

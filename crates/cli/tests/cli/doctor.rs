@@ -128,3 +128,42 @@ fn snapshots_are_stable_and_diff_fails_the_build_on_a_breaking_change() {
         stdout(&out)
     );
 }
+
+#[test]
+fn a_list_whose_cursor_repeats_is_listed_at_once_and_the_doctor_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = demo_config(dir.path(), &[("loop", &["--fault", "repeated-cursor"])]);
+    // What the pages gave, at once (it waited 10 s and listed nothing).
+    let started = std::time::Instant::now();
+    let out = mcpwb(&["--config", &cfg, "--timeout", "30", "tools", "loop"]);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{text}{}", stderr(&out));
+    assert!(text.contains("first") && text.contains("second"), "{text}");
+    assert!(
+        started.elapsed() < std::time::Duration::from_secs(8),
+        "waited {:?} for the list",
+        started.elapsed()
+    );
+    // The doctor: a finding with the loop, the tools it could read checked.
+    let out = mcpwb(&["--config", &cfg, "--json", "doctor", "loop"]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let v: Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    let findings = v["servers"][0]["findings"].as_array().unwrap();
+    assert!(
+        !findings.iter().any(|f| f["code"] == "server.not-ready"),
+        "{findings:?}"
+    );
+    let looped = findings
+        .iter()
+        .find(|f| f["code"] == "list.repeated-cursor")
+        .unwrap_or_else(|| panic!("{findings:?}"));
+    assert_eq!(looped["severity"], "error");
+    assert!(looped["seen"].as_str().unwrap().contains("page-2"), "{looped}");
+    // The listed tools were examined as usual (no annotations on them).
+    assert!(
+        findings
+            .iter()
+            .any(|f| f["item"].as_str().unwrap_or("").contains("first")),
+        "{findings:?}"
+    );
+}
