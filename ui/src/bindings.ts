@@ -2543,6 +2543,8 @@ export type TrustRequest_Deserialize = {
 	allow_insecure: boolean,
 	/**  The `oauth` block's client id and scope (its secret is masked). */
 	oauth: Shown_Deserialize[],
+	/**  `dev.watch`: the files whose change restarts it, unasked. */
+	watch: string[],
 };
 
 /**
@@ -2576,6 +2578,8 @@ export type TrustRequest_Serialize = {
 	allow_insecure: boolean,
 	/**  The `oauth` block's client id and scope (its secret is masked). */
 	oauth: Shown_Serialize[],
+	/**  `dev.watch`: the files whose change restarts it, unasked. */
+	watch: string[],
 };
 
 /**  Tokens counted by the provider. */

@@ -11,7 +11,7 @@ use workbench_core::events::Event;
 use workbench_doctor::follow::{SurfaceChange, Surfaces};
 
 use crate::commands::{calls_for, connect_some, offers, opts, parse_args};
-use crate::print::line;
+use crate::print::{clean, line};
 use crate::{Cli, Failure};
 
 #[derive(clap::Args, Debug)]
@@ -64,6 +64,44 @@ fn surface(cli: &Cli, change: &SurfaceChange) {
     }
 }
 
+/// Call `tool` and say its result, and whether it changed since `before`.
+async fn call_once(
+    cli: &Cli,
+    calls: &workbench_calls::Calls,
+    server: &str,
+    tool: &str,
+    arguments: &Value,
+    before: Option<&Value>,
+) -> Value {
+    let ran = calls
+        .run(Call {
+            origin: Origin::Cli,
+            server,
+            tool,
+            arguments: arguments.clone(),
+            definition: None,
+            link: Link::default(),
+            options: opts(cli),
+        })
+        .await;
+    let result = match ran.outcome {
+        Ok(o) => o.result,
+        Err(e) => json!({ "failed": e.to_string() }),
+    };
+    let same = before == Some(&result);
+    let verdict = match before {
+        None => "at start",
+        Some(_) if same => "same as before",
+        Some(_) => "CHANGED",
+    };
+    say(
+        cli,
+        format!("{tool} → {verdict}: {}", clean(&result.to_string())),
+        json!({ "event": "call", "tool": tool, "result": result, "same": same, "first": before.is_none() }),
+    );
+    result
+}
+
 pub async fn run(cli: &Cli, args: &DevArgs) -> Result<(), Failure> {
     let arguments = parse_args(&args.args)?;
     let wb = connect_some(cli, &[args.server.as_str()], offers(cli, cli.sampling)).await?;
@@ -74,10 +112,20 @@ pub async fn run(cli: &Cli, args: &DevArgs) -> Result<(), Failure> {
             args.server
         )));
     };
-    let _watch = wb.watch_dev();
+    let root = wb
+        .dev_root(&args.server)
+        .unwrap_or_else(|| handle.base_dir().to_path_buf());
+    if !root.is_dir() {
+        return Err(Failure::Usage(format!(
+            "{}'s dev.watch is read in {}, which is not a folder (its entry's cwd, else its config's folder)",
+            args.server,
+            root.display()
+        )));
+    }
     let surfaces = Surfaces::follow(&wb);
     let mut changes = surfaces.subscribe();
     let mut events = wb.subscribe();
+    let _watch = wb.watch_dev();
     let calls = calls_for(&wb, false);
     say(
         cli,
@@ -85,12 +133,18 @@ pub async fn run(cli: &Cli, args: &DevArgs) -> Result<(), Failure> {
             "watching {} for {} in {} (Ctrl+C stops)",
             args.server,
             dev.watch.join(", "),
-            handle.base_dir().display()
+            root.display()
         ),
-        json!({ "event": "watching", "server": args.server, "watch": dev.watch }),
+        json!({ "event": "watching", "server": args.server, "watch": dev.watch, "root": root }),
     );
     let mut reloading: Option<Instant> = None;
     let mut last_result: Option<Value> = None;
+    // The call once now, so the first reload can say whether it changed.
+    if let Some(tool) = &args.call {
+        // Not ready: the call says why (and the first reload calls again).
+        let _ = crate::commands::ready(&wb, &args.server).await;
+        last_result = Some(call_once(cli, &calls, &args.server, tool, &arguments, None).await);
+    }
     loop {
         tokio::select! {
             _ = tokio::signal::ctrl_c() => break,
@@ -116,32 +170,7 @@ pub async fn run(cli: &Cli, args: &DevArgs) -> Result<(), Failure> {
                         let ms = started.elapsed().as_secs_f64() * 1000.0;
                         say(cli, format!("reloaded in {ms:.0} ms"), json!({ "event": "reloaded", "ms": ms }));
                         if let Some(tool) = &args.call {
-                            let ran = calls
-                                .run(Call {
-                                    origin: Origin::Cli,
-                                    server: &args.server,
-                                    tool,
-                                    arguments: arguments.clone(),
-                                    definition: None,
-                                    link: Link::default(),
-                                    options: opts(cli),
-                                })
-                                .await;
-                            let result = match ran.outcome {
-                                Ok(o) => o.result,
-                                Err(e) => json!({ "failed": e.to_string() }),
-                            };
-                            let same = last_result.as_ref() == Some(&result);
-                            let verdict = match &last_result {
-                                None => "first result",
-                                Some(_) if same => "same as before",
-                                Some(_) => "CHANGED",
-                            };
-                            say(
-                                cli,
-                                format!("{tool} → {verdict}: {}", result),
-                                json!({ "event": "call", "tool": tool, "result": result, "same": same }),
-                            );
+                            let result = call_once(cli, &calls, &args.server, tool, &arguments, last_result.as_ref()).await;
                             last_result = Some(result);
                         }
                     }

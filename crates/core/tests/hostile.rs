@@ -102,6 +102,30 @@ fn an_oauth_block_reads_only_its_own_secrets_and_signs_in_only_once_trusted() {
 }
 
 #[test]
+fn a_pull_that_adds_or_widens_a_dev_watch_asks_again_and_the_card_shows_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let (user, project) = (dir.path().join("mcp.json"), dir.path().join("p"));
+    std::fs::create_dir(&project).unwrap();
+    let trust = Trust::at(dir.path().join("trust.json"));
+    write(&user, "");
+    let file = project.join(".mcp.json");
+    write(&file, r#""team": {"command": "srv"}"#);
+    let config = marked(&trust, &user, Some(&project));
+    trust.trust(&file, &config.servers[0]).unwrap();
+    for watching in [
+        r#""team": {"command": "srv", "dev": {"watch": "src/*.py"}}"#,
+        r#""team": {"command": "srv", "dev": {"watch": ["**/*"]}}"#,
+    ] {
+        write(&file, watching);
+        let config = marked(&trust, &user, Some(&project));
+        assert!(!config.servers[0].trusted, "{watching} slipped in");
+        let asked = trust::request(&config, &config.servers[0]);
+        assert!(!asked.watch.is_empty(), "{watching}: the card shows it");
+        trust.trust(&file, &config.servers[0]).unwrap();
+    }
+}
+
+#[test]
 fn approvals_a_file_switches_on_are_shown_and_a_later_pull_that_adds_them_asks_again() {
     let dir = tempfile::tempdir().unwrap();
     let (user, project) = (dir.path().join("mcp.json"), dir.path().join("p"));

@@ -96,12 +96,15 @@ impl Surfaces {
             tx,
             _stop: Arc::new(ct.clone().drop_guard()),
         };
+        // Listening first, then reading what is there: a listing that lands
+        // between the two is seen as an event (the other way round it was
+        // lost, and the first reload had nothing to compare with).
+        let mut events = wb.subscribe();
         for h in wb.servers() {
             if let Some(s) = Surface::live(wb, h.name()) {
                 surfaces.lock_last().insert(h.name().to_string(), s);
             }
         }
-        let mut events = wb.subscribe();
         let wb = wb.clone();
         let last = surfaces.last.clone();
         let changes = surfaces.changes.clone();

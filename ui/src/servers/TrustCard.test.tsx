@@ -25,6 +25,7 @@ describe("trusting a server from elsewhere", () => {
           auto_approve: ["delete_repo"],
           allow_insecure: false,
           oauth: [],
+          watch: ["**/*.py"],
         };
       if (cmd === "trust_server") {
         trusted = args;
@@ -48,6 +49,8 @@ describe("trusting a server from elsewhere", () => {
     expect(screen.getByText(/delete_repo/)).toBeTruthy();
     expect(screen.getByText(/\$\{secret:mine\/env\/KEY\}/)).toBeTruthy();
     expect(screen.getByText(/the project's file/)).toBeTruthy();
+    expect(screen.getByText("**/*.py")).toBeTruthy();
+    expect(screen.getByText(/restarts it unasked/)).toBeTruthy();
     fireEvent.click(screen.getByText("Trust and start"));
     await waitFor(() => expect(trusted).toEqual({ name: "team" }));
   });

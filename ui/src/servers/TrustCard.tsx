@@ -66,6 +66,17 @@ export function TrustCard({ backend, name }: { backend: ServersBackend; name: st
               <dd className="trust-flag">sends its credentials over plain http to another machine (allowInsecure)</dd>
             </>
           )}
+          {r.watch.length > 0 && (
+            <>
+              <dt>Restarts on</dt>
+              <dd>
+                {r.watch.map((w) => (
+                  <code key={w}>{w} </code>
+                ))}
+                — a change to these files restarts it unasked (dev.watch)
+              </dd>
+            </>
+          )}
           <dt>Reads</dt>
           <dd>{r.references.length > 0 ? r.references.map((x) => <code key={x}>{x} </code>) : "no variables, secrets or inputs"}</dd>
         </dl>

@@ -155,3 +155,172 @@ fn a_watched_change_reloads_once_per_burst_and_says_what_changed() {
         std::thread::sleep(Duration::from_millis(50));
     }
 }
+
+/// `mcpwb ARGS` in `dir`, its JSON lines sent on the returned channel.
+fn spawn_dev(
+    dir: &std::path::Path,
+    args: &[&str],
+) -> (std::process::Child, std::sync::mpsc::Receiver<Value>) {
+    let home = dir.join("home");
+    let mut child = Command::new(BIN)
+        .args(args)
+        .current_dir(dir)
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_DATA_HOME")
+        .env_remove("MCPWB_CONFIG")
+        .env("HOME", &home)
+        .env("MCPWB_DATA_DIR", home.join("data"))
+        .env("MCPWB_SETTINGS", home.join("settings.json"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .unwrap();
+    let (tx, rx) = std::sync::mpsc::channel::<Value>();
+    let stdout = child.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if let Ok(v) = serde_json::from_str(&line) {
+                let _ = tx.send(v);
+            }
+        }
+    });
+    (child, rx)
+}
+
+fn next(rx: &std::sync::mpsc::Receiver<Value>, event: &str) -> Value {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let v = rx
+            .recv_timeout(left)
+            .unwrap_or_else(|_| panic!("no {event} event"));
+        if v["event"] == event {
+            return v;
+        }
+    }
+}
+
+#[test]
+fn the_loop_as_a_new_user_runs_it_relative_config_a_cwd_and_a_call_at_start() {
+    let dir = tempfile::tempdir().unwrap();
+    // proj/mcp.json names a server in proj/srv (its cwd): the watch is
+    // rooted there, and --config is given relative to where mcpwb runs.
+    let srv = dir.path().join("proj/srv");
+    std::fs::create_dir_all(&srv).unwrap();
+    std::fs::write(srv.join("server.py"), SERVER).unwrap();
+    std::fs::write(srv.join("tools.json"), tools(false).to_string()).unwrap();
+    std::fs::write(
+        dir.path().join("proj/mcp.json"),
+        json!({ "mcpServers": { "py": {
+            "command": "python3", "args": ["server.py"], "cwd": "srv",
+            "dev": { "watch": ["*.json"] }
+        } } })
+        .to_string(),
+    )
+    .unwrap();
+    let (mut child, rx) = spawn_dev(
+        dir.path(),
+        &[
+            "--trust",
+            "--json",
+            "--config",
+            "proj/mcp.json",
+            "dev",
+            "py",
+            "--call",
+            "hello",
+        ],
+    );
+    let watching = next(&rx, "watching");
+    assert_eq!(
+        std::path::PathBuf::from(watching["root"].as_str().unwrap())
+            .canonicalize()
+            .unwrap(),
+        srv.canonicalize().unwrap(),
+        "{watching}"
+    );
+    // The call once at start, before any reload.
+    let first = next(&rx, "call");
+    assert_eq!(first["first"], true, "{first}");
+    assert!(first["result"].to_string().contains("tools: 1"), "{first}");
+    std::fs::write(srv.join("tools.json"), tools(true).to_string()).unwrap();
+    next(&rx, "reload");
+    let mut surface = None;
+    let mut call = None;
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while (surface.is_none() || call.is_none()) && Instant::now() < deadline {
+        let v = rx.recv_timeout(Duration::from_secs(20)).unwrap();
+        match v["event"].as_str() {
+            Some("surface") => surface = Some(v),
+            Some("call") => call = Some(v),
+            _ => {}
+        }
+    }
+    let call = call.expect("the call after the reload");
+    assert_eq!(
+        call["same"], false,
+        "the first reload says it changed: {call}"
+    );
+    assert!(call["result"].to_string().contains("tools: 2"), "{call}");
+    let surface = surface.expect("the surface's change, every time");
+    assert_eq!(
+        surface["change"]["added_tools"],
+        json!(["bye"]),
+        "{surface}"
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+#[test]
+fn a_watch_stays_in_its_root_and_a_server_writing_into_it_does_not_restart_for_ever() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("server.py"), SERVER).unwrap();
+    std::fs::write(d.join("tools.json"), tools(false).to_string()).unwrap();
+    // A link out of the project: changes there are not the server's.
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::create_dir(outside.path().join("deep")).unwrap();
+    std::os::unix::fs::symlink(outside.path(), d.join("linked")).unwrap();
+    // It writes into its own watched folder each time it starts.
+    std::fs::write(
+        d.join("mcp.json"),
+        json!({ "mcpServers": { "py": {
+            "command": "sh", "args": ["-c", "date +%s%N > stamp.json; exec python3 server.py"],
+            "cwd": d,
+            "dev": { "watch": ["**/*.json"] }
+        } } })
+        .to_string(),
+    )
+    .unwrap();
+    let cfg = d.join("mcp.json").display().to_string();
+    let (mut child, rx) = spawn_dev(d, &["--trust", "--json", "--config", &cfg, "dev", "py"]);
+    next(&rx, "watching");
+    std::thread::sleep(Duration::from_millis(1500));
+    // A change through the link: nothing.
+    std::fs::write(outside.path().join("deep/x.json"), "{}").unwrap();
+    std::fs::write(outside.path().join("y.json"), "{}").unwrap();
+    let heard = rx.recv_timeout(Duration::from_millis(1500));
+    assert!(
+        heard.as_ref().map_or(true, |v| v["event"] != "reload"),
+        "a change outside the root restarted it: {heard:?}"
+    );
+    // One save starts the loop (each start writes stamp.json): held back,
+    // longer each time (without it: a restart every ~0.4 s).
+    std::fs::write(d.join("tools.json"), tools(true).to_string()).unwrap();
+    let until = Instant::now() + Duration::from_secs(8);
+    let mut reloads = 0;
+    while Instant::now() < until {
+        if let Ok(v) = rx.recv_timeout(until.saturating_duration_since(Instant::now()))
+            && v["event"] == "reload"
+        {
+            reloads += 1;
+        }
+    }
+    assert!(
+        (1..=5).contains(&reloads),
+        "{reloads} reloads in 8 s for one save"
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+}

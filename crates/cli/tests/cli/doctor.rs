@@ -158,7 +158,10 @@ fn a_list_whose_cursor_repeats_is_listed_at_once_and_the_doctor_says_why() {
         .find(|f| f["code"] == "list.repeated-cursor")
         .unwrap_or_else(|| panic!("{findings:?}"));
     assert_eq!(looped["severity"], "error");
-    assert!(looped["seen"].as_str().unwrap().contains("page-2"), "{looped}");
+    assert!(
+        looped["seen"].as_str().unwrap().contains("page-2"),
+        "{looped}"
+    );
     // The listed tools were examined as usual (no annotations on them).
     assert!(
         findings

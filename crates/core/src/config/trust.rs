@@ -13,9 +13,10 @@
 //!   duplicate, a changed field): only entries they wrote new, or trusted
 //!   ones they changed, are trusted as written. Imports are not trusted.
 //! - The fingerprint covers what runs (command, args, env, cwd), where
-//!   credentials go (URL, headers, `allowInsecure`, the `oauth` block) and
-//!   what may run without asking (`autoApprove`, `alwaysAllow`, `trust`):
-//!   a later pull that adds any of them asks again.
+//!   credentials go (URL, headers, `allowInsecure`, the `oauth` block),
+//!   what may run without asking (`autoApprove`, `alwaysAllow`, `trust`)
+//!   and what restarts it unasked (`dev.watch`): a later pull that adds
+//!   any of them asks again.
 //!
 //! The record lives in the app's data folder (`trust.json`), machine-local:
 //! not beside a config that may be synced or shared.
@@ -56,6 +57,8 @@ pub struct TrustRequest {
     pub allow_insecure: bool,
     /// The `oauth` block's client id and scope (its secret is masked).
     pub oauth: Vec<Shown>,
+    /// `dev.watch`: the files whose change restarts it, unasked.
+    pub watch: Vec<String>,
 }
 
 /// One name and value of a trust request.
@@ -147,6 +150,11 @@ pub fn fingerprint(entry: &ServerEntry) -> String {
     h.update(format!("{approve:?}").as_bytes());
     h.update(format!("{:?}", entry.oauth).as_bytes());
     h.update(if entry.allow_insecure { b"1" } else { b"0" });
+    // What restarts it unasked (`dev.watch`): a pull that adds or widens a
+    // watch asks again. Absent, the fingerprint is as before.
+    if let Some(dev) = &entry.dev {
+        h.update(format!("dev:{:?}", dev.watch).as_bytes());
+    }
     format!("2:{}", hex(h))
 }
 
@@ -469,5 +477,10 @@ pub fn request(config: &ConfigFile, entry: &ServerEntry) -> TrustRequest {
         auto_approve: entry.auto_approve.clone(),
         allow_insecure: entry.allow_insecure,
         oauth,
+        watch: entry
+            .dev
+            .as_ref()
+            .map(|d| d.watch.clone())
+            .unwrap_or_default(),
     }
 }

@@ -1,8 +1,13 @@
 //! Reload on change (VS Code's `"dev": {"watch": GLOB}`): a server whose
 //! watched files change is restarted. A burst of saves is one restart;
 //! `node_modules`, `.git` and build output are ignored unless a pattern
-//! names them. Watches follow the config: servers added, changed or
-//! dropped get, keep or lose theirs.
+//! names them — neither walked nor watched. The watch is rooted at the
+//! entry's `cwd` (else its config's folder), never follows a link out of
+//! it, takes at most [`MAX_WATCHED_FOLDERS`] folders (saying so past it),
+//! and holds back a restart that comes right after the last one (longer
+//! each time). It is part of what the person trusts (the fingerprint).
+//! Watches follow the config: servers added, changed or dropped get, keep
+//! or lose theirs.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -70,11 +75,16 @@ impl Matcher {
 
     /// `relative`: the path under the watched folder.
     pub fn matches(&self, relative: &Path) -> bool {
-        let ignored = relative.components().any(|c| {
+        !self.prunes(relative) && self.set.is_match(relative)
+    }
+
+    /// Whether `relative` lies in an ignored folder no pattern names (such
+    /// a folder is neither walked nor watched).
+    pub fn prunes(&self, relative: &Path) -> bool {
+        relative.components().any(|c| {
             let part = c.as_os_str().to_string_lossy();
             IGNORED.contains(&part.as_ref()) && !self.named.contains(&part.as_ref())
-        });
-        !ignored && self.set.is_match(relative)
+        })
     }
 }
 
@@ -84,6 +94,56 @@ fn spec_of(handle: &crate::connect::ServerHandle) -> Option<Spec> {
     if entry.disabled || !entry.trusted {
         return None;
     }
+    Some(Spec {
+        root: root_of(handle),
+        patterns: dev.watch.clone(),
+    })
+}
+
+/// The most folders one server's watch takes (each is an inotify watch; a
+/// link to `/usr` once took 15,728).
+pub const MAX_WATCHED_FOLDERS: usize = 2_000;
+/// A reload this soon after the last one is held back (a server that
+/// writes into its own watched folder would restart for ever): the first
+/// wait, doubled each time up to [`MAX_BACKOFF`], reset after a quiet spell.
+const BACKOFF: Duration = Duration::from_secs(1);
+const MAX_BACKOFF: Duration = Duration::from_secs(30);
+/// How soon after a restart a change counts as the restart's own doing
+/// (a person saves less often than that; played: 49 restarts in 21 s).
+const AGAIN_WITHIN: Duration = Duration::from_secs(2);
+
+/// The folders to watch under `root`: walked without following links,
+/// ignored folders (unless a pattern names them) pruned, at most
+/// `room` of them. The second value: whether some were left out.
+fn folders_under(root: &Path, matcher: &Matcher, room: usize) -> (Vec<PathBuf>, bool) {
+    let mut out = Vec::new();
+    let mut todo = vec![root.to_path_buf()];
+    while let Some(dir) = todo.pop() {
+        if out.len() >= room {
+            return (out, true);
+        }
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        out.push(dir.clone());
+        let mut subs: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok())
+            // `file_type` does not follow a link: a link is never walked.
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+            .map(|e| e.path())
+            .filter(|p| p.strip_prefix(root).is_ok_and(|rel| !matcher.prunes(rel)))
+            .collect();
+        subs.sort();
+        subs.reverse();
+        todo.extend(subs);
+    }
+    (out, false)
+}
+
+/// The root of `server`'s watch: the entry's `cwd` when it has one (made
+/// absolute against its config's folder), else the config's folder.
+fn root_of(handle: &crate::connect::ServerHandle) -> PathBuf {
+    let entry = handle.entry();
     let cwd = match &entry.transport {
         crate::config::Transport::Stdio { cwd: Some(c), .. } => {
             let p = PathBuf::from(c);
@@ -95,48 +155,88 @@ fn spec_of(handle: &crate::connect::ServerHandle) -> Option<Spec> {
         }
         _ => None,
     };
-    Some(Spec {
-        root: cwd.unwrap_or_else(|| handle.base_dir().to_path_buf()),
-        patterns: dev.watch.clone(),
-    })
+    cwd.unwrap_or_else(|| handle.base_dir().to_path_buf())
 }
 
 /// One server's watch: restarts it after each settled burst.
 fn watch_one(wb: &Workbench, server: String, spec: &Spec) -> Option<DropGuard> {
-    let matcher = Matcher::new(&spec.patterns)?;
+    let matcher = std::sync::Arc::new(Matcher::new(&spec.patterns)?);
     let root = spec
         .root
         .canonicalize()
         .unwrap_or_else(|_| spec.root.clone());
     let (tx, mut rx) = mpsc::unbounded_channel::<PathBuf>();
+    // New folders made under the root, to be watched too.
+    let (new_dirs_tx, mut new_dirs) = mpsc::unbounded_channel::<PathBuf>();
     let under = root.clone();
+    let seen_by = matcher.clone();
     let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
         let Ok(event) = event else { return };
         if matches!(event.kind, notify::EventKind::Access(_)) {
             return;
         }
+        let created = matches!(event.kind, notify::EventKind::Create(_));
         for path in event.paths {
-            if let Ok(relative) = path.strip_prefix(&under)
-                && matcher.matches(relative)
+            let Ok(relative) = path.strip_prefix(&under) else {
+                continue;
+            };
+            if created
+                && std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir())
+                && !seen_by.prunes(relative)
             {
+                let _ = new_dirs_tx.send(path.clone());
+            }
+            if seen_by.matches(relative) {
                 let _ = tx.send(relative.to_path_buf());
             }
         }
     })
     .ok()?;
-    if let Err(e) = watcher.watch(&root, RecursiveMode::Recursive) {
-        tracing::warn!(%server, root = %root.display(), error = %e, "dev.watch: cannot watch the folder");
+    let (folders, cut) = folders_under(&root, &matcher, MAX_WATCHED_FOLDERS);
+    if folders.is_empty() {
+        let why = format!(
+            "dev.watch: {} cannot be read; nothing is watched",
+            root.display()
+        );
+        tracing::warn!(%server, "{why}");
+        wb.traffic().record_note(&server, &why);
         return None;
+    }
+    let mut watched = 0usize;
+    for f in &folders {
+        if watcher.watch(f, RecursiveMode::NonRecursive).is_ok() {
+            watched += 1;
+        }
+    }
+    if cut {
+        let why = format!(
+            "dev.watch: more than {MAX_WATCHED_FOLDERS} folders under {}; only the first {MAX_WATCHED_FOLDERS} are watched (narrow the watch, or give the entry a cwd)",
+            root.display()
+        );
+        tracing::warn!(%server, "{why}");
+        wb.traffic().record_note(&server, &why);
     }
     let ct = CancellationToken::new();
     let stop = ct.clone();
     let wb = wb.clone();
     tokio::spawn(async move {
-        let _watcher = watcher;
+        let mut watcher = watcher;
+        let mut last_restart: Option<tokio::time::Instant> = None;
+        let mut backoff = BACKOFF;
         loop {
-            let first = tokio::select! {
-                _ = stop.cancelled() => return,
-                p = rx.recv() => match p { Some(p) => p, None => return },
+            let first = loop {
+                tokio::select! {
+                    _ = stop.cancelled() => return,
+                    d = new_dirs.recv() => {
+                        let Some(d) = d else { return };
+                        if watched < MAX_WATCHED_FOLDERS
+                            && watcher.watch(&d, RecursiveMode::NonRecursive).is_ok()
+                        {
+                            watched += 1;
+                        }
+                    }
+                    p = rx.recv() => match p { Some(p) => break p, None => return },
+                }
             };
             let mut files = vec![first];
             // The burst settles: every save within SETTLE of the last one.
@@ -145,6 +245,28 @@ fn watch_one(wb: &Workbench, server: String, spec: &Spec) -> Option<DropGuard> {
                     Ok(Some(p)) => files.push(p),
                     Ok(None) => return,
                     Err(_) => break,
+                }
+            }
+            // Again soon after the last restart: held back, longer each time.
+            if let Some(at) = last_restart {
+                if at.elapsed() < AGAIN_WITHIN {
+                    let why = format!(
+                        "dev.watch: files changed again within {} s of the last restart (does the server write into its own watched files?); waiting {} s",
+                        AGAIN_WITHIN.as_secs(),
+                        backoff.as_secs()
+                    );
+                    tracing::warn!(%server, "{why}");
+                    wb.traffic().record_note(&server, &why);
+                    tokio::select! {
+                        _ = stop.cancelled() => return,
+                        _ = tokio::time::sleep(backoff) => {}
+                    }
+                    while let Ok(p) = rx.try_recv() {
+                        files.push(p);
+                    }
+                    backoff = (backoff * 2).min(MAX_BACKOFF);
+                } else {
+                    backoff = BACKOFF;
                 }
             }
             let mut names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
@@ -160,12 +282,42 @@ fn watch_one(wb: &Workbench, server: String, spec: &Spec) -> Option<DropGuard> {
                 files: names,
             });
             handle.restart().await;
+            last_restart = Some(tokio::time::Instant::now());
+            // What the restart itself wrote is not a new change.
+            while rx.try_recv().is_ok() {}
         }
     });
     Some(ct.drop_guard())
 }
 
+/// Make `watches` what the config's servers want now: dropped or changed
+/// ones stop, new ones start.
+fn follow_config(wb: &Workbench, watches: &mut BTreeMap<String, (Spec, DropGuard)>) {
+    let wanted: BTreeMap<String, Spec> = wb
+        .servers()
+        .iter()
+        .filter_map(|h| Some((h.name().to_string(), spec_of(h)?)))
+        .collect();
+    watches.retain(|name, (spec, _)| wanted.get(name) == Some(spec));
+    for (name, spec) in wanted {
+        if watches.contains_key(&name) {
+            continue;
+        }
+        if let Some(guard) = watch_one(wb, name.clone(), &spec) {
+            watches.insert(name, (spec, guard));
+        }
+    }
+}
+
 impl Workbench {
+    /// The folder `server`'s `dev.watch` patterns are read from (None: it
+    /// has no watch).
+    pub fn dev_root(&self, server: &str) -> Option<PathBuf> {
+        let handle = self.server(server).ok()?;
+        handle.entry().dev.as_ref()?;
+        Some(root_of(&handle))
+    }
+
     /// Restart servers whose `dev.watch` files change, for as long as the
     /// returned guard lives (following config changes).
     pub fn watch_dev(&self) -> DevWatch {
@@ -173,23 +325,12 @@ impl Workbench {
         let stop = ct.clone();
         let wb = self.clone();
         let mut events = self.subscribe();
+        // The watches there are now, in place before this returns (a save
+        // right after `mcpwb dev` says "watching" is seen).
+        let mut watches: BTreeMap<String, (Spec, DropGuard)> = BTreeMap::new();
+        follow_config(&wb, &mut watches);
         tokio::spawn(async move {
-            let mut watches: BTreeMap<String, (Spec, DropGuard)> = BTreeMap::new();
             loop {
-                let wanted: BTreeMap<String, Spec> = wb
-                    .servers()
-                    .iter()
-                    .filter_map(|h| Some((h.name().to_string(), spec_of(h)?)))
-                    .collect();
-                watches.retain(|name, (spec, _)| wanted.get(name) == Some(spec));
-                for (name, spec) in wanted {
-                    if watches.contains_key(&name) {
-                        continue;
-                    }
-                    if let Some(guard) = watch_one(&wb, name.clone(), &spec) {
-                        watches.insert(name, (spec, guard));
-                    }
-                }
                 // Looked at again when the config is applied.
                 loop {
                     tokio::select! {
@@ -201,6 +342,7 @@ impl Workbench {
                         },
                     }
                 }
+                follow_config(&wb, &mut watches);
             }
         });
         DevWatch {
