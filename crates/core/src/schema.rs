@@ -14,15 +14,40 @@ fn check(schema: &Value, instance: &Value, what: &str) -> Vec<String> {
             )];
         }
     };
-    validator
-        .iter_errors(instance)
-        .take(50)
-        .map(|e| {
-            let at = e.instance_path().to_string();
-            let at = if at.is_empty() { "/".to_string() } else { at };
-            format!("{at}: {e}")
-        })
-        .collect()
+    let mut out: Vec<String> = Vec::new();
+    let mut more = 0usize;
+    for e in validator.iter_errors(instance) {
+        if out.len() == MAX_VIOLATIONS {
+            more += 1;
+            continue;
+        }
+        let at = e.instance_path().to_string();
+        let at = if at.is_empty() { "/".to_string() } else { at };
+        // A violation repeats the offending value: a 4 MB one, 50 times,
+        // took 1.3 GB; each sentence is cut.
+        out.push(cut(format!("{at}: {e}")));
+    }
+    if more > 0 {
+        out.push(format!("… and {more} more"));
+    }
+    out
+}
+
+/// The most violations kept for one check, and the longest sentence.
+pub const MAX_VIOLATIONS: usize = 20;
+pub const MAX_VIOLATION_CHARS: usize = 400;
+
+fn cut(mut text: String) -> String {
+    if text.len() > MAX_VIOLATION_CHARS {
+        let mut end = MAX_VIOLATION_CHARS;
+        while !text.is_char_boundary(end) {
+            end -= 1;
+        }
+        let dropped = text.len() - end;
+        text.truncate(end);
+        text.push_str(&format!("… ({dropped} more bytes)"));
+    }
+    text
 }
 
 /// Problems with `result` given the tool definition `tool` (as listed).
@@ -54,6 +79,22 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn violations_are_bounded_in_number_and_length() {
+        // Fifty 100 KB strings where numbers belong.
+        let tool = json!({ "name": "t", "outputSchema": {
+            "type": "object",
+            "properties": { "v": { "type": "array", "items": { "type": "number" } } }
+        }});
+        let big = "x".repeat(100_000);
+        let items: Vec<Value> = (0..50).map(|_| json!(big)).collect();
+        let v = check_result(&tool, &json!({ "structuredContent": { "v": items } }));
+        assert_eq!(v.len(), MAX_VIOLATIONS + 1, "{}", v.len());
+        assert!(v.last().unwrap().contains("30 more"), "{:?}", v.last());
+        let total: usize = v.iter().map(String::len).sum();
+        assert!(total < 12_000, "{total} bytes of violations");
+    }
 
     #[test]
     fn structured_content_is_checked_against_the_output_schema() {

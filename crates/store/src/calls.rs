@@ -85,12 +85,19 @@ pub struct NewCall {
 }
 
 impl NewCall {
-    /// What the row counts against the history's size cap: its texts and
-    /// a fixed allowance for the rest.
+    /// What the row counts against the history's size cap: every text it
+    /// stores and a fixed allowance for the rest.
     pub fn size(&self) -> usize {
         self.arguments.len()
             + self.result.as_ref().map_or(0, String::len)
             + self.error.as_ref().map_or(0, String::len)
+            + self.schema_violations.iter().map(|v| v.len() + 3).sum::<usize>()
+            + self.task.as_ref().map_or(0, String::len)
+            + self.call_id.len()
+            + self.server.len()
+            + self.tool.len()
+            + self.protocol.as_ref().map_or(0, String::len)
+            + self.session.as_ref().map_or(0, String::len)
             + 200
     }
 }

@@ -340,3 +340,18 @@ fn the_database_is_private_and_an_old_install_readable_by_others_is_mended() {
     }
     drop(store);
 }
+
+#[test]
+fn every_stored_text_counts_against_the_cap() {
+    let bare = crate::calls::NewCall {
+        arguments: "{}".into(),
+        ..Default::default()
+    };
+    let loaded = crate::calls::NewCall {
+        arguments: "{}".into(),
+        schema_violations: vec!["x".repeat(10_000); 5],
+        task: Some("t".repeat(3_000)),
+        ..Default::default()
+    };
+    assert!(loaded.size() >= bare.size() + 53_000, "{}", loaded.size());
+}
