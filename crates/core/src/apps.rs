@@ -50,9 +50,51 @@ pub fn visible_to_app(tool: &Value) -> bool {
     visibility(tool).is_none_or(|v| v.contains(&"app"))
 }
 
-/// A declared origin, accepted only as `scheme://host[:port][/path]` with
-/// scheme http(s) or ws(s) and at most a leading `*.` wildcard: nothing a
-/// CSP would read as a keyword, another directive or every host.
+/// Whether `host` (no port, no brackets) names this machine.
+fn loopback(host: &str) -> bool {
+    let h = host.trim_start_matches('[').trim_end_matches(']');
+    h.eq_ignore_ascii_case("localhost")
+        || h.to_ascii_lowercase().ends_with(".localhost")
+        || h.parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback() || ip.is_unspecified())
+}
+
+/// Why a declared origin is refused, None when it is taken: only
+/// `scheme://host[:port][/path]` with scheme http(s) or ws(s) and at most a
+/// leading `*.` wildcard over two labels or more (`*.com` would be every
+/// site of a top-level domain) — nothing a CSP would read as a keyword,
+/// another directive or every host; never the webview's own hosts (nor a
+/// wildcard that covers them, `*.localhost`), and this machine only for an
+/// App whose server is on this machine itself.
+fn origin_refused(source: &str, loopback_allowed: bool) -> Option<&'static str> {
+    const SHAPE: &str = "not an origin (scheme://host[:port], http(s) or ws(s), at most a leading *.): a keyword, a bare scheme or * would allow more than one site";
+    if origin_ok(source) {
+        let rest = source.split_once("://").map_or("", |(_, r)| r);
+        let host_port = rest.split('/').next().unwrap_or_default();
+        let host = match host_port.rsplit_once(':') {
+            Some((h, p)) if !h.ends_with(']') || p.parse::<u16>().is_ok() || p == "*" => h,
+            _ => host_port,
+        };
+        let (wild, base) = match host.strip_prefix("*.") {
+            Some(b) => (true, b),
+            None => (false, host),
+        };
+        if wild && base.split('.').count() < 2 {
+            return Some(
+                "a wildcard over a single label (*.com) covers every site under it: name the sites",
+            );
+        }
+        if loopback(base) || (wild && base.eq_ignore_ascii_case("localhost")) {
+            return (!loopback_allowed).then_some(
+                "this machine (localhost, 127.0.0.1, ::1): an App reaches this machine's services only when its own server runs here over HTTP",
+            );
+        }
+        return None;
+    }
+    Some(SHAPE)
+}
+
+/// The shape check: see [`origin_refused`].
 fn origin_ok(source: &str) -> bool {
     let Some((scheme, rest)) = source.split_once("://") else {
         return false;
@@ -66,11 +108,19 @@ fn origin_ok(source: &str) -> bool {
         Some((h, p)) => (h, Some(p)),
         None => (host_port, None),
     };
+    let wild = host.starts_with("*.");
     let host = host.strip_prefix("*.").unwrap_or(host);
-    // The webview's own IPC and asset hosts are never an App's to reach.
+    // The webview's own IPC and asset hosts are never an App's to reach,
+    // nor a wildcard that covers them (`*.localhost`).
     if ["ipc.localhost", "tauri.localhost", "asset.localhost"]
         .iter()
-        .any(|own| host.eq_ignore_ascii_case(own))
+        .any(|own| {
+            host.eq_ignore_ascii_case(own)
+                || (wild
+                    && own
+                        .to_ascii_lowercase()
+                        .ends_with(&format!(".{}", host.to_ascii_lowercase())))
+        })
     {
         return false;
     }
@@ -109,16 +159,27 @@ pub struct AppPolicy {
 
 /// The policy for what a resource declares (`_meta.ui`; null: nothing).
 pub fn policy(ui: &Value) -> AppPolicy {
+    policy_for(ui, false)
+}
+
+/// The policy for what a resource declares, `server_here`: the App's
+/// server itself runs on this machine over HTTP (its App may then reach
+/// this machine; any other App may not).
+pub fn policy_for(ui: &Value, server_here: bool) -> AppPolicy {
     let mut refused = Vec::new();
     let mut list = |field: &str| -> Vec<String> {
         let mut out = Vec::new();
         for v in ui["csp"][field].as_array().into_iter().flatten() {
-            match v.as_str() {
-                Some(s) if origin_ok(s) => out.push(s.to_string()),
-                _ => refused.push(Refused {
+            let why = match v.as_str() {
+                Some(s) => origin_refused(s, server_here),
+                None => Some("not a string"),
+            };
+            match why {
+                None => out.push(v.as_str().unwrap_or_default().to_string()),
+                Some(why) => refused.push(Refused {
                     field: field.into(),
                     value: v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string()),
-                    why: "not an origin (scheme://host[:port], http(s) or ws(s), at most a leading *.): a keyword, a bare scheme or * would allow more than one site".into(),
+                    why: why.into(),
                 }),
             }
         }
@@ -220,6 +281,24 @@ fn bad(server: &str, uri: &str, why: String) -> Error {
 }
 
 impl Workbench {
+    /// Whether `server` runs on this machine over HTTP (its URL's host is
+    /// loopback): its App may then reach this machine.
+    fn served_here(&self, server: &str) -> bool {
+        let Ok(handle) = self.server(server) else {
+            return false;
+        };
+        let url = match &handle.entry().transport {
+            crate::config::Transport::StreamableHttp { url, .. }
+            | crate::config::Transport::Sse { url, .. } => url.clone(),
+            crate::config::Transport::RemoteAuto { url, .. } => url.clone(),
+            _ => return false,
+        };
+        reqwest::Url::parse(&url)
+            .ok()
+            .and_then(|u| u.host_str().map(|h| loopback(h)))
+            .unwrap_or(false)
+    }
+
     /// Read the App at `uri` of `server` (`resources/read`) and resolve
     /// what the host applies: HTML (text or base64 blob) and its policy.
     pub async fn app_resource(&self, server: &str, uri: &str) -> Result<AppResource> {
@@ -273,7 +352,7 @@ impl Workbench {
             server: server.to_string(),
             uri: uri.to_string(),
             html,
-            policy: policy(&meta["ui"]),
+            policy: policy_for(&meta["ui"], self.served_here(server)),
             prefers_border: meta["ui"]["prefersBorder"].as_bool(),
             meta,
         })
@@ -334,6 +413,43 @@ mod tests {
             ]
         );
         assert_eq!(p.allow, "camera; clipboard-write");
+    }
+
+    #[test]
+    fn wildcards_over_the_webviews_hosts_a_single_label_or_this_machine_are_refused() {
+        let ui = json!({ "csp": { "connectDomains": [
+            "http://*.localhost", "https://*.com", "http://localhost:3000",
+            "http://127.0.0.1:8080", "ws://[::1]:9000", "http://0.0.0.0",
+            "https://*.example.com", "https://api.example.com"
+        ] } });
+        let p = policy(&ui);
+        let refused: Vec<&str> = p.refused.iter().map(|r| r.value.as_str()).collect();
+        assert_eq!(
+            refused,
+            [
+                "http://*.localhost",
+                "https://*.com",
+                "http://localhost:3000",
+                "http://127.0.0.1:8080",
+                "ws://[::1]:9000",
+                "http://0.0.0.0"
+            ]
+        );
+        assert!(
+            p.csp
+                .contains("connect-src https://*.example.com https://api.example.com;"),
+            "{}",
+            p.csp
+        );
+        // An App whose server runs here may reach this machine; never the
+        // webview's own hosts (an IPv6 literal is not taken at all).
+        let here = policy_for(&ui, true);
+        let refused: Vec<&str> = here.refused.iter().map(|r| r.value.as_str()).collect();
+        assert_eq!(
+            refused,
+            ["http://*.localhost", "https://*.com", "ws://[::1]:9000"],
+            "{refused:?}"
+        );
     }
 
     #[test]
