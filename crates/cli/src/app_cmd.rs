@@ -75,8 +75,12 @@ pub async fn run(cli: &Cli, wb: &Workbench, a: &AppArgs) -> Result<(), Failure> 
             r#"<meta http-equiv="Content-Security-Policy" content="{}">"#,
             attribute(&app.policy.csp)
         );
-        std::fs::write(path, inject_first(&app.html, &meta))
-            .map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))?;
+        // Private, atomic, never through a link planted where it goes.
+        workbench_core::files::write_private_atomic(
+            path,
+            inject_first(&app.html, &meta).as_bytes(),
+        )
+        .map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))?;
     }
     if cli.json {
         print::line(

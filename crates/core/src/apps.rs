@@ -178,7 +178,10 @@ pub fn policy_for(ui: &Value, server_here: bool) -> AppPolicy {
                 None => out.push(v.as_str().unwrap_or_default().to_string()),
                 Some(why) => refused.push(Refused {
                     field: field.into(),
-                    value: v.as_str().map(str::to_string).unwrap_or_else(|| v.to_string()),
+                    value: v
+                        .as_str()
+                        .map(str::to_string)
+                        .unwrap_or_else(|| v.to_string()),
                     why: why.into(),
                 }),
             }
@@ -260,11 +263,7 @@ pub struct AppResource {
 /// anything of the App's): the host's probe runs before the App's scripts.
 pub fn inject_first(html: &str, tag: &str) -> String {
     let lower = html.to_ascii_lowercase();
-    let after = |open: &str| {
-        lower
-            .find(open)
-            .and_then(|at| lower[at..].find('>').map(|end| at + end + 1))
-    };
+    let after = |open: &str| open_tag_end(&lower, open);
     let at = after("<head")
         .or_else(|| after("<html"))
         .or_else(|| after("<!doctype"))
@@ -274,6 +273,47 @@ pub fn inject_first(html: &str, tag: &str) -> String {
     out.push_str(tag);
     out.push_str(&html[at..]);
     out
+}
+
+/// Where the first real `open` tag of `lower` ends (just past its `>`):
+/// not one inside a comment (`<!-- <head> -->` would hide what goes after
+/// it), nor a longer name (`<header>` for `<head`); quotes in its
+/// attributes may hold `>`.
+fn open_tag_end(lower: &str, open: &str) -> Option<usize> {
+    let bytes = lower.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        if lower[i..].starts_with("<!--") {
+            i = lower[i + 4..]
+                .find("-->")
+                .map_or(bytes.len(), |e| i + 4 + e + 3);
+            continue;
+        }
+        if lower[i..].starts_with(open) {
+            let next = bytes.get(i + open.len()).copied();
+            let whole = open == "<!doctype"
+                || matches!(
+                    next,
+                    Some(b'>' | b' ' | b'\t' | b'\n' | b'\r' | b'/') | None
+                );
+            if whole {
+                let mut j = i + open.len();
+                let mut quote: Option<u8> = None;
+                while j < bytes.len() {
+                    match (quote, bytes[j]) {
+                        (None, b'"' | b'\'') => quote = Some(bytes[j]),
+                        (Some(q), c) if c == q => quote = None,
+                        (None, b'>') => return Some(j + 1),
+                        _ => {}
+                    }
+                    j += 1;
+                }
+                return None;
+            }
+        }
+        i += 1;
+    }
+    None
 }
 
 fn bad(server: &str, uri: &str, why: String) -> Error {
@@ -464,6 +504,18 @@ mod tests {
             format!("<!doctype html>{tag}<p>hi")
         );
         assert_eq!(inject_first("<p>hi", tag), format!("{tag}<p>hi"));
+        // A head in a comment hides nothing; a <header> is not a <head>.
+        let sly = "<!doctype html><!-- <head> --><html><head data-x=\"a>b\"><header>";
+        let made = inject_first(sly, tag);
+        assert_eq!(
+            made,
+            format!("<!doctype html><!-- <head> --><html><head data-x=\"a>b\">{tag}<header>")
+        );
+        let only_header = "<header>x</header>";
+        assert_eq!(
+            inject_first(only_header, tag),
+            format!("{tag}{only_header}")
+        );
     }
 
     #[test]

@@ -91,7 +91,11 @@ impl NewCall {
         self.arguments.len()
             + self.result.as_ref().map_or(0, String::len)
             + self.error.as_ref().map_or(0, String::len)
-            + self.schema_violations.iter().map(|v| v.len() + 3).sum::<usize>()
+            + self
+                .schema_violations
+                .iter()
+                .map(|v| v.len() + 3)
+                .sum::<usize>()
             + self.task.as_ref().map_or(0, String::len)
             + self.call_id.len()
             + self.server.len()

@@ -41,6 +41,35 @@ fn an_app_is_written_with_the_csp_the_window_would_apply() {
         &written[head..head + 120]
     );
     assert!(written.contains("Counter App"));
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(&html).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600, "written privately");
+
+    // A link planted where the file goes: replaced, its target untouched.
+    let target = dir.path().join("bashrc");
+    std::fs::write(&target, "# the person's shell\n").unwrap();
+    let linked = dir.path().join("linked.html");
+    std::os::unix::fs::symlink(&target, &linked).unwrap();
+    let out = mcpwb(&[
+        "--config",
+        &config,
+        "app",
+        "demo",
+        "counter_app",
+        "--no-call",
+        "--html",
+        linked.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        std::fs::read_to_string(&target).unwrap(),
+        "# the person's shell\n"
+    );
+    assert!(
+        std::fs::read_to_string(&linked)
+            .unwrap()
+            .contains("Content-Security-Policy")
+    );
 
     // A tool that names no App: said, exit 2, nothing written.
     let out = mcpwb(&["--config", &config, "app", "demo", "echo", "--no-call"]);
