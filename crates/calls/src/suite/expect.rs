@@ -55,9 +55,37 @@ pub(super) fn check_patterns(e: &Expect) -> Result<(), String> {
         }
     }
     for (p, at) in patterns {
-        regex::Regex::new(p).map_err(|e| format!("{at}: not a regular expression: {e}"))?;
+        pattern(p).map_err(|e| format!("{at}: not a regular expression: {e}"))?;
     }
     Ok(())
+}
+
+/// The largest compiled pattern (a suite's regular expression may come from
+/// anyone: a huge counted repetition makes every byte of a 1 MB result
+/// slow to match).
+const PATTERN_LIMIT: usize = 1 << 20;
+
+/// A suite's regular expression, compiled within [`PATTERN_LIMIT`].
+pub(super) fn pattern(p: &str) -> Result<regex::Regex, regex::Error> {
+    regex::RegexBuilder::new(p)
+        .size_limit(PATTERN_LIMIT)
+        .dfa_size_limit(PATTERN_LIMIT)
+        .build()
+}
+
+/// The longest part of a result a message or a diff line repeats.
+const SHOWN: usize = 400;
+
+/// `text` as a message shows it: cut past [`SHOWN`] bytes, saying so.
+pub(super) fn shown(text: &str) -> String {
+    if text.len() <= SHOWN {
+        return text.to_string();
+    }
+    let mut end = SHOWN;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    format!("{}… ({} more bytes)", &text[..end], text.len() - end)
 }
 
 /// A diff of two texts, `-` for expected and `+` for actual, with three
@@ -80,10 +108,14 @@ pub(super) fn render_diff(expected: &str, actual: &str) -> String {
             out.push_str("  …\n");
             skipped = false;
         }
+        if out.len() > 64 * 1024 {
+            out.push_str("  … (the rest of the diff is left out)\n");
+            break;
+        }
         out.push_str(&format!(
             "{} {}\n",
             if l.op == " " { " " } else { &l.op },
-            l.text
+            shown(&l.text)
         ));
     }
     out
@@ -194,12 +226,12 @@ pub(super) fn check(expect: &Expect, seen: &Seen<'_>) -> Vec<Failure> {
             }
         }
         if let Some(m) = &t.matches
-            && let Ok(re) = regex::Regex::new(m)
+            && let Ok(re) = pattern(m)
             && !re.is_match(&text)
         {
             out.push(fail(
                 "text.matches",
-                format!("the text does not match /{m}/: {text:?}"),
+                format!("the text does not match /{m}/: {:?}", shown(&text)),
             ));
         }
         if let Some(want) = &t.equals
@@ -251,12 +283,16 @@ pub(super) fn check(expect: &Expect, seen: &Seen<'_>) -> Vec<Failure> {
         {
             out.push(Failure {
                 assertion: name("equals"),
-                message: format!("expected {want}, got {at}"),
+                message: format!(
+                    "expected {}, got {}",
+                    shown(&want.to_string()),
+                    shown(&at.to_string())
+                ),
                 diff: Some(render_diff(&pretty(want), &pretty(at))),
             });
         }
         if let Some(m) = &j.matches
-            && let Ok(re) = regex::Regex::new(m)
+            && let Ok(re) = pattern(m)
         {
             let text = match at {
                 Value::String(s) => s.clone(),
@@ -265,7 +301,7 @@ pub(super) fn check(expect: &Expect, seen: &Seen<'_>) -> Vec<Failure> {
             if !re.is_match(&text) {
                 out.push(fail(
                     name("matches"),
-                    format!("{text:?} does not match /{m}/"),
+                    format!("{:?} does not match /{m}/", shown(&text)),
                 ));
             }
         }
@@ -275,7 +311,7 @@ pub(super) fn check(expect: &Expect, seen: &Seen<'_>) -> Vec<Failure> {
             if !ok {
                 out.push(fail(
                     name("type"),
-                    format!("expected {k}, got {got} ({at})"),
+                    format!("expected {k}, got {got} ({})", shown(&at.to_string())),
                 ));
             }
         }

@@ -267,6 +267,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Suite, Broken> {
         Some(_) => return Err(broken(path, "\"cases\" must be an array")),
     };
     let mut out: Vec<Case> = Vec::with_capacity(cases.len());
+    let mut names: std::collections::HashSet<String> = std::collections::HashSet::new();
     for (i, raw) in cases.into_iter().enumerate() {
         let label = raw
             .get("name")
@@ -278,7 +279,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Suite, Broken> {
         if case.name.trim().is_empty() {
             return Err(broken(path, format!("{label}: a case needs a name")));
         }
-        if out.iter().any(|c| c.name == case.name) {
+        if !names.insert(case.name.clone()) {
             return Err(broken(
                 path,
                 format!("{label}: another case has this name (a case is referred to by it)"),

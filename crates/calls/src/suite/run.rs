@@ -19,6 +19,9 @@ use super::vars::{self, Earlier};
 use super::{Case, SnapshotExpect, Suite, snapshot_folder_ok, snapshot_path};
 use crate::{Call, Calls, Link, Origin};
 
+/// The least time given to a case's assertions, whatever its call took.
+const MIN_CHECK: Duration = Duration::from_secs(1);
+
 /// How a run goes.
 #[derive(Debug, Clone)]
 pub struct RunOptions {
@@ -358,16 +361,46 @@ impl Shared<'_> {
         } else {
             stored.as_ref()
         };
-        r.failures = expect::check(
-            &case.expect,
-            &Seen {
-                result: &outcome.result,
-                duration_ms: outcome.duration_ms,
-                schema_violations: &ran.schema_violations,
-                has_output_schema: definition.get("outputSchema").is_some_and(Value::is_object),
-                snapshot: compare_with,
-            },
-        );
+        // The assertions under what is left of the case's deadline (a
+        // pattern from anyone over a large result is bounded, not free).
+        let expect = case.expect.clone();
+        let (result, violations) = (outcome.result.clone(), ran.schema_violations.clone());
+        let stored_now = compare_with.cloned();
+        let has_output_schema = definition.get("outputSchema").is_some_and(Value::is_object);
+        let duration_ms = outcome.duration_ms;
+        drop(state);
+        let checking = tokio::task::spawn_blocking(move || {
+            expect::check(
+                &expect,
+                &Seen {
+                    result: &result,
+                    duration_ms,
+                    schema_violations: &violations,
+                    has_output_schema,
+                    snapshot: stored_now.as_ref(),
+                },
+            )
+        });
+        let left = timeout.saturating_sub(started.elapsed()).max(MIN_CHECK);
+        r.failures = match tokio::time::timeout(left, checking).await {
+            Ok(Ok(failures)) => failures,
+            Ok(Err(e)) => vec![Failure {
+                assertion: "expect".into(),
+                message: format!("checking the result failed: {e}"),
+                diff: None,
+            }],
+            Err(_) => vec![Failure {
+                assertion: "expect".into(),
+                message: format!(
+                    "checking the result took longer than the case's {} ms; cut",
+                    timeout.as_millis()
+                ),
+                diff: None,
+            }],
+        };
+        let mut state = self.state[suite_index]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
         state.earlier.insert(case.name.clone(), outcome.result);
         if !r.failures.is_empty() {
             r.outcome = CaseOutcome::Failed;

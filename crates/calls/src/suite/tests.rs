@@ -161,3 +161,49 @@ fn schema_hashes_ignore_key_order_and_see_any_other_change() {
     let c = json!({"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "string"}}});
     assert_ne!(schema_hash(&a), schema_hash(&c));
 }
+
+#[test]
+fn a_pattern_built_to_be_slow_is_refused_at_load_and_long_results_are_cut_in_messages() {
+    let path = Path::new("s.json");
+    let slow = r#"{"server": "s", "cases": [{"name": "a", "tool": "t",
+        "expect": {"text": {"matches": "((a{1,1000}){1,1000}){1,1000}"}}}]}"#;
+    let b = parse(path, slow).unwrap_err();
+    assert!(b.message.contains("not a regular expression"), "{b}");
+    // A failure over a 1 MB text says what it saw, cut.
+    let big = "x".repeat(1 << 20);
+    let result =
+        json!({ "content": [{ "type": "text", "text": big }], "structuredContent": { "v": big } });
+    let e: Expect = serde_json::from_value(json!({
+        "text": { "matches": "^y", "contains": "nope" },
+        "json": { "/v": { "equals": "short", "matches": "^z" } }
+    }))
+    .unwrap();
+    let failures = expect::check(
+        &e,
+        &expect::Seen {
+            result: &result,
+            duration_ms: 1.0,
+            schema_violations: &[],
+            has_output_schema: false,
+            snapshot: None,
+        },
+    );
+    assert_eq!(failures.len(), 4, "{failures:?}");
+    for f in &failures {
+        let size = f.message.len() + f.diff.as_ref().map_or(0, String::len);
+        assert!(size < 70_000, "{}: {size} bytes", f.assertion);
+    }
+}
+
+#[test]
+fn many_cases_load_with_names_checked_once_each() {
+    let cases: Vec<Value> = (0..80_000)
+        .map(|i| json!({ "name": format!("case {i}"), "tool": "t" }))
+        .collect();
+    let text = json!({ "server": "s", "cases": cases }).to_string();
+    let s = parse(Path::new("many.json"), &text).unwrap();
+    assert_eq!(s.cases.len(), 80_000);
+    let twice =
+        json!({ "server": "s", "cases": [{"name": "a", "tool": "t"}, {"name": "a", "tool": "t"}] });
+    assert!(parse(Path::new("t.json"), &twice.to_string()).is_err());
+}
