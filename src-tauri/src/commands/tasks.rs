@@ -38,12 +38,7 @@ pub async fn list_tasks<R: Runtime>(
             match wb.task_request(&server, "list", None).await {
                 Ok(out) => {
                     let listed = out.result["tasks"].as_array().cloned().unwrap_or_default();
-                    for task in listed.iter().filter_map(|t| TaskState::read(t, TaskForm::V2025)) {
-                        match tasks.iter_mut().find(|t| t.task_id == task.task_id) {
-                            Some(seen) => *seen = task,
-                            None => tasks.push(task),
-                        }
-                    }
+                    tasks = workbench_core::workbench::merge_listed(tasks, &listed);
                     None
                 }
                 Err(e) => Some(format!("tasks/list failed: {e}")),

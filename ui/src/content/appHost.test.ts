@@ -22,6 +22,21 @@ function host(over: Partial<HostDeps> = {}) {
 }
 
 describe("the App's bridge", () => {
+  it("keeps only the newest records of an App that talks, logs and breaks its CSP for ever", async () => {
+    const { h } = host();
+    for (let i = 0; i < 3000; i++) {
+      await h.receive({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: i } });
+      await h.receive({ jsonrpc: "2.0", method: "x-mcpwb/console", params: { level: "error", text: `e${i}` } });
+      await h.receive({ jsonrpc: "2.0", method: "x-mcpwb/csp-violation", params: { directive: "img-src", blocked: `https://x${i}.example` } });
+    }
+    expect(h.log.length).toBe(AppHost.KEEP);
+    expect(h.log[h.log.length - 1]?.n).toBe(3000);
+    expect(h.appLog.length).toBe(AppHost.KEEP);
+    expect(h.console.length).toBe(AppHost.KEEP);
+    expect(h.console[h.console.length - 1]?.text).toBe("e2999");
+    expect(h.violations.length).toBe(AppHost.KEEP);
+  });
+
   it("sends nothing to the App before it says it is initialized, then input before result", async () => {
     const { h, posted } = host();
     h.setInput({ a: 1 });

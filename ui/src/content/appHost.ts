@@ -96,8 +96,18 @@ export function declarationFor(directive: string, blocked: string): string | nul
   return field ? `${field}: ["${origin}"]` : null;
 }
 
+/** Add `item`, dropping the oldest past `AppHost.KEEP` (a ring of records). */
+function keepNewest<T>(list: T[], item: T) {
+  list.push(item);
+  if (list.length > AppHost.KEEP) list.splice(0, list.length - AppHost.KEEP);
+}
+
 export class AppHost {
+  /** Each of the host's records keeps its newest entries only (an App may
+   * talk, fail its CSP or log for as long as it is open). */
+  static readonly KEEP = 500;
   readonly log: LogLine[] = [];
+  private logged = 0;
   readonly violations: Violation[] = [];
   readonly console: ConsoleLine[] = [];
   /** The App's own log messages (`notifications/message`). */
@@ -119,7 +129,11 @@ export class AppHost {
     const key = `${dir}:${String(m.id)}`;
     let tookMs: number | undefined;
     let method = m.method ?? "";
-    if (m.id !== undefined && m.method) this.asked.set(key, Date.now());
+    if (m.id !== undefined && m.method) {
+      this.asked.set(key, Date.now());
+      // Requests never answered are forgotten, oldest first.
+      if (this.asked.size > AppHost.KEEP) this.asked.delete(this.asked.keys().next().value as string);
+    }
     if (m.id !== undefined && !m.method) {
       const other = `${dir === "to-app" ? "from-app" : "to-app"}:${String(m.id)}`;
       const at = this.asked.get(other);
@@ -129,7 +143,8 @@ export class AppHost {
       }
       method = m.error ? "error" : "result";
     }
-    this.log.push({ n: this.log.length + 1, at: Date.now() - this.opened, dir, method, message: m, tookMs });
+    this.logged += 1;
+    keepNewest(this.log, { n: this.logged, at: Date.now() - this.opened, dir, method, message: m, tookMs });
     this.deps.traffic(dir === "to-app", m);
     this.deps.changed();
   }
@@ -156,12 +171,12 @@ export class AppHost {
       const p = m.params ?? {};
       const directive = String(p.directive ?? "");
       const blocked = String(p.blocked ?? "");
-      this.violations.push({ directive, blocked, declare: declarationFor(directive, blocked) });
+      keepNewest(this.violations, { directive, blocked, declare: declarationFor(directive, blocked) });
       this.deps.changed();
       return;
     }
     if (m.method === "x-mcpwb/console") {
-      this.console.push({ level: String(m.params?.level ?? "error"), text: String(m.params?.text ?? "") });
+      keepNewest(this.console, { level: String(m.params?.level ?? "error"), text: String(m.params?.text ?? "") });
       this.deps.changed();
       return;
     }
@@ -204,7 +219,7 @@ export class AppHost {
         this.deps.size(typeof p.width === "number" ? p.width : undefined, typeof p.height === "number" ? p.height : undefined);
         return;
       case "notifications/message":
-        this.appLog.push(p);
+        keepNewest(this.appLog, p);
         this.deps.changed();
         return;
       default:

@@ -333,29 +333,34 @@ impl Shared<'_> {
             });
             return r;
         }
-        let mut state = self.state[suite_index]
-            .lock()
-            .unwrap_or_else(|e| e.into_inner());
-        let stored = state.snapshots.get(&case.name).cloned();
-        let snapshot = case
-            .expect
-            .snapshot
-            .as_ref()
-            .filter(|s| !matches!(s, SnapshotExpect::On(false)));
-        if let Some(s) = snapshot
-            && (stored.is_none() || self.options.update_snapshots)
-        {
-            let now = snapshot_value(&outcome.result, s);
-            if stored.as_ref() != Some(&now) {
-                r.note = Some(if stored.is_none() {
-                    "snapshot written".into()
-                } else {
-                    "snapshot updated".into()
-                });
-                state.snapshots.insert(case.name.clone(), now);
-                state.snapshots_changed = true;
+        // The snapshot bookkeeping under the suite's lock, released before
+        // the assertions are awaited.
+        let stored = {
+            let mut state = self.state[suite_index]
+                .lock()
+                .unwrap_or_else(|e| e.into_inner());
+            let stored = state.snapshots.get(&case.name).cloned();
+            let snapshot = case
+                .expect
+                .snapshot
+                .as_ref()
+                .filter(|s| !matches!(s, SnapshotExpect::On(false)));
+            if let Some(s) = snapshot
+                && (stored.is_none() || self.options.update_snapshots)
+            {
+                let now = snapshot_value(&outcome.result, s);
+                if stored.as_ref() != Some(&now) {
+                    r.note = Some(if stored.is_none() {
+                        "snapshot written".into()
+                    } else {
+                        "snapshot updated".into()
+                    });
+                    state.snapshots.insert(case.name.clone(), now);
+                    state.snapshots_changed = true;
+                }
             }
-        }
+            stored
+        };
         let compare_with = if self.options.update_snapshots {
             None
         } else {
@@ -368,7 +373,6 @@ impl Shared<'_> {
         let stored_now = compare_with.cloned();
         let has_output_schema = definition.get("outputSchema").is_some_and(Value::is_object);
         let duration_ms = outcome.duration_ms;
-        drop(state);
         let checking = tokio::task::spawn_blocking(move || {
             expect::check(
                 &expect,

@@ -19,7 +19,7 @@ use tokio_util::sync::{CancellationToken, DropGuard};
 pub use calls::{CallOptions, CallOutcome};
 pub use dev::DevWatch;
 pub use listen::log_rank;
-pub use tasks::{TaskForm, TaskState};
+pub use tasks::{TaskForm, TaskState, merge_listed};
 
 /// How long a burst of saves to watched files is waited out before the
 /// restart ([`Workbench::watch_dev`]).

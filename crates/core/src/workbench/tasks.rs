@@ -146,6 +146,36 @@ fn task_params(form: TaskForm, params: Value) -> Params {
 
 /// Whether `server`'s declared capabilities let `tools/call` be asked as a
 /// 2025-11-25 task.
+/// The most tasks a server's own `tasks/list` adds to the ones seen here.
+pub const MAX_LISTED_TASKS: usize = 1_000;
+
+/// The tasks seen here with a server's own `tasks/list` answer (2025-11-25)
+/// over them: a listed task replaces the one seen under its id, the others
+/// are added (at most [`MAX_LISTED_TASKS`]). Linear in both.
+pub fn merge_listed(mut seen: Vec<TaskState>, listed: &[Value]) -> Vec<TaskState> {
+    let mut at: std::collections::HashMap<String, usize> = seen
+        .iter()
+        .enumerate()
+        .map(|(i, t)| (t.task_id.clone(), i))
+        .collect();
+    let mut added = 0usize;
+    for task in listed
+        .iter()
+        .filter_map(|t| TaskState::read(t, TaskForm::V2025))
+    {
+        match at.get(&task.task_id) {
+            Some(&i) => seen[i] = task,
+            None if added < MAX_LISTED_TASKS => {
+                at.insert(task.task_id.clone(), seen.len());
+                seen.push(task);
+                added += 1;
+            }
+            None => {}
+        }
+    }
+    seen
+}
+
 pub fn offers_2025_tasks(info: &crate::status::ServerInfo) -> bool {
     info.protocol_version.as_str() < "2026"
         && info.capabilities["tasks"]["requests"]["tools"]["call"].is_object()
@@ -581,6 +611,22 @@ mod tests {
         // A tool's result that happens to carry a `task` field is a result.
         assert!(TaskState::handle(&json!({ "content": [], "task": { "taskId": "c" } })).is_none());
         assert!(TaskState::handle(&json!({ "content": [] })).is_none());
+        let listed: Vec<Value> = (0..50_000)
+            .map(|i| json!({ "taskId": format!("t{}", i % 20_000), "status": "working" }))
+            .collect();
+        let seen = vec![TaskState::handle(&v2025).unwrap()];
+        let merged = merge_listed(seen, &listed);
+        assert_eq!(merged.len(), 1 + MAX_LISTED_TASKS);
+        assert_eq!(merged[0].task_id, "a");
+        let again = merge_listed(
+            merged.clone(),
+            &[json!({ "taskId": "t5", "status": "completed" })],
+        );
+        assert_eq!(again.len(), merged.len());
+        assert_eq!(
+            again.iter().find(|t| t.task_id == "t5").unwrap().status,
+            "completed"
+        );
         let zero = json!({ "resultType": "task", "taskId": "z", "status": "working", "pollIntervalMs": 0 });
         assert_eq!(TaskState::handle(&zero).unwrap().poll(), MIN_POLL);
     }
