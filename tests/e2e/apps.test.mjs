@@ -203,6 +203,11 @@ describe("apps", () => {
       assert.deepEqual(await session.texts("#origin"), [before]);
       await session.click(await session.find("#message"));
       await session.leaveFrames();
+      // The App's message waits for the person: shown, sent only on Send.
+      await session.waitForTexts(".app-message-ask .app-message-text", (t) => t.some((x) => x.includes("The counter App says the count is")), 15_000);
+      assert.equal((await session.texts(".msg-user")).filter((x) => x.includes("The counter App says")).length, 0, "sent before the person said so");
+      await session.screenshot("app-message-ask");
+      await session.clickText(".app-message-ask button", "Send");
       await session.waitForTexts(".msg-user", (t) => t.some((x) => x.includes("The counter App says the count is")), 15_000);
       await session.waitForTexts(".msg-assistant .markdown", (t) => t.some((x) => x.includes("Thanks, App.")), 30_000);
       await session.screenshot("app-chat");

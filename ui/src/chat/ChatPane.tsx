@@ -58,6 +58,20 @@ export function ChatPane({ wb, backend, id, go }: { wb: Workbench; backend: Chat
   // What an App asked to keep in the model's context: sent with the next
   // message (the newest only), shown above the composer until then.
   const [appContext, setAppContext] = useState<string | null>(null);
+  // What an App asked to post as the person's message (`ui/message`): shown
+  // until the person sends or discards it; one at a time (a second ask
+  // while one waits is refused).
+  const [appMessage, setAppMessage] = useState<{ text: string; answer: (sent: boolean) => void } | null>(null);
+  const askToSend = (text: string) =>
+    new Promise<boolean>((answer) => {
+      setAppMessage((pending) => {
+        if (pending) {
+          answer(false);
+          return pending;
+        }
+        return { text, answer };
+      });
+    });
   const send = (text: string) => {
     const context = appContext;
     setAppContext(null);
@@ -95,9 +109,41 @@ export function ChatPane({ wb, backend, id, go }: { wb: Workbench; backend: Chat
         onEdit={edit}
         onRegenerate={regenerate}
         onTraffic={(server) => go("traffic", server)}
-        onAppMessage={(text) => send(text)}
+        onAppMessage={askToSend}
         onAppContext={(text) => setAppContext(text || null)}
       />
+      {appMessage && (
+        <div className="callout tone-warn chat-status app-message-ask" role="group" aria-label="An App asks to send a message">
+          <p>
+            An App in this chat asks to send this as your message:
+          </p>
+          <blockquote className="app-message-text">{appMessage.text}</blockquote>
+          <div className="toolbar">
+            <Button
+              size="sm"
+              variant="primary"
+              disabled={running}
+              onClick={() => {
+                appMessage.answer(true);
+                setAppMessage(null);
+                send(`[From an App in this chat, sent by the person]\n${appMessage.text}`);
+              }}
+            >
+              Send
+            </Button>
+            <Button
+              size="sm"
+              variant="ghost"
+              onClick={() => {
+                appMessage.answer(false);
+                setAppMessage(null);
+              }}
+            >
+              Discard
+            </Button>
+          </div>
+        </div>
+      )}
       {appContext && (
         <p className="callout tone-info chat-status app-context-note" role="status">
           An App keeps this for the model; it goes with your next message: <q>{appContext}</q>

@@ -100,7 +100,7 @@ export function Conversation({
   onEdit: (seq: number, text: string) => void;
   onRegenerate: () => void;
   onTraffic: (server: string) => void;
-  onAppMessage?: (text: string) => void;
+  onAppMessage?: (text: string) => Promise<boolean>;
   onAppContext?: (text: string) => void;
 }) {
   const toast = useToast();

@@ -47,7 +47,7 @@ export function ToolCallCard({
   approval?: Approval;
   onTraffic: (server: string) => void;
   /** An App's `ui/message`: the chat's next user message. */
-  onAppMessage?: (text: string) => void;
+  onAppMessage?: (text: string) => Promise<boolean>;
   /** An App's `ui/update-model-context`: kept for the next turn. */
   onAppContext?: (text: string) => void;
 }) {

@@ -28,7 +28,8 @@ export interface AppFrameProps {
   /** The model is still writing the arguments: `args` are partial. */
   writing?: boolean;
   /** `ui/message`: the next user message of the chat the App is in. */
-  onMessage?: (text: string) => void;
+  /** The chat takes an App's `ui/message`: resolves whether the person sent it. */
+  onMessage?: (text: string) => Promise<boolean>;
   /** `ui/message` outside a chat: offered to start one. */
   onStartChat?: (text: string) => void;
   /** `ui/update-model-context`: kept for the agent's next turn. */
@@ -177,10 +178,7 @@ export function AppFrame({ backend, server, tool, args, result, cancelled, writi
           message: (params) => {
             const text = contentText(params);
             if (!text) return Promise.resolve(false);
-            if (onMessage) {
-              onMessage(text);
-              return Promise.resolve(true);
-            }
+            if (onMessage) return onMessage(text);
             return new Promise((answer) => setOffer({ text, answer }));
           },
           modelContext: (params) => onModelContext?.(contentText(params)),
