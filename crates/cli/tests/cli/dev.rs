@@ -200,6 +200,10 @@ fn next(rx: &std::sync::mpsc::Receiver<Value>, event: &str) -> Value {
     }
 }
 
+/// The same server on the official Python SDK (`MCPWB_PYTHON`, set by
+/// `cargo xtask test`); the hand-written one where it is not installed.
+const SDK_SERVER: &str = include_str!("../../../../tests/fixtures/sdk_tools_from_file.py");
+
 #[test]
 fn the_loop_as_a_new_user_runs_it_relative_config_a_cwd_and_a_call_at_start() {
     let dir = tempfile::tempdir().unwrap();
@@ -207,12 +211,21 @@ fn the_loop_as_a_new_user_runs_it_relative_config_a_cwd_and_a_call_at_start() {
     // rooted there, and --config is given relative to where mcpwb runs.
     let srv = dir.path().join("proj/srv");
     std::fs::create_dir_all(&srv).unwrap();
-    std::fs::write(srv.join("server.py"), SERVER).unwrap();
+    let (python, code) = match std::env::var("MCPWB_PYTHON") {
+        Ok(p) => (p, SDK_SERVER),
+        Err(_) => {
+            eprintln!(
+                "MCPWB_PYTHON is not set: the hand-written server stands in for the Python SDK's"
+            );
+            ("python3".to_string(), SERVER)
+        }
+    };
+    std::fs::write(srv.join("server.py"), code).unwrap();
     std::fs::write(srv.join("tools.json"), tools(false).to_string()).unwrap();
     std::fs::write(
         dir.path().join("proj/mcp.json"),
         json!({ "mcpServers": { "py": {
-            "command": "python3", "args": ["server.py"], "cwd": "srv",
+            "command": python, "args": ["server.py"], "cwd": "srv",
             "dev": { "watch": ["*.json"] }
         } } })
         .to_string(),
