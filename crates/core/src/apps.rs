@@ -335,7 +335,7 @@ impl Workbench {
         };
         reqwest::Url::parse(&url)
             .ok()
-            .and_then(|u| u.host_str().map(|h| loopback(h)))
+            .and_then(|u| u.host_str().map(loopback))
             .unwrap_or(false)
     }
 
