@@ -5,7 +5,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { FileDown, FileJson, MoreHorizontal, Pencil, Trash2 } from "lucide-react";
 import type { AgentBackend } from "../backend";
 import type { SessionRow } from "../backendAgent";
-import { Button, IconButton, Input, Menu, Modal, useToast } from "../design";
+import { Button, IconButton, Input, Menu, Modal, useToast, plural } from "../design";
 import { keys } from "../queries";
 
 export function ago(ms: number): string {
@@ -60,7 +60,7 @@ export function ChatListItem({
           {chat.title}
         </span>
         <span className="chat-meta truncate">
-          {chat.model} · {chat.message_count} messages · {ago(chat.updated_at)}
+          {chat.model} · {plural(chat.message_count, "message")} · {ago(chat.updated_at)}
         </span>
       </button>
       <Menu

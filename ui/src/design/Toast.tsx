@@ -1,6 +1,8 @@
 // Toasts for what finished in the background (saved, exported, copied,
 // restarted): Radix toasts in one viewport, announced politely to screen
-// readers; errors stay until dismissed.
+// readers. A toast the same as one still shown replaces it with a count
+// (three identical failures are one toast, "×3"); errors stay longer, but
+// leave.
 import { createContext, useCallback, useContext, useState, type ReactNode } from "react";
 import { Toast as T } from "radix-ui";
 import { CheckCircle2, AlertTriangle, Info, X } from "lucide-react";
@@ -11,7 +13,12 @@ interface Item {
   title: string;
   description?: string;
   tone: ToastTone;
+  /** How many times it was shown while still up. */
+  count: number;
 }
+
+/** How long a toast stays (errors longer: they may need reading). */
+export const TOAST_MS = { ok: 4000, info: 4000, danger: 12_000 } as const;
 type Show = (title: string, options?: { description?: string; tone?: ToastTone }) => void;
 
 const Ctx = createContext<Show>(() => undefined);
@@ -22,8 +29,13 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const [items, setItems] = useState<Item[]>([]);
   const show = useCallback<Show>((title, options) => {
     next += 1;
-    const item = { id: next, title, description: options?.description, tone: options?.tone ?? "ok" };
-    setItems((old) => [...old.slice(-4), item]);
+    const item: Item = { id: next, title, description: options?.description, tone: options?.tone ?? "ok", count: 1 };
+    setItems((old) => {
+      const same = old.find((i) => i.title === item.title && i.description === item.description && i.tone === item.tone);
+      // The same again: one toast, counted, its time started afresh (a new id).
+      if (same) return [...old.filter((i) => i !== same), { ...item, count: same.count + 1 }];
+      return [...old.slice(-4), item];
+    });
   }, []);
   const icons = { ok: CheckCircle2, info: Info, danger: AlertTriangle };
   return (
@@ -36,12 +48,15 @@ export function ToastProvider({ children }: { children: ReactNode }) {
             <T.Root
               key={item.id}
               className={`toast tone-${item.tone}`}
-              duration={item.tone === "danger" ? 60_000 : 4000}
+              duration={TOAST_MS[item.tone]}
               onOpenChange={(open) => !open && setItems((old) => old.filter((i) => i.id !== item.id))}
             >
               <Icon aria-hidden size={16} className="toast-icon" />
               <div className="toast-text">
-                <T.Title className="toast-title">{item.title}</T.Title>
+                <T.Title className="toast-title">
+                  {item.title}
+                  {item.count > 1 && <span className="toast-count"> ×{item.count}</span>}
+                </T.Title>
                 {item.description && <T.Description className="toast-description">{item.description}</T.Description>}
               </div>
               <T.Close className="btn btn-ghost btn-sm btn-icon" aria-label="Dismiss">

@@ -5,7 +5,7 @@ import { useEffect, useMemo, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Save } from "lucide-react";
 import type { HistoryBackend } from "../backend";
-import { Button, Checkbox, Field, Input, Modal, Select, useToast } from "../design";
+import { Button, Checkbox, Field, Input, Modal, Select, useToast, plural } from "../design";
 import { expectOf, propose, type Proposal } from "./propose";
 import { keys } from "../queries";
 
@@ -98,7 +98,7 @@ export function SaveToSuite({ backend, call, onClose }: { backend: HistoryBacken
           <Select value={target} onChange={(v) => setTarget(v)}>
             {usable.map((s) => (
               <option key={s.path} value={s.path}>
-                {s.name} ({s.scope}, {s.cases.length} cases)
+                {s.name} ({s.scope}, {plural(s.cases.length, "case")})
               </option>
             ))}
             <option value={NEW}>New suite…</option>

@@ -5,7 +5,7 @@ import type { PromptRow } from "../backend";
 import { Completing } from "../components/Completing";
 import { PickList, ServerFilter } from "../components/PickList";
 import { Markdown } from "../content/Markdown";
-import { Button, Input } from "../design";
+import { Button, Input, plural } from "../design";
 import type { ResourcesBackend } from "../backend";
 
 type Arg = { name: string; description?: string; required?: boolean };
@@ -132,7 +132,7 @@ export function PromptsView({ backend, rows }: { backend: ResourcesBackend; rows
       onSelect={(i) => setOpenKey(rows[i] ? keyOf(rows[i]) : null)}
       top={
         <>
-          <Input type="search" aria-label="Search prompts" placeholder={`Search ${rows.length} prompts`} value={query} onChange={(e) => setQuery(e.target.value)} />
+          <Input type="search" aria-label="Search prompts" placeholder={`Search ${plural(rows.length, "prompt")}`} value={query} onChange={(e) => setQuery(e.target.value)} />
           <ServerFilter servers={rows.map((r) => r.server)} value={server} onChange={setServer} />
           {rows.length === 0 && <p className="muted empty-hint">No prompts: servers that offer some list them here once ready.</p>}
           {rows.length > 0 && items.length === 0 && <p className="muted empty-hint">No prompt matches “{query}”.</p>}

@@ -5,7 +5,7 @@ import { useState } from "react";
 import type { ResourceRow } from "../backend";
 import { PickList, ServerFilter } from "../components/PickList";
 import { Markdown } from "../content/Markdown";
-import { Button, Input } from "../design";
+import { Button, Input, plural } from "../design";
 import type { ResourcesBackend } from "../backend";
 
 type Content = { uri?: string; mimeType?: string; text?: string; blob?: string };
@@ -182,7 +182,7 @@ export function ResourcesView({ backend, rows, updated }: { backend: ResourcesBa
       onSelect={setSelected}
       top={
         <>
-          <Input type="search" aria-label="Search resources" placeholder={`Search ${rows.length} resources`} value={query} onChange={(e) => setQuery(e.target.value)} />
+          <Input type="search" aria-label="Search resources" placeholder={`Search ${plural(rows.length, "resource")}`} value={query} onChange={(e) => setQuery(e.target.value)} />
           <ServerFilter servers={rows.map((r) => r.server)} value={server} onChange={setServer} />
           {rows.length === 0 && <p className="muted empty-hint">No resources: servers that offer some list them here once ready.</p>}
         </>

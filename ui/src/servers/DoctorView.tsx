@@ -6,7 +6,7 @@ import { useState } from "react";
 import { Stethoscope } from "lucide-react";
 import type { DoctorBackend } from "../backend";
 import type { DoctorReport, Finding, Severity, SurfaceChange } from "../backendDoctor";
-import { Badge, Button, Disclosure, Switch, type Tone } from "../design";
+import { Badge, Button, Disclosure, Switch, type Tone, plural } from "../design";
 import "./doctor.css";
 
 const TONE: Record<Severity, Tone> = { error: "danger", warning: "warn", info: "info" };
@@ -88,7 +88,7 @@ function Summary({ report }: { report: DoctorReport }) {
         <strong>{count("error")}</strong> · <strong>{count("warning")}</strong> · {count("info")}
         {report.ready_ms != null && <> · ready in {Math.round(report.ready_ms)} ms</>}
         {" · "}
-        {report.tokens.tools.length} tools cost {report.tokens.total.toLocaleString()} tokens ({report.tokens.tokenizer})
+        {plural(report.tokens.tools.length, "tool")} cost {report.tokens.total.toLocaleString()} tokens ({report.tokens.tokenizer})
         {top.length > 0 && <>; most: {top.join(", ")}</>}
       </p>
       {report.eras.length > 0 && (

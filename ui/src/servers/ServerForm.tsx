@@ -4,7 +4,7 @@
 import { useState } from "react";
 import type { Scope, TrialReport } from "../backend";
 import { emptyForm, formToFields, validate, type EntryForm, type Row } from "./entryForm";
-import { Button, Checkbox, Input, Select } from "../design";
+import { Button, Checkbox, Input, Select, plural } from "../design";
 import type { ConfigBackend } from "../backend";
 
 function Rows({ label, rows, onChange, error }: { label: string; rows: Row[]; onChange: (r: Row[]) => void; error?: string }) {
@@ -211,7 +211,8 @@ export function ServerForm({
           {report.status.state === "ready" ? (
             <p>
               Connected: {report.status.info?.name} {report.status.info?.version} · protocol {report.status.info?.protocol_version} ·{" "}
-              {report.tools.length} tools, {report.resources} resources{report.templates ? `, ${report.templates} templates` : ""}, {report.prompts} prompts
+              {plural(report.tools.length, "tool")}, {plural(report.resources, "resource")}
+              {report.templates ? `, ${plural(report.templates, "template")}` : ""}, {plural(report.prompts, "prompt")}
             </p>
           ) : (
             <p>

@@ -7,7 +7,7 @@ import { Copy, Pencil, Play, Power, RotateCw, Square, Trash2 } from "lucide-reac
 import type { TrafficEntry } from "../backend";
 import type { ServerStatus_Serialize as ServerStatus, ServerSummary } from "../bindings";
 import { StateBadge, StateDetail } from "../components/StateBadge";
-import { Button, Disclosure, Select, Textarea, useToast } from "../design";
+import { Button, Disclosure, Select, Textarea, useToast, plural } from "../design";
 import { Markdown } from "../content/Markdown";
 import type { LogLine } from "../shell/workbench";
 import { entryToForm, type EntryForm } from "./entryForm";
@@ -235,7 +235,8 @@ export function ServerPanel({
             </dd>
             <dt>Offers</dt>
             <dd>
-              {counts.tools} tools · {counts.resources} resources{counts.templates ? ` · ${counts.templates} templates` : ""} · {counts.prompts} prompts
+              {plural(counts.tools, "tool")} · {plural(counts.resources, "resource")}
+              {counts.templates ? ` · ${plural(counts.templates, "template")}` : ""} · {plural(counts.prompts, "prompt")}
             </dd>
           </dl>
           {info.instructions && (

@@ -9,7 +9,7 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { FlaskConical, History, Play, ShieldAlert } from "lucide-react";
 import type { CaseResult, HistoryBackend, SuiteInfo, SuiteReport } from "../backendHistory";
 import type { RoomId } from "../shell/route";
-import { Badge, Button, EmptyState, Skeleton, useToast, type Tone } from "../design";
+import { Badge, Button, EmptyState, Skeleton, plural, useToast, type Tone } from "../design";
 import "./suites.css";
 import "../servers/trust.css";
 import { keys } from "../queries";
@@ -46,10 +46,6 @@ function Outcome({ result }: { result: CaseResult }) {
 /** How often the room reads its folders again while it is open (a case
  * added in an editor, a new suite file, a pull). */
 export const SUITES_REREAD_MS = 2000;
-
-function plural(n: number, one: string, many = `${one}s`) {
-  return `${n} ${n === 1 ? one : many}`;
-}
 
 /** What an untrusted suite would do, and the button that trusts it. */
 function TrustSuite({ suite, backend, onTrusted }: { suite: SuiteInfo; backend: HistoryBackend; onTrusted: () => void }) {

@@ -8,7 +8,7 @@ import { useVirtualizer } from "@tanstack/react-virtual";
 import { ChevronRight, Wrench } from "lucide-react";
 import type { ToolRow } from "../backend";
 import type { ServerStatus_Serialize as ServerStatus } from "../bindings";
-import { EmptyState, Input, Pane, PaneHandle, Panes, Segmented, Select, Skeleton } from "../design";
+import { EmptyState, Input, Pane, PaneHandle, Panes, Segmented, Select, Skeleton, plural } from "../design";
 import { AnnotationIcons } from "./annotations";
 import { ToolPanel } from "./ToolPanel";
 import type { ComponentProps } from "react";
@@ -124,7 +124,7 @@ export function ToolsView({
             <Input
               type="search"
               aria-label="Search tools"
-              placeholder={`Search ${tools.length.toLocaleString()} tools`}
+              placeholder={`Search ${plural(tools.length, "tool")}`}
               value={query}
               onChange={(e) => setQuery(e.target.value)}
               onKeyDown={(e) => {

@@ -6,7 +6,7 @@ import { useEffect, useMemo, useState } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { ArrowDownToLine, Copy, Download, Link2, Radio } from "lucide-react";
 import type { TrafficEntry, TrafficQuery } from "../backend";
-import { Button, EmptyState, Input, Select, useToast } from "../design";
+import { Button, EmptyState, Input, Select, useToast, plural } from "../design";
 import type { TrafficBackend, WindowBackend } from "../backend";
 
 const ROW = 26;
@@ -141,7 +141,7 @@ export function TrafficView({
   }, [backend, open]);
   const exportJsonl = () => {
     backend.exportTraffic({ ...filter, offset: 0 }).then(
-      (done) => done && toast(`Exported ${done.entries.toLocaleString()} messages`, { description: done.path }),
+      (done) => done && toast(`Exported ${plural(done.entries, "message")}`, { description: done.path }),
       (e: unknown) => toast("The export failed", { tone: "danger", description: e instanceof Error ? e.message : String(e) }),
     );
   };
