@@ -292,7 +292,12 @@ export function ToolPanel({
                 setRawText(JSON.stringify(args ?? {}, null, 2));
                 setRawError(null);
                 setRaw(true);
-              } else setRaw(false);
+              } else {
+                // Back to the form: it holds the last valid value, so the
+                // JSON that did not parse no longer stands in Run's way.
+                setRawError(null);
+                setRaw(false);
+              }
             }}
             options={[
               { value: "form", label: "Form" },
@@ -327,9 +332,17 @@ export function ToolPanel({
         </Disclosure>
       </div>
       <div className="run-bar">
-        <Button variant="primary" icon={Play} disabled={!!running || !!rawError || !available} onClick={() => run()} title="Ctrl+Enter" trailing={<kbd className="kbd-on-accent">Ctrl ↵</kbd>}>
+        <Button
+          variant="primary"
+          icon={Play}
+          disabled={!!running || !!rawError || !available}
+          onClick={() => run()}
+          title={rawError ? "The arguments are not JSON" : !available ? "The server is not ready" : "Ctrl+Enter"}
+          trailing={<kbd className="kbd-on-accent">Ctrl ↵</kbd>}
+        >
           Run
         </Button>
+        {!running && rawError && <span className="muted run-why">Run waits for JSON that parses (or switch to Form).</span>}
         {running && (
           <Button icon={Square} onClick={() => void running.cancel()} title={task ? "Ask the server to cancel the task (tasks/cancel)" : "Tell the server to stop (notifications/cancelled)"}>
             {task ? "Cancel task" : "Cancel"}

@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { fireEvent, render, screen } from "@testing-library/react";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { mockIPC } from "@tauri-apps/api/mocks";
+import { tauriBackend } from "../backend";
+import { ToastProvider } from "../design";
+import { ToolPanel } from "./ToolPanel";
+
+const row = {
+  qualified: "demo__add",
+  server: "demo",
+  tool: { name: "add", inputSchema: { type: "object", properties: { a: { type: "number" } } } },
+} as never;
+
+describe("the tool panel's arguments", () => {
+  it("gives Run back, saying why it waited, when the person leaves JSON that does not parse for the form", async () => {
+    mockIPC((cmd) => {
+      if (cmd === "tool_history") return [];
+      return null;
+    });
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <ToastProvider>
+          <ToolPanel backend={tauriBackend} row={row} />
+        </ToastProvider>
+      </QueryClientProvider>,
+    );
+    const runButton = () => screen.getByRole("button", { name: /^Run/ }) as HTMLButtonElement;
+    expect(runButton().disabled).toBe(false);
+    fireEvent.click(screen.getByRole("radio", { name: "JSON" }));
+    fireEvent.change(screen.getByLabelText("arguments as JSON"), { target: { value: "{ not json" } });
+    expect(runButton().disabled).toBe(true);
+    expect(runButton().title).toBe("The arguments are not JSON");
+    expect(screen.getByText(/Run waits for JSON that parses/)).toBeTruthy();
+    fireEvent.click(screen.getByRole("radio", { name: "Form" }));
+    expect(runButton().disabled).toBe(false);
+  });
+});
