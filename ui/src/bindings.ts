@@ -23,7 +23,7 @@ export const commands = {
 	 *  What changed in a server's surface the last time it came back (None:
 	 *  nothing since the window started).
 	 */
-	surfaceChange: (server: string) => typedError<SurfaceChange | null, ErrorInfo>(__TAURI_INVOKE("surface_change", { server })),
+	surfaceChange: (server: string) => typedError<SurfaceChange_Serialize | null, ErrorInfo>(__TAURI_INVOKE("surface_change", { server })),
 	/**  Restart a server (a stopped one starts). */
 	restartServer: (name: string) => typedError<null, ErrorInfo>(__TAURI_INVOKE("restart_server", { name })),
 	/**  Stop a server; it stays stopped (no automatic restart) until started. */
@@ -286,7 +286,7 @@ export const events = {
 	resourceUpdated: makeEvent<ResourceUpdated, ResourceUpdated>("resource-updated"),
 	serverLogged: makeEvent<ServerLogged_Serialize, ServerLogged_Deserialize>("server-logged"),
 	serverStatusChanged: makeEvent<ServerStatusChanged_Serialize, ServerStatusChanged_Deserialize>("server-status-changed"),
-	surfaceChanged: makeEvent<SurfaceChanged, SurfaceChanged>("surface-changed"),
+	surfaceChanged: makeEvent<SurfaceChanged_Serialize, SurfaceChanged_Deserialize>("surface-changed"),
 	taskChanged: makeEvent<TaskChanged_Serialize, TaskChanged_Deserialize>("task-changed"),
 	trafficGrew: makeEvent<TrafficGrew, TrafficGrew>("traffic-grew"),
 };
@@ -2173,7 +2173,10 @@ export type SuiteResult_Serialize = {
 };
 
 /**  What changed in a server's surface since it was last ready. */
-export type SurfaceChange = {
+export type SurfaceChange = SurfaceChange_Serialize | SurfaceChange_Deserialize;
+
+/**  What changed in a server's surface since it was last ready. */
+export type SurfaceChange_Deserialize = {
 	server: string,
 	/**  Milliseconds since the Unix epoch. */
 	at_ms: number | null,
@@ -2183,14 +2186,51 @@ export type SurfaceChange = {
 	/**  Tools added, and tools changed (their names). */
 	added_tools: string[],
 	changed_tools: string[],
+	/**
+	 *  Set when the server's lists were read again later (a reload) and
+	 *  nothing had changed: this change is from an earlier reload.
+	 */
+	unchanged_at_ms?: number | null,
+};
+
+/**  What changed in a server's surface since it was last ready. */
+export type SurfaceChange_Serialize = {
+	server: string,
+	/**  Milliseconds since the Unix epoch. */
+	at_ms: number | null,
+	changes: Change[],
+	/**  Findings of the shape checks the surface did not have before. */
+	new_findings: Finding[],
+	/**  Tools added, and tools changed (their names). */
+	added_tools: string[],
+	changed_tools: string[],
+	/**
+	 *  Set when the server's lists were read again later (a reload) and
+	 *  nothing had changed: this change is from an earlier reload.
+	 */
+	unchanged_at_ms: number | null,
 };
 
 /**
  *  A server's surface changed since it was last ready (after a restart or
  *  a reload): the diff and the doctor's new findings.
  */
-export type SurfaceChanged = {
-	change: SurfaceChange,
+export type SurfaceChanged = SurfaceChanged_Serialize | SurfaceChanged_Deserialize;
+
+/**
+ *  A server's surface changed since it was last ready (after a restart or
+ *  a reload): the diff and the doctor's new findings.
+ */
+export type SurfaceChanged_Deserialize = {
+	change: SurfaceChange_Deserialize,
+};
+
+/**
+ *  A server's surface changed since it was last ready (after a restart or
+ *  a reload): the diff and the doctor's new findings.
+ */
+export type SurfaceChanged_Serialize = {
+	change: SurfaceChange_Serialize,
 };
 
 /**

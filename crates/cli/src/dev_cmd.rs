@@ -34,6 +34,14 @@ fn say(cli: &Cli, text: String, data: Value) {
 }
 
 fn surface(cli: &Cli, change: &SurfaceChange) {
+    if change.unchanged_at_ms.is_some() {
+        say(
+            cli,
+            "  no change in its surface".into(),
+            json!({ "event": "surface_unchanged" }),
+        );
+        return;
+    }
     if cli.json {
         line(&json!({ "event": "surface", "change": change }).to_string());
         return;

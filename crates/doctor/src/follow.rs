@@ -28,6 +28,9 @@ pub struct SurfaceChange {
     /// Tools added, and tools changed (their names).
     pub added_tools: Vec<String>,
     pub changed_tools: Vec<String>,
+    /// Set when the server's lists were read again later (a reload) and
+    /// nothing had changed: this change is from an earlier reload.
+    pub unchanged_at_ms: Option<f64>,
 }
 
 /// Keeps following until dropped. Cheap to clone.
@@ -82,6 +85,7 @@ pub fn change(server: &str, old: &Surface, new: &Surface) -> Option<SurfaceChang
         new_findings,
         added_tools,
         changed_tools,
+        unchanged_at_ms: None,
     })
 }
 
@@ -128,12 +132,19 @@ impl Surfaces {
                     .unwrap_or_else(|e| e.into_inner())
                     .insert(server.clone(), now.clone());
                 let Some(before) = before else { continue };
-                if let Some(c) = change(&server, &before, &now) {
-                    changes
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .insert(server.clone(), c.clone());
-                    let _ = tx.send(c);
+                let mut kept = changes.lock().unwrap_or_else(|e| e.into_inner());
+                match change(&server, &before, &now) {
+                    Some(c) => {
+                        kept.insert(server.clone(), c.clone());
+                        let _ = tx.send(c);
+                    }
+                    // Read again, the same: the change shown is an earlier one.
+                    None => {
+                        if let Some(earlier) = kept.get_mut(&server) {
+                            earlier.unchanged_at_ms = Some(now_ms());
+                            let _ = tx.send(earlier.clone());
+                        }
+                    }
                 }
             }
         });

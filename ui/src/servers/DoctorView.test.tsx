@@ -79,12 +79,32 @@ describe("the doctor in a server's panel", () => {
           new_findings: [finding("text.no-description", "warning", "tool bye", "no description")],
           added_tools: ["bye"],
           changed_tools: [],
+          unchanged_at_ms: null,
         }}
       />,
     );
     expect(screen.getByText("1 breaking")).toBeTruthy();
+    expect(screen.getByText("Changed since it last started")).toBeTruthy();
     const list = within(screen.getByRole("list", { name: "Surface changes" }));
     expect(list.getByText("tool echo was removed")).toBeTruthy();
     expect(screen.getByText("text.no-description")).toBeTruthy();
+  });
+
+  it("says a later reload changed nothing and marks the shown change as earlier", () => {
+    render(
+      <SurfaceChangeSection
+        change={{
+          server: "demo",
+          at_ms: Date.now() - 60_000,
+          changes: [{ impact: "compatible", code: "tool.added", item: "tool bye", pointer: "", message: "tool bye was added" }],
+          new_findings: [],
+          added_tools: ["bye"],
+          changed_tools: [],
+          unchanged_at_ms: Date.now(),
+        }}
+      />,
+    );
+    expect(screen.getByText("Changed in an earlier reload")).toBeTruthy();
+    expect(screen.getByRole("status").textContent).toContain("No changes in the last reload");
   });
 });

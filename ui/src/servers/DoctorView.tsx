@@ -162,15 +162,22 @@ export function DoctorSection({ backend, name, ready }: { backend: DoctorBackend
 /** What changed in the server's surface when it last came back. */
 export function SurfaceChangeSection({ change }: { change: SurfaceChange }) {
   const breaking = change.changes.filter((c) => c.impact === "breaking").length;
+  const time = (ms: number) => new Date(ms).toLocaleTimeString(undefined, { hour12: false });
+  const earlier = change.unchanged_at_ms != null;
   return (
     <Disclosure
-      title="Changed since it last started"
+      title={earlier ? "Changed in an earlier reload" : "Changed since it last started"}
       count={change.changes.length}
       defaultOpen
       className="panel-section surface-change"
       actions={breaking > 0 ? <Badge tone="danger">{breaking} breaking</Badge> : undefined}
     >
-      <p className="muted">At {new Date(change.at_ms ?? 0).toLocaleTimeString(undefined, { hour12: false })}, compared with the last time it was ready.</p>
+      {earlier && (
+        <p className="surface-unchanged" role="status">
+          No changes in the last reload (at {time(change.unchanged_at_ms ?? 0)}). What follows is what an earlier one changed.
+        </p>
+      )}
+      <p className="muted">At {time(change.at_ms ?? 0)}, compared with the last time it was ready.</p>
       <ul className="surface-changes" aria-label="Surface changes">
         {change.changes.map((c, i) => (
           <li key={i} data-impact={c.impact}>

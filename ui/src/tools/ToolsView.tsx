@@ -45,7 +45,8 @@ export function ToolsView({
   /** An App's message (outside a chat) offered as a new chat's draft. */
   onStartChat?: (text: string) => void;
   /** What changed in each server's surface when it last came back (new and changed tools are marked). */
-  changes?: Record<string, { added_tools: string[]; changed_tools: string[] }>;
+  /** Each server's last surface change (not marked once a later reload changed nothing). */
+  changes?: Record<string, { added_tools: string[]; changed_tools: string[]; unchanged_at_ms?: number | null }>;
   backend: ComponentProps<typeof ToolPanel>["backend"];
   tools: ToolRow[];
   /** The qualified name of the open tool (the palette can open one). */
@@ -227,12 +228,12 @@ export function ToolsView({
                     <span className="tool-name">
                       <span className="truncate">{String(t.title ?? t.name ?? "")}</span>
                       <AnnotationIcons annotations={t.annotations} />
-                      {changes[row.server]?.added_tools.includes(String(t.name)) && (
+                      {!changes[row.server]?.unchanged_at_ms && changes[row.server]?.added_tools.includes(String(t.name)) && (
                         <span className="badge tone-accent tool-mark" title="Added when the server last came back">
                           new
                         </span>
                       )}
-                      {changes[row.server]?.changed_tools.includes(String(t.name)) && (
+                      {!changes[row.server]?.unchanged_at_ms && changes[row.server]?.changed_tools.includes(String(t.name)) && (
                         <span className="badge tone-warn tool-mark" title="Changed when the server last came back (see its panel)">
                           changed
                         </span>

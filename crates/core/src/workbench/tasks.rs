@@ -602,12 +602,15 @@ mod tests {
             (t.form, t.poll_interval_ms, t.ttl_ms),
             (TaskForm::V2025, Some(50), Some(1000))
         );
-        let ext = json!({ "resultType": "task", "taskId": "b", "status": "working", "pollIntervalMs": 20 });
+        let ext = json!({ "resultType": "task", "taskId": "b", "status": "working", "pollIntervalMs": 250 });
         let t = TaskState::handle(&ext).unwrap();
         assert_eq!(
             (t.form, t.task_id.as_str(), t.poll()),
-            (TaskForm::Extension, "b", Duration::from_millis(20))
+            (TaskForm::Extension, "b", Duration::from_millis(250))
         );
+        // Faster than the floor: the floor.
+        let fast = json!({ "resultType": "task", "taskId": "f", "status": "working", "pollIntervalMs": 20 });
+        assert_eq!(TaskState::handle(&fast).unwrap().poll(), MIN_POLL);
         // A tool's result that happens to carry a `task` field is a result.
         assert!(TaskState::handle(&json!({ "content": [], "task": { "taskId": "c" } })).is_none());
         assert!(TaskState::handle(&json!({ "content": [] })).is_none());
