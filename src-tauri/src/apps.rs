@@ -27,6 +27,9 @@ pub struct OpenApp {
 #[derive(Default)]
 struct Inner {
     open: HashMap<String, OpenApp>,
+    /// Tools the person allowed for an open App while it stays open ("allow
+    /// while this App is open"), by App id.
+    allowed: HashMap<String, std::collections::HashSet<String>>,
     /// Resolved App resources by (server, uri): read once, kept until the
     /// server restarts or says its resources changed.
     cache: HashMap<(String, String), AppResource>,
@@ -82,7 +85,29 @@ impl Apps {
     }
 
     pub fn close(&self, id: &str) -> bool {
-        self.inner().open.remove(id).is_some()
+        let mut inner = self.inner();
+        inner.allowed.remove(id);
+        inner.open.remove(id).is_some()
+    }
+
+    /// Allow `tool` for the App `id` until it closes.
+    pub fn allow_while_open(&self, id: &str, tool: &str) {
+        let mut inner = self.inner();
+        if inner.open.contains_key(id) {
+            inner
+                .allowed
+                .entry(id.to_string())
+                .or_default()
+                .insert(tool.to_string());
+        }
+    }
+
+    /// Whether the person allowed `tool` for the open App `id`.
+    pub fn allowed_while_open(&self, id: &str, tool: &str) -> bool {
+        self.inner()
+            .allowed
+            .get(id)
+            .is_some_and(|tools| tools.contains(tool))
     }
 }
 

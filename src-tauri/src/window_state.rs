@@ -30,6 +30,30 @@ fn current<R: Runtime>(w: &WebviewWindow<R>) -> Option<Saved> {
     })
 }
 
+/// A screen's work area, in logical pixels.
+#[derive(Debug, Clone, Copy)]
+struct Area {
+    x: f64,
+    y: f64,
+    width: f64,
+    height: f64,
+}
+
+/// `saved` made to fit `area`: no larger than it, wholly on it.
+fn fit(saved: Saved, area: Area) -> Saved {
+    let width = saved.width.min(area.width);
+    let height = saved.height.min(area.height);
+    let x = saved.x.clamp(area.x, area.x + area.width - width);
+    let y = saved.y.clamp(area.y, area.y + area.height - height);
+    Saved {
+        width,
+        height,
+        x,
+        y,
+        ..saved
+    }
+}
+
 /// Put the window where it was, then keep what the user does to it.
 pub fn follow<R: Runtime>(app: &tauri::AppHandle<R>) {
     let Some(window) = app.get_webview_window("main") else {
@@ -44,6 +68,29 @@ pub fn follow<R: Runtime>(app: &tauri::AppHandle<R>) {
         .and_then(|v| serde_json::from_value::<Saved>(v).ok())
         .filter(|s| s.width >= 400.0 && s.height >= 300.0)
     {
+        // On the screen it opens on now (a smaller one than when it was
+        // saved: the header's buttons were off its edge).
+        let screen = window
+            .current_monitor()
+            .ok()
+            .flatten()
+            .or_else(|| window.primary_monitor().ok().flatten())
+            .map(|m| {
+                let scale = m.scale_factor();
+                let area = m.work_area();
+                let at = area.position.to_logical::<f64>(scale);
+                let size = area.size.to_logical::<f64>(scale);
+                Area {
+                    x: at.x,
+                    y: at.y,
+                    width: size.width,
+                    height: size.height,
+                }
+            });
+        let saved = match screen {
+            Some(area) => fit(saved, area),
+            None => saved,
+        };
         let _ = window.set_size(LogicalSize::new(saved.width, saved.height));
         let _ = window.set_position(LogicalPosition::new(saved.x, saved.y));
         if saved.maximized {
@@ -76,4 +123,51 @@ pub fn follow<R: Runtime>(app: &tauri::AppHandle<R>) {
             }
         }
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_window_saved_on_a_larger_screen_fits_the_smaller_one() {
+        let saved = Saved {
+            width: 1600.0,
+            height: 1000.0,
+            x: 300.0,
+            y: 200.0,
+            maximized: false,
+        };
+        let small = Area {
+            x: 0.0,
+            y: 27.0,
+            width: 1280.0,
+            height: 773.0,
+        };
+        let f = fit(saved, small);
+        assert_eq!((f.width, f.height, f.x, f.y), (1280.0, 773.0, 0.0, 27.0));
+        // One that fits stays where it was; one past an edge comes back.
+        let ok = fit(
+            Saved {
+                width: 800.0,
+                height: 600.0,
+                x: 100.0,
+                y: 100.0,
+                ..saved
+            },
+            small,
+        );
+        assert_eq!((ok.x, ok.y, ok.width), (100.0, 100.0, 800.0));
+        let off = fit(
+            Saved {
+                width: 800.0,
+                height: 600.0,
+                x: 1200.0,
+                y: -50.0,
+                ..saved
+            },
+            small,
+        );
+        assert_eq!((off.x, off.y), (480.0, 27.0));
+    }
 }

@@ -151,6 +151,35 @@ pub struct Calls {
     inner: Arc<Inner>,
 }
 
+/// A call the rules or the person let run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decided {
+    /// The arguments to run with, when the person edited them.
+    pub arguments: Option<Value>,
+    /// How long the person's allow holds (`Once` when a rule allowed it).
+    pub remember: Remember,
+}
+
+/// A call that does not run.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Undecided {
+    /// The rules or the person refused it (why).
+    Refused(String),
+    /// Nobody decided: the ask was dropped (its App closed, its turn stopped).
+    Dropped,
+}
+
+impl std::fmt::Display for Undecided {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Undecided::Refused(why) => f.write_str(why),
+            Undecided::Dropped => {
+                f.write_str("the approval was dropped (nobody is left to decide)")
+            }
+        }
+    }
+}
+
 /// A call a model-like caller (chat, bridge, App) wants to make, for the gate.
 pub struct Asking<'a> {
     pub server: &'a str,
@@ -322,16 +351,39 @@ impl Calls {
         arguments: &Value,
         person: bool,
     ) -> Result<Option<Value>, String> {
+        self.decide_with(asking, session, caller, qualified, arguments, person)
+            .await
+            .map(|d| d.arguments)
+            .map_err(|u| u.to_string())
+    }
+
+    /// [`Calls::decide`], saying how long the person's allow holds and
+    /// whether nobody decided (the ask was dropped: its App closed, its
+    /// turn stopped) rather than refused.
+    pub async fn decide_with(
+        &self,
+        asking: &Asking<'_>,
+        session: &str,
+        caller: &str,
+        qualified: &str,
+        arguments: &Value,
+        person: bool,
+    ) -> Result<Decided, Undecided> {
         let changed = match self.verdict(asking) {
-            Verdict::Allow => return Ok(None),
-            Verdict::Deny(why) => return Err(why),
+            Verdict::Allow => {
+                return Ok(Decided {
+                    arguments: None,
+                    remember: Remember::Once,
+                });
+            }
+            Verdict::Deny(why) => return Err(Undecided::Refused(why)),
             Verdict::Ask(changed) => changed,
         };
         if !person {
-            return Err(format!(
+            return Err(Undecided::Refused(format!(
                 "{}/{} needs approval and nobody can be asked here: allow it (Settings' tool policy, the entry's autoApprove) or run with --approve all",
                 asking.server, asking.tool
-            ));
+            )));
         }
         let approvals = self.approvals();
         let id = approvals.next_id();
@@ -357,13 +409,16 @@ impl Calls {
                 if remember == Remember::Always {
                     self.allow_always(asking.server, asking.tool, asking.definition);
                 }
-                Ok(arguments.filter(Value::is_object))
+                Ok(Decided {
+                    arguments: arguments.filter(Value::is_object),
+                    remember,
+                })
             }
-            Ok(Decision { reason, .. }) => Err(format!(
+            Ok(Decision { reason, .. }) => Err(Undecided::Refused(format!(
                 "refused in the window{}",
                 reason.map(|r| format!(": {r}")).unwrap_or_default()
-            )),
-            Err(_) => Err("the approval was dropped (nobody is left to decide)".into()),
+            ))),
+            Err(_) => Err(Undecided::Dropped),
         }
     }
 
@@ -536,6 +591,50 @@ impl Calls {
         link: Link,
         why: &str,
     ) {
+        self.not_run(
+            CallStatus::Denied,
+            origin,
+            server,
+            tool,
+            arguments,
+            link,
+            why,
+        );
+    }
+
+    /// Keep a call nobody decided (its ask dropped when its App closed or
+    /// its turn stopped) in the history as cancelled, not denied.
+    pub fn abandoned(
+        &self,
+        origin: Origin,
+        server: &str,
+        tool: &str,
+        arguments: &Value,
+        link: Link,
+        why: &str,
+    ) {
+        self.not_run(
+            CallStatus::Cancelled,
+            origin,
+            server,
+            tool,
+            arguments,
+            link,
+            why,
+        );
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn not_run(
+        &self,
+        status: CallStatus,
+        origin: Origin,
+        server: &str,
+        tool: &str,
+        arguments: &Value,
+        link: Link,
+        why: &str,
+    ) {
         if let Some(history) = &self.inner.history {
             let now = self.workbench().traffic().last_seq();
             // Nobody waits for a refused call's row id.
@@ -549,7 +648,7 @@ impl Calls {
                 arguments: arguments.clone(),
                 result: None,
                 error: Some(why.to_string()),
-                status: CallStatus::Denied,
+                status,
                 duration_ms: None,
                 started_at: workbench_store::now_ms(),
                 protocol: None,

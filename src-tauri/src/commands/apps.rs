@@ -8,7 +8,7 @@
 use serde::Serialize;
 use tauri::{Runtime, State};
 use workbench_calls::ApproveMode;
-use workbench_calls::{Asking, Call, Link, Origin};
+use workbench_calls::{Asking, Call, Link, Origin, Remember, Undecided};
 use workbench_core::apps::{AppPolicy, resource_uri, visible_to_app};
 use workbench_core::{CallOptions, ErrorCode, ErrorInfo};
 
@@ -181,24 +181,53 @@ pub async fn app_call_tool<R: Runtime>(
         chat_allowed: None,
     };
     let qualified = format!("{server}/{name}");
-    let edited = state
-        .calls
-        .decide(&asking, &session(&app), "app", &qualified, &arguments, true)
-        .await
-        .map_err(|why| {
-            state.calls.refused(
-                Origin::App,
-                server,
-                &name,
-                &arguments,
-                Link {
-                    call_id: app.clone(),
-                    ..Link::default()
-                },
-                &why,
-            );
-            refused(why)
-        })?;
+    let link = || Link {
+        call_id: app.clone(),
+        ..Link::default()
+    };
+    // Allowed by the person for this App while it is open: no ask (a Deny
+    // set since still wins).
+    let while_open = apps.allowed_while_open(&app, &name)
+        && state.calls.rules().policy(server, &name) != workbench_calls::ToolPolicy::Deny;
+    let edited = if while_open {
+        None
+    } else {
+        // One ask per tool and App: a polling App does not pile up cards.
+        let asked = state.calls.approvals().pending(&session(&app));
+        if asked.iter().any(|a| a.server == server && a.tool == name) {
+            return Err(refused(format!(
+                "{qualified}: an earlier call of this App waits for your answer in the window"
+            )));
+        }
+        match state
+            .calls
+            .decide_with(&asking, &session(&app), "app", &qualified, &arguments, true)
+            .await
+        {
+            Ok(decided) => {
+                if decided.remember == Remember::Chat {
+                    apps.allow_while_open(&app, &name);
+                }
+                decided.arguments
+            }
+            Err(Undecided::Dropped) => {
+                let why = "nobody answered: the App was closed while its call waited";
+                state
+                    .calls
+                    .abandoned(Origin::App, server, &name, &arguments, link(), why);
+                return Err(ErrorInfo {
+                    code: ErrorCode::Cancelled,
+                    message: why.into(),
+                });
+            }
+            Err(Undecided::Refused(why)) => {
+                state
+                    .calls
+                    .refused(Origin::App, server, &name, &arguments, link(), &why);
+                return Err(refused(why));
+            }
+        }
+    };
     let ran = state
         .calls
         .run(Call {

@@ -27,6 +27,12 @@ export function ApprovalCard({ backend, approval }: { backend: AgentBackend; app
   const [jsonError, setJsonError] = useState<string | null>(null);
   const [reason, setReason] = useState("");
   const edited = JSON.stringify(args) !== JSON.stringify(approval.arguments);
+  // An App's call (its session is the App's): "for this chat" is "while the App is open".
+  const fromApp = approval.session.startsWith("app:");
+  // A tool that takes nothing, called with nothing: no empty box to look at.
+  const props = (schema as { properties?: Record<string, unknown> }).properties ?? {};
+  const given = approval.arguments && typeof approval.arguments === "object" ? Object.keys(approval.arguments) : [];
+  const noArguments = Object.keys(props).length === 0 && given.length === 0;
   // The same whole-schema check as the tool panel's, on what would run.
   const wrong = jsonError ? [] : problems(schema, args ?? {}, schema);
   return (
@@ -60,45 +66,49 @@ export function ApprovalCard({ backend, approval }: { backend: AgentBackend; app
           </pre>
         </div>
       )}
-      <div className="approval-args">
-        <div className="toolbar">
-          <span className="field-label">Arguments{edited && " (edited)"}</span>
-          <Segmented
-            label="Edit arguments as"
-            value={mode}
-            onChange={(m) => {
-              if (m === "json") setJsonText(JSON.stringify(args ?? {}, null, 2));
-              setMode(m);
-            }}
-            options={[
-              { value: "form", label: "Form" },
-              { value: "json", label: "JSON" },
-            ]}
-          />
-        </div>
-        {mode === "form" ? (
-          <SchemaForm schema={schema} value={args} onChange={setArgs} />
-        ) : (
-          <>
-            <Textarea
-              aria-label="Arguments as JSON"
-              className="json-field"
-              spellCheck={false}
-              value={jsonText}
-              onChange={(e) => {
-                setJsonText(e.target.value);
-                try {
-                  setArgs(JSON.parse(e.target.value) as Json);
-                  setJsonError(null);
-                } catch (err) {
-                  setJsonError(err instanceof Error ? err.message : String(err));
-                }
+      {noArguments ? (
+        <p className="muted approval-no-args">No arguments.</p>
+      ) : (
+        <div className="approval-args">
+          <div className="toolbar">
+            <span className="field-label">Arguments{edited && " (edited)"}</span>
+            <Segmented
+              label="Edit arguments as"
+              value={mode}
+              onChange={(m) => {
+                if (m === "json") setJsonText(JSON.stringify(args ?? {}, null, 2));
+                setMode(m);
               }}
+              options={[
+                { value: "form", label: "Form" },
+                { value: "json", label: "JSON" },
+              ]}
             />
-            {jsonError && <p className="field-error">Not JSON: {jsonError}</p>}
-          </>
-        )}
-      </div>
+          </div>
+          {mode === "form" ? (
+            <SchemaForm schema={schema} value={args} onChange={setArgs} />
+          ) : (
+            <>
+              <Textarea
+                aria-label="Arguments as JSON"
+                className="json-field"
+                spellCheck={false}
+                value={jsonText}
+                onChange={(e) => {
+                  setJsonText(e.target.value);
+                  try {
+                    setArgs(JSON.parse(e.target.value) as Json);
+                    setJsonError(null);
+                  } catch (err) {
+                    setJsonError(err instanceof Error ? err.message : String(err));
+                  }
+                }}
+              />
+              {jsonError && <p className="field-error">Not JSON: {jsonError}</p>}
+            </>
+          )}
+        </div>
+      )}
       {wrong.length > 0 && (
         <div className="callout tone-warn run-problems" role="alert">
           <div>
@@ -116,7 +126,7 @@ export function ApprovalCard({ backend, approval }: { backend: AgentBackend; app
           Allow once
         </Button>
         <Button icon={CheckCheck} disabled={!!jsonError} onClick={() => decide(backend, approval.id, allow("chat", edited ? args : undefined), toast)}>
-          Allow in this chat
+          {fromApp ? "Allow while this App is open" : "Allow in this chat"}
         </Button>
         <Button variant="ghost" disabled={!!jsonError} onClick={() => decide(backend, approval.id, allow("always", edited ? args : undefined), toast)}>
           Always allow

@@ -50,8 +50,9 @@ export function Composer({
             ? `Waiting for you to allow or deny ${waiting === 1 ? "a call" : `${waiting} calls`} above (Esc stops)`
             : running
               ? "The model is working… (Esc stops it)"
-              : "Ask something; the model may use your servers' tools. Enter sends, Shift+Enter for a new line."
+              : "Ask something (Enter sends, Shift+Enter: new line)"
         }
+        title="The model may use the tools of this chat's servers. Enter sends, Shift+Enter starts a new line."
         value={text}
         rows={1}
         onChange={(e) => setText(e.target.value)}

@@ -77,12 +77,14 @@ export function AppPanel({
           {host.log.length === 0 && <li className="muted">Nothing yet: the App has not said anything.</li>}
           {host.log.map((l) => (
             <li key={l.n} className={`app-log-line ${l.dir}`}>
-              <span className="app-log-time">{(l.at / 1000).toFixed(3)} s</span>
-              <span className="app-log-dir">{l.dir === "from-app" ? "App →" : "→ App"}</span>
-              <code className="app-log-method">{l.method}</code>
-              {l.tookMs !== undefined && <span className="muted">{l.tookMs} ms</span>}
+              {/* The row itself opens the message (no "message" line under each). */}
               <details>
-                <summary>message</summary>
+                <summary>
+                  <span className="app-log-time">{(l.at / 1000).toFixed(3)} s</span>
+                  <span className="app-log-dir">{l.dir === "from-app" ? "App →" : "→ App"}</span>
+                  <code className="app-log-method">{l.method}</code>
+                  {l.tookMs !== undefined && <span className="muted">{l.tookMs} ms</span>}
+                </summary>
                 <pre>{JSON.stringify(l.message, null, 2)}</pre>
               </details>
             </li>
@@ -158,41 +160,53 @@ export function AppPanel({
       )}
       {tab === "context" && (
         <div className="app-context">
-          <Segmented<"window" | "light" | "dark">
-            label="Theme the App sees"
-            value={overrides.theme ?? "window"}
-            onChange={(v) => onOverrides({ ...overrides, theme: v === "window" ? undefined : v })}
-            options={[
-              { value: "window", label: "Window's theme" },
-              { value: "light", label: "Light" },
-              { value: "dark", label: "Dark" },
-            ]}
-          />
-          <Segmented<"wide" | "narrow">
-            label="Width the App gets"
-            value={overrides.width ?? "wide"}
-            onChange={(v) => onOverrides({ ...overrides, width: v })}
-            options={[
-              { value: "wide", label: "Wide" },
-              { value: "narrow", label: "Narrow (360 px)" },
-            ]}
-          />
-          <Segmented<DisplayMode>
-            label="Display mode"
-            value={mode}
-            onChange={onMode}
-            options={[
-              { value: "inline", label: "Inline" },
-              { value: "fullscreen", label: "Fullscreen" },
-              { value: "pip", label: "Picture in picture" },
-            ]}
-          />
-          <Segmented<string>
-            label="Locale the App sees"
-            value={overrides.locale ?? "window"}
-            onChange={(v) => onOverrides({ ...overrides, locale: v === "window" ? undefined : v })}
-            options={LOCALES.map((l) => ({ value: l, label: l === "window" ? "Window's" : l }))}
-          />
+          <div className="context-row">
+            <span className="field-label" aria-hidden>Theme</span>
+            <Segmented<"window" | "light" | "dark">
+              label="Theme the App sees"
+              value={overrides.theme ?? "window"}
+              onChange={(v) => onOverrides({ ...overrides, theme: v === "window" ? undefined : v })}
+              options={[
+                { value: "window", label: "The window's" },
+                { value: "light", label: "Light" },
+                { value: "dark", label: "Dark" },
+              ]}
+            />
+          </div>
+          <div className="context-row">
+            <span className="field-label" aria-hidden>Width</span>
+            <Segmented<"wide" | "narrow">
+              label="Width the App gets"
+              value={overrides.width ?? "wide"}
+              onChange={(v) => onOverrides({ ...overrides, width: v })}
+              options={[
+                { value: "wide", label: "Wide" },
+                { value: "narrow", label: "Narrow (360 px)" },
+              ]}
+            />
+          </div>
+          <div className="context-row">
+            <span className="field-label" aria-hidden>Display mode</span>
+            <Segmented<DisplayMode>
+              label="Display mode"
+              value={mode}
+              onChange={onMode}
+              options={[
+                { value: "inline", label: "Inline" },
+                { value: "fullscreen", label: "Fullscreen" },
+                { value: "pip", label: "Picture in picture" },
+              ]}
+            />
+          </div>
+          <div className="context-row">
+            <span className="field-label" aria-hidden>Locale</span>
+            <Segmented<string>
+              label="Locale the App sees"
+              value={overrides.locale ?? "window"}
+              onChange={(v) => onOverrides({ ...overrides, locale: v === "window" ? undefined : v })}
+              options={LOCALES.map((l) => ({ value: l, label: l === "window" ? "The window's" : l }))}
+            />
+          </div>
         </div>
       )}
     </Disclosure>

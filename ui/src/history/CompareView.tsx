@@ -3,7 +3,11 @@
 import type { CallRow } from "../backendHistory";
 import { jsonDiff, lineDiff, resultText, type JsonChange } from "./diff";
 
-const show = (v: unknown) => (v === undefined ? "" : JSON.stringify(v));
+/** A value as the table shows it; an absent one says so (an empty string shows as ""). */
+function Shown({ value }: { value: unknown }) {
+  if (value === undefined) return <span className="muted absent">(absent)</span>;
+  return <code>{JSON.stringify(value)}</code>;
+}
 
 function Changes({ title, changes }: { title: string; changes: JsonChange[] }) {
   return (
@@ -27,10 +31,10 @@ function Changes({ title, changes }: { title: string; changes: JsonChange[] }) {
                   <code>{c.path}</code>
                 </td>
                 <td>
-                  <code>{show(c.before)}</code>
+                  <Shown value={c.before} />
                 </td>
                 <td>
-                  <code>{show(c.after)}</code>
+                  <Shown value={c.after} />
                 </td>
               </tr>
             ))}

@@ -32,4 +32,26 @@ describe("adding a provider", () => {
     expect(saveProvider).toHaveBeenCalledTimes(1);
     expect(onSaved).toHaveBeenCalledTimes(1);
   });
+
+  it("hands a new provider's test result to the room once it is added (the room closes the form)", async () => {
+    const backend = {
+      saveProvider: () => Promise.resolve(),
+      setProviderKey: () => Promise.resolve(),
+      localProviders: () => Promise.resolve([]),
+      providerModels: () => Promise.resolve(["m1"]),
+      testProvider: () => Promise.resolve({ model: "m1", reply: "pong", latency_ms: 12 }),
+    } as unknown as Backend;
+    const onAdded = vi.fn();
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <ToastProvider>
+          <ProviderSetup backend={backend} onSaved={() => undefined} onAdded={onAdded} heading={false} />
+        </ToastProvider>
+      </QueryClientProvider>,
+    );
+    expect(screen.queryByRole("heading", { name: "Add a provider" })).toBeNull();
+    fireEvent.click(screen.getByText("Save and test"));
+    await waitFor(() => expect(onAdded).toHaveBeenCalledTimes(1));
+    expect(onAdded.mock.calls[0]?.[1]).toContain("m1 answered “pong”");
+  });
 });

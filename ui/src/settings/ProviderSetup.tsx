@@ -21,7 +21,21 @@ const KINDS: { kind: ProviderKind; label: string; url: string; env: string | nul
 
 const errorText = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-export function ProviderSetup({ backend, existing, onSaved }: { backend: AgentBackend; existing?: ProviderView; onSaved: () => void }) {
+export function ProviderSetup({
+  backend,
+  existing,
+  onSaved,
+  onAdded,
+  heading = true,
+}: {
+  backend: AgentBackend;
+  existing?: ProviderView;
+  onSaved: () => void;
+  /** A new provider's Save, Save and list models or Save and test finished: what it said. */
+  onAdded?: (id: string, said: string) => void;
+  /** Its own heading (off where a disclosure already names it). */
+  heading?: boolean;
+}) {
   const toast = useToast();
   const [kind, setKind] = useState<ProviderKind>(existing?.config.kind ?? "open_ai");
   const meta = KINDS.find((k) => k.kind === kind) ?? { kind, label: "OpenAI", url: "", env: null };
@@ -52,7 +66,7 @@ export function ProviderSetup({ backend, existing, onSaved }: { backend: AgentBa
     },
   });
   /** Save, then store the key: listing models and testing need both. */
-  const save = async (quiet = false) => {
+  const save = async (quiet = false): Promise<undefined> => {
     await backend.saveProvider(config(), !existing);
     if (key.trim()) await backend.setProviderKey(providerId, key.trim());
     if (!quiet) {
@@ -61,10 +75,14 @@ export function ProviderSetup({ backend, existing, onSaved }: { backend: AgentBa
     }
     onSaved();
   };
-  const run = (label: string, task: () => Promise<void>) => {
+  const run = (label: string, task: () => Promise<string | undefined>) => {
     setBusy(true);
     setStatus({ text: `${label}…`, ok: true });
     task()
+      .then((said) => {
+        // A new provider is in the list now: the form is done with it.
+        if (!existing) onAdded?.(providerId, said || "Saved");
+      })
       .catch((e: unknown) => setStatus({ text: errorText(e), ok: false }))
       .finally(() => setBusy(false));
   };
@@ -74,7 +92,9 @@ export function ProviderSetup({ backend, existing, onSaved }: { backend: AgentBa
       const list = await backend.providerModels(providerId);
       setModels(list);
       if (!model && list[0]) setModel(list[0]);
-      setStatus({ text: `${list.length} models listed`, ok: true });
+      const said = `${list.length} models listed`;
+      setStatus({ text: said, ok: true });
+      return said;
     });
   const test = () =>
     run("Testing", async () => {
@@ -82,7 +102,9 @@ export function ProviderSetup({ backend, existing, onSaved }: { backend: AgentBa
       const m = model.trim() || (await backend.providerModels(providerId))[0];
       if (!m) throw new Error("choose a model first");
       const report = await backend.testProvider(providerId, m);
-      setStatus({ text: `${report.model} answered “${report.reply.trim()}” in ${(report.latency_ms ?? 0).toFixed(0)} ms`, ok: true });
+      const said = `${report.model} answered “${report.reply.trim()}” in ${(report.latency_ms ?? 0).toFixed(0)} ms`;
+      setStatus({ text: said, ok: true });
+      return said;
     });
   return (
     <div className="provider-setup card">
@@ -112,7 +134,7 @@ export function ProviderSetup({ backend, existing, onSaved }: { backend: AgentBa
           </div>
         </div>
       )}
-      <h3>{existing ? `Provider ${existing.config.id}` : "Add a provider"}</h3>
+      {heading && <h3>{existing ? `Provider ${existing.config.id}` : "Add a provider"}</h3>}
       <Field label="API">
         <Select value={kind} disabled={!!existing} onChange={(v) => setKind(v as ProviderKind)}>
           {KINDS.map((k) => (

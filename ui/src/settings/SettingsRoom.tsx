@@ -26,12 +26,38 @@ const none: AgentSettingsChange = {
 /** Settings reaches the agent's settings and providers, and the history's cap. */
 type SettingsBackend = AgentBackend & HistoryBackend;
 
+type ProviderView = Awaited<ReturnType<AgentBackend["listProviders"]>>[number];
+
+/** Where a provider's key comes from; a provider that needs none (Ollama, a
+ * local server) is not flagged for lacking one. */
+function KeyBadge({ provider: p }: { provider: ProviderView }) {
+  if (p.key.kind === "keychain" || p.key.kind === "environment") {
+    return (
+      <Badge tone="ok" icon={KeyRound}>
+        {p.key.kind === "keychain" ? "key in keychain" : `key from ${p.key.var}`}
+      </Badge>
+    );
+  }
+  const local = p.config.kind === "ollama" || /^https?:\/\/(localhost|127\.|\[::1\])/i.test(p.config.base_url ?? "");
+  return local ? (
+    <Badge tone="neutral" icon={KeyRound} title="A provider on this machine needs no key">
+      no key needed
+    </Badge>
+  ) : (
+    <Badge tone="warn" icon={KeyRound}>
+      no key
+    </Badge>
+  );
+}
+
 export function SettingsRoom({ wb, backend }: { wb: Workbench; backend: SettingsBackend }) {
   const queryClient = useQueryClient();
   const toast = useToast();
   const providers = useQuery({ queryKey: keys.providers(), queryFn: () => backend.listProviders() });
   const settings = useQuery({ queryKey: keys.agentSettings(), queryFn: () => backend.agentSettings() });
   const [theme, setTheme] = useState<ThemeChoice>(themeChoice);
+  // Providers added here this visit (remounts "Add a provider" closed and empty).
+  const [added, setAdded] = useState(0);
   const refresh = () => {
     afterAgentSettings(queryClient);
   };
@@ -72,9 +98,7 @@ export function SettingsRoom({ wb, backend }: { wb: Workbench; backend: Settings
                     Make default
                   </Button>
                 )}
-                <Badge tone={p.key.kind === "missing" ? "warn" : "ok"} icon={KeyRound}>
-                  {p.key.kind === "keychain" ? "key in keychain" : p.key.kind === "environment" ? `key from ${p.key.var}` : "no key"}
-                </Badge>
+                <KeyBadge provider={p} />
                 <Button
                   size="sm"
                   variant="ghost"
@@ -93,11 +117,20 @@ export function SettingsRoom({ wb, backend }: { wb: Workbench; backend: Settings
               </>
             }
           >
-            <ProviderSetup backend={backend} existing={p} onSaved={refresh} />
+            <ProviderSetup backend={backend} existing={p} onSaved={refresh} heading={false} />
           </Disclosure>
         ))}
-        <Disclosure title="Add a provider" defaultOpen={(providers.data ?? []).length === 0}>
-          <ProviderSetup backend={backend} onSaved={refresh} />
+        {/* A new one each time a provider is added: closed, empty. */}
+        <Disclosure key={added} title="Add a provider" defaultOpen={added === 0 && (providers.data ?? []).length === 0}>
+          <ProviderSetup
+            backend={backend}
+            onSaved={refresh}
+            heading={false}
+            onAdded={(id, said) => {
+              toast(`${id} added`, { description: said });
+              setAdded((n) => n + 1);
+            }}
+          />
         </Disclosure>
       </section>
       {s && (
