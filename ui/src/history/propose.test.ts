@@ -23,4 +23,13 @@ describe("assertions proposed from a result", () => {
     const p = propose({ content: [{ type: "text", text: "boom" }], isError: true }, {}, 5);
     expect(expectOf(p)).toEqual({ isError: true, text: { contains: "boom" } });
   });
+
+  it("proposes no text match when the text is the structured content written out", () => {
+    const structured = { sum: 30, items: [1, 2] };
+    const result = { content: [{ type: "text", text: JSON.stringify(structured) }], structuredContent: structured };
+    const p = propose(result, {}, 5);
+    expect(p.map((x) => x.id)).not.toContain("text.contains");
+    expect(p.map((x) => x.id)).not.toContain("text.equals");
+    expect(expectOf(p)).toEqual({ json: { "/sum": { equals: 30 }, "/items": { type: "array" } } });
+  });
 });

@@ -14,6 +14,17 @@ function typeOf(v: unknown): string {
   return typeof v;
 }
 
+function parsesAsJson(text: string): boolean {
+  const t = text.trim();
+  if (!t.startsWith("{") && !t.startsWith("[")) return false;
+  try {
+    JSON.parse(t);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const escape = (key: string) => key.replace(/~/g, "~0").replace(/\//g, "~1");
 const short = (s: string, n = 60) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
 
@@ -22,7 +33,10 @@ export function propose(result: unknown, tool: unknown, durationMs: number): Pro
   const out: Proposal[] = [];
   if (r.isError === true) out.push({ id: "isError", label: "It returns an error (isError)", checked: true, expect: { isError: true } });
   const text = resultText(r);
-  if (text) {
+  // The text is the structured content written out (as SDKs send it): a
+  // match on it breaks with the formatting; the pointers below say the same.
+  const textIsTheJson = isObject(r.structuredContent) && parsesAsJson(text);
+  if (text && !textIsTheJson) {
     const first = (text.split("\n")[0] ?? "").trim();
     if (first) out.push({ id: "text.contains", label: `The text contains "${short(first)}"`, checked: true, expect: { text: { contains: first } } });
     out.push({ id: "text.equals", label: "The text is exactly this", checked: false, expect: { text: { equals: text } } });

@@ -122,7 +122,26 @@ pub(super) fn render_diff(expected: &str, actual: &str) -> String {
 }
 
 fn pretty(v: &Value) -> String {
-    serde_json::to_string_pretty(v).unwrap_or_default()
+    serde_json::to_string_pretty(&as_shown(v)).unwrap_or_default()
+}
+
+/// `v` as the window and other clients show it: a whole number read as a
+/// float (`30.0`) written as `30`, so a diff does not show a difference
+/// that is not there.
+pub(super) fn as_shown(v: &Value) -> Value {
+    match v {
+        Value::Number(n) => match n.as_f64() {
+            Some(f) if !n.is_i64() && !n.is_u64() && f.fract() == 0.0 && f.abs() < 9.0e15 => {
+                Value::from(f as i64)
+            }
+            _ => v.clone(),
+        },
+        Value::Array(items) => Value::Array(items.iter().map(as_shown).collect()),
+        Value::Object(map) => {
+            Value::Object(map.iter().map(|(k, v)| (k.clone(), as_shown(v))).collect())
+        }
+        other => other.clone(),
+    }
 }
 
 fn json_type(v: &Value) -> &'static str {
@@ -285,8 +304,8 @@ pub(super) fn check(expect: &Expect, seen: &Seen<'_>) -> Vec<Failure> {
                 assertion: name("equals"),
                 message: format!(
                     "expected {}, got {}",
-                    shown(&want.to_string()),
-                    shown(&at.to_string())
+                    shown(&as_shown(want).to_string()),
+                    shown(&as_shown(at).to_string())
                 ),
                 diff: Some(render_diff(&pretty(want), &pretty(at))),
             });

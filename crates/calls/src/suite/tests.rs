@@ -207,3 +207,28 @@ fn many_cases_load_with_names_checked_once_each() {
         json!({ "server": "s", "cases": [{"name": "a", "tool": "t"}, {"name": "a", "tool": "t"}] });
     assert!(parse(Path::new("t.json"), &twice.to_string()).is_err());
 }
+
+#[test]
+fn a_whole_number_read_as_a_float_is_shown_as_the_result_shows_it() {
+    let result = json!({ "content": [], "structuredContent": { "total": 30.0 } });
+    let e: Expect =
+        serde_json::from_value(json!({ "json": { "/total": { "equals": 31 } } })).unwrap();
+    let failures = expect::check(
+        &e,
+        &expect::Seen {
+            result: &result,
+            duration_ms: 1.0,
+            schema_violations: &[],
+            has_output_schema: false,
+            snapshot: None,
+        },
+    );
+    assert_eq!(failures.len(), 1);
+    assert!(
+        failures[0].message.ends_with("got 30"),
+        "{}",
+        failures[0].message
+    );
+    let diff = failures[0].diff.as_deref().unwrap_or("");
+    assert!(diff.contains("+ 30") && !diff.contains("30.0"), "{diff}");
+}
