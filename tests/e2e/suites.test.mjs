@@ -99,13 +99,22 @@ describe("history and suites", () => {
       // Made by the run before: its messages went with that run's log.
       await session.waitForTexts(".call-messages .muted", (t) => t.some((x) => x.includes("not in this run's traffic log")));
       problems.push(...(await session.views("history")).map((p) => `history: ${p}`));
-      // Run again: into the tool panel with its arguments.
+      // Run again: into the tool panel with its arguments, and run — with
+      // the Tools list's search (left on something else) cleared to show it.
+      await session.clickText("[role=tab]", "Tools");
+      await session.type(await session.find("input[aria-label='Search tools']"), "zzz-nothing");
+      await session.clickText("[role=tab]", "History");
+      const rowsBack = await session.findAll(".history-row");
+      await session.click(rowsBack[0]);
+      await session.waitForTexts(".call-detail h2", (t) => t.length === 1 && t[0] === "local/add");
       await session.clickText(".call-detail button", "Run again");
       await session.waitForTexts(".tool-panel h2", (t) => t.length >= 1 && t.some((x) => x.includes("local__add")));
       const values = await session.executeAsync(
         "const done = arguments[arguments.length - 1]; done(Array.from(document.querySelectorAll('.tool-panel input[type=number]')).filter((e) => e.getClientRects().length > 0).map((e) => e.value));",
       );
       assert.deepEqual(values.slice(0, 2), ["2", "3"]);
+      await session.waitForTexts(".result-status", (t) => t.length === 1 && t[0].startsWith("Done"));
+      await session.find(".tool-row[data-qualified='local__add']");
     } finally {
       await session.close();
     }

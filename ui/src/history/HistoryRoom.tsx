@@ -27,15 +27,20 @@ const STATUSES = ["ok", "error", "failed", "denied", "cancelled"] as const;
 const statusTone = (s: string): Tone => (s === "ok" ? "ok" : s === "error" || s === "failed" ? "danger" : s === "denied" ? "warn" : "neutral");
 const when = (ms: number) => new Date(ms).toLocaleString();
 
-/** Ask the tool panel to take these arguments (it also reads them when it opens). */
+/** Ask the tool panel to take these arguments and run them (it also reads
+ * them, and whether to run, when it opens). */
 export function runAgain(qualified: string, args: unknown) {
   try {
     localStorage.setItem(`mcpwb.args.${qualified}`, JSON.stringify(args ?? {}));
+    sessionStorage.setItem(RUN_NOW, qualified);
   } catch {
     // Storage off: the event still carries them.
   }
-  window.dispatchEvent(new CustomEvent("mcpwb:args", { detail: { qualified, args } }));
+  window.dispatchEvent(new CustomEvent("mcpwb:args", { detail: { qualified, args, run: true } }));
 }
+
+/** The tool whose panel should run its arguments once it has them. */
+export const RUN_NOW = "mcpwb.runNow";
 
 /** What History reaches of the Rust side: its calls, and what a call's result, App, messages and saving need. */
 type HistoryRoomBackend = HistoryBackend &

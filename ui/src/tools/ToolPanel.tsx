@@ -8,6 +8,7 @@ import type { ToolPolicy } from "../bindings";
 import { BackendError, type CallProgress, type ServerStatus, type ToolCallResult, type ToolRow } from "../backend";
 import { Badge, Button, Disclosure, Segmented, Switch, Textarea, useToast } from "../design";
 import { sameResult, useRerunOnReload, useRerunSetting } from "./rerun";
+import { RUN_NOW } from "../history/HistoryRoom";
 import { annotationList } from "./annotations";
 import { SchemaForm } from "../schema/SchemaForm";
 import { initialValue, problems, type Json, type Schema } from "../schema/model";
@@ -203,17 +204,27 @@ export function ToolPanel({
     onFocused?.();
   }, [focus, onFocused]);
 
-  // History's Run again hands this tool its arguments.
+  // History's Run again hands this tool its arguments and runs them (once
+  // the panel is open: it may open because of it).
   useEffect(() => {
+    const runNow = (args: Json) => {
+      if (sessionStorage.getItem(RUN_NOW) !== row.qualified) return;
+      sessionStorage.removeItem(RUN_NOW);
+      runRef.current(args);
+    };
     const take = (e: Event) => {
-      const detail = (e as CustomEvent<{ qualified: string; args: Json }>).detail;
+      const detail = (e as CustomEvent<{ qualified: string; args: Json; run?: boolean }>).detail;
       if (detail.qualified === row.qualified) {
         setArgs(detail.args);
         setRaw(false);
+        if (detail.run) runNow(detail.args);
       }
     };
     window.addEventListener("mcpwb:args", take);
+    const waiting = remembered(row, schema);
+    if (waiting !== undefined) runNow(waiting);
     return () => window.removeEventListener("mcpwb:args", take);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [row.qualified]);
 
   const annotations = (tool.annotations ?? {}) as Record<string, unknown>;

@@ -74,6 +74,15 @@ export function ToolsView({
   }, [focusRequest]);
   const servers = useMemo(() => [...new Set(tools.map((t) => t.server))], [tools]);
   const shown = useMemo(() => tools.filter((t) => (!server || t.server === server) && matches(t, query)), [tools, query, server]);
+  // A tool opened from elsewhere (History, the palette) that the search or
+  // the server filter hides: the list is cleared so it shows the open tool.
+  useEffect(() => {
+    if (selected && tools.some((t) => t.qualified === selected) && !shown.some((t) => t.qualified === selected)) {
+      setQuery("");
+      setServer("");
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [selected]);
   const items = useMemo<Item[]>(() => {
     if (grouping === "flat") return shown.map((row) => ({ kind: "tool", row }));
     const out: Item[] = [];
