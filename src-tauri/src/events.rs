@@ -121,6 +121,30 @@ pub struct TaskChanged {
     pub task: workbench_core::TaskState,
 }
 
+/// Calls were written to the history (any caller's): the lists are stale.
+#[derive(Debug, Clone, Serialize, Deserialize, specta::Type, tauri_specta::Event)]
+pub struct HistoryGrew {
+    /// How many calls this run has written so far.
+    pub written: u32,
+}
+
+/// Tell the window the history grew, at most every 250 ms while it does.
+pub fn forward_history<R: Runtime>(app: AppHandle<R>, calls: &workbench_calls::Calls) {
+    let Some(mut rx) = calls.history_written() else {
+        return;
+    };
+    tauri::async_runtime::spawn(async move {
+        while rx.changed().await.is_ok() {
+            let written = *rx.borrow_and_update();
+            let _ = (HistoryGrew {
+                written: u32::try_from(written).unwrap_or(u32::MAX),
+            })
+            .emit(&app);
+            tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+        }
+    });
+}
+
 /// Forward each surface change to the window.
 pub fn forward_surfaces<R: Runtime>(
     app: AppHandle<R>,

@@ -130,7 +130,8 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
             events::AuthBrowser,
             events::SurfaceChanged,
             events::DevReloaded,
-            events::TaskChanged
+            events::TaskChanged,
+            events::HistoryGrew
         ])
         // JSON from servers (`serde_json::Value`) may hold i64 numbers; in the
         // window they are JS numbers, exactly as JSON.parse would give them.
@@ -264,6 +265,8 @@ pub fn builder<R: Runtime>(
                 dev,
                 guard,
             ));
+            // The window's History follows the store.
+            events::forward_history(app.handle().clone(), &app.state::<AppState>().calls);
             // The bridge comes back on if the person left it on.
             let saved = workbench_bridge::settings::BridgeSettings::load(
                 &workbench_core::settings::SettingsFile::new(workbench_core::settings::default_path()),

@@ -4,6 +4,7 @@
 // `Backend` (backend.ts) includes it.
 import {
   commands,
+  events,
   type CallRow_Serialize as CallRow,
   type CaseResult_Serialize as CaseResult,
   type ErrorInfo,
@@ -33,6 +34,8 @@ export interface HistoryBackend {
   historyUsage(): Promise<HistoryUsage>;
   /** Keep at most this many MiB of calls (pruned at once). */
   setHistoryCap(maxMib: number): Promise<void>;
+  /** Calls were written to the history (by anyone): resolves to the unlisten. */
+  onHistoryGrew(listener: () => void): Promise<() => void>;
 }
 
 type Outcome<T> = { status: "ok"; data: T } | { status: "error"; error: ErrorInfo };
@@ -55,5 +58,6 @@ export function tauriHistoryBackend(unwrap: Unwrap): HistoryBackend {
     setHistoryCap: async (maxMib) => {
       unwrap(await commands.setHistoryCap(maxMib));
     },
+    onHistoryGrew: (listener) => events.historyGrew.listen(() => listener()),
   };
 }

@@ -283,6 +283,7 @@ export const events = {
 	catalogChanged: makeEvent<CatalogChanged, CatalogChanged>("catalog-changed"),
 	configChanged: makeEvent<ConfigChanged_Serialize, ConfigChanged_Deserialize>("config-changed"),
 	devReloaded: makeEvent<DevReloaded, DevReloaded>("dev-reloaded"),
+	historyGrew: makeEvent<HistoryGrew, HistoryGrew>("history-grew"),
 	resourceUpdated: makeEvent<ResourceUpdated, ResourceUpdated>("resource-updated"),
 	serverLogged: makeEvent<ServerLogged_Serialize, ServerLogged_Deserialize>("server-logged"),
 	serverStatusChanged: makeEvent<ServerStatusChanged_Serialize, ServerStatusChanged_Deserialize>("server-status-changed"),
@@ -1255,6 +1256,12 @@ export type Found_Serialize = {
 	notes: string[],
 	/**  Why the file cannot be imported (unreadable, not that dialect). */
 	error: string | null,
+};
+
+/**  Calls were written to the history (any caller's): the lists are stale. */
+export type HistoryGrew = {
+	/**  How many calls this run has written so far. */
+	written: number,
 };
 
 /**  Which calls to list, newest first. */

@@ -83,18 +83,22 @@ pub(crate) struct History {
     /// Held by handles only: the writer sees the last one go.
     handles: Arc<()>,
     store: Store,
+    /// How many rows the writer has written so far (a window follows it).
+    written: tokio::sync::watch::Receiver<u64>,
 }
 
 impl History {
     pub fn start(store: Store, traffic: TrafficLog, rules: LiveRules) -> History {
         let queue = Arc::new(Queue::default());
         let handles = Arc::new(());
+        let (wrote, written) = tokio::sync::watch::channel(0u64);
         let writer = Writer {
             queue: queue.clone(),
             handles: Arc::downgrade(&handles),
             store: store.clone(),
             traffic,
             rules,
+            wrote,
         };
         let spawned = std::thread::Builder::new()
             .name("history".into())
@@ -106,7 +110,13 @@ impl History {
             queue,
             handles,
             store,
+            written,
         }
+    }
+
+    /// Changes each time rows are written (their running count).
+    pub fn written(&self) -> tokio::sync::watch::Receiver<u64> {
+        self.written.clone()
     }
 
     pub fn store(&self) -> &Store {
@@ -213,6 +223,7 @@ struct Writer {
     store: Store,
     traffic: TrafficLog,
     rules: LiveRules,
+    wrote: tokio::sync::watch::Sender<u64>,
 }
 
 impl Writer {
@@ -279,6 +290,8 @@ impl Writer {
                             let _ = reply.send(id);
                         }
                     }
+                    let n = rows.len() as u64;
+                    self.wrote.send_modify(|w| *w += n);
                 }
                 Err(e) => tracing::warn!(
                     "{} call(s) could not be kept in the history: {e}",

@@ -230,6 +230,12 @@ impl Calls {
         self.inner.history.as_ref().map(|h| h.store())
     }
 
+    /// Changes each time calls are written to the history (None: history
+    /// is off): a window follows the store with it instead of polling.
+    pub fn history_written(&self) -> Option<tokio::sync::watch::Receiver<u64>> {
+        self.inner.history.as_ref().map(history::History::written)
+    }
+
     /// Wait until every finished call is in the store.
     pub async fn flush(&self) {
         if let Some(h) = &self.inner.history {

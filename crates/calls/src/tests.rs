@@ -175,6 +175,7 @@ async fn the_writer_keeps_the_history_under_its_cap_as_it_goes() {
     let traffic = workbench_core::traffic::TrafficLog::new(64);
     let rules = LiveRules::new(SettingsFile::new(&settings));
     let history = history::History::start(store.clone(), traffic, rules);
+    let mut written = history.written();
     let pad = "x".repeat(64 * 1024);
     // 6 MiB written in small batches against a 2 MiB cap.
     for i in 0..96 {
@@ -184,6 +185,9 @@ async fn the_writer_keeps_the_history_under_its_cap_as_it_goes() {
         }
     }
     history.flush().await;
+    // A window following the store is told of every row written.
+    assert!(written.has_changed().unwrap());
+    assert_eq!(*written.borrow_and_update(), 96);
     let (count, bytes) = store.calls_size().unwrap();
     assert!(
         bytes <= 2 * 1024 * 1024 + 8 * 70 * 1024,

@@ -3,7 +3,7 @@
 // status, search arguments and results; open one whole; Run again in the
 // tool panel; Compare two; Save to a suite; see the messages it took.
 import { useEffect, useMemo, useState } from "react";
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { GitCompare, History, RotateCcw, Save } from "lucide-react";
 import type { ComponentProps } from "react";
 import type { CallRow, HistoryBackend } from "../backendHistory";
@@ -77,8 +77,26 @@ export function HistoryRoom({ wb, backend, active, open: opened, go }: { wb: Wor
   const calls = useQuery({
     queryKey: keys.history(query),
     queryFn: () => backend.history(query),
-    refetchInterval: active ? 3000 : false,
   });
+  // The store's changes, as they are written (any caller's calls).
+  const queryClient = useQueryClient();
+  useEffect(() => {
+    if (!active) return;
+    let off: (() => void) | undefined;
+    let gone = false;
+    void backend
+      .onHistoryGrew(() => void queryClient.invalidateQueries({ queryKey: keys.history() }))
+      .then((unlisten) => {
+        if (gone) unlisten();
+        else off = unlisten;
+      });
+    // What was written while the room was not shown.
+    void queryClient.invalidateQueries({ queryKey: keys.history() });
+    return () => {
+      gone = true;
+      off?.();
+    };
+  }, [active, backend, queryClient]);
   const rows = calls.data ?? [];
   const servers = (wb.servers.data?.servers ?? []).map((s) => s.name);
   const tools = useMemo(() => [...new Set((wb.tools.data ?? []).filter((t) => !server || t.server === server).map((t) => String((t.tool as { name?: string }).name ?? "")))].sort(), [wb.tools.data, server]);
