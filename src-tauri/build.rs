@@ -9,6 +9,7 @@ fn main() {
             "server_life",
             "run_doctor",
             "doctor_counts",
+            "last_doctor_run",
             "surface_change",
             "restart_server",
             "stop_server",

@@ -26,6 +26,7 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
             commands::servers::server_life::<tauri::Wry>,
             commands::doctor::run_doctor::<tauri::Wry>,
             commands::doctor::doctor_counts::<tauri::Wry>,
+            commands::doctor::last_doctor_run::<tauri::Wry>,
             commands::doctor::surface_change::<tauri::Wry>,
             commands::servers::restart_server::<tauri::Wry>,
             commands::servers::stop_server::<tauri::Wry>,

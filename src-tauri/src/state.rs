@@ -26,6 +26,8 @@ pub struct AppState {
     _watch: Option<ConfigWatch>,
     /// Each server's surface across restarts (what changed, for its panel).
     pub surfaces: workbench_doctor::follow::Surfaces,
+    /// Each server's last doctor run (the sidebar counts it).
+    pub doctor_runs: crate::commands::doctor::LastRuns,
     /// Restarts servers whose `dev.watch` files change.
     _dev: workbench_core::DevWatch,
     /// Answers sampling for the servers the settings allow.
@@ -54,6 +56,7 @@ impl AppState {
             bridge: Default::default(),
             _watch: watch,
             surfaces: dev.1,
+            doctor_runs: Default::default(),
             _dev: dev.0,
             _sampling: sampling,
             _log: log,

@@ -9,8 +9,10 @@ export type { Change, Finding, Severity } from "./bindings";
 export interface DoctorBackend {
   /** Examine a server; `probe` calls its read-only tools, `eras` connects once per protocol era. */
   runDoctor(server: string, probe: boolean, eras: boolean): Promise<DoctorReport>;
-  /** The shape checks of every ready server, counted. */
+  /** Every ready server's findings, counted: its last run while current, else the shape checks. */
   doctorCounts(): Promise<DoctorCount[]>;
+  /** A server's last run, while its surface is what it examined. */
+  lastDoctorRun(server: string): Promise<DoctorReport | null>;
   /** What changed in a server's surface the last time it came back. */
   surfaceChange(server: string): Promise<SurfaceChange | null>;
   onSurfaceChanged(listener: (change: SurfaceChange) => void): Promise<() => void>;
@@ -25,6 +27,7 @@ export function tauriDoctorBackend(unwrap: Unwrap): DoctorBackend {
   return {
     runDoctor: async (server, probe, eras) => unwrap(await commands.runDoctor(server, probe, eras)),
     doctorCounts: async () => unwrap(await commands.doctorCounts()),
+    lastDoctorRun: async (server) => unwrap(await commands.lastDoctorRun(server)),
     surfaceChange: async (server) => unwrap(await commands.surfaceChange(server)),
     onSurfaceChanged: (listener) => events.surfaceChanged.listen((e) => listener(e.payload.change)),
     onDevReloaded: (listener) => events.devReloaded.listen((e) => listener(e.payload.server, e.payload.files)),

@@ -15,10 +15,18 @@ export const commands = {
 	 *  its code and reason (kept after it is back), oldest first.
 	 */
 	serverLife: (name: string) => typedError<LifeEvent_Serialize[], ErrorInfo>(__TAURI_INVOKE("server_life", { name })),
-	/**  Examine one server. */
+	/**  Examine one server (kept as its last run). */
 	runDoctor: (server: string, probe: boolean, eras: boolean) => typedError<DoctorReport_Serialize, ErrorInfo>(__TAURI_INVOKE("run_doctor", { server, probe, eras })),
-	/**  The shape checks of every ready server, counted (fast: no request is sent). */
+	/**
+	 *  Every ready server counted: its last full run while its surface is the
+	 *  same, else the shape checks (fast: no request is sent).
+	 */
 	doctorCounts: () => typedError<DoctorCount[], ErrorInfo>(__TAURI_INVOKE("doctor_counts")),
+	/**
+	 *  The last run of `server` while its surface is what it examined (None:
+	 *  never run, or the server changed since).
+	 */
+	lastDoctorRun: (server: string) => typedError<DoctorReport_Serialize | null, ErrorInfo>(__TAURI_INVOKE("last_doctor_run", { server })),
 	/**
 	 *  What changed in a server's surface the last time it came back (None:
 	 *  nothing since the window started).
@@ -1023,11 +1031,20 @@ export type Direction =
 /**  The workbench → an MCP App's frame. */
 "to_app";
 
-/**  What the shape checks find of a server, counted (the sidebar's badge). */
+/**
+ *  What the doctor finds of a server, counted (the sidebar's badge): each
+ *  code once, however many tools or pointers it is found at.
+ */
 export type DoctorCount = {
 	server: string,
+	/**  Distinct codes found as errors. */
 	errors: number,
+	/**  Distinct codes found as warnings. */
 	warnings: number,
+	/**  How many items (tools, resources, ...) those findings are about. */
+	items: number,
+	/**  From the last full run (else the shape checks alone). */
+	from_run: boolean,
 };
 
 /**  The doctor's report on one server. */

@@ -1,5 +1,6 @@
 import type { ServerList as ServerListData, ServerStatus_Serialize as ServerStatus, TransportKind } from "../bindings";
 import { StateBadge, StateDetail } from "./StateBadge";
+import { plural } from "../design";
 
 const TRANSPORT_LABEL: Record<TransportKind, string> = {
   stdio: "stdio",
@@ -8,16 +9,18 @@ const TRANSPORT_LABEL: Record<TransportKind, string> = {
   remote_auto: "remote",
 };
 
-/** The doctor's worst findings of a server, when there are any. */
-function DoctorBadge({ found }: { found?: { errors: number; warnings: number } }) {
+type Found = { errors: number; warnings: number; items: number };
+
+/** What the doctor found of a server (each code once), when it found
+ * anything: a button that opens the server's Doctor on those findings. */
+function DoctorBadge({ found, onOpen }: { found?: Found; onOpen: () => void }) {
   if (!found || (found.errors === 0 && found.warnings === 0)) return null;
-  const [n, word, tone] = found.errors > 0 ? [found.errors, "error", "tone-danger"] : [found.warnings, "warning", "tone-warn"];
-  const label = `Doctor: ${n} ${word}${n === 1 ? "" : "s"}`;
+  const parts = [found.errors > 0 && plural(found.errors, "error"), found.warnings > 0 && plural(found.warnings, "warning")].filter(Boolean);
+  const label = `Doctor: ${parts.join(", ")} in ${plural(found.items, "item")}`;
   return (
-    <span className={`badge doctor-badge ${tone}`} title={`${label} — open the server's Doctor`} aria-label={label}>
-      {n} {word}
-      {n === 1 ? "" : "s"}
-    </span>
+    <button type="button" className={`badge doctor-badge ${found.errors > 0 ? "tone-danger" : "tone-warn"}`} title={`${label} — open the server's Doctor`} aria-label={label} onClick={onOpen}>
+      {parts.join(" · ")}
+    </button>
   );
 }
 
@@ -28,9 +31,12 @@ export function ServerList({
   onSelect,
   counts,
   doctor,
+  onDoctor,
 }: {
-  /** The doctor's counts of a server's shape findings. */
-  doctor?: (server: string) => { errors: number; warnings: number } | undefined;
+  /** The doctor's counts of a server's findings. */
+  doctor?: (server: string) => Found | undefined;
+  /** Open a server on its Doctor (the badge). */
+  onDoctor?: (name: string) => void;
   list: ServerListData;
   statuses: ServerStatus[];
   /** What a server offers, as the window's lists know it. */
@@ -55,8 +61,8 @@ export function ServerList({
                 </span>
               )}
               <StateBadge status={byName.get(s.name)} disabled={s.disabled} />
-              <DoctorBadge found={doctor?.(s.name)} />
             </button>
+            <DoctorBadge found={doctor?.(s.name)} onOpen={() => (onDoctor ?? onSelect)?.(s.name)} />
             <span className="server-target">{s.target}</span>
             <StateDetail status={byName.get(s.name)} counts={counts?.(s.name)} />
           </li>

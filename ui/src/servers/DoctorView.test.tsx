@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { mockIPC } from "@tauri-apps/api/mocks";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { tauriBackend } from "../backend";
 import type { Finding } from "../backendDoctor";
 import { DoctorSection, SurfaceChangeSection, groups } from "./DoctorView";
+import { openDoctor } from "../shell/doctorLink";
 
 const finding = (code: string, severity: Finding["severity"], item: string, seen: string): Finding => ({
   code,
@@ -48,9 +50,14 @@ describe("the doctor in a server's panel", () => {
           took_ms: 40,
         };
       }
+      if (cmd === "last_doctor_run") return null;
       throw new Error(`unexpected ${cmd}`);
     });
-    const { container } = render(<DoctorSection backend={tauriBackend} name="demo" ready />);
+    const { container } = render(
+      <QueryClientProvider client={new QueryClient()}>
+        <DoctorSection backend={tauriBackend} name="demo" ready />
+      </QueryClientProvider>,
+    );
     fireEvent.click(screen.getByText("Doctor"));
     fireEvent.click(screen.getByRole("switch", { name: /Try both protocol eras/ }));
     fireEvent.click(screen.getByRole("button", { name: "Run doctor" }));
@@ -106,5 +113,29 @@ describe("the doctor in a server's panel", () => {
     );
     expect(screen.getByText("Changed in an earlier reload")).toBeTruthy();
     expect(screen.getByRole("status").textContent).toContain("No changes in the last reload");
+  });
+
+  it("opens from the sidebar's badge on the last run's findings", async () => {
+    mockIPC((cmd) => {
+      if (cmd === "last_doctor_run")
+        return {
+          server: "fs",
+          findings: [finding("schema.draft-07", "warning", "tool read", "$schema draft-07")],
+          ready_ms: 5,
+          eras: [],
+          tokens: { total: 10, tools: [], tokenizer: "o200k" },
+          probed: [],
+          took_ms: 3,
+        };
+      throw new Error(`unexpected ${cmd}`);
+    });
+    openDoctor("fs");
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <DoctorSection backend={tauriBackend} name="fs" ready />
+      </QueryClientProvider>,
+    );
+    await waitFor(() => expect(screen.getByRole("list", { name: "Findings" })).toBeTruthy());
+    expect(screen.getByText("schema.draft-07")).toBeTruthy();
   });
 });

@@ -2,12 +2,15 @@
 // tools and trying both protocol eras), see each finding grouped by code
 // with why it matters and how to fix it, and what changed in the server's
 // surface since it was last ready. Server text is shown as text only.
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
 import { Stethoscope } from "lucide-react";
 import type { DoctorBackend } from "../backend";
 import type { DoctorReport, Finding, Severity, SurfaceChange } from "../backendDoctor";
 import { Badge, Button, Disclosure, Switch, type Tone, plural } from "../design";
 import "./doctor.css";
+import { OPEN_DOCTOR, takeDoctorRequest } from "../shell/doctorLink";
+import { keys } from "../queries";
 
 const TONE: Record<Severity, Tone> = { error: "danger", warning: "warn", info: "info" };
 const WORD: Record<Severity, string> = { error: "error", warning: "warning", info: "note" };
@@ -114,11 +117,13 @@ function Summary({ report }: { report: DoctorReport }) {
 }
 
 export function DoctorSection({ backend, name, ready }: { backend: DoctorBackend; name: string; ready: boolean }) {
+  const queryClient = useQueryClient();
   const [probe, setProbe] = useState(false);
   const [eras, setEras] = useState(false);
   const [running, setRunning] = useState(false);
   const [report, setReport] = useState<DoctorReport | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [open, setOpen] = useState(false);
   const run = () => {
     setRunning(true);
     setError(null);
@@ -126,6 +131,8 @@ export function DoctorSection({ backend, name, ready }: { backend: DoctorBackend
       (r) => {
         setReport(r);
         setRunning(false);
+        // The sidebar's badge counts this run now.
+        void queryClient.invalidateQueries({ queryKey: keys.doctorCounts() });
       },
       (e: unknown) => {
         setError(e instanceof Error ? e.message : String(e));
@@ -133,8 +140,31 @@ export function DoctorSection({ backend, name, ready }: { backend: DoctorBackend
       },
     );
   };
+  // The last run while the server is as it examined it.
+  useEffect(() => {
+    setReport(null);
+    backend.lastDoctorRun(name).then((r) => r && setReport(r), () => undefined);
+  }, [backend, name]);
+  // Opened from the sidebar's badge: open, on the findings it counted (a
+  // first run when there is none).
+  const runRef = useRef(run);
+  runRef.current = run;
+  useEffect(() => {
+    const take = () => {
+      if (!takeDoctorRequest(name)) return;
+      setOpen(true);
+      backend.lastDoctorRun(name).then(
+        (r) => (r ? setReport(r) : ready && runRef.current()),
+        () => undefined,
+      );
+      document.querySelector(".panel-section.doctor")?.scrollIntoView({ block: "nearest" });
+    };
+    take();
+    window.addEventListener(OPEN_DOCTOR, take);
+    return () => window.removeEventListener(OPEN_DOCTOR, take);
+  }, [backend, name, ready]);
   return (
-    <Disclosure title="Doctor" defaultOpen={false} className="panel-section doctor">
+    <Disclosure title="Doctor" open={open} onOpenChange={setOpen} className="panel-section doctor">
       <p className="muted">What clients and LLM providers would refuse or rewrite in this server, and how it behaves — each finding with why it matters and how to fix it.</p>
       <div className="toolbar doctor-options">
         <Switch label="Probe read-only tools" hint="calls them with arguments made from their schemas" checked={probe} onChange={setProbe} />

@@ -8,6 +8,7 @@ import { ServerList } from "../components/ServerList";
 import { InputsBanner } from "../servers/InputsBanner";
 import type { Route, RoomId } from "./route";
 import type { Workbench } from "./workbench";
+import { openDoctor } from "./doctorLink";
 import type { ConfigBackend, ServersBackend } from "../backend";
 
 export function Sidebar({ wb, backend, route, go }: { wb: Workbench; backend: ConfigBackend & ServersBackend; route: Route; go: (room: RoomId, param?: string) => void }) {
@@ -61,6 +62,10 @@ export function Sidebar({ wb, backend, route, go }: { wb: Workbench; backend: Co
             doctor={wb.doctor}
             selected={route.room === "server" ? (route.param ?? null) : null}
             onSelect={(name) => go("server", name)}
+            onDoctor={(name) => {
+              openDoctor(name);
+              go("server", name);
+            }}
           />
         )}
       </div>
