@@ -52,11 +52,10 @@ describe("the doctor and reload on change", () => {
       const badges = await session.waitForTexts(".doctor-badge", (t) => t.length >= 1);
       assert.ok(badges.some((b) => /^\d+ errors?( · \d+ warnings?)?$/.test(b)), badges.join(", "));
       // The badge opens the server's Doctor on what it counted (a first run).
-      const badge = await session.find("li.server:has(.server-name) .doctor-badge");
       const owner = await session.executeAsync(
         "const done = arguments[arguments.length - 1]; const b = Array.from(document.querySelectorAll('li.server')).find((li) => li.querySelector('.server-name')?.textContent === 'planted')?.querySelector('.doctor-badge'); if (b) b.click(); done(Boolean(b));",
       );
-      assert.ok(owner && badge, "the planted server has a doctor badge");
+      assert.ok(owner, "the planted server has a doctor badge");
       await session.waitForTexts(".server-panel h2", (t) => t.length === 1 && t[0].startsWith("planted"));
       const codes = await session.waitForTexts(".doctor-findings[aria-label=Findings] .doctor-group-head code", (t) => t.length >= 3);
       for (const code of ["name.invalid", "name.duplicate", "name.case-only"]) assert.ok(codes.includes(code), codes.join(", "));
