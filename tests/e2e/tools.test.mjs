@@ -144,8 +144,10 @@ describe("tools", () => {
       await session.waitForTexts(".run-bar .elapsed", (t) => t.length === 1);
       await session.find(".run-bar progress");
       await session.clickText(".run-bar button", "Cancel");
-      const [message] = await session.waitForTexts(".tool-panel [role=alert] .error-message", (t) => t.length === 1);
-      assert.match(message, /cancelled/);
+      // The person's own Cancel: said plainly, not as an error in red.
+      const [message] = await session.waitForTexts(".tool-panel .call-cancelled", (t) => t.length === 1);
+      assert.match(message, /Cancelled at your request/);
+      assert.equal((await session.texts(".tool-panel [role=alert] .error-message")).length, 0);
       assert.ok(Date.now() - started < 15_000, "the call ended well before its 20 s of work");
       await session.screenshot("tool-cancelled");
     } finally {
@@ -202,8 +204,8 @@ describe("tools", () => {
       await session.clickText(".run-bar button", "Run");
       await session.waitForTexts(".task-strip .task-message", (t) => t.some((m) => /step \d+ of 100/.test(m)));
       await session.clickText(".run-bar button", "Cancel task");
-      const [message] = await session.waitForTexts(".tool-panel [role=alert] .error-message", (t) => t.length === 1);
-      assert.match(message, /cancelled/);
+      const [message] = await session.waitForTexts(".tool-panel .call-cancelled", (t) => t.length === 1);
+      assert.match(message, /Cancelled at your request: the server was asked to stop the task/);
       await session.waitForTexts(".task-strip .task-status", (t) => t.includes("cancelled"));
       // The server agrees: its list (tasks/list) has the task cancelled.
       await session.clickText(".server .server-name", "tasks25");

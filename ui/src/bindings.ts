@@ -2322,6 +2322,12 @@ export type TaskState_Deserialize = {
 	createdAt?: string | null,
 	lastUpdatedAt?: string | null,
 	form: TaskForm,
+	/**
+	 *  The tool whose call became this task, and its arguments (when it
+	 *  became one here; a task the server lists alone has neither).
+	 */
+	tool?: string | null,
+	arguments?: Value | null,
 };
 
 /**  A task as last seen. */
@@ -2335,6 +2341,12 @@ export type TaskState_Serialize = {
 	createdAt: string | null,
 	lastUpdatedAt: string | null,
 	form: TaskForm,
+	/**
+	 *  The tool whose call became this task, and its arguments (when it
+	 *  became one here; a task the server lists alone has neither).
+	 */
+	tool: string | null,
+	arguments: Value | null,
 };
 
 /**  What a test call found. */

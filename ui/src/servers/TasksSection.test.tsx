@@ -9,7 +9,7 @@ import { tauriBackend } from "../backend";
 import { TasksSection } from "./TasksSection";
 import { TaskStrip } from "../tools/TaskStrip";
 
-const task = (taskId: string, status: string, statusMessage: string | null) => ({
+const task = (taskId: string, status: string, statusMessage: string | null, tool: string | null = "task_batch") => ({
   taskId,
   status,
   statusMessage,
@@ -18,6 +18,8 @@ const task = (taskId: string, status: string, statusMessage: string | null) => (
   createdAt: null,
   lastUpdatedAt: null,
   form: "2025-11-25" as const,
+  tool,
+  arguments: tool ? { steps: 3 } : null,
 });
 
 describe("a server's tasks", () => {
@@ -45,6 +47,9 @@ describe("a server's tasks", () => {
     expect(rows.map((r) => r.textContent)).toEqual([expect.stringContaining("working"), expect.stringContaining("completed")]);
     const [running, ended] = rows as [HTMLElement, HTMLElement];
     expect(within(running).getByText("step 1 of 3")).toBeTruthy();
+    // Which call it was: the tool and its arguments.
+    expect(within(running).getByText("task_batch")).toBeTruthy();
+    expect(within(running).getByText('{"steps":3}')).toBeTruthy();
     // Only the running one can be cancelled.
     expect(within(ended).queryByRole("button", { name: "Cancel" })).toBeNull();
     fireEvent.click(within(running).getByRole("button", { name: "Cancel" }));
@@ -63,5 +68,11 @@ describe("a server's tasks", () => {
     expect(screen.getByText('<img src=x onerror="alert(1)">')).toBeTruthy();
     expect(container.querySelector("img")).toBeNull();
     expect(screen.getByText("t-9")).toBeTruthy();
+  });
+
+  it("does not leave a completed task's last progress text on its strip", () => {
+    render(<TaskStrip task={task("t-3", "completed", "step 3 of 3")} ended />);
+    expect(screen.getByText("completed")).toBeTruthy();
+    expect(screen.queryByText("step 3 of 3")).toBeNull();
   });
 });

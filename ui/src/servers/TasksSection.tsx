@@ -12,6 +12,12 @@ import { keys } from "../queries";
 
 const ENDED = ["completed", "failed", "cancelled"];
 
+/** A call's arguments in a line (cut). */
+function shortArgs(args: unknown): string {
+  const text = JSON.stringify(args);
+  return text.length > 80 ? `${text.slice(0, 79)}…` : text;
+}
+
 export function TasksSection({ backend, name, ready }: { backend: TasksBackend; name: string; ready: boolean }) {
   const queryClient = useQueryClient();
   const toast = useToast();
@@ -60,7 +66,15 @@ export function TasksSection({ backend, name, ready }: { backend: TasksBackend; 
             return (
               <li key={t.taskId}>
                 <Badge tone={tone}>{label}</Badge>
-                <code>{t.taskId}</code>
+                {t.tool ? (
+                  <span className="task-call" title={t.arguments ? JSON.stringify(t.arguments) : undefined}>
+                    <code>{t.tool}</code>
+                    {t.arguments != null && <code className="muted task-args">{shortArgs(t.arguments)}</code>}
+                  </span>
+                ) : (
+                  <span className="muted">listed by the server</span>
+                )}
+                <code className="task-id">{t.taskId}</code>
                 {t.statusMessage && <span className="task-message">{t.statusMessage}</span>}
                 {t.lastUpdatedAt && <time className="muted">{new Date(t.lastUpdatedAt).toLocaleTimeString(undefined, { hour12: false })}</time>}
                 {!ENDED.includes(t.status) && (

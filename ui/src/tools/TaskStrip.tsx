@@ -14,7 +14,8 @@ export function TaskStrip({ task, ended = false }: { task: TaskState; ended?: bo
       <Badge tone={tone} className={`task-status task-${task.status}`}>
         {label}
       </Badge>
-      {task.statusMessage && <span className="task-message">{task.statusMessage}</span>}
+      {/* A finished task's last progress text is not news: the result says the rest. */}
+      {task.statusMessage && !(ended && task.status === "completed") && <span className="task-message">{task.statusMessage}</span>}
       <code className="task-id" title={`${form}; polled every ${task.pollIntervalMs ?? 1000} ms`}>
         {task.taskId}
       </code>

@@ -24,7 +24,7 @@ import { afterCall, keys } from "../queries";
 import type { ComponentProps } from "react";
 import type { AgentBackend, AppsBackend, DoctorBackend, HistoryBackend, ServersBackend, ToolsBackend, WindowBackend } from "../backend";
 
-type Run = { args: Json | undefined; outcome?: ToolCallResult; error?: string; at: number; afterReload?: "same" | "changed" | "first" };
+type Run = { args: Json | undefined; outcome?: ToolCallResult; error?: string; cancelled?: boolean; at: number; afterReload?: "same" | "changed" | "first" };
 
 const storageKey = (row: ToolRow) => `mcpwb.args.${row.qualified}`;
 
@@ -128,6 +128,9 @@ export function ToolPanel({
 
   // What is wrong with the arguments, shown instead of running (Send anyway overrides).
   const [blocked, setBlocked] = useState<string[] | null>(null);
+  // A task under way: the strip is what is live; the last run's result is
+  // not shown under it as if it were this one's.
+  const taskRunning = Boolean(running && task);
   const run = (withArgs: Json | undefined = args, anyway = false, reloaded = false) => {
     // After a reload the lists were just read: the server is ready even if
     // this render has not seen its status yet.
@@ -167,7 +170,9 @@ export function ToolPanel({
         },
         (e: unknown) => {
           const message = e instanceof BackendError || e instanceof Error ? e.message : String(e);
-          if (mounted.current) setLatest({ args: withArgs, error: message, at });
+          // The person's own Cancel is not an error to show in red.
+          const cancelled = e instanceof BackendError && e.code === "cancelled";
+          if (mounted.current) setLatest({ args: withArgs, error: message, at, cancelled });
         },
       )
       .finally(() => {
@@ -416,12 +421,17 @@ export function ToolPanel({
       {copyFallback && (
         <Textarea className="json-field copy-fallback" aria-label="Text to copy" readOnly value={copyFallback} ref={(el) => el?.select()} />
       )}
-      {latest?.error && (
+      {latest?.error && !taskRunning && latest.cancelled && (
+        <p className="callout tone-info call-cancelled" role="status">
+          Cancelled at your request{task ? ": the server was asked to stop the task" : ""}.
+        </p>
+      )}
+      {latest?.error && !taskRunning && !latest.cancelled && (
         <div className="error-banner" role="alert">
           <p className="error-message">{latest.error}</p>
         </div>
       )}
-      {latest && appUri(tool) && (latest.outcome || latest.error) && (
+      {latest && !taskRunning && appUri(tool) && (latest.outcome || latest.error) && (
         <AppFrame
           key={latest.at}
           backend={backend}
@@ -433,7 +443,7 @@ export function ToolPanel({
           onStartChat={onStartChat}
         />
       )}
-      {latest?.outcome && (
+      {latest?.outcome && !taskRunning && (
         <>
           <ResultView
             backend={backend}

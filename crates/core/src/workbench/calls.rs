@@ -71,6 +71,22 @@ pub(super) enum Params {
     Custom(Value),
 }
 
+impl Params {
+    /// The tool's name and arguments, when these are a `tools/call`'s.
+    pub(super) fn tool_call(&self) -> (Option<String>, Option<Value>) {
+        match self {
+            Params::Tool(p) => (
+                Some(p.name.to_string()),
+                p.arguments.clone().map(Value::Object),
+            ),
+            Params::Json(v) | Params::Custom(v) => (
+                v.get("name").and_then(Value::as_str).map(str::to_string),
+                v.get("arguments").cloned(),
+            ),
+        }
+    }
+}
+
 fn state_name(state: &ServerState) -> String {
     match state {
         ServerState::Disabled => "disabled".into(),

@@ -81,7 +81,14 @@ impl Workbench {
                     // Only a tools/call becomes a task (in both forms).
                     let task = (method == "tools/call")
                         .then(|| super::tasks::TaskState::handle(&result))
-                        .flatten();
+                        .flatten()
+                        .map(|mut t| {
+                            // What the call was, for whoever lists the task.
+                            let (tool, arguments) = params.tool_call();
+                            t.tool = tool;
+                            t.arguments = arguments;
+                            t
+                        });
                     let Some(task) = task else {
                         return Ok((result, None));
                     };

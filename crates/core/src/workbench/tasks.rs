@@ -88,6 +88,10 @@ pub struct TaskState {
     pub created_at: Option<String>,
     pub last_updated_at: Option<String>,
     pub form: TaskForm,
+    /// The tool whose call became this task, and its arguments (when it
+    /// became one here; a task the server lists alone has neither).
+    pub tool: Option<String>,
+    pub arguments: Option<Value>,
 }
 
 impl TaskState {
@@ -116,6 +120,8 @@ impl TaskState {
             created_at: s("createdAt"),
             last_updated_at: s("lastUpdatedAt"),
             form,
+            tool: None,
+            arguments: None,
         })
     }
 
@@ -164,7 +170,15 @@ pub fn merge_listed(mut seen: Vec<TaskState>, listed: &[Value]) -> Vec<TaskState
         .filter_map(|t| TaskState::read(t, TaskForm::V2025))
     {
         match at.get(&task.task_id) {
-            Some(&i) => seen[i] = task,
+            // What the call was (seen here) stays with what the server says now.
+            Some(&i) => {
+                let (tool, arguments) = (seen[i].tool.take(), seen[i].arguments.take());
+                seen[i] = TaskState {
+                    tool,
+                    arguments,
+                    ..task
+                };
+            }
             None if added < MAX_LISTED_TASKS => {
                 at.insert(task.task_id.clone(), seen.len());
                 seen.push(task);
@@ -314,7 +328,7 @@ impl Workbench {
                     .await;
                 if sent.is_ok() {
                     state.status = "cancelled".into();
-                    state.status_message = Some("cancelled by the workbench".into());
+                    state.status_message = Some("cancelled at your request".into());
                     self.report(server, &state, options);
                 }
                 Err(Error::Cancelled {
@@ -449,6 +463,9 @@ impl Workbench {
                 method: "tasks/get".into(),
                 message: format!("the answer is not a task: {}", cut(&got)),
             })?;
+            let mut next = next;
+            next.tool = state.tool.clone();
+            next.arguments = state.arguments.clone();
             if next.differs(state) {
                 self.report(server, &next, options);
             }
