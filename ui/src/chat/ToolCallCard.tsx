@@ -108,6 +108,7 @@ export function ToolCallCard({
           result={result?.result ?? undefined}
           cancelled={result && result.result == null ? `${result.status}: ${result.content}` : undefined}
           onMessage={onAppMessage}
+          park
           onModelContext={onAppContext}
         />
       )}

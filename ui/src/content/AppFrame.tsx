@@ -27,13 +27,15 @@ export interface AppFrameProps {
   cancelled?: string;
   /** The model is still writing the arguments: `args` are partial. */
   writing?: boolean;
-  /** `ui/message`: the next user message of the chat the App is in. */
   /** The chat takes an App's `ui/message`: resolves whether the person sent it. */
   onMessage?: (text: string) => Promise<boolean>;
   /** `ui/message` outside a chat: offered to start one. */
   onStartChat?: (text: string) => void;
   /** `ui/update-model-context`: kept for the agent's next turn. */
   onModelContext?: (text: string) => void;
+  /** Unload it while far out of view (a long chat's many Apps); never one
+   * the person has used. Off: it lives as long as its view (a tool panel). */
+  park?: boolean;
 }
 
 /** The text of a `ui/message` or `ui/update-model-context`'s content. */
@@ -62,7 +64,7 @@ if (typeof document !== "undefined") {
   );
 }
 
-export function AppFrame({ backend, server, tool, args, result, cancelled, writing = false, onMessage, onStartChat, onModelContext }: AppFrameProps) {
+export function AppFrame({ backend, server, tool, args, result, cancelled, writing = false, onMessage, onStartChat, onModelContext, park = false }: AppFrameProps) {
   const toast = useToast();
   const windowTheme = useTheme();
   const toolName = String(tool.name ?? "");
@@ -88,6 +90,16 @@ export function AppFrame({ backend, server, tool, args, result, cancelled, writi
   // Far out of view (a long chat), the App is unloaded; back in view, opened again.
   const section = useRef<HTMLElement>(null);
   const [parked, setParked] = useState(false);
+  // The person clicked into the App (its frame took the focus): its state
+  // is theirs, and it is never unloaded.
+  const touched = useRef(false);
+  useEffect(() => {
+    const onBlur = () => {
+      if (frame.current && document.activeElement === frame.current) touched.current = true;
+    };
+    window.addEventListener("blur", onBlur);
+    return () => window.removeEventListener("blur", onBlur);
+  }, []);
   useEffect(() => {
     const el = section.current;
     if (!el || typeof IntersectionObserver === "undefined") return;
@@ -102,7 +114,7 @@ export function AppFrame({ backend, server, tool, args, result, cancelled, writi
       ([entry]) => {
         clearTimeout(timer);
         if (entry?.isIntersecting) open();
-        else timer = setTimeout(() => setParked(true), 1000);
+        else if (park && !touched.current) timer = setTimeout(() => setParked(true), 1000);
       },
       { rootMargin: "800px 0px" },
     );
@@ -123,7 +135,7 @@ export function AppFrame({ backend, server, tool, args, result, cancelled, writi
       seen.disconnect();
       resized?.disconnect();
     };
-  }, []);
+  }, [park]);
   const context = useRef<() => HostContext>(() => ({}) as HostContext);
   context.current = () => ({
     theme,
