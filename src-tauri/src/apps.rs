@@ -30,6 +30,8 @@ struct Inner {
     /// Tools the person allowed for an open App while it stays open ("allow
     /// while this App is open"), by App id.
     allowed: HashMap<String, std::collections::HashSet<String>>,
+    /// One ask at a time per App and tool: the calls behind it wait here.
+    asking: HashMap<(String, String), Arc<tokio::sync::Mutex<()>>>,
     /// Resolved App resources by (server, uri): read once, kept until the
     /// server restarts or says its resources changed.
     cache: HashMap<(String, String), AppResource>,
@@ -87,7 +89,17 @@ impl Apps {
     pub fn close(&self, id: &str) -> bool {
         let mut inner = self.inner();
         inner.allowed.remove(id);
+        inner.asking.retain(|(app, _), _| app != id);
         inner.open.remove(id).is_some()
+    }
+
+    /// The turn an App's calls of `tool` take to be decided.
+    pub fn asking(&self, id: &str, tool: &str) -> Arc<tokio::sync::Mutex<()>> {
+        self.inner()
+            .asking
+            .entry((id.to_string(), tool.to_string()))
+            .or_default()
+            .clone()
     }
 
     /// Allow `tool` for the App `id` until it closes.

@@ -185,6 +185,21 @@ pub async fn app_call_tool<R: Runtime>(
         call_id: app.clone(),
         ..Link::default()
     };
+    // One ask per tool and App: a call made while an earlier one of the
+    // same tool waits for the person waits behind it (a polling App does
+    // not pile up cards), then goes by what the person decided.
+    let turn = apps.asking(&app, &name);
+    let decided_in_turn = turn.lock().await;
+    if apps.get(&app).is_none() {
+        let why = "nobody answered: the App was closed while its call waited";
+        state
+            .calls
+            .abandoned(Origin::App, server, &name, &arguments, link(), why);
+        return Err(ErrorInfo {
+            code: ErrorCode::Cancelled,
+            message: why.into(),
+        });
+    }
     // Allowed by the person for this App while it is open: no ask (a Deny
     // set since still wins).
     let while_open = apps.allowed_while_open(&app, &name)
@@ -192,13 +207,6 @@ pub async fn app_call_tool<R: Runtime>(
     let edited = if while_open {
         None
     } else {
-        // One ask per tool and App: a polling App does not pile up cards.
-        let asked = state.calls.approvals().pending(&session(&app));
-        if asked.iter().any(|a| a.server == server && a.tool == name) {
-            return Err(refused(format!(
-                "{qualified}: an earlier call of this App waits for your answer in the window"
-            )));
-        }
         match state
             .calls
             .decide_with(&asking, &session(&app), "app", &qualified, &arguments, true)
@@ -228,6 +236,8 @@ pub async fn app_call_tool<R: Runtime>(
             }
         }
     };
+    // Decided: the next call of the tool may be decided while this runs.
+    drop(decided_in_turn);
     let ran = state
         .calls
         .run(Call {

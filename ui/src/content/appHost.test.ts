@@ -22,6 +22,20 @@ function host(over: Partial<HostDeps> = {}) {
 }
 
 describe("the App's bridge", () => {
+  it("answers a refused call with a numeric JSON-RPC error code (an App's SDK parses nothing else)", async () => {
+    const { h, posted } = host({
+      callTool: async () => {
+        throw Object.assign(new Error("waits for your answer"), { code: "refused" });
+      },
+    });
+    await h.receive({ jsonrpc: "2.0", id: 1, method: "ui/initialize", params: {} });
+    await h.receive({ jsonrpc: "2.0", method: "ui/notifications/initialized" });
+    await h.receive({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "poll", arguments: {} } });
+    const answer = posted.find((m) => m.id === 2) as { error?: { code: unknown; message: string } };
+    expect(answer.error?.code).toBe(-32000);
+    expect(answer.error?.message).toBe("waits for your answer");
+  });
+
   it("keeps only the newest records of an App that talks, logs and breaks its CSP for ever", async () => {
     const { h } = host();
     for (let i = 0; i < 3000; i++) {

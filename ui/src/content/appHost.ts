@@ -195,8 +195,11 @@ export class AppHost {
     try {
       this.send({ id: m.id, result: await this.request(m) });
     } catch (e) {
-      const failure = e as { code?: number; message?: string };
-      this.send({ id: m.id, error: { code: failure.code ?? -32000, message: failure.message ?? String(e) } });
+      // A JSON-RPC error's code is a number: the window's own errors carry
+      // a word (`refused`, `cancelled`), which an App's SDK cannot parse.
+      const failure = e as { code?: unknown; message?: string };
+      const code = typeof failure.code === "number" && Number.isInteger(failure.code) ? failure.code : -32000;
+      this.send({ id: m.id, error: { code, message: failure.message ?? String(e) } });
     }
   }
 

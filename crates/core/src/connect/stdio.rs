@@ -30,10 +30,51 @@ pub struct StdioChild {
 }
 
 /// The two ends rmcp reads and writes: the child's stdout and stdin, tapped.
-/// rmcp owns them; when its session ends they drop and the child's stdin closes.
+/// rmcp owns them; when its session ends they drop and the child's stdin
+/// closes, while its stdout is read to its end (the child may still write
+/// as it exits).
 pub struct StdioPipes {
-    pub read: TapReader<ChildStdout>,
+    pub read: TapReader<DrainedStdout>,
     pub write: TapWriter<ChildStdin>,
+}
+
+/// The child's stdout, read to its end once dropped: a server that writes
+/// while it shuts down (the Python SDK does, on stdin's end) would otherwise
+/// meet a closed pipe and print a BrokenPipeError traceback into its stderr
+/// at every reload.
+pub struct DrainedStdout(Option<ChildStdout>);
+
+impl tokio::io::AsyncRead for DrainedStdout {
+    fn poll_read(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        match self.0.as_mut() {
+            Some(out) => std::pin::Pin::new(out).poll_read(cx, buf),
+            None => std::task::Poll::Ready(Ok(())),
+        }
+    }
+}
+
+/// How long a dropped stdout is read for at most (the shutdown kills the
+/// group well before).
+const DRAIN_FOR: Duration = Duration::from_secs(30);
+
+impl Drop for DrainedStdout {
+    fn drop(&mut self) {
+        let (Some(mut out), Ok(rt)) = (self.0.take(), tokio::runtime::Handle::try_current()) else {
+            return;
+        };
+        rt.spawn(async move {
+            use tokio::io::AsyncReadExt;
+            let mut sink = vec![0u8; 8 * 1024];
+            let _ = tokio::time::timeout(DRAIN_FOR, async {
+                while matches!(out.read(&mut sink).await, Ok(n) if n > 0) {}
+            })
+            .await;
+        });
+    }
 }
 
 pub struct StdioSpec<'a> {
@@ -107,7 +148,17 @@ pub fn spawn(
     let stderr = child.stderr().take().ok_or("no stderr pipe")?;
 
     let name = spec.server.to_string();
-    let read = TapReader::new(stdout, &name, traffic.clone(), spec.max_line);
+    // Where one process of this server ends and the next begins, in its
+    // stderr (a restart, a reload).
+    if !traffic.last_stderr(&name, 1).is_empty() {
+        traffic.record_stderr(&name, &format!("──── restarted: process {pid} ────"));
+    }
+    let read = TapReader::new(
+        DrainedStdout(Some(stdout)),
+        &name,
+        traffic.clone(),
+        spec.max_line,
+    );
     let write = TapWriter::new(stdin, &name, traffic.clone());
 
     // stderr → traffic, continuously (a full pipe would stall the server).

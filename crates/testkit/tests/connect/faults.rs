@@ -394,3 +394,81 @@ async fn restart_false_in_the_config_leaves_a_crashed_server_failed() {
     healthy_still_works(&wb).await;
     wb.shutdown().await;
 }
+
+/// A server that answers a call after a while and writes once more when its
+/// stdin ends (the Python SDK does both as it shuts down); it says on stderr
+/// when a write meets a closed pipe.
+const WRITES_LATE: &str = r#"
+import json, sys, time
+def say(m):
+    try:
+        print(json.dumps(m), flush=True)
+    except BrokenPipeError:
+        print("BROKEN PIPE", file=sys.stderr, flush=True)
+        sys.exit(1)
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg:
+        continue
+    m = msg.get("method")
+    if m == "initialize":
+        r = {"protocolVersion": msg["params"]["protocolVersion"], "capabilities": {"tools": {}}, "serverInfo": {"name": "x", "version": "1"}}
+    elif m == "tools/list":
+        r = {"tools": [{"name": "slow", "inputSchema": {"type": "object"}}]}
+    elif m == "tools/call":
+        time.sleep(0.15)
+        r = {"content": [{"type": "text", "text": "late"}]}
+    else:
+        r = {}
+    say({"jsonrpc": "2.0", "id": msg["id"], "result": r})
+say({"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": "bye"}})
+"#;
+
+#[tokio::test]
+async fn a_restart_marks_in_stderr_where_the_next_process_begins_and_breaks_no_pipe() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("server.py");
+    std::fs::write(&script, WRITES_LATE).unwrap();
+    let entry = json!({ "command": "python3", "args": [script] });
+    let cfg = config(dir.path(), &[("py".to_string(), entry)]);
+    let wb = Workbench::start(&cfg, fast());
+    ready(&wb, "py").await;
+    wb.traffic().record_stderr("py", "first process's own line");
+    let h = wb.server("py").unwrap();
+    let markers = |wb: &Workbench| {
+        wb.traffic()
+            .last_stderr("py", 50)
+            .iter()
+            .filter(|l| l.contains("──── restarted: process"))
+            .count()
+    };
+    for n in 1..=2 {
+        // A call under way when the reload comes (Re-run on reload, the
+        // window reading the lists): its answer meets the old pipe.
+        let wb2 = wb.clone();
+        let call = tokio::spawn(async move {
+            wb2.call_tool("py", "slow", json!({}), Default::default())
+                .await
+        });
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        h.restart().await;
+        let _ = call.await;
+        for _ in 0..100 {
+            if markers(&wb) >= n {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        ready(&wb, "py").await;
+    }
+    // Let the old processes' last writes and stderr arrive.
+    tokio::time::sleep(Duration::from_millis(1000)).await;
+    let stderr = wb.traffic().last_stderr("py", 50).join("\n");
+    assert!(!stderr.contains("BROKEN PIPE"), "{stderr}");
+    assert_eq!(
+        stderr.matches("──── restarted: process").count(),
+        2,
+        "{stderr}"
+    );
+    wb.shutdown().await;
+}

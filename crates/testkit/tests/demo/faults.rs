@@ -39,6 +39,15 @@ fn an_unknown_fault_is_refused_with_the_list() {
 }
 
 #[test]
+fn help_names_every_fault() {
+    let out = Command::new(BIN).arg("--help").output().unwrap();
+    let help = String::from_utf8_lossy(&out.stdout).replace(['\n', ' '], "");
+    for fault in workbench_testkit::fault::ALL {
+        assert!(help.contains(fault.name()), "--help leaves out {fault}");
+    }
+}
+
+#[test]
 fn garbage_stdout_writes_non_json_before_answering() {
     let mut child = spawn("garbage-stdout");
     writeln!(child.stdin.as_mut().unwrap(), "{INIT}").unwrap();
