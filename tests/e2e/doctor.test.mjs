@@ -49,8 +49,11 @@ describe("the doctor and reload on change", () => {
   it("counts a server's findings in the sidebar and explains each in its panel", async () => {
     const session = await driver.session(["--config", config]);
     try {
-      const badges = await session.waitForTexts(".doctor-badge", (t) => t.length >= 1);
-      assert.ok(badges.some((b) => /^\d+ errors?( · \d+ warnings?)?$/.test(b)), badges.join(", "));
+      await session.waitForTexts(".doctor-badge", (t) => t.length >= 1);
+      const badges = await session.executeAsync(
+        "const done = arguments[arguments.length - 1]; done(Array.from(document.querySelectorAll('.doctor-badge')).map((b) => b.getAttribute('aria-label')));",
+      );
+      assert.ok(badges.some((b) => /^Doctor: \d+ errors?(, \d+ warnings?)? in \d+ items?$/.test(b)), badges.join(", "));
       // The badge opens the server's Doctor on what it counted (a first run).
       const owner = await session.executeAsync(
         "const done = arguments[arguments.length - 1]; const b = Array.from(document.querySelectorAll('li.server')).find((li) => li.querySelector('.server-name')?.textContent === 'planted')?.querySelector('.doctor-badge'); if (b) b.click(); done(Boolean(b));",

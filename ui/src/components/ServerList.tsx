@@ -1,5 +1,6 @@
 import type { ServerList as ServerListData, ServerStatus_Serialize as ServerStatus, TransportKind } from "../bindings";
 import { StateBadge, StateDetail } from "./StateBadge";
+import { CircleX, TriangleAlert } from "lucide-react";
 import { plural } from "../design";
 
 const TRANSPORT_LABEL: Record<TransportKind, string> = {
@@ -17,9 +18,22 @@ function DoctorBadge({ found, onOpen }: { found?: Found; onOpen: () => void }) {
   if (!found || (found.errors === 0 && found.warnings === 0)) return null;
   const parts = [found.errors > 0 && plural(found.errors, "error"), found.warnings > 0 && plural(found.warnings, "warning")].filter(Boolean);
   const label = `Doctor: ${parts.join(", ")} in ${plural(found.items, "item")}`;
+  // Compact (a narrow sidebar keeps the server's name): icons and counts,
+  // the words in its label.
   return (
     <button type="button" className={`badge doctor-badge ${found.errors > 0 ? "tone-danger" : "tone-warn"}`} title={`${label} — open the server's Doctor`} aria-label={label} onClick={onOpen}>
-      {parts.join(" · ")}
+      {found.errors > 0 && (
+        <span className="doctor-count">
+          <CircleX aria-hidden size={12} />
+          {found.errors}
+        </span>
+      )}
+      {found.warnings > 0 && (
+        <span className="doctor-count">
+          <TriangleAlert aria-hidden size={12} />
+          {found.warnings}
+        </span>
+      )}
     </button>
   );
 }
