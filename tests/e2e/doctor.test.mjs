@@ -51,7 +51,7 @@ describe("the doctor and reload on change", () => {
     try {
       await session.waitForTexts(".doctor-badge", (t) => t.length >= 1);
       const badges = await session.executeAsync(
-        "const done = arguments[arguments.length - 1]; done(Array.from(document.querySelectorAll('.doctor-badge')).map((b) => b.getAttribute('aria-label')));",
+        "const done = arguments[arguments.length - 1]; done(Array.from(document.querySelectorAll('.doctor-badge')).map((b) => b.textContent));",
       );
       assert.ok(badges.some((b) => /^Doctor: \d+ errors?(, \d+ warnings?)? in \d+ items?$/.test(b)), badges.join(", "));
       // The badge opens the server's Doctor on what it counted (a first run).

@@ -190,15 +190,20 @@ pub async fn app_call_tool<R: Runtime>(
     // not pile up cards), then goes by what the person decided.
     let turn = apps.asking(&app, &name);
     let decided_in_turn = turn.lock().await;
-    if apps.get(&app).is_none() {
+    // Nobody answered: the App closed while its call waited (kept as
+    // cancelled, not as denied).
+    let abandoned = || {
         let why = "nobody answered: the App was closed while its call waited";
         state
             .calls
             .abandoned(Origin::App, server, &name, &arguments, link(), why);
-        return Err(ErrorInfo {
+        ErrorInfo {
             code: ErrorCode::Cancelled,
             message: why.into(),
-        });
+        }
+    };
+    if apps.get(&app).is_none() {
+        return Err(abandoned());
     }
     // Allowed by the person for this App while it is open: no ask (a Deny
     // set since still wins).
@@ -218,16 +223,7 @@ pub async fn app_call_tool<R: Runtime>(
                 }
                 decided.arguments
             }
-            Err(Undecided::Dropped) => {
-                let why = "nobody answered: the App was closed while its call waited";
-                state
-                    .calls
-                    .abandoned(Origin::App, server, &name, &arguments, link(), why);
-                return Err(ErrorInfo {
-                    code: ErrorCode::Cancelled,
-                    message: why.into(),
-                });
-            }
+            Err(Undecided::Dropped) => return Err(abandoned()),
             Err(Undecided::Refused(why)) => {
                 state
                     .calls

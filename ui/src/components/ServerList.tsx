@@ -18,22 +18,27 @@ function DoctorBadge({ found, onOpen }: { found?: Found; onOpen: () => void }) {
   if (!found || (found.errors === 0 && found.warnings === 0)) return null;
   const parts = [found.errors > 0 && plural(found.errors, "error"), found.warnings > 0 && plural(found.warnings, "warning")].filter(Boolean);
   const label = `Doctor: ${parts.join(", ")} in ${plural(found.items, "item")}`;
-  // Compact (a narrow sidebar keeps the server's name): icons and counts,
-  // the words in its label.
+  // Compact (a narrow sidebar keeps the server's name): icons and counts
+  // shown, the words there for a screen reader (its name is its text).
   return (
-    <button type="button" className={`badge doctor-badge ${found.errors > 0 ? "tone-danger" : "tone-warn"}`} title={`${label} — open the server's Doctor`} aria-label={label} onClick={onOpen}>
+    <button type="button" className={`badge doctor-badge ${found.errors > 0 ? "tone-danger" : "tone-warn"}`} title={`${label} — open the server's Doctor`} onClick={onOpen}>
+      <span className="sr-only">Doctor: </span>
       {found.errors > 0 && (
         <span className="doctor-count">
           <CircleX aria-hidden size={12} />
           {found.errors}
+          <span className="sr-only"> {found.errors === 1 ? "error" : "errors"}</span>
         </span>
       )}
       {found.warnings > 0 && (
         <span className="doctor-count">
           <TriangleAlert aria-hidden size={12} />
+          {found.errors > 0 && <span className="sr-only">, </span>}
           {found.warnings}
+          <span className="sr-only"> {found.warnings === 1 ? "warning" : "warnings"}</span>
         </span>
       )}
+      <span className="sr-only"> in {plural(found.items, "item")}</span>
     </button>
   );
 }

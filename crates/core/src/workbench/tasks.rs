@@ -293,50 +293,40 @@ impl Workbench {
         // tasks/get, an answer to the server's input request), or out of
         // time: the server is told with tasks/cancel and the task shown
         // cancelled once it agrees.
-        match followed {
-            Err(e @ Error::Timeout { .. }) if !state.is_terminal() => {
-                let params = json!({ "taskId": state.task_id });
-                let sent = self
-                    .send_once(
-                        handle,
-                        peer,
-                        "tasks/cancel",
-                        &task_params(state.form, params),
-                        &short(&CancellationToken::new()),
-                    )
-                    .await;
-                if sent.is_ok() {
-                    state.status = "cancelled".into();
-                    if let Error::Timeout { seconds, .. } = &e {
-                        state.status_message =
-                            Some(format!("cut: no result within {seconds:.0} s"));
-                    }
-                    self.report(server, &state, options);
-                }
-                Err(e)
+        // Why the workbench ends the task, when it does: the server is told.
+        let why = match &followed {
+            Err(Error::Timeout { seconds, .. }) if !state.is_terminal() => {
+                Some(format!("cut: no result within {seconds:.0} s"))
             }
             Err(Error::Cancelled { .. }) if cancel.is_cancelled() && !state.is_terminal() => {
-                let params = json!({ "taskId": state.task_id });
-                let sent = self
-                    .send_once(
-                        handle,
-                        peer,
-                        "tasks/cancel",
-                        &task_params(state.form, params),
-                        &short(&CancellationToken::new()),
-                    )
-                    .await;
-                if sent.is_ok() {
-                    state.status = "cancelled".into();
-                    state.status_message = Some("cancelled at your request".into());
-                    self.report(server, &state, options);
-                }
-                Err(Error::Cancelled {
-                    server: server.to_string(),
-                    method: method.to_string(),
-                })
+                Some("cancelled at your request".to_string())
             }
-            other => other,
+            _ => None,
+        };
+        let Some(why) = why else {
+            return followed;
+        };
+        let params = json!({ "taskId": state.task_id });
+        let sent = self
+            .send_once(
+                handle,
+                peer,
+                "tasks/cancel",
+                &task_params(state.form, params),
+                &short(&CancellationToken::new()),
+            )
+            .await;
+        if sent.is_ok() {
+            state.status = "cancelled".into();
+            state.status_message = Some(why);
+            self.report(server, &state, options);
+        }
+        match followed {
+            Err(e @ Error::Timeout { .. }) => Err(e),
+            _ => Err(Error::Cancelled {
+                server: server.to_string(),
+                method: method.to_string(),
+            }),
         }
     }
 
