@@ -151,6 +151,9 @@ pub struct Calls {
     inner: Arc<Inner>,
 }
 
+/// How often a call waiting for a person looks whether a rule now allows it.
+const RULES_RECHECK: std::time::Duration = std::time::Duration::from_millis(500);
+
 /// A call the rules or the person let run.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Decided {
@@ -405,7 +408,20 @@ impl Calls {
             definition: asking.definition.clone(),
             changed,
         });
-        match waiting.await {
+        // While it waits, a rule the person sets (Allow in Settings, "Always
+        // allow" on another card) answers it: the card goes, the call runs.
+        let mut waiting = waiting;
+        let decided = loop {
+            tokio::select! {
+                d = &mut waiting => break d,
+                _ = tokio::time::sleep(RULES_RECHECK) => {
+                    if self.verdict(asking) == Verdict::Allow {
+                        let _ = approvals.decide(id, Decision::approve());
+                    }
+                }
+            }
+        };
+        match decided {
             Ok(Decision {
                 approve: true,
                 arguments,

@@ -211,3 +211,49 @@ async fn the_writer_keeps_the_history_under_its_cap_as_it_goes() {
         "{bytes} bytes kept after the cap was lowered"
     );
 }
+
+#[tokio::test]
+async fn an_ask_is_answered_by_a_rule_the_person_sets_while_it_waits() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("mcp.json");
+    std::fs::write(&cfg, r#"{"mcpServers": {}}"#).unwrap();
+    let config = workbench_core::ConfigFile::load(&cfg).unwrap();
+    let calls = Calls::new(
+        Workbench::start(&config, Default::default()),
+        CallsOptions {
+            settings: SettingsFile::new(dir.path().join("settings.json")),
+            store: None,
+        },
+    );
+    let definition = json!({ "name": "poll", "inputSchema": { "type": "object" } });
+    let (c, d) = (calls.clone(), definition.clone());
+    let asked = tokio::spawn(async move {
+        let asking = Asking {
+            server: "sysmon",
+            tool: "poll",
+            definition: &d,
+            mode: ApproveMode::Ask,
+            chat_allowed: None,
+        };
+        c.decide_with(&asking, "app:a1", "app", "sysmon/poll", &json!({}), true)
+            .await
+    });
+    for _ in 0..100 {
+        if !calls.approvals().pending("app:a1").is_empty() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    assert_eq!(calls.approvals().pending("app:a1").len(), 1, "it asks");
+    // "Always allow" given on another card of the same tool.
+    calls.allow_always("sysmon", "poll", &definition);
+    let decided = tokio::time::timeout(std::time::Duration::from_secs(5), asked)
+        .await
+        .expect("the waiting ask was answered by the rule")
+        .unwrap();
+    assert!(decided.is_ok(), "{decided:?}");
+    assert!(
+        calls.approvals().pending("app:a1").is_empty(),
+        "its card went"
+    );
+}
