@@ -63,6 +63,11 @@ describe("history and suites", () => {
       const diff = await session.waitForTexts(".case-diff span", (t) => t.length >= 2);
       assert.ok(diff.some((l) => l.startsWith("- 6")) && diff.some((l) => l.startsWith("+ 5")), diff.join("|"));
       problems.push(...(await session.views("suites")).map((p) => `suites: ${p}`));
+      // Its call in History: "ok" as a call, its case failed — both said.
+      await session.clickText(".case button", "Its call");
+      const [note] = await session.waitForTexts(".call-detail .case-note", (t) => t.length === 1);
+      assert.match(note, /Its suite case .* failed/);
+      assert.match(note, /json \/sum equals: expected 6, got 5/);
 
       await session.clickText("[role=tab]", "History");
       const rows = await session.waitForTexts(".history-row .history-tool", (t) => t.length >= 2);

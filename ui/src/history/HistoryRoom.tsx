@@ -20,6 +20,7 @@ import { CompareView } from "./CompareView";
 import { SaveToSuite, type Saving } from "./SaveToSuite";
 import "./history.css";
 import { keys } from "../queries";
+import { caseOutcomeOf } from "../suites/caseOutcome";
 
 const ORIGINS = ["window", "chat", "bridge", "cli", "suite", "app", "doctor"];
 const STATUSES = ["ok", "error", "failed", "denied", "cancelled"] as const;
@@ -225,6 +226,28 @@ export function HistoryRoom({ wb, backend, active, open: opened, go }: { wb: Wor
   );
 }
 
+/** What a suite's case made of this call (the call may be "ok" while its case failed). */
+export function CaseNote({ historyId }: { historyId: number }) {
+  const kept = caseOutcomeOf(historyId);
+  if (!kept) return null;
+  const failed = kept.outcome === "failed";
+  return (
+    <div className={`callout ${failed ? "tone-danger" : "tone-ok"} case-note`} role="note">
+      <p>
+        Its suite case <strong>{kept.case}</strong> ({kept.suite}) {failed ? "failed" : kept.outcome.replace("_", " ")}
+        {kept.failures.length > 0 && ":"}
+      </p>
+      {kept.failures.length > 0 && (
+        <ul>
+          {kept.failures.map((f) => (
+            <li key={f}>{f}</li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
 function CallDetail({
   row,
   wb,
@@ -259,6 +282,7 @@ function CallDetail({
           )}
           <span className="history-meta">{when(row.started_at)}</span>
         </div>
+        <CaseNote historyId={row.id} />
         <div className="toolbar">
           <Button size="sm" icon={RotateCcw} disabled={!canRunAgain} title={canRunAgain ? undefined : "The tool is not offered now"} onClick={() => onRunAgain(row)}>
             Run again
