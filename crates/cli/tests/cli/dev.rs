@@ -43,9 +43,9 @@ fn a_watched_change_reloads_once_per_burst_and_says_what_changed() {
         .to_string(),
     )
     .unwrap();
-    let home = d.join("home");
-    let mut child = Command::new(BIN)
-        .args([
+    let (mut child, rx) = spawn_dev(
+        d,
+        &[
             "--trust",
             "--json",
             "--config",
@@ -54,37 +54,9 @@ fn a_watched_change_reloads_once_per_burst_and_says_what_changed() {
             "py",
             "--call",
             "hello",
-        ])
-        .env_remove("XDG_CONFIG_HOME")
-        .env_remove("XDG_DATA_HOME")
-        .env("HOME", &home)
-        .env("MCPWB_DATA_DIR", home.join("data"))
-        .env("MCPWB_SETTINGS", home.join("settings.json"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .unwrap();
-    let (tx, rx) = std::sync::mpsc::channel::<Value>();
-    let stdout = child.stdout.take().unwrap();
-    std::thread::spawn(move || {
-        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-            if let Ok(v) = serde_json::from_str(&line) {
-                let _ = tx.send(v);
-            }
-        }
-    });
-    let wait_for = |event: &str| -> Value {
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let v = rx
-                .recv_timeout(left)
-                .unwrap_or_else(|_| panic!("no {event} event"));
-            if v["event"] == event {
-                return v;
-            }
-        }
-    };
+        ],
+    );
+    let wait_for = |event: &str| next(&rx, event);
     wait_for("watching");
     // Ready before the first change (the catalog read once).
     std::thread::sleep(Duration::from_millis(800));
