@@ -1,0 +1,65 @@
+// An App far out of view: unloaded only where it may be (a chat's many
+// Apps), never one the person clicked into, never the tool panel's.
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { act, render, screen } from "@testing-library/react";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { ToastProvider } from "../design";
+import { AppFrame } from "./AppFrame";
+
+type Seen = (entries: { isIntersecting: boolean }[]) => void;
+let observers: Seen[] = [];
+
+beforeEach(() => {
+  observers = [];
+  vi.stubGlobal(
+    "IntersectionObserver",
+    class {
+      constructor(cb: Seen) {
+        observers.push(cb);
+      }
+      observe() {}
+      disconnect() {}
+    },
+  );
+  vi.useFakeTimers({ shouldAdvanceTime: true });
+});
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+// The App never opens here (its resource never comes): what is checked is
+// whether the frame is given up out of view.
+const backend = new Proxy({}, { get: () => () => new Promise(() => undefined) }) as never;
+const tool = { name: "counter_app", _meta: { ui: { resourceUri: "ui://demo/counter" } } };
+
+function mount(park: boolean) {
+  render(
+    <QueryClientProvider client={new QueryClient()}>
+      <ToastProvider>
+        <AppFrame backend={backend} server="demo" tool={tool} args={{}} result={{ content: [] }} park={park} />
+      </ToastProvider>
+    </QueryClientProvider>,
+  );
+}
+
+async function outOfView() {
+  await act(async () => {
+    observers.forEach((seen) => seen([{ isIntersecting: false }]));
+    await vi.advanceTimersByTimeAsync(1500);
+  });
+}
+
+describe("an App out of view", () => {
+  it("is unloaded in a chat", async () => {
+    mount(true);
+    await outOfView();
+    expect(screen.getByText(/unloaded while out of view/)).toBeTruthy();
+  });
+
+  it("stays in the tool panel", async () => {
+    mount(false);
+    await outOfView();
+    expect(screen.queryByText(/unloaded while out of view/)).toBeNull();
+  });
+});
