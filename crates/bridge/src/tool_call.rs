@@ -87,23 +87,27 @@ impl Handler {
                     .map(Into::into);
             }
         };
-        // Progress the server reports goes on to the caller that asked for it.
-        let progress = ctx.meta.get_progress_token().map(|token| {
-            let (tx, mut rx) =
-                tokio::sync::mpsc::unbounded_channel::<(f64, Option<f64>, Option<String>)>();
-            let peer = ctx.peer.clone();
-            tokio::spawn(async move {
-                while let Some((progress, total, message)) = rx.recv().await {
-                    let mut p = ProgressNotificationParam::new(token.clone(), progress);
-                    p.total = total;
-                    p.message = message;
-                    if peer.notify_progress(p).await.is_err() {
-                        return;
+        // Progress the server reports goes on to the caller that asked for it
+        // (all of it before the answer: see below).
+        let (progress, forwarding) = match ctx.meta.get_progress_token() {
+            Some(token) => {
+                let (tx, mut rx) =
+                    tokio::sync::mpsc::unbounded_channel::<(f64, Option<f64>, Option<String>)>();
+                let peer = ctx.peer.clone();
+                let forwarding = tokio::spawn(async move {
+                    while let Some((progress, total, message)) = rx.recv().await {
+                        let mut p = ProgressNotificationParam::new(token.clone(), progress);
+                        p.total = total;
+                        p.message = message;
+                        if peer.notify_progress(p).await.is_err() {
+                            return;
+                        }
                     }
-                }
-            });
-            tx
-        });
+                });
+                (Some(tx), Some(forwarding))
+            }
+            None => (None, None),
+        };
         // A 2026-07-28 caller asks for log messages per request: the
         // server's come to it while its call runs, and the server is asked
         // for as much.
@@ -145,7 +149,14 @@ impl Handler {
                 },
             })
             .await;
-        // Every log message the server sent before its answer goes first.
+        // Every progress notification and log message the server sent
+        // before its answer goes first: the call is over, so the progress
+        // channel's sender is gone and its forwarder ends once it sent the
+        // last (it could overtake them otherwise; seen in the conformance
+        // suite's tools-call-with-progress through the bridge).
+        if let Some(forwarding) = forwarding {
+            let _ = tokio::time::timeout(std::time::Duration::from_millis(500), forwarding).await;
+        }
         if let Some(logs) = logs {
             logs.finish().await;
         }
