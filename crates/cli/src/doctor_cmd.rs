@@ -222,8 +222,10 @@ pub async fn snapshot(cli: &Cli, args: &SnapshotArgs) -> Result<(), Failure> {
     Ok(())
 }
 
+/// A snapshot or report the person asked for: private, atomic, never
+/// through a link planted where it goes.
 fn write(path: &Path, text: &str) -> Result<(), Failure> {
-    std::fs::write(path, text)
+    workbench_core::files::write_private_atomic(path, text.as_bytes())
         .map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))
 }
 

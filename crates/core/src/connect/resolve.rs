@@ -103,6 +103,19 @@ pub fn resolve_command(
         })
 }
 
+/// The folder an entry's relative paths (`command`, `cwd`, `dev.watch`) are
+/// read against: its config file's, absolute — a relative `--config
+/// wip/mcp.json` (or a bare `mcp.json`, whose parent is "") must not make
+/// them depend on where they are read from.
+pub(super) fn base_dir(file: &Path) -> PathBuf {
+    let dir = file
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."));
+    std::path::absolute(&dir).unwrap_or(dir)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -152,15 +152,7 @@ impl ServerHandle {
             },
             info: None,
         };
-        // Absolute: a relative `--config wip/mcp.json` (or a bare
-        // `mcp.json`, whose parent is "") must not make a `cwd` or a
-        // `dev.watch` root that depends on where it is read from.
-        let base_dir = file
-            .parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            .map(std::path::Path::to_path_buf)
-            .unwrap_or_else(|| PathBuf::from("."));
-        let base_dir = std::path::absolute(&base_dir).unwrap_or(base_dir);
+        let base_dir = super::resolve::base_dir(&file);
         let life = super::life::Life::default();
         life.note(&initial.state);
         let (status_tx, status_rx) = watch::channel(initial);

@@ -7,6 +7,7 @@ mod dev;
 mod listen;
 mod reload;
 mod rounds;
+mod task_state;
 mod tasks;
 mod trial;
 
@@ -19,7 +20,7 @@ use tokio_util::sync::{CancellationToken, DropGuard};
 pub use calls::{CallOptions, CallOutcome};
 pub use dev::DevWatch;
 pub use listen::log_rank;
-pub use tasks::{TaskForm, TaskState, merge_listed};
+pub use task_state::{TaskForm, TaskState, merge_listed};
 
 /// How long a burst of saves to watched files is waited out before the
 /// restart ([`Workbench::watch_dev`]).
@@ -70,7 +71,7 @@ struct Inner {
     events: broadcast::Sender<Event>,
     asks: crate::asks::Asks,
     /// The tasks calls became, per server, newest last (`tasks.rs`).
-    tasks: tasks::Seen,
+    tasks: task_state::Seen,
     /// The resources subscribed to, per server (`listen.rs`).
     listens: Arc<listen::Listens>,
     _refresher: DropGuard,
@@ -142,7 +143,7 @@ impl Workbench {
                 catalog,
                 events,
                 asks,
-                tasks: tasks::Seen::default(),
+                tasks: task_state::Seen::default(),
                 listens,
                 _refresher: ct.drop_guard(),
             }),
