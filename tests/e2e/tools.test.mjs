@@ -94,6 +94,11 @@ describe("tools", () => {
       await session.cmd("POST", "/execute/sync", { script: "document.querySelector(arguments[0]).focus(); return true;", args: [trigger] });
       await session.keys("\uE015");
       const options = await session.waitForTexts("[role=option]", (t) => t.length === 4);
+      // The list takes the focus on the current option a frame after it is
+      // drawn: a key pressed before that is not the list's. Each arrow moves
+      // the highlight by one, seen before the next key.
+      const highlighted = (label) => session.waitForTexts("[role=option][data-highlighted]", (t) => t.length === 1 && t[0].trim() === label);
+      await highlighted("All servers");
       assert.deepEqual(options.map((o) => o.trim()), ["All servers", "local", "old", "tasks25"]);
       // Drawn inside the window, under its button, in the design's look (not the platform's popup).
       const placed = await session.cmd("POST", "/execute/sync", {
@@ -105,13 +110,18 @@ describe("tools", () => {
       assert.deepEqual({ ...placed, bg: undefined }, { inside: true, below: true, wide: true, bg: undefined });
       assert.notEqual(placed.bg, "rgba(0, 0, 0, 0)");
       await session.screenshot("select-open-light");
-      await session.keys("\uE015\uE015\uE007");
+      await session.keys("\uE015");
+      await highlighted("local");
+      await session.keys("\uE015");
+      await highlighted("old");
+      await session.keys("\uE007");
       await session.waitForTexts("[role=listbox]", (t) => t.length === 0);
       assert.equal((await session.texts(trigger))[0].trim(), "old");
       assert.deepEqual(await settle(rowServers, (s) => s.length === 1), ["old"]);
       // Escape closes without picking; the focus is back on the button.
       await session.keys("\uE015");
       await session.waitForTexts("[role=option]", (t) => t.length === 4);
+      await highlighted("old");
       await session.keys("\uE00C");
       await session.waitForTexts("[role=listbox]", (t) => t.length === 0);
       const back = await session.cmd("POST", "/execute/sync", { script: "return document.activeElement === document.querySelector(arguments[0]);", args: [trigger] });
