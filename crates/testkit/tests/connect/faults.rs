@@ -472,3 +472,51 @@ async fn a_restart_marks_in_stderr_where_the_next_process_begins_and_breaks_no_p
     );
     wb.shutdown().await;
 }
+
+/// The same on the official Python SDK (`MCPWB_PYTHON`, set by `cargo xtask
+/// test`), which printed a 50-line BrokenPipeError traceback into stderr at
+/// each reload when its last writes met a closed pipe.
+#[tokio::test]
+async fn the_python_sdk_restarted_under_a_call_prints_no_traceback() {
+    let Ok(python) = std::env::var("MCPWB_PYTHON") else {
+        eprintln!("MCPWB_PYTHON is not set: the Python SDK is not installed here");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("server.py"),
+        include_str!("../../../../tests/fixtures/sdk_tools_from_file.py"),
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("tools.json"), r#"[{"name": "hello"}]"#).unwrap();
+    let entry = json!({ "command": python, "args": ["server.py"], "cwd": dir.path() });
+    let cfg = config(dir.path(), &[("py".to_string(), entry)]);
+    let wb = Workbench::start(&cfg, fast());
+    ready(&wb, "py").await;
+    wb.traffic().record_stderr("py", "first process's own line");
+    let h = wb.server("py").unwrap();
+    for _ in 0..3 {
+        let wb2 = wb.clone();
+        let call = tokio::spawn(async move {
+            wb2.call_tool("py", "hello", json!({}), Default::default())
+                .await
+        });
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        h.restart().await;
+        let _ = call.await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        ready(&wb, "py").await;
+    }
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let stderr = wb.traffic().last_stderr("py", 500).join("\n");
+    assert!(
+        !stderr.contains("Traceback") && !stderr.contains("BrokenPipe"),
+        "{stderr}"
+    );
+    assert_eq!(
+        stderr.matches("──── restarted: process").count(),
+        3,
+        "{stderr}"
+    );
+    wb.shutdown().await;
+}
