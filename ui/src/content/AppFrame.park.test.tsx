@@ -33,11 +33,11 @@ afterEach(() => {
 const backend = new Proxy({}, { get: () => () => new Promise(() => undefined) }) as never;
 const tool = { name: "counter_app", _meta: { ui: { resourceUri: "ui://demo/counter" } } };
 
-function mount(park: boolean) {
+function mount(park: boolean, on = backend) {
   render(
     <QueryClientProvider client={new QueryClient()}>
       <ToastProvider>
-        <AppFrame backend={backend} server="demo" tool={tool} args={{}} result={{ content: [] }} park={park} />
+        <AppFrame backend={on} server="demo" tool={tool} args={{}} result={{ content: [] }} park={park} />
       </ToastProvider>
     </QueryClientProvider>,
   );
@@ -61,5 +61,27 @@ describe("an App out of view", () => {
     mount(false);
     await outOfView();
     expect(screen.queryByText(/unloaded while out of view/)).toBeNull();
+  });
+
+  it("is never unloaded in a chat once the person clicked into it", async () => {
+    // This time the App opens (its frame is drawn); the rest never answers.
+    const opens = new Proxy(
+      {
+        openApp: () =>
+          Promise.resolve({ id: "a1", url: "about:blank", uri: "ui://demo/counter", meta: {}, policy: { csp: "", allow: "", refused: [] }, prefersBorder: null, size: 1 }),
+      } as Record<string, unknown>,
+      { get: (t, k: string) => t[k] ?? (() => new Promise(() => undefined)) },
+    ) as never;
+    mount(true, opens);
+    const frame = await screen.findByTitle("App: ui://demo/counter");
+    // A click into the frame: the focus goes to it, the window blurs.
+    act(() => {
+      frame.focus();
+      window.dispatchEvent(new Event("blur"));
+    });
+    expect(document.activeElement).toBe(frame);
+    await outOfView();
+    expect(screen.queryByText(/unloaded while out of view/)).toBeNull();
+    expect(screen.getByTitle("App: ui://demo/counter")).toBe(frame);
   });
 });
