@@ -86,6 +86,16 @@ impl Apps {
         self.inner().open.get(id).cloned()
     }
 
+    /// The open App `id`, or why not.
+    pub fn find(&self, id: &str) -> Result<OpenApp, workbench_core::ErrorInfo> {
+        self.get(id).ok_or_else(|| {
+            workbench_core::ErrorInfo::new(
+                workbench_core::ErrorCode::NotFound,
+                format!("App {id} is not open"),
+            )
+        })
+    }
+
     pub fn close(&self, id: &str) -> bool {
         let mut inner = self.inner();
         inner.allowed.remove(id);

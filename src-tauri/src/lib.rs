@@ -3,6 +3,7 @@
 //! per area under `commands/`). Everything testable without a window lives in
 //! `workbench-core`.
 
+mod app_calls;
 pub mod apps;
 pub mod commands;
 pub mod events;

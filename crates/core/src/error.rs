@@ -195,6 +195,20 @@ pub struct ErrorInfo {
     pub message: String,
 }
 
+impl ErrorInfo {
+    pub fn new(code: ErrorCode, message: impl Into<String>) -> ErrorInfo {
+        ErrorInfo {
+            code,
+            message: message.into(),
+        }
+    }
+
+    /// The workbench would not do what was asked (a rule, a policy).
+    pub fn refused(message: impl Into<String>) -> ErrorInfo {
+        ErrorInfo::new(ErrorCode::Refused, message)
+    }
+}
+
 impl From<&Error> for ErrorInfo {
     fn from(e: &Error) -> Self {
         ErrorInfo {

@@ -7,9 +7,7 @@
 
 use serde::Serialize;
 use tauri::{Runtime, State};
-use workbench_calls::ApproveMode;
-use workbench_calls::{Asking, Call, Link, Origin, Remember, Undecided};
-use workbench_core::apps::{AppPolicy, resource_uri, visible_to_app};
+use workbench_core::apps::{AppPolicy, resource_uri};
 use workbench_core::{CallOptions, ErrorCode, ErrorInfo};
 
 use crate::apps::{Apps, OpenApp, SCHEME};
@@ -31,20 +29,6 @@ pub struct AppOpened {
     pub size: u32,
 }
 
-fn refused(message: String) -> ErrorInfo {
-    ErrorInfo {
-        code: ErrorCode::Refused,
-        message,
-    }
-}
-
-fn app_of(apps: &Apps, id: &str) -> Result<OpenApp, ErrorInfo> {
-    apps.get(id).ok_or_else(|| ErrorInfo {
-        code: ErrorCode::NotFound,
-        message: format!("App {id} is not open"),
-    })
-}
-
 /// Open the App of `server`'s tool `tool` (its `_meta.ui.resourceUri`).
 #[tauri::command]
 #[specta::specta]
@@ -59,10 +43,10 @@ pub async fn open_app<R: Runtime>(
         .workbench
         .catalog()
         .tool(&server, &tool)
-        .ok_or_else(|| refused(format!("{server} has no tool {tool}")))?;
+        .ok_or_else(|| ErrorInfo::refused(format!("{server} has no tool {tool}")))?;
     let uri = resource_uri(&definition)
         .ok_or_else(|| {
-            refused(format!(
+            ErrorInfo::refused(format!(
                 "{server}/{tool} names no App (_meta.ui.resourceUri)"
             ))
         })?
@@ -131,17 +115,10 @@ pub async fn close_app<R: Runtime>(
     apps: State<'_, Apps>,
     app: String,
 ) -> Result<bool, ErrorInfo> {
-    state.calls.approvals().forget_session(&session(&app));
-    Ok(apps.close(&app))
+    Ok(crate::app_calls::close(&state.calls, &apps, &app))
 }
 
-fn session(app: &str) -> String {
-    format!("app:{app}")
-}
-
-/// An App's `tools/call`: only a tool of its own server that apps may call,
-/// decided by the rules (asking the person through the App's approvals),
-/// made as `Origin::App`. The result as the server sent it.
+/// An App's `tools/call` (see [`crate::app_calls::call`]).
 #[tauri::command]
 #[specta::specta]
 pub async fn app_call_tool<R: Runtime>(
@@ -152,104 +129,7 @@ pub async fn app_call_tool<R: Runtime>(
     name: String,
     args: serde_json::Value,
 ) -> Result<serde_json::Value, ErrorInfo> {
-    let open = app_of(&apps, &app)?;
-    let server = open.server.as_str();
-    let definition = state
-        .workbench
-        .catalog()
-        .tool(server, &name)
-        .ok_or_else(|| {
-            refused(format!(
-                "{server} has no tool {name} (an App calls only its own server's tools)"
-            ))
-        })?;
-    if !visible_to_app(&definition) {
-        return Err(refused(format!(
-            "{server}/{name} is not visible to apps (its _meta.ui.visibility leaves out \"app\")"
-        )));
-    }
-    let arguments = if args.is_null() {
-        serde_json::json!({})
-    } else {
-        args
-    };
-    let asking = Asking {
-        server,
-        tool: &name,
-        definition: &definition,
-        mode: ApproveMode::Ask,
-        chat_allowed: None,
-    };
-    let qualified = format!("{server}/{name}");
-    let link = || Link {
-        call_id: app.clone(),
-        ..Link::default()
-    };
-    // One ask per tool and App: a call made while an earlier one of the
-    // same tool waits for the person waits behind it (a polling App does
-    // not pile up cards), then goes by what the person decided.
-    let turn = apps.asking(&app, &name);
-    let decided_in_turn = turn.lock().await;
-    // Nobody answered: the App closed while its call waited (kept as
-    // cancelled, not as denied).
-    let abandoned = || {
-        let why = "nobody answered: the App was closed while its call waited";
-        state
-            .calls
-            .abandoned(Origin::App, server, &name, &arguments, link(), why);
-        ErrorInfo {
-            code: ErrorCode::Cancelled,
-            message: why.into(),
-        }
-    };
-    if apps.get(&app).is_none() {
-        return Err(abandoned());
-    }
-    // Allowed by the person for this App while it is open: no ask (a Deny
-    // set since still wins).
-    let while_open = apps.allowed_while_open(&app, &name)
-        && state.calls.rules().policy(server, &name) != workbench_calls::ToolPolicy::Deny;
-    let edited = if while_open {
-        None
-    } else {
-        match state
-            .calls
-            .decide_with(&asking, &session(&app), "app", &qualified, &arguments, true)
-            .await
-        {
-            Ok(decided) => {
-                if decided.remember == Remember::Chat {
-                    apps.allow_while_open(&app, &name);
-                }
-                decided.arguments
-            }
-            Err(Undecided::Dropped) => return Err(abandoned()),
-            Err(Undecided::Refused(why)) => {
-                state
-                    .calls
-                    .refused(Origin::App, server, &name, &arguments, link(), &why);
-                return Err(refused(why));
-            }
-        }
-    };
-    // Decided: the next call of the tool may be decided while this runs.
-    drop(decided_in_turn);
-    let ran = state
-        .calls
-        .run(Call {
-            origin: Origin::App,
-            server,
-            tool: &name,
-            arguments: edited.unwrap_or(arguments),
-            definition: Some(&definition),
-            link: Link {
-                call_id: app.clone(),
-                ..Link::default()
-            },
-            options: CallOptions::default(),
-        })
-        .await;
-    Ok(ran.outcome?.result)
+    crate::app_calls::call(&state.calls, &apps, &app, &name, args).await
 }
 
 /// The App's calls waiting for the person's decision.
@@ -260,7 +140,10 @@ pub async fn app_approvals<R: Runtime>(
     state: State<'_, AppState>,
     app: String,
 ) -> Result<Vec<workbench_agent::Approval>, ErrorInfo> {
-    Ok(state.calls.approvals().pending(&session(&app)))
+    Ok(state
+        .calls
+        .approvals()
+        .pending(&crate::app_calls::session(&app)))
 }
 
 /// An App's `resources/read` (its own server's resources).
@@ -273,7 +156,7 @@ pub async fn app_read_resource<R: Runtime>(
     app: String,
     uri: String,
 ) -> Result<serde_json::Value, ErrorInfo> {
-    let open = app_of(&apps, &app)?;
+    let open = apps.find(&app)?;
     let out = state
         .workbench
         .request(
@@ -297,7 +180,7 @@ pub async fn app_open_link<R: Runtime>(
     let ok = (url.starts_with("https://") || url.starts_with("http://"))
         && !url.chars().any(|c| c.is_whitespace() || c.is_control());
     if !ok {
-        return Err(refused(format!(
+        return Err(ErrorInfo::refused(format!(
             "{url:?} is not an http(s) address: not opened"
         )));
     }
@@ -319,7 +202,7 @@ pub async fn app_traffic<R: Runtime>(
     to_app: bool,
     message: String,
 ) -> Result<(), ErrorInfo> {
-    let open = app_of(&apps, &app)?;
+    let open = apps.find(&app)?;
     state
         .workbench
         .traffic()

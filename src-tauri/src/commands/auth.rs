@@ -11,7 +11,7 @@ use workbench_core::auth::{self, Status, Timeline, flow, store};
 use workbench_core::config::secrets::Keychain;
 use workbench_core::config::vars::Vars;
 use workbench_core::config::{OAuthClient, ServerEntry};
-use workbench_core::{Error, ErrorCode, ErrorInfo};
+use workbench_core::{Error, ErrorInfo};
 
 use crate::state::AppState;
 
@@ -56,13 +56,6 @@ pub struct AuthRun {
     pub timeline: Timeline,
 }
 
-fn refused(message: String) -> ErrorInfo {
-    ErrorInfo {
-        code: ErrorCode::Refused,
-        message,
-    }
-}
-
 /// The entry named `name`, and the variables its references expand with.
 fn entry(state: &AppState, name: &str) -> Result<(ServerEntry, Vars), ErrorInfo> {
     let mut config = state.load()?;
@@ -78,13 +71,13 @@ fn entry(state: &AppState, name: &str) -> Result<(ServerEntry, Vars), ErrorInfo>
 /// The entry's URL and where its tokens live.
 fn target(state: &AppState, name: &str) -> Result<(String, String), ErrorInfo> {
     let (entry, vars) = entry(state, name)?;
-    auth::target(&entry, &vars).map_err(refused)
+    auth::target(&entry, &vars).map_err(|e: String| ErrorInfo::refused(e))
 }
 
 /// The entry's `"oauth"` block, expanded.
 fn client(state: &AppState, name: &str) -> Result<OAuthClient, ErrorInfo> {
     let (entry, vars) = entry(state, name)?;
-    auth::client_of(&entry, &vars).map_err(refused)
+    auth::client_of(&entry, &vars).map_err(|e: String| ErrorInfo::refused(e))
 }
 
 /// Whether `name` is signed in, as whom, until when.
@@ -245,10 +238,12 @@ pub async fn auth_next<R: Runtime>(
         .unwrap_or_else(|e| e.into_inner())
         .get(&name)
         .cloned()
-        .ok_or_else(|| refused(format!("no step-by-step sign-in of {name} is waiting")))?;
+        .ok_or_else(|| {
+            ErrorInfo::refused(format!("no step-by-step sign-in of {name} is waiting"))
+        })?;
     tx.send(go)
         .await
-        .map_err(|_| refused("the sign-in has ended".into()))
+        .map_err(|_| ErrorInfo::refused("the sign-in has ended"))
 }
 
 /// Stop a sign-in that waits on the browser.
@@ -279,7 +274,7 @@ pub async fn auth_refresh<R: Runtime>(
     let (_, owner) = target(&state, &name)?;
     let keychain = Keychain::app();
     let tokens = store::load(&keychain, &owner)
-        .ok_or_else(|| refused(format!("{name} is not signed in")))?;
+        .ok_or_else(|| ErrorInfo::refused(format!("{name} is not signed in")))?;
     let mut timeline = Timeline::default();
     let result = flow::refresh(&auth::http(), &tokens, &mut timeline)
         .await
@@ -301,7 +296,7 @@ pub async fn auth_force_expiry<R: Runtime>(
     let (_, owner) = target(&state, &name)?;
     let keychain = Keychain::app();
     let mut tokens = store::load(&keychain, &owner)
-        .ok_or_else(|| refused(format!("{name} is not signed in")))?;
+        .ok_or_else(|| ErrorInfo::refused(format!("{name} is not signed in")))?;
     tokens.expires_at = Some(1);
     store::save(&keychain, &owner, &tokens)?;
     Ok(Status::of(Some(&tokens)))

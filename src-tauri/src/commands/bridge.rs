@@ -13,10 +13,10 @@ use workbench_agent::Approval;
 use workbench_bridge::settings::{self, BridgeSettings};
 use workbench_bridge::{Bridge, BridgeOptions, CallerInfo, Policy};
 use workbench_calls::ApproveMode;
+use workbench_core::ErrorInfo;
 use workbench_core::config::dialects::{self, Dialect};
 use workbench_core::config::secrets::Keychain;
 use workbench_core::settings::{SettingsFile, default_path};
-use workbench_core::{ErrorCode, ErrorInfo};
 
 use crate::state::AppState;
 
@@ -46,13 +46,6 @@ pub struct BridgeStatus {
     /// Bridge calls waiting for a decision here (decide with `decide_call`).
     pub pending: Vec<Approval>,
     pub snippets: Vec<Snippet>,
-}
-
-fn refused(message: String) -> ErrorInfo {
-    ErrorInfo {
-        code: ErrorCode::Refused,
-        message,
-    }
 }
 
 fn file() -> SettingsFile {
@@ -149,7 +142,7 @@ pub async fn start(state: &AppState, port: u16) -> Result<(), ErrorInfo> {
     );
     let listening = workbench_bridge::http::serve(bridge.clone(), port, Some(token))
         .await
-        .map_err(|e| refused(format!("cannot listen on 127.0.0.1:{port}: {e}")))?;
+        .map_err(|e| ErrorInfo::refused(format!("cannot listen on 127.0.0.1:{port}: {e}")))?;
     let old = state
         .bridge
         .0
