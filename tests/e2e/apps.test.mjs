@@ -177,6 +177,13 @@ describe("apps", () => {
       await session.clickText("[role=tab]", "Traffic");
       const dirs = await session.waitForTexts(".traffic-row .t-dir", (t) => t.includes("App →") && t.includes("→ App"), 15_000);
       assert.ok(dirs.length > 0);
+      // The App bridge's rows read whole: direction and id not cut to "A…".
+      const cut = await session.cmd("POST", "/execute/sync", {
+        script:
+          "return [...document.querySelectorAll('.traffic-row')].filter((r) => /App/.test(r.querySelector('.t-dir')?.innerText || '')).flatMap((r) => [...r.querySelectorAll('.t-dir, .t-id')]).filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => c.innerText);",
+        args: [],
+      });
+      assert.deepEqual(cut, [], "cells cut short");
     } finally {
       await session.leaveFrames().catch(() => undefined);
       await session.close();

@@ -7,6 +7,7 @@ import {
   events,
   type CallRow_Serialize as CallRow,
   type CaseResult_Serialize as CaseResult,
+  type CaseVerdict,
   type ErrorInfo,
   type HistoryQuery_Deserialize as HistoryQuery,
   type HistoryUsage_Serialize as HistoryUsage,
@@ -14,7 +15,7 @@ import {
   type SuiteInfo_Serialize as SuiteInfo,
 } from "./bindings";
 
-export type { CallRow, CaseResult, HistoryQuery, HistoryUsage, SuiteInfo, SuiteReport };
+export type { CallRow, CaseResult, CaseVerdict, HistoryQuery, HistoryUsage, SuiteInfo, SuiteReport };
 
 export interface HistoryBackend {
   history(query: HistoryQuery): Promise<CallRow[]>;

@@ -59,11 +59,7 @@ export const commands = {
 	prefetchApp: (server: string, tool: string) => typedError<boolean, ErrorInfo>(__TAURI_INVOKE("prefetch_app", { server, tool })),
 	/**  Close an App (after its teardown); false when it was not open. */
 	closeApp: (app: string) => typedError<boolean, ErrorInfo>(__TAURI_INVOKE("close_app", { app })),
-	/**
-	 *  An App's `tools/call`: only a tool of its own server that apps may call,
-	 *  decided by the rules (asking the person through the App's approvals),
-	 *  made as `Origin::App`. The result as the server sent it.
-	 */
+	/**  An App's `tools/call` (see [`crate::app_calls::call`]). */
 	appCallTool: (app: string, name: string, args: Value) => typedError<Value, ErrorInfo>(__TAURI_INVOKE("app_call_tool", { app, name, args })),
 	/**  The App's calls waiting for the person's decision. */
 	appApprovals: (app: string) => typedError<Approval_Serialize[], ErrorInfo>(__TAURI_INVOKE("app_approvals", { app })),
@@ -722,6 +718,8 @@ export type CallRow_Deserialize = {
 	saved: boolean,
 	/**  The task the call ran as (`taskId`, `status`, `form`, ...), if it became one. */
 	task?: Value | null,
+	/**  What a suite's case made of the call, when a suite made it. */
+	verdict?: CaseVerdict | null,
 };
 
 /**  A call as recorded. */
@@ -746,6 +744,8 @@ export type CallRow_Serialize = {
 	saved: boolean,
 	/**  The task the call ran as (`taskId`, `status`, `form`, ...), if it became one. */
 	task: Value | null,
+	/**  What a suite's case made of the call, when a suite made it. */
+	verdict: CaseVerdict | null,
 };
 
 /**  How a call ended. */
@@ -834,6 +834,19 @@ export type CaseResult_Serialize = {
 	history_id: number | null,
 	/**  The arguments it ran with (references resolved). */
 	arguments: Value | null,
+};
+
+/**
+ *  What a suite's case made of its call: the call may be `ok` while the
+ *  case failed (an assertion on its result).
+ */
+export type CaseVerdict = {
+	suite: string,
+	case: string,
+	/**  `passed`, `failed` or `skipped`. */
+	outcome: string,
+	/**  Each failed assertion: `assertion: message`. */
+	failures: string[],
 };
 
 /**  A server's tools, resources or prompts were (re)fetched. */

@@ -38,6 +38,8 @@ pub(crate) struct Finished {
 
 enum Job {
     Write(Box<Finished>, Option<oneshot::Sender<i64>>),
+    /// What a suite's case made of the call with this id.
+    Verdict(i64, workbench_store::CaseVerdict),
     Flush(oneshot::Sender<()>),
 }
 
@@ -128,6 +130,11 @@ impl History {
         let (tx, rx) = oneshot::channel();
         self.queue.push(Job::Write(Box::new(call), Some(tx)));
         rx
+    }
+
+    /// Keep what a suite's case made of the call `id` (after its row).
+    pub fn verdict(&self, id: i64, verdict: workbench_store::CaseVerdict) {
+        self.queue.push(Job::Verdict(id, verdict));
     }
 
     /// Write what is queued now, not after the gathering wait (someone
@@ -273,12 +280,14 @@ impl Writer {
         let mut rows = Vec::new();
         let mut replies = Vec::new();
         let mut flushed = Vec::new();
+        let mut verdicts = Vec::new();
         for job in jobs {
             match job {
                 Job::Write(call, reply) => {
                     rows.push(to_row(secrets.of(traffic, &call.server), *call));
                     replies.push(reply);
                 }
+                Job::Verdict(id, verdict) => verdicts.push((id, verdict)),
                 Job::Flush(done) => flushed.push(done),
             }
         }
@@ -302,6 +311,15 @@ impl Writer {
             kept.bytes = kept
                 .bytes
                 .map(|b| b + rows.iter().map(|r| r.size() as i64).sum::<i64>());
+        }
+        if !verdicts.is_empty() {
+            for (id, verdict) in &verdicts {
+                if let Err(e) = store.set_call_verdict(*id, verdict) {
+                    tracing::warn!("a suite case's verdict could not be kept: {e}");
+                }
+            }
+            // Rows changed: a window showing them reads them again.
+            self.wrote.send_modify(|w| *w += 1);
         }
         let cap = i64::from(rules.history().max_mib) * 1024 * 1024;
         // When pruning could not get under the cap (saved and chat calls

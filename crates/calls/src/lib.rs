@@ -209,6 +209,13 @@ impl Calls {
         self.inner.history.as_ref().map(history::History::written)
     }
 
+    /// Keep what a suite's case made of the call `id` beside its row.
+    pub fn keep_verdict(&self, id: i64, verdict: workbench_store::CaseVerdict) {
+        if let Some(h) = &self.inner.history {
+            h.verdict(id, verdict);
+        }
+    }
+
     /// Wait until every finished call is in the store.
     pub async fn flush(&self) {
         if let Some(h) = &self.inner.history {

@@ -126,12 +126,17 @@ fn summary(r: &CallRow) -> String {
     } else {
         args
     };
+    // An ok call whose case failed reads "ok·case✗".
+    let status = match &r.verdict {
+        Some(v) if v.outcome == "failed" => format!("{}·case✗", r.status.as_str()),
+        _ => r.status.as_str().to_string(),
+    };
     format!(
         "{:>6}  {}  {:<7} {:<9} {:>8}  {}/{} {}",
         r.id,
         when(r.started_at),
         r.origin,
-        r.status.as_str(),
+        status,
         took,
         clean(&r.server),
         clean(&r.tool),
@@ -154,6 +159,17 @@ fn show(as_json: bool, r: &CallRow) {
     line(&format!("  when      {} UTC", when(r.started_at)));
     line(&format!("  origin    {}", r.origin));
     line(&format!("  status    {}", r.status.as_str()));
+    if let Some(v) = &r.verdict {
+        line(&format!(
+            "  case      {} of suite {}: {}",
+            clean(&v.case),
+            clean(&v.suite),
+            v.outcome
+        ));
+        for f in &v.failures {
+            line(&format!("            {}", clean(f)));
+        }
+    }
     if let Some(d) = r.duration_ms {
         line(&format!("  duration  {d:.1} ms"));
     }

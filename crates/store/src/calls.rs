@@ -138,6 +138,21 @@ pub struct CallRow {
     pub saved: bool,
     /// The task the call ran as (`taskId`, `status`, `form`, ...), if it became one.
     pub task: Option<Value>,
+    /// What a suite's case made of the call, when a suite made it.
+    pub verdict: Option<CaseVerdict>,
+}
+
+/// What a suite's case made of its call: the call may be `ok` while the
+/// case failed (an assertion on its result).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct CaseVerdict {
+    pub suite: String,
+    pub case: String,
+    /// `passed`, `failed`, `skipped` or `not_ready`.
+    pub outcome: String,
+    /// Each failed assertion: `assertion: message`.
+    pub failures: Vec<String>,
 }
 
 /// Which calls to list, newest first.
@@ -183,12 +198,13 @@ fn call_row(row: &Row<'_>) -> rusqlite::Result<CallRow> {
         schema_violations: serde_json::from_str(&violations).unwrap_or_default(),
         saved: row.get::<_, i64>(16)? != 0,
         task: json(17)?,
+        verdict: json(18)?.and_then(|v| serde_json::from_value(v).ok()),
     })
 }
 
 const CALL_COLUMNS: &str = "id, origin, session_id, call_id, server, tool, arguments, result, \
      error, status, duration_ms, started_at, protocol, traffic_from, traffic_to, \
-     schema_violations, saved, task";
+     schema_violations, saved, task, verdict";
 
 /// `%`, `_` and `\` taken literally in a LIKE pattern.
 fn like_pattern(text: &str) -> String {
@@ -334,6 +350,16 @@ impl Store {
         let n = self.lock().execute(
             "UPDATE calls SET saved = ?2 WHERE id = ?1",
             params![id, saved as i64],
+        )?;
+        Ok(n > 0)
+    }
+
+    /// Keep what a suite's case made of the call `id`.
+    pub fn set_call_verdict(&self, id: i64, verdict: &CaseVerdict) -> Result<bool> {
+        let text = serde_json::to_string(verdict).unwrap_or_default();
+        let n = self.lock().execute(
+            "UPDATE calls SET verdict = ?2 WHERE id = ?1",
+            params![id, text],
         )?;
         Ok(n > 0)
     }

@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use rusqlite::Connection;
 
-pub use calls::{CallRow, CallStatus, HistoryQuery, NewCall, Pruned};
+pub use calls::{CallRow, CallStatus, CaseVerdict, HistoryQuery, NewCall, Pruned};
 pub use sessions::{MessageRow, NewSession, SessionRow, Usage};
 
 #[derive(Debug, thiserror::Error)]

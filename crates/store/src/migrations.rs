@@ -68,6 +68,11 @@ const MIGRATIONS: &[&str] = &[
     r#"
     ALTER TABLE calls ADD COLUMN task TEXT;
     "#,
+    // 4: what a suite's case made of its call (the call may be ok while
+    // its case failed an assertion), as JSON.
+    r#"
+    ALTER TABLE calls ADD COLUMN verdict TEXT;
+    "#,
 ];
 
 pub(crate) fn run(conn: &mut Connection) -> rusqlite::Result<()> {

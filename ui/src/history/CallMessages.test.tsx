@@ -23,6 +23,7 @@ const row = (over: Partial<CallRow> = {}): CallRow => ({
   traffic_to: 12,
   schema_violations: [],
   task: null,
+  verdict: null,
   saved: false,
   ...over,
 });

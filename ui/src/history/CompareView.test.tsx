@@ -23,6 +23,7 @@ function call(id: number, args: Record<string, unknown>): CallRow {
     schema_violations: [],
     saved: false,
     task: null,
+    verdict: null,
   } as CallRow;
 }
 

@@ -6,7 +6,7 @@ import { useEffect, useMemo, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { GitCompare, History, RotateCcw, Save } from "lucide-react";
 import type { ComponentProps } from "react";
-import type { CallRow, HistoryBackend } from "../backendHistory";
+import type { CallRow, CaseVerdict, HistoryBackend } from "../backendHistory";
 import type { Workbench } from "../shell/workbench";
 import type { RoomId } from "../shell/route";
 import { Badge, Button, Checkbox, EmptyState, Input, Select, Skeleton, type Tone } from "../design";
@@ -20,7 +20,6 @@ import { CompareView } from "./CompareView";
 import { SaveToSuite, type Saving } from "./SaveToSuite";
 import "./history.css";
 import { keys } from "../queries";
-import { caseOutcomeOf } from "../suites/caseOutcome";
 
 const ORIGINS = ["window", "chat", "bridge", "cli", "suite", "app", "doctor"];
 const STATUSES = ["ok", "error", "failed", "denied", "cancelled"] as const;
@@ -227,19 +226,18 @@ export function HistoryRoom({ wb, backend, active, open: opened, go }: { wb: Wor
 }
 
 /** What a suite's case made of this call (the call may be "ok" while its case failed). */
-export function CaseNote({ historyId }: { historyId: number }) {
-  const kept = caseOutcomeOf(historyId);
-  if (!kept) return null;
-  const failed = kept.outcome === "failed";
+export function CaseNote({ verdict }: { verdict: CaseVerdict | null }) {
+  if (!verdict) return null;
+  const failed = verdict.outcome === "failed";
   return (
     <div className={`callout ${failed ? "tone-danger" : "tone-ok"} case-note`} role="note">
       <p>
-        Its suite case <strong>{kept.case}</strong> ({kept.suite}) {failed ? "failed" : kept.outcome.replace("_", " ")}
-        {kept.failures.length > 0 && ":"}
+        Its suite case <strong>{verdict.case}</strong> ({verdict.suite}) {failed ? "failed" : verdict.outcome.replace("_", " ")}
+        {verdict.failures.length > 0 && ":"}
       </p>
-      {kept.failures.length > 0 && (
+      {verdict.failures.length > 0 && (
         <ul>
-          {kept.failures.map((f) => (
+          {verdict.failures.map((f) => (
             <li key={f}>{f}</li>
           ))}
         </ul>
@@ -282,7 +280,7 @@ function CallDetail({
           )}
           <span className="history-meta">{when(row.started_at)}</span>
         </div>
-        <CaseNote historyId={row.id} />
+        <CaseNote verdict={row.verdict} />
         <div className="toolbar">
           <Button size="sm" icon={RotateCcw} disabled={!canRunAgain} title={canRunAgain ? undefined : "The tool is not offered now"} onClick={() => onRunAgain(row)}>
             Run again

@@ -13,7 +13,6 @@ import { Badge, Button, EmptyState, Skeleton, plural, useToast, type Tone } from
 import "./suites.css";
 import "../servers/trust.css";
 import { keys } from "../queries";
-import { keepCaseOutcome } from "./caseOutcome";
 
 const tone: Record<CaseResult["outcome"], Tone> = { passed: "ok", failed: "danger", skipped: "neutral", not_ready: "warn" };
 const word: Record<CaseResult["outcome"], string> = { passed: "passed", failed: "failed", skipped: "skipped", not_ready: "not ready" };
@@ -110,7 +109,6 @@ export function SuitesRoom({ backend, go }: { backend: HistoryBackend; go: (room
       const got: Record<string, CaseResult> = {};
       for (const c of report.suites.flatMap((s) => s.cases)) {
         if (!(only && c.outcome === "skipped" && c.name !== only)) got[c.name] = c;
-        keepCaseOutcome(suite.name, c);
       }
       setResults((r) => ({ ...r, [suite.path]: { ...(only ? r[suite.path] : {}), ...got } }));
       if (!only) toast(`${suite.name}: ${report.passed} passed, ${report.failed} failed`, { tone: report.failed > 0 ? "danger" : undefined });

@@ -181,6 +181,31 @@ fn ready(calls: &Calls, server: &str) -> Result<(), (bool, String)> {
 }
 
 impl Shared<'_> {
+    /// History says what the case made of its call, beside the call's own
+    /// status (an `ok` call whose case failed an assertion).
+    fn keep_verdict(&self, suite: &str, r: &CaseResult) {
+        let Some(id) = r.history_id else {
+            return;
+        };
+        let outcome = match r.outcome {
+            CaseOutcome::Passed => "passed",
+            CaseOutcome::Failed => "failed",
+            CaseOutcome::Skipped => "skipped",
+            CaseOutcome::NotReady => "not_ready",
+        };
+        let verdict = workbench_store::CaseVerdict {
+            suite: suite.to_string(),
+            case: r.name.clone(),
+            outcome: outcome.into(),
+            failures: r
+                .failures
+                .iter()
+                .map(|f| format!("{}: {}", f.assertion, f.message))
+                .collect(),
+        };
+        self.calls.keep_verdict(id, verdict);
+    }
+
     async fn run_case(&self, suite_index: usize, case: &Case, server: &str) -> CaseResult {
         if let Some(skip) = &case.skip
             && skip != &Value::Bool(false)
@@ -478,6 +503,7 @@ pub async fn run(calls: &Calls, suites: &[Suite], options: &RunOptions) -> Repor
                 let r = shared
                     .run_case(si, &shared.suites[si].cases[ci], &server)
                     .await;
+                shared.keep_verdict(&shared.suites[si].name, &r);
                 if r.outcome == CaseOutcome::Failed && shared.options.bail {
                     shared.stop.store(true, Ordering::Relaxed);
                 }

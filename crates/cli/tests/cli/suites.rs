@@ -189,7 +189,30 @@ fn a_suite_runs_with_chained_cases_snapshots_and_failures_that_say_why() {
         .output()
         .unwrap();
     let v: Value = serde_json::from_slice(&h.stdout).unwrap();
-    assert!(v["calls"].as_array().unwrap().len() >= 6, "{v}");
+    let calls = v["calls"].as_array().unwrap();
+    assert!(calls.len() >= 6, "{v}");
+    // The call that answered while its case failed an assertion says so,
+    // beside its own "ok" (History shows it in the window too).
+    let meant = calls
+        .iter()
+        .find(|c| c["verdict"]["case"] == "meant to fail")
+        .unwrap_or_else(|| panic!("no verdict kept for 'meant to fail': {v}"));
+    assert_eq!(meant["status"], "ok", "{meant}");
+    assert_eq!(meant["verdict"]["suite"], "demo", "{meant}");
+    assert_eq!(meant["verdict"]["outcome"], "failed", "{meant}");
+    assert!(
+        meant["verdict"]["failures"][0]
+            .as_str()
+            .unwrap()
+            .contains("expected 3, got 2"),
+        "{meant}"
+    );
+    assert!(
+        calls
+            .iter()
+            .any(|c| c["verdict"]["outcome"] == "passed" && c["status"] == "ok"),
+        "{v}"
+    );
 }
 
 #[test]
