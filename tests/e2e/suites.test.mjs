@@ -67,6 +67,10 @@ describe("history and suites", () => {
       await session.clickText(".case button", "Its call");
       const [note] = await session.waitForTexts(".call-detail .case-note", (t) => t.length === 1);
       assert.match(note, /Its suite case .* failed/);
+      await session.screenshot("history-case-note");
+      // The list says it too, before the call is opened.
+      const listed = await session.waitForTexts(".history-row .history-meta", (t) => t.some((m) => m.includes("its case failed")));
+      assert.equal(listed.filter((m) => m.includes("its case failed")).length, 1, listed.join("\n"));
       assert.match(note, /json \/sum equals: expected 6, got 5/);
 
       await session.clickText("[role=tab]", "History");

@@ -186,6 +186,7 @@ export function HistoryRoom({ wb, backend, active, open: opened, go }: { wb: Wor
                   <Badge tone={statusTone(r.status)}>{r.status}</Badge>
                   <span className="history-meta">
                     {r.origin} · {r.duration_ms != null ? `${r.duration_ms.toFixed(0)} ms` : "–"} · {when(r.started_at)}
+                    {r.verdict?.outcome === "failed" && <span className="case-failed"> · its case failed</span>}
                   </span>
                   <code className="history-args">{JSON.stringify(r.arguments)}</code>
                 </button>
