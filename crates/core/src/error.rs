@@ -4,65 +4,9 @@
 
 use std::path::PathBuf;
 
-use serde::Serialize;
+pub use workbench_codes::{ErrorCode, ErrorInfo};
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
-
-/// A stable code for each kind of failure. Serialised as `snake_case` strings;
-/// never renumber or rename a variant, add new ones instead.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(rename_all = "snake_case")]
-pub enum ErrorCode {
-    ConfigNotFound,
-    ConfigUnreadable,
-    ConfigSyntax,
-    ConfigInvalid,
-    UnknownServer,
-    UnknownTool,
-    ServerNotReady,
-    Timeout,
-    Cancelled,
-    /// The server answered with a JSON-RPC error.
-    ServerError,
-    /// The connection failed while the request was under way.
-    Transport,
-    Internal,
-    /// An edit that cannot be made (unknown server, name taken).
-    ConfigEdit,
-    /// The file changed on disk since it was read; nothing was written.
-    ConfigConflict,
-    /// The file could not be written (permissions, disk full).
-    ConfigWrite,
-    /// A `${...}` reference that cannot be expanded.
-    Variable,
-    /// The OS keychain refused or lacks an entry.
-    Secret,
-    /// Another client's config could not be imported or exported.
-    Dialect,
-    /// The config's includeTools/excludeTools hide the tool.
-    ToolExcluded,
-    /// Something the workbench will not do (e.g. open a non-web address).
-    Refused,
-    /// The LLM provider refused the key (401/403).
-    ProviderAuth,
-    /// The LLM provider kept limiting requests (429) after the retries.
-    ProviderRateLimited,
-    /// The LLM provider failed (5xx) or could not be reached, after the retries.
-    ProviderUnavailable,
-    /// The LLM provider's answer was malformed or cut, or it rejected the request.
-    ProviderFailed,
-    /// No LLM provider is configured (or the chosen one lacks a key or address).
-    NoProvider,
-    /// The workbench's database could not be read or written.
-    Storage,
-    /// A chat session, approval or other named thing that does not exist (any more).
-    NotFound,
-    /// Something is already under way (a turn in the same chat).
-    Busy,
-    /// A request that does not make sense (an empty message, a bad value).
-    Invalid,
-}
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -183,29 +127,6 @@ impl Error {
             Error::ToolExcluded { .. } => ErrorCode::ToolExcluded,
             Error::Refused(_) => ErrorCode::Refused,
         }
-    }
-}
-
-/// The serialisable form of an [`Error`] that crosses IPC and `--json` output:
-/// `{ "code": "config_syntax", "message": "mcp.json:3:7: expected ..." }`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct ErrorInfo {
-    pub code: ErrorCode,
-    pub message: String,
-}
-
-impl ErrorInfo {
-    pub fn new(code: ErrorCode, message: impl Into<String>) -> ErrorInfo {
-        ErrorInfo {
-            code,
-            message: message.into(),
-        }
-    }
-
-    /// The workbench would not do what was asked (a rule, a policy).
-    pub fn refused(message: impl Into<String>) -> ErrorInfo {
-        ErrorInfo::new(ErrorCode::Refused, message)
     }
 }
 
