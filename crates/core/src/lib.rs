@@ -13,7 +13,7 @@ pub mod config;
 pub mod connect;
 pub mod error;
 pub mod events;
-pub mod files;
+pub use config::files;
 pub mod logging;
 pub mod paths;
 pub mod schema;

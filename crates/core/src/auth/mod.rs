@@ -316,3 +316,23 @@ pub fn on_refused(entry: &crate::config::ServerEntry, vars: &crate::config::vars
     tokens.expires_at = Some(1);
     store::save(keychain, &owner, &tokens).is_ok()
 }
+
+#[cfg(test)]
+mod client_tests {
+    #[test]
+    fn an_oauth_blocks_references_expand_under_the_entrys_own_secrets() {
+        let cfg = crate::config::ConfigFile::parse(
+            std::path::Path::new("/x/mcp.json"),
+            r#"{"mcpServers": {"gh": {"url": "https://h/mcp", "oauth": {"clientId": "abc", "clientSecret": "${CLIENT_SECRET}", "scope": "repo read:org"}}}}"#,
+        )
+        .unwrap();
+        let gh = cfg.servers.iter().find(|s| s.name == "gh").unwrap();
+        let vars = crate::config::vars::Vars {
+            env: Some([("CLIENT_SECRET".to_string(), "s3cret".to_string())].into()),
+            ..Default::default()
+        };
+        let expanded = super::client_of(gh, &vars).unwrap();
+        assert_eq!(expanded.client_secret.as_deref(), Some("s3cret"));
+        assert_eq!(expanded.scope.as_deref(), Some("repo read:org"));
+    }
+}

@@ -5,7 +5,9 @@
 //! text into [`ConfigFile`]; one broken entry never hides the others, it is
 //! reported as a [`Problem`] pointing at the exact key.
 
+pub mod app;
 pub mod dialects;
+pub mod files;
 pub mod edit;
 mod entry;
 mod parse;
@@ -21,6 +23,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
+pub use app::default_user_config;
 pub use entry::parse_entry;
 pub use parse::parse_jsonc;
 
@@ -503,17 +506,6 @@ pub fn raw_entries(path: &Path, text: &str) -> Result<dialects::Entries> {
         }
     }
     Ok(out)
-}
-
-/// The user's own config file: `$XDG_CONFIG_HOME/mcp-workbench/mcp.json`
-/// (`~/.config/...` on Linux, the platform equivalent elsewhere).
-pub fn default_user_config() -> PathBuf {
-    let base = std::env::var_os("XDG_CONFIG_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))
-        .unwrap_or_else(|| PathBuf::from("."));
-    base.join("mcp-workbench").join("mcp.json")
 }
 
 pub fn sanitise(part: &str) -> String {

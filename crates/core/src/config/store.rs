@@ -146,7 +146,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8], backup: bool) -> Result<()> {
         if std::fs::symlink_metadata(&bak).is_ok_and(|m| m.file_type().is_symlink()) {
             std::fs::remove_file(&bak).map_err(failed)?;
         }
-        crate::files::write_private(&bak, &previous)?;
+        super::files::write_private(&bak, &previous)?;
     }
     tmp.persist(path).map_err(|e| failed(e.error))?;
     if let Ok(d) = std::fs::File::open(dir) {

@@ -191,7 +191,7 @@ fn message_size_and_allow_insecure_are_read_and_checked() {
 }
 
 #[test]
-fn an_oauth_block_is_read_and_its_references_expand_under_the_entrys_own_secrets() {
+fn an_oauth_block_is_read_and_keeps_its_references() {
     let cfg = parse(
         r#"{"mcpServers": {
             "gh": {"url": "https://h/mcp", "oauth": {"clientId": "abc", "clientSecret": "${CLIENT_SECRET}", "scope": "repo read:org"}},
@@ -208,13 +208,6 @@ fn an_oauth_block_is_read_and_its_references_expand_under_the_entrys_own_secrets
         Some("${CLIENT_SECRET}"),
         "the file keeps the reference"
     );
-    let vars = crate::config::vars::Vars {
-        env: Some([("CLIENT_SECRET".to_string(), "s3cret".to_string())].into()),
-        ..Default::default()
-    };
-    let expanded = crate::auth::client_of(gh, &vars).unwrap();
-    assert_eq!(expanded.client_secret.as_deref(), Some("s3cret"));
-    assert_eq!(expanded.scope.as_deref(), Some("repo read:org"));
     let pointers: Vec<_> = cfg.problems.iter().map(|p| p.pointer.as_str()).collect();
     assert_eq!(
         pointers,

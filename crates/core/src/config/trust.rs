@@ -256,9 +256,9 @@ fn key(path: &Path) -> String {
 }
 
 impl Trust {
-    /// The app's record: `trust.json` in the data folder ([`crate::paths::data_dir`]).
+    /// The app's record: `trust.json` in the data folder ([`super::app::data_dir`]).
     pub fn app() -> Trust {
-        Trust::at(crate::paths::data_dir().join("trust.json"))
+        Trust::at(super::app::data_dir().join("trust.json"))
     }
 
     pub fn at(path: impl Into<PathBuf>) -> Trust {

@@ -306,7 +306,7 @@ impl ServerEntry {
                 }
             }
         }
-        out.retain(|v| crate::traffic::mask::maskable(v));
+        out.retain(|v| super::secrets::maskable(v));
         out
     }
 }

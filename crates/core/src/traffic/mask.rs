@@ -73,37 +73,6 @@ pub(super) fn mask_message<'a>(text: &'a str, secrets: &[String], json: bool) ->
     Cow::Owned(out)
 }
 
-/// Values never worth masking: too short to be a credential, or words and
-/// numbers that are everywhere in JSON and logs (masking `true` would turn
-/// every `true` in the output into the mask).
-pub fn maskable(value: &str) -> bool {
-    let v = value.trim();
-    if v.chars().count() < 6 {
-        return false;
-    }
-    const COMMON: &[&str] = &[
-        "enabled",
-        "disabled",
-        "production",
-        "development",
-        "staging",
-        "localhost",
-        "warning",
-        "verbose",
-        "default",
-        "http://localhost",
-        "https://localhost",
-    ];
-    let lower = v.to_ascii_lowercase();
-    if COMMON.contains(&lower.as_str()) {
-        return false;
-    }
-    // A short number (a port, a count, a timeout) is not a secret.
-    !(v.len() < 10
-        && v.chars()
-            .all(|c| c.is_ascii_digit() || c == '.' || c == '-'))
-}
-
 impl TrafficLog {
     /// `text` with `server`'s secret values masked: for what leaves the core
     /// other than traffic (failure reasons, server log messages).
@@ -147,7 +116,7 @@ impl TrafficLog {
     pub fn set_secrets(&self, server: &str, secrets: Vec<String>) {
         let mut all: Vec<String> = Vec::new();
         let mut add = |s: &str| {
-            if maskable(s) && !all.iter().any(|a| a == s) {
+            if crate::config::secrets::maskable(s) && !all.iter().any(|a| a == s) {
                 all.push(s.to_string());
             }
         };

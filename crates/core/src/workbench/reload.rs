@@ -1,14 +1,15 @@
 //! Following the config on disk: every edit (outside the app, or a save of
 //! its own) reloads it and applies exactly what changed.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use notify::{RecursiveMode, Watcher};
+use tokio::sync::mpsc;
 use tokio_util::sync::{CancellationToken, DropGuard};
 
 use super::Workbench;
 use crate::config::ConfigFile;
-use crate::config::watch::watch_files;
 use crate::events::Event;
 
 /// Keeps the watch alive; dropping it stops following the files.
@@ -75,4 +76,68 @@ impl Workbench {
             _stop: ct.drop_guard(),
         })
     }
+}
+
+/// Watches files (through their folders, since editors save by renaming a
+/// new file over the old one). Dropping it stops watching.
+pub struct FileWatch {
+    _watcher: notify::RecommendedWatcher,
+}
+
+/// Send `()` on the returned channel, at most once per `settle`, after any
+/// of `files` is created, written, renamed or removed.
+pub fn watch_files(
+    files: &[PathBuf],
+    settle: Duration,
+) -> notify::Result<(FileWatch, mpsc::Receiver<()>)> {
+    let (raw_tx, mut raw_rx) = mpsc::unbounded_channel::<()>();
+    let names: Vec<PathBuf> = files.to_vec();
+    let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+        let Ok(event) = event else { return };
+        if matches!(event.kind, notify::EventKind::Access(_)) {
+            return;
+        }
+        if event
+            .paths
+            .iter()
+            .any(|p| names.iter().any(|n| same_file_name(p, n)))
+        {
+            let _ = raw_tx.send(());
+        }
+    })?;
+    let mut folders: Vec<PathBuf> = files
+        .iter()
+        .map(|f| {
+            f.parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(Path::new("."))
+                .to_path_buf()
+        })
+        .collect();
+    folders.sort();
+    folders.dedup();
+    for folder in &folders {
+        if folder.is_dir() {
+            watcher.watch(folder, RecursiveMode::NonRecursive)?;
+        }
+    }
+    let (tx, rx) = mpsc::channel(1);
+    tokio::spawn(async move {
+        while raw_rx.recv().await.is_some() {
+            // Let a burst of events (write, rename, chmod) settle into one.
+            tokio::time::sleep(settle).await;
+            while raw_rx.try_recv().is_ok() {}
+            if tx.send(()).await.is_err() {
+                return;
+            }
+        }
+    });
+    Ok((FileWatch { _watcher: watcher }, rx))
+}
+
+fn same_file_name(event_path: &Path, watched: &Path) -> bool {
+    event_path == watched
+        || (event_path.file_name() == watched.file_name()
+            && event_path.parent().and_then(|p| p.canonicalize().ok())
+                == watched.parent().and_then(|p| p.canonicalize().ok()))
 }
