@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use workbench_core::config::{ConfigFile, Scope};
 use workbench_core::logging::LogGuard;
-use workbench_core::{ConfigWatch, Error, Workbench};
+use workbench_core::{ConfigWatch, Workbench};
 
 pub struct AppState {
     /// The user's mcp.json.
@@ -70,15 +70,21 @@ impl AppState {
 
     /// The user's file merged with the project's.
     pub fn load(&self) -> workbench_core::Result<ConfigFile> {
-        ConfigFile::load_scoped(&self.config_path, self.project_dir.as_deref())
+        Ok(ConfigFile::load_scoped(
+            &self.config_path,
+            self.project_dir.as_deref(),
+        )?)
     }
 
     /// The file of a scope; the project scope needs a project folder.
     pub fn file_for(&self, scope: Scope) -> workbench_core::Result<PathBuf> {
         match scope {
             Scope::User => Ok(self.config_path.clone()),
-            Scope::Project => self.project_file().ok_or_else(|| Error::ConfigEdit {
-                message: "no project folder is open (start the app with --project DIR)".into(),
+            Scope::Project => self.project_file().ok_or_else(|| {
+                workbench_core::config::Error::ConfigEdit {
+                    message: "no project folder is open (start the app with --project DIR)".into(),
+                }
+                .into()
             }),
         }
     }

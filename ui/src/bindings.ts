@@ -843,7 +843,7 @@ export type CaseResult_Serialize = {
 export type CaseVerdict = {
 	suite: string,
 	case: string,
-	/**  `passed`, `failed` or `skipped`. */
+	/**  `passed`, `failed`, `skipped` or `not_ready`. */
 	outcome: string,
 	/**  Each failed assertion: `assertion: message`. */
 	failures: string[],
@@ -1132,11 +1132,31 @@ export type EraAnswer = {
  *  A stable code for each kind of failure. Serialised as `snake_case` strings;
  *  never renumber or rename a variant, add new ones instead.
  */
-export type ErrorCode = "config_not_found" | "config_unreadable" | "config_syntax" | "config_invalid" | "unknown_server" | "unknown_tool" | "server_not_ready" | "timeout" | "cancelled" | 
+export type ErrorCode = 
+/**  The config file does not exist. */
+"config_not_found" | 
+/**  The config file exists but cannot be read. */
+"config_unreadable" | 
+/**  The config file is not valid JSON(C); it says where. */
+"config_syntax" | 
+/**  The config file parses but breaks a rule (a JSON pointer says where). */
+"config_invalid" | 
+/**  No server of that name is configured. */
+"unknown_server" | 
+/**  The server offers no tool of that name. */
+"unknown_tool" | 
+/**  The server is not connected (starting, failed, stopped). */
+"server_not_ready" | 
+/**  No answer within the time allowed. */
+"timeout" | 
+/**  The request was cancelled (by the person, or a task by the server). */
+"cancelled" | 
 /**  The server answered with a JSON-RPC error. */
 "server_error" | 
 /**  The connection failed while the request was under way. */
-"transport" | "internal" | 
+"transport" | 
+/**  A fault of the workbench itself. */
+"internal" | 
 /**  An edit that cannot be made (unknown server, name taken). */
 "config_edit" | 
 /**  The file changed on disk since it was read; nothing was written. */
@@ -1173,11 +1193,13 @@ export type ErrorCode = "config_not_found" | "config_unreadable" | "config_synta
 "invalid";
 
 /**
- *  The serialisable form of an [`Error`] that crosses IPC and `--json` output:
+ *  The serialisable form of an error that crosses IPC and `--json` output:
  *  `{ "code": "config_syntax", "message": "mcp.json:3:7: expected ..." }`.
  */
 export type ErrorInfo = {
+	/**  What kind of failure: switch on this. */
 	code: ErrorCode,
+	/**  The sentence for a person. */
 	message: string,
 };
 

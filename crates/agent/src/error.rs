@@ -40,6 +40,12 @@ pub enum Error {
     Invalid(String),
 }
 
+impl From<workbench_core::config::Error> for Error {
+    fn from(e: workbench_core::config::Error) -> Self {
+        Error::Core(e.into())
+    }
+}
+
 impl From<workbench_store::Error> for Error {
     fn from(e: workbench_store::Error) -> Self {
         match e {

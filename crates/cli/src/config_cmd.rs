@@ -278,9 +278,11 @@ fn file_of(cli: &Cli, name: &str) -> Result<PathBuf, Failure> {
 }
 
 pub(crate) fn raw_servers(path: &Path) -> Result<dialects::Entries, Failure> {
-    let text = std::fs::read_to_string(path).map_err(|source| Error::ConfigUnreadable {
-        path: path.to_path_buf(),
-        source,
+    let text = std::fs::read_to_string(path).map_err(|source| {
+        workbench_core::config::Error::ConfigUnreadable {
+            path: path.to_path_buf(),
+            source,
+        }
     })?;
     Ok(workbench_core::config::raw_entries(path, &text)?)
 }

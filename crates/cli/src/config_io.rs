@@ -3,7 +3,6 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
-use workbench_core::Error;
 use workbench_core::config::dialects::{self, ALL, Dialect};
 use workbench_core::config::store::Document;
 use workbench_core::config::{ConfigFile, default_user_config, parse_jsonc};
@@ -17,7 +16,7 @@ pub fn dialect_ids() -> String {
 
 fn read(path: &Path) -> Result<String, Failure> {
     std::fs::read_to_string(path).map_err(|source| {
-        Failure::Core(Error::ConfigUnreadable {
+        Failure::from(workbench_core::config::Error::ConfigUnreadable {
             path: path.to_path_buf(),
             source,
         })

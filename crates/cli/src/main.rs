@@ -189,6 +189,12 @@ impl From<Error> for Failure {
     }
 }
 
+impl From<workbench_core::config::Error> for Failure {
+    fn from(e: workbench_core::config::Error) -> Self {
+        Failure::Core(e.into())
+    }
+}
+
 fn exit_code(code: ErrorCode) -> u8 {
     match code {
         ErrorCode::ConfigNotFound

@@ -2,36 +2,12 @@
 //!
 //! Callers (the UI, the CLI) switch on the code, never on the text.
 
-use std::path::PathBuf;
-
 pub use workbench_codes::{ErrorCode, ErrorInfo};
 
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    #[error("no config file at {path}")]
-    ConfigNotFound { path: PathBuf },
-    #[error("cannot read {path}: {source}")]
-    ConfigUnreadable {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("{path}:{line}:{column}: {message}")]
-    ConfigSyntax {
-        path: PathBuf,
-        line: usize,
-        column: usize,
-        message: String,
-    },
-    #[error("{path}: {pointer}: {message}")]
-    ConfigInvalid {
-        path: PathBuf,
-        /// JSON pointer to the offending key, e.g. `/mcpServers/demo/command`.
-        pointer: String,
-        message: String,
-    },
     #[error("no server named \"{0}\"")]
     UnknownServer(String),
     #[error("{server} has no tool named \"{tool}\"")]
@@ -73,43 +49,20 @@ pub enum Error {
     },
     #[error("internal error: {0}")]
     Internal(String),
-    #[error("{message}")]
-    ConfigEdit { message: String },
-    #[error(
-        "{path} changed on disk since it was read; nothing was written (reload it, then edit again)"
-    )]
-    ConfigConflict { path: PathBuf },
-    #[error("cannot write {path}: {source}")]
-    ConfigWrite {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("server \"{server}\", {key}: {message}")]
-    Variable {
-        server: String,
-        key: String,
-        message: String,
-    },
-    #[error("keychain: {0}")]
-    Secret(String),
-    #[error("{0}")]
-    Dialect(String),
     #[error(
         "{server}: the tool \"{tool}\" is hidden by this server's includeTools/excludeTools in mcp.json"
     )]
     ToolExcluded { server: String, tool: String },
     #[error("{0}")]
     Refused(String),
+    /// Reading, editing or expanding the config failed.
+    #[error(transparent)]
+    Config(#[from] workbench_config::Error),
 }
 
 impl Error {
     pub fn code(&self) -> ErrorCode {
         match self {
-            Error::ConfigNotFound { .. } => ErrorCode::ConfigNotFound,
-            Error::ConfigUnreadable { .. } => ErrorCode::ConfigUnreadable,
-            Error::ConfigSyntax { .. } => ErrorCode::ConfigSyntax,
-            Error::ConfigInvalid { .. } => ErrorCode::ConfigInvalid,
             Error::UnknownServer(_) => ErrorCode::UnknownServer,
             Error::UnknownTool { .. } => ErrorCode::UnknownTool,
             Error::ServerNotReady { .. } => ErrorCode::ServerNotReady,
@@ -118,14 +71,9 @@ impl Error {
             Error::ServerError { .. } => ErrorCode::ServerError,
             Error::Transport { .. } => ErrorCode::Transport,
             Error::Internal(_) => ErrorCode::Internal,
-            Error::ConfigEdit { .. } => ErrorCode::ConfigEdit,
-            Error::ConfigConflict { .. } => ErrorCode::ConfigConflict,
-            Error::ConfigWrite { .. } => ErrorCode::ConfigWrite,
-            Error::Variable { .. } => ErrorCode::Variable,
-            Error::Secret(_) => ErrorCode::Secret,
-            Error::Dialect(_) => ErrorCode::Dialect,
             Error::ToolExcluded { .. } => ErrorCode::ToolExcluded,
             Error::Refused(_) => ErrorCode::Refused,
+            Error::Config(e) => e.code(),
         }
     }
 }

@@ -9,7 +9,7 @@ pub mod asks;
 pub mod auth;
 pub mod catalog;
 pub mod challenge;
-pub mod config;
+pub use workbench_config as config;
 pub mod connect;
 pub mod error;
 pub mod events;

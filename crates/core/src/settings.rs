@@ -47,11 +47,12 @@ pub struct SettingsFile {
 }
 
 fn unusable(path: &Path, message: String) -> Error {
-    Error::ConfigInvalid {
+    crate::config::Error::ConfigInvalid {
         path: path.to_path_buf(),
         pointer: String::new(),
         message,
     }
+    .into()
 }
 
 impl SettingsFile {
@@ -69,10 +70,11 @@ impl SettingsFile {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Map::new()),
             Err(source) => {
-                return Err(Error::ConfigUnreadable {
+                return Err(crate::config::Error::ConfigUnreadable {
                     path: self.path.clone(),
                     source,
-                });
+                }
+                .into());
             }
         };
         if text.trim().is_empty() {

@@ -56,7 +56,7 @@ pub async fn save_config<R: Runtime>(
     let path = state.file_for(scope.unwrap_or_default())?;
     let mut doc = Document::open(&path)?;
     if doc.text != base {
-        return Err(Error::ConfigConflict { path }.into());
+        return Err(workbench_core::config::Error::ConfigConflict { path }.into());
     }
     doc.replace(text)?;
     // Recorded before the save, so the reload it causes finds it.
@@ -106,10 +106,12 @@ pub async fn try_server<R: Runtime>(
     name: String,
     fields: Map<String, Value>,
 ) -> Result<Trial, ErrorInfo> {
-    let entry = parse_entry(&name, &Value::Object(fields)).map_err(|p| Error::ConfigInvalid {
-        path: state.config_path.clone(),
-        pointer: format!("/mcpServers/{name}{}", p.pointer),
-        message: p.message,
+    let entry = parse_entry(&name, &Value::Object(fields)).map_err(|p| {
+        workbench_core::config::Error::ConfigInvalid {
+            path: state.config_path.clone(),
+            pointer: format!("/mcpServers/{name}{}", p.pointer),
+            message: p.message,
+        }
     })?;
     let mut options = WorkbenchOptions::default();
     options.supervisor.vars = workbench_core::config::vars::Vars::from_process(None);
@@ -192,11 +194,14 @@ pub async fn import_config<R: Runtime>(
     replace: bool,
 ) -> Result<workbench_core::config::dialects::Merged, ErrorInfo> {
     use workbench_core::config::dialects::{self, Dialect};
-    let dialect = Dialect::from_id(&dialect)
-        .ok_or_else(|| Error::Dialect(format!("unknown dialect \"{dialect}\"")))?;
-    let text = std::fs::read_to_string(&path).map_err(|source| Error::ConfigUnreadable {
-        path: path.clone().into(),
-        source,
+    let dialect = Dialect::from_id(&dialect).ok_or_else(|| {
+        workbench_core::config::Error::Dialect(format!("unknown dialect \"{dialect}\""))
+    })?;
+    let text = std::fs::read_to_string(&path).map_err(|source| {
+        workbench_core::config::Error::ConfigUnreadable {
+            path: path.clone().into(),
+            source,
+        }
     })?;
     let imported = dialects::import(dialect, &text)?;
     // A file from inside the project folder is the project's: its servers

@@ -227,7 +227,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Suite, Broken> {
         ));
     }
     let value = workbench_core::config::parse_jsonc(path, text).map_err(|e| match e {
-        workbench_core::Error::ConfigSyntax {
+        workbench_core::config::Error::ConfigSyntax {
             line,
             column,
             message,

@@ -16,9 +16,9 @@ pub fn load(keychain: &Keychain, owner: &str) -> Option<Tokens> {
 
 pub fn save(keychain: &Keychain, owner: &str, tokens: &Tokens) -> crate::Result<()> {
     let text = serde_json::to_string(tokens).expect("tokens serialise");
-    keychain.set(&id(owner), &text)
+    Ok(keychain.set(&id(owner), &text)?)
 }
 
 pub fn forget(keychain: &Keychain, owner: &str) -> crate::Result<()> {
-    keychain.delete(&id(owner))
+    Ok(keychain.delete(&id(owner))?)
 }

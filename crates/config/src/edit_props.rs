@@ -151,7 +151,7 @@ fn step() -> impl Strategy<Value = Step> {
 }
 
 fn servers_of(text: &str) -> Vec<(String, Value)> {
-    let v = crate::config::parse_jsonc(Path::new("/t/mcp.json"), text).unwrap();
+    let v = crate::parse_jsonc(Path::new("/t/mcp.json"), text).unwrap();
     v["mcpServers"]
         .as_object()
         .unwrap()

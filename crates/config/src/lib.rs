@@ -1,15 +1,52 @@
-//! The mcp.json model: load, validate, summarise.
+//! The mcp.json engine of MCP Workbench, as a library: read, validate,
+//! edit without losing a comment, import and export other clients' dialects,
+//! expand `${...}` references, keep secrets in the OS keychain, and decide
+//! whether a project's file is trusted.
 //!
 //! The on-disk shape is the one other clients read (`mcpServers` with `type`,
-//! `command`/`args`/`env`/`cwd`, `url`/`headers`). This module turns that
-//! text into [`ConfigFile`]; one broken entry never hides the others, it is
+//! `command`/`args`/`env`/`cwd`, `url`/`headers`). Loading turns that text
+//! into a [`ConfigFile`]; one broken entry never hides the others, it is
 //! reported as a [`Problem`] pointing at the exact key.
+//!
+//! ```
+//! use std::path::Path;
+//! use workbench_config::{ConfigFile, TransportKind};
+//!
+//! let text = r#"{
+//!   // comments are allowed, as in VS Code
+//!   "mcpServers": {
+//!     "files": { "command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "."] },
+//!     "remote": { "url": "https://example.com/mcp" },
+//!     "broken": { "command": 7 }
+//!   }
+//! }"#;
+//! let config = ConfigFile::parse(Path::new("mcp.json"), text).unwrap();
+//! let kinds: Vec<_> = config.servers.iter().map(|s| (s.name.as_str(), s.transport.kind())).collect();
+//! assert_eq!(kinds, [("files", TransportKind::Stdio), ("remote", TransportKind::RemoteAuto)]);
+//! // The broken entry is reported where it breaks, the others still load.
+//! assert_eq!(config.problems[0].pointer, "/mcpServers/broken/command");
+//! ```
+//!
+//! Edits keep the file as the person wrote it ([`edit`], [`store`]):
+//!
+//! ```
+//! use std::path::Path;
+//! use workbench_config::edit::{apply, EditOp};
+//!
+//! let before = "{\n  // mine\n  \"mcpServers\": {}\n}\n";
+//! let after = apply(Path::new("mcp.json"), before, &EditOp::Upsert {
+//!     name: "demo".into(),
+//!     fields: serde_json::json!({ "command": "demo-server" }).as_object().unwrap().clone(),
+//! }).unwrap();
+//! assert!(after.contains("// mine") && after.contains("\"demo\""));
+//! ```
 
 pub mod app;
 pub mod dialects;
-pub mod files;
 pub mod edit;
 mod entry;
+mod error;
+pub mod files;
 mod parse;
 pub mod robust;
 pub mod secrets;
@@ -27,7 +64,7 @@ pub use app::default_user_config;
 pub use entry::parse_entry;
 pub use parse::parse_jsonc;
 
-use crate::error::{Error, Result};
+pub use error::{Error, ErrorCode, ErrorInfo, Result};
 
 /// How a server is reached.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -7,8 +7,8 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::{Map, Value, json};
-use workbench_core::config::dialects::{self, ALL, Dialect};
-use workbench_core::config::{ConfigFile, parse_jsonc};
+use workbench_config::dialects::{self, ALL, Dialect};
+use workbench_config::{ConfigFile, parse_jsonc};
 
 fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/dialects")
@@ -248,7 +248,7 @@ fn hostile_registry_files_are_refused_or_kept_literal() {
     // Loaded and expanded, the text stays text: nothing is read from the keychain or env.
     let text = json!({ "mcpServers": { "exfil": entry } }).to_string();
     let cfg = ConfigFile::parse(Path::new("/x/mcp.json"), &text).unwrap();
-    let vars = workbench_core::config::vars::Vars {
+    let vars = workbench_config::vars::Vars {
         env: Some(
             [(
                 "AWS_SECRET_ACCESS_KEY".to_string(),

@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use workbench_core::config::ConfigFile;
-use workbench_core::config::trust::{self, Trust};
+use workbench_config::ConfigFile;
+use workbench_config::trust::{self, Trust};
 
 fn write(path: &Path, servers: &str) {
     std::fs::write(path, format!("{{ \"mcpServers\": {{ {servers} }} }}")).unwrap();

@@ -4,8 +4,8 @@ use std::path::PathBuf;
 use serde_json::json;
 
 use super::{Vars, input_id, keychain_refs};
-use crate::config::secrets::{Keychain, Store};
-use crate::config::{Transport, parse_entry};
+use crate::secrets::{Keychain, Store};
+use crate::{Transport, parse_entry};
 
 fn vars(keychain: Option<Keychain>) -> Vars {
     let env: BTreeMap<String, String> = [("TOKEN", "t0k"), ("EMPTY", ""), ("PORT", "8080")]
@@ -114,7 +114,7 @@ fn inputs_and_secrets_come_from_the_keychain() {
 
 #[test]
 fn missing_inputs_are_listed_once_with_their_declaration_and_users() {
-    let cfg = crate::config::ConfigFile::parse(
+    let cfg = crate::ConfigFile::parse(
         std::path::Path::new("/t/mcp.json"),
         r#"{ "inputs": [ { "id": "key", "description": "API key", "password": false } ],
              "mcpServers": {
@@ -140,8 +140,8 @@ fn missing_inputs_are_listed_once_with_their_declaration_and_users() {
 
 #[test]
 fn an_entry_reads_only_its_own_secrets() {
-    use crate::config::Scope;
-    use crate::config::secrets::{owner_prefix, secret_id_for};
+    use crate::Scope;
+    use crate::secrets::{owner_prefix, secret_id_for};
     let ns = format!("mcpwb-test-scoped-{}", std::process::id());
     let kc = Keychain::new(&ns, Store::KernelKeyring);
     let project = std::env::temp_dir();
@@ -151,7 +151,7 @@ fn an_entry_reads_only_its_own_secrets() {
     kc.set(&github, "Bearer ghp_user").unwrap();
     let team = secret_id_for(Scope::Project, Some(&project), "team", "env", "KEY");
     kc.set(&team, "team-key").unwrap();
-    let cfg = crate::config::ConfigFile::parse(
+    let cfg = crate::ConfigFile::parse(
         std::path::Path::new("/t/mcp.json"),
         &format!(
             r#"{{ "mcpServers": {{
@@ -185,7 +185,7 @@ fn an_entry_reads_only_its_own_secrets() {
     let mut team_entry = by("thief");
     team_entry.name = "team".into();
     team_entry.scope = Scope::Project;
-    if let crate::config::Transport::Stdio { env, .. } = &mut team_entry.transport {
+    if let crate::Transport::Stdio { env, .. } = &mut team_entry.transport {
         env.insert("T".into(), format!("${{secret:{team}}}"));
     }
     let ok = team_entry.expanded(&v).unwrap();
@@ -196,13 +196,13 @@ fn an_entry_reads_only_its_own_secrets() {
 
 #[test]
 fn an_entry_reads_only_its_own_input_answers() {
-    use crate::config::Scope;
+    use crate::Scope;
     let ns = format!("mcpwb-test-inputs-{}", std::process::id());
     let kc = Keychain::new(&ns, Store::KernelKeyring);
     let project = std::env::temp_dir();
     let mut v = vars(Some(kc.clone()));
     v.workspace = Some(project.clone());
-    let cfg = crate::config::ConfigFile::parse(
+    let cfg = crate::ConfigFile::parse(
         std::path::Path::new("/t/mcp.json"),
         r#"{ "mcpServers": {
                "github": { "url": "https://gh/mcp", "headers": { "Authorization": "Bearer ${input:token}" } },

@@ -1,8 +1,8 @@
 //! Noticing edits made to mcp.json outside the app, and working out which
 //! servers they touch.
 
-use std::path::Path;
 use serde::Serialize;
+use std::path::Path;
 
 use super::ServerEntry;
 

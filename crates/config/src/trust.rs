@@ -291,8 +291,7 @@ impl Trust {
     }
 
     fn write(&self, record: &Record) -> Result<()> {
-        let text = serde_json::to_string_pretty(record)
-            .map_err(|e| Error::Internal(format!("trust record: {e}")))?;
+        let text = serde_json::to_string_pretty(record).map_err(|e| Error::Trust(e.to_string()))?;
         if let Some(dir) = self.path.parent() {
             std::fs::create_dir_all(dir).map_err(|source| Error::ConfigWrite {
                 path: dir.to_path_buf(),

@@ -3,7 +3,7 @@ use std::path::Path;
 use serde_json::{Map, Value, json};
 
 use super::{EditOp, apply};
-use crate::config::ConfigFile;
+use crate::ConfigFile;
 
 const FILE: &str = r#"// My servers. Do not remove this comment.
 {

@@ -349,6 +349,37 @@ pub fn reference(id: &str) -> String {
     format!("${{secret:{id}}}")
 }
 
+/// Values never worth masking: too short to be a credential, or words and
+/// numbers that are everywhere in JSON and logs (masking `true` would turn
+/// every `true` in the output into the mask).
+pub fn maskable(value: &str) -> bool {
+    let v = value.trim();
+    if v.chars().count() < 6 {
+        return false;
+    }
+    const COMMON: &[&str] = &[
+        "enabled",
+        "disabled",
+        "production",
+        "development",
+        "staging",
+        "localhost",
+        "warning",
+        "verbose",
+        "default",
+        "http://localhost",
+        "https://localhost",
+    ];
+    let lower = v.to_ascii_lowercase();
+    if COMMON.contains(&lower.as_str()) {
+        return false;
+    }
+    // A short number (a port, a count, a timeout) is not a secret.
+    !(v.len() < 10
+        && v.chars()
+            .all(|c| c.is_ascii_digit() || c == '.' || c == '-'))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -385,8 +416,8 @@ mod tests {
             "// mine\n{ \"mcpServers\": { \"gh\": { \"command\": \"x\", \"env\": { \"K\": \"${secret:gh/env/K}\", \"O\": \"${secret:other/env/O}\", \"P\": \"${input:pat}\" } } } }\n",
         )
         .unwrap();
-        let mut doc = crate::config::store::Document::open(&path).unwrap();
-        doc.edit(&crate::config::edit::EditOp::Rename {
+        let mut doc = crate::store::Document::open(&path).unwrap();
+        doc.edit(&crate::edit::EditOp::Rename {
             from: "gh".into(),
             to: "github".into(),
         })
@@ -448,35 +479,4 @@ mod tests {
         kc.delete(&id).unwrap();
         assert_eq!(kc.get(&id).unwrap(), None);
     }
-}
-
-/// Values never worth masking: too short to be a credential, or words and
-/// numbers that are everywhere in JSON and logs (masking `true` would turn
-/// every `true` in the output into the mask).
-pub fn maskable(value: &str) -> bool {
-    let v = value.trim();
-    if v.chars().count() < 6 {
-        return false;
-    }
-    const COMMON: &[&str] = &[
-        "enabled",
-        "disabled",
-        "production",
-        "development",
-        "staging",
-        "localhost",
-        "warning",
-        "verbose",
-        "default",
-        "http://localhost",
-        "https://localhost",
-    ];
-    let lower = v.to_ascii_lowercase();
-    if COMMON.contains(&lower.as_str()) {
-        return false;
-    }
-    // A short number (a port, a count, a timeout) is not a secret.
-    !(v.len() < 10
-        && v.chars()
-            .all(|c| c.is_ascii_digit() || c == '.' || c == '-'))
 }

@@ -6,10 +6,10 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::Imported;
-use crate::config::ConfigFile;
-use crate::config::edit::EditOp;
-use crate::config::store::Document;
+use crate::ConfigFile;
+use crate::edit::EditOp;
 use crate::error::Result;
+use crate::store::Document;
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
