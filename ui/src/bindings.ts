@@ -1004,15 +1004,29 @@ export type DevReloaded = {
 };
 
 /**  A client whose config we read and write. */
-export type Dialect = "claude-desktop" | 
+export type Dialect = 
+/**  Claude Desktop's `claude_desktop_config.json`. */
+"claude-desktop" | 
 /**  `.mcp.json` in a project, and `~/.claude.json` (user and local scopes). */
-"claude-code" | "cursor" | 
+"claude-code" | 
+/**  Cursor's `mcp.json` (`~/.cursor`, `.cursor/`). */
+"cursor" | 
 /**  `servers` + `inputs` (`.vscode/mcp.json`, the user `mcp.json`). */
-"vscode" | "windsurf" | "zed" | "cline" | "roo" | 
+"vscode" | 
+/**  Windsurf's `mcp_config.json`. */
+"windsurf" | 
+/**  Zed's `settings.json` (`context_servers`). */
+"zed" | 
+/**  Cline's `cline_mcp_settings.json`. */
+"cline" | 
+/**  Roo Code's `mcp_settings.json` and `.roo/mcp.json`. */
+"roo" | 
 /**  `~/.config/goose/config.yaml` extensions. */
 "goose" | 
 /**  Continue's YAML (`mcpServers` as a list). */
-"continue" | "lm-studio" | 
+"continue" | 
+/**  LM Studio's `mcp.json`. */
+"lm-studio" | 
 /**  The MCP Registry's `server.json` (import only). */
 "registry";
 
@@ -1098,14 +1112,34 @@ export type EditOp =
  *  (`null` removes the key); keys not named keep their text. Objects and
  *  arrays are compared piecewise, so an unchanged `env` keeps its comments.
  */
-{ kind: "upsert"; name: string; fields: { [key in string]: Value } } | { kind: "remove"; name: string } | { kind: "rename"; from: string; to: string } | 
+{ kind: "upsert"; 
+/**  The entry's name. */
+name: string; 
+/**  The keys to set (`null` removes one). */
+fields: { [key in string]: Value } } | 
+/**  Remove the entry. */
+{ kind: "remove"; 
+/**  The entry's name. */
+name: string } | 
+/**  Rename the entry, keeping its text. */
+{ kind: "rename"; 
+/**  The name now. */
+from: string; 
+/**  The new name. */
+to: string } | 
 /**  Sets `disabled` (or flips `enabled`, if the entry uses that key). */
-{ kind: "set_disabled"; name: string; disabled: boolean } | 
+{ kind: "set_disabled"; 
+/**  The entry's name. */
+name: string; 
+/**  Disabled or not. */
+disabled: boolean } | 
 /**
  *  Declare an input (`{"type": "promptString", "id", ...}`) in the
  *  top-level `inputs` list, unless one with that id is there.
  */
-{ kind: "add_input"; decl: Value };
+{ kind: "add_input"; 
+/**  The declaration, as written into the file. */
+decl: Value };
 
 /**  Why a turn ended. */
 export type EndReason = 
@@ -1278,7 +1312,9 @@ export type Found = Found_Serialize | Found_Deserialize;
 
 /**  A config file of another client found on this machine. */
 export type Found_Deserialize = {
+	/**  Whose file it is. */
 	dialect: Dialect,
+	/**  Where it is. */
 	path: string,
 	/**  The servers an import would bring. */
 	servers: string[],
@@ -1295,7 +1331,9 @@ export type Found_Deserialize = {
 
 /**  A config file of another client found on this machine. */
 export type Found_Serialize = {
+	/**  Whose file it is. */
 	dialect: Dialect,
+	/**  Where it is. */
 	path: string,
 	/**  The servers an import would bring. */
 	servers: string[],
@@ -1448,7 +1486,9 @@ export type LocalServer_Serialize = {
 	models: string[],
 };
 
+/**  What a merge of imported servers into a file did. */
 export type Merged = {
+	/**  The servers added. */
 	added: string[],
 	/**  Names we already had, kept because `replace` was off. */
 	kept: string[],
@@ -1488,7 +1528,9 @@ export type NeededInput = NeededInput_Serialize | NeededInput_Deserialize;
 
 /**  An `${input:id}` some server refers to that nobody has given yet. */
 export type NeededInput_Deserialize = {
+	/**  The input's id (`${input:id}`). */
 	id: string,
+	/**  What the person is asked for. */
 	description?: string | null,
 	/**  Masked while typed (undeclared inputs are treated as secret). */
 	password: boolean,
@@ -1498,7 +1540,9 @@ export type NeededInput_Deserialize = {
 
 /**  An `${input:id}` some server refers to that nobody has given yet. */
 export type NeededInput_Serialize = {
+	/**  The input's id (`${input:id}`). */
 	id: string,
+	/**  What the person is asked for. */
 	description: string | null,
 	/**  Masked while typed (undeclared inputs are treated as secret). */
 	password: boolean,
@@ -1608,6 +1652,7 @@ export type Probed = {
 export type Problem = {
 	/**  JSON pointer to the offending key, e.g. `/mcpServers/demo/command`. */
 	pointer: string,
+	/**  What is wrong, in a sentence. */
 	message: string,
 	/**  The file it is in. */
 	scope: Scope,
@@ -1794,7 +1839,11 @@ export type Review = {
 };
 
 /**  Where an entry is defined: the user's file or the project's `.mcp.json`. */
-export type Scope = "user" | "project";
+export type Scope = 
+/**  The person's own file. */
+"user" | 
+/**  The project's `.mcp.json`. */
+"project";
 
 /**  What a server said about itself when the session started. */
 export type ServerInfo = ServerInfo_Serialize | ServerInfo_Deserialize;
@@ -1924,11 +1973,15 @@ export type ServerSummary = ServerSummary_Serialize | ServerSummary_Deserialize;
 
 /**  What the UI and `mcpwb servers` show of a server. */
 export type ServerSummary_Deserialize = {
+	/**  The entry's name. */
 	name: string,
+	/**  How it is reached. */
 	transport: TransportKind,
 	/**  The command line or URL (never env or header values). */
 	target: string,
+	/**  Listed but not started. */
 	disabled: boolean,
+	/**  What the person wrote about it. */
 	description?: string | null,
 	/**  Which file the entry is in. */
 	scope: Scope,
@@ -1938,11 +1991,15 @@ export type ServerSummary_Deserialize = {
 
 /**  What the UI and `mcpwb servers` show of a server. */
 export type ServerSummary_Serialize = {
+	/**  The entry's name. */
 	name: string,
+	/**  How it is reached. */
 	transport: TransportKind,
 	/**  The command line or URL (never env or header values). */
 	target: string,
+	/**  Listed but not started. */
 	disabled: boolean,
+	/**  What the person wrote about it. */
 	description: string | null,
 	/**  Which file the entry is in. */
 	scope: Scope,
@@ -2026,12 +2083,14 @@ export type Shown = Shown_Serialize | Shown_Deserialize;
 
 /**  One name and value of a trust request. */
 export type Shown_Deserialize = {
+	/**  The name (an environment variable, a header). */
 	name: string,
 	/**
 	 *  The value as written; a literal credential is masked (a `${...}`
 	 *  reference is shown: it names where the value comes from).
 	 */
 	value: string,
+	/**  Whether the value shown is masked. */
 	masked: boolean,
 	/**
 	 *  Why this variable changes what runs (`PYTHONPATH`, `NODE_OPTIONS`,
@@ -2042,12 +2101,14 @@ export type Shown_Deserialize = {
 
 /**  One name and value of a trust request. */
 export type Shown_Serialize = {
+	/**  The name (an environment variable, a header). */
 	name: string,
 	/**
 	 *  The value as written; a literal credential is masked (a `${...}`
 	 *  reference is shown: it names where the value comes from).
 	 */
 	value: string,
+	/**  Whether the value shown is masked. */
 	masked: boolean,
 	/**
 	 *  Why this variable changes what runs (`PYTHONPATH`, `NODE_OPTIONS`,
@@ -2593,7 +2654,15 @@ export type TrafficQuery_Serialize = {
 };
 
 /**  The transport's kind, for display and IPC. */
-export type TransportKind = "stdio" | "streamable_http" | "sse" | "remote_auto";
+export type TransportKind = 
+/**  A local process over stdin/stdout. */
+"stdio" | 
+/**  Streamable HTTP. */
+"streamable_http" | 
+/**  The legacy HTTP+SSE transport. */
+"sse" | 
+/**  A URL without a `type`: Streamable HTTP, falling back to SSE. */
+"remote_auto";
 
 export type Trial = Trial_Serialize | Trial_Deserialize;
 
@@ -2628,12 +2697,15 @@ export type TrustRequest = TrustRequest_Serialize | TrustRequest_Deserialize;
  *  send or let run unasked, with secret values masked.
  */
 export type TrustRequest_Deserialize = {
+	/**  The entry's name. */
 	name: string,
+	/**  The file it is in: the person's or the project's. */
 	scope: Scope,
 	/**  The file the entry is in. */
 	file: string,
 	/**  The full command line, shell-quoted (stdio), or the URL (remote). */
 	target: string,
+	/**  The folder it runs in. */
 	cwd?: string | null,
 	/**  Environment variables as the file has them (references unexpanded). */
 	env: Shown_Deserialize[],
@@ -2663,12 +2735,15 @@ export type TrustRequest_Deserialize = {
  *  send or let run unasked, with secret values masked.
  */
 export type TrustRequest_Serialize = {
+	/**  The entry's name. */
 	name: string,
+	/**  The file it is in: the person's or the project's. */
 	scope: Scope,
 	/**  The file the entry is in. */
 	file: string,
 	/**  The full command line, shell-quoted (stdio), or the URL (remote). */
 	target: string,
+	/**  The folder it runs in. */
 	cwd: string | null,
 	/**  Environment variables as the file has them (references unexpanded). */
 	env: Shown_Serialize[],

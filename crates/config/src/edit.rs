@@ -19,24 +19,34 @@ pub enum EditOp {
     /// (`null` removes the key); keys not named keep their text. Objects and
     /// arrays are compared piecewise, so an unchanged `env` keeps its comments.
     Upsert {
+        /// The entry's name.
         name: String,
+        /// The keys to set (`null` removes one).
         fields: Map<String, Value>,
     },
+    /// Remove the entry.
     Remove {
+        /// The entry's name.
         name: String,
     },
+    /// Rename the entry, keeping its text.
     Rename {
+        /// The name now.
         from: String,
+        /// The new name.
         to: String,
     },
     /// Sets `disabled` (or flips `enabled`, if the entry uses that key).
     SetDisabled {
+        /// The entry's name.
         name: String,
+        /// Disabled or not.
         disabled: bool,
     },
     /// Declare an input (`{"type": "promptString", "id", ...}`) in the
     /// top-level `inputs` list, unless one with that id is there.
     AddInput {
+        /// The declaration, as written into the file.
         decl: Value,
     },
 }

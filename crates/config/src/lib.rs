@@ -41,6 +41,8 @@
 //! assert!(after.contains("// mine") && after.contains("\"demo\""));
 //! ```
 
+#![deny(missing_docs)]
+
 pub mod app;
 pub mod dialects;
 pub mod edit;
@@ -69,25 +71,36 @@ pub use error::{Error, ErrorCode, ErrorInfo, Result};
 /// How a server is reached.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Transport {
+    /// A local process spoken to over its stdin and stdout.
     Stdio {
+        /// The program to run.
         command: String,
+        /// Its arguments.
         args: Vec<String>,
+        /// Environment variables set for it (on top of the inherited ones).
         env: BTreeMap<String, String>,
+        /// The folder it runs in.
         cwd: Option<String>,
     },
     /// `type: "http"` (and its spellings): Streamable HTTP.
     StreamableHttp {
+        /// The server's address.
         url: String,
+        /// Headers sent with every request.
         headers: BTreeMap<String, String>,
     },
     /// `type: "sse"`: the legacy HTTP+SSE transport (2024-11-05).
     Sse {
+        /// The server's address.
         url: String,
+        /// Headers sent with every request.
         headers: BTreeMap<String, String>,
     },
     /// A `url` with no `type`: try Streamable HTTP, then SSE.
     RemoteAuto {
+        /// The server's address.
         url: String,
+        /// Headers sent with every request.
         headers: BTreeMap<String, String>,
     },
 }
@@ -97,9 +110,13 @@ pub enum Transport {
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum TransportKind {
+    /// A local process over stdin/stdout.
     Stdio,
+    /// Streamable HTTP.
     StreamableHttp,
+    /// The legacy HTTP+SSE transport.
     Sse,
+    /// A URL without a `type`: Streamable HTTP, falling back to SSE.
     RemoteAuto,
 }
 
@@ -151,6 +168,7 @@ impl Transport {
         })
     }
 
+    /// Which kind of transport this is.
     pub fn kind(&self) -> TransportKind {
         match self {
             Transport::Stdio { .. } => TransportKind::Stdio,
@@ -190,9 +208,13 @@ pub(crate) fn shell_quote(s: &str) -> String {
 /// One server of the file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ServerEntry {
+    /// The entry's name (its key under `mcpServers`).
     pub name: String,
+    /// How the server is reached.
     pub transport: Transport,
+    /// `disabled: true` (or `enabled: false`): listed, not started.
     pub disabled: bool,
+    /// What the person wrote about it.
     pub description: Option<String>,
     /// `"lifecycle": "transient"`: a fresh connection (process) per call.
     pub lifecycle: Lifecycle,
@@ -235,6 +257,7 @@ pub struct ServerEntry {
 /// to the entry's `cwd`, else the config's folder.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DevSettings {
+    /// `dev.watch`: the file patterns whose change restarts the server.
     pub watch: Vec<String>,
 }
 
@@ -242,9 +265,13 @@ pub struct DevSettings {
 /// each may use `${...}` references (a secret: `${secret:NAME}`).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct OAuthClient {
+    /// `clientId`: a client registered ahead of time.
     pub client_id: Option<String>,
+    /// `clientSecret` (usually a `${...}` reference).
     pub client_secret: Option<String>,
+    /// `scope`: the scopes asked for.
     pub scope: Option<String>,
+    /// `clientMetadataUrl`: a Client ID Metadata Document's address.
     pub client_metadata_url: Option<String>,
 }
 
@@ -270,7 +297,9 @@ pub enum ProtocolPin {
 #[serde(rename_all = "snake_case")]
 pub enum Scope {
     #[default]
+    /// The person's own file.
     User,
+    /// The project's `.mcp.json`.
     Project,
 }
 
@@ -297,8 +326,11 @@ impl ServerEntry {
 /// How a crashed server is restarted (absent: the workbench's defaults).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RestartPolicy {
+    /// Whether a crashed server is restarted at all.
     pub enabled: bool,
+    /// The first wait before a restart.
     pub initial_delay: Option<std::time::Duration>,
+    /// The longest wait between restarts.
     pub max_delay: Option<std::time::Duration>,
 }
 
@@ -320,6 +352,7 @@ pub enum Lifecycle {
 pub struct Problem {
     /// JSON pointer to the offending key, e.g. `/mcpServers/demo/command`.
     pub pointer: String,
+    /// What is wrong, in a sentence.
     pub message: String,
     /// The file it is in.
     pub scope: Scope,
@@ -346,7 +379,9 @@ pub struct ConfigFile {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct InputDecl {
+    /// The input's id (`${input:id}`).
     pub id: String,
+    /// What the person is asked for.
     pub description: Option<String>,
     /// Masked while typed; every input is stored in the keychain regardless.
     pub password: bool,
@@ -356,11 +391,15 @@ pub struct InputDecl {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ServerSummary {
+    /// The entry's name.
     pub name: String,
+    /// How it is reached.
     pub transport: TransportKind,
     /// The command line or URL (never env or header values).
     pub target: String,
+    /// Listed but not started.
     pub disabled: bool,
+    /// What the person wrote about it.
     pub description: Option<String>,
     /// Which file the entry is in.
     pub scope: Scope,
@@ -513,6 +552,7 @@ impl ConfigFile {
         self.file_of(entry).parent().unwrap_or(Path::new("."))
     }
 
+    /// A line for each server: what a list of servers shows.
     pub fn summaries(&self) -> Vec<ServerSummary> {
         self.servers.iter().map(ServerSummary::from).collect()
     }
@@ -545,6 +585,7 @@ pub fn raw_entries(path: &Path, text: &str) -> Result<dialects::Entries> {
     Ok(out)
 }
 
+/// `part` with every character outside `[A-Za-z0-9_-]` made `_` (a name safe in an id or a file name).
 pub fn sanitise(part: &str) -> String {
     let s: String = part
         .chars()

@@ -18,6 +18,7 @@ use crate::error::{Error, Result};
 pub const APP_SERVICE: &str = "dev.mcpworkbench.app";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Where the keychain keeps secrets.
 pub enum Store {
     /// D-Bus Secret Service: survives reboots.
     SecretService,
@@ -81,6 +82,7 @@ impl Keychain {
         }
     }
 
+    /// A keychain of `service`'s entries in `store`.
     pub fn new(service: &str, store: Store) -> Keychain {
         Keychain {
             service: service.to_string(),
@@ -88,6 +90,7 @@ impl Keychain {
         }
     }
 
+    /// Where it keeps secrets.
     pub fn store(&self) -> Store {
         self.store.unwrap_or_else(detect)
     }
@@ -103,6 +106,7 @@ impl Keychain {
         format!("mcpwb:{}:{id}", self.service)
     }
 
+    /// The secret `id` (`None`: there is none).
     pub fn get(&self, id: &str) -> Result<Option<String>> {
         if self.store() == Store::KernelKeyring {
             return kernel::get(&self.kernel_name(id));
@@ -114,6 +118,7 @@ impl Keychain {
         }
     }
 
+    /// Keep `value` as the secret `id`.
     pub fn set(&self, id: &str, value: &str) -> Result<()> {
         if self.store() == Store::KernelKeyring {
             return kernel::set(&self.kernel_name(id), value);

@@ -13,7 +13,9 @@ use crate::error::{Error, Result};
 /// The text of a config file as read, and what it was read as.
 #[derive(Debug, Clone)]
 pub struct Document {
+    /// The file.
     pub path: PathBuf,
+    /// Its text as read (what a save checks the disk against).
     pub text: String,
     /// The bytes on disk when read (None: the file did not exist).
     read_as: Option<Vec<u8>>,

@@ -35,12 +35,15 @@ use crate::error::{Error, Result};
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct TrustRequest {
+    /// The entry's name.
     pub name: String,
+    /// The file it is in: the person's or the project's.
     pub scope: Scope,
     /// The file the entry is in.
     pub file: String,
     /// The full command line, shell-quoted (stdio), or the URL (remote).
     pub target: String,
+    /// The folder it runs in.
     pub cwd: Option<String>,
     /// Environment variables as the file has them (references unexpanded).
     pub env: Vec<Shown>,
@@ -65,10 +68,12 @@ pub struct TrustRequest {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Shown {
+    /// The name (an environment variable, a header).
     pub name: String,
     /// The value as written; a literal credential is masked (a `${...}`
     /// reference is shown: it names where the value comes from).
     pub value: String,
+    /// Whether the value shown is masked.
     pub masked: bool,
     /// Why this variable changes what runs (`PYTHONPATH`, `NODE_OPTIONS`,
     /// `LD_PRELOAD`, `PATH`, a package index, ...), when it does.
@@ -261,6 +266,7 @@ impl Trust {
         Trust::at(super::app::data_dir().join("trust.json"))
     }
 
+    /// A trust record kept at `path`.
     pub fn at(path: impl Into<PathBuf>) -> Trust {
         Trust { path: path.into() }
     }

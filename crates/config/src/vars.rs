@@ -23,7 +23,9 @@ use crate::error::{Error, Result};
 pub struct Vars {
     /// Environment lookups; `None` reads the process environment.
     pub env: Option<BTreeMap<String, String>>,
+    /// `${userHome}`: the home folder.
     pub home: Option<PathBuf>,
+    /// `${workspaceFolder}`: the project folder.
     pub workspace: Option<PathBuf>,
     /// Where `${input:..}` answers and `${secret:..}` values live.
     pub keychain: Option<Keychain>,
@@ -315,7 +317,9 @@ impl ServerEntry {
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct NeededInput {
+    /// The input's id (`${input:id}`).
     pub id: String,
+    /// What the person is asked for.
     pub description: Option<String>,
     /// Masked while typed (undeclared inputs are treated as secret).
     pub password: bool,

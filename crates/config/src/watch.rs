@@ -10,12 +10,16 @@ use super::ServerEntry;
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ChangeSet {
+    /// Entries new in the file.
     pub added: Vec<String>,
+    /// Entries whose settings (or file) changed.
     pub changed: Vec<String>,
+    /// Entries gone from the file.
     pub removed: Vec<String>,
 }
 
 impl ChangeSet {
+    /// Whether nothing changed.
     pub fn is_empty(&self) -> bool {
         self.added.is_empty() && self.changed.is_empty() && self.removed.is_empty()
     }

@@ -13,7 +13,9 @@ use crate::store::Document;
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
+/// What a merge of imported servers into a file did.
 pub struct Merged {
+    /// The servers added.
     pub added: Vec<String>,
     /// Names we already had, kept because `replace` was off.
     pub kept: Vec<String>,

@@ -25,25 +25,33 @@ pub use merge::{Merged, merge_into};
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "kebab-case")]
 pub enum Dialect {
+    /// Claude Desktop's `claude_desktop_config.json`.
     ClaudeDesktop,
     /// `.mcp.json` in a project, and `~/.claude.json` (user and local scopes).
     ClaudeCode,
+    /// Cursor's `mcp.json` (`~/.cursor`, `.cursor/`).
     Cursor,
     /// `servers` + `inputs` (`.vscode/mcp.json`, the user `mcp.json`).
     Vscode,
+    /// Windsurf's `mcp_config.json`.
     Windsurf,
+    /// Zed's `settings.json` (`context_servers`).
     Zed,
+    /// Cline's `cline_mcp_settings.json`.
     Cline,
+    /// Roo Code's `mcp_settings.json` and `.roo/mcp.json`.
     Roo,
     /// `~/.config/goose/config.yaml` extensions.
     Goose,
     /// Continue's YAML (`mcpServers` as a list).
     Continue,
+    /// LM Studio's `mcp.json`.
     LmStudio,
     /// The MCP Registry's `server.json` (import only).
     Registry,
 }
 
+/// Every dialect, in the order they are offered.
 pub const ALL: [Dialect; 12] = [
     Dialect::ClaudeDesktop,
     Dialect::ClaudeCode,
@@ -60,6 +68,7 @@ pub const ALL: [Dialect; 12] = [
 ];
 
 impl Dialect {
+    /// The dialect's id (`claude-desktop`, `vscode`, ...), as the CLI and the window name it.
     pub fn id(self) -> &'static str {
         match self {
             Dialect::ClaudeDesktop => "claude-desktop",
@@ -77,6 +86,7 @@ impl Dialect {
         }
     }
 
+    /// The dialect of an id (`None`: no such dialect).
     pub fn from_id(id: &str) -> Option<Dialect> {
         ALL.into_iter().find(|d| d.id() == id)
     }
@@ -367,7 +377,9 @@ pub fn import(dialect: Dialect, text: &str) -> Result<Imported> {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Found {
+    /// Whose file it is.
     pub dialect: Dialect,
+    /// Where it is.
     pub path: String,
     /// The servers an import would bring.
     pub servers: Vec<String>,
