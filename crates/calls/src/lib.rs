@@ -129,6 +129,15 @@ impl Ran {
     }
 }
 
+/// This crate is the one call path: it decides each call by the person's
+/// rules (the gate, `standing_refusal`) and records it in the history.
+struct ThisPath;
+
+// SAFETY: `Calls::run` is the only user: every call it makes passed the
+// standing refusals and is recorded (see `OneCallPath`).
+#[allow(unsafe_code)]
+unsafe impl workbench_core::OneCallPath for ThisPath {}
+
 /// What the one path is built from.
 pub struct CallsOptions {
     /// The shared settings file (the rules, the history's cap).
@@ -285,8 +294,14 @@ impl Calls {
         let outcome = if let Some(why) = refusal {
             Err(workbench_core::Error::Internal(why))
         } else {
-            wb.call_tool(call.server, call.tool, call.arguments, call.options)
-                .await
+            wb.call_tool_on(
+                &ThisPath,
+                call.server,
+                call.tool,
+                call.arguments,
+                call.options,
+            )
+            .await
         };
         let traffic = (before, wb.traffic().last_seq());
         let (status, schema_violations) = match &outcome {

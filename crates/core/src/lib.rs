@@ -24,7 +24,9 @@ pub mod workbench;
 
 pub use config::{ConfigFile, ServerEntry, ServerSummary, Transport, TransportKind};
 pub use error::{Error, ErrorCode, ErrorInfo, Result};
+#[cfg(feature = "testing")]
+pub use workbench::testing;
 pub use workbench::{
-    CallOptions, CallOutcome, ConfigWatch, DevWatch, TaskForm, TaskState, Workbench,
+    CallOptions, CallOutcome, ConfigWatch, DevWatch, OneCallPath, TaskForm, TaskState, Workbench,
     WorkbenchOptions,
 };

@@ -15,6 +15,7 @@ use serde_json::json;
 use workbench_calls::{Call, Calls, CallsOptions, Link, Origin};
 use workbench_core::config::ConfigFile;
 use workbench_core::settings::SettingsFile;
+use workbench_core::testing::RawCalls;
 use workbench_core::{CallOptions, Workbench, WorkbenchOptions};
 use workbench_store::{CallStatus, HistoryQuery, NewCall, Store};
 

@@ -25,6 +25,7 @@ use rmcp::{ClientLifecycleMode, RoleClient, serve_client_with_lifecycle};
 use serde_json::{Value, json};
 use workbench_core::config::ConfigFile;
 use workbench_core::connect::ServerState;
+use workbench_core::testing::RawCalls;
 use workbench_core::{CallOptions, Workbench, WorkbenchOptions};
 
 const BIN: &str = env!("CARGO_BIN_EXE_mcp-demo-server");

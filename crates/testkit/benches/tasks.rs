@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 use workbench_core::config::ConfigFile;
+use workbench_core::testing::RawCalls;
 use workbench_core::{CallOptions, Workbench, WorkbenchOptions};
 
 const BIN: &str = env!("CARGO_BIN_EXE_mcp-demo-server");

@@ -104,8 +104,26 @@ fn state_name(state: &ServerState) -> String {
     }
 }
 
+/// The mark of the one call path. A tool call needs it: only
+/// `workbench-calls` (the gate, the output-schema check, the history)
+/// carries it, and the test kit for tests of this crate's connections.
+///
+/// Implementing it is `unsafe` and the workspace denies unsafe code, so a
+/// new caller cannot skip the gate and the history without an exception to
+/// that lint, which review sees. (`request` refuses `tools/call` for the
+/// same reason.)
+///
+/// # Safety
+///
+/// Implement it only for a caller that decides each call by the person's
+/// rules and records it in the history (`workbench_calls::Calls::run`).
+#[allow(unsafe_code)]
+pub unsafe trait OneCallPath {}
+
 impl Workbench {
-    /// Send `method` with `params` to `server` and wait for the result.
+    /// Send `method` with `params` to `server` and wait for the result. Not
+    /// `tools/call`: a tool call goes through the one call path
+    /// ([`OneCallPath`], `workbench_calls::Calls::run`).
     pub async fn request(
         &self,
         server: &str,
@@ -113,6 +131,12 @@ impl Workbench {
         params: Value,
         options: CallOptions,
     ) -> Result<CallOutcome> {
+        if method == "tools/call" {
+            return Err(Error::Refused(
+                "tools/call goes through the one call path (workbench-calls), not a raw request"
+                    .into(),
+            ));
+        }
         self.request_with(server, method, Params::Json(params), options)
             .await
     }
@@ -307,9 +331,10 @@ impl Workbench {
         outcome
     }
 
-    /// Call a tool by server and name.
-    pub async fn call_tool(
+    /// Call a tool by server and name, on the one call path.
+    pub async fn call_tool_on(
         &self,
+        _path: &impl OneCallPath,
         server: &str,
         tool: &str,
         arguments: Value,
@@ -386,9 +411,10 @@ impl Workbench {
         })
     }
 
-    /// Call a tool by its qualified name (`server__tool`).
-    pub async fn call_qualified(
+    /// Call a tool by its qualified name (`server__tool`), on the one call path.
+    pub async fn call_qualified_on(
         &self,
+        path: &impl OneCallPath,
         qualified: &str,
         arguments: Value,
         options: CallOptions,
@@ -400,7 +426,8 @@ impl Workbench {
                 server: "(any)".into(),
                 tool: qualified.to_string(),
             })?;
-        self.call_tool(&server, &tool, arguments, options).await
+        self.call_tool_on(path, &server, &tool, arguments, options)
+            .await
     }
 }
 
@@ -543,5 +570,67 @@ fn map_error(server: &str, method: &str, e: ServiceError) -> Error {
             method,
             message: crate::connect::error_chain(&other),
         },
+    }
+}
+
+/// For tests of this crate's connections (the `testing` feature, a
+/// dev-dependency's only): tool calls without the gate or the history, as
+/// `wb.call_tool(...)`. A normal build has none of it, so no shipped code
+/// can call a tool this way.
+#[cfg(feature = "testing")]
+pub mod testing {
+    use serde_json::Value;
+
+    use super::{CallOptions, CallOutcome, OneCallPath};
+    use crate::Workbench;
+    use crate::error::Result;
+
+    /// Tests of the connections themselves.
+    pub struct CoreTests;
+
+    // SAFETY: test builds only (the `testing` feature).
+    #[allow(unsafe_code)]
+    unsafe impl OneCallPath for CoreTests {}
+
+    /// `call_tool` and `call_qualified` straight on a [`Workbench`].
+    pub trait RawCalls {
+        /// Call a tool by server and name.
+        fn call_tool(
+            &self,
+            server: &str,
+            tool: &str,
+            arguments: Value,
+            options: CallOptions,
+        ) -> impl std::future::Future<Output = Result<CallOutcome>> + Send;
+        /// Call a tool by its qualified name (`server__tool`).
+        fn call_qualified(
+            &self,
+            qualified: &str,
+            arguments: Value,
+            options: CallOptions,
+        ) -> impl std::future::Future<Output = Result<CallOutcome>> + Send;
+    }
+
+    impl RawCalls for Workbench {
+        async fn call_tool(
+            &self,
+            server: &str,
+            tool: &str,
+            arguments: Value,
+            options: CallOptions,
+        ) -> Result<CallOutcome> {
+            self.call_tool_on(&CoreTests, server, tool, arguments, options)
+                .await
+        }
+
+        async fn call_qualified(
+            &self,
+            qualified: &str,
+            arguments: Value,
+            options: CallOptions,
+        ) -> Result<CallOutcome> {
+            self.call_qualified_on(&CoreTests, qualified, arguments, options)
+                .await
+        }
     }
 }

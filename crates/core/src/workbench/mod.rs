@@ -17,7 +17,9 @@ use std::time::Duration;
 use tokio::sync::broadcast;
 use tokio_util::sync::{CancellationToken, DropGuard};
 
-pub use calls::{CallOptions, CallOutcome};
+#[cfg(feature = "testing")]
+pub use calls::testing;
+pub use calls::{CallOptions, CallOutcome, OneCallPath};
 pub use dev::DevWatch;
 pub use listen::log_rank;
 pub use task_state::{TaskForm, TaskState, merge_listed};

@@ -10,6 +10,7 @@ use workbench_core::events::Event;
 use workbench_testkit::llm::Turn;
 
 use super::{Setup, bench};
+use workbench_core::testing::RawCalls;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_person_sees_and_edits_both_the_request_and_the_reply() {

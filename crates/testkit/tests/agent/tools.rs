@@ -10,6 +10,7 @@ use workbench_agent::{AgentEvent, ApproveMode, Decision, EndReason, Remember, To
 use workbench_testkit::llm::Turn;
 
 use super::{Setup, bench, demo};
+use workbench_core::testing::RawCalls;
 
 fn approvals(events: &[AgentEvent]) -> Vec<workbench_agent::Approval> {
     events

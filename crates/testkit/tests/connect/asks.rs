@@ -11,6 +11,7 @@ use workbench_core::events::Event;
 use workbench_core::{CallOptions, Workbench};
 
 use super::*;
+use workbench_core::testing::RawCalls;
 
 pub async fn next_ask(
     rx: &mut tokio::sync::broadcast::Receiver<Event>,

@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 use workbench_core::auth::refusal::Grants;
 use workbench_core::auth::{Timeline, flow};
 use workbench_core::connect::{FailureCode, ServerState};
+use workbench_core::testing::RawCalls;
 
 #[derive(Default)]
 pub(super) struct As {

@@ -8,6 +8,7 @@ use workbench_core::traffic::{Direction, MessageKind};
 use workbench_core::{CallOptions, ErrorCode};
 
 use super::*;
+use workbench_core::testing::RawCalls;
 
 #[tokio::test]
 async fn stdio_and_http_servers_connect_together_and_show_what_they_offer() {
@@ -94,6 +95,31 @@ async fn wrong_token_fails_with_the_reason() {
         reason.contains("401") || reason.to_lowercase().contains("unauthorized"),
         "{reason}"
     );
+    wb.shutdown().await;
+}
+
+/// A tool call goes through the one call path: a raw `tools/call` request
+/// is refused before it reaches the server.
+#[tokio::test]
+async fn a_raw_tools_call_request_is_refused_and_never_sent() {
+    let (wb, _dir) = start(&[stdio("demo", &[])]).await;
+    ready(&wb, "demo").await;
+    let before = wb.traffic().last_seq();
+    let refused = wb
+        .request(
+            "demo",
+            "tools/call",
+            json!({ "name": "echo", "arguments": { "message": "x" } }),
+            CallOptions::default(),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(
+        refused.code(),
+        workbench_core::ErrorCode::Refused,
+        "{refused}"
+    );
+    assert_eq!(wb.traffic().last_seq(), before, "nothing was sent");
     wb.shutdown().await;
 }
 

@@ -3,6 +3,7 @@
 //! here is hand-written, as many are: it answers `server/discover` with `{}`.
 
 use super::*;
+use workbench_core::testing::RawCalls;
 
 #[tokio::test]
 async fn fields_no_library_models_reach_the_catalog_intact() {

@@ -6,6 +6,7 @@ use workbench_core::traffic::{Direction, MessageKind};
 use workbench_core::{CallOptions, ErrorCode};
 
 use super::*;
+use workbench_core::testing::RawCalls;
 
 /// Every fault test runs beside a healthy server that must be unaffected.
 pub async fn with_healthy(faulty: (String, Value)) -> (Workbench, tempfile::TempDir) {

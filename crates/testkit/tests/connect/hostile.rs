@@ -9,6 +9,7 @@ use workbench_core::CallOptions;
 
 use super::faults::{healthy_still_works, with_healthy};
 use super::*;
+use workbench_core::testing::RawCalls;
 
 async fn echo(wb: &Workbench, server: &str, text: &str) -> String {
     let out = wb

@@ -9,6 +9,7 @@ use workbench_core::events::Event;
 use workbench_core::{CallOptions, Workbench};
 
 use super::*;
+use workbench_core::testing::RawCalls;
 
 const COUNTER: &str = workbench_testkit::demo::COUNTER_URI;
 

@@ -10,6 +10,7 @@ use workbench_core::{CallOptions, ErrorCode, Workbench};
 
 use super::asks::{next_ask, roots_set_by_the_user_reach};
 use super::*;
+use workbench_core::testing::RawCalls;
 
 async fn new_era(interactive: bool) -> (Workbench, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();

@@ -12,6 +12,7 @@ use workbench_core::{CallOptions, Error, ErrorCode, TaskForm, TaskState, Workben
 
 use super::asks::next_ask;
 use super::*;
+use workbench_core::testing::RawCalls;
 
 async fn one(entry: (String, Value), interactive: bool) -> (Workbench, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();

@@ -10,6 +10,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use workbench_core::config::ConfigFile;
 use workbench_core::connect::ServerState;
+use workbench_core::testing::RawCalls;
 use workbench_core::{CallOptions, Workbench, WorkbenchOptions};
 
 fn everything() -> Option<PathBuf> {
