@@ -109,6 +109,43 @@ pub fn own_save(
     LiveRules::new(settings.clone()).carry(&moves(file, own_file, &changed))
 }
 
+/// Save the person's own new text of `doc` (`before`: what it held): what
+/// they wrote is trusted and the approvals follow ([`own_save`]) *before*
+/// the save, so the reload the save causes finds them; failing to record
+/// that only means a server asks once more. The one sequence for the window
+/// and `mcpwb config`.
+pub fn save_own(
+    doc: &mut workbench_core::config::store::Document,
+    before: &str,
+    trust: &workbench_core::config::trust::Trust,
+    settings: &SettingsFile,
+    own_file: bool,
+) -> workbench_core::Result<()> {
+    if let Err(e) = own_save(trust, settings, &doc.path, own_file, before, &doc.text) {
+        tracing::warn!(error = %e, "cannot record the trust of a save or carry its approvals");
+    }
+    Ok(doc.save()?)
+}
+
+/// The person's own edit of `doc`, saved as [`save_own`] does; a renamed
+/// entry's own secrets follow it in `keychain` (an entry reads only those
+/// under its name).
+pub fn save_own_edit(
+    doc: &mut workbench_core::config::store::Document,
+    edit: &workbench_core::config::edit::EditOp,
+    keychain: &workbench_core::config::secrets::Keychain,
+    trust: &workbench_core::config::trust::Trust,
+    settings: &SettingsFile,
+    own_file: bool,
+) -> workbench_core::Result<()> {
+    let before = doc.text.clone();
+    doc.edit(edit)?;
+    if let workbench_core::config::edit::EditOp::Rename { from, to } = edit {
+        workbench_core::config::secrets::follow_rename(doc, keychain, from, to)?;
+    }
+    save_own(doc, &before, trust, settings, own_file)
+}
+
 /// The standing rules.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]

@@ -246,23 +246,18 @@ pub(crate) fn load(cli: &Cli) -> Result<ConfigFile, Failure> {
 
 /// Apply one edit to `path` and save it safely.
 /// The person's own edit: what it adds or changes is trusted as written.
+/// A renamed entry's own secrets follow it.
 fn change(cli: &Cli, path: &Path, op: EditOp) -> Result<(), Failure> {
     let mut doc = Document::open(path)?;
-    let before = doc.text.clone();
-    doc.edit(&op)?;
-    doc.save()?;
-    own_save(cli, path, &before, &doc.text)
-}
-
-/// After the person's own save: what they wrote is trusted, and the
-/// standing approvals of trusted entries they changed follow them.
-fn own_save(cli: &Cli, path: &Path, before: &str, after: &str) -> Result<(), Failure> {
     let settings =
         workbench_core::settings::SettingsFile::new(workbench_core::settings::default_path());
-    let trust = workbench_core::config::trust::Trust::app();
-    let own = path == user_path(cli);
-    Ok(workbench_calls::rules::own_save(
-        &trust, &settings, path, own, before, after,
+    Ok(workbench_calls::rules::save_own_edit(
+        &mut doc,
+        &op,
+        &Keychain::app(),
+        &workbench_core::config::trust::Trust::app(),
+        &settings,
+        path == user_path(cli),
     )?)
 }
 
@@ -488,16 +483,14 @@ pub fn run(cli: &Cli, command: &ConfigCommand) -> Result<(), Failure> {
         }
         ConfigCommand::Rename { from, to } => {
             let path = file_of(cli, from)?;
-            let mut doc = Document::open(&path)?;
-            let before = doc.text.clone();
-            doc.edit(&EditOp::Rename {
-                from: from.clone(),
-                to: to.clone(),
-            })?;
-            // Its own secrets follow it (an entry reads only those under its name).
-            workbench_core::config::secrets::follow_rename(&mut doc, &keychain(), from, to)?;
-            doc.save()?;
-            own_save(cli, &path, &before, &doc.text)?;
+            change(
+                cli,
+                &path,
+                EditOp::Rename {
+                    from: from.clone(),
+                    to: to.clone(),
+                },
+            )?;
             say(
                 cli,
                 format!("renamed {from} to {to}"),

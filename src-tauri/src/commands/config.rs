@@ -59,9 +59,7 @@ pub async fn save_config<R: Runtime>(
         return Err(workbench_core::config::Error::ConfigConflict { path }.into());
     }
     doc.replace(text)?;
-    // Recorded before the save, so the reload it causes finds it.
-    super::trust::trust_own_save(&state, &path, &base, &doc.text);
-    doc.save()?;
+    super::trust::save_own(&state, &mut doc, &base)?;
     Ok(())
 }
 
@@ -84,15 +82,7 @@ pub async fn edit_server<R: Runtime>(
         _ => state.file_for(new_in)?,
     };
     let mut doc = Document::open(&path)?;
-    let before = doc.text.clone();
-    doc.edit(&edit)?;
-    if let EditOp::Rename { from, to } = &edit {
-        // Its own secrets follow it (an entry reads only those under its name).
-        let keychain = workbench_core::config::secrets::Keychain::app();
-        workbench_core::config::secrets::follow_rename(&mut doc, &keychain, from, to)?;
-    }
-    super::trust::trust_own_save(&state, &path, &before, &doc.text);
-    doc.save()?;
+    super::trust::save_own_edit(&state, &mut doc, &edit)?;
     Ok(())
 }
 
@@ -316,12 +306,13 @@ pub async fn add_example_server<R: Runtime>(
         return Err(Error::Internal("the example entry is an object".into()).into());
     };
     let mut doc = Document::open(&state.config_path)?;
-    let before = doc.text.clone();
-    doc.edit(&EditOp::Upsert {
-        name: name.clone(),
-        fields,
-    })?;
-    super::trust::trust_own_save(&state, &state.config_path, &before, &doc.text);
-    doc.save()?;
+    super::trust::save_own_edit(
+        &state,
+        &mut doc,
+        &EditOp::Upsert {
+            name: name.clone(),
+            fields,
+        },
+    )?;
     Ok(name)
 }

@@ -51,12 +51,35 @@ pub async fn trust_server<R: Runtime>(
 /// the server asks once more).
 /// The standing approvals of the trusted entries it changed or renamed
 /// follow them.
-pub fn trust_own_save(state: &AppState, path: &std::path::Path, before: &str, after: &str) {
-    let settings = state.calls.rules_file().file();
-    let own = path == state.config_path;
-    if let Err(e) =
-        workbench_calls::rules::own_save(&Trust::app(), settings, path, own, before, after)
-    {
-        tracing::warn!(error = %e, "cannot record the trust of a save or carry its approvals");
-    }
+pub fn save_own(
+    state: &AppState,
+    doc: &mut workbench_core::config::store::Document,
+    before: &str,
+) -> workbench_core::Result<()> {
+    let own = doc.path == state.config_path;
+    workbench_calls::rules::save_own(
+        doc,
+        before,
+        &Trust::app(),
+        state.calls.rules_file().file(),
+        own,
+    )
+}
+
+/// The person's own edit, saved as [`save_own`] does (a renamed entry's
+/// secrets follow it).
+pub fn save_own_edit(
+    state: &AppState,
+    doc: &mut workbench_core::config::store::Document,
+    edit: &workbench_core::config::edit::EditOp,
+) -> workbench_core::Result<()> {
+    let own = doc.path == state.config_path;
+    workbench_calls::rules::save_own_edit(
+        doc,
+        edit,
+        &workbench_core::config::secrets::Keychain::app(),
+        &Trust::app(),
+        state.calls.rules_file().file(),
+        own,
+    )
 }
