@@ -141,7 +141,7 @@ pub fn save_own_edit(
     let before = doc.text.clone();
     doc.edit(edit)?;
     if let workbench_core::config::edit::EditOp::Rename { from, to } = edit {
-        workbench_core::config::secrets::follow_rename(doc, keychain, from, to)?;
+        workbench_core::config::rename::follow_rename(doc, keychain, from, to)?;
     }
     save_own(doc, &before, trust, settings, own_file)
 }

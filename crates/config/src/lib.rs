@@ -50,6 +50,7 @@ mod entry;
 mod error;
 pub mod files;
 mod parse;
+pub mod rename;
 pub mod robust;
 pub mod secrets;
 pub mod store;

@@ -5,12 +5,8 @@
 //! a declaration. Rendering is the callers' (the window; `mcpwb app` writes
 //! the resolved App to a file).
 
-use base64::Engine;
 use serde::Serialize;
 use serde_json::{Value, json};
-
-use crate::error::{Error, Result};
-use crate::workbench::{CallOptions, Workbench};
 
 /// The extension's identifier, as the client declares it.
 pub const UI_EXTENSION_ID: &str = "io.modelcontextprotocol/ui";
@@ -51,7 +47,7 @@ pub fn visible_to_app(tool: &Value) -> bool {
 }
 
 /// Whether `host` (no port, no brackets) names this machine.
-fn loopback(host: &str) -> bool {
+pub(crate) fn loopback(host: &str) -> bool {
     let h = host.trim_start_matches('[').trim_end_matches(']');
     h.eq_ignore_ascii_case("localhost")
         || h.to_ascii_lowercase().ends_with(".localhost")
@@ -314,89 +310,6 @@ fn open_tag_end(lower: &str, open: &str) -> Option<usize> {
         i += 1;
     }
     None
-}
-
-fn bad(server: &str, uri: &str, why: String) -> Error {
-    Error::Refused(format!("{server}'s App {uri}: {why}"))
-}
-
-impl Workbench {
-    /// Whether `server` runs on this machine over HTTP (its URL's host is
-    /// loopback): its App may then reach this machine.
-    fn served_here(&self, server: &str) -> bool {
-        let Ok(handle) = self.server(server) else {
-            return false;
-        };
-        let url = match &handle.entry().transport {
-            crate::config::Transport::StreamableHttp { url, .. }
-            | crate::config::Transport::Sse { url, .. } => url.clone(),
-            crate::config::Transport::RemoteAuto { url, .. } => url.clone(),
-            _ => return false,
-        };
-        reqwest::Url::parse(&url)
-            .ok()
-            .and_then(|u| u.host_str().map(loopback))
-            .unwrap_or(false)
-    }
-
-    /// Read the App at `uri` of `server` (`resources/read`) and resolve
-    /// what the host applies: HTML (text or base64 blob) and its policy.
-    pub async fn app_resource(&self, server: &str, uri: &str) -> Result<AppResource> {
-        let out = self
-            .request(
-                server,
-                "resources/read",
-                json!({ "uri": uri }),
-                CallOptions::default(),
-            )
-            .await?;
-        let contents = out.result["contents"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default();
-        let content = contents
-            .iter()
-            .find(|c| c["uri"] == uri)
-            .or_else(|| contents.first())
-            .ok_or_else(|| bad(server, uri, "resources/read returned no contents".into()))?;
-        let mime = content["mimeType"].as_str().unwrap_or_default();
-        if mime.split(';').next().map(str::trim) != Some("text/html") {
-            return Err(bad(
-                server,
-                uri,
-                format!("its content is {mime:?}, not {APP_MIME}"),
-            ));
-        }
-        let html = match (content["text"].as_str(), content["blob"].as_str()) {
-            (Some(text), _) => text.to_string(),
-            (None, Some(blob)) => base64::engine::general_purpose::STANDARD
-                .decode(blob)
-                .ok()
-                .and_then(|b| String::from_utf8(b).ok())
-                .ok_or_else(|| bad(server, uri, "its blob is not base64 UTF-8 HTML".into()))?,
-            _ => return Err(bad(server, uri, "its content has no text or blob".into())),
-        };
-        let listed = || {
-            self.catalog()
-                .server(server)
-                .and_then(|c| c.resources.into_iter().find(|r| r["uri"] == uri))
-                .map(|r| r["_meta"].clone())
-                .unwrap_or(Value::Null)
-        };
-        let meta = if content["_meta"]["ui"].is_object() {
-            content["_meta"].clone()
-        } else {
-            listed()
-        };
-        Ok(AppResource {
-            server: server.to_string(),
-            uri: uri.to_string(),
-            html,
-            policy: policy_for(&meta["ui"], self.served_here(server)),
-            prefers_border: meta["ui"]["prefersBorder"].as_bool(),
-            meta,
-        })
-    }
 }
 
 #[cfg(test)]

@@ -30,7 +30,7 @@ pub enum Event {
     /// A task changed status (any caller's call that became a task).
     Task {
         server: String,
-        task: crate::workbench::TaskState,
+        task: crate::task::TaskState,
     },
     Progress {
         server: String,

@@ -19,6 +19,7 @@ pub mod paths;
 pub mod schema;
 pub mod settings;
 pub mod status;
+pub mod task;
 pub mod traffic;
 pub mod workbench;
 

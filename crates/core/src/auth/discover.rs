@@ -31,7 +31,7 @@ pub(crate) async fn get_json(
         let response = match sent {
             Ok(r) => r,
             Err(e) => {
-                s.response = crate::connect::error_chain(&e);
+                s.response = crate::error::error_chain(&e);
                 return Err(format!("{step}: GET {url} failed: {}", s.response));
             }
         };

@@ -212,7 +212,7 @@ pub(crate) async fn post_form(
         mask(&format!("POST {url}\n{body}"), &secrets),
         started,
     );
-    let r = sent.map_err(|e| format!("{step}: {}", crate::connect::error_chain(&e)))?;
+    let r = sent.map_err(|e| format!("{step}: {}", crate::error::error_chain(&e)))?;
     let status = r.status();
     s.status = Some(status.as_u16());
     let text = r.text().await.unwrap_or_default();
@@ -291,7 +291,7 @@ async fn client_identity(
         .send()
         .await;
     let s = tl.push("registration", format!("POST {endpoint}\n{body}"), started);
-    let r = sent.map_err(|e| format!("registration: {}", crate::connect::error_chain(&e)))?;
+    let r = sent.map_err(|e| format!("registration: {}", crate::error::error_chain(&e)))?;
     let status = r.status();
     s.status = Some(status.as_u16());
     let text = r.text().await.unwrap_or_default();

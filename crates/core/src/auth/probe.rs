@@ -37,7 +37,7 @@ async fn probe_post(
         format!("POST {server_url} {method} (no token)"),
         started,
     );
-    let r = sent.map_err(|e| format!("discovery: {}", crate::connect::error_chain(&e)))?;
+    let r = sent.map_err(|e| format!("discovery: {}", crate::error::error_chain(&e)))?;
     s.status = Some(r.status().as_u16());
     let header = r
         .headers()

@@ -182,40 +182,7 @@ where
     })
 }
 
-/// An error and its causes, as one line a person can read: rmcp's own text
-/// often stops at "error sending request" and the cause ("Connection refused")
-/// is only in the source chain.
-pub fn error_chain(e: &(dyn std::error::Error + 'static)) -> String {
-    let mut parts: Vec<String> = vec![plain_error(&e.to_string())];
-    let mut source = e.source();
-    while let Some(cause) = source {
-        let text = plain_error(&cause.to_string());
-        if !parts.iter().any(|p| p.contains(&text)) {
-            parts.push(text);
-        }
-        source = cause.source();
-    }
-    parts.join(": ")
-}
-
-/// rmcp's errors name Rust types (`Transport [rmcp::transport::...] error:`);
-/// a person needs the part after them.
-pub fn plain_error(text: &str) -> String {
-    let mut out = text.to_string();
-    while let Some(start) = out.find(" [") {
-        let Some(len) = out[start..].find("] ") else {
-            break;
-        };
-        out.replace_range(start..start + len + 1, "");
-    }
-    for noise in [
-        "Send message error Transport error: ",
-        "Transport send error: Transport error: ",
-    ] {
-        out = out.replace(noise, "");
-    }
-    out
-}
+pub use crate::error::{error_chain, plain_error};
 
 pub use crate::config::DEFAULT_MAX_MESSAGE;
 

@@ -30,7 +30,7 @@ pub struct CallOptions {
     /// Receives the call's progress notifications.
     pub progress: Option<mpsc::UnboundedSender<Progress>>,
     /// Receives each status of the task the call became, if it became one.
-    pub task: Option<mpsc::UnboundedSender<super::task_state::TaskState>>,
+    pub task: Option<mpsc::UnboundedSender<crate::task::TaskState>>,
     /// Ask for a task where the tool only may run as one (2025-11-25
     /// `taskSupport: "optional"`; a required one is always asked as a task).
     pub as_task: bool,
@@ -57,7 +57,7 @@ pub struct CallOutcome {
     pub duration_ms: f64,
     /// The task the call ran as, as last seen (None: answered directly).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub task: Option<super::task_state::TaskState>,
+    pub task: Option<crate::task::TaskState>,
 }
 
 /// What a request carries: `tools/call`'s typed params (the hot path: built
@@ -393,7 +393,7 @@ impl Workbench {
         options: &CallOptions,
     ) -> Option<Value> {
         let info = handle.status().info?;
-        if !super::task_state::offers_2025_tasks(&info) {
+        if !crate::task::offers_2025_tasks(&info) {
             return None;
         }
         let definition = self.catalog().tool(handle.name(), tool)?;

@@ -2,12 +2,12 @@
 //! supervisor, the catalog, the traffic log and the event stream. Cheap to
 //! clone; dropping the last clone stops every server.
 
+mod apps;
 mod calls;
 mod dev;
 mod listen;
 mod reload;
 mod rounds;
-mod task_state;
 mod tasks;
 mod trial;
 
@@ -17,12 +17,12 @@ use std::time::Duration;
 use tokio::sync::broadcast;
 use tokio_util::sync::{CancellationToken, DropGuard};
 
+pub use crate::task::{TaskForm, TaskState, merge_listed};
 #[cfg(feature = "testing")]
 pub use calls::testing;
 pub use calls::{CallOptions, CallOutcome, OneCallPath};
 pub use dev::DevWatch;
 pub use listen::log_rank;
-pub use task_state::{TaskForm, TaskState, merge_listed};
 
 /// How long a burst of saves to watched files is waited out before the
 /// restart ([`Workbench::watch_dev`]).
@@ -73,7 +73,7 @@ struct Inner {
     events: broadcast::Sender<Event>,
     asks: crate::asks::Asks,
     /// The tasks calls became, per server, newest last (`tasks.rs`).
-    tasks: task_state::Seen,
+    tasks: crate::task::Seen,
     /// The resources subscribed to, per server (`listen.rs`).
     listens: Arc<listen::Listens>,
     _refresher: DropGuard,
@@ -145,7 +145,7 @@ impl Workbench {
                 catalog,
                 events,
                 asks,
-                tasks: task_state::Seen::default(),
+                tasks: crate::task::Seen::default(),
                 listens,
                 _refresher: ct.drop_guard(),
             }),

@@ -22,7 +22,7 @@ use crate::error::{Error, Result};
 pub const MAX_ROUNDS: usize = rmcp::model::DEFAULT_MRTR_MAX_ROUNDS;
 
 /// A request's final answer, and the task it ran as if it became one.
-pub(super) type Sent = (Value, Option<super::task_state::TaskState>);
+pub(super) type Sent = (Value, Option<crate::task::TaskState>);
 
 /// Whether an answer is `input_required` (typed, or kept as sent).
 fn asks_for_input(result: &ServerResult) -> bool {
@@ -80,7 +80,7 @@ impl Workbench {
                     let result = result_json(result)?;
                     // Only a tools/call becomes a task (in both forms).
                     let task = (method == "tools/call")
-                        .then(|| super::task_state::TaskState::handle(&result))
+                        .then(|| crate::task::TaskState::handle(&result))
                         .flatten()
                         .map(|mut t| {
                             // What the call was, for whoever lists the task.

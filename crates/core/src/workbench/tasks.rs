@@ -29,7 +29,7 @@ use crate::error::{Error, Result};
 use crate::events::Event;
 use crate::traffic::Direction;
 
-use super::task_state::{MIN_POLL, TaskForm, TaskState};
+use crate::task::{MIN_POLL, TaskForm, TaskState};
 /// The most input requests one task may bring (each one asks the person or
 /// the model): past it the call fails, the task cancelled.
 pub const MAX_TASK_INPUTS: usize = 64;

@@ -1,6 +1,6 @@
 //! A task as last seen, in either form a server speaks: read from a call's
 //! answer, a `tasks/get` or a server's `tasks/list`, and the tasks calls
-//! became this session (per server). How a task is followed: `tasks.rs`.
+//! became this session (per server). How a task is followed: `workbench/tasks.rs`.
 
 use std::time::Duration;
 
