@@ -58,7 +58,7 @@ impl Agent {
         let batch = self.approvals().next_id();
         let mut to_announce = Vec::new();
         for (i, call) in calls.iter().enumerate() {
-            if call.fn_name == search::NAME {
+            if call.fn_name == crate::toolset::SEARCH_TOOL {
                 results[i] = Some(self.search(session, call, tools, sink)?);
                 continue;
             }

@@ -3,35 +3,13 @@
 //! or a regular expression, over names, titles and descriptions; what it
 //! finds is loaded into the conversation (offered from the next step on).
 
-use genai::chat::Tool;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::toolset::Entry;
-
-/// The tool's name as the model sees it.
-pub const NAME: &str = "search_tools";
 
 /// At most this many tools are loaded per search.
 const DEFAULT_LIMIT: usize = 8;
 const MAX_LIMIT: usize = 32;
-
-pub fn tool() -> Tool {
-    Tool::new(NAME)
-        .with_description(
-            "Find tools to use. Many tools are available but not shown; search by what you want \
-             to do (keywords, or a regular expression with regex=true). The tools found are \
-             loaded and can be called from your next step.",
-        )
-        .with_schema(json!({
-            "type": "object",
-            "properties": {
-                "query": {"type": "string", "description": "Keywords (all must match) or a regular expression"},
-                "regex": {"type": "boolean", "description": "Treat query as a regular expression"},
-                "limit": {"type": "integer", "description": "How many tools to load (default 8, at most 32)"}
-            },
-            "required": ["query"]
-        }))
-}
 
 /// The text a search matches against.
 fn haystack(e: &Entry) -> String {
@@ -116,6 +94,7 @@ pub fn report(found: &[&Entry], total: usize, query: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn entry(name: &str, description: &str) -> Entry {
         Entry {

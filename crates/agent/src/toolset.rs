@@ -112,7 +112,7 @@ pub fn build(inputs: &Inputs<'_>) -> ToolSet {
         context_window,
     } = inputs;
     let mut taken = HashSet::new();
-    taken.insert(crate::search::NAME.to_string());
+    taken.insert(SEARCH_TOOL.to_string());
     let mut entries = Vec::new();
     for t in catalog.iter() {
         let tool = t.tool["name"].as_str().unwrap_or_default();
@@ -178,7 +178,7 @@ pub fn build(inputs: &Inputs<'_>) -> ToolSet {
     notes.push(format!(
         "{} tools are enabled ({why}): the model finds them with {} and sees only those it loaded",
         entries.len(),
-        crate::search::NAME
+        SEARCH_TOOL
     ));
     // The loaded tools, newest kept when they exceed the cap.
     let mut loaded: Vec<&String> = options.loaded_tools.iter().collect();
@@ -190,7 +190,7 @@ pub fn build(inputs: &Inputs<'_>) -> ToolSet {
         ));
         loaded = loaded.split_off(loaded.len() - (MAX_TOOLS - 1));
     }
-    let mut offered = vec![crate::search::tool()];
+    let mut offered = vec![search_tool()];
     for key in loaded {
         if let Some(i) = entries.iter().position(|e| e.key() == *key) {
             offered.push(all[i].clone());
@@ -204,4 +204,26 @@ pub fn build(inputs: &Inputs<'_>) -> ToolSet {
         notes,
         offered_tokens,
     }
+}
+
+/// `search_tools`, the tool's name as the model sees it (its run: `search.rs`).
+pub const SEARCH_TOOL: &str = "search_tools";
+
+/// The search tool as offered to the model.
+pub fn search_tool() -> genai::chat::Tool {
+    genai::chat::Tool::new(SEARCH_TOOL)
+        .with_description(
+            "Find tools to use. Many tools are available but not shown; search by what you want \
+             to do (keywords, or a regular expression with regex=true). The tools found are \
+             loaded and can be called from your next step.",
+        )
+        .with_schema(serde_json::json!({
+            "type": "object",
+            "properties": {
+                "query": {"type": "string", "description": "Keywords (all must match) or a regular expression"},
+                "regex": {"type": "boolean", "description": "Treat query as a regular expression"},
+                "limit": {"type": "integer", "description": "How many tools to load (default 8, at most 32)"}
+            },
+            "required": ["query"]
+        }))
 }

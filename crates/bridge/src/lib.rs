@@ -28,6 +28,7 @@ mod rows;
 pub mod service;
 pub mod settings;
 mod tool_call;
+mod upstream;
 
 use std::sync::Arc;
 

@@ -6,8 +6,6 @@
 //! `DirectCalls` is the stdio session's reading rule: a caller's
 //! `tools/call` is read straight into its type.
 
-use std::sync::{Arc, Mutex};
-
 use rmcp::RoleServer;
 use rmcp::ServerHandler;
 use rmcp::model::{
@@ -18,44 +16,7 @@ use serde_json::{Value, json};
 
 use workbench_core::connect::lines::{Rules, mentions};
 
-use crate::service::Handler;
-
-/// Where a handler leaves a result to be sent as it is.
-#[derive(Clone, Default)]
-pub(crate) struct RawSlot(Arc<Mutex<Option<Value>>>);
-
-impl RawSlot {
-    /// Answer with `v` as it is where the session sends raw JSON (stdio);
-    /// else (HTTP: rmcp's service wants the typed handler) as rmcp's type,
-    /// which keeps what the type models.
-    pub(crate) fn answer<T: serde::de::DeserializeOwned>(
-        ctx: &RequestContext<RoleServer>,
-        v: Value,
-        placeholder: impl FnOnce() -> T,
-    ) -> Result<T, ErrorData> {
-        match ctx.extensions.get::<RawSlot>() {
-            Some(slot) => {
-                *slot.0.lock().unwrap_or_else(|e| e.into_inner()) = Some(v);
-                Ok(placeholder())
-            }
-            None => Self::typed(v),
-        }
-    }
-
-    /// `v` as rmcp's type (what the type models is kept).
-    pub(crate) fn typed<T: serde::de::DeserializeOwned>(v: Value) -> Result<T, ErrorData> {
-        // rmcp's types leave `resultType` out unless it is sent; a
-        // 2026-07-28 caller needs it (rmcp strips it for earlier ones).
-        let mut v = v;
-        if let Some(obj) = v.as_object_mut() {
-            obj.entry("resultType")
-                .or_insert_with(|| Value::String("complete".into()));
-        }
-        serde_json::from_value(v).map_err(|e| {
-            ErrorData::internal_error(format!("the server's answer does not fit: {e}"), None)
-        })
-    }
-}
+use crate::service::{Handler, RawSlot};
 
 /// The handler, answering with the upstream JSON where it has it.
 #[derive(Clone)]
@@ -77,7 +38,7 @@ impl Service<RoleServer> for Raw {
                 | ClientRequest::ListResourceTemplatesRequest(_)
                 | ClientRequest::ReadResourceRequest(_)
         );
-        let new_era = crate::passing::caller_new_era(&ctx);
+        let new_era = crate::upstream::caller_new_era(&ctx);
         // Boxed: the handler's future is large (a call's whole path).
         let typed = Box::pin(Service::handle_request(&self.0, request, ctx)).await?;
         let raw = slot.0.lock().unwrap_or_else(|e| e.into_inner()).take();

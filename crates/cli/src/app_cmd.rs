@@ -10,7 +10,7 @@ use serde_json::json;
 use workbench_core::Workbench;
 use workbench_core::apps::{inject_first, resource_uri};
 
-use crate::commands::{calls_for, opts, parse_args, ready};
+use crate::session::{calls_for, opts, parse_args, ready};
 use crate::{Cli, Failure, print};
 
 #[derive(clap::Args, Debug)]

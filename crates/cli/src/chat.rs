@@ -348,7 +348,7 @@ pub async fn run(
     };
     let only: Vec<&str> = args.servers.iter().map(String::as_str).collect();
     let wb =
-        crate::commands::connect_some(cli, &only, crate::commands::offers(cli, sampling)).await?;
+        crate::session::connect_some(cli, &only, crate::session::offers(cli, sampling)).await?;
     let outcome = chat(cli, args, &wb, prompt, on_terminal, sampling).await;
     wb.shutdown().await;
     outcome

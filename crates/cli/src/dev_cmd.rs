@@ -10,8 +10,8 @@ use workbench_calls::{Call, Link, Origin};
 use workbench_core::events::Event;
 use workbench_doctor::follow::{SurfaceChange, Surfaces};
 
-use crate::commands::{calls_for, connect_some, offers, opts, parse_args};
 use crate::print::{clean, line};
+use crate::session::{calls_for, connect_some, offers, opts, parse_args};
 use crate::{Cli, Failure};
 
 #[derive(clap::Args, Debug)]
@@ -150,7 +150,7 @@ pub async fn run(cli: &Cli, args: &DevArgs) -> Result<(), Failure> {
     // The call once now, so the first reload can say whether it changed.
     if let Some(tool) = &args.call {
         // Not ready: the call says why (and the first reload calls again).
-        let _ = crate::commands::ready(&wb, &args.server).await;
+        let _ = crate::session::ready(&wb, &args.server).await;
         last_result = Some(call_once(cli, &calls, &args.server, tool, &arguments, None).await);
     }
     loop {

@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 use workbench_doctor::{DoctorReport, Impact, Severity, Surface};
 
-use crate::commands::{calls_for, connect_some, offers, ready};
 use crate::print::{clean, line};
+use crate::session::{calls_for, connect_some, offers, ready};
 use crate::{Cli, Failure, exit};
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

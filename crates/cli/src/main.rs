@@ -11,6 +11,7 @@ mod doctor_cmd;
 mod history_cmd;
 mod print;
 mod serve_cmd;
+mod session;
 mod task_cmd;
 mod terminal;
 mod test_cmd;

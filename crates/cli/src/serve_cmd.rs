@@ -77,8 +77,8 @@ pub async fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
         sampling: true,
         elicitation: true,
     };
-    let wb = crate::commands::connect_some(cli, &only, offers).await?;
-    let calls = crate::commands::calls_for(&wb, !args.no_history);
+    let wb = crate::session::connect_some(cli, &only, offers).await?;
+    let calls = crate::session::calls_for(&wb, !args.no_history);
     let bridge = Bridge::new(
         calls.clone(),
         BridgeOptions {

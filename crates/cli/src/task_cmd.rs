@@ -63,7 +63,7 @@ pub fn print_statuses() -> (
 }
 
 pub async fn run(cli: &crate::Cli, wb: &Workbench, action: &TaskCommand) -> Result<(), Failure> {
-    crate::commands::ready(wb, action.server()).await?;
+    crate::session::ready(wb, action.server()).await?;
     let (what, id) = match action {
         TaskCommand::Get { id, .. } => ("get", Some(id.as_str())),
         TaskCommand::Result { id, .. } => ("result", Some(id.as_str())),

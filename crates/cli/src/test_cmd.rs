@@ -174,20 +174,20 @@ pub async fn run(cli: &Cli, args: &TestArgs) -> Result<(), Failure> {
     wanted.sort();
     wanted.dedup();
     let only: Vec<&str> = wanted.iter().map(String::as_str).collect();
-    let offers = crate::commands::offers(cli, cli.sampling);
+    let offers = crate::session::offers(cli, cli.sampling);
     let wb = if only.is_empty() {
         None
     } else {
-        Some(crate::commands::connect_some(cli, &only, offers).await?)
+        Some(crate::session::connect_some(cli, &only, offers).await?)
     };
     let report = match &wb {
         Some(wb) => {
             for name in &wanted {
-                if let Err(Failure::Core(e)) = crate::commands::ready(wb, name).await {
+                if let Err(Failure::Core(e)) = crate::session::ready(wb, name).await {
                     eprintln!("mcpwb: {}", clean(&e.to_string()));
                 }
             }
-            let calls = crate::commands::calls_for(wb, true);
+            let calls = crate::session::calls_for(wb, true);
             let options = RunOptions {
                 case: args.case.clone(),
                 server: args.server.clone(),
