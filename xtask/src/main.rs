@@ -4,6 +4,7 @@
 
 mod conformance;
 mod conformance_server;
+mod guide;
 mod rust_tests;
 mod setup;
 mod stages;
@@ -28,6 +29,8 @@ tasks:
                           against mcpwb: a table and N/M scenarios passed
   conformance --server    its server scenarios against the demo server straight and
                           through the bridge (mcpwb serve): fails on what the bridge loses
+  guide                   build the user guide (docs/) into target/guide/book with the
+                          last e2e run's screenshots, links checked
   supply                  the supply-chain checks alone: cargo deny (licenses, bans,
                           sources, advisories), npm licenses and npm audit";
 
@@ -43,6 +46,10 @@ fn main() -> ExitCode {
             conformance_server::server(&tasks::root())
         }
         Some("conformance") => conformance::client(&tasks::root()),
+        Some("guide") => guide::install().and_then(|mdbook| {
+            let root = tasks::root();
+            guide::build(&root, &mdbook, &tasks::target_dir(&root))
+        }),
         Some("supply") => supply::install_cargo_deny().and_then(|()| supply::check(&tasks::root())),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");

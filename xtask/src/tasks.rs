@@ -228,6 +228,11 @@ pub fn test() -> Result {
             Ok(())
         })?;
         stages.run("set-up: cargo-deny", supply::install_cargo_deny)?;
+        let mdbook = std::cell::RefCell::new(PathBuf::new());
+        stages.run("set-up: mdbook", || {
+            *mdbook.borrow_mut() = crate::guide::install()?;
+            Ok(())
+        })?;
         stages.run("check: rustfmt", || {
             sh(cmd("cargo", &["fmt", "--all", "--", "--check"], &root))
         })?;
@@ -283,6 +288,9 @@ pub fn test() -> Result {
         })?;
         stages.run("test: e2e (real window, WebKitWebDriver, Xvfb)", || {
             e2e(&root, &driver.borrow())
+        })?;
+        stages.run("build: the user guide (mdBook, links checked)", || {
+            crate::guide::build(&root, &mdbook.borrow(), &target_dir(&root))
         })
     })();
     stages.report_against(std::time::Duration::from_secs(25 * 60));

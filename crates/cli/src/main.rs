@@ -10,6 +10,8 @@ mod dev_cmd;
 mod doctor_cmd;
 mod history_cmd;
 mod print;
+#[cfg(test)]
+mod reference;
 mod serve_cmd;
 mod session;
 mod task_cmd;
