@@ -267,7 +267,7 @@ impl Agent {
     /// Add the tool to the entry's `autoApprove` (or Roo's `alwaysAllow`,
     /// if that is the key the entry uses), through the lossless editor.
     pub fn approve_in_config(&self, server: &str, tool: &str) -> Result<()> {
-        use workbench_core::config::{edit::EditOp, store::Document};
+        use workbench_core::config::{document::Document, edit::EditOp};
         let handle = self.workbench().server(server)?;
         let path = match handle.entry().scope {
             workbench_core::config::Scope::Project => self.inner.config.project.clone(),

@@ -115,7 +115,7 @@ pub fn own_save(
 /// that only means a server asks once more. The one sequence for the window
 /// and `mcpwb config`.
 pub fn save_own(
-    doc: &mut workbench_core::config::store::Document,
+    doc: &mut workbench_core::config::document::Document,
     before: &str,
     trust: &workbench_core::config::trust::Trust,
     settings: &SettingsFile,
@@ -131,7 +131,7 @@ pub fn save_own(
 /// entry's own secrets follow it in `keychain` (an entry reads only those
 /// under its name).
 pub fn save_own_edit(
-    doc: &mut workbench_core::config::store::Document,
+    doc: &mut workbench_core::config::document::Document,
     edit: &workbench_core::config::edit::EditOp,
     keychain: &workbench_core::config::secrets::Keychain,
     trust: &workbench_core::config::trust::Trust,

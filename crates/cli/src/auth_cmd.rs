@@ -6,7 +6,7 @@ use std::time::Duration;
 use clap::Subcommand;
 use serde_json::json;
 use workbench_core::auth::refusal::Grants;
-use workbench_core::auth::{self, Timeline, flow, store};
+use workbench_core::auth::{self, Timeline, flow, tokens};
 use workbench_core::config::ConfigFile;
 use workbench_core::config::secrets::Keychain;
 use workbench_core::config::vars::Vars;
@@ -184,7 +184,7 @@ async fn login_from(
     let mut tl = Timeline::default();
     let result = flow::login(&auth::http(), &t.url, &opts, &mut tl).await;
     if let Ok(tokens) = &result {
-        store::save(&t.keychain, &t.owner, tokens)?;
+        tokens::save(&t.keychain, &t.owner, tokens)?;
     }
     Ok((tl, result))
 }
@@ -199,7 +199,7 @@ pub async fn answer_refusal(
     mode: SignIn,
 ) -> Result<bool, Failure> {
     let t = target(cli, name)?;
-    let stored = store::load(&t.keychain, &t.owner);
+    let stored = tokens::load(&t.keychain, &t.owner);
     eprintln!("mcpwb: {}", refusal.describe());
     if let Some(tok) = &stored
         && !refusal.wants_scope()
@@ -210,7 +210,7 @@ pub async fn answer_refusal(
     {
         let mut tl = Timeline::default();
         if let Ok(fresh) = flow::refresh(&auth::http(), tok, &mut tl).await {
-            store::save(&t.keychain, &t.owner, &fresh)?;
+            tokens::save(&t.keychain, &t.owner, &fresh)?;
             eprintln!("mcpwb: refreshed the sign-in to {name}; trying again");
             return Ok(true);
         }
@@ -280,7 +280,7 @@ pub async fn run(cli: &Cli, command: &AuthCommand) -> Result<(), Failure> {
         }
         AuthCommand::Status { server } => {
             let t = target(cli, server)?;
-            let st = auth::Status::of(store::load(&t.keychain, &t.owner).as_ref());
+            let st = auth::Status::of(tokens::load(&t.keychain, &t.owner).as_ref());
             let text = if st.signed_in {
                 format!(
                     "{server}: signed in at {}; scopes: {}; {}",
@@ -299,7 +299,7 @@ pub async fn run(cli: &Cli, command: &AuthCommand) -> Result<(), Failure> {
         }
         AuthCommand::Refresh { server } => {
             let t = target(cli, server)?;
-            let tok = store::load(&t.keychain, &t.owner).ok_or_else(|| {
+            let tok = tokens::load(&t.keychain, &t.owner).ok_or_else(|| {
                 Failure::Usage(format!(
                     "{server} is not signed in: mcpwb auth login {server}"
                 ))
@@ -308,7 +308,7 @@ pub async fn run(cli: &Cli, command: &AuthCommand) -> Result<(), Failure> {
             let fresh = flow::refresh(&auth::http(), &tok, &mut tl)
                 .await
                 .map_err(Failure::Usage)?;
-            store::save(&t.keychain, &t.owner, &fresh)?;
+            tokens::save(&t.keychain, &t.owner, &fresh)?;
             said(
                 cli,
                 format!("refreshed the sign-in to {server}"),
@@ -318,14 +318,14 @@ pub async fn run(cli: &Cli, command: &AuthCommand) -> Result<(), Failure> {
         }
         AuthCommand::Logout { server } => {
             let t = target(cli, server)?;
-            if let Some(tok) = store::load(&t.keychain, &t.owner) {
+            if let Some(tok) = tokens::load(&t.keychain, &t.owner) {
                 let mut tl = Timeline::default();
                 if let Err(e) = flow::revoke(&auth::http(), &tok, &mut tl).await {
                     eprintln!(
                         "mcpwb: the server did not revoke the token ({e}); forgetting it here anyway"
                     );
                 }
-                store::forget(&t.keychain, &t.owner)?;
+                tokens::forget(&t.keychain, &t.owner)?;
             }
             said(
                 cli,

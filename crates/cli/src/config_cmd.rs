@@ -8,9 +8,9 @@ use clap::{Args, Subcommand};
 use serde_json::{Map, Value, json};
 use workbench_core::Error;
 use workbench_core::config::dialects;
+use workbench_core::config::document::Document;
 use workbench_core::config::edit::EditOp;
 use workbench_core::config::secrets::{Keychain, reference, secret_id_for};
-use workbench_core::config::store::Document;
 use workbench_core::config::vars::keychain_refs;
 use workbench_core::config::{ConfigFile, Scope};
 

@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 use workbench_core::config::dialects::{self, ALL, Dialect};
-use workbench_core::config::store::Document;
+use workbench_core::config::document::Document;
 use workbench_core::config::{ConfigFile, default_user_config, parse_jsonc};
 
 use crate::config_cmd::{raw_servers, say, usage};

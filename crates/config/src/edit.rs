@@ -255,9 +255,7 @@ fn finish(path: &Path, root: &CstRootNode, original: &str) -> Result<String> {
 }
 
 #[cfg(test)]
-#[path = "edit_tests.rs"]
 mod tests;
 
 #[cfg(test)]
-#[path = "edit_props.rs"]
 mod props;

@@ -27,7 +27,7 @@
 //! assert_eq!(config.problems[0].pointer, "/mcpServers/broken/command");
 //! ```
 //!
-//! Edits keep the file as the person wrote it ([`edit`], [`store`]):
+//! Edits keep the file as the person wrote it ([`edit`], [`document`]):
 //!
 //! ```
 //! use std::path::Path;
@@ -45,15 +45,16 @@
 
 pub mod app;
 pub mod dialects;
+pub mod document;
 pub mod edit;
 mod entry;
 mod error;
 pub mod files;
+#[doc(hidden)]
+pub mod fuzzing;
 mod parse;
 pub mod rename;
-pub mod robust;
 pub mod secrets;
-pub mod store;
 pub mod trust;
 pub mod vars;
 pub mod watch;

@@ -27,7 +27,7 @@ fn renamed_id(id: &str, from: &str, to: &str) -> Option<String> {
 /// copied to their new ids in `keychain` (the old ones are left), and so
 /// are its answers to `${input:..}`.
 pub fn follow_rename(
-    doc: &mut crate::store::Document,
+    doc: &mut crate::document::Document,
     keychain: &Keychain,
     from: &str,
     to: &str,
@@ -105,7 +105,7 @@ pub fn follow_rename(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::secrets::Store;
+    use crate::secrets::Backend;
 
     #[test]
     fn a_renamed_servers_secrets_follow_it() {
@@ -120,7 +120,7 @@ mod tests {
         assert_eq!(renamed_id("other/env/K", "gh", "github"), None);
         assert_eq!(renamed_id("ghx/env/K", "gh", "github"), None);
         let ns = format!("mcpwb-test-rename-{}", std::process::id());
-        let kc = Keychain::new(&ns, Store::KernelKeyring);
+        let kc = Keychain::new(&ns, Backend::KernelKeyring);
         kc.set("gh/env/K", "v4lue").unwrap();
         kc.set("input/gh/pat", "answer").unwrap();
         let dir = tempfile::tempdir().unwrap();
@@ -130,7 +130,7 @@ mod tests {
             "// mine\n{ \"mcpServers\": { \"gh\": { \"command\": \"x\", \"env\": { \"K\": \"${secret:gh/env/K}\", \"O\": \"${secret:other/env/O}\", \"P\": \"${input:pat}\" } } } }\n",
         )
         .unwrap();
-        let mut doc = crate::store::Document::open(&path).unwrap();
+        let mut doc = crate::document::Document::open(&path).unwrap();
         doc.edit(&crate::edit::EditOp::Rename {
             from: "gh".into(),
             to: "github".into(),

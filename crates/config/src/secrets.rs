@@ -19,7 +19,7 @@ pub const APP_SERVICE: &str = "dev.mcpworkbench.app";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 /// Where the keychain keeps secrets.
-pub enum Store {
+pub enum Backend {
     /// D-Bus Secret Service: survives reboots.
     SecretService,
     /// The kernel's per-user keyring.
@@ -33,7 +33,7 @@ pub struct Keychain {
     /// None: this session's store, asked at the first use (asking the
     /// Secret Service is a D-Bus round trip, maybe an activation: not on
     /// the window's start when nothing is read).
-    store: Option<Store>,
+    store: Option<Backend>,
 }
 
 fn describe(e: keyring::Error) -> Error {
@@ -45,17 +45,17 @@ fn describe(e: keyring::Error) -> Error {
 }
 
 /// Which store this session has: the Secret Service if it answers.
-fn detect() -> Store {
-    static STORE: OnceLock<Store> = OnceLock::new();
+fn detect() -> Backend {
+    static STORE: OnceLock<Backend> = OnceLock::new();
     *STORE.get_or_init(|| {
         if let Ok(forced) = std::env::var("MCPWB_KEYCHAIN") {
             return match forced.as_str() {
-                "keyutils" | "kernel" => Store::KernelKeyring,
-                _ => Store::SecretService,
+                "keyutils" | "kernel" => Backend::KernelKeyring,
+                _ => Backend::SecretService,
             };
         }
         if std::env::var_os("DBUS_SESSION_BUS_ADDRESS").is_none() {
-            return Store::KernelKeyring;
+            return Backend::KernelKeyring;
         }
         let probe = keyring::secret_service::SsCredential::new_with_target(
             None,
@@ -64,8 +64,8 @@ fn detect() -> Store {
         )
         .map(|c| Entry::new_with_credential(Box::new(c)));
         match probe.map(|e| e.get_password()) {
-            Ok(Ok(_)) | Ok(Err(keyring::Error::NoEntry)) => Store::SecretService,
-            _ => Store::KernelKeyring,
+            Ok(Ok(_)) | Ok(Err(keyring::Error::NoEntry)) => Backend::SecretService,
+            _ => Backend::KernelKeyring,
         }
     })
 }
@@ -83,7 +83,7 @@ impl Keychain {
     }
 
     /// A keychain of `service`'s entries in `store`.
-    pub fn new(service: &str, store: Store) -> Keychain {
+    pub fn new(service: &str, store: Backend) -> Keychain {
         Keychain {
             service: service.to_string(),
             store: Some(store),
@@ -91,7 +91,7 @@ impl Keychain {
     }
 
     /// Where it keeps secrets.
-    pub fn store(&self) -> Store {
+    pub fn backend(&self) -> Backend {
         self.store.unwrap_or_else(detect)
     }
 
@@ -108,7 +108,7 @@ impl Keychain {
 
     /// The secret `id` (`None`: there is none).
     pub fn get(&self, id: &str) -> Result<Option<String>> {
-        if self.store() == Store::KernelKeyring {
+        if self.backend() == Backend::KernelKeyring {
             return kernel::get(&self.kernel_name(id));
         }
         match self.entry(id)?.get_password() {
@@ -120,7 +120,7 @@ impl Keychain {
 
     /// Keep `value` as the secret `id`.
     pub fn set(&self, id: &str, value: &str) -> Result<()> {
-        if self.store() == Store::KernelKeyring {
+        if self.backend() == Backend::KernelKeyring {
             return kernel::set(&self.kernel_name(id), value);
         }
         self.entry(id)?.set_password(value).map_err(describe)
@@ -128,7 +128,7 @@ impl Keychain {
 
     /// Remove the entry; removing one that is not there is fine.
     pub fn delete(&self, id: &str) -> Result<()> {
-        if self.store() == Store::KernelKeyring {
+        if self.backend() == Backend::KernelKeyring {
             return kernel::delete(&self.kernel_name(id));
         }
         match self.entry(id)?.delete_credential() {
@@ -298,20 +298,20 @@ mod tests {
         // Made at the app's start: asking the Secret Service there is a D-Bus
         // round trip (maybe an activation) on the window's way to the screen.
         assert_eq!(Keychain::app().store, None);
-        let kernel = Keychain::new("mcpwb-test", Store::KernelKeyring);
-        assert_eq!(kernel.store(), Store::KernelKeyring);
+        let kernel = Keychain::new("mcpwb-test", Backend::KernelKeyring);
+        assert_eq!(kernel.backend(), Backend::KernelKeyring);
     }
 
     #[test]
     fn a_secret_round_trips_through_the_real_kernel_keyring() {
         let ns = format!("mcpwb-test-{}-{}", std::process::id(), line!());
-        let kc = Keychain::new(&ns, Store::KernelKeyring);
+        let kc = Keychain::new(&ns, Backend::KernelKeyring);
         let id = secret_id("demo", "env", "API_KEY");
         assert_eq!(kc.get(&id).unwrap(), None);
         kc.set(&id, "s3cr3t").unwrap();
         assert_eq!(kc.get(&id).unwrap().as_deref(), Some("s3cr3t"));
         // Another namespace does not see it.
-        let other = Keychain::new(&format!("{ns}-other"), Store::KernelKeyring);
+        let other = Keychain::new(&format!("{ns}-other"), Backend::KernelKeyring);
         assert_eq!(other.get(&id).unwrap(), None);
         kc.delete(&id).unwrap();
         assert_eq!(kc.get(&id).unwrap(), None);
@@ -330,7 +330,7 @@ mod tests {
             "run inside dbus-run-session"
         );
         let ns = format!("mcpwb-test-ss-{}", std::process::id());
-        let kc = Keychain::new(&ns, Store::SecretService);
+        let kc = Keychain::new(&ns, Backend::SecretService);
         let id = secret_id("demo", "headers", "Authorization");
         kc.delete(&id).unwrap();
         assert_eq!(kc.get(&id).unwrap(), None);

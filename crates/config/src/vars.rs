@@ -463,5 +463,4 @@ impl super::ConfigFile {
 }
 
 #[cfg(test)]
-#[path = "vars_tests.rs"]
 mod tests;

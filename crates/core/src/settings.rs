@@ -118,7 +118,7 @@ impl SettingsFile {
         let mut text = serde_json::to_string_pretty(&Value::Object(all))
             .map_err(|e| Error::Internal(e.to_string()))?;
         text.push('\n');
-        crate::config::store::write_atomic(&self.path, text.as_bytes(), false)?;
+        crate::config::document::write_atomic(&self.path, text.as_bytes(), false)?;
         WRITES.fetch_add(1, std::sync::atomic::Ordering::AcqRel);
         Ok(section)
     }

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use workbench_core::auth;
-use workbench_core::config::secrets::{Keychain, Store};
+use workbench_core::config::secrets::{Backend, Keychain};
 use workbench_core::config::trust::{self, Trust};
 use workbench_core::config::vars::Vars;
 use workbench_core::config::{ConfigFile, Scope};
@@ -42,7 +42,7 @@ fn save(trust: &Trust, path: &Path, edit: impl FnOnce(&str) -> String) {
 /// user's GitHub token under the user entry `github`.
 fn keychain() -> Keychain {
     let ns = format!("mcpwb-hostile-{}-{}", std::process::id(), line!());
-    let kc = Keychain::new(&ns, Store::KernelKeyring);
+    let kc = Keychain::new(&ns, Backend::KernelKeyring);
     kc.set("github/env/GITHUB_TOKEN", "ghp_users_own_token")
         .unwrap();
     kc

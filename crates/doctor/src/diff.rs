@@ -514,5 +514,4 @@ pub fn junit(changes: &[Change]) -> String {
 }
 
 #[cfg(test)]
-#[path = "diff_tests.rs"]
 mod tests;

@@ -209,11 +209,11 @@ async fn the_demo_server_is_clean_probed_and_speaks_both_eras() {
 /// expand the secret and every era "failed").
 #[tokio::test]
 async fn the_eras_are_tried_with_the_servers_own_secrets() {
-    use workbench_core::config::secrets::{Keychain, Store};
+    use workbench_core::config::secrets::{Backend, Keychain};
     let dir = tempfile::tempdir().unwrap();
     let keychain = Keychain::new(
         &format!("mcpwb-doctor-eras-{}", std::process::id()),
-        Store::KernelKeyring,
+        Backend::KernelKeyring,
     );
     keychain
         .set("planted/env/DEMO_TOKEN", "s3cret-value")

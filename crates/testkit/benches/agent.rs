@@ -22,7 +22,7 @@ use workbench_agent::{
     Agent, AgentEvent, AgentOptions, ApproveMode, ConfigPaths, ProviderConfig, ProviderKind,
 };
 use workbench_core::config::ConfigFile;
-use workbench_core::config::secrets::{Keychain, Store as KeyStore};
+use workbench_core::config::secrets::{Backend, Keychain};
 use workbench_core::settings::SettingsFile;
 use workbench_core::{Workbench, WorkbenchOptions};
 use workbench_store::{NewSession, Store};
@@ -77,7 +77,7 @@ async fn setup(turns: Vec<Turn>) -> (Workbench, Agent, ScriptedLlm, tempfile::Te
             },
             keychain: Keychain::new(
                 &format!("mcpwb-bench-{}", std::process::id()),
-                KeyStore::KernelKeyring,
+                Backend::KernelKeyring,
             ),
         },
     )

@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde::Serialize;
 use tauri::{Runtime, State};
 use workbench_core::auth::refusal::Grants;
-use workbench_core::auth::{self, Status, Timeline, flow, store};
+use workbench_core::auth::{self, Status, Timeline, flow, tokens};
 use workbench_core::config::secrets::Keychain;
 use workbench_core::config::vars::Vars;
 use workbench_core::config::{OAuthClient, ServerEntry};
@@ -89,7 +89,7 @@ pub async fn auth_status<R: Runtime>(
     name: String,
 ) -> Result<Status, ErrorInfo> {
     let (_, owner) = target(&state, &name)?;
-    let mut status = Status::of(store::load(&Keychain::app(), &owner).as_ref());
+    let mut status = Status::of(tokens::load(&Keychain::app(), &owner).as_ref());
     status.refusal = state.workbench.traffic().refusal(&name);
     Ok(status)
 }
@@ -113,7 +113,7 @@ async fn finish(
     let failed_step = result.as_ref().err().map(|e| e.step);
     let error = match result {
         Ok(tokens) => {
-            store::save(&keychain, owner, &tokens)?;
+            tokens::save(&keychain, owner, &tokens)?;
             state.workbench.traffic().take_refusal(name);
             restart(state, name).await;
             None
@@ -121,7 +121,7 @@ async fn finish(
         Err(e) => Some(e.message),
     };
     Ok(AuthRun {
-        status: Status::of(store::load(&keychain, owner).as_ref()),
+        status: Status::of(tokens::load(&keychain, owner).as_ref()),
         error,
         failed_step,
         timeline,
@@ -145,7 +145,7 @@ pub async fn auth_sign_in<R: Runtime>(
         .widen
         .then(|| state.workbench.traffic().refusal(&name))
         .flatten();
-    let stored = store::load(&Keychain::app(), &owner);
+    let stored = tokens::load(&Keychain::app(), &owner);
     let gate: Option<flow::Gate> = options.step_by_step.then(|| {
         let (tx, rx) = tokio::sync::mpsc::channel::<bool>(1);
         stepping()
@@ -273,7 +273,7 @@ pub async fn auth_refresh<R: Runtime>(
 ) -> Result<AuthRun, ErrorInfo> {
     let (_, owner) = target(&state, &name)?;
     let keychain = Keychain::app();
-    let tokens = store::load(&keychain, &owner)
+    let tokens = tokens::load(&keychain, &owner)
         .ok_or_else(|| ErrorInfo::refused(format!("{name} is not signed in")))?;
     let mut timeline = Timeline::default();
     let result = flow::refresh(&auth::http(), &tokens, &mut timeline)
@@ -295,10 +295,10 @@ pub async fn auth_force_expiry<R: Runtime>(
 ) -> Result<Status, ErrorInfo> {
     let (_, owner) = target(&state, &name)?;
     let keychain = Keychain::app();
-    let mut tokens = store::load(&keychain, &owner)
+    let mut tokens = tokens::load(&keychain, &owner)
         .ok_or_else(|| ErrorInfo::refused(format!("{name} is not signed in")))?;
     tokens.expires_at = Some(1);
-    store::save(&keychain, &owner, &tokens)?;
+    tokens::save(&keychain, &owner, &tokens)?;
     Ok(Status::of(Some(&tokens)))
 }
 
@@ -315,12 +315,12 @@ pub async fn auth_sign_out<R: Runtime>(
     let mut timeline = Timeline::default();
     let mut error = None;
     let mut failed_step = None;
-    if let Some(tokens) = store::load(&keychain, &owner) {
+    if let Some(tokens) = tokens::load(&keychain, &owner) {
         if let Err(e) = flow::revoke(&auth::http(), &tokens, &mut timeline).await {
             error = Some(format!("not revoked by the server ({e}); forgotten here"));
             failed_step = Some(flow::SignInStep::Revocation);
         }
-        store::forget(&keychain, &owner)?;
+        tokens::forget(&keychain, &owner)?;
         restart(&state, &name).await;
     }
     Ok(AuthRun {

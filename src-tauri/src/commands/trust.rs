@@ -53,7 +53,7 @@ pub async fn trust_server<R: Runtime>(
 /// follow them.
 pub fn save_own(
     state: &AppState,
-    doc: &mut workbench_core::config::store::Document,
+    doc: &mut workbench_core::config::document::Document,
     before: &str,
 ) -> workbench_core::Result<()> {
     let own = doc.path == state.config_path;
@@ -70,7 +70,7 @@ pub fn save_own(
 /// secrets follow it).
 pub fn save_own_edit(
     state: &AppState,
-    doc: &mut workbench_core::config::store::Document,
+    doc: &mut workbench_core::config::document::Document,
     edit: &workbench_core::config::edit::EditOp,
 ) -> workbench_core::Result<()> {
     let own = doc.path == state.config_path;

@@ -67,7 +67,7 @@ pub fn append_case(
     {
         return Err(format!("{}: a link, not followed", dir.display()));
     }
-    workbench_core::config::store::write_atomic(path, out.as_bytes(), false)
+    workbench_core::config::document::write_atomic(path, out.as_bytes(), false)
         .map_err(|e| e.to_string())?;
     if trusted_before {
         trust.record(path, &fingerprint(out.as_bytes()))?;

@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::Command;
 
 use serde_json::{Value, json};
-use workbench_core::config::secrets::{Keychain, Store};
+use workbench_core::config::secrets::{Backend, Keychain};
 
 use super::{BIN, stderr, stdout};
 
@@ -174,7 +174,7 @@ fn a_secret_header_lives_in_the_keychain_and_the_server_still_gets_it() {
     assert_eq!(call.status.code(), Some(0), "{}", stderr(&call));
     assert!(stdout(&call).contains("through the keychain"));
     // Removing the server removes its secret from the keychain too.
-    let keychain = Keychain::new(&namespace(), Store::KernelKeyring);
+    let keychain = Keychain::new(&namespace(), Backend::KernelKeyring);
     let id = "remote/headers/Authorization";
     assert_eq!(
         keychain.get(id).unwrap().as_deref(),
@@ -330,7 +330,7 @@ fn an_input_answer_is_stored_for_each_server_that_uses_it() {
     )
     .unwrap();
     let c = cfg.to_str().unwrap();
-    let keychain = Keychain::new(&namespace(), Store::KernelKeyring);
+    let keychain = Keychain::new(&namespace(), Backend::KernelKeyring);
     let input = |args: &[&str]| {
         let mut all = vec!["--config", c, "config", "input"];
         all.extend_from_slice(args);

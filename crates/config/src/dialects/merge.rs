@@ -7,9 +7,9 @@ use serde_json::Value;
 
 use super::Imported;
 use crate::ConfigFile;
+use crate::document::Document;
 use crate::edit::EditOp;
 use crate::error::Result;
-use crate::store::Document;
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]

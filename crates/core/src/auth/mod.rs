@@ -19,7 +19,7 @@ pub mod discover;
 pub mod flow;
 mod probe;
 pub mod refusal;
-pub mod store;
+pub mod tokens;
 
 use std::time::Instant;
 
@@ -160,7 +160,7 @@ pub async fn attach(
     }
     let owner =
         crate::config::secrets::owner_prefix(entry.scope, vars.workspace.as_deref(), &entry.name);
-    let Some(mut tokens) = store::load(keychain, &owner) else {
+    let Some(mut tokens) = tokens::load(keychain, &owner) else {
         return Ok(None);
     };
     if tokens.expiring(60) && tokens.refresh_token.is_some() {
@@ -168,7 +168,7 @@ pub async fn attach(
         match flow::refresh(&http(), &tokens, &mut tl).await {
             Ok(fresh) => {
                 tokens = fresh;
-                let _ = store::save(keychain, &owner, &tokens);
+                let _ = tokens::save(keychain, &owner, &tokens);
             }
             Err(e) => {
                 return Err(format!(
@@ -304,7 +304,7 @@ pub fn on_refused(entry: &crate::config::ServerEntry, vars: &crate::config::vars
     };
     let owner =
         crate::config::secrets::owner_prefix(entry.scope, vars.workspace.as_deref(), &entry.name);
-    let Some(mut tokens) = store::load(keychain, &owner) else {
+    let Some(mut tokens) = tokens::load(keychain, &owner) else {
         return false;
     };
     let recent = tokens
@@ -314,7 +314,7 @@ pub fn on_refused(entry: &crate::config::ServerEntry, vars: &crate::config::vars
         return false;
     }
     tokens.expires_at = Some(1);
-    store::save(keychain, &owner, &tokens).is_ok()
+    tokens::save(keychain, &owner, &tokens).is_ok()
 }
 
 #[cfg(test)]

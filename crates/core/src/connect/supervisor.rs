@@ -90,7 +90,6 @@ struct Shared {
     _guard: DropGuard,
 }
 
-#[path = "failures.rs"]
 mod failures;
 
 /// The handle to a server's supervisor. Cheap to clone; when the last clone

@@ -55,7 +55,7 @@ impl Workbench {
                         new == old
                             || new
                                 .as_deref()
-                                .is_some_and(|b| crate::config::store::written_here(f, b))
+                                .is_some_and(|b| crate::config::document::written_here(f, b))
                     });
                 last = now;
                 match ConfigFile::load_scoped(&user, project_dir.as_deref()) {

@@ -18,7 +18,7 @@ use workbench_agent::{
     ProviderKind, Sink,
 };
 use workbench_core::config::ConfigFile;
-use workbench_core::config::secrets::{Keychain, Store as KeyStore};
+use workbench_core::config::secrets::{Backend, Keychain};
 use workbench_core::connect::{ServerState, SupervisorOptions};
 use workbench_core::settings::SettingsFile;
 use workbench_core::{Workbench, WorkbenchOptions};
@@ -42,7 +42,7 @@ fn keychain() -> Keychain {
         std::process::id(),
         N.fetch_add(1, Ordering::Relaxed)
     );
-    Keychain::new(&ns, KeyStore::KernelKeyring)
+    Keychain::new(&ns, Backend::KernelKeyring)
 }
 
 /// Everything a test drives: the servers, the agent, the scripted LLM, and

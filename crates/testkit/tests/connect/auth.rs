@@ -169,12 +169,12 @@ async fn signed_in(
     workbench_core::config::secrets::Keychain,
     tempfile::TempDir,
 ) {
-    use workbench_core::config::secrets::{Keychain, Store};
+    use workbench_core::config::secrets::{Backend, Keychain};
     let kc = Keychain::new(
         &format!("{ns}-{}", std::process::id()),
-        Store::KernelKeyring,
+        Backend::KernelKeyring,
     );
-    workbench_core::auth::store::save(&kc, "remote/", tokens).unwrap();
+    workbench_core::auth::tokens::save(&kc, "remote/", tokens).unwrap();
     let mut options = super::fast();
     options.supervisor.vars.keychain = Some(kc.clone());
     let dir = tempfile::tempdir().unwrap();
@@ -315,14 +315,14 @@ async fn a_stored_sign_in_is_used_and_refreshed_ahead_of_expiry() {
         .await
         .unwrap();
     assert_eq!(out.result["content"][0]["text"], "signed in");
-    let kept = workbench_core::auth::store::load(&kc, "remote/").unwrap();
+    let kept = workbench_core::auth::tokens::load(&kc, "remote/").unwrap();
     assert_eq!(
         (kept.access_token.as_str(), kept.refresh_token.as_deref()),
         ("at-2", Some("rt-2"))
     );
     let exported = wb.traffic().entries(Some("remote"));
     assert!(!format!("{exported:?}").contains("at-2"));
-    workbench_core::auth::store::forget(&kc, "remote/").unwrap();
+    workbench_core::auth::tokens::forget(&kc, "remote/").unwrap();
     wb.shutdown().await;
 }
 
@@ -403,9 +403,9 @@ async fn a_401_with_a_stored_sign_in_refreshes_it_once_and_connects() {
         + 3600;
     let stale = stored(&base, &demo.url, in_an_hour);
     let (wb, kc, _dir) = signed_in("mcpwb-test-oauth401", &demo.url, &stale).await;
-    let kept = workbench_core::auth::store::load(&kc, "remote/").unwrap();
+    let kept = workbench_core::auth::tokens::load(&kc, "remote/").unwrap();
     assert_eq!(kept.access_token, "at-2");
-    workbench_core::auth::store::forget(&kc, "remote/").unwrap();
+    workbench_core::auth::tokens::forget(&kc, "remote/").unwrap();
     wb.shutdown().await;
 }
 
@@ -529,7 +529,7 @@ async fn a_403_insufficient_scope_is_noted_and_a_wider_sign_in_gets_through() {
         !tl.steps.iter().any(|s| s.request.contains("(no token)")),
         "started from the refusal, no probe: {tl:#?}"
     );
-    workbench_core::auth::store::save(&kc, "remote/", &wider).unwrap();
+    workbench_core::auth::tokens::save(&kc, "remote/", &wider).unwrap();
     wb.traffic().take_refusal("remote");
     let before = handshakes(&wb);
     wb.server("remote").unwrap().restart().await;
@@ -546,7 +546,7 @@ async fn a_403_insufficient_scope_is_noted_and_a_wider_sign_in_gets_through() {
     for t in [&first.access_token, &wider.access_token] {
         assert!(!log.contains(t.as_str()), "a token in the traffic log");
     }
-    workbench_core::auth::store::forget(&kc, "remote/").unwrap();
+    workbench_core::auth::tokens::forget(&kc, "remote/").unwrap();
     wb.shutdown().await;
 }
 

@@ -318,9 +318,9 @@ async fn a_secret_a_server_says_back_in_a_log_message_is_masked() {
 /// nor its exports, nor the log lines.
 #[tokio::test]
 async fn a_server_telling_its_args_and_env_back_shows_no_secret() {
-    use workbench_core::config::secrets::{Keychain, Store};
+    use workbench_core::config::secrets::{Backend, Keychain};
     let ns = format!("mcpwb-test-teller-{}", std::process::id());
-    let kc = Keychain::new(&ns, Store::KernelKeyring);
+    let kc = Keychain::new(&ns, Backend::KernelKeyring);
     kc.set("teller/args/token", "kc-arg-secret-9911").unwrap();
     let mut options = fast();
     options.supervisor.vars.keychain = Some(kc.clone());

@@ -97,7 +97,7 @@ async fn an_external_edit_reconnects_exactly_the_servers_it_changed() {
 
     // A save through the core (the window's, the agent's) is its own.
     let path = dir.path().join("mcp.json");
-    let mut doc = workbench_core::config::store::Document::open(&path).unwrap();
+    let mut doc = workbench_core::config::document::Document::open(&path).unwrap();
     doc.edit(&workbench_core::config::edit::EditOp::SetDisabled {
         name: "added".into(),
         disabled: true,

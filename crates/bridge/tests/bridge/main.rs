@@ -57,15 +57,10 @@ fn calls(wb: &Workbench, dir: &std::path::Path) -> Calls {
     )
 }
 
-#[path = "bridge/calls.rs"]
 mod calls_path;
-#[path = "bridge/hostile.rs"]
 mod hostile;
-#[path = "bridge/logs.rs"]
 mod logs;
-#[path = "bridge/relay.rs"]
 mod relay;
-#[path = "bridge/tasks.rs"]
 mod tasks;
 
 async fn bridge(wb: &Workbench, policy: Policy) -> (Bridge, workbench_bridge::http::Listening) {

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use serde_json::json;
 
 use super::{Vars, input_id, keychain_refs};
-use crate::secrets::{Keychain, Store};
+use crate::secrets::{Backend, Keychain};
 use crate::{Transport, parse_entry};
 
 fn vars(keychain: Option<Keychain>) -> Vars {
@@ -88,7 +88,7 @@ fn the_file_keeps_the_text_and_the_entry_expands_where_it_runs() {
 #[test]
 fn inputs_and_secrets_come_from_the_keychain() {
     let ns = format!("mcpwb-test-vars-{}", std::process::id());
-    let kc = Keychain::new(&ns, Store::KernelKeyring);
+    let kc = Keychain::new(&ns, Backend::KernelKeyring);
     let mut v = vars(Some(kc.clone()));
     // Outside an entry an input has no owner.
     let e = v.expand("${input:api-key}").unwrap_err();
@@ -143,7 +143,7 @@ fn an_entry_reads_only_its_own_secrets() {
     use crate::Scope;
     use crate::secrets::{owner_prefix, secret_id_for};
     let ns = format!("mcpwb-test-scoped-{}", std::process::id());
-    let kc = Keychain::new(&ns, Store::KernelKeyring);
+    let kc = Keychain::new(&ns, Backend::KernelKeyring);
     let project = std::env::temp_dir();
     let mut v = vars(Some(kc.clone()));
     v.workspace = Some(project.clone());
@@ -198,7 +198,7 @@ fn an_entry_reads_only_its_own_secrets() {
 fn an_entry_reads_only_its_own_input_answers() {
     use crate::Scope;
     let ns = format!("mcpwb-test-inputs-{}", std::process::id());
-    let kc = Keychain::new(&ns, Store::KernelKeyring);
+    let kc = Keychain::new(&ns, Backend::KernelKeyring);
     let project = std::env::temp_dir();
     let mut v = vars(Some(kc.clone()));
     v.workspace = Some(project.clone());
@@ -241,7 +241,7 @@ fn an_entry_reads_only_its_own_input_answers() {
 #[test]
 fn the_values_to_mask_include_references_and_url_credentials_but_not_paths() {
     let ns = format!("mcpwb-test-mask-{}", std::process::id());
-    let kc = Keychain::new(&ns, Store::KernelKeyring);
+    let kc = Keychain::new(&ns, Backend::KernelKeyring);
     kc.set("api/url/key", "kc-value-1234").unwrap();
     let mut v = vars(Some(kc.clone()));
     v.env

@@ -7,31 +7,18 @@ use std::sync::OnceLock;
 
 use serde_json::{Value, json};
 
-#[path = "cli/apps.rs"]
 mod apps;
-#[path = "cli/auth.rs"]
 mod auth;
-#[path = "cli/chat.rs"]
 mod chat;
-#[path = "cli/config.rs"]
 mod config;
-#[path = "cli/dev.rs"]
 mod dev;
-#[path = "cli/doctor.rs"]
 mod doctor;
-#[path = "cli/history.rs"]
 mod history;
-#[path = "cli/hostile.rs"]
 mod hostile;
-#[path = "cli/imports.rs"]
 mod imports;
-#[path = "cli/serve.rs"]
 mod serve;
-#[path = "cli/suite_attacks.rs"]
 mod suite_attacks;
-#[path = "cli/suites.rs"]
 mod suites;
-#[path = "cli/tasks.rs"]
 mod tasks;
 
 const BIN: &str = env!("CARGO_BIN_EXE_mcpwb");
