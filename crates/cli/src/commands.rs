@@ -5,12 +5,13 @@ use workbench_core::connect::ServerState;
 use workbench_core::{CallOptions, Error, Workbench};
 
 use crate::print;
-use crate::{Cli, Command, Failure};
+use crate::{Cli, Command, Connected, Failure};
 
 use crate::session::{asks_for, calls_for, connect, opts, parse_args, ready};
 
 pub async fn run(cli: &Cli) -> Result<(), Failure> {
-    let target = match &cli.command {
+    let command = match &cli.command {
+        Command::Connected(c) => c,
         Command::Config { action } => return crate::config_cmd::run(cli, action),
         Command::Auth { action } => return crate::auth_cmd::run(cli, action).await,
         Command::Chat(args) => return crate::chat::run(cli, args, cli.sampling).await,
@@ -21,23 +22,13 @@ pub async fn run(cli: &Cli) -> Result<(), Failure> {
         Command::Snapshot(args) => return crate::doctor_cmd::snapshot(cli, args).await,
         Command::Diff(args) => return crate::doctor_cmd::diff(cli, args).await,
         Command::Dev(args) => return crate::dev_cmd::run(cli, args).await,
-        Command::Servers => None,
-        Command::Tools { server }
-        | Command::Resources { server }
-        | Command::Prompts { server }
-        | Command::Traffic { server } => server.as_deref(),
-        Command::Task { action } => Some(action.server()),
-        Command::App(a) => Some(a.server.as_str()),
-        Command::Call { server, .. }
-        | Command::Read { server, .. }
-        | Command::Prompt { server, .. }
-        | Command::Ping { server } => Some(server.as_str()),
     };
+    let target = command.target();
     let mut sign_ins = 0;
     loop {
         let wb = connect(cli, target).await?;
         let asks = asks_for(cli, &wb)?;
-        let result = dispatch(cli, &wb, target).await;
+        let result = dispatch(cli, command, &wb, target).await;
         drop(asks);
         let refusal = target.and_then(|t| wb.traffic().take_refusal(t));
         wb.shutdown().await;
@@ -74,26 +65,21 @@ async fn each_ready(wb: &Workbench, target: Option<&str>) -> Result<Vec<String>,
     Ok(names)
 }
 
-async fn dispatch(cli: &Cli, wb: &Workbench, target: Option<&str>) -> Result<(), Failure> {
-    match &cli.command {
-        Command::Config { action } => crate::config_cmd::run(cli, action)?,
-        Command::Chat(_)
-        | Command::Auth { .. }
-        | Command::Serve(_)
-        | Command::History(_)
-        | Command::Test(_)
-        | Command::Doctor(_)
-        | Command::Snapshot(_)
-        | Command::Diff(_)
-        | Command::Dev(_) => {}
-        Command::Servers => {
+async fn dispatch(
+    cli: &Cli,
+    command: &Connected,
+    wb: &Workbench,
+    target: Option<&str>,
+) -> Result<(), Failure> {
+    match command {
+        Connected::Servers => {
             let names: Vec<String> = wb.statuses().into_iter().map(|s| s.name).collect();
             for name in &names {
                 let _ = ready(wb, name).await;
             }
             print::servers(cli.json, &wb.statuses(), wb.catalog());
         }
-        Command::Tools { .. } => {
+        Connected::Tools { .. } => {
             let names = each_ready(wb, target).await?;
             let tools: Vec<_> = wb
                 .catalog()
@@ -103,9 +89,9 @@ async fn dispatch(cli: &Cli, wb: &Workbench, target: Option<&str>) -> Result<(),
                 .collect();
             print::tools(cli.json, &tools, target.is_some());
         }
-        Command::Task { action } => crate::task_cmd::run(cli, wb, action).await?,
-        Command::App(a) => crate::app_cmd::run(cli, wb, a).await?,
-        Command::Call {
+        Connected::Task { action } => crate::task_cmd::run(cli, wb, action).await?,
+        Connected::App(a) => crate::app_cmd::run(cli, wb, a).await?,
+        Connected::Call {
             server,
             tool,
             args,
@@ -162,7 +148,7 @@ async fn dispatch(cli: &Cli, wb: &Workbench, target: Option<&str>) -> Result<(),
             }
             print::call(cli.json, &out)?;
         }
-        Command::Resources { .. } => {
+        Connected::Resources { .. } => {
             let names = each_ready(wb, target).await?;
             let lists: Vec<_> = names
                 .iter()
@@ -170,14 +156,14 @@ async fn dispatch(cli: &Cli, wb: &Workbench, target: Option<&str>) -> Result<(),
                 .collect();
             print::resources(cli.json, &lists);
         }
-        Command::Read { server, uri } => {
+        Connected::Read { server, uri } => {
             ready(wb, server).await?;
             let out = wb
                 .request(server, "resources/read", json!({ "uri": uri }), opts(cli))
                 .await?;
             print::read(cli.json, &out.result);
         }
-        Command::Prompts { .. } => {
+        Connected::Prompts { .. } => {
             let names = each_ready(wb, target).await?;
             let lists: Vec<_> = names
                 .iter()
@@ -185,7 +171,7 @@ async fn dispatch(cli: &Cli, wb: &Workbench, target: Option<&str>) -> Result<(),
                 .collect();
             print::prompts(cli.json, &lists);
         }
-        Command::Prompt { server, name, args } => {
+        Connected::Prompt { server, name, args } => {
             let args = parse_args(args)?;
             ready(wb, server).await?;
             let out = wb
@@ -198,7 +184,7 @@ async fn dispatch(cli: &Cli, wb: &Workbench, target: Option<&str>) -> Result<(),
                 .await?;
             print::prompt(cli.json, &out.result);
         }
-        Command::Ping { server } => {
+        Connected::Ping { server } => {
             ready(wb, server).await?;
             // 2026-07-28 servers may not know ping; any answer to server/discover
             // is then the round trip.
@@ -217,10 +203,29 @@ async fn dispatch(cli: &Cli, wb: &Workbench, target: Option<&str>) -> Result<(),
                 crate::print::line(&format!("{server}: pong in {:.1} ms", out.duration_ms));
             }
         }
-        Command::Traffic { .. } => {
+        Connected::Traffic { .. } => {
             let _ = each_ready(wb, target).await;
             print::traffic(cli.json, wb.traffic(), target);
         }
     }
     Ok(())
+}
+
+impl Connected {
+    /// The server it names (None: every server).
+    fn target(&self) -> Option<&str> {
+        match self {
+            Connected::Servers => None,
+            Connected::Tools { server }
+            | Connected::Resources { server }
+            | Connected::Prompts { server }
+            | Connected::Traffic { server } => server.as_deref(),
+            Connected::Task { action } => Some(action.server()),
+            Connected::App(a) => Some(a.server.as_str()),
+            Connected::Call { server, .. }
+            | Connected::Read { server, .. }
+            | Connected::Prompt { server, .. }
+            | Connected::Ping { server } => Some(server.as_str()),
+        }
+    }
 }

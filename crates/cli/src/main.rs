@@ -81,8 +81,57 @@ pub struct Cli {
     command: Command,
 }
 
+/// The commands: those that stand alone (they start what they need
+/// themselves, or nothing) and those that talk to connected servers.
 #[derive(Subcommand, Debug)]
 pub enum Command {
+    #[command(flatten)]
+    Connected(Connected),
+    /// The calls made by anyone (window, chat, bridge, mcpwb, suites),
+    /// newest first; `history show ID` prints one whole.
+    History(history_cmd::HistoryArgs),
+    /// Run suites — saved calls with assertions kept in the project
+    /// (.mcp-workbench/suites) — against the servers; exit 0 all passed,
+    /// 1 a case failed, 2 a suite file is broken, 4 a server is not ready.
+    Test(test_cmd::TestArgs),
+    /// Chat with an LLM that uses the servers' tools (one turn with a prompt,
+    /// a conversation without one on a terminal).
+    Chat(Box<chat::ChatArgs>),
+    /// Serve every server's tools, resources and prompts as one MCP server
+    /// (stdio; --http PORT for loopback HTTP with a token; --attach to relay
+    /// to the running app's bridge).
+    Serve(serve_cmd::ServeArgs),
+    /// Sign in to a remote server with OAuth (login, status, refresh, logout, debug).
+    Auth {
+        #[command(subcommand)]
+        action: auth_cmd::AuthCommand,
+    },
+    /// What is wrong with a server: names, schemas, descriptions, token
+    /// cost, resources and prompts, and how it behaves; each finding with
+    /// its code, where, why it matters and how to fix it. Exit 1 when a
+    /// finding reaches --fail-on, 4 when a server is not ready.
+    Doctor(doctor_cmd::DoctorArgs),
+    /// A server's surface (tools and schemas, resources, templates,
+    /// prompts, capabilities) as stable JSON to commit.
+    Snapshot(doctor_cmd::SnapshotArgs),
+    /// What changed between two surfaces (snapshot files or live servers),
+    /// each change breaking or compatible.
+    Diff(doctor_cmd::DiffArgs),
+    /// Run one server and restart it when the files its "dev": {"watch":
+    /// ...} names change; print what changed in its surface, the doctor's
+    /// new findings and (--call) a call run again after each reload.
+    Dev(dev_cmd::DevArgs),
+    /// Look at and change mcp.json (no server is started).
+    Config {
+        #[command(subcommand)]
+        action: Box<config_cmd::ConfigCommand>,
+    },
+}
+
+/// The commands that connect the servers they name (all when none), wait
+/// for them, and ask: `commands.rs` runs them, signing in when one asks.
+#[derive(Subcommand, Debug)]
+pub enum Connected {
     /// Connect to every server and show its state.
     Servers,
     /// List tools (of one server, or of all with qualified names).
@@ -116,13 +165,6 @@ pub enum Command {
         #[command(subcommand)]
         action: task_cmd::TaskCommand,
     },
-    /// The calls made by anyone (window, chat, bridge, mcpwb, suites),
-    /// newest first; `history show ID` prints one whole.
-    History(history_cmd::HistoryArgs),
-    /// Run suites — saved calls with assertions kept in the project
-    /// (.mcp-workbench/suites) — against the servers; exit 0 all passed,
-    /// 1 a case failed, 2 a suite file is broken, 4 a server is not ready.
-    Test(test_cmd::TestArgs),
     /// List resources and resource templates.
     Resources { server: Option<String> },
     /// Read a resource.
@@ -141,38 +183,6 @@ pub enum Command {
     Ping { server: String },
     /// Connect (to one server or all), then print every message exchanged.
     Traffic { server: Option<String> },
-    /// Chat with an LLM that uses the servers' tools (one turn with a prompt,
-    /// a conversation without one on a terminal).
-    Chat(Box<chat::ChatArgs>),
-    /// Serve every server's tools, resources and prompts as one MCP server
-    /// (stdio; --http PORT for loopback HTTP with a token; --attach to relay
-    /// to the running app's bridge).
-    Serve(serve_cmd::ServeArgs),
-    /// Sign in to a remote server with OAuth (login, status, refresh, logout, debug).
-    Auth {
-        #[command(subcommand)]
-        action: auth_cmd::AuthCommand,
-    },
-    /// What is wrong with a server: names, schemas, descriptions, token
-    /// cost, resources and prompts, and how it behaves; each finding with
-    /// its code, where, why it matters and how to fix it. Exit 1 when a
-    /// finding reaches --fail-on, 4 when a server is not ready.
-    Doctor(doctor_cmd::DoctorArgs),
-    /// A server's surface (tools and schemas, resources, templates,
-    /// prompts, capabilities) as stable JSON to commit.
-    Snapshot(doctor_cmd::SnapshotArgs),
-    /// What changed between two surfaces (snapshot files or live servers),
-    /// each change breaking or compatible.
-    Diff(doctor_cmd::DiffArgs),
-    /// Run one server and restart it when the files its "dev": {"watch":
-    /// ...} names change; print what changed in its surface, the doctor's
-    /// new findings and (--call) a call run again after each reload.
-    Dev(dev_cmd::DevArgs),
-    /// Look at and change mcp.json (no server is started).
-    Config {
-        #[command(subcommand)]
-        action: Box<config_cmd::ConfigCommand>,
-    },
 }
 
 /// What a command failed with: a core error, or a message with an exit code.
