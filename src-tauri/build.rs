@@ -1,106 +1,46 @@
+include!("src/command_list.rs");
+
+/// The names of [`window_commands`].
+macro_rules! names {
+    ($($area:ident :: $name:ident),* $(,)?) => {
+        &[$(stringify!($name)),*]
+    };
+}
+
+const COMMANDS: &[&str] = window_commands!(names);
+
+/// The window's capability: event listening and exactly the commands of
+/// `src/command_list.rs`. Written only when it changes (Tauri reads it next).
+fn write_capability() {
+    let mut permissions = vec![
+        "core:event:allow-listen".to_string(),
+        "core:event:allow-unlisten".to_string(),
+    ];
+    permissions.extend(
+        COMMANDS
+            .iter()
+            .map(|c| format!("allow-{}", c.replace('_', "-"))),
+    );
+    let listed: Vec<String> = permissions.iter().map(|p| format!("    \"{p}\"")).collect();
+    let text = format!(
+        "{{\n  \"$schema\": \"../gen/schemas/desktop-schema.json\",\n  \"identifier\": \"main-window\",\n  \"description\": \"The main window: the app's own commands and event listening, nothing else (no shell, no fs, no http). Written by build.rs from src/command_list.rs.\",\n  \"windows\": [\n    \"main\"\n  ],\n  \"permissions\": [\n{}\n  ]\n}}\n",
+        listed.join(",\n")
+    );
+    let path = std::path::Path::new("capabilities/main-window.json");
+    if std::fs::read_to_string(path).ok().as_deref() != Some(text.as_str()) {
+        std::fs::write(path, text).expect("capabilities/main-window.json is written");
+    }
+    println!("cargo:rerun-if-changed=src/command_list.rs");
+}
+
 fn main() {
-    // Listing the app's commands here makes Tauri generate one permission per
+    write_capability();
+    // Listing the app's commands makes Tauri generate one permission per
     // command (`allow-list-servers`, ...) and deny any command a capability
     // file does not grant: the webview gets exactly what capabilities/ lists.
-    tauri_build::try_build(tauri_build::Attributes::new().app_manifest(
-        tauri_build::AppManifest::new().commands(&[
-            "list_servers",
-            "server_statuses",
-            "server_life",
-            "run_doctor",
-            "doctor_counts",
-            "last_doctor_run",
-            "surface_change",
-            "restart_server",
-            "stop_server",
-            "window_ready",
-            "list_tools",
-            "call_tool",
-            "cancel_call",
-            "tool_history",
-            "list_tasks",
-            "cancel_task",
-            "open_app",
-            "prefetch_app",
-            "close_app",
-            "app_call_tool",
-            "app_approvals",
-            "app_read_resource",
-            "app_open_link",
-            "app_traffic",
-            "history",
-            "history_call",
-            "suites",
-            "run_suite",
-            "save_to_suite",
-            "suite_folder",
-            "trust_suite",
-            "history_usage",
-            "set_history_cap",
-            "traffic_page",
-            "export_traffic",
-            "pending_asks",
-            "answer_ask",
-            "decline_server_asks",
-            "open_ask_url",
-            "set_roots",
-            "get_roots",
-            "set_log_level",
-            "list_resources",
-            "list_prompts",
-            "read_resource",
-            "subscribe_resource",
-            "get_prompt",
-            "complete",
-            "read_config",
-            "save_config",
-            "edit_server",
-            "try_server",
-            "server_entry",
-            "store_secret",
-            "discover_configs",
-            "import_config",
-            "needed_inputs",
-            "provide_input",
-            "add_example_server",
-            "trust_request",
-            "auth_status",
-            "auth_sign_in",
-            "auth_cancel",
-            "auth_next",
-            "bridge_status",
-            "bridge_set",
-            "bridge_new_token",
-            "auth_refresh",
-            "auth_force_expiry",
-            "auth_sign_out",
-            "trust_server",
-            "list_chats",
-            "create_chat",
-            "open_chat",
-            "update_chat",
-            "delete_chat",
-            "send_message",
-            "regenerate",
-            "edit_message",
-            "stop_chat",
-            "decide_call",
-            "chat_tools",
-            "set_chat_options",
-            "export_chat",
-            "list_providers",
-            "save_provider",
-            "remove_provider",
-            "set_provider_key",
-            "provider_models",
-            "test_provider",
-            "local_providers",
-            "agent_settings",
-            "update_agent_settings",
-            "sample_with_model",
-            "copy_text",
-            "save_bytes",
-        ]),
-    ))
+    tauri_build::try_build(
+        tauri_build::Attributes::new()
+            .app_manifest(tauri_build::AppManifest::new().commands(COMMANDS)),
+    )
     .expect("tauri build script failed");
 }

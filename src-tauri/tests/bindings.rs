@@ -28,12 +28,11 @@ fn typescript_bindings_match_the_rust_types() {
     );
 }
 
-/// A command is named in four places: its area file (registered in
-/// `specta_builder`'s `collect_commands!`), `build.rs` (which makes its
-/// permission), the window's capability file (which grants it) and the
-/// generated bindings. They must name the same commands: one missing from
-/// `build.rs` or the capability is refused at run time, found only by
-/// clicking the button that calls it.
+/// A command is named once, in `src/command_list.rs`: `lib.rs` registers
+/// it from there and `build.rs` writes its permission and the window's
+/// capability from there. What is checked here is that the generated
+/// capability and bindings follow the list (a capability edited by hand, or
+/// bindings not regenerated, would refuse or miss a command at run time).
 #[test]
 fn every_command_is_registered_permitted_and_granted_alike() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
@@ -43,27 +42,12 @@ fn every_command_is_registered_permitted_and_granted_alike() {
         v.dedup();
         v
     };
-    // lib.rs: `commands::area::name::<tauri::Wry>,`
+    // command_list.rs: `area::name,`
     let registered = sorted(
-        read("src/lib.rs")
+        read("src/command_list.rs")
             .lines()
-            .filter_map(|l| l.trim().strip_prefix("commands::"))
-            .filter_map(|l| l.split("::<").next())
-            .filter_map(|l| l.rsplit("::").next().map(str::to_string))
-            .collect(),
-    );
-    // build.rs: the quoted names of `.commands(&[...])`.
-    let build = read("build.rs");
-    let list = build
-        .split(".commands(&[")
-        .nth(1)
-        .and_then(|rest| rest.split("])").next())
-        .expect("build.rs lists the commands");
-    let permitted = sorted(
-        list.split('"')
-            .skip(1)
-            .step_by(2)
-            .map(str::to_string)
+            .filter_map(|l| l.trim().strip_suffix(','))
+            .filter_map(|l| l.split_once("::").map(|(_, name)| name.to_string()))
             .collect(),
     );
     // The capability: "allow-some-name" for each command.
@@ -79,14 +63,10 @@ fn every_command_is_registered_permitted_and_granted_alike() {
             .map(|p| p.replace('-', "_"))
             .collect(),
     );
-    assert!(!registered.is_empty());
-    assert_eq!(
-        registered, permitted,
-        "lib.rs's commands against build.rs's"
-    );
+    assert!(registered.len() > 50, "{registered:?}");
     assert_eq!(
         registered, granted,
-        "lib.rs's commands against the capability's"
+        "command_list.rs's commands against the capability's"
     );
     // The bindings: `__TAURI_INVOKE("name"`.
     let bindings = std::fs::read_to_string(root.join("../ui/src/bindings.ts")).unwrap();
