@@ -19,7 +19,7 @@ use tokio_util::sync::{CancellationToken, DropGuard};
 
 pub use crate::task::{TaskForm, TaskState, merge_listed};
 #[cfg(feature = "testing")]
-pub use calls::testing;
+pub mod testing;
 pub use calls::{CallOptions, CallOutcome, OneCallPath};
 pub use dev::DevWatch;
 pub use listen::log_rank;
