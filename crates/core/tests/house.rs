@@ -118,7 +118,7 @@ fn only_the_one_call_path_may_call_a_tool() {
         found,
         [
             "crates/calls/src/lib.rs",
-            "crates/core/src/workbench/calls.rs"
+            "crates/core/src/workbench/testing.rs"
         ],
         "who implements OneCallPath"
     );
