@@ -654,3 +654,8 @@ fn escape_pointer(s: &str) -> String {
 
 #[cfg(test)]
 mod tests;
+
+/// The README's example, compiled and run as a doc test.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
