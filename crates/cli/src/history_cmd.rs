@@ -92,7 +92,7 @@ pub fn run(cli: &Cli, args: &HistoryArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-fn when(ms: i64) -> String {
+pub(crate) fn when(ms: i64) -> String {
     // UTC, to the second: `2026-11-24 06:12:03`.
     let secs = ms.div_euclid(1000);
     let days = secs.div_euclid(86_400);

@@ -4,7 +4,8 @@
 //!
 //! What it keeps, one module each: chat [`sessions`] and their messages, and
 //! the record of tool [`calls`] — every caller's (window, chat, bridge,
-//! `mcpwb`, suites), told apart by `origin`: the call history.
+//! `mcpwb`, suites), told apart by `origin`: the call history; and the
+//! connections hosts made through `mcpwb tap` ([`taps`]).
 //! Content is stored as the JSON its owner defines (the agent's message
 //! parts); this crate knows tables, not chat semantics.
 //!
@@ -13,6 +14,7 @@
 pub mod calls;
 mod migrations;
 pub mod sessions;
+pub mod taps;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -21,6 +23,7 @@ use rusqlite::Connection;
 
 pub use calls::{CallRow, CallStatus, CaseVerdict, HistoryQuery, NewCall, Pruned};
 pub use sessions::{MessageRow, NewSession, SessionRow, Usage};
+pub use taps::{TapMessage, TapRow};
 
 #[derive(Debug, thiserror::Error)]
 pub enum Error {

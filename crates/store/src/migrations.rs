@@ -73,6 +73,32 @@ const MIGRATIONS: &[&str] = &[
     r#"
     ALTER TABLE calls ADD COLUMN verdict TEXT;
     "#,
+    // 5: connections a host made through `mcpwb tap` (its sessions with a
+    // server), each message as it passed.
+    r#"
+    CREATE TABLE taps (
+        id           INTEGER PRIMARY KEY,
+        started_at   INTEGER NOT NULL,
+        ended_at     INTEGER,
+        server       TEXT NOT NULL,
+        command      TEXT NOT NULL,
+        host         TEXT,
+        host_version TEXT,
+        protocol     TEXT,
+        messages     INTEGER NOT NULL DEFAULT 0,
+        dropped      INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE TABLE tap_messages (
+        tap_id    INTEGER NOT NULL REFERENCES taps(id) ON DELETE CASCADE,
+        seq       INTEGER NOT NULL,
+        at_ms     INTEGER NOT NULL,
+        direction TEXT NOT NULL,
+        size      INTEGER NOT NULL,
+        text      TEXT NOT NULL,
+        cut       INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (tap_id, seq)
+    );
+    "#,
 ];
 
 pub(crate) fn run(conn: &mut Connection) -> rusqlite::Result<()> {

@@ -19,6 +19,7 @@ mod imports;
 mod serve;
 mod suite_attacks;
 mod suites;
+mod tap;
 mod tasks;
 
 const BIN: &str = env!("CARGO_BIN_EXE_mcpwb");

@@ -1,0 +1,376 @@
+//! `mcpwb tap` between a host and its server, changing nothing: what the
+//! host sent is what the server read and what the server wrote is what the
+//! host read, byte for byte (bad bytes and a 50 MB line included); each
+//! connection is kept as a session, exported, and served back by
+//! `mcpwb mock` to `mcpwb` itself as the host.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use super::{BIN, demo_server, stdout};
+
+/// `mcpwb ARGS` with its own home (store, settings) under `dir`.
+fn in_home(dir: &Path) -> Command {
+    let home = dir.join("home");
+    let mut c = Command::new(BIN);
+    c.env_remove("MCPWB_CONFIG")
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_DATA_HOME")
+        .env("MCPWB_DATA_DIR", home.join("data"))
+        .env("MCPWB_SETTINGS", home.join("settings.json"))
+        .env("HOME", &home);
+    c
+}
+
+fn sessions(dir: &Path) -> Vec<Value> {
+    let out = in_home(dir)
+        .args(["--json", "session", "list"])
+        .output()
+        .unwrap();
+    let v: Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|_| panic!("{}", stdout(&out)));
+    v["sessions"].as_array().unwrap().clone()
+}
+
+#[test]
+fn a_tap_passes_every_byte_both_ways_and_keeps_the_session() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // The server reads and writes through tee: what it saw, byte for byte.
+    let script = format!(
+        "tee '{0}/server-read.bin' | '{1}' --name demo | tee '{0}/server-wrote.bin'",
+        d.display(),
+        demo_server().display()
+    );
+    let mut tap = in_home(d)
+        .args(["tap", "--", "sh", "-c", &script])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut host_in = tap.stdin.take().unwrap();
+    let mut host_out = BufReader::new(tap.stdout.take().unwrap());
+    let mut sent = Vec::new();
+    let mut received = Vec::new();
+    let mut send = |v: Value, sent: &mut Vec<u8>| {
+        let mut line = v.to_string().into_bytes();
+        line.push(b'\n');
+        host_in.write_all(&line).unwrap();
+        host_in.flush().unwrap();
+        sent.extend_from_slice(&line);
+    };
+    let mut answer_to = |id: i64, received: &mut Vec<u8>| -> Value {
+        loop {
+            let mut line = String::new();
+            assert!(host_out.read_line(&mut line).unwrap() > 0, "the tap closed");
+            received.extend_from_slice(line.as_bytes());
+            let v: Value = serde_json::from_str(&line).unwrap();
+            if v["id"] == id {
+                return v;
+            }
+        }
+    };
+    send(
+        json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{
+        "protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"test-host","version":"1.2"}}}),
+        &mut sent,
+    );
+    let init = answer_to(1, &mut received);
+    assert_eq!(init["result"]["serverInfo"]["name"], "demo", "{init}");
+    send(
+        json!({"jsonrpc":"2.0","method":"notifications/initialized"}),
+        &mut sent,
+    );
+    // Fields no SDK models pass as they are.
+    send(
+        json!({"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"x-unknown":[1,{"deep":true}]}}),
+        &mut sent,
+    );
+    answer_to(2, &mut received);
+    send(
+        json!({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"message":"through the tap"}}}),
+        &mut sent,
+    );
+    let call = answer_to(3, &mut received);
+    assert!(call.to_string().contains("through the tap"), "{call}");
+    drop(host_in);
+    // Whatever else the server wrote before it ended reaches the host.
+    host_out.read_to_end(&mut received).unwrap();
+    let status = tap.wait().unwrap();
+    assert!(status.success(), "{status:?}");
+    assert_eq!(
+        std::fs::read(d.join("server-read.bin")).unwrap(),
+        sent,
+        "the server read what the host sent"
+    );
+    assert_eq!(
+        std::fs::read(d.join("server-wrote.bin")).unwrap(),
+        received,
+        "the host read what the server wrote"
+    );
+    // Kept: the host as it named itself, the protocol, every message.
+    let kept = sessions(d);
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    let s = &kept[0];
+    assert_eq!(
+        (s["host"].as_str(), s["host_version"].as_str()),
+        (Some("test-host"), Some("1.2")),
+        "{s}"
+    );
+    assert_eq!(s["protocol"], "2025-11-25", "{s}");
+    assert_eq!(s["server"], "sh", "{s}");
+    let lines = sent.iter().filter(|b| **b == b'\n').count()
+        + received.iter().filter(|b| **b == b'\n').count();
+    assert_eq!(s["messages"].as_u64(), Some(lines as u64), "{s}");
+    assert_eq!(s["dropped"], 0, "{s}");
+    assert!(s["ended_at"].is_i64(), "{s}");
+    let show = in_home(d)
+        .args(["session", "show", &s["id"].to_string()])
+        .output()
+        .unwrap();
+    let text = stdout(&show);
+    assert!(
+        text.contains("host → server  tools/call (id 3)")
+            && text.contains("server → host  result of 3"),
+        "{text}"
+    );
+}
+
+#[test]
+fn bad_bytes_and_a_50_mb_line_pass_unchanged_and_are_kept_cut() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let mut tap = in_home(d)
+        .args(["tap", "--", "cat"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut payload = Vec::new();
+    payload.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"method\":\"big\",\"params\":\"");
+    payload.extend(std::iter::repeat_n(b'a', 50 * 1024 * 1024));
+    payload.extend_from_slice(b"\"}\n");
+    payload.extend_from_slice(b"\xff\xfe\x00 not UTF-8\r\n");
+    payload.extend_from_slice(b"{\"last\":\"no newline\"}");
+    let mut host_in = tap.stdin.take().unwrap();
+    let sending = payload.clone();
+    let writer = std::thread::spawn(move || {
+        host_in.write_all(&sending).unwrap();
+    });
+    let mut received = Vec::new();
+    tap.stdout
+        .take()
+        .unwrap()
+        .read_to_end(&mut received)
+        .unwrap();
+    writer.join().unwrap();
+    assert!(tap.wait().unwrap().success());
+    assert!(
+        received == payload,
+        "{} bytes back of {}",
+        received.len(),
+        payload.len()
+    );
+    // Kept: the big one cut with its whole size, the bad bytes, the last line.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let kept = loop {
+        let k = sessions(d);
+        if k.first().is_some_and(|s| s["ended_at"].is_i64()) || Instant::now() > deadline {
+            break k;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let id = kept[0]["id"].to_string();
+    let export = in_home(d)
+        .args(["session", "export", &id])
+        .output()
+        .unwrap();
+    let lines: Vec<Value> = stdout(&export)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    // Header, then per direction: big, bad, last.
+    assert_eq!(
+        lines.len(),
+        7,
+        "{:?}",
+        lines.iter().map(|l| l["size"].clone()).collect::<Vec<_>>()
+    );
+    let big = &lines[1];
+    let whole = payload.iter().position(|b| *b == b'\n').unwrap() as u64;
+    assert_eq!(
+        (big["cut"].as_bool(), big["size"].as_u64()),
+        (Some(true), Some(whole)),
+        "{}",
+        big["size"]
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l["text"].as_str().is_some_and(|t| t.contains("not UTF-8")))
+    );
+    assert!(lines.iter().any(|l| l["message"]["last"] == "no newline"));
+}
+
+#[test]
+fn a_kept_session_answers_mcpwb_as_a_stand_in_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // Record: mcpwb itself is the host, the tap runs the demo server.
+    let tapped = d.join("tapped.json");
+    std::fs::write(
+        &tapped,
+        json!({ "mcpServers": { "demo": {
+            "command": BIN, "args": ["tap", "--", demo_server(), "--name", "demo"] } } })
+        .to_string(),
+    )
+    .unwrap();
+    let call = |config: &Path, message: &str| {
+        in_home(d)
+            .args(["--trust", "--json", "--config"])
+            .arg(config)
+            .args(["call", "demo", "echo", "--no-history", "--args"])
+            .arg(json!({ "message": message }).to_string())
+            .output()
+            .unwrap()
+    };
+    let live = call(&tapped, "recorded");
+    assert!(
+        live.status.success(),
+        "{}",
+        String::from_utf8_lossy(&live.stderr)
+    );
+    let kept = sessions(d);
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    assert!(
+        kept[0]["host"]
+            .as_str()
+            .is_some_and(|h| h.contains("workbench") || h.contains("mcpwb")),
+        "{}",
+        kept[0]
+    );
+    let file = d.join("session.jsonl");
+    let export = in_home(d)
+        .args(["session", "export", &kept[0]["id"].to_string(), "-o"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        export.status.success(),
+        "{}",
+        String::from_utf8_lossy(&export.stderr)
+    );
+    // Replay: the same call gets the recorded answer, from no server at all.
+    let mock = d.join("mock.json");
+    std::fs::write(
+        &mock,
+        json!({ "mcpServers": { "demo": { "command": BIN, "args": ["mock", file] } } }).to_string(),
+    )
+    .unwrap();
+    let replayed = call(&mock, "recorded");
+    assert!(
+        replayed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&replayed.stderr)
+    );
+    let (a, b): (Value, Value) = (
+        serde_json::from_slice(&live.stdout).unwrap(),
+        serde_json::from_slice(&replayed.stdout).unwrap(),
+    );
+    assert_eq!(
+        a["result"], b["result"],
+        "the mock answers as the server did"
+    );
+    // A call never recorded: an error that names the nearest recorded one.
+    let other = call(&mock, "never said");
+    assert!(!other.status.success());
+    let said = format!(
+        "{}{}",
+        stdout(&other),
+        String::from_utf8_lossy(&other.stderr)
+    );
+    assert!(
+        said.contains("no recorded tools/call matches") && said.contains("recorded"),
+        "{said}"
+    );
+}
+
+#[test]
+fn a_tapped_entry_runs_only_trusted_and_its_secrets_are_not_kept() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let config = d.join("mcp.json");
+    std::fs::write(
+        &config,
+        json!({ "mcpServers": { "demo": {
+            "command": demo_server(), "args": ["--name", "demo"],
+            "env": { "DEMO_TOKEN": "${env:TAP_TEST_SECRET}" } } } })
+        .to_string(),
+    )
+    .unwrap();
+    let host = |trust: bool| {
+        let mut c = in_home(d);
+        c.args(trust.then_some("--trust"))
+            .arg("--config")
+            .arg(&config)
+            .args(["tap", "--server", "demo"])
+            .env("TAP_TEST_SECRET", "tap-secret-4711")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        c.spawn().unwrap()
+    };
+    // Not trusted: it says how, and runs nothing.
+    let refused = host(false).wait_with_output().unwrap();
+    assert_eq!(
+        refused.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("mcpwb config trust demo"));
+    assert!(sessions(d).is_empty());
+    // Trusted: the host's message naming the secret is kept masked.
+    let mut tap = host(true);
+    let mut stdin = tap.stdin.take().unwrap();
+    writeln!(
+        stdin,
+        "{}",
+        json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{
+        "protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"h","version":"1"}}})
+    )
+    .unwrap();
+    writeln!(
+        stdin,
+        "{}",
+        json!({"jsonrpc":"2.0","method":"notifications/initialized"})
+    )
+    .unwrap();
+    writeln!(stdin, "{}", json!({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"message":"tap-secret-4711"}}})).unwrap();
+    let mut out = BufReader::new(tap.stdout.take().unwrap());
+    let mut seen = String::new();
+    while !seen.contains("\"id\":2") {
+        let mut line = String::new();
+        assert!(out.read_line(&mut line).unwrap() > 0);
+        seen.push_str(&line);
+    }
+    assert!(
+        seen.contains("tap-secret-4711"),
+        "the host gets the bytes as sent: {seen}"
+    );
+    drop(stdin);
+    assert!(tap.wait().unwrap().success());
+    let id = sessions(d)[0]["id"].to_string();
+    let export = stdout(
+        &in_home(d)
+            .args(["session", "export", &id])
+            .output()
+            .unwrap(),
+    );
+    assert!(!export.contains("tap-secret-4711"), "{export}");
+    assert!(export.contains("••••••"), "{export}");
+}

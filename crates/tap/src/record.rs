@@ -1,0 +1,294 @@
+//! Keeping what passed, off the path: each direction's bytes are cut into
+//! lines (messages) by a [`Splitter`]; a [`Recorder`] hands them to one
+//! writer thread through a bounded queue. When the queue is full the message
+//! is not kept (it passed all the same) and counted as dropped.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
+use std::time::Duration;
+
+use serde_json::Value;
+use workbench_store::{Store, TapMessage, now_ms};
+
+use crate::Direction;
+
+/// The longest part of one message kept; a longer one is kept cut, with
+/// its whole size.
+pub const KEEP_BYTES: usize = 1024 * 1024;
+
+/// Messages waiting for the writer before new ones are dropped.
+const QUEUE: usize = 4096;
+
+/// Hands messages to the writer. Cheap to clone.
+#[derive(Clone)]
+pub struct Recorder {
+    tx: SyncSender<TapMessage>,
+    seq: Arc<AtomicI64>,
+    dropped: Arc<AtomicI64>,
+}
+
+/// The writer's end: wait for it with [`Writer::finish`] once the tap is done.
+pub struct Writer {
+    thread: Option<std::thread::JoinHandle<()>>,
+    dropped: Arc<AtomicI64>,
+    store: Store,
+    id: i64,
+}
+
+/// Start keeping a new connection of `server` (run as `command`) in
+/// `store`; `secrets` are masked in what is kept.
+pub fn start(
+    store: Store,
+    server: &str,
+    command: &str,
+    secrets: Vec<String>,
+) -> workbench_store::Result<(Recorder, Writer)> {
+    let id = store.create_tap(server, command, now_ms())?;
+    let (tx, rx) = sync_channel(QUEUE);
+    let dropped = Arc::new(AtomicI64::new(0));
+    let writer_store = store.clone();
+    let thread = std::thread::Builder::new()
+        .name("tap-recorder".into())
+        .spawn(move || write(writer_store, id, rx, secrets))
+        .ok();
+    Ok((
+        Recorder {
+            tx,
+            seq: Arc::new(AtomicI64::new(0)),
+            dropped: dropped.clone(),
+        },
+        Writer {
+            thread,
+            dropped,
+            store,
+            id,
+        },
+    ))
+}
+
+impl Recorder {
+    fn keep(&self, direction: Direction, line: &[u8], size: usize) {
+        let cut = size > line.len();
+        let message = TapMessage {
+            seq: self.seq.fetch_add(1, Ordering::Relaxed),
+            at_ms: now_ms(),
+            direction: direction.as_str().into(),
+            size: size as i64,
+            text: String::from_utf8_lossy(line).into_owned(),
+            cut,
+        };
+        match self.tx.try_send(message) {
+            Ok(()) => {}
+            Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => {
+                self.dropped.fetch_add(1, Ordering::Relaxed);
+            }
+        }
+    }
+}
+
+impl Writer {
+    /// The connection's id in the store.
+    pub fn id(&self) -> i64 {
+        self.id
+    }
+
+    /// Wait until everything handed over is kept (every [`Recorder`] must be
+    /// dropped first), then mark the connection ended.
+    pub fn finish(mut self) {
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+        let dropped = self.dropped.load(Ordering::Relaxed);
+        if let Err(e) = self.store.end_tap(self.id, now_ms(), dropped) {
+            tracing::warn!("the tapped session's end was not kept: {e}");
+        }
+    }
+}
+
+fn write(store: Store, id: i64, rx: Receiver<TapMessage>, secrets: Vec<String>) {
+    let mut batch = Vec::new();
+    let mut handshake = Handshake::default();
+    while let Ok(first) = rx.recv() {
+        batch.push(first);
+        while batch.len() < 512 {
+            match rx.recv_timeout(Duration::from_millis(20)) {
+                Ok(m) => batch.push(m),
+                Err(_) => break,
+            }
+        }
+        for m in &mut batch {
+            for s in &secrets {
+                if m.text.contains(s.as_str()) {
+                    m.text = m.text.replace(s.as_str(), "••••••");
+                }
+            }
+            if let Some((host, version, protocol)) = handshake.read(m) {
+                let _ = store.set_tap_host(
+                    id,
+                    host.as_deref(),
+                    version.as_deref(),
+                    protocol.as_deref(),
+                );
+            }
+        }
+        if let Err(e) = store.append_tap_messages(id, &batch) {
+            tracing::warn!("{} tapped message(s) were not kept: {e}", batch.len());
+        }
+        batch.clear();
+    }
+}
+
+/// What the host and the server say of themselves in `initialize`.
+#[derive(Default)]
+struct Handshake {
+    initialize_id: Option<Value>,
+    done: bool,
+}
+
+/// Learned from one message: the host's name and version, or the protocol.
+type Learned = (Option<String>, Option<String>, Option<String>);
+
+impl Handshake {
+    fn read(&mut self, m: &TapMessage) -> Option<Learned> {
+        if self.done || m.cut {
+            return None;
+        }
+        let v = serde_json::from_str::<Value>(&m.text).ok()?;
+        let text = |v: &Value| v.as_str().map(str::to_string);
+        // 2025-11-25 and before: `initialize`; 2026-07-28: `server/discover`,
+        // the client's metadata in each request's `_meta`.
+        if m.direction == "host"
+            && (v["method"] == "initialize" || v["method"] == "server/discover")
+        {
+            self.initialize_id = Some(v["id"].clone());
+            let params = &v["params"];
+            let info = if params["clientInfo"].is_object() {
+                &params["clientInfo"]
+            } else {
+                &params["_meta"]["io.modelcontextprotocol/clientInfo"]
+            };
+            return Some((text(&info["name"]), text(&info["version"]), None));
+        }
+        if m.direction == "server"
+            && self.initialize_id.as_ref() == Some(&v["id"])
+            && v.get("result").is_some()
+        {
+            self.done = true;
+            let result = &v["result"];
+            // server/discover lists what it supports; the newest is spoken.
+            let protocol = text(&result["protocolVersion"]).or_else(|| {
+                result["supportedVersions"]
+                    .as_array()
+                    .and_then(|all| all.iter().filter_map(Value::as_str).max())
+                    .map(str::to_string)
+            });
+            return Some((None, None, protocol));
+        }
+        None
+    }
+}
+
+/// One direction's bytes cut into lines as they pass. A line longer than
+/// [`KEEP_BYTES`] is kept cut, with its whole size.
+pub struct Splitter {
+    direction: Direction,
+    recorder: Recorder,
+    line: Vec<u8>,
+    size: usize,
+}
+
+impl Splitter {
+    /// Lines of `direction` to `recorder`.
+    pub fn new(direction: Direction, recorder: Recorder) -> Splitter {
+        Splitter {
+            direction,
+            recorder,
+            line: Vec::new(),
+            size: 0,
+        }
+    }
+
+    /// Bytes as they passed.
+    pub fn feed(&mut self, mut bytes: &[u8]) {
+        while let Some(at) = memchr(bytes) {
+            self.take(&bytes[..at]);
+            self.end();
+            bytes = &bytes[at + 1..];
+        }
+        self.take(bytes);
+    }
+
+    fn take(&mut self, part: &[u8]) {
+        self.size += part.len();
+        let room = KEEP_BYTES.saturating_sub(self.line.len());
+        self.line.extend_from_slice(&part[..part.len().min(room)]);
+    }
+
+    fn end(&mut self) {
+        let mut line = std::mem::take(&mut self.line);
+        let mut size = std::mem::take(&mut self.size);
+        if line.last() == Some(&b'\r') && size == line.len() {
+            line.pop();
+            size -= 1;
+        }
+        if size > 0 {
+            self.recorder.keep(self.direction, &line, size);
+        }
+    }
+
+    /// The stream ended: what is left is a last message without a newline.
+    pub fn close(mut self) {
+        if self.size > 0 {
+            self.end();
+        }
+    }
+}
+
+fn memchr(bytes: &[u8]) -> Option<usize> {
+    bytes.iter().position(|b| *b == b'\n')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_kept_whole_or_cut_with_their_size_and_secrets_masked() {
+        let store = Store::in_memory().unwrap();
+        let (recorder, writer) = start(store.clone(), "s", "s", vec!["hunter22".into()]).unwrap();
+        let mut host = Splitter::new(Direction::Host, recorder.clone());
+        // A message in three pieces, a long one, a token in a third.
+        host.feed(br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"clientInfo":{"name":"h","version":"9"}}}"#);
+        host.feed(b"\n{\"a\":");
+        host.feed(b"1}\n");
+        let long = vec![b'x'; KEEP_BYTES + 10];
+        host.feed(&long);
+        host.feed(b"\n{\"token\":\"hunter22\"}\n");
+        host.close();
+        let mut server = Splitter::new(Direction::Server, recorder);
+        server.feed(
+            b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"protocolVersion\":\"2025-11-25\"}}\n",
+        );
+        server.close();
+        let id = writer.id();
+        writer.finish();
+        let kept = store.tap_messages(id).unwrap();
+        assert_eq!(kept.len(), 5);
+        assert_eq!(kept[1].text, "{\"a\":1}");
+        assert!(kept[2].cut && kept[2].size == (KEEP_BYTES + 10) as i64);
+        assert_eq!(kept[2].text.len(), KEEP_BYTES);
+        assert_eq!(kept[3].text, "{\"token\":\"••••••\"}");
+        let row = store.tap(id).unwrap().unwrap();
+        assert_eq!(
+            (
+                row.host.as_deref(),
+                row.host_version.as_deref(),
+                row.protocol.as_deref()
+            ),
+            (Some("h"), Some("9"), Some("2025-11-25"))
+        );
+        assert_eq!((row.messages, row.dropped), (5, 0));
+        assert!(row.ended_at.is_some());
+    }
+}

@@ -1,0 +1,139 @@
+//! A kept session as a file to share: JSON Lines, a header first
+//! (`{"mcpwbSession": 1, "server", "command", "host", "hostVersion",
+//! "protocol", "startedAt", "endedAt"}`), then one message a line
+//! (`{"at", "from": "host"|"server", "size", "message"}`; a message that is
+//! not JSON, or was kept cut, is its text with `"cut": true` where cut).
+
+use serde_json::{Value, json};
+use workbench_store::{Store, TapMessage, TapRow};
+
+/// The format's version in the header.
+pub const VERSION: u64 = 1;
+
+/// A session read from a file or the store.
+#[derive(Debug, Clone)]
+pub struct Session {
+    pub header: Value,
+    pub messages: Vec<TapMessage>,
+}
+
+impl Session {
+    /// The session kept in `store` as `id`.
+    pub fn from_store(store: &Store, id: i64) -> Result<Session, String> {
+        let row = store
+            .tap(id)
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| format!("no tapped session {id}"))?;
+        let messages = store.tap_messages(id).map_err(|e| e.to_string())?;
+        Ok(Session {
+            header: header(&row),
+            messages,
+        })
+    }
+
+    /// The file's text.
+    pub fn to_jsonl(&self) -> String {
+        let mut out = String::new();
+        out.push_str(&self.header.to_string());
+        out.push('\n');
+        for m in &self.messages {
+            let mut line = json!({ "at": m.at_ms, "from": m.direction, "size": m.size });
+            match serde_json::from_str::<Value>(&m.text) {
+                Ok(v) if !m.cut => line["message"] = v,
+                _ => {
+                    line["text"] = Value::String(m.text.clone());
+                    if m.cut {
+                        line["cut"] = Value::Bool(true);
+                    }
+                }
+            }
+            out.push_str(&line.to_string());
+            out.push('\n');
+        }
+        out
+    }
+
+    /// Read a file's text back; line numbers in what it says.
+    pub fn from_jsonl(text: &str) -> Result<Session, String> {
+        let mut lines = text
+            .lines()
+            .enumerate()
+            .filter(|(_, l)| !l.trim().is_empty());
+        let (_, first) = lines.next().ok_or("the file is empty")?;
+        let header: Value =
+            serde_json::from_str(first).map_err(|e| format!("line 1: not JSON: {e}"))?;
+        if header["mcpwbSession"].as_u64() != Some(VERSION) {
+            return Err(format!(
+                "line 1: not a session file of this version (wants {{\"mcpwbSession\": {VERSION}, ...}})"
+            ));
+        }
+        let mut messages = Vec::new();
+        for (n, line) in lines {
+            let v: Value =
+                serde_json::from_str(line).map_err(|e| format!("line {}: not JSON: {e}", n + 1))?;
+            let direction = match v["from"].as_str() {
+                Some(d @ ("host" | "server")) => d.to_string(),
+                _ => return Err(format!("line {}: \"from\" is host or server", n + 1)),
+            };
+            let text = match (&v["message"], v["text"].as_str()) {
+                (m, _) if !m.is_null() => m.to_string(),
+                (_, Some(t)) => t.to_string(),
+                _ => return Err(format!("line {}: no message", n + 1)),
+            };
+            messages.push(TapMessage {
+                seq: messages.len() as i64,
+                at_ms: v["at"].as_i64().unwrap_or_default(),
+                direction,
+                size: v["size"].as_i64().unwrap_or(text.len() as i64),
+                text,
+                cut: v["cut"].as_bool().unwrap_or(false),
+            });
+        }
+        Ok(Session { header, messages })
+    }
+
+    /// Keep it in `store`: its new id.
+    pub fn import(&self, store: &Store) -> Result<i64, String> {
+        let h = &self.header;
+        let s = |k: &str| h[k].as_str().map(str::to_string);
+        let id = store
+            .create_tap(
+                &s("server").unwrap_or_default(),
+                &s("command").unwrap_or_default(),
+                h["startedAt"].as_i64().unwrap_or_default(),
+            )
+            .map_err(|e| e.to_string())?;
+        store
+            .set_tap_host(
+                id,
+                s("host").as_deref(),
+                s("hostVersion").as_deref(),
+                s("protocol").as_deref(),
+            )
+            .and_then(|()| store.append_tap_messages(id, &self.messages))
+            .and_then(|()| {
+                store.end_tap(
+                    id,
+                    h["endedAt"].as_i64().unwrap_or_default(),
+                    h["dropped"].as_i64().unwrap_or_default(),
+                )
+            })
+            .map_err(|e| e.to_string())?;
+        Ok(id)
+    }
+}
+
+/// The header of a kept session.
+pub fn header(row: &TapRow) -> Value {
+    json!({
+        "mcpwbSession": VERSION,
+        "server": row.server,
+        "command": row.command,
+        "host": row.host,
+        "hostVersion": row.host_version,
+        "protocol": row.protocol,
+        "startedAt": row.started_at,
+        "endedAt": row.ended_at,
+        "dropped": row.dropped,
+    })
+}
