@@ -23,6 +23,12 @@ pub struct TapArgs {
     /// Pass the bytes and keep nothing.
     #[arg(long)]
     no_record: bool,
+    /// Restart the server when files matching GLOB change (under its
+    /// folder), the host kept connected: its handshake replayed, calls in
+    /// flight told the server restarted, list changes announced. A
+    /// `--server` entry's `"dev": {"watch": ...}` is used when none is given.
+    #[arg(long, value_name = "GLOB")]
+    watch: Vec<String>,
     /// The server's command and its arguments, after `--`.
     #[arg(last = true)]
     command: Vec<String>,
@@ -66,7 +72,10 @@ fn store() -> Result<Store, Failure> {
 }
 
 /// The server a tap runs, and the values to mask in what it keeps.
-fn spawn_of(cli: &Cli, args: &TapArgs) -> Result<(String, Spawn, Vec<String>), Failure> {
+/// The server, its name, what to mask, and the patterns that restart it.
+type Tapped = (String, Spawn, Vec<String>, Vec<String>);
+
+fn spawn_of(cli: &Cli, args: &TapArgs) -> Result<Tapped, Failure> {
     if let Some(name) = &args.server {
         let mut config = crate::config_cmd::load(cli)?;
         let trust = workbench_core::config::trust::Trust::app();
@@ -105,13 +114,18 @@ fn spawn_of(cli: &Cli, args: &TapArgs) -> Result<(String, Spawn, Vec<String>), F
             Some(b) if std::path::Path::new(&c).is_relative() => b.join(c),
             _ => PathBuf::from(c),
         });
+        let watch = entry
+            .dev
+            .as_ref()
+            .map(|d| d.watch.clone())
+            .unwrap_or_default();
         let spawn = Spawn {
             program: command,
             args,
             env,
-            cwd,
+            cwd: cwd.or(base),
         };
-        return Ok((name.clone(), spawn, secrets));
+        return Ok((name.clone(), spawn, secrets, watch));
     }
     let Some((program, rest)) = args.command.split_first() else {
         return Err(Failure::Usage(
@@ -129,13 +143,19 @@ fn spawn_of(cli: &Cli, args: &TapArgs) -> Result<(String, Spawn, Vec<String>), F
             ..Spawn::default()
         },
         Vec::new(),
+        Vec::new(),
     ))
 }
 
 /// `mcpwb tap`: nothing of ours goes to stdout (it is the host's); what the
 /// tap has to say goes to stderr.
 pub async fn tap(cli: &Cli, args: &TapArgs) -> Result<(), Failure> {
-    let (name, spawn, secrets) = spawn_of(cli, args)?;
+    let (name, spawn, secrets, dev_watch) = spawn_of(cli, args)?;
+    let patterns = if args.watch.is_empty() {
+        dev_watch
+    } else {
+        args.watch.clone()
+    };
     let command = std::iter::once(spawn.program.as_str())
         .chain(spawn.args.iter().map(String::as_str))
         .collect::<Vec<_>>()
@@ -159,9 +179,17 @@ pub async fn tap(cli: &Cli, args: &TapArgs) -> Result<(), Failure> {
         Some((r, w)) => (Some(r), Some(w)),
         None => (None, None),
     };
-    let code = workbench_tap::stdio::run(&spawn, recorder)
-        .await
-        .map_err(|e| Failure::Usage(e.to_string()))?;
+    let code = if patterns.is_empty() {
+        workbench_tap::stdio::run(&spawn, recorder).await
+    } else {
+        let root = match &spawn.cwd {
+            Some(dir) => dir.clone(),
+            None => std::env::current_dir().map_err(|e| Failure::Usage(e.to_string()))?,
+        };
+        let watch = workbench_tap::keep::Watch { root, patterns };
+        workbench_tap::keep::run(&spawn, &watch, recorder).await
+    }
+    .map_err(|e| Failure::Usage(e.to_string()))?;
     if let Some(w) = writer {
         w.finish();
     }

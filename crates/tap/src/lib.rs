@@ -10,10 +10,13 @@
 //!   counts) what it cannot keep, never holds a byte back.
 //! - [`session`]: a kept connection as a file to share (JSON Lines), and back.
 //! - [`mock`]: a kept session served as a stand-in server.
+//! - [`keep`]: the server restarted when its files change while the host
+//!   stays connected.
 //!
 //! Depends on the store only: none of the workbench's own client is in the
 //! path.
 
+pub mod keep;
 pub mod mock;
 pub mod record;
 pub mod session;
