@@ -54,6 +54,22 @@ pub enum SessionCommand {
     },
     /// Keep a session file in the store (its new id is printed).
     Import { file: PathBuf },
+    /// The session's tool calls as a suite (arguments as sent, each result
+    /// a snapshot): the next version of the server is held to what the
+    /// host saw. Written to DIR (default: ./.mcp-workbench/suites) as
+    /// NAME.json with its snapshots, trusted as yours.
+    ToSuite {
+        id: i64,
+        /// The suite's name (default: session-ID).
+        #[arg(long)]
+        name: Option<String>,
+        /// The server of your mcp.json the suite calls (default: the
+        /// session's).
+        #[arg(long)]
+        server: Option<String>,
+        #[arg(long)]
+        dir: Option<PathBuf>,
+    },
 }
 
 #[derive(Args, Debug)]
@@ -286,6 +302,68 @@ pub fn session(cli: &Cli, action: &SessionCommand) -> Result<(), Failure> {
                     eprintln!("session {id} written to {}", path.display());
                 }
                 None => print!("{text}"),
+            }
+            Ok(())
+        }
+        SessionCommand::ToSuite {
+            id,
+            name,
+            server,
+            dir,
+        } => {
+            let session = Session::from_store(&store, *id).map_err(Failure::Usage)?;
+            let server = server
+                .clone()
+                .or_else(|| session.header["server"].as_str().map(str::to_string))
+                .unwrap_or_default();
+            let (suite, snapshots, left_out) = workbench_tap::session::to_suite(&session, &server);
+            let cases = suite["cases"].as_array().map_or(0, Vec::len);
+            if cases == 0 {
+                return Err(Failure::Usage(format!(
+                    "session {id} has no answered tools/call to make a case of"
+                )));
+            }
+            let name = name.clone().unwrap_or_else(|| format!("session-{id}"));
+            let dir = dir
+                .clone()
+                .unwrap_or_else(|| PathBuf::from(workbench_calls::suite::DEFAULT_DIR));
+            std::fs::create_dir_all(dir.join("__snapshots__"))
+                .map_err(|e| Failure::Usage(format!("{}: {e}", dir.display())))?;
+            let path = dir.join(format!("{name}.json"));
+            if path.exists() {
+                return Err(Failure::Usage(format!(
+                    "{} exists: choose another --name",
+                    path.display()
+                )));
+            }
+            let text = serde_json::to_string_pretty(&suite).unwrap_or_default() + "\n";
+            let snaps = serde_json::to_string_pretty(&snapshots).unwrap_or_default() + "\n";
+            workbench_core::files::write_private_atomic(
+                &dir.join("__snapshots__").join(format!("{name}.json")),
+                snaps.as_bytes(),
+            )?;
+            workbench_core::files::write_private_atomic(&path, text.as_bytes())?;
+            // Written by the person's own command: trusted as written.
+            workbench_calls::suite::trust::SuiteTrust::app()
+                .trust(
+                    &path,
+                    &workbench_calls::suite::trust::fingerprint(text.as_bytes()),
+                )
+                .map_err(Failure::Usage)?;
+            let said = format!(
+                "{cases} case(s) written to {}{}; run them with `mcpwb test {}`",
+                path.display(),
+                if left_out > 0 {
+                    format!(" ({left_out} call(s) answered with an error left out)")
+                } else {
+                    String::new()
+                },
+                path.display()
+            );
+            if cli.json {
+                line(&json!({ "suite": path, "cases": cases, "leftOut": left_out }).to_string());
+            } else {
+                line(&said);
             }
             Ok(())
         }

@@ -137,3 +137,67 @@ pub fn header(row: &TapRow) -> Value {
         "dropped": row.dropped,
     })
 }
+
+/// The tool calls of a session as suite cases (arguments as sent, each
+/// result snapshotted less its `_meta`), for `server`: the suite's JSON and
+/// its snapshots' (by case name). Calls the server answered with a JSON-RPC
+/// error are left out (counted in the third value).
+pub fn to_suite(session: &Session, server: &str) -> (Value, Value, usize) {
+    let parsed: Vec<(&str, Option<Value>)> = session
+        .messages
+        .iter()
+        .map(|m| {
+            let v = (!m.cut)
+                .then(|| serde_json::from_str(&m.text).ok())
+                .flatten();
+            (m.direction.as_str(), v)
+        })
+        .collect();
+    let mut cases = Vec::new();
+    let mut snapshots = serde_json::Map::new();
+    let mut left_out = 0;
+    let mut taken: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    for (i, (dir, v)) in parsed.iter().enumerate() {
+        let Some(v) = v else { continue };
+        if *dir != "host" || v["method"] != "tools/call" {
+            continue;
+        }
+        let Some(id) = v.get("id") else { continue };
+        let answer = parsed[i + 1..].iter().find_map(|(d, a)| {
+            a.as_ref()
+                .filter(|a| *d == "server" && a.get("id") == Some(id) && a.get("method").is_none())
+        });
+        let Some(result) = answer.and_then(|a| a.get("result")) else {
+            left_out += 1;
+            continue;
+        };
+        let tool = v["params"]["name"].as_str().unwrap_or_default().to_string();
+        let n = taken.entry(tool.clone()).or_insert(0);
+        *n += 1;
+        let name = if *n == 1 {
+            tool.clone()
+        } else {
+            format!("{tool} ({n})")
+        };
+        let arguments = v["params"]
+            .get("arguments")
+            .cloned()
+            .unwrap_or_else(|| json!({}));
+        let mut kept = result.clone();
+        if let Some(o) = kept.as_object_mut() {
+            o.remove("_meta");
+        }
+        snapshots.insert(name.clone(), kept);
+        cases.push(json!({
+            "name": name,
+            "tool": tool,
+            "arguments": arguments,
+            "expect": { "snapshot": { "ignore": ["/_meta"] } },
+        }));
+    }
+    (
+        json!({ "server": server, "cases": cases }),
+        Value::Object(snapshots),
+        left_out,
+    )
+}

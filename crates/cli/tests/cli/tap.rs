@@ -489,3 +489,95 @@ fn a_change_restarts_the_server_behind_the_tap_and_the_host_keeps_its_session() 
     drop(host_in);
     assert!(tap.wait().unwrap().success());
 }
+
+#[test]
+fn a_session_made_a_suite_holds_the_next_version_to_what_the_host_saw() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("server.py"), RELOADING).unwrap();
+    std::fs::write(
+        d.join("tools.json"),
+        r#"[{"name":"one","inputSchema":{"type":"object"}}]"#,
+    )
+    .unwrap();
+    let entry = |tapped: bool| {
+        let mut args = vec![json!("server.py")];
+        let mut command = json!("python3");
+        if tapped {
+            args = vec![
+                json!("tap"),
+                json!("--"),
+                json!("python3"),
+                json!("server.py"),
+            ];
+            command = json!(BIN);
+        }
+        json!({ "mcpServers": { "py": { "command": command, "args": args, "cwd": d } } })
+            .to_string()
+    };
+    std::fs::write(d.join("tapped.json"), entry(true)).unwrap();
+    std::fs::write(d.join("straight.json"), entry(false)).unwrap();
+    let run = |args: &[&str]| in_home(d).current_dir(d).args(args).output().unwrap();
+    let host = run(&[
+        "--trust",
+        "--config",
+        "tapped.json",
+        "call",
+        "py",
+        "one",
+        "--no-history",
+    ]);
+    assert!(
+        host.status.success(),
+        "{}",
+        String::from_utf8_lossy(&host.stderr)
+    );
+    let id = sessions(d)[0]["id"].to_string();
+    let made = run(&[
+        "session", "to-suite", &id, "--name", "seen", "--server", "py", "--dir", "suites",
+    ]);
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    assert!(
+        stdout(&made).contains("1 case(s) written"),
+        "{}",
+        stdout(&made)
+    );
+    // The server as the host saw it passes; trusted as the person's own.
+    let same = run(&[
+        "--trust",
+        "--config",
+        "straight.json",
+        "test",
+        "suites/seen.json",
+    ]);
+    assert_eq!(
+        same.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&same),
+        String::from_utf8_lossy(&same.stderr)
+    );
+    // A changed server fails, with the difference.
+    std::fs::write(
+        d.join("tools.json"),
+        r#"[{"name":"one","inputSchema":{"type":"object"}},{"name":"two","inputSchema":{"type":"object"}}]"#,
+    )
+    .unwrap();
+    let changed = run(&[
+        "--trust",
+        "--config",
+        "straight.json",
+        "test",
+        "suites/seen.json",
+    ]);
+    assert_eq!(changed.status.code(), Some(1), "{}", stdout(&changed));
+    let text = stdout(&changed);
+    assert!(
+        text.contains("one of 1") && text.contains("one of 2"),
+        "{text}"
+    );
+}
