@@ -490,6 +490,8 @@ pub fn bench() -> Result {
                     "bridge",
                     "--bench",
                     "suites",
+                    "--bench",
+                    "tap",
                 ],
                 &root,
             ))

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::Stdio;
 
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use std::io::{Read, Write};
 
 use crate::Direction;
 use crate::record::{Recorder, Splitter};
@@ -26,96 +26,82 @@ pub struct Spawn {
 /// How much is read at once from either side.
 const CHUNK: usize = 64 * 1024;
 
+/// Copy `from` to `to` as it comes (flushed at once), each chunk also to
+/// `split`; until either end closes.
+fn pump(mut from: impl Read, mut to: impl Write, mut split: Option<Splitter>) {
+    let mut buf = vec![0u8; CHUNK];
+    loop {
+        let n = match from.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => break,
+        };
+        if to.write_all(&buf[..n]).is_err() || to.flush().is_err() {
+            break;
+        }
+        if let Some(s) = &mut split {
+            s.feed(&buf[..n]);
+        }
+    }
+    if let Some(s) = split {
+        s.close();
+    }
+}
+
 /// Run `spawn` between this process's stdin/stdout and the server's, every
 /// byte passed unchanged; lines go to `recorder` when there is one. The
 /// server's exit code (128 + the signal when a signal ended it).
+///
+/// Each direction is a thread doing blocking reads and writes: the
+/// shortest path a byte can take (no task hand-offs on the way).
 pub async fn run(spawn: &Spawn, recorder: Option<Recorder>) -> std::io::Result<i32> {
-    let mut command = tokio::process::Command::new(&spawn.program);
+    let mut command = std::process::Command::new(&spawn.program);
     command
         .args(&spawn.args)
         .envs(&spawn.env)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .kill_on_drop(true);
+        .stderr(Stdio::inherit());
     if let Some(dir) = &spawn.cwd {
         command.current_dir(dir);
     }
     let mut child = command.spawn().map_err(|e| {
         std::io::Error::new(e.kind(), format!("cannot start {}: {e}", spawn.program))
     })?;
-    let mut to_server = child.stdin.take().expect("stdin is piped");
-    let mut from_server = child.stdout.take().expect("stdout is piped");
-    // Host → server.
-    let host_recorder = recorder.clone();
-    let upstream = tokio::spawn(async move {
-        let mut split = host_recorder.map(|r| Splitter::new(Direction::Host, r));
-        let mut stdin = tokio::io::stdin();
-        let mut buf = vec![0u8; CHUNK];
-        loop {
-            let n = match stdin.read(&mut buf).await {
-                Ok(0) | Err(_) => break,
-                Ok(n) => n,
-            };
-            if to_server.write_all(&buf[..n]).await.is_err() || to_server.flush().await.is_err() {
-                break;
-            }
-            if let Some(s) = &mut split {
-                s.feed(&buf[..n]);
-            }
-        }
-        // The host is gone (or the server): the server's stdin closes.
-        drop(to_server);
-        if let Some(s) = split {
-            s.close();
-        }
-    });
-    // Server → host.
-    let downstream = tokio::spawn(async move {
-        let mut split = recorder.map(|r| Splitter::new(Direction::Server, r));
-        let mut stdout = tokio::io::stdout();
-        let mut buf = vec![0u8; CHUNK];
-        loop {
-            let n = match from_server.read(&mut buf).await {
-                Ok(0) | Err(_) => break,
-                Ok(n) => n,
-            };
-            if stdout.write_all(&buf[..n]).await.is_err() || stdout.flush().await.is_err() {
-                break;
-            }
-            if let Some(s) = &mut split {
-                s.feed(&buf[..n]);
-            }
-        }
-        if let Some(s) = split {
-            s.close();
-        }
-    });
+    let to_server = child.stdin.take().expect("stdin is piped");
+    let from_server = child.stdout.take().expect("stdout is piped");
+    let host_split = recorder.clone().map(|r| Splitter::new(Direction::Host, r));
+    let server_split = recorder.map(|r| Splitter::new(Direction::Server, r));
+    // Host → server; when the host is gone the server's stdin closes. Not
+    // joined: it may wait on a host that keeps its end open.
+    std::thread::Builder::new()
+        .name("tap-to-server".into())
+        .spawn(move || pump(std::io::stdin().lock(), to_server, host_split))?;
+    let downstream = std::thread::Builder::new()
+        .name("tap-to-host".into())
+        .spawn(move || pump(from_server, std::io::stdout().lock(), server_split))?;
     // A signal meant for the server reaches it; the tap itself stays to
     // pass its last bytes and keep the session's end.
     use tokio::signal::unix::{SignalKind, signal};
     let mut term = signal(SignalKind::terminate())?;
     let mut int = signal(SignalKind::interrupt())?;
     let mut hup = signal(SignalKind::hangup())?;
-    let pid = child.id().map(|p| nix::unistd::Pid::from_raw(p as i32));
+    let pid = nix::unistd::Pid::from_raw(child.id() as i32);
     let forward = |sig: nix::sys::signal::Signal| {
-        if let Some(pid) = pid {
-            let _ = nix::sys::signal::kill(pid, sig);
-        }
+        let _ = nix::sys::signal::kill(pid, sig);
     };
+    let mut waiting = tokio::task::spawn_blocking(move || child.wait());
     let status = loop {
         tokio::select! {
-            status = child.wait() => break status?,
+            status = &mut waiting => break status.map_err(std::io::Error::other)??,
             _ = term.recv() => forward(nix::sys::signal::Signal::SIGTERM),
             _ = int.recv() => forward(nix::sys::signal::Signal::SIGINT),
             _ = hup.recv() => forward(nix::sys::signal::Signal::SIGHUP),
         }
     };
     // Everything the server wrote reaches the host before the tap ends.
-    let _ = downstream.await;
-    // The host may still hold its end open: nothing more goes anywhere.
-    upstream.abort();
-    let _ = upstream.await;
+    let _ = tokio::task::spawn_blocking(move || downstream.join()).await;
     use std::os::unix::process::ExitStatusExt;
     Ok(status
         .code()
