@@ -37,6 +37,8 @@ macro_rules! window_commands {
             history::suite_folder,
             history::trust_suite,
             history::history_usage,
+            sessions::list_sessions,
+            sessions::session_messages,
             history::set_history_cap,
             traffic::traffic_page,
             traffic::export_traffic,

@@ -3,6 +3,7 @@
 import { commands, type ErrorInfo } from "./bindings";
 import { tauriAgentBackend, type AgentBackend } from "./backendAgent";
 import { tauriHistoryBackend, type HistoryBackend } from "./backendHistory";
+import { tauriSessionsBackend, type SessionsBackend } from "./backendSessions";
 import { tauriDoctorBackend, type DoctorBackend } from "./backendDoctor";
 import { tauriTasksBackend, type TasksBackend } from "./backendTasks";
 import { tauriAppsBackend, type AppsBackend } from "./backendApps";
@@ -44,7 +45,7 @@ export type { LifeEvent, ServerStatus };
 export type { AuthRun, AuthStatus, AuthTimeline, BridgeStatus, FoundConfig, Merged, NeededInput, Scope, TrustRequest };
 export type { CallProgress, ConfigText, PendingAsk, PromptRow, ResourceRow, ServerEdit, ToolCallResult, ToolRow, TrafficEntry, TrafficPage, TrafficQuery, TrialReport };
 
-export type { AgentBackend, AppsBackend, AsksBackend, AuthBackend, BridgeBackend, ConfigBackend, DoctorBackend, HistoryBackend, ResourcesBackend, ServersBackend, TasksBackend, ToolsBackend, TrafficBackend };
+export type { AgentBackend, AppsBackend, AsksBackend, AuthBackend, BridgeBackend, ConfigBackend, DoctorBackend, HistoryBackend, ResourcesBackend, ServersBackend, SessionsBackend, TasksBackend, ToolsBackend, TrafficBackend };
 
 /** An error from the backend, carrying its stable code. Switch on `code`. */
 export class BackendError extends Error {
@@ -80,6 +81,7 @@ export interface Backend
     BridgeBackend,
     AgentBackend,
     HistoryBackend,
+    SessionsBackend,
     DoctorBackend,
     TasksBackend,
     AppsBackend {}
@@ -102,6 +104,7 @@ export const tauriBackend: Backend = {
   ...tauriBridgeBackend(unwrap),
   ...tauriAgentBackend(unwrap),
   ...tauriHistoryBackend(unwrap),
+  ...tauriSessionsBackend(unwrap),
   ...tauriDoctorBackend(unwrap),
   ...tauriTasksBackend(unwrap),
   ...tauriAppsBackend(unwrap),

@@ -105,6 +105,10 @@ export const commands = {
 	trustSuite: (path: string, fingerprint: string) => typedError<null, ErrorInfo>(__TAURI_INVOKE("trust_suite", { path, fingerprint })),
 	/**  The history's cap (Settings) and what it holds now. */
 	historyUsage: () => typedError<HistoryUsage_Serialize, ErrorInfo>(__TAURI_INVOKE("history_usage")),
+	/**  The sessions kept, newest first (at most `limit`). */
+	listSessions: (limit: number) => typedError<TapRow_Serialize[], ErrorInfo>(__TAURI_INVOKE("list_sessions", { limit })),
+	/**  One session's messages in order. */
+	sessionMessages: (id: number) => typedError<TapMessage[], ErrorInfo>(__TAURI_INVOKE("session_messages", { id })),
 	/**  Keep at most `max_mib` MiB of calls (the oldest go first, never saved ones). */
 	setHistoryCap: (maxMib: number) => typedError<null, ErrorInfo>(__TAURI_INVOKE("set_history_cap", { maxMib })),
 	/**
@@ -2351,6 +2355,60 @@ export type SurfaceChanged_Deserialize = {
  */
 export type SurfaceChanged_Serialize = {
 	change: SurfaceChange_Serialize,
+};
+
+/**  One message as it passed. */
+export type TapMessage = {
+	seq: number,
+	at_ms: number,
+	/**  `host` (host to server) or `server` (server to host). */
+	direction: string,
+	/**  Its size in bytes, whole. */
+	size: number,
+	/**  Its text (lossy UTF-8), cut when it was too long to keep. */
+	text: string,
+	cut: boolean,
+};
+
+/**  One tapped connection. */
+export type TapRow = TapRow_Serialize | TapRow_Deserialize;
+
+/**  One tapped connection. */
+export type TapRow_Deserialize = {
+	id: number,
+	started_at: number,
+	ended_at?: number | null,
+	/**  The server's name (its entry's, or the command's program). */
+	server: string,
+	/**  The command line the tap ran. */
+	command: string,
+	/**  The host's `clientInfo.name` and `version`, once it said them. */
+	host?: string | null,
+	host_version?: string | null,
+	/**  The protocol revision the server answered with. */
+	protocol?: string | null,
+	messages: number,
+	/**  Messages not kept because the recorder fell behind (they passed). */
+	dropped: number,
+};
+
+/**  One tapped connection. */
+export type TapRow_Serialize = {
+	id: number,
+	started_at: number,
+	ended_at: number | null,
+	/**  The server's name (its entry's, or the command's program). */
+	server: string,
+	/**  The command line the tap ran. */
+	command: string,
+	/**  The host's `clientInfo.name` and `version`, once it said them. */
+	host: string | null,
+	host_version: string | null,
+	/**  The protocol revision the server answered with. */
+	protocol: string | null,
+	messages: number,
+	/**  Messages not kept because the recorder fell behind (they passed). */
+	dropped: number,
 };
 
 /**

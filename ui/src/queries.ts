@@ -23,6 +23,8 @@ export const keys = {
   history: (query?: unknown) => (query === undefined ? (["history"] as const) : (["history", query] as const)),
   historyCall: (id: unknown) => ["history-call", id] as const,
   historyUsage: () => ["history-usage"] as const,
+  sessions: () => ["sessions"] as const,
+  sessionMessages: (id: unknown) => ["session-messages", id] as const,
   callMessages: (id: unknown) => ["call-messages", id] as const,
   suites: () => ["suites"] as const,
   suiteFolder: () => ["suite-folder"] as const,

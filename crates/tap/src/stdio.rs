@@ -26,7 +26,7 @@ pub struct Spawn {
 /// How much is read at once from either side.
 const CHUNK: usize = 64 * 1024;
 
-/// Copy `from` to `to` as it comes (flushed at once), each chunk also to
+/// Copy `from` to `to` as it comes (flushed at once), each chunk first to
 /// `split`; until either end closes.
 fn pump(mut from: impl Read, mut to: impl Write, mut split: Option<Splitter>) {
     let mut buf = vec![0u8; CHUNK];
@@ -37,11 +37,13 @@ fn pump(mut from: impl Read, mut to: impl Write, mut split: Option<Splitter>) {
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(_) => break,
         };
-        if to.write_all(&buf[..n]).is_err() || to.flush().is_err() {
-            break;
-        }
+        // Kept before it is passed on: an answer can then never be kept
+        // ahead of the request it answers.
         if let Some(s) = &mut split {
             s.feed(&buf[..n]);
+        }
+        if to.write_all(&buf[..n]).is_err() || to.flush().is_err() {
+            break;
         }
     }
     if let Some(s) = split {

@@ -14,14 +14,14 @@ use workbench_store::{CallRow, HistoryQuery, Store};
 
 use crate::state::AppState;
 
-fn failed(message: impl Into<String>) -> ErrorInfo {
+pub(crate) fn failed(message: impl Into<String>) -> ErrorInfo {
     ErrorInfo {
         code: ErrorCode::Internal,
         message: message.into(),
     }
 }
 
-fn store(state: &AppState) -> Result<Store, ErrorInfo> {
+pub(crate) fn store(state: &AppState) -> Result<Store, ErrorInfo> {
     state
         .calls
         .store()

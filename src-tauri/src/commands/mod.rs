@@ -13,6 +13,7 @@ pub mod history;
 pub mod providers;
 pub mod resources;
 pub mod servers;
+pub mod sessions;
 pub mod tasks;
 pub mod tools;
 pub mod traffic;

@@ -5,7 +5,7 @@
 // a scroll position or a half-typed form survives switching away.
 import { lazy } from "react";
 import type { ReactNode } from "react";
-import { Cable, FileCog, FileText, FlaskConical, History, Import, MessageSquare, MessagesSquare, Plus, Server, Settings, Radio, Wrench } from "lucide-react";
+import { ArrowLeftRight, Cable, FileCog, FileText, FlaskConical, History, Import, MessageSquare, MessagesSquare, Plus, Server, Settings, Radio, Wrench } from "lucide-react";
 import type { LucideIcon } from "lucide-react";
 import type { RoomId } from "./route";
 import type { Backend } from "../backend";
@@ -26,6 +26,7 @@ const ImportView = lazy(() => import("../servers/ImportView").then((m) => ({ def
 const BridgeRoom = lazy(() => import("../bridge/BridgeRoom").then((m) => ({ default: m.BridgeRoom })));
 const HistoryRoom = lazy(() => import("../history/HistoryRoom").then((m) => ({ default: m.HistoryRoom })));
 const SuitesRoom = lazy(() => import("../suites/SuitesRoom").then((m) => ({ default: m.SuitesRoom })));
+const SessionsRoom = lazy(() => import("../sessions/SessionsRoom").then((m) => ({ default: m.SessionsRoom })));
 const SettingsRoom = lazy(() => import("../settings/SettingsRoom").then((m) => ({ default: m.SettingsRoom })));
 
 export interface RoomProps {
@@ -104,6 +105,13 @@ export const ROOMS: Room[] = [
     icon: FlaskConical,
     nav: true,
     render: ({ backend, go }) => <SuitesRoom backend={backend} go={go} />,
+  },
+  {
+    id: "sessions",
+    label: "Sessions",
+    icon: ArrowLeftRight,
+    nav: true,
+    render: ({ backend, active }) => <SessionsRoom backend={backend} active={active} />,
   },
   {
     id: "server",
