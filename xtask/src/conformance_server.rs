@@ -358,9 +358,19 @@ pub fn server(root: &Path) -> Result {
         inner_config.display().to_string(),
         home.display().to_string()
     );
+    // The server behind `mcpwb tap` (stdio), behind the bridge: a scenario
+    // that passes through the bridge alone and fails here is what the tap
+    // changed on the way (it must pass every byte as it came).
+    let tapped = format!(
+        r#"{{ "command": {:?}, "args": ["tap", "--", {:?}, "--name", "demo", "--conformance"], "env": {{ "HOME": {:?}, "MCPWB_DATA_DIR": {:?} }} }}"#,
+        mcpwb.display().to_string(),
+        demo.display().to_string(),
+        home.display().to_string(),
+        home.join("data").display().to_string()
+    );
     let revisions = crate::conformance::REVISIONS;
     let differences = differences(&dir)?;
-    let bridges = [entry, chained];
+    let bridges = [entry, chained, tapped];
     for (revision, d, b) in compare("demo", &home, &tools, straight, addr, &bridges, &revisions)? {
         let scored = scored(&dir, revision)?;
         lost.extend(report(
@@ -370,6 +380,7 @@ pub fn server(root: &Path) -> Result {
             &[
                 ("through the bridge", &b[0]),
                 ("through two bridges (stdio inside)", &b[1]),
+                ("through the bridge, the server behind mcpwb tap", &b[2]),
             ],
             &scored,
             true,
