@@ -89,6 +89,12 @@ describe("tools", () => {
       };
       const trigger = ".list-filters [aria-label=Server]";
       assert.equal((await session.texts(trigger))[0].trim(), "All servers");
+      // Every server's tools are in before the list is used: a server whose
+      // tools arrive while the list is open redraws it (seen closing it).
+      const searchSays = () =>
+        session.executeAsync("const done = arguments[arguments.length - 1]; done(document.querySelector('.tools-search input, input[placeholder^=\"Search\"]')?.placeholder ?? '');");
+      // local and old (the demo's 25 each) and tasks25's 5.
+      assert.equal(await settle(searchSays, (p) => p === "Search 55 tools"), "Search 55 tools");
       // The keyboard: focus the button, arrow down opens the list on the
       // current option, arrow down twice more and Enter picks the third.
       await session.cmd("POST", "/execute/sync", { script: "document.querySelector(arguments[0]).focus(); return true;", args: [trigger] });
