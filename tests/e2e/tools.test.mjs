@@ -116,11 +116,27 @@ describe("tools", () => {
       assert.deepEqual({ ...placed, bg: undefined }, { inside: true, below: true, wide: true, bg: undefined });
       assert.notEqual(placed.bg, "rgba(0, 0, 0, 0)");
       await session.screenshot("select-open-light");
-      await session.keys("\uE015");
-      await highlighted("local");
-      await session.keys("\uE015");
-      await highlighted("old");
-      await session.keys("\uE007");
+      // Two arrows and Enter. Under a full run (two windows at once) the
+      // open list has been seen to lose its highlight between keys; then
+      // the list is closed and the keys are played once more from the start.
+      const pick = async () => {
+        await session.keys("\uE015");
+        await highlighted("local");
+        await session.keys("\uE015");
+        await highlighted("old");
+        await session.keys("\uE007");
+      };
+      try {
+        await pick();
+      } catch (first) {
+        console.log(`the keyboard pick is played again: ${first.message}`);
+        await session.keys("\uE00C");
+        await session.waitForTexts("[role=listbox]", (t) => t.length === 0);
+        await session.cmd("POST", "/execute/sync", { script: "document.querySelector(arguments[0]).focus(); return true;", args: [trigger] });
+        await session.keys("\uE015");
+        await highlighted("All servers");
+        await pick();
+      }
       await session.waitForTexts("[role=listbox]", (t) => t.length === 0);
       assert.equal((await session.texts(trigger))[0].trim(), "old");
       assert.deepEqual(await settle(rowServers, (s) => s.length === 1), ["old"]);
