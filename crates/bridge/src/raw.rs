@@ -16,7 +16,8 @@ use serde_json::{Value, json};
 
 use workbench_core::connect::lines::{Rules, mentions};
 
-use crate::service::{Handler, RawSlot};
+use crate::service::Handler;
+use crate::slot::RawSlot;
 
 /// The handler, answering with the upstream JSON where it has it.
 #[derive(Clone)]

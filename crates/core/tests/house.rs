@@ -39,7 +39,7 @@ fn imports(file: &str) -> BTreeSet<String> {
 #[test]
 fn the_leaf_modules_stay_leaves() {
     // file → what it may import from its own crate.
-    let leaves: [(&str, &[&str]); 12] = [
+    let leaves: [(&str, &[&str]); 13] = [
         ("crates/core/src/error.rs", &[]),
         ("crates/core/src/challenge.rs", &[]),
         ("crates/core/src/apps.rs", &[]),
@@ -57,6 +57,7 @@ fn the_leaf_modules_stay_leaves() {
         ),
         ("crates/config/src/files.rs", &["crate::error"]),
         ("crates/bridge/src/upstream.rs", &[]),
+        ("crates/bridge/src/slot.rs", &[]),
         ("crates/agent/src/search.rs", &["crate::toolset"]),
     ];
     let mut wrong = Vec::new();
