@@ -26,36 +26,13 @@ async fn relay_answers(
     relay.patch_response(next.run(request).await).await
 }
 
-/// A new random token (32 bytes, base64url).
-pub fn new_token() -> String {
-    use base64::Engine;
-    let mut buf = [0u8; 32];
-    getrandom::fill(&mut buf).expect("the OS gives random bytes");
-    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(buf)
-}
-
-/// Equal in time independent of where they differ.
-fn same(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-}
+pub use workbench_loopback::new_token;
+use workbench_loopback::{loopback_host, own_origin, same};
 
 #[derive(Clone)]
 struct Guard {
     token: Option<std::sync::Arc<str>>,
     port: u16,
-}
-
-fn loopback_host(host: &str, port: u16) -> bool {
-    let (name, p) = match host.rsplit_once(':') {
-        Some((n, p)) if !n.ends_with(']') || host.starts_with('[') => (n, p.parse::<u16>().ok()),
-        _ => (host, None),
-    };
-    let name = if host.starts_with('[') && !host.contains("]:") {
-        host
-    } else {
-        name
-    };
-    matches!(name, "127.0.0.1" | "localhost" | "[::1]") && p.is_none_or(|p| p == port)
 }
 
 async fn guard(State(g): State<Guard>, request: Request, next: Next) -> Response {
@@ -76,14 +53,10 @@ async fn guard(State(g): State<Guard>, request: Request, next: Next) -> Response
     }
     // A page's origin: only the bridge's own (it serves no pages, so no
     // script can have it); any other web page is refused.
-    let own_origin = |o: &str| {
-        o.strip_prefix("http://")
-            .is_some_and(|hostport| loopback_host(hostport, g.port) && hostport.contains(':'))
-    };
     if let Some(origin) = request
         .headers()
         .get(header::ORIGIN)
-        .filter(|o| !o.to_str().is_ok_and(own_origin))
+        .filter(|o| !o.to_str().is_ok_and(|o| own_origin(o, g.port)))
     {
         return (
             StatusCode::FORBIDDEN,
@@ -172,22 +145,4 @@ pub async fn serve(bridge: Bridge, port: u16, token: Option<String>) -> std::io:
             .await;
     });
     Ok(Listening { addr, stop, done })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_loopback_hosts_on_our_port_pass() {
-        assert!(loopback_host("127.0.0.1:8767", 8767));
-        assert!(loopback_host("localhost:8767", 8767));
-        assert!(loopback_host("localhost", 8767));
-        assert!(loopback_host("[::1]:8767", 8767));
-        assert!(!loopback_host("127.0.0.1:9999", 8767));
-        assert!(!loopback_host("evil.example:8767", 8767));
-        assert!(!loopback_host("127.0.0.1.evil.example", 8767));
-        assert!(!loopback_host("", 8767));
-        assert!(same(b"abc", b"abc") && !same(b"abc", b"abd") && !same(b"ab", b"abc"));
-    }
 }

@@ -23,8 +23,8 @@ pub async fn run(cli: &Cli) -> Result<(), Failure> {
         Command::Diff(args) => return crate::doctor_cmd::diff(cli, args).await,
         Command::Dev(args) => return crate::dev_cmd::run(cli, args).await,
         Command::Tap(args) => return crate::tap_cmd::tap(cli, args).await,
-        Command::Session { action } => return crate::tap_cmd::session(cli, action),
-        Command::Mock(args) => return crate::tap_cmd::mock(cli, args).await,
+        Command::Session { action } => return crate::session_cmd::session(cli, action),
+        Command::Mock(args) => return crate::session_cmd::mock(cli, args).await,
     };
     let target = command.target();
     let mut sign_ins = 0;

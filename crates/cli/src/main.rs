@@ -14,6 +14,7 @@ mod print;
 mod reference;
 mod serve_cmd;
 mod session;
+mod session_cmd;
 mod tap_cmd;
 mod task_cmd;
 mod terminal;
@@ -123,18 +124,19 @@ pub enum Command {
     /// new findings and (--call) a call run again after each reload.
     Dev(dev_cmd::DevArgs),
     /// Put the workbench between a host and its server: what a host's
-    /// config runs instead of the server (`mcpwb tap -- COMMAND ARGS...` or
-    /// `--server NAME`). Every byte passes unchanged both ways; each message
-    /// is kept as a session (`mcpwb session`).
+    /// config runs instead of the server (`mcpwb tap -- COMMAND ARGS...`,
+    /// `--server NAME`, or `--to URL` for an HTTP server). Every byte passes
+    /// unchanged both ways; each message is kept as a session (`mcpwb
+    /// session`).
     Tap(tap_cmd::TapArgs),
     /// The sessions `mcpwb tap` kept: list, show, export, import.
     Session {
         #[command(subcommand)]
-        action: tap_cmd::SessionCommand,
+        action: session_cmd::SessionCommand,
     },
     /// Serve a kept session as a stand-in server over stdio: each request
     /// answered as the server answered it then.
-    Mock(tap_cmd::MockArgs),
+    Mock(session_cmd::MockArgs),
     /// Look at and change mcp.json (no server is started).
     Config {
         #[command(subcommand)]

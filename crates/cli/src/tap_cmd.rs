@@ -1,17 +1,13 @@
-//! `mcpwb tap`, `mcpwb session`, `mcpwb mock`: the workbench between a host
-//! and its server (every byte passed unchanged, each message kept), the
-//! sessions kept, and a session served as a stand-in server.
+//! `mcpwb tap`: the workbench between a host and its server, every byte
+//! passed unchanged and each message kept, over stdio (`-- COMMAND`,
+//! `--server NAME`) or HTTP (`--listen 127.0.0.1:PORT --to URL`).
 
 use std::path::PathBuf;
 
-use clap::{Args, Subcommand};
-use serde_json::json;
+use clap::Args;
 use workbench_core::config::Transport;
-use workbench_store::Store;
-use workbench_tap::session::Session;
 use workbench_tap::stdio::Spawn;
 
-use crate::print::{clean, line};
 use crate::{Cli, Failure};
 
 #[derive(Args, Debug)]
@@ -23,6 +19,20 @@ pub struct TapArgs {
     /// Pass the bytes and keep nothing.
     #[arg(long)]
     no_record: bool,
+    /// Tap an HTTP server (Streamable HTTP or legacy SSE) at URL: a
+    /// reverse proxy on 127.0.0.1 whose URL (printed, with its token) the
+    /// host's config names instead of the server's.
+    #[arg(long, value_name = "URL", conflicts_with_all = ["command", "server"])]
+    to: Option<String>,
+    /// Where the HTTP tap listens: 127.0.0.1:PORT (PORT alone is enough;
+    /// 0 picks a free port, the default).
+    #[arg(long, value_name = "127.0.0.1:PORT")]
+    listen: Option<String>,
+    /// Keep credentials in headers (Authorization, cookies, …) as they
+    /// were; they are masked in what is kept otherwise. The person's own
+    /// secrets are masked either way.
+    #[arg(long)]
+    unmasked: bool,
     /// Restart the server when files matching GLOB change (under its
     /// folder), the host kept connected: its handshake replayed, calls in
     /// flight told the server restarted, list changes announced. A
@@ -34,62 +44,14 @@ pub struct TapArgs {
     command: Vec<String>,
 }
 
-#[derive(Subcommand, Debug)]
-pub enum SessionCommand {
-    /// The sessions kept, newest first.
-    List {
-        /// At most this many.
-        #[arg(long, default_value_t = 50)]
-        limit: u32,
-    },
-    /// One session: its host and server, then each message with its time
-    /// and direction.
-    Show { id: i64 },
-    /// A session as a file to share (JSON Lines: a header, then one message
-    /// a line); to stdout without -o.
-    Export {
-        id: i64,
-        #[arg(short, long)]
-        out: Option<PathBuf>,
-    },
-    /// Keep a session file in the store (its new id is printed).
-    Import { file: PathBuf },
-    /// The session's tool calls as a suite (arguments as sent, each result
-    /// a snapshot): the next version of the server is held to what the
-    /// host saw. Written to DIR (default: ./.mcp-workbench/suites) as
-    /// NAME.json with its snapshots, trusted as yours.
-    ToSuite {
-        id: i64,
-        /// The suite's name (default: session-ID).
-        #[arg(long)]
-        name: Option<String>,
-        /// The server of your mcp.json the suite calls (default: the
-        /// session's).
-        #[arg(long)]
-        server: Option<String>,
-        #[arg(long)]
-        dir: Option<PathBuf>,
-    },
+/// What a tap stands in front of.
+enum Tapped {
+    /// A stdio server: its name, how it runs, what to mask in what is
+    /// kept, the patterns that restart it.
+    Stdio(String, Spawn, Vec<String>, Vec<String>),
+    /// An HTTP server: its name, its URL, what to mask.
+    Http(String, String, Vec<String>),
 }
-
-#[derive(Args, Debug)]
-pub struct MockArgs {
-    /// A kept session's id, or a session file.
-    session: String,
-    /// Match tools and prompts by name and resources by URI only (the rest
-    /// by method and parameters).
-    #[arg(long = "match", value_parser = ["exact", "name"], default_value = "exact")]
-    how: String,
-}
-
-fn store() -> Result<Store, Failure> {
-    Store::open_in(&workbench_core::settings::data_dir())
-        .map_err(|e| Failure::Usage(format!("the workbench's store: {e}")))
-}
-
-/// The server a tap runs, and the values to mask in what it keeps.
-/// The server, its name, what to mask, and the patterns that restart it.
-type Tapped = (String, Spawn, Vec<String>, Vec<String>);
 
 fn spawn_of(cli: &Cli, args: &TapArgs) -> Result<Tapped, Failure> {
     if let Some(name) = &args.server {
@@ -114,16 +76,18 @@ fn spawn_of(cli: &Cli, args: &TapArgs) -> Result<Tapped, Failure> {
         let vars = workbench_core::config::vars::Vars::from_process(cli.project.clone());
         let expanded = entry.expanded(&vars)?;
         let secrets = entry.secret_values(&expanded, &vars);
-        let Transport::Stdio {
-            command,
-            args,
-            env,
-            cwd,
-        } = expanded.transport
-        else {
-            return Err(Failure::Usage(format!(
-                "{name} is a remote server: the tap runs stdio servers (an HTTP tap is not built yet)"
-            )));
+        let (command, args, env, cwd) = match expanded.transport {
+            Transport::Stdio {
+                command,
+                args,
+                env,
+                cwd,
+            } => (command, args, env, cwd),
+            Transport::StreamableHttp { url, .. }
+            | Transport::Sse { url, .. }
+            | Transport::RemoteAuto { url, .. } => {
+                return Ok(Tapped::Http(name.clone(), url, secrets));
+            }
         };
         let base = file.parent().map(std::path::Path::to_path_buf);
         let cwd = cwd.map(|c| match &base {
@@ -141,7 +105,11 @@ fn spawn_of(cli: &Cli, args: &TapArgs) -> Result<Tapped, Failure> {
             env,
             cwd: cwd.or(base),
         };
-        return Ok((name.clone(), spawn, secrets, watch));
+        return Ok(Tapped::Stdio(name.clone(), spawn, secrets, watch));
+    }
+    if let Some(url) = &args.to {
+        let name = reqwest_host(url).unwrap_or_else(|| url.clone());
+        return Ok(Tapped::Http(name, url.clone(), Vec::new()));
     }
     let Some((program, rest)) = args.command.split_first() else {
         return Err(Failure::Usage(
@@ -151,7 +119,7 @@ fn spawn_of(cli: &Cli, args: &TapArgs) -> Result<Tapped, Failure> {
     let name = std::path::Path::new(program)
         .file_name()
         .map_or(program.clone(), |n| n.to_string_lossy().to_string());
-    Ok((
+    Ok(Tapped::Stdio(
         name,
         Spawn {
             program: program.clone(),
@@ -163,10 +131,103 @@ fn spawn_of(cli: &Cli, args: &TapArgs) -> Result<Tapped, Failure> {
     ))
 }
 
+/// The host part of a URL, to name its sessions by.
+fn reqwest_host(url: &str) -> Option<String> {
+    let rest = url.split_once("://")?.1;
+    let host = rest.split(['/', '?', '#']).next()?;
+    Some(host.rsplit_once('@').map_or(host, |(_, h)| h).to_string())
+}
+
+/// `--listen`: a port of 127.0.0.1 (nothing else is offered).
+fn listen_port(listen: Option<&str>) -> Result<u16, Failure> {
+    let Some(listen) = listen else { return Ok(0) };
+    let port = match listen.rsplit_once(':') {
+        Some(("127.0.0.1" | "localhost" | "", port)) => port,
+        Some((host, _)) => {
+            return Err(Failure::Usage(format!(
+                "--listen {listen}: the tap listens on 127.0.0.1 only, not {host}"
+            )));
+        }
+        None => listen,
+    };
+    port.parse::<u16>()
+        .map_err(|_| Failure::Usage(format!("--listen {listen}: not a port")))
+}
+
+/// The install's tap token, made (and kept in the keychain) on first use:
+/// a host's config keeps naming the same URL across runs.
+const TOKEN_ID: &str = "tap/token";
+
+fn tap_token() -> Result<String, Failure> {
+    let keychain = workbench_core::config::secrets::Keychain::app();
+    if let Some(t) = keychain.get(TOKEN_ID)? {
+        return Ok(t);
+    }
+    let t = workbench_loopback::new_token();
+    keychain.set(TOKEN_ID, &t)?;
+    Ok(t)
+}
+
+/// `mcpwb tap --to URL`: until Ctrl-C or SIGTERM.
+async fn tap_http(
+    cli: &Cli,
+    args: &TapArgs,
+    name: String,
+    to: String,
+    secrets: Vec<String>,
+) -> Result<(), Failure> {
+    let keep = if args.no_record {
+        None
+    } else {
+        match crate::session_cmd::store() {
+            Ok(store) => Some(workbench_tap::http::Keep {
+                store,
+                secrets,
+                unmasked: args.unmasked,
+            }),
+            Err(Failure::Usage(why)) => {
+                eprintln!("mcpwb tap: nothing is kept ({why}); the requests still pass");
+                None
+            }
+            Err(other) => return Err(other),
+        }
+    };
+    let listening = workbench_tap::http::serve(workbench_tap::http::Options {
+        port: listen_port(args.listen.as_deref())?,
+        to: to.clone(),
+        token: tap_token()?,
+        server: name,
+        keep,
+    })
+    .await
+    .map_err(|e| Failure::Usage(e.to_string()))?;
+    if cli.json {
+        crate::print::line(&serde_json::json!({ "url": listening.url, "to": to }).to_string());
+    }
+    eprintln!(
+        "mcpwb tap: {} passes to {to}; name it in the host's config instead of the server's URL (or send the token in the Mcp-Workbench-Token header). Ctrl-C ends.",
+        listening.url
+    );
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut term = signal(SignalKind::terminate()).map_err(|e| Failure::Usage(e.to_string()))?;
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = term.recv() => {}
+    }
+    listening.stop.cancel();
+    let _ = listening.done.await;
+    Ok(())
+}
+
 /// `mcpwb tap`: nothing of ours goes to stdout (it is the host's); what the
 /// tap has to say goes to stderr.
 pub async fn tap(cli: &Cli, args: &TapArgs) -> Result<(), Failure> {
-    let (name, spawn, secrets, dev_watch) = spawn_of(cli, args)?;
+    let (name, spawn, secrets, dev_watch) = match spawn_of(cli, args)? {
+        Tapped::Stdio(name, spawn, secrets, watch) => (name, spawn, secrets, watch),
+        Tapped::Http(name, url, secrets) => {
+            return tap_http(cli, args, name, url, secrets).await;
+        }
+    };
     let patterns = if args.watch.is_empty() {
         dev_watch
     } else {
@@ -179,7 +240,7 @@ pub async fn tap(cli: &Cli, args: &TapArgs) -> Result<(), Failure> {
     let recording = if args.no_record {
         None
     } else {
-        match store().and_then(|s| {
+        match crate::session_cmd::store().and_then(|s| {
             workbench_tap::record::start(s, &name, &command, secrets)
                 .map_err(|e| Failure::Usage(e.to_string()))
         }) {
@@ -216,206 +277,3 @@ pub async fn tap(cli: &Cli, args: &TapArgs) -> Result<(), Failure> {
     }
 }
 
-pub fn session(cli: &Cli, action: &SessionCommand) -> Result<(), Failure> {
-    let store = store()?;
-    match action {
-        SessionCommand::List { limit } => {
-            let rows = store
-                .taps(*limit)
-                .map_err(|e| Failure::Usage(e.to_string()))?;
-            if cli.json {
-                line(&serde_json::to_string(&json!({ "sessions": rows })).unwrap_or_default());
-                return Ok(());
-            }
-            if rows.is_empty() {
-                line(
-                    "no sessions yet: put `mcpwb tap -- COMMAND...` where a host's config runs the server",
-                );
-            }
-            for r in rows {
-                let host = match (&r.host, &r.host_version) {
-                    (Some(h), Some(v)) => format!("{} {}", clean(h), clean(v)),
-                    (Some(h), None) => clean(h),
-                    _ => "(no handshake)".into(),
-                };
-                line(&format!(
-                    "{:>5}  {}  {:<24} → {:<16} {:<10} {:>6} messages{}{}",
-                    r.id,
-                    crate::history_cmd::when(r.started_at),
-                    host,
-                    clean(&r.server),
-                    r.protocol.as_deref().map(clean).unwrap_or_default(),
-                    r.messages,
-                    if r.dropped > 0 {
-                        format!(" ({} not kept)", r.dropped)
-                    } else {
-                        String::new()
-                    },
-                    if r.ended_at.is_none() {
-                        "  (running)"
-                    } else {
-                        ""
-                    },
-                ));
-            }
-            Ok(())
-        }
-        SessionCommand::Show { id } => {
-            let s = Session::from_store(&store, *id).map_err(Failure::Usage)?;
-            if cli.json {
-                print!("{}", s.to_jsonl());
-                return Ok(());
-            }
-            line(&format!("session {id}: {}", clean(&s.header.to_string())));
-            let start = s.messages.first().map_or(0, |m| m.at_ms);
-            for m in &s.messages {
-                let v: serde_json::Value = serde_json::from_str(&m.text).unwrap_or_default();
-                let what = match (v["method"].as_str(), v.get("id")) {
-                    (Some(method), Some(id)) => format!("{method} (id {id})"),
-                    (Some(method), None) => method.to_string(),
-                    (None, Some(id)) if v.get("error").is_some() => format!("error of {id}"),
-                    (None, Some(id)) => format!("result of {id}"),
-                    _ => "(not JSON-RPC)".into(),
-                };
-                let arrow = if m.direction == "host" {
-                    "host → server"
-                } else {
-                    "server → host"
-                };
-                line(&format!(
-                    "{:>9.3} s  {arrow}  {}  {} B{}",
-                    (m.at_ms - start) as f64 / 1000.0,
-                    clean(&what),
-                    m.size,
-                    if m.cut { " (kept cut)" } else { "" }
-                ));
-            }
-            Ok(())
-        }
-        SessionCommand::Export { id, out } => {
-            let text = Session::from_store(&store, *id)
-                .map_err(Failure::Usage)?
-                .to_jsonl();
-            match out {
-                Some(path) => {
-                    workbench_core::files::write_private_atomic(path, text.as_bytes())?;
-                    eprintln!("session {id} written to {}", path.display());
-                }
-                None => print!("{text}"),
-            }
-            Ok(())
-        }
-        SessionCommand::ToSuite {
-            id,
-            name,
-            server,
-            dir,
-        } => {
-            let session = Session::from_store(&store, *id).map_err(Failure::Usage)?;
-            let server = server
-                .clone()
-                .or_else(|| session.header["server"].as_str().map(str::to_string))
-                .unwrap_or_default();
-            let (suite, snapshots, left_out) = workbench_tap::session::to_suite(&session, &server);
-            let cases = suite["cases"].as_array().map_or(0, Vec::len);
-            if cases == 0 {
-                return Err(Failure::Usage(format!(
-                    "session {id} has no answered tools/call to make a case of"
-                )));
-            }
-            let name = name.clone().unwrap_or_else(|| format!("session-{id}"));
-            let dir = dir
-                .clone()
-                .unwrap_or_else(|| PathBuf::from(workbench_calls::suite::DEFAULT_DIR));
-            std::fs::create_dir_all(dir.join("__snapshots__"))
-                .map_err(|e| Failure::Usage(format!("{}: {e}", dir.display())))?;
-            let path = dir.join(format!("{name}.json"));
-            if path.exists() {
-                return Err(Failure::Usage(format!(
-                    "{} exists: choose another --name",
-                    path.display()
-                )));
-            }
-            let text = serde_json::to_string_pretty(&suite).unwrap_or_default() + "\n";
-            let snaps = serde_json::to_string_pretty(&snapshots).unwrap_or_default() + "\n";
-            workbench_core::files::write_private_atomic(
-                &dir.join("__snapshots__").join(format!("{name}.json")),
-                snaps.as_bytes(),
-            )?;
-            workbench_core::files::write_private_atomic(&path, text.as_bytes())?;
-            // Written by the person's own command: trusted as written.
-            workbench_calls::suite::trust::SuiteTrust::app()
-                .trust(
-                    &path,
-                    &workbench_calls::suite::trust::fingerprint(text.as_bytes()),
-                )
-                .map_err(Failure::Usage)?;
-            let said = format!(
-                "{cases} case(s) written to {}{}; run them with `mcpwb test {}`",
-                path.display(),
-                if left_out > 0 {
-                    format!(" ({left_out} call(s) answered with an error left out)")
-                } else {
-                    String::new()
-                },
-                path.display()
-            );
-            if cli.json {
-                line(&json!({ "suite": path, "cases": cases, "leftOut": left_out }).to_string());
-            } else {
-                line(&said);
-            }
-            Ok(())
-        }
-        SessionCommand::Import { file } => {
-            let bytes = workbench_core::files::read_no_follow(file, 512 * 1024 * 1024)
-                .map_err(|e| Failure::Usage(format!("{}: {e}", file.display())))?;
-            let s = Session::from_jsonl(&String::from_utf8_lossy(&bytes))
-                .map_err(|e| Failure::Usage(format!("{}: {e}", file.display())))?;
-            let id = s.import(&store).map_err(Failure::Usage)?;
-            if cli.json {
-                line(&json!({ "imported": id }).to_string());
-            } else {
-                line(&format!("imported as session {id}"));
-            }
-            Ok(())
-        }
-    }
-}
-
-/// `mcpwb mock`: a session served over stdio until the host leaves; a
-/// summary on stderr.
-pub async fn mock(_cli: &Cli, args: &MockArgs) -> Result<(), Failure> {
-    let session = match args.session.parse::<i64>() {
-        Ok(id) => Session::from_store(&store()?, id).map_err(Failure::Usage)?,
-        Err(_) => {
-            let path = PathBuf::from(&args.session);
-            let bytes = workbench_core::files::read_no_follow(&path, 512 * 1024 * 1024)
-                .map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?;
-            Session::from_jsonl(&String::from_utf8_lossy(&bytes))
-                .map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?
-        }
-    };
-    let how = if args.how == "name" {
-        workbench_tap::mock::Match::Name
-    } else {
-        workbench_tap::mock::Match::Exact
-    };
-    let mut mock = workbench_tap::mock::Mock::new(&session, how);
-    workbench_tap::mock::serve_stdio(&mut mock)
-        .await
-        .map_err(|e| Failure::Usage(e.to_string()))?;
-    let never = mock.never_asked();
-    eprintln!(
-        "mcpwb mock: {} answered as recorded, {} not matched; {} recorded request(s) never asked{}",
-        mock.answered,
-        mock.unmatched,
-        never.len(),
-        if never.is_empty() {
-            String::new()
-        } else {
-            format!(": {}", never.join(", "))
-        }
-    );
-    Ok(())
-}

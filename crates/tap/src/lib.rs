@@ -1,6 +1,9 @@
 //! The tap: the workbench in the real path between a host (Claude, Cursor,
 //! VS Code, an SDK client) and the server it runs, changing nothing.
 //!
+//! - [`http`]: the same for Streamable HTTP and legacy SSE: a reverse
+//!   proxy on 127.0.0.1 with a token, each exchange's head kept beside its
+//!   messages.
 //! - [`stdio`]: what a host's config runs instead of the server. It starts
 //!   the server and passes every byte both ways unchanged (framing, ids,
 //!   unknown fields, bad bytes, long lines; the server's stderr goes to the
@@ -16,6 +19,7 @@
 //! Depends on the store only: none of the workbench's own client is in the
 //! path.
 
+pub mod http;
 pub mod keep;
 pub mod mock;
 pub mod record;
@@ -29,6 +33,8 @@ pub enum Direction {
     Host,
     /// From the server to the host.
     Server,
+    /// The tap's own mark: a restart, an HTTP exchange's head.
+    Tap,
 }
 
 impl Direction {
@@ -37,6 +43,7 @@ impl Direction {
         match self {
             Direction::Host => "host",
             Direction::Server => "server",
+            Direction::Tap => "tap",
         }
     }
 }

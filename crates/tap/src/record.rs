@@ -4,8 +4,8 @@
 //! is not kept (it passed all the same) and counted as dropped.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicI64, Ordering};
-use std::sync::mpsc::{Receiver, SyncSender, TrySendError, sync_channel};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TrySendError, sync_channel};
 use std::time::Duration;
 
 use serde_json::Value;
@@ -31,6 +31,7 @@ pub struct Recorder {
 /// The writer's end: wait for it with [`Writer::finish`] once the tap is done.
 pub struct Writer {
     thread: Option<std::thread::JoinHandle<()>>,
+    closed: Arc<AtomicBool>,
     dropped: Arc<AtomicI64>,
     store: Store,
     id: i64,
@@ -47,10 +48,12 @@ pub fn start(
     let id = store.create_tap(server, command, now_ms())?;
     let (tx, rx) = sync_channel(QUEUE);
     let dropped = Arc::new(AtomicI64::new(0));
+    let closed = Arc::new(AtomicBool::new(false));
     let writer_store = store.clone();
+    let writer_closed = closed.clone();
     let thread = std::thread::Builder::new()
         .name("tap-recorder".into())
-        .spawn(move || write(writer_store, id, rx, secrets))
+        .spawn(move || write(writer_store, id, rx, secrets, writer_closed))
         .ok();
     Ok((
         Recorder {
@@ -60,6 +63,7 @@ pub fn start(
         },
         Writer {
             thread,
+            closed,
             dropped,
             store,
             id,
@@ -68,10 +72,27 @@ pub fn start(
 }
 
 impl Recorder {
-    fn keep(&self, direction: Direction, line: &[u8], size: usize) {
+    /// Keep one whole message (cut past [`KEEP_BYTES`]); its number in the
+    /// session.
+    pub fn keep_message(&self, direction: Direction, bytes: &[u8]) -> i64 {
+        self.keep(direction, &bytes[..bytes.len().min(KEEP_BYTES)], bytes.len())
+    }
+
+    /// Keep the first part of a message of `size` bytes.
+    pub fn keep_cut(&self, direction: Direction, part: &[u8], size: usize) -> i64 {
+        self.keep(direction, &part[..part.len().min(KEEP_BYTES)], size.max(part.len()))
+    }
+
+    /// Keep the tap's own mark (a restart, an HTTP exchange's head).
+    pub fn mark(&self, mark: &Value) -> i64 {
+        self.keep_message(Direction::Tap, mark.to_string().as_bytes())
+    }
+
+    fn keep(&self, direction: Direction, line: &[u8], size: usize) -> i64 {
         let cut = size > line.len();
+        let seq = self.seq.fetch_add(1, Ordering::Relaxed);
         let message = TapMessage {
-            seq: self.seq.fetch_add(1, Ordering::Relaxed),
+            seq,
             at_ms: now_ms(),
             direction: direction.as_str().into(),
             size: size as i64,
@@ -84,6 +105,7 @@ impl Recorder {
                 self.dropped.fetch_add(1, Ordering::Relaxed);
             }
         }
+        seq
     }
 }
 
@@ -93,9 +115,10 @@ impl Writer {
         self.id
     }
 
-    /// Wait until everything handed over is kept (every [`Recorder`] must be
-    /// dropped first), then mark the connection ended.
+    /// Wait until everything handed over is kept, then mark the connection
+    /// ended. What a [`Recorder`] still alive hands over later is not kept.
     pub fn finish(mut self) {
+        self.closed.store(true, Ordering::Relaxed);
         if let Some(t) = self.thread.take() {
             let _ = t.join();
         }
@@ -106,10 +129,21 @@ impl Writer {
     }
 }
 
-fn write(store: Store, id: i64, rx: Receiver<TapMessage>, secrets: Vec<String>) {
+fn write(
+    store: Store,
+    id: i64,
+    rx: Receiver<TapMessage>,
+    secrets: Vec<String>,
+    closed: Arc<AtomicBool>,
+) {
     let mut batch = Vec::new();
     let mut handshake = Handshake::default();
-    while let Ok(first) = rx.recv() {
+    loop {
+        let first = match rx.recv_timeout(Duration::from_millis(100)) {
+            Ok(m) => m,
+            Err(RecvTimeoutError::Timeout) if !closed.load(Ordering::Relaxed) => continue,
+            Err(_) => break,
+        };
         batch.push(first);
         while batch.len() < 512 {
             match rx.recv_timeout(Duration::from_millis(20)) {

@@ -72,8 +72,13 @@ impl Session {
             let v: Value =
                 serde_json::from_str(line).map_err(|e| format!("line {}: not JSON: {e}", n + 1))?;
             let direction = match v["from"].as_str() {
-                Some(d @ ("host" | "server")) => d.to_string(),
-                _ => return Err(format!("line {}: \"from\" is host or server", n + 1)),
+                Some(d @ ("host" | "server" | "tap")) => d.to_string(),
+                _ => {
+                    return Err(format!(
+                        "line {}: \"from\" is host, server or tap",
+                        n + 1
+                    ));
+                }
             };
             let text = match (&v["message"], v["text"].as_str()) {
                 (m, _) if !m.is_null() => m.to_string(),

@@ -20,6 +20,7 @@ mod serve;
 mod suite_attacks;
 mod suites;
 mod tap;
+mod tap_http;
 mod tasks;
 
 const BIN: &str = env!("CARGO_BIN_EXE_mcpwb");

@@ -1,0 +1,270 @@
+//! `mcpwb session` and `mcpwb mock`: the sessions `mcpwb tap` kept (list,
+//! show, export, import, a suite made of one), and a session served as a
+//! stand-in server.
+
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+use serde_json::json;
+use workbench_store::Store;
+use workbench_tap::session::Session;
+
+use crate::print::{clean, line};
+use crate::{Cli, Failure};
+
+#[derive(Subcommand, Debug)]
+pub enum SessionCommand {
+    /// The sessions kept, newest first.
+    List {
+        /// At most this many.
+        #[arg(long, default_value_t = 50)]
+        limit: u32,
+    },
+    /// One session: its host and server, then each message with its time
+    /// and direction.
+    Show { id: i64 },
+    /// A session as a file to share (JSON Lines: a header, then one message
+    /// a line); to stdout without -o.
+    Export {
+        id: i64,
+        #[arg(short, long)]
+        out: Option<PathBuf>,
+    },
+    /// Keep a session file in the store (its new id is printed).
+    Import { file: PathBuf },
+    /// The session's tool calls as a suite (arguments as sent, each result
+    /// a snapshot): the next version of the server is held to what the
+    /// host saw. Written to DIR (default: ./.mcp-workbench/suites) as
+    /// NAME.json with its snapshots, trusted as yours.
+    ToSuite {
+        id: i64,
+        /// The suite's name (default: session-ID).
+        #[arg(long)]
+        name: Option<String>,
+        /// The server of your mcp.json the suite calls (default: the
+        /// session's).
+        #[arg(long)]
+        server: Option<String>,
+        #[arg(long)]
+        dir: Option<PathBuf>,
+    },
+}
+
+#[derive(Args, Debug)]
+pub struct MockArgs {
+    /// A kept session's id, or a session file.
+    session: String,
+    /// Match tools and prompts by name and resources by URI only (the rest
+    /// by method and parameters).
+    #[arg(long = "match", value_parser = ["exact", "name"], default_value = "exact")]
+    how: String,
+}
+
+pub fn store() -> Result<Store, Failure> {
+    Store::open_in(&workbench_core::settings::data_dir())
+        .map_err(|e| Failure::Usage(format!("the workbench's store: {e}")))
+}
+
+pub fn session(cli: &Cli, action: &SessionCommand) -> Result<(), Failure> {
+    let store = store()?;
+    match action {
+        SessionCommand::List { limit } => {
+            let rows = store
+                .taps(*limit)
+                .map_err(|e| Failure::Usage(e.to_string()))?;
+            if cli.json {
+                line(&serde_json::to_string(&json!({ "sessions": rows })).unwrap_or_default());
+                return Ok(());
+            }
+            if rows.is_empty() {
+                line(
+                    "no sessions yet: put `mcpwb tap -- COMMAND...` where a host's config runs the server",
+                );
+            }
+            for r in rows {
+                let host = match (&r.host, &r.host_version) {
+                    (Some(h), Some(v)) => format!("{} {}", clean(h), clean(v)),
+                    (Some(h), None) => clean(h),
+                    _ => "(no handshake)".into(),
+                };
+                line(&format!(
+                    "{:>5}  {}  {:<24} → {:<16} {:<10} {:>6} messages{}{}",
+                    r.id,
+                    crate::history_cmd::when(r.started_at),
+                    host,
+                    clean(&r.server),
+                    r.protocol.as_deref().map(clean).unwrap_or_default(),
+                    r.messages,
+                    if r.dropped > 0 {
+                        format!(" ({} not kept)", r.dropped)
+                    } else {
+                        String::new()
+                    },
+                    if r.ended_at.is_none() {
+                        "  (running)"
+                    } else {
+                        ""
+                    },
+                ));
+            }
+            Ok(())
+        }
+        SessionCommand::Show { id } => {
+            let s = Session::from_store(&store, *id).map_err(Failure::Usage)?;
+            if cli.json {
+                print!("{}", s.to_jsonl());
+                return Ok(());
+            }
+            line(&format!("session {id}: {}", clean(&s.header.to_string())));
+            let start = s.messages.first().map_or(0, |m| m.at_ms);
+            for m in &s.messages {
+                let v: serde_json::Value = serde_json::from_str(&m.text).unwrap_or_default();
+                let what = match (v["method"].as_str(), v.get("id")) {
+                    (Some(method), Some(id)) => format!("{method} (id {id})"),
+                    (Some(method), None) => method.to_string(),
+                    (None, Some(id)) if v.get("error").is_some() => format!("error of {id}"),
+                    (None, Some(id)) => format!("result of {id}"),
+                    _ => "(not JSON-RPC)".into(),
+                };
+                let arrow = if m.direction == "host" {
+                    "host → server"
+                } else {
+                    "server → host"
+                };
+                line(&format!(
+                    "{:>9.3} s  {arrow}  {}  {} B{}",
+                    (m.at_ms - start) as f64 / 1000.0,
+                    clean(&what),
+                    m.size,
+                    if m.cut { " (kept cut)" } else { "" }
+                ));
+            }
+            Ok(())
+        }
+        SessionCommand::Export { id, out } => {
+            let text = Session::from_store(&store, *id)
+                .map_err(Failure::Usage)?
+                .to_jsonl();
+            match out {
+                Some(path) => {
+                    workbench_core::files::write_private_atomic(path, text.as_bytes())?;
+                    eprintln!("session {id} written to {}", path.display());
+                }
+                None => print!("{text}"),
+            }
+            Ok(())
+        }
+        SessionCommand::ToSuite {
+            id,
+            name,
+            server,
+            dir,
+        } => {
+            let session = Session::from_store(&store, *id).map_err(Failure::Usage)?;
+            let server = server
+                .clone()
+                .or_else(|| session.header["server"].as_str().map(str::to_string))
+                .unwrap_or_default();
+            let (suite, snapshots, left_out) = workbench_tap::session::to_suite(&session, &server);
+            let cases = suite["cases"].as_array().map_or(0, Vec::len);
+            if cases == 0 {
+                return Err(Failure::Usage(format!(
+                    "session {id} has no answered tools/call to make a case of"
+                )));
+            }
+            let name = name.clone().unwrap_or_else(|| format!("session-{id}"));
+            let dir = dir
+                .clone()
+                .unwrap_or_else(|| PathBuf::from(workbench_calls::suite::DEFAULT_DIR));
+            std::fs::create_dir_all(dir.join("__snapshots__"))
+                .map_err(|e| Failure::Usage(format!("{}: {e}", dir.display())))?;
+            let path = dir.join(format!("{name}.json"));
+            if path.exists() {
+                return Err(Failure::Usage(format!(
+                    "{} exists: choose another --name",
+                    path.display()
+                )));
+            }
+            let text = serde_json::to_string_pretty(&suite).unwrap_or_default() + "\n";
+            let snaps = serde_json::to_string_pretty(&snapshots).unwrap_or_default() + "\n";
+            workbench_core::files::write_private_atomic(
+                &dir.join("__snapshots__").join(format!("{name}.json")),
+                snaps.as_bytes(),
+            )?;
+            workbench_core::files::write_private_atomic(&path, text.as_bytes())?;
+            // Written by the person's own command: trusted as written.
+            workbench_calls::suite::trust::SuiteTrust::app()
+                .trust(
+                    &path,
+                    &workbench_calls::suite::trust::fingerprint(text.as_bytes()),
+                )
+                .map_err(Failure::Usage)?;
+            let said = format!(
+                "{cases} case(s) written to {}{}; run them with `mcpwb test {}`",
+                path.display(),
+                if left_out > 0 {
+                    format!(" ({left_out} call(s) answered with an error left out)")
+                } else {
+                    String::new()
+                },
+                path.display()
+            );
+            if cli.json {
+                line(&json!({ "suite": path, "cases": cases, "leftOut": left_out }).to_string());
+            } else {
+                line(&said);
+            }
+            Ok(())
+        }
+        SessionCommand::Import { file } => {
+            let bytes = workbench_core::files::read_no_follow(file, 512 * 1024 * 1024)
+                .map_err(|e| Failure::Usage(format!("{}: {e}", file.display())))?;
+            let s = Session::from_jsonl(&String::from_utf8_lossy(&bytes))
+                .map_err(|e| Failure::Usage(format!("{}: {e}", file.display())))?;
+            let id = s.import(&store).map_err(Failure::Usage)?;
+            if cli.json {
+                line(&json!({ "imported": id }).to_string());
+            } else {
+                line(&format!("imported as session {id}"));
+            }
+            Ok(())
+        }
+    }
+}
+
+/// `mcpwb mock`: a session served over stdio until the host leaves; a
+/// summary on stderr.
+pub async fn mock(_cli: &Cli, args: &MockArgs) -> Result<(), Failure> {
+    let session = match args.session.parse::<i64>() {
+        Ok(id) => Session::from_store(&store()?, id).map_err(Failure::Usage)?,
+        Err(_) => {
+            let path = PathBuf::from(&args.session);
+            let bytes = workbench_core::files::read_no_follow(&path, 512 * 1024 * 1024)
+                .map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?;
+            Session::from_jsonl(&String::from_utf8_lossy(&bytes))
+                .map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?
+        }
+    };
+    let how = if args.how == "name" {
+        workbench_tap::mock::Match::Name
+    } else {
+        workbench_tap::mock::Match::Exact
+    };
+    let mut mock = workbench_tap::mock::Mock::new(&session, how);
+    workbench_tap::mock::serve_stdio(&mut mock)
+        .await
+        .map_err(|e| Failure::Usage(e.to_string()))?;
+    let never = mock.never_asked();
+    eprintln!(
+        "mcpwb mock: {} answered as recorded, {} not matched; {} recorded request(s) never asked{}",
+        mock.answered,
+        mock.unmatched,
+        never.len(),
+        if never.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", never.join(", "))
+        }
+    );
+    Ok(())
+}
