@@ -29,6 +29,14 @@ pub enum SessionCommand {
         id: i64,
         #[arg(short, long)]
         out: Option<PathBuf>,
+        /// HAR 1.2 instead (an HTTP session's exchanges, for any HAR
+        /// viewer); the default when OUT ends in .har.
+        #[arg(long)]
+        har: bool,
+        /// Keep credentials in headers as they were kept (masked by
+        /// default; the tap keeps them only with `mcpwb tap --unmasked`).
+        #[arg(long)]
+        unmasked: bool,
     },
     /// Keep a session file in the store (its new id is printed).
     Import { file: PathBuf },
@@ -126,10 +134,27 @@ pub fn session(cli: &Cli, action: &SessionCommand) -> Result<(), Failure> {
                     (None, Some(id)) => format!("result of {id}"),
                     _ => "(not JSON-RPC)".into(),
                 };
-                let arrow = if m.direction == "host" {
-                    "host → server"
-                } else {
-                    "server → host"
+                let arrow = match m.direction.as_str() {
+                    "host" => "host → server",
+                    "server" => "server → host",
+                    _ => "tap          ",
+                };
+                let what = match (&v["http"], &v["restart"], &v["sse"]) {
+                    (h, _, _) if h.is_object() => format!(
+                        "{} {} → {}",
+                        h["method"].as_str().unwrap_or_default(),
+                        h["path"].as_str().unwrap_or_default(),
+                        h["status"]
+                    ),
+                    (_, r, _) if r.is_object() => format!(
+                        "the server restarted ({}); {} call(s) answered with an error",
+                        r["why"].as_str().unwrap_or_default(),
+                        r["answeredWithError"]
+                    ),
+                    (_, _, e) if e.is_object() => {
+                        format!("SSE {} event", e["event"].as_str().unwrap_or_default())
+                    }
+                    _ => what,
                 };
                 line(&format!(
                     "{:>9.3} s  {arrow}  {}  {} B{}",
@@ -141,10 +166,27 @@ pub fn session(cli: &Cli, action: &SessionCommand) -> Result<(), Failure> {
             }
             Ok(())
         }
-        SessionCommand::Export { id, out } => {
-            let text = Session::from_store(&store, *id)
-                .map_err(Failure::Usage)?
-                .to_jsonl();
+        SessionCommand::Export {
+            id,
+            out,
+            har,
+            unmasked,
+        } => {
+            let mut session = Session::from_store(&store, *id).map_err(Failure::Usage)?;
+            if !unmasked {
+                session = session.masked();
+            }
+            let har = *har
+                || out
+                    .as_ref()
+                    .is_some_and(|p| p.extension().is_some_and(|e| e == "har"));
+            let text = if har {
+                serde_json::to_string_pretty(&workbench_tap::har::to_har(&session))
+                    .unwrap_or_default()
+                    + "\n"
+            } else {
+                session.to_jsonl()
+            };
             match out {
                 Some(path) => {
                     workbench_core::files::write_private_atomic(path, text.as_bytes())?;

@@ -276,4 +276,3 @@ pub async fn tap(cli: &Cli, args: &TapArgs) -> Result<(), Failure> {
         Err(Failure::Exit(u8::try_from(code).unwrap_or(1)))
     }
 }
-

@@ -107,9 +107,14 @@ struct Tap {
 #[derive(Default)]
 struct Sessions {
     by_id: HashMap<String, Arc<Kept>>,
+    /// Legacy SSE: the endpoint a GET stream named (path and query, as the
+    /// server wrote it) → that stream's session.
+    by_endpoint: HashMap<String, Arc<Kept>>,
     /// Requests that carry no session id.
     sessionless: Option<Arc<Kept>>,
     ended: Vec<Writer>,
+    /// Every session begun here (finished at the stop, bound or not).
+    begun: Vec<Arc<Kept>>,
 }
 
 /// Listen on 127.0.0.1:`port` and pass everything to `to` until `stop`.
@@ -169,11 +174,13 @@ pub async fn serve(options: Options) -> std::io::Result<Listening> {
             let mut s = tap.sessions.lock().expect("not poisoned");
             let mut all = std::mem::take(&mut s.ended);
             all.extend(s.by_id.drain().filter_map(|(_, k)| k.finish()));
+            all.extend(s.by_endpoint.drain().filter_map(|(_, k)| k.finish()));
+            all.extend(s.begun.drain(..).filter_map(|k| k.finish()));
             all.extend(s.sessionless.take().and_then(|k| k.finish()));
             all
         };
-        let _ = tokio::task::spawn_blocking(move || writers.into_iter().for_each(Writer::finish))
-            .await;
+        let _ =
+            tokio::task::spawn_blocking(move || writers.into_iter().for_each(Writer::finish)).await;
     });
     Ok(Listening {
         addr,
@@ -187,18 +194,21 @@ fn refuse(status: StatusCode, why: String) -> Response {
     (status, why).into_response()
 }
 
+/// Why a request is not passed: its status and the sentence said.
+struct Refused(StatusCode, String);
+
 impl Tap {
     /// Refused unless the request is from this machine, no foreign web
     /// page, with the token; else the path (token taken off) and whether
     /// the token came in it.
-    fn admit(&self, parts: &axum::http::request::Parts) -> Result<(String, bool), Response> {
+    fn admit(&self, parts: &axum::http::request::Parts) -> Result<(String, bool), Refused> {
         let headers = &parts.headers;
         let host = headers
             .get(header::HOST)
             .and_then(|v| v.to_str().ok())
             .unwrap_or("");
         if !workbench_loopback::loopback_host(host, self.port) {
-            return Err(refuse(
+            return Err(Refused(
                 StatusCode::FORBIDDEN,
                 format!(
                     "the tap answers only to a loopback Host (127.0.0.1:{}), not \"{host}\"",
@@ -209,7 +219,7 @@ impl Tap {
         if let Some(origin) = headers.get(header::ORIGIN) {
             let o = origin.to_str().unwrap_or("?");
             if !workbench_loopback::local_origin(o) {
-                return Err(refuse(
+                return Err(Refused(
                     StatusCode::FORBIDDEN,
                     format!("the tap does not answer web pages of other sites (Origin: {o})"),
                 ));
@@ -235,13 +245,11 @@ impl Tap {
             .get(TOKEN_HEADER)
             .and_then(|v| v.to_str().ok())
             .unwrap_or("");
-        if !given.is_empty()
-            && workbench_loopback::same(given.as_bytes(), self.token.as_bytes())
-        {
+        if !given.is_empty() && workbench_loopback::same(given.as_bytes(), self.token.as_bytes()) {
             return Ok((path_and_query.to_string(), false));
         }
         // 403, not 401: a 401 would send the host into OAuth with the server.
-        Err(refuse(
+        Err(Refused(
             StatusCode::FORBIDDEN,
             if given.is_empty() {
                 "the tap needs its token: as the URL's first path segment (the URL `mcpwb tap` printed) or in the Mcp-Workbench-Token header".into()
@@ -252,10 +260,15 @@ impl Tap {
     }
 
     /// The session a request belongs to; a new one for a handshake without
-    /// a session id.
-    fn session(&self, id: Option<&str>, opens: bool) -> Option<Arc<Kept>> {
+    /// a session id, and for a stream opened without one (legacy SSE).
+    fn session(&self, id: Option<&str>, path: &str, opens: bool) -> Option<Arc<Kept>> {
         let keep = self.keep.as_ref()?;
         let mut sessions = self.sessions.lock().expect("not poisoned");
+        if id.is_none()
+            && let Some(k) = sessions.by_endpoint.get(path)
+        {
+            return Some(k.clone());
+        }
         if let Some(id) = id {
             if let Some(k) = sessions.by_id.get(id) {
                 return Some(k.clone());
@@ -279,6 +292,7 @@ impl Tap {
             recorder,
             writer: Mutex::new(Some(writer)),
         });
+        sessions.begun.push(kept.clone());
         match id {
             // A session the tap did not see begin (the tap started later).
             Some(id) => {
@@ -397,16 +411,15 @@ fn opens_session(message: &[u8]) -> bool {
     if message.len() > 1024 * 1024 {
         return false;
     }
-    serde_json::from_slice::<Value>(message).is_ok_and(|v| {
-        v["method"] == "initialize" || v["method"] == "server/discover"
-    })
+    serde_json::from_slice::<Value>(message)
+        .is_ok_and(|v| v["method"] == "initialize" || v["method"] == "server/discover")
 }
 
 async fn proxy(State(tap): State<Arc<Tap>>, request: Request) -> Response {
     let (parts, body) = request.into_parts();
     let (path, via_path) = match tap.admit(&parts) {
         Ok(admitted) => admitted,
-        Err(refused) => return refused,
+        Err(Refused(status, why)) => return refuse(status, why),
     };
     let body = match axum::body::to_bytes(body, MAX_BODY).await {
         Ok(b) => b,
@@ -424,8 +437,10 @@ async fn proxy(State(tap): State<Arc<Tap>>, request: Request) -> Response {
         .and_then(|v| v.to_str().ok())
         .map(str::to_string);
     let messages = messages_of(&body);
-    let opens = session_id.is_none() && messages.iter().any(|m| opens_session(m));
-    let kept = tap.session(session_id.as_deref(), opens);
+    // A GET without a session opens a legacy SSE stream: its own session.
+    let opens = session_id.is_none()
+        && (messages.iter().any(|m| opens_session(m)) || parts.method == Method::GET);
+    let kept = tap.session(session_id.as_deref(), &path, opens);
     let request_seqs: Vec<i64> = kept
         .as_ref()
         .map(|k| {
@@ -479,6 +494,7 @@ async fn proxy(State(tap): State<Arc<Tap>>, request: Request) -> Response {
         .and_then(|v| v.to_str().ok())
         .map(str::to_string);
     if opens
+        && parts.method != Method::GET
         && status.is_success()
         && let Some(k) = &kept
     {
@@ -506,12 +522,14 @@ async fn proxy(State(tap): State<Arc<Tap>>, request: Request) -> Response {
     } else {
         Kind::Other
     };
-    let rewrite = (via_path && parts.method == Method::GET && matches!(kind, Kind::Sse(_)))
-        .then(|| Rewrite {
-            pending: Vec::new(),
-            prefix: format!("/{}", tap.token),
-            server_origin: tap.origin.clone(),
-            tap_origin: format!("http://127.0.0.1:{}", tap.port),
+    let rewrite =
+        (via_path && parts.method == Method::GET && matches!(kind, Kind::Sse(_))).then(|| {
+            Rewrite {
+                pending: Vec::new(),
+                prefix: format!("/{}", tap.token),
+                server_origin: tap.origin.clone(),
+                tap_origin: format!("http://127.0.0.1:{}", tap.port),
+            }
         });
     let mut response = Response::builder().status(status);
     for (name, value) in &headers {
@@ -520,8 +538,12 @@ async fn proxy(State(tap): State<Arc<Tap>>, request: Request) -> Response {
         }
         response = response.header(name, value);
     }
+    let legacy = (opens && parts.method == Method::GET)
+        .then(|| kept.clone().map(|k| (tap.clone(), k)))
+        .flatten();
     let stream = Passing {
         inner: Box::pin(answer.bytes_stream()),
+        legacy,
         kept: kept.map(|k| (k.recorder.clone(), head)),
         kind,
         response_seqs: Vec::new(),
@@ -686,6 +708,8 @@ impl Rewrite {
 /// pass; the exchange's head kept when it ends (or the host goes).
 struct Passing {
     inner: Pin<Box<dyn Stream<Item = reqwest::Result<Bytes>> + Send>>,
+    /// A legacy SSE stream's session, bound to the endpoint it names.
+    legacy: Option<(Arc<Tap>, Arc<Kept>)>,
     kept: Option<(Recorder, Value)>,
     kind: Kind,
     response_seqs: Vec<i64>,
@@ -707,6 +731,16 @@ impl Passing {
                             recorder.keep_cut(Direction::Server, &data, size)
                         }
                         Event::Other(event, data) => {
+                            if event == "endpoint"
+                                && let Some((tap, kept)) = &self.legacy
+                            {
+                                let path = data.strip_prefix(&tap.origin).unwrap_or(&data);
+                                tap.sessions
+                                    .lock()
+                                    .expect("not poisoned")
+                                    .by_endpoint
+                                    .insert(path.to_string(), kept.clone());
+                            }
                             recorder.mark(&json!({ "sse": { "event": event, "data": data } }))
                         }
                     };
@@ -772,7 +806,8 @@ impl Drop for Passing {
         }
         if let Kind::Json(buf, size) = kind {
             if size > buf.len() {
-                self.response_seqs.push(recorder.keep_cut(Direction::Server, &buf, size));
+                self.response_seqs
+                    .push(recorder.keep_cut(Direction::Server, &buf, size));
             } else {
                 for m in messages_of(&buf) {
                     self.response_seqs

@@ -141,6 +141,7 @@ struct Host {
 /// `watch` with the host kept connected.
 pub async fn run(spawn: &Spawn, watch: &Watch, recorder: Option<Recorder>) -> std::io::Result<i32> {
     let (_watcher, mut changed) = changes(watch)?;
+    let marks = recorder.clone();
     let mut host_split = recorder.clone().map(|r| Splitter::new(Direction::Host, r));
     let mut server_split = recorder.map(|r| Splitter::new(Direction::Server, r));
     let (host_tx, mut host_lines) = mpsc::channel::<Vec<u8>>(256);
@@ -222,6 +223,13 @@ pub async fn run(spawn: &Spawn, watch: &Watch, recorder: Option<Recorder>) -> st
                     told.push(json!({ "jsonrpc": "2.0", "id": id, "error": {
                         "code": -32000,
                         "message": format!("the server restarted (its files changed) before it answered this {method}; ask again") } }));
+                }
+                if let Some(m) = &marks {
+                    m.mark(&json!({ "restart": {
+                        "why": "its files changed",
+                        "answeredWithError": told.len(),
+                        "replayed": host.hello.is_some() as usize + host.standing.len(),
+                    } }));
                 }
                 process = start(spawn)?;
                 let mut replay = Vec::new();

@@ -75,12 +75,20 @@ impl Recorder {
     /// Keep one whole message (cut past [`KEEP_BYTES`]); its number in the
     /// session.
     pub fn keep_message(&self, direction: Direction, bytes: &[u8]) -> i64 {
-        self.keep(direction, &bytes[..bytes.len().min(KEEP_BYTES)], bytes.len())
+        self.keep(
+            direction,
+            &bytes[..bytes.len().min(KEEP_BYTES)],
+            bytes.len(),
+        )
     }
 
     /// Keep the first part of a message of `size` bytes.
     pub fn keep_cut(&self, direction: Direction, part: &[u8], size: usize) -> i64 {
-        self.keep(direction, &part[..part.len().min(KEEP_BYTES)], size.max(part.len()))
+        self.keep(
+            direction,
+            &part[..part.len().min(KEEP_BYTES)],
+            size.max(part.len()),
+        )
     }
 
     /// Keep the tap's own mark (a restart, an HTTP exchange's head).

@@ -31,6 +31,31 @@ impl Session {
         })
     }
 
+    /// The same session with the credentials in its HTTP exchanges' headers
+    /// masked (they are kept as they were only by `mcpwb tap --unmasked`).
+    pub fn masked(mut self) -> Session {
+        for m in self.messages.iter_mut().filter(|m| m.direction == "tap") {
+            let Ok(mut v) = serde_json::from_str::<Value>(&m.text) else {
+                continue;
+            };
+            let mut changed = false;
+            for side in ["requestHeaders", "responseHeaders"] {
+                if let Some(h) = v["http"][side].as_object_mut() {
+                    for (name, value) in h.iter_mut() {
+                        if crate::http::secret_header(name) && value != "••••••" {
+                            *value = Value::String("••••••".into());
+                            changed = true;
+                        }
+                    }
+                }
+            }
+            if changed {
+                m.text = v.to_string();
+            }
+        }
+        self
+    }
+
     /// The file's text.
     pub fn to_jsonl(&self) -> String {
         let mut out = String::new();
@@ -74,10 +99,7 @@ impl Session {
             let direction = match v["from"].as_str() {
                 Some(d @ ("host" | "server" | "tap")) => d.to_string(),
                 _ => {
-                    return Err(format!(
-                        "line {}: \"from\" is host, server or tap",
-                        n + 1
-                    ));
+                    return Err(format!("line {}: \"from\" is host, server or tap", n + 1));
                 }
             };
             let text = match (&v["message"], v["text"].as_str()) {

@@ -488,6 +488,21 @@ fn a_change_restarts_the_server_behind_the_tap_and_the_host_keeps_its_session() 
     assert_eq!(next("the call")["result"]["content"][0]["text"], "two of 3");
     drop(host_in);
     assert!(tap.wait().unwrap().success());
+    // The session shows where the server restarted, and what the host was
+    // told came from the tap.
+    let id = sessions(d)[0]["id"].as_i64().unwrap();
+    let out = in_home(d)
+        .args(["session", "export", &id.to_string()])
+        .output()
+        .unwrap();
+    let text = stdout(&out);
+    let restart: Vec<&str> = text.lines().filter(|l| l.contains("\"restart\"")).collect();
+    assert_eq!(restart.len(), 1, "{text:.3000}");
+    assert!(
+        restart[0].contains("\"from\":\"tap\"") && restart[0].contains("\"answeredWithError\":1"),
+        "{}",
+        restart[0]
+    );
 }
 
 #[test]

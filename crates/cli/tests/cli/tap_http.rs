@@ -130,7 +130,10 @@ fn read_body(r: &mut BufReader<TcpStream>, headers: &BTreeMap<String, String>) -
     if let Some(n) = headers.get("content-length") {
         body.resize(n.parse().unwrap(), 0);
         r.read_exact(&mut body).unwrap();
-    } else if headers.get("transfer-encoding").is_some_and(|t| t == "chunked") {
+    } else if headers
+        .get("transfer-encoding")
+        .is_some_and(|t| t == "chunked")
+    {
         loop {
             let mut size = String::new();
             r.read_line(&mut size).unwrap();
@@ -325,7 +328,11 @@ fn an_http_tap_passes_each_exchange_unchanged_and_keeps_the_session() {
     }
     assert_eq!(end_to_end(&arrived.headers), end_to_end(&expected));
     assert_eq!(answered.start, "HTTP/1.1 200 OK");
-    assert_eq!(answered.body, sse_pieces.concat(), "the SSE stream as written");
+    assert_eq!(
+        answered.body,
+        sse_pieces.concat(),
+        "the SSE stream as written"
+    );
     let mut written: BTreeMap<String, String> = BTreeMap::new();
     for (n, v) in [
         ("content-type", "text/event-stream"),
@@ -377,7 +384,11 @@ fn an_http_tap_passes_each_exchange_unchanged_and_keeps_the_session() {
     let s = &sessions[0];
     assert_eq!(
         (&s["host"], &s["host_version"], &s["protocol"]),
-        (&Value::from("raw-host"), &Value::from("3.1"), &Value::from("2025-11-25"))
+        (
+            &Value::from("raw-host"),
+            &Value::from("3.1"),
+            &Value::from("2025-11-25")
+        )
     );
     let id = s["id"].as_i64().unwrap();
     let out = in_home(dir.path())
@@ -396,15 +407,24 @@ fn an_http_tap_passes_each_exchange_unchanged_and_keeps_the_session() {
         .find(|l| l["size"].as_u64() == Some(big.len() as u64))
         .expect("the 50 MB message is kept with its size");
     assert_eq!(big_kept["cut"], true);
-    let heads: Vec<&Value> = lines.iter().filter_map(|l| l["message"].get("http")).collect();
+    let heads: Vec<&Value> = lines
+        .iter()
+        .filter_map(|l| l["message"].get("http"))
+        .collect();
     assert_eq!(heads.len(), 3);
     assert_eq!(
-        heads.iter().map(|h| h["status"].as_u64().unwrap()).collect::<Vec<_>>(),
+        heads
+            .iter()
+            .map(|h| h["status"].as_u64().unwrap())
+            .collect::<Vec<_>>(),
         [200, 401, 202]
     );
     assert!(!text.contains("host-secret-1"), "Authorization is masked");
     assert_eq!(heads[0]["requestHeaders"]["x-host-says"], "as is");
-    assert_eq!(heads[1]["responseBody"], "{\"error\":\"login\"}", "an error page is kept on its exchange");
+    assert_eq!(
+        heads[1]["responseBody"], "{\"error\":\"login\"}",
+        "an error page is kept on its exchange"
+    );
 }
 
 /// The official Python SDK's client as the host, through the tap over stdio
@@ -416,7 +436,10 @@ fn the_python_sdk_as_a_host_works_through_the_tap_over_stdio_and_http() {
         eprintln!("MCPWB_PYTHON is not set: the Python SDK host is not played");
         return;
     };
-    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/tap/python_host.py");
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/tap/python_host.py"
+    );
     let dir = tempfile::tempdir().unwrap();
     let demo = http_demo(dir.path(), &[]);
     let mut tap = HttpTap::start(dir.path(), &format!("http://{}/mcp", demo.addr));
@@ -430,13 +453,19 @@ fn the_python_sdk_as_a_host_works_through_the_tap_over_stdio_and_http() {
             .output()
             .unwrap();
         let said = format!("{}{}", super::stdout(&out), super::stderr(&out));
-        assert!(out.status.success() && said.contains("\"ok\": true"), "stdio {mode}: {said}");
+        assert!(
+            out.status.success() && said.contains("\"ok\": true"),
+            "stdio {mode}: {said}"
+        );
         let out = Command::new(&python)
             .args([script, "http", mode, &tap.url])
             .output()
             .unwrap();
         let said = format!("{}{}", super::stdout(&out), super::stderr(&out));
-        assert!(out.status.success() && said.contains("\"ok\": true"), "http {mode}: {said}");
+        assert!(
+            out.status.success() && said.contains("\"ok\": true"),
+            "http {mode}: {said}"
+        );
     }
     tap.stop();
     let out = in_home(dir.path())
@@ -451,7 +480,81 @@ fn the_python_sdk_as_a_host_works_through_the_tap_over_stdio_and_http() {
     for s in sessions {
         assert!(s["messages"].as_i64().unwrap() > 6, "{s}");
     }
-    let protocols: Vec<&str> = sessions.iter().filter_map(|s| s["protocol"].as_str()).collect();
+    let protocols: Vec<&str> = sessions
+        .iter()
+        .filter_map(|s| s["protocol"].as_str())
+        .collect();
     assert!(protocols.contains(&"2025-11-25"), "{protocols:?}");
     assert!(protocols.iter().any(|p| *p > "2025-11-25"), "{protocols:?}");
+}
+
+/// A legacy HTTP+SSE server (2024-11-05) through the tap, `mcpwb` as the
+/// host: the `endpoint` event's path is given the token's segment so the
+/// host's POSTs come back through the tap, and the call works.
+#[test]
+fn a_legacy_sse_server_works_through_the_tap_with_mcpwb_as_the_host() {
+    let dir = tempfile::tempdir().unwrap();
+    let port_file = dir.path().join("sse-addr");
+    let mut server = Command::new(demo_server())
+        .args(["--sse", "127.0.0.1:0", "--port-file"])
+        .arg(&port_file)
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut addr = String::new();
+    for _ in 0..400 {
+        addr = std::fs::read_to_string(&port_file).unwrap_or_default();
+        if !addr.is_empty() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(25));
+    }
+    let mut tap = HttpTap::start(dir.path(), &format!("http://{addr}/sse"));
+    let config = dir.path().join("mcp.json");
+    std::fs::write(
+        &config,
+        serde_json::json!({ "mcpServers": { "old": { "type": "sse", "url": tap.url } } })
+            .to_string(),
+    )
+    .unwrap();
+    let out = in_home(dir.path())
+        .arg("--config")
+        .arg(&config)
+        .args([
+            "--trust",
+            "call",
+            "old",
+            "echo",
+            "--args",
+            r#"{"message":"through an SSE tap"}"#,
+        ])
+        .output()
+        .unwrap();
+    let _ = server.kill();
+    let _ = server.wait();
+    tap.stop();
+    assert!(
+        out.status.success() && super::stdout(&out).contains("through an SSE tap"),
+        "{}{}",
+        super::stdout(&out),
+        super::stderr(&out)
+    );
+    let out = in_home(dir.path())
+        .args(["--json", "session", "list"])
+        .output()
+        .unwrap();
+    let list: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let id = list["sessions"][0]["id"]
+        .as_i64()
+        .expect("a session is kept");
+    let out = in_home(dir.path())
+        .args(["session", "export", &id.to_string()])
+        .output()
+        .unwrap();
+    let text = super::stdout(&out);
+    assert!(
+        text.contains("\"endpoint\""),
+        "the endpoint event is kept: {text:.3000}"
+    );
+    assert!(text.contains("through an SSE tap"), "{text:.3000}");
 }

@@ -1,0 +1,210 @@
+//! A session tapped over HTTP as a HAR 1.2 log (what browsers' and HTTP
+//! tools' viewers open): one entry per exchange the tap kept the head of,
+//! its request body the host's messages and its response body the server's
+//! (an SSE stream as its events).
+
+use std::collections::HashMap;
+
+use serde_json::{Value, json};
+
+use crate::session::Session;
+
+/// The HAR log of `session`'s HTTP exchanges (none for a stdio session).
+pub fn to_har(session: &Session) -> Value {
+    let by_seq: HashMap<i64, &str> = session
+        .messages
+        .iter()
+        .map(|m| (m.seq, m.text.as_str()))
+        .collect();
+    let texts = |seqs: &Value| -> Vec<&str> {
+        seqs.as_array()
+            .map(|all| {
+                all.iter()
+                    .filter_map(|s| s.as_i64().and_then(|s| by_seq.get(&s).copied()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let origin = session.header["command"]
+        .as_str()
+        .and_then(|u| {
+            let (scheme, rest) = u.split_once("://")?;
+            let host = rest.split('/').next()?;
+            Some(format!("{scheme}://{host}"))
+        })
+        .unwrap_or_default();
+    let mut entries = Vec::new();
+    for m in session.messages.iter().filter(|m| m.direction == "tap") {
+        let Ok(v) = serde_json::from_str::<Value>(&m.text) else {
+            continue;
+        };
+        let Some(h) = v.get("http") else { continue };
+        let started = h["startedAt"].as_i64().unwrap_or(m.at_ms);
+        let ended = h["endedAt"].as_i64().unwrap_or(started);
+        let request = texts(&h["request"]);
+        let request_text = match request.len() {
+            0 => None,
+            1 => Some(request[0].to_string()),
+            _ => Some(format!("[{}]", request.join(","))),
+        };
+        let response_type = header_of(&h["responseHeaders"], "content-type").unwrap_or_default();
+        let response = texts(&h["response"]);
+        let response_text = if let Some(body) = h["responseBody"].as_str() {
+            body.to_string()
+        } else if response_type.starts_with("text/event-stream") {
+            response.iter().map(|t| format!("data: {t}\n\n")).collect()
+        } else if response.len() > 1 {
+            format!("[{}]", response.join(","))
+        } else {
+            response.concat()
+        };
+        let path = h["path"].as_str().unwrap_or("/");
+        let url = format!("{origin}{path}");
+        let query: Vec<Value> = path
+            .split_once('?')
+            .map(|(_, q)| {
+                q.split('&')
+                    .filter(|p| !p.is_empty())
+                    .map(|p| {
+                        let (n, v) = p.split_once('=').unwrap_or((p, ""));
+                        json!({ "name": n, "value": v })
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut req = json!({
+            "method": h["method"],
+            "url": url,
+            "httpVersion": "HTTP/1.1",
+            "headers": headers(&h["requestHeaders"]),
+            "queryString": query,
+            "cookies": [],
+            "headersSize": -1,
+            "bodySize": request_text.as_ref().map_or(0, |t| t.len()),
+        });
+        if let Some(text) = request_text {
+            req["postData"] = json!({
+                "mimeType": header_of(&h["requestHeaders"], "content-type").unwrap_or_default(),
+                "text": text,
+            });
+        }
+        let mut entry = json!({
+            "startedDateTime": iso8601(started),
+            "time": ended - started,
+            "request": req,
+            "response": {
+                "status": h["status"].as_u64().unwrap_or(0),
+                "statusText": "",
+                "httpVersion": "HTTP/1.1",
+                "headers": headers(&h["responseHeaders"]),
+                "cookies": [],
+                "content": {
+                    "size": response_text.len(),
+                    "mimeType": response_type,
+                    "text": response_text,
+                },
+                "redirectURL": header_of(&h["responseHeaders"], "location").unwrap_or_default(),
+                "headersSize": -1,
+                "bodySize": -1,
+            },
+            "cache": {},
+            "timings": { "send": 0, "wait": ended - started, "receive": 0 },
+        });
+        if let Some(e) = h["error"].as_str() {
+            entry["comment"] = json!(e);
+        }
+        entries.push(entry);
+    }
+    json!({ "log": {
+        "version": "1.2",
+        "creator": { "name": "mcpwb", "version": env!("CARGO_PKG_VERSION") },
+        "entries": entries,
+    } })
+}
+
+fn headers(kept: &Value) -> Vec<Value> {
+    kept.as_object()
+        .map(|o| {
+            o.iter()
+                .map(|(n, v)| json!({ "name": n, "value": v.as_str().unwrap_or_default() }))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn header_of(kept: &Value, name: &str) -> Option<String> {
+    kept.as_object()?
+        .iter()
+        .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        .and_then(|(_, v)| v.as_str().map(str::to_string))
+}
+
+/// `ms` since the epoch as `YYYY-MM-DDTHH:MM:SS.mmmZ`.
+pub fn iso8601(ms: i64) -> String {
+    let secs = ms.div_euclid(1000);
+    let (days, rest) = (secs.div_euclid(86_400), secs.rem_euclid(86_400));
+    // Days to a civil date (H. Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z",
+        rest / 3600,
+        rest % 3600 / 60,
+        rest % 60,
+        ms.rem_euclid(1000)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use workbench_store::TapMessage;
+
+    #[test]
+    fn each_exchange_is_an_entry_with_its_bodies() {
+        assert_eq!(iso8601(0), "1970-01-01T00:00:00.000Z");
+        assert_eq!(iso8601(1_795_762_203_502), "2026-11-27T06:50:03.502Z");
+        let m = |seq, d: &str, text: String| TapMessage {
+            seq,
+            at_ms: 1000,
+            direction: d.into(),
+            size: text.len() as i64,
+            text,
+            cut: false,
+        };
+        let session = Session {
+            header: json!({ "command": "http://up.example:8080/mcp" }),
+            messages: vec![
+                m(0, "host", r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#.into()),
+                m(1, "server", r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[]}}"#.into()),
+                m(2, "tap", json!({ "http": {
+                    "method": "POST", "path": "/mcp?a=1", "status": 200, "startedAt": 1000, "endedAt": 1012,
+                    "requestHeaders": { "content-type": "application/json" },
+                    "responseHeaders": { "content-type": "text/event-stream" },
+                    "request": [0], "response": [1] } }).to_string()),
+            ],
+        };
+        let har = to_har(&session);
+        let e = &har["log"]["entries"][0];
+        assert_eq!(e["request"]["url"], "http://up.example:8080/mcp?a=1");
+        assert_eq!(e["request"]["queryString"][0]["name"], "a");
+        assert_eq!(e["time"], 12);
+        assert!(
+            e["request"]["postData"]["text"]
+                .as_str()
+                .unwrap()
+                .contains("tools/list")
+        );
+        assert_eq!(
+            e["response"]["content"]["text"],
+            "data: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"tools\":[]}}\n\n"
+        );
+    }
+}
