@@ -38,6 +38,14 @@ pub enum SessionCommand {
         #[arg(long)]
         unmasked: bool,
     },
+    /// The hosts seen, each release's fingerprint (protocol versions
+    /// offered, capabilities and extensions declared, methods called in
+    /// order, whether it read an App's ui:// resource or listed again after
+    /// list_changed), merged over its sessions.
+    Hosts,
+    /// What changed between two hosts' fingerprints: each is a session id
+    /// or HOST@VERSION (all its sessions).
+    Compare { a: String, b: String },
     /// Keep a session file in the store (its new id is printed).
     Import { file: PathBuf },
     /// The session's tool calls as a suite (arguments as sent, each result
@@ -258,6 +266,49 @@ pub fn session(cli: &Cli, action: &SessionCommand) -> Result<(), Failure> {
             }
             Ok(())
         }
+        SessionCommand::Hosts => {
+            let all = fingerprints(&store)?;
+            if cli.json {
+                line(&json!({ "hosts": all }).to_string());
+                return Ok(());
+            }
+            if all.is_empty() {
+                line("no host has spoken through a tap yet");
+            }
+            for f in all {
+                line(&format!(
+                    "{}@{}  {} session(s)\n  offers {}\n  extensions: {}\n  calls: {}\n  reads ui:// resources: {}  lists again after list_changed: {}",
+                    clean(f["host"].as_str().unwrap_or("?")),
+                    clean(f["version"].as_str().unwrap_or("?")),
+                    f["sessions"],
+                    joined(&f["protocolVersions"]),
+                    joined(&f["extensions"]),
+                    joined(&f["methods"]),
+                    if f["readAppResource"] == true {
+                        "yes"
+                    } else {
+                        "no"
+                    },
+                    clean(&f["listedAgainAfterListChanged"].to_string()),
+                ));
+            }
+            Ok(())
+        }
+        SessionCommand::Compare { a, b } => {
+            let (fa, fb) = (fingerprint_of(&store, a)?, fingerprint_of(&store, b)?);
+            let said = workbench_tap::fingerprint::compare(&fa, &fb);
+            if cli.json {
+                line(&json!({ "a": fa, "b": fb, "changes": said }).to_string());
+            } else if said.is_empty() {
+                line(&format!("{a} and {b} do the same"));
+            } else {
+                line(&format!("from {a} to {b}, the host:"));
+                for s in said {
+                    line(&format!("  {}", clean(&s)));
+                }
+            }
+            Ok(())
+        }
         SessionCommand::Import { file } => {
             let bytes = workbench_core::files::read_no_follow(file, 512 * 1024 * 1024)
                 .map_err(|e| Failure::Usage(format!("{}: {e}", file.display())))?;
@@ -309,4 +360,55 @@ pub async fn mock(_cli: &Cli, args: &MockArgs) -> Result<(), Failure> {
         }
     );
     Ok(())
+}
+
+fn joined(v: &serde_json::Value) -> String {
+    let all: Vec<String> = v
+        .as_array()
+        .map(|l| l.iter().filter_map(|x| x.as_str().map(clean)).collect())
+        .unwrap_or_default();
+    if all.is_empty() {
+        "(none)".into()
+    } else {
+        all.join(", ")
+    }
+}
+
+/// Each host release's fingerprint, merged over its kept sessions (the
+/// newest 1,000).
+fn fingerprints(store: &Store) -> Result<Vec<serde_json::Value>, Failure> {
+    let rows = store
+        .taps(1000)
+        .map_err(|e| Failure::Usage(e.to_string()))?;
+    let mut by_host: std::collections::BTreeMap<(String, String), Vec<serde_json::Value>> =
+        std::collections::BTreeMap::new();
+    for r in rows {
+        let Some(host) = r.host.clone() else { continue };
+        let session = Session::from_store(store, r.id).map_err(Failure::Usage)?;
+        by_host
+            .entry((host, r.host_version.clone().unwrap_or_default()))
+            .or_default()
+            .push(workbench_tap::fingerprint::of_session(&session));
+    }
+    Ok(by_host
+        .values()
+        .map(|all| workbench_tap::fingerprint::merge(all))
+        .collect())
+}
+
+/// A session id's fingerprint, or HOST@VERSION's over its sessions.
+fn fingerprint_of(store: &Store, which: &str) -> Result<serde_json::Value, Failure> {
+    if let Ok(id) = which.parse::<i64>() {
+        let session = Session::from_store(store, id).map_err(Failure::Usage)?;
+        return Ok(workbench_tap::fingerprint::of_session(&session));
+    }
+    let (host, version) = which.rsplit_once('@').unwrap_or((which, ""));
+    fingerprints(store)?
+        .into_iter()
+        .find(|f| f["host"] == host && (version.is_empty() || f["version"] == version))
+        .ok_or_else(|| {
+            Failure::Usage(format!(
+                "no session of {which}: `mcpwb session hosts` lists the hosts seen"
+            ))
+        })
 }

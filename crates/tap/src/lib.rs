@@ -19,6 +19,7 @@
 //! Depends on the store only: none of the workbench's own client is in the
 //! path.
 
+pub mod fingerprint;
 pub mod har;
 pub mod http;
 pub mod keep;

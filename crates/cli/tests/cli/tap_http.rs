@@ -486,6 +486,30 @@ fn the_python_sdk_as_a_host_works_through_the_tap_over_stdio_and_http() {
         .collect();
     assert!(protocols.contains(&"2025-11-25"), "{protocols:?}");
     assert!(protocols.iter().any(|p| *p > "2025-11-25"), "{protocols:?}");
+    // The two eras of one host told apart by their fingerprints.
+    let id_of = |era: &str| {
+        sessions
+            .iter()
+            .find(|s| s["protocol"].as_str().is_some_and(|p| p.starts_with(era)))
+            .unwrap()["id"]
+            .to_string()
+    };
+    let out = in_home(dir.path())
+        .args(["session", "compare", &id_of("2025"), &id_of("2026")])
+        .output()
+        .unwrap();
+    let said = super::stdout(&out);
+    assert!(said.contains("now calls server/discover"), "{said}");
+    assert!(said.contains("no longer calls initialize"), "{said}");
+    let out = in_home(dir.path())
+        .args(["session", "hosts"])
+        .output()
+        .unwrap();
+    let said = super::stdout(&out);
+    assert!(
+        said.contains("mcp@") && said.contains("4 session(s)"),
+        "{said}"
+    );
 }
 
 /// A legacy HTTP+SSE server (2024-11-05) through the tap, `mcpwb` as the
