@@ -83,6 +83,23 @@ pub enum ConfigCommand {
     },
     /// List other clients' config files found on this machine.
     Discover,
+    /// Route a host's server through `mcpwb tap`: its entry in the host's
+    /// config (FILE, or a dialect's known file: claude-desktop, cursor, …)
+    /// runs the tap with its command after `--`; only `command` and `args`
+    /// change. Every connection the host makes is then a session.
+    Tap {
+        name: String,
+        /// The host's config file, or a dialect id for its known file.
+        #[arg(long = "in", value_name = "FILE|DIALECT")]
+        file: String,
+    },
+    /// Put a tapped entry back: the file's bytes as they were when nothing
+    /// else changed it since, else that entry's command and args.
+    Untap {
+        name: String,
+        #[arg(long = "in", value_name = "FILE|DIALECT")]
+        file: String,
+    },
     /// Trust a server from elsewhere (a project's file, an import, an edit
     /// outside the workbench) so it may start; read `config show NAME` first.
     Trust {
@@ -524,6 +541,12 @@ pub fn run(cli: &Cli, command: &ConfigCommand) -> Result<(), Failure> {
             crate::config_io::export(cli, load(cli)?, to, output.as_deref(), *force)
         }
         ConfigCommand::Discover => crate::config_io::discover(cli, project_dir(cli).as_deref()),
+        ConfigCommand::Tap { name, file } => {
+            crate::config_io::tap(cli, project_dir(cli).as_deref(), name, file, true)
+        }
+        ConfigCommand::Untap { name, file } => {
+            crate::config_io::tap(cli, project_dir(cli).as_deref(), name, file, false)
+        }
         ConfigCommand::Input { id, value, servers } => {
             let keys: Vec<(String, String)> = load(cli)?
                 .input_keys(project_dir(cli).as_deref(), id)

@@ -16,6 +16,10 @@ pub struct TapArgs {
     /// trust) instead of a command after `--`.
     #[arg(long, conflicts_with = "command")]
     server: Option<String>,
+    /// The server's name in the sessions kept (default: the entry's name,
+    /// the command's program, the URL's host).
+    #[arg(long)]
+    name: Option<String>,
     /// Pass the bytes and keep nothing.
     #[arg(long)]
     no_record: bool,
@@ -223,8 +227,11 @@ async fn tap_http(
 /// tap has to say goes to stderr.
 pub async fn tap(cli: &Cli, args: &TapArgs) -> Result<(), Failure> {
     let (name, spawn, secrets, dev_watch) = match spawn_of(cli, args)? {
-        Tapped::Stdio(name, spawn, secrets, watch) => (name, spawn, secrets, watch),
+        Tapped::Stdio(name, spawn, secrets, watch) => {
+            (args.name.clone().unwrap_or(name), spawn, secrets, watch)
+        }
         Tapped::Http(name, url, secrets) => {
+            let name = args.name.clone().unwrap_or(name);
             return tap_http(cli, args, name, url, secrets).await;
         }
     };

@@ -9,6 +9,7 @@
 mod export;
 mod merge;
 mod registry;
+pub mod tapping;
 
 use std::path::{Path, PathBuf};
 

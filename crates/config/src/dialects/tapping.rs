@@ -1,0 +1,284 @@
+//! A host's server routed through `mcpwb tap`, and back. **Tap** rewrites
+//! one stdio entry of a host's config (Claude Desktop, Claude Code, Cursor,
+//! VS Code, Windsurf, Cline, Roo, LM Studio: the files with `mcpServers` or
+//! `servers`) to run `mcpwb tap --name NAME -- COMMAND ARGS...`, editing
+//! only its `command` and `args` (comments, order and every other byte
+//! kept). **Untap** puts the file's bytes back as they were when the file is
+//! still as the tap left it, else sets that entry's `command` and `args`
+//! back. What was tapped is written down in the data folder
+//! (`tapped-hosts.json`); nothing becomes trusted by being tapped.
+//!
+//! A file that is a symbolic link is not edited (an atomic write would
+//! replace the link with a file): edit its target.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+
+use crate::edit::{EditOp, apply};
+use crate::error::{Error, Result};
+
+/// One tapped entry: enough to put it back.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Record {
+    /// The host's config file.
+    pub path: String,
+    /// The entry's name.
+    pub name: String,
+    /// The file's text before the tap.
+    pub before: String,
+    /// The file's text as the tap left it.
+    pub after: String,
+    /// The entry's `command` before the tap.
+    pub command: Value,
+    /// Its `args` before the tap (null: it had none).
+    pub args: Value,
+}
+
+/// Every tapped entry, as kept in the data folder.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Records {
+    /// In the order tapped.
+    pub tapped: Vec<Record>,
+}
+
+impl Records {
+    /// The records in `file` (none when it does not exist).
+    pub fn load(file: &Path) -> Result<Records> {
+        match crate::files::read_no_follow(file, 64 * 1024 * 1024) {
+            Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| Error::ConfigEdit {
+                message: format!("{}: {e}", file.display()),
+            }),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Records::default()),
+            Err(source) => Err(Error::ConfigUnreadable {
+                path: file.to_path_buf(),
+                source,
+            }),
+        }
+    }
+
+    fn save(&self, file: &Path) -> Result<()> {
+        let text = serde_json::to_string_pretty(self).unwrap_or_default() + "\n";
+        if let Some(dir) = file.parent() {
+            std::fs::create_dir_all(dir).map_err(|source| Error::ConfigWrite {
+                path: file.to_path_buf(),
+                source,
+            })?;
+        }
+        crate::files::write_private_atomic(file, text.as_bytes())
+    }
+
+    /// The record of `name` in `path`.
+    pub fn find(&self, path: &str, name: &str) -> Option<&Record> {
+        self.tapped
+            .iter()
+            .find(|r| r.path == path && r.name == name)
+    }
+}
+
+fn edit_error(message: String) -> Error {
+    Error::ConfigEdit { message }
+}
+
+/// Read a host's file, refusing a link.
+fn read(path: &Path) -> Result<String> {
+    let bytes = crate::files::read_no_follow(path, 64 * 1024 * 1024).map_err(|source| {
+        if source.raw_os_error() == Some(40) {
+            edit_error(format!(
+                "{} is a symbolic link: the workbench does not edit through links; tap in the file it points to",
+                path.display()
+            ))
+        } else {
+            Error::ConfigUnreadable {
+                path: path.to_path_buf(),
+                source,
+            }
+        }
+    })?;
+    String::from_utf8(bytes).map_err(|_| Error::ConfigUnreadable {
+        path: path.to_path_buf(),
+        source: std::io::Error::new(std::io::ErrorKind::InvalidData, "not UTF-8 text"),
+    })
+}
+
+/// The raw entry `name` of a host's file.
+fn entry(path: &Path, text: &str, name: &str) -> Result<Map<String, Value>> {
+    let doc = crate::parse_jsonc(path, text)?;
+    for key in ["mcpServers", "servers"] {
+        if let Some(e) = doc[key][name].as_object() {
+            return Ok(e.clone());
+        }
+    }
+    Err(edit_error(format!(
+        "there is no server named \"{name}\" in {}",
+        path.display()
+    )))
+}
+
+/// Whether an entry runs through a tap already.
+pub fn is_tapped(entry: &Map<String, Value>) -> bool {
+    entry
+        .get("args")
+        .and_then(Value::as_array)
+        .and_then(|a| a.first())
+        .is_some_and(|a| a == "tap")
+        && entry
+            .get("command")
+            .and_then(Value::as_str)
+            .is_some_and(|c| Path::new(c).file_name().is_some_and(|f| f == "mcpwb"))
+}
+
+/// Route `name` of the host's file `path` through `mcpwb` (its path);
+/// written down in `records`.
+pub fn tap(records: &Path, path: &Path, name: &str, mcpwb: &str) -> Result<()> {
+    let before = read(path)?;
+    let raw = entry(path, &before, name)?;
+    if is_tapped(&raw) {
+        return Err(edit_error(format!("{name} runs through the tap already")));
+    }
+    let Some(command) = raw.get("command").filter(|c| c.is_string()).cloned() else {
+        let url = raw.get("url").and_then(Value::as_str).unwrap_or("its URL");
+        return Err(edit_error(format!(
+            "{name} is a remote server: run `mcpwb tap --to {url}` and name the URL it prints in the host's config"
+        )));
+    };
+    let args = raw.get("args").cloned().unwrap_or(Value::Null);
+    let mut new_args = vec![
+        json!("tap"),
+        json!("--name"),
+        json!(name),
+        json!("--"),
+        command.clone(),
+    ];
+    new_args.extend(args.as_array().cloned().unwrap_or_default());
+    let mut fields = Map::new();
+    fields.insert("command".into(), json!(mcpwb));
+    fields.insert("args".into(), Value::Array(new_args));
+    let after = apply(
+        path,
+        &before,
+        &EditOp::Upsert {
+            name: name.to_string(),
+            fields,
+        },
+    )?;
+    let mut all = Records::load(records)?;
+    let key = path.display().to_string();
+    all.tapped.retain(|r| !(r.path == key && r.name == name));
+    all.tapped.push(Record {
+        path: key,
+        name: name.to_string(),
+        before: before.clone(),
+        after: after.clone(),
+        command,
+        args,
+    });
+    // Written down first: an entry is never tapped without the way back.
+    all.save(records)?;
+    write_if_unchanged(path, &before, &after)
+}
+
+/// Put `name` of `path` back as it was before [`tap`].
+pub fn untap(records: &Path, path: &Path, name: &str) -> Result<()> {
+    let mut all = Records::load(records)?;
+    let key = path.display().to_string();
+    let record = all.find(&key, name).cloned().ok_or_else(|| {
+        edit_error(format!(
+            "{name} of {} was not tapped by the workbench",
+            path.display()
+        ))
+    })?;
+    let now = read(path)?;
+    let restored = if now == record.after {
+        record.before.clone()
+    } else {
+        // Changed since: only this entry's command and args go back.
+        let mut fields = Map::new();
+        fields.insert("command".into(), record.command.clone());
+        fields.insert("args".into(), record.args.clone());
+        apply(
+            path,
+            &now,
+            &EditOp::Upsert {
+                name: name.to_string(),
+                fields,
+            },
+        )?
+    };
+    write_if_unchanged(path, &now, &restored)?;
+    all.tapped.retain(|r| !(r.path == key && r.name == name));
+    all.save(records)
+}
+
+fn write_if_unchanged(path: &Path, read_as: &str, text: &str) -> Result<()> {
+    if read(path)? != read_as {
+        return Err(Error::ConfigConflict {
+            path: path.to_path_buf(),
+        });
+    }
+    crate::document::write_atomic(path, text.as_bytes(), false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tap_then_untap_gives_the_bytes_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let records = dir.path().join("tapped-hosts.json");
+        let path = dir.path().join("claude_desktop_config.json");
+        let original = "{\n  // mine\n  \"mcpServers\": {\n    \"fs\": { \"command\": \"npx\", \"args\": [\"-y\", \"server-fs\", \"/tmp\"], \"env\": {\"A\": \"1\"} },\n    \"web\": { \"url\": \"https://x.example/mcp\" }\n  },\n  \"other\": true\n}\n";
+        std::fs::write(&path, original).unwrap();
+        tap(&records, &path, "fs", "/usr/bin/mcpwb").unwrap();
+        let tapped = std::fs::read_to_string(&path).unwrap();
+        assert!(tapped.contains("// mine") && tapped.contains("\"other\": true"));
+        let e = entry(&path, &tapped, "fs").unwrap();
+        assert_eq!(e["command"], "/usr/bin/mcpwb");
+        assert_eq!(
+            e["args"],
+            json!([
+                "tap",
+                "--name",
+                "fs",
+                "--",
+                "npx",
+                "-y",
+                "server-fs",
+                "/tmp"
+            ])
+        );
+        assert_eq!(e["env"]["A"], "1");
+        assert!(is_tapped(&e));
+        let again = tap(&records, &path, "fs", "/usr/bin/mcpwb").unwrap_err();
+        assert!(again.to_string().contains("already"), "{again}");
+        let remote = tap(&records, &path, "web", "/usr/bin/mcpwb").unwrap_err();
+        assert!(
+            remote
+                .to_string()
+                .contains("mcpwb tap --to https://x.example/mcp"),
+            "{remote}"
+        );
+        untap(&records, &path, "fs").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), original);
+        // Changed after the tap: only the entry goes back.
+        tap(&records, &path, "fs", "/usr/bin/mcpwb").unwrap();
+        let edited = std::fs::read_to_string(&path)
+            .unwrap()
+            .replace("\"other\": true", "\"other\": false");
+        std::fs::write(&path, &edited).unwrap();
+        untap(&records, &path, "fs").unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            original.replace("\"other\": true", "\"other\": false")
+        );
+        assert!(untap(&records, &path, "fs").is_err());
+        // Never through a link.
+        let link = dir.path().join("link.json");
+        std::os::unix::fs::symlink(&path, &link).unwrap();
+        let refused = tap(&records, &link, "fs", "/usr/bin/mcpwb").unwrap_err();
+        assert!(refused.to_string().contains("symbolic link"), "{refused}");
+    }
+}
