@@ -74,6 +74,10 @@ pub struct MockArgs {
     /// by method and parameters).
     #[arg(long = "match", value_parser = ["exact", "name"], default_value = "exact")]
     how: String,
+    /// Serve Streamable HTTP on 127.0.0.1:PORT instead of stdio (PORT 0,
+    /// or no value: a free one); the URL, with the token, is printed.
+    #[arg(long, value_name = "127.0.0.1:PORT", num_args = 0..=1, default_missing_value = "0")]
+    http: Option<String>,
 }
 
 pub fn store() -> Result<Store, Failure> {
@@ -327,7 +331,7 @@ pub fn session(cli: &Cli, action: &SessionCommand) -> Result<(), Failure> {
 
 /// `mcpwb mock`: a session served over stdio until the host leaves; a
 /// summary on stderr.
-pub async fn mock(_cli: &Cli, args: &MockArgs) -> Result<(), Failure> {
+pub async fn mock(cli: &Cli, args: &MockArgs) -> Result<(), Failure> {
     let session = match args.session.parse::<i64>() {
         Ok(id) => Session::from_store(&store()?, id).map_err(Failure::Usage)?,
         Err(_) => {
@@ -344,9 +348,32 @@ pub async fn mock(_cli: &Cli, args: &MockArgs) -> Result<(), Failure> {
         workbench_tap::mock::Match::Exact
     };
     let mut mock = workbench_tap::mock::Mock::new(&session, how);
-    workbench_tap::mock::serve_stdio(&mut mock)
+    if let Some(listen) = &args.http {
+        let listening = workbench_tap::mock::serve_http(
+            mock,
+            crate::tap_cmd::listen_port(Some(listen))?,
+            crate::tap_cmd::tap_token()?,
+        )
         .await
         .map_err(|e| Failure::Usage(e.to_string()))?;
+        if cli.json {
+            line(&json!({ "url": listening.url }).to_string());
+        }
+        eprintln!(
+            "mcpwb mock: serving the session at {} (or send the token in the Mcp-Workbench-Token header). Ctrl-C ends.",
+            listening.url
+        );
+        crate::tap_cmd::until_stopped().await?;
+        listening.stop.cancel();
+        mock = listening
+            .done
+            .await
+            .map_err(|e| Failure::Usage(e.to_string()))?;
+    } else {
+        workbench_tap::mock::serve_stdio(&mut mock)
+            .await
+            .map_err(|e| Failure::Usage(e.to_string()))?;
+    }
     let never = mock.never_asked();
     eprintln!(
         "mcpwb mock: {} answered as recorded, {} not matched; {} recorded request(s) never asked{}",

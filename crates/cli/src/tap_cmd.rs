@@ -143,7 +143,7 @@ fn reqwest_host(url: &str) -> Option<String> {
 }
 
 /// `--listen`: a port of 127.0.0.1 (nothing else is offered).
-fn listen_port(listen: Option<&str>) -> Result<u16, Failure> {
+pub(crate) fn listen_port(listen: Option<&str>) -> Result<u16, Failure> {
     let Some(listen) = listen else { return Ok(0) };
     let port = match listen.rsplit_once(':') {
         Some(("127.0.0.1" | "localhost" | "", port)) => port,
@@ -162,7 +162,7 @@ fn listen_port(listen: Option<&str>) -> Result<u16, Failure> {
 /// a host's config keeps naming the same URL across runs.
 const TOKEN_ID: &str = "tap/token";
 
-fn tap_token() -> Result<String, Failure> {
+pub(crate) fn tap_token() -> Result<String, Failure> {
     let keychain = workbench_core::config::secrets::Keychain::app();
     if let Some(t) = keychain.get(TOKEN_ID)? {
         return Ok(t);
@@ -212,12 +212,7 @@ async fn tap_http(
         "mcpwb tap: {} passes to {to}; name it in the host's config instead of the server's URL (or send the token in the Mcp-Workbench-Token header). Ctrl-C ends.",
         listening.url
     );
-    use tokio::signal::unix::{SignalKind, signal};
-    let mut term = signal(SignalKind::terminate()).map_err(|e| Failure::Usage(e.to_string()))?;
-    tokio::select! {
-        _ = tokio::signal::ctrl_c() => {}
-        _ = term.recv() => {}
-    }
+    until_stopped().await?;
     listening.stop.cancel();
     let _ = listening.done.await;
     Ok(())
@@ -282,4 +277,15 @@ pub async fn tap(cli: &Cli, args: &TapArgs) -> Result<(), Failure> {
     } else {
         Err(Failure::Exit(u8::try_from(code).unwrap_or(1)))
     }
+}
+
+/// Until Ctrl-C or SIGTERM.
+pub(crate) async fn until_stopped() -> Result<(), Failure> {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut term = signal(SignalKind::terminate()).map_err(|e| Failure::Usage(e.to_string()))?;
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = term.recv() => {}
+    }
+    Ok(())
 }

@@ -190,75 +190,79 @@ pub async fn serve(options: Options) -> std::io::Result<Listening> {
     })
 }
 
-fn refuse(status: StatusCode, why: String) -> Response {
+pub(crate) fn refuse(status: StatusCode, why: String) -> Response {
     (status, why).into_response()
 }
 
 /// Why a request is not passed: its status and the sentence said.
-struct Refused(StatusCode, String);
+pub(crate) struct Refused(pub StatusCode, pub String);
 
-impl Tap {
-    /// Refused unless the request is from this machine, no foreign web
-    /// page, with the token; else the path (token taken off) and whether
-    /// the token came in it.
-    fn admit(&self, parts: &axum::http::request::Parts) -> Result<(String, bool), Refused> {
-        let headers = &parts.headers;
-        let host = headers
-            .get(header::HOST)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("");
-        if !workbench_loopback::loopback_host(host, self.port) {
+/// Refused unless the request is from this machine, no foreign web
+/// page, with the token; else the path (token taken off) and whether
+/// the token came in it.
+pub(crate) fn admit(
+    parts: &axum::http::request::Parts,
+    port: u16,
+    token: &str,
+) -> Result<(String, bool), Refused> {
+    let headers = &parts.headers;
+    let host = headers
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    if !workbench_loopback::loopback_host(host, port) {
+        return Err(Refused(
+            StatusCode::FORBIDDEN,
+            format!(
+                "the workbench answers only to a loopback Host (127.0.0.1:{}), not \"{host}\"",
+                port
+            ),
+        ));
+    }
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        let o = origin.to_str().unwrap_or("?");
+        if !workbench_loopback::local_origin(o) {
             return Err(Refused(
                 StatusCode::FORBIDDEN,
-                format!(
-                    "the tap answers only to a loopback Host (127.0.0.1:{}), not \"{host}\"",
-                    self.port
-                ),
+                format!("the workbench does not answer web pages of other sites (Origin: {o})"),
             ));
         }
-        if let Some(origin) = headers.get(header::ORIGIN) {
-            let o = origin.to_str().unwrap_or("?");
-            if !workbench_loopback::local_origin(o) {
-                return Err(Refused(
-                    StatusCode::FORBIDDEN,
-                    format!("the tap does not answer web pages of other sites (Origin: {o})"),
-                ));
-            }
-        }
-        let path_and_query = parts
-            .uri
-            .path_and_query()
-            .map(|p| p.as_str())
-            .unwrap_or("/");
-        let prefix = format!("/{}", self.token);
-        if let Some(rest) = path_and_query.strip_prefix(&prefix)
-            && (rest.is_empty() || rest.starts_with('/') || rest.starts_with('?'))
-        {
-            let rest = if rest.starts_with('/') {
-                rest.to_string()
-            } else {
-                format!("/{rest}")
-            };
-            return Ok((rest, true));
-        }
-        let given = headers
-            .get(TOKEN_HEADER)
-            .and_then(|v| v.to_str().ok())
-            .unwrap_or("");
-        if !given.is_empty() && workbench_loopback::same(given.as_bytes(), self.token.as_bytes()) {
-            return Ok((path_and_query.to_string(), false));
-        }
-        // 403, not 401: a 401 would send the host into OAuth with the server.
-        Err(Refused(
-            StatusCode::FORBIDDEN,
-            if given.is_empty() {
-                "the tap needs its token: as the URL's first path segment (the URL `mcpwb tap` printed) or in the Mcp-Workbench-Token header".into()
-            } else {
-                "wrong token for the tap".into()
-            },
-        ))
     }
+    let path_and_query = parts
+        .uri
+        .path_and_query()
+        .map(|p| p.as_str())
+        .unwrap_or("/");
+    let prefix = format!("/{}", token);
+    if let Some(rest) = path_and_query.strip_prefix(&prefix)
+        && (rest.is_empty() || rest.starts_with('/') || rest.starts_with('?'))
+    {
+        let rest = if rest.starts_with('/') {
+            rest.to_string()
+        } else {
+            format!("/{rest}")
+        };
+        return Ok((rest, true));
+    }
+    let given = headers
+        .get(TOKEN_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    if !given.is_empty() && workbench_loopback::same(given.as_bytes(), token.as_bytes()) {
+        return Ok((path_and_query.to_string(), false));
+    }
+    // 403, not 401: a 401 would send the host into OAuth with the server.
+    Err(Refused(
+        StatusCode::FORBIDDEN,
+        if given.is_empty() {
+            "this needs its token: as the URL's first path segment (the URL `mcpwb` printed) or in the Mcp-Workbench-Token header".into()
+        } else {
+            "wrong token".into()
+        },
+    ))
+}
 
+impl Tap {
     /// The session a request belongs to; a new one for a handshake without
     /// a session id, and for a stream opened without one (legacy SSE).
     fn session(&self, id: Option<&str>, path: &str, opens: bool) -> Option<Arc<Kept>> {
@@ -394,7 +398,7 @@ fn hop_by_hop(name: &str) -> bool {
 
 /// The messages of a JSON-RPC body: a batch's elements as their own text,
 /// else the body whole.
-fn messages_of(body: &[u8]) -> Vec<&[u8]> {
+pub(crate) fn messages_of(body: &[u8]) -> Vec<&[u8]> {
     if body.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[')
         && let Ok(all) = serde_json::from_slice::<Vec<&serde_json::value::RawValue>>(body)
     {
@@ -417,7 +421,7 @@ fn opens_session(message: &[u8]) -> bool {
 
 async fn proxy(State(tap): State<Arc<Tap>>, request: Request) -> Response {
     let (parts, body) = request.into_parts();
-    let (path, via_path) = match tap.admit(&parts) {
+    let (path, via_path) = match admit(&parts, tap.port, &tap.token) {
         Ok(admitted) => admitted,
         Err(Refused(status, why)) => return refuse(status, why),
     };

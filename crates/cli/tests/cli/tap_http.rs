@@ -431,7 +431,7 @@ fn an_http_tap_passes_each_exchange_unchanged_and_keeps_the_session() {
 /// and over HTTP, in both eras: it works as it does straight, and each
 /// connection is a session naming the SDK's client.
 #[test]
-fn the_python_sdk_as_a_host_works_through_the_tap_over_stdio_and_http() {
+fn the_python_sdk_as_a_host_works_through_the_tap_and_against_its_mock() {
     let Ok(python) = std::env::var("MCPWB_PYTHON") else {
         eprintln!("MCPWB_PYTHON is not set: the Python SDK host is not played");
         return;

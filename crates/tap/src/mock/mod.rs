@@ -2,15 +2,21 @@
 //! matched to recorded ones and answered as the server answered then, in
 //! the era it spoke. Volatile fields are not compared (`_meta`, ids,
 //! progress tokens; `initialize` by its method alone); several matches are
-//! taken in recorded order. The server's notifications between a request
-//! and its answer are replayed before the answer. A request with no match
-//! gets a JSON-RPC error naming the nearest recorded one.
+//! taken in recorded order (a task polled with `tasks/get` goes through its
+//! recorded states; a 2026 call retried with its `inputResponses` gets the
+//! recorded retry's answer). What the server sent between a request and
+//! its answer is replayed before the answer: its notifications, and its
+//! own requests (2025 elicitation and sampling), after each of which the
+//! mock waits for the host's answer before going on. A request with no
+//! match gets a JSON-RPC error naming the nearest recorded one.
 
 use serde_json::{Value, json};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
 use workbench_store::TapMessage;
 
 use crate::session::Session;
+
+mod serve;
+pub use serve::{Listening, serve_http, serve_stdio};
 
 /// How requests are matched to recorded ones.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -36,6 +42,8 @@ struct Recorded {
 pub struct Mock {
     recorded: Vec<Recorded>,
     how: Match,
+    /// What to send once the host answers the server's request of this id.
+    waiting: std::collections::HashMap<String, Vec<Value>>,
     /// Requests answered, and not matched.
     pub answered: usize,
     pub unmatched: usize,
@@ -76,7 +84,9 @@ impl Mock {
                     answer = Some(later.clone());
                     break;
                 }
-                if later.get("method").is_some() && later.get("id").is_none() {
+                // Its notifications, and its own requests (elicitation,
+                // sampling) that belong to this call: sent before the answer.
+                if later.get("method").is_some() {
                     replies.push(later.clone());
                 }
             }
@@ -91,6 +101,7 @@ impl Mock {
         Mock {
             recorded,
             how,
+            waiting: std::collections::HashMap::new(),
             answered: 0,
             unmatched: 0,
         }
@@ -114,9 +125,38 @@ impl Mock {
         p
     }
 
+    /// Messages up to and including the first request of the server; the
+    /// rest wait for the host's answer to it.
+    fn until_asked(&mut self, mut out: Vec<Value>) -> Vec<Value> {
+        if let Some(at) = out
+            .iter()
+            .position(|m| m.get("method").is_some() && m.get("id").is_some())
+        {
+            let rest = out.split_off(at + 1);
+            if !rest.is_empty() {
+                self.waiting.insert(out[at]["id"].to_string(), rest);
+            }
+        }
+        out
+    }
+
+    /// Whether a server's request of the mock waits for the host's answer.
+    pub fn is_waiting(&self) -> bool {
+        !self.waiting.is_empty()
+    }
+
     /// What to send for one message of the host (nothing for its
-    /// notifications and answers).
+    /// notifications; for its answer to the server's request, what was
+    /// recorded after that request).
     pub fn answer(&mut self, incoming: &Value) -> Vec<Value> {
+        if incoming.get("method").is_none()
+            && let Some(id) = incoming.get("id")
+        {
+            return match self.waiting.remove(&id.to_string()) {
+                Some(rest) => self.until_asked(rest),
+                None => Vec::new(),
+            };
+        }
         let (Some(method), Some(id)) = (incoming["method"].as_str(), incoming.get("id")) else {
             return Vec::new();
         };
@@ -138,6 +178,15 @@ impl Mock {
         let r = &mut self.recorded[at];
         r.used = true;
         let mut out = r.replies.clone();
+        // Progress is told under the token this host gave.
+        if let Some(token) = incoming["params"]["_meta"].get("progressToken") {
+            for m in out
+                .iter_mut()
+                .filter(|m| m["method"] == "notifications/progress")
+            {
+                m["params"]["progressToken"] = token.clone();
+            }
+        }
         match &r.answer {
             Some(answer) => {
                 let mut answer = answer.clone();
@@ -152,7 +201,7 @@ impl Mock {
                     "message": format!("the recorded {method} got no answer in the session (the server never answered it)") } }));
             }
         }
-        out
+        self.until_asked(out)
     }
 
     fn no_match(&self, method: &str, id: &Value, wanted: &Value) -> Value {
@@ -200,24 +249,6 @@ impl Mock {
             })
             .collect()
     }
-}
-
-/// Serve `mock` over this process's stdin and stdout until the host leaves.
-pub async fn serve_stdio(mock: &mut Mock) -> std::io::Result<()> {
-    let mut lines = tokio::io::BufReader::new(tokio::io::stdin()).lines();
-    let mut stdout = tokio::io::stdout();
-    while let Some(line) = lines.next_line().await? {
-        let Ok(incoming) = serde_json::from_str::<Value>(&line) else {
-            continue;
-        };
-        for out in mock.answer(&incoming) {
-            let mut text = out.to_string();
-            text.push('\n');
-            stdout.write_all(text.as_bytes()).await?;
-        }
-        stdout.flush().await?;
-    }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -309,5 +340,74 @@ mod tests {
             by_name.never_asked(),
             ["initialize".to_string(), "tools/call \"echo\"".to_string()]
         );
+    }
+
+    #[test]
+    fn input_rounds_and_task_polls_are_replayed_in_order() {
+        let s = session(&[
+            // 2025: the server asks the host mid-call, then answers.
+            (
+                "host",
+                json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"order","arguments":{},"_meta":{"progressToken":"p1"}}}),
+            ),
+            (
+                "server",
+                json!({"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p1","progress":1}}),
+            ),
+            (
+                "server",
+                json!({"jsonrpc":"2.0","id":0,"method":"elicitation/create","params":{"message":"size?"}}),
+            ),
+            (
+                "host",
+                json!({"jsonrpc":"2.0","id":0,"result":{"action":"accept","content":{"size":"L"}}}),
+            ),
+            (
+                "server",
+                json!({"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"ordered L"}]}}),
+            ),
+            // A task polled until done.
+            (
+                "host",
+                json!({"jsonrpc":"2.0","id":2,"method":"tasks/get","params":{"taskId":"t1"}}),
+            ),
+            (
+                "server",
+                json!({"jsonrpc":"2.0","id":2,"result":{"taskId":"t1","status":"working"}}),
+            ),
+            (
+                "host",
+                json!({"jsonrpc":"2.0","id":3,"method":"tasks/get","params":{"taskId":"t1"}}),
+            ),
+            (
+                "server",
+                json!({"jsonrpc":"2.0","id":3,"result":{"taskId":"t1","status":"completed"}}),
+            ),
+        ]);
+        let mut m = Mock::new(&s, Match::Exact);
+        let first = m.answer(&json!({"jsonrpc":"2.0","id":"a","method":"tools/call","params":{"name":"order","arguments":{},"_meta":{"progressToken":"mine"}}}));
+        assert_eq!(first.len(), 2, "progress, then the question: {first:?}");
+        assert_eq!(first[0]["params"]["progressToken"], "mine");
+        assert_eq!(first[1]["method"], "elicitation/create");
+        assert!(m.is_waiting());
+        // The answer comes once the host has answered the question.
+        let rest = m.answer(
+            &json!({"jsonrpc":"2.0","id":0,"result":{"action":"accept","content":{"size":"L"}}}),
+        );
+        assert_eq!(rest.len(), 1);
+        assert_eq!(
+            (&rest[0]["id"], &rest[0]["result"]["content"][0]["text"]),
+            (&json!("a"), &json!("ordered L"))
+        );
+        assert!(!m.is_waiting());
+        let poll = |m: &mut Mock, id: i64| {
+            m.answer(
+                &json!({"jsonrpc":"2.0","id":id,"method":"tasks/get","params":{"taskId":"t1"}}),
+            )[0]["result"]["status"]
+                .clone()
+        };
+        assert_eq!(poll(&mut m, 10), "working");
+        assert_eq!(poll(&mut m, 11), "completed");
+        assert_eq!(poll(&mut m, 12), "completed", "asked again: the last state");
     }
 }
