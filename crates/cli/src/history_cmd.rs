@@ -53,11 +53,13 @@ pub fn run(cli: &Cli, args: &HistoryArgs) -> Result<(), Failure> {
         show(cli.json, &row);
         return Ok(());
     }
+    // `host`: a host's call seen through `mcpwb tap` (kept, not made).
     if let Some(o) = &args.origin
         && workbench_calls::Origin::parse(o).is_none()
+        && o != "host"
     {
         return Err(Failure::Usage(format!(
-            "--origin {o}: one of window, chat, bridge, cli, suite, app"
+            "--origin {o}: one of window, chat, bridge, cli, suite, app, doctor, host"
         )));
     }
     let status = match &args.status {

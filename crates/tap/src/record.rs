@@ -9,7 +9,9 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TrySendError, sync
 use std::time::Duration;
 
 use serde_json::Value;
-use workbench_store::{Store, TapMessage, now_ms};
+use std::collections::HashMap;
+
+use workbench_store::{CallStatus, NewCall, Store, TapMessage, now_ms};
 
 use crate::Direction;
 
@@ -53,7 +55,10 @@ pub fn start(
     let writer_closed = closed.clone();
     let thread = std::thread::Builder::new()
         .name("tap-recorder".into())
-        .spawn(move || write(writer_store, id, rx, secrets, writer_closed))
+        .spawn({
+            let server = server.to_string();
+            move || write(writer_store, id, &server, rx, secrets, writer_closed)
+        })
         .ok();
     Ok((
         Recorder {
@@ -140,12 +145,14 @@ impl Writer {
 fn write(
     store: Store,
     id: i64,
+    server: &str,
     rx: Receiver<TapMessage>,
     secrets: Vec<String>,
     closed: Arc<AtomicBool>,
 ) {
     let mut batch = Vec::new();
     let mut handshake = Handshake::default();
+    let mut calls = HostCalls::default();
     loop {
         let first = match rx.recv_timeout(Duration::from_millis(100)) {
             Ok(m) => m,
@@ -172,12 +179,115 @@ fn write(
                     version.as_deref(),
                     protocol.as_deref(),
                 );
+                calls.learn(host, version, protocol);
             }
         }
         if let Err(e) = store.append_tap_messages(id, &batch) {
             tracing::warn!("{} tapped message(s) were not kept: {e}", batch.len());
         }
+        let answered: Vec<NewCall> = batch.iter().flat_map(|m| calls.read(m, server)).collect();
+        if !answered.is_empty()
+            && let Err(e) = store.insert_calls(&answered)
+        {
+            tracing::warn!("the host's calls were not kept in the history: {e}");
+        }
         batch.clear();
+    }
+}
+
+/// The host's tool calls, kept in the History (origin `host`, the host's
+/// name as the caller) once answered: seen, not made by the workbench.
+#[derive(Default)]
+struct HostCalls {
+    /// Open calls by their id: tool, arguments (JSON text), when asked.
+    open: HashMap<String, (String, String, i64)>,
+    host: String,
+    protocol: Option<String>,
+}
+
+impl HostCalls {
+    fn learn(&mut self, host: Option<String>, version: Option<String>, protocol: Option<String>) {
+        if let Some(h) = host {
+            self.host = match version {
+                Some(v) => format!("{h} {v}"),
+                None => h,
+            };
+        }
+        if protocol.is_some() {
+            self.protocol = protocol;
+        }
+    }
+
+    fn read(&mut self, m: &TapMessage, server: &str) -> Vec<NewCall> {
+        if m.cut || !(m.direction == "host" || m.direction == "server") {
+            return Vec::new();
+        }
+        let Ok(v) = serde_json::from_str::<Value>(&m.text) else {
+            return Vec::new();
+        };
+        let all = match v {
+            Value::Array(batch) => batch,
+            one => vec![one],
+        };
+        let mut out = Vec::new();
+        for v in all {
+            let Some(id) = v.get("id").map(Value::to_string) else {
+                continue;
+            };
+            if m.direction == "host" {
+                if v["method"] == "tools/call" {
+                    let tool = v["params"]["name"].as_str().unwrap_or_default().to_string();
+                    let args = v["params"]
+                        .get("arguments")
+                        .map_or_else(|| "{}".to_string(), Value::to_string);
+                    self.open.insert(id, (tool, args, m.at_ms));
+                }
+                continue;
+            }
+            if v.get("method").is_some() {
+                continue;
+            }
+            let Some((tool, arguments, started_at)) = self.open.remove(&id) else {
+                continue;
+            };
+            let (status, result, error) = match (v.get("result"), v.get("error")) {
+                (Some(r), _) if r["isError"] == true => {
+                    (CallStatus::Error, Some(r.to_string()), None)
+                }
+                (Some(r), _) => (CallStatus::Ok, Some(r.to_string()), None),
+                (_, Some(e)) => (
+                    CallStatus::Failed,
+                    None,
+                    Some(
+                        e["message"]
+                            .as_str()
+                            .map_or_else(|| e.to_string(), str::to_string),
+                    ),
+                ),
+                _ => (
+                    CallStatus::Failed,
+                    None,
+                    Some("an answer of neither result nor error".into()),
+                ),
+            };
+            out.push(NewCall {
+                // `session` names a chat; the tapped session is found by
+                // its host and time.
+                origin: "host".into(),
+                call_id: self.host.clone(),
+                server: server.to_string(),
+                tool,
+                arguments,
+                result,
+                error,
+                status: Some(status),
+                duration_ms: Some((m.at_ms - started_at) as f64),
+                started_at,
+                protocol: self.protocol.clone(),
+                ..NewCall::default()
+            });
+        }
+        out
     }
 }
 

@@ -138,6 +138,35 @@ fn a_tap_passes_every_byte_both_ways_and_keeps_the_session() {
             && text.contains("server → host  result of 3"),
         "{text}"
     );
+    // The host's call is in the History: origin host, the host named.
+    let history = in_home(d)
+        .args(["--json", "history", "--origin", "host"])
+        .output()
+        .unwrap();
+    let text = stdout(&history);
+    let rows: Vec<Value> = text
+        .lines()
+        .filter_map(|l| serde_json::from_str(l).ok())
+        .collect();
+    let all = rows
+        .iter()
+        .flat_map(|r| {
+            r["calls"]
+                .as_array()
+                .cloned()
+                .unwrap_or_else(|| vec![r.clone()])
+        })
+        .collect::<Vec<_>>();
+    assert_eq!(all.len(), 1, "{text}");
+    assert_eq!(
+        (&all[0]["tool"], &all[0]["call_id"], &all[0]["status"]),
+        (&json!("echo"), &json!("test-host 1.2"), &json!("ok")),
+        "{text}"
+    );
+    assert!(
+        all[0]["result"].to_string().contains("through the tap"),
+        "{text}"
+    );
 }
 
 #[test]
