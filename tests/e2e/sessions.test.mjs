@@ -2,12 +2,15 @@
 // JSON-RPC, as Claude or Cursor would) runs the demo server through
 // `mcpwb tap`; the Sessions room shows the host as it named itself, the
 // server and protocol, and each message in order, and it follows a session
-// that is still connected. Captured light and dark, small and large,
+// that is still connected. The official Python SDK's client drives a tapped
+// server while the room is open: its session, its host's fingerprint, errors
+// marked, saved as a suite. Hosts: a Claude Desktop config's entry tapped
+// and put back, byte for byte. Captured light and dark, small and large,
 // axe-checked.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { existsSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
 import { Driver } from "./harness.mjs";
@@ -38,12 +41,19 @@ function host(env, name) {
 describe("sessions", () => {
   let driver;
   let config;
+  let claude;
+  let claudeText;
   before(async () => {
     driver = await Driver.start();
     const demo = process.env.DEMO_SERVER;
     assert.ok(demo && existsSync(demo), "DEMO_SERVER must point at the built demo server");
     config = join(driver.env.HOME, "sessions.json");
     writeFileSync(config, JSON.stringify({ mcpServers: { local: { command: demo, args: ["--name", "local"] } } }));
+    // A host's own config where the window looks for Claude Desktop's.
+    claude = join(driver.env.HOME, ".config/Claude/claude_desktop_config.json");
+    mkdirSync(dirname(claude), { recursive: true });
+    claudeText = `{\n  "mcpServers": {\n    "weather": { "command": "${demo}", "args": ["--name", "weather"] }\n  },\n  "globalShortcut": ""\n}\n`;
+    writeFileSync(claude, claudeText);
   });
   after(async () => {
     await driver?.stop();
@@ -81,6 +91,42 @@ describe("sessions", () => {
       await session.waitForTexts(".session-message .session-what", (t) => t.includes("tools/call (id 2)"));
       const problems = await session.views("sessions");
       assert.deepEqual(problems, [], problems.join("\n"));
+
+      // The Python SDK's client as the host, the room open: its session
+      // comes in with its calls, and the card says what the host did.
+      const python = process.env.MCPWB_PYTHON;
+      if (python) {
+        const script = join(import.meta.dirname, "../tap/python_host.py");
+        const demo = process.env.DEMO_SERVER;
+        const ran = spawnSync(python, [script, "stdio", "legacy", join(dirname(demo), "mcpwb"), "tap", "--name", "weather", "--", demo], { env: driver.env, encoding: "utf8" });
+        assert.equal(ran.status, 0, `${ran.stdout}${ran.stderr}`);
+        await session.waitForTexts(".session-row .session-host", (t) => t.some((h) => h.startsWith("mcp ")));
+        await session.clickText(".session-row", "mcp ");
+        const calls = await session.waitForTexts(".session-message .session-what", (t) => t.filter((w) => w.startsWith("tools/call")).length >= 3);
+        assert.ok(calls.includes("notifications/progress"), calls.join(", "));
+        const [card] = await session.waitForTexts(".session-card", (t) => t[0]?.includes("Called"));
+        assert.match(card, /Offered\s+2025-11-25/);
+        assert.match(card, /tools\/call/);
+        // Saved as a suite of its calls.
+        await session.clickText("button", "Save as suite");
+        await session.clickText("[role=dialog] button", "Save");
+        const toasts = await session.waitForTexts(".toast-title", (t) => t.some((x) => x.includes("saved as a suite")));
+        assert.ok(toasts.some((t) => /\d+ cases saved as a suite/.test(t)), toasts.join(", "));
+      }
+
+      // Hosts: Claude Desktop's entry tapped, then put back byte for byte.
+      await session.clickText(".sessions-bar button", "Hosts");
+      await session.waitForTexts(".host-entry-name", (t) => t.includes("weather"));
+      const hostProblems = await session.views("sessions-hosts");
+      assert.deepEqual(hostProblems, [], hostProblems.join("\n"));
+      await session.clickText(".host-entry button", "Tap");
+      await session.waitForTexts(".host-entry .badge", (t) => t.includes("tapped"));
+      const tapped = JSON.parse(readFileSync(claude, "utf8"));
+      assert.equal(tapped.mcpServers.weather.args[0], "tap", JSON.stringify(tapped));
+      assert.equal(tapped.globalShortcut, "");
+      await session.clickText(".host-entry button", "Untap");
+      await session.waitForTexts(".host-entry button", (t) => t.includes("Tap"));
+      assert.equal(readFileSync(claude, "utf8"), claudeText, "the bytes back");
     } finally {
       await live.leave().catch(() => undefined);
       await session.close();

@@ -109,6 +109,35 @@ export const commands = {
 	listSessions: (limit: number) => typedError<TapRow_Serialize[], ErrorInfo>(__TAURI_INVOKE("list_sessions", { limit })),
 	/**  One session's messages in order. */
 	sessionMessages: (id: number) => typedError<TapMessage[], ErrorInfo>(__TAURI_INVOKE("session_messages", { id })),
+	/**  The host's fingerprint in session `id`. */
+	sessionFingerprint: (id: number) => typedError<HostFingerprint_Serialize, ErrorInfo>(__TAURI_INVOKE("session_fingerprint", { id })),
+	/**  What the host of session `b` does differently from the host of `a`. */
+	compareSessions: (a: number, b: number) => typedError<string[], ErrorInfo>(__TAURI_INVOKE("compare_sessions", { a, b })),
+	/**
+	 *  Save session `id` as a file (JSON Lines, or HAR for `har`), its
+	 *  credentials masked; the path written, None when the person cancelled.
+	 */
+	exportSession: (id: number, har: boolean) => typedError<string | null, ErrorInfo>(__TAURI_INVOKE("export_session", { id, har })),
+	/**
+	 *  Open a session file (JSON Lines) the person picks and keep it: its new
+	 *  id, None when they cancelled.
+	 */
+	importSession: () => typedError<number | null, ErrorInfo>(__TAURI_INVOKE("import_session")),
+	/**
+	 *  Session `id`'s tool calls as a new suite `name` in the suites folder
+	 *  (the project's when one is open), held to what the host saw.
+	 */
+	sessionToSuite: (id: number, name: string) => typedError<SuiteMade, ErrorInfo>(__TAURI_INVOKE("session_to_suite", { id, name })),
+	/**
+	 *  The hosts' config files found here, each entry with whether it runs
+	 *  through the tap.
+	 */
+	hostFiles: () => typedError<HostFile_Serialize[], ErrorInfo>(__TAURI_INVOKE("host_files")),
+	/**
+	 *  Route entry `name` of the host's file `path` through `mcpwb tap`
+	 *  (`on`), or put it back (`!on`).
+	 */
+	tapHostEntry: (path: string, name: string, on: boolean) => typedError<null, ErrorInfo>(__TAURI_INVOKE("tap_host_entry", { path, name, on })),
 	/**  Keep at most `max_mib` MiB of calls (the oldest go first, never saved ones). */
 	setHistoryCap: (maxMib: number) => typedError<null, ErrorInfo>(__TAURI_INVOKE("set_history_cap", { maxMib })),
 	/**
@@ -1427,6 +1456,74 @@ export type HistoryUsage_Serialize = {
 	bytes: number,
 };
 
+/**  One entry of a host's file, as the window's list shows it. */
+export type HostEntry = {
+	/**  The entry's name. */
+	name: string,
+	/**  What it runs (its command line) or reaches (its URL). */
+	target: string,
+	/**  It runs through `mcpwb tap` now. */
+	tapped: boolean,
+	/**  The workbench tapped it (Untap can put it back). */
+	untappable: boolean,
+	/**  A remote server: tapped with `mcpwb tap --to URL`, not here. */
+	remote: boolean,
+};
+
+/**  A host's config file and its entries, for Tap and Untap. */
+export type HostFile = HostFile_Serialize | HostFile_Deserialize;
+
+/**  A host's config file and its entries, for Tap and Untap. */
+export type HostFile_Deserialize = {
+	dialect: Dialect,
+	path: string,
+	entries: HostEntry[],
+	/**  Why its entries are not listed (unreadable; a dialect not offered). */
+	error?: string | null,
+};
+
+/**  A host's config file and its entries, for Tap and Untap. */
+export type HostFile_Serialize = {
+	dialect: Dialect,
+	path: string,
+	entries: HostEntry[],
+	/**  Why its entries are not listed (unreadable; a dialect not offered). */
+	error: string | null,
+};
+
+/**  What a host did, from one session (its fingerprint). */
+export type HostFingerprint = HostFingerprint_Serialize | HostFingerprint_Deserialize;
+
+/**  What a host did, from one session (its fingerprint). */
+export type HostFingerprint_Deserialize = {
+	host?: string | null,
+	version?: string | null,
+	protocolVersions: string[],
+	extensions: string[],
+	/**  In the order first called. */
+	methods: string[],
+	/**  The capabilities it declared, as JSON text. */
+	capabilities: string,
+	readAppResource: boolean,
+	/**  Each kind of list_changed it was told, and whether it listed again. */
+	listedAgain: ListedAgain[],
+};
+
+/**  What a host did, from one session (its fingerprint). */
+export type HostFingerprint_Serialize = {
+	host: string | null,
+	version: string | null,
+	protocolVersions: string[],
+	extensions: string[],
+	/**  In the order first called. */
+	methods: string[],
+	/**  The capabilities it declared, as JSON text. */
+	capabilities: string,
+	readAppResource: boolean,
+	/**  Each kind of list_changed it was told, and whether it listed again. */
+	listedAgain: ListedAgain[],
+};
+
 export type Impact = "compatible" | "breaking";
 
 /**  Where a provider's key came from. */
@@ -1471,6 +1568,11 @@ export type LifeEvent_Serialize = {
 	reason: string | null,
 	/**  For a restart: which attempt. */
 	attempt: number | null,
+};
+
+export type ListedAgain = {
+	kind: string,
+	again: boolean,
 };
 
 /**  A local LLM server answering on this machine. */
@@ -2278,6 +2380,14 @@ export type SuiteInfo_Serialize = {
 	 *  suite they did not write runs only once trusted).
 	 */
 	review: Review | null,
+};
+
+/**  A suite made of a session's calls. */
+export type SuiteMade = {
+	path: string,
+	cases: number,
+	/**  Calls answered with an error, not made cases. */
+	leftOut: number,
 };
 
 export type SuiteResult = SuiteResult_Serialize | SuiteResult_Deserialize;

@@ -287,7 +287,7 @@ pub fn test() -> Result {
             sh(cmd("npm", &["run", "--silent", "test"], &ui))
         })?;
         stages.run("test: e2e (real window, WebKitWebDriver, Xvfb)", || {
-            e2e(&root, &driver.borrow())
+            e2e(&root, &driver.borrow(), &python.borrow())
         })?;
         stages.run("build: the user guide (mdBook, links checked)", || {
             crate::guide::build(&root, &mdbook.borrow(), &target_dir(&root))
@@ -297,7 +297,7 @@ pub fn test() -> Result {
     outcome
 }
 
-fn e2e(root: &Path, driver: &Path) -> Result {
+fn e2e(root: &Path, driver: &Path, python: &Path) -> Result {
     let target = target_dir(root);
     let dir = root.join("tests/e2e");
     let mut files: Vec<String> = std::fs::read_dir(&dir)
@@ -333,6 +333,8 @@ fn e2e(root: &Path, driver: &Path) -> Result {
         .env("DEMO_SERVER", target.join("debug/mcp-demo-server"))
         .env("SCRIPTED_LLM", target.join("debug/scripted-llm"))
         .env("MCPWB_THIRD_PARTY", target.join("third-party"))
+        // The Python SDK's client as a host (the Sessions room).
+        .env("MCPWB_PYTHON", python)
         // Screenshots stay with the checkout, whatever the build folder.
         .env("E2E_ARTIFACTS", root.join("target/e2e"));
     sh(&mut c)

@@ -230,29 +230,14 @@ pub fn session(cli: &Cli, action: &SessionCommand) -> Result<(), Failure> {
             let dir = dir
                 .clone()
                 .unwrap_or_else(|| PathBuf::from(workbench_calls::suite::DEFAULT_DIR));
-            std::fs::create_dir_all(dir.join("__snapshots__"))
-                .map_err(|e| Failure::Usage(format!("{}: {e}", dir.display())))?;
-            let path = dir.join(format!("{name}.json"));
-            if path.exists() {
-                return Err(Failure::Usage(format!(
-                    "{} exists: choose another --name",
-                    path.display()
-                )));
-            }
-            let text = serde_json::to_string_pretty(&suite).unwrap_or_default() + "\n";
-            let snaps = serde_json::to_string_pretty(&snapshots).unwrap_or_default() + "\n";
-            workbench_core::files::write_private_atomic(
-                &dir.join("__snapshots__").join(format!("{name}.json")),
-                snaps.as_bytes(),
-            )?;
-            workbench_core::files::write_private_atomic(&path, text.as_bytes())?;
-            // Written by the person's own command: trusted as written.
-            workbench_calls::suite::trust::SuiteTrust::app()
-                .trust(
-                    &path,
-                    &workbench_calls::suite::trust::fingerprint(text.as_bytes()),
-                )
-                .map_err(Failure::Usage)?;
+            let path = workbench_calls::suite::create(
+                &dir,
+                &name,
+                &suite,
+                &snapshots,
+                &workbench_calls::suite::trust::SuiteTrust::app(),
+            )
+            .map_err(Failure::Usage)?;
             let said = format!(
                 "{cases} case(s) written to {}{}; run them with `mcpwb test {}`",
                 path.display(),

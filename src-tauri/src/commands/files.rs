@@ -58,6 +58,19 @@ pub async fn save_as<R: Runtime>(
     Ok(Some(path.display().to_string()))
 }
 
+/// Ask for a file to open. `MCPWB_OPEN_FILE` answers without the dialog
+/// (the e2e tests cannot drive a GTK dialog). None when cancelled.
+pub async fn pick_file<R: Runtime>(app: &tauri::AppHandle<R>) -> Option<std::path::PathBuf> {
+    if let Some(file) = std::env::var_os("MCPWB_OPEN_FILE").filter(|f| !f.is_empty()) {
+        return Some(std::path::PathBuf::from(file));
+    }
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    app.dialog().file().pick_file(move |picked| {
+        let _ = tx.send(picked.and_then(|p| p.into_path().ok()));
+    });
+    rx.await.ok().flatten()
+}
+
 /// Put `text` on the system clipboard.
 #[tauri::command]
 #[specta::specta]

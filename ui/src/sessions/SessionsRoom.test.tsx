@@ -1,10 +1,11 @@
 // The Sessions room as a person reads it: each host's session with its
 // server and protocol, its messages in order with their direction, the
 // server's text as text, and how to start one when there is none.
-import { describe, expect, it } from "vitest";
-import { fireEvent, render, screen, within } from "@testing-library/react";
+import { describe, expect, it, vi } from "vitest";
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import type { SessionsBackend, TapMessage, TapRow } from "../backendSessions";
+import type { HostFile, SessionsBackend, TapMessage, TapRow } from "../backendSessions";
+import { ToastProvider } from "../design";
 import { SessionsRoom } from "./SessionsRoom";
 
 const row = (over: Partial<TapRow>): TapRow => ({
@@ -23,10 +24,37 @@ const row = (over: Partial<TapRow>): TapRow => ({
 
 const msg = (seq: number, direction: string, text: string): TapMessage => ({ seq, at_ms: 1_700_000_000_000 + seq * 250, direction, size: text.length, text, cut: false });
 
-function mount(backend: SessionsBackend) {
+/** A backend with every call answered plainly; `over` replaces some. */
+function fake(over: Partial<SessionsBackend>): SessionsBackend {
+  return {
+    listSessions: async () => [],
+    sessionMessages: async () => [],
+    sessionFingerprint: async () => ({
+      host: "h",
+      version: "1",
+      protocolVersions: ["2025-06-18"],
+      extensions: [],
+      methods: ["initialize"],
+      capabilities: "{}",
+      readAppResource: false,
+      listedAgain: [],
+    }),
+    compareSessions: async () => [],
+    exportSession: async () => null,
+    importSession: async () => null,
+    sessionToSuite: async () => ({ path: "/s/x.json", cases: 1, leftOut: 0 }),
+    hostFiles: async () => [],
+    tapHostEntry: async () => undefined,
+    ...over,
+  };
+}
+
+function mount(over: Partial<SessionsBackend>) {
   render(
     <QueryClientProvider client={new QueryClient()}>
-      <SessionsRoom backend={backend} active={true} />
+      <ToastProvider>
+        <SessionsRoom backend={fake(over)} active={true} />
+      </ToastProvider>
     </QueryClientProvider>,
   );
 }
@@ -46,23 +74,110 @@ describe("the Sessions room", () => {
       sessionMessages: async (id) => messages[id] ?? [],
     });
     const list = await screen.findByRole("navigation", { name: "Sessions" });
-    const hosts = within(list).getAllByRole("button").map((b) => b.querySelector(".session-host")?.textContent);
+    const sessionRows = () => within(list).getAllByRole("button").filter((b) => b.classList.contains("session-row"));
+    const hosts = sessionRows().map((b) => b.querySelector(".session-host")?.textContent);
     expect(hosts).toEqual(["cursor 1.7", "claude-ai 0.1.0"]);
     expect(within(list).getAllByText("live")).toHaveLength(1);
     // The newest is open first; another opens on click.
     expect(await screen.findByText("tools/call (id 7)")).toBeTruthy();
-    const older = within(list).getAllByRole("button")[1];
+    const older = sessionRows()[1];
     if (!older) throw new Error("two sessions listed");
     fireEvent.click(older);
     const detail = await screen.findByRole("region", { name: "Session 1" });
     await within(detail).findByText("initialize (id 1)");
-    const rows = within(detail).getAllByRole("listitem");
+    const rows = within(within(detail).getByRole("region", { name: "Messages" })).getAllByRole("listitem");
     expect(rows.map((r) => r.querySelector(".session-dir")?.textContent)).toEqual(["host → server", "server → host", "server → host"]);
     expect(rows.map((r) => r.querySelector(".session-what")?.textContent)).toEqual(["initialize (id 1)", "result of 1", "(not JSON)"]);
     // A server's text is text: no element made of it.
     expect(detail.querySelector("img")).toBeNull();
     expect(within(detail).getByText(/onerror/)).toBeTruthy();
     expect(within(detail).getByText("2025-11-25")).toBeTruthy();
+  });
+
+  it("marks errors and slow answers, shows the tap's marks, and filters to them", async () => {
+    const at = (seq: number, ms: number, direction: string, text: string): TapMessage => ({ ...msg(seq, direction, text), at_ms: 1_700_000_000_000 + ms });
+    mount({
+      listSessions: async () => [row({})],
+      sessionMessages: async () => [
+        at(0, 0, "host", '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"slow"}}'),
+        at(1, 2500, "server", '{"jsonrpc":"2.0","id":1,"result":{"content":[]}}'),
+        at(2, 2600, "host", '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"bad"}}'),
+        at(3, 2700, "server", '{"jsonrpc":"2.0","id":2,"result":{"isError":true,"content":[]}}'),
+        at(4, 2800, "tap", '{"restart":{"why":"its files changed","answeredWithError":1,"replayed":1}}'),
+        at(5, 2900, "tap", '{"http":{"method":"POST","path":"/mcp","status":401}}'),
+      ],
+    });
+    const messages = await screen.findByRole("region", { name: "Messages" });
+    await within(messages).findByText("tool error of 2");
+    expect(within(messages).getByText("slow · 2500 ms")).toBeTruthy();
+    expect(within(messages).getAllByText("error")).toHaveLength(1);
+    expect(within(messages).getByText(/the server restarted \(its files changed\); 1 call/)).toBeTruthy();
+    expect(within(messages).getByText("POST /mcp → 401")).toBeTruthy();
+    fireEvent.click(within(messages).getByRole("radio", { name: "Errors and slow 2" }));
+    const shown = within(messages).getAllByRole("listitem").map((r) => r.querySelector(".session-what")?.textContent);
+    expect(shown).toEqual(["result of 1", "tool error of 2"]);
+    // Export HAR is offered for a session with HTTP exchanges.
+    expect(screen.getByRole("button", { name: "Export HAR" })).toBeTruthy();
+  });
+
+  it("shows the host's fingerprint, compares it with another session's, and saves the session as a suite", async () => {
+    const toSuite = vi.fn(async () => ({ path: "/p/.mcp-workbench/suites/mine.json", cases: 2, leftOut: 1 }));
+    mount({
+      listSessions: async () => [row({ id: 2, host: "cursor", host_version: "1.8" }), row({ id: 1, host: "cursor", host_version: "1.7" })],
+      sessionFingerprint: async (id) => ({
+        host: "cursor",
+        version: id === 2 ? "1.8" : "1.7",
+        protocolVersions: ["2025-11-25"],
+        extensions: ["io.modelcontextprotocol/ui"],
+        methods: ["initialize", "tools/list", "resources/read"],
+        capabilities: "{}",
+        readAppResource: true,
+        listedAgain: [{ kind: "tools", again: false }],
+      }),
+      compareSessions: async (a, b) => (a === 1 && b === 2 ? ["now reads an App's ui:// resource"] : []),
+      sessionToSuite: toSuite,
+    });
+    const card = await screen.findByRole("region", { name: "Session 2" });
+    await within(card).findByText("initialize, tools/list, resources/read");
+    expect(within(card).getByText("read an App's ui:// resource")).toBeTruthy();
+    expect(within(card).getByText("tools: not listed again")).toBeTruthy();
+    fireEvent.click(within(card).getByRole("button", { name: "Save as suite" }));
+    const dialog = await screen.findByRole("dialog", { name: "Save as suite" });
+    const name = within(dialog).getByRole("textbox", { name: "Suite name" });
+    expect((name as HTMLInputElement).value).toBe("session-2");
+    fireEvent.change(name, { target: { value: "mine" } });
+    fireEvent.click(within(dialog).getByRole("button", { name: "Save" }));
+    await waitFor(() => expect(toSuite).toHaveBeenCalledWith(2, "mine"));
+    expect(await screen.findByText("2 cases saved as a suite")).toBeTruthy();
+  });
+
+  it("taps a host's server and puts it back", async () => {
+    let tapped = false;
+    const flip = vi.fn(async (_path: string, _name: string, on: boolean) => {
+      tapped = on;
+    });
+    const files = async (): Promise<HostFile[]> => [
+      {
+        dialect: "claude-desktop",
+        path: "/home/me/.config/Claude/claude_desktop_config.json",
+        error: null,
+        entries: [
+          { name: "weather", target: "node build/index.js", tapped, untappable: tapped, remote: false },
+          { name: "web", target: "https://x.example/mcp", tapped: false, untappable: false, remote: true },
+        ],
+      },
+      { dialect: "zed", path: "/home/me/.config/zed/settings.json", error: "Tap is offered for the JSON configs", entries: [] },
+    ];
+    mount({ listSessions: async () => [row({})], hostFiles: files, tapHostEntry: flip });
+    fireEvent.click(await screen.findByRole("button", { name: "Hosts" }));
+    const panel = await screen.findByRole("region", { name: "Hosts' configs" });
+    expect(within(panel).getByText("remote: mcpwb tap --to URL")).toBeTruthy();
+    expect(within(panel).getByText("Tap is offered for the JSON configs")).toBeTruthy();
+    fireEvent.click(within(panel).getByRole("button", { name: "Tap weather" }));
+    await waitFor(() => expect(flip).toHaveBeenCalledWith("/home/me/.config/Claude/claude_desktop_config.json", "weather", true));
+    fireEvent.click(await within(panel).findByRole("button", { name: "Untap weather" }));
+    await waitFor(() => expect(flip).toHaveBeenLastCalledWith("/home/me/.config/Claude/claude_desktop_config.json", "weather", false));
+    expect(await within(panel).findByRole("button", { name: "Tap weather" })).toBeTruthy();
   });
 
   it("says how to tap a host's server when there is no session", async () => {

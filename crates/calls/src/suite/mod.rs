@@ -34,7 +34,7 @@ use serde_json::Value;
 
 pub use expect::{Failure, schema_hash};
 pub use run::{CaseOutcome, CaseResult, Report, RunOptions, SuiteResult, run};
-pub use save::append_case;
+pub use save::{append_case, create};
 
 /// The folder suites live in, inside a project.
 pub const DEFAULT_DIR: &str = ".mcp-workbench/suites";

@@ -75,6 +75,49 @@ pub fn append_case(
     Ok(case.name)
 }
 
+/// Write a new suite `name` into `dir` with its snapshots (a suite made
+/// from a tapped session's calls): `dir/NAME.json` and
+/// `dir/__snapshots__/NAME.json`, trusted as the person's own. Refused when
+/// the suite exists or the folder is a link. Returns the suite's path.
+pub fn create(
+    dir: &Path,
+    name: &str,
+    suite: &serde_json::Value,
+    snapshots: &serde_json::Value,
+    trust: &SuiteTrust,
+) -> Result<std::path::PathBuf, String> {
+    if name.is_empty() || name.contains(['/', '\\']) || name.starts_with('.') {
+        return Err(format!(
+            "\"{name}\" is not a suite's name (letters, digits, - and _)"
+        ));
+    }
+    let snapshots_dir = dir.join("__snapshots__");
+    std::fs::create_dir_all(&snapshots_dir)
+        .map_err(|e| format!("{}: {e}", snapshots_dir.display()))?;
+    for d in [dir, snapshots_dir.as_path()] {
+        if std::fs::symlink_metadata(d).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(format!("{}: a link, not followed", d.display()));
+        }
+    }
+    let path = dir.join(format!("{name}.json"));
+    if std::fs::symlink_metadata(&path).is_ok() {
+        return Err(format!("{} exists: choose another name", path.display()));
+    }
+    let text = serde_json::to_string_pretty(suite).map_err(|e| e.to_string())? + "\n";
+    parse(&path, &text).map_err(|b| format!("the suite would not read back: {b}"))?;
+    let snaps = serde_json::to_string_pretty(snapshots).map_err(|e| e.to_string())? + "\n";
+    workbench_core::files::write_private_atomic(
+        &snapshots_dir.join(format!("{name}.json")),
+        snaps.as_bytes(),
+    )
+    .map_err(|e| e.to_string())?;
+    workbench_core::files::write_private_atomic(&path, text.as_bytes())
+        .map_err(|e| e.to_string())?;
+    // Written by the person's own act: trusted as written.
+    trust.record(&path, &fingerprint(text.as_bytes()))?;
+    Ok(path)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -117,6 +117,48 @@ fn entry(path: &Path, text: &str, name: &str) -> Result<Map<String, Value>> {
     )))
 }
 
+/// One entry of a host's file, as the window's list shows it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct HostEntry {
+    /// The entry's name.
+    pub name: String,
+    /// What it runs (its command line) or reaches (its URL).
+    pub target: String,
+    /// It runs through `mcpwb tap` now.
+    pub tapped: bool,
+    /// The workbench tapped it (Untap can put it back).
+    pub untappable: bool,
+    /// A remote server: tapped with `mcpwb tap --to URL`, not here.
+    pub remote: bool,
+}
+
+/// The entries of a host's file (`mcpServers` and `servers`), each with
+/// whether it is tapped; `records` says which the workbench can put back.
+pub fn entries(records: &Path, path: &Path) -> Result<Vec<HostEntry>> {
+    let text = read(path)?;
+    let doc = crate::parse_jsonc(path, &text)?;
+    let all = Records::load(records)?;
+    let key = path.display().to_string();
+    let mut out = Vec::new();
+    for servers in ["mcpServers", "servers"] {
+        let Some(map) = doc[servers].as_object() else {
+            continue;
+        };
+        for (name, raw) in map {
+            let Some(raw) = raw.as_object() else { continue };
+            out.push(HostEntry {
+                name: name.clone(),
+                target: super::target_of(name, raw),
+                tapped: is_tapped(raw),
+                untappable: all.find(&key, name).is_some(),
+                remote: raw.get("command").is_none(),
+            });
+        }
+    }
+    Ok(out)
+}
+
 /// Whether an entry runs through a tap already.
 pub fn is_tapped(entry: &Map<String, Value>) -> bool {
     entry
