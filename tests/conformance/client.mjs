@@ -11,7 +11,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-const url = process.argv.at(-1);
+// MCPWB_THROUGH_TAP=1: mcpwb reaches the scenario's server through
+// `mcpwb tap --to URL` (the tap must change nothing the suite judges).
+let url = process.argv.at(-1);
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? "";
 const mcpwb = process.env.MCPWB ?? fileURLToPath(new URL("../../target/debug/mcpwb", import.meta.url));
 
@@ -22,8 +24,22 @@ const config = join(home, "mcp.json");
 // (a pinned protocolVersion), as the suite judges the wire of that revision.
 const revision = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION;
 const pin = ["2025-11-25", "2026-07-28"].includes(revision) ? { protocolVersion: revision } : {};
-writeFileSync(config, JSON.stringify({ mcpServers: { server: { type: "http", url, ...pin } } }, null, 2));
 const childEnv = { ...process.env, HOME: home, MCPWB_KEYCHAIN: "keyutils", MCPWB_KEYCHAIN_SERVICE: `mcpwb-conformance-${process.pid}` };
+let tap = null;
+if (process.env.MCPWB_THROUGH_TAP === "1") {
+  tap = spawn(mcpwb, ["--json", "tap", "--to", url], { env: childEnv, stdio: ["ignore", "pipe", "inherit"] });
+  url = await new Promise((found, failed) => {
+    let out = "";
+    tap.stdout.on("data", (d) => {
+      out += d.toString();
+      const line = out.split("\n")[0];
+      if (out.includes("\n")) found(JSON.parse(line).url);
+    });
+    tap.on("exit", (code) => failed(new Error(`mcpwb tap ended (${code})`)));
+  });
+  console.error(`through the tap: ${url}`);
+}
+writeFileSync(config, JSON.stringify({ mcpServers: { server: { type: "http", url, ...pin } } }, null, 2));
 
 function run(args, { json = false } = {}) {
   // The adapter wrote the config: it vouches for it (--trust).
@@ -145,6 +161,7 @@ let status;
 try {
   status = await (scenario.startsWith("auth/") ? signIn() : (scenarios[scenario] ?? listAndCall)());
 } finally {
+  tap?.kill("SIGTERM");
   rmSync(home, { recursive: true, force: true });
 }
 process.exit(status ?? 1);

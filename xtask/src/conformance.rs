@@ -70,7 +70,14 @@ struct Outcome {
 /// The protocol revisions the client is run at.
 pub const REVISIONS: [&str; 2] = ["2025-11-25", "2026-07-28"];
 
-fn run_one(node: &Path, dir: &Path, mcpwb: &Path, revision: &str, scenario: &str) -> Outcome {
+fn run_one(
+    node: &Path,
+    dir: &Path,
+    mcpwb: &Path,
+    revision: &str,
+    scenario: &str,
+    through_tap: bool,
+) -> Outcome {
     let suite = dir.join("node_modules/@modelcontextprotocol/conformance/dist/index.js");
     let adapter = format!("node {}", dir.join("client.mjs").display());
     let out = Command::new(node)
@@ -78,6 +85,7 @@ fn run_one(node: &Path, dir: &Path, mcpwb: &Path, revision: &str, scenario: &str
         .args(["client", "--command", &adapter, "--scenario", scenario])
         .args(["--spec-version", revision])
         .env("MCPWB", mcpwb)
+        .env("MCPWB_THROUGH_TAP", if through_tap { "1" } else { "0" })
         .env("NO_COLOR", "1")
         .current_dir(dir)
         .output();
@@ -229,24 +237,48 @@ pub fn client(root: &Path) -> Result {
     );
     // Several at a time: each scenario is the suite's server, the suite and
     // mcpwb, mostly waiting on each other (CONFORMANCE_JOBS sets how many).
-    let queue = Mutex::new(runs.iter());
+    // Each scenario twice: straight, and with `mcpwb tap --to` between
+    // mcpwb and the suite's server (what the suite judges must not change).
+    // Not the sign-in scenarios: an OAuth server binds its tokens and its
+    // resource metadata to its own URL (RFC 8707, RFC 9728 §3.3), so a
+    // client that checks them refuses any proxy's URL, the tap's included
+    // (docs/src/tap.md says so).
+    let both: Vec<(bool, &(&str, String, bool))> = runs
+        .iter()
+        .flat_map(|r| {
+            let tap = !r.1.starts_with("auth/");
+            std::iter::once((false, r)).chain(tap.then_some((true, r)))
+        })
+        .collect();
+    let queue = Mutex::new(both.iter());
     let results = Mutex::new(Vec::new());
+    let tapped = Mutex::new(Vec::new());
     std::thread::scope(|s| {
         for _ in 0..jobs() {
             s.spawn(|| {
-                while let Some((revision, sc, _)) = queue.lock().unwrap().next() {
-                    let o = run_one(&node, &dir, &mcpwb, revision, sc);
+                while let Some((through_tap, (revision, sc, _))) = queue.lock().unwrap().next() {
+                    let o = run_one(&node, &dir, &mcpwb, revision, sc, *through_tap);
                     println!(
-                        "  {revision} {:<45} {:>6}  {}",
+                        "  {revision} {:<45} {:>6}  {}{}",
                         o.scenario,
                         o.checks,
-                        if o.passed { "passed" } else { "FAILED" }
+                        if o.passed { "passed" } else { "FAILED" },
+                        if *through_tap {
+                            " (through mcpwb tap)"
+                        } else {
+                            ""
+                        }
                     );
-                    results.lock().unwrap().push(o);
+                    if *through_tap {
+                        tapped.lock().unwrap().push(o);
+                    } else {
+                        results.lock().unwrap().push(o);
+                    }
                 }
             });
         }
     });
+    let tapped = tapped.into_inner().unwrap();
     let mut results = results.into_inner().unwrap();
     results.sort_by_key(|o| {
         runs.iter()
@@ -311,6 +343,33 @@ pub fn client(root: &Path) -> Result {
         })
         .collect();
     let mut problems = Vec::new();
+    let differs: Vec<String> = results
+        .iter()
+        .filter(|o| !o.scenario.starts_with("auth/"))
+        .filter(|o| {
+            !tapped.iter().any(|t| {
+                t.revision == o.revision && t.scenario == o.scenario && t.passed == o.passed
+            })
+        })
+        .map(|o| {
+            format!(
+                "{} ({} straight)",
+                label(o),
+                if o.passed { "passes" } else { "fails" }
+            )
+        })
+        .collect();
+    println!(
+        "\nthrough mcpwb tap --to: {}/{} scenarios end as they do straight (the auth/ ones are not run through it)",
+        tapped.len() - differs.len(),
+        tapped.len()
+    );
+    if !differs.is_empty() {
+        problems.push(format!(
+            "not as straight through mcpwb tap --to: {}",
+            differs.join(", ")
+        ));
+    }
     if !unexpected.is_empty() {
         problems.push(format!(
             "failed (not expected): {} (CONFORMANCE_VERBOSE=1 shows the suite's output)",

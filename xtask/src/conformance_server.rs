@@ -86,6 +86,7 @@ fn compare(
     mut straight: Command,
     addr: impl Fn() -> Option<String>,
     bridges: &[String],
+    tap_http: bool,
     revisions: &[&'static str],
 ) -> Result<Vec<(&'static str, Rows, Vec<Rows>)>> {
     let Tools { node, suite, mcpwb } = tools;
@@ -110,6 +111,12 @@ fn compare(
     for (n, entry) in bridges.iter().enumerate() {
         let (bridge, url) = serve(label, n, entry, home, mcpwb)?;
         running.push(bridge);
+        urls.push(url);
+    }
+    // The server straight, with `mcpwb tap --to` in front (the last column).
+    if tap_http {
+        let (tap, url) = tap_in_front(&direct_url, home, mcpwb)?;
+        running.push(tap);
         urls.push(url);
     }
     println!(
@@ -143,6 +150,68 @@ fn compare(
     }
     drop((server, running));
     Ok(out)
+}
+
+/// `mcpwb tap --to URL` on a free port: the running tap and the URL it
+/// printed (its token in the path, as a host that takes only a URL has it).
+fn tap_in_front(url: &str, home: &Path, mcpwb: &Path) -> Result<(Killed, String)> {
+    use std::io::BufRead;
+    let mut child = Command::new(mcpwb)
+        .args(["--json", "tap", "--to", url])
+        .env("HOME", home)
+        .env("MCPWB_DATA_DIR", home.join("data"))
+        .env("MCPWB_KEYCHAIN", "keyutils")
+        .env(
+            "MCPWB_KEYCHAIN_SERVICE",
+            format!("mcpwb-conformance-tap-{}", std::process::id()),
+        )
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("mcpwb tap --to: {e}"))?;
+    let mut first = String::new();
+    let stdout = child.stdout.take().ok_or("mcpwb tap: no stdout")?;
+    std::io::BufReader::new(stdout)
+        .read_line(&mut first)
+        .map_err(|e| e.to_string())?;
+    // `{"url":"http://127.0.0.1:PORT/TOKEN/mcp","to":...}` (no JSON parser
+    // in xtask: the URL has no quote in it).
+    let url = first
+        .split_once("\"url\":\"")
+        .and_then(|(_, rest)| rest.split_once('"'))
+        .map(|(url, _)| url.to_string())
+        .ok_or(format!("mcpwb tap did not say its URL: {first:?}"))?;
+    Ok((Killed(child), url))
+}
+
+/// The scenarios whose outcome through the HTTP tap is not the outcome
+/// straight (either way): the tap must change nothing. One difference is
+/// the tap's own: it refuses a foreign `Host` before the server sees it, so
+/// a server without DNS-rebinding protection passes that scenario behind it.
+fn tap_differs(label: &str, revision: &str, direct: &Rows, tapped: &Rows) -> Vec<String> {
+    direct
+        .iter()
+        .filter_map(|(name, ok, _)| {
+            let through = tapped.iter().find(|(n, ..)| n == name).map(|r| r.1);
+            if name == "dns-rebinding-protection" && !ok && through == Some(true) {
+                println!(
+                    "{label} {revision} {name}: fails straight, passes behind the tap (its own Host check)"
+                );
+                return None;
+            }
+            (through != Some(*ok)).then(|| {
+                format!(
+                    "{label} {revision} {name}: {} straight, {} through mcpwb tap --to",
+                    if *ok { "passes" } else { "fails" },
+                    match through {
+                        Some(true) => "passes",
+                        Some(false) => "fails",
+                        None => "not run",
+                    }
+                )
+            })
+        })
+        .collect()
 }
 
 /// `mcpwb serve --http 0 --no-token --only LABEL --bare` on an mcp.json
@@ -371,7 +440,10 @@ pub fn server(root: &Path) -> Result {
     let revisions = crate::conformance::REVISIONS;
     let differences = differences(&dir)?;
     let bridges = [entry, chained, tapped];
-    for (revision, d, b) in compare("demo", &home, &tools, straight, addr, &bridges, &revisions)? {
+    let runs = compare(
+        "demo", &home, &tools, straight, addr, &bridges, true, &revisions,
+    )?;
+    for (revision, d, b) in runs {
         let scored = scored(&dir, revision)?;
         lost.extend(report(
             "demo",
@@ -381,11 +453,13 @@ pub fn server(root: &Path) -> Result {
                 ("through the bridge", &b[0]),
                 ("through two bridges (stdio inside)", &b[1]),
                 ("through the bridge, the server behind mcpwb tap", &b[2]),
+                ("through mcpwb tap --to (HTTP)", &b[3]),
             ],
             &scored,
             true,
             &differences,
         ));
+        lost.extend(tap_differs("demo", revision, &d, &b[3]));
     }
 
     // The reference "everything" server from npm (set up by cargo xtask test).
@@ -414,6 +488,7 @@ pub fn server(root: &Path) -> Result {
             straight,
             addr,
             &[entry],
+            true,
             &["2025-11-25"],
         )?;
         for (revision, d, b) in runs {
@@ -422,11 +497,15 @@ pub fn server(root: &Path) -> Result {
                 "everything",
                 revision,
                 &d,
-                &[("through the bridge", &b[0])],
+                &[
+                    ("through the bridge", &b[0]),
+                    ("through mcpwb tap --to (HTTP)", &b[1]),
+                ],
                 &scored,
                 false,
                 &[],
             ));
+            lost.extend(tap_differs("everything", revision, &d, &b[1]));
         }
     } else {
         println!(
