@@ -79,16 +79,23 @@ fn run_suite(node: &Path, suite: &Path, url: &str, revision: &str) -> Result<Row
 /// `bridges` (the mcp.json entry of what it serves, under `label`): per
 /// revision, the results straight and through each bridge. `straight` is
 /// started listening over HTTP and says its address through `addr`.
+/// What stands in front of the server: bridges (each over an mcp.json
+/// entry), then `mcpwb tap --to` when `tap_http`.
+struct Fronts<'a> {
+    bridges: &'a [String],
+    tap_http: bool,
+}
+
 fn compare(
     label: &str,
     home: &Path,
     tools: &Tools<'_>,
     mut straight: Command,
     addr: impl Fn() -> Option<String>,
-    bridges: &[String],
-    tap_http: bool,
+    fronts: Fronts<'_>,
     revisions: &[&'static str],
 ) -> Result<Vec<(&'static str, Rows, Vec<Rows>)>> {
+    let Fronts { bridges, tap_http } = fronts;
     let Tools { node, suite, mcpwb } = tools;
     let server = Killed(
         straight
@@ -441,7 +448,16 @@ pub fn server(root: &Path) -> Result {
     let differences = differences(&dir)?;
     let bridges = [entry, chained, tapped];
     let runs = compare(
-        "demo", &home, &tools, straight, addr, &bridges, true, &revisions,
+        "demo",
+        &home,
+        &tools,
+        straight,
+        addr,
+        Fronts {
+            bridges: &bridges,
+            tap_http: true,
+        },
+        &revisions,
     )?;
     for (revision, d, b) in runs {
         let scored = scored(&dir, revision)?;
@@ -487,8 +503,10 @@ pub fn server(root: &Path) -> Result {
             &tools,
             straight,
             addr,
-            &[entry],
-            true,
+            Fronts {
+                bridges: &[entry],
+                tap_http: true,
+            },
             &["2025-11-25"],
         )?;
         for (revision, d, b) in runs {

@@ -4,7 +4,7 @@
 //! is not kept (it passed all the same) and counted as dropped.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TrySendError, sync_channel};
 use std::time::Duration;
 
@@ -22,12 +22,18 @@ pub const KEEP_BYTES: usize = 1024 * 1024;
 /// Messages waiting for the writer before new ones are dropped.
 const QUEUE: usize = 4096;
 
+/// Bytes waiting for the writer before new messages are dropped: what a
+/// flood of long messages can hold in memory, whatever their count.
+const QUEUE_BYTES: usize = 64 * 1024 * 1024;
+
 /// Hands messages to the writer. Cheap to clone.
 #[derive(Clone)]
 pub struct Recorder {
     tx: SyncSender<TapMessage>,
     seq: Arc<AtomicI64>,
     dropped: Arc<AtomicI64>,
+    /// Bytes handed over and not yet written.
+    queued: Arc<AtomicUsize>,
 }
 
 /// The writer's end: wait for it with [`Writer::finish`] once the tap is done.
@@ -53,11 +59,23 @@ pub fn start(
     let closed = Arc::new(AtomicBool::new(false));
     let writer_store = store.clone();
     let writer_closed = closed.clone();
+    let queued = Arc::new(AtomicUsize::new(0));
+    let writer_queued = queued.clone();
     let thread = std::thread::Builder::new()
         .name("tap-recorder".into())
         .spawn({
             let server = server.to_string();
-            move || write(writer_store, id, &server, rx, secrets, writer_closed)
+            move || {
+                write(
+                    writer_store,
+                    id,
+                    &server,
+                    rx,
+                    secrets,
+                    writer_closed,
+                    writer_queued,
+                )
+            }
         })
         .ok();
     Ok((
@@ -65,6 +83,7 @@ pub fn start(
             tx,
             seq: Arc::new(AtomicI64::new(0)),
             dropped: dropped.clone(),
+            queued,
         },
         Writer {
             thread,
@@ -112,9 +131,16 @@ impl Recorder {
             text: String::from_utf8_lossy(line).into_owned(),
             cut,
         };
+        let n = message.text.len();
+        if self.queued.fetch_add(n, Ordering::Relaxed) + n > QUEUE_BYTES {
+            self.queued.fetch_sub(n, Ordering::Relaxed);
+            self.dropped.fetch_add(1, Ordering::Relaxed);
+            return seq;
+        }
         match self.tx.try_send(message) {
             Ok(()) => {}
-            Err(TrySendError::Full(_) | TrySendError::Disconnected(_)) => {
+            Err(TrySendError::Full(m) | TrySendError::Disconnected(m)) => {
+                self.queued.fetch_sub(m.text.len(), Ordering::Relaxed);
                 self.dropped.fetch_add(1, Ordering::Relaxed);
             }
         }
@@ -149,6 +175,7 @@ fn write(
     rx: Receiver<TapMessage>,
     secrets: Vec<String>,
     closed: Arc<AtomicBool>,
+    queued: Arc<AtomicUsize>,
 ) {
     let mut batch = Vec::new();
     let mut handshake = Handshake::default();
@@ -166,6 +193,10 @@ fn write(
                 Err(_) => break,
             }
         }
+        // Handed over: room in the queue again (counted as handed, before
+        // masking changes a text's length).
+        let handed: usize = batch.iter().map(|m| m.text.len()).sum();
+        queued.fetch_sub(handed, Ordering::Relaxed);
         for m in &mut batch {
             for s in &secrets {
                 if m.text.contains(s.as_str()) {
@@ -442,5 +473,27 @@ mod tests {
         );
         assert_eq!((row.messages, row.dropped), (5, 0));
         assert!(row.ended_at.is_some());
+    }
+
+    #[test]
+    fn a_flood_of_long_messages_is_held_to_the_queues_bytes() {
+        // A writer that never catches up: nothing is taken off the queue.
+        let (tx, _rx) = sync_channel(QUEUE);
+        let recorder = Recorder {
+            tx,
+            seq: Arc::new(AtomicI64::new(0)),
+            dropped: Arc::new(AtomicI64::new(0)),
+            queued: Arc::new(AtomicUsize::new(0)),
+        };
+        let big = vec![b'x'; KEEP_BYTES];
+        for _ in 0..200 {
+            recorder.keep_message(Direction::Server, &big);
+        }
+        let queued = recorder.queued.load(Ordering::Relaxed);
+        assert!(queued <= QUEUE_BYTES, "{queued} bytes queued");
+        assert_eq!(
+            recorder.dropped.load(Ordering::Relaxed) as usize,
+            200 - QUEUE_BYTES / KEEP_BYTES
+        );
     }
 }
