@@ -135,7 +135,21 @@ pub fn session(cli: &Cli, action: &SessionCommand) -> Result<(), Failure> {
                 print!("{}", s.to_jsonl());
                 return Ok(());
             }
-            line(&format!("session {id}: {}", clean(&s.header.to_string())));
+            let h = &s.header;
+            let text = |k: &str| h[k].as_str().map(clean).unwrap_or_default();
+            line(&format!(
+                "session {id}: {} {} → {} ({}), {}{}",
+                text("host"),
+                text("hostVersion"),
+                text("server"),
+                h["protocol"].as_str().map_or("no handshake".into(), clean),
+                crate::history_cmd::when(h["startedAt"].as_i64().unwrap_or_default()),
+                if h["endedAt"].is_null() {
+                    ", still connected"
+                } else {
+                    ""
+                }
+            ));
             let start = s.messages.first().map_or(0, |m| m.at_ms);
             for m in &s.messages {
                 let v: serde_json::Value = serde_json::from_str(&m.text).unwrap_or_default();
@@ -278,7 +292,7 @@ pub fn session(cli: &Cli, action: &SessionCommand) -> Result<(), Failure> {
                     } else {
                         "no"
                     },
-                    clean(&f["listedAgainAfterListChanged"].to_string()),
+                    relisted(&f["listedAgainAfterListChanged"]),
                 ));
             }
             Ok(())
@@ -423,4 +437,15 @@ fn fingerprint_of(store: &Store, which: &str) -> Result<serde_json::Value, Failu
                 "no session of {which}: `mcpwb session hosts` lists the hosts seen"
             ))
         })
+}
+
+fn relisted(v: &serde_json::Value) -> String {
+    match v.as_object() {
+        Some(o) if !o.is_empty() => o
+            .iter()
+            .map(|(k, again)| format!("{} {}", clean(k), if *again == true { "yes" } else { "no" }))
+            .collect::<Vec<_>>()
+            .join(", "),
+        _ => "(never told a list changed)".into(),
+    }
 }
