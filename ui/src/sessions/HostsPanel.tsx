@@ -6,13 +6,12 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Cable, Unplug } from "lucide-react";
 import type { HostFile, SessionsBackend } from "../backendSessions";
 import { Badge, Button, EmptyState, Skeleton, useToast } from "../design";
-
-const HOSTS_KEY = ["host-files"] as const;
+import { keys } from "../queries";
 
 export function HostsPanel({ backend }: { backend: SessionsBackend }) {
   const toast = useToast();
   const queryClient = useQueryClient();
-  const files = useQuery({ queryKey: HOSTS_KEY, queryFn: () => backend.hostFiles() });
+  const files = useQuery({ queryKey: keys.hostFiles(), queryFn: () => backend.hostFiles() });
   const flip = async (file: HostFile, name: string, on: boolean) => {
     try {
       await backend.tapHostEntry(file.path, name, on);
@@ -22,7 +21,7 @@ export function HostsPanel({ backend }: { backend: SessionsBackend }) {
     } catch (e) {
       toast(on ? `${name} was not tapped` : `${name} was not put back`, { description: e instanceof Error ? e.message : String(e), tone: "danger" });
     }
-    void queryClient.invalidateQueries({ queryKey: HOSTS_KEY });
+    void queryClient.invalidateQueries({ queryKey: keys.hostFiles() });
   };
   if (files.isPending) return <Skeleton label="Reading the hosts' configs" />;
   const all = files.data ?? [];

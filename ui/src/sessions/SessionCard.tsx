@@ -28,11 +28,11 @@ export function SessionCard({ backend, session, others, messages }: { backend: S
   const [suiteName, setSuiteName] = useState("");
   const [suiteError, setSuiteError] = useState<string | null>(null);
   const print = useQuery({
-    queryKey: ["session-fingerprint", session.id, session.messages],
+    queryKey: keys.sessionFingerprint(session.id, session.messages),
     queryFn: () => backend.sessionFingerprint(session.id),
   });
   const changes = useQuery({
-    queryKey: ["session-compare", Number(against), session.id],
+    queryKey: keys.sessionCompare(Number(against), session.id),
     queryFn: () => backend.compareSessions(Number(against), session.id),
     enabled: against !== "",
   });
