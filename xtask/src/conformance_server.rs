@@ -38,7 +38,70 @@ struct Tools<'a> {
 
 /// The suite's server scenarios a revision requires (scored and not), at
 /// that revision, against `url`.
+/// Extension scenarios the requirement sets leave out, run one by one at
+/// the revision that defines them (SEP-2640 skills).
+pub const EXTENSION_SCENARIOS: [(&str, &str); 3] = [
+    ("2026-07-28", "sep-2640-skills-enumeration"),
+    ("2026-07-28", "sep-2640-skills-manifest"),
+    ("2026-07-28", "sep-2640-skills-directory"),
+];
+
+/// One extension scenario's row: passed when the suite says 0 failed.
+fn run_extension(
+    node: &Path,
+    suite: &Path,
+    url: &str,
+    revision: &str,
+    name: &str,
+) -> Result<(String, bool, String)> {
+    let out = Command::new(node)
+        .arg(suite)
+        .args(["server", "--url", url, "--scenario", name])
+        // An extension is off the spec's timeline: run it at this revision.
+        .args(["--spec-version", revision, "--force"])
+        .env("NO_COLOR", "1")
+        .output()
+        .map_err(|e| format!("could not start the suite: {e}"))?;
+    let text = crate::conformance::strip_ansi(&String::from_utf8_lossy(&out.stdout));
+    let line = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("Passed: "))
+        .ok_or(format!(
+            "the suite said no result for {name} at {url}:\n{text}"
+        ))?;
+    let nums: Vec<u32> = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    let (passed, total, failed) = match nums.as_slice() {
+        [p, t, f, ..] => (*p, *t, *f),
+        _ => return Err(format!("{name}: cannot read \"{line}\"")),
+    };
+    // Skipped is not passed: a server that does not declare the extension
+    // has every check skipped but the wire's.
+    let own_checks = text
+        .lines()
+        .filter(|l| l.contains("SUCCESS") && !l.contains("wire-schema-valid"))
+        .count();
+    let checks = if own_checks == 0 {
+        "skipped".to_string()
+    } else {
+        format!("{passed}/{total}")
+    };
+    Ok((name.to_string(), failed == 0 && own_checks > 0, checks))
+}
+
 fn run_suite(node: &Path, suite: &Path, url: &str, revision: &str) -> Result<Rows> {
+    let mut rows = run_requirements(node, suite, url, revision)?;
+    for (r, name) in EXTENSION_SCENARIOS {
+        if r == revision {
+            rows.push(run_extension(node, suite, url, revision, name)?);
+        }
+    }
+    Ok(rows)
+}
+
+fn run_requirements(node: &Path, suite: &Path, url: &str, revision: &str) -> Result<Rows> {
     let out = Command::new(node)
         .arg(suite)
         .args(["server", "--url", url, "--requirements", revision])
@@ -367,13 +430,21 @@ fn differences(dir: &Path) -> Result<Vec<(String, String)>> {
         .collect())
 }
 
-/// The scenarios `revision` scores for servers.
+/// The scenarios `revision` scores for servers, and the extension ones.
 fn scored(dir: &Path, revision: &str) -> Result<Vec<String>> {
-    Ok(crate::conformance::required(dir, revision, "server")?
+    let mut all: Vec<String> = crate::conformance::required(dir, revision, "server")?
         .into_iter()
         .filter(|(_, scored)| *scored)
         .map(|(name, _)| name)
-        .collect())
+        .collect();
+    // The extension scenarios we run count as ours to pass.
+    all.extend(
+        EXTENSION_SCENARIOS
+            .iter()
+            .filter(|(r, _)| *r == revision)
+            .map(|(_, name)| name.to_string()),
+    );
+    Ok(all)
 }
 
 pub fn server(root: &Path) -> Result {

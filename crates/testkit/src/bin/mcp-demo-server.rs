@@ -66,6 +66,10 @@ struct Args {
     /// call (test_simple_text, test://static-text, test_simple_prompt, ...).
     #[arg(long)]
     conformance: bool,
+    /// Serve the skills in this folder (each subfolder with a SKILL.md);
+    /// the demo's own by default.
+    #[arg(long)]
+    skills: Option<PathBuf>,
     /// Offer this many generated tools besides the real ones (scale tests).
     #[arg(long, default_value_t = 0)]
     tool_count: usize,
@@ -147,6 +151,7 @@ async fn serve(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         legacy: args.legacy,
         tool_count: args.tool_count,
         conformance: args.conformance,
+        skills: args.skills.clone(),
     };
     match args.fault {
         Some(Fault::FloodStderr) => {

@@ -15,6 +15,7 @@ mod conformance;
 mod conformance_tasks;
 mod listen;
 mod mrtr;
+pub mod skills;
 mod tasked;
 pub mod tools;
 
@@ -51,6 +52,9 @@ pub struct DemoOptions {
     pub tool_count: usize,
     /// Also the fixtures the conformance suite's server scenarios call.
     pub conformance: bool,
+    /// Serve the skills in this folder (SEP-2640); None: the demo's own
+    /// (`crates/testkit/skills`).
+    pub skills: Option<std::path::PathBuf>,
 }
 
 /// One demo server session. Cheap to clone; clones share state.
@@ -61,6 +65,8 @@ pub struct DemoServer {
 
 struct Inner {
     options: DemoOptions,
+    /// The skills served (none when the folder cannot be read).
+    skills: Option<rmcp::handler::server::skill_catalog::SkillCatalog>,
     extra_tool: AtomicBool,
     /// `redefine_echo` changed echo's description (a definition change).
     echo_redefined: AtomicBool,
@@ -109,6 +115,7 @@ impl DemoServer {
     pub fn new(options: DemoOptions) -> Self {
         DemoServer {
             inner: Arc::new(Inner {
+                skills: skills::catalog(options.skills.clone()),
                 options,
                 extra_tool: AtomicBool::new(false),
                 echo_redefined: AtomicBool::new(false),
@@ -298,6 +305,10 @@ impl DemoServer {
 #[allow(deprecated)]
 impl ServerHandler for DemoServer {
     fn get_info(&self) -> ServerConfig {
+        let mut extensions = json!({ "io.modelcontextprotocol/tasks": {} });
+        if self.inner.skills.is_some() {
+            extensions["io.modelcontextprotocol/skills"] = json!({ "directoryRead": true });
+        }
         from_json(json!({
             "protocolVersion": "2025-11-25",
             "capabilities": {
@@ -306,7 +317,7 @@ impl ServerHandler for DemoServer {
                 "prompts": { "listChanged": false },
                 "logging": {},
                 "completions": {},
-                "extensions": { "io.modelcontextprotocol/tasks": {} }
+                "extensions": extensions
             },
             "serverInfo": {
                 "name": self.inner.options.name,
@@ -394,6 +405,14 @@ impl ServerHandler for DemoServer {
     ) -> Result<ListResourcesResult, McpError> {
         let mut all = catalog::resources();
         all.push(app::resource());
+        if let Some(skills) = &self.inner.skills {
+            all.extend(
+                skills
+                    .resources()
+                    .into_iter()
+                    .filter_map(|r| serde_json::to_value(r).ok()),
+            );
+        }
         if self.inner.options.conformance {
             all.extend(conformance::resources());
         }
@@ -433,6 +452,14 @@ impl ServerHandler for DemoServer {
             .conformance
             .then(|| conformance::read(&request.uri))
             .flatten();
+        if let Some(read) = self
+            .inner
+            .skills
+            .as_ref()
+            .and_then(|s| s.read_resource(&request.uri))
+        {
+            return Ok(read.into());
+        }
         match fixture
             .or_else(|| app::read(&request.uri))
             .or_else(|| catalog::read(&request.uri, self.inner.counter.load(Ordering::SeqCst)))
@@ -441,6 +468,42 @@ impl ServerHandler for DemoServer {
             None => Err(McpError::resource_not_found(
                 format!("no resource at {}", request.uri),
                 Some(json!({ "uri": request.uri })),
+            )),
+        }
+    }
+
+    async fn list_skills(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ListSkillsResult, McpError> {
+        match &self.inner.skills {
+            Some(s) => Ok(s.list_skills()),
+            None => Err(McpError::method_not_found::<ListSkillsRequestMethod>()),
+        }
+    }
+
+    async fn get_skill(
+        &self,
+        request: GetSkillRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<GetSkillResult, McpError> {
+        match &self.inner.skills {
+            Some(s) => s.get_skill(&request.uri),
+            None => Err(McpError::method_not_found::<GetSkillRequestMethod>()),
+        }
+    }
+
+    async fn read_resource_directory(
+        &self,
+        request: ReadResourceDirectoryRequestParams,
+        _: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceDirectoryResult, McpError> {
+        match &self.inner.skills {
+            Some(s) => s.read_resource_directory(&request.uri),
+            None => Err(McpError::invalid_params(
+                format!("not a directory: {}", request.uri),
+                None,
             )),
         }
     }
