@@ -91,6 +91,12 @@ const scenarios = {
     return focal ? call("json_schema_echo", { schema: focal.inputSchema }) : 1;
   },
   "json-schema-ref-no-deref": () => run(["tools", "server"]).status,
+  // Skills (SEP-2640): listed without reading a file; one loaded and checked
+  // (a SKILL.md not as listed is rejected: exit 1, its files not read).
+  "sep-2640-client-no-prefetch": () => run(["skills", "server"]).status,
+  "sep-2640-client-verify-digest": () => (run(["skill", "server", "pdf-processing", "--verify"]).status === 1 ? 0 : 1),
+  "sep-2640-client-verify-size": () => (run(["skill", "server", "pdf-processing", "--verify"]).status === 1 ? 0 : 1),
+  "sep-2640-client-verify-frontmatter": () => (run(["skill", "server", "pdf-processing", "--verify"]).status === 1 ? 0 : 1),
 };
 
 // A stand-in browser for one mcpwb run: each sign-in address mcpwb prints

@@ -174,6 +174,19 @@ async fn dispatch(
                 .collect();
             print::prompts(cli.json, &lists);
         }
+        Connected::Skills { .. } => {
+            let names = each_ready(wb, target).await?;
+            crate::skills_cmd::list(cli, wb, &names);
+        }
+        Connected::Skill {
+            server,
+            name,
+            file,
+            verify,
+        } => {
+            ready(wb, server).await?;
+            crate::skills_cmd::show(cli, wb, server, name, file.as_deref(), *verify).await?;
+        }
         Connected::Prompt { server, name, args } => {
             let args = parse_args(args)?;
             ready(wb, server).await?;
@@ -222,12 +235,14 @@ impl Connected {
             Connected::Tools { server }
             | Connected::Resources { server }
             | Connected::Prompts { server }
+            | Connected::Skills { server }
             | Connected::Traffic { server } => server.as_deref(),
             Connected::Task { action } => Some(action.server()),
             Connected::App(a) => Some(a.server.as_str()),
             Connected::Call { server, .. }
             | Connected::Read { server, .. }
             | Connected::Prompt { server, .. }
+            | Connected::Skill { server, .. }
             | Connected::Ping { server } => Some(server.as_str()),
         }
     }

@@ -15,6 +15,7 @@ mod reference;
 mod serve_cmd;
 mod session;
 mod session_cmd;
+mod skills_cmd;
 mod tap_cmd;
 mod task_cmd;
 mod terminal;
@@ -187,6 +188,21 @@ pub enum Connected {
     Read { server: String, uri: String },
     /// List prompts.
     Prompts { server: Option<String> },
+    /// List skills (SEP-2640): each server's, by name, with their files'
+    /// count and size. Nothing of a skill is read until it is loaded.
+    Skills { server: Option<String> },
+    /// Load a skill: its SKILL.md, checked against the server's listing
+    /// (digest, size, frontmatter); `--file PATH` one of its files;
+    /// `--verify` every file read and checked (exit 1 when one is not as
+    /// listed: the server's fault).
+    Skill {
+        server: String,
+        name: String,
+        #[arg(long)]
+        file: Option<String>,
+        #[arg(long)]
+        verify: bool,
+    },
     /// Get a prompt's messages.
     Prompt {
         server: String,

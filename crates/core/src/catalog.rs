@@ -20,6 +20,10 @@ pub struct ServerCatalog {
     pub resources: Vec<Value>,
     pub resource_templates: Vec<Value>,
     pub prompts: Vec<Value>,
+    /// Its skills (SEP-2640) as `skills/list` gave them: each entry's uri,
+    /// frontmatter and files (digests and sizes). Their files are read only
+    /// when a skill is loaded.
+    pub skills: Vec<Value>,
     /// True while the server is not Ready: these are its last-known lists.
     pub stale: bool,
     /// Tools the server has that the config's includeTools/excludeTools hide.
@@ -109,6 +113,7 @@ fn method_of(kind: &str) -> &'static str {
         "tools" => "tools/list",
         "resources" => "resources/list",
         "resourceTemplates" => "resources/templates/list",
+        "skills" => "skills/list",
         _ => "prompts/list",
     }
 }
@@ -159,6 +164,9 @@ async fn fetch_all(
                 rmcp::model::ListResourceTemplatesRequest::with_param(
                     params.clone().unwrap_or_default(),
                 ),
+            ),
+            "skills" => ClientRequest::ListSkillsRequest(
+                rmcp::model::ListSkillsRequest::with_param(params.clone().unwrap_or_default()),
             ),
             _ => ClientRequest::ListPromptsRequest(rmcp::model::ListPromptsRequest::with_param(
                 params.clone().unwrap_or_default(),
@@ -308,6 +316,20 @@ impl Catalog {
                 Ok(p) => {
                     read_any = true;
                     current.prompts = kept(p);
+                }
+                Err(e) => failed.push(e),
+            }
+        }
+        // Skills: an extension, declared under `extensions`.
+        if only.is_none_or(|o| o == "skills")
+            && capabilities["extensions"]
+                .get(crate::skills::SKILLS_EXTENSION_ID)
+                .is_some()
+        {
+            match fetch_all(peer, "skills", raw).await {
+                Ok(list) => {
+                    read_any = true;
+                    current.skills = kept(list);
                 }
                 Err(e) => failed.push(e),
             }

@@ -12,6 +12,8 @@ pub enum Error {
     UnknownServer(String),
     #[error("{server} has no tool named \"{tool}\"")]
     UnknownTool { server: String, tool: String },
+    #[error("{server} lists no skill named \"{skill}\" (mcpwb skills {server} lists them)")]
+    UnknownSkill { server: String, skill: String },
     #[error("{server} is not ready ({state})")]
     ServerNotReady { server: String, state: String },
     #[error("{server}: {method} got no answer within {seconds:.1} s{}", if *.progressing { " (it kept reporting progress past the maximum time for a call)" } else { "" })]
@@ -65,6 +67,7 @@ impl Error {
         match self {
             Error::UnknownServer(_) => ErrorCode::UnknownServer,
             Error::UnknownTool { .. } => ErrorCode::UnknownTool,
+            Error::UnknownSkill { .. } => ErrorCode::NotFound,
             Error::ServerNotReady { .. } => ErrorCode::ServerNotReady,
             Error::Timeout { .. } => ErrorCode::Timeout,
             Error::Cancelled { .. } | Error::TaskCancelled { .. } => ErrorCode::Cancelled,

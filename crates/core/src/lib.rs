@@ -18,6 +18,7 @@ pub mod logging;
 pub mod paths;
 pub mod schema;
 pub mod settings;
+pub mod skills;
 pub mod status;
 pub mod task;
 pub mod traffic;

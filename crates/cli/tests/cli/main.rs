@@ -17,6 +17,7 @@ mod history;
 mod hostile;
 mod imports;
 mod serve;
+mod skills;
 mod suite_attacks;
 mod suites;
 mod tap;

@@ -45,6 +45,7 @@ pub fn client_config(offers: Option<crate::asks::Offers>) -> ClientConfig {
         "extensions": {
             TASKS_EXTENSION_ID: {},
             crate::apps::UI_EXTENSION_ID: crate::apps::extension_settings(),
+            crate::skills::SKILLS_EXTENSION_ID: {},
         },
     });
     let offers = offers.unwrap_or(crate::asks::Offers {

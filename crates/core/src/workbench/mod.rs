@@ -8,6 +8,7 @@ mod dev;
 mod listen;
 mod reload;
 mod rounds;
+mod skills;
 mod tasks;
 mod trial;
 
@@ -23,6 +24,7 @@ pub mod testing;
 pub use calls::{CallOptions, CallOutcome, OneCallPath};
 pub use dev::DevWatch;
 pub use listen::log_rank;
+pub use skills::{LoadedSkill, SkillFile};
 
 /// How long a burst of saves to watched files is waited out before the
 /// restart ([`Workbench::watch_dev`]).

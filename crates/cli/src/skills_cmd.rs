@@ -1,0 +1,158 @@
+//! `mcpwb skills [SERVER]` and `mcpwb skill SERVER NAME [--file PATH]
+//! [--verify]`: a server's skills (SEP-2640) as listed, one loaded (its
+//! SKILL.md, checked against the listing), a file of it, or every file read
+//! and checked. Nothing of a skill is read before it is asked for.
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use workbench_core::Workbench;
+use workbench_core::skills::{name_of, promised};
+
+use crate::print::{clean, line};
+use crate::{Cli, Failure};
+
+/// The skills of `names`, printed.
+pub fn list(cli: &Cli, wb: &Workbench, names: &[String]) {
+    let all: Vec<(String, Vec<Value>)> =
+        names.iter().map(|n| (n.clone(), wb.skills_of(n))).collect();
+    if cli.json {
+        let out: Vec<Value> = all
+            .iter()
+            .map(|(s, skills)| json!({ "server": s, "skills": skills }))
+            .collect();
+        line(&Value::Array(out).to_string());
+        return;
+    }
+    let mut any = false;
+    for (server, skills) in &all {
+        for skill in skills {
+            any = true;
+            let files = promised(skill);
+            let size: u64 = files.iter().filter_map(|f| f.size).sum();
+            let files = if skill["resources"] == "dynamic" {
+                "dynamic files".to_string()
+            } else {
+                format!("{} file(s), {size} B", files.len())
+            };
+            line(&format!(
+                "{server}\t{}\t{}\t{}",
+                clean(&name_of(skill)),
+                files,
+                clean(
+                    skill["frontmatter"]["description"]
+                        .as_str()
+                        .unwrap_or_default()
+                )
+            ));
+        }
+    }
+    if !any {
+        line(
+            "no skills: no server here declares io.modelcontextprotocol/skills, or they serve none",
+        );
+    }
+}
+
+/// `mcpwb skill SERVER NAME`: loaded and printed; `--file` one file;
+/// `--verify` every file read and checked (exit 1 when one is not as listed).
+pub async fn show(
+    cli: &Cli,
+    wb: &Workbench,
+    server: &str,
+    name: &str,
+    file: Option<&str>,
+    verify: bool,
+) -> Result<(), Failure> {
+    let timeout = Some(Duration::from_secs_f64(cli.timeout.max(0.1)));
+    if let Some(path) = file {
+        let f = wb.skill_file(server, name, path, timeout).await?;
+        if cli.json {
+            line(&serde_json::to_string(&f).unwrap_or_default());
+        } else {
+            if let Some(p) = &f.problem {
+                eprintln!("mcpwb: {}", clean(p));
+            }
+            match &f.text {
+                Some(t) => print!("{t}"),
+                None => line(&format!("({} bytes, not text)", f.size)),
+            }
+        }
+        return if f.problem.is_some() {
+            Err(Failure::Exit(1))
+        } else {
+            Ok(())
+        };
+    }
+    let skill = wb.load_skill(server, name, timeout).await?;
+    let mut problems = skill.problems.clone();
+    let mut checked = Vec::new();
+    // A SKILL.md that is not what the server listed is not used: its files
+    // are not read, its text not shown.
+    let rejected = !problems.is_empty();
+    if verify && !rejected {
+        for f in &skill.files {
+            if f.uri == skill.uri {
+                checked.push(json!({ "path": f.path, "ok": !problems.iter().any(|p| p.contains("SKILL.md is") || p.contains("SKILL.md has digest")) }));
+                continue;
+            }
+            let read = wb.skill_file(server, name, &f.path, timeout).await?;
+            if let Some(p) = &read.problem {
+                problems.push(p.clone());
+            }
+            checked.push(json!({ "path": f.path, "ok": read.problem.is_none() }));
+        }
+    }
+    if cli.json {
+        let mut v = serde_json::to_value(&skill).unwrap_or_default();
+        v["problems"] = json!(problems);
+        if rejected {
+            v["text"] = Value::Null;
+        }
+        if verify {
+            v["verified"] = json!(checked);
+        }
+        line(&v.to_string());
+    } else {
+        line(&format!(
+            "{} ({server}): {}",
+            clean(&skill.name),
+            clean(&skill.description)
+        ));
+        line(&format!("  {}", clean(&skill.uri)));
+        for f in &skill.files {
+            let ok = checked
+                .iter()
+                .find(|c| c["path"] == f.path)
+                .map(|c| {
+                    if c["ok"] == true {
+                        "  ✓ as listed"
+                    } else {
+                        "  ✗ not as listed"
+                    }
+                })
+                .unwrap_or("");
+            line(&format!(
+                "  {:<40} {:>8} B{ok}",
+                clean(&f.path),
+                f.size.map_or("?".into(), |s| s.to_string())
+            ));
+        }
+        for p in &problems {
+            line(&format!("  ! {}", clean(p)));
+        }
+        line("");
+        if rejected {
+            line(
+                "(SKILL.md is not shown and its files are not read: it is not what the server listed)",
+            );
+        } else {
+            print!("{}", skill.text);
+        }
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(Failure::Exit(1))
+    }
+}
