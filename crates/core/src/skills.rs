@@ -120,7 +120,7 @@ pub fn frontmatter(text: &str) -> Result<Value, String> {
         return Err("SKILL.md's frontmatter is not a mapping".into());
     }
     for key in ["name", "description"] {
-        if !value[key].as_str().is_some_and(|s| !s.is_empty()) {
+        if value[key].as_str().is_none_or(str::is_empty) {
             return Err(format!("SKILL.md's frontmatter has no {key}"));
         }
     }
