@@ -1,12 +1,22 @@
-// Resources and prompts: the lists, a read, a subscription and its updates, a prompt got, completions.
+// Resources, prompts and skills: the lists, a read, a subscription and its updates, a prompt got, completions.
 // Its half of the door to the Rust side; `Backend` (backend.ts) includes it.
-import { commands, events, type PromptRow, type ResourceRow, type ErrorInfo } from "./bindings";
+import { commands, events, type LoadedSkill, type PromptRow, type ResourceRow, type SkillFile, type SkillRow, type ErrorInfo } from "./bindings";
+
+export type { LoadedSkill, SkillRow };
+/** One file of a skill, read and checked against its entry. */
+export type SkillFileRead = SkillFile;
 
 type JsonArg = Parameters<typeof commands.getPrompt>[2];
 
 export interface ResourcesBackend {
   listResources(): Promise<ResourceRow[]>;
   listPrompts(): Promise<PromptRow[]>;
+  /** Every server's skills (SEP-2640) as listed: nothing of them read yet. */
+  listSkills(): Promise<SkillRow[]>;
+  /** Load a skill: its SKILL.md read and checked against the listing. */
+  loadSkill(server: string, name: string): Promise<LoadedSkill>;
+  /** One file of a skill, read and checked. */
+  skillFile(server: string, name: string, path: string): Promise<SkillFileRead>;
   readResource(server: string, uri: string): Promise<unknown>;
   subscribeResource(server: string, uri: string, subscribe: boolean): Promise<void>;
   /** A subscribed resource changed. */
@@ -23,6 +33,9 @@ export function tauriResourcesBackend(unwrap: Unwrap): ResourcesBackend {
   return {
     listResources: async () => unwrap(await commands.listResources()),
     listPrompts: async () => unwrap(await commands.listPrompts()),
+    listSkills: async () => unwrap(await commands.listSkills()),
+    loadSkill: async (server, name) => unwrap(await commands.loadSkill(server, name)),
+    skillFile: async (server, name, path) => unwrap(await commands.skillFile(server, name, path)),
     readResource: async (server, uri) => unwrap(await commands.readResource(server, uri)),
     subscribeResource: async (server, uri, subscribe) => {
       unwrap(await commands.subscribeResource(server, uri, subscribe));

@@ -176,6 +176,11 @@ export const commands = {
 	setLogLevel: (server: string, level: string) => typedError<null, ErrorInfo>(__TAURI_INVOKE("set_log_level", { server, level })),
 	listResources: () => typedError<ResourceRow[], ErrorInfo>(__TAURI_INVOKE("list_resources")),
 	listPrompts: () => typedError<PromptRow[], ErrorInfo>(__TAURI_INVOKE("list_prompts")),
+	listSkills: () => typedError<SkillRow[], ErrorInfo>(__TAURI_INVOKE("list_skills")),
+	/**  A skill loaded: its entry, its SKILL.md checked against it. */
+	loadSkill: (server: string, name: string) => typedError<LoadedSkill_Serialize, ErrorInfo>(__TAURI_INVOKE("load_skill", { server, name })),
+	/**  One file of a skill, read and checked. */
+	skillFile: (server: string, name: string, path: string) => typedError<SkillFile_Serialize, ErrorInfo>(__TAURI_INVOKE("skill_file", { server, name, path })),
 	/**  `resources/read`: the contents (text, or base64 blobs) as the server sent them. */
 	readResource: (server: string, uri: string) => typedError<Value, ErrorInfo>(__TAURI_INVOKE("read_resource", { server, uri })),
 	/**  Subscribe to (or unsubscribe from) a resource's updates. */
@@ -1575,6 +1580,48 @@ export type ListedAgain = {
 	again: boolean,
 };
 
+/**
+ *  A skill loaded: its entry, its SKILL.md, its files (not read), and what
+ *  is wrong with what the server sent (its fault, each said once).
+ */
+export type LoadedSkill = LoadedSkill_Serialize | LoadedSkill_Deserialize;
+
+/**
+ *  A skill loaded: its entry, its SKILL.md, its files (not read), and what
+ *  is wrong with what the server sent (its fault, each said once).
+ */
+export type LoadedSkill_Deserialize = {
+	server: string,
+	name: string,
+	uri: string,
+	description: string,
+	/**  The entry as the server gave it (`skills/get`, else its listing). */
+	entry: Value,
+	/**  SKILL.md's text (untrusted: shown as text or sanitised markdown). */
+	text: string,
+	/**  Every file the entry lists, SKILL.md included. */
+	files: Promised_Deserialize[],
+	problems: string[],
+};
+
+/**
+ *  A skill loaded: its entry, its SKILL.md, its files (not read), and what
+ *  is wrong with what the server sent (its fault, each said once).
+ */
+export type LoadedSkill_Serialize = {
+	server: string,
+	name: string,
+	uri: string,
+	description: string,
+	/**  The entry as the server gave it (`skills/get`, else its listing). */
+	entry: Value,
+	/**  SKILL.md's text (untrusted: shown as text or sanitised markdown). */
+	text: string,
+	/**  Every file the entry lists, SKILL.md included. */
+	files: Promised_Serialize[],
+	problems: string[],
+};
+
 /**  A local LLM server answering on this machine. */
 export type LocalServer = LocalServer_Serialize | LocalServer_Deserialize;
 
@@ -1762,6 +1809,27 @@ export type Problem = {
 	message: string,
 	/**  The file it is in. */
 	scope: Scope,
+};
+
+/**  One file a listing promises: its URI, size and digest. */
+export type Promised = Promised_Serialize | Promised_Deserialize;
+
+/**  One file a listing promises: its URI, size and digest. */
+export type Promised_Deserialize = {
+	uri: string,
+	/**  Its path inside the skill (`references/FORMS.md`). */
+	path: string,
+	size?: number | null,
+	digest?: string | null,
+};
+
+/**  One file a listing promises: its URI, size and digest. */
+export type Promised_Serialize = {
+	uri: string,
+	/**  Its path inside the skill (`references/FORMS.md`). */
+	path: string,
+	size: number | null,
+	digest: string | null,
 };
 
 export type PromptRow = {
@@ -2273,6 +2341,43 @@ export type SignInStep =
 "stopped" | 
 /**  Cancelled before it finished. */
 "cancelled";
+
+/**  One file of a skill, read and checked. */
+export type SkillFile = SkillFile_Serialize | SkillFile_Deserialize;
+
+/**  One file of a skill, read and checked. */
+export type SkillFile_Deserialize = {
+	uri: string,
+	path: string,
+	size: number | null,
+	/**  Its text, when it is UTF-8. */
+	text?: string | null,
+	mime_type?: string | null,
+	/**  What is wrong with it against the entry (None: as promised). */
+	problem?: string | null,
+};
+
+/**  One file of a skill, read and checked. */
+export type SkillFile_Serialize = {
+	uri: string,
+	path: string,
+	size: number | null,
+	/**  Its text, when it is UTF-8. */
+	text: string | null,
+	mime_type: string | null,
+	/**  What is wrong with it against the entry (None: as promised). */
+	problem: string | null,
+};
+
+/**  A skill (SEP-2640) of a server, as its `skills/list` gave it. */
+export type SkillRow = {
+	server: string,
+	/**  Its name (the folder of its SKILL.md). */
+	name: string,
+	/**  The entry as listed (uri, frontmatter, resources with digests and sizes). */
+	skill: Value,
+	stale: boolean,
+};
 
 /**  A ready-made entry for another client. */
 export type Snippet = {

@@ -29,6 +29,6 @@ pub use error::{Error, ErrorCode, ErrorInfo, Result};
 #[cfg(feature = "testing")]
 pub use workbench::testing;
 pub use workbench::{
-    CallOptions, CallOutcome, ConfigWatch, DevWatch, OneCallPath, TaskForm, TaskState, Workbench,
-    WorkbenchOptions,
+    CallOptions, CallOutcome, ConfigWatch, DevWatch, LoadedSkill, OneCallPath, SkillFile, TaskForm,
+    TaskState, Workbench, WorkbenchOptions,
 };

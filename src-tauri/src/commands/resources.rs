@@ -163,3 +163,62 @@ pub async fn complete<R: Runtime>(
         })
         .unwrap_or_default())
 }
+
+/// A skill (SEP-2640) of a server, as its `skills/list` gave it.
+#[derive(Debug, Clone, Serialize, specta::Type)]
+pub struct SkillRow {
+    pub server: String,
+    /// Its name (the folder of its SKILL.md).
+    pub name: String,
+    /// The entry as listed (uri, frontmatter, resources with digests and sizes).
+    pub skill: Value,
+    pub stale: bool,
+}
+
+#[tauri::command]
+#[specta::specta]
+pub async fn list_skills<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+) -> Result<Vec<SkillRow>, ErrorInfo> {
+    let mut out = Vec::new();
+    for server in state.workbench.servers() {
+        if let Some(cat) = state.workbench.catalog().server(server.name()) {
+            out.extend(cat.skills.iter().map(|s| SkillRow {
+                server: server.name().to_string(),
+                name: workbench_core::skills::name_of(s),
+                skill: s.clone(),
+                stale: cat.stale,
+            }));
+        }
+    }
+    Ok(out)
+}
+
+/// A skill loaded: its entry, its SKILL.md checked against it.
+#[tauri::command]
+#[specta::specta]
+pub async fn load_skill<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    server: String,
+    name: String,
+) -> Result<workbench_core::LoadedSkill, ErrorInfo> {
+    Ok(state.workbench.load_skill(&server, &name, None).await?)
+}
+
+/// One file of a skill, read and checked.
+#[tauri::command]
+#[specta::specta]
+pub async fn skill_file<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    server: String,
+    name: String,
+    path: String,
+) -> Result<workbench_core::SkillFile, ErrorInfo> {
+    Ok(state
+        .workbench
+        .skill_file(&server, &name, &path, None)
+        .await?)
+}

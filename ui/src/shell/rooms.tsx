@@ -5,7 +5,7 @@
 // a scroll position or a half-typed form survives switching away.
 import { lazy } from "react";
 import type { ReactNode } from "react";
-import { ArrowLeftRight, Cable, FileCog, FileText, FlaskConical, History, Import, MessageSquare, MessagesSquare, Plus, Server, Settings, Radio, Wrench } from "lucide-react";
+import { ArrowLeftRight, BookOpen, Cable, FileCog, FileText, FlaskConical, History, Import, MessageSquare, MessagesSquare, Plus, Server, Settings, Radio, Wrench } from "lucide-react";
 import type { LucideIcon } from "lucide-react";
 import type { RoomId } from "./route";
 import type { Backend } from "../backend";
@@ -20,6 +20,7 @@ import { ServerForm } from "../servers/ServerForm";
 const ChatRoom = lazy(() => import("../chat/ChatRoom").then((m) => ({ default: m.ChatRoom })));
 const ResourcesView = lazy(() => import("../resources/ResourcesView").then((m) => ({ default: m.ResourcesView })));
 const PromptsView = lazy(() => import("../resources/PromptsView").then((m) => ({ default: m.PromptsView })));
+const SkillsView = lazy(() => import("../resources/SkillsView").then((m) => ({ default: m.SkillsView })));
 const TrafficRoom = lazy(() => import("../traffic/TrafficRoom").then((m) => ({ default: m.TrafficRoom })));
 const RawEditor = lazy(() => import("../servers/RawEditor").then((m) => ({ default: m.RawEditor })));
 const ImportView = lazy(() => import("../servers/ImportView").then((m) => ({ default: m.ImportView })));
@@ -83,6 +84,14 @@ export const ROOMS: Room[] = [
     nav: true,
     count: (wb) => wb.prompts.data?.length,
     render: ({ wb, backend }) => <PromptsView backend={backend} rows={wb.prompts.data ?? []} />,
+  },
+  {
+    id: "skills",
+    label: "Skills",
+    icon: BookOpen,
+    nav: true,
+    count: (wb) => wb.skills.data?.length,
+    render: ({ wb, backend }) => <SkillsView backend={backend} rows={wb.skills.data ?? []} copy={(t) => backend.copyText(t)} />,
   },
   {
     id: "traffic",

@@ -3,7 +3,7 @@
 // are remembered across starts; forms are not.
 import { useCallback, useState } from "react";
 
-export type RoomId = "chat" | "tools" | "resources" | "prompts" | "traffic" | "history" | "suites" | "sessions" | "server" | "add" | "config" | "import" | "settings" | "bridge";
+export type RoomId = "chat" | "tools" | "resources" | "prompts" | "skills" | "traffic" | "history" | "suites" | "sessions" | "server" | "add" | "config" | "import" | "settings" | "bridge";
 
 export interface Route {
   room: RoomId;
@@ -11,7 +11,7 @@ export interface Route {
 }
 
 const KEY = "mcpwb.tab";
-const REMEMBERED: RoomId[] = ["chat", "tools", "resources", "prompts", "traffic", "history", "suites", "sessions"];
+const REMEMBERED: RoomId[] = ["chat", "tools", "resources", "prompts", "skills", "traffic", "history", "suites", "sessions"];
 
 function saved(): Route {
   const room = localStorage.getItem(KEY) as RoomId | null;

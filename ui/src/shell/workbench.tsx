@@ -6,6 +6,7 @@
 import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
 import type { Backend, PromptRow, ResourceRow, ToolRow } from "../backend";
+import type { SkillRow } from "../backendResources";
 import type { DoctorCount, SurfaceChange } from "../backendDoctor";
 import type { ServerList, ServerStatus_Serialize as ServerStatus } from "../bindings";
 import { afterCatalog, afterConfig, keys } from "../queries";
@@ -29,6 +30,7 @@ export interface Workbench {
   tools: UseQueryResult<ToolRow[]>;
   resources: UseQueryResult<ResourceRow[]>;
   prompts: UseQueryResult<PromptRow[]>;
+  skills: UseQueryResult<SkillRow[]>;
   /** Log messages servers sent (`notifications/message`), newest last. */
   logs: LogLine[];
   /** Subscribed resources that changed: "server uri". */
@@ -116,6 +118,7 @@ export function WorkbenchProvider({ backend, children }: { backend: Backend; chi
   const tools = useQuery({ queryKey: keys.tools(), queryFn: () => backend.listTools() });
   const resources = useQuery({ queryKey: keys.resources(), queryFn: () => backend.listResources() });
   const prompts = useQuery({ queryKey: keys.prompts(), queryFn: () => backend.listPrompts() });
+  const skills = useQuery({ queryKey: keys.skills(), queryFn: () => backend.listSkills() });
   const [logs, setLogs] = useState<LogLine[]>([]);
   const [updated, setUpdated] = useState<string[]>([]);
   const [traffic, setTraffic] = useState({ total: 0, lastSeq: 0 });
@@ -194,6 +197,7 @@ export function WorkbenchProvider({ backend, children }: { backend: Backend; chi
       tools,
       resources,
       prompts,
+      skills,
       logs,
       updated,
       configError,
@@ -210,7 +214,7 @@ export function WorkbenchProvider({ backend, children }: { backend: Backend; chi
       doctor: (name) => doctor.data?.find((d) => d.server === name),
       surfaceChanges,
     };
-  }, [servers, statuses.data, tools, resources, prompts, logs, updated, configError, configNotice, diskVersion, doctor.data, surfaceChanges]);
+  }, [servers, statuses.data, tools, resources, prompts, skills, logs, updated, configError, configNotice, diskVersion, doctor.data, surfaceChanges]);
   return (
     <Ctx.Provider value={value}>
       <TrafficCtx.Provider value={traffic}>{children}</TrafficCtx.Provider>
