@@ -35,7 +35,7 @@ describe("editing mcp.json in the window", () => {
       const [trial] = await session.waitForTexts("[aria-label=Trial]", (t) => t.length === 1, 30_000);
       assert.match(trial, /^Connected: e2e-added 0\.1\.0 · protocol 2026-07-28 · \d+ tools/);
       // Counted as the panel counts them: templates apart from resources.
-      assert.match(trial, /25 tools, 5 resources, 2 templates, 3 prompts/);
+      assert.match(trial, /25 tools, 7 resources, 2 templates, 3 prompts/);
       // The report is no wider than the form's fields.
       const [report, field] = (
         await session.cmd("POST", "/execute/sync", {

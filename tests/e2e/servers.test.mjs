@@ -117,7 +117,7 @@ describe("server list", () => {
         assert.ok(details.some((d) => d.startsWith("e2e-stdio ")), JSON.stringify(details));
         assert.ok(details.some((d) => d.startsWith("e2e-http ")), JSON.stringify(details));
         // What each ready server offers shows in the sidebar once its lists are fetched.
-        await session.waitForTexts(".server-counts", (t) => t.length === 2 && t.every((d) => /^25 tools · 5 resources · 2 templates · 3 prompts$/.test(d)));
+        await session.waitForTexts(".server-counts", (t) => t.length === 2 && t.every((d) => /^25 tools · 7 resources · 2 templates · 3 prompts$/.test(d)));
         await session.screenshot("live-servers");
         // A remote server has a sign-in panel: signed out here (it sends its own header).
         await session.clickText(".server .server-name", "remote");

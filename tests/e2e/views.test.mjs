@@ -95,7 +95,7 @@ describe("every view", () => {
       await session.clickText(".first-start-actions button", "Add an example server");
       await session.waitForTexts(".server .badge.state", (t) => t.length === 1 && t[0] === "ready", 30_000);
       // Its lists arrive just after it is ready: what it offers then shows.
-      await session.waitForTexts(".server-counts", (t) => t.length === 1 && /^25 tools · 5 resources · 2 templates · 3 prompts$/.test(t[0]));
+      await session.waitForTexts(".server-counts", (t) => t.length === 1 && /^25 tools · 7 resources · 2 templates · 3 prompts$/.test(t[0]));
     } finally {
       await session.close();
     }

@@ -54,7 +54,7 @@ pub fn servers(as_json: bool, statuses: &[ServerStatus], catalog: &Catalog) {
             .iter()
             .map(|s| {
                 let c = catalog.server(&s.name).unwrap_or_default();
-                json!({ "status": s, "tools": c.tools.len(), "resources": c.resources.len(), "prompts": c.prompts.len() })
+                json!({ "status": s, "tools": c.tools.len(), "resources": c.resources.len(), "prompts": c.prompts.len(), "skills": c.skills.len() })
             })
             .collect();
         out!("{}", json!({ "servers": list }));
@@ -64,7 +64,7 @@ pub fn servers(as_json: bool, statuses: &[ServerStatus], catalog: &Catalog) {
         let c = catalog.server(&s.name).unwrap_or_default();
         match &s.info {
             Some(i) => out!(
-                "{}\t{}\t{} {}\tprotocol {}\t{} tools, {} resources, {} prompts",
+                "{}\t{}\t{} {}\tprotocol {}\t{} tools, {} resources, {} prompts{}",
                 s.name,
                 state_text(&s.state),
                 i.name,
@@ -72,7 +72,12 @@ pub fn servers(as_json: bool, statuses: &[ServerStatus], catalog: &Catalog) {
                 i.protocol_version,
                 c.tools.len(),
                 c.resources.len(),
-                c.prompts.len()
+                c.prompts.len(),
+                if c.skills.is_empty() {
+                    String::new()
+                } else {
+                    format!(", {} skills", c.skills.len())
+                }
             ),
             None => out!("{}\t{}", s.name, state_text(&s.state)),
         }

@@ -106,7 +106,7 @@ fn servers_shows_each_state_and_what_it_offers() {
     let text = stdout(&out);
     let demo = text.lines().find(|l| l.starts_with("demo\t")).unwrap();
     assert!(
-        demo.contains("\tready\t") && demo.contains("25 tools, 5 resources, 3 prompts"),
+        demo.contains("\tready\t") && demo.contains("25 tools, 7 resources, 3 prompts, 2 skills"),
         "{demo}"
     );
     let broken = text.lines().find(|l| l.starts_with("broken\t")).unwrap();
