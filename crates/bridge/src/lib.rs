@@ -27,6 +27,7 @@ mod relay;
 mod rows;
 pub mod service;
 pub mod settings;
+mod skills;
 mod slot;
 mod tool_call;
 mod upstream;

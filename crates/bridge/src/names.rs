@@ -2,13 +2,18 @@
 //! the catalog qualifies tools (`server__name`), resources and templates as
 //! `mcpwb://SERVER/ORIGINAL` (the server's name percent-encoded, the
 //! original URI or template verbatim after the slash, so template variables
-//! still expand and the caller's URI routes back).
+//! still expand and the caller's URI routes back). A skill's files
+//! (`skill://PATH`, SEP-2640) stay skills: `skill://SERVER/PATH`, so the
+//! skill's name is still the segment before `SKILL.md`.
 
 use std::collections::{HashMap, HashSet};
 
 use workbench_core::catalog::qualify;
 
 pub const SCHEME: &str = "mcpwb://";
+
+/// The scheme of skills' files (SEP-2640).
+pub const SKILL_SCHEME: &str = "skill://";
 
 fn encode_server(server: &str) -> String {
     let mut out = String::new();
@@ -42,11 +47,18 @@ fn decode_server(part: &str) -> Option<String> {
 
 /// The bridge's URI for `server`'s resource (or template) `uri`.
 pub fn resource_uri(server: &str, uri: &str) -> String {
-    format!("{SCHEME}{}/{uri}", encode_server(server))
+    match uri.strip_prefix(SKILL_SCHEME) {
+        Some(path) => format!("{SKILL_SCHEME}{}/{path}", encode_server(server)),
+        None => format!("{SCHEME}{}/{uri}", encode_server(server)),
+    }
 }
 
 /// The server and its own URI for a bridge URI.
 pub fn route_resource(uri: &str) -> Option<(String, String)> {
+    if let Some(rest) = uri.strip_prefix(SKILL_SCHEME) {
+        let (server, path) = rest.split_once('/')?;
+        return Some((decode_server(server)?, format!("{SKILL_SCHEME}{path}")));
+    }
     let rest = uri.strip_prefix(SCHEME)?;
     let (server, original) = rest.split_once('/')?;
     Some((decode_server(server)?, original.to_string()))

@@ -7,9 +7,10 @@
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult, ErrorData,
-    GetPromptRequestParams, GetPromptResult, ListPromptsResult, ListResourceTemplatesResult,
-    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
-    ReadResourceResult, ServerConfig,
+    GetPromptRequestParams, GetPromptResult, GetSkillRequestParams, GetSkillResult,
+    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListSkillsResult,
+    ListToolsResult, PaginatedRequestParams, ReadResourceDirectoryRequestParams,
+    ReadResourceDirectoryResult, ReadResourceRequestParams, ReadResourceResult, ServerConfig,
 };
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{RoleServer, ServerHandler};
@@ -213,8 +214,12 @@ impl ServerHandler for Handler {
                 "prompts": { "listChanged": true },
                 "completions": {},
                 "logging": {},
-                // Tasks pass through to callers that declare them (`passing.rs`).
-                "extensions": { "io.modelcontextprotocol/tasks": {} }
+                // Tasks pass through to callers that declare them (`passing.rs`);
+                // every served server's skills are the bridge's (`skills.rs`).
+                "extensions": {
+                    "io.modelcontextprotocol/tasks": {},
+                    "io.modelcontextprotocol/skills": { "directoryRead": true }
+                }
             },
             "serverInfo": {
                 "name": "mcp-workbench-bridge",
@@ -452,6 +457,30 @@ impl ServerHandler for Handler {
         }
         self.answer::<ReadResourceResult>(&ctx, out.result, || ReadResourceResult::new(vec![]))
             .map(Into::into)
+    }
+
+    async fn list_skills(
+        &self,
+        _: Option<PaginatedRequestParams>,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<ListSkillsResult, ErrorData> {
+        self.list_all_skills(&ctx)
+    }
+
+    async fn get_skill(
+        &self,
+        request: GetSkillRequestParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<GetSkillResult, ErrorData> {
+        self.get_one_skill(&request.uri, &ctx).await
+    }
+
+    async fn read_resource_directory(
+        &self,
+        request: ReadResourceDirectoryRequestParams,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceDirectoryResult, ErrorData> {
+        self.read_one_directory(&request.uri, &ctx).await
     }
 
     async fn list_prompts(

@@ -61,6 +61,7 @@ mod calls_path;
 mod hostile;
 mod logs;
 mod relay;
+mod skills;
 mod tasks;
 
 async fn bridge(wb: &Workbench, policy: Policy) -> (Bridge, workbench_bridge::http::Listening) {
