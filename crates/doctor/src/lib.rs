@@ -23,6 +23,7 @@ pub mod listings;
 pub mod names;
 pub mod probe;
 pub mod schemas;
+pub mod skills;
 pub mod surface;
 pub mod texts;
 
@@ -92,6 +93,7 @@ pub fn shape(
         &surface.resource_templates,
         &surface.prompts,
     ));
+    out.extend(skills::check(&surface.skills));
     (out, cost)
 }
 
@@ -167,6 +169,29 @@ pub async fn examine(
         );
     }
     report.tokens = cost;
+    // Each skill loaded (its SKILL.md read and compared with the listing;
+    // none of its other files): what the server got wrong is its fault.
+    for skill in &surface.skills {
+        let name = workbench_core::skills::name_of(skill);
+        let item = format!("skill {}", skill["uri"].as_str().unwrap_or_default());
+        match wb
+            .load_skill(server, &name, Some(Duration::from_secs(20)))
+            .await
+        {
+            Ok(loaded) => report.findings.extend(loaded.problems.into_iter().map(|p| {
+                Finding::new("skill.not-as-listed", Severity::Error, &item)
+                    .seen(p)
+                    .why("a host verifies a skill's SKILL.md against the listing and refuses to load one that differs (SEP-2640)")
+                    .fix("serve SKILL.md as listed: its digest and size from its bytes, its frontmatter as in the file")
+            })),
+            Err(e) => report.findings.push(
+                Finding::new("skill.unreadable", Severity::Error, &item)
+                    .seen(e.to_string())
+                    .why("a host cannot load a skill whose SKILL.md it cannot read")
+                    .fix("serve the listed SKILL.md through resources/read (and skills/get)"),
+            ),
+        }
+    }
     report
         .findings
         .extend(behaviour::seen(wb, &handle, &surface.capabilities));

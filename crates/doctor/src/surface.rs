@@ -28,6 +28,9 @@ pub struct Surface {
     pub resources: Vec<Value>,
     pub resource_templates: Vec<Value>,
     pub prompts: Vec<Value>,
+    /// Skills (SEP-2640) as listed; absent from snapshots made before them.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skills: Vec<Value>,
 }
 
 /// `v` with every object's keys sorted, recursively.
@@ -75,6 +78,7 @@ impl Surface {
             resources: sorted_by(&catalog.resources, "uri"),
             resource_templates: sorted_by(&catalog.resource_templates, "uriTemplate"),
             prompts: sorted_by(&catalog.prompts, "name"),
+            skills: sorted_by(&catalog.skills, "uri"),
         }
     }
 

@@ -67,9 +67,13 @@ pub enum Fault {
     /// A hand-written server whose `tools/list` repeats a cursor: page 1
     /// (`first`) points at `page-2`, which (`second`) points at `page-2`.
     RepeatedCursor,
+    /// A hand-written server whose skills (SEP-2640) lie: `tampered`'s
+    /// SKILL.md is not the bytes its digest names, `mislabelled`'s
+    /// frontmatter differs from the listing's, `honest` is as listed.
+    LyingSkills,
 }
 
-pub const ALL: [Fault; 25] = [
+pub const ALL: [Fault; 26] = [
     Fault::ExitAtStart,
     Fault::CrashOnCall,
     Fault::HangOnCall,
@@ -95,6 +99,7 @@ pub const ALL: [Fault; 25] = [
     Fault::DoctorBehaviour,
     Fault::Hinted,
     Fault::RepeatedCursor,
+    Fault::LyingSkills,
 ];
 
 impl Fault {
@@ -125,6 +130,7 @@ impl Fault {
             Fault::DoctorBehaviour => "doctor-behaviour",
             Fault::Hinted => "hinted",
             Fault::RepeatedCursor => "repeated-cursor",
+            Fault::LyingSkills => "lying-skills",
         }
     }
 }

@@ -95,3 +95,56 @@ fn skills_are_listed_loaded_and_verified() {
         stderr(&unknown)
     );
 }
+
+/// A server whose skills lie (hand-written: what no SDK would send): the
+/// tampered SKILL.md and the mislabelled one are refused as the server's
+/// fault, their text not shown; the honest one loads; the doctor says
+/// which skills are not as listed.
+#[test]
+fn a_skill_not_as_listed_is_refused_and_the_doctor_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = demo_config(dir.path(), &[("lying", &["--fault", "lying-skills"])]);
+    let honest = mcpwb(&["--config", &cfg, "skill", "lying", "honest"]);
+    assert!(honest.status.success(), "{}", stderr(&honest));
+    assert!(stdout(&honest).contains("# honest"));
+    let tampered = mcpwb(&["--config", &cfg, "skill", "lying", "tampered"]);
+    let said = stdout(&tampered);
+    assert_eq!(tampered.status.code(), Some(1), "{said}");
+    assert!(
+        said.contains("the server's fault") && said.contains("its skills/list says"),
+        "{said}"
+    );
+    assert!(
+        !said.contains("evil.example"),
+        "unverified text is not shown: {said}"
+    );
+    let mislabelled = mcpwb(&["--config", &cfg, "--json", "skill", "lying", "mislabelled"]);
+    let v: Value = serde_json::from_str(&stdout(&mislabelled)).unwrap();
+    assert_eq!(mislabelled.status.code(), Some(1));
+    assert!(v["text"].is_null(), "{v}");
+    let problems = v["problems"].to_string();
+    assert!(
+        problems.contains("description") && problems.contains("Summarise notes"),
+        "{problems}"
+    );
+    let doctor = mcpwb(&["--config", &cfg, "--json", "doctor", "lying"]);
+    let report: Value =
+        serde_json::from_str(&stdout(&doctor)).unwrap_or_else(|_| panic!("{}", stdout(&doctor)));
+    let report = report["servers"][0].clone();
+    let items: Vec<String> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "skill.not-as-listed")
+        .map(|f| f["item"].as_str().unwrap().to_string())
+        .collect();
+    assert!(
+        items.contains(&"skill skill://tampered/SKILL.md".to_string()),
+        "{items:?}"
+    );
+    assert!(
+        items.contains(&"skill skill://mislabelled/SKILL.md".to_string()),
+        "{items:?}"
+    );
+    assert!(!items.iter().any(|i| i.contains("honest")), "{items:?}");
+}

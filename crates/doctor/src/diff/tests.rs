@@ -13,6 +13,7 @@ fn surface(tools: Vec<Value>) -> Surface {
         resources: vec![],
         resource_templates: vec![],
         prompts: vec![],
+        skills: vec![],
     }
 }
 

@@ -44,7 +44,8 @@ struct Args {
     /// bad-stderr, huge-stderr-line, tell-secrets. Hand-written servers over
     /// stdio: ping-flood, giant-result, future-fields, endless-pages,
     /// list-changed-flood, duplicate-tools, hinted (a tool of every hint,
-    /// calls written to $MCP_DEMO_CALLS), repeated-cursor. Planted for the
+    /// calls written to $MCP_DEMO_CALLS), repeated-cursor, lying-skills.
+    /// Planted for the
     /// doctor: doctor-names, doctor-schemas, doctor-texts, doctor-listings,
     /// doctor-behaviour.
     #[arg(long)]
@@ -107,7 +108,8 @@ fn main() -> ExitCode {
             | Fault::ListChangedFlood
             | Fault::DuplicateTools
             | Fault::Hinted
-            | Fault::RepeatedCursor),
+            | Fault::RepeatedCursor
+            | Fault::LyingSkills),
         ) => Some(workbench_testkit::raw::serve(f)),
         _ if args.tasks_2025 => Some(workbench_testkit::tasks2025::serve()),
         _ => None,
