@@ -28,6 +28,35 @@ impl Handler {
         skill
     }
 
+    /// `method` with `{"uri": OWN}` to the server owning the caller's `uri`.
+    async fn routed(
+        &self,
+        uri: &str,
+        method: &str,
+        ctx: &RequestContext<RoleServer>,
+    ) -> Result<(String, Value), ErrorData> {
+        let (server, own) = self.bridge.uri_in(uri).ok_or_else(|| {
+            bad(format!(
+                "no skill or directory {uri} here (skills/list names them)"
+            ))
+        })?;
+        let got = self
+            .bridge
+            .wb()
+            .request(
+                &server,
+                method,
+                json!({ "uri": own }),
+                CallOptions {
+                    cancel: Some(ctx.ct.clone()),
+                    ..CallOptions::default()
+                },
+            )
+            .await
+            .map_err(upstream)?;
+        Ok((server, got.result))
+    }
+
     pub(crate) fn list_all_skills(
         &self,
         ctx: &RequestContext<RoleServer>,
@@ -46,28 +75,10 @@ impl Handler {
         uri: &str,
         ctx: &RequestContext<RoleServer>,
     ) -> Result<GetSkillResult, ErrorData> {
-        let (server, own) = self
-            .bridge
-            .uri_in(uri)
-            .ok_or_else(|| bad(format!("no skill {uri} here (skills/list names them)")))?;
-        let mut got = self
-            .bridge
-            .wb()
-            .request(
-                &server,
-                "skills/get",
-                json!({ "uri": own }),
-                CallOptions {
-                    cancel: Some(ctx.ct.clone()),
-                    ..CallOptions::default()
-                },
-            )
-            .await
-            .map_err(upstream)?;
-        let skill = got.result["skill"].take();
-        got.result["skill"] = self.skill_out(&server, skill);
-        serde_json::from_value(got.result)
-            .map_err(|e| bad(format!("{server}'s skills/get answer: {e}")))
+        let (server, mut got) = self.routed(uri, "skills/get", ctx).await?;
+        let skill = got["skill"].take();
+        got["skill"] = self.skill_out(&server, skill);
+        serde_json::from_value(got).map_err(|e| bad(format!("{server}'s skills/get answer: {e}")))
     }
 
     pub(crate) async fn read_one_directory(
@@ -75,32 +86,15 @@ impl Handler {
         uri: &str,
         ctx: &RequestContext<RoleServer>,
     ) -> Result<ReadResourceDirectoryResult, ErrorData> {
-        let (server, own) = self
-            .bridge
-            .uri_in(uri)
-            .ok_or_else(|| bad(format!("not a directory here: {uri}")))?;
-        let mut got = self
-            .bridge
-            .wb()
-            .request(
-                &server,
-                "resources/directory/read",
-                json!({ "uri": own }),
-                CallOptions {
-                    cancel: Some(ctx.ct.clone()),
-                    ..CallOptions::default()
-                },
-            )
-            .await
-            .map_err(upstream)?;
-        if let Some(children) = got.result["resources"].as_array_mut() {
+        let (server, mut got) = self.routed(uri, "resources/directory/read", ctx).await?;
+        if let Some(children) = got["resources"].as_array_mut() {
             for c in children {
                 if let Some(u) = c["uri"].as_str() {
                     c["uri"] = Value::String(self.bridge.uri_out(&server, u));
                 }
             }
         }
-        serde_json::from_value(got.result)
+        serde_json::from_value(got)
             .map_err(|e| bad(format!("{server}'s resources/directory/read answer: {e}")))
     }
 }

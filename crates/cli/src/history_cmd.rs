@@ -96,19 +96,7 @@ pub fn run(cli: &Cli, args: &HistoryArgs) -> Result<(), Failure> {
 
 pub(crate) fn when(ms: i64) -> String {
     // UTC, to the second: `2026-11-24 06:12:03`.
-    let secs = ms.div_euclid(1000);
-    let days = secs.div_euclid(86_400);
-    let rem = secs.rem_euclid(86_400);
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
+    let (y, m, d, rem) = workbench_store::civil(ms);
     format!(
         "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02}",
         rem / 3600,

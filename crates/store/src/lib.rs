@@ -55,6 +55,27 @@ impl std::fmt::Debug for Store {
 }
 
 /// Milliseconds since the Unix epoch.
+/// `ms` since the Unix epoch as a UTC date and time: (year, month, day,
+/// seconds into the day). Howard Hinnant's civil-from-days.
+pub fn civil(ms: i64) -> (i64, i64, i64, i64) {
+    let secs = ms.div_euclid(1000);
+    let days = secs.div_euclid(86_400);
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (
+        yoe + era * 400 + i64::from(m <= 2),
+        m,
+        d,
+        secs.rem_euclid(86_400),
+    )
+}
+
 pub fn now_ms() -> i64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

@@ -228,24 +228,9 @@ pub fn compare(a: &Value, b: &Value) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use workbench_store::TapMessage;
 
     fn session(lines: &[(&str, Value)]) -> Session {
-        Session {
-            header: json!({}),
-            messages: lines
-                .iter()
-                .enumerate()
-                .map(|(i, (d, v))| TapMessage {
-                    seq: i as i64,
-                    at_ms: 0,
-                    direction: d.to_string(),
-                    size: 0,
-                    text: v.to_string(),
-                    cut: false,
-                })
-                .collect(),
-        }
+        Session::of(lines)
     }
 
     #[test]

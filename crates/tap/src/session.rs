@@ -18,6 +18,26 @@ pub struct Session {
 }
 
 impl Session {
+    /// A session of these messages (direction, JSON), for tests.
+    #[cfg(test)]
+    pub(crate) fn of(lines: &[(&str, Value)]) -> Session {
+        Session {
+            header: json!({ "mcpwbSession": VERSION }),
+            messages: lines
+                .iter()
+                .enumerate()
+                .map(|(i, (d, v))| TapMessage {
+                    seq: i as i64,
+                    at_ms: 0,
+                    direction: d.to_string(),
+                    size: 0,
+                    text: v.to_string(),
+                    cut: false,
+                })
+                .collect(),
+        }
+    }
+
     /// The session kept in `store` as `id`.
     pub fn from_store(store: &Store, id: i64) -> Result<Session, String> {
         let row = store

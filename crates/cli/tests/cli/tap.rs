@@ -13,8 +13,8 @@ use serde_json::{Value, json};
 
 use super::{BIN, demo_server, stdout};
 
-/// `mcpwb ARGS` with its own home (store, settings) under `dir`.
-fn in_home(dir: &Path) -> Command {
+/// `mcpwb ARGS` with its own home (store, settings, keychain) under `dir`.
+pub(super) fn in_home(dir: &Path) -> Command {
     let home = dir.join("home");
     let mut c = Command::new(BIN);
     c.env_remove("MCPWB_CONFIG")
@@ -22,6 +22,11 @@ fn in_home(dir: &Path) -> Command {
         .env_remove("XDG_DATA_HOME")
         .env("MCPWB_DATA_DIR", home.join("data"))
         .env("MCPWB_SETTINGS", home.join("settings.json"))
+        .env("MCPWB_KEYCHAIN", "keyutils")
+        .env(
+            "MCPWB_KEYCHAIN_SERVICE",
+            format!("mcpwb-tap-test-{}", std::process::id()),
+        )
         .env("HOME", &home);
     c
 }

@@ -16,25 +16,8 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use super::tap::in_home;
 use super::{BIN, demo_server, http_demo};
-
-/// `mcpwb ARGS` with its own home (store, settings, keychain) under `dir`.
-fn in_home(dir: &Path) -> Command {
-    let home = dir.join("home");
-    let mut c = Command::new(BIN);
-    c.env_remove("MCPWB_CONFIG")
-        .env_remove("XDG_CONFIG_HOME")
-        .env_remove("XDG_DATA_HOME")
-        .env("MCPWB_DATA_DIR", home.join("data"))
-        .env("MCPWB_SETTINGS", home.join("settings.json"))
-        .env("MCPWB_KEYCHAIN", "keyutils")
-        .env(
-            "MCPWB_KEYCHAIN_SERVICE",
-            format!("mcpwb-tap-test-{}", std::process::id()),
-        )
-        .env("HOME", &home);
-    c
-}
 
 /// A running `mcpwb tap --to`; stopped (SIGTERM, so it keeps the sessions'
 /// ends) on drop.

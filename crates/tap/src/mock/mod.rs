@@ -256,21 +256,7 @@ mod tests {
     use super::*;
 
     fn session(lines: &[(&str, Value)]) -> Session {
-        Session {
-            header: json!({ "mcpwbSession": 1 }),
-            messages: lines
-                .iter()
-                .enumerate()
-                .map(|(i, (d, v))| TapMessage {
-                    seq: i as i64,
-                    at_ms: 0,
-                    direction: d.to_string(),
-                    size: 0,
-                    text: v.to_string(),
-                    cut: false,
-                })
-                .collect(),
-        }
+        Session::of(lines)
     }
 
     #[test]
