@@ -21,6 +21,7 @@ mod skills;
 mod suite_attacks;
 mod suites;
 mod tap;
+mod tap_hosts;
 mod tap_http;
 mod tasks;
 

@@ -22,27 +22,27 @@
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::pin::Pin;
 use std::sync::{Arc, Mutex};
-use std::task::{Context, Poll};
 
-use axum::body::{Body, Bytes};
+use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, Method, StatusCode, header};
-use axum::response::{IntoResponse, Response};
-use futures::Stream;
+use axum::response::Response;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 use workbench_store::{Store, now_ms};
 
 use crate::Direction;
-use crate::record::{self, KEEP_BYTES, Recorder, Writer};
+use crate::record::{self, Recorder, Writer};
+
+mod admit;
+mod body;
+
+pub(crate) use admit::{Refused, admit, refuse};
+use body::{Kind, Passing, Rewrite, Sse};
 
 /// The header a host can carry the token in instead of the URL.
 pub const TOKEN_HEADER: &str = "mcp-workbench-token";
-
-/// How much of an error answer's body is kept on its exchange.
-const ERROR_BYTES: usize = 64 * 1024;
 
 /// The largest request body passed (a host's 50 MB message passes).
 const MAX_BODY: usize = 512 * 1024 * 1024;
@@ -204,78 +204,6 @@ pub async fn serve(options: Options) -> std::io::Result<Listening> {
         stop,
         done,
     })
-}
-
-pub(crate) fn refuse(status: StatusCode, why: String) -> Response {
-    (status, why).into_response()
-}
-
-/// Why a request is not passed: its status and the sentence said.
-pub(crate) struct Refused(pub StatusCode, pub String);
-
-/// Refused unless the request is from this machine, no foreign web
-/// page, with the token; else the path (token taken off) and whether
-/// the token came in it.
-pub(crate) fn admit(
-    parts: &axum::http::request::Parts,
-    port: u16,
-    token: &str,
-) -> Result<(String, bool), Refused> {
-    let headers = &parts.headers;
-    let host = headers
-        .get(header::HOST)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("");
-    if !workbench_loopback::loopback_host(host, port) {
-        return Err(Refused(
-            StatusCode::FORBIDDEN,
-            format!(
-                "the workbench answers only to a loopback Host (127.0.0.1:{}), not \"{host}\"",
-                port
-            ),
-        ));
-    }
-    if let Some(origin) = headers.get(header::ORIGIN) {
-        let o = origin.to_str().unwrap_or("?");
-        if !workbench_loopback::local_origin(o) {
-            return Err(Refused(
-                StatusCode::FORBIDDEN,
-                format!("the workbench does not answer web pages of other sites (Origin: {o})"),
-            ));
-        }
-    }
-    let path_and_query = parts
-        .uri
-        .path_and_query()
-        .map(|p| p.as_str())
-        .unwrap_or("/");
-    let prefix = format!("/{}", token);
-    if let Some(rest) = path_and_query.strip_prefix(&prefix)
-        && (rest.is_empty() || rest.starts_with('/') || rest.starts_with('?'))
-    {
-        let rest = if rest.starts_with('/') {
-            rest.to_string()
-        } else {
-            format!("/{rest}")
-        };
-        return Ok((rest, true));
-    }
-    let given = headers
-        .get(TOKEN_HEADER)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("");
-    if !given.is_empty() && workbench_loopback::same(given.as_bytes(), token.as_bytes()) {
-        return Ok((path_and_query.to_string(), false));
-    }
-    // 403, not 401: a 401 would send the host into OAuth with the server.
-    Err(Refused(
-        StatusCode::FORBIDDEN,
-        if given.is_empty() {
-            "this needs its token: as the URL's first path segment (the URL `mcpwb` printed) or in the Mcp-Workbench-Token header".into()
-        } else {
-            "wrong token".into()
-        },
-    ))
 }
 
 impl Tap {
@@ -572,271 +500,4 @@ async fn proxy(State(tap): State<Arc<Tap>>, request: Request) -> Response {
     response
         .body(Body::from_stream(stream))
         .unwrap_or_else(|e| refuse(StatusCode::BAD_GATEWAY, e.to_string()))
-}
-
-/// How an answer's body is read for its messages.
-enum Kind {
-    /// Server-Sent Events: each event's data is a message.
-    Sse(Sse),
-    /// A JSON body, collected (its first [`KEEP_BYTES`]) and its size.
-    Json(Vec<u8>, usize),
-    /// An answer that is not a success: its first [`ERROR_BYTES`] kept on
-    /// the exchange's head, not as messages.
-    Error(Vec<u8>),
-    /// Anything else (a 202's empty body): not a message.
-    Other,
-}
-
-/// An SSE stream read line by line.
-#[derive(Default)]
-struct Sse {
-    line: Vec<u8>,
-    line_size: usize,
-    event: String,
-    data: Vec<u8>,
-    data_size: usize,
-    has_data: bool,
-}
-
-/// What one SSE event was.
-enum Event {
-    Message(Vec<u8>, usize),
-    Other(String, String),
-}
-
-impl Sse {
-    fn feed(&mut self, mut bytes: &[u8], out: &mut Vec<Event>) {
-        while let Some(at) = bytes.iter().position(|b| *b == b'\n') {
-            self.take(&bytes[..at]);
-            self.line_end(out);
-            bytes = &bytes[at + 1..];
-        }
-        self.take(bytes);
-    }
-
-    fn take(&mut self, part: &[u8]) {
-        self.line_size += part.len();
-        let room = (KEEP_BYTES + 16).saturating_sub(self.line.len());
-        self.line.extend_from_slice(&part[..part.len().min(room)]);
-    }
-
-    fn line_end(&mut self, out: &mut Vec<Event>) {
-        let mut line = std::mem::take(&mut self.line);
-        let mut size = std::mem::take(&mut self.line_size);
-        if line.last() == Some(&b'\r') {
-            line.pop();
-            size -= 1;
-        }
-        if size == 0 {
-            if self.has_data {
-                let data = std::mem::take(&mut self.data);
-                let data_size = std::mem::take(&mut self.data_size);
-                let event = std::mem::take(&mut self.event);
-                if event.is_empty() || event == "message" {
-                    out.push(Event::Message(data, data_size));
-                } else {
-                    out.push(Event::Other(
-                        event,
-                        String::from_utf8_lossy(&data).into_owned(),
-                    ));
-                }
-            }
-            self.has_data = false;
-            self.event.clear();
-            return;
-        }
-        let (field, value, value_size) = match line.iter().position(|b| *b == b':') {
-            Some(0) => return, // a comment
-            Some(at) => {
-                let mut v = &line[at + 1..];
-                let mut vs = size - at - 1;
-                if v.first() == Some(&b' ') {
-                    v = &v[1..];
-                    vs -= 1;
-                }
-                (&line[..at], v, vs)
-            }
-            None => (&line[..], &[][..], 0),
-        };
-        match field {
-            b"data" => {
-                if self.has_data {
-                    self.data.push(b'\n');
-                    self.data_size += 1;
-                }
-                self.has_data = true;
-                let room = KEEP_BYTES.saturating_sub(self.data.len());
-                self.data.extend_from_slice(&value[..value.len().min(room)]);
-                self.data_size += value_size;
-            }
-            b"event" => self.event = String::from_utf8_lossy(value).into_owned(),
-            _ => {}
-        }
-    }
-}
-
-/// A legacy SSE stream's `endpoint` event given the token's path segment.
-struct Rewrite {
-    pending: Vec<u8>,
-    prefix: String,
-    server_origin: String,
-    tap_origin: String,
-}
-
-impl Rewrite {
-    /// Bytes to pass now; None while the first event is not whole.
-    fn feed(&mut self, bytes: &[u8]) -> Option<Vec<u8>> {
-        self.pending.extend_from_slice(bytes);
-        let text = String::from_utf8_lossy(&self.pending);
-        let end = text
-            .find("\n\n")
-            .map(|i| i + 2)
-            .or_else(|| text.find("\r\n\r\n").map(|i| i + 4))?;
-        let (event, rest) = text.split_at(end);
-        let mut out = String::new();
-        let is_endpoint = event
-            .lines()
-            .any(|l| l.trim_end() == "event: endpoint" || l.trim_end() == "event:endpoint");
-        for line in event.split_inclusive('\n') {
-            let rewritten = match line.strip_prefix("data:") {
-                Some(data) if is_endpoint => {
-                    let data = data.strip_prefix(' ').unwrap_or(data);
-                    let (value, ending) = match data.find(['\r', '\n']) {
-                        Some(i) => data.split_at(i),
-                        None => (data, ""),
-                    };
-                    let value = if let Some(p) = value.strip_prefix(&self.server_origin) {
-                        format!("{}{}{p}", self.tap_origin, self.prefix)
-                    } else if value.starts_with('/') {
-                        format!("{}{value}", self.prefix)
-                    } else {
-                        value.to_string()
-                    };
-                    format!("data: {value}{ending}")
-                }
-                _ => line.to_string(),
-            };
-            out.push_str(&rewritten);
-        }
-        out.push_str(rest);
-        self.pending.clear();
-        Some(out.into_bytes())
-    }
-}
-
-/// The answer's body on its way to the host, its messages kept as they
-/// pass; the exchange's head kept when it ends (or the host goes).
-struct Passing {
-    inner: Pin<Box<dyn Stream<Item = reqwest::Result<Bytes>> + Send>>,
-    /// A legacy SSE stream's session, bound to the endpoint it names.
-    legacy: Option<(Arc<Tap>, Arc<Kept>)>,
-    kept: Option<(Recorder, Value)>,
-    kind: Kind,
-    response_seqs: Vec<i64>,
-    rewrite: Option<Rewrite>,
-}
-
-impl Passing {
-    fn read(&mut self, bytes: &[u8]) {
-        let Some((recorder, _)) = &self.kept else {
-            return;
-        };
-        match &mut self.kind {
-            Kind::Sse(sse) => {
-                let mut events = Vec::new();
-                sse.feed(bytes, &mut events);
-                for e in events {
-                    let seq = match e {
-                        Event::Message(data, size) => {
-                            recorder.keep_cut(Direction::Server, &data, size)
-                        }
-                        Event::Other(event, data) => {
-                            if event == "endpoint"
-                                && let Some((tap, kept)) = &self.legacy
-                            {
-                                let path = data.strip_prefix(&tap.origin).unwrap_or(&data);
-                                tap.sessions
-                                    .lock()
-                                    .expect("not poisoned")
-                                    .by_endpoint
-                                    .insert(path.to_string(), kept.clone());
-                            }
-                            recorder.mark(&json!({ "sse": { "event": event, "data": data } }))
-                        }
-                    };
-                    self.response_seqs.push(seq);
-                }
-            }
-            Kind::Json(buf, size) => {
-                *size += bytes.len();
-                let room = KEEP_BYTES.saturating_sub(buf.len());
-                buf.extend_from_slice(&bytes[..bytes.len().min(room)]);
-            }
-            Kind::Error(buf) => {
-                let room = ERROR_BYTES.saturating_sub(buf.len());
-                buf.extend_from_slice(&bytes[..bytes.len().min(room)]);
-            }
-            Kind::Other => {}
-        }
-    }
-}
-
-impl Stream for Passing {
-    type Item = reqwest::Result<Bytes>;
-
-    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        loop {
-            return match self.inner.as_mut().poll_next(cx) {
-                Poll::Ready(Some(Ok(bytes))) => {
-                    self.read(&bytes);
-                    if let Some(r) = &mut self.rewrite {
-                        match r.feed(&bytes) {
-                            Some(out) => {
-                                self.rewrite = None;
-                                Poll::Ready(Some(Ok(Bytes::from(out))))
-                            }
-                            None => continue,
-                        }
-                    } else {
-                        Poll::Ready(Some(Ok(bytes)))
-                    }
-                }
-                Poll::Ready(None) => {
-                    if let Some(r) = self.rewrite.take()
-                        && !r.pending.is_empty()
-                    {
-                        return Poll::Ready(Some(Ok(Bytes::from(r.pending))));
-                    }
-                    Poll::Ready(None)
-                }
-                other => other,
-            };
-        }
-    }
-}
-
-impl Drop for Passing {
-    fn drop(&mut self) {
-        let Some((recorder, mut head)) = self.kept.take() else {
-            return;
-        };
-        let kind = std::mem::replace(&mut self.kind, Kind::Other);
-        if let Kind::Error(body) = &kind {
-            head["responseBody"] = json!(String::from_utf8_lossy(body));
-        }
-        if let Kind::Json(buf, size) = kind {
-            if size > buf.len() {
-                self.response_seqs
-                    .push(recorder.keep_cut(Direction::Server, &buf, size));
-            } else {
-                for m in messages_of(&buf) {
-                    self.response_seqs
-                        .push(recorder.keep_message(Direction::Server, m));
-                }
-            }
-        }
-        head["response"] = json!(self.response_seqs);
-        head["endedAt"] = json!(now_ms());
-        recorder.mark(&json!({ "http": head }));
-    }
 }
