@@ -130,7 +130,7 @@ pub fn session(cli: &Cli, action: &SessionCommand) -> Result<(), Failure> {
             Ok(())
         }
         SessionCommand::Show { id } => {
-            let s = Session::from_store(&store, *id).map_err(Failure::Usage)?;
+            let s = Session::from_store(&store, *id).map_err(kept)?;
             if cli.json {
                 print!("{}", s.to_jsonl());
                 return Ok(());
@@ -198,7 +198,7 @@ pub fn session(cli: &Cli, action: &SessionCommand) -> Result<(), Failure> {
             har,
             unmasked,
         } => {
-            let mut session = Session::from_store(&store, *id).map_err(Failure::Usage)?;
+            let mut session = Session::from_store(&store, *id).map_err(kept)?;
             if !unmasked {
                 session = session.masked();
             }
@@ -228,7 +228,7 @@ pub fn session(cli: &Cli, action: &SessionCommand) -> Result<(), Failure> {
             server,
             dir,
         } => {
-            let session = Session::from_store(&store, *id).map_err(Failure::Usage)?;
+            let session = Session::from_store(&store, *id).map_err(kept)?;
             let server = server
                 .clone()
                 .or_else(|| session.header["server"].as_str().map(str::to_string))
@@ -332,7 +332,7 @@ pub fn session(cli: &Cli, action: &SessionCommand) -> Result<(), Failure> {
 /// summary on stderr.
 pub async fn mock(cli: &Cli, args: &MockArgs) -> Result<(), Failure> {
     let session = match args.session.parse::<i64>() {
-        Ok(id) => Session::from_store(&store()?, id).map_err(Failure::Usage)?,
+        Ok(id) => Session::from_store(&store()?, id).map_err(kept)?,
         Err(_) => {
             let path = PathBuf::from(&args.session);
             let bytes = workbench_core::files::read_no_follow(&path, 512 * 1024 * 1024)
@@ -410,7 +410,7 @@ fn fingerprints(store: &Store) -> Result<Vec<serde_json::Value>, Failure> {
         std::collections::BTreeMap::new();
     for r in rows {
         let Some(host) = r.host.clone() else { continue };
-        let session = Session::from_store(store, r.id).map_err(Failure::Usage)?;
+        let session = Session::from_store(store, r.id).map_err(kept)?;
         by_host
             .entry((host, r.host_version.clone().unwrap_or_default()))
             .or_default()
@@ -425,7 +425,7 @@ fn fingerprints(store: &Store) -> Result<Vec<serde_json::Value>, Failure> {
 /// A session id's fingerprint, or HOST@VERSION's over its sessions.
 fn fingerprint_of(store: &Store, which: &str) -> Result<serde_json::Value, Failure> {
     if let Ok(id) = which.parse::<i64>() {
-        let session = Session::from_store(store, id).map_err(Failure::Usage)?;
+        let session = Session::from_store(store, id).map_err(kept)?;
         return Ok(workbench_tap::fingerprint::of_session(&session));
     }
     let (host, version) = which.rsplit_once('@').unwrap_or((which, ""));
@@ -447,5 +447,17 @@ fn relisted(v: &serde_json::Value) -> String {
             .collect::<Vec<_>>()
             .join(", "),
         _ => "(never told a list changed)".into(),
+    }
+}
+
+/// A kept session that could not be read: not found has its own code.
+fn kept(e: workbench_tap::session::SessionError) -> Failure {
+    use workbench_tap::session::SessionError;
+    match e {
+        SessionError::NotFound(_) => Failure::Agent(workbench_core::ErrorInfo {
+            code: workbench_core::ErrorCode::NotFound,
+            message: e.to_string(),
+        }),
+        SessionError::Store(_) => Failure::Usage(e.to_string()),
     }
 }

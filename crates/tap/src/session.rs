@@ -10,6 +10,26 @@ use workbench_store::{Store, TapMessage, TapRow};
 /// The format's version in the header.
 pub const VERSION: u64 = 1;
 
+/// Why a kept session could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SessionError {
+    /// No session has this id.
+    NotFound(i64),
+    /// The store failed.
+    Store(String),
+}
+
+impl std::fmt::Display for SessionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SessionError::NotFound(id) => {
+                write!(f, "no tapped session {id} (mcpwb session list shows them)")
+            }
+            SessionError::Store(e) => write!(f, "the sessions' store: {e}"),
+        }
+    }
+}
+
 /// A session read from a file or the store.
 #[derive(Debug, Clone)]
 pub struct Session {
@@ -39,12 +59,13 @@ impl Session {
     }
 
     /// The session kept in `store` as `id`.
-    pub fn from_store(store: &Store, id: i64) -> Result<Session, String> {
+    pub fn from_store(store: &Store, id: i64) -> Result<Session, SessionError> {
+        let failed = |e: workbench_store::Error| SessionError::Store(e.to_string());
         let row = store
             .tap(id)
-            .map_err(|e| e.to_string())?
-            .ok_or_else(|| format!("no tapped session {id}"))?;
-        let messages = store.tap_messages(id).map_err(|e| e.to_string())?;
+            .map_err(failed)?
+            .ok_or(SessionError::NotFound(id))?;
+        let messages = store.tap_messages(id).map_err(failed)?;
         Ok(Session {
             header: header(&row),
             messages,

@@ -77,8 +77,13 @@ fn strings(v: &serde_json::Value) -> Vec<String> {
 
 fn session(store: &workbench_store::Store, id: i64) -> Result<Session, ErrorInfo> {
     Session::from_store(store, id).map_err(|e| ErrorInfo {
-        code: workbench_core::ErrorCode::NotFound,
-        message: e,
+        message: e.to_string(),
+        code: match e {
+            workbench_tap::session::SessionError::NotFound(_) => {
+                workbench_core::ErrorCode::NotFound
+            }
+            workbench_tap::session::SessionError::Store(_) => workbench_core::ErrorCode::Internal,
+        },
     })
 }
 

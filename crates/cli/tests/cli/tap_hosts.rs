@@ -1,5 +1,6 @@
 //! `mcpwb config tap|untap`: a host's own config (Claude Desktop, VS Code,
-//! Cursor, Windsurf) routed through `mcpwb tap` and back, byte for byte.
+//! Cursor, Windsurf) routed through `mcpwb tap` and back, byte for byte;
+//! a session asked for that is not kept.
 
 use super::tap::{in_home, sessions};
 use super::{demo_server, stdout};
@@ -106,5 +107,27 @@ fn tap_and_untap_route_a_hosts_entry_through_the_tap_and_back() {
         super::stderr(&out).contains("mcpwb tap --to https://x.example/mcp"),
         "{}",
         super::stderr(&out)
+    );
+}
+
+/// A session that is not kept is said to be not found (its own code),
+/// with the way to list them.
+#[test]
+fn a_session_not_kept_is_not_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = in_home(dir.path())
+        .args(["--json", "session", "show", "4242"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let said: serde_json::Value = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|_| panic!("{}", String::from_utf8_lossy(&out.stdout)));
+    assert_eq!(said["error"]["code"], "not_found", "{said}");
+    assert!(
+        said["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("mcpwb session list"),
+        "{said}"
     );
 }
