@@ -4,6 +4,7 @@
 
 mod conformance;
 mod conformance_server;
+mod conformance_tap;
 mod guide;
 mod rust_tests;
 mod setup;

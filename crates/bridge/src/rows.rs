@@ -1,8 +1,14 @@
 //! A caller's call and the bridge's answer as rows of the traffic view
-//! (`bridge ← CLIENT`), serialized from borrows: no copy of the JSON.
+//! (`bridge ← CLIENT`), serialized from borrows: no copy of the JSON; who
+//! the caller is, and its rows recorded.
 
+use rmcp::RoleServer;
 use rmcp::model::{ErrorData, RequestId};
+use rmcp::service::RequestContext;
 use serde_json::Value;
+use workbench_core::traffic::Direction;
+
+use crate::service::Handler;
 
 /// A message of a caller's call as the traffic view shows it.
 #[derive(serde::Serialize)]
@@ -65,6 +71,31 @@ impl<'a> Row<'a> {
                 code: error.code.0,
                 message: &error.message,
             }),
+        }
+    }
+}
+
+impl Handler {
+    /// The caller of this session, by the name it gave.
+    pub(crate) fn caller(&self, ctx: &RequestContext<RoleServer>) -> String {
+        let (name, _) = crate::callers::name_of(&ctx.peer);
+        if ctx.peer.peer_info().is_none()
+            && let Some(info) = ctx.client_info()
+        {
+            return info.name;
+        }
+        name
+    }
+
+    /// Record a caller's request or our answer in the traffic view, under
+    /// `bridge ← CLIENT` (serialized from borrows: no copy of the JSON).
+    pub(crate) fn record(&self, caller: &str, direction: Direction, message: &Row<'_>) {
+        if let Ok(bytes) = serde_json::to_vec(message) {
+            self.bridge.wb().traffic().record_message(
+                &format!("{}{caller}", workbench_core::traffic::BRIDGE_ROWS),
+                direction,
+                &bytes,
+            );
         }
     }
 }

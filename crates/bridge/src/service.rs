@@ -16,11 +16,9 @@ use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{RoleServer, ServerHandler};
 use serde_json::{Value, json};
 use workbench_core::CallOptions;
-use workbench_core::traffic::Direction;
 
 use crate::Bridge;
 use crate::names::Names;
-use crate::rows::Row;
 use crate::slot::RawSlot;
 use crate::upstream::{caller_new_era, resume_of, upstream};
 
@@ -103,28 +101,6 @@ fn unread(method: &str, params: Option<Value>) -> ErrorData {
 }
 
 impl Handler {
-    pub(crate) fn caller(&self, ctx: &RequestContext<RoleServer>) -> String {
-        let (name, _) = crate::callers::name_of(&ctx.peer);
-        if ctx.peer.peer_info().is_none()
-            && let Some(info) = ctx.client_info()
-        {
-            return info.name;
-        }
-        name
-    }
-
-    /// Record a caller's request or our answer in the traffic view, under
-    /// `bridge ← CLIENT` (serialized from borrows: no copy of the JSON).
-    pub(crate) fn record(&self, caller: &str, direction: Direction, message: &Row<'_>) {
-        if let Ok(bytes) = serde_json::to_vec(message) {
-            self.bridge.wb().traffic().record_message(
-                &format!("{}{caller}", workbench_core::traffic::BRIDGE_ROWS),
-                direction,
-                &bytes,
-            );
-        }
-    }
-
     /// Every served server's items of one list, their `key` (a URI or a
     /// template) as the callers see it.
     fn listed(

@@ -21,6 +21,7 @@
 
 mod expect;
 pub mod junit;
+mod report;
 mod run;
 mod save;
 pub mod trust;
@@ -33,7 +34,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 pub use expect::{Failure, schema_hash};
-pub use run::{CaseOutcome, CaseResult, Report, RunOptions, SuiteResult, run};
+pub use report::{CaseOutcome, CaseResult, Report, SuiteResult};
+pub use run::{RunOptions, run};
 pub use save::{append_case, create};
 
 /// The folder suites live in, inside a project.

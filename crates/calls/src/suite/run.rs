@@ -8,13 +8,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use serde::Serialize;
 use serde_json::{Map, Value};
 use workbench_core::connect::ServerState;
-use workbench_core::traffic::mask::{mask_json, mask_str};
+use workbench_core::traffic::mask::mask_json;
 use workbench_core::{CallOptions, ErrorCode};
 
 use super::expect::{self, Failure, Seen, snapshot_value};
+use super::report::{CaseOutcome, CaseResult, Report, SuiteResult, mask_report};
 use super::vars::{self, Earlier};
 use super::{Case, SnapshotExpect, Suite, snapshot_folder_ok, snapshot_path};
 use crate::{Call, Calls, Link, Origin};
@@ -47,55 +47,6 @@ impl Default for RunOptions {
             timeout: Duration::from_secs(30),
         }
     }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-#[serde(rename_all = "snake_case")]
-pub enum CaseOutcome {
-    Passed,
-    Failed,
-    /// `skip` in the file, filtered out, or not run after `--bail`.
-    Skipped,
-    /// Its server was not ready (the run exits 4).
-    NotReady,
-}
-
-#[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct CaseResult {
-    pub name: String,
-    pub server: String,
-    pub tool: Option<String>,
-    pub outcome: CaseOutcome,
-    pub failures: Vec<Failure>,
-    /// Why it did not run, or a note (a snapshot written).
-    pub note: Option<String>,
-    pub duration_ms: Option<f64>,
-    /// The call's row in the history.
-    pub history_id: Option<i64>,
-    /// The arguments it ran with (references resolved).
-    pub arguments: Option<Value>,
-}
-
-#[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct SuiteResult {
-    pub name: String,
-    pub path: String,
-    pub cases: Vec<CaseResult>,
-    pub duration_ms: f64,
-}
-
-#[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct Report {
-    pub suites: Vec<SuiteResult>,
-    pub passed: u32,
-    pub failed: u32,
-    pub skipped: u32,
-    pub not_ready: u32,
-    pub duration_ms: f64,
 }
 
 fn glob(pattern: &str, name: &str) -> bool {
@@ -574,30 +525,6 @@ pub async fn run(calls: &Calls, suites: &[Suite], options: &RunOptions) -> Repor
     report.duration_ms = started.elapsed().as_secs_f64() * 1000.0;
     mask_report(calls, &mut report);
     report
-}
-
-/// Every server's secrets (and the environment values its cases read)
-/// masked in what the report says.
-fn mask_report(calls: &Calls, report: &mut Report) {
-    let traffic = calls.workbench().traffic();
-    for case in report.suites.iter_mut().flat_map(|s| s.cases.iter_mut()) {
-        let secrets = traffic.secrets_of(&case.server);
-        if secrets.is_empty() {
-            continue;
-        }
-        if let Some(a) = case.arguments.as_mut() {
-            mask_json(a, &secrets);
-        }
-        if let Some(n) = case.note.as_mut() {
-            *n = mask_str(n, &secrets);
-        }
-        for f in &mut case.failures {
-            f.message = mask_str(&f.message, &secrets);
-            if let Some(d) = f.diff.as_mut() {
-                *d = mask_str(d, &secrets);
-            }
-        }
-    }
 }
 
 #[cfg(test)]

@@ -23,6 +23,7 @@ mod suites;
 mod tap;
 mod tap_hosts;
 mod tap_http;
+mod tap_replay;
 mod tasks;
 
 const BIN: &str = env!("CARGO_BIN_EXE_mcpwb");

@@ -251,89 +251,6 @@ fn bad_bytes_and_a_50_mb_line_pass_unchanged_and_are_kept_cut() {
 }
 
 #[test]
-fn a_kept_session_answers_mcpwb_as_a_stand_in_server() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    // Record: mcpwb itself is the host, the tap runs the demo server.
-    let tapped = d.join("tapped.json");
-    std::fs::write(
-        &tapped,
-        json!({ "mcpServers": { "demo": {
-            "command": BIN, "args": ["tap", "--", demo_server(), "--name", "demo"] } } })
-        .to_string(),
-    )
-    .unwrap();
-    let call = |config: &Path, message: &str| {
-        in_home(d)
-            .args(["--trust", "--json", "--config"])
-            .arg(config)
-            .args(["call", "demo", "echo", "--no-history", "--args"])
-            .arg(json!({ "message": message }).to_string())
-            .output()
-            .unwrap()
-    };
-    let live = call(&tapped, "recorded");
-    assert!(
-        live.status.success(),
-        "{}",
-        String::from_utf8_lossy(&live.stderr)
-    );
-    let kept = sessions(d);
-    assert_eq!(kept.len(), 1, "{kept:?}");
-    assert!(
-        kept[0]["host"]
-            .as_str()
-            .is_some_and(|h| h.contains("workbench") || h.contains("mcpwb")),
-        "{}",
-        kept[0]
-    );
-    let file = d.join("session.jsonl");
-    let export = in_home(d)
-        .args(["session", "export", &kept[0]["id"].to_string(), "-o"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert!(
-        export.status.success(),
-        "{}",
-        String::from_utf8_lossy(&export.stderr)
-    );
-    // Replay: the same call gets the recorded answer, from no server at all.
-    let mock = d.join("mock.json");
-    std::fs::write(
-        &mock,
-        json!({ "mcpServers": { "demo": { "command": BIN, "args": ["mock", file] } } }).to_string(),
-    )
-    .unwrap();
-    let replayed = call(&mock, "recorded");
-    assert!(
-        replayed.status.success(),
-        "{}",
-        String::from_utf8_lossy(&replayed.stderr)
-    );
-    let (a, b): (Value, Value) = (
-        serde_json::from_slice(&live.stdout).unwrap(),
-        serde_json::from_slice(&replayed.stdout).unwrap(),
-    );
-    assert_eq!(
-        a["result"], b["result"],
-        "the mock answers as the server did"
-    );
-    // A call never recorded: an error that names the nearest recorded one.
-    let other = call(&mock, "never said");
-    assert!(!other.status.success());
-    let said = format!(
-        "{}{}",
-        stdout(&other),
-        String::from_utf8_lossy(&other.stderr)
-    );
-    assert!(
-        said.contains("no recorded tools/call matches") && said.contains("recorded"),
-        "{said}"
-    );
-}
-
-#[test]
 fn a_tapped_entry_runs_only_trusted_and_its_secrets_are_not_kept() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
@@ -411,7 +328,7 @@ fn a_tapped_entry_runs_only_trusted_and_its_secrets_are_not_kept() {
 
 /// A server whose tools come from tools.json (read at start), with a tool
 /// that takes its time, and list changes declared.
-const RELOADING: &str = r#"
+pub(super) const RELOADING: &str = r#"
 import json, sys, time, pathlib
 tools = json.loads((pathlib.Path(__file__).parent / "tools.json").read_text())
 for line in sys.stdin:
@@ -536,97 +453,5 @@ fn a_change_restarts_the_server_behind_the_tap_and_the_host_keeps_its_session() 
         restart[0].contains("\"from\":\"tap\"") && restart[0].contains("\"answeredWithError\":1"),
         "{}",
         restart[0]
-    );
-}
-
-#[test]
-fn a_session_made_a_suite_holds_the_next_version_to_what_the_host_saw() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    std::fs::write(d.join("server.py"), RELOADING).unwrap();
-    std::fs::write(
-        d.join("tools.json"),
-        r#"[{"name":"one","inputSchema":{"type":"object"}}]"#,
-    )
-    .unwrap();
-    let entry = |tapped: bool| {
-        let mut args = vec![json!("server.py")];
-        let mut command = json!("python3");
-        if tapped {
-            args = vec![
-                json!("tap"),
-                json!("--"),
-                json!("python3"),
-                json!("server.py"),
-            ];
-            command = json!(BIN);
-        }
-        json!({ "mcpServers": { "py": { "command": command, "args": args, "cwd": d } } })
-            .to_string()
-    };
-    std::fs::write(d.join("tapped.json"), entry(true)).unwrap();
-    std::fs::write(d.join("straight.json"), entry(false)).unwrap();
-    let run = |args: &[&str]| in_home(d).current_dir(d).args(args).output().unwrap();
-    let host = run(&[
-        "--trust",
-        "--config",
-        "tapped.json",
-        "call",
-        "py",
-        "one",
-        "--no-history",
-    ]);
-    assert!(
-        host.status.success(),
-        "{}",
-        String::from_utf8_lossy(&host.stderr)
-    );
-    let id = sessions(d)[0]["id"].to_string();
-    let made = run(&[
-        "session", "to-suite", &id, "--name", "seen", "--server", "py", "--dir", "suites",
-    ]);
-    assert!(
-        made.status.success(),
-        "{}",
-        String::from_utf8_lossy(&made.stderr)
-    );
-    assert!(
-        stdout(&made).contains("1 case(s) written"),
-        "{}",
-        stdout(&made)
-    );
-    // The server as the host saw it passes; trusted as the person's own.
-    let same = run(&[
-        "--trust",
-        "--config",
-        "straight.json",
-        "test",
-        "suites/seen.json",
-    ]);
-    assert_eq!(
-        same.status.code(),
-        Some(0),
-        "{}{}",
-        stdout(&same),
-        String::from_utf8_lossy(&same.stderr)
-    );
-    // A changed server fails, with the difference.
-    std::fs::write(
-        d.join("tools.json"),
-        r#"[{"name":"one","inputSchema":{"type":"object"}},{"name":"two","inputSchema":{"type":"object"}}]"#,
-    )
-    .unwrap();
-    let changed = run(&[
-        "--trust",
-        "--config",
-        "straight.json",
-        "test",
-        "suites/seen.json",
-    ]);
-    assert_eq!(changed.status.code(), Some(1), "{}", stdout(&changed));
-    let text = stdout(&changed);
-    assert!(
-        text.contains("one of 1") && text.contains("one of 2"),
-        "{text}"
     );
 }

@@ -19,6 +19,7 @@ pub mod discover;
 pub mod flow;
 mod probe;
 pub mod refusal;
+mod step;
 pub mod tokens;
 
 use std::time::Instant;

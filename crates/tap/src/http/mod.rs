@@ -39,6 +39,31 @@ mod admit;
 mod body;
 
 pub(crate) use admit::{Refused, admit, refuse};
+
+/// Serve `router` on `listener` until `stop`, each message at once (no
+/// Nagle wait on small writes); open SSE streams, which do not end by
+/// themselves, are cut a second after the stop.
+pub(crate) async fn serve_until(
+    listener: tokio::net::TcpListener,
+    router: axum::Router,
+    stop: CancellationToken,
+) {
+    use axum::serve::ListenerExt;
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
+    let served = axum::serve(listener, router).with_graceful_shutdown({
+        let stop = stop.clone();
+        async move { stop.cancelled().await }
+    });
+    tokio::select! {
+        _ = served => {}
+        _ = async {
+            stop.cancelled().await;
+            tokio::time::sleep(std::time::Duration::from_secs(1)).await
+        } => {}
+    }
+}
 use body::{Kind, Passing, Rewrite, Sse};
 
 /// The header a host can carry the token in instead of the URL.
@@ -171,21 +196,7 @@ pub async fn serve(options: Options) -> std::io::Result<Listening> {
     let router = axum::Router::new().fallback(proxy).with_state(tap.clone());
     let ct = stop.clone();
     let done = tokio::spawn(async move {
-        // Each message at once (no Nagle wait on small writes).
-        use axum::serve::ListenerExt;
-        let listener = listener.tap_io(|tcp| {
-            let _ = tcp.set_nodelay(true);
-        });
-        let served = axum::serve(listener, router).with_graceful_shutdown({
-            let ct = ct.clone();
-            async move { ct.cancelled().await }
-        });
-        // Open SSE streams do not end by themselves: a second after the
-        // stop they are cut.
-        tokio::select! {
-            _ = served => {}
-            _ = async { ct.cancelled().await; tokio::time::sleep(std::time::Duration::from_secs(1)).await } => {}
-        }
+        serve_until(listener, router, ct).await;
         let writers: Vec<Writer> = {
             let mut s = tap.sessions.lock().expect("not poisoned");
             let mut all = std::mem::take(&mut s.ended);

@@ -74,19 +74,7 @@ pub async fn serve_http(mock: Mock, port: u16, token: String) -> std::io::Result
         .with_state(state.clone());
     let ct = stop.clone();
     let done = tokio::spawn(async move {
-        // Each message at once (no Nagle wait on small writes).
-        use axum::serve::ListenerExt;
-        let listener = listener.tap_io(|tcp| {
-            let _ = tcp.set_nodelay(true);
-        });
-        let served = axum::serve(listener, router).with_graceful_shutdown({
-            let ct = ct.clone();
-            async move { ct.cancelled().await }
-        });
-        tokio::select! {
-            _ = served => {}
-            _ = async { ct.cancelled().await; tokio::time::sleep(std::time::Duration::from_secs(1)).await } => {}
-        }
+        crate::http::serve_until(listener, router, ct).await;
         state.streams.lock().expect("not poisoned").clear();
         std::mem::replace(
             &mut *state.mock.lock().await,

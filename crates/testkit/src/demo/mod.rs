@@ -14,6 +14,7 @@ mod catalog;
 mod conformance;
 mod conformance_tasks;
 mod listen;
+mod logging;
 mod mrtr;
 pub mod skills;
 mod tasked;
@@ -91,22 +92,6 @@ fn complete<T: DeserializeOwned>(mut value: Value) -> Result<T, McpError> {
     from_json(value)
 }
 
-fn level_rank(level: &str) -> u8 {
-    [
-        "debug",
-        "info",
-        "notice",
-        "warning",
-        "error",
-        "critical",
-        "alert",
-        "emergency",
-    ]
-    .iter()
-    .position(|l| *l == level)
-    .unwrap_or(1) as u8
-}
-
 fn text_result(text: impl Into<String>, is_error: bool) -> Value {
     json!({ "content": [{ "type": "text", "text": text.into() }], "isError": is_error })
 }
@@ -128,23 +113,6 @@ impl DemoServer {
 
     fn page_size(&self) -> Option<usize> {
         self.inner.options.page_size
-    }
-
-    async fn log(&self, peer: &rmcp::Peer<RoleServer>, level: &str, message: &str) {
-        let threshold = serde_json::to_value(*self.inner.log_level.lock().await)
-            .ok()
-            .and_then(|v| v.as_str().map(level_rank))
-            .unwrap_or(0);
-        if level_rank(level) < threshold {
-            return;
-        }
-        let Ok(param) = from_json::<LoggingMessageNotificationParam>(json!({
-            "level": level, "logger": self.inner.options.name, "data": message
-        })) else {
-            return;
-        };
-        #[allow(deprecated)]
-        let _ = peer.notify_logging_message(param).await;
     }
 
     async fn call(

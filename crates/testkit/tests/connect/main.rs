@@ -16,6 +16,7 @@ mod rounds;
 mod signin_hostile;
 mod startup;
 mod tasks;
+mod transports;
 
 use std::path::Path;
 use std::process::Stdio;
