@@ -496,7 +496,7 @@ async fn the_python_sdk_restarted_under_a_call_prints_no_traceback() {
     ready(&wb, "py").await;
     wb.traffic().record_stderr("py", "first process's own line");
     let h = wb.server("py").unwrap();
-    for _ in 0..3 {
+    for n in 1..=3 {
         let wb2 = wb.clone();
         let call = tokio::spawn(async move {
             wb2.call_tool("py", "hello", json!({}), Default::default())
@@ -505,7 +505,21 @@ async fn the_python_sdk_restarted_under_a_call_prints_no_traceback() {
         tokio::time::sleep(Duration::from_millis(20)).await;
         h.restart().await;
         let _ = call.await;
-        tokio::time::sleep(Duration::from_millis(300)).await;
+        // The new process has begun (its separator is written) before the
+        // next restart: on a loaded machine Python starts slower than a
+        // fixed wait, and a restart of a server still starting is one.
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        while wb
+            .traffic()
+            .last_stderr("py", 500)
+            .join("\n")
+            .matches("──── restarted: process")
+            .count()
+            < n
+            && std::time::Instant::now() < deadline
+        {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
         ready(&wb, "py").await;
     }
     tokio::time::sleep(Duration::from_millis(1500)).await;
