@@ -39,6 +39,7 @@ struct Recorded {
 }
 
 /// The recorded session as requests and their answers.
+#[derive(Default)]
 pub struct Mock {
     recorded: Vec<Recorded>,
     how: Match,

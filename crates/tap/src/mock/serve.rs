@@ -76,16 +76,8 @@ pub async fn serve_http(mock: Mock, port: u16, token: String) -> std::io::Result
     let done = tokio::spawn(async move {
         crate::http::serve_until(listener, router, ct).await;
         state.streams.lock().expect("not poisoned").clear();
-        std::mem::replace(
-            &mut *state.mock.lock().await,
-            Mock::new(
-                &crate::session::Session {
-                    header: Value::Null,
-                    messages: Vec::new(),
-                },
-                super::Match::Exact,
-            ),
-        )
+        // What it answered and what was never asked, for the summary.
+        std::mem::take(&mut *state.mock.lock().await)
     });
     Ok(Listening {
         addr,
