@@ -906,7 +906,10 @@ export type Change = {
 
 /**  One tool as a chat's tool list shows it. */
 export type ChatTool = {
-	/**  The name the model uses. */
+	/**
+	 *  The name the model uses (`load_skill` for a skill, whose `tool` is
+	 *  `skill:NAME`).
+	 */
 	name: string,
 	server: string,
 	tool: string,

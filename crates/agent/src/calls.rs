@@ -62,7 +62,18 @@ impl Agent {
                 results[i] = Some(self.search(session, call, tools, sink)?);
                 continue;
             }
-            let Some(entry) = tools.route(&call.fn_name) else {
+            let entry = if call.fn_name == crate::skills::LOAD_SKILL {
+                match crate::skills::route(&tools.skills, &call.fn_arguments) {
+                    Ok(entry) => Some(entry),
+                    Err(message) => {
+                        results[i] = Some(result_part(call, CallStatus::Failed, message));
+                        continue;
+                    }
+                }
+            } else {
+                tools.route(&call.fn_name)
+            };
+            let Some(entry) = entry else {
                 results[i] = Some(result_part(
                     call,
                     CallStatus::Failed,
@@ -77,6 +88,7 @@ impl Agent {
             // tools): it is in the conversation now, so it counts as loaded
             // and its schema is offered from the next step on.
             if tools.deferred
+                && entry.name != crate::skills::LOAD_SKILL
                 && !tools
                     .offered
                     .iter()
@@ -252,6 +264,11 @@ impl Agent {
                 })?;
                 self.calls()
                     .allow_always(&entry.server, &entry.tool, &entry.definition);
+                // A skill is not a tool of the entry: "always" holds in the
+                // rules, not in mcp.json's autoApprove (which other clients read).
+                if workbench_calls::is_skill_tool(&entry.tool) {
+                    return Ok(());
+                }
                 if let Err(e) = self.approve_in_config(&entry.server, &entry.tool) {
                     sink(AgentEvent::Notice {
                         text: format!(
@@ -349,6 +366,18 @@ impl Agent {
         sink: &Sink,
         cancel: &CancellationToken,
     ) -> Part {
+        if workbench_calls::is_skill_tool(&entry.tool) {
+            return self
+                .run_skill(
+                    link(session, message, call),
+                    call,
+                    entry,
+                    arguments,
+                    sink,
+                    cancel,
+                )
+                .await;
+        }
         sink(AgentEvent::ToolStarted {
             call_id: call.call_id.clone(),
             server: entry.server.clone(),

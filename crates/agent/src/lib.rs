@@ -19,6 +19,7 @@ pub mod sampling;
 pub mod search;
 mod sessions;
 pub mod settings;
+pub mod skills;
 pub mod stream;
 pub mod toolset;
 mod turn;

@@ -65,6 +65,9 @@ pub struct ToolSet {
     pub notes: Vec<String>,
     /// Estimated tokens of the schemas offered.
     pub offered_tokens: u32,
+    /// The skills the model may load (`load_skill`), each as the entry it
+    /// is decided and routed as (`skill:NAME`).
+    pub skills: Vec<Entry>,
 }
 
 impl ToolSet {
@@ -94,6 +97,8 @@ fn tokens_of(tool: &Tool) -> u32 {
 /// Everything that decides a request's tools.
 pub struct Inputs<'a> {
     pub catalog: &'a [QualifiedTool],
+    /// Every Ready server's skills (server, entry as listed).
+    pub skills: &'a [(String, Value)],
     /// Servers that are not Ready (their tools cannot run).
     pub away: &'a HashSet<String>,
     pub options: &'a SessionOptions,
@@ -105,6 +110,7 @@ pub struct Inputs<'a> {
 pub fn build(inputs: &Inputs<'_>) -> ToolSet {
     let Inputs {
         catalog,
+        skills,
         away,
         options,
         settings,
@@ -113,6 +119,7 @@ pub fn build(inputs: &Inputs<'_>) -> ToolSet {
     } = inputs;
     let mut taken = HashSet::new();
     taken.insert(SEARCH_TOOL.to_string());
+    taken.insert(crate::skills::LOAD_SKILL.to_string());
     let mut entries = Vec::new();
     for t in catalog.iter() {
         let tool = t.tool["name"].as_str().unwrap_or_default();
@@ -146,6 +153,18 @@ pub fn build(inputs: &Inputs<'_>) -> ToolSet {
             definition: t.tool.clone(),
         });
     }
+    let skills: Vec<Entry> = skills
+        .iter()
+        .filter(|(server, _)| {
+            options.servers.as_ref().is_none_or(|s| s.contains(server)) && !away.contains(server)
+        })
+        .map(|(server, skill)| crate::skills::entry(server, skill))
+        .filter(|e| {
+            !options.disabled_tools.contains(&e.key())
+                && settings.policy(&e.server, &e.tool) != ToolPolicy::Deny
+        })
+        .collect();
+    let skill_tool = (!skills.is_empty()).then(|| crate::skills::tool(&skills));
     let mut notes = Vec::new();
     let all: Vec<Tool> = entries
         .iter()
@@ -157,12 +176,15 @@ pub fn build(inputs: &Inputs<'_>) -> ToolSet {
         || all_tokens > share_limit
         || entries.len() > MAX_TOOLS;
     if !deferred {
+        let mut offered = all;
+        offered.extend(skill_tool);
         return ToolSet {
             entries,
-            offered_tokens: all_tokens,
-            offered: all,
+            offered_tokens: offered.iter().map(tokens_of).sum(),
+            offered,
             deferred: false,
             notes,
+            skills,
         };
     }
     let why = if entries.len() > MAX_TOOLS {
@@ -191,6 +213,7 @@ pub fn build(inputs: &Inputs<'_>) -> ToolSet {
         loaded = loaded.split_off(loaded.len() - (MAX_TOOLS - 1));
     }
     let mut offered = vec![search_tool()];
+    offered.extend(skill_tool);
     for key in loaded {
         if let Some(i) = entries.iter().position(|e| e.key() == *key) {
             offered.push(all[i].clone());
@@ -203,6 +226,7 @@ pub fn build(inputs: &Inputs<'_>) -> ToolSet {
         deferred: true,
         notes,
         offered_tokens,
+        skills,
     }
 }
 

@@ -200,6 +200,16 @@ impl Agent {
     ) -> ToolSet {
         let wb = self.workbench();
         let catalog = wb.catalog().tools();
+        let skills: Vec<(String, serde_json::Value)> = wb
+            .servers()
+            .iter()
+            .flat_map(|h| {
+                let server = h.name().to_string();
+                wb.skills_of(&server)
+                    .into_iter()
+                    .map(move |s| (server.clone(), s))
+            })
+            .collect();
         let away: HashSet<String> = wb
             .statuses()
             .into_iter()
@@ -208,6 +218,7 @@ impl Agent {
             .collect();
         toolset::build(&toolset::Inputs {
             catalog: &catalog,
+            skills: &skills,
             away: &away,
             options,
             settings,
@@ -482,7 +493,8 @@ fn estimate_request(system: &str, messages: &[(String, Vec<Part>)], tools: u32) 
 #[derive(Debug, Clone, serde::Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ChatTool {
-    /// The name the model uses.
+    /// The name the model uses (`load_skill` for a skill, whose `tool` is
+    /// `skill:NAME`).
     pub name: String,
     pub server: String,
     pub tool: String,
@@ -542,6 +554,13 @@ impl Agent {
                     server: e.server.clone(),
                     tool: e.tool.clone(),
                 })
+                // The skills it may load (`load_skill`), as `skill:NAME`.
+                .chain(set.skills.iter().map(|e| ChatTool {
+                    offered: true,
+                    name: e.name.clone(),
+                    server: e.server.clone(),
+                    tool: e.tool.clone(),
+                }))
                 .collect(),
             deferred: set.deferred,
             context: ContextMeter {

@@ -14,6 +14,7 @@ mod decide;
 pub mod gate;
 mod history;
 pub mod rules;
+pub mod skill;
 pub mod suite;
 
 use std::collections::{BTreeMap, HashSet};
@@ -28,6 +29,7 @@ use workbench_store::{CallStatus, Store};
 pub use decide::{Decided, Undecided};
 pub use gate::{Approval, Approvals, ApproveMode, Decision, DiffLine, Remember, Verdict};
 pub use rules::{Grantee, HistorySettings, LiveRules, Rules, ToolPolicy, tool_key};
+pub use skill::{SkillRan, SkillRead, is_skill_tool, skill_definition, skill_tool};
 
 /// Who made a call (kept with it in the history).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

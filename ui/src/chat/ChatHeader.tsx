@@ -68,7 +68,10 @@ export function ChatHeader({
   const modelList = [...new Set([s.model, ...(models.data ?? [])])];
   const context = liveUsage?.context ?? tools.data?.context;
   const usage = liveUsage?.session ?? s.usage;
-  const offered = tools.data?.tools.filter((t) => t.offered).length ?? 0;
+  // A skill the model may load is listed as `skill:NAME` (through load_skill).
+  const toolRows = tools.data?.tools.filter((t) => !t.tool.startsWith("skill:")) ?? [];
+  const skillCount = (tools.data?.tools.length ?? 0) - toolRows.length;
+  const offered = toolRows.filter((t) => t.offered).length;
   return (
     <header className="chat-header">
       <h2 className="chat-header-title truncate" title={s.title}>
@@ -101,7 +104,8 @@ export function ChatHeader({
           {s.system_prompt ? "System prompt ✓" : "System prompt"}
         </Button>
         <Button size="sm" variant="ghost" icon={Wrench} onClick={() => setToolsOpen(true)}>
-          Tools {tools.data ? (tools.data.deferred ? `${offered} loaded of ${tools.data.tools.length}` : tools.data.tools.length) : ""}
+          Tools {tools.data ? (tools.data.deferred ? `${offered} loaded of ${toolRows.length}` : toolRows.length) : ""}
+          {skillCount > 0 ? ` · ${skillCount} ${skillCount === 1 ? "skill" : "skills"}` : ""}
         </Button>
         {context && <Meter context={context} usage={usage} />}
         <Menu

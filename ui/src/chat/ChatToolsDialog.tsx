@@ -38,6 +38,13 @@ export function ChatToolsDialog({
     }
     return map;
   }, [wb.tools.data]);
+  // Every skill of the catalog, by server: the model loads them through
+  // load_skill; one turned off here is `server/skill:NAME` in the list.
+  const skillsByServer = useMemo(() => {
+    const map = new Map<string, string[]>();
+    for (const s of wb.skills.data ?? []) map.set(s.server, [...(map.get(s.server) ?? []), s.name]);
+    return map;
+  }, [wb.skills.data]);
   const save = () => {
     const options: SessionOptions = {
       servers: servers.length === all.length ? null : servers,
@@ -61,7 +68,7 @@ export function ChatToolsDialog({
       open
       onOpenChange={(o) => !o && onClose()}
       title="Tools for this chat"
-      description="The model sees only these. Turned-off tools, and tools denied in Settings, are never offered."
+      description="The model sees only these. Turned-off tools and skills, and those denied in Settings, are never offered."
       wide
       footer={
         <>
@@ -84,6 +91,7 @@ export function ChatToolsDialog({
       {all.map((server) => {
         const on = servers.includes(server);
         const names = byServer.get(server) ?? [];
+        const skills = skillsByServer.get(server) ?? [];
         return (
           <Disclosure
             key={server}
@@ -111,6 +119,28 @@ export function ChatToolsDialog({
                 );
               })}
             </ul>
+            {skills.length > 0 && (
+              <>
+                <h4 className="tool-checks-heading">Skills the model may load</h4>
+                <ul className="tool-checks">
+                  {skills.map((name) => {
+                    const key = `${server}/skill:${name}`;
+                    return (
+                      <li key={key}>
+                        <label>
+                          <Checkbox
+                            disabled={!on}
+                            checked={on && !disabled.includes(key)}
+                            onChange={(e) => setDisabled((old) => (e.target.checked ? old.filter((k) => k !== key) : [...old, key]))}
+                          />{" "}
+                          <code>{name}</code>
+                        </label>
+                      </li>
+                    );
+                  })}
+                </ul>
+              </>
+            )}
           </Disclosure>
         );
       })}

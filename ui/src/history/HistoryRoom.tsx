@@ -287,7 +287,13 @@ function CallDetail({
           <Button size="sm" icon={RotateCcw} disabled={!canRunAgain} title={canRunAgain ? undefined : "The tool is not offered now"} onClick={() => onRunAgain(row)}>
             Run again
           </Button>
-          <Button size="sm" icon={Save} disabled={!row.result} onClick={() => onSave(row)}>
+          <Button
+            size="sm"
+            icon={Save}
+            disabled={!row.result || row.tool.startsWith("skill:")}
+            title={row.tool.startsWith("skill:") ? "A skill's load is not a tool call: a suite cannot replay it" : undefined}
+            onClick={() => onSave(row)}
+          >
             Save to suite…
           </Button>
         </div>

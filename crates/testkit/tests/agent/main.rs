@@ -5,6 +5,7 @@
 mod formats;
 mod sampling;
 mod sessions;
+mod skills;
 mod tools;
 mod turns;
 
