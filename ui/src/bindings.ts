@@ -2405,6 +2405,11 @@ export type Status_Deserialize = {
 	expires_in?: number | null,
 	refreshable: boolean,
 	/**
+	 *  The thumbprint (RFC 7638) of the key the tokens are bound to (DPoP,
+	 *  RFC 9449); None: bearer tokens.
+	 */
+	dpop_key?: string | null,
+	/**
 	 *  The server's last refusal for want of sign-in or scope, while the
 	 *  app runs (the window offers to sign in with the wider scope).
 	 */
@@ -2419,6 +2424,11 @@ export type Status_Serialize = {
 	/**  Seconds until the access token expires (None: not said). */
 	expires_in: number | null,
 	refreshable: boolean,
+	/**
+	 *  The thumbprint (RFC 7638) of the key the tokens are bound to (DPoP,
+	 *  RFC 9449); None: bearer tokens.
+	 */
+	dpop_key: string | null,
 	/**
 	 *  The server's last refusal for want of sign-in or scope, while the
 	 *  app runs (the window offers to sign in with the wider scope).

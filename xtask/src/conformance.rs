@@ -76,6 +76,11 @@ pub const CLIENT_EXTENSIONS: [(&str, &str); 4] = [
     ("2026-07-28", "sep-2640-client-verify-frontmatter"),
 ];
 
+/// Extension scenarios the requirement sets list but do not score (DPoP,
+/// SEP-1932): scored as ours to pass, and run at each revision though they
+/// are off the spec's timeline.
+pub const SCORED_EXTENSIONS: [&str; 2] = ["auth/dpop", "auth/dpop-nonce"];
+
 /// The protocol revisions the client is run at.
 pub const REVISIONS: [&str; 2] = ["2025-11-25", "2026-07-28"];
 
@@ -95,10 +100,9 @@ fn run_one(
         .args(["--spec-version", revision])
         // An extension is off the spec's timeline: run it at this revision.
         .args(
-            CLIENT_EXTENSIONS
-                .iter()
-                .any(|(_, s)| *s == scenario)
-                .then_some("--force"),
+            (CLIENT_EXTENSIONS.iter().any(|(_, s)| *s == scenario)
+                || SCORED_EXTENSIONS.contains(&scenario))
+            .then_some("--force"),
         )
         .env("MCPWB", mcpwb)
         .env("MCPWB_THROUGH_TAP", if through_tap { "1" } else { "0" })
@@ -240,6 +244,7 @@ pub fn client(root: &Path) -> Result {
     let mut runs = Vec::new();
     for revision in REVISIONS {
         for (scenario, scored) in required(&dir, revision, "client")? {
+            let scored = scored || SCORED_EXTENSIONS.contains(&scenario.as_str());
             runs.push((revision, scenario, scored));
         }
         for (r, scenario) in CLIENT_EXTENSIONS {

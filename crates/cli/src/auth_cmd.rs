@@ -290,7 +290,10 @@ pub async fn run(cli: &Cli, command: &AuthCommand) -> Result<(), Failure> {
                         Some(s) => format!("expires in {s} s"),
                         None => "no expiry given".into(),
                     }
-                )
+                ) + &match &st.dpop_key {
+                    Some(k) => format!("; bound to this sign-in's key (DPoP, thumbprint {k})"),
+                    None => String::new(),
+                }
             } else {
                 format!("{server}: signed out")
             };

@@ -6,7 +6,7 @@ import { emit } from "@tauri-apps/api/event";
 import { tauriBackend } from "../backend";
 import { AuthPanel, pretty } from "./AuthPanel";
 
-const signedOut = { signed_in: false, issuer: null, scope: null, expires_in: null, refreshable: false, refusal: null };
+const signedOut = { signed_in: false, issuer: null, scope: null, expires_in: null, refreshable: false, dpop_key: null, refusal: null };
 
 describe("signing in to a remote server", () => {
   it("shows each step of a failed sign-in with the MUST it broke, then the signed-in state", async () => {

@@ -113,6 +113,11 @@ export function AuthPanel({ backend, name }: { backend: AuthBackend & WindowBack
               <span>
                 at <code>{s.issuer}</code>; scopes: {s.scope ?? "none asked"}; {expiry(s.expires_in)}
                 {!s.refreshable && " (no refresh token: sign in again when it expires)"}
+                {s.dpop_key && (
+                  <>
+                    ; bound to this sign-in&apos;s key (DPoP, thumbprint <code>{s.dpop_key.slice(0, 12)}…</code>): a copied token is of no use elsewhere
+                  </>
+                )}
               </span>
             </>
           ) : (

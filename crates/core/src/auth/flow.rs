@@ -5,6 +5,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use super::discover::{Challenge, authorization_server, protected_resource};
+use super::dpop::DpopKey;
 pub use super::step::{SignInError, SignInStep};
 use super::{Timeline, Tokens, mask, random_token};
 
@@ -101,6 +102,9 @@ pub(crate) struct Client<'a> {
     pub id: &'a str,
     pub secret: Option<&'a str>,
     pub method: &'a str,
+    /// The sign-in's DPoP key: each request to the token endpoint carries
+    /// a proof made with it.
+    pub dpop: Option<&'a DpopKey>,
 }
 
 impl<'a> Client<'a> {
@@ -109,6 +113,7 @@ impl<'a> Client<'a> {
             id: &t.client_id,
             secret: t.client_secret.as_deref(),
             method: &t.auth_method,
+            dpop: t.dpop.as_ref(),
         }
     }
 }
@@ -137,42 +142,63 @@ pub(crate) async fn post_form(
     let body = url::form_urlencoded::Serializer::new(String::new())
         .extend_pairs(&pairs)
         .finish();
-    let mut req = http
-        .post(url)
-        .header("Content-Type", "application/x-www-form-urlencoded")
-        .header("Accept", "application/json")
-        .body(body.clone());
-    if let Some((id, secret)) = basic {
-        use base64::Engine;
-        let enc = |s: &str| url::form_urlencoded::byte_serialize(s.as_bytes()).collect::<String>();
-        let pair = format!("{}:{}", enc(id), enc(secret));
-        req = req.header(
-            "Authorization",
-            format!(
-                "Basic {}",
-                base64::engine::general_purpose::STANDARD.encode(pair)
-            ),
-        );
-    }
-    let started = Instant::now();
-    let sent = req.send().await;
-    let s = tl.push(
-        step,
-        mask(&format!("POST {url}\n{body}"), &secrets),
-        started,
-    );
-    let r = sent.map_err(|e| format!("{step}: {}", crate::error::error_chain(&e)))?;
-    let status = r.status();
-    s.status = Some(status.as_u16());
-    let text = r.text().await.unwrap_or_default();
-    s.ms = started.elapsed().as_secs_f64() * 1000.0;
-    let v: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
-    let tokens: Vec<&str> = ["access_token", "refresh_token", "client_secret", "id_token"]
-        .iter()
-        .filter_map(|k| v[*k].as_str())
-        .chain(secrets.iter().copied())
-        .collect();
-    s.response = mask(&text.chars().take(4000).collect::<String>(), &tokens);
+    // With DPoP, a server that wants a nonce answers use_dpop_nonce once:
+    // the request is made again with it (RFC 9449 §8).
+    let mut nonce: Option<String> = None;
+    let (status, v) = loop {
+        let mut req = http
+            .post(url)
+            .header("Content-Type", "application/x-www-form-urlencoded")
+            .header("Accept", "application/json")
+            .body(body.clone());
+        if let Some((id, secret)) = basic {
+            use base64::Engine;
+            let enc =
+                |s: &str| url::form_urlencoded::byte_serialize(s.as_bytes()).collect::<String>();
+            let pair = format!("{}:{}", enc(id), enc(secret));
+            req = req.header(
+                "Authorization",
+                format!(
+                    "Basic {}",
+                    base64::engine::general_purpose::STANDARD.encode(pair)
+                ),
+            );
+        }
+        let mut shown = format!("POST {url}\n{body}");
+        if let Some(key) = client.dpop {
+            let proof = key.proof("POST", url, None, nonce.as_deref())?;
+            shown = format!("{shown}\n{}", proof.describe(key));
+            req = req.header("DPoP", proof.jwt);
+        }
+        let started = Instant::now();
+        let sent = req.send().await;
+        let s = tl.push(step, mask(&shown, &secrets), started);
+        let r = sent.map_err(|e| format!("{step}: {}", crate::error::error_chain(&e)))?;
+        let status = r.status();
+        s.status = Some(status.as_u16());
+        let headers = r.headers().clone();
+        let text = r.text().await.unwrap_or_default();
+        s.ms = started.elapsed().as_secs_f64() * 1000.0;
+        let v: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+        let tokens: Vec<&str> = ["access_token", "refresh_token", "client_secret", "id_token"]
+            .iter()
+            .filter_map(|k| v[*k].as_str())
+            .chain(secrets.iter().copied())
+            .collect();
+        s.response = mask(&text.chars().take(4000).collect::<String>(), &tokens);
+        if client.dpop.is_some()
+            && nonce.is_none()
+            && let Some(asked) =
+                super::dpop::nonce_asked(status.as_u16(), &headers, v["error"].as_str())
+        {
+            s.response.push_str(&format!(
+                "\n(the server wants a DPoP nonce: asked again with {asked})"
+            ));
+            nonce = Some(asked);
+            continue;
+        }
+        break (status, v);
+    };
     if !status.is_success() {
         let why = v["error_description"]
             .as_str()
@@ -455,10 +481,17 @@ async fn login_steps(
         ("code_verifier", &verifier),
         ("resource", &resource),
     ];
+    // Tokens bound to a key of this sign-in when the server offers it.
+    let dpop = if super::dpop::offered(&asm) {
+        Some(DpopKey::generate()?)
+    } else {
+        None
+    };
     let client = Client {
         id: &client_id,
         secret: client_secret.as_deref(),
         method: &auth_method,
+        dpop: dpop.as_ref(),
     };
     let v = post_form(http, &token_endpoint, "token", &form, &client, &[code], tl).await?;
     tokens_from(
@@ -477,6 +510,7 @@ async fn login_steps(
             client_secret,
             auth_method,
             refreshed_at: None,
+            dpop,
         },
     )
 }
@@ -496,6 +530,14 @@ fn tokens_from(v: &Value, old: Option<&str>, mut t: Tokens) -> Result<Tokens, St
     t.refreshed_at = Some(super::now());
     if let Some(s) = v["scope"].as_str() {
         t.scope = Some(s.to_string());
+    }
+    // The key is kept only for tokens bound to it (RFC 9449 §5: the
+    // answer's token_type says DPoP); a Bearer answer drops it.
+    let bound = v["token_type"]
+        .as_str()
+        .is_some_and(|k| k.eq_ignore_ascii_case("DPoP"));
+    if !bound {
+        t.dpop = None;
     }
     Ok(t)
 }
@@ -536,12 +578,17 @@ pub async fn revoke(http: &reqwest::Client, t: &Tokens, tl: &mut Timeline) -> Re
     // The token goes there: held to the same rule as the token endpoint.
     check_secure("the revocation endpoint", endpoint)?;
     let token = t.refresh_token.as_deref().unwrap_or(&t.access_token);
+    // No proof: revocation (RFC 7009) is not a token request.
+    let client = Client {
+        dpop: None,
+        ..Client::of(t)
+    };
     post_form(
         http,
         endpoint,
         "revocation",
         &[("token", token)],
-        &Client::of(t),
+        &client,
         &[token],
         tl,
     )

@@ -12,10 +12,13 @@
 //! - `callback`: the one-shot loopback listener the browser comes back to.
 //! - `refusal`: a server's 401/403 mid-session, and what signing in again
 //!   would ask for.
-//! - `store`: tokens in the OS keychain, per entry.
+//! - `dpop`: sender-constrained tokens (RFC 9449): a key per sign-in, a
+//!   proof on the token request and on every request to the server.
+//! - `store`: tokens in the OS keychain, per entry (a DPoP key with them).
 
 pub mod callback;
 pub mod discover;
+pub mod dpop;
 pub mod flow;
 mod probe;
 pub mod refusal;
@@ -91,6 +94,10 @@ pub struct Tokens {
     /// epoch): a 401 soon after is not answered with another refresh.
     #[serde(default)]
     pub refreshed_at: Option<u64>,
+    /// The sign-in's DPoP key when its tokens are bound to it (RFC 9449):
+    /// every request then carries a proof made with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dpop: Option<dpop::DpopKey>,
 }
 
 /// Seconds since the Unix epoch.
@@ -136,13 +143,22 @@ pub fn http() -> reqwest::Client {
         .expect("a plain HTTP client builds")
 }
 
+/// A stored sign-in given to a connection.
+pub struct Attached {
+    /// The access token (for the masker).
+    pub token: String,
+    /// Its DPoP binding, when the token is bound to the sign-in's key:
+    /// each request then carries a fresh proof.
+    pub dpop: Option<std::sync::Arc<dpop::Binding>>,
+}
+
 /// Give a remote entry its stored access token (refreshed first when it
-/// expires within a minute), unless it sends its own Authorization header.
-/// Returns the token (for the masker).
+/// expires within a minute), unless it sends its own Authorization header:
+/// `Bearer`, or `DPoP` with the binding that makes each request's proof.
 pub async fn attach(
     entry: &mut crate::config::ServerEntry,
     vars: &crate::config::vars::Vars,
-) -> Result<Option<String>, String> {
+) -> Result<Option<Attached>, String> {
     use crate::config::Transport;
     let Some(keychain) = &vars.keychain else {
         return Ok(None);
@@ -178,11 +194,19 @@ pub async fn attach(
             }
         }
     }
-    headers.insert(
-        "Authorization".into(),
-        format!("Bearer {}", tokens.access_token),
-    );
-    Ok(Some(tokens.access_token))
+    let dpop = tokens
+        .dpop
+        .clone()
+        .map(|key| dpop::Binding::new(key, tokens.access_token.clone()));
+    let authorization = match &dpop {
+        Some(binding) => binding.authorization(),
+        None => format!("Bearer {}", tokens.access_token),
+    };
+    headers.insert("Authorization".into(), authorization);
+    Ok(Some(Attached {
+        token: tokens.access_token,
+        dpop,
+    }))
 }
 
 /// Where an entry signs in: its (expanded) URL and the keychain prefix its
@@ -265,6 +289,9 @@ pub struct Status {
     /// Seconds until the access token expires (None: not said).
     pub expires_in: Option<u32>,
     pub refreshable: bool,
+    /// The thumbprint (RFC 7638) of the key the tokens are bound to (DPoP,
+    /// RFC 9449); None: bearer tokens.
+    pub dpop_key: Option<String>,
     /// The server's last refusal for want of sign-in or scope, while the
     /// app runs (the window offers to sign in with the wider scope).
     pub refusal: Option<refusal::Refusal>,
@@ -279,6 +306,7 @@ impl Status {
                 scope: None,
                 expires_in: None,
                 refreshable: false,
+                dpop_key: None,
                 refusal: None,
             },
             Some(t) => Status {
@@ -289,6 +317,7 @@ impl Status {
                     .expires_at
                     .map(|at| at.saturating_sub(now()).min(u64::from(u32::MAX)) as u32),
                 refreshable: t.refresh_token.is_some(),
+                dpop_key: t.dpop.as_ref().map(dpop::DpopKey::thumbprint),
                 refusal: None,
             },
         }

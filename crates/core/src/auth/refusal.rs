@@ -66,6 +66,7 @@ mod tests {
             client_secret: None,
             auth_method: "none".into(),
             refreshed_at: None,
+            dpop: None,
         }
     }
 

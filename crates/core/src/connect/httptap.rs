@@ -40,6 +40,9 @@ pub struct TapClient {
     pub failure: Arc<std::sync::Mutex<Option<String>>>,
     /// The answers kept as sent (`keep.rs`).
     pub kept: super::keep::Kept,
+    /// The sign-in's DPoP binding: a fresh proof on every request, the
+    /// server's nonce honoured (RFC 9449 §9).
+    pub dpop: Option<Arc<crate::auth::dpop::Binding>>,
 }
 
 /// Why a request could not be sent, in words a person can act on.
@@ -134,6 +137,22 @@ impl TapClient {
         }
     }
 
+    /// `custom` with a DPoP proof for a request rmcp's own client sends
+    /// (the GET stream, the DELETE at the end).
+    fn with_proof(
+        &self,
+        method: &str,
+        uri: &str,
+        mut custom: HashMap<HeaderName, HeaderValue>,
+    ) -> HashMap<HeaderName, HeaderValue> {
+        if let Some(proof) = self.dpop.as_ref().and_then(|b| b.proof(method, uri))
+            && let Ok(value) = HeaderValue::from_str(&proof)
+        {
+            custom.insert(HeaderName::from_static("dpop"), value);
+        }
+        custom
+    }
+
     /// An SSE stream whose events' data are recorded as they pass.
     fn tapped(
         &self,
@@ -189,23 +208,47 @@ impl TapClient {
         })?;
         self.record(Direction::Outgoing, &body);
         let had_session = session.is_some();
-        let request = self
-            .request(
-                self.http.post(uri.as_ref()),
-                session.as_deref(),
-                auth,
-                custom,
-            )
-            .header(http::header::ACCEPT, ACCEPT)
-            .header(http::header::CONTENT_TYPE, "application/json")
-            .body(body);
-        let response = match request.send().await {
-            Ok(response) => response,
-            Err(e) => {
-                *self.failure.lock().unwrap_or_else(|p| p.into_inner()) =
-                    Some(describe_send_failure(&e));
-                return Err(e.into());
+        let mut asked_nonce = false;
+        let response = loop {
+            let mut request = self
+                .request(
+                    self.http.post(uri.as_ref()),
+                    session.as_deref(),
+                    auth.clone(),
+                    custom.clone(),
+                )
+                .header(http::header::ACCEPT, ACCEPT)
+                .header(http::header::CONTENT_TYPE, "application/json")
+                .body(body.clone());
+            if let Some(proof) = self.dpop.as_ref().and_then(|b| b.proof("POST", &uri)) {
+                request = request.header("DPoP", proof);
             }
+            let response = match request.send().await {
+                Ok(response) => response,
+                Err(e) => {
+                    *self.failure.lock().unwrap_or_else(|p| p.into_inner()) =
+                        Some(describe_send_failure(&e));
+                    return Err(e.into());
+                }
+            };
+            // A server that wants a DPoP nonce refuses once with it: the
+            // same request again, with a proof that carries it.
+            if let Some(binding) = &self.dpop {
+                let fresh = binding.note_nonce(response.headers());
+                let status = response.status().as_u16();
+                if !asked_nonce
+                    && fresh
+                    && crate::auth::dpop::nonce_asked(status, response.headers(), None).is_some()
+                {
+                    asked_nonce = true;
+                    self.traffic.record_note(
+                        &self.server,
+                        "the server asked for a DPoP nonce: the request is sent again with it",
+                    );
+                    continue;
+                }
+            }
+            break response;
         };
         let status = response.status();
         // A 401 is a refusal for want of sign-in even without a challenge
@@ -401,6 +444,7 @@ impl StreamableHttpClient for TapClient {
         auth_header: Option<String>,
         custom_headers: HashMap<HeaderName, HeaderValue>,
     ) -> Result<()> {
+        let custom_headers = self.with_proof("DELETE", &uri, custom_headers);
         self.http
             .delete_session(uri, session_id, auth_header, custom_headers)
             .await
@@ -434,6 +478,7 @@ impl StreamableHttpClient for TapClient {
         custom_headers: HashMap<HeaderName, HeaderValue>,
         max_sse_event_size: usize,
     ) -> Result<BoxStream<'static, std::result::Result<Sse, SseError>>> {
+        let custom_headers = self.with_proof("GET", &uri, custom_headers);
         let stream = self
             .http
             .get_stream_with_max_sse_event_size(

@@ -17,6 +17,7 @@ mod tap;
 pub mod tapio;
 
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::service::{RunningService, RunningServiceCancellationToken};
@@ -51,6 +52,8 @@ pub(crate) struct Context<'a> {
     pub traffic: &'a TrafficLog,
     pub events: &'a broadcast::Sender<Event>,
     pub asks: Option<&'a crate::asks::Asks>,
+    /// The sign-in's DPoP binding (its requests carry proofs).
+    pub dpop: Option<Arc<crate::auth::dpop::Binding>>,
 }
 
 /// Both protocol eras: ask `server/discover` (2026-07-28) first; a server
@@ -284,6 +287,7 @@ async fn connect_streamable(
         max_body: entry.max_message(),
         failure: failure.clone(),
         kept: keep::Kept::default(),
+        dpop: cx.dpop.clone(),
     };
     let kept = client.kept.clone();
     let transport = discover::DiscoverGuard::new(
@@ -343,16 +347,18 @@ pub(crate) async fn expand(
     entry: &ServerEntry,
     vars: &crate::config::vars::Vars,
     traffic: &TrafficLog,
-) -> Result<ServerEntry, String> {
+) -> Result<(ServerEntry, Option<Arc<crate::auth::dpop::Binding>>), String> {
     let mut expanded = entry.expanded(vars).map_err(|e| e.to_string())?;
     let mut secrets = entry.secret_values(&expanded, vars);
     traffic.set_secrets(&entry.name, secrets.clone());
     // A remote server signed in to gets its token (refreshed when due).
-    if let Some(token) = crate::auth::attach(&mut expanded, vars).await? {
-        secrets.push(token);
+    let mut dpop = None;
+    if let Some(attached) = crate::auth::attach(&mut expanded, vars).await? {
+        secrets.push(attached.token);
         traffic.set_secrets(&entry.name, secrets);
+        dpop = attached.dpop;
     }
-    Ok(expanded)
+    Ok((expanded, dpop))
 }
 
 /// Open a session to `entry` (no timeout here: the supervisor bounds it).

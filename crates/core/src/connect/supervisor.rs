@@ -262,15 +262,16 @@ impl ServerHandle {
     /// A transient server's connection for one call (the caller shuts it down).
     pub async fn open_transient(&self) -> Result<Session, super::Failure> {
         let sh = &self.shared;
+        let (entry, dpop) = super::expand(&sh.entry, &sh.options.vars, &sh.traffic)
+            .await
+            .map_err(|e| super::Failure::new(super::FailureCode::Config, e))?;
         let cx = Context {
             base_dir: &sh.base_dir,
             traffic: &sh.traffic,
             events: &sh.events,
             asks: sh.options.asks.as_ref(),
+            dpop,
         };
-        let entry = super::expand(&sh.entry, &sh.options.vars, &sh.traffic)
-            .await
-            .map_err(|e| super::Failure::new(super::FailureCode::Config, e))?;
         tokio::time::timeout(sh.options.startup_timeout, connect(&entry, cx))
             .await
             .map_err(|_| {
@@ -451,15 +452,17 @@ impl Supervisor {
         ct: &CancellationToken,
     ) -> Outcome {
         self.publish(ServerState::Starting { slow: false }, None);
+        let (entry, dpop) =
+            match super::expand(&self.entry, &self.options.vars, &self.traffic).await {
+                Ok(expanded) => expanded,
+                Err(e) => return Outcome::Failed(Failure::new(FailureCode::Config, e)),
+            };
         let cx = Context {
             base_dir: &self.base_dir,
             traffic: &self.traffic,
             events: &self.events,
             asks: self.options.asks.as_ref(),
-        };
-        let entry = match super::expand(&self.entry, &self.options.vars, &self.traffic).await {
-            Ok(entry) => entry,
-            Err(e) => return Outcome::Failed(Failure::new(FailureCode::Config, e)),
+            dpop,
         };
         // A refusal noted from here on is this attempt's.
         self.traffic.take_refusal(&self.entry.name);

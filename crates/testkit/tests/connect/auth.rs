@@ -155,6 +155,7 @@ fn stored(base: &str, resource: &str, expires_at: u64) -> workbench_core::auth::
         client_secret: None,
         auth_method: "none".into(),
         refreshed_at: None,
+        dpop: None,
     }
 }
 
