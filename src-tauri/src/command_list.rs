@@ -59,6 +59,8 @@ macro_rules! window_commands {
             resources::list_resources,
             resources::list_prompts,
             resources::list_skills,
+            lists::cache_hints,
+            lists::refresh_lists,
             resources::load_skill,
             resources::skill_file,
             resources::read_resource,

@@ -14,7 +14,7 @@ import type { ServerList, ServerStatus_Serialize as ServerStatus } from "./bindi
 function ipc(handler: (cmd: string, args: unknown) => unknown) {
   mockIPC(
     (cmd, args) => {
-      if (["list_tools", "pending_asks", "list_resources", "list_prompts", "list_skills", "needed_inputs", "doctor_counts"].includes(cmd)) return [];
+      if (["list_tools", "pending_asks", "list_resources", "list_prompts", "list_skills", "cache_hints", "needed_inputs", "doctor_counts"].includes(cmd)) return [];
       if (cmd === "traffic_page") return { total: 0, offset: 0, entries: [], last_seq: 0 };
       return handler(cmd, args);
     },

@@ -1,8 +1,8 @@
 // Resources, prompts and skills: the lists, a read, a subscription and its updates, a prompt got, completions.
 // Its half of the door to the Rust side; `Backend` (backend.ts) includes it.
-import { commands, events, type LoadedSkill, type PromptRow, type ResourceRow, type SkillFile, type SkillRow, type ErrorInfo } from "./bindings";
+import { commands, events, type ListCache, type LoadedSkill, type PromptRow, type ResourceRow, type SkillFile, type SkillRow, type ErrorInfo } from "./bindings";
 
-export type { LoadedSkill, SkillRow };
+export type { ListCache, LoadedSkill, SkillRow };
 /** One file of a skill, read and checked against its entry. */
 export type SkillFileRead = SkillFile;
 
@@ -18,6 +18,10 @@ export interface ResourcesBackend {
   /** One file of a skill, read and checked. */
   skillFile(server: string, name: string, path: string): Promise<SkillFileRead>;
   readResource(server: string, uri: string): Promise<unknown>;
+  /** What each server's lists said of their freshness (2026-07-28 ttlMs, cacheScope). */
+  cacheHints(): Promise<ListCache[]>;
+  /** Ask a server's lists again (every server's without one), fresh or not. */
+  refreshLists(server?: string): Promise<number>;
   subscribeResource(server: string, uri: string, subscribe: boolean): Promise<void>;
   /** A subscribed resource changed. */
   onResourceUpdated(listener: (server: string, uri: string) => void): Promise<() => void>;
@@ -37,6 +41,8 @@ export function tauriResourcesBackend(unwrap: Unwrap): ResourcesBackend {
     loadSkill: async (server, name) => unwrap(await commands.loadSkill(server, name)),
     skillFile: async (server, name, path) => unwrap(await commands.skillFile(server, name, path)),
     readResource: async (server, uri) => unwrap(await commands.readResource(server, uri)),
+    cacheHints: async () => unwrap(await commands.cacheHints()),
+    refreshLists: async (server) => unwrap(await commands.refreshLists(server ?? null)),
     subscribeResource: async (server, uri, subscribe) => {
       unwrap(await commands.subscribeResource(server, uri, subscribe));
     },

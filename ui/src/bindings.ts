@@ -177,6 +177,9 @@ export const commands = {
 	listResources: () => typedError<ResourceRow[], ErrorInfo>(__TAURI_INVOKE("list_resources")),
 	listPrompts: () => typedError<PromptRow[], ErrorInfo>(__TAURI_INVOKE("list_prompts")),
 	listSkills: () => typedError<SkillRow[], ErrorInfo>(__TAURI_INVOKE("list_skills")),
+	cacheHints: () => typedError<ListCache_Serialize[], ErrorInfo>(__TAURI_INVOKE("cache_hints")),
+	/**  Ask a server's lists again (every server's when None), fresh or not. */
+	refreshLists: (server: string | null) => typedError<number, ErrorInfo>(__TAURI_INVOKE("refresh_lists", { server })),
 	/**  A skill loaded: its entry, its SKILL.md checked against it. */
 	loadSkill: (server: string, name: string) => typedError<LoadedSkill_Serialize, ErrorInfo>(__TAURI_INVOKE("load_skill", { server, name })),
 	/**  One file of a skill, read and checked. */
@@ -712,6 +715,51 @@ export type BridgeStatus_Serialize = {
 	/**  Bridge calls waiting for a decision here (decide with `decide_call`). */
 	pending: Approval_Serialize[],
 	snippets: Snippet[],
+};
+
+/**  What a list's (or a read's) answers said about caching. */
+export type CacheHint = CacheHint_Serialize | CacheHint_Deserialize;
+
+/**  What a list's (or a read's) answers said about caching. */
+export type CacheHint_Deserialize = {
+	/**
+	 *  Milliseconds the answer may be reused (the smallest of its pages);
+	 *  None: no page said (a client assumes 0, immediately stale).
+	 */
+	ttl_ms?: number | null,
+	/**  `public` or `private` (private when any page is); None: not said. */
+	scope?: string | null,
+	/**  When it was read (milliseconds since the Unix epoch). */
+	read_at_ms: number | null,
+	/**  Pages that said nothing of one or both (2026-07-28: they must). */
+	pages_without: number,
+	pages: number,
+	/**
+	 *  Values that cannot be right (a negative or non-integer ttlMs, an
+	 *  unknown scope), each once.
+	 */
+	problems: string[],
+};
+
+/**  What a list's (or a read's) answers said about caching. */
+export type CacheHint_Serialize = {
+	/**
+	 *  Milliseconds the answer may be reused (the smallest of its pages);
+	 *  None: no page said (a client assumes 0, immediately stale).
+	 */
+	ttl_ms: number | null,
+	/**  `public` or `private` (private when any page is); None: not said. */
+	scope: string | null,
+	/**  When it was read (milliseconds since the Unix epoch). */
+	read_at_ms: number | null,
+	/**  Pages that said nothing of one or both (2026-07-28: they must). */
+	pages_without: number,
+	pages: number,
+	/**
+	 *  Values that cannot be right (a negative or non-integer ttlMs, an
+	 *  unknown scope), each once.
+	 */
+	problems: string[],
 };
 
 /**  One progress notification of a running call. */
@@ -1576,6 +1624,33 @@ export type LifeEvent_Serialize = {
 	reason: string | null,
 	/**  For a restart: which attempt. */
 	attempt: number | null,
+};
+
+/**  One list's cache hints, as its server's last answer gave them. */
+export type ListCache = ListCache_Serialize | ListCache_Deserialize;
+
+/**  One list's cache hints, as its server's last answer gave them. */
+export type ListCache_Deserialize = {
+	server: string,
+	/**  `tools`, `resources`, `resourceTemplates`, `prompts` or `skills`. */
+	list: string,
+	hint: CacheHint_Deserialize,
+	/**  In words, now: "fresh for 52 s, public", "no cache hints". */
+	text: string,
+	/**  Milliseconds it stays fresh from now (0: stale). */
+	fresh_ms: number | null,
+};
+
+/**  One list's cache hints, as its server's last answer gave them. */
+export type ListCache_Serialize = {
+	server: string,
+	/**  `tools`, `resources`, `resourceTemplates`, `prompts` or `skills`. */
+	list: string,
+	hint: CacheHint_Serialize,
+	/**  In words, now: "fresh for 52 s, public", "no cache hints". */
+	text: string,
+	/**  Milliseconds it stays fresh from now (0: stale). */
+	fresh_ms: number | null,
 };
 
 export type ListedAgain = {

@@ -14,6 +14,7 @@ export const keys = {
   prompts: () => ["prompts"] as const,
   skills: () => ["skills"] as const,
   skill: (server: string, name: string) => ["skill", server, name] as const,
+  cacheHints: () => ["cache-hints"] as const,
   inputs: () => ["inputs"] as const,
   discovered: () => ["discovered"] as const,
   doctorCounts: () => ["doctor-counts"] as const,
@@ -53,7 +54,7 @@ function invalidate(client: QueryClient, all: Key[]) {
 
 /** A server's lists were read again: what shows them, and what the chats offer. */
 export function afterCatalog(client: QueryClient) {
-  invalidate(client, [keys.tools(), keys.resources(), keys.prompts(), keys.skills(), keys.chatTools(), keys.doctorCounts()]);
+  invalidate(client, [keys.tools(), keys.resources(), keys.prompts(), keys.skills(), keys.cacheHints(), keys.chatTools(), keys.doctorCounts()]);
 }
 
 /** mcp.json changed on disk: the servers, their states and lists, the inputs they need. */

@@ -288,6 +288,12 @@ impl Agent {
         // estimate of the whole (which can be far off the provider's).
         let mut counted: Option<(u32, u32)> = None;
         self.wait_for_tools(sink, cancel).await;
+        // Lists whose cache hints ran out (2026-07-28) are read again before
+        // the model sees them; fresh ones are not asked for.
+        tokio::select! {
+            _ = self.workbench().revalidate_lists(None, false) => {}
+            _ = cancel.cancelled() => {}
+        }
         for _ in 0..max_steps {
             if cancel.is_cancelled() {
                 return Ok(EndReason::Stopped);

@@ -90,7 +90,15 @@ async fn dispatch(
                 .into_iter()
                 .filter(|t| names.contains(&t.server))
                 .collect();
-            print::tools(cli.json, &tools, target.is_some());
+            // What each server said of its list's freshness (2026-07-28).
+            let cache: serde_json::Map<String, serde_json::Value> = names
+                .iter()
+                .filter_map(|n| {
+                    let hint = wb.catalog().server(n)?.cache.get("tools")?.clone();
+                    Some((n.clone(), serde_json::to_value(hint).ok()?))
+                })
+                .collect();
+            print::tools(cli.json, &tools, target.is_some(), &cache);
         }
         Connected::Task { action } => crate::task_cmd::run(cli, wb, action).await?,
         Connected::App(a) => crate::app_cmd::run(cli, wb, a).await?,

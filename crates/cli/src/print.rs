@@ -84,10 +84,25 @@ pub fn servers(as_json: bool, statuses: &[ServerStatus], catalog: &Catalog) {
     }
 }
 
-pub fn tools(as_json: bool, tools: &[QualifiedTool], one_server: bool) {
+/// The tools, and (on stderr, or under `cache` in JSON) what each server's
+/// `tools/list` said of its freshness.
+pub fn tools(
+    as_json: bool,
+    tools: &[QualifiedTool],
+    one_server: bool,
+    cache: &serde_json::Map<String, Value>,
+) {
     if as_json {
-        out!("{}", json!({ "tools": tools }));
+        out!("{}", json!({ "tools": tools, "cache": cache }));
         return;
+    }
+    let now = workbench_core::cache::now_ms();
+    for (server, hint) in cache {
+        if let Ok(hint) = serde_json::from_value::<workbench_core::cache::CacheHint>(hint.clone())
+            && hint.given()
+        {
+            eprintln!("{server}: tools/list {}", hint.describe(now));
+        }
     }
     for t in tools {
         let name = if one_server {

@@ -30,6 +30,9 @@ pub struct ServerCatalog {
     pub hidden_tools: Vec<String>,
     /// Names the server listed more than once (the first of each is kept).
     pub duplicate_tools: Vec<String>,
+    /// Each list's cache hints as its last reading gave them (`tools`,
+    /// `resources`, `resourceTemplates`, `prompts`, `skills`).
+    pub cache: BTreeMap<String, crate::cache::CacheHint>,
     /// What went wrong paging through a list whose pages were kept (a
     /// repeated cursor): the server's fault, said once per list.
     pub list_problems: Vec<String>,
@@ -118,18 +121,19 @@ fn method_of(kind: &str) -> &'static str {
     }
 }
 
-/// The items of one page as the server sent them, when the answer kept in
-/// the traffic log is this page (same length as what the library parsed).
-fn raw_items(
+/// One page as the server sent it (its items and every other field: the
+/// cache hints), when the answer kept in the traffic log is this page (as
+/// many items as the library parsed).
+fn raw_page(
     raw: Option<(&crate::traffic::TrafficLog, &str)>,
     kind: &str,
     parsed: usize,
-) -> Option<Vec<Value>> {
+) -> Option<Value> {
     let (traffic, server) = raw?;
     let text = traffic.take_raw_list(server, method_of(kind))?;
-    let message: Value = serde_json::from_str(&text).ok()?;
+    let mut message: Value = serde_json::from_str(&text).ok()?;
     let items = message["result"][kind].as_array()?;
-    (items.len() == parsed).then(|| items.clone())
+    (items.len() == parsed).then(|| message["result"].take())
 }
 
 /// The most items one list may hold, over all its pages.
@@ -138,9 +142,9 @@ pub const MAX_LIST_ITEMS: usize = 100_000;
 /// already held to the entry's `maxMessageSize`).
 pub const MAX_LIST_BYTES: usize = 32 << 20;
 
-/// A list as read: its items, and what stopped the paging early (a
-/// repeated cursor) when the pages read so far were kept.
-type Listed = (Vec<Value>, Option<String>);
+/// A list as read: its items, what stopped the paging early (a repeated
+/// cursor) when the pages read so far were kept, and its pages' cache hints.
+type Listed = (Vec<Value>, Option<String>, crate::cache::CacheHint);
 
 async fn fetch_all(
     peer: &Peer<RoleClient>,
@@ -148,6 +152,10 @@ async fn fetch_all(
     raw: Option<(&crate::traffic::TrafficLog, &str)>,
 ) -> Result<Listed, String> {
     let mut items = Vec::new();
+    let mut hint = crate::cache::CacheHint {
+        read_at_ms: crate::cache::now_ms(),
+        ..Default::default()
+    };
     let mut bytes = 0usize;
     let mut cursor: Option<String> = None;
     let mut seen = HashSet::new();
@@ -181,8 +189,13 @@ async fn fetch_all(
         .map_err(|e| format!("{kind}: {e}"))?;
         let page = serde_json::to_value(&result).map_err(|e| e.to_string())?;
         if let Some(list) = page[kind].as_array() {
-            let got = match raw_items(raw, kind, list.len()) {
-                Some(whole) => whole,
+            let whole = raw_page(raw, kind, list.len());
+            hint.add(whole.as_ref().unwrap_or(&page));
+            let got = match whole {
+                Some(mut whole) => match whole[kind].take() {
+                    Value::Array(items) => items,
+                    _ => list.clone(),
+                },
                 None => list.clone(),
             };
             bytes += got
@@ -201,14 +214,14 @@ async fn fetch_all(
         }
         cursor = page["nextCursor"].as_str().map(str::to_string);
         match &cursor {
-            None => return Ok((items, None)),
+            None => return Ok((items, None, hint)),
             // The server's fault, seen at once: what the pages gave is kept.
             Some(c) if !seen.insert(c.clone()) => {
                 let why = format!(
                     "{kind}: the server repeated the cursor \"{c}\" (a loop); the {} items of the pages before are listed",
                     items.len()
                 );
-                return Ok((items, Some(why)));
+                return Ok((items, Some(why), hint));
             }
             Some(_) => {}
         }
@@ -255,17 +268,19 @@ impl Catalog {
         // A list read in part (a repeated cursor): its items are kept, the
         // problem said in the server's events and kept for the doctor.
         let mut problems: Vec<String> = Vec::new();
-        let mut kept = |(items, problem): Listed| {
+        let mut hints: Vec<(&'static str, crate::cache::CacheHint)> = Vec::new();
+        let mut kept = |kind: &'static str, (items, problem, hint): Listed| {
             if let Some(p) = problem {
                 problems.push(p);
             }
+            hints.push((kind, hint));
             items
         };
         if wants("tools", "tools") {
             match fetch_all(peer, "tools", raw).await {
                 Ok(t) => {
                     read_any = true;
-                    tools = Some(kept(t));
+                    tools = Some(kept("tools", t));
                 }
                 Err(e) => failed.push(e),
             }
@@ -302,20 +317,20 @@ impl Catalog {
             match fetch_all(peer, "resources", raw).await {
                 Ok(r) => {
                     read_any = true;
-                    current.resources = kept(r);
+                    current.resources = kept("resources", r);
                 }
                 Err(e) => failed.push(e),
             }
             current.resource_templates = fetch_all(peer, "resourceTemplates", raw)
                 .await
-                .map(&mut kept)
+                .map(|l| kept("resourceTemplates", l))
                 .unwrap_or_default();
         }
         if wants("prompts", "prompts") {
             match fetch_all(peer, "prompts", raw).await {
                 Ok(p) => {
                     read_any = true;
-                    current.prompts = kept(p);
+                    current.prompts = kept("prompts", p);
                 }
                 Err(e) => failed.push(e),
             }
@@ -329,10 +344,13 @@ impl Catalog {
             match fetch_all(peer, "skills", raw).await {
                 Ok(list) => {
                     read_any = true;
-                    current.skills = kept(list);
+                    current.skills = kept("skills", list);
                 }
                 Err(e) => failed.push(e),
             }
+        }
+        for (kind, hint) in hints {
+            current.cache.insert(kind.to_string(), hint);
         }
         if only.is_none() {
             current.list_problems = problems.clone();

@@ -7,6 +7,7 @@
 pub mod apps;
 pub mod asks;
 pub mod auth;
+pub mod cache;
 pub mod catalog;
 pub mod challenge;
 pub use workbench_config as config;

@@ -39,8 +39,9 @@ fn imports(file: &str) -> BTreeSet<String> {
 #[test]
 fn the_leaf_modules_stay_leaves() {
     // file → what it may import from its own crate.
-    let leaves: [(&str, &[&str]); 13] = [
+    let leaves: [(&str, &[&str]); 14] = [
         ("crates/core/src/error.rs", &[]),
+        ("crates/core/src/cache.rs", &[]),
         ("crates/core/src/challenge.rs", &[]),
         ("crates/core/src/apps.rs", &[]),
         ("crates/core/src/status.rs", &["crate::config"]),

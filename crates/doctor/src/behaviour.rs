@@ -30,6 +30,10 @@ pub struct EraAnswer {
     /// The protocol version it agreed to, or why it did not connect.
     pub answer: String,
     pub ms: f64,
+    /// The tools this connection listed (another caller's view of the
+    /// list: `cache.public-varies` compares it).
+    #[serde(skip)]
+    pub tools: Vec<String>,
 }
 
 /// Milliseconds from the last start to ready, by its life events.
@@ -181,18 +185,21 @@ pub async fn eras(wb: &Workbench, handle: &ServerHandle) -> Vec<EraAnswer> {
                     ready: true,
                     answer: info.protocol_version.clone(),
                     ms,
+                    tools: t.tools.clone(),
                 },
                 (ServerState::Failed { reason, .. }, _) => EraAnswer {
                     era: era.into(),
                     ready: false,
                     answer: reason.clone(),
                     ms,
+                    tools: Vec::new(),
                 },
                 (state, _) => EraAnswer {
                     era: era.into(),
                     ready: false,
                     answer: format!("{state:?}"),
                     ms,
+                    tools: Vec::new(),
                 },
             },
             Err(e) => EraAnswer {
@@ -200,6 +207,7 @@ pub async fn eras(wb: &Workbench, handle: &ServerHandle) -> Vec<EraAnswer> {
                 ready: false,
                 answer: e.to_string(),
                 ms,
+                tools: Vec::new(),
             },
         });
     }

@@ -16,6 +16,7 @@
 //! module of core.
 
 pub mod behaviour;
+pub mod cache;
 pub mod diff;
 pub mod finding;
 pub mod follow;
@@ -168,6 +169,12 @@ pub async fn examine(
                 .fix("give each page a new cursor and leave nextCursor out of the last page"),
         );
     }
+    report
+        .findings
+        .extend(cache::check(&surface.protocol_version, &listed.cache));
+    report
+        .findings
+        .extend(cache::asked(wb, server, &listed.cache, &surface.tools, &report.eras).await);
     report.tokens = cost;
     // Each skill loaded (its SKILL.md read and compared with the listing;
     // none of its other files): what the server got wrong is its fault.

@@ -264,3 +264,42 @@ async fn the_eras_are_tried_with_the_servers_own_secrets() {
         report.eras
     );
 }
+
+/// Cache hints (2026-07-28): a list that says it is fresh for a minute and
+/// the same for everyone while each answer differs is found twice over
+/// (asked twice at once; another connection lists other tools); the demo
+/// with honest hints (fresh a minute, public, the same each time) is not.
+#[tokio::test]
+async fn cache_hints_that_cannot_be_right_are_found() {
+    let dir = tempfile::tempdir().unwrap();
+    let eras = Options {
+        probe: false,
+        eras: true,
+    };
+    let lying = doctor(dir.path(), &["--fault", "lying-cache"], eras).await;
+    let cache: BTreeSet<String> = serious(&lying)
+        .into_iter()
+        .filter(|c| c.starts_with("cache."))
+        .collect();
+    assert_eq!(
+        cache,
+        set(&["cache.changed-while-fresh", "cache.public-varies"]),
+        "{:#?}",
+        lying.findings
+    );
+    let changed = lying
+        .findings
+        .iter()
+        .find(|f| f.code == "cache.changed-while-fresh")
+        .unwrap();
+    assert_eq!(changed.item, "tools/list");
+    assert!(changed.seen.contains("60000 ms"), "{}", changed.seen);
+
+    let honest = doctor(dir.path(), &["--cache-ttl", "60000"], eras).await;
+    let cache: Vec<_> = honest
+        .findings
+        .iter()
+        .filter(|f| f.code.starts_with("cache."))
+        .collect();
+    assert!(cache.is_empty(), "{cache:#?}");
+}

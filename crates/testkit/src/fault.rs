@@ -71,9 +71,14 @@ pub enum Fault {
     /// SKILL.md is not the bytes its digest names, `mislabelled`'s
     /// frontmatter differs from the listing's, `honest` is as listed.
     LyingSkills,
+    /// The demo, whose `tools/list` says it stays fresh for a minute and is
+    /// the same for every caller (`ttlMs` 60000, `public`) while each answer
+    /// lists a tool it did not before (`seen_N`) and one only its caller
+    /// sees (`for_caller_N`).
+    LyingCache,
 }
 
-pub const ALL: [Fault; 26] = [
+pub const ALL: [Fault; 27] = [
     Fault::ExitAtStart,
     Fault::CrashOnCall,
     Fault::HangOnCall,
@@ -100,6 +105,7 @@ pub const ALL: [Fault; 26] = [
     Fault::Hinted,
     Fault::RepeatedCursor,
     Fault::LyingSkills,
+    Fault::LyingCache,
 ];
 
 impl Fault {
@@ -131,6 +137,7 @@ impl Fault {
             Fault::Hinted => "hinted",
             Fault::RepeatedCursor => "repeated-cursor",
             Fault::LyingSkills => "lying-skills",
+            Fault::LyingCache => "lying-cache",
         }
     }
 }

@@ -10,6 +10,7 @@ pub mod config;
 pub mod doctor;
 pub mod files;
 pub mod history;
+pub mod lists;
 pub mod providers;
 pub mod resources;
 pub mod servers;

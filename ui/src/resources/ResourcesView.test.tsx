@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { fireEvent, render, screen } from "@testing-library/react";
 import { mockIPC } from "@tauri-apps/api/mocks";
 import { tauriBackend } from "../backend";
-import { ResourcesView, fillTemplate, templateVariables } from "./ResourcesView";
+import { ResourcesView, fillTemplate, readCacheText, templateVariables } from "./ResourcesView";
 import { PromptsView } from "./PromptsView";
 
 describe("URI templates", () => {
@@ -68,5 +68,14 @@ describe("resources and prompts", () => {
     expect((screen.getByRole("textbox", { name: /language/ }) as HTMLInputElement).value).toBe("python");
     fireEvent.click(screen.getByText("Get messages"));
     expect(await screen.findByText("Review my python code")).toBeTruthy();
+  });
+});
+
+describe("a read's cache hints", () => {
+  it("says what the answer said of its freshness, or nothing when it said nothing", () => {
+    expect(readCacheText({ contents: [], ttlMs: 60000, cacheScope: "public" })).toBe("Cache hints: fresh for 60 s, public");
+    expect(readCacheText({ contents: [], ttlMs: 0, cacheScope: "private" })).toBe("Cache hints: stale at once (ttlMs 0), private");
+    expect(readCacheText({ contents: [], cacheScope: "private" })).toBe("Cache hints: no ttlMs, private");
+    expect(readCacheText({ contents: [] })).toBeNull();
   });
 });

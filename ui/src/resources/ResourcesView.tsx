@@ -11,6 +11,15 @@ import type { ResourcesBackend } from "../backend";
 type Content = { uri?: string; mimeType?: string; text?: string; blob?: string };
 
 /** RFC 6570 level-1 variables of a URI template (`{name}`, `{+path}`, `{?q}`). */
+/** What a read's answer says of caching (2026-07-28 `ttlMs`, `cacheScope`). */
+export function readCacheText(result: unknown): string | null {
+  const r = (result ?? {}) as { ttlMs?: unknown; cacheScope?: unknown };
+  if (r.ttlMs === undefined && r.cacheScope === undefined) return null;
+  const ttl = typeof r.ttlMs === "number" ? (r.ttlMs > 0 ? `fresh for ${Math.ceil(r.ttlMs / 1000)} s` : "stale at once (ttlMs 0)") : "no ttlMs";
+  const scope = typeof r.cacheScope === "string" ? r.cacheScope : "no cacheScope";
+  return `Cache hints: ${ttl}, ${scope}`;
+}
+
 export function templateVariables(template: string): string[] {
   const out: string[] = [];
   for (const m of template.matchAll(/\{([+#./;?&]?)([^}]+)\}/g)) {
@@ -75,11 +84,15 @@ function Detail({
   const [values, setValues] = useState<Record<string, string>>({});
   const uri = template ? fillTemplate(template, values) : String(r.uri ?? "");
   const [contents, setContents] = useState<Content[] | null>(null);
+  const [cache, setCache] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const read = () => {
     setError(null);
     backend.readResource(row.server, uri).then(
-      (result) => setContents(((result as { contents?: Content[] }).contents ?? []) as Content[]),
+      (result) => {
+        setContents(((result as { contents?: Content[] }).contents ?? []) as Content[]);
+        setCache(readCacheText(result));
+      },
       (e: unknown) => setError(e instanceof Error ? e.message : String(e)),
     );
   };
@@ -131,6 +144,7 @@ function Detail({
           <p className="error-message">{error}</p>
         </div>
       )}
+      {contents && cache && <p className="muted read-cache">{cache}</p>}
       {contents?.map((c, i) => (
         <div key={i} className="result">
           <p className="muted">

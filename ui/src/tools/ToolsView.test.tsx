@@ -2,17 +2,31 @@
 // tool if it matches, else the first that does.
 import { describe, expect, it, vi } from "vitest";
 import { fireEvent, render, screen } from "@testing-library/react";
-import { ToolsView } from "./ToolsView";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import type { ReactElement } from "react";
+import { ToolsView, cacheLabel } from "./ToolsView";
 import type { Backend, ToolRow } from "../backend";
 
 const row = (server: string, name: string): ToolRow => ({ qualified: `${server}__${name}`, server, tool: { name, description: `${name} things` }, stale: false }) as unknown as ToolRow;
 const tools = [row("alpha", "echo"), row("alpha", "add"), row("beta", "echo"), row("gamma", "search")];
 const statuses = ["alpha", "beta", "gamma"].map((name) => ({ name, state: "ready" })) as never;
 
+const withQueries = (ui: ReactElement) =>
+  render(<QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>{ui}</QueryClientProvider>);
+
+/** A backend whose servers said these things of their tool lists' freshness. */
+const hinting = {
+  cacheHints: () =>
+    Promise.resolve([
+      { server: "alpha", list: "tools", text: "fresh for 60 s, public", fresh_ms: 60_000, hint: { ttl_ms: 60_000, scope: "public", read_at_ms: 0, pages: 1, pages_without: 0, problems: [] } },
+      { server: "beta", list: "tools", text: "no cache hints", fresh_ms: 0, hint: { ttl_ms: null, scope: null, read_at_ms: 0, pages: 1, pages_without: 1, problems: [] } },
+    ]),
+} as unknown as Backend;
+
 describe("the tool list from the keyboard", () => {
   it("opens the first match on Enter in the search", () => {
     const onSelect = vi.fn();
-    render(<ToolsView backend={{} as Backend} tools={tools} selected={null} onSelect={onSelect} statuses={statuses} />);
+    withQueries(<ToolsView backend={hinting} tools={tools} selected={null} onSelect={onSelect} statuses={statuses} />);
     const search = screen.getByLabelText("Search tools");
     fireEvent.change(search, { target: { value: "search" } });
     fireEvent.keyDown(search, { key: "Enter" });
@@ -20,5 +34,15 @@ describe("the tool list from the keyboard", () => {
     fireEvent.change(search, { target: { value: "echo" } });
     fireEvent.keyDown(search, { key: "Enter" });
     expect(onSelect).toHaveBeenLastCalledWith("alpha__echo");
+  });
+
+  it("offers to read the lists again, and says each list's freshness in short", () => {
+    withQueries(<ToolsView backend={hinting} tools={tools} selected={null} onSelect={() => {}} statuses={statuses} />);
+    expect(screen.getByRole("button", { name: "Read every server's lists again (fresh or not)" })).toBeTruthy();
+    const hint = (ttl_ms: number | null, scope: string | null, fresh_ms: number) => ({ fresh_ms, hint: { ttl_ms, scope } });
+    expect(cacheLabel(hint(60_000, "public", 59_001))).toBe("fresh 60 s · public");
+    expect(cacheLabel(hint(60_000, "private", 0))).toBe("stale");
+    expect(cacheLabel(hint(0, "private", 0))).toBe("stale");
+    expect(cacheLabel(hint(null, null, 0))).toBe("no cache hints");
   });
 });

@@ -5,10 +5,12 @@
 // not ready is shown as unavailable.
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { ChevronRight, Wrench } from "lucide-react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { ChevronRight, RefreshCw, Wrench } from "lucide-react";
 import type { ToolRow } from "../backend";
 import type { ServerStatus_Serialize as ServerStatus } from "../bindings";
-import { EmptyState, Input, Pane, PaneHandle, Panes, Segmented, Select, Skeleton, plural } from "../design";
+import { EmptyState, IconButton, Input, Pane, PaneHandle, Panes, Segmented, Select, Skeleton, plural, useToast } from "../design";
+import { afterCatalog, keys } from "../queries";
 import { AnnotationIcons } from "./annotations";
 import { ToolPanel } from "./ToolPanel";
 import type { ComponentProps } from "react";
@@ -25,6 +27,14 @@ function matches(row: ToolRow, query: string): boolean {
     .split(/\s+/)
     .filter(Boolean)
     .every((word) => hay.includes(word));
+}
+
+/** A list's freshness, short: "60 s", "stale", "no hints". */
+export function cacheLabel(h: { fresh_ms: number | null; hint: { ttl_ms?: number | null; scope?: string | null } } | undefined): string {
+  if (!h) return "";
+  if (h.hint.ttl_ms == null && h.hint.scope == null) return "no cache hints";
+  const scope = h.hint.scope === "public" ? " · public" : "";
+  return (h.fresh_ms ?? 0) > 0 ? `fresh ${Math.ceil((h.fresh_ms ?? 0) / 1000)} s${scope}` : `stale${scope}`;
 }
 
 type Item = { kind: "header"; server: string; count: number; folded: boolean } | { kind: "tool"; row: ToolRow };
@@ -99,6 +109,27 @@ export function ToolsView({
     return out;
   }, [shown, grouping, folded, query]);
   const ready = useMemo(() => new Set(statuses.filter((s) => s.state === "ready").map((s) => s.name)), [statuses]);
+  // What each server's tools/list said of its freshness (2026-07-28 cache
+  // hints), re-read every 15 s so "fresh for" counts down.
+  const hints = useQuery({ queryKey: keys.cacheHints(), queryFn: () => backend.cacheHints(), refetchInterval: 15_000 });
+  const toolsHint = useMemo(() => new Map((hints.data ?? []).filter((h) => h.list === "tools").map((h) => [h.server, h])), [hints.data]);
+  const queryClient = useQueryClient();
+  const toast = useToast();
+  const [refreshing, setRefreshing] = useState(false);
+  const refresh = () => {
+    setRefreshing(true);
+    backend.refreshLists(server || undefined).then(
+      () => {
+        afterCatalog(queryClient);
+        setRefreshing(false);
+        toast(server ? `${server}'s lists read again` : "Every server's lists read again");
+      },
+      (e: unknown) => {
+        setRefreshing(false);
+        toast("Not read again", { tone: "danger", description: e instanceof Error ? e.message : String(e) });
+      },
+    );
+  };
   const scroller = useRef<HTMLDivElement>(null);
   const virtual = useVirtualizer({
     count: items.length,
@@ -164,6 +195,13 @@ export function ToolsView({
                   </option>
                 ))}
               </Select>
+              <IconButton
+                size="sm"
+                icon={RefreshCw}
+                label={server ? `Read ${server}'s lists again (fresh or not)` : "Read every server's lists again (fresh or not)"}
+                disabled={refreshing}
+                onClick={refresh}
+              />
               <Segmented
                 label="Grouping"
                 value={grouping}
@@ -206,6 +244,11 @@ export function ToolsView({
                       <ChevronRight aria-hidden size={13} className="tool-group-chevron" />
                       <span className="truncate">{item.server}</span>
                       <span className="tool-group-count">{item.count}</span>
+                      {toolsHint.get(item.server)?.hint.pages ? (
+                        <span className="tool-group-cache" title={`tools/list: ${toolsHint.get(item.server)?.text ?? ""} (the server's cache hints)`}>
+                          {cacheLabel(toolsHint.get(item.server))}
+                        </span>
+                      ) : null}
                       {!ready.has(item.server) && <span className="badge tone-warn">unavailable</span>}
                     </div>
                   );

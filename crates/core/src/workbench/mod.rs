@@ -6,6 +6,7 @@ mod apps;
 mod calls;
 mod dev;
 mod listen;
+mod lists;
 mod reload;
 mod rounds;
 mod skills;

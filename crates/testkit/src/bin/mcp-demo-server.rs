@@ -71,6 +71,11 @@ struct Args {
     /// the demo's own by default.
     #[arg(long)]
     skills: Option<PathBuf>,
+    /// Say (2026-07-28) that lists stay fresh this many milliseconds and are
+    /// the same for every caller (`cacheScope: public`); by default `ttlMs`
+    /// 0 and `private`.
+    #[arg(long)]
+    cache_ttl: Option<u64>,
     /// Offer this many generated tools besides the real ones (scale tests).
     #[arg(long, default_value_t = 0)]
     tool_count: usize,
@@ -154,6 +159,7 @@ async fn serve(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         tool_count: args.tool_count,
         conformance: args.conformance,
         skills: args.skills.clone(),
+        cache_ttl: args.cache_ttl,
     };
     match args.fault {
         Some(Fault::FloodStderr) => {

@@ -22,7 +22,7 @@ pub mod tools;
 
 use std::collections::HashSet;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
 use std::time::Duration;
 
 use rmcp::model::*;
@@ -56,6 +56,10 @@ pub struct DemoOptions {
     /// Serve the skills in this folder (SEP-2640); None: the demo's own
     /// (`crates/testkit/skills`).
     pub skills: Option<std::path::PathBuf>,
+    /// Say lists stay fresh this long and are the same for every caller
+    /// (`ttlMs`, `cacheScope: public`); None: `ttlMs` 0, `private` (what a
+    /// 2026-07-28 server must at least say).
+    pub cache_ttl: Option<u64>,
 }
 
 /// One demo server session. Cheap to clone; clones share state.
@@ -72,6 +76,10 @@ struct Inner {
     /// `redefine_echo` changed echo's description (a definition change).
     echo_redefined: AtomicBool,
     counter: AtomicI64,
+    /// How many times `tools/list` was answered (the `lying-cache` fault).
+    listed: AtomicU64,
+    /// This session's own number (the `lying-cache` fault's caller tool).
+    caller: std::sync::OnceLock<u64>,
     subscriptions: Mutex<HashSet<String>>,
     log_level: Mutex<LoggingLevel>,
 }
@@ -84,6 +92,26 @@ fn from_json<T: DeserializeOwned>(value: Value) -> Result<T, McpError> {
 
 /// A result built from its JSON, saying it is complete (2026-07-28 results
 /// must; rmcp takes `resultType` out again for earlier clients).
+/// A list's answer with the demo's cache hints (2026-07-28: required on
+/// lists; an older client gets none).
+fn hinted(mut value: Value, options: &DemoOptions, new_era: bool) -> Value {
+    if new_era {
+        let (ttl, scope) = match (options.fault, options.cache_ttl) {
+            (Some(Fault::LyingCache), _) => (60_000, "public"),
+            (_, Some(ttl)) => (ttl, "public"),
+            _ => (0, "private"),
+        };
+        value["ttlMs"] = json!(ttl);
+        value["cacheScope"] = json!(scope);
+    }
+    value
+}
+
+fn new_era(ctx: &RequestContext<RoleServer>) -> bool {
+    ctx.protocol_version()
+        .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)
+}
+
 fn complete<T: DeserializeOwned>(mut value: Value) -> Result<T, McpError> {
     if let Some(obj) = value.as_object_mut() {
         obj.entry("resultType")
@@ -105,6 +133,8 @@ impl DemoServer {
                 extra_tool: AtomicBool::new(false),
                 echo_redefined: AtomicBool::new(false),
                 counter: AtomicI64::new(0),
+                listed: AtomicU64::new(0),
+                caller: std::sync::OnceLock::new(),
                 subscriptions: Mutex::new(HashSet::new()),
                 log_level: Mutex::new(LoggingLevel::Debug),
             }),
@@ -315,13 +345,36 @@ impl ServerHandler for DemoServer {
         let new_era = ctx
             .protocol_version()
             .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28);
-        let all = self.tool_definitions(new_era);
+        let mut all = self.tool_definitions(new_era);
+        if self.inner.options.fault == Some(Fault::LyingCache) {
+            // A list that changes each time it is asked for, "fresh" a minute.
+            let n = self.inner.listed.fetch_add(1, Ordering::SeqCst);
+            all.push(json!({
+                "name": format!("seen_{n}"),
+                "description": "Listed once: the next tools/list has another.",
+                "inputSchema": {"type": "object"}
+            }));
+            // And one only this caller (this session of this process) sees.
+            static SESSIONS: AtomicU64 = AtomicU64::new(0);
+            let caller = *self.inner.caller.get_or_init(|| {
+                (u64::from(std::process::id()) << 16) + SESSIONS.fetch_add(1, Ordering::SeqCst)
+            });
+            all.push(json!({
+                "name": format!("for_caller_{caller}"),
+                "description": "Listed to this caller only, under a public cacheScope.",
+                "inputSchema": {"type": "object"}
+            }));
+        }
         let (items, next) = catalog::page(
             all,
             request.as_ref().and_then(|r| r.cursor.as_deref()),
             self.page_size(),
         );
-        complete(json!({ "tools": items, "nextCursor": next }))
+        complete(hinted(
+            json!({ "tools": items, "nextCursor": next }),
+            &self.inner.options,
+            new_era,
+        ))
     }
 
     async fn call_tool(
@@ -369,7 +422,7 @@ impl ServerHandler for DemoServer {
     async fn list_resources(
         &self,
         request: Option<PaginatedRequestParams>,
-        _: RequestContext<RoleServer>,
+        ctx: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
         let mut all = catalog::resources();
         all.push(app::resource());
@@ -389,13 +442,17 @@ impl ServerHandler for DemoServer {
             request.as_ref().and_then(|r| r.cursor.as_deref()),
             self.page_size(),
         );
-        complete(json!({ "resources": items, "nextCursor": next }))
+        complete(hinted(
+            json!({ "resources": items, "nextCursor": next }),
+            &self.inner.options,
+            new_era(&ctx),
+        ))
     }
 
     async fn list_resource_templates(
         &self,
         request: Option<PaginatedRequestParams>,
-        _: RequestContext<RoleServer>,
+        ctx: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, McpError> {
         let mut all = catalog::resource_templates();
         if self.inner.options.conformance {
@@ -406,13 +463,17 @@ impl ServerHandler for DemoServer {
             request.as_ref().and_then(|r| r.cursor.as_deref()),
             self.page_size(),
         );
-        complete(json!({ "resourceTemplates": items, "nextCursor": next }))
+        complete(hinted(
+            json!({ "resourceTemplates": items, "nextCursor": next }),
+            &self.inner.options,
+            new_era(&ctx),
+        ))
     }
 
     async fn read_resource(
         &self,
         request: ReadResourceRequestParams,
-        _: RequestContext<RoleServer>,
+        ctx: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
         let fixture = self
             .inner
@@ -432,7 +493,12 @@ impl ServerHandler for DemoServer {
             .or_else(|| app::read(&request.uri))
             .or_else(|| catalog::read(&request.uri, self.inner.counter.load(Ordering::SeqCst)))
         {
-            Some(result) => Ok(complete::<ReadResourceResult>(result)?.into()),
+            Some(result) => Ok(complete::<ReadResourceResult>(hinted(
+                result,
+                &self.inner.options,
+                new_era(&ctx),
+            ))?
+            .into()),
             None => Err(McpError::resource_not_found(
                 format!("no resource at {}", request.uri),
                 Some(json!({ "uri": request.uri })),
@@ -513,7 +579,7 @@ impl ServerHandler for DemoServer {
     async fn list_prompts(
         &self,
         request: Option<PaginatedRequestParams>,
-        _: RequestContext<RoleServer>,
+        ctx: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, McpError> {
         let mut all = catalog::prompts();
         if self.inner.options.conformance {
@@ -524,7 +590,11 @@ impl ServerHandler for DemoServer {
             request.as_ref().and_then(|r| r.cursor.as_deref()),
             self.page_size(),
         );
-        complete(json!({ "prompts": items, "nextCursor": next }))
+        complete(hinted(
+            json!({ "prompts": items, "nextCursor": next }),
+            &self.inner.options,
+            new_era(&ctx),
+        ))
     }
 
     async fn get_prompt(

@@ -68,3 +68,61 @@ async fn an_http_result_keeps_fields_no_library_models() {
     );
     wb.shutdown().await;
 }
+
+/// How many `tools/list` requests went to `server`.
+fn tool_lists(wb: &Workbench, server: &str) -> usize {
+    wb.traffic()
+        .entries(Some(server))
+        .iter()
+        .filter(|e| {
+            e.method.as_deref() == Some("tools/list")
+                && e.direction == workbench_core::traffic::Direction::Outgoing
+        })
+        .count()
+}
+
+/// Cache hints (2026-07-28): what each list said is kept with it (none in
+/// the 2025 era); a fresh list, or one whose changes the server announces,
+/// is not asked for again until the person refreshes, which asks at once.
+#[tokio::test]
+async fn each_lists_cache_hints_are_kept_and_a_refresh_asks_again() {
+    let (wb, _dir) = start(&[
+        stdio("fresh", &["--cache-ttl", "60000"]),
+        (
+            "old".into(),
+            json!({ "command": BIN, "args": ["--cache-ttl", "60000"], "protocolVersion": "2025-11-25" }),
+        ),
+    ])
+    .await;
+    ready(&wb, "fresh").await;
+    ready(&wb, "old").await;
+    assert!(wb.tools_settled(Duration::from_secs(10)).await.is_empty());
+    let fresh = wb.catalog().server("fresh").unwrap();
+    let tools = &fresh.cache["tools"];
+    assert_eq!(tools.ttl_ms, Some(60_000));
+    assert_eq!(tools.scope.as_deref(), Some("public"));
+    assert_eq!(tools.pages_without, 0);
+    assert!(tools.fresh_for(workbench_core::cache::now_ms()) > 50_000);
+    assert_eq!(fresh.cache["prompts"].ttl_ms, Some(60_000));
+    let old = wb.catalog().server("old").unwrap();
+    assert!(!old.cache["tools"].given(), "no hints in the 2025 era");
+
+    // Fresh: not asked again (its skills list, which rmcp's skill catalog
+    // says is stale at once — ttlMs 0 — and whose changes it does not
+    // announce, is).
+    assert_eq!(tool_lists(&wb, "fresh"), 1);
+    let asked = wb.revalidate_lists(None, false).await;
+    assert_eq!(
+        asked,
+        [("fresh".to_string(), "skills".to_string())],
+        "{:?}",
+        fresh.cache["skills"]
+    );
+    assert_eq!(tool_lists(&wb, "fresh"), 1);
+    // The person's Refresh asks every list of the server, fresh or not.
+    let asked = wb.revalidate_lists(Some("fresh"), true).await;
+    assert_eq!(asked, [("fresh".to_string(), "all".to_string())]);
+    assert_eq!(tool_lists(&wb, "fresh"), 2);
+    assert_eq!(tool_lists(&wb, "old"), 1);
+    wb.shutdown().await;
+}
