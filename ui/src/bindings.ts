@@ -1006,6 +1006,33 @@ export type ChatView_Serialize = {
 	pending: Approval_Serialize[],
 };
 
+/**  What one way of finding the era ends with. */
+export type ClientEra = ClientEra_Serialize | ClientEra_Deserialize;
+
+/**  What one way of finding the era ends with. */
+export type ClientEra_Deserialize = {
+	/**  Whose way it is. */
+	client: string,
+	/**  What it sends and when it falls back. */
+	how: string,
+	/**  The version it ends up speaking (None: it fails). */
+	speaks?: string | null,
+	/**  How it got there, or why it fails. */
+	why: string,
+};
+
+/**  What one way of finding the era ends with. */
+export type ClientEra_Serialize = {
+	/**  Whose way it is. */
+	client: string,
+	/**  What it sends and when it falls back. */
+	how: string,
+	/**  The version it ends up speaking (None: it fails). */
+	speaks: string | null,
+	/**  How it got there, or why it fails. */
+	why: string,
+};
+
 /**
  *  The config file changed on disk (an edit elsewhere, or a save): the list
  *  is stale. `error` is set when the new text cannot be used (the servers
@@ -1174,6 +1201,11 @@ export type DoctorReport_Deserialize = {
 	/**  Milliseconds from its last start to ready. */
 	ready_ms?: number | null,
 	eras: EraAnswer[],
+	/**
+	 *  With `--eras`: how each real client's way of finding the era ends
+	 *  on this server (None: not played, or the transport has one era).
+	 */
+	clients: ClientEra_Deserialize[],
 	tokens: TokenCost,
 	probed: Probed[],
 	/**  How long the doctor took, in milliseconds. */
@@ -1188,6 +1220,11 @@ export type DoctorReport_Serialize = {
 	/**  Milliseconds from its last start to ready. */
 	ready_ms: number | null,
 	eras: EraAnswer[],
+	/**
+	 *  With `--eras`: how each real client's way of finding the era ends
+	 *  on this server (None: not played, or the transport has one era).
+	 */
+	clients: ClientEra_Serialize[],
 	tokens: TokenCost,
 	probed: Probed[],
 	/**  How long the doctor took, in milliseconds. */

@@ -88,6 +88,22 @@ fn print_report(report: &DoctorReport, all: bool) {
         let said = if era.ready { "ready" } else { "failed" };
         line(&format!("  era {}: {said}: {}", era.era, era.answer));
     }
+    if !report.clients.is_empty() {
+        line("  how clients find its era:");
+        let width = report
+            .clients
+            .iter()
+            .map(|c| c.client.len())
+            .max()
+            .unwrap_or(0);
+        for c in &report.clients {
+            let ends = c
+                .speaks
+                .as_deref()
+                .map_or("FAILS".to_string(), |v| format!("speaks {v}"));
+            line(&format!("    {:<width$}  {ends:<17} {}", c.client, c.why));
+        }
+    }
     // One block a code: why and how to fix once, then each place.
     let mut codes: Vec<(&str, Severity)> = Vec::new();
     for f in &report.findings {

@@ -17,6 +17,7 @@
 
 pub mod behaviour;
 pub mod cache;
+pub mod clients;
 pub mod diff;
 pub mod finding;
 pub mod follow;
@@ -57,6 +58,9 @@ pub struct DoctorReport {
     /// Milliseconds from its last start to ready.
     pub ready_ms: Option<f64>,
     pub eras: Vec<behaviour::EraAnswer>,
+    /// With `--eras`: how each real client's way of finding the era ends
+    /// on this server (None: not played, or the transport has one era).
+    pub clients: Vec<clients::ClientEra>,
     pub tokens: texts::TokenCost,
     pub probed: Vec<probe::Probed>,
     /// How long the doctor took, in milliseconds.
@@ -123,6 +127,7 @@ pub async fn examine(
         findings: Vec::new(),
         ready_ms: behaviour::ready_ms(&handle),
         eras: Vec::new(),
+        clients: Vec::new(),
         tokens: texts::TokenCost::default(),
         probed: Vec::new(),
         took_ms: 0.0,
@@ -132,6 +137,11 @@ pub async fn examine(
         report
             .findings
             .extend(behaviour::era_findings(&report.eras));
+        // Each client's way, played on the server's raw answers.
+        if let Ok(h) = wb.handshakes(server).await {
+            report.clients = clients::play(&h);
+            report.findings.extend(clients::findings(&report.clients));
+        }
     }
     let surface = match (&status.state, Surface::live(wb, server)) {
         (ServerState::Ready, Some(surface)) => surface,

@@ -202,6 +202,53 @@ async fn the_demo_server_is_clean_probed_and_speaks_both_eras() {
         "{:#?}",
         report.eras
     );
+    // Every real client's way of finding its era gets through.
+    let clients: Vec<(&str, Option<&str>)> = report
+        .clients
+        .iter()
+        .map(|c| (c.client.as_str(), c.speaks.as_deref()))
+        .collect();
+    assert_eq!(
+        clients,
+        [
+            ("TypeScript SDK", Some("2026-07-28")),
+            ("Python SDK", Some("2026-07-28")),
+            ("A client that waits", Some("2026-07-28")),
+            ("A 2025 client offering a newer version", Some("2025-11-25")),
+            ("A 2025 client", Some("2025-11-25")),
+        ]
+    );
+}
+
+/// A server of the 2025 era only (it answers server/discover with
+/// -32601): the clients that fall back on that get through, the one that
+/// falls back on -32602 does not, and the doctor says so.
+#[tokio::test]
+async fn each_clients_way_of_finding_the_era_is_played() {
+    let dir = tempfile::tempdir().unwrap();
+    let report = doctor(
+        dir.path(),
+        &["--legacy"],
+        Options {
+            probe: false,
+            eras: true,
+        },
+    )
+    .await;
+    let ends: Vec<Option<&str>> = report.clients.iter().map(|c| c.speaks.as_deref()).collect();
+    let old = Some("2025-11-25");
+    assert_eq!(ends, [old, None, old, old, old], "{:#?}", report.clients);
+    assert!(
+        report.clients[1].why.contains("-32601"),
+        "{}",
+        report.clients[1].why
+    );
+    let fails = report
+        .findings
+        .iter()
+        .find(|f| f.code == "era.client-fails")
+        .expect("the failing way is a finding");
+    assert!(fails.seen.starts_with("Python SDK:"), "{}", fails.seen);
 }
 
 /// Each era is tried with the workbench's own variables and keychain: an

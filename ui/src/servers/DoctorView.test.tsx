@@ -45,6 +45,10 @@ describe("the doctor in a server's panel", () => {
           ],
           ready_ms: 12,
           eras: [{ era: "2025-11-25", ready: true, answer: "2025-11-25", ms: 30 }],
+          clients: [
+            { client: "TypeScript SDK", how: "server/discover; falls back on -32601", speaks: "2025-11-25", why: "fell back" },
+            { client: "Python SDK", how: "server/discover; falls back on -32602", speaks: null, why: "got error -32601, which is not what it falls back on" },
+          ],
           tokens: { total: 1234, tools: [["create_order", 461]], tokenizer: "o200k" },
           probed: [],
           took_ms: 40,
@@ -69,6 +73,10 @@ describe("the doctor in a server's panel", () => {
     expect(found.getByText('<img src=x onerror="alert(1)">')).toBeTruthy();
     expect(container.querySelector("img")).toBeNull();
     expect(screen.getByRole("status").textContent).toContain("1,234 tokens (o200k)");
+    // How each client finds its era: one gets through, one fails and why.
+    const clients = within(screen.getByRole("table", { name: "How clients find its era" }));
+    expect(clients.getByRole("rowheader", { name: "Python SDK" }).closest("tr")?.textContent).toContain("fails");
+    expect(clients.getByText("speaks 2025-11-25")).toBeTruthy();
     // Notes are folded away, counted.
     expect(screen.queryByRole("list", { name: "Notes" })).toBeNull();
   });

@@ -103,6 +103,29 @@ function Summary({ report }: { report: DoctorReport }) {
           ))}
         </ul>
       )}
+      {(report.clients ?? []).length > 0 && (
+        <table className="doctor-clients">
+          <caption>How clients find its era</caption>
+          <thead>
+            <tr>
+              <th scope="col">Client</th>
+              <th scope="col">Ends</th>
+              <th scope="col">Why</th>
+            </tr>
+          </thead>
+          <tbody>
+            {(report.clients ?? []).map((c) => (
+              <tr key={c.client}>
+                <th scope="row" title={c.how}>
+                  {c.client}
+                </th>
+                <td>{c.speaks ? <Badge tone="ok">speaks {c.speaks}</Badge> : <Badge tone="danger">fails</Badge>}</td>
+                <td>{c.why}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
       {report.probed.length > 0 && (
         <ul className="doctor-probed" aria-label="Probed tools">
           {report.probed.map((p) => (

@@ -5,6 +5,7 @@
 mod apps;
 mod calls;
 mod dev;
+pub mod handshakes;
 mod listen;
 mod lists;
 mod reload;

@@ -1,0 +1,243 @@
+//! The first message of each way a client finds a server's era, sent raw
+//! and the answer kept as it came: `server/discover` (2026-07-28) on a
+//! fresh connection, and `initialize` offering a version newer than the
+//! 2025 era (`2026-07-28`) and the 2025 one. What each real client makes of
+//! these answers is the doctor's (`--eras`). A stdio server is started once
+//! per message (its stderr kept under `SERVER (handshakes)`); a Streamable
+//! HTTP one gets a sessionless POST each. The legacy SSE transport has one
+//! era only and is not played.
+
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+use super::Workbench;
+use crate::config::Transport;
+use crate::error::{Error, Result};
+
+/// How long an answer is waited for before it counts as none.
+pub const NO_ANSWER: Duration = Duration::from_secs(5);
+
+/// One message's answer.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Answer {
+    /// A result (as sent).
+    Result { result: Value },
+    /// A JSON-RPC error.
+    Error { code: i64, message: String },
+    /// Nothing within the time (or the connection ended first: why).
+    None { why: String },
+}
+
+/// What the server answered to each opening.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Handshakes {
+    /// `server/discover`, first thing on a new connection.
+    pub discover: Answer,
+    /// `initialize` offering `2026-07-28` (newer than the 2025 era).
+    pub initialize_newer: Answer,
+    /// `initialize` offering `2025-11-25`.
+    pub initialize_2025: Answer,
+}
+
+fn discover() -> Value {
+    json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "mcpwb-doctor", "version": env!("CARGO_PKG_VERSION")},
+            "io.modelcontextprotocol/clientCapabilities": {}
+        }
+    }})
+}
+
+fn initialize(version: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": version,
+        "capabilities": {},
+        "clientInfo": {"name": "mcpwb-doctor", "version": env!("CARGO_PKG_VERSION")}
+    }})
+}
+
+/// The answer to id 1 in a message (or None when it is something else).
+fn answer_of(message: &Value) -> Option<Answer> {
+    if message["id"] != json!(1) {
+        return None;
+    }
+    if let Some(e) = message.get("error") {
+        return Some(Answer::Error {
+            code: e["code"].as_i64().unwrap_or(0),
+            message: e["message"].as_str().unwrap_or_default().to_string(),
+        });
+    }
+    message
+        .get("result")
+        .map(|r| Answer::Result { result: r.clone() })
+}
+
+impl Workbench {
+    /// Send each opening to `server`'s entry on a connection of its own.
+    pub async fn handshakes(&self, server: &str) -> Result<Handshakes> {
+        let handle = self.server(server)?;
+        let entry = handle
+            .entry()
+            .expanded(&self.inner.options.supervisor.vars)
+            .map_err(|e| Error::Refused(e.to_string()))?;
+        let base = handle
+            .file()
+            .parent()
+            .map(std::path::Path::to_path_buf)
+            .unwrap_or_default();
+        let mut answers = Vec::new();
+        for message in [
+            discover(),
+            initialize("2026-07-28"),
+            initialize("2025-11-25"),
+        ] {
+            let answer = match &entry.transport {
+                Transport::Stdio {
+                    command,
+                    args,
+                    env,
+                    cwd,
+                } => {
+                    let spec = crate::connect::stdio::StdioSpec {
+                        server: &format!("{server} (handshakes)"),
+                        command,
+                        args,
+                        env,
+                        cwd: cwd.as_deref(),
+                        base_dir: &base,
+                        max_line: entry.max_message(),
+                    };
+                    self.over_stdio(&spec, &message).await
+                }
+                Transport::StreamableHttp { url, headers }
+                | Transport::RemoteAuto { url, headers } => over_http(url, headers, &message).await,
+                Transport::Sse { .. } => {
+                    return Err(Error::Refused(format!(
+                        "{server} speaks the legacy SSE transport, which has one era (2024-11-05): nothing to play"
+                    )));
+                }
+            };
+            answers.push(answer);
+        }
+        let mut it = answers.into_iter();
+        let mut next = || it.next().unwrap_or(Answer::None { why: String::new() });
+        Ok(Handshakes {
+            discover: next(),
+            initialize_newer: next(),
+            initialize_2025: next(),
+        })
+    }
+
+    async fn over_stdio(
+        &self,
+        spec: &crate::connect::stdio::StdioSpec<'_>,
+        message: &Value,
+    ) -> Answer {
+        let (child, pipes) = match crate::connect::stdio::spawn(spec, self.traffic()) {
+            Ok(started) => started,
+            Err(why) => return Answer::None { why },
+        };
+        let mut write = pipes.write;
+        let mut lines = BufReader::new(pipes.read).lines();
+        let line = format!("{message}\n");
+        let answer = tokio::time::timeout(NO_ANSWER, async {
+            if let Err(e) = write.write_all(line.as_bytes()).await {
+                return Answer::None {
+                    why: format!("it did not take the message: {e}"),
+                };
+            }
+            let _ = write.flush().await;
+            loop {
+                match lines.next_line().await {
+                    Ok(Some(text)) => {
+                        if let Some(a) = serde_json::from_str::<Value>(&text)
+                            .ok()
+                            .as_ref()
+                            .and_then(answer_of)
+                        {
+                            return a;
+                        }
+                    }
+                    Ok(None) => {
+                        return Answer::None {
+                            why: "it closed its output without answering".into(),
+                        };
+                    }
+                    Err(e) => return Answer::None { why: e.to_string() },
+                }
+            }
+        })
+        .await
+        .unwrap_or_else(|_| Answer::None {
+            why: format!("no answer within {} s", NO_ANSWER.as_secs()),
+        });
+        drop(write);
+        let _ = child.shutdown(Duration::from_secs(2)).await;
+        answer
+    }
+}
+
+async fn over_http(
+    url: &str,
+    headers: &std::collections::BTreeMap<String, String>,
+    message: &Value,
+) -> Answer {
+    let client = match reqwest::Client::builder().timeout(NO_ANSWER).build() {
+        Ok(c) => c,
+        Err(e) => return Answer::None { why: e.to_string() },
+    };
+    let version = if message["method"] == "server/discover" {
+        "2026-07-28"
+    } else {
+        "2025-11-25"
+    };
+    let mut request = client
+        .post(url)
+        .header("Accept", "application/json, text/event-stream")
+        .header("Content-Type", "application/json")
+        .header("MCP-Protocol-Version", version)
+        .body(message.to_string());
+    for (k, v) in headers {
+        request = request.header(k.as_str(), v.as_str());
+    }
+    let response = match request.send().await {
+        Ok(r) => r,
+        Err(e) if e.is_timeout() => {
+            return Answer::None {
+                why: format!("no answer within {} s", NO_ANSWER.as_secs()),
+            };
+        }
+        Err(e) => {
+            return Answer::None {
+                why: crate::error::error_chain(&e),
+            };
+        }
+    };
+    let status = response.status();
+    let text = response.text().await.unwrap_or_default();
+    // The body is JSON, or an SSE stream whose events carry messages.
+    let messages: Vec<Value> = match serde_json::from_str::<Value>(&text) {
+        Ok(v) => vec![v],
+        Err(_) => text
+            .lines()
+            .filter_map(|l| l.strip_prefix("data:"))
+            .filter_map(|d| serde_json::from_str(d.trim()).ok())
+            .collect(),
+    };
+    messages
+        .iter()
+        .find_map(answer_of)
+        .unwrap_or_else(|| Answer::None {
+            why: format!(
+                "HTTP {status} without an answer: {}",
+                text.chars().take(200).collect::<String>()
+            ),
+        })
+}

@@ -1,0 +1,260 @@
+//! How real clients find a server's era, played from its raw answers
+//! (`Workbench::handshakes`): each way ends speaking a version, or failing,
+//! and why. The ways are the ones clients in use take: `server/discover`
+//! falling back to `initialize` on `-32601` (the TypeScript SDK), on
+//! `-32602` (the Python SDK), on any error or no answer within a time, and
+//! a 2025 client's `initialize` offering a newer version than the server
+//! may know (the server must answer with one it speaks).
+
+use serde::Serialize;
+use serde_json::Value;
+use workbench_core::workbench::handshakes::{Answer, Handshakes, NO_ANSWER};
+
+use crate::finding::{Finding, Severity};
+
+/// The versions a client of today knows.
+const KNOWN: [&str; 5] = [
+    "2024-11-05",
+    "2025-03-26",
+    "2025-06-18",
+    "2025-11-25",
+    "2026-07-28",
+];
+
+/// What one way of finding the era ends with.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ClientEra {
+    /// Whose way it is.
+    pub client: String,
+    /// What it sends and when it falls back.
+    pub how: String,
+    /// The version it ends up speaking (None: it fails).
+    pub speaks: Option<String>,
+    /// How it got there, or why it fails.
+    pub why: String,
+}
+
+fn said(a: &Answer) -> String {
+    match a {
+        Answer::Result { .. } => "a result".into(),
+        Answer::Error { code, message } => format!("error {code} ({message})"),
+        Answer::None { why } => format!("no answer: {why}"),
+    }
+}
+
+/// What `initialize` ends with: the version the server answered, when a
+/// client knows it.
+fn initialized(a: &Answer, offered: &str) -> (Option<String>, String) {
+    match a {
+        Answer::Result { result } => match result["protocolVersion"].as_str() {
+            Some(v) if KNOWN.contains(&v) => (
+                Some(v.to_string()),
+                format!("initialize {offered} was answered with {v}"),
+            ),
+            Some(v) => (
+                None,
+                format!("initialize {offered} was answered with {v}, a version no client knows"),
+            ),
+            None => (
+                None,
+                format!("initialize {offered} was answered without a protocolVersion"),
+            ),
+        },
+        other => (None, format!("initialize {offered} got {}", said(other))),
+    }
+}
+
+/// One `server/discover` client: speaks 2026-07-28 when the server lists
+/// it, else falls back when `falls_back` says so.
+fn discovering(
+    client: &str,
+    how: &str,
+    h: &Handshakes,
+    falls_back: impl Fn(&Answer) -> bool,
+) -> ClientEra {
+    let (speaks, why) = match &h.discover {
+        Answer::Result { result } => {
+            let versions: Vec<&str> = result["supportedVersions"]
+                .as_array()
+                .map(|l| l.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            if versions.contains(&"2026-07-28") {
+                (
+                    Some("2026-07-28".to_string()),
+                    "server/discover lists 2026-07-28".to_string(),
+                )
+            } else if versions.is_empty() {
+                (
+                    None,
+                    "server/discover was answered without supportedVersions: the client cannot pick a version and stops".into(),
+                )
+            } else {
+                (
+                    None,
+                    format!(
+                        "server/discover lists only {versions:?}, none this client speaks over server/discover"
+                    ),
+                )
+            }
+        }
+        other if falls_back(other) => {
+            let (v, why) = initialized(&h.initialize_2025, "2025-11-25");
+            (
+                v,
+                format!("server/discover got {}; fell back: {why}", said(other)),
+            )
+        }
+        other => (
+            None,
+            format!(
+                "server/discover got {}, which is not what it falls back on: it stops",
+                said(other)
+            ),
+        ),
+    };
+    ClientEra {
+        client: client.into(),
+        how: how.into(),
+        speaks,
+        why,
+    }
+}
+
+/// Every way, played on the server's answers.
+pub fn play(h: &Handshakes) -> Vec<ClientEra> {
+    let code = |c: i64| move |a: &Answer| matches!(a, Answer::Error { code, .. } if *code == c);
+    let mut out = vec![
+        discovering(
+            "TypeScript SDK",
+            "server/discover; falls back to initialize on -32601",
+            h,
+            code(-32601),
+        ),
+        discovering(
+            "Python SDK",
+            "server/discover; falls back to initialize on -32602",
+            h,
+            code(-32602),
+        ),
+        discovering(
+            "A client that waits",
+            &format!(
+                "server/discover; falls back on any error or no answer within {} s",
+                NO_ANSWER.as_secs()
+            ),
+            h,
+            |a| !matches!(a, Answer::Result { .. }),
+        ),
+    ];
+    let (speaks, why) = initialized(&h.initialize_newer, "2026-07-28");
+    out.push(ClientEra {
+        client: "A 2025 client offering a newer version".into(),
+        how: "initialize with 2026-07-28; takes the version the server answers".into(),
+        speaks,
+        why,
+    });
+    let (speaks, why) = initialized(&h.initialize_2025, "2025-11-25");
+    out.push(ClientEra {
+        client: "A 2025 client".into(),
+        how: "initialize with 2025-11-25".into(),
+        speaks,
+        why,
+    });
+    out
+}
+
+/// The ways that fail, as one finding.
+pub fn findings(clients: &[ClientEra]) -> Vec<Finding> {
+    let failing: Vec<&ClientEra> = clients.iter().filter(|c| c.speaks.is_none()).collect();
+    if failing.is_empty() {
+        return Vec::new();
+    }
+    vec![
+        Finding::new("era.client-fails", Severity::Warning, "server")
+            .seen(
+                failing
+                    .iter()
+                    .map(|c| format!("{}: {}", c.client, c.why))
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            )
+            .why("clients find a server's era in different ways; one whose way ends in an error does not connect at all")
+            .fix("answer an unknown server/discover with -32601 (Method not found), and initialize with a version you speak whatever version is offered"),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn h(discover: Answer, newer: Answer) -> Handshakes {
+        Handshakes {
+            discover,
+            initialize_newer: newer,
+            initialize_2025: Answer::Result {
+                result: json!({"protocolVersion": "2025-11-25"}),
+            },
+        }
+    }
+
+    fn speaks(c: &[ClientEra]) -> Vec<Option<&str>> {
+        c.iter().map(|c| c.speaks.as_deref()).collect()
+    }
+
+    #[test]
+    fn each_client_ends_as_its_fallback_rule_says() {
+        let ok = Answer::Result {
+            result: json!({"protocolVersion": "2025-11-25"}),
+        };
+        // A 2025 server answering -32601: all fall back but Python's.
+        let c = play(&h(
+            Answer::Error {
+                code: -32601,
+                message: "Method not found".into(),
+            },
+            ok.clone(),
+        ));
+        let v = Some("2025-11-25");
+        assert_eq!(speaks(&c), [v, None, v, v, v]);
+        assert!(
+            c[1].why.contains("not what it falls back on"),
+            "{}",
+            c[1].why
+        );
+        // One that never answers: only the waiting client gets through.
+        let c = play(&h(
+            Answer::None {
+                why: "no answer within 5 s".into(),
+            },
+            ok.clone(),
+        ));
+        assert_eq!(speaks(&c), [None, None, v, v, v]);
+        // A 2026 server.
+        let c = play(&h(
+            Answer::Result {
+                result: json!({"supportedVersions": ["2025-11-25", "2026-07-28"]}),
+            },
+            Answer::Result {
+                result: json!({"protocolVersion": "2026-07-28"}),
+            },
+        ));
+        let n = Some("2026-07-28");
+        assert_eq!(speaks(&c), [n, n, n, n, v]);
+        assert!(findings(&c).is_empty());
+        // One that refuses a newer initialize instead of answering its own.
+        let c = play(&h(
+            Answer::Error {
+                code: -32601,
+                message: "nope".into(),
+            },
+            Answer::Error {
+                code: -32602,
+                message: "Unsupported protocol version".into(),
+            },
+        ));
+        assert_eq!(c[3].speaks, None);
+        assert_eq!(findings(&c)[0].code, "era.client-fails");
+    }
+}
