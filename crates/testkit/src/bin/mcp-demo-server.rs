@@ -45,6 +45,7 @@ struct Args {
     /// stdio: ping-flood, giant-result, future-fields, endless-pages,
     /// list-changed-flood, duplicate-tools, hinted (a tool of every hint,
     /// calls written to $MCP_DEMO_CALLS), repeated-cursor, lying-skills.
+    /// The demo with lists that lie about their freshness: lying-cache.
     /// Planted for the
     /// doctor: doctor-names, doctor-schemas, doctor-texts, doctor-listings,
     /// doctor-behaviour.
