@@ -179,6 +179,10 @@ pub const THIRD_PARTY_NPM: &[&str] = &[
     "@modelcontextprotocol/server-basic-react@2.0.3",
     "@modelcontextprotocol/server-debug@2.0.3",
 ];
+/// The TypeScript SDK's server package, for its skills extension
+/// (SEP-2640): in a folder of its own (`third-party/ts-sdk`), so the Apps
+/// examples keep the SDK version they were published with.
+pub const TS_SDK: &str = "@modelcontextprotocol/server@2.4.0";
 /// The programs those packages install (all present: nothing to do).
 const THIRD_PARTY_BINS: &[&str] = &[
     "mcp-server-everything",
@@ -190,6 +194,34 @@ const THIRD_PARTY_BINS: &[&str] = &[
 pub fn third_party(root: &Path) -> Result {
     let dir = crate::tasks::target_dir(root).join("third-party");
     let bins = dir.join("node_modules/.bin");
+    let sdk = dir.join("ts-sdk/node_modules/@modelcontextprotocol/server/package.json");
+    let sdk_present = std::fs::read_to_string(&sdk).is_ok_and(|t| {
+        t.contains(&format!(
+            "\"version\": \"{}\"",
+            TS_SDK.rsplit('@').next().unwrap_or_default()
+        ))
+    });
+    if !sdk_present {
+        println!(
+            "third-party: installing {TS_SDK} into {}",
+            dir.join("ts-sdk").display()
+        );
+        let prefix = dir.join("ts-sdk").display().to_string();
+        std::fs::create_dir_all(&prefix).map_err(|e| e.to_string())?;
+        sh(cmd(
+            "npm",
+            &[
+                "install",
+                "--no-audit",
+                "--no-fund",
+                "--loglevel=error",
+                "--prefix",
+                &prefix,
+                TS_SDK,
+            ],
+            root,
+        ))?;
+    }
     if THIRD_PARTY_BINS.iter().all(|b| bins.join(b).exists()) {
         println!("third-party servers: present in {}", dir.display());
         return Ok(());

@@ -94,15 +94,15 @@ impl CacheHint {
         (until - now_ms).max(0.0) as u64
     }
 
-    /// In words: "fresh for 52 s, public", "stale (ttlMs 0), private", "no
-    /// cache hints".
+    /// In words: "fresh for 52 s, public", "not to be reused (ttlMs 0),
+    /// private", "stale (ttlMs 60000), public", "no cache hints".
     pub fn describe(&self, now_ms: f64) -> String {
         if !self.given() {
             return "no cache hints".into();
         }
         let fresh = self.fresh_for(now_ms);
         let state = match self.ttl_ms {
-            Some(0) => "stale (ttlMs 0)".to_string(),
+            Some(0) => "not to be reused (ttlMs 0)".to_string(),
             None => "no ttlMs (stale)".to_string(),
             Some(_) if fresh == 0 => format!("stale (ttlMs {})", self.ttl_ms.unwrap_or(0)),
             Some(_) => format!("fresh for {} s", fresh.div_ceil(1000)),
@@ -160,7 +160,7 @@ mod tests {
         assert_eq!(h.describe(61_001.0), "stale (ttlMs 60000), public");
         assert_eq!(
             CacheHint::of(&json!({"ttlMs": 0, "cacheScope": "private"}), 0.0).describe(0.0),
-            "stale (ttlMs 0), private"
+            "not to be reused (ttlMs 0), private"
         );
     }
 }

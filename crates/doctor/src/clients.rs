@@ -179,8 +179,8 @@ pub fn findings(clients: &[ClientEra]) -> Vec<Finding> {
                     .collect::<Vec<_>>()
                     .join("; "),
             )
-            .why("clients find a server's era in different ways; one whose way ends in an error does not connect at all")
-            .fix("answer an unknown server/discover with -32601 (Method not found), and initialize with a version you speak whatever version is offered"),
+            .why("clients find a server's era in different ways (the TypeScript SDK falls back on -32601, the Python SDK on -32602); one whose way ends in an error does not connect at all")
+            .fix("speak 2026-07-28 (answer server/discover with your supportedVersions): every way then gets through; a 2025-era server cannot satisfy both fallbacks, so answer server/discover with -32601 (Method not found, what most clients expect), and initialize with a version you speak whatever version is offered"),
     ]
 }
 

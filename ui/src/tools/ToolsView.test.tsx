@@ -42,7 +42,7 @@ describe("the tool list from the keyboard", () => {
     const hint = (ttl_ms: number | null, scope: string | null, fresh_ms: number) => ({ fresh_ms, hint: { ttl_ms, scope } });
     expect(cacheLabel(hint(60_000, "public", 59_001))).toBe("fresh 60 s · public");
     expect(cacheLabel(hint(60_000, "private", 0))).toBe("stale");
-    expect(cacheLabel(hint(0, "private", 0))).toBe("stale");
+    expect(cacheLabel(hint(0, "private", 0))).toBe("ttl 0");
     expect(cacheLabel(hint(null, null, 0))).toBe("no cache hints");
   });
 });

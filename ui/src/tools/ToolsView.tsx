@@ -29,11 +29,12 @@ function matches(row: ToolRow, query: string): boolean {
     .every((word) => hay.includes(word));
 }
 
-/** A list's freshness, short: "60 s", "stale", "no hints". */
+/** A list's freshness, short: "fresh 60 s · public", "ttl 0" (the server says not to reuse it), "stale" (its time ran out), "no cache hints". */
 export function cacheLabel(h: { fresh_ms: number | null; hint: { ttl_ms?: number | null; scope?: string | null } } | undefined): string {
   if (!h) return "";
   if (h.hint.ttl_ms == null && h.hint.scope == null) return "no cache hints";
   const scope = h.hint.scope === "public" ? " · public" : "";
+  if (h.hint.ttl_ms === 0) return `ttl 0${scope}`;
   return (h.fresh_ms ?? 0) > 0 ? `fresh ${Math.ceil((h.fresh_ms ?? 0) / 1000)} s${scope}` : `stale${scope}`;
 }
 

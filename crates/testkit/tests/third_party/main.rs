@@ -3,6 +3,8 @@
 //! into `target/third-party` and sets MCPWB_THIRD_PARTY; without it the
 //! tests say so and do nothing (nothing can be installed on the fly here).
 
+mod skills;
+
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
