@@ -42,6 +42,7 @@ import type {
 } from "./bindings";
 
 export type { LifeEvent, ServerStatus };
+export type { ListCache } from "./backendResources";
 export type { AuthRun, AuthStatus, AuthTimeline, BridgeStatus, FoundConfig, Merged, NeededInput, Scope, TrustRequest };
 export type { CallProgress, ConfigText, PendingAsk, PromptRow, ResourceRow, ServerEdit, ToolCallResult, ToolRow, TrafficEntry, TrafficPage, TrafficQuery, TrialReport };
 

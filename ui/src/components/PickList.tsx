@@ -1,6 +1,7 @@
 // A list to pick from beside the picked item's detail: the shape of the
 // resources and prompts views.
 import type { ReactNode } from "react";
+import type { ListCache } from "../backendResources";
 import { EmptyState, Pane, PaneHandle, Panes, Select } from "../design";
 
 /** Which server's items to list (as the Tools list has it). */
@@ -18,6 +19,30 @@ export function ServerFilter({ servers, value, onChange }: { servers: string[]; 
         ))}
       </Select>
     </div>
+  );
+}
+
+const METHOD: Record<string, string> = {
+  tools: "tools/list",
+  resources: "resources/list",
+  resourceTemplates: "resources/templates/list",
+  prompts: "prompts/list",
+  skills: "skills/list",
+};
+
+/** What each (chosen) server's list answers said of their freshness
+ * (2026-07-28 cache hints): nothing for servers that said nothing. */
+export function Freshness({ hints, lists, server }: { hints?: ListCache[]; lists: string[]; server: string }) {
+  const shown = (hints ?? []).filter((h) => lists.includes(h.list) && (!server || h.server === server) && (h.hint.ttl_ms != null || h.hint.scope != null));
+  if (shown.length === 0) return null;
+  return (
+    <ul className="list-freshness muted" aria-label="Cache hints">
+      {shown.map((h) => (
+        <li key={`${h.server} ${h.list}`}>
+          {h.server}: {METHOD[h.list] ?? h.list} {h.text}
+        </li>
+      ))}
+    </ul>
   );
 }
 

@@ -3,10 +3,10 @@
 import { useState } from "react";
 import type { PromptRow } from "../backend";
 import { Completing } from "../components/Completing";
-import { PickList, ServerFilter } from "../components/PickList";
+import { Freshness, PickList, ServerFilter } from "../components/PickList";
 import { Markdown } from "../content/Markdown";
 import { Button, Input, plural } from "../design";
-import type { ResourcesBackend } from "../backend";
+import type { ListCache, ResourcesBackend } from "../backend";
 
 type Arg = { name: string; description?: string; required?: boolean };
 type Message = { role?: string; content?: Record<string, unknown> };
@@ -102,7 +102,7 @@ function Detail({ backend, row }: { backend: ResourcesBackend; row: PromptRow })
   );
 }
 
-export function PromptsView({ backend, rows }: { backend: ResourcesBackend; rows: PromptRow[] }) {
+export function PromptsView({ backend, rows, hints }: { backend: ResourcesBackend; rows: PromptRow[]; hints?: ListCache[] }) {
   // The open prompt by server and name (an index would move when lists change).
   const [openKey, setOpenKey] = useState<string | null>(null);
   const [query, setQuery] = useState("");
@@ -134,6 +134,7 @@ export function PromptsView({ backend, rows }: { backend: ResourcesBackend; rows
         <>
           <Input type="search" aria-label="Search prompts" placeholder={`Search ${plural(rows.length, "prompt")}`} value={query} onChange={(e) => setQuery(e.target.value)} />
           <ServerFilter servers={rows.map((r) => r.server)} value={server} onChange={setServer} />
+          <Freshness hints={hints} lists={["prompts"]} server={server} />
           {rows.length === 0 && <p className="muted empty-hint">No prompts: servers that offer some list them here once ready.</p>}
           {rows.length > 0 && items.length === 0 && <p className="muted empty-hint">No prompt matches “{query}”.</p>}
         </>

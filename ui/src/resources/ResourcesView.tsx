@@ -3,10 +3,10 @@
 import { Completing } from "../components/Completing";
 import { useState } from "react";
 import type { ResourceRow } from "../backend";
-import { PickList, ServerFilter } from "../components/PickList";
+import { Freshness, PickList, ServerFilter } from "../components/PickList";
 import { Markdown } from "../content/Markdown";
 import { Button, Input, plural } from "../design";
-import type { ResourcesBackend } from "../backend";
+import type { ListCache, ResourcesBackend } from "../backend";
 
 type Content = { uri?: string; mimeType?: string; text?: string; blob?: string };
 
@@ -162,7 +162,7 @@ const keyOf = (row: ResourceRow) => {
   return `${row.server} ${String(r.uri ?? r.uriTemplate ?? "")}`;
 };
 
-export function ResourcesView({ backend, rows, updated }: { backend: ResourcesBackend; rows: ResourceRow[]; updated: string[] }) {
+export function ResourcesView({ backend, rows, updated, hints }: { backend: ResourcesBackend; rows: ResourceRow[]; updated: string[]; hints?: ListCache[] }) {
   // The open resource by its server and URI (an index would move when lists change).
   const [openKey, setOpenKey] = useState<string | null>(null);
   const [subscriptions, setSubscriptions] = useState<Set<string>>(new Set());
@@ -198,6 +198,7 @@ export function ResourcesView({ backend, rows, updated }: { backend: ResourcesBa
         <>
           <Input type="search" aria-label="Search resources" placeholder={`Search ${plural(rows.length, "resource")}`} value={query} onChange={(e) => setQuery(e.target.value)} />
           <ServerFilter servers={rows.map((r) => r.server)} value={server} onChange={setServer} />
+          <Freshness hints={hints} lists={["resources", "resourceTemplates"]} server={server} />
           {rows.length === 0 && <p className="muted empty-hint">No resources: servers that offer some list them here once ready.</p>}
         </>
       }

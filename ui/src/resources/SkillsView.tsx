@@ -8,8 +8,8 @@
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { Copy, FileText, ShieldAlert, ShieldCheck } from "lucide-react";
-import type { ResourcesBackend, SkillFileRead, SkillRow } from "../backendResources";
-import { PickList, ServerFilter } from "../components/PickList";
+import type { ListCache, ResourcesBackend, SkillFileRead, SkillRow } from "../backendResources";
+import { Freshness, PickList, ServerFilter } from "../components/PickList";
 import { Markdown } from "../content/Markdown";
 import { Badge, Button, Input, Skeleton, plural, useToast } from "../design";
 import { keys } from "../queries";
@@ -123,7 +123,7 @@ function Detail({ backend, row, copy }: { backend: ResourcesBackend; row: SkillR
   );
 }
 
-export function SkillsView({ backend, rows, copy }: { backend: ResourcesBackend; rows: SkillRow[]; copy: (text: string) => Promise<void> }) {
+export function SkillsView({ backend, rows, copy, hints }: { backend: ResourcesBackend; rows: SkillRow[]; copy: (text: string) => Promise<void>; hints?: ListCache[] }) {
   const [openKey, setOpenKey] = useState<string | null>(null);
   const [query, setQuery] = useState("");
   const [server, setServer] = useState("");
@@ -154,6 +154,7 @@ export function SkillsView({ backend, rows, copy }: { backend: ResourcesBackend;
         <>
           <Input type="search" aria-label="Search skills" placeholder={`Search ${plural(rows.length, "skill")}`} value={query} onChange={(e) => setQuery(e.target.value)} />
           <ServerFilter servers={rows.map((r) => r.server)} value={server} onChange={setServer} />
+          <Freshness hints={hints} lists={["skills"]} server={server} />
           {rows.length === 0 && <p className="muted empty-hint">No skills: servers that declare io.modelcontextprotocol/skills list theirs here once ready.</p>}
           {rows.length > 0 && items.length === 0 && <p className="muted empty-hint">No skill matches “{query}”.</p>}
         </>

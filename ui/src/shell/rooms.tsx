@@ -75,7 +75,7 @@ export const ROOMS: Room[] = [
     icon: FileText,
     nav: true,
     count: (wb) => wb.resources.data?.length,
-    render: ({ wb, backend }) => <ResourcesView backend={backend} rows={wb.resources.data ?? []} updated={wb.updated} />,
+    render: ({ wb, backend }) => <ResourcesView backend={backend} rows={wb.resources.data ?? []} updated={wb.updated} hints={wb.cacheHints.data} />,
   },
   {
     id: "prompts",
@@ -83,7 +83,7 @@ export const ROOMS: Room[] = [
     icon: MessageSquare,
     nav: true,
     count: (wb) => wb.prompts.data?.length,
-    render: ({ wb, backend }) => <PromptsView backend={backend} rows={wb.prompts.data ?? []} />,
+    render: ({ wb, backend }) => <PromptsView backend={backend} rows={wb.prompts.data ?? []} hints={wb.cacheHints.data} />,
   },
   {
     id: "skills",
@@ -91,7 +91,7 @@ export const ROOMS: Room[] = [
     icon: BookOpen,
     nav: true,
     count: (wb) => wb.skills.data?.length,
-    render: ({ wb, backend }) => <SkillsView backend={backend} rows={wb.skills.data ?? []} copy={(t) => backend.copyText(t)} />,
+    render: ({ wb, backend }) => <SkillsView backend={backend} rows={wb.skills.data ?? []} copy={(t) => backend.copyText(t)} hints={wb.cacheHints.data} />,
   },
   {
     id: "traffic",

@@ -6,7 +6,7 @@
 import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
 import type { Backend, PromptRow, ResourceRow, ToolRow } from "../backend";
-import type { SkillRow } from "../backendResources";
+import type { ListCache, SkillRow } from "../backendResources";
 import type { DoctorCount, SurfaceChange } from "../backendDoctor";
 import type { ServerList, ServerStatus_Serialize as ServerStatus } from "../bindings";
 import { afterCatalog, afterConfig, keys } from "../queries";
@@ -31,6 +31,8 @@ export interface Workbench {
   resources: UseQueryResult<ResourceRow[]>;
   prompts: UseQueryResult<PromptRow[]>;
   skills: UseQueryResult<SkillRow[]>;
+  /** What each server's lists said of their freshness (re-read every 15 s so "fresh for" counts down). */
+  cacheHints: UseQueryResult<ListCache[]>;
   /** Log messages servers sent (`notifications/message`), newest last. */
   logs: LogLine[];
   /** Subscribed resources that changed: "server uri". */
@@ -119,6 +121,7 @@ export function WorkbenchProvider({ backend, children }: { backend: Backend; chi
   const resources = useQuery({ queryKey: keys.resources(), queryFn: () => backend.listResources() });
   const prompts = useQuery({ queryKey: keys.prompts(), queryFn: () => backend.listPrompts() });
   const skills = useQuery({ queryKey: keys.skills(), queryFn: () => backend.listSkills() });
+  const cacheHints = useQuery({ queryKey: keys.cacheHints(), queryFn: () => backend.cacheHints(), refetchInterval: 15_000 });
   const [logs, setLogs] = useState<LogLine[]>([]);
   const [updated, setUpdated] = useState<string[]>([]);
   const [traffic, setTraffic] = useState({ total: 0, lastSeq: 0 });
@@ -198,6 +201,7 @@ export function WorkbenchProvider({ backend, children }: { backend: Backend; chi
       resources,
       prompts,
       skills,
+      cacheHints,
       logs,
       updated,
       configError,
@@ -214,7 +218,7 @@ export function WorkbenchProvider({ backend, children }: { backend: Backend; chi
       doctor: (name) => doctor.data?.find((d) => d.server === name),
       surfaceChanges,
     };
-  }, [servers, statuses.data, tools, resources, prompts, skills, logs, updated, configError, configNotice, diskVersion, doctor.data, surfaceChanges]);
+  }, [servers, statuses.data, tools, resources, prompts, skills, cacheHints, logs, updated, configError, configNotice, diskVersion, doctor.data, surfaceChanges]);
   return (
     <Ctx.Provider value={value}>
       <TrafficCtx.Provider value={traffic}>{children}</TrafficCtx.Provider>
