@@ -1,9 +1,10 @@
 //! Asking a server's lists again as its cache hints (2026-07-28) allow: the
 //! person's Refresh asks every list; otherwise a list is asked again only
-//! once the hints its server gave ran out, and only when the server does not
-//! announce that list's changes (`listChanged`: a notification asks again
-//! at once, fresh or not). A server that gave no hints is asked on Ready and
-//! on list_changed, as before.
+//! once the time its server gave (a positive `ttlMs`) ran out, and only when
+//! the server does not announce that list's changes (`listChanged`: a
+//! notification asks again at once, fresh or not). `ttlMs` 0 says "do not
+//! reuse", not "ask before every turn": such a list, like one of a server
+//! that gave no hints, is asked on Ready, on list_changed and on Refresh.
 
 use super::Workbench;
 use crate::connect::ServerState;
@@ -74,7 +75,7 @@ impl Workbench {
                 .cache
                 .iter()
                 .filter(|(kind, hint)| {
-                    hint.given()
+                    hint.ttl_ms.is_some_and(|ttl| ttl > 0)
                         && hint.fresh_for(now) == 0
                         && caps[list_of(kind)]["listChanged"] != true
                 })

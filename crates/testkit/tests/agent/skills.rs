@@ -180,8 +180,7 @@ async fn a_refused_or_turned_off_skill_is_not_loaded() {
         .traffic()
         .query(&workbench_core::traffic::TrafficQuery {
             seq_from: Some(before + 1),
-            // Read, not listed (a turn may list the skills again: their
-            // hints say ttlMs 0).
+            // Read, not listed (the skills list names the file too).
             method: Some("resources/read".into()),
             text: Some("release-notes/SKILL.md".into()),
             limit: 10,

@@ -107,22 +107,54 @@ async fn each_lists_cache_hints_are_kept_and_a_refresh_asks_again() {
     let old = wb.catalog().server("old").unwrap();
     assert!(!old.cache["tools"].given(), "no hints in the 2025 era");
 
-    // Fresh: not asked again (its skills list, which rmcp's skill catalog
-    // says is stale at once — ttlMs 0 — and whose changes it does not
-    // announce, is).
+    // Fresh: nothing is asked again (its skills list says ttlMs 0, "do not
+    // reuse", which is not "ask before every turn").
     assert_eq!(tool_lists(&wb, "fresh"), 1);
-    let asked = wb.revalidate_lists(None, false).await;
-    assert_eq!(
-        asked,
-        [("fresh".to_string(), "skills".to_string())],
-        "{:?}",
-        fresh.cache["skills"]
-    );
+    assert!(wb.revalidate_lists(None, false).await.is_empty());
     assert_eq!(tool_lists(&wb, "fresh"), 1);
     // The person's Refresh asks every list of the server, fresh or not.
     let asked = wb.revalidate_lists(Some("fresh"), true).await;
     assert_eq!(asked, [("fresh".to_string(), "all".to_string())]);
     assert_eq!(tool_lists(&wb, "fresh"), 2);
     assert_eq!(tool_lists(&wb, "old"), 1);
+    wb.shutdown().await;
+}
+
+/// A list whose time ran out is asked again, before the next turn, only when
+/// its server does not announce that list's changes: the demo's prompts
+/// (`listChanged: false`) are, its tools (`listChanged: true`) are not.
+#[tokio::test]
+async fn a_list_whose_time_ran_out_is_asked_again_unless_its_changes_are_announced() {
+    let (wb, _dir) = start(&[stdio("short", &["--cache-ttl", "300"])]).await;
+    ready(&wb, "short").await;
+    assert!(wb.tools_settled(Duration::from_secs(10)).await.is_empty());
+    for _ in 0..200 {
+        if wb
+            .catalog()
+            .server("short")
+            .is_some_and(|c| c.cache.contains_key("prompts"))
+        {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert!(
+        wb.revalidate_lists(None, false).await.is_empty(),
+        "fresh for 300 ms"
+    );
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let asked = wb.revalidate_lists(None, false).await;
+    assert_eq!(asked, [("short".to_string(), "prompts".to_string())]);
+    let prompt_lists = wb
+        .traffic()
+        .entries(Some("short"))
+        .iter()
+        .filter(|e| {
+            e.method.as_deref() == Some("prompts/list")
+                && e.direction == workbench_core::traffic::Direction::Outgoing
+        })
+        .count();
+    assert_eq!(prompt_lists, 2);
+    assert_eq!(tool_lists(&wb, "short"), 1);
     wb.shutdown().await;
 }
