@@ -113,6 +113,7 @@ macro_rules! window_commands {
             providers::agent_settings,
             providers::update_agent_settings,
             providers::sample_with_model,
+            providers::sampling_model,
             files::copy_text,
             files::save_bytes,
         }

@@ -66,6 +66,12 @@ describe("the doctor and reload on change", () => {
       assert.deepEqual(items, ["tool has space"]);
       const problems = await session.views("doctor");
       assert.deepEqual(problems, [], problems.join("\n"));
+      // With both eras: how each real client finds its era, as a table.
+      await session.clickText(".doctor-options label", "Try both protocol eras");
+      await session.clickText(".doctor-options button", "Run again");
+      const clients = await session.waitForTexts(".doctor-clients tbody th", (t) => t.length === 5, 60_000);
+      assert.deepEqual(clients, ["TypeScript SDK", "Python SDK", "A client that waits", "A 2025 client offering a newer version", "A 2025 client"]);
+      await session.screenshot("doctor-clients");
     } finally {
       await session.close();
     }

@@ -70,8 +70,10 @@ export interface AgentBackend {
   localProviders(): Promise<LocalServer[]>;
   agentSettings(): Promise<AgentSettings>;
   updateAgentSettings(change: AgentSettingsChange): Promise<AgentSettings>;
-  /** A sampling request (as edited) answered by the default model, for approval. */
+  /** A sampling request (as edited) answered by the model its preferences choose, for approval. */
   sampleWithModel(params: unknown): Promise<unknown>;
+  /** The model that would answer a sampling request, and why (its modelPreferences among the configured models). */
+  samplingModel(params: unknown): Promise<{ provider: string; model: string; why: string }>;
 }
 
 type Outcome<T> = { status: "ok"; data: T } | { status: "error"; error: ErrorInfo };
@@ -112,5 +114,6 @@ export function tauriAgentBackend(unwrap: Unwrap): AgentBackend {
     agentSettings: async () => unwrap(await commands.agentSettings()),
     updateAgentSettings: async (change) => unwrap(await commands.updateAgentSettings(change)),
     sampleWithModel: async (params) => unwrap(await commands.sampleWithModel(params as JsonArg)),
+    samplingModel: async (params) => unwrap(await commands.samplingModel(params as JsonArg)),
   };
 }

@@ -306,10 +306,13 @@ export const commands = {
 	agentSettings: () => typedError<AgentSettings_Serialize, ErrorInfo>(__TAURI_INVOKE("agent_settings")),
 	updateAgentSettings: (change: AgentSettingsChange_Deserialize) => typedError<AgentSettings_Serialize, ErrorInfo>(__TAURI_INVOKE("update_agent_settings", { change })),
 	/**
-	 *  Answer a sampling request (as the person edited it) with the default
-	 *  model; the window shows the reply for approval before it is sent.
+	 *  Answer a sampling request (as the person edited it) with the model its
+	 *  preferences choose; the window shows the reply for approval before it
+	 *  is sent.
 	 */
 	sampleWithModel: (params: Value) => typedError<Value, ErrorInfo>(__TAURI_INVOKE("sample_with_model", { params })),
+	/**  The model that would answer a sampling request, by its preferences, and why. */
+	samplingModel: (params: Value) => typedError<ModelChoice, ErrorInfo>(__TAURI_INVOKE("sampling_model", { params })),
 	/**  Put `text` on the system clipboard. */
 	copyText: (text: string) => typedError<null, ErrorInfo>(__TAURI_INVOKE("copy_text", { text })),
 	/**
@@ -1789,6 +1792,13 @@ export type Message_Serialize = {
 	parts: Part_Serialize[],
 	usage: Usage | null,
 	created_at: number,
+};
+
+/**  The model chosen, and why (the ask dialog says it). */
+export type ModelChoice = {
+	provider: string,
+	model: string,
+	why: string,
 };
 
 /**  An `${input:id}` some server refers to that nobody has given yet. */

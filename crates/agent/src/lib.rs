@@ -13,6 +13,7 @@ pub mod error;
 pub mod events;
 pub mod export;
 pub mod parts;
+pub mod preferences;
 pub mod providers;
 pub mod retry;
 pub mod sampling;

@@ -3,8 +3,10 @@
 //! system prompt; max tokens; temperature; stop sequences; `tools` and
 //! `toolChoice`) becomes one provider call, and the reply becomes the MCP
 //! result (text, or `tool_use` blocks with `stopReason: "toolUse"`).
-//! The window shows the request and the reply for approval; `mcpwb
-//! --sampling auto` and the per-server setting answer without asking.
+//! The model is chosen by the request's `modelPreferences` among the
+//! configured ones (`preferences.rs`). The window shows the request, the
+//! model and why, and the reply for approval; `mcpwb --sampling auto` and
+//! the per-server setting answer without asking.
 
 use std::time::Duration;
 
@@ -111,22 +113,33 @@ pub fn to_result(response: &genai::chat::ChatResponse, model: &str) -> Value {
 }
 
 impl Agent {
-    /// Answer a sampling request (its params as the server sent them) with
-    /// the default provider and model.
-    pub async fn sample(&self, params: &Value) -> Result<Value> {
+    /// The model that answers a sampling request, by its
+    /// `modelPreferences` among the configured models, and why.
+    pub fn sampling_model(&self, params: &Value) -> Result<crate::preferences::ModelChoice> {
         let settings = self.settings()?;
-        let provider = settings.default_provider().cloned().ok_or_else(|| {
+        crate::preferences::choose(&settings, &params["modelPreferences"]).ok_or_else(|| {
             Error::NoProvider(
-                "a server asked for an LLM answer (sampling), and no LLM provider is configured"
+                "a server asked for an LLM answer (sampling), and no LLM provider with a default model is configured"
                     .into(),
             )
-        })?;
-        let model = provider.default_model.clone().ok_or_else(|| {
-            Error::NoProvider(format!(
-                "provider \"{}\" has no default model for sampling",
-                provider.id
-            ))
-        })?;
+        })
+    }
+
+    /// Answer a sampling request (its params as the server sent them) with
+    /// the model its preferences choose (`sampling_model`).
+    pub async fn sample(&self, params: &Value) -> Result<Value> {
+        let settings = self.settings()?;
+        let choice = self.sampling_model(params)?;
+        let provider = settings
+            .provider(&choice.provider)
+            .cloned()
+            .ok_or_else(|| {
+                Error::NoProvider(format!(
+                    "provider \"{}\" is no longer in the settings",
+                    choice.provider
+                ))
+            })?;
+        let model = choice.model;
         let (key, _) = providers::resolve_key(&provider, &self.inner.keychain);
         let target = providers::target(&provider, &model, key)?;
         let messages = params["messages"].as_array().cloned().unwrap_or_default();

@@ -232,6 +232,15 @@ fn describe_sampling(ask: &PendingAsk) -> String {
 /// then the reply.
 async fn ask_sampling(agent: &Agent, terminal: &Terminal, ask: &PendingAsk) -> Answer {
     eprint!("{}", describe_sampling(ask));
+    // Which configured model its preferences choose, and why.
+    if let Ok(choice) = agent.sampling_model(&ask.params) {
+        eprintln!(
+            "  the model: {}:{} ({})",
+            choice.provider,
+            choice.model,
+            crate::print::clean(&choice.why)
+        );
+    }
     let mut params = ask.params.clone();
     loop {
         match terminal

@@ -176,8 +176,20 @@ pub async fn update_agent_settings<R: Runtime>(
     Ok(applied(&state, updated))
 }
 
-/// Answer a sampling request (as the person edited it) with the default
-/// model; the window shows the reply for approval before it is sent.
+/// The model that would answer a sampling request, by its preferences, and why.
+#[tauri::command]
+#[specta::specta]
+pub async fn sampling_model<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    params: serde_json::Value,
+) -> Result<workbench_agent::preferences::ModelChoice, ErrorInfo> {
+    Ok(state.agent.sampling_model(&params)?)
+}
+
+/// Answer a sampling request (as the person edited it) with the model its
+/// preferences choose; the window shows the reply for approval before it
+/// is sent.
 #[tauri::command]
 #[specta::specta]
 pub async fn sample_with_model<R: Runtime>(

@@ -102,6 +102,7 @@ describe("asks from servers", () => {
           sampled.push((args as { params: unknown }).params);
           return { role: "assistant", content: { type: "text", text: "six" }, model: "gpt-test", stopReason: "endTurn" };
         }
+        if (cmd === "sampling_model") return { provider: "openai", model: "gpt-test", why: "the server's hint \"gpt\" is part of its name" };
         if (cmd === "answer_ask") {
           answers.push(args);
           return null;
@@ -112,9 +113,16 @@ describe("asks from servers", () => {
     );
     render(<AskDialog backend={tauriBackend} />);
     await emit("ask-received", {
-      ask: { id: 21, server: "demo", kind: "sampling", params: { messages: [{ role: "user", content: { type: "text", text: "2 + 2?" } }], maxTokens: 20, systemPrompt: "Be brief." } },
+      ask: {
+        id: 21,
+        server: "demo",
+        kind: "sampling",
+        params: { messages: [{ role: "user", content: { type: "text", text: "2 + 2?" } }], maxTokens: 20, systemPrompt: "Be brief.", modelPreferences: { hints: [{ name: "gpt" }] } },
+      },
     });
     const message = await screen.findByLabelText("Message 1 (user)");
+    // Which configured model answers, and why, before the person asks it.
+    expect((await screen.findByText("openai:gpt-test")).closest("p")?.textContent).toContain('the server\'s hint "gpt" is part of its name');
     fireEvent.change(message, { target: { value: "3 + 3?" } });
     fireEvent.click(screen.getByText("Ask the model"));
     await waitFor(() => expect((screen.getByLabelText("Answer") as HTMLTextAreaElement).value).toBe("six"));

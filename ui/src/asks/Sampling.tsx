@@ -3,7 +3,7 @@
 // configured model (or writes the answer by hand); sees the reply and may
 // edit it; then sends it, or refuses. "Always" lets the model answer this
 // server's requests without asking (Settings can take it back).
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { Bot, Send, X } from "lucide-react";
 import type { PendingAsk } from "../backend";
 import { Button, Field, Input, Switch, Textarea, useToast } from "../design";
@@ -28,6 +28,18 @@ export function Sampling({ backend, ask, answer, refuse }: { backend: AgentBacke
   const [asking, setAsking] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [always, setAlways] = useState(false);
+  // Which configured model answers, by the request's modelPreferences, and why.
+  const [chosen, setChosen] = useState<{ provider: string; model: string; why: string } | null>(null);
+  useEffect(() => {
+    let live = true;
+    backend.samplingModel(params).then(
+      (c) => live && setChosen(c),
+      () => live && setChosen(null),
+    );
+    return () => {
+      live = false;
+    };
+  }, [backend, params]);
   const edited = (): Params => ({ ...params, systemPrompt: system || undefined, messages, maxTokens });
   const askModel = () => {
     setAsking(true);
@@ -80,8 +92,11 @@ export function Sampling({ backend, ask, answer, refuse }: { backend: AgentBacke
         })}
       </ol>
       {typeof params.modelPreferences === "object" && params.modelPreferences !== null && (
-        <p className="muted model-preferences">
-          The server prefers: {describePreferences(params.modelPreferences as Params)}. The configured model answers; its name is reported back.
+        <p className="muted model-preferences">The server prefers: {describePreferences(params.modelPreferences as Params)}.</p>
+      )}
+      {chosen && (
+        <p className="muted sampling-model">
+          Ask the model uses <code>{`${chosen.provider}:${chosen.model}`}</code>: {chosen.why}. Its name is reported back.
         </p>
       )}
       <Field label="Up to (tokens)">

@@ -1,6 +1,6 @@
 // A list to pick from beside the picked item's detail: the shape of the
 // resources and prompts views.
-import type { ReactNode } from "react";
+import { useEffect, useState, type ReactNode } from "react";
 import type { ListCache } from "../backendResources";
 import { EmptyState, Pane, PaneHandle, Panes, Select } from "../design";
 
@@ -30,16 +30,44 @@ const METHOD: Record<string, string> = {
   skills: "skills/list",
 };
 
+/** The time now, renewed every `ms` (a label that counts down re-renders
+ * itself, not the room around it). */
+export function useNow(ms: number): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), ms);
+    return () => clearInterval(t);
+  }, [ms]);
+  return now;
+}
+
+type Hint = { hint: { ttl_ms?: number | null; scope?: string | null; read_at_ms?: number | null } };
+
+/** Milliseconds a list stays fresh from `now` (0: stale; no ttlMs counts as 0). */
+export function freshFor(h: Hint, now: number): number {
+  return Math.max(0, (h.hint.read_at_ms ?? 0) + (h.hint.ttl_ms ?? 0) - now);
+}
+
+/** A list's cache hints in words, as the workbench says them (`mcpwb tools`). */
+export function describeHint(h: Hint, now: number): string {
+  const { ttl_ms, scope } = h.hint;
+  if (ttl_ms == null && scope == null) return "no cache hints";
+  const fresh = freshFor(h, now);
+  const state = ttl_ms === 0 ? "not to be reused (ttlMs 0)" : ttl_ms == null ? "no ttlMs (stale)" : fresh === 0 ? `stale (ttlMs ${ttl_ms})` : `fresh for ${Math.ceil(fresh / 1000)} s`;
+  return `${state}, ${scope ?? "no cacheScope"}`;
+}
+
 /** What each (chosen) server's list answers said of their freshness
  * (2026-07-28 cache hints): nothing for servers that said nothing. */
 export function Freshness({ hints, lists, server }: { hints?: ListCache[]; lists: string[]; server: string }) {
+  const now = useNow(5_000);
   const shown = (hints ?? []).filter((h) => lists.includes(h.list) && (!server || h.server === server) && (h.hint.ttl_ms != null || h.hint.scope != null));
   if (shown.length === 0) return null;
   return (
     <ul className="list-freshness muted" aria-label="Cache hints">
       {shown.map((h) => (
         <li key={`${h.server} ${h.list}`}>
-          {h.server}: {METHOD[h.list] ?? h.list} {h.text}
+          {h.server}: {METHOD[h.list] ?? h.list} {describeHint(h, now)}
         </li>
       ))}
     </ul>

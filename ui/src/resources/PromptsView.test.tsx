@@ -48,7 +48,7 @@ describe("prompts", () => {
       list: "prompts",
       text,
       fresh_ms: ttl_ms ?? 0,
-      hint: { ttl_ms, scope: ttl_ms === null ? null : "public", read_at_ms: 0, pages: 1, pages_without: ttl_ms === null ? 1 : 0, problems: [] },
+      hint: { ttl_ms, scope: ttl_ms === null ? null : "public", read_at_ms: Date.now(), pages: 1, pages_without: ttl_ms === null ? 1 : 0, problems: [] },
     });
     const hints = [hint("demo", "fresh for 60 s, public", 60_000), hint("other", "no cache hints", null)];
     render(<PromptsView backend={{} as Backend} rows={two} hints={hints as never} />);

@@ -31,7 +31,7 @@ export interface Workbench {
   resources: UseQueryResult<ResourceRow[]>;
   prompts: UseQueryResult<PromptRow[]>;
   skills: UseQueryResult<SkillRow[]>;
-  /** What each server's lists said of their freshness (re-read every 15 s so "fresh for" counts down). */
+  /** What each server's lists said of their freshness (read again with the lists; labels count down by themselves). */
   cacheHints: UseQueryResult<ListCache[]>;
   /** Log messages servers sent (`notifications/message`), newest last. */
   logs: LogLine[];
@@ -121,7 +121,7 @@ export function WorkbenchProvider({ backend, children }: { backend: Backend; chi
   const resources = useQuery({ queryKey: keys.resources(), queryFn: () => backend.listResources() });
   const prompts = useQuery({ queryKey: keys.prompts(), queryFn: () => backend.listPrompts() });
   const skills = useQuery({ queryKey: keys.skills(), queryFn: () => backend.listSkills() });
-  const cacheHints = useQuery({ queryKey: keys.cacheHints(), queryFn: () => backend.cacheHints(), refetchInterval: 15_000 });
+  const cacheHints = useQuery({ queryKey: keys.cacheHints(), queryFn: () => backend.cacheHints() });
   const [logs, setLogs] = useState<LogLine[]>([]);
   const [updated, setUpdated] = useState<string[]>([]);
   const [traffic, setTraffic] = useState({ total: 0, lastSeq: 0 });

@@ -39,10 +39,11 @@ describe("the tool list from the keyboard", () => {
   it("offers to read the lists again, and says each list's freshness in short", () => {
     withQueries(<ToolsView backend={hinting} tools={tools} selected={null} onSelect={() => {}} statuses={statuses} />);
     expect(screen.getByRole("button", { name: "Read every server's lists again (fresh or not)" })).toBeTruthy();
-    const hint = (ttl_ms: number | null, scope: string | null, fresh_ms: number) => ({ fresh_ms, hint: { ttl_ms, scope } });
-    expect(cacheLabel(hint(60_000, "public", 59_001))).toBe("fresh 60 s · public");
-    expect(cacheLabel(hint(60_000, "private", 0))).toBe("stale");
-    expect(cacheLabel(hint(0, "private", 0))).toBe("ttl 0");
-    expect(cacheLabel(hint(null, null, 0))).toBe("no cache hints");
+    const now = 1_000_000;
+    const hint = (ttl_ms: number | null, scope: string | null, read_at_ms: number) => ({ hint: { ttl_ms, scope, read_at_ms } });
+    expect(cacheLabel(hint(60_000, "public", now - 1_000), now)).toBe("fresh 59 s · public");
+    expect(cacheLabel(hint(60_000, "private", now - 61_000), now)).toBe("stale");
+    expect(cacheLabel(hint(0, "private", now), now)).toBe("ttlMs 0");
+    expect(cacheLabel(hint(null, null, now), now)).toBe("no cache hints");
   });
 });

@@ -11,6 +11,8 @@ import type { ToolRow } from "../backend";
 import type { ServerStatus_Serialize as ServerStatus } from "../bindings";
 import { EmptyState, IconButton, Input, Pane, PaneHandle, Panes, Segmented, Select, Skeleton, plural, useToast } from "../design";
 import { afterCatalog, keys } from "../queries";
+import { describeHint, freshFor, useNow } from "../components/PickList";
+import type { ListCache } from "../backend";
 import { AnnotationIcons } from "./annotations";
 import { ToolPanel } from "./ToolPanel";
 import type { ComponentProps } from "react";
@@ -29,13 +31,25 @@ function matches(row: ToolRow, query: string): boolean {
     .every((word) => hay.includes(word));
 }
 
-/** A list's freshness, short: "fresh 60 s · public", "ttl 0" (the server says not to reuse it), "stale" (its time ran out), "no cache hints". */
-export function cacheLabel(h: { fresh_ms: number | null; hint: { ttl_ms?: number | null; scope?: string | null } } | undefined): string {
+/** A list's freshness, short: "fresh 60 s · public", "ttlMs 0" (the server says not to reuse it), "stale" (its time ran out), "no cache hints". */
+export function cacheLabel(h: { hint: { ttl_ms?: number | null; scope?: string | null; read_at_ms?: number | null } } | undefined, now: number): string {
   if (!h) return "";
   if (h.hint.ttl_ms == null && h.hint.scope == null) return "no cache hints";
   const scope = h.hint.scope === "public" ? " · public" : "";
-  if (h.hint.ttl_ms === 0) return `ttl 0${scope}`;
-  return (h.fresh_ms ?? 0) > 0 ? `fresh ${Math.ceil((h.fresh_ms ?? 0) / 1000)} s${scope}` : `stale${scope}`;
+  if (h.hint.ttl_ms === 0) return `ttlMs 0${scope}`;
+  const fresh = freshFor(h, now);
+  return fresh > 0 ? `fresh ${Math.ceil(fresh / 1000)} s${scope}` : `stale${scope}`;
+}
+
+/** A server's tool list's freshness in its group's header, counting down by itself. */
+function CacheLabel({ hint }: { hint: ListCache | undefined }) {
+  const now = useNow(5_000);
+  if (!hint?.hint.pages) return null;
+  return (
+    <span className="tool-group-cache" title={`tools/list: ${describeHint(hint, now)} (the server's cache hints)`}>
+      {cacheLabel(hint, now)}
+    </span>
+  );
 }
 
 type Item = { kind: "header"; server: string; count: number; folded: boolean } | { kind: "tool"; row: ToolRow };
@@ -111,8 +125,8 @@ export function ToolsView({
   }, [shown, grouping, folded, query]);
   const ready = useMemo(() => new Set(statuses.filter((s) => s.state === "ready").map((s) => s.name)), [statuses]);
   // What each server's tools/list said of its freshness (2026-07-28 cache
-  // hints), re-read every 15 s so "fresh for" counts down.
-  const hints = useQuery({ queryKey: keys.cacheHints(), queryFn: () => backend.cacheHints(), refetchInterval: 15_000 });
+  // hints): read again when a list is (the labels count down by themselves).
+  const hints = useQuery({ queryKey: keys.cacheHints(), queryFn: () => backend.cacheHints() });
   const toolsHint = useMemo(() => new Map((hints.data ?? []).filter((h) => h.list === "tools").map((h) => [h.server, h])), [hints.data]);
   const queryClient = useQueryClient();
   const toast = useToast();
@@ -245,11 +259,7 @@ export function ToolsView({
                       <ChevronRight aria-hidden size={13} className="tool-group-chevron" />
                       <span className="truncate">{item.server}</span>
                       <span className="tool-group-count">{item.count}</span>
-                      {toolsHint.get(item.server)?.hint.pages ? (
-                        <span className="tool-group-cache" title={`tools/list: ${toolsHint.get(item.server)?.text ?? ""} (the server's cache hints)`}>
-                          {cacheLabel(toolsHint.get(item.server))}
-                        </span>
-                      ) : null}
+                      <CacheLabel hint={toolsHint.get(item.server)} />
                       {!ready.has(item.server) && <span className="badge tone-warn">unavailable</span>}
                     </div>
                   );

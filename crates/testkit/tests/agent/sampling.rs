@@ -143,3 +143,59 @@ async fn sampling_with_tools_returns_tool_use() {
         "{second}"
     );
 }
+
+/// A sampling request's modelPreferences choose among the configured
+/// models: a hint names a model of the second provider, which answers (its
+/// wire format, its model reported back); without a preference the default
+/// model answers; the choice says why.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn model_preferences_pick_the_configured_model_that_matches() {
+    let turns = vec![
+        Turn::text("from claude").when("hinted"),
+        Turn::text("from gpt").when("plain"),
+    ];
+    let b = bench(Setup {
+        turns,
+        ..Default::default()
+    })
+    .await;
+    let anthropic = super::provider("anthropic", &b.llm);
+    b.agent.save_provider(anthropic, false).unwrap();
+    b.agent
+        .set_provider_key("anthropic", "sk-scripted")
+        .unwrap();
+    let ask = |text: &str, prefs: serde_json::Value| {
+        json!({
+            "messages": [{"role": "user", "content": {"type": "text", "text": text}}],
+            "maxTokens": 50,
+            "modelPreferences": prefs
+        })
+    };
+    let hinted = ask(
+        "hinted",
+        json!({"hints": [{"name": "claude"}], "intelligencePriority": 0.8}),
+    );
+    let choice = b.agent.sampling_model(&hinted).unwrap();
+    assert_eq!(
+        (choice.provider.as_str(), choice.model.as_str()),
+        ("anthropic", "claude-scripted")
+    );
+    assert!(choice.why.contains("\"claude\""), "{}", choice.why);
+    let result = b.agent.sample(&hinted).await.unwrap();
+    assert_eq!(result["model"], "claude-scripted");
+    assert_eq!(result["content"]["text"], "from claude");
+    let last = b.llm.chats().pop().unwrap();
+    assert!(
+        last.path.contains("messages"),
+        "Anthropic's wire format: {}",
+        last.path
+    );
+
+    let plain = ask("plain", serde_json::Value::Null);
+    let choice = b.agent.sampling_model(&plain).unwrap();
+    assert_eq!(choice.provider, "openai");
+    assert!(choice.why.contains("no preference"), "{}", choice.why);
+    let result = b.agent.sample(&plain).await.unwrap();
+    assert_eq!(result["model"], "gpt-4o-scripted");
+    assert_eq!(result["content"]["text"], "from gpt");
+}
