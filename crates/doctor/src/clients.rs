@@ -147,7 +147,23 @@ pub fn play(h: &Handshakes) -> Vec<ClientEra> {
             |a| !matches!(a, Answer::Result { .. }),
         ),
     ];
-    let (speaks, why) = initialized(&h.initialize_newer, "2026-07-28");
+    let (mut speaks, mut why) = initialized(&h.initialize_newer, "2026-07-28");
+    // 2026-07-28 is found through server/discover: a server that answers
+    // initialize with it while it does not list it there echoes the
+    // version it was offered, and the client goes on in an era the server
+    // does not speak.
+    let discovers_2026 = matches!(&h.discover, Answer::Result { result }
+        if result["supportedVersions"].as_array().is_some_and(|l| l.iter().any(|v| v == "2026-07-28")));
+    if speaks.as_deref() == Some("2026-07-28") && !discovers_2026 {
+        speaks = None;
+        why = format!(
+            "initialize 2026-07-28 was answered with 2026-07-28, but server/discover ({}) does not list it: the server echoes the version it is offered",
+            match &h.discover {
+                Answer::Result { .. } => "a result without it".to_string(),
+                other => said(other),
+            }
+        );
+    }
     out.push(ClientEra {
         client: "A 2025 client offering a newer version".into(),
         how: "initialize with 2026-07-28; takes the version the server answers".into(),
@@ -256,5 +272,17 @@ mod tests {
         ));
         assert_eq!(c[3].speaks, None);
         assert_eq!(findings(&c)[0].code, "era.client-fails");
+        // One that echoes 2026-07-28 in initialize but does not discover.
+        let c = play(&h(
+            Answer::Error {
+                code: -32601,
+                message: "nope".into(),
+            },
+            Answer::Result {
+                result: json!({"protocolVersion": "2026-07-28"}),
+            },
+        ));
+        assert_eq!(c[3].speaks, None);
+        assert!(c[3].why.contains("echoes"), "{}", c[3].why);
     }
 }
