@@ -110,8 +110,9 @@ pub fn qualify(server: &str, tool: &str, taken: &HashSet<String>) -> String {
     }
 }
 
-/// The list method of a kind of item.
-fn method_of(kind: &str) -> &'static str {
+/// The list method of a kind of item (`tools`, `resources`,
+/// `resourceTemplates`, `skills`, `prompts`).
+pub fn method_of(kind: &str) -> &'static str {
     match kind {
         "tools" => "tools/list",
         "resources" => "resources/list",

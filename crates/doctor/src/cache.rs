@@ -9,21 +9,11 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use workbench_core::cache::CacheHint;
+use workbench_core::catalog::method_of as method;
 use workbench_core::{CallOptions, Workbench};
 
 use crate::behaviour::EraAnswer;
 use crate::finding::{Finding, Severity};
-
-/// The method a hint's list is read with.
-fn method(kind: &str) -> &'static str {
-    match kind {
-        "tools" => "tools/list",
-        "resources" => "resources/list",
-        "resourceTemplates" => "resources/templates/list",
-        "skills" => "skills/list",
-        _ => "prompts/list",
-    }
-}
 
 /// What the listing hints themselves say (no server needed).
 pub fn check(protocol: &str, hints: &BTreeMap<String, CacheHint>) -> Vec<Finding> {

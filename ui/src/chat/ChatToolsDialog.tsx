@@ -101,44 +101,11 @@ export function ChatToolsDialog({
             actions={<Switch label={on ? "on" : "off"} checked={on} onChange={(v) => setServers((old) => (v ? [...old, server] : old.filter((s) => s !== server)))} />}
           >
             {names.length === 0 && <p className="muted">No tools (the server is not ready, or offers none).</p>}
-            <ul className="tool-checks">
-              {names.map((t) => {
-                const key = `${server}/${t}`;
-                return (
-                  <li key={key}>
-                    <label>
-                      <Checkbox
-                       
-                        disabled={!on}
-                        checked={on && !disabled.includes(key)}
-                        onChange={(e) => setDisabled((old) => (e.target.checked ? old.filter((k) => k !== key) : [...old, key]))}
-                      />{" "}
-                      <code>{t}</code>
-                    </label>
-                  </li>
-                );
-              })}
-            </ul>
+            <Checks items={names.map((t) => ({ key: `${server}/${t}`, label: t }))} enabled={on} disabled={disabled} setDisabled={setDisabled} />
             {skills.length > 0 && (
               <>
                 <h4 className="tool-checks-heading">Skills the model may load</h4>
-                <ul className="tool-checks">
-                  {skills.map((name) => {
-                    const key = `${server}/skill:${name}`;
-                    return (
-                      <li key={key}>
-                        <label>
-                          <Checkbox
-                            disabled={!on}
-                            checked={on && !disabled.includes(key)}
-                            onChange={(e) => setDisabled((old) => (e.target.checked ? old.filter((k) => k !== key) : [...old, key]))}
-                          />{" "}
-                          <code>{name}</code>
-                        </label>
-                      </li>
-                    );
-                  })}
-                </ul>
+                <Checks items={skills.map((name) => ({ key: `${server}/skill:${name}`, label: name }))} enabled={on} disabled={disabled} setDisabled={setDisabled} />
               </>
             )}
           </Disclosure>
@@ -148,5 +115,35 @@ export function ChatToolsDialog({
         <Input type="number" min={1} value={maxSteps} onChange={(e) => setMaxSteps(e.target.value)} placeholder="default" />
       </Field>
     </Modal>
+  );
+}
+
+/** A checkbox per tool (or skill) of a server: checked unless turned off for the chat. */
+function Checks({
+  items,
+  enabled,
+  disabled,
+  setDisabled,
+}: {
+  items: { key: string; label: string }[];
+  enabled: boolean;
+  disabled: string[];
+  setDisabled: (change: (old: string[]) => string[]) => void;
+}) {
+  return (
+    <ul className="tool-checks">
+      {items.map(({ key, label }) => (
+        <li key={key}>
+          <label>
+            <Checkbox
+              disabled={!enabled}
+              checked={enabled && !disabled.includes(key)}
+              onChange={(e) => setDisabled((old) => (e.target.checked ? old.filter((k) => k !== key) : [...old, key]))}
+            />{" "}
+            <code>{label}</code>
+          </label>
+        </li>
+      ))}
+    </ul>
   );
 }
