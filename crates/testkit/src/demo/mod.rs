@@ -10,6 +10,8 @@
 
 pub mod app;
 mod asking;
+mod cache;
+mod calls;
 mod catalog;
 mod conformance;
 mod conformance_tasks;
@@ -22,7 +24,7 @@ pub mod tools;
 
 use std::collections::HashSet;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, AtomicI64, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, Ordering};
 use std::time::Duration;
 
 use rmcp::model::*;
@@ -76,10 +78,8 @@ struct Inner {
     /// `redefine_echo` changed echo's description (a definition change).
     echo_redefined: AtomicBool,
     counter: AtomicI64,
-    /// How many times `tools/list` was answered (the `lying-cache` fault).
-    listed: AtomicU64,
-    /// This session's own number (the `lying-cache` fault's caller tool).
-    caller: std::sync::OnceLock<u64>,
+    /// What the `lying-cache` fault keeps between lists.
+    cache: cache::Lying,
     subscriptions: Mutex<HashSet<String>>,
     log_level: Mutex<LoggingLevel>,
 }
@@ -92,26 +92,6 @@ fn from_json<T: DeserializeOwned>(value: Value) -> Result<T, McpError> {
 
 /// A result built from its JSON, saying it is complete (2026-07-28 results
 /// must; rmcp takes `resultType` out again for earlier clients).
-/// A list's answer with the demo's cache hints (2026-07-28: required on
-/// lists; an older client gets none).
-fn hinted(mut value: Value, options: &DemoOptions, new_era: bool) -> Value {
-    if new_era {
-        let (ttl, scope) = match (options.fault, options.cache_ttl) {
-            (Some(Fault::LyingCache), _) => (60_000, "public"),
-            (_, Some(ttl)) => (ttl, "public"),
-            _ => (0, "private"),
-        };
-        value["ttlMs"] = json!(ttl);
-        value["cacheScope"] = json!(scope);
-    }
-    value
-}
-
-fn new_era(ctx: &RequestContext<RoleServer>) -> bool {
-    ctx.protocol_version()
-        .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)
-}
-
 fn complete<T: DeserializeOwned>(mut value: Value) -> Result<T, McpError> {
     if let Some(obj) = value.as_object_mut() {
         obj.entry("resultType")
@@ -133,8 +113,7 @@ impl DemoServer {
                 extra_tool: AtomicBool::new(false),
                 echo_redefined: AtomicBool::new(false),
                 counter: AtomicI64::new(0),
-                listed: AtomicU64::new(0),
-                caller: std::sync::OnceLock::new(),
+                cache: cache::Lying::default(),
                 subscriptions: Mutex::new(HashSet::new()),
                 log_level: Mutex::new(LoggingLevel::Debug),
             }),
@@ -143,149 +122,6 @@ impl DemoServer {
 
     fn page_size(&self) -> Option<usize> {
         self.inner.options.page_size
-    }
-
-    async fn call(
-        &self,
-        name: &str,
-        args: Value,
-        ctx: RequestContext<RoleServer>,
-    ) -> Result<Value, McpError> {
-        match self.inner.options.fault {
-            Some(Fault::CrashOnCall) => {
-                eprintln!("demo server: crashing on purpose (fault crash-on-call)");
-                std::process::exit(101);
-            }
-            Some(Fault::HangOnCall) => {
-                eprintln!("demo server: hanging on purpose (fault hang-on-call)");
-                std::future::pending::<()>().await;
-            }
-            Some(Fault::HugeResult) => return Ok(text_result("x".repeat(20 * 1024 * 1024), false)),
-            Some(Fault::TellSecrets) => return Ok(text_result(crate::fault::told(), false)),
-            _ => {}
-        }
-        let peer = ctx.peer.clone();
-        let new_era = ctx
-            .protocol_version()
-            .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28);
-        let out = match name {
-            "echo" => {
-                let message = args["message"].as_str().ok_or_else(|| {
-                    McpError::invalid_params("\"message\" must be a string", None)
-                })?;
-                text_result(message, false)
-            }
-            "add" => {
-                let a = args["a"]
-                    .as_f64()
-                    .ok_or_else(|| McpError::invalid_params("\"a\" must be a number", None))?;
-                let b = args.get("b").and_then(Value::as_f64).unwrap_or(1.0);
-                let sum = a + b;
-                json!({ "content": [{ "type": "text", "text": json!({ "sum": sum }).to_string() }], "structuredContent": { "sum": sum } })
-            }
-            "create_order" => {
-                if args["items"].as_array().is_none_or(Vec::is_empty) {
-                    return Ok(text_result("an order needs at least one item", true));
-                }
-                let order = tools::create_order(&args);
-                json!({ "content": [{ "type": "text", "text": order.to_string() }], "structuredContent": order })
-            }
-            "all_content_types" => json!({ "content": tools::all_content_types() }),
-            "fail" => text_result(
-                args["reason"].as_str().unwrap_or("this tool always fails"),
-                true,
-            ),
-            "long_task" => return self.long_task(&args, ctx).await,
-            "toggle_extra_tool" => {
-                let now = !self.inner.extra_tool.fetch_xor(true, Ordering::SeqCst);
-                listen::tools_changed(&peer, new_era).await;
-                text_result(
-                    format!("{EXTRA_TOOL} is now {}", if now { "on" } else { "off" }),
-                    false,
-                )
-            }
-            "redefine_echo" => {
-                self.inner.echo_redefined.store(true, Ordering::SeqCst);
-                listen::tools_changed(&peer, new_era).await;
-                text_result("echo's description changed", false)
-            }
-            EXTRA_TOOL if self.inner.extra_tool.load(Ordering::SeqCst) => {
-                text_result("the extra tool ran", false)
-            }
-            "counter_app" | "counter_peek" | "app_bump" => self.app_tool(name, &args, &peer).await,
-            "increment_counter" => {
-                let value = self.inner.counter.fetch_add(1, Ordering::SeqCst) + 1;
-                let subscribed = self.inner.subscriptions.lock().await.contains(COUNTER_URI);
-                listen::resource_updated(&peer, COUNTER_URI, subscribed).await;
-                text_result(value.to_string(), false)
-            }
-            "log" => {
-                let level = args["level"].as_str().unwrap_or("info");
-                self.log(&peer, level, args["message"].as_str().unwrap_or(""))
-                    .await;
-                text_result(format!("sent a {level} message"), false)
-            }
-            "huge_result" => {
-                let mb = args
-                    .get("megabytes")
-                    .and_then(Value::as_f64)
-                    .unwrap_or(20.0)
-                    .clamp(0.0, 100.0);
-                text_result("x".repeat((mb * 1024.0 * 1024.0) as usize), false)
-            }
-            "bad_structured_output" => {
-                json!({ "content": [{ "type": "text", "text": "{\"count\": \"many\"}" }], "structuredContent": { "count": "many" } })
-            }
-            generated
-                if generated
-                    .strip_prefix("gen_")
-                    .and_then(|n| n.parse::<usize>().ok())
-                    .is_some_and(|n| n >= 1 && n <= self.inner.options.tool_count) =>
-            {
-                text_result(format!("{generated} ran with {args}"), false)
-            }
-            other => {
-                return Err(McpError::invalid_params(
-                    format!("no tool named \"{other}\""),
-                    None,
-                ));
-            }
-        };
-        Ok(out)
-    }
-
-    async fn long_task(
-        &self,
-        args: &Value,
-        ctx: RequestContext<RoleServer>,
-    ) -> Result<Value, McpError> {
-        let steps = args
-            .get("steps")
-            .and_then(Value::as_u64)
-            .unwrap_or(10)
-            .clamp(1, 1000);
-        let step_ms = args
-            .get("step_ms")
-            .and_then(Value::as_u64)
-            .unwrap_or(500)
-            .min(60_000);
-        let token = ctx.meta.get_progress_token();
-        for step in 1..=steps {
-            tokio::select! {
-                _ = ctx.ct.cancelled() => {
-                    eprintln!("demo server: long_task cancelled at step {step}/{steps}");
-                    return Err(McpError::internal_error("cancelled", None));
-                }
-                _ = tokio::time::sleep(Duration::from_millis(step_ms)) => {}
-            }
-            if let Some(token) = &token {
-                let param = from_json::<ProgressNotificationParam>(json!({
-                    "progressToken": token, "progress": step, "total": steps, "message": format!("step {step} of {steps}")
-                }))?;
-                let _ = ctx.peer.notify_progress(param).await;
-            }
-        }
-        Ok(text_result(format!("done after {steps} steps"), false))
     }
 
     /// Every tool this server lists to a session of the given era.
@@ -347,30 +183,14 @@ impl ServerHandler for DemoServer {
             .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28);
         let mut all = self.tool_definitions(new_era);
         if self.inner.options.fault == Some(Fault::LyingCache) {
-            // A list that changes each time it is asked for, "fresh" a minute.
-            let n = self.inner.listed.fetch_add(1, Ordering::SeqCst);
-            all.push(json!({
-                "name": format!("seen_{n}"),
-                "description": "Listed once: the next tools/list has another.",
-                "inputSchema": {"type": "object"}
-            }));
-            // And one only this caller (this session of this process) sees.
-            static SESSIONS: AtomicU64 = AtomicU64::new(0);
-            let caller = *self.inner.caller.get_or_init(|| {
-                (u64::from(std::process::id()) << 16) + SESSIONS.fetch_add(1, Ordering::SeqCst)
-            });
-            all.push(json!({
-                "name": format!("for_caller_{caller}"),
-                "description": "Listed to this caller only, under a public cacheScope.",
-                "inputSchema": {"type": "object"}
-            }));
+            all.extend(cache::lying_tools(&self.inner.cache));
         }
         let (items, next) = catalog::page(
             all,
             request.as_ref().and_then(|r| r.cursor.as_deref()),
             self.page_size(),
         );
-        complete(hinted(
+        complete(cache::hinted(
             json!({ "tools": items, "nextCursor": next }),
             &self.inner.options,
             new_era,
@@ -442,10 +262,10 @@ impl ServerHandler for DemoServer {
             request.as_ref().and_then(|r| r.cursor.as_deref()),
             self.page_size(),
         );
-        complete(hinted(
+        complete(cache::hinted(
             json!({ "resources": items, "nextCursor": next }),
             &self.inner.options,
-            new_era(&ctx),
+            cache::new_era(&ctx),
         ))
     }
 
@@ -463,10 +283,10 @@ impl ServerHandler for DemoServer {
             request.as_ref().and_then(|r| r.cursor.as_deref()),
             self.page_size(),
         );
-        complete(hinted(
+        complete(cache::hinted(
             json!({ "resourceTemplates": items, "nextCursor": next }),
             &self.inner.options,
-            new_era(&ctx),
+            cache::new_era(&ctx),
         ))
     }
 
@@ -493,10 +313,10 @@ impl ServerHandler for DemoServer {
             .or_else(|| app::read(&request.uri))
             .or_else(|| catalog::read(&request.uri, self.inner.counter.load(Ordering::SeqCst)))
         {
-            Some(result) => Ok(complete::<ReadResourceResult>(hinted(
+            Some(result) => Ok(complete::<ReadResourceResult>(cache::hinted(
                 result,
                 &self.inner.options,
-                new_era(&ctx),
+                cache::new_era(&ctx),
             ))?
             .into()),
             None => Err(McpError::resource_not_found(
@@ -590,10 +410,10 @@ impl ServerHandler for DemoServer {
             request.as_ref().and_then(|r| r.cursor.as_deref()),
             self.page_size(),
         );
-        complete(hinted(
+        complete(cache::hinted(
             json!({ "prompts": items, "nextCursor": next }),
             &self.inner.options,
-            new_era(&ctx),
+            cache::new_era(&ctx),
         ))
     }
 
