@@ -1875,6 +1875,16 @@ arguments?: Value | null; duration_ms?: number | null;
 /**  The traffic log's sequence numbers around the call (its rows). */
 traffic?: [number, number] | null } | 
 /**
+ *  A server's resource the person attached to their message (`@`):
+ *  its contents as read (text, or a blob as base64), with its URI and
+ *  MIME type for the model.
+ */
+{ type: "resource"; server: string; uri: string; mime_type?: string | null; text?: string | null; 
+/**  A blob's bytes, base64. */
+blob?: string | null } | 
+/**  An image the person pasted or dropped (or a prompt returned), base64. */
+{ type: "image"; mime_type: string; data: string; name?: string | null } | 
+/**
  *  Something the person should know that the model does not see
  *  (a step limit, adapted schemas, a provider error).
  */
@@ -1902,6 +1912,16 @@ result?: Value;
 arguments?: Value; duration_ms?: number | null; 
 /**  The traffic log's sequence numbers around the call (its rows). */
 traffic?: [number, number] } | 
+/**
+ *  A server's resource the person attached to their message (`@`):
+ *  its contents as read (text, or a blob as base64), with its URI and
+ *  MIME type for the model.
+ */
+{ type: "resource"; server: string; uri: string; mime_type?: string; text?: string; 
+/**  A blob's bytes, base64. */
+blob?: string } | 
+/**  An image the person pasted or dropped (or a prompt returned), base64. */
+{ type: "image"; mime_type: string; data: string; name?: string } | 
 /**
  *  Something the person should know that the model does not see
  *  (a step limit, adapted schemas, a provider error).

@@ -63,6 +63,31 @@ impl Agent {
                             fence(content, "")
                         ));
                     }
+                    Part::Resource {
+                        server,
+                        uri,
+                        mime_type,
+                        text,
+                        ..
+                    } => {
+                        out.push_str(&format!("**Attached `{uri}`** (of {server})\n\n"));
+                        if let Some(text) = text {
+                            let lang = if mime_type.as_deref() == Some("application/json") {
+                                "json"
+                            } else {
+                                ""
+                            };
+                            out.push_str(&format!("{}\n", fence(text, lang)));
+                        }
+                    }
+                    Part::Image {
+                        mime_type, name, ..
+                    } => out.push_str(&format!(
+                        "**Attached an image** ({mime_type}{})\n\n",
+                        name.as_deref()
+                            .map(|n| format!(", {n}"))
+                            .unwrap_or_default()
+                    )),
                     Part::Notice { text, .. } => out.push_str(&format!("> {text}\n\n")),
                 }
             }

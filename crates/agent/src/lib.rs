@@ -6,6 +6,7 @@
 //! the model. Knows no window.
 
 pub mod adapt;
+pub mod attach;
 /// The approval gate lives in the one call path; its types are the chat's too.
 pub use workbench_calls::gate as approvals;
 mod calls;

@@ -58,6 +58,27 @@ pub enum Part {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         traffic: Option<(u64, u64)>,
     },
+    /// A server's resource the person attached to their message (`@`):
+    /// its contents as read (text, or a blob as base64), with its URI and
+    /// MIME type for the model.
+    Resource {
+        server: String,
+        uri: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        mime_type: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        text: Option<String>,
+        /// A blob's bytes, base64.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        blob: Option<String>,
+    },
+    /// An image the person pasted or dropped (or a prompt returned), base64.
+    Image {
+        mime_type: String,
+        data: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        name: Option<String>,
+    },
     /// Something the person should know that the model does not see
     /// (a step limit, adapted schemas, a provider error).
     Notice {
@@ -75,6 +96,7 @@ pub fn search_text(parts: &[Part]) -> String {
             Part::Text { text } => Some(text.as_str()),
             Part::ToolCall { name, .. } => Some(name.as_str()),
             Part::ToolResult { content, .. } => Some(content.as_str()),
+            Part::Resource { uri, .. } => Some(uri.as_str()),
             _ => None,
         })
         .collect::<Vec<_>>()
@@ -184,15 +206,9 @@ pub fn to_chat_messages(
         match role.as_str() {
             "user" => {
                 close_open(&mut out, &mut open_calls);
-                let text = parts
-                    .iter()
-                    .filter_map(|p| match p {
-                        Part::Text { text } => Some(text.as_str()),
-                        _ => None,
-                    })
-                    .collect::<Vec<_>>()
-                    .join("\n");
-                out.push(ChatMessage::user(text));
+                out.push(ChatMessage::user(crate::attach::user_content(
+                    parts, vision,
+                )));
             }
             "assistant" => {
                 close_open(&mut out, &mut open_calls);

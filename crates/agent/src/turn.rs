@@ -38,7 +38,7 @@ impl TurnHandle {
 }
 
 /// Removes the chat from `running` (and its waiting approvals) when the turn ends.
-struct Running {
+pub(crate) struct Running {
     agent: Agent,
     session: String,
 }
@@ -101,17 +101,22 @@ impl Agent {
         }
         let (cancel, guard) = self.reserve(session)?;
         let messages = self.messages(session)?;
-        match messages.iter().find(|m| m.seq == seq) {
-            Some(m) if m.role == "user" => {}
+        // Its attachments go again with the new text.
+        let attached = match messages.iter().find(|m| m.seq == seq) {
+            Some(m) if m.role == "user" => crate::attach::attachments_of(&m.parts),
             Some(_) => return Err(Error::Invalid(format!("message {seq} is not one of yours"))),
             None => return Err(Error::NotFound(format!("this chat has no message {seq}"))),
-        }
+        };
         self.store().truncate_messages(session, seq)?;
-        self.append_user(session, text, &sink)?;
+        let mut parts = vec![Part::Text {
+            text: text.to_string(),
+        }];
+        parts.extend(attached);
+        self.save(session, "user", &parts, None, &sink)?;
         Ok(self.spawn(guard, cancel, mode, sink))
     }
 
-    fn reserve(&self, session: &str) -> Result<(CancellationToken, Running)> {
+    pub(crate) fn reserve(&self, session: &str) -> Result<(CancellationToken, Running)> {
         self.store().session(session)?;
         let mut running = self.inner.running.lock().unwrap_or_else(|e| e.into_inner());
         if running.contains_key(session) {
@@ -130,7 +135,7 @@ impl Agent {
         ))
     }
 
-    fn append_user(&self, session: &str, text: &str, sink: &Sink) -> Result<()> {
+    pub(crate) fn append_user(&self, session: &str, text: &str, sink: &Sink) -> Result<()> {
         let parts = vec![Part::Text {
             text: text.to_string(),
         }];
@@ -157,7 +162,7 @@ impl Agent {
         Ok(message)
     }
 
-    fn spawn(
+    pub(crate) fn spawn(
         &self,
         guard: Running,
         cancel: CancellationToken,
@@ -489,6 +494,11 @@ fn estimate_request(system: &str, messages: &[(String, Vec<Part>)], tools: u32) 
             Part::Text { text } => adapt::estimate_tokens(text),
             Part::ToolCall { arguments, .. } => adapt::estimate_tokens(&arguments.to_string()) + 8,
             Part::ToolResult { content, .. } => adapt::estimate_tokens(content) + 8,
+            Part::Resource { text, blob, .. } => {
+                text.as_deref().map_or(0, adapt::estimate_tokens)
+                    + blob.as_ref().map_or(0, |_| crate::attach::IMAGE_TOKENS)
+            }
+            Part::Image { .. } => crate::attach::IMAGE_TOKENS,
             _ => 0,
         })
         .sum();

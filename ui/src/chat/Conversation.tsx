@@ -4,7 +4,7 @@
 // newest in view while the person is at the bottom. Long chats show their
 // last 150 messages first.
 import { useEffect, useMemo, useRef, useState } from "react";
-import { Bot, Check, Copy, Pencil, RotateCw, User } from "lucide-react";
+import { Bot, Check, Copy, Paperclip, Pencil, RotateCw, User } from "lucide-react";
 import type { Approval, ChatMessage, Part } from "../backendAgent";
 import { Button, Disclosure, IconButton, Textarea, useToast } from "../design";
 import { Markdown } from "../content/Markdown";
@@ -33,6 +33,33 @@ type ToolResult = Extract<Part, { type: "tool_result" }>;
 
 function textOf(m: ChatMessage): string {
   return m.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n");
+}
+
+/** What went with a message: a server's resources (as chips: server and
+ * URI, their text on hover is not shown — it is in the export) and images
+ * (shown small; server or pasted bytes, never markup). */
+export function Attachments({ message }: { message: ChatMessage }) {
+  const items = message.parts.flatMap((p, i) => {
+    if (p.type === "resource")
+      return [
+        <li key={i} className="attachment-chip" title={`${p.server}: ${p.uri}${p.mime_type ? ` (${p.mime_type})` : ""}`}>
+          <Paperclip aria-hidden size={12} /> <code>{p.uri}</code> <span className="muted">{p.server}</span>
+        </li>,
+      ];
+    if (p.type === "image" && p.mime_type.startsWith("image/"))
+      return [
+        <li key={i} className="attachment-chip">
+          <img className="attachment-image" alt={p.name ?? "attached image"} src={`data:${p.mime_type};base64,${p.data}`} />
+        </li>,
+      ];
+    return [];
+  });
+  if (items.length === 0) return null;
+  return (
+    <ul className="attachments" aria-label="Attached">
+      {items}
+    </ul>
+  );
 }
 
 function UserMessage({ message, editable, onEdit }: { message: ChatMessage; editable: boolean; onEdit: (text: string) => void }) {
@@ -71,6 +98,7 @@ function UserMessage({ message, editable, onEdit }: { message: ChatMessage; edit
       </div>
       <div className="msg-body">
         <div className="msg-text">{text}</div>
+        <Attachments message={message} />
         <div className="msg-actions">
           <IconButton size="sm" label="Copy" icon={Copy} onClick={() => void navigator.clipboard?.writeText(text).then(() => toast("Copied"), () => undefined)} />
           {editable && <IconButton size="sm" label="Edit and send again" icon={Pencil} onClick={() => setEditing(text)} />}

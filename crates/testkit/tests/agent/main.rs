@@ -2,6 +2,7 @@
 //! the scripted LLM over real loopback HTTP in each provider's wire format.
 //! The LLM is the one scripted part: nothing else is stood in for.
 
+mod attachments;
 mod formats;
 mod sampling;
 mod sessions;

@@ -1,0 +1,246 @@
+//! What a person's message carries besides its text: a server's resources
+//! (`@` in the composer; read when attached, kept with the message as read)
+//! and images (pasted, dropped, or a prompt's). The model gets a resource's
+//! text inline with its URI and MIME type, an image (or an image blob) as an
+//! image part when it takes images — else a note saying it was left out.
+//! Each is held to a size, said plainly when it is past it.
+
+use genai::chat::{Binary, ContentPart, MessageContent};
+use serde_json::json;
+use workbench_core::CallOptions;
+
+use crate::error::{Error, Result};
+use crate::parts::Part;
+use crate::{Agent, ApproveMode, Sink, TurnHandle};
+
+/// The most text one attached resource may carry.
+pub const MAX_TEXT: usize = 256 << 10;
+/// The most bytes one attached image (or blob) may carry, decoded.
+pub const MAX_IMAGE: usize = 5 << 20;
+/// The most bytes all of a message's attachments may carry.
+pub const MAX_TOTAL: usize = 8 << 20;
+/// Tokens an image is estimated at (the context meter).
+pub const IMAGE_TOKENS: u32 = 1_000;
+
+/// Bytes a base64 text stands for.
+fn decoded_len(b64: &str) -> usize {
+    b64.len() / 4 * 3
+}
+
+/// Why an attachment cannot go with a message (its size), or None.
+pub fn too_big(part: &Part) -> Option<String> {
+    match part {
+        Part::Resource {
+            uri, text, blob, ..
+        } => {
+            if let Some(t) = text
+                && t.len() > MAX_TEXT
+            {
+                return Some(format!(
+                    "{uri} is {} KiB of text; at most {} KiB goes with a message (read the part you need with a tool, or attach a smaller resource)",
+                    t.len() >> 10,
+                    MAX_TEXT >> 10
+                ));
+            }
+            blob.as_ref()
+                .filter(|b| decoded_len(b) > MAX_IMAGE)
+                .map(|b| {
+                    format!(
+                        "{uri} is {} MiB; at most {} MiB goes with a message",
+                        decoded_len(b) >> 20,
+                        MAX_IMAGE >> 20
+                    )
+                })
+        }
+        Part::Image { data, name, .. } => (decoded_len(data) > MAX_IMAGE).then(|| {
+            format!(
+                "the image {} is {} MiB; at most {} MiB goes with a message",
+                name.as_deref().unwrap_or("pasted"),
+                decoded_len(data) >> 20,
+                MAX_IMAGE >> 20
+            )
+        }),
+        _ => None,
+    }
+}
+
+fn bytes_of(part: &Part) -> usize {
+    match part {
+        Part::Resource { text, blob, .. } => {
+            text.as_ref().map_or(0, String::len) + blob.as_deref().map_or(0, decoded_len)
+        }
+        Part::Image { data, .. } => decoded_len(data),
+        _ => 0,
+    }
+}
+
+/// A message's attachments (its resources and images).
+pub(crate) fn attachments_of(parts: &[Part]) -> Vec<Part> {
+    parts
+        .iter()
+        .filter(|p| matches!(p, Part::Resource { .. } | Part::Image { .. }))
+        .cloned()
+        .collect()
+}
+
+/// What the model gets of a person's message.
+pub fn user_content(parts: &[Part], vision: bool) -> MessageContent {
+    let mut content: Vec<ContentPart> = Vec::new();
+    let text: Vec<&str> = parts
+        .iter()
+        .filter_map(|p| match p {
+            Part::Text { text } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect();
+    if !text.is_empty() {
+        content.push(ContentPart::Text(text.join("\n")));
+    }
+    for p in parts {
+        match p {
+            Part::Resource {
+                server,
+                uri,
+                mime_type,
+                text,
+                blob,
+            } => {
+                let mime = mime_type.as_deref().unwrap_or("text/plain");
+                match (text, blob) {
+                    (Some(text), _) => content.push(ContentPart::Text(format!(
+                        "<resource server=\"{server}\" uri=\"{uri}\" mimeType=\"{mime}\">\n{text}\n</resource>"
+                    ))),
+                    (None, Some(data)) if vision && mime.starts_with("image/") => {
+                        content.push(ContentPart::Text(format!(
+                            "The resource {uri} ({mime}) of {server}:"
+                        )));
+                        content.push(ContentPart::Binary(Binary::from_base64(
+                            mime.to_string(),
+                            data.clone(),
+                            None,
+                        )));
+                    }
+                    (None, Some(data)) => content.push(ContentPart::Text(format!(
+                        "[the resource {uri} of {server} is {} bytes of {mime}: not passed to the model]",
+                        decoded_len(data)
+                    ))),
+                    (None, None) => content.push(ContentPart::Text(format!(
+                        "[the resource {uri} of {server} is empty]"
+                    ))),
+                }
+            }
+            Part::Image {
+                mime_type,
+                data,
+                name,
+            } => {
+                if vision {
+                    content.push(ContentPart::Binary(Binary::from_base64(
+                        mime_type.clone(),
+                        data.clone(),
+                        name.clone(),
+                    )));
+                } else {
+                    content.push(ContentPart::Text(format!(
+                        "[an image ({mime_type}) was attached; this model does not take images, so it was not sent]"
+                    )));
+                }
+            }
+            _ => {}
+        }
+    }
+    MessageContent::from_parts(content)
+}
+
+impl Agent {
+    /// Read `uri` of `server` as attachments (one a content the server
+    /// returned), each within the limits.
+    pub async fn resource_attachment(&self, server: &str, uri: &str) -> Result<Vec<Part>> {
+        let read = self
+            .workbench()
+            .request(
+                server,
+                "resources/read",
+                json!({ "uri": uri }),
+                CallOptions::default(),
+            )
+            .await?;
+        let contents = read.result["contents"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        if contents.is_empty() {
+            return Err(Error::Invalid(format!(
+                "{server} returned nothing for {uri}"
+            )));
+        }
+        let parts: Vec<Part> = contents
+            .iter()
+            .map(|c| Part::Resource {
+                server: server.to_string(),
+                uri: c["uri"].as_str().unwrap_or(uri).to_string(),
+                mime_type: c["mimeType"].as_str().map(str::to_string),
+                text: c["text"].as_str().map(str::to_string),
+                blob: c["blob"].as_str().map(str::to_string),
+            })
+            .collect();
+        if let Some(why) = parts.iter().find_map(too_big) {
+            return Err(Error::Invalid(why));
+        }
+        Ok(parts)
+    }
+
+    /// Send the person's message with attachments (resources, images) and
+    /// run the turn. Refused, with the reason, when an attachment is past
+    /// its size or all of them past the message's.
+    pub fn send_with(
+        &self,
+        session: &str,
+        text: &str,
+        attachments: Vec<Part>,
+        mode: ApproveMode,
+        sink: Sink,
+    ) -> Result<TurnHandle> {
+        if text.trim().is_empty() && attachments.is_empty() {
+            return Err(Error::Invalid("the message is empty".into()));
+        }
+        if let Some(p) = attachments
+            .iter()
+            .find(|p| !matches!(p, Part::Resource { .. } | Part::Image { .. }))
+        {
+            return Err(Error::Invalid(format!(
+                "only resources and images are attached to a message, not {p:?}"
+            )));
+        }
+        if let Some(why) = attachments.iter().find_map(too_big) {
+            return Err(Error::Invalid(why));
+        }
+        let total: usize = attachments.iter().map(bytes_of).sum();
+        if total > MAX_TOTAL {
+            return Err(Error::Invalid(format!(
+                "the attachments come to {} MiB; at most {} MiB go with one message",
+                total >> 20,
+                MAX_TOTAL >> 20
+            )));
+        }
+        let (cancel, guard) = self.reserve(session)?;
+        let mut parts = vec![Part::Text {
+            text: text.to_string(),
+        }];
+        parts.extend(attachments);
+        self.save(session, "user", &parts, None, &sink)?;
+        let title = if text.trim().is_empty() {
+            parts
+                .iter()
+                .find_map(|p| match p {
+                    Part::Resource { uri, .. } => Some(uri.clone()),
+                    _ => None,
+                })
+                .unwrap_or_else(|| "an image".into())
+        } else {
+            text.to_string()
+        };
+        self.title_if_untitled(session, &title)?;
+        Ok(self.spawn(guard, cancel, mode, sink))
+    }
+}

@@ -1,0 +1,162 @@
+//! A message with attachments: a server's resources (text inline with its
+//! URI and MIME type, an image blob as an image) and a pasted image, each in
+//! the provider's own wire format; a model that takes no images gets a note
+//! instead; sizes past the limits are refused with the reason.
+
+use serde_json::Value;
+use workbench_agent::parts::Part;
+use workbench_agent::{ApproveMode, EndReason};
+use workbench_testkit::llm::Turn;
+
+use super::{Setup, bench};
+
+/// A 1×1 PNG.
+const PIXEL: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==";
+
+/// The user message of the first request, as sent.
+fn user_message(body: &Value) -> Value {
+    let messages = body["messages"]
+        .as_array()
+        .or_else(|| body["contents"].as_array())
+        .cloned()
+        .unwrap_or_default();
+    messages
+        .into_iter()
+        .rev()
+        .find(|m| m["role"] == "user")
+        .unwrap_or(Value::Null)
+}
+
+async fn attach_and_send(kind: &str) -> (Value, String) {
+    let b = bench(Setup {
+        kind,
+        turns: vec![Turn::text("I see the readme and the pixel")],
+        ..Default::default()
+    })
+    .await;
+    let mut attached = b
+        .agent
+        .resource_attachment("demo", "demo://readme")
+        .await
+        .expect("the readme is read");
+    attached.extend(
+        b.agent
+            .resource_attachment("demo", "demo://logo.png")
+            .await
+            .expect("the logo is read"),
+    );
+    attached.push(Part::Image {
+        mime_type: "image/png".into(),
+        data: PIXEL.into(),
+        name: Some("pixel.png".into()),
+    });
+    let chat = b.new_chat();
+    let end = b
+        .agent
+        .send_with(
+            &chat,
+            "what are these?",
+            attached,
+            ApproveMode::Ask,
+            b.sink(),
+        )
+        .unwrap()
+        .finished()
+        .await;
+    assert_eq!(end, EndReason::Done, "{:?}", b.events());
+    // Kept with the message as read.
+    let first = &b.agent.messages(&chat).unwrap()[0];
+    assert!(
+        first.parts.iter().any(|p| matches!(p, Part::Resource { uri, text: Some(t), .. } if uri == "demo://readme" && !t.is_empty())),
+        "{:?}",
+        first.parts
+    );
+    let export = b.agent.export_markdown(&chat).unwrap();
+    assert!(
+        export.contains("**Attached `demo://readme`** (of demo)"),
+        "{export}"
+    );
+    let body = b.llm.chats()[0].body.clone();
+    (user_message(&body), body.to_string())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resources_and_images_go_in_openais_form() {
+    let (message, _) = attach_and_send("openai").await;
+    let parts = message["content"].as_array().cloned().unwrap_or_default();
+    let text = parts
+        .iter()
+        .filter_map(|p| p["text"].as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(text.starts_with("what are these?"), "{text}");
+    assert!(
+        text.contains(
+            "<resource server=\"demo\" uri=\"demo://readme\" mimeType=\"text/markdown\">"
+        ),
+        "{text}"
+    );
+    let images: Vec<&str> = parts
+        .iter()
+        .filter_map(|p| p["image_url"]["url"].as_str())
+        .collect();
+    assert_eq!(
+        images.len(),
+        2,
+        "the logo blob and the pasted image: {parts:?}"
+    );
+    assert!(
+        images
+            .iter()
+            .all(|u| u.starts_with("data:image/png;base64,"))
+    );
+    assert!(images.iter().any(|u| u.ends_with(PIXEL)));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resources_and_images_go_in_anthropics_form() {
+    let (message, _) = attach_and_send("anthropic").await;
+    let parts = message["content"].as_array().cloned().unwrap_or_default();
+    let images: Vec<&Value> = parts.iter().filter(|p| p["type"] == "image").collect();
+    assert_eq!(images.len(), 2, "{parts:?}");
+    assert_eq!(images[1]["source"]["type"], "base64");
+    assert_eq!(images[1]["source"]["media_type"], "image/png");
+    assert!(
+        parts.iter().any(|p| p["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("uri=\"demo://readme\""))),
+        "{parts:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_model_without_vision_gets_a_note_and_limits_are_said() {
+    // llama3.1:8b takes no images.
+    let (_, body) = attach_and_send("ollama").await;
+    assert!(
+        body.contains("this model does not take images, so it was not sent"),
+        "{body}"
+    );
+    assert!(body.contains("not passed to the model") || body.contains("does not take images"));
+    assert!(!body.contains(PIXEL), "the image's bytes were not sent");
+
+    let b = bench(Setup::default()).await;
+    let chat = b.new_chat();
+    let big = Part::Image {
+        mime_type: "image/png".into(),
+        data: "A".repeat(8 << 20),
+        name: Some("huge.png".into()),
+    };
+    let err = b
+        .agent
+        .send_with(&chat, "look", vec![big], ApproveMode::Ask, b.sink())
+        .err()
+        .expect("refused");
+    assert!(err.to_string().contains("at most 5 MiB"), "{err}");
+    let err = b
+        .agent
+        .send_with(&chat, "  ", Vec::new(), ApproveMode::Ask, b.sink())
+        .err()
+        .expect("refused");
+    assert!(err.to_string().contains("empty"), "{err}");
+}
