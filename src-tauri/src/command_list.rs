@@ -96,6 +96,8 @@ macro_rules! window_commands {
             chat::update_chat,
             chat::delete_chat,
             chat::send_message,
+            chat::attach_resource,
+            chat::prompt_draft,
             chat::regenerate,
             chat::edit_message,
             chat::stop_chat,

@@ -9,6 +9,18 @@ import { join } from "node:path";
 import { Driver, scriptedLlm, scriptedProvider } from "./harness.mjs";
 
 
+/** Type into the element `css` finds, finding it again if a re-render replaced it. */
+async function typeFresh(session, css, text) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await session.type(await session.find(css), text);
+    } catch (e) {
+      if (attempt >= 5 || !String(e).includes("stale element")) throw e;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
+
 describe("chat", () => {
   let driver;
   let llm;
@@ -21,6 +33,7 @@ describe("chat", () => {
       { when: "please echo", text: "I'll ask the server.", tool_calls: [{ name: "local__echo", arguments: { message: "hello from chat" } }], usage: { input: 300, output: 20 } },
       { when: "hello from chat", text: "The server echoed: hello from chat.", usage: { input: 420, output: 12 } },
       { when: "long task", tool_calls: [{ name: "local__long_task", arguments: { steps: 600, step_ms: 50 } }] },
+      { when: "demo://snippet.rust", text: "I read the snippet and the readme." },
     ]);
     config = join(driver.env.HOME, "chat.json");
     writeFileSync(config, JSON.stringify({ mcpServers: { local: { command: demo, args: ["--name", "e2e-chat"] } } }));
@@ -82,6 +95,46 @@ describe("chat", () => {
       await session.menuPick(".chat-header button[aria-label=More]", "Export as Markdown");
       await session.waitForTexts("[role=status] .toast-title, .toast-title", (t) => t.some((x) => x.includes("Chat exported")));
       assert.ok(existsSync(join(driver.env.MCPWB_SAVE_DIR, "please-echo-hello.md")));
+    } finally {
+      await session.close();
+    }
+  });
+
+  it("puts a prompt's messages and a resource into a message with / and @, each attachment shown", async () => {
+    const session = await driver.session(["--config", config]);
+    try {
+      await session.clickText("[role=tab]", "Chat");
+      await session.clickText(".chat-list-head button", "New chat");
+      // `/` in an empty box: the chat's prompts; one with arguments asks them.
+      // (The new chat's pane replaces the box: typed once it is the new one.)
+      await session.waitForTexts(".chat-header-title", (t) => t.length === 1);
+      await typeFresh(session, "textarea[aria-label=Message]", "/");
+      await session.type(await session.find("input[aria-label='Search prompts']"), "review");
+      await session.clickText(".picker-item", "Review");
+      const fields = await session.findAll(".modal .prompt-detail input");
+      assert.equal(fields.length, 2, "language and code");
+      await session.type(fields[0], "rust");
+      await session.type(fields[1], "fn main() {}");
+      await session.clickText(".modal .dialog-buttons button", "Insert");
+      // Its messages in the box to edit (the model's turn labelled), its
+      // embedded resource attached, and why the label is there.
+      const value = await session.executeAsync("const done = arguments[arguments.length - 1]; done(document.querySelector('textarea[aria-label=Message]').value);");
+      assert.match(value, /^User: Review this rust code for bugs\.\n\nAssistant: I will look at correctness first\.$/);
+      await session.waitForTexts(".composer .attachment-chip code", (t) => t.includes("demo://snippet.rust"));
+      // `@` at a word's start: a resource, attached as read.
+      const box = await session.find("textarea[aria-label=Message]");
+      await session.type(box, " @");
+      await session.type(await session.find("input[aria-label='Search resources']"), "readme");
+      await session.clickText(".picker-item", "Demo README");
+      const chips = await session.waitForTexts(".composer .attachment-chip code", (t) => t.length === 2);
+      assert.deepEqual(chips, ["demo://snippet.rust", "demo://readme"]);
+      const problems = await session.views("chat-attachments");
+      assert.deepEqual(problems, [], problems.join("\n"));
+      // Sent with the message; the model answers having read both.
+      await session.clickText(".composer button", "Send");
+      await session.waitForTexts(".msg-assistant .markdown", (t) => t.some((x) => x.includes("I read the snippet and the readme.")), 30_000);
+      const sent = await session.waitForTexts(".msg-user .attachment-chip code", (t) => t.length === 2);
+      assert.deepEqual(sent, ["demo://snippet.rust", "demo://readme"]);
     } finally {
       await session.close();
     }

@@ -52,7 +52,12 @@ export interface AgentBackend {
   updateChat(id: string, change: SessionChange): Promise<SessionRow>;
   deleteChat(id: string): Promise<void>;
   /** Send a message; `onEvent` gets the turn's events; resolves when it ends. */
-  sendMessage(id: string, text: string, onEvent: (e: AgentEvent) => void): Promise<EndReason>;
+  /** Send a message (with its attachments: resources, images) and follow the turn. */
+  sendMessage(id: string, text: string, attachments: Part[], onEvent: (e: AgentEvent) => void): Promise<EndReason>;
+  /** A server's resource read as attachments of a message (`@`). */
+  attachResource(server: string, uri: string): Promise<Part[]>;
+  /** A server's prompt as a draft of a message (`/`): text to edit, attachments, notes. */
+  promptDraft(server: string, name: string, args: Record<string, string>): Promise<{ text: string; attachments: Part[]; notes: string[] }>;
   regenerate(id: string, onEvent: (e: AgentEvent) => void): Promise<EndReason>;
   editMessage(id: string, seq: number, text: string, onEvent: (e: AgentEvent) => void): Promise<EndReason>;
   stopChat(id: string): Promise<boolean>;
@@ -83,7 +88,7 @@ type JsonArg = Parameters<typeof commands.sampleWithModel>[0];
 function channel(onEvent: (e: AgentEvent) => void) {
   const c = new Channel<AgentEvent>();
   c.onmessage = onEvent;
-  return c as unknown as Parameters<typeof commands.sendMessage>[2];
+  return c as unknown as Parameters<typeof commands.sendMessage>[3];
 }
 
 export function tauriAgentBackend(unwrap: Unwrap): AgentBackend {
@@ -96,7 +101,10 @@ export function tauriAgentBackend(unwrap: Unwrap): AgentBackend {
     openChat: async (id) => unwrap(await commands.openChat(id)),
     updateChat: async (id, change) => unwrap(await commands.updateChat(id, change)),
     deleteChat: (id) => done(commands.deleteChat(id)),
-    sendMessage: async (id, text, onEvent) => unwrap(await commands.sendMessage(id, text, channel(onEvent))),
+    sendMessage: async (id, text, attachments, onEvent) =>
+      unwrap(await commands.sendMessage(id, text, attachments as Parameters<typeof commands.sendMessage>[2], channel(onEvent))),
+    attachResource: async (server, uri) => unwrap(await commands.attachResource(server, uri)),
+    promptDraft: async (server, name, args) => unwrap(await commands.promptDraft(server, name, args as JsonArg)),
     regenerate: async (id, onEvent) => unwrap(await commands.regenerate(id, channel(onEvent))),
     editMessage: async (id, seq, text, onEvent) => unwrap(await commands.editMessage(id, seq, text, channel(onEvent))),
     stopChat: async (id) => unwrap(await commands.stopChat(id)),

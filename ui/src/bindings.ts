@@ -275,7 +275,11 @@ export const commands = {
 	updateChat: (id: string, change: SessionChange_Deserialize) => typedError<SessionRow, ErrorInfo>(__TAURI_INVOKE("update_chat", { id, change })),
 	deleteChat: (id: string) => typedError<null, ErrorInfo>(__TAURI_INVOKE("delete_chat", { id })),
 	/**  Send a message; the turn's events arrive on `on_event`; resolves when it ends. */
-	sendMessage: (id: string, text: string, onEvent: Channel<AgentEvent_Deserialize>) => typedError<EndReason, ErrorInfo>(__TAURI_INVOKE("send_message", { id, text, onEvent })),
+	sendMessage: (id: string, text: string, attachments: Part_Deserialize[], onEvent: Channel<AgentEvent_Deserialize>) => typedError<EndReason, ErrorInfo>(__TAURI_INVOKE("send_message", { id, text, attachments, onEvent })),
+	/**  A server's resource read as attachments of a message (`@`). */
+	attachResource: (server: string, uri: string) => typedError<Part_Serialize[], ErrorInfo>(__TAURI_INVOKE("attach_resource", { server, uri })),
+	/**  A server's prompt as a draft of a message (`/`). */
+	promptDraft: (server: string, name: string, args: Value) => typedError<PromptDraft_Serialize, ErrorInfo>(__TAURI_INVOKE("prompt_draft", { server, name, args })),
 	/**  Ask again for the last answer (also Retry after a failure). */
 	regenerate: (id: string, onEvent: Channel<AgentEvent_Deserialize>) => typedError<EndReason, ErrorInfo>(__TAURI_INVOKE("regenerate", { id, onEvent })),
 	/**  Replace message `seq` (the person's) and everything after it, and go again. */
@@ -1975,6 +1979,37 @@ export type Promised_Serialize = {
 	path: string,
 	size: number | null,
 	digest: string | null,
+};
+
+/**
+ *  A server's prompt as a draft of the person's message (`/`): its
+ *  messages' text, editable before it is sent, and what is not text (images,
+ *  embedded resources) as attachments.
+ */
+export type PromptDraft = PromptDraft_Serialize | PromptDraft_Deserialize;
+
+/**
+ *  A server's prompt as a draft of the person's message (`/`): its
+ *  messages' text, editable before it is sent, and what is not text (images,
+ *  embedded resources) as attachments.
+ */
+export type PromptDraft_Deserialize = {
+	text: string,
+	attachments: Part_Deserialize[],
+	/**  What did not fit a message (the model's turns in the prompt, audio). */
+	notes: string[],
+};
+
+/**
+ *  A server's prompt as a draft of the person's message (`/`): its
+ *  messages' text, editable before it is sent, and what is not text (images,
+ *  embedded resources) as attachments.
+ */
+export type PromptDraft_Serialize = {
+	text: string,
+	attachments: Part_Serialize[],
+	/**  What did not fit a message (the model's turns in the prompt, audio). */
+	notes: string[],
 };
 
 export type PromptRow = {

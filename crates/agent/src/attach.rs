@@ -3,10 +3,13 @@
 //! and images (pasted, dropped, or a prompt's). The model gets a resource's
 //! text inline with its URI and MIME type, an image (or an image blob) as an
 //! image part when it takes images — else a note saying it was left out.
-//! Each is held to a size, said plainly when it is past it.
+//! A server's prompt becomes a draft of the message (`/`): its text to edit,
+//! its images and embedded resources as attachments. Each is held to a
+//! size, said plainly when it is past it.
 
 use genai::chat::{Binary, ContentPart, MessageContent};
-use serde_json::json;
+use serde::Serialize;
+use serde_json::{Value, json};
 use workbench_core::CallOptions;
 
 use crate::error::{Error, Result};
@@ -152,7 +155,111 @@ pub fn user_content(parts: &[Part], vision: bool) -> MessageContent {
     MessageContent::from_parts(content)
 }
 
+/// A server's prompt as a draft of the person's message (`/`): its
+/// messages' text, editable before it is sent, and what is not text (images,
+/// embedded resources) as attachments.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct PromptDraft {
+    pub text: String,
+    pub attachments: Vec<Part>,
+    /// What did not fit a message (the model's turns in the prompt, audio).
+    pub notes: Vec<String>,
+}
+
+/// A prompt's messages as a draft (`server`: whose resources they embed).
+pub fn draft_of(server: &str, result: &Value) -> PromptDraft {
+    let messages = result["messages"].as_array().cloned().unwrap_or_default();
+    let roles: std::collections::BTreeSet<&str> =
+        messages.iter().filter_map(|m| m["role"].as_str()).collect();
+    let mixed = roles.len() > 1;
+    let mut texts = Vec::new();
+    let mut attachments = Vec::new();
+    let mut notes = Vec::new();
+    for m in &messages {
+        let role = m["role"].as_str().unwrap_or("user");
+        let blocks = match &m["content"] {
+            Value::Array(list) => list.clone(),
+            one => vec![one.clone()],
+        };
+        for b in blocks {
+            match b["type"].as_str().unwrap_or_default() {
+                "text" => {
+                    let t = b["text"].as_str().unwrap_or_default();
+                    texts.push(if mixed {
+                        format!(
+                            "{}: {t}",
+                            if role == "assistant" {
+                                "Assistant"
+                            } else {
+                                "User"
+                            }
+                        )
+                    } else {
+                        t.to_string()
+                    });
+                }
+                "image" => attachments.push(Part::Image {
+                    mime_type: b["mimeType"].as_str().unwrap_or("image/png").to_string(),
+                    data: b["data"].as_str().unwrap_or_default().to_string(),
+                    name: None,
+                }),
+                "resource" => {
+                    let r = &b["resource"];
+                    attachments.push(Part::Resource {
+                        server: server.to_string(),
+                        uri: r["uri"].as_str().unwrap_or_default().to_string(),
+                        mime_type: r["mimeType"].as_str().map(str::to_string),
+                        text: r["text"].as_str().map(str::to_string),
+                        blob: r["blob"].as_str().map(str::to_string),
+                    });
+                }
+                "resource_link" => texts.push(format!(
+                    "[{}: {}]",
+                    b["name"].as_str().unwrap_or("a resource"),
+                    b["uri"].as_str().unwrap_or_default()
+                )),
+                other => notes.push(format!("a {other} block of the prompt is not sent")),
+            }
+        }
+    }
+    if mixed {
+        notes.push(
+            "the prompt has the model's turns too: they are written into your message, labelled"
+                .into(),
+        );
+    }
+    PromptDraft {
+        text: texts.join("\n\n"),
+        attachments,
+        notes,
+    }
+}
+
 impl Agent {
+    /// `server`'s prompt `name` with `arguments`, as a draft of a message.
+    pub async fn prompt_draft(
+        &self,
+        server: &str,
+        name: &str,
+        arguments: Value,
+    ) -> Result<PromptDraft> {
+        let got = self
+            .workbench()
+            .request(
+                server,
+                "prompts/get",
+                json!({ "name": name, "arguments": arguments }),
+                CallOptions::default(),
+            )
+            .await?;
+        let draft = draft_of(server, &got.result);
+        if let Some(why) = draft.attachments.iter().find_map(too_big) {
+            return Err(Error::Invalid(why));
+        }
+        Ok(draft)
+    }
+
     /// Read `uri` of `server` as attachments (one a content the server
     /// returned), each within the limits.
     pub async fn resource_attachment(&self, server: &str, uri: &str) -> Result<Vec<Part>> {

@@ -80,12 +80,44 @@ pub async fn send_message<R: Runtime>(
     state: State<'_, AppState>,
     id: String,
     text: String,
+    attachments: Vec<workbench_agent::parts::Part>,
     on_event: Channel<AgentEvent>,
 ) -> Result<EndReason, ErrorInfo> {
-    let handle = state
-        .agent
-        .send(&id, &text, ApproveMode::Ask, sink(on_event))?;
+    let handle = if attachments.is_empty() {
+        state
+            .agent
+            .send(&id, &text, ApproveMode::Ask, sink(on_event))?
+    } else {
+        state
+            .agent
+            .send_with(&id, &text, attachments, ApproveMode::Ask, sink(on_event))?
+    };
     Ok(handle.finished().await)
+}
+
+/// A server's resource read as attachments of a message (`@`).
+#[tauri::command]
+#[specta::specta]
+pub async fn attach_resource<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    server: String,
+    uri: String,
+) -> Result<Vec<workbench_agent::parts::Part>, ErrorInfo> {
+    Ok(state.agent.resource_attachment(&server, &uri).await?)
+}
+
+/// A server's prompt as a draft of a message (`/`).
+#[tauri::command]
+#[specta::specta]
+pub async fn prompt_draft<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    server: String,
+    name: String,
+    args: serde_json::Value,
+) -> Result<workbench_agent::attach::PromptDraft, ErrorInfo> {
+    Ok(state.agent.prompt_draft(&server, &name, args).await?)
 }
 
 /// Ask again for the last answer (also Retry after a failure).

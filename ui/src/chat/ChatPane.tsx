@@ -6,7 +6,7 @@ import { useEffect, useState, type ComponentProps } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { AlertTriangle, RotateCw } from "lucide-react";
 import { BackendError } from "../backend";
-import type { AgentBackend, ChatMessage, ChatView, EndReason } from "../backendAgent";
+import type { AgentBackend, ChatMessage, ChatView, EndReason, Part } from "../backendAgent";
 import { Button, Skeleton, useToast } from "../design";
 import type { RoomId } from "../shell/route";
 import type { Workbench } from "../shell/workbench";
@@ -72,12 +72,16 @@ export function ChatPane({ wb, backend, id, go }: { wb: Workbench; backend: Chat
         return { text, answer };
       });
     });
-  const send = (text: string) => {
+  const send = (text: string, attachments: Part[] = []) => {
     const context = appContext;
     setAppContext(null);
     const full = context ? `[Context from an App in this chat]\n${context}\n\n${text}` : text;
-    start((on) => backend.sendMessage(id, full, on));
+    start((on) => backend.sendMessage(id, full, attachments, on));
   };
+  // The chat's servers' resources and prompts, for `@` and `/`.
+  const chosen = chat.data?.options.servers ?? null;
+  const ofChat = <T extends { server: string }>(rows: T[] | undefined) => (rows ?? []).filter((r) => !chosen || chosen.includes(r.server));
+  const sources = { backend, resources: ofChat(wb.resources.data), prompts: ofChat(wb.prompts.data) };
   const regenerate = () => {
     const messages = chat.data?.messages ?? [];
     const lastUser = [...messages, ...state.stored].filter((m) => m.role === "user").at(-1);
@@ -168,7 +172,7 @@ export function ChatPane({ wb, backend, id, go }: { wb: Workbench; backend: Chat
           )}
         </div>
       )}
-      <Composer running={running} waiting={approvals.length} onSend={send} onStop={stop} />
+      <Composer running={running} waiting={approvals.length} onSend={send} onStop={stop} sources={sources} />
     </div>
   );
 }

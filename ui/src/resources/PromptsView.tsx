@@ -8,10 +8,10 @@ import { Markdown } from "../content/Markdown";
 import { Button, Input, plural } from "../design";
 import type { ListCache, ResourcesBackend } from "../backend";
 
-type Arg = { name: string; description?: string; required?: boolean };
+export type Arg = { name: string; description?: string; required?: boolean };
 type Message = { role?: string; content?: Record<string, unknown> };
 
-function ArgField({
+export function ArgField({
   backend,
   row,
   arg,

@@ -160,3 +160,49 @@ async fn a_model_without_vision_gets_a_note_and_limits_are_said() {
         .expect("refused");
     assert!(err.to_string().contains("empty"), "{err}");
 }
+
+/// A server's prompt becomes a draft of the message: its text (the model's
+/// turn in it labelled), its embedded resource an attachment, said why.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_prompt_becomes_a_draft_with_its_resource_attached() {
+    let b = bench(Setup::default()).await;
+    let draft = b
+        .agent
+        .prompt_draft(
+            "demo",
+            "review_code",
+            serde_json::json!({"language": "rust", "code": "fn main() {}"}),
+        )
+        .await
+        .expect("the prompt is got");
+    assert_eq!(
+        draft.text,
+        "User: Review this rust code for bugs.\n\nAssistant: I will look at correctness first."
+    );
+    assert!(
+        matches!(&draft.attachments[..], [Part::Resource { uri, text: Some(code), server, .. }]
+            if uri == "demo://snippet.rust" && code == "fn main() {}" && server == "demo"),
+        "{:?}",
+        draft.attachments
+    );
+    assert!(
+        draft.notes.iter().any(|n| n.contains("the model's turns")),
+        "{:?}",
+        draft.notes
+    );
+    // Sent as drafted: the resource goes with the message.
+    let chat = b.new_chat();
+    b.agent
+        .send_with(
+            &chat,
+            &draft.text,
+            draft.attachments,
+            ApproveMode::Ask,
+            b.sink(),
+        )
+        .unwrap()
+        .finished()
+        .await;
+    let body = b.llm.chats()[0].body.to_string();
+    assert!(body.contains("uri=\\\"demo://snippet.rust\\\""), "{body}");
+}

@@ -1,0 +1,207 @@
+// What the composer adds to a message from the chat's servers: `@` picks a
+// resource (or fills a template's variables) and attaches what the server
+// returns; `/` picks a prompt, asks its arguments (the server's completions
+// offered) and puts its messages into the box to edit, its images and
+// embedded resources attached. Nothing is read before the person picks.
+import { useMemo, useState } from "react";
+import type { PromptRow, ResourceRow } from "../backend";
+import type { ResourcesBackend } from "../backendResources";
+import type { Part } from "../backendAgent";
+import { Button, Input, Modal } from "../design";
+import { ArgField, type Arg } from "../resources/PromptsView";
+import { fillTemplate, templateVariables } from "../resources/ResourcesView";
+
+/** A prompt as a draft of the message. */
+export type Draft = { text: string; attachments: Part[]; notes: string[] };
+
+type PickerBackend = ResourcesBackend & {
+  attachResource(server: string, uri: string): Promise<Part[]>;
+  promptDraft(server: string, name: string, args: Record<string, string>): Promise<Draft>;
+};
+
+const matches = (hay: string, query: string) =>
+  query
+    .toLowerCase()
+    .split(/\s+/)
+    .filter(Boolean)
+    .every((w) => hay.toLowerCase().includes(w));
+
+/** `@`: a resource or template of the chat's servers, attached as read. */
+export function ResourcePicker({
+  backend,
+  rows,
+  onPick,
+  onClose,
+}: {
+  backend: PickerBackend;
+  rows: ResourceRow[];
+  onPick: (parts: Part[]) => void;
+  onClose: () => void;
+}) {
+  const [query, setQuery] = useState("");
+  const [chosen, setChosen] = useState<ResourceRow | null>(null);
+  const [values, setValues] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const shown = useMemo(() => rows.filter((r) => matches(`${r.server} ${JSON.stringify(r.resource)}`, query)).slice(0, 200), [rows, query]);
+  const r = (chosen?.resource ?? {}) as Record<string, unknown>;
+  const template = chosen?.template ? String(r.uriTemplate ?? "") : null;
+  const uri = template ? fillTemplate(template, values) : String(r.uri ?? "");
+  const attach = (row: ResourceRow, at: string) => {
+    setBusy(true);
+    setError(null);
+    backend.attachResource(row.server, at).then(
+      (parts) => {
+        onPick(parts);
+        onClose();
+      },
+      (e: unknown) => {
+        setBusy(false);
+        setError(e instanceof Error ? e.message : String(e));
+      },
+    );
+  };
+  return (
+    <Modal open onOpenChange={(o) => !o && onClose()} title="Attach a resource" description="Its contents go with your message, with its URI and type." wide>
+      {!chosen && (
+        <>
+          <Input type="search" aria-label="Search resources" placeholder="Search the chat's resources and templates" value={query} onChange={(e) => setQuery(e.target.value)} autoFocus />
+          {rows.length === 0 && <p className="muted">The chat's servers offer no resources.</p>}
+          <ul className="picker-list" role="listbox" aria-label="Resources">
+            {shown.map((row) => {
+              const x = row.resource as Record<string, unknown>;
+              const id = String(x.uri ?? x.uriTemplate ?? "");
+              return (
+                <li key={`${row.server} ${id}`} role="option" aria-selected={false}>
+                  <button
+                    type="button"
+                    className="picker-item"
+                    disabled={busy}
+                    onClick={() => (row.template ? setChosen(row) : attach(row, id))}
+                  >
+                    <span>{String(x.title ?? x.name ?? id)}</span> <code>{id}</code> <span className="muted">{row.server}</span>
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+        </>
+      )}
+      {chosen && template && (
+        <div className="template-fields">
+          <code>{template}</code>
+          {templateVariables(template).map((v) => (
+            <label key={v} className="field">
+              <span className="field-label">{v}</span>
+              <Input aria-label={v} value={values[v] ?? ""} onChange={(e) => setValues({ ...values, [v]: e.target.value })} />
+            </label>
+          ))}
+          <div className="dialog-buttons">
+            <Button onClick={() => setChosen(null)}>Back</Button>
+            <Button variant="primary" disabled={busy} onClick={() => attach(chosen, uri)}>
+              Attach {uri}
+            </Button>
+          </div>
+        </div>
+      )}
+      {error && (
+        <p className="callout tone-danger" role="alert">
+          {error}
+        </p>
+      )}
+    </Modal>
+  );
+}
+
+/** `/`: a prompt of the chat's servers, its messages as a draft. */
+export function PromptPicker({
+  backend,
+  rows,
+  onPick,
+  onClose,
+}: {
+  backend: PickerBackend;
+  rows: PromptRow[];
+  onPick: (draft: Draft) => void;
+  onClose: () => void;
+}) {
+  const [query, setQuery] = useState("");
+  const [chosen, setChosen] = useState<PromptRow | null>(null);
+  const [values, setValues] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const shown = useMemo(() => rows.filter((r) => matches(`${r.server} ${JSON.stringify(r.prompt)}`, query)).slice(0, 200), [rows, query]);
+  const p = (chosen?.prompt ?? {}) as { name?: string; title?: string; description?: string; arguments?: Arg[] };
+  const insert = (row: PromptRow, name: string) => {
+    setBusy(true);
+    setError(null);
+    const filled = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ""));
+    backend.promptDraft(row.server, name, filled).then(
+      (draft) => {
+        onPick(draft);
+        onClose();
+      },
+      (e: unknown) => {
+        setBusy(false);
+        setError(e instanceof Error ? e.message : String(e));
+      },
+    );
+  };
+  return (
+    <Modal open onOpenChange={(o) => !o && onClose()} title="Use a prompt" description="Its messages go into your message, to edit before you send it." wide>
+      {!chosen && (
+        <>
+          <Input type="search" aria-label="Search prompts" placeholder="Search the chat's prompts" value={query} onChange={(e) => setQuery(e.target.value)} autoFocus />
+          {rows.length === 0 && <p className="muted">The chat's servers offer no prompts.</p>}
+          <ul className="picker-list" role="listbox" aria-label="Prompts">
+            {shown.map((row) => {
+              const x = row.prompt as { name?: string; title?: string; description?: string; arguments?: Arg[] };
+              return (
+                <li key={`${row.server} ${x.name}`} role="option" aria-selected={false}>
+                  <button
+                    type="button"
+                    className="picker-item"
+                    disabled={busy}
+                    onClick={() => ((x.arguments ?? []).length > 0 ? setChosen(row) : insert(row, String(x.name ?? "")))}
+                  >
+                    <span>{x.title ?? x.name}</span> <code>/{x.name}</code> <span className="muted">{row.server}</span>
+                    {x.description && <span className="muted picker-description">{x.description}</span>}
+                  </button>
+                </li>
+              );
+            })}
+          </ul>
+        </>
+      )}
+      {chosen && (
+        <div className="prompt-detail">
+          <p>
+            <strong>{p.title ?? p.name}</strong> <code className="qualified">{chosen.server}</code>
+          </p>
+          {(p.arguments ?? []).map((a) => (
+            <ArgField
+              key={a.name}
+              backend={backend}
+              row={chosen}
+              arg={a}
+              value={values[a.name] ?? ""}
+              others={Object.fromEntries(Object.entries(values).filter(([k, v]) => k !== a.name && v !== ""))}
+              onChange={(v) => setValues({ ...values, [a.name]: v })}
+            />
+          ))}
+          <div className="dialog-buttons">
+            <Button onClick={() => setChosen(null)}>Back</Button>
+            <Button variant="primary" disabled={busy} onClick={() => insert(chosen, String(p.name ?? ""))}>
+              Insert
+            </Button>
+          </div>
+        </div>
+      )}
+      {error && (
+        <p className="callout tone-danger" role="alert">
+          {error}
+        </p>
+      )}
+    </Modal>
+  );
+}
