@@ -34,6 +34,7 @@ describe("chat", () => {
       { when: "hello from chat", text: "The server echoed: hello from chat.", usage: { input: 420, output: 12 } },
       { when: "long task", tool_calls: [{ name: "local__long_task", arguments: { steps: 600, step_ms: 50 } }] },
       { when: "demo://snippet.rust", text: "I read the snippet and the readme." },
+      { when: "this model does not take images", text: "I was told of an image I cannot see." },
     ]);
     config = join(driver.env.HOME, "chat.json");
     writeFileSync(config, JSON.stringify({ mcpServers: { local: { command: demo, args: ["--name", "e2e-chat"] } } }));
@@ -118,9 +119,9 @@ describe("chat", () => {
       await session.clickText(".modal .dialog-buttons button", "Insert");
       // Its messages in the box to edit (the model's turn labelled), its
       // embedded resource attached, and why the label is there.
+      await session.waitForTexts(".composer .attachment-chip code", (t) => t.includes("demo://snippet.rust"));
       const value = await session.executeAsync("const done = arguments[arguments.length - 1]; done(document.querySelector('textarea[aria-label=Message]').value);");
       assert.match(value, /^User: Review this rust code for bugs\.\n\nAssistant: I will look at correctness first\.$/);
-      await session.waitForTexts(".composer .attachment-chip code", (t) => t.includes("demo://snippet.rust"));
       // `@` at a word's start: a resource, attached as read.
       const box = await session.find("textarea[aria-label=Message]");
       await session.type(box, " @");
@@ -135,6 +136,24 @@ describe("chat", () => {
       await session.waitForTexts(".msg-assistant .markdown", (t) => t.some((x) => x.includes("I read the snippet and the readme.")), 30_000);
       const sent = await session.waitForTexts(".msg-user .attachment-chip code", (t) => t.length === 2);
       assert.deepEqual(sent, ["demo://snippet.rust", "demo://readme"]);
+
+      // An image dropped on the box: attached, shown with the message; this
+      // model takes no images, so it is told one was left out.
+      await session.executeAsync(
+        "const done = arguments[arguments.length - 1];" +
+          "const bytes = Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='), (c) => c.charCodeAt(0));" +
+          "const dt = new DataTransfer(); dt.items.add(new File([bytes], 'pixel.png', { type: 'image/png' }));" +
+          "document.querySelector('textarea[aria-label=Message]').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));" +
+          "done(true);",
+      );
+      await session.waitForTexts(".composer .attachment-chip code", (t) => t.length === 1 && t[0] === "pixel.png");
+      await typeFresh(session, "textarea[aria-label=Message]", "and this picture?\uE007");
+      await session.waitForTexts(".msg-assistant .markdown", (t) => t.some((x) => x.includes("I was told of an image I cannot see.")), 30_000);
+      const drawn = await session.executeAsync(
+        "const done = arguments[arguments.length - 1]; const imgs = Array.from(document.querySelectorAll('.msg-user .attachment-image')); done(imgs.map((i) => [i.alt, i.naturalWidth]));",
+      );
+      assert.deepEqual(drawn, [["pixel.png", 1]], "the dropped image is drawn with its message");
+      await session.screenshot("chat-image");
     } finally {
       await session.close();
     }

@@ -50,6 +50,7 @@ export function Attachments({ message }: { message: ChatMessage }) {
       return [
         <li key={i} className="attachment-chip">
           <img className="attachment-image" alt={p.name ?? "attached image"} src={`data:${p.mime_type};base64,${p.data}`} />
+          {p.name && <span className="muted">{p.name}</span>}
         </li>,
       ];
     return [];
