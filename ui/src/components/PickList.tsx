@@ -58,16 +58,24 @@ export function describeHint(h: Hint, now: number): string {
 }
 
 /** What each (chosen) server's list answers said of their freshness
- * (2026-07-28 cache hints): nothing for servers that said nothing. */
+ * (2026-07-28 cache hints), one line a server (its lists' words merged when
+ * they say the same); nothing for servers that said nothing. */
 export function Freshness({ hints, lists, server }: { hints?: ListCache[]; lists: string[]; server: string }) {
   const now = useNow(5_000);
   const shown = (hints ?? []).filter((h) => lists.includes(h.list) && (!server || h.server === server) && (h.hint.ttl_ms != null || h.hint.scope != null));
   if (shown.length === 0) return null;
+  const byServer = new Map<string, { methods: string[]; words: string[] }>();
+  for (const h of shown) {
+    const entry = byServer.get(h.server) ?? { methods: [], words: [] };
+    entry.methods.push(METHOD[h.list] ?? h.list);
+    entry.words.push(describeHint(h, now));
+    byServer.set(h.server, entry);
+  }
   return (
     <ul className="list-freshness muted" aria-label="Cache hints">
-      {shown.map((h) => (
-        <li key={`${h.server} ${h.list}`}>
-          {h.server}: {METHOD[h.list] ?? h.list} {describeHint(h, now)}
+      {[...byServer].map(([name, { methods, words }]) => (
+        <li key={name} title={methods.map((m, i) => `${m}: ${words[i]}`).join("\n")}>
+          {name}: {new Set(words).size === 1 ? words[0] : methods.map((m, i) => `${m} ${words[i]}`).join("; ")}
         </li>
       ))}
     </ul>

@@ -53,7 +53,8 @@ describe("prompts", () => {
     const hints = [hint("demo", "fresh for 60 s, public", 60_000), hint("other", "no cache hints", null)];
     render(<PromptsView backend={{} as Backend} rows={two} hints={hints as never} />);
     const said = screen.getByRole("list", { name: "Cache hints" });
-    expect(said.textContent).toBe("demo: prompts/list fresh for 60 s, public");
+    expect(said.textContent).toBe("demo: fresh for 60 s, public");
+    expect(said.querySelector("li")?.getAttribute("title")).toBe("prompts/list: fresh for 60 s, public");
     pick(screen.getByLabelText("Server"), "other");
     expect(screen.queryByRole("list", { name: "Cache hints" })).toBeNull();
   });
