@@ -327,11 +327,17 @@ export class Session {
       await this.click(await this.find(triggerCss));
       const deadline = Date.now() + 3_000;
       while (Date.now() < deadline) {
-        for (const el of await this.findAll("[role=option]")) {
-          if ((await this.text(el)).trim() === option) {
-            await this.click(el);
-            return;
+        try {
+          for (const el of await this.findAll("[role=option]")) {
+            if ((await this.text(el)).trim() === option) {
+              await this.click(el);
+              return;
+            }
           }
+        } catch (e) {
+          // The options were drawn again while read (servers still coming
+          // up change the list): read them afresh.
+          if (!String(e).includes("stale element")) throw e;
         }
         await sleep(150);
       }
