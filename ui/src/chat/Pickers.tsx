@@ -26,6 +26,33 @@ const matches = (hay: string, query: string) =>
     .filter(Boolean)
     .every((w) => hay.toLowerCase().includes(w));
 
+/** One request a picker makes (attach, insert): busy while it runs, its
+ * failure said; on success the result goes on and the picker closes. */
+function useRequest(onClose: () => void) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const run = <T,>(request: Promise<T>, then: (value: T) => void) => {
+    setBusy(true);
+    setError(null);
+    request.then(
+      (value) => {
+        then(value);
+        onClose();
+      },
+      (e: unknown) => {
+        setBusy(false);
+        setError(e instanceof Error ? e.message : String(e));
+      },
+    );
+  };
+  const failure = error && (
+    <p className="callout tone-danger" role="alert">
+      {error}
+    </p>
+  );
+  return { busy, run, failure };
+}
+
 /** `@`: a resource or template of the chat's servers, attached as read. */
 export function ResourcePicker({
   backend,
@@ -41,26 +68,12 @@ export function ResourcePicker({
   const [query, setQuery] = useState("");
   const [chosen, setChosen] = useState<ResourceRow | null>(null);
   const [values, setValues] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, run, failure } = useRequest(onClose);
   const shown = useMemo(() => rows.filter((r) => matches(`${r.server} ${JSON.stringify(r.resource)}`, query)).slice(0, 200), [rows, query]);
   const r = (chosen?.resource ?? {}) as Record<string, unknown>;
   const template = chosen?.template ? String(r.uriTemplate ?? "") : null;
   const uri = template ? fillTemplate(template, values) : String(r.uri ?? "");
-  const attach = (row: ResourceRow, at: string) => {
-    setBusy(true);
-    setError(null);
-    backend.attachResource(row.server, at).then(
-      (parts) => {
-        onPick(parts);
-        onClose();
-      },
-      (e: unknown) => {
-        setBusy(false);
-        setError(e instanceof Error ? e.message : String(e));
-      },
-    );
-  };
+  const attach = (row: ResourceRow, at: string) => run(backend.attachResource(row.server, at), onPick);
   return (
     <Modal open onOpenChange={(o) => !o && onClose()} title="Attach a resource" description="Its contents go with your message, with its URI and type." wide>
       {!chosen && (
@@ -104,11 +117,7 @@ export function ResourcePicker({
           </div>
         </div>
       )}
-      {error && (
-        <p className="callout tone-danger" role="alert">
-          {error}
-        </p>
-      )}
+      {failure}
     </Modal>
   );
 }
@@ -128,25 +137,11 @@ export function PromptPicker({
   const [query, setQuery] = useState("");
   const [chosen, setChosen] = useState<PromptRow | null>(null);
   const [values, setValues] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, run, failure } = useRequest(onClose);
   const shown = useMemo(() => rows.filter((r) => matches(`${r.server} ${JSON.stringify(r.prompt)}`, query)).slice(0, 200), [rows, query]);
   const p = (chosen?.prompt ?? {}) as { name?: string; title?: string; description?: string; arguments?: Arg[] };
-  const insert = (row: PromptRow, name: string) => {
-    setBusy(true);
-    setError(null);
-    const filled = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ""));
-    backend.promptDraft(row.server, name, filled).then(
-      (draft) => {
-        onPick(draft);
-        onClose();
-      },
-      (e: unknown) => {
-        setBusy(false);
-        setError(e instanceof Error ? e.message : String(e));
-      },
-    );
-  };
+  const insert = (row: PromptRow, name: string) =>
+    run(backend.promptDraft(row.server, name, Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ""))), onPick);
   return (
     <Modal open onOpenChange={(o) => !o && onClose()} title="Use a prompt" description="Its messages go into your message, to edit before you send it." wide>
       {!chosen && (
@@ -197,11 +192,7 @@ export function PromptPicker({
           </div>
         </div>
       )}
-      {error && (
-        <p className="callout tone-danger" role="alert">
-          {error}
-        </p>
-      )}
+      {failure}
     </Modal>
   );
 }
