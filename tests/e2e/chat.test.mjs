@@ -115,8 +115,8 @@ describe("chat", () => {
       const fields = await session.findAll(".modal .prompt-detail input");
       assert.equal(fields.length, 2, "language and code");
       await session.type(fields[0], "rust");
-      await session.type(fields[1], "fn main() {}");
-      await session.clickText(".modal .dialog-buttons button", "Insert");
+      // Enter in the last field inserts, as the Insert button does.
+      await session.type(fields[1], "fn main() {}\uE006");
       // Its messages in the box to edit (the model's turn labelled), its
       // embedded resource attached, and why the label is there.
       await session.waitForTexts(".composer .attachment-chip code", (t) => t.includes("demo://snippet.rust"));

@@ -3,7 +3,7 @@
 // returns; `/` picks a prompt, asks its arguments (the server's completions
 // offered) and puts its messages into the box to edit, its images and
 // embedded resources attached. Nothing is read before the person picks.
-import { useMemo, useState } from "react";
+import { useMemo, useState, type KeyboardEvent } from "react";
 import type { PromptRow, ResourceRow } from "../backend";
 import type { ResourcesBackend } from "../backendResources";
 import type { Part } from "../backendAgent";
@@ -51,6 +51,14 @@ function useRequest(onClose: () => void) {
     </p>
   );
   return { busy, run, failure };
+}
+
+/** Enter in a field of a picker's form submits it (a field, not a button). */
+function enterSubmits(e: KeyboardEvent<HTMLFormElement>) {
+  if (e.key === "Enter" && !e.nativeEvent.isComposing && (e.target as HTMLElement).tagName === "INPUT") {
+    e.preventDefault();
+    e.currentTarget.requestSubmit();
+  }
 }
 
 /** `@`: a resource or template of the chat's servers, attached as read. */
@@ -101,7 +109,14 @@ export function ResourcePicker({
         </>
       )}
       {chosen && template && (
-        <div className="template-fields">
+        <form
+          className="template-fields"
+          onKeyDown={enterSubmits}
+          onSubmit={(e) => {
+            e.preventDefault();
+            attach(chosen, uri);
+          }}
+        >
           <code>{template}</code>
           {templateVariables(template).map((v) => (
             <label key={v} className="field">
@@ -111,11 +126,11 @@ export function ResourcePicker({
           ))}
           <div className="dialog-buttons">
             <Button onClick={() => setChosen(null)}>Back</Button>
-            <Button variant="primary" disabled={busy} onClick={() => attach(chosen, uri)}>
+            <Button variant="primary" type="submit" disabled={busy}>
               Attach {uri}
             </Button>
           </div>
-        </div>
+        </form>
       )}
       {failure}
     </Modal>
@@ -169,7 +184,14 @@ export function PromptPicker({
         </>
       )}
       {chosen && (
-        <div className="prompt-detail">
+        <form
+          className="prompt-detail"
+          onKeyDown={enterSubmits}
+          onSubmit={(e) => {
+            e.preventDefault();
+            insert(chosen, String(p.name ?? ""));
+          }}
+        >
           <p>
             <strong>{p.title ?? p.name}</strong> <code className="qualified">{chosen.server}</code>
           </p>
@@ -186,11 +208,11 @@ export function PromptPicker({
           ))}
           <div className="dialog-buttons">
             <Button onClick={() => setChosen(null)}>Back</Button>
-            <Button variant="primary" disabled={busy} onClick={() => insert(chosen, String(p.name ?? ""))}>
+            <Button variant="primary" type="submit" disabled={busy}>
               Insert
             </Button>
           </div>
-        </div>
+        </form>
       )}
       {failure}
     </Modal>
