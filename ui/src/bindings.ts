@@ -1678,11 +1678,8 @@ export type ListCache_Deserialize = {
 	server: string,
 	/**  `tools`, `resources`, `resourceTemplates`, `prompts` or `skills`. */
 	list: string,
+	/**  When it was read is in it: the window says how fresh it is now. */
 	hint: CacheHint_Deserialize,
-	/**  In words, now: "fresh for 52 s, public", "no cache hints". */
-	text: string,
-	/**  Milliseconds it stays fresh from now (0: stale). */
-	fresh_ms: number | null,
 };
 
 /**  One list's cache hints, as its server's last answer gave them. */
@@ -1690,11 +1687,8 @@ export type ListCache_Serialize = {
 	server: string,
 	/**  `tools`, `resources`, `resourceTemplates`, `prompts` or `skills`. */
 	list: string,
+	/**  When it was read is in it: the window says how fresh it is now. */
 	hint: CacheHint_Serialize,
-	/**  In words, now: "fresh for 52 s, public", "no cache hints". */
-	text: string,
-	/**  Milliseconds it stays fresh from now (0: stale). */
-	fresh_ms: number | null,
 };
 
 export type ListedAgain = {

@@ -49,7 +49,7 @@ pub fn too_big(part: &Part) -> Option<String> {
                 .filter(|b| decoded_len(b) > MAX_IMAGE)
                 .map(|b| {
                     format!(
-                        "{uri} is {} MiB; at most {} MiB goes with a message",
+                        "{uri} is {} MiB; at most {} MiB goes with a message (attach a smaller resource, or let a tool read it)",
                         decoded_len(b) >> 20,
                         MAX_IMAGE >> 20
                     )
@@ -57,7 +57,7 @@ pub fn too_big(part: &Part) -> Option<String> {
         }
         Part::Image { data, name, .. } => (decoded_len(data) > MAX_IMAGE).then(|| {
             format!(
-                "the image {} is {} MiB; at most {} MiB goes with a message",
+                "the image {} is {} MiB; at most {} MiB goes with a message (send it smaller)",
                 name.as_deref().unwrap_or("pasted"),
                 decoded_len(data) >> 20,
                 MAX_IMAGE >> 20
@@ -263,19 +263,10 @@ impl Agent {
     /// Read `uri` of `server` as attachments (one a content the server
     /// returned), each within the limits.
     pub async fn resource_attachment(&self, server: &str, uri: &str) -> Result<Vec<Part>> {
-        let read = self
+        let contents = self
             .workbench()
-            .request(
-                server,
-                "resources/read",
-                json!({ "uri": uri }),
-                CallOptions::default(),
-            )
+            .read_contents(server, uri, CallOptions::default())
             .await?;
-        let contents = read.result["contents"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default();
         if contents.is_empty() {
             return Err(Error::Invalid(format!(
                 "{server} returned nothing for {uri}"

@@ -15,12 +15,8 @@ pub struct ListCache {
     pub server: String,
     /// `tools`, `resources`, `resourceTemplates`, `prompts` or `skills`.
     pub list: String,
+    /// When it was read is in it: the window says how fresh it is now.
     pub hint: CacheHint,
-    /// In words, now: "fresh for 52 s, public", "no cache hints".
-    pub text: String,
-    /// Milliseconds it stays fresh from now (0: stale).
-    #[specta(type = f64)]
-    pub fresh_ms: u64,
 }
 
 #[tauri::command]
@@ -29,7 +25,6 @@ pub async fn cache_hints<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
 ) -> Result<Vec<ListCache>, ErrorInfo> {
-    let now = workbench_core::cache::now_ms();
     let mut out = Vec::new();
     for handle in state.workbench.servers() {
         let Some(lists) = state.workbench.catalog().server(handle.name()) else {
@@ -38,8 +33,6 @@ pub async fn cache_hints<R: Runtime>(
         for (list, hint) in lists.cache {
             out.push(ListCache {
                 server: handle.name().to_string(),
-                text: hint.describe(now),
-                fresh_ms: hint.fresh_for(now),
                 list,
                 hint,
             });

@@ -43,14 +43,12 @@ describe("prompts", () => {
 
   it("say how fresh each server's list is, by its cache hints, for the chosen server", () => {
     const two: PromptRow[] = [...rows, { server: "other", stale: false, prompt: { name: "summarise", title: "Summarise" } }];
-    const hint = (server: string, text: string, ttl_ms: number | null) => ({
+    const hint = (server: string, ttl_ms: number | null) => ({
       server,
       list: "prompts",
-      text,
-      fresh_ms: ttl_ms ?? 0,
       hint: { ttl_ms, scope: ttl_ms === null ? null : "public", read_at_ms: Date.now(), pages: 1, pages_without: ttl_ms === null ? 1 : 0, problems: [] },
     });
-    const hints = [hint("demo", "fresh for 60 s, public", 60_000), hint("other", "no cache hints", null)];
+    const hints = [hint("demo", 60_000), hint("other", null)];
     render(<PromptsView backend={{} as Backend} rows={two} hints={hints as never} />);
     const said = screen.getByRole("list", { name: "Cache hints" });
     expect(said.textContent).toBe("demo: fresh for 60 s, public");

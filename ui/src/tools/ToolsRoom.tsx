@@ -20,7 +20,7 @@ export function ToolsRoom({ wb, backend, open, go }: { wb: Workbench; backend: C
   return (
     <>
       {wb.tools.isError && <ErrorBanner error={wb.tools.error} onRetry={() => void wb.tools.refetch()} />}
-      <ToolsView backend={backend} tools={wb.tools.data ?? []} loading={wb.tools.isPending} selected={selected} onSelect={setSelected} statuses={wb.statuses} focusRequest={focusRequest} changes={wb.surfaceChanges}
+      <ToolsView backend={backend} tools={wb.tools.data ?? []} hints={wb.cacheHints.data} loading={wb.tools.isPending} selected={selected} onSelect={setSelected} statuses={wb.statuses} focusRequest={focusRequest} changes={wb.surfaceChanges}
         onStartChat={
           go
             ? (text) => {

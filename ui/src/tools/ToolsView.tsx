@@ -5,12 +5,12 @@
 // not ready is shown as unavailable.
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQueryClient } from "@tanstack/react-query";
 import { ChevronRight, RefreshCw, Wrench } from "lucide-react";
 import type { ToolRow } from "../backend";
 import type { ServerStatus_Serialize as ServerStatus } from "../bindings";
 import { EmptyState, IconButton, Input, Pane, PaneHandle, Panes, Segmented, Select, Skeleton, plural, useToast } from "../design";
-import { afterCatalog, keys } from "../queries";
+import { afterCatalog } from "../queries";
 import { describeHint, freshFor, useNow } from "../components/PickList";
 import type { ListCache } from "../backend";
 import { AnnotationIcons } from "./annotations";
@@ -66,7 +66,10 @@ export function ToolsView({
   focusRequest = 0,
   changes = {},
   onStartChat,
+  hints,
 }: {
+  /** What each server's lists said of their freshness (cache hints). */
+  hints?: ListCache[];
   /** An App's message (outside a chat) offered as a new chat's draft. */
   onStartChat?: (text: string) => void;
   /** What changed in each server's surface when it last came back (new and changed tools are marked). */
@@ -125,9 +128,8 @@ export function ToolsView({
   }, [shown, grouping, folded, query]);
   const ready = useMemo(() => new Set(statuses.filter((s) => s.state === "ready").map((s) => s.name)), [statuses]);
   // What each server's tools/list said of its freshness (2026-07-28 cache
-  // hints): read again when a list is (the labels count down by themselves).
-  const hints = useQuery({ queryKey: keys.cacheHints(), queryFn: () => backend.cacheHints() });
-  const toolsHint = useMemo(() => new Map((hints.data ?? []).filter((h) => h.list === "tools").map((h) => [h.server, h])), [hints.data]);
+  // hints; the labels count down by themselves).
+  const toolsHint = useMemo(() => new Map((hints ?? []).filter((h) => h.list === "tools").map((h) => [h.server, h])), [hints]);
   const queryClient = useQueryClient();
   const toast = useToast();
   const [refreshing, setRefreshing] = useState(false);

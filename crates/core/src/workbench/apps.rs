@@ -33,21 +33,29 @@ impl Workbench {
             .unwrap_or(false)
     }
 
+    /// `resources/read` of `uri`: the contents `server` returned, as sent
+    /// (the App reader, a chat's attachments).
+    pub async fn read_contents(
+        &self,
+        server: &str,
+        uri: &str,
+        options: CallOptions,
+    ) -> Result<Vec<serde_json::Value>> {
+        let out = self
+            .request(server, "resources/read", json!({ "uri": uri }), options)
+            .await?;
+        Ok(out.result["contents"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default())
+    }
+
     /// Read the App at `uri` of `server` (`resources/read`) and resolve
     /// what the host applies: HTML (text or base64 blob) and its policy.
     pub async fn app_resource(&self, server: &str, uri: &str) -> Result<AppResource> {
-        let out = self
-            .request(
-                server,
-                "resources/read",
-                json!({ "uri": uri }),
-                CallOptions::default(),
-            )
+        let contents = self
+            .read_contents(server, uri, CallOptions::default())
             .await?;
-        let contents = out.result["contents"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default();
         let content = contents
             .iter()
             .find(|c| c["uri"] == uri)
