@@ -52,6 +52,12 @@ impl Agent {
         cancel: &CancellationToken,
     ) -> Result<Vec<Part>> {
         let mut results: Vec<Option<Part>> = vec![None; calls.len()];
+        let eval = self.eval_turn(session);
+        let origin = if eval.is_some() {
+            Origin::Eval
+        } else {
+            Origin::Chat
+        };
         let mut approved: Vec<Approved<'_>> = Vec::new();
         let mut asking: Vec<(usize, &Entry, u64, tokio::sync::oneshot::Receiver<Decision>)> =
             Vec::new();
@@ -115,13 +121,43 @@ impl Agent {
                 ));
                 continue;
             }
-            let verdict = self.calls().verdict(&Asking {
-                server: &entry.server,
-                tool: &entry.tool,
-                definition: &entry.definition,
-                mode,
-                chat_allowed: Some(&options.allowed),
-            });
+            let verdict = match &eval {
+                // An eval asks nobody: the standing rules decide when it
+                // runs (`Calls::standing_refusal`, origin eval); with the
+                // case's results nothing runs.
+                Some(e) => match self.calls().verdict(&Asking {
+                    server: &entry.server,
+                    tool: &entry.tool,
+                    definition: &entry.definition,
+                    mode: ApproveMode::All,
+                    chat_allowed: None,
+                }) {
+                    Verdict::Ask(_) => Verdict::Deny(format!(
+                        "{} changed since it was allowed: a person must look at it first",
+                        entry.key()
+                    )),
+                    Verdict::Allow
+                        if e.results.is_some()
+                            && !e
+                                .results
+                                .as_ref()
+                                .is_some_and(|r| r.contains_key(&entry.key())) =>
+                    {
+                        Verdict::Deny(format!(
+                            "the case gives results and none for {}: nothing runs in this eval",
+                            entry.key()
+                        ))
+                    }
+                    other => other,
+                },
+                None => self.calls().verdict(&Asking {
+                    server: &entry.server,
+                    tool: &entry.tool,
+                    definition: &entry.definition,
+                    mode,
+                    chat_allowed: Some(&options.allowed),
+                }),
+            };
             match verdict {
                 Verdict::Allow => {
                     approved.push(Approved {
@@ -132,7 +168,7 @@ impl Agent {
                 }
                 Verdict::Deny(reason) => {
                     self.calls().refused(
-                        Origin::Chat,
+                        origin,
                         &entry.server,
                         &entry.tool,
                         &call.fn_arguments,
@@ -366,6 +402,19 @@ impl Agent {
         sink: &Sink,
         cancel: &CancellationToken,
     ) -> Part {
+        let eval = self.eval_turn(session);
+        if let Some(result) = eval
+            .as_ref()
+            .and_then(|e| e.results.as_ref())
+            .and_then(|r| r.get(&entry.key()))
+        {
+            return canned(call, arguments, result);
+        }
+        let origin = if eval.is_some() {
+            Origin::Eval
+        } else {
+            Origin::Chat
+        };
         if workbench_calls::is_skill_tool(&entry.tool) {
             return self
                 .run_skill(
@@ -396,7 +445,7 @@ impl Agent {
         };
         let calls = self.calls();
         let run = calls.run(Call {
-            origin: Origin::Chat,
+            origin,
             server: &entry.server,
             tool: &entry.tool,
             arguments: arguments.clone(),
@@ -447,6 +496,9 @@ impl Agent {
                 None,
                 None,
             ),
+            Err(e) if status == CallStatus::Denied => {
+                (format!("The call was refused: {e}."), None, None)
+            }
             Err(e) => (format!("The call failed: {e}"), None, None),
         };
         sink(AgentEvent::ToolFinished {
@@ -464,6 +516,31 @@ impl Agent {
             duration_ms: duration,
             traffic: Some(ran.traffic),
         }
+    }
+}
+
+/// The result an eval's case gives for a tool (nothing runs): an MCP
+/// result, or a string as its one text block.
+fn canned(call: &ToolCall, arguments: Value, given: &Value) -> Part {
+    let result = match given {
+        Value::String(text) => serde_json::json!({"content": [{"type": "text", "text": text}]}),
+        other => other.clone(),
+    };
+    let status = if result["isError"].as_bool() == Some(true) {
+        CallStatus::Error
+    } else {
+        CallStatus::Ok
+    };
+    let (content, _) = result_for_model(&result);
+    Part::ToolResult {
+        call_id: call.call_id.clone(),
+        name: call.fn_name.clone(),
+        status,
+        content,
+        result: Some(result),
+        arguments: Some(arguments),
+        duration_ms: Some(0.0),
+        traffic: None,
     }
 }
 

@@ -11,6 +11,7 @@ pub mod attach;
 pub use workbench_calls::gate as approvals;
 mod calls;
 pub mod error;
+pub mod eval;
 pub mod events;
 pub mod export;
 pub mod parts;
@@ -79,6 +80,8 @@ struct Inner {
     calls: Calls,
     /// The turn running in each session, by session id.
     running: Mutex<HashMap<String, CancellationToken>>,
+    /// The chats that are eval runs, and what their turns do differently.
+    evals: Mutex<HashMap<String, Arc<eval::EvalTurn>>>,
     /// Providers given for this run only (`mcpwb chat --provider ...`),
     /// over those of the settings file; never written to it.
     transient: Mutex<Vec<ProviderConfig>>,
@@ -104,6 +107,7 @@ impl Agent {
                 client,
                 calls: options.calls,
                 running: Mutex::default(),
+                evals: Mutex::default(),
                 transient: Mutex::default(),
             }),
         })

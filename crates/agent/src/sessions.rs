@@ -91,6 +91,12 @@ pub(crate) fn options_of(session: &SessionRow) -> SessionOptions {
 impl Agent {
     /// A new chat with the given or default provider, model and prompt.
     pub fn create_chat(&self, new: NewChat) -> Result<SessionRow> {
+        self.new_session(new, false)
+    }
+
+    /// A new chat; `hidden`: an eval's run (kept for its transcript, not
+    /// listed among the chats).
+    pub(crate) fn new_session(&self, new: NewChat, hidden: bool) -> Result<SessionRow> {
         let settings = self.settings()?;
         let provider = match new.provider {
             Some(id) => settings
@@ -115,6 +121,7 @@ impl Agent {
         let options = serde_json::to_value(new.options.unwrap_or_default())
             .map_err(|e| Error::Invalid(e.to_string()))?;
         Ok(self.store().create_session(NewSession {
+            hidden,
             title: new.title.unwrap_or_else(|| UNTITLED.to_string()),
             provider: provider.id,
             model,

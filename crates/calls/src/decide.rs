@@ -203,6 +203,10 @@ impl Calls {
     /// - a suite: a Deny, and a tool marked `destructiveHint` unless a rule
     ///   the person set allows it (Settings' Allow, the entry's autoApprove,
     ///   "always" this run) — a suite file may come from anyone;
+    /// - an eval (a model's call in a prompt case, nobody watching): a Deny,
+    ///   and a tool that may be destructive — not marked read-only, and not
+    ///   marked `destructiveHint: false` (the protocol's default is
+    ///   destructive) — unless a rule the person set allows it;
     /// - the doctor's probe: a Deny, anything not marked read-only, marked
     ///   destructive or open-world, and a read-only mark from a server the
     ///   person did not write or mark trusted (not taken at its word).
@@ -213,7 +217,7 @@ impl Calls {
         {
             return Some(format!("{key} is denied in Settings (its tool policy)"));
         }
-        if !matches!(call.origin, Origin::Suite | Origin::Doctor) {
+        if !matches!(call.origin, Origin::Suite | Origin::Doctor | Origin::Eval) {
             return None;
         }
         let looked_up;
@@ -248,6 +252,14 @@ impl Calls {
             return (destructive && !standing()).then(|| {
                 format!(
                     "{key} is marked destructive: a suite runs it only under a rule you set (Allow in Settings' tool policy, or the entry's autoApprove)"
+                )
+            });
+        }
+        if call.origin == Origin::Eval {
+            let may_destroy = !read_only && hint("destructiveHint") != Some(false);
+            return (may_destroy && !standing()).then(|| {
+                format!(
+                    "{key} may change or delete things (it is not marked read-only or destructiveHint: false): an eval runs it only under a rule you set (Allow in Settings' tool policy, or the entry's autoApprove), or give its result in the case's \"results\""
                 )
             });
         }

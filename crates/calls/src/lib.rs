@@ -50,10 +50,12 @@ pub enum Origin {
     App,
     /// The doctor's probe of a read-only tool (`--probe`, asked for).
     Doctor,
+    /// A model's call in a suite's prompt case (an eval), unattended.
+    Eval,
 }
 
 impl Origin {
-    pub const ALL: [Origin; 7] = [
+    pub const ALL: [Origin; 8] = [
         Origin::Window,
         Origin::Chat,
         Origin::Bridge,
@@ -61,6 +63,7 @@ impl Origin {
         Origin::Suite,
         Origin::App,
         Origin::Doctor,
+        Origin::Eval,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -72,6 +75,7 @@ impl Origin {
             Origin::Suite => "suite",
             Origin::App => "app",
             Origin::Doctor => "doctor",
+            Origin::Eval => "eval",
         }
     }
 

@@ -5,13 +5,15 @@
 //! What it keeps, one module each: chat [`sessions`] and their messages, and
 //! the record of tool [`calls`] — every caller's (window, chat, bridge,
 //! `mcpwb`, suites), told apart by `origin`: the call history; and the
-//! connections hosts made through `mcpwb tap` ([`taps`]).
+//! connections hosts made through `mcpwb tap` ([`taps`]); the runs of
+//! suites' prompt cases ([`evals`]).
 //! Content is stored as the JSON its owner defines (the agent's message
 //! parts); this crate knows tables, not chat semantics.
 //!
 //! Depends on nothing of ours: the agent, the CLI and the app open it.
 
 pub mod calls;
+pub mod evals;
 mod migrations;
 pub mod sessions;
 pub mod taps;
@@ -22,6 +24,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use rusqlite::Connection;
 
 pub use calls::{CallRow, CallStatus, CaseVerdict, HistoryQuery, NewCall, Pruned};
+pub use evals::EvalRunRow;
 pub use sessions::{MessageRow, NewSession, SessionRow, Usage};
 pub use taps::{TapMessage, TapRow};
 

@@ -99,6 +99,20 @@ const MIGRATIONS: &[&str] = &[
         PRIMARY KEY (tap_id, seq)
     );
     "#,
+    // 6: a suite's prompt cases run (evals): each run's report, and the
+    // hidden chats its model turns were (kind 'eval', not listed as chats).
+    r#"
+    ALTER TABLE sessions ADD COLUMN kind TEXT NOT NULL DEFAULT 'chat';
+    CREATE TABLE eval_runs (
+        id          INTEGER PRIMARY KEY,
+        started_at  INTEGER NOT NULL,
+        suite       TEXT NOT NULL,
+        name        TEXT NOT NULL,
+        report      TEXT NOT NULL,
+        sessions    TEXT NOT NULL DEFAULT '[]'
+    );
+    CREATE INDEX eval_runs_suite ON eval_runs(suite, started_at DESC);
+    "#,
 ];
 
 pub(crate) fn run(conn: &mut Connection) -> rusqlite::Result<()> {

@@ -50,6 +50,8 @@ pub struct SessionRow {
 /// What a new session starts with.
 #[derive(Debug, Clone, Default)]
 pub struct NewSession {
+    /// An eval's run: kept for its transcript, not listed among the chats.
+    pub hidden: bool,
     pub title: String,
     pub provider: String,
     pub model: String,
@@ -133,8 +135,8 @@ impl Store {
         let id = new_id();
         let now = now_ms();
         self.lock().execute(
-            "INSERT INTO sessions (id, title, provider, model, system_prompt, options, created_at, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)",
+            "INSERT INTO sessions (id, title, provider, model, system_prompt, options, created_at, updated_at, kind)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7, ?8)",
             params![
                 id,
                 new.title,
@@ -142,7 +144,8 @@ impl Store {
                 new.model,
                 new.system_prompt,
                 serde_json::to_string(&new.options)?,
-                now
+                now,
+                if new.hidden { "eval" } else { "chat" }
             ],
         )?;
         self.session(&id)
@@ -165,7 +168,7 @@ impl Store {
             .lock()
             .query_row(
                 &format!(
-                    "SELECT {SESSION_COLUMNS} FROM sessions s WHERE s.title = ?1
+                    "SELECT {SESSION_COLUMNS} FROM sessions s WHERE s.title = ?1 AND s.kind = 'chat'
                      ORDER BY s.updated_at DESC LIMIT 1"
                 ),
                 [title],
@@ -181,7 +184,7 @@ impl Store {
         let rows = match search.filter(|s| !s.trim().is_empty()) {
             None => {
                 let mut stmt = conn.prepare(&format!(
-                    "SELECT {SESSION_COLUMNS} FROM sessions s ORDER BY s.updated_at DESC"
+                    "SELECT {SESSION_COLUMNS} FROM sessions s WHERE s.kind = 'chat' ORDER BY s.updated_at DESC"
                 ))?;
                 stmt.query_map([], session_row)?
                     .collect::<rusqlite::Result<Vec<_>>>()?
@@ -189,9 +192,9 @@ impl Store {
             Some(text) => {
                 let mut stmt = conn.prepare(&format!(
                     "SELECT {SESSION_COLUMNS} FROM sessions s
-                     WHERE s.title LIKE ?1 ESCAPE '\\'
+                     WHERE s.kind = 'chat' AND (s.title LIKE ?1 ESCAPE '\\'
                         OR EXISTS (SELECT 1 FROM messages m WHERE m.session_id = s.id
-                                   AND m.text LIKE ?1 ESCAPE '\\')
+                                   AND m.text LIKE ?1 ESCAPE '\\'))
                      ORDER BY s.updated_at DESC"
                 ))?;
                 stmt.query_map([like_pattern(text.trim())], session_row)?
@@ -250,7 +253,7 @@ impl Store {
     /// Delete sessions with no activity for `max_idle_ms`; returns how many.
     pub fn delete_idle_sessions(&self, max_idle_ms: i64) -> Result<usize> {
         Ok(self.lock().execute(
-            "DELETE FROM sessions WHERE updated_at < ?1",
+            "DELETE FROM sessions WHERE updated_at < ?1 AND kind = 'chat'",
             [now_ms() - max_idle_ms],
         )?)
     }

@@ -4,6 +4,7 @@ use super::*;
 
 fn new(title: &str) -> NewSession {
     NewSession {
+        hidden: false,
         title: title.into(),
         provider: "openai".into(),
         model: "gpt-4o".into(),

@@ -6,11 +6,13 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use super::vars::joined_text;
-use super::{Expect, SnapshotExpect};
+use std::collections::BTreeMap;
+
+use super::{Expect, JsonExpect, SnapshotExpect, TextExpect};
 use crate::gate::diff_lines;
 
 /// One assertion that did not hold.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Failure {
     /// Which: `isError`, `text.contains`, `json /sum equals`, `snapshot`, ...
@@ -208,75 +210,63 @@ pub(super) fn snapshot_value(result: &Value, expect: &SnapshotExpect) -> Value {
     v
 }
 
-pub(super) fn check(expect: &Expect, seen: &Seen<'_>) -> Vec<Failure> {
+/// A text's assertions; each failure named `<prefix>.contains` and so on.
+pub(super) fn check_text(t: &TextExpect, text: &str, prefix: &str) -> Vec<Failure> {
     let mut out = Vec::new();
-    let result = seen.result;
-    let is_error = result.get("isError").and_then(Value::as_bool) == Some(true);
-    match expect.is_error {
-        Some(want) if want != is_error => out.push(fail(
-            "isError",
-            if want {
-                "expected an error result, the tool succeeded".to_string()
-            } else {
-                format!("the tool returned an error: {}", joined_text(result))
-            },
-        )),
-        // Unless an error is expected, one is a failure.
-        None if is_error => out.push(fail(
-            "isError",
-            format!(
-                "the tool returned an error (say \"isError\": true if that is expected): {}",
-                joined_text(result)
-            ),
-        )),
-        _ => {}
-    }
-    if let Some(t) = &expect.text {
-        let text = joined_text(result);
-        if let Some(c) = &t.contains {
-            for want in c.all() {
-                if !text.contains(want) {
-                    out.push(Failure {
-                        assertion: "text.contains".into(),
-                        message: format!("the text does not contain {want:?}"),
-                        diff: Some(render_diff(want, &text)),
-                    });
-                }
+    if let Some(c) = &t.contains {
+        for want in c.all() {
+            if !text.contains(want) {
+                out.push(Failure {
+                    assertion: format!("{prefix}.contains"),
+                    message: format!("the {prefix} does not contain {want:?}"),
+                    diff: Some(render_diff(want, text)),
+                });
             }
         }
-        if let Some(m) = &t.matches
-            && let Ok(re) = pattern(m)
-            && !re.is_match(&text)
-        {
-            out.push(fail(
-                "text.matches",
-                format!("the text does not match /{m}/: {:?}", shown(&text)),
-            ));
-        }
-        if let Some(want) = &t.equals
-            && *want != text
-        {
-            out.push(Failure {
-                assertion: "text.equals".into(),
-                message: "the text differs".into(),
-                diff: Some(render_diff(want, &text)),
-            });
-        }
     }
-    let structured = result.get("structuredContent");
-    for (pointer, j) in &expect.json {
-        let at = structured.and_then(|s| s.pointer(pointer));
-        let name = |what: &str| format!("json {pointer} {what}");
+    if let Some(m) = &t.matches
+        && let Ok(re) = pattern(m)
+        && !re.is_match(text)
+    {
+        out.push(fail(
+            format!("{prefix}.matches"),
+            format!("the {prefix} does not match /{m}/: {:?}", shown(text)),
+        ));
+    }
+    if let Some(want) = &t.equals
+        && want != text
+    {
+        out.push(Failure {
+            assertion: format!("{prefix}.equals"),
+            message: format!("the {prefix} differs"),
+            diff: Some(render_diff(want, text)),
+        });
+    }
+    out
+}
+
+/// JSON pointers into `root` (called `noun` in messages) against what each
+/// must be; each failure named `<prefix> <pointer> equals` and so on.
+pub(super) fn check_json(
+    expect: &BTreeMap<String, JsonExpect>,
+    root: Option<&Value>,
+    noun: &str,
+    prefix: &str,
+) -> Vec<Failure> {
+    let mut out = Vec::new();
+    for (pointer, j) in expect {
+        let at = root.and_then(|s| s.pointer(pointer));
+        let name = |what: &str| format!("{prefix} {pointer} {what}");
         if let Some(want) = j.exists
             && want != at.is_some()
         {
             out.push(fail(
                 name("exists"),
                 if want {
-                    format!("structuredContent has nothing at {pointer}")
+                    format!("{noun} has nothing at {pointer}")
                 } else {
                     format!(
-                        "structuredContent has {} at {pointer}",
+                        "{noun} has {} at {pointer}",
                         at.map(Value::to_string).unwrap_or_default()
                     )
                 },
@@ -288,10 +278,10 @@ pub(super) fn check(expect: &Expect, seen: &Seen<'_>) -> Vec<Failure> {
             if needs_value {
                 out.push(fail(
                     name("exists"),
-                    if structured.is_none() {
-                        "the result has no structuredContent".to_string()
+                    if root.is_none() {
+                        format!("there is no {noun}")
                     } else {
-                        format!("structuredContent has nothing at {pointer}")
+                        format!("{noun} has nothing at {pointer}")
                     },
                 ));
             }
@@ -335,6 +325,41 @@ pub(super) fn check(expect: &Expect, seen: &Seen<'_>) -> Vec<Failure> {
             }
         }
     }
+    out
+}
+
+pub(super) fn check(expect: &Expect, seen: &Seen<'_>) -> Vec<Failure> {
+    let mut out = Vec::new();
+    let result = seen.result;
+    let is_error = result.get("isError").and_then(Value::as_bool) == Some(true);
+    match expect.is_error {
+        Some(want) if want != is_error => out.push(fail(
+            "isError",
+            if want {
+                "expected an error result, the tool succeeded".to_string()
+            } else {
+                format!("the tool returned an error: {}", joined_text(result))
+            },
+        )),
+        // Unless an error is expected, one is a failure.
+        None if is_error => out.push(fail(
+            "isError",
+            format!(
+                "the tool returned an error (say \"isError\": true if that is expected): {}",
+                joined_text(result)
+            ),
+        )),
+        _ => {}
+    }
+    if let Some(t) = &expect.text {
+        out.extend(check_text(t, &joined_text(result), "text"));
+    }
+    out.extend(check_json(
+        &expect.json,
+        result.get("structuredContent"),
+        "structuredContent",
+        "json",
+    ));
     if expect.output_schema == Some(true) {
         if !seen.has_output_schema {
             out.push(fail("outputSchema", "the tool declares no outputSchema"));

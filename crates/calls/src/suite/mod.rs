@@ -21,6 +21,7 @@
 
 mod expect;
 pub mod junit;
+pub mod prompt;
 mod report;
 mod run;
 mod save;
@@ -34,8 +35,9 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 pub use expect::{Failure, schema_hash};
+pub use prompt::PromptCase;
 pub use report::{CaseOutcome, CaseResult, Report, SuiteResult};
-pub use run::{RunOptions, run};
+pub use run::{RunOptions, glob, run};
 pub use save::{append_case, create};
 
 /// The folder suites live in, inside a project.
@@ -68,6 +70,10 @@ pub struct Suite {
     /// The server its cases call unless a case names its own.
     pub server: Option<String>,
     pub cases: Vec<Case>,
+    /// The prompt cases (evals), from the same `cases` list.
+    pub prompts: Vec<PromptCase>,
+    /// The models prompt cases are run with (`PROVIDER:MODEL`).
+    pub models: Vec<String>,
     /// Of the file's bytes ([`trust::fingerprint`]).
     pub fingerprint: String,
 }
@@ -268,7 +274,26 @@ pub fn parse(path: &Path, text: &str) -> Result<Suite, Broken> {
         }
         Some(_) => return Err(broken(path, "\"cases\" must be an array")),
     };
+    let models = match top.remove("models") {
+        None | Some(Value::Null) => Vec::new(),
+        Some(v) => {
+            let models: Vec<String> = serde_json::from_value(v).map_err(|_| {
+                broken(
+                    path,
+                    "\"models\" must be a list of PROVIDER:MODEL strings, e.g. [\"openai:gpt-5-mini\"]",
+                )
+            })?;
+            if let Some(bad) = models.iter().find(|m| prompt::split_model(m).is_none()) {
+                return Err(broken(
+                    path,
+                    format!("models: {bad:?} is not PROVIDER:MODEL (e.g. \"openai:gpt-5-mini\")"),
+                ));
+            }
+            models
+        }
+    };
     let mut out: Vec<Case> = Vec::with_capacity(cases.len());
+    let mut prompts: Vec<PromptCase> = Vec::new();
     let mut names: std::collections::HashSet<String> = std::collections::HashSet::new();
     for (i, raw) in cases.into_iter().enumerate() {
         let label = raw
@@ -276,6 +301,23 @@ pub fn parse(path: &Path, text: &str) -> Result<Suite, Broken> {
             .and_then(Value::as_str)
             .map(|n| format!("cases[{i}] (\"{n}\")"))
             .unwrap_or_else(|| format!("cases[{i}]"));
+        if raw.get("prompt").is_some() {
+            let case: PromptCase =
+                serde_json::from_value(raw).map_err(|e| broken(path, format!("{label}: {e}")))?;
+            if case.name.trim().is_empty() {
+                return Err(broken(path, format!("{label}: a case needs a name")));
+            }
+            if !names.insert(case.name.clone()) {
+                return Err(broken(
+                    path,
+                    format!("{label}: another case has this name (a case is referred to by it)"),
+                ));
+            }
+            prompt::check(&case, server.as_deref())
+                .map_err(|e| broken(path, format!("{label}: {e}")))?;
+            prompts.push(case);
+            continue;
+        }
         let case: Case =
             serde_json::from_value(raw).map_err(|e| broken(path, format!("{label}: {e}")))?;
         if case.name.trim().is_empty() {
@@ -326,6 +368,8 @@ pub fn parse(path: &Path, text: &str) -> Result<Suite, Broken> {
         name,
         server,
         cases: out,
+        prompts,
+        models,
         fingerprint: trust::fingerprint(text.as_bytes()),
     })
 }

@@ -9,7 +9,7 @@ use workbench_core::traffic::mask::{mask_json, mask_str};
 use super::expect::Failure;
 use crate::Calls;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum CaseOutcome {

@@ -49,7 +49,8 @@ impl Default for RunOptions {
     }
 }
 
-fn glob(pattern: &str, name: &str) -> bool {
+/// Whether `name` matches `pattern` (`*` for any run of characters).
+pub fn glob(pattern: &str, name: &str) -> bool {
     let parts: Vec<&str> = pattern.split('*').collect();
     if parts.len() == 1 {
         return pattern == name;

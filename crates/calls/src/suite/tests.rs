@@ -232,3 +232,78 @@ fn a_whole_number_read_as_a_float_is_shown_as_the_result_shows_it() {
     let diff = failures[0].diff.as_deref().unwrap_or("");
     assert!(diff.contains("+ 30") && !diff.contains("30.0"), "{diff}");
 }
+
+#[test]
+fn prompt_cases_read_beside_calls() {
+    let s = parse_str(
+        r#"{ "server": "weather", "models": ["openai:gpt-5-mini", "ollama:llama3.1:8b"],
+             "cases": [
+               { "name": "adds", "tool": "add" },
+               { "name": "forecast", "prompt": "What's the weather in Paris?",
+                 "expect": { "calls": [{ "tool": "weather/get_forecast", "arguments": { "/city": { "matches": "(?i)paris" } } }],
+                             "notCalled": ["weather/delete_all"], "answer": { "contains": "Paris" }, "maxSteps": 4, "inOrder": true },
+                 "runs": 5, "passRate": 0.8, "results": { "weather/get_forecast": { "content": [] } } } ] }"#,
+    )
+    .unwrap();
+    assert_eq!(s.cases.len(), 1);
+    assert_eq!(s.prompts.len(), 1);
+    assert_eq!(s.models, ["openai:gpt-5-mini", "ollama:llama3.1:8b"]);
+    let p = &s.prompts[0];
+    assert_eq!((p.runs(), p.pass_rate()), (5, 0.8));
+    assert_eq!(p.servers_with(s.server.as_deref()), ["weather"]);
+    assert!(p.expect.in_order);
+    assert_eq!(p.expect.max_steps, Some(4));
+    // Written back, the case reads the same (Save to suite appends it).
+    let again: PromptCase = serde_json::from_value(serde_json::to_value(p).unwrap()).unwrap();
+    assert_eq!(again.expect.calls[0].tool, "weather/get_forecast");
+}
+
+#[test]
+fn a_broken_prompt_case_says_why() {
+    let cases = [
+        (
+            r#"{"cases": [{"name": "a", "prompt": "hi"}]}"#,
+            "which servers may the model use?",
+        ),
+        (
+            r#"{"server": "s", "cases": [{"name": "a", "prompt": " "}]}"#,
+            "\"prompt\" is empty",
+        ),
+        (
+            r#"{"server": "s", "cases": [{"name": "a", "prompt": "x", "runs": 0}]}"#,
+            "\"runs\" is 0",
+        ),
+        (
+            r#"{"server": "s", "cases": [{"name": "a", "prompt": "x", "passRate": 2}]}"#,
+            "\"passRate\" is 2",
+        ),
+        (
+            r#"{"server": "s", "models": ["gpt-5"], "cases": []}"#,
+            "not PROVIDER:MODEL",
+        ),
+        (
+            r#"{"server": "s", "cases": [{"name": "a", "prompt": "x", "expect": {"calls": [{"tool": "t", "arguments": {"city": {}}}]}}]}"#,
+            "not a JSON pointer",
+        ),
+        (
+            r#"{"server": "s", "cases": [{"name": "a", "prompt": "x", "expect": {"answer": {"matches": "("}}}]}"#,
+            "expect.answer.matches: not a regular expression",
+        ),
+        (
+            r#"{"server": "s", "cases": [{"name": "a", "prompt": "x", "expect": {"called": []}}]}"#,
+            "unknown field `called`",
+        ),
+        (
+            r#"{"server": "s", "cases": [{"name": "a", "prompt": "x", "results": {"t": {}}}]}"#,
+            "is not server/tool",
+        ),
+        (
+            r#"{"server": "s", "cases": [{"name": "a", "tool": "t"}, {"name": "a", "prompt": "x"}]}"#,
+            "another case has this name",
+        ),
+    ];
+    for (text, says) in cases {
+        let b = parse_str(text).unwrap_err();
+        assert!(b.message.contains(says), "{text}: {b}");
+    }
+}

@@ -42,6 +42,12 @@ pub struct Review {
     pub calls: Vec<String>,
     /// Every environment variable its cases read (`${env:VAR}`).
     pub env: Vec<String>,
+    /// Its prompt cases: the models its prompts go to (`PROVIDER:MODEL`,
+    /// each a paid request)...
+    pub models: Vec<String>,
+    /// ...and the servers whose tools those models may call (under the
+    /// person's rules: a tool that may change things only under a rule).
+    pub eval_servers: Vec<String>,
     pub trusted: bool,
     /// In the person's own suites folder (trusted by where it is).
     pub own: bool,
@@ -84,6 +90,16 @@ pub fn review(suite: &Suite, trust: &SuiteTrust) -> Review {
         }
         env_refs(&case.arguments, &mut env);
     }
+    let mut models = suite.models.clone();
+    let mut eval_servers = Vec::new();
+    for p in &suite.prompts {
+        models.extend(p.models.iter().flatten().cloned());
+        eval_servers.extend(p.servers_with(suite.server.as_deref()));
+    }
+    models.sort();
+    models.dedup();
+    eval_servers.sort();
+    eval_servers.dedup();
     calls.sort();
     calls.dedup();
     env.sort();
@@ -94,6 +110,8 @@ pub fn review(suite: &Suite, trust: &SuiteTrust) -> Review {
         fingerprint: suite.fingerprint.clone(),
         calls,
         env,
+        models,
+        eval_servers,
         trusted: own || trust.is_trusted(&suite.path, &suite.fingerprint),
         own,
     }
@@ -215,12 +233,16 @@ mod tests {
         let text = r#"{"server": "mine", "cases": [
             {"name": "a", "tool": "fetch", "arguments": {"url": "https://x/?k=${env:AWS_SECRET_ACCESS_KEY}", "h": ["${env:GITHUB_TOKEN}", "$${env:LITERAL}"]}},
             {"name": "b", "server": "other", "tool": "rm"},
-            {"name": "c", "surface": {"tool": "z"}}]}"#;
+            {"name": "c", "surface": {"tool": "z"}},
+            {"name": "d", "prompt": "hi", "servers": ["weather"], "models": ["ollama:llama3.1:8b"]}],
+            "models": ["openai:gpt-5-mini"]}"#;
         let s = suite_at(project.path(), "s.json", text);
         let r = review(&s, &trust);
         assert!(!r.trusted && !r.own);
         assert_eq!(r.calls, ["mine/fetch", "other/rm"]);
         assert_eq!(r.env, ["AWS_SECRET_ACCESS_KEY", "GITHUB_TOKEN"]);
+        assert_eq!(r.models, ["ollama:llama3.1:8b", "openai:gpt-5-mini"]);
+        assert_eq!(r.eval_servers, ["weather"]);
         trust.trust(&s.path, &r.fingerprint).unwrap();
         assert!(review(&s, &trust).trusted);
         // A pull that changes a byte asks again; trusting a stale look fails.
