@@ -224,7 +224,7 @@ impl Store {
     /// Write finished calls in one transaction; returns their ids in order.
     pub fn insert_calls(&self, calls: &[NewCall]) -> Result<Vec<i64>> {
         let mut conn = self.lock();
-        let tx = conn.transaction()?;
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let mut ids = Vec::with_capacity(calls.len());
         {
             let mut stmt = tx.prepare_cached(

@@ -48,7 +48,7 @@ impl Store {
         sessions: &[String],
     ) -> Result<i64> {
         let mut conn = self.lock();
-        let tx = conn.transaction()?;
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         tx.execute(
             "INSERT INTO eval_runs (started_at, suite, name, report, sessions) VALUES (?1, ?2, ?3, ?4, ?5)",
             params![

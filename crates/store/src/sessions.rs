@@ -272,7 +272,7 @@ impl Store {
         let usage_json = usage.as_ref().map(serde_json::to_string).transpose()?;
         let now = now_ms();
         let mut conn = self.lock();
-        let tx = conn.transaction()?;
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let exists: Option<i64> = tx
             .query_row("SELECT 1 FROM sessions WHERE id = ?1", [session], |r| {
                 r.get(0)

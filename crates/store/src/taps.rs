@@ -77,7 +77,7 @@ impl Store {
     /// Keep `messages` of the connection `id` (in one transaction).
     pub fn append_tap_messages(&self, id: i64, messages: &[TapMessage]) -> Result<()> {
         let mut conn = self.lock();
-        let tx = conn.transaction()?;
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         {
             let mut insert = tx.prepare_cached(
                 "INSERT OR REPLACE INTO tap_messages (tap_id, seq, at_ms, direction, size, text, cut) \

@@ -6,7 +6,8 @@
 //! streamed or whole, as the request asks, and lists models for each.
 //!
 //! What it answers is a script of turns, each taken by the next request
-//! that fits (`when`: a text the request must contain). A turn is text,
+//! that fits (`when`: a text the request must contain; `model`: the model
+//! it asks for). A turn is text,
 //! reasoning, tool calls and usage, or a fault: an HTTP status (401, 429
 //! with Retry-After, 500), a malformed chunk, a stream cut midway, a
 //! stream that hangs, slow tokens. Every request is recorded for the test
@@ -73,6 +74,10 @@ pub struct Turn {
     /// Only a request containing this text takes the turn.
     #[serde(default)]
     pub when: Option<String>,
+    /// Only a request for this model takes the turn (evals play several
+    /// models at once from one script).
+    #[serde(default)]
+    pub model: Option<String>,
     #[serde(default)]
     pub text: String,
     #[serde(default)]
@@ -123,6 +128,11 @@ impl Turn {
 
     pub fn when(mut self, text: &str) -> Turn {
         self.when = Some(text.into());
+        self
+    }
+
+    pub fn for_model(mut self, model: &str) -> Turn {
+        self.model = Some(model.into());
         self
     }
 }
@@ -313,13 +323,26 @@ async fn handle(State(shared): State<Arc<Shared>>, request: Request) -> Response
         )
             .into_response();
     };
+    let model = body["model"]
+        .as_str()
+        .map(str::to_string)
+        .or_else(|| {
+            path.rsplit('/')
+                .next()
+                .and_then(|p| p.split(':').next())
+                .map(str::to_string)
+        })
+        .unwrap_or_else(|| "scripted-model".into());
     let text = bytes_text(&bytes);
     let (turn, index) = {
         let mut guard = shared.turns.lock().unwrap_or_else(|e| e.into_inner());
         let (turns, taken) = &mut *guard;
         let found = turns
             .iter()
-            .position(|t| t.when.as_ref().is_none_or(|w| text.contains(w.as_str())));
+            .position(|t| {
+                t.when.as_ref().is_none_or(|w| text.contains(w.as_str()))
+                    && t.model.as_ref().is_none_or(|m| *m == model)
+            });
         match found.and_then(|i| turns.remove(i)) {
             Some(t) => {
                 *taken += 1;
@@ -334,16 +357,6 @@ async fn handle(State(shared): State<Arc<Shared>>, request: Request) -> Response
             }
         }
     };
-    let model = body["model"]
-        .as_str()
-        .map(str::to_string)
-        .or_else(|| {
-            path.rsplit('/')
-                .next()
-                .and_then(|p| p.split(':').next())
-                .map(str::to_string)
-        })
-        .unwrap_or_else(|| "scripted-model".into());
     let stream = match api {
         Api::Gemini => path.contains(":streamGenerateContent"),
         _ => body["stream"].as_bool() == Some(true),

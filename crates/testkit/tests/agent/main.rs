@@ -3,6 +3,7 @@
 //! The LLM is the one scripted part: nothing else is stood in for.
 
 mod attachments;
+mod evals;
 mod formats;
 mod sampling;
 mod sessions;
