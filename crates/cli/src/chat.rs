@@ -11,10 +11,9 @@ use std::sync::Arc;
 use serde_json::json;
 use tokio::sync::mpsc;
 use workbench_agent::{
-    Agent, AgentEvent, AgentOptions, Approval, ApproveMode, ConfigPaths, Decision, EndReason,
-    NewChat, ProviderConfig, ProviderKind, Remember, SessionChange, Sink,
+    Agent, AgentEvent, Approval, ApproveMode, Decision, EndReason, NewChat, ProviderConfig,
+    ProviderKind, Remember, SessionChange, Sink,
 };
-use workbench_core::settings;
 
 use crate::terminal::{Terminal, interactive};
 use crate::{Cli, Failure};
@@ -362,33 +361,7 @@ async fn chat(
     on_terminal: bool,
     sampling: crate::terminal::Sampling,
 ) -> Result<(), Failure> {
-    let config = cli
-        .config
-        .clone()
-        .unwrap_or_else(workbench_core::config::default_user_config);
-    let store = workbench_store::Store::open_in(&settings::data_dir())
-        .map_err(|e| agent_failure(e.into()))?;
-    let calls = workbench_calls::Calls::new(
-        wb.clone(),
-        workbench_calls::CallsOptions {
-            settings: settings::SettingsFile::new(settings::default_path()),
-            store: Some(store.clone()),
-        },
-    );
-    let agent = Agent::new(
-        wb.clone(),
-        AgentOptions {
-            calls,
-            settings: settings::SettingsFile::new(settings::default_path()),
-            store,
-            config: ConfigPaths {
-                user: config,
-                project: cli.project.as_ref().map(|d| d.join(".mcp.json")),
-            },
-            keychain: workbench_core::config::secrets::Keychain::app(),
-        },
-    )
-    .map_err(agent_failure)?;
+    let agent = crate::session::agent_for(cli, wb)?;
     provider(&agent, args).await?;
     let terminal = on_terminal.then(Terminal::start);
     let _asks = crate::terminal::serve_asks(

@@ -20,6 +20,7 @@ mod tap_cmd;
 mod task_cmd;
 mod terminal;
 mod test_cmd;
+mod test_evals;
 
 use std::path::PathBuf;
 use std::process::ExitCode;

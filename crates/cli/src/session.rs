@@ -271,3 +271,40 @@ pub fn asks_for(cli: &Cli, wb: &Workbench) -> Result<Option<tokio_util::sync::Dr
         terminal,
     )))
 }
+
+/// The agent over `wb`: the person's settings, store and keychain (the chat,
+/// and the evals of `mcpwb test`).
+pub fn agent_for(cli: &Cli, wb: &Workbench) -> Result<workbench_agent::Agent, Failure> {
+    use workbench_core::settings;
+    let failure = |e: workbench_agent::Error| match e {
+        workbench_agent::Error::Core(e) => Failure::Core(e),
+        other => Failure::Agent(other.into()),
+    };
+    let config = cli
+        .config
+        .clone()
+        .unwrap_or_else(workbench_core::config::default_user_config);
+    let store =
+        workbench_store::Store::open_in(&settings::data_dir()).map_err(|e| failure(e.into()))?;
+    let calls = workbench_calls::Calls::new(
+        wb.clone(),
+        workbench_calls::CallsOptions {
+            settings: settings::SettingsFile::new(settings::default_path()),
+            store: Some(store.clone()),
+        },
+    );
+    workbench_agent::Agent::new(
+        wb.clone(),
+        workbench_agent::AgentOptions {
+            calls,
+            settings: settings::SettingsFile::new(settings::default_path()),
+            store,
+            config: workbench_agent::ConfigPaths {
+                user: config,
+                project: cli.project.as_ref().map(|d| d.join(".mcp.json")),
+            },
+            keychain: workbench_core::config::secrets::Keychain::app(),
+        },
+    )
+    .map_err(failure)
+}

@@ -13,7 +13,7 @@ use workbench_calls::suite::{self, CaseOutcome, Report, RunOptions};
 use workbench_core::config::{ConfigFile, default_user_config};
 
 use crate::print::{clean, line};
-use crate::{Cli, Failure};
+use crate::{Cli, Failure, test_evals};
 
 #[derive(clap::Args, Debug)]
 pub struct TestArgs {
@@ -42,10 +42,25 @@ pub struct TestArgs {
     /// Stop at the first failed case.
     #[arg(long)]
     bail: bool,
+    /// Prompt cases: run with this model instead of the suite's
+    /// (`PROVIDER:MODEL`, e.g. `openai:gpt-5-mini`; repeat for several).
+    #[arg(long = "model", value_name = "PROVIDER:MODEL")]
+    models: Vec<String>,
+    /// Prompt cases: each this many times instead of its "runs".
+    #[arg(long, value_name = "N")]
+    runs: Option<u32>,
+    /// Prompt cases: how many models run at once.
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    parallel: usize,
+    /// Prompt cases: a model's run is stopped after this many seconds
+    /// (unless the case says otherwise with "timeoutMs").
+    #[arg(long, value_name = "SECS", default_value_t = 300.0)]
+    run_timeout: f64,
 }
 
 fn print_report(report: &Report) {
-    for s in &report.suites {
+    // A suite of prompt cases only is the evals' matrix.
+    for s in report.suites.iter().filter(|s| !s.cases.is_empty()) {
         line(&format!("{} ({})", clean(&s.name), clean(&s.path)));
         for c in &s.cases {
             let took = c
@@ -108,7 +123,16 @@ fn untrusted(suites: &[suite::Suite], trust: bool) -> Result<(), Failure> {
     }
     for r in &reviews {
         eprintln!("mcpwb: not trusted: {}", clean(&r.path));
-        eprintln!("    it calls: {}", clean(&r.calls.join(", ")));
+        if !r.calls.is_empty() {
+            eprintln!("    it calls: {}", clean(&r.calls.join(", ")));
+        }
+        if !r.models.is_empty() {
+            eprintln!(
+                "    it sends prompts to: {} (their tools: any of {}, under your rules)",
+                clean(&r.models.join(", ")),
+                clean(&r.eval_servers.join(", "))
+            );
+        }
         if !r.env.is_empty() {
             let vars: Vec<String> = r.env.iter().map(|v| format!("${{env:{v}}}")).collect();
             eprintln!("    it reads: {}", clean(&vars.join(", ")));
@@ -161,13 +185,18 @@ pub async fn run(cli: &Cli, args: &TestArgs) -> Result<(), Failure> {
     let mut wanted: Vec<String> = suites
         .iter()
         .flat_map(|s| {
-            s.cases.iter().map(|c| {
+            let calls = s.cases.iter().map(|c| {
                 args.server
                     .clone()
                     .or_else(|| c.server.clone())
                     .or_else(|| s.server.clone())
                     .unwrap_or_default()
-            })
+            });
+            let prompts = s
+                .prompts
+                .iter()
+                .flat_map(|p| p.servers_with(s.server.as_deref()));
+            calls.chain(prompts).collect::<Vec<_>>()
         })
         .filter(|n| config.servers.iter().any(|e| e.name == *n))
         .collect();
@@ -176,45 +205,53 @@ pub async fn run(cli: &Cli, args: &TestArgs) -> Result<(), Failure> {
     let only: Vec<&str> = wanted.iter().map(String::as_str).collect();
     let offers = crate::session::offers(cli, cli.sampling);
     let wb = if only.is_empty() {
-        None
+        // No case names a configured server: every case fails saying so.
+        let mut none = config.clone();
+        none.servers.clear();
+        workbench_core::Workbench::start(&none, Default::default())
     } else {
-        Some(crate::session::connect_some(cli, &only, offers).await?)
+        crate::session::connect_some(cli, &only, offers).await?
     };
-    let report = match &wb {
-        Some(wb) => {
-            for name in &wanted {
-                if let Err(Failure::Core(e)) = crate::session::ready(wb, name).await {
-                    eprintln!("mcpwb: {}", clean(&e.to_string()));
-                }
-            }
-            let calls = crate::session::calls_for(wb, true);
-            let options = RunOptions {
-                case: args.case.clone(),
-                server: args.server.clone(),
-                update_snapshots: args.update_snapshots,
-                bail: args.bail,
-                timeout: Duration::from_secs_f64(cli.timeout.max(0.1)),
-            };
-            suite::run(&calls, &suites, &options).await
+    for name in &wanted {
+        if let Err(Failure::Core(e)) = crate::session::ready(&wb, name).await {
+            eprintln!("mcpwb: {}", clean(&e.to_string()));
         }
-        None => {
-            // No case names a configured server: every case fails saying so.
-            let mut none = config.clone();
-            none.servers.clear();
-            let calls = workbench_calls::Calls::new(
-                workbench_core::Workbench::start(&none, Default::default()),
-                workbench_calls::CallsOptions {
-                    settings: workbench_core::settings::SettingsFile::new(
-                        workbench_core::settings::default_path(),
-                    ),
-                    store: None,
-                },
-            );
-            suite::run(&calls, &suites, &RunOptions::default()).await
-        }
+    }
+    let calls = crate::session::calls_for(&wb, !only.is_empty());
+    let options = RunOptions {
+        case: args.case.clone(),
+        server: args.server.clone(),
+        update_snapshots: args.update_snapshots,
+        bail: args.bail,
+        timeout: Duration::from_secs_f64(cli.timeout.max(0.1)),
     };
-    if let Some(wb) = &wb {
-        wb.shutdown().await;
+    let mut report = suite::run(&calls, &suites, &options).await;
+    let with_prompts = suites.iter().any(|s| !s.prompts.is_empty());
+    let evals = if with_prompts {
+        let agent = crate::session::agent_for(cli, &wb)?;
+        test_evals::providers_from_environment(
+            &agent,
+            &test_evals::models_of(&suites, &args.models),
+        );
+        let options = test_evals::options(
+            &args.models,
+            args.runs,
+            args.case.clone(),
+            args.parallel,
+            args.run_timeout,
+        );
+        test_evals::run(&agent, &suites, &options, cli.json).await
+    } else {
+        Vec::new()
+    };
+    wb.shutdown().await;
+    // A model × case counts as a case: in the totals and in JUnit.
+    for e in &evals {
+        report.passed += e.passed;
+        report.failed += e.failed;
+        report.skipped += e.skipped;
+        report.not_ready += e.not_ready;
+        report.suites.push(e.as_suite_result());
     }
     if let Some(path) = &args.junit {
         // Private, atomic, never through a link planted where it goes.
@@ -222,12 +259,19 @@ pub async fn run(cli: &Cli, args: &TestArgs) -> Result<(), Failure> {
             .map_err(|e| Failure::Usage(format!("--junit {}: {e}", path.display())))?;
     }
     if cli.json {
-        line(&json!({ "report": report, "broken": broken }).to_string());
+        line(&json!({ "report": report, "evals": evals, "broken": broken }).to_string());
     } else {
-        print_report(&report);
+        let plain = report.suites.len() - evals.len();
+        print_report(&Report {
+            suites: report.suites[..plain].to_vec(),
+            ..report.clone()
+        });
+        for e in &evals {
+            test_evals::print(e);
+        }
         if report.not_ready > 0 {
             line(&format!(
-                "{} not run: their server was not ready",
+                "{} not run: their server (or model) was not ready",
                 report.not_ready
             ));
         }

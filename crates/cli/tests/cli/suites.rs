@@ -313,3 +313,125 @@ fn a_suite_runs_against_the_third_party_everything_server() {
         "{text}"
     );
 }
+
+/// A runtime for the scripted LLM while the blocking test runs `mcpwb`.
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+const EVALS: &str = r#"{ "server": "demo", "models": ["scripted:good", "scripted:bad"],
+  "cases": [
+    { "name": "adds", "tool": "add", "arguments": {"a": 1, "b": 1} },
+    { "name": "sums by asking", "prompt": "What is 2 + 3?",
+      "expect": { "calls": [{ "tool": "demo/add", "arguments": { "/b": { "equals": 3 } } }],
+                  "answer": { "contains": "5" } },
+      "runs": 2 } ] }"#;
+
+#[test]
+fn prompt_cases_print_a_matrix_exit_1_under_their_pass_rate_and_go_to_junit() {
+    use workbench_testkit::llm::{ScriptedLlm, Turn};
+    let rt = runtime();
+    let mut turns = Vec::new();
+    for _ in 0..3 {
+        turns.push(Turn::calls(&[("demo__add", json!({"a": 2, "b": 3}))]).for_model("good"));
+        turns.push(Turn::text("It is 5.").for_model("good"));
+    }
+    for _ in 0..2 {
+        turns.push(Turn::calls(&[("demo__add", json!({"a": 2, "b": 4}))]).for_model("bad"));
+        turns.push(Turn::text("It is 6.").for_model("bad"));
+    }
+    let llm = rt
+        .block_on(ScriptedLlm::start("127.0.0.1:0", turns))
+        .unwrap();
+    let p = Project::new(&[("demo", &["--name", "demo"])]);
+    p.suite("evals", EVALS);
+    let home = p.dir.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::write(
+        home.join("settings.json"),
+        json!({"agent": {"providers": [{"id": "scripted", "kind": "open_ai_compatible", "base_url": llm.url("openai")}]}}).to_string(),
+    )
+    .unwrap();
+    let junit = p.dir.path().join("junit.xml");
+    let junit_arg = junit.display().to_string();
+    let out = p.test(&["--junit", &junit_arg, "--parallel", "2"], &[]);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(1), "{text}{}", stderr(&out));
+    // The matrix: a row a case, a column a model.
+    let header = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("case"))
+        .expect(&text);
+    assert!(
+        header.contains("scripted:good") && header.contains("scripted:bad"),
+        "{header}"
+    );
+    let row = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("sums by asking") && l.contains('/'))
+        .expect(&text);
+    let cells: Vec<&str> = row
+        .split("  ")
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect();
+    assert_eq!(cells, ["sums by asking", "✓ 2/2", "✗ 0/2"], "{text}");
+    assert!(text.contains("run 1: calls[0] arguments /b equals: demo/add called with {\"a\":2,\"b\":4}: expected 3, got 4"), "{text}");
+    assert!(text.contains("2.0 steps"), "{text}");
+    assert!(
+        stderr(&out).contains("[4/4]"),
+        "progress as runs end: {}",
+        stderr(&out)
+    );
+    // The tool case and the two cells count.
+    assert_eq!(summary(&out), "2 passed, 1 failed", "{text}");
+    let report =
+        quick_junit::Report::deserialize_from_str(&std::fs::read_to_string(&junit).unwrap())
+            .expect("JUnit XML parses back");
+    let names: Vec<(&str, bool)> = report
+        .test_suites
+        .iter()
+        .flat_map(|s| s.test_cases.iter())
+        .map(|c| {
+            (
+                c.name.as_str(),
+                matches!(c.status, quick_junit::TestCaseStatus::Success { .. }),
+            )
+        })
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("adds", true),
+            ("sums by asking [scripted:good]", true),
+            ("sums by asking [scripted:bad]", false)
+        ]
+    );
+
+    // --model picks: the good model alone passes (its last run's turns).
+    let out = p.test(
+        &["--model", "scripted:good", "--runs", "1", "--case", "sums*"],
+        &[],
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    assert_eq!(summary(&out), "1 passed, 0 failed, 1 skipped");
+    assert_eq!(llm.remaining(), 0);
+    // A model nobody configured is said, not run (exit 4).
+    let out = p.test(&["--model", "mistral:large", "--case", "sums*"], &[]);
+    assert_eq!(out.status.code(), Some(4), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("no provider \"mistral\" is configured"),
+        "{}",
+        stdout(&out)
+    );
+}

@@ -337,12 +337,10 @@ async fn handle(State(shared): State<Arc<Shared>>, request: Request) -> Response
     let (turn, index) = {
         let mut guard = shared.turns.lock().unwrap_or_else(|e| e.into_inner());
         let (turns, taken) = &mut *guard;
-        let found = turns
-            .iter()
-            .position(|t| {
-                t.when.as_ref().is_none_or(|w| text.contains(w.as_str()))
-                    && t.model.as_ref().is_none_or(|m| *m == model)
-            });
+        let found = turns.iter().position(|t| {
+            t.when.as_ref().is_none_or(|w| text.contains(w.as_str()))
+                && t.model.as_ref().is_none_or(|m| *m == model)
+        });
         match found.and_then(|i| turns.remove(i)) {
             Some(t) => {
                 *taken += 1;

@@ -85,11 +85,20 @@ async fn models_are_judged_by_the_cases_assertions_with_their_pass_rates() {
     // After its five runs of "adds", m-right orders: the case's result
     // stands in for the tool.
     turns.push(
-        Turn::calls(&[("demo__create_order", json!({"item": "widget", "quantity": 2}))])
-            .for_model("m-right"),
+        Turn::calls(&[(
+            "demo__create_order",
+            json!({"item": "widget", "quantity": 2}),
+        )])
+        .for_model("m-right"),
     );
     turns.push(Turn::text("Done: order 42 placed.").for_model("m-right"));
-    for planted in [wrong_tool, wrong_argument, forbidden, wrong_tool, wrong_argument] {
+    for planted in [
+        wrong_tool,
+        wrong_argument,
+        forbidden,
+        wrong_tool,
+        wrong_argument,
+    ] {
         turns.extend(planted("m-wrong"));
     }
     // Three runs in five right.
@@ -101,8 +110,12 @@ async fn models_are_judged_by_the_cases_assertions_with_their_pass_rates() {
         ..Default::default()
     })
     .await;
-    b.agent.save_provider(provider("anthropic", &b.llm), false).unwrap();
-    b.agent.set_provider_key("anthropic", "sk-scripted").unwrap();
+    b.agent
+        .save_provider(provider("anthropic", &b.llm), false)
+        .unwrap();
+    b.agent
+        .set_provider_key("anthropic", "sk-scripted")
+        .unwrap();
     let suite = load(b.dir.path());
 
     let seen: Arc<Mutex<Vec<EvalProgress>>> = Arc::default();
@@ -119,29 +132,63 @@ async fn models_are_judged_by_the_cases_assertions_with_their_pass_rates() {
 
     let cell = |m: &str, c: &str| report.cell(m, c).unwrap_or_else(|| panic!("{m} × {c}"));
     let right_cell = cell("openai:m-right", "adds");
-    assert_eq!((right_cell.outcome, right_cell.tally().as_str()), (CaseOutcome::Passed, "5/5"));
+    assert_eq!(
+        (right_cell.outcome, right_cell.tally().as_str()),
+        (CaseOutcome::Passed, "5/5")
+    );
     assert_eq!(right_cell.mean_steps, 2.0);
     assert!(right_cell.input_tokens + right_cell.output_tokens >= 0);
     let claude = cell("anthropic:claude-right", "adds");
-    assert_eq!((claude.outcome, claude.tally().as_str()), (CaseOutcome::Passed, "5/5"));
+    assert_eq!(
+        (claude.outcome, claude.tally().as_str()),
+        (CaseOutcome::Passed, "5/5")
+    );
     let flaky = cell("openai:m-flaky", "adds");
     assert_eq!(flaky.tally(), "3/5");
     assert!((flaky.pass_rate - 0.6).abs() < 1e-9);
-    assert_eq!(flaky.outcome, CaseOutcome::Passed, "3/5 meets a passRate of 0.6");
+    assert_eq!(
+        flaky.outcome,
+        CaseOutcome::Passed,
+        "3/5 meets a passRate of 0.6"
+    );
 
     let wrong = cell("openai:m-wrong", "adds");
-    assert_eq!((wrong.outcome, wrong.tally().as_str()), (CaseOutcome::Failed, "0/5"));
+    assert_eq!(
+        (wrong.outcome, wrong.tally().as_str()),
+        (CaseOutcome::Failed, "0/5")
+    );
     let named: Vec<Vec<&str>> = wrong
         .runs
         .iter()
         .map(|r| r.failures.iter().map(|f| f.assertion.as_str()).collect())
         .collect();
-    assert_eq!(named[0], ["calls[0]"], "the wrong tool: {:?}", wrong.runs[0].failures);
-    assert!(wrong.runs[0].failures[0].message.contains("demo/add was not called (the model called demo/echo)"));
+    assert_eq!(
+        named[0],
+        ["calls[0]"],
+        "the wrong tool: {:?}",
+        wrong.runs[0].failures
+    );
+    assert!(
+        wrong.runs[0].failures[0]
+            .message
+            .contains("demo/add was not called (the model called demo/echo)")
+    );
     // A wrong argument (and the answer that follows from it).
-    assert_eq!(named[1], ["calls[0] arguments /b equals", "answer.contains"]);
-    assert!(wrong.runs[1].failures[0].message.contains("expected 3, got 4"));
-    assert_eq!(named[2], ["notCalled[0]"], "the forbidden tool: {:?}", wrong.runs[2].failures);
+    assert_eq!(
+        named[1],
+        ["calls[0] arguments /b equals", "answer.contains"]
+    );
+    assert!(
+        wrong.runs[1].failures[0]
+            .message
+            .contains("expected 3, got 4")
+    );
+    assert_eq!(
+        named[2],
+        ["notCalled[0]"],
+        "the forbidden tool: {:?}",
+        wrong.runs[2].failures
+    );
 
     // The forbidden tool may change things (no annotations): the eval
     // refused it; the right one ran, each kept in History as the eval's.
@@ -159,28 +206,64 @@ async fn models_are_judged_by_the_cases_assertions_with_their_pass_rates() {
         }
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
-    let counter = rows.iter().find(|r| r.tool == "increment_counter").expect("the refusal is kept");
+    let counter = rows
+        .iter()
+        .find(|r| r.tool == "increment_counter")
+        .expect("the refusal is kept");
     assert_eq!(counter.status, workbench_store::CallStatus::Denied);
-    assert!(counter.error.as_deref().unwrap_or_default().contains("may change or delete things"), "{counter:?}");
-    assert!(rows.iter().any(|r| r.tool == "add" && r.status == workbench_store::CallStatus::Ok));
+    assert!(
+        counter
+            .error
+            .as_deref()
+            .unwrap_or_default()
+            .contains("may change or delete things"),
+        "{counter:?}"
+    );
+    assert!(
+        rows.iter()
+            .any(|r| r.tool == "add" && r.status == workbench_store::CallStatus::Ok)
+    );
     // The case's results stood in: create_order never ran, the model read the given text.
     let ordered = cell("openai:m-right", "orders without side effects");
-    assert_eq!(ordered.outcome, CaseOutcome::Passed, "{:?}", ordered.runs[0].failures);
+    assert_eq!(
+        ordered.outcome,
+        CaseOutcome::Passed,
+        "{:?}",
+        ordered.runs[0].failures
+    );
     assert!(!rows.iter().any(|r| r.tool == "create_order"));
     let asked: Vec<String> = b.llm.chats().iter().map(|r| r.body.to_string()).collect();
     assert!(asked.iter().any(|t| t.contains("order 42 placed")));
     // Only the case's models ran it.
-    assert!(report.cell("openai:m-wrong", "orders without side effects").is_none());
+    assert!(
+        report
+            .cell("openai:m-wrong", "orders without side effects")
+            .is_none()
+    );
 
     // Each run's transcript is a chat, hidden from the chat list.
     let transcript = b.agent.chat(&wrong.runs[0].session).unwrap();
     assert!(transcript.messages.len() >= 4);
-    assert!(b.agent.chats(None).unwrap().iter().all(|c| !c.title.contains("arith")));
+    assert!(
+        b.agent
+            .chats(None)
+            .unwrap()
+            .iter()
+            .all(|c| !c.title.contains("arith"))
+    );
 
     // Progress counted every run; the totals; the run was kept.
     let p = seen.lock().unwrap().clone();
-    assert!(matches!(p.first(), Some(EvalProgress::Started { total: 21 })), "{p:?}");
-    assert_eq!(p.iter().filter(|e| matches!(e, EvalProgress::RunDone { .. })).count(), 21);
+    assert!(
+        matches!(p.first(), Some(EvalProgress::Started { total: 21 })),
+        "{p:?}"
+    );
+    assert_eq!(
+        p.iter()
+            .filter(|e| matches!(e, EvalProgress::RunDone { .. }))
+            .count(),
+        21
+    );
     assert_eq!((report.passed, report.failed), (4, 1));
     let kept = b.agent.eval_runs(&report.path).unwrap();
     assert_eq!(kept.len(), 1);
@@ -233,11 +316,26 @@ async fn a_model_nobody_configured_and_a_server_that_is_not_there_are_said() {
         .unwrap();
     let a = report.cell("mistral:large", "a").unwrap();
     assert_eq!(a.outcome, CaseOutcome::NotReady);
-    assert!(a.note.as_deref().unwrap().contains("no provider \"mistral\" is configured"), "{a:?}");
+    assert!(
+        a.note
+            .as_deref()
+            .unwrap()
+            .contains("no provider \"mistral\" is configured"),
+        "{a:?}"
+    );
     let ghost = report.cell("openai:x", "b").unwrap();
     assert_eq!(ghost.outcome, CaseOutcome::NotReady);
-    assert!(ghost.note.as_deref().unwrap().contains("no server \"ghost\""));
-    assert_eq!(report.cell("openai:x", "c").unwrap().outcome, CaseOutcome::Skipped);
+    assert!(
+        ghost
+            .note
+            .as_deref()
+            .unwrap()
+            .contains("no server \"ghost\"")
+    );
+    assert_eq!(
+        report.cell("openai:x", "c").unwrap().outcome,
+        CaseOutcome::Skipped
+    );
     // Nothing was asked of any model: "a" for openai:x asked the LLM, which
     // had no turn (a failed turn is a failed run, named).
     let run = &report.cell("openai:x", "a").unwrap().runs[0];
