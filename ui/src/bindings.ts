@@ -105,6 +105,24 @@ export const commands = {
 	trustSuite: (path: string, fingerprint: string) => typedError<null, ErrorInfo>(__TAURI_INVOKE("trust_suite", { path, fingerprint })),
 	/**  The history's cap (Settings) and what it holds now. */
 	historyUsage: () => typedError<HistoryUsage_Serialize, ErrorInfo>(__TAURI_INVOKE("history_usage")),
+	/**
+	 *  Run the prompt cases of the suite at `path` (read afresh) with its
+	 *  models, or `models`; `runs` over each case's. Refused while the suite is
+	 *  not trusted. The run is kept (see `eval_runs`).
+	 */
+	runEvals: (path: string, models: string[], runs: number | null, onProgress: Channel<EvalProgress>) => typedError<EvalReport_Serialize, ErrorInfo>(__TAURI_INVOKE("run_evals", { path, models, runs, onProgress })),
+	/**  The kept runs of the suite at `path`, newest first. */
+	evalRuns: (path: string) => typedError<EvalReport_Serialize[], ErrorInfo>(__TAURI_INVOKE("eval_runs", { path })),
+	/**
+	 *  The turn that began with the person's message `seq` in chat `id`, as a
+	 *  prompt case could keep it.
+	 */
+	turnCase: (id: string, seq: number) => typedError<TurnCase, ErrorInfo>(__TAURI_INVOKE("turn_case", { id, seq })),
+	/**
+	 *  Add a prompt case (`entry`: the JSON a suite holds) to the suite at
+	 *  `path`, made if missing with `models`; returns the name it got.
+	 */
+	savePromptCase: (path: string, entry: Value, models: string[]) => typedError<string, ErrorInfo>(__TAURI_INVOKE("save_prompt_case", { path, entry, models })),
 	/**  The sessions kept, newest first (at most `limit`). */
 	listSessions: (limit: number) => typedError<TapRow_Serialize[], ErrorInfo>(__TAURI_INVOKE("list_sessions", { limit })),
 	/**  One session's messages in order. */
@@ -1370,6 +1388,128 @@ export type ErrorInfo = {
 	message: string,
 };
 
+/**  A model × case: its runs and what they add up to. */
+export type EvalCell = EvalCell_Serialize | EvalCell_Deserialize;
+
+/**  A model × case: its runs and what they add up to. */
+export type EvalCell_Deserialize = {
+	/**  `PROVIDER:MODEL` as the suite names it. */
+	model: string,
+	case: string,
+	outcome: CaseOutcome,
+	/**  Why it did not run (no such provider, a server not ready, skipped). */
+	note?: string | null,
+	runs: EvalRun_Deserialize[],
+	/**  Passed runs over runs (0 when none ran). */
+	pass_rate: number | null,
+	/**  The case's `passRate`. */
+	required: number | null,
+	mean_steps: number | null,
+	mean_ms: number | null,
+	input_tokens: number,
+	output_tokens: number,
+};
+
+/**  A model × case: its runs and what they add up to. */
+export type EvalCell_Serialize = {
+	/**  `PROVIDER:MODEL` as the suite names it. */
+	model: string,
+	case: string,
+	outcome: CaseOutcome,
+	/**  Why it did not run (no such provider, a server not ready, skipped). */
+	note: string | null,
+	runs: EvalRun_Serialize[],
+	/**  Passed runs over runs (0 when none ran). */
+	pass_rate: number | null,
+	/**  The case's `passRate`. */
+	required: number | null,
+	mean_steps: number | null,
+	mean_ms: number | null,
+	input_tokens: number,
+	output_tokens: number,
+};
+
+/**  What a run of evals says as it goes. */
+export type EvalProgress = { kind: "started"; total: number } | { kind: "run_done"; model: string; case: string; run: number; passed: boolean; done: number; total: number };
+
+/**  One run of a suite's prompt cases. */
+export type EvalReport = EvalReport_Serialize | EvalReport_Deserialize;
+
+/**  One run of a suite's prompt cases. */
+export type EvalReport_Deserialize = {
+	/**  The suite's name and file. */
+	suite: string,
+	path: string,
+	/**  The file's fingerprint when it ran (a changed file shows in a comparison). */
+	fingerprint: string,
+	started_at: number,
+	duration_ms: number | null,
+	/**  Columns: the models, in the suite's order. */
+	models: string[],
+	/**  Rows: the prompt cases, in the file's order. */
+	cases: string[],
+	cells: EvalCell_Deserialize[],
+	passed: number,
+	failed: number,
+	skipped: number,
+	not_ready: number,
+	/**  The run as kept in the store (None: not kept). */
+	id?: number | null,
+};
+
+/**  One run of a suite's prompt cases. */
+export type EvalReport_Serialize = {
+	/**  The suite's name and file. */
+	suite: string,
+	path: string,
+	/**  The file's fingerprint when it ran (a changed file shows in a comparison). */
+	fingerprint: string,
+	started_at: number,
+	duration_ms: number | null,
+	/**  Columns: the models, in the suite's order. */
+	models: string[],
+	/**  Rows: the prompt cases, in the file's order. */
+	cases: string[],
+	cells: EvalCell_Serialize[],
+	passed: number,
+	failed: number,
+	skipped: number,
+	not_ready: number,
+	/**  The run as kept in the store (None: not kept). */
+	id: number | null,
+};
+
+/**  One run of one case by one model. */
+export type EvalRun = EvalRun_Serialize | EvalRun_Deserialize;
+
+/**  One run of one case by one model. */
+export type EvalRun_Deserialize = {
+	/**  Its hidden chat (the transcript). */
+	session: string,
+	passed: boolean,
+	failures?: Failure_Deserialize[],
+	steps: number,
+	input_tokens: number,
+	output_tokens: number,
+	duration_ms: number | null,
+	/**  The calls the model asked for, in order. */
+	calls?: SeenCall[],
+};
+
+/**  One run of one case by one model. */
+export type EvalRun_Serialize = {
+	/**  Its hidden chat (the transcript). */
+	session: string,
+	passed: boolean,
+	failures: Failure_Serialize[],
+	steps: number,
+	input_tokens: number,
+	output_tokens: number,
+	duration_ms: number | null,
+	/**  The calls the model asked for, in order. */
+	calls: SeenCall[],
+};
+
 /**  What an export wrote. */
 export type Exported = {
 	path: string,
@@ -2006,6 +2146,16 @@ export type PromptDraft_Serialize = {
 	notes: string[],
 };
 
+/**  A prompt case of a suite (an eval), as the Suites room lists it. */
+export type PromptInfo = {
+	name: string,
+	prompt: string,
+	/**  The servers whose tools the model gets. */
+	servers: string[],
+	runs: number,
+	pass_rate: number | null,
+};
+
 export type PromptRow = {
 	server: string,
 	/**  As the server listed it (name, title, description, arguments). */
@@ -2181,6 +2331,16 @@ export type Review = {
 	calls: string[],
 	/**  Every environment variable its cases read (`${env:VAR}`). */
 	env: string[],
+	/**
+	 *  Its prompt cases: the models its prompts go to (`PROVIDER:MODEL`,
+	 *  each a paid request)...
+	 */
+	models: string[],
+	/**
+	 *  ...and the servers whose tools those models may call (under the
+	 *  person's rules: a tool that may change things only under a rule).
+	 */
+	eval_servers: string[],
 	trusted: boolean,
 	/**  In the person's own suites folder (trusted by where it is). */
 	own: boolean,
@@ -2192,6 +2352,13 @@ export type Scope =
 "user" | 
 /**  The project's `.mcp.json`. */
 "project";
+
+/**  One call the model asked for in a run. */
+export type SeenCall = {
+	/**  `server/tool`, or the name the model used when it matched no tool. */
+	tool: string,
+	arguments: Value,
+};
 
 /**  What a server said about itself when the session started. */
 export type ServerInfo = ServerInfo_Serialize | ServerInfo_Deserialize;
@@ -2645,6 +2812,9 @@ export type SuiteInfo_Deserialize = {
 	scope: string,
 	server?: string | null,
 	cases: CaseInfo_Deserialize[],
+	/**  Its prompt cases, run with `models`. */
+	prompts: PromptInfo[],
+	models: string[],
 	/**  Why it cannot run (with line and column). */
 	broken?: string | null,
 	/**
@@ -2662,6 +2832,9 @@ export type SuiteInfo_Serialize = {
 	scope: string,
 	server: string | null,
 	cases: CaseInfo_Serialize[],
+	/**  Its prompt cases, run with `models`. */
+	prompts: PromptInfo[],
+	models: string[],
 	/**  Why it cannot run (with line and column). */
 	broken: string | null,
 	/**
@@ -3223,6 +3396,21 @@ export type TrustRequest_Serialize = {
 	oauth: Shown_Serialize[],
 	/**  `dev.watch`: the files whose change restarts it, unasked. */
 	watch: string[],
+};
+
+/**
+ *  A chat's turn as a prompt case could keep it (Save to suite): the
+ *  person's message, the servers the chat used, each call the model made,
+ *  how many steps it took, and the chat's model as `PROVIDER:MODEL`.
+ */
+export type TurnCase = {
+	prompt: string,
+	servers: string[],
+	calls: SeenCall[],
+	steps: number,
+	/**  The model's last answer. */
+	answer: string,
+	model: string,
 };
 
 /**  Tokens counted by the provider. */

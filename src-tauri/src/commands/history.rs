@@ -67,6 +67,17 @@ pub struct CaseInfo {
     pub surface: bool,
 }
 
+/// A prompt case of a suite (an eval), as the Suites room lists it.
+#[derive(Debug, Clone, Serialize, specta::Type)]
+pub struct PromptInfo {
+    pub name: String,
+    pub prompt: String,
+    /// The servers whose tools the model gets.
+    pub servers: Vec<String>,
+    pub runs: u32,
+    pub pass_rate: f64,
+}
+
 /// A suite file of the project or the user.
 #[derive(Debug, Clone, Serialize, specta::Type)]
 pub struct SuiteInfo {
@@ -76,6 +87,9 @@ pub struct SuiteInfo {
     pub scope: String,
     pub server: Option<String>,
     pub cases: Vec<CaseInfo>,
+    /// Its prompt cases, run with `models`.
+    pub prompts: Vec<PromptInfo>,
+    pub models: Vec<String>,
     /// Why it cannot run (with line and column).
     pub broken: Option<String>,
     /// What it would call and read, and whether the person trusts it (a
@@ -124,6 +138,18 @@ fn list(folders: &[(&'static str, PathBuf)]) -> Vec<SuiteInfo> {
                         surface: c.surface.is_some(),
                     })
                     .collect(),
+                prompts: s
+                    .prompts
+                    .iter()
+                    .map(|p| PromptInfo {
+                        name: p.name.clone(),
+                        prompt: p.prompt.clone(),
+                        servers: p.servers_with(s.server.as_deref()),
+                        runs: p.runs(),
+                        pass_rate: p.pass_rate(),
+                    })
+                    .collect(),
+                models: s.models.clone(),
                 broken: None,
                 review: Some(review(&s, &trust)),
             });
@@ -139,6 +165,8 @@ fn list(folders: &[(&'static str, PathBuf)]) -> Vec<SuiteInfo> {
                 scope: (*scope).into(),
                 server: None,
                 cases: Vec::new(),
+                prompts: Vec::new(),
+                models: Vec::new(),
                 broken: Some(b.to_string()),
                 review: None,
             });

@@ -8,6 +8,7 @@ pub mod bridge;
 pub mod chat;
 pub mod config;
 pub mod doctor;
+pub mod evals;
 pub mod files;
 pub mod history;
 pub mod lists;

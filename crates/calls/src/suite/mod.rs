@@ -38,7 +38,7 @@ pub use expect::{Failure, schema_hash};
 pub use prompt::PromptCase;
 pub use report::{CaseOutcome, CaseResult, Report, SuiteResult};
 pub use run::{RunOptions, glob, run};
-pub use save::{append_case, create};
+pub use save::{append_case, append_prompt_case, create};
 
 /// The folder suites live in, inside a project.
 pub const DEFAULT_DIR: &str = ".mcp-workbench/suites";

@@ -10,7 +10,45 @@ use serde_json::json;
 use workbench_core::config::edit::input;
 
 use super::trust::{SuiteTrust, fingerprint};
-use super::{Case, parse};
+use super::{Case, PromptCase, parse};
+
+/// A case to add: a call, or a prompt case (Save to suite from a chat).
+enum Saved {
+    Call(Case),
+    Prompt(PromptCase),
+}
+
+impl Saved {
+    fn name(&mut self) -> &mut String {
+        match self {
+            Saved::Call(c) => &mut c.name,
+            Saved::Prompt(p) => &mut p.name,
+        }
+    }
+
+    /// The case names its server(s) only where the suite's is another.
+    fn fit(&mut self, suite_server: Option<&str>, server: &str) {
+        match self {
+            Saved::Call(c) => c.server = (suite_server != Some(server)).then(|| server.to_string()),
+            Saved::Prompt(p) => {
+                if p.servers
+                    .as_deref()
+                    .is_some_and(|s| suite_server.is_some_and(|own| s.len() == 1 && s[0] == own))
+                {
+                    p.servers = None;
+                }
+            }
+        }
+    }
+
+    fn value(&self) -> Result<serde_json::Value, String> {
+        match self {
+            Saved::Call(c) => serde_json::to_value(c),
+            Saved::Prompt(p) => serde_json::to_value(p),
+        }
+        .map_err(|e| e.to_string())
+    }
+}
 
 /// Add `case` (a call of `server`'s) to the suite at `path` (made, with
 /// that server, if missing); a name already taken gets " (2)", " (3)", ...
@@ -20,7 +58,34 @@ use super::{Case, parse};
 pub fn append_case(
     path: &Path,
     server: &str,
-    mut case: Case,
+    case: Case,
+    trust: &SuiteTrust,
+) -> Result<String, String> {
+    append(path, server, Saved::Call(case), &[], trust)
+}
+
+/// Add a prompt case to the suite at `path`, as [`append_case`] does; a new
+/// suite's server is the case's first and its models `models`.
+pub fn append_prompt_case(
+    path: &Path,
+    case: PromptCase,
+    models: &[String],
+    trust: &SuiteTrust,
+) -> Result<String, String> {
+    let server = case
+        .servers
+        .as_ref()
+        .and_then(|s| s.first())
+        .cloned()
+        .ok_or("which servers may the model use? The case names none")?;
+    append(path, &server, Saved::Prompt(case), models, trust)
+}
+
+fn append(
+    path: &Path,
+    server: &str,
+    mut case: Saved,
+    models: &[String],
     trust: &SuiteTrust,
 ) -> Result<String, String> {
     let text = match workbench_core::files::read_no_follow(path, super::MAX_FILE) {
@@ -32,25 +97,30 @@ pub fn append_case(
         || trust.is_own(path)
         || trust.is_trusted(path, &fingerprint(text.as_bytes()));
     let out = if text.trim().is_empty() {
-        case.server = None;
-        let suite = json!({ "server": server, "cases": [case] });
+        case.fit(Some(server), server);
+        let mut suite = json!({ "server": server, "cases": [case.value()?] });
+        if !models.is_empty() {
+            suite["models"] = json!(models);
+        }
         serde_json::to_string_pretty(&suite).map_err(|e| e.to_string())? + "\n"
     } else {
         let existing = parse(path, &text)
             .map_err(|b| format!("the suite cannot be read, so nothing was added: {b}"))?;
-        let base = case.name.clone();
+        let base = case.name().clone();
         let mut n = 1;
-        while existing.cases.iter().any(|c| c.name == case.name) {
+        let taken = |name: &str| {
+            existing.cases.iter().any(|c| c.name == name)
+                || existing.prompts.iter().any(|c| c.name == name)
+        };
+        while taken(case.name()) {
             n += 1;
-            case.name = format!("{base} ({n})");
+            *case.name() = format!("{base} ({n})");
         }
-        // The case names its server only where the suite's is another.
-        case.server = (existing.server.as_deref() != Some(server)).then(|| server.to_string());
+        case.fit(existing.server.as_deref(), server);
         let root = CstRootNode::parse(&text, &Default::default())
             .map_err(|e| format!("{}: {e}", path.display()))?;
         let cases = root.object_value_or_set().array_value_or_set("cases");
-        let value = serde_json::to_value(&case).map_err(|e| e.to_string())?;
-        cases.append(input(&value));
+        cases.append(input(&case.value()?));
         let mut out = root.to_string();
         if text.ends_with('\n') && !out.ends_with('\n') {
             out.push('\n');
@@ -72,7 +142,7 @@ pub fn append_case(
     if trusted_before {
         trust.record(path, &fingerprint(out.as_bytes()))?;
     }
-    Ok(case.name)
+    Ok(case.name().clone())
 }
 
 /// Write a new suite `name` into `dir` with its snapshots (a suite made
@@ -168,6 +238,45 @@ mod tests {
                 .contains("nothing was added")
         );
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "{ \"cases\": [");
+    }
+
+    fn s_case() -> PromptCase {
+        serde_json::from_value(json!({"name": "p", "prompt": "hi"})).unwrap()
+    }
+
+    #[test]
+    fn a_prompt_case_is_added_beside_calls() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.json");
+        let trust = trust(dir.path());
+        append_case(&path, "demo", case("echo"), &trust).unwrap();
+        let prompt: PromptCase = serde_json::from_value(json!({
+            "name": "echo", "prompt": "say hi", "servers": ["demo"],
+            "expect": {"calls": [{"tool": "demo/echo", "arguments": {"/message": {"equals": "hi"}}}]}
+        }))
+        .unwrap();
+        assert_eq!(
+            append_prompt_case(&path, prompt.clone(), &[], &trust).unwrap(),
+            "echo (2)"
+        );
+        let mut elsewhere = prompt;
+        elsewhere.servers = Some(vec!["other".into(), "demo".into()]);
+        append_prompt_case(&path, elsewhere, &[], &trust).unwrap();
+        let fresh = dir.path().join("fresh.json");
+        let mut first = s_case();
+        first.servers = Some(vec!["demo".into()]);
+        append_prompt_case(&fresh, first, &["openai:gpt-5-mini".into()], &trust).unwrap();
+        let made = parse(&fresh, &std::fs::read_to_string(&fresh).unwrap()).unwrap();
+        assert_eq!(made.models, ["openai:gpt-5-mini"]);
+        assert_eq!(made.server.as_deref(), Some("demo"));
+        let s = parse(&path, &std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(s.prompts.len(), 2);
+        assert!(
+            s.prompts[0].servers.is_none(),
+            "the suite's own server is not repeated"
+        );
+        assert_eq!(s.prompts[1].servers.as_deref().unwrap(), ["other", "demo"]);
+        assert_eq!(s.prompts[0].expect.calls[0].tool, "demo/echo");
     }
 
     #[test]
