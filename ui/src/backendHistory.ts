@@ -2,6 +2,7 @@
 // caller's calls from the store, one whole, a tool's recent calls, the
 // suites of the project and the user, a run, a call saved as a case.
 // `Backend` (backend.ts) includes it.
+import { Channel } from "@tauri-apps/api/core";
 import {
   commands,
   events,
@@ -13,9 +14,14 @@ import {
   type HistoryUsage_Serialize as HistoryUsage,
   type Report_Serialize as SuiteReport,
   type SuiteInfo_Serialize as SuiteInfo,
+  type EvalReport_Serialize as EvalReport,
+  type EvalCell_Serialize as EvalCell,
+  type EvalRun_Serialize as EvalRun,
+  type EvalProgress,
+  type TurnCase,
 } from "./bindings";
 
-export type { CallRow, CaseResult, CaseVerdict, HistoryQuery, HistoryUsage, SuiteInfo, SuiteReport };
+export type { CallRow, CaseResult, CaseVerdict, HistoryQuery, HistoryUsage, SuiteInfo, SuiteReport, EvalReport, EvalCell, EvalRun, EvalProgress, TurnCase };
 
 export interface HistoryBackend {
   history(query: HistoryQuery): Promise<CallRow[]>;
@@ -29,6 +35,14 @@ export interface HistoryBackend {
   trustSuite(path: string, fingerprint: string): Promise<void>;
   /** Add a case to a suite file (made if missing); the name it got. The call it came from (history id) is kept from pruning. */
   saveToSuite(path: string, server: string, entry: unknown, call: number | null): Promise<string>;
+  /** Run a suite's prompt cases with its models (or `models`); each run's end reported. Kept for the suite. */
+  runEvals(path: string, models: string[], runs: number | null, onProgress: (p: EvalProgress) => void): Promise<EvalReport>;
+  /** The kept eval runs of a suite, newest first. */
+  evalRuns(path: string): Promise<EvalReport[]>;
+  /** A chat's turn (from the person's message `seq`) as a prompt case could keep it. */
+  turnCase(chat: string, seq: number): Promise<TurnCase>;
+  /** Add a prompt case to a suite (made if missing, with `models`); the name it got. */
+  savePromptCase(path: string, entry: unknown, models: string[]): Promise<string>;
   /** Where a new suite goes (the project's folder, else the user's). */
   suiteFolder(): Promise<string>;
   /** The history's cap and what it holds. */
@@ -53,6 +67,14 @@ export function tauriHistoryBackend(unwrap: Unwrap): HistoryBackend {
     trustSuite: async (path, fingerprint) => {
       unwrap(await commands.trustSuite(path, fingerprint));
     },
+    runEvals: async (path, models, runs, onProgress) => {
+      const channel = new Channel<EvalProgress>();
+      channel.onmessage = onProgress;
+      return unwrap(await commands.runEvals(path, models, runs, channel));
+    },
+    evalRuns: async (path) => unwrap(await commands.evalRuns(path)),
+    turnCase: async (chat, seq) => unwrap(await commands.turnCase(chat, seq)),
+    savePromptCase: async (path, entry, models) => unwrap(await commands.savePromptCase(path, entry as JsonArg, models)),
     saveToSuite: async (path, server, entry, call) => unwrap(await commands.saveToSuite(path, server, entry as JsonArg, call)),
     suiteFolder: async () => unwrap(await commands.suiteFolder()),
     historyUsage: async () => unwrap(await commands.historyUsage()),

@@ -34,6 +34,7 @@ export const keys = {
   callMessages: (id: unknown) => ["call-messages", id] as const,
   suites: () => ["suites"] as const,
   suiteFolder: () => ["suite-folder"] as const,
+  evalRuns: (path: string) => ["eval-runs", path] as const,
   // Chats and the agent.
   providers: () => ["providers"] as const,
   localProviders: () => ["local-providers"] as const,

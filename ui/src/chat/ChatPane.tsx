@@ -7,6 +7,8 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { AlertTriangle, RotateCw } from "lucide-react";
 import { BackendError } from "../backend";
 import type { AgentBackend, ChatMessage, ChatView, EndReason, Part } from "../backendAgent";
+import type { HistoryBackend, TurnCase } from "../backendHistory";
+import { SavePromptCase } from "../suites/SavePromptCase";
 import { Button, Skeleton, useToast } from "../design";
 import type { RoomId } from "../shell/route";
 import type { Workbench } from "../shell/workbench";
@@ -17,7 +19,7 @@ import * as live from "./live";
 import { afterChat, keys } from "../queries";
 
 /** What a chat reaches of the Rust side: the agent, and what its calls' cards, Apps and results need. */
-export type ChatBackend = AgentBackend & ComponentProps<typeof Conversation>["backend"];
+export type ChatBackend = AgentBackend & HistoryBackend & ComponentProps<typeof Conversation>["backend"];
 
 export function ChatPane({ wb, backend, id, go }: { wb: Workbench; backend: ChatBackend; id: string; go: (room: RoomId, param?: string) => void }) {
   const queryClient = useQueryClient();
@@ -58,6 +60,11 @@ export function ChatPane({ wb, backend, id, go }: { wb: Workbench; backend: Chat
   // What an App asked to keep in the model's context: sent with the next
   // message (the newest only), shown above the composer until then.
   const [appContext, setAppContext] = useState<string | null>(null);
+  const [saving, setSaving] = useState<TurnCase | null>(null);
+  const saveCase = (seq: number) =>
+    void backend.turnCase(id, seq).then(setSaving, (e: unknown) =>
+      toast("This turn cannot be saved", { tone: "danger", description: e instanceof Error ? e.message : String(e) }),
+    );
   // What an App asked to post as the person's message (`ui/message`): shown
   // until the person sends or discards it; one at a time (a second ask
   // while one waits is refused).
@@ -115,7 +122,9 @@ export function ChatPane({ wb, backend, id, go }: { wb: Workbench; backend: Chat
         onTraffic={(server) => go("traffic", server)}
         onAppMessage={askToSend}
         onAppContext={(text) => setAppContext(text || null)}
+        onSaveCase={saveCase}
       />
+      <SavePromptCase backend={backend} turn={saving} onClose={() => setSaving(null)} />
       {appMessage && (
         <div className="callout tone-warn chat-status app-message-ask" role="group" aria-label="An App asks to send a message">
           <p>

@@ -4,7 +4,7 @@
 // newest in view while the person is at the bottom. Long chats show their
 // last 150 messages first.
 import { useEffect, useMemo, useRef, useState } from "react";
-import { Bot, Check, Copy, Paperclip, Pencil, RotateCw, User } from "lucide-react";
+import { Bot, Check, Copy, FlaskConical, Paperclip, Pencil, RotateCw, User } from "lucide-react";
 import type { Approval, ChatMessage, Part } from "../backendAgent";
 import { Button, Disclosure, IconButton, Textarea, useToast } from "../design";
 import { Markdown } from "../content/Markdown";
@@ -63,7 +63,17 @@ export function Attachments({ message }: { message: ChatMessage }) {
   );
 }
 
-function UserMessage({ message, editable, onEdit }: { message: ChatMessage; editable: boolean; onEdit: (text: string) => void }) {
+function UserMessage({
+  message,
+  editable,
+  onEdit,
+  onSaveCase,
+}: {
+  message: ChatMessage;
+  editable: boolean;
+  onEdit: (text: string) => void;
+  onSaveCase?: () => void;
+}) {
   const [editing, setEditing] = useState<string | null>(null);
   const toast = useToast();
   const text = textOf(message);
@@ -103,6 +113,7 @@ function UserMessage({ message, editable, onEdit }: { message: ChatMessage; edit
         <div className="msg-actions">
           <IconButton size="sm" label="Copy" icon={Copy} onClick={() => void navigator.clipboard?.writeText(text).then(() => toast("Copied"), () => undefined)} />
           {editable && <IconButton size="sm" label="Edit and send again" icon={Pencil} onClick={() => setEditing(text)} />}
+          {onSaveCase && <IconButton size="sm" label="Save to suite as a prompt case" icon={FlaskConical} onClick={onSaveCase} />}
         </div>
       </div>
     </div>
@@ -120,6 +131,8 @@ export function Conversation({
   onTraffic,
   onAppMessage,
   onAppContext,
+  onSaveCase,
+  readOnly = false,
 }: {
   backend: ComponentProps<typeof ToolCallCard>["backend"] & WindowBackend;
   messages: ChatMessage[];
@@ -131,6 +144,10 @@ export function Conversation({
   onTraffic: (server: string) => void;
   onAppMessage?: (text: string) => Promise<boolean>;
   onAppContext?: (text: string) => void;
+  /** Save to suite: the turn that began with the person's message `seq` as a prompt case. */
+  onSaveCase?: (seq: number) => void;
+  /** A transcript (an eval's run): nothing to edit, regenerate or send. */
+  readOnly?: boolean;
 }) {
   const toast = useToast();
   const [showAll, setShowAll] = useState(false);
@@ -161,14 +178,23 @@ export function Conversation({
       }}
       aria-live="off"
     >
-      {messages.length === 0 && !running && <p className="muted conversation-hint">Say what you want done. The model may call your servers' tools; you approve each call it makes.</p>}
+      {messages.length === 0 && !running && !readOnly && <p className="muted conversation-hint">Say what you want done. The model may call your servers' tools; you approve each call it makes.</p>}
       {!showAll && messages.length > FIRST_SHOWN && (
         <Button size="sm" variant="ghost" className="show-earlier" onClick={() => setShowAll(true)}>
           Show {messages.length - FIRST_SHOWN} earlier messages
         </Button>
       )}
       {shown.map((m) => {
-        if (m.role === "user") return <UserMessage key={m.id} message={m} editable={!running} onEdit={(text) => onEdit(m.seq, text)} />;
+        if (m.role === "user")
+          return (
+            <UserMessage
+              key={m.id}
+              message={m}
+              editable={!running && !readOnly}
+              onEdit={(text) => onEdit(m.seq, text)}
+              onSaveCase={onSaveCase && !running && !readOnly ? () => onSaveCase(m.seq) : undefined}
+            />
+          );
         if (m.role !== "assistant") return null;
         const text = textOf(m);
         return (
@@ -214,7 +240,7 @@ export function Conversation({
               {(text || m.usage) && (
                 <div className="msg-actions">
                   {text && <IconButton size="sm" label="Copy" icon={Copy} onClick={() => void backend.copyText(text).then(() => toast("Copied"), () => undefined)} />}
-                  {m.id === lastAssistant?.id && !running && <IconButton size="sm" label="Regenerate" icon={RotateCw} onClick={onRegenerate} />}
+                  {m.id === lastAssistant?.id && !running && !readOnly && <IconButton size="sm" label="Regenerate" icon={RotateCw} onClick={onRegenerate} />}
                   {m.usage && (
                     <span className="msg-usage" title="Tokens of this step, as the provider counted them">
                       {m.usage.input.toLocaleString()} in{m.usage.cached ? ` (${m.usage.cached.toLocaleString()} cached)` : ""} · {m.usage.output.toLocaleString()} out

@@ -52,6 +52,8 @@ const empty = (): Live => ({
 const states = new Map<string, Live>();
 const listeners = new Set<() => void>();
 const EMPTY = empty();
+/** A chat with nothing running (a transcript shown read-only). */
+export const EMPTY_LIVE: Live = EMPTY;
 
 function set(chat: string, change: (s: Live) => Live) {
   states.set(chat, change(states.get(chat) ?? empty()));

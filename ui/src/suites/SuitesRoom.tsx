@@ -8,6 +8,7 @@ import { useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { FlaskConical, History, Play, ShieldAlert } from "lucide-react";
 import type { CaseResult, HistoryBackend, SuiteInfo, SuiteReport } from "../backendHistory";
+import { EvalsSection, type SuitesBackend } from "./Evals";
 import type { RoomId } from "../shell/route";
 import { Badge, Button, EmptyState, Skeleton, plural, useToast, type Tone } from "../design";
 import "./suites.css";
@@ -72,7 +73,22 @@ function TrustSuite({ suite, backend, onTrusted }: { suite: SuiteInfo; backend: 
       </p>
       <dl className="trust-facts">
         <dt>It calls</dt>
-        <dd>{review.calls.length === 0 ? "no tool (surface checks only)" : review.calls.map((c) => <code key={c}>{c} </code>)}</dd>
+        <dd>{review.calls.length === 0 ? "no tool by itself" : review.calls.map((c) => <code key={c}>{c} </code>)}</dd>
+        {review.models.length > 0 && (
+          <>
+            <dt>It asks</dt>
+            <dd className="trust-flag">
+              {review.models.map((m) => (
+                <code key={m}>{m} </code>
+              ))}
+              — each prompt case is a real, paid turn of these models, which may call any tool of{" "}
+              {review.eval_servers.map((s) => (
+                <code key={s}>{s} </code>
+              ))}
+              (under your rules: a tool that may change things only if you allowed it)
+            </dd>
+          </>
+        )}
         {review.env.length > 0 && (
           <>
             <dt>It reads</dt>
@@ -92,7 +108,7 @@ function TrustSuite({ suite, backend, onTrusted }: { suite: SuiteInfo; backend: 
   );
 }
 
-export function SuitesRoom({ backend, go }: { backend: HistoryBackend; go: (room: RoomId, param?: string) => void }) {
+export function SuitesRoom({ backend, go }: { backend: SuitesBackend; go: (room: RoomId, param?: string) => void }) {
   const toast = useToast();
   const queryClient = useQueryClient();
   const suites = useQuery({ queryKey: keys.suites(), queryFn: () => backend.suites(), refetchInterval: SUITES_REREAD_MS });
@@ -154,7 +170,7 @@ export function SuitesRoom({ backend, go }: { backend: HistoryBackend; go: (room
             <Button
               size="sm"
               icon={Play}
-              disabled={running !== null || Boolean(s.broken) || s.review?.trusted === false}
+              disabled={running !== null || Boolean(s.broken) || s.review?.trusted === false || s.cases.length === 0}
               title={s.review?.trusted === false ? "Trust the suite first" : undefined}
               onClick={() => void run(s, null)}
             >
@@ -167,7 +183,8 @@ export function SuitesRoom({ backend, go }: { backend: HistoryBackend; go: (room
               <p className="error-message">This suite cannot run: {s.broken}</p>
             </div>
           )}
-          <ol className="cases">
+          {s.prompts.length > 0 && <EvalsSection backend={backend} suite={s} />}
+          {s.cases.length > 0 && <ol className="cases">
             {s.cases.map((c) => {
               const result = results[s.path]?.[c.name];
               return (
@@ -198,7 +215,7 @@ export function SuitesRoom({ backend, go }: { backend: HistoryBackend; go: (room
                 </li>
               );
             })}
-          </ol>
+          </ol>}
         </section>
       ))}
     </div>
