@@ -65,14 +65,13 @@ export function EvalMatrix({ report, before, onOpen }: { report: EvalReport; bef
               const cell = cellOf(report, m, k);
               if (!cell) return <td key={m} className="muted">·</td>;
               const change = moved(cellOf(before, m, k), cell);
-              const label =
-                cell.runs.length > 0
-                  ? `${k} with ${m}: ${tally(cell)} runs passed, ${cell.outcome === "passed" ? "meets" : "under"} ${percent(cell.required)}`
-                  : `${k} with ${m}: not run (${cell.note ?? cell.outcome})`;
+              const ran = cell.runs.length > 0;
               return (
                 <td key={m}>
-                  <button type="button" className={`eval-cell tone-${tone[cell.outcome]}`} aria-label={label} title={cell.note ?? undefined} onClick={() => onOpen(cell)}>
-                    <Badge tone={tone[cell.outcome]}>{cell.runs.length > 0 ? tally(cell) : cell.outcome === "skipped" ? "skipped" : "not run"}</Badge>
+                  <button type="button" className={`eval-cell tone-${tone[cell.outcome]}`} data-model={m} data-case={k} title={cell.note ?? undefined} onClick={() => onOpen(cell)}>
+                    <span className="sr-only">{`${k} with ${m}: `}</span>
+                    <Badge tone={tone[cell.outcome]}>{ran ? tally(cell) : cell.outcome === "skipped" ? "skipped" : "not run"}</Badge>
+                    <span className="sr-only">{ran ? ` runs passed, ${cell.outcome === "passed" ? "meets" : "under"} ${percent(cell.required)}. ` : ` ${cell.note ?? ""}. `}</span>
                     {cell.runs.length > 0 && (
                       <span className="muted eval-cell-facts">
                         {num(cell.mean_steps).toFixed(1)} steps · {(num(cell.mean_ms) / 1000).toFixed(1)} s
@@ -92,7 +91,7 @@ export function EvalMatrix({ report, before, onOpen }: { report: EvalReport; bef
 }
 
 /** A cell's runs: the failed assertions of each and its transcript. */
-function CellRuns({ backend, cell, onClose }: { backend: SuitesBackend; cell: EvalCell | null; onClose: () => void }) {
+function CellRuns({ backend, cell, onClose, onTraffic }: { backend: SuitesBackend; cell: EvalCell | null; onClose: () => void; onTraffic: (server: string) => void }) {
   const [index, setIndex] = useState(0);
   const run = cell?.runs[Math.min(index, (cell?.runs.length ?? 1) - 1)];
   const chat = useQuery({ queryKey: keys.chat(run?.session ?? ""), queryFn: () => backend.openChat(run?.session ?? ""), enabled: Boolean(run) });
@@ -148,7 +147,7 @@ function CellRuns({ backend, cell, onClose }: { backend: SuitesBackend; cell: Ev
                     readOnly
                     onEdit={() => undefined}
                     onRegenerate={() => undefined}
-                    onTraffic={() => undefined}
+                    onTraffic={onTraffic}
                   />
                 )}
               </div>
@@ -160,7 +159,7 @@ function CellRuns({ backend, cell, onClose }: { backend: SuitesBackend; cell: Ev
   );
 }
 
-export function EvalsSection({ backend, suite }: { backend: SuitesBackend; suite: SuiteInfo }) {
+export function EvalsSection({ backend, suite, onTraffic }: { backend: SuitesBackend; suite: SuiteInfo; onTraffic: (server: string) => void }) {
   const toast = useToast();
   const queryClient = useQueryClient();
   const runs = useQuery({ queryKey: keys.evalRuns(suite.path), queryFn: () => backend.evalRuns(suite.path) });
@@ -245,7 +244,15 @@ export function EvalsSection({ backend, suite }: { backend: SuitesBackend; suite
       ) : (
         !runs.isPending && <p className="muted">Not run yet. mcpwb test runs them too (--model to choose).</p>
       )}
-      <CellRuns backend={backend} cell={open} onClose={() => setOpen(null)} />
+      <CellRuns
+        backend={backend}
+        cell={open}
+        onClose={() => setOpen(null)}
+        onTraffic={(server) => {
+          setOpen(null);
+          onTraffic(server);
+        }}
+      />
     </section>
   );
 }

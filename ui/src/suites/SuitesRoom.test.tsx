@@ -158,13 +158,13 @@ describe("the Suites room", () => {
     mount(b as unknown as HistoryBackend);
     const matrix = await screen.findByRole("table", { name: "Evals of evil" });
     expect(matrix.textContent).toContain("openai:good");
-    expect(screen.getByRole("button", { name: "adds with openai:bad: 1/2 runs passed, under 100%" })).toBeTruthy();
+    expect(screen.getByRole("button", { name: /^adds with openai:bad: 1\/2 runs passed, under 100%/ })).toBeTruthy();
     // Run all runs tool cases only; the evals are their own button.
     fireEvent.click(screen.getByRole("button", { name: "Run all" }));
     expect(asked).toEqual([]);
     fireEvent.click(screen.getByRole("button", { name: "Run evals" }));
     await waitFor(() => expect(asked).toEqual([{ path: evalSuite.path, models: [], runs: null }]));
-    const worse = await screen.findByRole("button", { name: "adds with openai:bad: 0/2 runs passed, under 100%" });
+    const worse = await screen.findByRole("button", { name: /^adds with openai:bad: 0\/2 runs passed, under 100%/ });
     // Against the earlier run: what moved.
     fireEvent.click(screen.getByRole("combobox", { name: "Compare with an earlier run" }));
     fireEvent.click(await screen.findByRole("option", { name: /1 passed, 1 failed/ }));

@@ -166,7 +166,11 @@ export function SuitesRoom({ backend, go }: { backend: SuitesBackend; go: (room:
             <Badge>{s.scope}</Badge>
             {s.server && <Badge tone="info">{s.server}</Badge>}
             <span className="muted suite-path">{s.path}</span>
-            <span className="muted">{plural(s.cases.length, "case")}</span>
+            <span className="muted">
+              {[s.cases.length > 0 || s.prompts.length === 0 ? plural(s.cases.length, "case") : null, s.prompts.length > 0 ? plural(s.prompts.length, "prompt case") : null]
+                .filter(Boolean)
+                .join(" · ")}
+            </span>
             <Button
               size="sm"
               icon={Play}
@@ -183,7 +187,7 @@ export function SuitesRoom({ backend, go }: { backend: SuitesBackend; go: (room:
               <p className="error-message">This suite cannot run: {s.broken}</p>
             </div>
           )}
-          {s.prompts.length > 0 && <EvalsSection backend={backend} suite={s} />}
+          {s.prompts.length > 0 && <EvalsSection backend={backend} suite={s} onTraffic={(server) => go("traffic", server)} />}
           {s.cases.length > 0 && <ol className="cases">
             {s.cases.map((c) => {
               const result = results[s.path]?.[c.name];
