@@ -341,3 +341,76 @@ async fn a_model_nobody_configured_and_a_server_that_is_not_there_are_said() {
     let run = &report.cell("openai:x", "a").unwrap().runs[0];
     assert_eq!(run.failures[0].assertion, "turn");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_denied_tool_never_reaches_an_eval_and_a_turn_becomes_a_case() {
+    let b = bench(Setup {
+        turns: right("m"),
+        ..Default::default()
+    })
+    .await;
+    b.agent
+        .update_settings(|s| {
+            s.tool_policies
+                .insert("demo/add".into(), workbench_agent::ToolPolicy::Deny);
+        })
+        .unwrap();
+    let path = b.dir.path().join("d.json");
+    std::fs::write(
+        &path,
+        r#"{"server": "demo", "models": ["openai:m"], "cases": [
+            {"name": "adds", "prompt": "2 + 3?", "expect": {"calls": [{"tool": "add"}]}}]}"#,
+    )
+    .unwrap();
+    let (suites, _) = suite::load(&[path]);
+    let report = b
+        .agent
+        .run_evals(&suites[0], &EvalOptions::default(), Arc::new(|_| {}))
+        .await
+        .unwrap();
+    let run = &report.cell("openai:m", "adds").unwrap().runs[0];
+    // A denied tool is not offered to the model; called by name anyway, it
+    // does not run, and the judge says what the model called.
+    assert!(!run.passed);
+    assert_eq!(
+        run.failures[0].message,
+        "add was not called (the model called demo__add)"
+    );
+    let transcript = b.agent.chat(&run.session).unwrap();
+    let refused = transcript
+        .messages
+        .iter()
+        .flat_map(|m| m.parts.iter())
+        .find_map(|p| match p {
+            workbench_agent::Part::ToolResult {
+                status, content, ..
+            } => Some((*status, content.clone())),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(refused.0, workbench_store::CallStatus::Failed);
+    assert!(
+        refused.1.contains("There is no tool named \"demo__add\""),
+        "{}",
+        refused.1
+    );
+    let asked = b.llm.chats();
+    let offered = asked[0].body["tools"].to_string();
+    assert!(
+        !offered.contains("demo__add") && offered.contains("demo__echo"),
+        "{offered}"
+    );
+
+    // The turn as a case: its prompt, the call, the steps, the chat's model.
+    let turn = b.agent.turn_case(&run.session, 1).unwrap();
+    assert_eq!(turn.prompt, "2 + 3?");
+    assert_eq!(turn.servers, ["demo"]);
+    assert_eq!(turn.calls[0].tool, "demo__add");
+    assert_eq!(turn.calls[0].arguments, json!({"a": 2, "b": 3}));
+    assert_eq!(turn.steps, 2);
+    assert_eq!(turn.model, "openai:m");
+    assert!(
+        b.agent.turn_case(&run.session, 2).is_err(),
+        "seq 2 is not the person's"
+    );
+}
