@@ -20,6 +20,7 @@ pub mod callers;
 pub mod http;
 mod logs;
 pub mod names;
+pub mod own;
 mod passing;
 pub mod policy;
 pub mod raw;
@@ -61,6 +62,10 @@ pub struct BridgeOptions {
     /// Serving one server: keep its own names and URIs (no `server__`
     /// prefix, no `mcpwb://`). With more than one server it has no effect.
     pub bare: bool,
+    /// Tools (and skills) of the bridge's own, served beside the servers'.
+    pub own: Option<Arc<dyn own::OwnTools>>,
+    /// Serve only those: none of the servers' tools, resources, prompts or skills.
+    pub own_only: bool,
 }
 
 struct Shared {
@@ -213,8 +218,16 @@ impl Bridge {
         });
     }
 
+    /// The bridge's own tools, if it has any.
+    pub fn own(&self) -> Option<&Arc<dyn own::OwnTools>> {
+        self.shared.options.own.as_ref()
+    }
+
     /// The servers served now: Ready, and named by `--only` if given.
     pub fn serving(&self) -> Vec<String> {
+        if self.shared.options.own_only {
+            return Vec::new();
+        }
         let only = &self.shared.options.only;
         self.shared
             .wb
@@ -500,6 +513,16 @@ async fn watch_asks(shared: Arc<Shared>) {
             Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
             Err(_) => return,
         };
+        // One of the bridge's own tools is calling that server: it parks
+        // the question for its caller to answer.
+        if shared
+            .options
+            .own
+            .as_ref()
+            .is_some_and(|o| o.takes_ask(&ask.server))
+        {
+            continue;
+        }
         let peer = shared.callers.caller_of(&ask.server);
         let takes = peer
             .as_ref()

@@ -182,6 +182,14 @@ impl ServerHandler for Handler {
     }
 
     fn get_info(&self) -> ServerConfig {
+        let mut instructions = String::from(
+            "Every tool, resource and prompt of the servers MCP Workbench runs, named server__name (resources as mcpwb://server/uri).",
+        );
+        if self.bridge.own().is_some() {
+            instructions.push_str(
+                " The workbench's own tools (workbench_*) work on those servers: restart one after an edit and see what changed, the doctor, calls, suites, traffic. The skill mcp-workbench-loop teaches the loop.",
+            );
+        }
         serde_json::from_value(json!({
             "protocolVersion": "2025-11-25",
             "capabilities": {
@@ -202,7 +210,7 @@ impl ServerHandler for Handler {
                 "title": "MCP Workbench",
                 "version": env!("CARGO_PKG_VERSION")
             },
-            "instructions": "Every tool, resource and prompt of the servers MCP Workbench runs, named server__name (resources as mcpwb://server/uri)."
+            "instructions": instructions
         }))
         .expect("static server info is valid")
     }
@@ -280,6 +288,7 @@ impl ServerHandler for Handler {
                 }
                 tool
             })
+            .chain(self.bridge.own().map(|o| o.tools()).unwrap_or_default())
             .collect();
         self.answer(&ctx, json!({ "tools": tools }), ListToolsResult::default)
     }
@@ -404,6 +413,15 @@ impl ServerHandler for Handler {
         request: ReadResourceRequestParams,
         ctx: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::ReadResourceResponse, ErrorData> {
+        // The bridge's own skills' files.
+        if let Some(read) = self
+            .bridge
+            .own()
+            .and_then(|o| o.skills())
+            .and_then(|c| c.read_resource(&request.uri))
+        {
+            return Ok(read.into());
+        }
         let (server, uri) = self.bridge.uri_in(&request.uri).ok_or_else(|| {
             bad(format!(
                 "no resource {} here (resources/list names them)",

@@ -61,7 +61,17 @@ impl Handler {
         &self,
         ctx: &RequestContext<RoleServer>,
     ) -> Result<ListSkillsResult, ErrorData> {
-        let mut out = Vec::new();
+        let mut out: Vec<Value> = self
+            .bridge
+            .own()
+            .and_then(|o| o.skills())
+            .map(|c| {
+                c.skills()
+                    .into_iter()
+                    .filter_map(|s| serde_json::to_value(s).ok())
+                    .collect()
+            })
+            .unwrap_or_default();
         for server in self.bridge.serving() {
             for skill in self.bridge.wb().skills_of(&server) {
                 out.push(self.skill_out(&server, skill));
@@ -75,6 +85,11 @@ impl Handler {
         uri: &str,
         ctx: &RequestContext<RoleServer>,
     ) -> Result<GetSkillResult, ErrorData> {
+        if let Some(own) = self.bridge.own().and_then(|o| o.skills())
+            && let Ok(got) = own.get_skill(uri)
+        {
+            return Ok(got);
+        }
         let (server, mut got) = self.routed(uri, "skills/get", ctx).await?;
         let skill = got["skill"].take();
         got["skill"] = self.skill_out(&server, skill);
@@ -86,6 +101,11 @@ impl Handler {
         uri: &str,
         ctx: &RequestContext<RoleServer>,
     ) -> Result<ReadResourceDirectoryResult, ErrorData> {
+        if let Some(own) = self.bridge.own().and_then(|o| o.skills())
+            && let Ok(got) = own.read_resource_directory(uri)
+        {
+            return Ok(got);
+        }
         let (server, mut got) = self.routed(uri, "resources/directory/read", ctx).await?;
         if let Some(children) = got["resources"].as_array_mut() {
             for c in children {

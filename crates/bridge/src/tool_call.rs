@@ -35,6 +35,19 @@ impl Handler {
         let new_era = caller_new_era(&ctx);
         let resume = resume_of(input_responses.as_ref(), request_state);
         let qualified = name.to_string();
+        // One of the bridge's own tools (the workbench's, for a coding agent).
+        if let Some(own) = self.bridge.own()
+            && own.tools().iter().any(|t| t["name"] == qualified.as_str())
+        {
+            let arguments = Value::Object(arguments.unwrap_or_default());
+            let result = own
+                .call(&qualified, arguments, ctx.ct.clone())
+                .await
+                .map_err(bad)?;
+            return self
+                .answer(&ctx, result, || CallToolResult::success(vec![]))
+                .map(Into::into);
+        }
         let found = self
             .bridge
             .tool(&qualified)

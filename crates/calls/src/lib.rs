@@ -52,10 +52,12 @@ pub enum Origin {
     Doctor,
     /// A model's call in a suite's prompt case (an eval), unattended.
     Eval,
+    /// A coding agent through the workbench's own tools (`mcpwb serve --workbench`).
+    Agent,
 }
 
 impl Origin {
-    pub const ALL: [Origin; 8] = [
+    pub const ALL: [Origin; 9] = [
         Origin::Window,
         Origin::Chat,
         Origin::Bridge,
@@ -64,6 +66,7 @@ impl Origin {
         Origin::App,
         Origin::Doctor,
         Origin::Eval,
+        Origin::Agent,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -76,6 +79,7 @@ impl Origin {
             Origin::App => "app",
             Origin::Doctor => "doctor",
             Origin::Eval => "eval",
+            Origin::Agent => "agent",
         }
     }
 

@@ -59,7 +59,7 @@ pub fn run(cli: &Cli, args: &HistoryArgs) -> Result<(), Failure> {
         && o != "host"
     {
         return Err(Failure::Usage(format!(
-            "--origin {o}: one of window, chat, bridge, cli, suite, app, doctor, host"
+            "--origin {o}: one of window, chat, bridge, cli, suite, eval, agent, app, doctor, host"
         )));
     }
     let status = match &args.status {

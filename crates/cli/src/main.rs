@@ -103,8 +103,12 @@ pub enum Command {
     Chat(Box<chat::ChatArgs>),
     /// Serve every server's tools, resources and prompts as one MCP server
     /// (stdio; --http PORT for loopback HTTP with a token; --attach to relay
-    /// to the running app's bridge).
+    /// to the running app's bridge; --workbench adds the workbench's own
+    /// tools for a coding agent).
     Serve(serve_cmd::ServeArgs),
+    /// Print the skill (SKILL.md) that teaches a coding agent (Claude Code,
+    /// Codex, Cursor) the server author's loop with `mcpwb serve --workbench`.
+    AgentHelp,
     /// Sign in to a remote server with OAuth (login, status, refresh, logout, debug).
     Auth {
         #[command(subcommand)]

@@ -38,6 +38,15 @@ pub struct ServeArgs {
     /// Do not keep the calls clients make in the call history.
     #[arg(long)]
     no_history: bool,
+    /// Also serve the workbench's own tools (workbench_*: the servers and
+    /// their state, restart with what changed, the doctor, calls with
+    /// questions parked for the caller, suites, traffic) and the skill that
+    /// teaches a coding agent the loop (`mcpwb agent-help` prints it).
+    #[arg(long, conflicts_with = "attach")]
+    workbench: bool,
+    /// Serve only the workbench's own tools, not the servers'.
+    #[arg(long, conflicts_with = "attach")]
+    workbench_only: bool,
     /// Relay stdio to the running app's bridge (default: the port its
     /// panel set, 8767 unless changed) instead of starting the servers again.
     #[arg(long, value_name = "URL", num_args = 0..=1, require_equals = true, default_missing_value = "")]
@@ -79,21 +88,46 @@ pub async fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
     };
     let wb = crate::session::connect_some(cli, &only, offers).await?;
     let calls = crate::session::calls_for(&wb, !args.no_history);
+    let policy = Policy {
+        mode: match args.approve {
+            Approve::All => ApproveMode::All,
+            Approve::ReadOnly => ApproveMode::ReadOnly,
+            Approve::None => ApproveMode::None,
+        },
+        ask: false,
+    };
+    let own: Option<std::sync::Arc<dyn workbench_bridge::own::OwnTools>> =
+        if args.workbench || args.workbench_only {
+            let base = match &cli.project {
+                Some(p) => p.clone(),
+                None => std::env::current_dir().map_err(|e| Failure::Usage(e.to_string()))?,
+            };
+            let tools = workbench_selftools::SelfTools::new(
+                calls.clone(),
+                workbench_selftools::Options {
+                    policy,
+                    suites: workbench_calls::suite::folders(Some(&base))
+                        .into_iter()
+                        .map(|(_, d)| d)
+                        .collect(),
+                    base,
+                },
+            )
+            .map_err(|e| Failure::Usage(format!("the workbench's tools: {e}")))?;
+            Some(std::sync::Arc::new(tools))
+        } else {
+            None
+        };
     let bridge = Bridge::new(
         calls.clone(),
         BridgeOptions {
             only: args.only.clone(),
             tools: args.tools.clone(),
-            policy: Policy {
-                mode: match args.approve {
-                    Approve::All => ApproveMode::All,
-                    Approve::ReadOnly => ApproveMode::ReadOnly,
-                    Approve::None => ApproveMode::None,
-                },
-                ask: false,
-            },
+            policy,
             headless: true,
             bare: args.bare,
+            own,
+            own_only: args.workbench_only,
         },
     );
     bridge.settled(std::time::Duration::from_secs(10)).await;

@@ -22,7 +22,7 @@ import "./history.css";
 import { keys } from "../queries";
 
 // `host`: a host's call seen through `mcpwb tap` (kept, not made).
-const ORIGINS = ["window", "chat", "bridge", "cli", "suite", "eval", "app", "doctor", "host"];
+const ORIGINS = ["window", "chat", "bridge", "cli", "suite", "eval", "agent", "app", "doctor", "host"];
 const STATUSES = ["ok", "error", "failed", "denied", "cancelled"] as const;
 
 const statusTone = (s: string): Tone => (s === "ok" ? "ok" : s === "error" || s === "failed" ? "danger" : s === "denied" ? "warn" : "neutral");

@@ -25,6 +25,7 @@ mod tap_hosts;
 mod tap_http;
 mod tap_replay;
 mod tasks;
+mod workbench_tools;
 
 const BIN: &str = env!("CARGO_BIN_EXE_mcpwb");
 

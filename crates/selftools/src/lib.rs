@@ -1,0 +1,464 @@
+//! workbench-selftools: the workbench's own tools, for the coding agent that
+//! is writing an MCP server (`mcpwb serve --workbench`). The bridge serves
+//! them beside (or instead of) the servers' tools through its `OwnTools`
+//! hook; what they do is here, above the doctor and the suites:
+//!
+//! - `workbench_servers`: every server and its state;
+//! - `workbench_restart`: restart one after an edit, wait for it, and say what
+//!   changed in its surface and what the doctor now finds;
+//! - `workbench_doctor`: the doctor's findings (`probe`, `eras` on request);
+//! - `workbench_call` / `workbench_answer_input`: call a server's tool; a
+//!   question the server asks meanwhile is parked for the agent to answer
+//!   (`calling.rs`);
+//! - `workbench_test`: the project's suites;
+//! - `workbench_snapshot` / `workbench_diff`: the surface, and what changed;
+//! - `workbench_traffic`: the last messages with a server.
+//!
+//! Every call of a server's tool goes through the one call path under the
+//! person's rules (origin `agent`); a server or suite the person has not
+//! trusted stays untrusted. The skill `mcp-workbench-loop` (its SKILL.md)
+//! teaches an agent the loop; `mcpwb agent-help` prints it.
+
+mod calling;
+mod tools;
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rmcp::handler::server::skill_catalog::SkillCatalog;
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+use workbench_bridge::Policy;
+use workbench_bridge::own::{Answer, OwnTools};
+use workbench_calls::Calls;
+use workbench_calls::suite::trust::{SuiteTrust, review};
+use workbench_calls::suite::{self, RunOptions};
+use workbench_core::Workbench;
+use workbench_core::connect::ServerState;
+use workbench_core::events::Event;
+use workbench_core::traffic::TrafficQuery;
+use workbench_doctor::Surface;
+
+/// The skill that teaches an agent the loop (SEP-2640 frontmatter).
+pub const SKILL: &str = include_str!("../skill/mcp-workbench-loop/SKILL.md");
+/// Its name (and folder).
+pub const SKILL_NAME: &str = "mcp-workbench-loop";
+
+/// How long a restart waits for the server to be ready again.
+const RESTART_WAIT: Duration = Duration::from_secs(30);
+
+/// What the tools stand on.
+pub struct Options {
+    /// How a server's tool called through `workbench_call` is decided
+    /// (the bridge's: the person's rules, then this mode).
+    pub policy: Policy,
+    /// Where `workbench_test` looks for suites by default (the project's
+    /// folder, then the person's own).
+    pub suites: Vec<PathBuf>,
+    /// The folder relative suite paths are read from (the project).
+    pub base: PathBuf,
+}
+
+struct Inner {
+    calls: Calls,
+    options: Options,
+    /// Each server's surface when the workbench started it or last
+    /// restarted it through these tools: `workbench_diff`'s default.
+    baseline: Mutex<BTreeMap<String, Surface>>,
+    calling: calling::Calling,
+    skills: SkillCatalog,
+    /// The skill's folder (a private temporary one), kept while served.
+    _skill_dir: tempfile::TempDir,
+}
+
+/// The tools. Cheap to clone.
+#[derive(Clone)]
+pub struct SelfTools {
+    inner: Arc<Inner>,
+}
+
+impl SelfTools {
+    /// The tools over the workbench behind `calls` (call inside a Tokio
+    /// runtime: the questions of parked calls are followed from now on).
+    pub fn new(calls: Calls, options: Options) -> std::io::Result<SelfTools> {
+        let dir = tempfile::Builder::new().prefix("mcpwb-skill-").tempdir()?;
+        let folder = dir.path().join(SKILL_NAME);
+        std::fs::create_dir(&folder)?;
+        std::fs::write(folder.join("SKILL.md"), SKILL)?;
+        let skills = SkillCatalog::from_dir(dir.path())
+            .map_err(|e| std::io::Error::other(format!("the workbench's skill: {e}")))?;
+        let wb = calls.workbench().clone();
+        let calling = calling::Calling::follow(&wb);
+        let tools = SelfTools {
+            inner: Arc::new(Inner {
+                calls,
+                options,
+                baseline: Mutex::default(),
+                calling,
+                skills,
+                _skill_dir: dir,
+            }),
+        };
+        tools.keep_baselines();
+        Ok(tools)
+    }
+
+    fn wb(&self) -> &Workbench {
+        self.inner.calls.workbench()
+    }
+
+    /// Each server's surface the first time it is listed (the baseline of
+    /// `workbench_diff` until a restart through these tools).
+    fn keep_baselines(&self) {
+        let me = self.clone();
+        let mut events = self.wb().subscribe();
+        let first = |me: &SelfTools| {
+            for s in me.wb().statuses() {
+                me.baseline_if_missing(&s.name);
+            }
+        };
+        first(self);
+        tokio::spawn(async move {
+            loop {
+                match events.recv().await {
+                    Ok(Event::CatalogChanged { server }) => me.baseline_if_missing(&server),
+                    Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(_) => return,
+                }
+            }
+        });
+    }
+
+    fn baseline_if_missing(&self, server: &str) {
+        let mut baseline = self
+            .inner
+            .baseline
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        if !baseline.contains_key(server)
+            && self.wb().catalog().server(server).is_some_and(|c| !c.stale)
+            && let Some(s) = Surface::live(self.wb(), server)
+        {
+            baseline.insert(server.to_string(), s);
+        }
+    }
+
+    async fn dispatch(&self, name: &str, args: Value) -> Result<Value, String> {
+        let text = |key: &str| args[key].as_str().map(str::to_string);
+        let server = || text("server").ok_or_else(|| "\"server\" is required".to_string());
+        match name {
+            tools::SERVERS => Ok(self.servers()),
+            tools::RESTART => self.restart(&server()?).await,
+            tools::DOCTOR => {
+                let options = workbench_doctor::Options {
+                    probe: args["probe"].as_bool().unwrap_or(false),
+                    eras: args["eras"].as_bool().unwrap_or(false),
+                };
+                let report = workbench_doctor::examine(&self.inner.calls, &server()?, options)
+                    .await
+                    .map_err(|e| e.to_string())?;
+                Ok(ok(serde_json::to_value(report).unwrap_or_default()))
+            }
+            tools::CALL => {
+                let tool = text("tool").ok_or("\"tool\" is required")?;
+                let arguments = match &args["arguments"] {
+                    Value::Null => json!({}),
+                    Value::Object(_) => args["arguments"].clone(),
+                    _ => return Err("\"arguments\" must be an object".into()),
+                };
+                self.call(&server()?, &tool, arguments, wait_of(&args))
+                    .await
+            }
+            tools::ANSWER => {
+                let call = args["call"]
+                    .as_u64()
+                    .ok_or("\"call\" is required (the id workbench_call gave)")?;
+                let input = args["input"].as_u64().map(|i| i as u32);
+                let action = text("action").unwrap_or_else(|| "accept".into());
+                if !matches!(action.as_str(), "accept" | "decline" | "cancel") {
+                    return Err(format!(
+                        "\"action\" is accept, decline or cancel, not {action:?}"
+                    ));
+                }
+                self.answer(
+                    call,
+                    input,
+                    &action,
+                    args["content"].clone(),
+                    wait_of(&args),
+                )
+                .await
+            }
+            tools::TEST => self.test(text("path"), text("case")).await,
+            tools::SNAPSHOT => {
+                let server = server()?;
+                let s = self.surface(&server)?;
+                Ok(ok(serde_json::to_value(s).unwrap_or_default()))
+            }
+            tools::DIFF => {
+                let server = server()?;
+                let before: Surface = match &args["before"] {
+                    Value::Null => self
+                        .inner
+                        .baseline
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .get(&server)
+                        .cloned()
+                        .ok_or_else(|| format!("no earlier surface of {server} is kept: pass \"before\" (a workbench_snapshot)"))?,
+                    v => serde_json::from_value(v.clone())
+                        .map_err(|e| format!("\"before\" is not a snapshot: {e}"))?,
+                };
+                let now = self.surface(&server)?;
+                let changes = workbench_doctor::diff(&before, &now);
+                let breaking = changes
+                    .iter()
+                    .filter(|c| c.impact == workbench_doctor::Impact::Breaking)
+                    .count();
+                Ok(ok(
+                    json!({ "server": server, "changes": changes, "breaking": breaking }),
+                ))
+            }
+            tools::TRAFFIC => {
+                let server = server()?;
+                self.wb().server(&server).map_err(|e| e.to_string())?;
+                let last = args["last"].as_u64().unwrap_or(20).clamp(1, 200) as u32;
+                let page = self.wb().traffic().query(&TrafficQuery {
+                    server: Some(server.clone()),
+                    method: text("method"),
+                    limit: last,
+                    from_end: true,
+                    ..TrafficQuery::default()
+                });
+                Ok(ok(
+                    json!({ "server": server, "total": page.total, "messages": page.entries }),
+                ))
+            }
+            other => Err(format!("no tool {other} here")),
+        }
+    }
+
+    fn surface(&self, server: &str) -> Result<Surface, String> {
+        self.wb().server(server).map_err(|e| e.to_string())?;
+        Surface::live(self.wb(), server).ok_or_else(|| {
+            format!("{server} is not ready, so it has no surface now (workbench_servers says why)")
+        })
+    }
+
+    fn servers(&self) -> Value {
+        let wb = self.wb();
+        let servers: Vec<Value> = wb
+            .statuses()
+            .into_iter()
+            .map(|s| {
+                let mut v = serde_json::to_value(&s.state).unwrap_or_default();
+                v["name"] = json!(s.name);
+                if let Some(info) = &s.info {
+                    v["protocol"] = json!(info.protocol_version);
+                    v["serverInfo"] = json!({ "name": info.name, "version": info.version });
+                    v["transport"] = serde_json::to_value(info.transport).unwrap_or_default();
+                }
+                if let Some(c) = wb.catalog().server(&s.name) {
+                    v["tools"] = json!(c.tools.len());
+                    v["resources"] = json!(c.resources.len());
+                    v["prompts"] = json!(c.prompts.len());
+                    v["skills"] = json!(c.skills.len());
+                }
+                v
+            })
+            .collect();
+        ok(json!({ "servers": servers }))
+    }
+
+    async fn restart(&self, server: &str) -> Result<Value, String> {
+        let wb = self.wb();
+        let handle = wb.server(server).map_err(|e| e.to_string())?;
+        if handle.status().state == ServerState::Untrusted {
+            return Ok(failed(format!(
+                "{server} is not trusted: the person must read what it runs and trust it (mcpwb config trust {server}, or in the window); these tools never do"
+            )));
+        }
+        let before = Surface::live(wb, server).or_else(|| {
+            self.inner
+                .baseline
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get(server)
+                .cloned()
+        });
+        let mut events = wb.subscribe();
+        let clock = std::time::Instant::now();
+        handle.restart().await;
+        let deadline = tokio::time::Instant::now() + RESTART_WAIT;
+        let mut went_down = false;
+        loop {
+            let status = handle.status();
+            let listed = wb.catalog().server(server).is_some_and(|c| !c.stale);
+            match &status.state {
+                ServerState::Ready if went_down && listed => break,
+                ServerState::Failed { reason, stderr, .. } if went_down => {
+                    return Ok(failed_with(
+                        format!("{server} did not come back: {reason}"),
+                        json!({ "server": server, "state": "failed", "reason": reason, "stderr": stderr }),
+                    ));
+                }
+                ServerState::Ready => {}
+                _ => went_down = true,
+            }
+            let tick = (tokio::time::Instant::now() + Duration::from_millis(100)).min(deadline);
+            if tokio::time::Instant::now() >= deadline {
+                return Ok(failed(format!(
+                    "{server} was not ready again within {} s (workbench_servers says where it is)",
+                    RESTART_WAIT.as_secs()
+                )));
+            }
+            if let Ok(Ok(Event::Status { status })) =
+                tokio::time::timeout_at(tick, events.recv()).await
+                && status.name == server
+                && status.state != ServerState::Ready
+            {
+                went_down = true;
+            }
+        }
+        let after = Surface::live(wb, server).ok_or("the server's lists are not read")?;
+        let change = before
+            .as_ref()
+            .and_then(|b| workbench_doctor::follow::change(server, b, &after));
+        self.inner
+            .baseline
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(server.to_string(), after);
+        Ok(ok(json!({
+            "server": server,
+            "state": "ready",
+            "readyMs": clock.elapsed().as_secs_f64() * 1000.0,
+            "changed": change.is_some(),
+            "change": change,
+        })))
+    }
+
+    async fn test(&self, path: Option<String>, case: Option<String>) -> Result<Value, String> {
+        let paths: Vec<PathBuf> = match path {
+            Some(p) => {
+                let p = PathBuf::from(p);
+                vec![if p.is_absolute() {
+                    p
+                } else {
+                    self.inner.options.base.join(p)
+                }]
+            }
+            None => self
+                .inner
+                .options
+                .suites
+                .iter()
+                .filter(|d| d.is_dir())
+                .cloned()
+                .collect(),
+        };
+        if paths.is_empty() {
+            return Ok(failed(format!(
+                "no suites: none of {} exists (a suite is .mcp-workbench/suites/NAME.json in the project)",
+                self.inner
+                    .options
+                    .suites
+                    .iter()
+                    .map(|d| d.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
+        let (suites, broken) = suite::load(&paths);
+        let trust = SuiteTrust::app();
+        let untrusted: Vec<String> = suites
+            .iter()
+            .map(|s| review(s, &trust))
+            .filter(|r| !r.trusted)
+            .map(|r| r.path)
+            .collect();
+        if !untrusted.is_empty() {
+            return Ok(failed_with(
+                format!(
+                    "not trusted, nothing ran: {}. A suite the person did not write runs only once they trust it (the Suites room, or mcpwb test --trust-suites); these tools never trust one",
+                    untrusted.join(", ")
+                ),
+                json!({ "untrusted": untrusted }),
+            ));
+        }
+        let options = RunOptions {
+            case,
+            ..RunOptions::default()
+        };
+        let report = suite::run(&self.inner.calls, &suites, &options).await;
+        let prompts: usize = suites.iter().map(|s| s.prompts.len()).sum();
+        let broken: Vec<String> = broken.iter().map(ToString::to_string).collect();
+        let mut out = serde_json::to_value(&report).unwrap_or_default();
+        out["broken"] = json!(broken);
+        if prompts > 0 {
+            out["note"] = json!(format!(
+                "{prompts} prompt cases (evals) were not run: they need a model (mcpwb test, or the Suites room)"
+            ));
+        }
+        // Failed cases are the report's news, not the tool's failure.
+        Ok(ok(out))
+    }
+}
+
+/// How long a call waits before it says it is still running.
+fn wait_of(args: &Value) -> Duration {
+    Duration::from_millis(
+        args["waitMs"]
+            .as_u64()
+            .unwrap_or(60_000)
+            .clamp(100, 600_000),
+    )
+}
+
+/// A result with `structured` as its structured content (and as JSON text).
+fn ok(structured: Value) -> Value {
+    let text = serde_json::to_string_pretty(&structured).unwrap_or_default();
+    json!({ "content": [{ "type": "text", "text": text }], "structuredContent": structured })
+}
+
+/// A tool error: the message, for the agent to read.
+fn failed(message: String) -> Value {
+    json!({ "content": [{ "type": "text", "text": message }], "isError": true })
+}
+
+fn failed_with(message: String, structured: Value) -> Value {
+    let mut v = failed(message);
+    v["structuredContent"] = structured;
+    v
+}
+
+impl OwnTools for SelfTools {
+    fn tools(&self) -> Vec<Value> {
+        tools::all()
+    }
+
+    fn call<'a>(
+        &'a self,
+        name: &'a str,
+        arguments: Value,
+        _cancel: CancellationToken,
+    ) -> Answer<'a> {
+        Box::pin(async move {
+            match self.dispatch(name, arguments).await {
+                Ok(v) => Ok(v),
+                // A wrong argument is the agent's to fix: said as a tool error.
+                Err(why) => Ok(failed(why)),
+            }
+        })
+    }
+
+    fn takes_ask(&self, server: &str) -> bool {
+        self.inner.calling.takes(server)
+    }
+
+    fn skills(&self) -> Option<&SkillCatalog> {
+        Some(&self.inner.skills)
+    }
+}
