@@ -17,7 +17,8 @@ pub struct HistoryArgs {
     /// Only calls of this tool.
     #[arg(long)]
     tool: Option<String>,
-    /// Only calls made from here: window, chat, bridge, cli, suite, app.
+    /// Only calls made from here: window, chat, bridge, cli, suite, eval,
+    /// agent, app, doctor, host.
     #[arg(long)]
     origin: Option<String>,
     /// Only calls that ended so: ok, error, failed, denied, cancelled.
