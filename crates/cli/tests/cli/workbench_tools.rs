@@ -147,3 +147,83 @@ fn agent_help_prints_the_skill() {
         assert!(text.contains(tool), "{tool}");
     }
 }
+
+/// Over HTTP as the bridge (the install's token, loopback), only the
+/// workbench's tools: listed, and one answers with its structured content.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_workbenchs_tools_are_served_over_http_too() {
+    use rmcp::ServiceExt;
+    use rmcp::model::CallToolRequestParams;
+    use rmcp::transport::StreamableHttpClientTransport;
+    use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("mcp.json");
+    std::fs::write(
+        &config,
+        json!({ "mcpServers": { "demo": { "command": demo_server(), "args": ["--name", "demo"] } } }).to_string(),
+    )
+    .unwrap();
+    let err = dir.path().join("serve.err");
+    let mut server = Command::new(BIN)
+        .args([
+            "--config",
+            &config.display().to_string(),
+            "--trust",
+            "serve",
+            "--http",
+            "0",
+            "--workbench-only",
+        ])
+        .env("HOME", dir.path())
+        .env("MCPWB_KEYCHAIN", "keyutils")
+        .env(
+            "MCPWB_KEYCHAIN_SERVICE",
+            format!("mcpwb-agent-tools-http-{}", std::process::id()),
+        )
+        .env_remove("MCPWB_CONFIG")
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_DATA_HOME")
+        .current_dir(dir.path())
+        .stderr(std::fs::File::create(&err).unwrap())
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut said = String::new();
+    for _ in 0..200 {
+        said = std::fs::read_to_string(&err).unwrap_or_default();
+        if said.contains("token") {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let url = said
+        .split_whitespace()
+        .find(|w| w.starts_with("http://127.0.0.1:"))
+        .unwrap_or_else(|| panic!("{said}"))
+        .to_string();
+    let token = said.rsplit(": ").next().unwrap().trim().to_string();
+    let transport = StreamableHttpClientTransport::from_config(
+        StreamableHttpClientTransportConfig::with_uri(url).auth_header(token),
+    );
+    let client = ().serve(transport).await.unwrap();
+    let tools = client.list_all_tools().await.unwrap();
+    let names: Vec<String> = tools.iter().map(|t| t.name.to_string()).collect();
+    assert!(
+        names.iter().all(|n| n.starts_with("workbench_")),
+        "only the workbench's: {names:?}"
+    );
+    assert_eq!(names.len(), 9, "{names:?}");
+    let servers = client
+        .call_tool(CallToolRequestParams::new("workbench_servers"))
+        .await
+        .unwrap();
+    let v = serde_json::to_value(&servers).unwrap();
+    assert_eq!(v["structuredContent"]["servers"][0]["name"], "demo", "{v}");
+    assert_eq!(
+        v["structuredContent"]["servers"][0]["state"], "ready",
+        "{v}"
+    );
+    let _ = client.cancel().await;
+    let _ = server.kill();
+    let _ = server.wait();
+}
