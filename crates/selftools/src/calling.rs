@@ -155,7 +155,20 @@ impl SelfTools {
         wait: Duration,
     ) -> Result<Value, String> {
         let wb = self.wb();
-        wb.server(server).map_err(|e| e.to_string())?;
+        let status = wb.server(server).map_err(|e| e.to_string())?.status();
+        match status.state {
+            workbench_core::connect::ServerState::Ready => {}
+            workbench_core::connect::ServerState::Untrusted => {
+                return Ok(failed(crate::untrusted(server)));
+            }
+            other => {
+                let state = serde_json::to_value(&other).unwrap_or_default();
+                return Ok(failed(format!(
+                    "{server} is not ready ({}): workbench_servers says why",
+                    state["state"].as_str().unwrap_or("?")
+                )));
+            }
+        }
         let definition = wb.catalog().tool(server, tool).ok_or_else(|| {
             format!("{server} has no tool \"{tool}\" now (workbench_servers, or workbench_snapshot, lists them)")
         })?;

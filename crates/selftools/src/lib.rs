@@ -276,9 +276,7 @@ impl SelfTools {
         let wb = self.wb();
         let handle = wb.server(server).map_err(|e| e.to_string())?;
         if handle.status().state == ServerState::Untrusted {
-            return Ok(failed(format!(
-                "{server} is not trusted: the person must read what it runs and trust it (mcpwb config trust {server}, or in the window); these tools never do"
-            )));
+            return Ok(failed(untrusted(server)));
         }
         let before = Surface::live(wb, server).or_else(|| {
             self.inner
@@ -405,6 +403,13 @@ impl SelfTools {
         // Failed cases are the report's news, not the tool's failure.
         Ok(ok(out))
     }
+}
+
+/// Why an untrusted server is left alone.
+fn untrusted(server: &str) -> String {
+    format!(
+        "{server} is not trusted: the person must read what it runs and trust it (mcpwb config trust {server}, or in the window); these tools never do"
+    )
 }
 
 /// How long a call waits before it says it is still running.

@@ -150,6 +150,8 @@ fn agent_help_prints_the_skill() {
 
 /// Over HTTP as the bridge (the install's token, loopback), only the
 /// workbench's tools: listed, and one answers with its structured content.
+/// A project's server the person has not trusted stays so: neither
+/// restarted nor called.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_workbenchs_tools_are_served_over_http_too() {
     use rmcp::ServiceExt;
