@@ -203,6 +203,8 @@ impl Calls {
     /// - a suite: a Deny, and a tool marked `destructiveHint` unless a rule
     ///   the person set allows it (Settings' Allow, the entry's autoApprove,
     ///   "always" this run) — a suite file may come from anyone;
+    /// - a load run: a Deny, and (as an eval) a tool that may change things
+    ///   unless a rule allows it — it is called thousands of times;
     /// - an eval (a model's call in a prompt case, nobody watching): a Deny,
     ///   and a tool that may be destructive — not marked read-only, and not
     ///   marked `destructiveHint: false` (the protocol's default is
@@ -217,7 +219,10 @@ impl Calls {
         {
             return Some(format!("{key} is denied in Settings (its tool policy)"));
         }
-        if !matches!(call.origin, Origin::Suite | Origin::Doctor | Origin::Eval) {
+        if !matches!(
+            call.origin,
+            Origin::Suite | Origin::Doctor | Origin::Eval | Origin::Load
+        ) {
             return None;
         }
         let looked_up;
@@ -248,6 +253,16 @@ impl Calls {
                 chat_allowed: None,
             }) == Verdict::Allow
         };
+        if call.origin == Origin::Load {
+            // Thousands of calls: what may change things (the protocol's
+            // default for a tool not marked otherwise) needs a rule.
+            let may_destroy = !read_only && hint("destructiveHint") != Some(false);
+            return (may_destroy && !standing()).then(|| {
+                format!(
+                    "{key} may change or delete things (it is not marked read-only or destructiveHint: false): a load run calls it thousands of times only under a rule you set (Allow in Settings' tool policy, or the entry's autoApprove)"
+                )
+            });
+        }
         if call.origin == Origin::Suite {
             return (destructive && !standing()).then(|| {
                 format!(

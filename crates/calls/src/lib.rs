@@ -13,6 +13,7 @@
 mod decide;
 pub mod gate;
 mod history;
+pub mod load;
 pub mod rules;
 pub mod skill;
 pub mod suite;
@@ -54,10 +55,13 @@ pub enum Origin {
     Eval,
     /// A coding agent through the workbench's own tools (`mcpwb serve --workbench`).
     Agent,
+    /// A load run's calls (`mcpwb load`, the tool panel's Load): never kept
+    /// one by one; the run is kept as one summary row.
+    Load,
 }
 
 impl Origin {
-    pub const ALL: [Origin; 9] = [
+    pub const ALL: [Origin; 10] = [
         Origin::Window,
         Origin::Chat,
         Origin::Bridge,
@@ -67,6 +71,7 @@ impl Origin {
         Origin::Doctor,
         Origin::Eval,
         Origin::Agent,
+        Origin::Load,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -80,6 +85,7 @@ impl Origin {
             Origin::Doctor => "doctor",
             Origin::Eval => "eval",
             Origin::Agent => "agent",
+            Origin::Load => "load",
         }
     }
 
@@ -300,7 +306,14 @@ impl Calls {
         let before = wb.traffic().last_seq();
         let refusal = self.standing_refusal(&call);
         let denied = refusal.is_some();
-        let arguments = self.inner.history.as_ref().map(|_| call.arguments.clone());
+        // A load run's calls are not kept one by one (its summary is).
+        let keep = call.origin != Origin::Load;
+        let arguments = self
+            .inner
+            .history
+            .as_ref()
+            .filter(|_| keep)
+            .map(|_| call.arguments.clone());
         let outcome = if let Some(why) = refusal {
             Err(workbench_core::Error::Internal(why))
         } else {
@@ -373,6 +386,62 @@ impl Calls {
             traffic,
             record,
         }
+    }
+
+    /// Keep a load run as one row of the history: its first target, its
+    /// arguments, and the run's report as the result. Returns the row's id.
+    pub async fn keep_load_run(
+        &self,
+        plan: &load::LoadPlan,
+        report: &load::LoadReport,
+    ) -> Option<i64> {
+        let history = self.inner.history.as_ref()?;
+        let first = plan.targets.first()?;
+        let now = self.workbench().traffic().last_seq();
+        let status = if report
+            .stopped
+            .as_deref()
+            .is_some_and(|s| s.starts_with("refused"))
+        {
+            CallStatus::Denied
+        } else if report.errors.total() > 0 {
+            CallStatus::Error
+        } else {
+            CallStatus::Ok
+        };
+        let summary = serde_json::to_value(report).ok()?;
+        let text = format!(
+            "load run: {} calls, {:.0}/s, p50 {:.2} ms, p99 {:.2} ms, {} errors",
+            report.calls,
+            report.throughput,
+            report.latency.p50,
+            report.latency.p99,
+            report.errors.total()
+        );
+        let rx = history.write(history::Finished {
+            origin: Origin::Load.as_str(),
+            session: None,
+            message: None,
+            call_id: String::new(),
+            server: first.server.clone(),
+            tool: report.tool.clone(),
+            arguments: first.arguments.clone(),
+            result: Some(serde_json::json!({
+                "content": [{ "type": "text", "text": text }],
+                "structuredContent": summary,
+                "isError": status == CallStatus::Error,
+            })),
+            error: report.stopped.clone(),
+            status,
+            duration_ms: Some(report.duration_ms),
+            started_at: report.started_at,
+            protocol: None,
+            traffic: (now, now),
+            schema_violations: Vec::new(),
+            task: None,
+        });
+        history.hurry();
+        rx.await.ok()
     }
 
     /// Record a call that was refused before it was made (by the rules or

@@ -16,6 +16,7 @@ pub async fn run(cli: &Cli) -> Result<(), Failure> {
         Command::Auth { action } => return crate::auth_cmd::run(cli, action).await,
         Command::Chat(args) => return crate::chat::run(cli, args, cli.sampling).await,
         Command::Serve(args) => return crate::serve_cmd::run(cli, args).await,
+        Command::Load(args) => return crate::load_cmd::run(cli, args).await,
         Command::AgentHelp => {
             print!("{}", workbench_selftools::SKILL);
             return Ok(());

@@ -9,6 +9,7 @@ mod config_io;
 mod dev_cmd;
 mod doctor_cmd;
 mod history_cmd;
+mod load_cmd;
 mod print;
 #[cfg(test)]
 mod reference;
@@ -106,6 +107,11 @@ pub enum Command {
     /// to the running app's bridge; --workbench adds the workbench's own
     /// tools for a coding agent).
     Serve(serve_cmd::ServeArgs),
+    /// How fast a server is: a tool (or a suite's mix) called by N at once
+    /// for a time or a number of calls, or a ramp of N; percentiles,
+    /// throughput, errors by kind, where latency bends; --baseline fails
+    /// past a regression.
+    Load(load_cmd::LoadArgs),
     /// Print the skill (SKILL.md) that teaches a coding agent (Claude Code,
     /// Codex, Cursor) the server author's loop with `mcpwb serve --workbench`.
     AgentHelp,

@@ -76,9 +76,13 @@ pub enum Fault {
     /// lists a tool it did not before (`seen_N`) and one only its caller
     /// sees (`for_caller_N`).
     LyingCache,
+    /// The demo answering one tool call at a time, each taking 5 ms: a
+    /// server whose throughput cannot grow with concurrency (load runs find
+    /// where it stops).
+    Serial,
 }
 
-pub const ALL: [Fault; 27] = [
+pub const ALL: [Fault; 28] = [
     Fault::ExitAtStart,
     Fault::CrashOnCall,
     Fault::HangOnCall,
@@ -106,6 +110,7 @@ pub const ALL: [Fault; 27] = [
     Fault::RepeatedCursor,
     Fault::LyingSkills,
     Fault::LyingCache,
+    Fault::Serial,
 ];
 
 impl Fault {
@@ -138,6 +143,7 @@ impl Fault {
             Fault::RepeatedCursor => "repeated-cursor",
             Fault::LyingSkills => "lying-skills",
             Fault::LyingCache => "lying-cache",
+            Fault::Serial => "serial",
         }
     }
 }

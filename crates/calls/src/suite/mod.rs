@@ -102,6 +102,9 @@ pub struct Case {
     /// Not run (a reason, or true).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub skip: Option<Value>,
+    /// Its share of a load run's mix (`mcpwb load --suite`; default 1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub weight: Option<u32>,
 }
 
 /// What a call's result must be. Every key is optional.

@@ -21,6 +21,11 @@ impl DemoServer {
             }
             Some(Fault::HugeResult) => return Ok(text_result("x".repeat(20 * 1024 * 1024), false)),
             Some(Fault::TellSecrets) => return Ok(text_result(crate::fault::told(), false)),
+            Some(Fault::Serial) => {
+                static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+                let _one = ONE_AT_A_TIME.lock().await;
+                tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+            }
             _ => {}
         }
         let peer = ctx.peer.clone();

@@ -1,0 +1,333 @@
+//! `mcpwb load`: how fast a server is. One tool (or a weighted mix of a
+//! suite's calls) called by N workers at once for a time or a number of
+//! calls, at most R a second, or a ramp of N; a line a second on stderr,
+//! then percentiles, throughput, errors by kind, the CPU used and (a ramp)
+//! where throughput stops growing and latency bends. `--out` keeps the run
+//! as JSON; `--baseline` compares with a kept one and exits 1 past
+//! `--max-regression`. The run is kept in History as one row.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::json;
+use tokio_util::sync::CancellationToken;
+use workbench_calls::load::{Concurrency, LoadPlan, LoadReport, Stop, Target, compare};
+use workbench_calls::suite::trust::{SuiteTrust, review};
+
+use crate::print::{clean, line};
+use crate::session::{calls_for, connect_some, offers, parse_args, ready};
+use crate::{Cli, Failure};
+
+#[derive(clap::Args, Debug)]
+pub struct LoadArgs {
+    /// The server (with --suite: only its cases; default the suite's).
+    server: Option<String>,
+    /// The tool to call (not with --suite).
+    tool: Option<String>,
+    /// The tool's arguments as JSON.
+    #[arg(long, value_name = "JSON", default_value = "{}")]
+    args: String,
+    /// Calls running at once.
+    #[arg(long, short = 'c', default_value_t = 8, conflicts_with = "ramp")]
+    concurrency: u32,
+    /// Step the concurrency up, doubling (e.g. 1..64): where throughput
+    /// stops growing and latency bends.
+    #[arg(long, value_name = "FROM..TO")]
+    ramp: Option<String>,
+    /// How long (e.g. 30s, 2m, 500ms); with --ramp, split across the steps.
+    #[arg(long, short = 'd', default_value = "10s", conflicts_with = "requests")]
+    duration: String,
+    /// Stop after this many calls instead (with --ramp: in all).
+    #[arg(long, short = 'n')]
+    requests: Option<u64>,
+    /// At most this many calls a second, all workers together.
+    #[arg(long, value_name = "R")]
+    rate: Option<f64>,
+    /// A mix of this suite's calls (each case's "weight", default 1).
+    #[arg(long, value_name = "FILE")]
+    suite: Option<PathBuf>,
+    /// Keep the run as JSON here (a baseline for later runs).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Compare with a run kept with --out; exit 1 past --max-regression.
+    #[arg(long, value_name = "FILE")]
+    baseline: Option<PathBuf>,
+    /// How much worse (percent) p50, p99 or throughput may get against the baseline.
+    #[arg(long, value_name = "PERCENT", default_value_t = 20.0)]
+    max_regression: f64,
+}
+
+/// `30s`, `2m`, `500ms`, `1.5s`, `10` (seconds).
+fn duration(text: &str) -> Result<Duration, Failure> {
+    let t = text.trim();
+    let (number, unit) = match t.find(|c: char| c.is_ascii_alphabetic()) {
+        Some(i) => (&t[..i], &t[i..]),
+        None => (t, "s"),
+    };
+    let n: f64 = number
+        .parse()
+        .map_err(|_| Failure::Usage(format!("--duration {text}: say e.g. 30s, 2m or 500ms")))?;
+    let secs = match unit {
+        "ms" => n / 1000.0,
+        "s" => n,
+        "m" => n * 60.0,
+        _ => {
+            return Err(Failure::Usage(format!(
+                "--duration {text}: the unit is ms, s or m"
+            )));
+        }
+    };
+    if !(secs > 0.0 && secs <= 86_400.0) {
+        return Err(Failure::Usage(format!(
+            "--duration {text}: give more than 0 and at most a day"
+        )));
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
+
+fn ramp(text: &str) -> Result<Concurrency, Failure> {
+    let (a, b) = text
+        .split_once("..")
+        .ok_or_else(|| Failure::Usage(format!("--ramp {text}: say FROM..TO, e.g. 1..64")))?;
+    let parse = |s: &str| {
+        s.trim()
+            .parse::<u32>()
+            .ok()
+            .filter(|n| (1..=4096).contains(n))
+    };
+    match (parse(a), parse(b)) {
+        (Some(from), Some(to)) if from <= to => Ok(Concurrency::Ramp { from, to }),
+        _ => Err(Failure::Usage(format!(
+            "--ramp {text}: FROM and TO are 1 to 4096, FROM ≤ TO"
+        ))),
+    }
+}
+
+/// The mix of a suite's calls (its surface checks and chained cases left out).
+fn suite_targets(path: &PathBuf, server: Option<&str>) -> Result<Vec<Target>, Failure> {
+    let (suites, broken) = workbench_calls::suite::load(std::slice::from_ref(path));
+    if let Some(b) = broken.first() {
+        return Err(Failure::Usage(format!("--suite: {b}")));
+    }
+    let suite = suites
+        .first()
+        .ok_or_else(|| Failure::Usage(format!("--suite {}: no suite", path.display())))?;
+    if !review(suite, &SuiteTrust::app()).trusted {
+        return Err(Failure::Usage(format!(
+            "--suite {}: not trusted (it calls tools with arguments of its choosing): mcpwb test --trust-suites, or trust it in the Suites room",
+            path.display()
+        )));
+    }
+    let targets: Vec<Target> = suite
+        .cases
+        .iter()
+        .filter(|c| c.skip.is_none())
+        .filter_map(|c| {
+            let tool = c.tool.clone()?;
+            let at = c.server.clone().or_else(|| suite.server.clone())?;
+            // A case that reads another's result or the environment is not repeated blindly.
+            (!c.arguments.to_string().contains("${") && server.is_none_or(|s| s == at)).then(|| {
+                Target {
+                    server: at,
+                    tool,
+                    arguments: if c.arguments.is_null() {
+                        json!({})
+                    } else {
+                        c.arguments.clone()
+                    },
+                    weight: c.weight.unwrap_or(1),
+                }
+            })
+        })
+        .collect();
+    if targets.is_empty() {
+        return Err(Failure::Usage(format!(
+            "--suite {}: no case to repeat (surface checks, cases that use ${{...}} and skipped ones are left out)",
+            path.display()
+        )));
+    }
+    Ok(targets)
+}
+
+fn print(report: &LoadReport, plan: &LoadPlan) {
+    let mut servers: Vec<String> = plan
+        .targets
+        .iter()
+        .map(|t| format!("{}/{}", t.server, t.tool))
+        .collect();
+    servers.dedup();
+    line(&format!(
+        "{}: {} calls in {:.1} s · {:.0} calls/s",
+        clean(&servers.join(" + ")),
+        report.calls,
+        report.duration_ms / 1000.0,
+        report.throughput
+    ));
+    let l = &report.latency;
+    line(&format!(
+        "latency (ms): p50 {:.2} · p90 {:.2} · p99 {:.2} · p99.9 {:.2} · max {:.2} · mean {:.2}",
+        l.p50, l.p90, l.p99, l.p999, l.max, l.mean
+    ));
+    let e = &report.errors;
+    line(&if e.total() == 0 {
+        "errors: none".to_string()
+    } else {
+        format!(
+            "errors: {} — tool {} · protocol {} · timeout {} · disconnect {}",
+            e.total(),
+            e.tool,
+            e.protocol,
+            e.timeout,
+            e.disconnect
+        )
+    });
+    line(&format!(
+        "cpu: client {:.0}% of a core{}",
+        report.client_cpu * 100.0,
+        report
+            .server_cpu
+            .map(|s| format!(" · server {:.0}%", s * 100.0))
+            .unwrap_or_default()
+    ));
+    for s in &report.steps {
+        line(&format!(
+            "  concurrency {:>4}: {:>8.0} calls/s · p50 {:.2} ms · p99 {:.2} ms · {} errors",
+            s.concurrency, s.throughput, s.p50, s.p99, s.errors
+        ));
+    }
+    if let Some(k) = &report.knee {
+        line(&format!("ramp: {k}"));
+    }
+    for w in &report.warnings {
+        line(&format!("warning: {w}"));
+    }
+    if let Some(s) = &report.stopped {
+        line(&format!("stopped: {}", clean(s)));
+    }
+}
+
+pub async fn run(cli: &Cli, args: &LoadArgs) -> Result<(), Failure> {
+    let targets = match (&args.suite, &args.tool) {
+        (Some(path), None) => suite_targets(path, args.server.as_deref())?,
+        (Some(_), Some(_)) => {
+            return Err(Failure::Usage("give a TOOL or --suite, not both".into()));
+        }
+        (None, Some(tool)) => vec![Target {
+            server: args.server.clone().unwrap_or_default(),
+            tool: tool.clone(),
+            arguments: parse_args(&args.args)?,
+            weight: 1,
+        }],
+        (None, None) => {
+            return Err(Failure::Usage(
+                "which tool? mcpwb load SERVER TOOL [--args JSON], or --suite FILE".into(),
+            ));
+        }
+    };
+    let baseline: Option<LoadReport> = match &args.baseline {
+        Some(p) => {
+            let bytes = workbench_core::files::read_no_follow(p, 64 << 20)
+                .map_err(|e| Failure::Usage(format!("--baseline {}: {e}", p.display())))?;
+            Some(serde_json::from_slice(&bytes).map_err(|e| {
+                Failure::Usage(format!(
+                    "--baseline {}: not a run kept with --out: {e}",
+                    p.display()
+                ))
+            })?)
+        }
+        None => None,
+    };
+    let plan = LoadPlan {
+        concurrency: match &args.ramp {
+            Some(r) => ramp(r)?,
+            None => Concurrency::Fixed(args.concurrency.clamp(1, 4096)),
+        },
+        stop: match args.requests {
+            Some(n) => Stop::Calls(n.max(1)),
+            None => Stop::Duration(duration(&args.duration)?),
+        },
+        rate: args.rate.filter(|r| *r > 0.0),
+        timeout: Duration::from_secs_f64(cli.timeout.max(0.1)),
+        targets,
+    };
+    let mut servers: Vec<&str> = plan.targets.iter().map(|t| t.server.as_str()).collect();
+    servers.sort();
+    servers.dedup();
+    let wb = connect_some(cli, &servers, offers(cli, cli.sampling)).await?;
+    for s in &servers {
+        ready(&wb, s).await?;
+    }
+    for t in &plan.targets {
+        if wb.catalog().tool(&t.server, &t.tool).is_none() {
+            wb.shutdown().await;
+            return Err(Failure::Usage(format!(
+                "{} has no tool \"{}\" (mcpwb tools {} lists them)",
+                t.server, t.tool, t.server
+            )));
+        }
+    }
+    let calls = calls_for(&wb, true);
+    if let Some(why) = calls.load_refusal(&plan) {
+        wb.shutdown().await;
+        eprintln!("mcpwb: the load run is refused: {}", clean(&why));
+        return Err(Failure::Exit(1));
+    }
+    let quiet = cli.json;
+    let tick: workbench_calls::load::Tick = Arc::new(move |s| {
+        if !quiet {
+            eprintln!(
+                "{:>4}s  concurrency {:>4}  {:>7} calls  p50 {:>8.2} ms  p99 {:>8.2} ms  {} errors",
+                s.at, s.concurrency, s.calls, s.p50, s.p99, s.errors
+            );
+        }
+    });
+    let cancel = CancellationToken::new();
+    let stopper = cancel.clone();
+    let ctrl_c = tokio::spawn(async move {
+        let _ = tokio::signal::ctrl_c().await;
+        stopper.cancel();
+    });
+    let report = calls.load(&plan, tick, cancel).await;
+    ctrl_c.abort();
+    calls.keep_load_run(&plan, &report).await;
+    wb.shutdown().await;
+    if let Some(path) = &args.out {
+        let text = serde_json::to_string_pretty(&report).unwrap_or_default() + "\n";
+        workbench_core::files::write_private_atomic(path, text.as_bytes())
+            .map_err(|e| Failure::Usage(format!("--out {}: {e}", path.display())))?;
+    }
+    let regressions = baseline
+        .as_ref()
+        .map(|b| compare(b, &report, args.max_regression / 100.0))
+        .unwrap_or_default();
+    if cli.json {
+        line(&json!({ "report": report, "baseline": regressions }).to_string());
+    } else {
+        print(&report, &plan);
+        for r in &regressions {
+            line(&format!(
+                "vs baseline: {} {:.2} (was {:.2}, {:+.0}%){}",
+                r.figure,
+                r.after,
+                r.before,
+                r.worse_by * 100.0,
+                if r.failed {
+                    format!(" — worse by more than {}%", args.max_regression)
+                } else {
+                    String::new()
+                }
+            ));
+        }
+    }
+    if report.calls == 0
+        || regressions.iter().any(|r| r.failed)
+        || report
+            .stopped
+            .as_deref()
+            .is_some_and(|s| s.starts_with("every call failed"))
+    {
+        return Err(Failure::Exit(1));
+    }
+    Ok(())
+}
