@@ -44,6 +44,10 @@ pub struct LoadArgs {
     /// At most this many calls a second, all workers together.
     #[arg(long, value_name = "R")]
     rate: Option<f64>,
+    /// A call with no answer after this many seconds counts as a timeout
+    /// (progress the server reports keeps it going).
+    #[arg(long, value_name = "SECS", default_value_t = 30.0)]
+    call_timeout: f64,
     /// A mix of this suite's calls (each case's "weight", default 1).
     #[arg(long, value_name = "FILE")]
     suite: Option<PathBuf>,
@@ -190,6 +194,14 @@ fn print(report: &LoadReport, plan: &LoadPlan) {
             .map(|s| format!(" · server {:.0}%", s * 100.0))
             .unwrap_or_default()
     ));
+    for m in &report.mix {
+        line(&format!(
+            "  {}/{}: {} calls",
+            clean(&m.server),
+            clean(&m.tool),
+            m.calls
+        ));
+    }
     for s in &report.steps {
         line(&format!(
             "  concurrency {:>4}: {:>8.0} calls/s · p50 {:.2} ms · p99 {:.2} ms · {} errors",
@@ -248,7 +260,7 @@ pub async fn run(cli: &Cli, args: &LoadArgs) -> Result<(), Failure> {
             None => Stop::Duration(duration(&args.duration)?),
         },
         rate: args.rate.filter(|r| *r > 0.0),
-        timeout: Duration::from_secs_f64(cli.timeout.max(0.1)),
+        timeout: Duration::from_secs_f64(args.call_timeout.max(0.01)),
         targets,
     };
     let mut servers: Vec<&str> = plan.targets.iter().map(|t| t.server.as_str()).collect();

@@ -24,7 +24,7 @@ use tokio_util::sync::CancellationToken;
 use workbench_core::{CallOptions, ErrorCode};
 use workbench_store::CallStatus;
 
-pub use report::{Bucket, Errors, Latency, LoadReport, Regression, Second, Step, compare};
+pub use report::{Bucket, Errors, Latency, LoadReport, Regression, Second, Share, Step, compare};
 
 use crate::{Call, Calls, Link, Origin};
 
@@ -179,6 +179,8 @@ impl Calls {
             .iter()
             .map(|t| self.workbench().catalog().tool(&t.server, &t.tool))
             .collect();
+        let made: Arc<Vec<AtomicU64>> =
+            Arc::new(plan.targets.iter().map(|_| AtomicU64::new(0)).collect());
         let steps = plan.steps();
         let workers = *steps.iter().max().unwrap_or(&1) as usize;
         let recs: Arc<Vec<Mutex<Rec>>> =
@@ -264,8 +266,13 @@ impl Calls {
             };
             let stop = cancel.child_token();
             let work = (0..c as usize).map(|w| {
-                let (recs, issued, stop, failing) =
-                    (recs.clone(), issued.clone(), stop.clone(), failing.clone());
+                let (recs, issued, stop, failing, made) = (
+                    recs.clone(),
+                    issued.clone(),
+                    stop.clone(),
+                    failing.clone(),
+                    made.clone(),
+                );
                 let definitions = &definitions;
                 let total_weight: u32 = plan.targets.iter().map(|t| t.weight.max(1)).sum();
                 async move {
@@ -304,6 +311,7 @@ impl Calls {
                             })
                             .unwrap_or(0);
                         let target = &plan.targets[index];
+                        made[index].fetch_add(1, Ordering::Relaxed);
                         let began = Instant::now();
                         let ran = self
                             .run(Call {
@@ -404,6 +412,18 @@ impl Calls {
             _ => None,
         };
         report.warnings = cpu::warnings(report.client_cpu, report.server_cpu);
+        if plan.targets.len() > 1 {
+            report.mix = plan
+                .targets
+                .iter()
+                .zip(made.iter())
+                .map(|(t, n)| Share {
+                    server: t.server.clone(),
+                    tool: t.tool.clone(),
+                    calls: n.load(Ordering::Relaxed),
+                })
+                .collect();
+        }
         if failing.load(Ordering::Relaxed) {
             report.stopped =
                 Some("every call failed: the server is not ready (it crashed or went away)".into());

@@ -80,6 +80,15 @@ pub struct Bucket {
     pub count: u64,
 }
 
+/// One call of a mix and how many times it was made.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Share {
+    pub server: String,
+    pub tool: String,
+    pub calls: u64,
+}
+
 /// A load run.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -110,6 +119,9 @@ pub struct LoadReport {
     pub warnings: Vec<String>,
     /// Why it stopped early (Stop, every call failing).
     pub stopped: Option<String>,
+    /// With a mix: each call's count.
+    #[serde(default)]
+    pub mix: Vec<Share>,
 }
 
 fn ms(us: u64) -> f64 {

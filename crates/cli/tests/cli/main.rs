@@ -16,6 +16,7 @@ mod doctor;
 mod history;
 mod hostile;
 mod imports;
+mod load;
 mod serve;
 mod skills;
 mod suite_attacks;
