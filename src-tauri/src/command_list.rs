@@ -38,6 +38,8 @@ macro_rules! window_commands {
             history::trust_suite,
             history::history_usage,
             evals::run_evals,
+            load::run_load,
+            load::stop_load,
             evals::eval_runs,
             evals::turn_case,
             evals::save_prompt_case,

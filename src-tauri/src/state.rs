@@ -23,6 +23,8 @@ pub struct AppState {
     pub running: crate::commands::tools::RunningCalls,
     /// The bridge while it is on.
     pub bridge: crate::commands::bridge::Running,
+    /// The load run under way (Stop).
+    pub load: crate::commands::load::RunningLoad,
     _watch: Option<ConfigWatch>,
     /// Each server's surface across restarts (what changed, for its panel).
     pub surfaces: workbench_doctor::follow::Surfaces,
@@ -54,6 +56,7 @@ impl AppState {
             agent,
             running: Default::default(),
             bridge: Default::default(),
+            load: Default::default(),
             _watch: watch,
             surfaces: dev.1,
             doctor_runs: Default::default(),

@@ -2,7 +2,20 @@
 // Its half of the door to the Rust side; `Backend` (backend.ts) includes it.
 import { Channel } from "@tauri-apps/api/core";
 import type { TaskState } from "./backendTasks";
-import { commands, events, type CallProgress_Deserialize as CallProgress, type TaskState_Deserialize, type ToolCallResult, type ToolRow, type ErrorInfo } from "./bindings";
+import {
+  commands,
+  events,
+  type CallProgress_Deserialize as CallProgress,
+  type TaskState_Deserialize,
+  type ToolCallResult,
+  type ToolRow,
+  type ErrorInfo,
+  type LoadRun_Serialize as LoadRun,
+  type LoadReport_Serialize as LoadReport,
+  type LoadSecond,
+} from "./bindings";
+
+export type { LoadRun, LoadReport, LoadSecond };
 
 let nextCall = 0;
 
@@ -20,6 +33,17 @@ export interface ToolsBackend {
     onProgress: (p: CallProgress) => void,
     options?: { asTask?: boolean; onTask?: (task: TaskState) => void },
   ): { result: Promise<ToolCallResult>; cancel: () => Promise<void> };
+  /** A load run of one tool: `concurrency` calls at once for `durationMs`
+   * (at most `rate` a second); each second to `onSecond`. Kept in History. */
+  runLoad(
+    server: string,
+    tool: string,
+    args: unknown,
+    options: { concurrency: number; durationMs: number; rate: number | null },
+    onSecond: (s: LoadSecond) => void,
+  ): Promise<LoadRun>;
+  /** Stop the load run under way. */
+  stopLoad(): Promise<boolean>;
 }
 
 type Outcome<T> = { status: "ok"; data: T } | { status: "error"; error: ErrorInfo };
@@ -27,6 +51,14 @@ type Unwrap = <T>(outcome: Outcome<T>) => T;
 
 export function tauriToolsBackend(unwrap: Unwrap): ToolsBackend {
   return {
+    runLoad: async (server, tool, args, options, onSecond) => {
+      const channel = new Channel<LoadSecond>();
+      channel.onmessage = onSecond;
+      return unwrap(
+        await commands.runLoad(server, tool, args as Parameters<typeof commands.runLoad>[2], options.concurrency, options.durationMs, options.rate, channel),
+      );
+    },
+    stopLoad: async () => unwrap(await commands.stopLoad()),
     listTools: async () => unwrap(await commands.listTools()),
     onCatalogChanged: (listener) => events.catalogChanged.listen((e) => listener(e.payload.server)),
     callTool: (server, tool, args, onProgress, options) => {

@@ -111,6 +111,14 @@ export const commands = {
 	 *  not trusted. The run is kept (see `eval_runs`).
 	 */
 	runEvals: (path: string, models: string[], runs: number | null, onProgress: Channel<EvalProgress>) => typedError<EvalReport_Serialize, ErrorInfo>(__TAURI_INVOKE("run_evals", { path, models, runs, onProgress })),
+	/**
+	 *  Call `tool` of `server` with `args` by `concurrency` workers for
+	 *  `duration_ms` (at most `rate` calls a second); each second goes to
+	 *  `on_second`. Refused by the rules as a whole, or while another runs.
+	 */
+	runLoad: (server: string, tool: string, args: Value, concurrency: number, durationMs: number, rate: number | null, onSecond: Channel<LoadSecond>) => typedError<LoadRun_Serialize, ErrorInfo>(__TAURI_INVOKE("run_load", { server, tool, args, concurrency, durationMs, rate, onSecond })),
+	/**  Stop the load run under way (false: none was). */
+	stopLoad: () => typedError<boolean, ErrorInfo>(__TAURI_INVOKE("stop_load")),
 	/**  The kept runs of the suite at `path`, newest first. */
 	evalRuns: (path: string) => typedError<EvalReport_Serialize[], ErrorInfo>(__TAURI_INVOKE("eval_runs", { path })),
 	/**
@@ -1836,6 +1844,128 @@ export type ListedAgain = {
 	again: boolean,
 };
 
+/**  A bucket of the histogram: calls that took up to `le` ms. */
+export type LoadBucket = {
+	le: number | null,
+	count: number,
+};
+
+/**  Calls that did not succeed, by kind. */
+export type LoadErrors = {
+	/**  The tool answered `isError: true`. */
+	tool: number,
+	/**  A JSON-RPC error, or an answer that is not one. */
+	protocol: number,
+	/**  No answer within the call's timeout. */
+	timeout: number,
+	/**  The connection went (the server crashed, restarted, is not ready). */
+	disconnect: number,
+};
+
+/**  Latencies in milliseconds. */
+export type LoadLatency = {
+	p50: number | null,
+	p90: number | null,
+	p99: number | null,
+	p999: number | null,
+	max: number | null,
+	mean: number | null,
+};
+
+/**  A load run. */
+export type LoadReport = LoadReport_Serialize | LoadReport_Deserialize;
+
+/**  A load run. */
+export type LoadReport_Deserialize = {
+	server: string,
+	/**  The tool, or `mix` for a suite's cases. */
+	tool: string,
+	started_at: number,
+	duration_ms: number | null,
+	/**  Calls made (ended), and of them those that succeeded. */
+	calls: number,
+	ok: number,
+	errors: LoadErrors,
+	/**  Calls a second over the whole run. */
+	throughput: number | null,
+	latency: LoadLatency,
+	histogram: LoadBucket[],
+	seconds: LoadSecond[],
+	/**  With a ramp: each concurrency's numbers. */
+	steps: RampStep[],
+	/**  With a ramp: where throughput stopped growing and latency bent. */
+	knee?: string | null,
+	/**  The client's CPU, as a share of one core (1.0 = a whole core). */
+	client_cpu: number | null,
+	/**  The server's process, when the workbench runs it (stdio). */
+	server_cpu?: number | null,
+	/**  What a person should know about these numbers (the client was the limit, ...). */
+	warnings: string[],
+	/**  Why it stopped early (Stop, every call failing). */
+	stopped?: string | null,
+	/**  With a mix: each call's count. */
+	mix?: MixShare[],
+};
+
+/**  A load run. */
+export type LoadReport_Serialize = {
+	server: string,
+	/**  The tool, or `mix` for a suite's cases. */
+	tool: string,
+	started_at: number,
+	duration_ms: number | null,
+	/**  Calls made (ended), and of them those that succeeded. */
+	calls: number,
+	ok: number,
+	errors: LoadErrors,
+	/**  Calls a second over the whole run. */
+	throughput: number | null,
+	latency: LoadLatency,
+	histogram: LoadBucket[],
+	seconds: LoadSecond[],
+	/**  With a ramp: each concurrency's numbers. */
+	steps: RampStep[],
+	/**  With a ramp: where throughput stopped growing and latency bent. */
+	knee: string | null,
+	/**  The client's CPU, as a share of one core (1.0 = a whole core). */
+	client_cpu: number | null,
+	/**  The server's process, when the workbench runs it (stdio). */
+	server_cpu: number | null,
+	/**  What a person should know about these numbers (the client was the limit, ...). */
+	warnings: string[],
+	/**  Why it stopped early (Stop, every call failing). */
+	stopped: string | null,
+	/**  With a mix: each call's count. */
+	mix: MixShare[],
+};
+
+/**  A finished run and its row in History. */
+export type LoadRun = LoadRun_Serialize | LoadRun_Deserialize;
+
+/**  A finished run and its row in History. */
+export type LoadRun_Deserialize = {
+	report: LoadReport_Deserialize,
+	history_id?: number | null,
+};
+
+/**  A finished run and its row in History. */
+export type LoadRun_Serialize = {
+	report: LoadReport_Serialize,
+	history_id: number | null,
+};
+
+/**  One second of the run. */
+export type LoadSecond = {
+	/**  Seconds since the start (1 = the first second). */
+	at: number,
+	concurrency: number,
+	/**  Calls that ended in this second. */
+	calls: number,
+	errors: number,
+	p50: number | null,
+	p99: number | null,
+};
+
 /**
  *  A skill loaded: its entry, its SKILL.md, its files (not read), and what
  *  is wrong with what the server sent (its fault, each said once).
@@ -1930,6 +2060,13 @@ export type Message_Serialize = {
 	parts: Part_Serialize[],
 	usage: Usage | null,
 	created_at: number,
+};
+
+/**  One call of a mix and how many times it was made. */
+export type MixShare = {
+	server: string,
+	tool: string,
+	calls: number,
 };
 
 /**  The model chosen, and why (the ask dialog says it). */
@@ -2234,6 +2371,16 @@ export type ProviderView_Serialize = {
 	config: ProviderConfig_Serialize,
 	key: KeySource,
 	is_default: boolean,
+};
+
+/**  One step of a ramp. */
+export type RampStep = {
+	concurrency: number,
+	/**  Calls a second. */
+	throughput: number | null,
+	p50: number | null,
+	p99: number | null,
+	errors: number,
 };
 
 /**  The last refusal a server gave. */

@@ -31,7 +31,7 @@ pub struct LoadArgs {
     /// Calls running at once.
     #[arg(long, short = 'c', default_value_t = 8, conflicts_with = "ramp")]
     concurrency: u32,
-    /// Step the concurrency up, doubling (e.g. 1..64): where throughput
+    /// RampStep the concurrency up, doubling (e.g. 1..64): where throughput
     /// stops growing and latency bends.
     #[arg(long, value_name = "FROM..TO")]
     ramp: Option<String>,

@@ -12,6 +12,7 @@ pub mod evals;
 pub mod files;
 pub mod history;
 pub mod lists;
+pub mod load;
 pub mod providers;
 pub mod resources;
 pub mod servers;

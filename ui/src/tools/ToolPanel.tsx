@@ -20,6 +20,7 @@ import { TaskBadge, definitionText } from "./definition";
 import { TaskStrip } from "./TaskStrip";
 import type { TaskState } from "../backendTasks";
 import { SaveToSuite, type Saving } from "../history/SaveToSuite";
+import { LoadSection } from "./LoadSection";
 import { afterCall, keys } from "../queries";
 import type { ComponentProps } from "react";
 import type { AgentBackend, AppsBackend, DoctorBackend, HistoryBackend, ServersBackend, ToolsBackend, WindowBackend } from "../backend";
@@ -96,6 +97,8 @@ export function ToolPanel({
   const toolName = String(tool.name ?? "");
   const past = useQuery({ queryKey: keys.toolHistory(row.server, toolName), queryFn: () => backend.toolHistory(row.server, toolName, 20) });
   const policyKey = `${row.server}/${toolName}`;
+  // Its calls (a load run is kept as one row of its own: not a call to run again).
+  const calls = (past.data ?? []).filter((h) => h.origin !== "load");
   const policy: ToolPolicy = agentSettings.data?.tool_policies[policyKey] ?? "ask";
   const setPolicy = (p: ToolPolicy) =>
     backend
@@ -475,13 +478,14 @@ export function ToolPanel({
           </div>
         </>
       )}
-      {(past.data ?? []).some((h) => h.duration_ms != null) && (
-        <LatencyChart durations={(past.data ?? []).filter((h) => h.duration_ms != null).map((h) => h.duration_ms ?? 0).reverse()} />
+      {calls.some((h) => h.duration_ms != null) && (
+        <LatencyChart durations={calls.filter((h) => h.duration_ms != null).map((h) => h.duration_ms ?? 0).reverse()} />
       )}
-      {(past.data ?? []).length > 0 && (
-        <Disclosure title="Recent calls" count={past.data?.length ?? 0} defaultOpen={false} className="history">
+      <LoadSection backend={backend} server={row.server} tool={toolName} args={args ?? {}} valid={!rawError && available} />
+      {calls.length > 0 && (
+        <Disclosure title="Recent calls" count={calls.length} defaultOpen={false} className="history">
           <ol>
-            {(past.data ?? []).map((h) => (
+            {calls.map((h) => (
               <li key={h.id}>
                 <code>{JSON.stringify(h.arguments ?? {})}</code> {h.origin} · {h.status}
                 {h.error ? `: ${h.error}` : h.duration_ms != null ? ` · ${h.duration_ms.toFixed(0)} ms` : ""}{" "}

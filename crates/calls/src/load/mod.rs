@@ -24,7 +24,10 @@ use tokio_util::sync::CancellationToken;
 use workbench_core::{CallOptions, ErrorCode};
 use workbench_store::CallStatus;
 
-pub use report::{Bucket, Errors, Latency, LoadReport, Regression, Second, Share, Step, compare};
+pub use report::{
+    LoadBucket, LoadErrors, LoadLatency, LoadReport, LoadSecond, MixShare, RampStep, Regression,
+    compare,
+};
 
 use crate::{Call, Calls, Link, Origin};
 
@@ -89,16 +92,16 @@ impl LoadPlan {
 }
 
 /// Told each second of the run.
-pub type Tick = Arc<dyn Fn(&Second) + Send + Sync>;
+pub type Tick = Arc<dyn Fn(&LoadSecond) + Send + Sync>;
 
 /// What one worker saw: the current second's and the whole run's latencies (µs).
 struct Rec {
     second: Histogram<u64>,
     second_errors: u64,
     step: Histogram<u64>,
-    step_errors: Errors,
+    step_errors: LoadErrors,
     total: Histogram<u64>,
-    errors: Errors,
+    errors: LoadErrors,
     ok: u64,
 }
 
@@ -112,25 +115,25 @@ impl Rec {
             second: histogram(),
             second_errors: 0,
             step: histogram(),
-            step_errors: Errors::default(),
+            step_errors: LoadErrors::default(),
             total: histogram(),
-            errors: Errors::default(),
+            errors: LoadErrors::default(),
             ok: 0,
         }
     }
 }
 
 /// What kind of failure a finished call was (None: it succeeded).
-fn kind_of(status: CallStatus, error: Option<ErrorCode>) -> Option<fn(&mut Errors)> {
+fn kind_of(status: CallStatus, error: Option<ErrorCode>) -> Option<fn(&mut LoadErrors)> {
     match status {
         CallStatus::Ok => None,
         CallStatus::Error => Some(|e| e.tool += 1),
         _ => Some(match error {
-            Some(ErrorCode::Timeout) => |e: &mut Errors| e.timeout += 1,
+            Some(ErrorCode::Timeout) => |e: &mut LoadErrors| e.timeout += 1,
             Some(ErrorCode::Transport | ErrorCode::ServerNotReady) => {
-                |e: &mut Errors| e.disconnect += 1
+                |e: &mut LoadErrors| e.disconnect += 1
             }
-            _ => |e: &mut Errors| e.protocol += 1,
+            _ => |e: &mut LoadErrors| e.protocol += 1,
         }),
     }
 }
@@ -187,7 +190,7 @@ impl Calls {
             Arc::new((0..workers).map(|_| Mutex::new(Rec::new())).collect());
         let concurrency = Arc::new(AtomicU64::new(0));
         // A line a second, through every step.
-        let seconds = Arc::new(Mutex::new(Vec::<Second>::new()));
+        let seconds = Arc::new(Mutex::new(Vec::<LoadSecond>::new()));
         let ticking = CancellationToken::new();
         let ticker = {
             let (recs, seconds, concurrency, ticking) = (
@@ -220,7 +223,7 @@ impl Calls {
                         r.second.reset();
                         errors += std::mem::take(&mut r.second_errors);
                     }
-                    let second = Second {
+                    let second = LoadSecond {
                         at,
                         concurrency: concurrency.load(Ordering::Relaxed) as u32,
                         calls: merged.len() + errors,
@@ -369,7 +372,7 @@ impl Calls {
             }
             let elapsed = step_clock.elapsed().as_secs_f64().max(1e-6);
             let mut merged = histogram();
-            let mut errors = Errors::default();
+            let mut errors = LoadErrors::default();
             for r in recs.iter() {
                 let mut r = r.lock().unwrap_or_else(|e| e.into_inner());
                 let _ = merged.add(&r.step);
@@ -377,7 +380,7 @@ impl Calls {
                 errors.add(&std::mem::take(&mut r.step_errors));
             }
             let l = report::latency_of(&merged);
-            report.steps.push(Step {
+            report.steps.push(RampStep {
                 concurrency: c,
                 throughput: (merged.len() + errors.total()) as f64 / elapsed,
                 p50: l.p50,
@@ -417,7 +420,7 @@ impl Calls {
                 .targets
                 .iter()
                 .zip(made.iter())
-                .map(|(t, n)| Share {
+                .map(|(t, n)| MixShare {
                     server: t.server.clone(),
                     tool: t.tool.clone(),
                     calls: n.load(Ordering::Relaxed),

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 /// Latencies in milliseconds.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct Latency {
+pub struct LoadLatency {
     pub p50: f64,
     pub p90: f64,
     pub p99: f64,
@@ -22,7 +22,7 @@ pub struct Latency {
 /// Calls that did not succeed, by kind.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct Errors {
+pub struct LoadErrors {
     /// The tool answered `isError: true`.
     pub tool: u64,
     /// A JSON-RPC error, or an answer that is not one.
@@ -33,12 +33,12 @@ pub struct Errors {
     pub disconnect: u64,
 }
 
-impl Errors {
+impl LoadErrors {
     pub fn total(&self) -> u64 {
         self.tool + self.protocol + self.timeout + self.disconnect
     }
 
-    pub(super) fn add(&mut self, o: &Errors) {
+    pub(super) fn add(&mut self, o: &LoadErrors) {
         self.tool += o.tool;
         self.protocol += o.protocol;
         self.timeout += o.timeout;
@@ -49,7 +49,7 @@ impl Errors {
 /// One second of the run.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct Second {
+pub struct LoadSecond {
     /// Seconds since the start (1 = the first second).
     pub at: u32,
     pub concurrency: u32,
@@ -63,7 +63,7 @@ pub struct Second {
 /// One step of a ramp.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct Step {
+pub struct RampStep {
     pub concurrency: u32,
     /// Calls a second.
     pub throughput: f64,
@@ -75,7 +75,7 @@ pub struct Step {
 /// A bucket of the histogram: calls that took up to `le` ms.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct Bucket {
+pub struct LoadBucket {
     pub le: f64,
     pub count: u64,
 }
@@ -83,7 +83,7 @@ pub struct Bucket {
 /// One call of a mix and how many times it was made.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct Share {
+pub struct MixShare {
     pub server: String,
     pub tool: String,
     pub calls: u64,
@@ -101,14 +101,14 @@ pub struct LoadReport {
     /// Calls made (ended), and of them those that succeeded.
     pub calls: u64,
     pub ok: u64,
-    pub errors: Errors,
+    pub errors: LoadErrors,
     /// Calls a second over the whole run.
     pub throughput: f64,
-    pub latency: Latency,
-    pub histogram: Vec<Bucket>,
-    pub seconds: Vec<Second>,
+    pub latency: LoadLatency,
+    pub histogram: Vec<LoadBucket>,
+    pub seconds: Vec<LoadSecond>,
     /// With a ramp: each concurrency's numbers.
-    pub steps: Vec<Step>,
+    pub steps: Vec<RampStep>,
     /// With a ramp: where throughput stopped growing and latency bent.
     pub knee: Option<String>,
     /// The client's CPU, as a share of one core (1.0 = a whole core).
@@ -121,7 +121,7 @@ pub struct LoadReport {
     pub stopped: Option<String>,
     /// With a mix: each call's count.
     #[serde(default)]
-    pub mix: Vec<Share>,
+    pub mix: Vec<MixShare>,
 }
 
 fn ms(us: u64) -> f64 {
@@ -129,11 +129,11 @@ fn ms(us: u64) -> f64 {
 }
 
 /// The percentiles of `h` (microseconds) in milliseconds.
-pub(super) fn latency_of(h: &Histogram<u64>) -> Latency {
+pub(super) fn latency_of(h: &Histogram<u64>) -> LoadLatency {
     if h.is_empty() {
-        return Latency::default();
+        return LoadLatency::default();
     }
-    Latency {
+    LoadLatency {
         p50: ms(h.value_at_quantile(0.50)),
         p90: ms(h.value_at_quantile(0.90)),
         p99: ms(h.value_at_quantile(0.99)),
@@ -144,7 +144,7 @@ pub(super) fn latency_of(h: &Histogram<u64>) -> Latency {
 }
 
 /// The histogram in at most ~40 log-spaced buckets (for a chart).
-pub(super) fn buckets_of(h: &Histogram<u64>) -> Vec<Bucket> {
+pub(super) fn buckets_of(h: &Histogram<u64>) -> Vec<LoadBucket> {
     if h.is_empty() {
         return Vec::new();
     }
@@ -160,7 +160,7 @@ pub(super) fn buckets_of(h: &Histogram<u64>) -> Vec<Bucket> {
         let count = h.count_between(0, upper).saturating_sub(below);
         below += count;
         if count > 0 {
-            out.push(Bucket {
+            out.push(LoadBucket {
                 le: ms(upper),
                 count,
             });
@@ -169,7 +169,7 @@ pub(super) fn buckets_of(h: &Histogram<u64>) -> Vec<Bucket> {
     }
     let rest = h.len().saturating_sub(below);
     if rest > 0 {
-        out.push(Bucket {
+        out.push(LoadBucket {
             le: ms(h.max()),
             count: rest,
         });
@@ -179,7 +179,7 @@ pub(super) fn buckets_of(h: &Histogram<u64>) -> Vec<Bucket> {
 
 /// Where a ramp's throughput stops growing (a step adds less than 10%)
 /// and its latency bends (p50 past twice the first step's).
-pub(super) fn knee_of(steps: &[Step]) -> Option<String> {
+pub(super) fn knee_of(steps: &[RampStep]) -> Option<String> {
     if steps.len() < 2 {
         return None;
     }
@@ -289,7 +289,7 @@ mod tests {
 
     #[test]
     fn the_knee_is_where_throughput_stops_and_latency_bends() {
-        let step = |c, t, p50| Step {
+        let step = |c, t, p50| RampStep {
             concurrency: c,
             throughput: t,
             p50,
@@ -316,7 +316,7 @@ mod tests {
         let run = |p99, t| LoadReport {
             calls: 100,
             throughput: t,
-            latency: Latency {
+            latency: LoadLatency {
                 p50: 1.0,
                 p99,
                 ..Default::default()

@@ -1,0 +1,83 @@
+import { describe, expect, it, vi } from "vitest";
+import { fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import type { LoadReport, LoadSecond } from "../backendTools";
+import { LoadSection, keptRuns } from "./LoadSection";
+
+function report(p99: number, throughput: number): LoadReport {
+  return {
+    server: "demo",
+    tool: "echo",
+    started_at: 1,
+    duration_ms: 2000,
+    calls: 200,
+    ok: 198,
+    errors: { tool: 2, protocol: 0, timeout: 0, disconnect: 0 },
+    throughput,
+    latency: { p50: 1, p90: 2, p99, p999: p99, max: p99, mean: 1.2 },
+    histogram: [
+      { le: 1, count: 150 },
+      { le: 4, count: 50 },
+    ],
+    seconds: [],
+    steps: [],
+    knee: null,
+    client_cpu: 0.3,
+    server_cpu: 0.5,
+    warnings: ["the client used 95% of a core: it may be the limit, not the server"],
+    stopped: null,
+    mix: [],
+  };
+}
+
+const row = (id: number, r: LoadReport) => ({ id, origin: "load", started_at: id * 1000, result: { structuredContent: r } });
+
+describe("Load in the tool panel", () => {
+  it("draws each second as it comes, then the result, its warning, and compares with a kept run", async () => {
+    const earlier = report(2, 150);
+    let kept = [row(1, earlier)];
+    const seconds: LoadSecond[] = [
+      { at: 1, concurrency: 8, calls: 100, errors: 0, p50: 1, p99: 3 },
+      { at: 2, concurrency: 8, calls: 100, errors: 2, p50: 1, p99: 4 },
+    ];
+    const backend = {
+      toolHistory: vi.fn(async () => kept),
+      runLoad: vi.fn(async (_s: string, _t: string, _a: unknown, _o: unknown, onSecond: (s: LoadSecond) => void) => {
+        seconds.forEach(onSecond);
+        const r = report(4, 100);
+        kept = [row(2, r), ...kept];
+        return { report: r, history_id: 2 };
+      }),
+      stopLoad: vi.fn(),
+    };
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <LoadSection backend={backend as never} server="demo" tool="echo" args={{ message: "hi" }} valid />
+      </QueryClientProvider>,
+    );
+    // The kept runs are read first (as a person opens the panel).
+    await waitFor(() => expect(client.getQueryState(["tool-history", "demo", "echo"])?.status).toBe("success"));
+    fireEvent.click(screen.getByText("Load"));
+    fireEvent.click(screen.getByRole("button", { name: "Start load" }));
+    await waitFor(() => expect(backend.runLoad).toHaveBeenCalled());
+    expect(backend.runLoad.mock.calls[0]?.slice(0, 4)).toEqual(["demo", "echo", { message: "hi" }, { concurrency: 8, durationMs: 10_000, rate: null }]);
+    expect(await screen.findByRole("img", { name: /2 seconds: up to 100 calls a second, p99 up to 4.00 ms/ })).toBeTruthy();
+    const result = await screen.findByLabelText("Load run result");
+    expect(result.textContent).toContain("200 calls in 2.0 s");
+    expect(result.textContent).toContain("errors: tool 2");
+    expect(result.textContent).toContain("may be the limit");
+    expect(screen.getByRole("img", { name: /Latency histogram of 200 calls/ })).toBeTruthy();
+    // Against the kept run before it: p99 doubled, throughput down a third.
+    await waitFor(() => expect(backend.toolHistory.mock.calls.length).toBeGreaterThan(1));
+    fireEvent.click(await screen.findByRole("combobox", { name: /Compare with/ }));
+    fireEvent.click(await screen.findByRole("option", { name: /150 calls\/s/ }));
+    await waitFor(() => expect(screen.getByRole("row", { name: /^p99 / }).textContent).toContain("+100%"));
+    expect(screen.getByRole("row", { name: /^calls\/s/ }).textContent).toContain("-33%");
+  });
+
+  it("reads only load rows with a report from the history", () => {
+    const r = report(1, 1);
+    expect(keptRuns([row(3, r), { id: 4, origin: "window", started_at: 0, result: { structuredContent: r } }] as never).map((k) => k.id)).toEqual([3]);
+  });
+});

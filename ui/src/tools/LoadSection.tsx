@@ -1,0 +1,238 @@
+// Load in the tool panel: the tool called by N at once for a time (at most
+// R a second) with the form's arguments; each second drawn as it comes
+// (p50 and p99 as lines, calls a second as bars), then the percentiles,
+// errors by kind, the CPU used and the histogram. A run is kept in History
+// (one row); two runs of the tool compare side by side.
+import { useMemo, useState } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { Gauge, Play, Square } from "lucide-react";
+import type { CallRow, HistoryBackend } from "../backendHistory";
+import type { LoadReport, LoadSecond, ToolsBackend } from "../backendTools";
+import { Button, Disclosure, Field, Input, Select, useToast } from "../design";
+import { afterCall, keys } from "../queries";
+
+const num = (x: number | null | undefined) => x ?? 0;
+
+/** The runs of this tool kept in History, newest first. */
+export function keptRuns(rows: CallRow[] | undefined): { id: number; at: number; report: LoadReport }[] {
+  return (rows ?? []).flatMap((r) => {
+    const report = (r.result as { structuredContent?: LoadReport } | null)?.structuredContent;
+    return r.origin === "load" && report && typeof report.calls === "number" ? [{ id: r.id, at: r.started_at, report }] : [];
+  });
+}
+
+/** Each second: p50 and p99 as lines, calls a second as bars. */
+export function LoadChart({ seconds }: { seconds: LoadSecond[] }) {
+  const w = 360;
+  const h = 120;
+  const last = seconds[seconds.length - 1];
+  if (!last) return null;
+  const maxMs = Math.max(...seconds.map((s) => num(s.p99)), 0.001);
+  const maxCalls = Math.max(...seconds.map((s) => s.calls), 1);
+  const step = w / Math.max(seconds.length, 10);
+  const y = (ms: number) => h - 4 - (ms / maxMs) * (h - 8);
+  const line = (pick: (s: LoadSecond) => number) => seconds.map((s, i) => `${(i + 0.5) * step},${y(pick(s))}`).join(" ");
+  return (
+    <figure className="load-chart">
+      <svg width={w} height={h} role="img" aria-label={`${seconds.length} seconds: up to ${maxCalls} calls a second, p99 up to ${maxMs.toFixed(2)} ms`}>
+        {seconds.map((s, i) => {
+          const bh = Math.max(1, (s.calls / maxCalls) * (h - 8));
+          return <rect key={i} x={i * step + 1} y={h - bh} width={Math.max(1, step - 2)} height={bh} className={s.errors > 0 ? "load-bar load-bar-errors" : "load-bar"} />;
+        })}
+        <polyline points={line((s) => num(s.p99))} className="load-line load-p99" />
+        <polyline points={line((s) => num(s.p50))} className="load-line load-p50" />
+      </svg>
+      <figcaption className="muted">
+        {last.at} s · {last.calls.toLocaleString()} calls/s · p50 {num(last.p50).toFixed(2)} ms · p99 {num(last.p99).toFixed(2)} ms
+        {last.errors > 0 ? ` · ${last.errors} errors` : ""} <span className="load-key load-key-p50">p50</span> <span className="load-key load-key-p99">p99</span>{" "}
+        <span className="load-key load-key-bars">calls/s (max {maxCalls.toLocaleString()})</span>
+      </figcaption>
+    </figure>
+  );
+}
+
+/** How many calls took how long (log-spaced buckets). */
+export function LoadHistogram({ report }: { report: LoadReport }) {
+  const w = 360;
+  const h = 80;
+  const buckets = report.histogram;
+  const first = buckets[0];
+  const end = buckets[buckets.length - 1];
+  if (!first || !end) return null;
+  const max = Math.max(...buckets.map((b) => b.count), 1);
+  const bw = w / buckets.length;
+  return (
+    <figure className="load-histogram">
+      <svg width={w} height={h} role="img" aria-label={`Latency histogram of ${report.calls} calls, ${num(first.le).toFixed(2)} to ${num(end.le).toFixed(2)} ms`}>
+        {buckets.map((b, i) => {
+          const bh = Math.max(1, (b.count / max) * (h - 4));
+          return (
+            <rect key={i} x={i * bw + 0.5} y={h - bh} width={Math.max(1, bw - 1)} height={bh} className="load-bar">
+              <title>{`≤ ${num(b.le).toFixed(2)} ms: ${b.count}`}</title>
+            </rect>
+          );
+        })}
+      </svg>
+      <figcaption className="muted">
+        {num(first.le).toFixed(2)} ms … {num(end.le).toFixed(2)} ms
+      </figcaption>
+    </figure>
+  );
+}
+
+const figures: { label: string; of: (r: LoadReport) => number; unit: string; higherIsBetter?: boolean }[] = [
+  { label: "calls/s", of: (r) => num(r.throughput), unit: "", higherIsBetter: true },
+  { label: "p50", of: (r) => num(r.latency.p50), unit: " ms" },
+  { label: "p90", of: (r) => num(r.latency.p90), unit: " ms" },
+  { label: "p99", of: (r) => num(r.latency.p99), unit: " ms" },
+  { label: "p99.9", of: (r) => num(r.latency.p999), unit: " ms" },
+  { label: "max", of: (r) => num(r.latency.max), unit: " ms" },
+  { label: "errors", of: (r) => r.errors.tool + r.errors.protocol + r.errors.timeout + r.errors.disconnect, unit: "" },
+];
+
+/** A run's figures, and beside them another's with the change. */
+export function LoadFigures({ report, other }: { report: LoadReport; other?: LoadReport }) {
+  return (
+    <table className="load-figures">
+      <thead>
+        <tr>
+          <th scope="col">Figure</th>
+          <th scope="col">This run</th>
+          {other && <th scope="col">Compared run</th>}
+          {other && <th scope="col">Change</th>}
+        </tr>
+      </thead>
+      <tbody>
+        {figures.map((f) => {
+          const a = f.of(report);
+          const b = other ? f.of(other) : 0;
+          const change = other && b > 0 ? (a - b) / b : null;
+          const worse = change != null && (f.higherIsBetter ? change < -0.05 : change > 0.05);
+          const better = change != null && (f.higherIsBetter ? change > 0.05 : change < -0.05);
+          return (
+            <tr key={f.label}>
+              <th scope="row">{f.label}</th>
+              <td>
+                {a.toLocaleString(undefined, { maximumFractionDigits: 2 })}
+                {f.unit}
+              </td>
+              {other && (
+                <td>
+                  {b.toLocaleString(undefined, { maximumFractionDigits: 2 })}
+                  {f.unit}
+                </td>
+              )}
+              {other && <td className={worse ? "load-worse" : better ? "load-better" : "muted"}>{change == null ? "—" : `${change > 0 ? "+" : ""}${(change * 100).toFixed(0)}%`}</td>}
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
+  );
+}
+
+export function LoadSection({
+  backend,
+  server,
+  tool,
+  args,
+  valid,
+}: {
+  backend: ToolsBackend & HistoryBackend;
+  server: string;
+  tool: string;
+  args: unknown;
+  /** The form's arguments are valid (a run uses them as they are). */
+  valid: boolean;
+}) {
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const [concurrency, setConcurrency] = useState(8);
+  const [seconds, setSeconds] = useState(10);
+  const [rate, setRate] = useState("");
+  const [running, setRunning] = useState(false);
+  const [live, setLive] = useState<LoadSecond[]>([]);
+  const [report, setReport] = useState<LoadReport | null>(null);
+  const [against, setAgainst] = useState("");
+  const past = useQuery({ queryKey: keys.toolHistory(server, tool), queryFn: () => backend.toolHistory(server, tool, 20) });
+  const kept = useMemo(() => keptRuns(past.data), [past.data]);
+  const other = kept.find((k) => String(k.id) === against)?.report;
+
+  const start = async () => {
+    setRunning(true);
+    setLive([]);
+    setReport(null);
+    try {
+      const r = parseFloat(rate);
+      const run = await backend.runLoad(server, tool, args ?? {}, { concurrency, durationMs: seconds * 1000, rate: r > 0 ? r : null }, (s) =>
+        setLive((all) => [...all, s]),
+      );
+      setReport(run.report);
+      afterCall(queryClient, server, tool);
+    } catch (e) {
+      toast("The load run did not start", { tone: "danger", description: e instanceof Error ? e.message : String(e) });
+    } finally {
+      setRunning(false);
+    }
+  };
+
+  return (
+    <Disclosure title="Load" defaultOpen={false} className="load-section">
+      <p className="muted">
+        Calls this tool with the arguments above, {concurrency} at a time, for {seconds} s. Kept in History as one run. A tool that may change things runs only
+        under a rule you set.
+      </p>
+      <div className="load-controls">
+        <Field label="At once">
+          <Input type="number" min={1} max={1024} value={concurrency} disabled={running} onChange={(e) => setConcurrency(Math.max(1, Math.min(1024, Number(e.target.value) || 1)))} />
+        </Field>
+        <Field label="Seconds">
+          <Input type="number" min={1} max={3600} value={seconds} disabled={running} onChange={(e) => setSeconds(Math.max(1, Math.min(3600, Number(e.target.value) || 1)))} />
+        </Field>
+        <Field label="At most calls/s" hint="empty: as fast as it answers">
+          <Input type="number" min={0} value={rate} disabled={running} onChange={(e) => setRate(e.target.value)} />
+        </Field>
+        {running ? (
+          <Button icon={Square} onClick={() => void backend.stopLoad()}>
+            Stop
+          </Button>
+        ) : (
+          <Button icon={Play} disabled={!valid} title={valid ? undefined : "Fix the arguments first"} onClick={() => void start()}>
+            Start load
+          </Button>
+        )}
+      </div>
+      <LoadChart seconds={live.length > 0 ? live : (report?.seconds ?? [])} />
+      {report && (
+        <div className="load-result" aria-label="Load run result">
+          <p>
+            <Gauge aria-hidden size={14} /> {report.calls.toLocaleString()} calls in {(num(report.duration_ms) / 1000).toFixed(1)} s ·{" "}
+            {num(report.throughput).toFixed(0)} calls/s · p50 {num(report.latency.p50).toFixed(2)} ms · p99 {num(report.latency.p99).toFixed(2)} ms · errors: tool{" "}
+            {report.errors.tool}, protocol {report.errors.protocol}, timeout {report.errors.timeout}, disconnect {report.errors.disconnect} · CPU: client{" "}
+            {(num(report.client_cpu) * 100).toFixed(0)}%{report.server_cpu != null ? `, server ${(num(report.server_cpu) * 100).toFixed(0)}%` : ""}
+          </p>
+          {report.stopped && <p className="callout tone-warn">Stopped: {report.stopped}</p>}
+          {report.warnings.map((w) => (
+            <p key={w} className="callout tone-warn">
+              {w}
+            </p>
+          ))}
+          <LoadHistogram report={report} />
+          {kept.length > 1 && (
+            <Field label="Compare with">
+              <Select value={against} onChange={setAgainst} aria-label="Compare with an earlier run">
+                <option value="">—</option>
+                {kept.slice(1).map((k) => (
+                  <option key={k.id} value={String(k.id)}>
+                    {new Date(k.at).toLocaleString()} · {num(k.report.throughput).toFixed(0)} calls/s · p99 {num(k.report.latency.p99).toFixed(2)} ms
+                  </option>
+                ))}
+              </Select>
+            </Field>
+          )}
+          <LoadFigures report={report} other={other} />
+        </div>
+      )}
+    </Disclosure>
+  );
+}
