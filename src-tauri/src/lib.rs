@@ -148,6 +148,16 @@ pub fn builder<R: Runtime>(
                 tracing::warn!(error = %e, dir = %dir.display(), "cannot create the config's folder");
             }
             let (workbench, watch, dev) = tauri::async_runtime::block_on(async {
+                // Traces out only to a collector the person named (the
+                // environment or Settings); nothing is sent otherwise.
+                let settings = workbench_core::settings::SettingsFile::new(
+                    workbench_core::settings::default_path(),
+                );
+                if let Some(url) = workbench_core::otel::endpoint(None, &settings)
+                    && let Err(why) = workbench_core::otel::export_to(&url, "mcp-workbench")
+                {
+                    tracing::warn!("traces are not exported: {why}");
+                }
                 let wb = workbench_core::Workbench::start(&config, workbench_options);
                 workbench_core::logging::mask_with(wb.traffic());
                 let watch =

@@ -173,7 +173,20 @@ impl Agent {
         let session = guard.session.clone();
         let join = tokio::spawn(async move {
             let _guard = guard;
-            let reason = match agent.run(&_guard.session, mode, &sink, &cancel).await {
+            let mut span = workbench_core::otel::Span::start(
+                "agent turn",
+                workbench_core::otel::Kind::Internal,
+                None,
+            );
+            span.set("agent.session", _guard.session.as_str());
+            let ran = span
+                .run(agent.run(&_guard.session, mode, &sink, &cancel))
+                .await;
+            if let Err(e) = &ran {
+                span.fail(e.to_string());
+            }
+            drop(span);
+            let reason = match ran {
                 Ok(reason) => reason,
                 Err(e) => {
                     let notice = vec![Part::Notice {
@@ -299,107 +312,129 @@ impl Agent {
             _ = self.workbench().revalidate_lists(None, false) => {}
             _ = cancel.cancelled() => {}
         }
-        for _ in 0..max_steps {
-            if cancel.is_cancelled() {
-                return Ok(EndReason::Stopped);
-            }
-            // Options change during a turn (allowed for this chat, tools loaded).
-            let row = self.store().session(session)?;
-            let options = options_of(&row);
-            let tools = self.toolset(&settings, &options, &provider, window);
-            if !said_notes && !tools.notes.is_empty() {
-                sink(AgentEvent::Notice {
-                    text: tools.notes.join("\n"),
-                });
-                said_notes = true;
-            }
-            let images = |call_id: &str| {
-                stored
-                    .iter()
-                    .find_map(|(_, parts)| {
-                        let found = crate::parts::images_of(parts, call_id);
-                        (!found.is_empty()).then_some(found)
-                    })
-                    .unwrap_or_default()
+        for step in 0..max_steps {
+            let span = {
+                let mut span = workbench_core::otel::Span::start(
+                    &format!("agent step {}", step + 1),
+                    workbench_core::otel::Kind::Internal,
+                    None,
+                );
+                span.set("agent.model", row.model.as_str());
+                span.set("agent.provider", provider.id.as_str());
+                span
             };
-            let history = to_chat_messages(&stored, &images, vision);
-            let mut request = ChatRequest::new(history);
-            if !row.system_prompt.trim().is_empty() {
-                request = request.with_system(row.system_prompt.clone());
-            }
-            if !tools.offered.is_empty() {
-                request = request.with_tools(tools.offered.clone());
-            }
-            let estimate = estimate_request(&row.system_prompt, &stored, tools.offered_tokens);
-            let outcome = self
-                .stream_with_retry(&provider, &target, request, &chat_options, sink, cancel)
+            let stepped: Result<Option<EndReason>> = span
+                .run(async {
+                    if cancel.is_cancelled() {
+                        return Ok(Some(EndReason::Stopped));
+                    }
+                    // Options change during a turn (allowed for this chat, tools loaded).
+                    let row = self.store().session(session)?;
+                    let options = options_of(&row);
+                    let tools = self.toolset(&settings, &options, &provider, window);
+                    if !said_notes && !tools.notes.is_empty() {
+                        sink(AgentEvent::Notice {
+                            text: tools.notes.join("\n"),
+                        });
+                        said_notes = true;
+                    }
+                    let images = |call_id: &str| {
+                        stored
+                            .iter()
+                            .find_map(|(_, parts)| {
+                                let found = crate::parts::images_of(parts, call_id);
+                                (!found.is_empty()).then_some(found)
+                            })
+                            .unwrap_or_default()
+                    };
+                    let history = to_chat_messages(&stored, &images, vision);
+                    let mut request = ChatRequest::new(history);
+                    if !row.system_prompt.trim().is_empty() {
+                        request = request.with_system(row.system_prompt.clone());
+                    }
+                    if !tools.offered.is_empty() {
+                        request = request.with_tools(tools.offered.clone());
+                    }
+                    let estimate =
+                        estimate_request(&row.system_prompt, &stored, tools.offered_tokens);
+                    let outcome = self
+                        .stream_with_retry(&provider, &target, request, &chat_options, sink, cancel)
+                        .await;
+                    let (out, failure) = match outcome {
+                        Ok(out) => (out, None),
+                        Err(Interrupted::Stopped(out)) => (out, Some(None)),
+                        Err(Interrupted::Failed(out, e)) => {
+                            (out, Some(Some(retry::classify(&provider, &e))))
+                        }
+                        Err(Interrupted::Cut(out)) => {
+                            (out, Some(Some(retry::cut_stream(&provider))))
+                        }
+                    };
+                    let calls = if failure.is_none() {
+                        out.calls.clone()
+                    } else {
+                        Vec::new()
+                    };
+                    let mut parts = answer_parts(&out, &tools, &calls);
+                    if matches!(failure, Some(None)) {
+                        parts.push(Part::Notice {
+                            text: "Stopped.".into(),
+                            error: false,
+                        });
+                    }
+                    let message = self.save(session, "assistant", &parts, out.usage, sink)?;
+                    stored.push(("assistant".into(), parts));
+                    total.add(out.usage.unwrap_or_default());
+                    let now = estimate_request(&row.system_prompt, &stored, tools.offered_tokens);
+                    let used = match (out.usage, counted) {
+                        (Some(u), _) => {
+                            let used = (u.input + u.output) as u32;
+                            counted = Some((used, now));
+                            used
+                        }
+                        (None, Some((count, then))) => count + now.saturating_sub(then),
+                        (None, None) => estimate,
+                    };
+                    sink(AgentEvent::Usage {
+                        step: out.usage.unwrap_or_default(),
+                        session: total,
+                        context: ContextMeter {
+                            used,
+                            window,
+                            window_known,
+                            tools: tools.offered_tokens,
+                        },
+                    });
+                    match failure {
+                        Some(None) => return Ok(Some(EndReason::Stopped)),
+                        Some(Some(e)) => return Err(e),
+                        None => {}
+                    }
+                    if calls.is_empty() {
+                        return Ok(Some(EndReason::Done));
+                    }
+                    let results = self
+                        .run_calls(
+                            session,
+                            message.id,
+                            (&calls, &tools),
+                            &options,
+                            mode,
+                            sink,
+                            cancel,
+                        )
+                        .await?;
+                    self.save(session, "tool", &results, None, sink)?;
+                    stored.push(("tool".into(), results));
+                    if cancel.is_cancelled() {
+                        return Ok(Some(EndReason::Stopped));
+                    }
+                    Ok(None)
+                })
                 .await;
-            let (out, failure) = match outcome {
-                Ok(out) => (out, None),
-                Err(Interrupted::Stopped(out)) => (out, Some(None)),
-                Err(Interrupted::Failed(out, e)) => {
-                    (out, Some(Some(retry::classify(&provider, &e))))
-                }
-                Err(Interrupted::Cut(out)) => (out, Some(Some(retry::cut_stream(&provider)))),
-            };
-            let calls = if failure.is_none() {
-                out.calls.clone()
-            } else {
-                Vec::new()
-            };
-            let mut parts = answer_parts(&out, &tools, &calls);
-            if matches!(failure, Some(None)) {
-                parts.push(Part::Notice {
-                    text: "Stopped.".into(),
-                    error: false,
-                });
-            }
-            let message = self.save(session, "assistant", &parts, out.usage, sink)?;
-            stored.push(("assistant".into(), parts));
-            total.add(out.usage.unwrap_or_default());
-            let now = estimate_request(&row.system_prompt, &stored, tools.offered_tokens);
-            let used = match (out.usage, counted) {
-                (Some(u), _) => {
-                    let used = (u.input + u.output) as u32;
-                    counted = Some((used, now));
-                    used
-                }
-                (None, Some((count, then))) => count + now.saturating_sub(then),
-                (None, None) => estimate,
-            };
-            sink(AgentEvent::Usage {
-                step: out.usage.unwrap_or_default(),
-                session: total,
-                context: ContextMeter {
-                    used,
-                    window,
-                    window_known,
-                    tools: tools.offered_tokens,
-                },
-            });
-            match failure {
-                Some(None) => return Ok(EndReason::Stopped),
-                Some(Some(e)) => return Err(e),
-                None => {}
-            }
-            if calls.is_empty() {
-                return Ok(EndReason::Done);
-            }
-            let results = self
-                .run_calls(
-                    session,
-                    message.id,
-                    (&calls, &tools),
-                    &options,
-                    mode,
-                    sink,
-                    cancel,
-                )
-                .await?;
-            self.save(session, "tool", &results, None, sink)?;
-            stored.push(("tool".into(), results));
-            if cancel.is_cancelled() {
-                return Ok(EndReason::Stopped);
+            drop(span);
+            if let Some(reason) = stepped? {
+                return Ok(reason);
             }
         }
         let notice = vec![Part::Notice {

@@ -135,10 +135,18 @@ impl Handler {
         let logs = log_level
             .map(|level| crate::logs::follow(self.bridge.wb(), &server, &level, ctx.peer.clone()));
         let _calling = self.bridge.callers().calling(&server, ctx.peer.clone());
-        let ran = self
-            .bridge
-            .calls()
-            .run(Call {
+        // The relay's span, a child of the caller's trace when it sent one.
+        let mut span = workbench_core::otel::Span::start(
+            &format!("bridge tools/call {qualified}"),
+            workbench_core::otel::Kind::Server,
+            ctx.meta
+                .get("traceparent")
+                .and_then(Value::as_str)
+                .and_then(workbench_core::otel::Context::parse),
+        );
+        span.set("mcp.bridge.caller", caller.as_str());
+        let ran = span
+            .run(self.bridge.calls().run(Call {
                 origin: Origin::Bridge,
                 server: &server,
                 tool: &tool,
@@ -160,8 +168,12 @@ impl Handler {
                     detach: pass_tasks,
                     ..CallOptions::default()
                 },
-            })
+            }))
             .await;
+        if let Err(e) = &ran.outcome {
+            span.fail(e.to_string());
+        }
+        drop(span);
         // Every progress notification and log message the server sent
         // before its answer goes first: the call is over, so the progress
         // channel's sender is gone and its forwarder ends once it sent the

@@ -23,6 +23,7 @@ use std::sync::{Arc, Mutex};
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use workbench_core::otel;
 use workbench_core::settings::SettingsFile;
 use workbench_core::{CallOptions, CallOutcome, ErrorCode, Workbench};
 use workbench_store::{CallStatus, Store};
@@ -314,17 +315,32 @@ impl Calls {
             .as_ref()
             .filter(|_| keep)
             .map(|_| call.arguments.clone());
+        // A span a call (a load run's calls are its one span's).
+        let mut span = (call.origin != Origin::Load).then(|| {
+            let mut span = otel::Span::start(
+                &format!("tools/call {}", call.tool),
+                otel::Kind::Client,
+                None,
+            );
+            span.set("mcp.server", call.server);
+            span.set("mcp.tool", call.tool);
+            span.set("mcp.origin", call.origin.as_str());
+            span
+        });
         let outcome = if let Some(why) = refusal {
             Err(workbench_core::Error::Internal(why))
         } else {
-            wb.call_tool_on(
+            let made = wb.call_tool_on(
                 &ThisPath,
                 call.server,
                 call.tool,
                 call.arguments,
                 call.options,
-            )
-            .await
+            );
+            match &span {
+                Some(s) => s.run(made).await,
+                None => made.await,
+            }
         };
         let traffic = (before, wb.traffic().last_seq());
         let (status, schema_violations) = match &outcome {
@@ -348,6 +364,15 @@ impl Calls {
             Err(e) if e.code() == ErrorCode::Cancelled => (CallStatus::Cancelled, Vec::new()),
             Err(_) => (CallStatus::Failed, Vec::new()),
         };
+        if let Some(span) = &mut span {
+            span.set("mcp.status", status.as_str());
+            match &outcome {
+                Err(e) => span.fail(e.to_string()),
+                Ok(_) if status == CallStatus::Error => span.fail("the tool returned an error"),
+                Ok(_) => {}
+            }
+        }
+        drop(span);
         let record = match (&self.inner.history, arguments) {
             (Some(history), Some(arguments)) => Some((
                 history.write(history::Finished {

@@ -56,6 +56,11 @@ pub struct Cli {
     /// Machine-readable JSON output.
     #[arg(long, global = true)]
     json: bool,
+    /// Export traces (a span for each call, suite case, turn, relay, load
+    /// run) to this OTLP/HTTP collector, e.g. http://127.0.0.1:4318 (also
+    /// $OTEL_EXPORTER_OTLP_ENDPOINT, or the settings file's "traces").
+    #[arg(long, global = true, value_name = "URL")]
+    otlp: Option<String>,
     /// Seconds to wait for a server to start and for each request.
     #[arg(long, global = true, default_value_t = 30.0)]
     timeout: f64,
@@ -299,7 +304,19 @@ fn main() -> ExitCode {
             return ExitCode::from(exit::OTHER);
         }
     };
-    let outcome = runtime.block_on(commands::run(&cli));
+    let outcome = runtime.block_on(async {
+        let settings =
+            workbench_core::settings::SettingsFile::new(workbench_core::settings::default_path());
+        if let Some(url) = workbench_core::otel::endpoint(cli.otlp.as_deref(), &settings)
+            && let Err(why) = workbench_core::otel::export_to(&url, "mcpwb")
+        {
+            eprintln!("mcpwb: traces are not exported: {}", print::clean(&why));
+        }
+        let outcome = commands::run(&cli).await;
+        // A short run's spans go before it exits.
+        workbench_core::otel::flush(std::time::Duration::from_secs(3)).await;
+        outcome
+    });
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => {

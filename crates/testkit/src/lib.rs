@@ -9,6 +9,7 @@ pub mod legacy;
 pub mod llm;
 pub mod media;
 pub mod oauth;
+pub mod otlp;
 pub mod planted;
 pub mod raw;
 pub mod sse;

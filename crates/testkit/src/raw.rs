@@ -121,7 +121,12 @@ pub fn serve(fault: Fault) -> std::io::Result<()> {
                         .create(true)
                         .append(true)
                         .open(path)?;
-                    writeln!(f, "{name} {args}")?;
+                    // The trace context the client sent, when it sent one.
+                    let trace = msg["params"]["_meta"]["traceparent"]
+                        .as_str()
+                        .map(|t| format!(" traceparent={t}"))
+                        .unwrap_or_default();
+                    writeln!(f, "{name} {args}{trace}")?;
                 }
                 let text =
                     json!([{ "type": "text", "text": format!("called {name} with {args}") }]);

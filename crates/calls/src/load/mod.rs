@@ -156,7 +156,28 @@ impl Calls {
     }
 
     /// Run `plan` until it ends or `cancel` fires; `tick` hears each second.
+    /// One span for the run (traces out), with its figures.
     pub async fn load(&self, plan: &LoadPlan, tick: Tick, cancel: CancellationToken) -> LoadReport {
+        let mut span = workbench_core::otel::Span::start(
+            "load run",
+            workbench_core::otel::Kind::Internal,
+            None,
+        );
+        let report = span.run(self.load_run(plan, tick, cancel)).await;
+        span.set("mcp.server", report.server.as_str());
+        span.set("mcp.tool", report.tool.as_str());
+        span.set("load.calls", report.calls);
+        span.set("load.throughput", report.throughput);
+        span.set("load.p50_ms", report.latency.p50);
+        span.set("load.p99_ms", report.latency.p99);
+        span.set("load.errors", report.errors.total());
+        if let Some(why) = &report.stopped {
+            span.fail(why.as_str());
+        }
+        report
+    }
+
+    async fn load_run(&self, plan: &LoadPlan, tick: Tick, cancel: CancellationToken) -> LoadReport {
         let started_at = workbench_store::now_ms();
         let clock = Instant::now();
         let first = plan.targets.first();

@@ -452,9 +452,29 @@ pub async fn run(calls: &Calls, suites: &[Suite], options: &RunOptions) -> Repor
         async move {
             let mut out = Vec::new();
             for (si, ci) in cases {
-                let r = shared
-                    .run_case(si, &shared.suites[si].cases[ci], &server)
-                    .await;
+                let case = &shared.suites[si].cases[ci];
+                let mut span = workbench_core::otel::Span::start(
+                    &format!("suite case {}", case.name),
+                    workbench_core::otel::Kind::Internal,
+                    None,
+                );
+                span.set("suite.name", shared.suites[si].name.as_str());
+                span.set("suite.case", case.name.as_str());
+                span.set("mcp.server", server.as_str());
+                let r = span.run(shared.run_case(si, case, &server)).await;
+                span.set(
+                    "suite.outcome",
+                    serde_json::to_value(r.outcome).unwrap_or_default(),
+                );
+                if r.outcome == CaseOutcome::Failed {
+                    span.fail(
+                        r.failures
+                            .first()
+                            .map(|f| format!("{}: {}", f.assertion, f.message))
+                            .unwrap_or_else(|| "failed".into()),
+                    );
+                }
+                drop(span);
                 shared.keep_verdict(&shared.suites[si].name, &r);
                 if r.outcome == CaseOutcome::Failed && shared.options.bail {
                     shared.stop.store(true, Ordering::Relaxed);

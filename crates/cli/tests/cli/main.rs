@@ -26,6 +26,7 @@ mod tap_hosts;
 mod tap_http;
 mod tap_replay;
 mod tasks;
+mod traces;
 mod workbench_tools;
 
 const BIN: &str = env!("CARGO_BIN_EXE_mcpwb");

@@ -494,6 +494,11 @@ impl Workbench {
                 Value::String(level),
             );
         }
+        // The span this request is made in (traces out), so the server's
+        // own tracing joins the trace.
+        if let Some(c) = crate::otel::current() {
+            meta.insert("traceparent".into(), Value::String(c.traceparent()));
+        }
         if !meta.is_empty() {
             out.meta = serde_json::from_value(Value::Object(meta)).ok();
         }
