@@ -37,6 +37,8 @@ macro_rules! window_commands {
             history::suite_folder,
             history::trust_suite,
             history::history_usage,
+            history::trace_settings,
+            history::set_trace_endpoint,
             evals::run_evals,
             load::run_load,
             load::stop_load,

@@ -19,6 +19,7 @@ import {
   type EvalRun_Serialize as EvalRun,
   type EvalProgress,
   type TurnCase,
+  type TraceSettings_Serialize as TraceSettings,
 } from "./bindings";
 
 export type { CallRow, CaseResult, CaseVerdict, HistoryQuery, HistoryUsage, SuiteInfo, SuiteReport, EvalReport, EvalCell, EvalRun, EvalProgress, TurnCase };
@@ -45,6 +46,10 @@ export interface HistoryBackend {
   savePromptCase(path: string, entry: unknown, models: string[]): Promise<string>;
   /** Where a new suite goes (the project's folder, else the user's). */
   suiteFolder(): Promise<string>;
+  /** Where traces go (an OTLP/HTTP collector), if anywhere. */
+  traceSettings(): Promise<TraceSettings>;
+  /** Send traces to this collector from now on (null: none), kept in the settings file. */
+  setTraceEndpoint(endpoint: string | null): Promise<void>;
   /** The history's cap and what it holds. */
   historyUsage(): Promise<HistoryUsage>;
   /** Keep at most this many MiB of calls (pruned at once). */
@@ -73,6 +78,10 @@ export function tauriHistoryBackend(unwrap: Unwrap): HistoryBackend {
       return unwrap(await commands.runEvals(path, models, runs, channel));
     },
     evalRuns: async (path) => unwrap(await commands.evalRuns(path)),
+    traceSettings: async () => unwrap(await commands.traceSettings()),
+    setTraceEndpoint: async (endpoint) => {
+      unwrap(await commands.setTraceEndpoint(endpoint));
+    },
     turnCase: async (chat, seq) => unwrap(await commands.turnCase(chat, seq)),
     savePromptCase: async (path, entry, models) => unwrap(await commands.savePromptCase(path, entry as JsonArg, models)),
     saveToSuite: async (path, server, entry, call) => unwrap(await commands.saveToSuite(path, server, entry as JsonArg, call)),

@@ -105,6 +105,13 @@ export const commands = {
 	trustSuite: (path: string, fingerprint: string) => typedError<null, ErrorInfo>(__TAURI_INVOKE("trust_suite", { path, fingerprint })),
 	/**  The history's cap (Settings) and what it holds now. */
 	historyUsage: () => typedError<HistoryUsage_Serialize, ErrorInfo>(__TAURI_INVOKE("history_usage")),
+	/**  Where traces go (Settings): the OTLP/HTTP collector, if any. */
+	traceSettings: () => typedError<TraceSettings_Serialize, ErrorInfo>(__TAURI_INVOKE("trace_settings")),
+	/**
+	 *  Send traces to `endpoint` from now on (None: send none), and keep it in
+	 *  the settings file.
+	 */
+	setTraceEndpoint: (endpoint: string | null) => typedError<null, ErrorInfo>(__TAURI_INVOKE("set_trace_endpoint", { endpoint })),
 	/**
 	 *  Run the prompt cases of the suite at `path` (read afresh) with its
 	 *  models, or `models`; `runs` over each case's. Refused while the suite is
@@ -3296,6 +3303,27 @@ export type ToolRow = {
 	 */
 	tool: Value,
 	stale: boolean,
+};
+
+/**  What the settings file says about traces. */
+export type TraceSettings = TraceSettings_Serialize | TraceSettings_Deserialize;
+
+/**  What the settings file says about traces. */
+export type TraceSettings_Deserialize = {
+	/**
+	 *  The OTLP/HTTP collector's base URL (e.g. http://127.0.0.1:4318);
+	 *  absent: no spans leave this machine.
+	 */
+	otlp_endpoint?: string | null,
+};
+
+/**  What the settings file says about traces. */
+export type TraceSettings_Serialize = {
+	/**
+	 *  The OTLP/HTTP collector's base URL (e.g. http://127.0.0.1:4318);
+	 *  absent: no spans leave this machine.
+	 */
+	otlp_endpoint: string | null,
 };
 
 export type TrafficEntry = TrafficEntry_Serialize | TrafficEntry_Deserialize;

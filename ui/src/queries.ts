@@ -35,6 +35,7 @@ export const keys = {
   suites: () => ["suites"] as const,
   suiteFolder: () => ["suite-folder"] as const,
   evalRuns: (path: string) => ["eval-runs", path] as const,
+  traceSettings: () => ["trace-settings"] as const,
   // Chats and the agent.
   providers: () => ["providers"] as const,
   localProviders: () => ["local-providers"] as const,

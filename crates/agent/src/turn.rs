@@ -180,7 +180,7 @@ impl Agent {
             );
             span.set("agent.session", _guard.session.as_str());
             let ran = span
-                .run(agent.run(&_guard.session, mode, &sink, &cancel))
+                .run(Box::pin(agent.run(&_guard.session, mode, &sink, &cancel)))
                 .await;
             if let Err(e) = &ran {
                 span.fail(e.to_string());

@@ -330,13 +330,15 @@ impl Calls {
         let outcome = if let Some(why) = refusal {
             Err(workbench_core::Error::Internal(why))
         } else {
-            let made = wb.call_tool_on(
+            // Boxed: the call's future is large, and it is awaited in one of
+            // two ways (in its span, or bare).
+            let made = Box::pin(wb.call_tool_on(
                 &ThisPath,
                 call.server,
                 call.tool,
                 call.arguments,
                 call.options,
-            );
+            ));
             match &span {
                 Some(s) => s.run(made).await,
                 None => made.await,

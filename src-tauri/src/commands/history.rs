@@ -324,3 +324,41 @@ pub async fn set_history_cap<R: Runtime>(
     .map_err(|e| failed(format!("the call history: {e}")))?;
     Ok(())
 }
+
+/// Where traces go (Settings): the OTLP/HTTP collector, if any.
+#[tauri::command]
+#[specta::specta]
+pub async fn trace_settings<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+) -> Result<workbench_core::otel::TraceSettings, ErrorInfo> {
+    workbench_core::settings::SettingsFile::new(workbench_core::settings::default_path())
+        .section(workbench_core::otel::SECTION)
+        .map_err(|e| failed(e.to_string()))
+}
+
+/// Send traces to `endpoint` from now on (None: send none), and keep it in
+/// the settings file.
+#[tauri::command]
+#[specta::specta]
+pub async fn set_trace_endpoint<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    endpoint: Option<String>,
+) -> Result<(), ErrorInfo> {
+    let endpoint = endpoint.filter(|e| !e.trim().is_empty());
+    match &endpoint {
+        Some(url) => {
+            workbench_core::otel::export_to(url, "mcp-workbench").map_err(|why| ErrorInfo {
+                code: ErrorCode::Refused,
+                message: why,
+            })?
+        }
+        None => workbench_core::otel::stop(),
+    }
+    workbench_core::settings::SettingsFile::new(workbench_core::settings::default_path())
+        .update(
+            workbench_core::otel::SECTION,
+            |s: &mut workbench_core::otel::TraceSettings| s.otlp_endpoint = endpoint,
+        )
+        .map(|_| ())
+        .map_err(|e| failed(e.to_string()))
+}

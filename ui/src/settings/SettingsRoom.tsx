@@ -213,6 +213,7 @@ export function SettingsRoom({ wb, backend }: { wb: Workbench; backend: Settings
         </section>
       )}
       <HistorySection backend={backend} />
+      <TracesSection backend={backend} />
       <section aria-labelledby="appearance-heading">
         <h2 id="appearance-heading">Appearance</h2>
         <Segmented<ThemeChoice>
@@ -230,6 +231,40 @@ export function SettingsRoom({ wb, backend }: { wb: Workbench; backend: Settings
         />
       </section>
     </div>
+  );
+}
+
+/** Where traces go: an OTLP/HTTP collector the person names, or nowhere. */
+function TracesSection({ backend }: { backend: HistoryBackend }) {
+  const toast = useToast();
+  const queryClient = useQueryClient();
+  const current = useQuery({ queryKey: keys.traceSettings(), queryFn: () => backend.traceSettings() });
+  if (!current.data) return null;
+  const save = (text: string) => {
+    const endpoint = text.trim() || null;
+    if (endpoint === (current.data?.otlp_endpoint ?? null)) return;
+    backend.setTraceEndpoint(endpoint).then(
+      () => {
+        void queryClient.invalidateQueries({ queryKey: keys.traceSettings() });
+        toast(endpoint ? `Traces go to ${endpoint}` : "No traces are sent");
+      },
+      (err: unknown) => toast("Not saved", { tone: "danger", description: err instanceof Error ? err.message : String(err) }),
+    );
+  };
+  return (
+    <section aria-labelledby="traces-heading">
+      <h2 id="traces-heading">Traces</h2>
+      <p className="muted">
+        A span for every call, suite case, chat turn and step, bridge relay and load run, sent over OTLP/HTTP to the collector you name (Jaeger, the
+        OpenTelemetry Collector, ...); each request to a server carries its span as traceparent, so the server&apos;s own tracing joins. Empty: nothing is
+        sent. OTEL_EXPORTER_OTLP_ENDPOINT is read too.
+      </p>
+      <div className="settings-grid">
+        <Field label="OTLP/HTTP collector" hint="e.g. http://127.0.0.1:4318 (spans go to /v1/traces)">
+          <Input defaultValue={current.data.otlp_endpoint ?? ""} placeholder="none" spellCheck={false} onBlur={(e) => save(e.target.value)} />
+        </Field>
+      </div>
+    </section>
   );
 }
 
