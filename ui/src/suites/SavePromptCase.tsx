@@ -2,12 +2,11 @@
 // become a prompt case — its calls proposed as assertions (tick which, and
 // whether their arguments must be the same), the steps it took as a limit,
 // runs and the share that must pass. A new suite gets the chat's model.
-import { useEffect, useMemo, useState } from "react";
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
 import { Save } from "lucide-react";
 import type { HistoryBackend, TurnCase } from "../backendHistory";
-import { Button, Checkbox, Field, Input, Modal, Select, Textarea, plural, useToast } from "../design";
-import { keys } from "../queries";
+import { Button, Checkbox, Field, Input, Modal, Textarea, plural } from "../design";
+import { SuiteTargetFields, useSuiteTarget } from "../history/suiteTarget";
 
 export interface Choices {
   name: string;
@@ -63,55 +62,30 @@ export function promptCaseOf(turn: TurnCase, c: Choices): Record<string, unknown
   return out;
 }
 
-const NEW = "__new__";
-
 export function SavePromptCase({ backend, turn, onClose }: { backend: HistoryBackend; turn: TurnCase | null; onClose: () => void }) {
-  const queryClient = useQueryClient();
-  const toast = useToast();
-  const suites = useQuery({ queryKey: keys.suites(), queryFn: () => backend.suites(), enabled: turn !== null });
-  const folder = useQuery({ queryKey: keys.suiteFolder(), queryFn: () => backend.suiteFolder(), enabled: turn !== null });
-  const usable = (suites.data ?? []).filter((s) => !s.broken);
-  const [target, setTarget] = useState(NEW);
-  const [newName, setNewName] = useState("evals");
+  const t = useSuiteTarget(backend, turn !== null, (s) => Boolean(turn && s.server && turn.servers.includes(s.server)));
+  const { setNewName, setError } = t;
   const [choices, setChoices] = useState<Choices | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [saving, setSaving] = useState(false);
   useEffect(() => {
     if (turn) setChoices(defaultChoices(turn));
+    setNewName("evals");
     setError(null);
-  }, [turn]);
-  const preferred = useMemo(() => usable.find((s) => turn && s.server && turn.servers.includes(s.server))?.path, [usable, turn]);
-  useEffect(() => setTarget(preferred ?? NEW), [preferred]);
+  }, [turn, setNewName, setError]);
   const set = (change: Partial<Choices>) => setChoices((c) => (c ? { ...c, ...change } : c));
 
   const save = async () => {
     if (!turn || !choices) return;
-    const name = newName.trim().replace(/\.json$/, "");
-    if (target === NEW && !/^[\w.-]+$/.test(name)) {
-      setError("A suite's file name uses letters, digits, '-', '_' and '.'");
-      return;
-    }
+    const path = t.path();
+    if (path === null) return;
     if (!choices.name.trim() || !choices.prompt.trim()) {
-      setError("The case needs a name and a prompt");
+      t.setError("The case needs a name and a prompt");
       return;
     }
     if (turn.servers.length === 0) {
-      setError("This chat used no server's tools: a prompt case needs the servers its model may use");
+      t.setError("This chat used no server's tools: a prompt case needs the servers its model may use");
       return;
     }
-    const path = target === NEW ? `${folder.data ?? ""}/${name}.json` : target;
-    setSaving(true);
-    setError(null);
-    try {
-      const got = await backend.savePromptCase(path, promptCaseOf(turn, choices), [turn.model]);
-      void queryClient.invalidateQueries({ queryKey: keys.suites() });
-      toast(`Saved as "${got}"`, { description: path });
-      onClose();
-    } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
-    } finally {
-      setSaving(false);
-    }
+    await t.save(path, () => backend.savePromptCase(path, promptCaseOf(turn, choices), [turn.model]), onClose);
   };
 
   return (
@@ -125,29 +99,15 @@ export function SavePromptCase({ backend, turn, onClose }: { backend: HistoryBac
           <Button variant="ghost" onClick={onClose}>
             Cancel
           </Button>
-          <Button variant="primary" icon={Save} onClick={() => void save()} disabled={saving || !choices}>
-            {saving ? "Saving…" : "Save case"}
+          <Button variant="primary" icon={Save} onClick={() => void save()} disabled={t.saving || !choices}>
+            {t.saving ? "Saving…" : "Save case"}
           </Button>
         </>
       }
     >
       {turn && choices && (
         <div className="save-suite">
-          <Field label="Suite">
-            <Select value={target} onChange={(v) => setTarget(v)}>
-              {usable.map((s) => (
-                <option key={s.path} value={s.path}>
-                  {s.name} ({s.scope}, {plural(s.cases.length + s.prompts.length, "case")})
-                </option>
-              ))}
-              <option value={NEW}>New suite…</option>
-            </Select>
-          </Field>
-          {target === NEW && (
-            <Field label="New suite's file name" hint={folder.data ? `In ${folder.data}; its models: ${turn.model}` : undefined}>
-              <Input value={newName} onChange={(e) => setNewName(e.target.value)} spellCheck={false} />
-            </Field>
-          )}
+          <SuiteTargetFields t={t} newHint={`its models: ${turn.model}`} />
           <Field label="Case name">
             <Input value={choices.name} onChange={(e) => set({ name: e.target.value })} />
           </Field>
@@ -202,9 +162,9 @@ export function SavePromptCase({ backend, turn, onClose }: { backend: HistoryBac
               <Input type="number" min={0} max={1} step={0.1} value={choices.passRate} onChange={(e) => set({ passRate: Math.max(0, Math.min(1, Number(e.target.value))) })} />
             </Field>
           </div>
-          {error && (
+          {t.error && (
             <p className="field-error" role="alert">
-              {error}
+              {t.error}
             </p>
           )}
         </div>

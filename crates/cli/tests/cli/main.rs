@@ -79,6 +79,19 @@ fn demo_config(dir: &Path, extra: &[(&str, &[&str])]) -> String {
     path.display().to_string()
 }
 
+/// The Python interpreter with the official MCP SDK: `cargo xtask test`
+/// makes one in `target/pyenv` and sets MCPWB_PYTHON; without it a test
+/// that needs it says so and does nothing (nothing can be installed on the
+/// fly here).
+fn python() -> Option<String> {
+    let python = std::env::var("MCPWB_PYTHON").ok()?;
+    assert!(
+        Path::new(&python).exists(),
+        "MCPWB_PYTHON is set but {python} is missing"
+    );
+    Some(python)
+}
+
 fn stdout(o: &std::process::Output) -> String {
     String::from_utf8_lossy(&o.stdout).to_string()
 }

@@ -11,7 +11,7 @@ use rmcp::transport::TokioChildProcess;
 use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::json;
 
-use super::{BIN, demo_server};
+use super::{BIN, demo_server, python};
 
 fn two_demos(dir: &std::path::Path, extra: &[(&str, &[&str])]) -> String {
     let mut servers = serde_json::Map::new();
@@ -136,18 +136,6 @@ async fn an_rmcp_client_uses_every_server_through_mcpwb_serve() {
         .await
         .expect("tools/list_changed through mcpwb serve");
     client.cancel().await.unwrap();
-}
-
-/// The Python interpreter with the official MCP SDK: `cargo xtask test`
-/// makes one in `target/pyenv` and sets MCPWB_PYTHON; without it this test
-/// says so and does nothing (nothing can be installed on the fly here).
-fn python() -> Option<String> {
-    let python = std::env::var("MCPWB_PYTHON").ok()?;
-    assert!(
-        std::path::Path::new(&python).exists(),
-        "MCPWB_PYTHON is set but {python} is missing"
-    );
-    Some(python)
 }
 
 fn script() -> String {

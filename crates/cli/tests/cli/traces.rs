@@ -19,18 +19,25 @@ fn runtime() -> tokio::runtime::Runtime {
         .unwrap()
 }
 
+/// A config of one server that writes each call it gets (with the trace
+/// context it came with) to `calls`.
+fn hinted(dir: &std::path::Path, calls: &std::path::Path) -> std::path::PathBuf {
+    let config = dir.join("mcp.json");
+    std::fs::write(
+        &config,
+        json!({ "mcpServers": { "hinted": { "command": demo_server(), "args": ["--name", "hinted", "--fault", "hinted"], "env": { "MCP_DEMO_CALLS": calls } } } }).to_string(),
+    )
+    .unwrap();
+    config
+}
+
 #[test]
 fn spans_go_to_the_collector_named_and_the_server_joins_the_trace() {
     let rt = runtime();
     let receiver = rt.block_on(Receiver::start()).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let calls = dir.path().join("calls.log");
-    let config = dir.path().join("mcp.json");
-    std::fs::write(
-        &config,
-        json!({ "mcpServers": { "hinted": { "command": demo_server(), "args": ["--name", "hinted", "--fault", "hinted"], "env": { "MCP_DEMO_CALLS": calls } } } }).to_string(),
-    )
-    .unwrap();
+    let config = hinted(dir.path(), &calls);
     let cfg = config.display().to_string();
     let mcpwb = |args: &[&str], env: Option<&str>| {
         let mut c = Command::new(BIN);
@@ -147,12 +154,7 @@ fn a_callers_trace_runs_through_the_bridge_to_the_server() {
     let receiver = rt.block_on(Receiver::start()).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let calls = dir.path().join("calls.log");
-    let config = dir.path().join("mcp.json");
-    std::fs::write(
-        &config,
-        json!({ "mcpServers": { "hinted": { "command": demo_server(), "args": ["--name", "hinted", "--fault", "hinted"], "env": { "MCP_DEMO_CALLS": calls } } } }).to_string(),
-    )
-    .unwrap();
+    let config = hinted(dir.path(), &calls);
     let mut cmd = tokio::process::Command::new(BIN);
     cmd.args([
         "--trust",

@@ -9,16 +9,7 @@ use std::process::Command;
 
 use serde_json::json;
 
-use super::{BIN, demo_server, stderr, stdout};
-
-fn python() -> Option<String> {
-    let python = std::env::var("MCPWB_PYTHON").ok()?;
-    assert!(
-        std::path::Path::new(&python).exists(),
-        "MCPWB_PYTHON is set but {python} is missing"
-    );
-    Some(python)
-}
+use super::{BIN, demo_server, python, stderr, stdout};
 
 #[test]
 fn a_coding_agent_drives_the_authors_loop_through_the_workbenchs_tools() {
