@@ -1,11 +1,18 @@
 //! Provider failures: what kind each is (by HTTP status and genai's error,
 //! never by text), the sentence the person reads, and whether and when to
-//! try again (429 honours Retry-After; 5xx and unreachable back off).
+//! try again (429 honours Retry-After; 5xx and unreachable back off); a
+//! model step streamed and tried again so.
 
 use std::time::Duration;
 
+use genai::chat::{ChatOptions, ChatRequest};
+use tokio_util::sync::CancellationToken;
+
+use crate::Sink;
 use crate::error::{Error, ProviderFailure};
+use crate::events::AgentEvent;
 use crate::settings::ProviderConfig;
+use crate::stream::{Interrupted, StepOutput};
 
 /// Attempts after the first for a request that failed before any output.
 pub const MAX_RETRIES: u32 = 3;
@@ -199,6 +206,52 @@ pub fn delay(e: &genai::Error, attempt: u32) -> Option<Duration> {
             }
             _ => None,
         },
+    }
+}
+
+impl crate::Agent {
+    /// One model step, tried again (with the wait the provider asked for)
+    /// on 429, 5xx or an unreachable provider while nothing was shown yet.
+    pub(crate) async fn stream_with_retry(
+        &self,
+        provider: &ProviderConfig,
+        target: &genai::ServiceTarget,
+        request: ChatRequest,
+        options: &ChatOptions,
+        sink: &Sink,
+        cancel: &CancellationToken,
+    ) -> Result<StepOutput, Interrupted> {
+        let mut attempt = 0;
+        loop {
+            let started = tokio::select! {
+                biased;
+                _ = cancel.cancelled() => return Err(Interrupted::Stopped(StepOutput::default())),
+                r = self.inner.client.exec_chat_stream(genai::ModelSpec::Target(target.clone()), request.clone(), Some(options)) => r,
+            };
+            let error = match started {
+                Ok(response) => {
+                    match crate::stream::read(response.stream, sink.as_ref(), cancel).await {
+                        Err(Interrupted::Failed(out, e)) if !out.started => e,
+                        other => return other,
+                    }
+                }
+                Err(e) => e,
+            };
+            let Some(wait) = delay(&error, attempt) else {
+                return Err(Interrupted::Failed(StepOutput::default(), error));
+            };
+            attempt += 1;
+            let reason = classify(provider, &error).to_string();
+            sink(AgentEvent::Retrying {
+                attempt,
+                wait_ms: wait.as_millis() as u64,
+                reason,
+            });
+            tokio::select! {
+                _ = cancel.cancelled() => return Err(Interrupted::Stopped(StepOutput::default())),
+                _ = tokio::time::sleep(wait) => {}
+            }
+        }
     }
 }
 

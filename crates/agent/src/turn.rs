@@ -446,50 +446,6 @@ impl Agent {
         self.save(session, "assistant", &notice, None, sink)?;
         Ok(EndReason::StepLimit)
     }
-
-    /// One model step, tried again (with the wait the provider asked for)
-    /// on 429, 5xx or an unreachable provider while nothing was shown yet.
-    async fn stream_with_retry(
-        &self,
-        provider: &ProviderConfig,
-        target: &genai::ServiceTarget,
-        request: ChatRequest,
-        options: &ChatOptions,
-        sink: &Sink,
-        cancel: &CancellationToken,
-    ) -> Result<StepOutput, Interrupted> {
-        let mut attempt = 0;
-        loop {
-            let started = tokio::select! {
-                biased;
-                _ = cancel.cancelled() => return Err(Interrupted::Stopped(StepOutput::default())),
-                r = self.inner.client.exec_chat_stream(genai::ModelSpec::Target(target.clone()), request.clone(), Some(options)) => r,
-            };
-            let error = match started {
-                Ok(response) => {
-                    match crate::stream::read(response.stream, sink.as_ref(), cancel).await {
-                        Err(Interrupted::Failed(out, e)) if !out.started => e,
-                        other => return other,
-                    }
-                }
-                Err(e) => e,
-            };
-            let Some(wait) = retry::delay(&error, attempt) else {
-                return Err(Interrupted::Failed(StepOutput::default(), error));
-            };
-            attempt += 1;
-            let reason = retry::classify(provider, &error).to_string();
-            sink(AgentEvent::Retrying {
-                attempt,
-                wait_ms: wait.as_millis() as u64,
-                reason,
-            });
-            tokio::select! {
-                _ = cancel.cancelled() => return Err(Interrupted::Stopped(StepOutput::default())),
-                _ = tokio::time::sleep(wait) => {}
-            }
-        }
-    }
 }
 
 /// The stored parts of the model's answer: reasoning, text, and its calls
