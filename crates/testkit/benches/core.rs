@@ -9,6 +9,13 @@
 //! shared 2-core VM: single runs of one client swing by 20%) falls on both
 //! alike; each figure is the total over all of its batches.
 //!
+//! Over stdio the core is also set against a raw JSON-RPC pipe: lines
+//! written to the server's stdin and answers read from its stdout and
+//! handed to their waiter by id — the least any client can do (no types,
+//! no traffic log, no supervisor). Both speak 2025-11-25 to the demo in
+//! `--legacy` mode (the pipe does not carry 2026-07-28's per-request
+//! client metadata).
+//!
 //! Connect times are printed next to the same handshakes by bare rmcp
 //! clients and to the processes alone (started and run to exit, no MCP):
 //! for servers that start instantly, process creation on the machine's
@@ -57,6 +64,78 @@ fn echo_params(i: usize) -> CallToolRequestParams {
 enum Client {
     Bare(rmcp::Peer<RoleClient>),
     Core(Workbench),
+    Raw(Arc<RawPipe>),
+}
+
+/// A raw JSON-RPC client over a server's pipes.
+struct RawPipe {
+    stdin: tokio::sync::Mutex<tokio::process::ChildStdin>,
+    waiting: std::sync::Mutex<std::collections::HashMap<u64, tokio::sync::oneshot::Sender<()>>>,
+    next: std::sync::atomic::AtomicU64,
+    _child: tokio::process::Child,
+}
+
+impl RawPipe {
+    async fn start(args: &[&str]) -> Arc<RawPipe> {
+        use tokio::io::AsyncBufReadExt;
+        let mut child = tokio::process::Command::new(BIN)
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let pipe = Arc::new(RawPipe {
+            stdin: tokio::sync::Mutex::new(child.stdin.take().unwrap()),
+            waiting: std::sync::Mutex::default(),
+            next: std::sync::atomic::AtomicU64::new(1),
+            _child: child,
+        });
+        let reader = pipe.clone();
+        tokio::spawn(async move {
+            let mut lines = tokio::io::BufReader::new(stdout).lines();
+            while let Ok(Some(line)) = lines.next_line().await {
+                // The id is the only field read (as a client's router does).
+                let Some(id) = serde_json::from_str::<Value>(&line)
+                    .ok()
+                    .and_then(|v| v["id"].as_u64())
+                else {
+                    continue;
+                };
+                if let Some(tx) = reader.waiting.lock().unwrap().remove(&id) {
+                    let _ = tx.send(());
+                }
+            }
+        });
+        pipe.request(0, json!({ "method": "initialize", "params": { "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "raw-pipe", "version": "1" } } })).await;
+        pipe.send(&json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }))
+            .await;
+        pipe
+    }
+
+    async fn send(&self, message: &Value) {
+        use tokio::io::AsyncWriteExt;
+        let mut line = serde_json::to_vec(message).unwrap();
+        line.push(b'\n');
+        self.stdin.lock().await.write_all(&line).await.unwrap();
+    }
+
+    async fn request(&self, id: u64, mut message: Value) {
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        self.waiting.lock().unwrap().insert(id, tx);
+        message["jsonrpc"] = json!("2.0");
+        message["id"] = json!(id);
+        self.send(&message).await;
+        rx.await.unwrap();
+    }
+
+    async fn echo(&self, i: usize) {
+        let id = self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.request(id, json!({ "method": "tools/call", "params": { "name": "echo", "arguments": { "message": format!("m{i}") } } }))
+            .await;
+    }
 }
 
 impl Client {
@@ -71,6 +150,7 @@ impl Client {
                     .await
                     .unwrap();
             }
+            Client::Raw(pipe) => pipe.echo(i).await,
         }
     }
 }
@@ -224,6 +304,38 @@ async fn throughput(label: &str, url: Option<&str>) {
     wb.shutdown().await;
 }
 
+/// The core against a raw JSON-RPC pipe over stdio, both in 2025-11-25.
+async fn against_raw_pipe() {
+    let dir = tempfile::tempdir().unwrap();
+    let raw = Client::Raw(RawPipe::start(&["--legacy"]).await);
+    let wb = core_client(dir.path(), json!({ "command": BIN, "args": ["--legacy"] })).await;
+    let core = Client::Core(wb.clone());
+    for c in [&raw, &core] {
+        batch(c, Mode::OneTask, WARM_UP).await;
+    }
+    let mut rows = Vec::new();
+    for mode in [Mode::OneTask, Mode::TaskPerCall, Mode::Concurrent] {
+        rows.push(compare(&raw, &core, mode).await);
+    }
+    for (label, pick) in [("raw JSON-RPC pipe", 0usize), ("workbench core", 1)] {
+        let v = |r: &(f64, f64)| if pick == 0 { r.0 } else { r.1 };
+        println!(
+            "{:<26}{:>14.0}{:>14.0}{:>14.0}",
+            format!("stdio 2025, {label}"),
+            v(&rows[0]),
+            v(&rows[1]),
+            v(&rows[2])
+        );
+    }
+    println!(
+        "  core / raw pipe, stdio 2025-11-25: {:.2}x sequential in one task, {:.2}x with a task per call, {:.2}x with 64 in flight (goals: >= 1.0x sequential, >= 0.95x in flight)",
+        rows[0].1 / rows[0].0,
+        rows[1].1 / rows[1].0,
+        rows[2].1 / rows[2].0
+    );
+    wb.shutdown().await;
+}
+
 fn config(dir: &std::path::Path, servers: Vec<(String, Value)>) -> ConfigFile {
     let map: serde_json::Map<String, Value> = servers.into_iter().collect();
     let path = dir.join("mcp.json");
@@ -338,6 +450,7 @@ async fn main() {
         "", "one task", "task per call", "flight"
     );
     throughput("stdio", None).await;
+    against_raw_pipe().await;
     throughput("http", Some(&url)).await;
     for delay in [0u64, 300] {
         let (one, twenty) = one_vs_twenty(|n| connect_time(n, delay)).await;
