@@ -18,6 +18,9 @@ pub type Answer<'a> = Pin<Box<dyn Future<Output = Result<Value, String>> + Send 
 pub trait OwnTools: Send + Sync {
     /// The tools as `tools/list` gives them (their names as served).
     fn tools(&self) -> Vec<Value>;
+    /// Whether `name` is one of them (asked on every call through the
+    /// bridge: cheap, without building the list).
+    fn owns(&self, name: &str) -> bool;
     /// Call one of them.
     fn call<'a>(&'a self, name: &'a str, arguments: Value, cancel: CancellationToken)
     -> Answer<'a>;

@@ -37,7 +37,7 @@ impl Handler {
         let qualified = name.to_string();
         // One of the bridge's own tools (the workbench's, for a coding agent).
         if let Some(own) = self.bridge.own()
-            && own.tools().iter().any(|t| t["name"] == qualified.as_str())
+            && own.owns(&qualified)
         {
             let arguments = Value::Object(arguments.unwrap_or_default());
             let result = own

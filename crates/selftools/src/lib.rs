@@ -444,6 +444,10 @@ impl OwnTools for SelfTools {
         tools::all()
     }
 
+    fn owns(&self, name: &str) -> bool {
+        tools::NAMES.contains(&name)
+    }
+
     fn call<'a>(
         &'a self,
         name: &'a str,

@@ -14,6 +14,11 @@ pub const SNAPSHOT: &str = "workbench_snapshot";
 pub const DIFF: &str = "workbench_diff";
 pub const TRAFFIC: &str = "workbench_traffic";
 
+/// Every tool's name.
+pub const NAMES: [&str; 9] = [
+    SERVERS, RESTART, DOCTOR, CALL, ANSWER, TEST, SNAPSHOT, DIFF, TRAFFIC,
+];
+
 fn server_arg() -> Value {
     json!({ "type": "string", "description": "The server's name in mcp.json (workbench_servers lists them)" })
 }
@@ -183,6 +188,7 @@ mod tests {
     fn every_tool_says_what_it_is_and_may_change() {
         let tools = all();
         let mut names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+        assert_eq!(names, NAMES, "NAMES lists each tool, in order");
         names.sort();
         names.dedup();
         assert_eq!(names.len(), 9);
