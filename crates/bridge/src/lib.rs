@@ -25,6 +25,7 @@ mod passing;
 pub mod policy;
 pub mod raw;
 mod relay;
+mod resources;
 mod rows;
 pub mod service;
 pub mod settings;

@@ -10,7 +10,7 @@ use rmcp::model::{
     GetPromptRequestParams, GetPromptResult, GetSkillRequestParams, GetSkillResult,
     ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListSkillsResult,
     ListToolsResult, PaginatedRequestParams, ReadResourceDirectoryRequestParams,
-    ReadResourceDirectoryResult, ReadResourceRequestParams, ReadResourceResult, ServerConfig,
+    ReadResourceDirectoryResult, ReadResourceRequestParams, ServerConfig,
 };
 use rmcp::service::{NotificationContext, RequestContext};
 use rmcp::{RoleServer, ServerHandler};
@@ -101,42 +101,6 @@ fn unread(method: &str, params: Option<Value>) -> ErrorData {
 }
 
 impl Handler {
-    /// Every served server's items of one list, their `key` (a URI or a
-    /// template) as the callers see it.
-    fn listed(
-        &self,
-        pick: impl Fn(workbench_core::catalog::ServerCatalog) -> Vec<Value>,
-        key: &str,
-    ) -> Vec<Value> {
-        let mut out = Vec::new();
-        for server in self.bridge.serving() {
-            if let Some(cat) = self.bridge.wb().catalog().server(&server) {
-                for mut item in pick(cat) {
-                    let uri = item[key].as_str().unwrap_or_default().to_string();
-                    item[key] = Value::String(self.bridge.uri_out(&server, &uri));
-                    out.push(item);
-                }
-            }
-        }
-        out
-    }
-
-    /// `resources/subscribe` or `/unsubscribe`, to the server owning `uri`.
-    async fn pass_subscription(&self, uri: &str, method: &str) -> Result<(), ErrorData> {
-        let (server, own) = self.bridge.uri_in(uri).ok_or_else(|| {
-            bad(format!(
-                "no resource {uri} here (resources/list names them)"
-            ))
-        })?;
-        // Either era upstream: resources/subscribe, or its listen stream.
-        self.bridge
-            .wb()
-            .subscribe_resource(&server, &own, method == "resources/subscribe")
-            .await
-            .map_err(upstream)?;
-        Ok(())
-    }
-
     fn prompt_names(&self) -> (Names, Vec<(String, Value)>) {
         let mut items = Vec::new();
         for server in self.bridge.serving() {
@@ -413,44 +377,7 @@ impl ServerHandler for Handler {
         request: ReadResourceRequestParams,
         ctx: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::ReadResourceResponse, ErrorData> {
-        // The bridge's own skills' files.
-        if let Some(read) = self
-            .bridge
-            .own()
-            .and_then(|o| o.skills())
-            .and_then(|c| c.read_resource(&request.uri))
-        {
-            return Ok(read.into());
-        }
-        let (server, uri) = self.bridge.uri_in(&request.uri).ok_or_else(|| {
-            bad(format!(
-                "no resource {} here (resources/list names them)",
-                request.uri
-            ))
-        })?;
-        let mut out = self
-            .bridge
-            .wb()
-            .request(
-                &server,
-                "resources/read",
-                json!({ "uri": uri }),
-                CallOptions {
-                    cancel: Some(ctx.ct.clone()),
-                    ..CallOptions::default()
-                },
-            )
-            .await
-            .map_err(upstream)?;
-        if let Some(contents) = out.result["contents"].as_array_mut() {
-            for c in contents {
-                if let Some(u) = c["uri"].as_str() {
-                    c["uri"] = Value::String(self.bridge.uri_out(&server, u));
-                }
-            }
-        }
-        self.answer::<ReadResourceResult>(&ctx, out.result, || ReadResourceResult::new(vec![]))
-            .map(Into::into)
+        self.read_one_resource(&request.uri, &ctx).await
     }
 
     async fn list_skills(
