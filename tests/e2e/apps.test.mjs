@@ -194,7 +194,7 @@ describe("apps", () => {
     const session = await driver.session(["--config", config]);
     try {
       await session.clickText("[role=tab]", "Chat");
-      await session.clickText(".chat-list-head button", "New chat");
+      await session.newChat();
       await session.type(await session.find("textarea[aria-label=Message]"), "show the counter\uE007");
       await session.waitForTexts(".approval-head", (t) => t.length === 1, 30_000);
       await session.clickText(".approval-actions button", "Allow once");

@@ -50,7 +50,7 @@ describe("chat", () => {
     let session = await driver.session(["--config", config]);
     try {
       await session.clickText("[role=tab]", "Chat");
-      await session.clickText(".chat-list-head button", "New chat");
+      await session.newChat();
       const box = await session.find("textarea[aria-label=Message]");
       await session.type(box, "please echo hello\uE007");
       // The model asks for a call: the approval card shows server, tool and arguments.
@@ -105,10 +105,8 @@ describe("chat", () => {
     const session = await driver.session(["--config", config]);
     try {
       await session.clickText("[role=tab]", "Chat");
-      await session.clickText(".chat-list-head button", "New chat");
+      await session.newChat();
       // `/` in an empty box: the chat's prompts; one with arguments asks them.
-      // (The new chat's pane replaces the box: typed once it is the new one.)
-      await session.waitForTexts(".chat-header-title", (t) => t.length === 1);
       await typeFresh(session, "textarea[aria-label=Message]", "/");
       await session.type(await session.find("input[aria-label='Search prompts']"), "review");
       await session.clickText(".picker-item", "Review");

@@ -93,7 +93,7 @@ describe("evals", () => {
 
       // A chat's turn becomes a prompt case of the suite.
       await session.clickText("[role=tab]", "Chat");
-      await session.clickText(".chat-list-head button", "New chat");
+      await session.newChat();
       await session.type(await session.find("textarea[aria-label=Message]"), "please add 4 and 5\uE007");
       await session.waitForTexts(".approval-head", (t) => t.length === 1, 30_000);
       await session.clickText(".approval-actions button", "Allow once");

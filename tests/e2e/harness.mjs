@@ -302,6 +302,17 @@ export class Session {
   }
 
   /**
+   * In the Chat room: start a chat and wait until it is the one open (the
+   * chat open before stays on screen until the list knows the new one, so a
+   * box found too early would be the old chat's).
+   */
+  async newChat() {
+    await this.clickText(".chat-list-head button", "New chat");
+    await this.waitForTexts(".chat-item.selected .chat-title", (t) => t.length === 1 && t[0] === "New chat");
+    await this.waitForTexts(".chat-header-title", (t) => t.length === 1 && t[0] === "New chat");
+  }
+
+  /**
    * Open the menu behind `triggerCss` and pick `item`. A click that lands
    * while the page is still laying out can miss the trigger: try again.
    */

@@ -30,8 +30,11 @@ export function ChatRoom({ wb, backend, active, chatId, go }: { wb: Workbench; b
   const chats = useQuery({ queryKey: keys.chats(search), queryFn: () => backend.listChats(search || undefined), enabled: active });
   const create = () =>
     backend.createChat({ title: null, provider: null, model: null, system_prompt: null, options: null }).then(
-      (s) => {
-        void queryClient.invalidateQueries({ queryKey: keys.chats() });
+      // The list learns of the chat before it opens: opened first, it would
+      // not be in the list yet and the room would show "Pick a chat" (and the
+      // chat open before would stay) until the list came back.
+      async (s) => {
+        await queryClient.invalidateQueries({ queryKey: keys.chats() });
         setOpen(s.id);
       },
       (e: unknown) => toast("Could not start a chat", { tone: "danger", description: e instanceof Error ? e.message : String(e) }),
