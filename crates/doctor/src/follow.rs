@@ -59,8 +59,8 @@ pub fn change(server: &str, old: &Surface, new: &Surface) -> Option<SurfaceChang
     if changes.is_empty() {
         return None;
     }
-    let (before, _) = crate::shape(server, old, &[]);
-    let (after, _) = crate::shape(server, new, &[]);
+    let before = crate::shape_findings(server, old, &[]);
+    let after = crate::shape_findings(server, new, &[]);
     let known: std::collections::HashSet<_> = before.iter().map(key).collect();
     let new_findings = after
         .into_iter()

@@ -28,6 +28,7 @@ pub mod schemas;
 pub mod skills;
 pub mod surface;
 pub mod texts;
+pub mod tokenizer;
 
 use std::time::{Duration, Instant};
 
@@ -81,25 +82,44 @@ impl DoctorReport {
 }
 
 /// The shape checks of a surface (no server needed): names (as the server
-/// is called in the config), schemas, texts, resources and prompts.
+/// is called in the config), schemas, texts, resources and prompts; and
+/// what its tools cost in tokens.
 pub fn shape(
     server: &str,
     surface: &Surface,
     duplicates: &[String],
 ) -> (Vec<Finding>, texts::TokenCost) {
+    let cost = texts::cost(&surface.tools);
+    let texts = texts::check(&surface.tools, &cost);
+    (shape_with(server, surface, duplicates, texts), cost)
+}
+
+/// The shape checks' findings, the tools counted only when one of them or
+/// the list could cost too much (`texts::check_costs_if_over`): for what
+/// runs often — the servers' badges, each change of a surface.
+pub fn shape_findings(server: &str, surface: &Surface, duplicates: &[String]) -> Vec<Finding> {
+    let texts = texts::check_costs_if_over(&surface.tools);
+    shape_with(server, surface, duplicates, texts)
+}
+
+fn shape_with(
+    server: &str,
+    surface: &Surface,
+    duplicates: &[String],
+    texts: Vec<Finding>,
+) -> Vec<Finding> {
     let mut out = names::check(server, &surface.tools, duplicates);
     for tool in &surface.tools {
         out.extend(schemas::check(tool));
     }
-    let cost = texts::cost(&surface.tools);
-    out.extend(texts::check(&surface.tools, &cost));
+    out.extend(texts);
     out.extend(listings::check(
         &surface.resources,
         &surface.resource_templates,
         &surface.prompts,
     ));
     out.extend(skills::check(&surface.skills));
-    (out, cost)
+    out
 }
 
 fn sort(findings: &mut [Finding]) {

@@ -3,12 +3,11 @@
 //! (o200k, the tokenizer of OpenAI's current models; other providers' are
 //! within a few per cent for English and JSON).
 
-use std::sync::OnceLock;
-
 use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::finding::{Finding, Severity};
+use crate::tokenizer::Tokenizer;
 
 /// Past this a description is cut by OpenAI (and the agent).
 pub const LONG_DESCRIPTION: usize = 1024;
@@ -27,17 +26,9 @@ pub struct TokenCost {
     pub tokenizer: String,
 }
 
-fn bpe() -> Option<&'static tiktoken_rs::CoreBPE> {
-    static BPE: OnceLock<Option<tiktoken_rs::CoreBPE>> = OnceLock::new();
-    BPE.get_or_init(|| tiktoken_rs::o200k_base().ok()).as_ref()
-}
-
-/// Tokens of `text` (4 characters a token if the tokenizer cannot load).
+/// Tokens of `text` (four bytes a token if the tokenizer cannot load).
 pub fn tokens(text: &str) -> u32 {
-    match bpe() {
-        Some(b) => b.encode_ordinary(text).len() as u32,
-        None => text.len().div_ceil(4) as u32,
-    }
+    Tokenizer::get().count(text)
 }
 
 /// What a model is sent for a tool: its name, description and parameters.
@@ -51,12 +42,13 @@ fn as_sent(tool: &Value) -> String {
 }
 
 pub fn cost(tools: &[Value]) -> TokenCost {
+    let tokenizer = Tokenizer::get();
     let mut per: Vec<(String, u32)> = tools
         .iter()
         .map(|t| {
             (
                 t["name"].as_str().unwrap_or_default().to_string(),
-                tokens(&as_sent(t)),
+                tokenizer.count(&as_sent(t)),
             )
         })
         .collect();
@@ -64,12 +56,34 @@ pub fn cost(tools: &[Value]) -> TokenCost {
     TokenCost {
         total: per.iter().map(|(_, n)| n).sum(),
         tools: per,
-        tokenizer: if bpe().is_some() { "o200k" } else { "estimate" }.into(),
+        tokenizer: tokenizer.name().into(),
     }
 }
 
 /// Findings about what the model reads of each tool, and the list's cost.
 pub fn check(tools: &[Value], cost: &TokenCost) -> Vec<Finding> {
+    let mut out = describe(tools);
+    out.extend(costs(cost));
+    out
+}
+
+/// The same findings without counting when no count could matter: a token
+/// is at least one byte, so a tool sent in no more bytes than a costly
+/// tool's tokens cannot be costly, nor a list in fewer bytes than the
+/// list's limit. Counted (as `check` does) only when one could be; else
+/// the `tokens.total` note is left out (the full run has it). For what is
+/// checked often — the servers' badges, each change of a surface.
+pub fn check_costs_if_over(tools: &[Value]) -> Vec<Finding> {
+    let mut out = describe(tools);
+    let sizes: Vec<usize> = tools.iter().map(|t| as_sent(t).len()).collect();
+    if sizes.iter().any(|&n| n > COSTLY_TOOL) || sizes.iter().sum::<usize>() > COSTLY_LIST {
+        out.extend(costs(&cost(tools)));
+    }
+    out
+}
+
+/// Descriptions, annotations and titles of each tool.
+fn describe(tools: &[Value]) -> Vec<Finding> {
     let mut out = Vec::new();
     for tool in tools {
         let name = tool["name"].as_str().unwrap_or("(no name)");
@@ -119,6 +133,12 @@ pub fn check(tools: &[Value], cost: &TokenCost) -> Vec<Finding> {
             );
         }
     }
+    out
+}
+
+/// Each costly tool, and what the whole list costs.
+fn costs(cost: &TokenCost) -> Vec<Finding> {
+    let mut out = Vec::new();
     for (name, n) in cost.tools.iter().filter(|(_, n)| *n as usize > COSTLY_TOOL) {
         out.push(
             Finding::new("tokens.costly-tool", Severity::Warning, format!("tool {name}"))
@@ -158,4 +178,75 @@ pub fn check(tools: &[Value], cost: &TokenCost) -> Vec<Finding> {
         }),
     );
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tool(name: &str, description: &str) -> Value {
+        json!({"name": name, "description": description, "title": name,
+               "annotations": {"readOnlyHint": true},
+               "inputSchema": {"type": "object"}})
+    }
+
+    fn codes(findings: &[Finding]) -> Vec<(String, String, String)> {
+        findings
+            .iter()
+            .map(|f| (f.code.clone(), f.item.clone(), f.seen.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn a_token_is_never_shorter_than_a_byte() {
+        // What the bound in `check_costs_if_over` stands on, over texts
+        // of every kind a tool carries.
+        for text in [
+            "a",
+            "hello world",
+            "{\"type\":\"object\",\"properties\":{\"city\":{\"type\":\"string\"}}}",
+            "日本語のテキストと emoji 🎉🎉🎉",
+            &"x".repeat(5000),
+            &"Zürich — ½ · ∞ ".repeat(200),
+        ] {
+            assert!(tokens(text) as usize <= text.len(), "{text}");
+        }
+    }
+
+    #[test]
+    fn small_tools_get_the_same_findings_without_a_count_but_the_note() {
+        let tools = vec![tool("a", "Adds."), tool("b", "")];
+        let full = check(&tools, &cost(&tools));
+        let quick = check_costs_if_over(&tools);
+        let without_note: Vec<_> = full
+            .iter()
+            .filter(|f| f.code != "tokens.total")
+            .cloned()
+            .collect();
+        assert_eq!(codes(&quick), codes(&without_note));
+        assert!(codes(&quick).iter().any(|c| c.0 == "text.no-description"));
+    }
+
+    #[test]
+    fn a_tool_that_could_be_costly_is_counted_as_the_full_run_counts_it() {
+        // Long in bytes and in tokens (words, not one repeated character).
+        let long: String = (0..900).map(|i| format!("word{i} ")).collect();
+        let tools = vec![tool("big", &long), tool("small", "Adds.")];
+        let full = check(&tools, &cost(&tools));
+        let quick = check_costs_if_over(&tools);
+        assert_eq!(codes(&quick), codes(&full));
+        assert!(
+            codes(&quick)
+                .iter()
+                .any(|c| c.0 == "tokens.costly-tool" && c.1 == "tool big")
+        );
+        // Long in bytes but cheap in tokens: counted, and not costly.
+        let cheap = vec![tool("runs", &" ".repeat(3000))];
+        let found = check_costs_if_over(&cheap);
+        assert!(!codes(&found).iter().any(|c| c.0 == "tokens.costly-tool"));
+        assert!(
+            codes(&found).iter().any(|c| c.0 == "tokens.total"),
+            "counted: the note is there"
+        );
+    }
 }

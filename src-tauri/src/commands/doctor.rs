@@ -129,7 +129,7 @@ pub async fn doctor_counts<R: Runtime>(
                 .server(h.name())
                 .map(|c| c.duplicate_tools)
                 .unwrap_or_default();
-            let (findings, _) = workbench_doctor::shape(h.name(), &surface, &duplicates);
+            let findings = workbench_doctor::shape_findings(h.name(), &surface, &duplicates);
             Some(count(h.name(), &findings, false))
         })
         .collect())
