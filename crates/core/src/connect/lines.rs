@@ -216,7 +216,20 @@ where
         item: TxJsonRpcMessage<Role>,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
         self.rules.sending(&item);
-        self.write.send(item)
+        // Written now when the pipe takes it (nearly always): rmcp spawns
+        // the returned future as a task of its own, and a line left for
+        // that task reached the server only once the task was scheduled —
+        // a thread hand-off on every request, measured as the largest cost
+        // of a call over stdio against a raw pipe. Polled once here (a
+        // waker that does nothing); when the pipe is full or an earlier
+        // line still holds the writer, the same future is handed on and
+        // its next poll waits as usual (lines stay in order: the writer's
+        // lock queues them).
+        let mut write = Box::pin(self.write.send(item));
+        match futures::FutureExt::now_or_never(write.as_mut()) {
+            Some(done) => futures::future::Either::Left(std::future::ready(done)),
+            None => futures::future::Either::Right(write),
+        }
     }
 
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<Role>> {
@@ -291,6 +304,65 @@ mod tests {
             Ok(Some(JsonRpcMessage::Request(_)))
         ));
         assert_eq!(asked.calls.lock().unwrap().len(), 1, "the call still waits");
+    }
+
+    fn ping(id: i64) -> TxJsonRpcMessage<RoleClient> {
+        JsonRpcMessage::request(
+            rmcp::model::ClientRequest::PingRequest(Default::default()),
+            RequestId::Number(id),
+        )
+    }
+
+    /// What the server side of `pipe` has read by now, or within `ms`.
+    async fn read_for(pipe: &mut tokio::io::DuplexStream, ms: u64) -> String {
+        use tokio::io::AsyncReadExt;
+        let mut got = Vec::new();
+        let mut buf = [0u8; 256];
+        while let Ok(Ok(n)) =
+            tokio::time::timeout(std::time::Duration::from_millis(ms), pipe.read(&mut buf)).await
+        {
+            if n == 0 {
+                break;
+            }
+            got.extend_from_slice(&buf[..n]);
+        }
+        String::from_utf8(got).unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_line_is_written_when_sent_not_when_its_future_runs() {
+        let (ours, mut theirs) = tokio::io::duplex(4096);
+        let mut lines = Lines::<RoleClient, _, _, _>::new(tokio::io::empty(), ours, calls(&[]));
+        let sent = lines.send(ping(1));
+        // Nothing awaited yet, and the server has the line.
+        let got = read_for(&mut theirs, 200).await;
+        assert!(got.contains(r#""id":1"#) && got.ends_with('\n'), "{got}");
+        sent.await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn lines_that_do_not_fit_at_once_stay_in_the_order_sent() {
+        // A pipe that takes 16 bytes at a time: no line fits at once.
+        let (ours, mut theirs) = tokio::io::duplex(16);
+        let mut lines = Lines::<RoleClient, _, _, _>::new(tokio::io::empty(), ours, calls(&[]));
+        let first = lines.send(ping(1));
+        let second = lines.send(ping(2));
+        // The later line's future runs first: its line still comes second.
+        let second = tokio::spawn(second);
+        tokio::task::yield_now().await;
+        let first = tokio::spawn(first);
+        let got = read_for(&mut theirs, 300).await;
+        first.await.unwrap().unwrap();
+        second.await.unwrap().unwrap();
+        let ids: Vec<i64> = got
+            .lines()
+            .map(|l| {
+                serde_json::from_str::<serde_json::Value>(l).unwrap()["id"]
+                    .as_i64()
+                    .unwrap()
+            })
+            .collect();
+        assert_eq!(ids, vec![1, 2], "{got}");
     }
 
     #[tokio::test]
