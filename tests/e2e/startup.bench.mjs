@@ -10,68 +10,10 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { APP_BINARY, hermeticHome } from "./harness.mjs";
+import { alive, descendants, memory } from "./procs.mjs";
 
 const ROUNDS = Number(process.env.STARTUP_ROUNDS ?? 5);
 const SIZES = [1, 14];
-
-function pids() {
-  return readdirSync("/proc").filter((p) => /^\d+$/.test(p));
-}
-
-function stat(pid) {
-  const s = readFileSync(`/proc/${pid}/stat`, "utf8");
-  // The command name may hold spaces: fields are counted after its ')'.
-  const rest = s.slice(s.lastIndexOf(")") + 2).split(" ");
-  return { comm: s.slice(s.indexOf("(") + 1, s.lastIndexOf(")")), ppid: Number(rest[1]) };
-}
-
-function pss(pid) {
-  const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"));
-  return m ? Number(m[1]) : 0;
-}
-
-/** Every process under `root` (children, theirs, …), with its command name. */
-function descendants(root) {
-  const children = new Map();
-  for (const p of pids()) {
-    try {
-      const { ppid, comm } = stat(p);
-      children.set(ppid, [...(children.get(ppid) ?? []), { pid: Number(p), comm }]);
-    } catch {
-      // exited meanwhile
-    }
-  }
-  const found = [];
-  const walk = (p) => {
-    for (const c of children.get(p) ?? []) {
-      found.push(c);
-      walk(c.pid);
-    }
-  };
-  walk(root);
-  return found;
-}
-
-/** PSS in kB of the app and of its WebKit helpers (the MCP servers it runs are not counted). */
-function memory(app) {
-  let webkit = 0;
-  for (const { pid, comm } of descendants(app)) {
-    try {
-      if (comm.startsWith("WebKit")) webkit += pss(pid);
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return { app: pss(app), webkit };
-}
-
-const alive = (pid) => {
-  try {
-    return !/^State:\s+Z/m.test(readFileSync(`/proc/${pid}/status`, "utf8"));
-  } catch {
-    return false;
-  }
-};
 
 function log(dir) {
   if (!existsSync(dir)) return "";

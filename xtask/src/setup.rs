@@ -36,6 +36,50 @@ const TEST_PACKAGES: &[&str] = &[
     "python3-venv",
 ];
 
+/// What the benchmarks add: `wrk`, a C HTTP client, for the server's own
+/// ceiling over Streamable HTTP (one keep-alive connection, the same POST);
+/// Chromium, for the MCP Inspector's page beside the window's memory.
+const BENCH_PACKAGES: &[&str] = &["wrk", "chromium"];
+
+/// The peer the window's memory is measured beside.
+const INSPECTOR: &str = "@modelcontextprotocol/inspector@2.12.0";
+
+/// The MCP Inspector (npm) in the target folder, for the memory bench: the
+/// path of its launcher.
+pub fn inspector(root: &Path) -> std::result::Result<PathBuf, String> {
+    let dir = crate::tasks::target_dir(root).join("inspector");
+    let launcher =
+        dir.join("node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js");
+    let version = INSPECTOR.rsplit('@').next().unwrap_or_default();
+    let package = dir.join("node_modules/@modelcontextprotocol/inspector/package.json");
+    if std::fs::read_to_string(&package)
+        .is_ok_and(|t| t.contains(&format!("\"version\": \"{version}\"")))
+    {
+        println!("MCP Inspector: present in {}", dir.display());
+        return Ok(launcher);
+    }
+    println!(
+        "MCP Inspector: installing {INSPECTOR} into {} (the memory bench's peer)",
+        dir.display()
+    );
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let prefix = dir.display().to_string();
+    sh(cmd(
+        "npm",
+        &[
+            "install",
+            "--no-audit",
+            "--no-fund",
+            "--loglevel=error",
+            "--prefix",
+            &prefix,
+            INSPECTOR,
+        ],
+        root,
+    ))?;
+    Ok(launcher)
+}
+
 fn missing_packages(packages: &[&str]) -> Vec<String> {
     packages
         .iter()
@@ -51,6 +95,15 @@ fn missing_packages(packages: &[&str]) -> Vec<String> {
 
 /// Install the Debian packages that are missing, as root or through sudo.
 pub fn debian_packages(for_tests: bool) -> Result {
+    install_packages(for_tests, &[])
+}
+
+/// The tests' packages and the benchmarks' own.
+pub fn bench_packages() -> Result {
+    install_packages(true, BENCH_PACKAGES)
+}
+
+fn install_packages(for_tests: bool, extra: &[&str]) -> Result {
     if !Path::new("/usr/bin/dpkg-query").exists() {
         println!(
             "not a Debian-family system: install the equivalents of {BUILD_PACKAGES:?} yourself"
@@ -61,6 +114,7 @@ pub fn debian_packages(for_tests: bool) -> Result {
     if for_tests {
         wanted.extend_from_slice(TEST_PACKAGES);
     }
+    wanted.extend_from_slice(extra);
     let missing = missing_packages(&wanted);
     if missing.is_empty() {
         println!("Debian packages: all {} present", wanted.len());

@@ -444,10 +444,18 @@ pub fn bench() -> Result {
     let root = root();
     let mut stages = Stages::default();
     let outcome = (|| {
-        // The connection core against bare rmcp, the agent's own costs, the
-        // calls path, and what waiting on a task costs.
+        // `wrk` for the Streamable HTTP ceiling, beside what the rest needs.
+        stages.run("set-up: Debian packages", setup::bench_packages)?;
+        let mut python = PathBuf::new();
+        stages.run("set-up: the Python MCP SDK", || {
+            python = setup::python_sdk(&root)?;
+            Ok(())
+        })?;
+        // The connection core against bare rmcp, a raw pipe, the Python SDK
+        // and wrk, the agent's own costs, the calls path, and what waiting
+        // on a task costs.
         stages.run("bench: core and agent", || {
-            sh(cmd(
+            let mut c = cmd(
                 "cargo",
                 &[
                     "bench",
@@ -463,7 +471,8 @@ pub fn bench() -> Result {
                     "tasks",
                 ],
                 &root,
-            ))
+            );
+            sh(c.env("MCPWB_PYTHON", &python))
         })?;
         // The doctor on 500 tools, and a watched save to listed again.
         stages.run("bench: the doctor and reload on change", || {
@@ -499,7 +508,6 @@ pub fn bench() -> Result {
             ))
         })?;
         // The window's start with 14 servers against 1 (release build, Xvfb).
-        stages.run("set-up: Debian packages", || setup::debian_packages(true))?;
         stages.run("set-up: npm packages", || setup::npm_packages(&root))?;
         stages.run("build: release app and demo server", || {
             build_demo_server(&root, true)?;
@@ -530,6 +538,28 @@ pub fn bench() -> Result {
                 .env("DEMO_SERVER", target.join("release/mcp-demo-server"))
                 .env("MCPWB_THIRD_PARTY", target.join("third-party"))
                 .env("MCPWB_PYTHON", python);
+            sh(&mut c)
+        })?;
+        // The window's memory at rest beside the MCP Inspector's (one server).
+        stages.run("bench: memory beside the MCP Inspector", || {
+            let target = target_dir(&root);
+            let launcher = setup::inspector(&root)?;
+            let mut c = cmd(
+                "dbus-run-session",
+                &[
+                    "--",
+                    "xvfb-run",
+                    "-a",
+                    "-s",
+                    "-screen 0 1920x1200x24",
+                    "node",
+                    "tests/e2e/memory.bench.mjs",
+                ],
+                &root,
+            );
+            c.env("APP_BINARY", target.join("release/mcp-workbench"))
+                .env("DEMO_SERVER", target.join("release/mcp-demo-server"))
+                .env("INSPECTOR_LAUNCHER", launcher);
             sh(&mut c)
         })?;
         // MCP Apps: how soon an App is up after its result, and a chat with

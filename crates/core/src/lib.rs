@@ -16,6 +16,7 @@ pub mod error;
 pub mod events;
 pub use config::files;
 pub mod logging;
+pub mod memory;
 pub mod otel;
 pub mod paths;
 pub mod schema;

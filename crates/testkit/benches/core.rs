@@ -1,6 +1,7 @@
 //! The connection core against a bare rmcp client, on the same demo server in
 //! the same process run: echo calls per second (sequential and 64 in flight)
 //! over stdio and Streamable HTTP, and connect time for 1 server vs 20.
+//! Over HTTP also against the Python SDK's client and `wrk` (`peers/http.rs`).
 //! Prints figures and ratios; asserts nothing. `cargo xtask bench`.
 //!
 //! Both clients are connected at once and take turns: a batch of calls on
@@ -34,6 +35,9 @@ use workbench_core::config::ConfigFile;
 use workbench_core::connect::ServerState;
 use workbench_core::testing::RawCalls;
 use workbench_core::{CallOptions, Workbench, WorkbenchOptions};
+
+#[path = "peers/http.rs"]
+mod http_peers;
 
 const BIN: &str = env!("CARGO_BIN_EXE_mcp-demo-server");
 /// Sequential calls: batches per client, calls per batch.
@@ -452,6 +456,7 @@ async fn main() {
     throughput("stdio", None).await;
     against_raw_pipe().await;
     throughput("http", Some(&url)).await;
+    http_peers::against_peers().await;
     for delay in [0u64, 300] {
         let (one, twenty) = one_vs_twenty(|n| connect_time(n, delay)).await;
         println!(

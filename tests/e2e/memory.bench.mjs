@@ -1,0 +1,113 @@
+// The window's memory at rest beside the MCP Inspector's, as a person has
+// each: one server configured, a fresh home, PSS 15 s after launch, median of
+// three launches of each taken in turn. The workbench: its process and its
+// WebKit helpers (the MCP server it runs is not counted). The Inspector: its
+// node process and one Chromium window on its page (each Chromium process:
+// browser, GPU, network, renderer, zygotes); at that moment its server is not
+// connected (it connects on a click), so it runs no server either. Measured
+// (not asserted) by `cargo xtask bench` on the release build under Xvfb,
+// which installs the Inspector (npm) and Chromium (Debian) for it; without
+// them only the workbench's side is printed.
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { APP_BINARY, hermeticHome } from "./harness.mjs";
+import { alive, descendants, memory, pss } from "./procs.mjs";
+
+const ROUNDS = Number(process.env.MEMORY_ROUNDS ?? 3);
+const AT_MS = 15_000;
+const INSPECTOR = process.env.INSPECTOR_LAUNCHER;
+const CHROMIUM = process.env.CHROMIUM ?? "chromium";
+
+const env = { ...process.env, ...hermeticHome() };
+const config = join(env.HOME, "memory.json");
+writeFileSync(config, JSON.stringify({ mcpServers: { demo: { command: process.env.DEMO_SERVER, args: ["--name", "demo"] } } }));
+
+/** Ends `child` and everything under it, and waits until they are gone. */
+async function end(child) {
+  const tree = [child.pid, ...descendants(child.pid).map((c) => c.pid)];
+  for (const pid of tree.reverse()) {
+    try {
+      process.kill(pid, "SIGTERM");
+    } catch {
+      // gone already
+    }
+  }
+  for (let waited = 0; waited < 10_000 && tree.some(alive); waited += 50) await sleep(50);
+  for (const pid of tree.filter(alive)) process.kill(pid, "SIGKILL");
+}
+
+const sum = (pids) =>
+  pids.reduce((total, pid) => {
+    try {
+      return total + pss(pid);
+    } catch {
+      return total; // exited meanwhile
+    }
+  }, 0);
+
+async function workbench() {
+  const app = spawn(APP_BINARY(), ["--trust", "--config", config], { env, stdio: "ignore" });
+  try {
+    await sleep(AT_MS);
+    const m = memory(app.pid);
+    return { own: m.app, browser: m.webkit };
+  } finally {
+    await end(app);
+  }
+}
+
+async function inspector() {
+  const home = mkdtempSync(join(tmpdir(), "inspector-home-"));
+  const started = Date.now();
+  const node = spawn(process.execPath, [INSPECTOR, "--web", "--config", config], {
+    env: { ...env, HOME: home, MCP_AUTO_OPEN_ENABLED: "false", MCP_INSPECTOR_SECRET_STORE: "memory" },
+    stdio: ["ignore", "pipe", "ignore"],
+  });
+  let out = "";
+  node.stdout.on("data", (d) => (out += d));
+  let chromium = null;
+  try {
+    let url = null;
+    while (!url && Date.now() - started < AT_MS) {
+      url = /http:\/\/127\.0\.0\.1:\d+\S*API_TOKEN=\S+/.exec(out)?.[0] ?? null;
+      await sleep(50);
+    }
+    if (!url) throw new Error(`the Inspector did not say its address:\n${out}`);
+    const sandbox = process.getuid?.() === 0 ? ["--no-sandbox"] : [];
+    chromium = spawn(CHROMIUM, [...sandbox, "--no-first-run", "--no-default-browser-check", `--user-data-dir=${join(home, "chromium")}`, url], {
+      env: { ...env, HOME: home },
+      stdio: "ignore",
+    });
+    await sleep(Math.max(0, AT_MS - (Date.now() - started)));
+    const own = sum([node.pid, ...descendants(node.pid).map((c) => c.pid)]);
+    const browser = sum([chromium.pid, ...descendants(chromium.pid).map((c) => c.pid)]);
+    return { own, browser };
+  } finally {
+    if (chromium) await end(chromium);
+    await end(node);
+  }
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const mib = (kb) => `${(kb / 1024).toFixed(0)} MiB`;
+const peer = INSPECTOR && existsSync(INSPECTOR);
+if (!peer) console.log("memory: the MCP Inspector is not installed (INSPECTOR_LAUNCHER; `cargo xtask bench` installs it): the workbench only");
+
+const ours = [];
+const theirs = [];
+for (let r = 0; r < ROUNDS; r++) {
+  // Taken in turn, the order flipping, so a slow moment falls on both.
+  const pair = r % 2 === 0 || !peer ? [workbench, ...(peer ? [inspector] : [])] : [inspector, workbench];
+  for (const f of pair) (f === workbench ? ours : theirs).push(await f());
+}
+const total = (xs) => median(xs.map((x) => x.own + x.browser));
+const part = (xs, k) => median(xs.map((x) => x[k]));
+console.log(`idle memory, one server, PSS ${AT_MS / 1000} s after launch (release, Xvfb, median of ${ROUNDS}):`);
+console.log(`  MCP Workbench ${mib(total(ours))} (its process ${mib(part(ours, "own"))}, WebKit ${mib(part(ours, "browser"))}; each: ${ours.map((x) => mib(x.own + x.browser)).join(", ")})`);
+if (peer) {
+  console.log(`  MCP Inspector ${mib(total(theirs))} (node ${mib(part(theirs, "own"))}, Chromium ${mib(part(theirs, "browser"))}; each: ${theirs.map((x) => mib(x.own + x.browser)).join(", ")})`);
+  console.log(`  workbench / Inspector: ${(total(ours) / total(theirs)).toFixed(2)}x (goal <= 0.33x)`);
+}
