@@ -138,6 +138,14 @@ pub async fn serve(bridge: Bridge, port: u16, token: Option<String>) -> std::io:
             },
             guard,
         ));
+    // Each write goes out at once (as the tap's listener does): with Nagle's
+    // algorithm on, an answer sent over SSE (a priming event, then the
+    // message) waited for the client's delayed ACK, 40 ms a call on a
+    // kept-alive connection.
+    use axum::serve::ListenerExt;
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     let ct = stop.clone();
     let done = tokio::spawn(async move {
         let _ = axum::serve(listener, router)

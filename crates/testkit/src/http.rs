@@ -236,6 +236,14 @@ pub async fn serve(
     if let Some(path) = http.port_file {
         std::fs::write(path, bound.to_string())?;
     }
+    // Each write goes out at once: with Nagle's algorithm on, an SSE answer
+    // (the priming event, then the message: two writes) waited for the
+    // client's delayed ACK — 40 ms a call on a kept-alive connection, for
+    // every client (measured: 23 calls/s with wrk and with the workbench).
+    use axum::serve::ListenerExt;
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     axum::serve(listener, router)
         .with_graceful_shutdown(shutdown)
         .await

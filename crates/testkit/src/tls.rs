@@ -68,6 +68,7 @@ impl axum::serve::Listener for TlsListener {
                     continue;
                 }
             };
+            let _ = stream.set_nodelay(true);
             match self.acceptor.accept(stream).await {
                 Ok(tls) => return (tls, addr),
                 Err(e) => eprintln!("demo server: TLS handshake with {addr} failed: {e}"),
