@@ -62,21 +62,7 @@ pub fn inspector(root: &Path) -> std::result::Result<PathBuf, String> {
         "MCP Inspector: installing {INSPECTOR} into {} (the memory bench's peer)",
         dir.display()
     );
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let prefix = dir.display().to_string();
-    sh(cmd(
-        "npm",
-        &[
-            "install",
-            "--no-audit",
-            "--no-fund",
-            "--loglevel=error",
-            "--prefix",
-            &prefix,
-            INSPECTOR,
-        ],
-        root,
-    ))?;
+    npm_install_into(root, &dir, &[INSPECTOR])?;
     Ok(launcher)
 }
 
@@ -260,21 +246,7 @@ pub fn third_party(root: &Path) -> Result {
             "third-party: installing {TS_SDK} into {}",
             dir.join("ts-sdk").display()
         );
-        let prefix = dir.join("ts-sdk").display().to_string();
-        std::fs::create_dir_all(&prefix).map_err(|e| e.to_string())?;
-        sh(cmd(
-            "npm",
-            &[
-                "install",
-                "--no-audit",
-                "--no-fund",
-                "--loglevel=error",
-                "--prefix",
-                &prefix,
-                TS_SDK,
-            ],
-            root,
-        ))?;
+        npm_install_into(root, &dir.join("ts-sdk"), &[TS_SDK])?;
     }
     if THIRD_PARTY_BINS.iter().all(|b| bins.join(b).exists()) {
         println!("third-party servers: present in {}", dir.display());
@@ -284,17 +256,22 @@ pub fn third_party(root: &Path) -> Result {
         "third-party servers: installing {THIRD_PARTY_NPM:?} into {} (tests check the core against them)",
         dir.display()
     );
-    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    npm_install_into(root, &dir, THIRD_PARTY_NPM)
+}
+
+/// `npm install` of `packages` into the folder `dir` (made if missing).
+fn npm_install_into(root: &Path, dir: &Path, packages: &[&str]) -> Result {
+    std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
+    let prefix = dir.display().to_string();
     let mut args = vec![
         "install",
         "--no-audit",
         "--no-fund",
         "--loglevel=error",
         "--prefix",
+        &prefix,
     ];
-    let prefix = dir.display().to_string();
-    args.push(&prefix);
-    args.extend_from_slice(THIRD_PARTY_NPM);
+    args.extend_from_slice(packages);
     sh(cmd("npm", &args, root))
 }
 

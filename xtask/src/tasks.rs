@@ -440,6 +440,25 @@ fn json_string(s: &str) -> String {
     out
 }
 
+/// `node SCRIPT` under Xvfb, in a session bus of its own as on a desktop
+/// (without one GTK launches a bus for its accessibility bridge, which no
+/// person's start pays).
+fn window_bench(root: &Path, script: &str) -> Command {
+    cmd(
+        "dbus-run-session",
+        &[
+            "--",
+            "xvfb-run",
+            "-a",
+            "-s",
+            "-screen 0 1920x1200x24",
+            "node",
+            script,
+        ],
+        root,
+    )
+}
+
 pub fn bench() -> Result {
     let root = root();
     let mut stages = Stages::default();
@@ -515,22 +534,7 @@ pub fn bench() -> Result {
         })?;
         stages.run("bench: the window's start", || {
             let target = target_dir(&root);
-            // In a session bus of its own, as on a desktop: without one GTK
-            // launches a bus for its accessibility bridge, which no person's
-            // start pays.
-            let mut c = cmd(
-                "dbus-run-session",
-                &[
-                    "--",
-                    "xvfb-run",
-                    "-a",
-                    "-s",
-                    "-screen 0 1920x1200x24",
-                    "node",
-                    "tests/e2e/startup.bench.mjs",
-                ],
-                &root,
-            );
+            let mut c = window_bench(&root, "tests/e2e/startup.bench.mjs");
             // Node and Python servers beside the demo server, as a person's list has them.
             setup::third_party(&root)?;
             let python = setup::python_sdk(&root)?;
@@ -544,19 +548,7 @@ pub fn bench() -> Result {
         stages.run("bench: memory beside the MCP Inspector", || {
             let target = target_dir(&root);
             let launcher = setup::inspector(&root)?;
-            let mut c = cmd(
-                "dbus-run-session",
-                &[
-                    "--",
-                    "xvfb-run",
-                    "-a",
-                    "-s",
-                    "-screen 0 1920x1200x24",
-                    "node",
-                    "tests/e2e/memory.bench.mjs",
-                ],
-                &root,
-            );
+            let mut c = window_bench(&root, "tests/e2e/memory.bench.mjs");
             c.env("APP_BINARY", target.join("release/mcp-workbench"))
                 .env("DEMO_SERVER", target.join("release/mcp-demo-server"))
                 .env("INSPECTOR_LAUNCHER", launcher);
