@@ -8,7 +8,7 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Driver, scriptedLlm, scriptedProvider } from "./harness.mjs";
+import { Driver, scriptedLlm, scriptedProvider, demoConfig } from "./harness.mjs";
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -41,8 +41,6 @@ describe("apps", () => {
   let config;
   before(async () => {
     driver = await Driver.start();
-    const demo = process.env.DEMO_SERVER;
-    assert.ok(demo && existsSync(demo), "DEMO_SERVER must point at the built demo server");
     llm = await scriptedLlm(driver.env.HOME, [
       { when: "show the counter", text: "Here is the counter.", tool_calls: [{ name: "demo__counter_app", arguments: { note: "from chat" } }] },
       { when: "The counter is", text: "The App shows the counter." },
@@ -51,8 +49,7 @@ describe("apps", () => {
       { when: "write it slowly", delay_ms: 80, tool_calls: [{ name: "demo__counter_app", arguments: { note: "a note the model takes its time to write, six characters at a time" } }] },
       { when: "The counter is 0", text: "Written." },
     ]);
-    config = join(driver.env.HOME, "apps.json");
-    writeFileSync(config, JSON.stringify({ mcpServers: { demo: { command: demo, args: ["--name", "e2e-apps"] } } }));
+    config = demoConfig(driver.env.HOME, "apps.json", "e2e-apps", "demo");
     // The provider, as the Settings room would write it.
     scriptedProvider(driver.env, llm.url);
   });

@@ -4,10 +4,8 @@
 // client's name.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { Driver, freePort } from "./harness.mjs";
+import { Driver, freePort, demoConfig } from "./harness.mjs";
 
 // One JSON-RPC exchange over Streamable HTTP (JSON or SSE answer).
 async function rpc(url, token, session, message) {
@@ -31,10 +29,7 @@ describe("bridge", () => {
   let config;
   before(async () => {
     driver = await Driver.start();
-    const demo = process.env.DEMO_SERVER;
-    assert.ok(demo && existsSync(demo), "DEMO_SERVER must point at the built demo server");
-    config = join(driver.env.HOME, "bridge.json");
-    writeFileSync(config, JSON.stringify({ mcpServers: { local: { command: demo, args: ["--name", "e2e-bridge"] } } }));
+    config = demoConfig(driver.env.HOME, "bridge.json", "e2e-bridge");
   });
   after(async () => {
     await driver?.stop();

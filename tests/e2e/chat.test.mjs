@@ -4,9 +4,9 @@
 // stop a long call; reopen the app and find the chat.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { Driver, scriptedLlm, scriptedProvider } from "./harness.mjs";
+import { Driver, scriptedLlm, scriptedProvider, demoConfig } from "./harness.mjs";
 
 
 /** Type into the element `css` finds, finding it again if a re-render replaced it. */
@@ -27,8 +27,6 @@ describe("chat", () => {
   let config;
   before(async () => {
     driver = await Driver.start();
-    const demo = process.env.DEMO_SERVER;
-    assert.ok(demo && existsSync(demo), "DEMO_SERVER must point at the built demo server");
     llm = await scriptedLlm(driver.env.HOME, [
       { when: "please echo", text: "I'll ask the server.", tool_calls: [{ name: "local__echo", arguments: { message: "hello from chat" } }], usage: { input: 300, output: 20 } },
       { when: "hello from chat", text: "The server echoed: hello from chat.", usage: { input: 420, output: 12 } },
@@ -36,8 +34,7 @@ describe("chat", () => {
       { when: "demo://snippet.rust", text: "I read the snippet and the readme." },
       { when: "this model does not take images", text: "I was told of an image I cannot see." },
     ]);
-    config = join(driver.env.HOME, "chat.json");
-    writeFileSync(config, JSON.stringify({ mcpServers: { local: { command: demo, args: ["--name", "e2e-chat"] } } }));
+    config = demoConfig(driver.env.HOME, "chat.json", "e2e-chat");
     // The provider, as the Settings room would write it.
     scriptedProvider(driver.env, llm.url);
   });

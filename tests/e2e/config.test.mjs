@@ -3,17 +3,16 @@
 // stays as it was.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Driver } from "./harness.mjs";
+import { Driver, demoServer, demoConfig } from "./harness.mjs";
 
 describe("editing mcp.json in the window", () => {
   let driver;
   let demo;
   before(async () => {
     driver = await Driver.start();
-    demo = process.env.DEMO_SERVER;
-    assert.ok(demo && existsSync(demo), "DEMO_SERVER must point at the built demo server");
+    demo = demoServer();
   });
   after(async () => {
     await driver?.stop();
@@ -66,8 +65,7 @@ describe("editing mcp.json in the window", () => {
   });
 
   it("with a project folder, shows where each server comes from and adds one to the project's file", async () => {
-    const config = join(driver.env.HOME, "user-with-project.json");
-    writeFileSync(config, JSON.stringify({ mcpServers: { mine: { command: demo, args: ["--name", "e2e-mine"] } } }));
+    const config = demoConfig(driver.env.HOME, "user-with-project.json", "e2e-mine", "mine");
     const project = join(driver.env.HOME, "project");
     mkdirSync(project, { recursive: true });
     const projectFile = join(project, ".mcp.json");

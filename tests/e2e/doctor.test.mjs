@@ -3,9 +3,9 @@
 // server reloaded with what changed in its surface and its new tools marked.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Driver } from "./harness.mjs";
+import { Driver, demoServer } from "./harness.mjs";
 
 const SERVER = readFileSync(new URL("../fixtures/tools_from_file.py", import.meta.url), "utf8");
 
@@ -24,8 +24,7 @@ describe("the doctor and reload on change", () => {
   let folder;
   before(async () => {
     driver = await Driver.start();
-    const demo = process.env.DEMO_SERVER;
-    assert.ok(demo && existsSync(demo), "DEMO_SERVER must point at the built demo server");
+    const demo = demoServer();
     folder = join(driver.env.HOME, "py-server");
     await import("node:fs").then((fs) => fs.mkdirSync(folder, { recursive: true }));
     writeFileSync(join(folder, "server.py"), SERVER);

@@ -5,9 +5,9 @@
 // and large, axe-checked.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Driver, scriptedLlm, scriptedProvider } from "./harness.mjs";
+import { Driver, scriptedLlm, scriptedProvider, demoConfig } from "./harness.mjs";
 
 describe("evals", () => {
   let driver;
@@ -16,8 +16,6 @@ describe("evals", () => {
   let suite;
   before(async () => {
     driver = await Driver.start();
-    const demo = process.env.DEMO_SERVER;
-    assert.ok(demo && existsSync(demo), "DEMO_SERVER must point at the built demo server");
     const right = [
       { model: "good", tool_calls: [{ name: "local__add", arguments: { a: 2, b: 3 } }], usage: { input: 250, output: 14 } },
       { model: "good", text: "2 + 3 = 5", usage: { input: 300, output: 8 } },
@@ -35,8 +33,7 @@ describe("evals", () => {
       { when: "please add 4 and 5", tool_calls: [{ name: "local__add", arguments: { a: 4, b: 5 } }] },
       { when: "please add 4 and 5", text: "4 + 5 = 9" },
     ]);
-    config = join(driver.env.HOME, "evals.json");
-    writeFileSync(config, JSON.stringify({ mcpServers: { local: { command: demo, args: ["--name", "e2e-evals"] } } }));
+    config = demoConfig(driver.env.HOME, "evals.json", "e2e-evals");
     scriptedProvider(driver.env, llm.url);
     // The person's own suite (beside the workbench's mcp.json): trusted as theirs.
     const dir = join(driver.env.XDG_CONFIG_HOME, "mcp-workbench", "suites");

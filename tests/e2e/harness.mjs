@@ -3,7 +3,7 @@
 // tests never touch the real user config, keychain or app-data folders.
 // No npm packages: Node's fetch and node:test are enough.
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createServer } from "node:net";
 import { join } from "node:path";
@@ -18,6 +18,20 @@ function required(name) {
 }
 
 export const APP_BINARY = () => required("APP_BINARY");
+/** The built demo server (DEMO_SERVER), checked to be there. */
+export function demoServer() {
+  const demo = required("DEMO_SERVER");
+  if (!existsSync(demo)) throw new Error(`DEMO_SERVER is ${demo}, which does not exist: build the demo server first`);
+  return demo;
+}
+
+/** A config file in `dir` with one demo server under `key`, named `name`; its path. */
+export function demoConfig(dir, file, name, key = "local") {
+  const config = join(dir, file);
+  writeFileSync(config, JSON.stringify({ mcpServers: { [key]: { command: demoServer(), args: ["--name", name] } } }));
+  return config;
+}
+
 export const ARTIFACTS = () => process.env.E2E_ARTIFACTS ?? join(tmpdir(), "mcpwb-e2e");
 
 /** A throwaway home for one driver run. */

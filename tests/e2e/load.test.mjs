@@ -4,19 +4,14 @@
 // Captured light and dark, small and large, axe-checked.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { Driver } from "./harness.mjs";
+import { Driver, demoConfig } from "./harness.mjs";
 
 describe("load runs", () => {
   let driver;
   let config;
   before(async () => {
     driver = await Driver.start();
-    const demo = process.env.DEMO_SERVER;
-    assert.ok(demo && existsSync(demo), "DEMO_SERVER must point at the built demo server");
-    config = join(driver.env.HOME, "load.json");
-    writeFileSync(config, JSON.stringify({ mcpServers: { local: { command: demo, args: ["--name", "e2e-load"] } } }));
+    config = demoConfig(driver.env.HOME, "load.json", "e2e-load");
   });
   after(async () => {
     await driver?.stop();

@@ -9,11 +9,11 @@
 // which installs the Inspector (npm) and Chromium (Debian) for it; without
 // them only the workbench's side is printed.
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { APP_BINARY, hermeticHome } from "./harness.mjs";
+import { APP_BINARY, demoConfig, hermeticHome } from "./harness.mjs";
 import { alive, descendants, memory, pss } from "./procs.mjs";
 
 const ROUNDS = Number(process.env.MEMORY_ROUNDS ?? 3);
@@ -22,8 +22,7 @@ const INSPECTOR = process.env.INSPECTOR_LAUNCHER;
 const CHROMIUM = process.env.CHROMIUM ?? "chromium";
 
 const env = { ...process.env, ...hermeticHome() };
-const config = join(env.HOME, "memory.json");
-writeFileSync(config, JSON.stringify({ mcpServers: { demo: { command: process.env.DEMO_SERVER, args: ["--name", "demo"] } } }));
+const config = demoConfig(env.HOME, "memory.json", "demo", "demo");
 
 /** Ends `child` and everything under it, and waits until they are gone. */
 async function end(child) {

@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { join, resolve } from "node:path";
-import { Driver } from "./harness.mjs";
+import { Driver, demoServer } from "./harness.mjs";
 
 const EXAMPLE = resolve(import.meta.dirname, "../../mcp.example.json");
 
@@ -83,8 +83,7 @@ describe("server list", () => {
   });
 
   it("connects to a stdio and an HTTP server and shows them ready, live", async () => {
-    const demo = process.env.DEMO_SERVER;
-    assert.ok(demo && existsSync(demo), "DEMO_SERVER must point at the built demo server");
+    const demo = demoServer();
     const portFile = join(driver.env.HOME, "http-addr");
     const http = spawn(demo, ["--http", "127.0.0.1:0", "--port-file", portFile, "--token", "e2e-token", "--name", "e2e-http"], {
       stdio: "ignore",

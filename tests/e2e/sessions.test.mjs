@@ -10,10 +10,10 @@
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { createInterface } from "node:readline";
-import { Driver } from "./harness.mjs";
+import { Driver, demoServer, demoConfig } from "./harness.mjs";
 
 /** A host through `mcpwb tap`: its stdin to write lines, and each answer as it comes. */
 function host(env, name) {
@@ -45,10 +45,8 @@ describe("sessions", () => {
   let claudeText;
   before(async () => {
     driver = await Driver.start();
-    const demo = process.env.DEMO_SERVER;
-    assert.ok(demo && existsSync(demo), "DEMO_SERVER must point at the built demo server");
-    config = join(driver.env.HOME, "sessions.json");
-    writeFileSync(config, JSON.stringify({ mcpServers: { local: { command: demo, args: ["--name", "local"] } } }));
+    const demo = demoServer();
+    config = demoConfig(driver.env.HOME, "sessions.json", "local");
     // A host's own config where the window looks for Claude Desktop's.
     claude = join(driver.env.HOME, ".config/Claude/claude_desktop_config.json");
     mkdirSync(dirname(claude), { recursive: true });

@@ -5,19 +5,16 @@
 // two. Each view captured light and dark, small and large, axe-checked.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Driver } from "./harness.mjs";
+import { Driver, demoConfig } from "./harness.mjs";
 
 describe("history and suites", () => {
   let driver;
   let config;
   before(async () => {
     driver = await Driver.start();
-    const demo = process.env.DEMO_SERVER;
-    assert.ok(demo && existsSync(demo), "DEMO_SERVER must point at the built demo server");
-    config = join(driver.env.HOME, "suites.json");
-    writeFileSync(config, JSON.stringify({ mcpServers: { local: { command: demo, args: ["--name", "e2e-suites"] } } }));
+    config = demoConfig(driver.env.HOME, "suites.json", "e2e-suites");
   });
   after(async () => {
     await driver?.stop();

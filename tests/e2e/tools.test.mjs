@@ -5,15 +5,14 @@ import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Driver } from "./harness.mjs";
+import { Driver, demoServer } from "./harness.mjs";
 
 describe("tools", () => {
   let driver;
   let config;
   before(async () => {
     driver = await Driver.start();
-    const demo = process.env.DEMO_SERVER;
-    assert.ok(demo && existsSync(demo), "DEMO_SERVER must point at the built demo server");
+    const demo = demoServer();
     config = join(driver.env.HOME, "tools.json");
     // "old" speaks the 2025-11-25 protocol, where servers ask the client
     // (elicitation, sampling) with requests of their own.

@@ -4,17 +4,16 @@
 // serious or critical accessibility violation anywhere.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { existsSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { Driver, freePort } from "./harness.mjs";
+import { Driver, freePort, demoServer } from "./harness.mjs";
 
 describe("every view", () => {
   let driver;
   let config;
   before(async () => {
     driver = await Driver.start();
-    const demo = process.env.DEMO_SERVER;
-    assert.ok(demo && existsSync(demo), "DEMO_SERVER must point at the built demo server");
+    const demo = demoServer();
     config = join(driver.env.HOME, "views.json");
     writeFileSync(
       config,

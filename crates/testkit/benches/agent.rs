@@ -21,14 +21,17 @@ use serde_json::{Value, json};
 use workbench_agent::{
     Agent, AgentEvent, AgentOptions, ApproveMode, ConfigPaths, ProviderConfig, ProviderKind,
 };
-use workbench_core::config::ConfigFile;
+use workbench_core::Workbench;
 use workbench_core::config::secrets::{Backend, Keychain};
 use workbench_core::settings::SettingsFile;
-use workbench_core::{Workbench, WorkbenchOptions};
 use workbench_store::{NewSession, Store};
 use workbench_testkit::llm::{ScriptedLlm, Turn};
 
 const BIN: &str = env!("CARGO_BIN_EXE_mcp-demo-server");
+
+#[path = "../support/one_demo.rs"]
+mod one_demo;
+
 const ROUND_TRIPS: usize = 40;
 const TOKENS: usize = 200;
 const MESSAGES: usize = 2_000;
@@ -44,20 +47,7 @@ fn ms(d: Duration) -> f64 {
 
 async fn setup(turns: Vec<Turn>) -> (Workbench, Agent, ScriptedLlm, tempfile::TempDir) {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("mcp.json");
-    std::fs::write(
-        &path,
-        json!({"mcpServers": {"demo": {"command": BIN, "args": ["--name", "demo"]}}}).to_string(),
-    )
-    .unwrap();
-    let wb = Workbench::start(
-        &ConfigFile::load(&path).unwrap(),
-        WorkbenchOptions::default(),
-    );
-    wb.settle(Duration::from_secs(20)).await;
-    while wb.catalog().tools().is_empty() {
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
+    let (wb, path) = one_demo::one_demo(BIN, dir.path()).await;
     let llm = ScriptedLlm::start("127.0.0.1:0", turns).await.unwrap();
     let agent = Agent::new(
         wb.clone(),

@@ -13,13 +13,16 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 use workbench_calls::{Call, Calls, CallsOptions, Link, Origin};
-use workbench_core::config::ConfigFile;
 use workbench_core::settings::SettingsFile;
 use workbench_core::testing::RawCalls;
-use workbench_core::{CallOptions, Workbench, WorkbenchOptions};
+use workbench_core::{CallOptions, Workbench};
 use workbench_store::{CallStatus, HistoryQuery, NewCall, Store};
 
 const BIN: &str = env!("CARGO_BIN_EXE_mcp-demo-server");
+
+#[path = "../support/one_demo.rs"]
+mod one_demo;
+
 // Short turns, many of them: the machine's drift (two cores shared with
 // the server's process) falls on both sides alike.
 const BATCHES: usize = 400;
@@ -223,18 +226,7 @@ fn history_at_scale(dir: &std::path::Path) {
 #[tokio::main]
 async fn main() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("mcp.json");
-    std::fs::write(
-        &path,
-        json!({ "mcpServers": { "demo": { "command": BIN, "args": ["--name", "demo"] } } })
-            .to_string(),
-    )
-    .unwrap();
-    let wb = Workbench::start(
-        &ConfigFile::load(&path).unwrap(),
-        WorkbenchOptions::default(),
-    );
-    wb.settle(Duration::from_secs(20)).await;
+    let (wb, _) = one_demo::one_demo(BIN, dir.path()).await;
     let calls = Calls::new(
         wb.clone(),
         CallsOptions {

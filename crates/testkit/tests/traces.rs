@@ -10,45 +10,24 @@ use serde_json::{Value, json};
 use workbench_agent::{
     Agent, AgentOptions, ApproveMode, ConfigPaths, ProviderConfig, ProviderKind,
 };
-use workbench_core::config::ConfigFile;
 use workbench_core::config::secrets::{Backend, Keychain};
-use workbench_core::connect::ServerState;
 use workbench_core::settings::SettingsFile;
 use workbench_core::traffic::TrafficQuery;
-use workbench_core::{Workbench, WorkbenchOptions};
 use workbench_store::Store;
 use workbench_testkit::llm::{ScriptedLlm, Turn};
 use workbench_testkit::otlp::Receiver;
 
 const BIN: &str = env!("CARGO_BIN_EXE_mcp-demo-server");
 
+#[path = "../support/one_demo.rs"]
+mod one_demo;
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_turn_its_steps_and_their_calls_are_one_trace() {
     let receiver = Receiver::start().await.unwrap();
     workbench_core::otel::export_to(&receiver.url(), "traces-test").unwrap();
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("mcp.json");
-    std::fs::write(
-        &path,
-        json!({ "mcpServers": { "demo": { "command": BIN, "args": ["--name", "demo"] } } })
-            .to_string(),
-    )
-    .unwrap();
-    let wb = Workbench::start(
-        &ConfigFile::load(&path).unwrap(),
-        WorkbenchOptions::default(),
-    );
-    wb.server("demo")
-        .unwrap()
-        .wait_for(Duration::from_secs(20), |s| matches!(s, ServerState::Ready))
-        .await
-        .expect("the demo starts");
-    for _ in 0..200 {
-        if wb.catalog().tool("demo", "echo").is_some() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
+    let (wb, path) = one_demo::one_demo(BIN, dir.path()).await;
     let llm = ScriptedLlm::start(
         "127.0.0.1:0",
         vec![

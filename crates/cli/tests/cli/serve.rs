@@ -153,9 +153,6 @@ fn script() -> String {
 #[test]
 fn the_python_sdk_client_uses_the_bridge_over_stdio_and_http() {
     let Some(python) = python() else {
-        eprintln!(
-            "MCPWB_PYTHON is not set: the Python SDK test is skipped (cargo xtask test sets it)"
-        );
         return;
     };
     let dir = tempfile::tempdir().unwrap();

@@ -14,9 +14,6 @@ use super::{BIN, demo_server, python, stderr, stdout};
 #[test]
 fn a_coding_agent_drives_the_authors_loop_through_the_workbenchs_tools() {
     let Some(python) = python() else {
-        eprintln!(
-            "MCPWB_PYTHON is not set: the Python SDK test is skipped (cargo xtask test sets it)"
-        );
         return;
     };
     let dir = tempfile::tempdir().unwrap();

@@ -218,13 +218,13 @@ where
         self.rules.sending(&item);
         // Written now when the pipe takes it (nearly always): rmcp spawns
         // the returned future as a task of its own, and a line left for
-        // that task reached the server only once the task was scheduled —
-        // a thread hand-off on every request, measured as the largest cost
-        // of a call over stdio against a raw pipe. Polled once here (a
-        // waker that does nothing); when the pipe is full or an earlier
-        // line still holds the writer, the same future is handed on and
-        // its next poll waits as usual (lines stay in order: the writer's
-        // lock queues them).
+        // that task reached the server only once the task was scheduled,
+        // and two such tasks could write in either order (measured: +3-5%
+        // calls a second against bare rmcp; the order is tested). Polled
+        // once here (a waker that does nothing); when the pipe is full or
+        // an earlier line still holds the writer, the same future is
+        // handed on and its next poll waits as usual (lines stay in order:
+        // the writer's lock queues them).
         let mut write = Box::pin(self.write.send(item));
         match futures::FutureExt::now_or_never(write.as_mut()) {
             Some(done) => futures::future::Either::Left(std::future::ready(done)),
