@@ -7,7 +7,8 @@
 // connected (it connects on a click), so it runs no server either. Measured
 // (not asserted) by `cargo xtask bench` on the release build under Xvfb,
 // which installs the Inspector (npm) and Chromium (Debian) for it; without
-// them only the workbench's side is printed.
+// them only the workbench's side is printed. Beside both, WebKitGTK alone:
+// its MiniBrowser on about:blank — the floor any WebKitGTK window stands on.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,6 +20,9 @@ import { alive, descendants, memory, pss } from "./procs.mjs";
 const ROUNDS = Number(process.env.MEMORY_ROUNDS ?? 3);
 const AT_MS = 15_000;
 const INSPECTOR = process.env.INSPECTOR_LAUNCHER;
+// WebKitGTK's own minimal browser (in libwebkit2gtk-4.1-0, which the app
+// runs on): on about:blank, what any WebKitGTK window costs here.
+const MINIBROWSER = process.env.MINIBROWSER ?? "/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser";
 const CHROMIUM = process.env.CHROMIUM ?? "chromium";
 
 const env = { ...process.env, ...hermeticHome() };
@@ -90,6 +94,17 @@ async function inspector() {
   }
 }
 
+/** WebKitGTK alone: MiniBrowser on about:blank, it and its WebKit processes. */
+async function webkitAlone() {
+  const browser = spawn(MINIBROWSER, ["about:blank"], { env, stdio: "ignore" });
+  try {
+    await sleep(AT_MS);
+    return { own: 0, browser: sum([browser.pid, ...descendants(browser.pid).map((c) => c.pid)]) };
+  } finally {
+    await end(browser);
+  }
+}
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const mib = (kb) => `${(kb / 1024).toFixed(0)} MiB`;
 const peer = INSPECTOR && existsSync(INSPECTOR);
@@ -102,6 +117,8 @@ for (let r = 0; r < ROUNDS; r++) {
   const pair = r % 2 === 0 || !peer ? [workbench, ...(peer ? [inspector] : [])] : [inspector, workbench];
   for (const f of pair) (f === workbench ? ours : theirs).push(await f());
 }
+const floor = [];
+if (existsSync(MINIBROWSER)) for (let r = 0; r < ROUNDS; r++) floor.push(await webkitAlone());
 const total = (xs) => median(xs.map((x) => x.own + x.browser));
 const part = (xs, k) => median(xs.map((x) => x[k]));
 console.log(`idle memory, one server, PSS ${AT_MS / 1000} s after launch (release, Xvfb, median of ${ROUNDS}):`);
@@ -109,4 +126,9 @@ console.log(`  MCP Workbench ${mib(total(ours))} (its process ${mib(part(ours, "
 if (peer) {
   console.log(`  MCP Inspector ${mib(total(theirs))} (node ${mib(part(theirs, "own"))}, Chromium ${mib(part(theirs, "browser"))}; each: ${theirs.map((x) => mib(x.own + x.browser)).join(", ")})`);
   console.log(`  workbench / Inspector: ${(total(ours) / total(theirs)).toFixed(2)}x (goal <= 0.33x)`);
+}
+if (floor.length) {
+  const f = total(floor);
+  const against = peer ? `: ${(f / total(theirs)).toFixed(2)}x of the Inspector by itself` : "";
+  console.log(`  WebKitGTK alone (its MiniBrowser on about:blank, with its WebKit processes) ${mib(f)}${against}; the workbench costs ${mib(total(ours) - f)} more`);
 }

@@ -470,9 +470,14 @@ pub fn bench() -> Result {
             python = setup::python_sdk(&root)?;
             Ok(())
         })?;
-        // The connection core against bare rmcp, a raw pipe, the Python SDK
-        // and wrk, the agent's own costs, the calls path, and what waiting
-        // on a task costs.
+        // server-everything: the third-party server the core is set against
+        // its peers on.
+        stages.run("set-up: third-party MCP servers", || {
+            setup::third_party(&root)
+        })?;
+        // The connection core against bare rmcp, raw pipes (Rust, Python),
+        // the Python SDK and wrk, the agent's own costs, the calls path, and
+        // what waiting on a task costs.
         stages.run("bench: core and agent", || {
             let mut c = cmd(
                 "cargo",
@@ -491,7 +496,8 @@ pub fn bench() -> Result {
                 ],
                 &root,
             );
-            sh(c.env("MCPWB_PYTHON", &python))
+            sh(c.env("MCPWB_PYTHON", &python)
+                .env("MCPWB_THIRD_PARTY", target_dir(&root).join("third-party")))
         })?;
         // The doctor on 500 tools, and a watched save to listed again.
         stages.run("bench: the doctor and reload on change", || {

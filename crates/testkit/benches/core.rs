@@ -1,7 +1,9 @@
 //! The connection core against a bare rmcp client, on the same demo server in
 //! the same process run: echo calls per second (sequential and 64 in flight)
 //! over stdio and Streamable HTTP, and connect time for 1 server vs 20.
-//! Over HTTP also against the Python SDK's client and `wrk` (`peers/http.rs`).
+//! Over HTTP also against the Python SDK's client and `wrk` (`peers/http.rs`),
+//! and on both transports against a third-party server, `server-everything`
+//! (`peers/stdio.rs`: with a raw pipe in Python, the peer the goals name).
 //! Prints figures and ratios; asserts nothing. `cargo xtask bench`.
 //!
 //! Both clients are connected at once and take turns: a batch of calls on
@@ -36,6 +38,16 @@
 //!   and the core alike → 7,280 and 3,201. The server's doing, not the
 //!   client's: the row against `wrk` is the server's ceiling once it is fixed.
 //!
+//! - mimalloc built without transparent huge pages (`no_thp`; for the
+//!   window's memory: −16 MiB): the kernel zeroing 2 MiB pages had been a
+//!   third of this process's samples in `perf`; calls a second unchanged
+//!   beyond the noise.
+//! - Against a third-party server (`server-everything`, Node) and the
+//!   peer the goals name, a raw pipe in Python: 0.93x sequential, 0.81x
+//!   with 64 in flight (Python's one-thread asyncio loop does the 64 with
+//!   less CPU a call than the core's two workers); over HTTP 0.88x of `wrk`
+//!   and 1.75x the Python SDK's client.
+//!
 //! What is left over stdio is rmcp's service loop: a request goes from
 //! the caller's task to the loop's through a channel before it is written
 //! (the raw pipe writes from the caller); over HTTP, rmcp's worker and
@@ -58,6 +70,8 @@ use workbench_core::{CallOptions, Workbench, WorkbenchOptions};
 
 #[path = "peers/http.rs"]
 mod http_peers;
+#[path = "peers/stdio.rs"]
+mod stdio_peers;
 
 // The allocator the app and `mcpwb` run the core with (each client in this
 // process, the raw pipe too, allocates through it).
@@ -105,9 +119,9 @@ struct RawPipe {
 }
 
 impl RawPipe {
-    async fn start(args: &[&str]) -> Arc<RawPipe> {
+    async fn start(program: &str, args: &[&str]) -> Arc<RawPipe> {
         use tokio::io::AsyncBufReadExt;
-        let mut child = tokio::process::Command::new(BIN)
+        let mut child = tokio::process::Command::new(program)
             .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -336,7 +350,7 @@ async fn throughput(label: &str, url: Option<&str>) {
 /// The core against a raw JSON-RPC pipe over stdio, both in 2025-11-25.
 async fn against_raw_pipe() {
     let dir = tempfile::tempdir().unwrap();
-    let raw = Client::Raw(RawPipe::start(&["--legacy"]).await);
+    let raw = Client::Raw(RawPipe::start(BIN, &["--legacy"]).await);
     let wb = core_client(dir.path(), json!({ "command": BIN, "args": ["--legacy"] })).await;
     let core = Client::Core(wb.clone());
     for c in [&raw, &core] {
@@ -478,11 +492,29 @@ async fn main() {
         "{:<26}{:>14}{:>14}{:>14}",
         "", "one task", "task per call", "flight"
     );
-    throughput("stdio", None).await;
-    against_raw_pipe().await;
-    throughput("http", Some(&url)).await;
-    http_peers::against_peers().await;
-    for delay in [0u64, 300] {
+    // `cargo bench --bench core -- stdio-peers http-peers` runs only those
+    // parts (names below); no names, every part.
+    let only: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let part = |name: &str| only.is_empty() || only.iter().any(|o| o == name);
+    if part("stdio") {
+        throughput("stdio", None).await;
+    }
+    if part("raw-pipe") {
+        against_raw_pipe().await;
+    }
+    if part("stdio-peers") {
+        stdio_peers::against_peers().await;
+    }
+    if part("http") {
+        throughput("http", Some(&url)).await;
+    }
+    if part("http-peers") {
+        http_peers::against_peers().await;
+    }
+    for delay in [0u64, 300].into_iter().filter(|_| part("connect")) {
         let (one, twenty) = one_vs_twenty(|n| connect_time(n, delay)).await;
         println!(
             "connect until Ready, servers that take {delay} ms to start (median of 3): 1 server {one:.1} ms, 20 servers {twenty:.1} ms, ratio {:.2}x (target <= 1.3x)",

@@ -213,12 +213,13 @@ impl ServerHandle {
 
     /// The protocol version the live (or last) session negotiated.
     pub fn protocol_version(&self) -> Option<String> {
-        self.shared
-            .status
-            .borrow()
-            .info
-            .as_ref()
-            .map(|i| i.protocol_version.clone())
+        self.with_info(|i| i.protocol_version.clone())
+    }
+
+    /// `f` of what the live (or last) session's server said of itself,
+    /// without copying it (`status()` clones it all; a call asks this).
+    pub fn with_info<R>(&self, f: impl FnOnce(&crate::status::ServerInfo) -> R) -> Option<R> {
+        self.shared.status.borrow().info.as_ref().map(f)
     }
 
     pub fn watch_status(&self) -> watch::Receiver<ServerStatus> {

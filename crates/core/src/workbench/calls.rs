@@ -392,8 +392,7 @@ impl Workbench {
         arguments: &serde_json::Map<String, Value>,
         options: &CallOptions,
     ) -> Option<Value> {
-        let info = handle.status().info?;
-        if !crate::task::offers_2025_tasks(&info) {
+        if !handle.with_info(crate::task::offers_2025_tasks)? {
             return None;
         }
         let definition = self.catalog().tool(handle.name(), tool)?;

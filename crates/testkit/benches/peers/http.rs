@@ -1,9 +1,11 @@
 //! Streamable HTTP against peers on the same server: the official Python
 //! SDK's client, and `wrk` (a C client: one keep-alive connection, the same
 //! JSON-RPC POST over and over, nothing parsed) — the server's own ceiling
-//! for one caller at a time. All three speak 2025-11-25 to the demo in
-//! `--legacy` mode (`wrk` replays one POST, which needs a session the
-//! bench opens for it). Five rounds, the clients taking turns in each; the
+//! for one caller at a time. All three speak 2025-11-25 (`wrk` replays one
+//! POST, which needs a session the bench opens for it), to two servers: the
+//! demo in `--legacy` mode (Rust: little time of its own, so the clients'
+//! costs show most), and the official `server-everything` (Node, from
+//! `target/third-party`) — a third-party server, as the goal is stated. Five rounds, the clients taking turns in each; the
 //! figures are the medians of the per-round ratios. A peer that is not
 //! installed is said and skipped (`cargo xtask bench` installs both).
 
@@ -148,12 +150,68 @@ fn have_wrk() -> bool {
         .is_ok()
 }
 
+/// The demo in `--legacy`, then `server-everything` in its Streamable HTTP
+/// mode when it is installed (a Node server: the third-party case).
 pub async fn against_peers() {
     let dir = tempfile::tempdir().unwrap();
-    let (mut server, addr) =
+    let (mut demo, addr) =
         workbench_testkit::demo_over_http(BIN.as_ref(), dir.path(), &["--legacy"]).await;
-    let url = format!("http://{addr}/mcp");
-    let wb = core_client(dir.path(), json!({ "type": "http", "url": url })).await;
+    one_server("the demo (Rust)", &format!("http://{addr}/mcp"), dir.path()).await;
+    let _ = demo.kill().await;
+    match super::stdio_peers::everything() {
+        Some(bin) => {
+            let (mut node, url) = everything_over_http(&bin).await;
+            one_server("server-everything (Node, third-party)", &url, dir.path()).await;
+            let _ = node.kill().await;
+        }
+        None => println!(
+            "http, third-party: server-everything is not installed (MCPWB_THIRD_PARTY): skipped"
+        ),
+    }
+}
+
+/// `server-everything streamableHttp` on a free loopback port, once it listens.
+async fn everything_over_http(bin: &Path) -> (tokio::process::Child, String) {
+    use tokio::io::AsyncBufReadExt;
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut child = tokio::process::Command::new(bin)
+        .arg("streamableHttp")
+        .env("PORT", port.to_string())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("server-everything starts");
+    let mut lines = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
+    let listening = tokio::time::timeout(Duration::from_secs(20), async {
+        while let Ok(Some(line)) = lines.next_line().await {
+            if line.contains("listening on port") {
+                return true;
+            }
+        }
+        false
+    })
+    .await;
+    assert!(
+        matches!(listening, Ok(true)),
+        "server-everything did not say it listens on {port}"
+    );
+    // Whatever else it writes to stderr is drained, not left to block it.
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    (child, format!("http://127.0.0.1:{port}/mcp"))
+}
+
+async fn one_server(label: &str, url: &str, dir: &Path) {
+    let url = url.to_string();
+    let wb = core_client(
+        dir,
+        json!({ "type": "http", "url": url, "protocolVersion": "2025-11-25" }),
+    )
+    .await;
     let core = Client::Core(wb.clone());
     batch(&core, Mode::OneTask, 200).await;
     let sid = session(&url).await;
@@ -173,6 +231,7 @@ pub async fn against_peers() {
     let (mut by_wrk, mut by_py) = (Vec::new(), Vec::new());
     for round in 0..ROUNDS {
         let mut core_rate = 0.0;
+        let dir = dir.to_path_buf();
         let mut wrk_rate = None;
         let mut py_rate = None;
         // Each round in another order, so drift falls on all alike.
@@ -183,7 +242,7 @@ pub async fn against_peers() {
                     core_rate = CALLS as f64 / took.as_secs_f64();
                 }
                 1 if wrk_there => {
-                    let (u, s, d) = (url.clone(), sid.clone(), dir.path().to_path_buf());
+                    let (u, s, d) = (url.clone(), sid.clone(), dir.clone());
                     wrk_rate = Some(
                         tokio::task::spawn_blocking(move || wrk(&u, &s, &d))
                             .await
@@ -191,7 +250,7 @@ pub async fn against_peers() {
                     );
                 }
                 2 if py.is_some() => {
-                    let (p, u, d) = (py.clone().unwrap(), url.clone(), dir.path().to_path_buf());
+                    let (p, u, d) = (py.clone().unwrap(), url.clone(), dir.clone());
                     py_rate = Some(
                         tokio::task::spawn_blocking(move || python(&p, &u, &d))
                             .await
@@ -212,7 +271,7 @@ pub async fn against_peers() {
         }
     }
     println!(
-        "http 2025, one caller at a time (median of {ROUNDS} rounds): workbench core {:.0} calls/s",
+        "http 2025, {label}, one caller at a time (median of {ROUNDS} rounds): workbench core {:.0} calls/s",
         median(cores)
     );
     if !wrks.is_empty() {
@@ -230,5 +289,4 @@ pub async fn against_peers() {
         );
     }
     wb.shutdown().await;
-    let _ = server.kill().await;
 }
