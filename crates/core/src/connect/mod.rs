@@ -12,6 +12,7 @@ pub mod resolve;
 pub mod sse;
 mod sselimit;
 pub mod stdio;
+pub mod streams;
 pub mod supervisor;
 mod tap;
 pub mod tapio;

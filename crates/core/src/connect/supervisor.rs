@@ -87,6 +87,7 @@ struct Shared {
     traffic: TrafficLog,
     events: broadcast::Sender<Event>,
     life: super::life::Life,
+    streams: super::streams::OpenStreams,
     _guard: DropGuard,
 }
 
@@ -109,6 +110,7 @@ struct Supervisor {
     peer: watch::Sender<Option<Peer<RoleClient>>>,
     pgid: Arc<Mutex<Option<u32>>>,
     life: super::life::Life,
+    streams: super::streams::OpenStreams,
 }
 
 enum Next {
@@ -159,6 +161,7 @@ impl ServerHandle {
         let (cmd_tx, cmd_rx) = mpsc::channel(16);
         let ct = CancellationToken::new();
         let pgid = Arc::new(Mutex::new(None));
+        let streams = super::streams::OpenStreams::default();
         let shared = Arc::new(Shared {
             name: entry.name.clone(),
             status: status_rx,
@@ -172,6 +175,7 @@ impl ServerHandle {
             traffic: traffic.clone(),
             events: events.clone(),
             life: life.clone(),
+            streams: streams.clone(),
             _guard: ct.clone().drop_guard(),
         });
         let sup = Supervisor {
@@ -184,6 +188,7 @@ impl ServerHandle {
             peer: peer_tx,
             pgid,
             life,
+            streams,
         };
         // The task holds no handle: when the last handle drops, the guard
         // cancels `ct` and the task stops the server and ends.
@@ -220,6 +225,12 @@ impl ServerHandle {
     /// without copying it (`status()` clones it all; a call asks this).
     pub fn with_info<R>(&self, f: impl FnOnce(&crate::status::ServerInfo) -> R) -> Option<R> {
         self.shared.status.borrow().info.as_ref().map(f)
+    }
+
+    /// Where requests kept open until cancelled are noted (a listen
+    /// stream): they are cancelled before the session closes.
+    pub fn open_streams(&self) -> super::streams::OpenStreams {
+        self.shared.streams.clone()
     }
 
     pub fn watch_status(&self) -> watch::Receiver<ServerStatus> {
@@ -521,6 +532,7 @@ impl Supervisor {
                 cmd = commands.recv() => match cmd {
                     Some(Command::Stop(ack)) => {
                         self.peer.send_replace(None);
+                        self.streams.cancel_all(&session.peer).await;
                         session.shutdown(grace).await;
                         self.set_pgid(None);
                         let _ = ack.send(());
@@ -555,6 +567,7 @@ impl Supervisor {
             );
         }
         self.peer.send_replace(None);
+        self.streams.cancel_all(&session.peer).await;
         session.shutdown(grace).await;
         self.set_pgid(None);
         outcome

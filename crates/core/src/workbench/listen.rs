@@ -238,8 +238,11 @@ pub(super) async fn follow(
         if new_era(&info) {
             let (events, listens, traffic) = (events.clone(), listens.clone(), traffic.clone());
             tokio::spawn(listen(
-                name,
-                peer,
+                Listened {
+                    server: name,
+                    peer,
+                    open: s.open_streams(),
+                },
                 info.capabilities,
                 listens,
                 events,
@@ -306,15 +309,24 @@ async fn set_level(peer: rmcp::Peer<rmcp::RoleClient>, level: String) {
 
 /// One server's stream: opened, followed, opened again (with what is
 /// wanted now) when it drops or the subscriptions change, until `stop`.
-async fn listen(
+/// The server a listen stream is kept open on, in its current session.
+struct Listened {
     server: String,
     peer: rmcp::Peer<rmcp::RoleClient>,
+    /// Where the open stream is noted, to be cancelled before the session
+    /// closes.
+    open: crate::connect::streams::OpenStreams,
+}
+
+async fn listen(
+    on: Listened,
     caps: Value,
     listens: Arc<Listens>,
     events: broadcast::Sender<Event>,
     traffic: TrafficLog,
     stop: CancellationToken,
 ) {
+    let Listened { server, peer, open } = on;
     let mut retry = FIRST_RETRY;
     let changed = listens.changed(&server);
     loop {
@@ -361,6 +373,8 @@ async fn listen(
             }
         };
         retry = FIRST_RETRY;
+        // Cancelled before the session closes, if still open then.
+        let _open = open.open(subscription.id().clone());
         let again_now = loop {
             tokio::select! {
                 next = subscription.next() => match next {

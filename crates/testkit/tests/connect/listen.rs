@@ -77,6 +77,49 @@ async fn updates_arrive(wb: &Workbench, server: &str) {
     panic!("{server}: no update of {COUNTER} after subscribing");
 }
 
+/// Stopping a 2026-07-28 server cancels its listen stream before its input
+/// is closed: the demo (as rmcp's servers do) ends its open requests before
+/// it exits on end of input, so it now exits by itself — with a grace of
+/// 60 s before SIGTERM, the stop would otherwise take a minute.
+#[tokio::test]
+async fn a_stopped_server_s_listen_stream_is_cancelled_first_and_it_exits_by_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config(dir.path(), &[stdio("new", &[])]);
+    let mut options = fast();
+    options.supervisor.shutdown_grace = Duration::from_secs(60);
+    let wb = Workbench::start(&cfg, options);
+    ready(&wb, "new").await;
+    // The stream is open once the server acknowledged it.
+    let acknowledged = || {
+        wb.traffic()
+            .entries(Some("new"))
+            .iter()
+            .any(|e| e.method.as_deref() == Some("notifications/subscriptions/acknowledged"))
+    };
+    for _ in 0..200 {
+        if acknowledged() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    assert!(acknowledged(), "the listen stream was not acknowledged");
+    let listen_id = sent(&wb, "new", "subscriptions/listen").last().unwrap()["id"].clone();
+    let stopped =
+        tokio::time::timeout(Duration::from_secs(20), wb.server("new").unwrap().stop()).await;
+    let cancelled = sent(&wb, "new", "notifications/cancelled");
+    assert!(
+        cancelled
+            .iter()
+            .any(|c| c["params"]["requestId"] == listen_id),
+        "no cancellation of the listen stream {listen_id} was sent: {cancelled:?}"
+    );
+    assert!(
+        stopped.is_ok(),
+        "the server did not exit by itself: the stop waited for the 60 s grace"
+    );
+    wb.shutdown().await;
+}
+
 #[tokio::test]
 async fn a_2026_server_s_changes_come_on_the_listen_stream_and_it_is_reopened_with_its_state() {
     let (wb, _dir) = start(&[stdio("new", &[])]).await;
