@@ -480,10 +480,16 @@ export class Session {
       const source = readFileSync(new URL("../../ui/node_modules/axe-core/axe.min.js", import.meta.url), "utf8");
       await this.cmd("POST", "/execute/sync", { script: `${source}; return true;`, args: [] }, 60_000);
     }
+    // Checked once the page is still: a fade under the pointer (a message's
+    // actions shown on hover) measured halfway has half its contrast.
+    // Finite animations and transitions are waited for (at most 1 s);
+    // endless ones (a spinner) are not.
     return this.executeAsync(
       "const done = arguments[arguments.length - 1];" +
         "const root = arguments[0] ? document.querySelector(arguments[0]) : document;" +
-        "window.axe.run(root, { resultTypes: ['violations'], iframes: false }).then(" +
+        "const moving = document.getAnimations().filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity);" +
+        "Promise.race([Promise.all(moving.map((a) => a.finished.catch(() => null))), new Promise((r) => setTimeout(r, 1000))]).then(() =>" +
+        "window.axe.run(root, { resultTypes: ['violations'], iframes: false })).then(" +
         "(r) => done(r.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical')" +
         ".flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}): ${n.target.join(' ')} — ${v.help}`))), (e) => done([`axe failed: ${e}`]));",
       [within],
