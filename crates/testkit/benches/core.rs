@@ -467,13 +467,36 @@ where
     (out[0], out[1])
 }
 
-fn median(mut v: Vec<Duration>) -> Duration {
-    v.sort();
+/// The middle value (of rates, ratios or times; shared by the peers' parts).
+fn median<T: Copy + PartialOrd>(mut v: Vec<T>) -> T {
+    v.sort_by(|a, b| a.partial_cmp(b).unwrap_or(std::cmp::Ordering::Equal));
     v[v.len() / 2]
 }
 
 #[tokio::main]
 async fn main() {
+    // `cargo bench --bench core -- stdio-peers http-peers` runs only those
+    // parts (names below); no names, every part.
+    let only: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    const PARTS: [&str; 6] = [
+        "stdio",
+        "raw-pipe",
+        "stdio-peers",
+        "http",
+        "http-peers",
+        "connect",
+    ];
+    if let Some(unknown) = only.iter().find(|o| !PARTS.contains(&o.as_str())) {
+        eprintln!(
+            "no part \"{unknown}\" in this bench; its parts: {}",
+            PARTS.join(", ")
+        );
+        std::process::exit(2);
+    }
+    let part = |name: &str| only.is_empty() || only.iter().any(|o| o == name);
     // HTTP server for both clients.
     let dir = tempfile::tempdir().unwrap();
     let (mut http, addr) = workbench_testkit::demo_over_http(BIN.as_ref(), dir.path(), &[]).await;
@@ -492,13 +515,6 @@ async fn main() {
         "{:<26}{:>14}{:>14}{:>14}",
         "", "one task", "task per call", "flight"
     );
-    // `cargo bench --bench core -- stdio-peers http-peers` runs only those
-    // parts (names below); no names, every part.
-    let only: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with('-'))
-        .collect();
-    let part = |name: &str| only.is_empty() || only.iter().any(|o| o == name);
     if part("stdio") {
         throughput("stdio", None).await;
     }

@@ -14,7 +14,7 @@ use std::time::Duration;
 
 use serde_json::json;
 
-use super::{BIN, Client, Mode, batch, core_client};
+use super::{BIN, Client, Mode, batch, core_client, median};
 
 const ROUNDS: usize = 5;
 /// Calls the core and the Python client make each round.
@@ -137,11 +137,6 @@ async def main():
 
 anyio.run(main)
 "#;
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    v[v.len() / 2]
-}
 
 fn have_wrk() -> bool {
     std::process::Command::new("wrk")

@@ -17,7 +17,7 @@ use std::time::Duration;
 use serde_json::json;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
 
-use super::{Client, Mode, RawPipe, batch, core_client};
+use super::{Client, Mode, RawPipe, batch, core_client, median};
 
 const ROUNDS: usize = 5;
 /// Calls per client each round: one after another, and with 64 in flight.
@@ -121,11 +121,6 @@ impl PythonPipe {
             .unwrap_or_else(|| panic!("the Python pipe ended: {:?}", self.child.try_wait()));
         n as f64 / line.trim().parse::<f64>().expect("seconds")
     }
-}
-
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    v[v.len() / 2]
 }
 
 /// `server-everything` as installed by `cargo xtask bench`, if it is.
