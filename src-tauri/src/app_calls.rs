@@ -146,7 +146,7 @@ mod tests {
             json!({ "mcpServers": { "demo": { "command": demo } } }).to_string(),
         )
         .unwrap();
-        let wb = Workbench::start(
+        let (wb, caller) = Workbench::start_with_caller(
             &ConfigFile::load(&path).unwrap(),
             WorkbenchOptions {
                 interactive: true,
@@ -157,6 +157,7 @@ mod tests {
         wb.tools_settled(Duration::from_secs(20)).await;
         Calls::new(
             wb,
+            caller,
             CallsOptions {
                 settings: SettingsFile::new(dir.join("settings.json")),
                 store: Some(Store::in_memory().unwrap()),

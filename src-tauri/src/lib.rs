@@ -147,7 +147,7 @@ pub fn builder<R: Runtime>(
             {
                 tracing::warn!(error = %e, dir = %dir.display(), "cannot create the config's folder");
             }
-            let (workbench, watch, dev) = tauri::async_runtime::block_on(async {
+            let (workbench, caller, watch, dev) = tauri::async_runtime::block_on(async {
                 // Traces out only to a collector the person named (the
                 // environment or Settings); nothing is sent otherwise.
                 let settings = workbench_core::settings::SettingsFile::new(
@@ -158,14 +158,15 @@ pub fn builder<R: Runtime>(
                 {
                     tracing::warn!("traces are not exported: {why}");
                 }
-                let wb = workbench_core::Workbench::start(&config, workbench_options);
+                let (wb, caller) =
+                    workbench_core::Workbench::start_with_caller(&config, workbench_options);
                 workbench_core::logging::mask_with(wb.traffic());
                 let watch =
                     wb.watch_config(options.config_path.clone(), options.project_dir.clone());
                 // Reload on change (`dev.watch`), and each surface followed
                 // across restarts for the panel's "what changed".
                 let dev = (wb.watch_dev(), workbench_doctor::follow::Surfaces::follow(&wb));
-                (wb, watch, dev)
+                (wb, caller, watch, dev)
             });
             let watch = watch
                 .inspect_err(|e| tracing::warn!(error = %e, "not following the config file"))
@@ -174,7 +175,7 @@ pub fn builder<R: Runtime>(
             events::forward_surfaces(app.handle().clone(), &dev.1);
             // Inside the runtime: the sampling watcher is a task.
             let agent = tauri::async_runtime::block_on(async {
-                agent(&workbench, &options).map(|a| {
+                agent(&workbench, caller, &options).map(|a| {
                     let sampling = a.answer_sampling(false);
                     (a, sampling)
                 })
@@ -210,6 +211,7 @@ pub fn builder<R: Runtime>(
 /// that cannot be opened is reported and chats are kept in memory).
 fn agent(
     workbench: &workbench_core::Workbench,
+    caller: workbench_core::ToolCaller,
     options: &LaunchOptions,
 ) -> Result<workbench_agent::Agent, Box<dyn std::error::Error>> {
     use workbench_core::settings;
@@ -224,6 +226,7 @@ fn agent(
     // this one path and lands in the history beside the chats.
     let calls = workbench_calls::Calls::new(
         workbench.clone(),
+        caller,
         workbench_calls::CallsOptions {
             settings: settings::SettingsFile::new(settings::default_path()),
             store: Some(store.clone()),

@@ -1,6 +1,7 @@
 //! `cargo xtask run | test | bundle | bindings`: the project's set-up and task
 //! runner. It installs what is missing (Debian packages, npm packages,
 //! tauri-driver, cargo-deny), says what and why, and times each stage.
+#![forbid(unsafe_code)]
 
 mod conformance;
 mod conformance_server;

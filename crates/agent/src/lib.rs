@@ -4,6 +4,7 @@
 //! this crate): providers through genai, the loop, approvals, the tools the
 //! model sees, sessions in the shared SQLite store, and sampling answered by
 //! the model. Knows no window.
+#![forbid(unsafe_code)]
 
 pub mod adapt;
 pub mod attach;

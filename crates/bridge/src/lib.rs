@@ -14,6 +14,7 @@
 //! - `http`: the loopback listener (token, Host and Origin checks).
 //! - `attach`: `mcpwb serve --attach`, stdio relayed to a running bridge.
 //! - `settings`: on/off and port (settings file), the install's token (keychain).
+#![forbid(unsafe_code)]
 
 pub mod attach;
 pub mod callers;

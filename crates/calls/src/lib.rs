@@ -9,6 +9,7 @@
 //!
 //! Above workbench-core and workbench-store; below the agent, the bridge,
 //! the CLI and the app, which call tools only through it.
+#![forbid(unsafe_code)]
 
 mod decide;
 pub mod gate;
@@ -25,7 +26,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use workbench_core::otel;
 use workbench_core::settings::SettingsFile;
-use workbench_core::{CallOptions, CallOutcome, ErrorCode, Workbench};
+use workbench_core::{CallOptions, CallOutcome, ErrorCode, ToolCaller, Workbench};
 use workbench_store::{CallStatus, Store};
 
 pub use decide::{Decided, Undecided};
@@ -146,15 +147,6 @@ impl Ran {
     }
 }
 
-/// This crate is the one call path: it decides each call by the person's
-/// rules (the gate, `standing_refusal`) and records it in the history.
-struct ThisPath;
-
-// SAFETY: `Calls::run` is the only user: every call it makes passed the
-// standing refusals and is recorded (see `OneCallPath`).
-#[allow(unsafe_code)]
-unsafe impl workbench_core::OneCallPath for ThisPath {}
-
 /// What the one path is built from.
 pub struct CallsOptions {
     /// The shared settings file (the rules, the history's cap).
@@ -165,6 +157,8 @@ pub struct CallsOptions {
 
 struct Inner {
     workbench: Workbench,
+    /// The capability to call the workbench's tools: held here only.
+    caller: ToolCaller,
     rules: LiveRules,
     approvals: Approvals,
     /// Tools approved "always" in this run (`server/tool`), effective before
@@ -190,7 +184,9 @@ pub struct Asking<'a> {
 }
 
 impl Calls {
-    pub fn new(workbench: Workbench, options: CallsOptions) -> Calls {
+    /// The one path over `workbench`, holding the capability to call its
+    /// tools (`caller`, from [`Workbench::start_with_caller`]).
+    pub fn new(workbench: Workbench, caller: ToolCaller, options: CallsOptions) -> Calls {
         let rules = LiveRules::new(options.settings);
         let history = options
             .store
@@ -198,6 +194,7 @@ impl Calls {
         Calls {
             inner: Arc::new(Inner {
                 workbench,
+                caller,
                 rules,
                 approvals: Approvals::default(),
                 always: Mutex::default(),
@@ -333,7 +330,7 @@ impl Calls {
             // Boxed: the call's future is large, and it is awaited in one of
             // two ways (in its span, or bare).
             let made = Box::pin(wb.call_tool_on(
-                &ThisPath,
+                &self.inner.caller,
                 call.server,
                 call.tool,
                 call.arguments,

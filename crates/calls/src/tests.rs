@@ -220,6 +220,7 @@ async fn an_ask_is_answered_by_a_rule_the_person_sets_while_it_waits() {
     let config = workbench_core::ConfigFile::load(&cfg).unwrap();
     let calls = Calls::new(
         Workbench::start(&config, Default::default()),
+        workbench_core::ToolCaller::for_tests(),
         CallsOptions {
             settings: SettingsFile::new(dir.path().join("settings.json")),
             store: None,

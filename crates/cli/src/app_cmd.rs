@@ -7,7 +7,6 @@
 use std::path::PathBuf;
 
 use serde_json::json;
-use workbench_core::Workbench;
 use workbench_core::apps::{inject_first, resource_uri};
 
 use crate::session::{calls_for, opts, parse_args, ready};
@@ -34,7 +33,7 @@ fn attribute(text: &str) -> String {
         .replace('<', "&lt;")
 }
 
-pub async fn run(cli: &Cli, wb: &Workbench, a: &AppArgs) -> Result<(), Failure> {
+pub async fn run(cli: &Cli, wb: &crate::session::Started, a: &AppArgs) -> Result<(), Failure> {
     let args = parse_args(&a.args)?;
     ready(wb, &a.server).await?;
     let definition = wb.catalog().tool(&a.server, &a.tool).ok_or_else(|| {

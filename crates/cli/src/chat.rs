@@ -356,7 +356,7 @@ pub async fn run(
 async fn chat(
     cli: &Cli,
     args: &ChatArgs,
-    wb: &workbench_core::Workbench,
+    wb: &crate::session::Started,
     prompt: Option<String>,
     on_terminal: bool,
     sampling: crate::terminal::Sampling,

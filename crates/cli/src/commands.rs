@@ -76,7 +76,7 @@ async fn each_ready(wb: &Workbench, target: Option<&str>) -> Result<Vec<String>,
 async fn dispatch(
     cli: &Cli,
     command: &Connected,
-    wb: &Workbench,
+    wb: &crate::session::Started,
     target: Option<&str>,
 ) -> Result<(), Failure> {
     match command {

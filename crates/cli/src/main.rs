@@ -1,4 +1,5 @@
 //! `mcpwb`: the headless face of MCP Workbench, over the same core as the app.
+#![forbid(unsafe_code)]
 
 mod app_cmd;
 mod auth_cmd;

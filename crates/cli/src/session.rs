@@ -23,8 +23,29 @@ pub fn parse_args(text: &str) -> Result<Value, Failure> {
     }
 }
 
+/// A workbench started for one command, and the capability to call its
+/// tools, which goes only to the one call path ([`calls_for`]). Derefs to
+/// the workbench.
+pub struct Started {
+    wb: Workbench,
+    caller: workbench_core::ToolCaller,
+}
+
+impl Started {
+    pub fn new((wb, caller): (Workbench, workbench_core::ToolCaller)) -> Started {
+        Started { wb, caller }
+    }
+}
+
+impl std::ops::Deref for Started {
+    type Target = Workbench;
+    fn deref(&self) -> &Workbench {
+        &self.wb
+    }
+}
+
 /// Start the servers of the config (only `only`, when given) and wait for them.
-pub async fn connect(cli: &Cli, only: Option<&str>) -> Result<Workbench, Failure> {
+pub async fn connect(cli: &Cli, only: Option<&str>) -> Result<Started, Failure> {
     let only: Vec<&str> = only.into_iter().collect();
     connect_some(cli, &only, offers(cli, cli.sampling)).await
 }
@@ -43,7 +64,7 @@ pub async fn connect_some(
     cli: &Cli,
     only: &[&str],
     offers: workbench_core::asks::Offers,
-) -> Result<Workbench, Failure> {
+) -> Result<Started, Failure> {
     let path = cli.config.clone().unwrap_or_else(default_user_config);
     let mut config = ConfigFile::load_scoped(&path, cli.project.as_deref())?;
     // Seen whole first: the user's file as first seen is trusted whole,
@@ -97,7 +118,7 @@ pub async fn connect_some(
         stagger: Duration::ZERO,
         trust: Some(trust),
     };
-    let wb = Workbench::start(&config, options);
+    let wb = Started::new(Workbench::start_with_caller(&config, options));
     crate::print::mask_with(wb.traffic());
     // Ready, failed, disabled — or still starting when the timeout passes.
     wb.settle(timeout).await;
@@ -109,8 +130,8 @@ pub async fn ready(wb: &Workbench, name: &str) -> Result<(), Failure> {
     let status = wb.server(name)?.status();
     match status.state {
         ServerState::Ready => {
-            match wb.server(name)?.peer() {
-                Some(peer) => {
+            match !wb.server(name)?.is_transient() {
+                true => {
                     // The workbench lists a Ready server itself: wait for
                     // that (a list of our own would ask the server twice);
                     // list here only if it did not come, to say why.
@@ -130,17 +151,11 @@ pub async fn ready(wb: &Workbench, name: &str) -> Result<(), Failure> {
                         }
                     }
                     if unlisted(wb) {
-                        let caps = status.info.map(|i| i.capabilities).unwrap_or_default();
-                        let entry = wb.server(name)?.entry().clone();
-                        let offers = move |tool: &str| entry.offers_tool(tool);
-                        wb.catalog()
-                            .refresh(name, &peer, &caps, None, &offers)
-                            .await
-                            .map_err(Error::Internal)?;
+                        wb.list_now(name).await?;
                     }
                 }
                 // Transient: its discovery session fills the catalog, then closes.
-                None => {
+                false => {
                     for _ in 0..100 {
                         if wb.catalog().server(name).is_some() {
                             break;
@@ -198,7 +213,7 @@ pub fn opts(cli: &Cli) -> CallOptions {
 
 /// The one call path over `wb`, keeping calls in the shared history when
 /// `keep` (a history that cannot be opened is said, and the call goes on).
-pub fn calls_for(wb: &Workbench, keep: bool) -> workbench_calls::Calls {
+pub fn calls_for(wb: &Started, keep: bool) -> workbench_calls::Calls {
     let store = keep
         .then(|| workbench_store::Store::open_in(&workbench_core::settings::data_dir()))
         .and_then(|opened| {
@@ -207,7 +222,8 @@ pub fn calls_for(wb: &Workbench, keep: bool) -> workbench_calls::Calls {
                 .ok()
         });
     workbench_calls::Calls::new(
-        wb.clone(),
+        wb.wb.clone(),
+        wb.caller.clone(),
         workbench_calls::CallsOptions {
             settings: workbench_core::settings::SettingsFile::new(
                 workbench_core::settings::default_path(),
@@ -219,7 +235,7 @@ pub fn calls_for(wb: &Workbench, keep: bool) -> workbench_calls::Calls {
 
 /// What answers servers' asks during a command: the model (`--sampling
 /// auto`), the person (`ask`, on a terminal), or nobody (refused).
-pub fn asks_for(cli: &Cli, wb: &Workbench) -> Result<Option<tokio_util::sync::DropGuard>, Failure> {
+pub fn asks_for(cli: &Cli, wb: &Started) -> Result<Option<tokio_util::sync::DropGuard>, Failure> {
     use crate::terminal::{Elicitation, Sampling, Terminal, interactive, serve_asks};
     if cli.sampling == Sampling::Refuse && cli.elicitation == Elicitation::Decline {
         return Ok(None);
@@ -248,7 +264,7 @@ pub fn asks_for(cli: &Cli, wb: &Workbench) -> Result<Option<tokio_util::sync::Dr
     let store = workbench_store::Store::open_in(&workbench_core::settings::data_dir())
         .map_err(|e| Failure::Usage(e.to_string()))?;
     let agent = workbench_agent::Agent::new(
-        wb.clone(),
+        wb.wb.clone(),
         workbench_agent::AgentOptions {
             calls: calls_for(wb, false),
             settings: workbench_core::settings::SettingsFile::new(
@@ -274,7 +290,7 @@ pub fn asks_for(cli: &Cli, wb: &Workbench) -> Result<Option<tokio_util::sync::Dr
 
 /// The agent over `wb`: the person's settings, store and keychain (the chat,
 /// and the evals of `mcpwb test`).
-pub fn agent_for(cli: &Cli, wb: &Workbench) -> Result<workbench_agent::Agent, Failure> {
+pub fn agent_for(cli: &Cli, wb: &Started) -> Result<workbench_agent::Agent, Failure> {
     use workbench_core::settings;
     let failure = |e: workbench_agent::Error| match e {
         workbench_agent::Error::Core(e) => Failure::Core(e),
@@ -287,14 +303,15 @@ pub fn agent_for(cli: &Cli, wb: &Workbench) -> Result<workbench_agent::Agent, Fa
     let store =
         workbench_store::Store::open_in(&settings::data_dir()).map_err(|e| failure(e.into()))?;
     let calls = workbench_calls::Calls::new(
-        wb.clone(),
+        wb.wb.clone(),
+        wb.caller.clone(),
         workbench_calls::CallsOptions {
             settings: settings::SettingsFile::new(settings::default_path()),
             store: Some(store.clone()),
         },
     );
     workbench_agent::Agent::new(
-        wb.clone(),
+        wb.wb.clone(),
         workbench_agent::AgentOptions {
             calls,
             settings: settings::SettingsFile::new(settings::default_path()),

@@ -62,25 +62,28 @@ fn spawn_of(cli: &Cli, args: &TapArgs) -> Result<Tapped, Failure> {
         let mut config = crate::config_cmd::load(cli)?;
         let trust = workbench_core::config::trust::Trust::app();
         trust.mark(&mut config);
-        let entry = config
+        let mut entry = config
             .servers
             .iter()
             .find(|e| e.name == *name)
+            .cloned()
             .ok_or_else(|| workbench_core::Error::UnknownServer(name.clone()))?;
         let file =
-            workbench_core::config::trust::file_of(&config.path, config.project.as_deref(), entry);
+            workbench_core::config::trust::file_of(&config.path, config.project.as_deref(), &entry);
         if !entry.trusted {
             if !cli.trust {
                 return Err(Failure::Usage(format!(
                     "{name} is not trusted: read what it runs with `mcpwb config show {name}`, then `mcpwb config trust {name}` (or pass --trust)"
                 )));
             }
-            trust.trust(&file, entry)?;
+            trust.trust(&file, &entry)?;
+            entry.trusted = true;
         }
         let vars = workbench_core::config::vars::Vars::from_process(cli.project.clone());
-        let expanded = entry.expanded(&vars)?;
-        let secrets = entry.secret_values(&expanded, &vars);
-        let (command, args, env, cwd) = match expanded.transport {
+        // The one door: a disabled entry is refused here as everywhere.
+        let handed = workbench_core::connect::door::hand_over(&entry, &vars)?;
+        let secrets = handed.secrets;
+        let (command, args, env, cwd) = match handed.entry.transport {
             Transport::Stdio {
                 command,
                 args,

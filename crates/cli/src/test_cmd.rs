@@ -208,7 +208,10 @@ pub async fn run(cli: &Cli, args: &TestArgs) -> Result<(), Failure> {
         // No case names a configured server: every case fails saying so.
         let mut none = config.clone();
         none.servers.clear();
-        workbench_core::Workbench::start(&none, Default::default())
+        crate::session::Started::new(workbench_core::Workbench::start_with_caller(
+            &none,
+            Default::default(),
+        ))
     } else {
         crate::session::connect_some(cli, &only, offers).await?
     };

@@ -16,6 +16,7 @@
 //! );
 //! ```
 #![deny(missing_docs)]
+#![forbid(unsafe_code)]
 
 use serde::Serialize;
 

@@ -40,7 +40,7 @@
 //! }).unwrap();
 //! assert!(after.contains("// mine") && after.contains("\"demo\""));
 //! ```
-
+#![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 pub mod app;

@@ -3,6 +3,7 @@
 //! Data flows one way: `mcp.json` → [`config`] → connections → catalog → callers
 //! (the desktop app through `src-tauri`, the `mcpwb` CLI, the bridge). This crate
 //! must never depend on tauri or any windowing crate.
+#![forbid(unsafe_code)]
 
 pub mod apps;
 pub mod asks;
@@ -11,12 +12,12 @@ pub mod cache;
 pub mod catalog;
 pub mod challenge;
 pub use workbench_config as config;
+pub use workbench_memory as memory;
 pub mod connect;
 pub mod error;
 pub mod events;
 pub use config::files;
 pub mod logging;
-pub mod memory;
 pub mod otel;
 pub mod paths;
 pub mod schema;
@@ -32,6 +33,6 @@ pub use error::{Error, ErrorCode, ErrorInfo, Result};
 #[cfg(feature = "testing")]
 pub use workbench::testing;
 pub use workbench::{
-    CallOptions, CallOutcome, ConfigWatch, DevWatch, LoadedSkill, OneCallPath, SkillFile, TaskForm,
-    TaskState, Workbench, WorkbenchOptions,
+    CallOptions, CallOutcome, ConfigWatch, DevWatch, LoadedSkill, SkillFile, TaskForm, TaskState,
+    ToolCaller, Workbench, WorkbenchOptions,
 };

@@ -64,6 +64,7 @@ async fn main() {
     }
     let calls = Calls::new(
         wb.clone(),
+        workbench_core::ToolCaller::for_tests(),
         CallsOptions {
             settings: SettingsFile::new(dir.path().join("settings.json")),
             store: None,
@@ -99,7 +100,7 @@ async fn main() {
     for i in 0..RUNS {
         let events = wb.subscribe();
         let t = Instant::now();
-        handle.restart().await;
+        handle.restart().await.unwrap();
         listed(&wb, "dev", events).await;
         restart.push(t.elapsed().as_secs_f64() * 1000.0);
         let events = wb.subscribe();

@@ -14,6 +14,7 @@
 //! History) and the agent (the provider checks use the agent's own
 //! adaptation of schemas), so it is a crate of its own rather than a
 //! module of core.
+#![forbid(unsafe_code)]
 
 pub mod behaviour;
 pub mod cache;
@@ -152,7 +153,10 @@ pub async fn examine(
         probed: Vec::new(),
         took_ms: 0.0,
     };
-    if options.eras {
+    // Each era is played on connections of its own, through the one door:
+    // never for a server the person has not trusted or has turned off.
+    let admitted = workbench_core::connect::door::refusal(handle.entry()).is_none();
+    if options.eras && admitted {
         report.eras = behaviour::eras(wb, &handle).await;
         report
             .findings

@@ -34,6 +34,7 @@ async fn doctor(dir: &std::path::Path, args: &[&str], options: Options) -> Docto
     tokio::time::sleep(Duration::from_millis(200)).await;
     let calls = Calls::new(
         wb.clone(),
+        workbench_core::ToolCaller::for_tests(),
         CallsOptions {
             settings: SettingsFile::new(dir.join("settings.json")),
             store: None,
@@ -282,6 +283,7 @@ async fn the_eras_are_tried_with_the_servers_own_secrets() {
     wb.settle(Duration::from_secs(20)).await;
     let calls = Calls::new(
         wb.clone(),
+        workbench_core::ToolCaller::for_tests(),
         CallsOptions {
             settings: SettingsFile::new(dir.path().join("settings.json")),
             store: None,

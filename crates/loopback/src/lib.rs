@@ -4,7 +4,7 @@
 //! some.site resolved to 127.0.0.1 sends `Host: some.site`), refuses web
 //! pages of other origins, and wants a random token compared in constant
 //! time.
-
+#![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 /// A new random token (32 bytes, base64url).

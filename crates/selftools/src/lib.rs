@@ -18,6 +18,7 @@
 //! person's rules (origin `agent`); a server or suite the person has not
 //! trusted stays untrusted. The skill `mcp-workbench-loop` (its SKILL.md)
 //! teaches an agent the loop; `mcpwb agent-help` prints it.
+#![forbid(unsafe_code)]
 
 mod calling;
 mod tools;
@@ -275,8 +276,20 @@ impl SelfTools {
     async fn restart(&self, server: &str) -> Result<Value, String> {
         let wb = self.wb();
         let handle = wb.server(server).map_err(|e| e.to_string())?;
-        if handle.status().state == ServerState::Untrusted {
-            return Ok(failed(untrusted(server)));
+        match handle.status().state {
+            ServerState::Untrusted => return Ok(failed(untrusted(server))),
+            // The person turned it off: an agent never turns it back on.
+            ServerState::Disabled | ServerState::Stopped => {
+                return Ok(failed(format!(
+                    "{server} is {}: the person turned it off, and these tools never start it (ask the person to start it in the window or with `mcpwb`)",
+                    if handle.entry().disabled {
+                        "disabled in its mcp.json"
+                    } else {
+                        "stopped"
+                    }
+                )));
+            }
+            _ => {}
         }
         let before = Surface::live(wb, server).or_else(|| {
             self.inner
@@ -288,7 +301,9 @@ impl SelfTools {
         });
         let mut events = wb.subscribe();
         let clock = std::time::Instant::now();
-        handle.restart().await;
+        if let Err(e) = handle.restart().await {
+            return Ok(failed(e.to_string()));
+        }
         let deadline = tokio::time::Instant::now() + RESTART_WAIT;
         let mut went_down = false;
         loop {

@@ -11,6 +11,7 @@
 //! parts); this crate knows tables, not chat semantics.
 //!
 //! Depends on nothing of ours: the agent, the CLI and the app open it.
+#![forbid(unsafe_code)]
 
 pub mod calls;
 pub mod evals;

@@ -18,6 +18,7 @@
 //!
 //! Depends on the store only: none of the workbench's own client is in the
 //! path.
+#![forbid(unsafe_code)]
 
 pub mod fingerprint;
 pub mod har;

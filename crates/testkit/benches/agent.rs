@@ -54,6 +54,7 @@ async fn setup(turns: Vec<Turn>) -> (Workbench, Agent, ScriptedLlm, tempfile::Te
         AgentOptions {
             calls: workbench_calls::Calls::new(
                 wb.clone(),
+                workbench_core::ToolCaller::for_tests(),
                 workbench_calls::CallsOptions {
                     settings: SettingsFile::new(dir.path().join("settings.json")),
                     store: Some(Store::open_in(dir.path()).unwrap()),

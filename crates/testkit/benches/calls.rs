@@ -229,6 +229,7 @@ async fn main() {
     let (wb, _) = one_demo::one_demo(BIN, dir.path()).await;
     let calls = Calls::new(
         wb.clone(),
+        workbench_core::ToolCaller::for_tests(),
         CallsOptions {
             settings: SettingsFile::new(dir.path().join("settings.json")),
             store: (std::env::var_os("BENCH_NO_HISTORY").is_none())

@@ -1,6 +1,7 @@
 //! Fixture MCP servers for MCP Workbench: the demo server (every protocol
 //! feature, used by `mcp.example.json` and the tests) and its misbehaving
 //! modes ([`Fault`]) for fault tests.
+#![forbid(unsafe_code)]
 
 pub mod demo;
 pub mod fault;

@@ -44,6 +44,7 @@ async fn a_turn_its_steps_and_their_calls_are_one_trace() {
         AgentOptions {
             calls: workbench_calls::Calls::new(
                 wb.clone(),
+                workbench_core::ToolCaller::for_tests(),
                 workbench_calls::CallsOptions {
                     settings: settings.clone(),
                     store: Some(store.clone()),

@@ -96,7 +96,9 @@ pub async fn auth_status<R: Runtime>(
 
 async fn restart(state: &AppState, name: &str) {
     if let Ok(server) = state.workbench.server(name) {
-        server.restart().await;
+        // A server turned off or not trusted stays as it is (its new
+        // tokens are kept for when it starts).
+        let _ = server.restart().await;
     }
 }
 

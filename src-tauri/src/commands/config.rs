@@ -246,7 +246,8 @@ pub async fn provide_input<R: Runtime>(
     }
     for name in servers {
         if let Ok(server) = state.workbench.server(&name) {
-            server.restart().await;
+            // One turned off or not trusted takes the value when it starts.
+            let _ = server.restart().await;
         }
     }
     Ok(())

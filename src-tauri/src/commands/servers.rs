@@ -89,7 +89,7 @@ pub async fn restart_server<R: Runtime>(
     state: State<'_, AppState>,
     name: String,
 ) -> Result<(), ErrorInfo> {
-    state.workbench.server(&name)?.restart().await;
+    state.workbench.server(&name)?.restart().await?;
     Ok(())
 }
 

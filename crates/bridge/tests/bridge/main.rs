@@ -50,6 +50,7 @@ async fn workbench(dir: &std::path::Path, servers: &[(&str, &[&str])]) -> Workbe
 fn calls(wb: &Workbench, dir: &std::path::Path) -> Calls {
     Calls::new(
         wb.clone(),
+        workbench_core::ToolCaller::for_tests(),
         CallsOptions {
             settings: SettingsFile::new(dir.join("settings.json")),
             store: Some(Store::in_memory().unwrap()),

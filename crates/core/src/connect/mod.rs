@@ -4,6 +4,7 @@
 
 mod client;
 mod discover;
+pub mod door;
 pub mod httptap;
 pub mod keep;
 pub mod life;
@@ -53,8 +54,6 @@ pub(crate) struct Context<'a> {
     pub traffic: &'a TrafficLog,
     pub events: &'a broadcast::Sender<Event>,
     pub asks: Option<&'a crate::asks::Asks>,
-    /// The sign-in's DPoP binding (its requests carry proofs).
-    pub dpop: Option<Arc<crate::auth::dpop::Binding>>,
 }
 
 /// Both protocol eras: ask `server/discover` (2026-07-28) first; a server
@@ -275,6 +274,7 @@ async fn connect_streamable(
     client: reqwest::Client,
     handler: WorkbenchClient,
     cx: &Context<'_>,
+    dpop: Option<Arc<crate::auth::dpop::Binding>>,
 ) -> Result<Session, Failure> {
     let (broken_tx, broken_rx) = tokio::sync::mpsc::unbounded_channel();
     let mut config = StreamableHttpClientTransportConfig::with_uri(url);
@@ -288,7 +288,7 @@ async fn connect_streamable(
         max_body: entry.max_message(),
         failure: failure.clone(),
         kept: keep::Kept::default(),
-        dpop: cx.dpop.clone(),
+        dpop,
     };
     let kept = client.kept.clone();
     let transport = discover::DiscoverGuard::new(
@@ -341,29 +341,14 @@ async fn connect_sse(
     .await
 }
 
-/// `entry` with its references expanded and its stored sign-in attached;
-/// what must never be shown of it goes to the masker first (before
-/// anything is sent or logged).
-pub(crate) async fn expand(
-    entry: &ServerEntry,
-    vars: &crate::config::vars::Vars,
-    traffic: &TrafficLog,
-) -> Result<(ServerEntry, Option<Arc<crate::auth::dpop::Binding>>), String> {
-    let mut expanded = entry.expanded(vars).map_err(|e| e.to_string())?;
-    let mut secrets = entry.secret_values(&expanded, vars);
-    traffic.set_secrets(&entry.name, secrets.clone());
-    // A remote server signed in to gets its token (refreshed when due).
-    let mut dpop = None;
-    if let Some(attached) = crate::auth::attach(&mut expanded, vars).await? {
-        secrets.push(attached.token);
-        traffic.set_secrets(&entry.name, secrets);
-        dpop = attached.dpop;
-    }
-    Ok((expanded, dpop))
-}
-
-/// Open a session to `entry` (no timeout here: the supervisor bounds it).
-pub(crate) async fn connect(entry: &ServerEntry, cx: Context<'_>) -> Result<Session, Failure> {
+/// Open a session to an entry let through the door (no timeout here: the
+/// supervisor bounds it).
+pub(crate) async fn connect(
+    admitted: &door::Admitted,
+    cx: Context<'_>,
+) -> Result<Session, Failure> {
+    let entry = admitted.entry();
+    let dpop = admitted.dpop();
     let handler = WorkbenchClient {
         server: entry.name.clone(),
         events: cx.events.clone(),
@@ -372,23 +357,11 @@ pub(crate) async fn connect(entry: &ServerEntry, cx: Context<'_>) -> Result<Sess
         traffic: cx.traffic.clone(),
     };
     match &entry.transport {
-        Transport::Stdio {
-            command,
-            args,
-            env,
-            cwd,
-        } => {
-            let spec = stdio::StdioSpec {
-                server: &entry.name,
-                command,
-                args,
-                env,
-                cwd: cwd.as_deref(),
-                base_dir: cx.base_dir,
-                max_line: entry.max_message(),
-            };
-            let (child, pipes) =
-                stdio::spawn(&spec, cx.traffic).map_err(|e| Failure::new(FailureCode::Spawn, e))?;
+        Transport::Stdio { .. } => {
+            let (child, pipes) = admitted
+                .spawn(&entry.name, cx.base_dir, cx.traffic)
+                .unwrap_or_else(|| Err("not a stdio entry".into()))
+                .map_err(|e| Failure::new(FailureCode::Spawn, e))?;
             // The tap bounds a line (the entry's maxMessageSize).
             let transport = discover::DiscoverGuard::new(
                 lines::Lines::new(pipes.read, pipes.write, lines::KeepCallResults::default()),
@@ -398,9 +371,15 @@ pub(crate) async fn connect(entry: &ServerEntry, cx: Context<'_>) -> Result<Sess
             start(transport, handler, TransportKind::Stdio, Some(child), None).await
         }
         Transport::StreamableHttp { url, headers } => {
-            let result =
-                connect_streamable(entry, url, http_client(entry, url, headers)?, handler, &cx)
-                    .await;
+            let result = connect_streamable(
+                entry,
+                url,
+                http_client(entry, url, headers)?,
+                handler,
+                &cx,
+                dpop,
+            )
+            .await;
             explain_unreachable(url, result).await
         }
         Transport::Sse { url, headers } => {
@@ -412,7 +391,9 @@ pub(crate) async fn connect(entry: &ServerEntry, cx: Context<'_>) -> Result<Sess
             // No "type": Streamable HTTP first, then the legacy SSE transport.
             let client = http_client(entry, url, headers)?;
             let result =
-                match connect_streamable(entry, url, client.clone(), handler.clone(), &cx).await {
+                match connect_streamable(entry, url, client.clone(), handler.clone(), &cx, dpop)
+                    .await
+                {
                     Ok(session) => Ok(session),
                     Err(http_error) => match connect_sse(entry, url, client, handler, &cx).await {
                         Ok(session) => Ok(session),

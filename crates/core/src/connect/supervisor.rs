@@ -243,8 +243,10 @@ impl ServerHandle {
         &self.shared.options
     }
 
-    /// The live session's peer, or None when the server is not Ready.
-    pub fn peer(&self) -> Option<Peer<RoleClient>> {
+    /// The live session's peer, or None when the server is not Ready. Core's
+    /// own: a tool is called only on the one call path
+    /// ([`crate::workbench::ToolCaller`]), never through a bare peer.
+    pub(crate) fn peer(&self) -> Option<Peer<RoleClient>> {
         self.shared.peer.borrow().clone()
     }
 
@@ -273,20 +275,18 @@ impl ServerHandle {
         self.shared.entry.lifecycle == Lifecycle::Transient
     }
 
-    /// A transient server's connection for one call (the caller shuts it down).
-    pub async fn open_transient(&self) -> Result<Session, super::Failure> {
+    /// A transient server's connection for one call (the caller shuts it
+    /// down), through the same door as every start.
+    pub(crate) async fn open_transient(&self) -> Result<Session, super::Failure> {
         let sh = &self.shared;
-        let (entry, dpop) = super::expand(&sh.entry, &sh.options.vars, &sh.traffic)
-            .await
-            .map_err(|e| super::Failure::new(super::FailureCode::Config, e))?;
+        let admitted = super::door::admit(&sh.entry, &sh.options.vars, &sh.traffic).await?;
         let cx = Context {
             base_dir: &sh.base_dir,
             traffic: &sh.traffic,
             events: &sh.events,
             asks: sh.options.asks.as_ref(),
-            dpop,
         };
-        tokio::time::timeout(sh.options.startup_timeout, connect(&entry, cx))
+        tokio::time::timeout(sh.options.startup_timeout, connect(&admitted, cx))
             .await
             .map_err(|_| {
                 super::Failure::from(format!(
@@ -323,11 +323,22 @@ impl ServerHandle {
         }
     }
 
-    pub async fn start(&self) {
-        let _ = self.shared.commands.send(Command::Start).await;
+    /// Start it again after a stop. Refused (and nothing sent) when the
+    /// door would not let it through: turned off, or not trusted.
+    pub async fn start(&self) -> crate::error::Result<()> {
+        self.command(Command::Start).await
     }
 
-    pub async fn restart(&self) {
-        let _ = self.shared.commands.send(Command::Restart).await;
+    /// Restart it (start it when stopped), refused as [`Self::start`] is.
+    pub async fn restart(&self) -> crate::error::Result<()> {
+        self.command(Command::Restart).await
+    }
+
+    async fn command(&self, command: Command) -> crate::error::Result<()> {
+        if let Some(why) = super::door::refusal(&self.shared.entry) {
+            return Err(crate::error::Error::Refused(why));
+        }
+        let _ = self.shared.commands.send(command).await;
+        Ok(())
     }
 }

@@ -104,26 +104,34 @@ fn state_name(state: &ServerState) -> String {
     }
 }
 
-/// The mark of the one call path. A tool call needs it: only
-/// `workbench-calls` (the gate, the output-schema check, the history)
-/// carries it, and the test kit for tests of this crate's connections.
-///
-/// Implementing it is `unsafe` and the workspace denies unsafe code, so a
-/// new caller cannot skip the gate and the history without an exception to
-/// that lint, which review sees. (`request` refuses `tools/call` for the
-/// same reason.)
-///
-/// # Safety
-///
-/// Implement it only for a caller that decides each call by the person's
-/// rules and records it in the history (`workbench_calls::Calls::run`).
-#[allow(unsafe_code)]
-pub unsafe trait OneCallPath {}
+/// The capability to call a tool: a token with a private field, so no crate
+/// but this one can make it. A workbench started with
+/// [`Workbench::start_with_caller`] hands one to whoever started it (the
+/// app's and `mcpwb`'s composition roots), who gives it to the one call path
+/// (`workbench_calls::Calls::new`) and to nobody else; every tool call
+/// demands it. The agent, the bridge, the doctor and every other surface
+/// hold a `Calls`, never the token: they call tools through the person's
+/// rules and the history, or not at all (`tests/house.rs` holds who names it).
+#[derive(Clone)]
+pub struct ToolCaller(());
+
+impl ToolCaller {
+    /// For tests of this crate's connections (the `testing` feature, a
+    /// dev-dependency's only).
+    #[cfg(feature = "testing")]
+    pub fn for_tests() -> ToolCaller {
+        ToolCaller(())
+    }
+
+    pub(super) fn mint() -> ToolCaller {
+        ToolCaller(())
+    }
+}
 
 impl Workbench {
     /// Send `method` with `params` to `server` and wait for the result. Not
     /// `tools/call`: a tool call goes through the one call path
-    /// ([`OneCallPath`], `workbench_calls::Calls::run`).
+    /// ([`ToolCaller`], `workbench_calls::Calls::run`).
     pub async fn request(
         &self,
         server: &str,
@@ -334,7 +342,7 @@ impl Workbench {
     /// Call a tool by server and name, on the one call path.
     pub async fn call_tool_on(
         &self,
-        _path: &impl OneCallPath,
+        _caller: &ToolCaller,
         server: &str,
         tool: &str,
         arguments: Value,
@@ -413,7 +421,7 @@ impl Workbench {
     /// Call a tool by its qualified name (`server__tool`), on the one call path.
     pub async fn call_qualified_on(
         &self,
-        path: &impl OneCallPath,
+        caller: &ToolCaller,
         qualified: &str,
         arguments: Value,
         options: CallOptions,
@@ -425,7 +433,7 @@ impl Workbench {
                 server: "(any)".into(),
                 tool: qualified.to_string(),
             })?;
-        self.call_tool_on(path, &server, &tool, arguments, options)
+        self.call_tool_on(caller, &server, &tool, arguments, options)
             .await
     }
 }

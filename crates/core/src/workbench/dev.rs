@@ -281,7 +281,9 @@ fn watch_one(wb: &Workbench, server: String, spec: &Spec) -> Option<DropGuard> {
                 server: server.clone(),
                 files: names,
             });
-            handle.restart().await;
+            if let Err(e) = handle.restart().await {
+                tracing::info!(%server, "dev.watch: not restarted: {e}");
+            }
             last_restart = Some(tokio::time::Instant::now());
             // What the restart itself wrote is not a new change.
             while rx.try_recv().is_ok() {}

@@ -80,50 +80,41 @@ fn answer_of(message: &Value) -> Option<Answer> {
 }
 
 impl Workbench {
-    /// Send each opening to `server`'s entry on a connection of its own.
+    /// Send each opening to `server`'s entry on a connection of its own,
+    /// through the one door: an entry not trusted or turned off is refused
+    /// before anything is read, started or sent.
     pub async fn handshakes(&self, server: &str) -> Result<Handshakes> {
         let handle = self.server(server)?;
-        let entry = handle
-            .entry()
-            .expanded(&self.inner.options.supervisor.vars)
-            .map_err(|e| Error::Refused(e.to_string()))?;
-        let base = handle
-            .file()
-            .parent()
-            .map(std::path::Path::to_path_buf)
-            .unwrap_or_default();
+        if matches!(handle.entry().transport, Transport::Sse { .. }) {
+            return Err(Error::Refused(format!(
+                "{server} speaks the legacy SSE transport, which has one era (2024-11-05): nothing to play"
+            )));
+        }
+        let admitted = crate::connect::door::admit(
+            handle.entry(),
+            &self.inner.options.supervisor.vars,
+            self.traffic(),
+        )
+        .await?;
+        let label = format!("{server} (handshakes)");
         let mut answers = Vec::new();
         for message in [
             discover(),
             initialize("2026-07-28"),
             initialize("2025-11-25"),
         ] {
-            let answer = match &entry.transport {
-                Transport::Stdio {
-                    command,
-                    args,
-                    env,
-                    cwd,
-                } => {
-                    let spec = crate::connect::stdio::StdioSpec {
-                        server: &format!("{server} (handshakes)"),
-                        command,
-                        args,
-                        env,
-                        cwd: cwd.as_deref(),
-                        base_dir: &base,
-                        max_line: entry.max_message(),
-                    };
-                    self.over_stdio(&spec, &message).await
-                }
-                Transport::StreamableHttp { url, headers }
-                | Transport::RemoteAuto { url, headers } => over_http(url, headers, &message).await,
-                Transport::Sse { .. } => {
-                    return Err(Error::Refused(format!(
-                        "{server} speaks the legacy SSE transport, which has one era (2024-11-05): nothing to play"
-                    )));
-                }
-            };
+            let answer =
+                if let Some(started) = admitted.spawn(&label, handle.base_dir(), self.traffic()) {
+                    over_stdio(started, &message).await
+                } else {
+                    match admitted.http() {
+                        Some(Ok((url, client))) => over_http(&url, client, &message).await,
+                        Some(Err(why)) => return Err(Error::Refused(why)),
+                        None => Answer::None {
+                            why: "neither a command nor a URL".into(),
+                        },
+                    }
+                };
             answers.push(answer);
         }
         let mut it = answers.into_iter();
@@ -134,79 +125,76 @@ impl Workbench {
             initialize_2025: next(),
         })
     }
-
-    async fn over_stdio(
-        &self,
-        spec: &crate::connect::stdio::StdioSpec<'_>,
-        message: &Value,
-    ) -> Answer {
-        let (child, pipes) = match crate::connect::stdio::spawn(spec, self.traffic()) {
-            Ok(started) => started,
-            Err(why) => return Answer::None { why },
-        };
-        let mut write = pipes.write;
-        let mut lines = BufReader::new(pipes.read).lines();
-        let line = format!("{message}\n");
-        let answer = tokio::time::timeout(NO_ANSWER, async {
-            if let Err(e) = write.write_all(line.as_bytes()).await {
-                return Answer::None {
-                    why: format!("it did not take the message: {e}"),
-                };
-            }
-            let _ = write.flush().await;
-            loop {
-                match lines.next_line().await {
-                    Ok(Some(text)) => {
-                        if let Some(a) = serde_json::from_str::<Value>(&text)
-                            .ok()
-                            .as_ref()
-                            .and_then(answer_of)
-                        {
-                            return a;
-                        }
-                    }
-                    Ok(None) => {
-                        return Answer::None {
-                            why: "it closed its output without answering".into(),
-                        };
-                    }
-                    Err(e) => return Answer::None { why: e.to_string() },
-                }
-            }
-        })
-        .await
-        .unwrap_or_else(|_| Answer::None {
-            why: format!("no answer within {} s", NO_ANSWER.as_secs()),
-        });
-        drop(write);
-        let _ = child.shutdown(Duration::from_secs(2)).await;
-        answer
-    }
 }
 
-async fn over_http(
-    url: &str,
-    headers: &std::collections::BTreeMap<String, String>,
+async fn over_stdio(
+    started: std::result::Result<
+        (
+            crate::connect::stdio::StdioChild,
+            crate::connect::stdio::StdioPipes,
+        ),
+        String,
+    >,
     message: &Value,
 ) -> Answer {
-    let client = match reqwest::Client::builder().timeout(NO_ANSWER).build() {
-        Ok(c) => c,
-        Err(e) => return Answer::None { why: e.to_string() },
+    let (child, pipes) = match started {
+        Ok(started) => started,
+        Err(why) => return Answer::None { why },
     };
+    let mut write = pipes.write;
+    let mut lines = BufReader::new(pipes.read).lines();
+    let line = format!("{message}\n");
+    let answer = tokio::time::timeout(NO_ANSWER, async {
+        if let Err(e) = write.write_all(line.as_bytes()).await {
+            return Answer::None {
+                why: format!("it did not take the message: {e}"),
+            };
+        }
+        let _ = write.flush().await;
+        loop {
+            match lines.next_line().await {
+                Ok(Some(text)) => {
+                    if let Some(a) = serde_json::from_str::<Value>(&text)
+                        .ok()
+                        .as_ref()
+                        .and_then(answer_of)
+                    {
+                        return a;
+                    }
+                }
+                Ok(None) => {
+                    return Answer::None {
+                        why: "it closed its output without answering".into(),
+                    };
+                }
+                Err(e) => return Answer::None { why: e.to_string() },
+            }
+        }
+    })
+    .await
+    .unwrap_or_else(|_| Answer::None {
+        why: format!("no answer within {} s", NO_ANSWER.as_secs()),
+    });
+    drop(write);
+    let _ = child.shutdown(Duration::from_secs(2)).await;
+    answer
+}
+
+/// One sessionless POST with the entry's client (its headers go only where
+/// they were meant to: the door's checks of plain http and redirects).
+async fn over_http(url: &str, client: reqwest::Client, message: &Value) -> Answer {
     let version = if message["method"] == "server/discover" {
         "2026-07-28"
     } else {
         "2025-11-25"
     };
-    let mut request = client
+    let request = client
         .post(url)
+        .timeout(NO_ANSWER)
         .header("Accept", "application/json, text/event-stream")
         .header("Content-Type", "application/json")
         .header("MCP-Protocol-Version", version)
         .body(message.to_string());
-    for (k, v) in headers {
-        request = request.header(k.as_str(), v.as_str());
-    }
     let response = match request.send().await {
         Ok(r) => r,
         Err(e) if e.is_timeout() => {

@@ -20,6 +20,28 @@ fn list_of(kind: &str) -> &str {
 }
 
 impl Workbench {
+    /// List `server`'s tools, resources, prompts (and skills) now, waiting
+    /// for the answers; Err(why the lists could not be read). For a caller
+    /// that found no lists after Ready and must say why.
+    pub async fn list_now(&self, server: &str) -> crate::error::Result<()> {
+        let handle = self.server(server)?;
+        let Some(peer) = handle.peer() else {
+            return Err(crate::error::Error::ServerNotReady {
+                server: server.to_string(),
+                state: "not connected".into(),
+            });
+        };
+        let caps = handle
+            .with_info(|i| i.capabilities.clone())
+            .unwrap_or_default();
+        let entry = handle.entry().clone();
+        let offers = move |tool: &str| entry.offers_tool(tool);
+        self.catalog()
+            .refresh(server, &peer, &caps, None, &offers)
+            .await
+            .map_err(crate::error::Error::Internal)
+    }
+
     /// Ask lists again: every list of `server` (or of every Ready server)
     /// when `force`, else those whose hints ran out (see the module). The
     /// `(server, list)` pairs asked, each read again before this returns

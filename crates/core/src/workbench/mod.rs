@@ -23,7 +23,7 @@ use tokio_util::sync::{CancellationToken, DropGuard};
 pub use crate::task::{TaskForm, TaskState, merge_listed};
 #[cfg(feature = "testing")]
 pub mod testing;
-pub use calls::{CallOptions, CallOutcome, OneCallPath};
+pub use calls::{CallOptions, CallOutcome, ToolCaller};
 pub use dev::DevWatch;
 pub use listen::log_rank;
 pub use skills::{LoadedSkill, SkillFile};
@@ -90,8 +90,18 @@ pub struct Workbench {
 
 impl Workbench {
     /// Start a supervisor for every server of `config` (all connect at once).
-    /// Must be called inside a tokio runtime.
-    pub fn start(config: &ConfigFile, mut options: WorkbenchOptions) -> Workbench {
+    /// Must be called inside a tokio runtime. Its tools can be called by
+    /// nobody: [`Self::start_with_caller`] is for the one call path's owner.
+    pub fn start(config: &ConfigFile, options: WorkbenchOptions) -> Workbench {
+        Self::start_with_caller(config, options).0
+    }
+
+    /// [`Self::start`], handing the starter the capability to call its
+    /// tools ([`ToolCaller`]), which goes to `workbench_calls::Calls::new`.
+    pub fn start_with_caller(
+        config: &ConfigFile,
+        mut options: WorkbenchOptions,
+    ) -> (Workbench, ToolCaller) {
         let mut config = config.clone();
         if let Some(trust) = &options.trust {
             trust.mark(&mut config);
@@ -141,7 +151,7 @@ impl Workbench {
             traffic.clone(),
             ct.clone(),
         ));
-        Workbench {
+        let wb = Workbench {
             inner: Arc::new(Inner {
                 servers,
                 options,
@@ -153,7 +163,8 @@ impl Workbench {
                 listens,
                 _refresher: ct.drop_guard(),
             }),
-        }
+        };
+        (wb, ToolCaller::mint())
     }
 
     /// The servers now, in config order.

@@ -5,16 +5,9 @@
 
 use serde_json::Value;
 
-use super::calls::{CallOptions, CallOutcome, OneCallPath};
+use super::calls::{CallOptions, CallOutcome, ToolCaller};
 use crate::Workbench;
 use crate::error::Result;
-
-/// Tests of the connections themselves.
-pub struct CoreTests;
-
-// SAFETY: test builds only (the `testing` feature).
-#[allow(unsafe_code)]
-unsafe impl OneCallPath for CoreTests {}
 
 /// `call_tool` and `call_qualified` straight on a [`Workbench`].
 pub trait RawCalls {
@@ -43,7 +36,7 @@ impl RawCalls for Workbench {
         arguments: Value,
         options: CallOptions,
     ) -> Result<CallOutcome> {
-        self.call_tool_on(&CoreTests, server, tool, arguments, options)
+        self.call_tool_on(&ToolCaller::for_tests(), server, tool, arguments, options)
             .await
     }
 
@@ -53,7 +46,7 @@ impl RawCalls for Workbench {
         arguments: Value,
         options: CallOptions,
     ) -> Result<CallOutcome> {
-        self.call_qualified_on(&CoreTests, qualified, arguments, options)
+        self.call_qualified_on(&ToolCaller::for_tests(), qualified, arguments, options)
             .await
     }
 }

@@ -152,6 +152,7 @@ pub async fn bench(setup: Setup<'_>) -> Bench {
         AgentOptions {
             calls: workbench_calls::Calls::new(
                 wb.clone(),
+                workbench_core::ToolCaller::for_tests(),
                 workbench_calls::CallsOptions {
                     settings: SettingsFile::new(dir.path().join("settings.json")),
                     store: Some(Store::open_in(dir.path()).unwrap()),

@@ -39,6 +39,7 @@ async fn chats_survive_a_restart_of_the_agent() {
         AgentOptions {
             calls: workbench_calls::Calls::new(
                 b.wb.clone(),
+                workbench_core::ToolCaller::for_tests(),
                 workbench_calls::CallsOptions {
                     settings: SettingsFile::new(b.dir.path().join("settings.json")),
                     store: Some(Store::open_in(b.dir.path()).unwrap()),

@@ -533,7 +533,7 @@ async fn a_403_insufficient_scope_is_noted_and_a_wider_sign_in_gets_through() {
     workbench_core::auth::tokens::save(&kc, "remote/", &wider).unwrap();
     wb.traffic().take_refusal("remote");
     let before = handshakes(&wb);
-    wb.server("remote").unwrap().restart().await;
+    wb.server("remote").unwrap().restart().await.unwrap();
     for _ in 0..100 {
         if handshakes(&wb) > before {
             break;

@@ -262,7 +262,7 @@ async fn no_process_of_the_group_outlives_a_stop_or_a_restart() {
     let h = wb.server("parent").unwrap();
     let pgid = h.pgid().expect("stdio server has a group");
     assert!(group_members(pgid).len() >= 2, "server and its grandchild");
-    h.restart().await;
+    h.restart().await.unwrap();
     h.wait_for(Duration::from_secs(5), |s| !is_ready(s)).await;
     ready(&wb, "parent").await;
     assert!(
@@ -387,7 +387,7 @@ async fn restart_false_in_the_config_leaves_a_crashed_server_failed() {
         h.status().state
     );
     // The user can still start it by hand.
-    h.restart().await;
+    h.restart().await.unwrap();
     h.wait_for(Duration::from_secs(5), |s| {
         matches!(s, ServerState::Starting { .. } | ServerState::Failed { .. })
     })
@@ -452,7 +452,7 @@ async fn a_restart_marks_in_stderr_where_the_next_process_begins_and_breaks_no_p
                 .await
         });
         tokio::time::sleep(Duration::from_millis(50)).await;
-        h.restart().await;
+        h.restart().await.unwrap();
         let _ = call.await;
         for _ in 0..100 {
             if markers(&wb) >= n {
@@ -503,7 +503,7 @@ async fn the_python_sdk_restarted_under_a_call_prints_no_traceback() {
                 .await
         });
         tokio::time::sleep(Duration::from_millis(20)).await;
-        h.restart().await;
+        h.restart().await.unwrap();
         let _ = call.await;
         // The new process has begun (its separator is written) before the
         // next restart: on a loaded machine Python starts slower than a

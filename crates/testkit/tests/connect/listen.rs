@@ -56,7 +56,7 @@ async fn bump(wb: &Workbench, server: &str) {
 
 async fn restart(wb: &Workbench, server: &str) {
     let h = wb.server(server).unwrap();
-    h.restart().await;
+    h.restart().await.unwrap();
     h.wait_for(Duration::from_secs(5), |s| !is_ready(s)).await;
     ready(wb, server).await;
 }

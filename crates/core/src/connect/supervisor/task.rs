@@ -9,6 +9,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::super::{Context, ServerState, ServerStatus, Session, connect};
 use super::super::{Failure, FailureCode};
+
 use super::{Command, Next, Supervisor};
 use crate::config::Lifecycle;
 use crate::events::Event;
@@ -103,8 +104,10 @@ impl Supervisor {
                     tokio::select! {
                         _ = ct.cancelled() => Next::Exit,
                         cmd = commands.recv() => match cmd {
-                            // Trusting it is a change of the entry: a new supervisor starts it.
-                            Some(Command::Start | Command::Restart) if !self.entry.trusted => Next::Stopped,
+                            // Trusting or enabling it is a change of the entry: a new
+                            // supervisor starts it (the door refuses this one).
+                            Some(Command::Start | Command::Restart)
+                                if super::super::door::refusal(&self.entry).is_some() => Next::Stopped,
                             Some(Command::Start | Command::Restart) => { attempt = 1; Next::Connect }
                             Some(Command::Stop(ack)) => { let _ = ack.send(()); Next::Stopped }
                             None => Next::Exit,
@@ -147,21 +150,20 @@ impl Supervisor {
         ct: &CancellationToken,
     ) -> Outcome {
         self.publish(ServerState::Starting { slow: false }, None);
-        let (entry, dpop) =
-            match super::super::expand(&self.entry, &self.options.vars, &self.traffic).await {
-                Ok(expanded) => expanded,
-                Err(e) => return Outcome::Failed(Failure::new(FailureCode::Config, e)),
+        let admitted =
+            match super::super::door::admit(&self.entry, &self.options.vars, &self.traffic).await {
+                Ok(admitted) => admitted,
+                Err(shut) => return Outcome::Failed(shut.into()),
             };
         let cx = Context {
             base_dir: &self.base_dir,
             traffic: &self.traffic,
             events: &self.events,
             asks: self.options.asks.as_ref(),
-            dpop,
         };
         // A refusal noted from here on is this attempt's.
         self.traffic.take_refusal(&self.entry.name);
-        let connecting = connect(&entry, cx);
+        let connecting = connect(&admitted, cx);
         tokio::pin!(connecting);
         let slow = tokio::time::sleep(self.options.startup_timeout);
         tokio::pin!(slow);

@@ -1,0 +1,285 @@
+//! The house's invariants that the compiler does not hold by itself
+//! (ARCHITECTURE.md's "Invariants"), over the whole workspace: the leaf
+//! modules stay leaves, no command module reaches back into the one that
+//! chooses it, a server is started or connected to only through core's one
+//! door, and a tool is called only with the capability the one call path
+//! holds.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+/// The workspace, read where the test runs (`CARGO_MANIFEST_DIR` as cargo or
+/// `cargo xtask test` sets it), never where another checkout was built.
+fn workspace() -> PathBuf {
+    let manifest = std::env::var_os("CARGO_MANIFEST_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")));
+    manifest.join("..")
+}
+
+fn read(file: &str) -> String {
+    std::fs::read_to_string(workspace().join(file)).unwrap_or_else(|e| panic!("{file}: {e}"))
+}
+
+/// A file's code: its comments dropped, and its tests (from the first
+/// `#[cfg(test)]` on) left out.
+fn code(text: &str) -> String {
+    let text = text.split("#[cfg(test)]").next().unwrap_or_default();
+    text.lines()
+        .map(|l| match l.trim_start().starts_with("//") {
+            true => "",
+            false => l,
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The modules `file` names through `crate::` or `super::` in code.
+fn imports(file: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for line in code(&read(file)).lines() {
+        for prefix in ["crate::", "super::"] {
+            for (at, _) in line.match_indices(prefix) {
+                let rest = &line[at + prefix.len()..];
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                out.insert(format!("{prefix}{name}"));
+            }
+        }
+    }
+    out
+}
+
+/// Every shipped source file of the workspace (relative paths): the
+/// crates' `src/` and the app's, not tests, benches, the test kit, the
+/// fuzzers or this task runner.
+fn shipped() -> Vec<String> {
+    let root = workspace();
+    let mut found = Vec::new();
+    let mut stack = vec![root.join("src-tauri/src")];
+    for entry in std::fs::read_dir(root.join("crates")).unwrap() {
+        let dir = entry.unwrap().path();
+        if dir.file_name().is_some_and(|n| n != "testkit") {
+            stack.push(dir.join("src"));
+        }
+    }
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries {
+            let path = entry.unwrap().path();
+            // A crate's unit tests (`mod tests;`) are not shipped.
+            let tests = path
+                .file_name()
+                .is_some_and(|n| n == "tests" || n == "tests.rs");
+            if tests {
+                continue;
+            }
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let rel = path.strip_prefix(&root).unwrap_or(&path);
+                found.push(rel.display().to_string());
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// The shipped files whose code says any of `needles`.
+fn saying(needles: &[&str]) -> Vec<String> {
+    shipped()
+        .into_iter()
+        .filter(|f| {
+            let code = code(&read(f));
+            needles.iter().any(|n| code.contains(n))
+        })
+        .collect()
+}
+
+#[test]
+fn the_leaf_modules_stay_leaves() {
+    // file → what it may import from its own crate.
+    let leaves: [(&str, &[&str]); 14] = [
+        ("crates/core/src/error.rs", &[]),
+        ("crates/core/src/cache.rs", &[]),
+        ("crates/core/src/challenge.rs", &[]),
+        ("crates/core/src/apps.rs", &[]),
+        ("crates/core/src/status.rs", &["crate::config"]),
+        ("crates/core/src/paths.rs", &["crate::config"]),
+        ("crates/core/src/task.rs", &["crate::status"]),
+        (
+            "crates/core/src/events.rs",
+            &["crate::config", "crate::status", "crate::task"],
+        ),
+        ("crates/config/src/error.rs", &[]),
+        (
+            "crates/config/src/secrets.rs",
+            &["crate::error", "super::Scope"],
+        ),
+        ("crates/config/src/files.rs", &["crate::error"]),
+        ("crates/bridge/src/upstream.rs", &[]),
+        ("crates/bridge/src/slot.rs", &[]),
+        ("crates/agent/src/search.rs", &["crate::toolset"]),
+    ];
+    let mut wrong = Vec::new();
+    for (file, allowed) in leaves {
+        for import in imports(file) {
+            if !allowed.contains(&import.as_str()) {
+                wrong.push(format!("{file} imports {import}"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "a leaf reaches up:\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn no_command_reaches_back_into_the_one_that_chooses_it() {
+    let dir = workspace().join("crates/cli/src");
+    let mut wrong = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().to_string();
+        if name == "commands.rs" || name == "main.rs" || !name.ends_with(".rs") {
+            continue;
+        }
+        let file = format!("crates/cli/src/{name}");
+        if imports(&file).contains("crate::commands") {
+            wrong.push(file);
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "these import commands.rs (take what they need from session.rs): {wrong:?}"
+    );
+}
+
+/// One door starts a server or opens a connection to one: core's
+/// `connect::door`, which checks the entry is trusted and enabled before
+/// anything of it is read or run. A process is spawned, and an MCP client
+/// transport built, only where listed here, each for a reason.
+#[test]
+fn a_server_is_started_only_through_the_one_door() {
+    let processes = saying(&["Command::new(", "CommandWrap::"]);
+    assert_eq!(
+        processes,
+        [
+            // Opens the sign-in page in the person's browser.
+            "crates/cli/src/auth_cmd.rs",
+            // The person's login shell, asked for its PATH (no server).
+            "crates/core/src/connect/resolve.rs",
+            // The one spawn of a server, called by the door only.
+            "crates/core/src/connect/stdio.rs",
+            // The tap runs the command its host gives it; a workbench
+            // entry reaches it only through `door::hand_over`.
+            "crates/tap/src/keep.rs",
+            "crates/tap/src/stdio.rs",
+        ],
+        "a process is started outside the one door"
+    );
+    let spawns = saying(&["stdio::spawn("]);
+    assert_eq!(
+        spawns,
+        ["crates/core/src/connect/door.rs"],
+        "a stdio server is spawned outside the door"
+    );
+    let transports = saying(&[
+        "StreamableHttpClientTransport::",
+        "SseTransport::connect",
+        "serve_client",
+    ]);
+    assert_eq!(
+        transports,
+        [
+            // `serve --attach`: the window's own bridge on this machine.
+            "crates/bridge/src/attach.rs",
+            // `connect`, which takes only an entry the door let through.
+            "crates/core/src/connect/mod.rs",
+        ],
+        "an MCP client transport is built outside the one door"
+    );
+    // The door is the only place an entry's references are read for a start.
+    let expands = saying(&["door::admit(", "door::hand_over("]);
+    let outside_core: Vec<&String> = expands
+        .iter()
+        .filter(|f| !f.starts_with("crates/core/"))
+        .collect();
+    assert_eq!(
+        outside_core,
+        ["crates/cli/src/tap_cmd.rs"],
+        "who hands an entry over to run outside a supervisor"
+    );
+}
+
+/// One capability calls a tool: `ToolCaller`, made when a workbench is
+/// started and handed by the composition roots to the one call path.
+#[test]
+fn a_tool_is_called_only_with_the_one_capability() {
+    let holders = saying(&["ToolCaller", "start_with_caller"]);
+    let outside_core: Vec<&String> = holders
+        .iter()
+        .filter(|f| !f.starts_with("crates/core/"))
+        .collect();
+    assert_eq!(
+        outside_core,
+        [
+            // The one call path: holds it, never hands it on.
+            "crates/calls/src/lib.rs",
+            // `mcpwb`'s composition root: starts the workbench and gives the
+            // capability to `Calls::new` (test_cmd starts an empty one).
+            "crates/cli/src/session.rs",
+            "crates/cli/src/test_cmd.rs",
+            // The app's composition root.
+            "src-tauri/src/lib.rs",
+        ],
+        "who holds the capability to call a tool"
+    );
+    let callers = saying(&["call_tool_on(", "call_qualified_on("]);
+    let outside_core: Vec<&String> = callers
+        .iter()
+        .filter(|f| !f.starts_with("crates/core/"))
+        .collect();
+    assert_eq!(
+        outside_core,
+        ["crates/calls/src/lib.rs"],
+        "who calls a tool through the core"
+    );
+    // No bare rmcp peer's tool call anywhere shipped.
+    let bare = saying(&[".call_tool(", "call_tool_once("]);
+    assert!(
+        bare.iter().all(|f| f.starts_with("crates/core/")),
+        "a tool called on a bare peer: {bare:?}"
+    );
+}
+
+/// `unsafe` is for memory-safety contracts: every crate without FFI
+/// forbids it.
+#[test]
+fn crates_without_ffi_forbid_unsafe_code() {
+    let root = workspace();
+    let mut missing = Vec::new();
+    for entry in std::fs::read_dir(root.join("crates")).unwrap() {
+        let dir = entry.unwrap().path();
+        let name = dir.file_name().unwrap().to_string_lossy().to_string();
+        // The allocator's knobs (mimalloc's C library).
+        if name == "memory" {
+            continue;
+        }
+        for top in ["src/lib.rs", "src/main.rs"] {
+            let file = dir.join(top);
+            if let Ok(text) = std::fs::read_to_string(&file)
+                && !text.contains("#![forbid(unsafe_code)]")
+            {
+                missing.push(format!("crates/{name}/{top}"));
+            }
+        }
+    }
+    missing.sort();
+    assert!(
+        missing.is_empty(),
+        "crates without FFI that do not forbid unsafe code: {missing:?}"
+    );
+}
