@@ -25,6 +25,7 @@ pub mod own;
 mod passing;
 pub mod policy;
 pub mod raw;
+pub mod reach;
 mod relay;
 mod resources;
 mod rows;
@@ -68,6 +69,17 @@ pub struct BridgeOptions {
     pub own: Option<Arc<dyn own::OwnTools>>,
     /// Serve only those: none of the servers' tools, resources, prompts or skills.
     pub own_only: bool,
+}
+
+impl BridgeOptions {
+    /// What a caller may reach (`only` and `tools`): the tools of the
+    /// bridge's own that call servers' tools are bound by the same.
+    pub fn reach(&self) -> reach::Reach {
+        reach::Reach {
+            only: self.only.clone(),
+            tools: self.tools.clone(),
+        }
+    }
 }
 
 struct Shared {
@@ -230,13 +242,13 @@ impl Bridge {
         if self.shared.options.own_only {
             return Vec::new();
         }
-        let only = &self.shared.options.only;
+        let reach = self.shared.options.reach();
         self.shared
             .wb
             .statuses()
             .into_iter()
             .filter(|s| matches!(s.state, ServerState::Ready))
-            .filter(|s| only.is_empty() || only.contains(&s.name))
+            .filter(|s| reach.server(&s.name))
             .map(|s| s.name)
             .collect()
     }
@@ -271,7 +283,7 @@ impl Bridge {
             return s;
         }
         let serving = self.serving();
-        let patterns = &self.shared.options.tools;
+        let reach = self.shared.options.reach();
         let tools: Vec<QualifiedTool> = self
             .shared
             .wb
@@ -279,13 +291,7 @@ impl Bridge {
             .tools()
             .into_iter()
             .filter(|t| serving.contains(&t.server))
-            .filter(|t| {
-                let own = t.tool["name"].as_str().unwrap_or_default();
-                patterns.is_empty()
-                    || patterns
-                        .iter()
-                        .any(|p| names::glob(p, &t.qualified) || names::glob(p, own))
-            })
+            .filter(|t| reach.named(&t.qualified, t.tool["name"].as_str().unwrap_or_default()))
             .collect();
         let bare = (self.shared.options.bare && serving.len() == 1).then(|| serving[0].clone());
         let mut tools = tools;
@@ -352,8 +358,7 @@ impl Bridge {
     /// lets that name through: a pattern is never bypassed).
     pub fn tool(&self, qualified: &str) -> Option<Arc<QualifiedTool>> {
         let served = self.served();
-        let patterns = &self.shared.options.tools;
-        let let_through = patterns.is_empty() || patterns.iter().any(|p| names::glob(p, qualified));
+        let let_through = self.shared.options.reach().named(qualified, qualified);
         served
             .by_name
             .get(qualified)

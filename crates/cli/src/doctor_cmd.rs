@@ -188,6 +188,7 @@ pub async fn doctor(cli: &Cli, args: &DoctorArgs) -> Result<(), Failure> {
             workbench_doctor::Options {
                 probe: args.probe,
                 eras: args.eras,
+                ..Default::default()
             },
         )
         .await?;

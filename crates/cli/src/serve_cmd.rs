@@ -106,6 +106,10 @@ pub async fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
                 calls.clone(),
                 workbench_selftools::Options {
                     policy,
+                    reach: workbench_bridge::reach::Reach {
+                        only: args.only.clone(),
+                        tools: args.tools.clone(),
+                    },
                     suites: workbench_calls::suite::folders(Some(&base))
                         .into_iter()
                         .map(|(_, d)| d)

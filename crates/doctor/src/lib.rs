@@ -42,12 +42,16 @@ pub use finding::{Finding, Severity};
 pub use surface::Surface;
 
 /// What the doctor is asked to do beyond reading the surface.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Options {
     /// Call the read-only tools (only when asked).
     pub probe: bool,
     /// Connect again once per protocol era.
     pub eras: bool,
+    /// The tools (their own names) the probe may call at most: a caller
+    /// bound to some of them (an agent under `serve --tools`). None: any
+    /// the person's rules let it.
+    pub probe_only: Option<Vec<String>>,
 }
 
 /// The doctor's report on one server.
@@ -247,8 +251,20 @@ pub async fn examine(
         .await,
     );
     if options.probe {
-        let (probed, findings) =
-            probe::probe(calls, server, &surface.tools, Duration::from_secs(20)).await;
+        let tools: Vec<serde_json::Value> = match &options.probe_only {
+            None => surface.tools.clone(),
+            Some(only) => surface
+                .tools
+                .iter()
+                .filter(|t| {
+                    t["name"]
+                        .as_str()
+                        .is_some_and(|n| only.iter().any(|o| o == n))
+                })
+                .cloned()
+                .collect(),
+        };
+        let (probed, findings) = probe::probe(calls, server, &tools, Duration::from_secs(20)).await;
         report.probed = probed;
         report.findings.extend(findings);
     }

@@ -168,6 +168,7 @@ async fn the_demo_server_is_clean_probed_and_speaks_both_eras() {
         Options {
             probe: true,
             eras: true,
+            ..Default::default()
         },
     )
     .await;
@@ -233,6 +234,7 @@ async fn each_clients_way_of_finding_the_era_is_played() {
         Options {
             probe: false,
             eras: true,
+            ..Default::default()
         },
     )
     .await;
@@ -295,6 +297,7 @@ async fn the_eras_are_tried_with_the_servers_own_secrets() {
         Options {
             probe: false,
             eras: true,
+            ..Default::default()
         },
     )
     .await
@@ -324,8 +327,9 @@ async fn cache_hints_that_cannot_be_right_are_found() {
     let eras = Options {
         probe: false,
         eras: true,
+        ..Default::default()
     };
-    let lying = doctor(dir.path(), &["--fault", "lying-cache"], eras).await;
+    let lying = doctor(dir.path(), &["--fault", "lying-cache"], eras.clone()).await;
     let cache: BTreeSet<String> = serious(&lying)
         .into_iter()
         .filter(|c| c.starts_with("cache."))
@@ -344,7 +348,7 @@ async fn cache_hints_that_cannot_be_right_are_found() {
     assert_eq!(changed.item, "tools/list");
     assert!(changed.seen.contains("60000 ms"), "{}", changed.seen);
 
-    let honest = doctor(dir.path(), &["--cache-ttl", "60000"], eras).await;
+    let honest = doctor(dir.path(), &["--cache-ttl", "60000"], eras.clone()).await;
     let cache: Vec<_> = honest
         .findings
         .iter()

@@ -169,6 +169,23 @@ impl SelfTools {
                 )));
             }
         }
+        // The relay's bounds hold here too: a tool the person kept out of
+        // the agent's reach (`serve --only`, `--tools`) is refused.
+        if let Some(why) = self.out_of_reach(server, tool) {
+            let calls = &self.inner.calls;
+            calls.refused(
+                Origin::Agent,
+                server,
+                tool,
+                &arguments,
+                Link::default(),
+                &why,
+            );
+            return Ok(crate::failed_with(
+                format!("refused: {why}"),
+                json!({ "status": "refused", "reason": why }),
+            ));
+        }
         let definition = wb.catalog().tool(server, tool).ok_or_else(|| {
             format!("{server} has no tool \"{tool}\" now (workbench_servers, or workbench_snapshot, lists them)")
         })?;

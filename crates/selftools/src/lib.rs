@@ -55,6 +55,9 @@ pub struct Options {
     /// How a server's tool called through `workbench_call` is decided
     /// (the bridge's: the person's rules, then this mode).
     pub policy: Policy,
+    /// The servers and tools the person serves (`--only`, `--tools`): what
+    /// these tools call is bound by the same as the bridge's relay.
+    pub reach: workbench_bridge::reach::Reach,
     /// Where `workbench_test` looks for suites by default (the project's
     /// folder, then the person's own).
     pub suites: Vec<PathBuf>,
@@ -153,14 +156,32 @@ impl SelfTools {
             tools::SERVERS => Ok(self.servers()),
             tools::RESTART => self.restart(&server()?).await,
             tools::DOCTOR => {
-                let options = workbench_doctor::Options {
+                let server = server()?;
+                let mut options = workbench_doctor::Options {
                     probe: args["probe"].as_bool().unwrap_or(false),
                     eras: args["eras"].as_bool().unwrap_or(false),
+                    ..Default::default()
                 };
-                let report = workbench_doctor::examine(&self.inner.calls, &server()?, options)
+                // The probe calls tools: only those the agent may reach,
+                // and none where the person lets it call none.
+                let mut held = None;
+                if options.probe {
+                    match self.probe_reach(&server) {
+                        Ok(only) => options.probe_only = only,
+                        Err(why) => {
+                            options.probe = false;
+                            held = Some(why);
+                        }
+                    }
+                }
+                let report = workbench_doctor::examine(&self.inner.calls, &server, options)
                     .await
                     .map_err(|e| e.to_string())?;
-                Ok(ok(serde_json::to_value(report).unwrap_or_default()))
+                let mut out = serde_json::to_value(report).unwrap_or_default();
+                if let Some(why) = held {
+                    out["probe"] = json!(format!("not run: {why}"));
+                }
+                Ok(ok(out))
             }
             tools::CALL => {
                 let tool = text("tool").ok_or("\"tool\" is required")?;
@@ -246,6 +267,47 @@ impl SelfTools {
         Surface::live(self.wb(), server).ok_or_else(|| {
             format!("{server} is not ready, so it has no surface now (workbench_servers says why)")
         })
+    }
+
+    /// Why `server`'s tool `tool` is out of the agent's reach (`serve
+    /// --only`, `--tools`: the relay's bounds), or None when it is within.
+    pub(crate) fn out_of_reach(&self, server: &str, tool: &str) -> Option<String> {
+        let qualified = self
+            .wb()
+            .catalog()
+            .tools()
+            .into_iter()
+            .find(|t| t.server == server && t.tool["name"] == tool)
+            .map(|t| t.qualified)
+            .unwrap_or_else(|| format!("{server}__{tool}"));
+        self.inner.options.reach.refusal(server, &qualified, tool)
+    }
+
+    /// The tools the doctor's probe may call for the agent: Err(why none),
+    /// Ok(None) for any the person's rules let it, Ok(Some(names)).
+    fn probe_reach(&self, server: &str) -> Result<Option<Vec<String>>, String> {
+        if self.inner.options.policy.mode == workbench_calls::ApproveMode::None {
+            return Err("the person serves these tools with --approve none: no tool is called for an agent, not even a read-only one".into());
+        }
+        let reach = &self.inner.options.reach;
+        if !reach.server(server) {
+            return Err(format!("{server} is not served here"));
+        }
+        if reach.tools.is_empty() {
+            return Ok(None);
+        }
+        Ok(Some(
+            self.wb()
+                .catalog()
+                .tools()
+                .into_iter()
+                .filter(|t| t.server == server)
+                .filter_map(|t| {
+                    let own = t.tool["name"].as_str()?.to_string();
+                    reach.named(&t.qualified, &own).then_some(own)
+                })
+                .collect(),
+        ))
     }
 
     fn servers(&self) -> Value {

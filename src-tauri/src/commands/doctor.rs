@@ -41,7 +41,16 @@ pub async fn run_doctor<R: Runtime>(
     probe: bool,
     eras: bool,
 ) -> Result<DoctorReport, ErrorInfo> {
-    let report = workbench_doctor::examine(&state.calls, &server, Options { probe, eras }).await?;
+    let report = workbench_doctor::examine(
+        &state.calls,
+        &server,
+        Options {
+            probe,
+            eras,
+            ..Default::default()
+        },
+    )
+    .await?;
     if let Some(surface) = Surface::live(&state.workbench, &server) {
         state
             .doctor_runs

@@ -13,6 +13,7 @@ mod chat;
 mod config;
 mod dev;
 mod doctor;
+mod doors;
 mod history;
 mod hostile;
 mod imports;
