@@ -79,10 +79,11 @@ pub async fn call(
     }
     // Allowed by the person for this App while it is open: no ask (a Deny
     // set since still wins).
-    let while_open = apps.allowed_while_open(app, name)
-        && calls.rules().policy(server, name) != ToolPolicy::Deny;
-    let edited = if while_open {
-        None
+    let while_open = apps
+        .allowed_while_open(app, name)
+        .filter(|_| calls.rules().policy(server, name) != ToolPolicy::Deny);
+    let (edited, consent) = if let Some(consent) = while_open {
+        (None, consent)
     } else {
         match calls
             .decide_with(&asking, &session(app), "app", &qualified, &arguments, true)
@@ -90,9 +91,9 @@ pub async fn call(
         {
             Ok(decided) => {
                 if decided.remember == Remember::Chat {
-                    apps.allow_while_open(app, name);
+                    apps.allow_while_open(app, name, decided.consent.clone());
                 }
-                decided.arguments
+                (decided.arguments, decided.consent)
             }
             Err(Undecided::Dropped) => return Err(abandoned()),
             Err(Undecided::Refused(why)) => {
@@ -105,6 +106,7 @@ pub async fn call(
     drop(decided_in_turn);
     let ran = calls
         .run(Call {
+            consent: Some(consent),
             origin: Origin::App,
             server,
             tool: name,
@@ -214,13 +216,7 @@ mod tests {
         let ask = &calls.approvals().pending(&session(&app))[0];
         calls
             .approvals()
-            .decide(
-                ask.id,
-                Decision {
-                    remember: Remember::Chat,
-                    ..Decision::approve()
-                },
-            )
+            .decide(ask.id, Decision::approve_with(None, Remember::Chat))
             .unwrap();
         for poll in polls {
             let done = tokio::time::timeout(Duration::from_secs(10), poll)

@@ -29,7 +29,7 @@ struct Inner {
     open: HashMap<String, OpenApp>,
     /// Tools the person allowed for an open App while it stays open ("allow
     /// while this App is open"), by App id.
-    allowed: HashMap<String, std::collections::HashSet<String>>,
+    allowed: HashMap<String, HashMap<String, workbench_calls::Consent>>,
     /// One ask at a time per App and tool: the calls behind it wait here.
     asking: HashMap<(String, String), Arc<tokio::sync::Mutex<()>>>,
     /// Resolved App resources by (server, uri): read once, kept until the
@@ -113,23 +113,25 @@ impl Apps {
     }
 
     /// Allow `tool` for the App `id` until it closes.
-    pub fn allow_while_open(&self, id: &str, tool: &str) {
+    pub fn allow_while_open(&self, id: &str, tool: &str, consent: workbench_calls::Consent) {
         let mut inner = self.inner();
         if inner.open.contains_key(id) {
             inner
                 .allowed
                 .entry(id.to_string())
                 .or_default()
-                .insert(tool.to_string());
+                .insert(tool.to_string(), consent);
         }
     }
 
-    /// Whether the person allowed `tool` for the open App `id`.
-    pub fn allowed_while_open(&self, id: &str, tool: &str) -> bool {
+    /// The consent the person gave `tool` for the open App `id` while it
+    /// stays open (None: not given).
+    pub fn allowed_while_open(&self, id: &str, tool: &str) -> Option<workbench_calls::Consent> {
         self.inner()
             .allowed
             .get(id)
-            .is_some_and(|tools| tools.contains(tool))
+            .and_then(|tools| tools.get(tool))
+            .cloned()
     }
 }
 

@@ -19,11 +19,14 @@ use crate::parts::{Part, result_for_model};
 use crate::toolset::{Entry, ToolSet};
 use crate::{Agent, ApproveMode, Sink, search};
 
-/// A call that will run, with the arguments it runs with.
+/// A call that will run, with the arguments it runs with and the consent
+/// it carries (None for an eval's: the rule for calls nobody is asked
+/// about decides those in the one call path).
 struct Approved<'a> {
     index: usize,
     entry: &'a Entry,
     arguments: Value,
+    consent: Option<workbench_calls::Consent>,
 }
 
 fn result_part(call: &ToolCall, status: CallStatus, content: String) -> Part {
@@ -121,36 +124,39 @@ impl Agent {
                 ));
                 continue;
             }
-            let verdict = match &eval {
+            let (verdict, consent) = match &eval {
                 // An eval asks nobody: the standing rules decide when it
                 // runs (`Calls::standing_refusal`, origin eval); with the
                 // case's results nothing runs.
-                Some(e) => match self.calls().verdict(&Asking {
-                    server: &entry.server,
-                    tool: &entry.tool,
-                    definition: &entry.definition,
-                    mode: ApproveMode::All,
-                    chat_allowed: None,
-                }) {
-                    Verdict::Ask(_) => Verdict::Deny(format!(
-                        "{} changed since it was allowed: a person must look at it first",
-                        entry.key()
-                    )),
-                    Verdict::Allow
-                        if e.results.is_some()
-                            && !e
-                                .results
-                                .as_ref()
-                                .is_some_and(|r| r.contains_key(&entry.key())) =>
-                    {
-                        Verdict::Deny(format!(
-                            "the case gives results and none for {}: nothing runs in this eval",
+                Some(e) => (
+                    match self.calls().verdict(&Asking {
+                        server: &entry.server,
+                        tool: &entry.tool,
+                        definition: &entry.definition,
+                        mode: ApproveMode::All,
+                        chat_allowed: None,
+                    }) {
+                        Verdict::Ask(_) => Verdict::Deny(format!(
+                            "{} changed since it was allowed: a person must look at it first",
                             entry.key()
-                        ))
-                    }
-                    other => other,
-                },
-                None => self.calls().verdict(&Asking {
+                        )),
+                        Verdict::Allow
+                            if e.results.is_some()
+                                && !e
+                                    .results
+                                    .as_ref()
+                                    .is_some_and(|r| r.contains_key(&entry.key())) =>
+                        {
+                            Verdict::Deny(format!(
+                                "the case gives results and none for {}: nothing runs in this eval",
+                                entry.key()
+                            ))
+                        }
+                        other => other,
+                    },
+                    None,
+                ),
+                None => self.calls().verdict_for(&Asking {
                     server: &entry.server,
                     tool: &entry.tool,
                     definition: &entry.definition,
@@ -164,6 +170,7 @@ impl Agent {
                         index: i,
                         entry,
                         arguments: call.fn_arguments.clone(),
+                        consent,
                     });
                 }
                 Verdict::Deny(reason) => {
@@ -240,7 +247,7 @@ impl Agent {
                 continue;
             }
             self.remember(session, entry, decision.remember, sink)?;
-            let arguments = match decision.arguments {
+            let arguments = match decision.arguments.clone() {
                 Some(Value::Object(map)) => Value::Object(map),
                 Some(_) | None => calls[i].fn_arguments.clone(),
             };
@@ -248,6 +255,7 @@ impl Agent {
                 index: i,
                 entry,
                 arguments,
+                consent: decision.consent().cloned(),
             });
         }
         if cancel.is_cancelled() {
@@ -265,7 +273,7 @@ impl Agent {
                 message,
                 &calls[a.index],
                 a.entry,
-                a.arguments.clone(),
+                (a.arguments.clone(), a.consent.clone()),
                 sink,
                 cancel,
             )
@@ -398,7 +406,7 @@ impl Agent {
         message: i64,
         call: &ToolCall,
         entry: &Entry,
-        arguments: Value,
+        (arguments, consent): (Value, Option<workbench_calls::Consent>),
         sink: &Sink,
         cancel: &CancellationToken,
     ) -> Part {
@@ -445,6 +453,7 @@ impl Agent {
         };
         let calls = self.calls();
         let run = calls.run(Call {
+            consent,
             origin,
             server: &entry.server,
             tool: &entry.tool,

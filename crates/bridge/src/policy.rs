@@ -7,7 +7,7 @@
 //! reason.
 
 use serde_json::Value;
-use workbench_calls::{ApproveMode, Asking, Calls};
+use workbench_calls::{ApproveMode, Asking, Calls, Decided};
 
 /// The approvals session bridge calls wait in (the window's Bridge panel).
 pub const SESSION: &str = "bridge";
@@ -39,9 +39,9 @@ pub struct Call<'a> {
 }
 
 impl Policy {
-    /// Ok(arguments to run with, when edited in the window) or Err(why it
-    /// is refused).
-    pub async fn decide(&self, calls: &Calls, call: Call<'_>) -> Result<Option<Value>, String> {
+    /// Ok(the decision: its consent, and the arguments when edited in the
+    /// window) or Err(why it is refused).
+    pub async fn decide(&self, calls: &Calls, call: Call<'_>) -> Result<Decided, String> {
         let asking = Asking {
             server: call.server,
             tool: call.tool,

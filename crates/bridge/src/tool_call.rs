@@ -79,8 +79,8 @@ impl Handler {
                 },
             )
             .await;
-        let arguments = match decided {
-            Ok(edited) => edited.unwrap_or(arguments),
+        let (arguments, consent) = match decided {
+            Ok(decided) => (decided.arguments.unwrap_or(arguments), decided.consent),
             Err(why) => {
                 self.bridge.calls().refused(
                     Origin::Bridge,
@@ -147,6 +147,7 @@ impl Handler {
         span.set("mcp.bridge.caller", caller.as_str());
         let ran = span
             .run(self.bridge.calls().run(Call {
+                consent: Some(consent),
                 origin: Origin::Bridge,
                 server: &server,
                 tool: &tool,

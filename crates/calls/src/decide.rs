@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
+use crate::consent::{self, Consent, Marks};
 use crate::gate::{self, Approval, ApproveMode, Decision, Remember, Verdict};
 use crate::rules::{Grantee, Rules, ToolPolicy, tool_key};
 use crate::{Asking, Call, Calls, Origin};
@@ -22,6 +23,8 @@ pub struct Decided {
     pub arguments: Option<Value>,
     /// How long the person's allow holds (`Once` when a rule allowed it).
     pub remember: Remember,
+    /// What the call carries to [`Calls::run`].
+    pub consent: Consent,
 }
 
 /// A call that does not run.
@@ -45,6 +48,14 @@ impl std::fmt::Display for Undecided {
 }
 
 impl Calls {
+    /// What the rules say about a call, with the consent the call carries
+    /// to [`Calls::run`] when they allow it.
+    pub fn verdict_for(&self, asking: &Asking<'_>) -> (Verdict, Option<Consent>) {
+        let verdict = self.verdict(asking);
+        let consent = (verdict == Verdict::Allow).then(|| Consent::to(asking.server, asking.tool));
+        (verdict, consent)
+    }
+
     /// What the rules say about a call.
     pub fn verdict(&self, asking: &Asking<'_>) -> Verdict {
         let rules = self.rules();
@@ -102,7 +113,8 @@ impl Calls {
 
     /// Decide a call by the rules, asking a person through the approvals
     /// queue (under `session`) when they say ask and one can answer.
-    /// Ok(arguments to run with, when the person edited them) or Err(why).
+    /// Ok(the decision: the consent, and the arguments when the person
+    /// edited them) or Err(why).
     pub async fn decide(
         &self,
         asking: &Asking<'_>,
@@ -111,10 +123,9 @@ impl Calls {
         qualified: &str,
         arguments: &Value,
         person: bool,
-    ) -> Result<Option<Value>, String> {
+    ) -> Result<Decided, String> {
         self.decide_with(asking, session, caller, qualified, arguments, person)
             .await
-            .map(|d| d.arguments)
             .map_err(|u| u.to_string())
     }
 
@@ -135,6 +146,7 @@ impl Calls {
                 return Ok(Decided {
                     arguments: None,
                     remember: Remember::Once,
+                    consent: Consent::to(asking.server, asking.tool),
                 });
             }
             Verdict::Deny(why) => return Err(Undecided::Refused(why)),
@@ -186,6 +198,7 @@ impl Calls {
                 Ok(Decided {
                     arguments: arguments.filter(Value::is_object),
                     remember,
+                    consent: Consent::to(asking.server, asking.tool),
                 })
             }
             Ok(Decision { reason, .. }) => Err(Undecided::Refused(format!(
@@ -199,31 +212,19 @@ impl Calls {
     /// Why the standing rules refuse `call` outright, whoever asked:
     /// - a person's own call in the window or `mcpwb call`: never (their act
     ///   is the approval);
-    /// - the chat, the bridge, an App: a Deny (they pass the gate before);
-    /// - a suite: a Deny, and a tool marked `destructiveHint` unless a rule
-    ///   the person set allows it (Settings' Allow, the entry's autoApprove,
-    ///   "always" this run) — a suite file may come from anyone;
-    /// - a load run: a Deny, and (as an eval) a tool that may change things
-    ///   unless a rule allows it — it is called thousands of times;
-    /// - an eval (a model's call in a prompt case, nobody watching): a Deny,
-    ///   and a tool that may be destructive — not marked read-only, and not
-    ///   marked `destructiveHint: false` (the protocol's default is
-    ///   destructive) — unless a rule the person set allows it;
-    /// - the doctor's probe: a Deny, anything not marked read-only, marked
-    ///   destructive or open-world, and a read-only mark from a server the
-    ///   person did not write or mark trusted (not taken at its word).
+    /// - the chat, the bridge, an App, a coding agent: a Deny, and anything
+    ///   without a [`Consent`] for it unless a standing rule allows it (see
+    ///   `consent.rs`: they pass the gate before, or are refused here);
+    /// - a suite, an eval, a load run, the doctor's probe: a Deny, and the
+    ///   one rule for calls nobody is asked about ([`consent::unattended`]).
     pub fn standing_refusal(&self, call: &Call<'_>) -> Option<String> {
         let key = tool_key(call.server, call.tool);
         let policy = self.rules().policy(call.server, call.tool);
-        if call.origin != Origin::Window && call.origin != Origin::Cli && policy == ToolPolicy::Deny
-        {
-            return Some(format!("{key} is denied in Settings (its tool policy)"));
-        }
-        if !matches!(
-            call.origin,
-            Origin::Suite | Origin::Doctor | Origin::Eval | Origin::Load
-        ) {
+        if call.origin.by_person() {
             return None;
+        }
+        if policy == ToolPolicy::Deny {
+            return Some(format!("{key} is denied in Settings (its tool policy)"));
         }
         let looked_up;
         let definition = match call.definition {
@@ -237,13 +238,6 @@ impl Calls {
                 &looked_up
             }
         };
-        let hint = |name: &str| {
-            definition
-                .pointer(&format!("/annotations/{name}"))
-                .and_then(Value::as_bool)
-        };
-        let read_only = hint("readOnlyHint") == Some(true);
-        let destructive = !read_only && hint("destructiveHint") == Some(true);
         let standing = || {
             self.verdict(&Asking {
                 server: call.server,
@@ -251,53 +245,36 @@ impl Calls {
                 definition,
                 mode: ApproveMode::None,
                 chat_allowed: None,
-            }) == Verdict::Allow
+            })
         };
-        if call.origin == Origin::Load {
-            // Thousands of calls: what may change things (the protocol's
-            // default for a tool not marked otherwise) needs a rule.
-            let may_destroy = !read_only && hint("destructiveHint") != Some(false);
-            return (may_destroy && !standing()).then(|| {
-                format!(
-                    "{key} may change or delete things (it is not marked read-only or destructiveHint: false): a load run calls it thousands of times only under a rule you set (Allow in Settings' tool policy, or the entry's autoApprove)"
-                )
-            });
-        }
-        if call.origin == Origin::Suite {
-            return (destructive && !standing()).then(|| {
-                format!(
-                    "{key} is marked destructive: a suite runs it only under a rule you set (Allow in Settings' tool policy, or the entry's autoApprove)"
-                )
-            });
-        }
-        if call.origin == Origin::Eval {
-            let may_destroy = !read_only && hint("destructiveHint") != Some(false);
-            return (may_destroy && !standing()).then(|| {
-                format!(
-                    "{key} may change or delete things (it is not marked read-only or destructiveHint: false): an eval runs it only under a rule you set (Allow in Settings' tool policy, or the entry's autoApprove), or give its result in the case's \"results\""
-                )
-            });
-        }
-        // The doctor's probe.
-        if !read_only {
-            return Some(format!(
-                "{key} is not marked read-only: the probe calls only read-only tools"
-            ));
-        }
-        if hint("destructiveHint") == Some(true) || hint("openWorldHint") == Some(true) {
-            return Some(format!(
-                "{key} is marked destructive or open-world: the probe never calls it"
-            ));
+        if call.origin.answered_for() {
+            if call
+                .consent
+                .as_ref()
+                .is_some_and(|c| c.covers(call.server, call.tool))
+            {
+                return None;
+            }
+            return match standing() {
+                Verdict::Allow => None,
+                Verdict::Deny(why) => Some(why),
+                Verdict::Ask(_) => Some(format!(
+                    "nobody agreed to {key}: it needs a person's approval or a rule you set, and this call came without either"
+                )),
+            };
         }
         let grantee = self.grantee(call.server);
         let rules = self.rules();
-        let trusted =
-            rules.hold(&grantee) && rules.trusted_servers.iter().any(|s| s == call.server);
-        if !(grantee.own_file || trusted) {
-            return Some(format!(
-                "{key} says it is read-only, but a project's server is not taken at its word: the probe calls the read-only tools of your own file's servers and of servers marked trusted in Settings"
-            ));
-        }
-        None
+        let vouched = grantee.own_file
+            || (rules.hold(&grantee) && rules.trusted_servers.iter().any(|s| s == call.server));
+        let rule = || standing() == Verdict::Allow;
+        let marks = Marks::of(definition);
+        // The rule is asked only where it can change the answer.
+        let needs_rule = match call.origin {
+            Origin::Doctor => false,
+            Origin::Suite => marks.destructive,
+            _ => !(marks.harmless() && vouched),
+        };
+        consent::unattended(call.origin, &key, marks, needs_rule && rule(), vouched)
     }
 }

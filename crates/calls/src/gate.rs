@@ -64,6 +64,10 @@ pub struct Decision {
     /// Why it was refused (told to the model).
     #[serde(default)]
     pub reason: Option<String>,
+    /// Set by the approvals queue when the person approved: what the call
+    /// carries to `Calls::run` (never sent, never taken from a window).
+    #[serde(skip)]
+    consent: Option<crate::Consent>,
 }
 
 impl Decision {
@@ -73,15 +77,33 @@ impl Decision {
             arguments: None,
             remember: Remember::Once,
             reason: None,
+            consent: None,
         }
     }
+
+    /// Approved with the person's arguments and for how long.
+    pub fn approve_with(arguments: Option<Value>, remember: Remember) -> Decision {
+        Decision {
+            arguments,
+            remember,
+            ..Decision::approve()
+        }
+    }
+
     pub fn deny(reason: impl Into<String>) -> Decision {
         Decision {
             approve: false,
             arguments: None,
             remember: Remember::Once,
             reason: Some(reason.into()),
+            consent: None,
         }
+    }
+
+    /// The consent the person gave, once the approvals queue passed the
+    /// decision on (None: refused, or not through the queue).
+    pub fn consent(&self) -> Option<&crate::Consent> {
+        self.consent.as_ref()
     }
 }
 
@@ -131,11 +153,11 @@ pub fn covered(definition: &Value) -> Value {
     })
 }
 
+/// Read-only, not destructive, not open-world (a tool that claims both
+/// read-only and destructive is destructive): what runs unasked for a
+/// server the person vouches for ([`crate::consent::Marks`]).
 fn read_only(definition: &Value) -> bool {
-    definition
-        .pointer("/annotations/readOnlyHint")
-        .and_then(Value::as_bool)
-        == Some(true)
+    crate::consent::Marks::of(definition).harmless()
 }
 
 /// Everything the verdict depends on.
@@ -298,6 +320,10 @@ impl Approvals {
         let waiting = self.lock().remove(&id).ok_or_else(|| {
             format!("approval {id} is no longer waiting (decided, or its turn was stopped)")
         })?;
+        let mut decision = decision;
+        decision.consent = decision
+            .approve
+            .then(|| crate::Consent::to(&waiting.approval.server, &waiting.approval.tool));
         let _ = waiting.reply.send(decision);
         Ok(())
     }

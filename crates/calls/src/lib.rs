@@ -11,6 +11,7 @@
 //! the CLI and the app, which call tools only through it.
 #![forbid(unsafe_code)]
 
+pub mod consent;
 mod decide;
 pub mod gate;
 mod history;
@@ -29,6 +30,7 @@ use workbench_core::settings::SettingsFile;
 use workbench_core::{CallOptions, CallOutcome, ErrorCode, ToolCaller, Workbench};
 use workbench_store::{CallStatus, Store};
 
+pub use consent::Consent;
 pub use decide::{Decided, Undecided};
 pub use gate::{Approval, Approvals, ApproveMode, Decision, DiffLine, Remember, Verdict};
 pub use rules::{Grantee, HistorySettings, LiveRules, Rules, ToolPolicy, tool_key};
@@ -102,6 +104,15 @@ impl Origin {
     pub fn by_person(self) -> bool {
         matches!(self, Origin::Window | Origin::Cli)
     }
+
+    /// Whether a person answers for this call as it is made (they are asked,
+    /// or a standing rule they set answers): it must carry a [`Consent`].
+    pub fn answered_for(self) -> bool {
+        matches!(
+            self,
+            Origin::Chat | Origin::Bridge | Origin::App | Origin::Agent
+        )
+    }
 }
 
 /// A chat's handle on a call: its session, message and the model's id.
@@ -123,6 +134,11 @@ pub struct Call<'a> {
     pub definition: Option<&'a Value>,
     pub link: Link,
     pub options: CallOptions,
+    /// That the rules or a person allowed it ([`Calls::verdict_for`],
+    /// [`Calls::decide`], the approvals queue): required of the callers a
+    /// person answers for ([`Origin::answered_for`]); without it they run
+    /// only what a standing rule allows.
+    pub consent: Option<Consent>,
 }
 
 /// How a call went.
@@ -325,7 +341,7 @@ impl Calls {
             span
         });
         let outcome = if let Some(why) = refusal {
-            Err(workbench_core::Error::Internal(why))
+            Err(workbench_core::Error::Refused(why))
         } else {
             // Boxed: the call's future is large, and it is awaited in one of
             // two ways (in its span, or bare).
@@ -366,7 +382,7 @@ impl Calls {
         if let Some(span) = &mut span {
             span.set("mcp.status", status.as_str());
             match &outcome {
-                Err(e) => span.fail(e.to_string()),
+                Err(e) => span.fail(wb.traffic().mask_text(call.server, &e.to_string())),
                 Ok(_) if status == CallStatus::Error => span.fail("the tool returned an error"),
                 Ok(_) => {}
             }

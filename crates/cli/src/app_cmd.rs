@@ -56,6 +56,7 @@ pub async fn run(cli: &Cli, wb: &crate::session::Started, a: &AppArgs) -> Result
         let calls = calls_for(wb, true);
         let ran = calls
             .run(workbench_calls::Call {
+                consent: None,
                 origin: workbench_calls::Origin::Cli,
                 server: &a.server,
                 tool: &a.tool,

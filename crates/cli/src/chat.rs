@@ -314,12 +314,7 @@ async fn ask_approval(t: &Terminal, a: &Approval) -> Decision {
             }
             _ => return Decision::deny("the person said no"),
         };
-        return Decision {
-            approve: true,
-            arguments,
-            remember,
-            reason: None,
-        };
+        return Decision::approve_with(arguments, remember);
     }
 }
 

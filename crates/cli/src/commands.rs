@@ -135,6 +135,7 @@ async fn dispatch(
             };
             let ran = calls
                 .run(workbench_calls::Call {
+                    consent: None,
                     origin: workbench_calls::Origin::Cli,
                     server,
                     tool,

@@ -83,6 +83,7 @@ async fn call_once(
 ) -> Value {
     let ran = calls
         .run(Call {
+            consent: None,
             origin: Origin::Cli,
             server,
             tool,

@@ -246,7 +246,7 @@ pub async fn tap(cli: &Cli, args: &TapArgs) -> Result<(), Failure> {
         None
     } else {
         match crate::session_cmd::store().and_then(|s| {
-            workbench_tap::record::start(s, &name, &command, secrets)
+            workbench_tap::record::start(s, &name, &command, workbench_mask::Secrets::new(&secrets))
                 .map_err(|e| Failure::Usage(e.to_string()))
         }) {
             Ok(r) => Some(r),

@@ -258,36 +258,8 @@ pub fn reference(id: &str) -> String {
     format!("${{secret:{id}}}")
 }
 
-/// Values never worth masking: too short to be a credential, or words and
-/// numbers that are everywhere in JSON and logs (masking `true` would turn
-/// every `true` in the output into the mask).
-pub fn maskable(value: &str) -> bool {
-    let v = value.trim();
-    if v.chars().count() < 6 {
-        return false;
-    }
-    const COMMON: &[&str] = &[
-        "enabled",
-        "disabled",
-        "production",
-        "development",
-        "staging",
-        "localhost",
-        "warning",
-        "verbose",
-        "default",
-        "http://localhost",
-        "https://localhost",
-    ];
-    let lower = v.to_ascii_lowercase();
-    if COMMON.contains(&lower.as_str()) {
-        return false;
-    }
-    // A short number (a port, a count, a timeout) is not a secret.
-    !(v.len() < 10
-        && v.chars()
-            .all(|c| c.is_ascii_digit() || c == '.' || c == '-'))
-}
+/// Values never worth masking (the one masker's rule: [`workbench_mask::maskable`]).
+pub use workbench_mask::maskable;
 
 #[cfg(test)]
 mod tests {

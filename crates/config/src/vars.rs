@@ -230,22 +230,7 @@ impl ServerEntry {
 
 /// Whether a name (an environment variable, a query parameter) says its
 /// value is a credential.
-pub(crate) fn sounds_secret(name: &str) -> bool {
-    let n = name.to_ascii_lowercase();
-    [
-        "token",
-        "key",
-        "secret",
-        "pass",
-        "auth",
-        "credential",
-        "session",
-        "cookie",
-        "sig",
-    ]
-    .iter()
-    .any(|w| n.contains(w))
-}
+pub(crate) use workbench_mask::sounds_secret;
 
 impl ServerEntry {
     /// What must never be shown of this entry once expanded (`expanded` is
@@ -286,26 +271,8 @@ impl ServerEntry {
             | Transport::Sse { url, headers }
             | Transport::RemoteAuto { url, headers } => {
                 out.extend(credentials(headers));
-                if let Ok(u) = url::Url::parse(url) {
-                    let decoded = |t: &str| {
-                        url::form_urlencoded::parse(format!("x={t}").as_bytes())
-                            .next()
-                            .map(|(_, v)| v.into_owned())
-                            .unwrap_or_default()
-                    };
-                    let user = u.password().unwrap_or(u.username());
-                    out.extend([user.to_string(), decoded(user)]);
-                    for (k, v) in u
-                        .query()
-                        .unwrap_or("")
-                        .split('&')
-                        .filter_map(|p| p.split_once('='))
-                    {
-                        if sounds_secret(&decoded(k)) {
-                            out.extend([v.to_string(), decoded(v)]);
-                        }
-                    }
-                }
+                // The URL's own credentials (a password, `?api_key=`, …).
+                out.extend(workbench_mask::url_secrets(url));
             }
         }
         out.retain(|v| super::secrets::maskable(v));

@@ -49,6 +49,16 @@ pub fn mask_with(traffic: &crate::traffic::TrafficLog) {
     let _ = MASKER.set(traffic.clone());
 }
 
+/// `text` with every server's secrets masked, by the masker the log files
+/// use (set by [`mask_with`]; the text as it is before): for what is
+/// written out and tied to no one server (a trace's error text).
+pub fn masked(text: &str) -> String {
+    match MASKER.get() {
+        Some(masker) => masker.mask_all(text),
+        None => text.to_string(),
+    }
+}
+
 /// A writer factory whose writers mask secrets (the fmt layers write one
 /// whole event per call).
 struct Masked<M>(M);

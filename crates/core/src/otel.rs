@@ -240,10 +240,11 @@ impl Span {
         }
     }
 
-    /// The span failed: why.
+    /// The span failed: why (masked: an error may quote a secret, and a
+    /// span leaves the machine).
     pub fn fail(&mut self, why: impl Into<String>) {
         if let Some(f) = &mut self.inner {
-            f.error = Some(why.into());
+            f.error = Some(crate::logging::masked(&why.into()));
         }
     }
 

@@ -20,7 +20,7 @@ pub const DEFAULT_MAX_BODY: usize = 1024 * 1024;
 /// Bytes of bodies kept per server at most: a server sending large messages
 /// keeps fewer entries rather than all of memory.
 pub const DEFAULT_MAX_BYTES: usize = 64 * 1024 * 1024;
-const MASK: &str = "••••••";
+use workbench_mask::MASK;
 
 struct Pending {
     at: Instant,

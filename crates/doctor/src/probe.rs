@@ -189,6 +189,7 @@ pub fn plan<'t>(
         .filter_map(|t| {
             let name = t["name"].as_str()?;
             let why = calls.standing_refusal(&Call {
+                consent: None,
                 origin: Origin::Doctor,
                 server,
                 tool: name,
@@ -229,6 +230,7 @@ pub async fn probe(
         let arguments = example(tool.get("inputSchema").unwrap_or(&json!({})), 0);
         let ran = calls
             .run(Call {
+                consent: None,
                 origin: Origin::Doctor,
                 server,
                 tool: name,

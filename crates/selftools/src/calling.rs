@@ -207,8 +207,8 @@ impl SelfTools {
                 },
             )
             .await;
-        let arguments = match decided {
-            Ok(edited) => edited.unwrap_or(arguments),
+        let (arguments, consent) = match decided {
+            Ok(decided) => (decided.arguments.unwrap_or(arguments), decided.consent),
             Err(why) => {
                 calls.refused(
                     Origin::Agent,
@@ -230,6 +230,7 @@ impl SelfTools {
         tokio::spawn(async move {
             let mut ran = calls
                 .run(Call {
+                    consent: Some(consent),
                     origin: Origin::Agent,
                     server: &server,
                     tool: &tool,

@@ -3,14 +3,15 @@
 //! writer thread through a bounded queue. When the queue is full the message
 //! is not kept (it passed all the same) and counted as dropped.
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, SyncSender, TrySendError, sync_channel};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::Value;
 use std::collections::HashMap;
 
+use workbench_mask::Secrets;
 use workbench_store::{CallStatus, NewCall, Store, TapMessage, now_ms};
 
 use crate::Direction;
@@ -34,6 +35,9 @@ pub struct Recorder {
     dropped: Arc<AtomicI64>,
     /// Bytes handed over and not yet written.
     queued: Arc<AtomicUsize>,
+    /// What is masked in what is kept: the person's secrets, and the
+    /// credentials seen passing since (a host's Authorization).
+    secrets: Arc<Mutex<Secrets>>,
 }
 
 /// The writer's end: wait for it with [`Writer::finish`] once the tap is done.
@@ -46,14 +50,23 @@ pub struct Writer {
 }
 
 /// Start keeping a new connection of `server` (run as `command`) in
-/// `store`; `secrets` are masked in what is kept.
+/// `store`; `secrets` (and the credentials `command` carries, a URL's
+/// `?api_key=`) are masked in what is kept, the command among it.
 pub fn start(
     store: Store,
     server: &str,
     command: &str,
-    secrets: Vec<String>,
+    secrets: Secrets,
 ) -> workbench_store::Result<(Recorder, Writer)> {
-    let id = store.create_tap(server, command, now_ms())?;
+    let mut secrets = secrets;
+    for s in workbench_mask::url_secrets(command) {
+        secrets.add(&s);
+    }
+    let command = secrets
+        .text(&workbench_mask::mask_url(command))
+        .into_owned();
+    let id = store.create_tap(server, &command, now_ms())?;
+    let secrets = Arc::new(Mutex::new(secrets));
     let (tx, rx) = sync_channel(QUEUE);
     let dropped = Arc::new(AtomicI64::new(0));
     let closed = Arc::new(AtomicBool::new(false));
@@ -65,6 +78,7 @@ pub fn start(
         .name("tap-recorder".into())
         .spawn({
             let server = server.to_string();
+            let secrets = secrets.clone();
             move || {
                 write(
                     writer_store,
@@ -84,6 +98,7 @@ pub fn start(
             seq: Arc::new(AtomicI64::new(0)),
             dropped: dropped.clone(),
             queued,
+            secrets,
         },
         Writer {
             thread,
@@ -96,6 +111,16 @@ pub fn start(
 }
 
 impl Recorder {
+    /// Mask `value` too from now on, in its forms (a credential seen
+    /// passing: a host's Authorization, a cookie): wherever it reappears —
+    /// a body that echoes it — it is kept masked.
+    pub fn learn(&self, value: &str) {
+        self.secrets
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .add(value);
+    }
+
     /// Keep one whole message (cut past [`KEEP_BYTES`]); its number in the
     /// session.
     pub fn keep_message(&self, direction: Direction, bytes: &[u8]) -> i64 {
@@ -173,7 +198,7 @@ fn write(
     id: i64,
     server: &str,
     rx: Receiver<TapMessage>,
-    secrets: Vec<String>,
+    secrets: Arc<Mutex<Secrets>>,
     closed: Arc<AtomicBool>,
     queued: Arc<AtomicUsize>,
 ) {
@@ -197,11 +222,11 @@ fn write(
         // masking changes a text's length).
         let handed: usize = batch.iter().map(|m| m.text.len()).sum();
         queued.fetch_sub(handed, Ordering::Relaxed);
+        let masker = secrets.lock().unwrap_or_else(|e| e.into_inner()).clone();
         for m in &mut batch {
-            for s in &secrets {
-                if m.text.contains(s.as_str()) {
-                    m.text = m.text.replace(s.as_str(), "••••••");
-                }
+            let json = !m.cut && m.text.trim_start().starts_with(['{', '[']);
+            if let std::borrow::Cow::Owned(masked) = masker.message(&m.text, json) {
+                m.text = masked;
             }
             if let Some((host, version, protocol)) = handshake.read(m) {
                 let _ = store.set_tap_host(
@@ -439,7 +464,8 @@ mod tests {
     #[test]
     fn lines_are_kept_whole_or_cut_with_their_size_and_secrets_masked() {
         let store = Store::in_memory().unwrap();
-        let (recorder, writer) = start(store.clone(), "s", "s", vec!["hunter22".into()]).unwrap();
+        let (recorder, writer) =
+            start(store.clone(), "s", "s", Secrets::new(["hunter22"])).unwrap();
         let mut host = Splitter::new(Direction::Host, recorder.clone());
         // A message in three pieces, a long one, a token in a third.
         host.feed(br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"clientInfo":{"name":"h","version":"9"}}}"#);
@@ -484,6 +510,7 @@ mod tests {
             seq: Arc::new(AtomicI64::new(0)),
             dropped: Arc::new(AtomicI64::new(0)),
             queued: Arc::new(AtomicUsize::new(0)),
+            secrets: Arc::default(),
         };
         let big = vec![b'x'; KEEP_BYTES];
         for _ in 0..200 {

@@ -72,28 +72,72 @@ impl Session {
         })
     }
 
-    /// The same session with the credentials in its HTTP exchanges' headers
-    /// masked (they are kept as they were only by `mcpwb tap --unmasked`).
+    /// The same session with its credentials masked, through the one
+    /// masker (they are kept as they were only by `mcpwb tap --unmasked`):
+    /// the credential headers' values of its HTTP exchanges, and those
+    /// values wherever they reappear (a server echoing its caller's
+    /// Authorization); the credentials its server's URL and each exchange's
+    /// path carry (`?api_key=`), in the header's command and everywhere else.
     pub fn masked(mut self) -> Session {
-        for m in self.messages.iter_mut().filter(|m| m.direction == "tap") {
-            let Ok(mut v) = serde_json::from_str::<Value>(&m.text) else {
+        let mut secrets = workbench_mask::Secrets::default();
+        let command = self.header["command"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        for s in workbench_mask::url_secrets(&command) {
+            secrets.add(&s);
+        }
+        let mut marks = Vec::new();
+        for (i, m) in self.messages.iter().enumerate() {
+            if m.direction != "tap" {
+                continue;
+            }
+            let Ok(v) = serde_json::from_str::<Value>(&m.text) else {
                 continue;
             };
-            let mut changed = false;
             for side in ["requestHeaders", "responseHeaders"] {
-                if let Some(h) = v["http"][side].as_object_mut() {
-                    for (name, value) in h.iter_mut() {
-                        if crate::http::secret_header(name) && value != "••••••" {
-                            *value = Value::String("••••••".into());
-                            changed = true;
+                if let Some(h) = v["http"][side].as_object() {
+                    for (name, value) in h {
+                        for s in
+                            workbench_mask::header_secrets(name, value.as_str().unwrap_or_default())
+                        {
+                            secrets.add(&s);
                         }
                     }
                 }
             }
-            if changed {
-                m.text = v.to_string();
+            if let Some(path) = v["http"]["path"].as_str() {
+                for s in workbench_mask::url_secrets(path) {
+                    secrets.add(&s);
+                }
+            }
+            marks.push((i, v));
+        }
+        for (i, mut v) in marks {
+            for side in ["requestHeaders", "responseHeaders"] {
+                if let Some(h) = v["http"][side].as_object_mut() {
+                    for (name, value) in h.iter_mut() {
+                        if workbench_mask::secret_header(name) {
+                            *value = Value::String(workbench_mask::MASK.into());
+                        }
+                    }
+                }
+            }
+            if let Some(path) = v["http"]["path"].as_str() {
+                v["http"]["path"] = Value::String(workbench_mask::mask_url(path));
+            }
+            self.messages[i].text = v.to_string();
+        }
+        for m in &mut self.messages {
+            let json = !m.cut && m.text.trim_start().starts_with(['{', '[']);
+            if let std::borrow::Cow::Owned(masked) = secrets.message(&m.text, json) {
+                m.text = masked;
             }
         }
+        let command = secrets
+            .text(&workbench_mask::mask_url(&command))
+            .into_owned();
+        self.header["command"] = Value::String(command);
         self
     }
 

@@ -63,6 +63,7 @@ async fn through(calls: &Calls, n: usize, concurrent: bool) -> Duration {
     let definition = calls.workbench().catalog().tool("demo", "echo").unwrap();
     let one = |i: usize| {
         calls.run(Call {
+            consent: None,
             origin: Origin::Bridge,
             server: "demo",
             tool: "echo",

@@ -129,6 +129,7 @@ pub async fn call_tool<R: Runtime>(
     let mut ran = state
         .calls
         .run(Call {
+            consent: None,
             origin: Origin::Window,
             server: &server,
             tool: &tool,

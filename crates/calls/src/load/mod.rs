@@ -144,6 +144,7 @@ impl Calls {
     pub fn load_refusal(&self, plan: &LoadPlan) -> Option<String> {
         plan.targets.iter().find_map(|t| {
             self.standing_refusal(&Call {
+                consent: None,
                 origin: Origin::Load,
                 server: &t.server,
                 tool: &t.tool,
@@ -339,6 +340,7 @@ impl Calls {
                         let began = Instant::now();
                         let ran = self
                             .run(Call {
+                                consent: None,
                                 origin: Origin::Load,
                                 server: &target.server,
                                 tool: &target.tool,

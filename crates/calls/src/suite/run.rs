@@ -254,6 +254,7 @@ impl Shared<'_> {
         let mut ran = self
             .calls
             .run(Call {
+                consent: None,
                 origin: Origin::Suite,
                 server,
                 tool,

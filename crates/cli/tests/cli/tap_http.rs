@@ -565,3 +565,74 @@ fn a_legacy_sse_server_works_through_the_tap_with_mcpwb_as_the_host() {
     );
     assert!(text.contains("through an SSE tap"), "{text:.3000}");
 }
+
+/// The review's play: an upstream URL with `?api_key=`, a host's bearer
+/// token that the server echoes in its answer. The default exports (JSON
+/// Lines and HAR) and the session list hold neither.
+#[test]
+fn the_masked_exports_keep_no_credential_of_the_url_or_an_echoed_header() {
+    let dir = tempfile::tempdir().unwrap();
+    let echoed = br#"{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"your auth was Bearer host_bearer_SECRETVALUE"}]}}"#;
+    let (up, seen) = upstream(vec![Answer {
+        status: "200 OK",
+        headers: vec![
+            ("content-type", "application/json".into()),
+            ("content-length", echoed.len().to_string()),
+        ],
+        pieces: vec![echoed.to_vec()],
+    }]);
+    let mut tap = HttpTap::start(
+        dir.path(),
+        &format!("http://{up}/mcp?api_key=sk_live_QUERYSECRET&region=eu"),
+    );
+    let (addr, token, path) = tap.parts();
+    let call = br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"h","version":"1"}}}"#;
+    let head = format!(
+        "POST /{token}{path} HTTP/1.1\r\nhost: {addr}\r\ncontent-type: application/json\r\nauthorization: Bearer host_bearer_SECRETVALUE\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+        call.len()
+    );
+    let answered = send(&addr, &head, call);
+    assert_eq!(answered.body, echoed, "the answer passes unchanged");
+    let arrived = seen.recv_timeout(Duration::from_secs(10)).unwrap();
+    assert!(
+        arrived.start.contains("api_key=sk_live_QUERYSECRET"),
+        "the key reaches the server"
+    );
+    tap.stop();
+    let list = in_home(dir.path())
+        .args(["--json", "session", "list"])
+        .output()
+        .unwrap();
+    let list_text = String::from_utf8_lossy(&list.stdout).to_string();
+    let listed: Value = serde_json::from_str(&list_text).unwrap();
+    let id = listed["sessions"][0]["id"]
+        .as_i64()
+        .expect(&list_text)
+        .to_string();
+    let jsonl = in_home(dir.path())
+        .args(["session", "export", &id])
+        .output()
+        .unwrap();
+    let har = in_home(dir.path())
+        .args(["session", "export", &id, "--har"])
+        .output()
+        .unwrap();
+    for (what, text) in [
+        ("list", list_text),
+        ("jsonl", String::from_utf8_lossy(&jsonl.stdout).to_string()),
+        ("har", String::from_utf8_lossy(&har.stdout).to_string()),
+    ] {
+        assert!(!text.is_empty(), "{what} is empty");
+        assert!(
+            !text.contains("QUERYSECRET"),
+            "{what} keeps the URL's key: {text:.3000}"
+        );
+        assert!(
+            !text.contains("host_bearer_SECRETVALUE"),
+            "{what} keeps the echoed token: {text:.3000}"
+        );
+    }
+    let har: Value = serde_json::from_slice(&har.stdout).unwrap();
+    let query = &har["log"]["entries"][0]["request"]["queryString"];
+    assert!(query.to_string().contains("region"), "{query}");
+}

@@ -23,7 +23,8 @@ impl Inner {
     }
 }
 
-/// Replace every secret value in `body` by the mask.
+/// Replace every secret value in `body` by the mask (the one masker's:
+/// `workbench_mask`; `secrets` are already in their forms, longest first).
 pub(super) fn mask(body: &mut String, secrets: &[String]) {
     for s in secrets {
         if body.contains(s.as_str()) {
@@ -33,44 +34,16 @@ pub(super) fn mask(body: &mut String, secrets: &[String]) {
 }
 
 /// A message's text with the secrets masked, inside its JSON strings only
-/// when it is JSON (`json`): a value that also appears as JSON structure
-/// (a key's quote, a number, `true`) is left there, so the text stays the
-/// JSON it was. Borrowed when there was nothing to mask.
+/// when it is JSON (`json`; see [`workbench_mask::Secrets::message`]).
 pub(super) fn mask_message<'a>(text: &'a str, secrets: &[String], json: bool) -> Cow<'a, str> {
     if !secrets.iter().any(|s| text.contains(s.as_str())) {
         return Cow::Borrowed(text);
     }
-    if !json {
-        let mut out = text.to_string();
-        mask(&mut out, secrets);
-        return Cow::Owned(out);
+    let set = workbench_mask::Secrets::new(secrets);
+    match set.message(text, json) {
+        Cow::Borrowed(_) => Cow::Borrowed(text),
+        Cow::Owned(o) => Cow::Owned(o),
     }
-    // Walk the string literals: `"` opens and closes one, `\` escapes the
-    // next byte inside one. Their contents are masked (the secrets are
-    // kept in their JSON-escaped form too, see `set_secrets`).
-    let bytes = text.as_bytes();
-    let mut out = String::with_capacity(text.len());
-    let (mut i, mut from) = (0, 0);
-    while i < bytes.len() {
-        if bytes[i] != b'"' {
-            i += 1;
-            continue;
-        }
-        let start = i + 1;
-        let mut j = start;
-        while j < bytes.len() && bytes[j] != b'"' {
-            j += if bytes[j] == b'\\' { 2 } else { 1 };
-        }
-        let end = j.min(bytes.len());
-        out.push_str(&text[from..start]);
-        let mut inside = text[start..end].to_string();
-        mask(&mut inside, secrets);
-        out.push_str(&inside);
-        from = end;
-        i = end + 1;
-    }
-    out.push_str(&text[from.min(text.len())..]);
-    Cow::Owned(out)
 }
 
 impl TrafficLog {
@@ -114,31 +87,8 @@ impl TrafficLog {
     /// [`crate::config::ServerEntry::secret_values`]); the credential inside
     /// `Bearer x` and JSON-escaped copies are added here.
     pub fn set_secrets(&self, server: &str, secrets: Vec<String>) {
-        let mut all: Vec<String> = Vec::new();
-        let mut add = |s: &str| {
-            if crate::config::secrets::maskable(s) && !all.iter().any(|a| a == s) {
-                all.push(s.to_string());
-            }
-        };
-        for s in &secrets {
-            let mut forms = vec![s.as_str()];
-            // The credential inside a scheme ("Bearer x", "Basic x", "token x").
-            if let Some((scheme, rest)) = s.split_once(' ')
-                && !scheme.is_empty()
-                && scheme.chars().all(|c| c.is_ascii_alphabetic())
-            {
-                forms.push(rest.trim());
-            }
-            for f in forms {
-                add(f);
-                // As it appears inside JSON text (quotes, backslashes escaped).
-                if let Ok(json) = serde_json::to_string(f) {
-                    add(&json[1..json.len() - 1]);
-                }
-            }
-        }
-        // Longest first: a value is masked whole before a part of it.
-        all.sort_by_key(|s| std::cmp::Reverse(s.len()));
+        // Each value in its forms, longest first (the one masker's rule).
+        let all = workbench_mask::Secrets::new(&secrets).values().to_vec();
         let mut inner = self.lock();
         inner.ring(server).secrets = all;
         // The bridge's rows carry every server's answers.

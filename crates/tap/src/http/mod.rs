@@ -239,7 +239,7 @@ impl Tap {
             keep.store.clone(),
             &self.server,
             &self.command,
-            keep.secrets.clone(),
+            workbench_mask::Secrets::new(&keep.secrets),
         ) {
             Ok(started) => started,
             Err(e) => {
@@ -326,16 +326,8 @@ impl Tap {
     }
 }
 
-/// Headers whose values are credentials.
-pub fn secret_header(name: &str) -> bool {
-    let name = name.to_ascii_lowercase();
-    matches!(
-        name.as_str(),
-        "authorization" | "proxy-authorization" | "cookie" | "set-cookie"
-    ) || ["token", "secret", "api-key", "apikey", "password"]
-        .iter()
-        .any(|w| name.contains(w))
-}
+/// Headers whose values are credentials (the one masker's rule).
+pub use workbench_mask::secret_header;
 
 /// Hop-by-hop: the connection's, not the message's.
 fn hop_by_hop(name: &str) -> bool {
@@ -400,6 +392,19 @@ async fn proxy(State(tap): State<Arc<Tap>>, request: Request) -> Response {
     let opens = session_id.is_none()
         && (messages.iter().any(|m| opens_session(m)) || parts.method == Method::GET);
     let kept = tap.session(session_id.as_deref(), &path, opens);
+    // The host's credentials are masked wherever they reappear (a server
+    // that echoes its caller's Authorization), learnt before anything of
+    // this exchange is kept.
+    if let Some(k) = &kept
+        && !tap.keep.as_ref().is_some_and(|k| k.unmasked)
+    {
+        for (name, value) in &parts.headers {
+            let value = String::from_utf8_lossy(value.as_bytes());
+            for secret in workbench_mask::header_secrets(name.as_str(), &value) {
+                k.recorder.learn(&secret);
+            }
+        }
+    }
     let request_seqs: Vec<i64> = kept
         .as_ref()
         .map(|k| {
@@ -411,7 +416,8 @@ async fn proxy(State(tap): State<Arc<Tap>>, request: Request) -> Response {
         .unwrap_or_default();
     let mut head = json!({
         "method": parts.method.as_str(),
-        "path": path,
+        // A path's own credentials (`?api_key=`) are masked as a URL's are.
+        "path": if tap.keep.as_ref().is_some_and(|k| k.unmasked) { path.clone() } else { workbench_mask::mask_url(&path) },
         "requestHeaders": tap.masked(&parts.headers),
         "startedAt": started,
         "request": request_seqs,

@@ -38,12 +38,10 @@ async fn approve_deny_and_edit_then_approve() {
     })
     .await;
     let sink = b.deciding(|a| match a.tool.as_str() {
-        "echo" => Decision {
-            approve: true,
-            arguments: Some(json!({"message": "as the person edited it"})),
-            remember: Remember::Once,
-            reason: None,
-        },
+        "echo" => Decision::approve_with(
+            Some(json!({"message": "as the person edited it"})),
+            Remember::Once,
+        ),
         "add" => Decision::deny("not now"),
         _ => Decision::approve(),
     });
@@ -101,12 +99,7 @@ async fn always_is_written_to_mcp_json_losslessly_and_holds_in_a_new_chat() {
         ..Default::default()
     })
     .await;
-    let sink = b.deciding(|_| Decision {
-        approve: true,
-        arguments: None,
-        remember: Remember::Always,
-        reason: None,
-    });
+    let sink = b.deciding(|_| Decision::approve_with(None, Remember::Always));
     let (_, end) = b.turn("echo", ApproveMode::Ask, sink).await;
     assert_eq!(end, EndReason::Done);
     let text = std::fs::read_to_string(b.dir.path().join("mcp.json")).unwrap();
@@ -141,12 +134,7 @@ async fn a_tool_that_changed_since_it_was_allowed_is_asked_again_with_the_differ
         ..Default::default()
     })
     .await;
-    let sink = b.deciding(|_| Decision {
-        approve: true,
-        arguments: None,
-        remember: Remember::Chat,
-        reason: None,
-    });
+    let sink = b.deciding(|_| Decision::approve_with(None, Remember::Chat));
     let chat = b.new_chat();
     assert_eq!(
         b.turn_in(&chat, "twice", ApproveMode::Ask, sink.clone())
