@@ -52,6 +52,7 @@ macro_rules! window_commands {
             sessions::export_session,
             sessions::import_session,
             sessions::session_to_suite,
+            sessions::session_server,
             sessions::host_files,
             sessions::tap_host_entry,
             history::set_history_cap,

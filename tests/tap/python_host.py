@@ -47,6 +47,8 @@ async def main():
         check(echoed.content[0].text == "from a python host", f"echo: {echoed}")
         added = await c.call_tool("add", {"a": 20, "b": 22})
         check("42" in json.dumps(added.model_dump(mode="json")), f"add: {added}")
+        failed = await c.call_tool("fail", {"reason": "as the host saw it"})
+        check(failed.is_error, f"fail: {failed}")
         read = await c.read_resource("demo://readme")
         check("MCP Workbench demo server" in json.dumps(read.model_dump(mode="json")), "read")
         await c.call_tool(

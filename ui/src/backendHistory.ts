@@ -31,7 +31,7 @@ export interface HistoryBackend {
   toolHistory(server: string, tool: string, limit: number): Promise<CallRow[]>;
   suites(): Promise<SuiteInfo[]>;
   /** Run a suite (one case when `only` names it); refused while it is not trusted. */
-  runSuite(path: string, only: string | null): Promise<SuiteReport>;
+  runSuite(path: string, only: string | null, updateSnapshots?: boolean): Promise<SuiteReport>;
   /** Trust a suite as it was reviewed (its fingerprint); refused if it changed since. */
   trustSuite(path: string, fingerprint: string): Promise<void>;
   /** Add a case to a suite file (made if missing); the name it got. The call it came from (history id) is kept from pruning. */
@@ -68,7 +68,7 @@ export function tauriHistoryBackend(unwrap: Unwrap): HistoryBackend {
     historyCall: async (id) => unwrap(await commands.historyCall(id)),
     toolHistory: async (server, tool, limit) => unwrap(await commands.toolHistory(server, tool, limit)),
     suites: async () => unwrap(await commands.suites()),
-    runSuite: async (path, only) => unwrap(await commands.runSuite(path, only)),
+    runSuite: async (path, only, updateSnapshots) => unwrap(await commands.runSuite(path, only, updateSnapshots ?? false)),
     trustSuite: async (path, fingerprint) => {
       unwrap(await commands.trustSuite(path, fingerprint));
     },

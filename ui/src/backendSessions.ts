@@ -7,7 +7,7 @@ import {
   type HostEntry,
   type HostFile_Serialize as HostFile,
   type HostFingerprint_Serialize as HostFingerprint,
-  type SuiteMade,
+  type SuiteMade_Serialize as SuiteMade,
   type TapMessage,
   type TapRow_Serialize as TapRow,
 } from "./bindings";
@@ -27,8 +27,12 @@ export interface SessionsBackend {
   exportSession(id: number, har: boolean): Promise<string | null>;
   /** Open a session file and keep it; its id, null if cancelled. */
   importSession(): Promise<number | null>;
-  /** A new suite of the session's calls. */
-  sessionToSuite(id: number, name: string): Promise<SuiteMade>;
+  /** A new suite of the session's calls for `server` (null: the entry the
+   * session was with); written untrusted, with its review. */
+  sessionToSuite(id: number, name: string, server: string | null): Promise<SuiteMade>;
+  /** The entry of the config the session was with (its name, URL or
+   * command line), or null when none matches. */
+  sessionServer(id: number): Promise<string | null>;
   /** The hosts' config files found here, with their entries. */
   hostFiles(): Promise<HostFile[]>;
   /** Route an entry through the tap (`on`) or put it back. */
@@ -46,7 +50,8 @@ export function tauriSessionsBackend(unwrap: Unwrap): SessionsBackend {
     compareSessions: async (a, b) => unwrap(await commands.compareSessions(a, b)),
     exportSession: async (id, har) => unwrap(await commands.exportSession(id, har)),
     importSession: async () => unwrap(await commands.importSession()),
-    sessionToSuite: async (id, name) => unwrap(await commands.sessionToSuite(id, name)),
+    sessionToSuite: async (id, name, server) => unwrap(await commands.sessionToSuite(id, name, server)),
+    sessionServer: async (id) => unwrap(await commands.sessionServer(id)),
     hostFiles: async () => unwrap(await commands.hostFiles()),
     tapHostEntry: async (path, name, on) => {
       unwrap(await commands.tapHostEntry(path, name, on));

@@ -83,9 +83,11 @@ export const commands = {
 	suites: () => typedError<SuiteInfo_Serialize[], ErrorInfo>(__TAURI_INVOKE("suites")),
 	/**
 	 *  Run the suite at `path` (one case when `only` names it), read afresh;
-	 *  refused while the person has not trusted it.
+	 *  refused while the person has not trusted it. `update_snapshots`: the
+	 *  results become the stored snapshots (the person looked at the
+	 *  difference and takes the new result).
 	 */
-	runSuite: (path: string, only: string | null) => typedError<Report_Serialize, ErrorInfo>(__TAURI_INVOKE("run_suite", { path, only })),
+	runSuite: (path: string, only: string | null, updateSnapshots: boolean) => typedError<Report_Serialize, ErrorInfo>(__TAURI_INVOKE("run_suite", { path, only, updateSnapshots })),
 	/**
 	 *  Add a case (`entry`: the JSON a suite file holds) calling `server` to
 	 *  the suite at `path`, made if missing; returns the name the case got.
@@ -157,10 +159,16 @@ export const commands = {
 	 */
 	importSession: () => typedError<number | null, ErrorInfo>(__TAURI_INVOKE("import_session")),
 	/**
-	 *  Session `id`'s tool calls as a new suite `name` in the suites folder
-	 *  (the project's when one is open), held to what the host saw.
+	 *  Session `id`'s tool calls as a new suite `name` for `server` in the
+	 *  suites folder (the project's when one is open), held to what the host
+	 *  saw; not trusted until the person trusts it in its review.
 	 */
-	sessionToSuite: (id: number, name: string) => typedError<SuiteMade, ErrorInfo>(__TAURI_INVOKE("session_to_suite", { id, name })),
+	sessionToSuite: (id: number, name: string, server: string | null) => typedError<SuiteMade_Serialize, ErrorInfo>(__TAURI_INVOKE("session_to_suite", { id, name, server })),
+	/**
+	 *  Which server of the config a session was with (the entry of its name,
+	 *  URL or command line), for Save as suite's default; None: the person says.
+	 */
+	sessionServer: (id: number) => typedError<string | null, ErrorInfo>(__TAURI_INVOKE("session_server", { id })),
 	/**
 	 *  The hosts' config files found here, each entry with whether it runs
 	 *  through the tap.
@@ -2474,7 +2482,10 @@ export type ResourceUpdated = {
 };
 
 /**  What a suite would do, shown before the person trusts it. */
-export type Review = {
+export type Review = Review_Serialize | Review_Deserialize;
+
+/**  What a suite would do, shown before the person trusts it. */
+export type Review_Deserialize = {
 	path: string,
 	/**
 	 *  Of the file's bytes as read now: trusting passes it back, so a file
@@ -2498,6 +2509,43 @@ export type Review = {
 	trusted: boolean,
 	/**  In the person's own suites folder (trusted by where it is). */
 	own: boolean,
+	/**
+	 *  Made from recorded data (a host's session: its arguments were
+	 *  written by the host or its model): trusted only once looked at.
+	 */
+	made_from?: string | null,
+};
+
+/**  What a suite would do, shown before the person trusts it. */
+export type Review_Serialize = {
+	path: string,
+	/**
+	 *  Of the file's bytes as read now: trusting passes it back, so a file
+	 *  changed between the look and the click is not trusted.
+	 */
+	fingerprint: string,
+	/**  Every `server/tool` its cases call (surface checks call nothing). */
+	calls: string[],
+	/**  Every environment variable its cases read (`${env:VAR}`). */
+	env: string[],
+	/**
+	 *  Its prompt cases: the models its prompts go to (`PROVIDER:MODEL`,
+	 *  each a paid request)...
+	 */
+	models: string[],
+	/**
+	 *  ...and the servers whose tools those models may call (under the
+	 *  person's rules: a tool that may change things only under a rule).
+	 */
+	eval_servers: string[],
+	trusted: boolean,
+	/**  In the person's own suites folder (trusted by where it is). */
+	own: boolean,
+	/**
+	 *  Made from recorded data (a host's session: its arguments were
+	 *  written by the host or its model): trusted only once looked at.
+	 */
+	made_from: string | null,
 };
 
 /**  Where an entry is defined: the user's file or the project's `.mcp.json`. */
@@ -2975,7 +3023,7 @@ export type SuiteInfo_Deserialize = {
 	 *  What it would call and read, and whether the person trusts it (a
 	 *  suite they did not write runs only once trusted).
 	 */
-	review?: Review | null,
+	review?: Review_Deserialize | null,
 };
 
 /**  A suite file of the project or the user. */
@@ -2995,15 +3043,43 @@ export type SuiteInfo_Serialize = {
 	 *  What it would call and read, and whether the person trusts it (a
 	 *  suite they did not write runs only once trusted).
 	 */
-	review: Review | null,
+	review: Review_Serialize | null,
 };
 
-/**  A suite made of a session's calls. */
-export type SuiteMade = {
+/**
+ *  The suite a session became: not trusted until the person trusts it in
+ *  its review (what a host sent is someone else's input).
+ */
+export type SuiteMade = SuiteMade_Serialize | SuiteMade_Deserialize;
+
+/**
+ *  The suite a session became: not trusted until the person trusts it in
+ *  its review (what a host sent is someone else's input).
+ */
+export type SuiteMade_Deserialize = {
 	path: string,
+	/**  The entry its cases call. */
+	server: string,
 	cases: number,
-	/**  Calls answered with an error, not made cases. */
+	/**  Calls answered with a JSON-RPC error, not made cases. */
 	leftOut: number,
+	/**  What it would do, for the person to trust it. */
+	review: Review_Deserialize,
+};
+
+/**
+ *  The suite a session became: not trusted until the person trusts it in
+ *  its review (what a host sent is someone else's input).
+ */
+export type SuiteMade_Serialize = {
+	path: string,
+	/**  The entry its cases call. */
+	server: string,
+	cases: number,
+	/**  Calls answered with a JSON-RPC error, not made cases. */
+	leftOut: number,
+	/**  What it would do, for the person to trust it. */
+	review: Review_Serialize,
 };
 
 export type SuiteResult = SuiteResult_Serialize | SuiteResult_Deserialize;

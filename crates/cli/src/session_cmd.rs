@@ -48,17 +48,19 @@ pub enum SessionCommand {
     Compare { a: String, b: String },
     /// Keep a session file in the store (its new id is printed).
     Import { file: PathBuf },
-    /// The session's tool calls as a suite (arguments as sent, each result
-    /// a snapshot): the next version of the server is held to what the
-    /// host saw. Written to DIR (default: ./.mcp-workbench/suites) as
-    /// NAME.json with its snapshots, trusted as yours.
+    /// The session's tool calls as a suite (arguments as sent, kept as
+    /// text; each result a snapshot): the next version of the server is held
+    /// to what the host saw. Written to DIR (default:
+    /// ./.mcp-workbench/suites) as NAME.json with its snapshots, NOT
+    /// trusted: what a host sent is someone else's input — read what it
+    /// calls, then `mcpwb test --trust-suites` (or Trust in the Suites room).
     ToSuite {
         id: i64,
         /// The suite's name (default: session-ID).
         #[arg(long)]
         name: Option<String>,
-        /// The server of your mcp.json the suite calls (default: the
-        /// session's).
+        /// The server of your mcp.json the suite calls (default: the entry
+        /// the session was with: its name, URL or command line).
         #[arg(long)]
         server: Option<String>,
         #[arg(long)]
@@ -228,45 +230,46 @@ pub fn session(cli: &Cli, action: &SessionCommand) -> Result<(), Failure> {
             server,
             dir,
         } => {
-            let session = Session::from_store(&store, *id).map_err(kept)?;
-            let server = server
-                .clone()
-                .or_else(|| session.header["server"].as_str().map(str::to_string))
+            // Entries to name the server by; none when the file cannot be read.
+            let entries = crate::config_cmd::load(cli)
+                .map(|c| c.servers)
                 .unwrap_or_default();
-            let (suite, snapshots, left_out) = workbench_tap::session::to_suite(&session, &server);
-            let cases = suite["cases"].as_array().map_or(0, Vec::len);
-            if cases == 0 {
-                return Err(Failure::Usage(format!(
-                    "session {id} has no answered tools/call to make a case of"
-                )));
-            }
-            let name = name.clone().unwrap_or_else(|| format!("session-{id}"));
-            let dir = dir
-                .clone()
-                .unwrap_or_else(|| PathBuf::from(workbench_calls::suite::DEFAULT_DIR));
-            let path = workbench_calls::suite::create(
-                &dir,
-                &name,
-                &suite,
-                &snapshots,
-                &workbench_calls::suite::trust::SuiteTrust::app(),
-            )
-            .map_err(Failure::Usage)?;
-            let said = format!(
-                "{cases} case(s) written to {}{}; run them with `mcpwb test {}`",
-                path.display(),
-                if left_out > 0 {
-                    format!(" ({left_out} call(s) answered with an error left out)")
-                } else {
-                    String::new()
+            let made = workbench_app::sessions::save_as_suite(
+                &store,
+                &entries,
+                workbench_app::sessions::SaveAsSuite {
+                    session: *id,
+                    name: name.clone(),
+                    server: server.clone(),
+                    dir: dir
+                        .clone()
+                        .unwrap_or_else(|| PathBuf::from(workbench_calls::suite::DEFAULT_DIR)),
                 },
-                path.display()
-            );
+            )
+            .map_err(Failure::Agent)?;
             if cli.json {
-                line(&json!({ "suite": path, "cases": cases, "leftOut": left_out }).to_string());
-            } else {
-                line(&said);
+                line(&json!({ "suite": made.path, "server": made.server, "cases": made.cases, "leftOut": made.left_out, "review": made.review }).to_string());
+                return Ok(());
             }
+            let left_out = match made.left_out {
+                0 => String::new(),
+                n => format!(" ({n} call(s) answered with an error left out)"),
+            };
+            line(&format!(
+                "{} case(s) of {} written to {}{left_out}",
+                made.cases, made.server, made.path
+            ));
+            // Made of what a host sent: the person reads it before it runs.
+            line(&format!(
+                "not trusted yet: it calls {}{}. Read it, then run it with `mcpwb test --trust-suites {}`",
+                clean(&made.review.calls.join(", ")),
+                if made.review.env.is_empty() {
+                    String::new()
+                } else {
+                    format!(" and reads {}", clean(&made.review.env.join(", ")))
+                },
+                made.path
+            ));
             Ok(())
         }
         SessionCommand::Hosts => {

@@ -235,6 +235,25 @@ impl Session {
     }
 }
 
+/// What a session's snapshots leave out of their comparison: what a
+/// `tools/call` result carries in one protocol era only (`_meta`,
+/// 2026-07-28's `resultType`), and `isError`, which the case's own
+/// expectation holds (absent and `false` mean the same).
+const NOT_COMPARED: [&str; 3] = ["/_meta", "/resultType", "/isError"];
+
+/// `v` with every `${` written `$${` (a suite's literal `${`): what a host
+/// sent stays text in the suite made of it.
+fn literal(v: &Value) -> Value {
+    match v {
+        Value::String(s) if s.contains("${") => Value::String(s.replace("${", "$${")),
+        Value::Array(items) => Value::Array(items.iter().map(literal).collect()),
+        Value::Object(map) => {
+            Value::Object(map.iter().map(|(k, i)| (k.clone(), literal(i))).collect())
+        }
+        other => other.clone(),
+    }
+}
+
 /// The header of a kept session.
 pub fn header(row: &TapRow) -> Value {
     json!({
@@ -250,9 +269,14 @@ pub fn header(row: &TapRow) -> Value {
     })
 }
 
-/// The tool calls of a session as suite cases (arguments as sent, each
-/// result snapshotted less its `_meta`), for `server`: the suite's JSON and
-/// its snapshots' (by case name). Calls the server answered with a JSON-RPC
+/// The tool calls of a session as suite cases, for `server`: the suite's
+/// JSON and its snapshots' (by case name). Each case sends the arguments as
+/// the host sent them — kept as text: a `${` in them is written `$${`, so
+/// a suite never reads the environment because a host (or its model) wrote
+/// a reference — and holds the result to its snapshot less what only one
+/// protocol era adds (`_meta`, 2026-07-28's `resultType`), so a run in the
+/// other era compares what the host saw; a tool's error result is expected
+/// as one (`"isError": true`, held by the case, not the snapshot). Calls the server answered with a JSON-RPC
 /// error are left out (counted in the third value).
 pub fn to_suite(session: &Session, server: &str) -> (Value, Value, usize) {
     let parsed: Vec<(&str, Option<Value>)> = session
@@ -291,20 +315,23 @@ pub fn to_suite(session: &Session, server: &str) -> (Value, Value, usize) {
         } else {
             format!("{tool} ({n})")
         };
-        let arguments = v["params"]
-            .get("arguments")
-            .cloned()
-            .unwrap_or_else(|| json!({}));
+        let arguments = literal(v["params"].get("arguments").unwrap_or(&json!({})));
         let mut kept = result.clone();
         if let Some(o) = kept.as_object_mut() {
-            o.remove("_meta");
+            for left_out in NOT_COMPARED {
+                o.remove(&left_out[1..]);
+            }
         }
         snapshots.insert(name.clone(), kept);
+        let mut expect = json!({ "snapshot": { "ignore": NOT_COMPARED } });
+        if result["isError"] == true {
+            expect["isError"] = json!(true);
+        }
         cases.push(json!({
             "name": name,
             "tool": tool,
             "arguments": arguments,
-            "expect": { "snapshot": { "ignore": ["/_meta"] } },
+            "expect": expect,
         }));
     }
     (

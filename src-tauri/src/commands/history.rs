@@ -176,7 +176,9 @@ fn list(folders: &[(&'static str, PathBuf)]) -> Vec<SuiteInfo> {
 }
 
 /// Run the suite at `path` (one case when `only` names it), read afresh;
-/// refused while the person has not trusted it.
+/// refused while the person has not trusted it. `update_snapshots`: the
+/// results become the stored snapshots (the person looked at the
+/// difference and takes the new result).
 #[tauri::command]
 #[specta::specta]
 pub async fn run_suite<R: Runtime>(
@@ -184,6 +186,7 @@ pub async fn run_suite<R: Runtime>(
     state: State<'_, AppState>,
     path: String,
     only: Option<String>,
+    update_snapshots: bool,
 ) -> Result<Report, ErrorInfo> {
     let (loaded, broken) = suite::load(&[PathBuf::from(&path)]);
     if let Some(b) = broken.first() {
@@ -204,6 +207,7 @@ pub async fn run_suite<R: Runtime>(
     }
     let options = RunOptions {
         case: only,
+        update_snapshots,
         ..RunOptions::default()
     };
     Ok(suite::run(&state.calls, &loaded, &options).await)

@@ -199,18 +199,28 @@ fn invalid(message: String) -> ErrorInfo {
     }
 }
 
-/// A suite made of a session's calls.
-#[derive(Debug, Clone, Serialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
-pub struct SuiteMade {
-    pub path: String,
-    pub cases: u32,
-    /// Calls answered with an error, not made cases.
-    pub left_out: u32,
+/// Which server of the config a session was with (the entry of its name,
+/// URL or command line), for Save as suite's default; None: the person says.
+#[tauri::command]
+#[specta::specta]
+pub async fn session_server<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    id: i64,
+) -> Result<Option<String>, ErrorInfo> {
+    let store = store(&state)?;
+    let entries = state.load().map(|c| c.servers).unwrap_or_default();
+    tokio::task::spawn_blocking(move || {
+        let s = session(&store, id)?;
+        Ok(workbench_app::sessions::server_of(&s, &entries))
+    })
+    .await
+    .map_err(|e| failed(e.to_string()))?
 }
 
-/// Session `id`'s tool calls as a new suite `name` in the suites folder
-/// (the project's when one is open), held to what the host saw.
+/// Session `id`'s tool calls as a new suite `name` for `server` in the
+/// suites folder (the project's when one is open), held to what the host
+/// saw; not trusted until the person trusts it in its review.
 #[tauri::command]
 #[specta::specta]
 pub async fn session_to_suite<R: Runtime>(
@@ -218,36 +228,24 @@ pub async fn session_to_suite<R: Runtime>(
     state: State<'_, AppState>,
     id: i64,
     name: String,
-) -> Result<SuiteMade, ErrorInfo> {
+    server: Option<String>,
+) -> Result<workbench_app::sessions::SuiteMade, ErrorInfo> {
     let store = store(&state)?;
+    let entries = state.load().map(|c| c.servers).unwrap_or_default();
     let dir = workbench_calls::suite::folders(state.project_dir.as_deref())
         .into_iter()
         .next()
         .map(|(_, d)| d)
         .ok_or_else(|| failed("no folder for suites"))?;
     tokio::task::spawn_blocking(move || {
-        let s = session(&store, id)?;
-        let server = s.header["server"].as_str().unwrap_or_default().to_string();
-        let (suite, snapshots, left_out) = workbench_tap::session::to_suite(&s, &server);
-        let cases = suite["cases"].as_array().map_or(0, Vec::len) as u32;
-        if cases == 0 {
-            return Err(invalid(format!(
-                "session {id} has no answered tools/call to make a case of"
-            )));
-        }
-        let path = workbench_calls::suite::create(
-            &dir,
-            &name,
-            &suite,
-            &snapshots,
-            &workbench_calls::suite::trust::SuiteTrust::app(),
-        )
-        .map_err(invalid)?;
-        Ok(SuiteMade {
-            path: path.display().to_string(),
-            cases,
-            left_out: left_out as u32,
-        })
+        use workbench_app::sessions::{SaveAsSuite, save_as_suite};
+        let request = SaveAsSuite {
+            session: id,
+            name: Some(name),
+            server,
+            dir,
+        };
+        save_as_suite(&store, &entries, request)
     })
     .await
     .map_err(|e| failed(e.to_string()))?

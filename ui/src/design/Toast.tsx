@@ -15,11 +15,19 @@ interface Item {
   tone: ToastTone;
   /** How many times it was shown while still up. */
   count: number;
+  /** One thing to do about it (Review, Open): a button on the toast. */
+  action?: ToastAction;
+}
+
+/** A toast's one action. */
+export interface ToastAction {
+  label: string;
+  onClick: () => void;
 }
 
 /** How long a toast stays (errors longer: they may need reading). */
 export const TOAST_MS = { ok: 4000, info: 4000, danger: 12_000 } as const;
-type Show = (title: string, options?: { description?: string; tone?: ToastTone }) => void;
+type Show = (title: string, options?: { description?: string; tone?: ToastTone; action?: ToastAction }) => void;
 
 const Ctx = createContext<Show>(() => undefined);
 
@@ -29,7 +37,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
   const [items, setItems] = useState<Item[]>([]);
   const show = useCallback<Show>((title, options) => {
     next += 1;
-    const item: Item = { id: next, title, description: options?.description, tone: options?.tone ?? "ok", count: 1 };
+    const item: Item = { id: next, title, description: options?.description, tone: options?.tone ?? "ok", count: 1, action: options?.action };
     setItems((old) => {
       const same = old.find((i) => i.title === item.title && i.description === item.description && i.tone === item.tone);
       // The same again: one toast, counted, its time started afresh (a new id).
@@ -59,6 +67,11 @@ export function ToastProvider({ children }: { children: ReactNode }) {
                 </T.Title>
                 {item.description && <T.Description className="toast-description">{item.description}</T.Description>}
               </div>
+              {item.action && (
+                <T.Action className="btn btn-sm" altText={item.action.label} onClick={item.action.onClick}>
+                  {item.action.label}
+                </T.Action>
+              )}
               <T.Close className="btn btn-ghost btn-sm btn-icon" aria-label="Dismiss">
                 <X aria-hidden size={14} />
               </T.Close>

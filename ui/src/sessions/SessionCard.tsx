@@ -20,9 +20,26 @@ function list(items: string[]) {
   return items.length ? items.join(", ") : "none";
 }
 
-export function SessionCard({ backend, session, others, messages }: { backend: SessionsBackend; session: TapRow; others: TapRow[]; messages: TapMessage[] }) {
+export function SessionCard({
+  backend,
+  session,
+  others,
+  messages,
+  servers,
+  onReview,
+}: {
+  backend: SessionsBackend;
+  session: TapRow;
+  others: TapRow[];
+  messages: TapMessage[];
+  /** The config's servers, for the suite's server. */
+  servers: string[];
+  /** Open the Suites room on the suite made, to read and trust it. */
+  onReview?: (path: string) => void;
+}) {
   const toast = useToast();
   const queryClient = useQueryClient();
+  const [suiteServer, setSuiteServer] = useState("");
   const [against, setAgainst] = useState("");
   const [suiteOpen, setSuiteOpen] = useState(false);
   const [suiteName, setSuiteName] = useState("");
@@ -48,10 +65,11 @@ export function SessionCard({ backend, session, others, messages }: { backend: S
   const makeSuite = async () => {
     setSuiteError(null);
     try {
-      const made = await backend.sessionToSuite(session.id, suiteName.trim());
+      const made = await backend.sessionToSuite(session.id, suiteName.trim(), suiteServer || null);
       void queryClient.invalidateQueries({ queryKey: keys.suites() });
-      toast(`${plural(made.cases, "case")} saved as a suite`, {
-        description: `${made.path}${made.leftOut ? ` (${plural(made.leftOut, "call")} answered with an error left out)` : ""}`,
+      toast(`${plural(made.cases, "case")} of ${made.server} saved as a suite — not trusted yet`, {
+        description: `${made.path}${made.leftOut ? ` (${plural(made.leftOut, "call")} answered with an error left out)` : ""}. What the host sent runs once you have read and trusted it in Suites.`,
+        action: onReview ? { label: "Review", onClick: () => onReview(made.path) } : undefined,
       });
       setSuiteOpen(false);
     } catch (e) {
@@ -113,7 +131,13 @@ export function SessionCard({ backend, session, others, messages }: { backend: S
           onClick={() => {
             setSuiteName(`session-${session.id}`);
             setSuiteError(null);
+            setSuiteServer("");
             setSuiteOpen(true);
+            // The entry the session was with, when one matches.
+            void backend
+              .sessionServer(session.id)
+              .then((s) => setSuiteServer((now) => now || s || ""))
+              .catch(() => undefined);
           }}
         >
           Save as suite
@@ -146,13 +170,13 @@ export function SessionCard({ backend, session, others, messages }: { backend: S
         open={suiteOpen}
         onOpenChange={setSuiteOpen}
         title="Save as suite"
-        description="Each answered tools/call becomes a case: its arguments as the host sent them, its result a snapshot. The next version of the server is held to what the host saw."
+        description="Each answered tools/call becomes a case: its arguments as the host sent them (kept as text), its result a snapshot, compared in either protocol era. The next version of the server is held to what the host saw. The suite runs once you have read and trusted it."
         footer={
           <>
             <Button variant="ghost" onClick={() => setSuiteOpen(false)}>
               Cancel
             </Button>
-            <Button variant="primary" icon={ListChecks} onClick={() => void makeSuite()} disabled={!suiteName.trim()}>
+            <Button variant="primary" icon={ListChecks} onClick={() => void makeSuite()} disabled={!suiteName.trim() || !suiteServer}>
               Save
             </Button>
           </>
@@ -160,6 +184,15 @@ export function SessionCard({ backend, session, others, messages }: { backend: S
       >
         <Field label="Suite name" error={suiteError ?? undefined}>
           <Input value={suiteName} onChange={(e) => setSuiteName(e.target.value)} />
+        </Field>
+        <Field label="Server the cases call" hint={`The session was with ${session.server}${session.command ? ` (${session.command})` : ""}.`}>
+          <Select value={suiteServer} onChange={setSuiteServer} aria-label="Server the cases call" placeholder="Choose a server of your mcp.json…">
+            {servers.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </Select>
         </Field>
       </Modal>
     </header>

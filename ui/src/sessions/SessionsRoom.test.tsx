@@ -1,6 +1,7 @@
 // The Sessions room as a person reads it: each host's session with its
 // server and protocol, its messages in order with their direction, the
 // server's text as text, and how to start one when there is none.
+import { pick } from "../test/select";
 import { describe, expect, it, vi } from "vitest";
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
@@ -42,18 +43,23 @@ function fake(over: Partial<SessionsBackend>): SessionsBackend {
     compareSessions: async () => [],
     exportSession: async () => null,
     importSession: async () => null,
-    sessionToSuite: async () => ({ path: "/s/x.json", cases: 1, leftOut: 0 }),
+    sessionToSuite: async () => ({ path: "/s/x.json", server: "demo", cases: 1, leftOut: 0, review: review("/s/x.json") }),
+    sessionServer: async () => null,
     hostFiles: async () => [],
     tapHostEntry: async () => undefined,
     ...over,
   };
 }
 
+function review(path: string) {
+  return { path, fingerprint: "sha256:0", calls: ["demo/echo"], env: [], models: [], eval_servers: [], trusted: false, own: false, made_from: "session 2 (cursor 1.8)" };
+}
+
 function mount(over: Partial<SessionsBackend>) {
   render(
     <QueryClientProvider client={new QueryClient()}>
       <ToastProvider>
-        <SessionsRoom backend={fake(over)} active={true} />
+        <SessionsRoom backend={fake(over)} active={true} servers={["demo", "other"]} />
       </ToastProvider>
     </QueryClientProvider>,
   );
@@ -121,7 +127,7 @@ describe("the Sessions room", () => {
   });
 
   it("shows the host's fingerprint, compares it with another session's, and saves the session as a suite", async () => {
-    const toSuite = vi.fn(async () => ({ path: "/p/.mcp-workbench/suites/mine.json", cases: 2, leftOut: 1 }));
+    const toSuite = vi.fn(async () => ({ path: "/p/.mcp-workbench/suites/mine.json", server: "demo", cases: 2, leftOut: 1, review: review("/p/.mcp-workbench/suites/mine.json") }));
     mount({
       listSessions: async () => [row({ id: 2, host: "cursor", host_version: "1.8" }), row({ id: 1, host: "cursor", host_version: "1.7" })],
       sessionFingerprint: async (id) => ({
@@ -136,6 +142,8 @@ describe("the Sessions room", () => {
       }),
       compareSessions: async (a, b) => (a === 1 && b === 2 ? ["now reads an App's ui:// resource"] : []),
       sessionToSuite: toSuite,
+      // The entry the session was with: the picker's default.
+      sessionServer: async () => "demo",
     });
     const card = await screen.findByRole("region", { name: "Session 2" });
     await within(card).findByText("initialize, tools/list, resources/read");
@@ -146,9 +154,26 @@ describe("the Sessions room", () => {
     const name = within(dialog).getByRole("textbox", { name: "Suite name" });
     expect((name as HTMLInputElement).value).toBe("session-2");
     fireEvent.change(name, { target: { value: "mine" } });
+    const server = within(dialog).getByRole("combobox", { name: "Server the cases call" });
+    await waitFor(() => expect(server.textContent).toContain("demo"));
     fireEvent.click(within(dialog).getByRole("button", { name: "Save" }));
-    await waitFor(() => expect(toSuite).toHaveBeenCalledWith(2, "mine"));
-    expect(await screen.findByText("2 cases saved as a suite")).toBeTruthy();
+    await waitFor(() => expect(toSuite).toHaveBeenCalledWith(2, "mine", "demo"));
+    // Said untrusted, with the way to its review.
+    expect(await screen.findByText("2 cases of demo saved as a suite — not trusted yet")).toBeTruthy();
+  });
+
+  it("asks which server when the session's matches no entry", async () => {
+    const toSuite = vi.fn(async () => ({ path: "/s/x.json", server: "other", cases: 1, leftOut: 0, review: review("/s/x.json") }));
+    mount({ listSessions: async () => [row({ id: 3 })], sessionToSuite: toSuite, sessionServer: async () => null });
+    const card = await screen.findByRole("region", { name: "Session 3" });
+    fireEvent.click(within(card).getByRole("button", { name: "Save as suite" }));
+    const dialog = await screen.findByRole("dialog", { name: "Save as suite" });
+    const save = within(dialog).getByRole("button", { name: "Save" });
+    expect((save as HTMLButtonElement).disabled).toBe(true);
+    pick(within(dialog).getByRole("combobox", { name: "Server the cases call" }), "other");
+    await waitFor(() => expect((save as HTMLButtonElement).disabled).toBe(false));
+    fireEvent.click(save);
+    await waitFor(() => expect(toSuite).toHaveBeenCalledWith(3, "session-3", "other"));
   });
 
   it("taps a host's server and puts it back", async () => {

@@ -11,6 +11,7 @@ import { ArrowLeftRight, Cable, FolderOpen } from "lucide-react";
 import type { SessionsBackend } from "../backendSessions";
 import { Badge, Button, EmptyState, Skeleton, plural, useToast } from "../design";
 import { keys } from "../queries";
+import type { RoomId } from "../shell/route";
 import { HostsPanel } from "./HostsPanel";
 import { SessionCard, hostOf } from "./SessionCard";
 import { SessionMessages } from "./SessionMessages";
@@ -23,7 +24,18 @@ function when(ms: number) {
   return new Date(ms).toLocaleString();
 }
 
-export function SessionsRoom({ backend, active }: { backend: SessionsBackend; active: boolean }) {
+export function SessionsRoom({
+  backend,
+  active,
+  go,
+  servers = [],
+}: {
+  backend: SessionsBackend;
+  active: boolean;
+  go?: (room: RoomId, param?: string) => void;
+  /** The config's servers (a suite made of a session calls one). */
+  servers?: string[];
+}) {
   const [open, setOpen] = useState<number | null>(null);
   const [hosts, setHosts] = useState(false);
   const toast = useToast();
@@ -114,7 +126,14 @@ export function SessionsRoom({ backend, active }: { backend: SessionsBackend; ac
       ) : (
         selected && (
           <section className="session-detail" aria-label={`Session ${selected.id}`}>
-            <SessionCard backend={backend} session={selected} others={rows.filter((r) => r.id !== selected.id)} messages={messages.data ?? []} />
+            <SessionCard
+              backend={backend}
+              session={selected}
+              others={rows.filter((r) => r.id !== selected.id)}
+              messages={messages.data ?? []}
+              servers={servers}
+              onReview={go ? () => go("suites") : undefined}
+            />
             <SessionMessages messages={messages.data ?? []} />
           </section>
         )

@@ -120,7 +120,7 @@ export const ROOMS: Room[] = [
     label: "Sessions",
     icon: ArrowLeftRight,
     nav: true,
-    render: ({ backend, active }) => <SessionsRoom backend={backend} active={active} />,
+    render: ({ wb, backend, active, go }) => <SessionsRoom backend={backend} active={active} go={go} servers={serverNames(wb)} />,
   },
   {
     id: "server",

@@ -22,6 +22,7 @@ function suite(cases: string[], trusted: boolean): SuiteInfo {
       env: ["AWS_SECRET_ACCESS_KEY"],
       models: [],
       eval_servers: [],
+      made_from: null,
       trusted,
       own: false,
     },
@@ -81,6 +82,46 @@ describe("the Suites room", () => {
     expect(b.ran).toEqual([]);
     fireEvent.click(screen.getByRole("button", { name: "Run suite" }));
     await waitFor(() => expect(b.ran).toEqual(["/clone/.mcp-workbench/suites/evil.json"]));
+  });
+
+  it("takes a case's new result as its snapshot when the person says so", async () => {
+    const b = backend(() => [suite(["one"], true)]);
+    const calls: unknown[][] = [];
+    const failed: SuiteReport = {
+      ...report,
+      passed: 0,
+      failed: 1,
+      suites: [
+        {
+          name: "evil",
+          path: "/clone/.mcp-workbench/suites/evil.json",
+          duration_ms: 1,
+          cases: [
+            {
+              name: "one",
+              server: "mine",
+              tool: "wipe",
+              outcome: "failed",
+              failures: [{ assertion: "snapshot", message: "the result differs from the stored snapshot", diff: "- old\n+ new\n" }],
+              note: null,
+              duration_ms: 1,
+              history_id: null,
+              arguments: {},
+            },
+          ],
+        },
+      ],
+    };
+    (b as unknown as { runSuite: unknown }).runSuite = async (...args: unknown[]) => {
+      calls.push(args);
+      return args[2] ? report : failed;
+    };
+    mount(b);
+    fireEvent.click(await screen.findByRole("button", { name: "Run case one" }));
+    const take = await screen.findByRole("button", { name: "Take the new result as the snapshot" });
+    expect(calls).toEqual([["/clone/.mcp-workbench/suites/evil.json", "one", false]]);
+    fireEvent.click(take);
+    await waitFor(() => expect(calls[1]).toEqual(["/clone/.mcp-workbench/suites/evil.json", "one", true]));
   });
 
   it("follows its folder: a case added on disk is listed without a restart, and after a run", async () => {

@@ -6,7 +6,7 @@
 // it would call and read, and runs only once they trust it.
 import { useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { FlaskConical, History, Play, ShieldAlert } from "lucide-react";
+import { Camera, FlaskConical, History, Play, ShieldAlert } from "lucide-react";
 import type { CaseResult, HistoryBackend, SuiteInfo, SuiteReport } from "../backendHistory";
 import { EvalsSection, type SuitesBackend } from "./Evals";
 import type { RoomId } from "../shell/route";
@@ -18,7 +18,7 @@ import { keys } from "../queries";
 const tone: Record<CaseResult["outcome"], Tone> = { passed: "ok", failed: "danger", skipped: "neutral", not_ready: "warn" };
 const word: Record<CaseResult["outcome"], string> = { passed: "passed", failed: "failed", skipped: "skipped", not_ready: "not ready" };
 
-function Outcome({ result }: { result: CaseResult }) {
+function Outcome({ result, onTakeSnapshot }: { result: CaseResult; onTakeSnapshot?: () => void }) {
   return (
     <div className="case-outcome">
       <Badge tone={tone[result.outcome]}>{word[result.outcome]}</Badge>
@@ -37,6 +37,11 @@ function Outcome({ result }: { result: CaseResult }) {
                 </span>
               ))}
             </pre>
+          )}
+          {f.assertion === "snapshot" && onTakeSnapshot && (
+            <Button size="sm" icon={Camera} onClick={onTakeSnapshot}>
+              Take the new result as the snapshot
+            </Button>
           )}
         </div>
       ))}
@@ -68,8 +73,11 @@ function TrustSuite({ suite, backend, onTrusted }: { suite: SuiteInfo; backend: 
   return (
     <div className="callout tone-warn suite-trust" role="group" aria-label={`${suite.name} is not trusted`}>
       <p>
-        <ShieldAlert aria-hidden size={16} /> <strong>Not trusted.</strong> This suite came with the project (or was changed outside the workbench): it calls
-        your servers' tools with arguments of its choosing. It runs once you trust it as it is now.
+        <ShieldAlert aria-hidden size={16} /> <strong>Not trusted.</strong>{" "}
+        {review.made_from
+          ? `This suite was made from ${review.made_from}: its arguments are what the host (or its model) sent.`
+          : "This suite came with the project (or was changed outside the workbench): it calls your servers' tools with arguments of its choosing."}{" "}
+        It runs once you trust it as it is now.
       </p>
       <dl className="trust-facts">
         <dt>It calls</dt>
@@ -116,12 +124,13 @@ export function SuitesRoom({ backend, go }: { backend: SuitesBackend; go: (room:
   const [running, setRunning] = useState<string | null>(null);
   const reread = () => queryClient.invalidateQueries({ queryKey: keys.suites() });
 
-  const run = async (suite: SuiteInfo, only: string | null) => {
+  const run = async (suite: SuiteInfo, only: string | null, takeSnapshot = false) => {
     setRunning(only ? `${suite.path}#${only}` : suite.path);
     try {
       // The file as it is now: the room lists what runs.
       void reread();
-      const report: SuiteReport = await backend.runSuite(suite.path, only);
+      const report: SuiteReport = await backend.runSuite(suite.path, only, takeSnapshot);
+      if (takeSnapshot) toast(`${only}: its snapshot is the new result`);
       const got: Record<string, CaseResult> = {};
       for (const c of report.suites.flatMap((s) => s.cases)) {
         if (!(only && c.outcome === "skipped" && c.name !== only)) got[c.name] = c;
@@ -215,7 +224,7 @@ export function SuitesRoom({ backend, go }: { backend: SuitesBackend; go: (room:
                       </Button>
                     )}
                   </div>
-                  {result && <Outcome result={result} />}
+                  {result && <Outcome result={result} onTakeSnapshot={running === null ? () => void run(s, c.name, true) : undefined} />}
                 </li>
               );
             })}

@@ -76,6 +76,10 @@ pub struct Suite {
     pub models: Vec<String>,
     /// Of the file's bytes ([`trust::fingerprint`]).
     pub fingerprint: String,
+    /// What it was made from when recorded data made it (`"madeFrom"`: a
+    /// host's session): such a suite is trusted only by its fingerprint,
+    /// never by the folder it lies in.
+    pub made_from: Option<String>,
 }
 
 /// One case: a call with what its result must be, or a check of a tool's
@@ -277,6 +281,11 @@ pub fn parse(path: &Path, text: &str) -> Result<Suite, Broken> {
         }
         Some(_) => return Err(broken(path, "\"cases\" must be an array")),
     };
+    let made_from = match top.remove("madeFrom") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s),
+        Some(_) => return Err(broken(path, "\"madeFrom\" must be a string")),
+    };
     let models = match top.remove("models") {
         None | Some(Value::Null) => Vec::new(),
         Some(v) => {
@@ -374,6 +383,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Suite, Broken> {
         prompts,
         models,
         fingerprint: trust::fingerprint(text.as_bytes()),
+        made_from,
     })
 }
 

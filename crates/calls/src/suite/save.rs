@@ -61,6 +61,9 @@ pub fn append_case(
     case: Case,
     trust: &SuiteTrust,
 ) -> Result<String, String> {
+    // Recorded arguments are data: a `${...}` in them stays text.
+    let mut case = case;
+    case.arguments = super::vars::literal(&case.arguments);
     append(path, server, Saved::Call(case), &[], trust)
 }
 
@@ -93,8 +96,11 @@ fn append(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
         Err(e) => return Err(format!("{}: {e}", path.display())),
     };
+    // A suite made from a session is trusted only by its fingerprint.
+    let made_from =
+        !text.trim().is_empty() && parse(path, &text).is_ok_and(|s| s.made_from.is_some());
     let trusted_before = text.trim().is_empty()
-        || trust.is_own(path)
+        || (trust.is_own(path) && !made_from)
         || trust.is_trusted(path, &fingerprint(text.as_bytes()));
     let out = if text.trim().is_empty() {
         case.fit(Some(server), server);
@@ -154,7 +160,7 @@ pub fn create(
     name: &str,
     suite: &serde_json::Value,
     snapshots: &serde_json::Value,
-    trust: &SuiteTrust,
+    trust: Option<&SuiteTrust>,
 ) -> Result<std::path::PathBuf, String> {
     if name.is_empty() || name.contains(['/', '\\']) || name.starts_with('.') {
         return Err(format!(
@@ -183,8 +189,10 @@ pub fn create(
     .map_err(|e| e.to_string())?;
     workbench_core::files::write_private_atomic(&path, text.as_bytes())
         .map_err(|e| e.to_string())?;
-    // Written by the person's own act: trusted as written.
-    trust.record(&path, &fingerprint(text.as_bytes()))?;
+    // Trusted as written only when the caller says the person wrote it.
+    if let Some(trust) = trust {
+        trust.record(&path, &fingerprint(text.as_bytes()))?;
+    }
     Ok(path)
 }
 

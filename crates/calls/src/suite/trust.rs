@@ -51,6 +51,9 @@ pub struct Review {
     pub trusted: bool,
     /// In the person's own suites folder (trusted by where it is).
     pub own: bool,
+    /// Made from recorded data (a host's session: its arguments were
+    /// written by the host or its model): trusted only once looked at.
+    pub made_from: Option<String>,
 }
 
 /// The environment variables `value` reads (`${env:VAR}`, not `$${`).
@@ -104,7 +107,8 @@ pub fn review(suite: &Suite, trust: &SuiteTrust) -> Review {
     calls.dedup();
     env.sort();
     env.dedup();
-    let own = trust.is_own(&suite.path);
+    // A suite made from a session is someone else's input wherever it lies.
+    let own = trust.is_own(&suite.path) && suite.made_from.is_none();
     Review {
         path: suite.path.display().to_string(),
         fingerprint: suite.fingerprint.clone(),
@@ -114,6 +118,7 @@ pub fn review(suite: &Suite, trust: &SuiteTrust) -> Review {
         eval_servers,
         trusted: own || trust.is_trusted(&suite.path, &suite.fingerprint),
         own,
+        made_from: suite.made_from.clone(),
     }
 }
 

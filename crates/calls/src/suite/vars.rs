@@ -102,6 +102,20 @@ fn in_string(s: &str, earlier: &Earlier) -> Result<Value, String> {
     Ok(Value::String(out))
 }
 
+/// `v` kept as data: every `${` written `$${`, so that what was recorded —
+/// arguments a host, a model or a person sent as they were — is sent the
+/// same by the case, never read as a reference to the environment.
+pub fn literal(v: &Value) -> Value {
+    match v {
+        Value::String(s) if s.contains("${") => Value::String(s.replace("${", "$${")),
+        Value::Array(items) => Value::Array(items.iter().map(literal).collect()),
+        Value::Object(map) => {
+            Value::Object(map.iter().map(|(k, i)| (k.clone(), literal(i))).collect())
+        }
+        other => other.clone(),
+    }
+}
+
 /// `v` with every reference resolved.
 pub(super) fn substitute(v: &Value, earlier: &Earlier) -> Result<Value, String> {
     Ok(match v {
@@ -126,6 +140,25 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn recorded_text_kept_literal_is_sent_as_it_was() {
+        let earlier = Earlier::new();
+        for text in [
+            "${env:AWS_SECRET_ACCESS_KEY}",
+            "https://x/?k=${env:HOME}&g=${case.a.text}",
+            "a$${b",
+            "$$${x}",
+            "no reference",
+        ] {
+            let sent = json!({ "url": text, "list": [text] });
+            assert_eq!(
+                substitute(&literal(&sent), &earlier).unwrap(),
+                sent,
+                "{text}"
+            );
+        }
+    }
 
     #[test]
     fn references_take_values_from_earlier_cases_and_the_environment() {

@@ -19,6 +19,7 @@ mod hostile;
 mod imports;
 mod load;
 mod serve;
+mod session_suites;
 mod skills;
 mod suite_attacks;
 mod suites;

@@ -1,0 +1,20 @@
+//! workbench-app: the application layer. One plain function per operation a
+//! person can do — each doing its checks (trust, the person's rules) and its
+//! sequence once — that the window's commands, `mcpwb`'s subcommands and
+//! the agent's tools adapt in a few lines. A new surface calls these; it
+//! never re-sequences the library calls, so it cannot forget a step.
+//!
+//! Errors are `ErrorInfo` (a stable code and a message): what every surface
+//! shows or prints.
+
+#![forbid(unsafe_code)]
+
+pub mod sessions;
+
+pub use workbench_core::{ErrorCode, ErrorInfo};
+
+/// An invalid request: the person asked for something that cannot be done
+/// as asked (what to change is in the message).
+pub(crate) fn invalid(message: impl Into<String>) -> ErrorInfo {
+    ErrorInfo::new(ErrorCode::Invalid, message)
+}
