@@ -6,10 +6,13 @@
 //! and the host is told what may have changed (`notifications/*/list_changed`
 //! where the server declared them). Messages pass as whole lines, byte for
 //! byte; only the replayed handshake's answers are not passed (the host
-//! already has them).
+//! already has them). A line longer than [`LONGEST_HELD`] passes in parts
+//! as it comes (never held whole: a server's endless line cannot grow the
+//! tap), and is not read for its id. The files are watched by the one
+//! watcher (`workbench_watch`: rooted, no link followed, ignored folders
+//! pruned, capped, restarts held back).
 
 use std::collections::{BTreeMap, HashSet};
-use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::Duration;
 
@@ -23,17 +26,24 @@ use crate::record::{Recorder, Splitter};
 use crate::stdio::Spawn;
 
 /// What restarts the server: files under `root` matching `patterns`.
-#[derive(Debug, Clone)]
-pub struct Watch {
-    pub root: PathBuf,
-    pub patterns: Vec<String>,
+pub use workbench_watch::Watch;
+
+/// The longest part of a line held before it is passed on (the entries'
+/// default `maxMessageSize`): a longer line passes in parts.
+pub const LONGEST_HELD: usize = 16 * 1024 * 1024;
+
+/// A piece of one side's output: a whole line (with its newline), or a part
+/// of a line longer than [`LONGEST_HELD`] (passed, not read).
+struct Piece {
+    bytes: Vec<u8>,
+    whole: bool,
 }
 
 /// One process of the server.
 struct Process {
     child: Child,
     stdin: Option<ChildStdin>,
-    lines: mpsc::Receiver<Vec<u8>>,
+    lines: mpsc::Receiver<Piece>,
 }
 
 fn start(spawn: &Spawn) -> std::io::Result<Process> {
@@ -62,67 +72,69 @@ fn start(spawn: &Spawn) -> std::io::Result<Process> {
     })
 }
 
-/// Whole lines (with their newline) as they come; a last one without.
-async fn read_lines(from: impl tokio::io::AsyncRead + Unpin, to: mpsc::Sender<Vec<u8>>) {
+/// Whole lines (with their newline) as they come, a last one without; a
+/// line past [`LONGEST_HELD`] in parts as they come.
+async fn read_lines(from: impl tokio::io::AsyncRead + Unpin, to: mpsc::Sender<Piece>) {
     let mut reader = BufReader::with_capacity(64 * 1024, from);
+    // Inside a line already passed in part.
+    let mut inside = false;
     loop {
         let mut line = Vec::new();
-        match reader.read_until(b'\n', &mut line).await {
-            Ok(0) | Err(_) => return,
-            Ok(_) => {
-                if to.send(line).await.is_err() {
-                    return;
+        let ended = loop {
+            let buf = match reader.fill_buf().await {
+                Ok([]) | Err(_) => break None,
+                Ok(buf) => buf,
+            };
+            let room = LONGEST_HELD.saturating_sub(line.len()).max(1);
+            match buf.iter().take(room).position(|b| *b == b'\n') {
+                Some(at) => {
+                    line.extend_from_slice(&buf[..=at]);
+                    reader.consume(at + 1);
+                    break Some(true);
+                }
+                None => {
+                    let n = buf.len().min(room);
+                    line.extend_from_slice(&buf[..n]);
+                    reader.consume(n);
+                    if line.len() >= LONGEST_HELD {
+                        break Some(false);
+                    }
                 }
             }
+        };
+        let whole = ended == Some(true) && !inside;
+        let ends_line = ended != Some(false);
+        if line.is_empty() {
+            return;
+        }
+        if to.send(Piece { bytes: line, whole }).await.is_err() {
+            return;
+        }
+        inside = !ends_line;
+        if ended.is_none() {
+            return;
         }
     }
 }
 
-/// Changes under `watch`, a burst at a time.
-fn changes(watch: &Watch) -> std::io::Result<(notify::RecommendedWatcher, mpsc::Receiver<()>)> {
-    use notify::Watcher;
-    let mut set = globset::GlobSetBuilder::new();
-    for p in &watch.patterns {
-        set.add(
-            globset::Glob::new(p)
-                .map_err(|e| std::io::Error::other(format!("--watch {p}: {e}")))?,
-        );
-    }
-    let set = set.build().map_err(std::io::Error::other)?;
-    let root = watch
-        .root
-        .canonicalize()
-        .unwrap_or_else(|_| watch.root.clone());
-    let (raw_tx, mut raw_rx) = mpsc::unbounded_channel::<()>();
-    let inside = root.clone();
-    let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
-        let Ok(event) = event else { return };
-        if matches!(event.kind, notify::EventKind::Access(_)) {
-            return;
-        }
-        if event
-            .paths
-            .iter()
-            .any(|p| p.strip_prefix(&inside).is_ok_and(|rel| set.is_match(rel)))
-        {
-            let _ = raw_tx.send(());
-        }
-    })
-    .map_err(std::io::Error::other)?;
-    watcher
-        .watch(&root, notify::RecursiveMode::Recursive)
-        .map_err(std::io::Error::other)?;
-    let (tx, rx) = mpsc::channel(1);
-    tokio::spawn(async move {
-        while raw_rx.recv().await.is_some() {
-            tokio::time::sleep(Duration::from_millis(300)).await;
-            while raw_rx.try_recv().is_ok() {}
-            if tx.send(()).await.is_err() {
-                return;
-            }
+/// Changes under `watch`, a settled burst at a time, by the one watcher;
+/// what it says (folders left out, a restart held back) goes to the log
+/// and, when the session is kept, into it as a mark.
+fn changes(
+    watch: &Watch,
+    marks: Option<Recorder>,
+) -> std::io::Result<(
+    workbench_watch::Watching,
+    mpsc::Receiver<workbench_watch::Burst>,
+)> {
+    let say: workbench_watch::Say = std::sync::Arc::new(move |why: &str| {
+        tracing::warn!("tap --watch: {why}");
+        if let Some(m) = &marks {
+            m.mark(&json!({ "watch": why }));
         }
     });
-    Ok((watcher, rx))
+    workbench_watch::start(watch, say)
+        .map_err(|why| std::io::Error::other(format!("--watch: {why}")))
 }
 
 /// What the tap keeps of the host's side to replay it.
@@ -140,11 +152,11 @@ struct Host {
 /// Run `spawn` as [`crate::stdio::run`] does, restarted on changes under
 /// `watch` with the host kept connected.
 pub async fn run(spawn: &Spawn, watch: &Watch, recorder: Option<Recorder>) -> std::io::Result<i32> {
-    let (_watcher, mut changed) = changes(watch)?;
     let marks = recorder.clone();
+    let (_watching, mut changed) = changes(watch, marks.clone())?;
     let mut host_split = recorder.clone().map(|r| Splitter::new(Direction::Host, r));
     let mut server_split = recorder.map(|r| Splitter::new(Direction::Server, r));
-    let (host_tx, mut host_lines) = mpsc::channel::<Vec<u8>>(256);
+    let (host_tx, mut host_lines) = mpsc::channel::<Piece>(256);
     tokio::spawn(read_lines(tokio::io::stdin(), host_tx));
     let mut stdout = tokio::io::stdout();
     let mut process = start(spawn)?;
@@ -157,7 +169,7 @@ pub async fn run(spawn: &Spawn, watch: &Watch, recorder: Option<Recorder>) -> st
     loop {
         tokio::select! {
             line = host_lines.recv(), if host_open => {
-                let Some(line) = line else {
+                let Some(Piece { bytes: line, whole }) = line else {
                     // The host is gone: the server's stdin closes.
                     host_open = false;
                     process.stdin = None;
@@ -166,14 +178,16 @@ pub async fn run(spawn: &Spawn, watch: &Watch, recorder: Option<Recorder>) -> st
                 if let Some(s) = &mut host_split {
                     s.feed(&line);
                 }
-                host.note(&line);
+                if whole {
+                    host.note(&line);
+                }
                 if let Some(stdin) = &mut process.stdin {
                     let _ = stdin.write_all(&line).await;
                     let _ = stdin.flush().await;
                 }
             }
             line = process.lines.recv() => {
-                let Some(line) = line else {
+                let Some(Piece { bytes: line, whole }) = line else {
                     // The server ended by itself: so does the tap.
                     let status = process.child.wait().await?;
                     return Ok(code(status));
@@ -181,7 +195,11 @@ pub async fn run(spawn: &Spawn, watch: &Watch, recorder: Option<Recorder>) -> st
                 if let Some(s) = &mut server_split {
                     s.feed(&line);
                 }
-                let v: Value = serde_json::from_slice(&line).unwrap_or(Value::Null);
+                let v: Value = if whole {
+                    serde_json::from_slice(&line).unwrap_or(Value::Null)
+                } else {
+                    Value::Null
+                };
                 if v.get("method").is_none()
                     && let Some(id) = v.get("id")
                 {
@@ -197,18 +215,22 @@ pub async fn run(spawn: &Spawn, watch: &Watch, recorder: Option<Recorder>) -> st
                 stdout.write_all(&line).await?;
                 stdout.flush().await?;
             }
-            Some(()) = changed.recv() => {
-                tracing::info!("tap: files changed; restarting the server");
+            Some(burst) = changed.recv() => {
+                tracing::info!(files = ?burst.files, "tap: files changed; restarting the server");
                 process.stdin = None;
                 let _ = tokio::time::timeout(Duration::from_secs(2), process.child.wait()).await;
                 let _ = process.child.start_kill();
                 let _ = process.child.wait().await;
                 // What the old process still said reaches the host.
-                while let Ok(line) = process.lines.try_recv() {
+                while let Ok(Piece { bytes: line, whole }) = process.lines.try_recv() {
                     if let Some(s) = &mut server_split {
                         s.feed(&line);
                     }
-                    let v: Value = serde_json::from_slice(&line).unwrap_or(Value::Null);
+                    let v: Value = if whole {
+                        serde_json::from_slice(&line).unwrap_or(Value::Null)
+                    } else {
+                        Value::Null
+                    };
                     if let Some(id) = v.get("id").filter(|_| v.get("method").is_none()) {
                         host.in_flight.remove(&id.to_string());
                     }
@@ -227,6 +249,7 @@ pub async fn run(spawn: &Spawn, watch: &Watch, recorder: Option<Recorder>) -> st
                 if let Some(m) = &marks {
                     m.mark(&json!({ "restart": {
                         "why": "its files changed",
+                        "files": burst.files,
                         "answeredWithError": told.len(),
                         "replayed": host.hello.is_some() as usize + host.standing.len(),
                     } }));

@@ -455,3 +455,71 @@ fn a_change_restarts_the_server_behind_the_tap_and_the_host_keeps_its_session() 
         restart[0]
     );
 }
+
+/// The inotify watches a process holds (its `inotify wd:` lines).
+fn inotify_watches(pid: u32) -> usize {
+    let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fdinfo")) else {
+        return 0;
+    };
+    fds.filter_map(|f| f.ok())
+        .filter_map(|f| std::fs::read_to_string(f.path()).ok())
+        .map(|t| t.lines().filter(|l| l.starts_with("inotify wd:")).count())
+        .sum()
+}
+
+/// The review's play against `tap --watch '**'`: a link to `/usr` in the
+/// server's folder (15,727 watches through it), and a server that writes
+/// into its own folder each time it starts (37 restarts in ~20 s). The one
+/// watcher holds: no link followed, restarts held back.
+#[test]
+fn the_taps_watch_follows_no_link_and_does_not_restart_for_ever() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("server.py"), RELOADING).unwrap();
+    std::fs::write(d.join("tools.json"), "[]").unwrap();
+    std::os::unix::fs::symlink("/usr", d.join("usrlink")).unwrap();
+    let mut tap = in_home(d)
+        .current_dir(d)
+        .args(["tap", "--watch", "**", "--"])
+        .args(["sh", "-c", "date +%s%N >> state.db; exec python3 server.py"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut host_in = tap.stdin.take().unwrap();
+    let out = tap.stdout.take().unwrap();
+    std::thread::spawn(
+        move || {
+            for _ in BufReader::new(out).lines().map_while(Result::ok) {}
+        },
+    );
+    writeln!(
+        host_in,
+        "{}",
+        json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{
+        "protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"h","version":"1"}}})
+    )
+    .unwrap();
+    std::thread::sleep(Duration::from_millis(1000));
+    let watches = inotify_watches(tap.id());
+    assert!(
+        (1..50).contains(&watches),
+        "{watches} inotify watches: the link to /usr was followed"
+    );
+    // A save starts the loop (each start appends to state.db).
+    std::fs::write(d.join("tools.json"), "[] ").unwrap();
+    std::thread::sleep(Duration::from_secs(8));
+    let starts = std::fs::read_to_string(d.join("state.db"))
+        .unwrap()
+        .lines()
+        .count();
+    drop(host_in);
+    let _ = tap.kill();
+    let _ = tap.wait();
+    // The first start and at most a handful of restarts, held back longer each time.
+    assert!(
+        (2..=6).contains(&starts),
+        "{starts} starts in 8 s after one save"
+    );
+}

@@ -1,0 +1,323 @@
+//! The one file watcher: a server restarted when its files change — a
+//! workbench entry's `"dev": {"watch": GLOB}` (VS Code's key) and `mcpwb tap
+//! --watch GLOB` both stand on it, so a rule kept here holds for both:
+//!
+//! - rooted: only paths under the watch's folder count;
+//! - no link is followed: the folders are walked without following links
+//!   and watched one by one (never recursively by the OS, which would go
+//!   through a link to `/usr`: 15,727 watches once);
+//! - `node_modules`, `.git`, build output and the like are neither walked
+//!   nor watched unless a pattern names them;
+//! - capped: at most [`MAX_WATCHED_FOLDERS`] folders, said past it;
+//! - a burst of saves is one change ([`SETTLE`]);
+//! - a change right after the last restart (a server that writes into its
+//!   own watched folder) is held back, longer each time, and said.
+//!
+//! The caller restarts its server on each [`Burst`] the watch hands over.
+
+#![forbid(unsafe_code)]
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use notify::{RecursiveMode, Watcher};
+use tokio::sync::mpsc;
+use tokio_util::sync::{CancellationToken, DropGuard};
+
+/// Saves closer together than this are one change.
+pub const SETTLE: Duration = Duration::from_millis(250);
+
+/// The most folders one watch takes (each is an inotify watch).
+pub const MAX_WATCHED_FOLDERS: usize = 2_000;
+
+/// A restart this soon after the last one is held back (a server that
+/// writes into its own watched folder would restart for ever): the first
+/// wait, doubled each time up to [`MAX_BACKOFF`], reset after a quiet spell.
+pub const BACKOFF: Duration = Duration::from_secs(1);
+pub const MAX_BACKOFF: Duration = Duration::from_secs(30);
+
+/// How soon after a restart a change counts as the restart's own doing (a
+/// person saves less often than that; played: 49 restarts in 21 s).
+pub const AGAIN_WITHIN: Duration = Duration::from_secs(2);
+
+/// Folders no pattern reaches unless it names them.
+const IGNORED: [&str; 9] = [
+    "node_modules",
+    ".git",
+    "target",
+    "dist",
+    "build",
+    "out",
+    "__pycache__",
+    ".venv",
+    ".mypy_cache",
+];
+
+/// What is watched: files under `root` matching `patterns`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Watch {
+    pub root: PathBuf,
+    pub patterns: Vec<String>,
+}
+
+/// Which changed paths count: matching a pattern, and not under an ignored
+/// folder unless a pattern names that folder.
+pub struct Matcher {
+    set: GlobSet,
+    named: Vec<&'static str>,
+}
+
+impl Matcher {
+    /// Err: a pattern that is not a glob (which one, and why).
+    pub fn new(patterns: &[String]) -> Result<Matcher, String> {
+        let mut b = GlobSetBuilder::new();
+        for p in patterns {
+            // As VS Code reads them: `*` stays within a folder, `**` crosses.
+            b.add(
+                GlobBuilder::new(p)
+                    .literal_separator(true)
+                    .build()
+                    .map_err(|e| format!("{p}: {e}"))?,
+            );
+        }
+        let named = IGNORED
+            .into_iter()
+            .filter(|dir| patterns.iter().any(|p| p.contains(dir)))
+            .collect();
+        Ok(Matcher {
+            set: b.build().map_err(|e| e.to_string())?,
+            named,
+        })
+    }
+
+    /// `relative`: the path under the watched folder.
+    pub fn matches(&self, relative: &Path) -> bool {
+        !self.prunes(relative) && self.set.is_match(relative)
+    }
+
+    /// Whether `relative` lies in an ignored folder no pattern names (such
+    /// a folder is neither walked nor watched).
+    pub fn prunes(&self, relative: &Path) -> bool {
+        relative.components().any(|c| {
+            let part = c.as_os_str().to_string_lossy();
+            IGNORED.contains(&part.as_ref()) && !self.named.contains(&part.as_ref())
+        })
+    }
+}
+
+/// The folders to watch under `root`: walked without following links,
+/// ignored folders (unless a pattern names them) pruned, at most `room` of
+/// them. The second value: whether some were left out.
+pub fn folders_under(root: &Path, matcher: &Matcher, room: usize) -> (Vec<PathBuf>, bool) {
+    let mut out = Vec::new();
+    let mut todo = vec![root.to_path_buf()];
+    while let Some(dir) = todo.pop() {
+        if out.len() >= room {
+            return (out, true);
+        }
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        out.push(dir.clone());
+        let mut subs: Vec<PathBuf> = entries
+            .filter_map(|e| e.ok())
+            // `file_type` does not follow a link: a link is never walked.
+            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+            .map(|e| e.path())
+            .filter(|p| p.strip_prefix(root).is_ok_and(|rel| !matcher.prunes(rel)))
+            .collect();
+        subs.sort();
+        subs.reverse();
+        todo.extend(subs);
+    }
+    (out, false)
+}
+
+/// One settled burst of changes: restart on it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Burst {
+    /// The files that changed (relative to the root, sorted, at most 20).
+    pub files: Vec<String>,
+}
+
+/// What the watch says to the person (a note in the server's Events, the
+/// tap's log): folders left out, a restart held back.
+pub type Say = Arc<dyn Fn(&str) + Send + Sync>;
+
+/// A watch running; dropping it stops it.
+pub struct Watching {
+    _stop: DropGuard,
+    /// Folders watched when it started.
+    pub folders: usize,
+}
+
+/// Watch `watch`: each settled burst of matching changes is handed over
+/// (one at a time: the next is looked at once the caller took this one).
+/// Err: a pattern is not a glob, or the root cannot be read. Must be called
+/// inside a tokio runtime.
+pub fn start(watch: &Watch, say: Say) -> Result<(Watching, mpsc::Receiver<Burst>), String> {
+    let matcher = Arc::new(Matcher::new(&watch.patterns)?);
+    let root = watch
+        .root
+        .canonicalize()
+        .unwrap_or_else(|_| watch.root.clone());
+    let (tx, mut rx) = mpsc::unbounded_channel::<PathBuf>();
+    // New folders made under the root, to be watched too.
+    let (new_dirs_tx, mut new_dirs) = mpsc::unbounded_channel::<PathBuf>();
+    let under = root.clone();
+    let seen_by = matcher.clone();
+    let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+        let Ok(event) = event else { return };
+        if matches!(event.kind, notify::EventKind::Access(_)) {
+            return;
+        }
+        let created = matches!(event.kind, notify::EventKind::Create(_));
+        for path in event.paths {
+            let Ok(relative) = path.strip_prefix(&under) else {
+                continue;
+            };
+            if created
+                && std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_dir())
+                && !seen_by.prunes(relative)
+            {
+                let _ = new_dirs_tx.send(path.clone());
+            }
+            if seen_by.matches(relative) {
+                let _ = tx.send(relative.to_path_buf());
+            }
+        }
+    })
+    .map_err(|e| e.to_string())?;
+    let (folders, cut) = folders_under(&root, &matcher, MAX_WATCHED_FOLDERS);
+    if folders.is_empty() {
+        return Err(format!(
+            "{} cannot be read; nothing is watched",
+            root.display()
+        ));
+    }
+    let mut watched = 0usize;
+    for f in &folders {
+        if watcher.watch(f, RecursiveMode::NonRecursive).is_ok() {
+            watched += 1;
+        }
+    }
+    if cut {
+        say(&format!(
+            "more than {MAX_WATCHED_FOLDERS} folders under {}; only the first {MAX_WATCHED_FOLDERS} are watched (narrow the watch, or give the entry a cwd)",
+            root.display()
+        ));
+    }
+    let (bursts, out) = mpsc::channel(1);
+    let ct = CancellationToken::new();
+    let stop = ct.clone();
+    let started_with = watched;
+    tokio::spawn(async move {
+        let mut watcher = watcher;
+        let mut last_burst: Option<tokio::time::Instant> = None;
+        let mut backoff = BACKOFF;
+        loop {
+            let first = loop {
+                tokio::select! {
+                    _ = stop.cancelled() => return,
+                    d = new_dirs.recv() => {
+                        let Some(d) = d else { return };
+                        if watched < MAX_WATCHED_FOLDERS
+                            && watcher.watch(&d, RecursiveMode::NonRecursive).is_ok()
+                        {
+                            watched += 1;
+                        }
+                    }
+                    p = rx.recv() => match p { Some(p) => break p, None => return },
+                }
+            };
+            let mut files = vec![first];
+            // The burst settles: every save within SETTLE of the last one.
+            loop {
+                match tokio::time::timeout(SETTLE, rx.recv()).await {
+                    Ok(Some(p)) => files.push(p),
+                    Ok(None) => return,
+                    Err(_) => break,
+                }
+            }
+            // Again soon after the last restart: held back, longer each time.
+            if let Some(at) = last_burst {
+                if at.elapsed() < AGAIN_WITHIN {
+                    say(&format!(
+                        "files changed again within {} s of the last restart (does the server write into its own watched files?); waiting {} s",
+                        AGAIN_WITHIN.as_secs(),
+                        backoff.as_secs()
+                    ));
+                    tokio::select! {
+                        _ = stop.cancelled() => return,
+                        _ = tokio::time::sleep(backoff) => {}
+                    }
+                    while let Ok(p) = rx.try_recv() {
+                        files.push(p);
+                    }
+                    backoff = (backoff * 2).min(MAX_BACKOFF);
+                } else {
+                    backoff = BACKOFF;
+                }
+            }
+            let mut names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+            names.sort();
+            names.dedup();
+            names.truncate(20);
+            tokio::select! {
+                _ = stop.cancelled() => return,
+                sent = bursts.send(Burst { files: names }) => if sent.is_err() { return },
+            }
+            last_burst = Some(tokio::time::Instant::now());
+            // What the restart itself wrote is not a new change.
+            while rx.try_recv().is_ok() {}
+        }
+    });
+    Ok((
+        Watching {
+            _stop: ct.drop_guard(),
+            folders: started_with,
+        },
+        out,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn patterns_and_ignored_folders() {
+        let m = Matcher::new(&["src/**/*.ts".into(), "*.py".into()]).unwrap();
+        assert!(m.matches(Path::new("src/a/b.ts")));
+        assert!(m.matches(Path::new("server.py")));
+        assert!(!m.matches(Path::new("src/a/b.js")));
+        // `*` stays in its folder, as in VS Code.
+        assert!(!m.matches(Path::new("lib/server.py")));
+        let everywhere = Matcher::new(&["**/*.py".into()]).unwrap();
+        assert!(everywhere.matches(Path::new("lib/server.py")));
+        // An ignored folder is not watched unless named.
+        assert!(!everywhere.matches(Path::new("node_modules/x/y.py")));
+        assert!(!everywhere.matches(Path::new(".venv/lib/site.py")));
+        let named = Matcher::new(&["node_modules/my-lib/**/*.js".into()]).unwrap();
+        assert!(named.matches(Path::new("node_modules/my-lib/index.js")));
+        assert!(Matcher::new(&["a[".into()]).is_err());
+    }
+
+    #[test]
+    fn a_link_out_of_the_root_is_never_walked() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("src/deep")).unwrap();
+        std::fs::create_dir_all(dir.path().join("node_modules/pkg")).unwrap();
+        std::os::unix::fs::symlink("/usr", dir.path().join("usrlink")).unwrap();
+        let m = Matcher::new(&["**".into()]).unwrap();
+        let (folders, cut) = folders_under(dir.path(), &m, MAX_WATCHED_FOLDERS);
+        assert!(!cut);
+        let names: Vec<String> = folders
+            .iter()
+            .map(|f| f.strip_prefix(dir.path()).unwrap().display().to_string())
+            .collect();
+        assert_eq!(names, ["", "src", "src/deep"], "{names:?}");
+    }
+}
