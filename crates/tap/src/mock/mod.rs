@@ -9,6 +9,10 @@
 //! own requests (2025 elicitation and sampling), after each of which the
 //! mock waits for the host's answer before going on. A request with no
 //! match gets a JSON-RPC error naming the nearest recorded one.
+//!
+//! A session file is someone else's input: each message is parsed and kept
+//! once (a request's replies are places in that one list, never copies),
+//! at most [`MAX_REPLIES`] a request and [`MAX_MESSAGES`] a session.
 
 use serde_json::{Value, json};
 use workbench_store::TapMessage;
@@ -28,19 +32,31 @@ pub enum Match {
     Name,
 }
 
-/// A recorded request and what the server sent for it.
+/// The most replies (notifications, requests of the server) kept for one
+/// request: a request never answered would otherwise take every later
+/// message of the session.
+pub const MAX_REPLIES: usize = 1_000;
+
+/// The most messages of a session the mock reads (the rest are left out).
+pub const MAX_MESSAGES: usize = 500_000;
+
+/// A recorded request and what the server sent for it, as places in the
+/// session's messages.
 struct Recorded {
     method: String,
     params: Value,
-    /// Notifications the server sent while it worked, then its answer.
-    replies: Vec<Value>,
-    answer: Option<Value>,
+    /// Notifications the server sent while it worked (at most
+    /// [`MAX_REPLIES`]), then its answer.
+    replies: Vec<usize>,
+    answer: Option<usize>,
     used: bool,
 }
 
 /// The recorded session as requests and their answers.
 #[derive(Default)]
 pub struct Mock {
+    /// The session's messages, each parsed once (None: not JSON, or cut).
+    messages: Vec<Option<Value>>,
     recorded: Vec<Recorded>,
     how: Match,
     /// What to send once the host answers the server's request of this id.
@@ -60,37 +76,43 @@ fn parsed(m: &TapMessage) -> Option<Value> {
 impl Mock {
     /// The requests of `session`, matched `how`.
     pub fn new(session: &Session, how: Match) -> Mock {
-        let messages: Vec<(String, Option<Value>)> = session
-            .messages
-            .iter()
-            .map(|m| (m.direction.clone(), parsed(m)))
-            .collect();
+        let taken = &session.messages[..session.messages.len().min(MAX_MESSAGES)];
+        let from_server: Vec<bool> = taken.iter().map(|m| m.direction == "server").collect();
+        let messages: Vec<Option<Value>> = taken.iter().map(parsed).collect();
+        // Where the server answered each id, in order.
+        let mut answers: std::collections::HashMap<String, Vec<usize>> =
+            std::collections::HashMap::new();
+        for (i, v) in messages.iter().enumerate() {
+            if let Some(v) = v
+                && from_server[i]
+                && v.get("method").is_none()
+                && let Some(id) = v.get("id")
+            {
+                answers.entry(id.to_string()).or_default().push(i);
+            }
+        }
         let mut recorded = Vec::new();
-        for (i, (dir, v)) in messages.iter().enumerate() {
+        for (i, v) in messages.iter().enumerate() {
             let Some(v) = v else { continue };
             let (Some(method), Some(id)) = (v["method"].as_str(), v.get("id")) else {
                 continue;
             };
-            if dir != "host" {
+            if taken[i].direction != "host" {
                 continue;
             }
-            let mut replies = Vec::new();
-            let mut answer = None;
-            for (dir, later) in &messages[i + 1..] {
-                let Some(later) = later else { continue };
-                if dir != "server" {
-                    continue;
-                }
-                if later.get("id") == Some(id) && later.get("method").is_none() {
-                    answer = Some(later.clone());
-                    break;
-                }
-                // Its notifications, and its own requests (elicitation,
-                // sampling) that belong to this call: sent before the answer.
-                if later.get("method").is_some() {
-                    replies.push(later.clone());
-                }
-            }
+            let answer = answers.get(&id.to_string()).and_then(|at| {
+                let next = at.partition_point(|&a| a <= i);
+                at.get(next).copied()
+            });
+            // Its notifications, and its own requests (elicitation,
+            // sampling) that belong to this call: sent before the answer.
+            let replies: Vec<usize> = (i + 1..answer.unwrap_or(messages.len()))
+                .filter(|&j| {
+                    from_server[j]
+                        && messages[j].as_ref().is_some_and(|l| l.get("method").is_some())
+                })
+                .take(MAX_REPLIES)
+                .collect();
             recorded.push(Recorded {
                 method: method.to_string(),
                 params: v.get("params").cloned().unwrap_or(Value::Null),
@@ -100,6 +122,7 @@ impl Mock {
             });
         }
         Mock {
+            messages,
             recorded,
             how,
             waiting: std::collections::HashMap::new(),
@@ -176,9 +199,10 @@ impl Mock {
             self.unmatched += 1;
             return vec![self.no_match(method, id, &wanted)];
         };
-        let r = &mut self.recorded[at];
-        r.used = true;
-        let mut out = r.replies.clone();
+        self.recorded[at].used = true;
+        let r = &self.recorded[at];
+        let message = |i: usize| self.messages[i].clone().unwrap_or(Value::Null);
+        let mut out: Vec<Value> = r.replies.iter().map(|&i| message(i)).collect();
         // Progress is told under the token this host gave.
         if let Some(token) = incoming["params"]["_meta"].get("progressToken") {
             for m in out
@@ -188,9 +212,9 @@ impl Mock {
                 m["params"]["progressToken"] = token.clone();
             }
         }
-        match &r.answer {
+        match r.answer {
             Some(answer) => {
-                let mut answer = answer.clone();
+                let mut answer = message(answer);
                 answer["id"] = id.clone();
                 out.push(answer);
                 self.answered += 1;
@@ -258,6 +282,27 @@ mod tests {
 
     fn session(lines: &[(&str, Value)]) -> Session {
         Session::of(lines)
+    }
+
+    /// The review's play: 1,500 host requests never answered, then 1,500
+    /// server notifications of 1 KB (1.8 MB of file; 3.7 GB of copies
+    /// before). Each request keeps places, at most MAX_REPLIES of them.
+    #[test]
+    fn unanswered_requests_keep_places_not_copies_and_few_of_them() {
+        let mut lines = Vec::new();
+        for i in 0..1_500 {
+            lines.push(("host", json!({"jsonrpc":"2.0","id":i,"method":"tools/call","params":{"name":"t","arguments":{"i":i}}})));
+        }
+        let text = "x".repeat(1024);
+        for _ in 0..1_500 {
+            lines.push(("server", json!({"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":text}})));
+        }
+        let mut m = Mock::new(&session(&lines), Match::Exact);
+        assert_eq!(m.messages.len(), 3_000, "each message kept once");
+        assert!(m.recorded.iter().all(|r| r.replies.len() <= MAX_REPLIES));
+        let first = m.answer(&json!({"jsonrpc":"2.0","id":"h","method":"tools/call","params":{"name":"t","arguments":{"i":0}}}));
+        assert_eq!(first.len(), MAX_REPLIES + 1, "its notifications, then an error");
+        assert!(first.last().unwrap()["error"]["message"].as_str().unwrap().contains("never answered"));
     }
 
     #[test]
