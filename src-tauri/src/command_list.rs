@@ -53,6 +53,7 @@ macro_rules! window_commands {
             sessions::import_session,
             sessions::session_to_suite,
             sessions::session_server,
+            sessions::delete_session,
             sessions::host_files,
             sessions::tap_host_entry,
             history::set_history_cap,

@@ -33,6 +33,8 @@ export interface SessionsBackend {
   /** The entry of the config the session was with (its name, URL or
    * command line), or null when none matches. */
   sessionServer(id: number): Promise<string | null>;
+  /** Forget a session and its messages. */
+  deleteSession(id: number): Promise<void>;
   /** The hosts' config files found here, with their entries. */
   hostFiles(): Promise<HostFile[]>;
   /** Route an entry through the tap (`on`) or put it back. */
@@ -52,6 +54,9 @@ export function tauriSessionsBackend(unwrap: Unwrap): SessionsBackend {
     importSession: async () => unwrap(await commands.importSession()),
     sessionToSuite: async (id, name, server) => unwrap(await commands.sessionToSuite(id, name, server)),
     sessionServer: async (id) => unwrap(await commands.sessionServer(id)),
+    deleteSession: async (id) => {
+      unwrap(await commands.deleteSession(id));
+    },
     hostFiles: async () => unwrap(await commands.hostFiles()),
     tapHostEntry: async (path, name, on) => {
       unwrap(await commands.tapHostEntry(path, name, on));

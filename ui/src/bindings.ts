@@ -169,6 +169,8 @@ export const commands = {
 	 *  URL or command line), for Save as suite's default; None: the person says.
 	 */
 	sessionServer: (id: number) => typedError<string | null, ErrorInfo>(__TAURI_INVOKE("session_server", { id })),
+	/**  Forget session `id` and its messages (its calls stay in the History). */
+	deleteSession: (id: number) => typedError<null, ErrorInfo>(__TAURI_INVOKE("delete_session", { id })),
 	/**
 	 *  The hosts' config files found here, each entry with whether it runs
 	 *  through the tap.
@@ -1691,6 +1693,12 @@ export type HistorySettings_Deserialize = {
 	 *  never saved ones.
 	 */
 	max_mib?: number,
+	/**
+	 *  The sessions hosts had through `mcpwb tap` take at most this many
+	 *  MiB: the oldest ended ones go first; one session alone past it keeps
+	 *  nothing more (said in it).
+	 */
+	sessions_max_mib?: number,
 };
 
 /**  How the history is bounded (`"history"` in the settings file). */
@@ -1700,6 +1708,12 @@ export type HistorySettings_Serialize = {
 	 *  never saved ones.
 	 */
 	max_mib: number,
+	/**
+	 *  The sessions hosts had through `mcpwb tap` take at most this many
+	 *  MiB: the oldest ended ones go first; one session alone past it keeps
+	 *  nothing more (said in it).
+	 */
+	sessions_max_mib: number,
 };
 
 /**  How big the history may grow, and how big it is. */

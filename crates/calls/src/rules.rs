@@ -281,11 +281,25 @@ pub struct HistorySettings {
     /// The calls kept take at most this many MiB; the oldest go first,
     /// never saved ones.
     pub max_mib: u32,
+    /// The sessions hosts had through `mcpwb tap` take at most this many
+    /// MiB: the oldest ended ones go first; one session alone past it keeps
+    /// nothing more (said in it).
+    pub sessions_max_mib: u32,
 }
 
 impl Default for HistorySettings {
     fn default() -> Self {
-        HistorySettings { max_mib: 256 }
+        HistorySettings {
+            max_mib: 256,
+            sessions_max_mib: 256,
+        }
+    }
+}
+
+impl HistorySettings {
+    /// The sessions' cap in bytes.
+    pub fn sessions_cap(&self) -> i64 {
+        i64::from(self.sessions_max_mib.max(1)) * 1024 * 1024
     }
 }
 

@@ -48,6 +48,12 @@ pub enum SessionCommand {
     Compare { a: String, b: String },
     /// Keep a session file in the store (its new id is printed).
     Import { file: PathBuf },
+    /// Forget sessions and their messages (their calls stay in the History).
+    Delete {
+        /// The sessions' ids (mcpwb session list shows them).
+        #[arg(required = true)]
+        ids: Vec<i64>,
+    },
     /// The session's tool calls as a suite (arguments as sent, kept as
     /// text; each result a snapshot): the next version of the server is held
     /// to what the host saw. Written to DIR (default:
@@ -327,6 +333,33 @@ pub fn session(cli: &Cli, action: &SessionCommand) -> Result<(), Failure> {
                 line(&format!("imported as session {id}"));
             }
             Ok(())
+        }
+        SessionCommand::Delete { ids } => {
+            let mut missing = Vec::new();
+            for id in ids {
+                match store.delete_tap(*id) {
+                    Ok(true) if !cli.json => line(&format!("session {id} deleted")),
+                    Ok(true) => {}
+                    Ok(false) => missing.push(*id),
+                    Err(e) => return Err(Failure::Usage(format!("session {id}: {e}"))),
+                }
+            }
+            if cli.json {
+                line(&json!({ "deleted": ids.iter().filter(|i| !missing.contains(i)).collect::<Vec<_>>(), "missing": missing }).to_string());
+            }
+            if missing.is_empty() {
+                Ok(())
+            } else {
+                Err(workbench_core::Error::Refused(format!(
+                    "no session {} (mcpwb session list shows them)",
+                    missing
+                        .iter()
+                        .map(i64::to_string)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ))
+                .into())
+            }
         }
     }
 }

@@ -191,6 +191,7 @@ async fn tap_http(
                 store,
                 secrets,
                 unmasked: args.unmasked,
+                cap: sessions_cap(),
             }),
             Err(Failure::Usage(why)) => {
                 eprintln!("mcpwb tap: nothing is kept ({why}); the requests still pass");
@@ -246,8 +247,14 @@ pub async fn tap(cli: &Cli, args: &TapArgs) -> Result<(), Failure> {
         None
     } else {
         match crate::session_cmd::store().and_then(|s| {
-            workbench_tap::record::start(s, &name, &command, workbench_mask::Secrets::new(&secrets))
-                .map_err(|e| Failure::Usage(e.to_string()))
+            workbench_tap::record::start(
+                s,
+                &name,
+                &command,
+                workbench_mask::Secrets::new(&secrets),
+                sessions_cap(),
+            )
+            .map_err(|e| Failure::Usage(e.to_string()))
         }) {
             Ok(r) => Some(r),
             Err(Failure::Usage(why)) => {
@@ -291,4 +298,13 @@ pub(crate) async fn until_stopped() -> Result<(), Failure> {
         _ = term.recv() => {}
     }
     Ok(())
+}
+
+/// The sessions' cap from the person's settings (`history.sessions_max_mib`).
+fn sessions_cap() -> i64 {
+    let settings =
+        workbench_core::settings::SettingsFile::new(workbench_core::settings::default_path());
+    workbench_calls::LiveRules::new(settings)
+        .history()
+        .sessions_cap()
 }

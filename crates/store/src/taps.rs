@@ -146,6 +146,63 @@ impl Store {
         Ok(stmt.query_row([id], tap_row).optional()?)
     }
 
+    /// Forget the connection `id` and its messages; false when there was none.
+    pub fn delete_tap(&self, id: i64) -> Result<bool> {
+        let mut conn = self.lock();
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        tx.execute("DELETE FROM tap_messages WHERE tap_id = ?1", [id])?;
+        let gone = tx.execute("DELETE FROM taps WHERE id = ?1", [id])?;
+        tx.commit()?;
+        Ok(gone > 0)
+    }
+
+    /// The bytes the kept messages take (their texts), all sessions and
+    /// the one `id`'s.
+    pub fn taps_size(&self, id: i64) -> Result<(i64, i64)> {
+        let conn = self.lock();
+        let all: i64 = conn.query_row(
+            "SELECT COALESCE(SUM(length(CAST(text AS BLOB))), 0) FROM tap_messages",
+            [],
+            |r| r.get(0),
+        )?;
+        let one: i64 = conn.query_row(
+            "SELECT COALESCE(SUM(length(CAST(text AS BLOB))), 0) FROM tap_messages WHERE tap_id = ?1",
+            [id],
+            |r| r.get(0),
+        )?;
+        Ok((all, one))
+    }
+
+    /// Drop the oldest ended sessions (never `keep`, never one still
+    /// going) until the messages kept take at most `max_bytes`; the ids
+    /// dropped and the bytes kept after.
+    pub fn prune_taps(&self, max_bytes: i64, keep: Option<i64>) -> Result<(Vec<i64>, i64)> {
+        let (mut total, _) = self.taps_size(keep.unwrap_or(-1))?;
+        let mut dropped = Vec::new();
+        if total <= max_bytes {
+            return Ok((dropped, total));
+        }
+        let oldest: Vec<(i64, i64)> = {
+            let conn = self.lock();
+            let mut stmt = conn.prepare(
+                "SELECT t.id, COALESCE(SUM(length(CAST(m.text AS BLOB))), 0) FROM taps t \
+                 LEFT JOIN tap_messages m ON m.tap_id = t.id \
+                 WHERE t.ended_at IS NOT NULL AND t.id != ?1 GROUP BY t.id ORDER BY t.id",
+            )?;
+            let rows = stmt.query_map([keep.unwrap_or(-1)], |r| Ok((r.get(0)?, r.get(1)?)))?;
+            rows.collect::<rusqlite::Result<_>>()?
+        };
+        for (id, size) in oldest {
+            if total <= max_bytes {
+                break;
+            }
+            self.delete_tap(id)?;
+            total -= size;
+            dropped.push(id);
+        }
+        Ok((dropped, total))
+    }
+
     /// Its messages in order.
     pub fn tap_messages(&self, id: i64) -> Result<Vec<TapMessage>> {
         let conn = self.lock();

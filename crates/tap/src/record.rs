@@ -27,6 +27,10 @@ const QUEUE: usize = 4096;
 /// flood of long messages can hold in memory, whatever their count.
 const QUEUE_BYTES: usize = 64 * 1024 * 1024;
 
+/// The sessions' cap when none is given (the person's settings say it:
+/// `history.sessions_max_mib`).
+pub const DEFAULT_SESSIONS_CAP: i64 = 256 * 1024 * 1024;
+
 /// Hands messages to the writer. Cheap to clone.
 #[derive(Clone)]
 pub struct Recorder {
@@ -52,11 +56,15 @@ pub struct Writer {
 /// Start keeping a new connection of `server` (run as `command`) in
 /// `store`; `secrets` (and the credentials `command` carries, a URL's
 /// `?api_key=`) are masked in what is kept, the command among it.
+/// The sessions kept take at most `cap` bytes: the oldest ended ones go
+/// first; one session alone past it keeps nothing more (said in it, what
+/// passes is counted as not kept).
 pub fn start(
     store: Store,
     server: &str,
     command: &str,
     secrets: Secrets,
+    cap: i64,
 ) -> workbench_store::Result<(Recorder, Writer)> {
     let mut secrets = secrets;
     for s in workbench_mask::url_secrets(command) {
@@ -67,6 +75,7 @@ pub fn start(
         .into_owned();
     let id = store.create_tap(server, &command, now_ms())?;
     let secrets = Arc::new(Mutex::new(secrets));
+    let seq = Arc::new(AtomicI64::new(0));
     let (tx, rx) = sync_channel(QUEUE);
     let dropped = Arc::new(AtomicI64::new(0));
     let closed = Arc::new(AtomicBool::new(false));
@@ -79,15 +88,20 @@ pub fn start(
         .spawn({
             let server = server.to_string();
             let secrets = secrets.clone();
+            let writer_dropped = dropped.clone();
+            let writer_seq = seq.clone();
             move || {
                 write(
                     writer_store,
-                    id,
+                    Session {
+                        id,
+                        cap,
+                        seq: writer_seq,
+                    },
                     &server,
                     rx,
                     secrets,
-                    writer_closed,
-                    writer_queued,
+                    (writer_closed, writer_queued, writer_dropped),
                 )
             }
         })
@@ -95,7 +109,7 @@ pub fn start(
     Ok((
         Recorder {
             tx,
-            seq: Arc::new(AtomicI64::new(0)),
+            seq,
             dropped: dropped.clone(),
             queued,
             secrets,
@@ -193,15 +207,25 @@ impl Writer {
     }
 }
 
+/// The session written, the sessions' cap, and its messages' numbers.
+struct Session {
+    id: i64,
+    cap: i64,
+    seq: Arc<AtomicI64>,
+}
+
 fn write(
     store: Store,
-    id: i64,
+    Session { id, cap, seq }: Session,
     server: &str,
     rx: Receiver<TapMessage>,
     secrets: Arc<Mutex<Secrets>>,
-    closed: Arc<AtomicBool>,
-    queued: Arc<AtomicUsize>,
+    (closed, queued, dropped): (Arc<AtomicBool>, Arc<AtomicUsize>, Arc<AtomicI64>),
 ) {
+    // The bytes the sessions take (None: not looked at yet); at the cap,
+    // this session keeps nothing more.
+    let mut kept: Option<i64> = None;
+    let mut full = false;
     let mut batch = Vec::new();
     let mut handshake = Handshake::default();
     let mut calls = HostCalls::default();
@@ -238,6 +262,58 @@ fn write(
                 calls.learn(host, version, protocol);
             }
         }
+        // The sessions' size, known when a write could pass the cap: the
+        // oldest ended sessions go first; past it, this one keeps no more.
+        let batch_bytes: i64 = batch.iter().map(|m| m.text.len() as i64).sum();
+        if !full && kept.is_none_or(|k| k + batch_bytes > cap) {
+            // Room for this batch: the oldest ended sessions make way.
+            match store.prune_taps((cap - batch_bytes).max(0), Some(id)) {
+                Ok((gone, now)) => {
+                    if !gone.is_empty() {
+                        tracing::info!(
+                            "sessions: {} oldest dropped to stay under {cap} bytes",
+                            gone.len()
+                        );
+                    }
+                    kept = Some(now);
+                }
+                Err(e) => tracing::warn!("the sessions' size could not be read: {e}"),
+            }
+        }
+        if !full && let Some(k) = kept {
+            // What fits under the cap is kept; the rest passed, not kept.
+            let mut room = cap - k;
+            let fits = batch
+                .iter()
+                .take_while(|m| {
+                    room -= m.text.len() as i64;
+                    room >= 0
+                })
+                .count();
+            if fits < batch.len() {
+                full = true;
+                dropped.fetch_add((batch.len() - fits) as i64, Ordering::Relaxed);
+                batch.truncate(fits);
+                let text = serde_json::json!({ "full": format!(
+                    "the sessions kept reached their cap ({} MiB, history.sessions_max_mib in the settings): from here on messages pass but are not kept",
+                    cap / (1024 * 1024)
+                ) })
+                .to_string();
+                batch.push(TapMessage {
+                    seq: seq.fetch_add(1, Ordering::Relaxed),
+                    at_ms: now_ms(),
+                    direction: Direction::Tap.as_str().into(),
+                    size: text.len() as i64,
+                    text,
+                    cut: false,
+                });
+            }
+        } else if full {
+            dropped.fetch_add(batch.len() as i64, Ordering::Relaxed);
+            batch.clear();
+            continue;
+        }
+        kept = kept.map(|k| k + batch.iter().map(|m| m.text.len() as i64).sum::<i64>());
         if let Err(e) = store.append_tap_messages(id, &batch) {
             tracing::warn!("{} tapped message(s) were not kept: {e}", batch.len());
         }
@@ -464,8 +540,14 @@ mod tests {
     #[test]
     fn lines_are_kept_whole_or_cut_with_their_size_and_secrets_masked() {
         let store = Store::in_memory().unwrap();
-        let (recorder, writer) =
-            start(store.clone(), "s", "s", Secrets::new(["hunter22"])).unwrap();
+        let (recorder, writer) = start(
+            store.clone(),
+            "s",
+            "s",
+            Secrets::new(["hunter22"]),
+            DEFAULT_SESSIONS_CAP,
+        )
+        .unwrap();
         let mut host = Splitter::new(Direction::Host, recorder.clone());
         // A message in three pieces, a long one, a token in a third.
         host.feed(br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"clientInfo":{"name":"h","version":"9"}}}"#);

@@ -27,6 +27,28 @@ pub async fn list_sessions<R: Runtime>(
         .map_err(|e| failed(format!("the sessions: {e}")))
 }
 
+/// Forget session `id` and its messages (its calls stay in the History).
+#[tauri::command]
+#[specta::specta]
+pub async fn delete_session<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    id: i64,
+) -> Result<(), ErrorInfo> {
+    let store = store(&state)?;
+    match tokio::task::spawn_blocking(move || store.delete_tap(id))
+        .await
+        .map_err(|e| failed(e.to_string()))?
+    {
+        Ok(true) => Ok(()),
+        Ok(false) => Err(ErrorInfo::new(
+            workbench_core::ErrorCode::NotFound,
+            format!("no session {id}"),
+        )),
+        Err(e) => Err(failed(format!("session {id}: {e}"))),
+    }
+}
+
 /// One session's messages in order.
 #[tauri::command]
 #[specta::specta]

@@ -3,7 +3,7 @@
 // host; Export (JSON Lines, HAR), Save as suite.
 import { useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { Download, FileCode2, ListChecks } from "lucide-react";
+import { Download, FileCode2, ListChecks, Trash2 } from "lucide-react";
 import type { SessionsBackend, TapMessage, TapRow } from "../backendSessions";
 import { Button, Field, Input, Modal, Select, plural, useToast } from "../design";
 import { keys } from "../queries";
@@ -27,6 +27,7 @@ export function SessionCard({
   messages,
   servers,
   onReview,
+  onDeleted,
 }: {
   backend: SessionsBackend;
   session: TapRow;
@@ -36,7 +37,10 @@ export function SessionCard({
   servers: string[];
   /** Open the Suites room on the suite made, to read and trust it. */
   onReview?: (path: string) => void;
+  /** The session was deleted. */
+  onDeleted?: () => void;
 }) {
+  const [confirmDelete, setConfirmDelete] = useState(false);
   const toast = useToast();
   const queryClient = useQueryClient();
   const [suiteServer, setSuiteServer] = useState("");
@@ -74,6 +78,18 @@ export function SessionCard({
       setSuiteOpen(false);
     } catch (e) {
       setSuiteError(e instanceof Error ? e.message : String(e));
+    }
+  };
+  const remove = async () => {
+    try {
+      await backend.deleteSession(session.id);
+      void queryClient.invalidateQueries({ queryKey: keys.sessions() });
+      toast(`Session ${session.id} deleted`);
+      onDeleted?.();
+    } catch (e) {
+      toast("The session was not deleted", { description: e instanceof Error ? e.message : String(e), tone: "danger" });
+    } finally {
+      setConfirmDelete(false);
     }
   };
   const f = print.data;
@@ -142,6 +158,21 @@ export function SessionCard({
         >
           Save as suite
         </Button>
+        {confirmDelete ? (
+          <>
+            <span role="alert">Delete session {session.id} and its messages?</span>
+            <Button size="sm" variant="danger" onClick={() => void remove()}>
+              Delete
+            </Button>
+            <Button size="sm" variant="ghost" onClick={() => setConfirmDelete(false)}>
+              Keep it
+            </Button>
+          </>
+        ) : (
+          <Button size="sm" variant="ghost" icon={Trash2} onClick={() => setConfirmDelete(true)}>
+            Delete…
+          </Button>
+        )}
         {others.length > 0 && (
           <Select value={against} onChange={setAgainst} aria-label="Compare the host with" placeholder="Compare the host with…">
             {others.map((o) => (

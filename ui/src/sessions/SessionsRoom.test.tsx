@@ -45,6 +45,7 @@ function fake(over: Partial<SessionsBackend>): SessionsBackend {
     importSession: async () => null,
     sessionToSuite: async () => ({ path: "/s/x.json", server: "demo", cases: 1, leftOut: 0, review: review("/s/x.json") }),
     sessionServer: async () => null,
+    deleteSession: async () => undefined,
     hostFiles: async () => [],
     tapHostEntry: async () => undefined,
     ...over,
@@ -160,6 +161,18 @@ describe("the Sessions room", () => {
     await waitFor(() => expect(toSuite).toHaveBeenCalledWith(2, "mine", "demo"));
     // Said untrusted, with the way to its review.
     expect(await screen.findByText("2 cases of demo saved as a suite — not trusted yet")).toBeTruthy();
+  });
+
+  it("deletes a session once the person confirms", async () => {
+    const gone = vi.fn(async () => undefined);
+    mount({ listSessions: async () => [row({ id: 4 })], deleteSession: gone });
+    const card = await screen.findByRole("region", { name: "Session 4" });
+    fireEvent.click(within(card).getByRole("button", { name: "Delete…" }));
+    expect(gone).not.toHaveBeenCalled();
+    expect(within(card).getByRole("alert").textContent).toContain("Delete session 4");
+    fireEvent.click(within(card).getByRole("button", { name: "Delete" }));
+    await waitFor(() => expect(gone).toHaveBeenCalledWith(4));
+    expect(await screen.findByText("Session 4 deleted")).toBeTruthy();
   });
 
   it("asks which server when the session's matches no entry", async () => {

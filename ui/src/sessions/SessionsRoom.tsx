@@ -132,6 +132,7 @@ export function SessionsRoom({
               others={rows.filter((r) => r.id !== selected.id)}
               messages={messages.data ?? []}
               servers={servers}
+              onDeleted={() => setOpen(null)}
               onReview={go ? () => go("suites") : undefined}
             />
             <SessionMessages messages={messages.data ?? []} />

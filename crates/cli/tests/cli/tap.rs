@@ -523,3 +523,99 @@ fn the_taps_watch_follows_no_link_and_does_not_restart_for_ever() {
         "{starts} starts in 8 s after one save"
     );
 }
+
+/// Run one host session of `calls` echo calls of `size` bytes each
+/// through `mcpwb tap -- demo`; the host's answers are read and dropped.
+fn echo_session(d: &Path, calls: usize, size: usize) {
+    let mut tap = in_home(d)
+        .args(["tap", "--"])
+        .arg(demo_server())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut host_in = tap.stdin.take().unwrap();
+    let mut host_out = BufReader::new(tap.stdout.take().unwrap());
+    let mut ask = |v: Value| {
+        writeln!(host_in, "{v}").unwrap();
+        let id = v["id"].clone();
+        loop {
+            let mut line = String::new();
+            assert!(host_out.read_line(&mut line).unwrap() > 0, "the tap closed");
+            if serde_json::from_str::<Value>(&line).is_ok_and(|a| a["id"] == id) {
+                return;
+            }
+        }
+    };
+    ask(
+        json!({"jsonrpc":"2.0","id":0,"method":"initialize","params":{
+        "protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"big","version":"1"}}}),
+    );
+    let message = "x".repeat(size);
+    for i in 1..=calls {
+        ask(
+            json!({"jsonrpc":"2.0","id":i,"method":"tools/call","params":{"name":"echo","arguments":{"message":message}}}),
+        );
+    }
+    drop(host_in);
+    let _ = tap.wait();
+}
+
+/// The review's play: 60 calls of a large result through a tap under a
+/// 1 MiB cap kept 63 MB, and nothing could delete it. The sessions' cap
+/// holds (the oldest ended session goes first; one past it keeps nothing
+/// more and says so), and `mcpwb session delete` forgets one.
+#[test]
+fn tapped_sessions_stay_under_their_cap_and_can_be_deleted() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::create_dir_all(d.join("home")).unwrap();
+    std::fs::write(
+        d.join("home/settings.json"),
+        json!({ "history": { "max_mib": 1, "sessions_max_mib": 1 } }).to_string(),
+    )
+    .unwrap();
+    echo_session(d, 30, 64 * 1024);
+    echo_session(d, 30, 64 * 1024);
+    let kept = sessions(d);
+    let size = |id: &Value| {
+        let out = in_home(d)
+            .args(["session", "export", &id.to_string()])
+            .output()
+            .unwrap();
+        out.stdout.len()
+    };
+    // The first (ended) session went to make room; the second stopped
+    // keeping at the cap and says so.
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    let exported = size(&kept[0]["id"]);
+    assert!(
+        exported < 3 * 1024 * 1024,
+        "{exported} bytes kept under a 1 MiB cap"
+    );
+    let out = in_home(d)
+        .args(["session", "export", &kept[0]["id"].to_string()])
+        .output()
+        .unwrap();
+    assert!(
+        stdout(&out).contains("reached their cap"),
+        "the cap is said in the session"
+    );
+    assert!(kept[0]["dropped"].as_i64().unwrap() > 0, "{kept:?}");
+    let out = in_home(d)
+        .args(["session", "delete", &kept[0]["id"].to_string()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(sessions(d).is_empty());
+    let out = in_home(d)
+        .args(["session", "delete", "999"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no session 999"));
+}

@@ -80,6 +80,8 @@ pub struct Keep {
     pub secrets: Vec<String>,
     /// Keep headers such as Authorization as they were (masked otherwise).
     pub unmasked: bool,
+    /// The sessions kept take at most this many bytes (the oldest go).
+    pub cap: i64,
 }
 
 /// How the tap runs.
@@ -240,6 +242,7 @@ impl Tap {
             &self.server,
             &self.command,
             workbench_mask::Secrets::new(&keep.secrets),
+            keep.cap,
         ) {
             Ok(started) => started,
             Err(e) => {

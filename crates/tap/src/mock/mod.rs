@@ -109,7 +109,9 @@ impl Mock {
             let replies: Vec<usize> = (i + 1..answer.unwrap_or(messages.len()))
                 .filter(|&j| {
                     from_server[j]
-                        && messages[j].as_ref().is_some_and(|l| l.get("method").is_some())
+                        && messages[j]
+                            .as_ref()
+                            .is_some_and(|l| l.get("method").is_some())
                 })
                 .take(MAX_REPLIES)
                 .collect();
@@ -301,8 +303,17 @@ mod tests {
         assert_eq!(m.messages.len(), 3_000, "each message kept once");
         assert!(m.recorded.iter().all(|r| r.replies.len() <= MAX_REPLIES));
         let first = m.answer(&json!({"jsonrpc":"2.0","id":"h","method":"tools/call","params":{"name":"t","arguments":{"i":0}}}));
-        assert_eq!(first.len(), MAX_REPLIES + 1, "its notifications, then an error");
-        assert!(first.last().unwrap()["error"]["message"].as_str().unwrap().contains("never answered"));
+        assert_eq!(
+            first.len(),
+            MAX_REPLIES + 1,
+            "its notifications, then an error"
+        );
+        assert!(
+            first.last().unwrap()["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("never answered")
+        );
     }
 
     #[test]
