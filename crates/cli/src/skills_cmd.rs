@@ -70,12 +70,16 @@ pub async fn show(
         if cli.json {
             line(&serde_json::to_string(&f).unwrap_or_default());
         } else {
-            if let Some(p) = &f.problem {
-                eprintln!("mcpwb: {}", clean(p));
-            }
-            match &f.text {
-                Some(t) => print!("{t}"),
-                None => line(&format!("({} bytes, not text)", f.size)),
+            // A server's text never reaches the terminal raw (escape
+            // sequences set the clipboard, the title, hide text), and a
+            // file whose check failed is not shown at all.
+            match (&f.problem, &f.text) {
+                (Some(p), _) => {
+                    eprintln!("mcpwb: {}", clean(p));
+                    eprintln!("mcpwb: the file is not shown: it is not what the server listed");
+                }
+                (None, Some(t)) => print!("{}", clean(t)),
+                (None, None) => line(&format!("({} bytes, not text)", f.size)),
             }
         }
         return if f.problem.is_some() {
@@ -147,7 +151,8 @@ pub async fn show(
                 "(SKILL.md is not shown and its files are not read: it is not what the server listed)",
             );
         } else {
-            print!("{}", skill.text);
+            // Server text: escape sequences removed (`--raw` keeps them).
+            print!("{}", clean(&skill.text));
         }
     }
     if problems.is_empty() {
