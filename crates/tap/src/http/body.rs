@@ -121,6 +121,21 @@ impl Sse {
     }
 }
 
+/// The longest first event of a legacy SSE stream held for its rewrite:
+/// past it the stream passes as it came (an endpoint event is a short
+/// line; a first event that never ends is not held, nor read again).
+const MAX_FIRST_EVENT: usize = 64 * 1024;
+
+/// Where an SSE event ends in `bytes` (after its blank line), if it does.
+fn event_end(bytes: &[u8]) -> Option<usize> {
+    let lf = bytes.windows(2).position(|w| w == b"\n\n").map(|i| i + 2);
+    let crlf = bytes.windows(4).position(|w| w == b"\r\n\r\n").map(|i| i + 4);
+    match (lf, crlf) {
+        (Some(a), Some(b)) => Some(a.min(b)),
+        (a, b) => a.or(b),
+    }
+}
+
 /// A legacy SSE stream's `endpoint` event given the token's path segment.
 pub(super) struct Rewrite {
     pub(super) pending: Vec<u8>,
@@ -130,15 +145,23 @@ pub(super) struct Rewrite {
 }
 
 impl Rewrite {
-    /// Bytes to pass now; None while the first event is not whole.
+    /// Bytes to pass now; None while the first event is not whole. Only
+    /// the new bytes are looked at (with the three before them); past
+    /// [`MAX_FIRST_EVENT`] what is held passes unchanged.
     fn feed(&mut self, bytes: &[u8]) -> Option<Vec<u8>> {
+        let from = self.pending.len().saturating_sub(3);
         self.pending.extend_from_slice(bytes);
-        let text = String::from_utf8_lossy(&self.pending);
-        let end = text
-            .find("\n\n")
-            .map(|i| i + 2)
-            .or_else(|| text.find("\r\n\r\n").map(|i| i + 4))?;
-        let (event, rest) = text.split_at(end);
+        let Some(end) = event_end(&self.pending[from..]).map(|e| e + from) else {
+            if self.pending.len() > MAX_FIRST_EVENT {
+                tracing::warn!(
+                    "tap: the legacy SSE stream's first event passed {MAX_FIRST_EVENT} bytes without ending; passed unchanged (the host's messages may not come back through the tap)"
+                );
+                return Some(std::mem::take(&mut self.pending));
+            }
+            return None;
+        };
+        let (event, rest) = self.pending.split_at(end);
+        let (event, rest) = (String::from_utf8_lossy(event), rest.to_vec());
         let mut out = String::new();
         let is_endpoint = event
             .lines()
@@ -164,9 +187,10 @@ impl Rewrite {
             };
             out.push_str(&rewritten);
         }
-        out.push_str(rest);
+        let mut out = out.into_bytes();
+        out.extend_from_slice(&rest);
         self.pending.clear();
-        Some(out.into_bytes())
+        Some(out)
     }
 }
 
@@ -284,5 +308,37 @@ impl Drop for Passing {
         head["response"] = json!(self.response_seqs);
         head["endedAt"] = json!(now_ms());
         recorder.mark(&json!({ "http": head }));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Rewrite;
+
+    fn rewrite() -> Rewrite {
+        Rewrite {
+            pending: Vec::new(),
+            prefix: "/TOKEN".into(),
+            server_origin: "http://up".into(),
+            tap_origin: "http://tap".into(),
+        }
+    }
+
+    #[test]
+    fn the_endpoint_event_is_rewritten_in_pieces_and_an_endless_one_is_not_held() {
+        let mut r = rewrite();
+        assert_eq!(r.feed(b"event: endpoint\nda"), None);
+        let out = r.feed(b"ta: /messages?s=1\n\nid: 2\n").unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "event: endpoint\ndata: /TOKEN/messages?s=1\n\nid: 2\n"
+        );
+        // The review's play: a first event that never ends, 1 MiB a chunk.
+        let mut r = rewrite();
+        assert_eq!(r.feed(b"event: endpoint\ndata: /messages?x="), None);
+        let chunk = vec![b'a'; 1024 * 1024];
+        let passed = r.feed(&chunk).expect("passed unchanged past the cap");
+        assert_eq!(passed.len(), 1024 * 1024 + b"event: endpoint\ndata: /messages?x=".len());
+        assert!(r.pending.is_empty(), "nothing is held");
     }
 }
