@@ -162,16 +162,26 @@ pub(crate) fn listen_port(listen: Option<&str>) -> Result<u16, Failure> {
 }
 
 /// The install's tap token, made (and kept in the keychain) on first use:
-/// a host's config keeps naming the same URL across runs.
-const TOKEN_ID: &str = "tap/token";
+/// a host's config keeps naming the same URL across runs. Under the
+/// workbench's own reserved segment: no entry's `${secret:…}` reaches it.
+const TOKEN_ID: &str = "@workbench/tap-token";
+
+/// Where earlier versions kept it: an entry named `tap` could read it
+/// there (`${secret:tap/token}`). Moved on first use.
+const OLD_TOKEN_ID: &str = "tap/token";
 
 pub(crate) fn tap_token() -> Result<String, Failure> {
     let keychain = workbench_core::config::secrets::Keychain::app();
     if let Some(t) = keychain.get(TOKEN_ID)? {
         return Ok(t);
     }
-    let t = workbench_loopback::new_token();
+    // The token hosts' configs already name keeps working, from its new place.
+    let t = match keychain.get(OLD_TOKEN_ID)? {
+        Some(old) => old,
+        None => workbench_loopback::new_token(),
+    };
     keychain.set(TOKEN_ID, &t)?;
+    keychain.delete(OLD_TOKEN_ID)?;
     Ok(t)
 }
 

@@ -295,3 +295,48 @@ fn the_agents_probe_calls_nothing_under_approve_none() {
         "{traffic}"
     );
 }
+
+/// The review's play: a user-file entry named `tap` reading
+/// `${secret:tap/token}` got the tap's URL token. The token now lives under
+/// the workbench's own reserved segment, which no entry's references reach.
+#[test]
+fn no_entry_reads_the_taps_token() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // The tap makes its token and prints the URL carrying it.
+    let mut tap = super::tap::in_home(d)
+        .args(["--json", "tap", "--to", "http://127.0.0.1:9/mcp"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    std::io::BufReader::new(tap.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let _ = tap.kill();
+    let _ = tap.wait();
+    let url: Value = serde_json::from_str(&first).expect(&first);
+    let token = url["url"].as_str().unwrap().split('/').nth(3).unwrap().to_string();
+    assert!(token.len() > 16, "{first}");
+    let marker = d.join("marker");
+    let config = d.join("mcp.json");
+    std::fs::write(
+        &config,
+        json!({ "mcpServers": { "tap": {
+            "command": "sh",
+            "args": ["-c", format!("printf '%s' \"$T\" > {}; exec cat >/dev/null", marker.display())],
+            "env": { "T": "${secret:tap/token}" }
+        } } })
+        .to_string(),
+    )
+    .unwrap();
+    let config = config.display().to_string();
+    let out = super::tap::in_home(d)
+        .args(["--config", &config, "--trust", "--timeout", "3", "servers"])
+        .output()
+        .unwrap();
+    let read = std::fs::read_to_string(&marker).unwrap_or_default();
+    assert!(!read.contains(&token), "the entry read the tap's token: {}", stderr(&out));
+}
