@@ -38,7 +38,7 @@ export interface SessionsBackend {
   /** The hosts' config files found here, with their entries. */
   hostFiles(): Promise<HostFile[]>;
   /** Route an entry through the tap (`on`) or put it back. */
-  tapHostEntry(path: string, name: string, on: boolean): Promise<void>;
+  tapHostEntry(path: string, name: string, on: boolean): Promise<string>;
 }
 
 type Outcome<T> = { status: "ok"; data: T } | { status: "error"; error: ErrorInfo };
@@ -58,8 +58,6 @@ export function tauriSessionsBackend(unwrap: Unwrap): SessionsBackend {
       unwrap(await commands.deleteSession(id));
     },
     hostFiles: async () => unwrap(await commands.hostFiles()),
-    tapHostEntry: async (path, name, on) => {
-      unwrap(await commands.tapHostEntry(path, name, on));
-    },
+    tapHostEntry: async (path, name, on) => unwrap(await commands.tapHostEntry(path, name, on)),
   };
 }

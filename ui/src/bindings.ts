@@ -178,9 +178,9 @@ export const commands = {
 	hostFiles: () => typedError<HostFile_Serialize[], ErrorInfo>(__TAURI_INVOKE("host_files")),
 	/**
 	 *  Route entry `name` of the host's file `path` through `mcpwb tap`
-	 *  (`on`), or put it back (`!on`).
+	 *  (`on`), or put it back (`!on`): what was done, in a sentence.
 	 */
-	tapHostEntry: (path: string, name: string, on: boolean) => typedError<null, ErrorInfo>(__TAURI_INVOKE("tap_host_entry", { path, name, on })),
+	tapHostEntry: (path: string, name: string, on: boolean) => typedError<string, ErrorInfo>(__TAURI_INVOKE("tap_host_entry", { path, name, on })),
 	/**  Keep at most `max_mib` MiB of calls (the oldest go first, never saved ones). */
 	setHistoryCap: (maxMib: number) => typedError<null, ErrorInfo>(__TAURI_INVOKE("set_history_cap", { maxMib })),
 	/**

@@ -221,20 +221,16 @@ pub fn tap(
 ) -> Result<(), Failure> {
     let path = host_file(which, project)?;
     let records = workbench_core::settings::data_dir().join("tapped-hosts.json");
-    if on {
+    let said = if on {
         let mcpwb =
             std::env::current_exe().map_err(|e| Failure::Usage(format!("where mcpwb is: {e}")))?;
         dialects::tapping::tap(&records, &path, name, &mcpwb.display().to_string())?;
-    } else {
-        dialects::tapping::untap(&records, &path, name)?;
-    }
-    let said = if on {
         format!(
             "{name} in {} now runs through `mcpwb tap`; restart the host, then watch its sessions with `mcpwb session list`",
             path.display()
         )
     } else {
-        format!("{name} in {} is back as it was", path.display())
+        dialects::tapping::untap(&records, &path, name)?.said(name, &path)
     };
     if cli.json {
         crate::print::line(

@@ -336,7 +336,7 @@ pub async fn host_files<R: Runtime>(
 }
 
 /// Route entry `name` of the host's file `path` through `mcpwb tap`
-/// (`on`), or put it back (`!on`).
+/// (`on`), or put it back (`!on`): what was done, in a sentence.
 #[tauri::command]
 #[specta::specta]
 pub async fn tap_host_entry<R: Runtime>(
@@ -344,7 +344,7 @@ pub async fn tap_host_entry<R: Runtime>(
     path: String,
     name: String,
     on: bool,
-) -> Result<(), ErrorInfo> {
+) -> Result<String, ErrorInfo> {
     let mcpwb = mcpwb_path().ok_or_else(|| ErrorInfo {
         code: workbench_core::ErrorCode::NotFound,
         message: "mcpwb, the workbench's command line, is not installed next to the app or on PATH: install it to tap a host".into(),
@@ -353,8 +353,9 @@ pub async fn tap_host_entry<R: Runtime>(
         let path = std::path::PathBuf::from(path);
         if on {
             tapping::tap(&records(), &path, &name, &mcpwb.display().to_string())
+                .map(|()| format!("{name} now runs through the tap: restart the host"))
         } else {
-            tapping::untap(&records(), &path, &name)
+            tapping::untap(&records(), &path, &name).map(|u| u.said(&name, &path))
         }
     })
     .await

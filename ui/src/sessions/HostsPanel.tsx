@@ -14,9 +14,9 @@ export function HostsPanel({ backend }: { backend: SessionsBackend }) {
   const files = useQuery({ queryKey: keys.hostFiles(), queryFn: () => backend.hostFiles() });
   const flip = async (file: HostFile, name: string, on: boolean) => {
     try {
-      await backend.tapHostEntry(file.path, name, on);
-      toast(on ? `${name} runs through the tap` : `${name} is back as it was`, {
-        description: on ? `${file.path}: restart the host; its sessions show here` : file.path,
+      const said = await backend.tapHostEntry(file.path, name, on);
+      toast(on ? `${name} runs through the tap` : `${name}: untapped`, {
+        description: on ? `${file.path}: restart the host; its sessions show here` : said,
       });
     } catch (e) {
       toast(on ? `${name} was not tapped` : `${name} was not put back`, { description: e instanceof Error ? e.message : String(e), tone: "danger" });

@@ -47,7 +47,7 @@ function fake(over: Partial<SessionsBackend>): SessionsBackend {
     sessionServer: async () => null,
     deleteSession: async () => undefined,
     hostFiles: async () => [],
-    tapHostEntry: async () => undefined,
+    tapHostEntry: async () => "done",
     ...over,
   };
 }
@@ -191,9 +191,9 @@ describe("the Sessions room", () => {
 
   it("taps a host's server and puts it back", async () => {
     let tapped = false;
-    const flip = vi.fn(async (_path: string, _name: string, on: boolean) => {
+    const flip = vi.fn(async (_path: string, name: string, on: boolean) => {
       tapped = on;
-    });
+      return on ? `${name} now runs through the tap` : `${name} is no longer in the file: it stays deleted`;    });
     const files = async (): Promise<HostFile[]> => [
       {
         dialect: "claude-desktop",
@@ -215,6 +215,8 @@ describe("the Sessions room", () => {
     await waitFor(() => expect(flip).toHaveBeenCalledWith("/home/me/.config/Claude/claude_desktop_config.json", "weather", true));
     fireEvent.click(await within(panel).findByRole("button", { name: "Untap weather" }));
     await waitFor(() => expect(flip).toHaveBeenLastCalledWith("/home/me/.config/Claude/claude_desktop_config.json", "weather", false));
+    // What Untap did is said as the backend said it (here: the entry was gone).
+    expect(await screen.findByText("weather is no longer in the file: it stays deleted")).toBeTruthy();
     expect(await within(panel).findByRole("button", { name: "Tap weather" })).toBeTruthy();
   });
 

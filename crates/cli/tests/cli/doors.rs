@@ -318,7 +318,13 @@ fn no_entry_reads_the_taps_token() {
     let _ = tap.kill();
     let _ = tap.wait();
     let url: Value = serde_json::from_str(&first).expect(&first);
-    let token = url["url"].as_str().unwrap().split('/').nth(3).unwrap().to_string();
+    let token = url["url"]
+        .as_str()
+        .unwrap()
+        .split('/')
+        .nth(3)
+        .unwrap()
+        .to_string();
     assert!(token.len() > 16, "{first}");
     let marker = d.join("marker");
     let config = d.join("mcp.json");
@@ -338,5 +344,9 @@ fn no_entry_reads_the_taps_token() {
         .output()
         .unwrap();
     let read = std::fs::read_to_string(&marker).unwrap_or_default();
-    assert!(!read.contains(&token), "the entry read the tap's token: {}", stderr(&out));
+    assert!(
+        !read.contains(&token),
+        "the entry read the tap's token: {}",
+        stderr(&out)
+    );
 }

