@@ -5,15 +5,37 @@
 //! and version (merged over its sessions) so two releases of a host can be
 //! compared.
 
+use std::collections::HashSet;
+
 use serde_json::{Map, Value, json};
 
 use crate::session::Session;
 
+/// The most distinct methods, protocol versions and list kinds one
+/// fingerprint keeps (a session file from anyone may name 200,000).
+pub const MAX_DISTINCT: usize = 1_000;
+
+/// A list in first-seen order, each item once, at most [`MAX_DISTINCT`].
+#[derive(Default)]
+struct Distinct {
+    order: Vec<String>,
+    seen: HashSet<String>,
+}
+
+impl Distinct {
+    fn add(&mut self, item: &str) {
+        if self.order.len() < MAX_DISTINCT && !self.seen.contains(item) {
+            self.seen.insert(item.to_string());
+            self.order.push(item.to_string());
+        }
+    }
+}
+
 /// What one session shows of its host.
 pub fn of_session(session: &Session) -> Value {
-    let mut offered: Vec<String> = Vec::new();
+    let mut offered = Distinct::default();
     let mut capabilities = Value::Null;
-    let mut methods: Vec<String> = Vec::new();
+    let mut methods = Distinct::default();
     let mut read_app = false;
     // list_changed seen per kind, then whether a list followed.
     let mut told: Map<String, Value> = Map::new();
@@ -34,26 +56,24 @@ pub fn of_session(session: &Session) -> Value {
                 .strip_prefix("notifications/")
                 .and_then(|r| r.strip_suffix("/list_changed"))
             {
-                told.entry(kind.to_string()).or_insert(Value::Bool(false));
+                if told.len() < MAX_DISTINCT {
+                    told.entry(kind.to_string()).or_insert(Value::Bool(false));
+                }
             }
             continue;
         }
         if m.direction != "host" {
             continue;
         }
-        if !methods.iter().any(|x| x == method) {
-            methods.push(method.to_string());
-        }
+        methods.add(method);
         let meta = &params["_meta"];
         let version = if method == "initialize" {
             params["protocolVersion"].as_str()
         } else {
             meta["io.modelcontextprotocol/protocolVersion"].as_str()
         };
-        if let Some(p) = version
-            && !offered.iter().any(|o| o == p)
-        {
-            offered.push(p.to_string());
+        if let Some(p) = version {
+            offered.add(p);
         }
         if capabilities.is_null() {
             if params["capabilities"].is_object() {
@@ -93,10 +113,10 @@ pub fn of_session(session: &Session) -> Value {
         "host": host.0,
         "version": host.1,
         "sessions": 1,
-        "protocolVersions": offered,
+        "protocolVersions": offered.order,
         "capabilities": declared,
         "extensions": extensions,
-        "methods": methods,
+        "methods": methods.order,
         "readAppResource": read_app,
         "listedAgainAfterListChanged": told,
     })
@@ -111,13 +131,16 @@ pub fn merge(all: &[Value]) -> Value {
     let mut out = first.clone();
     for f in &all[1..] {
         for key in ["protocolVersions", "extensions", "methods"] {
-            let mut list: Vec<Value> = out[key].as_array().cloned().unwrap_or_default();
-            for v in f[key].as_array().into_iter().flatten() {
-                if !list.contains(v) {
-                    list.push(v.clone());
-                }
+            let mut list = Distinct::default();
+            for v in [&out[key], &f[key]]
+                .into_iter()
+                .filter_map(Value::as_array)
+                .flatten()
+                .filter_map(Value::as_str)
+            {
+                list.add(v);
             }
-            out[key] = Value::Array(list);
+            out[key] = json!(list.order);
         }
         if out["capabilities"].is_null() {
             out["capabilities"] = f["capabilities"].clone();
@@ -307,5 +330,28 @@ mod tests {
         let both = merge(&[a.clone(), b.clone()]);
         assert_eq!(both["sessions"], 2);
         assert_eq!(both["readAppResource"], true);
+    }
+}
+
+#[cfg(test)]
+mod bounds {
+    use serde_json::json;
+
+    use super::*;
+
+    /// The review's read: an imported file of 200,000 distinct methods made
+    /// the fingerprint quadratic. Each list is kept once per item, and at
+    /// most MAX_DISTINCT long.
+    #[test]
+    fn a_session_of_many_distinct_methods_is_fingerprinted_in_bounds() {
+        let lines: Vec<(&str, Value)> = (0..20_000)
+            .map(|i| ("host", json!({"jsonrpc":"2.0","id":i,"method":format!("x/{i}"),"params":{"_meta":{"io.modelcontextprotocol/protocolVersion":format!("v{i}")}}})))
+            .collect();
+        let f = of_session(&Session::of(&lines));
+        assert_eq!(f["methods"].as_array().unwrap().len(), MAX_DISTINCT);
+        assert_eq!(f["protocolVersions"].as_array().unwrap().len(), MAX_DISTINCT);
+        assert_eq!(f["methods"][0], "x/0", "first seen first");
+        let merged = merge(&[f.clone(), f]);
+        assert_eq!(merged["methods"].as_array().unwrap().len(), MAX_DISTINCT);
     }
 }
