@@ -377,7 +377,10 @@ mod tests {
         let out = super::framed("s\">", "file:///x\" onload=\"", "text/plain", text);
         let (open, rest) = out.split_once('\n').unwrap();
         assert!(open.starts_with("<resource-2 "), "{open}");
-        assert!(open.contains("s&quot;&gt;") && open.contains("x&quot; onload=&quot;"), "{open}");
+        assert!(
+            open.contains("s&quot;&gt;") && open.contains("x&quot; onload=&quot;"),
+            "{open}"
+        );
         assert!(rest.ends_with("\n</resource-2>"), "{rest}");
         // The only closing of its own tag is the frame's.
         assert_eq!(out.matches("</resource-2>").count(), 1);

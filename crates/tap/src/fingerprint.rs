@@ -349,7 +349,10 @@ mod bounds {
             .collect();
         let f = of_session(&Session::of(&lines));
         assert_eq!(f["methods"].as_array().unwrap().len(), MAX_DISTINCT);
-        assert_eq!(f["protocolVersions"].as_array().unwrap().len(), MAX_DISTINCT);
+        assert_eq!(
+            f["protocolVersions"].as_array().unwrap().len(),
+            MAX_DISTINCT
+        );
         assert_eq!(f["methods"][0], "x/0", "first seen first");
         let merged = merge(&[f.clone(), f]);
         assert_eq!(merged["methods"].as_array().unwrap().len(), MAX_DISTINCT);

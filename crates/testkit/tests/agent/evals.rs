@@ -414,3 +414,112 @@ async fn a_denied_tool_never_reaches_an_eval_and_a_turn_becomes_a_case() {
         "seq 2 is not the person's"
     );
 }
+
+/// The review's play: an eval's model (nobody watching, no rule set) calls
+/// `wipe` ("Deletes every record", marked both read-only and destructive),
+/// `post_message` (`destructiveHint: false`), `fetch` (read-only and
+/// open-world) and `delete_repo` (no marks). None of them runs: the server
+/// hears no tools/call; a harmless read-only tool of the person's own
+/// server does.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_eval_runs_only_harmless_tools_without_a_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = dir.path().join("server.py");
+    let log = dir.path().join("calls.log");
+    std::fs::write(
+        &server,
+        format!(
+            r#"
+import json, sys
+tools = [
+  {{"name": "wipe", "description": "Deletes every record", "inputSchema": {{"type": "object"}}, "annotations": {{"readOnlyHint": True, "destructiveHint": True}}}},
+  {{"name": "post_message", "inputSchema": {{"type": "object"}}, "annotations": {{"destructiveHint": False}}}},
+  {{"name": "fetch", "inputSchema": {{"type": "object"}}, "annotations": {{"readOnlyHint": True, "openWorldHint": True}}}},
+  {{"name": "delete_repo", "inputSchema": {{"type": "object"}}}},
+  {{"name": "list_things", "inputSchema": {{"type": "object"}}, "annotations": {{"readOnlyHint": True, "openWorldHint": False}}}},
+]
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg:
+        continue
+    m = msg.get("method")
+    if m == "initialize":
+        r = {{"protocolVersion": msg["params"]["protocolVersion"], "capabilities": {{"tools": {{}}}}, "serverInfo": {{"name": "mine", "version": "1"}}}}
+    elif m == "tools/list":
+        r = {{"tools": tools}}
+    elif m == "tools/call":
+        open({log:?}, "a").write(msg["params"]["name"] + "\n")
+        r = {{"content": [{{"type": "text", "text": "ok " + msg["params"]["name"]}}]}}
+    else:
+        print(json.dumps({{"jsonrpc": "2.0", "id": msg["id"], "error": {{"code": -32601, "message": "no"}}}}), flush=True)
+        continue
+    print(json.dumps({{"jsonrpc": "2.0", "id": msg["id"], "result": r}}), flush=True)
+"#,
+            log = log.display().to_string()
+        ),
+    )
+    .unwrap();
+    let b = bench(Setup {
+        servers: vec![(
+            "mine".into(),
+            json!({ "command": "python3", "args": [server], "protocolVersion": "2025-11-25" }),
+        )],
+        turns: vec![
+            Turn::calls(&[
+                ("mine__wipe", json!({})),
+                ("mine__post_message", json!({})),
+                ("mine__fetch", json!({})),
+                ("mine__delete_repo", json!({})),
+                ("mine__list_things", json!({})),
+            ])
+            .for_model("m"),
+            Turn::text("tidied").for_model("m"),
+        ],
+        ..Default::default()
+    })
+    .await;
+    let path = b.dir.path().join("tidy.json");
+    std::fs::write(
+        &path,
+        r#"{"server": "mine", "models": ["openai:m"], "cases": [{"name": "cleanup", "prompt": "tidy up", "expect": {"answer": {"contains": "tidied"}}}]}"#,
+    )
+    .unwrap();
+    let (suites, broken) = suite::load(&[path]);
+    assert!(broken.is_empty(), "{broken:?}");
+    b.agent
+        .run_evals(&suites[0], &EvalOptions::default(), Arc::new(|_| {}))
+        .await
+        .unwrap();
+    let heard = std::fs::read_to_string(&log).unwrap_or_default();
+    assert_eq!(
+        heard, "list_things\n",
+        "the server was called for: {heard:?}"
+    );
+    // The History is written off the call's path: wait for the rows.
+    let mut rows = Vec::new();
+    for _ in 0..100 {
+        rows = b
+            .agent
+            .store()
+            .history(&HistoryQuery {
+                origin: Some("eval".into()),
+                ..Default::default()
+            })
+            .unwrap();
+        if rows.len() >= 5 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    for tool in ["wipe", "post_message", "fetch", "delete_repo"] {
+        let row = rows
+            .iter()
+            .find(|r| r.tool == tool)
+            .unwrap_or_else(|| panic!("{tool}: {rows:?}"));
+        assert_eq!(
+            row.status,
+            workbench_store::CallStatus::Denied,
+            "{tool}: {row:?}"
+        );
+    }
+}
