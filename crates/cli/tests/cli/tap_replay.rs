@@ -144,16 +144,26 @@ fn a_session_made_a_suite_holds_the_next_version_to_what_the_host_saw() {
         String::from_utf8_lossy(&made.stderr)
     );
     assert!(
-        stdout(&made).contains("1 case(s) written"),
+        stdout(&made).contains("1 case(s) of py written"),
         "{}",
         stdout(&made)
     );
-    // The server as the host saw it passes; trusted as the person's own.
+    // What the host sent is someone else's input: not run until trusted.
+    let untrusted = run(&[
+        "--trust",
+        "--config",
+        "straight.json",
+        "test",
+        "suites/seen.json",
+    ]);
+    assert_eq!(untrusted.status.code(), Some(4), "{}", stdout(&untrusted));
+    // The server as the host saw it passes, once the person trusts the suite.
     let same = run(&[
         "--trust",
         "--config",
         "straight.json",
         "test",
+        "--trust-suites",
         "suites/seen.json",
     ]);
     assert_eq!(
