@@ -531,14 +531,14 @@ export class Session {
 
   /**
    * Screenshots of the current view in light and dark at 900×600 and
-   * 1600×1000 (for a person to look at), its accessibility checked (no
+   * 1200×800 (the first window's size) (for a person to look at), its accessibility checked (no
    * serious or critical violations) and no room tab cut off, at each size.
    */
   async views(name) {
     const problems = [];
     for (const [w, h] of [
       [900, 600],
-      [1600, 1000],
+      [1200, 800],
     ]) {
       await this.resize(w, h);
       // Let the window repaint at its new size before the first picture

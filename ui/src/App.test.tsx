@@ -44,6 +44,39 @@ const twoServers: ServerList = {
 };
 
 describe("App", () => {
+  it("the room bar is a tablist: every room named, arrow keys, Home and End move and open", async () => {
+    ipc((cmd) => {
+      if (cmd === "list_servers") return twoServers;
+      if (cmd === "server_statuses") return [];
+      return null;
+    });
+    renderApp();
+    const bar = await screen.findByRole("tablist", { name: "Views" });
+    const tabs = () => Array.from(bar.querySelectorAll<HTMLElement>("[role=tab]"));
+    // Named for a newcomer, not only as a tooltip.
+    expect(tabs().map((t) => t.querySelector(".room-label")?.textContent)).toEqual([
+      "Chat", "Tools", "Resources", "Prompts", "Skills", "Traffic", "History", "Suites", "Sessions",
+    ]);
+    const selected = () => tabs().find((t) => t.getAttribute("aria-selected") === "true");
+    // One tab in the Tab order: the open room's.
+    expect(tabs().filter((t) => t.tabIndex === 0)).toEqual([selected()]);
+    const start = selected()!;
+    start.focus();
+    fireEvent.keyDown(start, { key: "ArrowRight" });
+    await waitFor(() => expect(selected()).not.toBe(start));
+    expect(document.activeElement).toBe(selected());
+    fireEvent.keyDown(selected()!, { key: "End" });
+    await waitFor(() => expect(selected()?.dataset.room).toBe("sessions"));
+    fireEvent.keyDown(selected()!, { key: "ArrowRight" });
+    await waitFor(() => expect(selected()?.dataset.room).toBe("chat"));
+    fireEvent.keyDown(selected()!, { key: "ArrowLeft" });
+    await waitFor(() => expect(selected()?.dataset.room).toBe("sessions"));
+    fireEvent.keyDown(selected()!, { key: "Home" });
+    await waitFor(() => expect(selected()?.dataset.room).toBe("chat"));
+    // The room is remembered across starts: the next test starts where a first start does.
+    localStorage.removeItem("mcpwb.tab");
+  });
+
   it("lists the servers the backend returns, with transport and state", async () => {
     const calls: string[] = [];
     ipc(

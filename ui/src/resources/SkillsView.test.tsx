@@ -59,6 +59,14 @@ describe("skills", () => {
     fireEvent.click(screen.getByRole("button", { name: "Open references/FORMS.md" }));
     expect(await screen.findByText("Dates: ISO.")).toBeTruthy();
     expect(file).toHaveBeenCalledWith("demo", "pdf", "references/FORMS.md");
+    // An opened file: its name a heading, rendered as SKILL.md is (it is
+    // Markdown), and it can be closed.
+    const opened = screen.getByRole("region", { name: "references/FORMS.md" });
+    expect(within(opened).getByRole("heading", { name: "references/FORMS.md" })).toBeTruthy();
+    expect(opened.querySelector(".skill-body p")?.textContent).toBe("Dates: ISO.");
+    fireEvent.click(within(opened).getByRole("button", { name: "Close references/FORMS.md" }));
+    expect(screen.queryByRole("region", { name: "references/FORMS.md" })).toBeNull();
+    expect(screen.getByRole("button", { name: "Open references/FORMS.md" })).toBeTruthy();
     fireEvent.click(screen.getByRole("button", { name: "Copy as mcpwb" }));
     await waitFor(() => expect(copy).toHaveBeenCalledWith("mcpwb skill demo pdf --verify"));
   });

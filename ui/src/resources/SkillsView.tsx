@@ -7,7 +7,7 @@
 // sanitised markdown, never run.
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
-import { Copy, FileText, ShieldAlert, ShieldCheck } from "lucide-react";
+import { Copy, FileText, ShieldAlert, ShieldCheck, X } from "lucide-react";
 import type { ListCache, ResourcesBackend, SkillFileRead, SkillRow } from "../backendResources";
 import { Freshness, PickList, ServerFilter } from "../components/PickList";
 import { Markdown } from "../content/Markdown";
@@ -34,6 +34,12 @@ function Detail({ backend, row, copy }: { backend: ResourcesBackend; row: SkillR
     queryFn: () => backend.loadSkill(row.server, row.name),
     retry: false,
   });
+  const close = (path: string) =>
+    setOpened((o) => {
+      const rest = { ...o };
+      delete rest[path];
+      return rest;
+    });
   const open = async (path: string) => {
     try {
       const file = await backend.skillFile(row.server, row.name, path);
@@ -104,9 +110,29 @@ function Detail({ backend, row, copy }: { backend: ResourcesBackend; row: SkillR
                   </Button>
                 )}
               </div>
-              {typeof got === "string" && <p className="error-message">{got}</p>}
-              {typeof got === "object" && got.problem && <p className="error-message">{got.problem}</p>}
-              {typeof got === "object" && !got.problem && (got.text !== null ? <pre className="skill-file-text">{got.text}</pre> : <p className="muted">{got.size} bytes, not text</p>)}
+              {got !== undefined && (
+                <section className="skill-file-open" aria-label={f.path}>
+                  <header className="skill-file-head">
+                    <h4>{f.path}</h4>
+                    <Button size="sm" variant="ghost" icon={X} onClick={() => close(f.path)} aria-label={`Close ${f.path}`}>
+                      Close
+                    </Button>
+                  </header>
+                  {typeof got === "string" && <p className="error-message">{got}</p>}
+                  {typeof got === "object" && got.problem && <p className="error-message">{got.problem}</p>}
+                  {typeof got === "object" &&
+                    !got.problem &&
+                    (got.text == null ? (
+                      <p className="muted">{got.size} bytes, not text</p>
+                    ) : /\.(md|markdown)$/i.test(f.path) ? (
+                      <div className="skill-body">
+                        <Markdown text={body(got.text)} />
+                      </div>
+                    ) : (
+                      <pre className="skill-file-text">{got.text}</pre>
+                    ))}
+                </section>
+              )}
             </li>
           );
         })}
@@ -155,7 +181,12 @@ export function SkillsView({ backend, rows, copy, hints }: { backend: ResourcesB
           <Input type="search" aria-label="Search skills" placeholder={`Search ${plural(rows.length, "skill")}`} value={query} onChange={(e) => setQuery(e.target.value)} />
           <ServerFilter servers={rows.map((r) => r.server)} value={server} onChange={setServer} />
           <Freshness hints={hints} lists={["skills"]} server={server} />
-          {rows.length === 0 && <p className="muted empty-hint">No skills: servers that declare io.modelcontextprotocol/skills list theirs here once ready.</p>}
+          {rows.length === 0 && (
+            <p className="muted empty-hint">
+              No skills yet. A skill is a SKILL.md and its files that a server offers for a model to load: add a server that offers some (the example
+              server does) and its skills are listed here once it is ready.
+            </p>
+          )}
           {rows.length > 0 && items.length === 0 && <p className="muted empty-hint">No skill matches “{query}”.</p>}
         </>
       }

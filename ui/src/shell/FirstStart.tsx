@@ -15,9 +15,9 @@ export function FirstStart({ backend, configPath, exists, go }: { backend: Confi
   const found = useQuery({ queryKey: keys.discovered(), queryFn: () => backend.discoverConfigs(), staleTime: 60_000 });
   const others = (found.data ?? []).filter((f) => f.servers.length > 0);
   return (
-    <EmptyState compact icon={Sparkles} title={exists ? "No servers yet" : "Welcome: no mcp.json yet"}>
+    <EmptyState icon={Sparkles} title={exists ? "No servers yet" : "Welcome: no mcp.json yet"}>
       <p className="muted">
-        Servers you add are saved to <code>{configPath}</code>, in the shape Claude Code, Cursor and others read.
+        Servers you add are saved to <code className="first-start-path">{configPath}</code>, in the shape Claude Code, Cursor and others read.
       </p>
       <div className="first-start-actions">
         <Button

@@ -1,7 +1,7 @@
 // The frame: the header with the room bar, the servers beside the room,
 // the command palette (Ctrl+K) and the dialog for what servers ask. The
 // rooms themselves live in rooms.tsx.
-import { Suspense, useMemo, useState } from "react";
+import { Suspense, useMemo, useState, type KeyboardEvent } from "react";
 import { Moon, Search, Settings, Sun } from "lucide-react";
 import { IconButton, Pane, PaneHandle, Panes, Skeleton, setThemeChoice, useTheme } from "../design";
 import { AskDialog } from "../asks/AskDialog";
@@ -9,18 +9,44 @@ import type { Backend } from "../backend";
 import { CommandPalette, type Command } from "../components/CommandPalette";
 import { ROOMS, room } from "./rooms";
 import { useRoute, type RoomId } from "./route";
+import { FirstStart } from "./FirstStart";
 import { Sidebar } from "./Sidebar";
 import { useTraffic, useWorkbench } from "./workbench";
 
-function RoomBar({ active, go }: { active: RoomId; go: (room: RoomId) => void }) {
+/** The rooms as a tablist: one tab in the Tab order (the open room's),
+ * the arrow keys, Home and End move between them and open the one moved to. */
+export function RoomBar({ active, go }: { active: RoomId; go: (room: RoomId) => void }) {
   const wb = useWorkbench();
   const traffic = useTraffic();
+  const tabs = ROOMS.filter((r) => r.nav);
+  const focusable = tabs.some((r) => r.id === active) ? active : tabs[0]?.id;
+  const onKeyDown = (e: KeyboardEvent<HTMLElement>) => {
+    const at = tabs.findIndex((r) => r.id === (e.target as HTMLElement).dataset.room);
+    if (at < 0) return;
+    const to = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: tabs.length - 1 }[e.key];
+    if (to === undefined) return;
+    e.preventDefault();
+    const next = tabs[(to + tabs.length) % tabs.length];
+    if (!next) return;
+    go(next.id);
+    e.currentTarget.querySelector<HTMLElement>(`[data-room="${next.id}"]`)?.focus();
+  };
   return (
-    <nav className="room-bar" role="tablist" aria-label="Views">
-      {ROOMS.filter((r) => r.nav).map((r) => {
+    <nav className="room-bar" role="tablist" aria-label="Views" onKeyDown={onKeyDown}>
+      {tabs.map((r) => {
         const count = r.count?.(wb, traffic);
         return (
-          <button key={r.id} type="button" role="tab" aria-selected={active === r.id} className="room-tab" title={r.label} onClick={() => go(r.id)}>
+          <button
+            key={r.id}
+            type="button"
+            role="tab"
+            data-room={r.id}
+            aria-selected={active === r.id}
+            tabIndex={r.id === focusable ? 0 : -1}
+            className="room-tab"
+            title={r.label}
+            onClick={() => go(r.id)}
+          >
             <r.icon aria-hidden size={15} />
             <span className="room-label">{r.label}</span>
             {count !== undefined && (
@@ -44,6 +70,11 @@ export function Shell({ backend }: { backend: Backend }) {
   const [visited, setVisited] = useState<Set<RoomId>>(() => new Set([route.room]));
   if (!visited.has(route.room)) setVisited(new Set([...visited, route.room]));
   const current = room(route.room);
+  // No server yet: the rooms that show what servers offer give their place
+  // to the welcome and its one action, where the eye is.
+  const list = wb.servers.data;
+  const welcome = list && list.servers.length === 0 && list.problems.length === 0;
+  const needsServers = (id: RoomId) => ["tools", "resources", "prompts", "skills", "traffic"].includes(id);
   const commands = useMemo<Command[]>(
     () => [
       ...ROOMS.filter((r) => r.nav).map((r) => ({ id: `view-${r.id}`, label: r.label, hint: "view", run: () => go(r.id) })),
@@ -101,9 +132,15 @@ export function Shell({ backend }: { backend: Backend }) {
             <main className="main-pane" aria-label={current.label}>
               {ROOMS.filter((r) => r.nav && visited.has(r.id)).map((r) => (
                 <div key={r.id} className="room" hidden={route.room !== r.id}>
-                  <Suspense fallback={<Skeleton lines={6} label={`Opening ${r.label}`} />}>
-                    {r.render({ wb, backend, active: route.room === r.id, param: route.room === r.id ? route.param : undefined, go })}
-                  </Suspense>
+                  {welcome && needsServers(r.id) ? (
+                    <div className="room-scroll first-start">
+                      <FirstStart backend={backend} configPath={list.config_path} exists={list.exists} go={go} />
+                    </div>
+                  ) : (
+                    <Suspense fallback={<Skeleton lines={6} label={`Opening ${r.label}`} />}>
+                      {r.render({ wb, backend, active: route.room === r.id, param: route.room === r.id ? route.param : undefined, go })}
+                    </Suspense>
+                  )}
                 </div>
               ))}
               {!current.nav && (

@@ -2,7 +2,6 @@
 // change did or why it cannot be used, needed inputs, and the list.
 import { Cable, FileCog, Import, Plus } from "lucide-react";
 import { Button, Skeleton } from "../design";
-import { FirstStart } from "./FirstStart";
 import { ErrorBanner } from "../components/ErrorBanner";
 import { ServerList } from "../components/ServerList";
 import { InputsBanner } from "../servers/InputsBanner";
@@ -52,7 +51,7 @@ export function Sidebar({ wb, backend, route, go }: { wb: Workbench; backend: Co
         {servers.isPending && <Skeleton lines={4} label="Reading mcp.json" />}
         {servers.isError && <ErrorBanner error={servers.error} onRetry={() => void servers.refetch()} />}
         {servers.data && servers.data.servers.length === 0 && servers.data.problems.length === 0 && (
-          <FirstStart backend={backend} configPath={servers.data.config_path} exists={servers.data.exists} go={go} />
+          <p className="muted sidebar-empty">No servers yet. Add one here, or start with the example beside.</p>
         )}
         {servers.data && (
           <ServerList
