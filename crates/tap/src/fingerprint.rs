@@ -55,10 +55,9 @@ pub fn of_session(session: &Session) -> Value {
             if let Some(kind) = method
                 .strip_prefix("notifications/")
                 .and_then(|r| r.strip_suffix("/list_changed"))
+                && told.len() < MAX_DISTINCT
             {
-                if told.len() < MAX_DISTINCT {
-                    told.entry(kind.to_string()).or_insert(Value::Bool(false));
-                }
+                told.entry(kind.to_string()).or_insert(Value::Bool(false));
             }
             continue;
         }
