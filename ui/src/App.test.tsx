@@ -57,21 +57,25 @@ describe("App", () => {
     expect(tabs().map((t) => t.querySelector(".room-label")?.textContent)).toEqual([
       "Chat", "Tools", "Resources", "Prompts", "Skills", "Traffic", "History", "Suites", "Sessions",
     ]);
-    const selected = () => tabs().find((t) => t.getAttribute("aria-selected") === "true");
+    const selected = () => {
+      const tab = tabs().find((t) => t.getAttribute("aria-selected") === "true");
+      if (!tab) throw new Error("no tab is selected");
+      return tab;
+    };
     // One tab in the Tab order: the open room's.
     expect(tabs().filter((t) => t.tabIndex === 0)).toEqual([selected()]);
-    const start = selected()!;
+    const start = selected();
     start.focus();
     fireEvent.keyDown(start, { key: "ArrowRight" });
     await waitFor(() => expect(selected()).not.toBe(start));
     expect(document.activeElement).toBe(selected());
-    fireEvent.keyDown(selected()!, { key: "End" });
+    fireEvent.keyDown(selected(), { key: "End" });
     await waitFor(() => expect(selected()?.dataset.room).toBe("sessions"));
-    fireEvent.keyDown(selected()!, { key: "ArrowRight" });
+    fireEvent.keyDown(selected(), { key: "ArrowRight" });
     await waitFor(() => expect(selected()?.dataset.room).toBe("chat"));
-    fireEvent.keyDown(selected()!, { key: "ArrowLeft" });
+    fireEvent.keyDown(selected(), { key: "ArrowLeft" });
     await waitFor(() => expect(selected()?.dataset.room).toBe("sessions"));
-    fireEvent.keyDown(selected()!, { key: "Home" });
+    fireEvent.keyDown(selected(), { key: "Home" });
     await waitFor(() => expect(selected()?.dataset.room).toBe("chat"));
     // The room is remembered across starts: the next test starts where a first start does.
     localStorage.removeItem("mcpwb.tab");

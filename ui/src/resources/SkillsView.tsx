@@ -34,12 +34,7 @@ function Detail({ backend, row, copy }: { backend: ResourcesBackend; row: SkillR
     queryFn: () => backend.loadSkill(row.server, row.name),
     retry: false,
   });
-  const close = (path: string) =>
-    setOpened((o) => {
-      const rest = { ...o };
-      delete rest[path];
-      return rest;
-    });
+  const close = (path: string) => setOpened((o) => Object.fromEntries(Object.entries(o).filter(([p]) => p !== path)));
   const open = async (path: string) => {
     try {
       const file = await backend.skillFile(row.server, row.name, path);

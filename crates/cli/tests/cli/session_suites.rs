@@ -35,7 +35,8 @@ fn sessions(dir: &Path) -> Vec<Value> {
         .args(["--json", "session", "list"])
         .output()
         .unwrap();
-    let list: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|_| panic!("{}", stdout(&out)));
+    let list: Value =
+        serde_json::from_slice(&out.stdout).unwrap_or_else(|_| panic!("{}", stdout(&out)));
     list["sessions"].as_array().cloned().unwrap_or_default()
 }
 
