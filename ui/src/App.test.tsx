@@ -2,7 +2,7 @@
 // @tauri-apps/api/mocks: checks the command name, the shapes of the data and
 // of errors as the Rust side sends them.
 import { describe, expect, it } from "vitest";
-import { fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { mockIPC } from "@tauri-apps/api/mocks";
 import { emit } from "@tauri-apps/api/event";
@@ -78,6 +78,35 @@ describe("App", () => {
     fireEvent.keyDown(selected(), { key: "Home" });
     await waitFor(() => expect(selected()?.dataset.room).toBe("chat"));
     // The room is remembered across starts: the next test starts where a first start does.
+    localStorage.removeItem("mcpwb.tab");
+  });
+
+  it("Ctrl+K finds what is inside rooms: a server's Doctor and sign-in, a tool's Load, the Hosts", async () => {
+    ipc((cmd) => {
+      if (cmd === "list_servers") return twoServers;
+      if (cmd === "server_statuses") return [{ name: "demo-stdio", state: "untrusted", info: null }];
+      if (cmd.startsWith("list_") || cmd === "host_files") return [];
+      return null;
+    });
+    renderApp();
+    await screen.findByText("demo-stdio");
+    fireEvent.keyDown(window, { key: "k", ctrlKey: true });
+    const palette = await screen.findByRole("dialog", { name: "Command palette" });
+    const search = within(palette).getByRole("textbox");
+    const found = (query: string) => {
+      fireEvent.change(search, { target: { value: query } });
+      return within(palette).queryAllByRole("option").map((o) => o.textContent ?? "");
+    };
+    expect(found("doctor").some((o) => o.includes("Doctor: demo-stdio"))).toBe(true);
+    expect(found("trust").some((o) => o.includes("Trust: demo-stdio"))).toBe(true);
+    expect(found("sign in").some((o) => o.includes("Sign in: remote"))).toBe(true);
+    expect(found("sign in").some((o) => o.includes("Sign in: demo-stdio"))).toBe(false);
+    expect(found("evals").some((o) => o.includes("Run evals"))).toBe(true);
+    const hosts = found("hosts");
+    expect(hosts.some((o) => o.includes("Hosts: tap a host's server"))).toBe(true);
+    fireEvent.click(within(palette).getAllByRole("option").find((o) => o.textContent?.includes("Hosts:")) as HTMLElement);
+    // The Sessions room opens on its Hosts.
+    await waitFor(() => expect(screen.getByRole("button", { name: "Hosts" }).getAttribute("aria-pressed")).toBe("true"));
     localStorage.removeItem("mcpwb.tab");
   });
 

@@ -1,4 +1,4 @@
-// Ctrl+K: jump anywhere by typing — views, servers, tools, actions.
+// Ctrl+K: jump anywhere by typing — views, servers, tools, actions, and the places inside rooms (a server's Doctor, a tool's Load, the Hosts).
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Input } from "../design";
 
@@ -45,7 +45,7 @@ export function CommandPalette({ commands }: { commands: Command[] }) {
         <Input
           ref={input}
           aria-label="Command"
-          placeholder="Type a view, a server, a tool…"
+          placeholder="Type a view, a server, a tool, Doctor, Load, Hosts…"
           value={query}
           onChange={(e) => {
             setQuery(e.target.value);

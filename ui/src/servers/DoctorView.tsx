@@ -9,7 +9,7 @@ import type { DoctorBackend } from "../backend";
 import type { DoctorReport, Finding, Severity, SurfaceChange } from "../backendDoctor";
 import { Badge, Button, Disclosure, Switch, type Tone, plural } from "../design";
 import "./doctor.css";
-import { OPEN_DOCTOR, takeDoctorRequest } from "../shell/doctorLink";
+import { usePlace } from "../shell/places";
 import { keys } from "../queries";
 
 const TONE: Record<Severity, Tone> = { error: "danger", warning: "warn", info: "info" };
@@ -172,20 +172,14 @@ export function DoctorSection({ backend, name, ready }: { backend: DoctorBackend
   // first run when there is none).
   const runRef = useRef(run);
   runRef.current = run;
-  useEffect(() => {
-    const take = () => {
-      if (!takeDoctorRequest(name)) return;
-      setOpen(true);
-      backend.lastDoctorRun(name).then(
-        (r) => (r ? setReport(r) : ready && runRef.current()),
-        () => undefined,
-      );
-      document.querySelector(".panel-section.doctor")?.scrollIntoView({ block: "nearest" });
-    };
-    take();
-    window.addEventListener(OPEN_DOCTOR, take);
-    return () => window.removeEventListener(OPEN_DOCTOR, take);
-  }, [backend, name, ready]);
+  usePlace("doctor", name, () => {
+    setOpen(true);
+    backend.lastDoctorRun(name).then(
+      (r) => (r ? setReport(r) : ready && runRef.current()),
+      () => undefined,
+    );
+    document.querySelector(".panel-section.doctor")?.scrollIntoView({ block: "nearest" });
+  });
   return (
     <Disclosure title="Doctor" open={open} onOpenChange={setOpen} className="panel-section doctor">
       <p className="muted">What clients and LLM providers would refuse or rewrite in this server, and how it behaves — each finding with why it matters and how to fix it.</p>

@@ -11,6 +11,7 @@ import { ArrowLeftRight, Cable, FolderOpen } from "lucide-react";
 import type { SessionsBackend } from "../backendSessions";
 import { Badge, Button, EmptyState, Skeleton, plural, useToast } from "../design";
 import { keys } from "../queries";
+import { usePlace } from "../shell/places";
 import type { RoomId } from "../shell/route";
 import { HostsPanel } from "./HostsPanel";
 import { SessionCard, hostOf } from "./SessionCard";
@@ -38,6 +39,8 @@ export function SessionsRoom({
 }) {
   const [open, setOpen] = useState<number | null>(null);
   const [hosts, setHosts] = useState(false);
+  // Opened from the command palette (Hosts).
+  usePlace("hosts", "", () => setHosts(true));
   const toast = useToast();
   const queryClient = useQueryClient();
   const sessions = useQuery({

@@ -10,6 +10,7 @@ import { CommandPalette, type Command } from "../components/CommandPalette";
 import { ROOMS, room } from "./rooms";
 import { useRoute, type RoomId } from "./route";
 import { FirstStart } from "./FirstStart";
+import { openPlace } from "./places";
 import { Sidebar } from "./Sidebar";
 import { useTraffic, useWorkbench } from "./workbench";
 
@@ -85,15 +86,34 @@ export function Shell({ backend }: { backend: Backend }) {
       { id: "settings", label: "Settings: providers, approvals, appearance", hint: "action", run: () => go("settings") },
       { id: "bridge", label: "Bridge: serve every tool to other clients", hint: "action", run: () => go("bridge") },
       { id: "theme", label: `Switch to ${theme === "dark" ? "light" : "dark"} theme`, hint: "action", run: () => setThemeChoice(theme === "dark" ? "light" : "dark") },
-      ...(wb.servers.data?.servers ?? []).map((s) => ({ id: `server-${s.name}`, label: s.name, hint: "server", run: () => go("server", s.name) })),
+      { id: "hosts", label: "Hosts: tap a host's server (Claude, Cursor, VS Code…)", hint: "sessions", run: () => (go("sessions"), openPlace("hosts")) },
+      { id: "run-evals", label: "Run evals: a suite's prompt cases with its models", hint: "suites", run: () => go("suites") },
+      { id: "compare-calls", label: "Compare two calls", hint: "history", run: () => go("history") },
+      { id: "export-traffic", label: "Export traffic", hint: "traffic", run: () => go("traffic") },
+      { id: "export-session", label: "Export a host's session (JSON Lines, HAR)", hint: "sessions", run: () => go("sessions") },
+      ...(wb.servers.data?.servers ?? []).flatMap((s) => {
+        const state = wb.statuses.find((st) => st.name === s.name)?.state;
+        return [
+          { id: `server-${s.name}`, label: s.name, hint: "server", run: () => go("server", s.name) },
+          { id: `doctor-${s.name}`, label: `Doctor: ${s.name}`, hint: "what is wrong with it", run: () => (go("server", s.name), openPlace("doctor", s.name)) },
+          ...(state === "untrusted" ? [{ id: `trust-${s.name}`, label: `Trust: ${s.name}`, hint: "read what it runs, then trust it", run: () => go("server", s.name) }] : []),
+          ...(s.transport !== "stdio" ? [{ id: `sign-in-${s.name}`, label: `Sign in: ${s.name}`, hint: "its sign-in", run: () => go("server", s.name) }] : []),
+        ];
+      }),
       ...(wb.tools.data ?? []).map((t) => ({
         id: `tool-${t.qualified}`,
         label: t.qualified,
         hint: `tool · ${String((t.tool as { title?: string }).title ?? "")}`,
         run: () => go("tools", t.qualified),
       })),
+      ...(wb.tools.data ?? []).map((t) => ({
+        id: `load-${t.qualified}`,
+        label: `Load: ${t.qualified}`,
+        hint: "many calls at once",
+        run: () => (go("tools", t.qualified), openPlace("load", `${t.server}/${String((t.tool as { name?: string }).name ?? "")}`)),
+      })),
     ],
-    [go, theme, wb.servers.data, wb.tools.data],
+    [go, theme, wb.servers.data, wb.statuses, wb.tools.data],
   );
   return (
     <div className="app">

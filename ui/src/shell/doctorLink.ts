@@ -1,25 +1,13 @@
-// The sidebar's doctor badge opens a server's Doctor on what it counted: a
-// request the server's panel takes when it mounts (or, mounted, hears).
-
-export const OPEN_DOCTOR = "mcpwb:open-doctor";
+// The sidebar's doctor badge opens a server's Doctor on what it counted:
+// one of the places a room opens on request (`places.ts`).
+import { openPlace, takePlace } from "./places";
 
 /** Ask `name`'s panel to open its Doctor. */
 export function openDoctor(name: string) {
-  try {
-    sessionStorage.setItem(OPEN_DOCTOR, name);
-  } catch {
-    // Storage off: the event still says it.
-  }
-  window.dispatchEvent(new CustomEvent(OPEN_DOCTOR, { detail: name }));
+  openPlace("doctor", name);
 }
 
 /** Whether `name`'s Doctor was asked to open (the request is taken). */
 export function takeDoctorRequest(name: string): boolean {
-  try {
-    if (sessionStorage.getItem(OPEN_DOCTOR) !== name) return false;
-    sessionStorage.removeItem(OPEN_DOCTOR);
-    return true;
-  } catch {
-    return false;
-  }
+  return takePlace("doctor", name);
 }

@@ -10,6 +10,7 @@ import type { CallRow, HistoryBackend } from "../backendHistory";
 import type { LoadReport, LoadSecond, ToolsBackend } from "../backendTools";
 import { Button, Disclosure, Field, Input, Select, useToast } from "../design";
 import { afterCall, keys } from "../queries";
+import { usePlace } from "../shell/places";
 
 const num = (x: number | null | undefined) => x ?? 0;
 
@@ -147,6 +148,12 @@ export function LoadSection({
 }) {
   const toast = useToast();
   const queryClient = useQueryClient();
+  const [open, setOpen] = useState(false);
+  // Opened from the command palette (Load: SERVER/TOOL).
+  usePlace("load", `${server}/${tool}`, () => {
+    setOpen(true);
+    requestAnimationFrame(() => document.querySelector(".load-section")?.scrollIntoView({ block: "nearest" }));
+  });
   const [concurrency, setConcurrency] = useState(8);
   const [seconds, setSeconds] = useState(10);
   const [rate, setRate] = useState("");
@@ -177,7 +184,7 @@ export function LoadSection({
   };
 
   return (
-    <Disclosure title="Load" defaultOpen={false} className="load-section">
+    <Disclosure title="Load" open={open} onOpenChange={setOpen} className="load-section">
       <p className="muted">
         Calls this tool with the arguments above, {concurrency} at a time, for {seconds} s. Kept in History as one run. A tool that may change things runs only
         under a rule you set.
