@@ -30,7 +30,9 @@ pub struct TestArgs {
     /// Run every case against this server instead of the one it names.
     #[arg(long)]
     server: Option<String>,
-    /// Only cases whose name matches (`*` for any run of characters).
+    /// Only cases whose name holds PATTERN (letter case aside: `--case zzz`
+    /// picks "echo says zzz"); with `*` in it, names matching it whole as a
+    /// glob (`*` any run of characters: `--case 'echo*'`).
     #[arg(long, value_name = "PATTERN")]
     case: Option<String>,
     /// Also write the report as JUnit XML here.
@@ -42,8 +44,14 @@ pub struct TestArgs {
     /// Stop at the first failed case.
     #[arg(long)]
     bail: bool,
+    /// Also run the suites' prompt cases (evals): each run is a real, paid
+    /// model turn, so they run only when asked — as the window's Run all
+    /// leaves them to Run evals. Without it they are counted, not run.
+    #[arg(long)]
+    evals: bool,
     /// Prompt cases: run with this model instead of the suite's
     /// (`PROVIDER:MODEL`, e.g. `openai:gpt-5-mini`; repeat for several).
+    /// Implies --evals.
     #[arg(long = "model", value_name = "PROVIDER:MODEL")]
     models: Vec<String>,
     /// Prompt cases: each this many times instead of its "runs".
@@ -222,15 +230,16 @@ pub async fn run(cli: &Cli, args: &TestArgs) -> Result<(), Failure> {
     }
     let calls = crate::session::calls_for(&wb, !only.is_empty());
     let options = RunOptions {
-        case: args.case.clone(),
+        case: args.case.clone().map(suite::CasePick::Matching),
         server: args.server.clone(),
         update_snapshots: args.update_snapshots,
         bail: args.bail,
         timeout: Duration::from_secs_f64(cli.timeout.max(0.1)),
     };
     let mut report = suite::run(&calls, &suites, &options).await;
-    let with_prompts = suites.iter().any(|s| !s.prompts.is_empty());
-    let evals = if with_prompts {
+    let prompts: usize = suites.iter().map(|s| s.prompts.len()).sum();
+    let run_evals = args.evals || !args.models.is_empty();
+    let evals = if prompts > 0 && run_evals {
         let agent = crate::session::agent_for(cli, &wb)?;
         test_evals::providers_from_environment(
             &agent,
@@ -276,6 +285,11 @@ pub async fn run(cli: &Cli, args: &TestArgs) -> Result<(), Failure> {
             line(&format!(
                 "{} not run: their server (or model) was not ready",
                 report.not_ready
+            ));
+        }
+        if prompts > 0 && !run_evals {
+            line(&format!(
+                "{prompts} prompt case(s) not run: each is a paid model turn; add --evals to run them"
             ));
         }
         let skipped = if report.skipped > 0 {

@@ -72,7 +72,13 @@ pub async fn run(
     quiet: bool,
 ) -> Vec<EvalReport> {
     let mut out = Vec::new();
-    for suite in suites.iter().filter(|s| !s.prompts.is_empty()) {
+    // A suite none of whose prompt cases is picked runs no model.
+    let picked = |s: &&Suite| {
+        s.prompts
+            .iter()
+            .any(|c| options.case.as_ref().is_none_or(|p| p.picks(&c.name)))
+    };
+    for suite in suites.iter().filter(picked) {
         let name = suite.name.clone();
         let progress: workbench_agent::eval::Progress = Arc::new(move |p| {
             if quiet {
@@ -217,7 +223,7 @@ pub fn options(
     EvalOptions {
         models: models.to_vec(),
         runs,
-        case,
+        case: case.map(workbench_calls::suite::CasePick::Matching),
         parallel: parallel.max(1),
         timeout: std::time::Duration::from_secs_f64(timeout.max(1.0)),
     }

@@ -464,7 +464,7 @@ impl SelfTools {
             ));
         }
         let options = RunOptions {
-            case,
+            case: case.map(suite::CasePick::Matching),
             ..RunOptions::default()
         };
         let report = suite::run(&self.inner.calls, &suites, &options).await;

@@ -206,7 +206,7 @@ pub async fn run_suite<R: Runtime>(
         });
     }
     let options = RunOptions {
-        case: only,
+        case: only.map(workbench_calls::suite::CasePick::Named),
         update_snapshots,
         ..RunOptions::default()
     };

@@ -36,8 +36,8 @@ pub struct EvalOptions {
     pub models: Vec<String>,
     /// Each case this many times instead of its `runs`.
     pub runs: Option<u32>,
-    /// Only cases whose name matches (`*` for any run of characters).
-    pub case: Option<String>,
+    /// Only these cases (None: all).
+    pub case: Option<workbench_calls::suite::CasePick>,
     /// Models run at once.
     pub parallel: usize,
     /// A run is cut after this long unless its case says otherwise.
@@ -213,13 +213,16 @@ impl Agent {
         let cases: Vec<&PromptCase> = suite
             .prompts
             .iter()
-            .filter(|c| {
-                options
-                    .case
-                    .as_deref()
-                    .is_none_or(|p| workbench_calls::suite::glob(p, &c.name))
-            })
+            .filter(|c| options.case.as_ref().is_none_or(|p| p.picks(&c.name)))
             .collect();
+        // A filter that picked no prompt case runs nothing and keeps nothing:
+        // the suite's last run stays its newest.
+        if cases.is_empty() && options.case.is_some() {
+            return Err(crate::Error::Invalid(format!(
+                "no prompt case of {} is picked by {:?}",
+                suite.name, options.case
+            )));
+        }
         let plans: Vec<Plan<'_>> = models
             .iter()
             .map(|m| Plan {

@@ -37,7 +37,7 @@ use serde_json::Value;
 pub use expect::{Failure, schema_hash};
 pub use prompt::PromptCase;
 pub use report::{CaseOutcome, CaseResult, Report, SuiteResult};
-pub use run::{RunOptions, glob, run};
+pub use run::{CasePick, RunOptions, glob, run, selects};
 pub use save::{append_case, append_prompt_case, create};
 
 /// The folder suites live in, inside a project.

@@ -22,11 +22,42 @@ use crate::{Call, Calls, Link, Origin};
 /// The least time given to a case's assertions, whatever its call took.
 const MIN_CHECK: Duration = Duration::from_secs(1);
 
+/// Which cases run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CasePick {
+    /// The case of this name (the window's Run on one case).
+    Named(String),
+    /// Cases whose names match a person's pattern ([`selects`]: `mcpwb
+    /// test --case`, an agent's `workbench_test`).
+    Matching(String),
+}
+
+impl CasePick {
+    /// Whether the case `name` is picked.
+    pub fn picks(&self, name: &str) -> bool {
+        match self {
+            CasePick::Named(n) => n == name,
+            CasePick::Matching(p) => selects(p, name),
+        }
+    }
+}
+
+/// Whether a person's `pattern` selects the case `name`: without `*`, any
+/// name that holds it (letter case aside: `--case zzz` selects "echo says
+/// zzz"); with `*`, the whole name as a glob (`*` any run of characters).
+pub fn selects(pattern: &str, name: &str) -> bool {
+    if pattern.contains('*') {
+        glob(pattern, name)
+    } else {
+        name.to_lowercase().contains(&pattern.to_lowercase())
+    }
+}
+
 /// How a run goes.
 #[derive(Debug, Clone)]
 pub struct RunOptions {
-    /// Only cases whose name matches (`*` for any run of characters).
-    pub case: Option<String>,
+    /// Only these cases (None: all).
+    pub case: Option<CasePick>,
     /// Run every case against this server instead of the one it names.
     pub server: Option<String>,
     /// Take the results as the new snapshots.
@@ -432,7 +463,7 @@ pub async fn run(calls: &Calls, suites: &[Suite], options: &RunOptions) -> Repor
                 .or_else(|| suite.server.clone())
                 .unwrap_or_default();
             if let Some(p) = &options.case
-                && !glob(p, &case.name)
+                && !p.picks(&case.name)
             {
                 filtered.insert(
                     (si, ci),

@@ -356,9 +356,29 @@ fn prompt_cases_print_a_matrix_exit_1_under_their_pass_rate_and_go_to_junit() {
         json!({"agent": {"providers": [{"id": "scripted", "kind": "open_ai_compatible", "base_url": llm.url("openai")}]}}).to_string(),
     )
     .unwrap();
+    // Paid model turns run only when asked, as in the window (Run all
+    // leaves them to Run evals): a plain run counts them, asks no model.
+    let plain = p.test(&[], &[]);
+    assert_eq!(plain.status.code(), Some(0), "{}", stdout(&plain));
+    assert!(
+        stdout(&plain).contains("1 prompt case(s) not run"),
+        "{}",
+        stdout(&plain)
+    );
+    assert_eq!(llm.remaining(), 10, "no model was asked");
+    // A pattern without `*` picks the names holding it; one picking no
+    // prompt case asks no model either.
+    let picked = p.test(&["--evals", "--case", "ADD"], &[]);
+    assert_eq!(
+        summary(&picked),
+        "1 passed, 0 failed",
+        "{}",
+        stdout(&picked)
+    );
+    assert_eq!(llm.remaining(), 10, "no model was asked");
     let junit = p.dir.path().join("junit.xml");
     let junit_arg = junit.display().to_string();
-    let out = p.test(&["--junit", &junit_arg, "--parallel", "2"], &[]);
+    let out = p.test(&["--evals", "--junit", &junit_arg, "--parallel", "2"], &[]);
     let text = stdout(&out);
     assert_eq!(out.status.code(), Some(1), "{text}{}", stderr(&out));
     // The matrix: a row a case, a column a model.
