@@ -72,7 +72,7 @@ describe("sessions", () => {
       const hosts = await session.waitForTexts(".session-row .session-host", (t) => t.includes("claude-ai 0.1.0"));
       assert.ok(hosts.includes("claude-ai 0.1.0"), hosts.join(", "));
       await session.clickText(".session-row", "claude-ai");
-      const what = await session.waitForTexts(".session-message .session-what", (t) => t.includes("tools/call (id 3)"));
+      const what = await session.waitForTexts(".session-message .session-what", (t) => t.includes("tools/call echo (id 3)"));
       assert.deepEqual(what.slice(0, 2), ["initialize (id 1)", "result of 1"], what.join(", "));
       const dirs = await session.texts(".session-message .session-dir");
       assert.equal(dirs[0], "host → server");
@@ -86,7 +86,7 @@ describe("sessions", () => {
       await session.clickText(".session-row", "cursor");
       await session.waitForTexts(".session-row .badge", (t) => t.includes("live"));
       await live.ask(2, "tools/call", { name: "echo", arguments: { message: "while you watch" } });
-      await session.waitForTexts(".session-message .session-what", (t) => t.includes("tools/call (id 2)"));
+      await session.waitForTexts(".session-message .session-what", (t) => t.includes("tools/call echo (id 2)"));
       const problems = await session.views("sessions");
       assert.deepEqual(problems, [], problems.join("\n"));
 

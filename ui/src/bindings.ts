@@ -3206,6 +3206,8 @@ export type TapRow_Deserialize = {
 	messages: number,
 	/**  Messages not kept because the recorder fell behind (they passed). */
 	dropped: number,
+	/**  The file it was opened from (None: a tap kept it). */
+	imported_from?: string | null,
 };
 
 /**  One tapped connection. */
@@ -3225,6 +3227,8 @@ export type TapRow_Serialize = {
 	messages: number,
 	/**  Messages not kept because the recorder fell behind (they passed). */
 	dropped: number,
+	/**  The file it was opened from (None: a tap kept it). */
+	imported_from: string | null,
 };
 
 /**

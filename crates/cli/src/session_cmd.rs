@@ -116,7 +116,7 @@ pub fn session(cli: &Cli, action: &SessionCommand) -> Result<(), Failure> {
                     _ => "(no handshake)".into(),
                 };
                 line(&format!(
-                    "{:>5}  {}  {:<24} → {:<16} {:<10} {:>6} messages{}{}",
+                    "{:>5}  {}  {:<24} → {:<16} {:<10} {:>6} messages{}{}{}",
                     r.id,
                     crate::history_cmd::when(r.started_at),
                     host,
@@ -128,11 +128,15 @@ pub fn session(cli: &Cli, action: &SessionCommand) -> Result<(), Failure> {
                     } else {
                         String::new()
                     },
-                    if r.ended_at.is_none() {
+                    if r.ended_at.is_none() && r.imported_from.is_none() {
                         "  (running)"
                     } else {
                         ""
                     },
+                    r.imported_from
+                        .as_deref()
+                        .map(|f| format!("  (from {})", clean(f)))
+                        .unwrap_or_default(),
                 ));
             }
             Ok(())
@@ -326,7 +330,7 @@ pub fn session(cli: &Cli, action: &SessionCommand) -> Result<(), Failure> {
                 .map_err(|e| Failure::Usage(format!("{}: {e}", file.display())))?;
             let s = Session::from_jsonl(&String::from_utf8_lossy(&bytes))
                 .map_err(|e| Failure::Usage(format!("{}: {e}", file.display())))?;
-            let id = s.import(&store).map_err(Failure::Usage)?;
+            let id = s.import(&store, file).map_err(Failure::Usage)?;
             if cli.json {
                 line(&json!({ "imported": id }).to_string());
             } else {

@@ -113,6 +113,11 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX eval_runs_suite ON eval_runs(suite, started_at DESC);
     "#,
+    // A tapped session opened from a file (an export, someone's repro):
+    // which file, so it is told apart from the one it was exported from.
+    r#"
+    ALTER TABLE taps ADD COLUMN imported_from TEXT;
+    "#,
 ];
 
 pub(crate) fn run(conn: &mut Connection) -> rusqlite::Result<()> {

@@ -28,6 +28,8 @@ pub struct TapRow {
     pub messages: i64,
     /// Messages not kept because the recorder fell behind (they passed).
     pub dropped: i64,
+    /// The file it was opened from (None: a tap kept it).
+    pub imported_from: Option<String>,
 }
 
 /// One message as it passed.
@@ -57,11 +59,11 @@ fn tap_row(row: &Row<'_>) -> rusqlite::Result<TapRow> {
         protocol: row.get(7)?,
         messages: row.get(8)?,
         dropped: row.get(9)?,
+        imported_from: row.get(10)?,
     })
 }
 
-const TAP_COLUMNS: &str =
-    "id, started_at, ended_at, server, command, host, host_version, protocol, messages, dropped";
+const TAP_COLUMNS: &str = "id, started_at, ended_at, server, command, host, host_version, protocol, messages, dropped, imported_from";
 
 impl Store {
     /// A new tapped connection of `server` (run as `command`), begun now.
@@ -115,6 +117,15 @@ impl Store {
             "UPDATE taps SET host = COALESCE(?2, host), host_version = COALESCE(?3, host_version), \
              protocol = COALESCE(?4, protocol) WHERE id = ?1",
             params![id, host, host_version, protocol],
+        )?;
+        Ok(())
+    }
+
+    /// The connection `id` was opened from the file `from`.
+    pub fn set_tap_imported_from(&self, id: i64, from: &str) -> Result<()> {
+        self.lock().execute(
+            "UPDATE taps SET imported_from = ?2 WHERE id = ?1",
+            params![id, from],
         )?;
         Ok(())
     }

@@ -204,8 +204,8 @@ impl Session {
         Ok(Session { header, messages })
     }
 
-    /// Keep it in `store`: its new id.
-    pub fn import(&self, store: &Store) -> Result<i64, String> {
+    /// Keep it in `store`, opened from the file `from`: its new id.
+    pub fn import(&self, store: &Store, from: &std::path::Path) -> Result<i64, String> {
         let h = &self.header;
         let s = |k: &str| h[k].as_str().map(str::to_string);
         let id = store
@@ -222,6 +222,7 @@ impl Session {
                 s("hostVersion").as_deref(),
                 s("protocol").as_deref(),
             )
+            .and_then(|()| store.set_tap_imported_from(id, &from.display().to_string()))
             .and_then(|()| store.append_tap_messages(id, &self.messages))
             .and_then(|()| {
                 store.end_tap(

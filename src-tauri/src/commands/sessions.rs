@@ -208,7 +208,7 @@ pub async fn import_session<R: Runtime>(
             .map_err(|e| invalid(format!("{}: {e}", path.display())))?;
         let s = Session::from_jsonl(&String::from_utf8_lossy(&bytes))
             .map_err(|e| invalid(format!("{}: {e}", path.display())))?;
-        s.import(&store).map(Some).map_err(failed)
+        s.import(&store, &path).map(Some).map_err(failed)
     })
     .await
     .map_err(|e| failed(e.to_string()))?

@@ -103,6 +103,14 @@ export function SessionCard({
         </dd>
         <dt>Protocol</dt>
         <dd>{session.protocol ?? "not negotiated"}</dd>
+        {session.imported_from !== null && (
+          <>
+            <dt>Opened from</dt>
+            <dd>
+              <code>{session.imported_from}</code>
+            </dd>
+          </>
+        )}
         <dt>When</dt>
         <dd>
           {when(session.started_at)} – {session.ended_at === null ? "still connected" : when(session.ended_at)}

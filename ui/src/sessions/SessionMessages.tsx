@@ -4,14 +4,16 @@
 import { useMemo, useState } from "react";
 import type { TapMessage } from "../backendSessions";
 import { Badge, Segmented } from "../design";
-import { SLOW_MS, pretty, readAll } from "./messages";
+import { SLOW_MS, empty, pretty, readAll } from "./messages";
 
 type Show = "all" | "calls" | "problems";
 
 const DIRECTION: Record<string, string> = { host: "host → server", server: "server → host", tap: "tap" };
 
-export function SessionMessages({ messages }: { messages: TapMessage[] }) {
+export function SessionMessages({ messages: all }: { messages: TapMessage[] }) {
   const [show, setShow] = useState<Show>("all");
+  // An SSE event without data (a keep-alive, a priming event) is no message.
+  const messages = useMemo(() => all.filter((m) => !empty(m)), [all]);
   const read = useMemo(() => readAll(messages), [messages]);
   const start = messages[0]?.at_ms ?? 0;
   const problems = read.filter((r) => r.error || (r.tookMs ?? 0) >= SLOW_MS).length;

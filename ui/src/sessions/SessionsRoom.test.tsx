@@ -20,6 +20,7 @@ const row = (over: Partial<TapRow>): TapRow => ({
   protocol: "2025-11-25",
   messages: 3,
   dropped: 0,
+  imported_from: null,
   ...over,
 });
 
@@ -73,20 +74,28 @@ describe("the Sessions room", () => {
         msg(0, "host", '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}'),
         msg(1, "server", '{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25"}}'),
         msg(2, "server", '<img src=x onerror="alert(1)"> not JSON'),
+        // An SSE keep-alive kept empty by an older tap: no row.
+        msg(3, "server", ""),
       ],
       2: [msg(0, "host", '{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"forecast"}}')],
     };
     mount({
-      listSessions: async () => [row({ id: 2, host: "cursor", host_version: "1.7", ended_at: null, messages: 1 }), row({})],
+      listSessions: async () => [
+        row({ id: 2, host: "cursor", host_version: "1.7", ended_at: null, messages: 1 }),
+        row({}),
+        row({ id: 3, ended_at: null, imported_from: "/home/me/repro.jsonl" }),
+      ],
       sessionMessages: async (id) => messages[id] ?? [],
     });
     const list = await screen.findByRole("navigation", { name: "Sessions" });
     const sessionRows = () => within(list).getAllByRole("button").filter((b) => b.classList.contains("session-row"));
     const hosts = sessionRows().map((b) => b.querySelector(".session-host")?.textContent);
-    expect(hosts).toEqual(["cursor 1.7", "claude-ai 0.1.0"]);
+    expect(hosts).toEqual(["cursor 1.7", "claude-ai 0.1.0", "claude-ai 0.1.0"]);
     expect(within(list).getAllByText("live")).toHaveLength(1);
+    // Opened from a file: marked, beside the session it was exported from.
+    expect(within(list).getAllByText("from a file")).toHaveLength(1);
     // The newest is open first; another opens on click.
-    expect(await screen.findByText("tools/call (id 7)")).toBeTruthy();
+    expect(await screen.findByText("tools/call forecast (id 7)")).toBeTruthy();
     const older = sessionRows()[1];
     if (!older) throw new Error("two sessions listed");
     fireEvent.click(older);
@@ -115,14 +124,14 @@ describe("the Sessions room", () => {
       ],
     });
     const messages = await screen.findByRole("region", { name: "Messages" });
-    await within(messages).findByText("tool error of 2");
+    await within(messages).findByText("tool error of 2 (bad)");
     expect(within(messages).getByText("slow · 2500 ms")).toBeTruthy();
     expect(within(messages).getAllByText("error")).toHaveLength(1);
     expect(within(messages).getByText(/the server restarted \(its files changed\); 1 call/)).toBeTruthy();
     expect(within(messages).getByText("POST /mcp → 401")).toBeTruthy();
     fireEvent.click(within(messages).getByRole("radio", { name: "Errors and slow 2" }));
     const shown = within(messages).getAllByRole("listitem").map((r) => r.querySelector(".session-what")?.textContent);
-    expect(shown).toEqual(["result of 1", "tool error of 2"]);
+    expect(shown).toEqual(["result of 1 (slow)", "tool error of 2 (bad)"]);
     // Export HAR is offered for a session with HTTP exchanges.
     expect(screen.getByRole("button", { name: "Export HAR" })).toBeTruthy();
   });

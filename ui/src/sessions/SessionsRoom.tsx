@@ -116,7 +116,13 @@ export function SessionsRoom({
                 <span className="session-meta">
                   {s.protocol ?? "?"} · {plural(s.messages, "message")} · {when(s.started_at)}
                 </span>
-                {s.ended_at === null && <Badge tone="ok">live</Badge>}
+                {s.imported_from !== null ? (
+                  <Badge tone="info" title={s.imported_from}>
+                    from a file
+                  </Badge>
+                ) : (
+                  s.ended_at === null && <Badge tone="ok">live</Badge>
+                )}
               </button>
             </li>
           ))}

@@ -33,9 +33,23 @@ function mark(v: Record<string, unknown>): string {
   return "(the tap's mark)";
 }
 
-/** Each message read, answers paired with their requests by id. */
+/** What a request is about, beside its method: the tool called, the
+ * prompt got, the resource read (empty when none). */
+function subject(method: string, params: unknown): string {
+  const p = params !== null && typeof params === "object" ? (params as Record<string, unknown>) : {};
+  const name = method === "tools/call" || method === "prompts/get" ? p.name : method.startsWith("resources/") ? p.uri : undefined;
+  return typeof name === "string" && name ? ` ${name}` : "";
+}
+
+/** Whether a message holds nothing (an SSE event without data): not shown. */
+export function empty(m: TapMessage): boolean {
+  return !m.cut && m.text.trim() === "";
+}
+
+/** Each message read, answers paired with their requests by id (and
+ * named by what those asked: "result of 3 (echo)"). */
 export function readAll(messages: TapMessage[]): Read[] {
-  const asked = new Map<string, number>();
+  const asked = new Map<string, { at: number; subject: string }>();
   return messages.map((m) => {
     if (m.cut) return { what: "(kept cut)", error: false, tookMs: null };
     const v = parse(m.text);
@@ -43,18 +57,20 @@ export function readAll(messages: TapMessage[]): Read[] {
     if (m.direction === "tap") return { what: mark(v), error: false, tookMs: null };
     const id = v.id === undefined ? undefined : JSON.stringify(v.id);
     if (typeof v.method === "string") {
-      if (id !== undefined) asked.set(`${m.direction}:${id}`, m.at_ms);
-      return { what: id !== undefined ? `${v.method} (id ${id})` : v.method, error: false, tookMs: null };
+      const about = subject(v.method, v.params);
+      if (id !== undefined) asked.set(`${m.direction}:${id}`, { at: m.at_ms, subject: about.trim() });
+      return { what: id !== undefined ? `${v.method}${about} (id ${id})` : `${v.method}${about}`, error: false, tookMs: null };
     }
     if (id === undefined) return { what: "(not JSON-RPC)", error: false, tookMs: null };
     const other = m.direction === "server" ? "host" : "server";
-    const at = asked.get(`${other}:${id}`);
+    const request = asked.get(`${other}:${id}`);
+    const of = request?.subject ? `${id} (${request.subject})` : id;
     const result = v.result as Record<string, unknown> | undefined;
     const error = v.error !== undefined || result?.isError === true;
     return {
-      what: v.error !== undefined ? `error of ${id}` : result?.isError === true ? `tool error of ${id}` : `result of ${id}`,
+      what: v.error !== undefined ? `error of ${of}` : result?.isError === true ? `tool error of ${of}` : `result of ${of}`,
       error,
-      tookMs: at === undefined ? null : m.at_ms - at,
+      tookMs: request === undefined ? null : m.at_ms - request.at,
     };
   });
 }

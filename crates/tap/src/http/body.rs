@@ -220,6 +220,12 @@ impl Passing {
                 sse.feed(bytes, &mut events);
                 for e in events {
                     let seq = match e {
+                        // An event with no data (rmcp's priming event, a
+                        // keep-alive) is no message: the stream passed it,
+                        // the session lists none.
+                        Event::Message(data, _) if data.iter().all(u8::is_ascii_whitespace) => {
+                            continue;
+                        }
                         Event::Message(data, size) => {
                             recorder.keep_cut(Direction::Server, &data, size)
                         }
