@@ -19,6 +19,26 @@ export type SuitesBackend = HistoryBackend & Pick<AgentBackend, "openChat"> & Co
 const tone: Record<EvalCell["outcome"], Tone> = { passed: "ok", failed: "danger", skipped: "neutral", not_ready: "warn" };
 
 /** "3/5" of a cell's runs. */
+/** What a run of evals says, counted as a reader counts: models per case
+ * ("1 of 2 models passed"), never cells as cases. */
+export function evalSummary(report: { cases: string[]; cells: { case: string; outcome: string }[] }): { title: string; description?: string } {
+  const perCase = report.cases.map((c) => {
+    const cells = report.cells.filter((x) => x.case === c);
+    const ran = cells.filter((x) => x.outcome === "passed" || x.outcome === "failed").length;
+    const passed = cells.filter((x) => x.outcome === "passed").length;
+    const notRun = cells.length - ran;
+    const said = `${passed} of ${ran} model${ran === 1 ? "" : "s"} passed${notRun ? `, ${notRun} not run` : ""}`;
+    return { c, said, clean: ran > 0 && passed === ran };
+  });
+  const first = perCase[0];
+  if (perCase.length === 1 && first) return { title: first.said, description: first.c };
+  const clean = perCase.filter((p) => p.clean).length;
+  return {
+    title: `${clean} of ${perCase.length} cases passed by every model that ran`,
+    description: perCase.map((p) => `${p.c}: ${p.said}`).join("; "),
+  };
+}
+
 export function tally(cell: EvalCell): string {
   return `${cell.runs.filter((r) => r.passed).length}/${cell.runs.length}`;
 }
@@ -179,9 +199,8 @@ export function EvalsSection({ backend, suite, onTraffic }: { backend: SuitesBac
         else setProgress({ done: p.done, total: p.total });
       });
       await queryClient.invalidateQueries({ queryKey: keys.evalRuns(suite.path) });
-      toast(`${suite.name}: ${report.passed} passed, ${report.failed} failed${report.not_ready ? `, ${report.not_ready} not run` : ""}`, {
-        tone: report.failed > 0 ? "danger" : undefined,
-      });
+      const said = evalSummary(report);
+      toast(`${suite.name}: ${said.title}`, { tone: report.failed > 0 ? "danger" : undefined, description: said.description });
     } catch (e) {
       toast(`The evals of ${suite.name} did not run`, { tone: "danger", description: e instanceof Error ? e.message : String(e) });
     } finally {
