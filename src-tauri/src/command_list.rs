@@ -116,6 +116,7 @@ macro_rules! window_commands {
             chat::set_chat_options,
             chat::export_chat,
             providers::list_providers,
+            providers::provider_request_url,
             providers::save_provider,
             providers::remove_provider,
             providers::set_provider_key,

@@ -68,6 +68,8 @@ export interface AgentBackend {
   exportChat(id: string, json: boolean): Promise<string | null>;
   listProviders(): Promise<ProviderView[]>;
   saveProvider(config: ProviderConfig, makeDefault: boolean): Promise<void>;
+  /** Where a request for `model` would go with `config`. */
+  providerRequestUrl(config: ProviderConfig, model: string): Promise<string>;
   removeProvider(id: string): Promise<void>;
   setProviderKey(id: string, key: string): Promise<void>;
   providerModels(id: string): Promise<string[]>;
@@ -114,6 +116,7 @@ export function tauriAgentBackend(unwrap: Unwrap): AgentBackend {
     exportChat: async (id, json) => unwrap(await commands.exportChat(id, json)),
     listProviders: async () => unwrap(await commands.listProviders()),
     saveProvider: (config, makeDefault) => done(commands.saveProvider(config, makeDefault)),
+    providerRequestUrl: async (config, model) => unwrap(await commands.providerRequestUrl(config, model)),
     removeProvider: (id) => done(commands.removeProvider(id)),
     setProviderKey: (id, key) => done(commands.setProviderKey(id, key)),
     providerModels: async (id) => unwrap(await commands.providerModels(id)),

@@ -341,6 +341,12 @@ export const commands = {
 	 */
 	exportChat: (id: string, json: boolean) => typedError<string | null, ErrorInfo>(__TAURI_INVOKE("export_chat", { id, json })),
 	listProviders: () => typedError<ProviderView_Serialize[], ErrorInfo>(__TAURI_INVOKE("list_providers")),
+	/**
+	 *  Where a request for `model` would go with `config` (its address and the
+	 *  path its API adds), for the provider form to say before anything is
+	 *  saved; an address that cannot be used says why.
+	 */
+	providerRequestUrl: (config: ProviderConfig_Deserialize, model: string) => typedError<string, ErrorInfo>(__TAURI_INVOKE("provider_request_url", { config, model })),
 	/**  Add a provider or replace the one with its id. */
 	saveProvider: (config: ProviderConfig_Deserialize, makeDefault: boolean) => typedError<null, ErrorInfo>(__TAURI_INVOKE("save_provider", { config, makeDefault })),
 	removeProvider: (id: string) => typedError<null, ErrorInfo>(__TAURI_INVOKE("remove_provider", { id })),

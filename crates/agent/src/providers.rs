@@ -75,11 +75,32 @@ pub fn base_url(provider: &ProviderConfig) -> Result<String> {
             provider.id
         )));
     }
-    Ok(if url.ends_with('/') {
+    let url = if url.ends_with('/') {
         url
     } else {
         format!("{url}/")
-    })
+    };
+    // Anthropic's SDKs take the base without `/v1`
+    // (`ANTHROPIC_BASE_URL=https://api.anthropic.com`) and add
+    // `/v1/messages`: a proxy or gateway given either way is reached.
+    if provider.kind == ProviderKind::Anthropic && !url.trim_end_matches('/').ends_with("/v1") {
+        return Ok(format!("{url}v1/"));
+    }
+    Ok(url)
+}
+
+/// Where a request for `model` goes: the provider's base and the path its
+/// API (as genai speaks it) adds — shown beside the base URL in Settings.
+pub fn request_url(provider: &ProviderConfig, model: &str) -> Result<String> {
+    let base = base_url(provider)?;
+    let path = match adapter(provider.kind, model) {
+        AdapterKind::Anthropic => "messages".to_string(),
+        AdapterKind::OpenAIResp => "responses".to_string(),
+        AdapterKind::Gemini => format!("models/{model}:streamGenerateContent"),
+        AdapterKind::Ollama => "api/chat".to_string(),
+        _ => "chat/completions".to_string(),
+    };
+    Ok(format!("{base}{path}"))
 }
 
 /// The genai adapter that speaks this provider's API for `model`.
@@ -520,5 +541,42 @@ mod tests {
         p.base_url = Some("http://127.0.0.1:1234/v1".into());
         let t = target(&p, "m", None).unwrap();
         assert_eq!(t.endpoint.base_url(), "http://127.0.0.1:1234/v1/");
+    }
+
+    /// The walk: an Anthropic gateway given as `http://host:port` (as the
+    /// SDKs take it) got a 404 from `/messages`. Both forms reach
+    /// `/v1/messages`, and the form says so.
+    #[test]
+    fn an_anthropic_base_is_taken_with_or_without_its_v1() {
+        let mut p = provider(ProviderKind::Anthropic);
+        for given in [
+            "http://127.0.0.1:8080",
+            "http://127.0.0.1:8080/",
+            "http://127.0.0.1:8080/v1",
+            "http://127.0.0.1:8080/v1/",
+        ] {
+            p.base_url = Some(given.into());
+            assert_eq!(
+                base_url(&p).unwrap(),
+                "http://127.0.0.1:8080/v1/",
+                "{given}"
+            );
+            assert_eq!(
+                request_url(&p, "claude-x").unwrap(),
+                "http://127.0.0.1:8080/v1/messages",
+                "{given}"
+            );
+        }
+        p.base_url = None;
+        assert_eq!(
+            request_url(&p, "claude-x").unwrap(),
+            "https://api.anthropic.com/v1/messages"
+        );
+        let mut o = provider(ProviderKind::OpenAiCompatible);
+        o.base_url = Some("http://127.0.0.1:1234/v1".into());
+        assert_eq!(
+            request_url(&o, "m").unwrap(),
+            "http://127.0.0.1:1234/v1/chat/completions"
+        );
     }
 }

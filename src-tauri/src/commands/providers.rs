@@ -20,6 +20,24 @@ pub async fn list_providers<R: Runtime>(
     Ok(state.agent.providers()?)
 }
 
+/// Where a request for `model` would go with `config` (its address and the
+/// path its API adds), for the provider form to say before anything is
+/// saved; an address that cannot be used says why.
+#[tauri::command]
+#[specta::specta]
+pub async fn provider_request_url<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    config: ProviderConfig,
+    model: String,
+) -> Result<String, ErrorInfo> {
+    let model = if model.trim().is_empty() {
+        "MODEL"
+    } else {
+        model.trim()
+    };
+    Ok(workbench_agent::providers::request_url(&config, model)?)
+}
+
 /// Add a provider or replace the one with its id.
 #[tauri::command]
 #[specta::specta]

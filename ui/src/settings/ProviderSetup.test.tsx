@@ -54,4 +54,24 @@ describe("adding a provider", () => {
     await waitFor(() => expect(onAdded).toHaveBeenCalledTimes(1));
     expect(onAdded.mock.calls[0]?.[1]).toContain("m1 answered “pong”");
   });
+
+  it("says where a request will go as the address is typed", async () => {
+    const asked = vi.fn((config: { base_url: string | null }) => Promise.resolve(`${config.base_url ?? "https://api.openai.com/v1/"}chat/completions`));
+    const backend = {
+      saveProvider: () => Promise.resolve(),
+      setProviderKey: () => Promise.resolve(),
+      localProviders: () => Promise.resolve([]),
+      providerRequestUrl: asked,
+    } as unknown as Backend;
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <ToastProvider>
+          <ProviderSetup backend={backend} onSaved={() => undefined} />
+        </ToastProvider>
+      </QueryClientProvider>,
+    );
+    expect(await screen.findByText("https://api.openai.com/v1/chat/completions")).toBeTruthy();
+    fireEvent.change(screen.getByPlaceholderText(/https?:\/\//), { target: { value: "http://127.0.0.1:8080/" } });
+    expect(await screen.findByText("http://127.0.0.1:8080/chat/completions")).toBeTruthy();
+  });
 });

@@ -65,6 +65,13 @@ export function ProviderSetup({
       ...(model.trim() && Number(windowSize) > 0 ? { [model.trim()]: Math.floor(Number(windowSize)) } : {}),
     },
   });
+  // Where a request would go, as the address is typed (either form of an
+  // Anthropic gateway's address is taken).
+  const requestUrl = useQuery({
+    queryKey: keys.providerRequestUrl(kind, baseUrl.trim(), model.trim()),
+    queryFn: () => backend.providerRequestUrl(config(), model.trim()),
+    retry: false,
+  });
   /** Save, then store the key: listing models and testing need both. */
   const save = async (quiet = false): Promise<undefined> => {
     await backend.saveProvider(config(), !existing);
@@ -149,7 +156,21 @@ export function ProviderSetup({
           <Input value={id} placeholder={providerId} onChange={(e) => setId(e.target.value)} />
         </Field>
       )}
-      <Field label="Address" hint={kind === "open_ai_compatible" ? "Required, e.g. http://127.0.0.1:1234/v1/ for LM Studio." : `Empty: ${meta.url}`} required={kind === "open_ai_compatible"}>
+      <Field
+        label="Address"
+        hint={
+          <>
+            {kind === "open_ai_compatible" ? "Required, e.g. http://127.0.0.1:1234/v1/ for LM Studio." : `Empty: ${meta.url}`}
+            {requestUrl.data && (
+              <>
+                {" "}
+                Requests go to <code className="request-url">{requestUrl.data}</code>.
+              </>
+            )}
+          </>
+        }
+        required={kind === "open_ai_compatible"}
+      >
         <Input value={baseUrl} placeholder={meta.url || "http://127.0.0.1:1234/v1/"} onChange={(e) => setBaseUrl(e.target.value)} />
       </Field>
       {kind !== "ollama" && (
