@@ -171,6 +171,25 @@ describe("signing in to a remote server", () => {
     expect(screen.getAllByRole("button", { name: /^Sign in/ }).map((b) => b.textContent)).toEqual(["Sign in"]);
   });
 
+  it("shows no sign-in state for a server that answers without OAuth (a static token)", async () => {
+    mockIPC(
+      (cmd) => {
+        if (cmd === "auth_status") return signedOut;
+        throw new Error(`unexpected ${cmd}`);
+      },
+      { shouldMockEvents: true },
+    );
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <AuthPanel backend={tauriBackend} name="demo-http" answers />
+      </QueryClientProvider>,
+    );
+    expect(await screen.findByText(/Not needed: it answers without an OAuth sign-in/)).toBeTruthy();
+    expect(screen.queryByText("signed out")).toBeNull();
+    expect(screen.getByRole("button", { name: "Sign in anyway" })).toBeTruthy();
+  });
+
   it("lays out a JSON reply as JSON, and leaves other text as sent", () => {
     expect(pretty('{"access_token":"•••","expires_in":3600}')).toBe('{\n  "access_token": "•••",\n  "expires_in": 3600\n}');
     expect(pretty("location: http://x/cb")).toBe("location: http://x/cb");

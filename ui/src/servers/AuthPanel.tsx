@@ -32,7 +32,7 @@ function expiry(seconds: number | null): string {
   return `expires in ${Math.round(seconds / 3600)} h`;
 }
 
-export function AuthPanel({ backend, name }: { backend: AuthBackend & WindowBackend; name: string }) {
+export function AuthPanel({ backend, name, answers = false }: { backend: AuthBackend & WindowBackend; name: string; answers?: boolean }) {
   const toast = useToast();
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState<string | null>(null);
@@ -98,6 +98,23 @@ export function AuthPanel({ backend, name }: { backend: AuthBackend & WindowBack
   const lastStep = paused?.steps[paused.steps.length - 1];
   const waitingLabel = paused ? (lastStep ? `Paused after ${lastStep.name}` : "Ready for the first step") : browser ? "Waiting for the browser…" : "Signing in…";
   const s = status.data;
+  // A server that answers without OAuth (no sign-in kept, no refusal: a
+  // static token in its headers, or none) has no sign-in state to show.
+  if (answers && s && !s.signed_in && !s.refusal && !busy && !run) {
+    return (
+      <section className="panel-section auth-panel auth-none" aria-labelledby={`auth-${name}`}>
+        <h3 id={`auth-${name}`}>
+          <KeyRound aria-hidden size={16} /> Sign-in
+        </h3>
+        <p className="muted">
+          Not needed: it answers without an OAuth sign-in.{" "}
+          <Button size="sm" variant="ghost" onClick={() => signIn("Sign in", false)}>
+            Sign in anyway
+          </Button>
+        </p>
+      </section>
+    );
+  }
   return (
     <section className="panel-section auth-panel" aria-labelledby={`auth-${name}`}>
       <h3 id={`auth-${name}`}>

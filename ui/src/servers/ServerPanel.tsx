@@ -220,7 +220,7 @@ export function ServerPanel({
         )}
         {message && <span role="status">{message}</span>}
       </div>
-      {summary.transport !== "stdio" && !untrusted && <AuthPanel backend={backend} name={name} />}
+      {summary.transport !== "stdio" && !untrusted && <AuthPanel backend={backend} name={name} answers={status?.state === "ready"} />}
       {info && (
         <section className="panel-section facts">
           <dl className="facts-grid">

@@ -163,14 +163,15 @@ export function SettingsRoom({ wb, backend }: { wb: Workbench; backend: Settings
         <section aria-labelledby="servers-heading">
           <h2 id="servers-heading">Servers</h2>
           <p className="muted">
-            Annotations are hints from the server. Only for a server you trust do its read-only tools run without asking. Sampling answered
-            without asking uses the default provider.
+            Which servers may run at all is said on each server&apos;s page (its trust card). Here: whose read-only tools run without asking —
+            annotations are hints from the server, so only for a server you vouch for (read-only, not destructive, not open-world) — and whose
+            sampling requests the default provider answers without asking.
           </p>
           <table className="settings-table">
             <thead>
               <tr>
                 <th scope="col">Server</th>
-                <th scope="col">Trusted</th>
+                <th scope="col">Read-only tools run unasked</th>
                 <th scope="col">Answer sampling without asking</th>
               </tr>
             </thead>
@@ -179,7 +180,7 @@ export function SettingsRoom({ wb, backend }: { wb: Workbench; backend: Settings
                 <tr key={name}>
                   <th scope="row">{name}</th>
                   <td>
-                    <Switch label={`Trust ${name}`} checked={s.trusted_servers.includes(name)} onChange={(on) => void change({ trusted: [name, on] })} />
+                    <Switch label={`Read-only tools of ${name} run unasked`} checked={s.trusted_servers.includes(name)} onChange={(on) => void change({ trusted: [name, on] })} />
                   </td>
                   <td>
                     <Switch label={`Sampling for ${name}`} checked={s.auto_sampling_servers.includes(name)} onChange={(on) => void change({ auto_sampling: [name, on] })} />
