@@ -1238,8 +1238,14 @@ export type DoctorCount = {
 	server: string,
 	/**  Distinct codes found as errors. */
 	errors: number,
-	/**  Distinct codes found as warnings. */
+	/**  Distinct codes found as warnings, those of portability left out. */
 	warnings: number,
+	/**
+	 *  Distinct codes of portability: how one LLM provider would rewrite a
+	 *  schema (`provider.*`), not what is wrong with the server. The badge
+	 *  does not alarm for them.
+	 */
+	portability: number,
 	/**  How many items (tools, resources, ...) those findings are about. */
 	items: number,
 	/**  From the last full run (else the shape checks alone). */

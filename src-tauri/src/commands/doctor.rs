@@ -82,8 +82,12 @@ pub struct DoctorCount {
     pub server: String,
     /// Distinct codes found as errors.
     pub errors: u32,
-    /// Distinct codes found as warnings.
+    /// Distinct codes found as warnings, those of portability left out.
     pub warnings: u32,
+    /// Distinct codes of portability: how one LLM provider would rewrite a
+    /// schema (`provider.*`), not what is wrong with the server. The badge
+    /// does not alarm for them.
+    pub portability: u32,
     /// How many items (tools, resources, ...) those findings are about.
     pub items: u32,
     /// From the last full run (else the shape checks alone).
@@ -93,24 +97,28 @@ pub struct DoctorCount {
 /// `findings` counted: distinct codes per severity, distinct items.
 fn count(server: &str, findings: &[workbench_doctor::Finding], from_run: bool) -> DoctorCount {
     use std::collections::BTreeSet;
-    let codes = |s: Severity| {
+    let portable = |f: &&workbench_doctor::Finding| f.code.starts_with("provider.");
+    let codes = |s: Severity, portability: bool| {
         findings
             .iter()
-            .filter(|f| f.severity == s)
+            .filter(|f| f.severity == s && (s == Severity::Error || portable(f) == portability))
             .map(|f| f.code.as_str())
             .collect::<BTreeSet<_>>()
             .len() as u32
     };
     let items = findings
         .iter()
-        .filter(|f| f.severity >= Severity::Warning)
+        .filter(|f| {
+            f.severity == Severity::Error || (f.severity == Severity::Warning && !portable(f))
+        })
         .map(|f| f.item.as_str())
         .collect::<BTreeSet<_>>()
         .len() as u32;
     DoctorCount {
         server: server.to_string(),
-        errors: codes(Severity::Error),
-        warnings: codes(Severity::Warning),
+        errors: codes(Severity::Error, false),
+        warnings: codes(Severity::Warning, false),
+        portability: codes(Severity::Warning, true),
         items,
         from_run,
     }
@@ -156,6 +164,27 @@ mod tests {
             .collect();
         let c = super::count("fs", &draft07, true);
         assert_eq!((c.errors, c.warnings, c.items, c.from_run), (1, 1, 9, true));
+    }
+
+    /// The walk: the shipped example's servers wore ⚠2 on a newcomer's first
+    /// window for how Gemini would rewrite one schema. Portability is
+    /// counted apart and does not make the badge.
+    #[test]
+    fn portability_is_counted_apart_from_what_is_wrong() {
+        let found = [
+            Finding::new(
+                "provider.gemini-enum",
+                Severity::Warning,
+                "tool create_order",
+            ),
+            Finding::new(
+                "provider.gemini-rewrites",
+                Severity::Warning,
+                "tool create_order",
+            ),
+        ];
+        let c = super::count("demo", &found, false);
+        assert_eq!((c.errors, c.warnings, c.portability, c.items), (0, 0, 2, 0));
     }
 }
 
