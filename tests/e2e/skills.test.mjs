@@ -28,8 +28,12 @@ describe("skills", () => {
       const body = await session.waitForTexts(".skill-body", (t) => t[0]?.includes("PDF processing"));
       assert.match(body[0], /form guide/);
       await session.clickText(".skill-file button", "Open");
-      const opened = await session.waitForTexts(".skill-file-text", (t) => t[0]?.includes("Filling PDF forms"));
+      // The file opened under its row: its name a heading, rendered as
+      // SKILL.md is (Markdown), with Close.
+      const opened = await session.waitForTexts(".skill-file-open", (t) => t[0]?.includes("Filling PDF forms"));
       assert.match(opened[0], /YYYY-MM-DD/);
+      const heading = await session.texts(".skill-file-open h4");
+      assert.deepEqual(heading, ["references/FORMS.md"]);
       const problems = await session.views("skills");
       assert.deepEqual(problems, [], problems.join("\n"));
     } finally {
