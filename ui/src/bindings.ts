@@ -1918,6 +1918,8 @@ export type LoadReport = LoadReport_Serialize | LoadReport_Deserialize;
 
 /**  A load run. */
 export type LoadReport_Deserialize = {
+	/**  How it was asked for (a run kept before this was recorded has none). */
+	settings?: LoadSettings_Deserialize | null,
 	server: string,
 	/**  The tool, or `mix` for a suite's cases. */
 	tool: string,
@@ -1950,6 +1952,8 @@ export type LoadReport_Deserialize = {
 
 /**  A load run. */
 export type LoadReport_Serialize = {
+	/**  How it was asked for (a run kept before this was recorded has none). */
+	settings: LoadSettings_Serialize | null,
 	server: string,
 	/**  The tool, or `mix` for a suite's cases. */
 	tool: string,
@@ -2005,6 +2009,44 @@ export type LoadSecond = {
 	errors: number,
 	p50: number | null,
 	p99: number | null,
+};
+
+/**
+ *  How a run was asked for: what two runs compared must share for their
+ *  figures to mean the same.
+ */
+export type LoadSettings = LoadSettings_Serialize | LoadSettings_Deserialize;
+
+/**
+ *  How a run was asked for: what two runs compared must share for their
+ *  figures to mean the same.
+ */
+export type LoadSettings_Deserialize = {
+	/**  Calls at once (with a ramp: `from` and `to`). */
+	concurrency: number,
+	ramp_to?: number | null,
+	/**  Seconds it ran for (None: stopped after a number of calls). */
+	seconds?: number | null,
+	/**  Calls it made at most (None: for a time). */
+	calls?: number | null,
+	/**  At most this many calls a second (None: as fast as answered). */
+	rate?: number | null,
+};
+
+/**
+ *  How a run was asked for: what two runs compared must share for their
+ *  figures to mean the same.
+ */
+export type LoadSettings_Serialize = {
+	/**  Calls at once (with a ramp: `from` and `to`). */
+	concurrency: number,
+	ramp_to: number | null,
+	/**  Seconds it ran for (None: stopped after a number of calls). */
+	seconds: number | null,
+	/**  Calls it made at most (None: for a time). */
+	calls: number | null,
+	/**  At most this many calls a second (None: as fast as answered). */
+	rate: number | null,
 };
 
 /**

@@ -317,6 +317,18 @@ pub async fn run(cli: &Cli, args: &LoadArgs) -> Result<(), Failure> {
         line(&json!({ "report": report, "baseline": regressions }).to_string());
     } else {
         print(&report, &plan);
+        // Figures compare only like with like: say when the runs were not.
+        if let (Some(b), Some(now)) = (
+            baseline.as_ref().and_then(|b| b.settings.as_ref()),
+            report.settings.as_ref(),
+        ) && b != now
+        {
+            line(&format!(
+                "the baseline ran {} and this run {}: their figures are not like for like",
+                clean(&b.said()),
+                clean(&now.said())
+            ));
+        }
         for r in &regressions {
             line(&format!(
                 "vs baseline: {} {:.2} (was {:.2}, {:+.0}%){}",

@@ -4,8 +4,9 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import type { LoadReport, LoadSecond } from "../backendTools";
 import { LoadSection, keptRuns } from "./LoadSection";
 
-function report(p99: number, throughput: number): LoadReport {
+function report(p99: number, throughput: number, concurrency = 8, seconds = 10): LoadReport {
   return {
+    settings: { concurrency, ramp_to: null, seconds, calls: null, rate: null },
     server: "demo",
     tool: "echo",
     started_at: 1,
@@ -34,7 +35,8 @@ const row = (id: number, r: LoadReport) => ({ id, origin: "load", started_at: id
 
 describe("Load in the tool panel", () => {
   it("draws each second as it comes, then the result, its warning, and compares with a kept run", async () => {
-    const earlier = report(2, 150);
+    // The earlier run was asked for differently: 4 at once for 3 s.
+    const earlier = report(2, 150, 4, 3);
     let kept = [row(1, earlier)];
     const seconds: LoadSecond[] = [
       { at: 1, concurrency: 8, calls: 100, errors: 0, p50: 1, p99: 3 },
@@ -74,6 +76,9 @@ describe("Load in the tool panel", () => {
     fireEvent.click(await screen.findByRole("option", { name: /150 calls\/s/ }));
     await waitFor(() => expect(screen.getByRole("row", { name: /^p99 / }).textContent).toContain("+100%"));
     expect(screen.getByRole("row", { name: /^calls\/s/ }).textContent).toContain("-33%");
+    // The settings beside the figures, and the difference said first.
+    expect(screen.getByRole("row", { name: /^settings/ }).textContent).toContain("8 at once × 10 s4 at once × 3 sdiffer");
+    expect(screen.getByRole("status").textContent).toBe("Not like for like: this run was 8 at once × 10 s, the compared one 4 at once × 3 s.");
   });
 
   it("reads only load rows with a report from the history", () => {

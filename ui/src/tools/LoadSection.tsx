@@ -24,6 +24,9 @@ export function keptRuns(rows: CallRow[] | undefined): { id: number; at: number;
 
 /** Each second: p50 and p99 as lines, calls a second as bars. */
 export function LoadChart({ seconds }: { seconds: LoadSecond[] }) {
+  // The plot, and room for the axes: calls/s on the left, ms on the
+  // right, seconds below.
+  const [left, right, bottom] = [44, 52, 16];
   const w = 360;
   const h = 120;
   const last = seconds[seconds.length - 1];
@@ -32,16 +35,41 @@ export function LoadChart({ seconds }: { seconds: LoadSecond[] }) {
   const maxCalls = Math.max(...seconds.map((s) => s.calls), 1);
   const step = w / Math.max(seconds.length, 10);
   const y = (ms: number) => h - 4 - (ms / maxMs) * (h - 8);
-  const line = (pick: (s: LoadSecond) => number) => seconds.map((s, i) => `${(i + 0.5) * step},${y(pick(s))}`).join(" ");
+  const line = (pick: (s: LoadSecond) => number) => seconds.map((s, i) => `${left + (i + 0.5) * step},${y(pick(s))}`).join(" ");
+  const ms = (v: number) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
   return (
     <figure className="load-chart">
-      <svg width={w} height={h} role="img" aria-label={`${seconds.length} seconds: up to ${maxCalls} calls a second, p99 up to ${maxMs.toFixed(2)} ms`}>
+      <svg width={left + w + right} height={h + bottom} role="img" aria-label={`${seconds.length} seconds: up to ${maxCalls} calls a second, p99 up to ${maxMs.toFixed(2)} ms`}>
         {seconds.map((s, i) => {
           const bh = Math.max(1, (s.calls / maxCalls) * (h - 8));
-          return <rect key={i} x={i * step + 1} y={h - bh} width={Math.max(1, step - 2)} height={bh} className={s.errors > 0 ? "load-bar load-bar-errors" : "load-bar"} />;
+          return <rect key={i} x={left + i * step + 1} y={h - bh} width={Math.max(1, step - 2)} height={bh} className={s.errors > 0 ? "load-bar load-bar-errors" : "load-bar"} />;
         })}
         <polyline points={line((s) => num(s.p99))} className="load-line load-p99" />
         <polyline points={line((s) => num(s.p50))} className="load-line load-p50" />
+        <g className="load-axis" aria-hidden>
+          <line x1={left} y1={0} x2={left} y2={h} />
+          <line x1={left + w} y1={0} x2={left + w} y2={h} />
+          <line x1={left} y1={h} x2={left + w} y2={h} />
+          <text x={left - 4} y={10} textAnchor="end">
+            {maxCalls.toLocaleString()}
+          </text>
+          <text x={left - 4} y={h} textAnchor="end">
+            0
+          </text>
+          <text x={left - 4} y={h / 2} textAnchor="end">
+            calls/s
+          </text>
+          <text x={left + w + 4} y={y(maxMs) + 8}>{ms(maxMs)} ms</text>
+          <text x={left + w + 4} y={h}>
+            0 ms
+          </text>
+          <text x={left} y={h + bottom - 2}>
+            0 s
+          </text>
+          <text x={left + w} y={h + bottom - 2} textAnchor="end">
+            {Math.max(seconds.length, 10)} s
+          </text>
+        </g>
       </svg>
       <figcaption className="muted">
         {last.at} s · {last.calls.toLocaleString()} calls/s · p50 {num(last.p50).toFixed(2)} ms · p99 {num(last.p99).toFixed(2)} ms
@@ -91,9 +119,26 @@ const figures: { label: string; of: (r: LoadReport) => number; unit: string; hig
   { label: "errors", of: (r) => r.errors.tool + r.errors.protocol + r.errors.timeout + r.errors.disconnect, unit: "" },
 ];
 
-/** A run's figures, and beside them another's with the change. */
+/** How a run was asked for, in a few words (as `mcpwb load` says it). */
+export function settingsSaid(s: LoadReport["settings"]): string {
+  if (!s) return "not recorded";
+  const atOnce = s.ramp_to != null ? `${s.concurrency} to ${s.ramp_to} at once` : `${s.concurrency} at once`;
+  const length = s.seconds != null ? ` × ${s.seconds} s` : s.calls != null ? ` × ${s.calls} calls` : "";
+  return `${atOnce}${length}${s.rate != null ? `, at most ${s.rate} calls/s` : ""}`;
+}
+
+/** A run's figures, and beside them another's with the change; when the
+ * two were asked for differently, that is said first (p50 +99% means
+ * little when the concurrency doubled). */
 export function LoadFigures({ report, other }: { report: LoadReport; other?: LoadReport }) {
+  const differ = other !== undefined && settingsSaid(report.settings) !== settingsSaid(other.settings);
   return (
+    <>
+    {differ && (
+      <p className="callout tone-warn load-unlike" role="status">
+        Not like for like: this run was {settingsSaid(report.settings)}, the compared one {settingsSaid(other.settings)}.
+      </p>
+    )}
     <table className="load-figures">
       <thead>
         <tr>
@@ -104,6 +149,14 @@ export function LoadFigures({ report, other }: { report: LoadReport; other?: Loa
         </tr>
       </thead>
       <tbody>
+        {other && (
+          <tr className={differ ? "load-worse" : undefined}>
+            <th scope="row">settings</th>
+            <td>{settingsSaid(report.settings)}</td>
+            <td>{settingsSaid(other.settings)}</td>
+            <td className="muted">{differ ? "differ" : "same"}</td>
+          </tr>
+        )}
         {figures.map((f) => {
           const a = f.of(report);
           const b = other ? f.of(other) : 0;
@@ -129,6 +182,7 @@ export function LoadFigures({ report, other }: { report: LoadReport; other?: Loa
         })}
       </tbody>
     </table>
+    </>
   );
 }
 

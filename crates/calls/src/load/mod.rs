@@ -25,8 +25,8 @@ use workbench_core::{CallOptions, ErrorCode};
 use workbench_store::CallStatus;
 
 pub use report::{
-    LoadBucket, LoadErrors, LoadLatency, LoadReport, LoadSecond, MixShare, RampStep, Regression,
-    compare,
+    LoadBucket, LoadErrors, LoadLatency, LoadReport, LoadSecond, LoadSettings, MixShare, RampStep,
+    Regression, compare,
 };
 
 use crate::{Call, Calls, Link, Origin};
@@ -72,6 +72,25 @@ pub struct LoadPlan {
 }
 
 impl LoadPlan {
+    /// How the run is asked for, as its report keeps it.
+    pub fn settings(&self) -> report::LoadSettings {
+        let (concurrency, ramp_to) = match self.concurrency {
+            Concurrency::Fixed(n) => (n, None),
+            Concurrency::Ramp { from, to } => (from, Some(to)),
+        };
+        let (seconds, calls) = match self.stop {
+            Stop::Duration(d) => (Some(d.as_secs_f64()), None),
+            Stop::Calls(n) => (None, Some(n)),
+        };
+        report::LoadSettings {
+            concurrency,
+            ramp_to,
+            seconds,
+            calls,
+            rate: self.rate,
+        }
+    }
+
     /// The ramp's steps (or the one concurrency).
     pub fn steps(&self) -> Vec<u32> {
         match self.concurrency {
@@ -189,6 +208,7 @@ impl Calls {
                 _ => "mix".into(),
             },
             started_at,
+            settings: Some(plan.settings()),
             ..LoadReport::default()
         };
         if let Some(why) = self.load_refusal(plan) {

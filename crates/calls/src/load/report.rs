@@ -89,10 +89,49 @@ pub struct MixShare {
     pub calls: u64,
 }
 
+/// How a run was asked for: what two runs compared must share for their
+/// figures to mean the same.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct LoadSettings {
+    /// Calls at once (with a ramp: `from` and `to`).
+    pub concurrency: u32,
+    pub ramp_to: Option<u32>,
+    /// Seconds it ran for (None: stopped after a number of calls).
+    pub seconds: Option<f64>,
+    /// Calls it made at most (None: for a time).
+    pub calls: Option<u64>,
+    /// At most this many calls a second (None: as fast as answered).
+    pub rate: Option<f64>,
+}
+
+impl LoadSettings {
+    /// The settings in a few words: "8 at once × 2 s, at most 100 calls/s".
+    pub fn said(&self) -> String {
+        let at_once = match self.ramp_to {
+            Some(to) => format!("{} to {to} at once", self.concurrency),
+            None => format!("{} at once", self.concurrency),
+        };
+        let length = match (self.seconds, self.calls) {
+            (Some(s), _) => format!(" × {s} s"),
+            (None, Some(n)) => format!(" × {n} calls"),
+            (None, None) => String::new(),
+        };
+        let rate = self
+            .rate
+            .map(|r| format!(", at most {r} calls/s"))
+            .unwrap_or_default();
+        format!("{at_once}{length}{rate}")
+    }
+}
+
 /// A load run.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct LoadReport {
+    /// How it was asked for (a run kept before this was recorded has none).
+    #[serde(default)]
+    pub settings: Option<LoadSettings>,
     pub server: String,
     /// The tool, or `mix` for a suite's cases.
     pub tool: String,
