@@ -250,8 +250,8 @@ export function LoadSection({
         <Field label="Seconds">
           <Input type="number" min={1} max={3600} value={seconds} disabled={running} onChange={(e) => setSeconds(Math.max(1, Math.min(3600, Number(e.target.value) || 1)))} />
         </Field>
-        <Field label="At most calls/s" hint="empty: as fast as it answers">
-          <Input type="number" min={0} value={rate} disabled={running} onChange={(e) => setRate(e.target.value)} />
+        <Field label="At most calls/s">
+          <Input type="number" min={0} value={rate} placeholder="no limit" disabled={running} onChange={(e) => setRate(e.target.value)} />
         </Field>
         {running ? (
           <Button icon={Square} onClick={() => void backend.stopLoad()}>
