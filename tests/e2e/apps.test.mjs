@@ -48,6 +48,11 @@ describe("apps", () => {
       // Arguments streamed slowly: the App shows while they are written.
       { when: "write it slowly", delay_ms: 80, tool_calls: [{ name: "demo__counter_app", arguments: { note: "a note the model takes its time to write, six characters at a time" } }] },
       { when: "The counter is 0", text: "Written." },
+      // The published budget App, twice in one chat, a long answer between.
+      { when: "show the budget", tool_calls: [{ name: "budget__get-budget-data", arguments: {} }] },
+      { when: "show the budget", text: "Here is the budget." },
+      { when: "budget once more", tool_calls: [{ name: "budget__get-budget-data", arguments: {} }] },
+      { when: "budget once more", text: `Here it is again.\n\n${Array.from({ length: 120 }, (_, i) => `Line ${i + 1} of a long answer.`).join("\n\n")}` },
     ]);
     config = demoConfig(driver.env.HOME, "apps.json", "e2e-apps", "demo");
     // The provider, as the Settings room would write it.
@@ -262,6 +267,51 @@ describe("apps", () => {
         assert.ok(methods.includes(m), `${m} in the App panel: ${methods}`);
       }
       await session.screenshot("app-published");
+    } finally {
+      await session.leaveFrames().catch(() => undefined);
+      await session.close();
+    }
+  });
+
+  // The walk's play with the published budget App: the person moves a
+  // slider (by keyboard, inside the App), a second budget App and a long
+  // answer push the first far out of view; back in view, it is the same
+  // App with the person's allocation, not a fresh one.
+  const budget = join(process.env.MCPWB_THIRD_PARTY ?? "", "node_modules/.bin/mcp-budget-allocator-server");
+  it("keeps an App the person used alive in a long chat", { skip: !existsSync(budget) && "the third-party servers are not installed (cargo xtask test installs them)" }, async () => {
+    const cfg = join(driver.env.HOME, "budget.json");
+    writeFileSync(cfg, JSON.stringify({ mcpServers: { budget: { command: budget, args: ["--stdio"] } } }));
+    const session = await driver.session(["--config", cfg]);
+    try {
+      await session.clickText("[role=tab]", "Chat");
+      await session.newChat();
+      await session.type(await session.find("textarea[aria-label=Message]"), "show the budget\uE007");
+      await session.waitForTexts(".approval-head", (t) => t.length === 1, 30_000);
+      await session.clickText(".approval-actions button", "Allow once");
+      await intoApp(session, ".tool-card");
+      const [before] = await session.waitForTexts("#status-bar", (t) => /Allocated/.test(t[0] ?? "") && !/\$0 \/ \$0/.test(t[0] ?? ""), 30_000);
+      // The person moves the first slider with the keyboard.
+      const slider = await session.find("#sliders-container input[type=range]");
+      await session.click(slider);
+      for (let i = 0; i < 8; i++) await session.keys("\uE014");
+      const [moved] = await session.waitForTexts("#status-bar", (t) => (t[0] ?? "") !== before, 10_000);
+      await session.leaveFrames();
+      // A second budget App and a long answer.
+      const box = await session.find("textarea[aria-label=Message]");
+      await session.click(box);
+      await session.type(box, "budget once more\uE007");
+      await session.waitForTexts(".approval-head", (t) => t.length === 1, 30_000);
+      await session.clickText(".approval-actions button", "Allow once");
+      await session.waitForTexts(".msg-assistant .markdown", (t) => t.some((x) => x.includes("Line 120 of a long answer.")), 30_000);
+      // The first App far out of view, long enough to be given up if it could be.
+      await session.executeAsync("const done = arguments[arguments.length - 1]; const c = document.querySelector('.conversation'); c.scrollTop = c.scrollHeight; setTimeout(done, 2500);");
+      assert.deepEqual(await session.texts(".app-loading"), [], "an App was unloaded");
+      await session.executeAsync("const done = arguments[arguments.length - 1]; document.querySelector('.conversation').scrollTop = 0; setTimeout(done, 800);");
+      await intoApp(session, ".tool-card");
+      const [back] = await session.waitForTexts("#status-bar", (t) => /Allocated/.test(t[0] ?? ""), 15_000);
+      assert.equal(back, moved, "the App the person used kept its state");
+      await session.leaveFrames();
+      await session.screenshot("app-kept");
     } finally {
       await session.leaveFrames().catch(() => undefined);
       await session.close();

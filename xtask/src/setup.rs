@@ -218,6 +218,7 @@ pub const THIRD_PARTY_NPM: &[&str] = &[
     "@modelcontextprotocol/server-basic-vanillajs@2.0.3",
     "@modelcontextprotocol/server-basic-react@2.0.3",
     "@modelcontextprotocol/server-debug@2.0.3",
+    "@modelcontextprotocol/server-budget-allocator@2.0.3",
 ];
 /// The TypeScript SDK's server package, for its skills extension
 /// (SEP-2640): in a folder of its own (`third-party/ts-sdk`), so the Apps
@@ -229,6 +230,7 @@ const THIRD_PARTY_BINS: &[&str] = &[
     "mcp-server-basic-vanillajs",
     "mcp-server-basic-react",
     "mcp-server-debug",
+    "mcp-budget-allocator-server",
 ];
 
 pub fn third_party(root: &Path) -> Result {

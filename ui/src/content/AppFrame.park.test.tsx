@@ -84,4 +84,24 @@ describe("an App out of view", () => {
     expect(screen.queryByText(/unloaded while out of view/)).toBeNull();
     expect(screen.getByTitle("App: ui://demo/counter")).toBe(frame);
   });
+
+  it("is never unloaded once the person used it, even where the webview does not blur", async () => {
+    const opens = new Proxy(
+      {
+        openApp: () =>
+          Promise.resolve({ id: "a2", url: "about:blank", uri: "ui://demo/counter", meta: {}, policy: { csp: "", allow: "", refused: [] }, prefersBorder: null, size: 1 }),
+      } as Record<string, unknown>,
+      { get: (t, k: string) => t[k] ?? (() => new Promise(() => undefined)) },
+    ) as never;
+    mount(true, opens);
+    const frame = await screen.findByTitle("App: ui://demo/counter");
+    // A slider dragged inside: the frame has the focus, no blur is heard.
+    act(() => frame.focus());
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(600);
+    });
+    await outOfView();
+    expect(screen.queryByText(/unloaded while out of view/)).toBeNull();
+    expect(screen.getByTitle("App: ui://demo/counter")).toBe(frame);
+  });
 });

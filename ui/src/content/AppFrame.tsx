@@ -90,15 +90,27 @@ export function AppFrame({ backend, server, tool, args, result, cancelled, writi
   // Far out of view (a long chat), the App is unloaded; back in view, opened again.
   const section = useRef<HTMLElement>(null);
   const [parked, setParked] = useState(false);
-  // The person clicked into the App (its frame took the focus): its state
-  // is theirs, and it is never unloaded.
+  // The person used the App — its frame took the focus (a click, a key, a
+  // slider dragged: seen when the window blurs, and looked for twice a
+  // second, for a webview that does not blur), or it asked something of the
+  // host after it opened (a call, a message, the model's context): its
+  // state is theirs, and it is never unloaded while its chat is open.
   const touched = useRef(false);
+  const touch = () => {
+    touched.current = true;
+  };
   useEffect(() => {
     const onBlur = () => {
-      if (frame.current && document.activeElement === frame.current) touched.current = true;
+      if (frame.current && document.activeElement === frame.current) touch();
     };
     window.addEventListener("blur", onBlur);
-    return () => window.removeEventListener("blur", onBlur);
+    const look = setInterval(() => {
+      if (frame.current && document.activeElement === frame.current) touch();
+    }, 500);
+    return () => {
+      window.removeEventListener("blur", onBlur);
+      clearInterval(look);
+    };
   }, []);
   useEffect(() => {
     const el = section.current;
@@ -175,6 +187,7 @@ export function AppFrame({ backend, server, tool, args, result, cancelled, writi
           allow: app.policy.allow,
           context: () => context.current(),
           callTool: async (name, a) => {
+            touch();
             const poll = setInterval(() => {
               backend.appApprovals(app.id).then(setApprovals, () => undefined);
             }, 200);
@@ -186,14 +199,18 @@ export function AppFrame({ backend, server, tool, args, result, cancelled, writi
             }
           },
           readResource: (uri) => backend.appReadResource(app.id, uri),
-          openLink: (url) => new Promise((answer) => setLink({ url, answer })),
+          openLink: (url) => (touch(), new Promise((answer) => setLink({ url, answer }))),
           message: (params) => {
+            touch();
             const text = contentText(params);
             if (!text) return Promise.resolve(false);
             if (onMessage) return onMessage(text);
             return new Promise((answer) => setOffer({ text, answer }));
           },
-          modelContext: (params) => onModelContext?.(contentText(params)),
+          modelContext: (params) => {
+            touch();
+            return onModelContext?.(contentText(params));
+          },
           displayMode: (asked) => {
             setMode(asked);
             return asked;
@@ -281,6 +298,14 @@ export function AppFrame({ backend, server, tool, args, result, cancelled, writi
   const bordered = opened?.prefersBorder !== false;
   return (
     <section ref={section} className={`app-host app-mode-${mode}`} aria-label={`App of ${toolName}`} data-ready-ms={readyMs ?? undefined}>
+      {approvals.length > 0 && (
+        <p className="callout tone-warn app-waiting" role="status">
+          The App waits for you: it asks to call {approvals.map((a) => a.tool).join(", ")}.{" "}
+          <Button size="sm" variant="ghost" onClick={() => section.current?.querySelector(".app-approval")?.scrollIntoView({ block: "nearest" })}>
+            Answer below
+          </Button>
+        </p>
+      )}
       <div className={`app-stage${bordered ? " app-bordered" : ""}${overrides.width === "narrow" ? " app-narrow" : ""}`}>
         {mode !== "inline" && (
           <div className="app-mode-bar">
