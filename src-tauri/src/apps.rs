@@ -168,10 +168,16 @@ const PROXY_JS: &str = r#"(() => {
 "#;
 
 /// First in the App's head: what its CSP blocked and what it logged as an
-/// error, told to the window (App panel), never to the server.
+/// error, told to the window (App panel), never to the server; and, once,
+/// that the person used the App (a press, a key, a value changed: a
+/// slider, a field), so the chat keeps it alive however that happened —
+/// the window cannot see inside the frame, nor always its focus.
 const PROBE_JS: &str = r#"(() => {
   "use strict";
   const say = (method, params) => { try { parent.postMessage({ jsonrpc: "2.0", method, params }, "*"); } catch (_) {} };
+  let used = false;
+  const use = (e) => { if (used || !e.isTrusted) return; used = true; say("x-mcpwb/used", {}); };
+  for (const kind of ["pointerdown", "keydown", "input", "change"]) addEventListener(kind, use, true);
   addEventListener("securitypolicyviolation", (e) => say("x-mcpwb/csp-violation", {
     directive: e.effectiveDirective || e.violatedDirective || "", blocked: e.blockedURI || "",
     source: e.sourceFile || "", line: e.lineNumber || 0 }));

@@ -131,6 +131,9 @@ describe("chat", () => {
       await session.waitForTexts(".msg-assistant .markdown", (t) => t.some((x) => x.includes("I read the snippet and the readme.")), 30_000);
       const sent = await session.waitForTexts(".msg-user .attachment-chip code", (t) => t.length === 2);
       assert.deepEqual(sent, ["demo://snippet.rust", "demo://readme"]);
+      // The chat is named after the prompt it began as, not "User: Review…".
+      await session.waitForTexts(".chat-header-title", (t) => t[0] === "review_code");
+      await session.waitForTexts(".chat-item.selected .chat-title", (t) => t[0] === "review_code");
 
       // An image dropped on the box: attached, shown with the message; this
       // model takes no images, so it is told one was left out.
@@ -142,6 +145,9 @@ describe("chat", () => {
           "done(true);",
       );
       await session.waitForTexts(".composer .attachment-chip code", (t) => t.length === 1 && t[0] === "pixel.png");
+      // Before it is sent, its chip says this model will not be given it.
+      await session.waitForTexts(".composer .attachment-refused", (t) => t.length === 1 && /takes no images: this one will not be sent/.test(t[0]));
+      await session.screenshot("chat-image-refused");
       await typeFresh(session, "textarea[aria-label=Message]", "and this picture?\uE007");
       await session.waitForTexts(".msg-assistant .markdown", (t) => t.some((x) => x.includes("I was told of an image I cannot see.")), 30_000);
       const drawn = await session.executeAsync(

@@ -1,5 +1,5 @@
 // Every room of the window, as a person first sees it with a working
-// server: captured in light and dark at 900×600 and 1600×1000 (into
+// server: captured in light and dark at 900×600 and 1200×800 (into
 // target/e2e/ for a person to look at), and checked with axe-core — no
 // serious or critical accessibility violation anywhere.
 import { after, before, describe, it } from "node:test";

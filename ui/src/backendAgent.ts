@@ -16,6 +16,7 @@ import {
   type LocalServer_Serialize as LocalServer,
   type Message_Serialize as ChatMessage,
   type NewChat,
+  type Outgoing_Deserialize,
   type Part_Serialize as Part,
   type ProviderConfig_Deserialize as ProviderConfig,
   type ProviderView_Serialize as ProviderView,
@@ -45,6 +46,9 @@ export type {
   TestReport,
 };
 
+/** The person's message as sent; `title`: what an untitled chat is named (a prompt's name). */
+export type Outgoing = { text: string; attachments: Part[]; title?: string | null };
+
 export interface AgentBackend {
   listChats(search?: string): Promise<SessionRow[]>;
   createChat(init: NewChat): Promise<SessionRow>;
@@ -53,11 +57,11 @@ export interface AgentBackend {
   deleteChat(id: string): Promise<void>;
   /** Send a message; `onEvent` gets the turn's events; resolves when it ends. */
   /** Send a message (with its attachments: resources, images) and follow the turn. */
-  sendMessage(id: string, text: string, attachments: Part[], onEvent: (e: AgentEvent) => void): Promise<EndReason>;
+  sendMessage(id: string, message: Outgoing, onEvent: (e: AgentEvent) => void): Promise<EndReason>;
   /** A server's resource read as attachments of a message (`@`). */
   attachResource(server: string, uri: string): Promise<Part[]>;
   /** A server's prompt as a draft of a message (`/`): text to edit, attachments, notes. */
-  promptDraft(server: string, name: string, args: Record<string, string>): Promise<{ text: string; attachments: Part[]; notes: string[] }>;
+  promptDraft(server: string, name: string, args: Record<string, string>): Promise<{ text: string; attachments: Part[]; notes: string[]; title: string }>;
   regenerate(id: string, onEvent: (e: AgentEvent) => void): Promise<EndReason>;
   editMessage(id: string, seq: number, text: string, onEvent: (e: AgentEvent) => void): Promise<EndReason>;
   stopChat(id: string): Promise<boolean>;
@@ -90,7 +94,7 @@ type JsonArg = Parameters<typeof commands.sampleWithModel>[0];
 function channel(onEvent: (e: AgentEvent) => void) {
   const c = new Channel<AgentEvent>();
   c.onmessage = onEvent;
-  return c as unknown as Parameters<typeof commands.sendMessage>[3];
+  return c as unknown as Parameters<typeof commands.sendMessage>[2];
 }
 
 export function tauriAgentBackend(unwrap: Unwrap): AgentBackend {
@@ -103,8 +107,8 @@ export function tauriAgentBackend(unwrap: Unwrap): AgentBackend {
     openChat: async (id) => unwrap(await commands.openChat(id)),
     updateChat: async (id, change) => unwrap(await commands.updateChat(id, change)),
     deleteChat: (id) => done(commands.deleteChat(id)),
-    sendMessage: async (id, text, attachments, onEvent) =>
-      unwrap(await commands.sendMessage(id, text, attachments as Parameters<typeof commands.sendMessage>[2], channel(onEvent))),
+    sendMessage: async (id, message, onEvent) =>
+      unwrap(await commands.sendMessage(id, { text: message.text, attachments: message.attachments as Outgoing_Deserialize["attachments"], title: message.title ?? null }, channel(onEvent))),
     attachResource: async (server, uri) => unwrap(await commands.attachResource(server, uri)),
     promptDraft: async (server, name, args) => unwrap(await commands.promptDraft(server, name, args as JsonArg)),
     regenerate: async (id, onEvent) => unwrap(await commands.regenerate(id, channel(onEvent))),

@@ -318,7 +318,7 @@ export const commands = {
 	updateChat: (id: string, change: SessionChange_Deserialize) => typedError<SessionRow, ErrorInfo>(__TAURI_INVOKE("update_chat", { id, change })),
 	deleteChat: (id: string) => typedError<null, ErrorInfo>(__TAURI_INVOKE("delete_chat", { id })),
 	/**  Send a message; the turn's events arrive on `on_event`; resolves when it ends. */
-	sendMessage: (id: string, text: string, attachments: Part_Deserialize[], onEvent: Channel<AgentEvent_Deserialize>) => typedError<EndReason, ErrorInfo>(__TAURI_INVOKE("send_message", { id, text, attachments, onEvent })),
+	sendMessage: (id: string, message: Outgoing_Deserialize, onEvent: Channel<AgentEvent_Deserialize>) => typedError<EndReason, ErrorInfo>(__TAURI_INVOKE("send_message", { id, message, onEvent })),
 	/**  A server's resource read as attachments of a message (`@`). */
 	attachResource: (server: string, uri: string) => typedError<Part_Serialize[], ErrorInfo>(__TAURI_INVOKE("attach_resource", { server, uri })),
 	/**  A server's prompt as a draft of a message (`/`). */
@@ -1048,6 +1048,11 @@ export type ChatView_Deserialize = {
 	messages: Message_Deserialize[],
 	running: boolean,
 	pending: Approval_Deserialize[],
+	/**
+	 *  Whether the chat's model takes images (an image attached to a
+	 *  message for one that does not is not sent, and the composer says so).
+	 */
+	accepts_images: boolean,
 };
 
 /**
@@ -1060,6 +1065,11 @@ export type ChatView_Serialize = {
 	messages: Message_Serialize[],
 	running: boolean,
 	pending: Approval_Serialize[],
+	/**
+	 *  Whether the chat's model takes images (an image attached to a
+	 *  message for one that does not is not sent, and the composer says so).
+	 */
+	accepts_images: boolean,
 };
 
 /**  What one way of finding the era ends with. */
@@ -2207,6 +2217,32 @@ export type NewChat_Serialize = {
 	options: SessionOptions_Serialize | null,
 };
 
+/**
+ *  The person's message as sent: its text, what is attached, and the
+ *  title an untitled chat takes (a prompt's name; none: from the text).
+ */
+export type Outgoing = Outgoing_Serialize | Outgoing_Deserialize;
+
+/**
+ *  The person's message as sent: its text, what is attached, and the
+ *  title an untitled chat takes (a prompt's name; none: from the text).
+ */
+export type Outgoing_Deserialize = {
+	text: string,
+	attachments?: Part_Deserialize[],
+	title?: string | null,
+};
+
+/**
+ *  The person's message as sent: its text, what is attached, and the
+ *  title an untitled chat takes (a prompt's name; none: from the text).
+ */
+export type Outgoing_Serialize = {
+	text: string,
+	attachments: Part_Serialize[],
+	title: string | null,
+};
+
 /**  One part of a message. */
 export type Part = Part_Serialize | Part_Deserialize;
 
@@ -2352,6 +2388,11 @@ export type PromptDraft_Deserialize = {
 	attachments: Part_Deserialize[],
 	/**  What did not fit a message (the model's turns in the prompt, audio). */
 	notes: string[],
+	/**
+	 *  The prompt's name: an untitled chat it starts is named after it
+	 *  (not after its text, which can open with "User: …").
+	 */
+	title: string,
 };
 
 /**
@@ -2364,6 +2405,11 @@ export type PromptDraft_Serialize = {
 	attachments: Part_Serialize[],
 	/**  What did not fit a message (the model's turns in the prompt, audio). */
 	notes: string[],
+	/**
+	 *  The prompt's name: an untitled chat it starts is named after it
+	 *  (not after its text, which can open with "User: …").
+	 */
+	title: string,
 };
 
 /**  A prompt case of a suite (an eval), as the Suites room lists it. */

@@ -317,7 +317,7 @@ fn e2e(root: &Path, driver: &Path, python: &Path) -> Result {
         "xvfb-run",
         "-a",
         "-s",
-        // Room for the 1600×1000 screenshots.
+        // Room for the 1200×800 screenshots and more.
         "-screen 0 1920x1200x24",
         "node",
         "--test",

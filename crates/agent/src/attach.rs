@@ -8,7 +8,7 @@
 //! size, said plainly when it is past it.
 
 use genai::chat::{Binary, ContentPart, MessageContent};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use workbench_core::CallOptions;
 
@@ -191,6 +191,21 @@ pub struct PromptDraft {
     pub attachments: Vec<Part>,
     /// What did not fit a message (the model's turns in the prompt, audio).
     pub notes: Vec<String>,
+    /// The prompt's name: an untitled chat it starts is named after it
+    /// (not after its text, which can open with "User: …").
+    pub title: String,
+}
+
+/// The person's message as sent: its text, what is attached, and the
+/// title an untitled chat takes (a prompt's name; none: from the text).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Outgoing {
+    pub text: String,
+    #[serde(default)]
+    pub attachments: Vec<Part>,
+    #[serde(default)]
+    pub title: Option<String>,
 }
 
 /// A prompt's messages as a draft (`server`: whose resources they embed).
@@ -259,6 +274,7 @@ pub fn draft_of(server: &str, result: &Value) -> PromptDraft {
         text: texts.join("\n\n"),
         attachments,
         notes,
+        title: String::new(),
     }
 }
 
@@ -279,7 +295,8 @@ impl Agent {
                 CallOptions::default(),
             )
             .await?;
-        let draft = draft_of(server, &got.result);
+        let mut draft = draft_of(server, &got.result);
+        draft.title = name.to_string();
         if let Some(why) = draft.attachments.iter().find_map(too_big) {
             return Err(Error::Invalid(why));
         }
@@ -320,11 +337,16 @@ impl Agent {
     pub fn send_with(
         &self,
         session: &str,
-        text: &str,
-        attachments: Vec<Part>,
+        message: Outgoing,
         mode: ApproveMode,
         sink: Sink,
     ) -> Result<TurnHandle> {
+        let Outgoing {
+            text,
+            attachments,
+            title,
+        } = message;
+        let text = text.as_str();
         if text.trim().is_empty() && attachments.is_empty() {
             return Err(Error::Invalid("the message is empty".into()));
         }
@@ -353,7 +375,9 @@ impl Agent {
         }];
         parts.extend(attachments);
         self.save(session, "user", &parts, None, &sink)?;
-        let title = if text.trim().is_empty() {
+        let title = if let Some(title) = title.filter(|t| !t.trim().is_empty()) {
+            title
+        } else if text.trim().is_empty() {
             parts
                 .iter()
                 .find_map(|p| match p {

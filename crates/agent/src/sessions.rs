@@ -71,6 +71,9 @@ pub struct ChatView {
     pub messages: Vec<Message>,
     pub running: bool,
     pub pending: Vec<Approval>,
+    /// Whether the chat's model takes images (an image attached to a
+    /// message for one that does not is not sent, and the composer says so).
+    pub accepts_images: bool,
 }
 
 /// A first message, cut to a title.
@@ -150,6 +153,7 @@ impl Agent {
         let messages = self.messages(id)?;
         Ok(ChatView {
             options: options_of(&session),
+            accepts_images: crate::providers::accepts_images(&session.model),
             running: self.is_running(id),
             pending: self.pending_approvals(id),
             session,

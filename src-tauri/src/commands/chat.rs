@@ -79,19 +79,12 @@ pub async fn send_message<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     id: String,
-    text: String,
-    attachments: Vec<workbench_agent::parts::Part>,
+    message: workbench_agent::attach::Outgoing,
     on_event: Channel<AgentEvent>,
 ) -> Result<EndReason, ErrorInfo> {
-    let handle = if attachments.is_empty() {
-        state
-            .agent
-            .send(&id, &text, ApproveMode::Ask, sink(on_event))?
-    } else {
-        state
-            .agent
-            .send_with(&id, &text, attachments, ApproveMode::Ask, sink(on_event))?
-    };
+    let handle = state
+        .agent
+        .send_with(&id, message, ApproveMode::Ask, sink(on_event))?;
     Ok(handle.finished().await)
 }
 

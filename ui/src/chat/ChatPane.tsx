@@ -79,12 +79,14 @@ export function ChatPane({ wb, backend, id, go }: { wb: Workbench; backend: Chat
         return { text, answer };
       });
     });
-  const send = (text: string, attachments: Part[] = []) => {
+  const send = (text: string, attachments: Part[] = [], title?: string) => {
     const context = appContext;
     setAppContext(null);
     const full = context ? `[Context from an App in this chat]\n${context}\n\n${text}` : text;
-    start((on) => backend.sendMessage(id, full, attachments, on));
+    start((on) => backend.sendMessage(id, { text: full, attachments, title }, on));
   };
+  // An image for a model that takes none is not sent: its chip says so first.
+  const noImages = chat.data && !chat.data.accepts_images ? `${chat.data.session.model} takes no images: this one will not be sent` : undefined;
   // The chat's servers' resources and prompts, for `@` and `/`.
   const chosen = chat.data?.options.servers ?? null;
   const ofChat = <T extends { server: string }>(rows: T[] | undefined) => (rows ?? []).filter((r) => !chosen || chosen.includes(r.server));
@@ -181,7 +183,7 @@ export function ChatPane({ wb, backend, id, go }: { wb: Workbench; backend: Chat
           )}
         </div>
       )}
-      <Composer running={running} waiting={approvals.length} onSend={send} onStop={stop} sources={sources} />
+      <Composer running={running} waiting={approvals.length} onSend={send} onStop={stop} sources={sources} noImages={noImages} />
     </div>
   );
 }

@@ -4,7 +4,7 @@
 // images (and text files) pasted or dropped are attached. What is attached
 // shows as chips, each with its ✕.
 import { useEffect, useRef, useState } from "react";
-import { ArrowUp, AtSign, Paperclip, Square, SquareSlash, X } from "lucide-react";
+import { ArrowUp, AtSign, ImageOff, Paperclip, Square, SquareSlash, X } from "lucide-react";
 import type { PromptRow, ResourceRow } from "../backend";
 import type { Part } from "../backendAgent";
 import { Button, IconButton, Textarea, useToast } from "../design";
@@ -48,20 +48,26 @@ export function Composer({
   onSend,
   onStop,
   sources,
+  noImages,
 }: {
   running: boolean;
   /** Calls waiting for the person's decision in this turn. */
   waiting?: number;
-  onSend: (text: string, attachments: Part[]) => void;
+  /** `title`: the prompt's name when the message began as one (the chat is named after it). */
+  onSend: (text: string, attachments: Part[], title?: string) => void;
   onStop: () => void;
   /** The chat's servers' resources and prompts (none: no `@` and `/`). */
   sources?: Sources;
+  /** Why an attached image will not be sent (the chat's model takes none). */
+  noImages?: string;
 }) {
   // A message an App wrote outside a chat, offered as this chat's draft.
   const [text, setText] = useState(takeChatDraft);
   const [attachments, setAttachments] = useState<Part[]>([]);
   const [picking, setPicking] = useState<"resource" | "prompt" | null>(null);
   const [notes, setNotes] = useState<string[]>([]);
+  // The prompt the message began as: the chat takes its name.
+  const [title, setTitle] = useState<string | undefined>(undefined);
   const toast = useToast();
   const addFiles = (files: File[]) =>
     Promise.all(files.map(readFile)).then(
@@ -86,10 +92,11 @@ export function Composer({
   }, [running, onStop]);
   const send = () => {
     if (running || (!text.trim() && attachments.length === 0)) return;
-    onSend(text, attachments);
+    onSend(text, attachments, title);
     setText("");
     setAttachments([]);
     setNotes([]);
+    setTitle(undefined);
   };
   return (
     <div className="composer">
@@ -98,9 +105,10 @@ export function Composer({
           {attachments.length > 0 && (
             <ul className="attachments" aria-label="Attachments">
               {attachments.map((a, i) => (
-                <li key={i} className="attachment-chip">
-                  <Paperclip aria-hidden size={12} /> <code>{label(a)}</code>
+                <li key={i} className={a.type === "image" && noImages ? "attachment-chip attachment-refused-chip" : "attachment-chip"} title={a.type === "image" ? noImages : undefined}>
+                  {a.type === "image" && noImages ? <ImageOff aria-hidden size={12} /> : <Paperclip aria-hidden size={12} />} <code>{label(a)}</code>
                   {a.type === "resource" && <span className="muted">{a.server}</span>}
+                  {a.type === "image" && noImages && <span className="attachment-refused">{noImages}</span>}
                   <IconButton size="sm" label={`Remove ${label(a)}`} icon={X} onClick={() => setAttachments((old) => old.filter((_, j) => j !== i))} />
                 </li>
               ))}
@@ -130,6 +138,7 @@ export function Composer({
             setText((old) => (old.trim() ? `${old}\n\n${draft.text}` : draft.text));
             setAttachments((old) => [...old, ...draft.attachments]);
             setNotes(draft.notes);
+            if (draft.title) setTitle((old) => old ?? draft.title);
             box.current?.focus();
           }}
           onClose={() => setPicking(null)}

@@ -11,8 +11,8 @@ import { Button, Input, Modal } from "../design";
 import { ArgField, type Arg } from "../resources/PromptsView";
 import { fillTemplate, templateVariables } from "../resources/ResourcesView";
 
-/** A prompt as a draft of the message. */
-export type Draft = { text: string; attachments: Part[]; notes: string[] };
+/** A prompt as a draft: its text, attachments, what did not fit, and its name (the chat's title). */
+export type Draft = { text: string; attachments: Part[]; notes: string[]; title: string };
 
 type PickerBackend = ResourcesBackend & {
   attachResource(server: string, uri: string): Promise<Part[]>;

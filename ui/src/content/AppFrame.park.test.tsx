@@ -104,4 +104,44 @@ describe("an App out of view", () => {
     expect(screen.queryByText(/unloaded while out of view/)).toBeNull();
     expect(screen.getByTitle("App: ui://demo/counter")).toBe(frame);
   });
+
+  it("is never unloaded once the person used it inside, whatever held the focus", async () => {
+    const opens = new Proxy(
+      {
+        openApp: () =>
+          Promise.resolve({ id: "a3", url: "about:blank", uri: "ui://demo/counter", meta: {}, policy: { csp: "", allow: "", refused: [] }, prefersBorder: null, size: 1 }),
+      } as Record<string, unknown>,
+      { get: (t, k: string) => t[k] ?? (() => new Promise(() => undefined)) },
+    ) as never;
+    mount(true, opens);
+    const frame = (await screen.findByTitle("App: ui://demo/counter")) as HTMLIFrameElement;
+    // The probe in the App's frame says a key moved a slider; the window's
+    // focus never left the composer.
+    await act(async () => {
+      window.dispatchEvent(new MessageEvent("message", { data: { jsonrpc: "2.0", method: "x-mcpwb/used", params: {} }, source: frame.contentWindow }));
+      await vi.advanceTimersByTimeAsync(10);
+    });
+    expect(document.activeElement).not.toBe(frame);
+    await outOfView();
+    expect(screen.queryByText(/unloaded while out of view/)).toBeNull();
+    expect(screen.getByTitle("App: ui://demo/counter")).toBe(frame);
+  });
+
+  it("is unloaded when only another App's frame says it was used", async () => {
+    const opens = new Proxy(
+      {
+        openApp: () =>
+          Promise.resolve({ id: "a4", url: "about:blank", uri: "ui://demo/counter", meta: {}, policy: { csp: "", allow: "", refused: [] }, prefersBorder: null, size: 1 }),
+      } as Record<string, unknown>,
+      { get: (t, k: string) => t[k] ?? (() => new Promise(() => undefined)) },
+    ) as never;
+    mount(true, opens);
+    await screen.findByTitle("App: ui://demo/counter");
+    await act(async () => {
+      window.dispatchEvent(new MessageEvent("message", { data: { jsonrpc: "2.0", method: "x-mcpwb/used", params: {} }, source: window }));
+      await vi.advanceTimersByTimeAsync(10);
+    });
+    await outOfView();
+    expect(screen.getByText(/unloaded while out of view/)).toBeTruthy();
+  });
 });

@@ -90,10 +90,11 @@ export function AppFrame({ backend, server, tool, args, result, cancelled, writi
   // Far out of view (a long chat), the App is unloaded; back in view, opened again.
   const section = useRef<HTMLElement>(null);
   const [parked, setParked] = useState(false);
-  // The person used the App — its frame took the focus (a click, a key, a
-  // slider dragged: seen when the window blurs, and looked for twice a
-  // second, for a webview that does not blur), or it asked something of the
-  // host after it opened (a call, a message, the model's context): its
+  // The person used the App — the probe in its frame saw a press, a key or
+  // an input (a slider moved), or its frame took the focus (seen when the
+  // window blurs, and looked for twice a second, for a webview that does
+  // not blur: what happens in a frame the App embeds), or it asked
+  // something of the host (a call, a message, the model's context): its
   // state is theirs, and it is never unloaded while its chat is open.
   const touched = useRef(false);
   const touch = () => {
@@ -199,6 +200,7 @@ export function AppFrame({ backend, server, tool, args, result, cancelled, writi
             }
           },
           readResource: (uri) => backend.appReadResource(app.id, uri),
+          used: touch,
           openLink: (url) => (touch(), new Promise((answer) => setLink({ url, answer }))),
           message: (params) => {
             touch();

@@ -70,6 +70,8 @@ export interface HostDeps {
   traffic(toApp: boolean, message: Json): void;
   /** The App said it is initialized (the first time). */
   ready?(): void;
+  /** The person used the App (the probe in its frame saw a press, a key or an input). */
+  used?(): void;
 }
 
 type Message = { jsonrpc?: string; id?: string | number; method?: string; params?: Record<string, unknown>; result?: Json; error?: Json };
@@ -173,6 +175,10 @@ export class AppHost {
       const blocked = String(p.blocked ?? "");
       keepNewest(this.violations, { directive, blocked, declare: declarationFor(directive, blocked) });
       this.deps.changed();
+      return;
+    }
+    if (m.method === "x-mcpwb/used") {
+      this.deps.used?.();
       return;
     }
     if (m.method === "x-mcpwb/console") {

@@ -4,6 +4,7 @@
 //! instead; sizes past the limits are refused with the reason.
 
 use serde_json::Value;
+use workbench_agent::attach::Outgoing;
 use workbench_agent::parts::Part;
 use workbench_agent::{ApproveMode, EndReason};
 use workbench_testkit::llm::Turn;
@@ -27,7 +28,9 @@ fn user_message(body: &Value) -> Value {
         .unwrap_or(Value::Null)
 }
 
-async fn attach_and_send(kind: &str) -> (Value, String) {
+/// The user message, the request's body, and whether the window's chat
+/// says its model takes images (what the composer marks image chips by).
+async fn attach_and_send(kind: &str) -> (Value, String, bool) {
     let b = bench(Setup {
         kind,
         turns: vec![Turn::text("I see the readme and the pixel")],
@@ -55,8 +58,11 @@ async fn attach_and_send(kind: &str) -> (Value, String) {
         .agent
         .send_with(
             &chat,
-            "what are these?",
-            attached,
+            Outgoing {
+                text: "what are these?".into(),
+                attachments: attached,
+                title: None,
+            },
             ApproveMode::Ask,
             b.sink(),
         )
@@ -77,12 +83,14 @@ async fn attach_and_send(kind: &str) -> (Value, String) {
         "{export}"
     );
     let body = b.llm.chats()[0].body.clone();
-    (user_message(&body), body.to_string())
+    let vision = b.agent.chat(&chat).unwrap().accepts_images;
+    (user_message(&body), body.to_string(), vision)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn resources_and_images_go_in_openais_form() {
-    let (message, _) = attach_and_send("openai").await;
+    let (message, _, vision) = attach_and_send("openai").await;
+    assert!(vision);
     let parts = message["content"].as_array().cloned().unwrap_or_default();
     let text = parts
         .iter()
@@ -115,7 +123,8 @@ async fn resources_and_images_go_in_openais_form() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn resources_and_images_go_in_anthropics_form() {
-    let (message, _) = attach_and_send("anthropic").await;
+    let (message, _, vision) = attach_and_send("anthropic").await;
+    assert!(vision);
     let parts = message["content"].as_array().cloned().unwrap_or_default();
     let images: Vec<&Value> = parts.iter().filter(|p| p["type"] == "image").collect();
     assert_eq!(images.len(), 2, "{parts:?}");
@@ -132,7 +141,8 @@ async fn resources_and_images_go_in_anthropics_form() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_model_without_vision_gets_a_note_and_limits_are_said() {
     // llama3.1:8b takes no images.
-    let (_, body) = attach_and_send("ollama").await;
+    let (_, body, vision) = attach_and_send("ollama").await;
+    assert!(!vision, "the composer is told before anything is sent");
     assert!(
         body.contains("this model does not take images, so it was not sent"),
         "{body}"
@@ -149,13 +159,30 @@ async fn a_model_without_vision_gets_a_note_and_limits_are_said() {
     };
     let err = b
         .agent
-        .send_with(&chat, "look", vec![big], ApproveMode::Ask, b.sink())
+        .send_with(
+            &chat,
+            Outgoing {
+                text: "look".into(),
+                attachments: vec![big],
+                title: None,
+            },
+            ApproveMode::Ask,
+            b.sink(),
+        )
         .err()
         .expect("refused");
     assert!(err.to_string().contains("at most 5 MiB"), "{err}");
     let err = b
         .agent
-        .send_with(&chat, "  ", Vec::new(), ApproveMode::Ask, b.sink())
+        .send_with(
+            &chat,
+            Outgoing {
+                text: "  ".into(),
+                ..Outgoing::default()
+            },
+            ApproveMode::Ask,
+            b.sink(),
+        )
         .err()
         .expect("refused");
     assert!(err.to_string().contains("empty"), "{err}");
@@ -190,13 +217,17 @@ async fn a_prompt_becomes_a_draft_with_its_resource_attached() {
         "{:?}",
         draft.notes
     );
-    // Sent as drafted: the resource goes with the message.
+    // Sent as drafted: the resource goes with the message, and the chat
+    // is named after the prompt, not after "User: Review this…".
     let chat = b.new_chat();
     b.agent
         .send_with(
             &chat,
-            &draft.text,
-            draft.attachments,
+            Outgoing {
+                text: draft.text,
+                attachments: draft.attachments,
+                title: Some(draft.title),
+            },
             ApproveMode::Ask,
             b.sink(),
         )
@@ -205,4 +236,5 @@ async fn a_prompt_becomes_a_draft_with_its_resource_attached() {
         .await;
     let body = b.llm.chats()[0].body.to_string();
     assert!(body.contains("uri=\\\"demo://snippet.rust\\\""), "{body}");
+    assert_eq!(b.agent.chat(&chat).unwrap().session.title, "review_code");
 }
