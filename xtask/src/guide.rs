@@ -1,33 +1,10 @@
-//! The user guide (`docs/`): mdBook from crates.io, and the book built with
+//! The user guide (`docs/`): mdBook ([`crate::tools::MDBOOK`]), the book built with
 //! the e2e run's screenshots, every relative link and picture checked.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::setup::cargo_bin_dir;
 use crate::stages::{Result, sh};
-
-/// mdbook, installed from crates.io when missing (about a minute and a half
-/// to build once).
-pub fn install() -> Result<PathBuf> {
-    let path = cargo_bin_dir().join("mdbook");
-    if path.exists() {
-        println!("mdbook: {}", path.display());
-        return Ok(path);
-    }
-    println!("mdbook: installing it from crates.io (builds the user guide in docs/)");
-    sh(Command::new("cargo").args([
-        "install",
-        "mdbook",
-        "--locked",
-        "--version",
-        "^0.4",
-        "--no-default-features",
-        "--features",
-        "search",
-    ]))?;
-    Ok(path)
-}
 
 /// Build the guide into `target/guide/book`, its pictures taken from the
 /// e2e run's screenshots (`target/e2e`); a link to a page or heading that

@@ -12,6 +12,7 @@ mod setup;
 mod stages;
 mod supply;
 mod tasks;
+mod tools;
 
 use std::process::ExitCode;
 
@@ -48,11 +49,15 @@ fn main() -> ExitCode {
             conformance_server::server(&tasks::root())
         }
         Some("conformance") => conformance::client(&tasks::root()),
-        Some("guide") => guide::install().and_then(|mdbook| {
+        Some("guide") => {
             let root = tasks::root();
-            guide::build(&root, &mdbook, &tasks::target_dir(&root))
-        }),
-        Some("supply") => supply::install_cargo_deny().and_then(|()| supply::check(&tasks::root())),
+            tools::install(&root, &tools::MDBOOK)
+                .and_then(|mdbook| guide::build(&root, &mdbook, &tasks::target_dir(&root)))
+        }
+        Some("supply") => {
+            let root = tasks::root();
+            tools::install(&root, &tools::CARGO_DENY).and_then(|deny| supply::check(&root, &deny))
+        }
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             return ExitCode::SUCCESS;

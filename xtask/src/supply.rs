@@ -6,19 +6,7 @@
 use std::path::Path;
 use std::process::Command;
 
-use crate::setup::cargo_bin_dir;
 use crate::stages::{Result, cmd, sh};
-
-/// cargo-deny, from crates.io (about 5 minutes to build on 2 cores).
-pub fn install_cargo_deny() -> Result {
-    let path = cargo_bin_dir().join("cargo-deny");
-    if path.exists() {
-        println!("cargo-deny: {}", path.display());
-        return Ok(());
-    }
-    println!("cargo-deny: installing it from crates.io (checks the dependency tree)");
-    sh(Command::new("cargo").args(["install", "cargo-deny", "--locked", "--version", "^0.20"]))
-}
 
 /// Run `c`, echoing its output; `Ok(None)` when it succeeded, else its output.
 fn run(c: &mut Command) -> Result<Option<String>> {
@@ -36,13 +24,15 @@ fn run(c: &mut Command) -> Result<Option<String>> {
     Ok((!out.status.success()).then_some(text))
 }
 
-pub fn check(root: &Path) -> Result {
+/// The checks, `deny` the cargo-deny program ([`crate::tools::CARGO_DENY`]).
+pub fn check(root: &Path, deny: &Path) -> Result {
+    let deny = deny.display().to_string();
     sh(cmd(
-        "cargo",
-        &["deny", "--offline", "check", "licenses", "bans", "sources"],
+        &deny,
+        &["--offline", "check", "licenses", "bans", "sources"],
         root,
     ))?;
-    if let Some(out) = run(&mut cmd("cargo", &["deny", "check", "advisories"], root))? {
+    if let Some(out) = run(&mut cmd(&deny, &["check", "advisories"], root))? {
         if !out.contains("failed to fetch advisory database") {
             return Err("cargo deny found advisories not accepted in deny.toml".into());
         }

@@ -17,26 +17,20 @@ pub fn root() -> PathBuf {
         .to_path_buf()
 }
 
-/// Where cargo builds: `$CARGO_TARGET_DIR`, else the machine's build cache
-/// ([`build_cache`]), else `target/` in the checkout.
+/// Where cargo builds: `$CARGO_TARGET_DIR`, else this checkout's folder in
+/// the machine's cache ([`build_cache`]), else `target/` in the checkout.
 pub fn target_dir(root: &Path) -> PathBuf {
     std::env::var_os("CARGO_TARGET_DIR")
         .map(PathBuf::from)
-        .or_else(build_cache)
+        .or_else(|| build_cache(root))
         .unwrap_or_else(|| root.join("target"))
 }
 
-/// A build folder kept per machine, shared by every checkout of the
-/// project on it: a fresh clone compiles only the workspace's own crates
-/// (the dependencies, the third-party test servers and the Python SDK are
-/// there already). On under CI (`CI=true`, which tests a fresh clone each
-/// time), at `$XDG_CACHE_HOME/mcp-workbench/target`; `MCPWB_BUILD_CACHE=DIR`
-/// puts it elsewhere (or turns it on outside CI), `=off` keeps `target/`.
-/// Never used when `CARGO_TARGET_DIR` is set: the person chose.
-pub fn build_cache() -> Option<PathBuf> {
-    if std::env::var_os("CARGO_TARGET_DIR").is_some() {
-        return None;
-    }
+/// The machine's cache for the project, when on: under CI (`CI=true`,
+/// which tests a fresh clone each time) `$XDG_CACHE_HOME/mcp-workbench`;
+/// `MCPWB_BUILD_CACHE=DIR` puts it elsewhere (or turns it on outside CI),
+/// `=off` keeps everything in the checkout's `target/`.
+fn cache_home() -> Option<PathBuf> {
     match std::env::var("MCPWB_BUILD_CACHE") {
         Ok(v) if v.is_empty() || v == "off" || v == "0" => None,
         Ok(dir) => Some(PathBuf::from(dir)),
@@ -48,9 +42,85 @@ pub fn build_cache() -> Option<PathBuf> {
                     .filter(|p| p.is_absolute())
                     .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache")))
                     .unwrap_or_else(std::env::temp_dir)
-                    .join("mcp-workbench/target")
+                    .join("mcp-workbench")
             })
         }
+    }
+}
+
+/// The cargo build folder of the checkout at `root` in the machine's cache
+/// (`builds/<folder>-<hash of its path>`): kept between runs of the same
+/// checkout, never shared with another — cargo names a workspace's own
+/// artefacts alike whatever its path, so a shared folder could hand one
+/// clone's test binaries (and the fixture paths compiled into them) to
+/// another. Never used when `CARGO_TARGET_DIR` is set: the person chose.
+pub fn build_cache(root: &Path) -> Option<PathBuf> {
+    if std::env::var_os("CARGO_TARGET_DIR").is_some() {
+        return None;
+    }
+    Some(cache_home()?.join("builds").join(checkout_key(root)))
+}
+
+/// What every checkout on the machine may share, being no build of its
+/// own: the third-party servers, the Python SDK, the prebuilt tools. The
+/// machine's cache when on, else the checkout's build folder.
+pub fn shared_dir(root: &Path) -> PathBuf {
+    cache_home()
+        .map(|c| c.join("shared"))
+        .unwrap_or_else(|| target_dir(root))
+}
+
+/// `<folder name>-<FNV-1a of the canonical path>`: readable, and one per
+/// checkout whatever toolchain hashes it.
+fn checkout_key(root: &Path) -> String {
+    let path = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_path_buf());
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for byte in path.as_os_str().as_encoded_bytes() {
+        hash ^= u64::from(*byte);
+        hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+    let name: String = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+        .chars()
+        .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+        .take(32)
+        .collect();
+    format!("{name}-{hash:016x}")
+}
+
+/// Before a run in the cache: write which checkout a build folder is for,
+/// drop the folders of checkouts that are gone, and say when the old
+/// shared folder (every checkout's builds in one) is still there.
+pub fn tidy_cache(root: &Path) {
+    let (Some(home), Some(mine)) = (cache_home(), build_cache(root)) else {
+        return;
+    };
+    let _ = std::fs::create_dir_all(&mine);
+    let _ = std::fs::write(mine.join("checkout"), root.display().to_string());
+    println!("build folder: {} (this checkout's own)", mine.display());
+    if let Ok(entries) = std::fs::read_dir(home.join("builds")) {
+        for entry in entries.flatten() {
+            let Ok(of) = std::fs::read_to_string(entry.path().join("checkout")) else {
+                continue;
+            };
+            if !Path::new(of.trim()).join("Cargo.toml").exists() {
+                println!(
+                    "build folder: {} was for {}, which is gone: removed",
+                    entry.path().display(),
+                    of.trim()
+                );
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        }
+    }
+    let old = home.join("target");
+    if old.join("debug").exists() {
+        println!(
+            "build folder: {} (all checkouts' builds in one, before builds were kept apart) is no longer used: delete it to free its space",
+            old.display()
+        );
     }
 }
 
@@ -209,6 +279,7 @@ fn shell_quote(s: &str) -> String {
 
 pub fn test() -> Result {
     let root = root();
+    tidy_cache(&root);
     let mut stages = Stages::default();
     let outcome = (|| {
         stages.run("set-up: Debian packages", || setup::debian_packages(true))?;
@@ -227,10 +298,14 @@ pub fn test() -> Result {
             *python.borrow_mut() = setup::python_sdk(&root)?;
             Ok(())
         })?;
-        stages.run("set-up: cargo-deny", supply::install_cargo_deny)?;
+        let deny = std::cell::RefCell::new(PathBuf::new());
+        stages.run("set-up: cargo-deny", || {
+            *deny.borrow_mut() = crate::tools::install(&root, &crate::tools::CARGO_DENY)?;
+            Ok(())
+        })?;
         let mdbook = std::cell::RefCell::new(PathBuf::new());
         stages.run("set-up: mdbook", || {
-            *mdbook.borrow_mut() = crate::guide::install()?;
+            *mdbook.borrow_mut() = crate::tools::install(&root, &crate::tools::MDBOOK)?;
             Ok(())
         })?;
         stages.run("check: rustfmt", || {
@@ -248,7 +323,7 @@ pub fn test() -> Result {
                 &root,
                 &TEST_FEATURES,
                 &[
-                    ("MCPWB_THIRD_PARTY", target_dir(&root).join("third-party")),
+                    ("MCPWB_THIRD_PARTY", shared_dir(&root).join("third-party")),
                     ("MCPWB_PYTHON", python.borrow().clone()),
                 ],
             )
@@ -277,7 +352,7 @@ pub fn test() -> Result {
         })?;
         stages.run(
             "check: supply chain (cargo deny, npm licenses and audit)",
-            || supply::check(&root),
+            || supply::check(&root, &deny.borrow()),
         )?;
         let ui = root.join("ui");
         stages.run("check: eslint", || {
@@ -293,7 +368,7 @@ pub fn test() -> Result {
             crate::guide::build(&root, &mdbook.borrow(), &target_dir(&root))
         })
     })();
-    stages.report_against(std::time::Duration::from_secs(25 * 60));
+    stages.report_against(std::time::Duration::from_secs(15 * 60));
     outcome
 }
 
@@ -332,7 +407,7 @@ fn e2e(root: &Path, driver: &Path, python: &Path) -> Result {
         .env("APP_BINARY", target.join("debug/mcp-workbench"))
         .env("DEMO_SERVER", target.join("debug/mcp-demo-server"))
         .env("SCRIPTED_LLM", target.join("debug/scripted-llm"))
-        .env("MCPWB_THIRD_PARTY", target.join("third-party"))
+        .env("MCPWB_THIRD_PARTY", shared_dir(root).join("third-party"))
         // The Python SDK's client as a host (the Sessions room).
         .env("MCPWB_PYTHON", python)
         // Screenshots stay with the checkout, whatever the build folder.
@@ -395,7 +470,7 @@ pub fn bindings() -> Result {
 /// Everything it writes goes to a throwaway home.
 fn doctor_everything(root: &Path) -> Result {
     let target = target_dir(root);
-    let bin = target.join("third-party/node_modules/.bin/mcp-server-everything");
+    let bin = shared_dir(root).join("third-party/node_modules/.bin/mcp-server-everything");
     let home = std::env::temp_dir().join(format!("mcpwb-doctor-everything-{}", std::process::id()));
     std::fs::create_dir_all(&home).map_err(|e| format!("{}: {e}", home.display()))?;
     let config = home.join("mcp.json");
@@ -497,7 +572,7 @@ pub fn bench() -> Result {
                 &root,
             );
             sh(c.env("MCPWB_PYTHON", &python)
-                .env("MCPWB_THIRD_PARTY", target_dir(&root).join("third-party")))
+                .env("MCPWB_THIRD_PARTY", shared_dir(&root).join("third-party")))
         })?;
         // The doctor on 500 tools, and a watched save to listed again.
         stages.run("bench: the doctor and reload on change", || {
@@ -546,7 +621,7 @@ pub fn bench() -> Result {
             let python = setup::python_sdk(&root)?;
             c.env("APP_BINARY", target.join("release/mcp-workbench"))
                 .env("DEMO_SERVER", target.join("release/mcp-demo-server"))
-                .env("MCPWB_THIRD_PARTY", target.join("third-party"))
+                .env("MCPWB_THIRD_PARTY", shared_dir(&root).join("third-party"))
                 .env("MCPWB_PYTHON", python);
             sh(&mut c)
         })?;

@@ -283,3 +283,103 @@ fn crates_without_ffi_forbid_unsafe_code() {
         "crates without FFI that do not forbid unsafe code: {missing:?}"
     );
 }
+
+/// The adapters: the window's commands and `mcpwb`'s subcommands, which
+/// are to be a few lines over the application layer (`workbench-app`).
+fn adapters() -> Vec<String> {
+    let root = workspace();
+    let mut found = Vec::new();
+    for (dir, keep) in [
+        (
+            "src-tauri/src/commands",
+            (|_: &str| true) as fn(&str) -> bool,
+        ),
+        ("crates/cli/src", |n: &str| n.ends_with("_cmd.rs")),
+    ] {
+        for entry in std::fs::read_dir(root.join(dir)).unwrap() {
+            let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+            if name.ends_with(".rs") && keep(&name) {
+                found.push(format!("{dir}/{name}"));
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// How many times an adapter's code reaches past the application layer
+/// into a library: a path through a library crate (`workbench_core::…`,
+/// any but `workbench_app`), or a method called on the window's library
+/// handles (`state.workbench`, `state.agent`, `state.calls`,
+/// `state.surfaces`) or on `mcpwb`'s (`wb.`, `agent.`, `calls.`, `store.`).
+fn library_calls(code: &str) -> usize {
+    let paths = code
+        .match_indices("workbench_")
+        .filter(|(at, _)| {
+            let before = code[..*at].chars().next_back();
+            let rest = &code[*at..];
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            !before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_')
+                && rest[name.len()..].starts_with("::")
+                && name != "workbench_app"
+        })
+        .count();
+    let handles = [
+        "state.workbench.",
+        "state.workbench\n",
+        "state.agent.",
+        "state.agent\n",
+        "state.calls.",
+        "state.calls\n",
+        "state.surfaces.",
+    ];
+    let mut through = handles
+        .iter()
+        .map(|h| code.matches(h).count())
+        .sum::<usize>();
+    for handle in ["wb.", "agent.", "calls.", "store."] {
+        through += code
+            .match_indices(handle)
+            .filter(|(at, _)| {
+                !code[..*at]
+                    .chars()
+                    .next_back()
+                    .is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
+            })
+            .count();
+    }
+    paths + through
+}
+
+/// The ceiling on the adapters' library calls: it only comes down, as
+/// operations move into the application layer (to none at the end).
+const ADAPTER_LIBRARY_CALLS: usize = 346;
+
+#[test]
+fn the_adapters_reach_into_the_libraries_less_and_less() {
+    let mut rows: Vec<(usize, String)> = adapters()
+        .into_iter()
+        .map(|f| (library_calls(&code(&read(&f))), f))
+        .filter(|(n, _)| *n > 0)
+        .collect();
+    rows.sort_by(|a, b| b.cmp(a));
+    let total: usize = rows.iter().map(|(n, _)| n).sum();
+    let table = rows
+        .iter()
+        .map(|(n, f)| format!("  {n:>4}  {f}"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    println!("library calls left in the adapters: {total}\n{table}");
+    assert!(
+        total <= ADAPTER_LIBRARY_CALLS,
+        "the adapters reach into the libraries {total} times, more than the ceiling of {ADAPTER_LIBRARY_CALLS}: \
+         put the operation in workbench-app (one function, its checks and sequence once) and call that\n{table}"
+    );
+    assert!(
+        total == ADAPTER_LIBRARY_CALLS,
+        "the adapters reach into the libraries {total} times now: lower ADAPTER_LIBRARY_CALLS to {total} so it stays there"
+    );
+}

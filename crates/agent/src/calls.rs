@@ -9,7 +9,7 @@ use genai::chat::ToolCall;
 use serde_json::{Map, Value};
 use tokio_util::sync::CancellationToken;
 use workbench_calls::{Asking, Call, Link, Origin};
-use workbench_core::CallOptions;
+use workbench_core::{CallOptions, CallSink, Progress, TaskState};
 use workbench_store::CallStatus;
 
 use crate::approvals::{Approval, Decision, Remember, Verdict};
@@ -441,50 +441,29 @@ impl Agent {
             tool: entry.tool.clone(),
             arguments: arguments.clone(),
         });
-        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-        let (task_tx, mut tasks) = tokio::sync::mpsc::unbounded_channel();
         // A task is waited for (its status on the call's card); Stop (Esc)
         // cancels it with tasks/cancel.
         let options = CallOptions {
             cancel: Some(cancel.child_token()),
-            progress: Some(tx),
-            task: Some(task_tx),
+            sink: Some(std::sync::Arc::new(OnCard {
+                call_id: call.call_id.clone(),
+                sink: sink.clone(),
+            })),
             ..Default::default()
         };
         let calls = self.calls();
-        let run = calls.run(Call {
-            consent,
-            origin,
-            server: &entry.server,
-            tool: &entry.tool,
-            arguments: arguments.clone(),
-            definition: Some(&entry.definition),
-            link: link(session, message, call),
-            options,
-        });
-        tokio::pin!(run);
-        let mut ran = loop {
-            tokio::select! {
-                ran = &mut run => break ran,
-                Some((progress, total, msg)) = rx.recv() => sink(AgentEvent::ToolProgress {
-                    call_id: call.call_id.clone(),
-                    progress,
-                    total,
-                    message: msg,
-                }),
-                Some(task) = tasks.recv() => sink(AgentEvent::ToolTask {
-                    call_id: call.call_id.clone(),
-                    task,
-                }),
-            }
-        };
-        // The last statuses (the end) came with the result.
-        while let Ok(task) = tasks.try_recv() {
-            sink(AgentEvent::ToolTask {
-                call_id: call.call_id.clone(),
-                task,
-            });
-        }
+        let mut ran = calls
+            .run(Call {
+                consent,
+                origin,
+                server: &entry.server,
+                tool: &entry.tool,
+                arguments: arguments.clone(),
+                definition: Some(&entry.definition),
+                link: link(session, message, call),
+                options,
+            })
+            .await;
         // The chat's record is written before the turn goes on (an export
         // or a reopened chat reads it).
         ran.record_id().await;
@@ -559,5 +538,29 @@ fn link(session: &str, message: i64, call: &ToolCall) -> Link {
         session: Some(session.to_string()),
         message: Some(message),
         call_id: call.call_id.clone(),
+    }
+}
+
+/// A call's progress and task statuses, onto its card in the chat.
+struct OnCard {
+    call_id: String,
+    sink: Sink,
+}
+
+impl CallSink for OnCard {
+    fn progress(&self, p: Progress) {
+        (self.sink)(AgentEvent::ToolProgress {
+            call_id: self.call_id.clone(),
+            progress: p.progress,
+            total: p.total,
+            message: p.message,
+        });
+    }
+
+    fn task(&self, task: &TaskState) {
+        (self.sink)(AgentEvent::ToolTask {
+            call_id: self.call_id.clone(),
+            task: task.clone(),
+        });
     }
 }

@@ -10,6 +10,7 @@
 #![forbid(unsafe_code)]
 
 pub mod sessions;
+pub mod tools;
 
 pub use workbench_core::{ErrorCode, ErrorInfo};
 

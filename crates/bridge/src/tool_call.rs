@@ -101,23 +101,25 @@ impl Handler {
             }
         };
         // Progress the server reports goes on to the caller that asked for it
-        // (all of it before the answer: see below).
+        // (all of it before the answer: see below). Telling the caller is
+        // async, so the call's sink is a channel to a forwarder.
         let (progress, forwarding) = match ctx.meta.get_progress_token() {
             Some(token) => {
                 let (tx, mut rx) =
-                    tokio::sync::mpsc::unbounded_channel::<(f64, Option<f64>, Option<String>)>();
+                    tokio::sync::mpsc::unbounded_channel::<workbench_core::Progress>();
                 let peer = ctx.peer.clone();
                 let forwarding = tokio::spawn(async move {
-                    while let Some((progress, total, message)) = rx.recv().await {
-                        let mut p = ProgressNotificationParam::new(token.clone(), progress);
-                        p.total = total;
-                        p.message = message;
+                    while let Some(got) = rx.recv().await {
+                        let mut p = ProgressNotificationParam::new(token.clone(), got.progress);
+                        p.total = got.total;
+                        p.message = got.message;
                         if peer.notify_progress(p).await.is_err() {
                             return;
                         }
                     }
                 });
-                (Some(tx), Some(forwarding))
+                let sink: std::sync::Arc<dyn workbench_core::CallSink> = std::sync::Arc::new(tx);
+                (Some(sink), Some(forwarding))
             }
             None => (None, None),
         };
@@ -161,7 +163,7 @@ impl Handler {
                 // caller gets the final result.
                 options: CallOptions {
                     cancel: Some(ctx.ct.clone()),
-                    progress,
+                    sink: progress,
                     pass_input: new_era,
                     resume: resume.filter(|_| new_era),
                     client_capabilities: caller_capabilities(&ctx),

@@ -2,7 +2,7 @@
 
 use serde_json::{Value, json};
 use workbench_core::connect::ServerState;
-use workbench_core::{CallOptions, Error, Workbench};
+use workbench_core::{CallOutcome, Error, Workbench};
 
 use crate::print;
 use crate::{Cli, Command, Connected, Failure};
@@ -118,7 +118,6 @@ async fn dispatch(
             let args = parse_args(args)?;
             ready(wb, server).await?;
             let calls = calls_for(wb, !*no_history);
-            let (statuses, printing) = crate::task_cmd::print_statuses();
             let cancel = tokio_util::sync::CancellationToken::new();
             let on_interrupt = cancel.clone();
             let interrupt = tokio::spawn(async move {
@@ -126,29 +125,26 @@ async fn dispatch(
                     on_interrupt.cancel();
                 }
             });
-            let options = CallOptions {
-                cancel: Some(cancel),
-                task: (!*no_wait).then_some(statuses),
-                as_task: *task,
-                detach: *no_wait,
-                ..opts(cli)
-            };
-            let ran = calls
-                .run(workbench_calls::Call {
-                    consent: None,
-                    origin: workbench_calls::Origin::Cli,
+            let statuses: Option<std::sync::Arc<dyn workbench_app::tools::CallSink>> =
+                (!*no_wait).then(|| std::sync::Arc::new(crate::task_cmd::PrintStatuses) as _);
+            let out = workbench_app::tools::call(
+                &calls,
+                workbench_app::tools::HandCall {
+                    from: workbench_app::tools::ByHand::Cli,
                     server,
                     tool,
                     arguments: args,
-                    definition: None,
-                    link: workbench_calls::Link::default(),
-                    options,
-                })
-                .await;
+                    as_task: *task,
+                    detach: *no_wait,
+                    timeout: opts(cli).timeout,
+                    cancel,
+                },
+                statuses,
+            )
+            .await;
             interrupt.abort();
-            let _ = printing.await;
             calls.flush().await;
-            let out = ran.outcome?;
+            let out = out?;
             if let (true, Some(task)) = (*no_wait, &out.task) {
                 if cli.json {
                     crate::print::line(&json!({ "task": task, "result": out.result }).to_string());
@@ -157,13 +153,20 @@ async fn dispatch(
                 }
                 return Ok(());
             }
-            for v in &ran.schema_violations {
+            for v in &out.schema_violations {
                 eprintln!(
                     "mcpwb: the result breaks the tool's outputSchema: {}",
                     print::clean(v)
                 );
             }
-            print::call(cli.json, &out)?;
+            print::call(
+                cli.json,
+                &CallOutcome {
+                    result: out.result,
+                    duration_ms: out.duration_ms,
+                    task: out.task,
+                },
+            )?;
         }
         Connected::Resources { .. } => {
             let names = each_ready(wb, target).await?;

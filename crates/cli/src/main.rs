@@ -239,7 +239,7 @@ pub enum Failure {
     Core(Error),
     Usage(String),
     ToolError(String),
-    /// The agent failed (provider, store): its code and message.
+    /// The application layer or the agent failed: its code and message.
     Agent(ErrorInfo),
     /// Already reported; exit with this code.
     Exit(u8),
@@ -248,6 +248,12 @@ pub enum Failure {
 impl From<Error> for Failure {
     fn from(e: Error) -> Self {
         Failure::Core(e)
+    }
+}
+
+impl From<ErrorInfo> for Failure {
+    fn from(e: ErrorInfo) -> Self {
+        Failure::Agent(e)
     }
 }
 

@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 use serde_json::json;
+use workbench_app::sessions;
 use workbench_store::Store;
-use workbench_tap::session::Session;
 
 use crate::print::{clean, line};
 use crate::{Cli, Failure};
@@ -97,9 +97,7 @@ pub fn session(cli: &Cli, action: &SessionCommand) -> Result<(), Failure> {
     let store = store()?;
     match action {
         SessionCommand::List { limit } => {
-            let rows = store
-                .taps(*limit)
-                .map_err(|e| Failure::Usage(e.to_string()))?;
+            let rows = sessions::list(&store, *limit)?;
             if cli.json {
                 line(&serde_json::to_string(&json!({ "sessions": rows })).unwrap_or_default());
                 return Ok(());
@@ -142,7 +140,7 @@ pub fn session(cli: &Cli, action: &SessionCommand) -> Result<(), Failure> {
             Ok(())
         }
         SessionCommand::Show { id } => {
-            let s = Session::from_store(&store, *id).map_err(kept)?;
+            let s = sessions::open(&store, *id)?;
             if cli.json {
                 print!("{}", s.to_jsonl());
                 return Ok(());
@@ -210,21 +208,16 @@ pub fn session(cli: &Cli, action: &SessionCommand) -> Result<(), Failure> {
             har,
             unmasked,
         } => {
-            let mut session = Session::from_store(&store, *id).map_err(kept)?;
-            if !unmasked {
-                session = session.masked();
-            }
             let har = *har
                 || out
                     .as_ref()
                     .is_some_and(|p| p.extension().is_some_and(|e| e == "har"));
-            let text = if har {
-                serde_json::to_string_pretty(&workbench_tap::har::to_har(&session))
-                    .unwrap_or_default()
-                    + "\n"
+            let format = if har {
+                sessions::Format::Har
             } else {
-                session.to_jsonl()
+                sessions::Format::Jsonl
             };
+            let (_, text) = sessions::export(&store, *id, format, *unmasked)?;
             match out {
                 Some(path) => {
                     workbench_core::files::write_private_atomic(path, text.as_bytes())?;
@@ -244,10 +237,10 @@ pub fn session(cli: &Cli, action: &SessionCommand) -> Result<(), Failure> {
             let entries = crate::config_cmd::load(cli)
                 .map(|c| c.servers)
                 .unwrap_or_default();
-            let made = workbench_app::sessions::save_as_suite(
+            let made = sessions::save_as_suite(
                 &store,
                 &entries,
-                workbench_app::sessions::SaveAsSuite {
+                sessions::SaveAsSuite {
                     session: *id,
                     name: name.clone(),
                     server: server.clone(),
@@ -255,8 +248,7 @@ pub fn session(cli: &Cli, action: &SessionCommand) -> Result<(), Failure> {
                         .clone()
                         .unwrap_or_else(|| PathBuf::from(workbench_calls::suite::DEFAULT_DIR)),
                 },
-            )
-            .map_err(Failure::Agent)?;
+            )?;
             if cli.json {
                 line(&json!({ "suite": made.path, "server": made.server, "cases": made.cases, "leftOut": made.left_out, "review": made.review }).to_string());
                 return Ok(());
@@ -283,7 +275,7 @@ pub fn session(cli: &Cli, action: &SessionCommand) -> Result<(), Failure> {
             Ok(())
         }
         SessionCommand::Hosts => {
-            let all = fingerprints(&store)?;
+            let all = sessions::hosts(&store)?;
             if cli.json {
                 line(&json!({ "hosts": all }).to_string());
                 return Ok(());
@@ -311,8 +303,11 @@ pub fn session(cli: &Cli, action: &SessionCommand) -> Result<(), Failure> {
             Ok(())
         }
         SessionCommand::Compare { a, b } => {
-            let (fa, fb) = (fingerprint_of(&store, a)?, fingerprint_of(&store, b)?);
-            let said = workbench_tap::fingerprint::compare(&fa, &fb);
+            let (fa, fb) = (
+                sessions::fingerprint_of(&store, a)?,
+                sessions::fingerprint_of(&store, b)?,
+            );
+            let said = sessions::compare(&fa, &fb);
             if cli.json {
                 line(&json!({ "a": fa, "b": fb, "changes": said }).to_string());
             } else if said.is_empty() {
@@ -326,11 +321,7 @@ pub fn session(cli: &Cli, action: &SessionCommand) -> Result<(), Failure> {
             Ok(())
         }
         SessionCommand::Import { file } => {
-            let bytes = workbench_core::files::read_no_follow(file, 512 * 1024 * 1024)
-                .map_err(|e| Failure::Usage(format!("{}: {e}", file.display())))?;
-            let s = Session::from_jsonl(&String::from_utf8_lossy(&bytes))
-                .map_err(|e| Failure::Usage(format!("{}: {e}", file.display())))?;
-            let id = s.import(&store, file).map_err(Failure::Usage)?;
+            let id = sessions::import(&store, file)?;
             if cli.json {
                 line(&json!({ "imported": id }).to_string());
             } else {
@@ -341,11 +332,11 @@ pub fn session(cli: &Cli, action: &SessionCommand) -> Result<(), Failure> {
         SessionCommand::Delete { ids } => {
             let mut missing = Vec::new();
             for id in ids {
-                match store.delete_tap(*id) {
-                    Ok(true) if !cli.json => line(&format!("session {id} deleted")),
-                    Ok(true) => {}
-                    Ok(false) => missing.push(*id),
-                    Err(e) => return Err(Failure::Usage(format!("session {id}: {e}"))),
+                match sessions::delete(&store, *id) {
+                    Ok(()) if !cli.json => line(&format!("session {id} deleted")),
+                    Ok(()) => {}
+                    Err(e) if e.code == workbench_core::ErrorCode::NotFound => missing.push(*id),
+                    Err(e) => return Err(e.into()),
                 }
             }
             if cli.json {
@@ -372,14 +363,8 @@ pub fn session(cli: &Cli, action: &SessionCommand) -> Result<(), Failure> {
 /// summary on stderr.
 pub async fn mock(cli: &Cli, args: &MockArgs) -> Result<(), Failure> {
     let session = match args.session.parse::<i64>() {
-        Ok(id) => Session::from_store(&store()?, id).map_err(kept)?,
-        Err(_) => {
-            let path = PathBuf::from(&args.session);
-            let bytes = workbench_core::files::read_no_follow(&path, 512 * 1024 * 1024)
-                .map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?;
-            Session::from_jsonl(&String::from_utf8_lossy(&bytes))
-                .map_err(|e| Failure::Usage(format!("{}: {e}", path.display())))?
-        }
+        Ok(id) => sessions::open(&store()?, id)?,
+        Err(_) => sessions::read_file(std::path::Path::new(&args.session))?,
     };
     let how = if args.how == "name" {
         workbench_tap::mock::Match::Name
@@ -440,45 +425,6 @@ fn joined(v: &serde_json::Value) -> String {
     }
 }
 
-/// Each host release's fingerprint, merged over its kept sessions (the
-/// newest 1,000).
-fn fingerprints(store: &Store) -> Result<Vec<serde_json::Value>, Failure> {
-    let rows = store
-        .taps(1000)
-        .map_err(|e| Failure::Usage(e.to_string()))?;
-    let mut by_host: std::collections::BTreeMap<(String, String), Vec<serde_json::Value>> =
-        std::collections::BTreeMap::new();
-    for r in rows {
-        let Some(host) = r.host.clone() else { continue };
-        let session = Session::from_store(store, r.id).map_err(kept)?;
-        by_host
-            .entry((host, r.host_version.clone().unwrap_or_default()))
-            .or_default()
-            .push(workbench_tap::fingerprint::of_session(&session));
-    }
-    Ok(by_host
-        .values()
-        .map(|all| workbench_tap::fingerprint::merge(all))
-        .collect())
-}
-
-/// A session id's fingerprint, or HOST@VERSION's over its sessions.
-fn fingerprint_of(store: &Store, which: &str) -> Result<serde_json::Value, Failure> {
-    if let Ok(id) = which.parse::<i64>() {
-        let session = Session::from_store(store, id).map_err(kept)?;
-        return Ok(workbench_tap::fingerprint::of_session(&session));
-    }
-    let (host, version) = which.rsplit_once('@').unwrap_or((which, ""));
-    fingerprints(store)?
-        .into_iter()
-        .find(|f| f["host"] == host && (version.is_empty() || f["version"] == version))
-        .ok_or_else(|| {
-            Failure::Usage(format!(
-                "no session of {which}: `mcpwb session hosts` lists the hosts seen"
-            ))
-        })
-}
-
 fn relisted(v: &serde_json::Value) -> String {
     match v.as_object() {
         Some(o) if !o.is_empty() => o
@@ -487,17 +433,5 @@ fn relisted(v: &serde_json::Value) -> String {
             .collect::<Vec<_>>()
             .join(", "),
         _ => "(never told a list changed)".into(),
-    }
-}
-
-/// A kept session that could not be read: not found has its own code.
-fn kept(e: workbench_tap::session::SessionError) -> Failure {
-    use workbench_tap::session::SessionError;
-    match e {
-        SessionError::NotFound(_) => Failure::Agent(workbench_core::ErrorInfo {
-            code: workbench_core::ErrorCode::NotFound,
-            message: e.to_string(),
-        }),
-        SessionError::Store(_) => Failure::Usage(e.to_string()),
     }
 }

@@ -6,7 +6,6 @@
 
 use clap::Subcommand;
 use serde_json::json;
-use tokio::sync::mpsc;
 use workbench_core::{TaskState, Workbench};
 
 use crate::Failure;
@@ -48,18 +47,13 @@ pub fn describe(task: &TaskState) -> String {
     )
 }
 
-/// A channel whose statuses are printed on stderr as they come.
-pub fn print_statuses() -> (
-    mpsc::UnboundedSender<TaskState>,
-    tokio::task::JoinHandle<()>,
-) {
-    let (tx, mut rx) = mpsc::unbounded_channel::<TaskState>();
-    let printing = tokio::spawn(async move {
-        while let Some(task) = rx.recv().await {
-            eprintln!("mcpwb: {}", describe(&task));
-        }
-    });
-    (tx, printing)
+/// A call's task statuses, printed on stderr as they come.
+pub struct PrintStatuses;
+
+impl workbench_app::tools::CallSink for PrintStatuses {
+    fn task(&self, task: &TaskState) {
+        eprintln!("mcpwb: {}", describe(task));
+    }
 }
 
 pub async fn run(cli: &crate::Cli, wb: &Workbench, action: &TaskCommand) -> Result<(), Failure> {

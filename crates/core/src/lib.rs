@@ -33,6 +33,6 @@ pub use error::{Error, ErrorCode, ErrorInfo, Result};
 #[cfg(feature = "testing")]
 pub use workbench::testing;
 pub use workbench::{
-    CallOptions, CallOutcome, ConfigWatch, DevWatch, LoadedSkill, SkillFile, TaskForm, TaskState,
-    ToolCaller, Workbench, WorkbenchOptions,
+    CallOptions, CallOutcome, CallSink, ConfigWatch, DevWatch, LoadedSkill, Progress, SkillFile,
+    TaskForm, TaskState, ToolCaller, Workbench, WorkbenchOptions,
 };

@@ -3,11 +3,10 @@
 
 use serde::Serialize;
 use tauri::{Runtime, State};
+use workbench_app::sessions::{self as sessions, TapMessage, TapRow};
 use workbench_core::ErrorInfo;
 use workbench_core::config::dialects::Dialect;
 use workbench_core::config::dialects::tapping::{self, HostEntry};
-use workbench_store::{TapMessage, TapRow};
-use workbench_tap::session::Session;
 
 use super::history::{failed, store};
 use crate::state::AppState;
@@ -21,10 +20,16 @@ pub async fn list_sessions<R: Runtime>(
     limit: u32,
 ) -> Result<Vec<TapRow>, ErrorInfo> {
     let store = store(&state)?;
-    tokio::task::spawn_blocking(move || store.taps(limit))
+    blocking(move || sessions::list(&store, limit)).await
+}
+
+/// `work` on a blocking thread (the store is SQLite).
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, ErrorInfo> + Send + 'static,
+) -> Result<T, ErrorInfo> {
+    tokio::task::spawn_blocking(work)
         .await
         .map_err(|e| failed(e.to_string()))?
-        .map_err(|e| failed(format!("the sessions: {e}")))
 }
 
 /// Forget session `id` and its messages (its calls stay in the History).
@@ -36,17 +41,7 @@ pub async fn delete_session<R: Runtime>(
     id: i64,
 ) -> Result<(), ErrorInfo> {
     let store = store(&state)?;
-    match tokio::task::spawn_blocking(move || store.delete_tap(id))
-        .await
-        .map_err(|e| failed(e.to_string()))?
-    {
-        Ok(true) => Ok(()),
-        Ok(false) => Err(ErrorInfo::new(
-            workbench_core::ErrorCode::NotFound,
-            format!("no session {id}"),
-        )),
-        Err(e) => Err(failed(format!("session {id}: {e}"))),
-    }
+    blocking(move || sessions::delete(&store, id)).await
 }
 
 /// One session's messages in order.
@@ -58,10 +53,7 @@ pub async fn session_messages<R: Runtime>(
     id: i64,
 ) -> Result<Vec<TapMessage>, ErrorInfo> {
     let store = store(&state)?;
-    tokio::task::spawn_blocking(move || store.tap_messages(id))
-        .await
-        .map_err(|e| failed(e.to_string()))?
-        .map_err(|e| failed(format!("the session's messages: {e}")))
+    blocking(move || sessions::messages(&store, id)).await
 }
 
 /// What a host did, from one session (its fingerprint).
@@ -97,18 +89,6 @@ fn strings(v: &serde_json::Value) -> Vec<String> {
         .unwrap_or_default()
 }
 
-fn session(store: &workbench_store::Store, id: i64) -> Result<Session, ErrorInfo> {
-    Session::from_store(store, id).map_err(|e| ErrorInfo {
-        message: e.to_string(),
-        code: match e {
-            workbench_tap::session::SessionError::NotFound(_) => {
-                workbench_core::ErrorCode::NotFound
-            }
-            workbench_tap::session::SessionError::Store(_) => workbench_core::ErrorCode::Internal,
-        },
-    })
-}
-
 /// The host's fingerprint in session `id`.
 #[tauri::command]
 #[specta::specta]
@@ -118,11 +98,7 @@ pub async fn session_fingerprint<R: Runtime>(
     id: i64,
 ) -> Result<HostFingerprint, ErrorInfo> {
     let store = store(&state)?;
-    let f = tokio::task::spawn_blocking(move || {
-        session(&store, id).map(|s| workbench_tap::fingerprint::of_session(&s))
-    })
-    .await
-    .map_err(|e| failed(e.to_string()))??;
+    let f = blocking(move || sessions::fingerprint(&store, id)).await?;
     let text = |v: &serde_json::Value| v.as_str().map(str::to_string);
     Ok(HostFingerprint {
         host: text(&f["host"]),
@@ -156,13 +132,14 @@ pub async fn compare_sessions<R: Runtime>(
     b: i64,
 ) -> Result<Vec<String>, ErrorInfo> {
     let store = store(&state)?;
-    tokio::task::spawn_blocking(move || {
-        let fa = workbench_tap::fingerprint::of_session(&session(&store, a)?);
-        let fb = workbench_tap::fingerprint::of_session(&session(&store, b)?);
-        Ok(workbench_tap::fingerprint::compare(&fa, &fb))
+    blocking(move || {
+        let (fa, fb) = (
+            sessions::fingerprint(&store, a)?,
+            sessions::fingerprint(&store, b)?,
+        );
+        Ok(sessions::compare(&fa, &fb))
     })
     .await
-    .map_err(|e| failed(e.to_string()))?
 }
 
 /// Save session `id` as a file (JSON Lines, or HAR for `har`), its
@@ -176,19 +153,13 @@ pub async fn export_session<R: Runtime>(
     har: bool,
 ) -> Result<Option<String>, ErrorInfo> {
     let store = store(&state)?;
-    let s = tokio::task::spawn_blocking(move || session(&store, id))
-        .await
-        .map_err(|e| failed(e.to_string()))??
-        .masked();
-    let (name, bytes) = if har {
-        let text = serde_json::to_string_pretty(&workbench_tap::har::to_har(&s))
-            .unwrap_or_default()
-            + "\n";
-        (format!("session-{id}.har"), text.into_bytes())
+    let format = if har {
+        sessions::Format::Har
     } else {
-        (format!("session-{id}.jsonl"), s.to_jsonl().into_bytes())
+        sessions::Format::Jsonl
     };
-    super::files::save_as(&app, &name, &bytes).await
+    let (name, text) = blocking(move || sessions::export(&store, id, format, false)).await?;
+    super::files::save_as(&app, &name, text.as_bytes()).await
 }
 
 /// Open a session file (JSON Lines) the person picks and keep it: its new
@@ -203,22 +174,7 @@ pub async fn import_session<R: Runtime>(
         return Ok(None);
     };
     let store = store(&state)?;
-    tokio::task::spawn_blocking(move || {
-        let bytes = workbench_core::files::read_no_follow(&path, 512 * 1024 * 1024)
-            .map_err(|e| invalid(format!("{}: {e}", path.display())))?;
-        let s = Session::from_jsonl(&String::from_utf8_lossy(&bytes))
-            .map_err(|e| invalid(format!("{}: {e}", path.display())))?;
-        s.import(&store, &path).map(Some).map_err(failed)
-    })
-    .await
-    .map_err(|e| failed(e.to_string()))?
-}
-
-fn invalid(message: String) -> ErrorInfo {
-    ErrorInfo {
-        code: workbench_core::ErrorCode::Invalid,
-        message,
-    }
+    blocking(move || sessions::import(&store, &path).map(Some)).await
 }
 
 /// Which server of the config a session was with (the entry of its name,
@@ -232,12 +188,7 @@ pub async fn session_server<R: Runtime>(
 ) -> Result<Option<String>, ErrorInfo> {
     let store = store(&state)?;
     let entries = state.load().map(|c| c.servers).unwrap_or_default();
-    tokio::task::spawn_blocking(move || {
-        let s = session(&store, id)?;
-        Ok(workbench_app::sessions::server_of(&s, &entries))
-    })
-    .await
-    .map_err(|e| failed(e.to_string()))?
+    blocking(move || Ok(sessions::server_of(&sessions::open(&store, id)?, &entries))).await
 }
 
 /// Session `id`'s tool calls as a new suite `name` for `server` in the
@@ -251,7 +202,7 @@ pub async fn session_to_suite<R: Runtime>(
     id: i64,
     name: String,
     server: Option<String>,
-) -> Result<workbench_app::sessions::SuiteMade, ErrorInfo> {
+) -> Result<sessions::SuiteMade, ErrorInfo> {
     let store = store(&state)?;
     let entries = state.load().map(|c| c.servers).unwrap_or_default();
     let dir = workbench_calls::suite::folders(state.project_dir.as_deref())
@@ -259,18 +210,16 @@ pub async fn session_to_suite<R: Runtime>(
         .next()
         .map(|(_, d)| d)
         .ok_or_else(|| failed("no folder for suites"))?;
-    tokio::task::spawn_blocking(move || {
-        use workbench_app::sessions::{SaveAsSuite, save_as_suite};
-        let request = SaveAsSuite {
+    blocking(move || {
+        let request = sessions::SaveAsSuite {
             session: id,
             name: Some(name),
             server,
             dir,
         };
-        save_as_suite(&store, &entries, request)
+        sessions::save_as_suite(&store, &entries, request)
     })
     .await
-    .map_err(|e| failed(e.to_string()))?
 }
 
 /// A host's config file and its entries, for Tap and Untap.

@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 use tauri::ipc::Channel;
 use tauri::{Runtime, State};
 use tokio_util::sync::CancellationToken;
-use workbench_calls::{Call, Link, Origin};
-use workbench_core::{CallOptions, ErrorCode, ErrorInfo};
+use workbench_app::tools::{ByHand, CallSink, HandCall, Progress, TaskState};
+use workbench_core::{ErrorCode, ErrorInfo};
 use workbench_store::CallRow;
 
 use crate::state::AppState;
@@ -45,7 +45,7 @@ pub struct ToolCallResult {
     /// The call's row in the history (None: not kept).
     pub history_id: Option<i64>,
     /// The task the call ran as, as it ended (None: answered directly).
-    pub task: Option<workbench_core::TaskState>,
+    pub task: Option<TaskState>,
 }
 
 /// Calls under way, by the id the window gave them (for Cancel).
@@ -99,58 +99,57 @@ pub async fn call_tool<R: Runtime>(
     call_id: String,
     as_task: bool,
     on_progress: Channel<CallProgress>,
-    on_task: Channel<workbench_core::TaskState>,
+    on_task: Channel<TaskState>,
 ) -> Result<ToolCallResult, ErrorInfo> {
     let cancel = CancellationToken::new();
     state.running.lock().insert(call_id.clone(), cancel.clone());
-    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
-    let forward = tauri::async_runtime::spawn(async move {
-        while let Some((progress, total, message)) = rx.recv().await {
-            let _ = on_progress.send(CallProgress {
-                progress,
-                total,
-                message,
-            });
-        }
-    });
-    let (task_tx, mut task_rx) = tokio::sync::mpsc::unbounded_channel();
-    let statuses = tauri::async_runtime::spawn(async move {
-        while let Some(task) = task_rx.recv().await {
-            let _ = on_task.send(task);
-        }
-    });
-    let options = CallOptions {
-        cancel: Some(cancel),
-        progress: Some(tx),
-        task: Some(task_tx),
-        as_task,
-        ..Default::default()
-    };
-    let mut ran = state
-        .calls
-        .run(Call {
-            consent: None,
-            origin: Origin::Window,
+    let called = workbench_app::tools::call(
+        &state.calls,
+        HandCall {
+            from: ByHand::Window,
             server: &server,
             tool: &tool,
             arguments: args,
-            definition: None,
-            link: Link::default(),
-            options,
-        })
-        .await;
+            as_task,
+            detach: false,
+            timeout: None,
+            cancel,
+        },
+        Some(std::sync::Arc::new(OnChannels {
+            progress: on_progress,
+            task: on_task,
+        })),
+    )
+    .await;
     state.running.lock().remove(&call_id);
-    let _ = forward.await;
-    let _ = statuses.await;
-    let history_id = ran.record_id().await;
-    let outcome = ran.outcome?;
+    let called = called?;
     Ok(ToolCallResult {
-        result: outcome.result,
-        duration_ms: outcome.duration_ms,
-        schema_violations: ran.schema_violations,
-        history_id,
-        task: outcome.task,
+        result: called.result,
+        duration_ms: called.duration_ms,
+        schema_violations: called.schema_violations,
+        history_id: called.history_id,
+        task: called.task,
     })
+}
+
+/// A call's progress and task statuses, onto the window's two channels.
+struct OnChannels {
+    progress: Channel<CallProgress>,
+    task: Channel<TaskState>,
+}
+
+impl CallSink for OnChannels {
+    fn progress(&self, p: Progress) {
+        let _ = self.progress.send(CallProgress {
+            progress: p.progress,
+            total: p.total,
+            message: p.message,
+        });
+    }
+
+    fn task(&self, task: &TaskState) {
+        let _ = self.task.send(task.clone());
+    }
 }
 
 /// The latest calls of one tool from the history (every caller's), newest first.

@@ -18,8 +18,38 @@ use crate::connect::ServerState;
 use crate::error::{Error, Result};
 use crate::traffic::{Direction, TrafficEntry};
 
-/// Progress of one call: (progress, total, message).
-pub type Progress = (f64, Option<f64>, Option<String>);
+/// One progress notification of a call, as the server sent it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Progress {
+    pub progress: f64,
+    pub total: Option<f64>,
+    pub message: Option<String>,
+}
+
+/// What a call reports while it runs, pushed to the caller as it comes
+/// (the shape of ripgrep's `Sink`): the caller's adapter turns it into its
+/// own wire (the window's channels, the agent's events, a terminal line);
+/// nothing is copied through a channel and a task in between. Called on the
+/// call's task: keep it short.
+pub trait CallSink: Send + Sync {
+    /// A `notifications/progress` for this call.
+    fn progress(&self, _progress: Progress) {}
+    /// A status of the task the call became.
+    fn task(&self, _task: &crate::task::TaskState) {}
+}
+
+/// A channel is a sink (tests, and a caller that wants the items elsewhere).
+impl CallSink for mpsc::UnboundedSender<Progress> {
+    fn progress(&self, progress: Progress) {
+        let _ = self.send(progress);
+    }
+}
+
+impl CallSink for mpsc::UnboundedSender<crate::task::TaskState> {
+    fn task(&self, task: &crate::task::TaskState) {
+        let _ = self.send(task.clone());
+    }
+}
 
 #[derive(Default)]
 pub struct CallOptions {
@@ -27,10 +57,9 @@ pub struct CallOptions {
     pub timeout: Option<Duration>,
     /// Cancel the call: the server is sent notifications/cancelled.
     pub cancel: Option<CancellationToken>,
-    /// Receives the call's progress notifications.
-    pub progress: Option<mpsc::UnboundedSender<Progress>>,
-    /// Receives each status of the task the call became, if it became one.
-    pub task: Option<mpsc::UnboundedSender<crate::task::TaskState>>,
+    /// Told the call's progress notifications and each status of the task
+    /// it became, as they come.
+    pub sink: Option<std::sync::Arc<dyn CallSink>>,
     /// Ask for a task where the tool only may run as one (2025-11-25
     /// `taskSupport: "optional"`; a required one is always asked as a task).
     pub as_task: bool,
@@ -248,7 +277,7 @@ impl Workbench {
         // order (rmcp runs notification handlers in spawned tasks, so through
         // it the last progress can arrive after the result).
         let mut tap = options
-            .progress
+            .sink
             .as_ref()
             .map(|_| self.traffic().subscribe_progress());
         // The timeouts are kept here rather than by rmcp's per-request
@@ -283,9 +312,9 @@ impl Workbench {
                         Err(e) => break Err(map_error(server, method, e)),
                     };
                     // Everything recorded before the result is already queued.
-                    if let (Some(tap), Some(tx)) = (tap.as_mut(), &options.progress) {
+                    if let (Some(tap), Some(sink)) = (tap.as_mut(), &options.sink) {
                         while let Ok(entry) = tap.try_recv() {
-                            forward_progress(&entry, server, &token, tx);
+                            forward_progress(&entry, server, &token, sink.as_ref());
                         }
                     }
                     break Ok(result);
@@ -324,8 +353,8 @@ impl Workbench {
                     });
                 }
                 entry = async { match tap.as_mut() { Some(t) => t.recv().await, None => std::future::pending().await } } => {
-                    if let (Ok(entry), Some(tx)) = (entry, &options.progress) {
-                        forward_progress(&entry, server, &token, tx);
+                    if let (Ok(entry), Some(sink)) = (entry, &options.sink) {
+                        forward_progress(&entry, server, &token, sink.as_ref());
                     }
                 }
             }
@@ -527,12 +556,7 @@ async fn notify_cancelled(
 }
 
 /// Pass a `notifications/progress` for this call's token to the caller.
-fn forward_progress(
-    entry: &TrafficEntry,
-    server: &str,
-    token: &str,
-    tx: &mpsc::UnboundedSender<Progress>,
-) {
+fn forward_progress(entry: &TrafficEntry, server: &str, token: &str, sink: &dyn CallSink) {
     if &*entry.server != server
         || entry.direction != Direction::Incoming
         || entry.method.as_deref() != Some("notifications/progress")
@@ -547,11 +571,11 @@ fn forward_progress(
         return;
     }
     if let Some(progress) = params["progress"].as_f64() {
-        let _ = tx.send((
+        sink.progress(Progress {
             progress,
-            params["total"].as_f64(),
-            params["message"].as_str().map(str::to_string),
-        ));
+            total: params["total"].as_f64(),
+            message: params["message"].as_str().map(str::to_string),
+        });
     }
 }
 

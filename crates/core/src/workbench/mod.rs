@@ -23,7 +23,7 @@ use tokio_util::sync::{CancellationToken, DropGuard};
 pub use crate::task::{TaskForm, TaskState, merge_listed};
 #[cfg(feature = "testing")]
 pub mod testing;
-pub use calls::{CallOptions, CallOutcome, ToolCaller};
+pub use calls::{CallOptions, CallOutcome, CallSink, Progress, ToolCaller};
 pub use dev::DevWatch;
 pub use listen::log_rank;
 pub use skills::{LoadedSkill, SkillFile};

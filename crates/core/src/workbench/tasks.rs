@@ -100,8 +100,8 @@ impl Workbench {
 
     pub(super) fn report(&self, server: &str, state: &TaskState, options: &CallOptions) {
         self.inner.tasks.note(server, state);
-        if let Some(tx) = &options.task {
-            let _ = tx.send(state.clone());
+        if let Some(sink) = &options.sink {
+            sink.task(state);
         }
         let _ = self.inner.events.send(Event::Task {
             server: server.to_string(),

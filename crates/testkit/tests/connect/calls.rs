@@ -39,14 +39,14 @@ async fn a_raw_tools_call_request_is_refused_and_never_sent() {
 async fn progress_reaches_the_caller_and_cancel_stops_the_call() {
     let (wb, _dir) = start(&[stdio("demo", &[])]).await;
     ready(&wb, "demo").await;
-    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (tx, mut rx) = mpsc::unbounded_channel::<workbench_core::Progress>();
     let out = wb
         .call_tool(
             "demo",
             "long_task",
             json!({ "steps": 3, "step_ms": 30 }),
             CallOptions {
-                progress: Some(tx),
+                sink: Some(std::sync::Arc::new(tx)),
                 ..Default::default()
             },
         )
@@ -54,8 +54,8 @@ async fn progress_reaches_the_caller_and_cancel_stops_the_call() {
         .unwrap();
     assert_eq!(out.result["content"][0]["text"], "done after 3 steps");
     let mut seen = Vec::new();
-    while let Ok((p, total, _)) = rx.try_recv() {
-        seen.push((p, total));
+    while let Ok(p) = rx.try_recv() {
+        seen.push((p.progress, p.total));
     }
     assert_eq!(seen, [(1.0, Some(3.0)), (2.0, Some(3.0)), (3.0, Some(3.0))]);
 

@@ -55,9 +55,9 @@ async fn call(
     workbench_core::Result<workbench_core::CallOutcome>,
     Vec<TaskState>,
 ) {
-    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (tx, mut rx) = mpsc::unbounded_channel::<TaskState>();
     let options = CallOptions {
-        task: Some(tx),
+        sink: Some(std::sync::Arc::new(tx)),
         as_task,
         ..CallOptions::default()
     };
@@ -210,10 +210,10 @@ async fn a_task_that_fails_or_is_cancelled_by_the_server_says_so_in_both_forms()
 /// status, or with a `tasks/get` in flight): the server is told once and
 /// agrees, and the last status the caller saw is "cancelled".
 async fn cancelling_tells_the_server(wb: &Workbench, server: &str, mid_status_round: bool) {
-    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (tx, mut rx) = mpsc::unbounded_channel::<TaskState>();
     let cancel = tokio_util::sync::CancellationToken::new();
     let options = CallOptions {
-        task: Some(tx),
+        sink: Some(std::sync::Arc::new(tx)),
         cancel: Some(cancel.clone()),
         ..CallOptions::default()
     };
@@ -377,9 +377,9 @@ async fn an_extension_server_may_make_a_task_of_an_optional_tool() {
 /// every 10 ms: cut at its deadline, the server told, the status rounds
 /// kept to the floor (played: still polling after 90 s, 3,880 tasks/get).
 async fn a_deadline_cuts_the_task(wb: &Workbench, server: &str) {
-    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (tx, mut rx) = mpsc::unbounded_channel::<TaskState>();
     let options = CallOptions {
-        task: Some(tx),
+        sink: Some(std::sync::Arc::new(tx)),
         timeout: Some(Duration::from_millis(1500)),
         ..CallOptions::default()
     };

@@ -198,9 +198,9 @@ async fn server_everythings_research_task_runs_in_the_2025_form() {
                 }
             }
         });
-        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+        let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<workbench_core::TaskState>();
         let options = CallOptions {
-            task: Some(tx),
+            sink: Some(std::sync::Arc::new(tx)),
             ..CallOptions::default()
         };
         let args = json!({ "topic": "rust", "ambiguous": true });

@@ -1,0 +1,93 @@
+//! A tool called by the person: the window's Run and `mcpwb call`. Their
+//! own act, so no approval is asked (the standing refusals still hold: a
+//! tool the person denied stays denied); the output-schema check and the
+//! history row come with it, through the one call path.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+use workbench_calls::{Call, Calls, Link, Origin};
+use workbench_core::{CallOptions, ErrorInfo};
+
+/// What a call reports as it runs, and what it reports: the adapter's sink
+/// turns them into its own wire.
+pub use workbench_core::{CallSink, Progress, TaskState};
+
+/// Where the person called from: the window's tool panel or `mcpwb call`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ByHand {
+    Window,
+    Cli,
+}
+
+/// One call, as the person asked for it.
+pub struct HandCall<'a> {
+    pub from: ByHand,
+    pub server: &'a str,
+    pub tool: &'a str,
+    pub arguments: Value,
+    /// Ask for a task where the tool may run as one.
+    pub as_task: bool,
+    /// Return once the server made the task (`mcpwb call --no-wait`).
+    pub detach: bool,
+    /// The call's timeout (None: the server's).
+    pub timeout: Option<Duration>,
+    /// Stops the call (the server is told).
+    pub cancel: CancellationToken,
+}
+
+/// What came back.
+#[derive(Debug)]
+pub struct Called {
+    /// The result object as the server sent it.
+    pub result: Value,
+    pub duration_ms: f64,
+    /// Where `structuredContent` breaks the tool's `outputSchema`.
+    pub schema_violations: Vec<String>,
+    /// The call's row in the history (None: not kept).
+    pub history_id: Option<i64>,
+    /// The task the call ran as, as it ended (None: answered directly).
+    pub task: Option<TaskState>,
+}
+
+/// Call the tool; its progress and task statuses go to `sink` as they come.
+pub async fn call(
+    calls: &Calls,
+    call: HandCall<'_>,
+    sink: Option<Arc<dyn CallSink>>,
+) -> Result<Called, ErrorInfo> {
+    let origin = match call.from {
+        ByHand::Window => Origin::Window,
+        ByHand::Cli => Origin::Cli,
+    };
+    let mut ran = calls
+        .run(Call {
+            consent: None,
+            origin,
+            server: call.server,
+            tool: call.tool,
+            arguments: call.arguments,
+            definition: None,
+            link: Link::default(),
+            options: CallOptions {
+                cancel: Some(call.cancel),
+                sink,
+                as_task: call.as_task,
+                detach: call.detach,
+                timeout: call.timeout,
+                ..Default::default()
+            },
+        })
+        .await;
+    let history_id = ran.record_id().await;
+    let outcome = ran.outcome.map_err(ErrorInfo::from)?;
+    Ok(Called {
+        result: outcome.result,
+        duration_ms: outcome.duration_ms,
+        schema_violations: ran.schema_violations,
+        history_id,
+        task: outcome.task,
+    })
+}
