@@ -14,7 +14,9 @@ use crate::{Cli, Failure, print};
 
 #[derive(clap::Args, Debug)]
 pub struct AppArgs {
+    /// The server, by its name in mcp.json.
     pub server: String,
+    /// The tool whose App to resolve (its `_meta.ui.resourceUri` names it).
     pub tool: String,
     /// Arguments for the call, as a JSON object.
     #[arg(long, default_value = "{}")]

@@ -17,18 +17,29 @@ use crate::{Cli, Failure};
 pub enum AuthCommand {
     /// Sign in (opens the browser; the page comes back to this machine).
     Login {
+        /// The remote server, by its name in mcp.json.
         server: String,
         #[command(flatten)]
         how: How,
     },
     /// Whether the server is signed in, with which scopes, until when.
-    Status { server: String },
+    Status {
+        /// The remote server, by its name in mcp.json.
+        server: String,
+    },
     /// Get a new access token with the refresh token now.
-    Refresh { server: String },
+    Refresh {
+        /// The remote server, by its name in mcp.json.
+        server: String,
+    },
     /// Sign out: revoke where the server offers it, forget the tokens.
-    Logout { server: String },
+    Logout {
+        /// The remote server, by its name in mcp.json.
+        server: String,
+    },
     /// Sign in and print each step of the flow (exit 1 on a broken MUST).
     Debug {
+        /// The remote server, by its name in mcp.json.
         server: String,
         #[command(flatten)]
         how: How,

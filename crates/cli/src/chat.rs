@@ -28,6 +28,7 @@ pub struct ChatArgs {
     /// The provider's API address (required for openai-compatible).
     #[arg(long)]
     pub base_url: Option<String>,
+    /// The model (default: the provider's default model).
     #[arg(long)]
     pub model: Option<String>,
     /// The environment variable holding the API key.

@@ -22,10 +22,12 @@ pub enum ConfigCommand {
     Validate,
     /// Print the entries as written (references unexpanded).
     Show {
+        /// Only this server's entry.
         server: Option<String>,
     },
     /// Add a server.
     Add {
+        /// The new server's name (its tools show as NAME__tool).
         name: String,
         #[command(flatten)]
         fields: Fields,
@@ -35,6 +37,7 @@ pub enum ConfigCommand {
     },
     /// Change some settings of a server; the rest keep their text.
     Edit {
+        /// The server's name in mcp.json.
         name: String,
         #[command(flatten)]
         fields: Fields,
@@ -42,21 +45,31 @@ pub enum ConfigCommand {
         #[arg(long)]
         unset: Vec<String>,
     },
+    /// Remove a server's entry (its keychain secrets too).
     Remove {
+        /// The server's name in mcp.json.
         name: String,
     },
+    /// Give a server another name.
     Rename {
+        /// Its name now.
         from: String,
+        /// Its new name.
         to: String,
     },
+    /// Let a disabled server start again.
     Enable {
+        /// The server's name in mcp.json.
         name: String,
     },
+    /// Keep a server's entry but never start it.
     Disable {
+        /// The server's name in mcp.json.
         name: String,
     },
     /// Import servers from another client's config file.
     Import {
+        /// The other client's config file (Claude, Cursor, VS Code, …).
         path: PathBuf,
         /// The file's dialect (guessed from its name and content if absent).
         #[arg(long)]
@@ -73,8 +86,11 @@ pub enum ConfigCommand {
     },
     /// Write the servers in another client's dialect (to stdout or --output).
     Export {
+        /// The dialect to write: a client's id, as `config discover` names
+        /// them (claude-desktop, claude-code, cursor, vscode, …).
         #[arg(long)]
         to: String,
+        /// The file to write (default: stdout).
         #[arg(long, short)]
         output: Option<PathBuf>,
         /// Overwrite --output if it exists.
@@ -88,6 +104,7 @@ pub enum ConfigCommand {
     /// runs the tap with its command after `--`; only `command` and `args`
     /// change. Every connection the host makes is then a session.
     Tap {
+        /// The entry's name in the host's config.
         name: String,
         /// The host's config file, or a dialect id for its known file.
         #[arg(long = "in", value_name = "FILE|DIALECT")]
@@ -96,20 +113,25 @@ pub enum ConfigCommand {
     /// Put a tapped entry back: the file's bytes as they were when nothing
     /// else changed it since, else that entry's command and args.
     Untap {
+        /// The entry's name in the host's config.
         name: String,
+        /// The host's config file, or a dialect id for its known file.
         #[arg(long = "in", value_name = "FILE|DIALECT")]
         file: String,
     },
     /// Trust a server from elsewhere (a project's file, an import, an edit
     /// outside the workbench) so it may start; read `config show NAME` first.
     Trust {
+        /// The server's name in mcp.json.
         name: String,
     },
     /// Give the value of `${input:ID}` (read from stdin when --value is absent);
     /// it is kept in the OS keychain for each server that uses it (each
     /// entry reads only its own answers).
     Input {
+        /// The input's id (what `${input:ID}` names).
         id: String,
+        /// Its value (default: read from stdin, not echoed).
         #[arg(long)]
         value: Option<String>,
         /// Only for this server (repeatable; default: every server using it).
@@ -132,6 +154,7 @@ pub struct Fields {
     /// KEY=VALUE environment entries kept in the OS keychain.
     #[arg(long)]
     secret_env: Vec<String>,
+    /// The folder a local server runs in (default: the config file's).
     #[arg(long)]
     cwd: Option<String>,
     /// A remote server's URL.
@@ -146,6 +169,7 @@ pub struct Fields {
     /// NAME=VALUE headers kept in the OS keychain.
     #[arg(long)]
     secret_header: Vec<String>,
+    /// A line saying what the server is, shown beside it.
     #[arg(long)]
     description: Option<String>,
 }

@@ -16,6 +16,8 @@ use crate::{Cli, Failure};
 
 #[derive(clap::Args, Debug)]
 pub struct DevArgs {
+    /// The server to run and restart, by its name in mcp.json (its entry's
+    /// `"dev": {"watch": [...]}` says which files).
     pub server: String,
     /// A tool to call after each reload (its result compared with the last).
     #[arg(long)]

@@ -42,6 +42,7 @@ pub struct DoctorArgs {
 
 #[derive(clap::Args, Debug)]
 pub struct SnapshotArgs {
+    /// The server whose surface to write, by its name in mcp.json.
     pub server: String,
     /// Write it here (default: stdout).
     #[arg(short, long)]

@@ -35,7 +35,10 @@ pub struct HistoryArgs {
 #[derive(clap::Subcommand, Debug)]
 enum Show {
     /// One call whole: arguments, result, error, traffic rows.
-    Show { id: i64 },
+    Show {
+        /// The call's id (the first column of `mcpwb history`).
+        id: i64,
+    },
 }
 
 fn open() -> Result<Store, Failure> {

@@ -9,6 +9,7 @@ mod config_cmd;
 mod config_io;
 mod dev_cmd;
 mod doctor_cmd;
+mod examples;
 mod history_cmd;
 mod load_cmd;
 mod print;
@@ -169,10 +170,15 @@ pub enum Connected {
     /// Connect to every server and show its state.
     Servers,
     /// List tools (of one server, or of all with qualified names).
-    Tools { server: Option<String> },
+    Tools {
+        /// Only this server's (default: every server's, as `server__tool`).
+        server: Option<String>,
+    },
     /// Call a tool (kept in the call history the window shows too).
     Call {
+        /// The server, by its name in mcp.json.
         server: String,
+        /// The tool, by its own name (`echo`, not `demo__echo`).
         tool: String,
         /// Arguments as a JSON object.
         #[arg(long, default_value = "{}")]
@@ -200,38 +206,65 @@ pub enum Connected {
         action: task_cmd::TaskCommand,
     },
     /// List resources and resource templates.
-    Resources { server: Option<String> },
+    Resources {
+        /// Only this server's (default: every server's).
+        server: Option<String>,
+    },
     /// Read a resource.
-    Read { server: String, uri: String },
+    Read {
+        /// The server, by its name in mcp.json.
+        server: String,
+        /// The resource's URI, as listed (a template's filled in).
+        uri: String,
+    },
     /// List prompts.
-    Prompts { server: Option<String> },
+    Prompts {
+        /// Only this server's (default: every server's).
+        server: Option<String>,
+    },
     /// List skills (SEP-2640): each server's, by name, with their files'
     /// count and size. Nothing of a skill is read until it is loaded.
-    Skills { server: Option<String> },
+    Skills {
+        /// Only this server's (default: every server's).
+        server: Option<String>,
+    },
     /// Load a skill: its SKILL.md, checked against the server's listing
     /// (digest, size, frontmatter); `--file PATH` one of its files;
     /// `--verify` every file read and checked (exit 1 when one is not as
     /// listed: the server's fault).
     Skill {
+        /// The server, by its name in mcp.json.
         server: String,
+        /// The skill's name, as `mcpwb skills` lists it.
         name: String,
+        /// One of its files instead of SKILL.md (a path as listed, e.g.
+        /// `reference/forms.md`).
         #[arg(long)]
         file: Option<String>,
+        /// Read every file of the skill and check each against the listing.
         #[arg(long)]
         verify: bool,
     },
     /// Get a prompt's messages.
     Prompt {
+        /// The server, by its name in mcp.json.
         server: String,
+        /// The prompt's name, as `mcpwb prompts` lists it.
         name: String,
         /// Arguments as a JSON object of strings.
         #[arg(long, default_value = "{}")]
         args: String,
     },
     /// Ping a server and show the round trip.
-    Ping { server: String },
+    Ping {
+        /// The server, by its name in mcp.json.
+        server: String,
+    },
     /// Connect (to one server or all), then print every message exchanged.
-    Traffic { server: Option<String> },
+    Traffic {
+        /// Only this server's messages (default: every server's).
+        server: Option<String>,
+    },
 }
 
 /// What a command failed with: a core error, or a message with an exit code.
@@ -292,7 +325,10 @@ static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() -> ExitCode {
     // Its settings for a long-running app (see `workbench_core::memory`).
     workbench_core::memory::use_mimalloc();
-    let cli = Cli::parse();
+    let cli = examples::command()
+        .try_get_matches()
+        .and_then(|m| <Cli as clap::FromArgMatches>::from_arg_matches(&m))
+        .unwrap_or_else(|e| e.exit());
     print::set_raw(cli.raw);
     let _log = workbench_core::logging::init(
         None,

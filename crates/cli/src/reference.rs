@@ -2,13 +2,9 @@
 //! `mcpwb`'s own definitions: one page per command, its subcommands in it.
 //! A test keeps the pages in step (`UPDATE_DOCS=1` writes them).
 
-use clap::CommandFactory;
-
-use crate::Cli;
-
 /// Each page of the reference: its file name and its text.
 pub fn pages() -> Vec<(String, String)> {
-    let mut root = Cli::command();
+    let mut root = crate::examples::command();
     root.build();
     let mut out = vec![("mcpwb.md".to_string(), page(&root, "mcpwb"))];
     for sub in root.get_subcommands() {

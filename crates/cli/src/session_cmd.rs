@@ -22,11 +22,16 @@ pub enum SessionCommand {
     },
     /// One session: its host and server, then each message with its time
     /// and direction.
-    Show { id: i64 },
+    Show {
+        /// The session's id (`mcpwb session list` shows them).
+        id: i64,
+    },
     /// A session as a file to share (JSON Lines: a header, then one message
     /// a line); to stdout without -o.
     Export {
+        /// The session's id (`mcpwb session list` shows them).
         id: i64,
+        /// The file to write (default: stdout).
         #[arg(short, long)]
         out: Option<PathBuf>,
         /// HAR 1.2 instead (an HTTP session's exchanges, for any HAR
@@ -45,9 +50,17 @@ pub enum SessionCommand {
     Hosts,
     /// What changed between two hosts' fingerprints: each is a session id
     /// or HOST@VERSION (all its sessions).
-    Compare { a: String, b: String },
+    Compare {
+        /// The first: a session id or HOST@VERSION.
+        a: String,
+        /// The second, compared with the first.
+        b: String,
+    },
     /// Keep a session file in the store (its new id is printed).
-    Import { file: PathBuf },
+    Import {
+        /// A session file (JSON Lines, as `session export` writes it).
+        file: PathBuf,
+    },
     /// Forget sessions and their messages (their calls stay in the History).
     Delete {
         /// The sessions' ids (mcpwb session list shows them).
@@ -61,6 +74,7 @@ pub enum SessionCommand {
     /// trusted: what a host sent is someone else's input — read what it
     /// calls, then `mcpwb test --trust-suites` (or Trust in the Suites room).
     ToSuite {
+        /// The session's id (`mcpwb session list` shows them).
         id: i64,
         /// The suite's name (default: session-ID).
         #[arg(long)]
@@ -69,6 +83,7 @@ pub enum SessionCommand {
         /// the session was with: its name, URL or command line).
         #[arg(long)]
         server: Option<String>,
+        /// The suites folder to write into (default: ./.mcp-workbench/suites).
         #[arg(long)]
         dir: Option<PathBuf>,
     },

@@ -13,13 +13,31 @@ use crate::Failure;
 #[derive(Subcommand, Debug)]
 pub enum TaskCommand {
     /// A task's status (and, once it ended, its outcome on 2026-07-28 servers).
-    Get { server: String, id: String },
+    Get {
+        /// The server the task runs on.
+        server: String,
+        /// The task's id, as the call printed it.
+        id: String,
+    },
     /// A 2025-11-25 task's result (waits until the task ends).
-    Result { server: String, id: String },
+    Result {
+        /// The server the task runs on.
+        server: String,
+        /// The task's id, as the call printed it.
+        id: String,
+    },
     /// The server's tasks (2025-11-25 servers that offer tasks/list).
-    List { server: String },
+    List {
+        /// The server the task runs on.
+        server: String,
+    },
     /// Ask the server to cancel a task.
-    Cancel { server: String, id: String },
+    Cancel {
+        /// The server the task runs on.
+        server: String,
+        /// The task's id, as the call printed it.
+        id: String,
+    },
 }
 
 impl TaskCommand {
