@@ -7,7 +7,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { mockIPC } from "@tauri-apps/api/mocks";
 import { emit } from "@tauri-apps/api/event";
 import { App } from "./App";
-import { tauriBackend } from "./backend";
+import { tauriBackend } from "./ipc";
 import type { ServerList, ServerStatus_Serialize as ServerStatus } from "./bindings";
 
 /** The IPC, answered by `handler`; tools and traffic are empty unless it says otherwise. */

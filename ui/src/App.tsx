@@ -1,6 +1,6 @@
 // The window: providers around the shell (toasts, tooltips, the shared
 // workbench state). Everything else is in shell/ and the rooms.
-import type { Backend } from "./backend";
+import type { Backend } from "./ipc";
 import { ToastProvider, TooltipProvider } from "./design";
 import { Shell } from "./shell/Shell";
 import { WorkbenchProvider } from "./shell/workbench";

@@ -2,7 +2,7 @@ import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { App } from "./App";
-import { tauriBackend } from "./backend";
+import { tauriBackend } from "./ipc";
 import { initTheme } from "./design";
 import { reportStartup } from "./startup";
 import "./design/tokens.css";

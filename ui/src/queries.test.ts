@@ -20,10 +20,21 @@ describe("query keys", () => {
 
 describe("the door to the Rust side", () => {
   it("is handed whole only to the frame; views and rooms name the areas they use", () => {
-    const frame = ["./App.tsx", "./main.tsx", "./backend.ts", "./shell/Shell.tsx", "./shell/rooms.tsx", "./shell/workbench.tsx", "./startup.ts"];
-    const whole = /import type \{[^}]*\bBackend\b[^}]*\} from "(\.\.?\/)+backend"/;
+    const frame = ["./App.tsx", "./main.tsx", "./ipc/index.ts", "./shell/Shell.tsx", "./shell/rooms.tsx", "./shell/workbench.tsx", "./startup.ts"];
+    const whole = /import type \{[^}]*\bBackend\b[^}]*\} from "(\.\.?\/)+ipc"/;
+    // The frame does take it whole: the rule sees what it is meant to.
+    expect(frame.filter((path) => whole.test(files[path] ?? ""))).not.toEqual([]);
     const offenders = Object.entries(files)
       .filter(([path, text]) => !frame.includes(path) && whole.test(text))
+      .map(([path]) => path);
+    expect(offenders).toEqual([]);
+  });
+
+  it("is ipc/: nothing else calls the generated commands", () => {
+    const calls = /import \{[^}]*\bcommands\b[^}]*\} from "(\.\.?\/)+bindings"/;
+    expect(files["./ipc/tools.ts"]).toMatch(calls);
+    const offenders = Object.entries(files)
+      .filter(([path, text]) => !path.startsWith("./ipc/") && calls.test(text))
       .map(([path]) => path);
     expect(offenders).toEqual([]);
   });

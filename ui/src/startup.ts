@@ -5,7 +5,7 @@
 // servers wait for "interactive" (3 s at most), so they do not starve the
 // window's start. The app logs both with the time since launch (and how much
 // of it the page took, from its navigation); the startup benchmark reads them.
-import type { Backend } from "./backend";
+import type { Backend } from "./ipc";
 
 const LATE_MS = 50;
 const GIVE_UP_MS = 15_000;

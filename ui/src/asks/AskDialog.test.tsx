@@ -3,7 +3,7 @@ import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { mockIPC } from "@tauri-apps/api/mocks";
 import { emit } from "@tauri-apps/api/event";
 import { AskDialog } from "./AskDialog";
-import { tauriBackend } from "../backend";
+import { tauriBackend } from "../ipc";
 
 const elicitation = {
   id: 7,

@@ -3,12 +3,12 @@
 // edit the request, ask the model or write the answer, edit it, send or
 // refuse). One at a time, oldest first.
 import { useEffect, useState } from "react";
-import type { PendingAsk } from "../backend";
+import type { PendingAsk } from "../ipc";
 import { SchemaForm } from "../schema/SchemaForm";
 import { Sampling } from "./Sampling";
 import { initialValue, problems, type Json, type Schema } from "../schema/model";
 import { Button } from "../design";
-import type { AgentBackend, AsksBackend, ServersBackend } from "../backend";
+import type { AgentBackend, AsksBackend, ServersBackend } from "../ipc";
 
 type Params = Record<string, unknown>;
 

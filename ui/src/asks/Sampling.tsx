@@ -5,9 +5,9 @@
 // server's requests without asking (Settings can take it back).
 import { useEffect, useState } from "react";
 import { Bot, Send, X } from "lucide-react";
-import type { PendingAsk } from "../backend";
+import type { PendingAsk } from "../ipc";
 import { Button, Field, Input, Switch, Textarea, useToast } from "../design";
-import type { AgentBackend } from "../backend";
+import type { AgentBackend } from "../ipc";
 
 type Params = Record<string, unknown>;
 type Message = { role: string; content: unknown };

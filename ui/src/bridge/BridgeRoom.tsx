@@ -6,7 +6,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Cable, Copy, Eye, EyeOff, RefreshCw } from "lucide-react";
 import { useState } from "react";
-import type { AgentBackend, BridgeStatus, BridgeBackend, WindowBackend } from "../backend";
+import type { AgentBackend, BridgeStatus, BridgeBackend, WindowBackend } from "../ipc";
 import { Badge, Button, Disclosure, Field, Input, Segmented, Skeleton, Switch, useToast } from "../design";
 import "./bridge.css";
 import { keys } from "../queries";

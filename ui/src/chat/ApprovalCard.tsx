@@ -4,8 +4,8 @@
 // for this chat, always (written to mcp.json), or refuse with a reason.
 import { useState } from "react";
 import { Check, CheckCheck, ShieldCheck, X } from "lucide-react";
-import type { AgentBackend } from "../backend";
-import type { Approval, Decision } from "../backendAgent";
+import type { AgentBackend } from "../ipc";
+import type { Approval, Decision } from "../ipc/agent";
 import { Badge, Button, Input, Segmented, Textarea, useToast } from "../design";
 import { SchemaForm } from "../schema/SchemaForm";
 import { problems, type Json, type Schema } from "../schema/model";

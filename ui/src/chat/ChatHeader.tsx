@@ -4,7 +4,7 @@
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { FileDown, FileJson, MoreHorizontal, ScrollText, Wrench } from "lucide-react";
-import type { AgentBackend, ChatView, ProviderView } from "../backendAgent";
+import type { AgentBackend, ChatView, ProviderView } from "../ipc/agent";
 import type { ContextMeter, Usage } from "../bindings";
 import { Button, IconButton, Menu, Modal, Select, Textarea, Tip, useToast } from "../design";
 import type { Workbench } from "../shell/workbench";

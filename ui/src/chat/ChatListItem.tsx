@@ -3,8 +3,8 @@
 import { useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { FileDown, FileJson, MoreHorizontal, Pencil, Trash2 } from "lucide-react";
-import type { AgentBackend } from "../backend";
-import type { SessionRow } from "../backendAgent";
+import type { AgentBackend } from "../ipc";
+import type { SessionRow } from "../ipc/agent";
 import { Button, IconButton, Input, Menu, Modal, useToast, plural } from "../design";
 import { keys } from "../queries";
 

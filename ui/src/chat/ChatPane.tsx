@@ -5,9 +5,9 @@
 import { useEffect, useState, type ComponentProps } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { AlertTriangle, RotateCw } from "lucide-react";
-import { BackendError } from "../backend";
-import type { AgentBackend, ChatMessage, ChatView, EndReason, Part } from "../backendAgent";
-import type { HistoryBackend, TurnCase } from "../backendHistory";
+import { BackendError } from "../ipc";
+import type { AgentBackend, ChatMessage, ChatView, EndReason, Part } from "../ipc/agent";
+import type { HistoryBackend, TurnCase } from "../ipc/history";
 import { SavePromptCase } from "../suites/SavePromptCase";
 import { Button, Skeleton, useToast } from "../design";
 import type { RoomId } from "../shell/route";

@@ -4,8 +4,8 @@
 import { useEffect, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { MessagesSquare, Plus, Search } from "lucide-react";
-import { BackendError } from "../backend";
-import type { SessionRow } from "../backendAgent";
+import { BackendError } from "../ipc";
+import type { SessionRow } from "../ipc/agent";
 import { Button, EmptyState, Input, Pane, PaneHandle, Panes, Skeleton, useToast } from "../design";
 import type { RoomId } from "../shell/route";
 import type { Workbench } from "../shell/workbench";

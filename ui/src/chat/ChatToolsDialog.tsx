@@ -3,7 +3,7 @@
 // (said, never silently dropped).
 import { useMemo, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
-import type { AgentBackend, ChatTools, ChatView, SessionOptions } from "../backendAgent";
+import type { AgentBackend, ChatTools, ChatView, SessionOptions } from "../ipc/agent";
 import { Button, Checkbox, Disclosure, Field, Input, Modal, Switch, useToast } from "../design";
 import type { Workbench } from "../shell/workbench";
 import { keys } from "../queries";

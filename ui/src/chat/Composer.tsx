@@ -5,8 +5,8 @@
 // shows as chips, each with its ✕.
 import { useEffect, useRef, useState } from "react";
 import { ArrowUp, AtSign, ImageOff, Paperclip, Square, SquareSlash, X } from "lucide-react";
-import type { PromptRow, ResourceRow } from "../backend";
-import type { Part } from "../backendAgent";
+import type { PromptRow, ResourceRow } from "../ipc";
+import type { Part } from "../ipc/agent";
 import { Button, IconButton, Textarea, useToast } from "../design";
 import { takeChatDraft } from "../content/apps";
 import { PromptPicker, ResourcePicker } from "./Pickers";

@@ -5,7 +5,7 @@
 // last 150 messages first.
 import { useEffect, useMemo, useRef, useState } from "react";
 import { Bot, Check, Copy, FlaskConical, Paperclip, Pencil, RotateCw, User } from "lucide-react";
-import type { Approval, ChatMessage, Part } from "../backendAgent";
+import type { Approval, ChatMessage, Part } from "../ipc/agent";
 import { Button, Disclosure, IconButton, Textarea, useToast } from "../design";
 import { Markdown } from "../content/Markdown";
 import { ApprovalBatch } from "./ApprovalCard";
@@ -15,7 +15,7 @@ import { AppFrame } from "../content/AppFrame";
 import { appUri, partialJson } from "../content/apps";
 import { useMaybeWorkbench } from "../shell/workbench";
 import type { ComponentProps } from "react";
-import type { WindowBackend } from "../backend";
+import type { WindowBackend } from "../ipc";
 
 const FIRST_SHOWN = 150;
 

@@ -4,9 +4,9 @@
 // offered) and puts its messages into the box to edit, its images and
 // embedded resources attached. Nothing is read before the person picks.
 import { useMemo, useState, type KeyboardEvent } from "react";
-import type { PromptRow, ResourceRow } from "../backend";
-import type { ResourcesBackend } from "../backendResources";
-import type { Part } from "../backendAgent";
+import type { PromptRow, ResourceRow } from "../ipc";
+import type { ResourcesBackend } from "../ipc/resources";
+import type { Part } from "../ipc/agent";
 import { Button, Input, Modal } from "../design";
 import { ArgField, type Arg } from "../resources/PromptsView";
 import { fillTemplate, templateVariables } from "../resources/ResourcesView";

@@ -4,9 +4,9 @@
 // result view as a call made by hand, and a way to its traffic.
 import { CircleDashed, CheckCircle2, Clock, Loader2, Radio, Search, ShieldAlert, Slash, Wrench, XCircle } from "lucide-react";
 import type { LucideIcon } from "lucide-react";
-import type { Approval, Part } from "../backendAgent";
+import type { Approval, Part } from "../ipc/agent";
 import { Badge, Button, Disclosure, type Tone } from "../design";
-import { taskStatus } from "../backendTasks";
+import { taskStatus } from "../ipc/tasks";
 import "../tools/tasks.css";
 import { ResultView } from "../content/ResultView";
 import { AppFrame } from "../content/AppFrame";

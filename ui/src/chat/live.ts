@@ -2,9 +2,9 @@
 // a turn keeps streaming into its chat's state while the person looks at
 // another chat or another room, and the view picks it up when it returns.
 import { useSyncExternalStore } from "react";
-import type { AgentEvent, Approval, ChatMessage } from "../backendAgent";
+import type { AgentEvent, Approval, ChatMessage } from "../ipc/agent";
 import type { ContextMeter, ErrorCode, Usage } from "../bindings";
-import type { TaskState } from "../backendTasks";
+import type { TaskState } from "../ipc/tasks";
 
 export interface LiveCall {
   name: string;

@@ -2,7 +2,7 @@
 // options to pick — buttons under the field, since WebKit never opens a
 // <datalist>. Asked again as the value (and the other arguments) change.
 import { useEffect, useId, useState, type ReactNode } from "react";
-import type { ResourcesBackend } from "../backend";
+import type { ResourcesBackend } from "../ipc";
 import { Input } from "../design";
 
 export function Completing({

@@ -1,4 +1,4 @@
-import { BackendError } from "../backend";
+import { BackendError } from "../ipc";
 import { Button } from "../design";
 
 const HINTS: Record<string, string> = {

@@ -1,7 +1,7 @@
 // A list to pick from beside the picked item's detail: the shape of the
 // resources and prompts views.
 import { useEffect, useState, type ReactNode } from "react";
-import type { ListCache } from "../backendResources";
+import type { ListCache } from "../ipc/resources";
 import { EmptyState, Pane, PaneHandle, Panes, Select } from "../design";
 
 /** Which server's items to list (as the Tools list has it). */

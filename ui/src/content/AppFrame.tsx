@@ -5,15 +5,15 @@
 // asked here, and the App panel beside it for seeing why an App misbehaves.
 import { useEffect, useMemo, useRef, useState } from "react";
 import { ExternalLink, Maximize2, Minimize2, PictureInPicture2 } from "lucide-react";
-import type { AppOpened } from "../backendApps";
-import type { Approval } from "../backendAgent";
+import type { AppOpened } from "../ipc/apps";
+import type { Approval } from "../ipc/agent";
 import { ApprovalCard } from "../chat/ApprovalCard";
 import { Button, Modal, useTheme, useToast } from "../design";
 import { AppHost, type DisplayMode, type HostContext } from "./appHost";
 import { AppPanel, type Overrides } from "./AppPanel";
 import { styleVariables } from "./appStyles";
 import "./apps.css";
-import type { AgentBackend, AppsBackend } from "../backend";
+import type { AgentBackend, AppsBackend } from "../ipc";
 
 export interface AppFrameProps {
   backend: AppsBackend & AgentBackend;

@@ -6,7 +6,7 @@
 // see how the App reacts.
 import { useState } from "react";
 import { RotateCw, type LucideIcon } from "lucide-react";
-import type { AppOpened } from "../backendApps";
+import type { AppOpened } from "../ipc/apps";
 import { Badge, Button, Disclosure, Segmented } from "../design";
 import type { AppHost, DisplayMode } from "./appHost";
 

@@ -3,7 +3,7 @@
 // text is rendered as text (never HTML); media only from data: URLs.
 import { useState } from "react";
 import { BookOpen, CheckCircle2, Download, Link2 } from "lucide-react";
-import type { ResourcesBackend, WindowBackend } from "../backend";
+import type { ResourcesBackend, WindowBackend } from "../ipc";
 import { Badge, Button, Disclosure, useToast } from "../design";
 import { Markdown, looksLikeMarkdown } from "./Markdown";
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { render, screen } from "@testing-library/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import type { CallRow } from "../backendHistory";
-import type { TrafficBackend, TrafficEntry, TrafficQuery } from "../backend";
+import type { CallRow } from "../ipc/history";
+import type { TrafficBackend, TrafficEntry, TrafficQuery } from "../ipc";
 import { CallMessages, callMessages } from "./CallMessages";
 
 const row = (over: Partial<CallRow> = {}): CallRow => ({

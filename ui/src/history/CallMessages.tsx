@@ -6,8 +6,8 @@
 // for its messages.
 import { useQuery } from "@tanstack/react-query";
 import { ArrowDownLeft, ArrowUpRight, Radio } from "lucide-react";
-import type { CallRow } from "../backendHistory";
-import type { TrafficBackend, TrafficEntry } from "../backend";
+import type { CallRow } from "../ipc/history";
+import type { TrafficBackend, TrafficEntry } from "../ipc";
 import { Button, Skeleton } from "../design";
 import { keys } from "../queries";
 

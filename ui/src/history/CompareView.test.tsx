@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { render, screen, within } from "@testing-library/react";
-import type { CallRow } from "../backendHistory";
+import type { CallRow } from "../ipc/history";
 import { CompareView } from "./CompareView";
 
 function call(id: number, args: Record<string, unknown>): CallRow {

@@ -1,6 +1,6 @@
 // Two calls side by side: what differs in their arguments and structured
 // content (path by path) and in their text (line by line).
-import type { CallRow } from "../backendHistory";
+import type { CallRow } from "../ipc/history";
 import { jsonDiff, lineDiff, resultText, type JsonChange } from "./diff";
 
 /** A value as the table shows it; an absent one says so (an empty string shows as ""). */

@@ -3,7 +3,7 @@
 // person ticks which to keep. The file is edited, not rewritten.
 import { useEffect, useState } from "react";
 import { Save } from "lucide-react";
-import type { HistoryBackend } from "../backend";
+import type { HistoryBackend } from "../ipc";
 import { Button, Checkbox, Field, Input, Modal } from "../design";
 import { expectOf, propose, type Proposal } from "./propose";
 import { SuiteTargetFields, useSuiteTarget } from "./suiteTarget";

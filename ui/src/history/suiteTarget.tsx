@@ -4,7 +4,7 @@
 // got, the dialog closed, or the reason it was not saved.
 import { useEffect, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import type { HistoryBackend, SuiteInfo } from "../backendHistory";
+import type { HistoryBackend, SuiteInfo } from "../ipc/history";
 import { Field, Input, Select, plural, useToast } from "../design";
 import { keys } from "../queries";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fireEvent, render, screen, waitFor } from "@testing-library/react";
-import type { Backend, PromptRow } from "../backend";
+import type { Backend, PromptRow } from "../ipc";
 import { PromptsView } from "./PromptsView";
 import { pick } from "../test/select";
 

@@ -1,12 +1,12 @@
 // Prompts of every server: fill the arguments (with the server's
 // completions as suggestions), get the messages and render them.
 import { useState } from "react";
-import type { PromptRow } from "../backend";
+import type { PromptRow } from "../ipc";
 import { Completing } from "../components/Completing";
 import { Freshness, PickList, ServerFilter } from "../components/PickList";
 import { Markdown } from "../content/Markdown";
 import { Button, Input, plural } from "../design";
-import type { ListCache, ResourcesBackend } from "../backend";
+import type { ListCache, ResourcesBackend } from "../ipc";
 
 export type Arg = { name: string; description?: string; required?: boolean };
 type Message = { role?: string; content?: Record<string, unknown> };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fireEvent, render, screen } from "@testing-library/react";
 import { mockIPC } from "@tauri-apps/api/mocks";
-import { tauriBackend } from "../backend";
+import { tauriBackend } from "../ipc";
 import { ResourcesView, fillTemplate, readCacheText, templateVariables } from "./ResourcesView";
 import { PromptsView } from "./PromptsView";
 

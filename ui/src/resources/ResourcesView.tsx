@@ -2,11 +2,11 @@
 // read with a preview (text, image, binary size), subscribe for updates.
 import { Completing } from "../components/Completing";
 import { useState } from "react";
-import type { ResourceRow } from "../backend";
+import type { ResourceRow } from "../ipc";
 import { Freshness, PickList, ServerFilter } from "../components/PickList";
 import { Markdown } from "../content/Markdown";
 import { Button, Input, plural } from "../design";
-import type { ListCache, ResourcesBackend } from "../backend";
+import type { ListCache, ResourcesBackend } from "../ipc";
 
 type Content = { uri?: string; mimeType?: string; text?: string; blob?: string };
 

@@ -5,7 +5,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import type { LoadedSkill, ResourcesBackend, SkillRow } from "../backendResources";
+import type { LoadedSkill, ResourcesBackend, SkillRow } from "../ipc/resources";
 import { ToastProvider } from "../design";
 import { SkillsView } from "./SkillsView";
 

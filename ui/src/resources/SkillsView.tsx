@@ -8,7 +8,7 @@
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { Copy, FileText, ShieldAlert, ShieldCheck, X } from "lucide-react";
-import type { ListCache, ResourcesBackend, SkillFileRead, SkillRow } from "../backendResources";
+import type { ListCache, ResourcesBackend, SkillFileRead, SkillRow } from "../ipc/resources";
 import { Freshness, PickList, ServerFilter } from "../components/PickList";
 import { Markdown } from "../content/Markdown";
 import { Badge, Button, Input, Skeleton, plural, useToast } from "../design";

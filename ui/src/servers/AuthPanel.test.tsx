@@ -3,7 +3,7 @@ import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { mockIPC } from "@tauri-apps/api/mocks";
 import { emit } from "@tauri-apps/api/event";
-import { tauriBackend } from "../backend";
+import { tauriBackend } from "../ipc";
 import { AuthPanel, pretty } from "./AuthPanel";
 
 const signedOut = { signed_in: false, issuer: null, scope: null, expires_in: null, refreshable: false, dpop_key: null, refusal: null };

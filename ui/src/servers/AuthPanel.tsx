@@ -8,7 +8,7 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { KeyRound } from "lucide-react";
 import { useEffect, useState } from "react";
-import type { AuthRun, AuthTimeline, AuthBackend, WindowBackend } from "../backend";
+import type { AuthRun, AuthTimeline, AuthBackend, WindowBackend } from "../ipc";
 import { Badge, Button, Checkbox, Disclosure, Skeleton, useToast } from "../design";
 import "./auth.css";
 import { keys } from "../queries";

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { mockIPC } from "@tauri-apps/api/mocks";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { tauriBackend } from "../backend";
-import type { Finding } from "../backendDoctor";
+import { tauriBackend } from "../ipc";
+import type { Finding } from "../ipc/doctor";
 import { DoctorSection, SurfaceChangeSection, groups } from "./DoctorView";
 import { openDoctor } from "../shell/doctorLink";
 

@@ -5,8 +5,8 @@
 import { useEffect, useRef, useState } from "react";
 import { useQueryClient } from "@tanstack/react-query";
 import { Stethoscope } from "lucide-react";
-import type { DoctorBackend } from "../backend";
-import type { DoctorReport, Finding, Severity, SurfaceChange } from "../backendDoctor";
+import type { DoctorBackend } from "../ipc";
+import type { DoctorReport, Finding, Severity, SurfaceChange } from "../ipc/doctor";
 import { Badge, Button, Disclosure, Switch, type Tone, plural } from "../design";
 import "./doctor.css";
 import { usePlace } from "../shell/places";

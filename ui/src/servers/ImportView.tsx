@@ -1,8 +1,8 @@
 // Import servers from the other MCP clients' configs found on this machine.
 import { useEffect, useState } from "react";
-import type { FoundConfig } from "../backend";
+import type { FoundConfig } from "../ipc";
 import { Button, Checkbox } from "../design";
-import type { ConfigBackend } from "../backend";
+import type { ConfigBackend } from "../ipc";
 
 export function ImportView({ backend, ours, onDone }: { backend: ConfigBackend; ours: string[]; onDone: () => void }) {
   const [found, setFound] = useState<FoundConfig[] | null>(null);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { mockIPC } from "@tauri-apps/api/mocks";
-import { tauriBackend } from "../backend";
+import { tauriBackend } from "../ipc";
 import { InputsBanner } from "./InputsBanner";
 
 describe("inputs servers need", () => {

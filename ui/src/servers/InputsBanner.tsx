@@ -2,10 +2,10 @@
 // keychain, and the servers that use them restart.
 import { useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import type { NeededInput } from "../backend";
+import type { NeededInput } from "../ipc";
 import { keys } from "../queries";
 import { Button, Input } from "../design";
-import type { ServersBackend } from "../backend";
+import type { ServersBackend } from "../ipc";
 
 function Ask({ backend, need, onDone }: { backend: ServersBackend; need: NeededInput; onDone: () => void }) {
   const [value, setValue] = useState("");

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { mockIPC } from "@tauri-apps/api/mocks";
-import { tauriBackend } from "../backend";
+import { tauriBackend } from "../ipc";
 import { RawEditor } from "./RawEditor";
 
 describe("the raw mcp.json editor", () => {

@@ -6,7 +6,7 @@ import { useEffect, useState } from "react";
 import CodeMirror from "@uiw/react-codemirror";
 import { json } from "@codemirror/lang-json";
 import { editorTheme } from "../design/editorTheme";
-import { BackendError, type Scope, type ConfigBackend } from "../backend";
+import { BackendError, type Scope, type ConfigBackend } from "../ipc";
 import { Button } from "../design";
 
 export function RawEditor({

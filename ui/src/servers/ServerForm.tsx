@@ -2,10 +2,10 @@
 // or remote (url, headers, transport). Validated as you type; "Try it"
 // connects without saving; Save writes only this entry's keys.
 import { useState } from "react";
-import type { Scope, TrialReport } from "../backend";
+import type { Scope, TrialReport } from "../ipc";
 import { emptyForm, formToFields, validate, type EntryForm, type Row } from "./entryForm";
 import { Button, Checkbox, Input, Select, plural } from "../design";
-import type { ConfigBackend } from "../backend";
+import type { ConfigBackend } from "../ipc";
 
 function Rows({ label, rows, onChange, error }: { label: string; rows: Row[]; onChange: (r: Row[]) => void; error?: string }) {
   return (

@@ -4,7 +4,7 @@
 import { useEffect, useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { Copy, Pencil, Play, Power, RotateCw, Square, Trash2 } from "lucide-react";
-import type { TrafficEntry } from "../backend";
+import type { TrafficEntry } from "../ipc";
 import type { ServerStatus_Serialize as ServerStatus, ServerSummary } from "../bindings";
 import { StateBadge, StateDetail } from "../components/StateBadge";
 import { Button, Disclosure, Select, Textarea, useToast, plural } from "../design";
@@ -16,9 +16,9 @@ import { TrustCard } from "./TrustCard";
 import { AuthPanel } from "./AuthPanel";
 import { DoctorSection, SurfaceChangeSection } from "./DoctorView";
 import { TasksSection } from "./TasksSection";
-import type { SurfaceChange } from "../backendDoctor";
+import type { SurfaceChange } from "../ipc/doctor";
 import { keys } from "../queries";
-import type { AuthBackend, ConfigBackend, DoctorBackend, ServersBackend, TasksBackend, TrafficBackend, WindowBackend } from "../backend";
+import type { AuthBackend, ConfigBackend, DoctorBackend, ServersBackend, TasksBackend, TrafficBackend, WindowBackend } from "../ipc";
 
 const LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 

@@ -5,7 +5,7 @@ import { fireEvent, render, screen, waitFor, within } from "@testing-library/rea
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { emit } from "@tauri-apps/api/event";
 import { mockIPC } from "@tauri-apps/api/mocks";
-import { tauriBackend } from "../backend";
+import { tauriBackend } from "../ipc";
 import { TasksSection } from "./TasksSection";
 import { TaskStrip } from "../tools/TaskStrip";
 

@@ -4,9 +4,9 @@
 import { useEffect } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { RefreshCw, Square } from "lucide-react";
-import type { TasksBackend } from "../backend";
+import type { TasksBackend } from "../ipc";
 import { Badge, Button, Disclosure, useToast } from "../design";
-import { taskStatus } from "../backendTasks";
+import { taskStatus } from "../ipc/tasks";
 import "../tools/tasks.css";
 import { keys } from "../queries";
 

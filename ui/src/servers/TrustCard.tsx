@@ -7,11 +7,11 @@
 import { useQuery } from "@tanstack/react-query";
 import { ShieldAlert, ShieldCheck } from "lucide-react";
 import { useState } from "react";
-import type { TrustRequest } from "../backend";
+import type { TrustRequest } from "../ipc";
 import { Button, Skeleton, useToast } from "../design";
 import "./trust.css";
 import { keys } from "../queries";
-import type { ServersBackend } from "../backend";
+import type { ServersBackend } from "../ipc";
 
 export function TrustCard({ backend, name }: { backend: ServersBackend; name: string }) {
   const toast = useToast();

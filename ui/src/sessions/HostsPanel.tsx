@@ -4,7 +4,7 @@
 // back). Nothing becomes trusted by being tapped.
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Cable, Unplug } from "lucide-react";
-import type { HostFile, SessionsBackend } from "../backendSessions";
+import type { HostFile, SessionsBackend } from "../ipc/sessions";
 import { Badge, Button, EmptyState, Skeleton, useToast } from "../design";
 import { keys } from "../queries";
 

@@ -4,7 +4,7 @@
 import { useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Download, FileCode2, ListChecks, Trash2 } from "lucide-react";
-import type { SessionsBackend, TapMessage, TapRow } from "../backendSessions";
+import type { SessionsBackend, TapMessage, TapRow } from "../ipc/sessions";
 import { Button, Field, Input, Modal, Select, plural, useToast } from "../design";
 import { keys } from "../queries";
 

@@ -2,7 +2,7 @@
 // slow answers marked; filtered to the calls or the errors. Their text is the
 // host's and the server's: shown as text only.
 import { useMemo, useState } from "react";
-import type { TapMessage } from "../backendSessions";
+import type { TapMessage } from "../ipc/sessions";
 import { Badge, Segmented } from "../design";
 import { SLOW_MS, empty, pretty, readAll } from "./messages";
 

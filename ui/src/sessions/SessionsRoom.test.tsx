@@ -5,7 +5,7 @@ import { pick } from "../test/select";
 import { describe, expect, it, vi } from "vitest";
 import { fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import type { HostFile, SessionsBackend, TapMessage, TapRow } from "../backendSessions";
+import type { HostFile, SessionsBackend, TapMessage, TapRow } from "../ipc/sessions";
 import { ToastProvider } from "../design";
 import { SessionsRoom } from "./SessionsRoom";
 

@@ -8,7 +8,7 @@
 import { useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { ArrowLeftRight, Cable, FolderOpen } from "lucide-react";
-import type { SessionsBackend } from "../backendSessions";
+import type { SessionsBackend } from "../ipc/sessions";
 import { Badge, Button, EmptyState, Skeleton, plural, useToast } from "../design";
 import { keys } from "../queries";
 import { usePlace } from "../shell/places";

@@ -1,7 +1,7 @@
 // What each kept message is, in a few words, and what a reader should
 // notice: errors (a JSON-RPC error, a tool's isError), slow answers, and the
 // tap's own marks (a restart, an HTTP exchange, an SSE event).
-import type { TapMessage } from "../backendSessions";
+import type { TapMessage } from "../ipc/sessions";
 
 /** An answer slower than this is marked slow. */
 export const SLOW_MS = 1000;

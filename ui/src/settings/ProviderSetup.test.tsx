@@ -3,7 +3,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import type { Backend } from "../backend";
+import type { Backend } from "../ipc";
 import { ToastProvider } from "../design";
 import { ProviderSetup } from "./ProviderSetup";
 

@@ -5,8 +5,8 @@
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { FlaskConical, PlugZap, Save } from "lucide-react";
-import type { AgentBackend } from "../backend";
-import type { ProviderConfig, ProviderView } from "../backendAgent";
+import type { AgentBackend } from "../ipc";
+import type { ProviderConfig, ProviderView } from "../ipc/agent";
 import type { ProviderKind } from "../bindings";
 import { Button, Field, Input, Select, useToast } from "../design";
 import { keys } from "../queries";

@@ -5,11 +5,11 @@
 import { useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { KeyRound, Star, Trash2 } from "lucide-react";
-import type { AgentBackend, AgentSettingsChange } from "../backendAgent";
+import type { AgentBackend, AgentSettingsChange } from "../ipc/agent";
 import type { ToolPolicy } from "../bindings";
 import { Badge, Button, Disclosure, Field, Input, Segmented, setThemeChoice, Skeleton, Switch, themeChoice, type ThemeChoice, useToast } from "../design";
 import type { Workbench } from "../shell/workbench";
-import type { HistoryBackend } from "../backendHistory";
+import type { HistoryBackend } from "../ipc/history";
 import { ProviderSetup } from "./ProviderSetup";
 import { afterAgentSettings, keys } from "../queries";
 

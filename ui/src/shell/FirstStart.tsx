@@ -4,7 +4,7 @@
 import { useState } from "react";
 import { useQuery } from "@tanstack/react-query";
 import { Import, Sparkles } from "lucide-react";
-import type { ConfigBackend } from "../backend";
+import type { ConfigBackend } from "../ipc";
 import { Button, EmptyState, useToast } from "../design";
 import type { RoomId } from "./route";
 import { keys } from "../queries";

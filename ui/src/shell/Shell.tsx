@@ -5,7 +5,7 @@ import { Suspense, useMemo, useState, type KeyboardEvent } from "react";
 import { Moon, Search, Settings, Sun } from "lucide-react";
 import { IconButton, Pane, PaneHandle, Panes, Skeleton, setThemeChoice, useTheme } from "../design";
 import { AskDialog } from "../asks/AskDialog";
-import type { Backend } from "../backend";
+import type { Backend } from "../ipc";
 import { CommandPalette, type Command } from "../components/CommandPalette";
 import { ROOMS, room } from "./rooms";
 import { useRoute, type RoomId } from "./route";

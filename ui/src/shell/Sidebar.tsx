@@ -8,7 +8,7 @@ import { InputsBanner } from "../servers/InputsBanner";
 import type { Route, RoomId } from "./route";
 import type { Workbench } from "./workbench";
 import { openDoctor } from "./doctorLink";
-import type { ConfigBackend, ServersBackend } from "../backend";
+import type { ConfigBackend, ServersBackend } from "../ipc";
 
 export function Sidebar({ wb, backend, route, go }: { wb: Workbench; backend: ConfigBackend & ServersBackend; route: Route; go: (room: RoomId, param?: string) => void }) {
   const { servers } = wb;

@@ -8,7 +8,7 @@ import type { ReactNode } from "react";
 import { ArrowLeftRight, BookOpen, Cable, FileCog, FileText, FlaskConical, History, Import, MessageSquare, MessagesSquare, Plus, Server, Settings, Radio, Wrench } from "lucide-react";
 import type { LucideIcon } from "lucide-react";
 import type { RoomId } from "./route";
-import type { Backend } from "../backend";
+import type { Backend } from "../ipc";
 import type { Workbench } from "./workbench";
 import { ToolsRoom } from "../tools/ToolsRoom";
 import { ServerRoom } from "../servers/ServerRoom";

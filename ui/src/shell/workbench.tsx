@@ -5,9 +5,9 @@
 // `useWorkbench()` and own the rest of their state themselves.
 import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from "react";
 import { useQuery, useQueryClient, type UseQueryResult } from "@tanstack/react-query";
-import type { Backend, PromptRow, ResourceRow, ToolRow } from "../backend";
-import type { ListCache, SkillRow } from "../backendResources";
-import type { DoctorCount, SurfaceChange } from "../backendDoctor";
+import type { Backend, PromptRow, ResourceRow, ToolRow } from "../ipc";
+import type { ListCache, SkillRow } from "../ipc/resources";
+import type { DoctorCount, SurfaceChange } from "../ipc/doctor";
 import type { ServerList, ServerStatus_Serialize as ServerStatus } from "../bindings";
 import { afterCatalog, afterConfig, keys } from "../queries";
 

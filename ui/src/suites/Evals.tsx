@@ -6,8 +6,8 @@
 import { useMemo, useState, type ComponentProps } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { MessagesSquare, Play } from "lucide-react";
-import type { AgentBackend } from "../backendAgent";
-import type { EvalCell, EvalReport, HistoryBackend, SuiteInfo } from "../backendHistory";
+import type { AgentBackend } from "../ipc/agent";
+import type { EvalCell, EvalReport, HistoryBackend, SuiteInfo } from "../ipc/history";
 import { Badge, Button, Modal, Select, Skeleton, plural, useToast, type Tone } from "../design";
 import { Conversation } from "../chat/Conversation";
 import { EMPTY_LIVE } from "../chat/live";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { TurnCase } from "../backendHistory";
+import type { TurnCase } from "../ipc/history";
 import { defaultChoices, promptCaseOf } from "./SavePromptCase";
 
 const turn: TurnCase = {

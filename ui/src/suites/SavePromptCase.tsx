@@ -4,7 +4,7 @@
 // runs and the share that must pass. A new suite gets the chat's model.
 import { useEffect, useState } from "react";
 import { Save } from "lucide-react";
-import type { HistoryBackend, TurnCase } from "../backendHistory";
+import type { HistoryBackend, TurnCase } from "../ipc/history";
 import { Button, Checkbox, Field, Input, Modal, Textarea, plural } from "../design";
 import { SuiteTargetFields, useSuiteTarget } from "../history/suiteTarget";
 

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import type { SuitesBackend } from "./Evals";
-import type { HistoryBackend, SuiteInfo, SuiteReport } from "../backendHistory";
+import type { HistoryBackend, SuiteInfo, SuiteReport } from "../ipc/history";
 import { SuitesRoom } from "./SuitesRoom";
 
 function suite(cases: string[], trusted: boolean): SuiteInfo {

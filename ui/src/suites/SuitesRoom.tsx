@@ -7,7 +7,7 @@
 import { useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Camera, FlaskConical, History, Play, ShieldAlert } from "lucide-react";
-import type { CaseResult, HistoryBackend, SuiteInfo, SuiteReport } from "../backendHistory";
+import type { CaseResult, HistoryBackend, SuiteInfo, SuiteReport } from "../ipc/history";
 import { EvalsSection, type SuitesBackend } from "./Evals";
 import type { RoomId } from "../shell/route";
 import { Badge, Button, EmptyState, Skeleton, plural, useToast, type Tone } from "../design";

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import type { LoadReport, LoadSecond } from "../backendTools";
+import type { LoadReport, LoadSecond } from "../ipc/tools";
 import { LoadSection, keptRuns } from "./LoadSection";
 
 function report(p99: number, throughput: number, concurrency = 8, seconds = 10): LoadReport {

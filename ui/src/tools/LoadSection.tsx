@@ -6,8 +6,8 @@
 import { useMemo, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { Gauge, Play, Square } from "lucide-react";
-import type { CallRow, HistoryBackend } from "../backendHistory";
-import type { LoadReport, LoadSecond, ToolsBackend } from "../backendTools";
+import type { CallRow, HistoryBackend } from "../ipc/history";
+import type { LoadReport, LoadSecond, ToolsBackend } from "../ipc/tools";
 import { Button, Disclosure, Field, Input, Select, useToast } from "../design";
 import { afterCall, keys } from "../queries";
 import { usePlace } from "../shell/places";

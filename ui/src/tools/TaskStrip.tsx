@@ -2,7 +2,7 @@
 // while it runs: working / input required / completed / failed / cancelled),
 // the status message, the task id and the form the server speaks.
 import { Badge } from "../design";
-import { taskStatus, type TaskState } from "../backendTasks";
+import { taskStatus, type TaskState } from "../ipc/tasks";
 import "./tasks.css";
 
 export function TaskStrip({ task, ended = false }: { task: TaskState; ended?: boolean }) {

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from "react";
 import { AppWindow, Braces, Play, RotateCcw, Save, Square, Terminal } from "lucide-react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { ToolPolicy } from "../bindings";
-import { BackendError, type CallProgress, type ServerStatus, type ToolCallResult, type ToolRow } from "../backend";
+import { BackendError, type CallProgress, type ServerStatus, type ToolCallResult, type ToolRow } from "../ipc";
 import { Badge, Button, Disclosure, Segmented, Switch, Textarea, useToast } from "../design";
 import { sameResult, useRerunOnReload, useRerunSetting } from "./rerun";
 import { RUN_NOW } from "../history/HistoryRoom";
@@ -18,12 +18,12 @@ import { appOnly, appUri } from "../content/apps";
 import { LatencyChart } from "./LatencyChart";
 import { TaskBadge, definitionText } from "./definition";
 import { TaskStrip } from "./TaskStrip";
-import type { TaskState } from "../backendTasks";
+import type { TaskState } from "../ipc/tasks";
 import { SaveToSuite, type Saving } from "../history/SaveToSuite";
 import { LoadSection } from "./LoadSection";
 import { afterCall, keys } from "../queries";
 import type { ComponentProps } from "react";
-import type { AgentBackend, AppsBackend, DoctorBackend, HistoryBackend, ServersBackend, ToolsBackend, WindowBackend } from "../backend";
+import type { AgentBackend, AppsBackend, DoctorBackend, HistoryBackend, ServersBackend, ToolsBackend, WindowBackend } from "../ipc";
 
 type Run = { args: Json | undefined; outcome?: ToolCallResult; error?: string; cancelled?: boolean; at: number; afterReload?: "same" | "changed" | "first" };
 

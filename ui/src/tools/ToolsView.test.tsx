@@ -5,7 +5,7 @@ import { fireEvent, render, screen } from "@testing-library/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import type { ReactElement } from "react";
 import { ToolsView, cacheLabel } from "./ToolsView";
-import type { Backend, ToolRow } from "../backend";
+import type { Backend, ToolRow } from "../ipc";
 
 const row = (server: string, name: string): ToolRow => ({ qualified: `${server}__${name}`, server, tool: { name, description: `${name} things` }, stale: false }) as unknown as ToolRow;
 const tools = [row("alpha", "echo"), row("alpha", "add"), row("beta", "echo"), row("gamma", "search")];

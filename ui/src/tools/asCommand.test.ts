@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { asCommand } from "./ToolPanel";
-import type { ToolRow } from "../backend";
+import type { ToolRow } from "../ipc";
 
 const row = { qualified: "demo__echo", server: "demo", tool: { name: "echo" }, stale: false } as unknown as ToolRow;
 

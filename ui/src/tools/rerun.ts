@@ -2,7 +2,7 @@
 // watched file changed (dev.watch), run the tool's last call again once its
 // lists are back, and say whether the result changed.
 import { useEffect, useRef, useState } from "react";
-import type { DoctorBackend, ToolsBackend } from "../backend";
+import type { DoctorBackend, ToolsBackend } from "../ipc";
 
 const key = (qualified: string) => `mcpwb.rerun.${qualified}`;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { fireEvent, render, screen, waitFor } from "@testing-library/react";
-import type { Backend, TrafficEntry, TrafficQuery } from "../backend";
+import type { Backend, TrafficEntry, TrafficQuery } from "../ipc";
 import { TrafficView } from "./TrafficView";
 import { pick } from "../test/select";
 

@@ -5,9 +5,9 @@
 import { useEffect, useMemo, useState } from "react";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { ArrowDownToLine, Copy, Download, Link2, Radio } from "lucide-react";
-import type { TrafficEntry, TrafficQuery } from "../backend";
+import type { TrafficEntry, TrafficQuery } from "../ipc";
 import { Button, EmptyState, Input, Select, useToast, plural } from "../design";
-import type { TrafficBackend, WindowBackend } from "../backend";
+import type { TrafficBackend, WindowBackend } from "../ipc";
 
 const ROW = 26;
 /** Rows fetched beyond those on screen, each side. */

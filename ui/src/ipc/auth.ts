@@ -1,6 +1,6 @@
 // OAuth sign-in to remote servers: state, sign in (step by step too), refresh, force expiry, sign out.
-// Its half of the door to the Rust side; `Backend` (backend.ts) includes it.
-import { commands, events, type AuthRun_Serialize as AuthRun, type Status_Serialize as AuthStatus, type Timeline_Serialize as AuthTimeline, type ErrorInfo } from "./bindings";
+// Its half of the door to the Rust side; `Backend` (index.ts) includes it.
+import { commands, events, type AuthRun_Serialize as AuthRun, type Status_Serialize as AuthStatus, type Timeline_Serialize as AuthTimeline, type ErrorInfo } from "../bindings";
 
 export interface AuthBackend {
   /** A remote server's OAuth sign-in: state, sign in (system browser), refresh, force expiry, sign out. */

@@ -1,7 +1,7 @@
 // Tools: the catalog's list and a call made by hand (progress, cancel, a task's statuses).
-// Its half of the door to the Rust side; `Backend` (backend.ts) includes it.
+// Its half of the door to the Rust side; `Backend` (index.ts) includes it.
 import { Channel } from "@tauri-apps/api/core";
-import type { TaskState } from "./backendTasks";
+import type { TaskState } from "./tasks";
 import {
   commands,
   events,
@@ -13,7 +13,7 @@ import {
   type LoadRun_Serialize as LoadRun,
   type LoadReport_Serialize as LoadReport,
   type LoadSecond,
-} from "./bindings";
+} from "../bindings";
 
 export type { LoadRun, LoadReport, LoadSecond };
 

@@ -1,20 +1,20 @@
 // The one door from the UI to the Rust side. Components take a `Backend`, so
 // tests can hand them a fake; the real one calls the generated bindings.
-import { commands, type ErrorInfo } from "./bindings";
-import { tauriAgentBackend, type AgentBackend } from "./backendAgent";
-import { tauriHistoryBackend, type HistoryBackend } from "./backendHistory";
-import { tauriSessionsBackend, type SessionsBackend } from "./backendSessions";
-import { tauriDoctorBackend, type DoctorBackend } from "./backendDoctor";
-import { tauriTasksBackend, type TasksBackend } from "./backendTasks";
-import { tauriAppsBackend, type AppsBackend } from "./backendApps";
-import { tauriServersBackend, type ServersBackend } from "./backendServers";
-import { tauriConfigBackend, type ConfigBackend } from "./backendConfig";
-import { tauriToolsBackend, type ToolsBackend } from "./backendTools";
-import { tauriResourcesBackend, type ResourcesBackend } from "./backendResources";
-import { tauriTrafficBackend, type TrafficBackend } from "./backendTraffic";
-import { tauriAsksBackend, type AsksBackend } from "./backendAsks";
-import { tauriAuthBackend, type AuthBackend } from "./backendAuth";
-import { tauriBridgeBackend, type BridgeBackend } from "./backendBridge";
+import { commands, type ErrorInfo } from "../bindings";
+import { tauriAgentBackend, type AgentBackend } from "./agent";
+import { tauriHistoryBackend, type HistoryBackend } from "./history";
+import { tauriSessionsBackend, type SessionsBackend } from "./sessions";
+import { tauriDoctorBackend, type DoctorBackend } from "./doctor";
+import { tauriTasksBackend, type TasksBackend } from "./tasks";
+import { tauriAppsBackend, type AppsBackend } from "./apps";
+import { tauriServersBackend, type ServersBackend } from "./servers";
+import { tauriConfigBackend, type ConfigBackend } from "./config";
+import { tauriToolsBackend, type ToolsBackend } from "./tools";
+import { tauriResourcesBackend, type ResourcesBackend } from "./resources";
+import { tauriTrafficBackend, type TrafficBackend } from "./traffic";
+import { tauriAsksBackend, type AsksBackend } from "./asks";
+import { tauriAuthBackend, type AuthBackend } from "./auth";
+import { tauriBridgeBackend, type BridgeBackend } from "./bridge";
 import type {
   CallProgress_Deserialize as CallProgress,
   ConfigText,
@@ -39,10 +39,10 @@ import type {
   BridgeStatus_Serialize as BridgeStatus,
   TrafficQuery_Deserialize as TrafficQuery,
   LifeEvent_Serialize as LifeEvent,
-} from "./bindings";
+} from "../bindings";
 
 export type { LifeEvent, ServerStatus };
-export type { ListCache } from "./backendResources";
+export type { ListCache } from "./resources";
 export type { AuthRun, AuthStatus, AuthTimeline, BridgeStatus, FoundConfig, Merged, NeededInput, Scope, TrustRequest };
 export type { CallProgress, ConfigText, PendingAsk, PromptRow, ResourceRow, ServerEdit, ToolCallResult, ToolRow, TrafficEntry, TrafficPage, TrafficQuery, TrialReport };
 

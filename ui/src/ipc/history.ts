@@ -1,7 +1,7 @@
 // The history's and the suites' half of the door to the Rust side: every
 // caller's calls from the store, one whole, a tool's recent calls, the
 // suites of the project and the user, a run, a call saved as a case.
-// `Backend` (backend.ts) includes it.
+// `Backend` (index.ts) includes it.
 import { Channel } from "@tauri-apps/api/core";
 import {
   commands,
@@ -20,7 +20,7 @@ import {
   type EvalProgress,
   type TurnCase,
   type TraceSettings_Serialize as TraceSettings,
-} from "./bindings";
+} from "../bindings";
 
 export type { CallRow, CaseResult, CaseVerdict, HistoryQuery, HistoryUsage, SuiteInfo, SuiteReport, EvalReport, EvalCell, EvalRun, EvalProgress, TurnCase };
 

@@ -1,8 +1,8 @@
 // Tasks' half of the door to the Rust side: the tasks a server runs for
 // calls (the ones calls became here, and the server's own list where it has
 // one), cancelling one, and each status change as it happens (any caller's
-// call: the tool panel, a chat, the bridge). `Backend` (backend.ts) includes it.
-import { commands, events, type ErrorInfo, type TaskList_Serialize as TaskList, type TaskState_Serialize as TaskState } from "./bindings";
+// call: the tool panel, a chat, the bridge). `Backend` (index.ts) includes it.
+import { commands, events, type ErrorInfo, type TaskList_Serialize as TaskList, type TaskState_Serialize as TaskState } from "../bindings";
 
 export type { TaskList, TaskState };
 

@@ -2,8 +2,8 @@
 // its own origin), and what the App may ask — a call of its own server's
 // tools (decided by the rules, its approvals listed here), a resource read,
 // a link opened once the person agreed — each message kept as App traffic.
-// `Backend` (backend.ts) includes it.
-import { commands, type AppOpened_Serialize as AppOpened, type Approval_Serialize as Approval, type ErrorInfo } from "./bindings";
+// `Backend` (index.ts) includes it.
+import { commands, type AppOpened_Serialize as AppOpened, type Approval_Serialize as Approval, type ErrorInfo } from "../bindings";
 
 export type { AppOpened };
 

@@ -1,6 +1,6 @@
 // Traffic: a window of the log kept in the core, its export, and its growth.
-// Its half of the door to the Rust side; `Backend` (backend.ts) includes it.
-import { commands, events, type TrafficPage_Serialize as TrafficPage, type TrafficQuery_Deserialize as TrafficQuery, type ErrorInfo } from "./bindings";
+// Its half of the door to the Rust side; `Backend` (index.ts) includes it.
+import { commands, events, type TrafficPage_Serialize as TrafficPage, type TrafficQuery_Deserialize as TrafficQuery, type ErrorInfo } from "../bindings";
 
 export interface TrafficBackend {
   /** A window of the traffic log (which entries, which of them); the log stays in the core. */

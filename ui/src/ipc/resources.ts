@@ -1,6 +1,6 @@
 // Resources, prompts and skills: the lists, a read, a subscription and its updates, a prompt got, completions.
-// Its half of the door to the Rust side; `Backend` (backend.ts) includes it.
-import { commands, events, type ListCache, type LoadedSkill, type PromptRow, type ResourceRow, type SkillFile, type SkillRow, type ErrorInfo } from "./bindings";
+// Its half of the door to the Rust side; `Backend` (index.ts) includes it.
+import { commands, events, type ListCache, type LoadedSkill, type PromptRow, type ResourceRow, type SkillFile, type SkillRow, type ErrorInfo } from "../bindings";
 
 export type { ListCache, LoadedSkill, SkillRow };
 /** One file of a skill, read and checked against its entry. */

@@ -1,6 +1,6 @@
 // Servers: their list and live states, life, restart and stop, roots and log level, inputs they need, trust, and their log messages.
-// Its half of the door to the Rust side; `Backend` (backend.ts) includes it.
-import { commands, events, type ConfigChanged, type LifeEvent_Serialize as LifeEvent, type NeededInput, type ServerList, type ServerStatus_Serialize as ServerStatus, type TrustRequest_Serialize as TrustRequest, type WindowStage, type ErrorInfo } from "./bindings";
+// Its half of the door to the Rust side; `Backend` (index.ts) includes it.
+import { commands, events, type ConfigChanged, type LifeEvent_Serialize as LifeEvent, type NeededInput, type ServerList, type ServerStatus_Serialize as ServerStatus, type TrustRequest_Serialize as TrustRequest, type WindowStage, type ErrorInfo } from "../bindings";
 
 type JsonArg = Parameters<typeof commands.getPrompt>[2];
 

@@ -1,6 +1,6 @@
 // The agent's half of the door to the Rust side: chats, turns (their
 // events on a per-turn channel), approvals, providers and the agent's
-// settings. `Backend` (backend.ts) includes it.
+// settings. `Backend` (index.ts) includes it.
 import { Channel } from "@tauri-apps/api/core";
 import {
   commands,
@@ -24,7 +24,7 @@ import {
   type SessionOptions_Deserialize as SessionOptions,
   type SessionRow,
   type TestReport,
-} from "./bindings";
+} from "../bindings";
 
 export type {
   AgentEvent,

@@ -1,10 +1,10 @@
 // The doctor's half of the door to the Rust side: a server's findings (on
 // demand), the sidebar's counts, what changed in a surface since the server
-// was last ready, and reloads on change. `Backend` (backend.ts) includes it.
-import { commands, events, type DoctorCount, type DoctorReport_Serialize as DoctorReport, type ErrorInfo, type SurfaceChange } from "./bindings";
+// was last ready, and reloads on change. `Backend` (index.ts) includes it.
+import { commands, events, type DoctorCount, type DoctorReport_Serialize as DoctorReport, type ErrorInfo, type SurfaceChange } from "../bindings";
 
 export type { DoctorCount, DoctorReport, SurfaceChange };
-export type { Change, Finding, Severity } from "./bindings";
+export type { Change, Finding, Severity } from "../bindings";
 
 export interface DoctorBackend {
   /** Examine a server; `probe` calls its read-only tools, `eras` connects once per protocol era. */

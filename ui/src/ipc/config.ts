@@ -1,6 +1,6 @@
 // mcp.json: the files read and saved whole, an entry edited, tried before saving, secrets to the keychain, other clients' configs imported, the example server added.
-// Its half of the door to the Rust side; `Backend` (backend.ts) includes it.
-import { commands, type ConfigText, type Found_Serialize as FoundConfig, type Merged, type Scope, type EditOp as ServerEdit, type Trial_Serialize as TrialReport, type ErrorInfo } from "./bindings";
+// Its half of the door to the Rust side; `Backend` (index.ts) includes it.
+import { commands, type ConfigText, type Found_Serialize as FoundConfig, type Merged, type Scope, type EditOp as ServerEdit, type Trial_Serialize as TrialReport, type ErrorInfo } from "../bindings";
 
 type JsonArg = Parameters<typeof commands.getPrompt>[2];
 

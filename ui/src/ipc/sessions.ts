@@ -10,7 +10,7 @@ import {
   type SuiteMade_Serialize as SuiteMade,
   type TapMessage,
   type TapRow_Serialize as TapRow,
-} from "./bindings";
+} from "../bindings";
 
 export type { HostEntry, HostFile, HostFingerprint, SuiteMade, TapMessage, TapRow };
 

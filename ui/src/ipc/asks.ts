@@ -1,6 +1,6 @@
 // What servers ask the person (sampling, elicitation): waiting, answered, declined, a URL opened.
-// Its half of the door to the Rust side; `Backend` (backend.ts) includes it.
-import { commands, events, type PendingAsk, type ErrorInfo } from "./bindings";
+// Its half of the door to the Rust side; `Backend` (index.ts) includes it.
+import { commands, events, type PendingAsk, type ErrorInfo } from "../bindings";
 
 export interface AsksBackend {
   pendingAsks(): Promise<PendingAsk[]>;

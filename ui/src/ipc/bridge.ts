@@ -1,6 +1,6 @@
 // The bridge (every tool as one MCP server on 127.0.0.1): state, on/off, token.
-// Its half of the door to the Rust side; `Backend` (backend.ts) includes it.
-import { commands, type BridgeStatus_Serialize as BridgeStatus, type ErrorInfo } from "./bindings";
+// Its half of the door to the Rust side; `Backend` (index.ts) includes it.
+import { commands, type BridgeStatus_Serialize as BridgeStatus, type ErrorInfo } from "../bindings";
 
 export interface BridgeBackend {
   /** The bridge (every tool as one MCP server on 127.0.0.1): state, callers, waiting calls, snippets. */
