@@ -138,7 +138,7 @@ export function BridgeRoom({ backend }: { backend: BridgeBackend & WindowBackend
                   {s.pending.map((a) => (
                     <div key={a.id} className="bridge-approval">
                       <Badge tone="warn">asks</Badge> <code>{a.qualified}</code>
-                      <pre className="json">{JSON.stringify(a.arguments, null, 2)}</pre>
+                      <pre className="json" tabIndex={0}>{JSON.stringify(a.arguments, null, 2)}</pre>
                       <Button size="sm" onClick={() => decide(a.id, true)}>
                         Allow once
                       </Button>
@@ -160,7 +160,7 @@ export function BridgeRoom({ backend }: { backend: BridgeBackend & WindowBackend
                         Copy
                       </Button>
                     </div>
-                    <pre className="json">{reveal || !s.token ? x.text : x.text.split(s.token).join(`${s.token.slice(0, 6)}…`)}</pre>
+                    <pre className="json" tabIndex={0}>{reveal || !s.token ? x.text : x.text.split(s.token).join(`${s.token.slice(0, 6)}…`)}</pre>
                     {x.notes.map((n) => (
                       <p key={n} className="muted">
                         {n}

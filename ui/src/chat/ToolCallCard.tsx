@@ -117,7 +117,7 @@ export function ToolCallCard({
       ) : (
         <Disclosure title="Details" defaultOpen={status === "error" || status === "failed"} className="tool-card-details">
           <p className="field-label">Arguments{result?.arguments && JSON.stringify(result.arguments) !== JSON.stringify(call.arguments) ? " (edited before running)" : ""}</p>
-          <pre className="json">{JSON.stringify(args, null, 2)}</pre>
+          <pre className="json" tabIndex={0}>{JSON.stringify(args, null, 2)}</pre>
           {result?.result ? (
             <ResultView backend={backend} server={call.server ?? undefined} result={result.result as Record<string, unknown>} durationMs={result.duration_ms ?? null} violations={[]} />
           ) : (

@@ -83,7 +83,7 @@ export function CallMessages({ row, backend, onOpenTraffic }: { row: CallRow; ba
                   {m.latency_ms != null && <span className="muted">{Math.round(m.latency_ms)} ms</span>}
                   <span className="muted">{m.size} B</span>
                 </summary>
-                <pre className="json">{pretty(m.body)}</pre>
+                <pre className="json" tabIndex={0}>{pretty(m.body)}</pre>
               </details>
             </li>
           ))}

@@ -300,7 +300,7 @@ function CallDetail({
       </header>
       {row.task != null && <TaskStrip task={row.task as unknown as TaskState} ended />}
       <h3>Arguments</h3>
-      <pre className="json">{JSON.stringify(row.arguments, null, 2)}</pre>
+      <pre className="json" tabIndex={0}>{JSON.stringify(row.arguments, null, 2)}</pre>
       {row.error && (
         <div className="error-banner" role="alert">
           <p className="error-message">{row.error}</p>

@@ -93,7 +93,7 @@ function Detail({ backend, row }: { backend: ResourcesBackend; row: PromptRow })
           {messages.map((m, i) => (
             <li key={i} className="result">
               <strong>{m.role}</strong>
-              {m.content?.type === "text" ? <Markdown text={String(m.content.text ?? "")} /> : <pre className="json">{JSON.stringify(m.content, null, 2)}</pre>}
+              {m.content?.type === "text" ? <Markdown text={String(m.content.text ?? "")} /> : <pre className="json" tabIndex={0}>{JSON.stringify(m.content, null, 2)}</pre>}
             </li>
           ))}
         </ol>

@@ -233,8 +233,8 @@ export function AuthPanel({ backend, name, answers = false }: { backend: AuthBac
                 <div>
                   <strong>{step.name}</strong> <span className="muted">{step.status ?? "–"} · {(step.ms ?? 0).toFixed(1)} ms</span>
                 </div>
-                <pre className="json">{step.request}</pre>
-                {step.response && <pre className="json">{pretty(step.response)}</pre>}
+                <pre className="json" tabIndex={0}>{step.request}</pre>
+                {step.response && <pre className="json" tabIndex={0}>{pretty(step.response)}</pre>}
                 {step.problems.map((p) => (
                   <p key={p} className="field-error">
                     MUST: {p}

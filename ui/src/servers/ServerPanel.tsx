@@ -247,7 +247,7 @@ export function ServerPanel({
             </Disclosure>
           )}
           <Disclosure title="Capabilities" defaultOpen={false}>
-            <pre className="json">{JSON.stringify(info.capabilities, null, 2)}</pre>
+            <pre className="json" tabIndex={0}>{JSON.stringify(info.capabilities, null, 2)}</pre>
           </Disclosure>
           <label className="field">
             <span className="field-label">Logging level</span>

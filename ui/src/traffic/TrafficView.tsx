@@ -279,7 +279,7 @@ export function TrafficView({
             )}
             {open.truncated && <span className="muted">truncated in the log ({open.size.toLocaleString()} bytes on the wire)</span>}
           </div>
-          <pre className="json">{prettyBody(open.body)}</pre>
+          <pre className="json" tabIndex={0}>{prettyBody(open.body)}</pre>
         </div>
       )}
     </div>
