@@ -332,196 +332,21 @@ pub(crate) fn say(cli: &Cli, text: String, data: Value) {
 }
 
 pub fn run(cli: &Cli, command: &ConfigCommand) -> Result<(), Failure> {
-    let keychain = Keychain::app;
     match command {
-        ConfigCommand::Validate => {
-            let cfg = load(cli)?;
-            let problems: Vec<Value> = cfg
-                .problems
-                .iter()
-                .map(|p| json!({ "pointer": p.pointer, "message": p.message, "scope": p.scope }))
-                .collect();
-            if !cli.json {
-                for p in &cfg.problems {
-                    let file = if p.scope == Scope::Project {
-                        cfg.project.as_deref()
-                    } else {
-                        Some(cfg.path.as_path())
-                    };
-                    println!(
-                        "{}: {}: {}",
-                        file.unwrap_or(&cfg.path).display(),
-                        p.pointer,
-                        p.message
-                    );
-                }
-            }
-            say(
-                cli,
-                format!(
-                    "{} server(s), {} problem(s)",
-                    cfg.servers.len(),
-                    problems.len()
-                ),
-                json!({ "servers": cfg.servers.len(), "problems": problems }),
-            );
-            if problems.is_empty() {
-                Ok(())
-            } else {
-                Err(Failure::Exit(crate::exit::CONFIG))
-            }
-        }
-        ConfigCommand::Trust { name } => {
-            use workbench_core::config::trust;
-            let cfg = load(cli)?;
-            let entry = cfg
-                .servers
-                .iter()
-                .find(|e| e.name == *name)
-                .ok_or_else(|| Error::UnknownServer(name.clone()))?;
-            let file = trust::file_of(&cfg.path, cfg.project.as_deref(), entry);
-            trust::Trust::app().trust(&file, entry)?;
-            let asked = trust::request(&cfg, entry);
-            say(
-                cli,
-                format!("trusted {name}: {} (in {})", asked.target, asked.file),
-                serde_json::to_value(&asked).unwrap_or_default(),
-            );
-            Ok(())
-        }
-        ConfigCommand::Show { server } => {
-            let cfg = load(cli)?;
-            let mut files = vec![cfg.path.clone()];
-            files.extend(cfg.project.clone());
-            let mut out = Map::new();
-            for f in files.iter().filter(|f| f.exists()) {
-                for (name, entry) in raw_servers(f)? {
-                    if server.as_ref().is_none_or(|s| *s == name) {
-                        out.insert(name, Value::Object(entry));
-                    }
-                }
-            }
-            if let Some(s) = server
-                && !out.contains_key(s)
-            {
-                return Err(Error::UnknownServer(s.clone()).into());
-            }
-            let text = serde_json::to_string_pretty(&out).unwrap_or_default();
-            say(cli, text, Value::Object(out));
-            Ok(())
-        }
+        ConfigCommand::Validate => validate(cli),
+        ConfigCommand::Trust { name } => trust(cli, name),
+        ConfigCommand::Show { server } => show(cli, server.as_deref()),
         ConfigCommand::Add {
             name,
             fields,
             scope,
-        } => {
-            if fields.command.is_none() && fields.url.is_none() {
-                return Err(usage("a server needs --command or --url"));
-            }
-            let path = match scope {
-                ScopeArg::User => user_path(cli),
-                ScopeArg::Project => project_dir(cli)
-                    .unwrap_or_else(|| std::env::current_dir().unwrap_or_default())
-                    .join(".mcp.json"),
-            };
-            let existing = Document::open(&path)?;
-            if !existing.text.trim().is_empty()
-                && ConfigFile::parse(&path, &existing.text)?
-                    .servers
-                    .iter()
-                    .any(|s| s.name == *name)
-            {
-                return Err(usage(format!(
-                    "a server named \"{name}\" already exists (use config edit)"
-                )));
-            }
-            let (owner_scope, folder) = match scope {
-                ScopeArg::User => (Scope::User, None),
-                ScopeArg::Project => (Scope::Project, path.parent().map(Path::to_path_buf)),
-            };
-            let map = fields.to_map(name, (owner_scope, folder.as_deref()), &keychain)?;
-            change(
-                cli,
-                &path,
-                EditOp::Upsert {
-                    name: name.clone(),
-                    fields: map,
-                },
-            )?;
-            say(
-                cli,
-                format!("added {name} to {}", path.display()),
-                json!({ "added": name, "file": path }),
-            );
-            Ok(())
-        }
+        } => add(cli, name, fields, *scope),
         ConfigCommand::Edit {
             name,
             fields,
             unset,
-        } => {
-            let path = file_of(cli, name)?;
-            let owner_scope = load(cli)?
-                .servers
-                .iter()
-                .find(|e| e.name == *name)
-                .map_or(Scope::User, |e| e.scope);
-            let folder = path.parent().map(Path::to_path_buf);
-            let mut map = fields.to_map(name, (owner_scope, folder.as_deref()), &keychain)?;
-            for key in unset {
-                map.insert(key.clone(), Value::Null);
-            }
-            if map.is_empty() {
-                return Err(usage(
-                    "nothing to change: give the settings to change, or --unset KEY",
-                ));
-            }
-            change(
-                cli,
-                &path,
-                EditOp::Upsert {
-                    name: name.clone(),
-                    fields: map,
-                },
-            )?;
-            say(
-                cli,
-                format!("updated {name} in {}", path.display()),
-                json!({ "updated": name, "file": path }),
-            );
-            Ok(())
-        }
-        ConfigCommand::Remove { name } => {
-            let path = file_of(cli, name)?;
-            let mut secrets: Vec<String> = raw_servers(&path)?
-                .into_iter()
-                .filter(|(n, _)| n == name)
-                .flat_map(|(_, e)| keychain_refs(&Value::Object(e).to_string()))
-                .filter(|id| !id.starts_with("input/"))
-                .collect();
-            if let Some(entry) = load(cli)?.servers.iter().find(|e| &e.name == name) {
-                let dir = project_dir(cli);
-                secrets.extend(
-                    entry
-                        .input_refs()
-                        .iter()
-                        .map(|id| entry.input_key(dir.as_deref(), id)),
-                );
-            }
-            change(cli, &path, EditOp::Remove { name: name.clone() })?;
-            // The entry's own secrets and input answers go with it.
-            for id in secrets {
-                if let Err(e) = keychain().delete(&id) {
-                    eprintln!("mcpwb: could not remove {id} from the keychain: {e}");
-                }
-            }
-            say(
-                cli,
-                format!("removed {name} from {}", path.display()),
-                json!({ "removed": name }),
-            );
-            Ok(())
-        }
+        } => edit(cli, name, fields, unset),
+        ConfigCommand::Remove { name } => remove(cli, name),
         ConfigCommand::Rename { from, to } => {
             let path = file_of(cli, from)?;
             change(
@@ -571,45 +396,248 @@ pub fn run(cli: &Cli, command: &ConfigCommand) -> Result<(), Failure> {
         ConfigCommand::Untap { name, file } => {
             crate::config_io::tap(cli, project_dir(cli).as_deref(), name, file, false)
         }
-        ConfigCommand::Input { id, value, servers } => {
-            let keys: Vec<(String, String)> = load(cli)?
-                .input_keys(project_dir(cli).as_deref(), id)
-                .into_iter()
-                .filter(|(s, _)| servers.is_empty() || servers.contains(s))
-                .collect();
-            if keys.is_empty() {
-                return Err(usage(format!(
-                    "no server{} uses ${{input:{id}}}",
-                    if servers.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" named {}", servers.join(", "))
-                    }
-                )));
-            }
-            let value = match value {
-                Some(v) => v.clone(),
-                None => {
-                    let mut s = String::new();
-                    std::io::stdin()
-                        .read_to_string(&mut s)
-                        .map_err(|e| usage(format!("cannot read the value from stdin: {e}")))?;
-                    s.trim_end_matches(['\n', '\r']).to_string()
-                }
+        ConfigCommand::Input { id, value, servers } => input(cli, id, value.as_deref(), servers),
+    }
+}
+
+/// `config validate`: the file's problems, each with where it is.
+fn validate(cli: &Cli) -> Result<(), Failure> {
+    let cfg = load(cli)?;
+    let problems: Vec<Value> = cfg
+        .problems
+        .iter()
+        .map(|p| json!({ "pointer": p.pointer, "message": p.message, "scope": p.scope }))
+        .collect();
+    if !cli.json {
+        for p in &cfg.problems {
+            let file = if p.scope == Scope::Project {
+                cfg.project.as_deref()
+            } else {
+                Some(cfg.path.as_path())
             };
-            for (_, key) in &keys {
-                keychain().set(key, &value)?;
-            }
-            let names: Vec<&str> = keys.iter().map(|(s, _)| s.as_str()).collect();
-            say(
-                cli,
-                format!(
-                    "stored the value of ${{input:{id}}} in the keychain for {}",
-                    names.join(", ")
-                ),
-                json!({ "stored": id, "servers": names }),
+            println!(
+                "{}: {}: {}",
+                file.unwrap_or(&cfg.path).display(),
+                p.pointer,
+                p.message
             );
-            Ok(())
         }
     }
+    say(
+        cli,
+        format!(
+            "{} server(s), {} problem(s)",
+            cfg.servers.len(),
+            problems.len()
+        ),
+        json!({ "servers": cfg.servers.len(), "problems": problems }),
+    );
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(Failure::Exit(crate::exit::CONFIG))
+    }
+}
+
+/// `config trust NAME`: the entry trusted as it is now.
+fn trust(cli: &Cli, name: &str) -> Result<(), Failure> {
+    use workbench_core::config::trust;
+    let cfg = load(cli)?;
+    let entry = cfg
+        .servers
+        .iter()
+        .find(|e| e.name == *name)
+        .ok_or_else(|| Error::UnknownServer(name.to_string()))?;
+    let file = trust::file_of(&cfg.path, cfg.project.as_deref(), entry);
+    trust::Trust::app().trust(&file, entry)?;
+    let asked = trust::request(&cfg, entry);
+    say(
+        cli,
+        format!("trusted {name}: {} (in {})", asked.target, asked.file),
+        serde_json::to_value(&asked).unwrap_or_default(),
+    );
+    Ok(())
+}
+
+/// `config show [NAME]`: the entries as written.
+fn show(cli: &Cli, server: Option<&str>) -> Result<(), Failure> {
+    let cfg = load(cli)?;
+    let mut files = vec![cfg.path.clone()];
+    files.extend(cfg.project.clone());
+    let mut out = Map::new();
+    for f in files.iter().filter(|f| f.exists()) {
+        for (name, entry) in raw_servers(f)? {
+            if server.as_ref().is_none_or(|s| *s == name) {
+                out.insert(name, Value::Object(entry));
+            }
+        }
+    }
+    if let Some(s) = server
+        && !out.contains_key(s)
+    {
+        return Err(Error::UnknownServer(s.to_string()).into());
+    }
+    let text = serde_json::to_string_pretty(&out).unwrap_or_default();
+    say(cli, text, Value::Object(out));
+    Ok(())
+}
+
+/// `config add NAME`: a new entry, its secrets in the keychain.
+fn add(cli: &Cli, name: &str, fields: &Fields, scope: ScopeArg) -> Result<(), Failure> {
+    let keychain = Keychain::app;
+    if fields.command.is_none() && fields.url.is_none() {
+        return Err(usage("a server needs --command or --url"));
+    }
+    let path = match scope {
+        ScopeArg::User => user_path(cli),
+        ScopeArg::Project => project_dir(cli)
+            .unwrap_or_else(|| std::env::current_dir().unwrap_or_default())
+            .join(".mcp.json"),
+    };
+    let existing = Document::open(&path)?;
+    if !existing.text.trim().is_empty()
+        && ConfigFile::parse(&path, &existing.text)?
+            .servers
+            .iter()
+            .any(|s| s.name == *name)
+    {
+        return Err(usage(format!(
+            "a server named \"{name}\" already exists (use config edit)"
+        )));
+    }
+    let (owner_scope, folder) = match scope {
+        ScopeArg::User => (Scope::User, None),
+        ScopeArg::Project => (Scope::Project, path.parent().map(Path::to_path_buf)),
+    };
+    let map = fields.to_map(name, (owner_scope, folder.as_deref()), &keychain)?;
+    change(
+        cli,
+        &path,
+        EditOp::Upsert {
+            name: name.to_string(),
+            fields: map,
+        },
+    )?;
+    say(
+        cli,
+        format!("added {name} to {}", path.display()),
+        json!({ "added": name, "file": path }),
+    );
+    Ok(())
+}
+
+/// `config edit NAME`: some of the entry's settings changed, the rest kept as written.
+fn edit(cli: &Cli, name: &str, fields: &Fields, unset: &[String]) -> Result<(), Failure> {
+    let keychain = Keychain::app;
+    let path = file_of(cli, name)?;
+    let owner_scope = load(cli)?
+        .servers
+        .iter()
+        .find(|e| e.name == *name)
+        .map_or(Scope::User, |e| e.scope);
+    let folder = path.parent().map(Path::to_path_buf);
+    let mut map = fields.to_map(name, (owner_scope, folder.as_deref()), &keychain)?;
+    for key in unset {
+        map.insert(key.clone(), Value::Null);
+    }
+    if map.is_empty() {
+        return Err(usage(
+            "nothing to change: give the settings to change, or --unset KEY",
+        ));
+    }
+    change(
+        cli,
+        &path,
+        EditOp::Upsert {
+            name: name.to_string(),
+            fields: map,
+        },
+    )?;
+    say(
+        cli,
+        format!("updated {name} in {}", path.display()),
+        json!({ "updated": name, "file": path }),
+    );
+    Ok(())
+}
+
+/// `config remove NAME`: the entry and its own secrets and input answers.
+fn remove(cli: &Cli, name: &str) -> Result<(), Failure> {
+    let path = file_of(cli, name)?;
+    let mut secrets: Vec<String> = raw_servers(&path)?
+        .into_iter()
+        .filter(|(n, _)| n == name)
+        .flat_map(|(_, e)| keychain_refs(&Value::Object(e).to_string()))
+        .filter(|id| !id.starts_with("input/"))
+        .collect();
+    if let Some(entry) = load(cli)?.servers.iter().find(|e| e.name == name) {
+        let dir = project_dir(cli);
+        secrets.extend(
+            entry
+                .input_refs()
+                .iter()
+                .map(|id| entry.input_key(dir.as_deref(), id)),
+        );
+    }
+    change(
+        cli,
+        &path,
+        EditOp::Remove {
+            name: name.to_string(),
+        },
+    )?;
+    // The entry's own secrets and input answers go with it.
+    for id in secrets {
+        if let Err(e) = Keychain::app().delete(&id) {
+            eprintln!("mcpwb: could not remove {id} from the keychain: {e}");
+        }
+    }
+    say(
+        cli,
+        format!("removed {name} from {}", path.display()),
+        json!({ "removed": name }),
+    );
+    Ok(())
+}
+
+/// `config input ID`: an `${input:ID}` answer kept for each server using it.
+fn input(cli: &Cli, id: &str, value: Option<&str>, servers: &[String]) -> Result<(), Failure> {
+    let keys: Vec<(String, String)> = load(cli)?
+        .input_keys(project_dir(cli).as_deref(), id)
+        .into_iter()
+        .filter(|(s, _)| servers.is_empty() || servers.contains(s))
+        .collect();
+    if keys.is_empty() {
+        return Err(usage(format!(
+            "no server{} uses ${{input:{id}}}",
+            if servers.is_empty() {
+                String::new()
+            } else {
+                format!(" named {}", servers.join(", "))
+            }
+        )));
+    }
+    let value = match value {
+        Some(v) => v.to_string(),
+        None => {
+            let mut s = String::new();
+            std::io::stdin()
+                .read_to_string(&mut s)
+                .map_err(|e| usage(format!("cannot read the value from stdin: {e}")))?;
+            s.trim_end_matches(['\n', '\r']).to_string()
+        }
+    };
+    for (_, key) in &keys {
+        Keychain::app().set(key, &value)?;
+    }
+    let names: Vec<&str> = keys.iter().map(|(s, _)| s.as_str()).collect();
+    say(
+        cli,
+        format!(
+            "stored the value of ${{input:{id}}} in the keychain for {}",
+            names.join(", ")
+        ),
+        json!({ "stored": id, "servers": names }),
+    );
+    Ok(())
 }

@@ -111,266 +111,310 @@ pub fn store() -> Result<Store, Failure> {
 pub fn session(cli: &Cli, action: &SessionCommand) -> Result<(), Failure> {
     let store = store()?;
     match action {
-        SessionCommand::List { limit } => {
-            let rows = sessions::list(&store, *limit)?;
-            if cli.json {
-                line(&serde_json::to_string(&json!({ "sessions": rows })).unwrap_or_default());
-                return Ok(());
-            }
-            if rows.is_empty() {
-                line(
-                    "no sessions yet: put `mcpwb tap -- COMMAND...` where a host's config runs the server",
-                );
-            }
-            for r in rows {
-                let host = match (&r.host, &r.host_version) {
-                    (Some(h), Some(v)) => format!("{} {}", clean(h), clean(v)),
-                    (Some(h), None) => clean(h),
-                    _ => "(no handshake)".into(),
-                };
-                line(&format!(
-                    "{:>5}  {}  {:<24} → {:<16} {:<10} {:>6} messages{}{}{}",
-                    r.id,
-                    crate::history_cmd::when(r.started_at),
-                    host,
-                    clean(&r.server),
-                    r.protocol.as_deref().map(clean).unwrap_or_default(),
-                    r.messages,
-                    if r.dropped > 0 {
-                        format!(" ({} not kept)", r.dropped)
-                    } else {
-                        String::new()
-                    },
-                    if r.ended_at.is_none() && r.imported_from.is_none() {
-                        "  (running)"
-                    } else {
-                        ""
-                    },
-                    r.imported_from
-                        .as_deref()
-                        .map(|f| format!("  (from {})", clean(f)))
-                        .unwrap_or_default(),
-                ));
-            }
-            Ok(())
-        }
-        SessionCommand::Show { id } => {
-            let s = sessions::open(&store, *id)?;
-            if cli.json {
-                print!("{}", s.to_jsonl());
-                return Ok(());
-            }
-            let h = &s.header;
-            let text = |k: &str| h[k].as_str().map(clean).unwrap_or_default();
-            line(&format!(
-                "session {id}: {} {} → {} ({}), {}{}",
-                text("host"),
-                text("hostVersion"),
-                text("server"),
-                h["protocol"].as_str().map_or("no handshake".into(), clean),
-                crate::history_cmd::when(h["startedAt"].as_i64().unwrap_or_default()),
-                if h["endedAt"].is_null() {
-                    ", still connected"
-                } else {
-                    ""
-                }
-            ));
-            let start = s.messages.first().map_or(0, |m| m.at_ms);
-            for m in &s.messages {
-                let v: serde_json::Value = serde_json::from_str(&m.text).unwrap_or_default();
-                let what = match (v["method"].as_str(), v.get("id")) {
-                    (Some(method), Some(id)) => format!("{method} (id {id})"),
-                    (Some(method), None) => method.to_string(),
-                    (None, Some(id)) if v.get("error").is_some() => format!("error of {id}"),
-                    (None, Some(id)) => format!("result of {id}"),
-                    _ => "(not JSON-RPC)".into(),
-                };
-                let arrow = match m.direction.as_str() {
-                    "host" => "host → server",
-                    "server" => "server → host",
-                    _ => "tap          ",
-                };
-                let what = match (&v["http"], &v["restart"], &v["sse"]) {
-                    (h, _, _) if h.is_object() => format!(
-                        "{} {} → {}",
-                        h["method"].as_str().unwrap_or_default(),
-                        h["path"].as_str().unwrap_or_default(),
-                        h["status"]
-                    ),
-                    (_, r, _) if r.is_object() => format!(
-                        "the server restarted ({}); {} call(s) answered with an error",
-                        r["why"].as_str().unwrap_or_default(),
-                        r["answeredWithError"]
-                    ),
-                    (_, _, e) if e.is_object() => {
-                        format!("SSE {} event", e["event"].as_str().unwrap_or_default())
-                    }
-                    _ => what,
-                };
-                line(&format!(
-                    "{:>9.3} s  {arrow}  {}  {} B{}",
-                    (m.at_ms - start) as f64 / 1000.0,
-                    clean(&what),
-                    m.size,
-                    if m.cut { " (kept cut)" } else { "" }
-                ));
-            }
-            Ok(())
-        }
+        SessionCommand::List { limit } => list(cli, &store, *limit),
+        SessionCommand::Show { id } => show(cli, &store, *id),
         SessionCommand::Export {
             id,
             out,
             har,
             unmasked,
-        } => {
-            let har = *har
-                || out
-                    .as_ref()
-                    .is_some_and(|p| p.extension().is_some_and(|e| e == "har"));
-            let format = if har {
-                sessions::Format::Har
-            } else {
-                sessions::Format::Jsonl
-            };
-            let (_, text) = sessions::export(&store, *id, format, *unmasked)?;
-            match out {
-                Some(path) => {
-                    workbench_core::files::write_private_atomic(path, text.as_bytes())?;
-                    eprintln!("session {id} written to {}", path.display());
-                }
-                None => print!("{text}"),
-            }
-            Ok(())
-        }
+        } => export(&store, *id, out.as_deref(), *har, *unmasked),
         SessionCommand::ToSuite {
             id,
             name,
             server,
             dir,
-        } => {
-            // Entries to name the server by; none when the file cannot be read.
-            let entries = crate::config_cmd::load(cli)
-                .map(|c| c.servers)
-                .unwrap_or_default();
-            let made = sessions::save_as_suite(
-                &store,
-                &entries,
-                sessions::SaveAsSuite {
-                    session: *id,
-                    name: name.clone(),
-                    server: server.clone(),
-                    dir: dir
-                        .clone()
-                        .unwrap_or_else(|| PathBuf::from(workbench_calls::suite::DEFAULT_DIR)),
-                },
-            )?;
-            if cli.json {
-                line(&json!({ "suite": made.path, "server": made.server, "cases": made.cases, "leftOut": made.left_out, "review": made.review }).to_string());
-                return Ok(());
-            }
-            let left_out = match made.left_out {
-                0 => String::new(),
-                n => format!(" ({n} call(s) answered with an error left out)"),
-            };
-            line(&format!(
-                "{} case(s) of {} written to {}{left_out}",
-                made.cases, made.server, made.path
-            ));
-            // Made of what a host sent: the person reads it before it runs.
-            line(&format!(
-                "not trusted yet: it calls {}{}. Read it, then run it with `mcpwb test --trust-suites {}`",
-                clean(&made.review.calls.join(", ")),
-                if made.review.env.is_empty() {
-                    String::new()
-                } else {
-                    format!(" and reads {}", clean(&made.review.env.join(", ")))
-                },
-                made.path
-            ));
-            Ok(())
-        }
-        SessionCommand::Hosts => {
-            let all = sessions::hosts(&store)?;
-            if cli.json {
-                line(&json!({ "hosts": all }).to_string());
-                return Ok(());
-            }
-            if all.is_empty() {
-                line("no host has spoken through a tap yet");
-            }
-            for f in all {
-                line(&format!(
-                    "{}@{}  {} session(s)\n  offers {}\n  extensions: {}\n  calls: {}\n  reads ui:// resources: {}  lists again after list_changed: {}",
-                    clean(f["host"].as_str().unwrap_or("?")),
-                    clean(f["version"].as_str().unwrap_or("?")),
-                    f["sessions"],
-                    joined(&f["protocolVersions"]),
-                    joined(&f["extensions"]),
-                    joined(&f["methods"]),
-                    if f["readAppResource"] == true {
-                        "yes"
-                    } else {
-                        "no"
-                    },
-                    relisted(&f["listedAgainAfterListChanged"]),
-                ));
-            }
-            Ok(())
-        }
-        SessionCommand::Compare { a, b } => {
-            let (fa, fb) = (
-                sessions::fingerprint_of(&store, a)?,
-                sessions::fingerprint_of(&store, b)?,
-            );
-            let said = sessions::compare(&fa, &fb);
-            if cli.json {
-                line(&json!({ "a": fa, "b": fb, "changes": said }).to_string());
-            } else if said.is_empty() {
-                line(&format!("{a} and {b} do the same"));
+        } => to_suite(
+            cli,
+            &store,
+            *id,
+            name.as_deref(),
+            server.as_deref(),
+            dir.as_deref(),
+        ),
+        SessionCommand::Hosts => hosts(cli, &store),
+        SessionCommand::Compare { a, b } => compare(cli, &store, a, b),
+        SessionCommand::Import { file } => import(cli, &store, file),
+        SessionCommand::Delete { ids } => delete(cli, &store, ids),
+    }
+}
+
+/// `session list`: the sessions kept, newest first.
+fn list(cli: &Cli, store: &Store, limit: u32) -> Result<(), Failure> {
+    let rows = sessions::list(store, limit)?;
+    if cli.json {
+        line(&serde_json::to_string(&json!({ "sessions": rows })).unwrap_or_default());
+        return Ok(());
+    }
+    if rows.is_empty() {
+        line(
+            "no sessions yet: put `mcpwb tap -- COMMAND...` where a host's config runs the server",
+        );
+    }
+    for r in rows {
+        let host = match (&r.host, &r.host_version) {
+            (Some(h), Some(v)) => format!("{} {}", clean(h), clean(v)),
+            (Some(h), None) => clean(h),
+            _ => "(no handshake)".into(),
+        };
+        line(&format!(
+            "{:>5}  {}  {:<24} → {:<16} {:<10} {:>6} messages{}{}{}",
+            r.id,
+            crate::history_cmd::when(r.started_at),
+            host,
+            clean(&r.server),
+            r.protocol.as_deref().map(clean).unwrap_or_default(),
+            r.messages,
+            if r.dropped > 0 {
+                format!(" ({} not kept)", r.dropped)
             } else {
-                line(&format!("from {a} to {b}, the host:"));
-                for s in said {
-                    line(&format!("  {}", clean(&s)));
-                }
-            }
-            Ok(())
-        }
-        SessionCommand::Import { file } => {
-            let id = sessions::import(&store, file)?;
-            if cli.json {
-                line(&json!({ "imported": id }).to_string());
+                String::new()
+            },
+            if r.ended_at.is_none() && r.imported_from.is_none() {
+                "  (running)"
             } else {
-                line(&format!("imported as session {id}"));
-            }
-            Ok(())
+                ""
+            },
+            r.imported_from
+                .as_deref()
+                .map(|f| format!("  (from {})", clean(f)))
+                .unwrap_or_default(),
+        ));
+    }
+    Ok(())
+}
+
+/// `session show ID`: its host and server, then each message.
+fn show(cli: &Cli, store: &Store, id: i64) -> Result<(), Failure> {
+    let s = sessions::open(store, id)?;
+    if cli.json {
+        print!("{}", s.to_jsonl());
+        return Ok(());
+    }
+    let h = &s.header;
+    let text = |k: &str| h[k].as_str().map(clean).unwrap_or_default();
+    line(&format!(
+        "session {id}: {} {} → {} ({}), {}{}",
+        text("host"),
+        text("hostVersion"),
+        text("server"),
+        h["protocol"].as_str().map_or("no handshake".into(), clean),
+        crate::history_cmd::when(h["startedAt"].as_i64().unwrap_or_default()),
+        if h["endedAt"].is_null() {
+            ", still connected"
+        } else {
+            ""
         }
-        SessionCommand::Delete { ids } => {
-            let mut missing = Vec::new();
-            for id in ids {
-                match sessions::delete(&store, *id) {
-                    Ok(()) if !cli.json => line(&format!("session {id} deleted")),
-                    Ok(()) => {}
-                    Err(e) if e.code == workbench_core::ErrorCode::NotFound => missing.push(*id),
-                    Err(e) => return Err(e.into()),
-                }
+    ));
+    let start = s.messages.first().map_or(0, |m| m.at_ms);
+    for m in &s.messages {
+        let v: serde_json::Value = serde_json::from_str(&m.text).unwrap_or_default();
+        let what = match (v["method"].as_str(), v.get("id")) {
+            (Some(method), Some(id)) => format!("{method} (id {id})"),
+            (Some(method), None) => method.to_string(),
+            (None, Some(id)) if v.get("error").is_some() => format!("error of {id}"),
+            (None, Some(id)) => format!("result of {id}"),
+            _ => "(not JSON-RPC)".into(),
+        };
+        let arrow = match m.direction.as_str() {
+            "host" => "host → server",
+            "server" => "server → host",
+            _ => "tap          ",
+        };
+        let what = match (&v["http"], &v["restart"], &v["sse"]) {
+            (h, _, _) if h.is_object() => format!(
+                "{} {} → {}",
+                h["method"].as_str().unwrap_or_default(),
+                h["path"].as_str().unwrap_or_default(),
+                h["status"]
+            ),
+            (_, r, _) if r.is_object() => format!(
+                "the server restarted ({}); {} call(s) answered with an error",
+                r["why"].as_str().unwrap_or_default(),
+                r["answeredWithError"]
+            ),
+            (_, _, e) if e.is_object() => {
+                format!("SSE {} event", e["event"].as_str().unwrap_or_default())
             }
-            if cli.json {
-                line(&json!({ "deleted": ids.iter().filter(|i| !missing.contains(i)).collect::<Vec<_>>(), "missing": missing }).to_string());
-            }
-            if missing.is_empty() {
-                Ok(())
+            _ => what,
+        };
+        line(&format!(
+            "{:>9.3} s  {arrow}  {}  {} B{}",
+            (m.at_ms - start) as f64 / 1000.0,
+            clean(&what),
+            m.size,
+            if m.cut { " (kept cut)" } else { "" }
+        ));
+    }
+    Ok(())
+}
+
+/// `session export ID`: the session as a file, masked unless asked.
+fn export(
+    store: &Store,
+    id: i64,
+    out: Option<&std::path::Path>,
+    har: bool,
+    unmasked: bool,
+) -> Result<(), Failure> {
+    let har = har
+        || out
+            .as_ref()
+            .is_some_and(|p| p.extension().is_some_and(|e| e == "har"));
+    let format = if har {
+        sessions::Format::Har
+    } else {
+        sessions::Format::Jsonl
+    };
+    let (_, text) = sessions::export(store, id, format, unmasked)?;
+    match out {
+        Some(path) => {
+            workbench_core::files::write_private_atomic(path, text.as_bytes())?;
+            eprintln!("session {id} written to {}", path.display());
+        }
+        None => print!("{text}"),
+    }
+    Ok(())
+}
+
+/// `session to-suite ID`: its calls as a suite, untrusted.
+fn to_suite(
+    cli: &Cli,
+    store: &Store,
+    id: i64,
+    name: Option<&str>,
+    server: Option<&str>,
+    dir: Option<&std::path::Path>,
+) -> Result<(), Failure> {
+    // Entries to name the server by; none when the file cannot be read.
+    let entries = crate::config_cmd::load(cli)
+        .map(|c| c.servers)
+        .unwrap_or_default();
+    let made = sessions::save_as_suite(
+        store,
+        &entries,
+        sessions::SaveAsSuite {
+            session: id,
+            name: name.map(str::to_string),
+            server: server.map(str::to_string),
+            dir: dir
+                .map(PathBuf::from)
+                .unwrap_or_else(|| PathBuf::from(workbench_calls::suite::DEFAULT_DIR)),
+        },
+    )?;
+    if cli.json {
+        line(&json!({ "suite": made.path, "server": made.server, "cases": made.cases, "leftOut": made.left_out, "review": made.review }).to_string());
+        return Ok(());
+    }
+    let left_out = match made.left_out {
+        0 => String::new(),
+        n => format!(" ({n} call(s) answered with an error left out)"),
+    };
+    line(&format!(
+        "{} case(s) of {} written to {}{left_out}",
+        made.cases, made.server, made.path
+    ));
+    // Made of what a host sent: the person reads it before it runs.
+    line(&format!(
+        "not trusted yet: it calls {}{}. Read it, then run it with `mcpwb test --trust-suites {}`",
+        clean(&made.review.calls.join(", ")),
+        if made.review.env.is_empty() {
+            String::new()
+        } else {
+            format!(" and reads {}", clean(&made.review.env.join(", ")))
+        },
+        made.path
+    ));
+    Ok(())
+}
+
+/// `session hosts`: each host release's fingerprint.
+fn hosts(cli: &Cli, store: &Store) -> Result<(), Failure> {
+    let all = sessions::hosts(store)?;
+    if cli.json {
+        line(&json!({ "hosts": all }).to_string());
+        return Ok(());
+    }
+    if all.is_empty() {
+        line("no host has spoken through a tap yet");
+    }
+    for f in all {
+        line(&format!(
+            "{}@{}  {} session(s)\n  offers {}\n  extensions: {}\n  calls: {}\n  reads ui:// resources: {}  lists again after list_changed: {}",
+            clean(f["host"].as_str().unwrap_or("?")),
+            clean(f["version"].as_str().unwrap_or("?")),
+            f["sessions"],
+            joined(&f["protocolVersions"]),
+            joined(&f["extensions"]),
+            joined(&f["methods"]),
+            if f["readAppResource"] == true {
+                "yes"
             } else {
-                Err(workbench_core::Error::Refused(format!(
-                    "no session {} (mcpwb session list shows them)",
-                    missing
-                        .iter()
-                        .map(i64::to_string)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ))
-                .into())
-            }
+                "no"
+            },
+            relisted(&f["listedAgainAfterListChanged"]),
+        ));
+    }
+    Ok(())
+}
+
+/// `session compare A B`: what the second host does differently.
+fn compare(cli: &Cli, store: &Store, a: &str, b: &str) -> Result<(), Failure> {
+    let (fa, fb) = (
+        sessions::fingerprint_of(store, a)?,
+        sessions::fingerprint_of(store, b)?,
+    );
+    let said = sessions::compare(&fa, &fb);
+    if cli.json {
+        line(&json!({ "a": fa, "b": fb, "changes": said }).to_string());
+    } else if said.is_empty() {
+        line(&format!("{a} and {b} do the same"));
+    } else {
+        line(&format!("from {a} to {b}, the host:"));
+        for s in said {
+            line(&format!("  {}", clean(&s)));
         }
+    }
+    Ok(())
+}
+
+/// `session import FILE`: a session file kept.
+fn import(cli: &Cli, store: &Store, file: &std::path::Path) -> Result<(), Failure> {
+    let id = sessions::import(store, file)?;
+    if cli.json {
+        line(&json!({ "imported": id }).to_string());
+    } else {
+        line(&format!("imported as session {id}"));
+    }
+    Ok(())
+}
+
+/// `session delete ID...`: sessions forgotten; the missing said.
+fn delete(cli: &Cli, store: &Store, ids: &[i64]) -> Result<(), Failure> {
+    let mut missing = Vec::new();
+    for id in ids {
+        match sessions::delete(store, *id) {
+            Ok(()) if !cli.json => line(&format!("session {id} deleted")),
+            Ok(()) => {}
+            Err(e) if e.code == workbench_core::ErrorCode::NotFound => missing.push(*id),
+            Err(e) => return Err(e.into()),
+        }
+    }
+    if cli.json {
+        line(&json!({ "deleted": ids.iter().filter(|i| !missing.contains(i)).collect::<Vec<_>>(), "missing": missing }).to_string());
+    }
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(workbench_core::Error::Refused(format!(
+            "no session {} (mcpwb session list shows them)",
+            missing
+                .iter()
+                .map(i64::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))
+        .into())
     }
 }
 
