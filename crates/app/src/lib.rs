@@ -11,6 +11,7 @@
 
 pub mod sessions;
 pub mod tools;
+pub mod trust;
 
 pub use workbench_core::{ErrorCode, ErrorInfo};
 

@@ -92,13 +92,9 @@ fn target(cli: &Cli, name: &str) -> Result<Target, Failure> {
         cli.project.as_deref(),
     )?;
     let trust = workbench_core::config::trust::Trust::app();
-    if cli.trust
-        && let Some(entry) = config.servers.iter().find(|e| e.name == name)
-    {
+    if cli.trust && config.servers.iter().any(|e| e.name == name) {
         // --trust: the person vouches for it (remembered), as for a run.
-        let file =
-            workbench_core::config::trust::file_of(&config.path, config.project.as_deref(), entry);
-        trust.trust(&file, entry)?;
+        workbench_app::trust::trust(&config, name)?;
     }
     trust.mark(&mut config);
     let entry = config

@@ -441,16 +441,7 @@ fn validate(cli: &Cli) -> Result<(), Failure> {
 
 /// `config trust NAME`: the entry trusted as it is now.
 fn trust(cli: &Cli, name: &str) -> Result<(), Failure> {
-    use workbench_core::config::trust;
-    let cfg = load(cli)?;
-    let entry = cfg
-        .servers
-        .iter()
-        .find(|e| e.name == *name)
-        .ok_or_else(|| Error::UnknownServer(name.to_string()))?;
-    let file = trust::file_of(&cfg.path, cfg.project.as_deref(), entry);
-    trust::Trust::app().trust(&file, entry)?;
-    let asked = trust::request(&cfg, entry);
+    let asked = workbench_app::trust::trust(&load(cli)?, name)?;
     say(
         cli,
         format!("trusted {name}: {} (in {})", asked.target, asked.file),

