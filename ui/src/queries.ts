@@ -70,9 +70,11 @@ export function afterAgentSettings(client: QueryClient) {
   invalidate(client, [keys.providers(), keys.agentSettings(), keys.chatTools()]);
 }
 
-/** A call was made or kept: the tool's recent calls and History. */
+/** A call was made or kept: the tool's recent calls. */
 export function afterCall(client: QueryClient, server: string, tool: string) {
-  invalidate(client, [keys.toolHistory(server, tool), keys.history()]);
+  // The History room follows the store itself (HistoryGrew while shown,
+  // read again when shown): one signal refreshes it, not two.
+  invalidate(client, [keys.toolHistory(server, tool)]);
 }
 
 /** A chat's turn ended or the chat changed. */
