@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import type { LoadReport, LoadSecond } from "../ipc/tools";
-import { LoadSection, keptRuns } from "./LoadSection";
+import { LoadChart, LoadSection, keptRuns } from "./LoadSection";
 
 function report(p99: number, throughput: number, concurrency = 8, seconds = 10): LoadReport {
   return {
@@ -84,5 +84,17 @@ describe("Load in the tool panel", () => {
   it("reads only load rows with a report from the history", () => {
     const r = report(1, 1);
     expect(keptRuns([row(3, r), { id: 4, origin: "window", started_at: 0, result: { structuredContent: r } }] as never).map((k) => k.id)).toEqual([3]);
+  });
+});
+
+describe("the load chart's time axis", () => {
+  const second = (at: number): LoadSecond => ({ at, concurrency: 4, calls: 500, errors: 0, p50: 2, p99: 9 });
+  it("spans the run as it was asked for while it runs, and the run's own length once done", () => {
+    const { container, rerender } = render(<LoadChart seconds={[second(1), second(2)]} span={10} />);
+    const axis = () => Array.from(container.querySelectorAll(".load-axis text")).map((t) => t.textContent);
+    expect(axis()).toContain("10 s");
+    rerender(<LoadChart seconds={[second(1), second(2)]} />);
+    expect(axis()).toContain("2 s");
+    expect(axis()).not.toContain("10 s");
   });
 });

@@ -22,8 +22,9 @@ export function keptRuns(rows: CallRow[] | undefined): { id: number; at: number;
   });
 }
 
-/** Each second: p50 and p99 as lines, calls a second as bars. */
-export function LoadChart({ seconds }: { seconds: LoadSecond[] }) {
+/** Each second: p50 and p99 as lines, calls a second as bars; `span`:
+ * the seconds a running run is to last (its axis), else the seconds shown. */
+export function LoadChart({ seconds, span }: { seconds: LoadSecond[]; span?: number }) {
   // The plot, and room for the axes: calls/s on the left, ms on the
   // right, seconds below.
   const [left, right, bottom] = [44, 52, 16];
@@ -33,7 +34,8 @@ export function LoadChart({ seconds }: { seconds: LoadSecond[] }) {
   if (!last) return null;
   const maxMs = Math.max(...seconds.map((s) => num(s.p99)), 0.001);
   const maxCalls = Math.max(...seconds.map((s) => s.calls), 1);
-  const step = w / Math.max(seconds.length, 10);
+  const width = Math.max(seconds.length, span ?? 0, 1);
+  const step = w / width;
   const y = (ms: number) => h - 4 - (ms / maxMs) * (h - 8);
   const line = (pick: (s: LoadSecond) => number) => seconds.map((s, i) => `${left + (i + 0.5) * step},${y(pick(s))}`).join(" ");
   const ms = (v: number) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
@@ -67,7 +69,7 @@ export function LoadChart({ seconds }: { seconds: LoadSecond[] }) {
             0 s
           </text>
           <text x={left + w} y={h + bottom - 2} textAnchor="end">
-            {Math.max(seconds.length, 10)} s
+            {width} s
           </text>
         </g>
       </svg>
@@ -263,7 +265,7 @@ export function LoadSection({
           </Button>
         )}
       </div>
-      <LoadChart seconds={live.length > 0 ? live : (report?.seconds ?? [])} />
+      <LoadChart seconds={live.length > 0 ? live : (report?.seconds ?? [])} span={running ? seconds : undefined} />
       {report && (
         <div className="load-result" aria-label="Load run result">
           <p>
