@@ -10,6 +10,7 @@
 #![forbid(unsafe_code)]
 
 pub mod sessions;
+pub mod suites;
 pub mod tools;
 pub mod trust;
 

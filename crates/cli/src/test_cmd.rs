@@ -8,7 +8,6 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use serde_json::json;
-use workbench_calls::suite::trust::{SuiteTrust, review};
 use workbench_calls::suite::{self, CaseOutcome, Report, RunOptions};
 use workbench_core::config::{ConfigFile, default_user_config};
 
@@ -111,25 +110,22 @@ fn print_report(report: &Report) {
 /// Refuse (exit 4, nothing run) when a suite is not trusted, saying what
 /// it would call and read and how to trust it; `trust` records them.
 fn untrusted(suites: &[suite::Suite], trust: bool) -> Result<(), Failure> {
-    let record = SuiteTrust::app();
-    let reviews: Vec<_> = suites
-        .iter()
-        .map(|s| review(s, &record))
-        .filter(|r| !r.trusted)
-        .collect();
-    if reviews.is_empty() {
-        return Ok(());
-    }
-    if trust {
-        for r in &reviews {
-            record
-                .trust(std::path::Path::new(&r.path), &r.fingerprint)
-                .map_err(Failure::Usage)?;
-            eprintln!("mcpwb: trusted {}", clean(&r.path));
+    use workbench_app::suites::{Unread, admit};
+    let unread = if trust {
+        Unread::TrustThem
+    } else {
+        Unread::Refuse
+    };
+    let refused = match admit(suites, unread) {
+        Ok(trusted) => {
+            for r in &trusted {
+                eprintln!("mcpwb: trusted {}", clean(&r.path));
+            }
+            return Ok(());
         }
-        return Ok(());
-    }
-    for r in &reviews {
+        Err(refused) => refused,
+    };
+    for r in &refused.reviews {
         eprintln!("mcpwb: not trusted: {}", clean(&r.path));
         if !r.calls.is_empty() {
             eprintln!("    it calls: {}", clean(&r.calls.join(", ")));
@@ -146,9 +142,13 @@ fn untrusted(suites: &[suite::Suite], trust: bool) -> Result<(), Failure> {
             eprintln!("    it reads: {}", clean(&vars.join(", ")));
         }
     }
-    eprintln!(
-        "mcpwb: nothing ran. A suite you did not write runs your servers' tools with arguments of its choosing; read it, then run again with --trust-suites (or trust it in the window's Suites room)"
-    );
+    if trust {
+        eprintln!("mcpwb: nothing ran: the file changed while it was read; run again");
+    } else {
+        eprintln!(
+            "mcpwb: nothing ran. A suite you did not write runs your servers' tools with arguments of its choosing; read it, then run again with --trust-suites (or trust it in the window's Suites room)"
+        );
+    }
     Err(Failure::Exit(crate::exit::NOT_READY))
 }
 
@@ -236,7 +236,15 @@ pub async fn run(cli: &Cli, args: &TestArgs) -> Result<(), Failure> {
         bail: args.bail,
         timeout: Duration::from_secs_f64(cli.timeout.max(0.1)),
     };
-    let mut report = suite::run(&calls, &suites, &options).await;
+    // Trusted above (nothing had started): the run asks again.
+    let (mut report, _) = workbench_app::suites::run(
+        &calls,
+        &suites,
+        &options,
+        workbench_app::suites::Unread::Refuse,
+    )
+    .await
+    .map_err(workbench_app::ErrorInfo::from)?;
     let prompts: usize = suites.iter().map(|s| s.prompts.len()).sum();
     let run_evals = args.evals || !args.models.is_empty();
     let evals = if prompts > 0 && run_evals {

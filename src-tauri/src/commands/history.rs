@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 use tauri::{Runtime, State};
 use workbench_calls::suite::trust::{Review, SuiteTrust, review};
-use workbench_calls::suite::{self, Report, RunOptions};
+use workbench_calls::suite::{self, Report};
 use workbench_core::{ErrorCode, ErrorInfo};
 use workbench_store::{CallRow, HistoryQuery, Store};
 
@@ -188,29 +188,21 @@ pub async fn run_suite<R: Runtime>(
     only: Option<String>,
     update_snapshots: bool,
 ) -> Result<Report, ErrorInfo> {
-    let (loaded, broken) = suite::load(&[PathBuf::from(&path)]);
+    use workbench_app::suites::{self as suites, CasePick, RunOptions, Unread};
+    let (loaded, broken) = suites::load(&[PathBuf::from(&path)]);
     if let Some(b) = broken.first() {
         return Err(ErrorInfo {
             code: ErrorCode::ConfigSyntax,
             message: b.to_string(),
         });
     }
-    let trust = SuiteTrust::app();
-    if let Some(s) = loaded.iter().find(|s| !review(s, &trust).trusted) {
-        return Err(ErrorInfo {
-            code: ErrorCode::Refused,
-            message: format!(
-                "{} is not trusted: look at what it calls and reads, then trust it",
-                s.path.display()
-            ),
-        });
-    }
     let options = RunOptions {
-        case: only.map(workbench_calls::suite::CasePick::Named),
+        case: only.map(CasePick::Named),
         update_snapshots,
         ..RunOptions::default()
     };
-    Ok(suite::run(&state.calls, &loaded, &options).await)
+    let (report, _) = suites::run(&state.calls, &loaded, &options, Unread::Refuse).await?;
+    Ok(report)
 }
 
 /// Trust the suite at `path` as the person saw it (`fingerprint` from its
@@ -222,12 +214,7 @@ pub async fn trust_suite<R: Runtime>(
     path: String,
     fingerprint: String,
 ) -> Result<(), ErrorInfo> {
-    SuiteTrust::app()
-        .trust(&PathBuf::from(path), &fingerprint)
-        .map_err(|message| ErrorInfo {
-            code: ErrorCode::Refused,
-            message,
-        })
+    workbench_app::suites::trust(std::path::Path::new(&path), &fingerprint)
 }
 
 /// Add a case (`entry`: the JSON a suite file holds) calling `server` to
