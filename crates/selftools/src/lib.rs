@@ -34,7 +34,6 @@ use tokio_util::sync::CancellationToken;
 use workbench_bridge::Policy;
 use workbench_bridge::own::{Answer, OwnTools};
 use workbench_calls::Calls;
-use workbench_calls::suite::trust::{SuiteTrust, review};
 use workbench_calls::suite::{self, RunOptions};
 use workbench_core::Workbench;
 use workbench_core::connect::ServerState;
@@ -446,28 +445,32 @@ impl SelfTools {
                     .join(", ")
             )));
         }
-        let (suites, broken) = suite::load(&paths);
-        let trust = SuiteTrust::app();
-        let untrusted: Vec<String> = suites
-            .iter()
-            .map(|s| review(s, &trust))
-            .filter(|r| !r.trusted)
-            .map(|r| r.path)
-            .collect();
-        if !untrusted.is_empty() {
-            return Ok(failed_with(
-                format!(
-                    "not trusted, nothing ran: {}. A suite the person did not write runs only once they trust it (the Suites room, or mcpwb test --trust-suites); these tools never trust one",
-                    untrusted.join(", ")
-                ),
-                json!({ "untrusted": untrusted }),
-            ));
-        }
+        let (suites, broken) = workbench_app::suites::load(&paths);
         let options = RunOptions {
             case: case.map(suite::CasePick::Matching),
             ..RunOptions::default()
         };
-        let report = suite::run(&self.inner.calls, &suites, &options).await;
+        // These tools never trust a suite: the person does.
+        let ran = workbench_app::suites::run(
+            &self.inner.calls,
+            &suites,
+            &options,
+            workbench_app::suites::Unread::Refuse,
+        )
+        .await;
+        let report = match ran {
+            Ok((report, _)) => report,
+            Err(refused) => {
+                let untrusted: Vec<String> = refused.reviews.into_iter().map(|r| r.path).collect();
+                return Ok(failed_with(
+                    format!(
+                        "not trusted, nothing ran: {}. A suite the person did not write runs only once they trust it (the Suites room, or mcpwb test --trust-suites); these tools never trust one",
+                        untrusted.join(", ")
+                    ),
+                    json!({ "untrusted": untrusted }),
+                ));
+            }
+        };
         let prompts: usize = suites.iter().map(|s| s.prompts.len()).sum();
         let broken: Vec<String> = broken.iter().map(ToString::to_string).collect();
         let mut out = serde_json::to_value(&report).unwrap_or_default();
