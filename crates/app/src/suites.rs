@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
+use serde::Serialize;
 use workbench_calls::Calls;
 use workbench_calls::suite::trust::{SuiteTrust, review};
 use workbench_core::{ErrorCode, ErrorInfo};
@@ -118,6 +119,117 @@ pub fn trust(path: &Path, fingerprint: &str) -> Result<(), ErrorInfo> {
     SuiteTrust::app()
         .trust(path, fingerprint)
         .map_err(|message| ErrorInfo::new(ErrorCode::Refused, message))
+}
+
+/// A case of a suite, as the Suites room lists it.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct CaseInfo {
+    pub name: String,
+    pub server: Option<String>,
+    /// The tool it calls, or the tool whose surface it checks.
+    pub tool: String,
+    pub surface: bool,
+}
+
+/// A prompt case of a suite (an eval), as the Suites room lists it.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct PromptInfo {
+    pub name: String,
+    pub prompt: String,
+    /// The servers whose tools the model gets.
+    pub servers: Vec<String>,
+    pub runs: u32,
+    pub pass_rate: f64,
+}
+
+/// A suite file of the project or the user.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct SuiteInfo {
+    pub path: String,
+    pub name: String,
+    /// `project` or `user`.
+    pub scope: String,
+    pub server: Option<String>,
+    pub cases: Vec<CaseInfo>,
+    /// Its prompt cases, run with `models`.
+    pub prompts: Vec<PromptInfo>,
+    pub models: Vec<String>,
+    /// Why it cannot run (with line and column).
+    pub broken: Option<String>,
+    /// What it would call and read, and whether the person trusts it (a
+    /// suite they did not write runs only once trusted).
+    pub review: Option<Review>,
+}
+
+/// The suites of the project open (`project`) and of the person, read
+/// afresh: each with its cases, its prompt cases, and what it would call
+/// and read with whether it is trusted; a broken one with where and why.
+pub fn list(project: Option<&Path>) -> Vec<SuiteInfo> {
+    let trust = SuiteTrust::app();
+    let mut out = Vec::new();
+    for (scope, dir) in &workbench_calls::suite::folders(project) {
+        if !dir.is_dir() {
+            continue;
+        }
+        let (loaded, broken) = load(std::slice::from_ref(dir));
+        for s in loaded {
+            out.push(SuiteInfo {
+                path: s.path.display().to_string(),
+                name: s.name.clone(),
+                scope: (*scope).into(),
+                server: s.server.clone(),
+                cases: s
+                    .cases
+                    .iter()
+                    .map(|c| CaseInfo {
+                        name: c.name.clone(),
+                        server: c.server.clone(),
+                        tool: c
+                            .tool
+                            .clone()
+                            .or_else(|| c.surface.as_ref().map(|s| s.tool.clone()))
+                            .unwrap_or_default(),
+                        surface: c.surface.is_some(),
+                    })
+                    .collect(),
+                prompts: s
+                    .prompts
+                    .iter()
+                    .map(|p| PromptInfo {
+                        name: p.name.clone(),
+                        prompt: p.prompt.clone(),
+                        servers: p.servers_with(s.server.as_deref()),
+                        runs: p.runs(),
+                        pass_rate: p.pass_rate(),
+                    })
+                    .collect(),
+                models: s.models.clone(),
+                broken: None,
+                review: Some(review(&s, &trust)),
+            });
+        }
+        for b in broken {
+            out.push(SuiteInfo {
+                name: b
+                    .path
+                    .file_stem()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default(),
+                path: b.path.display().to_string(),
+                scope: (*scope).into(),
+                server: None,
+                cases: Vec::new(),
+                prompts: Vec::new(),
+                models: Vec::new(),
+                broken: Some(b.to_string()),
+                review: None,
+            });
+        }
+    }
+    out
 }
 
 #[cfg(test)]

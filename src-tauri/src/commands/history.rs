@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 use tauri::{Runtime, State};
-use workbench_calls::suite::trust::{Review, SuiteTrust, review};
+use workbench_calls::suite::trust::SuiteTrust;
 use workbench_calls::suite::{self, Report};
 use workbench_core::{ErrorCode, ErrorInfo};
 use workbench_store::{CallRow, HistoryQuery, Store};
@@ -57,122 +57,17 @@ pub async fn history_call<R: Runtime>(
         .map_err(|e| failed(format!("the call history: {e}")))
 }
 
-/// A case of a suite, as the Suites room lists it.
-#[derive(Debug, Clone, Serialize, specta::Type)]
-pub struct CaseInfo {
-    pub name: String,
-    pub server: Option<String>,
-    /// The tool it calls, or the tool whose surface it checks.
-    pub tool: String,
-    pub surface: bool,
-}
-
-/// A prompt case of a suite (an eval), as the Suites room lists it.
-#[derive(Debug, Clone, Serialize, specta::Type)]
-pub struct PromptInfo {
-    pub name: String,
-    pub prompt: String,
-    /// The servers whose tools the model gets.
-    pub servers: Vec<String>,
-    pub runs: u32,
-    pub pass_rate: f64,
-}
-
-/// A suite file of the project or the user.
-#[derive(Debug, Clone, Serialize, specta::Type)]
-pub struct SuiteInfo {
-    pub path: String,
-    pub name: String,
-    /// `project` or `user`.
-    pub scope: String,
-    pub server: Option<String>,
-    pub cases: Vec<CaseInfo>,
-    /// Its prompt cases, run with `models`.
-    pub prompts: Vec<PromptInfo>,
-    pub models: Vec<String>,
-    /// Why it cannot run (with line and column).
-    pub broken: Option<String>,
-    /// What it would call and read, and whether the person trusts it (a
-    /// suite they did not write runs only once trusted).
-    pub review: Option<Review>,
-}
-
 /// The suites of the open project and of the user, read afresh.
 #[tauri::command]
 #[specta::specta]
 pub async fn suites<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
-) -> Result<Vec<SuiteInfo>, ErrorInfo> {
-    let folders = suite::folders(state.project_dir.as_deref());
-    tokio::task::spawn_blocking(move || list(&folders))
+) -> Result<Vec<workbench_app::suites::SuiteInfo>, ErrorInfo> {
+    let project = state.project_dir.clone();
+    tokio::task::spawn_blocking(move || workbench_app::suites::list(project.as_deref()))
         .await
         .map_err(|e| failed(e.to_string()))
-}
-
-fn list(folders: &[(&'static str, PathBuf)]) -> Vec<SuiteInfo> {
-    let trust = SuiteTrust::app();
-    let mut out = Vec::new();
-    for (scope, dir) in folders {
-        if !dir.is_dir() {
-            continue;
-        }
-        let (loaded, broken) = suite::load(std::slice::from_ref(dir));
-        for s in loaded {
-            out.push(SuiteInfo {
-                path: s.path.display().to_string(),
-                name: s.name.clone(),
-                scope: (*scope).into(),
-                server: s.server.clone(),
-                cases: s
-                    .cases
-                    .iter()
-                    .map(|c| CaseInfo {
-                        name: c.name.clone(),
-                        server: c.server.clone(),
-                        tool: c
-                            .tool
-                            .clone()
-                            .or_else(|| c.surface.as_ref().map(|s| s.tool.clone()))
-                            .unwrap_or_default(),
-                        surface: c.surface.is_some(),
-                    })
-                    .collect(),
-                prompts: s
-                    .prompts
-                    .iter()
-                    .map(|p| PromptInfo {
-                        name: p.name.clone(),
-                        prompt: p.prompt.clone(),
-                        servers: p.servers_with(s.server.as_deref()),
-                        runs: p.runs(),
-                        pass_rate: p.pass_rate(),
-                    })
-                    .collect(),
-                models: s.models.clone(),
-                broken: None,
-                review: Some(review(&s, &trust)),
-            });
-        }
-        for b in broken {
-            out.push(SuiteInfo {
-                name: b
-                    .path
-                    .file_stem()
-                    .map(|s| s.to_string_lossy().into_owned())
-                    .unwrap_or_default(),
-                path: b.path.display().to_string(),
-                scope: (*scope).into(),
-                server: None,
-                cases: Vec::new(),
-                prompts: Vec::new(),
-                models: Vec::new(),
-                broken: Some(b.to_string()),
-                review: None,
-            });
-        }
-    }
-    out
 }
 
 /// Run the suite at `path` (one case when `only` names it), read afresh;
