@@ -254,7 +254,7 @@ pub fn client(root: &Path) -> Result {
         }
     }
     let expected = expected(&dir)?;
-    let mcpwb = crate::tasks::target_dir(root).join("debug/mcpwb");
+    let mcpwb = crate::cache::target_dir(root).join("debug/mcpwb");
     println!(
         "running {} client scenarios ({}) against {}",
         runs.len(),

@@ -394,7 +394,7 @@ pub fn server(root: &Path) -> Result {
     let dir = root.join("tests/conformance");
     let node = crate::conformance::node(&dir)?;
     let suite = dir.join("node_modules/@modelcontextprotocol/conformance/dist/index.js");
-    let target = crate::tasks::target_dir(root);
+    let target = crate::cache::target_dir(root);
     let bin = target.join("debug");
     let mcpwb = bin.join("mcpwb");
     let home =

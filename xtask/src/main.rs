@@ -3,6 +3,7 @@
 //! tauri-driver, cargo-deny), says what and why, and times each stage.
 #![forbid(unsafe_code)]
 
+mod cache;
 mod conformance;
 mod conformance_server;
 mod conformance_tap;
@@ -52,7 +53,7 @@ fn main() -> ExitCode {
         Some("guide") => {
             let root = tasks::root();
             tools::install(&root, &tools::MDBOOK)
-                .and_then(|mdbook| guide::build(&root, &mdbook, &tasks::target_dir(&root)))
+                .and_then(|mdbook| guide::build(&root, &mdbook, &cache::target_dir(&root)))
         }
         Some("supply") => {
             let root = tasks::root();

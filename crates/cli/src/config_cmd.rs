@@ -4,16 +4,17 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use clap::{Args, Subcommand};
+use clap::Subcommand;
 use serde_json::{Map, Value, json};
 use workbench_core::Error;
 use workbench_core::config::dialects;
 use workbench_core::config::document::Document;
 use workbench_core::config::edit::EditOp;
-use workbench_core::config::secrets::{Keychain, reference, secret_id_for};
+use workbench_core::config::secrets::Keychain;
 use workbench_core::config::vars::keychain_refs;
 use workbench_core::config::{ConfigFile, Scope};
 
+use crate::config_fields::{Fields, ScopeArg};
 use crate::{Cli, Failure};
 
 #[derive(Subcommand, Debug)]
@@ -140,132 +141,8 @@ pub enum ConfigCommand {
     },
 }
 
-#[derive(Args, Debug, Default)]
-pub struct Fields {
-    /// A local server's command.
-    #[arg(long)]
-    command: Option<String>,
-    /// An argument (repeat for each, in order).
-    #[arg(long = "arg", allow_hyphen_values = true)]
-    args: Vec<String>,
-    /// KEY=VALUE environment entries.
-    #[arg(long)]
-    env: Vec<String>,
-    /// KEY=VALUE environment entries kept in the OS keychain.
-    #[arg(long)]
-    secret_env: Vec<String>,
-    /// The folder a local server runs in (default: the config file's).
-    #[arg(long)]
-    cwd: Option<String>,
-    /// A remote server's URL.
-    #[arg(long)]
-    url: Option<String>,
-    /// http or sse (default http with --url).
-    #[arg(long)]
-    transport: Option<String>,
-    /// NAME=VALUE headers.
-    #[arg(long)]
-    header: Vec<String>,
-    /// NAME=VALUE headers kept in the OS keychain.
-    #[arg(long)]
-    secret_header: Vec<String>,
-    /// A line saying what the server is, shown beside it.
-    #[arg(long)]
-    description: Option<String>,
-}
-
-#[derive(clap::ValueEnum, Clone, Copy, Debug)]
-pub enum ScopeArg {
-    User,
-    Project,
-}
-
 pub(crate) fn usage(m: impl Into<String>) -> Failure {
     Failure::Usage(m.into())
-}
-
-fn pairs(list: &[String], flag: &str) -> Result<Vec<(String, String)>, Failure> {
-    list.iter()
-        .map(|p| {
-            p.split_once('=')
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .filter(|(k, _)| !k.is_empty())
-                .ok_or_else(|| usage(format!("--{flag} takes KEY=VALUE, got \"{p}\"")))
-        })
-        .collect()
-}
-
-impl Fields {
-    /// The keys these flags set, in our on-disk shape. Secret values go to
-    /// the keychain; the entry gets a `${secret:...}` reference.
-    fn to_map(
-        &self,
-        server: &str,
-        owner: (Scope, Option<&Path>),
-        keychain: &dyn Fn() -> Keychain,
-    ) -> Result<Map<String, Value>, Failure> {
-        let mut m = Map::new();
-        if self.command.is_some() && self.url.is_some() {
-            return Err(usage(
-                "give --command (a local server) or --url (a remote one), not both",
-            ));
-        }
-        if let Some(t) = &self.transport {
-            if !matches!(t.as_str(), "http" | "sse") {
-                return Err(usage("--transport is http or sse"));
-            }
-            m.insert("type".into(), json!(t));
-        }
-        if let Some(c) = &self.command {
-            m.insert("command".into(), json!(c));
-        }
-        if let Some(u) = &self.url {
-            m.entry("type").or_insert(json!("http"));
-            m.insert("url".into(), json!(u));
-        }
-        if !self.args.is_empty() {
-            m.insert("args".into(), json!(self.args));
-        }
-        let mut section = |key: &str,
-                           field: &str,
-                           plain: &[(String, String)],
-                           secret: &[(String, String)]|
-         -> Result<(), Failure> {
-            if plain.is_empty() && secret.is_empty() {
-                return Ok(());
-            }
-            let mut obj = Map::new();
-            for (k, v) in plain {
-                obj.insert(k.clone(), json!(v));
-            }
-            for (k, v) in secret {
-                let id = secret_id_for(owner.0, owner.1, server, field, k);
-                keychain().set(&id, v)?;
-                obj.insert(k.clone(), json!(reference(&id)));
-            }
-            m.insert(key.into(), Value::Object(obj));
-            Ok(())
-        };
-        section(
-            "env",
-            "env",
-            &pairs(&self.env, "env")?,
-            &pairs(&self.secret_env, "secret-env")?,
-        )?;
-        section(
-            "headers",
-            "headers",
-            &pairs(&self.header, "header")?,
-            &pairs(&self.secret_header, "secret-header")?,
-        )?;
-        if let Some(c) = &self.cwd {
-            m.insert("cwd".into(), json!(c));
-        }
-        if let Some(d) = &self.description {
-            m.insert("description".into(), json!(d));
-        }
-        Ok(m)
-    }
 }
 
 fn user_path(cli: &Cli) -> PathBuf {
@@ -476,7 +353,7 @@ fn show(cli: &Cli, server: Option<&str>) -> Result<(), Failure> {
 /// `config add NAME`: a new entry, its secrets in the keychain.
 fn add(cli: &Cli, name: &str, fields: &Fields, scope: ScopeArg) -> Result<(), Failure> {
     let keychain = Keychain::app;
-    if fields.command.is_none() && fields.url.is_none() {
+    if !fields.names_a_server() {
         return Err(usage("a server needs --command or --url"));
     }
     let path = match scope {
@@ -501,18 +378,31 @@ fn add(cli: &Cli, name: &str, fields: &Fields, scope: ScopeArg) -> Result<(), Fa
         ScopeArg::Project => (Scope::Project, path.parent().map(Path::to_path_buf)),
     };
     let map = fields.to_map(name, (owner_scope, folder.as_deref()), &keychain)?;
+    upsert(cli, &path, name, map, "added")
+}
+
+/// Write `map` into entry `name` of the file at `path` and say so (`said`:
+/// added, updated).
+fn upsert(
+    cli: &Cli,
+    path: &Path,
+    name: &str,
+    map: Map<String, Value>,
+    said: &str,
+) -> Result<(), Failure> {
     change(
         cli,
-        &path,
+        path,
         EditOp::Upsert {
             name: name.to_string(),
             fields: map,
         },
     )?;
+    let to = if said == "added" { "to" } else { "in" };
     say(
         cli,
-        format!("added {name} to {}", path.display()),
-        json!({ "added": name, "file": path }),
+        format!("{said} {name} {to} {}", path.display()),
+        json!({ said: name, "file": path }),
     );
     Ok(())
 }
@@ -536,20 +426,7 @@ fn edit(cli: &Cli, name: &str, fields: &Fields, unset: &[String]) -> Result<(), 
             "nothing to change: give the settings to change, or --unset KEY",
         ));
     }
-    change(
-        cli,
-        &path,
-        EditOp::Upsert {
-            name: name.to_string(),
-            fields: map,
-        },
-    )?;
-    say(
-        cli,
-        format!("updated {name} in {}", path.display()),
-        json!({ "updated": name, "file": path }),
-    );
-    Ok(())
+    upsert(cli, &path, name, map, "updated")
 }
 
 /// `config remove NAME`: the entry and its own secrets and input answers.

@@ -6,6 +6,7 @@ mod auth_cmd;
 mod chat;
 mod commands;
 mod config_cmd;
+mod config_fields;
 mod config_io;
 mod dev_cmd;
 mod doctor_cmd;

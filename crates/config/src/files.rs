@@ -101,6 +101,28 @@ pub fn write_private_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
+/// The key a file is recorded under (a trust record, the tapped hosts):
+/// its real folder and its own name. A relative path, or one through a
+/// linked folder, keys the same file; the file's own name is never
+/// resolved, so a link is recorded as the link it is (never trusted as
+/// what it points to).
+pub fn record_key(path: &Path) -> String {
+    let abs = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        std::env::current_dir()
+            .map(|d| d.join(path))
+            .unwrap_or_else(|_| path.to_path_buf())
+    };
+    match (
+        abs.parent().and_then(|p| p.canonicalize().ok()),
+        abs.file_name(),
+    ) {
+        (Some(dir), Some(name)) => dir.join(name).display().to_string(),
+        _ => abs.display().to_string(),
+    }
+}
+
 /// Whether `inner` (which must exist) is `outer` or inside it once every
 /// link is resolved, and is not itself a link.
 pub fn stays_inside(inner: &Path, outer: &Path) -> bool {

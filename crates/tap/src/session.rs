@@ -242,19 +242,6 @@ impl Session {
 /// expectation holds (absent and `false` mean the same).
 const NOT_COMPARED: [&str; 3] = ["/_meta", "/resultType", "/isError"];
 
-/// `v` with every `${` written `$${` (a suite's literal `${`): what a host
-/// sent stays text in the suite made of it.
-fn literal(v: &Value) -> Value {
-    match v {
-        Value::String(s) if s.contains("${") => Value::String(s.replace("${", "$${")),
-        Value::Array(items) => Value::Array(items.iter().map(literal).collect()),
-        Value::Object(map) => {
-            Value::Object(map.iter().map(|(k, i)| (k.clone(), literal(i))).collect())
-        }
-        other => other.clone(),
-    }
-}
-
 /// The header of a kept session.
 pub fn header(row: &TapRow) -> Value {
     json!({
@@ -272,9 +259,8 @@ pub fn header(row: &TapRow) -> Value {
 
 /// The tool calls of a session as suite cases, for `server`: the suite's
 /// JSON and its snapshots' (by case name). Each case sends the arguments as
-/// the host sent them — kept as text: a `${` in them is written `$${`, so
-/// a suite never reads the environment because a host (or its model) wrote
-/// a reference — and holds the result to its snapshot less what only one
+/// the host sent them (the suite writer keeps them as text: a `${` a host
+/// or its model wrote is never read as a reference) and holds the result to its snapshot less what only one
 /// protocol era adds (`_meta`, 2026-07-28's `resultType`), so a run in the
 /// other era compares what the host saw; a tool's error result is expected
 /// as one (`"isError": true`, held by the case, not the snapshot). Calls the server answered with a JSON-RPC
@@ -316,7 +302,7 @@ pub fn to_suite(session: &Session, server: &str) -> (Value, Value, usize) {
         } else {
             format!("{tool} ({n})")
         };
-        let arguments = literal(v["params"].get("arguments").unwrap_or(&json!({})));
+        let arguments = v["params"].get("arguments").cloned().unwrap_or(json!({}));
         let mut kept = result.clone();
         if let Some(o) = kept.as_object_mut() {
             for left_out in NOT_COMPARED {

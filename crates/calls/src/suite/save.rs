@@ -153,7 +153,8 @@ fn append(
 
 /// Write a new suite `name` into `dir` with its snapshots (a suite made
 /// from a tapped session's calls): `dir/NAME.json` and
-/// `dir/__snapshots__/NAME.json`, trusted as the person's own. Refused when
+/// `dir/__snapshots__/NAME.json`, trusted as the person's own. Its cases'
+/// recorded arguments are written as text (`${` as `$${`). Refused when
 /// the suite exists or the folder is a link. Returns the suite's path.
 pub fn create(
     dir: &Path,
@@ -167,6 +168,17 @@ pub fn create(
             "\"{name}\" is not a suite's name (letters, digits, - and _)"
         ));
     }
+    // Its cases' arguments were recorded (a host's session): data, a
+    // `${...}` in them stays text, as for a case saved one by one.
+    let mut suite = suite.clone();
+    if let Some(cases) = suite["cases"].as_array_mut() {
+        for case in cases {
+            if let Some(arguments) = case.get("arguments") {
+                case["arguments"] = super::vars::literal(arguments);
+            }
+        }
+    }
+    let suite = &suite;
     let snapshots_dir = dir.join("__snapshots__");
     std::fs::create_dir_all(&snapshots_dir)
         .map_err(|e| format!("{}: {e}", snapshots_dir.display()))?;

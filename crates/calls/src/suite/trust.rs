@@ -22,6 +22,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use super::Suite;
+use workbench_core::files::record_key;
 
 /// The fingerprint of a suite file's bytes (`sha256:` and hex).
 pub fn fingerprint(bytes: &[u8]) -> String {
@@ -136,24 +137,6 @@ pub struct SuiteTrust {
     own: Option<PathBuf>,
 }
 
-fn key(path: &Path) -> String {
-    let abs = if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        std::env::current_dir()
-            .map(|d| d.join(path))
-            .unwrap_or_else(|_| path.to_path_buf())
-    };
-    // The folder resolved, the file's own name kept (a link is never trusted).
-    match (
-        abs.parent().and_then(|p| p.canonicalize().ok()),
-        abs.file_name(),
-    ) {
-        (Some(dir), Some(name)) => dir.join(name).display().to_string(),
-        _ => abs.display().to_string(),
-    }
-}
-
 impl SuiteTrust {
     /// The record at `record`; `own`: the person's own suites folder.
     pub fn at(record: PathBuf, own: Option<PathBuf>) -> SuiteTrust {
@@ -189,7 +172,11 @@ impl SuiteTrust {
     }
 
     pub fn is_trusted(&self, path: &Path, fingerprint: &str) -> bool {
-        self.read().suites.get(&key(path)).map(String::as_str) == Some(fingerprint)
+        self.read()
+            .suites
+            .get(&record_key(path))
+            .map(String::as_str)
+            == Some(fingerprint)
     }
 
     /// Trust the file at `path` as it is when it has `fingerprint`; a file
@@ -209,7 +196,9 @@ impl SuiteTrust {
     /// Record `fingerprint` for `path` (the workbench wrote it for the person).
     pub(super) fn record(&self, path: &Path, fingerprint: &str) -> Result<(), String> {
         let mut record = self.read();
-        record.suites.insert(key(path), fingerprint.to_string());
+        record
+            .suites
+            .insert(record_key(path), fingerprint.to_string());
         let text = serde_json::to_vec_pretty(&record).map_err(|e| e.to_string())?;
         if let Some(dir) = self.record.parent() {
             std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;

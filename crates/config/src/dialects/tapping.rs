@@ -24,6 +24,7 @@ use serde_json::{Map, Value, json};
 
 use crate::edit::{EditOp, apply};
 use crate::error::{Error, Result};
+use crate::files::record_key;
 
 /// One tapped entry: enough to put it back.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -130,26 +131,6 @@ fn find_entry(path: &Path, text: &str, name: &str) -> Result<Option<Map<String, 
     Ok(None)
 }
 
-/// The key a host's file is recorded under: its real folder and its own
-/// name (a relative path, or one through a linked folder, is the same
-/// file as its real path).
-fn key(path: &Path) -> String {
-    let abs = if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        std::env::current_dir()
-            .map(|d| d.join(path))
-            .unwrap_or_else(|_| path.to_path_buf())
-    };
-    match (
-        abs.parent().and_then(|p| p.canonicalize().ok()),
-        abs.file_name(),
-    ) {
-        (Some(dir), Some(name)) => dir.join(name).display().to_string(),
-        _ => abs.display().to_string(),
-    }
-}
-
 /// The `--name` argument a tap is given: one argument, so a name that
 /// looks like a flag (`-x`) is still the name.
 fn name_arg(name: &str) -> String {
@@ -218,7 +199,7 @@ pub fn entries(records: &Path, path: &Path) -> Result<Vec<HostEntry>> {
     let text = read(path)?;
     let doc = crate::parse_jsonc(path, &text)?;
     let all = Records::load(records)?;
-    let file_key = key(path);
+    let file_key = record_key(path);
     let mut out = Vec::new();
     for servers in ["mcpServers", "servers"] {
         let Some(map) = doc[servers].as_object() else {
@@ -276,7 +257,7 @@ pub fn tap(records: &Path, path: &Path, name: &str, mcpwb: &str) -> Result<()> {
         },
     )?;
     let mut all = Records::load(records)?;
-    let key = key(path);
+    let key = record_key(path);
     all.tapped.retain(|r| !(r.path == key && r.name == name));
     all.tapped.push(Record {
         path: key,
@@ -296,7 +277,7 @@ pub fn tap(records: &Path, path: &Path, name: &str, mcpwb: &str) -> Result<()> {
 /// nothing is written).
 pub fn untap(records: &Path, path: &Path, name: &str) -> Result<Untapped> {
     let all = Records::load(records)?;
-    let key = key(path);
+    let key = record_key(path);
     let record = all.find(&key, name).cloned().ok_or_else(|| {
         edit_error(format!(
             "{name} of {} was not tapped by the workbench",
@@ -511,7 +492,10 @@ mod tests {
             "/usr/bin/mcpwb",
         )
         .unwrap();
-        assert_eq!(Records::load(&records).unwrap().tapped[0].path, key(&path));
+        assert_eq!(
+            Records::load(&records).unwrap().tapped[0].path,
+            record_key(&path)
+        );
         assert_eq!(untap(&records, &path, "fs").unwrap(), Untapped::Back);
     }
 }
