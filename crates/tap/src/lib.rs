@@ -22,6 +22,7 @@
 
 pub mod fingerprint;
 pub mod har;
+mod host_calls;
 pub mod http;
 pub mod keep;
 pub mod mock;

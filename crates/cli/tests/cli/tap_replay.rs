@@ -6,7 +6,8 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use super::tap::{RELOADING, in_home, sessions};
+use super::tap::{in_home, sessions};
+use super::tap_watch::RELOADING;
 use super::{BIN, demo_server, stdout};
 
 #[test]

@@ -8,6 +8,7 @@ mod dev;
 pub mod handshakes;
 mod listen;
 mod lists;
+mod progress;
 mod reload;
 mod rounds;
 mod skills;
@@ -23,9 +24,10 @@ use tokio_util::sync::{CancellationToken, DropGuard};
 pub use crate::task::{TaskForm, TaskState, merge_listed};
 #[cfg(feature = "testing")]
 pub mod testing;
-pub use calls::{CallOptions, CallOutcome, CallSink, Progress, ToolCaller};
+pub use calls::{CallOptions, CallOutcome, ToolCaller};
 pub use dev::DevWatch;
 pub use listen::log_rank;
+pub use progress::{CallSink, Progress};
 pub use skills::{LoadedSkill, SkillFile};
 
 /// How long a burst of saves to watched files is waited out before the

@@ -1,0 +1,211 @@
+//! `mcpwb tap --watch`: the server behind the tap restarted when its files
+//! change, the host kept connected with its session (its handshake
+//! replayed, calls in flight told, list changes announced); the one
+//! watcher follows no link and holds restarts back.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::Stdio;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use super::stdout;
+use super::tap::{in_home, sessions};
+
+/// A server whose tools come from tools.json (read at start), with a tool
+/// that takes its time, and list changes declared.
+pub(super) const RELOADING: &str = r#"
+import json, sys, time, pathlib
+tools = json.loads((pathlib.Path(__file__).parent / "tools.json").read_text())
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg:
+        continue
+    m = msg.get("method")
+    if m == "initialize":
+        r = {"protocolVersion": msg["params"]["protocolVersion"], "capabilities": {"tools": {"listChanged": True}}, "serverInfo": {"name": "py", "version": "1"}}
+    elif m == "tools/list":
+        r = {"tools": tools}
+    elif m == "tools/call" and msg["params"]["name"] == "slow":
+        time.sleep(30)
+        r = {"content": [{"type": "text", "text": "slow"}]}
+    elif m == "tools/call":
+        r = {"content": [{"type": "text", "text": "%s of %d" % (msg["params"]["name"], len(tools))}]}
+    else:
+        print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32601, "message": "no"}}), flush=True)
+        continue
+    print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": r}), flush=True)
+"#;
+
+#[test]
+fn a_change_restarts_the_server_behind_the_tap_and_the_host_keeps_its_session() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("server.py"), RELOADING).unwrap();
+    let tools = |names: &[&str]| {
+        Value::Array(
+            names
+                .iter()
+                .map(|n| json!({ "name": n, "inputSchema": { "type": "object" } }))
+                .collect(),
+        )
+        .to_string()
+    };
+    std::fs::write(d.join("tools.json"), tools(&["slow", "one"])).unwrap();
+    let mut tap = in_home(d)
+        .current_dir(d)
+        .args(["tap", "--watch", "*.json", "--", "python3", "server.py"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut host_in = tap.stdin.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel::<Value>();
+    let out = tap.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(out).lines().map_while(Result::ok) {
+            let _ = tx.send(serde_json::from_str(&line).unwrap_or(Value::Null));
+        }
+    });
+    let next = |what: &str| {
+        rx.recv_timeout(Duration::from_secs(20))
+            .unwrap_or_else(|_| panic!("nothing came: waiting for {what}"))
+    };
+    let mut send = |v: Value| writeln!(host_in, "{v}").unwrap();
+    send(
+        json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{
+        "protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"keeper","version":"1"}}}),
+    );
+    assert_eq!(next("initialize")["id"], 1);
+    send(json!({"jsonrpc":"2.0","method":"notifications/initialized"}));
+    send(json!({"jsonrpc":"2.0","id":2,"method":"tools/list"}));
+    assert_eq!(
+        next("tools/list")["result"]["tools"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+    // A call under way when the files change.
+    send(
+        json!({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"slow","arguments":{}}}),
+    );
+    std::thread::sleep(Duration::from_millis(500));
+    std::fs::write(d.join("tools.json"), tools(&["slow", "one", "two"])).unwrap();
+    // The host is told its call will not be answered, then that the tools changed.
+    let cut = next("the cut call");
+    assert_eq!(cut["id"], 3, "{cut}");
+    assert!(
+        cut["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("the server restarted"),
+        "{cut}"
+    );
+    let changed = next("list_changed");
+    assert_eq!(
+        changed["method"], "notifications/tools/list_changed",
+        "{changed}"
+    );
+    // No new handshake from the host: it lists again and calls the new tool.
+    send(json!({"jsonrpc":"2.0","id":4,"method":"tools/list"}));
+    let listed = next("the new list");
+    assert_eq!(
+        listed["id"], 4,
+        "the replayed handshake's answer is not the host's: {listed}"
+    );
+    assert_eq!(
+        listed["result"]["tools"].as_array().unwrap().len(),
+        3,
+        "{listed}"
+    );
+    send(
+        json!({"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"two","arguments":{}}}),
+    );
+    assert_eq!(next("the call")["result"]["content"][0]["text"], "two of 3");
+    drop(host_in);
+    assert!(tap.wait().unwrap().success());
+    // The session shows where the server restarted, and what the host was
+    // told came from the tap.
+    let id = sessions(d)[0]["id"].as_i64().unwrap();
+    let out = in_home(d)
+        .args(["session", "export", &id.to_string()])
+        .output()
+        .unwrap();
+    let text = stdout(&out);
+    let restart: Vec<&str> = text.lines().filter(|l| l.contains("\"restart\"")).collect();
+    assert_eq!(restart.len(), 1, "{text:.3000}");
+    assert!(
+        restart[0].contains("\"from\":\"tap\"") && restart[0].contains("\"answeredWithError\":1"),
+        "{}",
+        restart[0]
+    );
+}
+
+/// The inotify watches a process holds (its `inotify wd:` lines).
+fn inotify_watches(pid: u32) -> usize {
+    let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fdinfo")) else {
+        return 0;
+    };
+    fds.filter_map(|f| f.ok())
+        .filter_map(|f| std::fs::read_to_string(f.path()).ok())
+        .map(|t| t.lines().filter(|l| l.starts_with("inotify wd:")).count())
+        .sum()
+}
+
+/// The review's play against `tap --watch '**'`: a link to `/usr` in the
+/// server's folder (15,727 watches through it), and a server that writes
+/// into its own folder each time it starts (37 restarts in ~20 s). The one
+/// watcher holds: no link followed, restarts held back.
+#[test]
+fn the_taps_watch_follows_no_link_and_does_not_restart_for_ever() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("server.py"), RELOADING).unwrap();
+    std::fs::write(d.join("tools.json"), "[]").unwrap();
+    std::os::unix::fs::symlink("/usr", d.join("usrlink")).unwrap();
+    let mut tap = in_home(d)
+        .current_dir(d)
+        .args(["tap", "--watch", "**", "--"])
+        .args(["sh", "-c", "date +%s%N >> state.db; exec python3 server.py"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut host_in = tap.stdin.take().unwrap();
+    let out = tap.stdout.take().unwrap();
+    std::thread::spawn(
+        move || {
+            for _ in BufReader::new(out).lines().map_while(Result::ok) {}
+        },
+    );
+    writeln!(
+        host_in,
+        "{}",
+        json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{
+        "protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"h","version":"1"}}})
+    )
+    .unwrap();
+    std::thread::sleep(Duration::from_millis(1000));
+    let watches = inotify_watches(tap.id());
+    assert!(
+        (1..50).contains(&watches),
+        "{watches} inotify watches: the link to /usr was followed"
+    );
+    // A save starts the loop (each start appends to state.db).
+    std::fs::write(d.join("tools.json"), "[] ").unwrap();
+    std::thread::sleep(Duration::from_secs(8));
+    let starts = std::fs::read_to_string(d.join("state.db"))
+        .unwrap()
+        .lines()
+        .count();
+    drop(host_in);
+    let _ = tap.kill();
+    let _ = tap.wait();
+    // The first start and at most a handful of restarts, held back longer each time.
+    assert!(
+        (2..=6).contains(&starts),
+        "{starts} starts in 8 s after one save"
+    );
+}
