@@ -194,10 +194,10 @@ fn a_server_is_started_only_through_the_one_door() {
     assert_eq!(
         transports,
         [
-            // `serve --attach`: the window's own bridge on this machine.
-            "crates/bridge/src/attach.rs",
             // `connect`, which takes only an entry the door let through.
             "crates/core/src/connect/mod.rs",
+            // `serve --attach`: the window's own bridge, on this machine only.
+            "crates/core/src/connect/own_bridge.rs",
         ],
         "an MCP client transport is built outside the one door"
     );

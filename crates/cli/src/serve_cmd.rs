@@ -72,7 +72,7 @@ pub async fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
         } else {
             url.clone()
         };
-        if let Some(why) = workbench_bridge::attach::refuse(&url) {
+        if let Some(why) = workbench_core::connect::own_bridge::refuse(&url) {
             return Err(Failure::Usage(why));
         }
         let token = Keychain::app().get(workbench_bridge::settings::TOKEN_ID)?;

@@ -9,6 +9,7 @@ pub mod httptap;
 pub mod keep;
 pub mod life;
 pub mod lines;
+pub mod own_bridge;
 pub mod resolve;
 pub mod sse;
 mod sselimit;
