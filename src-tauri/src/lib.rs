@@ -3,6 +3,8 @@
 //! per area under `commands/`). Everything testable without a window lives in
 //! `workbench-core`.
 
+#![forbid(unsafe_code)]
+
 mod app_calls;
 pub mod apps;
 pub mod commands;

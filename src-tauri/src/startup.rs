@@ -81,23 +81,46 @@ pub fn cpu_rendering_env(
     CPU.to_vec()
 }
 
-/// Apply [`cpu_rendering_env`] to this process; first thing in `run`,
-/// before GTK starts. Returns what was set (logged once logging is up).
-/// The one `unsafe` of the app: GTK and WebKit read these only from the
-/// environment, and setting it is sound while no other thread runs.
-#[allow(unsafe_code)]
+/// Marks the app started again with the CPU rendering it chose (so the
+/// servers it starts do not inherit that choice, and it is not made twice).
+const CHOSEN: &str = "MCPWB_CPU_RENDERING";
+
+/// Apply [`cpu_rendering_env`]: first thing in `run`, before GTK starts.
+/// GTK and WebKit read these only from the environment as they start, and
+/// writing our own environment is not safe once threads may read it: the
+/// app starts again in place (an exec: the same process, its launch time
+/// kept, so the start measured includes it) with them set. Returns what
+/// was set (logged once logging is up; kept from the servers); empty with
+/// a GPU, when the person chose, or when the exec failed (then it carries
+/// on with GL, as before).
 pub fn prefer_cpu_rendering_without_gpu() -> Vec<(&'static str, &'static str)> {
+    use std::os::unix::process::CommandExt;
+    if std::env::var_os(CHOSEN).is_some() {
+        let mut set = cpu_rendering_env(false, |_| None);
+        set.push((CHOSEN, "1"));
+        return set;
+    }
     let render_node = std::fs::read_dir("/dev/dri").is_ok_and(|dir| {
         dir.flatten()
             .any(|e| e.file_name().to_string_lossy().starts_with("renderD"))
     });
     let set = cpu_rendering_env(render_node, |k| std::env::var_os(k));
-    for (key, value) in &set {
-        // SAFETY: called first thing in `run`, before the app starts any
-        // thread, so nothing reads the environment meanwhile.
-        unsafe { std::env::set_var(key, value) };
+    if set.is_empty() {
+        return set;
     }
-    set
+    let Ok(me) = std::env::current_exe() else {
+        return Vec::new();
+    };
+    // Returns only when it failed.
+    let failed = std::process::Command::new(me)
+        .args(std::env::args_os().skip(1))
+        .envs(set.iter().copied())
+        .env(CHOSEN, "1")
+        .exec();
+    eprintln!(
+        "mcp-workbench: rendering on the GPU's path: could not start again with CPU rendering ({failed})"
+    );
+    Vec::new()
 }
 
 /// Log how long the app's set-up took (the window is created after it).
