@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use workbench_core::config::{ConfigFile, Scope};
+use workbench_core::config::ConfigFile;
 use workbench_core::logging::LogGuard;
 use workbench_core::{ConfigWatch, Workbench};
 
@@ -66,46 +66,23 @@ impl AppState {
         }
     }
 
-    /// The project's `.mcp.json` (it may not exist yet).
-    pub fn project_file(&self) -> Option<PathBuf> {
-        self.project_dir.as_ref().map(|d| d.join(".mcp.json"))
+    /// Where the person's servers are written: the user's file, the
+    /// project's, and the settings file their approvals are kept in.
+    pub fn place(&self) -> workbench_app::config::Place {
+        workbench_app::config::Place::with_settings(
+            self.config_path.clone(),
+            self.project_dir.clone(),
+            self.calls.rules_file().file().clone(),
+        )
     }
 
     /// The user's file merged with the project's.
-    pub fn load(&self) -> workbench_core::Result<ConfigFile> {
-        Ok(ConfigFile::load_scoped(
-            &self.config_path,
-            self.project_dir.as_deref(),
-        )?)
-    }
-
-    /// The file of a scope; the project scope needs a project folder.
-    pub fn file_for(&self, scope: Scope) -> workbench_core::Result<PathBuf> {
-        match scope {
-            Scope::User => Ok(self.config_path.clone()),
-            Scope::Project => self.project_file().ok_or_else(|| {
-                workbench_core::config::Error::ConfigEdit {
-                    message: "no project folder is open (start the app with --project DIR)".into(),
-                }
-                .into()
-            }),
-        }
-    }
-
-    /// The file the entry `name` lives in; a name in neither file belongs
-    /// to `new_in` (where a new entry is added).
-    pub fn file_of(&self, name: &str, new_in: Scope) -> workbench_core::Result<PathBuf> {
-        let scope = self
-            .load()
-            .ok()
-            .and_then(|c| c.servers.into_iter().find(|e| e.name == name))
-            .map(|e| e.scope)
-            .unwrap_or(new_in);
-        self.file_for(scope)
+    pub fn load(&self) -> Result<ConfigFile, workbench_app::ErrorInfo> {
+        self.place().load()
     }
 
     /// Whether `path` is one of the app's own config files.
     pub fn is_own(&self, path: &Path) -> bool {
-        path == self.config_path || self.project_file().as_deref() == Some(path)
+        self.place().is_own(path)
     }
 }

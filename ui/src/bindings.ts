@@ -1134,6 +1134,7 @@ export type ConfigChanged_Serialize = {
 	removed: string[],
 };
 
+/**  A config file's text, for the window's editor. */
 export type ConfigText = {
 	path: string,
 	exists: boolean,

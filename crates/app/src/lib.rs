@@ -9,6 +9,8 @@
 
 #![forbid(unsafe_code)]
 
+pub mod config;
+pub mod servers;
 pub mod sessions;
 pub mod suites;
 pub mod tools;

@@ -49,6 +49,18 @@ pub fn trust(config: &ConfigFile, name: &str) -> Result<TrustRequest, ErrorInfo>
     trust_in(&Trust::app(), config, name)
 }
 
+/// Trust server `name` on this machine and apply the config to the running
+/// servers, so it starts.
+pub async fn trust_and_start(
+    wb: &workbench_core::Workbench,
+    config: &ConfigFile,
+    name: &str,
+) -> Result<TrustRequest, ErrorInfo> {
+    let trusted = trust(config, name)?;
+    wb.apply_own(config).await;
+    Ok(trusted)
+}
+
 /// `--trust`: the person vouches for every entry of this run, as the files
 /// hold them now (remembered). The first that cannot be recorded stops it.
 pub fn trust_every(config: &ConfigFile) -> Result<(), ErrorInfo> {

@@ -5,13 +5,10 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use clap::Subcommand;
-use serde_json::{Map, Value, json};
-use workbench_core::Error;
-use workbench_core::config::dialects;
-use workbench_core::config::document::Document;
+use serde_json::{Value, json};
+use workbench_app::config::Place;
 use workbench_core::config::edit::EditOp;
 use workbench_core::config::secrets::Keychain;
-use workbench_core::config::vars::keychain_refs;
 use workbench_core::config::{ConfigFile, Scope};
 
 use crate::config_fields::{Fields, ScopeArg};
@@ -155,49 +152,22 @@ fn project_dir(cli: &Cli) -> Option<PathBuf> {
     cli.project.clone()
 }
 
+/// Where the person's servers are written, as this run names them.
+pub(crate) fn place(cli: &Cli) -> Place {
+    Place::new(user_path(cli), project_dir(cli))
+}
+
 pub(crate) fn load(cli: &Cli) -> Result<ConfigFile, Failure> {
-    Ok(ConfigFile::load_scoped(
-        &user_path(cli),
-        project_dir(cli).as_deref(),
-    )?)
+    Ok(place(cli).load()?)
 }
 
-/// Apply one edit to `path` and save it safely.
-/// The person's own edit: what it adds or changes is trusted as written.
-/// A renamed entry's own secrets follow it.
-fn change(cli: &Cli, path: &Path, op: EditOp) -> Result<(), Failure> {
-    let mut doc = Document::open(path)?;
-    let settings =
-        workbench_core::settings::SettingsFile::new(workbench_core::settings::default_path());
-    Ok(workbench_calls::rules::save_own_edit(
-        &mut doc,
-        &op,
-        &Keychain::app(),
-        &workbench_core::config::trust::Trust::app(),
-        &settings,
-        path == user_path(cli),
-    )?)
-}
-
-/// The file that holds `name` (edits go back where the entry came from).
-fn file_of(cli: &Cli, name: &str) -> Result<PathBuf, Failure> {
-    let cfg = load(cli)?;
-    let entry = cfg
-        .servers
-        .iter()
-        .find(|e| e.name == name)
-        .ok_or_else(|| Error::UnknownServer(name.to_string()))?;
-    Ok(cfg.file_of(entry).to_path_buf())
-}
-
-pub(crate) fn raw_servers(path: &Path) -> Result<dialects::Entries, Failure> {
-    let text = std::fs::read_to_string(path).map_err(|source| {
-        workbench_core::config::Error::ConfigUnreadable {
-            path: path.to_path_buf(),
-            source,
-        }
-    })?;
-    Ok(workbench_core::config::raw_entries(path, &text)?)
+/// The person's own edit of the entry it names, in the file it lives in.
+fn change(cli: &Cli, op: EditOp) -> Result<(), Failure> {
+    let edited = place(cli).edit(&op, Scope::User)?;
+    for left in edited.secrets_left {
+        eprintln!("mcpwb: {left}");
+    }
+    Ok(())
 }
 
 pub(crate) fn say(cli: &Cli, text: String, data: Value) {
@@ -225,10 +195,9 @@ pub fn run(cli: &Cli, command: &ConfigCommand) -> Result<(), Failure> {
         } => edit(cli, name, fields, unset),
         ConfigCommand::Remove { name } => remove(cli, name),
         ConfigCommand::Rename { from, to } => {
-            let path = file_of(cli, from)?;
+            place(cli).file_of_existing(from)?;
             change(
                 cli,
-                &path,
                 EditOp::Rename {
                     from: from.clone(),
                     to: to.clone(),
@@ -243,10 +212,9 @@ pub fn run(cli: &Cli, command: &ConfigCommand) -> Result<(), Failure> {
         }
         ConfigCommand::Enable { name } | ConfigCommand::Disable { name } => {
             let disabled = matches!(command, ConfigCommand::Disable { .. });
-            let path = file_of(cli, name)?;
+            place(cli).file_of_existing(name)?;
             change(
                 cli,
-                &path,
                 EditOp::SetDisabled {
                     name: name.clone(),
                     disabled,
@@ -266,7 +234,7 @@ pub fn run(cli: &Cli, command: &ConfigCommand) -> Result<(), Failure> {
         ConfigCommand::Export { to, output, force } => {
             crate::config_io::export(cli, load(cli)?, to, output.as_deref(), *force)
         }
-        ConfigCommand::Discover => crate::config_io::discover(cli, project_dir(cli).as_deref()),
+        ConfigCommand::Discover => crate::config_io::discover(cli),
         ConfigCommand::Tap { name, file } => {
             crate::config_io::tap(cli, project_dir(cli).as_deref(), name, file, true)
         }
@@ -329,22 +297,7 @@ fn trust(cli: &Cli, name: &str) -> Result<(), Failure> {
 
 /// `config show [NAME]`: the entries as written.
 fn show(cli: &Cli, server: Option<&str>) -> Result<(), Failure> {
-    let cfg = load(cli)?;
-    let mut files = vec![cfg.path.clone()];
-    files.extend(cfg.project.clone());
-    let mut out = Map::new();
-    for f in files.iter().filter(|f| f.exists()) {
-        for (name, entry) in raw_servers(f)? {
-            if server.as_ref().is_none_or(|s| *s == name) {
-                out.insert(name, Value::Object(entry));
-            }
-        }
-    }
-    if let Some(s) = server
-        && !out.contains_key(s)
-    {
-        return Err(Error::UnknownServer(s.to_string()).into());
-    }
+    let out = place(cli).entries(server)?;
     let text = serde_json::to_string_pretty(&out).unwrap_or_default();
     say(cli, text, Value::Object(out));
     Ok(())
@@ -362,55 +315,30 @@ fn add(cli: &Cli, name: &str, fields: &Fields, scope: ScopeArg) -> Result<(), Fa
             .unwrap_or_else(|| std::env::current_dir().unwrap_or_default())
             .join(".mcp.json"),
     };
-    let existing = Document::open(&path)?;
-    if !existing.text.trim().is_empty()
-        && ConfigFile::parse(&path, &existing.text)?
-            .servers
-            .iter()
-            .any(|s| s.name == *name)
-    {
-        return Err(usage(format!(
-            "a server named \"{name}\" already exists (use config edit)"
-        )));
-    }
     let (owner_scope, folder) = match scope {
         ScopeArg::User => (Scope::User, None),
         ScopeArg::Project => (Scope::Project, path.parent().map(Path::to_path_buf)),
     };
     let map = fields.to_map(name, (owner_scope, folder.as_deref()), &keychain)?;
-    upsert(cli, &path, name, map, "added")
+    place(cli).add_to(&path, name, map)?;
+    said(cli, &path, name, "added");
+    Ok(())
 }
 
-/// Write `map` into entry `name` of the file at `path` and say so (`said`:
-/// added, updated).
-fn upsert(
-    cli: &Cli,
-    path: &Path,
-    name: &str,
-    map: Map<String, Value>,
-    said: &str,
-) -> Result<(), Failure> {
-    change(
-        cli,
-        path,
-        EditOp::Upsert {
-            name: name.to_string(),
-            fields: map,
-        },
-    )?;
-    let to = if said == "added" { "to" } else { "in" };
+/// Say that `name` was `did` (added, updated) in the file at `path`.
+fn said(cli: &Cli, path: &Path, name: &str, did: &str) {
+    let to = if did == "added" { "to" } else { "in" };
     say(
         cli,
-        format!("{said} {name} {to} {}", path.display()),
-        json!({ said: name, "file": path }),
+        format!("{did} {name} {to} {}", path.display()),
+        json!({ did: name, "file": path }),
     );
-    Ok(())
 }
 
 /// `config edit NAME`: some of the entry's settings changed, the rest kept as written.
 fn edit(cli: &Cli, name: &str, fields: &Fields, unset: &[String]) -> Result<(), Failure> {
     let keychain = Keychain::app;
-    let path = file_of(cli, name)?;
+    let path = place(cli).file_of_existing(name)?;
     let owner_scope = load(cli)?
         .servers
         .iter()
@@ -426,40 +354,26 @@ fn edit(cli: &Cli, name: &str, fields: &Fields, unset: &[String]) -> Result<(), 
             "nothing to change: give the settings to change, or --unset KEY",
         ));
     }
-    upsert(cli, &path, name, map, "updated")
+    change(
+        cli,
+        EditOp::Upsert {
+            name: name.to_string(),
+            fields: map,
+        },
+    )?;
+    said(cli, &path, name, "updated");
+    Ok(())
 }
 
 /// `config remove NAME`: the entry and its own secrets and input answers.
 fn remove(cli: &Cli, name: &str) -> Result<(), Failure> {
-    let path = file_of(cli, name)?;
-    let mut secrets: Vec<String> = raw_servers(&path)?
-        .into_iter()
-        .filter(|(n, _)| n == name)
-        .flat_map(|(_, e)| keychain_refs(&Value::Object(e).to_string()))
-        .filter(|id| !id.starts_with("input/"))
-        .collect();
-    if let Some(entry) = load(cli)?.servers.iter().find(|e| e.name == name) {
-        let dir = project_dir(cli);
-        secrets.extend(
-            entry
-                .input_refs()
-                .iter()
-                .map(|id| entry.input_key(dir.as_deref(), id)),
-        );
-    }
+    let path = place(cli).file_of_existing(name)?;
     change(
         cli,
-        &path,
         EditOp::Remove {
             name: name.to_string(),
         },
     )?;
-    // The entry's own secrets and input answers go with it.
-    for id in secrets {
-        if let Err(e) = Keychain::app().delete(&id) {
-            eprintln!("mcpwb: could not remove {id} from the keychain: {e}");
-        }
-    }
     say(
         cli,
         format!("removed {name} from {}", path.display()),
@@ -470,21 +384,6 @@ fn remove(cli: &Cli, name: &str) -> Result<(), Failure> {
 
 /// `config input ID`: an `${input:ID}` answer kept for each server using it.
 fn input(cli: &Cli, id: &str, value: Option<&str>, servers: &[String]) -> Result<(), Failure> {
-    let keys: Vec<(String, String)> = load(cli)?
-        .input_keys(project_dir(cli).as_deref(), id)
-        .into_iter()
-        .filter(|(s, _)| servers.is_empty() || servers.contains(s))
-        .collect();
-    if keys.is_empty() {
-        return Err(usage(format!(
-            "no server{} uses ${{input:{id}}}",
-            if servers.is_empty() {
-                String::new()
-            } else {
-                format!(" named {}", servers.join(", "))
-            }
-        )));
-    }
     let value = match value {
         Some(v) => v.to_string(),
         None => {
@@ -495,10 +394,7 @@ fn input(cli: &Cli, id: &str, value: Option<&str>, servers: &[String]) -> Result
             s.trim_end_matches(['\n', '\r']).to_string()
         }
     };
-    for (_, key) in &keys {
-        Keychain::app().set(key, &value)?;
-    }
-    let names: Vec<&str> = keys.iter().map(|(s, _)| s.as_str()).collect();
+    let names = place(cli).provide_input(id, &value, servers)?;
     say(
         cli,
         format!(

@@ -3,25 +3,12 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
-use workbench_core::config::dialects::{self, ALL, Dialect};
-use workbench_core::config::document::Document;
-use workbench_core::config::{ConfigFile, default_user_config, parse_jsonc};
+use workbench_core::config::dialects::{self, Dialect};
+use workbench_core::config::{ConfigFile, parse_jsonc};
 
-use crate::config_cmd::{raw_servers, say, usage};
+use crate::config_cmd::{say, usage};
 use crate::{Cli, Failure};
-
-pub fn dialect_ids() -> String {
-    ALL.iter().map(|d| d.id()).collect::<Vec<_>>().join(", ")
-}
-
-fn read(path: &Path) -> Result<String, Failure> {
-    std::fs::read_to_string(path).map_err(|source| {
-        Failure::from(workbench_core::config::Error::ConfigUnreadable {
-            path: path.to_path_buf(),
-            source,
-        })
-    })
-}
+use workbench_app::config::{dialect_ids, raw_entries as raw_servers};
 
 pub fn import(
     cli: &Cli,
@@ -31,85 +18,62 @@ pub fn import(
     replace: bool,
     dry_run: bool,
 ) -> Result<(), Failure> {
-    let text = read(path)?;
-    let dialect = match from {
-        Some(id) => Dialect::from_id(id).ok_or_else(|| {
-            Failure::Usage(format!(
-                "unknown dialect \"{id}\"; one of: {}",
-                dialect_ids()
-            ))
-        })?,
-        None => dialects::guess(path, &text),
-    };
-    let imported = dialects::import(dialect, &text)?;
+    let done = crate::config_cmd::place(cli).import(path, from, only, replace, dry_run)?;
+    let (added, skipped) = (&done.merged.added, &done.merged.kept);
+    let imported = &done.imported;
     for n in &imported.notes {
         eprintln!("mcpwb: note: {n}");
-    }
-    // A file from inside the project folder is the project's: its servers
-    // go to the project's .mcp.json, not the user's file.
-    let inside_project = cli.project.as_ref().and_then(|dir| {
-        let dir = std::fs::canonicalize(dir).ok()?;
-        let file = std::fs::canonicalize(path).ok()?;
-        file.starts_with(&dir).then(|| dir.join(".mcp.json"))
-    });
-    let target: PathBuf =
-        inside_project.unwrap_or_else(|| cli.config.clone().unwrap_or_else(default_user_config));
-    let mut doc = Document::open(&target)?;
-    let merged = dialects::merge_into(&mut doc, &imported, only, replace)?;
-    let (added, skipped) = (merged.added, merged.kept);
-    if !dry_run && !added.is_empty() {
-        doc.save()?;
     }
     if cli.json {
         println!(
             "{}",
-            json!({ "dialect": dialect.id(), "imported": added, "skipped": skipped,
+            json!({ "dialect": done.dialect.id(), "imported": added, "skipped": skipped,
                     "targets": imported.servers.iter().filter(|(n, _)| added.contains(n))
                         .map(|(n, e)| (n.clone(), json!(dialects::target_of(n, e))))
                         .collect::<serde_json::Map<String, serde_json::Value>>(),
-                    "notes": imported.notes, "dry_run": dry_run, "file": target })
+                    "notes": imported.notes, "dry_run": dry_run, "file": done.file })
         );
-    } else {
-        let verb = if dry_run { "would import" } else { "imported" };
+        return Ok(());
+    }
+    let verb = if dry_run { "would import" } else { "imported" };
+    println!(
+        "{verb} {} server(s) from {} ({}) into {}: {}",
+        added.len(),
+        path.display(),
+        done.dialect.id(),
+        done.file.display(),
+        added.join(", ")
+    );
+    // What each would run or reach: imported servers start untrusted,
+    // and this is what trusting them means.
+    for (name, entry) in imported.servers.iter().filter(|(n, _)| added.contains(n)) {
         println!(
-            "{verb} {} server(s) from {} ({}) into {}: {}",
-            added.len(),
-            path.display(),
-            dialect.id(),
-            target.display(),
-            added.join(", ")
+            "  {name}: {}",
+            crate::print::clean(&dialects::target_of(name, entry))
         );
-        // What each would run or reach: imported servers start untrusted,
-        // and this is what trusting them means.
-        for (name, entry) in imported.servers.iter().filter(|(n, _)| added.contains(n)) {
-            println!(
-                "  {name}: {}",
-                crate::print::clean(&dialects::target_of(name, entry))
-            );
-        }
-        if !skipped.is_empty() {
-            println!(
-                "kept ours (same name; --replace to take theirs): {}",
-                skipped.join(", ")
-            );
-        }
-        if !dry_run && !added.is_empty() {
-            println!(
-                "imported servers start once trusted: read them with `mcpwb config show NAME`, then `mcpwb config trust NAME`"
-            );
-        }
-        if dry_run {
-            print!("{}", doc.text);
-        }
+    }
+    if !skipped.is_empty() {
+        println!(
+            "kept ours (same name; --replace to take theirs): {}",
+            skipped.join(", ")
+        );
+    }
+    if !dry_run && !added.is_empty() {
+        println!(
+            "imported servers start once trusted: read them with `mcpwb config show NAME`, then `mcpwb config trust NAME`"
+        );
+    }
+    if dry_run {
+        print!("{}", done.text);
     }
     Ok(())
 }
 
-pub fn discover(cli: &Cli, project: Option<&Path>) -> Result<(), Failure> {
+pub fn discover(cli: &Cli) -> Result<(), Failure> {
     let home = std::env::var_os("HOME")
         .map(PathBuf::from)
         .ok_or_else(|| Failure::Usage("HOME is not set".into()))?;
-    let found = dialects::discover(&home, project);
+    let found = crate::config_cmd::place(cli).discover(&home);
     let rows: Vec<Value> = found
         .iter()
         .map(|f| {

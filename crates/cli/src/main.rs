@@ -35,6 +35,8 @@ use workbench_core::{Error, ErrorCode, ErrorInfo};
 /// Exit codes, one per kind of outcome a script may branch on.
 pub mod exit {
     pub const TOOL_ERROR: u8 = 1;
+    /// The command asked for something that cannot be done as asked.
+    pub const USAGE: u8 = 2;
     pub const CONFIG: u8 = 3;
     pub const NOT_READY: u8 = 4;
     pub const TIMEOUT: u8 = 5;
@@ -313,6 +315,7 @@ fn exit_code(code: ErrorCode) -> u8 {
         | ErrorCode::ToolExcluded
         | ErrorCode::ServerNotReady => exit::NOT_READY,
         ErrorCode::Timeout => exit::TIMEOUT,
+        ErrorCode::Invalid => exit::USAGE,
         ErrorCode::ServerError => exit::SERVER_ERROR,
         _ => exit::OTHER,
     }
@@ -369,7 +372,7 @@ fn main() -> ExitCode {
             let (code, info) = match failure {
                 Failure::Core(e) => (exit_code(e.code()), ErrorInfo::from(&e)),
                 Failure::Usage(message) => (
-                    2,
+                    exit::USAGE,
                     ErrorInfo {
                         code: ErrorCode::Internal,
                         message,

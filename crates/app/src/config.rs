@@ -1,0 +1,592 @@
+//! The person's mcp.json files: reading them, their own edits (trusted as
+//! written, approvals and secrets following a renamed entry, a removed
+//! entry's secrets gone with it), inputs and secrets kept in the keychain,
+//! and other clients' files found and imported (untrusted until the person
+//! says so). The window's Servers room and `mcpwb config` are adapters of
+//! these; each operation's sequence is written once, here.
+
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+use workbench_core::config::dialects::{self, Dialect, Found, Imported, Merged};
+use workbench_core::config::document::Document;
+use workbench_core::config::edit::EditOp;
+use workbench_core::config::secrets::Keychain;
+use workbench_core::config::trust::Trust;
+use workbench_core::config::vars::{NeededInput, keychain_refs};
+use workbench_core::config::{ConfigFile, Scope};
+use workbench_core::settings::SettingsFile;
+use workbench_core::{Error, ErrorInfo};
+
+/// Where the person's servers are written: the user's file, the project's
+/// folder (its `.mcp.json`), and the settings file that holds the standing
+/// approvals that follow a renamed entry.
+#[derive(Debug, Clone)]
+pub struct Place {
+    pub user: PathBuf,
+    pub project_dir: Option<PathBuf>,
+    pub settings: SettingsFile,
+}
+
+/// A config file's text, for the window's editor.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ConfigText {
+    pub path: String,
+    pub exists: bool,
+    pub text: String,
+}
+
+/// What an import did or (dry run) would do.
+#[derive(Debug, Clone)]
+pub struct Imports {
+    pub dialect: Dialect,
+    /// The file the servers went (or would go) into.
+    pub file: PathBuf,
+    pub imported: Imported,
+    pub merged: Merged,
+    /// The file's text after the import (what a dry run shows).
+    pub text: String,
+}
+
+fn unreadable(path: &Path, source: std::io::Error) -> ErrorInfo {
+    Error::from(workbench_core::config::Error::ConfigUnreadable {
+        path: path.to_path_buf(),
+        source,
+    })
+    .into()
+}
+
+fn open(path: &Path) -> Result<Document, ErrorInfo> {
+    Ok(Document::open(path).map_err(Error::from)?)
+}
+
+fn unknown(name: &str) -> ErrorInfo {
+    Error::UnknownServer(name.to_string()).into()
+}
+
+impl Place {
+    /// The machine's settings file beside the user's `user` file and the
+    /// project folder `project_dir`.
+    pub fn new(user: PathBuf, project_dir: Option<PathBuf>) -> Self {
+        Self::with_settings(
+            user,
+            project_dir,
+            SettingsFile::new(workbench_core::settings::default_path()),
+        )
+    }
+
+    pub fn with_settings(
+        user: PathBuf,
+        project_dir: Option<PathBuf>,
+        settings: SettingsFile,
+    ) -> Self {
+        Self {
+            user,
+            project_dir,
+            settings,
+        }
+    }
+
+    /// The project's `.mcp.json`, when a project folder is open.
+    pub fn project_file(&self) -> Option<PathBuf> {
+        self.project_dir.as_ref().map(|d| d.join(".mcp.json"))
+    }
+
+    /// The user's file merged with the project's.
+    pub fn load(&self) -> Result<ConfigFile, ErrorInfo> {
+        Ok(
+            ConfigFile::load_scoped(&self.user, self.project_dir.as_deref())
+                .map_err(Error::from)?,
+        )
+    }
+
+    /// The file of a scope; the project scope needs a project folder.
+    pub fn file_for(&self, scope: Scope) -> Result<PathBuf, ErrorInfo> {
+        match scope {
+            Scope::User => Ok(self.user.clone()),
+            Scope::Project => self.project_file().ok_or_else(|| {
+                Error::from(workbench_core::config::Error::ConfigEdit {
+                    message: "no project folder is open (start with --project DIR)".into(),
+                })
+                .into()
+            }),
+        }
+    }
+
+    /// The file the entry `name` lives in; a name in neither file belongs
+    /// to `new_in` (where a new entry is added).
+    pub fn file_of(&self, name: &str, new_in: Scope) -> Result<PathBuf, ErrorInfo> {
+        let scope = self
+            .load()
+            .ok()
+            .and_then(|c| c.servers.into_iter().find(|e| e.name == name))
+            .map(|e| e.scope)
+            .unwrap_or(new_in);
+        self.file_for(scope)
+    }
+
+    /// The file an existing entry `name` lives in (an unknown name is an error).
+    pub fn file_of_existing(&self, name: &str) -> Result<PathBuf, ErrorInfo> {
+        let config = self.load()?;
+        let entry = config
+            .servers
+            .iter()
+            .find(|e| e.name == name)
+            .ok_or_else(|| unknown(name))?;
+        Ok(config.file_of(entry).to_path_buf())
+    }
+
+    /// Whether `path` is one of the person's own config files.
+    pub fn is_own(&self, path: &Path) -> bool {
+        path == self.user || self.project_file().as_deref() == Some(path)
+    }
+
+    /// The text of a scope's file.
+    pub fn read_text(&self, scope: Scope) -> Result<ConfigText, ErrorInfo> {
+        let path = self.file_for(scope)?;
+        let doc = open(&path)?;
+        Ok(ConfigText {
+            path: path.display().to_string(),
+            exists: path.exists(),
+            text: doc.text,
+        })
+    }
+
+    /// Save the whole text of a scope's file, the person's own: only if it
+    /// loads and the file still holds `base`, the text the editor started
+    /// from (else nothing is written: config_conflict).
+    pub fn save_text(&self, scope: Scope, text: String, base: &str) -> Result<(), ErrorInfo> {
+        let path = self.file_for(scope)?;
+        let mut doc = open(&path)?;
+        if doc.text != base {
+            return Err(Error::from(workbench_core::config::Error::ConfigConflict { path }).into());
+        }
+        doc.replace(text).map_err(Error::from)?;
+        let own = doc.path == self.user;
+        Ok(workbench_calls::rules::save_own(
+            &mut doc,
+            base,
+            &Trust::app(),
+            &self.settings,
+            own,
+        )?)
+    }
+
+    /// The person's own edit of one server, in the file it lives in (a new
+    /// server goes to `new_in`): what it adds or changes is trusted as
+    /// written, a renamed entry's secrets and approvals follow it, a removed
+    /// entry's own secrets and input answers go with it (those that cannot
+    /// be removed are returned, each with why). The file it changed, and
+    /// the secrets left behind.
+    pub fn edit(&self, op: &EditOp, new_in: Scope) -> Result<Edited, ErrorInfo> {
+        let path = match op {
+            EditOp::Upsert { name, .. }
+            | EditOp::Remove { name }
+            | EditOp::SetDisabled { name, .. } => self.file_of(name, new_in)?,
+            EditOp::Rename { from, .. } => self.file_of(from, new_in)?,
+            _ => self.file_for(new_in)?,
+        };
+        self.edit_in(&path, op)
+    }
+
+    /// [`Place::edit`] of the file at `path`.
+    pub fn edit_in(&self, path: &Path, op: &EditOp) -> Result<Edited, ErrorInfo> {
+        let secrets = match op {
+            EditOp::Remove { name } => self.own_secrets(path, name),
+            _ => Vec::new(),
+        };
+        let mut doc = open(path)?;
+        let keychain = Keychain::app();
+        workbench_calls::rules::save_own_edit(
+            &mut doc,
+            op,
+            &keychain,
+            &Trust::app(),
+            &self.settings,
+            path == self.user,
+        )?;
+        let left = secrets
+            .into_iter()
+            .filter_map(|id| {
+                keychain
+                    .delete(&id)
+                    .err()
+                    .map(|e| format!("could not remove {id} from the keychain: {e}"))
+            })
+            .collect();
+        Ok(Edited {
+            file: path.to_path_buf(),
+            secrets_left: left,
+        })
+    }
+
+    /// Add server `name` to the file at `path`: refused when the file has
+    /// one of that name already (edit it instead).
+    pub fn add_to(
+        &self,
+        path: &Path,
+        name: &str,
+        fields: Map<String, Value>,
+    ) -> Result<Edited, ErrorInfo> {
+        let existing = open(path)?;
+        if !existing.text.trim().is_empty()
+            && ConfigFile::parse(path, &existing.text)
+                .map_err(Error::from)?
+                .servers
+                .iter()
+                .any(|s| s.name == name)
+        {
+            return Err(crate::invalid(format!(
+                "a server named \"{name}\" already exists (edit it instead)"
+            )));
+        }
+        self.edit_in(
+            path,
+            &EditOp::Upsert {
+                name: name.to_string(),
+                fields,
+            },
+        )
+    }
+
+    /// The keychain ids entry `name` of `path` owns: its `${secret:…}`
+    /// references and its input answers.
+    fn own_secrets(&self, path: &Path, name: &str) -> Vec<String> {
+        let mut ids: Vec<String> = raw_entries(path)
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|(n, _)| n == name)
+            .flat_map(|(_, e)| keychain_refs(&Value::Object(e).to_string()))
+            .filter(|id| !id.starts_with("input/"))
+            .collect();
+        if let Some(entry) = self
+            .load()
+            .ok()
+            .and_then(|c| c.servers.into_iter().find(|e| e.name == name))
+        {
+            let dir = self.project_dir.as_deref();
+            ids.extend(entry.input_refs().iter().map(|id| entry.input_key(dir, id)));
+        }
+        ids
+    }
+
+    /// Server `name`'s entry as written (references unexpanded).
+    pub fn entry(&self, name: &str) -> Result<Map<String, Value>, ErrorInfo> {
+        self.entries(Some(name))?
+            .remove(name)
+            .and_then(|v| match v {
+                Value::Object(m) => Some(m),
+                _ => None,
+            })
+            .ok_or_else(|| unknown(name))
+    }
+
+    /// The entries as written, the project's over the user's (only `only`'s
+    /// when given: an unknown name is an error).
+    pub fn entries(&self, only: Option<&str>) -> Result<Map<String, Value>, ErrorInfo> {
+        let mut out = Map::new();
+        let files = std::iter::once(self.user.clone()).chain(self.project_file());
+        for file in files.filter(|f| f.exists()) {
+            for (name, entry) in raw_entries(&file)? {
+                if only.is_none_or(|s| s == name) {
+                    out.insert(name, Value::Object(entry));
+                }
+            }
+        }
+        match only {
+            Some(name) if !out.contains_key(name) => Err(unknown(name)),
+            _ => Ok(out),
+        }
+    }
+
+    /// Keep a secret env value or header of `server` (in `scope`'s file) in
+    /// the OS keychain, under the entry's own prefix (the only secrets it
+    /// may read); the `${secret:…}` reference to write instead.
+    pub fn store_secret(
+        &self,
+        scope: Scope,
+        server: &str,
+        field: &str,
+        key: &str,
+        value: &str,
+    ) -> Result<String, ErrorInfo> {
+        use workbench_core::config::secrets::{reference, secret_id_for};
+        let folder = self.file_for(scope)?.parent().map(Path::to_path_buf);
+        let id = secret_id_for(scope, folder.as_deref(), server, field, key);
+        Keychain::app().set(&id, value).map_err(Error::from)?;
+        Ok(reference(&id))
+    }
+
+    /// The inputs the servers refer to that the keychain lacks (none when
+    /// the config does not load: its problems are said elsewhere).
+    pub fn needed_inputs(&self) -> Vec<NeededInput> {
+        let Ok(config) = self.load() else {
+            return Vec::new();
+        };
+        let keychain = Keychain::app();
+        config.missing_inputs(self.project_dir.as_deref(), |id| {
+            keychain.get(id).ok().flatten().is_some()
+        })
+    }
+
+    /// Keep the value of `${input:id}` for each of `servers` that uses it
+    /// (every server using it when `servers` is empty; each entry has its
+    /// own answer). The servers it was kept for; none is an error.
+    pub fn provide_input(
+        &self,
+        id: &str,
+        value: &str,
+        servers: &[String],
+    ) -> Result<Vec<String>, ErrorInfo> {
+        let keys: Vec<(String, String)> = self
+            .load()?
+            .input_keys(self.project_dir.as_deref(), id)
+            .into_iter()
+            .filter(|(s, _)| servers.is_empty() || servers.contains(s))
+            .collect();
+        if keys.is_empty() {
+            let named = if servers.is_empty() {
+                String::new()
+            } else {
+                format!(" named {}", servers.join(", "))
+            };
+            return Err(crate::invalid(format!(
+                "no server{named} uses ${{input:{id}}}"
+            )));
+        }
+        let keychain = Keychain::app();
+        for (_, key) in &keys {
+            keychain.set(key, value).map_err(Error::from)?;
+        }
+        Ok(keys.into_iter().map(|(s, _)| s).collect())
+    }
+
+    /// Other clients' config files found here (their documented places),
+    /// the person's own left out.
+    pub fn discover(&self, home: &Path) -> Vec<Found> {
+        let project = self
+            .project_dir
+            .clone()
+            .or_else(|| self.user.parent().map(Path::to_path_buf));
+        let mut found = dialects::discover(home, project.as_deref());
+        found.retain(|f| !self.is_own(Path::new(&f.path)));
+        found
+    }
+
+    /// Import servers from another client's file `path` (in `dialect`, else
+    /// guessed) into ours — only `only`'s when not empty; ours of the same
+    /// name kept unless `replace`. A file inside the project folder is the
+    /// project's: its servers go to the project's `.mcp.json`. Imported
+    /// servers are not the person's own edit: they start once trusted.
+    /// Nothing is written when `dry_run`.
+    pub fn import(
+        &self,
+        path: &Path,
+        dialect: Option<&str>,
+        only: &[String],
+        replace: bool,
+        dry_run: bool,
+    ) -> Result<Imports, ErrorInfo> {
+        let text = std::fs::read_to_string(path).map_err(|e| unreadable(path, e))?;
+        let dialect = match dialect {
+            Some(id) => Dialect::from_id(id).ok_or_else(|| {
+                crate::invalid(format!(
+                    "unknown dialect \"{id}\"; one of: {}",
+                    dialect_ids()
+                ))
+            })?,
+            None => dialects::guess(path, &text),
+        };
+        let imported = dialects::import(dialect, &text).map_err(Error::from)?;
+        let inside_project = self.project_dir.as_ref().and_then(|dir| {
+            let dir = std::fs::canonicalize(dir).ok()?;
+            let file = std::fs::canonicalize(path).ok()?;
+            file.starts_with(&dir).then(|| dir.join(".mcp.json"))
+        });
+        let file = inside_project.unwrap_or_else(|| self.user.clone());
+        let mut doc = open(&file)?;
+        let merged =
+            dialects::merge_into(&mut doc, &imported, only, replace).map_err(Error::from)?;
+        if !dry_run && !merged.added.is_empty() {
+            doc.save().map_err(Error::from)?;
+        }
+        Ok(Imports {
+            dialect,
+            file,
+            imported,
+            merged,
+            text: doc.text,
+        })
+    }
+
+    /// Add a working example server to the user's file (a first start):
+    /// `demo`, the demo server shipped with the app, else the reference
+    /// "everything" server through npx. The name it got.
+    pub fn add_example(&self, demo: Option<PathBuf>) -> Result<String, ErrorInfo> {
+        use workbench_core::connect::resolve::resolve_command;
+        let taken: Vec<String> = self
+            .load()
+            .map(|c| c.servers.into_iter().map(|s| s.name).collect())
+            .unwrap_or_default();
+        let name = std::iter::once("example".to_string())
+            .chain((2..).map(|n| format!("example-{n}")))
+            .find(|n| !taken.contains(n))
+            .unwrap_or_default();
+        let entry = match demo {
+            Some(path) => serde_json::json!({
+                "command": path.display().to_string(),
+                "args": ["--name", name],
+                "description": "The MCP Workbench demo server: every MCP feature to try"
+            }),
+            None if resolve_command("npx", Path::new("."), &Default::default()).is_ok() => {
+                serde_json::json!({
+                    "command": "npx",
+                    "args": ["-y", "@modelcontextprotocol/server-everything"],
+                    "description": "The MCP reference server with every feature (fetched by npx)"
+                })
+            }
+            None => {
+                return Err(Error::Refused(
+                    "no example server here: the demo server is not installed beside the app and npx is not on PATH; add a server with Add server".into(),
+                )
+                .into());
+            }
+        };
+        let Value::Object(fields) = entry else {
+            return Err(Error::Internal("the example entry is an object".into()).into());
+        };
+        self.edit_in(
+            &self.user.clone(),
+            &EditOp::Upsert {
+                name: name.clone(),
+                fields,
+            },
+        )?;
+        Ok(name)
+    }
+}
+
+/// What an edit changed.
+#[derive(Debug, Clone)]
+pub struct Edited {
+    /// The file written.
+    pub file: PathBuf,
+    /// Secrets of a removed entry the keychain would not let go, each said.
+    pub secrets_left: Vec<String>,
+}
+
+/// The entries of the file at `path` as written.
+pub fn raw_entries(path: &Path) -> Result<dialects::Entries, ErrorInfo> {
+    let text = std::fs::read_to_string(path).map_err(|e| unreadable(path, e))?;
+    Ok(workbench_core::config::raw_entries(path, &text).map_err(Error::from)?)
+}
+
+/// The dialects' ids, for a message.
+pub fn dialect_ids() -> String {
+    dialects::ALL
+        .iter()
+        .map(|d| d.id())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Connect to entry `fields` under `name`, not saved yet, and report what
+/// it offers or why it failed; the trial connection is closed after.
+pub async fn trial(
+    place: &Place,
+    name: &str,
+    fields: Map<String, Value>,
+) -> Result<workbench_core::workbench::Trial, ErrorInfo> {
+    let entry = workbench_core::config::parse_entry(name, &Value::Object(fields)).map_err(|p| {
+        Error::from(workbench_core::config::Error::ConfigInvalid {
+            path: place.user.clone(),
+            pointer: format!("/mcpServers/{name}{}", p.pointer),
+            message: p.message,
+        })
+    })?;
+    let mut options = workbench_core::WorkbenchOptions::default();
+    options.supervisor.vars = workbench_core::config::vars::Vars::from_process(None);
+    let config = ConfigFile::empty(&place.user);
+    Ok(workbench_core::Workbench::trial(
+        &config,
+        entry,
+        options,
+        std::time::Duration::from_secs(20),
+    )
+    .await?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn place(dir: &Path) -> Place {
+        Place::with_settings(
+            dir.join("mcp.json"),
+            None,
+            SettingsFile::new(dir.join("settings.json")),
+        )
+    }
+
+    #[test]
+    fn a_new_name_is_added_and_the_same_name_again_is_refused_with_the_file_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let place = place(dir.path());
+        std::fs::write(&place.user, "{\n  // mine\n  \"mcpServers\": {}\n}\n").unwrap();
+        let mut fields = Map::new();
+        fields.insert("command".into(), Value::String("node".into()));
+        place.add_to(&place.user, "a", fields.clone()).unwrap();
+        let after = std::fs::read_to_string(&place.user).unwrap();
+        assert!(
+            after.contains("// mine") && after.contains("\"a\""),
+            "{after}"
+        );
+        let again = place.add_to(&place.user, "a", fields).unwrap_err();
+        assert_eq!(again.code, workbench_core::ErrorCode::Invalid);
+        assert_eq!(std::fs::read_to_string(&place.user).unwrap(), after);
+    }
+
+    #[test]
+    fn a_stale_base_writes_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let place = place(dir.path());
+        std::fs::write(&place.user, r#"{"mcpServers": {}}"#).unwrap();
+        let err = place
+            .save_text(
+                Scope::User,
+                r#"{"mcpServers": {"x": {"command": "y"}}}"#.into(),
+                "{}",
+            )
+            .unwrap_err();
+        assert_eq!(err.code, workbench_core::ErrorCode::ConfigConflict);
+        assert_eq!(
+            std::fs::read_to_string(&place.user).unwrap(),
+            r#"{"mcpServers": {}}"#
+        );
+    }
+
+    #[test]
+    fn entries_are_as_written_and_an_unknown_name_is_said_so() {
+        let dir = tempfile::tempdir().unwrap();
+        let place = place(dir.path());
+        std::fs::write(
+            &place.user,
+            r#"{"mcpServers": {"s": {"command": "x", "env": {"K": "${secret:k}"}}}}"#,
+        )
+        .unwrap();
+        assert_eq!(place.entry("s").unwrap()["env"]["K"], "${secret:k}");
+        assert_eq!(
+            place.entry("nope").unwrap_err().code,
+            workbench_core::ErrorCode::UnknownServer
+        );
+    }
+
+    #[test]
+    fn the_project_scope_needs_a_project() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = place(dir.path()).file_for(Scope::Project).unwrap_err();
+        assert!(err.message.contains("--project"), "{}", err.message);
+    }
+}
