@@ -862,6 +862,11 @@ export type CallRow_Deserialize = {
 	task?: Value | null,
 	/**  What a suite's case made of the call, when a suite made it. */
 	verdict?: CaseVerdict | null,
+	/**
+	 *  What happened on the way, one sentence each (a wait for the server
+	 *  to restart, the request sent again after it died under it).
+	 */
+	notes: string[],
 };
 
 /**  A call as recorded. */
@@ -888,6 +893,11 @@ export type CallRow_Serialize = {
 	task: Value | null,
 	/**  What a suite's case made of the call, when a suite made it. */
 	verdict: CaseVerdict | null,
+	/**
+	 *  What happened on the way, one sentence each (a wait for the server
+	 *  to restart, the request sent again after it died under it).
+	 */
+	notes: string[],
 };
 
 /**  How a call ended. */
@@ -3464,6 +3474,11 @@ export type ToolCallResult_Deserialize = {
 	history_id?: number | null,
 	/**  The task the call ran as, as it ended (None: answered directly). */
 	task?: TaskState_Deserialize | null,
+	/**
+	 *  What happened on the way, one sentence each (a wait for the server
+	 *  to restart, the request sent again after it died under it).
+	 */
+	notes: string[],
 };
 
 export type ToolCallResult_Serialize = {
@@ -3476,6 +3491,11 @@ export type ToolCallResult_Serialize = {
 	history_id: number | null,
 	/**  The task the call ran as, as it ended (None: answered directly). */
 	task: TaskState_Serialize | null,
+	/**
+	 *  What happened on the way, one sentence each (a wait for the server
+	 *  to restart, the request sent again after it died under it).
+	 */
+	notes: string[],
 };
 
 /**  What happens when a model (or a bridge client, or an App) calls a tool. */

@@ -50,6 +50,9 @@ pub struct Called {
     pub history_id: Option<i64>,
     /// The task the call ran as, as it ended (None: answered directly).
     pub task: Option<TaskState>,
+    /// What happened on the way, one sentence each (a wait for the server
+    /// to restart, the request sent again after it died under it).
+    pub notes: Vec<String>,
 }
 
 /// Call the tool; its progress and task statuses go to `sink` as they come.
@@ -89,5 +92,6 @@ pub async fn call(
         schema_violations: ran.schema_violations,
         history_id,
         task: outcome.task,
+        notes: outcome.notes,
     })
 }

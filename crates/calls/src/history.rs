@@ -34,6 +34,8 @@ pub(crate) struct Finished {
     pub traffic: (u64, u64),
     pub schema_violations: Vec<String>,
     pub task: Option<Value>,
+    /// What happened on the way (a wait for a restart, a send again).
+    pub notes: Vec<String>,
 }
 
 enum Job {
@@ -197,6 +199,7 @@ fn to_row(secrets: &[String], mut call: Finished) -> NewCall {
         traffic: Some(call.traffic),
         schema_violations: call.schema_violations,
         task: call.task.map(|t| t.to_string()),
+        notes: call.notes,
     }
 }
 

@@ -414,6 +414,10 @@ impl Calls {
                         .ok()
                         .and_then(|o| o.task.as_ref())
                         .and_then(|t| serde_json::to_value(t).ok()),
+                    notes: outcome
+                        .as_ref()
+                        .map(|o| o.notes.clone())
+                        .unwrap_or_default(),
                 }),
                 history.clone(),
             )),
@@ -479,6 +483,7 @@ impl Calls {
             traffic: (now, now),
             schema_violations: Vec::new(),
             task: None,
+            notes: Vec::new(),
         });
         history.hurry();
         rx.await.ok()
@@ -559,6 +564,7 @@ impl Calls {
                 traffic: (now, now),
                 schema_violations: Vec::new(),
                 task: None,
+                notes: Vec::new(),
             }));
         }
     }

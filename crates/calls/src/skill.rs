@@ -125,6 +125,7 @@ impl Calls {
                 traffic: (before, wb.traffic().last_seq()),
                 schema_violations: Vec::new(),
                 task: None,
+                notes: Vec::new(),
             });
             // Written before the caller goes on (as a chat's tool call is:
             // its next write to the store would wait on this one).

@@ -163,6 +163,7 @@ fn big_call(i: usize, pad: &str) -> history::Finished {
         traffic: (0, 0),
         schema_violations: Vec::new(),
         task: None,
+        notes: Vec::new(),
     }
 }
 

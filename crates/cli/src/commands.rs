@@ -153,6 +153,9 @@ async fn dispatch(
                 }
                 return Ok(());
             }
+            for note in &out.notes {
+                eprintln!("mcpwb: {}", print::clean(note));
+            }
             for v in &out.schema_violations {
                 eprintln!(
                     "mcpwb: the result breaks the tool's outputSchema: {}",
@@ -165,6 +168,7 @@ async fn dispatch(
                     result: out.result,
                     duration_ms: out.duration_ms,
                     task: out.task,
+                    notes: out.notes,
                 },
             )?;
         }

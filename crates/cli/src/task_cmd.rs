@@ -72,6 +72,10 @@ impl workbench_app::tools::CallSink for PrintStatuses {
     fn task(&self, task: &TaskState) {
         eprintln!("mcpwb: {}", describe(task));
     }
+
+    fn waiting(&self, server: &str, state: &str) {
+        eprintln!("mcpwb: waiting for {server} to restart ({state})");
+    }
 }
 
 pub async fn run(cli: &crate::Cli, wb: &Workbench, action: &TaskCommand) -> Result<(), Failure> {

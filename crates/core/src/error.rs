@@ -49,6 +49,15 @@ pub enum Error {
         method: String,
         message: String,
     },
+    /// The connection to the server closed under a request: before it was
+    /// sent (`sent: false`: the server never saw it), or while it was in
+    /// flight (the server died or restarted; whether it acted is unknown).
+    #[error("{server}: {}", if *.sent { format!("the connection closed while {method} was in flight (the server died or restarted); not sent again, as it may have acted") } else { format!("the connection had closed before {method} was sent") })]
+    ConnectionLost {
+        server: String,
+        method: String,
+        sent: bool,
+    },
     #[error("internal error: {0}")]
     Internal(String),
     #[error(
@@ -72,7 +81,7 @@ impl Error {
             Error::Timeout { .. } => ErrorCode::Timeout,
             Error::Cancelled { .. } | Error::TaskCancelled { .. } => ErrorCode::Cancelled,
             Error::ServerError { .. } => ErrorCode::ServerError,
-            Error::Transport { .. } => ErrorCode::Transport,
+            Error::Transport { .. } | Error::ConnectionLost { .. } => ErrorCode::Transport,
             Error::Internal(_) => ErrorCode::Internal,
             Error::ToolExcluded { .. } => ErrorCode::ToolExcluded,
             Error::Refused(_) => ErrorCode::Refused,

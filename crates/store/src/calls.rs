@@ -82,6 +82,9 @@ pub struct NewCall {
     pub schema_violations: Vec<String>,
     /// JSON text of the task the call ran as, if it became one.
     pub task: Option<String>,
+    /// What happened on the way, one sentence each (a wait for the server
+    /// to restart, the request sent again after it died under it).
+    pub notes: Vec<String>,
 }
 
 impl NewCall {
@@ -97,6 +100,7 @@ impl NewCall {
                 .map(|v| v.len() + 3)
                 .sum::<usize>()
             + self.task.as_ref().map_or(0, String::len)
+            + self.notes.iter().map(|n| n.len() + 3).sum::<usize>()
             + self.call_id.len()
             + self.server.len()
             + self.tool.len()
@@ -140,6 +144,9 @@ pub struct CallRow {
     pub task: Option<Value>,
     /// What a suite's case made of the call, when a suite made it.
     pub verdict: Option<CaseVerdict>,
+    /// What happened on the way, one sentence each (a wait for the server
+    /// to restart, the request sent again after it died under it).
+    pub notes: Vec<String>,
 }
 
 /// What a suite's case made of its call: the call may be `ok` while the
@@ -199,12 +206,13 @@ fn call_row(row: &Row<'_>) -> rusqlite::Result<CallRow> {
         saved: row.get::<_, i64>(16)? != 0,
         task: json(17)?,
         verdict: json(18)?.and_then(|v| serde_json::from_value(v).ok()),
+        notes: serde_json::from_str(&row.get::<_, String>(19)?).unwrap_or_default(),
     })
 }
 
 const CALL_COLUMNS: &str = "id, origin, session_id, call_id, server, tool, arguments, result, \
      error, status, duration_ms, started_at, protocol, traffic_from, traffic_to, \
-     schema_violations, saved, task, verdict";
+     schema_violations, saved, task, verdict, notes";
 
 /// `%`, `_` and `\` taken literally in a LIKE pattern.
 fn like_pattern(text: &str) -> String {
@@ -230,8 +238,8 @@ impl Store {
             let mut stmt = tx.prepare_cached(
                 "INSERT INTO calls (origin, session_id, message_id, call_id, server, tool, arguments,
                    result, error, status, duration_ms, started_at, protocol, traffic_from, traffic_to,
-                   schema_violations, size, task)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)",
+                   schema_violations, size, task, notes)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
             )?;
             for c in calls {
                 let size = c.size();
@@ -254,6 +262,7 @@ impl Store {
                     serde_json::to_string(&c.schema_violations)?,
                     size as i64,
                     c.task,
+                    serde_json::to_string(&c.notes)?,
                 ])?;
                 ids.push(tx.last_insert_rowid());
             }

@@ -118,6 +118,11 @@ const MIGRATIONS: &[&str] = &[
     r#"
     ALTER TABLE taps ADD COLUMN imported_from TEXT;
     "#,
+    // What happened to a call on the way (a wait for its server to restart,
+    // the request sent again after the server died under it), as JSON.
+    r#"
+    ALTER TABLE calls ADD COLUMN notes TEXT NOT NULL DEFAULT '[]';
+    "#,
 ];
 
 pub(crate) fn run(conn: &mut Connection) -> rusqlite::Result<()> {

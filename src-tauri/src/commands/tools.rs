@@ -46,6 +46,9 @@ pub struct ToolCallResult {
     pub history_id: Option<i64>,
     /// The task the call ran as, as it ended (None: answered directly).
     pub task: Option<TaskState>,
+    /// What happened on the way, one sentence each (a wait for the server
+    /// to restart, the request sent again after it died under it).
+    pub notes: Vec<String>,
 }
 
 /// Calls under way, by the id the window gave them (for Cancel).
@@ -129,6 +132,7 @@ pub async fn call_tool<R: Runtime>(
         schema_violations: called.schema_violations,
         history_id: called.history_id,
         task: called.task,
+        notes: called.notes,
     })
 }
 
@@ -149,6 +153,15 @@ impl CallSink for OnChannels {
 
     fn task(&self, task: &TaskState) {
         let _ = self.task.send(task.clone());
+    }
+
+    /// Said where the call's progress shows: it has not been sent yet.
+    fn waiting(&self, server: &str, state: &str) {
+        let _ = self.progress.send(CallProgress {
+            progress: 0.0,
+            total: None,
+            message: Some(format!("waiting for {server} to restart ({state})")),
+        });
     }
 }
 

@@ -5,6 +5,16 @@ import { PREVIEW_CHARS, ResultView } from "./ResultView";
 const png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==";
 
 describe("a tool result", () => {
+  it("says what happened to the call on the way, and nothing when nothing did", () => {
+    const said = "waited 1.4 s for demo to restart";
+    const { rerender } = render(
+      <ResultView durationMs={3} violations={[]} notes={[said]} result={{ content: [{ type: "text", text: "ok" }] }} />,
+    );
+    expect(screen.getByRole("list", { name: "On the way" }).textContent).toContain(said);
+    rerender(<ResultView durationMs={3} violations={[]} result={{ content: [{ type: "text", text: "ok" }] }} />);
+    expect(screen.queryByRole("list", { name: "On the way" })).toBeNull();
+  });
+
   it("shows every content block the way it reads best", () => {
     const { container } = render(
       <ResultView

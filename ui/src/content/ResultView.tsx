@@ -275,10 +275,13 @@ export function ResultView({
   backend,
   server,
   checked = false,
+  notes = [],
 }: {
   result: Block;
   durationMs: number | null;
   violations: string[];
+  /** What happened to the call on the way (a wait for its server to restart, a send again). */
+  notes?: string[];
   /** With these, resource links can be read in place and binaries saved. */
   backend?: ResultBackend;
   server?: string;
@@ -293,6 +296,13 @@ export function ResultView({
         {isError ? "The tool returned an error" : "Done"}
         {durationMs !== null && ` in ${durationMs.toFixed(0)} ms`}
       </p>
+      {notes.length > 0 && (
+        <ul className="result-notes" aria-label="On the way">
+          {notes.map((n) => (
+            <li key={n}>{n}</li>
+          ))}
+        </ul>
+      )}
       {content.map((b, i) => (
         <BlockView key={i} block={b} backend={backend} server={server} />
       ))}

@@ -24,6 +24,7 @@ const row = (over: Partial<CallRow> = {}): CallRow => ({
   schema_violations: [],
   task: null,
   verdict: null,
+  notes: [],
   saved: false,
   ...over,
 });

@@ -24,6 +24,7 @@ function call(id: number, args: Record<string, unknown>): CallRow {
     saved: false,
     task: null,
     verdict: null,
+    notes: [],
   } as CallRow;
 }
 

@@ -313,7 +313,7 @@ function CallDetail({
             const definition = toolDefinition(wb.tools.data, row.server, row.tool);
             return definition && appUri(definition) ? <AppFrame key={row.id} backend={backend} server={row.server} tool={definition} args={row.arguments ?? {}} result={row.result} /> : null;
           })()}
-          <ResultView backend={backend} server={row.server} result={row.result as Record<string, unknown>} durationMs={row.duration_ms} violations={row.schema_violations} checked={row.schema_violations.length > 0} />
+          <ResultView backend={backend} server={row.server} result={row.result as Record<string, unknown>} durationMs={row.duration_ms} violations={row.schema_violations} notes={row.notes} checked={row.schema_violations.length > 0} />
         </>
       )}
       <CallMessages row={row} backend={backend} onOpenTraffic={onOpenTraffic} />

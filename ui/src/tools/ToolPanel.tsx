@@ -454,6 +454,7 @@ export function ToolPanel({
             result={latest.outcome.result as Record<string, unknown>}
             durationMs={latest.outcome.duration_ms}
             violations={latest.outcome.schema_violations}
+            notes={latest.outcome.notes}
             checked={tool.outputSchema !== undefined && tool.outputSchema !== null}
           />
           <div className="toolbar">

@@ -50,6 +50,10 @@ pub struct CallOutcome {
     /// The result object as the server sent it.
     pub result: Value,
     pub duration_ms: f64,
+    /// What happened on the way, one sentence each: a wait for the server
+    /// to restart, the request sent again after the server died under it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     /// The task the call ran as, as last seen (None: answered directly).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub task: Option<crate::task::TaskState>,
@@ -58,6 +62,7 @@ pub struct CallOutcome {
 /// What a request carries: `tools/call`'s typed params (the hot path: built
 /// from the caller's arguments without a detour through JSON text or a
 /// `Value` tree), or any method's params as JSON.
+#[derive(Clone)]
 pub(super) enum Params {
     Tool(rmcp::model::CallToolRequestParams),
     Json(Value),
@@ -82,7 +87,7 @@ impl Params {
     }
 }
 
-fn state_name(state: &ServerState) -> String {
+pub(super) fn state_name(state: &ServerState) -> String {
     match state {
         ServerState::Disabled => "disabled".into(),
         ServerState::Untrusted => {
@@ -162,7 +167,9 @@ impl Workbench {
         let span = tracing::info_span!("mcp_request", server, method, tool);
         async move {
             let started = Instant::now();
-            let outcome = self.request_inner(&handle, method, params, options).await;
+            let outcome = self
+                .request_recovering(&handle, method, params, options)
+                .await;
             let duration_ms = started.elapsed().as_secs_f64() * 1000.0;
             match &outcome {
                 Ok(_) => tracing::info!(duration_ms, outcome = "ok", "request done"),
@@ -170,40 +177,19 @@ impl Workbench {
                     tracing::info!(duration_ms, outcome = ?e.code(), error = %e, "request failed")
                 }
             }
-            outcome.map(|(result, task)| CallOutcome {
+            outcome.map(|((result, task), notes)| CallOutcome {
                 result,
                 duration_ms,
                 task,
+                notes,
             })
         }
         .instrument(span)
         .await
     }
 
-    async fn request_inner(
-        &self,
-        handle: &crate::connect::ServerHandle,
-        method: &str,
-        params: Params,
-        options: CallOptions,
-    ) -> Result<super::rounds::Sent> {
-        if let Some(peer) = handle.peer() {
-            return self.send(handle, &peer, method, params, &options).await;
-        }
-        let status = handle.status();
-        if !(handle.is_transient() && status.state == ServerState::Ready) {
-            return Err(Error::ServerNotReady {
-                server: handle.name().to_string(),
-                state: state_name(&status.state),
-            });
-        }
-        // Boxed: this path is rare and its future large; the hot path's
-        // future stays small (it is moved into every spawned call).
-        Box::pin(self.transient_request(handle, method, params, options)).await
-    }
-
     /// A transient server: a fresh connection for this call, closed after it.
-    async fn transient_request(
+    pub(super) async fn transient_request(
         &self,
         handle: &crate::connect::ServerHandle,
         method: &str,
@@ -252,7 +238,15 @@ impl Workbench {
         let request = peer
             .send_cancellable_request(request, self.request_options(handle, options))
             .await
-            .map_err(|e| map_error(server, method, e))?;
+            .map_err(|e| match e {
+                // Never written: the server did not see it.
+                ServiceError::TransportClosed => Error::ConnectionLost {
+                    server: server.to_string(),
+                    method: method.to_string(),
+                    sent: false,
+                },
+                e => map_error(server, method, e),
+            })?;
         let started = tokio::time::Instant::now();
         // The token as JSON text, made only when needed (progress wanted, a
         // timer fired, progress recorded): most calls never need it.
@@ -538,10 +532,10 @@ fn map_error(server: &str, method: &str, e: ServiceError) -> Error {
             progressing: false,
         },
         ServiceError::Cancelled { .. } => Error::Cancelled { server, method },
-        ServiceError::TransportClosed => Error::Transport {
+        ServiceError::TransportClosed => Error::ConnectionLost {
             server,
             method,
-            message: "the connection closed before the answer came".into(),
+            sent: true,
         },
         other => Error::Transport {
             server,

@@ -9,6 +9,7 @@ pub mod handshakes;
 mod listen;
 mod lists;
 mod progress;
+mod recover;
 mod reload;
 mod rounds;
 mod skills;

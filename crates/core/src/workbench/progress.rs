@@ -26,6 +26,9 @@ pub trait CallSink: Send + Sync {
     fn progress(&self, _progress: Progress) {}
     /// A status of the task the call became.
     fn task(&self, _task: &crate::task::TaskState) {}
+    /// The call waits for its server, which is `state` (restarting,
+    /// starting), before it is sent.
+    fn waiting(&self, _server: &str, _state: &str) {}
 }
 
 /// A channel is a sink (tests, and a caller that wants the items elsewhere).

@@ -118,3 +118,54 @@ async fn mcp_apps_are_declared_in_both_eras() {
     );
     wb.shutdown().await;
 }
+
+#[tokio::test]
+async fn the_health_check_is_a_method_the_servers_era_has() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config(
+        dir.path(),
+        &[
+            pinned("old-way", "2025-11-25", &[]),
+            pinned("new-way", "2026-07-28", &[]),
+        ],
+    );
+    let mut options = fast();
+    options.supervisor.health_interval = Some(std::time::Duration::from_millis(150));
+    let wb = Workbench::start(&cfg, options);
+    ready(&wb, "old-way").await;
+    ready(&wb, "new-way").await;
+    tokio::time::sleep(std::time::Duration::from_millis(700)).await;
+    let checks = |server: &str| {
+        let mut methods: Vec<String> = wb
+            .traffic()
+            .entries(Some(server))
+            .iter()
+            .filter(|e| e.direction == Direction::Outgoing)
+            .filter_map(|e| e.method.as_deref().map(str::to_string))
+            .filter(|m| m == "ping" || m == "server/discover")
+            .collect();
+        methods.dedup();
+        methods
+    };
+    // 2026-07-28 has no ping: the check is server/discover (the handshake's
+    // own is the first of them), answered, so it stays ready.
+    assert_eq!(checks("new-way"), ["server/discover"]);
+    let discovers = wb
+        .traffic()
+        .entries(Some("new-way"))
+        .iter()
+        .filter(|e| {
+            e.direction == Direction::Outgoing && e.method.as_deref() == Some("server/discover")
+        })
+        .count();
+    assert!(discovers >= 3, "checked {discovers} time(s) in 700 ms");
+    assert_eq!(checks("old-way"), ["ping"]);
+    for n in ["old-way", "new-way"] {
+        assert_eq!(
+            wb.server(n).unwrap().status().state,
+            ServerState::Ready,
+            "{n}"
+        );
+    }
+    wb.shutdown().await;
+}

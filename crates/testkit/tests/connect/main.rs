@@ -11,6 +11,7 @@ mod eras;
 mod faults;
 mod hostile;
 mod listen;
+mod recover;
 mod reload;
 mod rounds;
 mod signin_hostile;

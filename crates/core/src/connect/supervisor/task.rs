@@ -228,12 +228,12 @@ impl Supervisor {
                     None => break Outcome::Next(Next::Exit),
                 },
                 _ = ticker.tick() => {
-                    let ping = tokio::time::timeout(Duration::from_secs(10), session.peer.send_request(rmcp::model::ClientRequest::PingRequest(Default::default())));
-                    // Any answer proves the server alive; 2026-07-28 servers may
-                    // answer ping with "method not found", and that is an answer.
+                    let (probe, method) = liveness_probe(&session.info.protocol_version);
+                    let ping = tokio::time::timeout(Duration::from_secs(10), session.peer.send_request(probe));
+                    // Any answer proves the server alive, an error answer too.
                     let alive = matches!(ping.await, Ok(Ok(_)) | Ok(Err(rmcp::service::ServiceError::McpError(_))));
                     if !alive {
-                        break Outcome::Failed(Failure::new(FailureCode::Health, "no answer to a health-check ping within 10 s"));
+                        break Outcome::Failed(Failure::new(FailureCode::Health, format!("no answer to a health check ({method}) within 10 s")));
                     }
                 }
                 _ = ct.cancelled() => break Outcome::Next(Next::Exit),
@@ -296,4 +296,24 @@ enum Outcome {
     Session(Box<Session>),
     Failed(Failure),
     Next(Next),
+}
+
+/// The health check the server's era has: `ping` up to 2025-11-25;
+/// `server/discover` in 2026-07-28, which has no `ping`. Never a method the
+/// era does not know.
+pub(crate) fn liveness_probe(protocol: &str) -> (rmcp::model::ClientRequest, &'static str) {
+    if protocol >= "2026" {
+        (
+            rmcp::model::ClientRequest::CustomRequest(rmcp::model::CustomRequest::new(
+                "server/discover",
+                None,
+            )),
+            "server/discover",
+        )
+    } else {
+        (
+            rmcp::model::ClientRequest::PingRequest(Default::default()),
+            "ping",
+        )
+    }
 }

@@ -1,0 +1,204 @@
+//! A request whose server is restarting, or dies under it, is not lost
+//! when the workbench can help it: one that arrives while its server
+//! restarts waits for it (up to the call's own timeout); one whose
+//! connection had closed before it was written is sent on the new
+//! connection; one in flight when the server died is sent again once only
+//! when it cannot have acted (a read, or a tool marked read-only or
+//! idempotent) — each said in the outcome's notes. Anything else fails with
+//! the reason and is never sent twice.
+
+use std::time::Duration;
+
+use super::Workbench;
+use super::calls::{CallOptions, Params, state_name};
+use super::rounds::Sent;
+use crate::connect::{ServerHandle, ServerState};
+use crate::error::{Error, Result};
+use crate::status::FailureCode;
+
+/// Methods that only read: sending one again after the server died under
+/// it cannot do anything twice.
+const READS: &[&str] = &[
+    "resources/read",
+    "resources/list",
+    "resources/templates/list",
+    "prompts/list",
+    "prompts/get",
+    "tools/list",
+    "completion/complete",
+    "ping",
+    "server/discover",
+];
+
+/// How often a waiting call looks again when no state change woke it.
+const LOOK_AGAIN: Duration = Duration::from_millis(50);
+
+/// Where to send: the live session, or a fresh one for a transient server.
+enum Route {
+    Peer(rmcp::Peer<rmcp::RoleClient>),
+    Transient,
+}
+
+impl Workbench {
+    /// Send `method` as [`Workbench::send`] does, waiting for a restarting
+    /// server and recovering what may be recovered (see the module's note).
+    /// The answer and what happened on the way.
+    pub(super) async fn request_recovering(
+        &self,
+        handle: &ServerHandle,
+        method: &str,
+        params: Params,
+        options: CallOptions,
+    ) -> Result<(Sent, Vec<String>)> {
+        let timeout = options.timeout.unwrap_or(handle.options().call_timeout);
+        let deadline = tokio::time::Instant::now() + timeout;
+        let mut notes = Vec::new();
+        let mut resent = false;
+        loop {
+            let route = self.route(handle, deadline, &options, &mut notes).await?;
+            let peer = match route {
+                Route::Peer(peer) => peer,
+                Route::Transient => {
+                    // Boxed: this path is rare and its future large; the hot
+                    // path's future stays small.
+                    let sent =
+                        Box::pin(self.transient_request(handle, method, params, options)).await?;
+                    return Ok((sent, notes));
+                }
+            };
+            let this = params.clone();
+            match self.send(handle, &peer, method, this, &options).await {
+                Ok(sent) => return Ok((sent, notes)),
+                Err(Error::ConnectionLost { sent: false, .. })
+                    if tokio::time::Instant::now() < deadline => {}
+                Err(Error::ConnectionLost { sent: true, .. })
+                    if !resent && tokio::time::Instant::now() < deadline =>
+                {
+                    let Some(why) = self.harmless_again(handle, method, &params) else {
+                        return Err(Error::ConnectionLost {
+                            server: handle.name().to_string(),
+                            method: method.to_string(),
+                            sent: true,
+                        });
+                    };
+                    resent = true;
+                    notes.push(format!(
+                        "{} died while {method} was in flight; sent again once after it restarted ({why})",
+                        handle.name()
+                    ));
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
+    /// Why sending `method` again cannot act twice, if it cannot.
+    fn harmless_again(
+        &self,
+        handle: &ServerHandle,
+        method: &str,
+        params: &Params,
+    ) -> Option<&'static str> {
+        if READS.contains(&method) {
+            return Some("it only reads");
+        }
+        if method != "tools/call" {
+            return None;
+        }
+        let (Some(tool), _) = params.tool_call() else {
+            return None;
+        };
+        let definition = self.catalog().tool(handle.name(), &tool)?;
+        let hint = |name: &str| definition["annotations"][name].as_bool() == Some(true);
+        if hint("readOnlyHint") {
+            Some("the tool is marked read-only")
+        } else if hint("idempotentHint") {
+            Some("the tool is marked idempotent")
+        } else {
+            None
+        }
+    }
+
+    /// The live connection to send on, waiting while the server starts or
+    /// restarts (until `deadline`); a server that will not come back by
+    /// itself (stopped, failed, turned off, not trusted) is not waited for.
+    async fn route(
+        &self,
+        handle: &ServerHandle,
+        deadline: tokio::time::Instant,
+        options: &CallOptions,
+        notes: &mut Vec<String>,
+    ) -> Result<Route> {
+        let mut waiting_since = None;
+        let mut status = handle.watch_status();
+        loop {
+            if let Some(peer) = handle.peer()
+                && !peer.is_transport_closed()
+            {
+                if let Some(since) = waiting_since {
+                    let waited: tokio::time::Instant = since;
+                    notes.push(format!(
+                        "waited {:.1} s for {} to restart",
+                        waited.elapsed().as_secs_f64(),
+                        handle.name()
+                    ));
+                }
+                return Ok(Route::Peer(peer));
+            }
+            let state = status.borrow_and_update().state.clone();
+            if handle.is_transient() && state == ServerState::Ready {
+                return Ok(Route::Transient);
+            }
+            let comes_back = match &state {
+                ServerState::Starting { .. }
+                | ServerState::Restarting { .. }
+                | ServerState::Ready => true,
+                // Said just before the restart is planned; a refusal for
+                // want of sign-in waits for the person instead.
+                ServerState::Failed { code, .. } => {
+                    handle.options().auto_restart
+                        && !matches!(code, FailureCode::SignIn | FailureCode::Scope)
+                }
+                _ => false,
+            };
+            let now = tokio::time::Instant::now();
+            if !comes_back || now >= deadline {
+                let mut said = state_name(&state);
+                if let Some(since) = waiting_since {
+                    let since: tokio::time::Instant = since;
+                    said = format!(
+                        "{said}; waited {:.1} s for it to restart",
+                        since.elapsed().as_secs_f64()
+                    );
+                }
+                return Err(Error::ServerNotReady {
+                    server: handle.name().to_string(),
+                    state: said,
+                });
+            }
+            if waiting_since.is_none() {
+                waiting_since = Some(now);
+                if let Some(sink) = &options.sink {
+                    sink.waiting(handle.name(), &state_name(&state));
+                }
+                tracing::info!(server = handle.name(), state = %state_name(&state), "a call waits for its server");
+            }
+            let cancelled = async {
+                match &options.cancel {
+                    Some(c) => c.cancelled().await,
+                    None => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                _ = status.changed() => {}
+                _ = tokio::time::sleep_until(deadline.min(now + LOOK_AGAIN)) => {}
+                _ = cancelled => {
+                    return Err(Error::Cancelled {
+                        server: handle.name().to_string(),
+                        method: String::new(),
+                    });
+                }
+            }
+        }
+    }
+}
