@@ -156,7 +156,8 @@ fn print_report(report: &DoctorReport, all: bool) {
 pub async fn doctor(cli: &Cli, args: &DoctorArgs) -> Result<(), Failure> {
     let only: Vec<&str> = args.servers.iter().map(String::as_str).collect();
     let wb = connect_some(cli, &only, offers(cli, cli.sampling)).await?;
-    let calls = calls_for(&wb, args.probe);
+    // The History is open when a probe keeps its calls or --eras reads it.
+    let calls = calls_for(&wb, args.probe || args.eras);
     let names: Vec<String> = wb.servers().iter().map(|s| s.name().to_string()).collect();
     let mut reports = Vec::new();
     let mut not_ready = false;

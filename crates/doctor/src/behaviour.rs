@@ -246,3 +246,40 @@ pub fn era_findings(eras: &[EraAnswer]) -> Vec<Finding> {
             .fix("nothing to do unless clients of the other era must connect"),
     ]
 }
+
+/// The era trap in the History: this server's tools whose calls failed
+/// because they asked the 2025-11-25 way (a server-initiated request) in
+/// the 2026-07-28 era, each with how many calls and what it sent.
+pub fn era_trapped(store: &workbench_store::Store, server: &str) -> Vec<Finding> {
+    let query = workbench_store::HistoryQuery {
+        server: Some(server.to_string()),
+        status: Some(workbench_store::CallStatus::Failed),
+        search: Some("server-initiated requests".into()),
+        limit: 1000,
+        ..Default::default()
+    };
+    let Ok(rows) = store.history(&query) else {
+        return Vec::new();
+    };
+    let mut tools: std::collections::BTreeMap<String, (usize, String)> = Default::default();
+    for row in rows {
+        let error = row.error.unwrap_or_default();
+        let asked = ["elicitation/create", "sampling/createMessage", "roots/list"]
+            .into_iter()
+            .find(|m| error.contains(m))
+            .unwrap_or("a request of its own");
+        let seen = tools.entry(row.tool).or_insert((0, asked.to_string()));
+        seen.0 += 1;
+    }
+    tools
+        .into_iter()
+        .map(|(tool, (count, asked))| {
+            Finding::new("era.asks-the-old-way", Severity::Warning, format!("tool {tool}"))
+                .seen(format!(
+                    "{count} call(s) in the History failed: it sent {asked} while answering, in the 2026-07-28 era"
+                ))
+                .why("the 2026-07-28 era has no server-initiated requests (the official Python SDK's ctx.elicit and ctx.sample send one): a client of that era cannot answer, and the call fails")
+                .fix("ask with input_required (a multi-round call, SEP-2322), which both eras' clients can answer; or, until then, pin the entry to \"protocolVersion\": \"2025-11-25\"")
+        })
+        .collect()
+}

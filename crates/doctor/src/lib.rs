@@ -165,6 +165,11 @@ pub async fn examine(
         report
             .findings
             .extend(behaviour::era_findings(&report.eras));
+        if let Some(store) = calls.store() {
+            report
+                .findings
+                .extend(behaviour::era_trapped(store, server));
+        }
         // Each client's way, played on the server's raw answers.
         if let Ok(h) = wb.handshakes(server).await {
             report.clients = clients::play(&h);

@@ -4,7 +4,9 @@
 
 use serde_json::Value;
 
-use super::{demo_config, mcpwb, stderr, stdout};
+use serde_json::json;
+
+use super::{demo_config, mcpwb, python, stderr, stdout};
 
 #[test]
 fn doctor_exits_by_the_worst_finding_and_its_json_parses() {
@@ -168,5 +170,57 @@ fn a_list_whose_cursor_repeats_is_listed_at_once_and_the_doctor_says_why() {
             .iter()
             .any(|f| f["item"].as_str().unwrap_or("").contains("first")),
         "{findings:?}"
+    );
+}
+
+/// The era trap, end to end on the official Python SDK: a tool that asks
+/// with ctx.elicit fails in the 2026-07-28 era with what happened and the
+/// two ways out, and `doctor --eras` names it from the History.
+#[test]
+fn a_tool_that_asks_the_old_way_is_explained_and_named_by_the_doctor() {
+    let Some(python) = python() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("server.py"),
+        include_str!("../../../../tests/fixtures/sdk_elicit.py"),
+    )
+    .unwrap();
+    // A name of its own: the History is shared by this binary's tests.
+    let name = format!("asks-{}", std::process::id());
+    let cfg = dir.path().join("mcp.json");
+    std::fs::write(
+        &cfg,
+        json!({ "mcpServers": { &name: {
+            "command": python, "args": ["server.py"], "cwd": dir.path(),
+            "protocolVersion": "2026-07-28"
+        } } })
+        .to_string(),
+    )
+    .unwrap();
+    let cfg = cfg.display().to_string();
+    let out = mcpwb(&["--config", &cfg, "call", &name, "confirm"]);
+    assert_eq!(out.status.code(), Some(6), "{}", stderr(&out));
+    let said = stderr(&out);
+    assert!(
+        said.contains("elicitation/create") && said.contains("\"protocolVersion\": \"2025-11-25\""),
+        "{said}"
+    );
+    let out = mcpwb(&["--config", &cfg, "--json", "doctor", &name, "--eras"]);
+    let report: serde_json::Value = serde_json::from_str(stdout(&out).trim()).unwrap();
+    let found = report["servers"][0]["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["code"] == "era.asks-the-old-way")
+        .unwrap_or_else(|| panic!("{report}"));
+    assert_eq!(found["item"], "tool confirm", "{found}");
+    assert!(
+        found["seen"]
+            .as_str()
+            .unwrap()
+            .contains("elicitation/create"),
+        "{found}"
     );
 }

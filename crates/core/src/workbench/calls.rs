@@ -169,7 +169,8 @@ impl Workbench {
             let started = Instant::now();
             let outcome = self
                 .request_recovering(&handle, method, params, options)
-                .await;
+                .await
+                .map_err(|e| super::recover::explain_era_trap(&handle, e));
             let duration_ms = started.elapsed().as_secs_f64() * 1000.0;
             match &outcome {
                 Ok(_) => tracing::info!(duration_ms, outcome = "ok", "request done"),

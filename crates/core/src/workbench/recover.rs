@@ -202,3 +202,52 @@ impl Workbench {
         }
     }
 }
+
+/// The requests a server sends its client in the 2025-11-25 era; the
+/// 2026-07-28 era carries none (a server asks with `input_required`).
+const SERVER_INITIATED: &[&str] = &["elicitation/create", "sampling/createMessage", "roots/list"];
+
+/// The era trap, explained: a 2026-07-28 server whose tool asked the
+/// 2025-11-25 way (a server-initiated request, e.g. the Python SDK's
+/// `ctx.elicit`) fails with the SDK's "no back-channel" error. Said with
+/// what happened and the two ways out; any other error is as it came.
+pub(super) fn explain_era_trap(handle: &ServerHandle, error: Error) -> Error {
+    let Error::ServerError {
+        server,
+        method,
+        code,
+        message,
+        data,
+    } = error
+    else {
+        return error;
+    };
+    let new_era = handle
+        .protocol_version()
+        .is_some_and(|v| v.as_str() >= "2026");
+    let asked = SERVER_INITIATED.iter().find(|m| message.contains(*m));
+    let trapped = new_era && (message.contains("back-channel") || asked.is_some());
+    if !trapped {
+        return Error::ServerError {
+            server,
+            method,
+            code,
+            message,
+            data,
+        };
+    }
+    let what = asked.map_or("a request of its own".to_string(), |m| m.to_string());
+    let message = format!(
+        "{message} — the server tried to send {what} while answering, the 2025-11-25 way; \
+         the 2026-07-28 era this session speaks has no server-initiated requests. Two ways out: \
+         pin the entry to the older era (\"protocolVersion\": \"2025-11-25\" in its mcp.json entry), \
+         or have the tool ask with input_required (a multi-round call, SEP-2322)"
+    );
+    Error::ServerError {
+        server,
+        method,
+        code,
+        message,
+        data,
+    }
+}

@@ -6,6 +6,7 @@ use workbench_core::connect::ServerState;
 use workbench_core::traffic::Direction;
 
 use super::*;
+use workbench_core::testing::RawCalls;
 
 fn pinned(name: &str, pin: &str, args: &[&str]) -> (String, serde_json::Value) {
     let (name, mut entry) = stdio(name, args);
@@ -167,5 +168,63 @@ async fn the_health_check_is_a_method_the_servers_era_has() {
             "{n}"
         );
     }
+    wb.shutdown().await;
+}
+
+/// The era trap: a tool on the official Python SDK that asks with
+/// `ctx.elicit` fails in the 2026-07-28 era (no server-initiated requests);
+/// the failure says what happened and the two ways out, and the same
+/// server pinned to 2025-11-25 asks the person as it was written to.
+#[tokio::test]
+async fn a_python_sdk_tool_that_asks_the_old_way_is_explained_in_the_new_era() {
+    let Ok(python) = std::env::var("MCPWB_PYTHON") else {
+        eprintln!("MCPWB_PYTHON is not set: the Python SDK is not installed here");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("server.py"),
+        include_str!("../../../../tests/fixtures/sdk_elicit.py"),
+    )
+    .unwrap();
+    let entry = |pin: &str| json!({ "command": python, "args": ["server.py"], "cwd": dir.path(), "protocolVersion": pin });
+    let cfg = config(
+        dir.path(),
+        &[
+            ("new".to_string(), entry("2026-07-28")),
+            ("old".to_string(), entry("2025-11-25")),
+        ],
+    );
+    let wb = Workbench::start(&cfg, fast());
+    ready(&wb, "new").await;
+    ready(&wb, "old").await;
+    let err = wb
+        .call_tool("new", "confirm", json!({}), Default::default())
+        .await
+        .unwrap_err();
+    let said = err.to_string();
+    println!("{said}");
+    assert_eq!(err.code(), workbench_core::ErrorCode::ServerError, "{said}");
+    for part in [
+        "elicitation/create",
+        "2026-07-28",
+        "\"protocolVersion\": \"2025-11-25\"",
+        "input_required",
+    ] {
+        assert!(said.contains(part), "{part:?} missing from: {said}");
+    }
+    // Pinned to 2025-11-25 the question is put (and, with nobody to
+    // answer here, declined): the tool answers, no trap.
+    let out = wb
+        .call_tool("old", "confirm", json!({}), Default::default())
+        .await
+        .unwrap();
+    assert!(
+        out.result["content"][0]["text"]
+            .as_str()
+            .is_some_and(|t| t.starts_with("answered:")),
+        "{}",
+        out.result
+    );
     wb.shutdown().await;
 }
