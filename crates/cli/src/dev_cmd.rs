@@ -171,6 +171,9 @@ pub async fn run(cli: &Cli, args: &DevArgs) -> Result<(), Failure> {
                         reloading = Some(Instant::now());
                         say(cli, format!("changed: {} — restarting", files.join(", ")), json!({ "event": "reload", "files": files }));
                     }
+                    Event::DevNote { server, note } if server == args.server => {
+                        say(cli, format!("watch: {note}"), json!({ "event": "note", "note": note }));
+                    }
                     Event::Status { status } if status.name == args.server => {
                         if let workbench_core::connect::ServerState::Failed { reason, .. } = &status.state {
                             say(cli, format!("failed: {reason}"), json!({ "event": "failed", "reason": reason }));

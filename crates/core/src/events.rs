@@ -66,6 +66,13 @@ pub enum Event {
         /// The changed files, relative to the watched folder (at most 20).
         files: Vec<String>,
     },
+    /// What a server's `dev.watch` says to the person: folders left out,
+    /// files taken as the server's own writes, a restart again for changes
+    /// made while it started (also a note in its Events).
+    DevNote {
+        server: String,
+        note: String,
+    },
     /// The config on disk cannot be used; the servers keep running as they
     /// were. `message` has the file, line:column and what is wrong.
     ConfigError {

@@ -153,7 +153,10 @@ struct Host {
 /// `watch` with the host kept connected.
 pub async fn run(spawn: &Spawn, watch: &Watch, recorder: Option<Recorder>) -> std::io::Result<i32> {
     let marks = recorder.clone();
-    let (_watching, mut changed) = changes(watch, marks.clone())?;
+    let (watching, mut changed) = changes(watch, marks.clone())?;
+    // A restart's start is over once the replayed handshake is answered
+    // (or the server's first line came, for a host that never said hello).
+    let mut starting = false;
     let mut host_split = recorder.clone().map(|r| Splitter::new(Direction::Host, r));
     let mut server_split = recorder.map(|r| Splitter::new(Direction::Server, r));
     let (host_tx, mut host_lines) = mpsc::channel::<Piece>(256);
@@ -200,6 +203,9 @@ pub async fn run(spawn: &Spawn, watch: &Watch, recorder: Option<Recorder>) -> st
                 } else {
                     Value::Null
                 };
+                if std::mem::take(&mut starting) {
+                    watching.started();
+                }
                 if v.get("method").is_none()
                     && let Some(id) = v.get("id")
                 {
@@ -255,6 +261,7 @@ pub async fn run(spawn: &Spawn, watch: &Watch, recorder: Option<Recorder>) -> st
                     } }));
                 }
                 process = start(spawn)?;
+                starting = true;
                 let mut replay = Vec::new();
                 for (key, line) in host.hello.iter().map(|l| (id_of(l), l)) {
                     swallow.extend(key);

@@ -10,10 +10,17 @@
 //!   nor watched unless a pattern names them;
 //! - capped: at most [`MAX_WATCHED_FOLDERS`] folders, said past it;
 //! - a burst of saves is one change ([`SETTLE`]);
-//! - a change right after the last restart (a server that writes into its
-//!   own watched folder) is held back, longer each time, and said.
+//! - what changes while the server starts (from the hand-over until
+//!   [`GRACE`] after the caller says it is up, [`Watching::started`]) is
+//!   looked at once the start is over: the same files changing at two
+//!   starts in a row are the server's own writes — said once, and they
+//!   restart it no more (until one of them changes outside a start, which
+//!   is the person's save); anything else changed meanwhile restarts it
+//!   again, so the last save always ends up running. A person's saves are
+//!   never held back, however often they come.
 //!
-//! The caller restarts its server on each [`Burst`] the watch hands over.
+//! The caller restarts its server on each [`Burst`] the watch hands over,
+//! and says when it is up again.
 
 #![forbid(unsafe_code)]
 
@@ -32,15 +39,11 @@ pub const SETTLE: Duration = Duration::from_millis(250);
 /// The most folders one watch takes (each is an inotify watch).
 pub const MAX_WATCHED_FOLDERS: usize = 2_000;
 
-/// A restart this soon after the last one is held back (a server that
-/// writes into its own watched folder would restart for ever): the first
-/// wait, doubled each time up to [`MAX_BACKOFF`], reset after a quiet spell.
-pub const BACKOFF: Duration = Duration::from_secs(1);
-pub const MAX_BACKOFF: Duration = Duration::from_secs(30);
+/// How long after the server is up its writes still count as its start's.
+pub const GRACE: Duration = Duration::from_millis(500);
 
-/// How soon after a restart a change counts as the restart's own doing (a
-/// person saves less often than that; played: 49 restarts in 21 s).
-pub const AGAIN_WITHIN: Duration = Duration::from_secs(2);
+/// The longest a start is waited for when the caller never says it is over.
+pub const START_LIMIT: Duration = Duration::from_secs(10);
 
 /// Folders no pattern reaches unless it names them.
 const IGNORED: [&str; 9] = [
@@ -151,6 +154,68 @@ pub struct Watching {
     _stop: DropGuard,
     /// Folders watched when it started.
     pub folders: usize,
+    up: mpsc::UnboundedSender<()>,
+}
+
+impl Watching {
+    /// The start of the server restarted on the last burst is over (it
+    /// answers, or it failed): what changes from now until [`GRACE`] later
+    /// is still its start's doing.
+    pub fn started(&self) {
+        let _ = self.up.send(());
+    }
+}
+
+/// What changed while the server started, and what that makes of it.
+#[derive(Default)]
+struct Starts {
+    /// Files changed during the last start.
+    last: std::collections::BTreeSet<PathBuf>,
+    /// Files the server writes as it starts (changed at two starts in a row).
+    own: std::collections::BTreeSet<PathBuf>,
+}
+
+impl Starts {
+    /// A start is over, `changed` during it: the files that restart the
+    /// server again (the rest are its own writes; newly seen ones are said).
+    fn ended(&mut self, changed: Vec<PathBuf>, say: &Say) -> Vec<PathBuf> {
+        let changed: std::collections::BTreeSet<PathBuf> = changed.into_iter().collect();
+        let new_own: Vec<&PathBuf> = changed
+            .intersection(&self.last)
+            .filter(|f| !self.own.contains(*f))
+            .collect();
+        if !new_own.is_empty() {
+            say(&format!(
+                "{} changed as the server started, twice in a row: taken as its own writes, they restart it no more (a save of one outside a start does)",
+                list(&new_own)
+            ));
+        }
+        self.own.extend(new_own.into_iter().cloned());
+        let again: Vec<PathBuf> = changed
+            .iter()
+            .filter(|f| !self.own.contains(*f))
+            .cloned()
+            .collect();
+        self.last = changed;
+        again
+    }
+
+    /// A settled burst outside a start: the files that restart the server.
+    /// One of its own files changing here was the person's save: it counts
+    /// again from now on.
+    fn outside(&mut self, files: &[PathBuf]) {
+        for f in files {
+            self.own.remove(f);
+        }
+        self.last.clear();
+    }
+}
+
+fn list(files: &[&PathBuf]) -> String {
+    let mut names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+    names.sort();
+    names.truncate(5);
+    names.join(", ")
 }
 
 /// Watch `watch`: each settled burst of matching changes is handed over
@@ -210,74 +275,86 @@ pub fn start(watch: &Watch, say: Say) -> Result<(Watching, mpsc::Receiver<Burst>
         ));
     }
     let (bursts, out) = mpsc::channel(1);
+    let (up, mut ups) = mpsc::unbounded_channel::<()>();
     let ct = CancellationToken::new();
     let stop = ct.clone();
     let started_with = watched;
     tokio::spawn(async move {
         let mut watcher = watcher;
-        let mut last_burst: Option<tokio::time::Instant> = None;
-        let mut backoff = BACKOFF;
+        let mut starts = Starts::default();
+        // Changed during the last start and not the server's own: the next
+        // burst begins with them.
+        let mut carried: Vec<PathBuf> = Vec::new();
         loop {
-            let first = loop {
-                tokio::select! {
-                    _ = stop.cancelled() => return,
-                    d = new_dirs.recv() => {
-                        let Some(d) = d else { return };
-                        if watched < MAX_WATCHED_FOLDERS
-                            && watcher.watch(&d, RecursiveMode::NonRecursive).is_ok()
-                        {
-                            watched += 1;
-                        }
-                    }
-                    p = rx.recv() => match p { Some(p) => break p, None => return },
-                }
-            };
-            let mut files = vec![first];
-            // The burst settles: every save within SETTLE of the last one.
-            loop {
-                match tokio::time::timeout(SETTLE, rx.recv()).await {
-                    Ok(Some(p)) => files.push(p),
-                    Ok(None) => return,
-                    Err(_) => break,
-                }
-            }
-            // Again soon after the last restart: held back, longer each time.
-            if let Some(at) = last_burst {
-                if at.elapsed() < AGAIN_WITHIN {
-                    say(&format!(
-                        "files changed again within {} s of the last restart (does the server write into its own watched files?); waiting {} s",
-                        AGAIN_WITHIN.as_secs(),
-                        backoff.as_secs()
-                    ));
+            let mut files = if carried.is_empty() {
+                let first = loop {
                     tokio::select! {
                         _ = stop.cancelled() => return,
-                        _ = tokio::time::sleep(backoff) => {}
+                        d = new_dirs.recv() => {
+                            let Some(d) = d else { return };
+                            if watched < MAX_WATCHED_FOLDERS
+                                && watcher.watch(&d, RecursiveMode::NonRecursive).is_ok()
+                            {
+                                watched += 1;
+                            }
+                        }
+                        // A start the watch did not hand over (a restart by hand).
+                        _ = ups.recv() => {}
+                        p = rx.recv() => match p { Some(p) => break p, None => return },
                     }
-                    while let Ok(p) = rx.try_recv() {
-                        files.push(p);
+                };
+                let mut files = vec![first];
+                // The burst settles: every save within SETTLE of the last one.
+                loop {
+                    match tokio::time::timeout(SETTLE, rx.recv()).await {
+                        Ok(Some(p)) => files.push(p),
+                        Ok(None) => return,
+                        Err(_) => break,
                     }
-                    backoff = (backoff * 2).min(MAX_BACKOFF);
-                } else {
-                    backoff = BACKOFF;
                 }
-            }
+                starts.outside(&files);
+                files
+            } else {
+                say(&format!(
+                    "{} changed while the server started: restarting it again for them",
+                    list(&carried.iter().collect::<Vec<_>>())
+                ));
+                std::mem::take(&mut carried)
+            };
             let mut names: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
             names.sort();
             names.dedup();
             names.truncate(20);
+            files.clear();
             tokio::select! {
                 _ = stop.cancelled() => return,
                 sent = bursts.send(Burst { files: names }) => if sent.is_err() { return },
             }
-            last_burst = Some(tokio::time::Instant::now());
-            // What the restart itself wrote is not a new change.
-            while rx.try_recv().is_ok() {}
+            // The start: until GRACE after the caller says the server is up.
+            while ups.try_recv().is_ok() {}
+            let mut during = Vec::new();
+            let limit = tokio::time::sleep(START_LIMIT);
+            tokio::pin!(limit);
+            let mut grace: Option<std::pin::Pin<Box<tokio::time::Sleep>>> = None;
+            loop {
+                tokio::select! {
+                    _ = stop.cancelled() => return,
+                    p = rx.recv() => match p { Some(p) => during.push(p), None => return },
+                    _ = ups.recv(), if grace.is_none() => {
+                        grace = Some(Box::pin(tokio::time::sleep(GRACE)));
+                    }
+                    _ = async { match grace.as_mut() { Some(g) => g.await, None => std::future::pending().await } } => break,
+                    _ = &mut limit => break,
+                }
+            }
+            carried = starts.ended(during, &say);
         }
     });
     Ok((
         Watching {
             _stop: ct.drop_guard(),
             folders: started_with,
+            up,
         },
         out,
     ))
@@ -303,6 +380,29 @@ mod tests {
         let named = Matcher::new(&["node_modules/my-lib/**/*.js".into()]).unwrap();
         assert!(named.matches(Path::new("node_modules/my-lib/index.js")));
         assert!(Matcher::new(&["a[".into()]).is_err());
+    }
+
+    #[test]
+    fn the_same_files_at_two_starts_in_a_row_are_the_servers_own_until_the_person_saves_one() {
+        let said = Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+        let into = said.clone();
+        let say: Say = Arc::new(move |s: &str| into.lock().unwrap().push(s.to_string()));
+        let p = |s: &str| PathBuf::from(s);
+        let mut starts = Starts::default();
+        // First start: a change then may be the person's: it restarts again.
+        assert_eq!(starts.ended(vec![p("stamp.json")], &say), [p("stamp.json")]);
+        // Second start, the same file: the server's own, said once.
+        assert!(starts.ended(vec![p("stamp.json")], &say).is_empty());
+        assert!(starts.ended(vec![p("stamp.json")], &say).is_empty());
+        assert_eq!(said.lock().unwrap().len(), 1, "{said:?}");
+        // Another file changed during a start still restarts it.
+        assert_eq!(
+            starts.ended(vec![p("stamp.json"), p("tools.json")], &say),
+            [p("tools.json")]
+        );
+        // The person saves stamp.json outside a start: it counts again.
+        starts.outside(&[p("stamp.json")]);
+        assert_eq!(starts.ended(vec![p("stamp.json")], &say), [p("stamp.json")]);
     }
 
     #[test]

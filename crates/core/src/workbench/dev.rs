@@ -4,8 +4,10 @@
 //! names them — neither walked nor watched. The watch is rooted at the
 //! entry's `cwd` (else its config's folder), never follows a link out of
 //! it, takes at most [`workbench_watch::MAX_WATCHED_FOLDERS`] folders (saying so past it),
-//! and holds back a restart that comes right after the last one (longer
-//! each time). It is part of what the person trusts (the fingerprint).
+//! and tells the watch when each start is over, so that what the server
+//! writes into its own watched files as it starts does not restart it for
+//! ever (see `workbench_watch`). It is part of what the person trusts (the
+//! fingerprint).
 //! Watches follow the config: servers added, changed or dropped get, keep
 //! or lose theirs.
 
@@ -64,10 +66,15 @@ fn root_of(handle: &crate::connect::ServerHandle) -> PathBuf {
 fn watch_one(wb: &Workbench, server: String, spec: &Spec) -> Option<DropGuard> {
     let said_by = server.clone();
     let traffic = wb.traffic().clone();
+    let events = wb.inner.events.clone();
     let say: workbench_watch::Say = Arc::new(move |why: &str| {
-        let why = format!("dev.watch: {why}");
-        tracing::warn!(server = %said_by, "{why}");
-        traffic.record_note(&said_by, &why);
+        let note = format!("dev.watch: {why}");
+        tracing::info!(server = %said_by, "{note}");
+        traffic.record_note(&said_by, &note);
+        let _ = events.send(Event::DevNote {
+            server: said_by.clone(),
+            note: why.to_string(),
+        });
     });
     let (watching, mut bursts) = match workbench_watch::start(spec, say) {
         Ok(started) => started,
@@ -82,7 +89,6 @@ fn watch_one(wb: &Workbench, server: String, spec: &Spec) -> Option<DropGuard> {
     let stop = ct.clone();
     let wb = wb.clone();
     tokio::spawn(async move {
-        let _watching = watching;
         loop {
             let burst = tokio::select! {
                 _ = stop.cancelled() => return,
@@ -98,7 +104,20 @@ fn watch_one(wb: &Workbench, server: String, spec: &Spec) -> Option<DropGuard> {
             });
             if let Err(e) = handle.restart().await {
                 tracing::info!(%server, "dev.watch: not restarted: {e}");
+            } else {
+                // The start is over when it answers or fails (the old
+                // session ends first: the new one's start is waited for).
+                let starting = |s: &crate::connect::ServerState| {
+                    matches!(s, crate::connect::ServerState::Starting { .. })
+                };
+                handle
+                    .wait_for(workbench_watch::START_LIMIT, starting)
+                    .await;
+                handle
+                    .wait_for(workbench_watch::START_LIMIT, |s| !starting(s))
+                    .await;
             }
+            watching.started();
         }
     });
     Some(ct.drop_guard())
