@@ -294,6 +294,13 @@ impl TapClient {
             return Ok(StreamableHttpPostResponse::Accepted);
         }
         if status == StatusCode::NOT_FOUND && had_session {
+            // Said in the server's Events: rmcp's worker starts a new
+            // session (the handshake again) and sends the request on it —
+            // the server never saw it, its session being gone.
+            self.traffic.record_note(
+                &self.server,
+                "the server no longer knows this session (HTTP 404, it restarted or expired it): a new session is started and the request sent on it",
+            );
             return Err(StreamableHttpError::SessionExpired);
         }
         let content_type = response

@@ -364,6 +364,15 @@ async fn after_an_http_session_is_dropped_calls_go_on_on_a_new_session() {
         .filter(|e| e.direction == Direction::Outgoing && e.method.as_deref() == Some("initialize"))
         .count();
     assert!(handshakes >= 2, "initialize sent {handshakes} time(s)");
+    // Said in its Events.
+    assert!(
+        wb.traffic()
+            .entries(Some("remote"))
+            .iter()
+            .any(|e| e.direction == Direction::Note
+                && e.body.contains("no longer knows this session")),
+        "no note of the new session"
+    );
     healthy_still_works(&wb).await;
     wb.shutdown().await;
 }

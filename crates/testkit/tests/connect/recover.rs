@@ -154,3 +154,60 @@ async fn a_call_in_flight_when_its_server_dies_is_sent_again_only_if_it_cannot_a
         wb.shutdown().await;
     }
 }
+
+/// A remote server restarted behind its address (a new process that knows
+/// none of the old sessions) is back with no one's action: in the era with
+/// sessions (2025-11-25, a 404 for the old one) and the sessionless one.
+#[tokio::test]
+async fn a_remote_server_restarted_behind_http_is_back_by_itself() {
+    for era in [&["--legacy"][..], &[][..]] {
+        let mut http = http_demo(era).await;
+        let addr = http
+            .url
+            .trim_start_matches("http://")
+            .trim_end_matches("/mcp")
+            .to_string();
+        let (wb, _dir) = start(&[(
+            "remote".to_string(),
+            json!({ "type": "http", "url": http.url }),
+        )])
+        .await;
+        ready(&wb, "remote").await;
+        let echo = |m: &str| {
+            let wb = wb.clone();
+            let m = m.to_string();
+            async move {
+                wb.call_tool(
+                    "remote",
+                    "echo",
+                    json!({ "message": m }),
+                    CallOptions::default(),
+                )
+                .await
+            }
+        };
+        echo("before").await.unwrap();
+        http.child.kill().unwrap();
+        http.child.wait().unwrap();
+        let mut again = std::process::Command::new(BIN)
+            .args(["--http", &addr])
+            .args(era)
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        // Listening again.
+        for _ in 0..200 {
+            if std::net::TcpStream::connect(&addr).is_ok() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        let out = echo("after").await;
+        let _ = again.kill();
+        let _ = again.wait();
+        let out =
+            out.unwrap_or_else(|e| panic!("{era:?}: the first call after the restart failed: {e}"));
+        assert_eq!(out.result["content"][0]["text"], "after", "{era:?}");
+        wb.shutdown().await;
+    }
+}
