@@ -16,16 +16,19 @@ use workbench_store::{NewCall, Store, TapMessage, now_ms};
 use crate::Direction;
 use crate::host_calls::{Handshake, HostCalls};
 
-/// The longest part of one message kept; a longer one is kept cut, with
-/// its whole size.
-pub const KEEP_BYTES: usize = 1024 * 1024;
+/// The longest message kept whole (the entries' default `maxMessageSize`,
+/// 16 MiB): a kept session answers every call it saw as the server did
+/// (`mcpwb mock`). A longer one is kept cut, with its whole size, and said
+/// cut wherever it is shown.
+pub const KEEP_BYTES: usize = 16 * 1024 * 1024;
 
 /// Messages waiting for the writer before new ones are dropped.
 const QUEUE: usize = 4096;
 
 /// Bytes waiting for the writer before new messages are dropped: what a
-/// flood of long messages can hold in memory, whatever their count.
-const QUEUE_BYTES: usize = 64 * 1024 * 1024;
+/// flood of long messages can hold in memory, whatever their count (room
+/// for a few of the longest kept whole).
+const QUEUE_BYTES: usize = 96 * 1024 * 1024;
 
 /// The sessions' cap when none is given (the person's settings say it:
 /// `history.sessions_max_mib`).

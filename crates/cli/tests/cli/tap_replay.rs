@@ -93,6 +93,74 @@ fn a_kept_session_answers_mcpwb_as_a_stand_in_server() {
     );
 }
 
+/// A call whose answer is 2 MB is kept whole (messages were once kept cut
+/// past 1 MiB, and the mock then matched no recorded call): the mock
+/// answers it as the server did.
+#[test]
+fn a_kept_session_answers_a_two_megabyte_call_as_the_server_did() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let tapped = d.join("tapped.json");
+    std::fs::write(
+        &tapped,
+        json!({ "mcpServers": { "demo": {
+            "command": BIN, "args": ["tap", "--", demo_server(), "--name", "demo"] } } })
+        .to_string(),
+    )
+    .unwrap();
+    let call = |config: &Path| {
+        in_home(d)
+            .args(["--trust", "--json", "--config"])
+            .arg(config)
+            .args(["call", "demo", "huge_result", "--no-history", "--args"])
+            .arg(json!({ "megabytes": 2 }).to_string())
+            .output()
+            .unwrap()
+    };
+    let live = call(&tapped);
+    assert!(
+        live.status.success(),
+        "{}",
+        String::from_utf8_lossy(&live.stderr)
+    );
+    let kept = sessions(d);
+    let file = d.join("session.jsonl");
+    let export = in_home(d)
+        .args(["session", "export", &kept[0]["id"].to_string(), "-o"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        export.status.success(),
+        "{}",
+        String::from_utf8_lossy(&export.stderr)
+    );
+    let mock = d.join("mock.json");
+    std::fs::write(
+        &mock,
+        json!({ "mcpServers": { "demo": { "command": BIN, "args": ["mock", file] } } }).to_string(),
+    )
+    .unwrap();
+    let replayed = call(&mock);
+    assert!(
+        replayed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&replayed.stderr)
+    );
+    let (a, b): (Value, Value) = (
+        serde_json::from_slice(&live.stdout).unwrap(),
+        serde_json::from_slice(&replayed.stdout).unwrap(),
+    );
+    let text = a["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(text.len() >= 2_000_000, "{} bytes live", text.len());
+    assert!(
+        a["result"] == b["result"],
+        "the mock answers the 2 MB call as the server did"
+    );
+}
+
 #[test]
 fn a_session_made_a_suite_holds_the_next_version_to_what_the_host_saw() {
     let dir = tempfile::tempdir().unwrap();
