@@ -43,7 +43,7 @@ export const commands = {
 	 */
 	windowReady: (stage: WindowStage, pageMs: number) => typedError<null, ErrorInfo>(__TAURI_INVOKE("window_ready", { stage, pageMs })),
 	listTools: () => typedError<ToolRow[], ErrorInfo>(__TAURI_INVOKE("list_tools")),
-	callTool: (server: string, tool: string, args: Value, callId: string, asTask: boolean, onProgress: Channel<CallProgress_Deserialize>, onTask: Channel<TaskState_Deserialize>) => typedError<ToolCallResult_Serialize, ErrorInfo>(__TAURI_INVOKE("call_tool", { server, tool, args, callId, asTask, onProgress, onTask })),
+	callTool: (server: string, tool: string, args: Value, callId: string, asTask: boolean, limits: CallLimits_Deserialize | null, onProgress: Channel<CallProgress_Deserialize>, onTask: Channel<TaskState_Deserialize>) => typedError<ToolCallResult_Serialize, ErrorInfo>(__TAURI_INVOKE("call_tool", { server, tool, args, callId, asTask, limits, onProgress, onTask })),
 	/**  Cancel a call started with `call_id`; false if it already ended. */
 	cancelCall: (callId: string) => typedError<boolean, ErrorInfo>(__TAURI_INVOKE("cancel_call", { callId })),
 	/**  The latest calls of one tool from the history (every caller's), newest first. */
@@ -816,6 +816,35 @@ export type CacheHint_Serialize = {
 	 *  unknown scope), each once.
 	 */
 	problems: string[],
+};
+
+/**
+ *  How long a call by hand may take: its timeout (started again at each
+ *  progress notification unless `progress_resets` is off) and the longest
+ *  it may take however it progresses; None: the server's own.
+ */
+export type CallLimits = CallLimits_Serialize | CallLimits_Deserialize;
+
+/**
+ *  How long a call by hand may take: its timeout (started again at each
+ *  progress notification unless `progress_resets` is off) and the longest
+ *  it may take however it progresses; None: the server's own.
+ */
+export type CallLimits_Deserialize = {
+	timeout_s?: number | null,
+	max_total_s?: number | null,
+	progress_resets: boolean,
+};
+
+/**
+ *  How long a call by hand may take: its timeout (started again at each
+ *  progress notification unless `progress_resets` is off) and the longest
+ *  it may take however it progresses; None: the server's own.
+ */
+export type CallLimits_Serialize = {
+	timeout_s: number | null,
+	max_total_s: number | null,
+	progress_resets: boolean,
 };
 
 /**  One progress notification of a running call. */

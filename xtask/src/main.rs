@@ -27,6 +27,9 @@ tasks:
   test                    every check and test: fmt, clippy, Rust tests, UI checks and
                           tests, the e2e tests in a real WebKit window under Xvfb
   bench                   the core against bare rmcp, the agent, and the window's start (release builds)
+  soak [SECONDS]          the soak bed for 30 minutes (or SECONDS): six servers behind
+                          mcpwb serve and one behind a tap, one killed every 15 s; fails on
+                          a lost call or the bridge's memory moving past ±10%
   bundle                  build the release .deb (with icon and desktop entry)
   bindings                regenerate ui/src/bindings.ts from the Rust types
   conformance             the official MCP conformance suite's client scenarios
@@ -45,6 +48,7 @@ fn main() -> ExitCode {
         Some("test") => tasks::test(),
         Some("bundle") => tasks::bundle(),
         Some("bench") => tasks::bench(),
+        Some("soak") => tasks::soak(args.get(1).map(String::as_str)),
         Some("bindings") => tasks::bindings(),
         Some("conformance") if std::env::args().any(|a| a == "--server") => {
             conformance_server::server(&tasks::root())

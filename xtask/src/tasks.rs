@@ -347,6 +347,51 @@ pub fn bundle() -> Result {
     outcome
 }
 
+/// The soak bed's long run (`crates/cli/tests/cli/soak.rs`), with the
+/// third-party servers `cargo xtask test` installs.
+pub fn soak(seconds: Option<&str>) -> Result {
+    let root = root();
+    let seconds = match seconds {
+        Some(s) => s
+            .parse::<u64>()
+            .map_err(|_| format!("soak: SECONDS is a number of seconds, not {s:?}"))?,
+        None => 1800,
+    };
+    let mut stages = Stages::default();
+    let outcome = (|| {
+        let mut python = PathBuf::new();
+        stages.run("set-up: the Python MCP SDK", || {
+            python = setup::python_sdk(&root)?;
+            Ok(())
+        })?;
+        stages.run("set-up: third-party MCP servers", || {
+            setup::third_party(&root)
+        })?;
+        stages.run("soak", || {
+            let mut c = cmd(
+                "cargo",
+                &[
+                    "test",
+                    "--package",
+                    "workbench-cli",
+                    "--test",
+                    "cli",
+                    "the_long_soak",
+                    "--",
+                    "--ignored",
+                    "--nocapture",
+                ],
+                &root,
+            );
+            sh(c.env("MCPWB_SOAK_SECS", seconds.to_string())
+                .env("MCPWB_PYTHON", &python)
+                .env("MCPWB_THIRD_PARTY", shared_dir(&root).join("third-party")))
+        })
+    })();
+    stages.report();
+    outcome
+}
+
 pub fn bindings() -> Result {
     let root = root();
     sh(cmd(

@@ -32,8 +32,12 @@ pub struct HandCall<'a> {
     pub as_task: bool,
     /// Return once the server made the task (`mcpwb call --no-wait`).
     pub detach: bool,
-    /// The call's timeout (None: the server's).
+    /// The call's timeout (None: the server's), started again at each
+    /// progress notification unless `fixed_timeout`.
     pub timeout: Option<Duration>,
+    /// The longest it may take however it progresses (None: the entry's).
+    pub max_total: Option<Duration>,
+    pub fixed_timeout: bool,
     /// Stops the call (the server is told).
     pub cancel: CancellationToken,
 }
@@ -80,6 +84,8 @@ pub async fn call(
                 as_task: call.as_task,
                 detach: call.detach,
                 timeout: call.timeout,
+                max_total: call.max_total,
+                fixed_timeout: call.fixed_timeout,
                 ..Default::default()
             },
         })

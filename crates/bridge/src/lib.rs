@@ -46,6 +46,7 @@ use workbench_core::catalog::QualifiedTool;
 use workbench_core::connect::ServerState;
 use workbench_core::connect::lines::Lines;
 use workbench_core::events::Event;
+use workbench_core::status::FailureCode;
 
 pub use callers::{CallerInfo, Callers};
 pub use policy::Policy;
@@ -237,17 +238,39 @@ impl Bridge {
         self.shared.options.own.as_ref()
     }
 
-    /// The servers served now: Ready, and named by `--only` if given.
+    /// The servers served now, named by `--only` if given: the Ready ones,
+    /// and those starting or restarting whose lists the catalog keeps — a
+    /// restart does not take a server's tools away from the callers (no
+    /// list change told, and a call made meanwhile waits for it: never a
+    /// lost call for "unknown tool").
     pub fn serving(&self) -> Vec<String> {
         if self.shared.options.own_only {
             return Vec::new();
         }
         let reach = self.shared.options.reach();
+        let catalog = self.shared.wb.catalog();
         self.shared
             .wb
             .statuses()
             .into_iter()
-            .filter(|s| matches!(s.state, ServerState::Ready))
+            .filter(|s| match &s.state {
+                ServerState::Ready => true,
+                ServerState::Starting { .. } | ServerState::Restarting { .. } => {
+                    catalog.server(&s.name).is_some()
+                }
+                // Said just before its restart is planned (one that waits
+                // for a sign-in, or is not restarted by itself, is gone).
+                ServerState::Failed { code, .. } => {
+                    !matches!(code, FailureCode::SignIn | FailureCode::Scope)
+                        && catalog.server(&s.name).is_some()
+                        && self
+                            .shared
+                            .wb
+                            .server(&s.name)
+                            .is_ok_and(|h| h.options().auto_restart)
+                }
+                _ => false,
+            })
             .filter(|s| reach.server(&s.name))
             .map(|s| s.name)
             .collect()
@@ -259,9 +282,18 @@ impl Bridge {
         let deadline = tokio::time::Instant::now() + within;
         let mut events = self.shared.wb.subscribe();
         loop {
+            let ready: Vec<String> = self
+                .shared
+                .wb
+                .statuses()
+                .into_iter()
+                .filter(|s| matches!(s.state, ServerState::Ready))
+                .map(|s| s.name)
+                .collect();
             let listed = self
                 .serving()
                 .iter()
+                .filter(|s| ready.contains(s))
                 .all(|s| self.shared.wb.catalog().server(s).is_some_and(|c| !c.stale));
             if listed || tokio::time::Instant::now() >= deadline {
                 return;

@@ -137,6 +137,8 @@ async fn dispatch(
                     as_task: *task,
                     detach: *no_wait,
                     timeout: opts(cli).timeout,
+                    max_total: opts(cli).max_total,
+                    fixed_timeout: cli.fixed_timeout,
                     cancel,
                 },
                 statuses,

@@ -69,6 +69,14 @@ pub struct Cli {
     /// Seconds to wait for a server to start and for each request.
     #[arg(long, global = true, default_value_t = 30.0)]
     timeout: f64,
+    /// The longest a call may take however it progresses, in seconds
+    /// (default: the entry's "maxCallTime", else 600). The timeout above
+    /// starts again at each progress notification.
+    #[arg(long, global = true, value_name = "SECONDS")]
+    max_total: Option<f64>,
+    /// The timeout counts from the call's start: progress does not reset it.
+    #[arg(long, global = true)]
+    fixed_timeout: bool,
     /// Servers' requests for an LLM answer: ask on the terminal, let the
     /// configured model answer, or refuse.
     #[arg(long, global = true, value_enum, default_value = "refuse")]

@@ -200,6 +200,8 @@ pub async fn ready(wb: &Workbench, name: &str) -> Result<(), Failure> {
 pub fn opts(cli: &Cli) -> CallOptions {
     CallOptions {
         timeout: Some(Duration::from_secs_f64(cli.timeout.max(0.1))),
+        max_total: cli.max_total.map(|s| Duration::from_secs_f64(s.max(0.1))),
+        fixed_timeout: cli.fixed_timeout,
         ..Default::default()
     }
 }

@@ -174,6 +174,7 @@ pub fn parse_entry(name: &str, raw: &Value) -> Result<ServerEntry, Problem> {
         },
         startup_timeout: seconds(obj, "startupTimeout")?,
         call_timeout: seconds(obj, "callTimeout")?,
+        max_call_time: seconds(obj, "maxCallTime")?,
         restart: restart(obj)?,
         dev: dev(obj)?,
         include_tools: match obj.get("includeTools") {

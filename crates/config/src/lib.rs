@@ -224,8 +224,12 @@ pub struct ServerEntry {
     pub lifecycle: Lifecycle,
     /// `"startupTimeout"` in seconds (other clients ignore the key).
     pub startup_timeout: Option<std::time::Duration>,
-    /// `"callTimeout"` in seconds.
+    /// `"callTimeout"` in seconds: how long a call may go without an answer
+    /// or a progress notification.
     pub call_timeout: Option<std::time::Duration>,
+    /// `"maxCallTime"` in seconds: the longest a call may take, progress or
+    /// not (default 10 minutes).
+    pub max_call_time: Option<std::time::Duration>,
     /// `"restart": false`, or `{"initialDelay": s, "maxDelay": s}` for the backoff.
     pub restart: Option<RestartPolicy>,
     /// `"includeTools"`: only these tools are offered (None: all).

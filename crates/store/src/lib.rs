@@ -163,6 +163,16 @@ impl Store {
         self.path.as_deref()
     }
 
+    /// What SQLite's own check finds wrong in the file (none: whole).
+    pub fn check(&self) -> Result<Vec<String>> {
+        let conn = self.lock();
+        let mut stmt = conn.prepare("PRAGMA integrity_check")?;
+        let found = stmt
+            .query_map([], |r| r.get::<_, String>(0))?
+            .collect::<rusqlite::Result<Vec<_>>>()?;
+        Ok(found.into_iter().filter(|f| f != "ok").collect())
+    }
+
     fn lock(&self) -> MutexGuard<'_, Connection> {
         self.conn.lock().unwrap_or_else(|e| e.into_inner())
     }

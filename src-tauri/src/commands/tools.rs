@@ -51,6 +51,21 @@ pub struct ToolCallResult {
     pub notes: Vec<String>,
 }
 
+/// How long a call by hand may take: its timeout (started again at each
+/// progress notification unless `progress_resets` is off) and the longest
+/// it may take however it progresses; None: the server's own.
+#[derive(Debug, Clone, Default, Deserialize, specta::Type)]
+pub struct CallLimits {
+    pub timeout_s: Option<f64>,
+    pub max_total_s: Option<f64>,
+    pub progress_resets: bool,
+}
+
+fn seconds(s: Option<f64>) -> Option<std::time::Duration> {
+    s.filter(|s| s.is_finite() && *s > 0.0)
+        .map(std::time::Duration::from_secs_f64)
+}
+
 /// Calls under way, by the id the window gave them (for Cancel).
 #[derive(Default)]
 pub struct RunningCalls(Mutex<HashMap<String, CancellationToken>>);
@@ -101,9 +116,14 @@ pub async fn call_tool<R: Runtime>(
     args: serde_json::Value,
     call_id: String,
     as_task: bool,
+    limits: Option<CallLimits>,
     on_progress: Channel<CallProgress>,
     on_task: Channel<TaskState>,
 ) -> Result<ToolCallResult, ErrorInfo> {
+    let limits = limits.unwrap_or(CallLimits {
+        progress_resets: true,
+        ..Default::default()
+    });
     let cancel = CancellationToken::new();
     state.running.lock().insert(call_id.clone(), cancel.clone());
     let called = workbench_app::tools::call(
@@ -115,7 +135,9 @@ pub async fn call_tool<R: Runtime>(
             arguments: args,
             as_task,
             detach: false,
-            timeout: None,
+            timeout: seconds(limits.timeout_s),
+            max_total: seconds(limits.max_total_s),
+            fixed_timeout: !limits.progress_resets,
             cancel,
         },
         Some(std::sync::Arc::new(OnChannels {

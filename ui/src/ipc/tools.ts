@@ -31,7 +31,12 @@ export interface ToolsBackend {
     tool: string,
     args: unknown,
     onProgress: (p: CallProgress) => void,
-    options?: { asTask?: boolean; onTask?: (task: TaskState) => void },
+    options?: {
+      asTask?: boolean;
+      onTask?: (task: TaskState) => void;
+      /** The call's time limits (null: the server's own). */
+      limits?: { timeout_s: number | null; max_total_s: number | null; progress_resets: boolean };
+    },
   ): { result: Promise<ToolCallResult>; cancel: () => Promise<void> };
   /** A load run of one tool: `concurrency` calls at once for `durationMs`
    * (at most `rate` a second); each second to `onSecond`. Kept in History. */
@@ -71,7 +76,7 @@ export function tauriToolsBackend(unwrap: Unwrap): ToolsBackend {
       statuses.onmessage = (task) => options?.onTask?.(task as TaskState);
       // The JSON value crosses IPC as is; the generated type is a JSON value.
       const result = commands
-        .callTool(server, tool, args as Parameters<typeof commands.callTool>[2], id, options?.asTask ?? false, channel, statuses)
+        .callTool(server, tool, args as Parameters<typeof commands.callTool>[2], id, options?.asTask ?? false, options?.limits ?? null, channel, statuses)
         .then(unwrap);
       return {
         result,

@@ -36,4 +36,33 @@ describe("the tool panel's arguments", () => {
     fireEvent.click(screen.getByRole("radio", { name: "Form" }));
     expect(runButton().disabled).toBe(false);
   });
+
+  it("sends the time limits the person set: a timeout progress does not reset, the server's longest", async () => {
+    let sent: unknown = undefined;
+    mockIPC((cmd, payload) => {
+      if (cmd === "tool_history") return [];
+      if (cmd === "call_tool") {
+        sent = (payload as { limits: unknown }).limits;
+        return { result: { content: [] }, duration_ms: 1, schema_violations: [], history_id: null, task: null, notes: [] };
+      }
+      return null;
+    });
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <ToastProvider>
+          <ToolPanel backend={tauriBackend} row={row} />
+        </ToastProvider>
+      </QueryClientProvider>,
+    );
+    fireEvent.click(screen.getByRole("button", { name: /Time limits: the server's/ }));
+    fireEvent.change(screen.getByLabelText("Timeout (s)"), { target: { value: "5" } });
+    fireEvent.change(screen.getByLabelText("At most (s)"), { target: { value: "soon" } });
+    expect(screen.getByText("a number of seconds above 0")).toBeTruthy();
+    fireEvent.click(screen.getByRole("switch", { name: "Progress resets the timeout" }));
+    expect(screen.getByRole("button", { name: /Time limits: timeout 5 s, progress does not reset the timeout/ })).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: /^Run/ }));
+    await screen.findByText(/^Done/);
+    expect(sent).toEqual({ timeout_s: 5, max_total_s: null, progress_resets: false });
+  });
 });

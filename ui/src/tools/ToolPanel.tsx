@@ -18,6 +18,7 @@ import { appOnly, appUri } from "../content/apps";
 import { LatencyChart } from "./LatencyChart";
 import { TaskBadge, definitionText } from "./definition";
 import { TaskStrip } from "./TaskStrip";
+import { CallLimits, NO_LIMITS, asCallLimits, type Limits } from "./CallLimits";
 import type { TaskState } from "../ipc/tasks";
 import { SaveToSuite, type Saving } from "../history/SaveToSuite";
 import { LoadSection } from "./LoadSection";
@@ -78,6 +79,7 @@ export function ToolPanel({
   const [task, setTask] = useState<TaskState | null>(null);
   const taskSupport = (tool.execution as { taskSupport?: unknown } | undefined)?.taskSupport;
   const [asTask, setAsTask] = useState(false);
+  const [limits, setLimits] = useState<Limits>(NO_LIMITS);
   // The statuses the window keeps (read from its cache, not fetched here).
   const statuses = useQuery<ServerStatus[]>({ queryKey: keys.statuses(), queryFn: () => backend.serverStatuses(), enabled: false });
   const era = statuses.data?.find((s) => s.name === row.server)?.info?.protocol_version ?? "";
@@ -154,6 +156,7 @@ export function ToolPanel({
     setElapsed(0);
     const call = backend.callTool(row.server, String(tool.name ?? ""), withArgs ?? {}, (p) => setProgress(p), {
       asTask: asTask && canAskTask,
+      limits: asCallLimits(limits),
       onTask: (t) => {
         if (mounted.current) setTask(t);
       },
@@ -400,6 +403,7 @@ export function ToolPanel({
           Copy as JSON-RPC
         </Button>
       </div>
+      <CallLimits limits={limits} onChange={setLimits} />
       {task && <TaskStrip task={task} ended={!running} />}
       {blocked && (
         <div className="callout tone-warn run-problems" role="alert">

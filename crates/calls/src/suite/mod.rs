@@ -100,9 +100,14 @@ pub struct Case {
     pub expect: Expect,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub surface: Option<Surface>,
-    /// Cut the call after this long (default: the runner's).
+    /// Cut the call after this long without an answer or a progress
+    /// notification (default: the runner's).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout_ms: Option<u64>,
+    /// Cut the call after this long however it progresses (default: the
+    /// entry's maxCallTime, else 10 minutes).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_total_ms: Option<u64>,
     /// Not run (a reason, or true).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub skip: Option<Value>,

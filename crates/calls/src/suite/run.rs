@@ -297,6 +297,7 @@ impl Shared<'_> {
                 },
                 options: CallOptions {
                     timeout: Some(timeout),
+                    max_total: case.max_total_ms.map(Duration::from_millis),
                     ..Default::default()
                 },
             })

@@ -136,6 +136,9 @@ impl ServerHandle {
         if let Some(t) = entry.call_timeout {
             options.call_timeout = t;
         }
+        if let Some(t) = entry.max_call_time {
+            options.max_call_time = t;
+        }
         if entry.lifecycle == Lifecycle::Transient {
             options.health_interval = None;
         }

@@ -19,8 +19,14 @@ use crate::error::{Error, Result};
 
 #[derive(Default)]
 pub struct CallOptions {
-    /// Overrides the server's call timeout (reset by each progress notification).
+    /// Overrides the server's call timeout (reset by each progress
+    /// notification unless `fixed_timeout`).
     pub timeout: Option<Duration>,
+    /// Overrides the longest the call may take, progress or not (the
+    /// entry's `maxCallTime`, else 10 minutes).
+    pub max_total: Option<Duration>,
+    /// The timeout counts from the start, whatever progress comes.
+    pub fixed_timeout: bool,
     /// Cancel the call: the server is sent notifications/cancelled.
     pub cancel: Option<CancellationToken>,
     /// Told the call's progress notifications and each status of the task
@@ -225,7 +231,7 @@ impl Workbench {
         let request = build_request(method, params)?;
         let opts = handle.options();
         let timeout = options.timeout.unwrap_or(opts.call_timeout);
-        let max_total = opts.max_call_time.max(timeout);
+        let max_total = options.max_total.unwrap_or(opts.max_call_time).max(timeout);
         // Progress is read from the traffic tap, which sees messages in wire
         // order (rmcp runs notification handlers in spawned tasks, so through
         // it the last progress can arrive after the result).
@@ -289,11 +295,14 @@ impl Workbench {
                         token = token_text();
                     }
                     let now = tokio::time::Instant::now();
-                    let last = self
-                        .traffic()
-                        .last_progress(server, &token)
-                        .map_or(started, tokio::time::Instant::from_std)
-                        .max(started);
+                    let last = if options.fixed_timeout {
+                        started
+                    } else {
+                        self.traffic()
+                            .last_progress(server, &token)
+                            .map_or(started, tokio::time::Instant::from_std)
+                            .max(started)
+                    };
                     let next = (last + timeout).min(started + max_total);
                     if next > now {
                         idle.as_mut().reset(next);
@@ -516,6 +525,25 @@ async fn notify_cancelled(
     }
 }
 
+/// Whether a send failed for want of a reader: a broken pipe (the process
+/// died) or a refused connection (nothing listens) — the request was not
+/// delivered.
+fn never_delivered(e: &(dyn std::error::Error + 'static)) -> bool {
+    let mut at: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(err) = at {
+        if let Some(io) = err.downcast_ref::<std::io::Error>()
+            && matches!(
+                io.kind(),
+                std::io::ErrorKind::BrokenPipe | std::io::ErrorKind::ConnectionRefused
+            )
+        {
+            return true;
+        }
+        at = err.source();
+    }
+    false
+}
+
 fn map_error(server: &str, method: &str, e: ServiceError) -> Error {
     let (server, method) = (server.to_string(), method.to_string());
     match e {
@@ -537,6 +565,13 @@ fn map_error(server: &str, method: &str, e: ServiceError) -> Error {
             server,
             method,
             sent: true,
+        },
+        // The request could not be written (the process was gone, nothing
+        // listened): the server never saw it.
+        ServiceError::TransportSend(e) if never_delivered(&e) => Error::ConnectionLost {
+            server,
+            method,
+            sent: false,
         },
         other => Error::Transport {
             server,

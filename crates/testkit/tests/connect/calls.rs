@@ -154,7 +154,35 @@ async fn progress_resets_the_timeout_up_to_the_maximum_time_for_a_call() {
             .contains("within 1.5 s (it kept reporting progress"),
         "{err}"
     );
-    // The server was told to stop both abandoned calls.
+    // The call's own longest time over the entry's: 2 s of progress passes.
+    let out = wb
+        .call_tool(
+            "demo",
+            "long_task",
+            json!({ "steps": 20, "step_ms": 100 }),
+            CallOptions {
+                max_total: Some(Duration::from_millis(2500)),
+                ..within(400)
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(out.result["content"][0]["text"], "done after 20 steps");
+    // A fixed timeout: progress does not start it again.
+    let err = wb
+        .call_tool(
+            "demo",
+            "long_task",
+            json!({ "steps": 6, "step_ms": 100 }),
+            CallOptions {
+                fixed_timeout: true,
+                ..within(400)
+            },
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(err.code(), ErrorCode::Timeout, "{err}");
+    // The server was told to stop the three abandoned calls.
     let cancels = wb
         .traffic()
         .entries(Some("demo"))
@@ -164,7 +192,7 @@ async fn progress_resets_the_timeout_up_to_the_maximum_time_for_a_call() {
                 && e.method.as_deref() == Some("notifications/cancelled")
         })
         .count();
-    assert_eq!(cancels, 2);
+    assert_eq!(cancels, 3);
     wb.shutdown().await;
 }
 

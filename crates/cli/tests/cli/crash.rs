@@ -1,0 +1,173 @@
+//! A crash loses nothing: `mcpwb serve` killed (SIGKILL) twenty times in
+//! the middle of a flood of History rows, with a tap recording a busy
+//! session beside it. After each kill the store opens, SQLite finds nothing
+//! wrong in it, every row kept before is still there and whole, and every
+//! line the tap's host got was a whole message.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use workbench_store::{HistoryQuery, Store};
+
+use super::demo_server;
+use super::tap::in_home;
+
+const KILLS: usize = 20;
+
+/// A host writing calls into `child` as fast as it answers; every line it
+/// gets back is kept.
+fn hammer(child: &mut Child, tool: &'static str, stop: Arc<AtomicBool>) -> Arc<Mutex<Vec<String>>> {
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let lines: Arc<Mutex<Vec<String>>> = Default::default();
+    let seen = lines.clone();
+    std::thread::spawn(move || {
+        let mut reader = BufReader::new(stdout);
+        loop {
+            let mut line = String::new();
+            match reader.read_line(&mut line) {
+                Ok(0) | Err(_) => return,
+                Ok(_) => seen.lock().unwrap().push(line),
+            }
+        }
+    });
+    std::thread::spawn(move || {
+        let hello = json!({ "jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25", "capabilities": {},
+            "clientInfo": { "name": "crash", "version": "1" } } });
+        if writeln!(stdin, "{hello}").is_err() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(150));
+        let _ = writeln!(
+            stdin,
+            "{}",
+            json!({ "jsonrpc": "2.0", "method": "notifications/initialized" })
+        );
+        let mut id = 1u64;
+        while !stop.load(Ordering::Relaxed) {
+            // A few in flight at once; the pipe's buffer paces the rest.
+            let call = json!({ "jsonrpc": "2.0", "id": id, "method": "tools/call",
+                "params": { "name": tool, "arguments": { "message": format!("row {id}") } } });
+            if writeln!(stdin, "{call}").is_err() {
+                return;
+            }
+            id += 1;
+            if id.is_multiple_of(8) {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        }
+    });
+    lines
+}
+
+fn spawn(command: &mut std::process::Command) -> Child {
+    command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap()
+}
+
+#[test]
+fn twenty_kills_during_heavy_writing_leave_the_store_whole_and_lose_no_kept_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let cfg = d.join("mcp.json");
+    std::fs::write(
+        &cfg,
+        json!({ "mcpServers": { "demo": { "command": demo_server(), "args": ["--name", "demo"] } } })
+            .to_string(),
+    )
+    .unwrap();
+    let data = d.join("home/data");
+    let mut kept_before = 0;
+    for round in 0..KILLS {
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut serve = spawn(
+            in_home(d)
+                .args(["--trust", "--config"])
+                .arg(&cfg)
+                .arg("serve"),
+        );
+        let mut tap = spawn(
+            in_home(d)
+                .args(["tap", "--"])
+                .arg(demo_server())
+                .args(["--name", "tapped"]),
+        );
+        let _bridged = hammer(&mut serve, "demo__echo", stop.clone());
+        let host_saw = hammer(&mut tap, "echo", stop.clone());
+        // Killed at a different moment each round, well into the writing.
+        std::thread::sleep(Duration::from_millis(600 + (round as u64 * 97) % 900));
+        for child in [&mut serve, &mut tap] {
+            let _ = std::process::Command::new("kill")
+                .args(["-KILL", &child.id().to_string()])
+                .status();
+            let _ = child.wait();
+        }
+        stop.store(true, Ordering::Relaxed);
+        // The tap's host: every whole line it got is a whole message.
+        std::thread::sleep(Duration::from_millis(50));
+        for line in host_saw
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|l| l.ends_with('\n'))
+        {
+            assert!(
+                serde_json::from_str::<Value>(line).is_ok(),
+                "round {round}: the host got a line that is not a message: {line:.200}"
+            );
+        }
+        // The store: opens, whole, every row kept before still there.
+        let store = Store::open_in(&data).unwrap_or_else(|e| panic!("round {round}: {e}"));
+        let problems = store.check().unwrap();
+        assert!(problems.is_empty(), "round {round}: {problems:?}");
+        // Every row counted before is still counted (none is pruned at
+        // these sizes), and the newest ones are whole.
+        let (count, _) = store.calls_size().unwrap();
+        let count = count as usize;
+        assert!(
+            count >= kept_before,
+            "round {round}: {count} rows, {kept_before} kept before"
+        );
+        let rows = store
+            .history(&HistoryQuery {
+                limit: 2_000,
+                ..Default::default()
+            })
+            .unwrap();
+        for row in &rows {
+            assert!(
+                row.arguments["message"]
+                    .as_str()
+                    .is_some_and(|m| m.starts_with("row ")),
+                "round {round}: a row not whole: {row:?}"
+            );
+        }
+        let sessions = store.taps(1_000).unwrap();
+        for s in &sessions {
+            for m in store.tap_messages(s.id).unwrap() {
+                assert!(
+                    m.cut
+                        || serde_json::from_str::<Value>(&m.text).is_ok()
+                        || m.direction == "stderr",
+                    "round {round}: a kept tap message not whole: {:.200}",
+                    m.text
+                );
+            }
+        }
+        kept_before = count;
+    }
+    assert!(
+        kept_before > KILLS * 10,
+        "only {kept_before} rows kept in {KILLS} rounds"
+    );
+    println!("{KILLS} kills: {kept_before} History rows kept, the store whole after each");
+}
