@@ -43,6 +43,11 @@ pub struct TapArgs {
     /// `--server` entry's `"dev": {"watch": ...}` is used when none is given.
     #[arg(long, value_name = "GLOB")]
     watch: Vec<String>,
+    /// Restart the server when it exits by itself, the host kept connected
+    /// as with --watch (calls in flight told it restarted, never sent again;
+    /// an exit soon after each start waits longer each time).
+    #[arg(long)]
+    keep: bool,
     /// The server's command and its arguments, after `--`.
     #[arg(last = true)]
     command: Vec<String>,
@@ -278,15 +283,19 @@ pub async fn tap(cli: &Cli, args: &TapArgs) -> Result<(), Failure> {
         Some((r, w)) => (Some(r), Some(w)),
         None => (None, None),
     };
-    let code = if patterns.is_empty() {
+    let code = if patterns.is_empty() && !args.keep {
         workbench_tap::stdio::run(&spawn, recorder).await
     } else {
-        let root = match &spawn.cwd {
-            Some(dir) => dir.clone(),
-            None => std::env::current_dir().map_err(|e| Failure::Usage(e.to_string()))?,
+        let watch = if patterns.is_empty() {
+            None
+        } else {
+            let root = match &spawn.cwd {
+                Some(dir) => dir.clone(),
+                None => std::env::current_dir().map_err(|e| Failure::Usage(e.to_string()))?,
+            };
+            Some(workbench_tap::keep::Watch { root, patterns })
         };
-        let watch = workbench_tap::keep::Watch { root, patterns };
-        workbench_tap::keep::run(&spawn, &watch, recorder).await
+        workbench_tap::keep::run(&spawn, watch.as_ref(), args.keep, recorder).await
     }
     .map_err(|e| Failure::Usage(e.to_string()))?;
     if let Some(w) = writer {

@@ -1,5 +1,6 @@
-//! The server behind a tap restarted when its files change, while the host
-//! stays connected (`mcpwb tap --watch GLOB`): the host's own handshake is
+//! The server behind a tap restarted when its files change (`mcpwb tap
+//! --watch GLOB`) or when it exits by itself (`--keep`), while the host
+//! stays connected: the host's own handshake is
 //! replayed to the new process (its `initialize` or `server/discover`, then
 //! `notifications/initialized`, its subscriptions and `subscriptions/listen`),
 //! requests that were in flight get an error saying the server restarted,
@@ -149,151 +150,255 @@ struct Host {
     in_flight: BTreeMap<String, (Value, String)>,
 }
 
-/// Run `spawn` as [`crate::stdio::run`] does, restarted on changes under
-/// `watch` with the host kept connected.
-pub async fn run(spawn: &Spawn, watch: &Watch, recorder: Option<Recorder>) -> std::io::Result<i32> {
-    let marks = recorder.clone();
-    let (watching, mut changed) = changes(watch, marks.clone())?;
-    // A restart's start is over once the replayed handshake is answered
-    // (or the server's first line came, for a host that never said hello).
-    let mut starting = false;
+/// Why the server behind the tap is restarted.
+enum Why {
+    /// Files matching the watch changed.
+    Changed(Vec<String>),
+    /// It exited by itself (its status).
+    Exited(i32),
+}
+
+impl Why {
+    fn said(&self) -> String {
+        match self {
+            Why::Changed(_) => "its files changed".into(),
+            Why::Exited(code) => format!("it exited (status {code})"),
+        }
+    }
+}
+
+/// The server's side of a kept tap: its process, what the host's session
+/// needs replayed, and what the host is owed.
+struct Kept<'a> {
+    spawn: &'a Spawn,
+    process: Process,
+    host: Host,
+    /// Answers of the replayed handshake: not the host's.
+    swallow: HashSet<String>,
+    /// The server's capabilities as it first declared them.
+    declared: Value,
+    server_split: Option<Splitter>,
+    marks: Option<Recorder>,
+    stdout: tokio::io::Stdout,
+    /// A restart's start is over once the replayed handshake is answered
+    /// (or the server's first line came, for a host that never said hello).
+    starting: bool,
+    started_at: std::time::Instant,
+    /// Exits in a row soon after a start: each waits longer before the next.
+    quick_exits: u32,
+}
+
+/// A server that lived this long was not crashing at start.
+const LIVED: Duration = Duration::from_secs(10);
+
+impl Kept<'_> {
+    /// A line the server wrote, to the host (a replayed answer swallowed).
+    async fn pass_on(&mut self, line: Vec<u8>, whole: bool) -> std::io::Result<()> {
+        if let Some(s) = &mut self.server_split {
+            s.feed(&line);
+        }
+        let v: Value = if whole {
+            serde_json::from_slice(&line).unwrap_or(Value::Null)
+        } else {
+            Value::Null
+        };
+        if v.get("method").is_none()
+            && let Some(id) = v.get("id")
+        {
+            let key = id.to_string();
+            if self.swallow.remove(&key) {
+                return Ok(());
+            }
+            if self.declared.is_null() && v["result"]["capabilities"].is_object() {
+                self.declared = v["result"]["capabilities"].clone();
+            }
+            self.host.in_flight.remove(&key);
+        }
+        self.stdout.write_all(&line).await?;
+        self.stdout.flush().await
+    }
+
+    /// A message of the tap's own to the host (kept as the server's side).
+    async fn tell(&mut self, message: &Value) -> std::io::Result<()> {
+        let mut line = message.to_string().into_bytes();
+        line.push(b'\n');
+        if let Some(s) = &mut self.server_split {
+            s.feed(&line);
+        }
+        self.stdout.write_all(&line).await
+    }
+
+    /// Start the server again, the host kept: what the old process still
+    /// said reaches the host, requests in flight are answered with an
+    /// error saying why (never sent again: the server may have acted), the
+    /// host's handshake and standing requests are replayed, and the list
+    /// changes the server declared are announced.
+    async fn restart(&mut self, why: Why) -> std::io::Result<()> {
+        tracing::info!("tap: {}; restarting the server", why.said());
+        self.process.stdin = None;
+        if matches!(why, Why::Changed(_)) {
+            let _ = tokio::time::timeout(Duration::from_secs(2), self.process.child.wait()).await;
+            let _ = self.process.child.start_kill();
+        }
+        let _ = self.process.child.wait().await;
+        while let Ok(Piece { bytes, whole }) = self.process.lines.try_recv() {
+            self.pass_on(bytes, whole).await?;
+        }
+        let mut told = Vec::new();
+        for (key, (id, method)) in std::mem::take(&mut self.host.in_flight) {
+            if self
+                .host
+                .standing
+                .get(&key)
+                .is_some_and(|(m, _)| m == "subscriptions/listen")
+            {
+                self.host.in_flight.insert(key, (id, method));
+                continue;
+            }
+            told.push(json!({ "jsonrpc": "2.0", "id": id, "error": {
+                "code": -32000,
+                "message": format!("the server restarted ({}) before it answered this {method}; ask again", why.said()) } }));
+        }
+        // An exit soon after a start waits before the next, longer each time.
+        let wait = match why {
+            Why::Exited(_) if self.started_at.elapsed() < LIVED => {
+                self.quick_exits += 1;
+                Duration::from_millis(500)
+                    .saturating_mul(2u32.saturating_pow(self.quick_exits.min(6)))
+                    .min(Duration::from_secs(30))
+            }
+            _ => {
+                self.quick_exits = 0;
+                Duration::ZERO
+            }
+        };
+        if let Some(m) = &self.marks {
+            let files = match &why {
+                Why::Changed(files) => json!(files),
+                Why::Exited(_) => Value::Null,
+            };
+            m.mark(&json!({ "restart": {
+                "why": why.said(),
+                "files": files,
+                "afterMs": wait.as_millis() as u64,
+                "answeredWithError": told.len(),
+                "replayed": self.host.hello.is_some() as usize + self.host.standing.len(),
+            } }));
+        }
+        tokio::time::sleep(wait).await;
+        self.process = start(self.spawn)?;
+        self.started_at = std::time::Instant::now();
+        self.starting = true;
+        let mut replay = Vec::new();
+        for (key, line) in self.host.hello.iter().map(|l| (id_of(l), l)) {
+            self.swallow.extend(key);
+            replay.push(line.clone());
+        }
+        replay.extend(self.host.initialized.iter().cloned());
+        for (key, (method, line)) in &self.host.standing {
+            if method != "subscriptions/listen" {
+                self.swallow.insert(key.clone());
+            }
+            replay.push(line.clone());
+        }
+        if let Some(stdin) = &mut self.process.stdin {
+            for line in replay {
+                let _ = stdin.write_all(&line).await;
+            }
+            let _ = stdin.flush().await;
+        }
+        for kind in ["tools", "resources", "prompts"] {
+            if self.declared[kind]["listChanged"] == true {
+                told.push(json!({ "jsonrpc": "2.0", "method": format!("notifications/{kind}/list_changed") }));
+            }
+        }
+        for message in &told {
+            self.tell(message).await?;
+        }
+        self.stdout.flush().await
+    }
+}
+
+/// Run `spawn` as [`crate::stdio::run`] does, the host kept connected while
+/// the server is restarted: on changes under `watch`, and when it exits by
+/// itself if `on_exit` (else the tap ends with it).
+pub async fn run(
+    spawn: &Spawn,
+    watch: Option<&Watch>,
+    on_exit: bool,
+    recorder: Option<Recorder>,
+) -> std::io::Result<i32> {
+    let (watching, mut changed) = match watch {
+        Some(w) => {
+            let (watching, changed) = changes(w, recorder.clone())?;
+            (Some(watching), Some(changed))
+        }
+        None => (None, None),
+    };
     let mut host_split = recorder.clone().map(|r| Splitter::new(Direction::Host, r));
-    let mut server_split = recorder.map(|r| Splitter::new(Direction::Server, r));
     let (host_tx, mut host_lines) = mpsc::channel::<Piece>(256);
     tokio::spawn(read_lines(tokio::io::stdin(), host_tx));
-    let mut stdout = tokio::io::stdout();
-    let mut process = start(spawn)?;
-    let mut host = Host::default();
-    // Answers of the replayed handshake: not the host's.
-    let mut swallow: HashSet<String> = HashSet::new();
-    // The server's capabilities as it first declared them.
-    let mut declared = Value::Null;
+    let mut kept = Kept {
+        spawn,
+        process: start(spawn)?,
+        host: Host::default(),
+        swallow: HashSet::new(),
+        declared: Value::Null,
+        server_split: recorder
+            .clone()
+            .map(|r| Splitter::new(Direction::Server, r)),
+        marks: recorder,
+        stdout: tokio::io::stdout(),
+        starting: false,
+        started_at: std::time::Instant::now(),
+        quick_exits: 0,
+    };
     let mut host_open = true;
     loop {
+        let burst = async {
+            match changed.as_mut() {
+                Some(c) => c.recv().await,
+                None => std::future::pending().await,
+            }
+        };
         tokio::select! {
             line = host_lines.recv(), if host_open => {
                 let Some(Piece { bytes: line, whole }) = line else {
                     // The host is gone: the server's stdin closes.
                     host_open = false;
-                    process.stdin = None;
+                    kept.process.stdin = None;
                     continue;
                 };
                 if let Some(s) = &mut host_split {
                     s.feed(&line);
                 }
                 if whole {
-                    host.note(&line);
+                    kept.host.note(&line);
                 }
-                if let Some(stdin) = &mut process.stdin {
+                if let Some(stdin) = &mut kept.process.stdin {
                     let _ = stdin.write_all(&line).await;
                     let _ = stdin.flush().await;
                 }
             }
-            line = process.lines.recv() => {
+            line = kept.process.lines.recv() => {
                 let Some(Piece { bytes: line, whole }) = line else {
-                    // The server ended by itself: so does the tap.
-                    let status = process.child.wait().await?;
-                    return Ok(code(status));
+                    let status = code(kept.process.child.wait().await?);
+                    // The host gone, or no restart asked: the tap ends with it.
+                    if !on_exit || !host_open {
+                        return Ok(status);
+                    }
+                    kept.restart(Why::Exited(status)).await?;
+                    continue;
                 };
-                if let Some(s) = &mut server_split {
-                    s.feed(&line);
-                }
-                let v: Value = if whole {
-                    serde_json::from_slice(&line).unwrap_or(Value::Null)
-                } else {
-                    Value::Null
-                };
-                if std::mem::take(&mut starting) {
-                    watching.started();
-                }
-                if v.get("method").is_none()
-                    && let Some(id) = v.get("id")
+                if std::mem::take(&mut kept.starting)
+                    && let Some(w) = &watching
                 {
-                    let key = id.to_string();
-                    if swallow.remove(&key) {
-                        continue;
-                    }
-                    if declared.is_null() && v["result"]["capabilities"].is_object() {
-                        declared = v["result"]["capabilities"].clone();
-                    }
-                    host.in_flight.remove(&key);
+                    w.started();
                 }
-                stdout.write_all(&line).await?;
-                stdout.flush().await?;
+                kept.pass_on(line, whole).await?;
             }
-            Some(burst) = changed.recv() => {
-                tracing::info!(files = ?burst.files, "tap: files changed; restarting the server");
-                process.stdin = None;
-                let _ = tokio::time::timeout(Duration::from_secs(2), process.child.wait()).await;
-                let _ = process.child.start_kill();
-                let _ = process.child.wait().await;
-                // What the old process still said reaches the host.
-                while let Ok(Piece { bytes: line, whole }) = process.lines.try_recv() {
-                    if let Some(s) = &mut server_split {
-                        s.feed(&line);
-                    }
-                    let v: Value = if whole {
-                        serde_json::from_slice(&line).unwrap_or(Value::Null)
-                    } else {
-                        Value::Null
-                    };
-                    if let Some(id) = v.get("id").filter(|_| v.get("method").is_none()) {
-                        host.in_flight.remove(&id.to_string());
-                    }
-                    stdout.write_all(&line).await?;
-                }
-                let mut told = Vec::new();
-                for (key, (id, method)) in std::mem::take(&mut host.in_flight) {
-                    if host.standing.get(&key).is_some_and(|(m, _)| m == "subscriptions/listen") {
-                        host.in_flight.insert(key, (id, method));
-                        continue;
-                    }
-                    told.push(json!({ "jsonrpc": "2.0", "id": id, "error": {
-                        "code": -32000,
-                        "message": format!("the server restarted (its files changed) before it answered this {method}; ask again") } }));
-                }
-                if let Some(m) = &marks {
-                    m.mark(&json!({ "restart": {
-                        "why": "its files changed",
-                        "files": burst.files,
-                        "answeredWithError": told.len(),
-                        "replayed": host.hello.is_some() as usize + host.standing.len(),
-                    } }));
-                }
-                process = start(spawn)?;
-                starting = true;
-                let mut replay = Vec::new();
-                for (key, line) in host.hello.iter().map(|l| (id_of(l), l)) {
-                    swallow.extend(key);
-                    replay.push(line.clone());
-                }
-                replay.extend(host.initialized.iter().cloned());
-                for (key, (method, line)) in &host.standing {
-                    if method != "subscriptions/listen" {
-                        swallow.insert(key.clone());
-                    }
-                    replay.push(line.clone());
-                }
-                if let Some(stdin) = &mut process.stdin {
-                    for line in replay {
-                        let _ = stdin.write_all(&line).await;
-                    }
-                    let _ = stdin.flush().await;
-                }
-                for kind in ["tools", "resources", "prompts"] {
-                    if declared[kind]["listChanged"] == true {
-                        told.push(json!({ "jsonrpc": "2.0", "method": format!("notifications/{kind}/list_changed") }));
-                    }
-                }
-                for message in told {
-                    let mut line = message.to_string().into_bytes();
-                    line.push(b'\n');
-                    if let Some(s) = &mut server_split {
-                        s.feed(&line);
-                    }
-                    stdout.write_all(&line).await?;
-                }
-                stdout.flush().await?;
+            Some(burst) = burst => {
+                kept.restart(Why::Changed(burst.files)).await?;
             }
         }
     }

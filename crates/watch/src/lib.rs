@@ -17,12 +17,17 @@
 //!   restart it no more (until one of them changes outside a start, which
 //!   is the person's save); anything else changed meanwhile restarts it
 //!   again, so the last save always ends up running. A person's saves are
-//!   never held back, however often they come.
+//!   never held back, however often they come;
+//! - a file held open for writing by this process or one it started (a
+//!   server's log or database, the workbench's own store) is not a
+//!   person's save: its changes restart nothing, said once.
 //!
 //! The caller restarts its server on each [`Burst`] the watch hands over,
 //! and says when it is up again.
 
 #![forbid(unsafe_code)]
+
+mod held;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -285,6 +290,8 @@ pub fn start(watch: &Watch, say: Say) -> Result<(Watching, mpsc::Receiver<Burst>
         // Changed during the last start and not the server's own: the next
         // burst begins with them.
         let mut carried: Vec<PathBuf> = Vec::new();
+        // Files already said to be held open by us.
+        let mut said_held: std::collections::BTreeSet<PathBuf> = Default::default();
         loop {
             let mut files = if carried.is_empty() {
                 let first = loop {
@@ -310,6 +317,26 @@ pub fn start(watch: &Watch, say: Say) -> Result<(Watching, mpsc::Receiver<Burst>
                         Ok(Some(p)) => files.push(p),
                         Ok(None) => return,
                         Err(_) => break,
+                    }
+                }
+                // What we (or a server we started) hold open to write is
+                // not a person's save.
+                let absolute: Vec<PathBuf> = files.iter().map(|f| root.join(f)).collect();
+                let held = held::held_by_us(&absolute);
+                if !held.is_empty() {
+                    let newly: Vec<&PathBuf> = held
+                        .iter()
+                        .filter(|h| said_held.insert((*h).clone()))
+                        .collect();
+                    if !newly.is_empty() {
+                        say(&format!(
+                            "{} is held open for writing by the server (or the workbench): its changes restart nothing",
+                            list(&newly)
+                        ));
+                    }
+                    files.retain(|f| !held.contains(&root.join(f)));
+                    if files.is_empty() {
+                        continue;
                     }
                 }
                 starts.outside(&files);

@@ -142,6 +142,84 @@ fn a_change_restarts_the_server_behind_the_tap_and_the_host_keeps_its_session() 
     );
 }
 
+/// `tap --keep`: the server killed under a call is started again, the
+/// host kept connected — the call in flight told why (never sent again),
+/// the list change announced, and the next call answered by the new
+/// process without a new handshake from the host.
+#[test]
+fn a_server_that_dies_behind_a_kept_tap_comes_back_and_the_host_keeps_its_session() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("server.py"), RELOADING).unwrap();
+    std::fs::write(
+        d.join("tools.json"),
+        json!([{ "name": "slow", "inputSchema": { "type": "object" } },
+               { "name": "one", "inputSchema": { "type": "object" } }])
+        .to_string(),
+    )
+    .unwrap();
+    let mut tap = in_home(d)
+        .current_dir(d)
+        .args(["tap", "--keep", "--", "python3", "server.py"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut host_in = tap.stdin.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel::<Value>();
+    let out = tap.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(out).lines().map_while(Result::ok) {
+            let _ = tx.send(serde_json::from_str(&line).unwrap_or(Value::Null));
+        }
+    });
+    let next = |what: &str| {
+        rx.recv_timeout(Duration::from_secs(20))
+            .unwrap_or_else(|_| panic!("nothing came: waiting for {what}"))
+    };
+    let mut send = |v: Value| writeln!(host_in, "{v}").unwrap();
+    send(
+        json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{
+        "protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"keeper","version":"1"}}}),
+    );
+    assert_eq!(next("initialize")["id"], 1);
+    send(json!({"jsonrpc":"2.0","method":"notifications/initialized"}));
+    send(
+        json!({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{}}}),
+    );
+    std::thread::sleep(Duration::from_millis(500));
+    // The server dies (its python process, a child of the tap).
+    let children =
+        std::fs::read_to_string(format!("/proc/{0}/task/{0}/children", tap.id())).unwrap();
+    let server: u32 = children.split_whitespace().next().unwrap().parse().unwrap();
+    std::process::Command::new("kill")
+        .args(["-KILL", &server.to_string()])
+        .status()
+        .unwrap();
+    let cut = next("the cut call");
+    assert_eq!(cut["id"], 2, "{cut}");
+    let said = cut["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        said.contains("the server restarted (it exited (status 137))"),
+        "{cut}"
+    );
+    assert_eq!(
+        next("list_changed")["method"],
+        "notifications/tools/list_changed"
+    );
+    send(
+        json!({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"one","arguments":{}}}),
+    );
+    let answered = next("the call after the restart");
+    assert_eq!(
+        answered["id"], 3,
+        "the replayed handshake's answer is not the host's: {answered}"
+    );
+    assert_eq!(answered["result"]["content"][0]["text"], "one of 2");
+    drop(host_in);
+    assert!(tap.wait().unwrap().success());
+}
+
 /// The inotify watches a process holds (its `inotify wd:` lines).
 fn inotify_watches(pid: u32) -> usize {
     let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fdinfo")) else {
