@@ -72,7 +72,8 @@ mod tests {
         }
         std::hint::black_box(x);
         let used = share(Some(before), own(), clock.elapsed());
-        assert!(used > 0.5, "a busy loop used {used} of a core");
+        // Well above an idle process's, whatever else the machine runs.
+        assert!(used > 0.1, "a busy loop used {used} of a core");
         assert!(
             warnings(1.0, Some(0.1))
                 .iter()

@@ -24,6 +24,9 @@ use super::{BIN, demo_server};
 
 const KILL_EVERY: Duration = Duration::from_secs(15);
 const WORKERS: usize = 6;
+/// Each worker's pause between calls: steady traffic, not a load test (CI
+/// runs the soak beside the other tests on two cores).
+const PACE: Duration = Duration::from_millis(10);
 
 /// A client of the bridge over its stdio: requests by id, answers routed.
 struct Client {
@@ -322,6 +325,7 @@ fn soak(seconds: u64) -> Report {
                     ended: Instant::now(),
                     failure: out.err(),
                 });
+                std::thread::sleep(PACE);
             }
         }));
     }

@@ -544,6 +544,31 @@ fn never_delivered(e: &(dyn std::error::Error + 'static)) -> bool {
     false
 }
 
+/// Whether a send failed for its connection (reset, closed, aborted, or
+/// the HTTP client could not send it): the server may have had it.
+fn connection_failed(e: &(dyn std::error::Error + 'static)) -> bool {
+    let mut at: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(err) = at {
+        if let Some(io) = err.downcast_ref::<std::io::Error>()
+            && matches!(
+                io.kind(),
+                std::io::ErrorKind::ConnectionReset
+                    | std::io::ErrorKind::ConnectionAborted
+                    | std::io::ErrorKind::UnexpectedEof
+            )
+        {
+            return true;
+        }
+        if let Some(r) = err.downcast_ref::<reqwest::Error>()
+            && (r.is_connect() || r.is_request())
+        {
+            return true;
+        }
+        at = err.source();
+    }
+    false
+}
+
 fn map_error(server: &str, method: &str, e: ServiceError) -> Error {
     let (server, method) = (server.to_string(), method.to_string());
     match e {
@@ -572,6 +597,13 @@ fn map_error(server: &str, method: &str, e: ServiceError) -> Error {
             server,
             method,
             sent: false,
+        },
+        // Failed on the way (a connection the server closed as it went
+        // away): it may have reached it, so it is in flight.
+        ServiceError::TransportSend(e) if connection_failed(&e) => Error::ConnectionLost {
+            server,
+            method,
+            sent: true,
         },
         other => Error::Transport {
             server,
