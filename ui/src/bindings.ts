@@ -1778,17 +1778,17 @@ export type HistorySettings_Serialize = {
 	sessions_max_mib: number,
 };
 
-/**  How big the history may grow, and how big it is. */
+/**  How big the History may grow, and how big it is. */
 export type HistoryUsage = HistoryUsage_Serialize | HistoryUsage_Deserialize;
 
-/**  How big the history may grow, and how big it is. */
+/**  How big the History may grow, and how big it is. */
 export type HistoryUsage_Deserialize = {
 	settings: HistorySettings_Deserialize,
 	calls: number,
 	bytes: number,
 };
 
-/**  How big the history may grow, and how big it is. */
+/**  How big the History may grow, and how big it is. */
 export type HistoryUsage_Serialize = {
 	settings: HistorySettings_Serialize,
 	calls: number,

@@ -10,10 +10,12 @@
 #![forbid(unsafe_code)]
 
 pub mod config;
+pub mod history;
 pub mod servers;
 pub mod sessions;
 pub mod suites;
 pub mod tools;
+pub mod traces;
 pub mod trust;
 
 pub use workbench_core::{ErrorCode, ErrorInfo};

@@ -2,7 +2,8 @@
 //! read without starting any server.
 
 use serde_json::{Value, json};
-use workbench_store::{CallRow, CallStatus, HistoryQuery, Store};
+use workbench_app::history;
+use workbench_store::{CallRow, HistoryQuery};
 
 use crate::print::{clean, line};
 use crate::{Cli, Failure};
@@ -41,15 +42,10 @@ enum Show {
     },
 }
 
-fn open() -> Result<Store, Failure> {
-    Store::open_in(&workbench_core::settings::data_dir())
-        .map_err(|e| Failure::Usage(format!("the call history cannot be read: {e}")))
-}
-
 pub fn run(cli: &Cli, args: &HistoryArgs) -> Result<(), Failure> {
-    let store = open()?;
+    let store = history::open()?;
     if let Some(Show::Show { id }) = &args.show {
-        let Some(row) = store.call(*id).map_err(|e| Failure::Usage(e.to_string()))? else {
+        let Some(row) = history::call(&store, *id)? else {
             return Err(Failure::Usage(format!(
                 "no call {id} in the history (mcpwb history lists them)"
             )));
@@ -57,34 +53,19 @@ pub fn run(cli: &Cli, args: &HistoryArgs) -> Result<(), Failure> {
         show(cli.json, &row);
         return Ok(());
     }
-    // `host`: a host's call seen through `mcpwb tap` (kept, not made).
-    if let Some(o) = &args.origin
-        && workbench_calls::Origin::parse(o).is_none()
-        && o != "host"
-    {
-        return Err(Failure::Usage(format!(
-            "--origin {o}: one of window, chat, bridge, cli, suite, eval, agent, app, doctor, host"
-        )));
-    }
-    let status = match &args.status {
-        None => None,
-        Some(s) => Some(CallStatus::parse(s).ok_or_else(|| {
-            Failure::Usage(format!(
-                "--status {s}: one of ok, error, failed, denied, cancelled"
-            ))
-        })?),
-    };
-    let rows = store
-        .history(&HistoryQuery {
+    let (origin, status) = history::filter(args.origin.as_deref(), args.status.as_deref())?;
+    let rows = history::calls(
+        &store,
+        &HistoryQuery {
             server: args.server.clone(),
             tool: args.tool.clone(),
-            origin: args.origin.clone(),
+            origin,
             status,
             search: args.search.clone(),
             before: None,
             limit: args.limit.max(1),
-        })
-        .map_err(|e| Failure::Usage(e.to_string()))?;
+        },
+    )?;
     if cli.json {
         line(&json!({ "calls": rows }).to_string());
         return Ok(());

@@ -5,11 +5,9 @@
 
 use std::path::PathBuf;
 
-use serde::Serialize;
 use tauri::{Runtime, State};
-use workbench_calls::suite::trust::SuiteTrust;
-use workbench_calls::suite::{self, Report};
-use workbench_core::{ErrorCode, ErrorInfo};
+use workbench_app::{ErrorCode, ErrorInfo};
+use workbench_calls::suite::Report;
 use workbench_store::{CallRow, HistoryQuery, Store};
 
 use crate::state::AppState;
@@ -22,11 +20,7 @@ pub(crate) fn failed(message: impl Into<String>) -> ErrorInfo {
 }
 
 pub(crate) fn store(state: &AppState) -> Result<Store, ErrorInfo> {
-    state
-        .calls
-        .store()
-        .cloned()
-        .ok_or_else(|| failed("the call history is off in this window"))
+    workbench_app::history::of(&state.calls)
 }
 
 /// The calls `query` selects, newest first.
@@ -38,10 +32,9 @@ pub async fn history<R: Runtime>(
     query: HistoryQuery,
 ) -> Result<Vec<CallRow>, ErrorInfo> {
     let store = store(&state)?;
-    tokio::task::spawn_blocking(move || store.history(&query))
+    tokio::task::spawn_blocking(move || workbench_app::history::calls(&store, &query))
         .await
         .map_err(|e| failed(e.to_string()))?
-        .map_err(|e| failed(format!("the call history: {e}")))
 }
 
 /// One call whole (None: pruned or never kept).
@@ -52,9 +45,7 @@ pub async fn history_call<R: Runtime>(
     state: State<'_, AppState>,
     id: i64,
 ) -> Result<Option<CallRow>, ErrorInfo> {
-    store(&state)?
-        .call(id)
-        .map_err(|e| failed(format!("the call history: {e}")))
+    workbench_app::history::call(&store(&state)?, id)
 }
 
 /// The suites of the open project and of the user, read afresh.
@@ -126,16 +117,7 @@ pub async fn save_to_suite<R: Runtime>(
     entry: serde_json::Value,
     call: Option<i64>,
 ) -> Result<String, ErrorInfo> {
-    let case: suite::Case = serde_json::from_value(entry)
-        .map_err(|e| failed(format!("the case is not one a suite holds: {e}")))?;
-    let name = suite::append_case(&PathBuf::from(path), &server, case, &SuiteTrust::app())
-        .map_err(failed)?;
-    if let (Some(id), Some(store)) = (call, state.calls.store()) {
-        store
-            .set_call_saved(id, true)
-            .map_err(|e| failed(format!("the case was saved, the call not kept: {e}")))?;
-    }
-    Ok(name)
+    workbench_app::history::save_as_case(&state.calls, &PathBuf::from(path), &server, entry, call)
 }
 
 /// Where a new suite goes: the project's folder when one is open, else the
@@ -146,19 +128,8 @@ pub async fn suite_folder<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
 ) -> Result<String, ErrorInfo> {
-    suite::folders(state.project_dir.as_deref())
-        .into_iter()
-        .next()
-        .map(|(_, d)| d.display().to_string())
-        .ok_or_else(|| failed("no folder for suites"))
-}
-
-/// How big the history may grow, and how big it is.
-#[derive(Debug, Clone, Serialize, specta::Type)]
-pub struct HistoryUsage {
-    pub settings: workbench_calls::HistorySettings,
-    pub calls: i64,
-    pub bytes: i64,
+    workbench_app::history::suite_folder(state.project_dir.as_deref())
+        .map(|d| d.display().to_string())
 }
 
 /// The history's cap (Settings) and what it holds now.
@@ -167,15 +138,8 @@ pub struct HistoryUsage {
 pub async fn history_usage<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
-) -> Result<HistoryUsage, ErrorInfo> {
-    let (calls, bytes) = store(&state)?
-        .calls_size()
-        .map_err(|e| failed(format!("the call history: {e}")))?;
-    Ok(HistoryUsage {
-        settings: state.calls.live_rules().history(),
-        calls,
-        bytes,
-    })
+) -> Result<workbench_app::history::HistoryUsage, ErrorInfo> {
+    workbench_app::history::usage(&state.calls)
 }
 
 /// Keep at most `max_mib` MiB of calls (the oldest go first, never saved ones).
@@ -186,29 +150,10 @@ pub async fn set_history_cap<R: Runtime>(
     state: State<'_, AppState>,
     max_mib: u32,
 ) -> Result<(), ErrorInfo> {
-    if max_mib == 0 {
-        return Err(failed("the history needs at least 1 MiB"));
-    }
-    state
-        .calls
-        .live_rules()
-        .file()
-        .update(
-            workbench_calls::rules::HISTORY_SECTION,
-            |h: &mut workbench_calls::HistorySettings| h.max_mib = max_mib,
-        )
-        .map_err(ErrorInfo::from)?;
-    // Pruned now, not at the next call.
-    let store = store(&state)?;
-    tokio::task::spawn_blocking(move || {
-        store
-            .prune_calls(i64::from(max_mib) * 1024 * 1024)
-            .map(|_| ())
-    })
-    .await
-    .map_err(|e| failed(e.to_string()))?
-    .map_err(|e| failed(format!("the call history: {e}")))?;
-    Ok(())
+    let calls = state.calls.clone();
+    tokio::task::spawn_blocking(move || workbench_app::history::set_cap(&calls, max_mib))
+        .await
+        .map_err(|e| failed(e.to_string()))?
 }
 
 /// Where traces go (Settings): the OTLP/HTTP collector, if any.
@@ -216,10 +161,8 @@ pub async fn set_history_cap<R: Runtime>(
 #[specta::specta]
 pub async fn trace_settings<R: Runtime>(
     _app: tauri::AppHandle<R>,
-) -> Result<workbench_core::otel::TraceSettings, ErrorInfo> {
-    workbench_core::settings::SettingsFile::new(workbench_core::settings::default_path())
-        .section(workbench_core::otel::SECTION)
-        .map_err(|e| failed(e.to_string()))
+) -> Result<workbench_app::traces::TraceSettings, ErrorInfo> {
+    workbench_app::traces::settings()
 }
 
 /// Send traces to `endpoint` from now on (None: send none), and keep it in
@@ -230,21 +173,5 @@ pub async fn set_trace_endpoint<R: Runtime>(
     _app: tauri::AppHandle<R>,
     endpoint: Option<String>,
 ) -> Result<(), ErrorInfo> {
-    let endpoint = endpoint.filter(|e| !e.trim().is_empty());
-    match &endpoint {
-        Some(url) => {
-            workbench_core::otel::export_to(url, "mcp-workbench").map_err(|why| ErrorInfo {
-                code: ErrorCode::Refused,
-                message: why,
-            })?
-        }
-        None => workbench_core::otel::stop(),
-    }
-    workbench_core::settings::SettingsFile::new(workbench_core::settings::default_path())
-        .update(
-            workbench_core::otel::SECTION,
-            |s: &mut workbench_core::otel::TraceSettings| s.otlp_endpoint = endpoint,
-        )
-        .map(|_| ())
-        .map_err(|e| failed(e.to_string()))
+    workbench_app::traces::set_endpoint(endpoint, "mcp-workbench")
 }
