@@ -9,6 +9,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod auth;
 pub mod config;
 pub mod history;
 pub mod servers;

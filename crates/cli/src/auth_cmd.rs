@@ -5,11 +5,7 @@ use std::time::Duration;
 
 use clap::Subcommand;
 use serde_json::json;
-use workbench_core::auth::refusal::Grants;
-use workbench_core::auth::{self, Timeline, flow, tokens};
-use workbench_core::config::ConfigFile;
-use workbench_core::config::secrets::Keychain;
-use workbench_core::config::vars::Vars;
+use workbench_app::auth::{self, Grants, LoginOptions, Target, Timeline};
 
 use crate::{Cli, Failure};
 
@@ -75,42 +71,13 @@ pub enum SignIn {
     Print,
 }
 
-struct Target {
-    url: String,
-    owner: String,
-    keychain: Keychain,
-    /// The entry's `"oauth"` block, expanded (Err: it may not sign in,
-    /// e.g. not trusted).
-    client: Result<workbench_core::config::OAuthClient, String>,
-}
-
 fn target(cli: &Cli, name: &str) -> Result<Target, Failure> {
-    let mut config = ConfigFile::load_scoped(
-        &cli.config
-            .clone()
-            .unwrap_or_else(workbench_core::config::default_user_config),
-        cli.project.as_deref(),
-    )?;
-    let trust = workbench_core::config::trust::Trust::app();
+    let config = crate::config_cmd::load(cli)?;
     if cli.trust && config.servers.iter().any(|e| e.name == name) {
         // --trust: the person vouches for it (remembered), as for a run.
         workbench_app::trust::trust(&config, name)?;
     }
-    trust.mark(&mut config);
-    let entry = config
-        .servers
-        .iter()
-        .find(|e| e.name == name)
-        .ok_or_else(|| workbench_core::Error::UnknownServer(name.into()))?;
-    let vars = Vars::from_process(cli.project.clone());
-    let (url, owner) = auth::target(entry, &vars).map_err(Failure::Usage)?;
-    let client = auth::client_of(entry, &vars);
-    Ok(Target {
-        url,
-        owner,
-        keychain: Keychain::app(),
-        client,
-    })
+    Ok(Target::of(&config, name, cli.project.clone())?)
 }
 
 fn open_browser(url: &str) -> Result<(), String> {
@@ -142,11 +109,7 @@ fn print_timeline(tl: &Timeline) {
     }
 }
 
-async fn login(
-    cli: &Cli,
-    name: &str,
-    how: &How,
-) -> Result<(Timeline, Result<auth::Tokens, flow::SignInError>), Failure> {
+async fn login(cli: &Cli, name: &str, how: &How) -> Result<auth::Run, Failure> {
     login_from(cli, name, how, None).await
 }
 
@@ -155,10 +118,10 @@ async fn login_from(
     cli: &Cli,
     name: &str,
     how: &How,
-    challenge: Option<auth::discover::Challenge>,
-) -> Result<(Timeline, Result<auth::Tokens, flow::SignInError>), Failure> {
+    challenge: Option<workbench_core::auth::discover::Challenge>,
+) -> Result<auth::Run, Failure> {
     let t = target(cli, name)?;
-    let client = t.client.clone().map_err(Failure::Usage)?;
+    let client = t.client()?;
     // The flags first, else the entry's "oauth" block.
     let secret = match &how.client_secret_env {
         Some(var) => {
@@ -168,7 +131,7 @@ async fn login_from(
         None => None,
     };
     let no_browser = how.no_browser;
-    let opts = flow::LoginOptions {
+    let opts = LoginOptions {
         client_id: how.client_id.clone().or(client.client_id.clone()),
         client_secret: secret,
         client_metadata_url: how
@@ -188,12 +151,7 @@ async fn login_from(
         challenge,
         gate: None,
     };
-    let mut tl = Timeline::default();
-    let result = flow::login(&auth::http(), &t.url, &opts, &mut tl).await;
-    if let Ok(tokens) = &result {
-        tokens::save(&t.keychain, &t.owner, tokens)?;
-    }
-    Ok((tl, result))
+    Ok(t.sign_in(&opts).await?)
 }
 
 /// `--sign-in`: answer a server's refusal — refresh a stale token once,
@@ -202,25 +160,22 @@ async fn login_from(
 pub async fn answer_refusal(
     cli: &Cli,
     name: &str,
-    refusal: &auth::refusal::Refusal,
+    refusal: &auth::Refusal,
     mode: SignIn,
 ) -> Result<bool, Failure> {
     let t = target(cli, name)?;
-    let stored = tokens::load(&t.keychain, &t.owner);
+    let stored = t.stored();
     eprintln!("mcpwb: {}", refusal.describe());
     if let Some(tok) = &stored
         && !refusal.wants_scope()
         && tok.refresh_token.is_some()
         && tok
             .refreshed_at
-            .is_none_or(|at| auth::now().saturating_sub(at) >= 60)
+            .is_none_or(|at| workbench_core::auth::now().saturating_sub(at) >= 60)
+        && let (_, Ok(_)) = t.refresh().await?
     {
-        let mut tl = Timeline::default();
-        if let Ok(fresh) = flow::refresh(&auth::http(), tok, &mut tl).await {
-            tokens::save(&t.keychain, &t.owner, &fresh)?;
-            eprintln!("mcpwb: refreshed the sign-in to {name}; trying again");
-            return Ok(true);
-        }
+        eprintln!("mcpwb: refreshed the sign-in to {name}; trying again");
+        return Ok(true);
     }
     if !refusal.worth_signing_in(stored.as_ref()) {
         eprintln!(
@@ -286,8 +241,7 @@ pub async fn run(cli: &Cli, command: &AuthCommand) -> Result<(), Failure> {
             }
         }
         AuthCommand::Status { server } => {
-            let t = target(cli, server)?;
-            let st = auth::Status::of(tokens::load(&t.keychain, &t.owner).as_ref());
+            let st = target(cli, server)?.status();
             let text = if st.signed_in {
                 format!(
                     "{server}: signed in at {}; scopes: {}; {}",
@@ -308,17 +262,8 @@ pub async fn run(cli: &Cli, command: &AuthCommand) -> Result<(), Failure> {
             Ok(())
         }
         AuthCommand::Refresh { server } => {
-            let t = target(cli, server)?;
-            let tok = tokens::load(&t.keychain, &t.owner).ok_or_else(|| {
-                Failure::Usage(format!(
-                    "{server} is not signed in: mcpwb auth login {server}"
-                ))
-            })?;
-            let mut tl = Timeline::default();
-            let fresh = flow::refresh(&auth::http(), &tok, &mut tl)
-                .await
-                .map_err(Failure::Usage)?;
-            tokens::save(&t.keychain, &t.owner, &fresh)?;
+            let (_, refreshed) = target(cli, server)?.refresh().await?;
+            refreshed.map_err(|e| Failure::Usage(e.message))?;
             said(
                 cli,
                 format!("refreshed the sign-in to {server}"),
@@ -327,15 +272,10 @@ pub async fn run(cli: &Cli, command: &AuthCommand) -> Result<(), Failure> {
             Ok(())
         }
         AuthCommand::Logout { server } => {
-            let t = target(cli, server)?;
-            if let Some(tok) = tokens::load(&t.keychain, &t.owner) {
-                let mut tl = Timeline::default();
-                if let Err(e) = flow::revoke(&auth::http(), &tok, &mut tl).await {
-                    eprintln!(
-                        "mcpwb: the server did not revoke the token ({e}); forgetting it here anyway"
-                    );
-                }
-                tokens::forget(&t.keychain, &t.owner)?;
+            if let Some((_, Some(e))) = target(cli, server)?.sign_out().await? {
+                eprintln!(
+                    "mcpwb: the server did not revoke the token ({e}); forgotten here anyway"
+                );
             }
             said(
                 cli,

@@ -6,12 +6,8 @@ use std::time::Duration;
 
 use serde::Serialize;
 use tauri::{Runtime, State};
-use workbench_core::auth::refusal::Grants;
-use workbench_core::auth::{self, Status, Timeline, flow, tokens};
-use workbench_core::config::secrets::Keychain;
-use workbench_core::config::vars::Vars;
-use workbench_core::config::{OAuthClient, ServerEntry};
-use workbench_core::{Error, ErrorInfo};
+use workbench_app::ErrorInfo;
+use workbench_app::auth::{self, Grants, Status, Target, Timeline};
 
 use crate::state::AppState;
 
@@ -52,32 +48,13 @@ pub struct AuthRun {
     pub status: Status,
     pub error: Option<String>,
     /// Which step failed (a stable code), with `error`.
-    pub failed_step: Option<flow::SignInStep>,
+    pub failed_step: Option<auth::SignInStep>,
     pub timeline: Timeline,
 }
 
-/// The entry named `name`, and the variables its references expand with.
-fn entry(state: &AppState, name: &str) -> Result<(ServerEntry, Vars), ErrorInfo> {
-    let mut config = state.load()?;
-    workbench_core::config::trust::Trust::app().mark(&mut config);
-    let entry = config
-        .servers
-        .into_iter()
-        .find(|e| e.name == name)
-        .ok_or(Error::UnknownServer(name.to_string()))?;
-    Ok((entry, Vars::from_process(state.project_dir.clone())))
-}
-
-/// The entry's URL and where its tokens live.
-fn target(state: &AppState, name: &str) -> Result<(String, String), ErrorInfo> {
-    let (entry, vars) = entry(state, name)?;
-    auth::target(&entry, &vars).map_err(|e: String| ErrorInfo::refused(e))
-}
-
-/// The entry's `"oauth"` block, expanded.
-fn client(state: &AppState, name: &str) -> Result<OAuthClient, ErrorInfo> {
-    let (entry, vars) = entry(state, name)?;
-    auth::client_of(&entry, &vars).map_err(|e: String| ErrorInfo::refused(e))
+/// Where `name` signs in.
+fn target(state: &AppState, name: &str) -> Result<Target, ErrorInfo> {
+    Target::of(&state.load()?, name, state.project_dir.clone())
 }
 
 /// Whether `name` is signed in, as whom, until when.
@@ -88,42 +65,25 @@ pub async fn auth_status<R: Runtime>(
     state: State<'_, AppState>,
     name: String,
 ) -> Result<Status, ErrorInfo> {
-    let (_, owner) = target(&state, &name)?;
-    let mut status = Status::of(tokens::load(&Keychain::app(), &owner).as_ref());
-    status.refusal = state.workbench.traffic().refusal(&name);
+    let mut status = target(&state, &name)?.status();
+    status.refusal = auth::refusal(&state.workbench, &name);
     Ok(status)
 }
 
-async fn restart(state: &AppState, name: &str) {
-    if let Ok(server) = state.workbench.server(name) {
-        // A server turned off or not trusted stays as it is (its new
-        // tokens are kept for when it starts).
-        let _ = server.restart().await;
-    }
-}
-
-/// New tokens are kept and the server restarts with them; either way the
+/// New tokens were kept and the server restarts with them; either way the
 /// run comes back with the state as it now is.
-async fn finish(
-    state: &AppState,
-    name: &str,
-    owner: &str,
-    result: Result<auth::Tokens, flow::SignInError>,
-    timeline: Timeline,
-) -> Result<AuthRun, ErrorInfo> {
-    let keychain = Keychain::app();
+async fn finish(state: &AppState, t: &Target, run: auth::Run) -> Result<AuthRun, ErrorInfo> {
+    let (timeline, result) = run;
     let failed_step = result.as_ref().err().map(|e| e.step);
     let error = match result {
-        Ok(tokens) => {
-            tokens::save(&keychain, owner, &tokens)?;
-            state.workbench.traffic().take_refusal(name);
-            restart(state, name).await;
+        Ok(_) => {
+            auth::tokens_changed(&state.workbench, &t.server).await;
             None
         }
         Err(e) => Some(e.message),
     };
     Ok(AuthRun {
-        status: Status::of(tokens::load(&keychain, owner).as_ref()),
+        status: t.status(),
         error,
         failed_step,
         timeline,
@@ -142,13 +102,13 @@ pub async fn auth_sign_in<R: Runtime>(
     options: Option<SignInOptions>,
 ) -> Result<AuthRun, ErrorInfo> {
     let options = options.unwrap_or_default();
-    let (url, owner) = target(&state, &name)?;
+    let t = target(&state, &name)?;
     let refusal = options
         .widen
-        .then(|| state.workbench.traffic().refusal(&name))
+        .then(|| auth::refusal(&state.workbench, &name))
         .flatten();
-    let stored = tokens::load(&Keychain::app(), &owner);
-    let gate: Option<flow::Gate> = options.step_by_step.then(|| {
+    let stored = t.stored();
+    let gate: Option<auth::Gate> = options.step_by_step.then(|| {
         let (tx, rx) = tokio::sync::mpsc::channel::<bool>(1);
         stepping()
             .lock()
@@ -166,10 +126,10 @@ pub async fn auth_sign_in<R: Runtime>(
             let rx = rx.clone();
             Box::pin(async move { rx.lock().await.recv().await.unwrap_or(false) })
                 as std::pin::Pin<Box<dyn std::future::Future<Output = bool> + Send>>
-        }) as flow::Gate
+        }) as auth::Gate
     });
-    let entry_client = client(&state, &name)?;
-    let opts = flow::LoginOptions {
+    let entry_client = t.client()?;
+    let opts = auth::LoginOptions {
         client_id: entry_client.client_id,
         client_secret: entry_client.client_secret,
         client_metadata_url: entry_client.client_metadata_url,
@@ -199,7 +159,6 @@ pub async fn auth_sign_in<R: Runtime>(
         challenge: refusal.as_ref().map(|r| r.challenge()),
         gate,
     };
-    let mut timeline = Timeline::default();
     let cancel = tokio_util::sync::CancellationToken::new();
     if let Some(old) = waiting()
         .lock()
@@ -208,13 +167,12 @@ pub async fn auth_sign_in<R: Runtime>(
     {
         old.cancel();
     }
-    let http = auth::http();
-    let result = tokio::select! {
-        r = flow::login(&http, &url, &opts, &mut timeline) => r,
-        _ = cancel.cancelled() => Err(flow::SignInError {
-            step: flow::SignInStep::Cancelled,
+    let run = tokio::select! {
+        r = t.sign_in(&opts) => r?,
+        _ = cancel.cancelled() => (Timeline::default(), Err(auth::SignInError {
+            step: auth::SignInStep::Cancelled,
             message: "cancelled: the sign-in was stopped before it finished".to_string(),
-        }),
+        })),
     };
     waiting()
         .lock()
@@ -224,7 +182,7 @@ pub async fn auth_sign_in<R: Runtime>(
         .lock()
         .unwrap_or_else(|e| e.into_inner())
         .remove(&name);
-    finish(&state, &name, &owner, result, timeline).await
+    finish(&state, &t, run).await
 }
 
 /// Step by step: run the next step of `name`'s sign-in (`go`), or stop it.
@@ -273,18 +231,9 @@ pub async fn auth_refresh<R: Runtime>(
     state: State<'_, AppState>,
     name: String,
 ) -> Result<AuthRun, ErrorInfo> {
-    let (_, owner) = target(&state, &name)?;
-    let keychain = Keychain::app();
-    let tokens = tokens::load(&keychain, &owner)
-        .ok_or_else(|| ErrorInfo::refused(format!("{name} is not signed in")))?;
-    let mut timeline = Timeline::default();
-    let result = flow::refresh(&auth::http(), &tokens, &mut timeline)
-        .await
-        .map_err(|message| flow::SignInError {
-            step: flow::SignInStep::Refresh,
-            message,
-        });
-    finish(&state, &name, &owner, result, timeline).await
+    let t = target(&state, &name)?;
+    let run = t.refresh().await?;
+    finish(&state, &t, run).await
 }
 
 /// Mark the access token expired (to watch the next connection refresh it).
@@ -295,13 +244,7 @@ pub async fn auth_force_expiry<R: Runtime>(
     state: State<'_, AppState>,
     name: String,
 ) -> Result<Status, ErrorInfo> {
-    let (_, owner) = target(&state, &name)?;
-    let keychain = Keychain::app();
-    let mut tokens = tokens::load(&keychain, &owner)
-        .ok_or_else(|| ErrorInfo::refused(format!("{name} is not signed in")))?;
-    tokens.expires_at = Some(1);
-    tokens::save(&keychain, &owner, &tokens)?;
-    Ok(Status::of(Some(&tokens)))
+    target(&state, &name)?.force_expiry()
 }
 
 /// Sign out: revoke where the server offers it, forget the tokens, restart.
@@ -312,22 +255,18 @@ pub async fn auth_sign_out<R: Runtime>(
     state: State<'_, AppState>,
     name: String,
 ) -> Result<AuthRun, ErrorInfo> {
-    let (_, owner) = target(&state, &name)?;
-    let keychain = Keychain::app();
-    let mut timeline = Timeline::default();
-    let mut error = None;
-    let mut failed_step = None;
-    if let Some(tokens) = tokens::load(&keychain, &owner) {
-        if let Err(e) = flow::revoke(&auth::http(), &tokens, &mut timeline).await {
-            error = Some(format!("not revoked by the server ({e}); forgotten here"));
-            failed_step = Some(flow::SignInStep::Revocation);
+    let t = target(&state, &name)?;
+    let (timeline, refused) = match t.sign_out().await? {
+        Some(out) => {
+            auth::tokens_changed(&state.workbench, &name).await;
+            out
         }
-        tokens::forget(&keychain, &owner)?;
-        restart(&state, &name).await;
-    }
+        None => (Timeline::default(), None),
+    };
+    let failed_step = refused.as_ref().map(|_| auth::SignInStep::Revocation);
     Ok(AuthRun {
         status: Status::of(None),
-        error,
+        error: refused.map(|e| format!("not revoked by the server ({e}); forgotten here")),
         failed_step,
         timeline,
     })
