@@ -195,9 +195,7 @@ pub fn builder<R: Runtime>(
             // The window's History follows the store.
             events::forward_history(app.handle().clone(), &app.state::<AppState>().calls);
             // The bridge comes back on if the person left it on.
-            let saved = workbench_bridge::settings::BridgeSettings::load(
-                &workbench_core::settings::SettingsFile::new(workbench_core::settings::default_path()),
-            );
+            let saved = workbench_app::bridge::settings();
             if saved.enabled {
                 let state = app.state::<AppState>();
                 if let Err(e) = tauri::async_runtime::block_on(commands::bridge::start(&state, saved.port)) {

@@ -10,6 +10,7 @@
 #![forbid(unsafe_code)]
 
 pub mod auth;
+pub mod bridge;
 pub mod config;
 pub mod history;
 pub mod servers;

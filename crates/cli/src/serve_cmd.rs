@@ -3,9 +3,7 @@
 //! config), over loopback HTTP with the install's token (`--http PORT`), or
 //! relayed to the running app's bridge (`--attach`).
 
-use workbench_bridge::{Bridge, BridgeOptions, Policy};
-use workbench_calls::ApproveMode;
-use workbench_core::config::secrets::Keychain;
+use workbench_app::bridge::{self, ApproveMode, Bridge, BridgeOptions, Policy};
 
 use crate::{Cli, Failure};
 
@@ -62,23 +60,7 @@ pub enum Approve {
 
 pub async fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
     if let Some(url) = &args.attach {
-        let url = if url.is_empty() {
-            let settings = workbench_bridge::settings::BridgeSettings::load(
-                &workbench_core::settings::SettingsFile::new(
-                    workbench_core::settings::default_path(),
-                ),
-            );
-            format!("http://127.0.0.1:{}/mcp", settings.port)
-        } else {
-            url.clone()
-        };
-        if let Some(why) = workbench_core::connect::own_bridge::refuse(&url) {
-            return Err(Failure::Usage(why));
-        }
-        let token = Keychain::app().get(workbench_bridge::settings::TOKEN_ID)?;
-        return workbench_bridge::attach::relay(&url, token)
-            .await
-            .map_err(Failure::Usage);
+        return Ok(bridge::attach(Some(url)).await?);
     }
     let only: Vec<&str> = args.only.iter().map(String::as_str).collect();
     // Servers' questions are taken (the bridge passes them to its caller).
@@ -122,7 +104,7 @@ pub async fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
         } else {
             None
         };
-    let bridge = Bridge::new(
+    let served = Bridge::new(
         calls.clone(),
         BridgeOptions {
             only: args.only.clone(),
@@ -134,7 +116,7 @@ pub async fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
             own_only: args.workbench_only,
         },
     );
-    bridge.settled(std::time::Duration::from_secs(10)).await;
+    served.settled(std::time::Duration::from_secs(10)).await;
     // The servers' stderr goes on to ours, each line under its server's
     // name: a client that launched `mcpwb serve` logs it.
     let mut stderr = wb.traffic().subscribe_stderr();
@@ -151,7 +133,7 @@ pub async fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
         }
     });
     let outcome = match args.http {
-        None => bridge.serve_stdio().await.map_err(Failure::Usage),
+        None => served.serve_stdio().await.map_err(Failure::Usage),
         Some(port) => {
             let token = if args.no_token {
                 eprintln!(
@@ -159,14 +141,12 @@ pub async fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
                 );
                 None
             } else {
-                Some(workbench_bridge::settings::token(&Keychain::app())?)
+                Some(bridge::token()?)
             };
-            let listening = workbench_bridge::http::serve(bridge.clone(), port, token.clone())
-                .await
-                .map_err(|e| Failure::Usage(format!("cannot listen on 127.0.0.1:{port}: {e}")))?;
+            let listening = bridge::listen(served.clone(), port, token.clone()).await?;
             eprintln!(
                 "mcpwb: serving {} servers at {}",
-                bridge.serving().len(),
+                served.serving().len(),
                 listening.url()
             );
             if let Some(t) = &token {

@@ -10,19 +10,15 @@ use std::sync::Mutex;
 use serde::Serialize;
 use tauri::{Runtime, State};
 use workbench_agent::Approval;
-use workbench_bridge::settings::{self, BridgeSettings};
-use workbench_bridge::{Bridge, BridgeOptions, CallerInfo, Policy};
-use workbench_calls::ApproveMode;
-use workbench_core::ErrorInfo;
+use workbench_app::ErrorInfo;
+use workbench_app::bridge::{self, ApproveMode, Bridge, BridgeOptions, CallerInfo, Policy};
 use workbench_core::config::dialects::{self, Dialect};
-use workbench_core::config::secrets::Keychain;
-use workbench_core::settings::{SettingsFile, default_path};
 
 use crate::state::AppState;
 
 /// The bridge while it runs.
 #[derive(Default)]
-pub struct Running(Mutex<Option<(Bridge, workbench_bridge::http::Listening)>>);
+pub struct Running(Mutex<Option<(Bridge, bridge::Listening)>>);
 
 /// A ready-made entry for another client.
 #[derive(Debug, Clone, Serialize, specta::Type)]
@@ -46,10 +42,6 @@ pub struct BridgeStatus {
     /// Bridge calls waiting for a decision here (decide with `decide_call`).
     pub pending: Vec<Approval>,
     pub snippets: Vec<Snippet>,
-}
-
-fn file() -> SettingsFile {
-    SettingsFile::new(default_path())
 }
 
 /// The `mcpwb` beside the app (a dev build), else the one on PATH (the .deb).
@@ -91,12 +83,12 @@ fn snippets(url: &str, token: &str) -> Vec<Snippet> {
 }
 
 fn status(state: &AppState) -> BridgeStatus {
-    let saved = BridgeSettings::load(&file());
+    let saved = bridge::settings();
     let running = state.bridge.0.lock().unwrap_or_else(|e| e.into_inner());
     match running.as_ref() {
         Some((bridge, listening)) => {
             // Read from the keychain only while on (the room polls).
-            let token = settings::token(&Keychain::app()).ok();
+            let token = bridge::token_if_made().ok().flatten();
             let url = listening.url();
             BridgeStatus {
                 on: true,
@@ -127,10 +119,10 @@ fn status(state: &AppState) -> BridgeStatus {
 
 /// Start the bridge on `port` (the workbench's servers, the agent's policies).
 pub async fn start(state: &AppState, port: u16) -> Result<(), ErrorInfo> {
-    let token = settings::token(&Keychain::app())?;
+    let token = bridge::token()?;
     // The rules are read live by the one call path: a tool denied in
     // Settings while the bridge runs is refused at once.
-    let bridge = Bridge::new(
+    let served = Bridge::new(
         state.calls.clone(),
         BridgeOptions {
             policy: Policy {
@@ -140,15 +132,13 @@ pub async fn start(state: &AppState, port: u16) -> Result<(), ErrorInfo> {
             ..BridgeOptions::default()
         },
     );
-    let listening = workbench_bridge::http::serve(bridge.clone(), port, Some(token))
-        .await
-        .map_err(|e| ErrorInfo::refused(format!("cannot listen on 127.0.0.1:{port}: {e}")))?;
+    let listening = bridge::listen(served.clone(), port, Some(token)).await?;
     let old = state
         .bridge
         .0
         .lock()
         .unwrap_or_else(|e| e.into_inner())
-        .replace((bridge, listening));
+        .replace((served, listening));
     if let Some((_, l)) = old {
         l.stop.cancel();
     }
@@ -191,7 +181,7 @@ pub async fn bridge_set<R: Runtime>(
     } else {
         stop(&state);
     }
-    BridgeSettings::save(&file(), &BridgeSettings { enabled: on, port })?;
+    bridge::keep(on, port)?;
     Ok(status(&state))
 }
 
@@ -202,7 +192,7 @@ pub async fn bridge_new_token<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
 ) -> Result<BridgeStatus, ErrorInfo> {
-    Keychain::app().set(settings::TOKEN_ID, &workbench_bridge::http::new_token())?;
+    bridge::new_token()?;
     let running = state
         .bridge
         .0

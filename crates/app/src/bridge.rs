@@ -1,0 +1,77 @@
+//! The bridge: every server's tools as one MCP server, over loopback HTTP
+//! with the install's token (the window's Bridge room, `mcpwb serve --http`)
+//! or stdio (`mcpwb serve`), or `mcpwb serve --attach` relaying to the
+//! window's. Where it listens and whether it is on are the person's
+//! settings; the token lives in the keychain. The window and `mcpwb serve`
+//! adapt these.
+
+use workbench_bridge::settings::{self, BridgeSettings};
+use workbench_core::ErrorInfo;
+use workbench_core::config::secrets::Keychain;
+use workbench_core::settings::{SettingsFile, default_path};
+
+pub use workbench_bridge::http::Listening;
+pub use workbench_bridge::{Bridge, BridgeOptions, CallerInfo, Policy};
+pub use workbench_calls::ApproveMode;
+
+fn file() -> SettingsFile {
+    SettingsFile::new(default_path())
+}
+
+/// Whether the bridge is on at start, and its port (the person's settings).
+pub fn settings() -> BridgeSettings {
+    BridgeSettings::load(&file())
+}
+
+/// Keep whether the bridge is on, and its port, for the next start.
+pub fn keep(on: bool, port: u16) -> Result<(), ErrorInfo> {
+    Ok(BridgeSettings::save(
+        &file(),
+        &BridgeSettings { enabled: on, port },
+    )?)
+}
+
+/// The install's token (made and kept in the keychain on first use).
+pub fn token() -> Result<String, ErrorInfo> {
+    Ok(settings::token(&Keychain::app())?)
+}
+
+/// The token if one was made.
+pub fn token_if_made() -> Result<Option<String>, ErrorInfo> {
+    Ok(Keychain::app().get(settings::TOKEN_ID)?)
+}
+
+/// A new token: clients with the old one are refused from now on (a
+/// bridge that listens must be started again to take it).
+pub fn new_token() -> Result<(), ErrorInfo> {
+    Ok(Keychain::app().set(settings::TOKEN_ID, &workbench_bridge::http::new_token())?)
+}
+
+/// Serve `bridge` on 127.0.0.1:`port` (0: any free one), callers showing
+/// `token` (None: no token — test clients only, said by the caller).
+pub async fn listen(
+    bridge: Bridge,
+    port: u16,
+    token: Option<String>,
+) -> Result<Listening, ErrorInfo> {
+    workbench_bridge::http::serve(bridge, port, token)
+        .await
+        .map_err(|e| ErrorInfo::refused(format!("cannot listen on 127.0.0.1:{port}: {e}")))
+}
+
+/// Relay stdio to the window's own bridge at `url` (None: where its
+/// settings say it listens), with the install's token; only a loopback
+/// address over plain http is taken.
+pub async fn attach(url: Option<&str>) -> Result<(), ErrorInfo> {
+    let url = match url.filter(|u| !u.is_empty()) {
+        Some(u) => u.to_string(),
+        None => format!("http://127.0.0.1:{}/mcp", settings().port),
+    };
+    if let Some(why) = workbench_core::connect::own_bridge::refuse(&url) {
+        return Err(crate::invalid(why));
+    }
+    let token = token_if_made()?;
+    workbench_bridge::attach::relay(&url, token)
+        .await
+        .map_err(ErrorInfo::refused)
+}
