@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
-use workbench_calls::load::{Concurrency, LoadPlan, LoadReport, Stop, Target, compare};
+use workbench_app::load::{self, Concurrency, LoadPlan, LoadReport, Stop, Target, compare};
 use workbench_calls::suite::trust::{SuiteTrust, review};
 
 use crate::print::{clean, line};
@@ -270,23 +270,17 @@ pub async fn run(cli: &Cli, args: &LoadArgs) -> Result<(), Failure> {
     for s in &servers {
         ready(&wb, s).await?;
     }
-    for t in &plan.targets {
-        if wb.catalog().tool(&t.server, &t.tool).is_none() {
-            wb.shutdown().await;
-            return Err(Failure::Usage(format!(
-                "{} has no tool \"{}\" (mcpwb tools {} lists them)",
-                t.server, t.tool, t.server
-            )));
-        }
-    }
     let calls = calls_for(&wb, true);
-    if let Some(why) = calls.load_refusal(&plan) {
+    if let Some(why) = load::refusal(&calls, &plan) {
         wb.shutdown().await;
-        eprintln!("mcpwb: the load run is refused: {}", clean(&why));
+        if why.code == workbench_app::ErrorCode::Invalid {
+            return Err(why.into());
+        }
+        eprintln!("mcpwb: {}", clean(&why.message));
         return Err(Failure::Exit(1));
     }
     let quiet = cli.json;
-    let tick: workbench_calls::load::Tick = Arc::new(move |s| {
+    let tick: load::Tick = Arc::new(move |s| {
         if !quiet {
             eprintln!(
                 "{:>4}s  concurrency {:>4}  {:>7} calls  p50 {:>8.2} ms  p99 {:>8.2} ms  {} errors",
@@ -300,10 +294,10 @@ pub async fn run(cli: &Cli, args: &LoadArgs) -> Result<(), Failure> {
         let _ = tokio::signal::ctrl_c().await;
         stopper.cancel();
     });
-    let report = calls.load(&plan, tick, cancel).await;
+    let ran = load::run(&calls, &plan, tick, cancel).await;
     ctrl_c.abort();
-    calls.keep_load_run(&plan, &report).await;
     wb.shutdown().await;
+    let report = ran?.report;
     if let Some(path) = &args.out {
         let text = serde_json::to_string_pretty(&report).unwrap_or_default() + "\n";
         workbench_core::files::write_private_atomic(path, text.as_bytes())

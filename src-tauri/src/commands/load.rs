@@ -8,8 +8,8 @@ use serde::Serialize;
 use tauri::ipc::Channel;
 use tauri::{Runtime, State};
 use tokio_util::sync::CancellationToken;
-use workbench_calls::load::{Concurrency, LoadPlan, LoadReport, LoadSecond, Stop, Target};
-use workbench_core::{ErrorCode, ErrorInfo};
+use workbench_app::load::{self, Concurrency, LoadPlan, LoadReport, LoadSecond, Stop, Target};
+use workbench_app::{ErrorCode, ErrorInfo};
 
 use crate::state::AppState;
 
@@ -60,8 +60,8 @@ pub async fn run_load<R: Runtime>(
         rate: rate.filter(|r| *r > 0.0),
         timeout: Duration::from_secs(30),
     };
-    if let Some(why) = state.calls.load_refusal(&plan) {
-        return Err(refused(why));
+    if let Some(why) = load::refusal(&state.calls, &plan) {
+        return Err(why);
     }
     let cancel = CancellationToken::new();
     {
@@ -74,10 +74,13 @@ pub async fn run_load<R: Runtime>(
     let tick = std::sync::Arc::new(move |s: &LoadSecond| {
         let _ = on_second.send(s.clone());
     });
-    let report = state.calls.load(&plan, tick, cancel).await;
+    let ran = load::run(&state.calls, &plan, tick, cancel).await;
     *state.load.0.lock().unwrap_or_else(|e| e.into_inner()) = None;
-    let history_id = state.calls.keep_load_run(&plan, &report).await;
-    Ok(LoadRun { report, history_id })
+    let ran = ran?;
+    Ok(LoadRun {
+        report: ran.report,
+        history_id: ran.history_id,
+    })
 }
 
 /// Stop the load run under way (false: none was).
