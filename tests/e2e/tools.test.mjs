@@ -185,6 +185,34 @@ describe("tools", () => {
       await session.close();
     }
   });
+  it("keeps a long call alive while it reports progress, and cuts it when the person says progress does not count", async () => {
+    const session = await driver.session(["--config", config]);
+    try {
+      await session.clickText("[role=tab]", "Tools");
+      await session.click(await session.find(".tool-row[data-qualified='local__long_task']"));
+      await session.clickText(".tool-panel .toolbar button", "JSON");
+      const raw = await session.find("textarea.raw-args");
+      await session.replaceText(raw, '{"steps": 5, "step_ms": 400}');
+      // A 1 s timeout for a call of 2 s that reports progress every 0.4 s.
+      await session.clickText(".call-limits button", "Time limits");
+      const timeout = await session.find(".call-limits input");
+      assert.equal(await session.replaceText(timeout, "1"), "1");
+      await session.waitForTexts(".call-limits .disclosure-title", (t) => t.some((x) => x.includes("timeout 1 s")));
+      await session.clickText(".run-bar button", "Run");
+      const [done] = await session.waitForTexts(".tool-panel .result-status", (t) => t.length === 1, 20_000);
+      assert.match(done, /^Done in \d+ ms/);
+      assert.ok(Number(done.match(/(\d+) ms/)[1]) > 1500, `the call ran past its 1 s timeout: ${done}`);
+      await session.screenshot("tool-time-limits");
+      // Progress no longer resets it: the same call is cut at 1 s.
+      await session.clickText(".call-limits label", "Progress resets the timeout");
+      await session.waitForTexts(".call-limits .disclosure-title", (t) => t.some((x) => x.includes("progress does not reset")));
+      await session.clickText(".run-bar button", "Run");
+      const [cut] = await session.waitForTexts(".tool-panel [role=alert] .error-message", (t) => t.length === 1, 20_000);
+      assert.match(cut, /no answer within 1\.0 s/);
+    } finally {
+      await session.close();
+    }
+  });
   it("follows a task live: its approval asked midway, its result; cancelling tells the server", async () => {
     const session = await driver.session(["--config", config]);
     try {
