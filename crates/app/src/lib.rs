@@ -13,6 +13,7 @@ pub mod auth;
 pub mod bridge;
 pub mod config;
 pub mod history;
+pub mod hosts;
 pub mod load;
 pub mod servers;
 pub mod sessions;

@@ -155,26 +155,6 @@ pub fn export(
     }
 }
 
-/// The host's file `which` names: a path, or a dialect's first known file
-/// that exists here.
-fn host_file(which: &str, project: Option<&Path>) -> Result<std::path::PathBuf, Failure> {
-    let Some(dialect) = Dialect::from_id(which) else {
-        return Ok(std::path::PathBuf::from(which));
-    };
-    let home = std::env::var_os("HOME")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_default();
-    dialects::known_paths(&home, project)
-        .into_iter()
-        .find(|(d, p)| *d == dialect && p.is_file())
-        .map(|(_, p)| p)
-        .ok_or_else(|| {
-            Failure::Usage(format!(
-                "no config file of {which} here: name the file with --in FILE"
-            ))
-        })
-}
-
 /// `mcpwb config tap|untap NAME --in FILE|DIALECT`.
 pub fn tap(
     cli: &Cli,
@@ -183,19 +163,13 @@ pub fn tap(
     which: &str,
     on: bool,
 ) -> Result<(), Failure> {
-    let path = host_file(which, project)?;
-    let records = workbench_core::settings::data_dir().join("tapped-hosts.json");
-    let said = if on {
-        let mcpwb =
-            std::env::current_exe().map_err(|e| Failure::Usage(format!("where mcpwb is: {e}")))?;
-        dialects::tapping::tap(&records, &path, name, &mcpwb.display().to_string())?;
-        format!(
-            "{name} in {} now runs through `mcpwb tap`; restart the host, then watch its sessions with `mcpwb session list`",
-            path.display()
-        )
-    } else {
-        dialects::tapping::untap(&records, &path, name)?.said(name, &path)
-    };
+    let home = std::env::var_os("HOME")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_default();
+    let path = workbench_app::hosts::file(which, &home, project)?;
+    let mcpwb =
+        std::env::current_exe().map_err(|e| Failure::Usage(format!("where mcpwb is: {e}")))?;
+    let said = workbench_app::hosts::tap(&path, name, &mcpwb, on)?;
     if cli.json {
         crate::print::line(
             &serde_json::json!({ "path": path, "name": name, "tapped": on }).to_string(),

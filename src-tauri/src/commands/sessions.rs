@@ -3,10 +3,9 @@
 
 use serde::Serialize;
 use tauri::{Runtime, State};
+use workbench_app::hosts::{self, HostFile};
 use workbench_app::sessions::{self as sessions, TapMessage, TapRow};
-use workbench_core::ErrorInfo;
-use workbench_core::config::dialects::Dialect;
-use workbench_core::config::dialects::tapping::{self, HostEntry};
+use workbench_app::{ErrorCode, ErrorInfo};
 
 use super::history::{failed, store};
 use crate::state::AppState;
@@ -205,11 +204,7 @@ pub async fn session_to_suite<R: Runtime>(
 ) -> Result<sessions::SuiteMade, ErrorInfo> {
     let store = store(&state)?;
     let entries = state.load().map(|c| c.servers).unwrap_or_default();
-    let dir = workbench_calls::suite::folders(state.project_dir.as_deref())
-        .into_iter()
-        .next()
-        .map(|(_, d)| d)
-        .ok_or_else(|| failed("no folder for suites"))?;
+    let dir = workbench_app::history::suite_folder(state.project_dir.as_deref())?;
     blocking(move || {
         let request = sessions::SaveAsSuite {
             session: id,
@@ -220,20 +215,6 @@ pub async fn session_to_suite<R: Runtime>(
         sessions::save_as_suite(&store, &entries, request)
     })
     .await
-}
-
-/// A host's config file and its entries, for Tap and Untap.
-#[derive(Debug, Clone, Serialize, specta::Type)]
-pub struct HostFile {
-    pub dialect: Dialect,
-    pub path: String,
-    pub entries: Vec<HostEntry>,
-    /// Why its entries are not listed (unreadable; a dialect not offered).
-    pub error: Option<String>,
-}
-
-fn records() -> std::path::PathBuf {
-    workbench_core::settings::data_dir().join("tapped-hosts.json")
 }
 
 /// The hosts' config files found here, each entry with whether it runs
@@ -247,41 +228,8 @@ pub async fn host_files<R: Runtime>(
     let Some(home) = std::env::var_os("HOME").map(std::path::PathBuf::from) else {
         return Ok(Vec::new());
     };
-    let project = state.project_dir.clone();
-    let found = workbench_core::config::dialects::discover(&home, project.as_deref());
-    let found: Vec<_> = found
-        .into_iter()
-        .filter(|f| !state.is_own(std::path::Path::new(&f.path)))
-        .collect();
-    tokio::task::spawn_blocking(move || {
-        found
-            .into_iter()
-            .map(|f| {
-                let json = !matches!(
-                    f.dialect,
-                    Dialect::Zed | Dialect::Goose | Dialect::Continue | Dialect::Registry
-                );
-                let listed = if json {
-                    tapping::entries(&records(), std::path::Path::new(&f.path))
-                        .map_err(|e| e.to_string())
-                } else {
-                    Err("Tap is offered for the JSON configs with mcpServers or servers; for this one, put `mcpwb tap -- COMMAND` in the entry by hand".into())
-                };
-                let (entries, error) = match listed {
-                    Ok(e) => (e, None),
-                    Err(e) => (Vec::new(), Some(e)),
-                };
-                HostFile {
-                    dialect: f.dialect,
-                    path: f.path,
-                    entries,
-                    error,
-                }
-            })
-            .collect()
-    })
-    .await
-    .map_err(|e| failed(e.to_string()))
+    let place = state.place();
+    blocking(move || Ok(hosts::files(&place, &home))).await
 }
 
 /// Route entry `name` of the host's file `path` through `mcpwb tap`
@@ -295,21 +243,10 @@ pub async fn tap_host_entry<R: Runtime>(
     on: bool,
 ) -> Result<String, ErrorInfo> {
     let mcpwb = mcpwb_path().ok_or_else(|| ErrorInfo {
-        code: workbench_core::ErrorCode::NotFound,
+        code: ErrorCode::NotFound,
         message: "mcpwb, the workbench's command line, is not installed next to the app or on PATH: install it to tap a host".into(),
     })?;
-    tokio::task::spawn_blocking(move || {
-        let path = std::path::PathBuf::from(path);
-        if on {
-            tapping::tap(&records(), &path, &name, &mcpwb.display().to_string())
-                .map(|()| format!("{name} now runs through the tap: restart the host"))
-        } else {
-            tapping::untap(&records(), &path, &name).map(|u| u.said(&name, &path))
-        }
-    })
-    .await
-    .map_err(|e| failed(e.to_string()))?
-    .map_err(|e| workbench_core::Error::from(e).into())
+    blocking(move || hosts::tap(std::path::Path::new(&path), &name, &mcpwb, on)).await
 }
 
 /// `mcpwb`: beside the app's binary (an install, a build), else on PATH.
