@@ -29,7 +29,7 @@ pub struct AppState {
     /// Each server's surface across restarts (what changed, for its panel).
     pub surfaces: workbench_doctor::follow::Surfaces,
     /// Each server's last doctor run (the sidebar counts it).
-    pub doctor_runs: crate::commands::doctor::LastRuns,
+    pub doctor_runs: workbench_app::doctor::LastRuns,
     /// Restarts servers whose `dev.watch` files change.
     _dev: workbench_core::DevWatch,
     /// Answers sampling for the servers the settings allow.

@@ -12,6 +12,7 @@
 pub mod auth;
 pub mod bridge;
 pub mod config;
+pub mod doctor;
 pub mod history;
 pub mod hosts;
 pub mod load;

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::json;
-use workbench_doctor::{DoctorReport, Impact, Severity, Surface};
+use workbench_app::doctor::{self, DoctorReport, Impact, Severity, Surface};
 
 use crate::print::{clean, line};
 use crate::session::{calls_for, connect_some, offers, ready};
@@ -168,32 +168,21 @@ pub async fn doctor(cli: &Cli, args: &DoctorArgs) -> Result<(), Failure> {
         }
         if args.probe
             && !cli.json
-            && let Some(surface) = Surface::live(&wb, name)
+            && let Some((will, of)) = doctor::probe_plan(&calls, name)
         {
-            let plan = workbench_doctor::probe::plan(&calls, name, &surface.tools);
-            let will: Vec<&str> = plan
-                .iter()
-                .filter(|(_, why)| why.is_none())
-                .filter_map(|(t, _)| t["name"].as_str())
-                .collect();
             eprintln!(
-                "mcpwb: the probe calls {} of {name}'s {} read-only tools{}{}",
+                "mcpwb: the probe calls {} of {name}'s {of} read-only tools{}{}",
                 will.len(),
-                plan.len(),
                 if will.is_empty() { "" } else { ": " },
                 clean(&will.join(", "))
             );
         }
-        let report = workbench_doctor::examine(
-            &calls,
-            name,
-            workbench_doctor::Options {
-                probe: args.probe,
-                eras: args.eras,
-                ..Default::default()
-            },
-        )
-        .await?;
+        let options = doctor::Options {
+            probe: args.probe,
+            eras: args.eras,
+            ..Default::default()
+        };
+        let report = doctor::examine(&calls, None, name, options).await?;
         if !cli.json {
             print_report(&report, args.all);
         }
@@ -216,19 +205,17 @@ pub async fn doctor(cli: &Cli, args: &DoctorArgs) -> Result<(), Failure> {
     Ok(())
 }
 
-/// The surface of a running server of the config.
-async fn live(cli: &Cli, server: &str) -> Result<Surface, Failure> {
+/// The surface of a running server of the config, as a snapshot's text.
+async fn live(cli: &Cli, server: &str) -> Result<String, Failure> {
     let wb = connect_some(cli, &[server], offers(cli, cli.sampling)).await?;
     ready(&wb, server).await?;
-    let surface = Surface::live(&wb, server).ok_or_else(|| {
-        Failure::Usage(format!("{server} is ready but its lists could not be read"))
-    });
+    let text = doctor::snapshot(&wb, server);
     wb.shutdown().await;
-    surface
+    Ok(text?)
 }
 
 pub async fn snapshot(cli: &Cli, args: &SnapshotArgs) -> Result<(), Failure> {
-    let text = live(cli, &args.server).await?.to_text();
+    let text = live(cli, &args.server).await?;
     match &args.output {
         Some(path) => {
             write(path, &text)?;
@@ -244,25 +231,23 @@ pub async fn snapshot(cli: &Cli, args: &SnapshotArgs) -> Result<(), Failure> {
 /// A snapshot or report the person asked for: private, atomic, never
 /// through a link planted where it goes.
 fn write(path: &Path, text: &str) -> Result<(), Failure> {
-    workbench_core::files::write_private_atomic(path, text.as_bytes())
-        .map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))
+    Ok(doctor::write_out(path, text)?)
 }
 
 /// A snapshot file, or else a server's name.
 async fn surface_of(cli: &Cli, what: &str) -> Result<Surface, Failure> {
     let path = Path::new(what);
     if path.is_file() {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Failure::Usage(format!("cannot read {what}: {e}")))?;
-        return Surface::from_text(&text).map_err(|e| Failure::Usage(format!("{what}: {e}")));
+        return Ok(doctor::read_snapshot(path)?);
     }
-    live(cli, what).await
+    let text = live(cli, what).await?;
+    Surface::from_text(&text).map_err(|e| Failure::Usage(format!("{what}: {e}")))
 }
 
 pub async fn diff(cli: &Cli, args: &DiffArgs) -> Result<(), Failure> {
     let old = surface_of(cli, &args.old).await?;
     let new = surface_of(cli, &args.new).await?;
-    let changes = workbench_doctor::diff(&old, &new);
+    let changes = doctor::diff(&old, &new);
     let breaking = changes
         .iter()
         .filter(|c| c.impact == Impact::Breaking)
@@ -296,7 +281,7 @@ pub async fn diff(cli: &Cli, args: &DiffArgs) -> Result<(), Failure> {
         ));
     }
     if let Some(path) = &args.junit {
-        write(path, &workbench_doctor::diff::junit(&changes))?;
+        write(path, &doctor::junit(&changes))?;
     }
     if args.fail_on == Some(DiffFailOn::Breaking) && breaking > 0 {
         return Err(Failure::Exit(exit::TOOL_ERROR));
