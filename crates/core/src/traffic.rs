@@ -217,6 +217,17 @@ impl TrafficLog {
     }
 
     /// How many requests (of every server) wait for their response here.
+    /// Whether a request with this id (JSON text) went out to `server` and
+    /// is still waiting for its answer: written to the connection, not only
+    /// queued for it. Only meaningful for a request sent moments ago (the
+    /// waiting ones are kept 10 minutes, at most 4,096 a server).
+    pub fn was_sent(&self, server: &str, id: &str) -> bool {
+        self.lock()
+            .rings
+            .get(server)
+            .is_some_and(|r| r.pending.contains_key(&(IdKey::of(id), true)))
+    }
+
     pub fn pending_len(&self) -> usize {
         self.lock().rings.values().map(|r| r.pending.len()).sum()
     }

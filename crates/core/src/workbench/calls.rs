@@ -276,6 +276,19 @@ impl Workbench {
                 result = &mut response => {
                     let result = match result {
                         Ok(result) => result,
+                        // The connection closed under it: written, or only
+                        // queued for a connection that ended first (the
+                        // traffic log saw every line written).
+                        Err(ServiceError::TransportClosed)
+                            if started.elapsed() < Duration::from_secs(2)
+                                && !self.traffic().was_sent(server, &serde_json::to_string(&id).unwrap_or_default()) =>
+                        {
+                            break Err(Error::ConnectionLost {
+                                server: server.to_string(),
+                                method: method.to_string(),
+                                sent: false,
+                            });
+                        }
                         Err(e) => break Err(map_error(server, method, e)),
                     };
                     // Everything recorded before the result is already queued.
