@@ -347,6 +347,20 @@ pub fn bundle() -> Result {
     outcome
 }
 
+/// The Python MCP SDK and the third-party servers, each a stage; the
+/// Python interpreter that has the SDK.
+fn third_party_servers(stages: &mut Stages, root: &Path) -> Result<PathBuf> {
+    let mut python = PathBuf::new();
+    stages.run("set-up: the Python MCP SDK", || {
+        python = setup::python_sdk(root)?;
+        Ok(())
+    })?;
+    stages.run("set-up: third-party MCP servers", || {
+        setup::third_party(root)
+    })?;
+    Ok(python)
+}
+
 /// The soak bed's long run (`crates/cli/tests/cli/soak.rs`), with the
 /// third-party servers `cargo xtask test` installs.
 pub fn soak(seconds: Option<&str>) -> Result {
@@ -359,14 +373,7 @@ pub fn soak(seconds: Option<&str>) -> Result {
     };
     let mut stages = Stages::default();
     let outcome = (|| {
-        let mut python = PathBuf::new();
-        stages.run("set-up: the Python MCP SDK", || {
-            python = setup::python_sdk(&root)?;
-            Ok(())
-        })?;
-        stages.run("set-up: third-party MCP servers", || {
-            setup::third_party(&root)
-        })?;
+        let python = third_party_servers(&mut stages, &root)?;
         stages.run("soak", || {
             let mut c = cmd(
                 "cargo",
@@ -479,16 +486,9 @@ pub fn bench() -> Result {
     let outcome = (|| {
         // `wrk` for the Streamable HTTP ceiling, beside what the rest needs.
         stages.run("set-up: Debian packages", setup::bench_packages)?;
-        let mut python = PathBuf::new();
-        stages.run("set-up: the Python MCP SDK", || {
-            python = setup::python_sdk(&root)?;
-            Ok(())
-        })?;
         // server-everything: the third-party server the core is set against
         // its peers on.
-        stages.run("set-up: third-party MCP servers", || {
-            setup::third_party(&root)
-        })?;
+        let python = third_party_servers(&mut stages, &root)?;
         // The connection core against bare rmcp, raw pipes (Rust, Python),
         // the Python SDK and wrk, the agent's own costs, the calls path, and
         // what waiting on a task costs.

@@ -10,11 +10,8 @@ use super::tap::{in_home, sessions};
 use super::tap_watch::RELOADING;
 use super::{BIN, demo_server, stdout};
 
-#[test]
-fn a_kept_session_answers_mcpwb_as_a_stand_in_server() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
-    // Record: mcpwb itself is the host, the tap runs the demo server.
+/// A config whose `demo` runs the demo server behind `mcpwb tap`.
+fn tapped_config(d: &Path) -> std::path::PathBuf {
     let tapped = d.join("tapped.json");
     std::fs::write(
         &tapped,
@@ -23,6 +20,39 @@ fn a_kept_session_answers_mcpwb_as_a_stand_in_server() {
         .to_string(),
     )
     .unwrap();
+    tapped
+}
+
+/// The first kept session exported, and a config whose `demo` is `mcpwb
+/// mock` of it.
+fn mock_of_first_session(d: &Path) -> std::path::PathBuf {
+    let kept = sessions(d);
+    let file = d.join("session.jsonl");
+    let export = in_home(d)
+        .args(["session", "export", &kept[0]["id"].to_string(), "-o"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        export.status.success(),
+        "{}",
+        String::from_utf8_lossy(&export.stderr)
+    );
+    let mock = d.join("mock.json");
+    std::fs::write(
+        &mock,
+        json!({ "mcpServers": { "demo": { "command": BIN, "args": ["mock", file] } } }).to_string(),
+    )
+    .unwrap();
+    mock
+}
+
+#[test]
+fn a_kept_session_answers_mcpwb_as_a_stand_in_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // Record: mcpwb itself is the host, the tap runs the demo server.
+    let tapped = tapped_config(d);
     let call = |config: &Path, message: &str| {
         in_home(d)
             .args(["--trust", "--json", "--config"])
@@ -47,24 +77,8 @@ fn a_kept_session_answers_mcpwb_as_a_stand_in_server() {
         "{}",
         kept[0]
     );
-    let file = d.join("session.jsonl");
-    let export = in_home(d)
-        .args(["session", "export", &kept[0]["id"].to_string(), "-o"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert!(
-        export.status.success(),
-        "{}",
-        String::from_utf8_lossy(&export.stderr)
-    );
     // Replay: the same call gets the recorded answer, from no server at all.
-    let mock = d.join("mock.json");
-    std::fs::write(
-        &mock,
-        json!({ "mcpServers": { "demo": { "command": BIN, "args": ["mock", file] } } }).to_string(),
-    )
-    .unwrap();
+    let mock = mock_of_first_session(d);
     let replayed = call(&mock, "recorded");
     assert!(
         replayed.status.success(),
@@ -100,14 +114,7 @@ fn a_kept_session_answers_mcpwb_as_a_stand_in_server() {
 fn a_kept_session_answers_a_two_megabyte_call_as_the_server_did() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let tapped = d.join("tapped.json");
-    std::fs::write(
-        &tapped,
-        json!({ "mcpServers": { "demo": {
-            "command": BIN, "args": ["tap", "--", demo_server(), "--name", "demo"] } } })
-        .to_string(),
-    )
-    .unwrap();
+    let tapped = tapped_config(d);
     let call = |config: &Path| {
         in_home(d)
             .args(["--trust", "--json", "--config"])
@@ -123,24 +130,7 @@ fn a_kept_session_answers_a_two_megabyte_call_as_the_server_did() {
         "{}",
         String::from_utf8_lossy(&live.stderr)
     );
-    let kept = sessions(d);
-    let file = d.join("session.jsonl");
-    let export = in_home(d)
-        .args(["session", "export", &kept[0]["id"].to_string(), "-o"])
-        .arg(&file)
-        .output()
-        .unwrap();
-    assert!(
-        export.status.success(),
-        "{}",
-        String::from_utf8_lossy(&export.stderr)
-    );
-    let mock = d.join("mock.json");
-    std::fs::write(
-        &mock,
-        json!({ "mcpServers": { "demo": { "command": BIN, "args": ["mock", file] } } }).to_string(),
-    )
-    .unwrap();
+    let mock = mock_of_first_session(d);
     let replayed = call(&mock);
     assert!(
         replayed.status.success(),

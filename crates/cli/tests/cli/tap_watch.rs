@@ -37,6 +37,22 @@ for line in sys.stdin:
     print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": r}), flush=True)
 "#;
 
+/// The host's side of a tap: what it writes, and each line it gets back
+/// (parsed) as it comes.
+fn host_of(
+    tap: &mut std::process::Child,
+) -> (std::process::ChildStdin, std::sync::mpsc::Receiver<Value>) {
+    let host_in = tap.stdin.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel::<Value>();
+    let out = tap.stdout.take().unwrap();
+    std::thread::spawn(move || {
+        for line in BufReader::new(out).lines().map_while(Result::ok) {
+            let _ = tx.send(serde_json::from_str(&line).unwrap_or(Value::Null));
+        }
+    });
+    (host_in, rx)
+}
+
 #[test]
 fn a_change_restarts_the_server_behind_the_tap_and_the_host_keeps_its_session() {
     let dir = tempfile::tempdir().unwrap();
@@ -59,14 +75,7 @@ fn a_change_restarts_the_server_behind_the_tap_and_the_host_keeps_its_session() 
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut host_in = tap.stdin.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel::<Value>();
-    let out = tap.stdout.take().unwrap();
-    std::thread::spawn(move || {
-        for line in BufReader::new(out).lines().map_while(Result::ok) {
-            let _ = tx.send(serde_json::from_str(&line).unwrap_or(Value::Null));
-        }
-    });
+    let (mut host_in, rx) = host_of(&mut tap);
     let next = |what: &str| {
         rx.recv_timeout(Duration::from_secs(20))
             .unwrap_or_else(|_| panic!("nothing came: waiting for {what}"))
@@ -165,14 +174,7 @@ fn a_server_that_dies_behind_a_kept_tap_comes_back_and_the_host_keeps_its_sessio
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    let mut host_in = tap.stdin.take().unwrap();
-    let (tx, rx) = std::sync::mpsc::channel::<Value>();
-    let out = tap.stdout.take().unwrap();
-    std::thread::spawn(move || {
-        for line in BufReader::new(out).lines().map_while(Result::ok) {
-            let _ = tx.send(serde_json::from_str(&line).unwrap_or(Value::Null));
-        }
-    });
+    let (mut host_in, rx) = host_of(&mut tap);
     let next = |what: &str| {
         rx.recv_timeout(Duration::from_secs(20))
             .unwrap_or_else(|_| panic!("nothing came: waiting for {what}"))
