@@ -90,12 +90,8 @@ pub fn junit(changes: &[Change]) -> String {
     workbench_doctor::diff::junit(changes)
 }
 
-/// Write a snapshot or report the person asked for: private, atomic,
-/// never through a link planted where it goes.
-pub fn write_out(path: &std::path::Path, text: &str) -> Result<(), ErrorInfo> {
-    workbench_core::files::write_private_atomic(path, text.as_bytes())
-        .map_err(|e| crate::invalid(format!("cannot write {}: {e}", path.display())))
-}
+/// Write a snapshot or report the person asked for.
+pub use crate::write_out;
 
 /// The last run of `server` while its surface is what it examined (None:
 /// never run, or the server changed since).

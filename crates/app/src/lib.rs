@@ -25,6 +25,13 @@ pub mod trust;
 
 pub use workbench_core::{ErrorCode, ErrorInfo};
 
+/// Write a file the person asked for (a snapshot, a report, an export):
+/// private, atomic, never through a link planted where it goes.
+pub fn write_out(path: &std::path::Path, text: &str) -> Result<(), ErrorInfo> {
+    workbench_core::files::write_private_atomic(path, text.as_bytes())
+        .map_err(|e| invalid(format!("cannot write {}: {e}", path.display())))
+}
+
 /// An invalid request: the person asked for something that cannot be done
 /// as asked (what to change is in the message).
 pub(crate) fn invalid(message: impl Into<String>) -> ErrorInfo {

@@ -77,12 +77,7 @@ pub async fn run(cli: &Cli, wb: &crate::session::Started, a: &AppArgs) -> Result
             r#"<meta http-equiv="Content-Security-Policy" content="{}">"#,
             attribute(&app.policy.csp)
         );
-        // Private, atomic, never through a link planted where it goes.
-        workbench_core::files::write_private_atomic(
-            path,
-            inject_first(&app.html, &meta).as_bytes(),
-        )
-        .map_err(|e| Failure::Usage(format!("cannot write {}: {e}", path.display())))?;
+        workbench_app::write_out(path, &inject_first(&app.html, &meta))?;
     }
     if cli.json {
         print::line(

@@ -300,8 +300,7 @@ pub async fn run(cli: &Cli, args: &LoadArgs) -> Result<(), Failure> {
     let report = ran?.report;
     if let Some(path) = &args.out {
         let text = serde_json::to_string_pretty(&report).unwrap_or_default() + "\n";
-        workbench_core::files::write_private_atomic(path, text.as_bytes())
-            .map_err(|e| Failure::Usage(format!("--out {}: {e}", path.display())))?;
+        workbench_app::write_out(path, &text)?;
     }
     let regressions = baseline
         .as_ref()

@@ -104,8 +104,7 @@ pub struct MockArgs {
 }
 
 pub fn store() -> Result<Store, Failure> {
-    Store::open_in(&workbench_core::settings::data_dir())
-        .map_err(|e| Failure::Usage(format!("the workbench's store: {e}")))
+    Ok(workbench_app::history::open()?)
 }
 
 pub fn session(cli: &Cli, action: &SessionCommand) -> Result<(), Failure> {
@@ -269,7 +268,7 @@ fn export(
     let (_, text) = sessions::export(store, id, format, unmasked)?;
     match out {
         Some(path) => {
-            workbench_core::files::write_private_atomic(path, text.as_bytes())?;
+            workbench_app::write_out(path, &text)?;
             eprintln!("session {id} written to {}", path.display());
         }
         None => print!("{text}"),
@@ -396,7 +395,7 @@ fn delete(cli: &Cli, store: &Store, ids: &[i64]) -> Result<(), Failure> {
         match sessions::delete(store, *id) {
             Ok(()) if !cli.json => line(&format!("session {id} deleted")),
             Ok(()) => {}
-            Err(e) if e.code == workbench_core::ErrorCode::NotFound => missing.push(*id),
+            Err(e) if e.code == workbench_app::ErrorCode::NotFound => missing.push(*id),
             Err(e) => return Err(e.into()),
         }
     }
@@ -406,7 +405,7 @@ fn delete(cli: &Cli, store: &Store, ids: &[i64]) -> Result<(), Failure> {
     if missing.is_empty() {
         Ok(())
     } else {
-        Err(workbench_core::Error::Refused(format!(
+        Err(workbench_app::ErrorInfo::refused(format!(
             "no session {} (mcpwb session list shows them)",
             missing
                 .iter()

@@ -274,9 +274,7 @@ pub async fn run(cli: &Cli, args: &TestArgs) -> Result<(), Failure> {
         report.suites.push(e.as_suite_result());
     }
     if let Some(path) = &args.junit {
-        // Private, atomic, never through a link planted where it goes.
-        workbench_core::files::write_private_atomic(path, suite::junit::xml(&report).as_bytes())
-            .map_err(|e| Failure::Usage(format!("--junit {}: {e}", path.display())))?;
+        workbench_app::write_out(path, &suite::junit::xml(&report))?;
     }
     if cli.json {
         line(&json!({ "report": report, "evals": evals, "broken": broken }).to_string());
