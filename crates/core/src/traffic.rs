@@ -159,6 +159,8 @@ pub struct TrafficLog {
     /// Stderr lines only (`mcpwb serve` passes them on without waking for
     /// every message).
     stderr_live: broadcast::Sender<Arc<TrafficEntry>>,
+    /// The workbench's own notes as they are recorded (a renewed session).
+    notes_live: broadcast::Sender<Arc<TrafficEntry>>,
     /// Incoming progress only (a call is not woken by every message).
     progress_live: broadcast::Sender<Arc<TrafficEntry>>,
 }
@@ -208,6 +210,7 @@ impl TrafficLog {
             live,
             refusals: Arc::default(),
             stderr_live: broadcast::channel(1024).0,
+            notes_live: broadcast::channel(64).0,
             progress_live: broadcast::channel(1024).0,
         }
     }
@@ -248,6 +251,11 @@ impl TrafficLog {
     }
 
     /// Every stderr line recorded from now on.
+    /// The workbench's own notes as they are recorded.
+    pub fn subscribe_notes(&self) -> broadcast::Receiver<Arc<TrafficEntry>> {
+        self.notes_live.subscribe()
+    }
+
     pub fn subscribe_stderr(&self) -> broadcast::Receiver<Arc<TrafficEntry>> {
         self.stderr_live.subscribe()
     }
@@ -344,7 +352,7 @@ impl TrafficLog {
     /// Record the workbench's own note about `server` (shown in its
     /// traffic as the workbench's, not in its stderr).
     pub fn record_note(&self, server: &str, note: &str) -> Arc<TrafficEntry> {
-        self.push(
+        let entry = self.push(
             server,
             Direction::Note,
             MessageKind::Log,
@@ -352,7 +360,11 @@ impl TrafficLog {
             None,
             note,
             note.len(),
-        )
+        );
+        if self.notes_live.receiver_count() > 0 {
+            let _ = self.notes_live.send(entry.clone());
+        }
+        entry
     }
 
     /// Record one message between the window and an MCP App of `server`

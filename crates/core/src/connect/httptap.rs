@@ -26,6 +26,12 @@ use sse_stream::{Sse, SseStream};
 use crate::traffic::{Direction, TrafficLog};
 
 const SESSION_HEADER: &str = "mcp-session-id";
+
+/// Said in a server's Events when it answered 404 for the session: rmcp's
+/// worker starts a new one (the handshake again) and sends the request on
+/// it — the server never saw it, its session being gone. The workbench
+/// sends the session's standing requests again on seeing it.
+pub const SESSION_RENEWED: &str = "the server no longer knows this session (HTTP 404, it restarted or expired it): a new session is started and the request sent on it; the subscriptions and log level are sent again";
 const ACCEPT: &str = "text/event-stream, application/json";
 
 #[derive(Clone)]
@@ -297,10 +303,7 @@ impl TapClient {
             // Said in the server's Events: rmcp's worker starts a new
             // session (the handshake again) and sends the request on it —
             // the server never saw it, its session being gone.
-            self.traffic.record_note(
-                &self.server,
-                "the server no longer knows this session (HTTP 404, it restarted or expired it): a new session is started and the request sent on it",
-            );
+            self.traffic.record_note(&self.server, SESSION_RENEWED);
             return Err(StreamableHttpError::SessionExpired);
         }
         let content_type = response

@@ -224,6 +224,9 @@ pub(super) async fn follow(
     ct: CancellationToken,
 ) {
     let mut rx = events.subscribe();
+    // A Streamable HTTP session the server forgot is renewed by rmcp; what
+    // the old one held is sent again (the traffic log says when).
+    let mut notes = traffic.subscribe_notes();
     let mut streams: HashMap<String, CancellationToken> = HashMap::new();
     let start = |s: &crate::connect::ServerHandle,
                  streams: &mut HashMap<String, CancellationToken>| {
@@ -275,6 +278,26 @@ pub(super) async fn follow(
         let event = tokio::select! {
             _ = ct.cancelled() => return,
             e = rx.recv() => e,
+            note = notes.recv() => {
+                match note {
+                    Ok(n) if n.body == crate::connect::httptap::SESSION_RENEWED =>
+                    {
+                        let found = read(&servers)
+                            .iter()
+                            .find(|s| *s.name() == *n.server)
+                            .cloned();
+                        if let Some(s) = found {
+                            // After the new session's handshake, which the
+                            // worker runs before the request that met the 404.
+                            tokio::time::sleep(Duration::from_millis(200)).await;
+                            start(&s, &mut streams);
+                        }
+                    }
+                    Err(broadcast::error::RecvError::Closed) => return,
+                    _ => {}
+                }
+                continue;
+            }
         };
         match event {
             Ok(Event::Status { status }) => {

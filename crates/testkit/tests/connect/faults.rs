@@ -310,6 +310,21 @@ async fn after_an_http_session_is_dropped_calls_go_on_on_a_new_session() {
     ))
     .await;
     ready(&wb, "remote").await;
+    // A subscription the session holds: sent again on the new one.
+    wb.subscribe_resource("remote", "demo://readme", true)
+        .await
+        .unwrap();
+    let subscribes = || {
+        wb.traffic()
+            .entries(Some("remote"))
+            .iter()
+            .filter(|e| {
+                e.direction == Direction::Outgoing
+                    && e.method.as_deref() == Some("resources/subscribe")
+            })
+            .count()
+    };
+    assert_eq!(subscribes(), 1);
     wb.call_tool(
         "remote",
         "echo",
@@ -364,6 +379,14 @@ async fn after_an_http_session_is_dropped_calls_go_on_on_a_new_session() {
         .filter(|e| e.direction == Direction::Outgoing && e.method.as_deref() == Some("initialize"))
         .count();
     assert!(handshakes >= 2, "initialize sent {handshakes} time(s)");
+    // The subscription is sent again on the new session.
+    for _ in 0..50 {
+        if subscribes() >= 2 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(subscribes(), 2, "the subscription sent again once");
     // Said in its Events.
     assert!(
         wb.traffic()
