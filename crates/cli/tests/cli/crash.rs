@@ -1,6 +1,7 @@
 //! A crash loses nothing: `mcpwb serve` killed (SIGKILL) twenty times in
 //! the middle of a flood of History rows, with a tap recording a busy
-//! session beside it. After each kill the store opens, SQLite finds nothing
+//! session and an eval run (a scripted model's turns and its tool calls)
+//! beside it. After each kill the store opens, SQLite finds nothing
 //! wrong in it, every row kept before is still there and whole, and every
 //! line the tap's host got was a whole message.
 
@@ -12,6 +13,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use workbench_store::{HistoryQuery, Store};
+use workbench_testkit::llm::{ScriptedLlm, Turn};
 
 use super::demo_server;
 use super::tap::in_home;
@@ -86,7 +88,41 @@ fn twenty_kills_during_heavy_writing_leave_the_store_whole_and_lose_no_kept_row(
     )
     .unwrap();
     let data = d.join("home/data");
+    // The eval run: a prompt case run 40 times by a scripted model that
+    // calls the demo's add and answers, against the same store.
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap();
+    let turns = (0..KILLS * 40)
+        .flat_map(|_| {
+            [
+                Turn::calls(&[("demo__add", json!({"a": 2, "b": 3}))]),
+                Turn::text("It is 5."),
+            ]
+        })
+        .collect();
+    let llm = rt
+        .block_on(ScriptedLlm::start("127.0.0.1:0", turns))
+        .unwrap();
+    std::fs::create_dir_all(d.join("home")).unwrap();
+    std::fs::write(
+        d.join("home/settings.json"),
+        json!({"agent": {"providers": [{"id": "scripted", "kind": "open_ai_compatible", "base_url": llm.url("openai")}]}}).to_string(),
+    )
+    .unwrap();
+    std::fs::create_dir_all(d.join(".mcp-workbench/suites")).unwrap();
+    std::fs::write(
+        d.join(".mcp-workbench/suites/evals.json"),
+        json!({ "server": "demo", "models": ["scripted:any"], "cases": [
+            { "name": "sums", "prompt": "What is 2 + 3?", "runs": 40,
+              "expect": { "answer": { "contains": "5" } } } ] })
+        .to_string(),
+    )
+    .unwrap();
     let mut kept_before = 0;
+    let mut evals_kept = 0;
     for round in 0..KILLS {
         let stop = Arc::new(AtomicBool::new(false));
         let mut serve = spawn(
@@ -101,11 +137,23 @@ fn twenty_kills_during_heavy_writing_leave_the_store_whole_and_lose_no_kept_row(
                 .arg(demo_server())
                 .args(["--name", "tapped"]),
         );
+        let mut evals = in_home(d)
+            .args(["--trust", "--config"])
+            .arg(&cfg)
+            .arg("--project")
+            .arg(d)
+            .args(["test", "--trust-suites", "--evals"])
+            .current_dir(d)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
         let _bridged = hammer(&mut serve, "demo__echo", stop.clone());
         let host_saw = hammer(&mut tap, "echo", stop.clone());
         // Killed at a different moment each round, well into the writing.
         std::thread::sleep(Duration::from_millis(600 + (round as u64 * 97) % 900));
-        for child in [&mut serve, &mut tap] {
+        for child in [&mut serve, &mut tap, &mut evals] {
             let _ = std::process::Command::new("kill")
                 .args(["-KILL", &child.id().to_string()])
                 .status();
@@ -144,13 +192,20 @@ fn twenty_kills_during_heavy_writing_leave_the_store_whole_and_lose_no_kept_row(
             })
             .unwrap();
         for row in &rows {
-            assert!(
-                row.arguments["message"]
+            let whole = match row.tool.as_str() {
+                "echo" => row.arguments["message"]
                     .as_str()
                     .is_some_and(|m| m.starts_with("row ")),
-                "round {round}: a row not whole: {row:?}"
-            );
+                "add" => row.arguments == json!({"a": 2, "b": 3}),
+                _ => false,
+            };
+            assert!(whole, "round {round}: a row not whole: {row:?}");
         }
+        evals_kept = rows
+            .iter()
+            .filter(|r| r.origin == "eval")
+            .count()
+            .max(evals_kept);
         let sessions = store.taps(1_000).unwrap();
         for s in &sessions {
             for m in store.tap_messages(s.id).unwrap() {
@@ -169,5 +224,9 @@ fn twenty_kills_during_heavy_writing_leave_the_store_whole_and_lose_no_kept_row(
         kept_before > KILLS * 10,
         "only {kept_before} rows kept in {KILLS} rounds"
     );
-    println!("{KILLS} kills: {kept_before} History rows kept, the store whole after each");
+    assert!(evals_kept > 0, "the eval runs kept none of their calls");
+    println!(
+        "{KILLS} kills: {kept_before} History rows kept ({evals_kept} of the eval runs' among the newest), the store whole after each; {} model turns asked",
+        KILLS * 80 - llm.remaining()
+    );
 }
