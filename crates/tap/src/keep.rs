@@ -146,8 +146,55 @@ struct Host {
     initialized: Option<Vec<u8>>,
     /// Subscriptions and `subscriptions/listen`, as sent, by id.
     standing: BTreeMap<String, (String, Vec<u8>)>,
-    /// Requests not answered yet: id → method.
-    in_flight: BTreeMap<String, (Value, String)>,
+    /// Requests not answered yet: id → (id, method, the line as sent).
+    in_flight: BTreeMap<String, (Value, String, Vec<u8>)>,
+    /// Requests already sent again once after a restart (never twice).
+    sent_again: HashSet<String>,
+    /// Tools the server's last `tools/list` answer marked read-only or
+    /// idempotent: a call of one in flight at a restart is sent again once.
+    harmless: HashSet<String>,
+}
+
+/// Methods that only read: one in flight at a restart is sent again once.
+const READS: &[&str] = &[
+    "resources/read",
+    "resources/list",
+    "resources/templates/list",
+    "prompts/list",
+    "prompts/get",
+    "tools/list",
+    "completion/complete",
+    "ping",
+];
+
+impl Host {
+    /// Whether the request `line` (a `method`) cannot act twice.
+    fn harmless(&self, method: &str, line: &[u8]) -> bool {
+        if READS.contains(&method) {
+            return true;
+        }
+        method == "tools/call"
+            && serde_json::from_slice::<Value>(line).is_ok_and(|v| {
+                v["params"]["name"]
+                    .as_str()
+                    .is_some_and(|t| self.harmless.contains(t))
+            })
+    }
+
+    /// A `tools/list` answer seen: which tools may be sent again.
+    fn learn_tools(&mut self, result: &Value) {
+        for tool in result["tools"].as_array().into_iter().flatten() {
+            let Some(name) = tool["name"].as_str() else {
+                continue;
+            };
+            let hint = |h: &str| tool["annotations"][h].as_bool() == Some(true);
+            if hint("readOnlyHint") || hint("idempotentHint") {
+                self.harmless.insert(name.to_string());
+            } else {
+                self.harmless.remove(name);
+            }
+        }
+    }
 }
 
 /// Why the server behind the tap is restarted.
@@ -212,7 +259,12 @@ impl Kept<'_> {
             if self.declared.is_null() && v["result"]["capabilities"].is_object() {
                 self.declared = v["result"]["capabilities"].clone();
             }
-            self.host.in_flight.remove(&key);
+            if let Some((_, method, _)) = self.host.in_flight.remove(&key)
+                && method == "tools/list"
+            {
+                self.host.learn_tools(&v["result"]);
+            }
+            self.host.sent_again.remove(&key);
         }
         self.stdout.write_all(&line).await?;
         self.stdout.flush().await
@@ -229,10 +281,12 @@ impl Kept<'_> {
     }
 
     /// Start the server again, the host kept: what the old process still
-    /// said reaches the host, requests in flight are answered with an
-    /// error saying why (never sent again: the server may have acted), the
-    /// host's handshake and standing requests are replayed, and the list
-    /// changes the server declared are announced.
+    /// said reaches the host, a request in flight is sent again once to the
+    /// new process when it cannot act twice (a read, a tool the server's
+    /// list marks read-only or idempotent), else answered with an error
+    /// saying why (the server may have acted), the host's handshake and
+    /// standing requests are replayed, and the list changes the server
+    /// declared are announced.
     async fn restart(&mut self, why: Why) -> std::io::Result<()> {
         tracing::info!("tap: {}; restarting the server", why.said());
         self.process.stdin = None;
@@ -245,16 +299,24 @@ impl Kept<'_> {
             self.pass_on(bytes, whole).await?;
         }
         let mut told = Vec::new();
-        for (key, (id, method)) in std::mem::take(&mut self.host.in_flight) {
+        let mut again = Vec::new();
+        for (key, (id, method, line)) in std::mem::take(&mut self.host.in_flight) {
             if self
                 .host
                 .standing
                 .get(&key)
                 .is_some_and(|(m, _)| m == "subscriptions/listen")
             {
-                self.host.in_flight.insert(key, (id, method));
+                self.host.in_flight.insert(key, (id, method, line));
                 continue;
             }
+            if !self.host.sent_again.contains(&key) && self.host.harmless(&method, &line) {
+                self.host.sent_again.insert(key.clone());
+                again.push(line.clone());
+                self.host.in_flight.insert(key, (id, method, line));
+                continue;
+            }
+            self.host.sent_again.remove(&key);
             told.push(json!({ "jsonrpc": "2.0", "id": id, "error": {
                 "code": -32000,
                 "message": format!("the server restarted ({}) before it answered this {method}; ask again", why.said()) } }));
@@ -282,6 +344,7 @@ impl Kept<'_> {
                 "files": files,
                 "afterMs": wait.as_millis() as u64,
                 "answeredWithError": told.len(),
+                "sentAgain": again.len(),
                 "replayed": self.host.hello.is_some() as usize + self.host.standing.len(),
             } }));
         }
@@ -301,6 +364,8 @@ impl Kept<'_> {
             }
             replay.push(line.clone());
         }
+        // The requests sent again go after the handshake, their answers the host's.
+        replay.extend(again);
         if let Some(stdin) = &mut self.process.stdin {
             for line in replay {
                 let _ = stdin.write_all(&line).await;
@@ -440,7 +505,8 @@ impl Host {
                 });
             }
             if !matches!(method, "initialize" | "server/discover") {
-                self.in_flight.insert(key, (id.clone(), method.to_string()));
+                self.in_flight
+                    .insert(key, (id.clone(), method.to_string(), line.to_vec()));
             }
         }
     }

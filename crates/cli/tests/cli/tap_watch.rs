@@ -26,8 +26,8 @@ for line in sys.stdin:
         r = {"protocolVersion": msg["params"]["protocolVersion"], "capabilities": {"tools": {"listChanged": True}}, "serverInfo": {"name": "py", "version": "1"}}
     elif m == "tools/list":
         r = {"tools": tools}
-    elif m == "tools/call" and msg["params"]["name"] == "slow":
-        time.sleep(30)
+    elif m == "tools/call" and msg["params"]["name"].startswith("slow"):
+        time.sleep(msg["params"].get("arguments", {}).get("seconds", 30))
         r = {"content": [{"type": "text", "text": "slow"}]}
     elif m == "tools/call":
         r = {"content": [{"type": "text", "text": "%s of %d" % (msg["params"]["name"], len(tools))}]}
@@ -163,7 +163,9 @@ fn a_server_that_dies_behind_a_kept_tap_comes_back_and_the_host_keeps_its_sessio
     std::fs::write(
         d.join("tools.json"),
         json!([{ "name": "slow", "inputSchema": { "type": "object" } },
-               { "name": "one", "inputSchema": { "type": "object" } }])
+               { "name": "one", "inputSchema": { "type": "object" } },
+               { "name": "slow_look", "inputSchema": { "type": "object" },
+                 "annotations": { "readOnlyHint": true } }])
         .to_string(),
     )
     .unwrap();
@@ -191,13 +193,7 @@ fn a_server_that_dies_behind_a_kept_tap_comes_back_and_the_host_keeps_its_sessio
     );
     std::thread::sleep(Duration::from_millis(500));
     // The server dies (its python process, a child of the tap).
-    let children =
-        std::fs::read_to_string(format!("/proc/{0}/task/{0}/children", tap.id())).unwrap();
-    let server: u32 = children.split_whitespace().next().unwrap().parse().unwrap();
-    std::process::Command::new("kill")
-        .args(["-KILL", &server.to_string()])
-        .status()
-        .unwrap();
+    kill_server_of(&tap);
     let cut = next("the cut call");
     assert_eq!(cut["id"], 2, "{cut}");
     let said = cut["error"]["message"].as_str().unwrap_or_default();
@@ -217,9 +213,35 @@ fn a_server_that_dies_behind_a_kept_tap_comes_back_and_the_host_keeps_its_sessio
         answered["id"], 3,
         "the replayed handshake's answer is not the host's: {answered}"
     );
-    assert_eq!(answered["result"]["content"][0]["text"], "one of 2");
+    assert_eq!(answered["result"]["content"][0]["text"], "one of 3");
+    // A read-only tool's call in flight at a death is sent again once (the
+    // tap learnt the hints from the host's tools/list): answered, not cut.
+    send(json!({"jsonrpc":"2.0","id":4,"method":"tools/list"}));
+    assert_eq!(next("the list")["id"], 4);
+    send(json!({"jsonrpc":"2.0","id":5,"method":"tools/call",
+        "params":{"name":"slow_look","arguments":{"seconds": 1}}}));
+    std::thread::sleep(Duration::from_millis(300));
+    kill_server_of(&tap);
+    assert_eq!(
+        next("list_changed")["method"],
+        "notifications/tools/list_changed"
+    );
+    let again = next("the read-only call, answered by the new process");
+    assert_eq!(again["id"], 5, "{again}");
+    assert_eq!(again["result"]["content"][0]["text"], "slow", "{again}");
     drop(host_in);
     assert!(tap.wait().unwrap().success());
+}
+
+/// SIGKILL the server a tap runs (its child process).
+fn kill_server_of(tap: &std::process::Child) {
+    let children =
+        std::fs::read_to_string(format!("/proc/{0}/task/{0}/children", tap.id())).unwrap();
+    let server: u32 = children.split_whitespace().next().unwrap().parse().unwrap();
+    std::process::Command::new("kill")
+        .args(["-KILL", &server.to_string()])
+        .status()
+        .unwrap();
 }
 
 /// The inotify watches a process holds (its `inotify wd:` lines).
