@@ -3,6 +3,7 @@
 //! tauri-driver, cargo-deny), says what and why, and times each stage.
 #![forbid(unsafe_code)]
 
+mod bench;
 mod cache;
 mod conformance;
 mod conformance_server;
@@ -47,8 +48,8 @@ fn main() -> ExitCode {
         Some("run") => tasks::run(&args[1..]),
         Some("test") => tasks::test(),
         Some("bundle") => tasks::bundle(),
-        Some("bench") => tasks::bench(),
-        Some("soak") => tasks::soak(args.get(1).map(String::as_str)),
+        Some("bench") => bench::bench(),
+        Some("soak") => bench::soak(args.get(1).map(String::as_str)),
         Some("bindings") => tasks::bindings(),
         Some("conformance") if std::env::args().any(|a| a == "--server") => {
             conformance_server::server(&tasks::root())

@@ -35,17 +35,16 @@ mod skills;
 mod slot;
 mod tool_call;
 mod upstream;
+mod watchers;
 
 use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
 use workbench_calls::Calls;
 use workbench_core::Workbench;
-use workbench_core::asks::{Answer, AskKind};
 use workbench_core::catalog::QualifiedTool;
 use workbench_core::connect::ServerState;
 use workbench_core::connect::lines::Lines;
-use workbench_core::events::Event;
 use workbench_core::status::FailureCode;
 
 pub use callers::{CallerInfo, Callers};
@@ -136,9 +135,9 @@ impl Bridge {
             served: std::sync::RwLock::default(),
             tasks: passing::Tasks::default(),
         });
-        tokio::spawn(watch_catalog(shared.clone()));
-        tokio::spawn(watch_asks(shared.clone()));
-        tokio::spawn(watch_notes(shared.clone()));
+        tokio::spawn(watchers::watch_catalog(shared.clone()));
+        tokio::spawn(watchers::watch_asks(shared.clone()));
+        tokio::spawn(watchers::watch_notes(shared.clone()));
         Bridge {
             shared,
             _guard: Arc::new(stop.drop_guard()),
@@ -444,51 +443,6 @@ pub(crate) fn log_note(
     .ok()
 }
 
-/// Servers' log messages (once a caller set a level) and updates of
-/// subscribed resources go on to the callers' sessions.
-#[allow(deprecated)] // server logging (SEP-2577), still used by 2025-11-25 callers
-async fn watch_notes(shared: Arc<Shared>) {
-    let bridge = Bridge::watcher(shared.clone());
-    let mut events = shared.wb.subscribe();
-    loop {
-        let event = tokio::select! {
-            _ = shared.stop.cancelled() => return,
-            e = events.recv() => e,
-        };
-        match event {
-            Ok(Event::ServerLog {
-                server,
-                level,
-                logger,
-                data,
-            }) => {
-                if !shared.callers.logs(log_rank(&level)) || !bridge.serving().contains(&server) {
-                    continue;
-                }
-                if let Some(note) = log_note(server, level, logger, data) {
-                    for listener in shared.callers.listeners() {
-                        if let callers::Listener::Session(peer) = listener {
-                            let _ = peer.notify_logging_message(note.clone()).await;
-                        }
-                    }
-                }
-            }
-            Ok(Event::ResourceUpdated { server, uri }) => {
-                let ours = bridge.uri_out(&server, &uri);
-                for peer in shared.callers.subscribers(&ours) {
-                    let _ = peer
-                        .notify_resource_updated(
-                            rmcp::model::ResourceUpdatedNotificationParam::new(ours.clone()),
-                        )
-                        .await;
-                }
-            }
-            Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
-            Err(_) => return,
-        }
-    }
-}
-
 /// Stdin and stdout as non-blocking pipes, when they are pipes.
 /// The longest message a stdio caller may send (64 MiB).
 const MAX_CALLER_LINE: usize = 64 << 20;
@@ -503,110 +457,4 @@ fn pipes() -> Option<(
     let rx = tokio::net::unix::pipe::Receiver::from_file(std::fs::File::from(input)).ok()?;
     let tx = tokio::net::unix::pipe::Sender::from_file(std::fs::File::from(output)).ok()?;
     Some((rx, tx))
-}
-
-/// Tell every caller when what is served changes (a server came or went,
-/// its lists changed), at most every 100 ms.
-async fn watch_catalog(shared: Arc<Shared>) {
-    let bridge = Bridge::watcher(shared.clone());
-    let mut events = shared.wb.subscribe();
-    let mut last = bridge.fingerprint();
-    loop {
-        let event = tokio::select! {
-            _ = shared.stop.cancelled() => return,
-            e = events.recv() => e,
-        };
-        match event {
-            Ok(Event::CatalogChanged { .. } | Event::Status { .. }) => {}
-            Ok(_) => continue,
-            Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
-            Err(_) => return,
-        }
-        bridge.invalidate();
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-        events = events.resubscribe();
-        bridge.invalidate();
-        let now = bridge.fingerprint();
-        if now == last {
-            continue;
-        }
-        last = now;
-        for listener in shared.callers.listeners() {
-            listener.lists_changed().await;
-        }
-    }
-}
-
-/// A server's question (elicitation, sampling) during a bridged call goes
-/// to the client that made the call when it can answer; else the window
-/// answers it, or (headless) it is refused.
-async fn watch_asks(shared: Arc<Shared>) {
-    let mut events = shared.wb.subscribe();
-    loop {
-        let event = tokio::select! {
-            _ = shared.stop.cancelled() => return,
-            e = events.recv() => e,
-        };
-        let ask = match event {
-            Ok(Event::Ask { ask }) => ask,
-            Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => continue,
-            Err(_) => return,
-        };
-        // One of the bridge's own tools is calling that server: it parks
-        // the question for its caller to answer.
-        if shared
-            .options
-            .own
-            .as_ref()
-            .is_some_and(|o| o.takes_ask(&ask.server))
-        {
-            continue;
-        }
-        let peer = shared.callers.caller_of(&ask.server);
-        let takes = peer
-            .as_ref()
-            .and_then(|p| p.peer_info())
-            .is_some_and(|info| {
-                let old_era = info.protocol_version.as_str() < "2026-07-28";
-                old_era
-                    && match ask.kind {
-                        AskKind::Elicitation => info.capabilities.elicitation.is_some(),
-                        AskKind::Sampling => info.capabilities.sampling.is_some(),
-                    }
-            });
-        let asks = shared.wb.asks().clone();
-        match (peer, takes) {
-            (Some(peer), true) => {
-                tokio::spawn(async move {
-                    let method = match ask.kind {
-                        AskKind::Elicitation => "elicitation/create",
-                        AskKind::Sampling => "sampling/createMessage",
-                    };
-                    let request = serde_json::from_value::<rmcp::model::ServerRequest>(
-                        serde_json::json!({ "method": method, "params": ask.params }),
-                    );
-                    let answer = match request {
-                        Ok(r) => match peer.send_request(r).await {
-                            Ok(result) => {
-                                Answer::Result(serde_json::to_value(result).unwrap_or_default())
-                            }
-                            Err(e) => Answer::Refuse(format!("the bridge's caller answered: {e}")),
-                        },
-                        Err(e) => Answer::Refuse(format!("cannot pass the request on: {e}")),
-                    };
-                    let _ = asks.answer(ask.id, answer);
-                });
-            }
-            _ if shared.options.headless => {
-                let _ = asks.answer(
-                    ask.id,
-                    Answer::Refuse(
-                        "the bridge's caller cannot answer this request and no window is open"
-                            .into(),
-                    ),
-                );
-            }
-            _ => {}
-        }
-    }
 }

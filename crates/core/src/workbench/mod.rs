@@ -12,6 +12,7 @@ mod progress;
 mod recover;
 mod reload;
 mod rounds;
+mod send_errors;
 mod skills;
 mod tasks;
 mod trial;
