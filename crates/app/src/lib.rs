@@ -19,6 +19,7 @@ pub mod load;
 pub mod servers;
 pub mod sessions;
 pub mod suites;
+pub mod tap;
 pub mod tools;
 pub mod traces;
 pub mod trust;

@@ -2,11 +2,8 @@
 //! passed unchanged and each message kept, over stdio (`-- COMMAND`,
 //! `--server NAME`) or HTTP (`--listen 127.0.0.1:PORT --to URL`).
 
-use std::path::PathBuf;
-
 use clap::Args;
-use workbench_core::config::Transport;
-use workbench_tap::stdio::Spawn;
+use workbench_app::tap::Spawn;
 
 use crate::{Cli, Failure};
 
@@ -64,60 +61,20 @@ enum Tapped {
 
 fn spawn_of(cli: &Cli, args: &TapArgs) -> Result<Tapped, Failure> {
     if let Some(name) = &args.server {
-        let mut config = crate::config_cmd::load(cli)?;
-        let trust = workbench_core::config::trust::Trust::app();
-        trust.mark(&mut config);
-        let mut entry = config
-            .servers
-            .iter()
-            .find(|e| e.name == *name)
-            .cloned()
-            .ok_or_else(|| workbench_core::Error::UnknownServer(name.clone()))?;
-        let file =
-            workbench_core::config::trust::file_of(&config.path, config.project.as_deref(), &entry);
-        if !entry.trusted {
-            if !cli.trust {
-                return Err(Failure::Usage(format!(
-                    "{name} is not trusted: read what it runs with `mcpwb config show {name}`, then `mcpwb config trust {name}` (or pass --trust)"
-                )));
-            }
-            trust.trust(&file, &entry)?;
-            entry.trusted = true;
-        }
-        let vars = workbench_core::config::vars::Vars::from_process(cli.project.clone());
-        // The one door: a disabled entry is refused here as everywhere.
-        let handed = workbench_core::connect::door::hand_over(&entry, &vars)?;
-        let secrets = handed.secrets;
-        let (command, args, env, cwd) = match handed.entry.transport {
-            Transport::Stdio {
-                command,
-                args,
-                env,
-                cwd,
-            } => (command, args, env, cwd),
-            Transport::StreamableHttp { url, .. }
-            | Transport::Sse { url, .. }
-            | Transport::RemoteAuto { url, .. } => {
-                return Ok(Tapped::Http(name.clone(), url, secrets));
-            }
-        };
-        let base = file.parent().map(std::path::Path::to_path_buf);
-        let cwd = cwd.map(|c| match &base {
-            Some(b) if std::path::Path::new(&c).is_relative() => b.join(c),
-            _ => PathBuf::from(c),
-        });
-        let watch = entry
-            .dev
-            .as_ref()
-            .map(|d| d.watch.clone())
-            .unwrap_or_default();
-        let spawn = Spawn {
-            program: command,
-            args,
-            env,
-            cwd: cwd.or(base),
-        };
-        return Ok(Tapped::Stdio(name.clone(), spawn, secrets, watch));
+        let config = crate::config_cmd::load(cli)?;
+        return Ok(
+            match workbench_app::tap::entry(&config, name, cli.trust, cli.project.clone())? {
+                workbench_app::tap::Tapped::Stdio {
+                    name,
+                    spawn,
+                    secrets,
+                    watch,
+                } => Tapped::Stdio(name, spawn, secrets, watch),
+                workbench_app::tap::Tapped::Http { name, url, secrets } => {
+                    Tapped::Http(name, url, secrets)
+                }
+            },
+        );
     }
     if let Some(url) = &args.to {
         let name = reqwest_host(url).unwrap_or_else(|| url.clone());
