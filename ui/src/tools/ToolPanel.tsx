@@ -55,6 +55,7 @@ export function ToolPanel({
   backend,
   row,
   available = true,
+  returning = false,
   focus = false,
   onFocused,
   onStartChat,
@@ -63,6 +64,8 @@ export function ToolPanel({
   backend: AgentBackend & AppsBackend & DoctorBackend & HistoryBackend & ServersBackend & ToolsBackend & WindowBackend & ComponentProps<typeof ResultView>["backend"];
   row: ToolRow;
   available?: boolean;
+  /** The server is starting or restarting: a call waits for it. */
+  returning?: boolean;
   /** Move focus here once opened (from the palette, History, Enter in the search). */
   focus?: boolean;
   onFocused?: () => void;
@@ -423,6 +426,11 @@ export function ToolPanel({
       {!available && (
         <p className="callout tone-warn" role="status">
           {row.server} is not ready: start it from the server list to run this tool.
+        </p>
+      )}
+      {returning && !running && (
+        <p className="callout tone-info" role="status">
+          {row.server} is on its way back: a call waits for it (up to its timeout).
         </p>
       )}
       {copyFallback && (

@@ -127,6 +127,11 @@ export function ToolsView({
     return out;
   }, [shown, grouping, folded, query]);
   const ready = useMemo(() => new Set(statuses.filter((s) => s.state === "ready").map((s) => s.name)), [statuses]);
+  // Servers on their way back (starting, restarting): a call waits for them.
+  const returning = useMemo(
+    () => new Set(statuses.filter((s) => s.state === "starting" || s.state === "restarting").map((s) => s.name)),
+    [statuses],
+  );
   // What each server's tools/list said of its freshness (2026-07-28 cache
   // hints; the labels count down by themselves).
   const toolsHint = useMemo(() => new Map((hints ?? []).filter((h) => h.list === "tools").map((h) => [h.server, h])), [hints]);
@@ -322,7 +327,8 @@ export function ToolsView({
               key={current.qualified}
               backend={backend}
               row={current}
-              available={!current.stale && ready.has(current.server)}
+              available={(!current.stale && ready.has(current.server)) || returning.has(current.server)}
+              returning={returning.has(current.server)}
               focus={focusTick !== focused}
               onFocused={() => setFocused(focusTick)}
               onStartChat={onStartChat}
