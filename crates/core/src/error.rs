@@ -52,7 +52,7 @@ pub enum Error {
     /// The connection to the server closed under a request: before it was
     /// sent (`sent: false`: the server never saw it), or while it was in
     /// flight (the server died or restarted; whether it acted is unknown).
-    #[error("{server}: {}", if *.sent { format!("the connection closed while {method} was in flight (the server died or restarted); not sent again, as it may have acted") } else { format!("the connection had closed before {method} was sent") })]
+    #[error("{server}: {}", if *.sent { format!("the connection closed while {method} was in flight (the server died or restarted); not sent again, as it may have acted: check its effect, then call again once the server is back") } else { format!("the connection had closed before {method} was sent (the server died or restarted); call again once it is back") })]
     ConnectionLost {
         server: String,
         method: String,

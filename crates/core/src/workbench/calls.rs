@@ -213,7 +213,7 @@ impl Workbench {
                 message: f.reason,
             })?;
         let result = self
-            .send(handle, &session.peer, method, params, &options)
+            .send(handle, &session.peer, method, &params, &options)
             .await;
         session.shutdown(handle.options().shutdown_grace).await;
         result

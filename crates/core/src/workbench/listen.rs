@@ -255,18 +255,7 @@ pub(super) async fn follow(
         } else {
             // No state survives a restart: the log level and the
             // subscriptions are sent again.
-            if let Some(level) = listens.log_level(&name) {
-                tokio::spawn(set_level(peer.clone(), level));
-            }
-            for uri in listens.uris(&name) {
-                let peer = peer.clone();
-                tokio::spawn(async move {
-                    #[allow(deprecated)] // resources/subscribe: the 2025-11-25 way
-                    let _ = peer
-                        .subscribe(rmcp::model::SubscribeRequestParams::new(uri))
-                        .await;
-                });
-            }
+            tokio::spawn(resend_standing(peer, listens.clone(), name, Duration::ZERO));
         }
     };
     for s in read(&servers).clone() {
@@ -280,17 +269,19 @@ pub(super) async fn follow(
             e = rx.recv() => e,
             note = notes.recv() => {
                 match note {
-                    Ok(n) if n.body == crate::connect::httptap::SESSION_RENEWED =>
-                    {
-                        let found = read(&servers)
+                    Ok(n) if n.body == crate::connect::httptap::SESSION_RENEWED => {
+                        // Sessions are the 2025-11-25 era's: what the old one
+                        // held is sent again after the new one's handshake,
+                        // which the worker runs before the request that met
+                        // the 404 (nothing here waits for it).
+                        let peer = read(&servers)
                             .iter()
                             .find(|s| *s.name() == *n.server)
-                            .cloned();
-                        if let Some(s) = found {
-                            // After the new session's handshake, which the
-                            // worker runs before the request that met the 404.
-                            tokio::time::sleep(Duration::from_millis(200)).await;
-                            start(&s, &mut streams);
+                            .and_then(|s| s.peer());
+                        if let Some(peer) = peer {
+                            let name = n.server.to_string();
+                            let wait = Duration::from_millis(200);
+                            tokio::spawn(resend_standing(peer, listens.clone(), name, wait));
                         }
                     }
                     Err(broadcast::error::RecvError::Closed) => return,
@@ -317,6 +308,29 @@ pub(super) async fn follow(
             Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
             Err(_) => return,
         }
+    }
+}
+
+/// What a 2025-11-25 session held, sent again on a new one (after `wait`):
+/// the log level and each subscription.
+async fn resend_standing(
+    peer: rmcp::Peer<rmcp::RoleClient>,
+    listens: Arc<Listens>,
+    server: String,
+    wait: Duration,
+) {
+    tokio::time::sleep(wait).await;
+    if let Some(level) = listens.log_level(&server) {
+        tokio::spawn(set_level(peer.clone(), level));
+    }
+    for uri in listens.uris(&server) {
+        let peer = peer.clone();
+        tokio::spawn(async move {
+            #[allow(deprecated)] // resources/subscribe: the 2025-11-25 way
+            let _ = peer
+                .subscribe(rmcp::model::SubscribeRequestParams::new(uri))
+                .await;
+        });
     }
 }
 

@@ -66,8 +66,7 @@ impl Workbench {
                     return Ok((sent, notes));
                 }
             };
-            let this = params.clone();
-            match self.send(handle, &peer, method, this, &options).await {
+            match self.send(handle, &peer, method, &params, &options).await {
                 Ok(sent) => return Ok((sent, notes)),
                 Err(Error::ConnectionLost { sent: false, .. })
                     if tokio::time::Instant::now() < deadline => {}

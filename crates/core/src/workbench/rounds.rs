@@ -44,17 +44,19 @@ pub(super) fn result_json(result: ServerResult) -> Result<Value> {
 }
 
 impl Workbench {
-    /// Send `method` and drive its rounds until a final result.
+    /// Send `method` and drive its rounds until a final result. `params`
+    /// are borrowed (a caller may send them again after a restart); only a
+    /// next round, rare, makes params of its own.
     pub(super) async fn send(
         &self,
         handle: &ServerHandle,
         peer: &rmcp::Peer<rmcp::RoleClient>,
         method: &str,
-        params: Params,
+        params: &Params,
         options: &CallOptions,
     ) -> Result<Sent> {
         let server = handle.name();
-        let mut params = params;
+        let mut params = std::borrow::Cow::Borrowed(params);
         for round in 0..MAX_ROUNDS {
             let result = self
                 .send_once(handle, peer, method, &params, options)
@@ -125,7 +127,7 @@ impl Workbench {
             }
             // The next round's params as JSON (rare: typed params are
             // turned into JSON once, here).
-            let (mut json, custom) = match params {
+            let (mut json, custom) = match params.into_owned() {
                 Params::Json(v) if v.is_object() => (v, false),
                 Params::Json(_) => (json!({}), false),
                 Params::Custom(v) => (v, true),
@@ -143,11 +145,11 @@ impl Workbench {
                     }
                 }
             }
-            params = if custom {
+            params = std::borrow::Cow::Owned(if custom {
                 Params::Custom(json)
             } else {
                 Params::Json(json)
-            };
+            });
         }
         Err(Error::Transport {
             server: server.to_string(),
