@@ -37,12 +37,27 @@ for line in sys.stdin:
     print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": r}), flush=True)
 "#;
 
-/// The host's side of a tap: what it writes, and each line it gets back
-/// (parsed) as it comes.
-fn host_of(
-    tap: &mut std::process::Child,
-) -> (std::process::ChildStdin, std::sync::mpsc::Receiver<Value>) {
-    let host_in = tap.stdin.take().unwrap();
+/// A host of `mcpwb tap ARGS -- python3 server.py` in `d`, its handshake
+/// made: the tap, what the host writes, and each line it gets back (parsed)
+/// as it comes.
+fn kept_host(
+    d: &std::path::Path,
+    args: &[&str],
+) -> (
+    std::process::Child,
+    std::process::ChildStdin,
+    std::sync::mpsc::Receiver<Value>,
+) {
+    let mut tap = in_home(d)
+        .current_dir(d)
+        .arg("tap")
+        .args(args)
+        .args(["--", "python3", "server.py"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut host_in = tap.stdin.take().unwrap();
     let (tx, rx) = std::sync::mpsc::channel::<Value>();
     let out = tap.stdout.take().unwrap();
     std::thread::spawn(move || {
@@ -50,7 +65,20 @@ fn host_of(
             let _ = tx.send(serde_json::from_str(&line).unwrap_or(Value::Null));
         }
     });
-    (host_in, rx)
+    let hello = json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{
+        "protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"keeper","version":"1"}}});
+    writeln!(host_in, "{hello}").unwrap();
+    let answer = rx
+        .recv_timeout(Duration::from_secs(20))
+        .expect("initialize answered");
+    assert_eq!(answer["id"], 1, "{answer}");
+    writeln!(
+        host_in,
+        "{}",
+        json!({"jsonrpc":"2.0","method":"notifications/initialized"})
+    )
+    .unwrap();
+    (tap, host_in, rx)
 }
 
 #[test]
@@ -68,25 +96,12 @@ fn a_change_restarts_the_server_behind_the_tap_and_the_host_keeps_its_session() 
         .to_string()
     };
     std::fs::write(d.join("tools.json"), tools(&["slow", "one"])).unwrap();
-    let mut tap = in_home(d)
-        .current_dir(d)
-        .args(["tap", "--watch", "*.json", "--", "python3", "server.py"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let (mut host_in, rx) = host_of(&mut tap);
+    let (mut tap, mut host_in, rx) = kept_host(d, &["--watch", "*.json"]);
     let next = |what: &str| {
         rx.recv_timeout(Duration::from_secs(20))
             .unwrap_or_else(|_| panic!("nothing came: waiting for {what}"))
     };
     let mut send = |v: Value| writeln!(host_in, "{v}").unwrap();
-    send(
-        json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{
-        "protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"keeper","version":"1"}}}),
-    );
-    assert_eq!(next("initialize")["id"], 1);
-    send(json!({"jsonrpc":"2.0","method":"notifications/initialized"}));
     send(json!({"jsonrpc":"2.0","id":2,"method":"tools/list"}));
     assert_eq!(
         next("tools/list")["result"]["tools"]
@@ -169,25 +184,12 @@ fn a_server_that_dies_behind_a_kept_tap_comes_back_and_the_host_keeps_its_sessio
         .to_string(),
     )
     .unwrap();
-    let mut tap = in_home(d)
-        .current_dir(d)
-        .args(["tap", "--keep", "--", "python3", "server.py"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let (mut host_in, rx) = host_of(&mut tap);
+    let (mut tap, mut host_in, rx) = kept_host(d, &["--keep"]);
     let next = |what: &str| {
         rx.recv_timeout(Duration::from_secs(20))
             .unwrap_or_else(|_| panic!("nothing came: waiting for {what}"))
     };
     let mut send = |v: Value| writeln!(host_in, "{v}").unwrap();
-    send(
-        json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{
-        "protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"keeper","version":"1"}}}),
-    );
-    assert_eq!(next("initialize")["id"], 1);
-    send(json!({"jsonrpc":"2.0","method":"notifications/initialized"}));
     send(
         json!({"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"slow","arguments":{}}}),
     );

@@ -177,23 +177,20 @@ async fn the_health_check_is_a_method_the_servers_era_has() {
 /// server pinned to 2025-11-25 asks the person as it was written to.
 #[tokio::test]
 async fn a_python_sdk_tool_that_asks_the_old_way_is_explained_in_the_new_era() {
-    let Ok(python) = std::env::var("MCPWB_PYTHON") else {
-        eprintln!("MCPWB_PYTHON is not set: the Python SDK is not installed here");
+    let dir = tempfile::tempdir().unwrap();
+    let script = include_str!("../../../../tests/fixtures/sdk_elicit.py");
+    let Some(new) = python_sdk_server(
+        dir.path(),
+        script,
+        json!({ "protocolVersion": "2026-07-28" }),
+    ) else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("server.py"),
-        include_str!("../../../../tests/fixtures/sdk_elicit.py"),
-    )
-    .unwrap();
-    let entry = |pin: &str| json!({ "command": python, "args": ["server.py"], "cwd": dir.path(), "protocolVersion": pin });
+    let mut old = new.clone();
+    old["protocolVersion"] = json!("2025-11-25");
     let cfg = config(
         dir.path(),
-        &[
-            ("new".to_string(), entry("2026-07-28")),
-            ("old".to_string(), entry("2025-11-25")),
-        ],
+        &[("new".to_string(), new), ("old".to_string(), old)],
     );
     let wb = Workbench::start(&cfg, fast());
     ready(&wb, "new").await;

@@ -520,18 +520,12 @@ async fn a_restart_marks_in_stderr_where_the_next_process_begins_and_breaks_no_p
 /// each reload when its last writes met a closed pipe.
 #[tokio::test]
 async fn the_python_sdk_restarted_under_a_call_prints_no_traceback() {
-    let Ok(python) = std::env::var("MCPWB_PYTHON") else {
-        eprintln!("MCPWB_PYTHON is not set: the Python SDK is not installed here");
+    let dir = tempfile::tempdir().unwrap();
+    let script = include_str!("../../../../tests/fixtures/sdk_tools_from_file.py");
+    let Some(entry) = python_sdk_server(dir.path(), script, json!({})) else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::write(
-        dir.path().join("server.py"),
-        include_str!("../../../../tests/fixtures/sdk_tools_from_file.py"),
-    )
-    .unwrap();
     std::fs::write(dir.path().join("tools.json"), r#"[{"name": "hello"}]"#).unwrap();
-    let entry = json!({ "command": python, "args": ["server.py"], "cwd": dir.path() });
     let cfg = config(dir.path(), &[("py".to_string(), entry)]);
     let wb = Workbench::start(&cfg, fast());
     ready(&wb, "py").await;

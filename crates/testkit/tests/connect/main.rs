@@ -56,6 +56,22 @@ pub fn stdio(name: &str, args: &[&str]) -> (String, Value) {
     (name.to_string(), json!({ "command": BIN, "args": all }))
 }
 
+/// A server on the official Python SDK (`MCPWB_PYTHON`, set by `cargo
+/// xtask test`): `script` written as `server.py` in `dir`, its entry (run
+/// there) with `extra` keys; None, said, where the SDK is not installed.
+pub fn python_sdk_server(dir: &Path, script: &str, extra: Value) -> Option<Value> {
+    let Ok(python) = std::env::var("MCPWB_PYTHON") else {
+        eprintln!("MCPWB_PYTHON is not set: the Python SDK is not installed here");
+        return None;
+    };
+    std::fs::write(dir.join("server.py"), script).unwrap();
+    let mut entry = json!({ "command": python, "args": ["server.py"], "cwd": dir });
+    if let (Some(e), Value::Object(more)) = (entry.as_object_mut(), extra) {
+        e.extend(more);
+    }
+    Some(entry)
+}
+
 pub fn config(dir: &Path, servers: &[(String, Value)]) -> ConfigFile {
     let map: serde_json::Map<String, Value> = servers.iter().cloned().collect();
     let text = serde_json::to_string_pretty(&json!({ "mcpServers": map })).unwrap();
