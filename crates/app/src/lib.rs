@@ -9,6 +9,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod agent;
 pub mod auth;
 pub mod bridge;
 pub mod config;

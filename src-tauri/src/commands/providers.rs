@@ -3,10 +3,10 @@
 //! call, local servers found; approvals, trusted servers, limits; a
 //! sampling request answered by the model for the ask dialog to show.
 
-use serde::Deserialize;
 use tauri::{Runtime, State};
 use workbench_agent::providers::{LocalServer, ProviderView, TestReport};
-use workbench_agent::{AgentSettings, ProviderConfig, ToolPolicy};
+use workbench_agent::{AgentSettings, ProviderConfig};
+use workbench_app::agent::AgentSettingsChange;
 use workbench_core::ErrorInfo;
 
 use crate::state::AppState;
@@ -109,41 +109,7 @@ pub async fn agent_settings<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
 ) -> Result<AgentSettings, ErrorInfo> {
-    Ok(applied(&state, state.agent.settings()?))
-}
-
-/// The settings as they apply to the entries running now (a grant given to
-/// another entry of a name reads as not given).
-fn applied(state: &AppState, settings: AgentSettings) -> AgentSettings {
-    let running = |server: &str| {
-        let wb = state.calls.workbench();
-        wb.server(server)
-            .ok()
-            .map(|h| workbench_calls::Grantee::of(&h))
-    };
-    settings.as_applied(running, |key| state.calls.server_of_key(key))
-}
-
-/// A change to the agent's settings (each `Some` replaces that setting).
-#[derive(Debug, Clone, Default, Deserialize, specta::Type)]
-pub struct AgentSettingsChange {
-    pub default_provider: Option<String>,
-    pub max_steps: Option<u32>,
-    pub deferred_threshold: Option<u32>,
-    pub session_max_idle_days: Option<u32>,
-    /// One tool's policy (`server/tool`, and the policy).
-    pub tool_policy: Option<(String, ToolPolicy)>,
-    /// Mark a server trusted (its read-only tools run without asking) or not.
-    pub trusted: Option<(String, bool)>,
-    /// Let the model answer a server's sampling requests without asking, or not.
-    pub auto_sampling: Option<(String, bool)>,
-}
-
-fn toggle(list: &mut Vec<String>, item: String, on: bool) {
-    list.retain(|s| *s != item);
-    if on {
-        list.push(item);
-    }
+    workbench_app::agent::settings(&state.agent, &state.calls)
 }
 
 #[tauri::command]
@@ -153,45 +119,7 @@ pub async fn update_agent_settings<R: Runtime>(
     state: State<'_, AppState>,
     change: AgentSettingsChange,
 ) -> Result<AgentSettings, ErrorInfo> {
-    // A grant is for the entry running under that name now: another entry
-    // of the name (a project's shadowing the user's) had its grants dropped.
-    let granted = change
-        .tool_policy
-        .as_ref()
-        .and_then(|(key, _)| state.calls.server_of_key(key))
-        .into_iter()
-        .chain(change.trusted.as_ref().map(|(s, _)| s.clone()))
-        .chain(change.auto_sampling.as_ref().map(|(s, _)| s.clone()));
-    for server in granted {
-        state.calls.claim(&server)?;
-    }
-    let updated = state.agent.update_settings(move |s| {
-        if let Some(p) = change.default_provider {
-            s.default_provider = Some(p);
-        }
-        if let Some(n) = change.max_steps {
-            s.max_steps = n.max(1);
-        }
-        if let Some(n) = change.deferred_threshold {
-            s.deferred_threshold = n.max(1);
-        }
-        if let Some(n) = change.session_max_idle_days {
-            s.session_max_idle_days = n;
-        }
-        if let Some((tool, policy)) = change.tool_policy {
-            match policy {
-                ToolPolicy::Ask => s.tool_policies.remove(&tool),
-                other => s.tool_policies.insert(tool, other),
-            };
-        }
-        if let Some((server, on)) = change.trusted {
-            toggle(&mut s.trusted_servers, server, on);
-        }
-        if let Some((server, on)) = change.auto_sampling {
-            toggle(&mut s.auto_sampling_servers, server, on);
-        }
-    })?;
-    Ok(applied(&state, updated))
+    workbench_app::agent::change(&state.agent, &state.calls, change)
 }
 
 /// The model that would answer a sampling request, by its preferences, and why.

@@ -210,7 +210,10 @@ fn descendants(root: u32) -> Vec<(u32, String, String)> {
 }
 
 /// Kill the server of `bed` under the bridge (for the tapped one, the
-/// server under the tap, not the tap). Whether one was found.
+/// server under the tap, not the tap) and wait until it is dead: its files
+/// (the pipes the bridge writes to) closed, a zombie or gone. Whether one
+/// was found. A request written between the signal and the close went into
+/// a live pipe of a dying process: it was in flight, not lost.
 fn kill(root: u32, bed: &Bed) -> bool {
     let mcpwb = std::fs::canonicalize(BIN).unwrap().display().to_string();
     let all: Vec<u32> = descendants(root)
@@ -218,14 +221,29 @@ fn kill(root: u32, bed: &Bed) -> bool {
         .filter(|(_, line, exe)| line.contains(&bed.marker) && *exe != mcpwb)
         .map(|(pid, _, _)| pid)
         .collect();
-    let found = all.into_iter().min();
-    match found {
-        Some(pid) => std::process::Command::new("kill")
-            .args(["-KILL", &pid.to_string()])
-            .status()
-            .is_ok_and(|s| s.success()),
-        None => false,
+    let Some(pid) = all.into_iter().min() else {
+        return false;
+    };
+    let sent = std::process::Command::new("kill")
+        .args(["-KILL", &pid.to_string()])
+        .status()
+        .is_ok_and(|s| s.success());
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while sent && Instant::now() < deadline && alive(pid) {
+        std::thread::sleep(Duration::from_millis(1));
     }
+    sent
+}
+
+/// Whether `pid` still runs (not a zombie: a zombie's files are closed).
+fn alive(pid: u32) -> bool {
+    let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+        return false;
+    };
+    // The state is the first field after the command's closing paren.
+    stat.rfind(')')
+        .and_then(|i| stat[i + 2..].split(' ').next())
+        .is_some_and(|state| state != "Z" && state != "X")
 }
 
 fn rss_kib(pid: u32) -> Option<u64> {
@@ -331,8 +349,9 @@ fn soak(seconds: u64) -> Report {
     }
     let began = Instant::now();
     let end = began + Duration::from_secs(seconds);
-    // Each kill: the server, and the moments just before and after the
-    // signal went (a call started between them may have been in flight).
+    // Each kill: the server, the moment before the signal went and the one
+    // its process was seen dead (a call started between them may have been
+    // in flight).
     let mut kills: Vec<(usize, Instant, Instant)> = Vec::new();
     let mut memory = Vec::new();
     let mut next_kill = began + KILL_EVERY;
