@@ -13,6 +13,7 @@ pub mod oauth;
 pub mod otlp;
 pub mod planted;
 pub mod raw;
+pub mod registry;
 pub mod sse;
 pub mod tasks2025;
 pub mod tls;
