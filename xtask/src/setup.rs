@@ -280,12 +280,16 @@ fn npm_install_into(root: &Path, dir: &Path, packages: &[&str]) -> Result {
 /// The official Python MCP SDK's client, for the bridge tests.
 pub const PYTHON_SDK: &str = "mcp==2.3.0";
 
-/// A virtual environment in target/pyenv with the Python MCP SDK; returns
+/// uv (its `uvx` runs a PyPI package the way a registry entry's
+/// `runtimeHint` says): a prebuilt wheel from PyPI.
+pub const UV: &str = "uv==0.13.9";
+
+/// A virtual environment in target/pyenv with the Python MCP SDK and uv; returns
 /// its interpreter. Quick when it is there.
 pub fn python_sdk(root: &Path) -> std::result::Result<std::path::PathBuf, String> {
     let dir = crate::cache::shared_dir(root).join("pyenv");
     let python = dir.join("bin/python");
-    let marker = dir.join(format!(".installed-{PYTHON_SDK}"));
+    let marker = dir.join(format!(".installed-{PYTHON_SDK}+{UV}"));
     if marker.exists() {
         println!("Python MCP SDK: present in {}", dir.display());
         return Ok(python);
@@ -299,7 +303,13 @@ pub fn python_sdk(root: &Path) -> std::result::Result<std::path::PathBuf, String
     let pip = dir.join("bin/pip").display().to_string();
     sh(cmd(
         &pip,
-        &["install", "-q", "--disable-pip-version-check", PYTHON_SDK],
+        &[
+            "install",
+            "-q",
+            "--disable-pip-version-check",
+            PYTHON_SDK,
+            UV,
+        ],
         root,
     ))?;
     std::fs::write(&marker, "").map_err(|e| e.to_string())?;

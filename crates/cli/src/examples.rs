@@ -37,6 +37,10 @@ pub const EXAMPLES: &[(&str, &str)] = &[
     ("ping", "mcpwb ping demo"),
     ("traffic", "mcpwb traffic demo"),
     (
+        "registry",
+        "mcpwb registry search github\nmcpwb registry show io.github.github/github-mcp-server\n# pinned, its values asked for; then see its tools\nmcpwb registry add io.github.github/github-mcp-server --remote 1\n# your organisation's registry, or a folder of server.json files\nmcpwb registry --registry file:./servers search",
+    ),
+    (
         "history",
         "mcpwb history --origin chat --limit 20\nmcpwb history show 42",
     ),

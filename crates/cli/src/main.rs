@@ -16,6 +16,7 @@ mod load_cmd;
 mod print;
 #[cfg(test)]
 mod reference;
+mod registry_cmd;
 mod serve_cmd;
 mod session;
 mod session_cmd;
@@ -159,6 +160,9 @@ pub enum Command {
     /// unchanged both ways; each message is kept as a session (`mcpwb
     /// session`).
     Tap(tap_cmd::TapArgs),
+    /// The MCP Registry: search it, show a server (the entry it would
+    /// become), add one to mcp.json.
+    Registry(registry_cmd::RegistryArgs),
     /// The sessions `mcpwb tap` kept: list, show, export, import.
     Session {
         #[command(subcommand)]

@@ -266,3 +266,119 @@ fn hostile_registry_files_are_refused_or_kept_literal() {
     );
     assert!(!shown.contains("AKIA-SECRET"), "{shown}");
 }
+
+/// A registry answer's `server.json` from the test kit's registry fixtures.
+fn registry_fixture(file: &str) -> Value {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("../testkit/registry/{file}")),
+    )
+    .unwrap();
+    serde_json::from_str::<Value>(&text).unwrap()["server"].clone()
+}
+
+#[test]
+fn a_registry_package_asks_with_pick_lists_resolves_templates_and_leaves_out_what_is_optional() {
+    use workbench_config::dialects::registry::{Pick, import_pick, ways};
+    let doc = registry_fixture("weather-1.4.0.json");
+    let (packages, remotes) = ways(&doc);
+    assert_eq!(
+        packages,
+        [
+            "pypi mcp-weather-example 1.4.0",
+            "oci example/weather-mcp 1.4.0"
+        ]
+    );
+    assert!(remotes.is_empty());
+    let imported = import_pick(&doc, Pick::First).unwrap();
+    let (name, entry) = &imported.servers[0];
+    assert_eq!(name, "weather");
+    assert_eq!(entry["command"], "uvx");
+    assert_eq!(
+        entry["args"],
+        json!([
+            "mcp-weather-example==1.4.0",
+            "--units",
+            "${input:weather-units}",
+            "--cache-dir",
+            "${input:weather-cache-dir}"
+        ])
+    );
+    assert_eq!(
+        entry["env"]["WEATHER_API_KEY"],
+        "${input:weather-weather-api-key}"
+    );
+    // {region}-{zone}: the region asked from a pick list, the zone's default written.
+    assert_eq!(entry["env"]["WEATHER_REGION"], "${input:weather-region}-1");
+    let input = |id: &str| {
+        imported
+            .inputs
+            .iter()
+            .find(|i| i["id"] == id)
+            .unwrap_or_else(|| panic!("no input {id}: {:?}", imported.inputs))
+            .clone()
+    };
+    assert_eq!(input("weather-weather-api-key")["password"], true);
+    assert_eq!(input("weather-units")["type"], "pickString");
+    assert_eq!(
+        input("weather-units")["options"],
+        json!(["metric", "imperial"])
+    );
+    assert_eq!(input("weather-units")["default"], "metric");
+    assert_eq!(input("weather-region")["options"], json!(["eu", "us"]));
+    assert!(
+        input("weather-cache-dir")["description"]
+            .as_str()
+            .unwrap()
+            .contains("a file path")
+    );
+    // The image: docker is told which variables to hand the container.
+    let oci = import_pick(&doc, Pick::Package(1)).unwrap();
+    assert_eq!(
+        oci.servers[0].1["args"],
+        json!([
+            "run",
+            "-i",
+            "--rm",
+            "-e",
+            "WEATHER_API_KEY",
+            "example/weather-mcp:1.4.0"
+        ])
+    );
+    assert!(import_pick(&doc, Pick::Remote(0)).is_err());
+}
+
+#[test]
+fn a_registry_remote_fills_its_url_and_header_templates_and_a_cargo_package_says_how_to_install() {
+    use workbench_config::dialects::registry::{Pick, import_pick};
+    let doc = registry_fixture("remote-search-2.0.0.json");
+    let imported = import_pick(&doc, Pick::First).unwrap();
+    let entry = &imported.servers[0].1;
+    assert_eq!(entry["type"], "http");
+    assert_eq!(
+        entry["url"],
+        "https://${input:remote-search-tenant}.search.example.com/mcp"
+    );
+    assert_eq!(
+        entry["headers"]["Authorization"],
+        "Bearer ${input:remote-search-token}"
+    );
+    let token = imported
+        .inputs
+        .iter()
+        .find(|i| i["id"] == "remote-search-token")
+        .unwrap();
+    assert_eq!(token["password"], true);
+    let sse = import_pick(&doc, Pick::Remote(1)).unwrap();
+    assert_eq!(sse.servers[0].1["type"], "sse");
+
+    let rusty = import_pick(&registry_fixture("rusty-0.3.1.json"), Pick::First).unwrap();
+    assert_eq!(rusty.servers[0].1["command"], "rusty-mcp");
+    assert!(
+        rusty
+            .notes
+            .iter()
+            .any(|n| n.contains("cargo install rusty-mcp --version 0.3.1")),
+        "{:?}",
+        rusty.notes
+    );
+}

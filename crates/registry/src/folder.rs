@@ -83,6 +83,7 @@ impl Folder {
             .values()
             .flatten()
             .filter(|l| query.all_versions || l.is_latest)
+            .filter(|l| l.status != Status::Deleted)
             .filter(|l| matches(l))
             .map(|l| (format!("{}:{}", l.name, l.version), l))
             .collect();
@@ -97,18 +98,10 @@ impl Folder {
         let next_cursor = (start + page.len() < all.len())
             .then(|| page.last().map(|(k, _)| k.clone()))
             .flatten();
-        let hidden = page
-            .iter()
-            .filter(|(_, l)| l.status == Status::Deleted)
-            .count();
         Ok(Page {
-            servers: page
-                .into_iter()
-                .filter(|(_, l)| l.status != Status::Deleted)
-                .map(|(_, l)| (*l).clone())
-                .collect(),
+            servers: page.into_iter().map(|(_, l)| (*l).clone()).collect(),
             next_cursor,
-            hidden,
+            hidden: 0,
             cached: None,
         })
     }

@@ -13,11 +13,12 @@ fn names(page: &workbench_registry::Page) -> Vec<String> {
         .collect()
 }
 
-const LATEST: [&str; 4] = [
+const LATEST: [&str; 5] = [
     "com.example/remote-search 2.0.0",
     "io.github.example/rusty 0.3.1",
     "io.github.example/weather 1.4.0",
     "io.modelcontextprotocol/everything 2026.8.31",
+    "io.modelcontextprotocol/time 2026.10.19",
 ];
 
 #[tokio::test]
@@ -47,7 +48,7 @@ async fn a_search_pages_through_each_servers_latest_and_never_lists_a_deleted_on
             break;
         }
     }
-    assert_eq!((pages, paged), (2, LATEST.map(String::from).to_vec()));
+    assert_eq!((pages, paged), (3, LATEST.map(String::from).to_vec()));
     // A word of the description finds it.
     let found = registry
         .search(&Query {

@@ -8,7 +8,7 @@
 
 mod export;
 mod merge;
-mod registry;
+pub mod registry;
 pub mod tapping;
 
 use std::path::{Path, PathBuf};

@@ -1,0 +1,318 @@
+//! `mcpwb registry`: find servers in the MCP Registry (or an
+//! organisation's, or a folder of server.json files), look at one — its
+//! versions and the entry it would become — and add it to mcp.json.
+
+use serde_json::{Value, json};
+use workbench_app::registry::{self, AddRequest, Cached, Listed, Pick, Query, Scope, Status};
+
+use crate::print::clean;
+use crate::{Cli, Failure};
+
+#[derive(clap::Args, Debug)]
+pub struct RegistryArgs {
+    /// The registry to read: an address speaking the v0.1 API (an
+    /// organisation's sub-registry) or file:FOLDER of server.json files
+    /// (default: $MCPWB_REGISTRY, the settings file's "registry", else
+    /// https://registry.modelcontextprotocol.io).
+    #[arg(long, global = true)]
+    registry: Option<String>,
+    /// Ask the registry again, whatever the cache holds (answers are kept
+    /// 5 minutes, and used when the registry cannot be reached).
+    #[arg(long, global = true)]
+    refresh: bool,
+    #[command(subcommand)]
+    action: RegistryAction,
+}
+
+#[derive(clap::Subcommand, Debug)]
+enum RegistryAction {
+    /// Servers whose name or description holds WORDS (every server without),
+    /// each one's latest version; deprecated ones marked, deleted ones never
+    /// listed.
+    Search {
+        /// What to look for in names and descriptions.
+        words: Option<String>,
+        /// At most this many a page.
+        #[arg(long, default_value_t = 30)]
+        limit: u32,
+        /// Where to start: the cursor the page before printed.
+        #[arg(long)]
+        cursor: Option<String>,
+        /// Every version, not only each server's latest.
+        #[arg(long)]
+        all_versions: bool,
+    },
+    /// One server: a version (the latest unless --version), the ways it runs,
+    /// the entry it would become and what that entry asks for.
+    Show {
+        /// The server's name in the registry (io.github.owner/name).
+        name: String,
+        #[command(flatten)]
+        which: Which,
+        /// List its versions instead.
+        #[arg(long)]
+        versions: bool,
+    },
+    /// Add a server to mcp.json as shown by `registry show`: version pinned,
+    /// the values it needs asked for (secrets kept in the keychain), trusted
+    /// as written. Post-install steps are printed, never run.
+    Add {
+        /// The server's name in the registry (io.github.owner/name).
+        name: String,
+        #[command(flatten)]
+        which: Which,
+        /// The name it gets in mcp.json (default: the last part of its name).
+        #[arg(long = "as")]
+        as_name: Option<String>,
+        /// Write it into the project's .mcp.json (with --project).
+        #[arg(long)]
+        in_project: bool,
+        /// Add a version its publisher deprecated.
+        #[arg(long)]
+        deprecated: bool,
+        /// A value it asks for, ID=VALUE (the ids `registry show` lists);
+        /// kept in the OS keychain. Repeat for each.
+        #[arg(long = "input", value_name = "ID=VALUE")]
+        inputs: Vec<String>,
+    },
+}
+
+#[derive(clap::Args, Debug)]
+struct Which {
+    /// The version (default: the latest).
+    #[arg(long)]
+    version: Option<String>,
+    /// Run it from this package (1: the first `registry show` lists).
+    #[arg(long, conflicts_with = "remote")]
+    package: Option<usize>,
+    /// Connect to this remote (1: the first `registry show` lists).
+    #[arg(long)]
+    remote: Option<usize>,
+}
+
+impl Which {
+    fn pick(&self) -> Result<Pick, Failure> {
+        let nth = |n: usize, what: &str| {
+            n.checked_sub(1)
+                .ok_or_else(|| Failure::Usage(format!("--{what} counts from 1")))
+        };
+        Ok(match (self.package, self.remote) {
+            (Some(n), _) => Pick::Package(nth(n, "package")?),
+            (_, Some(n)) => Pick::Remote(nth(n, "remote")?),
+            _ => Pick::First,
+        })
+    }
+}
+
+pub async fn run(cli: &Cli, args: &RegistryArgs) -> Result<(), Failure> {
+    let reg = registry::open(args.registry.as_deref(), args.refresh)?;
+    match &args.action {
+        RegistryAction::Search {
+            words,
+            limit,
+            cursor,
+            all_versions,
+        } => {
+            let page = reg
+                .search(&Query {
+                    search: words.clone(),
+                    cursor: cursor.clone(),
+                    limit: Some(*limit),
+                    all_versions: *all_versions,
+                })
+                .await?;
+            said_cached(page.cached);
+            if cli.json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&page).unwrap_or_default()
+                );
+                return Ok(());
+            }
+            if page.servers.is_empty() {
+                println!("no server in {} matches", reg.base());
+            }
+            for l in &page.servers {
+                println!("{}", row(l));
+            }
+            if let Some(c) = &page.next_cursor {
+                println!(
+                    "more: mcpwb registry search{} --cursor '{c}'",
+                    words
+                        .as_deref()
+                        .map(|w| format!(" '{w}'"))
+                        .unwrap_or_default()
+                );
+            }
+            Ok(())
+        }
+        RegistryAction::Show {
+            name,
+            which,
+            versions: true,
+        } => {
+            let _ = which;
+            let (versions, cached) = reg.versions(name).await?;
+            said_cached(cached);
+            if cli.json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&versions).unwrap_or_default()
+                );
+                return Ok(());
+            }
+            for l in &versions {
+                println!("{}", row(l));
+            }
+            Ok(())
+        }
+        RegistryAction::Show { name, which, .. } => {
+            let shown = registry::show(&reg, name, which.version.as_deref(), which.pick()?).await?;
+            said_cached(shown.cached);
+            if cli.json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&shown).unwrap_or_default()
+                );
+                return Ok(());
+            }
+            println!("{}", row(&shown.listed));
+            for (i, p) in shown.packages.iter().enumerate() {
+                println!("  package {}: {}", i + 1, clean(p));
+            }
+            for (i, r) in shown.remotes.iter().enumerate() {
+                println!("  remote {}: {}", i + 1, clean(r));
+            }
+            match (&shown.preview, &shown.refusal) {
+                (Some(p), _) => print_preview(p),
+                (None, Some(why)) => println!("it cannot be added: {}", clean(why)),
+                (None, None) => {}
+            }
+            Ok(())
+        }
+        RegistryAction::Add {
+            name,
+            which,
+            as_name,
+            in_project,
+            deprecated,
+            inputs,
+        } => {
+            let answers = inputs
+                .iter()
+                .map(|i| {
+                    i.split_once('=')
+                        .map(|(k, v)| (k.to_string(), v.to_string()))
+                        .ok_or_else(|| Failure::Usage(format!("--input {i}: give ID=VALUE")))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let place = crate::config_cmd::place(cli);
+            let added = registry::add(
+                &place,
+                &reg,
+                AddRequest {
+                    name,
+                    version: which.version.as_deref(),
+                    pick: which.pick()?,
+                    as_name: as_name.as_deref(),
+                    scope: if *in_project {
+                        Scope::Project
+                    } else {
+                        Scope::User
+                    },
+                    deprecated_ok: *deprecated,
+                    answers: &answers,
+                },
+            )
+            .await?;
+            for n in &added.notes {
+                eprintln!("mcpwb: note: {}", clean(n));
+            }
+            if cli.json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&added).unwrap_or_default()
+                );
+                return Ok(());
+            }
+            println!(
+                "added {} ({} {}) to {}",
+                added.name,
+                name,
+                added.version,
+                added.file.display()
+            );
+            for i in &added.inputs {
+                println!(
+                    "  it needs {}: mcpwb config input {}",
+                    clean(i["description"].as_str().unwrap_or_default()),
+                    i["id"].as_str().unwrap_or_default()
+                );
+            }
+            println!("see its tools: mcpwb tools {}", added.name);
+            Ok(())
+        }
+    }
+}
+
+fn said_cached(cached: Option<Cached>) {
+    if let Some(c) = cached.filter(|c| c.stale) {
+        eprintln!(
+            "mcpwb: the registry cannot be reached; this is its last answer, {} min old",
+            c.age_secs / 60
+        );
+    }
+}
+
+/// `name version — description [deprecated: why]`, the server's text cleaned.
+fn row(l: &Listed) -> String {
+    let status = match l.status {
+        Status::Active => String::new(),
+        Status::Deprecated => format!(
+            "  [deprecated{}]",
+            l.status_message
+                .as_deref()
+                .map(|m| format!(": {m}"))
+                .unwrap_or_default()
+        ),
+        Status::Deleted => "  [deleted]".into(),
+    };
+    clean(&format!(
+        "{} {} — {}{status}",
+        l.name, l.version, l.description
+    ))
+}
+
+fn print_preview(p: &registry::Preview) {
+    let entry = json!({ p.name.clone(): Value::Object(p.entry.clone()) });
+    println!("the entry it becomes:");
+    for line in serde_json::to_string_pretty(&entry)
+        .unwrap_or_default()
+        .lines()
+    {
+        println!("  {}", clean(line));
+    }
+    for i in &p.inputs {
+        let kind = if i["password"] == true {
+            "secret, kept in the keychain".to_string()
+        } else if let Some(o) = i["options"].as_array() {
+            format!(
+                "one of {}",
+                o.iter()
+                    .filter_map(Value::as_str)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        } else {
+            "asked".into()
+        };
+        println!(
+            "  asks for {} ({kind}): {}",
+            i["id"].as_str().unwrap_or_default(),
+            clean(i["description"].as_str().unwrap_or_default())
+        );
+    }
+    for n in &p.notes {
+        println!("  note: {}", clean(n));
+    }
+}
