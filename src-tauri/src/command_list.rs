@@ -6,6 +6,10 @@ macro_rules! window_commands {
     ($then:ident) => {
         $then! {
             servers::list_servers,
+            registry::registry_search,
+            registry::registry_versions,
+            registry::registry_show,
+            registry::registry_add,
             servers::server_statuses,
             servers::server_life,
             doctor::run_doctor,

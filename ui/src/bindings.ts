@@ -8,6 +8,18 @@ import * as __TAURI_EVENT from "@tauri-apps/api/event";
 /** Commands */
 export const commands = {
 	listServers: () => typedError<ServerList_Serialize, ErrorInfo>(__TAURI_INVOKE("list_servers")),
+	/**  A page of servers whose name or description holds `search`. */
+	registrySearch: (search: string | null, cursor: string | null, allVersions: boolean, refresh: boolean) => typedError<RegistryPage_Serialize, ErrorInfo>(__TAURI_INVOKE("registry_search", { search, cursor, allVersions, refresh })),
+	/**  Every version of a server, newest first. */
+	registryVersions: (name: string) => typedError<RegistryPage_Serialize, ErrorInfo>(__TAURI_INVOKE("registry_versions", { name })),
+	/**
+	 *  A version (the latest when none) with the entry it becomes run from
+	 *  package `from_package` or remote `from_remote` (from 0; neither: the
+	 *  first way it offers).
+	 */
+	registryShow: (name: string, version: string | null, fromPackage: number | null, fromRemote: number | null) => typedError<RegistryShown_Serialize, ErrorInfo>(__TAURI_INVOKE("registry_show", { name, version, fromPackage, fromRemote })),
+	/**  Add it to the person's file, trusted as written. */
+	registryAdd: (add: RegistryAdd_Deserialize) => typedError<RegistryAdded, ErrorInfo>(__TAURI_INVOKE("registry_add", { add })),
 	/**  The live state of every server (empty when the config could not be read). */
 	serverStatuses: () => typedError<ServerStatus_Serialize[], ErrorInfo>(__TAURI_INVOKE("server_statuses")),
 	/**
@@ -2589,6 +2601,172 @@ export type Refused = {
 	field: string,
 	value: string,
 	why: string,
+};
+
+/**  What the window asks to add (`AddRequest`, owned, as it comes over IPC). */
+export type RegistryAdd = RegistryAdd_Serialize | RegistryAdd_Deserialize;
+
+/**  What the window asks to add (`AddRequest`, owned, as it comes over IPC). */
+export type RegistryAdd_Deserialize = {
+	name: string,
+	version?: string | null,
+	/**  Run it from this package (from 0). */
+	package?: number | null,
+	/**
+	 *  Connect to this remote (from 0). Neither given: its first package,
+	 *  else its first remote.
+	 */
+	remote?: number | null,
+	asName?: string | null,
+	scope: Scope,
+	deprecatedOk: boolean,
+	/**  (input id, value) pairs given now. */
+	answers: ([string, string])[],
+};
+
+/**  What the window asks to add (`AddRequest`, owned, as it comes over IPC). */
+export type RegistryAdd_Serialize = {
+	name: string,
+	version: string | null,
+	/**  Run it from this package (from 0). */
+	package: number | null,
+	/**
+	 *  Connect to this remote (from 0). Neither given: its first package,
+	 *  else its first remote.
+	 */
+	remote: number | null,
+	asName: string | null,
+	scope: Scope,
+	deprecatedOk: boolean,
+	/**  (input id, value) pairs given now. */
+	answers: ([string, string])[],
+};
+
+/**  What adding wrote. */
+export type RegistryAdded = {
+	name: string,
+	file: string,
+	version: string,
+	/**
+	 *  The inputs the entry asks for that have no answer yet: it starts once
+	 *  they are given (the window asks; `mcpwb config input ID`).
+	 */
+	inputs: Value[],
+	notes: string[],
+};
+
+/**  A page of a search. */
+export type RegistryPage = RegistryPage_Serialize | RegistryPage_Deserialize;
+
+/**  A page of a search. */
+export type RegistryPage_Deserialize = {
+	/**  The registry read. */
+	base: string,
+	servers: RegistryServer_Deserialize[],
+	nextCursor?: string | null,
+	/**
+	 *  The registry could not be reached: this is its last answer, this
+	 *  many minutes old.
+	 */
+	staleMinutes?: number | null,
+};
+
+/**  A page of a search. */
+export type RegistryPage_Serialize = {
+	/**  The registry read. */
+	base: string,
+	servers: RegistryServer_Serialize[],
+	nextCursor: string | null,
+	/**
+	 *  The registry could not be reached: this is its last answer, this
+	 *  many minutes old.
+	 */
+	staleMinutes: number | null,
+};
+
+/**  The entry a server.json becomes. */
+export type RegistryPreview = {
+	/**  The name it gets in mcp.json. */
+	name: string,
+	entry: { [key in string]: Value },
+	/**  What the person will be asked for (`${input:…}` declarations). */
+	inputs: Value[],
+	/**  What was left out, written as plain text, or is to be done by hand. */
+	notes: string[],
+};
+
+/**  A server's version as the window and `--json` show it. */
+export type RegistryServer = RegistryServer_Serialize | RegistryServer_Deserialize;
+
+/**  A server's version as the window and `--json` show it. */
+export type RegistryServer_Deserialize = {
+	name: string,
+	version: string,
+	title?: string | null,
+	description: string,
+	/**  Deprecated by its publisher (deleted ones are never shown). */
+	deprecated: boolean,
+	/**  Why, as the publisher said. */
+	statusMessage?: string | null,
+	publishedAt?: string | null,
+	isLatest: boolean,
+	websiteUrl?: string | null,
+	repository?: string | null,
+};
+
+/**  A server's version as the window and `--json` show it. */
+export type RegistryServer_Serialize = {
+	name: string,
+	version: string,
+	title: string | null,
+	description: string,
+	/**  Deprecated by its publisher (deleted ones are never shown). */
+	deprecated: boolean,
+	/**  Why, as the publisher said. */
+	statusMessage: string | null,
+	publishedAt: string | null,
+	isLatest: boolean,
+	websiteUrl: string | null,
+	repository: string | null,
+};
+
+/**  One version of a server, as it would be added. */
+export type RegistryShown = RegistryShown_Serialize | RegistryShown_Deserialize;
+
+/**  One version of a server, as it would be added. */
+export type RegistryShown_Deserialize = {
+	server: RegistryServer_Deserialize,
+	/**  Its `server.json` as the registry has it. */
+	document: Value,
+	/**  The packages it ships as (`npm @scope/pkg 1.2.0`), in order. */
+	packages: string[],
+	/**  The remotes it serves at (`streamable-http https://…`), in order. */
+	remotes: string[],
+	/**
+	 *  The way chosen and the entry it becomes (None: it cannot be run from
+	 *  an mcp.json entry, and why is in `refusal`).
+	 */
+	preview?: RegistryPreview | null,
+	refusal?: string | null,
+	staleMinutes?: number | null,
+};
+
+/**  One version of a server, as it would be added. */
+export type RegistryShown_Serialize = {
+	server: RegistryServer_Serialize,
+	/**  Its `server.json` as the registry has it. */
+	document: Value,
+	/**  The packages it ships as (`npm @scope/pkg 1.2.0`), in order. */
+	packages: string[],
+	/**  The remotes it serves at (`streamable-http https://…`), in order. */
+	remotes: string[],
+	/**
+	 *  The way chosen and the entry it becomes (None: it cannot be run from
+	 *  an mcp.json entry, and why is in `refusal`).
+	 */
+	preview: RegistryPreview | null,
+	refusal: string | null,
+	staleMinutes: number | null,
 };
 
 /**  How long a decision holds. */

@@ -7,9 +7,7 @@
 //! steps, a `runtimeHint`) is shown, never run: the mapping refuses a
 //! launcher it does not know.
 
-use std::path::PathBuf;
-
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use workbench_core::config::Error;
 pub use workbench_core::config::Scope;
@@ -56,26 +54,114 @@ pub fn open_with(
     })
 }
 
+/// A server's version as the window and `--json` show it.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct RegistryServer {
+    pub name: String,
+    pub version: String,
+    pub title: Option<String>,
+    pub description: String,
+    /// Deprecated by its publisher (deleted ones are never shown).
+    pub deprecated: bool,
+    /// Why, as the publisher said.
+    pub status_message: Option<String>,
+    pub published_at: Option<String>,
+    pub is_latest: bool,
+    pub website_url: Option<String>,
+    pub repository: Option<String>,
+}
+
+impl From<&Listed> for RegistryServer {
+    fn from(l: &Listed) -> Self {
+        let text = |p: &str| {
+            l.server
+                .pointer(p)
+                .and_then(Value::as_str)
+                .map(str::to_string)
+        };
+        RegistryServer {
+            name: l.name.clone(),
+            version: l.version.clone(),
+            title: l.title.clone(),
+            description: l.description.clone(),
+            deprecated: l.status == Status::Deprecated,
+            status_message: l.status_message.clone(),
+            published_at: l.published_at.clone(),
+            is_latest: l.is_latest,
+            website_url: text("/websiteUrl"),
+            repository: text("/repository/url"),
+        }
+    }
+}
+
+/// A page of a search.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct RegistryPage {
+    /// The registry read.
+    pub base: String,
+    pub servers: Vec<RegistryServer>,
+    pub next_cursor: Option<String>,
+    /// The registry could not be reached: this is its last answer, this
+    /// many minutes old.
+    pub stale_minutes: Option<u32>,
+}
+
+/// A page of servers (each one's latest unless `all_versions`).
+pub async fn search(registry: &Registry, query: &Query) -> Result<RegistryPage, ErrorInfo> {
+    let page = registry.search(query).await?;
+    Ok(RegistryPage {
+        base: registry.base(),
+        servers: page.servers.iter().map(RegistryServer::from).collect(),
+        next_cursor: page.next_cursor,
+        stale_minutes: stale(page.cached),
+    })
+}
+
+/// Every version of server `name`, newest first.
+pub async fn versions(registry: &Registry, name: &str) -> Result<RegistryPage, ErrorInfo> {
+    let (versions, cached) = registry.versions(name).await?;
+    Ok(RegistryPage {
+        base: registry.base(),
+        servers: versions.iter().map(RegistryServer::from).collect(),
+        next_cursor: None,
+        stale_minutes: stale(cached),
+    })
+}
+
+fn stale(cached: Option<Cached>) -> Option<u32> {
+    cached
+        .filter(|c| c.stale)
+        .map(|c| u32::try_from(c.age_secs / 60).unwrap_or(u32::MAX))
+}
+
 /// One version of a server, as it would be added.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
-pub struct Shown {
-    pub listed: Listed,
+pub struct RegistryShown {
+    pub server: RegistryServer,
+    /// Its `server.json` as the registry has it.
+    pub document: Value,
     /// The packages it ships as (`npm @scope/pkg 1.2.0`), in order.
     pub packages: Vec<String>,
     /// The remotes it serves at (`streamable-http https://…`), in order.
     pub remotes: Vec<String>,
     /// The way chosen and the entry it becomes (None: it cannot be run from
     /// an mcp.json entry, and why is in `refusal`).
-    pub preview: Option<Preview>,
+    pub preview: Option<RegistryPreview>,
     pub refusal: Option<String>,
-    pub cached: Option<Cached>,
+    pub stale_minutes: Option<u32>,
 }
 
 /// The entry a server.json becomes.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
-pub struct Preview {
+pub struct RegistryPreview {
     /// The name it gets in mcp.json.
     pub name: String,
     pub entry: Map<String, Value>,
@@ -86,7 +172,7 @@ pub struct Preview {
 }
 
 /// What the entry of `listed` would be, run the way `pick` says.
-pub fn preview(listed: &Listed, pick: Pick) -> Result<Preview, ErrorInfo> {
+pub fn preview(listed: &Listed, pick: Pick) -> Result<RegistryPreview, ErrorInfo> {
     let mut imported = import_pick(&listed.server, pick).map_err(|e| {
         ErrorInfo::new(
             ErrorCode::Invalid,
@@ -94,7 +180,7 @@ pub fn preview(listed: &Listed, pick: Pick) -> Result<Preview, ErrorInfo> {
         )
     })?;
     let (name, entry) = imported.servers.remove(0);
-    Ok(Preview {
+    Ok(RegistryPreview {
         name,
         entry,
         inputs: imported.inputs,
@@ -112,29 +198,31 @@ pub async fn show(
     name: &str,
     version: Option<&str>,
     pick: Pick,
-) -> Result<Shown, ErrorInfo> {
+) -> Result<RegistryShown, ErrorInfo> {
     let (listed, cached) = registry.version(name, version).await?;
     let (packages, remotes) = ways(&listed.server);
     let (preview, refusal) = match preview(&listed, pick) {
         Ok(p) => (Some(p), None),
         Err(e) => (None, Some(e.message)),
     };
-    Ok(Shown {
-        listed,
+    Ok(RegistryShown {
+        server: RegistryServer::from(&listed),
+        document: listed.server,
         packages,
         remotes,
         preview,
         refusal,
-        cached,
+        stale_minutes: stale(cached),
     })
 }
 
 /// What adding wrote.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
-pub struct Added {
+pub struct RegistryAdded {
     pub name: String,
-    pub file: PathBuf,
+    pub file: String,
     pub version: String,
     /// The inputs the entry asks for that have no answer yet: it starts once
     /// they are given (the window asks; `mcpwb config input ID`).
@@ -150,7 +238,7 @@ pub async fn add(
     place: &Place,
     registry: &Registry,
     request: AddRequest<'_>,
-) -> Result<Added, ErrorInfo> {
+) -> Result<RegistryAdded, ErrorInfo> {
     let (listed, _) = registry.version(request.name, request.version).await?;
     if listed.status == Status::Deprecated && !request.deprecated_ok {
         return Err(ErrorInfo::new(
@@ -200,9 +288,9 @@ pub async fn add(
         .filter(|n| n.servers.contains(&preview.name))
         .map(|n| n.id)
         .collect();
-    Ok(Added {
+    Ok(RegistryAdded {
         name: preview.name,
-        file,
+        file: file.display().to_string(),
         version: listed.version,
         inputs: preview
             .inputs
@@ -272,4 +360,47 @@ fn answers<'a>(
             Ok((id.as_str(), value.as_str()))
         })
         .collect()
+}
+
+/// What the window asks to add (`AddRequest`, owned, as it comes over IPC).
+#[derive(Debug, Clone, Deserialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct RegistryAdd {
+    pub name: String,
+    pub version: Option<String>,
+    /// Run it from this package (from 0).
+    pub package: Option<u32>,
+    /// Connect to this remote (from 0). Neither given: its first package,
+    /// else its first remote.
+    pub remote: Option<u32>,
+    pub as_name: Option<String>,
+    pub scope: Scope,
+    pub deprecated_ok: bool,
+    /// (input id, value) pairs given now.
+    pub answers: Vec<(String, String)>,
+}
+
+impl RegistryAdd {
+    /// The way it picked.
+    pub fn pick(&self) -> Pick {
+        match (self.package, self.remote) {
+            (Some(n), _) => Pick::Package(n as usize),
+            (_, Some(n)) => Pick::Remote(n as usize),
+            _ => Pick::First,
+        }
+    }
+
+    /// As an [`AddRequest`].
+    pub fn request(&self) -> AddRequest<'_> {
+        AddRequest {
+            name: &self.name,
+            version: self.version.as_deref(),
+            pick: self.pick(),
+            as_name: self.as_name.as_deref(),
+            scope: self.scope,
+            deprecated_ok: self.deprecated_ok,
+            answers: &self.answers,
+        }
+    }
 }

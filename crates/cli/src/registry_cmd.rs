@@ -3,7 +3,7 @@
 //! versions and the entry it would become — and add it to mcp.json.
 
 use serde_json::{Value, json};
-use workbench_app::registry::{self, AddRequest, Cached, Listed, Pick, Query, Scope, Status};
+use workbench_app::registry::{self, AddRequest, Pick, Query, RegistryPage, RegistryServer, Scope};
 
 use crate::print::clean;
 use crate::{Cli, Failure};
@@ -113,27 +113,21 @@ pub async fn run(cli: &Cli, args: &RegistryArgs) -> Result<(), Failure> {
             cursor,
             all_versions,
         } => {
-            let page = reg
-                .search(&Query {
+            let page = registry::search(
+                &reg,
+                &Query {
                     search: words.clone(),
                     cursor: cursor.clone(),
                     limit: Some(*limit),
                     all_versions: *all_versions,
-                })
-                .await?;
-            said_cached(page.cached);
-            if cli.json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&page).unwrap_or_default()
-                );
+                },
+            )
+            .await?;
+            if print_page(cli, &page) {
                 return Ok(());
             }
             if page.servers.is_empty() {
-                println!("no server in {} matches", reg.base());
-            }
-            for l in &page.servers {
-                println!("{}", row(l));
+                println!("no server in {} matches", page.base);
             }
             if let Some(c) = &page.next_cursor {
                 println!(
@@ -152,23 +146,13 @@ pub async fn run(cli: &Cli, args: &RegistryArgs) -> Result<(), Failure> {
             versions: true,
         } => {
             let _ = which;
-            let (versions, cached) = reg.versions(name).await?;
-            said_cached(cached);
-            if cli.json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&versions).unwrap_or_default()
-                );
-                return Ok(());
-            }
-            for l in &versions {
-                println!("{}", row(l));
-            }
+            let page = registry::versions(&reg, name).await?;
+            print_page(cli, &page);
             Ok(())
         }
         RegistryAction::Show { name, which, .. } => {
             let shown = registry::show(&reg, name, which.version.as_deref(), which.pick()?).await?;
-            said_cached(shown.cached);
+            said_stale(shown.stale_minutes);
             if cli.json {
                 println!(
                     "{}",
@@ -176,7 +160,7 @@ pub async fn run(cli: &Cli, args: &RegistryArgs) -> Result<(), Failure> {
                 );
                 return Ok(());
             }
-            println!("{}", row(&shown.listed));
+            println!("{}", row(&shown.server));
             for (i, p) in shown.packages.iter().enumerate() {
                 println!("  package {}: {}", i + 1, clean(p));
             }
@@ -237,10 +221,7 @@ pub async fn run(cli: &Cli, args: &RegistryArgs) -> Result<(), Failure> {
             }
             println!(
                 "added {} ({} {}) to {}",
-                added.name,
-                name,
-                added.version,
-                added.file.display()
+                added.name, name, added.version, added.file
             );
             for i in &added.inputs {
                 println!(
@@ -255,35 +236,45 @@ pub async fn run(cli: &Cli, args: &RegistryArgs) -> Result<(), Failure> {
     }
 }
 
-fn said_cached(cached: Option<Cached>) {
-    if let Some(c) = cached.filter(|c| c.stale) {
-        eprintln!(
-            "mcpwb: the registry cannot be reached; this is its last answer, {} min old",
-            c.age_secs / 60
-        );
+fn said_stale(minutes: Option<u32>) {
+    if let Some(m) = minutes {
+        eprintln!("mcpwb: the registry cannot be reached; this is its last answer, {m} min old");
     }
 }
 
+/// The page's rows (or JSON); true when JSON was printed.
+fn print_page(cli: &Cli, page: &RegistryPage) -> bool {
+    said_stale(page.stale_minutes);
+    if cli.json {
+        println!("{}", serde_json::to_string_pretty(page).unwrap_or_default());
+        return true;
+    }
+    for s in &page.servers {
+        println!("{}", row(s));
+    }
+    false
+}
+
 /// `name version — description [deprecated: why]`, the server's text cleaned.
-fn row(l: &Listed) -> String {
-    let status = match l.status {
-        Status::Active => String::new(),
-        Status::Deprecated => format!(
+fn row(s: &RegistryServer) -> String {
+    let status = if s.deprecated {
+        format!(
             "  [deprecated{}]",
-            l.status_message
+            s.status_message
                 .as_deref()
                 .map(|m| format!(": {m}"))
                 .unwrap_or_default()
-        ),
-        Status::Deleted => "  [deleted]".into(),
+        )
+    } else {
+        String::new()
     };
     clean(&format!(
         "{} {} — {}{status}",
-        l.name, l.version, l.description
+        s.name, s.version, s.description
     ))
 }
 
-fn print_preview(p: &registry::Preview) {
+fn print_preview(p: &registry::RegistryPreview) {
     let entry = json!({ p.name.clone(): Value::Object(p.entry.clone()) });
     println!("the entry it becomes:");
     for line in serde_json::to_string_pretty(&entry)

@@ -14,6 +14,7 @@ pub mod history;
 pub mod lists;
 pub mod load;
 pub mod providers;
+pub mod registry;
 pub mod resources;
 pub mod servers;
 pub mod sessions;

@@ -15,6 +15,7 @@ import { tauriTrafficBackend, type TrafficBackend } from "./traffic";
 import { tauriAsksBackend, type AsksBackend } from "./asks";
 import { tauriAuthBackend, type AuthBackend } from "./auth";
 import { tauriBridgeBackend, type BridgeBackend } from "./bridge";
+import { tauriRegistryBackend, type RegistryBackend } from "./registry";
 import type {
   CallProgress_Deserialize as CallProgress,
   ConfigText,
@@ -46,7 +47,8 @@ export type { ListCache } from "./resources";
 export type { AuthRun, AuthStatus, AuthTimeline, BridgeStatus, FoundConfig, Merged, NeededInput, Scope, TrustRequest };
 export type { CallProgress, ConfigText, PendingAsk, PromptRow, ResourceRow, ServerEdit, ToolCallResult, ToolRow, TrafficEntry, TrafficPage, TrafficQuery, TrialReport };
 
-export type { AgentBackend, AppsBackend, AsksBackend, AuthBackend, BridgeBackend, ConfigBackend, DoctorBackend, HistoryBackend, ResourcesBackend, ServersBackend, SessionsBackend, TasksBackend, ToolsBackend, TrafficBackend };
+export type { RegistryAdd, RegistryAdded, RegistryPage, RegistryPreview, RegistryServer, RegistryShown } from "./registry";
+export type { AgentBackend, AppsBackend, AsksBackend, AuthBackend, BridgeBackend, ConfigBackend, RegistryBackend, DoctorBackend, HistoryBackend, ResourcesBackend, ServersBackend, SessionsBackend, TasksBackend, ToolsBackend, TrafficBackend };
 
 /** An error from the backend, carrying its stable code. Switch on `code`. */
 export class BackendError extends Error {
@@ -80,6 +82,7 @@ export interface Backend
     AsksBackend,
     AuthBackend,
     BridgeBackend,
+    RegistryBackend,
     AgentBackend,
     HistoryBackend,
     SessionsBackend,
@@ -103,6 +106,7 @@ export const tauriBackend: Backend = {
   ...tauriAsksBackend(unwrap),
   ...tauriAuthBackend(unwrap),
   ...tauriBridgeBackend(unwrap),
+  ...tauriRegistryBackend(unwrap),
   ...tauriAgentBackend(unwrap),
   ...tauriHistoryBackend(unwrap),
   ...tauriSessionsBackend(unwrap),

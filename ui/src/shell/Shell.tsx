@@ -82,6 +82,7 @@ export function Shell({ backend }: { backend: Backend }) {
       { id: "new-chat", label: "New chat", hint: "action", run: () => go("chat", "new") },
       { id: "add-server", label: "Add server", hint: "action", run: () => go("add") },
       { id: "edit-config", label: "Edit mcp.json", hint: "action", run: () => go("config") },
+      { id: "registry", label: "MCP Registry: find a server and add it", hint: "action", run: () => go("registry") },
       { id: "import", label: "Import from other clients", hint: "action", run: () => go("import") },
       { id: "settings", label: "Settings: providers, approvals, appearance", hint: "action", run: () => go("settings") },
       { id: "bridge", label: "Bridge: serve every tool to other clients", hint: "action", run: () => go("bridge") },

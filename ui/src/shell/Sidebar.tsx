@@ -1,6 +1,6 @@
-// The servers: actions (add, edit the file, import), what the file's last
+// The servers: actions (add, edit the file, the MCP Registry, import), what the file's last
 // change did or why it cannot be used, needed inputs, and the list.
-import { Cable, FileCog, Import, Plus } from "lucide-react";
+import { Cable, FileCog, Import, Library, Plus } from "lucide-react";
 import { Button, Skeleton } from "../design";
 import { ErrorBanner } from "../components/ErrorBanner";
 import { ServerList } from "../components/ServerList";
@@ -22,6 +22,9 @@ export function Sidebar({ wb, backend, route, go }: { wb: Workbench; backend: Co
           </Button>
           <Button size="sm" variant="ghost" icon={FileCog} onClick={() => go("config")}>
             Edit mcp.json
+          </Button>
+          <Button size="sm" variant="ghost" icon={Library} onClick={() => go("registry")} aria-pressed={route.room === "registry"}>
+            Registry
           </Button>
           <Button size="sm" variant="ghost" icon={Import} onClick={() => go("import")}>
             Import…

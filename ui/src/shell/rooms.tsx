@@ -5,7 +5,7 @@
 // a scroll position or a half-typed form survives switching away.
 import { lazy } from "react";
 import type { ReactNode } from "react";
-import { ArrowLeftRight, BookOpen, Cable, FileCog, FileText, FlaskConical, History, Import, MessageSquare, MessagesSquare, Plus, Server, Settings, Radio, Wrench } from "lucide-react";
+import { ArrowLeftRight, BookOpen, Cable, FileCog, FileText, FlaskConical, History, Import, Library, MessageSquare, MessagesSquare, Plus, Server, Settings, Radio, Wrench } from "lucide-react";
 import type { LucideIcon } from "lucide-react";
 import type { RoomId } from "./route";
 import type { Backend } from "../ipc";
@@ -23,6 +23,7 @@ const PromptsView = lazy(() => import("../resources/PromptsView").then((m) => ({
 const SkillsView = lazy(() => import("../resources/SkillsView").then((m) => ({ default: m.SkillsView })));
 const TrafficRoom = lazy(() => import("../traffic/TrafficRoom").then((m) => ({ default: m.TrafficRoom })));
 const RawEditor = lazy(() => import("../servers/RawEditor").then((m) => ({ default: m.RawEditor })));
+const RegistryRoom = lazy(() => import("../registry/RegistryRoom").then((m) => ({ default: m.RegistryRoom })));
 const ImportView = lazy(() => import("../servers/ImportView").then((m) => ({ default: m.ImportView })));
 const BridgeRoom = lazy(() => import("../bridge/BridgeRoom").then((m) => ({ default: m.BridgeRoom })));
 const HistoryRoom = lazy(() => import("../history/HistoryRoom").then((m) => ({ default: m.HistoryRoom })));
@@ -161,6 +162,15 @@ export const ROOMS: Room[] = [
       <div className="room-scroll">
         <ImportView backend={backend} ours={serverNames(wb)} onDone={() => go("tools")} />
       </div>
+    ),
+  },
+  {
+    id: "registry",
+    label: "MCP Registry",
+    icon: Library,
+    nav: false,
+    render: ({ wb, backend, go }) => (
+      <RegistryRoom backend={backend} existingNames={serverNames(wb)} hasProject={hasProject(wb)} onAdded={(name) => go("server", name)} />
     ),
   },
   {

@@ -3,7 +3,7 @@
 // are remembered across starts; forms are not.
 import { useCallback, useState } from "react";
 
-export type RoomId = "chat" | "tools" | "resources" | "prompts" | "skills" | "traffic" | "history" | "suites" | "sessions" | "server" | "add" | "config" | "import" | "settings" | "bridge";
+export type RoomId = "chat" | "tools" | "resources" | "prompts" | "skills" | "traffic" | "history" | "suites" | "sessions" | "server" | "add" | "config" | "import" | "registry" | "settings" | "bridge";
 
 export interface Route {
   room: RoomId;

@@ -1,0 +1,104 @@
+// The MCP Registry room: a team's registry (a folder of server.json files,
+// MCPWB_REGISTRY=file:…) searched in the window, a server picked, the
+// entry it becomes read, its secret given in the form, added — and it
+// starts, trusted as written, its secret in the keychain and not the file.
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { Driver, demoServer, hermeticHome } from "./harness.mjs";
+
+const official = (status, latest, message) => ({
+  "io.modelcontextprotocol.registry/official": {
+    status,
+    ...(message ? { statusMessage: message } : {}),
+    publishedAt: "2026-10-01T00:00:00Z",
+    updatedAt: "2026-10-01T00:00:00Z",
+    isLatest: latest,
+  },
+});
+
+function demoServerJson(version, addr) {
+  return {
+    name: "io.github.e2e/demo",
+    title: "Demo over HTTP",
+    description: "The workbench's demo server, served over streamable HTTP with a token.",
+    version,
+    remotes: [
+      {
+        type: "streamable-http",
+        url: "http://{host}/mcp",
+        variables: { host: { description: "Where it answers", default: addr } },
+        headers: [
+          {
+            name: "Authorization",
+            value: "Bearer {token}",
+            variables: { token: { description: "Your demo token", isRequired: true, isSecret: true } },
+          },
+        ],
+      },
+    ],
+  };
+}
+
+describe("the MCP Registry room", () => {
+  let driver;
+  let http;
+  let env;
+  let addr = "";
+  before(async () => {
+    const demo = demoServer();
+    env = { ...process.env, ...hermeticHome() };
+    const portFile = join(env.HOME, "http-addr");
+    http = spawn(demo, ["--http", "127.0.0.1:0", "--port-file", portFile, "--token", "e2e-registry-token", "--name", "e2e-registry"], { stdio: "ignore" });
+    for (let i = 0; i < 100 && !addr; i++) {
+      await sleep(50);
+      addr = existsSync(portFile) ? readFileSync(portFile, "utf8").trim() : "";
+    }
+    assert.ok(addr, "the HTTP demo server started");
+    const folder = join(env.HOME, "team-registry");
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, "demo-1.2.0.json"), JSON.stringify({ server: demoServerJson("1.2.0", addr), _meta: official("active", true) }));
+    writeFileSync(join(folder, "demo-1.1.0.json"), JSON.stringify({ server: demoServerJson("1.1.0", addr), _meta: official("deprecated", false, "Use 1.2.0.") }));
+    writeFileSync(
+      join(folder, "other.json"),
+      JSON.stringify({ name: "com.example/notes", description: "Notes kept by a team.", version: "0.4.0", packages: [{ registryType: "npm", identifier: "notes-mcp", version: "0.4.0", transport: { type: "stdio" } }] }),
+    );
+    env.MCPWB_REGISTRY = `file:${folder}`;
+    driver = await Driver.start(env);
+  });
+  after(async () => {
+    await driver?.stop();
+    http?.kill();
+  });
+
+  it("finds a server, shows the entry it becomes, adds it with its secret in the keychain, and it starts", async () => {
+    const config = join(env.HOME, "registry.json");
+    writeFileSync(config, '{ "mcpServers": {} }\n');
+    const session = await driver.session(["--config", config], { trust: false });
+    try {
+      await session.clickText(".sidebar-actions button", "Registry");
+      const all = await session.waitForTexts(".registry-row .registry-row-id", (t) => t.length === 2);
+      assert.deepEqual(all, ["com.example/notes", "io.github.e2e/demo"]);
+      await session.type(await session.find("input[aria-label='Search the registry']"), "streamable");
+      await session.waitForTexts(".registry-row .registry-row-id", (t) => t.length === 1 && t[0] === "io.github.e2e/demo");
+      await session.clickText(".registry-row", "Demo over HTTP");
+      const [entry] = await session.waitForTexts(".registry-entry", (t) => t.length === 1 && t[0].includes("/mcp"));
+      assert.match(entry, new RegExp(`"url": "http://${addr.replace(/\./g, "\\.")}/mcp"`));
+      assert.match(entry, /"Authorization": "Bearer \$\{input:demo-token\}"/);
+      await session.type(await session.find("input[aria-label='demo-token']"), "e2e-registry-token");
+      await session.screenshot("registry-room");
+      await session.clickText(".registry-server button", "Add server");
+      // Trusted as written: it starts without a trust question.
+      await session.waitForTexts(".server .badge.state", (t) => t.length === 1 && t[0] === "ready", 20_000);
+      const written = readFileSync(config, "utf8");
+      assert.match(written, /\$\{input:demo-token\}/);
+      assert.doesNotMatch(written, /e2e-registry-token/, "the secret is in the keychain, not the file");
+      await session.screenshot("registry-added");
+    } finally {
+      await session.close();
+    }
+  });
+});

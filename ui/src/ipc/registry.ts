@@ -1,0 +1,37 @@
+// The MCP Registry: search, a server's versions, one shown with the entry it becomes, added to mcp.json.
+// Its half of the door to the Rust side; `Backend` (index.ts) includes it.
+import {
+  commands,
+  type ErrorInfo,
+  type RegistryAdd_Deserialize as RegistryAdd,
+  type RegistryAdded,
+  type RegistryPage_Serialize as RegistryPage,
+  type RegistryPreview,
+  type RegistryServer_Serialize as RegistryServer,
+  type RegistryShown_Serialize as RegistryShown,
+} from "../bindings";
+
+export type { RegistryAdd, RegistryAdded, RegistryPage, RegistryPreview, RegistryServer, RegistryShown };
+
+export interface RegistryBackend {
+  /** A page of servers whose name or description holds `search` (each one's latest unless `allVersions`). */
+  registrySearch(search: string | null, cursor: string | null, allVersions: boolean, refresh: boolean): Promise<RegistryPage>;
+  /** Every version of a server, newest first. */
+  registryVersions(name: string): Promise<RegistryPage>;
+  /** A version (null: the latest) and the entry it becomes, run from package `pkg` or remote `remote` (from 0). */
+  registryShow(name: string, version: string | null, pkg: number | null, remote: number | null): Promise<RegistryShown>;
+  /** Add it to mcp.json, trusted as written; its answers go to the keychain. */
+  registryAdd(add: RegistryAdd): Promise<RegistryAdded>;
+}
+
+type Outcome<T> = { status: "ok"; data: T } | { status: "error"; error: ErrorInfo };
+type Unwrap = <T>(outcome: Outcome<T>) => T;
+
+export function tauriRegistryBackend(unwrap: Unwrap): RegistryBackend {
+  return {
+    registrySearch: async (search, cursor, allVersions, refresh) => unwrap(await commands.registrySearch(search, cursor, allVersions, refresh)),
+    registryVersions: async (name) => unwrap(await commands.registryVersions(name)),
+    registryShow: async (name, version, pkg, remote) => unwrap(await commands.registryShow(name, version, pkg, remote)),
+    registryAdd: async (add) => unwrap(await commands.registryAdd(add)),
+  };
+}

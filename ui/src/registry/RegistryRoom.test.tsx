@@ -1,0 +1,92 @@
+// The Registry room: a server picked shows the entry it becomes; Add sends
+// what the form holds — a pick list's shown default as chosen, an empty
+// field as "ask later" — and a deprecated version waits for the person's
+// say-so.
+import { describe, expect, it, vi } from "vitest";
+import { fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { ToastProvider } from "../design";
+import type { RegistryAdd, RegistryBackend, RegistryServer, RegistryShown } from "../ipc";
+import { RegistryRoom } from "./RegistryRoom";
+
+const server = (version: string, deprecated = false): RegistryServer => ({
+  name: "io.github.example/weather",
+  version,
+  title: "Weather",
+  description: "Forecasts",
+  deprecated,
+  statusMessage: deprecated ? "Use 1.4.0." : null,
+  publishedAt: null,
+  isLatest: !deprecated,
+  websiteUrl: null,
+  repository: null,
+});
+
+function backend(deprecated: boolean) {
+  const added: RegistryAdd[] = [];
+  const shown = (version: string): RegistryShown => ({
+    server: server(version, deprecated),
+    document: {},
+    packages: ["pypi mcp-weather 1.4.0"],
+    remotes: [],
+    refusal: null,
+    staleMinutes: null,
+    preview: {
+      name: "weather",
+      entry: { command: "uvx", args: ["mcp-weather==1.4.0", "--units", "${input:weather-units}"] },
+      inputs: [
+        { type: "pickString", id: "weather-units", description: "Units", options: ["metric", "imperial"], default: "metric" },
+        { type: "promptString", id: "weather-key", description: "API key", password: true },
+      ],
+      notes: ["weather: --cache-dir is optional and has no default: left out"],
+    },
+  });
+  const b: RegistryBackend = {
+    registrySearch: () => Promise.resolve({ base: "https://registry.example", servers: [server("1.4.0", deprecated)], nextCursor: null, staleMinutes: null }),
+    registryVersions: () => Promise.resolve({ base: "", servers: [server("1.4.0", deprecated)], nextCursor: null, staleMinutes: null }),
+    registryShow: (_name, version) => Promise.resolve(shown(version ?? "1.4.0")),
+    registryAdd: vi.fn((add: RegistryAdd) => {
+      added.push(add);
+      return Promise.resolve({ name: add.asName ?? "weather", file: "/tmp/mcp.json", version: "1.4.0", inputs: [], notes: [] });
+    }),
+  };
+  return { b, added };
+}
+
+describe("the Registry room", () => {
+  it("shows the entry a server becomes and adds it with what the form holds", async () => {
+    const { b, added } = backend(false);
+    const onAdded = vi.fn();
+    render(
+      <ToastProvider>
+        <RegistryRoom backend={b} existingNames={["other"]} hasProject={false} onAdded={onAdded} />
+      </ToastProvider>,
+    );
+    fireEvent.click(await screen.findByRole("button", { name: /Weather/ }));
+    const entry = await screen.findByLabelText("The entry it becomes");
+    expect(entry.textContent).toContain("mcp-weather==1.4.0");
+    expect(screen.getByText(/optional and has no default/)).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Add server" }));
+    await waitFor(() => expect(onAdded).toHaveBeenCalledWith("weather"));
+    // The pick list's default was shown as chosen: it is given; the empty secret is asked later.
+    expect(added[0]?.answers).toEqual([["weather-units", "metric"]]);
+    expect(added[0]?.asName).toBe("weather");
+  });
+
+  it("holds a deprecated version back until the person says add it anyway, and refuses a name taken", async () => {
+    const { b } = backend(true);
+    render(
+      <ToastProvider>
+        <RegistryRoom backend={b} existingNames={["weather"]} hasProject={false} onAdded={() => {}} />
+      </ToastProvider>,
+    );
+    fireEvent.click(await screen.findByRole("button", { name: /Weather/ }));
+    await screen.findByText(/Deprecated by its publisher: Use 1.4.0./);
+    const add = screen.getByRole("button", { name: "Add server" });
+    expect((add as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByText(/A server of this name exists/)).toBeTruthy();
+    fireEvent.change(screen.getByLabelText("Name in mcp.json"), { target: { value: "weather-old" } });
+    expect((add as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(screen.getByLabelText(/Add this version anyway/));
+    expect((add as HTMLButtonElement).disabled).toBe(false);
+  });
+});

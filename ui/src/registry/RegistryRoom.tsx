@@ -1,0 +1,355 @@
+// The MCP Registry room: search the registry (the official one, or the one
+// the settings name), look at a server — its versions, the ways it runs,
+// the entry it becomes and what that entry will ask — and add it. Added,
+// it is the person's: trusted as written, it starts once its values are
+// given. Everything a server's publisher wrote is shown as text.
+import { useEffect, useRef, useState } from "react";
+import { Library, RefreshCw, Search } from "lucide-react";
+import { Badge, Button, Checkbox, EmptyState, Field, Input, Select, Skeleton, useToast } from "../design";
+import type { RegistryBackend, RegistryPage, RegistryServer, RegistryShown, Scope } from "../ipc";
+import "./registry.css";
+
+/** An input the entry declares, as the backend describes it. */
+interface Asked {
+  id: string;
+  type: "promptString" | "pickString";
+  description?: string;
+  password?: boolean;
+  options?: string[];
+  default?: string;
+}
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+export function RegistryRoom({
+  backend,
+  existingNames,
+  hasProject,
+  onAdded,
+}: {
+  backend: RegistryBackend;
+  existingNames: string[];
+  hasProject: boolean;
+  onAdded: (name: string) => void;
+}) {
+  const [words, setWords] = useState("");
+  const [allVersions, setAllVersions] = useState(false);
+  const [page, setPage] = useState<RegistryPage | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [chosen, setChosen] = useState<RegistryServer | null>(null);
+  const asked = useRef(0);
+
+  const search = (refresh: boolean, cursor: string | null = null) => {
+    const n = ++asked.current;
+    setLoading(true);
+    backend.registrySearch(words.trim() || null, cursor, allVersions, refresh).then(
+      (p) => {
+        if (n !== asked.current) return;
+        setPage(cursor && page ? { ...p, servers: [...page.servers, ...p.servers] } : p);
+        setError(null);
+        setLoading(false);
+      },
+      (e: unknown) => {
+        if (n !== asked.current) return;
+        setError(message(e));
+        setLoading(false);
+      },
+    );
+  };
+  // Search as the person types (a pause first), and once on opening.
+  useEffect(() => {
+    const t = setTimeout(() => search(false), words ? 300 : 0);
+    return () => clearTimeout(t);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [words, allVersions]);
+
+  return (
+    <div className="registry-room">
+      <section className="registry-list" aria-label="Registry servers">
+        <h2>MCP Registry</h2>
+        <div className="registry-search">
+          <Input
+            type="search"
+            aria-label="Search the registry"
+            placeholder="Search names and descriptions"
+            value={words}
+            autoFocus
+            onChange={(e) => setWords(e.target.value)}
+            onKeyDown={(e) => e.key === "Enter" && search(false)}
+          />
+          <Button size="sm" variant="ghost" icon={RefreshCw} onClick={() => search(true)} aria-label="Ask the registry again">
+            Refresh
+          </Button>
+        </div>
+        <label className="field checkbox">
+          <Checkbox checked={allVersions} onChange={(e) => setAllVersions(e.target.checked)} /> Every version
+        </label>
+        {page && (
+          <p className="muted registry-base">
+            Reading <code>{page.base}</code>
+          </p>
+        )}
+        {page?.staleMinutes != null && (
+          <p role="status" className="callout notice">
+            The registry cannot be reached: this is its last answer, {page.staleMinutes} min old.
+          </p>
+        )}
+        {error && (
+          <p role="alert" className="field-error">
+            {error}
+          </p>
+        )}
+        {loading && !page && <Skeleton lines={5} label="Asking the registry" />}
+        {page && page.servers.length === 0 && (
+          <EmptyState compact icon={Search} title="No server matches">
+            Try fewer words, or another registry in Settings.
+          </EmptyState>
+        )}
+        <ul className="registry-results">
+          {page?.servers.map((s) => (
+            <li key={`${s.name}@${s.version}`}>
+              <button
+                type="button"
+                className={`registry-row${chosen?.name === s.name && chosen.version === s.version ? " selected" : ""}`}
+                aria-pressed={chosen?.name === s.name && chosen.version === s.version}
+                onClick={() => setChosen(s)}
+              >
+                <span className="registry-row-name">
+                  {s.title ?? s.name} <span className="muted">{s.version}</span>
+                  {s.deprecated && <Badge tone="warn">deprecated</Badge>}
+                </span>
+                <span className="registry-row-id muted">{s.name}</span>
+                <span className="registry-row-description">{s.description}</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+        {page?.nextCursor && (
+          <Button variant="secondary" size="sm" disabled={loading} onClick={() => search(false, page.nextCursor)}>
+            More
+          </Button>
+        )}
+      </section>
+      <section className="registry-detail" aria-label="Server from the registry">
+        {chosen ? (
+          <ServerDetail
+            key={`${chosen.name}@${chosen.version}`}
+            backend={backend}
+            server={chosen}
+            existingNames={existingNames}
+            hasProject={hasProject}
+            onAdded={onAdded}
+          />
+        ) : (
+          <EmptyState icon={Library} title="Pick a server">
+            Its versions, how it runs, the entry it becomes in your mcp.json and what it will ask you for.
+          </EmptyState>
+        )}
+      </section>
+    </div>
+  );
+}
+
+/** A way it runs: package `n` or remote `n` (from 0), as one string for the pick list. */
+type Way = `package:${number}` | `remote:${number}`;
+
+function ServerDetail({
+  backend,
+  server,
+  existingNames,
+  hasProject,
+  onAdded,
+}: {
+  backend: RegistryBackend;
+  server: RegistryServer;
+  existingNames: string[];
+  hasProject: boolean;
+  onAdded: (name: string) => void;
+}) {
+  const toast = useToast();
+  const [version, setVersion] = useState(server.version);
+  const [versions, setVersions] = useState<RegistryServer[] | null>(null);
+  const [way, setWay] = useState<Way | null>(null);
+  const [shown, setShown] = useState<RegistryShown | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [name, setName] = useState("");
+  const [answers, setAnswers] = useState<Record<string, string>>({});
+  const [scope, setScope] = useState<Scope>("user");
+  const [deprecatedOk, setDeprecatedOk] = useState(false);
+  const [adding, setAdding] = useState(false);
+
+  useEffect(() => {
+    backend.registryVersions(server.name).then((p) => setVersions(p.servers), () => setVersions(null));
+  }, [backend, server.name]);
+  useEffect(() => {
+    const [kind, n] = way ? way.split(":") : [null, null];
+    setShown(null);
+    backend.registryShow(server.name, version, kind === "package" ? Number(n) : null, kind === "remote" ? Number(n) : null).then(
+      (s) => {
+        setShown(s);
+        setError(null);
+        setName((old) => old || s.preview?.name || "");
+      },
+      (e: unknown) => setError(message(e)),
+    );
+  }, [backend, server.name, version, way]);
+
+  if (error) {
+    return (
+      <p role="alert" className="field-error">
+        {error}
+      </p>
+    );
+  }
+  if (!shown) return <Skeleton lines={6} label="Reading the server" />;
+  const s = shown.server;
+  const inputs = (shown.preview?.inputs ?? []) as unknown as Asked[];
+  const taken = existingNames.includes(name.trim());
+  const defaults = Object.fromEntries(inputs.filter((i) => i.type === "pickString" && i.default).map((i) => [i.id, i.default as string]));
+  const add = () => {
+    const [kind, n] = way ? way.split(":") : [null, null];
+    setAdding(true);
+    backend
+      .registryAdd({
+        name: s.name,
+        version: s.version,
+        package: kind === "package" ? Number(n) : null,
+        remote: kind === "remote" ? Number(n) : null,
+        asName: name.trim() || null,
+        scope,
+        deprecatedOk,
+        // A pick list shows its default as chosen: it is given as such.
+        answers: Object.entries({ ...defaults, ...answers }).filter(([, v]) => v !== ""),
+      })
+      .then(
+        (added) => {
+          setAdding(false);
+          toast(`Added ${added.name}`, {
+            description: added.inputs.length ? `It starts once you give: ${added.inputs.map((i) => (i as unknown as Asked).id).join(", ")}` : "It starts now.",
+          });
+          onAdded(added.name);
+        },
+        (e: unknown) => {
+          setAdding(false);
+          setError(null);
+          toast("Not added", { tone: "danger", description: message(e) });
+        },
+      );
+  };
+  const ways: { value: Way; label: string }[] = [
+    ...shown.packages.map((p, i) => ({ value: `package:${i}` as Way, label: `Package: ${p}` })),
+    ...shown.remotes.map((r, i) => ({ value: `remote:${i}` as Way, label: `Remote: ${r}` })),
+  ];
+  return (
+    <div className="registry-server">
+      <h2>
+        {s.title ?? s.name} <span className="muted">{s.version}</span>
+      </h2>
+      <p className="muted">
+        <code>{s.name}</code>
+        {s.repository && (
+          <>
+            {" · "}
+            <code>{s.repository}</code>
+          </>
+        )}
+      </p>
+      <p>{s.description}</p>
+      {s.deprecated && (
+        <div role="status" className="callout notice">
+          <p>Deprecated by its publisher{s.statusMessage ? `: ${s.statusMessage}` : "."}</p>
+          <label className="field checkbox">
+            <Checkbox checked={deprecatedOk} onChange={(e) => setDeprecatedOk(e.target.checked)} /> Add this version anyway
+          </label>
+        </div>
+      )}
+      <div className="registry-choices">
+        {versions && versions.length > 1 && (
+          <Field label="Version">
+            <Select value={version} onChange={setVersion}>
+              {versions.map((v) => (
+                <option key={v.version} value={v.version}>
+                  {v.version}
+                  {v.deprecated ? " (deprecated)" : ""}
+                  {v.isLatest ? " (latest)" : ""}
+                </option>
+              ))}
+            </Select>
+          </Field>
+        )}
+        {ways.length > 1 && (
+          <Field label="Run it as">
+            <Select value={way ?? ways[0]?.value} onChange={(v) => setWay(v as Way)}>
+              {ways.map((w) => (
+                <option key={w.value} value={w.value}>
+                  {w.label}
+                </option>
+              ))}
+            </Select>
+          </Field>
+        )}
+      </div>
+      {shown.refusal && (
+        <p role="alert" className="field-error">
+          It cannot be added this way: {shown.refusal}
+        </p>
+      )}
+      {shown.preview && (
+        <>
+          <h3>The entry it becomes</h3>
+          <pre className="registry-entry" aria-label="The entry it becomes">
+            {JSON.stringify({ [name.trim() || shown.preview.name]: shown.preview.entry }, null, 2)}
+          </pre>
+          {shown.preview.notes.length > 0 && (
+            <ul className="registry-notes" aria-label="Notes">
+              {shown.preview.notes.map((n) => (
+                <li key={n}>{n}</li>
+              ))}
+            </ul>
+          )}
+          {inputs.length > 0 && <h3>What it asks for</h3>}
+          {inputs.map((i) => (
+            <Field
+              key={i.id}
+              label={i.description ?? i.id}
+              hint={i.password ? "Secret: kept in the OS keychain, never in mcp.json. Leave it empty to be asked later." : "Leave it empty to be asked later."}
+            >
+              {i.type === "pickString" && i.options ? (
+                <Select value={answers[i.id] ?? i.default ?? ""} onChange={(v) => setAnswers({ ...answers, [i.id]: v })} placeholder="Choose…" aria-label={i.id}>
+                  {i.options.map((o) => (
+                    <option key={o} value={o}>
+                      {o}
+                    </option>
+                  ))}
+                </Select>
+              ) : (
+                <Input
+                  aria-label={i.id}
+                  type={i.password ? "password" : "text"}
+                  autoComplete="off"
+                  value={answers[i.id] ?? ""}
+                  onChange={(e) => setAnswers({ ...answers, [i.id]: e.target.value })}
+                />
+              )}
+            </Field>
+          ))}
+          <Field label="Name in mcp.json" error={taken ? "A server of this name exists: give another." : undefined}>
+            <Input value={name} onChange={(e) => setName(e.target.value)} />
+          </Field>
+          {hasProject && (
+            <Field label="Into">
+              <Select value={scope} onChange={(v) => setScope(v as Scope)}>
+                <option value="user">Your mcp.json</option>
+                <option value="project">The project's .mcp.json</option>
+              </Select>
+            </Field>
+          )}
+          <Button onClick={add} disabled={adding || taken || !name.trim() || (s.deprecated && !deprecatedOk)}>
+            {adding ? "Adding…" : "Add server"}
+          </Button>
+        </>
+      )}
+    </div>
+  );
+}
