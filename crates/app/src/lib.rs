@@ -17,6 +17,7 @@ pub mod doctor;
 pub mod history;
 pub mod hosts;
 pub mod load;
+pub mod publish;
 pub mod registry;
 pub mod servers;
 pub mod sessions;

@@ -37,6 +37,10 @@ pub const EXAMPLES: &[(&str, &str)] = &[
     ("ping", "mcpwb ping demo"),
     ("traffic", "mcpwb traffic demo"),
     (
+        "publish",
+        "mcpwb publish check\n# start each package and the bundle's command as each host would\nmcpwb publish check ./my-server --run --input my-server-api-key=sk-test",
+    ),
+    (
         "registry",
         "mcpwb registry search github\nmcpwb registry show io.github.github/github-mcp-server\n# pinned, its values asked for; then see its tools\nmcpwb registry add io.github.github/github-mcp-server --remote 1\n# your organisation's registry, or a folder of server.json files\nmcpwb registry --registry file:./servers search",
     ),

@@ -14,6 +14,7 @@ mod examples;
 mod history_cmd;
 mod load_cmd;
 mod print;
+mod publish_cmd;
 #[cfg(test)]
 mod reference;
 mod registry_cmd;
@@ -160,6 +161,10 @@ pub enum Command {
     /// unchanged both ways; each message is kept as a session (`mcpwb
     /// session`).
     Tap(tap_cmd::TapArgs),
+    /// Before you publish your server: check its folder (server.json,
+    /// manifest.json, ownership markers, versions) and what each host
+    /// would run (`publish check [DIR] [--run]`).
+    Publish(publish_cmd::PublishArgs),
     /// The MCP Registry: search it, show a server (the entry it would
     /// become), add one to mcp.json.
     Registry(registry_cmd::RegistryArgs),

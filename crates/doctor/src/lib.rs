@@ -25,6 +25,7 @@ pub mod follow;
 pub mod listings;
 pub mod names;
 pub mod probe;
+pub mod publish;
 pub mod schemas;
 pub mod skills;
 pub mod surface;

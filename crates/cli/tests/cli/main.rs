@@ -20,6 +20,7 @@ mod hostile;
 mod http_upstream;
 mod imports;
 mod load;
+mod publish;
 mod registry;
 mod serve;
 mod session_suites;

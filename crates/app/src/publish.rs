@@ -1,0 +1,225 @@
+//! The author's check before publishing: the folder's files (server.json,
+//! manifest.json, the package files) checked, what each host would run
+//! and whether its PATH finds it, and — when the person asks (`run`) —
+//! each way started as each host would start it (its PATH), its tools
+//! listed, a bundle's declared tools compared with the live list. Nothing
+//! starts unless asked: a folder may be a clone of someone else's.
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::time::Duration;
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+use workbench_core::config::ConfigFile;
+pub use workbench_doctor::finding::{Finding, Severity};
+pub use workbench_doctor::publish::hosts::{Host, Way};
+use workbench_doctor::publish::{check_dir, hosts};
+
+/// One way started with one host's PATH.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct HostRun {
+    pub way: String,
+    pub host: String,
+    /// It answered (initialize and its lists).
+    pub started: bool,
+    pub tools: Vec<String>,
+    /// Why it did not start, as the workbench saw it.
+    pub error: Option<String>,
+}
+
+/// What `publish check` found.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+#[serde(rename_all = "camelCase")]
+pub struct PublishReport {
+    pub folder: String,
+    pub findings: Vec<Finding>,
+    pub ways: Vec<Way>,
+    pub hosts: Vec<Host>,
+    /// Each way as each host started it (empty unless asked to run).
+    pub runs: Vec<HostRun>,
+}
+
+impl PublishReport {
+    /// Findings of `severity` or worse.
+    pub fn count(&self, severity: Severity) -> usize {
+        self.findings
+            .iter()
+            .filter(|f| f.severity >= severity)
+            .count()
+    }
+}
+
+/// What to check, and whether to start what it describes.
+pub struct PublishCheck<'a> {
+    pub folder: &'a Path,
+    /// Start each way with each host's PATH (the person agreed to run it).
+    pub run: bool,
+    /// Values for the `${input:ID}` the entries ask for, when run.
+    pub inputs: &'a [(String, String)],
+    /// How long a start may take (a first `npx` or `uvx` downloads).
+    pub timeout: Duration,
+}
+
+/// Check the folder; run its ways when asked.
+pub async fn check(request: PublishCheck<'_>) -> PublishReport {
+    let dir = request.folder;
+    let checked = check_dir(dir);
+    let ways = hosts::ways(checked.server_json.as_ref(), checked.manifest.as_ref(), dir);
+    let path = std::env::var("PATH").unwrap_or_default();
+    let host_list = hosts::hosts(&path);
+    let mut findings = checked.findings;
+    findings.extend(hosts::findings(&ways, &host_list));
+    let mut runs = Vec::new();
+    if request.run {
+        for way in &ways {
+            let stdio = way.entry.contains_key("command");
+            // A remote is reached the same from every host: once.
+            let started_on: Vec<&Host> = if stdio {
+                host_list.iter().collect()
+            } else {
+                host_list.iter().take(1).collect()
+            };
+            for host in started_on {
+                runs.push(run_one(way, host, request.inputs, request.timeout, stdio).await);
+            }
+        }
+        if let Some(manifest) = &checked.manifest
+            && let Some(live) = runs
+                .iter()
+                .find(|r| r.started && r.way.starts_with("manifest.json"))
+        {
+            findings.extend(tools_drift(manifest, &live.tools));
+        }
+    }
+    findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
+    PublishReport {
+        folder: dir.display().to_string(),
+        findings,
+        ways,
+        hosts: host_list,
+        runs,
+    }
+}
+
+async fn run_one(
+    way: &Way,
+    host: &Host,
+    inputs: &[(String, String)],
+    timeout: Duration,
+    stdio: bool,
+) -> HostRun {
+    let mut fields: Map<String, Value> = way.entry.clone();
+    fill_inputs(&mut fields, inputs);
+    if stdio
+        && let Some(path) = &host.path
+        && let Some(env) = fields
+            .entry("env")
+            .or_insert_with(|| json!({}))
+            .as_object_mut()
+    {
+        env.insert("PATH".into(), json!(path));
+    }
+    let name = "publish-check";
+    let outcome = async {
+        let entry = workbench_core::config::parse_entry(name, &Value::Object(fields))
+            .map_err(|p| format!("the entry is not valid: {}", p.message))?;
+        let mut options = workbench_core::WorkbenchOptions::default();
+        options.supervisor.vars = workbench_core::config::vars::Vars::from_process(None);
+        let config = ConfigFile::empty(std::path::Path::new("mcp.json"));
+        workbench_core::Workbench::trial(&config, entry, options, timeout)
+            .await
+            .map_err(|e| e.to_string())
+    }
+    .await;
+    match outcome {
+        Ok(trial) => {
+            let started = trial.status.state == workbench_core::connect::ServerState::Ready;
+            HostRun {
+                way: way.label.clone(),
+                host: host.name.clone(),
+                started,
+                tools: trial.tools,
+                error: match trial.status.state {
+                    workbench_core::connect::ServerState::Ready => None,
+                    workbench_core::connect::ServerState::Failed { reason, stderr, .. } => {
+                        Some(with_stderr(reason, &stderr))
+                    }
+                    other => Some(format!("{other:?}")),
+                },
+            }
+        }
+        Err(e) => HostRun {
+            way: way.label.clone(),
+            host: host.name.clone(),
+            started: false,
+            tools: Vec::new(),
+            error: Some(e),
+        },
+    }
+}
+
+/// The reason, and the server's last line on stderr when it said one.
+fn with_stderr(reason: String, stderr: &[String]) -> String {
+    match stderr.iter().rev().find(|l| !l.trim().is_empty()) {
+        Some(last) => format!("{reason} (stderr: {})", last.trim()),
+        None => reason,
+    }
+}
+
+/// `${input:ID}` replaced by the value given for it.
+fn fill_inputs(v: &mut Map<String, Value>, inputs: &[(String, String)]) {
+    fn fill(v: &mut Value, inputs: &[(String, String)]) {
+        match v {
+            Value::String(s) => {
+                for (id, value) in inputs {
+                    *s = s.replace(&format!("${{input:{id}}}"), value);
+                }
+            }
+            Value::Array(a) => a.iter_mut().for_each(|x| fill(x, inputs)),
+            Value::Object(o) => o.values_mut().for_each(|x| fill(x, inputs)),
+            _ => {}
+        }
+    }
+    v.values_mut().for_each(|x| fill(x, inputs));
+}
+
+/// The manifest's `tools` against what the server lists.
+fn tools_drift(manifest: &Value, live: &[String]) -> Vec<Finding> {
+    let Some(declared) = manifest.get("tools").and_then(Value::as_array) else {
+        return Vec::new();
+    };
+    if manifest.get("tools_generated").and_then(Value::as_bool) == Some(true) {
+        return Vec::new();
+    }
+    let declared: BTreeSet<&str> = declared
+        .iter()
+        .filter_map(|t| t.get("name").and_then(Value::as_str))
+        .collect();
+    let live: BTreeSet<&str> = live.iter().map(String::as_str).collect();
+    let mut out = Vec::new();
+    let gone: Vec<&str> = declared.difference(&live).copied().collect();
+    let new: Vec<&str> = live.difference(&declared).copied().collect();
+    if !gone.is_empty() {
+        out.push(
+            Finding::new("bundle.tools-drift", Severity::Error, "manifest.json")
+                .at("/tools")
+                .seen(format!("declared, not served: {}", gone.join(", ")))
+                .why("hosts show the manifest's tools before the install: people are promised tools the server does not have")
+                .fix("remove them from the manifest's tools, or serve them"),
+        );
+    }
+    if !new.is_empty() {
+        out.push(
+            Finding::new("bundle.tools-drift", Severity::Warning, "manifest.json")
+                .at("/tools")
+                .seen(format!("served, not declared: {}", new.join(", ")))
+                .why("hosts show the manifest's tools before the install: these are not among them")
+                .fix("add them to the manifest's tools (or set tools_generated: true)"),
+        );
+    }
+    out
+}

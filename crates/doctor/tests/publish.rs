@@ -1,0 +1,245 @@
+//! `publish check` on folders with planted faults (each found, with its
+//! fix) and on a clean one (nothing found).
+
+use std::path::Path;
+
+use serde_json::json;
+use workbench_doctor::finding::{Finding, Severity};
+use workbench_doctor::publish::check_dir;
+
+const SCHEMA: &str = "https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json";
+
+fn write(dir: &Path, name: &str, text: &str) {
+    std::fs::write(dir.join(name), text).unwrap();
+}
+
+fn codes(found: &[Finding]) -> Vec<&str> {
+    let mut c: Vec<&str> = found.iter().map(|f| f.code.as_str()).collect();
+    c.sort_unstable();
+    c.dedup();
+    c
+}
+
+fn clean(dir: &Path) {
+    write(
+        dir,
+        "server.json",
+        &json!({
+            "$schema": SCHEMA,
+            "name": "io.github.example/weather",
+            "description": "Forecasts and alerts from a weather service.",
+            "version": "1.2.0",
+            "repository": { "url": "https://github.com/example/weather", "source": "github" },
+            "packages": [{
+                "registryType": "npm", "registryBaseUrl": "https://registry.npmjs.org",
+                "identifier": "@example/weather-mcp", "version": "1.2.0", "runtimeHint": "npx",
+                "transport": { "type": "stdio" },
+                "environmentVariables": [{ "name": "WEATHER_API_KEY", "isRequired": true, "isSecret": true }]
+            }],
+            "remotes": [{ "type": "streamable-http", "url": "https://weather.example.com/mcp" }]
+        })
+        .to_string(),
+    );
+    write(
+        dir,
+        "package.json",
+        r#"{"name": "@example/weather-mcp", "version": "1.2.0", "mcpName": "io.github.example/weather"}"#,
+    );
+}
+
+#[test]
+fn a_clean_folder_has_nothing_to_say() {
+    let dir = tempfile::tempdir().unwrap();
+    clean(dir.path());
+    let checked = check_dir(dir.path());
+    assert!(checked.findings.is_empty(), "{:#?}", checked.findings);
+    assert!(checked.server_json.is_some());
+}
+
+#[test]
+fn every_planted_fault_in_a_server_json_is_found_with_its_fix() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "server.json",
+        &json!({
+            "$schema": "https://static.modelcontextprotocol.io/schemas/2025-07-09/server.schema.json",
+            "name": "weather server",
+            "description": "x".repeat(140),
+            "version": "^1.2.0",
+            "packages": [
+                { "registryType": "npm", "identifier": "@example/weather-mcp", "version": "1.2.0",
+                  "transport": { "type": "stdio" },
+                  "runtimeArguments": [{ "type": "named", "name": "--inspect" }],
+                  "environmentVariables": [{ "name": "TOKEN", "isSecret": true, "value": "sk-live-123" }] },
+                { "registryType": "pypi", "registryBaseUrl": "https://test.pypi.org", "identifier": "weather-mcp",
+                  "version": "latest", "transport": { "type": "stdio" } },
+                { "registryType": "mcpb", "identifier": "https://github.com/example/weather/releases/download/v1/weather.zip",
+                  "transport": { "type": "stdio" } }
+            ],
+            "remotes": [{ "type": "streamable-http", "url": "http://weather.example.com/mcp" }],
+            "_meta": { "com.example/stats": { "stars": 3 } }
+        })
+        .to_string(),
+    );
+    write(
+        d,
+        "package.json",
+        r#"{"name": "@example/weather-mcp", "version": "1.1.0"}"#,
+    );
+    let found = check_dir(d).findings;
+    for (code, fix) in [
+        ("publish.schema-old", "2025-12-11"),
+        ("publish.name-format", "io.github.OWNER/NAME"),
+        ("publish.description-length", "100 characters"),
+        ("publish.version-range", "exact version"),
+        ("publish.registry-not-allowed", "publish the package there"),
+        ("publish.sha256", "sha256sum"),
+        ("publish.bundle-url", "mcp"),
+        ("publish.runtime-arguments-without-hint", "runtimeHint"),
+        ("publish.secret-fixed", "drop \"value\""),
+        ("publish.url-plain-http", "https"),
+        ("publish.meta-dropped", "publisher-provided"),
+        (
+            "publish.ownership-missing",
+            "\"mcpName\": \"weather server\"",
+        ),
+        ("publish.version-mismatch", "every file"),
+    ] {
+        let f = found
+            .iter()
+            .find(|f| f.code == code)
+            .unwrap_or_else(|| panic!("{code} not found: {:?}", codes(&found)));
+        assert!(f.fix.contains(fix), "{code}'s fix says {:?}", f.fix);
+        assert!(
+            !f.why.is_empty() || f.code == "publish.version-range",
+            "{code} says why"
+        );
+    }
+    // The PyPI package's README marker is missing too.
+    assert!(
+        found
+            .iter()
+            .filter(|f| f.code == "publish.ownership-missing")
+            .count()
+            >= 2
+    );
+}
+
+#[test]
+fn a_bundle_manifest_is_held_to_its_versions_rules_and_a_cargo_readme_marker_must_be_visible() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(
+        d,
+        "manifest.json",
+        &json!({
+            "manifest_version": "0.4",
+            "name": "weather", "version": "1.2.0", "description": "Forecasts",
+            "author": { "name": "Example" },
+            "icon": "${__dirname}/icon.png",
+            "colour": "blue",
+            "server": {
+                "type": "node", "entry_point": "server/index.js",
+                "mcp_config": { "command": "node", "args": ["${__dirname}/server/index.js"],
+                                 "env": { "API_KEY": "${user_config.api_key}" } }
+            },
+            "user_config": { "workspace": { "type": "directory", "title": "Workspace", "required": true } }
+        })
+        .to_string(),
+    );
+    let found = check_dir(d).findings;
+    for code in [
+        "bundle.icon-path",
+        "bundle.unknown-key",
+        "bundle.user-config-undeclared",
+        "bundle.required-unused",
+        "bundle.entry-point-missing",
+    ] {
+        assert!(
+            found.iter().any(|f| f.code == code),
+            "{code} not found: {:?}",
+            codes(&found)
+        );
+    }
+    // The entry point built, the icon fixed, the key declared and the folder used: clean.
+    std::fs::create_dir_all(d.join("server")).unwrap();
+    write(d, "server/index.js", "");
+    write(d, "icon.png", "png");
+    write(
+        d,
+        "manifest.json",
+        &json!({
+            "manifest_version": "0.3",
+            "name": "weather", "version": "1.2.0", "description": "Forecasts",
+            "author": { "name": "Example" }, "icon": "icon.png",
+            "server": {
+                "type": "node", "entry_point": "server/index.js",
+                "mcp_config": { "command": "node", "args": ["${__dirname}/server/index.js", "${user_config.workspace}"],
+                                 "env": { "API_KEY": "${user_config.api_key}" } }
+            },
+            "user_config": {
+                "workspace": { "type": "directory", "title": "Workspace", "required": true },
+                "api_key": { "type": "string", "title": "API key", "sensitive": true }
+            }
+        })
+        .to_string(),
+    );
+    let found = check_dir(d).findings;
+    assert!(found.is_empty(), "{found:#?}");
+
+    // crates.io drops HTML comments: the marker must be visible text.
+    let crate_dir = tempfile::tempdir().unwrap();
+    let c = crate_dir.path();
+    write(
+        c,
+        "server.json",
+        &json!({ "$schema": SCHEMA, "name": "io.github.example/rusty", "description": "Rust", "version": "0.3.1",
+                 "packages": [{ "registryType": "cargo", "identifier": "rusty-mcp", "version": "0.3.1",
+                                "transport": { "type": "stdio" } }] })
+        .to_string(),
+    );
+    write(
+        c,
+        "Cargo.toml",
+        "[package]\nname = \"rusty-mcp\"\nversion = \"0.3.1\"\n",
+    );
+    write(
+        c,
+        "README.md",
+        "# rusty\n<!-- mcp-name: io.github.example/rusty -->\n",
+    );
+    let found = check_dir(c).findings;
+    let f = found
+        .iter()
+        .find(|f| f.code == "publish.ownership-missing")
+        .expect("a hidden marker is not enough");
+    assert!(f.fix.contains("visible text"));
+    assert_eq!(f.severity, Severity::Error);
+    write(
+        c,
+        "README.md",
+        "# rusty\nmcp-name: io.github.example/rusty\n",
+    );
+    assert!(
+        check_dir(c).findings.is_empty(),
+        "{:#?}",
+        check_dir(c).findings
+    );
+}
+
+#[test]
+fn a_link_in_the_folder_is_not_followed() {
+    let dir = tempfile::tempdir().unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
+    clean(elsewhere.path());
+    std::os::unix::fs::symlink(
+        elsewhere.path().join("server.json"),
+        dir.path().join("server.json"),
+    )
+    .unwrap();
+    let checked = check_dir(dir.path());
+    assert!(checked.server_json.is_none());
+    assert!(checked.findings.iter().any(|f| f.code == "publish.link"));
+}
