@@ -13,6 +13,7 @@ macro_rules! window_commands {
             servers::server_statuses,
             servers::server_life,
             doctor::run_doctor,
+            doctor::publish_check,
             doctor::doctor_counts,
             doctor::last_doctor_run,
             doctor::surface_change,

@@ -101,4 +101,43 @@ describe("the MCP Registry room", () => {
       await session.close();
     }
   });
+
+  it("checks a server's folder before publishing, and with consent starts it as each host would", async () => {
+    const demo = demoServer();
+    const folder = join(env.HOME, "my-server");
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(
+      join(folder, "manifest.json"),
+      JSON.stringify({
+        manifest_version: "0.3",
+        name: "demo",
+        version: "0.1.0",
+        description: "The demo",
+        author: { name: "e2e" },
+        server: { type: "binary", entry_point: demo, mcp_config: { command: demo, args: ["--name", "bundled"] } },
+        tools: [{ name: "echo" }, { name: "get_weather" }],
+      }),
+    );
+    writeFileSync(join(folder, "server.json"), JSON.stringify({ name: "demo", description: "The demo", version: "^0.1.0", remotes: [{ type: "sse", url: "https://demo.example.com/sse" }] }));
+    const config = join(env.HOME, "publish.json");
+    writeFileSync(config, JSON.stringify({ mcpServers: { mine: { command: demo, args: ["--name", "e2e-publish"], cwd: folder } } }));
+    const session = await driver.session(["--config", config]);
+    try {
+      await session.waitForTexts(".server .badge.state", (t) => t.length === 1 && t[0] === "ready", 20_000);
+      await session.clickText(".server-button", "mine");
+      await session.clickText(".disclosure-trigger", "Before you publish");
+      await session.clickText(".publish-check button", "Check");
+      const codes = await session.waitForTexts(".publish-check .doctor-group code", (t) => t.length > 0);
+      for (const code of ["publish.name-format", "publish.version-range", "publish.schema-missing"]) assert.ok(codes.includes(code), `${code} not in ${codes.join(", ")}`);
+      assert.deepEqual(await session.texts(".publish-run"), [], "nothing started unasked");
+      await session.click(await session.find(".publish-check [role=switch]"));
+      await session.clickText(".publish-check button", "Check");
+      const runs = await session.waitForTexts(".publish-run", (t) => t.length === 4, 60_000);
+      assert.equal(runs.filter((r) => r.endsWith("started, 25 tools")).length, 3, runs.join(" | "));
+      await session.waitForTexts(".publish-check .doctor-group code", (t) => t.includes("bundle.tools-drift"));
+      await session.screenshot("publish-check");
+    } finally {
+      await session.close();
+    }
+  });
 });

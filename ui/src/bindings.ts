@@ -30,6 +30,11 @@ export const commands = {
 	/**  Examine one server (kept as its last run). */
 	runDoctor: (server: string, probe: boolean, eras: boolean) => typedError<DoctorReport_Serialize, ErrorInfo>(__TAURI_INVOKE("run_doctor", { server, probe, eras })),
 	/**
+	 *  Check a server's folder before its author publishes it; with `run`,
+	 *  start each way it describes with each host's PATH (the person asked).
+	 */
+	publishCheck: (folder: string, run: boolean) => typedError<PublishReport_Serialize, ErrorInfo>(__TAURI_INVOKE("publish_check", { folder, run })),
+	/**
 	 *  Every ready server counted: its last full run while its surface is the
 	 *  same, else the shape checks (fast: no request is sent).
 	 */
@@ -1807,6 +1812,9 @@ export type HistoryUsage_Serialize = {
 	bytes: number,
 };
 
+/**  A host and the PATH it gives the servers it starts. */
+export type Host = Host_Serialize | Host_Deserialize;
+
 /**  One entry of a host's file, as the window's list shows it. */
 export type HostEntry = {
 	/**  The entry's name. */
@@ -1873,6 +1881,53 @@ export type HostFingerprint_Serialize = {
 	readAppResource: boolean,
 	/**  Each kind of list_changed it was told, and whether it listed again. */
 	listedAgain: ListedAgain[],
+};
+
+/**  One way started with one host's PATH. */
+export type HostRun = HostRun_Serialize | HostRun_Deserialize;
+
+/**  One way started with one host's PATH. */
+export type HostRun_Deserialize = {
+	way: string,
+	host: string,
+	/**  It answered (initialize and its lists). */
+	started: boolean,
+	tools: string[],
+	/**  Why it did not start, as the workbench saw it. */
+	error?: string | null,
+};
+
+/**  One way started with one host's PATH. */
+export type HostRun_Serialize = {
+	way: string,
+	host: string,
+	/**  It answered (initialize and its lists). */
+	started: boolean,
+	tools: string[],
+	/**  Why it did not start, as the workbench saw it. */
+	error: string | null,
+};
+
+/**  A host and the PATH it gives the servers it starts. */
+export type Host_Deserialize = {
+	name: string,
+	/**
+	 *  Its PATH, as it starts servers (None: the environment it was started
+	 *  with, as a terminal's).
+	 */
+	path?: string | null,
+	note: string,
+};
+
+/**  A host and the PATH it gives the servers it starts. */
+export type Host_Serialize = {
+	name: string,
+	/**
+	 *  Its PATH, as it starts servers (None: the environment it was started
+	 *  with, as a terminal's).
+	 */
+	path: string | null,
+	note: string,
 };
 
 export type Impact = "compatible" | "breaking";
@@ -2552,6 +2607,29 @@ export type ProviderView_Serialize = {
 	config: ProviderConfig_Serialize,
 	key: KeySource,
 	is_default: boolean,
+};
+
+/**  What `publish check` found. */
+export type PublishReport = PublishReport_Serialize | PublishReport_Deserialize;
+
+/**  What `publish check` found. */
+export type PublishReport_Deserialize = {
+	folder: string,
+	findings: Finding[],
+	ways: Way[],
+	hosts: Host_Deserialize[],
+	/**  Each way as each host started it (empty unless asked to run). */
+	runs: HostRun_Deserialize[],
+};
+
+/**  What `publish check` found. */
+export type PublishReport_Serialize = {
+	folder: string,
+	findings: Finding[],
+	ways: Way[],
+	hosts: Host_Serialize[],
+	/**  Each way as each host started it (empty unless asked to run). */
+	runs: HostRun_Serialize[],
 };
 
 /**  One step of a ramp. */
@@ -4019,6 +4097,13 @@ export type Usage = {
 };
 
 export type Value = null | boolean | number | string | Value[] | { [key in string]: Value };
+
+/**  One way the server runs, as an mcp.json entry. */
+export type Way = {
+	/**  `server.json package 1 (npm …)`, `manifest.json mcp_config`. */
+	label: string,
+	entry: { [key in string]: Value },
+};
 
 /**  What the window says about its start. */
 export type WindowStage = 

@@ -61,3 +61,30 @@ pub async fn surface_change<R: Runtime>(
 ) -> Result<Option<SurfaceChange>, ErrorInfo> {
     Ok(state.surfaces.last_change(&server))
 }
+
+/// Check a server's folder before its author publishes it; with `run`,
+/// start each way it describes with each host's PATH (the person asked).
+#[tauri::command]
+#[specta::specta]
+pub async fn publish_check<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    folder: String,
+    run: bool,
+) -> Result<workbench_app::publish::PublishReport, ErrorInfo> {
+    let folder = std::path::PathBuf::from(folder.trim());
+    if !folder.is_absolute() {
+        return Err(ErrorInfo::new(
+            workbench_app::ErrorCode::Invalid,
+            "give the server's folder as a full path",
+        ));
+    }
+    Ok(
+        workbench_app::publish::check(workbench_app::publish::PublishCheck {
+            folder: &folder,
+            run,
+            inputs: &[],
+            timeout: std::time::Duration::from_secs(120),
+        })
+        .await,
+    )
+}

@@ -1,9 +1,9 @@
 // The doctor's half of the door to the Rust side: a server's findings (on
 // demand), the sidebar's counts, what changed in a surface since the server
 // was last ready, and reloads on change. `Backend` (index.ts) includes it.
-import { commands, events, type DoctorCount, type DoctorReport_Serialize as DoctorReport, type ErrorInfo, type SurfaceChange } from "../bindings";
+import { commands, events, type DoctorCount, type DoctorReport_Serialize as DoctorReport, type ErrorInfo, type PublishReport_Serialize as PublishReport, type SurfaceChange } from "../bindings";
 
-export type { DoctorCount, DoctorReport, SurfaceChange };
+export type { DoctorCount, DoctorReport, PublishReport, SurfaceChange };
 export type { Change, Finding, Severity } from "../bindings";
 
 export interface DoctorBackend {
@@ -18,6 +18,8 @@ export interface DoctorBackend {
   onSurfaceChanged(listener: (change: SurfaceChange) => void): Promise<() => void>;
   /** A server's `dev.watch` files changed: it is restarting. */
   onDevReloaded(listener: (server: string, files: string[]) => void): Promise<() => void>;
+  /** Check a server's folder before publishing; `run` starts each way with each host's PATH. */
+  publishCheck(folder: string, run: boolean): Promise<PublishReport>;
 }
 
 type Outcome<T> = { status: "ok"; data: T } | { status: "error"; error: ErrorInfo };
@@ -31,5 +33,6 @@ export function tauriDoctorBackend(unwrap: Unwrap): DoctorBackend {
     surfaceChange: async (server) => unwrap(await commands.surfaceChange(server)),
     onSurfaceChanged: (listener) => events.surfaceChanged.listen((e) => listener(e.payload.change)),
     onDevReloaded: (listener) => events.devReloaded.listen((e) => listener(e.payload.server, e.payload.files)),
+    publishCheck: async (folder, run) => unwrap(await commands.publishCheck(folder, run)),
   };
 }

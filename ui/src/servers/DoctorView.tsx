@@ -53,7 +53,7 @@ function Group({ severity, code, items }: { severity: Severity; code: string; it
   );
 }
 
-function Findings({ findings }: { findings: Finding[] }) {
+export function Findings({ findings }: { findings: Finding[] }) {
   const all = groups(findings);
   const serious = all.filter((g) => g.severity !== "info");
   const notes = all.filter((g) => g.severity === "info");

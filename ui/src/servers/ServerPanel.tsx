@@ -16,6 +16,7 @@ import { TrustCard } from "./TrustCard";
 import { AuthPanel } from "./AuthPanel";
 import { DoctorSection, SurfaceChangeSection } from "./DoctorView";
 import { TasksSection } from "./TasksSection";
+import { PublishSection } from "./PublishSection";
 import type { SurfaceChange } from "../ipc/doctor";
 import { keys } from "../queries";
 import type { AuthBackend, ConfigBackend, DoctorBackend, ServersBackend, TasksBackend, TrafficBackend, WindowBackend } from "../ipc";
@@ -264,6 +265,7 @@ export function ServerPanel({
       )}
       {change && <SurfaceChangeSection change={change} />}
       <DoctorSection backend={backend} name={name} ready={status?.state === "ready"} />
+      <PublishSection backend={backend} name={name} />
       <TasksSection backend={backend} name={name} ready={status?.state === "ready"} />
       <Roots backend={backend} server={name} />
       <Life backend={backend} name={name} status={status} />
