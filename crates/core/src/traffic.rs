@@ -231,6 +231,16 @@ impl TrafficLog {
             .is_some_and(|r| r.pending.contains_key(&(IdKey::of(id), true)))
     }
 
+    /// A request recorded as going to `server` (its id, JSON text) that the
+    /// connection then refused (the write failed: a broken pipe to a server
+    /// that just died): it never reached the server, so it no longer counts
+    /// as sent ([`TrafficLog::was_sent`]).
+    pub fn not_written(&self, server: &str, id: &str) {
+        if let Some(ring) = self.lock().rings.get_mut(server) {
+            ring.pending.remove(&(IdKey::of(id), true));
+        }
+    }
+
     pub fn pending_len(&self) -> usize {
         self.lock().rings.values().map(|r| r.pending.len()).sum()
     }

@@ -132,6 +132,11 @@ pub struct TapWriter<W> {
     /// Bytes at the start of the caller's buffer already recorded but not
     /// yet accepted by the pipe (a partial or pending write).
     ahead: usize,
+    /// Bytes the pipe accepted so far, and the lines recorded whose last
+    /// byte it has not (where each ends, and the request's id): a failed
+    /// write takes them back, as they never reached the server.
+    accepted: u64,
+    unaccepted: Vec<(u64, String)>,
 }
 
 impl<W> TapWriter<W> {
@@ -142,6 +147,8 @@ impl<W> TapWriter<W> {
             traffic,
             line: Vec::new(),
             ahead: 0,
+            accepted: 0,
+            unaccepted: Vec::new(),
         }
     }
 }
@@ -155,18 +162,25 @@ impl<W: AsyncWrite + Unpin> AsyncWrite for TapWriter<W> {
         let this = self.get_mut();
         // Record each complete line *before* its last byte reaches the
         // server: a fast answer is then never logged ahead of its request.
-        let fresh = &buf[this.ahead.min(buf.len())..];
+        let skip = this.ahead.min(buf.len());
+        let fresh = &buf[skip..];
         let mut start = 0;
         while let Some(pos) = memchr::memchr(b'\n', &fresh[start..]) {
             let end = start + pos + 1;
-            if this.line.is_empty() {
+            let entry = if this.line.is_empty() {
                 this.traffic
-                    .record_message(&this.server, Direction::Outgoing, &fresh[start..end]);
+                    .record_message(&this.server, Direction::Outgoing, &fresh[start..end])
             } else {
                 this.line.extend_from_slice(&fresh[start..end]);
                 let line = std::mem::take(&mut this.line);
                 this.traffic
-                    .record_message(&this.server, Direction::Outgoing, &line);
+                    .record_message(&this.server, Direction::Outgoing, &line)
+            };
+            if entry.kind == crate::traffic::MessageKind::Request
+                && let Some(id) = &entry.id
+            {
+                let ends_at = this.accepted + (skip + end) as u64;
+                this.unaccepted.push((ends_at, id.clone()));
             }
             start = end;
         }
@@ -176,9 +190,18 @@ impl<W: AsyncWrite + Unpin> AsyncWrite for TapWriter<W> {
             Poll::Ready(Ok(n)) => {
                 // The caller passes what was not taken first, next time.
                 this.ahead -= n.min(this.ahead);
+                this.accepted += n as u64;
+                let accepted = this.accepted;
+                this.unaccepted.retain(|(end, _)| *end > accepted);
                 Poll::Ready(Ok(n))
             }
-            other => other,
+            Poll::Ready(Err(e)) => {
+                for (_, id) in this.unaccepted.drain(..) {
+                    this.traffic.not_written(&this.server, &id);
+                }
+                Poll::Ready(Err(e))
+            }
+            Poll::Pending => Poll::Pending,
         }
     }
 
@@ -233,6 +256,29 @@ mod tests {
             traffic.last_stderr("s", 5).is_empty(),
             "the workbench's note is not the server's stderr"
         );
+    }
+
+    #[tokio::test]
+    async fn a_request_the_pipe_refused_never_counts_as_sent() {
+        let traffic = TrafficLog::new(10);
+        // A server that died: its end of the pipe is closed.
+        let (ours, theirs) = tokio::io::duplex(64);
+        let mut tap = TapWriter::new(ours, "s", traffic.clone());
+        tap.write_all(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\"}\n")
+            .await
+            .unwrap();
+        assert!(traffic.was_sent("s", "1"), "written before it died");
+        drop(theirs);
+        assert!(
+            tap.write_all(b"{\"jsonrpc\":\"2.0\",\"id\":2,\"method\":\"tools/call\"}\n")
+                .await
+                .is_err()
+        );
+        assert!(
+            !traffic.was_sent("s", "2"),
+            "refused by the pipe: never sent"
+        );
+        assert!(traffic.was_sent("s", "1"));
     }
 
     #[tokio::test]
