@@ -212,13 +212,16 @@ pub fn rust_components() -> Result {
 /// Real third-party MCP servers the tests also run against, from npm, into
 /// target/third-party (pinned, so a registry update cannot break a run).
 /// With published MCP App examples (the ext-apps SDK's basic servers in
-/// vanilla JS and React, and its debug server) for the Apps e2e.
+/// vanilla JS and React, and its debug server) for the Apps e2e; and the
+/// bundle CLI.
 pub const THIRD_PARTY_NPM: &[&str] = &[
     "@modelcontextprotocol/server-everything@2026.8.31",
     "@modelcontextprotocol/server-basic-vanillajs@2.0.3",
     "@modelcontextprotocol/server-basic-react@2.0.3",
     "@modelcontextprotocol/server-debug@2.0.3",
     "@modelcontextprotocol/server-budget-allocator@2.0.3",
+    // The official MCP bundle CLI: the bundle tests pack real .mcpb files with it.
+    "@anthropic-ai/mcpb@2.1.2",
 ];
 /// The TypeScript SDK's server package, for its skills extension
 /// (SEP-2640): in a folder of its own (`third-party/ts-sdk`), so the Apps
@@ -231,6 +234,7 @@ const THIRD_PARTY_BINS: &[&str] = &[
     "mcp-server-basic-react",
     "mcp-server-debug",
     "mcp-budget-allocator-server",
+    "mcpb",
 ];
 
 pub fn third_party(root: &Path) -> Result {

@@ -12,6 +12,7 @@
 pub mod agent;
 pub mod auth;
 pub mod bridge;
+pub mod bundle;
 pub mod config;
 pub mod doctor;
 pub mod history;

@@ -28,6 +28,7 @@ pub async fn run(cli: &Cli) -> Result<(), Failure> {
         Command::Diff(args) => return crate::doctor_cmd::diff(cli, args).await,
         Command::Dev(args) => return crate::dev_cmd::run(cli, args).await,
         Command::Tap(args) => return crate::tap_cmd::tap(cli, args).await,
+        Command::Bundle(args) => return crate::bundle_cmd::run(cli, args),
         Command::Publish(args) => return crate::publish_cmd::run(cli, args).await,
         Command::Registry(args) => return crate::registry_cmd::run(cli, args).await,
         Command::Session { action } => return crate::session_cmd::session(cli, action),

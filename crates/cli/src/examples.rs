@@ -37,6 +37,10 @@ pub const EXAMPLES: &[(&str, &str)] = &[
     ("ping", "mcpwb ping demo"),
     ("traffic", "mcpwb traffic demo"),
     (
+        "bundle",
+        "mcpb pack ./my-server my-server.mcpb\nmcpwb bundle show my-server.mcpb\nmcpwb bundle install my-server.mcpb --set workspace=$HOME/notes --set api_key=sk-test\nmcpwb bundle remove my-server",
+    ),
+    (
         "publish",
         "mcpwb publish check\n# start each package and the bundle's command as each host would\nmcpwb publish check ./my-server --run --input my-server-api-key=sk-test",
     ),

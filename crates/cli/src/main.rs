@@ -3,6 +3,7 @@
 
 mod app_cmd;
 mod auth_cmd;
+mod bundle_cmd;
 mod chat;
 mod commands;
 mod config_cmd;
@@ -161,6 +162,9 @@ pub enum Command {
     /// unchanged both ways; each message is kept as a session (`mcpwb
     /// session`).
     Tap(tap_cmd::TapArgs),
+    /// MCP bundles (.mcpb): show one, install it (unpacked, added to
+    /// mcp.json, its secrets to the keychain), remove it.
+    Bundle(bundle_cmd::BundleArgs),
     /// Before you publish your server: check its folder (server.json,
     /// manifest.json, ownership markers, versions) and what each host
     /// would run (`publish check [DIR] [--run]`).

@@ -156,6 +156,7 @@ fn a_bundle_manifest_is_held_to_its_versions_rules_and_a_cargo_readme_marker_mus
         "bundle.user-config-undeclared",
         "bundle.required-unused",
         "bundle.entry-point-missing",
+        "bundle.user-config-text",
     ] {
         assert!(
             found.iter().any(|f| f.code == code),
@@ -180,8 +181,8 @@ fn a_bundle_manifest_is_held_to_its_versions_rules_and_a_cargo_readme_marker_mus
                                  "env": { "API_KEY": "${user_config.api_key}" } }
             },
             "user_config": {
-                "workspace": { "type": "directory", "title": "Workspace", "required": true },
-                "api_key": { "type": "string", "title": "API key", "sensitive": true }
+                "workspace": { "type": "directory", "title": "Workspace", "description": "Where notes are", "required": true },
+                "api_key": { "type": "string", "title": "API key", "description": "The service's key", "sensitive": true }
             }
         })
         .to_string(),

@@ -11,6 +11,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod bundle;
 mod cache;
 mod folder;
 

@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 
 mod apps;
 mod auth;
+mod bundle;
 mod chat;
 mod config;
 mod crash;

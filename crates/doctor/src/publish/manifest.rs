@@ -261,6 +261,17 @@ fn user_config(m: &Value, out: &mut Vec<Finding>) {
                     .fix("give its type"),
             );
         }
+        for field in ["title", "description"] {
+            if text(decl, field).is_none() {
+                out.push(
+                    Finding::new("bundle.user-config-text", Severity::Error, ITEM)
+                        .at(format!("{at}/{field}"))
+                        .seen(format!("no \"{field}\""))
+                        .why("hosts label the install form with it; mcpb validate and pack refuse a value without it")
+                        .fix(format!("give {key} a {field}")),
+                );
+            }
+        }
         if decl.get("required").and_then(Value::as_bool) == Some(true) && !used.contains(key) {
             out.push(
                 Finding::new("bundle.required-unused", Severity::Warning, ITEM)
