@@ -10,6 +10,8 @@ macro_rules! window_commands {
             registry::registry_versions,
             registry::registry_show,
             registry::registry_add,
+            registry::pick_bundle,
+            registry::install_bundle,
             servers::server_statuses,
             servers::server_life,
             doctor::run_doctor,

@@ -4,8 +4,8 @@
 // starts, trusted as written, its secret in the keychain and not the file.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { Driver, demoServer, hermeticHome } from "./harness.mjs";
@@ -67,6 +67,30 @@ describe("the MCP Registry room", () => {
       JSON.stringify({ name: "com.example/notes", description: "Notes kept by a team.", version: "0.4.0", packages: [{ registryType: "npm", identifier: "notes-mcp", version: "0.4.0", transport: { type: "stdio" } }] }),
     );
     env.MCPWB_REGISTRY = `file:${folder}`;
+    // A real bundle, packed by the official mcpb CLI: the demo server with a token it asks for.
+    const src = join(env.HOME, "bundle-src");
+    mkdirSync(join(src, "server"), { recursive: true });
+    copyFileSync(demo, join(src, "server/mcp-demo-server"));
+    writeFileSync(
+      join(src, "manifest.json"),
+      JSON.stringify({
+        manifest_version: "0.3",
+        name: "demo-bundle",
+        display_name: "Demo (bundled)",
+        version: "0.1.0",
+        description: "The demo server, as a bundle",
+        author: { name: "Workbench e2e" },
+        server: {
+          type: "binary",
+          entry_point: "server/mcp-demo-server",
+          mcp_config: { command: "${__dirname}/server/mcp-demo-server", args: ["--name", "e2e-bundle"], env: { DEMO_TOKEN: "${user_config.token}" } },
+        },
+        user_config: { token: { type: "string", title: "Token", description: "The token it needs", sensitive: true, required: true } },
+      }),
+    );
+    const mcpb = join(process.env.MCPWB_THIRD_PARTY ?? "", "node_modules/.bin/mcpb");
+    execFileSync(mcpb, ["pack", src, join(env.HOME, "demo.mcpb")], { stdio: "ignore" });
+    env.MCPWB_OPEN_FILE = join(env.HOME, "demo.mcpb");
     driver = await Driver.start(env);
   });
   after(async () => {
@@ -136,6 +160,30 @@ describe("the MCP Registry room", () => {
       assert.equal(runs.filter((r) => r.endsWith("started, 25 tools")).length, 3, runs.join(" | "));
       await session.waitForTexts(".publish-check .doctor-group code", (t) => t.includes("bundle.tools-drift"));
       await session.screenshot("publish-check");
+    } finally {
+      await session.close();
+    }
+  });
+
+  it("installs a bundle opened from a file, its publisher said unverified and its secret kept out of mcp.json", async () => {
+    const config = join(env.HOME, "bundle.json");
+    writeFileSync(config, '{ "mcpServers": {} }\n');
+    const session = await driver.session(["--config", config], { trust: false });
+    try {
+      await session.clickText(".sidebar-actions button", "Registry");
+      await session.clickText(".registry-list button", "Install a bundle");
+      const [note] = await session.waitForTexts(".bundle-publisher", (t) => t.length === 1);
+      assert.match(note, /Published by Workbench e2e — not verified \(unsigned\)/);
+      const [install] = await session.waitForTexts(".bundle-install > button", (t) => t.length === 1);
+      assert.equal(install, "Give Token", "a required value is asked before it installs");
+      await session.type(await session.find("input[aria-label='token']"), "e2e-bundle-secret");
+      await session.screenshot("bundle-install");
+      await session.clickText(".bundle-install > button", "Install");
+      await session.waitForTexts(".server .badge.state", (t) => t.length === 1 && t[0] === "ready", 20_000);
+      const written = readFileSync(config, "utf8");
+      assert.match(written, /demo-bundle/);
+      assert.doesNotMatch(written, /e2e-bundle-secret/);
+      await session.screenshot("bundle-installed");
     } finally {
       await session.close();
     }

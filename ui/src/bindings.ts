@@ -20,6 +20,10 @@ export const commands = {
 	registryShow: (name: string, version: string | null, fromPackage: number | null, fromRemote: number | null) => typedError<RegistryShown_Serialize, ErrorInfo>(__TAURI_INVOKE("registry_show", { name, version, fromPackage, fromRemote })),
 	/**  Add it to the person's file, trusted as written. */
 	registryAdd: (add: RegistryAdd_Deserialize) => typedError<RegistryAdded, ErrorInfo>(__TAURI_INVOKE("registry_add", { add })),
+	/**  Ask for a `.mcpb` file and say what it is (None: cancelled). */
+	pickBundle: () => typedError<PickedBundle_Serialize | null, ErrorInfo>(__TAURI_INVOKE("pick_bundle")),
+	/**  Install the bundle at `path` with the person's answers (KEY, value). */
+	installBundle: (path: string, answers: ([string, string])[], asName: string | null, scope: Scope) => typedError<Installed_Serialize, ErrorInfo>(__TAURI_INVOKE("install_bundle", { path, answers, asName, scope })),
 	/**  The live state of every server (empty when the config could not be read). */
 	serverStatuses: () => typedError<ServerStatus_Serialize[], ErrorInfo>(__TAURI_INVOKE("server_statuses")),
 	/**
@@ -788,6 +792,70 @@ export type BridgeStatus_Serialize = {
 	/**  Bridge calls waiting for a decision here (decide with `decide_call`). */
 	pending: Approval_Serialize[],
 	snippets: Snippet[],
+};
+
+/**  A value the bundle asks for. */
+export type BundleField = BundleField_Serialize | BundleField_Deserialize;
+
+/**  A value the bundle asks for. */
+export type BundleField_Deserialize = {
+	key: string,
+	title: string,
+	description?: string | null,
+	/**  string, number, boolean, directory or file. */
+	kind: string,
+	required: boolean,
+	sensitive: boolean,
+	multiple: boolean,
+	default?: Value | null,
+};
+
+/**  A value the bundle asks for. */
+export type BundleField_Serialize = {
+	key: string,
+	title: string,
+	description: string | null,
+	/**  string, number, boolean, directory or file. */
+	kind: string,
+	required: boolean,
+	sensitive: boolean,
+	multiple: boolean,
+	default: Value | null,
+};
+
+/**  A bundle as read, before anything is written. */
+export type BundleShown = BundleShown_Serialize | BundleShown_Deserialize;
+
+/**  A bundle as read, before anything is written. */
+export type BundleShown_Deserialize = {
+	name: string,
+	displayName?: string | null,
+	version: string,
+	description: string,
+	/**  Who the manifest says published it: not verified. */
+	author: string,
+	/**  It carries a signature block (not checked by the workbench). */
+	signed: boolean,
+	sha256: string,
+	serverType: string,
+	fields: BundleField_Deserialize[],
+	tools: string[],
+};
+
+/**  A bundle as read, before anything is written. */
+export type BundleShown_Serialize = {
+	name: string,
+	displayName: string | null,
+	version: string,
+	description: string,
+	/**  Who the manifest says published it: not verified. */
+	author: string,
+	/**  It carries a signature block (not checked by the workbench). */
+	signed: boolean,
+	sha256: string,
+	serverType: string,
+	fields: BundleField_Serialize[],
+	tools: string[],
 };
 
 /**  What a list's (or a read's) answers said about caching. */
@@ -1932,6 +2000,29 @@ export type Host_Serialize = {
 
 export type Impact = "compatible" | "breaking";
 
+/**  What installing did. */
+export type Installed = Installed_Serialize | Installed_Deserialize;
+
+/**  What installing did. */
+export type Installed_Deserialize = {
+	name: string,
+	folder: string,
+	file: string,
+	shown: BundleShown_Deserialize,
+	/**  The manifest's problems, as the publish check finds them. */
+	findings: Finding[],
+};
+
+/**  What installing did. */
+export type Installed_Serialize = {
+	name: string,
+	folder: string,
+	file: string,
+	shown: BundleShown_Serialize,
+	/**  The manifest's problems, as the publish check finds them. */
+	findings: Finding[],
+};
+
 /**  Where a provider's key came from. */
 export type KeySource = 
 /**  Stored in the OS keychain through the window or `mcpwb`. */
@@ -2436,6 +2527,21 @@ export type PendingAsk = {
 	kind: AskKind,
 	/**  The request's params as the server sent them. */
 	params: Value,
+};
+
+/**  A bundle the person picked (a file dialog), as it would install. */
+export type PickedBundle = PickedBundle_Serialize | PickedBundle_Deserialize;
+
+/**  A bundle the person picked (a file dialog), as it would install. */
+export type PickedBundle_Deserialize = {
+	path: string,
+	shown: BundleShown_Deserialize,
+};
+
+/**  A bundle the person picked (a file dialog), as it would install. */
+export type PickedBundle_Serialize = {
+	path: string,
+	shown: BundleShown_Serialize,
 };
 
 /**  One probed call. */

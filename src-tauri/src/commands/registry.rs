@@ -79,3 +79,50 @@ pub async fn registry_add<R: Runtime>(
 ) -> Result<RegistryAdded, ErrorInfo> {
     registry::add(&state.place(), &registry::open(None, false)?, add.request()).await
 }
+
+/// A bundle the person picked (a file dialog), as it would install.
+#[derive(Debug, Clone, serde::Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct PickedBundle {
+    pub path: String,
+    pub shown: workbench_app::bundle::BundleShown,
+}
+
+/// Ask for a `.mcpb` file and say what it is (None: cancelled).
+#[tauri::command]
+#[specta::specta]
+pub async fn pick_bundle<R: Runtime>(
+    app: tauri::AppHandle<R>,
+) -> Result<Option<PickedBundle>, ErrorInfo> {
+    let Some(path) = super::files::pick_file(&app).await else {
+        return Ok(None);
+    };
+    let shown = workbench_app::bundle::show(&path)?;
+    Ok(Some(PickedBundle {
+        path: path.display().to_string(),
+        shown,
+    }))
+}
+
+/// Install the bundle at `path` with the person's answers (KEY, value).
+#[tauri::command]
+#[specta::specta]
+pub async fn install_bundle<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+    path: String,
+    answers: Vec<(String, String)>,
+    as_name: Option<String>,
+    scope: workbench_app::registry::Scope,
+) -> Result<workbench_app::bundle::Installed, ErrorInfo> {
+    workbench_app::bundle::install(
+        &state.place(),
+        workbench_app::bundle::Install {
+            path: std::path::Path::new(&path),
+            sha256: None,
+            as_name: as_name.as_deref(),
+            answers: &answers,
+            scope,
+        },
+    )
+}

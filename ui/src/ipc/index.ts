@@ -47,7 +47,7 @@ export type { ListCache } from "./resources";
 export type { AuthRun, AuthStatus, AuthTimeline, BridgeStatus, FoundConfig, Merged, NeededInput, Scope, TrustRequest };
 export type { CallProgress, ConfigText, PendingAsk, PromptRow, ResourceRow, ServerEdit, ToolCallResult, ToolRow, TrafficEntry, TrafficPage, TrafficQuery, TrialReport };
 
-export type { RegistryAdd, RegistryAdded, RegistryPage, RegistryPreview, RegistryServer, RegistryShown } from "./registry";
+export type { InstalledBundle, PickedBundle, RegistryAdd, RegistryAdded, RegistryPage, RegistryPreview, RegistryServer, RegistryShown } from "./registry";
 export type { AgentBackend, AppsBackend, AsksBackend, AuthBackend, BridgeBackend, ConfigBackend, RegistryBackend, DoctorBackend, HistoryBackend, ResourcesBackend, ServersBackend, SessionsBackend, TasksBackend, ToolsBackend, TrafficBackend };
 
 /** An error from the backend, carrying its stable code. Switch on `code`. */

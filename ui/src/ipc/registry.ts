@@ -9,9 +9,12 @@ import {
   type RegistryPreview,
   type RegistryServer_Serialize as RegistryServer,
   type RegistryShown_Serialize as RegistryShown,
+  type PickedBundle_Serialize as PickedBundle,
+  type Installed_Serialize as InstalledBundle,
+  type Scope,
 } from "../bindings";
 
-export type { RegistryAdd, RegistryAdded, RegistryPage, RegistryPreview, RegistryServer, RegistryShown };
+export type { InstalledBundle, PickedBundle, RegistryAdd, RegistryAdded, RegistryPage, RegistryPreview, RegistryServer, RegistryShown };
 
 export interface RegistryBackend {
   /** A page of servers whose name or description holds `search` (each one's latest unless `allVersions`). */
@@ -22,6 +25,10 @@ export interface RegistryBackend {
   registryShow(name: string, version: string | null, pkg: number | null, remote: number | null): Promise<RegistryShown>;
   /** Add it to mcp.json, trusted as written; its answers go to the keychain. */
   registryAdd(add: RegistryAdd): Promise<RegistryAdded>;
+  /** Ask for a .mcpb file and say what it is (null: cancelled). */
+  pickBundle(): Promise<PickedBundle | null>;
+  /** Install the bundle at `path` with the answers to what it asks (KEY, value). */
+  installBundle(path: string, answers: [string, string][], asName: string | null, scope: Scope): Promise<InstalledBundle>;
 }
 
 type Outcome<T> = { status: "ok"; data: T } | { status: "error"; error: ErrorInfo };
@@ -33,5 +40,7 @@ export function tauriRegistryBackend(unwrap: Unwrap): RegistryBackend {
     registryVersions: async (name) => unwrap(await commands.registryVersions(name)),
     registryShow: async (name, version, pkg, remote) => unwrap(await commands.registryShow(name, version, pkg, remote)),
     registryAdd: async (add) => unwrap(await commands.registryAdd(add)),
+    pickBundle: async () => unwrap(await commands.pickBundle()),
+    installBundle: async (path, answers, asName, scope) => unwrap(await commands.installBundle(path, answers, asName, scope)),
   };
 }

@@ -48,6 +48,8 @@ function backend(deprecated: boolean) {
       added.push(add);
       return Promise.resolve({ name: add.asName ?? "weather", file: "/tmp/mcp.json", version: "1.4.0", inputs: [], notes: [] });
     }),
+    pickBundle: () => Promise.resolve(null),
+    installBundle: () => Promise.reject(new Error("not in this test")),
   };
   return { b, added };
 }

@@ -4,9 +4,10 @@
 // it is the person's: trusted as written, it starts once its values are
 // given. Everything a server's publisher wrote is shown as text.
 import { useEffect, useRef, useState } from "react";
-import { Library, RefreshCw, Search } from "lucide-react";
+import { FolderOpen, Library, RefreshCw, Search } from "lucide-react";
 import { Badge, Button, Checkbox, EmptyState, Field, Input, Select, Skeleton, useToast } from "../design";
-import type { RegistryBackend, RegistryPage, RegistryServer, RegistryShown, Scope } from "../ipc";
+import type { PickedBundle, RegistryBackend, RegistryPage, RegistryServer, RegistryShown, Scope } from "../ipc";
+import { BundleInstall } from "./BundleInstall";
 import "./registry.css";
 
 /** An input the entry declares, as the backend describes it. */
@@ -38,7 +39,19 @@ export function RegistryRoom({
   const [error, setError] = useState<string | null>(null);
   const [loading, setLoading] = useState(false);
   const [chosen, setChosen] = useState<RegistryServer | null>(null);
+  const [bundle, setBundle] = useState<PickedBundle | null>(null);
   const asked = useRef(0);
+  const openBundle = () => {
+    backend.pickBundle().then(
+      (b) => {
+        if (b) {
+          setBundle(b);
+          setChosen(null);
+        }
+      },
+      (e: unknown) => setError(message(e)),
+    );
+  };
 
   const search = (refresh: boolean, cursor: string | null = null) => {
     const n = ++asked.current;
@@ -82,6 +95,9 @@ export function RegistryRoom({
             Refresh
           </Button>
         </div>
+        <Button size="sm" variant="secondary" icon={FolderOpen} onClick={openBundle}>
+          Install a bundle (.mcpb)…
+        </Button>
         <label className="field checkbox">
           <Checkbox checked={allVersions} onChange={(e) => setAllVersions(e.target.checked)} /> Every version
         </label>
@@ -113,7 +129,10 @@ export function RegistryRoom({
                 type="button"
                 className={`registry-row${chosen?.name === s.name && chosen.version === s.version ? " selected" : ""}`}
                 aria-pressed={chosen?.name === s.name && chosen.version === s.version}
-                onClick={() => setChosen(s)}
+                onClick={() => {
+                  setChosen(s);
+                  setBundle(null);
+                }}
               >
                 <span className="registry-row-name">
                   {s.title ?? s.name} <span className="muted">{s.version}</span>
@@ -132,7 +151,9 @@ export function RegistryRoom({
         )}
       </section>
       <section className="registry-detail" aria-label="Server from the registry">
-        {chosen ? (
+        {bundle ? (
+          <BundleInstall key={bundle.path} backend={backend} picked={bundle} existingNames={existingNames} onInstalled={onAdded} />
+        ) : chosen ? (
           <ServerDetail
             key={`${chosen.name}@${chosen.version}`}
             backend={backend}

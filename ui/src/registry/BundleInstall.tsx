@@ -1,0 +1,99 @@
+// A bundle (.mcpb) the person opened: what it is — its publisher named as
+// the manifest gives it, not verified — what it asks for (a secret masked,
+// kept in the keychain; a required value marked), then installed as theirs.
+import { useState } from "react";
+import { ShieldAlert } from "lucide-react";
+import { Badge, Button, Checkbox, Field, Input, useToast } from "../design";
+import type { PickedBundle, RegistryBackend } from "../ipc";
+
+const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+export function BundleInstall({
+  backend,
+  picked,
+  existingNames,
+  onInstalled,
+}: {
+  backend: RegistryBackend;
+  picked: PickedBundle;
+  existingNames: string[];
+  onInstalled: (name: string) => void;
+}) {
+  const toast = useToast();
+  const s = picked.shown;
+  const [answers, setAnswers] = useState<Record<string, string>>({});
+  const [name, setName] = useState(s.name);
+  const [installing, setInstalling] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const taken = existingNames.includes(name.trim());
+  const missing = s.fields.filter((f) => f.required && f.default == null && !(answers[f.key] ?? "").trim());
+  const install = () => {
+    setInstalling(true);
+    setError(null);
+    const given = Object.entries(answers)
+      .filter(([, v]) => v !== "")
+      // Several values of a `multiple` one, one a line.
+      .flatMap(([k, v]) => (s.fields.find((f) => f.key === k)?.multiple ? v.split("\n").filter(Boolean).map((x) => [k, x] as [string, string]) : [[k, v] as [string, string]]));
+    backend.installBundle(picked.path, given, name.trim() || null, "user").then(
+      (done) => {
+        setInstalling(false);
+        toast(`Installed ${done.name}`, { description: `Unpacked into ${done.folder}` });
+        onInstalled(done.name);
+      },
+      (e: unknown) => {
+        setInstalling(false);
+        setError(message(e));
+      },
+    );
+  };
+  return (
+    <div className="registry-server bundle-install">
+      <h2>
+        {s.displayName ?? s.name} <span className="muted">{s.version}</span>
+      </h2>
+      <p>{s.description}</p>
+      <div role="note" className="callout notice bundle-publisher">
+        <p>
+          <ShieldAlert aria-hidden size={14} /> Published by <strong>{s.author}</strong> — not verified{s.signed ? ": it is signed, and the workbench does not check the signature." : " (unsigned)."} Installing
+          lets it run on this machine as you.
+        </p>
+      </div>
+      <p className="muted">
+        A {s.serverType} server · <code>{picked.path}</code>
+        {s.tools.length > 0 && <> · tools it declares: {s.tools.join(", ")}</>}
+      </p>
+      {s.fields.length > 0 && <h3>What it asks for</h3>}
+      {s.fields.map((f) => (
+        <Field
+          key={f.key}
+          label={
+            <>
+              {f.title} {f.sensitive && <Badge tone="info">secret</Badge>}
+            </>
+          }
+          required={f.required && f.default == null}
+          hint={[f.description, f.sensitive ? "Kept in the OS keychain, never in mcp.json." : null, f.kind === "directory" || f.kind === "file" ? `A ${f.kind} path.` : null, f.multiple ? "One a line." : null, f.default != null ? `Default: ${String(f.default)}` : null].filter(Boolean)
+            .map((t) => (/[.!?]$/.test(t as string) ? t : `${t as string}.`))
+            .join(" ")}
+        >
+          {f.kind === "boolean" ? (
+            <Checkbox aria-label={f.key} checked={(answers[f.key] ?? String(f.default ?? false)) === "true"} onChange={(e) => setAnswers({ ...answers, [f.key]: String(e.target.checked) })} />
+          ) : (
+            <Input aria-label={f.key} type={f.sensitive ? "password" : f.kind === "number" ? "number" : "text"} autoComplete="off" value={answers[f.key] ?? ""} onChange={(e) => setAnswers({ ...answers, [f.key]: e.target.value })} />
+          )}
+        </Field>
+      ))}
+      <Field label="Name in mcp.json" error={taken ? "A server of this name exists: give another." : undefined}>
+        <Input value={name} onChange={(e) => setName(e.target.value)} />
+      </Field>
+      {error && (
+        <p role="alert" className="field-error">
+          {error}
+        </p>
+      )}
+      <Button onClick={install} disabled={installing || taken || !name.trim() || missing.length > 0}>
+        {installing ? "Installing…" : missing.length > 0 ? `Give ${missing.map((f) => f.title).join(", ")}` : "Install"}
+      </Button>
+    </div>
+  );
+}
