@@ -255,6 +255,9 @@ pub async fn add(
             ),
         ));
     }
+    if let Some(package) = bundle_package(&listed.server, request.pick) {
+        return add_bundle(place, &listed, &package, request).await;
+    }
     let mut preview = preview(&listed, request.pick)?;
     if let Some(n) = request.as_name {
         preview.name = n.to_string();
@@ -302,6 +305,67 @@ pub async fn add(
             })
             .collect(),
         notes: preview.notes,
+    })
+}
+
+/// The package `pick` names when it is an MCP bundle.
+fn bundle_package(server: &Value, pick: Pick) -> Option<Value> {
+    let packages = server.get("packages").and_then(Value::as_array)?;
+    let package = match pick {
+        Pick::First => packages.first(),
+        Pick::Package(i) => packages.get(i),
+        Pick::Remote(_) => None,
+    }?;
+    (package.get("registryType").and_then(Value::as_str) == Some("mcpb")).then(|| package.clone())
+}
+
+/// A registry `mcpb` package: downloaded, its `fileSha256` checked (none:
+/// refused, nothing could be checked), installed as a bundle with the
+/// answers as its `user_config` (KEY, value).
+async fn add_bundle(
+    place: &Place,
+    listed: &Listed,
+    package: &Value,
+    request: AddRequest<'_>,
+) -> Result<RegistryAdded, ErrorInfo> {
+    let url = package
+        .get("identifier")
+        .and_then(Value::as_str)
+        .ok_or_else(|| crate::invalid("the bundle package has no identifier (its URL)"))?;
+    let sha = package
+        .get("fileSha256")
+        .and_then(Value::as_str)
+        .ok_or_else(|| {
+            ErrorInfo::new(
+                ErrorCode::Refused,
+                format!("{} {}'s bundle has no fileSha256: what is downloaded could not be checked, so it is not installed", listed.name, listed.version),
+            )
+        })?;
+    let dest = workbench_core::paths::data_dir()
+        .join("downloads")
+        .join(format!("{sha}.mcpb"));
+    workbench_registry::bundle::download(url, &dest).await?;
+    let installed = crate::bundle::install(
+        place,
+        crate::bundle::Install {
+            path: &dest,
+            sha256: Some(sha),
+            as_name: request.as_name,
+            answers: request.answers,
+            scope: request.scope,
+        },
+    );
+    let _ = std::fs::remove_file(&dest);
+    let installed = installed?;
+    Ok(RegistryAdded {
+        name: installed.name,
+        file: installed.file,
+        version: listed.version.clone(),
+        inputs: Vec::new(),
+        notes: vec![format!(
+            "installed the bundle from {url} into {} (its SHA-256 checked); publisher: {}, not verified",
+            installed.folder, installed.shown.author
+        )],
     })
 }
 

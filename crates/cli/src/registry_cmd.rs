@@ -70,8 +70,9 @@ enum RegistryAction {
         /// Add a version its publisher deprecated.
         #[arg(long)]
         deprecated: bool,
-        /// A value it asks for, ID=VALUE (the ids `registry show` lists);
-        /// kept in the OS keychain. Repeat for each.
+        /// A value it asks for, ID=VALUE (the ids `registry show` lists;
+        /// for a bundle, its user_config KEY=VALUE); kept in the OS keychain
+        /// when secret. Repeat for each.
         #[arg(long = "input", value_name = "ID=VALUE")]
         inputs: Vec<String>,
     },

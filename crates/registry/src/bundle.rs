@@ -380,3 +380,46 @@ pub fn entry(
     }
     Ok(out)
 }
+
+/// Download the bundle at `url` (a registry `mcpb` package's identifier)
+/// into `dest`, at most 1 GiB; its hash is checked by the installer.
+pub async fn download(url: &str, dest: &Path) -> Result<(), ErrorInfo> {
+    let parsed =
+        url::Url::parse(url).map_err(|e| invalid(format!("{url} is not an address: {e}")))?;
+    if !matches!(parsed.scheme(), "https" | "http") {
+        return Err(invalid(format!(
+            "{url}: a bundle is downloaded over http(s)"
+        )));
+    }
+    let client = reqwest::Client::builder()
+        .timeout(std::time::Duration::from_secs(300))
+        .build()
+        .map_err(|e| invalid(format!("no HTTP client: {e}")))?;
+    let mut response =
+        client.get(parsed).send().await.map_err(|e| {
+            ErrorInfo::new(ErrorCode::Transport, format!("cannot download {url}: {e}"))
+        })?;
+    if !response.status().is_success() {
+        return Err(ErrorInfo::new(
+            ErrorCode::Transport,
+            format!("{url} answered {}", response.status()),
+        ));
+    }
+    let mut bytes = Vec::new();
+    while let Some(chunk) = response.chunk().await.map_err(|e| {
+        ErrorInfo::new(
+            ErrorCode::Transport,
+            format!("the download of {url} broke off: {e}"),
+        )
+    })? {
+        bytes.extend_from_slice(&chunk);
+        if bytes.len() as u64 > MAX_BYTES {
+            return Err(invalid(format!("{url} is over 1 GiB: refused")));
+        }
+    }
+    if let Some(parent) = dest.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| invalid(e.to_string()))?;
+    }
+    std::fs::write(dest, bytes)
+        .map_err(|e| invalid(format!("cannot write {}: {e}", dest.display())))
+}

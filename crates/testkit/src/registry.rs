@@ -6,6 +6,9 @@
 //! absent on the last page), deleted versions left out unless
 //! `include_deleted=true`; `/v0.1/servers/{name}/versions` newest first;
 //! `/v0.1/servers/{name}/versions/{version|latest}`; a 404 otherwise.
+//! Files under the folder's `files/` are served at `/files/NAME` (a
+//! bundle a registry entry points to). The folder is read at each request,
+//! so a test may add an entry that names the stand-in's own address.
 //! It counts the requests it answered. Binds 127.0.0.1 only.
 
 use std::net::SocketAddr;
@@ -26,9 +29,29 @@ pub fn fixtures() -> PathBuf {
 }
 
 struct Shared {
-    /// Every version, as `ServerResponse`s.
-    all: Vec<Value>,
+    dir: PathBuf,
     requests: AtomicUsize,
+}
+
+impl Shared {
+    /// Every version, as `ServerResponse`s: by name, then newest first (the
+    /// fixtures' versions compare as text within a name: they are written so).
+    fn all(&self) -> Vec<Value> {
+        let mut all: Vec<Value> = std::fs::read_dir(&self.dir)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "json"))
+            .filter_map(|p| serde_json::from_slice(&std::fs::read(p).ok()?).ok())
+            .collect();
+        all.sort_by(|a, b| {
+            text(a, "/server/name")
+                .cmp(text(b, "/server/name"))
+                .then(text(b, "/server/version").cmp(text(a, "/server/version")))
+        });
+        all
+    }
 }
 
 /// A running stand-in; dropping it stops it.
@@ -61,24 +84,8 @@ fn is_latest(v: &Value) -> bool {
 impl StandIn {
     /// Serve the `ServerResponse` files of `dir`.
     pub async fn start(dir: &Path) -> std::io::Result<StandIn> {
-        let mut all = Vec::new();
-        for entry in std::fs::read_dir(dir)? {
-            let path = entry?.path();
-            if path.extension().is_some_and(|e| e == "json") {
-                let v: Value = serde_json::from_slice(&std::fs::read(&path)?)
-                    .map_err(|e| std::io::Error::other(format!("{}: {e}", path.display())))?;
-                all.push(v);
-            }
-        }
-        // Name, then newest first (the fixtures' versions compare as text
-        // within a name: they are written so).
-        all.sort_by(|a, b| {
-            text(a, "/server/name")
-                .cmp(text(b, "/server/name"))
-                .then(text(b, "/server/version").cmp(text(a, "/server/version")))
-        });
         let shared = Arc::new(Shared {
-            all,
+            dir: dir.to_path_buf(),
             requests: AtomicUsize::new(0),
         });
         let app = axum::Router::new()
@@ -91,6 +98,7 @@ impl StandIn {
                 "/v0.1/servers/{name}/versions/{version}",
                 axum::routing::get(one),
             )
+            .route("/files/{name}", axum::routing::get(file))
             .fallback(|| async { not_found("no such endpoint") })
             .with_state(shared.clone());
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
@@ -140,8 +148,8 @@ async fn list(
         .and_then(|l| l.parse().ok())
         .unwrap_or(30)
         .clamp(1, 100);
-    let matching: Vec<&Value> = shared
-        .all
+    let all = shared.all();
+    let matching: Vec<&Value> = all
         .iter()
         .filter(|v| deleted || status(v) != "deleted")
         .filter(|v| !latest || is_latest(v))
@@ -184,10 +192,9 @@ async fn list(
 async fn versions(State(shared): State<Arc<Shared>>, UrlPath(name): UrlPath<String>) -> Response {
     shared.requests.fetch_add(1, Ordering::SeqCst);
     let found: Vec<Value> = shared
-        .all
-        .iter()
+        .all()
+        .into_iter()
         .filter(|v| text(v, "/server/name") == name)
-        .cloned()
         .collect();
     if found.is_empty() {
         return not_found("Server not found");
@@ -201,7 +208,8 @@ async fn one(
     UrlPath((name, version)): UrlPath<(String, String)>,
 ) -> Response {
     shared.requests.fetch_add(1, Ordering::SeqCst);
-    let found = shared.all.iter().find(|v| {
+    let all = shared.all();
+    let found = all.iter().find(|v| {
         text(v, "/server/name") == name
             && if version == "latest" {
                 is_latest(v)
@@ -212,5 +220,16 @@ async fn one(
     match found {
         Some(v) => Json(v.clone()).into_response(),
         None => not_found("Server not found"),
+    }
+}
+
+async fn file(State(shared): State<Arc<Shared>>, UrlPath(name): UrlPath<String>) -> Response {
+    shared.requests.fetch_add(1, Ordering::SeqCst);
+    if name.contains('/') || name.starts_with('.') {
+        return not_found("no such file");
+    }
+    match std::fs::read(shared.dir.join("files").join(&name)) {
+        Ok(bytes) => bytes.into_response(),
+        Err(_) => not_found("no such file"),
     }
 }

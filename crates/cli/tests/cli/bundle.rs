@@ -27,14 +27,8 @@ fn mcpb() -> Option<PathBuf> {
     bin.exists().then_some(bin)
 }
 
-#[test]
-fn a_bundle_packed_by_mcpb_installs_starts_keeps_its_secret_and_is_removed_cleanly() {
-    let Some(mcpb) = mcpb() else {
-        eprintln!("MCPWB_THIRD_PARTY has no mcpb (cargo xtask test installs it): skipped");
-        return;
-    };
-    let dir = tempfile::tempdir().unwrap();
-    let d = dir.path();
+/// The demo server packed as a bundle by `mcpb pack` (a token it asks for).
+fn pack_demo(mcpb: &Path, d: &Path) -> PathBuf {
     let src = d.join("src");
     std::fs::create_dir_all(src.join("server")).unwrap();
     std::fs::copy(demo_server(), src.join("server/mcp-demo-server")).unwrap();
@@ -74,6 +68,18 @@ fn a_bundle_packed_by_mcpb_installs_starts_keeps_its_secret_and_is_removed_clean
         stdout(&packed),
         stderr(&packed)
     );
+    file
+}
+
+#[test]
+fn a_bundle_packed_by_mcpb_installs_starts_keeps_its_secret_and_is_removed_cleanly() {
+    let Some(mcpb) = mcpb() else {
+        eprintln!("MCPWB_THIRD_PARTY has no mcpb (cargo xtask test installs it): skipped");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let file = pack_demo(&mcpb, d);
     let file = file.to_str().unwrap();
 
     let shown = mcpwb(d, &["bundle", "show", file]);
@@ -220,5 +226,80 @@ fn a_bundle_reaching_out_of_its_folder_or_holding_a_link_is_refused_whole() {
         stderr(&refused).contains("is not a bundle (not a ZIP)"),
         "{}",
         stderr(&refused)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_registry_bundle_package_is_downloaded_checked_against_its_sha256_and_installed() {
+    let Some(mcpb) = mcpb() else {
+        eprintln!("MCPWB_THIRD_PARTY has no mcpb (cargo xtask test installs it): skipped");
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let reg = d.join("registry");
+    std::fs::create_dir_all(reg.join("files")).unwrap();
+    let packed = pack_demo(&mcpb, d);
+    std::fs::copy(&packed, reg.join("files/demo-mcp.mcpb")).unwrap();
+    let sum = Command::new("sha256sum").arg(&packed).output().unwrap();
+    let sha = stdout(&sum).split_whitespace().next().unwrap().to_string();
+    let stand_in = workbench_testkit::registry::StandIn::start(&reg)
+        .await
+        .unwrap();
+    let url = stand_in.url();
+    let entry = |sha: &str| {
+        json!({
+            "server": { "name": "io.github.example/demo-bundle", "description": "The demo as a bundle", "version": "0.1.0",
+                "packages": [{ "registryType": "mcpb", "identifier": format!("{url}/files/demo-mcp.mcpb"),
+                               "fileSha256": sha, "transport": { "type": "stdio" } }] },
+            "_meta": { "io.modelcontextprotocol.registry/official": { "status": "active", "isLatest": true } }
+        })
+        .to_string()
+    };
+    let add = |args: &[&str]| {
+        in_home(d)
+            .arg("--config")
+            .arg(d.join("mcp.json"))
+            .args([
+                "registry",
+                "--registry",
+                &url,
+                "add",
+                "io.github.example/demo-bundle",
+            ])
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    // A registry entry whose hash is not the file's: refused, nothing added.
+    std::fs::write(reg.join("demo.json"), entry(&"ab".repeat(32))).unwrap();
+    let refused = add(&["--input", "token=sk-from-registry"]);
+    assert!(!refused.status.success());
+    assert!(
+        stderr(&refused).contains("is not the file published"),
+        "{}",
+        stderr(&refused)
+    );
+    assert!(!d.join("mcp.json").exists());
+    std::fs::write(reg.join("demo.json"), entry(&sha)).unwrap();
+    // Asked again (the last answer is kept 5 minutes).
+    let added = add(&["--refresh", "--input", "token=sk-from-registry"]);
+    assert!(added.status.success(), "{}", stderr(&added));
+    assert!(
+        stderr(&added).contains("its SHA-256 checked"),
+        "{}",
+        stderr(&added)
+    );
+    let servers = mcpwb(d, &["servers"]);
+    assert!(
+        stdout(&servers).contains("demo-bundle\tready"),
+        "{}{}",
+        stdout(&servers),
+        stderr(&servers)
+    );
+    assert!(
+        !std::fs::read_to_string(d.join("mcp.json"))
+            .unwrap()
+            .contains("sk-from-registry")
     );
 }
