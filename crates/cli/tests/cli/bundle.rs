@@ -56,7 +56,7 @@ fn pack_demo(mcpb: &Path, d: &Path) -> PathBuf {
     )
     .unwrap();
     let file = d.join("demo.mcpb");
-    let packed = Command::new(&mcpb)
+    let packed = Command::new(mcpb)
         .arg("pack")
         .arg(&src)
         .arg(&file)
