@@ -125,22 +125,7 @@ pub struct Installed {
 }
 
 fn entry_name(given: Option<&str>, bundle: &Bundle) -> String {
-    let raw = given.unwrap_or(bundle.name());
-    let name: String = raw
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect();
-    if name.is_empty() {
-        "bundle".into()
-    } else {
-        name
-    }
+    workbench_core::config::dialects::registry::short_name(given.unwrap_or(bundle.name()))
 }
 
 /// Install a bundle: checked, unpacked, added, its secrets kept.

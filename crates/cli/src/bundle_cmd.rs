@@ -72,14 +72,7 @@ pub fn run(cli: &Cli, args: &BundleArgs) -> Result<(), Failure> {
             sha256,
             in_project,
         } => {
-            let answers = set
-                .iter()
-                .map(|s| {
-                    s.split_once('=')
-                        .map(|(k, v)| (k.to_string(), v.to_string()))
-                        .ok_or_else(|| Failure::Usage(format!("--set {s}: give KEY=VALUE")))
-                })
-                .collect::<Result<Vec<_>, _>>()?;
+            let answers = crate::config_fields::name_values(set, "set", "KEY=VALUE")?;
             let place = crate::config_cmd::place(cli);
             let installed = bundle::install(
                 &place,

@@ -140,3 +140,19 @@ impl Fields {
         Ok(m)
     }
 }
+
+/// `--FLAG NAME=VALUE` arguments as pairs; one without `=` is a usage error.
+pub(crate) fn name_values(
+    given: &[String],
+    flag: &str,
+    shape: &str,
+) -> Result<Vec<(String, String)>, crate::Failure> {
+    given
+        .iter()
+        .map(|g| {
+            g.split_once('=')
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .ok_or_else(|| crate::Failure::Usage(format!("--{flag} {g}: give {shape}")))
+        })
+        .collect()
+}

@@ -47,14 +47,7 @@ pub async fn run(cli: &Cli, args: &PublishArgs) -> Result<(), Failure> {
         inputs,
         start_timeout,
     } = &args.action;
-    let inputs = inputs
-        .iter()
-        .map(|i| {
-            i.split_once('=')
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .ok_or_else(|| Failure::Usage(format!("--input {i}: give ID=VALUE")))
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let inputs = crate::config_fields::name_values(inputs, "input", "ID=VALUE")?;
     let folder = dir.clone().unwrap_or_else(|| PathBuf::from("."));
     if *run && !cli.json {
         eprintln!(

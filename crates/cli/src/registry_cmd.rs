@@ -183,14 +183,7 @@ pub async fn run(cli: &Cli, args: &RegistryArgs) -> Result<(), Failure> {
             deprecated,
             inputs,
         } => {
-            let answers = inputs
-                .iter()
-                .map(|i| {
-                    i.split_once('=')
-                        .map(|(k, v)| (k.to_string(), v.to_string()))
-                        .ok_or_else(|| Failure::Usage(format!("--input {i}: give ID=VALUE")))
-                })
-                .collect::<Result<Vec<_>, _>>()?;
+            let answers = crate::config_fields::name_values(inputs, "input", "ID=VALUE")?;
             let place = crate::config_cmd::place(cli);
             let added = registry::add(
                 &place,

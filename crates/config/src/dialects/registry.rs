@@ -22,8 +22,9 @@ fn flag(v: &Value, key: &str) -> bool {
     v.get(key).and_then(Value::as_bool) == Some(true)
 }
 
-/// A short server name from `io.github.owner/name`.
-fn short_name(full: &str) -> String {
+/// A short server name from `io.github.owner/name` (or any name): its
+/// last part, each character outside letters, digits, `-` and `_` a `-`.
+pub fn short_name(full: &str) -> String {
     let last = full.rsplit('/').next().unwrap_or(full);
     let cleaned: String = last
         .chars()
