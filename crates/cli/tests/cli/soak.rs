@@ -235,15 +235,22 @@ fn kill(root: u32, bed: &Bed) -> bool {
     sent
 }
 
-/// Whether `pid` still runs (not a zombie: a zombie's files are closed).
+/// Whether `pid` may still hold its files: it runs, or its leader is a
+/// zombie while other threads of it still exit (a multi-threaded server's
+/// files are closed when its last thread is gone).
 fn alive(pid: u32) -> bool {
     let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
         return false;
     };
     // The state is the first field after the command's closing paren.
-    stat.rfind(')')
+    let zombie = stat
+        .rfind(')')
         .and_then(|i| stat[i + 2..].split(' ').next())
-        .is_some_and(|state| state != "Z" && state != "X")
+        .is_some_and(|state| state == "Z" || state == "X");
+    let threads = std::fs::read_dir(format!("/proc/{pid}/task"))
+        .map(|d| d.count())
+        .unwrap_or(0);
+    !zombie || threads > 1
 }
 
 fn rss_kib(pid: u32) -> Option<u64> {
