@@ -326,10 +326,19 @@ async fn resend_standing(
     for uri in listens.uris(&server) {
         let peer = peer.clone();
         tokio::spawn(async move {
-            #[allow(deprecated)] // resources/subscribe: the 2025-11-25 way
-            let _ = peer
-                .subscribe(rmcp::model::SubscribeRequestParams::new(uri))
-                .await;
+            // A session renewed again while this went out (the worker
+            // re-initializing) fails it before the server saw it: tried
+            // again, a few times; the server's own refusal is final.
+            for attempt in 1..=5u32 {
+                #[allow(deprecated)] // resources/subscribe: the 2025-11-25 way
+                let sent = peer
+                    .subscribe(rmcp::model::SubscribeRequestParams::new(uri.clone()))
+                    .await;
+                match sent {
+                    Ok(_) | Err(rmcp::ServiceError::McpError(_)) => return,
+                    Err(_) => tokio::time::sleep(Duration::from_millis(200) * attempt).await,
+                }
+            }
         });
     }
 }
