@@ -194,11 +194,17 @@ pub fn install(place: &Place, request: Install<'_>) -> Result<Installed, ErrorIn
 pub fn remove(place: &Place, name: &str) -> Result<String, ErrorInfo> {
     let entry = place.entry(name)?;
     let root = bundles_dir();
+    // Only a folder the installer made: DATA/bundles/NAME, NAME a plain
+    // name (an entry's `cwd` is text anyone's file can hold: never `..`).
     let folder = entry
         .get("cwd")
         .and_then(Value::as_str)
         .map(PathBuf::from)
-        .filter(|p| p.parent() == Some(root.as_path()))
+        .filter(|p| {
+            let mut parts = p.components();
+            matches!(parts.next_back(), Some(std::path::Component::Normal(_)))
+                && parts.as_path() == root.as_path()
+        })
         .ok_or_else(|| {
             crate::invalid(format!(
                 "{name} was not installed from a bundle: remove it with `mcpwb config remove {name}`"
@@ -226,4 +232,39 @@ pub fn remove(place: &Place, name: &str) -> Result<String, ErrorInfo> {
         said.push_str(&format!("; {left}"));
     }
     Ok(said)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn remove_takes_only_a_folder_the_installer_made() {
+        let dir = tempfile::tempdir().unwrap();
+        let data = dir.path().join("data");
+        let place = Place::with_settings(
+            dir.path().join("mcp.json"),
+            None,
+            workbench_core::settings::SettingsFile::new(dir.path().join("settings.json")),
+        );
+        let root = bundles_dir();
+        for cwd in [
+            format!("{}/..", root.display()),
+            format!("{}/.", root.display()),
+            data.display().to_string(),
+            "/".to_string(),
+        ] {
+            std::fs::write(
+                &place.user,
+                serde_json::json!({ "mcpServers": { "x": { "command": "x", "cwd": cwd } } })
+                    .to_string(),
+            )
+            .unwrap();
+            let refused = remove(&place, "x").unwrap_err();
+            assert!(
+                refused.message.contains("was not installed from a bundle"),
+                "{cwd}: {refused:?}"
+            );
+        }
+    }
 }

@@ -341,6 +341,15 @@ async fn add_bundle(
                 format!("{} {}'s bundle has no fileSha256: what is downloaded could not be checked, so it is not installed", listed.name, listed.version),
             )
         })?;
+    if sha.len() != 64 || !sha.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(ErrorInfo::new(
+            ErrorCode::Refused,
+            format!(
+                "{}'s fileSha256 is not a SHA-256 (64 hex digits): not installed",
+                listed.name
+            ),
+        ));
+    }
     let dest = workbench_core::paths::data_dir()
         .join("downloads")
         .join(format!("{sha}.mcpb"));

@@ -271,9 +271,18 @@ async fn a_registry_bundle_package_is_downloaded_checked_against_its_sha256_and_
             .output()
             .unwrap()
     };
+    // A "hash" that is a path: refused before anything is downloaded.
+    std::fs::write(reg.join("demo.json"), entry("../../../escaped")).unwrap();
+    let refused = add(&["--input", "token=x"]);
+    assert!(
+        stderr(&refused).contains("is not a SHA-256"),
+        "{}",
+        stderr(&refused)
+    );
+    assert!(!d.join("home/escaped.mcpb").exists() && !d.join("escaped.mcpb").exists());
     // A registry entry whose hash is not the file's: refused, nothing added.
     std::fs::write(reg.join("demo.json"), entry(&"ab".repeat(32))).unwrap();
-    let refused = add(&["--input", "token=sk-from-registry"]);
+    let refused = add(&["--refresh", "--input", "token=sk-from-registry"]);
     assert!(!refused.status.success());
     assert!(
         stderr(&refused).contains("is not the file published"),
