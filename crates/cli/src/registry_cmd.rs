@@ -50,7 +50,7 @@ enum RegistryAction {
         #[command(flatten)]
         which: Which,
         /// List its versions instead.
-        #[arg(long)]
+        #[arg(long, conflicts_with_all = ["version", "package", "remote"])]
         versions: bool,
     },
     /// Add a server to mcp.json as shown by `registry show`: version pinned,
