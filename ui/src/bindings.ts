@@ -22,6 +22,11 @@ export const commands = {
 	registryAdd: (add: RegistryAdd_Deserialize) => typedError<RegistryAdded, ErrorInfo>(__TAURI_INVOKE("registry_add", { add })),
 	/**  Ask for a `.mcpb` file and say what it is (None: cancelled). */
 	pickBundle: () => typedError<PickedBundle_Serialize | null, ErrorInfo>(__TAURI_INVOKE("pick_bundle")),
+	/**
+	 *  A path the person picks for a value a server asks for (a file, or a
+	 *  folder when `folder`); None when they cancelled.
+	 */
+	pickPath: (folder: boolean) => typedError<string | null, ErrorInfo>(__TAURI_INVOKE("pick_path", { folder })),
 	/**  Install the bundle at `path` with the person's answers (KEY, value). */
 	installBundle: (path: string, answers: ([string, string])[], asName: string | null, scope: Scope) => typedError<Installed_Serialize, ErrorInfo>(__TAURI_INVOKE("install_bundle", { path, answers, asName, scope })),
 	/**  The live state of every server (empty when the config could not be read). */
@@ -1880,9 +1885,6 @@ export type HistoryUsage_Serialize = {
 	bytes: number,
 };
 
-/**  A host and the PATH it gives the servers it starts. */
-export type Host = Host_Serialize | Host_Deserialize;
-
 /**  One entry of a host's file, as the window's list shows it. */
 export type HostEntry = {
 	/**  The entry's name. */
@@ -1974,28 +1976,6 @@ export type HostRun_Serialize = {
 	tools: string[],
 	/**  Why it did not start, as the workbench saw it. */
 	error: string | null,
-};
-
-/**  A host and the PATH it gives the servers it starts. */
-export type Host_Deserialize = {
-	name: string,
-	/**
-	 *  Its PATH, as it starts servers (None: the environment it was started
-	 *  with, as a terminal's).
-	 */
-	path?: string | null,
-	note: string,
-};
-
-/**  A host and the PATH it gives the servers it starts. */
-export type Host_Serialize = {
-	name: string,
-	/**
-	 *  Its PATH, as it starts servers (None: the environment it was started
-	 *  with, as a terminal's).
-	 */
-	path: string | null,
-	note: string,
 };
 
 export type Impact = "compatible" | "breaking";
@@ -2715,6 +2695,31 @@ export type ProviderView_Serialize = {
 	is_default: boolean,
 };
 
+/**  A host and the PATH it gives the servers it starts. */
+export type PublishHost = PublishHost_Serialize | PublishHost_Deserialize;
+
+/**  A host and the PATH it gives the servers it starts. */
+export type PublishHost_Deserialize = {
+	name: string,
+	/**
+	 *  Its PATH, as it starts servers (None: the environment it was started
+	 *  with, as a terminal's).
+	 */
+	path?: string | null,
+	note: string,
+};
+
+/**  A host and the PATH it gives the servers it starts. */
+export type PublishHost_Serialize = {
+	name: string,
+	/**
+	 *  Its PATH, as it starts servers (None: the environment it was started
+	 *  with, as a terminal's).
+	 */
+	path: string | null,
+	note: string,
+};
+
 /**  What `publish check` found. */
 export type PublishReport = PublishReport_Serialize | PublishReport_Deserialize;
 
@@ -2722,8 +2727,8 @@ export type PublishReport = PublishReport_Serialize | PublishReport_Deserialize;
 export type PublishReport_Deserialize = {
 	folder: string,
 	findings: Finding[],
-	ways: Way[],
-	hosts: Host_Deserialize[],
+	ways: PublishWay[],
+	hosts: PublishHost_Deserialize[],
 	/**  Each way as each host started it (empty unless asked to run). */
 	runs: HostRun_Deserialize[],
 };
@@ -2732,10 +2737,17 @@ export type PublishReport_Deserialize = {
 export type PublishReport_Serialize = {
 	folder: string,
 	findings: Finding[],
-	ways: Way[],
-	hosts: Host_Serialize[],
+	ways: PublishWay[],
+	hosts: PublishHost_Serialize[],
 	/**  Each way as each host started it (empty unless asked to run). */
 	runs: HostRun_Serialize[],
+};
+
+/**  One way the server runs, as an mcp.json entry. */
+export type PublishWay = {
+	/**  `server.json package 1 (npm …)`, `manifest.json mcp_config`. */
+	label: string,
+	entry: { [key in string]: Value },
 };
 
 /**  One step of a ramp. */
@@ -2877,6 +2889,8 @@ export type RegistryPreview = {
 	inputs: Value[],
 	/**  What was left out, written as plain text, or is to be done by hand. */
 	notes: string[],
+	/**  The inputs whose value is a file path (a picker beside them). */
+	pathInputs: string[],
 };
 
 /**  A server's version as the window and `--json` show it. */
@@ -4203,13 +4217,6 @@ export type Usage = {
 };
 
 export type Value = null | boolean | number | string | Value[] | { [key in string]: Value };
-
-/**  One way the server runs, as an mcp.json entry. */
-export type Way = {
-	/**  `server.json package 1 (npm …)`, `manifest.json mcp_config`. */
-	label: string,
-	entry: { [key in string]: Value },
-};
 
 /**  What the window says about its start. */
 export type WindowStage = 

@@ -13,7 +13,7 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 use workbench_core::config::ConfigFile;
 pub use workbench_doctor::finding::{Finding, Severity};
-pub use workbench_doctor::publish::hosts::{Host, Way};
+pub use workbench_doctor::publish::hosts::{PublishHost, PublishWay};
 use workbench_doctor::publish::{check_dir, hosts};
 
 /// One way started with one host's PATH.
@@ -37,8 +37,8 @@ pub struct HostRun {
 pub struct PublishReport {
     pub folder: String,
     pub findings: Vec<Finding>,
-    pub ways: Vec<Way>,
-    pub hosts: Vec<Host>,
+    pub ways: Vec<PublishWay>,
+    pub hosts: Vec<PublishHost>,
     /// Each way as each host started it (empty unless asked to run).
     pub runs: Vec<HostRun>,
 }
@@ -78,7 +78,7 @@ pub async fn check(request: PublishCheck<'_>) -> PublishReport {
         for way in &ways {
             let stdio = way.entry.contains_key("command");
             // A remote is reached the same from every host: once.
-            let started_on: Vec<&Host> = if stdio {
+            let started_on: Vec<&PublishHost> = if stdio {
                 host_list.iter().collect()
             } else {
                 host_list.iter().take(1).collect()
@@ -106,8 +106,8 @@ pub async fn check(request: PublishCheck<'_>) -> PublishReport {
 }
 
 async fn run_one(
-    way: &Way,
-    host: &Host,
+    way: &PublishWay,
+    host: &PublishHost,
     inputs: &[(String, String)],
     timeout: Duration,
     stdio: bool,

@@ -169,6 +169,8 @@ pub struct RegistryPreview {
     pub inputs: Vec<Value>,
     /// What was left out, written as plain text, or is to be done by hand.
     pub notes: Vec<String>,
+    /// The inputs whose value is a file path (a picker beside them).
+    pub path_inputs: Vec<String>,
 }
 
 /// What the entry of `listed` would be, run the way `pick` says.
@@ -185,6 +187,7 @@ pub fn preview(listed: &Listed, pick: Pick) -> Result<RegistryPreview, ErrorInfo
         entry,
         inputs: imported.inputs,
         notes: imported.notes,
+        path_inputs: imported.path_inputs,
     })
 }
 

@@ -331,6 +331,11 @@ fn a_registry_package_asks_with_pick_lists_resolves_templates_and_leaves_out_wha
             .unwrap()
             .contains("a file path")
     );
+    assert_eq!(
+        imported.path_inputs,
+        ["weather-cache-dir"],
+        "a file path gets a picker"
+    );
     // The image: docker is told which variables to hand the container.
     let oci = import_pick(&doc, Pick::Package(1)).unwrap();
     assert_eq!(

@@ -71,6 +71,35 @@ pub async fn pick_file<R: Runtime>(app: &tauri::AppHandle<R>) -> Option<std::pat
     rx.await.ok().flatten()
 }
 
+/// Ask for a folder. `MCPWB_OPEN_FOLDER` answers without the dialog (the
+/// e2e tests cannot drive a GTK dialog). None when cancelled.
+pub async fn pick_folder<R: Runtime>(app: &tauri::AppHandle<R>) -> Option<std::path::PathBuf> {
+    if let Some(dir) = std::env::var_os("MCPWB_OPEN_FOLDER").filter(|f| !f.is_empty()) {
+        return Some(std::path::PathBuf::from(dir));
+    }
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    app.dialog().file().pick_folder(move |picked| {
+        let _ = tx.send(picked.and_then(|p| p.into_path().ok()));
+    });
+    rx.await.ok().flatten()
+}
+
+/// A path the person picks for a value a server asks for (a file, or a
+/// folder when `folder`); None when they cancelled.
+#[tauri::command]
+#[specta::specta]
+pub async fn pick_path<R: Runtime>(
+    app: tauri::AppHandle<R>,
+    folder: bool,
+) -> Result<Option<String>, ErrorInfo> {
+    let picked = if folder {
+        pick_folder(&app).await
+    } else {
+        pick_file(&app).await
+    };
+    Ok(picked.map(|p| p.display().to_string()))
+}
+
 /// Put `text` on the system clipboard.
 #[tauri::command]
 #[specta::specta]

@@ -27,6 +27,8 @@ export interface RegistryBackend {
   registryAdd(add: RegistryAdd): Promise<RegistryAdded>;
   /** Ask for a .mcpb file and say what it is (null: cancelled). */
   pickBundle(): Promise<PickedBundle | null>;
+  /** A file (or, with `folder`, a folder) the person picks for a value; null: cancelled. */
+  pickPath(folder: boolean): Promise<string | null>;
   /** Install the bundle at `path` with the answers to what it asks (KEY, value). */
   installBundle(path: string, answers: [string, string][], asName: string | null, scope: Scope): Promise<InstalledBundle>;
 }
@@ -41,6 +43,7 @@ export function tauriRegistryBackend(unwrap: Unwrap): RegistryBackend {
     registryShow: async (name, version, pkg, remote) => unwrap(await commands.registryShow(name, version, pkg, remote)),
     registryAdd: async (add) => unwrap(await commands.registryAdd(add)),
     pickBundle: async () => unwrap(await commands.pickBundle()),
+    pickPath: async (folder) => unwrap(await commands.pickPath(folder)),
     installBundle: async (path, answers, asName, scope) => unwrap(await commands.installBundle(path, answers, asName, scope)),
   };
 }

@@ -5,6 +5,7 @@ import { useState } from "react";
 import { ShieldAlert } from "lucide-react";
 import { Badge, Button, Checkbox, Field, Input, useToast } from "../design";
 import type { PickedBundle, RegistryBackend } from "../ipc";
+import { PathInput } from "./PathInput";
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
@@ -78,6 +79,8 @@ export function BundleInstall({
         >
           {f.kind === "boolean" ? (
             <Checkbox aria-label={f.key} checked={(answers[f.key] ?? String(f.default ?? false)) === "true"} onChange={(e) => setAnswers({ ...answers, [f.key]: String(e.target.checked) })} />
+          ) : (f.kind === "file" || f.kind === "directory") && !f.multiple ? (
+            <PathInput backend={backend} folder={f.kind === "directory"} label={f.key} value={answers[f.key] ?? ""} onChange={(v) => setAnswers({ ...answers, [f.key]: v })} />
           ) : (
             <Input aria-label={f.key} type={f.sensitive ? "password" : f.kind === "number" ? "number" : "text"} autoComplete="off" value={answers[f.key] ?? ""} onChange={(e) => setAnswers({ ...answers, [f.key]: e.target.value })} />
           )}

@@ -36,8 +36,10 @@ function backend(deprecated: boolean) {
       inputs: [
         { type: "pickString", id: "weather-units", description: "Units", options: ["metric", "imperial"], default: "metric" },
         { type: "promptString", id: "weather-key", description: "API key", password: true },
+        { type: "promptString", id: "weather-cache-dir", description: "Cache (a file path)", password: false },
       ],
       notes: ["weather: --cache-dir is optional and has no default: left out"],
+      pathInputs: ["weather-cache-dir"],
     },
   });
   const b: RegistryBackend = {
@@ -49,6 +51,7 @@ function backend(deprecated: boolean) {
       return Promise.resolve({ name: add.asName ?? "weather", file: "/tmp/mcp.json", version: "1.4.0", inputs: [], notes: [] });
     }),
     pickBundle: () => Promise.resolve(null),
+    pickPath: (folder: boolean) => Promise.resolve(folder ? "/picked/folder" : "/picked/cache.db"),
     installBundle: () => Promise.reject(new Error("not in this test")),
   };
   return { b, added };
@@ -67,10 +70,16 @@ describe("the Registry room", () => {
     const entry = await screen.findByLabelText("The entry it becomes");
     expect(entry.textContent).toContain("mcp-weather==1.4.0");
     expect(screen.getByText(/optional and has no default/)).toBeTruthy();
+    // A file path is picked with the platform's dialog.
+    fireEvent.click(screen.getByRole("button", { name: "Choose file…" }));
+    await waitFor(() => expect((screen.getByLabelText("weather-cache-dir") as HTMLInputElement).value).toBe("/picked/cache.db"));
     fireEvent.click(screen.getByRole("button", { name: "Add server" }));
     await waitFor(() => expect(onAdded).toHaveBeenCalledWith("weather"));
     // The pick list's default was shown as chosen: it is given; the empty secret is asked later.
-    expect(added[0]?.answers).toEqual([["weather-units", "metric"]]);
+    expect(added[0]?.answers).toEqual([
+      ["weather-units", "metric"],
+      ["weather-cache-dir", "/picked/cache.db"],
+    ]);
     expect(added[0]?.asName).toBe("weather");
   });
 

@@ -8,6 +8,7 @@ import { FolderOpen, Library, RefreshCw, Search } from "lucide-react";
 import { Badge, Button, Checkbox, EmptyState, Field, Input, Select, Skeleton, useToast } from "../design";
 import type { PickedBundle, RegistryBackend, RegistryPage, RegistryServer, RegistryShown, Scope } from "../ipc";
 import { BundleInstall } from "./BundleInstall";
+import { PathInput } from "./PathInput";
 import "./registry.css";
 
 /** An input the entry declares, as the backend describes it. */
@@ -344,6 +345,8 @@ function ServerDetail({
                     </option>
                   ))}
                 </Select>
+              ) : shown.preview?.pathInputs.includes(i.id) ? (
+                <PathInput backend={backend} folder={false} label={i.id} value={answers[i.id] ?? ""} onChange={(v) => setAnswers({ ...answers, [i.id]: v })} />
               ) : (
                 <Input
                   aria-label={i.id}

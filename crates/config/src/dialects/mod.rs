@@ -109,6 +109,9 @@ pub struct Imported {
     pub inputs: Vec<Value>,
     /// What was skipped or changed, one sentence each.
     pub notes: Vec<String>,
+    /// The inputs whose value is a file path (`format: filepath`): the
+    /// window offers a file picker for them.
+    pub path_inputs: Vec<String>,
 }
 
 /// One of a transport's many spellings, as we write it.

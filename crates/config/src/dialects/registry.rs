@@ -204,6 +204,9 @@ impl Values<'_> {
         let mut description = str_of(input, "description").unwrap_or(label).to_string();
         if str_of(input, "format") == Some("filepath") {
             description.push_str(" (a file path)");
+            if !self.out.path_inputs.contains(&id) {
+                self.out.path_inputs.push(id.clone());
+            }
         }
         let mut decl = if choices.is_empty() {
             json!({ "type": "promptString", "id": id, "description": description, "password": secret })

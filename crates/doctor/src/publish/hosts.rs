@@ -17,7 +17,7 @@ use crate::finding::{Finding, Severity};
 /// A host and the PATH it gives the servers it starts.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct Host {
+pub struct PublishHost {
     pub name: String,
     /// Its PATH, as it starts servers (None: the environment it was started
     /// with, as a terminal's).
@@ -28,19 +28,19 @@ pub struct Host {
 /// The hosts looked at: a terminal (the PATH here), Claude Desktop (a GUI
 /// app's fixed PATH: no shell profile, no `~/.local/bin`, no version
 /// manager), VS Code (the login shell's environment, resolved at start).
-pub fn hosts(terminal_path: &str) -> Vec<Host> {
+pub fn hosts(terminal_path: &str) -> Vec<PublishHost> {
     vec![
-        Host {
+        PublishHost {
             name: "terminal".into(),
             path: Some(terminal_path.into()),
             note: "your shell's PATH".into(),
         },
-        Host {
+        PublishHost {
             name: "Claude Desktop".into(),
             path: Some("/usr/local/bin:/opt/homebrew/bin:/usr/bin:/bin:/usr/sbin:/sbin".into()),
             note: "a GUI app's PATH: no shell profile, so not ~/.local/bin, ~/.cargo/bin, nvm or pyenv".into(),
         },
-        Host {
+        PublishHost {
             name: "VS Code".into(),
             path: Some(terminal_path.into()),
             note: "the login shell's environment, read when it starts".into(),
@@ -51,7 +51,7 @@ pub fn hosts(terminal_path: &str) -> Vec<Host> {
 /// One way the server runs, as an mcp.json entry.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
-pub struct Way {
+pub struct PublishWay {
     /// `server.json package 1 (npm …)`, `manifest.json mcp_config`.
     pub label: String,
     pub entry: Map<String, Value>,
@@ -59,14 +59,14 @@ pub struct Way {
 
 /// Each way `server_json` and `manifest` describe, as entries (remotes
 /// too: they need no PATH, but a host reaches them all the same).
-pub fn ways(server_json: Option<&Value>, manifest: Option<&Value>, dir: &Path) -> Vec<Way> {
+pub fn ways(server_json: Option<&Value>, manifest: Option<&Value>, dir: &Path) -> Vec<PublishWay> {
     let mut out = Vec::new();
     if let Some(doc) = server_json {
         let count = |k: &str| doc.get(k).and_then(Value::as_array).map_or(0, Vec::len);
         for i in 0..count("packages") {
             if let Ok(mut imported) = import_pick(doc, Pick::Package(i)) {
                 let kind = doc["packages"][i]["registryType"].as_str().unwrap_or("?");
-                out.push(Way {
+                out.push(PublishWay {
                     label: format!("server.json package {} ({kind})", i + 1),
                     entry: imported.servers.remove(0).1,
                 });
@@ -74,7 +74,7 @@ pub fn ways(server_json: Option<&Value>, manifest: Option<&Value>, dir: &Path) -
         }
         for i in 0..count("remotes") {
             if let Ok(mut imported) = import_pick(doc, Pick::Remote(i)) {
-                out.push(Way {
+                out.push(PublishWay {
                     label: format!("server.json remote {}", i + 1),
                     entry: imported.servers.remove(0).1,
                 });
@@ -96,7 +96,7 @@ pub fn ways(server_json: Option<&Value>, manifest: Option<&Value>, dir: &Path) -
                 .collect();
             entry.insert("args".into(), Value::Array(args));
         }
-        out.push(Way {
+        out.push(PublishWay {
             label: "manifest.json mcp_config".into(),
             entry,
         });
@@ -122,13 +122,13 @@ fn is_program(p: &Path) -> bool {
 
 /// Where each way's command is found on each host, as findings: one that a
 /// host cannot find (found elsewhere), and Windows' `npx`.
-pub fn findings(ways: &[Way], hosts: &[Host]) -> Vec<Finding> {
+pub fn findings(ways: &[PublishWay], hosts: &[PublishHost]) -> Vec<Finding> {
     let mut out = Vec::new();
     for way in ways {
         let Some(command) = way.entry.get("command").and_then(Value::as_str) else {
             continue;
         };
-        let found: Vec<(&Host, Option<PathBuf>)> = hosts
+        let found: Vec<(&PublishHost, Option<PathBuf>)> = hosts
             .iter()
             .map(|h| (h, resolve(command, h.path.as_deref().unwrap_or_default())))
             .collect();
