@@ -18,6 +18,7 @@
 #![deny(missing_docs)]
 #![forbid(unsafe_code)]
 
+pub mod methods;
 use serde::Serialize;
 
 /// A stable code for each kind of failure. Serialised as `snake_case` strings;

@@ -155,22 +155,10 @@ struct Host {
     harmless: HashSet<String>,
 }
 
-/// Methods that only read: one in flight at a restart is sent again once.
-const READS: &[&str] = &[
-    "resources/read",
-    "resources/list",
-    "resources/templates/list",
-    "prompts/list",
-    "prompts/get",
-    "tools/list",
-    "completion/complete",
-    "ping",
-];
-
 impl Host {
     /// Whether the request `line` (a `method`) cannot act twice.
     fn harmless(&self, method: &str, line: &[u8]) -> bool {
-        if READS.contains(&method) {
+        if workbench_codes::methods::only_reads(method) {
             return true;
         }
         method == "tools/call"

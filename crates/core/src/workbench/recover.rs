@@ -16,20 +16,6 @@ use crate::connect::{ServerHandle, ServerState};
 use crate::error::{Error, Result};
 use crate::status::FailureCode;
 
-/// Methods that only read: sending one again after the server died under
-/// it cannot do anything twice.
-const READS: &[&str] = &[
-    "resources/read",
-    "resources/list",
-    "resources/templates/list",
-    "prompts/list",
-    "prompts/get",
-    "tools/list",
-    "completion/complete",
-    "ping",
-    "server/discover",
-];
-
 /// How often a waiting call looks again when no state change woke it.
 const LOOK_AGAIN: Duration = Duration::from_millis(50);
 
@@ -98,7 +84,7 @@ impl Workbench {
         method: &str,
         params: &Params,
     ) -> Option<&'static str> {
-        if READS.contains(&method) {
+        if workbench_codes::methods::only_reads(method) {
             return Some("it only reads");
         }
         if method != "tools/call" {
