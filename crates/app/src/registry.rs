@@ -438,6 +438,16 @@ fn answers<'a>(
         .collect()
 }
 
+/// The way a package (from 0) or remote (from 0) names; neither: the first
+/// package, else the first remote.
+pub fn pick(package: Option<usize>, remote: Option<usize>) -> Pick {
+    match (package, remote) {
+        (Some(n), _) => Pick::Package(n),
+        (_, Some(n)) => Pick::Remote(n),
+        _ => Pick::First,
+    }
+}
+
 /// What the window asks to add (`AddRequest`, owned, as it comes over IPC).
 #[derive(Debug, Clone, Deserialize)]
 #[cfg_attr(feature = "specta", derive(specta::Type))]
@@ -460,11 +470,10 @@ pub struct RegistryAdd {
 impl RegistryAdd {
     /// The way it picked.
     pub fn pick(&self) -> Pick {
-        match (self.package, self.remote) {
-            (Some(n), _) => Pick::Package(n as usize),
-            (_, Some(n)) => Pick::Remote(n as usize),
-            _ => Pick::First,
-        }
+        pick(
+            self.package.map(|n| n as usize),
+            self.remote.map(|n| n as usize),
+        )
     }
 
     /// As an [`AddRequest`].

@@ -97,11 +97,9 @@ impl Which {
             n.checked_sub(1)
                 .ok_or_else(|| Failure::Usage(format!("--{what} counts from 1")))
         };
-        Ok(match (self.package, self.remote) {
-            (Some(n), _) => Pick::Package(nth(n, "package")?),
-            (_, Some(n)) => Pick::Remote(nth(n, "remote")?),
-            _ => Pick::First,
-        })
+        let package = self.package.map(|n| nth(n, "package")).transpose()?;
+        let remote = self.remote.map(|n| nth(n, "remote")).transpose()?;
+        Ok(registry::pick(package, remote))
     }
 }
 

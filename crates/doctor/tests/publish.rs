@@ -244,3 +244,10 @@ fn a_link_in_the_folder_is_not_followed() {
     assert!(checked.server_json.is_none());
     assert!(checked.findings.iter().any(|f| f.code == "publish.link"));
 }
+
+#[test]
+fn a_folder_that_is_not_there_is_said_so() {
+    let found = check_dir(Path::new("/nonexistent/server")).findings;
+    assert_eq!(found.len(), 1);
+    assert_eq!(found[0].code, "publish.no-folder");
+}

@@ -323,7 +323,11 @@ impl Registry {
                     )),
                     None => Err(ErrorInfo::new(
                         ErrorCode::Transport,
-                        format!("cannot reach the registry at {url}: {}", chain(&e)),
+                        format!(
+                            "cannot reach the registry at {url}: {}. Check the network, or the address \
+                             (--registry, $MCPWB_REGISTRY, the settings file's \"registry\")",
+                            chain(&e)
+                        ),
                     )),
                 };
             }

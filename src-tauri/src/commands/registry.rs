@@ -5,7 +5,7 @@
 use tauri::{Runtime, State};
 use workbench_app::ErrorInfo;
 use workbench_app::registry::{
-    self, Pick, Query, RegistryAdd, RegistryAdded, RegistryPage, RegistryShown,
+    self, Query, RegistryAdd, RegistryAdded, RegistryPage, RegistryShown,
 };
 
 use crate::state::AppState;
@@ -55,11 +55,10 @@ pub async fn registry_show<R: Runtime>(
     from_package: Option<u32>,
     from_remote: Option<u32>,
 ) -> Result<RegistryShown, ErrorInfo> {
-    let pick = match (from_package, from_remote) {
-        (Some(n), _) => Pick::Package(n as usize),
-        (_, Some(n)) => Pick::Remote(n as usize),
-        _ => Pick::First,
-    };
+    let pick = registry::pick(
+        from_package.map(|n| n as usize),
+        from_remote.map(|n| n as usize),
+    );
     registry::show(
         &registry::open(None, false)?,
         &name,

@@ -70,6 +70,21 @@ fn json(name: &str, text: &str, out: &mut Vec<Finding>) -> Option<Value> {
 /// Check the folder `dir`.
 pub fn check_dir(dir: &Path) -> Checked {
     let mut findings = Vec::new();
+    if !dir.is_dir() {
+        findings.push(
+            Finding::new(
+                "publish.no-folder",
+                Severity::Error,
+                dir.display().to_string(),
+            )
+            .why("there is no folder here")
+            .fix("give the server's folder (where server.json or manifest.json is)"),
+        );
+        return Checked {
+            findings,
+            ..Default::default()
+        };
+    }
     let server_json = read(dir, "server.json", &mut findings)
         .and_then(|t| json("server.json", &t, &mut findings));
     let manifest = read(dir, "manifest.json", &mut findings)
