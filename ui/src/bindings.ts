@@ -1965,6 +1965,11 @@ export type HostRun_Deserialize = {
 	tools: string[],
 	/**  Why it did not start, as the workbench saw it. */
 	error?: string | null,
+	/**
+	 *  The doctor's checks of what it offered there (its tools' names,
+	 *  schemas and texts, its resources and prompts), worst first.
+	 */
+	doctor: Finding[],
 };
 
 /**  One way started with one host's PATH. */
@@ -1976,6 +1981,11 @@ export type HostRun_Serialize = {
 	tools: string[],
 	/**  Why it did not start, as the workbench saw it. */
 	error: string | null,
+	/**
+	 *  The doctor's checks of what it offered there (its tools' names,
+	 *  schemas and texts, its resources and prompts), worst first.
+	 */
+	doctor: Finding[],
 };
 
 export type Impact = "compatible" | "breaking";

@@ -28,6 +28,9 @@ pub struct HostRun {
     pub tools: Vec<String>,
     /// Why it did not start, as the workbench saw it.
     pub error: Option<String>,
+    /// The doctor's checks of what it offered there (its tools' names,
+    /// schemas and texts, its resources and prompts), worst first.
+    pub doctor: Vec<Finding>,
 }
 
 /// What `publish check` found.
@@ -94,6 +97,23 @@ pub async fn check(request: PublishCheck<'_>) -> PublishReport {
         {
             findings.extend(tools_drift(manifest, &live.tools));
         }
+        // The doctor's findings on what started, warnings and worse, once
+        // each (the same server started from several hosts finds the same
+        // things); its notes stay in each run.
+        for run in &runs {
+            for f in run
+                .doctor
+                .iter()
+                .filter(|f| f.severity >= Severity::Warning)
+            {
+                let seen = findings
+                    .iter()
+                    .any(|g| g.code == f.code && g.item == f.item && g.pointer == f.pointer);
+                if !seen {
+                    findings.push(f.clone());
+                }
+            }
+        }
     }
     findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
     PublishReport {
@@ -138,11 +158,21 @@ async fn run_one(
     match outcome {
         Ok(trial) => {
             let started = trial.status.state == workbench_core::connect::ServerState::Ready;
+            let doctor = match (&trial.status.info, started) {
+                (Some(info), true) => {
+                    let surface = workbench_doctor::Surface::of(info, &trial.catalog);
+                    let (mut found, _) = workbench_doctor::shape(name, &surface, &[]);
+                    found.sort_by_key(|f| std::cmp::Reverse(f.severity));
+                    found
+                }
+                _ => Vec::new(),
+            };
             HostRun {
                 way: way.label.clone(),
                 host: host.name.clone(),
                 started,
                 tools: trial.tools,
+                doctor,
                 error: match trial.status.state {
                     workbench_core::connect::ServerState::Ready => None,
                     workbench_core::connect::ServerState::Failed { reason, stderr, .. } => {
@@ -158,6 +188,7 @@ async fn run_one(
             started: false,
             tools: Vec::new(),
             error: Some(e),
+            doctor: Vec::new(),
         },
     }
 }

@@ -27,8 +27,9 @@ enum PublishAction {
         /// The server's folder (default: here).
         dir: Option<PathBuf>,
         /// Also start each way (each package, remote or bundle command) with
-        /// each host's PATH and list its tools — this runs the folder's
-        /// commands: use it on your own server.
+        /// each host's PATH, list its tools and run the doctor's checks on
+        /// what it offers — this runs the folder's commands: use it on your
+        /// own server.
         #[arg(long)]
         run: bool,
         /// A value for an `${input:ID}` an entry asks for, ID=VALUE (with --run).
@@ -111,8 +112,18 @@ fn print(report: &PublishReport, ran: bool) {
                 if run.tools.len() > some.len() {
                     some.push("…");
                 }
+                let errors = run
+                    .doctor
+                    .iter()
+                    .filter(|f| f.severity == Severity::Error)
+                    .count();
+                let warnings = run
+                    .doctor
+                    .iter()
+                    .filter(|f| f.severity == Severity::Warning)
+                    .count();
                 println!(
-                    "  {} in {}: started, {} tools ({})",
+                    "  {} in {}: started, {} tools ({}); the doctor: {errors} error(s), {warnings} warning(s)",
                     run.way,
                     run.host,
                     run.tools.len(),

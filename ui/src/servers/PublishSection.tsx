@@ -66,7 +66,7 @@ export function PublishSection({ backend, name }: { backend: DoctorBackend & Con
                       .filter((r) => r.way === w.label)
                       .map((r) => (
                         <li key={r.host} className={r.started ? "publish-run ok" : "publish-run failed"}>
-                          {r.host}: {r.started ? `started, ${r.tools.length} tools` : `did not start: ${r.error ?? ""}`}
+                          {r.host}: {r.started ? `started, ${r.tools.length} tools; ${doctorSaid(r.doctor)}` : `did not start: ${r.error ?? ""}`}
                         </li>
                       ))}
                   </ul>
@@ -79,4 +79,12 @@ export function PublishSection({ backend, name }: { backend: DoctorBackend & Con
       )}
     </Disclosure>
   );
+}
+
+/** What the doctor found on one host's run, in a few words. */
+function doctorSaid(found: { severity: string }[]): string {
+  const errors = found.filter((f) => f.severity === "error").length;
+  const warnings = found.filter((f) => f.severity === "warning").length;
+  if (errors + warnings === 0) return "the doctor found nothing serious";
+  return `the doctor: ${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}`;
 }

@@ -168,3 +168,68 @@ fn run_starts_each_way_as_each_host_would_and_compares_a_bundles_tools() {
         );
     }
 }
+
+#[test]
+fn run_puts_the_doctor_on_what_each_host_started() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let server = d.join("server");
+    std::fs::create_dir_all(&server).unwrap();
+    let demo = demo_server().display().to_string();
+    let manifest = |args: Value| {
+        json!({ "manifest_version": "0.3", "name": "demo", "version": "0.1.0", "description": "The demo",
+                "author": { "name": "tests" },
+                "server": { "type": "binary", "entry_point": demo, "mcp_config": { "command": demo, "args": args } } })
+        .to_string()
+    };
+    // A tool whose schema requires a property it does not declare: hosts
+    // that check schemas refuse it; the files alone cannot show it.
+    std::fs::write(
+        server.join("manifest.json"),
+        manifest(json!(["--fault", "doctor-schemas"])),
+    )
+    .unwrap();
+    let path = std::env::var("PATH").unwrap_or_default();
+    let out = publish(d, &["--run", "--json"], &path);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let runs = report["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 3, "{report:#}");
+    for run in runs {
+        assert_eq!(run["started"], true, "{run:#}");
+        let found: Vec<&str> = run["doctor"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|f| f["code"].as_str())
+            .collect();
+        assert!(
+            found.contains(&"schema.required-not-a-property"),
+            "{}: {found:?}",
+            run["host"]
+        );
+    }
+    let ghost: Vec<&Value> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "schema.required-not-a-property")
+        .collect();
+    assert_eq!(ghost.len(), 1, "once, not once per host: {report:#}");
+    assert_eq!(ghost[0]["item"], "tool required_ghost");
+    assert_eq!(ghost[0]["pointer"], "/inputSchema/required");
+    assert!(!ghost[0]["fix"].as_str().unwrap().is_empty());
+
+    // The same server without the fault: the doctor finds no error (the
+    // demo's create_order has constraints Gemini drops: warnings).
+    std::fs::write(server.join("manifest.json"), manifest(json!([]))).unwrap();
+    let out = publish(d, &["--run"], &path);
+    let text = stdout(&out);
+    assert_eq!(out.status.code(), Some(0), "{text}{}", stderr(&out));
+    assert!(
+        text.contains("manifest.json mcp_config in Claude Desktop: started, 25 tools")
+            && text.contains("the doctor: 0 error(s), 2 warning(s)")
+            && text.contains("warning provider.gemini-enum [tool create_order"),
+        "{text}"
+    );
+}

@@ -21,6 +21,9 @@ pub struct Trial {
     /// Resource templates (counted apart from resources, as the panel does).
     pub templates: u32,
     pub prompts: u32,
+    /// What it listed, whole (for a check of what it offers).
+    #[serde(skip)]
+    pub catalog: crate::catalog::ServerCatalog,
 }
 
 impl Workbench {
@@ -66,6 +69,7 @@ impl Workbench {
             resources: u32::try_from(catalog.resources.len()).unwrap_or(u32::MAX),
             templates: u32::try_from(catalog.resource_templates.len()).unwrap_or(u32::MAX),
             prompts: u32::try_from(catalog.prompts.len()).unwrap_or(u32::MAX),
+            catalog,
         })
     }
 
