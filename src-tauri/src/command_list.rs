@@ -11,6 +11,7 @@ macro_rules! window_commands {
             registry::registry_show,
             registry::registry_add,
             registry::pick_bundle,
+            registry::show_bundle,
             files::pick_path,
             registry::install_bundle,
             servers::server_statuses,

@@ -91,6 +91,9 @@ describe("the MCP Registry room", () => {
     const mcpb = join(process.env.MCPWB_THIRD_PARTY ?? "", "node_modules/.bin/mcpb");
     execFileSync(mcpb, ["pack", src, join(env.HOME, "demo.mcpb")], { stdio: "ignore" });
     env.MCPWB_OPEN_FILE = join(env.HOME, "demo.mcpb");
+    // Cursor's own file, with a server of the person's.
+    mkdirSync(join(env.HOME, ".cursor"), { recursive: true });
+    writeFileSync(join(env.HOME, ".cursor/mcp.json"), '{\n  // mine\n  "mcpServers": { "notes": { "command": "notes-server" } }\n}\n');
     driver = await Driver.start(env);
   });
   after(async () => {
@@ -121,6 +124,43 @@ describe("the MCP Registry room", () => {
       assert.match(written, /\$\{input:demo-token\}/);
       assert.doesNotMatch(written, /e2e-registry-token/, "the secret is in the keychain, not the file");
       await session.screenshot("registry-added");
+    } finally {
+      await session.close();
+    }
+  });
+
+  it("adds a server into another host's file in its shape, a secret written as text only when the person ticks it", async () => {
+    const config = join(env.HOME, "registry-host.json");
+    writeFileSync(config, '{ "mcpServers": {} }\n');
+    const cursor = join(env.HOME, ".cursor/mcp.json");
+    const session = await driver.session(["--config", config], { trust: false });
+    try {
+      await session.clickText(".sidebar-actions button", "Registry");
+      await session.clickText(".registry-row", "Demo over HTTP");
+      await session.waitForTexts(".registry-entry", (t) => t.length === 1);
+      // The select the "Into" label names.
+      const into = await session.executeAsync(
+        "const done = arguments[arguments.length - 1]; const l = Array.from(document.querySelectorAll('.registry-server label.field-label')).find((x) => x.textContent.trim().startsWith('Into')); done(l ? '#' + CSS.escape(l.htmlFor) : null);",
+      );
+      assert.ok(into, "an Into choice is offered");
+      await session.click(await session.find(into));
+      await session.clickText("[role=option]", "cursor:");
+      await session.type(await session.find("input[aria-label='demo-token']"), "e2e-cursor-token");
+      const [tick] = await session.waitForTexts(".registry-server label.checkbox", (t) => t.some((x) => x.includes("as plain text")));
+      assert.match(tick, /Write demo-token into .*\.cursor\/mcp\.json as plain text/);
+      const disabled = await session.attribute(await session.find(".registry-server > button"), "disabled");
+      assert.notEqual(disabled, null, "Add waits for the person's tick");
+      await session.clickText(".registry-server label.checkbox", "Write demo-token into");
+      await session.screenshot("registry-into-host");
+      await session.clickText(".registry-server > button", "Add server");
+      await session.waitForTexts(".toast", (t) => t.some((x) => x.includes("Added demo to cursor")), 10_000);
+      const written = readFileSync(cursor, "utf8");
+      assert.match(written, /^\{\n {2}\/\/ mine\n/, "the person's bytes kept");
+      const v = JSON.parse(written.replace(/^\s*\/\/.*$/gm, ""));
+      assert.equal(v.mcpServers.notes.command, "notes-server");
+      assert.equal(v.mcpServers.demo.url, `http://${addr}/mcp`);
+      assert.equal(v.mcpServers.demo.headers.Authorization, "Bearer e2e-cursor-token");
+      assert.doesNotMatch(readFileSync(config, "utf8"), /demo/, "the workbench's own file is unchanged");
     } finally {
       await session.close();
     }
@@ -157,7 +197,7 @@ describe("the MCP Registry room", () => {
       await session.click(await session.find(".publish-check [role=switch]"));
       await session.clickText(".publish-check button", "Check");
       const runs = await session.waitForTexts(".publish-run", (t) => t.length === 4, 60_000);
-      assert.equal(runs.filter((r) => r.endsWith("started, 25 tools")).length, 3, runs.join(" | "));
+      assert.equal(runs.filter((r) => r.includes("started, 25 tools; the doctor: 0 errors")).length, 3, runs.join(" | "));
       await session.waitForTexts(".publish-check .doctor-group code", (t) => t.includes("bundle.tools-drift"));
       await session.screenshot("publish-check");
     } finally {

@@ -23,6 +23,11 @@ export const commands = {
 	/**  Ask for a `.mcpb` file and say what it is (None: cancelled). */
 	pickBundle: () => typedError<PickedBundle_Serialize | null, ErrorInfo>(__TAURI_INVOKE("pick_bundle")),
 	/**
+	 *  Say what the `.mcpb` file at `path` is (a bundle dropped on the window):
+	 *  it is only read; installing it is the person's next step.
+	 */
+	showBundle: (path: string) => typedError<PickedBundle_Serialize, ErrorInfo>(__TAURI_INVOKE("show_bundle", { path })),
+	/**
 	 *  A path the person picks for a value a server asks for (a file, or a
 	 *  folder when `folder`); None when they cancelled.
 	 */
@@ -2828,6 +2833,10 @@ export type RegistryAdd_Deserialize = {
 	deprecatedOk: boolean,
 	/**  (input id, value) pairs given now. */
 	answers: ([string, string])[],
+	/**  A host's config file to write it into instead of the workbench's. */
+	host?: string | null,
+	/**  The person agreed to a secret written into that file as plain text. */
+	plainTextOk?: boolean,
 };
 
 /**  What the window asks to add (`AddRequest`, owned, as it comes over IPC). */
@@ -2846,6 +2855,10 @@ export type RegistryAdd_Serialize = {
 	deprecatedOk: boolean,
 	/**  (input id, value) pairs given now. */
 	answers: ([string, string])[],
+	/**  A host's config file to write it into instead of the workbench's. */
+	host: string | null,
+	/**  The person agreed to a secret written into that file as plain text. */
+	plainTextOk: boolean,
 };
 
 /**  What adding wrote. */

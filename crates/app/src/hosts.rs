@@ -33,9 +33,12 @@ fn records() -> PathBuf {
 /// The hosts' config files found here (the person's own files left out),
 /// each entry with whether it runs through the tap.
 pub fn files(place: &Place, home: &Path) -> Vec<HostFile> {
+    let mut seen = std::collections::HashSet::new();
     place
         .discover(home)
         .into_iter()
+        // A project folder that is the home folder finds its files twice.
+        .filter(|f| seen.insert(f.path.clone()))
         .map(|f| {
             let json = !matches!(
                 f.dialect,

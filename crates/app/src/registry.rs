@@ -1,11 +1,15 @@
 //! Servers from the MCP Registry: search it, look at one (its versions, the
 //! ways it runs, the entry it would become and what that entry will ask),
-//! and add one to the person's mcp.json. Adding is the person's own act:
+//! and add one to the person's mcp.json (or, in its shape, a host's own
+//! file: each value given then, a secret as text only with the person's
+//! word, VS Code's kept as its inputs). Adding is the person's own act:
 //! the entry is written as shown (version pinned, the inputs it asks for
 //! declared — secrets answered into the keychain, never the file), trusted
 //! as written, and starts. What the server's publisher wrote (post-install
 //! steps, a `runtimeHint`) is shown, never run: the mapping refuses a
 //! launcher it does not know.
+
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -13,6 +17,7 @@ use workbench_core::config::Error;
 pub use workbench_core::config::Scope;
 pub use workbench_core::config::dialects::registry::Pick;
 use workbench_core::config::dialects::registry::{import_pick, ways};
+use workbench_core::config::dialects::{self, Dialect};
 use workbench_core::config::edit::EditOp;
 use workbench_core::settings::SettingsFile;
 use workbench_core::{ErrorCode, ErrorInfo};
@@ -258,6 +263,14 @@ pub async fn add(
             ),
         ));
     }
+    if let Some(host) = request.host {
+        if bundle_package(&listed.server, request.pick).is_some() {
+            return Err(crate::invalid(
+                "a bundle is unpacked into the workbench's data folder: add it to the workbench's file, not a host's",
+            ));
+        }
+        return add_to_host(&listed, host, &request);
+    }
     if let Some(package) = bundle_package(&listed.server, request.pick) {
         return add_bundle(place, &listed, &package, request).await;
     }
@@ -309,6 +322,119 @@ pub async fn add(
             .collect(),
         notes: preview.notes,
     })
+}
+
+/// Add the version `listed` to the host's file `path` in its dialect.
+/// Every value it asks for is written into the entry as given (a choice
+/// left out takes its default), except where the host asks for it itself
+/// (VS Code's `inputs`: its secrets stay `${input:ID}`, asked and kept by
+/// VS Code). A secret written as plain text needs `plain_text_ok`; a value
+/// nobody gave is refused, naming the `--input` it needs. Nothing is
+/// written when anything is refused.
+fn add_to_host(
+    listed: &Listed,
+    path: &Path,
+    request: &AddRequest<'_>,
+) -> Result<RegistryAdded, ErrorInfo> {
+    let mut preview = preview(listed, request.pick)?;
+    if let Some(n) = request.as_name {
+        preview.name = n.to_string();
+    }
+    let text = workbench_core::config::files::read_no_follow(path, 64 * 1024 * 1024)
+        .ok()
+        .and_then(|b| String::from_utf8(b).ok())
+        .unwrap_or_default();
+    let dialect = dialects::guess(path, &text);
+    let given = answers(&preview.inputs, request.answers)?;
+    let host_asks = dialect == Dialect::Vscode;
+    let mut values: Vec<(String, String)> = Vec::new();
+    let mut kept: Vec<Value> = Vec::new();
+    let mut missing: Vec<String> = Vec::new();
+    let mut plain: Vec<String> = Vec::new();
+    for decl in &preview.inputs {
+        let Some(id) = decl.get("id").and_then(Value::as_str) else {
+            continue;
+        };
+        let secret = decl.get("password").and_then(Value::as_bool) == Some(true);
+        let answer = given
+            .iter()
+            .find(|(i, _)| *i == id)
+            .map(|(_, v)| v.to_string())
+            .or_else(|| {
+                decl.get("default")
+                    .and_then(Value::as_str)
+                    .map(str::to_string)
+            });
+        match answer {
+            Some(_) | None if host_asks && secret => kept.push(decl.clone()),
+            Some(v) => {
+                if secret {
+                    plain.push(id.to_string());
+                }
+                values.push((id.to_string(), v));
+            }
+            None if host_asks => kept.push(decl.clone()),
+            None => missing.push(id.to_string()),
+        }
+    }
+    let file = path.display().to_string();
+    if !missing.is_empty() {
+        return Err(crate::invalid(format!(
+            "{} keeps no inputs to ask for: give {} now",
+            dialect.id(),
+            missing
+                .iter()
+                .map(|m| format!("--input {m}=VALUE"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        )));
+    }
+    if !plain.is_empty() && !request.plain_text_ok {
+        return Err(ErrorInfo::new(
+            ErrorCode::Refused,
+            format!(
+                "{} would be written into {file} as plain text ({} has no secret store for it):                  agree with --plain-text, or add it to the workbench (its keychain) and tap it from the host",
+                plain.join(", "),
+                dialect.id()
+            ),
+        ));
+    }
+    let mut entry = Value::Object(preview.entry);
+    fill(&mut entry, &values);
+    let Value::Object(entry) = entry else {
+        unreachable!("an entry stays an object")
+    };
+    let mut notes = preview.notes;
+    notes.extend(
+        plain
+            .iter()
+            .map(|id| format!("{id} is written into {file} as plain text")),
+    );
+    notes.extend(
+        dialects::hosting::add(path, dialect, &preview.name, &entry, &kept)
+            .map_err(|e| ErrorInfo::from(workbench_core::Error::from(e)))?,
+    );
+    Ok(RegistryAdded {
+        name: preview.name,
+        file,
+        version: listed.version.clone(),
+        inputs: Vec::new(),
+        notes,
+    })
+}
+
+/// `${input:ID}` replaced by its value, in every string of `v`.
+fn fill(v: &mut Value, values: &[(String, String)]) {
+    match v {
+        Value::String(s) => {
+            for (id, value) in values {
+                *s = s.replace(&format!("${{input:{id}}}"), value);
+            }
+        }
+        Value::Array(a) => a.iter_mut().for_each(|x| fill(x, values)),
+        Value::Object(o) => o.values_mut().for_each(|x| fill(x, values)),
+        _ => {}
+    }
 }
 
 /// The package `pick` names when it is an MCP bundle.
@@ -393,6 +519,12 @@ pub struct AddRequest<'a> {
     /// Values given now for the inputs it asks for (`id`, value): kept in
     /// the keychain, as the window's and `mcpwb config input` would.
     pub answers: &'a [(String, String)],
+    /// Write it into this host's config file instead (Claude Desktop's,
+    /// VS Code's, …), in that host's dialect; `scope` is then unused.
+    pub host: Option<&'a Path>,
+    /// The person agreed that a secret goes into the host's file as plain
+    /// text (a host with no store of its own for it).
+    pub plain_text_ok: bool,
 }
 
 /// The answers checked against the inputs: each names one, a pick list's
@@ -465,6 +597,12 @@ pub struct RegistryAdd {
     pub deprecated_ok: bool,
     /// (input id, value) pairs given now.
     pub answers: Vec<(String, String)>,
+    /// A host's config file to write it into instead of the workbench's.
+    #[serde(default)]
+    pub host: Option<String>,
+    /// The person agreed to a secret written into that file as plain text.
+    #[serde(default)]
+    pub plain_text_ok: bool,
 }
 
 impl RegistryAdd {
@@ -486,6 +624,8 @@ impl RegistryAdd {
             scope: self.scope,
             deprecated_ok: self.deprecated_ok,
             answers: &self.answers,
+            host: self.host.as_deref().map(Path::new),
+            plain_text_ok: self.plain_text_ok,
         }
     }
 }

@@ -75,6 +75,19 @@ enum RegistryAction {
         /// when secret. Repeat for each.
         #[arg(long = "input", value_name = "ID=VALUE")]
         inputs: Vec<String>,
+        /// Write it into a host's config instead, in that host's dialect: a
+        /// dialect (`claude-desktop`, `vscode`, `cursor`, …: its file here)
+        /// or a file's path (created when missing).
+        #[arg(
+            long = "in",
+            value_name = "DIALECT|FILE",
+            conflicts_with = "in_project"
+        )]
+        host: Option<String>,
+        /// With --in: agree that a secret is written into the host's file
+        /// as plain text (hosts other than VS Code keep no secrets).
+        #[arg(long, requires = "host")]
+        plain_text: bool,
     },
 }
 
@@ -180,9 +193,24 @@ pub async fn run(cli: &Cli, args: &RegistryArgs) -> Result<(), Failure> {
             in_project,
             deprecated,
             inputs,
+            host,
+            plain_text,
         } => {
             let answers = crate::config_fields::name_values(inputs, "input", "ID=VALUE")?;
             let place = crate::config_cmd::place(cli);
+            let host = match host {
+                Some(which) => {
+                    let home = std::env::var_os("HOME")
+                        .map(std::path::PathBuf::from)
+                        .unwrap_or_default();
+                    Some(workbench_app::hosts::file(
+                        which,
+                        &home,
+                        cli.project.as_deref(),
+                    )?)
+                }
+                None => None,
+            };
             let added = registry::add(
                 &place,
                 &reg,
@@ -198,6 +226,8 @@ pub async fn run(cli: &Cli, args: &RegistryArgs) -> Result<(), Failure> {
                     },
                     deprecated_ok: *deprecated,
                     answers: &answers,
+                    host: host.as_deref(),
+                    plain_text_ok: *plain_text,
                 },
             )
             .await?;
@@ -222,7 +252,11 @@ pub async fn run(cli: &Cli, args: &RegistryArgs) -> Result<(), Failure> {
                     i["id"].as_str().unwrap_or_default()
                 );
             }
-            println!("see its tools: mcpwb tools {}", added.name);
+            if host.is_some() {
+                println!("restart the host to load it; the workbench's own file is unchanged");
+            } else {
+                println!("see its tools: mcpwb tools {}", added.name);
+            }
             Ok(())
         }
     }

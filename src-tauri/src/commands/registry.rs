@@ -87,6 +87,18 @@ pub struct PickedBundle {
     pub shown: workbench_app::bundle::BundleShown,
 }
 
+/// Say what the `.mcpb` file at `path` is (a bundle dropped on the window):
+/// it is only read; installing it is the person's next step.
+#[tauri::command]
+#[specta::specta]
+pub async fn show_bundle<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    path: String,
+) -> Result<PickedBundle, ErrorInfo> {
+    let shown = workbench_app::bundle::show(std::path::Path::new(&path))?;
+    Ok(PickedBundle { path, shown })
+}
+
 /// Ask for a `.mcpb` file and say what it is (None: cancelled).
 #[tauri::command]
 #[specta::specta]

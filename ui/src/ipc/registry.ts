@@ -1,5 +1,6 @@
 // The MCP Registry: search, a server's versions, one shown with the entry it becomes, added to mcp.json.
 // Its half of the door to the Rust side; `Backend` (index.ts) includes it.
+import { getCurrentWebview } from "@tauri-apps/api/webview";
 import {
   commands,
   type ErrorInfo,
@@ -12,6 +13,7 @@ import {
   type PickedBundle_Serialize as PickedBundle,
   type Installed_Serialize as InstalledBundle,
   type Scope,
+  type HostFile_Serialize as HostFile,
 } from "../bindings";
 
 export type { InstalledBundle, PickedBundle, RegistryAdd, RegistryAdded, RegistryPage, RegistryPreview, RegistryServer, RegistryShown };
@@ -31,6 +33,12 @@ export interface RegistryBackend {
   pickPath(folder: boolean): Promise<string | null>;
   /** Install the bundle at `path` with the answers to what it asks (KEY, value). */
   installBundle(path: string, answers: [string, string][], asName: string | null, scope: Scope): Promise<InstalledBundle>;
+  /** The other hosts' config files found here (a server can be added into one). */
+  hostFiles(): Promise<HostFile[]>;
+  /** Say what the bundle at `path` (dropped on the window) is; only read. */
+  showBundle(path: string): Promise<PickedBundle>;
+  /** Files dropped on the window from the desktop (their paths); resolves to the way to stop listening. */
+  onFilesDropped(listener: (paths: string[]) => void): Promise<() => void>;
 }
 
 type Outcome<T> = { status: "ok"; data: T } | { status: "error"; error: ErrorInfo };
@@ -45,5 +53,11 @@ export function tauriRegistryBackend(unwrap: Unwrap): RegistryBackend {
     pickBundle: async () => unwrap(await commands.pickBundle()),
     pickPath: async (folder) => unwrap(await commands.pickPath(folder)),
     installBundle: async (path, answers, asName, scope) => unwrap(await commands.installBundle(path, answers, asName, scope)),
+    hostFiles: async () => unwrap(await commands.hostFiles()),
+    showBundle: async (path) => unwrap(await commands.showBundle(path)),
+    onFilesDropped: (listener) =>
+      getCurrentWebview().onDragDropEvent((e) => {
+        if (e.payload.type === "drop") listener(e.payload.paths);
+      }),
   };
 }

@@ -5,7 +5,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { ToastProvider } from "../design";
-import type { RegistryAdd, RegistryBackend, RegistryServer, RegistryShown } from "../ipc";
+import type { PickedBundle, RegistryAdd, RegistryBackend, RegistryServer, RegistryShown } from "../ipc";
+import { pick } from "../test/select";
 import { RegistryRoom } from "./RegistryRoom";
 
 const server = (version: string, deprecated = false): RegistryServer => ({
@@ -19,6 +20,22 @@ const server = (version: string, deprecated = false): RegistryServer => ({
   isLatest: !deprecated,
   websiteUrl: null,
   repository: null,
+});
+
+const dropped = (path: string): PickedBundle => ({
+  path,
+  shown: {
+    name: "demo-bundle",
+    displayName: "Demo (bundled)",
+    version: "0.1.0",
+    description: "The demo server, as a bundle",
+    author: "Workbench e2e",
+    signed: false,
+    sha256: "ab".repeat(32),
+    serverType: "binary",
+    fields: [{ key: "token", title: "Token", description: "The token it needs", kind: "string", required: true, sensitive: true, multiple: false, default: null }],
+    tools: [],
+  },
 });
 
 function backend(deprecated: boolean) {
@@ -53,6 +70,14 @@ function backend(deprecated: boolean) {
     pickBundle: () => Promise.resolve(null),
     pickPath: (folder: boolean) => Promise.resolve(folder ? "/picked/folder" : "/picked/cache.db"),
     installBundle: () => Promise.reject(new Error("not in this test")),
+    showBundle: (path: string) => Promise.resolve(dropped(path)),
+    onFilesDropped: () => Promise.resolve(() => {}),
+    hostFiles: () =>
+      Promise.resolve([
+        { dialect: "claude-desktop", path: "/home/you/.config/Claude/claude_desktop_config.json", entries: [], error: null },
+        { dialect: "vscode", path: "/home/you/.config/Code/User/mcp.json", entries: [], error: null },
+        { dialect: "goose", path: "/home/you/.config/goose/config.yaml", entries: [], error: "Tap is offered for the JSON configs" },
+      ]),
   };
   return { b, added };
 }
@@ -99,5 +124,47 @@ describe("the Registry room", () => {
     expect((add as HTMLButtonElement).disabled).toBe(true);
     fireEvent.click(screen.getByLabelText(/Add this version anyway/));
     expect((add as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it("adds into a host's own file, and a secret goes in as text only when the person ticks it", async () => {
+    const { b, added } = backend(false);
+    const onAdded = vi.fn();
+    render(
+      <ToastProvider>
+        <RegistryRoom backend={b} existingNames={[]} hasProject={false} onAdded={onAdded} />
+      </ToastProvider>,
+    );
+    fireEvent.click(await screen.findByRole("button", { name: /Weather/ }));
+    await screen.findByLabelText("The entry it becomes");
+    const into = await screen.findByRole("combobox", { name: "Into" });
+    // Only the hosts whose files the workbench can write are offered.
+    fireEvent.keyDown(into, { key: "Enter" });
+    expect(screen.queryByRole("option", { name: /goose/ })).toBeNull();
+    fireEvent.keyDown(screen.getByRole("option", { name: /claude-desktop/ }), { key: "Enter" });
+    fireEvent.change(screen.getByLabelText("weather-key"), { target: { value: "sk-typed" } });
+    const add = screen.getByRole("button", { name: "Add server" }) as HTMLButtonElement;
+    expect(add.disabled).toBe(true);
+    fireEvent.click(screen.getByLabelText(/Write weather-key into .*claude_desktop_config.json as plain text/));
+    expect(add.disabled).toBe(false);
+    fireEvent.click(add);
+    await waitFor(() => expect(added).toHaveLength(1));
+    expect(added[0]?.host).toBe("/home/you/.config/Claude/claude_desktop_config.json");
+    expect(added[0]?.plainTextOk).toBe(true);
+    expect(onAdded).not.toHaveBeenCalled();
+    // VS Code keeps its own secrets: nothing to tick.
+    pick(screen.getByRole("combobox", { name: "Into" }), /vscode/);
+    expect(screen.queryByLabelText(/as plain text/)).toBeNull();
+    expect((screen.getByRole("button", { name: "Add server" }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it("opens a bundle dropped on the window ready to install, asking what it needs", async () => {
+    const { b } = backend(false);
+    render(
+      <ToastProvider>
+        <RegistryRoom backend={b} existingNames={[]} hasProject={false} onAdded={() => {}} dropped="/home/you/Downloads/demo.mcpb" />
+      </ToastProvider>,
+    );
+    expect(await screen.findByText(/not verified/)).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Give Token" })).toBeTruthy();
   });
 });

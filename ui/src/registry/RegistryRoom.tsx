@@ -6,7 +6,8 @@
 import { useEffect, useRef, useState } from "react";
 import { FolderOpen, Library, RefreshCw, Search } from "lucide-react";
 import { Badge, Button, Checkbox, EmptyState, Field, Input, Select, Skeleton, useToast } from "../design";
-import type { PickedBundle, RegistryBackend, RegistryPage, RegistryServer, RegistryShown, Scope } from "../ipc";
+import type { PickedBundle, RegistryBackend, RegistryPage, RegistryServer, RegistryShown } from "../ipc";
+import type { HostFile } from "../ipc/sessions";
 import { BundleInstall } from "./BundleInstall";
 import { PathInput } from "./PathInput";
 import "./registry.css";
@@ -28,11 +29,14 @@ export function RegistryRoom({
   existingNames,
   hasProject,
   onAdded,
+  dropped,
 }: {
   backend: RegistryBackend;
   existingNames: string[];
   hasProject: boolean;
   onAdded: (name: string) => void;
+  /** A bundle's path dropped on the window: shown ready to install. */
+  dropped?: string;
 }) {
   const [words, setWords] = useState("");
   const [allVersions, setAllVersions] = useState(false);
@@ -53,6 +57,18 @@ export function RegistryRoom({
       (e: unknown) => setError(message(e)),
     );
   };
+
+  useEffect(() => {
+    if (!dropped) return;
+    backend.showBundle(dropped).then(
+      (b) => {
+        setBundle(b);
+        setChosen(null);
+        setError(null);
+      },
+      (e: unknown) => setError(`${dropped} cannot be installed: ${message(e)}`),
+    );
+  }, [backend, dropped]);
 
   const search = (refresh: boolean, cursor: string | null = null) => {
     const n = ++asked.current;
@@ -197,13 +213,23 @@ function ServerDetail({
   const [error, setError] = useState<string | null>(null);
   const [name, setName] = useState("");
   const [answers, setAnswers] = useState<Record<string, string>>({});
-  const [scope, setScope] = useState<Scope>("user");
+  // Where it goes: the workbench's own file ("user", "project") or a
+  // host's ("host:PATH"), written in that host's shape.
+  const [into, setInto] = useState<string>("user");
+  const [hosts, setHosts] = useState<HostFile[]>([]);
+  const [plainTextOk, setPlainTextOk] = useState(false);
   const [deprecatedOk, setDeprecatedOk] = useState(false);
   const [adding, setAdding] = useState(false);
 
   useEffect(() => {
     backend.registryVersions(server.name).then((p) => setVersions(p.servers), () => setVersions(null));
   }, [backend, server.name]);
+  useEffect(() => {
+    backend.hostFiles().then(
+      (files) => setHosts(files.filter((f) => !f.error)),
+      () => setHosts([]),
+    );
+  }, [backend]);
   useEffect(() => {
     const [kind, n] = way ? way.split(":") : [null, null];
     setShown(null);
@@ -229,6 +255,10 @@ function ServerDetail({
   const inputs = (shown.preview?.inputs ?? []) as unknown as Asked[];
   const taken = existingNames.includes(name.trim());
   const defaults = Object.fromEntries(inputs.filter((i) => i.type === "pickString" && i.default).map((i) => [i.id, i.default as string]));
+  const host = into.startsWith("host:") ? hosts.find((h) => h.path === into.slice(5)) ?? null : null;
+  // VS Code asks for its secrets itself; every other host keeps what it is given as text.
+  const hostKeepsText = host !== null && host.dialect !== "vscode";
+  const plainSecrets = hostKeepsText ? inputs.filter((i) => i.password && (answers[i.id] ?? "") !== "").map((i) => i.id) : [];
   const add = () => {
     const [kind, n] = way ? way.split(":") : [null, null];
     setAdding(true);
@@ -239,14 +269,20 @@ function ServerDetail({
         package: kind === "package" ? Number(n) : null,
         remote: kind === "remote" ? Number(n) : null,
         asName: name.trim() || null,
-        scope,
+        scope: into === "project" ? "project" : "user",
         deprecatedOk,
         // A pick list shows its default as chosen: it is given as such.
         answers: Object.entries({ ...defaults, ...answers }).filter(([, v]) => v !== ""),
+        host: host?.path ?? null,
+        plainTextOk: plainSecrets.length > 0 && plainTextOk,
       })
       .then(
         (added) => {
           setAdding(false);
+          if (host) {
+            toast(`Added ${added.name} to ${host.dialect}`, { description: `Written into ${added.file}. Restart ${host.dialect} to load it.` });
+            return;
+          }
           toast(`Added ${added.name}`, {
             description: added.inputs.length ? `It starts once you give: ${added.inputs.map((i) => (i as unknown as Asked).id).join(", ")}` : "It starts now.",
           });
@@ -335,7 +371,17 @@ function ServerDetail({
             <Field
               key={i.id}
               label={i.description ?? i.id}
-              hint={i.password ? "Secret: kept in the OS keychain, never in mcp.json. Leave it empty to be asked later." : "Leave it empty to be asked later."}
+              hint={
+                host
+                  ? host.dialect === "vscode" && i.password
+                    ? "Secret: VS Code asks for it and keeps it."
+                    : i.password
+                      ? `Secret: ${host.dialect} keeps it as plain text in its file.`
+                      : "Needed now: the host asks for nothing itself."
+                  : i.password
+                    ? "Secret: kept in the OS keychain, never in mcp.json. Leave it empty to be asked later."
+                    : "Leave it empty to be asked later."
+              }
             >
               {i.type === "pickString" && i.options ? (
                 <Select value={answers[i.id] ?? i.default ?? ""} onChange={(v) => setAnswers({ ...answers, [i.id]: v })} placeholder="Choose…" aria-label={i.id}>
@@ -358,18 +404,31 @@ function ServerDetail({
               )}
             </Field>
           ))}
-          <Field label="Name in mcp.json" error={taken ? "A server of this name exists: give another." : undefined}>
+          <Field label={host ? "Name in its file" : "Name in mcp.json"} error={!host && taken ? "A server of this name exists: give another." : undefined}>
             <Input value={name} onChange={(e) => setName(e.target.value)} />
           </Field>
-          {hasProject && (
-            <Field label="Into">
-              <Select value={scope} onChange={(v) => setScope(v as Scope)}>
+          {(hasProject || hosts.length > 0) && (
+            <Field label="Into" hint={host ? `Written in ${host.dialect}'s shape into its own file; the workbench's file is not changed.` : undefined}>
+              <Select value={into} onChange={setInto}>
                 <option value="user">Your mcp.json</option>
-                <option value="project">The project's .mcp.json</option>
+                {hasProject && <option value="project">The project's .mcp.json</option>}
+                {hosts.map((h) => (
+                  <option key={h.path} value={`host:${h.path}`}>
+                    {`${h.dialect}: ${h.path}`}
+                  </option>
+                ))}
               </Select>
             </Field>
           )}
-          <Button onClick={add} disabled={adding || taken || !name.trim() || (s.deprecated && !deprecatedOk)}>
+          {plainSecrets.length > 0 && (
+            <label className="field checkbox">
+              <Checkbox checked={plainTextOk} onChange={(e) => setPlainTextOk(e.target.checked)} /> Write {plainSecrets.join(", ")} into {host?.path} as plain text
+            </label>
+          )}
+          <Button
+            onClick={add}
+            disabled={adding || (!host && taken) || !name.trim() || (s.deprecated && !deprecatedOk) || (plainSecrets.length > 0 && !plainTextOk)}
+          >
             {adding ? "Adding…" : "Add server"}
           </Button>
         </>

@@ -1,9 +1,9 @@
 // The frame: the header with the room bar, the servers beside the room,
 // the command palette (Ctrl+K) and the dialog for what servers ask. The
 // rooms themselves live in rooms.tsx.
-import { Suspense, useMemo, useState, type KeyboardEvent } from "react";
+import { Suspense, useEffect, useMemo, useState, type KeyboardEvent } from "react";
 import { Moon, Search, Settings, Sun } from "lucide-react";
-import { IconButton, Pane, PaneHandle, Panes, Skeleton, setThemeChoice, useTheme } from "../design";
+import { IconButton, Pane, PaneHandle, Panes, Skeleton, setThemeChoice, useTheme, useToast } from "../design";
 import { AskDialog } from "../asks/AskDialog";
 import type { Backend } from "../ipc";
 import { CommandPalette, type Command } from "../components/CommandPalette";
@@ -71,6 +71,27 @@ export function Shell({ backend }: { backend: Backend }) {
   const [visited, setVisited] = useState<Set<RoomId>>(() => new Set([route.room]));
   if (!visited.has(route.room)) setVisited(new Set([...visited, route.room]));
   const current = room(route.room);
+  const toast = useToast();
+  // A bundle dropped anywhere on the window opens in the Registry room,
+  // ready to install (nothing is written until the person installs it).
+  useEffect(() => {
+    let stop: (() => void) | null = null;
+    let gone = false;
+    backend
+      .onFilesDropped((paths) => {
+        const bundle = paths.find((p) => p.toLowerCase().endsWith(".mcpb"));
+        if (bundle) go("registry", bundle);
+        else toast("Not a bundle", { description: "Drop an MCP bundle (.mcpb) to install it." });
+      })
+      .then(
+        (unlisten) => (gone ? unlisten() : (stop = unlisten)),
+        () => undefined,
+      );
+    return () => {
+      gone = true;
+      stop?.();
+    };
+  }, [backend, go, toast]);
   // No server yet: the rooms that show what servers offer give their place
   // to the welcome and its one action, where the eye is.
   const list = wb.servers.data;

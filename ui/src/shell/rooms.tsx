@@ -169,8 +169,8 @@ export const ROOMS: Room[] = [
     label: "MCP Registry",
     icon: Library,
     nav: false,
-    render: ({ wb, backend, go }) => (
-      <RegistryRoom backend={backend} existingNames={serverNames(wb)} hasProject={hasProject(wb)} onAdded={(name) => go("server", name)} />
+    render: ({ wb, backend, go, param }) => (
+      <RegistryRoom backend={backend} existingNames={serverNames(wb)} hasProject={hasProject(wb)} onAdded={(name) => go("server", name)} dropped={param} />
     ),
   },
   {

@@ -179,6 +179,131 @@ async fn adding_writes_the_entry_as_shown_with_its_answers_in_the_keychain_and_r
     assert!(other.status.success(), "{}", stderr(&other));
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn adding_into_a_hosts_file_writes_its_dialect_and_asks_before_a_secret_goes_in_as_text() {
+    let stand_in = StandIn::start(&fixtures()).await.unwrap();
+    let url = stand_in.url();
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let claude = d.join("claude_desktop_config.json");
+    let mine = "{\n  // my servers\n  \"mcpServers\": {\n    \"fs\": { \"command\": \"fs-server\" }\n  }\n}\n";
+    std::fs::write(&claude, mine).unwrap();
+    let host = claude.display().to_string();
+    let base = [
+        "add",
+        "io.github.example/weather",
+        "--in",
+        host.as_str(),
+        "--input",
+        "weather-cache-dir=/var/cache/weather",
+    ];
+    // Claude Desktop asks for nothing itself: each value now, or refused.
+    let short = registry(d, &url, &base);
+    assert!(!short.status.success());
+    assert!(
+        stderr(&short).contains("--input weather-weather-api-key=VALUE")
+            && stderr(&short).contains("--input weather-region=VALUE"),
+        "{}",
+        stderr(&short)
+    );
+    let with = |extra: &[&str]| {
+        let mut args: Vec<&str> = base.to_vec();
+        args.extend_from_slice(&[
+            "--input",
+            "weather-region=us",
+            "--input",
+            "weather-weather-api-key=sk-host-test",
+        ]);
+        args.extend_from_slice(extra);
+        registry(d, &url, &args)
+    };
+    // A secret as plain text: not without the person's word.
+    let unasked = with(&[]);
+    assert!(!unasked.status.success());
+    assert!(
+        stderr(&unasked).contains("as plain text") && stderr(&unasked).contains("--plain-text"),
+        "{}",
+        stderr(&unasked)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&claude).unwrap(),
+        mine,
+        "nothing written on a refusal"
+    );
+    let added = with(&["--plain-text"]);
+    assert!(added.status.success(), "{}", stderr(&added));
+    assert!(
+        stderr(&added).contains("written into"),
+        "{}",
+        stderr(&added)
+    );
+    let text = std::fs::read_to_string(&claude).unwrap();
+    assert!(
+        text.starts_with("{\n  // my servers\n"),
+        "the person's bytes kept: {text}"
+    );
+    let v: Value = json5_like(&text);
+    let entry = &v["mcpServers"]["weather"];
+    assert_eq!(entry["command"], "uvx", "{text}");
+    assert!(
+        entry["args"]
+            .to_string()
+            .contains("mcp-weather-example==1.4.0"),
+        "{text}"
+    );
+    assert!(
+        entry["args"].to_string().contains("/var/cache/weather"),
+        "{text}"
+    );
+    assert!(
+        entry["args"].to_string().contains("metric"),
+        "a choice left out takes its default: {text}"
+    );
+    assert_eq!(entry["env"]["WEATHER_REGION"], "us-1");
+    assert_eq!(entry["env"]["WEATHER_API_KEY"], "sk-host-test");
+    assert_eq!(v["mcpServers"]["fs"]["command"], "fs-server");
+    assert!(
+        !d.join("mcp.json").exists(),
+        "the workbench's own file untouched"
+    );
+
+    // VS Code asks for its secrets itself: the key stays an input, declared.
+    let vscode = d.join("project/.vscode/mcp.json");
+    let out = registry(
+        d,
+        &url,
+        &[
+            "add",
+            "io.github.example/weather",
+            "--in",
+            vscode.to_str().unwrap(),
+            "--input",
+            "weather-region=eu",
+            "--input",
+            "weather-cache-dir=/tmp/w",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: Value = json5_like(&std::fs::read_to_string(&vscode).unwrap());
+    assert_eq!(
+        v["servers"]["weather"]["env"]["WEATHER_API_KEY"],
+        "${input:weather-weather-api-key}"
+    );
+    assert_eq!(v["servers"]["weather"]["env"]["WEATHER_REGION"], "eu-1");
+    assert_eq!(v["inputs"][0]["id"], "weather-weather-api-key");
+    assert_eq!(v["inputs"][0]["password"], true);
+}
+
+/// A host's file as JSON (its comments dropped).
+fn json5_like(text: &str) -> Value {
+    let plain: String = text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    serde_json::from_str(&plain).unwrap_or_else(|e| panic!("{e}: {text}"))
+}
+
 /// Where the package managers keep what they fetched across runs (beside
 /// the third-party servers `cargo xtask test` installs).
 fn package_cache(kind: &str) -> Option<PathBuf> {

@@ -7,6 +7,7 @@
 //! spellings into it and writers spell it back, saying what they drop.
 
 mod export;
+pub mod hosting;
 mod merge;
 pub mod registry;
 pub mod tapping;

@@ -90,7 +90,7 @@ fn edit_error(message: String) -> Error {
 }
 
 /// Read a host's file, refusing a link.
-fn read(path: &Path) -> Result<String> {
+pub(super) fn read(path: &Path) -> Result<String> {
     let bytes = crate::files::read_no_follow(path, 64 * 1024 * 1024).map_err(|source| {
         if source.raw_os_error() == Some(40) {
             edit_error(format!(
@@ -377,7 +377,7 @@ impl Untapped {
     }
 }
 
-fn write_if_unchanged(path: &Path, read_as: &str, text: &str) -> Result<()> {
+pub(super) fn write_if_unchanged(path: &Path, read_as: &str, text: &str) -> Result<()> {
     if read(path)? != read_as {
         return Err(Error::ConfigConflict {
             path: path.to_path_buf(),

@@ -1,0 +1,201 @@
+//! A new entry written into a host's own config file (Claude Desktop's,
+//! VS Code's, Cursor's, …) in that host's dialect: the entry exported as
+//! the host spells it (what it cannot express named in a note), added
+//! through the lossless edits (comments, order and every other byte kept),
+//! the file written only if nobody changed it meanwhile. A name the file
+//! has already is refused, never replaced; a file that is a symbolic link
+//! is not edited (an atomic write would replace the link). The JSON
+//! dialects with `mcpServers` or `servers` are written; the others
+//! (Zed's settings, Goose's and Continue's YAML) are refused with the way
+//! round them (`mcpwb config export`).
+
+use std::path::Path;
+
+use jsonc_parser::cst::CstRootNode;
+use serde_json::{Map, Value};
+
+use super::{Dialect, export};
+use crate::edit::{EditOp, apply};
+use crate::error::{Error, Result};
+
+fn refused(message: String) -> Error {
+    Error::ConfigEdit { message }
+}
+
+/// Whether entries can be added to `d`'s files here.
+pub fn writable(d: Dialect) -> bool {
+    !matches!(
+        d,
+        Dialect::Zed | Dialect::Goose | Dialect::Continue | Dialect::Registry
+    )
+}
+
+/// Add `name` (our on-disk shape; `inputs` the declarations it refers to)
+/// to the host's file `path` of dialect `d`, creating the file when there
+/// is none. What the host's dialect dropped or changed, one note each.
+pub fn add(
+    path: &Path,
+    d: Dialect,
+    name: &str,
+    entry: &Map<String, Value>,
+    inputs: &[Value],
+) -> Result<Vec<String>> {
+    if !writable(d) {
+        return Err(refused(format!(
+            "{} is not a JSON file with mcpServers or servers: the workbench does not add entries to it; \
+             print the entry in its shape with `mcpwb config export --to {}` and paste it",
+            path.display(),
+            d.id()
+        )));
+    }
+    let exported = export::export(d, &[(name.to_string(), entry.clone())], inputs)?;
+    let doc: Value = crate::parse_jsonc(path, &exported.text)?;
+    let key = ["mcpServers", "servers"]
+        .into_iter()
+        .find(|k| doc[*k].get(name).is_some())
+        .ok_or_else(|| {
+            refused(if exported.notes.is_empty() {
+                format!("{} cannot hold this server", d.id())
+            } else {
+                exported.notes.join("; ")
+            })
+        })?;
+    let written = doc[key][name].as_object().cloned().unwrap_or_default();
+    let declared = doc["inputs"].as_array().cloned().unwrap_or_default();
+    let before = match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        _ => Some(super::tapping::read(path)?),
+    };
+    let Some(before) = before else {
+        crate::document::write_atomic(path, exported.text.as_bytes(), false)?;
+        return Ok(exported.notes);
+    };
+    let now = crate::parse_jsonc(path, &before).ok();
+    if now.as_ref().is_some_and(|v| {
+        ["mcpServers", "servers"]
+            .iter()
+            .any(|k| v[*k].get(name).is_some())
+    }) {
+        return Err(refused(format!(
+            "{} has a server named \"{name}\" already: give this one another name",
+            path.display()
+        )));
+    }
+    // A file with no servers yet gets the host's own key (VS Code reads
+    // only `servers`); the edits add to whichever the file has.
+    let mut text = before.clone();
+    let holds = now
+        .as_ref()
+        .is_some_and(|v| v.get("mcpServers").is_some() || v.get("servers").is_some());
+    if !holds && key == "servers" {
+        let root = CstRootNode::parse(&text, &crate::parse::jsonc_options())
+            .map_err(|e| refused(format!("{}: {e}", path.display())))?;
+        root.object_value_or_set().object_value_or_set("servers");
+        text = root.to_string();
+    }
+    text = apply(
+        path,
+        &text,
+        &EditOp::Upsert {
+            name: name.to_string(),
+            fields: written,
+        },
+    )?;
+    for decl in declared {
+        text = apply(path, &text, &EditOp::AddInput { decl })?;
+    }
+    super::tapping::write_if_unchanged(path, &before, &text)?;
+    Ok(exported.notes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn entry() -> Map<String, Value> {
+        json!({ "command": "npx", "args": ["-y", "@acme/server@1.2.0"], "env": { "TOKEN": "${input:token}" } })
+            .as_object()
+            .unwrap()
+            .clone()
+    }
+
+    fn token() -> Vec<Value> {
+        vec![
+            json!({ "type": "promptString", "id": "token", "description": "Token", "password": true }),
+        ]
+    }
+
+    #[test]
+    fn into_an_existing_file_every_other_byte_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("claude_desktop_config.json");
+        let original = "{\n  // mine\n  \"mcpServers\": {\n    \"fs\": { \"command\": \"fs\" }\n  },\n  \"other\": true\n}\n";
+        std::fs::write(&path, original).unwrap();
+        let mut e = entry();
+        e.insert("env".into(), json!({ "TOKEN": "abc" }));
+        add(&path, Dialect::ClaudeDesktop, "acme", &e, &[]).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.starts_with("{\n  // mine\n"), "{text}");
+        assert!(text.contains("\"other\": true"));
+        let v = crate::parse_jsonc(&path, &text).unwrap();
+        assert_eq!(v["mcpServers"]["fs"]["command"], "fs");
+        assert_eq!(v["mcpServers"]["acme"]["args"][1], "@acme/server@1.2.0");
+        assert_eq!(v["mcpServers"]["acme"]["env"]["TOKEN"], "abc");
+        let again = add(&path, Dialect::ClaudeDesktop, "acme", &e, &[]).unwrap_err();
+        assert!(again.to_string().contains("already"), "{again}");
+    }
+
+    #[test]
+    fn vscode_gets_servers_and_its_inputs_declared() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("mcp.json");
+        std::fs::write(&path, "{\n  \"inputs\": []\n}\n").unwrap();
+        add(&path, Dialect::Vscode, "acme", &entry(), &token()).unwrap();
+        let v = crate::parse_jsonc(&path, &std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(v["servers"]["acme"]["env"]["TOKEN"], "${input:token}");
+        assert!(v.get("mcpServers").is_none(), "{v:#}");
+        assert_eq!(v["inputs"][0]["id"], "token");
+        // A new file: the host's whole shape.
+        let fresh = dir.path().join("new/.vscode/mcp.json");
+        add(&fresh, Dialect::Vscode, "acme", &entry(), &token()).unwrap();
+        let v = crate::parse_jsonc(&fresh, &std::fs::read_to_string(&fresh).unwrap()).unwrap();
+        assert_eq!(v["servers"]["acme"]["command"], "npx");
+        assert_eq!(v["inputs"][0]["password"], true);
+    }
+
+    #[test]
+    fn a_link_a_yaml_host_and_a_broken_file_are_refused_and_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real.json");
+        std::fs::write(&real, "{}").unwrap();
+        let link = dir.path().join("link.json");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        assert!(add(&link, Dialect::Cursor, "acme", &entry(), &[]).is_err());
+        assert_eq!(std::fs::read_to_string(&real).unwrap(), "{}");
+        let goose = dir.path().join("config.yaml");
+        let e = add(&goose, Dialect::Goose, "acme", &entry(), &[]).unwrap_err();
+        assert!(e.to_string().contains("config export --to goose"), "{e}");
+        assert!(!goose.exists());
+        // A host that cannot run it says why.
+        let desktop = dir.path().join("claude_desktop_config.json");
+        let remote = json!({ "type": "http", "url": "https://x.example/mcp" });
+        let e = add(
+            &desktop,
+            Dialect::ClaudeDesktop,
+            "web",
+            remote.as_object().unwrap(),
+            &[],
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("only local servers"), "{e}");
+        assert!(!desktop.exists());
+        let broken = dir.path().join("broken.json");
+        std::fs::write(&broken, "{ \"mcpServers\": { ").unwrap();
+        assert!(add(&broken, Dialect::Cursor, "acme", &entry(), &[]).is_err());
+        assert_eq!(
+            std::fs::read_to_string(&broken).unwrap(),
+            "{ \"mcpServers\": { "
+        );
+    }
+}
