@@ -251,3 +251,71 @@ fn a_folder_that_is_not_there_is_said_so() {
     assert_eq!(found.len(), 1);
     assert_eq!(found[0].code, "publish.no-folder");
 }
+
+#[test]
+fn a_server_json_of_the_wrong_shape_is_found_where_it_is_wrong() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    clean(d);
+    let mut doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("server.json")).unwrap()).unwrap();
+    doc["repository"] = json!({ "url": 5, "source": "github" });
+    doc["icons"] = json!([{ "src": "https://example.com/i.png", "theme": "sepia" }]);
+    let p = &mut doc["packages"][0];
+    p["environmentVariables"] = json!([{ "description": "a key with no name", "isSecret": "yes" }]);
+    p["packageArguments"] = json!([{ "type": "named", "value": "--fast" }]);
+    doc["remotes"] =
+        json!([{ "type": "streamable-http", "headers": [{ "name": "X-Key", "choices": "a,b" }] }]);
+    write(d, "server.json", &doc.to_string());
+    let found = check_dir(d).findings;
+    let shaped: Vec<(&str, &str)> = found
+        .iter()
+        .filter(|f| f.code == "publish.schema")
+        .map(|f| (f.pointer.as_str(), f.seen.as_str()))
+        .collect();
+    for at in [
+        "/repository/url",
+        "/icons/0/theme",
+        "/packages/0/environmentVariables/0/name",
+        "/packages/0/environmentVariables/0/isSecret",
+        "/packages/0/packageArguments/0/name",
+        "/remotes/0/url",
+        "/remotes/0/headers/0/choices",
+    ] {
+        assert!(
+            shaped.iter().any(|(p, _)| *p == at),
+            "{at} not found: {shaped:#?}"
+        );
+    }
+    for f in found.iter().filter(|f| f.code == "publish.schema") {
+        assert_eq!(f.severity, Severity::Error);
+        assert!(!f.fix.is_empty() && !f.why.is_empty());
+    }
+    // Said once per place: a rule's finding there stands alone.
+    let mut places: Vec<&str> = found.iter().map(|f| f.pointer.as_str()).collect();
+    let all = places.len();
+    places.sort_unstable();
+    places.dedup();
+    assert!(all - places.len() <= found.iter().filter(|f| f.code != "publish.schema").count());
+}
+
+#[test]
+fn the_registrys_own_examples_are_of_the_right_shape() {
+    // The stand-in registry's fixtures, written from the published format.
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("../testkit/registry");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&fixtures).unwrap() {
+        let path = entry.unwrap().path();
+        let doc: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let server = doc.get("server").unwrap_or(&doc);
+        let found = workbench_doctor::publish::server_json::check(server);
+        let shaped: Vec<&Finding> = found
+            .iter()
+            .filter(|f| f.code == "publish.schema")
+            .collect();
+        assert!(shaped.is_empty(), "{}: {shaped:#?}", path.display());
+        seen += 1;
+    }
+    assert!(seen >= 5);
+}
