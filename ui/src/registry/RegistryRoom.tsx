@@ -226,7 +226,8 @@ function ServerDetail({
   }, [backend, server.name]);
   useEffect(() => {
     backend.hostFiles().then(
-      (files) => setHosts(files.filter((f) => !f.error)),
+      // The YAML hosts are not written (their entry is printed by `mcpwb config export`).
+      (files) => setHosts(files.filter((f) => !["goose", "continue", "registry"].includes(f.dialect))),
       () => setHosts([]),
     );
   }, [backend]);

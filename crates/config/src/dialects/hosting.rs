@@ -5,9 +5,9 @@
 //! the file written only if nobody changed it meanwhile. A name the file
 //! has already is refused, never replaced; a file that is a symbolic link
 //! is not edited (an atomic write would replace the link). The JSON
-//! dialects with `mcpServers` or `servers` are written; the others
-//! (Zed's settings, Goose's and Continue's YAML) are refused with the way
-//! round them (`mcpwb config export`).
+//! dialects are written (`mcpServers`, `servers`, Zed's `context_servers`);
+//! Goose's and Continue's YAML are refused with the way round them
+//! (`mcpwb config export`).
 
 use std::path::Path;
 
@@ -24,10 +24,7 @@ fn refused(message: String) -> Error {
 
 /// Whether entries can be added to `d`'s files here.
 pub fn writable(d: Dialect) -> bool {
-    !matches!(
-        d,
-        Dialect::Zed | Dialect::Goose | Dialect::Continue | Dialect::Registry
-    )
+    !matches!(d, Dialect::Goose | Dialect::Continue | Dialect::Registry)
 }
 
 /// Add `name` (our on-disk shape; `inputs` the declarations it refers to)
@@ -42,7 +39,7 @@ pub fn add(
 ) -> Result<Vec<String>> {
     if !writable(d) {
         return Err(refused(format!(
-            "{} is not a JSON file with mcpServers or servers: the workbench does not add entries to it; \
+            "{} is YAML: the workbench does not add entries to it; \
              print the entry in its shape with `mcpwb config export --to {}` and paste it",
             path.display(),
             d.id()
@@ -50,7 +47,7 @@ pub fn add(
     }
     let exported = export::export(d, &[(name.to_string(), entry.clone())], inputs)?;
     let doc: Value = crate::parse_jsonc(path, &exported.text)?;
-    let key = ["mcpServers", "servers"]
+    let key = ["mcpServers", "servers", "context_servers"]
         .into_iter()
         .find(|k| doc[*k].get(name).is_some())
         .ok_or_else(|| {
@@ -72,7 +69,7 @@ pub fn add(
     };
     let now = crate::parse_jsonc(path, &before).ok();
     if now.as_ref().is_some_and(|v| {
-        ["mcpServers", "servers"]
+        ["mcpServers", "servers", "context_servers"]
             .iter()
             .any(|k| v[*k].get(name).is_some())
     }) {
@@ -80,6 +77,20 @@ pub fn add(
             "{} has a server named \"{name}\" already: give this one another name",
             path.display()
         )));
+    }
+    if key == "context_servers" {
+        // Zed's settings: the entry appended to its own object, the rest
+        // of the settings as they were.
+        crate::parse_jsonc(path, &before)?;
+        let root = CstRootNode::parse(&before, &crate::parse::jsonc_options())
+            .map_err(|e| refused(format!("{}: {e}", path.display())))?;
+        let settings = root
+            .object_value()
+            .ok_or_else(|| refused(format!("{} must hold a JSON object", path.display())))?;
+        let servers = settings.object_value_or_set("context_servers");
+        servers.append(name, crate::edit::input(&Value::Object(written)));
+        super::tapping::write_if_unchanged(path, &before, &root.to_string())?;
+        return Ok(exported.notes);
     }
     // A file with no servers yet gets the host's own key (VS Code reads
     // only `servers`); the edits add to whichever the file has.
@@ -173,6 +184,24 @@ mod tests {
         std::os::unix::fs::symlink(&real, &link).unwrap();
         assert!(add(&link, Dialect::Cursor, "acme", &entry(), &[]).is_err());
         assert_eq!(std::fs::read_to_string(&real).unwrap(), "{}");
+        let zed = dir.path().join("settings.json");
+        std::fs::write(
+            &zed,
+            "// Zed settings\n{\n  \"theme\": \"One Dark\",\n  \"context_servers\": {}\n}\n",
+        )
+        .unwrap();
+        add(&zed, Dialect::Zed, "acme", &entry(), &[]).unwrap();
+        let text = std::fs::read_to_string(&zed).unwrap();
+        assert!(
+            text.starts_with("// Zed settings\n") && text.contains("\"theme\": \"One Dark\""),
+            "{text}"
+        );
+        let v = crate::parse_jsonc(&zed, &text).unwrap();
+        assert_eq!(v["context_servers"]["acme"]["command"], "npx", "{text}");
+        assert!(
+            add(&zed, Dialect::Zed, "acme", &entry(), &[]).is_err(),
+            "a name taken"
+        );
         let goose = dir.path().join("config.yaml");
         let e = add(&goose, Dialect::Goose, "acme", &entry(), &[]).unwrap_err();
         assert!(e.to_string().contains("config export --to goose"), "{e}");
