@@ -156,6 +156,8 @@ pub struct TrafficLog {
     progress_len: Arc<std::sync::atomic::AtomicUsize>,
     live: broadcast::Sender<Arc<TrafficEntry>>,
     refusals: Arc<Mutex<HashMap<String, crate::challenge::Refusal>>>,
+    /// Each server's last streamed answers and how long they took (`gaps.rs`).
+    gaps: Arc<Mutex<HashMap<String, gaps::Ring>>>,
     /// Stderr lines only (`mcpwb serve` passes them on without waking for
     /// every message).
     stderr_live: broadcast::Sender<Arc<TrafficEntry>>,
@@ -209,6 +211,7 @@ impl TrafficLog {
             progress_len: Arc::default(),
             live,
             refusals: Arc::default(),
+            gaps: Arc::default(),
             stderr_live: broadcast::channel(1024).0,
             notes_live: broadcast::channel(64).0,
             progress_live: broadcast::channel(1024).0,
@@ -550,6 +553,7 @@ impl TrafficLog {
 
 mod classify;
 mod entry;
+mod gaps;
 pub mod mask;
 mod query;
 mod reads;

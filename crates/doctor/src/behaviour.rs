@@ -162,6 +162,82 @@ pub async fn asked(
     out
 }
 
+/// A quick answer slower than this from its first bytes to its end is a
+/// write held back (Nagle's algorithm against the client's delayed ACK,
+/// about 40 ms on Linux), not the server's work.
+pub const STALL_MS: f64 = 30.0;
+/// How many quick questions are asked to see it.
+const STALL_ASKS: usize = 12;
+
+/// Ask a Streamable HTTP server a few quick questions (its era's liveness
+/// check: `ping`, or `server/discover`) over the kept connection and see
+/// how long each streamed answer took from its first bytes to its end: a
+/// server that writes an SSE answer in two parts with Nagle's algorithm
+/// on makes every call wait for the client's delayed ACK.
+pub async fn stalls(wb: &Workbench, handle: &ServerHandle) -> Vec<Finding> {
+    let Some(info) = handle.status().info else {
+        return Vec::new();
+    };
+    if info.transport != workbench_core::config::TransportKind::StreamableHttp {
+        return Vec::new();
+    }
+    let method = if info.protocol_version.as_str() >= "2026" {
+        "server/discover"
+    } else {
+        "ping"
+    };
+    let server = handle.name();
+    for _ in 0..STALL_ASKS {
+        let asked = wb
+            .request(
+                server,
+                method,
+                json!({}),
+                CallOptions {
+                    timeout: Some(Duration::from_secs(10)),
+                    ..CallOptions::default()
+                },
+            )
+            .await;
+        if asked.is_err() {
+            return Vec::new();
+        }
+    }
+    // The last streamed answers to it: these asks' (a server answering
+    // with JSON bodies has none).
+    let mut gaps: Vec<f64> = wb
+        .traffic()
+        .answer_gaps(server)
+        .into_iter()
+        .rev()
+        .filter(|(m, _)| m == method)
+        .take(STALL_ASKS)
+        .map(|(_, ms)| ms)
+        .collect();
+    gaps.reverse();
+    stall_finding(method, &gaps).into_iter().collect()
+}
+
+/// The finding for quick answers that took `gaps` ms each (streamed ones;
+/// a server answering with JSON bodies has none), when most waited.
+pub fn stall_finding(method: &str, gaps: &[f64]) -> Option<Finding> {
+    let held = gaps.iter().filter(|g| **g >= STALL_MS).count();
+    if gaps.len() < 3 || held * 2 <= gaps.len() {
+        return None;
+    }
+    let said: Vec<String> = gaps.iter().map(|g| format!("{g:.0} ms")).collect();
+    Some(
+        Finding::new("http.nagle-stall", Severity::Warning, "server")
+            .seen(format!(
+                "{held} of {} answers to {method} took {} from their first bytes to their end",
+                gaps.len(),
+                said.join(", ")
+            ))
+            .why("it writes each SSE answer in two parts with Nagle's algorithm on: the second part waits for the client's delayed ACK, about 40 ms on every call over a kept connection, for every client")
+            .fix("set TCP_NODELAY on the connections it accepts (Node: socket.setNoDelay(true) in the server's 'connection' event; Rust/axum: listener.tap_io(|t| t.set_nodelay(true)); Python: the socket's TCP_NODELAY option, or a server that sets it)"),
+    )
+}
+
 /// Connect the server's entry again once per era, alone (with the
 /// workbench's variables and keychain), and say what each answered.
 pub async fn eras(wb: &Workbench, handle: &ServerHandle) -> Vec<EraAnswer> {

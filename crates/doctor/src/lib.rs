@@ -246,6 +246,7 @@ pub async fn examine(
     report
         .findings
         .extend(behaviour::seen(wb, &handle, &surface.capabilities));
+    report.findings.extend(behaviour::stalls(wb, &handle).await);
     report.findings.extend(
         behaviour::asked(
             wb,

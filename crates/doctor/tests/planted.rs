@@ -356,3 +356,73 @@ async fn cache_hints_that_cannot_be_right_are_found() {
         .collect();
     assert!(cache.is_empty(), "{cache:#?}");
 }
+
+/// The doctor on the demo server over Streamable HTTP, `args` more, in the
+/// 2025 era (its stateful sessions answer in two writes: a priming event,
+/// then the answer).
+async fn doctor_over_http(dir: &std::path::Path, args: &[&str]) -> DoctorReport {
+    let demo = workbench_testkit::demo_server_path();
+    let (_server, addr) = workbench_testkit::demo_over_http(&demo, dir, args).await;
+    let path = dir.join("mcp.json");
+    std::fs::write(
+        &path,
+        json!({ "mcpServers": { "web": { "type": "http", "url": format!("http://{addr}/mcp"), "protocolVersion": "2025-11-25" } } })
+            .to_string(),
+    )
+    .unwrap();
+    let wb = Workbench::start(
+        &ConfigFile::load(&path).unwrap(),
+        WorkbenchOptions::default(),
+    );
+    wb.settle(Duration::from_secs(20)).await;
+    for _ in 0..200 {
+        if wb.catalog().server("web").is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    let calls = Calls::new(
+        wb.clone(),
+        workbench_core::ToolCaller::for_tests(),
+        CallsOptions {
+            settings: SettingsFile::new(dir.join("settings.json")),
+            store: None,
+        },
+    );
+    let report = examine(&calls, "web", Options::default()).await.unwrap();
+    wb.shutdown().await;
+    report
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_whose_answers_wait_for_the_clients_ack_is_told_how_to_stop_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let held = doctor_over_http(dir.path(), &["--nagle"]).await;
+    let stall = held
+        .findings
+        .iter()
+        .find(|f| f.code == "http.nagle-stall")
+        .unwrap_or_else(|| panic!("not found: {:#?}", held.findings));
+    assert_eq!(stall.severity, Severity::Warning);
+    assert!(stall.seen.contains("answers to ping"), "{}", stall.seen);
+    assert!(stall.fix.contains("TCP_NODELAY"), "{}", stall.fix);
+    // The same server with each write sent at once: nothing to say.
+    let dir = tempfile::tempdir().unwrap();
+    let prompt = doctor_over_http(dir.path(), &[]).await;
+    assert!(
+        !prompt.findings.iter().any(|f| f.code == "http.nagle-stall"),
+        "{:#?}",
+        prompt.findings
+    );
+}
+
+#[test]
+fn a_few_slow_answers_among_quick_ones_are_not_a_stall() {
+    use workbench_doctor::behaviour::stall_finding;
+    assert!(stall_finding("ping", &[41.0, 40.2, 44.0, 0.3, 40.9]).is_some());
+    assert!(stall_finding("ping", &[41.0, 0.2, 0.4, 0.3, 40.9]).is_none());
+    assert!(
+        stall_finding("ping", &[41.0, 40.0]).is_none(),
+        "too few to say"
+    );
+}

@@ -61,6 +61,8 @@ pub struct HttpOptions {
     pub json_response: bool,
     /// Serve HTTPS with a fresh certificate; its CA is written to this file.
     pub tls_ca_out: Option<PathBuf>,
+    /// Leave Nagle's algorithm on (as many servers do).
+    pub nagle: bool,
 }
 
 /// Add `x-demo-trace` to a JSON-RPC message in a JSON body, and to its
@@ -241,8 +243,9 @@ pub async fn serve(
     // client's delayed ACK — 40 ms a call on a kept-alive connection, for
     // every client (measured: 23 calls/s with wrk and with the workbench).
     use axum::serve::ListenerExt;
-    let listener = listener.tap_io(|tcp| {
-        let _ = tcp.set_nodelay(true);
+    let nagle = http.nagle;
+    let listener = listener.tap_io(move |tcp| {
+        let _ = tcp.set_nodelay(!nagle);
     });
     axum::serve(listener, router)
         .with_graceful_shutdown(shutdown)

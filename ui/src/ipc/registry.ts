@@ -55,7 +55,8 @@ export function tauriRegistryBackend(unwrap: Unwrap): RegistryBackend {
     installBundle: async (path, answers, asName, scope) => unwrap(await commands.installBundle(path, answers, asName, scope)),
     hostFiles: async () => unwrap(await commands.hostFiles()),
     showBundle: async (path) => unwrap(await commands.showBundle(path)),
-    onFilesDropped: (listener) =>
+    // async: a window with no webview (tests) refuses, never throws.
+    onFilesDropped: async (listener) =>
       getCurrentWebview().onDragDropEvent((e) => {
         if (e.payload.type === "drop") listener(e.payload.paths);
       }),

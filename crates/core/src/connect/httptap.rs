@@ -368,7 +368,16 @@ impl TapClient {
             Some(ct) if media_type_is(ct, "text/event-stream") => {
                 let me = self.clone();
                 let max = limits.max_sse_event_size;
-                let body = super::sselimit::bounded(response.bytes_stream(), max, move || {
+                let method = match &message {
+                    ClientJsonRpcMessage::Request(r) => r.request.method().to_string(),
+                    _ => String::new(),
+                };
+                let timed = Timed {
+                    inner: Box::pin(response.bytes_stream()),
+                    since: std::time::Instant::now(),
+                    done: Some((self.traffic.clone(), self.server.clone(), method)),
+                };
+                let body = super::sselimit::bounded(timed, max, move || {
                     let message = format!(
                         "the server sent an event of more than {max} bytes (the entry's maxMessageSize); closing the stream. To accept it, raise \"maxMessageSize\" (bytes) in the entry"
                     );
@@ -501,5 +510,31 @@ impl StreamableHttpClient for TapClient {
             )
             .await?;
         Ok(self.tapped(stream))
+    }
+}
+
+/// A streamed answer's body, noting in the traffic log how long it took
+/// from its first bytes (the head) to its end (`traffic/gaps.rs`).
+struct Timed<S> {
+    inner: S,
+    since: std::time::Instant,
+    done: Option<(TrafficLog, Arc<str>, String)>,
+}
+
+impl<S: futures::Stream + Unpin> futures::Stream for Timed<S> {
+    type Item = S::Item;
+
+    fn poll_next(
+        mut self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<S::Item>> {
+        let polled = self.inner.poll_next_unpin(cx);
+        if let std::task::Poll::Ready(None) = polled
+            && let Some((traffic, server, method)) = self.done.take()
+        {
+            let ms = self.since.elapsed().as_secs_f64() * 1000.0;
+            traffic.note_answer_gap(&server, &method, ms);
+        }
+        polled
     }
 }

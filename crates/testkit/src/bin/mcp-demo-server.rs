@@ -39,6 +39,11 @@ struct Args {
     /// Write the bound HTTP address to this file once listening.
     #[arg(long)]
     port_file: Option<PathBuf>,
+    /// With --http: leave Nagle's algorithm on for the connections it
+    /// accepts, as many servers do (an SSE answer's second write then waits
+    /// for the client's delayed ACK: the doctor's http.nagle-stall).
+    #[arg(long, requires = "http")]
+    nagle: bool,
     /// Misbehave: exit-at-start, crash-on-call, hang-on-call, no-initialize,
     /// garbage-stdout, flood-stderr, huge-result, grandchild, drop-session,
     /// bad-stderr, huge-stderr-line, tell-secrets. Hand-written servers over
@@ -231,6 +236,7 @@ async fn serve(args: Args) -> Result<(), Box<dyn std::error::Error>> {
             port_file: args.port_file,
             json_response: args.json_response,
             tls_ca_out: args.tls_ca_out,
+            nagle: args.nagle,
         };
         workbench_testkit::http::serve(addr, options, http, ct).await?;
         return Ok(());
