@@ -359,10 +359,11 @@ fn main() -> ExitCode {
         None,
         "error,rmcp=off,genai=off,rustls_platform_verifier=off",
     );
-    // `serve` relays message after message: on one thread each is handed
-    // on without waking another (benches/bridge.rs: sequential calls through
-    // the bridge 0.40 -> 0.45 of direct, 64 in flight 0.55 -> 0.60).
-    let mut builder = if matches!(cli.command, Command::Serve(_)) {
+    // `serve` and `tap` relay message after message: on one thread each is
+    // handed on without waking another (benches/bridge.rs: sequential calls
+    // through the bridge 0.40 -> 0.45 of direct, 64 in flight 0.55 -> 0.60;
+    // benches/tap.rs over HTTP: see docs/src/tap.md).
+    let mut builder = if matches!(cli.command, Command::Serve(_) | Command::Tap(_)) {
         tokio::runtime::Builder::new_current_thread()
     } else {
         tokio::runtime::Builder::new_multi_thread()
