@@ -390,3 +390,62 @@ fn the_adapters_reach_into_the_libraries_less_and_less() {
         "the adapters reach into the libraries {total} times now: lower ADAPTER_LIBRARY_CALLS to {total} so it stays there"
     );
 }
+
+/// The public functions (a crate's API: `pub`, not `pub(crate)` or
+/// `pub(super)`) of the shipped library crates whose error is a bare
+/// `String`: what went wrong reaches the next crate with no code to switch
+/// on (a refusal read as an internal fault). Each, with its file.
+fn string_errors() -> Vec<String> {
+    let mut out = Vec::new();
+    for file in shipped().into_iter().filter(|f| f.starts_with("crates/")) {
+        let code = code(&read(&file));
+        for (at, _) in code.match_indices("pub ") {
+            let rest = &code[at + 4..];
+            let rest = rest.strip_prefix("async ").unwrap_or(rest);
+            let Some(signature) = rest.strip_prefix("fn ") else {
+                continue;
+            };
+            let end = signature.find(['{', ';']).unwrap_or(signature.len());
+            let signature: String = signature[..end]
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ");
+            if let Some(returns) = signature.split("->").nth(1)
+                && returns.contains("Result<")
+                && returns.trim_end().ends_with(", String>")
+            {
+                let name: String = signature
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                out.push(format!("{file}: {name}"));
+            }
+        }
+    }
+    out
+}
+
+/// The ceiling on [`string_errors`]: it only comes down (none at the end).
+const STRING_ERRORS: usize = 12;
+
+#[test]
+fn errors_that_cross_a_crate_have_a_code() {
+    let found = string_errors();
+    println!(
+        "public functions with a String error: {}\n  {}",
+        found.len(),
+        found.join("\n  ")
+    );
+    assert!(
+        found.len() <= STRING_ERRORS,
+        "{} public functions return Result<_, String>, more than the ceiling of {STRING_ERRORS}: give the error its code (ErrorInfo, or the crate's own error type)\n  {}",
+        found.len(),
+        found.join("\n  ")
+    );
+    assert!(
+        found.len() == STRING_ERRORS,
+        "{} public functions return Result<_, String> now: lower STRING_ERRORS to {} so it stays there",
+        found.len(),
+        found.len()
+    );
+}

@@ -178,7 +178,7 @@ impl Agent {
     pub fn decide(&self, approval: u64, decision: Decision) -> Result<()> {
         self.approvals()
             .decide(approval, decision)
-            .map_err(Error::NotFound)
+            .map_err(|e| Error::NotFound(e.message))
     }
 
     /// The calls of a session waiting for a decision.

@@ -25,7 +25,7 @@ fn haystack(e: &Entry) -> String {
 
 /// Run a search: the matching entries (best first), or an error the model
 /// reads (a bad pattern, a missing query).
-pub fn run<'a>(entries: &'a [Entry], arguments: &Value) -> Result<Vec<&'a Entry>, String> {
+pub(crate) fn run<'a>(entries: &'a [Entry], arguments: &Value) -> Result<Vec<&'a Entry>, String> {
     let query = arguments["query"].as_str().unwrap_or_default().trim();
     if query.is_empty() {
         return Err("search_tools needs a non-empty \"query\"".into());

@@ -79,7 +79,7 @@ pub fn tool(skills: &[Entry]) -> Tool {
 
 /// The skill a call names: `server/NAME` exactly, or a bare NAME only one
 /// server offers.
-pub fn route<'a>(skills: &'a [Entry], arguments: &Value) -> Result<&'a Entry, String> {
+pub(crate) fn route<'a>(skills: &'a [Entry], arguments: &Value) -> Result<&'a Entry, String> {
     let asked = arguments["skill"].as_str().unwrap_or_default().trim();
     if asked.is_empty() {
         return Err(format!(

@@ -117,7 +117,8 @@ impl Target {
         let mut timeline = Timeline::default();
         let refused = flow::revoke(&auth::http(), &stored, &mut timeline)
             .await
-            .err();
+            .err()
+            .map(|e| e.message);
         tokens::forget(&self.keychain, &self.owner)?;
         Ok(Some((timeline, refused)))
     }

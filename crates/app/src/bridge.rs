@@ -71,7 +71,5 @@ pub async fn attach(url: Option<&str>) -> Result<(), ErrorInfo> {
         return Err(crate::invalid(why));
     }
     let token = token_if_made()?;
-    workbench_bridge::attach::relay(&url, token)
-        .await
-        .map_err(ErrorInfo::refused)
+    workbench_bridge::attach::relay(&url, token).await
 }

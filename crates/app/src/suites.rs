@@ -116,9 +116,7 @@ pub async fn run(
 /// Trust the suite at `path` as the person saw it (`fingerprint` from its
 /// review); a file changed since is refused.
 pub fn trust(path: &Path, fingerprint: &str) -> Result<(), ErrorInfo> {
-    SuiteTrust::app()
-        .trust(path, fingerprint)
-        .map_err(|message| ErrorInfo::new(ErrorCode::Refused, message))
+    SuiteTrust::app().trust(path, fingerprint)
 }
 
 /// A case of a suite, as the Suites room lists it.

@@ -23,8 +23,7 @@ pub fn settings() -> Result<TraceSettings, ErrorInfo> {
 pub fn set_endpoint(endpoint: Option<String>, service: &str) -> Result<(), ErrorInfo> {
     let endpoint = endpoint.filter(|e| !e.trim().is_empty());
     match &endpoint {
-        Some(url) => workbench_core::otel::export_to(url, service)
-            .map_err(|why| ErrorInfo::new(ErrorCode::Refused, why))?,
+        Some(url) => workbench_core::otel::export_to(url, service)?,
         None => workbench_core::otel::stop(),
     }
     SettingsFile::new(default_path())

@@ -5,10 +5,12 @@
 
 use rmcp::transport::Transport;
 use rmcp::{RoleClient, RoleServer};
+use workbench_core::{ErrorCode, ErrorInfo};
 
 /// Relay stdin/stdout to the bridge at `url` (on this machine only: see
 /// `workbench_core::connect::own_bridge`) until either side ends.
-pub async fn relay(url: &str, token: Option<String>) -> Result<(), String> {
+pub async fn relay(url: &str, token: Option<String>) -> Result<(), ErrorInfo> {
+    let lost = |m: String| ErrorInfo::new(ErrorCode::Transport, m);
     let mut upstream = workbench_core::connect::own_bridge::transport(url, token)?;
     let mut local = rmcp::transport::async_rw::AsyncRwTransport::<RoleServer, _, _>::new_server(
         tokio::io::stdin(),
@@ -19,17 +21,17 @@ pub async fn relay(url: &str, token: Option<String>) -> Result<(), String> {
             m = Transport::<RoleServer>::receive(&mut local) => match m {
                 Some(m) => Transport::<RoleClient>::send(&mut upstream, m)
                     .await
-                    .map_err(|e| format!(
+                    .map_err(|e| lost(format!(
                         "cannot reach the bridge at {url}: {} (is the window's bridge on? Bridge → On; or give its address with --attach=URL)",
                         workbench_core::connect::error_chain(&e)
-                    ))?,
+                    )))?,
                 None => return Ok(()),
             },
             m = Transport::<RoleClient>::receive(&mut upstream) => match m {
                 Some(m) => Transport::<RoleServer>::send(&mut local, m)
                     .await
-                    .map_err(|e| format!("stdout: {e}"))?,
-                None => return Err(format!("the bridge at {url} closed the connection")),
+                    .map_err(|e| lost(format!("stdout: {e}")))?,
+                None => return Err(lost(format!("the bridge at {url} closed the connection"))),
             },
         }
     }

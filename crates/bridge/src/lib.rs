@@ -41,11 +41,11 @@ use std::sync::Arc;
 
 use tokio_util::sync::CancellationToken;
 use workbench_calls::Calls;
-use workbench_core::Workbench;
 use workbench_core::catalog::QualifiedTool;
 use workbench_core::connect::ServerState;
 use workbench_core::connect::lines::Lines;
 use workbench_core::status::FailureCode;
+use workbench_core::{ErrorInfo, Workbench};
 
 pub use callers::{CallerInfo, Callers};
 pub use policy::Policy;
@@ -182,7 +182,8 @@ impl Bridge {
     }
 
     /// Serve one client over stdin/stdout until it leaves.
-    pub async fn serve_stdio(&self) -> Result<(), String> {
+    pub async fn serve_stdio(&self) -> Result<(), ErrorInfo> {
+        let failed = |m: String| ErrorInfo::new(workbench_core::ErrorCode::Transport, m);
         use rmcp::ServiceExt;
         let running = match pipes() {
             // Pipes (how clients launch servers): read and written in the
@@ -197,12 +198,12 @@ impl Bridge {
             }
             None => Box::pin(self.raw().serve(rmcp::transport::stdio())).await,
         }
-        .map_err(|e| format!("the client's handshake failed: {e}"))?;
+        .map_err(|e| failed(format!("the client's handshake failed: {e}")))?;
         running
             .waiting()
             .await
             .map(|_| ())
-            .map_err(|e| format!("the session ended badly: {e}"))
+            .map_err(|e| failed(format!("the session ended badly: {e}")))
     }
 
     /// Headless (`mcpwb serve`), the client's roots (its project folders)

@@ -17,6 +17,7 @@ use std::sync::{Arc, Mutex};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::sync::oneshot;
+use workbench_core::{ErrorCode, ErrorInfo};
 
 use crate::rules::{Rules, ToolPolicy, tool_key};
 
@@ -316,9 +317,12 @@ impl Approvals {
     }
 
     /// Decide a waiting call; Err(why) when it no longer waits.
-    pub fn decide(&self, id: u64, decision: Decision) -> Result<(), String> {
+    pub fn decide(&self, id: u64, decision: Decision) -> Result<(), ErrorInfo> {
         let waiting = self.lock().remove(&id).ok_or_else(|| {
-            format!("approval {id} is no longer waiting (decided, or its turn was stopped)")
+            ErrorInfo::new(
+                ErrorCode::NotFound,
+                format!("approval {id} is no longer waiting (decided, or its turn was stopped)"),
+            )
         })?;
         let mut decision = decision;
         decision.consent = decision

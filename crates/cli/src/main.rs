@@ -381,7 +381,10 @@ fn main() -> ExitCode {
         if let Some(url) = workbench_core::otel::endpoint(cli.otlp.as_deref(), &settings)
             && let Err(why) = workbench_core::otel::export_to(&url, "mcpwb")
         {
-            eprintln!("mcpwb: traces are not exported: {}", print::clean(&why));
+            eprintln!(
+                "mcpwb: traces are not exported: {}",
+                print::clean(&why.message)
+            );
         }
         let outcome = commands::run(&cli).await;
         // A short run's spans go before it exits.

@@ -133,7 +133,7 @@ pub async fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
         }
     });
     let outcome = match args.http {
-        None => served.serve_stdio().await.map_err(Failure::Usage),
+        None => served.serve_stdio().await.map_err(Failure::from),
         Some(port) => {
             let token = if args.no_token {
                 eprintln!(

@@ -149,8 +149,14 @@ impl Vars {
         }
     }
 
-    /// Expand every reference in `text`.
-    pub fn expand(&self, text: &str) -> std::result::Result<String, String> {
+    /// Expand every reference in `text`; what does not expand is said
+    /// (code `variable`).
+    pub fn expand(&self, text: &str) -> std::result::Result<String, workbench_codes::ErrorInfo> {
+        self.expand_text(text)
+            .map_err(|m| workbench_codes::ErrorInfo::new(workbench_codes::ErrorCode::Variable, m))
+    }
+
+    fn expand_text(&self, text: &str) -> std::result::Result<String, String> {
         let mut out = String::with_capacity(text.len());
         let mut rest = text;
         while let Some(at) = rest.find("${") {
@@ -207,7 +213,7 @@ impl ServerEntry {
             owner: Some(own),
             ..vars.clone()
         };
-        let one = |key: &str, v: &str| vars.expand(v).map_err(|m| fail(key.to_string(), m));
+        let one = |key: &str, v: &str| vars.expand_text(v).map_err(|m| fail(key.to_string(), m));
         let transport = self.transport.map_texts(one)?;
         if let Transport::StreamableHttp { url, .. }
         | Transport::Sse { url, .. }
@@ -252,7 +258,7 @@ impl ServerEntry {
             let keep = name.starts_with("secret:")
                 || name.starts_with("input:")
                 || sounds_secret(name.strip_prefix("env:").unwrap_or(name));
-            if keep && let Ok(value) = vars.expand(&reference) {
+            if keep && let Ok(value) = vars.expand_text(&reference) {
                 out.push(value);
             }
         }

@@ -152,13 +152,15 @@ pub fn endpoint(flag: Option<&str>, settings: &crate::settings::SettingsFile) ->
 /// Export spans to the OTLP/HTTP collector at `endpoint` (its base URL:
 /// spans go to `ENDPOINT/v1/traces`) from now on; call inside a Tokio
 /// runtime. `service` names this program in the traces.
-pub fn export_to(endpoint: &str, service: &str) -> Result<(), String> {
+pub fn export_to(endpoint: &str, service: &str) -> Result<(), crate::ErrorInfo> {
+    let invalid = |m: String| crate::ErrorInfo::new(crate::ErrorCode::Invalid, m);
     let url = format!("{}/v1/traces", endpoint.trim_end_matches('/'));
-    let parsed = url::Url::parse(&url).map_err(|e| format!("{endpoint}: not a URL: {e}"))?;
+    let parsed =
+        url::Url::parse(&url).map_err(|e| invalid(format!("{endpoint}: not a URL: {e}")))?;
     if !matches!(parsed.scheme(), "http" | "https") {
-        return Err(format!(
+        return Err(invalid(format!(
             "{endpoint}: an OTLP/HTTP collector's address is http(s)://"
-        ));
+        )));
     }
     let (tx, rx) = mpsc::channel(QUEUE);
     *EXPORTER

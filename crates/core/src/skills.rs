@@ -106,7 +106,7 @@ pub fn check_file(promise: &Promised, bytes: &[u8]) -> Option<String> {
 }
 
 /// The YAML frontmatter a SKILL.md begins with (`---` … `---`), as JSON.
-pub fn frontmatter(text: &str) -> Result<Value, String> {
+pub(crate) fn frontmatter(text: &str) -> Result<Value, String> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let rest = text
         .strip_prefix("---\n")

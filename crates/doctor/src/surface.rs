@@ -6,9 +6,9 @@
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use workbench_core::Workbench;
 use workbench_core::catalog::ServerCatalog;
 use workbench_core::status::ServerInfo;
+use workbench_core::{ErrorCode, ErrorInfo, Workbench};
 
 /// The snapshot format's version (a later format reads this one).
 pub const FORMAT: u32 = 1;
@@ -100,18 +100,23 @@ impl Surface {
     }
 
     /// Read a snapshot file's text, saying what is wrong with it.
-    pub fn from_text(text: &str) -> Result<Surface, String> {
-        let v: Value = serde_json::from_str(text).map_err(|e| format!("not JSON: {e}"))?;
+    pub fn from_text(text: &str) -> Result<Surface, ErrorInfo> {
+        let invalid = |m: String| ErrorInfo::new(ErrorCode::Invalid, m);
+        let v: Value = serde_json::from_str(text).map_err(|e| invalid(format!("not JSON: {e}")))?;
         match v.get("snapshot").and_then(Value::as_u64) {
             Some(n) if n <= u64::from(FORMAT) => {}
             Some(n) => {
-                return Err(format!(
+                return Err(invalid(format!(
                     "a snapshot of format {n}; this mcpwb reads format {FORMAT} and older"
+                )));
+            }
+            None => {
+                return Err(invalid(
+                    "not an mcpwb snapshot (no \"snapshot\" key)".into(),
                 ));
             }
-            None => return Err("not an mcpwb snapshot (no \"snapshot\" key)".into()),
         }
-        serde_json::from_value(v).map_err(|e| format!("not a snapshot: {e}"))
+        serde_json::from_value(v).map_err(|e| invalid(format!("not a snapshot: {e}")))
     }
 
     pub fn tool(&self, name: &str) -> Option<&Value> {
@@ -152,6 +157,7 @@ mod tests {
         assert!(
             Surface::from_text("{}")
                 .unwrap_err()
+                .message
                 .contains("not an mcpwb snapshot")
         );
     }

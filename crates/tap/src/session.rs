@@ -5,6 +5,7 @@
 //! not JSON, or was kept cut, is its text with `"cut": true` where cut).
 
 use serde_json::{Value, json};
+use workbench_codes::{ErrorCode, ErrorInfo};
 use workbench_store::{Store, TapMessage, TapRow};
 
 /// The format's version in the header.
@@ -164,7 +165,11 @@ impl Session {
     }
 
     /// Read a file's text back; line numbers in what it says.
-    pub fn from_jsonl(text: &str) -> Result<Session, String> {
+    pub fn from_jsonl(text: &str) -> Result<Session, ErrorInfo> {
+        Self::read_jsonl(text).map_err(|m| ErrorInfo::new(ErrorCode::Invalid, m))
+    }
+
+    fn read_jsonl(text: &str) -> Result<Session, String> {
         let mut lines = text
             .lines()
             .enumerate()
@@ -205,7 +210,8 @@ impl Session {
     }
 
     /// Keep it in `store`, opened from the file `from`: its new id.
-    pub fn import(&self, store: &Store, from: &std::path::Path) -> Result<i64, String> {
+    pub fn import(&self, store: &Store, from: &std::path::Path) -> Result<i64, ErrorInfo> {
+        let storage = |e: workbench_store::Error| ErrorInfo::new(ErrorCode::Storage, e.to_string());
         let h = &self.header;
         let s = |k: &str| h[k].as_str().map(str::to_string);
         let id = store
@@ -214,7 +220,7 @@ impl Session {
                 &s("command").unwrap_or_default(),
                 h["startedAt"].as_i64().unwrap_or_default(),
             )
-            .map_err(|e| e.to_string())?;
+            .map_err(storage)?;
         store
             .set_tap_host(
                 id,
@@ -231,7 +237,7 @@ impl Session {
                     h["dropped"].as_i64().unwrap_or_default(),
                 )
             })
-            .map_err(|e| e.to_string())?;
+            .map_err(storage)?;
         Ok(id)
     }
 }

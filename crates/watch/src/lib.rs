@@ -79,7 +79,7 @@ pub struct Matcher {
 
 impl Matcher {
     /// Err: a pattern that is not a glob (which one, and why).
-    pub fn new(patterns: &[String]) -> Result<Matcher, String> {
+    pub(crate) fn new(patterns: &[String]) -> Result<Matcher, String> {
         let mut b = GlobSetBuilder::new();
         for p in patterns {
             // As VS Code reads them: `*` stays within a folder, `**` crosses.

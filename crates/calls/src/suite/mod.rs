@@ -449,7 +449,7 @@ pub fn snapshot_path(suite: &Suite) -> PathBuf {
 
 /// Err(why) when the snapshots folder of `suite` is a link or resolves
 /// outside the suite's folder (a planted `__snapshots__ -> ~/.ssh`).
-pub fn snapshot_folder_ok(suite: &Suite) -> Result<(), String> {
+pub(crate) fn snapshot_folder_ok(suite: &Suite) -> Result<(), String> {
     let path = snapshot_path(suite);
     let Some(folder) = path.parent() else {
         return Ok(());

@@ -23,6 +23,7 @@ use sha2::{Digest, Sha256};
 
 use super::Suite;
 use workbench_core::files::record_key;
+use workbench_core::{ErrorCode, ErrorInfo};
 
 /// The fingerprint of a suite file's bytes (`sha256:` and hex).
 pub fn fingerprint(bytes: &[u8]) -> String {
@@ -181,16 +182,20 @@ impl SuiteTrust {
 
     /// Trust the file at `path` as it is when it has `fingerprint`; a file
     /// that changed since is not trusted (Err says so).
-    pub fn trust(&self, path: &Path, fingerprint: &str) -> Result<(), String> {
+    pub fn trust(&self, path: &Path, fingerprint: &str) -> Result<(), ErrorInfo> {
         let now = workbench_core::files::read_no_follow(path, super::MAX_FILE)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+            .map_err(|e| ErrorInfo::new(ErrorCode::Invalid, format!("{}: {e}", path.display())))?;
         if self::fingerprint(&now) != fingerprint {
-            return Err(format!(
-                "{} changed since it was shown; look at it again before trusting it",
-                path.display()
+            return Err(ErrorInfo::new(
+                ErrorCode::Refused,
+                format!(
+                    "{} changed since it was shown; look at it again before trusting it",
+                    path.display()
+                ),
             ));
         }
         self.record(path, fingerprint)
+            .map_err(|m| ErrorInfo::new(ErrorCode::Storage, m))
     }
 
     /// Record `fingerprint` for `path` (the workbench wrote it for the person).

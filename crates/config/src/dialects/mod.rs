@@ -152,7 +152,9 @@ fn strings(v: &Value) -> Value {
 }
 
 /// A raw entry of any dialect in our shape. Unknown keys are kept.
-pub fn normalise(raw: &Map<String, Value>) -> std::result::Result<Map<String, Value>, String> {
+pub(crate) fn normalise(
+    raw: &Map<String, Value>,
+) -> std::result::Result<Map<String, Value>, String> {
     let mut out = Map::new();
     let kind = raw
         .get("type")

@@ -91,10 +91,10 @@ fn inputs_and_secrets_come_from_the_keychain() {
     let kc = Keychain::new(&ns, Backend::KernelKeyring);
     let mut v = vars(Some(kc.clone()));
     // Outside an entry an input has no owner.
-    let e = v.expand("${input:api-key}").unwrap_err();
+    let e = v.expand("${input:api-key}").unwrap_err().message;
     assert!(e.contains("belongs to a server entry"), "{e}");
     v.owner = Some("srv/".into());
-    let e = v.expand("${input:api-key}").unwrap_err();
+    let e = v.expand("${input:api-key}").unwrap_err().message;
     assert!(e.contains("\"api-key\" has not been given"), "{e}");
     kc.set(&input_id("srv/", "api-key"), "from-the-user")
         .unwrap();

@@ -24,7 +24,7 @@ const WRONG: &str = "<!doctype html><meta charset=utf-8><title>MCP Workbench</ti
 Nothing was done; the sign-in in progress goes on.</p></body>";
 
 impl Callback {
-    pub async fn open() -> Result<Callback, String> {
+    pub(crate) async fn open() -> Result<Callback, String> {
         let listener = TcpListener::bind("127.0.0.1:0")
             .await
             .map_err(|e| format!("cannot listen on 127.0.0.1 for the sign-in callback: {e}"))?;
@@ -37,7 +37,7 @@ impl Callback {
 
     /// Wait for the callback that carries `state` (its query parameters),
     /// then close.
-    pub async fn wait(
+    pub(crate) async fn wait(
         self,
         timeout: Duration,
         state: &str,

@@ -97,7 +97,7 @@ fn origin_and_path(url: &str) -> Option<(String, String)> {
 
 /// The server's Protected Resource Metadata: where the challenge says,
 /// else the well-known URL with the server's path, else at its root.
-pub async fn protected_resource(
+pub(crate) async fn protected_resource(
     http: &reqwest::Client,
     server_url: &str,
     challenge: &Challenge,

@@ -79,7 +79,7 @@ fn htu(url: &str) -> String {
 
 impl DpopKey {
     /// A new key for a sign-in.
-    pub fn generate() -> Result<DpopKey, String> {
+    pub(crate) fn generate() -> Result<DpopKey, String> {
         let rng = SystemRandom::new();
         let doc = EcdsaKeyPair::generate_pkcs8(&ECDSA_P256_SHA256_FIXED_SIGNING, &rng)
             .map_err(|_| "DPoP: no P-256 key could be made".to_string())?;
@@ -128,7 +128,7 @@ impl DpopKey {
     /// A fresh proof for one request (RFC 9449 §4): `method` and `url` of
     /// the request, `token` when it carries an access token (`ath`), the
     /// server's `nonce` when it asked for one.
-    pub fn proof(
+    pub(crate) fn proof(
         &self,
         method: &str,
         url: &str,

@@ -571,12 +571,18 @@ pub async fn refresh(
 }
 
 /// Revoke the refresh (or access) token where the server offers revocation.
-pub async fn revoke(http: &reqwest::Client, t: &Tokens, tl: &mut Timeline) -> Result<(), String> {
+pub async fn revoke(
+    http: &reqwest::Client,
+    t: &Tokens,
+    tl: &mut Timeline,
+) -> Result<(), crate::ErrorInfo> {
+    use crate::{ErrorCode, ErrorInfo};
     let Some(endpoint) = &t.revocation_endpoint else {
         return Ok(());
     };
     // The token goes there: held to the same rule as the token endpoint.
-    check_secure("the revocation endpoint", endpoint)?;
+    check_secure("the revocation endpoint", endpoint)
+        .map_err(|m| ErrorInfo::new(ErrorCode::Refused, m))?;
     let token = t.refresh_token.as_deref().unwrap_or(&t.access_token);
     // No proof: revocation (RFC 7009) is not a token request.
     let client = Client {
@@ -594,4 +600,5 @@ pub async fn revoke(http: &reqwest::Client, t: &Tokens, tl: &mut Timeline) -> Re
     )
     .await
     .map(|_| ())
+    .map_err(|m| ErrorInfo::new(ErrorCode::Transport, m))
 }

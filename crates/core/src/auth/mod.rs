@@ -155,7 +155,7 @@ pub struct Attached {
 /// Give a remote entry its stored access token (refreshed first when it
 /// expires within a minute), unless it sends its own Authorization header:
 /// `Bearer`, or `DPoP` with the binding that makes each request's proof.
-pub async fn attach(
+pub(crate) async fn attach(
     entry: &mut crate::config::ServerEntry,
     vars: &crate::config::vars::Vars,
 ) -> Result<Option<Attached>, String> {

@@ -27,9 +27,12 @@ pub fn refuse(url: &str) -> Option<String> {
 
 /// A client transport to the bridge at `url` with its `token`; refused
 /// (with the reason) when `url` is not on this machine.
-pub fn transport(url: &str, token: Option<String>) -> Result<impl Transport<RoleClient>, String> {
+pub fn transport(
+    url: &str,
+    token: Option<String>,
+) -> Result<impl Transport<RoleClient>, crate::ErrorInfo> {
     if let Some(why) = refuse(url) {
-        return Err(why);
+        return Err(crate::ErrorInfo::new(crate::ErrorCode::Refused, why));
     }
     let mut config = StreamableHttpClientTransportConfig::with_uri(url);
     if let Some(t) = token {

@@ -74,7 +74,7 @@ impl SseParser {
     }
 
     /// Feed bytes; returns the events completed by them.
-    pub fn feed(&mut self, chunk: &[u8]) -> Result<Vec<SseEvent>, String> {
+    pub(crate) fn feed(&mut self, chunk: &[u8]) -> Result<Vec<SseEvent>, String> {
         let mut out = Vec::new();
         let mut rest = chunk;
         while let Some(pos) = memchr::memchr(b'\n', rest) {
@@ -156,7 +156,7 @@ fn resolve(base: &str, endpoint: &str) -> Result<String, String> {
 
 impl SseTransport {
     /// Open the event stream and wait for the `endpoint` event.
-    pub async fn connect(
+    pub(crate) async fn connect(
         url: &str,
         client: reqwest::Client,
         entry: &crate::config::ServerEntry,

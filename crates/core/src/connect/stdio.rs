@@ -108,7 +108,7 @@ fn hidden_for<'k>(keys: &[&'k str], env: &BTreeMap<String, String>) -> Vec<&'k s
 }
 
 /// Spawn the child and start the pumps.
-pub fn spawn(
+pub(crate) fn spawn(
     spec: &StdioSpec<'_>,
     traffic: &TrafficLog,
 ) -> Result<(StdioChild, StdioPipes), String> {

@@ -84,8 +84,9 @@ async fn registration_and_revocation_over_plain_http_are_refused_before_sending(
     let e = flow::revoke(&http, &tokens, &mut tl)
         .await
         .expect_err("revoked over plain http");
+    assert_eq!(e.code, workbench_core::ErrorCode::Refused, "{e}");
     assert!(
-        e.contains("the revocation endpoint") && e.contains("not https"),
+        e.message.contains("the revocation endpoint") && e.message.contains("not https"),
         "{e}"
     );
 }
