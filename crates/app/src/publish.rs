@@ -10,7 +10,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use serde::Serialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use workbench_core::config::ConfigFile;
 pub use workbench_doctor::finding::{Finding, Severity};
 pub use workbench_doctor::publish::hosts::{PublishHost, PublishWay};
@@ -132,8 +132,11 @@ async fn run_one(
     timeout: Duration,
     stdio: bool,
 ) -> HostRun {
-    let mut fields: Map<String, Value> = way.entry.clone();
-    fill_inputs(&mut fields, inputs);
+    let mut filled = Value::Object(way.entry.clone());
+    crate::registry::fill(&mut filled, inputs);
+    let Value::Object(mut fields) = filled else {
+        unreachable!("an entry stays an object")
+    };
     if stdio
         && let Some(path) = &host.path
         && let Some(env) = fields
@@ -199,23 +202,6 @@ fn with_stderr(reason: String, stderr: &[String]) -> String {
         Some(last) => format!("{reason} (stderr: {})", last.trim()),
         None => reason,
     }
-}
-
-/// `${input:ID}` replaced by the value given for it.
-fn fill_inputs(v: &mut Map<String, Value>, inputs: &[(String, String)]) {
-    fn fill(v: &mut Value, inputs: &[(String, String)]) {
-        match v {
-            Value::String(s) => {
-                for (id, value) in inputs {
-                    *s = s.replace(&format!("${{input:{id}}}"), value);
-                }
-            }
-            Value::Array(a) => a.iter_mut().for_each(|x| fill(x, inputs)),
-            Value::Object(o) => o.values_mut().for_each(|x| fill(x, inputs)),
-            _ => {}
-        }
-    }
-    v.values_mut().for_each(|x| fill(x, inputs));
 }
 
 /// The manifest's `tools` against what the server lists.

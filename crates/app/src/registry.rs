@@ -423,8 +423,9 @@ fn add_to_host(
     })
 }
 
-/// `${input:ID}` replaced by its value, in every string of `v`.
-fn fill(v: &mut Value, values: &[(String, String)]) {
+/// `${input:ID}` replaced by its value, in every string of `v` (the entry
+/// a host's file gets; the publish check's run of an entry).
+pub(crate) fn fill(v: &mut Value, values: &[(String, String)]) {
     match v {
         Value::String(s) => {
             for (id, value) in values {

@@ -5,18 +5,23 @@
 use std::collections::BTreeSet;
 use std::time::Duration;
 
-use serde_json::json;
+use serde_json::{Value, json};
 use workbench_calls::{Calls, CallsOptions};
 use workbench_core::settings::SettingsFile;
 use workbench_core::{ConfigFile, Workbench, WorkbenchOptions};
 use workbench_doctor::{DoctorReport, Options, Severity, examine};
 
 async fn doctor(dir: &std::path::Path, args: &[&str], options: Options) -> DoctorReport {
-    let path = dir.join("mcp.json");
     let demo = workbench_testkit::demo_server_path();
+    examine_entry(dir, json!({ "command": demo, "args": args }), options).await
+}
+
+/// The doctor on `entry`, configured as the server "planted".
+async fn examine_entry(dir: &std::path::Path, entry: Value, options: Options) -> DoctorReport {
+    let path = dir.join("mcp.json");
     std::fs::write(
         &path,
-        json!({ "mcpServers": { "planted": { "command": demo, "args": args } } }).to_string(),
+        json!({ "mcpServers": { "planted": entry } }).to_string(),
     )
     .unwrap();
     let wb = Workbench::start(
@@ -363,35 +368,9 @@ async fn cache_hints_that_cannot_be_right_are_found() {
 async fn doctor_over_http(dir: &std::path::Path, args: &[&str]) -> DoctorReport {
     let demo = workbench_testkit::demo_server_path();
     let (_server, addr) = workbench_testkit::demo_over_http(&demo, dir, args).await;
-    let path = dir.join("mcp.json");
-    std::fs::write(
-        &path,
-        json!({ "mcpServers": { "web": { "type": "http", "url": format!("http://{addr}/mcp"), "protocolVersion": "2025-11-25" } } })
-            .to_string(),
-    )
-    .unwrap();
-    let wb = Workbench::start(
-        &ConfigFile::load(&path).unwrap(),
-        WorkbenchOptions::default(),
-    );
-    wb.settle(Duration::from_secs(20)).await;
-    for _ in 0..200 {
-        if wb.catalog().server("web").is_some() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
-    let calls = Calls::new(
-        wb.clone(),
-        workbench_core::ToolCaller::for_tests(),
-        CallsOptions {
-            settings: SettingsFile::new(dir.join("settings.json")),
-            store: None,
-        },
-    );
-    let report = examine(&calls, "web", Options::default()).await.unwrap();
-    wb.shutdown().await;
-    report
+    let url = format!("http://{addr}/mcp");
+    let entry = json!({ "type": "http", "url": url, "protocolVersion": "2025-11-25" });
+    examine_entry(dir, entry, Options::default()).await
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -402,7 +381,12 @@ async fn a_server_whose_answers_wait_for_the_clients_ack_is_told_how_to_stop_it(
         .findings
         .iter()
         .find(|f| f.code == "http.nagle-stall")
-        .unwrap_or_else(|| panic!("not found: {:#?}", held.findings));
+        .unwrap_or_else(|| {
+            panic!(
+                "not found: {:#?}",
+                held.findings.iter().map(|f| &f.code).collect::<Vec<_>>()
+            )
+        });
     assert_eq!(stall.severity, Severity::Warning);
     assert!(stall.seen.contains("answers to ping"), "{}", stall.seen);
     assert!(stall.fix.contains("TCP_NODELAY"), "{}", stall.fix);

@@ -375,6 +375,7 @@ impl TapClient {
                 let timed = Timed {
                     inner: Box::pin(response.bytes_stream()),
                     since: std::time::Instant::now(),
+                    last: None,
                     done: Some((self.traffic.clone(), self.server.clone(), method)),
                 };
                 let body = super::sselimit::bounded(timed, max, move || {
@@ -514,11 +515,28 @@ impl StreamableHttpClient for TapClient {
 }
 
 /// A streamed answer's body, noting in the traffic log how long it took
-/// from its first bytes (the head) to its end (`traffic/gaps.rs`).
+/// from its first bytes (the head) to its last (`traffic/gaps.rs`): said
+/// when it ends or is dropped (a reader that has its answer stops early).
 struct Timed<S> {
     inner: S,
     since: std::time::Instant,
+    last: Option<std::time::Instant>,
     done: Option<(TrafficLog, Arc<str>, String)>,
+}
+
+impl<S> Timed<S> {
+    fn note(&mut self) {
+        if let (Some(last), Some((traffic, server, method))) = (self.last, self.done.take()) {
+            let ms = last.duration_since(self.since).as_secs_f64() * 1000.0;
+            traffic.note_answer_gap(&server, &method, ms);
+        }
+    }
+}
+
+impl<S> Drop for Timed<S> {
+    fn drop(&mut self) {
+        self.note();
+    }
 }
 
 impl<S: futures::Stream + Unpin> futures::Stream for Timed<S> {
@@ -529,11 +547,10 @@ impl<S: futures::Stream + Unpin> futures::Stream for Timed<S> {
         cx: &mut std::task::Context<'_>,
     ) -> std::task::Poll<Option<S::Item>> {
         let polled = self.inner.poll_next_unpin(cx);
-        if let std::task::Poll::Ready(None) = polled
-            && let Some((traffic, server, method)) = self.done.take()
-        {
-            let ms = self.since.elapsed().as_secs_f64() * 1000.0;
-            traffic.note_answer_gap(&server, &method, ms);
+        match &polled {
+            std::task::Poll::Ready(Some(_)) => self.last = Some(std::time::Instant::now()),
+            std::task::Poll::Ready(None) => self.note(),
+            std::task::Poll::Pending => {}
         }
         polled
     }
