@@ -17,13 +17,15 @@ use workbench_core::config::Error;
 pub use workbench_core::config::Scope;
 pub use workbench_core::config::dialects::registry::Pick;
 use workbench_core::config::dialects::registry::{import_pick, ways};
-use workbench_core::config::dialects::{self, Dialect};
 use workbench_core::config::edit::EditOp;
 use workbench_core::settings::SettingsFile;
 use workbench_core::{ErrorCode, ErrorInfo};
 pub use workbench_registry::{Cached, Listed, OFFICIAL, Page, Query, Registry, Status};
 
 use crate::config::Place;
+
+mod host;
+pub(crate) use host::fill;
 
 /// The registry to read: the one given, else `$MCPWB_REGISTRY`, else the
 /// settings file's `"registry"`, else the official one. Its answers are
@@ -269,7 +271,7 @@ pub async fn add(
                 "a bundle is unpacked into the workbench's data folder: add it to the workbench's file, not a host's",
             ));
         }
-        return add_to_host(&listed, host, &request);
+        return host::add(&listed, host, &request);
     }
     if let Some(package) = bundle_package(&listed.server, request.pick) {
         return add_bundle(place, &listed, &package, request).await;
@@ -322,120 +324,6 @@ pub async fn add(
             .collect(),
         notes: preview.notes,
     })
-}
-
-/// Add the version `listed` to the host's file `path` in its dialect.
-/// Every value it asks for is written into the entry as given (a choice
-/// left out takes its default), except where the host asks for it itself
-/// (VS Code's `inputs`: its secrets stay `${input:ID}`, asked and kept by
-/// VS Code). A secret written as plain text needs `plain_text_ok`; a value
-/// nobody gave is refused, naming the `--input` it needs. Nothing is
-/// written when anything is refused.
-fn add_to_host(
-    listed: &Listed,
-    path: &Path,
-    request: &AddRequest<'_>,
-) -> Result<RegistryAdded, ErrorInfo> {
-    let mut preview = preview(listed, request.pick)?;
-    if let Some(n) = request.as_name {
-        preview.name = n.to_string();
-    }
-    let text = workbench_core::config::files::read_no_follow(path, 64 * 1024 * 1024)
-        .ok()
-        .and_then(|b| String::from_utf8(b).ok())
-        .unwrap_or_default();
-    let dialect = dialects::guess(path, &text);
-    let given = answers(&preview.inputs, request.answers)?;
-    let host_asks = dialect == Dialect::Vscode;
-    let mut values: Vec<(String, String)> = Vec::new();
-    let mut kept: Vec<Value> = Vec::new();
-    let mut missing: Vec<String> = Vec::new();
-    let mut plain: Vec<String> = Vec::new();
-    for decl in &preview.inputs {
-        let Some(id) = decl.get("id").and_then(Value::as_str) else {
-            continue;
-        };
-        let secret = decl.get("password").and_then(Value::as_bool) == Some(true);
-        let answer = given
-            .iter()
-            .find(|(i, _)| *i == id)
-            .map(|(_, v)| v.to_string())
-            .or_else(|| {
-                decl.get("default")
-                    .and_then(Value::as_str)
-                    .map(str::to_string)
-            });
-        match answer {
-            Some(_) | None if host_asks && secret => kept.push(decl.clone()),
-            Some(v) => {
-                if secret {
-                    plain.push(id.to_string());
-                }
-                values.push((id.to_string(), v));
-            }
-            None if host_asks => kept.push(decl.clone()),
-            None => missing.push(id.to_string()),
-        }
-    }
-    let file = path.display().to_string();
-    if !missing.is_empty() {
-        return Err(crate::invalid(format!(
-            "{} keeps no inputs to ask for: give {} now",
-            dialect.id(),
-            missing
-                .iter()
-                .map(|m| format!("--input {m}=VALUE"))
-                .collect::<Vec<_>>()
-                .join(" ")
-        )));
-    }
-    if !plain.is_empty() && !request.plain_text_ok {
-        return Err(ErrorInfo::new(
-            ErrorCode::Refused,
-            format!(
-                "{} would be written into {file} as plain text ({} has no secret store for it):                  agree with --plain-text, or add it to the workbench (its keychain) and tap it from the host",
-                plain.join(", "),
-                dialect.id()
-            ),
-        ));
-    }
-    let mut entry = Value::Object(preview.entry);
-    fill(&mut entry, &values);
-    let Value::Object(entry) = entry else {
-        unreachable!("an entry stays an object")
-    };
-    let mut notes = preview.notes;
-    notes.extend(
-        plain
-            .iter()
-            .map(|id| format!("{id} is written into {file} as plain text")),
-    );
-    notes.extend(
-        dialects::hosting::add(path, dialect, &preview.name, &entry, &kept)
-            .map_err(|e| ErrorInfo::from(workbench_core::Error::from(e)))?,
-    );
-    Ok(RegistryAdded {
-        name: preview.name,
-        file,
-        version: listed.version.clone(),
-        inputs: Vec::new(),
-        notes,
-    })
-}
-
-/// `${input:ID}` replaced by its value, in every string of `v` (the entry
-/// a host's file gets; the publish check's run of an entry).
-pub(crate) fn fill(v: &mut Value, values: &[(String, String)]) {
-    match v {
-        Value::String(s) => {
-            for (id, value) in values {
-                *s = s.replace(&format!("${{input:{id}}}"), value);
-            }
-        }
-        Value::Array(a) => a.iter_mut().for_each(|x| fill(x, values)),
-        Value::Object(o) => o.values_mut().for_each(|x| fill(x, values)),
-        _ => {}
-    }
 }
 
 /// The package `pick` names when it is an MCP bundle.
