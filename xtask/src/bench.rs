@@ -144,6 +144,8 @@ pub fn bench() -> Result {
                     "suites",
                     "--bench",
                     "tap",
+                    "--bench",
+                    "mock",
                 ],
                 &root,
             ))
