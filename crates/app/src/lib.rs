@@ -13,6 +13,16 @@ pub mod agent;
 pub mod auth;
 pub mod bridge;
 pub mod bundle;
+pub mod chat;
+/// The types a chat's adapter names (the agent's and the store's).
+pub mod chat_types {
+    pub use workbench_agent::attach::{Outgoing, PromptDraft};
+    pub use workbench_agent::{
+        AgentEvent, ChatTools, ChatView, Decision, EndReason, NewChat, Part, SessionChange,
+        SessionOptions, Sink,
+    };
+    pub use workbench_store::SessionRow;
+}
 pub mod config;
 pub mod doctor;
 pub mod history;

@@ -3,12 +3,12 @@
 
 use tauri::ipc::Channel;
 use tauri::{Runtime, State};
-use workbench_agent::{
-    AgentEvent, ApproveMode, ChatTools, ChatView, Decision, EndReason, NewChat, SessionChange,
-    SessionOptions, Sink,
+use workbench_app::chat::{self, Turn};
+use workbench_app::chat_types::{
+    AgentEvent, ChatTools, ChatView, Decision, EndReason, NewChat, Outgoing, Part, PromptDraft,
+    SessionChange, SessionOptions, SessionRow, Sink,
 };
 use workbench_core::ErrorInfo;
-use workbench_store::SessionRow;
 
 use crate::state::AppState;
 
@@ -26,7 +26,7 @@ pub async fn list_chats<R: Runtime>(
     state: State<'_, AppState>,
     search: Option<String>,
 ) -> Result<Vec<SessionRow>, ErrorInfo> {
-    Ok(state.agent.chats(search.as_deref())?)
+    chat::list(&state.agent, search.as_deref())
 }
 
 #[tauri::command]
@@ -36,7 +36,7 @@ pub async fn create_chat<R: Runtime>(
     state: State<'_, AppState>,
     init: NewChat,
 ) -> Result<SessionRow, ErrorInfo> {
-    Ok(state.agent.create_chat(init)?)
+    chat::create(&state.agent, init)
 }
 
 /// A chat with its messages, whether a turn runs, and the calls waiting.
@@ -47,7 +47,7 @@ pub async fn open_chat<R: Runtime>(
     state: State<'_, AppState>,
     id: String,
 ) -> Result<ChatView, ErrorInfo> {
-    Ok(state.agent.chat(&id)?)
+    chat::open(&state.agent, &id)
 }
 
 /// Rename, change the provider, model or system prompt, or the chat's tools.
@@ -59,7 +59,7 @@ pub async fn update_chat<R: Runtime>(
     id: String,
     change: SessionChange,
 ) -> Result<SessionRow, ErrorInfo> {
-    Ok(state.agent.update_chat(&id, change)?)
+    chat::update(&state.agent, &id, change)
 }
 
 #[tauri::command]
@@ -69,7 +69,7 @@ pub async fn delete_chat<R: Runtime>(
     state: State<'_, AppState>,
     id: String,
 ) -> Result<(), ErrorInfo> {
-    Ok(state.agent.delete_chat(&id)?)
+    chat::delete(&state.agent, &id)
 }
 
 /// Send a message; the turn's events arrive on `on_event`; resolves when it ends.
@@ -79,13 +79,10 @@ pub async fn send_message<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     id: String,
-    message: workbench_agent::attach::Outgoing,
+    message: Outgoing,
     on_event: Channel<AgentEvent>,
 ) -> Result<EndReason, ErrorInfo> {
-    let handle = state
-        .agent
-        .send_with(&id, message, ApproveMode::Ask, sink(on_event))?;
-    Ok(handle.finished().await)
+    chat::run_turn(&state.agent, &id, Turn::Send(message), sink(on_event)).await
 }
 
 /// A server's resource read as attachments of a message (`@`).
@@ -96,8 +93,8 @@ pub async fn attach_resource<R: Runtime>(
     state: State<'_, AppState>,
     server: String,
     uri: String,
-) -> Result<Vec<workbench_agent::parts::Part>, ErrorInfo> {
-    Ok(state.agent.resource_attachment(&server, &uri).await?)
+) -> Result<Vec<Part>, ErrorInfo> {
+    chat::attach_resource(&state.agent, &server, &uri).await
 }
 
 /// A server's prompt as a draft of a message (`/`).
@@ -109,8 +106,8 @@ pub async fn prompt_draft<R: Runtime>(
     server: String,
     name: String,
     args: serde_json::Value,
-) -> Result<workbench_agent::attach::PromptDraft, ErrorInfo> {
-    Ok(state.agent.prompt_draft(&server, &name, args).await?)
+) -> Result<PromptDraft, ErrorInfo> {
+    chat::prompt_draft(&state.agent, &server, &name, args).await
 }
 
 /// Ask again for the last answer (also Retry after a failure).
@@ -122,10 +119,7 @@ pub async fn regenerate<R: Runtime>(
     id: String,
     on_event: Channel<AgentEvent>,
 ) -> Result<EndReason, ErrorInfo> {
-    let handle = state
-        .agent
-        .regenerate(&id, ApproveMode::Ask, sink(on_event))?;
-    Ok(handle.finished().await)
+    chat::run_turn(&state.agent, &id, Turn::Regenerate, sink(on_event)).await
 }
 
 /// Replace message `seq` (the person's) and everything after it, and go again.
@@ -139,10 +133,7 @@ pub async fn edit_message<R: Runtime>(
     text: String,
     on_event: Channel<AgentEvent>,
 ) -> Result<EndReason, ErrorInfo> {
-    let handle = state
-        .agent
-        .edit_and_resend(&id, seq, &text, ApproveMode::Ask, sink(on_event))?;
-    Ok(handle.finished().await)
+    chat::run_turn(&state.agent, &id, Turn::Edit { seq, text }, sink(on_event)).await
 }
 
 /// Stop the chat's turn (stream dropped, calls cancelled); false if none ran.
@@ -153,7 +144,7 @@ pub async fn stop_chat<R: Runtime>(
     state: State<'_, AppState>,
     id: String,
 ) -> Result<bool, ErrorInfo> {
-    Ok(state.agent.stop(&id))
+    Ok(chat::stop(&state.agent, &id))
 }
 
 /// Approve (perhaps with edited arguments, for this chat or always) or refuse a call.
@@ -165,7 +156,7 @@ pub async fn decide_call<R: Runtime>(
     approval: u32,
     decision: Decision,
 ) -> Result<(), ErrorInfo> {
-    Ok(state.agent.decide(u64::from(approval), decision)?)
+    chat::decide(&state.agent, u64::from(approval), decision)
 }
 
 /// The tools the chat's model sees now, how they were adapted, the context meter.
@@ -176,7 +167,7 @@ pub async fn chat_tools<R: Runtime>(
     state: State<'_, AppState>,
     id: String,
 ) -> Result<ChatTools, ErrorInfo> {
-    Ok(state.agent.chat_tools(&id)?)
+    chat::tools(&state.agent, &id)
 }
 
 /// Replace the chat's options (servers and tools chosen, step limit).
@@ -188,12 +179,7 @@ pub async fn set_chat_options<R: Runtime>(
     id: String,
     options: SessionOptions,
 ) -> Result<SessionOptions, ErrorInfo> {
-    Ok(state.agent.change_chat_options(&id, move |o| {
-        // What the chat learned (allowed, loaded) is kept; the choices replaced.
-        o.servers = options.servers;
-        o.disabled_tools = options.disabled_tools;
-        o.max_steps = options.max_steps;
-    })?)
+    chat::set_options(&state.agent, &id, options)
 }
 
 /// Export the chat as Markdown or JSON to a file the person picks; returns
@@ -206,16 +192,6 @@ pub async fn export_chat<R: Runtime>(
     id: String,
     json: bool,
 ) -> Result<Option<String>, ErrorInfo> {
-    let text = if json {
-        serde_json::to_string_pretty(&state.agent.export_json(&id)?).unwrap_or_default()
-    } else {
-        state.agent.export_markdown(&id)?
-    };
-    let title = state.agent.chat(&id)?.session.title;
-    let name = format!(
-        "{}.{}",
-        crate::commands::files::file_stem(&title),
-        if json { "json" } else { "md" }
-    );
+    let (name, text) = chat::export(&state.agent, &id, json)?;
     crate::commands::files::save_as(&app, &name, text.as_bytes()).await
 }

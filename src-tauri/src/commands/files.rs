@@ -7,30 +7,6 @@ use tauri::Runtime;
 use tauri_plugin_dialog::DialogExt;
 use workbench_core::ErrorInfo;
 
-/// A file name made from a title: letters, digits, `-` and `_`, at most 60.
-pub fn file_stem(title: &str) -> String {
-    let stem: String = title
-        .chars()
-        .map(|c| {
-            if c.is_alphanumeric() || c == '-' || c == '_' {
-                c
-            } else {
-                '-'
-            }
-        })
-        .collect::<String>()
-        .split('-')
-        .filter(|p| !p.is_empty())
-        .collect::<Vec<_>>()
-        .join("-");
-    let stem: String = stem.chars().take(60).collect();
-    if stem.is_empty() {
-        "export".into()
-    } else {
-        stem
-    }
-}
-
 /// Ask where to save `bytes` (suggesting `name`) and write them there.
 /// Returns the path written, or None when the person cancelled.
 pub async fn save_as<R: Runtime>(
