@@ -28,6 +28,7 @@ pub mod doctor;
 pub mod history;
 pub mod hosts;
 pub mod load;
+pub mod providers;
 pub mod publish;
 pub mod registry;
 pub mod servers;

@@ -4,9 +4,11 @@
 //! sampling request answered by the model for the ask dialog to show.
 
 use tauri::{Runtime, State};
-use workbench_agent::providers::{LocalServer, ProviderView, TestReport};
-use workbench_agent::{AgentSettings, ProviderConfig};
 use workbench_app::agent::AgentSettingsChange;
+use workbench_app::providers;
+use workbench_app::providers::types::{
+    AgentSettings, LocalServer, ModelChoice, ProviderConfig, ProviderView, TestReport,
+};
 use workbench_core::ErrorInfo;
 
 use crate::state::AppState;
@@ -17,7 +19,7 @@ pub async fn list_providers<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
 ) -> Result<Vec<ProviderView>, ErrorInfo> {
-    Ok(state.agent.providers()?)
+    providers::list(&state.agent)
 }
 
 /// Where a request for `model` would go with `config` (its address and the
@@ -30,12 +32,7 @@ pub async fn provider_request_url<R: Runtime>(
     config: ProviderConfig,
     model: String,
 ) -> Result<String, ErrorInfo> {
-    let model = if model.trim().is_empty() {
-        "MODEL"
-    } else {
-        model.trim()
-    };
-    Ok(workbench_agent::providers::request_url(&config, model)?)
+    providers::request_url(&config, &model)
 }
 
 /// Add a provider or replace the one with its id.
@@ -47,7 +44,7 @@ pub async fn save_provider<R: Runtime>(
     config: ProviderConfig,
     make_default: bool,
 ) -> Result<(), ErrorInfo> {
-    Ok(state.agent.save_provider(config, make_default)?)
+    providers::save(&state.agent, config, make_default)
 }
 
 #[tauri::command]
@@ -57,7 +54,7 @@ pub async fn remove_provider<R: Runtime>(
     state: State<'_, AppState>,
     id: String,
 ) -> Result<(), ErrorInfo> {
-    Ok(state.agent.remove_provider(&id)?)
+    providers::remove(&state.agent, &id)
 }
 
 /// Keep the provider's API key in the OS keychain (empty: forget it).
@@ -69,7 +66,7 @@ pub async fn set_provider_key<R: Runtime>(
     id: String,
     key: String,
 ) -> Result<(), ErrorInfo> {
-    Ok(state.agent.set_provider_key(&id, &key)?)
+    providers::set_key(&state.agent, &id, &key)
 }
 
 #[tauri::command]
@@ -79,7 +76,7 @@ pub async fn provider_models<R: Runtime>(
     state: State<'_, AppState>,
     id: String,
 ) -> Result<Vec<String>, ErrorInfo> {
-    Ok(state.agent.provider_models(&id).await?)
+    providers::models(&state.agent, &id).await
 }
 
 #[tauri::command]
@@ -90,7 +87,7 @@ pub async fn test_provider<R: Runtime>(
     id: String,
     model: String,
 ) -> Result<TestReport, ErrorInfo> {
-    Ok(state.agent.test_provider(&id, &model).await?)
+    providers::test(&state.agent, &id, &model).await
 }
 
 /// LLM servers answering on this machine (Ollama, LM Studio) not yet added.
@@ -100,7 +97,7 @@ pub async fn local_providers<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
 ) -> Result<Vec<LocalServer>, ErrorInfo> {
-    Ok(state.agent.local_providers().await)
+    Ok(providers::local(&state.agent).await)
 }
 
 #[tauri::command]
@@ -129,8 +126,8 @@ pub async fn sampling_model<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     params: serde_json::Value,
-) -> Result<workbench_agent::preferences::ModelChoice, ErrorInfo> {
-    Ok(state.agent.sampling_model(&params)?)
+) -> Result<ModelChoice, ErrorInfo> {
+    providers::sampling_model(&state.agent, &params)
 }
 
 /// Answer a sampling request (as the person edited it) with the model its
@@ -143,5 +140,5 @@ pub async fn sample_with_model<R: Runtime>(
     state: State<'_, AppState>,
     params: serde_json::Value,
 ) -> Result<serde_json::Value, ErrorInfo> {
-    Ok(state.agent.sample(&params).await?)
+    providers::sample(&state.agent, &params).await
 }
