@@ -10,6 +10,7 @@
 #![forbid(unsafe_code)]
 
 pub mod agent;
+pub mod asks;
 pub mod auth;
 pub mod bridge;
 pub mod bundle;

@@ -2,8 +2,9 @@
 //! each server, and its logging level.
 
 use tauri::{Runtime, State};
-use workbench_core::ErrorInfo;
-use workbench_core::asks::{Answer, PendingAsk};
+use workbench_app::ErrorCode;
+use workbench_app::ErrorInfo;
+use workbench_app::asks::{self, PendingAsk};
 
 use crate::state::AppState;
 
@@ -14,7 +15,7 @@ pub async fn pending_asks<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
 ) -> Result<Vec<PendingAsk>, ErrorInfo> {
-    Ok(state.workbench.asks().pending())
+    Ok(asks::pending(&state.workbench))
 }
 
 /// Answer ask `id` with the result object to send back, or refuse it with a
@@ -28,11 +29,7 @@ pub async fn answer_ask<R: Runtime>(
     result: Option<serde_json::Value>,
     refusal: Option<String>,
 ) -> Result<(), ErrorInfo> {
-    let answer = match (result, refusal) {
-        (Some(v), _) => Answer::Result(v),
-        (None, why) => Answer::Refuse(why.unwrap_or_else(|| "refused by the user".into())),
-    };
-    Ok(state.workbench.asks().answer(id, answer)?)
+    asks::answer(&state.workbench, id, result, refusal)
 }
 
 /// Decline every waiting ask of `server` (the dialog's "decline all from
@@ -44,11 +41,7 @@ pub async fn decline_server_asks<R: Runtime>(
     state: State<'_, AppState>,
     server: String,
 ) -> Result<u32, ErrorInfo> {
-    let n = state.workbench.asks().decline_all(
-        &server,
-        "declined by the user (all of this server's requests)",
-    );
-    Ok(n as u32)
+    Ok(asks::decline_server(&state.workbench, &server))
 }
 
 /// Open the address a URL-mode elicitation gives in the system browser,
@@ -61,11 +54,11 @@ pub async fn open_ask_url<R: Runtime>(
     state: State<'_, AppState>,
     id: u32,
 ) -> Result<(), ErrorInfo> {
-    let url = state.workbench.asks().url_to_open(id)?;
+    let url = asks::url_to_open(&state.workbench, id)?;
     tracing::info!(ask = id, "opening the address an elicitation gave");
     tracing::debug!(ask = id, %url, "the elicitation's address");
     open::that_detached(&url).map_err(|e| ErrorInfo {
-        code: workbench_core::ErrorCode::Refused,
+        code: ErrorCode::Refused,
         message: format!(
             "could not open a browser for {url}: {e} (copy the address into a browser, then accept)"
         ),
@@ -81,7 +74,7 @@ pub async fn set_roots<R: Runtime>(
     server: String,
     roots: Vec<serde_json::Value>,
 ) -> Result<(), ErrorInfo> {
-    Ok(state.workbench.set_roots(&server, roots).await?)
+    asks::set_roots(&state.workbench, &server, roots).await
 }
 
 #[tauri::command]
@@ -91,7 +84,7 @@ pub async fn get_roots<R: Runtime>(
     state: State<'_, AppState>,
     server: String,
 ) -> Result<Vec<serde_json::Value>, ErrorInfo> {
-    Ok(state.workbench.asks().roots(&server))
+    Ok(asks::roots(&state.workbench, &server))
 }
 
 /// Ask a server to send log messages at `level` and above.
@@ -103,7 +96,5 @@ pub async fn set_log_level<R: Runtime>(
     server: String,
     level: String,
 ) -> Result<(), ErrorInfo> {
-    // Either era: logging/setLevel, or the level in each request's _meta.
-    state.workbench.set_log_level(&server, &level).await?;
-    Ok(())
+    asks::set_log_level(&state.workbench, &server, &level).await
 }

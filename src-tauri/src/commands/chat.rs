@@ -3,12 +3,12 @@
 
 use tauri::ipc::Channel;
 use tauri::{Runtime, State};
+use workbench_app::ErrorInfo;
 use workbench_app::chat::{self, Turn};
 use workbench_app::chat_types::{
     AgentEvent, ChatTools, ChatView, Decision, EndReason, NewChat, Outgoing, Part, PromptDraft,
     SessionChange, SessionOptions, SessionRow, Sink,
 };
-use workbench_core::ErrorInfo;
 
 use crate::state::AppState;
 

@@ -4,12 +4,12 @@
 //! sampling request answered by the model for the ask dialog to show.
 
 use tauri::{Runtime, State};
+use workbench_app::ErrorInfo;
 use workbench_app::agent::AgentSettingsChange;
 use workbench_app::providers;
 use workbench_app::providers::types::{
     AgentSettings, LocalServer, ModelChoice, ProviderConfig, ProviderView, TestReport,
 };
-use workbench_core::ErrorInfo;
 
 use crate::state::AppState;
 
