@@ -12,61 +12,42 @@
 
 use std::process::Stdio;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use rmcp::model::CallToolRequestParams;
-use rmcp::service::{ClientLifecycleMode, RunningService, serve_client_with_lifecycle};
+use rmcp::ServiceExt;
+use rmcp::service::{ClientLifecycleMode, serve_client_with_lifecycle};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
-use rmcp::{RoleClient, ServiceExt};
 use serde_json::json;
 
 const MCPWB: &str = env!("CARGO_BIN_EXE_mcpwb");
 const BATCHES: usize = 10;
 const SEQ: usize = 200;
 const CONC: usize = 1_000;
-const IN_FLIGHT: usize = 64;
 
 fn demo() -> std::path::PathBuf {
     workbench_testkit::demo_server_path()
 }
 
-type Client = RunningService<RoleClient, ()>;
+#[path = "echo/mod.rs"]
+mod calls;
+use calls::{Client, batch as timed, echo as call};
 
-/// One echo call; through the bridge the tool is `s__echo`.
+fn message(i: usize) -> String {
+    format!("m{i}")
+}
+
+/// Through the bridge the tool is `s__echo`.
+fn tool(bridged: bool) -> &'static str {
+    if bridged { "s__echo" } else { "echo" }
+}
+
 async fn echo(c: &Client, bridged: bool, i: usize) {
-    let name = if bridged { "s__echo" } else { "echo" };
-    let params = CallToolRequestParams::new(name).with_arguments(
-        json!({ "message": format!("m{i}") })
-            .as_object()
-            .cloned()
-            .unwrap(),
-    );
-    c.call_tool(params).await.unwrap();
+    call(c, tool(bridged), message, i).await
 }
 
 async fn batch(c: &Arc<Client>, bridged: bool, n: usize, concurrent: bool) -> Duration {
-    let started = Instant::now();
-    if concurrent {
-        let sem = Arc::new(tokio::sync::Semaphore::new(IN_FLIGHT));
-        let mut tasks = Vec::with_capacity(n);
-        for i in 0..n {
-            let permit = sem.clone().acquire_owned().await.unwrap();
-            let c = c.clone();
-            tasks.push(tokio::spawn(async move {
-                echo(&c, bridged, i).await;
-                drop(permit);
-            }));
-        }
-        for t in tasks {
-            t.await.unwrap();
-        }
-    } else {
-        for i in 0..n {
-            echo(c, bridged, i).await
-        }
-    }
-    started.elapsed()
+    timed(c, tool(bridged), message, n, concurrent).await
 }
 
 async fn compare(direct: &Arc<Client>, bridge: &Arc<Client>, concurrent: bool) -> (f64, f64) {

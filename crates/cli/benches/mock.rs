@@ -11,55 +11,31 @@
 use std::path::Path;
 use std::process::Stdio;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use rmcp::model::CallToolRequestParams;
-use rmcp::service::RunningService;
+use rmcp::ServiceExt;
 use rmcp::transport::TokioChildProcess;
-use rmcp::{RoleClient, ServiceExt};
-use serde_json::json;
 
 const MCPWB: &str = env!("CARGO_BIN_EXE_mcpwb");
 const BATCHES: usize = 10;
 const SEQ: usize = 300;
 const CONC: usize = 1_500;
-const IN_FLIGHT: usize = 64;
 
-type Client = RunningService<RoleClient, ()>;
+#[path = "echo/mod.rs"]
+mod calls;
+use calls::{Client, batch as timed, echo as call};
 
 /// The one call the session recorded, and the mock answers.
+fn recorded(_: usize) -> String {
+    "recorded".into()
+}
+
 async fn echo(c: &Client) {
-    let params = CallToolRequestParams::new("echo").with_arguments(
-        json!({ "message": "recorded" })
-            .as_object()
-            .cloned()
-            .unwrap(),
-    );
-    c.call_tool(params).await.unwrap();
+    call(c, "echo", recorded, 0).await
 }
 
 async fn batch(c: &Arc<Client>, n: usize, concurrent: bool) -> Duration {
-    let started = Instant::now();
-    if concurrent {
-        let sem = Arc::new(tokio::sync::Semaphore::new(IN_FLIGHT));
-        let mut tasks = Vec::with_capacity(n);
-        for _ in 0..n {
-            let permit = sem.clone().acquire_owned().await.unwrap();
-            let c = c.clone();
-            tasks.push(tokio::spawn(async move {
-                echo(&c).await;
-                drop(permit);
-            }));
-        }
-        for t in tasks {
-            t.await.unwrap();
-        }
-    } else {
-        for _ in 0..n {
-            echo(c).await
-        }
-    }
-    started.elapsed()
+    timed(c, "echo", recorded, n, concurrent).await
 }
 
 fn mcpwb(home: &Path) -> tokio::process::Command {

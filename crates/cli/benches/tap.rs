@@ -9,56 +9,33 @@
 
 use std::process::Stdio;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use rmcp::model::CallToolRequestParams;
-use rmcp::service::{ClientLifecycleMode, RunningService, serve_client_with_lifecycle};
+use rmcp::ServiceExt;
+use rmcp::service::{ClientLifecycleMode, serve_client_with_lifecycle};
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
-use rmcp::{RoleClient, ServiceExt};
-use serde_json::json;
 use tokio::io::AsyncBufReadExt;
 
 const MCPWB: &str = env!("CARGO_BIN_EXE_mcpwb");
 const BATCHES: usize = 10;
 const SEQ: usize = 300;
 const CONC: usize = 1_500;
-const IN_FLIGHT: usize = 64;
 
-type Client = RunningService<RoleClient, ()>;
+#[path = "echo/mod.rs"]
+mod calls;
+use calls::{Client, batch as timed, echo as call};
+
+fn message(i: usize) -> String {
+    format!("m{i}")
+}
 
 async fn echo(c: &Client, i: usize) {
-    let params = CallToolRequestParams::new("echo").with_arguments(
-        json!({ "message": format!("m{i}") })
-            .as_object()
-            .cloned()
-            .unwrap(),
-    );
-    c.call_tool(params).await.unwrap();
+    call(c, "echo", message, i).await
 }
 
 async fn batch(c: &Arc<Client>, n: usize, concurrent: bool) -> Duration {
-    let started = Instant::now();
-    if concurrent {
-        let sem = Arc::new(tokio::sync::Semaphore::new(IN_FLIGHT));
-        let mut tasks = Vec::with_capacity(n);
-        for i in 0..n {
-            let permit = sem.clone().acquire_owned().await.unwrap();
-            let c = c.clone();
-            tasks.push(tokio::spawn(async move {
-                echo(&c, i).await;
-                drop(permit);
-            }));
-        }
-        for t in tasks {
-            t.await.unwrap();
-        }
-    } else {
-        for i in 0..n {
-            echo(c, i).await
-        }
-    }
-    started.elapsed()
+    timed(c, "echo", message, n, concurrent).await
 }
 
 #[tokio::main]
