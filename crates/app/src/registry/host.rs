@@ -67,8 +67,7 @@ pub(super) fn add(
     let file = path.display().to_string();
     if !missing.is_empty() {
         return Err(crate::invalid(format!(
-            "{} keeps no inputs to ask for: give {} now",
-            dialect.id(),
+            "the host reads {file} as it is and asks for nothing itself: give {} now",
             missing
                 .iter()
                 .map(|m| format!("--input {m}=VALUE"))
@@ -80,9 +79,8 @@ pub(super) fn add(
         return Err(ErrorInfo::new(
             ErrorCode::Refused,
             format!(
-                "{} would be written into {file} as plain text ({} has no secret store for it):                  agree with --plain-text, or add it to the workbench (its keychain) and tap it from the host",
+                "{} would be written into {file} as plain text (the host keeps its config as text, with no secret store): agree with --plain-text, or add it to the workbench (its keychain) and tap it from the host",
                 plain.join(", "),
-                dialect.id()
             ),
         ));
     }
