@@ -18,6 +18,7 @@ pub mod streams;
 pub mod supervisor;
 mod tap;
 pub mod tapio;
+mod unread;
 
 use std::path::Path;
 use std::sync::Arc;

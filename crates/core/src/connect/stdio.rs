@@ -12,6 +12,7 @@ use process_wrap::tokio::{ChildWrapper, CommandWrap, ProcessGroup};
 use tokio::process::{ChildStdin, ChildStdout};
 
 use super::tapio::{TapReader, TapWriter};
+use super::unread::Unread;
 
 use super::resolve::resolve_command;
 use crate::traffic::TrafficLog;
@@ -153,13 +154,16 @@ pub(crate) fn spawn(
     if !traffic.last_stderr(&name, 1).is_empty() {
         traffic.record_stderr(&name, &format!("──── restarted: process {pid} ────"));
     }
+    // What the server never read, should it die with requests in its pipe.
+    let unread = Unread::new(&stdin, &name, traffic.clone());
     let read = TapReader::new(
         DrainedStdout(Some(stdout)),
         &name,
         traffic.clone(),
         spec.max_line,
-    );
-    let write = TapWriter::new(stdin, &name, traffic.clone());
+    )
+    .with_unread(unread.clone());
+    let write = TapWriter::new(stdin, &name, traffic.clone()).with_unread(unread);
 
     // stderr → traffic, continuously (a full pipe would stall the server).
     let (t, n) = (traffic.clone(), name);

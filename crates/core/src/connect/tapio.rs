@@ -3,12 +3,14 @@
 //! task or copy in between. Lines that are not JSON (a server's stray log
 //! output on stdout) are recorded and withheld from rmcp.
 
+use std::future::Future;
 use std::io;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 
+use super::unread::Unread;
 use crate::traffic::{Direction, MessageKind, TrafficLog};
 
 const CHUNK: usize = 64 * 1024;
@@ -25,6 +27,11 @@ pub struct TapReader<R> {
     out_pos: usize,
     chunk: Box<[u8]>,
     eof: bool,
+    /// Over a pipe: settled when the server's stdout ends, before rmcp
+    /// learns that the connection did ([`Unread`]), waiting a little for
+    /// the process's stdin to close too.
+    unread: Option<Unread>,
+    settling: Option<(Pin<Box<tokio::time::Sleep>>, u8)>,
 }
 
 impl<R> TapReader<R> {
@@ -39,7 +46,15 @@ impl<R> TapReader<R> {
             out_pos: 0,
             chunk: vec![0; CHUNK].into_boxed_slice(),
             eof: false,
+            unread: None,
+            settling: None,
         }
+    }
+
+    /// Settle the ledger of what the server never read when it ends.
+    pub fn with_unread(mut self, unread: Option<Unread>) -> Self {
+        self.unread = unread;
+        self
     }
 }
 
@@ -57,6 +72,32 @@ fn accept(traffic: &TrafficLog, server: &str, out: &mut Vec<u8>, line: &[u8]) {
     out.extend_from_slice(line);
     if !line.ends_with(b"\n") {
         out.push(b'\n');
+    }
+}
+
+impl<R> TapReader<R> {
+    /// The server's stdout ended: settle what it never read before rmcp
+    /// hears of the end, asking again every millisecond for up to 20 while
+    /// a request may still be in the pipe and its other end is open.
+    fn settle(&mut self, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
+        let Some(unread) = &self.unread else {
+            return Poll::Ready(Ok(()));
+        };
+        loop {
+            if let Some((sleep, _)) = self.settling.as_mut()
+                && sleep.as_mut().poll(cx).is_pending()
+            {
+                return Poll::Pending;
+            }
+            let tries = self.settling.as_ref().map_or(0, |(_, n)| *n);
+            if unread.settle() || tries >= 20 {
+                self.unread = None;
+                self.settling = None;
+                return Poll::Ready(Ok(()));
+            }
+            let sleep = Box::pin(tokio::time::sleep(std::time::Duration::from_millis(1)));
+            self.settling = Some((sleep, tries + 1));
+        }
     }
 }
 
@@ -79,17 +120,25 @@ impl<R: AsyncRead + Unpin> AsyncRead for TapReader<R> {
                 return Poll::Ready(Ok(()));
             }
             if this.eof {
-                return Poll::Ready(Ok(()));
+                return this.settle(cx);
             }
             let mut read = ReadBuf::new(&mut this.chunk);
             match Pin::new(&mut this.inner).poll_read(cx, &mut read) {
                 Poll::Pending => return Poll::Pending,
-                Poll::Ready(Err(e)) => return Poll::Ready(Err(e)),
+                Poll::Ready(Err(e)) => {
+                    if let Some(unread) = &this.unread {
+                        unread.settle();
+                    }
+                    return Poll::Ready(Err(e));
+                }
                 Poll::Ready(Ok(())) => {}
             }
             let n = read.filled().len();
             if n == 0 {
                 this.eof = true;
+                if this.settle(cx).is_pending() {
+                    return Poll::Pending;
+                }
                 let rest = std::mem::take(&mut this.line);
                 accept(&this.traffic, &this.server, &mut this.out, &rest);
                 continue;
@@ -136,7 +185,11 @@ pub struct TapWriter<W> {
     /// byte it has not (where each ends, and the request's id): a failed
     /// write takes them back, as they never reached the server.
     accepted: u64,
-    unaccepted: Vec<(u64, String)>,
+    /// Where each such line begins and ends, and its id.
+    unaccepted: Vec<(u64, u64, String)>,
+    /// Over a pipe: the requests it took, to tell which the server never
+    /// read should it die ([`Unread`]).
+    unread: Option<Unread>,
 }
 
 impl<W> TapWriter<W> {
@@ -149,6 +202,21 @@ impl<W> TapWriter<W> {
             ahead: 0,
             accepted: 0,
             unaccepted: Vec::new(),
+            unread: None,
+        }
+    }
+
+    /// Keep the ledger of what the pipe took (see [`Unread`]).
+    pub fn with_unread(mut self, unread: Option<Unread>) -> Self {
+        self.unread = unread;
+        self
+    }
+}
+
+impl<W> Drop for TapWriter<W> {
+    fn drop(&mut self) {
+        if let Some(unread) = &self.unread {
+            unread.release();
         }
     }
 }
@@ -167,6 +235,8 @@ impl<W: AsyncWrite + Unpin> AsyncWrite for TapWriter<W> {
         let mut start = 0;
         while let Some(pos) = memchr::memchr(b'\n', &fresh[start..]) {
             let end = start + pos + 1;
+            let begins =
+                (this.accepted + (skip + start) as u64).saturating_sub(this.line.len() as u64);
             let entry = if this.line.is_empty() {
                 this.traffic
                     .record_message(&this.server, Direction::Outgoing, &fresh[start..end])
@@ -180,7 +250,7 @@ impl<W: AsyncWrite + Unpin> AsyncWrite for TapWriter<W> {
                 && let Some(id) = &entry.id
             {
                 let ends_at = this.accepted + (skip + end) as u64;
-                this.unaccepted.push((ends_at, id.clone()));
+                this.unaccepted.push((begins, ends_at, id.clone()));
             }
             start = end;
         }
@@ -192,12 +262,24 @@ impl<W: AsyncWrite + Unpin> AsyncWrite for TapWriter<W> {
                 this.ahead -= n.min(this.ahead);
                 this.accepted += n as u64;
                 let accepted = this.accepted;
-                this.unaccepted.retain(|(end, _)| *end > accepted);
+                let taken = this
+                    .unaccepted
+                    .iter()
+                    .take_while(|(_, end, _)| *end <= accepted)
+                    .count();
+                let taken = this.unaccepted.drain(..taken);
+                match &this.unread {
+                    Some(unread) => unread.accepted(n as u64, taken.map(|(at, _, id)| (at, id))),
+                    None => drop(taken),
+                }
                 Poll::Ready(Ok(n))
             }
             Poll::Ready(Err(e)) => {
-                for (_, id) in this.unaccepted.drain(..) {
+                for (_, _, id) in this.unaccepted.drain(..) {
                     this.traffic.not_written(&this.server, &id);
+                }
+                if let Some(unread) = &this.unread {
+                    unread.settle();
                 }
                 Poll::Ready(Err(e))
             }
@@ -281,6 +363,46 @@ mod tests {
         assert!(traffic.was_sent("s", "1"));
     }
 
+    /// A real child that ends after `script`, with a request written into
+    /// its stdin first: was the request sent once its stdout has ended?
+    async fn sent_to_a_child_that(script: &str) -> bool {
+        let traffic = TrafficLog::new(10);
+        let mut child = tokio::process::Command::new("sh")
+            .args(["-c", script])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let unread = Unread::new(&stdin, "s", traffic.clone());
+        assert!(unread.is_some());
+        let mut tap = TapWriter::new(stdin, "s", traffic.clone()).with_unread(unread.clone());
+        let mut out = TapReader::new(child.stdout.take().unwrap(), "s", traffic.clone(), 1024)
+            .with_unread(unread);
+        tap.write_all(b"{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\"}\n")
+            .await
+            .unwrap();
+        assert!(traffic.was_sent("s", "7"), "in the pipe, the server alive");
+        let mut rest = Vec::new();
+        out.read_to_end(&mut rest).await.unwrap();
+        child.wait().await.unwrap();
+        let sent = traffic.was_sent("s", "7");
+        drop(tap);
+        sent
+    }
+
+    #[tokio::test]
+    async fn a_request_left_in_the_pipe_of_a_server_that_died_was_never_sent() {
+        assert!(
+            !sent_to_a_child_that("sleep 0.2").await,
+            "the child never read its stdin: the request can go to the next one"
+        );
+        assert!(
+            sent_to_a_child_that("read -r line; sleep 0.2").await,
+            "the child read the request before it ended: it may have acted"
+        );
+    }
+
     #[tokio::test]
     async fn writer_records_each_line_written() {
         let traffic = TrafficLog::new(10);
@@ -359,7 +481,7 @@ mod tests {
             .map(|e| e.method.as_deref().unwrap().to_string())
             .collect();
         assert_eq!(methods, ["a", "b"], "each line once");
-        let inner = tap.inner;
+        let inner = &tap.inner;
         assert_eq!(inner.out.len(), first.len() + second.len());
         // The newline ending each line left when that line was already logged.
         assert!(inner.seen_when_written[first.len() - 1] >= 1);
