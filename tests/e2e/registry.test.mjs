@@ -90,6 +90,17 @@ describe("the MCP Registry room", () => {
     );
     const mcpb = join(process.env.MCPWB_THIRD_PARTY ?? "", "node_modules/.bin/mcpb");
     execFileSync(mcpb, ["pack", src, join(env.HOME, "demo.mcpb")], { stdio: "ignore" });
+    // Signed by the official mcpb CLI, with a certificate from a CA this machine (its store: SSL_CERT_FILE) trusts.
+    const pki = join(env.HOME, "pki");
+    mkdirSync(pki, { recursive: true });
+    const openssl = (...args) => execFileSync("openssl", args, { cwd: pki, stdio: "ignore" });
+    openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "30", "-keyout", "ca.key", "-out", "ca.pem", "-subj", "/CN=Workbench e2e CA", "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign");
+    writeFileSync(join(pki, "leaf.ext"), "basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=codeSigning\n");
+    openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "leaf.key", "-out", "leaf.csr", "-subj", "/CN=Workbench e2e Publisher");
+    openssl("x509", "-req", "-in", "leaf.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-days", "30", "-out", "leaf.pem", "-extfile", "leaf.ext");
+    execFileSync(mcpb, ["sign", join(env.HOME, "demo.mcpb"), "--cert", join(pki, "leaf.pem"), "--key", join(pki, "leaf.key")], { stdio: "ignore" });
+    env.SSL_CERT_FILE = join(pki, "ca.pem");
+    env.SSL_CERT_DIR = join(pki, "none");
     env.MCPWB_OPEN_FILE = join(env.HOME, "demo.mcpb");
     // Cursor's own file, with a server of the person's.
     mkdirSync(join(env.HOME, ".cursor"), { recursive: true });
@@ -205,7 +216,7 @@ describe("the MCP Registry room", () => {
     }
   });
 
-  it("installs a bundle opened from a file, its publisher said unverified and its secret kept out of mcp.json", async () => {
+  it("installs a bundle opened from a file, its signature checked and its secret kept out of mcp.json", async () => {
     const config = join(env.HOME, "bundle.json");
     writeFileSync(config, '{ "mcpServers": {} }\n');
     const session = await driver.session(["--config", config], { trust: false });
@@ -213,7 +224,7 @@ describe("the MCP Registry room", () => {
       await session.clickText(".sidebar-actions button", "Registry");
       await session.clickText(".registry-list button", "Install a bundle");
       const [note] = await session.waitForTexts(".bundle-publisher", (t) => t.length === 1);
-      assert.match(note, /Published by Workbench e2e — not verified \(unsigned\)/);
+      assert.match(note, /Published by Workbench e2e, its manifest says\. Signature: signed by Workbench e2e Publisher, verified: its certificate comes from Workbench e2e CA/);
       const [install] = await session.waitForTexts(".bundle-install > button", (t) => t.length === 1);
       assert.equal(install, "Give Token", "a required value is asked before it installs");
       await session.type(await session.find("input[aria-label='token']"), "e2e-bundle-secret");

@@ -844,8 +844,8 @@ export type BundleShown_Deserialize = {
 	description: string,
 	/**  Who the manifest says published it: not verified. */
 	author: string,
-	/**  It carries a signature block (not checked by the workbench). */
-	signed: boolean,
+	/**  What its signature says: who signed, who vouches for them. */
+	signature: SignatureShown_Deserialize,
 	sha256: string,
 	serverType: string,
 	fields: BundleField_Deserialize[],
@@ -860,8 +860,8 @@ export type BundleShown_Serialize = {
 	description: string,
 	/**  Who the manifest says published it: not verified. */
 	author: string,
-	/**  It carries a signature block (not checked by the workbench). */
-	signed: boolean,
+	/**  What its signature says: who signed, who vouches for them. */
+	signature: SignatureShown_Serialize,
 	sha256: string,
 	serverType: string,
 	fields: BundleField_Serialize[],
@@ -3437,6 +3437,52 @@ export type SignInStep =
 "stopped" | 
 /**  Cancelled before it finished. */
 "cancelled";
+
+/**  A bundle's signature, shown. */
+export type SignatureShown = SignatureShown_Serialize | SignatureShown_Deserialize;
+
+/**  A bundle's signature, shown. */
+export type SignatureShown_Deserialize = {
+	status: SignatureStatus,
+	/**  One sentence: who signed and who vouches for them, or why not. */
+	said: string,
+	/**
+	 *  The signing certificate's subject and issuer, its last valid day and
+	 *  its SHA-256, when it was read.
+	 */
+	publisher?: string | null,
+	issuer?: string | null,
+	validTo?: string | null,
+	fingerprint?: string | null,
+};
+
+/**  A bundle's signature, shown. */
+export type SignatureShown_Serialize = {
+	status: SignatureStatus,
+	/**  One sentence: who signed and who vouches for them, or why not. */
+	said: string,
+	/**
+	 *  The signing certificate's subject and issuer, its last valid day and
+	 *  its SHA-256, when it was read.
+	 */
+	publisher: string | null,
+	issuer: string | null,
+	validTo: string | null,
+	fingerprint: string | null,
+};
+
+/**  How far the signature goes. */
+export type SignatureStatus = "unsigned" | 
+/**  Signed, with a chain to a root this machine trusts for code signing. */
+"verified" | 
+/**  Signed with a certificate that vouches for itself. */
+"self-signed" | 
+/**  Signed, but nobody this machine trusts vouches for the signer. */
+"not-trusted" | 
+/**  The signature does not hold: installing is refused. */
+"broken" | 
+/**  A signature the workbench cannot check. */
+"unchecked";
 
 /**  One file of a skill, read and checked. */
 export type SkillFile = SkillFile_Serialize | SkillFile_Deserialize;

@@ -34,6 +34,8 @@ const TEST_PACKAGES: &[&str] = &[
     "dbus-x11",
     // A virtual environment for the Python MCP SDK's client (bridge tests).
     "python3-venv",
+    // Certificates for the signed bundles `mcpb sign` makes in the tests.
+    "openssl",
 ];
 
 /// What the benchmarks add: `wrk`, a C HTTP client, for the server's own

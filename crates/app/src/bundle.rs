@@ -1,7 +1,6 @@
 //! MCP bundles (`.mcpb`) installed by the person: read and shown first
-//! (what it runs, who says they published it — unverified unless signed,
-//! and even then the workbench does not check the signature — what it
-//! asks for), then unpacked into the data folder, checked, and added as
+//! (what it runs, who says they published it, what its signature says of
+//! that — `signed` —, what it asks for), then unpacked into the data folder, checked, and added as
 //! the person's own entry (trusted as written: installing is their act),
 //! its sensitive values answered into the keychain. Removed cleanly: the
 //! entry, its secrets and its folder.
@@ -17,6 +16,9 @@ use workbench_doctor::finding::{Finding, Severity};
 use workbench_registry::bundle::{self, Bundle};
 
 use crate::config::Place;
+
+mod signed;
+pub use signed::{SignatureShown, SignatureStatus};
 
 /// Where bundles are unpacked: one folder each, by the entry's name.
 pub fn bundles_dir() -> PathBuf {
@@ -50,8 +52,8 @@ pub struct BundleShown {
     pub description: String,
     /// Who the manifest says published it: not verified.
     pub author: String,
-    /// It carries a signature block (not checked by the workbench).
-    pub signed: bool,
+    /// What its signature says: who signed, who vouches for them.
+    pub signature: SignatureShown,
     pub sha256: String,
     pub server_type: String,
     pub fields: Vec<BundleField>,
@@ -67,7 +69,7 @@ fn shown(b: &Bundle) -> BundleShown {
         version: b.version().to_string(),
         description: text("/description").unwrap_or_default(),
         author: text("/author/name").unwrap_or_else(|| "(no author named)".into()),
-        signed: b.signed,
+        signature: signed::shown(&b.signature),
         sha256: b.sha256.clone(),
         server_type: text("/server/type").unwrap_or_default(),
         fields: b
@@ -141,6 +143,15 @@ pub fn install(place: &Place, request: Install<'_>) -> Result<Installed, ErrorIn
                 request.path.display(),
                 bundle.sha256,
                 want.trim()
+            ),
+        ));
+    }
+    if let workbench_registry::signature::Signature::Broken(why) = &bundle.signature {
+        return Err(ErrorInfo::new(
+            ErrorCode::Refused,
+            format!(
+                "{} is not installed: its signature does not hold ({why}). Get the bundle again from its publisher",
+                request.path.display()
             ),
         ));
     }

@@ -18,15 +18,17 @@ pub struct BundleArgs {
 
 #[derive(clap::Subcommand, Debug)]
 enum BundleAction {
-    /// What a bundle is: its name, version, publisher (unverified), what it
-    /// runs and what it asks for. Writes nothing.
+    /// What a bundle is: its name, version, publisher and what its signature
+    /// says of them (checked: who signed, who vouches for them), what it runs
+    /// and what it asks for. Writes nothing.
     Show {
         /// The .mcpb file.
         file: PathBuf,
     },
     /// Install a bundle: checked, unpacked into the data folder, added to
     /// mcp.json as yours (trusted as written); sensitive values go to the
-    /// OS keychain. A required value missing refuses it, leaving nothing.
+    /// OS keychain. A required value missing, or a signature that does not
+    /// hold (the file changed after signing), refuses it, leaving nothing.
     Install {
         /// The .mcpb file.
         file: PathBuf,
@@ -125,15 +127,18 @@ pub fn run(cli: &Cli, args: &BundleArgs) -> Result<(), Failure> {
 }
 
 fn publisher(s: &BundleShown) -> String {
-    format!(
-        "publisher: {} — not verified{}",
+    let mut line = format!(
+        "publisher: {} (its manifest says); signature: {}",
         clean(&s.author),
-        if s.signed {
-            " (it is signed; the workbench does not check the signature)"
-        } else {
-            " (unsigned)"
-        }
-    )
+        clean(&s.signature.said)
+    );
+    if let Some(f) = &s.signature.fingerprint {
+        line.push_str(&format!("\n  certificate sha256 {f}"));
+    }
+    if let Some(to) = &s.signature.valid_to {
+        line.push_str(&format!(", valid to {}", clean(to)));
+    }
+    line
 }
 
 fn print_shown(s: &BundleShown) {

@@ -15,6 +15,7 @@ use sha2::{Digest, Sha256};
 use workbench_codes::{ErrorCode, ErrorInfo};
 
 use crate::invalid;
+use crate::signature::Signature;
 
 /// The most a bundle may unpack to, and the most files it may hold.
 const MAX_BYTES: u64 = 1 << 30;
@@ -29,9 +30,8 @@ pub struct Bundle {
     pub manifest: Value,
     /// The file's SHA-256 (hex).
     pub sha256: String,
-    /// It ends with a signature block (`MCPB_SIG_V1`); the workbench does
-    /// not check it, so the publisher is still unverified.
-    pub signed: bool,
+    /// Its signature block (`mcpb sign`), checked.
+    pub signature: Signature,
 }
 
 impl Bundle {
@@ -74,10 +74,7 @@ pub fn read(path: &Path) -> Result<Bundle, ErrorInfo> {
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect();
-    let tail_from = bytes.len().saturating_sub(64 * 1024);
-    let signed = bytes[tail_from..]
-        .windows(b"MCPB_SIG_V1".len())
-        .any(|w| w == b"MCPB_SIG_V1");
+    let signature = crate::signature::check(&bytes);
     let mut zip = zip::ZipArchive::new(std::io::Cursor::new(&bytes)).map_err(|e| {
         invalid(format!(
             "{} is not a bundle (not a ZIP): {e}",
@@ -112,7 +109,7 @@ pub fn read(path: &Path) -> Result<Bundle, ErrorInfo> {
         path: path.to_path_buf(),
         manifest,
         sha256,
-        signed,
+        signature,
     })
 }
 

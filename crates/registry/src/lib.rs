@@ -14,6 +14,7 @@
 pub mod bundle;
 mod cache;
 mod folder;
+pub mod signature;
 
 use std::path::PathBuf;
 use std::time::Duration;

@@ -1,8 +1,10 @@
-// A bundle (.mcpb) the person opened: what it is — its publisher named as
-// the manifest gives it, not verified — what it asks for (a secret masked,
-// kept in the keychain; a required value marked), then installed as theirs.
+// A bundle (.mcpb) the person opened: what it is — its publisher as the
+// manifest names them, and what its signature says of that (checked: who
+// signed, who vouches for them; a signature that does not hold blocks the
+// install) — what it asks for (a secret masked, kept in the keychain; a
+// required value marked), then installed as theirs.
 import { useState } from "react";
-import { ShieldAlert } from "lucide-react";
+import { ShieldAlert, ShieldCheck, ShieldX } from "lucide-react";
 import { Badge, Button, Checkbox, Field, Input, useToast } from "../design";
 import type { PickedBundle, RegistryBackend } from "../ipc";
 import { PathInput } from "./PathInput";
@@ -27,6 +29,7 @@ export function BundleInstall({
   const [installing, setInstalling] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const taken = existingNames.includes(name.trim());
+  const broken = s.signature.status === "broken";
   const missing = s.fields.filter((f) => f.required && f.default == null && !(answers[f.key] ?? "").trim());
   const install = () => {
     setInstalling(true);
@@ -53,12 +56,7 @@ export function BundleInstall({
         {s.displayName ?? s.name} <span className="muted">{s.version}</span>
       </h2>
       <p>{s.description}</p>
-      <div role="note" className="callout notice bundle-publisher">
-        <p>
-          <ShieldAlert aria-hidden size={14} /> Published by <strong>{s.author}</strong> — not verified{s.signed ? ": it is signed, and the workbench does not check the signature." : " (unsigned)."} Installing
-          lets it run on this machine as you.
-        </p>
-      </div>
+      <Signature shown={s} />
       <p className="muted">
         A {s.serverType} server · <code>{picked.path}</code>
         {s.tools.length > 0 && <> · tools it declares: {s.tools.join(", ")}</>}
@@ -94,9 +92,32 @@ export function BundleInstall({
           {error}
         </p>
       )}
-      <Button onClick={install} disabled={installing || taken || !name.trim() || missing.length > 0}>
+      <Button onClick={install} disabled={installing || broken || taken || !name.trim() || missing.length > 0}>
         {installing ? "Installing…" : missing.length > 0 ? `Give ${missing.map((f) => f.title).join(", ")}` : "Install"}
       </Button>
+    </div>
+  );
+}
+
+/// Who says they published it, and what the signature says of that.
+function Signature({ shown: s }: { shown: PickedBundle["shown"] }) {
+  const sig = s.signature;
+  const verified = sig.status === "verified";
+  const broken = sig.status === "broken";
+  const Icon = verified ? ShieldCheck : broken ? ShieldX : ShieldAlert;
+  return (
+    <div role={broken ? "alert" : "note"} className={`callout ${verified ? "tone-ok" : broken ? "tone-danger" : "tone-warn"} bundle-publisher`}>
+      <div>
+      <p>
+        <Icon aria-hidden size={14} /> Published by <strong>{s.author}</strong>, its manifest says. Signature: {sig.said}.
+        {!broken && " Installing lets it run on this machine as you."}
+      </p>
+      {sig.fingerprint && (
+        <p className="muted">
+          Certificate {sig.publisher ? `“${sig.publisher}”` : ""} from {sig.issuer ?? "?"}, valid to {sig.validTo?.slice(0, 10) ?? "?"} · SHA-256 <code>{sig.fingerprint}</code>
+        </p>
+      )}
+      </div>
     </div>
   );
 }

@@ -30,7 +30,9 @@ const dropped = (path: string): PickedBundle => ({
     version: "0.1.0",
     description: "The demo server, as a bundle",
     author: "Workbench e2e",
-    signed: false,
+    signature: path.includes("changed")
+      ? { status: "broken", said: "its signature does not hold (the bundle's bytes are not those that were signed): it is not installed", publisher: null, issuer: null, validTo: null, fingerprint: null }
+      : { status: "unsigned", said: "unsigned: nobody vouches for who made it", publisher: null, issuer: null, validTo: null, fingerprint: null },
     sha256: "ab".repeat(32),
     serverType: "binary",
     fields: [{ key: "token", title: "Token", description: "The token it needs", kind: "string", required: true, sensitive: true, multiple: false, default: null }],
@@ -164,7 +166,20 @@ describe("the Registry room", () => {
         <RegistryRoom backend={b} existingNames={[]} hasProject={false} onAdded={() => {}} dropped="/home/you/Downloads/demo.mcpb" />
       </ToastProvider>,
     );
-    expect(await screen.findByText(/not verified/)).toBeTruthy();
+    expect(await screen.findByText(/nobody vouches for who made it/)).toBeTruthy();
     expect(screen.getByRole("button", { name: "Give Token" })).toBeTruthy();
+  });
+
+  it("says a bundle changed after signing and does not install it", async () => {
+    const { b } = backend(false);
+    render(
+      <ToastProvider>
+        <RegistryRoom backend={b} existingNames={[]} hasProject={false} onAdded={() => {}} dropped="/home/you/Downloads/changed.mcpb" />
+      </ToastProvider>,
+    );
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toMatch(/its signature does not hold .*not those that were signed/);
+    fireEvent.change(screen.getByLabelText("token"), { target: { value: "t" } });
+    expect((screen.getByRole("button", { name: "Install" }) as HTMLButtonElement).disabled).toBe(true);
   });
 });

@@ -21,14 +21,14 @@ fn mcpwb(d: &Path, args: &[&str]) -> std::process::Output {
         .unwrap()
 }
 
-fn mcpb() -> Option<PathBuf> {
+pub(super) fn mcpb() -> Option<PathBuf> {
     let third = std::env::var_os("MCPWB_THIRD_PARTY")?;
     let bin = Path::new(&third).join("node_modules/.bin/mcpb");
     bin.exists().then_some(bin)
 }
 
 /// The demo server packed as a bundle by `mcpb pack` (a token it asks for).
-fn pack_demo(mcpb: &Path, d: &Path) -> PathBuf {
+pub(super) fn pack_demo(mcpb: &Path, d: &Path) -> PathBuf {
     let src = d.join("src");
     std::fs::create_dir_all(src.join("server")).unwrap();
     std::fs::copy(demo_server(), src.join("server/mcp-demo-server")).unwrap();
@@ -85,7 +85,9 @@ fn a_bundle_packed_by_mcpb_installs_starts_keeps_its_secret_and_is_removed_clean
     let shown = mcpwb(d, &["bundle", "show", file]);
     let text = stdout(&shown);
     assert!(
-        text.contains("publisher: Workbench tests — not verified (unsigned)"),
+        text.contains(
+            "publisher: Workbench tests (its manifest says); signature: unsigned: nobody vouches for who made it"
+        ),
         "{text}"
     );
     assert!(

@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 mod apps;
 mod auth;
 mod bundle;
+mod bundle_signature;
 mod chat;
 mod config;
 mod crash;
