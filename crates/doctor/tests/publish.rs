@@ -319,3 +319,200 @@ fn the_registrys_own_examples_are_of_the_right_shape() {
     }
     assert!(seen >= 5);
 }
+
+/// Manifests of every version, each clean or with one thing changed: what
+/// the official `mcpb validate` (from npm) says of each.
+fn manifest_variants() -> Vec<(String, serde_json::Value)> {
+    let base = json!({
+        "name": "demo", "version": "1.0.0", "description": "d", "author": { "name": "A" },
+        "server": { "type": "node", "entry_point": "server/index.js",
+            "mcp_config": { "command": "node", "args": ["${__dirname}/server/index.js"] } }
+    });
+    type Change = fn(&mut serde_json::Value);
+    let changes: &[(&str, Change)] = &[
+        ("clean", |_| {}),
+        ("no name", |m| {
+            drop(m.as_object_mut().unwrap().remove("name"))
+        }),
+        ("no author", |m| {
+            drop(m.as_object_mut().unwrap().remove("author"))
+        }),
+        ("no server", |m| {
+            drop(m.as_object_mut().unwrap().remove("server"))
+        }),
+        ("author without name", |m| m["author"] = json!({})),
+        ("author's email", |m| {
+            m["author"]["email"] = json!("not-an-email")
+        }),
+        ("author's url", |m| m["author"]["url"] = json!("not a url")),
+        ("name a number", |m| m["name"] = json!(5)),
+        ("an unknown key", |m| m["unknown_key"] = json!(1)),
+        ("server type ruby", |m| m["server"]["type"] = json!("ruby")),
+        ("server type uv", |m| m["server"]["type"] = json!("uv")),
+        ("no mcp_config", |m| {
+            drop(m["server"].as_object_mut().unwrap().remove("mcp_config"))
+        }),
+        ("no entry_point", |m| {
+            drop(m["server"].as_object_mut().unwrap().remove("entry_point"))
+        }),
+        ("mcp_config without command", |m| {
+            m["server"]["mcp_config"] = json!({ "args": [] })
+        }),
+        ("a platform override", |m| {
+            m["server"]["mcp_config"]["platform_overrides"] =
+                json!({ "win32": { "command": "node.exe" } })
+        }),
+        ("a platform override's unknown key", |m| {
+            m["server"]["mcp_config"]["platform_overrides"] = json!({ "win32": { "cmd": "x" } })
+        }),
+        ("a tool without name", |m| {
+            m["tools"] = json!([{ "description": "x" }])
+        }),
+        ("a tool without description", |m| {
+            m["tools"] = json!([{ "name": "t" }])
+        }),
+        ("a prompt without text", |m| {
+            m["prompts"] = json!([{ "name": "p" }])
+        }),
+        ("keywords a string", |m| m["keywords"] = json!("a")),
+        ("repository without url", |m| {
+            m["repository"] = json!({ "type": "git" })
+        }),
+        ("user_config without title", |m| {
+            m["user_config"] = json!({ "k": { "type": "string" } })
+        }),
+        (
+            "user_config of a wrong type",
+            |m| {
+                m["user_config"] =
+                    json!({ "k": { "type": "weird", "title": "K", "description": "d" } })
+            },
+        ),
+        (
+            "user_config",
+            |m| m["user_config"] = json!({ "k": { "type": "string", "title": "K", "description": "d", "default": ["a"] } }),
+        ),
+        ("a platform beos", |m| {
+            m["compatibility"] = json!({ "platforms": ["beos"] })
+        }),
+        ("runtimes", |m| {
+            m["compatibility"] = json!({ "runtimes": { "python": ">=3.8" } })
+        }),
+        ("icons", |m| {
+            m["icons"] = json!([{ "src": "i.png", "size": "16x16" }])
+        }),
+        ("icons of a bad size", |m| {
+            m["icons"] = json!([{ "src": "i.png", "size": "big" }])
+        }),
+        ("privacy_policies", |m| {
+            m["privacy_policies"] = json!(["https://x.example/p"])
+        }),
+        (
+            "localization",
+            |m| {
+                m["localization"] =
+                    json!({ "resources": "l/${locale}.json", "default_locale": "en-US" })
+            },
+        ),
+        (
+            "localization without ${locale}",
+            |m| m["localization"] = json!({ "resources": "l.json", "default_locale": "en-US" }),
+        ),
+        ("_meta", |m| m["_meta"] = json!({ "com.example": {} })),
+        ("display_name a number", |m| m["display_name"] = json!(3)),
+        ("a homepage that is no URL", |m| {
+            m["homepage"] = json!("home")
+        }),
+    ];
+    let mut out = Vec::new();
+    for version in ["0.1", "0.2", "0.3", "0.4"] {
+        for (what, change) in changes {
+            let mut m = base.clone();
+            m["manifest_version"] = json!(version);
+            change(&mut m);
+            out.push((format!("{version}: {what}"), m));
+        }
+    }
+    let mut dxt = base.clone();
+    dxt["dxt_version"] = json!("0.2");
+    out.push(("dxt_version 0.2".into(), dxt));
+    let mut later = base.clone();
+    later["manifest_version"] = json!("0.5");
+    out.push(("0.5".into(), later));
+    out
+}
+
+/// Each manifest is valid for the workbench's check (no error) exactly when
+/// it is for the official `mcpb validate` — run in one node process over
+/// the package `cargo xtask test` installs from npm.
+#[test]
+fn manifests_are_judged_as_the_official_mcpb_validate_judges_them() {
+    let Some(third) = std::env::var_os("MCPWB_THIRD_PARTY") else {
+        eprintln!("MCPWB_THIRD_PARTY is not set (cargo xtask test sets it): skipped");
+        return;
+    };
+    let package = Path::new(&third).join("node_modules/@anthropic-ai/mcpb/dist/node.js");
+    if !package.exists() {
+        eprintln!("no @anthropic-ai/mcpb under MCPWB_THIRD_PARTY: skipped");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let variants = manifest_variants();
+    for (i, (_, m)) in variants.iter().enumerate() {
+        let d = dir.path().join(i.to_string());
+        std::fs::create_dir_all(d.join("server")).unwrap();
+        write(&d, "server/index.js", "");
+        write(&d, "manifest.json", &m.to_string());
+    }
+    let script = dir.path().join("official.mjs");
+    std::fs::write(
+        &script,
+        format!(
+            "import {{ validateManifest }} from {:?};\n\
+             const out = []; const log = console.log; console.log = () => {{}}; console.error = () => {{}};\n\
+             for (let i = 0; i < {}; i++) out.push(validateManifest({:?} + '/' + i + '/manifest.json') ? 1 : 0);\n\
+             log(out.join(''));\n",
+            format!("file://{}", package.display()),
+            variants.len(),
+            dir.path().display().to_string()
+        ),
+    )
+    .unwrap();
+    let run = std::process::Command::new("node")
+        .arg(&script)
+        .output()
+        .expect("node");
+    let official = String::from_utf8_lossy(&run.stdout).trim().to_string();
+    assert_eq!(
+        official.len(),
+        variants.len(),
+        "node: {}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let mut differ = Vec::new();
+    for (i, ((what, m), said)) in variants.iter().zip(official.chars()).enumerate() {
+        let errors: Vec<_> =
+            workbench_doctor::publish::manifest::check(&dir.path().join(i.to_string()), m)
+                .into_iter()
+                .filter(|f| f.severity == Severity::Error)
+                .collect();
+        if errors.is_empty() != (said == '1') {
+            differ.push(format!(
+                "{what}: mcpb says {}, the check {:?}",
+                if said == '1' { "valid" } else { "invalid" },
+                codes(&errors)
+            ));
+        }
+    }
+    let rejected = official.chars().filter(|c| *c == '0').count();
+    eprintln!(
+        "{} manifests, {rejected} refused by mcpb validate; the check differs on {}",
+        variants.len(),
+        differ.len()
+    );
+    assert!(differ.is_empty(), "{differ:#?}");
+    assert!(
+        rejected > 40 && rejected < variants.len() - 20,
+        "both kinds of manifest were tried"
+    );
+}

@@ -1,7 +1,9 @@
 //! An MCP bundle's `manifest.json` (versions 0.1 to 0.4) against what its
-//! version requires and the rules `mcpb validate` adds: the icon a local
-//! PNG, every `${user_config.X}` declared, every required value used, the
-//! entry point there. Written from the bundle format's documentation.
+//! version requires — its keys (every version is strict), its server types,
+//! then every field's shape (`manifest.schema.json`) — and the rules `mcpb
+//! validate` adds: the icon a local PNG, every `${user_config.X}` declared,
+//! every required value used, the entry point there. Written from the
+//! bundle format's documentation; the tests hold it to `mcpb validate`.
 
 use std::path::Path;
 
@@ -11,7 +13,7 @@ use crate::finding::{Finding, Severity, escape};
 
 const ITEM: &str = "manifest.json";
 
-/// The keys a manifest may have (0.4 is strict: others are refused).
+/// The keys every manifest version may have; each version refuses others.
 const KNOWN: &[&str] = &[
     "$schema",
     "manifest_version",
@@ -27,7 +29,6 @@ const KNOWN: &[&str] = &[
     "documentation",
     "support",
     "icon",
-    "icons",
     "screenshots",
     "server",
     "tools",
@@ -36,11 +37,16 @@ const KNOWN: &[&str] = &[
     "prompts_generated",
     "keywords",
     "license",
-    "privacy_policies",
     "compatibility",
     "user_config",
-    "localization",
-    "_meta",
+];
+
+/// The keys later versions added, and the version each came in.
+const ADDED: &[(&str, &str)] = &[
+    ("privacy_policies", "0.2"),
+    ("icons", "0.3"),
+    ("localization", "0.3"),
+    ("_meta", "0.3"),
 ];
 
 fn text<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
@@ -103,28 +109,62 @@ pub fn check(dir: &Path, m: &Value) -> Vec<Finding> {
     if m.get("author").and_then(|a| text(a, "name")).is_none() {
         out.push(
             Finding::new("bundle.missing-field", Severity::Error, ITEM)
-                .at("/author")
+                .at(if m.get("author").is_some() {
+                    "/author/name"
+                } else {
+                    "/author"
+                })
                 .seen("no author name")
                 .why("hosts show who published it (unverified unless signed)")
                 .fix("add \"author\": {\"name\": \"…\"}"),
         );
     }
-    if version == Some("0.4")
-        && let Some(o) = m.as_object()
-    {
-        for key in o.keys().filter(|k| !KNOWN.contains(&k.as_str())) {
-            out.push(
-                Finding::new("bundle.unknown-key", Severity::Error, ITEM)
-                    .at(format!("/{}", escape(key)))
-                    .why("manifest 0.4 is strict: hosts refuse a key they do not know")
-                    .fix("remove it, or keep it under _meta with a reverse-DNS key"),
-            );
-        }
-    }
+    keys(m, version, &mut out);
     server(dir, m, version, &mut out);
     icon(dir, m, &mut out);
     user_config(m, &mut out);
+    let shaped = super::shape::shape(
+        include_str!("manifest.schema.json"),
+        m,
+        &out,
+        |at, message| {
+            Finding::new("bundle.schema", Severity::Error, ITEM)
+            .at(at)
+            .seen(message)
+            .why("mcpb validate and pack check the manifest against its version's schema, and hosts refuse what does not match it")
+            .fix("give it the type and value the bundle format documents there")
+        },
+    );
+    out.extend(shaped);
     out
+}
+
+/// Every version is strict: a key it does not have is refused, one a later
+/// version added said so.
+fn keys(m: &Value, version: Option<&str>, out: &mut Vec<Finding>) {
+    let Some(o) = m.as_object() else {
+        return;
+    };
+    for key in o.keys().filter(|k| !KNOWN.contains(&k.as_str())) {
+        let at = format!("/{}", escape(key));
+        match ADDED.iter().find(|(k, _)| k == key) {
+            // Versions are "0.N": compared as text they sort as numbers.
+            Some((_, since)) if version.is_none_or(|v| v >= *since) => {}
+            Some((_, since)) => out.push(
+                Finding::new("bundle.unknown-key", Severity::Error, ITEM)
+                    .at(at)
+                    .seen(format!("manifest_version {}", version.unwrap_or("none")))
+                    .why(format!("\"{key}\" came in manifest 0.{}: this version refuses it", &since[2..]))
+                    .fix(format!("set \"manifest_version\": \"{since}\" or later, or remove it")),
+            ),
+            None => out.push(
+                Finding::new("bundle.unknown-key", Severity::Error, ITEM)
+                    .at(at)
+                    .why("manifests are strict: mcpb validate and hosts refuse a key they do not know")
+                    .fix("remove it, or (manifest 0.3 and later) keep it under _meta with a reverse-DNS key"),
+            ),
+        }
+    }
 }
 
 fn server(dir: &Path, m: &Value, version: Option<&str>, out: &mut Vec<Finding>) {
@@ -178,11 +218,14 @@ fn server(dir: &Path, m: &Value, version: Option<&str>, out: &mut Vec<Finding>) 
         }
     }
     let config = server.get("mcp_config");
-    let needs_config = kind != "uv";
-    if needs_config && config.and_then(|c| text(c, "command")).is_none() {
+    if config.and_then(|c| text(c, "command")).is_none() {
         out.push(
             Finding::new("bundle.missing-field", Severity::Error, ITEM)
-                .at("/server/mcp_config/command")
+                .at(if config.is_some() {
+                    "/server/mcp_config/command"
+                } else {
+                    "/server/mcp_config"
+                })
                 .seen("no command")
                 .why("hosts run mcp_config's command")
                 .fix("add \"mcp_config\": {\"command\": \"node\", \"args\": [\"${__dirname}/server/index.js\"]}"),

@@ -11,6 +11,7 @@
 pub mod hosts;
 pub mod manifest;
 pub mod server_json;
+mod shape;
 
 use std::path::{Path, PathBuf};
 

@@ -209,36 +209,20 @@ pub fn check(doc: &Value) -> Vec<Finding> {
 }
 
 /// The document against the format's shape (`server.schema.json`: field
-/// types, allowed values, what each object requires). A place a rule
-/// above has a finding for already is not said twice.
+/// types, allowed values, what each object requires).
 fn shape(doc: &Value, found: &[Finding]) -> Vec<Finding> {
-    let schema: Value = serde_json::from_str(include_str!("server.schema.json"))
-        .expect("the format's schema is JSON");
-    let validator = jsonschema::validator_for(&schema).expect("the format's schema compiles");
-    let mut out: Vec<Finding> = Vec::new();
-    for e in validator.iter_errors(doc) {
-        let mut at = e.instance_path().to_string();
-        if let jsonschema::error::ValidationErrorKind::Required { property } = e.kind() {
-            at = format!("{at}/{}", escape(property.as_str().unwrap_or_default()));
-        }
-        if found.iter().chain(out.iter()).any(|f| f.pointer == at) {
-            continue;
-        }
-        let message = e.to_string();
-        let message = if message.chars().count() > 200 {
-            format!("{}…", message.chars().take(199).collect::<String>())
-        } else {
-            message
-        };
-        out.push(
+    super::shape::shape(
+        include_str!("server.schema.json"),
+        doc,
+        found,
+        |at, message| {
             Finding::new("publish.schema", Severity::Error, ITEM)
-                .at(if at.is_empty() { "/".to_string() } else { at })
-                .seen(message)
-                .why("the registry validates server.json against the 2025-12-11 schema and refuses what does not match it")
-                .fix("give it the type and value the format documents there (its $schema names it; editors check as you type)"),
-        );
-    }
-    out
+            .at(at)
+            .seen(message)
+            .why("the registry validates server.json against the 2025-12-11 schema and refuses what does not match it")
+            .fix("give it the type and value the format documents there (its $schema names it; editors check as you type)")
+        },
+    )
 }
 
 fn icons(doc: &Value, out: &mut Vec<Finding>) {
