@@ -347,9 +347,31 @@ fn exit_code(code: ErrorCode) -> u8 {
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// Output read by a program that stopped reading (`mcpwb tools | head`):
+/// `println!` panics on the closed pipe; end quietly as a Unix tool
+/// killed by SIGPIPE does (141), not with a panic and a backtrace. SIGPIPE
+/// itself stays ignored: the tap and the bridge write to pipes and sockets
+/// that close under them, and must live on.
+fn quiet_when_stdout_closes() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let said = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or_default();
+        if said.starts_with("failed printing to stdout") && said.contains("Broken pipe") {
+            std::process::exit(141);
+        }
+        default(info);
+    }));
+}
+
 fn main() -> ExitCode {
     // Its settings for a long-running app (see `workbench_core::memory`).
     workbench_core::memory::use_mimalloc();
+    quiet_when_stdout_closes();
     let cli = examples::command()
         .try_get_matches()
         .and_then(|m| <Cli as clap::FromArgMatches>::from_arg_matches(&m))
