@@ -139,9 +139,9 @@ describe("the Registry room", () => {
     fireEvent.click(await screen.findByRole("button", { name: /Weather/ }));
     await screen.findByLabelText("The entry it becomes");
     const into = await screen.findByRole("combobox", { name: "Into" });
-    // Only the hosts whose files the workbench can write are offered.
+    // Every host file found is offered, the YAML ones (Goose) too.
     fireEvent.keyDown(into, { key: "Enter" });
-    expect(screen.queryByRole("option", { name: /goose/ })).toBeNull();
+    expect(screen.getByRole("option", { name: /goose/ })).toBeTruthy();
     fireEvent.keyDown(screen.getByRole("option", { name: /claude-desktop/ }), { key: "Enter" });
     fireEvent.change(screen.getByLabelText("weather-key"), { target: { value: "sk-typed" } });
     const add = screen.getByRole("button", { name: "Add server" }) as HTMLButtonElement;

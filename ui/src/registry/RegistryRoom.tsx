@@ -226,8 +226,8 @@ function ServerDetail({
   }, [backend, server.name]);
   useEffect(() => {
     backend.hostFiles().then(
-      // The YAML hosts are not written (their entry is printed by `mcpwb config export`).
-      (files) => setHosts(files.filter((f) => !["goose", "continue", "registry"].includes(f.dialect))),
+      // Every host's file, YAML too (Goose, Continue); a registry's server.json is not a host's.
+      (files) => setHosts(files.filter((f) => f.dialect !== "registry")),
       () => setHosts([]),
     );
   }, [backend]);

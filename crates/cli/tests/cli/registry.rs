@@ -292,6 +292,45 @@ async fn adding_into_a_hosts_file_writes_its_dialect_and_asks_before_a_secret_go
     assert_eq!(v["servers"]["weather"]["env"]["WEATHER_REGION"], "eu-1");
     assert_eq!(v["inputs"][0]["id"], "weather-weather-api-key");
     assert_eq!(v["inputs"][0]["password"], true);
+
+    // Goose's YAML: the entry under its extensions, every other line kept.
+    let goose = d.join("home/.config/goose/config.yaml");
+    std::fs::create_dir_all(goose.parent().unwrap()).unwrap();
+    let mine = "# my goose\nGOOSE_PROVIDER: openai\nextensions:\n  developer:\n    enabled: true\n    type: builtin\n";
+    std::fs::write(&goose, mine).unwrap();
+    let out = registry(
+        d,
+        &url,
+        &[
+            "add",
+            "io.github.example/weather",
+            "--in",
+            goose.to_str().unwrap(),
+            "--input",
+            "weather-region=eu",
+            "--input",
+            "weather-cache-dir=/tmp/w",
+            "--input",
+            "weather-weather-api-key=sk-goose",
+            "--plain-text",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&goose).unwrap();
+    assert!(
+        text.starts_with("# my goose\nGOOSE_PROVIDER: openai\nextensions:\n"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("  developer:\n    enabled: true\n    type: builtin\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("\n  weather:\n")
+            && text.contains("WEATHER_API_KEY: sk-goose\n")
+            && text.contains("WEATHER_REGION: eu-1\n"),
+        "{text}"
+    );
 }
 
 /// A host's file as JSON (its comments dropped).

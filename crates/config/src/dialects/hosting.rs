@@ -5,9 +5,9 @@
 //! the file written only if nobody changed it meanwhile. A name the file
 //! has already is refused, never replaced; a file that is a symbolic link
 //! is not edited (an atomic write would replace the link). The JSON
-//! dialects are written (`mcpServers`, `servers`, Zed's `context_servers`);
-//! Goose's and Continue's YAML are refused with the way round them
-//! (`mcpwb config export`).
+//! dialects are written through the JSONC edits (`mcpServers`, `servers`,
+//! Zed's `context_servers`); Goose's and Continue's YAML as text, read back
+//! before writing (`yaml.rs`).
 
 use std::path::Path;
 
@@ -18,13 +18,15 @@ use super::{Dialect, export};
 use crate::edit::{EditOp, apply};
 use crate::error::{Error, Result};
 
+mod yaml;
+
 fn refused(message: String) -> Error {
     Error::ConfigEdit { message }
 }
 
 /// Whether entries can be added to `d`'s files here.
 pub fn writable(d: Dialect) -> bool {
-    !matches!(d, Dialect::Goose | Dialect::Continue | Dialect::Registry)
+    !matches!(d, Dialect::Registry)
 }
 
 /// Add `name` (our on-disk shape; `inputs` the declarations it refers to)
@@ -39,13 +41,14 @@ pub fn add(
 ) -> Result<Vec<String>> {
     if !writable(d) {
         return Err(refused(format!(
-            "{} is YAML: the workbench does not add entries to it; \
-             print the entry in its shape with `mcpwb config export --to {}` and paste it",
-            path.display(),
-            d.id()
+            "{} is a registry's server.json, not a host's config",
+            path.display()
         )));
     }
     let exported = export::export(d, &[(name.to_string(), entry.clone())], inputs)?;
+    if matches!(d, Dialect::Goose | Dialect::Continue) {
+        return add_yaml(path, d, name, exported);
+    }
     let doc: Value = crate::parse_jsonc(path, &exported.text)?;
     let key = ["mcpServers", "servers", "context_servers"]
         .into_iter()
@@ -119,6 +122,52 @@ pub fn add(
     Ok(exported.notes)
 }
 
+/// Into Goose's or Continue's YAML: the entry as the export spelled it,
+/// inserted as text (see `yaml.rs`).
+fn add_yaml(
+    path: &Path,
+    d: Dialect,
+    name: &str,
+    exported: export::Exported,
+) -> Result<Vec<String>> {
+    let doc: Value = serde_yaml_ng::from_str(&exported.text).map_err(|e| refused(e.to_string()))?;
+    let (holder, written) = if d == Dialect::Goose {
+        (
+            yaml::Holder::Mapping("extensions"),
+            doc["extensions"][name].clone(),
+        )
+    } else {
+        (
+            yaml::Holder::List("mcpServers"),
+            doc["mcpServers"][0].clone(),
+        )
+    };
+    if written.is_null() {
+        return Err(refused(if exported.notes.is_empty() {
+            format!("{} cannot hold this server", d.id())
+        } else {
+            exported.notes.join("; ")
+        }));
+    }
+    let before = match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        _ => Some(super::tapping::read(path)?),
+    };
+    let Some(before) = before else {
+        crate::document::write_atomic(path, exported.text.as_bytes(), false)?;
+        return Ok(exported.notes);
+    };
+    let paste = format!(
+        "{} is left as it was; print the entry in its shape with `mcpwb config export --to {}` and paste it",
+        path.display(),
+        d.id()
+    );
+    let text = yaml::add(&before, &holder, name, &written, &paste)
+        .map_err(|e| refused(format!("{}: {e}", path.display())))?;
+    super::tapping::write_if_unchanged(path, &before, &text)?;
+    Ok(exported.notes)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -176,6 +225,42 @@ mod tests {
     }
 
     #[test]
+    fn goose_and_continue_get_the_entry_in_their_yaml_with_every_other_byte_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let goose = dir.path().join("config.yaml");
+        let original = "# mine\nGOOSE_PROVIDER: openai\nextensions:\n  developer:\n    enabled: true\n    type: builtin\n";
+        std::fs::write(&goose, original).unwrap();
+        add(&goose, Dialect::Goose, "acme", &entry(), &[]).unwrap();
+        let text = std::fs::read_to_string(&goose).unwrap();
+        assert!(
+            text.starts_with("# mine\nGOOSE_PROVIDER: openai\nextensions:\n"),
+            "{text}"
+        );
+        assert!(
+            text.ends_with("  developer:\n    enabled: true\n    type: builtin\n"),
+            "{text}"
+        );
+        let v: Value = serde_yaml_ng::from_str(&text).unwrap();
+        assert_eq!(v["extensions"]["acme"]["cmd"], "npx");
+        assert_eq!(v["extensions"]["acme"]["envs"]["TOKEN"], "${input:token}");
+        assert!(
+            add(&goose, Dialect::Goose, "acme", &entry(), &[]).is_err(),
+            "a name taken"
+        );
+        let cont = dir.path().join("continue.yaml");
+        std::fs::write(&cont, "name: Mine\nversion: 0.0.1\nschema: v1\n").unwrap();
+        add(&cont, Dialect::Continue, "acme", &entry(), &[]).unwrap();
+        let text = std::fs::read_to_string(&cont).unwrap();
+        assert!(
+            text.starts_with("name: Mine\nversion: 0.0.1\nschema: v1\nmcpServers:\n"),
+            "{text}"
+        );
+        let v: Value = serde_yaml_ng::from_str(&text).unwrap();
+        assert_eq!(v["mcpServers"][0]["name"], "acme");
+        assert_eq!(v["mcpServers"][0]["command"], "npx");
+    }
+
+    #[test]
     fn a_link_a_yaml_host_and_a_broken_file_are_refused_and_left_alone() {
         let dir = tempfile::tempdir().unwrap();
         let real = dir.path().join("real.json");
@@ -203,9 +288,14 @@ mod tests {
             "a name taken"
         );
         let goose = dir.path().join("config.yaml");
+        let flow = "extensions: { developer: { enabled: true } }\n";
+        std::fs::write(&goose, flow).unwrap();
         let e = add(&goose, Dialect::Goose, "acme", &entry(), &[]).unwrap_err();
         assert!(e.to_string().contains("config export --to goose"), "{e}");
-        assert!(!goose.exists());
+        assert_eq!(std::fs::read_to_string(&goose).unwrap(), flow);
+        let linked = dir.path().join("linked.yaml");
+        std::os::unix::fs::symlink(&goose, &linked).unwrap();
+        assert!(add(&linked, Dialect::Goose, "acme", &entry(), &[]).is_err());
         // A host that cannot run it says why.
         let desktop = dir.path().join("claude_desktop_config.json");
         let remote = json!({ "type": "http", "url": "https://x.example/mcp" });
