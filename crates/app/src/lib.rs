@@ -29,6 +29,7 @@ pub mod doctor;
 pub mod history;
 pub mod hosts;
 pub mod load;
+pub mod offers;
 pub mod providers;
 pub mod publish;
 pub mod registry;

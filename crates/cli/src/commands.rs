@@ -1,11 +1,12 @@
 //! Each subcommand: connect what it needs through a `Workbench`, ask, print.
 
-use serde_json::{Value, json};
+use serde_json::json;
 use workbench_core::connect::ServerState;
-use workbench_core::{CallOutcome, Error, Workbench};
+use workbench_core::{CallOutcome, Workbench};
 
 use crate::print;
 use crate::{Cli, Command, Connected, Failure};
+use workbench_app::offers;
 
 use crate::session::{asks_for, calls_for, connect, opts, parse_args, ready};
 
@@ -179,26 +180,16 @@ async fn dispatch(
         }
         Connected::Resources { .. } => {
             let names = each_ready(wb, target).await?;
-            let lists: Vec<_> = names
-                .iter()
-                .filter_map(|n| wb.catalog().server(n).map(|c| (n.clone(), c)))
-                .collect();
-            print::resources(cli.json, &lists);
+            print::resources(cli.json, &offers::catalogs(wb, Some(&names)));
         }
         Connected::Read { server, uri } => {
             ready(wb, server).await?;
-            let out = wb
-                .request(server, "resources/read", json!({ "uri": uri }), opts(cli))
-                .await?;
-            print::read(cli.json, &out.result);
+            let result = offers::read_resource(wb, server, uri, opts(cli)).await?;
+            print::read(cli.json, &result);
         }
         Connected::Prompts { .. } => {
             let names = each_ready(wb, target).await?;
-            let lists: Vec<_> = names
-                .iter()
-                .filter_map(|n| wb.catalog().server(n).map(|c| (n.clone(), c)))
-                .collect();
-            print::prompts(cli.json, &lists);
+            print::prompts(cli.json, &offers::catalogs(wb, Some(&names)));
         }
         Connected::Skills { .. } => {
             let names = each_ready(wb, target).await?;
@@ -216,33 +207,18 @@ async fn dispatch(
         Connected::Prompt { server, name, args } => {
             let args = parse_args(args)?;
             ready(wb, server).await?;
-            let out = wb
-                .request(
-                    server,
-                    "prompts/get",
-                    json!({ "name": name, "arguments": args }),
-                    opts(cli),
-                )
-                .await?;
-            print::prompt(cli.json, &out.result);
+            let result = offers::get_prompt(wb, server, name, json!(args), opts(cli)).await?;
+            print::prompt(cli.json, &result);
         }
         Connected::Ping { server } => {
             ready(wb, server).await?;
-            // 2026-07-28 servers may not know ping; any answer to server/discover
-            // is then the round trip.
-            let out = match wb.request(server, "ping", Value::Null, opts(cli)).await {
-                Err(Error::ServerError { code: -32601, .. }) => {
-                    wb.request(server, "server/discover", json!({}), opts(cli))
-                        .await?
-                }
-                other => other?,
-            };
+            let duration_ms = offers::ping(wb, server, || opts(cli)).await?;
             if cli.json {
                 crate::print::line(
-                    &json!({ "server": server, "duration_ms": out.duration_ms }).to_string(),
+                    &json!({ "server": server, "duration_ms": duration_ms }).to_string(),
                 );
             } else {
-                crate::print::line(&format!("{server}: pong in {:.1} ms", out.duration_ms));
+                crate::print::line(&format!("{server}: pong in {duration_ms:.1} ms"));
             }
         }
         Connected::Traffic { .. } => {

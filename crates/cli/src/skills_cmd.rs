@@ -6,6 +6,7 @@
 use std::time::Duration;
 
 use serde_json::{Value, json};
+use workbench_app::offers;
 use workbench_core::Workbench;
 use workbench_core::skills::{name_of, promised};
 
@@ -14,8 +15,7 @@ use crate::{Cli, Failure};
 
 /// The skills of `names`, printed.
 pub fn list(cli: &Cli, wb: &Workbench, names: &[String]) {
-    let all: Vec<(String, Vec<Value>)> =
-        names.iter().map(|n| (n.clone(), wb.skills_of(n))).collect();
+    let all = offers::skills_of(wb, names);
     if cli.json {
         let out: Vec<Value> = all
             .iter()
@@ -66,7 +66,7 @@ pub async fn show(
 ) -> Result<(), Failure> {
     let timeout = Some(Duration::from_secs_f64(cli.timeout.max(0.1)));
     if let Some(path) = file {
-        let f = wb.skill_file(server, name, path, timeout).await?;
+        let f = offers::skill_file(wb, server, name, path, timeout).await?;
         if cli.json {
             line(&serde_json::to_string(&f).unwrap_or_default());
         } else {
@@ -88,25 +88,21 @@ pub async fn show(
             Ok(())
         };
     }
-    let skill = wb.load_skill(server, name, timeout).await?;
-    let mut problems = skill.problems.clone();
-    let mut checked = Vec::new();
+    let (skill, problems, checked) = if verify {
+        let v = offers::verify_skill(wb, server, name, timeout).await?;
+        (v.skill, v.problems, v.checked)
+    } else {
+        let skill = offers::load_skill(wb, server, name, timeout).await?;
+        let problems = skill.problems.clone();
+        (skill, problems, Vec::new())
+    };
     // A SKILL.md that is not what the server listed is not used: its files
     // are not read, its text not shown.
-    let rejected = !problems.is_empty();
-    if verify && !rejected {
-        for f in &skill.files {
-            if f.uri == skill.uri {
-                checked.push(json!({ "path": f.path, "ok": !problems.iter().any(|p| p.contains("SKILL.md is") || p.contains("SKILL.md has digest")) }));
-                continue;
-            }
-            let read = wb.skill_file(server, name, &f.path, timeout).await?;
-            if let Some(p) = &read.problem {
-                problems.push(p.clone());
-            }
-            checked.push(json!({ "path": f.path, "ok": read.problem.is_none() }));
-        }
-    }
+    let rejected = !skill.problems.is_empty();
+    let checked: Vec<Value> = checked
+        .into_iter()
+        .map(|(path, ok)| json!({ "path": path, "ok": ok }))
+        .collect();
     if cli.json {
         let mut v = serde_json::to_value(&skill).unwrap_or_default();
         v["problems"] = json!(problems);
