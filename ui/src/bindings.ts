@@ -3847,8 +3847,10 @@ export type TaskForm =
 /**  The `io.modelcontextprotocol/tasks` extension (2026-07-28). */
 "extension";
 
+/**  A server's tasks, as the window lists them. */
 export type TaskList = TaskList_Serialize | TaskList_Deserialize;
 
+/**  A server's tasks, as the window lists them. */
 export type TaskList_Deserialize = {
 	/**  Newest first: the server's list merged over the tasks seen here. */
 	tasks: TaskState_Deserialize[],
@@ -3858,6 +3860,7 @@ export type TaskList_Deserialize = {
 	note?: string | null,
 };
 
+/**  A server's tasks, as the window lists them. */
 export type TaskList_Serialize = {
 	/**  Newest first: the server's list merged over the tasks seen here. */
 	tasks: TaskState_Serialize[],

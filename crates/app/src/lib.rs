@@ -37,8 +37,10 @@ pub mod servers;
 pub mod sessions;
 pub mod suites;
 pub mod tap;
+pub mod tasks;
 pub mod tools;
 pub mod traces;
+pub mod traffic;
 pub mod trust;
 
 pub use workbench_core::{ErrorCode, ErrorInfo};

@@ -10,8 +10,8 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use workbench_core::catalog::ServerCatalog;
-pub use workbench_core::{LoadedSkill, SkillFile};
 use workbench_core::{CallOptions, Error, ErrorInfo, Workbench};
+pub use workbench_core::{LoadedSkill, SkillFile};
 
 /// A resource, or a resource template (`uriTemplate`), of a server.
 #[derive(Debug, Clone, Serialize)]
@@ -43,6 +43,38 @@ pub struct SkillRow {
     /// The entry as listed (uri, frontmatter, resources with digests and sizes).
     pub skill: Value,
     pub stale: bool,
+}
+
+/// One list's cache hints, as its server's last answer gave them.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ListCache {
+    pub server: String,
+    /// `tools`, `resources`, `resourceTemplates`, `prompts` or `skills`.
+    pub list: String,
+    /// When it was read is in it: the window says how fresh it is now.
+    pub hint: workbench_core::cache::CacheHint,
+}
+
+/// What each server's answers said of caching (2026-07-28 `ttlMs` and
+/// `cacheScope`), list by list.
+pub fn cache_hints(wb: &Workbench) -> Vec<ListCache> {
+    catalogs(wb, None)
+        .into_iter()
+        .flat_map(|(server, cat)| {
+            cat.cache.into_iter().map(move |(list, hint)| ListCache {
+                server: server.clone(),
+                list,
+                hint,
+            })
+        })
+        .collect()
+}
+
+/// The person's Refresh: a server's lists (every server's when None) asked
+/// again, fresh or not; how many were asked.
+pub async fn refresh(wb: &Workbench, server: Option<&str>) -> usize {
+    wb.revalidate_lists(server, true).await.len()
 }
 
 /// The lists of `names` (every server when None) that have been read, by

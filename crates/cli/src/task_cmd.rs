@@ -6,7 +6,8 @@
 
 use clap::Subcommand;
 use serde_json::json;
-use workbench_core::{TaskState, Workbench};
+use workbench_app::tasks::TaskState;
+use workbench_core::Workbench;
 
 use crate::Failure;
 
@@ -86,7 +87,7 @@ pub async fn run(cli: &crate::Cli, wb: &Workbench, action: &TaskCommand) -> Resu
         TaskCommand::List { .. } => ("list", None),
         TaskCommand::Cancel { id, .. } => ("cancel", Some(id.as_str())),
     };
-    let out = wb.task_request(action.server(), what, id).await?;
+    let (out, form) = workbench_app::tasks::ask(wb, action.server(), what, id).await?;
     if what == "result" {
         return crate::print::call(cli.json, &out);
     }
@@ -94,7 +95,6 @@ pub async fn run(cli: &crate::Cli, wb: &Workbench, action: &TaskCommand) -> Resu
         crate::print::line(&json!({ "result": out.result }).to_string());
         return Ok(());
     }
-    let form = wb.task_form(action.server())?;
     let tasks: Vec<&serde_json::Value> = match out.result.get("tasks").and_then(|t| t.as_array()) {
         Some(list) => list.iter().collect(),
         None => vec![&out.result],

@@ -6,8 +6,8 @@
 
 use serde_json::{Map, Value};
 use tauri::{Runtime, State};
+use workbench_app::ErrorInfo;
 use workbench_app::config::ConfigText;
-use workbench_core::ErrorInfo;
 use workbench_core::config::Scope;
 use workbench_core::config::dialects::{Found, Merged};
 use workbench_core::config::edit::EditOp;

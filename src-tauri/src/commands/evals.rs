@@ -8,9 +8,9 @@ use std::sync::Arc;
 use tauri::ipc::Channel;
 use tauri::{Runtime, State};
 use workbench_agent::eval::{EvalOptions, EvalProgress, EvalReport, TurnCase};
+use workbench_app::{ErrorCode, ErrorInfo};
 use workbench_calls::suite::trust::{SuiteTrust, review};
 use workbench_calls::suite::{self, PromptCase};
-use workbench_core::{ErrorCode, ErrorInfo};
 
 use crate::commands::history::failed;
 use crate::state::AppState;

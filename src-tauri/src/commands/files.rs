@@ -5,7 +5,7 @@
 
 use tauri::Runtime;
 use tauri_plugin_dialog::DialogExt;
-use workbench_core::ErrorInfo;
+use workbench_app::ErrorInfo;
 
 /// Ask where to save `bytes` (suggesting `name`) and write them there.
 /// Returns the path written, or None when the person cancelled.

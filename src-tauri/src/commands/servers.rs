@@ -2,8 +2,8 @@
 //! (`workbench_app::servers`).
 
 use tauri::{Runtime, State};
+use workbench_app::ErrorInfo;
 use workbench_app::servers::{self, ServerList};
-use workbench_core::ErrorInfo;
 use workbench_core::connect::ServerStatus;
 use workbench_core::connect::life::LifeEvent;
 

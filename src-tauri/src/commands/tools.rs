@@ -10,7 +10,7 @@ use tauri::ipc::Channel;
 use tauri::{Runtime, State};
 use tokio_util::sync::CancellationToken;
 use workbench_app::tools::{ByHand, CallSink, HandCall, Progress, TaskState};
-use workbench_core::{ErrorCode, ErrorInfo};
+use workbench_app::{ErrorCode, ErrorInfo};
 use workbench_store::CallRow;
 
 use crate::state::AppState;

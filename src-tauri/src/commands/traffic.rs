@@ -2,8 +2,8 @@
 //! shows. `TrafficGrew` events (see `events.rs`) say when to ask again.
 
 use tauri::{Runtime, State};
-use workbench_core::ErrorInfo;
-use workbench_core::traffic::{TrafficPage, TrafficQuery};
+use workbench_app::ErrorInfo;
+use workbench_app::traffic::{self, TrafficPage, TrafficQuery};
 
 use crate::state::AppState;
 
@@ -16,11 +16,7 @@ pub async fn traffic_page<R: Runtime>(
     state: State<'_, AppState>,
     query: TrafficQuery,
 ) -> Result<TrafficPage, ErrorInfo> {
-    let traffic = state.workbench.traffic().clone();
-    // A search of 100,000 entries takes milliseconds: off the async workers.
-    tokio::task::spawn_blocking(move || traffic.query(&query))
-        .await
-        .map_err(|e| workbench_core::Error::Internal(e.to_string()).into())
+    traffic::page(&state.workbench, query).await
 }
 
 /// What an export wrote.
@@ -40,24 +36,7 @@ pub async fn export_traffic<R: Runtime>(
     state: State<'_, AppState>,
     query: TrafficQuery,
 ) -> Result<Option<Exported>, ErrorInfo> {
-    let traffic = state.workbench.traffic().clone();
-    let all = TrafficQuery {
-        offset: 0,
-        limit: u32::MAX,
-        from_end: false,
-        ..query
-    };
-    let page = tokio::task::spawn_blocking(move || traffic.query(&all))
-        .await
-        .map_err(|e| ErrorInfo::from(workbench_core::Error::Internal(e.to_string())))?;
-    let mut text = String::new();
-    for e in &page.entries {
-        text.push_str(&serde_json::to_string(e).unwrap_or_default());
-        text.push('\n');
-    }
+    let (text, entries) = traffic::jsonl(&state.workbench, query).await?;
     let path = crate::commands::files::save_as(&app, "mcp-traffic.jsonl", text.as_bytes()).await?;
-    Ok(path.map(|path| Exported {
-        path,
-        entries: page.total,
-    }))
+    Ok(path.map(|path| Exported { path, entries }))
 }

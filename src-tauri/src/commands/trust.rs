@@ -3,8 +3,8 @@
 //! an edit outside the app (see workbench_core::config::trust).
 
 use tauri::{Runtime, State};
+use workbench_app::ErrorInfo;
 use workbench_app::trust::TrustRequest;
-use workbench_core::ErrorInfo;
 
 use crate::state::AppState;
 
