@@ -13,6 +13,8 @@ use workbench_core::{Error, ErrorInfo};
 
 pub use workbench_tap::stdio::Spawn;
 
+pub mod run;
+
 /// What a tap stands in front of.
 pub enum Tapped {
     /// A stdio server: how it runs, what to mask in what is kept, the

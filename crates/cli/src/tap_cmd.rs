@@ -3,7 +3,7 @@
 //! `--server NAME`) or HTTP (`--listen 127.0.0.1:PORT --to URL`).
 
 use clap::Args;
-use workbench_app::tap::Spawn;
+use workbench_app::tap::{Spawn, run};
 
 use crate::{Cli, Failure};
 
@@ -123,28 +123,8 @@ pub(crate) fn listen_port(listen: Option<&str>) -> Result<u16, Failure> {
         .map_err(|_| Failure::Usage(format!("--listen {listen}: not a port")))
 }
 
-/// The install's tap token, made (and kept in the keychain) on first use:
-/// a host's config keeps naming the same URL across runs. Under the
-/// workbench's own reserved segment: no entry's `${secret:…}` reaches it.
-const TOKEN_ID: &str = "@workbench/tap-token";
-
-/// Where earlier versions kept it: an entry named `tap` could read it
-/// there (`${secret:tap/token}`). Moved on first use.
-const OLD_TOKEN_ID: &str = "tap/token";
-
 pub(crate) fn tap_token() -> Result<String, Failure> {
-    let keychain = workbench_core::config::secrets::Keychain::app();
-    if let Some(t) = keychain.get(TOKEN_ID)? {
-        return Ok(t);
-    }
-    // The token hosts' configs already name keeps working, from its new place.
-    let t = match keychain.get(OLD_TOKEN_ID)? {
-        Some(old) => old,
-        None => workbench_loopback::new_token(),
-    };
-    keychain.set(TOKEN_ID, &t)?;
-    keychain.delete(OLD_TOKEN_ID)?;
-    Ok(t)
+    Ok(run::token()?)
 }
 
 /// `mcpwb tap --to URL`: until Ctrl-C or SIGTERM.
@@ -155,32 +135,22 @@ async fn tap_http(
     to: String,
     secrets: Vec<String>,
 ) -> Result<(), Failure> {
-    let keep = if args.no_record {
-        None
-    } else {
-        match crate::session_cmd::store() {
-            Ok(store) => Some(workbench_tap::http::Keep {
-                store,
-                secrets,
-                unmasked: args.unmasked,
-                cap: sessions_cap(),
-            }),
-            Err(Failure::Usage(why)) => {
-                eprintln!("mcpwb tap: nothing is kept ({why}); the requests still pass");
-                None
-            }
-            Err(other) => return Err(other),
-        }
-    };
-    let listening = workbench_tap::http::serve(workbench_tap::http::Options {
-        port: listen_port(args.listen.as_deref())?,
-        to: to.clone(),
-        token: tap_token()?,
-        server: name,
-        keep,
-    })
+    let listening = run::http(
+        listen_port(args.listen.as_deref())?,
+        &to,
+        run::Options {
+            name: &name,
+            secrets: &secrets,
+            record: !args.no_record,
+            unmasked: args.unmasked,
+            watch: Vec::new(),
+            root: None,
+            keep: false,
+        },
+        |said| eprintln!("mcpwb tap: {said}"),
+    )
     .await
-    .map_err(|e| Failure::Usage(e.to_string()))?;
+    .map_err(|e| Failure::Usage(e.message))?;
     if cli.json {
         crate::print::line(&serde_json::json!({ "url": listening.url, "to": to }).to_string());
     }
@@ -211,53 +181,22 @@ pub async fn tap(cli: &Cli, args: &TapArgs) -> Result<(), Failure> {
     } else {
         args.watch.clone()
     };
-    let command = std::iter::once(spawn.program.as_str())
-        .chain(spawn.args.iter().map(String::as_str))
-        .collect::<Vec<_>>()
-        .join(" ");
-    let recording = if args.no_record {
-        None
-    } else {
-        match crate::session_cmd::store().and_then(|s| {
-            workbench_tap::record::start(
-                s,
-                &name,
-                &command,
-                workbench_mask::Secrets::new(&secrets),
-                sessions_cap(),
-            )
-            .map_err(|e| Failure::Usage(e.to_string()))
-        }) {
-            Ok(r) => Some(r),
-            Err(Failure::Usage(why)) => {
-                eprintln!("mcpwb tap: nothing is kept ({why}); the bytes still pass");
-                None
-            }
-            Err(other) => return Err(other),
-        }
-    };
-    let (recorder, writer) = match recording {
-        Some((r, w)) => (Some(r), Some(w)),
-        None => (None, None),
-    };
-    let code = if patterns.is_empty() && !args.keep {
-        workbench_tap::stdio::run(&spawn, recorder).await
-    } else {
-        let watch = if patterns.is_empty() {
-            None
-        } else {
-            let root = match &spawn.cwd {
-                Some(dir) => dir.clone(),
-                None => std::env::current_dir().map_err(|e| Failure::Usage(e.to_string()))?,
-            };
-            Some(workbench_tap::keep::Watch { root, patterns })
-        };
-        workbench_tap::keep::run(&spawn, watch.as_ref(), args.keep, recorder).await
-    }
-    .map_err(|e| Failure::Usage(e.to_string()))?;
-    if let Some(w) = writer {
-        w.finish();
-    }
+    let root = spawn.cwd.clone();
+    let code = run::stdio(
+        &spawn,
+        run::Options {
+            name: &name,
+            secrets: &secrets,
+            record: !args.no_record,
+            unmasked: args.unmasked,
+            watch: patterns,
+            root,
+            keep: args.keep,
+        },
+        |said| eprintln!("mcpwb tap: {said}"),
+    )
+    .await
+    .map_err(|e| Failure::Usage(e.message))?;
     if code == 0 {
         Ok(())
     } else {
@@ -274,13 +213,4 @@ pub(crate) async fn until_stopped() -> Result<(), Failure> {
         _ = term.recv() => {}
     }
     Ok(())
-}
-
-/// The sessions' cap from the person's settings (`history.sessions_max_mib`).
-fn sessions_cap() -> i64 {
-    let settings =
-        workbench_core::settings::SettingsFile::new(workbench_core::settings::default_path());
-    workbench_calls::LiveRules::new(settings)
-        .history()
-        .sessions_cap()
 }
