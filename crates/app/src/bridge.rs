@@ -73,3 +73,66 @@ pub async fn attach(url: Option<&str>) -> Result<(), ErrorInfo> {
     let token = token_if_made()?;
     workbench_bridge::attach::relay(&url, token).await
 }
+
+/// What `mcpwb serve` serves.
+pub struct Headless {
+    /// Only these servers' tools (none: every server's).
+    pub only: Vec<String>,
+    /// Only tools matching these patterns (none: every tool).
+    pub tools: Vec<String>,
+    pub policy: Policy,
+    /// With one server: its own names, no `server__` prefix.
+    pub bare: bool,
+    /// The workbench's own tools beside (or instead of: `own_only`).
+    pub own: Option<std::sync::Arc<dyn workbench_bridge::own::OwnTools>>,
+    pub own_only: bool,
+}
+
+/// The bridge `mcpwb serve` runs (no window to ask the person: a call no
+/// rule decides follows `policy`), once the servers settled (10 s at most).
+pub async fn headless(calls: &workbench_calls::Calls, h: Headless) -> Bridge {
+    let served = Bridge::new(
+        calls.clone(),
+        BridgeOptions {
+            only: h.only,
+            tools: h.tools,
+            policy: h.policy,
+            headless: true,
+            bare: h.bare,
+            own: h.own,
+            own_only: h.own_only,
+        },
+    );
+    served.settled(std::time::Duration::from_secs(10)).await;
+    served
+}
+
+/// The questions servers ask that a bridge takes (it passes them to its
+/// caller): sampling and elicitation both.
+pub fn takes_asks() -> workbench_core::asks::Offers {
+    workbench_core::asks::Offers {
+        sampling: true,
+        elicitation: true,
+    }
+}
+
+/// The servers' stderr as it comes, each line with its server's name
+/// (`line`), and how many were skipped when the reader fell behind
+/// (`skipped`): a client that launched `mcpwb serve` logs it.
+pub fn forward_stderr(
+    wb: &workbench_core::Workbench,
+    line: impl Fn(&str, &str) + Send + 'static,
+    skipped: impl Fn(u64) + Send + 'static,
+) {
+    let mut stderr = wb.traffic().subscribe_stderr();
+    tokio::spawn(async move {
+        use tokio::sync::broadcast::error::RecvError;
+        loop {
+            match stderr.recv().await {
+                Ok(e) => line(&e.server, &e.body),
+                Err(RecvError::Lagged(n)) => skipped(n),
+                Err(RecvError::Closed) => return,
+            }
+        }
+    });
+}

@@ -25,6 +25,7 @@ pub mod chat_types {
     pub use workbench_store::SessionRow;
 }
 pub mod config;
+pub mod dev;
 pub mod doctor;
 pub mod history;
 pub mod hosts;
@@ -43,6 +44,7 @@ pub mod traces;
 pub mod traffic;
 pub mod trust;
 
+pub use workbench_calls::Calls;
 pub use workbench_core::{ErrorCode, ErrorInfo};
 
 /// Write a file the person asked for (a snapshot, a report, an export):

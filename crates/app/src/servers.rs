@@ -91,6 +91,13 @@ pub fn on_path(command: &str) -> Option<std::path::PathBuf> {
         .ok()
 }
 
+/// A session's end, as a command that connected ends it: the calls' history
+/// rows written, then every server stopped (no process of theirs left).
+pub async fn end(wb: &Workbench, calls: &workbench_calls::Calls) {
+    calls.flush().await;
+    wb.shutdown().await;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,7 +3,7 @@
 //! config), over loopback HTTP with the install's token (`--http PORT`), or
 //! relayed to the running app's bridge (`--attach`).
 
-use workbench_app::bridge::{self, ApproveMode, Bridge, BridgeOptions, Policy};
+use workbench_app::bridge::{self, ApproveMode, Policy};
 
 use crate::{Cli, Failure};
 
@@ -64,11 +64,7 @@ pub async fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
     }
     let only: Vec<&str> = args.only.iter().map(String::as_str).collect();
     // Servers' questions are taken (the bridge passes them to its caller).
-    let offers = workbench_core::asks::Offers {
-        sampling: true,
-        elicitation: true,
-    };
-    let wb = crate::session::connect_some(cli, &only, offers).await?;
+    let wb = crate::session::connect_some(cli, &only, bridge::takes_asks()).await?;
     let calls = crate::session::calls_for(&wb, !args.no_history);
     let policy = Policy {
         mode: match args.approve {
@@ -78,60 +74,40 @@ pub async fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
         },
         ask: false,
     };
-    let own: Option<std::sync::Arc<dyn workbench_bridge::own::OwnTools>> =
-        if args.workbench || args.workbench_only {
-            let base = match &cli.project {
-                Some(p) => p.clone(),
-                None => std::env::current_dir().map_err(|e| Failure::Usage(e.to_string()))?,
-            };
-            let tools = workbench_selftools::SelfTools::new(
-                calls.clone(),
-                workbench_selftools::Options {
-                    policy,
-                    reach: workbench_bridge::reach::Reach {
-                        only: args.only.clone(),
-                        tools: args.tools.clone(),
-                    },
-                    suites: workbench_calls::suite::folders(Some(&base))
-                        .into_iter()
-                        .map(|(_, d)| d)
-                        .collect(),
-                    base,
-                },
-            )
-            .map_err(|e| Failure::Usage(format!("the workbench's tools: {e}")))?;
-            Some(std::sync::Arc::new(tools))
-        } else {
-            None
+    let own = if args.workbench || args.workbench_only {
+        let base = match &cli.project {
+            Some(p) => p.clone(),
+            None => std::env::current_dir().map_err(|e| Failure::Usage(e.to_string()))?,
         };
-    let served = Bridge::new(
-        calls.clone(),
-        BridgeOptions {
+        let tools = workbench_selftools::served(
+            calls.clone(),
+            policy,
+            args.only.clone(),
+            args.tools.clone(),
+            base,
+        )
+        .map_err(|e| Failure::Usage(format!("the workbench's tools: {e}")))?;
+        Some(tools)
+    } else {
+        None
+    };
+    let served = bridge::headless(
+        &calls,
+        bridge::Headless {
             only: args.only.clone(),
             tools: args.tools.clone(),
             policy,
-            headless: true,
             bare: args.bare,
             own,
             own_only: args.workbench_only,
         },
+    )
+    .await;
+    bridge::forward_stderr(
+        &wb,
+        |server, line| eprintln!("[{server}] {}", crate::print::clean(line)),
+        |n| eprintln!("[mcpwb] {n} stderr lines of the servers skipped"),
     );
-    served.settled(std::time::Duration::from_secs(10)).await;
-    // The servers' stderr goes on to ours, each line under its server's
-    // name: a client that launched `mcpwb serve` logs it.
-    let mut stderr = wb.traffic().subscribe_stderr();
-    tokio::spawn(async move {
-        use tokio::sync::broadcast::error::RecvError;
-        loop {
-            match stderr.recv().await {
-                Ok(e) => eprintln!("[{}] {}", e.server, crate::print::clean(&e.body)),
-                Err(RecvError::Lagged(n)) => {
-                    eprintln!("[mcpwb] {n} stderr lines of the servers skipped")
-                }
-                Err(RecvError::Closed) => return,
-            }
-        }
-    });
     let outcome = match args.http {
         None => served.serve_stdio().await.map_err(Failure::from),
         Some(port) => {
@@ -158,7 +134,6 @@ pub async fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
             Ok(())
         }
     };
-    calls.flush().await;
-    wb.shutdown().await;
+    workbench_app::servers::end(&wb, &calls).await;
     outcome
 }

@@ -82,6 +82,31 @@ pub struct SelfTools {
     inner: Arc<Inner>,
 }
 
+/// The workbench's own tools as `mcpwb serve --workbench` serves them: bound
+/// by the same reach as the bridge's relay (`only` servers, `tools`
+/// patterns), decided by `policy`, suites looked for in `base`'s folders.
+pub fn served(
+    calls: Calls,
+    policy: Policy,
+    only: Vec<String>,
+    tools: Vec<String>,
+    base: PathBuf,
+) -> std::io::Result<Arc<dyn workbench_bridge::own::OwnTools>> {
+    let tools = SelfTools::new(
+        calls,
+        Options {
+            policy,
+            reach: workbench_bridge::reach::Reach { only, tools },
+            suites: workbench_calls::suite::folders(Some(&base))
+                .into_iter()
+                .map(|(_, d)| d)
+                .collect(),
+            base,
+        },
+    )?;
+    Ok(Arc::new(tools))
+}
+
 impl SelfTools {
     /// The tools over the workbench behind `calls` (call inside a Tokio
     /// runtime: the questions of parked calls are followed from now on).
