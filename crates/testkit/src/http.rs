@@ -42,6 +42,7 @@ struct Gate {
     fault: Option<Fault>,
     legacy: bool,
     json: bool,
+    requests_log: Option<Arc<PathBuf>>,
 }
 
 /// How the demo server listens over HTTP.
@@ -63,6 +64,9 @@ pub struct HttpOptions {
     pub tls_ca_out: Option<PathBuf>,
     /// Leave Nagle's algorithm on (as many servers do).
     pub nagle: bool,
+    /// Append each request's method and `Mcp-Session-Id` here, a line each
+    /// (what a client sent: a DELETE when it ends its session).
+    pub requests_log: Option<PathBuf>,
 }
 
 /// Add `x-demo-trace` to a JSON-RPC message in a JSON body, and to its
@@ -130,6 +134,18 @@ async fn gate(State(gate): State<Gate>, request: Request, next: Next) -> Respons
 }
 
 async fn gate_rest(gate: Gate, request: Request, next: Next) -> Response {
+    if let Some(log) = &gate.requests_log {
+        let session = request
+            .headers()
+            .get("mcp-session-id")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("-");
+        let line = format!("{} {session}\n", request.method());
+        use std::io::Write;
+        if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(&**log) {
+            let _ = f.write_all(line.as_bytes());
+        }
+    }
     if let Some(token) = &gate.token {
         let ok = request
             .headers()
@@ -206,6 +222,7 @@ pub async fn serve(
                     fault,
                     legacy,
                     json: http.json_response,
+                    requests_log: http.requests_log.map(Arc::new),
                 },
                 gate,
             ));

@@ -94,6 +94,10 @@ struct Args {
     /// that signed it (PEM) to this file.
     #[arg(long, requires = "http")]
     tls_ca_out: Option<PathBuf>,
+    /// With --http: append each request's method and Mcp-Session-Id to
+    /// this file, a line each.
+    #[arg(long, requires = "http")]
+    requests_log: Option<PathBuf>,
 }
 
 fn main() -> ExitCode {
@@ -237,6 +241,7 @@ async fn serve(args: Args) -> Result<(), Box<dyn std::error::Error>> {
             json_response: args.json_response,
             tls_ca_out: args.tls_ca_out,
             nagle: args.nagle,
+            requests_log: args.requests_log,
         };
         workbench_testkit::http::serve(addr, options, http, ct).await?;
         return Ok(());

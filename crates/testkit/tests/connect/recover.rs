@@ -211,3 +211,55 @@ async fn a_remote_server_restarted_behind_http_is_back_by_itself() {
         wb.shutdown().await;
     }
 }
+
+/// A Streamable HTTP session the workbench ends — the server stopped, or
+/// the workbench closed — is ended at the server too: a DELETE with its id,
+/// so the server frees it at once instead of keeping it until it expires.
+#[tokio::test]
+async fn an_http_session_the_workbench_ends_is_deleted_at_the_server() {
+    let logs = tempfile::tempdir().unwrap();
+    for how in ["stop", "close"] {
+        let log = logs.path().join(format!("{how}.log"));
+        let http = http_demo(&["--legacy", "--requests-log", log.to_str().unwrap()]).await;
+        let (wb, _dir) = start(&[(
+            "remote".to_string(),
+            json!({ "type": "http", "url": http.url }),
+        )])
+        .await;
+        ready(&wb, "remote").await;
+        wb.call_tool(
+            "remote",
+            "echo",
+            json!({ "message": "x" }),
+            CallOptions::default(),
+        )
+        .await
+        .unwrap();
+        let read = || std::fs::read_to_string(&log).unwrap_or_default();
+        let session = read()
+            .lines()
+            .filter_map(|l| l.strip_prefix("POST "))
+            .find(|id| *id != "-")
+            .expect("the calls carried a session id")
+            .to_string();
+        assert!(!read().contains("DELETE"), "{}", read());
+        if how == "stop" {
+            wb.server("remote").unwrap().stop().await;
+        } else {
+            wb.shutdown().await;
+        }
+        let deleted = format!("DELETE {session}");
+        for _ in 0..100 {
+            if read().lines().any(|l| l == deleted) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        assert!(
+            read().lines().any(|l| l == deleted),
+            "{how}: no DELETE of {session}:\n{}",
+            read()
+        );
+        wb.shutdown().await;
+    }
+}
