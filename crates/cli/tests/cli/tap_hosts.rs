@@ -59,7 +59,9 @@ fn tap_and_untap_route_a_hosts_entry_through_the_tap_and_back() {
             assert_eq!(strip(text), strip(&tapped), "{file}: {tapped}");
         }
         assert!(
-            tapped.contains("\"tap\"") && tapped.contains("\"--name=demo\""),
+            tapped.contains("\"tap\"")
+                && tapped.contains("\"--name=demo\"")
+                && tapped.contains("\"--keep\""),
             "{file}: {tapped}"
         );
         // A host running the entry: mcpwb itself, reading the host's file.

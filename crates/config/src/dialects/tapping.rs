@@ -162,11 +162,14 @@ fn same_args(a: &Value, b: &Value) -> bool {
 }
 
 /// The fields a tap writes into `name`'s entry to run `command` `args`
-/// behind `mcpwb`.
+/// behind `mcpwb`, with `--keep`: a server that exits by itself (a crash, a
+/// kill while its author debugs it) is started again with the host kept
+/// connected, its handshake replayed — the host never sees it go.
 fn tapped_fields(mcpwb: &Value, name: &str, command: &Value, args: &Value) -> Map<String, Value> {
     let mut new_args = vec![
         json!("tap"),
         json!(name_arg(name)),
+        json!("--keep"),
         json!("--"),
         command.clone(),
     ];
@@ -404,7 +407,7 @@ mod tests {
         assert_eq!(e["command"], "/usr/bin/mcpwb");
         assert_eq!(
             e["args"],
-            json!(["tap", "--name=fs", "--", "npx", "-y", "server-fs", "/tmp"])
+            json!(["tap", "--name=fs", "--keep", "--", "npx", "-y", "server-fs", "/tmp"])
         );
         assert_eq!(e["env"]["A"], "1");
         assert!(is_tapped(&e));
@@ -454,7 +457,7 @@ mod tests {
         let text = std::fs::read_to_string(&path).unwrap();
         assert_eq!(
             entry(&path, &text, "-x").unwrap()["args"],
-            json!(["tap", "--name=-x", "--", "uvx", "thing"])
+            json!(["tap", "--name=-x", "--keep", "--", "uvx", "thing"])
         );
         assert_eq!(untap(&records, &path, "-x").unwrap(), Untapped::Back);
         assert_eq!(std::fs::read_to_string(&path).unwrap(), original);
