@@ -142,7 +142,11 @@ async fn gate_rest(gate: Gate, request: Request, next: Next) -> Response {
             .unwrap_or("-");
         let line = format!("{} {session}\n", request.method());
         use std::io::Write;
-        if let Ok(mut f) = std::fs::OpenOptions::new().create(true).append(true).open(&**log) {
+        if let Ok(mut f) = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&**log)
+        {
             let _ = f.write_all(line.as_bytes());
         }
     }

@@ -407,7 +407,16 @@ mod tests {
         assert_eq!(e["command"], "/usr/bin/mcpwb");
         assert_eq!(
             e["args"],
-            json!(["tap", "--name=fs", "--keep", "--", "npx", "-y", "server-fs", "/tmp"])
+            json!([
+                "tap",
+                "--name=fs",
+                "--keep",
+                "--",
+                "npx",
+                "-y",
+                "server-fs",
+                "/tmp"
+            ])
         );
         assert_eq!(e["env"]["A"], "1");
         assert!(is_tapped(&e));
