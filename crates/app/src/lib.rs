@@ -10,6 +10,7 @@
 #![forbid(unsafe_code)]
 
 pub mod agent;
+pub mod apps;
 pub mod asks;
 pub mod auth;
 pub mod bridge;

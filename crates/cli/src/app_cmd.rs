@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 
 use serde_json::json;
-use workbench_core::apps::{inject_first, resource_uri};
+use workbench_app::apps;
 
 use crate::session::{calls_for, opts, parse_args, ready};
 use crate::{Cli, Failure, print};
@@ -29,55 +29,14 @@ pub struct AppArgs {
     pub no_call: bool,
 }
 
-fn attribute(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('"', "&quot;")
-        .replace('<', "&lt;")
-}
-
 pub async fn run(cli: &Cli, wb: &crate::session::Started, a: &AppArgs) -> Result<(), Failure> {
     let args = parse_args(&a.args)?;
     ready(wb, &a.server).await?;
-    let definition = wb.catalog().tool(&a.server, &a.tool).ok_or_else(|| {
-        Failure::Usage(format!(
-            "{} has no tool {} (mcpwb tools {} lists them)",
-            a.server, a.tool, a.server
-        ))
-    })?;
-    let uri = resource_uri(&definition)
-        .ok_or_else(|| {
-            Failure::Usage(format!(
-                "{}/{} names no App (its _meta.ui.resourceUri)",
-                a.server, a.tool
-            ))
-        })?
-        .to_string();
-    let result = if a.no_call {
-        None
-    } else {
-        let calls = calls_for(wb, true);
-        let ran = calls
-            .run(workbench_calls::Call {
-                consent: None,
-                origin: workbench_calls::Origin::Cli,
-                server: &a.server,
-                tool: &a.tool,
-                arguments: args,
-                definition: Some(&definition),
-                link: workbench_calls::Link::default(),
-                options: opts(cli),
-            })
-            .await;
-        calls.flush().await;
-        Some(ran.outcome?.result)
-    };
-    let app = wb.app_resource(&a.server, &uri).await?;
+    let calls = calls_for(wb, !a.no_call);
+    let (result, app) =
+        apps::headless(&calls, &a.server, &a.tool, args, opts(cli), !a.no_call).await?;
     if let Some(path) = &a.html {
-        let meta = format!(
-            r#"<meta http-equiv="Content-Security-Policy" content="{}">"#,
-            attribute(&app.policy.csp)
-        );
-        workbench_app::write_out(path, &inject_first(&app.html, &meta))?;
+        workbench_app::write_out(path, &apps::html_with_csp(&app))?;
     }
     if cli.json {
         print::line(

@@ -7,7 +7,7 @@
 
 use serde::Serialize;
 use tauri::{Runtime, State};
-use workbench_core::apps::{AppPolicy, resource_uri};
+use workbench_app::apps::{self as app_layer, AppPolicy};
 use workbench_core::{CallOptions, ErrorCode, ErrorInfo};
 
 use crate::apps::{Apps, OpenApp, SCHEME};
@@ -39,22 +39,11 @@ pub async fn open_app<R: Runtime>(
     server: String,
     tool: String,
 ) -> Result<AppOpened, ErrorInfo> {
-    let definition = state
-        .workbench
-        .catalog()
-        .tool(&server, &tool)
-        .ok_or_else(|| ErrorInfo::refused(format!("{server} has no tool {tool}")))?;
-    let uri = resource_uri(&definition)
-        .ok_or_else(|| {
-            ErrorInfo::refused(format!(
-                "{server}/{tool} names no App (_meta.ui.resourceUri)"
-            ))
-        })?
-        .to_string();
+    let (_, uri) = app_layer::of_tool(&state.workbench, &server, &tool)?;
     let resource = match apps.cached(&server, &uri) {
         Some(cached) => cached,
         None => {
-            let read = state.workbench.app_resource(&server, &uri).await?;
+            let read = app_layer::read(&state.workbench, &server, &uri).await?;
             apps.keep(&read);
             read
         }
@@ -91,16 +80,11 @@ pub async fn prefetch_app<R: Runtime>(
     server: String,
     tool: String,
 ) -> Result<bool, ErrorInfo> {
-    let Some(uri) = state
-        .workbench
-        .catalog()
-        .tool(&server, &tool)
-        .and_then(|t| resource_uri(&t).map(str::to_string))
-    else {
+    let Some(uri) = app_layer::uri_of(&state.workbench, &server, &tool) else {
         return Ok(false);
     };
     if apps.cached(&server, &uri).is_none() {
-        let read = state.workbench.app_resource(&server, &uri).await?;
+        let read = app_layer::read(&state.workbench, &server, &uri).await?;
         apps.keep(&read);
     }
     Ok(true)
