@@ -31,6 +31,7 @@ pub mod doctor;
 pub mod history;
 pub mod hosts;
 pub mod load;
+pub mod mock;
 pub mod offers;
 pub mod providers;
 pub mod publish;
@@ -47,6 +48,7 @@ pub mod trust;
 
 pub use workbench_calls::Calls;
 pub use workbench_core::{ErrorCode, ErrorInfo};
+pub use workbench_store::Store;
 
 /// Write a file the person asked for (a snapshot, a report, an export):
 /// private, atomic, never through a link planted where it goes.

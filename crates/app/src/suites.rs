@@ -4,6 +4,7 @@
 //! both come through here, so neither can run one unread.
 
 use std::path::{Path, PathBuf};
+pub use workbench_calls::suite::DEFAULT_DIR;
 
 use serde::Serialize;
 use workbench_calls::Calls;
@@ -11,7 +12,7 @@ use workbench_calls::suite::trust::{SuiteTrust, review};
 use workbench_core::{ErrorCode, ErrorInfo};
 
 pub use workbench_calls::suite::trust::Review;
-pub use workbench_calls::suite::{Broken, CasePick, Report, RunOptions, Suite};
+pub use workbench_calls::suite::{Broken, CaseOutcome, CasePick, Report, RunOptions, Suite};
 
 /// Suites that may not run yet: each one's review (what it calls and
 /// reads), for the person to read and trust.
@@ -47,6 +48,65 @@ pub enum Unread {
 /// parse, and those that do not with where and why (nothing runs of them).
 pub fn load(paths: &[PathBuf]) -> (Vec<Suite>, Vec<Broken>) {
     workbench_calls::suite::load(paths)
+}
+
+/// The suites found where a run with no paths looks (the project's
+/// folder, then the person's own); an invalid request naming the folders
+/// looked in when none exists.
+pub fn found(base: &Path) -> Result<Vec<PathBuf>, ErrorInfo> {
+    let folders = workbench_calls::suite::folders(Some(base));
+    let found: Vec<PathBuf> = folders
+        .iter()
+        .map(|(_, d)| d.clone())
+        .filter(|d| d.is_dir())
+        .collect();
+    if found.is_empty() {
+        let looked: Vec<String> = folders
+            .iter()
+            .map(|(_, d)| d.display().to_string())
+            .collect();
+        return Err(crate::invalid(format!(
+            "no suites: none of {} exists (name suite files or folders, or save a call to a suite in the window: it saves into the first)",
+            looked.join(", ")
+        )));
+    }
+    Ok(found)
+}
+
+/// The servers of `config` the suites' cases and prompts name (`server`
+/// overriding each case's), each once: what a run starts. The others'
+/// cases fail with that reason.
+pub fn servers_needed(
+    suites: &[Suite],
+    server: Option<&str>,
+    config: &workbench_core::config::ConfigFile,
+) -> Vec<String> {
+    let mut wanted: Vec<String> = suites
+        .iter()
+        .flat_map(|s| {
+            let calls = s.cases.iter().map(|c| {
+                server
+                    .map(str::to_string)
+                    .or_else(|| c.server.clone())
+                    .or_else(|| s.server.clone())
+                    .unwrap_or_default()
+            });
+            let prompts = s
+                .prompts
+                .iter()
+                .flat_map(|p| p.servers_with(s.server.as_deref()));
+            calls.chain(prompts).collect::<Vec<_>>()
+        })
+        .filter(|n| config.servers.iter().any(|e| e.name == *n))
+        .collect();
+    wanted.sort();
+    wanted.dedup();
+    wanted
+}
+
+/// The report as JUnit XML (for CI).
+pub fn junit(report: &Report) -> String {
+    workbench_calls::suite::junit::xml(report)
 }
 
 /// Whether `suites` may run: each trusted in `record` (the machine's:

@@ -13,7 +13,6 @@ use std::time::Duration;
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 use workbench_app::load::{self, Concurrency, LoadPlan, LoadReport, Stop, Target, compare};
-use workbench_calls::suite::trust::{SuiteTrust, review};
 
 use crate::print::{clean, line};
 use crate::session::{calls_for, connect_some, offers, parse_args, ready};
@@ -108,52 +107,6 @@ fn ramp(text: &str) -> Result<Concurrency, Failure> {
     }
 }
 
-/// The mix of a suite's calls (its surface checks and chained cases left out).
-fn suite_targets(path: &PathBuf, server: Option<&str>) -> Result<Vec<Target>, Failure> {
-    let (suites, broken) = workbench_calls::suite::load(std::slice::from_ref(path));
-    if let Some(b) = broken.first() {
-        return Err(Failure::Usage(format!("--suite: {b}")));
-    }
-    let suite = suites
-        .first()
-        .ok_or_else(|| Failure::Usage(format!("--suite {}: no suite", path.display())))?;
-    if !review(suite, &SuiteTrust::app()).trusted {
-        return Err(Failure::Usage(format!(
-            "--suite {}: not trusted (it calls tools with arguments of its choosing): mcpwb test --trust-suites, or trust it in the Suites room",
-            path.display()
-        )));
-    }
-    let targets: Vec<Target> = suite
-        .cases
-        .iter()
-        .filter(|c| c.skip.is_none())
-        .filter_map(|c| {
-            let tool = c.tool.clone()?;
-            let at = c.server.clone().or_else(|| suite.server.clone())?;
-            // A case that reads another's result or the environment is not repeated blindly.
-            (!c.arguments.to_string().contains("${") && server.is_none_or(|s| s == at)).then(|| {
-                Target {
-                    server: at,
-                    tool,
-                    arguments: if c.arguments.is_null() {
-                        json!({})
-                    } else {
-                        c.arguments.clone()
-                    },
-                    weight: c.weight.unwrap_or(1),
-                }
-            })
-        })
-        .collect();
-    if targets.is_empty() {
-        return Err(Failure::Usage(format!(
-            "--suite {}: no case to repeat (surface checks, cases that use ${{...}} and skipped ones are left out)",
-            path.display()
-        )));
-    }
-    Ok(targets)
-}
-
 fn print(report: &LoadReport, plan: &LoadPlan) {
     let mut servers: Vec<String> = plan
         .targets
@@ -221,7 +174,7 @@ fn print(report: &LoadReport, plan: &LoadPlan) {
 
 pub async fn run(cli: &Cli, args: &LoadArgs) -> Result<(), Failure> {
     let targets = match (&args.suite, &args.tool) {
-        (Some(path), None) => suite_targets(path, args.server.as_deref())?,
+        (Some(path), None) => load::suite_targets(path, args.server.as_deref())?,
         (Some(_), Some(_)) => {
             return Err(Failure::Usage("give a TOOL or --suite, not both".into()));
         }
@@ -238,16 +191,7 @@ pub async fn run(cli: &Cli, args: &LoadArgs) -> Result<(), Failure> {
         }
     };
     let baseline: Option<LoadReport> = match &args.baseline {
-        Some(p) => {
-            let bytes = workbench_core::files::read_no_follow(p, 64 << 20)
-                .map_err(|e| Failure::Usage(format!("--baseline {}: {e}", p.display())))?;
-            Some(serde_json::from_slice(&bytes).map_err(|e| {
-                Failure::Usage(format!(
-                    "--baseline {}: not a run kept with --out: {e}",
-                    p.display()
-                ))
-            })?)
-        }
+        Some(p) => Some(load::baseline(p)?),
         None => None,
     };
     let plan = LoadPlan {
@@ -272,7 +216,7 @@ pub async fn run(cli: &Cli, args: &LoadArgs) -> Result<(), Failure> {
     }
     let calls = calls_for(&wb, true);
     if let Some(why) = load::refusal(&calls, &plan) {
-        wb.shutdown().await;
+        workbench_app::servers::end(&wb, &calls).await;
         if why.code == workbench_app::ErrorCode::Invalid {
             return Err(why.into());
         }
@@ -296,7 +240,7 @@ pub async fn run(cli: &Cli, args: &LoadArgs) -> Result<(), Failure> {
     });
     let ran = load::run(&calls, &plan, tick, cancel).await;
     ctrl_c.abort();
-    wb.shutdown().await;
+    workbench_app::servers::end(&wb, &calls).await;
     let report = ran?.report;
     if let Some(path) = &args.out {
         let text = serde_json::to_string_pretty(&report).unwrap_or_default() + "\n";

@@ -37,6 +37,14 @@ impl Started {
     }
 }
 
+/// A workbench on `config` with none of its servers started (a run whose
+/// cases name no server of it: each case fails saying so).
+pub fn start_without_servers(config: &ConfigFile) -> Started {
+    let mut none = config.clone();
+    none.servers.clear();
+    Started::new(Workbench::start_with_caller(&none, Default::default()))
+}
+
 impl std::ops::Deref for Started {
     type Target = Workbench;
     fn deref(&self) -> &Workbench {

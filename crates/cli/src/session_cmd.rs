@@ -6,8 +6,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 use serde_json::json;
+use workbench_app::Store;
 use workbench_app::sessions;
-use workbench_store::Store;
 
 use crate::print::{clean, line};
 use crate::{Cli, Failure};
@@ -298,7 +298,7 @@ fn to_suite(
             server: server.map(str::to_string),
             dir: dir
                 .map(PathBuf::from)
-                .unwrap_or_else(|| PathBuf::from(workbench_calls::suite::DEFAULT_DIR)),
+                .unwrap_or_else(|| PathBuf::from(workbench_app::suites::DEFAULT_DIR)),
         },
     )?;
     if cli.json {
@@ -424,20 +424,11 @@ pub async fn mock(cli: &Cli, args: &MockArgs) -> Result<(), Failure> {
         Ok(id) => sessions::open(&store()?, id)?,
         Err(_) => sessions::read_file(std::path::Path::new(&args.session))?,
     };
-    let how = if args.how == "name" {
-        workbench_tap::mock::Match::Name
-    } else {
-        workbench_tap::mock::Match::Exact
-    };
-    let mut mock = workbench_tap::mock::Mock::new(&session, how);
+    let mut mock = workbench_app::mock::of(&session, args.how == "name");
     if let Some(listen) = &args.http {
-        let listening = workbench_tap::mock::serve_http(
-            mock,
-            crate::tap_cmd::listen_port(Some(listen))?,
-            crate::tap_cmd::tap_token()?,
-        )
-        .await
-        .map_err(|e| Failure::Usage(e.to_string()))?;
+        let listening = workbench_app::mock::http(mock, crate::tap_cmd::listen_port(Some(listen))?)
+            .await
+            .map_err(|e| Failure::Usage(e.message))?;
         if cli.json {
             line(&json!({ "url": listening.url }).to_string());
         }
@@ -452,9 +443,9 @@ pub async fn mock(cli: &Cli, args: &MockArgs) -> Result<(), Failure> {
             .await
             .map_err(|e| Failure::Usage(e.to_string()))?;
     } else {
-        workbench_tap::mock::serve_stdio(&mut mock)
+        workbench_app::mock::stdio(&mut mock)
             .await
-            .map_err(|e| Failure::Usage(e.to_string()))?;
+            .map_err(|e| Failure::Usage(e.message))?;
     }
     let never = mock.never_asked();
     eprintln!(

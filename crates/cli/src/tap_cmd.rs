@@ -123,10 +123,6 @@ pub(crate) fn listen_port(listen: Option<&str>) -> Result<u16, Failure> {
         .map_err(|_| Failure::Usage(format!("--listen {listen}: not a port")))
 }
 
-pub(crate) fn tap_token() -> Result<String, Failure> {
-    Ok(run::token()?)
-}
-
 /// `mcpwb tap --to URL`: until Ctrl-C or SIGTERM.
 async fn tap_http(
     cli: &Cli,

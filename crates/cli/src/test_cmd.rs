@@ -8,8 +8,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use serde_json::json;
-use workbench_calls::suite::{self, CaseOutcome, Report, RunOptions};
-use workbench_core::config::{ConfigFile, default_user_config};
+use workbench_app::suites::{self, CaseOutcome, Report, RunOptions};
 
 use crate::print::{clean, line};
 use crate::{Cli, Failure, test_evals};
@@ -109,7 +108,7 @@ fn print_report(report: &Report) {
 
 /// Refuse (exit 4, nothing run) when a suite is not trusted, saying what
 /// it would call and read and how to trust it; `trust` records them.
-fn untrusted(suites: &[suite::Suite], trust: bool) -> Result<(), Failure> {
+fn untrusted(suites: &[suites::Suite], trust: bool) -> Result<(), Failure> {
     use workbench_app::suites::{Unread, admit};
     let unread = if trust {
         Unread::TrustThem
@@ -158,27 +157,11 @@ pub async fn run(cli: &Cli, args: &TestArgs) -> Result<(), Failure> {
             Some(p) => p.clone(),
             None => std::env::current_dir().map_err(|e| Failure::Usage(e.to_string()))?,
         };
-        let folders = suite::folders(Some(&base));
-        let found: Vec<PathBuf> = folders
-            .iter()
-            .map(|(_, d)| d.clone())
-            .filter(|d| d.is_dir())
-            .collect();
-        if found.is_empty() {
-            let looked: Vec<String> = folders
-                .iter()
-                .map(|(_, d)| d.display().to_string())
-                .collect();
-            return Err(Failure::Usage(format!(
-                "no suites: none of {} exists (name suite files or folders, or save a call to a suite in the window: it saves into the first)",
-                looked.join(", ")
-            )));
-        }
-        found
+        suites::found(&base)?
     } else {
         args.paths.clone()
     };
-    let (suites, broken) = suite::load(&paths);
+    let (suites, broken) = suites::load(&paths);
     for b in &broken {
         eprintln!(
             "mcpwb: broken suite, nothing run from it: {}",
@@ -188,38 +171,13 @@ pub async fn run(cli: &Cli, args: &TestArgs) -> Result<(), Failure> {
     untrusted(&suites, args.trust_suites)?;
     // The servers the cases name that the config has; the others fail
     // their cases with that reason.
-    let config_path = cli.config.clone().unwrap_or_else(default_user_config);
-    let config = ConfigFile::load_scoped(&config_path, cli.project.as_deref())?;
-    let mut wanted: Vec<String> = suites
-        .iter()
-        .flat_map(|s| {
-            let calls = s.cases.iter().map(|c| {
-                args.server
-                    .clone()
-                    .or_else(|| c.server.clone())
-                    .or_else(|| s.server.clone())
-                    .unwrap_or_default()
-            });
-            let prompts = s
-                .prompts
-                .iter()
-                .flat_map(|p| p.servers_with(s.server.as_deref()));
-            calls.chain(prompts).collect::<Vec<_>>()
-        })
-        .filter(|n| config.servers.iter().any(|e| e.name == *n))
-        .collect();
-    wanted.sort();
-    wanted.dedup();
+    let config = crate::config_cmd::load(cli)?;
+    let wanted = suites::servers_needed(&suites, args.server.as_deref(), &config);
     let only: Vec<&str> = wanted.iter().map(String::as_str).collect();
     let offers = crate::session::offers(cli, cli.sampling);
     let wb = if only.is_empty() {
         // No case names a configured server: every case fails saying so.
-        let mut none = config.clone();
-        none.servers.clear();
-        crate::session::Started::new(workbench_core::Workbench::start_with_caller(
-            &none,
-            Default::default(),
-        ))
+        crate::session::start_without_servers(&config)
     } else {
         crate::session::connect_some(cli, &only, offers).await?
     };
@@ -230,7 +188,7 @@ pub async fn run(cli: &Cli, args: &TestArgs) -> Result<(), Failure> {
     }
     let calls = crate::session::calls_for(&wb, !only.is_empty());
     let options = RunOptions {
-        case: args.case.clone().map(suite::CasePick::Matching),
+        case: args.case.clone().map(suites::CasePick::Matching),
         server: args.server.clone(),
         update_snapshots: args.update_snapshots,
         bail: args.bail,
@@ -274,7 +232,7 @@ pub async fn run(cli: &Cli, args: &TestArgs) -> Result<(), Failure> {
         report.suites.push(e.as_suite_result());
     }
     if let Some(path) = &args.junit {
-        workbench_app::write_out(path, &suite::junit::xml(&report))?;
+        workbench_app::write_out(path, &suites::junit(&report))?;
     }
     if cli.json {
         line(&json!({ "report": report, "evals": evals, "broken": broken }).to_string());
