@@ -232,10 +232,10 @@ fn a_tool_is_called_only_with_the_one_capability() {
         [
             // The one call path: holds it, never hands it on.
             "crates/calls/src/lib.rs",
-            // `mcpwb`'s composition root: starts the workbench and gives the
-            // capability to `Calls::new` (test_cmd starts an empty one).
+            // `mcpwb`'s composition root: starts the workbench (an empty one
+            // too, for a run naming no server) and gives the capability to
+            // `Calls::new`.
             "crates/cli/src/session.rs",
-            "crates/cli/src/test_cmd.rs",
             // The app's composition root.
             "src-tauri/src/lib.rs",
         ],
