@@ -9,14 +9,18 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 use serde_json::{Map, Value};
-use workbench_core::config::dialects::{self, Dialect, Found, Imported, Merged};
+// The config types an adapter names come from here.
+use workbench_core::config::dialects::{self, Dialect, Imported};
+pub use workbench_core::config::dialects::{Found, Merged};
 use workbench_core::config::document::Document;
-use workbench_core::config::edit::EditOp;
-use workbench_core::config::secrets::Keychain;
+pub use workbench_core::config::edit::EditOp;
+pub use workbench_core::config::secrets::Keychain;
 use workbench_core::config::trust::Trust;
-use workbench_core::config::vars::{NeededInput, keychain_refs};
-use workbench_core::config::{ConfigFile, Scope};
+pub use workbench_core::config::vars::NeededInput;
+use workbench_core::config::vars::keychain_refs;
+pub use workbench_core::config::{ConfigFile, Scope, default_user_config};
 use workbench_core::settings::SettingsFile;
+pub use workbench_core::workbench::Trial;
 use workbench_core::{Error, ErrorInfo};
 
 /// Where the person's servers are written: the user's file, the project's

@@ -6,7 +6,8 @@
 use serde::Serialize;
 use workbench_calls::Calls;
 use workbench_core::{ErrorCode, ErrorInfo};
-use workbench_store::{CallRow, CallStatus, HistoryQuery, Store};
+pub use workbench_store::{CallRow, HistoryQuery, civil};
+use workbench_store::{CallStatus, Store};
 
 /// The History's own failures (the store could not be read or written).
 fn failed(message: impl Into<String>) -> ErrorInfo {

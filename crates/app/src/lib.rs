@@ -28,6 +28,7 @@ pub mod chat_types {
 pub mod config;
 pub mod dev;
 pub mod doctor;
+pub mod evals;
 pub mod history;
 pub mod hosts;
 pub mod load;
@@ -47,7 +48,7 @@ pub mod traffic;
 pub mod trust;
 
 pub use workbench_calls::Calls;
-pub use workbench_core::{ErrorCode, ErrorInfo};
+pub use workbench_core::{CallOptions, ErrorCode, ErrorInfo, Workbench};
 pub use workbench_store::Store;
 
 /// Write a file the person asked for (a snapshot, a report, an export):

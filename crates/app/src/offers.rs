@@ -10,6 +10,7 @@ use std::time::Duration;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 use workbench_core::catalog::ServerCatalog;
+pub use workbench_core::skills::{name_of, promised};
 use workbench_core::{CallOptions, Error, ErrorInfo, Workbench};
 pub use workbench_core::{LoadedSkill, SkillFile};
 

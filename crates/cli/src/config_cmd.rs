@@ -7,9 +7,7 @@ use std::path::{Path, PathBuf};
 use clap::Subcommand;
 use serde_json::{Value, json};
 use workbench_app::config::Place;
-use workbench_core::config::edit::EditOp;
-use workbench_core::config::secrets::Keychain;
-use workbench_core::config::{ConfigFile, Scope};
+use workbench_app::config::{ConfigFile, EditOp, Keychain, Scope};
 
 use crate::config_fields::{Fields, ScopeArg};
 use crate::{Cli, Failure};
@@ -145,7 +143,7 @@ pub(crate) fn usage(m: impl Into<String>) -> Failure {
 fn user_path(cli: &Cli) -> PathBuf {
     cli.config
         .clone()
-        .unwrap_or_else(workbench_core::config::default_user_config)
+        .unwrap_or_else(workbench_app::config::default_user_config)
 }
 
 fn project_dir(cli: &Cli) -> Option<PathBuf> {

@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 use workbench_app::history;
-use workbench_store::{CallRow, HistoryQuery};
+use workbench_app::history::{CallRow, HistoryQuery};
 
 use crate::print::{clean, line};
 use crate::{Cli, Failure};
@@ -81,7 +81,7 @@ pub fn run(cli: &Cli, args: &HistoryArgs) -> Result<(), Failure> {
 
 pub(crate) fn when(ms: i64) -> String {
     // UTC, to the second: `2026-11-24 06:12:03`.
-    let (y, m, d, rem) = workbench_store::civil(ms);
+    let (y, m, d, rem) = workbench_app::history::civil(ms);
     format!(
         "{y:04}-{m:02}-{d:02} {:02}:{:02}:{:02}",
         rem / 3600,

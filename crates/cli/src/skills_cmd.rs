@@ -6,9 +6,9 @@
 use std::time::Duration;
 
 use serde_json::{Value, json};
+use workbench_app::Workbench;
 use workbench_app::offers;
-use workbench_core::Workbench;
-use workbench_core::skills::{name_of, promised};
+use workbench_app::offers::{name_of, promised};
 
 use crate::print::{clean, line};
 use crate::{Cli, Failure};

@@ -6,8 +6,8 @@
 
 use clap::Subcommand;
 use serde_json::json;
+use workbench_app::Workbench;
 use workbench_app::tasks::TaskState;
-use workbench_core::Workbench;
 
 use crate::Failure;
 

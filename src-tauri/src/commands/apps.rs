@@ -8,7 +8,7 @@
 use serde::Serialize;
 use tauri::{Runtime, State};
 use workbench_app::apps::{self as app_layer, AppPolicy};
-use workbench_core::{CallOptions, ErrorCode, ErrorInfo};
+use workbench_app::{CallOptions, ErrorCode, ErrorInfo};
 
 use crate::apps::{Apps, OpenApp, SCHEME};
 use crate::state::AppState;

@@ -8,11 +8,7 @@ use serde_json::{Map, Value};
 use tauri::{Runtime, State};
 use workbench_app::ErrorInfo;
 use workbench_app::config::ConfigText;
-use workbench_core::config::Scope;
-use workbench_core::config::dialects::{Found, Merged};
-use workbench_core::config::edit::EditOp;
-use workbench_core::config::vars::NeededInput;
-use workbench_core::workbench::Trial;
+use workbench_app::config::{EditOp, Found, Merged, NeededInput, Scope, Trial};
 
 use crate::state::AppState;
 

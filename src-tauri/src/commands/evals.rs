@@ -7,12 +7,9 @@ use std::sync::Arc;
 
 use tauri::ipc::Channel;
 use tauri::{Runtime, State};
-use workbench_agent::eval::{EvalOptions, EvalProgress, EvalReport, TurnCase};
-use workbench_app::{ErrorCode, ErrorInfo};
-use workbench_calls::suite::trust::{SuiteTrust, review};
-use workbench_calls::suite::{self, PromptCase};
+use workbench_app::ErrorInfo;
+use workbench_app::evals::{self, EvalProgress, EvalReport, TurnCase};
 
-use crate::commands::history::failed;
 use crate::state::AppState;
 
 /// Run the prompt cases of the suite at `path` (read afresh) with its
@@ -28,33 +25,10 @@ pub async fn run_evals<R: Runtime>(
     runs: Option<u32>,
     on_progress: Channel<EvalProgress>,
 ) -> Result<EvalReport, ErrorInfo> {
-    let (loaded, broken) = suite::load(&[PathBuf::from(&path)]);
-    if let Some(b) = broken.first() {
-        return Err(ErrorInfo {
-            code: ErrorCode::ConfigSyntax,
-            message: b.to_string(),
-        });
-    }
-    let Some(s) = loaded.first() else {
-        return Err(failed(format!("no suite at {path}")));
-    };
-    if !review(s, &SuiteTrust::app()).trusted {
-        return Err(ErrorInfo {
-            code: ErrorCode::Refused,
-            message: format!(
-                "{path} is not trusted: look at the models and servers it uses, then trust it"
-            ),
-        });
-    }
-    let options = EvalOptions {
-        models,
-        runs,
-        ..EvalOptions::default()
-    };
     let progress = Arc::new(move |p| {
         let _ = on_progress.send(p);
     });
-    Ok(state.agent.run_evals(s, &options, progress).await?)
+    evals::run(&state.agent, &PathBuf::from(&path), models, runs, progress).await
 }
 
 /// The kept runs of the suite at `path`, newest first.
@@ -65,7 +39,7 @@ pub async fn eval_runs<R: Runtime>(
     state: State<'_, AppState>,
     path: String,
 ) -> Result<Vec<EvalReport>, ErrorInfo> {
-    Ok(state.agent.eval_runs(&path)?)
+    evals::runs(&state.agent, &path)
 }
 
 /// The turn that began with the person's message `seq` in chat `id`, as a
@@ -78,7 +52,7 @@ pub async fn turn_case<R: Runtime>(
     id: String,
     seq: i64,
 ) -> Result<TurnCase, ErrorInfo> {
-    Ok(state.agent.turn_case(&id, seq)?)
+    evals::turn_case(&state.agent, &id, seq)
 }
 
 /// Add a prompt case (`entry`: the JSON a suite holds) to the suite at
@@ -91,8 +65,5 @@ pub async fn save_prompt_case<R: Runtime>(
     entry: serde_json::Value,
     models: Vec<String>,
 ) -> Result<String, ErrorInfo> {
-    let case: PromptCase = serde_json::from_value(entry)
-        .map_err(|e| failed(format!("the case is not one a suite holds: {e}")))?;
-    suite::append_prompt_case(&PathBuf::from(path), case, &models, &SuiteTrust::app())
-        .map_err(failed)
+    evals::save_prompt_case(&PathBuf::from(path), entry, &models)
 }

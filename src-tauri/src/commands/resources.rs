@@ -6,7 +6,7 @@
 use serde_json::Value;
 use tauri::{Runtime, State};
 use workbench_app::offers::{self, PromptRow, ResourceRow, SkillRow};
-use workbench_core::{CallOptions, ErrorInfo};
+use workbench_app::{CallOptions, ErrorInfo};
 
 use crate::state::AppState;
 

@@ -4,8 +4,7 @@
 use tauri::{Runtime, State};
 use workbench_app::ErrorInfo;
 use workbench_app::servers::{self, ServerList};
-use workbench_core::connect::ServerStatus;
-use workbench_core::connect::life::LifeEvent;
+use workbench_app::servers::{LifeEvent, ServerStatus};
 
 use crate::state::AppState;
 
