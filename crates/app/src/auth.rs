@@ -13,9 +13,10 @@ use workbench_core::config::vars::Vars;
 use workbench_core::config::{ConfigFile, OAuthClient};
 use workbench_core::{Error, ErrorInfo};
 
+pub use workbench_core::auth::discover::Challenge;
 pub use workbench_core::auth::flow::{Gate, LoginOptions, SignInError, SignInStep};
 pub use workbench_core::auth::refusal::{Grants, Refusal};
-pub use workbench_core::auth::{Status, Timeline, Tokens};
+pub use workbench_core::auth::{Status, Timeline, Tokens, now};
 
 /// Where server `server` signs in.
 pub struct Target {

@@ -10,6 +10,7 @@ use workbench_core::ErrorInfo;
 use workbench_core::config::secrets::Keychain;
 use workbench_core::settings::{SettingsFile, default_path};
 
+pub use workbench_agent::Approval;
 pub use workbench_bridge::http::Listening;
 pub use workbench_bridge::{Bridge, BridgeOptions, CallerInfo, Policy};
 pub use workbench_calls::ApproveMode;
@@ -135,4 +136,90 @@ pub fn forward_stderr(
             }
         }
     });
+}
+
+/// A ready-made entry for another client.
+#[derive(Debug, Clone, serde::Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct Snippet {
+    /// The client's name as people know it.
+    pub client: String,
+    /// `http` (this bridge, with the token) or `stdio` (`mcpwb serve`).
+    pub kind: String,
+    pub text: String,
+    /// What the export could not say, one sentence each.
+    pub notes: Vec<String>,
+}
+
+/// The `mcpwb` beside the app (a dev build), else the one on PATH (the .deb).
+fn mcpwb_path() -> String {
+    std::env::current_exe()
+        .ok()
+        .and_then(|exe| exe.parent().map(|d| d.join("mcpwb")))
+        .filter(|p| p.exists())
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|| "mcpwb".into())
+}
+
+/// Ready-made entries for other clients (Claude Code, Cursor, VS Code):
+/// this bridge over HTTP with its token, or `mcpwb serve` over stdio.
+pub fn snippets(url: &str, token: &str) -> Vec<Snippet> {
+    let http = serde_json::json!({
+        "type": "http",
+        "url": url,
+        "headers": { "Authorization": format!("Bearer {token}") }
+    });
+    let stdio = serde_json::json!({ "command": mcpwb_path(), "args": ["serve"] });
+    let mut out = Vec::new();
+    for (client, dialect) in [
+        (
+            "Claude Code",
+            workbench_core::config::dialects::Dialect::ClaudeCode,
+        ),
+        ("Cursor", workbench_core::config::dialects::Dialect::Cursor),
+        ("VS Code", workbench_core::config::dialects::Dialect::Vscode),
+    ] {
+        for (kind, entry) in [("http", &http), ("stdio", &stdio)] {
+            let map = entry.as_object().cloned().unwrap_or_default();
+            if let Ok(e) =
+                workbench_core::config::dialects::export(dialect, &[("workbench".into(), map)], &[])
+            {
+                out.push(Snippet {
+                    client: client.into(),
+                    kind: kind.into(),
+                    text: e.text,
+                    notes: e.notes,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The bridge's calls waiting for the person's decision in the window.
+pub fn pending(agent: &workbench_agent::Agent) -> Vec<Approval> {
+    agent.pending_approvals(workbench_bridge::policy::SESSION)
+}
+
+/// The window's bridge on 127.0.0.1:`port` with the install's token: a
+/// call no standing rule decides waits for the person's answer in the
+/// window. The rules are read live by the one call path: a tool denied in
+/// Settings while the bridge runs is refused at once.
+pub async fn windowed(
+    calls: &workbench_calls::Calls,
+    port: u16,
+) -> Result<(Bridge, Listening), ErrorInfo> {
+    let token = token()?;
+    let served = Bridge::new(
+        calls.clone(),
+        BridgeOptions {
+            policy: Policy {
+                mode: ApproveMode::Ask,
+                ask: true,
+            },
+            ..BridgeOptions::default()
+        },
+    );
+    let listening = listen(served.clone(), port, Some(token)).await?;
+    Ok((served, listening))
 }

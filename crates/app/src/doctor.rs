@@ -94,6 +94,12 @@ pub fn junit(changes: &[Change]) -> String {
 pub use crate::write_out;
 
 /// The last run of `server` while its surface is what it examined (None:
+/// What changed in `server`'s surface at its last restart (and what the
+/// doctor found new then), if it changed since the window opened.
+pub fn last_change(surfaces: &Surfaces, server: &str) -> Option<SurfaceChange> {
+    surfaces.last_change(server)
+}
+
 /// never run, or the server changed since).
 pub fn last_run(calls: &Calls, runs: &LastRuns, server: &str) -> Option<DoctorReport> {
     let surface = Surface::live(calls.workbench(), server)?;

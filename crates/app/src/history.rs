@@ -89,6 +89,15 @@ pub fn usage(calls: &Calls) -> Result<HistoryUsage, ErrorInfo> {
 }
 
 /// Keep at most `max_mib` MiB of calls from now on (the oldest go first,
+/// [`set_cap`] off the async workers (pruning to a smaller cap deletes
+/// rows and can take seconds).
+pub async fn set_cap_off_thread(calls: &Calls, max_mib: u32) -> Result<(), ErrorInfo> {
+    let calls = calls.clone();
+    tokio::task::spawn_blocking(move || set_cap(&calls, max_mib))
+        .await
+        .map_err(|e| failed(e.to_string()))?
+}
+
 /// never saved ones), pruned at once, not at the next call.
 pub fn set_cap(calls: &Calls, max_mib: u32) -> Result<(), ErrorInfo> {
     if max_mib == 0 {

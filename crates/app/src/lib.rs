@@ -51,6 +51,13 @@ pub use workbench_calls::Calls;
 pub use workbench_core::{CallOptions, ErrorCode, ErrorInfo, Workbench};
 pub use workbench_store::Store;
 
+/// Write bytes the person asked to save (a server's embedded resource, an
+/// export) to the file they picked: private, never through a link.
+pub fn write_bytes_out(path: &std::path::Path, bytes: &[u8]) -> Result<(), ErrorInfo> {
+    workbench_core::files::write_private(path, bytes)
+        .map_err(|e| invalid(format!("cannot write {}: {e}", path.display())))
+}
+
 /// Write a file the person asked for (a snapshot, a report, an export):
 /// private, atomic, never through a link planted where it goes.
 pub fn write_out(path: &std::path::Path, text: &str) -> Result<(), ErrorInfo> {

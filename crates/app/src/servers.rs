@@ -91,6 +91,17 @@ pub fn on_path(command: &str) -> Option<std::path::PathBuf> {
         .ok()
 }
 
+/// The names of the servers this workbench runs, in order.
+pub fn names(wb: &Workbench) -> Vec<String> {
+    wb.servers().iter().map(|s| s.name().to_string()).collect()
+}
+
+/// Every server stopped (no process of theirs left), for a command that
+/// made no calls.
+pub async fn close(wb: &Workbench) {
+    wb.shutdown().await;
+}
+
 /// A session's end, as a command that connected ends it: the calls' history
 /// rows written, then every server stopped (no process of theirs left).
 pub async fn end(wb: &Workbench, calls: &workbench_calls::Calls) {

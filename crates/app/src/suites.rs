@@ -104,6 +104,32 @@ pub fn servers_needed(
     wanted
 }
 
+/// The window's Run suite: the suite at `path` read afresh (one case when
+/// `only` names it), refused while not trusted (never trusted here: the
+/// person trusts it in the Suites room first); `update_snapshots` takes
+/// the results as the stored snapshots.
+pub async fn run_file(
+    calls: &Calls,
+    path: &Path,
+    only: Option<String>,
+    update_snapshots: bool,
+) -> Result<Report, ErrorInfo> {
+    let (loaded, broken) = load(&[path.to_path_buf()]);
+    if let Some(b) = broken.first() {
+        return Err(ErrorInfo {
+            code: ErrorCode::ConfigSyntax,
+            message: b.to_string(),
+        });
+    }
+    let options = RunOptions {
+        case: only.map(CasePick::Named),
+        update_snapshots,
+        ..RunOptions::default()
+    };
+    let (report, _) = run(calls, &loaded, &options, Unread::Refuse).await?;
+    Ok(report)
+}
+
 /// The report as JUnit XML (for CI).
 pub fn junit(report: &Report) -> String {
     workbench_calls::suite::junit::xml(report)

@@ -6,6 +6,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
+use serde::Serialize;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 use workbench_calls::{Call, Calls, Link, Origin};
@@ -100,4 +101,59 @@ pub async fn call(
         task: outcome.task,
         notes: outcome.notes,
     })
+}
+
+/// A tool of a Ready (or recently Ready: `stale`) server.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "specta", derive(specta::Type))]
+pub struct ToolRow {
+    /// `server__tool`, unique across servers.
+    pub qualified: String,
+    pub server: String,
+    /// The definition as the server sent it (name, title, description,
+    /// inputSchema, outputSchema, annotations, icons, ...).
+    pub tool: Value,
+    pub stale: bool,
+}
+
+/// Every server's tools, as the Tools room lists them.
+pub fn rows(wb: &workbench_core::Workbench) -> Vec<ToolRow> {
+    let catalog = wb.catalog();
+    // Which servers are away, asked once per server (not once per tool:
+    // a server with 5,000 tools made that quadratic).
+    let stale: std::collections::HashSet<String> = wb
+        .servers()
+        .iter()
+        .filter(|s| catalog.server(s.name()).is_some_and(|c| c.stale))
+        .map(|s| s.name().to_string())
+        .collect();
+    catalog
+        .tools()
+        .into_iter()
+        .map(|t| ToolRow {
+            stale: stale.contains(&t.server),
+            qualified: t.qualified,
+            server: t.server,
+            tool: t.tool,
+        })
+        .collect()
+}
+
+/// The latest calls of one tool from the history (every caller's), newest
+/// first; none when the history is off.
+pub fn recent(
+    calls: &Calls,
+    server: &str,
+    tool: &str,
+    limit: u32,
+) -> Result<Vec<workbench_store::CallRow>, ErrorInfo> {
+    let Some(store) = calls.store() else {
+        return Ok(Vec::new());
+    };
+    store
+        .tool_calls(server, tool, limit.clamp(1, 500) as usize)
+        .map_err(|e| ErrorInfo {
+            code: workbench_core::ErrorCode::Storage,
+            message: format!("the call history: {e}"),
+        })
 }

@@ -118,7 +118,7 @@ async fn login_from(
     cli: &Cli,
     name: &str,
     how: &How,
-    challenge: Option<workbench_core::auth::discover::Challenge>,
+    challenge: Option<workbench_app::auth::Challenge>,
 ) -> Result<auth::Run, Failure> {
     let t = target(cli, name)?;
     let client = t.client()?;
@@ -171,7 +171,7 @@ pub async fn answer_refusal(
         && tok.refresh_token.is_some()
         && tok
             .refreshed_at
-            .is_none_or(|at| workbench_core::auth::now().saturating_sub(at) >= 60)
+            .is_none_or(|at| workbench_app::auth::now().saturating_sub(at) >= 60)
         && let (_, Ok(_)) = t.refresh().await?
     {
         eprintln!("mcpwb: refreshed the sign-in to {name}; trying again");

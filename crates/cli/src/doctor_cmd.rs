@@ -158,7 +158,7 @@ pub async fn doctor(cli: &Cli, args: &DoctorArgs) -> Result<(), Failure> {
     let wb = connect_some(cli, &only, offers(cli, cli.sampling)).await?;
     // The History is open when a probe keeps its calls or --eras reads it.
     let calls = calls_for(&wb, args.probe || args.eras);
-    let names: Vec<String> = wb.servers().iter().map(|s| s.name().to_string()).collect();
+    let names = workbench_app::servers::names(&wb);
     let mut reports = Vec::new();
     let mut not_ready = false;
     for name in &names {
@@ -191,7 +191,7 @@ pub async fn doctor(cli: &Cli, args: &DoctorArgs) -> Result<(), Failure> {
     if cli.json {
         line(&format!("{}", json!({ "servers": reports })));
     }
-    wb.shutdown().await;
+    workbench_app::servers::end(&wb, &calls).await;
     let threshold = match args.fail_on {
         FailOn::Error => Severity::Error,
         FailOn::Warning => Severity::Warning,
@@ -210,7 +210,7 @@ async fn live(cli: &Cli, server: &str) -> Result<String, Failure> {
     let wb = connect_some(cli, &[server], offers(cli, cli.sampling)).await?;
     ready(&wb, server).await?;
     let text = doctor::snapshot(&wb, server);
-    wb.shutdown().await;
+    workbench_app::servers::close(&wb).await;
     Ok(text?)
 }
 

@@ -80,7 +80,7 @@ pub async fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
             None => std::env::current_dir().map_err(|e| Failure::Usage(e.to_string()))?,
         };
         let tools = workbench_selftools::served(
-            calls.clone(),
+            &calls,
             policy,
             args.only.clone(),
             args.tools.clone(),

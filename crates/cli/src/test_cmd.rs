@@ -222,7 +222,7 @@ pub async fn run(cli: &Cli, args: &TestArgs) -> Result<(), Failure> {
     } else {
         Vec::new()
     };
-    wb.shutdown().await;
+    workbench_app::servers::end(&wb, &calls).await;
     // A model × case counts as a case: in the totals and in JUnit.
     for e in &evals {
         report.passed += e.passed;

@@ -86,14 +86,14 @@ pub struct SelfTools {
 /// by the same reach as the bridge's relay (`only` servers, `tools`
 /// patterns), decided by `policy`, suites looked for in `base`'s folders.
 pub fn served(
-    calls: Calls,
+    calls: &Calls,
     policy: Policy,
     only: Vec<String>,
     tools: Vec<String>,
     base: PathBuf,
 ) -> std::io::Result<Arc<dyn workbench_bridge::own::OwnTools>> {
     let tools = SelfTools::new(
-        calls,
+        calls.clone(),
         Options {
             policy,
             reach: workbench_bridge::reach::Reach { only, tools },

@@ -123,7 +123,7 @@ pub async fn app_approvals<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     app: String,
-) -> Result<Vec<workbench_agent::Approval>, ErrorInfo> {
+) -> Result<Vec<workbench_app::bridge::Approval>, ErrorInfo> {
     Ok(state
         .calls
         .approvals()

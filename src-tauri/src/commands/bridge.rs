@@ -9,28 +9,14 @@ use std::sync::Mutex;
 
 use serde::Serialize;
 use tauri::{Runtime, State};
-use workbench_agent::Approval;
 use workbench_app::ErrorInfo;
-use workbench_app::bridge::{self, ApproveMode, Bridge, BridgeOptions, CallerInfo, Policy};
-use workbench_core::config::dialects::{self, Dialect};
+use workbench_app::bridge::{self, Approval, Bridge, CallerInfo, Snippet};
 
 use crate::state::AppState;
 
 /// The bridge while it runs.
 #[derive(Default)]
 pub struct Running(Mutex<Option<(Bridge, bridge::Listening)>>);
-
-/// A ready-made entry for another client.
-#[derive(Debug, Clone, Serialize, specta::Type)]
-pub struct Snippet {
-    /// The client's name as people know it.
-    pub client: String,
-    /// `http` (this bridge, with the token) or `stdio` (`mcpwb serve`).
-    pub kind: String,
-    pub text: String,
-    /// What the export could not say, one sentence each.
-    pub notes: Vec<String>,
-}
 
 #[derive(Debug, Clone, Serialize, specta::Type)]
 pub struct BridgeStatus {
@@ -42,44 +28,6 @@ pub struct BridgeStatus {
     /// Bridge calls waiting for a decision here (decide with `decide_call`).
     pub pending: Vec<Approval>,
     pub snippets: Vec<Snippet>,
-}
-
-/// The `mcpwb` beside the app (a dev build), else the one on PATH (the .deb).
-fn mcpwb_path() -> String {
-    std::env::current_exe()
-        .ok()
-        .and_then(|exe| exe.parent().map(|d| d.join("mcpwb")))
-        .filter(|p| p.exists())
-        .map(|p| p.display().to_string())
-        .unwrap_or_else(|| "mcpwb".into())
-}
-
-fn snippets(url: &str, token: &str) -> Vec<Snippet> {
-    let http = serde_json::json!({
-        "type": "http",
-        "url": url,
-        "headers": { "Authorization": format!("Bearer {token}") }
-    });
-    let stdio = serde_json::json!({ "command": mcpwb_path(), "args": ["serve"] });
-    let mut out = Vec::new();
-    for (client, dialect) in [
-        ("Claude Code", Dialect::ClaudeCode),
-        ("Cursor", Dialect::Cursor),
-        ("VS Code", Dialect::Vscode),
-    ] {
-        for (kind, entry) in [("http", &http), ("stdio", &stdio)] {
-            let map = entry.as_object().cloned().unwrap_or_default();
-            if let Ok(e) = dialects::export(dialect, &[("workbench".into(), map)], &[]) {
-                out.push(Snippet {
-                    client: client.into(),
-                    kind: kind.into(),
-                    text: e.text,
-                    notes: e.notes,
-                });
-            }
-        }
-    }
-    out
 }
 
 fn status(state: &AppState) -> BridgeStatus {
@@ -95,14 +43,12 @@ fn status(state: &AppState) -> BridgeStatus {
                 port: listening.addr.port(),
                 snippets: token
                     .as_deref()
-                    .map(|t| snippets(&url, t))
+                    .map(|t| bridge::snippets(&url, t))
                     .unwrap_or_default(),
                 url: Some(url),
                 token,
                 callers: bridge.callers().list(),
-                pending: state
-                    .agent
-                    .pending_approvals(workbench_bridge::policy::SESSION),
+                pending: bridge::pending(&state.agent),
             }
         }
         None => BridgeStatus {
@@ -119,20 +65,7 @@ fn status(state: &AppState) -> BridgeStatus {
 
 /// Start the bridge on `port` (the workbench's servers, the agent's policies).
 pub async fn start(state: &AppState, port: u16) -> Result<(), ErrorInfo> {
-    let token = bridge::token()?;
-    // The rules are read live by the one call path: a tool denied in
-    // Settings while the bridge runs is refused at once.
-    let served = Bridge::new(
-        state.calls.clone(),
-        BridgeOptions {
-            policy: Policy {
-                mode: ApproveMode::Ask,
-                ask: true,
-            },
-            ..BridgeOptions::default()
-        },
-    );
-    let listening = bridge::listen(served.clone(), port, Some(token)).await?;
+    let (served, listening) = bridge::windowed(&state.calls, port).await?;
     let old = state
         .bridge
         .0

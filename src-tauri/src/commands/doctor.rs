@@ -59,7 +59,7 @@ pub async fn surface_change<R: Runtime>(
     state: State<'_, AppState>,
     server: String,
 ) -> Result<Option<SurfaceChange>, ErrorInfo> {
-    Ok(state.surfaces.last_change(&server))
+    Ok(workbench_app::doctor::last_change(&state.surfaces, &server))
 }
 
 /// Check a server's folder before its author publishes it; with `run`,

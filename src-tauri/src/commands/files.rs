@@ -30,7 +30,7 @@ pub async fn save_as<R: Runtime>(
     let Some(path) = path else {
         return Ok(None);
     };
-    workbench_core::files::write_private(&path, bytes)?;
+    workbench_app::write_bytes_out(&path, bytes)?;
     Ok(Some(path.display().to_string()))
 }
 
@@ -85,7 +85,7 @@ pub async fn copy_text<R: Runtime>(
 ) -> Result<(), ErrorInfo> {
     use tauri_plugin_clipboard_manager::ClipboardExt;
     app.clipboard().write_text(text).map_err(|e| ErrorInfo {
-        code: workbench_core::ErrorCode::Internal,
+        code: workbench_app::ErrorCode::Internal,
         message: format!("the clipboard refused the text: {e}"),
     })
 }
@@ -103,7 +103,7 @@ pub async fn save_bytes<R: Runtime>(
     let bytes = base64::engine::general_purpose::STANDARD
         .decode(data.trim())
         .map_err(|e| ErrorInfo {
-            code: workbench_core::ErrorCode::Invalid,
+            code: workbench_app::ErrorCode::Invalid,
             message: format!("the data is not base64: {e}"),
         })?;
     // Only the last part of the name the server gave, never a path.

@@ -6,9 +6,10 @@
 use std::path::PathBuf;
 
 use tauri::{Runtime, State};
+use workbench_app::Store;
+use workbench_app::history::{CallRow, HistoryQuery};
+use workbench_app::suites::Report;
 use workbench_app::{ErrorCode, ErrorInfo};
-use workbench_calls::suite::Report;
-use workbench_store::{CallRow, HistoryQuery, Store};
 
 use crate::state::AppState;
 
@@ -74,21 +75,8 @@ pub async fn run_suite<R: Runtime>(
     only: Option<String>,
     update_snapshots: bool,
 ) -> Result<Report, ErrorInfo> {
-    use workbench_app::suites::{self as suites, CasePick, RunOptions, Unread};
-    let (loaded, broken) = suites::load(&[PathBuf::from(&path)]);
-    if let Some(b) = broken.first() {
-        return Err(ErrorInfo {
-            code: ErrorCode::ConfigSyntax,
-            message: b.to_string(),
-        });
-    }
-    let options = RunOptions {
-        case: only.map(CasePick::Named),
-        update_snapshots,
-        ..RunOptions::default()
-    };
-    let (report, _) = suites::run(&state.calls, &loaded, &options, Unread::Refuse).await?;
-    Ok(report)
+    workbench_app::suites::run_file(&state.calls, &PathBuf::from(&path), only, update_snapshots)
+        .await
 }
 
 /// Trust the suite at `path` as the person saw it (`fingerprint` from its
@@ -150,10 +138,7 @@ pub async fn set_history_cap<R: Runtime>(
     state: State<'_, AppState>,
     max_mib: u32,
 ) -> Result<(), ErrorInfo> {
-    let calls = state.calls.clone();
-    tokio::task::spawn_blocking(move || workbench_app::history::set_cap(&calls, max_mib))
-        .await
-        .map_err(|e| failed(e.to_string()))?
+    workbench_app::history::set_cap_off_thread(&state.calls, max_mib).await
 }
 
 /// Where traces go (Settings): the OTLP/HTTP collector, if any.

@@ -9,23 +9,11 @@ use serde::{Deserialize, Serialize};
 use tauri::ipc::Channel;
 use tauri::{Runtime, State};
 use tokio_util::sync::CancellationToken;
-use workbench_app::tools::{ByHand, CallSink, HandCall, Progress, TaskState};
-use workbench_app::{ErrorCode, ErrorInfo};
-use workbench_store::CallRow;
+use workbench_app::ErrorInfo;
+use workbench_app::history::CallRow;
+use workbench_app::tools::{self, ByHand, CallSink, HandCall, Progress, TaskState, ToolRow};
 
 use crate::state::AppState;
-
-/// A tool of a Ready (or recently Ready: `stale`) server.
-#[derive(Debug, Clone, Serialize, specta::Type)]
-pub struct ToolRow {
-    /// `server__tool`, unique across servers.
-    pub qualified: String,
-    pub server: String,
-    /// The definition as the server sent it (name, title, description,
-    /// inputSchema, outputSchema, annotations, icons, ...).
-    pub tool: serde_json::Value,
-    pub stale: bool,
-}
 
 /// One progress notification of a running call.
 #[derive(Debug, Clone, Serialize, Deserialize, specta::Type)]
@@ -82,26 +70,7 @@ pub async fn list_tools<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
 ) -> Result<Vec<ToolRow>, ErrorInfo> {
-    let catalog = state.workbench.catalog();
-    // Which servers are away, asked once per server (not once per tool:
-    // a server with 5,000 tools made that quadratic).
-    let stale: std::collections::HashSet<String> = state
-        .workbench
-        .servers()
-        .iter()
-        .filter(|s| catalog.server(s.name()).is_some_and(|c| c.stale))
-        .map(|s| s.name().to_string())
-        .collect();
-    Ok(catalog
-        .tools()
-        .into_iter()
-        .map(|t| ToolRow {
-            stale: stale.contains(&t.server),
-            qualified: t.qualified,
-            server: t.server,
-            tool: t.tool,
-        })
-        .collect())
+    Ok(tools::rows(&state.workbench))
 }
 
 #[tauri::command]
@@ -197,15 +166,7 @@ pub async fn tool_history<R: Runtime>(
     tool: String,
     limit: u32,
 ) -> Result<Vec<CallRow>, ErrorInfo> {
-    let Some(store) = state.calls.store() else {
-        return Ok(Vec::new());
-    };
-    store
-        .tool_calls(&server, &tool, limit.clamp(1, 500) as usize)
-        .map_err(|e| ErrorInfo {
-            code: ErrorCode::Internal,
-            message: format!("the call history: {e}"),
-        })
+    tools::recent(&state.calls, &server, &tool, limit)
 }
 
 /// Cancel a call started with `call_id`; false if it already ended.
