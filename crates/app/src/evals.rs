@@ -11,13 +11,6 @@ use workbench_calls::suite::trust::{SuiteTrust, review};
 use workbench_calls::suite::{self, PromptCase};
 use workbench_core::{ErrorCode, ErrorInfo};
 
-fn storage(message: impl Into<String>) -> ErrorInfo {
-    ErrorInfo {
-        code: ErrorCode::Storage,
-        message: message.into(),
-    }
-}
-
 /// Run the prompt cases of the suite at `path` with its models, or
 /// `models`; `runs` over each case's. Each run's end goes to `progress`.
 /// A broken suite says where; one not trusted is refused. The run is kept.
@@ -75,5 +68,5 @@ pub fn save_prompt_case(
 ) -> Result<String, ErrorInfo> {
     let case: PromptCase = serde_json::from_value(entry)
         .map_err(|e| crate::invalid(format!("the case is not one a suite holds: {e}")))?;
-    suite::append_prompt_case(path, case, models, &SuiteTrust::app()).map_err(storage)
+    suite::append_prompt_case(path, case, models, &SuiteTrust::app())
 }

@@ -131,8 +131,7 @@ pub fn save_as_case(
     use workbench_calls::suite;
     let case: suite::Case = serde_json::from_value(entry)
         .map_err(|e| crate::invalid(format!("the case is not one a suite holds: {e}")))?;
-    let name =
-        suite::append_case(path, server, case, &suite::trust::SuiteTrust::app()).map_err(failed)?;
+    let name = suite::append_case(path, server, case, &suite::trust::SuiteTrust::app())?;
     if let (Some(id), Some(store)) = (call, calls.store()) {
         store
             .set_call_saved(id, true)

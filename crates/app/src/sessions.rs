@@ -125,8 +125,7 @@ pub fn save_as_suite(
     }
     suite["madeFrom"] = Value::String(made_from(&session, id));
     let name = request.name.unwrap_or_else(|| format!("session-{id}"));
-    let path = workbench_calls::suite::create(&request.dir, &name, &suite, &snapshots, None)
-        .map_err(invalid)?;
+    let path = workbench_calls::suite::create(&request.dir, &name, &suite, &snapshots, None)?;
     let (mut read, broken) = workbench_calls::suite::load(std::slice::from_ref(&path));
     let parsed = match (read.pop(), broken.first()) {
         (Some(s), None) => s,

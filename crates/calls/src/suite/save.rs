@@ -9,7 +9,17 @@ use jsonc_parser::cst::CstRootNode;
 use serde_json::json;
 use workbench_core::config::edit::input;
 
+use workbench_core::{ErrorCode, ErrorInfo};
+
 use super::trust::{SuiteTrust, fingerprint};
+
+fn invalid(message: impl Into<String>) -> ErrorInfo {
+    ErrorInfo::new(ErrorCode::Invalid, message)
+}
+
+fn storage(message: impl Into<String>) -> ErrorInfo {
+    ErrorInfo::new(ErrorCode::Storage, message)
+}
 use super::{Case, PromptCase, parse};
 
 /// A case to add: a call, or a prompt case (Save to suite from a chat).
@@ -60,7 +70,7 @@ pub fn append_case(
     server: &str,
     case: Case,
     trust: &SuiteTrust,
-) -> Result<String, String> {
+) -> Result<String, ErrorInfo> {
     // Recorded arguments are data: a `${...}` in them stays text.
     let mut case = case;
     case.arguments = super::vars::literal(&case.arguments);
@@ -74,13 +84,13 @@ pub fn append_prompt_case(
     case: PromptCase,
     models: &[String],
     trust: &SuiteTrust,
-) -> Result<String, String> {
+) -> Result<String, ErrorInfo> {
     let server = case
         .servers
         .as_ref()
         .and_then(|s| s.first())
         .cloned()
-        .ok_or("which servers may the model use? The case names none")?;
+        .ok_or_else(|| invalid("which servers may the model use? The case names none"))?;
     append(path, &server, Saved::Prompt(case), models, trust)
 }
 
@@ -90,11 +100,12 @@ fn append(
     mut case: Saved,
     models: &[String],
     trust: &SuiteTrust,
-) -> Result<String, String> {
+) -> Result<String, ErrorInfo> {
     let text = match workbench_core::files::read_no_follow(path, super::MAX_FILE) {
-        Ok(t) => String::from_utf8(t).map_err(|_| format!("{}: not UTF-8 text", path.display()))?,
+        Ok(t) => String::from_utf8(t)
+            .map_err(|_| invalid(format!("{}: not UTF-8 text", path.display())))?,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(format!("{}: {e}", path.display())),
+        Err(e) => return Err(storage(format!("{}: {e}", path.display()))),
     };
     // A suite made from a session is trusted only by its fingerprint.
     let made_from =
@@ -104,14 +115,18 @@ fn append(
         || trust.is_trusted(path, &fingerprint(text.as_bytes()));
     let out = if text.trim().is_empty() {
         case.fit(Some(server), server);
-        let mut suite = json!({ "server": server, "cases": [case.value()?] });
+        let mut suite = json!({ "server": server, "cases": [case.value().map_err(invalid)?] });
         if !models.is_empty() {
             suite["models"] = json!(models);
         }
-        serde_json::to_string_pretty(&suite).map_err(|e| e.to_string())? + "\n"
+        serde_json::to_string_pretty(&suite).map_err(|e| storage(e.to_string()))? + "\n"
     } else {
-        let existing = parse(path, &text)
-            .map_err(|b| format!("the suite cannot be read, so nothing was added: {b}"))?;
+        let existing = parse(path, &text).map_err(|b| {
+            ErrorInfo::new(
+                ErrorCode::ConfigSyntax,
+                format!("the suite cannot be read, so nothing was added: {b}"),
+            )
+        })?;
         let base = case.name().clone();
         let mut n = 1;
         let taken = |name: &str| {
@@ -123,30 +138,39 @@ fn append(
             *case.name() = format!("{base} ({n})");
         }
         case.fit(existing.server.as_deref(), server);
-        let root = CstRootNode::parse(&text, &Default::default())
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let root = CstRootNode::parse(&text, &Default::default()).map_err(|e| {
+            ErrorInfo::new(ErrorCode::ConfigSyntax, format!("{}: {e}", path.display()))
+        })?;
         let cases = root.object_value_or_set().array_value_or_set("cases");
-        cases.append(input(&case.value()?));
+        cases.append(input(&case.value().map_err(invalid)?));
         let mut out = root.to_string();
         if text.ends_with('\n') && !out.ends_with('\n') {
             out.push('\n');
         }
         out
     };
-    parse(path, &out)
-        .map_err(|b| format!("the suite would not read back, so nothing was written: {b}"))?;
+    parse(path, &out).map_err(|b| {
+        invalid(format!(
+            "the suite would not read back, so nothing was written: {b}"
+        ))
+    })?;
     if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(|e| storage(format!("{}: {e}", dir.display())))?;
     }
     if let Some(dir) = path.parent()
         && std::fs::symlink_metadata(dir).is_ok_and(|m| m.file_type().is_symlink())
     {
-        return Err(format!("{}: a link, not followed", dir.display()));
+        return Err(ErrorInfo::refused(format!(
+            "{}: a link, not followed",
+            dir.display()
+        )));
     }
     workbench_core::config::document::write_atomic(path, out.as_bytes(), false)
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| storage(e.to_string()))?;
     if trusted_before {
-        trust.record(path, &fingerprint(out.as_bytes()))?;
+        trust
+            .record(path, &fingerprint(out.as_bytes()))
+            .map_err(storage)?;
     }
     Ok(case.name().clone())
 }
@@ -162,11 +186,11 @@ pub fn create(
     suite: &serde_json::Value,
     snapshots: &serde_json::Value,
     trust: Option<&SuiteTrust>,
-) -> Result<std::path::PathBuf, String> {
+) -> Result<std::path::PathBuf, ErrorInfo> {
     if name.is_empty() || name.contains(['/', '\\']) || name.starts_with('.') {
-        return Err(format!(
+        return Err(invalid(format!(
             "\"{name}\" is not a suite's name (letters, digits, - and _)"
-        ));
+        )));
     }
     // Its cases' arguments were recorded (a host's session): data, a
     // `${...}` in them stays text, as for a case saved one by one.
@@ -181,29 +205,37 @@ pub fn create(
     let suite = &suite;
     let snapshots_dir = dir.join("__snapshots__");
     std::fs::create_dir_all(&snapshots_dir)
-        .map_err(|e| format!("{}: {e}", snapshots_dir.display()))?;
+        .map_err(|e| storage(format!("{}: {e}", snapshots_dir.display())))?;
     for d in [dir, snapshots_dir.as_path()] {
         if std::fs::symlink_metadata(d).is_ok_and(|m| m.file_type().is_symlink()) {
-            return Err(format!("{}: a link, not followed", d.display()));
+            return Err(ErrorInfo::refused(format!(
+                "{}: a link, not followed",
+                d.display()
+            )));
         }
     }
     let path = dir.join(format!("{name}.json"));
     if std::fs::symlink_metadata(&path).is_ok() {
-        return Err(format!("{} exists: choose another name", path.display()));
+        return Err(ErrorInfo::refused(format!(
+            "{} exists: choose another name",
+            path.display()
+        )));
     }
-    let text = serde_json::to_string_pretty(suite).map_err(|e| e.to_string())? + "\n";
-    parse(&path, &text).map_err(|b| format!("the suite would not read back: {b}"))?;
-    let snaps = serde_json::to_string_pretty(snapshots).map_err(|e| e.to_string())? + "\n";
+    let text = serde_json::to_string_pretty(suite).map_err(|e| storage(e.to_string()))? + "\n";
+    parse(&path, &text).map_err(|b| invalid(format!("the suite would not read back: {b}")))?;
+    let snaps = serde_json::to_string_pretty(snapshots).map_err(|e| storage(e.to_string()))? + "\n";
     workbench_core::files::write_private_atomic(
         &snapshots_dir.join(format!("{name}.json")),
         snaps.as_bytes(),
     )
-    .map_err(|e| e.to_string())?;
+    .map_err(|e| storage(e.to_string()))?;
     workbench_core::files::write_private_atomic(&path, text.as_bytes())
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| storage(e.to_string()))?;
     // Trusted as written only when the caller says the person wrote it.
     if let Some(trust) = trust {
-        trust.record(&path, &fingerprint(text.as_bytes()))?;
+        trust
+            .record(&path, &fingerprint(text.as_bytes()))
+            .map_err(storage)?;
     }
     Ok(path)
 }
@@ -255,6 +287,7 @@ mod tests {
         assert!(
             append_case(&path, "demo", case("y"), &trust)
                 .unwrap_err()
+                .message
                 .contains("nothing was added")
         );
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "{ \"cases\": [");
