@@ -41,7 +41,11 @@ pub struct Call<'a> {
 impl Policy {
     /// Ok(the decision: its consent, and the arguments when edited in the
     /// window) or Err(why it is refused).
-    pub async fn decide(&self, calls: &Calls, call: Call<'_>) -> Result<Decided, String> {
+    pub async fn decide(
+        &self,
+        calls: &Calls,
+        call: Call<'_>,
+    ) -> Result<Decided, workbench_core::ErrorInfo> {
         let asking = Asking {
             server: call.server,
             tool: call.tool,
@@ -59,12 +63,13 @@ impl Policy {
                 self.ask,
             )
             .await
-            .map_err(|why| {
-                if self.ask {
-                    why
-                } else {
-                    why.replace("nobody can be asked here", "the bridge runs headless")
+            .map_err(|mut why| {
+                if !self.ask {
+                    why.message = why
+                        .message
+                        .replace("nobody can be asked here", "the bridge runs headless");
                 }
+                why
             })
     }
 }

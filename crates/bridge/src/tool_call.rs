@@ -82,6 +82,7 @@ impl Handler {
         let (arguments, consent) = match decided {
             Ok(decided) => (decided.arguments.unwrap_or(arguments), decided.consent),
             Err(why) => {
+                let why = why.message;
                 self.bridge.calls().refused(
                     Origin::Bridge,
                     &server,

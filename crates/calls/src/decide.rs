@@ -114,7 +114,7 @@ impl Calls {
     /// Decide a call by the rules, asking a person through the approvals
     /// queue (under `session`) when they say ask and one can answer.
     /// Ok(the decision: the consent, and the arguments when the person
-    /// edited them) or Err(why).
+    /// edited them) or Err(why: `refused`).
     pub async fn decide(
         &self,
         asking: &Asking<'_>,
@@ -123,10 +123,10 @@ impl Calls {
         qualified: &str,
         arguments: &Value,
         person: bool,
-    ) -> Result<Decided, String> {
+    ) -> Result<Decided, workbench_core::ErrorInfo> {
         self.decide_with(asking, session, caller, qualified, arguments, person)
             .await
-            .map_err(|u| u.to_string())
+            .map_err(|u| workbench_core::ErrorInfo::refused(u.to_string()))
     }
 
     /// [`Calls::decide`], saying how long the person's allow holds and

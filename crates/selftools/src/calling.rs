@@ -210,6 +210,7 @@ impl SelfTools {
         let (arguments, consent) = match decided {
             Ok(decided) => (decided.arguments.unwrap_or(arguments), decided.consent),
             Err(why) => {
+                let why = why.message;
                 calls.refused(
                     Origin::Agent,
                     server,
