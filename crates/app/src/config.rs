@@ -429,7 +429,7 @@ impl Place {
     /// `demo`, the demo server shipped with the app, else the reference
     /// "everything" server through npx. The name it got.
     pub fn add_example(&self, demo: Option<PathBuf>) -> Result<String, ErrorInfo> {
-        use workbench_core::connect::resolve::resolve_command;
+        use workbench_core::connect::resolve::find_program;
         let taken: Vec<String> = self
             .load()
             .map(|c| c.servers.into_iter().map(|s| s.name).collect())
@@ -444,7 +444,7 @@ impl Place {
                 "args": ["--name", name],
                 "description": "The MCP Workbench demo server: every MCP feature to try"
             }),
-            None if resolve_command("npx", Path::new("."), &Default::default()).is_ok() => {
+            None if find_program("npx").is_some() => {
                 serde_json::json!({
                     "command": "npx",
                     "args": ["-y", "@modelcontextprotocol/server-everything"],

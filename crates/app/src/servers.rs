@@ -87,8 +87,7 @@ pub async fn stop(wb: &Workbench, name: &str) -> Result<(), ErrorInfo> {
 
 /// `command` found on PATH, if it is.
 pub fn on_path(command: &str) -> Option<std::path::PathBuf> {
-    workbench_core::connect::resolve::resolve_command(command, Path::new("."), &Default::default())
-        .ok()
+    workbench_core::connect::resolve::find_program(command)
 }
 
 /// The names of the servers this workbench runs, in order.

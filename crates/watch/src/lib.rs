@@ -225,10 +225,23 @@ fn list(files: &[&PathBuf]) -> String {
 
 /// Watch `watch`: each settled burst of matching changes is handed over
 /// (one at a time: the next is looked at once the caller took this one).
+/// Why a watch did not start: a pattern that is not a glob, a root that
+/// cannot be read, the system's watcher refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WatchError(pub String);
+
+impl std::fmt::Display for WatchError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for WatchError {}
+
 /// Err: a pattern is not a glob, or the root cannot be read. Must be called
 /// inside a tokio runtime.
-pub fn start(watch: &Watch, say: Say) -> Result<(Watching, mpsc::Receiver<Burst>), String> {
-    let matcher = Arc::new(Matcher::new(&watch.patterns)?);
+pub fn start(watch: &Watch, say: Say) -> Result<(Watching, mpsc::Receiver<Burst>), WatchError> {
+    let matcher = Arc::new(Matcher::new(&watch.patterns).map_err(WatchError)?);
     let root = watch
         .root
         .canonicalize()
@@ -259,13 +272,13 @@ pub fn start(watch: &Watch, say: Say) -> Result<(Watching, mpsc::Receiver<Burst>
             }
         }
     })
-    .map_err(|e| e.to_string())?;
+    .map_err(|e| WatchError(e.to_string()))?;
     let (folders, cut) = folders_under(&root, &matcher, MAX_WATCHED_FOLDERS);
     if folders.is_empty() {
-        return Err(format!(
+        return Err(WatchError(format!(
             "{} cannot be read; nothing is watched",
             root.display()
-        ));
+        )));
     }
     let mut watched = 0usize;
     for f in &folders {

@@ -20,6 +20,7 @@ use tokio::sync::Semaphore;
 use workbench_calls::suite::prompt::{self, SeenCall};
 use workbench_calls::suite::{CaseOutcome, PromptCase, Suite};
 use workbench_core::connect::ServerState;
+use workbench_core::{ErrorCode, ErrorInfo};
 
 pub use report::{CellChange, EvalCell, EvalReport, EvalRun, compare};
 pub use turn_case::TurnCase;
@@ -88,9 +89,12 @@ pub(crate) struct EvalTurn {
 pub fn provider_for(
     settings: &AgentSettings,
     spec: &str,
-) -> Result<(ProviderConfig, String), String> {
+) -> Result<(ProviderConfig, String), ErrorInfo> {
     let Some((name, model)) = prompt::split_model(spec) else {
-        return Err(format!("{spec:?} is not PROVIDER:MODEL"));
+        return Err(ErrorInfo::new(
+            ErrorCode::Invalid,
+            format!("{spec:?} is not PROVIDER:MODEL"),
+        ));
     };
     if let Some(p) = settings.provider(name) {
         return Ok((p.clone(), model.to_string()));
@@ -106,16 +110,22 @@ pub fn provider_for(
             [] => {}
             many => {
                 let ids: Vec<&str> = many.iter().map(|p| p.id.as_str()).collect();
-                return Err(format!(
-                    "{spec}: several {} providers are configured ({}); name one by its id",
-                    kind.label(),
-                    ids.join(", ")
+                return Err(ErrorInfo::new(
+                    ErrorCode::Invalid,
+                    format!(
+                        "{spec}: several {} providers are configured ({}); name one by its id",
+                        kind.label(),
+                        ids.join(", ")
+                    ),
                 ));
             }
         }
     }
-    Err(format!(
-        "{spec}: no provider \"{name}\" is configured (add it in the Chat's providers, or pass --model with one you have)"
+    Err(ErrorInfo::new(
+        ErrorCode::NotFound,
+        format!(
+            "{spec}: no provider \"{name}\" is configured (add it in the Chat's providers, or pass --model with one you have)"
+        ),
     ))
 }
 
@@ -172,7 +182,7 @@ pub(crate) fn seen_of(messages: &[crate::Message], reason: EndReason) -> prompt:
 
 struct Plan<'a> {
     model: String,
-    provider: Result<(ProviderConfig, String), String>,
+    provider: Result<(ProviderConfig, String), ErrorInfo>,
     cases: Vec<&'a PromptCase>,
 }
 
@@ -265,7 +275,7 @@ impl Agent {
                                 &plan.model,
                                 &c.name,
                                 CaseOutcome::NotReady,
-                                why.clone(),
+                                why.message.clone(),
                             ));
                         }
                         return (cells, Vec::new());

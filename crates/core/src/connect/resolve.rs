@@ -69,8 +69,14 @@ pub fn search_path(env: &BTreeMap<String, String>) -> Vec<PathBuf> {
     dirs
 }
 
+/// `command` found as this process would run it (a path, or a name on
+/// PATH), if it is there.
+pub fn find_program(command: &str) -> Option<PathBuf> {
+    resolve_command(command, Path::new("."), &BTreeMap::new()).ok()
+}
+
 /// Resolve `command` to a program path, or say where it looked.
-pub fn resolve_command(
+pub(crate) fn resolve_command(
     command: &str,
     base_dir: &Path,
     env: &BTreeMap<String, String>,
