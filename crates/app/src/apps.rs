@@ -4,7 +4,7 @@
 //! in the history, then its App written with its CSP as a `<meta>`).
 
 use serde_json::Value;
-use workbench_calls::{Call, Calls, Link, Origin};
+use workbench_calls::Calls;
 pub use workbench_core::apps::{AppPolicy, AppResource};
 use workbench_core::apps::{inject_first, resource_uri};
 use workbench_core::{CallOptions, ErrorInfo, Workbench};
@@ -52,20 +52,11 @@ pub async fn headless(
     let wb = calls.workbench();
     let (definition, uri) = of_tool(wb, server, tool)?;
     let result = if call {
-        let ran = calls
-            .run(Call {
-                consent: None,
-                origin: Origin::Cli,
-                server,
-                tool,
-                arguments,
-                definition: Some(&definition),
-                link: Link::default(),
-                options,
-            })
-            .await;
+        let ran =
+            crate::tools::from_cli(calls, server, tool, arguments, Some(&definition), options)
+                .await;
         calls.flush().await;
-        Some(ran.outcome?.result)
+        Some(ran?.result)
     } else {
         None
     };

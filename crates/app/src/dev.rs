@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use serde_json::{Value, json};
 use tokio::sync::broadcast;
-use workbench_calls::{Call, Calls, Link, Origin};
+use workbench_calls::Calls;
 use workbench_core::connect::ServerState;
 use workbench_core::events::Event;
 use workbench_core::workbench::DevWatch;
@@ -129,19 +129,7 @@ pub async fn call(
     arguments: &Value,
     options: CallOptions,
 ) -> Value {
-    let ran = calls
-        .run(Call {
-            consent: None,
-            origin: Origin::Cli,
-            server,
-            tool,
-            arguments: arguments.clone(),
-            definition: None,
-            link: Link::default(),
-            options,
-        })
-        .await;
-    match ran.outcome {
+    match crate::tools::from_cli(calls, server, tool, arguments.clone(), None, options).await {
         Ok(o) => o.result,
         Err(e) => json!({ "failed": e.to_string() }),
     }

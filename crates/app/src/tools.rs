@@ -157,3 +157,29 @@ pub fn recent(
             message: format!("the call history: {e}"),
         })
 }
+
+/// A call the person makes from a terminal with nothing to report on the
+/// way (`mcpwb dev`'s call again, `mcpwb app`'s): the one call path, as
+/// `Origin::Cli`, its history row with it.
+pub(crate) async fn from_cli(
+    calls: &Calls,
+    server: &str,
+    tool: &str,
+    arguments: Value,
+    definition: Option<&Value>,
+    options: CallOptions,
+) -> workbench_core::Result<workbench_core::CallOutcome> {
+    calls
+        .run(Call {
+            consent: None,
+            origin: Origin::Cli,
+            server,
+            tool,
+            arguments,
+            definition,
+            link: Link::default(),
+            options,
+        })
+        .await
+        .outcome
+}

@@ -21,25 +21,25 @@ fn openssl(d: &Path, args: &[&str]) {
     assert!(out.status.success(), "openssl {args:?}: {}", stderr(&out));
 }
 
+/// A self-signed certificate `NAME.pem` (its key `NAME.key`) for `subject`.
+fn self_signed(d: &Path, name: &str, subject: &str, extra: &[&str]) {
+    let (key, pem) = (format!("{name}.key"), format!("{name}.pem"));
+    let mut args = vec![
+        "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "30", "-keyout", &key, "-out",
+        &pem, "-subj", subject,
+    ];
+    args.extend_from_slice(extra);
+    openssl(d, &args);
+}
+
 /// A CA, and a certificate it issued with the extended key usage `eku`.
 fn issued(d: &Path, name: &str, eku: &str) -> (PathBuf, PathBuf) {
     if !d.join("ca.pem").exists() {
-        openssl(
+        self_signed(
             d,
+            "ca",
+            "/CN=Workbench Test CA/O=Tests",
             &[
-                "req",
-                "-x509",
-                "-newkey",
-                "rsa:2048",
-                "-nodes",
-                "-days",
-                "30",
-                "-keyout",
-                "ca.key",
-                "-out",
-                "ca.pem",
-                "-subj",
-                "/CN=Workbench Test CA/O=Tests",
                 "-addext",
                 "basicConstraints=critical,CA:TRUE",
                 "-addext",
@@ -178,23 +178,11 @@ fn a_signed_bundle_says_who_vouches_for_its_publisher_and_a_changed_one_is_refus
     );
 
     // Self-signed, as `mcpb sign --self-signed` makes them.
-    openssl(
+    self_signed(
         d,
-        &[
-            "req",
-            "-x509",
-            "-newkey",
-            "rsa:2048",
-            "-nodes",
-            "-days",
-            "30",
-            "-keyout",
-            "self.key",
-            "-out",
-            "self.pem",
-            "-subj",
-            "/CN=MCPB Self-Signed Certificate/O=MCPB Extensions/C=US",
-        ],
+        "self",
+        "/CN=MCPB Self-Signed Certificate/O=MCPB Extensions/C=US",
+        &[],
     );
     let file = signed(
         &mcpb,

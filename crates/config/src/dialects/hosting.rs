@@ -62,12 +62,7 @@ pub fn add(
         })?;
     let written = doc[key][name].as_object().cloned().unwrap_or_default();
     let declared = doc["inputs"].as_array().cloned().unwrap_or_default();
-    let before = match std::fs::symlink_metadata(path) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        _ => Some(super::tapping::read(path)?),
-    };
-    let Some(before) = before else {
-        crate::document::write_atomic(path, exported.text.as_bytes(), false)?;
+    let Some(before) = existing(path, &exported.text)? else {
         return Ok(exported.notes);
     };
     let now = crate::parse_jsonc(path, &before).ok();
@@ -122,6 +117,19 @@ pub fn add(
     Ok(exported.notes)
 }
 
+/// The host file's text as it is now (not through a link); when there is
+/// no file yet, `whole` (the host's whole shape with the entry) is written
+/// as it and None says nothing is left to do.
+fn existing(path: &Path, whole: &str) -> Result<Option<String>> {
+    match std::fs::symlink_metadata(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            crate::document::write_atomic(path, whole.as_bytes(), false)?;
+            Ok(None)
+        }
+        _ => Ok(Some(super::tapping::read(path)?)),
+    }
+}
+
 /// Into Goose's or Continue's YAML: the entry as the export spelled it,
 /// inserted as text (see `yaml.rs`).
 fn add_yaml(
@@ -149,12 +157,7 @@ fn add_yaml(
             exported.notes.join("; ")
         }));
     }
-    let before = match std::fs::symlink_metadata(path) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        _ => Some(super::tapping::read(path)?),
-    };
-    let Some(before) = before else {
-        crate::document::write_atomic(path, exported.text.as_bytes(), false)?;
+    let Some(before) = existing(path, &exported.text)? else {
         return Ok(exported.notes);
     };
     let paste = format!(

@@ -81,34 +81,27 @@ pub(super) fn add(
         ))
     })?;
     let mut expected = old.clone();
-    match holder {
-        Holder::Mapping(key) => {
-            let holder = expected
-                .as_object_mut()
-                .expect("a mapping")
-                .entry(key.to_string())
-                .or_insert_with(|| Value::Object(Default::default()));
-            if holder.is_null() {
-                *holder = Value::Object(Default::default());
-            }
-            let Some(holder) = holder.as_object_mut() else {
-                return Err(refused(format!("its \"{key}\" is not a mapping: {paste}")));
-            };
-            holder.insert(name.to_string(), entry.clone());
+    let (key, empty) = match holder {
+        Holder::Mapping(key) => (*key, Value::Object(Default::default())),
+        Holder::List(key) => (*key, Value::Array(Vec::new())),
+    };
+    let slot = expected
+        .as_object_mut()
+        .expect("a mapping")
+        .entry(key.to_string())
+        .or_insert_with(|| empty.clone());
+    if slot.is_null() {
+        *slot = empty;
+    }
+    match (holder, slot) {
+        (Holder::Mapping(_), Value::Object(map)) => {
+            map.insert(name.to_string(), entry.clone());
         }
-        Holder::List(key) => {
-            let holder = expected
-                .as_object_mut()
-                .expect("a mapping")
-                .entry(key.to_string())
-                .or_insert_with(|| Value::Array(Vec::new()));
-            if holder.is_null() {
-                *holder = Value::Array(Vec::new());
-            }
-            let Some(list) = holder.as_array_mut() else {
-                return Err(refused(format!("its \"{key}\" is not a list: {paste}")));
-            };
-            list.insert(0, entry.clone());
+        (Holder::List(_), Value::Array(list)) => list.insert(0, entry.clone()),
+        _ => {
+            return Err(refused(format!(
+                "its \"{key}\" is not what that host keeps its servers in: {paste}"
+            )));
         }
     }
     if new != expected {
