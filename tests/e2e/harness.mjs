@@ -3,7 +3,7 @@
 // tests never touch the real user config, keychain or app-data folders.
 // No npm packages: Node's fetch and node:test are enough.
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createServer } from "node:net";
 import { join } from "node:path";
@@ -34,9 +34,17 @@ export function demoConfig(dir, file, name, key = "local") {
 
 export const ARTIFACTS = () => process.env.E2E_ARTIFACTS ?? join(tmpdir(), "mcpwb-e2e");
 
+/** The throwaway homes this test file made: removed when it ends (keep them with E2E_KEEP_HOMES=1). */
+const homes = [];
+process.on("exit", () => {
+  if (process.env.E2E_KEEP_HOMES) return;
+  for (const home of homes) rmSync(home, { recursive: true, force: true });
+});
+
 /** A throwaway home for one driver run. */
 export function hermeticHome() {
   const home = mkdtempSync(join(tmpdir(), "mcpwb-e2e-home-"));
+  homes.push(home);
   const dirs = {
     HOME: home,
     XDG_CONFIG_HOME: join(home, ".config"),
