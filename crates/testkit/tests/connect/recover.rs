@@ -189,6 +189,12 @@ async fn a_remote_server_restarted_behind_http_is_back_by_itself() {
         echo("before").await.unwrap();
         http.child.kill().unwrap();
         http.child.wait().unwrap();
+        // Time passes while a server restarts, and a client's runtime runs
+        // meanwhile: its pooled keep-alive connection to the dead process is
+        // seen closed. This test's runtime has one thread, blocked in the
+        // waits above: without this yield the pool could hand out that
+        // connection before it ever polled its close (one CI run failed so).
+        tokio::time::sleep(Duration::from_millis(100)).await;
         let mut again = std::process::Command::new(BIN)
             .args(["--http", &addr])
             .args(era)
