@@ -27,7 +27,7 @@ pub struct Target {
     pub owner: String,
     /// Its `"oauth"` block, expanded (Err: it may not sign in — not
     /// trusted — and why).
-    pub client: Result<OAuthClient, String>,
+    pub client: Result<OAuthClient, ErrorInfo>,
     keychain: Keychain,
 }
 
@@ -51,7 +51,7 @@ impl Target {
             .find(|e| e.name == name)
             .ok_or_else(|| Error::UnknownServer(name.to_string()))?;
         let vars = Vars::from_process(project);
-        let (url, owner) = auth::target(entry, &vars).map_err(crate::invalid)?;
+        let (url, owner) = auth::target(entry, &vars)?;
         Ok(Target {
             server: name.to_string(),
             url,
@@ -73,7 +73,7 @@ impl Target {
 
     /// Its `"oauth"` block, or why it may not sign in.
     pub fn client(&self) -> Result<OAuthClient, ErrorInfo> {
-        self.client.clone().map_err(ErrorInfo::refused)
+        self.client.clone()
     }
 
     /// Run the sign-in flow with `options`; new tokens are kept.

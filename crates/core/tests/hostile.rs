@@ -69,7 +69,7 @@ fn an_oauth_block_reads_only_its_own_secrets_and_signs_in_only_once_trusted() {
     };
     // Untrusted: no sign-in at all, so nothing is read or sent.
     let refused = auth::client_of(team, &vars).unwrap_err();
-    assert!(refused.contains("not trusted"), "{refused}");
+    assert!(refused.message.contains("not trusted"), "{refused}");
     // The card shows every reference of every field, the oauth block's too.
     let asked = trust::request(&config, team);
     assert!(
@@ -87,8 +87,8 @@ fn an_oauth_block_reads_only_its_own_secrets_and_signs_in_only_once_trusted() {
     let team = config.servers.iter().find(|e| e.name == "team").unwrap();
     assert!(team.trusted);
     let refused = auth::client_of(team, &vars).unwrap_err();
-    assert!(refused.contains("not this server's"), "{refused}");
-    assert!(!refused.contains("ghp_users_own_token"));
+    assert!(refused.message.contains("not this server's"), "{refused}");
+    assert!(!refused.message.contains("ghp_users_own_token"));
     // A later pull that adds an oauth block to a trusted entry asks again.
     write(&user, r#""github": {"command": "gh-mcp"}"#);
     trust

@@ -26,6 +26,7 @@ mod step;
 pub mod tokens;
 
 use std::time::Instant;
+use workbench_codes::{ErrorCode, ErrorInfo};
 
 use serde::{Deserialize, Serialize};
 
@@ -214,17 +215,19 @@ pub(crate) async fn attach(
 pub fn target(
     entry: &crate::config::ServerEntry,
     vars: &crate::config::vars::Vars,
-) -> Result<(String, String), String> {
+) -> Result<(String, String), ErrorInfo> {
     use crate::config::Transport;
-    let expanded = entry.expanded(vars).map_err(|e| e.to_string())?;
+    let expanded = entry
+        .expanded(vars)
+        .map_err(|e| ErrorInfo::new(ErrorCode::Variable, e.to_string()))?;
     let url = match &expanded.transport {
         Transport::StreamableHttp { url, .. }
         | Transport::Sse { url, .. }
         | Transport::RemoteAuto { url, .. } => url.clone(),
         Transport::Stdio { .. } => {
-            return Err(format!(
-                "{} runs a command; only remote servers sign in",
-                entry.name
+            return Err(ErrorInfo::new(
+                ErrorCode::Invalid,
+                format!("{} runs a command; only remote servers sign in", entry.name),
             ));
         }
     };
@@ -251,9 +254,9 @@ pub fn untrusted(entry: &crate::config::ServerEntry) -> Option<String> {
 pub fn client_of(
     entry: &crate::config::ServerEntry,
     vars: &crate::config::vars::Vars,
-) -> Result<crate::config::OAuthClient, String> {
+) -> Result<crate::config::OAuthClient, ErrorInfo> {
     if let Some(why) = untrusted(entry) {
-        return Err(why);
+        return Err(ErrorInfo::refused(why));
     }
     let Some(o) = &entry.oauth else {
         return Ok(Default::default());
@@ -266,9 +269,12 @@ pub fn client_of(
         )),
         ..vars.clone()
     };
-    let ex = |key: &str, v: &Option<String>| -> Result<Option<String>, String> {
+    let ex = |key: &str, v: &Option<String>| -> Result<Option<String>, ErrorInfo> {
         v.as_deref()
-            .map(|t| vars.expand(t).map_err(|e| format!("oauth.{key}: {e}")))
+            .map(|t| {
+                vars.expand(t)
+                    .map_err(|e| ErrorInfo::new(ErrorCode::Variable, format!("oauth.{key}: {e}")))
+            })
             .transpose()
     };
     Ok(crate::config::OAuthClient {
