@@ -98,9 +98,9 @@ impl Target {
         let mut timeline = Timeline::default();
         let result = flow::refresh(&auth::http(), &stored, &mut timeline)
             .await
-            .map_err(|message| SignInError {
+            .map_err(|e| SignInError {
                 step: SignInStep::Refresh,
-                message,
+                message: e.message,
             });
         if let Ok(tokens) = &result {
             self.keep(tokens)?;

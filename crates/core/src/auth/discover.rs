@@ -124,7 +124,7 @@ pub(crate) async fn protected_resource(
 
 /// The authorization server's metadata, from the URLs the specification
 /// lists in its order; its `issuer` must be the one asked for.
-pub async fn authorization_server(
+pub(crate) async fn authorization_server(
     http: &reqwest::Client,
     issuer: &str,
     tl: &mut Timeline,

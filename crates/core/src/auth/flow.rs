@@ -8,6 +8,7 @@ use super::discover::{Challenge, authorization_server, protected_resource};
 use super::dpop::DpopKey;
 pub use super::step::{SignInError, SignInStep};
 use super::{Timeline, Tokens, mask, random_token};
+use workbench_codes::{ErrorCode, ErrorInfo};
 
 /// Shows the person the sign-in page: opens a browser, or prints it.
 pub type Opener = Box<dyn Fn(&str) -> Result<(), String> + Send + Sync>;
@@ -547,11 +548,11 @@ pub async fn refresh(
     http: &reqwest::Client,
     t: &Tokens,
     tl: &mut Timeline,
-) -> Result<Tokens, String> {
+) -> Result<Tokens, ErrorInfo> {
     let rt = t
         .refresh_token
         .as_deref()
-        .ok_or("refresh: there is no refresh token; sign in again")?;
+        .ok_or_else(|| ErrorInfo::refused("refresh: there is no refresh token; sign in again"))?;
     let form = [
         ("grant_type", "refresh_token"),
         ("refresh_token", rt),
@@ -566,8 +567,9 @@ pub async fn refresh(
         &[rt],
         tl,
     )
-    .await?;
-    tokens_from(&v, Some(rt), t.clone())
+    .await
+    .map_err(|e| ErrorInfo::new(ErrorCode::Transport, e))?;
+    tokens_from(&v, Some(rt), t.clone()).map_err(|e| ErrorInfo::new(ErrorCode::ServerError, e))
 }
 
 mod revoke;

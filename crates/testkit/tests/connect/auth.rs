@@ -388,7 +388,10 @@ async fn every_failure_switch_names_its_step_and_the_fallbacks_work() {
     let e = flow::refresh(&http, &t, &mut tl)
         .await
         .expect_err("expired");
-    assert!(e.starts_with("refresh: ") && e.contains("400"), "{e}");
+    assert!(
+        e.message.starts_with("refresh: ") && e.message.contains("400"),
+        "{e}"
+    );
 }
 
 /// A token the server no longer accepts (revoked, or expired early): the
