@@ -1,18 +1,17 @@
 //! Typed events the window listens to; forwarded from the workbench's stream.
 
+use crate::wire::{PendingAsk, ServerStatus};
 use serde::{Deserialize, Serialize};
 use tauri::{AppHandle, Runtime};
 use tauri_specta::Event;
 use workbench_core::Workbench;
-use workbench_core::asks::PendingAsk;
-use workbench_core::connect::ServerStatus;
 
 /// A server's state changed (sent the moment it changes).
 #[derive(Debug, Clone, Serialize, Deserialize, specta::Type, tauri_specta::Event)]
 pub struct ServerStatusChanged {
-    #[specta(type = ServerStatus)]
+    #[specta(type = crate::wire::ServerStatus)]
     #[serde(deserialize_with = "never")]
-    pub status: ServerStatus,
+    pub status: crate::wire::ServerStatus,
 }
 
 fn never<'de, D: serde::Deserializer<'de>>(_: D) -> Result<ServerStatus, D::Error> {
@@ -52,9 +51,9 @@ pub struct TrafficGrew {
 /// A server asked something only a person can answer.
 #[derive(Debug, Clone, Serialize, Deserialize, specta::Type, tauri_specta::Event)]
 pub struct AskReceived {
-    #[specta(type = PendingAsk)]
+    #[specta(type = crate::wire::PendingAsk)]
     #[serde(deserialize_with = "never_ask")]
-    pub ask: PendingAsk,
+    pub ask: crate::wire::PendingAsk,
 }
 
 fn never_ask<'de, D: serde::Deserializer<'de>>(_: D) -> Result<PendingAsk, D::Error> {
@@ -87,7 +86,7 @@ pub struct ResourceUpdated {
 #[derive(Debug, Clone, Serialize, specta::Type, tauri_specta::Event)]
 pub struct AuthStepped {
     pub server: String,
-    pub timeline: workbench_core::auth::Timeline,
+    pub timeline: crate::wire::Timeline,
 }
 
 /// A sign-in's page is being opened in the system browser: its address,
@@ -103,7 +102,7 @@ pub struct AuthBrowser {
 /// a reload): the diff and the doctor's new findings.
 #[derive(Debug, Clone, Serialize, specta::Type, tauri_specta::Event)]
 pub struct SurfaceChanged {
-    pub change: workbench_doctor::follow::SurfaceChange,
+    pub change: crate::wire::SurfaceChange,
 }
 
 /// Files a server's `dev.watch` names changed: it is restarting.
@@ -118,7 +117,7 @@ pub struct DevReloaded {
 #[derive(Debug, Clone, Serialize, specta::Type, tauri_specta::Event)]
 pub struct TaskChanged {
     pub server: String,
-    pub task: workbench_core::TaskState,
+    pub task: crate::wire::TaskState,
 }
 
 /// Calls were written to the history (any caller's): the lists are stale.
@@ -155,7 +154,10 @@ pub fn forward_surfaces<R: Runtime>(
         loop {
             match rx.recv().await {
                 Ok(change) => {
-                    let _ = (SurfaceChanged { change }).emit(&app);
+                    let _ = (SurfaceChanged {
+                        change: change.into(),
+                    })
+                    .emit(&app);
                 }
                 Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
                 Err(_) => return,
@@ -206,7 +208,11 @@ pub fn forward<R: Runtime>(app: AppHandle<R>, workbench: &Workbench) {
                 Ok(workbench_core::events::Event::Status { status }) => {
                     // A server that restarts may serve other App HTML.
                     forget_apps(&app, &status.name);
-                    if let Err(e) = (ServerStatusChanged { status }).emit(&app) {
+                    if let Err(e) = (ServerStatusChanged {
+                        status: status.into(),
+                    })
+                    .emit(&app)
+                    {
                         tracing::warn!(error = %e, "could not send a status event to the window");
                     }
                 }
@@ -221,7 +227,7 @@ pub fn forward<R: Runtime>(app: AppHandle<R>, workbench: &Workbench) {
                     .emit(&app);
                 }
                 Ok(workbench_core::events::Event::Ask { ask }) => {
-                    let _ = (AskReceived { ask }).emit(&app);
+                    let _ = (AskReceived { ask: ask.into() }).emit(&app);
                 }
                 Ok(workbench_core::events::Event::AskClosed { id }) => {
                     let _ = (AskClosed { id }).emit(&app);
@@ -247,7 +253,11 @@ pub fn forward<R: Runtime>(app: AppHandle<R>, workbench: &Workbench) {
                     let _ = (DevReloaded { server, files }).emit(&app);
                 }
                 Ok(workbench_core::events::Event::Task { server, task }) => {
-                    let _ = (TaskChanged { server, task }).emit(&app);
+                    let _ = (TaskChanged {
+                        server,
+                        task: task.into(),
+                    })
+                    .emit(&app);
                 }
                 Ok(workbench_core::events::Event::CatalogChanged { server }) => {
                     forget_apps(&app, &server);

@@ -13,6 +13,7 @@ mod launch;
 pub mod startup;
 pub mod state;
 mod window_state;
+pub mod wire;
 
 use tauri::{Manager, Runtime};
 

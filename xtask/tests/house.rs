@@ -437,3 +437,47 @@ fn errors_that_cross_a_crate_have_a_code() {
         found.join("\n  ")
     );
 }
+
+/// The crates under `crates/` whose manifests name `dependency` (as a
+/// dependency line or a feature that turns it on).
+fn crates_naming(dependency: &str) -> Vec<String> {
+    let root = workspace().join("crates");
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(&root).unwrap() {
+        let manifest = entry.unwrap().path().join("Cargo.toml");
+        let Ok(text) = std::fs::read_to_string(&manifest) else {
+            continue;
+        };
+        let names = text.lines().any(|l| {
+            let l = l.trim_start();
+            l.starts_with(&format!("{dependency} "))
+                || l.starts_with(&format!("{dependency}="))
+                || l.starts_with(&format!("{dependency}."))
+                || l.contains(&format!("\"dep:{dependency}\""))
+                || l.contains(&format!("/{dependency}\""))
+        });
+        if names {
+            found.push(manifest.display().to_string());
+        }
+    }
+    found.sort();
+    found
+}
+
+/// The window's wire format lives at the edge: its types and their
+/// TypeScript bindings are the Tauri crate's (`src-tauri/src/wire`), and
+/// no library, nor the application layer, depends on specta or Tauri.
+#[test]
+fn the_libraries_know_nothing_of_the_window() {
+    for dependency in ["specta", "tauri", "tauri-specta"] {
+        let found = crates_naming(dependency);
+        assert!(
+            found.is_empty(),
+            "{dependency} is named by {found:?}: the window's types belong in src-tauri/src/wire"
+        );
+    }
+    assert!(
+        !crates_naming("serde").is_empty(),
+        "the check reads the manifests (serde is named by several)"
+    );
+}

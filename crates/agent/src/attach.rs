@@ -185,7 +185,6 @@ pub fn user_content(parts: &[Part], vision: bool) -> MessageContent {
 /// messages' text, editable before it is sent, and what is not text (images,
 /// embedded resources) as attachments.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct PromptDraft {
     pub text: String,
     pub attachments: Vec<Part>,
@@ -199,7 +198,6 @@ pub struct PromptDraft {
 /// The person's message as sent: its text, what is attached, and the
 /// title an untitled chat takes (a prompt's name; none: from the text).
 #[derive(Debug, Clone, Default, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Outgoing {
     pub text: String,
     #[serde(default)]

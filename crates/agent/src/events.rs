@@ -10,7 +10,6 @@ use crate::sessions::Message;
 
 /// How full the model's context is.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ContextMeter {
     /// Tokens the next request will take (system prompt, tool schemas,
     /// history): the provider's count of the last request plus an estimate
@@ -26,7 +25,6 @@ pub struct ContextMeter {
 
 /// Why a turn ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum EndReason {
     /// The model answered without asking for a tool.
@@ -40,7 +38,6 @@ pub enum EndReason {
 }
 
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum AgentEvent {
     /// A message was stored (the person's, the model's, tool results):

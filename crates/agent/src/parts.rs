@@ -14,7 +14,6 @@ use workbench_store::CallStatus;
 
 /// One part of a message.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Part {
     Text {

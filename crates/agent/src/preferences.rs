@@ -16,7 +16,6 @@ use crate::settings::{AgentSettings, ProviderConfig, ProviderKind};
 
 /// The model chosen, and why (the ask dialog says it).
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ModelChoice {
     pub provider: String,
     pub model: String,

@@ -17,7 +17,6 @@ use crate::settings::{ProviderConfig, ProviderKind};
 
 /// Where a provider's key came from.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum KeySource {
     /// Stored in the OS keychain through the window or `mcpwb`.
@@ -179,7 +178,6 @@ pub async fn list_models(
 
 /// What a test call found.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct TestReport {
     pub model: String,
     pub reply: String,
@@ -213,7 +211,6 @@ pub async fn test(
 
 /// A local LLM server answering on this machine.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct LocalServer {
     /// A provider ready to be added.
     pub provider: ProviderConfig,
@@ -365,7 +362,6 @@ pub fn accepts_images(model: &str) -> bool {
 
 /// A configured provider as the window shows it.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ProviderView {
     pub config: ProviderConfig,
     pub key: KeySource,

@@ -15,7 +15,6 @@ pub const UNTITLED: &str = "New chat";
 
 /// A stored message with its parts typed.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Message {
     pub id: i64,
     pub seq: i64,
@@ -41,7 +40,6 @@ impl Message {
 
 /// What a new chat starts with (absent: the settings' defaults).
 #[derive(Debug, Clone, Default, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct NewChat {
     pub title: Option<String>,
     pub provider: Option<String>,
@@ -52,7 +50,6 @@ pub struct NewChat {
 
 /// A change to a chat (each `Some` replaces that field).
 #[derive(Debug, Clone, Default, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct SessionChange {
     pub title: Option<String>,
     pub provider: Option<String>,
@@ -64,7 +61,6 @@ pub struct SessionChange {
 /// A chat as opened: the session, its messages, whether a turn is running
 /// and the calls waiting for a decision.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ChatView {
     pub session: SessionRow,
     pub options: SessionOptions,

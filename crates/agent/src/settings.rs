@@ -17,7 +17,6 @@ pub const SECTION: &str = "agent";
 
 /// Which API a provider speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum ProviderKind {
     OpenAi,
@@ -74,7 +73,6 @@ impl ProviderKind {
 
 /// One configured provider.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ProviderConfig {
     /// A short unique name (`openai`, `lmstudio`, `work-proxy`).
     pub id: String,
@@ -98,7 +96,6 @@ pub use workbench_calls::rules::{ToolPolicy, tool_key};
 
 /// The agent's settings.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(default)]
 pub struct AgentSettings {
     pub providers: Vec<ProviderConfig>,

@@ -21,7 +21,6 @@ pub const MAX_TOOLS: usize = 128;
 
 /// What a session keeps about its tools (in the store, as JSON).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(default)]
 pub struct SessionOptions {
     /// The servers whose tools the chat may use (absent: all).

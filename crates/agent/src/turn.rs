@@ -498,7 +498,6 @@ fn estimate_request(system: &str, messages: &[(String, Vec<Part>)], tools: u32) 
 
 /// One tool as a chat's tool list shows it.
 #[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ChatTool {
     /// The name the model uses (`load_skill` for a skill, whose `tool` is
     /// `skill:NAME`).
@@ -512,7 +511,6 @@ pub struct ChatTool {
 /// What a chat's model would get now: its tools, how they were adapted,
 /// and how full the context is.
 #[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ChatTools {
     pub tools: Vec<ChatTool>,
     pub deferred: bool,

@@ -10,7 +10,6 @@ use workbench_core::ErrorInfo;
 
 /// A change to the agent's settings (each `Some` replaces that setting).
 #[derive(Debug, Clone, Default, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct AgentSettingsChange {
     pub default_provider: Option<String>,
     pub max_steps: Option<u32>,

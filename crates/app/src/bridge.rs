@@ -140,7 +140,6 @@ pub fn forward_stderr(
 
 /// A ready-made entry for another client.
 #[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Snippet {
     /// The client's name as people know it.
     pub client: String,

@@ -27,7 +27,6 @@ pub fn bundles_dir() -> PathBuf {
 
 /// A value the bundle asks for.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct BundleField {
     pub key: String,
@@ -43,7 +42,6 @@ pub struct BundleField {
 
 /// A bundle as read, before anything is written.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct BundleShown {
     pub name: String,
@@ -115,7 +113,6 @@ pub struct Install<'a> {
 
 /// What installing did.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct Installed {
     pub name: String,

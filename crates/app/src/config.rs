@@ -35,7 +35,6 @@ pub struct Place {
 
 /// A config file's text, for the window's editor.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ConfigText {
     pub path: String,
     pub exists: bool,

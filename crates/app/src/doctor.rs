@@ -109,7 +109,6 @@ pub fn last_run(calls: &Calls, runs: &LastRuns, server: &str) -> Option<DoctorRe
 /// What the doctor finds of a server, counted (the sidebar's badge): each
 /// code once, however many tools or pointers it is found at.
 #[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct DoctorCount {
     pub server: String,
     /// Distinct codes found as errors.

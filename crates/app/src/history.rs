@@ -71,7 +71,6 @@ pub fn call(store: &Store, id: i64) -> Result<Option<CallRow>, ErrorInfo> {
 
 /// How big the History may grow, and how big it is.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct HistoryUsage {
     pub settings: workbench_calls::HistorySettings,
     pub calls: i64,

@@ -16,7 +16,6 @@ use crate::config::Place;
 
 /// A host's config file and its entries, for Tap and Untap.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct HostFile {
     pub dialect: Dialect,
     pub path: String,

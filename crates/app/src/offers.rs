@@ -16,7 +16,6 @@ pub use workbench_core::{LoadedSkill, SkillFile};
 
 /// A resource, or a resource template (`uriTemplate`), of a server.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ResourceRow {
     pub server: String,
     pub template: bool,
@@ -26,7 +25,6 @@ pub struct ResourceRow {
 }
 
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct PromptRow {
     pub server: String,
     /// As the server listed it (name, title, description, arguments).
@@ -36,7 +34,6 @@ pub struct PromptRow {
 
 /// A skill (SEP-2640) of a server, as its `skills/list` gave it.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct SkillRow {
     pub server: String,
     /// Its name (the folder of its SKILL.md).
@@ -48,7 +45,6 @@ pub struct SkillRow {
 
 /// One list's cache hints, as its server's last answer gave them.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ListCache {
     pub server: String,
     /// `tools`, `resources`, `resourceTemplates`, `prompts` or `skills`.

@@ -18,7 +18,6 @@ use workbench_doctor::publish::{check_dir, hosts};
 
 /// One way started with one host's PATH.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct HostRun {
     pub way: String,
@@ -35,7 +34,6 @@ pub struct HostRun {
 
 /// What `publish check` found.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct PublishReport {
     pub folder: String,

@@ -63,7 +63,6 @@ pub fn open_with(
 
 /// A server's version as the window and `--json` show it.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct RegistryServer {
     pub name: String,
@@ -105,7 +104,6 @@ impl From<&Listed> for RegistryServer {
 
 /// A page of a search.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct RegistryPage {
     /// The registry read.
@@ -147,7 +145,6 @@ fn stale(cached: Option<Cached>) -> Option<u32> {
 
 /// One version of a server, as it would be added.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct RegistryShown {
     pub server: RegistryServer,
@@ -166,7 +163,6 @@ pub struct RegistryShown {
 
 /// The entry a server.json becomes.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct RegistryPreview {
     /// The name it gets in mcp.json.
@@ -228,7 +224,6 @@ pub async fn show(
 
 /// What adding wrote.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct RegistryAdded {
     pub name: String,
@@ -471,7 +466,6 @@ pub fn pick(package: Option<usize>, remote: Option<usize>) -> Pick {
 
 /// What the window asks to add (`AddRequest`, owned, as it comes over IPC).
 #[derive(Debug, Clone, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct RegistryAdd {
     pub name: String,

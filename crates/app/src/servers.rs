@@ -12,7 +12,6 @@ use workbench_core::{ErrorCode, ErrorInfo, ServerSummary, Workbench};
 
 /// The servers of the open config file.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ServerList {
     /// The absolute path of the user's mcp.json.
     pub config_path: String,

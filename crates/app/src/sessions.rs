@@ -68,7 +68,6 @@ pub struct SaveAsSuite {
 /// The suite a session became: not trusted until the person trusts it in
 /// its review (what a host sent is someone else's input).
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct SuiteMade {
     pub path: String,

@@ -207,7 +207,6 @@ pub fn trust(path: &Path, fingerprint: &str) -> Result<(), ErrorInfo> {
 
 /// A case of a suite, as the Suites room lists it.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct CaseInfo {
     pub name: String,
     pub server: Option<String>,
@@ -218,7 +217,6 @@ pub struct CaseInfo {
 
 /// A prompt case of a suite (an eval), as the Suites room lists it.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct PromptInfo {
     pub name: String,
     pub prompt: String,
@@ -230,7 +228,6 @@ pub struct PromptInfo {
 
 /// A suite file of the project or the user.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct SuiteInfo {
     pub path: String,
     pub name: String,

@@ -9,7 +9,6 @@ use workbench_core::{ErrorInfo, Workbench};
 
 /// A server's tasks, as the window lists them.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct TaskList {
     /// Newest first: the server's list merged over the tasks seen here.
     pub tasks: Vec<TaskState>,

@@ -105,7 +105,6 @@ pub async fn call(
 
 /// A tool of a Ready (or recently Ready: `stale`) server.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ToolRow {
     /// `server__tool`, unique across servers.
     pub qualified: String,

@@ -11,7 +11,6 @@ use serde::Serialize;
 
 /// One connected client, as the Bridge panel lists it.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct CallerInfo {
     pub id: u32,
     pub name: String,

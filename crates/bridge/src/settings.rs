@@ -11,7 +11,6 @@ pub const DEFAULT_PORT: u16 = 8767;
 pub const TOKEN_ID: &str = "bridge/token";
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(default)]
 pub struct BridgeSettings {
     pub enabled: bool,

@@ -24,7 +24,6 @@ use crate::rules::{Rules, ToolPolicy, tool_key};
 /// How calls that would ask are treated (the window always asks; `mcpwb
 /// chat --approve` chooses).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum ApproveMode {
     /// Ask the person.
@@ -40,7 +39,6 @@ pub enum ApproveMode {
 
 /// How long a decision holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum Remember {
     /// This call only.
@@ -54,7 +52,6 @@ pub enum Remember {
 
 /// The person's decision on one call.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Decision {
     pub approve: bool,
     /// The arguments to run with instead of the model's (edited).
@@ -91,6 +88,23 @@ impl Decision {
         }
     }
 
+    /// What a person answered, as a window sends it: never with consent,
+    /// which only the approvals queue adds.
+    pub fn answered(
+        approve: bool,
+        arguments: Option<Value>,
+        remember: Remember,
+        reason: Option<String>,
+    ) -> Decision {
+        Decision {
+            approve,
+            arguments,
+            remember,
+            reason,
+            consent: None,
+        }
+    }
+
     pub fn deny(reason: impl Into<String>) -> Decision {
         Decision {
             approve: false,
@@ -110,7 +124,6 @@ impl Decision {
 
 /// A line of a definition's difference.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct DiffLine {
     /// `" "`, `"+"` or `"-"`.
     pub op: String,
@@ -119,7 +132,6 @@ pub struct DiffLine {
 
 /// A call waiting for a decision, with everything the approval card shows.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Approval {
     pub id: u64,
     pub session: String,

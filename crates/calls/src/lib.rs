@@ -38,7 +38,6 @@ pub use skill::{SkillRan, SkillRead, is_skill_tool, skill_definition, skill_tool
 
 /// Who made a call (kept with it in the history).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum Origin {
     /// A person, by hand in the window's tool panel.

@@ -24,7 +24,6 @@ pub const SECTION: &str = "agent";
 
 /// What happens when a model (or a bridge client, or an App) calls a tool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum ToolPolicy {
     /// Ask the person each time (the default).
@@ -275,7 +274,6 @@ pub fn carry(section: &mut serde_json::Map<String, Value>, from: &Grantee, to: &
 
 /// How the history is bounded (`"history"` in the settings file).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(default)]
 pub struct HistorySettings {
     /// The calls kept take at most this many MiB; the oldest go first,

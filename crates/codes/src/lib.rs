@@ -24,7 +24,6 @@ use serde::Serialize;
 /// A stable code for each kind of failure. Serialised as `snake_case` strings;
 /// never renumber or rename a variant, add new ones instead.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum ErrorCode {
     /// The config file does not exist.
@@ -90,7 +89,6 @@ pub enum ErrorCode {
 /// The serialisable form of an error that crosses IPC and `--json` output:
 /// `{ "code": "config_syntax", "message": "mcp.json:3:7: expected ..." }`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ErrorInfo {
     /// What kind of failure: switch on this.
     pub code: ErrorCode,

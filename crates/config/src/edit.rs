@@ -12,7 +12,6 @@ use crate::error::{Error, Result};
 
 /// One change to the servers of a file (also what the window sends).
 #[derive(Debug, Clone, PartialEq, serde::Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum EditOp {
     /// Create the server or update it: each key of `fields` gets that value

@@ -111,7 +111,6 @@ pub enum Transport {
 
 /// The transport's kind, for display and IPC.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum TransportKind {
     /// A local process over stdin/stdout.
@@ -285,7 +284,6 @@ pub struct OAuthClient {
 
 /// Which protocol era a connection speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum ProtocolPin {
     /// `server/discover` first, `initialize` for servers that do not know it.
@@ -301,7 +299,6 @@ pub enum ProtocolPin {
 
 /// Where an entry is defined: the user's file or the project's `.mcp.json`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum Scope {
     #[default]
@@ -344,7 +341,6 @@ pub struct RestartPolicy {
 
 /// How long a server's connection lives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum Lifecycle {
     /// One long-lived connection (the default).
@@ -356,7 +352,6 @@ pub enum Lifecycle {
 
 /// A semantic problem in one part of the file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Problem {
     /// JSON pointer to the offending key, e.g. `/mcpServers/demo/command`.
     pub pointer: String,
@@ -385,7 +380,6 @@ pub struct ConfigFile {
 
 /// One declared input (`{"id", "type": "promptString", "description", "password"}`).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct InputDecl {
     /// The input's id (`${input:id}`).
     pub id: String,
@@ -397,7 +391,6 @@ pub struct InputDecl {
 
 /// What the UI and `mcpwb servers` show of a server.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ServerSummary {
     /// The entry's name.
     pub name: String,

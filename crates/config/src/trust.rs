@@ -33,7 +33,6 @@ use crate::error::{Error, Result};
 /// What the person sees before trusting an entry: everything it will run,
 /// send or let run unasked, with secret values masked.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct TrustRequest {
     /// The entry's name.
     pub name: String,
@@ -66,7 +65,6 @@ pub struct TrustRequest {
 
 /// One name and value of a trust request.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Shown {
     /// The name (an environment variable, a header).
     pub name: String,

@@ -288,7 +288,6 @@ impl ServerEntry {
 
 /// An `${input:id}` some server refers to that nobody has given yet.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct NeededInput {
     /// The input's id (`${input:id}`).
     pub id: String,

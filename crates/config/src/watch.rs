@@ -8,7 +8,6 @@ use super::ServerEntry;
 
 /// Which servers a new version of the config starts, restarts or drops.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ChangeSet {
     /// Entries new in the file.
     pub added: Vec<String>,

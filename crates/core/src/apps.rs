@@ -133,7 +133,6 @@ fn origin_ok(source: &str) -> bool {
 
 /// One declaration the host did not take, and why.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Refused {
     /// `connectDomains`, `resourceDomains`, ...
     pub field: String,
@@ -143,7 +142,6 @@ pub struct Refused {
 
 /// The CSP an App runs under and what of its declaration was not taken.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct AppPolicy {
     /// The header's value, directives separated by `; `.
     pub csp: String,
@@ -242,7 +240,6 @@ pub fn policy_for(ui: &Value, server_here: bool) -> AppPolicy {
 /// An App resolved: its HTML and the policy it runs under.
 #[derive(Debug, Clone, Serialize)]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct AppResource {
     pub server: String,
     pub uri: String,

@@ -11,11 +11,9 @@ use serde_json::Value;
 
 /// What a list's (or a read's) answers said about caching.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, serde::Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct CacheHint {
     /// Milliseconds the answer may be reused (the smallest of its pages);
     /// None: no page said (a client assumes 0, immediately stale).
-    #[cfg_attr(feature = "specta", specta(type = Option<f64>))]
     pub ttl_ms: Option<u64>,
     /// `public` or `private` (private when any page is); None: not said.
     pub scope: Option<String>,

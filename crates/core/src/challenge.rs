@@ -55,7 +55,6 @@ pub fn parse_challenge(header: &str) -> Challenge {
 
 /// The last refusal a server gave.
 #[derive(Debug, Clone, Serialize, PartialEq)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Refusal {
     /// 401 or 403.
     pub status: u16,

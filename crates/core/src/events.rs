@@ -7,7 +7,6 @@ use serde_json::Value;
 use crate::status::ServerStatus;
 
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Event {
     /// A server's state changed (published the moment it changes).
@@ -82,7 +81,6 @@ pub enum Event {
 
 /// What a server asked for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum AskKind {
     /// `sampling/createMessage`: an LLM completion.
@@ -93,7 +91,6 @@ pub enum AskKind {
 
 /// An ask waiting for its answer.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct PendingAsk {
     pub id: u32,
     pub server: String,

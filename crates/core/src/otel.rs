@@ -127,7 +127,6 @@ pub const SECTION: &str = "traces";
 
 /// What the settings file says about traces.
 #[derive(Debug, Clone, Default, PartialEq, serde::Serialize, serde::Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(default)]
 pub struct TraceSettings {
     /// The OTLP/HTTP collector's base URL (e.g. http://127.0.0.1:4318);

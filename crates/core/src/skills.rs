@@ -32,12 +32,10 @@ pub fn folder_of(skill: &Value) -> String {
 
 /// One file a listing promises: its URI, size and digest.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Promised {
     pub uri: String,
     /// Its path inside the skill (`references/FORMS.md`).
     pub path: String,
-    #[cfg_attr(feature = "specta", specta(type = Option<f64>))]
     pub size: Option<u64>,
     pub digest: Option<String>,
 }

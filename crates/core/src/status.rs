@@ -9,7 +9,6 @@ use crate::config::TransportKind;
 
 /// What a server said about itself when the session started.
 #[derive(Debug, Clone, Serialize, PartialEq)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ServerInfo {
     pub protocol_version: String,
     pub name: String,
@@ -25,7 +24,6 @@ pub struct ServerInfo {
 /// Why a connection failed or ended, by kind: a stable code the window,
 /// `mcpwb` and the doctor switch on (never the reason's text).
 #[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, Default)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum FailureCode {
     /// The entry could not be made ready to start (a variable, a secret,
@@ -78,7 +76,6 @@ impl From<String> for Failure {
 
 /// A server's life, as the user sees it.
 #[derive(Debug, Clone, Serialize, PartialEq)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(tag = "state", rename_all = "snake_case")]
 pub enum ServerState {
     Disabled,
@@ -108,7 +105,6 @@ pub enum ServerState {
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ServerStatus {
     pub name: String,
     #[serde(flatten)]

@@ -44,7 +44,6 @@ impl Seen {
 
 /// Which form of tasks a server speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub enum TaskForm {
     /// `params.task`, `tasks/result` (protocol 2025-11-25).
     #[serde(rename = "2025-11-25")]
@@ -57,7 +56,6 @@ pub enum TaskForm {
 /// A task as last seen.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct TaskState {
     pub task_id: String,
     /// `working`, `input_required`, `completed`, `failed`, `cancelled` (as sent).

@@ -22,7 +22,6 @@ pub const NOISY_STDERR: usize = 200;
 
 /// What one protocol era answered.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct EraAnswer {
     /// `2025-11-25` (`initialize`) or `2026-07-28` (`server/discover`).
     pub era: String,

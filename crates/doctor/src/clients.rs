@@ -23,7 +23,6 @@ const KNOWN: [&str; 5] = [
 
 /// What one way of finding the era ends with.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct ClientEra {
     /// Whose way it is.
     pub client: String,

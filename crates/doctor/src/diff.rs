@@ -16,7 +16,6 @@ use serde_json::Value;
 use crate::surface::Surface;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum Impact {
     Compatible,
@@ -25,7 +24,6 @@ pub enum Impact {
 
 /// One change.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Change {
     pub impact: Impact,
     /// Stable: `tool.removed`, `input.required-added`, ...

@@ -4,7 +4,6 @@
 use serde::Serialize;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum Severity {
     Info,
@@ -23,7 +22,6 @@ impl Severity {
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Finding {
     /// Stable, dotted: `name.invalid-characters`, `schema.array-without-items`.
     pub code: String,

@@ -17,7 +17,6 @@ use crate::surface::Surface;
 
 /// What changed in a server's surface since it was last ready.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct SurfaceChange {
     pub server: String,
     /// Milliseconds since the Unix epoch.

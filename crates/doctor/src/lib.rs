@@ -57,7 +57,6 @@ pub struct Options {
 
 /// The doctor's report on one server.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct DoctorReport {
     pub server: String,
     /// Worst first, then by item.

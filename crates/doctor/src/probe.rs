@@ -14,7 +14,6 @@ use crate::finding::{Finding, Severity};
 
 /// One probed call.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Probed {
     pub tool: String,
     pub arguments: Value,

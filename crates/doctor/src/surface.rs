@@ -14,7 +14,6 @@ use workbench_core::{ErrorCode, ErrorInfo, Workbench};
 pub const FORMAT: u32 = 1;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct Surface {
     pub snapshot: u32,

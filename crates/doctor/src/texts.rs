@@ -18,7 +18,6 @@ pub const COSTLY_LIST: usize = 20_000;
 
 /// What the tool list costs.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct TokenCost {
     pub total: u32,
     /// The costliest tools first: (name, tokens).

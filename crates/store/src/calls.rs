@@ -13,7 +13,6 @@ use crate::{Result, Store};
 
 /// How a call ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum CallStatus {
     /// Asked for, not yet decided or finished.
@@ -120,7 +119,6 @@ pub struct Pruned {
 
 /// A call as recorded.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct CallRow {
     pub id: i64,
     pub origin: String,
@@ -152,7 +150,6 @@ pub struct CallRow {
 /// What a suite's case made of its call: the call may be `ok` while the
 /// case failed (an assertion on its result).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct CaseVerdict {
     pub suite: String,
     pub case: String,
@@ -164,7 +161,6 @@ pub struct CaseVerdict {
 
 /// Which calls to list, newest first.
 #[derive(Debug, Clone, Default, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(default)]
 pub struct HistoryQuery {
     pub server: Option<String>,

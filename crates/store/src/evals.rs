@@ -14,7 +14,6 @@ pub const KEEP: usize = 20;
 
 /// One eval run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct EvalRunRow {
     pub id: i64,
     pub started_at: i64,

@@ -12,7 +12,6 @@ use crate::{Error, Result, Store, now_ms};
 
 /// Tokens counted by the provider.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Usage {
     pub input: i64,
     pub output: i64,
@@ -30,7 +29,6 @@ impl Usage {
 
 /// A session as listed.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct SessionRow {
     pub id: String,
     pub title: String,
@@ -61,7 +59,6 @@ pub struct NewSession {
 
 /// One message of a session.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct MessageRow {
     pub id: i64,
     /// Position in the session, from 1.

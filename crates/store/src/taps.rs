@@ -11,7 +11,6 @@ use crate::{Result, Store};
 
 /// One tapped connection.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct TapRow {
     pub id: i64,
     pub started_at: i64,
@@ -34,7 +33,6 @@ pub struct TapRow {
 
 /// One message as it passed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct TapMessage {
     pub seq: i64,
     pub at_ms: i64,

@@ -7,7 +7,7 @@
 
 use serde::Serialize;
 use tauri::{Runtime, State};
-use workbench_app::apps::{self as app_layer, AppPolicy};
+use workbench_app::apps::{self as app_layer};
 use workbench_app::{CallOptions, ErrorCode, ErrorInfo};
 
 use crate::apps::{Apps, OpenApp, SCHEME};
@@ -23,7 +23,7 @@ pub struct AppOpened {
     pub uri: String,
     /// The content's `_meta` as the server sent it.
     pub meta: serde_json::Value,
-    pub policy: AppPolicy,
+    pub policy: crate::wire::AppPolicy,
     pub prefers_border: Option<bool>,
     /// The HTML's size in bytes.
     pub size: u32,
@@ -38,35 +38,40 @@ pub async fn open_app<R: Runtime>(
     apps: State<'_, Apps>,
     server: String,
     tool: String,
-) -> Result<AppOpened, ErrorInfo> {
-    let (_, uri) = app_layer::of_tool(&state.workbench, &server, &tool)?;
-    let resource = match apps.cached(&server, &uri) {
-        Some(cached) => cached,
-        None => {
-            let read = app_layer::read(&state.workbench, &server, &uri).await?;
-            apps.keep(&read);
-            read
+) -> Result<AppOpened, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let (_, uri) = app_layer::of_tool(&state.workbench, &server, &tool)?;
+            let resource = match apps.cached(&server, &uri) {
+                Some(cached) => cached,
+                None => {
+                    let read = app_layer::read(&state.workbench, &server, &uri).await?;
+                    apps.keep(&read);
+                    read
+                }
+            };
+            let opened = AppOpened {
+                id: String::new(),
+                url: String::new(),
+                uri,
+                meta: resource.meta.clone(),
+                policy: resource.policy.clone().into(),
+                prefers_border: resource.prefers_border,
+                size: u32::try_from(resource.html.len()).unwrap_or(u32::MAX),
+            };
+            let id = apps.open(OpenApp {
+                server,
+                tool,
+                resource,
+            });
+            Ok(AppOpened {
+                url: format!("{SCHEME}://{id}/"),
+                id,
+                ..opened
+            })
         }
-    };
-    let opened = AppOpened {
-        id: String::new(),
-        url: String::new(),
-        uri,
-        meta: resource.meta.clone(),
-        policy: resource.policy.clone(),
-        prefers_border: resource.prefers_border,
-        size: u32::try_from(resource.html.len()).unwrap_or(u32::MAX),
-    };
-    let id = apps.open(OpenApp {
-        server,
-        tool,
-        resource,
-    });
-    Ok(AppOpened {
-        url: format!("{SCHEME}://{id}/"),
-        id,
-        ..opened
-    })
+        .await,
+    )
 }
 
 /// Read the App of `server`'s tool ahead of its first result (kept until
@@ -79,15 +84,20 @@ pub async fn prefetch_app<R: Runtime>(
     apps: State<'_, Apps>,
     server: String,
     tool: String,
-) -> Result<bool, ErrorInfo> {
-    let Some(uri) = app_layer::uri_of(&state.workbench, &server, &tool) else {
-        return Ok(false);
-    };
-    if apps.cached(&server, &uri).is_none() {
-        let read = app_layer::read(&state.workbench, &server, &uri).await?;
-        apps.keep(&read);
-    }
-    Ok(true)
+) -> Result<bool, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let Some(uri) = app_layer::uri_of(&state.workbench, &server, &tool) else {
+                return Ok(false);
+            };
+            if apps.cached(&server, &uri).is_none() {
+                let read = app_layer::read(&state.workbench, &server, &uri).await?;
+                apps.keep(&read);
+            }
+            Ok(true)
+        }
+        .await,
+    )
 }
 
 /// Close an App (after its teardown); false when it was not open.
@@ -98,8 +108,8 @@ pub async fn close_app<R: Runtime>(
     state: State<'_, AppState>,
     apps: State<'_, Apps>,
     app: String,
-) -> Result<bool, ErrorInfo> {
-    Ok(crate::app_calls::close(&state.calls, &apps, &app))
+) -> Result<bool, crate::wire::ErrorInfo> {
+    crate::wire::out(async move { Ok(crate::app_calls::close(&state.calls, &apps, &app)) }.await)
 }
 
 /// An App's `tools/call` (see [`crate::app_calls::call`]).
@@ -112,8 +122,10 @@ pub async fn app_call_tool<R: Runtime>(
     app: String,
     name: String,
     args: serde_json::Value,
-) -> Result<serde_json::Value, ErrorInfo> {
-    crate::app_calls::call(&state.calls, &apps, &app, &name, args).await
+) -> Result<serde_json::Value, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move { crate::app_calls::call(&state.calls, &apps, &app, &name, args).await }.await,
+    )
 }
 
 /// The App's calls waiting for the person's decision.
@@ -123,11 +135,16 @@ pub async fn app_approvals<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     app: String,
-) -> Result<Vec<workbench_app::bridge::Approval>, ErrorInfo> {
-    Ok(state
-        .calls
-        .approvals()
-        .pending(&crate::app_calls::session(&app)))
+) -> Result<Vec<crate::wire::Approval>, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            Ok(state
+                .calls
+                .approvals()
+                .pending(&crate::app_calls::session(&app)))
+        }
+        .await,
+    )
 }
 
 /// An App's `resources/read` (its own server's resources).
@@ -139,18 +156,23 @@ pub async fn app_read_resource<R: Runtime>(
     apps: State<'_, Apps>,
     app: String,
     uri: String,
-) -> Result<serde_json::Value, ErrorInfo> {
-    let open = apps.find(&app)?;
-    let out = state
-        .workbench
-        .request(
-            &open.server,
-            "resources/read",
-            serde_json::json!({ "uri": uri }),
-            CallOptions::default(),
-        )
-        .await?;
-    Ok(out.result)
+) -> Result<serde_json::Value, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let open = apps.find(&app)?;
+            let out = state
+                .workbench
+                .request(
+                    &open.server,
+                    "resources/read",
+                    serde_json::json!({ "uri": uri }),
+                    CallOptions::default(),
+                )
+                .await?;
+            Ok(out.result)
+        }
+        .await,
+    )
 }
 
 /// Open an App's link in the system browser, once the person saw the whole
@@ -160,18 +182,23 @@ pub async fn app_read_resource<R: Runtime>(
 pub async fn app_open_link<R: Runtime>(
     _app: tauri::AppHandle<R>,
     url: String,
-) -> Result<(), ErrorInfo> {
-    let ok = (url.starts_with("https://") || url.starts_with("http://"))
-        && !url.chars().any(|c| c.is_whitespace() || c.is_control());
-    if !ok {
-        return Err(ErrorInfo::refused(format!(
-            "{url:?} is not an http(s) address: not opened"
-        )));
-    }
-    open::that_detached(&url).map_err(|e| ErrorInfo {
-        code: ErrorCode::Internal,
-        message: format!("the browser did not open {url}: {e}"),
-    })
+) -> Result<(), crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let ok = (url.starts_with("https://") || url.starts_with("http://"))
+                && !url.chars().any(|c| c.is_whitespace() || c.is_control());
+            if !ok {
+                return Err(ErrorInfo::refused(format!(
+                    "{url:?} is not an http(s) address: not opened"
+                )));
+            }
+            open::that_detached(&url).map_err(|e| ErrorInfo {
+                code: ErrorCode::Internal,
+                message: format!("the browser did not open {url}: {e}"),
+            })
+        }
+        .await,
+    )
 }
 
 /// Keep one message of an App's bridge in the traffic log (App traffic,
@@ -185,11 +212,18 @@ pub async fn app_traffic<R: Runtime>(
     app: String,
     to_app: bool,
     message: String,
-) -> Result<(), ErrorInfo> {
-    let open = apps.find(&app)?;
-    state
-        .workbench
-        .traffic()
-        .record_app(&open.server, to_app, &message);
-    Ok(())
+) -> Result<(), crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let open = apps.find(&app)?;
+            state
+                .workbench
+                .traffic()
+                .record_app(&open.server, to_app, &message);
+            Ok(())
+        }
+        .await,
+    )
 }
+
+crate::wire::as_is!(AppOpened);

@@ -4,7 +4,7 @@
 use tauri::{Runtime, State};
 use workbench_app::ErrorCode;
 use workbench_app::ErrorInfo;
-use workbench_app::asks::{self, PendingAsk};
+use workbench_app::asks::{self};
 
 use crate::state::AppState;
 
@@ -14,8 +14,8 @@ use crate::state::AppState;
 pub async fn pending_asks<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
-) -> Result<Vec<PendingAsk>, ErrorInfo> {
-    Ok(asks::pending(&state.workbench))
+) -> Result<Vec<crate::wire::PendingAsk>, crate::wire::ErrorInfo> {
+    crate::wire::out(async move { Ok(asks::pending(&state.workbench)) }.await)
 }
 
 /// Answer ask `id` with the result object to send back, or refuse it with a
@@ -28,8 +28,8 @@ pub async fn answer_ask<R: Runtime>(
     id: u32,
     result: Option<serde_json::Value>,
     refusal: Option<String>,
-) -> Result<(), ErrorInfo> {
-    asks::answer(&state.workbench, id, result, refusal)
+) -> Result<(), crate::wire::ErrorInfo> {
+    crate::wire::out(async move { asks::answer(&state.workbench, id, result, refusal) }.await)
 }
 
 /// Decline every waiting ask of `server` (the dialog's "decline all from
@@ -40,8 +40,8 @@ pub async fn decline_server_asks<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     server: String,
-) -> Result<u32, ErrorInfo> {
-    Ok(asks::decline_server(&state.workbench, &server))
+) -> Result<u32, crate::wire::ErrorInfo> {
+    crate::wire::out(async move { Ok(asks::decline_server(&state.workbench, &server)) }.await)
 }
 
 /// Open the address a URL-mode elicitation gives in the system browser,
@@ -53,16 +53,21 @@ pub async fn open_ask_url<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     id: u32,
-) -> Result<(), ErrorInfo> {
-    let url = asks::url_to_open(&state.workbench, id)?;
-    tracing::info!(ask = id, "opening the address an elicitation gave");
-    tracing::debug!(ask = id, %url, "the elicitation's address");
-    open::that_detached(&url).map_err(|e| ErrorInfo {
+) -> Result<(), crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let url = asks::url_to_open(&state.workbench, id)?;
+            tracing::info!(ask = id, "opening the address an elicitation gave");
+            tracing::debug!(ask = id, %url, "the elicitation's address");
+            open::that_detached(&url).map_err(|e| ErrorInfo {
         code: ErrorCode::Refused,
         message: format!(
             "could not open a browser for {url}: {e} (copy the address into a browser, then accept)"
         ),
     })
+        }
+        .await,
+    )
 }
 
 /// The roots a server sees (`roots/list`), e.g. `[{"uri": "file:///src", "name": "src"}]`.
@@ -73,8 +78,8 @@ pub async fn set_roots<R: Runtime>(
     state: State<'_, AppState>,
     server: String,
     roots: Vec<serde_json::Value>,
-) -> Result<(), ErrorInfo> {
-    asks::set_roots(&state.workbench, &server, roots).await
+) -> Result<(), crate::wire::ErrorInfo> {
+    crate::wire::out(async move { asks::set_roots(&state.workbench, &server, roots).await }.await)
 }
 
 #[tauri::command]
@@ -83,8 +88,8 @@ pub async fn get_roots<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     server: String,
-) -> Result<Vec<serde_json::Value>, ErrorInfo> {
-    Ok(asks::roots(&state.workbench, &server))
+) -> Result<Vec<serde_json::Value>, crate::wire::ErrorInfo> {
+    crate::wire::out(async move { Ok(asks::roots(&state.workbench, &server)) }.await)
 }
 
 /// Ask a server to send log messages at `level` and above.
@@ -95,6 +100,8 @@ pub async fn set_log_level<R: Runtime>(
     state: State<'_, AppState>,
     server: String,
     level: String,
-) -> Result<(), ErrorInfo> {
-    asks::set_log_level(&state.workbench, &server, &level).await
+) -> Result<(), crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move { asks::set_log_level(&state.workbench, &server, &level).await }.await,
+    )
 }

@@ -5,12 +5,13 @@
 //! Bridge panel lists them); every call shows in the traffic view under
 //! `bridge ← CLIENT`. Snippets for other clients come from the exporters.
 
+use crate::wire::ToWire;
 use std::sync::Mutex;
 
 use serde::Serialize;
 use tauri::{Runtime, State};
 use workbench_app::ErrorInfo;
-use workbench_app::bridge::{self, Approval, Bridge, CallerInfo, Snippet};
+use workbench_app::bridge::{self, Bridge};
 
 use crate::state::AppState;
 
@@ -24,10 +25,10 @@ pub struct BridgeStatus {
     pub port: u16,
     pub url: Option<String>,
     pub token: Option<String>,
-    pub callers: Vec<CallerInfo>,
+    pub callers: Vec<crate::wire::CallerInfo>,
     /// Bridge calls waiting for a decision here (decide with `decide_call`).
-    pub pending: Vec<Approval>,
-    pub snippets: Vec<Snippet>,
+    pub pending: Vec<crate::wire::Approval>,
+    pub snippets: Vec<crate::wire::Snippet>,
 }
 
 fn status(state: &AppState) -> BridgeStatus {
@@ -43,12 +44,12 @@ fn status(state: &AppState) -> BridgeStatus {
                 port: listening.addr.port(),
                 snippets: token
                     .as_deref()
-                    .map(|t| bridge::snippets(&url, t))
+                    .map(|t| bridge::snippets(&url, t).wire())
                     .unwrap_or_default(),
                 url: Some(url),
                 token,
-                callers: bridge.callers().list(),
-                pending: bridge::pending(&state.agent),
+                callers: bridge.callers().list().wire(),
+                pending: bridge::pending(&state.agent).wire(),
             }
         }
         None => BridgeStatus {
@@ -96,8 +97,8 @@ fn stop(state: &AppState) {
 pub async fn bridge_status<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
-) -> Result<BridgeStatus, ErrorInfo> {
-    Ok(status(&state))
+) -> Result<BridgeStatus, crate::wire::ErrorInfo> {
+    crate::wire::out(async move { Ok(status(&state)) }.await)
 }
 
 /// Turn the bridge on (on `port`) or off; kept for the next start.
@@ -108,14 +109,19 @@ pub async fn bridge_set<R: Runtime>(
     state: State<'_, AppState>,
     on: bool,
     port: u16,
-) -> Result<BridgeStatus, ErrorInfo> {
-    if on {
-        start(&state, port).await?;
-    } else {
-        stop(&state);
-    }
-    bridge::keep(on, port)?;
-    Ok(status(&state))
+) -> Result<BridgeStatus, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            if on {
+                start(&state, port).await?;
+            } else {
+                stop(&state);
+            }
+            bridge::keep(on, port)?;
+            Ok(status(&state))
+        }
+        .await,
+    )
 }
 
 /// A new token: clients with the old one are refused from now on.
@@ -124,18 +130,25 @@ pub async fn bridge_set<R: Runtime>(
 pub async fn bridge_new_token<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
-) -> Result<BridgeStatus, ErrorInfo> {
-    bridge::new_token()?;
-    let running = state
-        .bridge
-        .0
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .as_ref()
-        .map(|(_, l)| l.addr.port());
-    if let Some(port) = running {
-        stop(&state);
-        start(&state, port).await?;
-    }
-    Ok(status(&state))
+) -> Result<BridgeStatus, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            bridge::new_token()?;
+            let running = state
+                .bridge
+                .0
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .as_ref()
+                .map(|(_, l)| l.addr.port());
+            if let Some(port) = running {
+                stop(&state);
+                start(&state, port).await?;
+            }
+            Ok(status(&state))
+        }
+        .await,
+    )
 }
+
+crate::wire::as_is!(BridgeStatus);

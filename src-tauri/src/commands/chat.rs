@@ -3,18 +3,14 @@
 
 use tauri::ipc::Channel;
 use tauri::{Runtime, State};
-use workbench_app::ErrorInfo;
 use workbench_app::chat::{self, Turn};
-use workbench_app::chat_types::{
-    AgentEvent, ChatTools, ChatView, Decision, EndReason, NewChat, Outgoing, Part, PromptDraft,
-    SessionChange, SessionOptions, SessionRow, Sink,
-};
+use workbench_app::chat_types::{Decision, NewChat, Outgoing, SessionChange, SessionOptions, Sink};
 
 use crate::state::AppState;
 
-fn sink(channel: Channel<AgentEvent>) -> Sink {
+fn sink(channel: Channel<crate::wire::AgentEvent>) -> Sink {
     std::sync::Arc::new(move |event| {
-        let _ = channel.send(event);
+        let _ = channel.send(event.into());
     })
 }
 
@@ -25,8 +21,8 @@ pub async fn list_chats<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     search: Option<String>,
-) -> Result<Vec<SessionRow>, ErrorInfo> {
-    chat::list(&state.agent, search.as_deref())
+) -> Result<Vec<crate::wire::SessionRow>, crate::wire::ErrorInfo> {
+    crate::wire::out(async move { chat::list(&state.agent, search.as_deref()) }.await)
 }
 
 #[tauri::command]
@@ -34,9 +30,15 @@ pub async fn list_chats<R: Runtime>(
 pub async fn create_chat<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
-    init: NewChat,
-) -> Result<SessionRow, ErrorInfo> {
-    chat::create(&state.agent, init)
+    init: crate::wire::NewChat,
+) -> Result<crate::wire::SessionRow, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let init: NewChat = init.into();
+            chat::create(&state.agent, init)
+        }
+        .await,
+    )
 }
 
 /// A chat with its messages, whether a turn runs, and the calls waiting.
@@ -46,8 +48,8 @@ pub async fn open_chat<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     id: String,
-) -> Result<ChatView, ErrorInfo> {
-    chat::open(&state.agent, &id)
+) -> Result<crate::wire::ChatView, crate::wire::ErrorInfo> {
+    crate::wire::out(async move { chat::open(&state.agent, &id) }.await)
 }
 
 /// Rename, change the provider, model or system prompt, or the chat's tools.
@@ -57,9 +59,15 @@ pub async fn update_chat<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     id: String,
-    change: SessionChange,
-) -> Result<SessionRow, ErrorInfo> {
-    chat::update(&state.agent, &id, change)
+    change: crate::wire::SessionChange,
+) -> Result<crate::wire::SessionRow, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let change: SessionChange = change.into();
+            chat::update(&state.agent, &id, change)
+        }
+        .await,
+    )
 }
 
 #[tauri::command]
@@ -68,8 +76,8 @@ pub async fn delete_chat<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     id: String,
-) -> Result<(), ErrorInfo> {
-    chat::delete(&state.agent, &id)
+) -> Result<(), crate::wire::ErrorInfo> {
+    crate::wire::out(async move { chat::delete(&state.agent, &id) }.await)
 }
 
 /// Send a message; the turn's events arrive on `on_event`; resolves when it ends.
@@ -79,10 +87,16 @@ pub async fn send_message<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     id: String,
-    message: Outgoing,
-    on_event: Channel<AgentEvent>,
-) -> Result<EndReason, ErrorInfo> {
-    chat::run_turn(&state.agent, &id, Turn::Send(message), sink(on_event)).await
+    message: crate::wire::Outgoing,
+    on_event: Channel<crate::wire::AgentEvent>,
+) -> Result<crate::wire::EndReason, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let message: Outgoing = message.into();
+            chat::run_turn(&state.agent, &id, Turn::Send(message), sink(on_event)).await
+        }
+        .await,
+    )
 }
 
 /// A server's resource read as attachments of a message (`@`).
@@ -93,8 +107,8 @@ pub async fn attach_resource<R: Runtime>(
     state: State<'_, AppState>,
     server: String,
     uri: String,
-) -> Result<Vec<Part>, ErrorInfo> {
-    chat::attach_resource(&state.agent, &server, &uri).await
+) -> Result<Vec<crate::wire::Part>, crate::wire::ErrorInfo> {
+    crate::wire::out(async move { chat::attach_resource(&state.agent, &server, &uri).await }.await)
 }
 
 /// A server's prompt as a draft of a message (`/`).
@@ -106,8 +120,10 @@ pub async fn prompt_draft<R: Runtime>(
     server: String,
     name: String,
     args: serde_json::Value,
-) -> Result<PromptDraft, ErrorInfo> {
-    chat::prompt_draft(&state.agent, &server, &name, args).await
+) -> Result<crate::wire::PromptDraft, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move { chat::prompt_draft(&state.agent, &server, &name, args).await }.await,
+    )
 }
 
 /// Ask again for the last answer (also Retry after a failure).
@@ -117,9 +133,12 @@ pub async fn regenerate<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     id: String,
-    on_event: Channel<AgentEvent>,
-) -> Result<EndReason, ErrorInfo> {
-    chat::run_turn(&state.agent, &id, Turn::Regenerate, sink(on_event)).await
+    on_event: Channel<crate::wire::AgentEvent>,
+) -> Result<crate::wire::EndReason, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move { chat::run_turn(&state.agent, &id, Turn::Regenerate, sink(on_event)).await }
+            .await,
+    )
 }
 
 /// Replace message `seq` (the person's) and everything after it, and go again.
@@ -131,9 +150,12 @@ pub async fn edit_message<R: Runtime>(
     id: String,
     seq: i64,
     text: String,
-    on_event: Channel<AgentEvent>,
-) -> Result<EndReason, ErrorInfo> {
-    chat::run_turn(&state.agent, &id, Turn::Edit { seq, text }, sink(on_event)).await
+    on_event: Channel<crate::wire::AgentEvent>,
+) -> Result<crate::wire::EndReason, crate::wire::ErrorInfo> {
+    crate::wire::out(async move {
+        chat::run_turn(&state.agent, &id, Turn::Edit { seq, text }, sink(on_event)).await
+    }
+    .await)
 }
 
 /// Stop the chat's turn (stream dropped, calls cancelled); false if none ran.
@@ -143,8 +165,8 @@ pub async fn stop_chat<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     id: String,
-) -> Result<bool, ErrorInfo> {
-    Ok(chat::stop(&state.agent, &id))
+) -> Result<bool, crate::wire::ErrorInfo> {
+    crate::wire::out(async move { Ok(chat::stop(&state.agent, &id)) }.await)
 }
 
 /// Approve (perhaps with edited arguments, for this chat or always) or refuse a call.
@@ -154,9 +176,15 @@ pub async fn decide_call<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     approval: u32,
-    decision: Decision,
-) -> Result<(), ErrorInfo> {
-    chat::decide(&state.agent, u64::from(approval), decision)
+    decision: crate::wire::Decision,
+) -> Result<(), crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let decision: Decision = decision.into();
+            chat::decide(&state.agent, u64::from(approval), decision)
+        }
+        .await,
+    )
 }
 
 /// The tools the chat's model sees now, how they were adapted, the context meter.
@@ -166,8 +194,8 @@ pub async fn chat_tools<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     id: String,
-) -> Result<ChatTools, ErrorInfo> {
-    chat::tools(&state.agent, &id)
+) -> Result<crate::wire::ChatTools, crate::wire::ErrorInfo> {
+    crate::wire::out(async move { chat::tools(&state.agent, &id) }.await)
 }
 
 /// Replace the chat's options (servers and tools chosen, step limit).
@@ -177,9 +205,15 @@ pub async fn set_chat_options<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     id: String,
-    options: SessionOptions,
-) -> Result<SessionOptions, ErrorInfo> {
-    chat::set_options(&state.agent, &id, options)
+    options: crate::wire::SessionOptions,
+) -> Result<crate::wire::SessionOptions, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let options: SessionOptions = options.into();
+            chat::set_options(&state.agent, &id, options)
+        }
+        .await,
+    )
 }
 
 /// Export the chat as Markdown or JSON to a file the person picks; returns
@@ -191,7 +225,12 @@ pub async fn export_chat<R: Runtime>(
     state: State<'_, AppState>,
     id: String,
     json: bool,
-) -> Result<Option<String>, ErrorInfo> {
-    let (name, text) = chat::export(&state.agent, &id, json)?;
-    crate::commands::files::save_as(&app, &name, text.as_bytes()).await
+) -> Result<Option<String>, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let (name, text) = chat::export(&state.agent, &id, json)?;
+            crate::commands::files::save_as(&app, &name, text.as_bytes()).await
+        }
+        .await,
+    )
 }

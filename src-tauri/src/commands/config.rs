@@ -6,9 +6,7 @@
 
 use serde_json::{Map, Value};
 use tauri::{Runtime, State};
-use workbench_app::ErrorInfo;
-use workbench_app::config::ConfigText;
-use workbench_app::config::{EditOp, Found, Merged, NeededInput, Scope, Trial};
+use workbench_app::config::{EditOp, Scope};
 
 use crate::state::AppState;
 
@@ -17,9 +15,15 @@ use crate::state::AppState;
 pub async fn read_config<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
-    scope: Option<Scope>,
-) -> Result<ConfigText, ErrorInfo> {
-    state.place().read_text(scope.unwrap_or_default())
+    scope: Option<crate::wire::Scope>,
+) -> Result<crate::wire::ConfigText, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let scope: Option<Scope> = scope.map(Into::into);
+            state.place().read_text(scope.unwrap_or_default())
+        }
+        .await,
+    )
 }
 
 /// Save the whole text. `base` is the text the editor started from: if the
@@ -31,11 +35,17 @@ pub async fn save_config<R: Runtime>(
     state: State<'_, AppState>,
     text: String,
     base: String,
-    scope: Option<Scope>,
-) -> Result<(), ErrorInfo> {
-    state
-        .place()
-        .save_text(scope.unwrap_or_default(), text, &base)
+    scope: Option<crate::wire::Scope>,
+) -> Result<(), crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let scope: Option<Scope> = scope.map(Into::into);
+            state
+                .place()
+                .save_text(scope.unwrap_or_default(), text, &base)
+        }
+        .await,
+    )
 }
 
 /// Edit one server in the file it lives in; a new server goes to `scope`
@@ -45,14 +55,21 @@ pub async fn save_config<R: Runtime>(
 pub async fn edit_server<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
-    edit: EditOp,
-    scope: Option<Scope>,
-) -> Result<(), ErrorInfo> {
-    let edited = state.place().edit(&edit, scope.unwrap_or_default())?;
-    for left in edited.secrets_left {
-        tracing::warn!("{left}");
-    }
-    Ok(())
+    edit: crate::wire::EditOp,
+    scope: Option<crate::wire::Scope>,
+) -> Result<(), crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let edit: EditOp = edit.into();
+            let scope: Option<Scope> = scope.map(Into::into);
+            let edited = state.place().edit(&edit, scope.unwrap_or_default())?;
+            for left in edited.secrets_left {
+                tracing::warn!("{left}");
+            }
+            Ok(())
+        }
+        .await,
+    )
 }
 
 /// Connect to an entry that is not saved yet and report what it offers or
@@ -64,8 +81,10 @@ pub async fn try_server<R: Runtime>(
     state: State<'_, AppState>,
     name: String,
     fields: Map<String, Value>,
-) -> Result<Trial, ErrorInfo> {
-    workbench_app::config::trial(&state.place(), &name, fields).await
+) -> Result<crate::wire::Trial, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move { workbench_app::config::trial(&state.place(), &name, fields).await }.await,
+    )
 }
 
 /// A server's entry as written in the file (references unexpanded).
@@ -75,8 +94,8 @@ pub async fn server_entry<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     name: String,
-) -> Result<Value, ErrorInfo> {
-    state.place().entry(&name).map(Value::Object)
+) -> Result<Value, crate::wire::ErrorInfo> {
+    crate::wire::out(async move { state.place().entry(&name).map(Value::Object) }.await)
 }
 
 /// Keep a secret env value or header in the OS keychain; returns the
@@ -90,11 +109,17 @@ pub async fn store_secret<R: Runtime>(
     field: String,
     key: String,
     value: String,
-    scope: Option<Scope>,
-) -> Result<String, ErrorInfo> {
-    state
-        .place()
-        .store_secret(scope.unwrap_or_default(), &server, &field, &key, &value)
+    scope: Option<crate::wire::Scope>,
+) -> Result<String, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let scope: Option<Scope> = scope.map(Into::into);
+            state
+                .place()
+                .store_secret(scope.unwrap_or_default(), &server, &field, &key, &value)
+        }
+        .await,
+    )
 }
 
 /// The other clients' configs that exist here (their documented places).
@@ -103,11 +128,16 @@ pub async fn store_secret<R: Runtime>(
 pub async fn discover_configs<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
-) -> Result<Vec<Found>, ErrorInfo> {
-    Ok(match std::env::var_os("HOME") {
-        Some(home) => state.place().discover(std::path::Path::new(&home)),
-        None => Vec::new(),
-    })
+) -> Result<Vec<crate::wire::Found>, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            Ok(match std::env::var_os("HOME") {
+                Some(home) => state.place().discover(std::path::Path::new(&home)),
+                None => Vec::new(),
+            })
+        }
+        .await,
+    )
 }
 
 /// Import servers from another client's file into ours (only `only`, when
@@ -121,11 +151,17 @@ pub async fn import_config<R: Runtime>(
     dialect: String,
     only: Vec<String>,
     replace: bool,
-) -> Result<Merged, ErrorInfo> {
-    let imports = state
-        .place()
-        .import(path.as_ref(), Some(&dialect), &only, replace, false)?;
-    Ok(imports.merged)
+) -> Result<crate::wire::Merged, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let imports =
+                state
+                    .place()
+                    .import(path.as_ref(), Some(&dialect), &only, replace, false)?;
+            Ok(imports.merged)
+        }
+        .await,
+    )
 }
 
 /// The inputs the config's servers refer to that the keychain lacks.
@@ -134,8 +170,8 @@ pub async fn import_config<R: Runtime>(
 pub async fn needed_inputs<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
-) -> Result<Vec<NeededInput>, ErrorInfo> {
-    Ok(state.place().needed_inputs())
+) -> Result<Vec<crate::wire::NeededInput>, crate::wire::ErrorInfo> {
+    crate::wire::out(async move { Ok(state.place().needed_inputs()) }.await)
 }
 
 /// Remember the value of `${input:id}` in the OS keychain for each of
@@ -148,13 +184,18 @@ pub async fn provide_input<R: Runtime>(
     id: String,
     value: String,
     servers: Vec<String>,
-) -> Result<(), ErrorInfo> {
-    if servers.is_empty() {
-        return Ok(());
-    }
-    let kept = state.place().provide_input(&id, &value, &servers)?;
-    workbench_app::servers::restart_each(&state.workbench, &kept).await;
-    Ok(())
+) -> Result<(), crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            if servers.is_empty() {
+                return Ok(());
+            }
+            let kept = state.place().provide_input(&id, &value, &servers)?;
+            workbench_app::servers::restart_each(&state.workbench, &kept).await;
+            Ok(())
+        }
+        .await,
+    )
 }
 
 /// The demo server shipped beside the app (the .deb installs it with the
@@ -178,6 +219,6 @@ fn example_command() -> Option<std::path::PathBuf> {
 pub async fn add_example_server<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
-) -> Result<String, ErrorInfo> {
-    state.place().add_example(example_command())
+) -> Result<String, crate::wire::ErrorInfo> {
+    crate::wire::out(async move { state.place().add_example(example_command()) }.await)
 }

@@ -5,7 +5,7 @@
 
 use tauri::{Runtime, State};
 use workbench_app::ErrorInfo;
-use workbench_app::doctor::{self, DoctorCount, DoctorReport, Options, SurfaceChange};
+use workbench_app::doctor::{self, Options};
 
 use crate::state::AppState;
 
@@ -18,13 +18,18 @@ pub async fn run_doctor<R: Runtime>(
     server: String,
     probe: bool,
     eras: bool,
-) -> Result<DoctorReport, ErrorInfo> {
-    let options = Options {
-        probe,
-        eras,
-        ..Default::default()
-    };
-    doctor::examine(&state.calls, Some(&state.doctor_runs), &server, options).await
+) -> Result<crate::wire::DoctorReport, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let options = Options {
+                probe,
+                eras,
+                ..Default::default()
+            };
+            doctor::examine(&state.calls, Some(&state.doctor_runs), &server, options).await
+        }
+        .await,
+    )
 }
 
 /// The last run of `server` while its surface is what it examined (None:
@@ -35,8 +40,10 @@ pub async fn last_doctor_run<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     server: String,
-) -> Result<Option<DoctorReport>, ErrorInfo> {
-    Ok(doctor::last_run(&state.calls, &state.doctor_runs, &server))
+) -> Result<Option<crate::wire::DoctorReport>, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move { Ok(doctor::last_run(&state.calls, &state.doctor_runs, &server)) }.await,
+    )
 }
 
 /// Every ready server counted: its last full run while its surface is the
@@ -46,8 +53,8 @@ pub async fn last_doctor_run<R: Runtime>(
 pub async fn doctor_counts<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
-) -> Result<Vec<DoctorCount>, ErrorInfo> {
-    Ok(doctor::counts(&state.calls, &state.doctor_runs))
+) -> Result<Vec<crate::wire::DoctorCount>, crate::wire::ErrorInfo> {
+    crate::wire::out(async move { Ok(doctor::counts(&state.calls, &state.doctor_runs)) }.await)
 }
 
 /// What changed in a server's surface the last time it came back (None:
@@ -58,8 +65,10 @@ pub async fn surface_change<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     server: String,
-) -> Result<Option<SurfaceChange>, ErrorInfo> {
-    Ok(workbench_app::doctor::last_change(&state.surfaces, &server))
+) -> Result<Option<crate::wire::SurfaceChange>, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move { Ok(workbench_app::doctor::last_change(&state.surfaces, &server)) }.await,
+    )
 }
 
 /// Check a server's folder before its author publishes it; with `run`,
@@ -70,21 +79,26 @@ pub async fn publish_check<R: Runtime>(
     _app: tauri::AppHandle<R>,
     folder: String,
     run: bool,
-) -> Result<workbench_app::publish::PublishReport, ErrorInfo> {
-    let folder = std::path::PathBuf::from(folder.trim());
-    if !folder.is_absolute() {
-        return Err(ErrorInfo::new(
-            workbench_app::ErrorCode::Invalid,
-            "give the server's folder as a full path",
-        ));
-    }
-    Ok(
-        workbench_app::publish::check(workbench_app::publish::PublishCheck {
-            folder: &folder,
-            run,
-            inputs: &[],
-            timeout: std::time::Duration::from_secs(120),
-        })
+) -> Result<crate::wire::PublishReport, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let folder = std::path::PathBuf::from(folder.trim());
+            if !folder.is_absolute() {
+                return Err(ErrorInfo::new(
+                    workbench_app::ErrorCode::Invalid,
+                    "give the server's folder as a full path",
+                ));
+            }
+            Ok(
+                workbench_app::publish::check(workbench_app::publish::PublishCheck {
+                    folder: &folder,
+                    run,
+                    inputs: &[],
+                    timeout: std::time::Duration::from_secs(120),
+                })
+                .await,
+            )
+        }
         .await,
     )
 }

@@ -7,8 +7,7 @@ use std::sync::Arc;
 
 use tauri::ipc::Channel;
 use tauri::{Runtime, State};
-use workbench_app::ErrorInfo;
-use workbench_app::evals::{self, EvalProgress, EvalReport, TurnCase};
+use workbench_app::evals::{self};
 
 use crate::state::AppState;
 
@@ -23,12 +22,17 @@ pub async fn run_evals<R: Runtime>(
     path: String,
     models: Vec<String>,
     runs: Option<u32>,
-    on_progress: Channel<EvalProgress>,
-) -> Result<EvalReport, ErrorInfo> {
-    let progress = Arc::new(move |p| {
-        let _ = on_progress.send(p);
-    });
-    evals::run(&state.agent, &PathBuf::from(&path), models, runs, progress).await
+    on_progress: Channel<crate::wire::EvalProgress>,
+) -> Result<crate::wire::EvalReport, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let progress = Arc::new(move |p: workbench_app::evals::EvalProgress| {
+                let _ = on_progress.send(p.into());
+            });
+            evals::run(&state.agent, &PathBuf::from(&path), models, runs, progress).await
+        }
+        .await,
+    )
 }
 
 /// The kept runs of the suite at `path`, newest first.
@@ -38,8 +42,8 @@ pub async fn eval_runs<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     path: String,
-) -> Result<Vec<EvalReport>, ErrorInfo> {
-    evals::runs(&state.agent, &path)
+) -> Result<Vec<crate::wire::EvalReport>, crate::wire::ErrorInfo> {
+    crate::wire::out(async move { evals::runs(&state.agent, &path) }.await)
 }
 
 /// The turn that began with the person's message `seq` in chat `id`, as a
@@ -51,8 +55,8 @@ pub async fn turn_case<R: Runtime>(
     state: State<'_, AppState>,
     id: String,
     seq: i64,
-) -> Result<TurnCase, ErrorInfo> {
-    evals::turn_case(&state.agent, &id, seq)
+) -> Result<crate::wire::TurnCase, crate::wire::ErrorInfo> {
+    crate::wire::out(async move { evals::turn_case(&state.agent, &id, seq) }.await)
 }
 
 /// Add a prompt case (`entry`: the JSON a suite holds) to the suite at
@@ -64,6 +68,8 @@ pub async fn save_prompt_case<R: Runtime>(
     path: String,
     entry: serde_json::Value,
     models: Vec<String>,
-) -> Result<String, ErrorInfo> {
-    evals::save_prompt_case(&PathBuf::from(path), entry, &models)
+) -> Result<String, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move { evals::save_prompt_case(&PathBuf::from(path), entry, &models) }.await,
+    )
 }

@@ -67,13 +67,18 @@ pub async fn pick_folder<R: Runtime>(app: &tauri::AppHandle<R>) -> Option<std::p
 pub async fn pick_path<R: Runtime>(
     app: tauri::AppHandle<R>,
     folder: bool,
-) -> Result<Option<String>, ErrorInfo> {
-    let picked = if folder {
-        pick_folder(&app).await
-    } else {
-        pick_file(&app).await
-    };
-    Ok(picked.map(|p| p.display().to_string()))
+) -> Result<Option<String>, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let picked = if folder {
+                pick_folder(&app).await
+            } else {
+                pick_file(&app).await
+            };
+            Ok(picked.map(|p| p.display().to_string()))
+        }
+        .await,
+    )
 }
 
 /// Put `text` on the system clipboard.
@@ -82,12 +87,17 @@ pub async fn pick_path<R: Runtime>(
 pub async fn copy_text<R: Runtime>(
     app: tauri::AppHandle<R>,
     text: String,
-) -> Result<(), ErrorInfo> {
-    use tauri_plugin_clipboard_manager::ClipboardExt;
-    app.clipboard().write_text(text).map_err(|e| ErrorInfo {
-        code: workbench_app::ErrorCode::Internal,
-        message: format!("the clipboard refused the text: {e}"),
-    })
+) -> Result<(), crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            use tauri_plugin_clipboard_manager::ClipboardExt;
+            app.clipboard().write_text(text).map_err(|e| ErrorInfo {
+                code: workbench_app::ErrorCode::Internal,
+                message: format!("the clipboard refused the text: {e}"),
+            })
+        }
+        .await,
+    )
 }
 
 /// Save bytes a server sent (base64, e.g. an embedded resource) to a file
@@ -98,20 +108,25 @@ pub async fn save_bytes<R: Runtime>(
     app: tauri::AppHandle<R>,
     name: String,
     data: String,
-) -> Result<Option<String>, ErrorInfo> {
-    use base64::Engine;
-    let bytes = base64::engine::general_purpose::STANDARD
-        .decode(data.trim())
-        .map_err(|e| ErrorInfo {
-            code: workbench_app::ErrorCode::Invalid,
-            message: format!("the data is not base64: {e}"),
-        })?;
-    // Only the last part of the name the server gave, never a path.
-    let name = name.rsplit(['/', '\\']).next().unwrap_or("resource.bin");
-    let name = if name.is_empty() || name == "." || name == ".." {
-        "resource.bin"
-    } else {
-        name
-    };
-    save_as(&app, name, &bytes).await
+) -> Result<Option<String>, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            use base64::Engine;
+            let bytes = base64::engine::general_purpose::STANDARD
+                .decode(data.trim())
+                .map_err(|e| ErrorInfo {
+                    code: workbench_app::ErrorCode::Invalid,
+                    message: format!("the data is not base64: {e}"),
+                })?;
+            // Only the last part of the name the server gave, never a path.
+            let name = name.rsplit(['/', '\\']).next().unwrap_or("resource.bin");
+            let name = if name.is_empty() || name == "." || name == ".." {
+                "resource.bin"
+            } else {
+                name
+            };
+            save_as(&app, name, &bytes).await
+        }
+        .await,
+    )
 }

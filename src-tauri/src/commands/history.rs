@@ -7,8 +7,7 @@ use std::path::PathBuf;
 
 use tauri::{Runtime, State};
 use workbench_app::Store;
-use workbench_app::history::{CallRow, HistoryQuery};
-use workbench_app::suites::Report;
+use workbench_app::history::HistoryQuery;
 use workbench_app::{ErrorCode, ErrorInfo};
 
 use crate::state::AppState;
@@ -30,12 +29,18 @@ pub(crate) fn store(state: &AppState) -> Result<Store, ErrorInfo> {
 pub async fn history<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
-    query: HistoryQuery,
-) -> Result<Vec<CallRow>, ErrorInfo> {
-    let store = store(&state)?;
-    tokio::task::spawn_blocking(move || workbench_app::history::calls(&store, &query))
-        .await
-        .map_err(|e| failed(e.to_string()))?
+    query: crate::wire::HistoryQuery,
+) -> Result<Vec<crate::wire::CallRow>, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let query: HistoryQuery = query.into();
+            let store = store(&state)?;
+            tokio::task::spawn_blocking(move || workbench_app::history::calls(&store, &query))
+                .await
+                .map_err(|e| failed(e.to_string()))?
+        }
+        .await,
+    )
 }
 
 /// One call whole (None: pruned or never kept).
@@ -45,8 +50,8 @@ pub async fn history_call<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     id: i64,
-) -> Result<Option<CallRow>, ErrorInfo> {
-    workbench_app::history::call(&store(&state)?, id)
+) -> Result<Option<crate::wire::CallRow>, crate::wire::ErrorInfo> {
+    crate::wire::out(async move { workbench_app::history::call(&store(&state)?, id) }.await)
 }
 
 /// The suites of the open project and of the user, read afresh.
@@ -55,11 +60,16 @@ pub async fn history_call<R: Runtime>(
 pub async fn suites<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
-) -> Result<Vec<workbench_app::suites::SuiteInfo>, ErrorInfo> {
-    let project = state.project_dir.clone();
-    tokio::task::spawn_blocking(move || workbench_app::suites::list(project.as_deref()))
-        .await
-        .map_err(|e| failed(e.to_string()))
+) -> Result<Vec<crate::wire::SuiteInfo>, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let project = state.project_dir.clone();
+            tokio::task::spawn_blocking(move || workbench_app::suites::list(project.as_deref()))
+                .await
+                .map_err(|e| failed(e.to_string()))
+        }
+        .await,
+    )
 }
 
 /// Run the suite at `path` (one case when `only` names it), read afresh;
@@ -74,9 +84,19 @@ pub async fn run_suite<R: Runtime>(
     path: String,
     only: Option<String>,
     update_snapshots: bool,
-) -> Result<Report, ErrorInfo> {
-    workbench_app::suites::run_file(&state.calls, &PathBuf::from(&path), only, update_snapshots)
-        .await
+) -> Result<crate::wire::Report, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            workbench_app::suites::run_file(
+                &state.calls,
+                &PathBuf::from(&path),
+                only,
+                update_snapshots,
+            )
+            .await
+        }
+        .await,
+    )
 }
 
 /// Trust the suite at `path` as the person saw it (`fingerprint` from its
@@ -87,8 +107,11 @@ pub async fn trust_suite<R: Runtime>(
     _app: tauri::AppHandle<R>,
     path: String,
     fingerprint: String,
-) -> Result<(), ErrorInfo> {
-    workbench_app::suites::trust(std::path::Path::new(&path), &fingerprint)
+) -> Result<(), crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move { workbench_app::suites::trust(std::path::Path::new(&path), &fingerprint) }
+            .await,
+    )
 }
 
 /// Add a case (`entry`: the JSON a suite file holds) calling `server` to
@@ -104,8 +127,19 @@ pub async fn save_to_suite<R: Runtime>(
     server: String,
     entry: serde_json::Value,
     call: Option<i64>,
-) -> Result<String, ErrorInfo> {
-    workbench_app::history::save_as_case(&state.calls, &PathBuf::from(path), &server, entry, call)
+) -> Result<String, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            workbench_app::history::save_as_case(
+                &state.calls,
+                &PathBuf::from(path),
+                &server,
+                entry,
+                call,
+            )
+        }
+        .await,
+    )
 }
 
 /// Where a new suite goes: the project's folder when one is open, else the
@@ -115,9 +149,14 @@ pub async fn save_to_suite<R: Runtime>(
 pub async fn suite_folder<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
-) -> Result<String, ErrorInfo> {
-    workbench_app::history::suite_folder(state.project_dir.as_deref())
-        .map(|d| d.display().to_string())
+) -> Result<String, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            workbench_app::history::suite_folder(state.project_dir.as_deref())
+                .map(|d| d.display().to_string())
+        }
+        .await,
+    )
 }
 
 /// The history's cap (Settings) and what it holds now.
@@ -126,8 +165,8 @@ pub async fn suite_folder<R: Runtime>(
 pub async fn history_usage<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
-) -> Result<workbench_app::history::HistoryUsage, ErrorInfo> {
-    workbench_app::history::usage(&state.calls)
+) -> Result<crate::wire::HistoryUsage, crate::wire::ErrorInfo> {
+    crate::wire::out(async move { workbench_app::history::usage(&state.calls) }.await)
 }
 
 /// Keep at most `max_mib` MiB of calls (the oldest go first, never saved ones).
@@ -137,8 +176,11 @@ pub async fn set_history_cap<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     max_mib: u32,
-) -> Result<(), ErrorInfo> {
-    workbench_app::history::set_cap_off_thread(&state.calls, max_mib).await
+) -> Result<(), crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move { workbench_app::history::set_cap_off_thread(&state.calls, max_mib).await }
+            .await,
+    )
 }
 
 /// Where traces go (Settings): the OTLP/HTTP collector, if any.
@@ -146,8 +188,8 @@ pub async fn set_history_cap<R: Runtime>(
 #[specta::specta]
 pub async fn trace_settings<R: Runtime>(
     _app: tauri::AppHandle<R>,
-) -> Result<workbench_app::traces::TraceSettings, ErrorInfo> {
-    workbench_app::traces::settings()
+) -> Result<crate::wire::TraceSettings, crate::wire::ErrorInfo> {
+    crate::wire::out(async move { workbench_app::traces::settings() }.await)
 }
 
 /// Send traces to `endpoint` from now on (None: send none), and keep it in
@@ -157,6 +199,8 @@ pub async fn trace_settings<R: Runtime>(
 pub async fn set_trace_endpoint<R: Runtime>(
     _app: tauri::AppHandle<R>,
     endpoint: Option<String>,
-) -> Result<(), ErrorInfo> {
-    workbench_app::traces::set_endpoint(endpoint, "mcp-workbench")
+) -> Result<(), crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move { workbench_app::traces::set_endpoint(endpoint, "mcp-workbench") }.await,
+    )
 }

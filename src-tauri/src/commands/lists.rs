@@ -3,8 +3,7 @@
 //! asks every list again whether or not it is fresh.
 
 use tauri::{Runtime, State};
-use workbench_app::ErrorInfo;
-use workbench_app::offers::{self, ListCache};
+use workbench_app::offers::{self};
 
 use crate::state::AppState;
 
@@ -13,8 +12,8 @@ use crate::state::AppState;
 pub async fn cache_hints<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
-) -> Result<Vec<ListCache>, ErrorInfo> {
-    Ok(offers::cache_hints(&state.workbench))
+) -> Result<Vec<crate::wire::ListCache>, crate::wire::ErrorInfo> {
+    crate::wire::out(async move { Ok(offers::cache_hints(&state.workbench)) }.await)
 }
 
 /// Ask a server's lists again (every server's when None), fresh or not.
@@ -24,7 +23,12 @@ pub async fn refresh_lists<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     server: Option<String>,
-) -> Result<u32, ErrorInfo> {
-    let asked = offers::refresh(&state.workbench, server.as_deref()).await;
-    Ok(u32::try_from(asked).unwrap_or(u32::MAX))
+) -> Result<u32, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let asked = offers::refresh(&state.workbench, server.as_deref()).await;
+            Ok(u32::try_from(asked).unwrap_or(u32::MAX))
+        }
+        .await,
+    )
 }

@@ -8,7 +8,7 @@ use serde::Serialize;
 use tauri::ipc::Channel;
 use tauri::{Runtime, State};
 use tokio_util::sync::CancellationToken;
-use workbench_app::load::{self, Concurrency, LoadPlan, LoadReport, LoadSecond, Stop, Target};
+use workbench_app::load::{self, Concurrency, LoadPlan, LoadSecond, Stop, Target};
 use workbench_app::{ErrorCode, ErrorInfo};
 
 use crate::state::AppState;
@@ -20,7 +20,7 @@ pub struct RunningLoad(Mutex<Option<CancellationToken>>);
 /// A finished run and its row in History.
 #[derive(Debug, Clone, Serialize, specta::Type)]
 pub struct LoadRun {
-    pub report: LoadReport,
+    pub report: crate::wire::LoadReport,
     pub history_id: Option<i64>,
 }
 
@@ -46,41 +46,46 @@ pub async fn run_load<R: Runtime>(
     concurrency: u32,
     duration_ms: u64,
     rate: Option<f64>,
-    on_second: Channel<LoadSecond>,
-) -> Result<LoadRun, ErrorInfo> {
-    let plan = LoadPlan {
-        targets: vec![Target {
-            server,
-            tool,
-            arguments: args,
-            weight: 1,
-        }],
-        concurrency: Concurrency::Fixed(concurrency.clamp(1, 1024)),
-        stop: Stop::Duration(Duration::from_millis(duration_ms.clamp(200, 3_600_000))),
-        rate: rate.filter(|r| *r > 0.0),
-        timeout: Duration::from_secs(30),
-    };
-    if let Some(why) = load::refusal(&state.calls, &plan) {
-        return Err(why);
-    }
-    let cancel = CancellationToken::new();
-    {
-        let mut running = state.load.0.lock().unwrap_or_else(|e| e.into_inner());
-        if running.is_some() {
-            return Err(refused("a load run is under way: stop it first".into()));
+    on_second: Channel<crate::wire::LoadSecond>,
+) -> Result<LoadRun, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let plan = LoadPlan {
+                targets: vec![Target {
+                    server,
+                    tool,
+                    arguments: args,
+                    weight: 1,
+                }],
+                concurrency: Concurrency::Fixed(concurrency.clamp(1, 1024)),
+                stop: Stop::Duration(Duration::from_millis(duration_ms.clamp(200, 3_600_000))),
+                rate: rate.filter(|r| *r > 0.0),
+                timeout: Duration::from_secs(30),
+            };
+            if let Some(why) = load::refusal(&state.calls, &plan) {
+                return Err(why);
+            }
+            let cancel = CancellationToken::new();
+            {
+                let mut running = state.load.0.lock().unwrap_or_else(|e| e.into_inner());
+                if running.is_some() {
+                    return Err(refused("a load run is under way: stop it first".into()));
+                }
+                *running = Some(cancel.clone());
+            }
+            let tick = std::sync::Arc::new(move |s: &LoadSecond| {
+                let _ = on_second.send(s.clone().into());
+            });
+            let ran = load::run(&state.calls, &plan, tick, cancel).await;
+            *state.load.0.lock().unwrap_or_else(|e| e.into_inner()) = None;
+            let ran = ran?;
+            Ok(LoadRun {
+                report: ran.report.into(),
+                history_id: ran.history_id,
+            })
         }
-        *running = Some(cancel.clone());
-    }
-    let tick = std::sync::Arc::new(move |s: &LoadSecond| {
-        let _ = on_second.send(s.clone());
-    });
-    let ran = load::run(&state.calls, &plan, tick, cancel).await;
-    *state.load.0.lock().unwrap_or_else(|e| e.into_inner()) = None;
-    let ran = ran?;
-    Ok(LoadRun {
-        report: ran.report,
-        history_id: ran.history_id,
-    })
+        .await,
+    )
 }
 
 /// Stop the load run under way (false: none was).
@@ -89,20 +94,27 @@ pub async fn run_load<R: Runtime>(
 pub async fn stop_load<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
-) -> Result<bool, ErrorInfo> {
-    Ok(
-        match state
-            .load
-            .0
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .as_ref()
-        {
-            Some(c) => {
-                c.cancel();
-                true
-            }
-            None => false,
-        },
+) -> Result<bool, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            Ok(
+                match state
+                    .load
+                    .0
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .as_ref()
+                {
+                    Some(c) => {
+                        c.cancel();
+                        true
+                    }
+                    None => false,
+                },
+            )
+        }
+        .await,
     )
 }
+
+crate::wire::as_is!(LoadRun);

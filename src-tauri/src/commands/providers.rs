@@ -4,12 +4,9 @@
 //! sampling request answered by the model for the ask dialog to show.
 
 use tauri::{Runtime, State};
-use workbench_app::ErrorInfo;
 use workbench_app::agent::AgentSettingsChange;
 use workbench_app::providers;
-use workbench_app::providers::types::{
-    AgentSettings, LocalServer, ModelChoice, ProviderConfig, ProviderView, TestReport,
-};
+use workbench_app::providers::types::ProviderConfig;
 
 use crate::state::AppState;
 
@@ -18,8 +15,8 @@ use crate::state::AppState;
 pub async fn list_providers<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
-) -> Result<Vec<ProviderView>, ErrorInfo> {
-    providers::list(&state.agent)
+) -> Result<Vec<crate::wire::ProviderView>, crate::wire::ErrorInfo> {
+    crate::wire::out(async move { providers::list(&state.agent) }.await)
 }
 
 /// Where a request for `model` would go with `config` (its address and the
@@ -29,10 +26,16 @@ pub async fn list_providers<R: Runtime>(
 #[specta::specta]
 pub async fn provider_request_url<R: Runtime>(
     _app: tauri::AppHandle<R>,
-    config: ProviderConfig,
+    config: crate::wire::ProviderConfig,
     model: String,
-) -> Result<String, ErrorInfo> {
-    providers::request_url(&config, &model)
+) -> Result<String, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let config: ProviderConfig = config.into();
+            providers::request_url(&config, &model)
+        }
+        .await,
+    )
 }
 
 /// Add a provider or replace the one with its id.
@@ -41,10 +44,16 @@ pub async fn provider_request_url<R: Runtime>(
 pub async fn save_provider<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
-    config: ProviderConfig,
+    config: crate::wire::ProviderConfig,
     make_default: bool,
-) -> Result<(), ErrorInfo> {
-    providers::save(&state.agent, config, make_default)
+) -> Result<(), crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let config: ProviderConfig = config.into();
+            providers::save(&state.agent, config, make_default)
+        }
+        .await,
+    )
 }
 
 #[tauri::command]
@@ -53,8 +62,8 @@ pub async fn remove_provider<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     id: String,
-) -> Result<(), ErrorInfo> {
-    providers::remove(&state.agent, &id)
+) -> Result<(), crate::wire::ErrorInfo> {
+    crate::wire::out(async move { providers::remove(&state.agent, &id) }.await)
 }
 
 /// Keep the provider's API key in the OS keychain (empty: forget it).
@@ -65,8 +74,8 @@ pub async fn set_provider_key<R: Runtime>(
     state: State<'_, AppState>,
     id: String,
     key: String,
-) -> Result<(), ErrorInfo> {
-    providers::set_key(&state.agent, &id, &key)
+) -> Result<(), crate::wire::ErrorInfo> {
+    crate::wire::out(async move { providers::set_key(&state.agent, &id, &key) }.await)
 }
 
 #[tauri::command]
@@ -75,8 +84,8 @@ pub async fn provider_models<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     id: String,
-) -> Result<Vec<String>, ErrorInfo> {
-    providers::models(&state.agent, &id).await
+) -> Result<Vec<String>, crate::wire::ErrorInfo> {
+    crate::wire::out(async move { providers::models(&state.agent, &id).await }.await)
 }
 
 #[tauri::command]
@@ -86,8 +95,8 @@ pub async fn test_provider<R: Runtime>(
     state: State<'_, AppState>,
     id: String,
     model: String,
-) -> Result<TestReport, ErrorInfo> {
-    providers::test(&state.agent, &id, &model).await
+) -> Result<crate::wire::TestReport, crate::wire::ErrorInfo> {
+    crate::wire::out(async move { providers::test(&state.agent, &id, &model).await }.await)
 }
 
 /// LLM servers answering on this machine (Ollama, LM Studio) not yet added.
@@ -96,8 +105,8 @@ pub async fn test_provider<R: Runtime>(
 pub async fn local_providers<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
-) -> Result<Vec<LocalServer>, ErrorInfo> {
-    Ok(providers::local(&state.agent).await)
+) -> Result<Vec<crate::wire::LocalServer>, crate::wire::ErrorInfo> {
+    crate::wire::out(async move { Ok(providers::local(&state.agent).await) }.await)
 }
 
 #[tauri::command]
@@ -105,8 +114,10 @@ pub async fn local_providers<R: Runtime>(
 pub async fn agent_settings<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
-) -> Result<AgentSettings, ErrorInfo> {
-    workbench_app::agent::settings(&state.agent, &state.calls)
+) -> Result<crate::wire::AgentSettings, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move { workbench_app::agent::settings(&state.agent, &state.calls) }.await,
+    )
 }
 
 #[tauri::command]
@@ -114,9 +125,15 @@ pub async fn agent_settings<R: Runtime>(
 pub async fn update_agent_settings<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
-    change: AgentSettingsChange,
-) -> Result<AgentSettings, ErrorInfo> {
-    workbench_app::agent::change(&state.agent, &state.calls, change)
+    change: crate::wire::AgentSettingsChange,
+) -> Result<crate::wire::AgentSettings, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let change: AgentSettingsChange = change.into();
+            workbench_app::agent::change(&state.agent, &state.calls, change)
+        }
+        .await,
+    )
 }
 
 /// The model that would answer a sampling request, by its preferences, and why.
@@ -126,8 +143,8 @@ pub async fn sampling_model<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     params: serde_json::Value,
-) -> Result<ModelChoice, ErrorInfo> {
-    providers::sampling_model(&state.agent, &params)
+) -> Result<crate::wire::ModelChoice, crate::wire::ErrorInfo> {
+    crate::wire::out(async move { providers::sampling_model(&state.agent, &params) }.await)
 }
 
 /// Answer a sampling request (as the person edited it) with the model its
@@ -139,6 +156,6 @@ pub async fn sample_with_model<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     params: serde_json::Value,
-) -> Result<serde_json::Value, ErrorInfo> {
-    providers::sample(&state.agent, &params).await
+) -> Result<serde_json::Value, crate::wire::ErrorInfo> {
+    crate::wire::out(async move { providers::sample(&state.agent, &params).await }.await)
 }

@@ -3,10 +3,7 @@
 //! mcp.json starts what was added.
 
 use tauri::{Runtime, State};
-use workbench_app::ErrorInfo;
-use workbench_app::registry::{
-    self, Query, RegistryAdd, RegistryAdded, RegistryPage, RegistryShown,
-};
+use workbench_app::registry::{self, Query, RegistryAdd};
 
 use crate::state::AppState;
 
@@ -19,18 +16,23 @@ pub async fn registry_search<R: Runtime>(
     cursor: Option<String>,
     all_versions: bool,
     refresh: bool,
-) -> Result<RegistryPage, ErrorInfo> {
-    let reg = registry::open(None, refresh)?;
-    registry::search(
-        &reg,
-        &Query {
-            search,
-            cursor,
-            limit: Some(30),
-            all_versions,
-        },
+) -> Result<crate::wire::RegistryPage, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let reg = registry::open(None, refresh)?;
+            registry::search(
+                &reg,
+                &Query {
+                    search,
+                    cursor,
+                    limit: Some(30),
+                    all_versions,
+                },
+            )
+            .await
+        }
+        .await,
     )
-    .await
 }
 
 /// Every version of a server, newest first.
@@ -39,8 +41,10 @@ pub async fn registry_search<R: Runtime>(
 pub async fn registry_versions<R: Runtime>(
     _app: tauri::AppHandle<R>,
     name: String,
-) -> Result<RegistryPage, ErrorInfo> {
-    registry::versions(&registry::open(None, false)?, &name).await
+) -> Result<crate::wire::RegistryPage, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move { registry::versions(&registry::open(None, false)?, &name).await }.await,
+    )
 }
 
 /// A version (the latest when none) with the entry it becomes run from
@@ -54,18 +58,23 @@ pub async fn registry_show<R: Runtime>(
     version: Option<String>,
     from_package: Option<u32>,
     from_remote: Option<u32>,
-) -> Result<RegistryShown, ErrorInfo> {
-    let pick = registry::pick(
-        from_package.map(|n| n as usize),
-        from_remote.map(|n| n as usize),
-    );
-    registry::show(
-        &registry::open(None, false)?,
-        &name,
-        version.as_deref(),
-        pick,
+) -> Result<crate::wire::RegistryShown, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let pick = registry::pick(
+                from_package.map(|n| n as usize),
+                from_remote.map(|n| n as usize),
+            );
+            registry::show(
+                &registry::open(None, false)?,
+                &name,
+                version.as_deref(),
+                pick,
+            )
+            .await
+        }
+        .await,
     )
-    .await
 }
 
 /// Add it to the person's file, trusted as written.
@@ -74,9 +83,15 @@ pub async fn registry_show<R: Runtime>(
 pub async fn registry_add<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
-    add: RegistryAdd,
-) -> Result<RegistryAdded, ErrorInfo> {
-    registry::add(&state.place(), &registry::open(None, false)?, add.request()).await
+    add: crate::wire::RegistryAdd,
+) -> Result<crate::wire::RegistryAdded, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let add: RegistryAdd = add.into();
+            registry::add(&state.place(), &registry::open(None, false)?, add.request()).await
+        }
+        .await,
+    )
 }
 
 /// A bundle the person picked (a file dialog), as it would install.
@@ -84,7 +99,7 @@ pub async fn registry_add<R: Runtime>(
 #[serde(rename_all = "camelCase")]
 pub struct PickedBundle {
     pub path: String,
-    pub shown: workbench_app::bundle::BundleShown,
+    pub shown: crate::wire::BundleShown,
 }
 
 /// Say what the `.mcpb` file at `path` is (a bundle dropped on the window):
@@ -94,9 +109,17 @@ pub struct PickedBundle {
 pub async fn show_bundle<R: Runtime>(
     _app: tauri::AppHandle<R>,
     path: String,
-) -> Result<PickedBundle, ErrorInfo> {
-    let shown = workbench_app::bundle::show(std::path::Path::new(&path))?;
-    Ok(PickedBundle { path, shown })
+) -> Result<PickedBundle, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let shown = workbench_app::bundle::show(std::path::Path::new(&path))?;
+            Ok(PickedBundle {
+                path,
+                shown: shown.into(),
+            })
+        }
+        .await,
+    )
 }
 
 /// Ask for a `.mcpb` file and say what it is (None: cancelled).
@@ -104,15 +127,20 @@ pub async fn show_bundle<R: Runtime>(
 #[specta::specta]
 pub async fn pick_bundle<R: Runtime>(
     app: tauri::AppHandle<R>,
-) -> Result<Option<PickedBundle>, ErrorInfo> {
-    let Some(path) = super::files::pick_file(&app).await else {
-        return Ok(None);
-    };
-    let shown = workbench_app::bundle::show(&path)?;
-    Ok(Some(PickedBundle {
-        path: path.display().to_string(),
-        shown,
-    }))
+) -> Result<Option<PickedBundle>, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let Some(path) = super::files::pick_file(&app).await else {
+                return Ok(None);
+            };
+            let shown = workbench_app::bundle::show(&path)?;
+            Ok(Some(PickedBundle {
+                path: path.display().to_string(),
+                shown: shown.into(),
+            }))
+        }
+        .await,
+    )
 }
 
 /// Install the bundle at `path` with the person's answers (KEY, value).
@@ -124,16 +152,24 @@ pub async fn install_bundle<R: Runtime>(
     path: String,
     answers: Vec<(String, String)>,
     as_name: Option<String>,
-    scope: workbench_app::registry::Scope,
-) -> Result<workbench_app::bundle::Installed, ErrorInfo> {
-    workbench_app::bundle::install(
-        &state.place(),
-        workbench_app::bundle::Install {
-            path: std::path::Path::new(&path),
-            sha256: None,
-            as_name: as_name.as_deref(),
-            answers: &answers,
-            scope,
-        },
+    scope: crate::wire::Scope,
+) -> Result<crate::wire::Installed, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let scope: workbench_app::registry::Scope = scope.into();
+            workbench_app::bundle::install(
+                &state.place(),
+                workbench_app::bundle::Install {
+                    path: std::path::Path::new(&path),
+                    sha256: None,
+                    as_name: as_name.as_deref(),
+                    answers: &answers,
+                    scope,
+                },
+            )
+        }
+        .await,
     )
 }
+
+crate::wire::as_is!(PickedBundle);

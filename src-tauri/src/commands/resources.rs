@@ -5,8 +5,8 @@
 
 use serde_json::Value;
 use tauri::{Runtime, State};
-use workbench_app::offers::{self, PromptRow, ResourceRow, SkillRow};
-use workbench_app::{CallOptions, ErrorInfo};
+use workbench_app::CallOptions;
+use workbench_app::offers::{self};
 
 use crate::state::AppState;
 
@@ -15,8 +15,8 @@ use crate::state::AppState;
 pub async fn list_resources<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
-) -> Result<Vec<ResourceRow>, ErrorInfo> {
-    Ok(offers::resources(&state.workbench))
+) -> Result<Vec<crate::wire::ResourceRow>, crate::wire::ErrorInfo> {
+    crate::wire::out(async move { Ok(offers::resources(&state.workbench)) }.await)
 }
 
 #[tauri::command]
@@ -24,8 +24,8 @@ pub async fn list_resources<R: Runtime>(
 pub async fn list_prompts<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
-) -> Result<Vec<PromptRow>, ErrorInfo> {
-    Ok(offers::prompts(&state.workbench))
+) -> Result<Vec<crate::wire::PromptRow>, crate::wire::ErrorInfo> {
+    crate::wire::out(async move { Ok(offers::prompts(&state.workbench)) }.await)
 }
 
 /// `resources/read`: the contents (text, or base64 blobs) as the server sent them.
@@ -36,8 +36,13 @@ pub async fn read_resource<R: Runtime>(
     state: State<'_, AppState>,
     server: String,
     uri: String,
-) -> Result<Value, ErrorInfo> {
-    offers::read_resource(&state.workbench, &server, &uri, CallOptions::default()).await
+) -> Result<Value, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            offers::read_resource(&state.workbench, &server, &uri, CallOptions::default()).await
+        }
+        .await,
+    )
 }
 
 /// Subscribe to (or unsubscribe from) a resource's updates.
@@ -49,8 +54,10 @@ pub async fn subscribe_resource<R: Runtime>(
     server: String,
     uri: String,
     subscribe: bool,
-) -> Result<(), ErrorInfo> {
-    offers::subscribe(&state.workbench, &server, &uri, subscribe).await
+) -> Result<(), crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move { offers::subscribe(&state.workbench, &server, &uri, subscribe).await }.await,
+    )
 }
 
 /// `prompts/get` with string arguments: the messages.
@@ -62,15 +69,20 @@ pub async fn get_prompt<R: Runtime>(
     server: String,
     name: String,
     args: Value,
-) -> Result<Value, ErrorInfo> {
-    offers::get_prompt(
-        &state.workbench,
-        &server,
-        &name,
-        args,
-        CallOptions::default(),
+) -> Result<Value, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            offers::get_prompt(
+                &state.workbench,
+                &server,
+                &name,
+                args,
+                CallOptions::default(),
+            )
+            .await
+        }
+        .await,
     )
-    .await
 }
 
 /// `completion/complete` for a prompt argument or a template variable:
@@ -85,16 +97,21 @@ pub async fn complete<R: Runtime>(
     argument: String,
     value: String,
     context: Option<serde_json::Map<String, Value>>,
-) -> Result<Vec<String>, ErrorInfo> {
-    offers::complete(
-        &state.workbench,
-        &server,
-        reference,
-        &argument,
-        &value,
-        context,
+) -> Result<Vec<String>, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            offers::complete(
+                &state.workbench,
+                &server,
+                reference,
+                &argument,
+                &value,
+                context,
+            )
+            .await
+        }
+        .await,
     )
-    .await
 }
 
 #[tauri::command]
@@ -102,8 +119,8 @@ pub async fn complete<R: Runtime>(
 pub async fn list_skills<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
-) -> Result<Vec<SkillRow>, ErrorInfo> {
-    Ok(offers::skills(&state.workbench))
+) -> Result<Vec<crate::wire::SkillRow>, crate::wire::ErrorInfo> {
+    crate::wire::out(async move { Ok(offers::skills(&state.workbench)) }.await)
 }
 
 /// A skill loaded: its entry, its SKILL.md checked against it.
@@ -114,8 +131,10 @@ pub async fn load_skill<R: Runtime>(
     state: State<'_, AppState>,
     server: String,
     name: String,
-) -> Result<offers::LoadedSkill, ErrorInfo> {
-    offers::load_skill(&state.workbench, &server, &name, None).await
+) -> Result<crate::wire::LoadedSkill, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move { offers::load_skill(&state.workbench, &server, &name, None).await }.await,
+    )
 }
 
 /// One file of a skill, read and checked.
@@ -127,6 +146,9 @@ pub async fn skill_file<R: Runtime>(
     server: String,
     name: String,
     path: String,
-) -> Result<offers::SkillFile, ErrorInfo> {
-    offers::skill_file(&state.workbench, &server, &name, &path, None).await
+) -> Result<crate::wire::SkillFile, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move { offers::skill_file(&state.workbench, &server, &name, &path, None).await }
+            .await,
+    )
 }

@@ -2,9 +2,7 @@
 //! (`workbench_app::servers`).
 
 use tauri::{Runtime, State};
-use workbench_app::ErrorInfo;
-use workbench_app::servers::{self, ServerList};
-use workbench_app::servers::{LifeEvent, ServerStatus};
+use workbench_app::servers::{self};
 
 use crate::state::AppState;
 
@@ -13,8 +11,11 @@ use crate::state::AppState;
 pub async fn list_servers<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
-) -> Result<ServerList, ErrorInfo> {
-    servers::read_server_list(&state.config_path, state.project_dir.as_deref())
+) -> Result<crate::wire::ServerList, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move { servers::read_server_list(&state.config_path, state.project_dir.as_deref()) }
+            .await,
+    )
 }
 
 /// The live state of every server (empty when the config could not be read).
@@ -23,8 +24,8 @@ pub async fn list_servers<R: Runtime>(
 pub async fn server_statuses<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
-) -> Result<Vec<ServerStatus>, ErrorInfo> {
-    Ok(servers::statuses(&state.workbench))
+) -> Result<Vec<crate::wire::ServerStatus>, crate::wire::ErrorInfo> {
+    crate::wire::out(async move { Ok(servers::statuses(&state.workbench)) }.await)
 }
 
 /// A server's life: each change of state with its time, and for a failure
@@ -35,8 +36,8 @@ pub async fn server_life<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     name: String,
-) -> Result<Vec<LifeEvent>, ErrorInfo> {
-    servers::life(&state.workbench, &name)
+) -> Result<Vec<crate::wire::LifeEvent>, crate::wire::ErrorInfo> {
+    crate::wire::out(async move { servers::life(&state.workbench, &name) }.await)
 }
 
 /// Restart a server (a stopped one starts).
@@ -46,8 +47,8 @@ pub async fn restart_server<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     name: String,
-) -> Result<(), ErrorInfo> {
-    servers::restart(&state.workbench, &name).await
+) -> Result<(), crate::wire::ErrorInfo> {
+    crate::wire::out(async move { servers::restart(&state.workbench, &name).await }.await)
 }
 
 /// Stop a server; it stays stopped (no automatic restart) until started.
@@ -57,8 +58,8 @@ pub async fn stop_server<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     name: String,
-) -> Result<(), ErrorInfo> {
-    servers::stop(&state.workbench, &name).await
+) -> Result<(), crate::wire::ErrorInfo> {
+    crate::wire::out(async move { servers::stop(&state.workbench, &name).await }.await)
 }
 
 /// The window tells how far its start has come: once it has painted the
@@ -72,12 +73,17 @@ pub async fn window_ready<R: Runtime>(
     state: State<'_, AppState>,
     stage: crate::startup::WindowStage,
     page_ms: u32,
-) -> Result<(), ErrorInfo> {
-    crate::startup::window_stage(
-        &gate,
-        stage,
-        page_ms,
-        workbench_app::servers::statuses(&state.workbench).len(),
-    );
-    Ok(())
+) -> Result<(), crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            crate::startup::window_stage(
+                &gate,
+                stage,
+                page_ms,
+                workbench_app::servers::statuses(&state.workbench).len(),
+            );
+            Ok(())
+        }
+        .await,
+    )
 }

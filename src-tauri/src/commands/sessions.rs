@@ -3,8 +3,8 @@
 
 use serde::Serialize;
 use tauri::{Runtime, State};
-use workbench_app::hosts::{self, HostFile};
-use workbench_app::sessions::{self as sessions, TapMessage, TapRow};
+use workbench_app::hosts::{self};
+use workbench_app::sessions::{self as sessions};
 use workbench_app::{ErrorCode, ErrorInfo};
 
 use super::history::{failed, store};
@@ -17,9 +17,14 @@ pub async fn list_sessions<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     limit: u32,
-) -> Result<Vec<TapRow>, ErrorInfo> {
-    let store = store(&state)?;
-    blocking(move || sessions::list(&store, limit)).await
+) -> Result<Vec<crate::wire::TapRow>, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let store = store(&state)?;
+            blocking(move || sessions::list(&store, limit)).await
+        }
+        .await,
+    )
 }
 
 /// `work` on a blocking thread (the store is SQLite).
@@ -38,9 +43,14 @@ pub async fn delete_session<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     id: i64,
-) -> Result<(), ErrorInfo> {
-    let store = store(&state)?;
-    blocking(move || sessions::delete(&store, id)).await
+) -> Result<(), crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let store = store(&state)?;
+            blocking(move || sessions::delete(&store, id)).await
+        }
+        .await,
+    )
 }
 
 /// One session's messages in order.
@@ -50,9 +60,14 @@ pub async fn session_messages<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     id: i64,
-) -> Result<Vec<TapMessage>, ErrorInfo> {
-    let store = store(&state)?;
-    blocking(move || sessions::messages(&store, id)).await
+) -> Result<Vec<crate::wire::TapMessage>, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let store = store(&state)?;
+            blocking(move || sessions::messages(&store, id)).await
+        }
+        .await,
+    )
 }
 
 /// What a host did, from one session (its fingerprint).
@@ -95,30 +110,35 @@ pub async fn session_fingerprint<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     id: i64,
-) -> Result<HostFingerprint, ErrorInfo> {
-    let store = store(&state)?;
-    let f = blocking(move || sessions::fingerprint(&store, id)).await?;
-    let text = |v: &serde_json::Value| v.as_str().map(str::to_string);
-    Ok(HostFingerprint {
-        host: text(&f["host"]),
-        version: text(&f["version"]),
-        protocol_versions: strings(&f["protocolVersions"]),
-        extensions: strings(&f["extensions"]),
-        methods: strings(&f["methods"]),
-        capabilities: serde_json::to_string_pretty(&f["capabilities"]).unwrap_or_default(),
-        read_app_resource: f["readAppResource"] == true,
-        listed_again: f["listedAgainAfterListChanged"]
-            .as_object()
-            .map(|o| {
-                o.iter()
-                    .map(|(k, v)| ListedAgain {
-                        kind: k.clone(),
-                        again: *v == true,
+) -> Result<HostFingerprint, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let store = store(&state)?;
+            let f = blocking(move || sessions::fingerprint(&store, id)).await?;
+            let text = |v: &serde_json::Value| v.as_str().map(str::to_string);
+            Ok(HostFingerprint {
+                host: text(&f["host"]),
+                version: text(&f["version"]),
+                protocol_versions: strings(&f["protocolVersions"]),
+                extensions: strings(&f["extensions"]),
+                methods: strings(&f["methods"]),
+                capabilities: serde_json::to_string_pretty(&f["capabilities"]).unwrap_or_default(),
+                read_app_resource: f["readAppResource"] == true,
+                listed_again: f["listedAgainAfterListChanged"]
+                    .as_object()
+                    .map(|o| {
+                        o.iter()
+                            .map(|(k, v)| ListedAgain {
+                                kind: k.clone(),
+                                again: *v == true,
+                            })
+                            .collect()
                     })
-                    .collect()
+                    .unwrap_or_default(),
             })
-            .unwrap_or_default(),
-    })
+        }
+        .await,
+    )
 }
 
 /// What the host of session `b` does differently from the host of `a`.
@@ -129,16 +149,21 @@ pub async fn compare_sessions<R: Runtime>(
     state: State<'_, AppState>,
     a: i64,
     b: i64,
-) -> Result<Vec<String>, ErrorInfo> {
-    let store = store(&state)?;
-    blocking(move || {
-        let (fa, fb) = (
-            sessions::fingerprint(&store, a)?,
-            sessions::fingerprint(&store, b)?,
-        );
-        Ok(sessions::compare(&fa, &fb))
-    })
-    .await
+) -> Result<Vec<String>, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let store = store(&state)?;
+            blocking(move || {
+                let (fa, fb) = (
+                    sessions::fingerprint(&store, a)?,
+                    sessions::fingerprint(&store, b)?,
+                );
+                Ok(sessions::compare(&fa, &fb))
+            })
+            .await
+        }
+        .await,
+    )
 }
 
 /// Save session `id` as a file (JSON Lines, or HAR for `har`), its
@@ -150,15 +175,21 @@ pub async fn export_session<R: Runtime>(
     state: State<'_, AppState>,
     id: i64,
     har: bool,
-) -> Result<Option<String>, ErrorInfo> {
-    let store = store(&state)?;
-    let format = if har {
-        sessions::Format::Har
-    } else {
-        sessions::Format::Jsonl
-    };
-    let (name, text) = blocking(move || sessions::export(&store, id, format, false)).await?;
-    super::files::save_as(&app, &name, text.as_bytes()).await
+) -> Result<Option<String>, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let store = store(&state)?;
+            let format = if har {
+                sessions::Format::Har
+            } else {
+                sessions::Format::Jsonl
+            };
+            let (name, text) =
+                blocking(move || sessions::export(&store, id, format, false)).await?;
+            super::files::save_as(&app, &name, text.as_bytes()).await
+        }
+        .await,
+    )
 }
 
 /// Open a session file (JSON Lines) the person picks and keep it: its new
@@ -168,12 +199,17 @@ pub async fn export_session<R: Runtime>(
 pub async fn import_session<R: Runtime>(
     app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
-) -> Result<Option<i64>, ErrorInfo> {
-    let Some(path) = super::files::pick_file(&app).await else {
-        return Ok(None);
-    };
-    let store = store(&state)?;
-    blocking(move || sessions::import(&store, &path).map(Some)).await
+) -> Result<Option<i64>, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let Some(path) = super::files::pick_file(&app).await else {
+                return Ok(None);
+            };
+            let store = store(&state)?;
+            blocking(move || sessions::import(&store, &path).map(Some)).await
+        }
+        .await,
+    )
 }
 
 /// Which server of the config a session was with (the entry of its name,
@@ -184,10 +220,15 @@ pub async fn session_server<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     id: i64,
-) -> Result<Option<String>, ErrorInfo> {
-    let store = store(&state)?;
-    let entries = state.load().map(|c| c.servers).unwrap_or_default();
-    blocking(move || Ok(sessions::server_of(&sessions::open(&store, id)?, &entries))).await
+) -> Result<Option<String>, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let store = store(&state)?;
+            let entries = state.load().map(|c| c.servers).unwrap_or_default();
+            blocking(move || Ok(sessions::server_of(&sessions::open(&store, id)?, &entries))).await
+        }
+        .await,
+    )
 }
 
 /// Session `id`'s tool calls as a new suite `name` for `server` in the
@@ -201,20 +242,25 @@ pub async fn session_to_suite<R: Runtime>(
     id: i64,
     name: String,
     server: Option<String>,
-) -> Result<sessions::SuiteMade, ErrorInfo> {
-    let store = store(&state)?;
-    let entries = state.load().map(|c| c.servers).unwrap_or_default();
-    let dir = workbench_app::history::suite_folder(state.project_dir.as_deref())?;
-    blocking(move || {
-        let request = sessions::SaveAsSuite {
-            session: id,
-            name: Some(name),
-            server,
-            dir,
-        };
-        sessions::save_as_suite(&store, &entries, request)
-    })
-    .await
+) -> Result<crate::wire::SuiteMade, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let store = store(&state)?;
+            let entries = state.load().map(|c| c.servers).unwrap_or_default();
+            let dir = workbench_app::history::suite_folder(state.project_dir.as_deref())?;
+            blocking(move || {
+                let request = sessions::SaveAsSuite {
+                    session: id,
+                    name: Some(name),
+                    server,
+                    dir,
+                };
+                sessions::save_as_suite(&store, &entries, request)
+            })
+            .await
+        }
+        .await,
+    )
 }
 
 /// The hosts' config files found here, each entry with whether it runs
@@ -224,12 +270,17 @@ pub async fn session_to_suite<R: Runtime>(
 pub async fn host_files<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
-) -> Result<Vec<HostFile>, ErrorInfo> {
-    let Some(home) = std::env::var_os("HOME").map(std::path::PathBuf::from) else {
-        return Ok(Vec::new());
-    };
-    let place = state.place();
-    blocking(move || Ok(hosts::files(&place, &home))).await
+) -> Result<Vec<crate::wire::HostFile>, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let Some(home) = std::env::var_os("HOME").map(std::path::PathBuf::from) else {
+                return Ok(Vec::new());
+            };
+            let place = state.place();
+            blocking(move || Ok(hosts::files(&place, &home))).await
+        }
+        .await,
+    )
 }
 
 /// Route entry `name` of the host's file `path` through `mcpwb tap`
@@ -241,12 +292,14 @@ pub async fn tap_host_entry<R: Runtime>(
     path: String,
     name: String,
     on: bool,
-) -> Result<String, ErrorInfo> {
+) -> Result<String, crate::wire::ErrorInfo> {
+    crate::wire::out(async move {
     let mcpwb = mcpwb_path().ok_or_else(|| ErrorInfo {
         code: ErrorCode::NotFound,
         message: "mcpwb, the workbench's command line, is not installed next to the app or on PATH: install it to tap a host".into(),
     })?;
     blocking(move || hosts::tap(std::path::Path::new(&path), &name, &mcpwb, on)).await
+}.await)
 }
 
 /// `mcpwb`: beside the app's binary (an install, a build), else on PATH.
@@ -263,3 +316,5 @@ fn mcpwb_path() -> Option<std::path::PathBuf> {
         })
     })
 }
+
+crate::wire::as_is!(HostFingerprint);

@@ -3,8 +3,7 @@
 //! cancel one (`tasks/cancel`).
 
 use tauri::{Runtime, State};
-use workbench_app::ErrorInfo;
-use workbench_app::tasks::{self, TaskList};
+use workbench_app::tasks::{self};
 
 use crate::state::AppState;
 
@@ -14,8 +13,8 @@ pub async fn list_tasks<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     server: String,
-) -> Result<TaskList, ErrorInfo> {
-    Ok(tasks::list(&state.workbench, &server).await)
+) -> Result<crate::wire::TaskList, crate::wire::ErrorInfo> {
+    crate::wire::out(async move { Ok(tasks::list(&state.workbench, &server).await) }.await)
 }
 
 #[tauri::command]
@@ -25,6 +24,6 @@ pub async fn cancel_task<R: Runtime>(
     state: State<'_, AppState>,
     server: String,
     task_id: String,
-) -> Result<(), ErrorInfo> {
-    tasks::cancel(&state.workbench, &server, &task_id).await
+) -> Result<(), crate::wire::ErrorInfo> {
+    crate::wire::out(async move { tasks::cancel(&state.workbench, &server, &task_id).await }.await)
 }

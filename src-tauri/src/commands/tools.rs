@@ -2,6 +2,7 @@
 //! (progress on a channel, cancellable; checked against the tool's output
 //! schema and kept in the history), and that tool's recent calls.
 
+use crate::wire::ToWire;
 use std::collections::HashMap;
 use std::sync::Mutex;
 
@@ -9,9 +10,7 @@ use serde::{Deserialize, Serialize};
 use tauri::ipc::Channel;
 use tauri::{Runtime, State};
 use tokio_util::sync::CancellationToken;
-use workbench_app::ErrorInfo;
-use workbench_app::history::CallRow;
-use workbench_app::tools::{self, ByHand, CallSink, HandCall, Progress, TaskState, ToolRow};
+use workbench_app::tools::{self, ByHand, CallSink, HandCall, Progress, TaskState};
 
 use crate::state::AppState;
 
@@ -33,7 +32,7 @@ pub struct ToolCallResult {
     /// The call's row in the history (None: not kept).
     pub history_id: Option<i64>,
     /// The task the call ran as, as it ended (None: answered directly).
-    pub task: Option<TaskState>,
+    pub task: Option<crate::wire::TaskState>,
     /// What happened on the way, one sentence each (a wait for the server
     /// to restart, the request sent again after it died under it).
     pub notes: Vec<String>,
@@ -69,8 +68,8 @@ impl RunningCalls {
 pub async fn list_tools<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
-) -> Result<Vec<ToolRow>, ErrorInfo> {
-    Ok(tools::rows(&state.workbench))
+) -> Result<Vec<crate::wire::ToolRow>, crate::wire::ErrorInfo> {
+    crate::wire::out(async move { Ok(tools::rows(&state.workbench)) }.await)
 }
 
 #[tauri::command]
@@ -87,50 +86,55 @@ pub async fn call_tool<R: Runtime>(
     as_task: bool,
     limits: Option<CallLimits>,
     on_progress: Channel<CallProgress>,
-    on_task: Channel<TaskState>,
-) -> Result<ToolCallResult, ErrorInfo> {
-    let limits = limits.unwrap_or(CallLimits {
-        progress_resets: true,
-        ..Default::default()
-    });
-    let cancel = CancellationToken::new();
-    state.running.lock().insert(call_id.clone(), cancel.clone());
-    let called = workbench_app::tools::call(
-        &state.calls,
-        HandCall {
-            from: ByHand::Window,
-            server: &server,
-            tool: &tool,
-            arguments: args,
-            as_task,
-            detach: false,
-            timeout: seconds(limits.timeout_s),
-            max_total: seconds(limits.max_total_s),
-            fixed_timeout: !limits.progress_resets,
-            cancel,
-        },
-        Some(std::sync::Arc::new(OnChannels {
-            progress: on_progress,
-            task: on_task,
-        })),
+    on_task: Channel<crate::wire::TaskState>,
+) -> Result<ToolCallResult, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let limits = limits.unwrap_or(CallLimits {
+                progress_resets: true,
+                ..Default::default()
+            });
+            let cancel = CancellationToken::new();
+            state.running.lock().insert(call_id.clone(), cancel.clone());
+            let called = workbench_app::tools::call(
+                &state.calls,
+                HandCall {
+                    from: ByHand::Window,
+                    server: &server,
+                    tool: &tool,
+                    arguments: args,
+                    as_task,
+                    detach: false,
+                    timeout: seconds(limits.timeout_s),
+                    max_total: seconds(limits.max_total_s),
+                    fixed_timeout: !limits.progress_resets,
+                    cancel,
+                },
+                Some(std::sync::Arc::new(OnChannels {
+                    progress: on_progress,
+                    task: on_task,
+                })),
+            )
+            .await;
+            state.running.lock().remove(&call_id);
+            let called = called?;
+            Ok(ToolCallResult {
+                result: called.result,
+                duration_ms: called.duration_ms,
+                schema_violations: called.schema_violations,
+                history_id: called.history_id,
+                task: called.task.wire(),
+                notes: called.notes,
+            })
+        }
+        .await,
     )
-    .await;
-    state.running.lock().remove(&call_id);
-    let called = called?;
-    Ok(ToolCallResult {
-        result: called.result,
-        duration_ms: called.duration_ms,
-        schema_violations: called.schema_violations,
-        history_id: called.history_id,
-        task: called.task,
-        notes: called.notes,
-    })
 }
 
 /// A call's progress and task statuses, onto the window's two channels.
 struct OnChannels {
     progress: Channel<CallProgress>,
-    task: Channel<TaskState>,
+    task: Channel<crate::wire::TaskState>,
 }
 
 impl CallSink for OnChannels {
@@ -143,7 +147,7 @@ impl CallSink for OnChannels {
     }
 
     fn task(&self, task: &TaskState) {
-        let _ = self.task.send(task.clone());
+        let _ = self.task.send(task.clone().into());
     }
 
     /// Said where the call's progress shows: it has not been sent yet.
@@ -165,8 +169,8 @@ pub async fn tool_history<R: Runtime>(
     server: String,
     tool: String,
     limit: u32,
-) -> Result<Vec<CallRow>, ErrorInfo> {
-    tools::recent(&state.calls, &server, &tool, limit)
+) -> Result<Vec<crate::wire::CallRow>, crate::wire::ErrorInfo> {
+    crate::wire::out(async move { tools::recent(&state.calls, &server, &tool, limit) }.await)
 }
 
 /// Cancel a call started with `call_id`; false if it already ended.
@@ -176,12 +180,19 @@ pub async fn cancel_call<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     call_id: String,
-) -> Result<bool, ErrorInfo> {
-    Ok(match state.running.lock().remove(&call_id) {
-        Some(token) => {
-            token.cancel();
-            true
+) -> Result<bool, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            Ok(match state.running.lock().remove(&call_id) {
+                Some(token) => {
+                    token.cancel();
+                    true
+                }
+                None => false,
+            })
         }
-        None => false,
-    })
+        .await,
+    )
 }
+
+crate::wire::as_is!(ToolCallResult);

@@ -2,8 +2,7 @@
 //! shows. `TrafficGrew` events (see `events.rs`) say when to ask again.
 
 use tauri::{Runtime, State};
-use workbench_app::ErrorInfo;
-use workbench_app::traffic::{self, TrafficPage, TrafficQuery};
+use workbench_app::traffic::{self, TrafficQuery};
 
 use crate::state::AppState;
 
@@ -14,9 +13,15 @@ use crate::state::AppState;
 pub async fn traffic_page<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
-    query: TrafficQuery,
-) -> Result<TrafficPage, ErrorInfo> {
-    traffic::page(&state.workbench, query).await
+    query: crate::wire::TrafficQuery,
+) -> Result<crate::wire::TrafficPage, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let query: TrafficQuery = query.into();
+            traffic::page(&state.workbench, query).await
+        }
+        .await,
+    )
 }
 
 /// What an export wrote.
@@ -34,9 +39,18 @@ pub struct Exported {
 pub async fn export_traffic<R: Runtime>(
     app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
-    query: TrafficQuery,
-) -> Result<Option<Exported>, ErrorInfo> {
-    let (text, entries) = traffic::jsonl(&state.workbench, query).await?;
-    let path = crate::commands::files::save_as(&app, "mcp-traffic.jsonl", text.as_bytes()).await?;
-    Ok(path.map(|path| Exported { path, entries }))
+    query: crate::wire::TrafficQuery,
+) -> Result<Option<Exported>, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let query: TrafficQuery = query.into();
+            let (text, entries) = traffic::jsonl(&state.workbench, query).await?;
+            let path =
+                crate::commands::files::save_as(&app, "mcp-traffic.jsonl", text.as_bytes()).await?;
+            Ok(path.map(|path| Exported { path, entries }))
+        }
+        .await,
+    )
 }
+
+crate::wire::as_is!(Exported);

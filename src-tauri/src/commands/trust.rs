@@ -3,8 +3,6 @@
 //! an edit outside the app (see workbench_core::config::trust).
 
 use tauri::{Runtime, State};
-use workbench_app::ErrorInfo;
-use workbench_app::trust::TrustRequest;
 
 use crate::state::AppState;
 
@@ -15,8 +13,8 @@ pub async fn trust_request<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     name: String,
-) -> Result<TrustRequest, ErrorInfo> {
-    workbench_app::trust::request(&state.load()?, &name)
+) -> Result<crate::wire::TrustRequest, crate::wire::ErrorInfo> {
+    crate::wire::out(async move { workbench_app::trust::request(&state.load()?, &name) }.await)
 }
 
 /// Trust `name` as it is in its file now, and start it.
@@ -26,9 +24,15 @@ pub async fn trust_server<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     name: String,
-) -> Result<(), ErrorInfo> {
-    let trusted =
-        workbench_app::trust::trust_and_start(&state.workbench, &state.load()?, &name).await?;
-    tracing::info!(server = %name, file = %trusted.file, "trusted by the person");
-    Ok(())
+) -> Result<(), crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let trusted =
+                workbench_app::trust::trust_and_start(&state.workbench, &state.load()?, &name)
+                    .await?;
+            tracing::info!(server = %name, file = %trusted.file, "trusted by the person");
+            Ok(())
+        }
+        .await,
+    )
 }

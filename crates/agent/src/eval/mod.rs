@@ -59,7 +59,6 @@ impl Default for EvalOptions {
 
 /// What a run of evals says as it goes.
 #[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum EvalProgress {
     Started {

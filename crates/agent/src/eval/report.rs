@@ -9,7 +9,6 @@ use workbench_calls::suite::{CaseOutcome, CaseResult, Failure, SuiteResult};
 
 /// One run of one case by one model.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct EvalRun {
     /// Its hidden chat (the transcript).
     pub session: String,
@@ -27,7 +26,6 @@ pub struct EvalRun {
 
 /// A model × case: its runs and what they add up to.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct EvalCell {
     /// `PROVIDER:MODEL` as the suite names it.
     pub model: String,
@@ -96,7 +94,6 @@ impl EvalCell {
 
 /// One run of a suite's prompt cases.
 #[derive(Debug, Clone, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct EvalReport {
     /// The suite's name and file.
     pub suite: String,
@@ -184,7 +181,6 @@ impl EvalReport {
 
 /// A cell of one run beside the same cell of another.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct CellChange {
     pub model: String,
     pub case: String,

@@ -14,7 +14,6 @@ use super::seen_of;
 /// person's message, the servers the chat used, each call the model made,
 /// how many steps it took, and the chat's model as `PROVIDER:MODEL`.
 #[derive(Debug, Clone, serde::Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct TurnCase {
     pub prompt: String,
     pub servers: Vec<String>,

@@ -7,7 +7,6 @@ use workbench_registry::signature::{Signature, Trust};
 
 /// How far the signature goes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "kebab-case")]
 pub enum SignatureStatus {
     Unsigned,
@@ -25,7 +24,6 @@ pub enum SignatureStatus {
 
 /// A bundle's signature, shown.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "camelCase")]
 pub struct SignatureShown {
     pub status: SignatureStatus,

@@ -9,7 +9,6 @@ use serde::{Deserialize, Serialize};
 
 /// Latencies in milliseconds.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct LoadLatency {
     pub p50: f64,
     pub p90: f64,
@@ -21,7 +20,6 @@ pub struct LoadLatency {
 
 /// Calls that did not succeed, by kind.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct LoadErrors {
     /// The tool answered `isError: true`.
     pub tool: u64,
@@ -48,7 +46,6 @@ impl LoadErrors {
 
 /// One second of the run.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct LoadSecond {
     /// Seconds since the start (1 = the first second).
     pub at: u32,
@@ -62,7 +59,6 @@ pub struct LoadSecond {
 
 /// One step of a ramp.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct RampStep {
     pub concurrency: u32,
     /// Calls a second.
@@ -74,7 +70,6 @@ pub struct RampStep {
 
 /// A bucket of the histogram: calls that took up to `le` ms.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct LoadBucket {
     pub le: f64,
     pub count: u64,
@@ -82,7 +77,6 @@ pub struct LoadBucket {
 
 /// One call of a mix and how many times it was made.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct MixShare {
     pub server: String,
     pub tool: String,
@@ -92,7 +86,6 @@ pub struct MixShare {
 /// How a run was asked for: what two runs compared must share for their
 /// figures to mean the same.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct LoadSettings {
     /// Calls at once (with a ramp: `from` and `to`).
     pub concurrency: u32,
@@ -127,7 +120,6 @@ impl LoadSettings {
 
 /// A load run.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct LoadReport {
     /// How it was asked for (a run kept before this was recorded has none).
     #[serde(default)]
@@ -246,7 +238,6 @@ pub(super) fn knee_of(steps: &[RampStep]) -> Option<String> {
 
 /// One figure against a saved run's.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Regression {
     /// `p50`, `p99`, `throughput`, `errors`.
     pub figure: String,

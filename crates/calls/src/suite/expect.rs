@@ -13,7 +13,6 @@ use crate::gate::diff_lines;
 
 /// One assertion that did not hold.
 #[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Failure {
     /// Which: `isError`, `text.contains`, `json /sum equals`, `snapshot`, ...
     pub assertion: String,

@@ -189,11 +189,9 @@ pub(super) fn check(case: &PromptCase, suite_server: Option<&str>) -> Result<(),
 
 /// One call the model asked for in a run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct SeenCall {
     /// `server/tool`, or the name the model used when it matched no tool.
     pub tool: String,
-    #[cfg_attr(feature = "specta", specta(type = serde_json::Value))]
     pub arguments: Value,
 }
 

@@ -10,7 +10,6 @@ use super::expect::Failure;
 use crate::Calls;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum CaseOutcome {
     Passed,
@@ -22,7 +21,6 @@ pub enum CaseOutcome {
 }
 
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct CaseResult {
     pub name: String,
     pub server: String,
@@ -39,7 +37,6 @@ pub struct CaseResult {
 }
 
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct SuiteResult {
     pub name: String,
     pub path: String,
@@ -48,7 +45,6 @@ pub struct SuiteResult {
 }
 
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Report {
     pub suites: Vec<SuiteResult>,
     pub passed: u32,

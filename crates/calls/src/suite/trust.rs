@@ -34,7 +34,6 @@ pub fn fingerprint(bytes: &[u8]) -> String {
 
 /// What a suite would do, shown before the person trusts it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Review {
     pub path: String,
     /// Of the file's bytes as read now: trusting passes it back, so a file

@@ -12,7 +12,6 @@ use crate::edit::EditOp;
 use crate::error::Result;
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 /// What a merge of imported servers into a file did.
 pub struct Merged {
     /// The servers added.

@@ -24,7 +24,6 @@ pub use merge::{Merged, merge_into};
 
 /// A client whose config we read and write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "kebab-case")]
 pub enum Dialect {
     /// Claude Desktop's `claude_desktop_config.json`.
@@ -382,7 +381,6 @@ pub fn import(dialect: Dialect, text: &str) -> Result<Imported> {
 
 /// A config file of another client found on this machine.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Found {
     /// Whose file it is.
     pub dialect: Dialect,

@@ -182,7 +182,6 @@ fn tapped_fields(mcpwb: &Value, name: &str, command: &Value, args: &Value) -> Ma
 
 /// One entry of a host's file, as the window's list shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct HostEntry {
     /// The entry's name.
     pub name: String,

@@ -32,7 +32,6 @@ use serde::{Deserialize, Serialize};
 
 /// One HTTP exchange of the flow, as sent and received (secrets masked).
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Step {
     /// discovery, metadata, registration, authorization, callback, token, refresh
     pub name: String,
@@ -46,7 +45,6 @@ pub struct Step {
 
 /// The flow so far.
 #[derive(Debug, Clone, Default, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Timeline {
     pub steps: Vec<Step>,
 }
@@ -287,7 +285,6 @@ pub fn client_of(
 
 /// What the window and `mcpwb auth status` show of a sign-in.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Status {
     pub signed_in: bool,
     pub issuer: Option<String>,

@@ -4,7 +4,6 @@
 /// Which step of a sign-in failed: a stable code the window, `mcpwb` and
 /// the doctor switch on (never the message's text).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum SignInStep {
     /// Finding the server's protected-resource metadata (or the probe).
@@ -31,7 +30,6 @@ pub enum SignInStep {
 
 /// A failed sign-in: the step and what went wrong there.
 #[derive(Debug, Clone, PartialEq, serde::Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct SignInError {
     pub step: SignInStep,
     pub message: String,

@@ -15,7 +15,6 @@ pub const KEPT: usize = 100;
 
 /// One change of a server's state.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct LifeEvent {
     /// Milliseconds since the Unix epoch.
     pub at_ms: f64,

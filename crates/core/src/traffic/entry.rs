@@ -5,7 +5,6 @@ use std::sync::Arc;
 use serde::Serialize;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum Direction {
     /// Client → server.
@@ -26,7 +25,6 @@ pub enum Direction {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(rename_all = "snake_case")]
 pub enum MessageKind {
     Request,
@@ -39,7 +37,6 @@ pub enum MessageKind {
 }
 
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct TrafficEntry {
     /// Increasing across all servers: the order things happened in.
     pub seq: u64,
@@ -47,13 +44,11 @@ pub struct TrafficEntry {
     pub time_ms: f64,
     // Shared by all of a server's entries (one name, not one per message).
     #[serde(serialize_with = "as_str")]
-    #[cfg_attr(feature = "specta", specta(type = String))]
     pub server: Arc<str>,
     pub direction: Direction,
     pub kind: MessageKind,
     // Interned per server: a method name is stored once, not per message.
     #[serde(serialize_with = "as_opt_str")]
-    #[cfg_attr(feature = "specta", specta(type = Option<String>))]
     pub method: Option<Arc<str>>,
     /// The JSON-RPC id, as JSON text (`7`, `"abc"`).
     pub id: Option<String>,

@@ -10,7 +10,6 @@ use super::{Direction, TrafficEntry, TrafficLog};
 
 /// Which entries, and which window of them.
 #[derive(Debug, Clone, Default, Deserialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct TrafficQuery {
     /// One server's entries, or all servers' merged in order.
     #[serde(default)]
@@ -43,7 +42,6 @@ pub struct TrafficQuery {
 
 /// A window of the matching entries, oldest first.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct TrafficPage {
     /// How many entries match in all.
     pub total: u32,

@@ -22,7 +22,6 @@ pub const NO_ANSWER: Duration = Duration::from_secs(5);
 
 /// One message's answer.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Answer {
     /// A result (as sent).
@@ -35,7 +34,6 @@ pub enum Answer {
 
 /// What the server answered to each opening.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Handshakes {
     /// `server/discover`, first thing on a new connection.
     pub discover: Answer,

@@ -16,7 +16,6 @@ use crate::{CallOptions, Error, Result};
 /// A skill loaded: its entry, its SKILL.md, its files (not read), and what
 /// is wrong with what the server sent (its fault, each said once).
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct LoadedSkill {
     pub server: String,
     pub name: String,
@@ -33,11 +32,9 @@ pub struct LoadedSkill {
 
 /// One file of a skill, read and checked.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct SkillFile {
     pub uri: String,
     pub path: String,
-    #[cfg_attr(feature = "specta", specta(type = f64))]
     pub size: usize,
     /// Its text, when it is UTF-8.
     pub text: Option<String>,

@@ -12,7 +12,6 @@ use crate::error::Result;
 use crate::events::Event;
 
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct Trial {
     /// The state the trial connection reached (ready, or failed and why).
     pub status: ServerStatus,

@@ -16,7 +16,6 @@ use crate::finding::{Finding, Severity};
 
 /// A host and the PATH it gives the servers it starts.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct PublishHost {
     pub name: String,
     /// Its PATH, as it starts servers (None: the environment it was started
@@ -50,7 +49,6 @@ pub fn hosts(terminal_path: &str) -> Vec<PublishHost> {
 
 /// One way the server runs, as an mcp.json entry.
 #[derive(Debug, Clone, Serialize)]
-#[cfg_attr(feature = "specta", derive(specta::Type))]
 pub struct PublishWay {
     /// `server.json package 1 (npm …)`, `manifest.json mcp_config`.
     pub label: String,

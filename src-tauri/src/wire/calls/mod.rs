@@ -1,0 +1,10 @@
+mod gate;
+pub use gate::*;
+mod root;
+pub use root::*;
+mod load;
+pub use load::*;
+mod rules;
+pub use rules::*;
+mod suite;
+pub use suite::*;
