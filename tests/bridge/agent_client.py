@@ -88,6 +88,10 @@ async def main():
         traffic, _ = data(await c.call_tool("workbench_traffic", {"server": "demo", "last": 50, "method": "tools/call"}))
         check(any("ask_user" in json.dumps(m) for m in traffic["messages"]), "traffic shows the call")
 
+        # A tool the person denied is refused, and the refusal is kept.
+        denied, is_error = data(await c.call_tool("workbench_call", {"server": "demo", "tool": "echo", "arguments": {"message": "hi"}}))
+        check(is_error and denied.get("status") == "refused" and "denied" in denied.get("reason", ""), f"denied: {denied}")
+
         # The skill that teaches the loop, served as a skill's file.
         skill = await c.read_resource("skill://mcp-workbench-loop/SKILL.md")
         body = skill.contents[0].text

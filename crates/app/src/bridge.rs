@@ -12,6 +12,8 @@ use workbench_core::settings::{SettingsFile, default_path};
 
 pub use workbench_agent::Approval;
 pub use workbench_bridge::http::Listening;
+pub use workbench_bridge::own::{Answer, OwnTools};
+pub use workbench_bridge::reach::Reach;
 pub use workbench_bridge::{Bridge, BridgeOptions, CallerInfo, Policy};
 pub use workbench_calls::ApproveMode;
 

@@ -13,6 +13,19 @@ use workbench_core::ErrorInfo;
 pub use workbench_doctor::follow::{SurfaceChange, Surfaces};
 pub use workbench_doctor::{DoctorReport, Finding, Options, Severity, Surface};
 
+/// `server`'s surface as it is now (None: not ready, its lists not read;
+/// an error when no server has that name).
+pub fn surface(wb: &workbench_core::Workbench, server: &str) -> Result<Option<Surface>, ErrorInfo> {
+    wb.server(server)?;
+    Ok(Surface::live(wb, server))
+}
+
+/// What changed in `server`'s surface from `before` to `after`, with what
+/// the doctor finds new in it (None: nothing changed).
+pub fn change(server: &str, before: &Surface, after: &Surface) -> Option<SurfaceChange> {
+    workbench_doctor::follow::change(server, before, after)
+}
+
 /// Each server's last full run, with the surface it examined: what the
 /// sidebar counts and the Doctor shows while the surface is the same.
 #[derive(Default)]

@@ -15,6 +15,7 @@ pub mod asks;
 pub mod auth;
 pub mod bridge;
 pub mod bundle;
+pub mod calling;
 pub mod chat;
 /// The types a chat's adapter names (the agent's and the store's).
 pub mod chat_types {

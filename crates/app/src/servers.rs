@@ -68,6 +68,102 @@ pub async fn restart(wb: &Workbench, name: &str) -> Result<(), ErrorInfo> {
     Ok(())
 }
 
+pub use workbench_core::events::Event;
+
+/// How much a server offers, as last listed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Offered {
+    pub tools: usize,
+    pub resources: usize,
+    pub prompts: usize,
+    pub skills: usize,
+}
+
+/// What `name` offers as last listed (None: its lists never read).
+pub fn offered(wb: &Workbench, name: &str) -> Option<Offered> {
+    wb.catalog().server(name).map(|c| Offered {
+        tools: c.tools.len(),
+        resources: c.resources.len(),
+        prompts: c.prompts.len(),
+        skills: c.skills.len(),
+    })
+}
+
+/// What the workbench tells as it happens (servers' states, their lists
+/// read again, questions they ask), from now on.
+pub fn events(wb: &Workbench) -> tokio::sync::broadcast::Receiver<Event> {
+    wb.subscribe()
+}
+
+/// How a restart made for someone else (an agent) ended.
+#[derive(Debug)]
+pub enum Back {
+    /// Down and ready again, its lists read, `elapsed` after the restart.
+    Ready { elapsed: std::time::Duration },
+    /// Down, and it failed to come back.
+    Failed { reason: String, stderr: Vec<String> },
+    /// Not ready again within the wait.
+    Late,
+    /// Not restarted: the person has not trusted it.
+    Untrusted,
+    /// Not restarted: the person turned it off (`disabled`: in its
+    /// mcp.json; else stopped).
+    TurnedOff { disabled: bool },
+}
+
+/// Restart `name` for someone else and wait, at most `wait`, until it went
+/// down and is ready again with its lists read. One the person has not
+/// trusted, or turned off, is never started this way.
+pub async fn restart_and_wait(
+    wb: &Workbench,
+    name: &str,
+    wait: std::time::Duration,
+) -> Result<Back, ErrorInfo> {
+    use std::time::Duration;
+    use workbench_core::connect::ServerState;
+    use workbench_core::events::Event;
+    let handle = wb.server(name)?;
+    match handle.status().state {
+        ServerState::Untrusted => return Ok(Back::Untrusted),
+        ServerState::Disabled | ServerState::Stopped => {
+            return Ok(Back::TurnedOff {
+                disabled: handle.entry().disabled,
+            });
+        }
+        _ => {}
+    }
+    let mut events = wb.subscribe();
+    let clock = std::time::Instant::now();
+    handle.restart().await?;
+    let deadline = tokio::time::Instant::now() + wait;
+    let mut went_down = false;
+    loop {
+        let listed = wb.catalog().server(name).is_some_and(|c| !c.stale);
+        match handle.status().state {
+            ServerState::Ready if went_down && listed => {
+                return Ok(Back::Ready {
+                    elapsed: clock.elapsed(),
+                });
+            }
+            ServerState::Failed { reason, stderr, .. } if went_down => {
+                return Ok(Back::Failed { reason, stderr });
+            }
+            ServerState::Ready => {}
+            _ => went_down = true,
+        }
+        if tokio::time::Instant::now() >= deadline {
+            return Ok(Back::Late);
+        }
+        let tick = (tokio::time::Instant::now() + Duration::from_millis(100)).min(deadline);
+        if let Ok(Ok(Event::Status { status })) = tokio::time::timeout_at(tick, events.recv()).await
+            && status.name == name
+            && status.state != ServerState::Ready
+        {
+            went_down = true;
+        }
+    }
+}
+
 /// Restart each of `names` that runs here, so they read what changed (one
 /// turned off or not trusted takes it when it starts).
 pub async fn restart_each(wb: &Workbench, names: &[String]) {

@@ -50,21 +50,23 @@ pub fn load(paths: &[PathBuf]) -> (Vec<Suite>, Vec<Broken>) {
     workbench_calls::suite::load(paths)
 }
 
+/// Where a run with no paths looks for suites, in order: the project's
+/// folder (under `base`), then the person's own.
+pub fn folders(base: &Path) -> Vec<PathBuf> {
+    workbench_calls::suite::folders(Some(base))
+        .into_iter()
+        .map(|(_, d)| d)
+        .collect()
+}
+
 /// The suites found where a run with no paths looks (the project's
 /// folder, then the person's own); an invalid request naming the folders
 /// looked in when none exists.
 pub fn found(base: &Path) -> Result<Vec<PathBuf>, ErrorInfo> {
-    let folders = workbench_calls::suite::folders(Some(base));
-    let found: Vec<PathBuf> = folders
-        .iter()
-        .map(|(_, d)| d.clone())
-        .filter(|d| d.is_dir())
-        .collect();
+    let folders = folders(base);
+    let found: Vec<PathBuf> = folders.iter().filter(|d| d.is_dir()).cloned().collect();
     if found.is_empty() {
-        let looked: Vec<String> = folders
-            .iter()
-            .map(|(_, d)| d.display().to_string())
-            .collect();
+        let looked: Vec<String> = folders.iter().map(|d| d.display().to_string()).collect();
         return Err(crate::invalid(format!(
             "no suites: none of {} exists (name suite files or folders, or save a call to a suite in the window: it saves into the first)",
             looked.join(", ")

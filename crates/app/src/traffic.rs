@@ -14,6 +14,28 @@ pub async fn page(wb: &Workbench, query: TrafficQuery) -> Result<TrafficPage, Er
         .map_err(|e| Error::Internal(e.to_string()).into())
 }
 
+/// The last `last` messages with `server` (of `method` only, when given),
+/// oldest first; an error when no server has that name.
+pub async fn of_server(
+    wb: &Workbench,
+    server: &str,
+    method: Option<String>,
+    last: u32,
+) -> Result<TrafficPage, ErrorInfo> {
+    wb.server(server)?;
+    page(
+        wb,
+        TrafficQuery {
+            server: Some(server.to_string()),
+            method,
+            limit: last,
+            from_end: true,
+            ..TrafficQuery::default()
+        },
+    )
+    .await
+}
+
 /// Every entry `query`'s filters keep, oldest first, one JSON object a
 /// line; and how many.
 pub async fn jsonl(wb: &Workbench, query: TrafficQuery) -> Result<(String, u32), ErrorInfo> {

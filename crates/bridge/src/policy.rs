@@ -7,7 +7,7 @@
 //! reason.
 
 use serde_json::Value;
-use workbench_calls::{ApproveMode, Asking, Calls, Decided};
+use workbench_calls::{ApproveMode, Asking, Calls, Decided, Link, Origin};
 
 /// The approvals session bridge calls wait in (the window's Bridge panel).
 pub const SESSION: &str = "bridge";
@@ -30,6 +30,10 @@ impl Default for Policy {
 }
 
 pub struct Call<'a> {
+    /// Who asked, as the History keeps it (the bridge's caller, the agent).
+    pub origin: Origin,
+    /// The History row's link (the caller's call id).
+    pub link: Link,
     pub caller: &'a str,
     pub server: &'a str,
     pub tool: &'a str,
@@ -40,7 +44,8 @@ pub struct Call<'a> {
 
 impl Policy {
     /// Ok(the decision: its consent, and the arguments when edited in the
-    /// window) or Err(why it is refused).
+    /// window) or Err(why it is refused), the refusal kept in the History
+    /// here: no surface that calls for someone else can leave it out.
     pub async fn decide(
         &self,
         calls: &Calls,
@@ -69,6 +74,14 @@ impl Policy {
                         .message
                         .replace("nobody can be asked here", "the bridge runs headless");
                 }
+                calls.refused(
+                    call.origin,
+                    call.server,
+                    call.tool,
+                    call.arguments,
+                    call.link,
+                    &why.message,
+                );
                 why
             })
     }

@@ -70,6 +70,11 @@ impl Handler {
             .decide(
                 self.bridge.calls(),
                 policy::Call {
+                    origin: Origin::Bridge,
+                    link: Link {
+                        call_id: caller.clone(),
+                        ..Link::default()
+                    },
                     caller: &caller,
                     server: &server,
                     tool: &tool,
@@ -83,17 +88,6 @@ impl Handler {
             Ok(decided) => (decided.arguments.unwrap_or(arguments), decided.consent),
             Err(why) => {
                 let why = why.message;
-                self.bridge.calls().refused(
-                    Origin::Bridge,
-                    &server,
-                    &tool,
-                    &arguments,
-                    Link {
-                        call_id: caller.clone(),
-                        ..Link::default()
-                    },
-                    &why,
-                );
                 let refused = json!({ "content": [{ "type": "text", "text": format!("refused: {why}") }], "isError": true });
                 self.record(&caller, Direction::Outgoing, &Row::result(&id, &refused));
                 return self

@@ -12,12 +12,10 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use tokio::sync::{mpsc, oneshot};
-use workbench_bridge::policy;
-use workbench_calls::{Call, Link, Origin};
-use workbench_core::CallOptions;
-use workbench_core::Workbench;
-use workbench_core::asks::{Answer, PendingAsk};
-use workbench_core::events::Event;
+use workbench_app::Workbench;
+use workbench_app::asks::{self, PendingAsk};
+use workbench_app::calling::{self as for_agent, NotCalled, Origin};
+use workbench_app::servers::{self, Event};
 
 use crate::{SelfTools, failed, ok};
 
@@ -53,7 +51,7 @@ impl Calling {
             next: Arc::new(AtomicU64::new(1)),
         };
         let me = calling.clone();
-        let mut events = wb.subscribe();
+        let mut events = servers::events(wb);
         tokio::spawn(async move {
             loop {
                 match events.recv().await {
@@ -154,96 +152,44 @@ impl SelfTools {
         arguments: Value,
         wait: Duration,
     ) -> Result<Value, String> {
-        let wb = self.wb();
-        let status = wb.server(server).map_err(|e| e.to_string())?.status();
-        match status.state {
-            workbench_core::connect::ServerState::Ready => {}
-            workbench_core::connect::ServerState::Untrusted => {
-                return Ok(failed(crate::untrusted(server)));
-            }
-            other => {
-                let state = serde_json::to_value(&other).unwrap_or_default();
+        let options = &self.inner.options;
+        let approved = match for_agent::decide(
+            &self.inner.calls,
+            &options.policy,
+            &options.reach,
+            Origin::Agent,
+            "agent",
+            server,
+            tool,
+            arguments,
+        )
+        .await
+        {
+            Ok(approved) => approved,
+            Err(NotCalled::Unknown(why)) => return Err(why),
+            Err(NotCalled::Untrusted) => return Ok(failed(crate::untrusted(server))),
+            Err(NotCalled::NotReady(state)) => {
                 return Ok(failed(format!(
-                    "{server} is not ready ({}): workbench_servers says why",
-                    state["state"].as_str().unwrap_or("?")
+                    "{server} is not ready ({state}): workbench_servers says why"
                 )));
             }
-        }
-        // The relay's bounds hold here too: a tool the person kept out of
-        // the agent's reach (`serve --only`, `--tools`) is refused.
-        if let Some(why) = self.out_of_reach(server, tool) {
-            let calls = &self.inner.calls;
-            calls.refused(
-                Origin::Agent,
-                server,
-                tool,
-                &arguments,
-                Link::default(),
-                &why,
-            );
-            return Ok(crate::failed_with(
-                format!("refused: {why}"),
-                json!({ "status": "refused", "reason": why }),
-            ));
-        }
-        let definition = wb.catalog().tool(server, tool).ok_or_else(|| {
-            format!("{server} has no tool \"{tool}\" now (workbench_servers, or workbench_snapshot, lists them)")
-        })?;
-        let calls = self.inner.calls.clone();
-        let qualified = format!("{server}__{tool}");
-        let decided = self
-            .inner
-            .options
-            .policy
-            .decide(
-                &calls,
-                policy::Call {
-                    caller: "agent",
-                    server,
-                    tool,
-                    qualified: &qualified,
-                    definition: &definition,
-                    arguments: &arguments,
-                },
-            )
-            .await;
-        let (arguments, consent) = match decided {
-            Ok(decided) => (decided.arguments.unwrap_or(arguments), decided.consent),
-            Err(why) => {
-                let why = why.message;
-                calls.refused(
-                    Origin::Agent,
-                    server,
-                    tool,
-                    &arguments,
-                    Link::default(),
-                    &why,
-                );
+            Err(NotCalled::NoTool) => {
+                return Err(format!(
+                    "{server} has no tool \"{tool}\" now (workbench_servers, or workbench_snapshot, lists them)"
+                ));
+            }
+            Err(NotCalled::Refused(why)) => {
                 return Ok(crate::failed_with(
                     format!("refused: {why}"),
                     json!({ "status": "refused", "reason": why }),
                 ));
             }
         };
+        let calls = self.inner.calls.clone();
         let (tx, rx) = oneshot::channel();
         let id = self.inner.calling.start(server, tool, rx);
-        let (server, tool) = (server.to_string(), tool.to_string());
         tokio::spawn(async move {
-            let mut ran = calls
-                .run(Call {
-                    consent: Some(consent),
-                    origin: Origin::Agent,
-                    server: &server,
-                    tool: &tool,
-                    arguments,
-                    definition: Some(&definition),
-                    link: Link {
-                        call_id: format!("agent-{id}"),
-                        ..Link::default()
-                    },
-                    options: CallOptions::default(),
-                })
-                .await;
+            let mut ran = approved.run(&calls, format!("agent-{id}")).await;
             let history = ran.record_id().await;
             let out = match ran.outcome {
                 Ok(o) => {
@@ -294,9 +240,7 @@ impl SelfTools {
                     content
                 };
             }
-            self.wb()
-                .asks()
-                .answer(input, Answer::Result(answer))
+            asks::answer(self.wb(), input, Some(answer), None)
                 .map_err(|e| format!("the question could not be answered: {e}"))?;
         }
         Ok(self.inner.calling.wait(call, wait).await)

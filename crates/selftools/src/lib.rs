@@ -31,15 +31,11 @@ use std::time::Duration;
 use rmcp::handler::server::skill_catalog::SkillCatalog;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
-use workbench_bridge::Policy;
-use workbench_bridge::own::{Answer, OwnTools};
-use workbench_calls::Calls;
-use workbench_calls::suite::{self, RunOptions};
-use workbench_core::Workbench;
-use workbench_core::connect::ServerState;
-use workbench_core::events::Event;
-use workbench_core::traffic::TrafficQuery;
-use workbench_doctor::Surface;
+use workbench_app::bridge::{Answer, ApproveMode, OwnTools, Policy, Reach};
+use workbench_app::doctor::{self, Surface};
+use workbench_app::servers::{self, Back, Event};
+use workbench_app::suites::{CasePick, RunOptions};
+use workbench_app::{Calls, Workbench, traffic};
 
 /// The skill that teaches an agent the loop (SEP-2640 frontmatter).
 pub const SKILL: &str = include_str!("../skill/mcp-workbench-loop/SKILL.md");
@@ -56,7 +52,7 @@ pub struct Options {
     pub policy: Policy,
     /// The servers and tools the person serves (`--only`, `--tools`): what
     /// these tools call is bound by the same as the bridge's relay.
-    pub reach: workbench_bridge::reach::Reach,
+    pub reach: Reach,
     /// Where `workbench_test` looks for suites by default (the project's
     /// folder, then the person's own).
     pub suites: Vec<PathBuf>,
@@ -91,16 +87,13 @@ pub fn served(
     only: Vec<String>,
     tools: Vec<String>,
     base: PathBuf,
-) -> std::io::Result<Arc<dyn workbench_bridge::own::OwnTools>> {
+) -> std::io::Result<Arc<dyn OwnTools>> {
     let tools = SelfTools::new(
         calls.clone(),
         Options {
             policy,
-            reach: workbench_bridge::reach::Reach { only, tools },
-            suites: workbench_calls::suite::folders(Some(&base))
-                .into_iter()
-                .map(|(_, d)| d)
-                .collect(),
+            reach: Reach { only, tools },
+            suites: workbench_app::suites::folders(&base),
             base,
         },
     )?;
@@ -141,7 +134,7 @@ impl SelfTools {
     /// `workbench_diff` until a restart through these tools).
     fn keep_baselines(&self) {
         let me = self.clone();
-        let mut events = self.wb().subscribe();
+        let mut events = servers::events(self.wb());
         let first = |me: &SelfTools| {
             for s in me.wb().statuses() {
                 me.baseline_if_missing(&s.name);
@@ -181,7 +174,7 @@ impl SelfTools {
             tools::RESTART => self.restart(&server()?).await,
             tools::DOCTOR => {
                 let server = server()?;
-                let mut options = workbench_doctor::Options {
+                let mut options = doctor::Options {
                     probe: args["probe"].as_bool().unwrap_or(false),
                     eras: args["eras"].as_bool().unwrap_or(false),
                     ..Default::default()
@@ -198,7 +191,7 @@ impl SelfTools {
                         }
                     }
                 }
-                let report = workbench_doctor::examine(&self.inner.calls, &server, options)
+                let report = doctor::examine(&self.inner.calls, None, &server, options)
                     .await
                     .map_err(|e| e.to_string())?;
                 let mut out = serde_json::to_value(report).unwrap_or_default();
@@ -258,10 +251,10 @@ impl SelfTools {
                         .map_err(|e| format!("\"before\" is not a snapshot: {e}"))?,
                 };
                 let now = self.surface(&server)?;
-                let changes = workbench_doctor::diff(&before, &now);
+                let changes = doctor::diff(&before, &now);
                 let breaking = changes
                     .iter()
-                    .filter(|c| c.impact == workbench_doctor::Impact::Breaking)
+                    .filter(|c| c.impact == doctor::Impact::Breaking)
                     .count();
                 Ok(ok(
                     json!({ "server": server, "changes": changes, "breaking": breaking }),
@@ -269,15 +262,10 @@ impl SelfTools {
             }
             tools::TRAFFIC => {
                 let server = server()?;
-                self.wb().server(&server).map_err(|e| e.to_string())?;
                 let last = args["last"].as_u64().unwrap_or(20).clamp(1, 200) as u32;
-                let page = self.wb().traffic().query(&TrafficQuery {
-                    server: Some(server.clone()),
-                    method: text("method"),
-                    limit: last,
-                    from_end: true,
-                    ..TrafficQuery::default()
-                });
+                let page = traffic::of_server(self.wb(), &server, text("method"), last)
+                    .await
+                    .map_err(|e| e.message)?;
                 Ok(ok(
                     json!({ "server": server, "total": page.total, "messages": page.entries }),
                 ))
@@ -287,30 +275,19 @@ impl SelfTools {
     }
 
     fn surface(&self, server: &str) -> Result<Surface, String> {
-        self.wb().server(server).map_err(|e| e.to_string())?;
-        Surface::live(self.wb(), server).ok_or_else(|| {
-            format!("{server} is not ready, so it has no surface now (workbench_servers says why)")
-        })
-    }
-
-    /// Why `server`'s tool `tool` is out of the agent's reach (`serve
-    /// --only`, `--tools`: the relay's bounds), or None when it is within.
-    pub(crate) fn out_of_reach(&self, server: &str, tool: &str) -> Option<String> {
-        let qualified = self
-            .wb()
-            .catalog()
-            .tools()
-            .into_iter()
-            .find(|t| t.server == server && t.tool["name"] == tool)
-            .map(|t| t.qualified)
-            .unwrap_or_else(|| format!("{server}__{tool}"));
-        self.inner.options.reach.refusal(server, &qualified, tool)
+        doctor::surface(self.wb(), server)
+            .map_err(|e| e.message)?
+            .ok_or_else(|| {
+                format!(
+                    "{server} is not ready, so it has no surface now (workbench_servers says why)"
+                )
+            })
     }
 
     /// The tools the doctor's probe may call for the agent: Err(why none),
     /// Ok(None) for any the person's rules let it, Ok(Some(names)).
     fn probe_reach(&self, server: &str) -> Result<Option<Vec<String>>, String> {
-        if self.inner.options.policy.mode == workbench_calls::ApproveMode::None {
+        if self.inner.options.policy.mode == ApproveMode::None {
             return Err("the person serves these tools with --approve none: no tool is called for an agent, not even a read-only one".into());
         }
         let reach = &self.inner.options.reach;
@@ -335,9 +312,7 @@ impl SelfTools {
     }
 
     fn servers(&self) -> Value {
-        let wb = self.wb();
-        let servers: Vec<Value> = wb
-            .statuses()
+        let servers: Vec<Value> = servers::statuses(self.wb())
             .into_iter()
             .map(|s| {
                 let mut v = serde_json::to_value(&s.state).unwrap_or_default();
@@ -347,11 +322,11 @@ impl SelfTools {
                     v["serverInfo"] = json!({ "name": info.name, "version": info.version });
                     v["transport"] = serde_json::to_value(info.transport).unwrap_or_default();
                 }
-                if let Some(c) = wb.catalog().server(&s.name) {
-                    v["tools"] = json!(c.tools.len());
-                    v["resources"] = json!(c.resources.len());
-                    v["prompts"] = json!(c.prompts.len());
-                    v["skills"] = json!(c.skills.len());
+                if let Some(c) = servers::offered(self.wb(), &s.name) {
+                    v["tools"] = json!(c.tools);
+                    v["resources"] = json!(c.resources);
+                    v["prompts"] = json!(c.prompts);
+                    v["skills"] = json!(c.skills);
                 }
                 v
             })
@@ -360,24 +335,7 @@ impl SelfTools {
     }
 
     async fn restart(&self, server: &str) -> Result<Value, String> {
-        let wb = self.wb();
-        let handle = wb.server(server).map_err(|e| e.to_string())?;
-        match handle.status().state {
-            ServerState::Untrusted => return Ok(failed(untrusted(server))),
-            // The person turned it off: an agent never turns it back on.
-            ServerState::Disabled | ServerState::Stopped => {
-                return Ok(failed(format!(
-                    "{server} is {}: the person turned it off, and these tools never start it (ask the person to start it in the window or with `mcpwb`)",
-                    if handle.entry().disabled {
-                        "disabled in its mcp.json"
-                    } else {
-                        "stopped"
-                    }
-                )));
-            }
-            _ => {}
-        }
-        let before = Surface::live(wb, server).or_else(|| {
+        let before = self.surface(server).ok().or_else(|| {
             self.inner
                 .baseline
                 .lock()
@@ -385,46 +343,40 @@ impl SelfTools {
                 .get(server)
                 .cloned()
         });
-        let mut events = wb.subscribe();
-        let clock = std::time::Instant::now();
-        if let Err(e) = handle.restart().await {
-            return Ok(failed(e.to_string()));
-        }
-        let deadline = tokio::time::Instant::now() + RESTART_WAIT;
-        let mut went_down = false;
-        loop {
-            let status = handle.status();
-            let listed = wb.catalog().server(server).is_some_and(|c| !c.stale);
-            match &status.state {
-                ServerState::Ready if went_down && listed => break,
-                ServerState::Failed { reason, stderr, .. } if went_down => {
-                    return Ok(failed_with(
-                        format!("{server} did not come back: {reason}"),
-                        json!({ "server": server, "state": "failed", "reason": reason, "stderr": stderr }),
-                    ));
-                }
-                ServerState::Ready => {}
-                _ => went_down = true,
+        let back = servers::restart_and_wait(self.wb(), server, RESTART_WAIT)
+            .await
+            .map_err(|e| e.message)?;
+        let elapsed = match back {
+            Back::Ready { elapsed } => elapsed,
+            Back::Untrusted => return Ok(failed(untrusted(server))),
+            // The person turned it off: an agent never turns it back on.
+            Back::TurnedOff { disabled } => {
+                return Ok(failed(format!(
+                    "{server} is {}: the person turned it off, and these tools never start it (ask the person to start it in the window or with `mcpwb`)",
+                    if disabled {
+                        "disabled in its mcp.json"
+                    } else {
+                        "stopped"
+                    }
+                )));
             }
-            let tick = (tokio::time::Instant::now() + Duration::from_millis(100)).min(deadline);
-            if tokio::time::Instant::now() >= deadline {
+            Back::Failed { reason, stderr } => {
+                return Ok(failed_with(
+                    format!("{server} did not come back: {reason}"),
+                    json!({ "server": server, "state": "failed", "reason": reason, "stderr": stderr }),
+                ));
+            }
+            Back::Late => {
                 return Ok(failed(format!(
                     "{server} was not ready again within {} s (workbench_servers says where it is)",
                     RESTART_WAIT.as_secs()
                 )));
             }
-            if let Ok(Ok(Event::Status { status })) =
-                tokio::time::timeout_at(tick, events.recv()).await
-                && status.name == server
-                && status.state != ServerState::Ready
-            {
-                went_down = true;
-            }
-        }
-        let after = Surface::live(wb, server).ok_or("the server's lists are not read")?;
+        };
+        let after = self.surface(server)?;
         let change = before
             .as_ref()
-            .and_then(|b| workbench_doctor::follow::change(server, b, &after));
+            .and_then(|b| doctor::change(server, b, &after));
         self.inner
             .baseline
             .lock()
@@ -433,7 +385,7 @@ impl SelfTools {
         Ok(ok(json!({
             "server": server,
             "state": "ready",
-            "readyMs": clock.elapsed().as_secs_f64() * 1000.0,
+            "readyMs": elapsed.as_secs_f64() * 1000.0,
             "changed": change.is_some(),
             "change": change,
         })))
@@ -472,7 +424,7 @@ impl SelfTools {
         }
         let (suites, broken) = workbench_app::suites::load(&paths);
         let options = RunOptions {
-            case: case.map(suite::CasePick::Matching),
+            case: case.map(CasePick::Matching),
             ..RunOptions::default()
         };
         // These tools never trust a suite: the person does.

@@ -59,6 +59,12 @@ fn a_coding_agent_drives_the_authors_loop_through_the_workbenchs_tools() {
         .to_string(),
     )
     .unwrap();
+    // The person denies one of demo's tools in Settings.
+    std::fs::write(
+        home.join(".config/mcp-workbench/settings.json"),
+        json!({ "agent": { "tool_policies": { "demo/echo": "deny" } } }).to_string(),
+    )
+    .unwrap();
     // A project's suite nobody trusted (it came with a clone).
     let project = root.join("project");
     std::fs::create_dir_all(project.join(".mcp-workbench/suites")).unwrap();
@@ -111,6 +117,17 @@ fn a_coding_agent_drives_the_authors_loop_through_the_workbenchs_tools() {
         .unwrap();
     let listed = stdout(&history);
     assert!(listed.contains("ask_user"), "{listed}{}", stderr(&history));
+    // And the call the person's rules refused, as refused.
+    let rows: serde_json::Value = serde_json::from_str(&listed).expect(&listed);
+    let denied: Vec<&serde_json::Value> = rows
+        .as_array()
+        .or_else(|| rows["calls"].as_array())
+        .expect(&listed)
+        .iter()
+        .filter(|r| r["tool"] == "echo")
+        .collect();
+    assert_eq!(denied.len(), 1, "{listed}");
+    assert_eq!(denied[0]["status"], "denied", "{listed}");
 }
 
 #[test]
