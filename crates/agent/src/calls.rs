@@ -29,6 +29,22 @@ struct Approved<'a> {
     consent: Option<workbench_calls::Consent>,
 }
 
+/// Where a call goes.
+enum Routed<'t> {
+    /// Answered here, without a server.
+    Answered(Box<Part>),
+    /// To this tool.
+    To(&'t Entry),
+}
+
+/// A call the person is asked about.
+struct Asked<'t> {
+    index: usize,
+    entry: &'t Entry,
+    approval: Approval,
+    decided: tokio::sync::oneshot::Receiver<Decision>,
+}
+
 fn result_part(call: &ToolCall, status: CallStatus, content: String) -> Part {
     Part::ToolResult {
         call_id: call.call_id.clone(),
@@ -62,100 +78,18 @@ impl Agent {
             Origin::Chat
         };
         let mut approved: Vec<Approved<'_>> = Vec::new();
-        let mut asking: Vec<(usize, &Entry, u64, tokio::sync::oneshot::Receiver<Decision>)> =
-            Vec::new();
+        let mut asking: Vec<Asked<'_>> = Vec::new();
         let batch = self.approvals().next_id();
-        let mut to_announce = Vec::new();
         for (i, call) in calls.iter().enumerate() {
-            if call.fn_name == crate::toolset::SEARCH_TOOL {
-                results[i] = Some(self.search(session, call, tools, sink)?);
-                continue;
-            }
-            let entry = if call.fn_name == crate::skills::LOAD_SKILL {
-                match crate::skills::route(&tools.skills, &call.fn_arguments) {
-                    Ok(entry) => Some(entry),
-                    Err(message) => {
-                        results[i] = Some(result_part(call, CallStatus::Failed, message));
-                        continue;
-                    }
+            let entry = match self.route(session, call, tools, sink)? {
+                Routed::Answered(part) => {
+                    results[i] = Some(*part);
+                    continue;
                 }
-            } else {
-                tools.route(&call.fn_name)
+                Routed::To(entry) => entry,
             };
-            let Some(entry) = entry else {
-                results[i] = Some(result_part(
-                    call,
-                    CallStatus::Failed,
-                    format!(
-                        "There is no tool named \"{}\" here (it may be turned off for this chat, or its server is not running).",
-                        call.fn_name
-                    ),
-                ));
-                continue;
-            };
-            // A tool the model called by name without loading it (deferred
-            // tools): it is in the conversation now, so it counts as loaded
-            // and its schema is offered from the next step on.
-            if tools.deferred
-                && entry.name != crate::skills::LOAD_SKILL
-                && !tools
-                    .offered
-                    .iter()
-                    .any(|t| t.name.to_string() == entry.name)
-            {
-                let key = entry.key();
-                self.change_chat_options(session, |o| {
-                    if !o.loaded_tools.contains(&key) {
-                        o.loaded_tools.push(key.clone());
-                    }
-                })?;
-                sink(AgentEvent::ToolsLoaded {
-                    names: vec![entry.name.clone()],
-                });
-            }
-            if !call.fn_arguments.is_object() {
-                results[i] = Some(result_part(
-                    call,
-                    CallStatus::Failed,
-                    format!(
-                        "The arguments are not a JSON object, so the call was not made: {}",
-                        call.fn_arguments
-                    ),
-                ));
-                continue;
-            }
             let (verdict, consent) = match &eval {
-                // An eval asks nobody: the standing rules decide when it
-                // runs (`Calls::standing_refusal`, origin eval); with the
-                // case's results nothing runs.
-                Some(e) => (
-                    match self.calls().verdict(&Asking {
-                        server: &entry.server,
-                        tool: &entry.tool,
-                        definition: &entry.definition,
-                        mode: ApproveMode::All,
-                        chat_allowed: None,
-                    }) {
-                        Verdict::Ask(_) => Verdict::Deny(format!(
-                            "{} changed since it was allowed: a person must look at it first",
-                            entry.key()
-                        )),
-                        Verdict::Allow
-                            if e.results.is_some()
-                                && !e
-                                    .results
-                                    .as_ref()
-                                    .is_some_and(|r| r.contains_key(&entry.key())) =>
-                        {
-                            Verdict::Deny(format!(
-                                "the case gives results and none for {}: nothing runs in this eval",
-                                entry.key()
-                            ))
-                        }
-                        other => other,
-                    },
-                    None,
-                ),
+                Some(e) => (self.eval_verdict(e, entry), None),
                 None => self.calls().verdict_for(&Asking {
                     server: &entry.server,
                     tool: &entry.tool,
@@ -165,14 +99,12 @@ impl Agent {
                 }),
             };
             match verdict {
-                Verdict::Allow => {
-                    approved.push(Approved {
-                        index: i,
-                        entry,
-                        arguments: call.fn_arguments.clone(),
-                        consent,
-                    });
-                }
+                Verdict::Allow => approved.push(Approved {
+                    index: i,
+                    entry,
+                    arguments: call.fn_arguments.clone(),
+                    consent,
+                }),
                 Verdict::Deny(reason) => {
                     self.calls().refused(
                         origin,
@@ -189,83 +121,55 @@ impl Agent {
                     ));
                 }
                 Verdict::Ask(changed) => {
-                    let id = self.approvals().next_id();
-                    let approval = Approval {
-                        id,
-                        session: session.to_string(),
-                        batch,
-                        call_id: call.call_id.clone(),
-                        server: entry.server.clone(),
-                        tool: entry.tool.clone(),
-                        qualified: entry.name.clone(),
-                        arguments: call.fn_arguments.clone(),
-                        definition: entry.definition.clone(),
-                        changed,
-                    };
-                    let rx = self.approvals().request(approval.clone());
-                    to_announce.push(approval);
-                    asking.push((i, entry, id, rx));
+                    asking.push(self.ask(session, batch, i, call, entry, changed));
                 }
             }
         }
-        for approval in to_announce {
-            sink(AgentEvent::ApprovalNeeded { approval });
-        }
-        // Wait for every decision (or Stop).
-        for (i, entry, id, rx) in asking {
-            let decision = tokio::select! {
-                d = rx => d.ok(),
-                _ = cancel.cancelled() => None,
-            };
-            let Some(decision) = decision else {
-                sink(AgentEvent::ApprovalResolved {
-                    id,
-                    approved: false,
-                });
-                results[i] = Some(result_part(
-                    &calls[i],
-                    CallStatus::Cancelled,
-                    "The call was not made: the person stopped the turn before deciding.".into(),
-                ));
-                continue;
-            };
-            sink(AgentEvent::ApprovalResolved {
-                id,
-                approved: decision.approve,
+        for asked in &asking {
+            sink(AgentEvent::ApprovalNeeded {
+                approval: asked.approval.clone(),
             });
-            if !decision.approve {
-                let why = decision
-                    .reason
-                    .filter(|r| !r.trim().is_empty())
-                    .map(|r| format!(" They said: {r}"))
-                    .unwrap_or_default();
-                results[i] = Some(result_part(
-                    &calls[i],
-                    CallStatus::Denied,
-                    format!("The person refused this call.{why}"),
-                ));
-                continue;
+        }
+        for asked in asking {
+            let index = asked.index;
+            match self.person_decides(session, asked, sink, cancel).await? {
+                Ok(a) => approved.push(a),
+                Err((status, why)) => {
+                    results[index] = Some(result_part(&calls[index], status, why))
+                }
             }
-            self.remember(session, entry, decision.remember, sink)?;
-            let arguments = match decision.arguments.clone() {
-                Some(Value::Object(map)) => Value::Object(map),
-                Some(_) | None => calls[i].fn_arguments.clone(),
-            };
-            approved.push(Approved {
-                index: i,
-                entry,
-                arguments,
-                consent: decision.consent().cloned(),
-            });
         }
+        let ran = self
+            .run_approved(session, message, calls, approved, sink, cancel)
+            .await;
+        for (index, part) in ran {
+            results[index] = Some(part);
+        }
+        Ok(results.into_iter().flatten().collect())
+    }
+
+    /// The approved calls made at once (none once Stop was pressed), each
+    /// call's index with its result.
+    async fn run_approved(
+        &self,
+        session: &str,
+        message: i64,
+        calls: &[ToolCall],
+        approved: Vec<Approved<'_>>,
+        sink: &Sink,
+        cancel: &CancellationToken,
+    ) -> Vec<(usize, Part)> {
         if cancel.is_cancelled() {
-            for a in approved.drain(..) {
-                results[a.index] = Some(result_part(
-                    &calls[a.index],
-                    CallStatus::Cancelled,
-                    "The call was not made: the person stopped the turn.".into(),
-                ));
-            }
+            return approved
+                .iter()
+                .map(|a| {
+                    let why = "The call was not made: the person stopped the turn.";
+                    (
+                        a.index,
+                        result_part(&calls[a.index], CallStatus::Cancelled, why.into()),
+                    )
+                })
+                .collect();
         }
         let runs = approved.iter().map(|a| {
             self.run_one(
@@ -279,10 +183,193 @@ impl Agent {
             )
         });
         let done = futures::future::join_all(runs).await;
-        for (a, part) in approved.iter().zip(done) {
-            results[a.index] = Some(part);
+        approved.iter().map(|a| a.index).zip(done).collect()
+    }
+
+    /// Ask the person about call `index` (one of `batch`, decided together
+    /// or one by one); `changed`: how its definition changed since allowed.
+    fn ask<'t>(
+        &self,
+        session: &str,
+        batch: u64,
+        index: usize,
+        call: &ToolCall,
+        entry: &'t Entry,
+        changed: Option<Vec<workbench_calls::DiffLine>>,
+    ) -> Asked<'t> {
+        let approval = Approval {
+            id: self.approvals().next_id(),
+            session: session.to_string(),
+            batch,
+            call_id: call.call_id.clone(),
+            server: entry.server.clone(),
+            tool: entry.tool.clone(),
+            qualified: entry.name.clone(),
+            arguments: call.fn_arguments.clone(),
+            definition: entry.definition.clone(),
+            changed,
+        };
+        let decided = self.approvals().request(approval.clone());
+        Asked {
+            index,
+            entry,
+            approval,
+            decided,
         }
-        Ok(results.into_iter().flatten().collect())
+    }
+
+    /// Where `call` goes: a server's tool (or a skill's loading), or an
+    /// answer given here (`search_tools`, a name no tool has, arguments
+    /// that are not an object). A deferred tool the model called by name
+    /// without loading it counts as loaded from now on.
+    fn route<'t>(
+        &self,
+        session: &str,
+        call: &ToolCall,
+        tools: &'t ToolSet,
+        sink: &Sink,
+    ) -> Result<Routed<'t>> {
+        if call.fn_name == crate::toolset::SEARCH_TOOL {
+            return Ok(Routed::Answered(Box::new(
+                self.search(session, call, tools, sink)?,
+            )));
+        }
+        let entry = if call.fn_name == crate::skills::LOAD_SKILL {
+            match crate::skills::route(&tools.skills, &call.fn_arguments) {
+                Ok(entry) => Some(entry),
+                Err(message) => {
+                    return Ok(Routed::Answered(Box::new(result_part(
+                        call,
+                        CallStatus::Failed,
+                        message,
+                    ))));
+                }
+            }
+        } else {
+            tools.route(&call.fn_name)
+        };
+        let Some(entry) = entry else {
+            return Ok(Routed::Answered(Box::new(result_part(
+                call,
+                CallStatus::Failed,
+                format!(
+                    "There is no tool named \"{}\" here (it may be turned off for this chat, or its server is not running).",
+                    call.fn_name
+                ),
+            ))));
+        };
+        if tools.deferred
+            && entry.name != crate::skills::LOAD_SKILL
+            && !tools
+                .offered
+                .iter()
+                .any(|t| t.name.to_string() == entry.name)
+        {
+            let key = entry.key();
+            self.change_chat_options(session, |o| {
+                if !o.loaded_tools.contains(&key) {
+                    o.loaded_tools.push(key.clone());
+                }
+            })?;
+            sink(AgentEvent::ToolsLoaded {
+                names: vec![entry.name.clone()],
+            });
+        }
+        if !call.fn_arguments.is_object() {
+            return Ok(Routed::Answered(Box::new(result_part(
+                call,
+                CallStatus::Failed,
+                format!(
+                    "The arguments are not a JSON object, so the call was not made: {}",
+                    call.fn_arguments
+                ),
+            ))));
+        }
+        Ok(Routed::To(entry))
+    }
+
+    /// An eval's call asks nobody: the standing rules decide when it runs
+    /// (`Calls::standing_refusal`, origin eval); with the case's results,
+    /// a tool they give none for does not run.
+    fn eval_verdict(&self, eval: &crate::eval::EvalTurn, entry: &Entry) -> Verdict {
+        let verdict = self.calls().verdict(&Asking {
+            server: &entry.server,
+            tool: &entry.tool,
+            definition: &entry.definition,
+            mode: ApproveMode::All,
+            chat_allowed: None,
+        });
+        match verdict {
+            Verdict::Ask(_) => Verdict::Deny(format!(
+                "{} changed since it was allowed: a person must look at it first",
+                entry.key()
+            )),
+            Verdict::Allow
+                if eval
+                    .results
+                    .as_ref()
+                    .is_some_and(|r| !r.contains_key(&entry.key())) =>
+            {
+                Verdict::Deny(format!(
+                    "the case gives results and none for {}: nothing runs in this eval",
+                    entry.key()
+                ))
+            }
+            other => other,
+        }
+    }
+
+    /// The person's decision on `asked` (or Stop before it): the call
+    /// approved, with the arguments they gave and their consent, or why it
+    /// is not made.
+    async fn person_decides<'t>(
+        &self,
+        session: &str,
+        asked: Asked<'t>,
+        sink: &Sink,
+        cancel: &CancellationToken,
+    ) -> Result<std::result::Result<Approved<'t>, (CallStatus, String)>> {
+        let id = asked.approval.id;
+        let decision = tokio::select! {
+            d = asked.decided => d.ok(),
+            _ = cancel.cancelled() => None,
+        };
+        let Some(decision) = decision else {
+            sink(AgentEvent::ApprovalResolved {
+                id,
+                approved: false,
+            });
+            return Ok(Err((
+                CallStatus::Cancelled,
+                "The call was not made: the person stopped the turn before deciding.".into(),
+            )));
+        };
+        sink(AgentEvent::ApprovalResolved {
+            id,
+            approved: decision.approve,
+        });
+        if !decision.approve {
+            let why = decision
+                .reason
+                .filter(|r| !r.trim().is_empty())
+                .map(|r| format!(" They said: {r}"))
+                .unwrap_or_default();
+            return Ok(Err((
+                CallStatus::Denied,
+                format!("The person refused this call.{why}"),
+            )));
+        }
+        self.remember(session, asked.entry, decision.remember, sink)?;
+        let arguments = match decision.arguments.clone() {
+            Some(Value::Object(map)) => Value::Object(map),
+            Some(_) | None => asked.approval.arguments.clone(),
+        };
+        Ok(Ok(Approved {
+            index: asked.index,
+            entry: asked.entry,
+            arguments,
+            consent: decision.consent().cloned(),
+        }))
     }
 
     /// Keep a decision beyond this call.
