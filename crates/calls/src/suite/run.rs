@@ -16,7 +16,7 @@ use workbench_core::{CallOptions, ErrorCode};
 use super::expect::{self, Failure, Seen, snapshot_value};
 use super::report::{CaseOutcome, CaseResult, Report, SuiteResult, mask_report};
 use super::vars::{self, Earlier};
-use super::{Case, SnapshotExpect, Suite, snapshot_folder_ok, snapshot_path};
+use super::{Case, Expect, SnapshotExpect, Suite, Surface, snapshot_folder_ok, snapshot_path};
 use crate::{Call, Calls, Link, Origin};
 
 /// The least time given to a case's assertions, whatever its call took.
@@ -189,7 +189,9 @@ impl Shared<'_> {
         self.calls.keep_verdict(id, verdict);
     }
 
-    async fn run_case(&self, suite_index: usize, case: &Case, server: &str) -> CaseResult {
+    /// Why `case` is not run at all (skipped, after a failure with
+    /// `--bail`, its server not ready), as its result.
+    fn not_run(&self, case: &Case, server: &str) -> Option<CaseResult> {
         if let Some(skip) = &case.skip
             && skip != &Value::Bool(false)
         {
@@ -197,57 +199,58 @@ impl Shared<'_> {
                 .as_str()
                 .map(str::to_string)
                 .unwrap_or_else(|| "skip in the suite".into());
-            return result(case, server, CaseOutcome::Skipped, Some(why));
+            return Some(result(case, server, CaseOutcome::Skipped, Some(why)));
         }
         if self.stop.load(Ordering::Relaxed) {
-            return result(
+            return Some(result(
                 case,
                 server,
                 CaseOutcome::Skipped,
                 Some("not run: --bail after a failure".into()),
-            );
+            ));
         }
         match ready(self.calls, server) {
-            Ok(()) => {}
-            Err((false, why)) => return failed(case, server, "server", why),
-            Err((true, why)) => return result(case, server, CaseOutcome::NotReady, Some(why)),
+            Ok(()) => None,
+            Err((false, why)) => Some(failed(case, server, "server", why)),
+            Err((true, why)) => Some(result(case, server, CaseOutcome::NotReady, Some(why))),
         }
+    }
+
+    /// A case about the surface (no call): the tool is there, its input
+    /// schema's hash what the suite says.
+    fn surface_case(&self, case: &Case, surface: &Surface, server: &str) -> CaseResult {
         let wb = self.calls.workbench();
-        if let Some(surface) = &case.surface {
-            let Some(tool) = wb.catalog().tool(server, &surface.tool) else {
-                return failed(
-                    case,
-                    server,
-                    "surface",
-                    format!("{server} has no tool \"{}\"", surface.tool),
-                );
-            };
-            let mut r = result(case, server, CaseOutcome::Passed, None);
-            if let Some(want) = &surface.schema_hash {
-                let now = expect::schema_hash(tool.get("inputSchema").unwrap_or(&Value::Null));
-                if *want != now {
-                    r.outcome = CaseOutcome::Failed;
-                    r.failures.push(Failure {
-                        assertion: "surface.schemaHash".into(),
-                        message: format!(
-                            "the input schema of {} changed: its hash is now {now}",
-                            surface.tool
-                        ),
-                        diff: None,
-                    });
-                }
-            }
-            return r;
-        }
-        let tool = case.tool.as_deref().unwrap_or_default();
-        let Some(definition) = wb.catalog().tool(server, tool) else {
+        let Some(tool) = wb.catalog().tool(server, &surface.tool) else {
             return failed(
                 case,
                 server,
-                "tool",
-                format!("{server} has no tool \"{tool}\" (mcpwb tools {server} lists them)"),
+                "surface",
+                format!("{server} has no tool \"{}\"", surface.tool),
             );
         };
+        let mut r = result(case, server, CaseOutcome::Passed, None);
+        if let Some(want) = &surface.schema_hash {
+            let now = expect::schema_hash(tool.get("inputSchema").unwrap_or(&Value::Null));
+            if *want != now {
+                r.outcome = CaseOutcome::Failed;
+                r.failures.push(Failure {
+                    assertion: "surface.schemaHash".into(),
+                    message: format!(
+                        "the input schema of {} changed: its hash is now {now}",
+                        surface.tool
+                    ),
+                    diff: None,
+                });
+            }
+        }
+        r
+    }
+
+    /// `case`'s arguments with the earlier cases' results and the
+    /// environment's values put in; the environment's values read become
+    /// `server`'s secrets (masked in the history, the traffic, all it
+    /// writes).
+    fn arguments_of(&self, suite_index: usize, case: &Case, server: &str) -> Result<Value, String> {
         let arguments = {
             let state = self.state[suite_index]
                 .lock()
@@ -258,18 +261,12 @@ impl Shared<'_> {
                 case.arguments.clone()
             };
             vars::substitute(&raw, &state.earlier)
-        };
-        let arguments = match arguments {
-            Ok(a) => a,
-            Err(why) => return failed(case, server, "arguments", why),
-        };
-        // The environment's values it read are masked like the server's
-        // own secrets: in the history, the traffic, and all it writes.
+        }?;
         let mut read = Vec::new();
         super::trust::env_refs(&case.arguments, &mut read);
         let values: Vec<String> = read.iter().filter_map(|v| std::env::var(v).ok()).collect();
         if !values.is_empty() {
-            let traffic = wb.traffic();
+            let traffic = self.calls.workbench().traffic();
             let mut secrets = traffic.secrets_of(server);
             let before = secrets.len();
             secrets.extend(values.into_iter().filter(|v| !v.is_empty()));
@@ -277,20 +274,64 @@ impl Shared<'_> {
                 traffic.set_secrets(server, secrets);
             }
         }
-        let timeout = case
-            .timeout_ms
-            .map(Duration::from_millis)
-            .unwrap_or(self.options.timeout);
-        let started = Instant::now();
-        let mut ran = self
-            .calls
+        Ok(arguments)
+    }
+
+    /// The snapshot kept for `case` before this run, and the note when this
+    /// run wrote or updated it with `result` (under the suite's lock,
+    /// released before the assertions are awaited).
+    fn snapshot(
+        &self,
+        suite_index: usize,
+        case: &Case,
+        result: &Value,
+    ) -> (Option<Value>, Option<String>) {
+        let mut state = self.state[suite_index]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        let stored = state.snapshots.get(&case.name).cloned();
+        let snapshot = case
+            .expect
+            .snapshot
+            .as_ref()
+            .filter(|s| !matches!(s, SnapshotExpect::On(false)));
+        let mut note = None;
+        if let Some(s) = snapshot
+            && (stored.is_none() || self.options.update_snapshots)
+        {
+            let now = snapshot_value(result, s);
+            if stored.as_ref() != Some(&now) {
+                note = Some(if stored.is_none() {
+                    "snapshot written".into()
+                } else {
+                    "snapshot updated".into()
+                });
+                state.snapshots.insert(case.name.clone(), now);
+                state.snapshots_changed = true;
+            }
+        }
+        (stored, note)
+    }
+
+    /// `case`'s call of `server`'s `tool` as a suite's (its History row
+    /// linked to the suite and the case), within `timeout` and its longest.
+    async fn call(
+        &self,
+        suite_index: usize,
+        case: &Case,
+        (server, tool): (&str, &str),
+        arguments: &Value,
+        definition: &Value,
+        timeout: Duration,
+    ) -> crate::Ran {
+        self.calls
             .run(Call {
                 consent: None,
                 origin: Origin::Suite,
                 server,
                 tool,
                 arguments: arguments.clone(),
-                definition: Some(&definition),
+                definition: Some(definition),
                 link: Link {
                     call_id: format!("{}/{}", self.suites[suite_index].name, case.name),
                     ..Link::default()
@@ -301,6 +342,44 @@ impl Shared<'_> {
                     ..Default::default()
                 },
             })
+            .await
+    }
+
+    async fn run_case(&self, suite_index: usize, case: &Case, server: &str) -> CaseResult {
+        if let Some(r) = self.not_run(case, server) {
+            return r;
+        }
+        if let Some(surface) = &case.surface {
+            return self.surface_case(case, surface, server);
+        }
+        let wb = self.calls.workbench();
+        let tool = case.tool.as_deref().unwrap_or_default();
+        let Some(definition) = wb.catalog().tool(server, tool) else {
+            return failed(
+                case,
+                server,
+                "tool",
+                format!("{server} has no tool \"{tool}\" (mcpwb tools {server} lists them)"),
+            );
+        };
+        let arguments = match self.arguments_of(suite_index, case, server) {
+            Ok(a) => a,
+            Err(why) => return failed(case, server, "arguments", why),
+        };
+        let timeout = case
+            .timeout_ms
+            .map(Duration::from_millis)
+            .unwrap_or(self.options.timeout);
+        let started = Instant::now();
+        let mut ran = self
+            .call(
+                suite_index,
+                case,
+                (server, tool),
+                &arguments,
+                &definition,
+                timeout,
+            )
             .await;
         let mut r = result(case, server, CaseOutcome::Passed, None);
         r.history_id = ran.record_id().await;
@@ -315,19 +394,7 @@ impl Shared<'_> {
             Err(e) => {
                 r.outcome = CaseOutcome::Failed;
                 r.duration_ms = Some(started.elapsed().as_secs_f64() * 1000.0);
-                let what = if e.code() == ErrorCode::Timeout {
-                    format!(
-                        "no result within {} ms (cut; the rest still run)",
-                        timeout.as_millis()
-                    )
-                } else {
-                    format!("the call failed: {e}")
-                };
-                r.failures.push(Failure {
-                    assertion: "call".into(),
-                    message: what,
-                    diff: None,
-                });
+                r.failures.push(call_failed(&e, timeout));
                 return r;
             }
         };
@@ -343,75 +410,24 @@ impl Shared<'_> {
             });
             return r;
         }
-        // The snapshot bookkeeping under the suite's lock, released before
-        // the assertions are awaited.
-        let stored = {
-            let mut state = self.state[suite_index]
-                .lock()
-                .unwrap_or_else(|e| e.into_inner());
-            let stored = state.snapshots.get(&case.name).cloned();
-            let snapshot = case
-                .expect
-                .snapshot
-                .as_ref()
-                .filter(|s| !matches!(s, SnapshotExpect::On(false)));
-            if let Some(s) = snapshot
-                && (stored.is_none() || self.options.update_snapshots)
-            {
-                let now = snapshot_value(&outcome.result, s);
-                if stored.as_ref() != Some(&now) {
-                    r.note = Some(if stored.is_none() {
-                        "snapshot written".into()
-                    } else {
-                        "snapshot updated".into()
-                    });
-                    state.snapshots.insert(case.name.clone(), now);
-                    state.snapshots_changed = true;
-                }
-            }
-            stored
-        };
+        let (stored, note) = self.snapshot(suite_index, case, &outcome.result);
+        r.note = note;
         let compare_with = if self.options.update_snapshots {
             None
         } else {
-            stored.as_ref()
+            stored
         };
         // The assertions under what is left of the case's deadline (a
         // pattern from anyone over a large result is bounded, not free).
-        let expect = case.expect.clone();
-        let (result, violations) = (outcome.result.clone(), ran.schema_violations.clone());
-        let stored_now = compare_with.cloned();
-        let has_output_schema = definition.get("outputSchema").is_some_and(Value::is_object);
-        let duration_ms = outcome.duration_ms;
-        let checking = tokio::task::spawn_blocking(move || {
-            expect::check(
-                &expect,
-                &Seen {
-                    result: &result,
-                    duration_ms,
-                    schema_violations: &violations,
-                    has_output_schema,
-                    snapshot: stored_now.as_ref(),
-                },
-            )
-        });
-        let left = timeout.saturating_sub(started.elapsed()).max(MIN_CHECK);
-        r.failures = match tokio::time::timeout(left, checking).await {
-            Ok(Ok(failures)) => failures,
-            Ok(Err(e)) => vec![Failure {
-                assertion: "expect".into(),
-                message: format!("checking the result failed: {e}"),
-                diff: None,
-            }],
-            Err(_) => vec![Failure {
-                assertion: "expect".into(),
-                message: format!(
-                    "checking the result took longer than the case's {} ms; cut",
-                    timeout.as_millis()
-                ),
-                diff: None,
-            }],
+        let seen = Checked {
+            result: outcome.result.clone(),
+            duration_ms: outcome.duration_ms,
+            schema_violations: ran.schema_violations.clone(),
+            has_output_schema: definition.get("outputSchema").is_some_and(Value::is_object),
+            snapshot: compare_with,
         };
+        let left = timeout.saturating_sub(started.elapsed()).max(MIN_CHECK);
+        r.failures = check(case.expect.clone(), seen, left, timeout).await;
         let mut state = self.state[suite_index]
             .lock()
             .unwrap_or_else(|e| e.into_inner());
@@ -420,6 +436,66 @@ impl Shared<'_> {
             r.outcome = CaseOutcome::Failed;
         }
         r
+    }
+}
+
+/// The failure of a case whose call failed (`timeout`: the case's limit).
+fn call_failed(e: &workbench_core::Error, timeout: Duration) -> Failure {
+    let message = if e.code() == ErrorCode::Timeout {
+        format!(
+            "no result within {} ms (cut; the rest still run)",
+            timeout.as_millis()
+        )
+    } else {
+        format!("the call failed: {e}")
+    };
+    Failure {
+        assertion: "call".into(),
+        message,
+        diff: None,
+    }
+}
+
+/// What a case's assertions are checked against, owned (the check runs
+/// off the async workers).
+struct Checked {
+    result: Value,
+    duration_ms: f64,
+    schema_violations: Vec<String>,
+    has_output_schema: bool,
+    snapshot: Option<Value>,
+}
+
+/// `expect` checked against `seen` within `left` (the case's `timeout`
+/// names the limit when it is passed).
+async fn check(expect: Expect, seen: Checked, left: Duration, timeout: Duration) -> Vec<Failure> {
+    let checking = tokio::task::spawn_blocking(move || {
+        expect::check(
+            &expect,
+            &Seen {
+                result: &seen.result,
+                duration_ms: seen.duration_ms,
+                schema_violations: &seen.schema_violations,
+                has_output_schema: seen.has_output_schema,
+                snapshot: seen.snapshot.as_ref(),
+            },
+        )
+    });
+    match tokio::time::timeout(left, checking).await {
+        Ok(Ok(failures)) => failures,
+        Ok(Err(e)) => vec![Failure {
+            assertion: "expect".into(),
+            message: format!("checking the result failed: {e}"),
+            diff: None,
+        }],
+        Err(_) => vec![Failure {
+            assertion: "expect".into(),
+            message: format!(
+                "checking the result took longer than the case's {} ms; cut",
+                timeout.as_millis()
+            ),
+            diff: None,
+        }],
     }
 }
 
