@@ -332,56 +332,10 @@ async fn login_steps(
         .map_err(|_| "the server URL is not valid")?
         .origin()
         .ascii_serialization();
-    // No resource metadata: the 2025-03-26 way, the server's origin is the issuer.
-    let (issuer, resource) = match &prm {
-        Some(p) => {
-            let resource = p["resource"].as_str().unwrap_or(server_url).to_string();
-            let same = |a: &str, b: &str| a.trim_end_matches('/') == b.trim_end_matches('/');
-            if !same(&resource, server_url)
-                && !server_url.starts_with(resource.trim_end_matches('/'))
-            {
-                let rule = format!(
-                    "the resource metadata names \"{resource}\", not this server \"{server_url}\" (RFC 9728 §3.3: the resource MUST match the URL used)"
-                );
-                if let Some(s) = tl.steps.last_mut() {
-                    s.problems.push(rule.clone());
-                }
-                return Err(format!("discovery: {rule}"));
-            }
-            let issuer = p["authorization_servers"][0]
-                .as_str()
-                .ok_or("discovery: the resource metadata lists no authorization server")?
-                .to_string();
-            (issuer, resource)
-        }
-        None => (origin.clone(), server_url.to_string()),
-    };
-    let asm = match authorization_server(http, &issuer, tl).await? {
-        Some(m) => m,
-        None if prm.is_none() => json!({
-            "issuer": issuer,
-            "authorization_endpoint": format!("{origin}/authorize"),
-            "token_endpoint": format!("{origin}/token"),
-            "registration_endpoint": format!("{origin}/register"),
-            "code_challenge_methods_supported": ["S256"],
-        }),
-        None => {
-            return Err(format!(
-                "metadata: no authorization server metadata found for {issuer}"
-            ));
-        }
-    };
+    let (issuer, resource) = issuer_and_resource(prm.as_ref(), server_url, &origin, tl)?;
+    let asm = metadata(http, &issuer, &origin, prm.is_some(), tl).await?;
     pause!();
-    let s256 = asm["code_challenge_methods_supported"]
-        .as_array()
-        .is_some_and(|m| m.iter().any(|x| x == "S256"));
-    if !s256 {
-        let rule = "the authorization server does not list S256 in code_challenge_methods_supported (MCP authorization: clients MUST use PKCE with S256 and MUST refuse otherwise)".to_string();
-        if let Some(s) = tl.steps.last_mut() {
-            s.problems.push(rule.clone());
-        }
-        return Err(format!("metadata: {rule}"));
-    }
+    request::pkce_offered(&asm, tl)?;
     let authorize = asm["authorization_endpoint"]
         .as_str()
         .ok_or("metadata: no authorization_endpoint")?;
@@ -398,122 +352,143 @@ async fn login_steps(
         client_identity(http, opts, &asm, &callback.redirect_uri, tl).await?;
     pause!();
     let verifier = random_token(48);
-    let challenge_s256 = {
-        use base64::Engine;
-        use sha2::Digest;
-        base64::engine::general_purpose::URL_SAFE_NO_PAD
-            .encode(sha2::Sha256::digest(verifier.as_bytes()))
-    };
     let state = random_token(24);
     let scope = scope_for(opts, &challenge, prm.as_ref().unwrap_or(&Value::Null), &asm);
-    let mut url = url::Url::parse(authorize)
-        .map_err(|_| "metadata: the authorization endpoint is not a URL")?;
-    {
-        let mut q = url.query_pairs_mut();
-        q.append_pair("response_type", "code")
-            .append_pair("client_id", &client_id)
-            .append_pair("redirect_uri", &callback.redirect_uri)
-            .append_pair("code_challenge", &challenge_s256)
-            .append_pair("code_challenge_method", "S256")
-            .append_pair("state", &state)
-            .append_pair("resource", &resource);
-        if let Some(scope) = &scope {
-            q.append_pair("scope", scope);
-        }
-    }
-    let started = Instant::now();
-    *at = SignInStep::Browser;
-    (opts.open)(url.as_str())?;
-    tl.push(
-        "authorization",
-        format!("GET {url} (in the browser)"),
-        started,
-    );
+    let url = request::authorization_url(
+        authorize,
+        &[
+            ("client_id", &client_id),
+            ("redirect_uri", &callback.redirect_uri),
+            ("code_challenge", &request::s256_of(&verifier)),
+            ("state", &state),
+            ("resource", &resource),
+        ],
+        scope.as_deref(),
+    )?;
     let redirect_uri = callback.redirect_uri.clone();
-    *at = SignInStep::Callback;
-    let params = callback.wait(opts.timeout, &state).await?;
-    let s = tl.push("callback", format!("GET {redirect_uri}?…"), started);
-    s.response = mask(
-        &format!("{params:?}"),
-        &[params.get("code").map(String::as_str).unwrap_or("")],
-    );
-    if let Some(error) = params.get("error") {
-        return Err(format!(
-            "authorization: the server said {error}: {}",
-            params
-                .get("error_description")
-                .map(String::as_str)
-                .unwrap_or("")
-        ));
-    }
-    if params.get("state") != Some(&state) {
-        let rule =
-            "the callback's state is not the one sent (RFC 6749 §10.12: the client MUST check it)"
-                .to_string();
-        s.problems.push(rule.clone());
-        return Err(format!("callback: {rule}"));
-    }
     let iss_advertised = asm["authorization_response_iss_parameter_supported"] == true;
-    match params.get("iss") {
-        // Compared as strings, without normalisation (SEP-2468).
-        Some(iss) if *iss != issuer => {
-            let rule = format!(
-                "the callback's iss \"{iss}\" is not the issuer \"{issuer}\" (RFC 9207 §2.4: the client MUST reject it; compared exactly, SEP-2468)"
-            );
-            s.problems.push(rule.clone());
-            return Err(format!("callback: {rule}"));
-        }
-        None if iss_advertised => {
-            let rule = "the authorization server says it sends iss, and the callback has none (RFC 9207 §2.4: the client MUST reject it)".to_string();
-            s.problems.push(rule.clone());
-            return Err(format!("callback: {rule}"));
-        }
-        _ => {}
-    }
-    let code = params
-        .get("code")
-        .ok_or("callback: no code in the callback")?;
+    let code = request::in_the_browser(
+        opts,
+        callback,
+        &url,
+        (&state, &issuer, iss_advertised),
+        tl,
+        at,
+    )
+    .await?;
     pause!();
     *at = SignInStep::Token;
+    let tokens = Tokens {
+        access_token: String::new(),
+        refresh_token: None,
+        expires_at: None,
+        scope,
+        issuer,
+        token_endpoint,
+        revocation_endpoint: asm["revocation_endpoint"].as_str().map(str::to_string),
+        resource,
+        client_id,
+        client_secret,
+        auth_method,
+        refreshed_at: None,
+        dpop: None,
+    };
+    exchange(http, &asm, tokens, (&code, &redirect_uri, &verifier), tl).await
+}
+
+/// The authorization server's metadata for `issuer`; without any, and
+/// without resource metadata either (the 2025-03-26 way), the endpoints
+/// under the server's `origin`.
+async fn metadata(
+    http: &reqwest::Client,
+    issuer: &str,
+    origin: &str,
+    has_resource_metadata: bool,
+    tl: &mut Timeline,
+) -> Result<Value, String> {
+    match authorization_server(http, issuer, tl).await? {
+        Some(m) => Ok(m),
+        None if !has_resource_metadata => Ok(json!({
+            "issuer": issuer,
+            "authorization_endpoint": format!("{origin}/authorize"),
+            "token_endpoint": format!("{origin}/token"),
+            "registration_endpoint": format!("{origin}/register"),
+            "code_challenge_methods_supported": ["S256"],
+        })),
+        None => Err(format!(
+            "metadata: no authorization server metadata found for {issuer}"
+        )),
+    }
+}
+
+/// The code exchanged at the token endpoint for `tokens` (bound to a key
+/// of this sign-in when the server offers DPoP).
+async fn exchange(
+    http: &reqwest::Client,
+    asm: &Value,
+    mut tokens: Tokens,
+    (code, redirect_uri, verifier): (&str, &str, &str),
+    tl: &mut Timeline,
+) -> Result<Tokens, String> {
     let form = [
         ("grant_type", "authorization_code"),
-        ("code", code.as_str()),
-        ("redirect_uri", &redirect_uri),
-        ("code_verifier", &verifier),
-        ("resource", &resource),
+        ("code", code),
+        ("redirect_uri", redirect_uri),
+        ("code_verifier", verifier),
+        ("resource", &tokens.resource),
     ];
-    // Tokens bound to a key of this sign-in when the server offers it.
-    let dpop = if super::dpop::offered(&asm) {
+    tokens.dpop = if super::dpop::offered(asm) {
         Some(DpopKey::generate()?)
     } else {
         None
     };
     let client = Client {
-        id: &client_id,
-        secret: client_secret.as_deref(),
-        method: &auth_method,
-        dpop: dpop.as_ref(),
+        id: &tokens.client_id,
+        secret: tokens.client_secret.as_deref(),
+        method: &tokens.auth_method,
+        dpop: tokens.dpop.as_ref(),
     };
-    let v = post_form(http, &token_endpoint, "token", &form, &client, &[code], tl).await?;
-    tokens_from(
-        &v,
-        None,
-        Tokens {
-            access_token: String::new(),
-            refresh_token: None,
-            expires_at: None,
-            scope,
-            issuer,
-            token_endpoint,
-            revocation_endpoint: asm["revocation_endpoint"].as_str().map(str::to_string),
-            resource,
-            client_id,
-            client_secret,
-            auth_method,
-            refreshed_at: None,
-            dpop,
-        },
+    let v = post_form(
+        http,
+        &tokens.token_endpoint,
+        "token",
+        &form,
+        &client,
+        &[code],
+        tl,
     )
+    .await?;
+    tokens_from(&v, None, tokens)
+}
+
+/// The issuer to sign in with and the resource to ask for, from the
+/// resource metadata (`prm`); without it (the 2025-03-26 way) the server's
+/// origin is the issuer. A resource that is not this server is refused.
+fn issuer_and_resource(
+    prm: Option<&Value>,
+    server_url: &str,
+    origin: &str,
+    tl: &mut Timeline,
+) -> Result<(String, String), String> {
+    let Some(p) = prm else {
+        return Ok((origin.to_string(), server_url.to_string()));
+    };
+    let resource = p["resource"].as_str().unwrap_or(server_url).to_string();
+    let same = |a: &str, b: &str| a.trim_end_matches('/') == b.trim_end_matches('/');
+    if !same(&resource, server_url) && !server_url.starts_with(resource.trim_end_matches('/')) {
+        let rule = format!(
+            "the resource metadata names \"{resource}\", not this server \"{server_url}\" (RFC 9728 §3.3: the resource MUST match the URL used)"
+        );
+        if let Some(s) = tl.steps.last_mut() {
+            s.problems.push(rule.clone());
+        }
+        return Err(format!("discovery: {rule}"));
+    }
+    let issuer = p["authorization_servers"][0]
+        .as_str()
+        .ok_or("discovery: the resource metadata lists no authorization server")?
+        .to_string();
+    Ok((issuer, resource))
 }
 
 /// Tokens from a token endpoint's answer (`old`'s refresh token kept when
@@ -572,5 +547,6 @@ pub async fn refresh(
     tokens_from(&v, Some(rt), t.clone()).map_err(|e| ErrorInfo::new(ErrorCode::ServerError, e))
 }
 
+mod request;
 mod revoke;
 pub use revoke::revoke;
