@@ -9,6 +9,7 @@
 //! a limit; one model's runs one after another.
 
 mod report;
+mod run;
 mod turn_case;
 
 use std::collections::BTreeMap;
@@ -16,9 +17,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
-use tokio::sync::Semaphore;
 use workbench_calls::suite::prompt::{self, SeenCall};
-use workbench_calls::suite::{CaseOutcome, PromptCase, Suite};
+use workbench_calls::suite::{PromptCase, Suite};
 use workbench_core::connect::ServerState;
 use workbench_core::{ErrorCode, ErrorInfo};
 
@@ -179,12 +179,6 @@ pub(crate) fn seen_of(messages: &[crate::Message], reason: EndReason) -> prompt:
     seen
 }
 
-struct Plan<'a> {
-    model: String,
-    provider: Result<(ProviderConfig, String), ErrorInfo>,
-    cases: Vec<&'a PromptCase>,
-}
-
 impl Agent {
     pub(crate) fn eval_turn(&self, session: &str) -> Option<Arc<EvalTurn>> {
         self.inner
@@ -195,201 +189,8 @@ impl Agent {
             .cloned()
     }
 
-    /// Run `suite`'s prompt cases with its models (or `options.models`),
-    /// keep the report in the store, and return it.
-    pub async fn run_evals(
-        &self,
-        suite: &Suite,
-        options: &EvalOptions,
-        progress: Progress,
-    ) -> crate::Result<EvalReport> {
-        let started = Instant::now();
-        let started_at = workbench_store::now_ms();
-        let settings = self.settings()?;
-        let models: Vec<String> = if options.models.is_empty() {
-            let mut m = suite.models.clone();
-            for p in &suite.prompts {
-                for x in p.models.iter().flatten() {
-                    if !m.contains(x) {
-                        m.push(x.clone());
-                    }
-                }
-            }
-            m
-        } else {
-            options.models.clone()
-        };
-        let cases: Vec<&PromptCase> = suite
-            .prompts
-            .iter()
-            .filter(|c| options.case.as_ref().is_none_or(|p| p.picks(&c.name)))
-            .collect();
-        // A filter that picked no prompt case runs nothing and keeps nothing:
-        // the suite's last run stays its newest.
-        if cases.is_empty() && options.case.is_some() {
-            return Err(crate::Error::Invalid(format!(
-                "no prompt case of {} is picked by {:?}",
-                suite.name, options.case
-            )));
-        }
-        let plans: Vec<Plan<'_>> = models
-            .iter()
-            .map(|m| Plan {
-                model: m.clone(),
-                provider: provider_for(&settings, m),
-                cases: cases
-                    .iter()
-                    .copied()
-                    // A case naming its models runs with those only (unless
-                    // the run was told which models).
-                    .filter(|c| {
-                        !options.models.is_empty()
-                            || c.models.as_ref().is_none_or(|only| only.contains(m))
-                    })
-                    .collect(),
-            })
-            .collect();
-        let runs_of = |c: &PromptCase| options.runs.unwrap_or_else(|| c.runs()).max(1);
-        let total: u32 = plans
-            .iter()
-            .filter(|p| p.provider.is_ok())
-            .flat_map(|p| p.cases.iter())
-            .filter(|c| c.skip.is_none())
-            .map(|c| runs_of(c))
-            .sum();
-        progress(EvalProgress::Started { total });
-        let done = Arc::new(std::sync::atomic::AtomicU32::new(0));
-        let limit = Arc::new(Semaphore::new(options.parallel.max(1)));
-        let per_model = plans.iter().map(|plan| {
-            let limit = limit.clone();
-            let progress = progress.clone();
-            let done = done.clone();
-            async move {
-                let mut cells = Vec::new();
-                let provider = match &plan.provider {
-                    Ok(p) => p,
-                    Err(why) => {
-                        for c in &plan.cases {
-                            cells.push(EvalCell::not_run(
-                                &plan.model,
-                                &c.name,
-                                CaseOutcome::NotReady,
-                                why.message.clone(),
-                            ));
-                        }
-                        return (cells, Vec::new());
-                    }
-                };
-                let _permit = limit.acquire().await;
-                let mut sessions = Vec::new();
-                for case in &plan.cases {
-                    if let Some(skip) = &case.skip {
-                        let why = match skip {
-                            Value::String(s) => s.clone(),
-                            _ => "skip in the file".into(),
-                        };
-                        cells.push(EvalCell::not_run(
-                            &plan.model,
-                            &case.name,
-                            CaseOutcome::Skipped,
-                            why,
-                        ));
-                        continue;
-                    }
-                    let servers = case.servers_with(suite.server.as_deref());
-                    if let Some(why) = self.not_ready(&servers) {
-                        cells.push(EvalCell::not_run(
-                            &plan.model,
-                            &case.name,
-                            CaseOutcome::NotReady,
-                            why,
-                        ));
-                        continue;
-                    }
-                    let mut runs = Vec::new();
-                    for n in 1..=runs_of(case) {
-                        let run = self
-                            .run_once(suite, case, &servers, &plan.model, provider, n, options)
-                            .await;
-                        let passed = run.as_ref().is_ok_and(|r| r.passed);
-                        let total_done =
-                            done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-                        progress(EvalProgress::RunDone {
-                            model: plan.model.clone(),
-                            case: case.name.clone(),
-                            run: n,
-                            passed,
-                            done: total_done,
-                            total,
-                        });
-                        match run {
-                            Ok(r) => {
-                                sessions.push(r.session.clone());
-                                runs.push(r);
-                            }
-                            Err(e) => {
-                                // The chat could not even start (its
-                                // provider went away): the rest cannot either.
-                                cells.push(EvalCell::not_run(
-                                    &plan.model,
-                                    &case.name,
-                                    CaseOutcome::NotReady,
-                                    e.to_string(),
-                                ));
-                                runs.clear();
-                                break;
-                            }
-                        }
-                    }
-                    if !runs.is_empty() {
-                        cells.push(EvalCell::of_runs(
-                            &plan.model,
-                            &case.name,
-                            case.pass_rate(),
-                            runs,
-                        ));
-                    }
-                }
-                (cells, sessions)
-            }
-        });
-        let results = futures::future::join_all(per_model).await;
-        let mut cells = Vec::new();
-        let mut sessions = Vec::new();
-        for (c, s) in results {
-            cells.extend(c);
-            sessions.extend(s);
-        }
-        let count = |o: CaseOutcome| cells.iter().filter(|c| c.outcome == o).count() as u32;
-        let mut report = EvalReport {
-            suite: suite.name.clone(),
-            path: suite.path.display().to_string(),
-            fingerprint: suite.fingerprint.clone(),
-            started_at,
-            duration_ms: started.elapsed().as_secs_f64() * 1000.0,
-            models,
-            cases: cases.iter().map(|c| c.name.clone()).collect(),
-            passed: count(CaseOutcome::Passed),
-            failed: count(CaseOutcome::Failed),
-            skipped: count(CaseOutcome::Skipped),
-            not_ready: count(CaseOutcome::NotReady),
-            cells,
-            id: None,
-        };
-        let value =
-            serde_json::to_value(&report).map_err(|e| crate::Error::Invalid(e.to_string()))?;
-        report.id = Some(self.store().add_eval_run(
-            &report.path,
-            &report.suite,
-            started_at,
-            &value,
-            &sessions,
-        )?);
-        Ok(report)
-    }
-
     /// Why a case's servers cannot be used now (None: all Ready).
-    fn not_ready(&self, servers: &[String]) -> Option<String> {
+    pub(super) fn not_ready(&self, servers: &[String]) -> Option<String> {
         let wb = self.workbench();
         for s in servers {
             let Ok(handle) = wb.server(s) else {
@@ -407,7 +208,7 @@ impl Agent {
     }
 
     #[allow(clippy::too_many_arguments)]
-    async fn run_once(
+    pub(super) async fn run_once(
         &self,
         suite: &Suite,
         case: &PromptCase,
