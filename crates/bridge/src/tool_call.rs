@@ -16,6 +16,23 @@ use crate::policy;
 use crate::rows::Row;
 use crate::service::{Handler, bad};
 
+/// A call found and decided, to relay upstream.
+struct Relay<'a> {
+    caller: &'a str,
+    server: &'a str,
+    tool: &'a str,
+    qualified: &'a str,
+    definition: &'a Value,
+    arguments: Value,
+    consent: workbench_calls::Consent,
+    /// The caller speaks 2026-07-28: it answers input_required itself.
+    new_era: bool,
+    /// The caller's answers and state, for the next round upstream.
+    resume: Option<serde_json::Map<String, Value>>,
+    /// The caller runs tasks itself: it gets the task.
+    pass_tasks: bool,
+}
+
 impl Handler {
     pub(crate) async fn call(
         &self,
@@ -40,13 +57,9 @@ impl Handler {
             && own.owns(&qualified)
         {
             let arguments = Value::Object(arguments.unwrap_or_default());
-            let result = own
-                .call(&qualified, arguments, ctx.ct.clone())
-                .await
-                .map_err(bad)?;
             return self
-                .answer(&ctx, result, || CallToolResult::success(vec![]))
-                .map(Into::into);
+                .call_own(own.as_ref(), &qualified, arguments, &ctx)
+                .await;
         }
         let found = self
             .bridge
@@ -65,93 +78,114 @@ impl Handler {
             &Row::call(&id, &qualified, &arguments),
         );
         let decided = self
-            .bridge
-            .policy()
             .decide(
-                self.bridge.calls(),
-                policy::Call {
-                    origin: Origin::Bridge,
-                    link: Link {
-                        call_id: caller.clone(),
-                        ..Link::default()
-                    },
-                    caller: &caller,
-                    server: &server,
-                    tool: &tool,
-                    qualified: &qualified,
-                    definition: &found.tool,
-                    arguments: &arguments,
-                },
+                &caller,
+                (&server, &tool, &qualified),
+                &found.tool,
+                &arguments,
             )
             .await;
         let (arguments, consent) = match decided {
             Ok(decided) => (decided.arguments.unwrap_or(arguments), decided.consent),
             Err(why) => {
-                let why = why.message;
-                let refused = json!({ "content": [{ "type": "text", "text": format!("refused: {why}") }], "isError": true });
+                let refused = json!({ "content": [{ "type": "text", "text": format!("refused: {}", why.message) }], "isError": true });
                 self.record(&caller, Direction::Outgoing, &Row::result(&id, &refused));
                 return self
                     .answer(&ctx, refused, || CallToolResult::success(vec![]))
                     .map(Into::into);
             }
         };
-        // Progress the server reports goes on to the caller that asked for it
-        // (all of it before the answer: see below). Telling the caller is
-        // async, so the call's sink is a channel to a forwarder.
-        let (progress, forwarding) = match ctx.meta.get_progress_token() {
-            Some(token) => {
-                let (tx, mut rx) =
-                    tokio::sync::mpsc::unbounded_channel::<workbench_core::Progress>();
-                let peer = ctx.peer.clone();
-                let forwarding = tokio::spawn(async move {
-                    while let Some(got) = rx.recv().await {
-                        let mut p = ProgressNotificationParam::new(token.clone(), got.progress);
-                        p.total = got.total;
-                        p.message = got.message;
-                        if peer.notify_progress(p).await.is_err() {
-                            return;
-                        }
-                    }
-                });
-                let sink: std::sync::Arc<dyn workbench_core::CallSink> = std::sync::Arc::new(tx);
-                (Some(sink), Some(forwarding))
+        let ran = self
+            .relay(
+                &ctx,
+                Relay {
+                    caller: &caller,
+                    server: &server,
+                    tool: &tool,
+                    qualified: &qualified,
+                    definition: &found.tool,
+                    arguments,
+                    consent,
+                    new_era,
+                    resume,
+                    pass_tasks,
+                },
+            )
+            .await;
+        match ran.outcome {
+            Ok(out) => {
+                if let (true, Some(task)) = (pass_tasks, &out.task) {
+                    self.bridge.tasks().note(&task.task_id, &server);
+                }
+                self.record(&caller, Direction::Outgoing, &Row::result(&id, &out.result));
+                self.answer(&ctx, out.result, || CallToolResult::success(vec![]))
+                    .map(Into::into)
             }
-            None => (None, None),
-        };
-        // A 2026-07-28 caller asks for log messages per request: the
-        // server's come to it while its call runs, and the server is asked
-        // for as much.
-        let log_level = new_era
-            .then(|| ctx.meta.get("io.modelcontextprotocol/logLevel"))
-            .flatten()
-            .and_then(Value::as_str)
-            .map(str::to_string);
-        if let Some(level) = &log_level {
-            let _ = self.bridge.wb().want_log_level(&server, level).await;
+            Err(e) => {
+                let error = upstream(e);
+                self.record(&caller, Direction::Outgoing, &Row::error(&id, &error));
+                Err(error)
+            }
         }
-        let logs = log_level
-            .map(|level| crate::logs::follow(self.bridge.wb(), &server, &level, ctx.peer.clone()));
-        let _calling = self.bridge.callers().calling(&server, ctx.peer.clone());
-        // The relay's span, a child of the caller's trace when it sent one.
+    }
+
+    /// The bridge's policy on `caller`'s call (a refusal is kept in the
+    /// History by the policy itself).
+    async fn decide(
+        &self,
+        caller: &str,
+        (server, tool, qualified): (&str, &str, &str),
+        definition: &Value,
+        arguments: &Value,
+    ) -> Result<workbench_calls::Decided, workbench_core::ErrorInfo> {
+        self.bridge
+            .policy()
+            .decide(
+                self.bridge.calls(),
+                policy::Call {
+                    origin: Origin::Bridge,
+                    link: Link {
+                        call_id: caller.to_string(),
+                        ..Link::default()
+                    },
+                    caller,
+                    server,
+                    tool,
+                    qualified,
+                    definition,
+                    arguments,
+                },
+            )
+            .await
+    }
+
+    /// Relay a decided call upstream through the one call path: the
+    /// caller's progress and (2026-07-28) log messages passed on, its
+    /// cancellation and capabilities, in a span that is a child of the
+    /// caller's trace when it sent one.
+    async fn relay(&self, ctx: &RequestContext<RoleServer>, r: Relay<'_>) -> workbench_calls::Ran {
+        let (progress, forwarding) = forward_progress(ctx);
+        let logs = self.follow_logs(ctx, r.server, r.new_era).await;
+        let _calling = self.bridge.callers().calling(r.server, ctx.peer.clone());
         let mut span = workbench_core::otel::Span::start(
-            &format!("bridge tools/call {qualified}"),
+            &format!("bridge tools/call {}", r.qualified),
             workbench_core::otel::Kind::Server,
             ctx.meta
                 .get("traceparent")
                 .and_then(Value::as_str)
                 .and_then(workbench_core::otel::Context::parse),
         );
-        span.set("mcp.bridge.caller", caller.as_str());
+        span.set("mcp.bridge.caller", r.caller);
         let ran = span
             .run(self.bridge.calls().run(Call {
-                consent: Some(consent),
+                consent: Some(r.consent),
                 origin: Origin::Bridge,
-                server: &server,
-                tool: &tool,
-                arguments,
-                definition: Some(&found.tool),
+                server: r.server,
+                tool: r.tool,
+                arguments: r.arguments,
+                definition: Some(r.definition),
                 link: Link {
-                    call_id: caller.clone(),
+                    call_id: r.caller.to_string(),
                     ..Link::default()
                 },
                 // A task upstream is followed to its end: the bridge's
@@ -159,11 +193,11 @@ impl Handler {
                 options: CallOptions {
                     cancel: Some(ctx.ct.clone()),
                     sink: progress,
-                    pass_input: new_era,
-                    resume: resume.filter(|_| new_era),
-                    client_capabilities: caller_capabilities(&ctx),
+                    pass_input: r.new_era,
+                    resume: r.resume.filter(|_| r.new_era),
+                    client_capabilities: caller_capabilities(ctx),
                     // A caller that runs tasks itself gets the task.
-                    detach: pass_tasks,
+                    detach: r.pass_tasks,
                     ..CallOptions::default()
                 },
             }))
@@ -183,20 +217,73 @@ impl Handler {
         if let Some(logs) = logs {
             logs.finish().await;
         }
-        match ran.outcome {
-            Ok(out) => {
-                if let (true, Some(task)) = (pass_tasks, &out.task) {
-                    self.bridge.tasks().note(&task.task_id, &server);
-                }
-                self.record(&caller, Direction::Outgoing, &Row::result(&id, &out.result));
-                self.answer(&ctx, out.result, || CallToolResult::success(vec![]))
-                    .map(Into::into)
-            }
-            Err(e) => {
-                let error = upstream(e);
-                self.record(&caller, Direction::Outgoing, &Row::error(&id, &error));
-                Err(error)
+        ran
+    }
+
+    /// One of the bridge's own tools (the workbench's, for a coding agent).
+    async fn call_own(
+        &self,
+        own: &dyn crate::own::OwnTools,
+        qualified: &str,
+        arguments: Value,
+        ctx: &RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let result = own
+            .call(qualified, arguments, ctx.ct.clone())
+            .await
+            .map_err(bad)?;
+        self.answer(ctx, result, || CallToolResult::success(vec![]))
+            .map(Into::into)
+    }
+
+    /// A 2026-07-28 caller asks for log messages per request: the server's
+    /// come to it while its call runs, and the server is asked for as much.
+    async fn follow_logs(
+        &self,
+        ctx: &RequestContext<RoleServer>,
+        server: &str,
+        new_era: bool,
+    ) -> Option<crate::logs::Following> {
+        let level = new_era
+            .then(|| ctx.meta.get("io.modelcontextprotocol/logLevel"))
+            .flatten()
+            .and_then(Value::as_str)?
+            .to_string();
+        let _ = self.bridge.wb().want_log_level(server, &level).await;
+        Some(crate::logs::follow(
+            self.bridge.wb(),
+            server,
+            &level,
+            ctx.peer.clone(),
+        ))
+    }
+}
+
+/// Progress the server reports goes on to the caller that asked for it
+/// (all of it before the answer: the caller waits for the forwarder).
+/// Telling the caller is async, so the call's sink is a channel to a
+/// forwarder.
+fn forward_progress(
+    ctx: &RequestContext<RoleServer>,
+) -> (
+    Option<std::sync::Arc<dyn workbench_core::CallSink>>,
+    Option<tokio::task::JoinHandle<()>>,
+) {
+    let Some(token) = ctx.meta.get_progress_token() else {
+        return (None, None);
+    };
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel::<workbench_core::Progress>();
+    let peer = ctx.peer.clone();
+    let forwarding = tokio::spawn(async move {
+        while let Some(got) = rx.recv().await {
+            let mut p = ProgressNotificationParam::new(token.clone(), got.progress);
+            p.total = got.total;
+            p.message = got.message;
+            if peer.notify_progress(p).await.is_err() {
+                return;
             }
         }
-    }
+    });
+    let sink: std::sync::Arc<dyn workbench_core::CallSink> = std::sync::Arc::new(tx);
+    (Some(sink), Some(forwarding))
 }
