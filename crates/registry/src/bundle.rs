@@ -210,6 +210,73 @@ pub fn entry(
     name: &str,
     answers: &[(String, String)],
 ) -> Result<BundleEntry, ErrorInfo> {
+    let config = mcp_config_of(manifest)?;
+    let places = Places {
+        dir: dir.display().to_string(),
+        home: std::env::var("HOME").unwrap_or_default(),
+    };
+    let declared: Map<String, Value> = manifest
+        .get("user_config")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    check_answers(&declared, answers)?;
+    let mut out = BundleEntry {
+        entry: Map::new(),
+        inputs: Vec::new(),
+        secrets: Vec::new(),
+    };
+    let values = values_of(&declared, answers, name, &places, &mut out)?;
+    let text = Text {
+        places: &places,
+        values: &values,
+    };
+    let command = config
+        .get("command")
+        .and_then(Value::as_str)
+        .ok_or_else(|| invalid("its mcp_config has no command"))?;
+    out.entry
+        .insert("command".into(), json!(keep(text.fill(command))));
+    let mut args = Vec::new();
+    for a in config
+        .get("args")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let Some(a) = a.as_str() else { continue };
+        let whole = a
+            .strip_prefix("${user_config.")
+            .and_then(|r| r.strip_suffix('}'))
+            .and_then(|k| values.get(k));
+        match whole {
+            Some(Value::Array(many)) => args.extend(many.iter().map(|v| json!(keep(text_of(v))))),
+            _ => args.push(json!(keep(text.fill(a)))),
+        }
+    }
+    if !args.is_empty() {
+        out.entry.insert("args".into(), Value::Array(args));
+    }
+    let env: Map<String, Value> = config
+        .get("env")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .filter_map(|(k, v)| v.as_str().map(|v| (k.clone(), json!(keep(text.fill(v))))))
+        .collect();
+    if !env.is_empty() {
+        out.entry.insert("env".into(), Value::Object(env));
+    }
+    out.entry.insert("cwd".into(), json!(places.dir));
+    if let Some(d) = manifest.get("description").and_then(Value::as_str) {
+        out.entry.insert("description".into(), json!(d));
+    }
+    Ok(out)
+}
+
+/// The manifest's `server.mcp_config`, this platform's override put over
+/// what it names.
+fn mcp_config_of(manifest: &Value) -> Result<Map<String, Value>, ErrorInfo> {
     let server = manifest
         .get("server")
         .ok_or_else(|| invalid("its manifest has no server"))?;
@@ -218,7 +285,6 @@ pub fn entry(
         .and_then(Value::as_object)
         .cloned()
         .ok_or_else(|| invalid("its manifest has no server.mcp_config: nothing to run"))?;
-    // This platform's override replaces what it names.
     if let Some(over) = config
         .get("platform_overrides")
         .and_then(|o| o.get(std::env::consts::OS))
@@ -229,29 +295,61 @@ pub fn entry(
             config.insert(k, v);
         }
     }
-    let home = std::env::var("HOME").unwrap_or_default();
-    let fixed = |text: &str| {
-        text.replace("${__dirname}", &dir.display().to_string())
-            .replace("${HOME}", &home)
+    Ok(config)
+}
+
+/// The folders a manifest's `${…}` name: the bundle's and the person's.
+struct Places {
+    dir: String,
+    home: String,
+}
+
+impl Places {
+    fn fixed(&self, text: &str) -> String {
+        let home = &self.home;
+        text.replace("${__dirname}", &self.dir)
+            .replace("${HOME}", home)
             .replace("${DESKTOP}", &format!("{home}/Desktop"))
             .replace("${DOCUMENTS}", &format!("{home}/Documents"))
             .replace("${DOWNLOADS}", &format!("{home}/Downloads"))
             .replace("${pathSeparator}", "/")
             .replace("${/}", "/")
-    };
-    let declared: Map<String, Value> = manifest
-        .get("user_config")
-        .and_then(Value::as_object)
-        .cloned()
-        .unwrap_or_default();
-    let mut out = BundleEntry {
-        entry: Map::new(),
-        inputs: Vec::new(),
-        secrets: Vec::new(),
-    };
-    // Each key's values: the person's, else its default.
+    }
+}
+
+/// An answer for a key the manifest does not ask for is refused.
+fn check_answers(
+    declared: &Map<String, Value>,
+    answers: &[(String, String)],
+) -> Result<(), ErrorInfo> {
+    for key in answers.iter().map(|(k, _)| k) {
+        if !declared.contains_key(key) {
+            return Err(invalid(format!(
+                "it asks for no \"{key}\" (it asks for: {})",
+                if declared.is_empty() {
+                    "nothing".to_string()
+                } else {
+                    declared.keys().cloned().collect::<Vec<_>>().join(", ")
+                }
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Each declared key's value: the person's answers (all of them for a
+/// `multiple` key), else its default, else nothing (a required one
+/// refuses). A sensitive value becomes a prompted input of `out` (kept in
+/// its secrets, to store in the keychain) and the value a reference to it.
+fn values_of(
+    declared: &Map<String, Value>,
+    answers: &[(String, String)],
+    name: &str,
+    places: &Places,
+    out: &mut BundleEntry,
+) -> Result<Map<String, Value>, ErrorInfo> {
     let mut values: Map<String, Value> = Map::new();
-    for (key, decl) in &declared {
+    for (key, decl) in declared {
         let given: Vec<&str> = answers
             .iter()
             .filter(|(k, _)| k == key)
@@ -265,10 +363,14 @@ pub fn entry(
             }
         } else if let Some(d) = decl.get("default") {
             match d {
-                Value::String(s) => json!(fixed(s)),
+                Value::String(s) => json!(places.fixed(s)),
                 Value::Array(a) => Value::Array(
                     a.iter()
-                        .map(|x| x.as_str().map(|s| json!(fixed(s))).unwrap_or(x.clone()))
+                        .map(|x| {
+                            x.as_str()
+                                .map(|s| json!(places.fixed(s)))
+                                .unwrap_or(x.clone())
+                        })
                         .collect(),
                 ),
                 other => other.clone(),
@@ -297,28 +399,36 @@ pub fn entry(
             values.insert(key.clone(), value);
         }
     }
-    for key in answers.iter().map(|(k, _)| k) {
-        if !declared.contains_key(key) {
-            return Err(invalid(format!(
-                "it asks for no \"{key}\" (it asks for: {})",
-                if declared.is_empty() {
-                    "nothing".to_string()
-                } else {
-                    declared.keys().cloned().collect::<Vec<_>>().join(", ")
-                }
-            )));
-        }
-    }
-    let text_of = |v: &Value| match v {
+    Ok(values)
+}
+
+/// A value as the text it stands for in a command, argument or variable.
+fn text_of(v: &Value) -> String {
+    match v {
         Value::String(s) => s.clone(),
         Value::Bool(b) => b.to_string(),
         other => other.to_string(),
-    };
-    // `${user_config.KEY}` in a string: its value as text; an argument that
-    // is only a multiple value's reference: one argument per value.
-    let fill = |text: &str| {
-        let mut s = fixed(text);
-        for (key, v) in &values {
+    }
+}
+
+/// Literal text from the bundle stays literal in mcp.json, except the
+/// input references this mapping itself wrote.
+fn keep(s: String) -> String {
+    s.replace("${", "$${").replace("$${input:", "${input:")
+}
+
+/// A manifest's text with its places and the person's values put in.
+struct Text<'a> {
+    places: &'a Places,
+    values: &'a Map<String, Value>,
+}
+
+impl Text<'_> {
+    /// `${user_config.KEY}` in a string: its value as text (a multiple
+    /// value's joined with commas).
+    fn fill(&self, text: &str) -> String {
+        let mut s = self.places.fixed(text);
+        for (key, v) in self.values {
             let reference = format!("${{user_config.{key}}}");
             let as_text = match v {
                 Value::Array(a) => a.iter().map(text_of).collect::<Vec<_>>().join(","),
@@ -327,55 +437,7 @@ pub fn entry(
             s = s.replace(&reference, &as_text);
         }
         s
-    };
-    // Literal text from the bundle stays literal in mcp.json.
-    let keep = |s: String| {
-        let escaped = s.replace("${", "$${");
-        // …except the references this mapping itself wrote.
-        escaped.replace("$${input:", "${input:")
-    };
-    let command = config
-        .get("command")
-        .and_then(Value::as_str)
-        .ok_or_else(|| invalid("its mcp_config has no command"))?;
-    out.entry
-        .insert("command".into(), json!(keep(fill(command))));
-    let mut args = Vec::new();
-    for a in config
-        .get("args")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-    {
-        let Some(a) = a.as_str() else { continue };
-        let whole = a
-            .strip_prefix("${user_config.")
-            .and_then(|r| r.strip_suffix('}'))
-            .and_then(|k| values.get(k));
-        match whole {
-            Some(Value::Array(many)) => args.extend(many.iter().map(|v| json!(keep(text_of(v))))),
-            _ => args.push(json!(keep(fill(a)))),
-        }
     }
-    if !args.is_empty() {
-        out.entry.insert("args".into(), Value::Array(args));
-    }
-    let env: Map<String, Value> = config
-        .get("env")
-        .and_then(Value::as_object)
-        .into_iter()
-        .flatten()
-        .filter_map(|(k, v)| v.as_str().map(|v| (k.clone(), json!(keep(fill(v))))))
-        .collect();
-    if !env.is_empty() {
-        out.entry.insert("env".into(), Value::Object(env));
-    }
-    out.entry
-        .insert("cwd".into(), json!(dir.display().to_string()));
-    if let Some(d) = manifest.get("description").and_then(Value::as_str) {
-        out.entry.insert("description".into(), json!(d));
-    }
-    Ok(out)
 }
 
 /// Download the bundle at `url` (a registry `mcpb` package's identifier)
