@@ -85,6 +85,46 @@ pub fn parse_entry(name: &str, raw: &Value) -> Result<ServerEntry, Problem> {
     let Some(obj) = raw.as_object() else {
         return Err(problem("", "must be an object with \"command\" or \"url\""));
     };
+    Ok(ServerEntry {
+        name: name.to_string(),
+        transport: transport_of(obj)?,
+        disabled: disabled_of(obj)?,
+        description: opt_string(obj, "description")?,
+        lifecycle: lifecycle_of(obj)?,
+        startup_timeout: seconds(obj, "startupTimeout")?,
+        call_timeout: seconds(obj, "callTimeout")?,
+        max_call_time: seconds(obj, "maxCallTime")?,
+        restart: restart(obj)?,
+        dev: dev(obj)?,
+        include_tools: match obj.get("includeTools") {
+            None | Some(Value::Null) => None,
+            Some(_) => Some(string_list(obj, "includeTools")?),
+        },
+        exclude_tools: first_list(obj, &["excludeTools", "disabledTools"])?,
+        auto_approve: match obj.get("trust") {
+            Some(Value::Bool(true)) => vec!["*".to_string()],
+            Some(Value::Bool(false)) | None | Some(Value::Null) => {
+                first_list(obj, &["autoApprove", "alwaysAllow"])?
+            }
+            Some(_) => return Err(problem("/trust", "must be true or false")),
+        },
+        scope: super::Scope::User,
+        max_message_size: max_message_size_of(obj)?,
+        trusted: true,
+        oauth: oauth_of(obj)?,
+        allow_insecure: match obj.get("allowInsecure") {
+            None | Some(Value::Null) => false,
+            Some(Value::Bool(b)) => *b,
+            Some(_) => return Err(problem("/allowInsecure", "must be true or false")),
+        },
+        protocol: protocol_of(obj)?,
+    })
+}
+
+/// How the server is reached: a command (stdio) or a URL (Streamable HTTP,
+/// legacy SSE, or either when the entry does not say), by `type` (or
+/// `transport`) in any dialect's spelling.
+fn transport_of(obj: &Map<String, Value>) -> Result<Transport, Problem> {
     let kind = opt_string(obj, "type")?.or(opt_string(obj, "transport")?);
     let url_key = if obj.contains_key("url") {
         "url"
@@ -97,7 +137,7 @@ pub fn parse_entry(name: &str, raw: &Value) -> Result<ServerEntry, Problem> {
     let normalised = kind
         .as_deref()
         .map(|k| k.to_ascii_lowercase().replace(['-', '_'], ""));
-    let transport = match (normalised.as_deref(), command, url) {
+    Ok(match (normalised.as_deref(), command, url) {
         (Some("stdio") | None, Some(command), _) => {
             if command.trim().is_empty() {
                 return Err(problem("/command", "must not be empty"));
@@ -149,104 +189,85 @@ pub fn parse_entry(name: &str, raw: &Value) -> Result<ServerEntry, Problem> {
                 "needs \"command\" (a local server) or \"url\" (a remote server)",
             ));
         }
-    };
-    let disabled = match (obj.get("disabled"), obj.get("enabled")) {
-        (Some(Value::Bool(d)), _) => *d,
-        (Some(_), _) => return Err(problem("/disabled", "must be true or false")),
-        (None, Some(Value::Bool(e))) => !*e,
-        (None, Some(_)) => return Err(problem("/enabled", "must be true or false")),
-        (None, None) => false,
-    };
-    Ok(ServerEntry {
-        name: name.to_string(),
-        transport,
-        disabled,
-        description: opt_string(obj, "description")?,
-        lifecycle: match opt_string(obj, "lifecycle")?.as_deref() {
-            None | Some("singleton") => super::Lifecycle::Singleton,
-            Some("transient") => super::Lifecycle::Transient,
-            Some(other) => {
-                return Err(problem(
-                    "/lifecycle",
-                    format!("unknown lifecycle \"{other}\": use \"singleton\" or \"transient\""),
-                ));
-            }
-        },
-        startup_timeout: seconds(obj, "startupTimeout")?,
-        call_timeout: seconds(obj, "callTimeout")?,
-        max_call_time: seconds(obj, "maxCallTime")?,
-        restart: restart(obj)?,
-        dev: dev(obj)?,
-        include_tools: match obj.get("includeTools") {
-            None | Some(Value::Null) => None,
-            Some(_) => Some(string_list(obj, "includeTools")?),
-        },
-        exclude_tools: first_list(obj, &["excludeTools", "disabledTools"])?,
-        auto_approve: match obj.get("trust") {
-            Some(Value::Bool(true)) => vec!["*".to_string()],
-            Some(Value::Bool(false)) | None | Some(Value::Null) => {
-                first_list(obj, &["autoApprove", "alwaysAllow"])?
-            }
-            Some(_) => return Err(problem("/trust", "must be true or false")),
-        },
-        scope: super::Scope::User,
-        max_message_size: match obj.get("maxMessageSize") {
-            None | Some(Value::Null) => None,
-            Some(Value::Number(n)) => match n.as_u64() {
-                Some(b) if (1024..=4 << 30).contains(&b) => Some(b as usize),
-                _ => {
-                    return Err(problem(
-                        "/maxMessageSize",
-                        "must be a number of bytes between 1024 and 4294967296",
-                    ));
-                }
-            },
-            Some(_) => return Err(problem("/maxMessageSize", "must be a number of bytes")),
-        },
-        trusted: true,
-        oauth: match obj.get("oauth") {
-            None | Some(Value::Null) => None,
-            Some(Value::Object(o)) => {
-                let field = |key: &str| -> Result<Option<String>, Problem> {
-                    match o.get(key) {
-                        None | Some(Value::Null) => Ok(None),
-                        Some(Value::String(v)) => Ok(Some(v.clone())),
-                        Some(_) => Err(problem(&format!("/oauth/{key}"), "must be a string")),
-                    }
-                };
-                Some(super::OAuthClient {
-                    client_id: field("clientId")?,
-                    client_secret: field("clientSecret")?,
-                    scope: field("scope")?,
-                    client_metadata_url: field("clientMetadataUrl")?,
-                })
-            }
-            Some(_) => {
-                return Err(problem(
-                    "/oauth",
-                    "must be an object: {\"clientId\", \"clientSecret\", \"scope\", \"clientMetadataUrl\"}",
-                ));
-            }
-        },
-        allow_insecure: match obj.get("allowInsecure") {
-            None | Some(Value::Null) => false,
-            Some(Value::Bool(b)) => *b,
-            Some(_) => return Err(problem("/allowInsecure", "must be true or false")),
-        },
-        protocol: match opt_string(obj, "protocolVersion")?.as_deref() {
-            None | Some("auto") => super::ProtocolPin::Auto,
-            Some("2025-11-25") => super::ProtocolPin::V2025_11_25,
-            Some("2026-07-28") => super::ProtocolPin::V2026_07_28,
-            Some(other) => {
-                return Err(problem(
-                    "/protocolVersion",
-                    format!(
-                        "unknown protocol version \"{other}\": use \"2025-11-25\", \"2026-07-28\" or \"auto\""
-                    ),
-                ));
-            }
-        },
     })
+}
+
+/// Turned off: `disabled: true`, or (another dialect's) `enabled: false`.
+fn disabled_of(obj: &Map<String, Value>) -> Result<bool, Problem> {
+    match (obj.get("disabled"), obj.get("enabled")) {
+        (Some(Value::Bool(d)), _) => Ok(*d),
+        (Some(_), _) => Err(problem("/disabled", "must be true or false")),
+        (None, Some(Value::Bool(e))) => Ok(!*e),
+        (None, Some(_)) => Err(problem("/enabled", "must be true or false")),
+        (None, None) => Ok(false),
+    }
+}
+
+fn lifecycle_of(obj: &Map<String, Value>) -> Result<super::Lifecycle, Problem> {
+    match opt_string(obj, "lifecycle")?.as_deref() {
+        None | Some("singleton") => Ok(super::Lifecycle::Singleton),
+        Some("transient") => Ok(super::Lifecycle::Transient),
+        Some(other) => Err(problem(
+            "/lifecycle",
+            format!("unknown lifecycle \"{other}\": use \"singleton\" or \"transient\""),
+        )),
+    }
+}
+
+/// The largest message taken from the server, 1 KiB to 4 GiB.
+fn max_message_size_of(obj: &Map<String, Value>) -> Result<Option<usize>, Problem> {
+    match obj.get("maxMessageSize") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Number(n)) => match n.as_u64() {
+            Some(b) if (1024..=4 << 30).contains(&b) => Ok(Some(b as usize)),
+            _ => Err(problem(
+                "/maxMessageSize",
+                "must be a number of bytes between 1024 and 4294967296",
+            )),
+        },
+        Some(_) => Err(problem("/maxMessageSize", "must be a number of bytes")),
+    }
+}
+
+/// The OAuth client the entry brings (each field a string).
+fn oauth_of(obj: &Map<String, Value>) -> Result<Option<super::OAuthClient>, Problem> {
+    match obj.get("oauth") {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::Object(o)) => {
+            let field = |key: &str| -> Result<Option<String>, Problem> {
+                match o.get(key) {
+                    None | Some(Value::Null) => Ok(None),
+                    Some(Value::String(v)) => Ok(Some(v.clone())),
+                    Some(_) => Err(problem(&format!("/oauth/{key}"), "must be a string")),
+                }
+            };
+            Ok(Some(super::OAuthClient {
+                client_id: field("clientId")?,
+                client_secret: field("clientSecret")?,
+                scope: field("scope")?,
+                client_metadata_url: field("clientMetadataUrl")?,
+            }))
+        }
+        Some(_) => Err(problem(
+            "/oauth",
+            "must be an object: {\"clientId\", \"clientSecret\", \"scope\", \"clientMetadataUrl\"}",
+        )),
+    }
+}
+
+/// The protocol version the entry pins (or `auto`).
+fn protocol_of(obj: &Map<String, Value>) -> Result<super::ProtocolPin, Problem> {
+    match opt_string(obj, "protocolVersion")?.as_deref() {
+        None | Some("auto") => Ok(super::ProtocolPin::Auto),
+        Some("2025-11-25") => Ok(super::ProtocolPin::V2025_11_25),
+        Some("2026-07-28") => Ok(super::ProtocolPin::V2026_07_28),
+        Some(other) => Err(problem(
+            "/protocolVersion",
+            format!(
+                "unknown protocol version \"{other}\": use \"2025-11-25\", \"2026-07-28\" or \"auto\""
+            ),
+        )),
+    }
 }
 
 /// The list under the first of `keys` present (dialects name it differently).
