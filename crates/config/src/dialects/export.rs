@@ -131,161 +131,197 @@ fn entry_for(
     e: &Map<String, Value>,
     notes: &mut Vec<String>,
 ) -> Option<Value> {
-    let client = d.id();
-    let refs = refs_of(d);
-    let get = |k: &str, notes: &mut Vec<String>| {
-        e.get(k)
-            .map(|v| translate_value(v, refs, client, &format!("{name}.{k}"), notes))
+    let w = Writing {
+        d,
+        name,
+        e,
+        client: d.id(),
+        refs: refs_of(d),
     };
-    let remote = e.get("url").is_some();
-    let kind =
-        e.get("type")
-            .and_then(Value::as_str)
-            .unwrap_or(if remote { "http" } else { "stdio" });
-    let mut out = Map::new();
-    let drop = |what: &str, notes: &mut Vec<String>| {
-        if e.contains_key(what) {
-            notes.push(format!(
-                "{name}: {client} has no \"{what}\"; it was left out"
-            ));
-        }
-    };
-    if remote && d == Dialect::ClaudeDesktop {
+    if e.get("url").is_some() && d == Dialect::ClaudeDesktop {
         notes.push(format!(
             "{name}: Claude Desktop reads only local servers from its file (add remote ones as connectors); left out"
         ));
         return None;
     }
-    if remote {
-        let url = get("url", notes);
-        match d {
+    let mut out = Map::new();
+    if e.get("url").is_some() {
+        w.remote(&mut out, notes);
+    } else {
+        w.local(&mut out, notes);
+    }
+    w.disabled(&mut out, notes);
+    w.lists(&mut out, notes);
+    w.drop("includeTools", notes);
+    Some(Value::Object(out))
+}
+
+/// One entry being written in a dialect.
+struct Writing<'a> {
+    d: Dialect,
+    name: &'a str,
+    e: &'a Map<String, Value>,
+    client: &'static str,
+    refs: Refs,
+}
+
+impl Writing<'_> {
+    /// The entry's `k`, its references in the dialect's form.
+    fn get(&self, k: &str, notes: &mut Vec<String>) -> Option<Value> {
+        self.e.get(k).map(|v| {
+            translate_value(
+                v,
+                self.refs,
+                self.client,
+                &format!("{}.{k}", self.name),
+                notes,
+            )
+        })
+    }
+
+    /// `what` has no place in the dialect: said, and left out.
+    fn drop(&self, what: &str, notes: &mut Vec<String>) {
+        if self.e.contains_key(what) {
+            notes.push(format!(
+                "{}: {} has no \"{what}\"; it was left out",
+                self.name, self.client
+            ));
+        }
+    }
+
+    /// A remote server: its URL (and kind) under the dialect's keys, and
+    /// its headers.
+    fn remote(&self, out: &mut Map<String, Value>, notes: &mut Vec<String>) {
+        let kind = self.e.get("type").and_then(Value::as_str).unwrap_or("http");
+        let sse = kind == "sse";
+        let url = self.get("url", notes).unwrap_or_default();
+        let typed = |out: &mut Map<String, Value>, http: &str| {
+            out.insert("type".into(), json!(if sse { "sse" } else { http }));
+        };
+        match self.d {
             Dialect::Windsurf => {
-                out.insert("serverUrl".into(), url.unwrap_or_default());
+                out.insert("serverUrl".into(), url);
             }
             Dialect::Goose => {
-                out.insert(
-                    "type".into(),
-                    json!(if kind == "sse" {
-                        "sse"
-                    } else {
-                        "streamable_http"
-                    }),
-                );
-                out.insert("uri".into(), url.unwrap_or_default());
+                typed(out, "streamable_http");
+                out.insert("uri".into(), url);
             }
             Dialect::Cline => {
-                out.insert(
-                    "type".into(),
-                    json!(if kind == "sse" {
-                        "sse"
-                    } else {
-                        "streamableHttp"
-                    }),
-                );
-                out.insert("url".into(), url.unwrap_or_default());
+                typed(out, "streamableHttp");
+                out.insert("url".into(), url);
             }
             Dialect::Roo | Dialect::Continue => {
-                out.insert(
-                    "type".into(),
-                    json!(if kind == "sse" {
-                        "sse"
-                    } else {
-                        "streamable-http"
-                    }),
-                );
-                out.insert("url".into(), url.unwrap_or_default());
+                typed(out, "streamable-http");
+                out.insert("url".into(), url);
             }
             Dialect::ClaudeCode | Dialect::Vscode | Dialect::Cursor => {
                 out.insert("type".into(), json!(kind));
-                out.insert("url".into(), url.unwrap_or_default());
+                out.insert("url".into(), url);
             }
             _ => {
-                if kind == "sse" {
+                if sse {
                     notes.push(format!(
-                        "{name}: {client} cannot mark a server as legacy SSE; it is written as a plain url"
+                        "{}: {} cannot mark a server as legacy SSE; it is written as a plain url",
+                        self.name, self.client
                     ));
                 }
-                out.insert("url".into(), url.unwrap_or_default());
+                out.insert("url".into(), url);
             }
         }
-        if let Some(h) = get("headers", notes) {
-            if d == Dialect::Continue {
-                drop("headers", notes);
+        if let Some(h) = self.get("headers", notes) {
+            if self.d == Dialect::Continue {
+                self.drop("headers", notes);
             } else {
                 out.insert("headers".into(), h);
             }
         }
-    } else {
-        match d {
+    }
+
+    /// A local server: its command, arguments, environment and folder
+    /// under the dialect's keys.
+    fn local(&self, out: &mut Map<String, Value>, notes: &mut Vec<String>) {
+        match self.d {
             Dialect::Goose => {
                 out.insert("type".into(), json!("stdio"));
-                out.insert("cmd".into(), get("command", notes).unwrap_or_default());
-                out.insert("args".into(), get("args", notes).unwrap_or(json!([])));
-                if let Some(env) = get("env", notes) {
+                out.insert("cmd".into(), self.get("command", notes).unwrap_or_default());
+                out.insert("args".into(), self.get("args", notes).unwrap_or(json!([])));
+                if let Some(env) = self.get("env", notes) {
                     out.insert("envs".into(), env);
                 }
             }
             _ => {
-                if matches!(d, Dialect::ClaudeCode | Dialect::Vscode) {
+                if matches!(self.d, Dialect::ClaudeCode | Dialect::Vscode) {
                     out.insert("type".into(), json!("stdio"));
                 }
-                out.insert("command".into(), get("command", notes).unwrap_or_default());
-                if let Some(a) = get("args", notes) {
+                out.insert(
+                    "command".into(),
+                    self.get("command", notes).unwrap_or_default(),
+                );
+                if let Some(a) = self.get("args", notes) {
                     out.insert("args".into(), a);
                 }
-                if let Some(env) = get("env", notes) {
+                if let Some(env) = self.get("env", notes) {
                     out.insert("env".into(), env);
                 }
             }
         }
-        match (d, get("cwd", notes)) {
+        match (self.d, self.get("cwd", notes)) {
             (Dialect::Vscode | Dialect::Roo | Dialect::Continue, Some(c)) => {
                 out.insert("cwd".into(), c);
             }
-            _ => drop("cwd", notes),
+            _ => self.drop("cwd", notes),
         }
     }
-    let disabled = e.get("disabled").and_then(Value::as_bool) == Some(true);
-    match d {
-        Dialect::Windsurf | Dialect::Cline | Dialect::Roo if disabled => {
-            out.insert("disabled".into(), json!(true));
-        }
-        Dialect::Goose => {
-            out.insert("enabled".into(), json!(!disabled));
-            out.insert("name".into(), json!(name));
-        }
-        Dialect::Continue => {
-            out.insert("name".into(), json!(name));
-            if disabled {
-                drop("disabled", notes);
+
+    /// Turned off, as the dialect says it (Goose and Continue also name
+    /// the entry inside it).
+    fn disabled(&self, out: &mut Map<String, Value>, notes: &mut Vec<String>) {
+        let disabled = self.e.get("disabled").and_then(Value::as_bool) == Some(true);
+        match self.d {
+            Dialect::Windsurf | Dialect::Cline | Dialect::Roo if disabled => {
+                out.insert("disabled".into(), json!(true));
             }
+            Dialect::Goose => {
+                out.insert("enabled".into(), json!(!disabled));
+                out.insert("name".into(), json!(self.name));
+            }
+            Dialect::Continue => {
+                out.insert("name".into(), json!(self.name));
+                if disabled {
+                    self.drop("disabled", notes);
+                }
+            }
+            _ if disabled => {
+                notes.push(format!(
+                    "{}: {} has no way to disable a server; it is written enabled",
+                    self.name, self.client
+                ));
+            }
+            _ => {}
         }
-        _ if disabled => {
-            notes.push(format!(
-                "{name}: {client} has no way to disable a server; it is written enabled"
-            ));
-        }
-        _ => {}
     }
-    match (d, e.get("autoApprove")) {
-        (Dialect::Cline, Some(list)) => {
-            out.insert("autoApprove".into(), list.clone());
+
+    /// The tools approved without asking and those turned off, where the
+    /// dialect has them.
+    fn lists(&self, out: &mut Map<String, Value>, notes: &mut Vec<String>) {
+        match (self.d, self.e.get("autoApprove")) {
+            (Dialect::Cline, Some(list)) => {
+                out.insert("autoApprove".into(), list.clone());
+            }
+            (Dialect::Roo, Some(list)) => {
+                out.insert("alwaysAllow".into(), list.clone());
+            }
+            (_, Some(_)) => self.drop("autoApprove", notes),
+            _ => {}
         }
-        (Dialect::Roo, Some(list)) => {
-            out.insert("alwaysAllow".into(), list.clone());
+        match (self.d, self.e.get("excludeTools")) {
+            (Dialect::Roo, Some(list)) => {
+                out.insert("disabledTools".into(), list.clone());
+            }
+            (_, Some(_)) => self.drop("excludeTools", notes),
+            _ => {}
         }
-        (_, Some(_)) => drop("autoApprove", notes),
-        _ => {}
     }
-    match (d, e.get("excludeTools")) {
-        (Dialect::Roo, Some(list)) => {
-            out.insert("disabledTools".into(), list.clone());
-        }
-        (_, Some(_)) => drop("excludeTools", notes),
-        _ => {}
-    }
-    drop("includeTools", notes);
-    Some(Value::Object(out))
 }
 
 /// Our servers (on-disk shape) and declared inputs, as `d` writes them.
