@@ -91,89 +91,9 @@ pub fn check(doc: &Value) -> Vec<Finding> {
         );
         return out;
     }
-    match text(doc, "$schema") {
-        None => out.push(
-            Finding::new("publish.schema-missing", Severity::Warning, ITEM)
-                .at("/$schema")
-                .why("editors and the publisher validate against the schema it names")
-                .fix(format!("add \"$schema\": \"{SCHEMA}\"")),
-        ),
-        Some(s) if s != SCHEMA => out.push(
-            Finding::new("publish.schema-old", Severity::Error, ITEM)
-                .at("/$schema")
-                .seen(s)
-                .why("the registry takes the 2025-12-11 schema; older ones are refused at publish")
-                .fix(format!("set \"$schema\" to {SCHEMA} and rename what changed (camelCase fields, remotes' variables)")),
-        ),
-        _ => {}
-    }
-    match text(doc, "name") {
-        None => missing(&mut out, "/name", "name", "add \"name\": \"io.github.OWNER/NAME\" (reverse-DNS, a namespace you can prove)"),
-        Some(n) if !name_ok(n) => out.push(
-            Finding::new("publish.name-format", Severity::Error, ITEM)
-                .at("/name")
-                .seen(n)
-                .why("a name is NAMESPACE/NAME, 3-200 characters: letters, digits, '.', '-' (and '_' after the slash)")
-                .fix("name it like io.github.OWNER/NAME or com.example/NAME"),
-        ),
-        _ => {}
-    }
-    match text(doc, "description") {
-        None => missing(
-            &mut out,
-            "/description",
-            "description",
-            "add a one-line description (at most 100 characters)",
-        ),
-        Some(d) if d.is_empty() || d.chars().count() > 100 => out.push(
-            Finding::new("publish.description-length", Severity::Error, ITEM)
-                .at("/description")
-                .seen(format!("{} characters", d.chars().count()))
-                .why("the registry takes 1 to 100 characters")
-                .fix("say it in one line of at most 100 characters; the rest goes in the README"),
-        ),
-        _ => {}
-    }
-    if let Some(t) = text(doc, "title")
-        && (t.is_empty() || t.chars().count() > 100)
-    {
-        out.push(
-            Finding::new("publish.title-length", Severity::Error, ITEM)
-                .at("/title")
-                .seen(format!("{} characters", t.chars().count()))
-                .why("the registry takes 1 to 100 characters")
-                .fix("shorten the title"),
-        );
-    }
-    match text(doc, "version") {
-        None => missing(
-            &mut out,
-            "/version",
-            "version",
-            "add the version you publish, e.g. \"1.0.0\"",
-        ),
-        Some(v) => {
-            if let Some(what) = not_one_version(v) {
-                out.push(
-                    Finding::new("publish.version-range", Severity::Error, ITEM)
-                        .at("/version")
-                        .seen(v)
-                        .why(format!(
-                            "{what}: the registry wants the one version published"
-                        ))
-                        .fix("write the exact version, e.g. 1.2.0"),
-                );
-            }
-            if v.len() > 255 {
-                out.push(
-                    Finding::new("publish.version-range", Severity::Error, ITEM)
-                        .at("/version")
-                        .why("longer than 255 characters")
-                        .fix("shorten it"),
-                );
-            }
-        }
-    }
+    schema(doc, &mut out);
+    identity(doc, &mut out);
+    version(doc, &mut out);
     if let Some(repo) = doc.get("repository")
         && (text(repo, "url").is_none() || text(repo, "source").is_none())
     {
@@ -206,6 +126,101 @@ pub fn check(doc: &Value) -> Vec<Finding> {
     let shaped = shape(doc, &out);
     out.extend(shaped);
     out
+}
+
+/// The schema it names: present, and the one the registry takes.
+fn schema(doc: &Value, out: &mut Vec<Finding>) {
+    match text(doc, "$schema") {
+        None => out.push(
+            Finding::new("publish.schema-missing", Severity::Warning, ITEM)
+                .at("/$schema")
+                .why("editors and the publisher validate against the schema it names")
+                .fix(format!("add \"$schema\": \"{SCHEMA}\"")),
+        ),
+        Some(s) if s != SCHEMA => out.push(
+            Finding::new("publish.schema-old", Severity::Error, ITEM)
+                .at("/$schema")
+                .seen(s)
+                .why("the registry takes the 2025-12-11 schema; older ones are refused at publish")
+                .fix(format!("set \"$schema\" to {SCHEMA} and rename what changed (camelCase fields, remotes' variables)")),
+        ),
+        _ => {}
+    }
+}
+
+/// Its name, description and title, in the registry's forms and lengths.
+fn identity(doc: &Value, out: &mut Vec<Finding>) {
+    match text(doc, "name") {
+        None => missing(out, "/name", "name", "add \"name\": \"io.github.OWNER/NAME\" (reverse-DNS, a namespace you can prove)"),
+        Some(n) if !name_ok(n) => out.push(
+            Finding::new("publish.name-format", Severity::Error, ITEM)
+                .at("/name")
+                .seen(n)
+                .why("a name is NAMESPACE/NAME, 3-200 characters: letters, digits, '.', '-' (and '_' after the slash)")
+                .fix("name it like io.github.OWNER/NAME or com.example/NAME"),
+        ),
+        _ => {}
+    }
+    match text(doc, "description") {
+        None => missing(
+            out,
+            "/description",
+            "description",
+            "add a one-line description (at most 100 characters)",
+        ),
+        Some(d) if d.is_empty() || d.chars().count() > 100 => out.push(
+            Finding::new("publish.description-length", Severity::Error, ITEM)
+                .at("/description")
+                .seen(format!("{} characters", d.chars().count()))
+                .why("the registry takes 1 to 100 characters")
+                .fix("say it in one line of at most 100 characters; the rest goes in the README"),
+        ),
+        _ => {}
+    }
+    if let Some(t) = text(doc, "title")
+        && (t.is_empty() || t.chars().count() > 100)
+    {
+        out.push(
+            Finding::new("publish.title-length", Severity::Error, ITEM)
+                .at("/title")
+                .seen(format!("{} characters", t.chars().count()))
+                .why("the registry takes 1 to 100 characters")
+                .fix("shorten the title"),
+        );
+    }
+}
+
+/// The one version published.
+fn version(doc: &Value, out: &mut Vec<Finding>) {
+    match text(doc, "version") {
+        None => missing(
+            out,
+            "/version",
+            "version",
+            "add the version you publish, e.g. \"1.0.0\"",
+        ),
+        Some(v) => {
+            if let Some(what) = not_one_version(v) {
+                out.push(
+                    Finding::new("publish.version-range", Severity::Error, ITEM)
+                        .at("/version")
+                        .seen(v)
+                        .why(format!(
+                            "{what}: the registry wants the one version published"
+                        ))
+                        .fix("write the exact version, e.g. 1.2.0"),
+                );
+            }
+            if v.len() > 255 {
+                out.push(
+                    Finding::new("publish.version-range", Severity::Error, ITEM)
+                        .at("/version")
+                        .why("longer than 255 characters")
+                        .fix("shorten it"),
+                );
+            }
+        }
+    }
 }
 
 /// The document against the format's shape (`server.schema.json`: field
@@ -303,6 +318,22 @@ fn package(p: &Value, at: &str, out: &mut Vec<Finding>) {
     } else if let Some(t) = p.get("transport") {
         transport(t, &format!("{at}/transport"), false, out);
     }
+    version_and_registry(p, kind, at, out);
+    if kind == "mcpb" {
+        bundle(p, at, out);
+    }
+    runtime_hint(p, at, out);
+    arguments(p, at, out);
+    keyvalues(
+        p.get("environmentVariables"),
+        &format!("{at}/environmentVariables"),
+        out,
+    );
+}
+
+/// The version pinned (an exact one, not a range), and the registry the
+/// package comes from one the Registry takes.
+fn version_and_registry(p: &Value, kind: &str, at: &str, out: &mut Vec<Finding>) {
     match text(p, "version") {
         None if ["npm", "pypi", "nuget", "cargo"].contains(&kind) => missing(
             out,
@@ -332,32 +363,38 @@ fn package(p: &Value, at: &str, out: &mut Vec<Finding>) {
                 .fix("publish the package there, or drop registryBaseUrl"),
         );
     }
-    if kind == "mcpb" {
-        let sha = text(p, "fileSha256").unwrap_or_default();
-        if sha.len() != 64
-            || !sha
-                .chars()
-                .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
-        {
-            out.push(
-                Finding::new("publish.sha256", Severity::Error, ITEM)
-                    .at(format!("{at}/fileSha256"))
-                    .seen(sha)
-                    .why("a bundle needs its file's SHA-256 (64 lowercase hex digits): clients check the download against it")
-                    .fix("sha256sum the .mcpb you release and write it here"),
-            );
-        }
-        let id = text(p, "identifier").unwrap_or_default();
-        if !id.to_ascii_lowercase().contains("mcp") {
-            out.push(
-                Finding::new("publish.bundle-url", Severity::Error, ITEM)
-                    .at(format!("{at}/identifier"))
-                    .seen(id)
-                    .why("a bundle's release URL must contain \"mcp\"")
-                    .fix("name the release asset NAME-mcp.mcpb or similar"),
-            );
-        }
+}
+
+/// A bundle's file hash and its release URL.
+fn bundle(p: &Value, at: &str, out: &mut Vec<Finding>) {
+    let sha = text(p, "fileSha256").unwrap_or_default();
+    if sha.len() != 64
+        || !sha
+            .chars()
+            .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
+    {
+        out.push(
+            Finding::new("publish.sha256", Severity::Error, ITEM)
+                .at(format!("{at}/fileSha256"))
+                .seen(sha)
+                .why("a bundle needs its file's SHA-256 (64 lowercase hex digits): clients check the download against it")
+                .fix("sha256sum the .mcpb you release and write it here"),
+        );
     }
+    let id = text(p, "identifier").unwrap_or_default();
+    if !id.to_ascii_lowercase().contains("mcp") {
+        out.push(
+            Finding::new("publish.bundle-url", Severity::Error, ITEM)
+                .at(format!("{at}/identifier"))
+                .seen(id)
+                .why("a bundle's release URL must contain \"mcp\"")
+                .fix("name the release asset NAME-mcp.mcpb or similar"),
+        );
+    }
+}
+
+/// The launcher named is one clients know, and runtime arguments have one.
+fn runtime_hint(p: &Value, at: &str, out: &mut Vec<Finding>) {
     match text(p, "runtimeHint") {
         Some(h) if !RUNTIME_HINTS.contains(&h) => out.push(
             Finding::new("publish.runtime-hint", Severity::Warning, ITEM)
@@ -384,6 +421,11 @@ fn package(p: &Value, at: &str, out: &mut Vec<Finding>) {
         }
         _ => {}
     }
+}
+
+/// Each runtime and package argument is named (with its flag) or
+/// positional (with a value or a hint).
+fn arguments(p: &Value, at: &str, out: &mut Vec<Finding>) {
     for key in ["runtimeArguments", "packageArguments"] {
         for (i, a) in p
             .get(key)
@@ -419,11 +461,6 @@ fn package(p: &Value, at: &str, out: &mut Vec<Finding>) {
             }
         }
     }
-    keyvalues(
-        p.get("environmentVariables"),
-        &format!("{at}/environmentVariables"),
-        out,
-    );
 }
 
 fn transport(t: &Value, at: &str, remote: bool, out: &mut Vec<Finding>) {
