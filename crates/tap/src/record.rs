@@ -25,6 +25,12 @@ pub const KEEP_BYTES: usize = 16 * 1024 * 1024;
 /// Messages waiting for the writer before new ones are dropped.
 const QUEUE: usize = 4096;
 
+/// The most messages written in one transaction.
+const BATCH: usize = 512;
+
+/// How long the writer lets a batch gather once its first message came.
+const GATHER: Duration = Duration::from_millis(10);
+
 /// Bytes waiting for the writer before new messages are dropped: what a
 /// flood of long messages can hold in memory, whatever their count (room
 /// for a few of the longest kept whole).
@@ -232,6 +238,7 @@ fn write(
     let mut batch = Vec::new();
     let mut handshake = Handshake::default();
     let mut calls = HostCalls::default();
+    let mut behind = false;
     loop {
         let first = match rx.recv_timeout(Duration::from_millis(100)) {
             Ok(m) => m,
@@ -239,12 +246,20 @@ fn write(
             Err(_) => break,
         };
         batch.push(first);
-        while batch.len() < 512 {
-            match rx.recv_timeout(Duration::from_millis(20)) {
+        // The rest of the batch gathers while this thread sleeps: a sender
+        // hands a message over without waking it (waking the writer at each
+        // message cost the path a futex call and a context switch). Behind
+        // a full batch it does not wait.
+        if !behind && !closed.load(Ordering::Relaxed) {
+            std::thread::sleep(GATHER);
+        }
+        while batch.len() < BATCH {
+            match rx.try_recv() {
                 Ok(m) => batch.push(m),
                 Err(_) => break,
             }
         }
+        behind = batch.len() == BATCH;
         // Handed over: room in the queue again (counted as handed, before
         // masking changes a text's length).
         let handed: usize = batch.iter().map(|m| m.text.len()).sum();

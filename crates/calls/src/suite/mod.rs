@@ -291,24 +291,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Suite, Broken> {
         Some(Value::String(s)) => Some(s),
         Some(_) => return Err(broken(path, "\"madeFrom\" must be a string")),
     };
-    let models = match top.remove("models") {
-        None | Some(Value::Null) => Vec::new(),
-        Some(v) => {
-            let models: Vec<String> = serde_json::from_value(v).map_err(|_| {
-                broken(
-                    path,
-                    "\"models\" must be a list of PROVIDER:MODEL strings, e.g. [\"openai:gpt-5-mini\"]",
-                )
-            })?;
-            if let Some(bad) = models.iter().find(|m| prompt::split_model(m).is_none()) {
-                return Err(broken(
-                    path,
-                    format!("models: {bad:?} is not PROVIDER:MODEL (e.g. \"openai:gpt-5-mini\")"),
-                ));
-            }
-            models
-        }
-    };
+    let models = models_of(top.remove("models")).map_err(|why| broken(path, why))?;
     let mut out: Vec<Case> = Vec::with_capacity(cases.len());
     let mut prompts: Vec<PromptCase> = Vec::new();
     let mut names: std::collections::HashSet<String> = std::collections::HashSet::new();
@@ -318,18 +301,22 @@ pub fn parse(path: &Path, text: &str) -> Result<Suite, Broken> {
             .and_then(Value::as_str)
             .map(|n| format!("cases[{i}] (\"{n}\")"))
             .unwrap_or_else(|| format!("cases[{i}]"));
-        if raw.get("prompt").is_some() {
-            let case: PromptCase =
-                serde_json::from_value(raw).map_err(|e| broken(path, format!("{label}: {e}")))?;
-            if case.name.trim().is_empty() {
+        let named = |name: &str, names: &mut std::collections::HashSet<String>| {
+            if name.trim().is_empty() {
                 return Err(broken(path, format!("{label}: a case needs a name")));
             }
-            if !names.insert(case.name.clone()) {
+            if !names.insert(name.to_string()) {
                 return Err(broken(
                     path,
                     format!("{label}: another case has this name (a case is referred to by it)"),
                 ));
             }
+            Ok(())
+        };
+        if raw.get("prompt").is_some() {
+            let case: PromptCase =
+                serde_json::from_value(raw).map_err(|e| broken(path, format!("{label}: {e}")))?;
+            named(&case.name, &mut names)?;
             prompt::check(&case, server.as_deref())
                 .map_err(|e| broken(path, format!("{label}: {e}")))?;
             prompts.push(case);
@@ -337,43 +324,8 @@ pub fn parse(path: &Path, text: &str) -> Result<Suite, Broken> {
         }
         let case: Case =
             serde_json::from_value(raw).map_err(|e| broken(path, format!("{label}: {e}")))?;
-        if case.name.trim().is_empty() {
-            return Err(broken(path, format!("{label}: a case needs a name")));
-        }
-        if !names.insert(case.name.clone()) {
-            return Err(broken(
-                path,
-                format!("{label}: another case has this name (a case is referred to by it)"),
-            ));
-        }
-        match (&case.tool, &case.surface) {
-            (None, None) => {
-                return Err(broken(
-                    path,
-                    format!("{label}: a case calls a \"tool\" or checks a \"surface\""),
-                ));
-            }
-            (Some(_), Some(_)) => {
-                return Err(broken(
-                    path,
-                    format!("{label}: \"tool\" and \"surface\" are two kinds of case; give one"),
-                ));
-            }
-            _ => {}
-        }
-        if case.server.is_none() && server.is_none() {
-            return Err(broken(
-                path,
-                format!("{label}: which server? Give \"server\" in the suite or in the case"),
-            ));
-        }
-        if !(case.arguments.is_null() || case.arguments.is_object()) {
-            return Err(broken(
-                path,
-                format!("{label}: \"arguments\" must be a JSON object"),
-            ));
-        }
-        expect::check_patterns(&case.expect).map_err(|e| broken(path, format!("{label}: {e}")))?;
+        named(&case.name, &mut names)?;
+        check_case(&case, server.as_deref()).map_err(|e| broken(path, format!("{label}: {e}")))?;
         out.push(case);
     }
     let name = path
@@ -390,6 +342,43 @@ pub fn parse(path: &Path, text: &str) -> Result<Suite, Broken> {
         fingerprint: trust::fingerprint(text.as_bytes()),
         made_from,
     })
+}
+
+/// A suite's `models`: PROVIDER:MODEL strings.
+fn models_of(raw: Option<Value>) -> Result<Vec<String>, String> {
+    let Some(v) = raw.filter(|v| !v.is_null()) else {
+        return Ok(Vec::new());
+    };
+    let models: Vec<String> = serde_json::from_value(v).map_err(|_| {
+        "\"models\" must be a list of PROVIDER:MODEL strings, e.g. [\"openai:gpt-5-mini\"]"
+            .to_string()
+    })?;
+    if let Some(bad) = models.iter().find(|m| prompt::split_model(m).is_none()) {
+        return Err(format!(
+            "models: {bad:?} is not PROVIDER:MODEL (e.g. \"openai:gpt-5-mini\")"
+        ));
+    }
+    Ok(models)
+}
+
+/// A tool case is whole: a tool or a surface (one of them), a server (its
+/// own or the suite's `server`), arguments that are an object, patterns
+/// that compile.
+fn check_case(case: &Case, server: Option<&str>) -> Result<(), String> {
+    match (&case.tool, &case.surface) {
+        (None, None) => return Err("a case calls a \"tool\" or checks a \"surface\"".into()),
+        (Some(_), Some(_)) => {
+            return Err("\"tool\" and \"surface\" are two kinds of case; give one".into());
+        }
+        _ => {}
+    }
+    if case.server.is_none() && server.is_none() {
+        return Err("which server? Give \"server\" in the suite or in the case".into());
+    }
+    if !(case.arguments.is_null() || case.arguments.is_object()) {
+        return Err("\"arguments\" must be a JSON object".into());
+    }
+    expect::check_patterns(&case.expect)
 }
 
 /// The suites at `paths` (files, or folders whose `*.json` files are read,

@@ -84,6 +84,11 @@ struct Shared {
     /// The config file the entry is in; its relative paths resolve
     /// against the file's folder.
     file: PathBuf,
+    /// [`ServerHandle::owner`], worked out once: the entry and its file are
+    /// this supervisor's for its life, and every call asks for it (the
+    /// file's real path and the entry's fingerprint cost three `readlink`s
+    /// and a hash a call).
+    owner: std::sync::OnceLock<String>,
     base_dir: PathBuf,
     traffic: TrafficLog,
     events: broadcast::Sender<Event>,
@@ -176,6 +181,7 @@ impl ServerHandle {
             options: options.clone(),
             entry: entry.clone(),
             file,
+            owner: std::sync::OnceLock::new(),
             base_dir: base_dir.clone(),
             traffic: traffic.clone(),
             events: events.clone(),
@@ -271,7 +277,10 @@ impl ServerHandle {
     /// Which entry this is, of which file, running what
     /// ([`crate::config::trust::owner`]): what standing approvals are kept for.
     pub fn owner(&self) -> String {
-        crate::config::trust::owner(&self.shared.file, &self.shared.entry)
+        self.shared
+            .owner
+            .get_or_init(|| crate::config::trust::owner(&self.shared.file, &self.shared.entry))
+            .clone()
     }
 
     pub fn is_transient(&self) -> bool {
