@@ -345,6 +345,47 @@ impl Shared<'_> {
             .await
     }
 
+    /// One server's lane: its cases one after another, each in a span, a
+    /// failure stopping the rest with `--bail`.
+    async fn run_lane(
+        &self,
+        server: String,
+        cases: Vec<(usize, usize)>,
+    ) -> Vec<((usize, usize), CaseResult)> {
+        let mut out = Vec::new();
+        for (si, ci) in cases {
+            let case = &self.suites[si].cases[ci];
+            let mut span = workbench_core::otel::Span::start(
+                &format!("suite case {}", case.name),
+                workbench_core::otel::Kind::Internal,
+                None,
+            );
+            span.set("suite.name", self.suites[si].name.as_str());
+            span.set("suite.case", case.name.as_str());
+            span.set("mcp.server", server.as_str());
+            let r = span.run(self.run_case(si, case, &server)).await;
+            span.set(
+                "suite.outcome",
+                serde_json::to_value(r.outcome).unwrap_or_default(),
+            );
+            if r.outcome == CaseOutcome::Failed {
+                span.fail(
+                    r.failures
+                        .first()
+                        .map(|f| format!("{}: {}", f.assertion, f.message))
+                        .unwrap_or_else(|| "failed".into()),
+                );
+            }
+            drop(span);
+            self.keep_verdict(&self.suites[si].name, &r);
+            if r.outcome == CaseOutcome::Failed && self.options.bail {
+                self.stop.store(true, Ordering::Relaxed);
+            }
+            out.push(((si, ci), r));
+        }
+        out
+    }
+
     async fn run_case(&self, suite_index: usize, case: &Case, server: &str) -> CaseResult {
         if let Some(r) = self.not_run(case, server) {
             return r;
@@ -502,97 +543,17 @@ async fn check(expect: Expect, seen: Checked, left: Duration, timeout: Duration)
 /// Run `suites`. Broken files are the loader's; this runs what loaded.
 pub async fn run(calls: &Calls, suites: &[Suite], options: &RunOptions) -> Report {
     let started = Instant::now();
-    let state = suites
-        .iter()
-        .map(|s| {
-            // Never through a link: a planted `__snapshots__/x.json ->
-            // ~/.docker/config.json` would print its target in a diff.
-            let snapshots = snapshot_folder_ok(s)
-                .ok()
-                .and_then(|()| {
-                    workbench_core::files::read_no_follow(&snapshot_path(s), super::MAX_FILE).ok()
-                })
-                .and_then(|t| serde_json::from_slice::<Map<String, Value>>(&t).ok())
-                .unwrap_or_default();
-            Mutex::new(SuiteState {
-                earlier: Earlier::new(),
-                snapshots,
-                snapshots_changed: false,
-            })
-        })
-        .collect();
     let shared = Arc::new(Shared {
         calls,
         options,
         suites,
-        state,
+        state: suites.iter().map(|s| Mutex::new(state_of(s))).collect(),
         stop: AtomicBool::new(false),
     });
-    // Lanes: one per server, its cases in suite then case order.
-    let mut lanes: BTreeMap<String, Vec<(usize, usize)>> = BTreeMap::new();
-    let mut filtered: HashMap<(usize, usize), CaseResult> = HashMap::new();
-    for (si, suite) in suites.iter().enumerate() {
-        for (ci, case) in suite.cases.iter().enumerate() {
-            let server = options
-                .server
-                .clone()
-                .or_else(|| case.server.clone())
-                .or_else(|| suite.server.clone())
-                .unwrap_or_default();
-            if let Some(p) = &options.case
-                && !p.picks(&case.name)
-            {
-                filtered.insert(
-                    (si, ci),
-                    result(
-                        case,
-                        &server,
-                        CaseOutcome::Skipped,
-                        Some("not selected by --case".into()),
-                    ),
-                );
-                continue;
-            }
-            lanes.entry(server).or_default().push((si, ci));
-        }
-    }
-    let lane_runs = lanes.into_iter().map(|(server, cases)| {
-        let shared = shared.clone();
-        async move {
-            let mut out = Vec::new();
-            for (si, ci) in cases {
-                let case = &shared.suites[si].cases[ci];
-                let mut span = workbench_core::otel::Span::start(
-                    &format!("suite case {}", case.name),
-                    workbench_core::otel::Kind::Internal,
-                    None,
-                );
-                span.set("suite.name", shared.suites[si].name.as_str());
-                span.set("suite.case", case.name.as_str());
-                span.set("mcp.server", server.as_str());
-                let r = span.run(shared.run_case(si, case, &server)).await;
-                span.set(
-                    "suite.outcome",
-                    serde_json::to_value(r.outcome).unwrap_or_default(),
-                );
-                if r.outcome == CaseOutcome::Failed {
-                    span.fail(
-                        r.failures
-                            .first()
-                            .map(|f| format!("{}: {}", f.assertion, f.message))
-                            .unwrap_or_else(|| "failed".into()),
-                    );
-                }
-                drop(span);
-                shared.keep_verdict(&shared.suites[si].name, &r);
-                if r.outcome == CaseOutcome::Failed && shared.options.bail {
-                    shared.stop.store(true, Ordering::Relaxed);
-                }
-                out.push(((si, ci), r));
-            }
-            out
-        }
-    });
+    let (lanes, filtered) = lanes_of(suites, options);
+    let lane_runs = lanes
+        .into_iter()
+        .map(|(server, cases)| shared.run_lane(server, cases));
     let mut done: HashMap<(usize, usize), CaseResult> = futures::future::join_all(lane_runs)
         .await
         .into_iter()
@@ -622,27 +583,7 @@ pub async fn run(calls: &Calls, suites: &[Suite], options: &RunOptions) -> Repor
         }
         let state = shared.state[si].lock().unwrap_or_else(|e| e.into_inner());
         if state.snapshots_changed {
-            let path = snapshot_path(suite);
-            let text = serde_json::to_string_pretty(&Value::Object(state.snapshots.clone()))
-                .unwrap_or_default()
-                + "\n";
-            let written = snapshot_folder_ok(suite)
-                .and_then(|()| {
-                    path.parent()
-                        .map_or(Ok(()), std::fs::create_dir_all)
-                        .map_err(|e| e.to_string())
-                })
-                .and_then(|()| snapshot_folder_ok(suite))
-                .and_then(|()| {
-                    workbench_core::files::write_private_atomic(&path, text.as_bytes())
-                        .map_err(|e| e.to_string())
-                });
-            if let Err(e) = written {
-                tracing::warn!(
-                    "{}: the snapshots could not be written: {e}",
-                    path.display()
-                );
-            }
+            write_snapshots(suite, &state.snapshots);
         }
         let took: f64 = cases.iter().filter_map(|c| c.duration_ms).sum();
         report.suites.push(SuiteResult {
@@ -655,6 +596,82 @@ pub async fn run(calls: &Calls, suites: &[Suite], options: &RunOptions) -> Repor
     report.duration_ms = started.elapsed().as_secs_f64() * 1000.0;
     mask_report(calls, &mut report);
     report
+}
+
+/// A suite's state as a run starts: its snapshots, read never through a
+/// link (a planted `__snapshots__/x.json -> ~/.docker/config.json` would
+/// print its target in a diff).
+fn state_of(suite: &Suite) -> SuiteState {
+    let snapshots = snapshot_folder_ok(suite)
+        .ok()
+        .and_then(|()| {
+            workbench_core::files::read_no_follow(&snapshot_path(suite), super::MAX_FILE).ok()
+        })
+        .and_then(|t| serde_json::from_slice::<Map<String, Value>>(&t).ok())
+        .unwrap_or_default();
+    SuiteState {
+        earlier: Earlier::new(),
+        snapshots,
+        snapshots_changed: false,
+    }
+}
+
+/// The lanes of a run, one per server (its cases in suite then case
+/// order), and the cases `--case` left out, as skipped.
+#[allow(clippy::type_complexity)]
+fn lanes_of(
+    suites: &[Suite],
+    options: &RunOptions,
+) -> (
+    BTreeMap<String, Vec<(usize, usize)>>,
+    HashMap<(usize, usize), CaseResult>,
+) {
+    let mut lanes: BTreeMap<String, Vec<(usize, usize)>> = BTreeMap::new();
+    let mut filtered: HashMap<(usize, usize), CaseResult> = HashMap::new();
+    for (si, suite) in suites.iter().enumerate() {
+        for (ci, case) in suite.cases.iter().enumerate() {
+            let server = options
+                .server
+                .clone()
+                .or_else(|| case.server.clone())
+                .or_else(|| suite.server.clone())
+                .unwrap_or_default();
+            if let Some(p) = &options.case
+                && !p.picks(&case.name)
+            {
+                let why = Some("not selected by --case".into());
+                filtered.insert((si, ci), result(case, &server, CaseOutcome::Skipped, why));
+                continue;
+            }
+            lanes.entry(server).or_default().push((si, ci));
+        }
+    }
+    (lanes, filtered)
+}
+
+/// The suite's snapshots written (never through a link), or said when
+/// they cannot be.
+fn write_snapshots(suite: &Suite, snapshots: &Map<String, Value>) {
+    let path = snapshot_path(suite);
+    let text =
+        serde_json::to_string_pretty(&Value::Object(snapshots.clone())).unwrap_or_default() + "\n";
+    let written = snapshot_folder_ok(suite)
+        .and_then(|()| {
+            path.parent()
+                .map_or(Ok(()), std::fs::create_dir_all)
+                .map_err(|e| e.to_string())
+        })
+        .and_then(|()| snapshot_folder_ok(suite))
+        .and_then(|()| {
+            workbench_core::files::write_private_atomic(&path, text.as_bytes())
+                .map_err(|e| e.to_string())
+        });
+    if let Err(e) = written {
+        tracing::warn!(
+            "{}: the snapshots could not be written: {e}",
+            path.display()
+        );
+    }
 }
 
 #[cfg(test)]
