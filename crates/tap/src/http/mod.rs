@@ -66,6 +66,39 @@ pub(crate) async fn serve_until(
 }
 use body::{Kind, Passing, Rewrite, Sse};
 
+/// How an answer's body is read as it passes: SSE events, an error, one
+/// JSON message, or bytes only.
+fn kind_of(status: StatusCode, headers: &HeaderMap) -> Kind {
+    let content_type = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    if content_type.starts_with("text/event-stream") {
+        Kind::Sse(Sse::default())
+    } else if !status.is_success() {
+        Kind::Error(Vec::new())
+    } else if content_type.contains("json") {
+        Kind::Json(Vec::new(), 0)
+    } else {
+        Kind::Other
+    }
+}
+
+/// The headers passed on to the server: all but the hop-by-hop ones, the
+/// host, the length (the client sets it) and the tap's own token.
+fn forwarded(headers: &HeaderMap) -> HeaderMap {
+    let mut forward = HeaderMap::new();
+    for (name, value) in headers {
+        let n = name.as_str();
+        if hop_by_hop(n) || n == "host" || n == "content-length" || n == TOKEN_HEADER {
+            continue;
+        }
+        forward.append(name.clone(), value.clone());
+    }
+    forward
+}
+
 /// The header a host can carry the token in instead of the URL.
 pub const TOKEN_HEADER: &str = "mcp-workbench-token";
 
@@ -297,6 +330,58 @@ impl Tap {
         }
     }
 
+    /// A request as the session keeps it (when it is kept): the host's
+    /// credentials learnt first, so they are masked wherever they reappear
+    /// (a server that echoes its caller's Authorization), then each
+    /// JSON-RPC message of its body, and its head for HAR (the path's own
+    /// credentials, `?api_key=`, masked as a URL's are).
+    fn keep_request(
+        &self,
+        kept: Option<&Kept>,
+        parts: &axum::http::request::Parts,
+        path: &str,
+        messages: &[&[u8]],
+        started: i64,
+    ) -> Value {
+        let unmasked = self.keep.as_ref().is_some_and(|k| k.unmasked);
+        if let Some(k) = kept
+            && !unmasked
+        {
+            for (name, value) in &parts.headers {
+                let value = String::from_utf8_lossy(value.as_bytes());
+                for secret in workbench_mask::header_secrets(name.as_str(), &value) {
+                    k.recorder.learn(&secret);
+                }
+            }
+        }
+        let request_seqs: Vec<i64> = kept
+            .map(|k| {
+                messages
+                    .iter()
+                    .map(|m| k.recorder.keep_message(Direction::Host, m))
+                    .collect()
+            })
+            .unwrap_or_default();
+        json!({
+            "method": parts.method.as_str(),
+            "path": if unmasked { path.to_string() } else { workbench_mask::mask_url(path) },
+            "requestHeaders": self.masked(&parts.headers),
+            "startedAt": started,
+            "request": request_seqs,
+        })
+    }
+
+    /// The legacy `endpoint` event's path given the token's first segment,
+    /// so a host's POSTs come back through the tap.
+    fn rewrite(&self) -> Rewrite {
+        Rewrite {
+            pending: Vec::new(),
+            prefix: format!("/{}", self.token),
+            server_origin: self.origin.clone(),
+            tap_origin: format!("http://127.0.0.1:{}", self.port),
+        }
+    }
+
     fn masked(&self, headers: &HeaderMap) -> Value {
         let unmasked = self.keep.as_ref().is_some_and(|k| k.unmasked);
         let mut out = serde_json::Map::new();
@@ -390,45 +475,8 @@ async fn proxy(State(tap): State<Arc<Tap>>, request: Request) -> Response {
     let opens = session_id.is_none()
         && (messages.iter().any(|m| opens_session(m)) || parts.method == Method::GET);
     let kept = tap.session(session_id.as_deref(), &path, opens);
-    // The host's credentials are masked wherever they reappear (a server
-    // that echoes its caller's Authorization), learnt before anything of
-    // this exchange is kept.
-    if let Some(k) = &kept
-        && !tap.keep.as_ref().is_some_and(|k| k.unmasked)
-    {
-        for (name, value) in &parts.headers {
-            let value = String::from_utf8_lossy(value.as_bytes());
-            for secret in workbench_mask::header_secrets(name.as_str(), &value) {
-                k.recorder.learn(&secret);
-            }
-        }
-    }
-    let request_seqs: Vec<i64> = kept
-        .as_ref()
-        .map(|k| {
-            messages
-                .iter()
-                .map(|m| k.recorder.keep_message(Direction::Host, m))
-                .collect()
-        })
-        .unwrap_or_default();
-    let mut head = json!({
-        "method": parts.method.as_str(),
-        // A path's own credentials (`?api_key=`) are masked as a URL's are.
-        "path": if tap.keep.as_ref().is_some_and(|k| k.unmasked) { path.clone() } else { workbench_mask::mask_url(&path) },
-        "requestHeaders": tap.masked(&parts.headers),
-        "startedAt": started,
-        "request": request_seqs,
-    });
-
-    let mut forward = HeaderMap::new();
-    for (name, value) in &parts.headers {
-        let n = name.as_str();
-        if hop_by_hop(n) || n == "host" || n == "content-length" || n == TOKEN_HEADER {
-            continue;
-        }
-        forward.append(name.clone(), value.clone());
-    }
+    let mut head = tap.keep_request(kept.as_deref(), &parts, &path, &messages, started);
+    let forward = forwarded(&parts.headers);
     let url = format!("{}{}", tap.origin, path);
     let sent = tap
         .client
@@ -452,48 +500,29 @@ async fn proxy(State(tap): State<Arc<Tap>>, request: Request) -> Response {
     };
     let status = answer.status();
     let headers = answer.headers().clone();
-    let answered_id = headers
-        .get("mcp-session-id")
-        .and_then(|v| v.to_str().ok())
-        .map(str::to_string);
-    if opens
-        && parts.method != Method::GET
-        && status.is_success()
-        && let Some(k) = &kept
-    {
-        tap.bind(answered_id.as_deref(), k);
-    }
-    if parts.method == Method::DELETE
-        && status.is_success()
-        && let Some(id) = &session_id
-    {
-        tap.end(id);
+    if status.is_success() {
+        // The session the server gave (an initialize that opened one), or
+        // the one a DELETE ended.
+        if opens
+            && parts.method != Method::GET
+            && let Some(k) = &kept
+        {
+            let answered = headers.get("mcp-session-id").and_then(|v| v.to_str().ok());
+            tap.bind(answered, k);
+        }
+        if parts.method == Method::DELETE
+            && let Some(id) = &session_id
+        {
+            tap.end(id);
+        }
     }
     head["status"] = json!(status.as_u16());
     head["responseHeaders"] = tap.masked(&headers);
-    let content_type = headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    let kind = if content_type.starts_with("text/event-stream") {
-        Kind::Sse(Sse::default())
-    } else if !status.is_success() {
-        Kind::Error(Vec::new())
-    } else if content_type.contains("json") {
-        Kind::Json(Vec::new(), 0)
-    } else {
-        Kind::Other
-    };
-    let rewrite =
-        (via_path && parts.method == Method::GET && matches!(kind, Kind::Sse(_))).then(|| {
-            Rewrite {
-                pending: Vec::new(),
-                prefix: format!("/{}", tap.token),
-                server_origin: tap.origin.clone(),
-                tap_origin: format!("http://127.0.0.1:{}", tap.port),
-            }
-        });
+    let kind = kind_of(status, &headers);
+    // A legacy SSE stream opened through the token's path: its endpoint
+    // event is given the same first segment.
+    let rewrite = (via_path && parts.method == Method::GET && matches!(kind, Kind::Sse(_)))
+        .then(|| tap.rewrite());
     let mut response = Response::builder().status(status);
     for (name, value) in &headers {
         if hop_by_hop(name.as_str()) || (rewrite.is_some() && name == header::CONTENT_LENGTH) {
