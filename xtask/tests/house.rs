@@ -237,7 +237,7 @@ fn a_tool_is_called_only_with_the_one_capability() {
             // `Calls::new`.
             "crates/cli/src/session.rs",
             // The app's composition root.
-            "src-tauri/src/lib.rs",
+            "src-tauri/src/compose.rs",
         ],
         "who holds the capability to call a tool"
     );
