@@ -91,24 +91,7 @@ async fn dispatch(
             }
             print::servers(cli.json, &wb.statuses(), wb.catalog());
         }
-        Connected::Tools { .. } => {
-            let names = each_ready(wb, target).await?;
-            let tools: Vec<_> = wb
-                .catalog()
-                .tools()
-                .into_iter()
-                .filter(|t| names.contains(&t.server))
-                .collect();
-            // What each server said of its list's freshness (2026-07-28).
-            let cache: serde_json::Map<String, serde_json::Value> = names
-                .iter()
-                .filter_map(|n| {
-                    let hint = wb.catalog().server(n)?.cache.get("tools")?.clone();
-                    Some((n.clone(), serde_json::to_value(hint).ok()?))
-                })
-                .collect();
-            print::tools(cli.json, &tools, target.is_some(), &cache);
-        }
+        Connected::Tools { .. } => tools(cli, wb, target).await?,
         Connected::Task { action } => crate::task_cmd::run(cli, wb, action).await?,
         Connected::App(a) => crate::app_cmd::run(cli, wb, a).await?,
         Connected::Call {
@@ -119,64 +102,12 @@ async fn dispatch(
             task,
             no_wait,
         } => {
-            let args = parse_args(args)?;
-            ready(wb, server).await?;
-            let calls = calls_for(wb, !*no_history);
-            let cancel = tokio_util::sync::CancellationToken::new();
-            let on_interrupt = cancel.clone();
-            let interrupt = tokio::spawn(async move {
-                if tokio::signal::ctrl_c().await.is_ok() {
-                    on_interrupt.cancel();
-                }
-            });
-            let statuses: Option<std::sync::Arc<dyn workbench_app::tools::CallSink>> =
-                (!*no_wait).then(|| std::sync::Arc::new(crate::task_cmd::PrintStatuses) as _);
-            let out = workbench_app::tools::call(
-                &calls,
-                workbench_app::tools::HandCall {
-                    from: workbench_app::tools::ByHand::Cli,
-                    server,
-                    tool,
-                    arguments: args,
-                    as_task: *task,
-                    detach: *no_wait,
-                    timeout: opts(cli).timeout,
-                    max_total: opts(cli).max_total,
-                    fixed_timeout: cli.fixed_timeout,
-                    cancel,
-                },
-                statuses,
-            )
-            .await;
-            interrupt.abort();
-            calls.flush().await;
-            let out = out?;
-            if let (true, Some(task)) = (*no_wait, &out.task) {
-                if cli.json {
-                    crate::print::line(&json!({ "task": task, "result": out.result }).to_string());
-                } else {
-                    crate::print::line(&crate::task_cmd::describe(task));
-                }
-                return Ok(());
-            }
-            for note in &out.notes {
-                eprintln!("mcpwb: {}", print::clean(note));
-            }
-            for v in &out.schema_violations {
-                eprintln!(
-                    "mcpwb: the result breaks the tool's outputSchema: {}",
-                    print::clean(v)
-                );
-            }
-            print::call(
-                cli.json,
-                &CallOutcome {
-                    result: out.result,
-                    duration_ms: out.duration_ms,
-                    task: out.task,
-                    notes: out.notes,
-                },
-            )?;
+            let hand = Hand {
+                as_task: *task,
+                detach: *no_wait,
+                history: !*no_history,
+            };
+            call(cli, wb, (server, tool), parse_args(args)?, hand).await?;
         }
         Connected::Resources { .. } => {
             let names = each_ready(wb, target).await?;
@@ -227,6 +158,110 @@ async fn dispatch(
         }
     }
     Ok(())
+}
+
+/// `mcpwb tools [SERVER]`: each server's tools once it is ready, with what
+/// it said of its list's freshness (2026-07-28).
+async fn tools(
+    cli: &Cli,
+    wb: &crate::session::Started,
+    target: Option<&str>,
+) -> Result<(), Failure> {
+    let names = each_ready(wb, target).await?;
+    let tools: Vec<_> = wb
+        .catalog()
+        .tools()
+        .into_iter()
+        .filter(|t| names.contains(&t.server))
+        .collect();
+    let cache: serde_json::Map<String, serde_json::Value> = names
+        .iter()
+        .filter_map(|n| {
+            let hint = wb.catalog().server(n)?.cache.get("tools")?.clone();
+            Some((n.clone(), serde_json::to_value(hint).ok()?))
+        })
+        .collect();
+    print::tools(cli.json, &tools, target.is_some(), &cache);
+    Ok(())
+}
+
+/// How `mcpwb call` was asked to make its call.
+struct Hand {
+    /// `--task`: as a task.
+    as_task: bool,
+    /// `--no-wait`: the task's id, not its end.
+    detach: bool,
+    /// Kept in the History (not `--no-history`).
+    history: bool,
+}
+
+/// `mcpwb call SERVER TOOL`: the call by hand through the one call path
+/// (Ctrl-C cancels it, the server told), its notes and schema breaks said
+/// on stderr, its result printed (or, with `--no-wait`, its task).
+async fn call(
+    cli: &Cli,
+    wb: &crate::session::Started,
+    (server, tool): (&str, &str),
+    arguments: serde_json::Value,
+    hand: Hand,
+) -> Result<(), Failure> {
+    ready(wb, server).await?;
+    let calls = calls_for(wb, hand.history);
+    let cancel = tokio_util::sync::CancellationToken::new();
+    let on_interrupt = cancel.clone();
+    let interrupt = tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            on_interrupt.cancel();
+        }
+    });
+    let statuses: Option<std::sync::Arc<dyn workbench_app::tools::CallSink>> =
+        (!hand.detach).then(|| std::sync::Arc::new(crate::task_cmd::PrintStatuses) as _);
+    let out = workbench_app::tools::call(
+        &calls,
+        workbench_app::tools::HandCall {
+            from: workbench_app::tools::ByHand::Cli,
+            server,
+            tool,
+            arguments,
+            as_task: hand.as_task,
+            detach: hand.detach,
+            timeout: opts(cli).timeout,
+            max_total: opts(cli).max_total,
+            fixed_timeout: cli.fixed_timeout,
+            cancel,
+        },
+        statuses,
+    )
+    .await;
+    interrupt.abort();
+    calls.flush().await;
+    let out = out?;
+    if let (true, Some(task)) = (hand.detach, &out.task) {
+        if cli.json {
+            crate::print::line(&json!({ "task": task, "result": out.result }).to_string());
+        } else {
+            crate::print::line(&crate::task_cmd::describe(task));
+        }
+        return Ok(());
+    }
+    for note in &out.notes {
+        eprintln!("mcpwb: {}", print::clean(note));
+    }
+    for v in &out.schema_violations {
+        eprintln!(
+            "mcpwb: the result breaks the tool's outputSchema: {}",
+            print::clean(v)
+        );
+    }
+    print::call(
+        cli.json,
+        &CallOutcome {
+            result: out.result,
+            duration_ms: out.duration_ms,
+            task: out.task,
+            notes: out.notes,
+        },
+    )
 }
 
 impl Connected {
