@@ -125,32 +125,13 @@ pub async fn run(cli: &Cli, args: &RegistryArgs) -> Result<(), Failure> {
             cursor,
             all_versions,
         } => {
-            let page = registry::search(
-                &reg,
-                &Query {
-                    search: words.clone(),
-                    cursor: cursor.clone(),
-                    limit: Some(*limit),
-                    all_versions: *all_versions,
-                },
-            )
-            .await?;
-            if print_page(cli, &page) {
-                return Ok(());
-            }
-            if page.servers.is_empty() {
-                println!("no server in {} matches", page.base);
-            }
-            if let Some(c) = &page.next_cursor {
-                println!(
-                    "more: mcpwb registry search{} --cursor '{c}'",
-                    words
-                        .as_deref()
-                        .map(|w| format!(" '{w}'"))
-                        .unwrap_or_default()
-                );
-            }
-            Ok(())
+            let query = Query {
+                search: words.clone(),
+                cursor: cursor.clone(),
+                limit: Some(*limit),
+                all_versions: *all_versions,
+            };
+            search(cli, &reg, &query).await
         }
         RegistryAction::Show {
             name,
@@ -164,26 +145,7 @@ pub async fn run(cli: &Cli, args: &RegistryArgs) -> Result<(), Failure> {
         }
         RegistryAction::Show { name, which, .. } => {
             let shown = registry::show(&reg, name, which.version.as_deref(), which.pick()?).await?;
-            said_stale(shown.stale_minutes);
-            if cli.json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&shown).unwrap_or_default()
-                );
-                return Ok(());
-            }
-            println!("{}", row(&shown.server));
-            for (i, p) in shown.packages.iter().enumerate() {
-                println!("  package {}: {}", i + 1, clean(p));
-            }
-            for (i, r) in shown.remotes.iter().enumerate() {
-                println!("  remote {}: {}", i + 1, clean(r));
-            }
-            match (&shown.preview, &shown.refusal) {
-                (Some(p), _) => print_preview(p),
-                (None, Some(why)) => println!("it cannot be added: {}", clean(why)),
-                (None, None) => {}
-            }
+            show(cli, &shown);
             Ok(())
         }
         RegistryAction::Add {
@@ -231,34 +193,87 @@ pub async fn run(cli: &Cli, args: &RegistryArgs) -> Result<(), Failure> {
                 },
             )
             .await?;
-            for n in &added.notes {
-                eprintln!("mcpwb: note: {}", clean(n));
-            }
-            if cli.json {
-                println!(
-                    "{}",
-                    serde_json::to_string_pretty(&added).unwrap_or_default()
-                );
-                return Ok(());
-            }
-            println!(
-                "added {} ({} {}) to {}",
-                added.name, name, added.version, added.file
-            );
-            for i in &added.inputs {
-                println!(
-                    "  it needs {}: mcpwb config input {}",
-                    clean(i["description"].as_str().unwrap_or_default()),
-                    i["id"].as_str().unwrap_or_default()
-                );
-            }
-            if host.is_some() {
-                println!("restart the host to load it; the workbench's own file is unchanged");
-            } else {
-                println!("see its tools: mcpwb tools {}", added.name);
-            }
+            added_said(cli, name, &added, host.is_some());
             Ok(())
         }
+    }
+}
+
+/// `mcpwb registry search`: a page, and how to ask for the next one.
+async fn search(cli: &Cli, reg: &registry::Registry, query: &Query) -> Result<(), Failure> {
+    let page = registry::search(reg, query).await?;
+    if print_page(cli, &page) {
+        return Ok(());
+    }
+    if page.servers.is_empty() {
+        println!("no server in {} matches", page.base);
+    }
+    if let Some(c) = &page.next_cursor {
+        println!(
+            "more: mcpwb registry search{} --cursor '{c}'",
+            query
+                .search
+                .as_deref()
+                .map(|w| format!(" '{w}'"))
+                .unwrap_or_default()
+        );
+    }
+    Ok(())
+}
+
+/// `mcpwb registry show`: the server, its packages and remotes, and the
+/// entry it would add (or why it cannot be added).
+fn show(cli: &Cli, shown: &registry::RegistryShown) {
+    said_stale(shown.stale_minutes);
+    if cli.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(shown).unwrap_or_default()
+        );
+        return;
+    }
+    println!("{}", row(&shown.server));
+    for (i, p) in shown.packages.iter().enumerate() {
+        println!("  package {}: {}", i + 1, clean(p));
+    }
+    for (i, r) in shown.remotes.iter().enumerate() {
+        println!("  remote {}: {}", i + 1, clean(r));
+    }
+    match (&shown.preview, &shown.refusal) {
+        (Some(p), _) => print_preview(p),
+        (None, Some(why)) => println!("it cannot be added: {}", clean(why)),
+        (None, None) => {}
+    }
+}
+
+/// What `mcpwb registry add` did: its notes, where the entry went, the
+/// inputs it needs, and what to do next.
+fn added_said(cli: &Cli, name: &str, added: &registry::RegistryAdded, into_host: bool) {
+    for n in &added.notes {
+        eprintln!("mcpwb: note: {}", clean(n));
+    }
+    if cli.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(added).unwrap_or_default()
+        );
+        return;
+    }
+    println!(
+        "added {} ({} {}) to {}",
+        added.name, name, added.version, added.file
+    );
+    for i in &added.inputs {
+        println!(
+            "  it needs {}: mcpwb config input {}",
+            clean(i["description"].as_str().unwrap_or_default()),
+            i["id"].as_str().unwrap_or_default()
+        );
+    }
+    if into_host {
+        println!("restart the host to load it; the workbench's own file is unchanged");
+    } else {
+        println!("see its tools: mcpwb tools {}", added.name);
     }
 }
 
