@@ -136,6 +136,97 @@ fn sort(findings: &mut [Finding]) {
     });
 }
 
+/// The eras played on connections of their own, what each client's way
+/// makes of the server's raw answers, and the era traps the History saw.
+async fn eras(
+    calls: &Calls,
+    handle: &workbench_core::connect::ServerHandle,
+    report: &mut DoctorReport,
+) {
+    let wb = calls.workbench();
+    let server = handle.name();
+    report.eras = behaviour::eras(wb, handle).await;
+    report
+        .findings
+        .extend(behaviour::era_findings(&report.eras));
+    if let Some(store) = calls.store() {
+        report
+            .findings
+            .extend(behaviour::era_trapped(store, server));
+    }
+    if let Ok(h) = wb.handshakes(server).await {
+        report.clients = clients::play(&h);
+        report.findings.extend(clients::findings(&report.clients));
+    }
+}
+
+/// Why nothing more of a server in `state` can be checked.
+fn not_ready(state: &ServerState) -> Finding {
+    let why = match state {
+        ServerState::Failed { reason, .. } => reason.clone(),
+        ServerState::Ready => "its lists are not read yet".into(),
+        other => format!(
+            "it is {}",
+            serde_json::to_value(other)
+                .ok()
+                .and_then(|v| v["state"].as_str().map(String::from))
+                .unwrap_or_else(|| "not ready".into())
+        ),
+    };
+    Finding::new("server.not-ready", Severity::Error, "server")
+        .seen(why)
+        .why("nothing of a server that is not ready can be checked")
+        .fix("see its Events and stderr; start it by hand with the same command")
+}
+
+/// Each skill loaded (its SKILL.md read and compared with the listing;
+/// none of its other files): what the server got wrong is its fault.
+async fn skills_loaded(
+    wb: &workbench_core::Workbench,
+    server: &str,
+    skills: &[serde_json::Value],
+) -> Vec<Finding> {
+    let mut found = Vec::new();
+    for skill in skills {
+        let name = workbench_core::skills::name_of(skill);
+        let item = format!("skill {}", skill["uri"].as_str().unwrap_or_default());
+        match wb
+            .load_skill(server, &name, Some(Duration::from_secs(20)))
+            .await
+        {
+            Ok(loaded) => found.extend(loaded.problems.into_iter().map(|p| {
+                Finding::new("skill.not-as-listed", Severity::Error, &item)
+                    .seen(p)
+                    .why("a host verifies a skill's SKILL.md against the listing and refuses to load one that differs (SEP-2640)")
+                    .fix("serve SKILL.md as listed: its digest and size from its bytes, its frontmatter as in the file")
+            })),
+            Err(e) => found.push(
+                Finding::new("skill.unreadable", Severity::Error, &item)
+                    .seen(e.to_string())
+                    .why("a host cannot load a skill whose SKILL.md it cannot read")
+                    .fix("serve the listed SKILL.md through resources/read (and skills/get)"),
+            ),
+        }
+    }
+    found
+}
+
+/// The tools a probe calls: all, or those `only` names.
+fn probed_tools(tools: &[serde_json::Value], only: Option<&[String]>) -> Vec<serde_json::Value> {
+    match only {
+        None => tools.to_vec(),
+        Some(only) => tools
+            .iter()
+            .filter(|t| {
+                t["name"]
+                    .as_str()
+                    .is_some_and(|n| only.iter().any(|o| o == n))
+            })
+            .cloned()
+            .collect(),
+    }
+}
+
 /// Examine a server of the workbench behind `calls`. A server that is not
 /// ready gets one finding saying so (and why).
 pub async fn examine(
@@ -161,41 +252,12 @@ pub async fn examine(
     // never for a server the person has not trusted or has turned off.
     let admitted = workbench_core::connect::door::refusal(handle.entry()).is_none();
     if options.eras && admitted {
-        report.eras = behaviour::eras(wb, &handle).await;
-        report
-            .findings
-            .extend(behaviour::era_findings(&report.eras));
-        if let Some(store) = calls.store() {
-            report
-                .findings
-                .extend(behaviour::era_trapped(store, server));
-        }
-        // Each client's way, played on the server's raw answers.
-        if let Ok(h) = wb.handshakes(server).await {
-            report.clients = clients::play(&h);
-            report.findings.extend(clients::findings(&report.clients));
-        }
+        eras(calls, &handle, &mut report).await;
     }
     let surface = match (&status.state, Surface::live(wb, server)) {
         (ServerState::Ready, Some(surface)) => surface,
         (state, _) => {
-            let why = match state {
-                ServerState::Failed { reason, .. } => reason.clone(),
-                ServerState::Ready => "its lists are not read yet".into(),
-                other => format!(
-                    "it is {}",
-                    serde_json::to_value(other)
-                        .ok()
-                        .and_then(|v| v["state"].as_str().map(String::from))
-                        .unwrap_or_else(|| "not ready".into())
-                ),
-            };
-            report.findings.push(
-                Finding::new("server.not-ready", Severity::Error, "server")
-                    .seen(why)
-                    .why("nothing of a server that is not ready can be checked")
-                    .fix("see its Events and stderr; start it by hand with the same command"),
-            );
+            report.findings.push(not_ready(state));
             report.took_ms = started.elapsed().as_secs_f64() * 1000.0;
             return Ok(report);
         }
@@ -219,29 +281,9 @@ pub async fn examine(
         .findings
         .extend(cache::asked(wb, server, &listed.cache, &surface.tools, &report.eras).await);
     report.tokens = cost;
-    // Each skill loaded (its SKILL.md read and compared with the listing;
-    // none of its other files): what the server got wrong is its fault.
-    for skill in &surface.skills {
-        let name = workbench_core::skills::name_of(skill);
-        let item = format!("skill {}", skill["uri"].as_str().unwrap_or_default());
-        match wb
-            .load_skill(server, &name, Some(Duration::from_secs(20)))
-            .await
-        {
-            Ok(loaded) => report.findings.extend(loaded.problems.into_iter().map(|p| {
-                Finding::new("skill.not-as-listed", Severity::Error, &item)
-                    .seen(p)
-                    .why("a host verifies a skill's SKILL.md against the listing and refuses to load one that differs (SEP-2640)")
-                    .fix("serve SKILL.md as listed: its digest and size from its bytes, its frontmatter as in the file")
-            })),
-            Err(e) => report.findings.push(
-                Finding::new("skill.unreadable", Severity::Error, &item)
-                    .seen(e.to_string())
-                    .why("a host cannot load a skill whose SKILL.md it cannot read")
-                    .fix("serve the listed SKILL.md through resources/read (and skills/get)"),
-            ),
-        }
-    }
+    report
+        .findings
+        .extend(skills_loaded(wb, server, &surface.skills).await);
     report
         .findings
         .extend(behaviour::seen(wb, &handle, &surface.capabilities));
@@ -257,19 +299,7 @@ pub async fn examine(
         .await,
     );
     if options.probe {
-        let tools: Vec<serde_json::Value> = match &options.probe_only {
-            None => surface.tools.clone(),
-            Some(only) => surface
-                .tools
-                .iter()
-                .filter(|t| {
-                    t["name"]
-                        .as_str()
-                        .is_some_and(|n| only.iter().any(|o| o == n))
-                })
-                .cloned()
-                .collect(),
-        };
+        let tools = probed_tools(&surface.tools, options.probe_only.as_deref());
         let (probed, findings) = probe::probe(calls, server, &tools, Duration::from_secs(20)).await;
         report.probed = probed;
         report.findings.extend(findings);
