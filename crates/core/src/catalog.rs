@@ -147,6 +147,43 @@ pub const MAX_LIST_BYTES: usize = 32 << 20;
 /// cursor) when the pages read so far were kept, and its pages' cache hints.
 type Listed = (Vec<Value>, Option<String>, crate::cache::CacheHint);
 
+/// What a refresh read so far: the lists that failed, whether any was
+/// read, the problems of lists read in part (a repeated cursor: its items
+/// are kept, the problem said in the server's events and kept for the
+/// doctor), and each list's cache hint.
+#[derive(Default)]
+struct Reading {
+    failed: Vec<String>,
+    read_any: bool,
+    problems: Vec<String>,
+    hints: Vec<(&'static str, crate::cache::CacheHint)>,
+}
+
+impl Reading {
+    /// A list read (its items, its problem and hint noted).
+    fn kept(&mut self, kind: &'static str, (items, problem, hint): Listed) -> Vec<Value> {
+        if let Some(p) = problem {
+            self.problems.push(p);
+        }
+        self.hints.push((kind, hint));
+        items
+    }
+
+    /// A list asked for: its items, or None with its failure noted.
+    fn took(&mut self, kind: &'static str, fetched: Result<Listed, String>) -> Option<Vec<Value>> {
+        match fetched {
+            Ok(listed) => {
+                self.read_any = true;
+                Some(self.kept(kind, listed))
+            }
+            Err(e) => {
+                self.failed.push(e);
+                None
+            }
+        }
+    }
+}
+
 async fn fetch_all(
     peer: &Peer<RoleClient>,
     kind: &str,
@@ -263,105 +300,53 @@ impl Catalog {
         };
         // Each list on its own: one that fails leaves the others read (and
         // its last-known items kept); the failures are returned together.
-        let mut failed: Vec<String> = Vec::new();
-        let mut read_any = false;
-        let mut tools = None;
-        // A list read in part (a repeated cursor): its items are kept, the
-        // problem said in the server's events and kept for the doctor.
-        let mut problems: Vec<String> = Vec::new();
-        let mut hints: Vec<(&'static str, crate::cache::CacheHint)> = Vec::new();
-        let mut kept = |kind: &'static str, (items, problem, hint): Listed| {
-            if let Some(p) = problem {
-                problems.push(p);
-            }
-            hints.push((kind, hint));
-            items
-        };
-        if wants("tools", "tools") {
-            match fetch_all(peer, "tools", raw).await {
-                Ok(t) => {
-                    read_any = true;
-                    tools = Some(kept("tools", t));
-                }
-                Err(e) => failed.push(e),
-            }
-        }
-        if let Some(tools) = tools {
-            let (shown, hidden): (Vec<Value>, Vec<Value>) = tools
-                .into_iter()
-                .partition(|t| offers(t["name"].as_str().unwrap_or_default()));
-            // One tool a name: a server that lists a name twice has one
-            // tool under it for a caller; the repeats are reported once.
-            let mut names = HashSet::new();
-            let mut repeated = Vec::new();
-            current.tools = shown
-                .into_iter()
-                .filter(|t| {
-                    let name = t["name"].as_str().unwrap_or_default();
-                    let first = names.insert(name.to_string());
-                    if !first && !repeated.iter().any(|r| r == name) {
-                        repeated.push(name.to_string());
-                    }
-                    first
-                })
-                .collect();
-            if !repeated.is_empty() {
-                tracing::warn!(%server, names = ?repeated, "the server lists tools under the same name more than once; the first of each is kept");
-            }
-            current.duplicate_tools = repeated;
-            current.hidden_tools = hidden
-                .iter()
-                .filter_map(|t| t["name"].as_str().map(str::to_string))
-                .collect();
+        let mut reading = Reading::default();
+        if wants("tools", "tools")
+            && let Some(tools) = reading.took("tools", fetch_all(peer, "tools", raw).await)
+        {
+            keep_tools(&mut current, tools, offers, server);
         }
         if wants("resources", "resources") {
-            match fetch_all(peer, "resources", raw).await {
-                Ok(r) => {
-                    read_any = true;
-                    current.resources = kept("resources", r);
-                }
-                Err(e) => failed.push(e),
+            if let Some(r) = reading.took("resources", fetch_all(peer, "resources", raw).await) {
+                current.resources = r;
             }
             current.resource_templates = fetch_all(peer, "resourceTemplates", raw)
                 .await
-                .map(|l| kept("resourceTemplates", l))
+                .map(|l| reading.kept("resourceTemplates", l))
                 .unwrap_or_default();
         }
-        if wants("prompts", "prompts") {
-            match fetch_all(peer, "prompts", raw).await {
-                Ok(p) => {
-                    read_any = true;
-                    current.prompts = kept("prompts", p);
-                }
-                Err(e) => failed.push(e),
-            }
+        if wants("prompts", "prompts")
+            && let Some(p) = reading.took("prompts", fetch_all(peer, "prompts", raw).await)
+        {
+            current.prompts = p;
         }
         // Skills: an extension, declared under `extensions`.
         if only.is_none_or(|o| o == "skills")
             && capabilities["extensions"]
                 .get(crate::skills::SKILLS_EXTENSION_ID)
                 .is_some()
+            && let Some(list) = reading.took("skills", fetch_all(peer, "skills", raw).await)
         {
-            match fetch_all(peer, "skills", raw).await {
-                Ok(list) => {
-                    read_any = true;
-                    current.skills = kept("skills", list);
-                }
-                Err(e) => failed.push(e),
-            }
+            current.skills = list;
         }
+        let Reading {
+            mut failed,
+            read_any,
+            problems,
+            hints,
+        } = reading;
         for (kind, hint) in hints {
             current.cache.insert(kind.to_string(), hint);
         }
-        if only.is_none() {
-            current.list_problems = problems.clone();
-        } else {
-            // One list read again: its earlier problem goes, the others' stay.
-            let list = only.unwrap_or_default();
-            current
-                .list_problems
-                .retain(|p| !p.starts_with(&format!("{list}:")));
-            current.list_problems.extend(problems.iter().cloned());
+        match only {
+            None => current.list_problems = problems.clone(),
+            Some(list) => {
+                // One list read again: its earlier problem goes, the others' stay.
+                current
+                    .list_problems
+                    .retain(|p| !p.starts_with(&format!("{list}:")));
+                current.list_problems.extend(problems.iter().cloned());
+            }
         }
         failed.extend(problems);
         // Every list it has failed (a refusal, a dead connection): it
@@ -482,6 +467,41 @@ impl Catalog {
             .collect();
         map.get(qualified).cloned()
     }
+}
+
+/// A server's tools as read: those the entry offers (the others named as
+/// hidden), one tool a name (a server that lists a name twice has one tool
+/// under it for a caller; the repeats are reported once).
+fn keep_tools(
+    current: &mut ServerCatalog,
+    tools: Vec<Value>,
+    offers: &(dyn Fn(&str) -> bool + Send + Sync),
+    server: &str,
+) {
+    let (shown, hidden): (Vec<Value>, Vec<Value>) = tools
+        .into_iter()
+        .partition(|t| offers(t["name"].as_str().unwrap_or_default()));
+    let mut names = HashSet::new();
+    let mut repeated = Vec::new();
+    current.tools = shown
+        .into_iter()
+        .filter(|t| {
+            let name = t["name"].as_str().unwrap_or_default();
+            let first = names.insert(name.to_string());
+            if !first && !repeated.iter().any(|r| r == name) {
+                repeated.push(name.to_string());
+            }
+            first
+        })
+        .collect();
+    if !repeated.is_empty() {
+        tracing::warn!(%server, names = ?repeated, "the server lists tools under the same name more than once; the first of each is kept");
+    }
+    current.duplicate_tools = repeated;
+    current.hidden_tools = hidden
+        .iter()
+        .filter_map(|t| t["name"].as_str().map(str::to_string))
+        .collect();
 }
 
 #[cfg(test)]
