@@ -151,7 +151,12 @@ fn untrusted(suites: &[suites::Suite], trust: bool) -> Result<(), Failure> {
     Err(Failure::Exit(crate::exit::NOT_READY))
 }
 
-pub async fn run(cli: &Cli, args: &TestArgs) -> Result<(), Failure> {
+/// The suites asked for (the paths given, else those found where a run
+/// looks), the broken ones said on stderr.
+fn suites_asked(
+    cli: &Cli,
+    args: &TestArgs,
+) -> Result<(Vec<suites::Suite>, Vec<suites::Broken>), Failure> {
     let paths = if args.paths.is_empty() {
         let base = match &cli.project {
             Some(p) => p.clone(),
@@ -168,6 +173,49 @@ pub async fn run(cli: &Cli, args: &TestArgs) -> Result<(), Failure> {
             clean(&b.to_string())
         );
     }
+    Ok((suites, broken))
+}
+
+/// A run as a person reads it: each suite's cases, each eval's table, what
+/// was not run and why, and the totals.
+fn print_run(
+    report: &Report,
+    evals: &[workbench_app::evals::EvalReport],
+    prompts: usize,
+    run_evals: bool,
+) {
+    let plain = report.suites.len() - evals.len();
+    print_report(&Report {
+        suites: report.suites[..plain].to_vec(),
+        ..report.clone()
+    });
+    for e in evals {
+        test_evals::print(e);
+    }
+    if report.not_ready > 0 {
+        line(&format!(
+            "{} not run: their server (or model) was not ready",
+            report.not_ready
+        ));
+    }
+    if prompts > 0 && !run_evals {
+        line(&format!(
+            "{prompts} prompt case(s) not run: each is a paid model turn; add --evals to run them"
+        ));
+    }
+    let skipped = if report.skipped > 0 {
+        format!(", {} skipped", report.skipped)
+    } else {
+        String::new()
+    };
+    line(&format!(
+        "{} passed, {} failed{skipped}",
+        report.passed, report.failed
+    ));
+}
+
+pub async fn run(cli: &Cli, args: &TestArgs) -> Result<(), Failure> {
+    let (suites, broken) = suites_asked(cli, args)?;
     untrusted(&suites, args.trust_suites)?;
     // The servers the cases name that the config has; the others fail
     // their cases with that reason.
@@ -237,34 +285,7 @@ pub async fn run(cli: &Cli, args: &TestArgs) -> Result<(), Failure> {
     if cli.json {
         line(&json!({ "report": report, "evals": evals, "broken": broken }).to_string());
     } else {
-        let plain = report.suites.len() - evals.len();
-        print_report(&Report {
-            suites: report.suites[..plain].to_vec(),
-            ..report.clone()
-        });
-        for e in &evals {
-            test_evals::print(e);
-        }
-        if report.not_ready > 0 {
-            line(&format!(
-                "{} not run: their server (or model) was not ready",
-                report.not_ready
-            ));
-        }
-        if prompts > 0 && !run_evals {
-            line(&format!(
-                "{prompts} prompt case(s) not run: each is a paid model turn; add --evals to run them"
-            ));
-        }
-        let skipped = if report.skipped > 0 {
-            format!(", {} skipped", report.skipped)
-        } else {
-            String::new()
-        };
-        line(&format!(
-            "{} passed, {} failed{skipped}",
-            report.passed, report.failed
-        ));
+        print_run(&report, &evals, prompts, run_evals);
     }
     let code = if !broken.is_empty() {
         2
