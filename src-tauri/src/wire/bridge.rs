@@ -54,9 +54,3 @@ impl From<workbench_bridge::settings::BridgeSettings> for BridgeSettings {
         Self { enabled, port }
     }
 }
-impl From<BridgeSettings> for workbench_bridge::settings::BridgeSettings {
-    fn from(v: BridgeSettings) -> Self {
-        let BridgeSettings { enabled, port } = v;
-        workbench_bridge::settings::BridgeSettings { enabled, port }
-    }
-}

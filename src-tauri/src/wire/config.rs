@@ -174,21 +174,6 @@ pub enum EditOp {
         decl: Value,
     },
 }
-impl From<EditOp> for workbench_config::edit::EditOp {
-    fn from(v: EditOp) -> Self {
-        match v {
-            EditOp::Upsert { name, fields } => {
-                workbench_config::edit::EditOp::Upsert { name, fields }
-            }
-            EditOp::Remove { name } => workbench_config::edit::EditOp::Remove { name },
-            EditOp::Rename { from, to } => workbench_config::edit::EditOp::Rename { from, to },
-            EditOp::SetDisabled { name, disabled } => {
-                workbench_config::edit::EditOp::SetDisabled { name, disabled }
-            }
-            EditOp::AddInput { decl } => workbench_config::edit::EditOp::AddInput { decl },
-        }
-    }
-}
 /// The transport's kind, for display and IPC.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, specta::Type)]
 #[serde(rename_all = "snake_case")]
@@ -255,14 +240,6 @@ impl From<workbench_config::Scope> for Scope {
         match v {
             workbench_config::Scope::User => Self::User,
             workbench_config::Scope::Project => Self::Project,
-        }
-    }
-}
-impl From<Scope> for workbench_config::Scope {
-    fn from(v: Scope) -> Self {
-        match v {
-            Scope::User => workbench_config::Scope::User,
-            Scope::Project => workbench_config::Scope::Project,
         }
     }
 }
@@ -523,6 +500,29 @@ impl From<workbench_config::watch::ChangeSet> for ChangeSet {
             added,
             changed,
             removed,
+        }
+    }
+}
+impl From<EditOp> for workbench_config::edit::EditOp {
+    fn from(v: EditOp) -> Self {
+        match v {
+            EditOp::Upsert { name, fields } => {
+                workbench_config::edit::EditOp::Upsert { name, fields }
+            }
+            EditOp::Remove { name } => workbench_config::edit::EditOp::Remove { name },
+            EditOp::Rename { from, to } => workbench_config::edit::EditOp::Rename { from, to },
+            EditOp::SetDisabled { name, disabled } => {
+                workbench_config::edit::EditOp::SetDisabled { name, disabled }
+            }
+            EditOp::AddInput { decl } => workbench_config::edit::EditOp::AddInput { decl },
+        }
+    }
+}
+impl From<Scope> for workbench_config::Scope {
+    fn from(v: Scope) -> Self {
+        match v {
+            Scope::User => workbench_config::Scope::User,
+            Scope::Project => workbench_config::Scope::Project,
         }
     }
 }

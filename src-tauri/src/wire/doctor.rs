@@ -344,34 +344,6 @@ impl From<workbench_doctor::surface::Surface> for Surface {
         }
     }
 }
-impl From<Surface> for workbench_doctor::surface::Surface {
-    fn from(v: Surface) -> Self {
-        let Surface {
-            snapshot,
-            server,
-            protocol_version,
-            capabilities,
-            instructions,
-            tools,
-            resources,
-            resource_templates,
-            prompts,
-            skills,
-        } = v;
-        workbench_doctor::surface::Surface {
-            snapshot,
-            server,
-            protocol_version,
-            capabilities,
-            instructions,
-            tools,
-            resources,
-            resource_templates,
-            prompts,
-            skills,
-        }
-    }
-}
 /// What the tool list costs.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, specta::Type)]
 pub struct TokenCost {

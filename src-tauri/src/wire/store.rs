@@ -30,18 +30,6 @@ impl From<workbench_store::calls::CallStatus> for CallStatus {
         }
     }
 }
-impl From<CallStatus> for workbench_store::calls::CallStatus {
-    fn from(v: CallStatus) -> Self {
-        match v {
-            CallStatus::Pending => workbench_store::calls::CallStatus::Pending,
-            CallStatus::Ok => workbench_store::calls::CallStatus::Ok,
-            CallStatus::Error => workbench_store::calls::CallStatus::Error,
-            CallStatus::Failed => workbench_store::calls::CallStatus::Failed,
-            CallStatus::Denied => workbench_store::calls::CallStatus::Denied,
-            CallStatus::Cancelled => workbench_store::calls::CallStatus::Cancelled,
-        }
-    }
-}
 /// A call as recorded.
 #[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
 pub struct CallRow {
@@ -148,22 +136,6 @@ impl From<workbench_store::calls::CaseVerdict> for CaseVerdict {
         }
     }
 }
-impl From<CaseVerdict> for workbench_store::calls::CaseVerdict {
-    fn from(v: CaseVerdict) -> Self {
-        let CaseVerdict {
-            suite,
-            case,
-            outcome,
-            failures,
-        } = v;
-        workbench_store::calls::CaseVerdict {
-            suite,
-            case,
-            outcome,
-            failures,
-        }
-    }
-}
 /// Which calls to list, newest first.
 #[derive(Debug, Clone, Default, Deserialize, specta::Type)]
 #[serde(default)]
@@ -178,28 +150,6 @@ pub struct HistoryQuery {
     pub before: Option<i64>,
     /// At most this many (0: 100).
     pub limit: u32,
-}
-impl From<HistoryQuery> for workbench_store::calls::HistoryQuery {
-    fn from(v: HistoryQuery) -> Self {
-        let HistoryQuery {
-            server,
-            tool,
-            origin,
-            status,
-            search,
-            before,
-            limit,
-        } = v;
-        workbench_store::calls::HistoryQuery {
-            server,
-            tool,
-            origin,
-            status: status.map(|v| v.into()),
-            search,
-            before,
-            limit,
-        }
-    }
 }
 /// One eval run.
 #[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
@@ -248,20 +198,6 @@ impl From<workbench_store::sessions::Usage> for Usage {
             cached,
         } = v;
         Self {
-            input,
-            output,
-            cached,
-        }
-    }
-}
-impl From<Usage> for workbench_store::sessions::Usage {
-    fn from(v: Usage) -> Self {
-        let Usage {
-            input,
-            output,
-            cached,
-        } = v;
-        workbench_store::sessions::Usage {
             input,
             output,
             cached,
@@ -400,36 +336,6 @@ impl From<workbench_store::taps::TapRow> for TapRow {
         }
     }
 }
-impl From<TapRow> for workbench_store::taps::TapRow {
-    fn from(v: TapRow) -> Self {
-        let TapRow {
-            id,
-            started_at,
-            ended_at,
-            server,
-            command,
-            host,
-            host_version,
-            protocol,
-            messages,
-            dropped,
-            imported_from,
-        } = v;
-        workbench_store::taps::TapRow {
-            id,
-            started_at,
-            ended_at,
-            server,
-            command,
-            host,
-            host_version,
-            protocol,
-            messages,
-            dropped,
-            imported_from,
-        }
-    }
-}
 /// One message as it passed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 pub struct TapMessage {
@@ -464,23 +370,37 @@ impl From<workbench_store::taps::TapMessage> for TapMessage {
         }
     }
 }
-impl From<TapMessage> for workbench_store::taps::TapMessage {
-    fn from(v: TapMessage) -> Self {
-        let TapMessage {
-            seq,
-            at_ms,
-            direction,
-            size,
-            text,
-            cut,
+impl From<CallStatus> for workbench_store::calls::CallStatus {
+    fn from(v: CallStatus) -> Self {
+        match v {
+            CallStatus::Pending => workbench_store::calls::CallStatus::Pending,
+            CallStatus::Ok => workbench_store::calls::CallStatus::Ok,
+            CallStatus::Error => workbench_store::calls::CallStatus::Error,
+            CallStatus::Failed => workbench_store::calls::CallStatus::Failed,
+            CallStatus::Denied => workbench_store::calls::CallStatus::Denied,
+            CallStatus::Cancelled => workbench_store::calls::CallStatus::Cancelled,
+        }
+    }
+}
+impl From<HistoryQuery> for workbench_store::calls::HistoryQuery {
+    fn from(v: HistoryQuery) -> Self {
+        let HistoryQuery {
+            server,
+            tool,
+            origin,
+            status,
+            search,
+            before,
+            limit,
         } = v;
-        workbench_store::taps::TapMessage {
-            seq,
-            at_ms,
-            direction,
-            size,
-            text,
-            cut,
+        workbench_store::calls::HistoryQuery {
+            server,
+            tool,
+            origin,
+            status: status.map(|v| v.into()),
+            search,
+            before,
+            limit,
         }
     }
 }

@@ -81,30 +81,6 @@ impl From<workbench_agent::eval::EvalRun> for EvalRun {
         }
     }
 }
-impl From<EvalRun> for workbench_agent::eval::EvalRun {
-    fn from(v: EvalRun) -> Self {
-        let EvalRun {
-            session,
-            passed,
-            failures,
-            steps,
-            input_tokens,
-            output_tokens,
-            duration_ms,
-            calls,
-        } = v;
-        workbench_agent::eval::EvalRun {
-            session,
-            passed,
-            failures: failures.into_iter().map(|v| v.into()).collect(),
-            steps,
-            input_tokens,
-            output_tokens,
-            duration_ms,
-            calls: calls.into_iter().map(|v| v.into()).collect(),
-        }
-    }
-}
 /// A model × case: its runs and what they add up to.
 #[derive(Debug, Clone, Serialize, Deserialize, specta::Type)]
 pub struct EvalCell {
@@ -141,36 +117,6 @@ impl From<workbench_agent::eval::EvalCell> for EvalCell {
             output_tokens,
         } = v;
         Self {
-            model,
-            case,
-            outcome: outcome.into(),
-            note,
-            runs: runs.into_iter().map(|v| v.into()).collect(),
-            pass_rate,
-            required,
-            mean_steps,
-            mean_ms,
-            input_tokens,
-            output_tokens,
-        }
-    }
-}
-impl From<EvalCell> for workbench_agent::eval::EvalCell {
-    fn from(v: EvalCell) -> Self {
-        let EvalCell {
-            model,
-            case,
-            outcome,
-            note,
-            runs,
-            pass_rate,
-            required,
-            mean_steps,
-            mean_ms,
-            input_tokens,
-            output_tokens,
-        } = v;
-        workbench_agent::eval::EvalCell {
             model,
             case,
             outcome: outcome.into(),
@@ -226,40 +172,6 @@ impl From<workbench_agent::eval::EvalReport> for EvalReport {
             id,
         } = v;
         Self {
-            suite,
-            path,
-            fingerprint,
-            started_at,
-            duration_ms,
-            models,
-            cases,
-            cells: cells.into_iter().map(|v| v.into()).collect(),
-            passed,
-            failed,
-            skipped,
-            not_ready,
-            id,
-        }
-    }
-}
-impl From<EvalReport> for workbench_agent::eval::EvalReport {
-    fn from(v: EvalReport) -> Self {
-        let EvalReport {
-            suite,
-            path,
-            fingerprint,
-            started_at,
-            duration_ms,
-            models,
-            cases,
-            cells,
-            passed,
-            failed,
-            skipped,
-            not_ready,
-            id,
-        } = v;
-        workbench_agent::eval::EvalReport {
             suite,
             path,
             fingerprint,

@@ -42,24 +42,6 @@ pub struct NewChat {
     pub system_prompt: Option<String>,
     pub options: Option<SessionOptions>,
 }
-impl From<NewChat> for workbench_agent::NewChat {
-    fn from(v: NewChat) -> Self {
-        let NewChat {
-            title,
-            provider,
-            model,
-            system_prompt,
-            options,
-        } = v;
-        workbench_agent::NewChat {
-            title,
-            provider,
-            model,
-            system_prompt,
-            options: options.map(|v| v.into()),
-        }
-    }
-}
 /// A change to a chat (each `Some` replaces that field).
 #[derive(Debug, Clone, Default, Deserialize, specta::Type)]
 pub struct SessionChange {
@@ -68,24 +50,6 @@ pub struct SessionChange {
     pub model: Option<String>,
     pub system_prompt: Option<String>,
     pub options: Option<SessionOptions>,
-}
-impl From<SessionChange> for workbench_agent::SessionChange {
-    fn from(v: SessionChange) -> Self {
-        let SessionChange {
-            title,
-            provider,
-            model,
-            system_prompt,
-            options,
-        } = v;
-        workbench_agent::SessionChange {
-            title,
-            provider,
-            model,
-            system_prompt,
-            options: options.map(|v| v.into()),
-        }
-    }
 }
 /// A chat as opened: the session, its messages, whether a turn is running
 /// and the calls waiting for a decision.
@@ -118,6 +82,42 @@ impl From<workbench_agent::ChatView> for ChatView {
             running,
             pending: pending.into_iter().map(|v| v.into()).collect(),
             accepts_images,
+        }
+    }
+}
+impl From<NewChat> for workbench_agent::NewChat {
+    fn from(v: NewChat) -> Self {
+        let NewChat {
+            title,
+            provider,
+            model,
+            system_prompt,
+            options,
+        } = v;
+        workbench_agent::NewChat {
+            title,
+            provider,
+            model,
+            system_prompt,
+            options: options.map(|v| v.into()),
+        }
+    }
+}
+impl From<SessionChange> for workbench_agent::SessionChange {
+    fn from(v: SessionChange) -> Self {
+        let SessionChange {
+            title,
+            provider,
+            model,
+            system_prompt,
+            options,
+        } = v;
+        workbench_agent::SessionChange {
+            title,
+            provider,
+            model,
+            system_prompt,
+            options: options.map(|v| v.into()),
         }
     }
 }

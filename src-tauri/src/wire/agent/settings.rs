@@ -27,19 +27,6 @@ impl From<workbench_agent::settings::ProviderKind> for ProviderKind {
         }
     }
 }
-impl From<ProviderKind> for workbench_agent::settings::ProviderKind {
-    fn from(v: ProviderKind) -> Self {
-        match v {
-            ProviderKind::OpenAi => workbench_agent::settings::ProviderKind::OpenAi,
-            ProviderKind::Anthropic => workbench_agent::settings::ProviderKind::Anthropic,
-            ProviderKind::Gemini => workbench_agent::settings::ProviderKind::Gemini,
-            ProviderKind::Ollama => workbench_agent::settings::ProviderKind::Ollama,
-            ProviderKind::OpenAiCompatible => {
-                workbench_agent::settings::ProviderKind::OpenAiCompatible
-            }
-        }
-    }
-}
 /// One configured provider.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
 pub struct ProviderConfig {
@@ -72,26 +59,6 @@ impl From<workbench_agent::settings::ProviderConfig> for ProviderConfig {
             context_windows,
         } = v;
         Self {
-            id,
-            kind: kind.into(),
-            base_url,
-            api_key_env,
-            default_model,
-            context_windows,
-        }
-    }
-}
-impl From<ProviderConfig> for workbench_agent::settings::ProviderConfig {
-    fn from(v: ProviderConfig) -> Self {
-        let ProviderConfig {
-            id,
-            kind,
-            base_url,
-            api_key_env,
-            default_model,
-            context_windows,
-        } = v;
-        workbench_agent::settings::ProviderConfig {
             id,
             kind: kind.into(),
             base_url,
@@ -171,36 +138,36 @@ impl From<workbench_agent::settings::AgentSettings> for AgentSettings {
         }
     }
 }
-impl From<AgentSettings> for workbench_agent::settings::AgentSettings {
-    fn from(v: AgentSettings) -> Self {
-        let AgentSettings {
-            providers,
-            default_provider,
-            max_steps,
-            deferred_threshold,
-            deferred_context_share,
-            session_max_idle_days,
-            tool_policies,
-            trusted_servers,
-            auto_sampling_servers,
-            approved_definitions,
-            grant_owners,
+impl From<ProviderConfig> for workbench_agent::settings::ProviderConfig {
+    fn from(v: ProviderConfig) -> Self {
+        let ProviderConfig {
+            id,
+            kind,
+            base_url,
+            api_key_env,
+            default_model,
+            context_windows,
         } = v;
-        workbench_agent::settings::AgentSettings {
-            providers: providers.into_iter().map(|v| v.into()).collect(),
-            default_provider,
-            max_steps,
-            deferred_threshold,
-            deferred_context_share,
-            session_max_idle_days,
-            tool_policies: tool_policies
-                .into_iter()
-                .map(|(k, v)| (k, v.into()))
-                .collect(),
-            trusted_servers,
-            auto_sampling_servers,
-            approved_definitions,
-            grant_owners,
+        workbench_agent::settings::ProviderConfig {
+            id,
+            kind: kind.into(),
+            base_url,
+            api_key_env,
+            default_model,
+            context_windows,
+        }
+    }
+}
+impl From<ProviderKind> for workbench_agent::settings::ProviderKind {
+    fn from(v: ProviderKind) -> Self {
+        match v {
+            ProviderKind::OpenAi => workbench_agent::settings::ProviderKind::OpenAi,
+            ProviderKind::Anthropic => workbench_agent::settings::ProviderKind::Anthropic,
+            ProviderKind::Gemini => workbench_agent::settings::ProviderKind::Gemini,
+            ProviderKind::Ollama => workbench_agent::settings::ProviderKind::Ollama,
+            ProviderKind::OpenAiCompatible => {
+                workbench_agent::settings::ProviderKind::OpenAiCompatible
+            }
         }
     }
 }

@@ -28,16 +28,6 @@ impl From<workbench_calls::gate::ApproveMode> for ApproveMode {
         }
     }
 }
-impl From<ApproveMode> for workbench_calls::gate::ApproveMode {
-    fn from(v: ApproveMode) -> Self {
-        match v {
-            ApproveMode::Ask => workbench_calls::gate::ApproveMode::Ask,
-            ApproveMode::ReadOnly => workbench_calls::gate::ApproveMode::ReadOnly,
-            ApproveMode::All => workbench_calls::gate::ApproveMode::All,
-            ApproveMode::None => workbench_calls::gate::ApproveMode::None,
-        }
-    }
-}
 /// How long a decision holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "snake_case")]
@@ -57,15 +47,6 @@ impl From<workbench_calls::gate::Remember> for Remember {
             workbench_calls::gate::Remember::Once => Self::Once,
             workbench_calls::gate::Remember::Chat => Self::Chat,
             workbench_calls::gate::Remember::Always => Self::Always,
-        }
-    }
-}
-impl From<Remember> for workbench_calls::gate::Remember {
-    fn from(v: Remember) -> Self {
-        match v {
-            Remember::Once => workbench_calls::gate::Remember::Once,
-            Remember::Chat => workbench_calls::gate::Remember::Chat,
-            Remember::Always => workbench_calls::gate::Remember::Always,
         }
     }
 }
@@ -98,18 +79,6 @@ impl From<workbench_calls::gate::Decision> for Decision {
             remember: remember.into(),
             reason,
         }
-    }
-}
-impl From<Decision> for workbench_calls::gate::Decision {
-    fn from(v: Decision) -> Self {
-        let Decision {
-            approve,
-            arguments,
-            remember,
-            reason,
-        } = v;
-        // The consent is never taken from a window: the approvals queue adds it.
-        workbench_calls::gate::Decision::answered(approve, arguments, remember.into(), reason)
     }
 }
 /// A line of a definition's difference.
@@ -169,6 +138,27 @@ impl From<workbench_calls::gate::Approval> for Approval {
             arguments,
             definition,
             changed: changed.map(|v| v.into_iter().map(|v| v.into()).collect()),
+        }
+    }
+}
+impl From<Decision> for workbench_calls::gate::Decision {
+    fn from(v: Decision) -> Self {
+        let Decision {
+            approve,
+            arguments,
+            remember,
+            reason,
+        } = v;
+        // The consent is never taken from a window: the approvals queue adds it.
+        workbench_calls::gate::Decision::answered(approve, arguments, remember.into(), reason)
+    }
+}
+impl From<Remember> for workbench_calls::gate::Remember {
+    fn from(v: Remember) -> Self {
+        match v {
+            Remember::Once => workbench_calls::gate::Remember::Once,
+            Remember::Chat => workbench_calls::gate::Remember::Chat,
+            Remember::Always => workbench_calls::gate::Remember::Always,
         }
     }
 }

@@ -32,26 +32,6 @@ impl From<workbench_calls::load::LoadLatency> for LoadLatency {
         }
     }
 }
-impl From<LoadLatency> for workbench_calls::load::LoadLatency {
-    fn from(v: LoadLatency) -> Self {
-        let LoadLatency {
-            p50,
-            p90,
-            p99,
-            p999,
-            max,
-            mean,
-        } = v;
-        workbench_calls::load::LoadLatency {
-            p50,
-            p90,
-            p99,
-            p999,
-            max,
-            mean,
-        }
-    }
-}
 /// Calls that did not succeed, by kind.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 pub struct LoadErrors {
@@ -74,22 +54,6 @@ impl From<workbench_calls::load::LoadErrors> for LoadErrors {
             disconnect,
         } = v;
         Self {
-            tool,
-            protocol,
-            timeout,
-            disconnect,
-        }
-    }
-}
-impl From<LoadErrors> for workbench_calls::load::LoadErrors {
-    fn from(v: LoadErrors) -> Self {
-        let LoadErrors {
-            tool,
-            protocol,
-            timeout,
-            disconnect,
-        } = v;
-        workbench_calls::load::LoadErrors {
             tool,
             protocol,
             timeout,
@@ -130,26 +94,6 @@ impl From<workbench_calls::load::LoadSecond> for LoadSecond {
         }
     }
 }
-impl From<LoadSecond> for workbench_calls::load::LoadSecond {
-    fn from(v: LoadSecond) -> Self {
-        let LoadSecond {
-            at,
-            concurrency,
-            calls,
-            errors,
-            p50,
-            p99,
-        } = v;
-        workbench_calls::load::LoadSecond {
-            at,
-            concurrency,
-            calls,
-            errors,
-            p50,
-            p99,
-        }
-    }
-}
 /// One step of a ramp.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, specta::Type)]
 pub struct RampStep {
@@ -179,24 +123,6 @@ impl From<workbench_calls::load::RampStep> for RampStep {
         }
     }
 }
-impl From<RampStep> for workbench_calls::load::RampStep {
-    fn from(v: RampStep) -> Self {
-        let RampStep {
-            concurrency,
-            throughput,
-            p50,
-            p99,
-            errors,
-        } = v;
-        workbench_calls::load::RampStep {
-            concurrency,
-            throughput,
-            p50,
-            p99,
-            errors,
-        }
-    }
-}
 /// A bucket of the histogram: calls that took up to `le` ms.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, specta::Type)]
 pub struct LoadBucket {
@@ -208,12 +134,6 @@ impl From<workbench_calls::load::LoadBucket> for LoadBucket {
     fn from(v: workbench_calls::load::LoadBucket) -> Self {
         let workbench_calls::load::LoadBucket { le, count } = v;
         Self { le, count }
-    }
-}
-impl From<LoadBucket> for workbench_calls::load::LoadBucket {
-    fn from(v: LoadBucket) -> Self {
-        let LoadBucket { le, count } = v;
-        workbench_calls::load::LoadBucket { le, count }
     }
 }
 /// One call of a mix and how many times it was made.
@@ -232,20 +152,6 @@ impl From<workbench_calls::load::MixShare> for MixShare {
             calls,
         } = v;
         Self {
-            server,
-            tool,
-            calls,
-        }
-    }
-}
-impl From<MixShare> for workbench_calls::load::MixShare {
-    fn from(v: MixShare) -> Self {
-        let MixShare {
-            server,
-            tool,
-            calls,
-        } = v;
-        workbench_calls::load::MixShare {
             server,
             tool,
             calls,
@@ -277,24 +183,6 @@ impl From<workbench_calls::load::LoadSettings> for LoadSettings {
             rate,
         } = v;
         Self {
-            concurrency,
-            ramp_to,
-            seconds,
-            calls,
-            rate,
-        }
-    }
-}
-impl From<LoadSettings> for workbench_calls::load::LoadSettings {
-    fn from(v: LoadSettings) -> Self {
-        let LoadSettings {
-            concurrency,
-            ramp_to,
-            seconds,
-            calls,
-            rate,
-        } = v;
-        workbench_calls::load::LoadSettings {
             concurrency,
             ramp_to,
             seconds,
@@ -364,52 +252,6 @@ impl From<workbench_calls::load::LoadReport> for LoadReport {
             mix,
         } = v;
         Self {
-            settings: settings.map(|v| v.into()),
-            server,
-            tool,
-            started_at,
-            duration_ms,
-            calls,
-            ok,
-            errors: errors.into(),
-            throughput,
-            latency: latency.into(),
-            histogram: histogram.into_iter().map(|v| v.into()).collect(),
-            seconds: seconds.into_iter().map(|v| v.into()).collect(),
-            steps: steps.into_iter().map(|v| v.into()).collect(),
-            knee,
-            client_cpu,
-            server_cpu,
-            warnings,
-            stopped,
-            mix: mix.into_iter().map(|v| v.into()).collect(),
-        }
-    }
-}
-impl From<LoadReport> for workbench_calls::load::LoadReport {
-    fn from(v: LoadReport) -> Self {
-        let LoadReport {
-            settings,
-            server,
-            tool,
-            started_at,
-            duration_ms,
-            calls,
-            ok,
-            errors,
-            throughput,
-            latency,
-            histogram,
-            seconds,
-            steps,
-            knee,
-            client_cpu,
-            server_cpu,
-            warnings,
-            stopped,
-            mix,
-        } = v;
-        workbench_calls::load::LoadReport {
             settings: settings.map(|v| v.into()),
             server,
             tool,

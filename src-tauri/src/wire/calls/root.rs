@@ -44,19 +44,3 @@ impl From<workbench_calls::Origin> for Origin {
         }
     }
 }
-impl From<Origin> for workbench_calls::Origin {
-    fn from(v: Origin) -> Self {
-        match v {
-            Origin::Window => workbench_calls::Origin::Window,
-            Origin::Chat => workbench_calls::Origin::Chat,
-            Origin::Bridge => workbench_calls::Origin::Bridge,
-            Origin::Cli => workbench_calls::Origin::Cli,
-            Origin::Suite => workbench_calls::Origin::Suite,
-            Origin::App => workbench_calls::Origin::App,
-            Origin::Doctor => workbench_calls::Origin::Doctor,
-            Origin::Eval => workbench_calls::Origin::Eval,
-            Origin::Agent => workbench_calls::Origin::Agent,
-            Origin::Load => workbench_calls::Origin::Load,
-        }
-    }
-}

@@ -23,15 +23,6 @@ impl From<workbench_calls::rules::ToolPolicy> for ToolPolicy {
         }
     }
 }
-impl From<ToolPolicy> for workbench_calls::rules::ToolPolicy {
-    fn from(v: ToolPolicy) -> Self {
-        match v {
-            ToolPolicy::Ask => workbench_calls::rules::ToolPolicy::Ask,
-            ToolPolicy::Allow => workbench_calls::rules::ToolPolicy::Allow,
-            ToolPolicy::Deny => workbench_calls::rules::ToolPolicy::Deny,
-        }
-    }
-}
 /// How the history is bounded (`"history"` in the settings file).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, specta::Type)]
 #[serde(default)]
@@ -62,15 +53,12 @@ impl From<workbench_calls::rules::HistorySettings> for HistorySettings {
         }
     }
 }
-impl From<HistorySettings> for workbench_calls::rules::HistorySettings {
-    fn from(v: HistorySettings) -> Self {
-        let HistorySettings {
-            max_mib,
-            sessions_max_mib,
-        } = v;
-        workbench_calls::rules::HistorySettings {
-            max_mib,
-            sessions_max_mib,
+impl From<ToolPolicy> for workbench_calls::rules::ToolPolicy {
+    fn from(v: ToolPolicy) -> Self {
+        match v {
+            ToolPolicy::Ask => workbench_calls::rules::ToolPolicy::Ask,
+            ToolPolicy::Allow => workbench_calls::rules::ToolPolicy::Allow,
+            ToolPolicy::Deny => workbench_calls::rules::ToolPolicy::Deny,
         }
     }
 }

@@ -26,20 +26,6 @@ impl From<workbench_calls::suite::Failure> for Failure {
         }
     }
 }
-impl From<Failure> for workbench_calls::suite::Failure {
-    fn from(v: Failure) -> Self {
-        let Failure {
-            assertion,
-            message,
-            diff,
-        } = v;
-        workbench_calls::suite::Failure {
-            assertion,
-            message,
-            diff,
-        }
-    }
-}
 /// One call the model asked for in a run.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
 pub struct SeenCall {
@@ -53,12 +39,6 @@ impl From<workbench_calls::suite::prompt::SeenCall> for SeenCall {
     fn from(v: workbench_calls::suite::prompt::SeenCall) -> Self {
         let workbench_calls::suite::prompt::SeenCall { tool, arguments } = v;
         Self { tool, arguments }
-    }
-}
-impl From<SeenCall> for workbench_calls::suite::prompt::SeenCall {
-    fn from(v: SeenCall) -> Self {
-        let SeenCall { tool, arguments } = v;
-        workbench_calls::suite::prompt::SeenCall { tool, arguments }
     }
 }
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize, specta::Type)]
@@ -79,16 +59,6 @@ impl From<workbench_calls::suite::CaseOutcome> for CaseOutcome {
             workbench_calls::suite::CaseOutcome::Failed => Self::Failed,
             workbench_calls::suite::CaseOutcome::Skipped => Self::Skipped,
             workbench_calls::suite::CaseOutcome::NotReady => Self::NotReady,
-        }
-    }
-}
-impl From<CaseOutcome> for workbench_calls::suite::CaseOutcome {
-    fn from(v: CaseOutcome) -> Self {
-        match v {
-            CaseOutcome::Passed => workbench_calls::suite::CaseOutcome::Passed,
-            CaseOutcome::Failed => workbench_calls::suite::CaseOutcome::Failed,
-            CaseOutcome::Skipped => workbench_calls::suite::CaseOutcome::Skipped,
-            CaseOutcome::NotReady => workbench_calls::suite::CaseOutcome::NotReady,
         }
     }
 }

@@ -40,23 +40,3 @@ impl From<workbench_core::cache::CacheHint> for CacheHint {
         }
     }
 }
-impl From<CacheHint> for workbench_core::cache::CacheHint {
-    fn from(v: CacheHint) -> Self {
-        let CacheHint {
-            ttl_ms,
-            scope,
-            read_at_ms,
-            pages_without,
-            pages,
-            problems,
-        } = v;
-        workbench_core::cache::CacheHint {
-            ttl_ms,
-            scope,
-            read_at_ms,
-            pages_without,
-            pages,
-            problems,
-        }
-    }
-}

@@ -15,9 +15,3 @@ impl From<workbench_core::otel::TraceSettings> for TraceSettings {
         Self { otlp_endpoint }
     }
 }
-impl From<TraceSettings> for workbench_core::otel::TraceSettings {
-    fn from(v: TraceSettings) -> Self {
-        let TraceSettings { otlp_endpoint } = v;
-        workbench_core::otel::TraceSettings { otlp_endpoint }
-    }
-}

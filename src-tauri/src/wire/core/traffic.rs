@@ -33,18 +33,6 @@ impl From<workbench_core::traffic::Direction> for Direction {
         }
     }
 }
-impl From<Direction> for workbench_core::traffic::Direction {
-    fn from(v: Direction) -> Self {
-        match v {
-            Direction::Outgoing => workbench_core::traffic::Direction::Outgoing,
-            Direction::Incoming => workbench_core::traffic::Direction::Incoming,
-            Direction::Stderr => workbench_core::traffic::Direction::Stderr,
-            Direction::Note => workbench_core::traffic::Direction::Note,
-            Direction::FromApp => workbench_core::traffic::Direction::FromApp,
-            Direction::ToApp => workbench_core::traffic::Direction::ToApp,
-        }
-    }
-}
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, specta::Type)]
 #[serde(rename_all = "snake_case")]
 pub enum MessageKind {
@@ -151,6 +139,34 @@ pub struct TrafficQuery {
     #[serde(default)]
     pub from_end: bool,
 }
+/// A window of the matching entries, oldest first.
+#[derive(Debug, Clone, Serialize, specta::Type)]
+pub struct TrafficPage {
+    /// How many entries match in all.
+    pub total: u32,
+    /// The index (among the matches, oldest first) of `entries[0]`.
+    pub offset: u32,
+    pub entries: Vec<TrafficEntry>,
+    /// The newest entry's sequence number in the whole log.
+    pub last_seq: u64,
+}
+crate::wire::to_wire!(workbench_core::traffic::TrafficPage => TrafficPage);
+impl From<workbench_core::traffic::TrafficPage> for TrafficPage {
+    fn from(v: workbench_core::traffic::TrafficPage) -> Self {
+        let workbench_core::traffic::TrafficPage {
+            total,
+            offset,
+            entries,
+            last_seq,
+        } = v;
+        Self {
+            total,
+            offset,
+            entries: entries.into_iter().map(|v| v.into()).collect(),
+            last_seq,
+        }
+    }
+}
 impl From<TrafficQuery> for workbench_core::traffic::TrafficQuery {
     fn from(v: TrafficQuery) -> Self {
         let TrafficQuery {
@@ -179,31 +195,15 @@ impl From<TrafficQuery> for workbench_core::traffic::TrafficQuery {
         }
     }
 }
-/// A window of the matching entries, oldest first.
-#[derive(Debug, Clone, Serialize, specta::Type)]
-pub struct TrafficPage {
-    /// How many entries match in all.
-    pub total: u32,
-    /// The index (among the matches, oldest first) of `entries[0]`.
-    pub offset: u32,
-    pub entries: Vec<TrafficEntry>,
-    /// The newest entry's sequence number in the whole log.
-    pub last_seq: u64,
-}
-crate::wire::to_wire!(workbench_core::traffic::TrafficPage => TrafficPage);
-impl From<workbench_core::traffic::TrafficPage> for TrafficPage {
-    fn from(v: workbench_core::traffic::TrafficPage) -> Self {
-        let workbench_core::traffic::TrafficPage {
-            total,
-            offset,
-            entries,
-            last_seq,
-        } = v;
-        Self {
-            total,
-            offset,
-            entries: entries.into_iter().map(|v| v.into()).collect(),
-            last_seq,
+impl From<Direction> for workbench_core::traffic::Direction {
+    fn from(v: Direction) -> Self {
+        match v {
+            Direction::Outgoing => workbench_core::traffic::Direction::Outgoing,
+            Direction::Incoming => workbench_core::traffic::Direction::Incoming,
+            Direction::Stderr => workbench_core::traffic::Direction::Stderr,
+            Direction::Note => workbench_core::traffic::Direction::Note,
+            Direction::FromApp => workbench_core::traffic::Direction::FromApp,
+            Direction::ToApp => workbench_core::traffic::Direction::ToApp,
         }
     }
 }
