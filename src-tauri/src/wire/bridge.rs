@@ -1,4 +1,4 @@
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 /// One connected client, as the Bridge panel lists it.
 #[derive(Debug, Clone, Serialize, specta::Type)]
 pub struct CallerInfo {
@@ -34,23 +34,5 @@ impl From<workbench_bridge::callers::CallerInfo> for CallerInfo {
             since_ms,
             calls,
         }
-    }
-}
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, specta::Type)]
-#[serde(default)]
-pub struct BridgeSettings {
-    pub enabled: bool,
-    pub port: u16,
-}
-impl Default for BridgeSettings {
-    fn default() -> Self {
-        workbench_bridge::settings::BridgeSettings::default().into()
-    }
-}
-crate::wire::to_wire!(workbench_bridge::settings::BridgeSettings => BridgeSettings);
-impl From<workbench_bridge::settings::BridgeSettings> for BridgeSettings {
-    fn from(v: workbench_bridge::settings::BridgeSettings) -> Self {
-        let workbench_bridge::settings::BridgeSettings { enabled, port } = v;
-        Self { enabled, port }
     }
 }

@@ -63,6 +63,25 @@ pub enum ErrorCode {
     /// A request that does not make sense (an empty message, a bad value).
     Invalid,
 }
+/// The serialisable form of an error that crosses IPC and `--json` output:
+/// `{ "code": "config_syntax", "message": "mcp.json:3:7: expected ..." }`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
+pub struct ErrorInfo {
+    /// What kind of failure: switch on this.
+    pub code: ErrorCode,
+    /// The sentence for a person.
+    pub message: String,
+}
+crate::wire::to_wire!(workbench_codes::ErrorInfo => ErrorInfo);
+impl From<workbench_codes::ErrorInfo> for ErrorInfo {
+    fn from(v: workbench_codes::ErrorInfo) -> Self {
+        let workbench_codes::ErrorInfo { code, message } = v;
+        Self {
+            code: code.into(),
+            message,
+        }
+    }
+}
 crate::wire::to_wire!(workbench_codes::ErrorCode => ErrorCode);
 impl From<workbench_codes::ErrorCode> for ErrorCode {
     fn from(v: workbench_codes::ErrorCode) -> Self {
@@ -96,25 +115,6 @@ impl From<workbench_codes::ErrorCode> for ErrorCode {
             workbench_codes::ErrorCode::NotFound => Self::NotFound,
             workbench_codes::ErrorCode::Busy => Self::Busy,
             workbench_codes::ErrorCode::Invalid => Self::Invalid,
-        }
-    }
-}
-/// The serialisable form of an error that crosses IPC and `--json` output:
-/// `{ "code": "config_syntax", "message": "mcp.json:3:7: expected ..." }`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
-pub struct ErrorInfo {
-    /// What kind of failure: switch on this.
-    pub code: ErrorCode,
-    /// The sentence for a person.
-    pub message: String,
-}
-crate::wire::to_wire!(workbench_codes::ErrorInfo => ErrorInfo);
-impl From<workbench_codes::ErrorInfo> for ErrorInfo {
-    fn from(v: workbench_codes::ErrorInfo) -> Self {
-        let workbench_codes::ErrorInfo { code, message } = v;
-        Self {
-            code: code.into(),
-            message,
         }
     }
 }

@@ -9,13 +9,6 @@ pub struct Merged {
     /// Names we already had, kept because `replace` was off.
     pub kept: Vec<String>,
 }
-crate::wire::to_wire!(workbench_config::dialects::Merged => Merged);
-impl From<workbench_config::dialects::Merged> for Merged {
-    fn from(v: workbench_config::dialects::Merged) -> Self {
-        let workbench_config::dialects::Merged { added, kept } = v;
-        Self { added, kept }
-    }
-}
 /// A client whose config we read and write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, specta::Type)]
 #[serde(rename_all = "kebab-case")]
@@ -45,25 +38,6 @@ pub enum Dialect {
     /// The MCP Registry's `server.json` (import only).
     Registry,
 }
-crate::wire::to_wire!(workbench_config::dialects::Dialect => Dialect);
-impl From<workbench_config::dialects::Dialect> for Dialect {
-    fn from(v: workbench_config::dialects::Dialect) -> Self {
-        match v {
-            workbench_config::dialects::Dialect::ClaudeDesktop => Self::ClaudeDesktop,
-            workbench_config::dialects::Dialect::ClaudeCode => Self::ClaudeCode,
-            workbench_config::dialects::Dialect::Cursor => Self::Cursor,
-            workbench_config::dialects::Dialect::Vscode => Self::Vscode,
-            workbench_config::dialects::Dialect::Windsurf => Self::Windsurf,
-            workbench_config::dialects::Dialect::Zed => Self::Zed,
-            workbench_config::dialects::Dialect::Cline => Self::Cline,
-            workbench_config::dialects::Dialect::Roo => Self::Roo,
-            workbench_config::dialects::Dialect::Goose => Self::Goose,
-            workbench_config::dialects::Dialect::Continue => Self::Continue,
-            workbench_config::dialects::Dialect::LmStudio => Self::LmStudio,
-            workbench_config::dialects::Dialect::Registry => Self::Registry,
-        }
-    }
-}
 /// A config file of another client found on this machine.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
 pub struct Found {
@@ -81,27 +55,6 @@ pub struct Found {
     /// Why the file cannot be imported (unreadable, not that dialect).
     pub error: Option<String>,
 }
-crate::wire::to_wire!(workbench_config::dialects::Found => Found);
-impl From<workbench_config::dialects::Found> for Found {
-    fn from(v: workbench_config::dialects::Found) -> Self {
-        let workbench_config::dialects::Found {
-            dialect,
-            path,
-            servers,
-            targets,
-            notes,
-            error,
-        } = v;
-        Self {
-            dialect: dialect.into(),
-            path,
-            servers,
-            targets,
-            notes,
-            error,
-        }
-    }
-}
 /// One entry of a host's file, as the window's list shows it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
 pub struct HostEntry {
@@ -115,25 +68,6 @@ pub struct HostEntry {
     pub untappable: bool,
     /// A remote server: tapped with `mcpwb tap --to URL`, not here.
     pub remote: bool,
-}
-crate::wire::to_wire!(workbench_config::dialects::tapping::HostEntry => HostEntry);
-impl From<workbench_config::dialects::tapping::HostEntry> for HostEntry {
-    fn from(v: workbench_config::dialects::tapping::HostEntry) -> Self {
-        let workbench_config::dialects::tapping::HostEntry {
-            name,
-            target,
-            tapped,
-            untappable,
-            remote,
-        } = v;
-        Self {
-            name,
-            target,
-            tapped,
-            untappable,
-            remote,
-        }
-    }
 }
 /// One change to the servers of a file (also what the window sends).
 #[derive(Debug, Clone, PartialEq, serde::Deserialize, specta::Type)]
@@ -187,17 +121,6 @@ pub enum TransportKind {
     /// A URL without a `type`: Streamable HTTP, falling back to SSE.
     RemoteAuto,
 }
-crate::wire::to_wire!(workbench_config::TransportKind => TransportKind);
-impl From<workbench_config::TransportKind> for TransportKind {
-    fn from(v: workbench_config::TransportKind) -> Self {
-        match v {
-            workbench_config::TransportKind::Stdio => Self::Stdio,
-            workbench_config::TransportKind::StreamableHttp => Self::StreamableHttp,
-            workbench_config::TransportKind::Sse => Self::Sse,
-            workbench_config::TransportKind::RemoteAuto => Self::RemoteAuto,
-        }
-    }
-}
 /// Which protocol era a connection speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, specta::Type)]
 #[serde(rename_all = "snake_case")]
@@ -212,16 +135,6 @@ pub enum ProtocolPin {
     #[serde(rename = "2026-07-28")]
     V2026_07_28,
 }
-crate::wire::to_wire!(workbench_config::ProtocolPin => ProtocolPin);
-impl From<workbench_config::ProtocolPin> for ProtocolPin {
-    fn from(v: workbench_config::ProtocolPin) -> Self {
-        match v {
-            workbench_config::ProtocolPin::Auto => Self::Auto,
-            workbench_config::ProtocolPin::V2025_11_25 => Self::V2025_11_25,
-            workbench_config::ProtocolPin::V2026_07_28 => Self::V2026_07_28,
-        }
-    }
-}
 /// Where an entry is defined: the user's file or the project's `.mcp.json`.
 #[derive(
     Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize, specta::Type,
@@ -234,34 +147,6 @@ pub enum Scope {
     /// The project's `.mcp.json`.
     Project,
 }
-crate::wire::to_wire!(workbench_config::Scope => Scope);
-impl From<workbench_config::Scope> for Scope {
-    fn from(v: workbench_config::Scope) -> Self {
-        match v {
-            workbench_config::Scope::User => Self::User,
-            workbench_config::Scope::Project => Self::Project,
-        }
-    }
-}
-/// How long a server's connection lives.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, specta::Type)]
-#[serde(rename_all = "snake_case")]
-pub enum Lifecycle {
-    /// One long-lived connection (the default).
-    #[default]
-    Singleton,
-    /// A fresh connection per call, closed after it: for stateless servers.
-    Transient,
-}
-crate::wire::to_wire!(workbench_config::Lifecycle => Lifecycle);
-impl From<workbench_config::Lifecycle> for Lifecycle {
-    fn from(v: workbench_config::Lifecycle) -> Self {
-        match v {
-            workbench_config::Lifecycle::Singleton => Self::Singleton,
-            workbench_config::Lifecycle::Transient => Self::Transient,
-        }
-    }
-}
 /// A semantic problem in one part of the file.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
 pub struct Problem {
@@ -271,46 +156,6 @@ pub struct Problem {
     pub message: String,
     /// The file it is in.
     pub scope: Scope,
-}
-crate::wire::to_wire!(workbench_config::Problem => Problem);
-impl From<workbench_config::Problem> for Problem {
-    fn from(v: workbench_config::Problem) -> Self {
-        let workbench_config::Problem {
-            pointer,
-            message,
-            scope,
-        } = v;
-        Self {
-            pointer,
-            message,
-            scope: scope.into(),
-        }
-    }
-}
-/// One declared input (`{"id", "type": "promptString", "description", "password"}`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
-pub struct InputDecl {
-    /// The input's id (`${input:id}`).
-    pub id: String,
-    /// What the person is asked for.
-    pub description: Option<String>,
-    /// Masked while typed; every input is stored in the keychain regardless.
-    pub password: bool,
-}
-crate::wire::to_wire!(workbench_config::InputDecl => InputDecl);
-impl From<workbench_config::InputDecl> for InputDecl {
-    fn from(v: workbench_config::InputDecl) -> Self {
-        let workbench_config::InputDecl {
-            id,
-            description,
-            password,
-        } = v;
-        Self {
-            id,
-            description,
-            password,
-        }
-    }
 }
 /// What the UI and `mcpwb servers` show of a server.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
@@ -329,29 +174,6 @@ pub struct ServerSummary {
     pub scope: Scope,
     /// The protocol era the entry pins, if it pins one.
     pub protocol: ProtocolPin,
-}
-crate::wire::to_wire!(workbench_config::ServerSummary => ServerSummary);
-impl From<workbench_config::ServerSummary> for ServerSummary {
-    fn from(v: workbench_config::ServerSummary) -> Self {
-        let workbench_config::ServerSummary {
-            name,
-            transport,
-            target,
-            disabled,
-            description,
-            scope,
-            protocol,
-        } = v;
-        Self {
-            name,
-            transport: transport.into(),
-            target,
-            disabled,
-            description,
-            scope: scope.into(),
-            protocol: protocol.into(),
-        }
-    }
 }
 /// What the person sees before trusting an entry: everything it will run,
 /// send or let run unasked, with secret values masked.
@@ -384,6 +206,83 @@ pub struct TrustRequest {
     pub oauth: Vec<Shown>,
     /// `dev.watch`: the files whose change restarts it, unasked.
     pub watch: Vec<String>,
+}
+/// One name and value of a trust request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
+pub struct Shown {
+    /// The name (an environment variable, a header).
+    pub name: String,
+    /// The value as written; a literal credential is masked (a `${...}`
+    /// reference is shown: it names where the value comes from).
+    pub value: String,
+    /// Whether the value shown is masked.
+    pub masked: bool,
+    /// Why this variable changes what runs (`PYTHONPATH`, `NODE_OPTIONS`,
+    /// `LD_PRELOAD`, `PATH`, a package index, ...), when it does.
+    pub changes_what_runs: Option<String>,
+}
+/// An `${input:id}` some server refers to that nobody has given yet.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, specta::Type)]
+pub struct NeededInput {
+    /// The input's id (`${input:id}`).
+    pub id: String,
+    /// What the person is asked for.
+    pub description: Option<String>,
+    /// Masked while typed (undeclared inputs are treated as secret).
+    pub password: bool,
+    /// The servers that use it.
+    pub servers: Vec<String>,
+}
+impl From<EditOp> for workbench_config::edit::EditOp {
+    fn from(v: EditOp) -> Self {
+        match v {
+            EditOp::Upsert { name, fields } => {
+                workbench_config::edit::EditOp::Upsert { name, fields }
+            }
+            EditOp::Remove { name } => workbench_config::edit::EditOp::Remove { name },
+            EditOp::Rename { from, to } => workbench_config::edit::EditOp::Rename { from, to },
+            EditOp::SetDisabled { name, disabled } => {
+                workbench_config::edit::EditOp::SetDisabled { name, disabled }
+            }
+            EditOp::AddInput { decl } => workbench_config::edit::EditOp::AddInput { decl },
+        }
+    }
+}
+impl From<Scope> for workbench_config::Scope {
+    fn from(v: Scope) -> Self {
+        match v {
+            Scope::User => workbench_config::Scope::User,
+            Scope::Project => workbench_config::Scope::Project,
+        }
+    }
+}
+crate::wire::to_wire!(workbench_config::dialects::Merged => Merged);
+impl From<workbench_config::dialects::Merged> for Merged {
+    fn from(v: workbench_config::dialects::Merged) -> Self {
+        let workbench_config::dialects::Merged { added, kept } = v;
+        Self { added, kept }
+    }
+}
+crate::wire::to_wire!(workbench_config::dialects::Found => Found);
+impl From<workbench_config::dialects::Found> for Found {
+    fn from(v: workbench_config::dialects::Found) -> Self {
+        let workbench_config::dialects::Found {
+            dialect,
+            path,
+            servers,
+            targets,
+            notes,
+            error,
+        } = v;
+        Self {
+            dialect: dialect.into(),
+            path,
+            servers,
+            targets,
+            notes,
+            error,
+        }
+    }
 }
 crate::wire::to_wire!(workbench_config::trust::TrustRequest => TrustRequest);
 impl From<workbench_config::trust::TrustRequest> for TrustRequest {
@@ -418,19 +317,107 @@ impl From<workbench_config::trust::TrustRequest> for TrustRequest {
         }
     }
 }
-/// One name and value of a trust request.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
-pub struct Shown {
-    /// The name (an environment variable, a header).
-    pub name: String,
-    /// The value as written; a literal credential is masked (a `${...}`
-    /// reference is shown: it names where the value comes from).
-    pub value: String,
-    /// Whether the value shown is masked.
-    pub masked: bool,
-    /// Why this variable changes what runs (`PYTHONPATH`, `NODE_OPTIONS`,
-    /// `LD_PRELOAD`, `PATH`, a package index, ...), when it does.
-    pub changes_what_runs: Option<String>,
+crate::wire::to_wire!(workbench_config::vars::NeededInput => NeededInput);
+impl From<workbench_config::vars::NeededInput> for NeededInput {
+    fn from(v: workbench_config::vars::NeededInput) -> Self {
+        let workbench_config::vars::NeededInput {
+            id,
+            description,
+            password,
+            servers,
+        } = v;
+        Self {
+            id,
+            description,
+            password,
+            servers,
+        }
+    }
+}
+crate::wire::to_wire!(workbench_config::dialects::Dialect => Dialect);
+impl From<workbench_config::dialects::Dialect> for Dialect {
+    fn from(v: workbench_config::dialects::Dialect) -> Self {
+        match v {
+            workbench_config::dialects::Dialect::ClaudeDesktop => Self::ClaudeDesktop,
+            workbench_config::dialects::Dialect::ClaudeCode => Self::ClaudeCode,
+            workbench_config::dialects::Dialect::Cursor => Self::Cursor,
+            workbench_config::dialects::Dialect::Vscode => Self::Vscode,
+            workbench_config::dialects::Dialect::Windsurf => Self::Windsurf,
+            workbench_config::dialects::Dialect::Zed => Self::Zed,
+            workbench_config::dialects::Dialect::Cline => Self::Cline,
+            workbench_config::dialects::Dialect::Roo => Self::Roo,
+            workbench_config::dialects::Dialect::Goose => Self::Goose,
+            workbench_config::dialects::Dialect::Continue => Self::Continue,
+            workbench_config::dialects::Dialect::LmStudio => Self::LmStudio,
+            workbench_config::dialects::Dialect::Registry => Self::Registry,
+        }
+    }
+}
+crate::wire::to_wire!(workbench_config::dialects::tapping::HostEntry => HostEntry);
+impl From<workbench_config::dialects::tapping::HostEntry> for HostEntry {
+    fn from(v: workbench_config::dialects::tapping::HostEntry) -> Self {
+        let workbench_config::dialects::tapping::HostEntry {
+            name,
+            target,
+            tapped,
+            untappable,
+            remote,
+        } = v;
+        Self {
+            name,
+            target,
+            tapped,
+            untappable,
+            remote,
+        }
+    }
+}
+crate::wire::to_wire!(workbench_config::Scope => Scope);
+impl From<workbench_config::Scope> for Scope {
+    fn from(v: workbench_config::Scope) -> Self {
+        match v {
+            workbench_config::Scope::User => Self::User,
+            workbench_config::Scope::Project => Self::Project,
+        }
+    }
+}
+crate::wire::to_wire!(workbench_config::Problem => Problem);
+impl From<workbench_config::Problem> for Problem {
+    fn from(v: workbench_config::Problem) -> Self {
+        let workbench_config::Problem {
+            pointer,
+            message,
+            scope,
+        } = v;
+        Self {
+            pointer,
+            message,
+            scope: scope.into(),
+        }
+    }
+}
+crate::wire::to_wire!(workbench_config::ServerSummary => ServerSummary);
+impl From<workbench_config::ServerSummary> for ServerSummary {
+    fn from(v: workbench_config::ServerSummary) -> Self {
+        let workbench_config::ServerSummary {
+            name,
+            transport,
+            target,
+            disabled,
+            description,
+            scope,
+            protocol,
+        } = v;
+        Self {
+            name,
+            transport: transport.into(),
+            target,
+            disabled,
+            description,
+            scope: scope.into(),
+            protocol: protocol.into(),
+        }
+    }
 }
 crate::wire::to_wire!(workbench_config::trust::Shown => Shown);
 impl From<workbench_config::trust::Shown> for Shown {
@@ -449,80 +436,24 @@ impl From<workbench_config::trust::Shown> for Shown {
         }
     }
 }
-/// An `${input:id}` some server refers to that nobody has given yet.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, specta::Type)]
-pub struct NeededInput {
-    /// The input's id (`${input:id}`).
-    pub id: String,
-    /// What the person is asked for.
-    pub description: Option<String>,
-    /// Masked while typed (undeclared inputs are treated as secret).
-    pub password: bool,
-    /// The servers that use it.
-    pub servers: Vec<String>,
-}
-crate::wire::to_wire!(workbench_config::vars::NeededInput => NeededInput);
-impl From<workbench_config::vars::NeededInput> for NeededInput {
-    fn from(v: workbench_config::vars::NeededInput) -> Self {
-        let workbench_config::vars::NeededInput {
-            id,
-            description,
-            password,
-            servers,
-        } = v;
-        Self {
-            id,
-            description,
-            password,
-            servers,
-        }
-    }
-}
-/// Which servers a new version of the config starts, restarts or drops.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, specta::Type)]
-pub struct ChangeSet {
-    /// Entries new in the file.
-    pub added: Vec<String>,
-    /// Entries whose settings (or file) changed.
-    pub changed: Vec<String>,
-    /// Entries gone from the file.
-    pub removed: Vec<String>,
-}
-crate::wire::to_wire!(workbench_config::watch::ChangeSet => ChangeSet);
-impl From<workbench_config::watch::ChangeSet> for ChangeSet {
-    fn from(v: workbench_config::watch::ChangeSet) -> Self {
-        let workbench_config::watch::ChangeSet {
-            added,
-            changed,
-            removed,
-        } = v;
-        Self {
-            added,
-            changed,
-            removed,
-        }
-    }
-}
-impl From<EditOp> for workbench_config::edit::EditOp {
-    fn from(v: EditOp) -> Self {
+crate::wire::to_wire!(workbench_config::TransportKind => TransportKind);
+impl From<workbench_config::TransportKind> for TransportKind {
+    fn from(v: workbench_config::TransportKind) -> Self {
         match v {
-            EditOp::Upsert { name, fields } => {
-                workbench_config::edit::EditOp::Upsert { name, fields }
-            }
-            EditOp::Remove { name } => workbench_config::edit::EditOp::Remove { name },
-            EditOp::Rename { from, to } => workbench_config::edit::EditOp::Rename { from, to },
-            EditOp::SetDisabled { name, disabled } => {
-                workbench_config::edit::EditOp::SetDisabled { name, disabled }
-            }
-            EditOp::AddInput { decl } => workbench_config::edit::EditOp::AddInput { decl },
+            workbench_config::TransportKind::Stdio => Self::Stdio,
+            workbench_config::TransportKind::StreamableHttp => Self::StreamableHttp,
+            workbench_config::TransportKind::Sse => Self::Sse,
+            workbench_config::TransportKind::RemoteAuto => Self::RemoteAuto,
         }
     }
 }
-impl From<Scope> for workbench_config::Scope {
-    fn from(v: Scope) -> Self {
+crate::wire::to_wire!(workbench_config::ProtocolPin => ProtocolPin);
+impl From<workbench_config::ProtocolPin> for ProtocolPin {
+    fn from(v: workbench_config::ProtocolPin) -> Self {
         match v {
-            Scope::User => workbench_config::Scope::User,
-            Scope::Project => workbench_config::Scope::Project,
+            workbench_config::ProtocolPin::Auto => Self::Auto,
+            workbench_config::ProtocolPin::V2025_11_25 => Self::V2025_11_25,
+            workbench_config::ProtocolPin::V2026_07_28 => Self::V2026_07_28,
         }
     }
 }

@@ -1,4 +1,4 @@
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Map;
 use serde_json::Value;
 /// What one protocol era answered.
@@ -10,24 +10,6 @@ pub struct EraAnswer {
     /// The protocol version it agreed to, or why it did not connect.
     pub answer: String,
     pub ms: f64,
-}
-crate::wire::to_wire!(workbench_doctor::behaviour::EraAnswer => EraAnswer);
-impl From<workbench_doctor::behaviour::EraAnswer> for EraAnswer {
-    fn from(v: workbench_doctor::behaviour::EraAnswer) -> Self {
-        let workbench_doctor::behaviour::EraAnswer {
-            era,
-            ready,
-            answer,
-            ms,
-            tools: _,
-        } = v;
-        Self {
-            era,
-            ready,
-            answer,
-            ms,
-        }
-    }
 }
 /// What one way of finding the era ends with.
 #[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
@@ -41,37 +23,11 @@ pub struct ClientEra {
     /// How it got there, or why it fails.
     pub why: String,
 }
-crate::wire::to_wire!(workbench_doctor::clients::ClientEra => ClientEra);
-impl From<workbench_doctor::clients::ClientEra> for ClientEra {
-    fn from(v: workbench_doctor::clients::ClientEra) -> Self {
-        let workbench_doctor::clients::ClientEra {
-            client,
-            how,
-            speaks,
-            why,
-        } = v;
-        Self {
-            client,
-            how,
-            speaks,
-            why,
-        }
-    }
-}
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, specta::Type)]
 #[serde(rename_all = "snake_case")]
 pub enum Impact {
     Compatible,
     Breaking,
-}
-crate::wire::to_wire!(workbench_doctor::diff::Impact => Impact);
-impl From<workbench_doctor::diff::Impact> for Impact {
-    fn from(v: workbench_doctor::diff::Impact) -> Self {
-        match v {
-            workbench_doctor::diff::Impact::Compatible => Self::Compatible,
-            workbench_doctor::diff::Impact::Breaking => Self::Breaking,
-        }
-    }
 }
 /// One change.
 #[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
@@ -85,41 +41,12 @@ pub struct Change {
     pub pointer: String,
     pub message: String,
 }
-crate::wire::to_wire!(workbench_doctor::diff::Change => Change);
-impl From<workbench_doctor::diff::Change> for Change {
-    fn from(v: workbench_doctor::diff::Change) -> Self {
-        let workbench_doctor::diff::Change {
-            impact,
-            code,
-            item,
-            pointer,
-            message,
-        } = v;
-        Self {
-            impact: impact.into(),
-            code,
-            item,
-            pointer,
-            message,
-        }
-    }
-}
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, specta::Type)]
 #[serde(rename_all = "snake_case")]
 pub enum Severity {
     Info,
     Warning,
     Error,
-}
-crate::wire::to_wire!(workbench_doctor::finding::Severity => Severity);
-impl From<workbench_doctor::finding::Severity> for Severity {
-    fn from(v: workbench_doctor::finding::Severity) -> Self {
-        match v {
-            workbench_doctor::finding::Severity::Info => Self::Info,
-            workbench_doctor::finding::Severity::Warning => Self::Warning,
-            workbench_doctor::finding::Severity::Error => Self::Error,
-        }
-    }
 }
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
 pub struct Finding {
@@ -137,29 +64,6 @@ pub struct Finding {
     /// How to fix it.
     pub fix: String,
 }
-crate::wire::to_wire!(workbench_doctor::finding::Finding => Finding);
-impl From<workbench_doctor::finding::Finding> for Finding {
-    fn from(v: workbench_doctor::finding::Finding) -> Self {
-        let workbench_doctor::finding::Finding {
-            code,
-            severity,
-            item,
-            pointer,
-            seen,
-            why,
-            fix,
-        } = v;
-        Self {
-            code,
-            severity: severity.into(),
-            item,
-            pointer,
-            seen,
-            why,
-            fix,
-        }
-    }
-}
 /// What changed in a server's surface since it was last ready.
 #[derive(Debug, Clone, Serialize, specta::Type)]
 pub struct SurfaceChange {
@@ -175,6 +79,56 @@ pub struct SurfaceChange {
     /// Set when the server's lists were read again later (a reload) and
     /// nothing had changed: this change is from an earlier reload.
     pub unchanged_at_ms: Option<f64>,
+}
+/// The doctor's report on one server.
+#[derive(Debug, Clone, Serialize, specta::Type)]
+pub struct DoctorReport {
+    pub server: String,
+    /// Worst first, then by item.
+    pub findings: Vec<Finding>,
+    /// Milliseconds from its last start to ready.
+    pub ready_ms: Option<f64>,
+    pub eras: Vec<EraAnswer>,
+    /// With `--eras`: how each real client's way of finding the era ends
+    /// on this server (None: not played, or the transport has one era).
+    pub clients: Vec<ClientEra>,
+    pub tokens: TokenCost,
+    pub probed: Vec<Probed>,
+    /// How long the doctor took, in milliseconds.
+    pub took_ms: f64,
+}
+/// One probed call.
+#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+pub struct Probed {
+    pub tool: String,
+    pub arguments: Value,
+    /// ok, error (an `isError` result) or failed (no result).
+    pub outcome: String,
+    pub ms: f64,
+}
+/// A host and the PATH it gives the servers it starts.
+#[derive(Debug, Clone, Serialize, specta::Type)]
+pub struct PublishHost {
+    pub name: String,
+    /// Its PATH, as it starts servers (None: the environment it was started
+    /// with, as a terminal's).
+    pub path: Option<String>,
+    pub note: String,
+}
+/// One way the server runs, as an mcp.json entry.
+#[derive(Debug, Clone, Serialize, specta::Type)]
+pub struct PublishWay {
+    /// `server.json package 1 (npm …)`, `manifest.json mcp_config`.
+    pub label: String,
+    pub entry: Map<String, Value>,
+}
+/// What the tool list costs.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, specta::Type)]
+pub struct TokenCost {
+    pub total: u32,
+    /// The costliest tools first: (name, tokens).
+    pub tools: Vec<(String, u32)>,
+    pub tokenizer: String,
 }
 crate::wire::to_wire!(workbench_doctor::follow::SurfaceChange => SurfaceChange);
 impl From<workbench_doctor::follow::SurfaceChange> for SurfaceChange {
@@ -198,23 +152,6 @@ impl From<workbench_doctor::follow::SurfaceChange> for SurfaceChange {
             unchanged_at_ms,
         }
     }
-}
-/// The doctor's report on one server.
-#[derive(Debug, Clone, Serialize, specta::Type)]
-pub struct DoctorReport {
-    pub server: String,
-    /// Worst first, then by item.
-    pub findings: Vec<Finding>,
-    /// Milliseconds from its last start to ready.
-    pub ready_ms: Option<f64>,
-    pub eras: Vec<EraAnswer>,
-    /// With `--eras`: how each real client's way of finding the era ends
-    /// on this server (None: not played, or the transport has one era).
-    pub clients: Vec<ClientEra>,
-    pub tokens: TokenCost,
-    pub probed: Vec<Probed>,
-    /// How long the doctor took, in milliseconds.
-    pub took_ms: f64,
 }
 crate::wire::to_wire!(workbench_doctor::DoctorReport => DoctorReport);
 impl From<workbench_doctor::DoctorReport> for DoctorReport {
@@ -241,14 +178,82 @@ impl From<workbench_doctor::DoctorReport> for DoctorReport {
         }
     }
 }
-/// One probed call.
-#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
-pub struct Probed {
-    pub tool: String,
-    pub arguments: Value,
-    /// ok, error (an `isError` result) or failed (no result).
-    pub outcome: String,
-    pub ms: f64,
+crate::wire::to_wire!(workbench_doctor::behaviour::EraAnswer => EraAnswer);
+impl From<workbench_doctor::behaviour::EraAnswer> for EraAnswer {
+    fn from(v: workbench_doctor::behaviour::EraAnswer) -> Self {
+        let workbench_doctor::behaviour::EraAnswer {
+            era,
+            ready,
+            answer,
+            ms,
+            tools: _,
+        } = v;
+        Self {
+            era,
+            ready,
+            answer,
+            ms,
+        }
+    }
+}
+crate::wire::to_wire!(workbench_doctor::clients::ClientEra => ClientEra);
+impl From<workbench_doctor::clients::ClientEra> for ClientEra {
+    fn from(v: workbench_doctor::clients::ClientEra) -> Self {
+        let workbench_doctor::clients::ClientEra {
+            client,
+            how,
+            speaks,
+            why,
+        } = v;
+        Self {
+            client,
+            how,
+            speaks,
+            why,
+        }
+    }
+}
+crate::wire::to_wire!(workbench_doctor::diff::Change => Change);
+impl From<workbench_doctor::diff::Change> for Change {
+    fn from(v: workbench_doctor::diff::Change) -> Self {
+        let workbench_doctor::diff::Change {
+            impact,
+            code,
+            item,
+            pointer,
+            message,
+        } = v;
+        Self {
+            impact: impact.into(),
+            code,
+            item,
+            pointer,
+            message,
+        }
+    }
+}
+crate::wire::to_wire!(workbench_doctor::finding::Finding => Finding);
+impl From<workbench_doctor::finding::Finding> for Finding {
+    fn from(v: workbench_doctor::finding::Finding) -> Self {
+        let workbench_doctor::finding::Finding {
+            code,
+            severity,
+            item,
+            pointer,
+            seen,
+            why,
+            fix,
+        } = v;
+        Self {
+            code,
+            severity: severity.into(),
+            item,
+            pointer,
+            seen,
+            why,
+            fix,
+        }
+    }
 }
 crate::wire::to_wire!(workbench_doctor::probe::Probed => Probed);
 impl From<workbench_doctor::probe::Probed> for Probed {
@@ -267,15 +272,6 @@ impl From<workbench_doctor::probe::Probed> for Probed {
         }
     }
 }
-/// A host and the PATH it gives the servers it starts.
-#[derive(Debug, Clone, Serialize, specta::Type)]
-pub struct PublishHost {
-    pub name: String,
-    /// Its PATH, as it starts servers (None: the environment it was started
-    /// with, as a terminal's).
-    pub path: Option<String>,
-    pub note: String,
-}
 crate::wire::to_wire!(workbench_doctor::publish::hosts::PublishHost => PublishHost);
 impl From<workbench_doctor::publish::hosts::PublishHost> for PublishHost {
     fn from(v: workbench_doctor::publish::hosts::PublishHost) -> Self {
@@ -283,74 +279,12 @@ impl From<workbench_doctor::publish::hosts::PublishHost> for PublishHost {
         Self { name, path, note }
     }
 }
-/// One way the server runs, as an mcp.json entry.
-#[derive(Debug, Clone, Serialize, specta::Type)]
-pub struct PublishWay {
-    /// `server.json package 1 (npm …)`, `manifest.json mcp_config`.
-    pub label: String,
-    pub entry: Map<String, Value>,
-}
 crate::wire::to_wire!(workbench_doctor::publish::hosts::PublishWay => PublishWay);
 impl From<workbench_doctor::publish::hosts::PublishWay> for PublishWay {
     fn from(v: workbench_doctor::publish::hosts::PublishWay) -> Self {
         let workbench_doctor::publish::hosts::PublishWay { label, entry } = v;
         Self { label, entry }
     }
-}
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
-pub struct Surface {
-    pub snapshot: u32,
-    /// The server's own name, title and version (`serverInfo`).
-    pub server: Value,
-    pub protocol_version: String,
-    pub capabilities: Value,
-    #[serde(default)]
-    pub instructions: Option<String>,
-    pub tools: Vec<Value>,
-    pub resources: Vec<Value>,
-    pub resource_templates: Vec<Value>,
-    pub prompts: Vec<Value>,
-    /// Skills (SEP-2640) as listed; absent from snapshots made before them.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub skills: Vec<Value>,
-}
-crate::wire::to_wire!(workbench_doctor::surface::Surface => Surface);
-impl From<workbench_doctor::surface::Surface> for Surface {
-    fn from(v: workbench_doctor::surface::Surface) -> Self {
-        let workbench_doctor::surface::Surface {
-            snapshot,
-            server,
-            protocol_version,
-            capabilities,
-            instructions,
-            tools,
-            resources,
-            resource_templates,
-            prompts,
-            skills,
-        } = v;
-        Self {
-            snapshot,
-            server,
-            protocol_version,
-            capabilities,
-            instructions,
-            tools,
-            resources,
-            resource_templates,
-            prompts,
-            skills,
-        }
-    }
-}
-/// What the tool list costs.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, specta::Type)]
-pub struct TokenCost {
-    pub total: u32,
-    /// The costliest tools first: (name, tokens).
-    pub tools: Vec<(String, u32)>,
-    pub tokenizer: String,
 }
 crate::wire::to_wire!(workbench_doctor::texts::TokenCost => TokenCost);
 impl From<workbench_doctor::texts::TokenCost> for TokenCost {
@@ -364,6 +298,25 @@ impl From<workbench_doctor::texts::TokenCost> for TokenCost {
             total,
             tools,
             tokenizer,
+        }
+    }
+}
+crate::wire::to_wire!(workbench_doctor::diff::Impact => Impact);
+impl From<workbench_doctor::diff::Impact> for Impact {
+    fn from(v: workbench_doctor::diff::Impact) -> Self {
+        match v {
+            workbench_doctor::diff::Impact::Compatible => Self::Compatible,
+            workbench_doctor::diff::Impact::Breaking => Self::Breaking,
+        }
+    }
+}
+crate::wire::to_wire!(workbench_doctor::finding::Severity => Severity);
+impl From<workbench_doctor::finding::Severity> for Severity {
+    fn from(v: workbench_doctor::finding::Severity) -> Self {
+        match v {
+            workbench_doctor::finding::Severity::Info => Self::Info,
+            workbench_doctor::finding::Severity::Warning => Self::Warning,
+            workbench_doctor::finding::Severity::Error => Self::Error,
         }
     }
 }

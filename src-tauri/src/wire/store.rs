@@ -17,19 +17,6 @@ pub enum CallStatus {
     /// Stopped before it finished.
     Cancelled,
 }
-crate::wire::to_wire!(workbench_store::calls::CallStatus => CallStatus);
-impl From<workbench_store::calls::CallStatus> for CallStatus {
-    fn from(v: workbench_store::calls::CallStatus) -> Self {
-        match v {
-            workbench_store::calls::CallStatus::Pending => Self::Pending,
-            workbench_store::calls::CallStatus::Ok => Self::Ok,
-            workbench_store::calls::CallStatus::Error => Self::Error,
-            workbench_store::calls::CallStatus::Failed => Self::Failed,
-            workbench_store::calls::CallStatus::Denied => Self::Denied,
-            workbench_store::calls::CallStatus::Cancelled => Self::Cancelled,
-        }
-    }
-}
 /// A call as recorded.
 #[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
 pub struct CallRow {
@@ -58,6 +45,125 @@ pub struct CallRow {
     /// What happened on the way, one sentence each (a wait for the server
     /// to restart, the request sent again after it died under it).
     pub notes: Vec<String>,
+}
+/// What a suite's case made of its call: the call may be `ok` while the
+/// case failed (an assertion on its result).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
+pub struct CaseVerdict {
+    pub suite: String,
+    pub case: String,
+    /// `passed`, `failed`, `skipped` or `not_ready`.
+    pub outcome: String,
+    /// Each failed assertion: `assertion: message`.
+    pub failures: Vec<String>,
+}
+/// Which calls to list, newest first.
+#[derive(Debug, Clone, Default, Deserialize, specta::Type)]
+#[serde(default)]
+pub struct HistoryQuery {
+    pub server: Option<String>,
+    pub tool: Option<String>,
+    pub origin: Option<String>,
+    pub status: Option<CallStatus>,
+    /// Text looked for in the arguments, the result and the error.
+    pub search: Option<String>,
+    /// Only calls older than this id (the next page).
+    pub before: Option<i64>,
+    /// At most this many (0: 100).
+    pub limit: u32,
+}
+/// Tokens counted by the provider.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
+pub struct Usage {
+    pub input: i64,
+    pub output: i64,
+    /// Input tokens served from the provider's cache (part of `input`).
+    pub cached: i64,
+}
+/// A session as listed.
+#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
+pub struct SessionRow {
+    pub id: String,
+    pub title: String,
+    pub provider: String,
+    pub model: String,
+    pub system_prompt: String,
+    /// The owner's options (servers/tools chosen, step limit, ...).
+    pub options: Value,
+    /// Unix milliseconds.
+    pub created_at: i64,
+    /// Unix milliseconds of the last activity.
+    pub updated_at: i64,
+    pub message_count: i64,
+    pub usage: Usage,
+}
+/// One tapped connection.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
+pub struct TapRow {
+    pub id: i64,
+    pub started_at: i64,
+    pub ended_at: Option<i64>,
+    /// The server's name (its entry's, or the command's program).
+    pub server: String,
+    /// The command line the tap ran.
+    pub command: String,
+    /// The host's `clientInfo.name` and `version`, once it said them.
+    pub host: Option<String>,
+    pub host_version: Option<String>,
+    /// The protocol revision the server answered with.
+    pub protocol: Option<String>,
+    pub messages: i64,
+    /// Messages not kept because the recorder fell behind (they passed).
+    pub dropped: i64,
+    /// The file it was opened from (None: a tap kept it).
+    pub imported_from: Option<String>,
+}
+/// One message as it passed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
+pub struct TapMessage {
+    pub seq: i64,
+    pub at_ms: i64,
+    /// `host` (host to server) or `server` (server to host).
+    pub direction: String,
+    /// Its size in bytes, whole.
+    pub size: i64,
+    /// Its text (lossy UTF-8), cut when it was too long to keep.
+    pub text: String,
+    pub cut: bool,
+}
+impl From<CallStatus> for workbench_store::calls::CallStatus {
+    fn from(v: CallStatus) -> Self {
+        match v {
+            CallStatus::Pending => workbench_store::calls::CallStatus::Pending,
+            CallStatus::Ok => workbench_store::calls::CallStatus::Ok,
+            CallStatus::Error => workbench_store::calls::CallStatus::Error,
+            CallStatus::Failed => workbench_store::calls::CallStatus::Failed,
+            CallStatus::Denied => workbench_store::calls::CallStatus::Denied,
+            CallStatus::Cancelled => workbench_store::calls::CallStatus::Cancelled,
+        }
+    }
+}
+impl From<HistoryQuery> for workbench_store::calls::HistoryQuery {
+    fn from(v: HistoryQuery) -> Self {
+        let HistoryQuery {
+            server,
+            tool,
+            origin,
+            status,
+            search,
+            before,
+            limit,
+        } = v;
+        workbench_store::calls::HistoryQuery {
+            server,
+            tool,
+            origin,
+            status: status.map(|v| v.into()),
+            search,
+            before,
+            limit,
+        }
+    }
 }
 crate::wire::to_wire!(workbench_store::calls::CallRow => CallRow);
 impl From<workbench_store::calls::CallRow> for CallRow {
@@ -108,119 +214,6 @@ impl From<workbench_store::calls::CallRow> for CallRow {
         }
     }
 }
-/// What a suite's case made of its call: the call may be `ok` while the
-/// case failed (an assertion on its result).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
-pub struct CaseVerdict {
-    pub suite: String,
-    pub case: String,
-    /// `passed`, `failed`, `skipped` or `not_ready`.
-    pub outcome: String,
-    /// Each failed assertion: `assertion: message`.
-    pub failures: Vec<String>,
-}
-crate::wire::to_wire!(workbench_store::calls::CaseVerdict => CaseVerdict);
-impl From<workbench_store::calls::CaseVerdict> for CaseVerdict {
-    fn from(v: workbench_store::calls::CaseVerdict) -> Self {
-        let workbench_store::calls::CaseVerdict {
-            suite,
-            case,
-            outcome,
-            failures,
-        } = v;
-        Self {
-            suite,
-            case,
-            outcome,
-            failures,
-        }
-    }
-}
-/// Which calls to list, newest first.
-#[derive(Debug, Clone, Default, Deserialize, specta::Type)]
-#[serde(default)]
-pub struct HistoryQuery {
-    pub server: Option<String>,
-    pub tool: Option<String>,
-    pub origin: Option<String>,
-    pub status: Option<CallStatus>,
-    /// Text looked for in the arguments, the result and the error.
-    pub search: Option<String>,
-    /// Only calls older than this id (the next page).
-    pub before: Option<i64>,
-    /// At most this many (0: 100).
-    pub limit: u32,
-}
-/// One eval run.
-#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
-pub struct EvalRunRow {
-    pub id: i64,
-    pub started_at: i64,
-    /// The suite file's path.
-    pub suite: String,
-    pub name: String,
-    /// The report, as the agent wrote it.
-    pub report: Value,
-}
-crate::wire::to_wire!(workbench_store::evals::EvalRunRow => EvalRunRow);
-impl From<workbench_store::evals::EvalRunRow> for EvalRunRow {
-    fn from(v: workbench_store::evals::EvalRunRow) -> Self {
-        let workbench_store::evals::EvalRunRow {
-            id,
-            started_at,
-            suite,
-            name,
-            report,
-        } = v;
-        Self {
-            id,
-            started_at,
-            suite,
-            name,
-            report,
-        }
-    }
-}
-/// Tokens counted by the provider.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
-pub struct Usage {
-    pub input: i64,
-    pub output: i64,
-    /// Input tokens served from the provider's cache (part of `input`).
-    pub cached: i64,
-}
-crate::wire::to_wire!(workbench_store::sessions::Usage => Usage);
-impl From<workbench_store::sessions::Usage> for Usage {
-    fn from(v: workbench_store::sessions::Usage) -> Self {
-        let workbench_store::sessions::Usage {
-            input,
-            output,
-            cached,
-        } = v;
-        Self {
-            input,
-            output,
-            cached,
-        }
-    }
-}
-/// A session as listed.
-#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
-pub struct SessionRow {
-    pub id: String,
-    pub title: String,
-    pub provider: String,
-    pub model: String,
-    pub system_prompt: String,
-    /// The owner's options (servers/tools chosen, step limit, ...).
-    pub options: Value,
-    /// Unix milliseconds.
-    pub created_at: i64,
-    /// Unix milliseconds of the last activity.
-    pub updated_at: i64,
-    pub message_count: i64,
-    pub usage: Usage,
-}
 crate::wire::to_wire!(workbench_store::sessions::SessionRow => SessionRow);
 impl From<workbench_store::sessions::SessionRow> for SessionRow {
     fn from(v: workbench_store::sessions::SessionRow) -> Self {
@@ -249,61 +242,6 @@ impl From<workbench_store::sessions::SessionRow> for SessionRow {
             usage: usage.into(),
         }
     }
-}
-/// One message of a session.
-#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
-pub struct MessageRow {
-    pub id: i64,
-    /// Position in the session, from 1.
-    pub seq: i64,
-    /// `user`, `assistant` or `tool` (tool results).
-    pub role: String,
-    /// The parts, as the owner wrote them.
-    pub content: Value,
-    pub usage: Option<Usage>,
-    pub created_at: i64,
-}
-crate::wire::to_wire!(workbench_store::sessions::MessageRow => MessageRow);
-impl From<workbench_store::sessions::MessageRow> for MessageRow {
-    fn from(v: workbench_store::sessions::MessageRow) -> Self {
-        let workbench_store::sessions::MessageRow {
-            id,
-            seq,
-            role,
-            content,
-            usage,
-            created_at,
-        } = v;
-        Self {
-            id,
-            seq,
-            role,
-            content,
-            usage: usage.map(|v| v.into()),
-            created_at,
-        }
-    }
-}
-/// One tapped connection.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
-pub struct TapRow {
-    pub id: i64,
-    pub started_at: i64,
-    pub ended_at: Option<i64>,
-    /// The server's name (its entry's, or the command's program).
-    pub server: String,
-    /// The command line the tap ran.
-    pub command: String,
-    /// The host's `clientInfo.name` and `version`, once it said them.
-    pub host: Option<String>,
-    pub host_version: Option<String>,
-    /// The protocol revision the server answered with.
-    pub protocol: Option<String>,
-    pub messages: i64,
-    /// Messages not kept because the recorder fell behind (they passed).
-    pub dropped: i64,
-    /// The file it was opened from (None: a tap kept it).
-    pub imported_from: Option<String>,
 }
 crate::wire::to_wire!(workbench_store::taps::TapRow => TapRow);
 impl From<workbench_store::taps::TapRow> for TapRow {
@@ -336,19 +274,6 @@ impl From<workbench_store::taps::TapRow> for TapRow {
         }
     }
 }
-/// One message as it passed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
-pub struct TapMessage {
-    pub seq: i64,
-    pub at_ms: i64,
-    /// `host` (host to server) or `server` (server to host).
-    pub direction: String,
-    /// Its size in bytes, whole.
-    pub size: i64,
-    /// Its text (lossy UTF-8), cut when it was too long to keep.
-    pub text: String,
-    pub cut: bool,
-}
 crate::wire::to_wire!(workbench_store::taps::TapMessage => TapMessage);
 impl From<workbench_store::taps::TapMessage> for TapMessage {
     fn from(v: workbench_store::taps::TapMessage) -> Self {
@@ -370,37 +295,48 @@ impl From<workbench_store::taps::TapMessage> for TapMessage {
         }
     }
 }
-impl From<CallStatus> for workbench_store::calls::CallStatus {
-    fn from(v: CallStatus) -> Self {
+crate::wire::to_wire!(workbench_store::calls::CallStatus => CallStatus);
+impl From<workbench_store::calls::CallStatus> for CallStatus {
+    fn from(v: workbench_store::calls::CallStatus) -> Self {
         match v {
-            CallStatus::Pending => workbench_store::calls::CallStatus::Pending,
-            CallStatus::Ok => workbench_store::calls::CallStatus::Ok,
-            CallStatus::Error => workbench_store::calls::CallStatus::Error,
-            CallStatus::Failed => workbench_store::calls::CallStatus::Failed,
-            CallStatus::Denied => workbench_store::calls::CallStatus::Denied,
-            CallStatus::Cancelled => workbench_store::calls::CallStatus::Cancelled,
+            workbench_store::calls::CallStatus::Pending => Self::Pending,
+            workbench_store::calls::CallStatus::Ok => Self::Ok,
+            workbench_store::calls::CallStatus::Error => Self::Error,
+            workbench_store::calls::CallStatus::Failed => Self::Failed,
+            workbench_store::calls::CallStatus::Denied => Self::Denied,
+            workbench_store::calls::CallStatus::Cancelled => Self::Cancelled,
         }
     }
 }
-impl From<HistoryQuery> for workbench_store::calls::HistoryQuery {
-    fn from(v: HistoryQuery) -> Self {
-        let HistoryQuery {
-            server,
-            tool,
-            origin,
-            status,
-            search,
-            before,
-            limit,
+crate::wire::to_wire!(workbench_store::calls::CaseVerdict => CaseVerdict);
+impl From<workbench_store::calls::CaseVerdict> for CaseVerdict {
+    fn from(v: workbench_store::calls::CaseVerdict) -> Self {
+        let workbench_store::calls::CaseVerdict {
+            suite,
+            case,
+            outcome,
+            failures,
         } = v;
-        workbench_store::calls::HistoryQuery {
-            server,
-            tool,
-            origin,
-            status: status.map(|v| v.into()),
-            search,
-            before,
-            limit,
+        Self {
+            suite,
+            case,
+            outcome,
+            failures,
+        }
+    }
+}
+crate::wire::to_wire!(workbench_store::sessions::Usage => Usage);
+impl From<workbench_store::sessions::Usage> for Usage {
+    fn from(v: workbench_store::sessions::Usage) -> Self {
+        let workbench_store::sessions::Usage {
+            input,
+            output,
+            cached,
+        } = v;
+        Self {
+            input,
+            output,
+            cached,
         }
     }
 }

@@ -14,23 +14,6 @@ pub struct PromptDraft {
     /// (not after its text, which can open with "User: …").
     pub title: String,
 }
-crate::wire::to_wire!(workbench_agent::attach::PromptDraft => PromptDraft);
-impl From<workbench_agent::attach::PromptDraft> for PromptDraft {
-    fn from(v: workbench_agent::attach::PromptDraft) -> Self {
-        let workbench_agent::attach::PromptDraft {
-            text,
-            attachments,
-            notes,
-            title,
-        } = v;
-        Self {
-            text,
-            attachments: attachments.into_iter().map(|v| v.into()).collect(),
-            notes,
-            title,
-        }
-    }
-}
 /// The person's message as sent: its text, what is attached, and the
 /// title an untitled chat takes (a prompt's name; none: from the text).
 #[derive(Debug, Clone, Default, Deserialize, specta::Type)]
@@ -51,6 +34,23 @@ impl From<Outgoing> for workbench_agent::attach::Outgoing {
         workbench_agent::attach::Outgoing {
             text,
             attachments: attachments.into_iter().map(|v| v.into()).collect(),
+            title,
+        }
+    }
+}
+crate::wire::to_wire!(workbench_agent::attach::PromptDraft => PromptDraft);
+impl From<workbench_agent::attach::PromptDraft> for PromptDraft {
+    fn from(v: workbench_agent::attach::PromptDraft) -> Self {
+        let workbench_agent::attach::PromptDraft {
+            text,
+            attachments,
+            notes,
+            title,
+        } = v;
+        Self {
+            text,
+            attachments: attachments.into_iter().map(|v| v.into()).collect(),
+            notes,
             title,
         }
     }

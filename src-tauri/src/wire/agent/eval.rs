@@ -17,29 +17,6 @@ pub enum EvalProgress {
         total: u32,
     },
 }
-crate::wire::to_wire!(workbench_agent::eval::EvalProgress => EvalProgress);
-impl From<workbench_agent::eval::EvalProgress> for EvalProgress {
-    fn from(v: workbench_agent::eval::EvalProgress) -> Self {
-        match v {
-            workbench_agent::eval::EvalProgress::Started { total } => Self::Started { total },
-            workbench_agent::eval::EvalProgress::RunDone {
-                model,
-                case,
-                run,
-                passed,
-                done,
-                total,
-            } => Self::RunDone {
-                model,
-                case,
-                run,
-                passed,
-                done,
-                total,
-            },
-        }
-    }
-}
 /// One run of one case by one model.
 #[derive(Debug, Clone, Serialize, Deserialize, specta::Type)]
 pub struct EvalRun {
@@ -55,31 +32,6 @@ pub struct EvalRun {
     /// The calls the model asked for, in order.
     #[serde(default)]
     pub calls: Vec<crate::wire::calls::SeenCall>,
-}
-crate::wire::to_wire!(workbench_agent::eval::EvalRun => EvalRun);
-impl From<workbench_agent::eval::EvalRun> for EvalRun {
-    fn from(v: workbench_agent::eval::EvalRun) -> Self {
-        let workbench_agent::eval::EvalRun {
-            session,
-            passed,
-            failures,
-            steps,
-            input_tokens,
-            output_tokens,
-            duration_ms,
-            calls,
-        } = v;
-        Self {
-            session,
-            passed,
-            failures: failures.into_iter().map(|v| v.into()).collect(),
-            steps,
-            input_tokens,
-            output_tokens,
-            duration_ms,
-            calls: calls.into_iter().map(|v| v.into()).collect(),
-        }
-    }
 }
 /// A model × case: its runs and what they add up to.
 #[derive(Debug, Clone, Serialize, Deserialize, specta::Type)]
@@ -99,37 +51,6 @@ pub struct EvalCell {
     pub mean_ms: f64,
     pub input_tokens: i64,
     pub output_tokens: i64,
-}
-crate::wire::to_wire!(workbench_agent::eval::EvalCell => EvalCell);
-impl From<workbench_agent::eval::EvalCell> for EvalCell {
-    fn from(v: workbench_agent::eval::EvalCell) -> Self {
-        let workbench_agent::eval::EvalCell {
-            model,
-            case,
-            outcome,
-            note,
-            runs,
-            pass_rate,
-            required,
-            mean_steps,
-            mean_ms,
-            input_tokens,
-            output_tokens,
-        } = v;
-        Self {
-            model,
-            case,
-            outcome: outcome.into(),
-            note,
-            runs: runs.into_iter().map(|v| v.into()).collect(),
-            pass_rate,
-            required,
-            mean_steps,
-            mean_ms,
-            input_tokens,
-            output_tokens,
-        }
-    }
 }
 /// One run of a suite's prompt cases.
 #[derive(Debug, Clone, Serialize, Deserialize, specta::Type)]
@@ -152,6 +73,42 @@ pub struct EvalReport {
     pub not_ready: u32,
     /// The run as kept in the store (None: not kept).
     pub id: Option<i64>,
+}
+/// A chat's turn as a prompt case could keep it (Save to suite): the
+/// person's message, the servers the chat used, each call the model made,
+/// how many steps it took, and the chat's model as `PROVIDER:MODEL`.
+#[derive(Debug, Clone, serde::Serialize, specta::Type)]
+pub struct TurnCase {
+    pub prompt: String,
+    pub servers: Vec<String>,
+    pub calls: Vec<crate::wire::calls::SeenCall>,
+    pub steps: u32,
+    /// The model's last answer.
+    pub answer: String,
+    pub model: String,
+}
+crate::wire::to_wire!(workbench_agent::eval::EvalProgress => EvalProgress);
+impl From<workbench_agent::eval::EvalProgress> for EvalProgress {
+    fn from(v: workbench_agent::eval::EvalProgress) -> Self {
+        match v {
+            workbench_agent::eval::EvalProgress::Started { total } => Self::Started { total },
+            workbench_agent::eval::EvalProgress::RunDone {
+                model,
+                case,
+                run,
+                passed,
+                done,
+                total,
+            } => Self::RunDone {
+                model,
+                case,
+                run,
+                passed,
+                done,
+                total,
+            },
+        }
+    }
 }
 crate::wire::to_wire!(workbench_agent::eval::EvalReport => EvalReport);
 impl From<workbench_agent::eval::EvalReport> for EvalReport {
@@ -188,57 +145,6 @@ impl From<workbench_agent::eval::EvalReport> for EvalReport {
         }
     }
 }
-/// A cell of one run beside the same cell of another.
-#[derive(Debug, Clone, Serialize, specta::Type)]
-pub struct CellChange {
-    pub model: String,
-    pub case: String,
-    /// Pass rates before and after (None: the cell was not in that run, or did not run).
-    pub before: Option<f64>,
-    pub after: Option<f64>,
-    pub steps_before: Option<f64>,
-    pub steps_after: Option<f64>,
-    pub tokens_before: Option<i64>,
-    pub tokens_after: Option<i64>,
-}
-crate::wire::to_wire!(workbench_agent::eval::CellChange => CellChange);
-impl From<workbench_agent::eval::CellChange> for CellChange {
-    fn from(v: workbench_agent::eval::CellChange) -> Self {
-        let workbench_agent::eval::CellChange {
-            model,
-            case,
-            before,
-            after,
-            steps_before,
-            steps_after,
-            tokens_before,
-            tokens_after,
-        } = v;
-        Self {
-            model,
-            case,
-            before,
-            after,
-            steps_before,
-            steps_after,
-            tokens_before,
-            tokens_after,
-        }
-    }
-}
-/// A chat's turn as a prompt case could keep it (Save to suite): the
-/// person's message, the servers the chat used, each call the model made,
-/// how many steps it took, and the chat's model as `PROVIDER:MODEL`.
-#[derive(Debug, Clone, serde::Serialize, specta::Type)]
-pub struct TurnCase {
-    pub prompt: String,
-    pub servers: Vec<String>,
-    pub calls: Vec<crate::wire::calls::SeenCall>,
-    pub steps: u32,
-    /// The model's last answer.
-    pub answer: String,
-    pub model: String,
-}
 crate::wire::to_wire!(workbench_agent::eval::TurnCase => TurnCase);
 impl From<workbench_agent::eval::TurnCase> for TurnCase {
     fn from(v: workbench_agent::eval::TurnCase) -> Self {
@@ -257,6 +163,62 @@ impl From<workbench_agent::eval::TurnCase> for TurnCase {
             steps,
             answer,
             model,
+        }
+    }
+}
+crate::wire::to_wire!(workbench_agent::eval::EvalCell => EvalCell);
+impl From<workbench_agent::eval::EvalCell> for EvalCell {
+    fn from(v: workbench_agent::eval::EvalCell) -> Self {
+        let workbench_agent::eval::EvalCell {
+            model,
+            case,
+            outcome,
+            note,
+            runs,
+            pass_rate,
+            required,
+            mean_steps,
+            mean_ms,
+            input_tokens,
+            output_tokens,
+        } = v;
+        Self {
+            model,
+            case,
+            outcome: outcome.into(),
+            note,
+            runs: runs.into_iter().map(|v| v.into()).collect(),
+            pass_rate,
+            required,
+            mean_steps,
+            mean_ms,
+            input_tokens,
+            output_tokens,
+        }
+    }
+}
+crate::wire::to_wire!(workbench_agent::eval::EvalRun => EvalRun);
+impl From<workbench_agent::eval::EvalRun> for EvalRun {
+    fn from(v: workbench_agent::eval::EvalRun) -> Self {
+        let workbench_agent::eval::EvalRun {
+            session,
+            passed,
+            failures,
+            steps,
+            input_tokens,
+            output_tokens,
+            duration_ms,
+            calls,
+        } = v;
+        Self {
+            session,
+            passed,
+            failures: failures.into_iter().map(|v| v.into()).collect(),
+            steps,
+            input_tokens,
+            output_tokens,
+            duration_ms,
+            calls: calls.into_iter().map(|v| v.into()).collect(),
         }
     }
 }

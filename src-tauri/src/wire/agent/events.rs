@@ -16,23 +16,6 @@ pub struct ContextMeter {
     /// What the tool schemas alone take (estimate).
     pub tools: u32,
 }
-crate::wire::to_wire!(workbench_agent::events::ContextMeter => ContextMeter);
-impl From<workbench_agent::events::ContextMeter> for ContextMeter {
-    fn from(v: workbench_agent::events::ContextMeter) -> Self {
-        let workbench_agent::events::ContextMeter {
-            used,
-            window,
-            window_known,
-            tools,
-        } = v;
-        Self {
-            used,
-            window,
-            window_known,
-            tools,
-        }
-    }
-}
 /// Why a turn ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, specta::Type)]
 #[serde(rename_all = "snake_case")]
@@ -45,17 +28,6 @@ pub enum EndReason {
     StepLimit,
     /// The provider failed (see the error event before it).
     Error,
-}
-crate::wire::to_wire!(workbench_agent::events::EndReason => EndReason);
-impl From<workbench_agent::events::EndReason> for EndReason {
-    fn from(v: workbench_agent::events::EndReason) -> Self {
-        match v {
-            workbench_agent::events::EndReason::Done => Self::Done,
-            workbench_agent::events::EndReason::Stopped => Self::Stopped,
-            workbench_agent::events::EndReason::StepLimit => Self::StepLimit,
-            workbench_agent::events::EndReason::Error => Self::Error,
-        }
-    }
 }
 #[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(tag = "type", rename_all = "snake_case")]
@@ -127,6 +99,17 @@ pub enum AgentEvent {
     },
     /// The turn is over.
     End { reason: EndReason },
+}
+crate::wire::to_wire!(workbench_agent::events::EndReason => EndReason);
+impl From<workbench_agent::events::EndReason> for EndReason {
+    fn from(v: workbench_agent::events::EndReason) -> Self {
+        match v {
+            workbench_agent::events::EndReason::Done => Self::Done,
+            workbench_agent::events::EndReason::Stopped => Self::Stopped,
+            workbench_agent::events::EndReason::StepLimit => Self::StepLimit,
+            workbench_agent::events::EndReason::Error => Self::Error,
+        }
+    }
 }
 crate::wire::to_wire!(workbench_agent::events::AgentEvent => AgentEvent);
 impl From<workbench_agent::events::AgentEvent> for AgentEvent {
@@ -225,6 +208,23 @@ impl From<workbench_agent::events::AgentEvent> for AgentEvent {
             workbench_agent::events::AgentEvent::End { reason } => Self::End {
                 reason: reason.into(),
             },
+        }
+    }
+}
+crate::wire::to_wire!(workbench_agent::events::ContextMeter => ContextMeter);
+impl From<workbench_agent::events::ContextMeter> for ContextMeter {
+    fn from(v: workbench_agent::events::ContextMeter) -> Self {
+        let workbench_agent::events::ContextMeter {
+            used,
+            window,
+            window_known,
+            tools,
+        } = v;
+        Self {
+            used,
+            window,
+            window_known,
+            tools,
         }
     }
 }

@@ -76,6 +76,71 @@ pub enum Part {
         error: bool,
     },
 }
+impl From<Part> for workbench_agent::parts::Part {
+    fn from(v: Part) -> Self {
+        match v {
+            Part::Text { text } => workbench_agent::parts::Part::Text { text },
+            Part::Reasoning { text } => workbench_agent::parts::Part::Reasoning { text },
+            Part::ToolCall {
+                call_id,
+                name,
+                server,
+                tool,
+                arguments,
+                signatures,
+            } => workbench_agent::parts::Part::ToolCall {
+                call_id,
+                name,
+                server,
+                tool,
+                arguments,
+                signatures,
+            },
+            Part::ToolResult {
+                call_id,
+                name,
+                status,
+                content,
+                result,
+                arguments,
+                duration_ms,
+                traffic,
+            } => workbench_agent::parts::Part::ToolResult {
+                call_id,
+                name,
+                status: status.into(),
+                content,
+                result,
+                arguments,
+                duration_ms,
+                traffic,
+            },
+            Part::Resource {
+                server,
+                uri,
+                mime_type,
+                text,
+                blob,
+            } => workbench_agent::parts::Part::Resource {
+                server,
+                uri,
+                mime_type,
+                text,
+                blob,
+            },
+            Part::Image {
+                mime_type,
+                data,
+                name,
+            } => workbench_agent::parts::Part::Image {
+                mime_type,
+                data,
+                name,
+            },
+            Part::Notice { text, error } => workbench_agent::parts::Part::Notice { text, error },
+        }
+    }
+}
 crate::wire::to_wire!(workbench_agent::parts::Part => Part);
 impl From<workbench_agent::parts::Part> for Part {
     fn from(v: workbench_agent::parts::Part) -> Self {
@@ -139,71 +204,6 @@ impl From<workbench_agent::parts::Part> for Part {
                 name,
             },
             workbench_agent::parts::Part::Notice { text, error } => Self::Notice { text, error },
-        }
-    }
-}
-impl From<Part> for workbench_agent::parts::Part {
-    fn from(v: Part) -> Self {
-        match v {
-            Part::Text { text } => workbench_agent::parts::Part::Text { text },
-            Part::Reasoning { text } => workbench_agent::parts::Part::Reasoning { text },
-            Part::ToolCall {
-                call_id,
-                name,
-                server,
-                tool,
-                arguments,
-                signatures,
-            } => workbench_agent::parts::Part::ToolCall {
-                call_id,
-                name,
-                server,
-                tool,
-                arguments,
-                signatures,
-            },
-            Part::ToolResult {
-                call_id,
-                name,
-                status,
-                content,
-                result,
-                arguments,
-                duration_ms,
-                traffic,
-            } => workbench_agent::parts::Part::ToolResult {
-                call_id,
-                name,
-                status: status.into(),
-                content,
-                result,
-                arguments,
-                duration_ms,
-                traffic,
-            },
-            Part::Resource {
-                server,
-                uri,
-                mime_type,
-                text,
-                blob,
-            } => workbench_agent::parts::Part::Resource {
-                server,
-                uri,
-                mime_type,
-                text,
-                blob,
-            },
-            Part::Image {
-                mime_type,
-                data,
-                name,
-            } => workbench_agent::parts::Part::Image {
-                mime_type,
-                data,
-                name,
-            },
-            Part::Notice { text, error } => workbench_agent::parts::Part::Notice { text, error },
         }
     }
 }

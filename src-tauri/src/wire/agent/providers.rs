@@ -12,22 +12,26 @@ pub enum KeySource {
     /// None found.
     Missing,
 }
-crate::wire::to_wire!(workbench_agent::providers::KeySource => KeySource);
-impl From<workbench_agent::providers::KeySource> for KeySource {
-    fn from(v: workbench_agent::providers::KeySource) -> Self {
-        match v {
-            workbench_agent::providers::KeySource::Keychain => Self::Keychain,
-            workbench_agent::providers::KeySource::Environment { var } => Self::Environment { var },
-            workbench_agent::providers::KeySource::Missing => Self::Missing,
-        }
-    }
-}
 /// What a test call found.
 #[derive(Debug, Clone, Serialize, specta::Type)]
 pub struct TestReport {
     pub model: String,
     pub reply: String,
     pub latency_ms: f64,
+}
+/// A local LLM server answering on this machine.
+#[derive(Debug, Clone, Serialize, specta::Type)]
+pub struct LocalServer {
+    /// A provider ready to be added.
+    pub provider: ProviderConfig,
+    pub models: Vec<String>,
+}
+/// A configured provider as the window shows it.
+#[derive(Debug, Clone, Serialize, specta::Type)]
+pub struct ProviderView {
+    pub config: ProviderConfig,
+    pub key: KeySource,
+    pub is_default: bool,
 }
 crate::wire::to_wire!(workbench_agent::providers::TestReport => TestReport);
 impl From<workbench_agent::providers::TestReport> for TestReport {
@@ -44,13 +48,6 @@ impl From<workbench_agent::providers::TestReport> for TestReport {
         }
     }
 }
-/// A local LLM server answering on this machine.
-#[derive(Debug, Clone, Serialize, specta::Type)]
-pub struct LocalServer {
-    /// A provider ready to be added.
-    pub provider: ProviderConfig,
-    pub models: Vec<String>,
-}
 crate::wire::to_wire!(workbench_agent::providers::LocalServer => LocalServer);
 impl From<workbench_agent::providers::LocalServer> for LocalServer {
     fn from(v: workbench_agent::providers::LocalServer) -> Self {
@@ -60,13 +57,6 @@ impl From<workbench_agent::providers::LocalServer> for LocalServer {
             models,
         }
     }
-}
-/// A configured provider as the window shows it.
-#[derive(Debug, Clone, Serialize, specta::Type)]
-pub struct ProviderView {
-    pub config: ProviderConfig,
-    pub key: KeySource,
-    pub is_default: bool,
 }
 crate::wire::to_wire!(workbench_agent::providers::ProviderView => ProviderView);
 impl From<workbench_agent::providers::ProviderView> for ProviderView {
@@ -80,6 +70,16 @@ impl From<workbench_agent::providers::ProviderView> for ProviderView {
             config: config.into(),
             key: key.into(),
             is_default,
+        }
+    }
+}
+crate::wire::to_wire!(workbench_agent::providers::KeySource => KeySource);
+impl From<workbench_agent::providers::KeySource> for KeySource {
+    fn from(v: workbench_agent::providers::KeySource) -> Self {
+        match v {
+            workbench_agent::providers::KeySource::Keychain => Self::Keychain,
+            workbench_agent::providers::KeySource::Environment { var } => Self::Environment { var },
+            workbench_agent::providers::KeySource::Missing => Self::Missing,
         }
     }
 }

@@ -12,27 +12,6 @@ pub struct Message {
     pub usage: Option<crate::wire::store::Usage>,
     pub created_at: i64,
 }
-crate::wire::to_wire!(workbench_agent::Message => Message);
-impl From<workbench_agent::Message> for Message {
-    fn from(v: workbench_agent::Message) -> Self {
-        let workbench_agent::Message {
-            id,
-            seq,
-            role,
-            parts,
-            usage,
-            created_at,
-        } = v;
-        Self {
-            id,
-            seq,
-            role,
-            parts: parts.into_iter().map(|v| v.into()).collect(),
-            usage: usage.map(|v| v.into()),
-            created_at,
-        }
-    }
-}
 /// What a new chat starts with (absent: the settings' defaults).
 #[derive(Debug, Clone, Default, Deserialize, specta::Type)]
 pub struct NewChat {
@@ -63,27 +42,6 @@ pub struct ChatView {
     /// Whether the chat's model takes images (an image attached to a
     /// message for one that does not is not sent, and the composer says so).
     pub accepts_images: bool,
-}
-crate::wire::to_wire!(workbench_agent::ChatView => ChatView);
-impl From<workbench_agent::ChatView> for ChatView {
-    fn from(v: workbench_agent::ChatView) -> Self {
-        let workbench_agent::ChatView {
-            session,
-            options,
-            messages,
-            running,
-            pending,
-            accepts_images,
-        } = v;
-        Self {
-            session: session.into(),
-            options: options.into(),
-            messages: messages.into_iter().map(|v| v.into()).collect(),
-            running,
-            pending: pending.into_iter().map(|v| v.into()).collect(),
-            accepts_images,
-        }
-    }
 }
 impl From<NewChat> for workbench_agent::NewChat {
     fn from(v: NewChat) -> Self {
@@ -118,6 +76,48 @@ impl From<SessionChange> for workbench_agent::SessionChange {
             model,
             system_prompt,
             options: options.map(|v| v.into()),
+        }
+    }
+}
+crate::wire::to_wire!(workbench_agent::ChatView => ChatView);
+impl From<workbench_agent::ChatView> for ChatView {
+    fn from(v: workbench_agent::ChatView) -> Self {
+        let workbench_agent::ChatView {
+            session,
+            options,
+            messages,
+            running,
+            pending,
+            accepts_images,
+        } = v;
+        Self {
+            session: session.into(),
+            options: options.into(),
+            messages: messages.into_iter().map(|v| v.into()).collect(),
+            running,
+            pending: pending.into_iter().map(|v| v.into()).collect(),
+            accepts_images,
+        }
+    }
+}
+crate::wire::to_wire!(workbench_agent::Message => Message);
+impl From<workbench_agent::Message> for Message {
+    fn from(v: workbench_agent::Message) -> Self {
+        let workbench_agent::Message {
+            id,
+            seq,
+            role,
+            parts,
+            usage,
+            created_at,
+        } = v;
+        Self {
+            id,
+            seq,
+            role,
+            parts: parts.into_iter().map(|v| v.into()).collect(),
+            usage: usage.map(|v| v.into()),
+            created_at,
         }
     }
 }

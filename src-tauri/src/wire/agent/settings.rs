@@ -15,18 +15,6 @@ pub enum ProviderKind {
     /// Studio, vLLM, llama.cpp, OpenRouter, Groq, DeepSeek, ...
     OpenAiCompatible,
 }
-crate::wire::to_wire!(workbench_agent::settings::ProviderKind => ProviderKind);
-impl From<workbench_agent::settings::ProviderKind> for ProviderKind {
-    fn from(v: workbench_agent::settings::ProviderKind) -> Self {
-        match v {
-            workbench_agent::settings::ProviderKind::OpenAi => Self::OpenAi,
-            workbench_agent::settings::ProviderKind::Anthropic => Self::Anthropic,
-            workbench_agent::settings::ProviderKind::Gemini => Self::Gemini,
-            workbench_agent::settings::ProviderKind::Ollama => Self::Ollama,
-            workbench_agent::settings::ProviderKind::OpenAiCompatible => Self::OpenAiCompatible,
-        }
-    }
-}
 /// One configured provider.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
 pub struct ProviderConfig {
@@ -46,27 +34,6 @@ pub struct ProviderConfig {
     /// Context windows (tokens) by model, over the built-in table.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub context_windows: BTreeMap<String, u32>,
-}
-crate::wire::to_wire!(workbench_agent::settings::ProviderConfig => ProviderConfig);
-impl From<workbench_agent::settings::ProviderConfig> for ProviderConfig {
-    fn from(v: workbench_agent::settings::ProviderConfig) -> Self {
-        let workbench_agent::settings::ProviderConfig {
-            id,
-            kind,
-            base_url,
-            api_key_env,
-            default_model,
-            context_windows,
-        } = v;
-        Self {
-            id,
-            kind: kind.into(),
-            base_url,
-            api_key_env,
-            default_model,
-            context_windows,
-        }
-    }
 }
 /// The agent's settings.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
@@ -104,6 +71,39 @@ impl Default for AgentSettings {
         workbench_agent::settings::AgentSettings::default().into()
     }
 }
+impl From<ProviderConfig> for workbench_agent::settings::ProviderConfig {
+    fn from(v: ProviderConfig) -> Self {
+        let ProviderConfig {
+            id,
+            kind,
+            base_url,
+            api_key_env,
+            default_model,
+            context_windows,
+        } = v;
+        workbench_agent::settings::ProviderConfig {
+            id,
+            kind: kind.into(),
+            base_url,
+            api_key_env,
+            default_model,
+            context_windows,
+        }
+    }
+}
+impl From<ProviderKind> for workbench_agent::settings::ProviderKind {
+    fn from(v: ProviderKind) -> Self {
+        match v {
+            ProviderKind::OpenAi => workbench_agent::settings::ProviderKind::OpenAi,
+            ProviderKind::Anthropic => workbench_agent::settings::ProviderKind::Anthropic,
+            ProviderKind::Gemini => workbench_agent::settings::ProviderKind::Gemini,
+            ProviderKind::Ollama => workbench_agent::settings::ProviderKind::Ollama,
+            ProviderKind::OpenAiCompatible => {
+                workbench_agent::settings::ProviderKind::OpenAiCompatible
+            }
+        }
+    }
+}
 crate::wire::to_wire!(workbench_agent::settings::AgentSettings => AgentSettings);
 impl From<workbench_agent::settings::AgentSettings> for AgentSettings {
     fn from(v: workbench_agent::settings::AgentSettings) -> Self {
@@ -138,9 +138,10 @@ impl From<workbench_agent::settings::AgentSettings> for AgentSettings {
         }
     }
 }
-impl From<ProviderConfig> for workbench_agent::settings::ProviderConfig {
-    fn from(v: ProviderConfig) -> Self {
-        let ProviderConfig {
+crate::wire::to_wire!(workbench_agent::settings::ProviderConfig => ProviderConfig);
+impl From<workbench_agent::settings::ProviderConfig> for ProviderConfig {
+    fn from(v: workbench_agent::settings::ProviderConfig) -> Self {
+        let workbench_agent::settings::ProviderConfig {
             id,
             kind,
             base_url,
@@ -148,7 +149,7 @@ impl From<ProviderConfig> for workbench_agent::settings::ProviderConfig {
             default_model,
             context_windows,
         } = v;
-        workbench_agent::settings::ProviderConfig {
+        Self {
             id,
             kind: kind.into(),
             base_url,
@@ -158,16 +159,15 @@ impl From<ProviderConfig> for workbench_agent::settings::ProviderConfig {
         }
     }
 }
-impl From<ProviderKind> for workbench_agent::settings::ProviderKind {
-    fn from(v: ProviderKind) -> Self {
+crate::wire::to_wire!(workbench_agent::settings::ProviderKind => ProviderKind);
+impl From<workbench_agent::settings::ProviderKind> for ProviderKind {
+    fn from(v: workbench_agent::settings::ProviderKind) -> Self {
         match v {
-            ProviderKind::OpenAi => workbench_agent::settings::ProviderKind::OpenAi,
-            ProviderKind::Anthropic => workbench_agent::settings::ProviderKind::Anthropic,
-            ProviderKind::Gemini => workbench_agent::settings::ProviderKind::Gemini,
-            ProviderKind::Ollama => workbench_agent::settings::ProviderKind::Ollama,
-            ProviderKind::OpenAiCompatible => {
-                workbench_agent::settings::ProviderKind::OpenAiCompatible
-            }
+            workbench_agent::settings::ProviderKind::OpenAi => Self::OpenAi,
+            workbench_agent::settings::ProviderKind::Anthropic => Self::Anthropic,
+            workbench_agent::settings::ProviderKind::Gemini => Self::Gemini,
+            workbench_agent::settings::ProviderKind::Ollama => Self::Ollama,
+            workbench_agent::settings::ProviderKind::OpenAiCompatible => Self::OpenAiCompatible,
         }
     }
 }

@@ -18,6 +18,24 @@ pub struct SessionOptions {
     /// Tools `search_tools` loaded (`server/tool`), oldest first.
     pub loaded_tools: Vec<String>,
 }
+impl From<SessionOptions> for workbench_agent::toolset::SessionOptions {
+    fn from(v: SessionOptions) -> Self {
+        let SessionOptions {
+            servers,
+            disabled_tools,
+            max_steps,
+            allowed,
+            loaded_tools,
+        } = v;
+        workbench_agent::toolset::SessionOptions {
+            servers,
+            disabled_tools,
+            max_steps,
+            allowed,
+            loaded_tools,
+        }
+    }
+}
 crate::wire::to_wire!(workbench_agent::toolset::SessionOptions => SessionOptions);
 impl From<workbench_agent::toolset::SessionOptions> for SessionOptions {
     fn from(v: workbench_agent::toolset::SessionOptions) -> Self {
@@ -29,24 +47,6 @@ impl From<workbench_agent::toolset::SessionOptions> for SessionOptions {
             loaded_tools,
         } = v;
         Self {
-            servers,
-            disabled_tools,
-            max_steps,
-            allowed,
-            loaded_tools,
-        }
-    }
-}
-impl From<SessionOptions> for workbench_agent::toolset::SessionOptions {
-    fn from(v: SessionOptions) -> Self {
-        let SessionOptions {
-            servers,
-            disabled_tools,
-            max_steps,
-            allowed,
-            loaded_tools,
-        } = v;
-        workbench_agent::toolset::SessionOptions {
             servers,
             disabled_tools,
             max_steps,

@@ -11,23 +11,6 @@ pub struct ChatTool {
     /// Whether the model sees its schema now (deferred: only once loaded).
     pub offered: bool,
 }
-crate::wire::to_wire!(workbench_agent::ChatTool => ChatTool);
-impl From<workbench_agent::ChatTool> for ChatTool {
-    fn from(v: workbench_agent::ChatTool) -> Self {
-        let workbench_agent::ChatTool {
-            name,
-            server,
-            tool,
-            offered,
-        } = v;
-        Self {
-            name,
-            server,
-            tool,
-            offered,
-        }
-    }
-}
 /// What a chat's model would get now: its tools, how they were adapted,
 /// and how full the context is.
 #[derive(Debug, Clone, serde::Serialize, specta::Type)]
@@ -51,6 +34,23 @@ impl From<workbench_agent::ChatTools> for ChatTools {
             deferred,
             notes,
             context: context.into(),
+        }
+    }
+}
+crate::wire::to_wire!(workbench_agent::ChatTool => ChatTool);
+impl From<workbench_agent::ChatTool> for ChatTool {
+    fn from(v: workbench_agent::ChatTool) -> Self {
+        let workbench_agent::ChatTool {
+            name,
+            server,
+            tool,
+            offered,
+        } = v;
+        Self {
+            name,
+            server,
+            tool,
+            offered,
         }
     }
 }

@@ -18,19 +18,6 @@ pub enum SignatureStatus {
     /// A signature the workbench cannot check.
     Unchecked,
 }
-crate::wire::to_wire!(workbench_app::bundle::SignatureStatus => SignatureStatus);
-impl From<workbench_app::bundle::SignatureStatus> for SignatureStatus {
-    fn from(v: workbench_app::bundle::SignatureStatus) -> Self {
-        match v {
-            workbench_app::bundle::SignatureStatus::Unsigned => Self::Unsigned,
-            workbench_app::bundle::SignatureStatus::Verified => Self::Verified,
-            workbench_app::bundle::SignatureStatus::SelfSigned => Self::SelfSigned,
-            workbench_app::bundle::SignatureStatus::NotTrusted => Self::NotTrusted,
-            workbench_app::bundle::SignatureStatus::Broken => Self::Broken,
-            workbench_app::bundle::SignatureStatus::Unchecked => Self::Unchecked,
-        }
-    }
-}
 /// A bundle's signature, shown.
 #[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
@@ -45,27 +32,6 @@ pub struct SignatureShown {
     pub valid_to: Option<String>,
     pub fingerprint: Option<String>,
 }
-crate::wire::to_wire!(workbench_app::bundle::SignatureShown => SignatureShown);
-impl From<workbench_app::bundle::SignatureShown> for SignatureShown {
-    fn from(v: workbench_app::bundle::SignatureShown) -> Self {
-        let workbench_app::bundle::SignatureShown {
-            status,
-            said,
-            publisher,
-            issuer,
-            valid_to,
-            fingerprint,
-        } = v;
-        Self {
-            status: status.into(),
-            said,
-            publisher,
-            issuer,
-            valid_to,
-            fingerprint,
-        }
-    }
-}
 /// A value the bundle asks for.
 #[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
@@ -79,31 +45,6 @@ pub struct BundleField {
     pub sensitive: bool,
     pub multiple: bool,
     pub default: Option<Value>,
-}
-crate::wire::to_wire!(workbench_app::bundle::BundleField => BundleField);
-impl From<workbench_app::bundle::BundleField> for BundleField {
-    fn from(v: workbench_app::bundle::BundleField) -> Self {
-        let workbench_app::bundle::BundleField {
-            key,
-            title,
-            description,
-            kind,
-            required,
-            sensitive,
-            multiple,
-            default,
-        } = v;
-        Self {
-            key,
-            title,
-            description,
-            kind,
-            required,
-            sensitive,
-            multiple,
-            default,
-        }
-    }
 }
 /// A bundle as read, before anything is written.
 #[derive(Debug, Clone, Serialize, specta::Type)]
@@ -121,6 +62,17 @@ pub struct BundleShown {
     pub server_type: String,
     pub fields: Vec<BundleField>,
     pub tools: Vec<String>,
+}
+/// What installing did.
+#[derive(Debug, Clone, Serialize, specta::Type)]
+#[serde(rename_all = "camelCase")]
+pub struct Installed {
+    pub name: String,
+    pub folder: String,
+    pub file: String,
+    pub shown: BundleShown,
+    /// The manifest's problems, as the publish check finds them.
+    pub findings: Vec<crate::wire::doctor::Finding>,
 }
 crate::wire::to_wire!(workbench_app::bundle::BundleShown => BundleShown);
 impl From<workbench_app::bundle::BundleShown> for BundleShown {
@@ -151,17 +103,6 @@ impl From<workbench_app::bundle::BundleShown> for BundleShown {
         }
     }
 }
-/// What installing did.
-#[derive(Debug, Clone, Serialize, specta::Type)]
-#[serde(rename_all = "camelCase")]
-pub struct Installed {
-    pub name: String,
-    pub folder: String,
-    pub file: String,
-    pub shown: BundleShown,
-    /// The manifest's problems, as the publish check finds them.
-    pub findings: Vec<crate::wire::doctor::Finding>,
-}
 crate::wire::to_wire!(workbench_app::bundle::Installed => Installed);
 impl From<workbench_app::bundle::Installed> for Installed {
     fn from(v: workbench_app::bundle::Installed) -> Self {
@@ -178,6 +119,65 @@ impl From<workbench_app::bundle::Installed> for Installed {
             file,
             shown: shown.into(),
             findings: findings.into_iter().map(|v| v.into()).collect(),
+        }
+    }
+}
+crate::wire::to_wire!(workbench_app::bundle::SignatureShown => SignatureShown);
+impl From<workbench_app::bundle::SignatureShown> for SignatureShown {
+    fn from(v: workbench_app::bundle::SignatureShown) -> Self {
+        let workbench_app::bundle::SignatureShown {
+            status,
+            said,
+            publisher,
+            issuer,
+            valid_to,
+            fingerprint,
+        } = v;
+        Self {
+            status: status.into(),
+            said,
+            publisher,
+            issuer,
+            valid_to,
+            fingerprint,
+        }
+    }
+}
+crate::wire::to_wire!(workbench_app::bundle::BundleField => BundleField);
+impl From<workbench_app::bundle::BundleField> for BundleField {
+    fn from(v: workbench_app::bundle::BundleField) -> Self {
+        let workbench_app::bundle::BundleField {
+            key,
+            title,
+            description,
+            kind,
+            required,
+            sensitive,
+            multiple,
+            default,
+        } = v;
+        Self {
+            key,
+            title,
+            description,
+            kind,
+            required,
+            sensitive,
+            multiple,
+            default,
+        }
+    }
+}
+crate::wire::to_wire!(workbench_app::bundle::SignatureStatus => SignatureStatus);
+impl From<workbench_app::bundle::SignatureStatus> for SignatureStatus {
+    fn from(v: workbench_app::bundle::SignatureStatus) -> Self {
+        match v {
+            workbench_app::bundle::SignatureStatus::Unsigned => Self::Unsigned,
+            workbench_app::bundle::SignatureStatus::Verified => Self::Verified,
+            workbench_app::bundle::SignatureStatus::SelfSigned => Self::SelfSigned,
+            workbench_app::bundle::SignatureStatus::NotTrusted => Self::NotTrusted,
+            workbench_app::bundle::SignatureStatus::Broken => Self::Broken,
+            workbench_app::bundle::SignatureStatus::Unchecked => Self::Unchecked,
         }
     }
 }

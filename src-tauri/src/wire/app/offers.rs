@@ -11,6 +11,32 @@ pub struct ResourceRow {
     pub resource: Value,
     pub stale: bool,
 }
+#[derive(Debug, Clone, Serialize, specta::Type)]
+pub struct PromptRow {
+    pub server: String,
+    /// As the server listed it (name, title, description, arguments).
+    pub prompt: Value,
+    pub stale: bool,
+}
+/// A skill (SEP-2640) of a server, as its `skills/list` gave it.
+#[derive(Debug, Clone, Serialize, specta::Type)]
+pub struct SkillRow {
+    pub server: String,
+    /// Its name (the folder of its SKILL.md).
+    pub name: String,
+    /// The entry as listed (uri, frontmatter, resources with digests and sizes).
+    pub skill: Value,
+    pub stale: bool,
+}
+/// One list's cache hints, as its server's last answer gave them.
+#[derive(Debug, Clone, Serialize, specta::Type)]
+pub struct ListCache {
+    pub server: String,
+    /// `tools`, `resources`, `resourceTemplates`, `prompts` or `skills`.
+    pub list: String,
+    /// When it was read is in it: the window says how fresh it is now.
+    pub hint: crate::wire::core::CacheHint,
+}
 crate::wire::to_wire!(workbench_app::offers::ResourceRow => ResourceRow);
 impl From<workbench_app::offers::ResourceRow> for ResourceRow {
     fn from(v: workbench_app::offers::ResourceRow) -> Self {
@@ -28,13 +54,6 @@ impl From<workbench_app::offers::ResourceRow> for ResourceRow {
         }
     }
 }
-#[derive(Debug, Clone, Serialize, specta::Type)]
-pub struct PromptRow {
-    pub server: String,
-    /// As the server listed it (name, title, description, arguments).
-    pub prompt: Value,
-    pub stale: bool,
-}
 crate::wire::to_wire!(workbench_app::offers::PromptRow => PromptRow);
 impl From<workbench_app::offers::PromptRow> for PromptRow {
     fn from(v: workbench_app::offers::PromptRow) -> Self {
@@ -49,16 +68,6 @@ impl From<workbench_app::offers::PromptRow> for PromptRow {
             stale,
         }
     }
-}
-/// A skill (SEP-2640) of a server, as its `skills/list` gave it.
-#[derive(Debug, Clone, Serialize, specta::Type)]
-pub struct SkillRow {
-    pub server: String,
-    /// Its name (the folder of its SKILL.md).
-    pub name: String,
-    /// The entry as listed (uri, frontmatter, resources with digests and sizes).
-    pub skill: Value,
-    pub stale: bool,
 }
 crate::wire::to_wire!(workbench_app::offers::SkillRow => SkillRow);
 impl From<workbench_app::offers::SkillRow> for SkillRow {
@@ -76,15 +85,6 @@ impl From<workbench_app::offers::SkillRow> for SkillRow {
             stale,
         }
     }
-}
-/// One list's cache hints, as its server's last answer gave them.
-#[derive(Debug, Clone, Serialize, specta::Type)]
-pub struct ListCache {
-    pub server: String,
-    /// `tools`, `resources`, `resourceTemplates`, `prompts` or `skills`.
-    pub list: String,
-    /// When it was read is in it: the window says how fresh it is now.
-    pub hint: crate::wire::core::CacheHint,
 }
 crate::wire::to_wire!(workbench_app::offers::ListCache => ListCache);
 impl From<workbench_app::offers::ListCache> for ListCache {

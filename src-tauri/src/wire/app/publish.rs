@@ -16,27 +16,6 @@ pub struct HostRun {
     /// schemas and texts, its resources and prompts), worst first.
     pub doctor: Vec<crate::wire::doctor::Finding>,
 }
-crate::wire::to_wire!(workbench_app::publish::HostRun => HostRun);
-impl From<workbench_app::publish::HostRun> for HostRun {
-    fn from(v: workbench_app::publish::HostRun) -> Self {
-        let workbench_app::publish::HostRun {
-            way,
-            host,
-            started,
-            tools,
-            error,
-            doctor,
-        } = v;
-        Self {
-            way,
-            host,
-            started,
-            tools,
-            error,
-            doctor: doctor.into_iter().map(|v| v.into()).collect(),
-        }
-    }
-}
 /// What `publish check` found.
 #[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
@@ -64,6 +43,27 @@ impl From<workbench_app::publish::PublishReport> for PublishReport {
             ways: ways.into_iter().map(|v| v.into()).collect(),
             hosts: hosts.into_iter().map(|v| v.into()).collect(),
             runs: runs.into_iter().map(|v| v.into()).collect(),
+        }
+    }
+}
+crate::wire::to_wire!(workbench_app::publish::HostRun => HostRun);
+impl From<workbench_app::publish::HostRun> for HostRun {
+    fn from(v: workbench_app::publish::HostRun) -> Self {
+        let workbench_app::publish::HostRun {
+            way,
+            host,
+            started,
+            tools,
+            error,
+            doctor,
+        } = v;
+        Self {
+            way,
+            host,
+            started,
+            tools,
+            error,
+            doctor: doctor.into_iter().map(|v| v.into()).collect(),
         }
     }
 }

@@ -20,35 +20,6 @@ pub struct RegistryServer {
     pub website_url: Option<String>,
     pub repository: Option<String>,
 }
-crate::wire::to_wire!(workbench_app::registry::RegistryServer => RegistryServer);
-impl From<workbench_app::registry::RegistryServer> for RegistryServer {
-    fn from(v: workbench_app::registry::RegistryServer) -> Self {
-        let workbench_app::registry::RegistryServer {
-            name,
-            version,
-            title,
-            description,
-            deprecated,
-            status_message,
-            published_at,
-            is_latest,
-            website_url,
-            repository,
-        } = v;
-        Self {
-            name,
-            version,
-            title,
-            description,
-            deprecated,
-            status_message,
-            published_at,
-            is_latest,
-            website_url,
-            repository,
-        }
-    }
-}
 /// A page of a search.
 #[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
@@ -60,23 +31,6 @@ pub struct RegistryPage {
     /// The registry could not be reached: this is its last answer, this
     /// many minutes old.
     pub stale_minutes: Option<u32>,
-}
-crate::wire::to_wire!(workbench_app::registry::RegistryPage => RegistryPage);
-impl From<workbench_app::registry::RegistryPage> for RegistryPage {
-    fn from(v: workbench_app::registry::RegistryPage) -> Self {
-        let workbench_app::registry::RegistryPage {
-            base,
-            servers,
-            next_cursor,
-            stale_minutes,
-        } = v;
-        Self {
-            base,
-            servers: servers.into_iter().map(|v| v.into()).collect(),
-            next_cursor,
-            stale_minutes,
-        }
-    }
 }
 /// One version of a server, as it would be added.
 #[derive(Debug, Clone, Serialize, specta::Type)]
@@ -95,29 +49,6 @@ pub struct RegistryShown {
     pub refusal: Option<String>,
     pub stale_minutes: Option<u32>,
 }
-crate::wire::to_wire!(workbench_app::registry::RegistryShown => RegistryShown);
-impl From<workbench_app::registry::RegistryShown> for RegistryShown {
-    fn from(v: workbench_app::registry::RegistryShown) -> Self {
-        let workbench_app::registry::RegistryShown {
-            server,
-            document,
-            packages,
-            remotes,
-            preview,
-            refusal,
-            stale_minutes,
-        } = v;
-        Self {
-            server: server.into(),
-            document,
-            packages,
-            remotes,
-            preview: preview.map(|v| v.into()),
-            refusal,
-            stale_minutes,
-        }
-    }
-}
 /// The entry a server.json becomes.
 #[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
@@ -132,25 +63,6 @@ pub struct RegistryPreview {
     /// The inputs whose value is a file path (a picker beside them).
     pub path_inputs: Vec<String>,
 }
-crate::wire::to_wire!(workbench_app::registry::RegistryPreview => RegistryPreview);
-impl From<workbench_app::registry::RegistryPreview> for RegistryPreview {
-    fn from(v: workbench_app::registry::RegistryPreview) -> Self {
-        let workbench_app::registry::RegistryPreview {
-            name,
-            entry,
-            inputs,
-            notes,
-            path_inputs,
-        } = v;
-        Self {
-            name,
-            entry,
-            inputs,
-            notes,
-            path_inputs,
-        }
-    }
-}
 /// What adding wrote.
 #[derive(Debug, Clone, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
@@ -162,25 +74,6 @@ pub struct RegistryAdded {
     /// they are given (the window asks; `mcpwb config input ID`).
     pub inputs: Vec<Value>,
     pub notes: Vec<String>,
-}
-crate::wire::to_wire!(workbench_app::registry::RegistryAdded => RegistryAdded);
-impl From<workbench_app::registry::RegistryAdded> for RegistryAdded {
-    fn from(v: workbench_app::registry::RegistryAdded) -> Self {
-        let workbench_app::registry::RegistryAdded {
-            name,
-            file,
-            version,
-            inputs,
-            notes,
-        } = v;
-        Self {
-            name,
-            file,
-            version,
-            inputs,
-            notes,
-        }
-    }
 }
 /// What the window asks to add (`AddRequest`, owned, as it comes over IPC).
 #[derive(Debug, Clone, Deserialize, specta::Type)]
@@ -230,6 +123,113 @@ impl From<RegistryAdd> for workbench_app::registry::RegistryAdd {
             answers,
             host,
             plain_text_ok,
+        }
+    }
+}
+crate::wire::to_wire!(workbench_app::registry::RegistryPage => RegistryPage);
+impl From<workbench_app::registry::RegistryPage> for RegistryPage {
+    fn from(v: workbench_app::registry::RegistryPage) -> Self {
+        let workbench_app::registry::RegistryPage {
+            base,
+            servers,
+            next_cursor,
+            stale_minutes,
+        } = v;
+        Self {
+            base,
+            servers: servers.into_iter().map(|v| v.into()).collect(),
+            next_cursor,
+            stale_minutes,
+        }
+    }
+}
+crate::wire::to_wire!(workbench_app::registry::RegistryShown => RegistryShown);
+impl From<workbench_app::registry::RegistryShown> for RegistryShown {
+    fn from(v: workbench_app::registry::RegistryShown) -> Self {
+        let workbench_app::registry::RegistryShown {
+            server,
+            document,
+            packages,
+            remotes,
+            preview,
+            refusal,
+            stale_minutes,
+        } = v;
+        Self {
+            server: server.into(),
+            document,
+            packages,
+            remotes,
+            preview: preview.map(|v| v.into()),
+            refusal,
+            stale_minutes,
+        }
+    }
+}
+crate::wire::to_wire!(workbench_app::registry::RegistryAdded => RegistryAdded);
+impl From<workbench_app::registry::RegistryAdded> for RegistryAdded {
+    fn from(v: workbench_app::registry::RegistryAdded) -> Self {
+        let workbench_app::registry::RegistryAdded {
+            name,
+            file,
+            version,
+            inputs,
+            notes,
+        } = v;
+        Self {
+            name,
+            file,
+            version,
+            inputs,
+            notes,
+        }
+    }
+}
+crate::wire::to_wire!(workbench_app::registry::RegistryServer => RegistryServer);
+impl From<workbench_app::registry::RegistryServer> for RegistryServer {
+    fn from(v: workbench_app::registry::RegistryServer) -> Self {
+        let workbench_app::registry::RegistryServer {
+            name,
+            version,
+            title,
+            description,
+            deprecated,
+            status_message,
+            published_at,
+            is_latest,
+            website_url,
+            repository,
+        } = v;
+        Self {
+            name,
+            version,
+            title,
+            description,
+            deprecated,
+            status_message,
+            published_at,
+            is_latest,
+            website_url,
+            repository,
+        }
+    }
+}
+crate::wire::to_wire!(workbench_app::registry::RegistryPreview => RegistryPreview);
+impl From<workbench_app::registry::RegistryPreview> for RegistryPreview {
+    fn from(v: workbench_app::registry::RegistryPreview) -> Self {
+        let workbench_app::registry::RegistryPreview {
+            name,
+            entry,
+            inputs,
+            notes,
+            path_inputs,
+        } = v;
+        Self {
+            name,
+            entry,
+            inputs,
+            notes,
+            path_inputs,
         }
     }
 }

@@ -10,23 +10,6 @@ pub struct CaseInfo {
     pub tool: String,
     pub surface: bool,
 }
-crate::wire::to_wire!(workbench_app::suites::CaseInfo => CaseInfo);
-impl From<workbench_app::suites::CaseInfo> for CaseInfo {
-    fn from(v: workbench_app::suites::CaseInfo) -> Self {
-        let workbench_app::suites::CaseInfo {
-            name,
-            server,
-            tool,
-            surface,
-        } = v;
-        Self {
-            name,
-            server,
-            tool,
-            surface,
-        }
-    }
-}
 /// A prompt case of a suite (an eval), as the Suites room lists it.
 #[derive(Debug, Clone, Serialize, specta::Type)]
 pub struct PromptInfo {
@@ -36,25 +19,6 @@ pub struct PromptInfo {
     pub servers: Vec<String>,
     pub runs: u32,
     pub pass_rate: f64,
-}
-crate::wire::to_wire!(workbench_app::suites::PromptInfo => PromptInfo);
-impl From<workbench_app::suites::PromptInfo> for PromptInfo {
-    fn from(v: workbench_app::suites::PromptInfo) -> Self {
-        let workbench_app::suites::PromptInfo {
-            name,
-            prompt,
-            servers,
-            runs,
-            pass_rate,
-        } = v;
-        Self {
-            name,
-            prompt,
-            servers,
-            runs,
-            pass_rate,
-        }
-    }
 }
 /// A suite file of the project or the user.
 #[derive(Debug, Clone, Serialize, specta::Type)]
@@ -98,6 +62,42 @@ impl From<workbench_app::suites::SuiteInfo> for SuiteInfo {
             models,
             broken,
             review: review.map(|v| v.into()),
+        }
+    }
+}
+crate::wire::to_wire!(workbench_app::suites::CaseInfo => CaseInfo);
+impl From<workbench_app::suites::CaseInfo> for CaseInfo {
+    fn from(v: workbench_app::suites::CaseInfo) -> Self {
+        let workbench_app::suites::CaseInfo {
+            name,
+            server,
+            tool,
+            surface,
+        } = v;
+        Self {
+            name,
+            server,
+            tool,
+            surface,
+        }
+    }
+}
+crate::wire::to_wire!(workbench_app::suites::PromptInfo => PromptInfo);
+impl From<workbench_app::suites::PromptInfo> for PromptInfo {
+    fn from(v: workbench_app::suites::PromptInfo) -> Self {
+        let workbench_app::suites::PromptInfo {
+            name,
+            prompt,
+            servers,
+            runs,
+            pass_rate,
+        } = v;
+        Self {
+            name,
+            prompt,
+            servers,
+            runs,
+            pass_rate,
         }
     }
 }

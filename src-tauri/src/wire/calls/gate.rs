@@ -2,32 +2,6 @@
 use super::*;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-/// How calls that would ask are treated (the window always asks; `mcpwb
-/// chat --approve` chooses).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, specta::Type)]
-#[serde(rename_all = "snake_case")]
-pub enum ApproveMode {
-    /// Ask the person.
-    #[default]
-    Ask,
-    /// Run tools whose annotations say read-only; refuse the others.
-    ReadOnly,
-    /// Run everything.
-    All,
-    /// Refuse everything not allowed by a policy.
-    None,
-}
-crate::wire::to_wire!(workbench_calls::gate::ApproveMode => ApproveMode);
-impl From<workbench_calls::gate::ApproveMode> for ApproveMode {
-    fn from(v: workbench_calls::gate::ApproveMode) -> Self {
-        match v {
-            workbench_calls::gate::ApproveMode::Ask => Self::Ask,
-            workbench_calls::gate::ApproveMode::ReadOnly => Self::ReadOnly,
-            workbench_calls::gate::ApproveMode::All => Self::All,
-            workbench_calls::gate::ApproveMode::None => Self::None,
-        }
-    }
-}
 /// How long a decision holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize, specta::Type)]
 #[serde(rename_all = "snake_case")]
@@ -39,16 +13,6 @@ pub enum Remember {
     Chat,
     /// Always: written to the entry's `autoApprove` in mcp.json.
     Always,
-}
-crate::wire::to_wire!(workbench_calls::gate::Remember => Remember);
-impl From<workbench_calls::gate::Remember> for Remember {
-    fn from(v: workbench_calls::gate::Remember) -> Self {
-        match v {
-            workbench_calls::gate::Remember::Once => Self::Once,
-            workbench_calls::gate::Remember::Chat => Self::Chat,
-            workbench_calls::gate::Remember::Always => Self::Always,
-        }
-    }
 }
 /// The person's decision on one call.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, specta::Type)]
@@ -63,37 +27,12 @@ pub struct Decision {
     #[serde(default)]
     pub reason: Option<String>,
 }
-crate::wire::to_wire!(workbench_calls::gate::Decision => Decision);
-impl From<workbench_calls::gate::Decision> for Decision {
-    fn from(v: workbench_calls::gate::Decision) -> Self {
-        let workbench_calls::gate::Decision {
-            approve,
-            arguments,
-            remember,
-            reason,
-            ..
-        } = v;
-        Self {
-            approve,
-            arguments,
-            remember: remember.into(),
-            reason,
-        }
-    }
-}
 /// A line of a definition's difference.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
 pub struct DiffLine {
     /// `" "`, `"+"` or `"-"`.
     pub op: String,
     pub text: String,
-}
-crate::wire::to_wire!(workbench_calls::gate::DiffLine => DiffLine);
-impl From<workbench_calls::gate::DiffLine> for DiffLine {
-    fn from(v: workbench_calls::gate::DiffLine) -> Self {
-        let workbench_calls::gate::DiffLine { op, text } = v;
-        Self { op, text }
-    }
 }
 /// A call waiting for a decision, with everything the approval card shows.
 #[derive(Debug, Clone, Serialize, specta::Type)]
@@ -111,6 +50,27 @@ pub struct Approval {
     pub definition: Value,
     /// Set when the tool changed since it was allowed: what changed.
     pub changed: Option<Vec<DiffLine>>,
+}
+impl From<Decision> for workbench_calls::gate::Decision {
+    fn from(v: Decision) -> Self {
+        let Decision {
+            approve,
+            arguments,
+            remember,
+            reason,
+        } = v;
+        // The consent is never taken from a window: the approvals queue adds it.
+        workbench_calls::gate::Decision::answered(approve, arguments, remember.into(), reason)
+    }
+}
+impl From<Remember> for workbench_calls::gate::Remember {
+    fn from(v: Remember) -> Self {
+        match v {
+            Remember::Once => workbench_calls::gate::Remember::Once,
+            Remember::Chat => workbench_calls::gate::Remember::Chat,
+            Remember::Always => workbench_calls::gate::Remember::Always,
+        }
+    }
 }
 crate::wire::to_wire!(workbench_calls::gate::Approval => Approval);
 impl From<workbench_calls::gate::Approval> for Approval {
@@ -141,24 +101,10 @@ impl From<workbench_calls::gate::Approval> for Approval {
         }
     }
 }
-impl From<Decision> for workbench_calls::gate::Decision {
-    fn from(v: Decision) -> Self {
-        let Decision {
-            approve,
-            arguments,
-            remember,
-            reason,
-        } = v;
-        // The consent is never taken from a window: the approvals queue adds it.
-        workbench_calls::gate::Decision::answered(approve, arguments, remember.into(), reason)
-    }
-}
-impl From<Remember> for workbench_calls::gate::Remember {
-    fn from(v: Remember) -> Self {
-        match v {
-            Remember::Once => workbench_calls::gate::Remember::Once,
-            Remember::Chat => workbench_calls::gate::Remember::Chat,
-            Remember::Always => workbench_calls::gate::Remember::Always,
-        }
+crate::wire::to_wire!(workbench_calls::gate::DiffLine => DiffLine);
+impl From<workbench_calls::gate::DiffLine> for DiffLine {
+    fn from(v: workbench_calls::gate::DiffLine) -> Self {
+        let workbench_calls::gate::DiffLine { op, text } = v;
+        Self { op, text }
     }
 }

@@ -11,27 +11,6 @@ pub struct LoadLatency {
     pub max: f64,
     pub mean: f64,
 }
-crate::wire::to_wire!(workbench_calls::load::LoadLatency => LoadLatency);
-impl From<workbench_calls::load::LoadLatency> for LoadLatency {
-    fn from(v: workbench_calls::load::LoadLatency) -> Self {
-        let workbench_calls::load::LoadLatency {
-            p50,
-            p90,
-            p99,
-            p999,
-            max,
-            mean,
-        } = v;
-        Self {
-            p50,
-            p90,
-            p99,
-            p999,
-            max,
-            mean,
-        }
-    }
-}
 /// Calls that did not succeed, by kind.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
 pub struct LoadErrors {
@@ -43,23 +22,6 @@ pub struct LoadErrors {
     pub timeout: u64,
     /// The connection went (the server crashed, restarted, is not ready).
     pub disconnect: u64,
-}
-crate::wire::to_wire!(workbench_calls::load::LoadErrors => LoadErrors);
-impl From<workbench_calls::load::LoadErrors> for LoadErrors {
-    fn from(v: workbench_calls::load::LoadErrors) -> Self {
-        let workbench_calls::load::LoadErrors {
-            tool,
-            protocol,
-            timeout,
-            disconnect,
-        } = v;
-        Self {
-            tool,
-            protocol,
-            timeout,
-            disconnect,
-        }
-    }
 }
 /// One second of the run.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, specta::Type)]
@@ -73,27 +35,6 @@ pub struct LoadSecond {
     pub p50: f64,
     pub p99: f64,
 }
-crate::wire::to_wire!(workbench_calls::load::LoadSecond => LoadSecond);
-impl From<workbench_calls::load::LoadSecond> for LoadSecond {
-    fn from(v: workbench_calls::load::LoadSecond) -> Self {
-        let workbench_calls::load::LoadSecond {
-            at,
-            concurrency,
-            calls,
-            errors,
-            p50,
-            p99,
-        } = v;
-        Self {
-            at,
-            concurrency,
-            calls,
-            errors,
-            p50,
-            p99,
-        }
-    }
-}
 /// One step of a ramp.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, specta::Type)]
 pub struct RampStep {
@@ -104,37 +45,11 @@ pub struct RampStep {
     pub p99: f64,
     pub errors: u64,
 }
-crate::wire::to_wire!(workbench_calls::load::RampStep => RampStep);
-impl From<workbench_calls::load::RampStep> for RampStep {
-    fn from(v: workbench_calls::load::RampStep) -> Self {
-        let workbench_calls::load::RampStep {
-            concurrency,
-            throughput,
-            p50,
-            p99,
-            errors,
-        } = v;
-        Self {
-            concurrency,
-            throughput,
-            p50,
-            p99,
-            errors,
-        }
-    }
-}
 /// A bucket of the histogram: calls that took up to `le` ms.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, specta::Type)]
 pub struct LoadBucket {
     pub le: f64,
     pub count: u64,
-}
-crate::wire::to_wire!(workbench_calls::load::LoadBucket => LoadBucket);
-impl From<workbench_calls::load::LoadBucket> for LoadBucket {
-    fn from(v: workbench_calls::load::LoadBucket) -> Self {
-        let workbench_calls::load::LoadBucket { le, count } = v;
-        Self { le, count }
-    }
 }
 /// One call of a mix and how many times it was made.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, specta::Type)]
@@ -142,21 +57,6 @@ pub struct MixShare {
     pub server: String,
     pub tool: String,
     pub calls: u64,
-}
-crate::wire::to_wire!(workbench_calls::load::MixShare => MixShare);
-impl From<workbench_calls::load::MixShare> for MixShare {
-    fn from(v: workbench_calls::load::MixShare) -> Self {
-        let workbench_calls::load::MixShare {
-            server,
-            tool,
-            calls,
-        } = v;
-        Self {
-            server,
-            tool,
-            calls,
-        }
-    }
 }
 /// How a run was asked for: what two runs compared must share for their
 /// figures to mean the same.
@@ -171,25 +71,6 @@ pub struct LoadSettings {
     pub calls: Option<u64>,
     /// At most this many calls a second (None: as fast as answered).
     pub rate: Option<f64>,
-}
-crate::wire::to_wire!(workbench_calls::load::LoadSettings => LoadSettings);
-impl From<workbench_calls::load::LoadSettings> for LoadSettings {
-    fn from(v: workbench_calls::load::LoadSettings) -> Self {
-        let workbench_calls::load::LoadSettings {
-            concurrency,
-            ramp_to,
-            seconds,
-            calls,
-            rate,
-        } = v;
-        Self {
-            concurrency,
-            ramp_to,
-            seconds,
-            calls,
-            rate,
-        }
-    }
 }
 /// A load run.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, specta::Type)]
@@ -226,6 +107,27 @@ pub struct LoadReport {
     /// With a mix: each call's count.
     #[serde(default)]
     pub mix: Vec<MixShare>,
+}
+crate::wire::to_wire!(workbench_calls::load::LoadSecond => LoadSecond);
+impl From<workbench_calls::load::LoadSecond> for LoadSecond {
+    fn from(v: workbench_calls::load::LoadSecond) -> Self {
+        let workbench_calls::load::LoadSecond {
+            at,
+            concurrency,
+            calls,
+            errors,
+            p50,
+            p99,
+        } = v;
+        Self {
+            at,
+            concurrency,
+            calls,
+            errors,
+            p50,
+            p99,
+        }
+    }
 }
 crate::wire::to_wire!(workbench_calls::load::LoadReport => LoadReport);
 impl From<workbench_calls::load::LoadReport> for LoadReport {
@@ -274,34 +176,101 @@ impl From<workbench_calls::load::LoadReport> for LoadReport {
         }
     }
 }
-/// One figure against a saved run's.
-#[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
-pub struct Regression {
-    /// `p50`, `p99`, `throughput`, `errors`.
-    pub figure: String,
-    pub before: f64,
-    pub after: f64,
-    /// After against before, as a share (+0.25 = 25% worse).
-    pub worse_by: f64,
-    /// Past the allowed share.
-    pub failed: bool,
-}
-crate::wire::to_wire!(workbench_calls::load::Regression => Regression);
-impl From<workbench_calls::load::Regression> for Regression {
-    fn from(v: workbench_calls::load::Regression) -> Self {
-        let workbench_calls::load::Regression {
-            figure,
-            before,
-            after,
-            worse_by,
-            failed,
+crate::wire::to_wire!(workbench_calls::load::LoadLatency => LoadLatency);
+impl From<workbench_calls::load::LoadLatency> for LoadLatency {
+    fn from(v: workbench_calls::load::LoadLatency) -> Self {
+        let workbench_calls::load::LoadLatency {
+            p50,
+            p90,
+            p99,
+            p999,
+            max,
+            mean,
         } = v;
         Self {
-            figure,
-            before,
-            after,
-            worse_by,
-            failed,
+            p50,
+            p90,
+            p99,
+            p999,
+            max,
+            mean,
+        }
+    }
+}
+crate::wire::to_wire!(workbench_calls::load::LoadErrors => LoadErrors);
+impl From<workbench_calls::load::LoadErrors> for LoadErrors {
+    fn from(v: workbench_calls::load::LoadErrors) -> Self {
+        let workbench_calls::load::LoadErrors {
+            tool,
+            protocol,
+            timeout,
+            disconnect,
+        } = v;
+        Self {
+            tool,
+            protocol,
+            timeout,
+            disconnect,
+        }
+    }
+}
+crate::wire::to_wire!(workbench_calls::load::RampStep => RampStep);
+impl From<workbench_calls::load::RampStep> for RampStep {
+    fn from(v: workbench_calls::load::RampStep) -> Self {
+        let workbench_calls::load::RampStep {
+            concurrency,
+            throughput,
+            p50,
+            p99,
+            errors,
+        } = v;
+        Self {
+            concurrency,
+            throughput,
+            p50,
+            p99,
+            errors,
+        }
+    }
+}
+crate::wire::to_wire!(workbench_calls::load::LoadBucket => LoadBucket);
+impl From<workbench_calls::load::LoadBucket> for LoadBucket {
+    fn from(v: workbench_calls::load::LoadBucket) -> Self {
+        let workbench_calls::load::LoadBucket { le, count } = v;
+        Self { le, count }
+    }
+}
+crate::wire::to_wire!(workbench_calls::load::MixShare => MixShare);
+impl From<workbench_calls::load::MixShare> for MixShare {
+    fn from(v: workbench_calls::load::MixShare) -> Self {
+        let workbench_calls::load::MixShare {
+            server,
+            tool,
+            calls,
+        } = v;
+        Self {
+            server,
+            tool,
+            calls,
+        }
+    }
+}
+crate::wire::to_wire!(workbench_calls::load::LoadSettings => LoadSettings);
+impl From<workbench_calls::load::LoadSettings> for LoadSettings {
+    fn from(v: workbench_calls::load::LoadSettings) -> Self {
+        let workbench_calls::load::LoadSettings {
+            concurrency,
+            ramp_to,
+            seconds,
+            calls,
+            rate,
+        } = v;
+        Self {
+            concurrency,
+            ramp_to,
+            seconds,
+            calls,
+            rate,
         }
     }
 }

@@ -1,7 +1,5 @@
 mod gate;
 pub use gate::*;
-mod root;
-pub use root::*;
 mod load;
 pub use load::*;
 mod rules;

@@ -13,16 +13,6 @@ pub enum ToolPolicy {
     /// Never offered to a model; refused for every caller a person does not drive.
     Deny,
 }
-crate::wire::to_wire!(workbench_calls::rules::ToolPolicy => ToolPolicy);
-impl From<workbench_calls::rules::ToolPolicy> for ToolPolicy {
-    fn from(v: workbench_calls::rules::ToolPolicy) -> Self {
-        match v {
-            workbench_calls::rules::ToolPolicy::Ask => Self::Ask,
-            workbench_calls::rules::ToolPolicy::Allow => Self::Allow,
-            workbench_calls::rules::ToolPolicy::Deny => Self::Deny,
-        }
-    }
-}
 /// How the history is bounded (`"history"` in the settings file).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, specta::Type)]
 #[serde(default)]
@@ -40,6 +30,15 @@ impl Default for HistorySettings {
         workbench_calls::rules::HistorySettings::default().into()
     }
 }
+impl From<ToolPolicy> for workbench_calls::rules::ToolPolicy {
+    fn from(v: ToolPolicy) -> Self {
+        match v {
+            ToolPolicy::Ask => workbench_calls::rules::ToolPolicy::Ask,
+            ToolPolicy::Allow => workbench_calls::rules::ToolPolicy::Allow,
+            ToolPolicy::Deny => workbench_calls::rules::ToolPolicy::Deny,
+        }
+    }
+}
 crate::wire::to_wire!(workbench_calls::rules::HistorySettings => HistorySettings);
 impl From<workbench_calls::rules::HistorySettings> for HistorySettings {
     fn from(v: workbench_calls::rules::HistorySettings) -> Self {
@@ -53,12 +52,13 @@ impl From<workbench_calls::rules::HistorySettings> for HistorySettings {
         }
     }
 }
-impl From<ToolPolicy> for workbench_calls::rules::ToolPolicy {
-    fn from(v: ToolPolicy) -> Self {
+crate::wire::to_wire!(workbench_calls::rules::ToolPolicy => ToolPolicy);
+impl From<workbench_calls::rules::ToolPolicy> for ToolPolicy {
+    fn from(v: workbench_calls::rules::ToolPolicy) -> Self {
         match v {
-            ToolPolicy::Ask => workbench_calls::rules::ToolPolicy::Ask,
-            ToolPolicy::Allow => workbench_calls::rules::ToolPolicy::Allow,
-            ToolPolicy::Deny => workbench_calls::rules::ToolPolicy::Deny,
+            workbench_calls::rules::ToolPolicy::Ask => Self::Ask,
+            workbench_calls::rules::ToolPolicy::Allow => Self::Allow,
+            workbench_calls::rules::ToolPolicy::Deny => Self::Deny,
         }
     }
 }

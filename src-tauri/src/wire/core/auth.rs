@@ -13,40 +13,10 @@ pub struct Step {
     /// MUSTs of the specification this step broke, each with the rule.
     pub problems: Vec<String>,
 }
-crate::wire::to_wire!(workbench_core::auth::Step => Step);
-impl From<workbench_core::auth::Step> for Step {
-    fn from(v: workbench_core::auth::Step) -> Self {
-        let workbench_core::auth::Step {
-            name,
-            request,
-            status,
-            response,
-            ms,
-            problems,
-        } = v;
-        Self {
-            name,
-            request,
-            status,
-            response,
-            ms,
-            problems,
-        }
-    }
-}
 /// The flow so far.
 #[derive(Debug, Clone, Default, Serialize, specta::Type)]
 pub struct Timeline {
     pub steps: Vec<Step>,
-}
-crate::wire::to_wire!(workbench_core::auth::Timeline => Timeline);
-impl From<workbench_core::auth::Timeline> for Timeline {
-    fn from(v: workbench_core::auth::Timeline) -> Self {
-        let workbench_core::auth::Timeline { steps } = v;
-        Self {
-            steps: steps.into_iter().map(|v| v.into()).collect(),
-        }
-    }
 }
 /// What the window and `mcpwb auth status` show of a sign-in.
 #[derive(Debug, Clone, Serialize, specta::Type)]
@@ -63,29 +33,6 @@ pub struct Status {
     /// The server's last refusal for want of sign-in or scope, while the
     /// app runs (the window offers to sign in with the wider scope).
     pub refusal: Option<Refusal>,
-}
-crate::wire::to_wire!(workbench_core::auth::Status => Status);
-impl From<workbench_core::auth::Status> for Status {
-    fn from(v: workbench_core::auth::Status) -> Self {
-        let workbench_core::auth::Status {
-            signed_in,
-            issuer,
-            scope,
-            expires_in,
-            refreshable,
-            dpop_key,
-            refusal,
-        } = v;
-        Self {
-            signed_in,
-            issuer,
-            scope,
-            expires_in,
-            refreshable,
-            dpop_key,
-            refusal: refusal.map(|v| v.into()),
-        }
-    }
 }
 /// Which step of a sign-in failed: a stable code the window, `mcpwb` and
 /// the doctor switch on (never the message's text).
@@ -113,6 +60,38 @@ pub enum SignInStep {
     /// Cancelled before it finished.
     Cancelled,
 }
+crate::wire::to_wire!(workbench_core::auth::Timeline => Timeline);
+impl From<workbench_core::auth::Timeline> for Timeline {
+    fn from(v: workbench_core::auth::Timeline) -> Self {
+        let workbench_core::auth::Timeline { steps } = v;
+        Self {
+            steps: steps.into_iter().map(|v| v.into()).collect(),
+        }
+    }
+}
+crate::wire::to_wire!(workbench_core::auth::Status => Status);
+impl From<workbench_core::auth::Status> for Status {
+    fn from(v: workbench_core::auth::Status) -> Self {
+        let workbench_core::auth::Status {
+            signed_in,
+            issuer,
+            scope,
+            expires_in,
+            refreshable,
+            dpop_key,
+            refusal,
+        } = v;
+        Self {
+            signed_in,
+            issuer,
+            scope,
+            expires_in,
+            refreshable,
+            dpop_key,
+            refusal: refusal.map(|v| v.into()),
+        }
+    }
+}
 crate::wire::to_wire!(workbench_core::auth::flow::SignInStep => SignInStep);
 impl From<workbench_core::auth::flow::SignInStep> for SignInStep {
     fn from(v: workbench_core::auth::flow::SignInStep) -> Self {
@@ -130,19 +109,24 @@ impl From<workbench_core::auth::flow::SignInStep> for SignInStep {
         }
     }
 }
-/// A failed sign-in: the step and what went wrong there.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, specta::Type)]
-pub struct SignInError {
-    pub step: SignInStep,
-    pub message: String,
-}
-crate::wire::to_wire!(workbench_core::auth::flow::SignInError => SignInError);
-impl From<workbench_core::auth::flow::SignInError> for SignInError {
-    fn from(v: workbench_core::auth::flow::SignInError) -> Self {
-        let workbench_core::auth::flow::SignInError { step, message } = v;
+crate::wire::to_wire!(workbench_core::auth::Step => Step);
+impl From<workbench_core::auth::Step> for Step {
+    fn from(v: workbench_core::auth::Step) -> Self {
+        let workbench_core::auth::Step {
+            name,
+            request,
+            status,
+            response,
+            ms,
+            problems,
+        } = v;
         Self {
-            step: step.into(),
-            message,
+            name,
+            request,
+            status,
+            response,
+            ms,
+            problems,
         }
     }
 }

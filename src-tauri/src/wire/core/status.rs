@@ -14,29 +14,6 @@ pub struct ServerInfo {
     /// The transport that worked (for a `url` with no `type`, which one).
     pub transport: crate::wire::config::TransportKind,
 }
-crate::wire::to_wire!(workbench_core::status::ServerInfo => ServerInfo);
-impl From<workbench_core::status::ServerInfo> for ServerInfo {
-    fn from(v: workbench_core::status::ServerInfo) -> Self {
-        let workbench_core::status::ServerInfo {
-            protocol_version,
-            name,
-            title,
-            version,
-            instructions,
-            capabilities,
-            transport,
-        } = v;
-        Self {
-            protocol_version,
-            name,
-            title,
-            version,
-            instructions,
-            capabilities,
-            transport: transport.into(),
-        }
-    }
-}
 /// Why a connection failed or ended, by kind: a stable code the window,
 /// `mcpwb` and the doctor switch on (never the reason's text).
 #[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, Default, specta::Type)]
@@ -62,22 +39,6 @@ pub enum FailureCode {
     Health,
     /// The live session ended by itself (the process died, the connection closed).
     Ended,
-}
-crate::wire::to_wire!(workbench_core::status::FailureCode => FailureCode);
-impl From<workbench_core::status::FailureCode> for FailureCode {
-    fn from(v: workbench_core::status::FailureCode) -> Self {
-        match v {
-            workbench_core::status::FailureCode::Config => Self::Config,
-            workbench_core::status::FailureCode::Spawn => Self::Spawn,
-            workbench_core::status::FailureCode::Exited => Self::Exited,
-            workbench_core::status::FailureCode::Unreachable => Self::Unreachable,
-            workbench_core::status::FailureCode::SignIn => Self::SignIn,
-            workbench_core::status::FailureCode::Scope => Self::Scope,
-            workbench_core::status::FailureCode::Handshake => Self::Handshake,
-            workbench_core::status::FailureCode::Health => Self::Health,
-            workbench_core::status::FailureCode::Ended => Self::Ended,
-        }
-    }
 }
 /// A server's life, as the user sees it.
 #[derive(Debug, Clone, Serialize, PartialEq, specta::Type)]
@@ -107,6 +68,63 @@ pub enum ServerState {
     },
     /// Stopped by the user (never restarted automatically).
     Stopped,
+}
+#[derive(Debug, Clone, Serialize, PartialEq, specta::Type)]
+pub struct ServerStatus {
+    pub name: String,
+    #[serde(flatten)]
+    pub state: ServerState,
+    pub info: Option<ServerInfo>,
+}
+crate::wire::to_wire!(workbench_core::status::ServerStatus => ServerStatus);
+impl From<workbench_core::status::ServerStatus> for ServerStatus {
+    fn from(v: workbench_core::status::ServerStatus) -> Self {
+        let workbench_core::status::ServerStatus { name, state, info } = v;
+        Self {
+            name,
+            state: state.into(),
+            info: info.map(|v| v.into()),
+        }
+    }
+}
+crate::wire::to_wire!(workbench_core::status::ServerInfo => ServerInfo);
+impl From<workbench_core::status::ServerInfo> for ServerInfo {
+    fn from(v: workbench_core::status::ServerInfo) -> Self {
+        let workbench_core::status::ServerInfo {
+            protocol_version,
+            name,
+            title,
+            version,
+            instructions,
+            capabilities,
+            transport,
+        } = v;
+        Self {
+            protocol_version,
+            name,
+            title,
+            version,
+            instructions,
+            capabilities,
+            transport: transport.into(),
+        }
+    }
+}
+crate::wire::to_wire!(workbench_core::status::FailureCode => FailureCode);
+impl From<workbench_core::status::FailureCode> for FailureCode {
+    fn from(v: workbench_core::status::FailureCode) -> Self {
+        match v {
+            workbench_core::status::FailureCode::Config => Self::Config,
+            workbench_core::status::FailureCode::Spawn => Self::Spawn,
+            workbench_core::status::FailureCode::Exited => Self::Exited,
+            workbench_core::status::FailureCode::Unreachable => Self::Unreachable,
+            workbench_core::status::FailureCode::SignIn => Self::SignIn,
+            workbench_core::status::FailureCode::Scope => Self::Scope,
+            workbench_core::status::FailureCode::Handshake => Self::Handshake,
+            workbench_core::status::FailureCode::Health => Self::Health,
+            workbench_core::status::FailureCode::Ended => Self::Ended,
+        }
+    }
 }
 crate::wire::to_wire!(workbench_core::status::ServerState => ServerState);
 impl From<workbench_core::status::ServerState> for ServerState {
@@ -139,24 +157,6 @@ impl From<workbench_core::status::ServerState> for ServerState {
                 next_try_in_ms,
             },
             workbench_core::status::ServerState::Stopped => Self::Stopped,
-        }
-    }
-}
-#[derive(Debug, Clone, Serialize, PartialEq, specta::Type)]
-pub struct ServerStatus {
-    pub name: String,
-    #[serde(flatten)]
-    pub state: ServerState,
-    pub info: Option<ServerInfo>,
-}
-crate::wire::to_wire!(workbench_core::status::ServerStatus => ServerStatus);
-impl From<workbench_core::status::ServerStatus> for ServerStatus {
-    fn from(v: workbench_core::status::ServerStatus) -> Self {
-        let workbench_core::status::ServerStatus { name, state, info } = v;
-        Self {
-            name,
-            state: state.into(),
-            info: info.map(|v| v.into()),
         }
     }
 }

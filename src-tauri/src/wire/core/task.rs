@@ -12,15 +12,6 @@ pub enum TaskForm {
     #[serde(rename = "extension")]
     Extension,
 }
-crate::wire::to_wire!(workbench_core::task::TaskForm => TaskForm);
-impl From<workbench_core::task::TaskForm> for TaskForm {
-    fn from(v: workbench_core::task::TaskForm) -> Self {
-        match v {
-            workbench_core::task::TaskForm::V2025 => Self::V2025,
-            workbench_core::task::TaskForm::Extension => Self::Extension,
-        }
-    }
-}
 /// A task as last seen.
 #[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
 #[serde(rename_all = "camelCase")]
@@ -65,6 +56,15 @@ impl From<workbench_core::task::TaskState> for TaskState {
             form: form.into(),
             tool,
             arguments,
+        }
+    }
+}
+crate::wire::to_wire!(workbench_core::task::TaskForm => TaskForm);
+impl From<workbench_core::task::TaskForm> for TaskForm {
+    fn from(v: workbench_core::task::TaskForm) -> Self {
+        match v {
+            workbench_core::task::TaskForm::V2025 => Self::V2025,
+            workbench_core::task::TaskForm::Extension => Self::Extension,
         }
     }
 }

@@ -20,19 +20,6 @@ pub enum Direction {
     /// The workbench → an MCP App's frame.
     ToApp,
 }
-crate::wire::to_wire!(workbench_core::traffic::Direction => Direction);
-impl From<workbench_core::traffic::Direction> for Direction {
-    fn from(v: workbench_core::traffic::Direction) -> Self {
-        match v {
-            workbench_core::traffic::Direction::Outgoing => Self::Outgoing,
-            workbench_core::traffic::Direction::Incoming => Self::Incoming,
-            workbench_core::traffic::Direction::Stderr => Self::Stderr,
-            workbench_core::traffic::Direction::Note => Self::Note,
-            workbench_core::traffic::Direction::FromApp => Self::FromApp,
-            workbench_core::traffic::Direction::ToApp => Self::ToApp,
-        }
-    }
-}
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, specta::Type)]
 #[serde(rename_all = "snake_case")]
 pub enum MessageKind {
@@ -43,19 +30,6 @@ pub enum MessageKind {
     /// Not a JSON-RPC message (e.g. a log line on stdout).
     Invalid,
     Log,
-}
-crate::wire::to_wire!(workbench_core::traffic::MessageKind => MessageKind);
-impl From<workbench_core::traffic::MessageKind> for MessageKind {
-    fn from(v: workbench_core::traffic::MessageKind) -> Self {
-        match v {
-            workbench_core::traffic::MessageKind::Request => Self::Request,
-            workbench_core::traffic::MessageKind::Response => Self::Response,
-            workbench_core::traffic::MessageKind::Error => Self::Error,
-            workbench_core::traffic::MessageKind::Notification => Self::Notification,
-            workbench_core::traffic::MessageKind::Invalid => Self::Invalid,
-            workbench_core::traffic::MessageKind::Log => Self::Log,
-        }
-    }
 }
 #[derive(Debug, Clone, Serialize, specta::Type)]
 pub struct TrafficEntry {
@@ -76,37 +50,6 @@ pub struct TrafficEntry {
     /// The message text (masked; truncated to the body limit).
     pub body: String,
     pub truncated: bool,
-}
-crate::wire::to_wire!(workbench_core::traffic::TrafficEntry => TrafficEntry);
-impl From<workbench_core::traffic::TrafficEntry> for TrafficEntry {
-    fn from(v: workbench_core::traffic::TrafficEntry) -> Self {
-        let workbench_core::traffic::TrafficEntry {
-            seq,
-            time_ms,
-            server,
-            direction,
-            kind,
-            method,
-            id,
-            size,
-            latency_ms,
-            body,
-            truncated,
-        } = v;
-        Self {
-            seq,
-            time_ms,
-            server: server.to_string(),
-            direction: direction.into(),
-            kind: kind.into(),
-            method: method.map(|m| m.to_string()),
-            id,
-            size,
-            latency_ms,
-            body,
-            truncated,
-        }
-    }
 }
 /// Which entries, and which window of them.
 #[derive(Debug, Clone, Default, Deserialize, specta::Type)]
@@ -150,23 +93,6 @@ pub struct TrafficPage {
     /// The newest entry's sequence number in the whole log.
     pub last_seq: u64,
 }
-crate::wire::to_wire!(workbench_core::traffic::TrafficPage => TrafficPage);
-impl From<workbench_core::traffic::TrafficPage> for TrafficPage {
-    fn from(v: workbench_core::traffic::TrafficPage) -> Self {
-        let workbench_core::traffic::TrafficPage {
-            total,
-            offset,
-            entries,
-            last_seq,
-        } = v;
-        Self {
-            total,
-            offset,
-            entries: entries.into_iter().map(|v| v.into()).collect(),
-            last_seq,
-        }
-    }
-}
 impl From<TrafficQuery> for workbench_core::traffic::TrafficQuery {
     fn from(v: TrafficQuery) -> Self {
         let TrafficQuery {
@@ -204,6 +130,80 @@ impl From<Direction> for workbench_core::traffic::Direction {
             Direction::Note => workbench_core::traffic::Direction::Note,
             Direction::FromApp => workbench_core::traffic::Direction::FromApp,
             Direction::ToApp => workbench_core::traffic::Direction::ToApp,
+        }
+    }
+}
+crate::wire::to_wire!(workbench_core::traffic::TrafficPage => TrafficPage);
+impl From<workbench_core::traffic::TrafficPage> for TrafficPage {
+    fn from(v: workbench_core::traffic::TrafficPage) -> Self {
+        let workbench_core::traffic::TrafficPage {
+            total,
+            offset,
+            entries,
+            last_seq,
+        } = v;
+        Self {
+            total,
+            offset,
+            entries: entries.into_iter().map(|v| v.into()).collect(),
+            last_seq,
+        }
+    }
+}
+crate::wire::to_wire!(workbench_core::traffic::TrafficEntry => TrafficEntry);
+impl From<workbench_core::traffic::TrafficEntry> for TrafficEntry {
+    fn from(v: workbench_core::traffic::TrafficEntry) -> Self {
+        let workbench_core::traffic::TrafficEntry {
+            seq,
+            time_ms,
+            server,
+            direction,
+            kind,
+            method,
+            id,
+            size,
+            latency_ms,
+            body,
+            truncated,
+        } = v;
+        Self {
+            seq,
+            time_ms,
+            server: server.to_string(),
+            direction: direction.into(),
+            kind: kind.into(),
+            method: method.map(|m| m.to_string()),
+            id,
+            size,
+            latency_ms,
+            body,
+            truncated,
+        }
+    }
+}
+crate::wire::to_wire!(workbench_core::traffic::Direction => Direction);
+impl From<workbench_core::traffic::Direction> for Direction {
+    fn from(v: workbench_core::traffic::Direction) -> Self {
+        match v {
+            workbench_core::traffic::Direction::Outgoing => Self::Outgoing,
+            workbench_core::traffic::Direction::Incoming => Self::Incoming,
+            workbench_core::traffic::Direction::Stderr => Self::Stderr,
+            workbench_core::traffic::Direction::Note => Self::Note,
+            workbench_core::traffic::Direction::FromApp => Self::FromApp,
+            workbench_core::traffic::Direction::ToApp => Self::ToApp,
+        }
+    }
+}
+crate::wire::to_wire!(workbench_core::traffic::MessageKind => MessageKind);
+impl From<workbench_core::traffic::MessageKind> for MessageKind {
+    fn from(v: workbench_core::traffic::MessageKind) -> Self {
+        match v {
+            workbench_core::traffic::MessageKind::Request => Self::Request,
+            workbench_core::traffic::MessageKind::Response => Self::Response,
+            workbench_core::traffic::MessageKind::Error => Self::Error,
+            workbench_core::traffic::MessageKind::Notification => Self::Notification,
+            workbench_core::traffic::MessageKind::Invalid => Self::Invalid,
+            workbench_core::traffic::MessageKind::Log => Self::Log,
         }
     }
 }
