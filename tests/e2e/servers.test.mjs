@@ -44,7 +44,15 @@ describe("server list", () => {
       // The store writes the change shortly after it happens.
       const saved = join(driver.env.XDG_DATA_HOME, "dev.mcpworkbench.app", "window-state.json");
       const deadline = Date.now() + 10_000;
-      while (!(existsSync(saved) && JSON.parse(readFileSync(saved, "utf8")).main?.width === 900)) {
+      // The store writes the file in place: caught mid-write it is not JSON yet.
+      const width = () => {
+        try {
+          return JSON.parse(readFileSync(saved, "utf8")).main?.width;
+        } catch {
+          return undefined;
+        }
+      };
+      while (!(existsSync(saved) && width() === 900)) {
         assert.ok(Date.now() < deadline, "the window state was never written");
         await sleep(100);
       }
