@@ -58,41 +58,7 @@ pub fn check(skills: &[Value]) -> Vec<Finding> {
         }
         let name = name_of(skill);
         *seen.entry(name.clone()).or_default() += 1;
-        if !valid_name(&name) {
-            out.push(
-                Finding::new("skill.name-invalid", Severity::Error, &item)
-                    .at("/uri")
-                    .seen(format!("\"{name}\""))
-                    .why(format!("{SPEC}: a skill's name is 1–64 lowercase letters, digits and hyphens, no leading, trailing or double hyphen; hosts refuse others"))
-                    .fix("Rename the skill's folder (and its frontmatter name) to e.g. pdf-processing"),
-            );
-        }
-        let fm = &skill["frontmatter"];
-        for key in ["name", "description"] {
-            if fm[key].as_str().is_none_or(str::is_empty) {
-                out.push(
-                    Finding::new("skill.frontmatter-incomplete", Severity::Error, &item)
-                        .at(format!("/frontmatter/{key}"))
-                        .seen(quote(fm))
-                        .why(format!("{SPEC}: SKILL.md's frontmatter has at least a name and a description; the listing repeats it"))
-                        .fix(format!("Give the SKILL.md a `{key}:` in its frontmatter")),
-                );
-            }
-        }
-        if let Some(fm_name) = fm["name"].as_str()
-            && !fm_name.is_empty()
-            && fm_name != name
-        {
-            out.push(
-                Finding::new("skill.name-mismatch", Severity::Error, &item)
-                    .at("/frontmatter/name")
-                    .seen(format!("folder \"{name}\", frontmatter \"{fm_name}\""))
-                    .why(format!(
-                        "{SPEC}: the segment before SKILL.md must equal the frontmatter's name"
-                    ))
-                    .fix("Name the folder as the skill, or the skill as its folder"),
-            );
-        }
+        names(skill, &name, &item, &mut out);
         let Some(files) = skill["resources"].as_array() else {
             if skill["resources"] != "dynamic" {
                 out.push(
@@ -105,60 +71,7 @@ pub fn check(skills: &[Value]) -> Vec<Finding> {
             }
             continue;
         };
-        let folder = format!("{}/", folder_of(skill));
-        let mut total = 0u64;
-        let mut lists_itself = false;
-        for (j, f) in files.iter().enumerate() {
-            let furi = f["uri"].as_str().unwrap_or_default();
-            lists_itself |= furi == uri;
-            if !furi.starts_with(&folder) {
-                out.push(
-                    Finding::new("skill.resource-outside", Severity::Error, &item)
-                        .at(format!("/resources/{j}/uri"))
-                        .seen(quote(&f["uri"]))
-                        .why(format!("{SPEC}: a skill's files are inside its folder; a host will not read one elsewhere"))
-                        .fix(format!("Serve the file under {folder}")),
-                );
-            }
-            if !f["digest"].as_str().is_some_and(valid_digest) {
-                out.push(
-                    Finding::new("skill.digest-invalid", Severity::Error, &item)
-                        .at(format!("/resources/{j}/digest"))
-                        .seen(quote(&f["digest"]))
-                        .why(format!("{SPEC}: each file's digest is sha256: and 64 lowercase hex digits; hosts verify what they read against it"))
-                        .fix("Give the file's digest as sha256:<hex of SHA-256 of its bytes>"),
-                );
-            }
-            match f["size"].as_u64() {
-                Some(n) => total += n,
-                None => out.push(
-                    Finding::new("skill.size-missing", Severity::Error, &item)
-                        .at(format!("/resources/{j}/size"))
-                        .seen(quote(&f["size"]))
-                        .why(format!("{SPEC}: each file's size in bytes is listed; a read of another length is a verification failure"))
-                        .fix("List the file's size in bytes"),
-                ),
-            }
-        }
-        if !lists_itself {
-            out.push(
-                Finding::new("skill.skill-md-not-listed", Severity::Warning, &item)
-                    .at("/resources")
-                    .why(format!(
-                        "{SPEC}: the skill's files include its SKILL.md, so a host can verify it"
-                    ))
-                    .fix("List the SKILL.md among the skill's resources with its digest and size"),
-            );
-        }
-        if files.len() > 512 || total > 16 * 1024 * 1024 {
-            out.push(
-                Finding::new("skill.too-large", Severity::Warning, &item)
-                    .at("/resources")
-                    .seen(format!("{} files, {total} bytes", files.len()))
-                    .why(format!("{SPEC}: a skill should hold at most 512 files and 16 MiB; hosts may refuse a larger one"))
-                    .fix("Split the skill, or leave large data out of it"),
-            );
-        }
+        resources(skill, uri, files, &item, &mut out);
     }
     for (name, n) in seen {
         if n > 1 {
@@ -177,6 +90,105 @@ pub fn check(skills: &[Value]) -> Vec<Finding> {
         }
     }
     out
+}
+
+/// A skill's name: valid, in its frontmatter with a description, the
+/// same as its folder's.
+fn names(skill: &Value, name: &str, item: &str, out: &mut Vec<Finding>) {
+    if !valid_name(name) {
+        out.push(
+            Finding::new("skill.name-invalid", Severity::Error, item)
+                .at("/uri")
+                .seen(format!("\"{name}\""))
+                .why(format!("{SPEC}: a skill's name is 1–64 lowercase letters, digits and hyphens, no leading, trailing or double hyphen; hosts refuse others"))
+                .fix("Rename the skill's folder (and its frontmatter name) to e.g. pdf-processing"),
+        );
+    }
+    let fm = &skill["frontmatter"];
+    for key in ["name", "description"] {
+        if fm[key].as_str().is_none_or(str::is_empty) {
+            out.push(
+                Finding::new("skill.frontmatter-incomplete", Severity::Error, item)
+                    .at(format!("/frontmatter/{key}"))
+                    .seen(quote(fm))
+                    .why(format!("{SPEC}: SKILL.md's frontmatter has at least a name and a description; the listing repeats it"))
+                    .fix(format!("Give the SKILL.md a `{key}:` in its frontmatter")),
+            );
+        }
+    }
+    if let Some(fm_name) = fm["name"].as_str()
+        && !fm_name.is_empty()
+        && fm_name != name
+    {
+        out.push(
+            Finding::new("skill.name-mismatch", Severity::Error, item)
+                .at("/frontmatter/name")
+                .seen(format!("folder \"{name}\", frontmatter \"{fm_name}\""))
+                .why(format!(
+                    "{SPEC}: the segment before SKILL.md must equal the frontmatter's name"
+                ))
+                .fix("Name the folder as the skill, or the skill as its folder"),
+        );
+    }
+}
+
+/// A skill's files: inside its folder, each with its digest and size, its
+/// SKILL.md among them, within the sizes hosts take.
+fn resources(skill: &Value, uri: &str, files: &[Value], item: &str, out: &mut Vec<Finding>) {
+    let folder = format!("{}/", folder_of(skill));
+    let mut total = 0u64;
+    let mut lists_itself = false;
+    for (j, f) in files.iter().enumerate() {
+        let furi = f["uri"].as_str().unwrap_or_default();
+        lists_itself |= furi == uri;
+        if !furi.starts_with(&folder) {
+            out.push(
+                Finding::new("skill.resource-outside", Severity::Error, item)
+                    .at(format!("/resources/{j}/uri"))
+                    .seen(quote(&f["uri"]))
+                    .why(format!("{SPEC}: a skill's files are inside its folder; a host will not read one elsewhere"))
+                    .fix(format!("Serve the file under {folder}")),
+            );
+        }
+        if !f["digest"].as_str().is_some_and(valid_digest) {
+            out.push(
+                Finding::new("skill.digest-invalid", Severity::Error, item)
+                    .at(format!("/resources/{j}/digest"))
+                    .seen(quote(&f["digest"]))
+                    .why(format!("{SPEC}: each file's digest is sha256: and 64 lowercase hex digits; hosts verify what they read against it"))
+                    .fix("Give the file's digest as sha256:<hex of SHA-256 of its bytes>"),
+            );
+        }
+        match f["size"].as_u64() {
+            Some(n) => total += n,
+            None => out.push(
+                Finding::new("skill.size-missing", Severity::Error, item)
+                    .at(format!("/resources/{j}/size"))
+                    .seen(quote(&f["size"]))
+                    .why(format!("{SPEC}: each file's size in bytes is listed; a read of another length is a verification failure"))
+                    .fix("List the file's size in bytes"),
+            ),
+        }
+    }
+    if !lists_itself {
+        out.push(
+            Finding::new("skill.skill-md-not-listed", Severity::Warning, item)
+                .at("/resources")
+                .why(format!(
+                    "{SPEC}: the skill's files include its SKILL.md, so a host can verify it"
+                ))
+                .fix("List the SKILL.md among the skill's resources with its digest and size"),
+        );
+    }
+    if files.len() > 512 || total > 16 * 1024 * 1024 {
+        out.push(
+            Finding::new("skill.too-large", Severity::Warning, item)
+                .at("/resources")
+                .seen(format!("{} files, {total} bytes", files.len()))
+                .why(format!("{SPEC}: a skill should hold at most 512 files and 16 MiB; hosts may refuse a larger one"))
+                .fix("Split the skill, or leave large data out of it"),
+        );
+    }
 }
 
 #[cfg(test)]
