@@ -13,7 +13,7 @@ use workbench_calls::Calls;
 use workbench_core::ErrorInfo;
 
 pub use workbench_calls::load::{
-    Concurrency, LoadPlan, LoadReport, LoadSecond, Stop, Target, Tick, compare,
+    Concurrency, LoadPlan, LoadReport, LoadSecond, Regression, Stop, Target, Tick, compare,
 };
 
 /// What a run made: its report, and its History row (None: not kept).

@@ -12,7 +12,9 @@ use std::time::Duration;
 
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
-use workbench_app::load::{self, Concurrency, LoadPlan, LoadReport, Stop, Target, compare};
+use workbench_app::load::{
+    self, Concurrency, LoadPlan, LoadReport, Regression, Stop, Target, compare,
+};
 
 use crate::print::{clean, line};
 use crate::session::{calls_for, connect_some, offers, parse_args, ready};
@@ -172,24 +174,63 @@ fn print(report: &LoadReport, plan: &LoadPlan) {
     }
 }
 
-pub async fn run(cli: &Cli, args: &LoadArgs) -> Result<(), Failure> {
-    let targets = match (&args.suite, &args.tool) {
-        (Some(path), None) => load::suite_targets(path, args.server.as_deref())?,
-        (Some(_), Some(_)) => {
-            return Err(Failure::Usage("give a TOOL or --suite, not both".into()));
-        }
-        (None, Some(tool)) => vec![Target {
+/// What the run calls: one tool, or a suite's calls as a weighted mix.
+fn targets_of(args: &LoadArgs) -> Result<Vec<Target>, Failure> {
+    match (&args.suite, &args.tool) {
+        (Some(path), None) => Ok(load::suite_targets(path, args.server.as_deref())?),
+        (Some(_), Some(_)) => Err(Failure::Usage("give a TOOL or --suite, not both".into())),
+        (None, Some(tool)) => Ok(vec![Target {
             server: args.server.clone().unwrap_or_default(),
             tool: tool.clone(),
             arguments: parse_args(&args.args)?,
             weight: 1,
-        }],
-        (None, None) => {
-            return Err(Failure::Usage(
-                "which tool? mcpwb load SERVER TOOL [--args JSON], or --suite FILE".into(),
-            ));
-        }
-    };
+        }]),
+        (None, None) => Err(Failure::Usage(
+            "which tool? mcpwb load SERVER TOOL [--args JSON], or --suite FILE".into(),
+        )),
+    }
+}
+
+/// The run's figures as a person reads them, with how they compare with
+/// the baseline (and whether the two ran alike).
+fn said(
+    report: &LoadReport,
+    plan: &LoadPlan,
+    baseline: Option<&LoadReport>,
+    regressions: &[Regression],
+    max_regression: f64,
+) {
+    print(report, plan);
+    // Figures compare only like with like: say when the runs were not.
+    if let (Some(b), Some(now)) = (
+        baseline.and_then(|b| b.settings.as_ref()),
+        report.settings.as_ref(),
+    ) && b != now
+    {
+        line(&format!(
+            "the baseline ran {} and this run {}: their figures are not like for like",
+            clean(&b.said()),
+            clean(&now.said())
+        ));
+    }
+    for r in regressions {
+        line(&format!(
+            "vs baseline: {} {:.2} (was {:.2}, {:+.0}%){}",
+            r.figure,
+            r.after,
+            r.before,
+            r.worse_by * 100.0,
+            if r.failed {
+                format!(" — worse by more than {max_regression}%")
+            } else {
+                String::new()
+            }
+        ));
+    }
+}
+
+pub async fn run(cli: &Cli, args: &LoadArgs) -> Result<(), Failure> {
+    let targets = targets_of(args)?;
     let baseline: Option<LoadReport> = match &args.baseline {
         Some(p) => Some(load::baseline(p)?),
         None => None,
@@ -253,33 +294,13 @@ pub async fn run(cli: &Cli, args: &LoadArgs) -> Result<(), Failure> {
     if cli.json {
         line(&json!({ "report": report, "baseline": regressions }).to_string());
     } else {
-        print(&report, &plan);
-        // Figures compare only like with like: say when the runs were not.
-        if let (Some(b), Some(now)) = (
-            baseline.as_ref().and_then(|b| b.settings.as_ref()),
-            report.settings.as_ref(),
-        ) && b != now
-        {
-            line(&format!(
-                "the baseline ran {} and this run {}: their figures are not like for like",
-                clean(&b.said()),
-                clean(&now.said())
-            ));
-        }
-        for r in &regressions {
-            line(&format!(
-                "vs baseline: {} {:.2} (was {:.2}, {:+.0}%){}",
-                r.figure,
-                r.after,
-                r.before,
-                r.worse_by * 100.0,
-                if r.failed {
-                    format!(" — worse by more than {}%", args.max_regression)
-                } else {
-                    String::new()
-                }
-            ));
-        }
+        said(
+            &report,
+            &plan,
+            baseline.as_ref(),
+            &regressions,
+            args.max_regression,
+        );
     }
     if report.calls == 0
         || regressions.iter().any(|r| r.failed)
