@@ -108,13 +108,89 @@ pub struct Inputs<'a> {
 
 pub fn build(inputs: &Inputs<'_>) -> ToolSet {
     let Inputs {
-        catalog,
         skills,
         away,
         options,
         settings,
         kind,
         context_window,
+        ..
+    } = inputs;
+    let entries = entries_of(inputs);
+    let skills: Vec<Entry> = skills
+        .iter()
+        .filter(|(server, _)| {
+            options.servers.as_ref().is_none_or(|s| s.contains(server)) && !away.contains(server)
+        })
+        .map(|(server, skill)| crate::skills::entry(server, skill))
+        .filter(|e| {
+            !options.disabled_tools.contains(&e.key())
+                && settings.policy(&e.server, &e.tool) != ToolPolicy::Deny
+        })
+        .collect();
+    let skill_tool = (!skills.is_empty()).then(|| crate::skills::tool(&skills));
+    let mut notes = Vec::new();
+    let all: Vec<Tool> = entries
+        .iter()
+        .map(|e| to_tool(*kind, e, &mut notes))
+        .collect();
+    let all_tokens: u32 = all.iter().map(tokens_of).sum();
+    let share_limit = (f64::from(*context_window) * settings.deferred_context_share) as u32;
+    let deferred = entries.len() >= settings.deferred_threshold.max(1) as usize
+        || all_tokens > share_limit
+        || entries.len() > MAX_TOOLS;
+    if !deferred {
+        let mut offered = all;
+        offered.extend(skill_tool);
+        return ToolSet {
+            entries,
+            offered_tokens: offered.iter().map(tokens_of).sum(),
+            offered,
+            deferred: false,
+            notes,
+            skills,
+        };
+    }
+    notes.push(deferred_why(entries.len(), all_tokens, settings));
+    // The loaded tools, newest kept when they exceed the cap.
+    let mut loaded: Vec<&String> = options.loaded_tools.iter().collect();
+    if loaded.len() > MAX_TOOLS - 1 {
+        notes.push(format!(
+            "{} tools were loaded; the {} loaded last are offered",
+            loaded.len(),
+            MAX_TOOLS - 1
+        ));
+        loaded = loaded.split_off(loaded.len() - (MAX_TOOLS - 1));
+    }
+    let mut offered = vec![search_tool()];
+    offered.extend(skill_tool);
+    for key in loaded {
+        if let Some(i) = entries.iter().position(|e| e.key() == *key) {
+            offered.push(all[i].clone());
+        }
+    }
+    let offered_tokens = offered.iter().map(tokens_of).sum();
+    ToolSet {
+        entries,
+        offered,
+        deferred: true,
+        notes,
+        offered_tokens,
+        skills,
+    }
+}
+
+/// The servers' tools the model may see in this chat (the chat's servers,
+/// ready, not turned off for it or denied, not an App's own), each under a
+/// name the provider takes and no other tool has.
+fn entries_of(inputs: &Inputs<'_>) -> Vec<Entry> {
+    let Inputs {
+        catalog,
+        away,
+        options,
+        settings,
+        kind,
+        ..
     } = inputs;
     let mut taken = HashSet::new();
     taken.insert(SEARCH_TOOL.to_string());
@@ -152,43 +228,15 @@ pub fn build(inputs: &Inputs<'_>) -> ToolSet {
             definition: t.tool.clone(),
         });
     }
-    let skills: Vec<Entry> = skills
-        .iter()
-        .filter(|(server, _)| {
-            options.servers.as_ref().is_none_or(|s| s.contains(server)) && !away.contains(server)
-        })
-        .map(|(server, skill)| crate::skills::entry(server, skill))
-        .filter(|e| {
-            !options.disabled_tools.contains(&e.key())
-                && settings.policy(&e.server, &e.tool) != ToolPolicy::Deny
-        })
-        .collect();
-    let skill_tool = (!skills.is_empty()).then(|| crate::skills::tool(&skills));
-    let mut notes = Vec::new();
-    let all: Vec<Tool> = entries
-        .iter()
-        .map(|e| to_tool(*kind, e, &mut notes))
-        .collect();
-    let all_tokens: u32 = all.iter().map(tokens_of).sum();
-    let share_limit = (f64::from(*context_window) * settings.deferred_context_share) as u32;
-    let deferred = entries.len() >= settings.deferred_threshold.max(1) as usize
-        || all_tokens > share_limit
-        || entries.len() > MAX_TOOLS;
-    if !deferred {
-        let mut offered = all;
-        offered.extend(skill_tool);
-        return ToolSet {
-            entries,
-            offered_tokens: offered.iter().map(tokens_of).sum(),
-            offered,
-            deferred: false,
-            notes,
-            skills,
-        };
-    }
-    let why = if entries.len() > MAX_TOOLS {
+    entries
+}
+
+/// Why the tools are deferred (found with `search_tools`, offered once
+/// loaded): too many, past the threshold, or too large for the window.
+fn deferred_why(count: usize, all_tokens: u32, settings: &AgentSettings) -> String {
+    let why = if count > MAX_TOOLS {
         format!("more than the {MAX_TOOLS} a request can carry")
-    } else if entries.len() >= settings.deferred_threshold.max(1) as usize {
+    } else if count >= settings.deferred_threshold.max(1) as usize {
         format!("the threshold is {}", settings.deferred_threshold)
     } else {
         format!(
@@ -196,37 +244,9 @@ pub fn build(inputs: &Inputs<'_>) -> ToolSet {
             settings.deferred_context_share * 100.0
         )
     };
-    notes.push(format!(
-        "{} tools are enabled ({why}): the model finds them with {} and sees only those it loaded",
-        entries.len(),
-        SEARCH_TOOL
-    ));
-    // The loaded tools, newest kept when they exceed the cap.
-    let mut loaded: Vec<&String> = options.loaded_tools.iter().collect();
-    if loaded.len() > MAX_TOOLS - 1 {
-        notes.push(format!(
-            "{} tools were loaded; the {} loaded last are offered",
-            loaded.len(),
-            MAX_TOOLS - 1
-        ));
-        loaded = loaded.split_off(loaded.len() - (MAX_TOOLS - 1));
-    }
-    let mut offered = vec![search_tool()];
-    offered.extend(skill_tool);
-    for key in loaded {
-        if let Some(i) = entries.iter().position(|e| e.key() == *key) {
-            offered.push(all[i].clone());
-        }
-    }
-    let offered_tokens = offered.iter().map(tokens_of).sum();
-    ToolSet {
-        entries,
-        offered,
-        deferred: true,
-        notes,
-        offered_tokens,
-        skills,
-    }
+    format!(
+        "{count} tools are enabled ({why}): the model finds them with {SEARCH_TOOL} and sees only those it loaded"
+    )
 }
 
 /// `search_tools`, the tool's name as the model sees it (its run: `search.rs`).
