@@ -172,34 +172,7 @@ impl SelfTools {
         match name {
             tools::SERVERS => Ok(self.servers()),
             tools::RESTART => self.restart(&server()?).await,
-            tools::DOCTOR => {
-                let server = server()?;
-                let mut options = doctor::Options {
-                    probe: args["probe"].as_bool().unwrap_or(false),
-                    eras: args["eras"].as_bool().unwrap_or(false),
-                    ..Default::default()
-                };
-                // The probe calls tools: only those the agent may reach,
-                // and none where the person lets it call none.
-                let mut held = None;
-                if options.probe {
-                    match self.probe_reach(&server) {
-                        Ok(only) => options.probe_only = only,
-                        Err(why) => {
-                            options.probe = false;
-                            held = Some(why);
-                        }
-                    }
-                }
-                let report = doctor::examine(&self.inner.calls, None, &server, options)
-                    .await
-                    .map_err(|e| e.to_string())?;
-                let mut out = serde_json::to_value(report).unwrap_or_default();
-                if let Some(why) = held {
-                    out["probe"] = json!(format!("not run: {why}"));
-                }
-                Ok(ok(out))
-            }
+            tools::DOCTOR => self.doctor(&server()?, &args).await,
             tools::CALL => {
                 let tool = text("tool").ok_or("\"tool\" is required")?;
                 let arguments = match &args["arguments"] {
@@ -236,30 +209,7 @@ impl SelfTools {
                 let s = self.surface(&server)?;
                 Ok(ok(serde_json::to_value(s).unwrap_or_default()))
             }
-            tools::DIFF => {
-                let server = server()?;
-                let before: Surface = match &args["before"] {
-                    Value::Null => self
-                        .inner
-                        .baseline
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .get(&server)
-                        .cloned()
-                        .ok_or_else(|| format!("no earlier surface of {server} is kept: pass \"before\" (a workbench_snapshot)"))?,
-                    v => serde_json::from_value(v.clone())
-                        .map_err(|e| format!("\"before\" is not a snapshot: {e}"))?,
-                };
-                let now = self.surface(&server)?;
-                let changes = doctor::diff(&before, &now);
-                let breaking = changes
-                    .iter()
-                    .filter(|c| c.impact == doctor::Impact::Breaking)
-                    .count();
-                Ok(ok(
-                    json!({ "server": server, "changes": changes, "breaking": breaking }),
-                ))
-            }
+            tools::DIFF => self.diff(&server()?, &args["before"]),
             tools::TRAFFIC => {
                 let server = server()?;
                 let last = args["last"].as_u64().unwrap_or(20).clamp(1, 200) as u32;
@@ -272,6 +222,64 @@ impl SelfTools {
             }
             other => Err(format!("no tool {other} here")),
         }
+    }
+
+    /// `workbench_doctor`: the doctor's findings on `server` (`probe`,
+    /// `eras` on request); the probe calls only tools the agent may reach.
+    async fn doctor(&self, server: &str, args: &Value) -> Result<Value, String> {
+        let server = server.to_string();
+        let mut options = doctor::Options {
+            probe: args["probe"].as_bool().unwrap_or(false),
+            eras: args["eras"].as_bool().unwrap_or(false),
+            ..Default::default()
+        };
+        // The probe calls tools: only those the agent may reach,
+        // and none where the person lets it call none.
+        let mut held = None;
+        if options.probe {
+            match self.probe_reach(&server) {
+                Ok(only) => options.probe_only = only,
+                Err(why) => {
+                    options.probe = false;
+                    held = Some(why);
+                }
+            }
+        }
+        let report = doctor::examine(&self.inner.calls, None, &server, options)
+            .await
+            .map_err(|e| e.to_string())?;
+        let mut out = serde_json::to_value(report).unwrap_or_default();
+        if let Some(why) = held {
+            out["probe"] = json!(format!("not run: {why}"));
+        }
+        Ok(ok(out))
+    }
+
+    /// `workbench_diff`: what changed in `server`'s surface since `before`
+    /// (a snapshot), or since the baseline kept.
+    fn diff(&self, server: &str, before: &Value) -> Result<Value, String> {
+        let server = server.to_string();
+        let before: Surface = match before {
+            Value::Null => self
+                .inner
+                .baseline
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .get(&server)
+                .cloned()
+                .ok_or_else(|| format!("no earlier surface of {server} is kept: pass \"before\" (a workbench_snapshot)"))?,
+            v => serde_json::from_value(v.clone())
+                .map_err(|e| format!("\"before\" is not a snapshot: {e}"))?,
+        };
+        let now = self.surface(&server)?;
+        let changes = doctor::diff(&before, &now);
+        let breaking = changes
+            .iter()
+            .filter(|c| c.impact == doctor::Impact::Breaking)
+            .count();
+        Ok(ok(
+            json!({ "server": server, "changes": changes, "breaking": breaking }),
+        ))
     }
 
     fn surface(&self, server: &str) -> Result<Surface, String> {

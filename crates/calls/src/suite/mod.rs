@@ -246,21 +246,7 @@ pub fn parse(path: &Path, text: &str) -> Result<Suite, Broken> {
             "the file is empty; a suite is {\"server\": ..., \"cases\": [...]}",
         ));
     }
-    let value = workbench_core::config::parse_jsonc(path, text).map_err(|e| match e {
-        workbench_core::config::Error::ConfigSyntax {
-            line,
-            column,
-            message,
-            ..
-        } => Broken {
-            path: path.to_path_buf(),
-            line,
-            column,
-            message,
-        },
-        other => broken(path, other.to_string()),
-    })?;
-    let Value::Object(mut top) = value else {
+    let Value::Object(mut top) = json_of(path, text)? else {
         return Err(broken(
             path,
             "a suite is a JSON object: {\"server\": ..., \"cases\": [...]}",
@@ -341,6 +327,24 @@ pub fn parse(path: &Path, text: &str) -> Result<Suite, Broken> {
         models,
         fingerprint: trust::fingerprint(text.as_bytes()),
         made_from,
+    })
+}
+
+/// The file's JSON (comments allowed), or where and why it is not.
+fn json_of(path: &Path, text: &str) -> Result<Value, Broken> {
+    workbench_core::config::parse_jsonc(path, text).map_err(|e| match e {
+        workbench_core::config::Error::ConfigSyntax {
+            line,
+            column,
+            message,
+            ..
+        } => Broken {
+            path: path.to_path_buf(),
+            line,
+            column,
+            message,
+        },
+        other => broken(path, other.to_string()),
     })
 }
 
