@@ -227,7 +227,6 @@ impl SelfTools {
     /// `workbench_doctor`: the doctor's findings on `server` (`probe`,
     /// `eras` on request); the probe calls only tools the agent may reach.
     async fn doctor(&self, server: &str, args: &Value) -> Result<Value, String> {
-        let server = server.to_string();
         let mut options = doctor::Options {
             probe: args["probe"].as_bool().unwrap_or(false),
             eras: args["eras"].as_bool().unwrap_or(false),
@@ -237,7 +236,7 @@ impl SelfTools {
         // and none where the person lets it call none.
         let mut held = None;
         if options.probe {
-            match self.probe_reach(&server) {
+            match self.probe_reach(server) {
                 Ok(only) => options.probe_only = only,
                 Err(why) => {
                     options.probe = false;
@@ -245,7 +244,7 @@ impl SelfTools {
                 }
             }
         }
-        let report = doctor::examine(&self.inner.calls, None, &server, options)
+        let report = doctor::examine(&self.inner.calls, None, server, options)
             .await
             .map_err(|e| e.to_string())?;
         let mut out = serde_json::to_value(report).unwrap_or_default();
@@ -351,9 +350,13 @@ impl SelfTools {
                 .get(server)
                 .cloned()
         });
-        let back = servers::restart_and_wait(self.wb(), server, RESTART_WAIT)
-            .await
-            .map_err(|e| e.message)?;
+        // No such server is the agent's mistake; a restart that failed is
+        // the server's answer, said as a failed result (as before the move).
+        let back = match servers::restart_and_wait(self.wb(), server, RESTART_WAIT).await {
+            Ok(back) => back,
+            Err(e) if e.code == workbench_app::ErrorCode::UnknownServer => return Err(e.message),
+            Err(e) => return Ok(failed(e.message)),
+        };
         let elapsed = match back {
             Back::Ready { elapsed } => elapsed,
             Back::Untrusted => return Ok(failed(untrusted(server))),
