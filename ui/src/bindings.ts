@@ -108,8 +108,8 @@ export const commands = {
 	appTraffic: (app: string, toApp: boolean, message: string) => typedError<null, ErrorInfo>(__TAURI_INVOKE("app_traffic", { app, toApp, message })),
 	/**  The calls `query` selects, newest first. */
 	history: (query: HistoryQuery_Deserialize) => typedError<CallRow_Serialize[], ErrorInfo>(__TAURI_INVOKE("history", { query })),
-	/**  One call whole (None: pruned or never kept). */
-	historyCall: (id: number) => typedError<CallRow_Serialize | null, ErrorInfo>(__TAURI_INVOKE("history_call", { id })),
+	/**  One call whole, by the key its caller made (None: pruned or never kept). */
+	historyCall: (key: string) => typedError<CallRow_Serialize | null, ErrorInfo>(__TAURI_INVOKE("history_call", { key })),
 	/**  The suites of the open project and of the user, read afresh. */
 	suites: () => typedError<SuiteInfo_Serialize[], ErrorInfo>(__TAURI_INVOKE("suites")),
 	/**
@@ -122,10 +122,10 @@ export const commands = {
 	/**
 	 *  Add a case (`entry`: the JSON a suite file holds) calling `server` to
 	 *  the suite at `path`, made if missing; returns the name the case got.
-	 *  The call it came from (`call`, its history id) is kept from pruning.
+	 *  The call it came from (`call`, its history key) is kept from pruning.
 	 *  A new or trusted suite stays trusted (the person wrote this case).
 	 */
-	saveToSuite: (path: string, server: string, entry: Value, call: number | null) => typedError<string, ErrorInfo>(__TAURI_INVOKE("save_to_suite", { path, server, entry, call })),
+	saveToSuite: (path: string, server: string, entry: Value, call: string | null) => typedError<string, ErrorInfo>(__TAURI_INVOKE("save_to_suite", { path, server, entry, call })),
 	/**
 	 *  Where a new suite goes: the project's folder when one is open, else the
 	 *  user's (the rule `mcpwb test` follows too).
@@ -965,6 +965,11 @@ export type CallRow = CallRow_Serialize | CallRow_Deserialize;
 /**  A call as recorded. */
 export type CallRow_Deserialize = {
 	id: number,
+	/**
+	 *  The key its caller made before the call (`row-<id>` for rows kept
+	 *  before keys were).
+	 */
+	key: string,
 	origin: string,
 	session?: string | null,
 	call_id: string,
@@ -996,6 +1001,11 @@ export type CallRow_Deserialize = {
 /**  A call as recorded. */
 export type CallRow_Serialize = {
 	id: number,
+	/**
+	 *  The key its caller made before the call (`row-<id>` for rows kept
+	 *  before keys were).
+	 */
+	key: string,
 	origin: string,
 	session: string | null,
 	call_id: string,
@@ -1091,8 +1101,8 @@ export type CaseResult_Deserialize = {
 	/**  Why it did not run, or a note (a snapshot written). */
 	note?: string | null,
 	duration_ms?: number | null,
-	/**  The call's row in the history. */
-	history_id?: number | null,
+	/**  The key of the call's row in the history (made before the call). */
+	history_key?: string | null,
 	/**  The arguments it ran with (references resolved). */
 	arguments?: Value | null,
 };
@@ -1106,8 +1116,8 @@ export type CaseResult_Serialize = {
 	/**  Why it did not run, or a note (a snapshot written). */
 	note: string | null,
 	duration_ms: number | null,
-	/**  The call's row in the history. */
-	history_id: number | null,
+	/**  The key of the call's row in the history (made before the call). */
+	history_key: string | null,
 	/**  The arguments it ran with (references resolved). */
 	arguments: Value | null,
 };
@@ -3947,8 +3957,11 @@ export type ToolCallResult_Deserialize = {
 	duration_ms: number | null,
 	/**  Where `structuredContent` breaks the tool's `outputSchema`. */
 	schema_violations: string[],
-	/**  The call's row in the history (None: not kept). */
-	history_id?: number | null,
+	/**
+	 *  The key of the call's row in the history (None: not kept). Made
+	 *  before the call: the answer does not wait for the row's write.
+	 */
+	history_key?: string | null,
 	/**  The task the call ran as, as it ended (None: answered directly). */
 	task?: TaskState_Deserialize | null,
 	/**
@@ -3964,8 +3977,11 @@ export type ToolCallResult_Serialize = {
 	duration_ms: number | null,
 	/**  Where `structuredContent` breaks the tool's `outputSchema`. */
 	schema_violations: string[],
-	/**  The call's row in the history (None: not kept). */
-	history_id: number | null,
+	/**
+	 *  The key of the call's row in the history (None: not kept). Made
+	 *  before the call: the answer does not wait for the row's write.
+	 */
+	history_key: string | null,
 	/**  The task the call ran as, as it ended (None: answered directly). */
 	task: TaskState_Serialize | null,
 	/**

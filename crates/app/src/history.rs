@@ -69,6 +69,20 @@ pub fn call(store: &Store, id: i64) -> Result<Option<CallRow>, ErrorInfo> {
     store.call(id).map_err(read)
 }
 
+/// One call by the key its caller made (a tool call's answer, a suite
+/// case's result name it).
+pub fn call_by_key(store: &Store, key: &str) -> Result<Option<CallRow>, ErrorInfo> {
+    store.call_by_key(key).map_err(read)
+}
+
+/// One call by its id (a number, as `mcpwb history` lists it) or its key.
+pub fn named(store: &Store, name: &str) -> Result<Option<CallRow>, ErrorInfo> {
+    match name.trim().parse::<i64>() {
+        Ok(id) => call(store, id),
+        Err(_) => call_by_key(store, name.trim()),
+    }
+}
+
 /// How big the History may grow, and how big it is.
 #[derive(Debug, Clone, Serialize)]
 pub struct HistoryUsage {
@@ -118,22 +132,25 @@ pub fn set_cap(calls: &Calls, max_mib: u32) -> Result<(), ErrorInfo> {
 
 /// Add a case (`entry`: the JSON a suite file holds) calling `server` to
 /// the suite at `path`, made if missing; the name the case got. The call
-/// it came from (`call`, its History id) is kept from pruning. A new or
+/// it came from (`call`, its History key) is kept from pruning. A new or
 /// trusted suite stays trusted (the person wrote this case).
-pub fn save_as_case(
+pub async fn save_as_case(
     calls: &Calls,
     path: &std::path::Path,
     server: &str,
     entry: serde_json::Value,
-    call: Option<i64>,
+    call: Option<&str>,
 ) -> Result<String, ErrorInfo> {
     use workbench_calls::suite;
     let case: suite::Case = serde_json::from_value(entry)
         .map_err(|e| crate::invalid(format!("the case is not one a suite holds: {e}")))?;
     let name = suite::append_case(path, server, case, &suite::trust::SuiteTrust::app())?;
-    if let (Some(id), Some(store)) = (call, calls.store()) {
+    if let (Some(key), Some(store)) = (call, calls.store()) {
+        // The call's row may still be on its way (its key was made before
+        // the call; the row is written off the answer's path).
+        calls.flush().await;
         store
-            .set_call_saved(id, true)
+            .set_call_saved(key, true)
             .map_err(|e| failed(format!("the case was saved, the call not kept: {e}")))?;
     }
     Ok(name)

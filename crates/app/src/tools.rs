@@ -51,8 +51,9 @@ pub struct Called {
     pub duration_ms: f64,
     /// Where `structuredContent` breaks the tool's `outputSchema`.
     pub schema_violations: Vec<String>,
-    /// The call's row in the history (None: not kept).
-    pub history_id: Option<i64>,
+    /// The key of the call's row in the history, made before the call (None:
+    /// not kept); the row is written off the answer's path.
+    pub history_key: Option<String>,
     /// The task the call ran as, as it ended (None: answered directly).
     pub task: Option<TaskState>,
     /// What happened on the way, one sentence each (a wait for the server
@@ -70,7 +71,7 @@ pub async fn call(
         ByHand::Window => Origin::Window,
         ByHand::Cli => Origin::Cli,
     };
-    let mut ran = calls
+    let ran = calls
         .run(Call {
             consent: None,
             origin,
@@ -91,13 +92,12 @@ pub async fn call(
             },
         })
         .await;
-    let history_id = ran.record_id().await;
     let outcome = ran.outcome.map_err(ErrorInfo::from)?;
     Ok(Called {
         result: outcome.result,
         duration_ms: outcome.duration_ms,
         schema_violations: ran.schema_violations,
-        history_id,
+        history_key: ran.key,
         task: outcome.task,
         notes: outcome.notes,
     })

@@ -16,8 +16,27 @@ use workbench_store::{CallStatus, NewCall, Store};
 
 use crate::rules::LiveRules;
 
+/// A key for a call's row, made before the call: its answer names the row
+/// at once, and no caller waits for the write. The start's milliseconds (so
+/// keys sort by time) and 64 random bits (processes sharing the store make
+/// keys apart from each other).
+pub(crate) fn new_key() -> String {
+    let mut random = [0u8; 8];
+    if getrandom::fill(&mut random).is_err() {
+        // The OS source failed: the store makes a key from the row's id.
+        return String::new();
+    }
+    format!(
+        "{:011x}-{:016x}",
+        workbench_store::now_ms(),
+        u64::from_le_bytes(random)
+    )
+}
+
 /// A finished call on its way to the store.
 pub(crate) struct Finished {
+    /// Made before the call ([`new_key`]); empty: the store makes one.
+    pub key: String,
     pub origin: &'static str,
     pub session: Option<String>,
     pub message: Option<i64>,
@@ -41,7 +60,7 @@ pub(crate) struct Finished {
 enum Job {
     Write(Box<Finished>, Option<oneshot::Sender<i64>>),
     /// What a suite's case made of the call with this id.
-    Verdict(i64, workbench_store::CaseVerdict),
+    Verdict(String, workbench_store::CaseVerdict),
     Flush(oneshot::Sender<()>),
 }
 
@@ -134,9 +153,9 @@ impl History {
         rx
     }
 
-    /// Keep what a suite's case made of the call `id` (after its row).
-    pub fn verdict(&self, id: i64, verdict: workbench_store::CaseVerdict) {
-        self.queue.push(Job::Verdict(id, verdict));
+    /// Keep what a suite's case made of the call with `key` (after its row).
+    pub fn verdict(&self, key: String, verdict: workbench_store::CaseVerdict) {
+        self.queue.push(Job::Verdict(key, verdict));
     }
 
     /// Write what is queued now, not after the gathering wait (someone
@@ -183,6 +202,7 @@ fn to_row(secrets: &[String], mut call: Finished) -> NewCall {
     }
     let error = call.error.map(|e| mask_str(&e, secrets));
     NewCall {
+        key: Some(call.key).filter(|k| !k.is_empty()),
         origin: call.origin.to_string(),
         session: call.session,
         message: call.message,
@@ -290,7 +310,7 @@ impl Writer {
                     rows.push(to_row(secrets.of(traffic, &call.server), *call));
                     replies.push(reply);
                 }
-                Job::Verdict(id, verdict) => verdicts.push((id, verdict)),
+                Job::Verdict(key, verdict) => verdicts.push((key, verdict)),
                 Job::Flush(done) => flushed.push(done),
             }
         }
@@ -316,8 +336,8 @@ impl Writer {
                 .map(|b| b + rows.iter().map(|r| r.size() as i64).sum::<i64>());
         }
         if !verdicts.is_empty() {
-            for (id, verdict) in &verdicts {
-                if let Err(e) = store.set_call_verdict(*id, verdict) {
+            for (key, verdict) in &verdicts {
+                if let Err(e) = store.set_call_verdict(key, verdict) {
                     tracing::warn!("a suite case's verdict could not be kept: {e}");
                 }
             }

@@ -148,6 +148,9 @@ pub struct Ran {
     pub schema_violations: Vec<String>,
     /// The traffic log's sequence numbers before and after the call.
     pub traffic: (u64, u64),
+    /// The history row's key, made before the call (None: not kept). A
+    /// caller that names the row needs nothing more: it waits for no write.
+    pub key: Option<String>,
     /// The history row's id once written (None: history is off).
     record: Option<(tokio::sync::oneshot::Receiver<i64>, history::History)>,
 }
@@ -247,10 +250,10 @@ impl Calls {
         self.inner.history.as_ref().map(history::History::written)
     }
 
-    /// Keep what a suite's case made of the call `id` beside its row.
-    pub fn keep_verdict(&self, id: i64, verdict: workbench_store::CaseVerdict) {
+    /// Keep what a suite's case made of the call with `key` beside its row.
+    pub fn keep_verdict(&self, key: String, verdict: workbench_store::CaseVerdict) {
         if let Some(h) = &self.inner.history {
-            h.verdict(id, verdict);
+            h.verdict(key, verdict);
         }
     }
 
@@ -327,6 +330,10 @@ impl Calls {
             .as_ref()
             .filter(|_| keep)
             .map(|_| call.arguments.clone());
+        let key = arguments
+            .is_some()
+            .then(history::new_key)
+            .filter(|k| !k.is_empty());
         // A span a call (a load run's calls are its one span's).
         let mut span = (call.origin != Origin::Load).then(|| {
             let mut span = otel::Span::start(
@@ -390,6 +397,7 @@ impl Calls {
         let record = match (&self.inner.history, arguments) {
             (Some(history), Some(arguments)) => Some((
                 history.write(history::Finished {
+                    key: key.clone().unwrap_or_default(),
                     origin: call.origin.as_str(),
                     session: call.link.session,
                     message: call.link.message,
@@ -427,6 +435,7 @@ impl Calls {
             status,
             schema_violations,
             traffic,
+            key,
             record,
         }
     }
@@ -462,6 +471,7 @@ impl Calls {
             report.errors.total()
         );
         let rx = history.write(history::Finished {
+            key: String::new(),
             origin: Origin::Load.as_str(),
             session: None,
             message: None,
@@ -547,6 +557,7 @@ impl Calls {
             let now = self.workbench().traffic().last_seq();
             // Nobody waits for a refused call's row id.
             drop(history.write(history::Finished {
+                key: String::new(),
                 origin: origin.as_str(),
                 session: link.session,
                 message: link.message,

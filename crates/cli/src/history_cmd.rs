@@ -37,17 +37,19 @@ pub struct HistoryArgs {
 enum Show {
     /// One call whole: arguments, result, error, traffic rows.
     Show {
-        /// The call's id (the first column of `mcpwb history`).
-        id: i64,
+        /// The call's id (the first column of `mcpwb history`) or its key
+        /// (what `mcpwb test --json` and the agent's `workbench_call` name).
+        call: String,
     },
 }
 
 pub fn run(cli: &Cli, args: &HistoryArgs) -> Result<(), Failure> {
     let store = history::open()?;
-    if let Some(Show::Show { id }) = &args.show {
-        let Some(row) = history::call(&store, *id)? else {
+    if let Some(Show::Show { call }) = &args.show {
+        let Some(row) = history::named(&store, call)? else {
             return Err(Failure::Usage(format!(
-                "no call {id} in the history (mcpwb history lists them)"
+                "no call {} in the history (mcpwb history lists them)",
+                clean(call)
             )));
         };
         show(cli.json, &row);

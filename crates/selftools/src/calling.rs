@@ -189,8 +189,8 @@ impl SelfTools {
         let (tx, rx) = oneshot::channel();
         let id = self.inner.calling.start(server, tool, rx);
         tokio::spawn(async move {
-            let mut ran = approved.run(&calls, format!("agent-{id}")).await;
-            let history = ran.record_id().await;
+            let ran = approved.run(&calls, format!("agent-{id}")).await;
+            let history = ran.key.clone();
             let out = match ran.outcome {
                 Ok(o) => {
                     let is_error = o.result["isError"].as_bool() == Some(true);
@@ -201,13 +201,13 @@ impl SelfTools {
                         "result": o.result,
                         "durationMs": o.duration_ms,
                         "schemaViolations": ran.schema_violations,
-                        "historyId": history,
+                        "historyKey": history,
                     });
                     ok(v)
                 }
                 Err(e) => crate::failed_with(
                     format!("the call failed: {e}"),
-                    json!({ "status": "failed", "call": id, "error": e.to_string(), "historyId": history }),
+                    json!({ "status": "failed", "call": id, "error": e.to_string(), "historyKey": history }),
                 ),
             };
             let _ = tx.send(out);

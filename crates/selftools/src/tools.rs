@@ -53,7 +53,7 @@ fn call_state() -> Value {
                 "properties": { "id": { "type": "integer" }, "kind": { "type": "string" }, "request": { "type": "object" } }
             },
             "schemaViolations": { "type": "array", "items": { "type": "string" } },
-            "historyId": { "type": ["integer", "null"] }
+            "historyKey": { "type": ["string", "null"] }
         },
         "required": ["status"]
     })

@@ -58,6 +58,9 @@ impl CallStatus {
 /// (serialized and masked off the caller's path).
 #[derive(Debug, Clone, Default)]
 pub struct NewCall {
+    /// The call's key, made before the call (None: the store makes one
+    /// from the row's id).
+    pub key: Option<String>,
     /// `window`, `chat`, `bridge`, `cli`, `suite`, ...
     pub origin: String,
     pub session: Option<String>,
@@ -121,6 +124,9 @@ pub struct Pruned {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CallRow {
     pub id: i64,
+    /// The key its caller made before the call (`row-<id>` for rows kept
+    /// before keys were).
+    pub key: String,
     pub origin: String,
     pub session: Option<String>,
     pub call_id: String,
@@ -182,8 +188,12 @@ fn call_row(row: &Row<'_>) -> rusqlite::Result<CallRow> {
     };
     let status: String = row.get(9)?;
     let violations: String = row.get(15)?;
+    let id: i64 = row.get(0)?;
     Ok(CallRow {
-        id: row.get(0)?,
+        id,
+        key: row
+            .get::<_, Option<String>>(20)?
+            .unwrap_or_else(|| format!("row-{id}")),
         origin: row.get(1)?,
         session: row.get(2)?,
         call_id: row.get(3)?,
@@ -208,7 +218,7 @@ fn call_row(row: &Row<'_>) -> rusqlite::Result<CallRow> {
 
 const CALL_COLUMNS: &str = "id, origin, session_id, call_id, server, tool, arguments, result, \
      error, status, duration_ms, started_at, protocol, traffic_from, traffic_to, \
-     schema_violations, saved, task, verdict, notes";
+     schema_violations, saved, task, verdict, notes, key";
 
 /// `%`, `_` and `\` taken literally in a LIKE pattern.
 fn like_pattern(text: &str) -> String {
@@ -234,8 +244,8 @@ impl Store {
             let mut stmt = tx.prepare_cached(
                 "INSERT INTO calls (origin, session_id, message_id, call_id, server, tool, arguments,
                    result, error, status, duration_ms, started_at, protocol, traffic_from, traffic_to,
-                   schema_violations, size, task, notes)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19)",
+                   schema_violations, size, task, notes, key)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
             )?;
             for c in calls {
                 let size = c.size();
@@ -259,6 +269,7 @@ impl Store {
                     size as i64,
                     c.task,
                     serde_json::to_string(&c.notes)?,
+                    c.key,
                 ])?;
                 ids.push(tx.last_insert_rowid());
             }
@@ -273,6 +284,15 @@ impl Store {
         let mut stmt =
             conn.prepare_cached(&format!("SELECT {CALL_COLUMNS} FROM calls WHERE id = ?1"))?;
         let mut rows = stmt.query_map([id], call_row)?;
+        Ok(rows.next().transpose()?)
+    }
+
+    /// One call by the key its caller made.
+    pub fn call_by_key(&self, key: &str) -> Result<Option<CallRow>> {
+        let conn = self.lock();
+        let mut stmt =
+            conn.prepare_cached(&format!("SELECT {CALL_COLUMNS} FROM calls WHERE key = ?1"))?;
+        let mut rows = stmt.query_map([key], call_row)?;
         Ok(rows.next().transpose()?)
     }
 
@@ -350,21 +370,22 @@ impl Store {
         })
     }
 
-    /// Keep a call whatever the size cap (true), or let it be pruned again.
-    pub fn set_call_saved(&self, id: i64, saved: bool) -> Result<bool> {
+    /// Keep the call with `key` whatever the size cap (true), or let it be
+    /// pruned again.
+    pub fn set_call_saved(&self, key: &str, saved: bool) -> Result<bool> {
         let n = self.lock().execute(
-            "UPDATE calls SET saved = ?2 WHERE id = ?1",
-            params![id, saved as i64],
+            "UPDATE calls SET saved = ?2 WHERE key = ?1",
+            params![key, saved as i64],
         )?;
         Ok(n > 0)
     }
 
-    /// Keep what a suite's case made of the call `id`.
-    pub fn set_call_verdict(&self, id: i64, verdict: &CaseVerdict) -> Result<bool> {
+    /// Keep what a suite's case made of the call with `key`.
+    pub fn set_call_verdict(&self, key: &str, verdict: &CaseVerdict) -> Result<bool> {
         let text = serde_json::to_string(verdict).unwrap_or_default();
         let n = self.lock().execute(
-            "UPDATE calls SET verdict = ?2 WHERE id = ?1",
-            params![id, text],
+            "UPDATE calls SET verdict = ?2 WHERE key = ?1",
+            params![key, text],
         )?;
         Ok(n > 0)
     }

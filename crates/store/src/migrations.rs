@@ -123,6 +123,18 @@ const MIGRATIONS: &[&str] = &[
     r#"
     ALTER TABLE calls ADD COLUMN notes TEXT NOT NULL DEFAULT '[]';
     "#,
+    // A call's key, made by its caller before the call (so an answer names
+    // its row without waiting for the write). Rows from before, and rows an
+    // older build writes beside this one, get one from their id.
+    r#"
+    ALTER TABLE calls ADD COLUMN key TEXT;
+    UPDATE calls SET key = 'row-' || id;
+    CREATE UNIQUE INDEX calls_key ON calls(key);
+    CREATE TRIGGER calls_keyed AFTER INSERT ON calls WHEN NEW.key IS NULL
+    BEGIN
+        UPDATE calls SET key = 'row-' || NEW.id WHERE id = NEW.id;
+    END;
+    "#,
 ];
 
 pub(crate) fn run(conn: &mut Connection) -> rusqlite::Result<()> {

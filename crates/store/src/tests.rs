@@ -287,7 +287,8 @@ fn pruning_drops_the_oldest_first_and_never_saved_or_chat_calls() {
         .map(|i| manual("demo", "echo", json!({"i": i, "pad": big}), CallStatus::Ok))
         .collect();
     let ids = store.insert_calls(&calls).unwrap();
-    assert!(store.set_call_saved(ids[0], true).unwrap());
+    let first = store.call(ids[0]).unwrap().unwrap().key;
+    assert!(store.set_call_saved(&first, true).unwrap());
     let (count, bytes) = store.calls_size().unwrap();
     assert_eq!(count, 10);
     // Room for about four calls.
@@ -340,6 +341,30 @@ fn the_database_is_private_and_an_old_install_readable_by_others_is_mended() {
         assert_eq!(mode(&p), 0o600, "{}", p.display());
     }
     drop(store);
+}
+
+#[test]
+fn a_call_is_found_by_the_key_its_caller_made_and_a_keyless_row_gets_one() {
+    let store = Store::in_memory().unwrap();
+    let keyed = NewCall {
+        key: Some("k-1".into()),
+        ..manual("demo", "echo", json!({}), CallStatus::Ok)
+    };
+    // An older build beside this one writes no key.
+    let bare = manual("demo", "echo", json!({}), CallStatus::Ok);
+    let ids = store.insert_calls(&[keyed, bare]).unwrap();
+    let row = store.call_by_key("k-1").unwrap().expect("found by its key");
+    assert_eq!(row.id, ids[0]);
+    let other = store.call(ids[1]).unwrap().unwrap();
+    assert_eq!(other.key, format!("row-{}", ids[1]));
+    assert_eq!(store.call_by_key(&other.key).unwrap().unwrap().id, ids[1]);
+    // A key names one row only.
+    let again = NewCall {
+        key: Some("k-1".into()),
+        ..manual("demo", "echo", json!({}), CallStatus::Ok)
+    };
+    assert!(store.insert_calls(&[again]).is_err());
+    assert!(store.call_by_key("k-2").unwrap().is_none());
 }
 
 #[test]

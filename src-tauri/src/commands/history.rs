@@ -43,15 +43,17 @@ pub async fn history<R: Runtime>(
     )
 }
 
-/// One call whole (None: pruned or never kept).
+/// One call whole, by the key its caller made (None: pruned or never kept).
 #[tauri::command]
 #[specta::specta]
 pub async fn history_call<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
-    id: i64,
+    key: String,
 ) -> Result<Option<crate::wire::CallRow>, crate::wire::ErrorInfo> {
-    crate::wire::out(async move { workbench_app::history::call(&store(&state)?, id) }.await)
+    crate::wire::out(
+        async move { workbench_app::history::call_by_key(&store(&state)?, &key) }.await,
+    )
 }
 
 /// The suites of the open project and of the user, read afresh.
@@ -116,7 +118,7 @@ pub async fn trust_suite<R: Runtime>(
 
 /// Add a case (`entry`: the JSON a suite file holds) calling `server` to
 /// the suite at `path`, made if missing; returns the name the case got.
-/// The call it came from (`call`, its history id) is kept from pruning.
+/// The call it came from (`call`, its history key) is kept from pruning.
 /// A new or trusted suite stays trusted (the person wrote this case).
 #[tauri::command]
 #[specta::specta]
@@ -126,7 +128,7 @@ pub async fn save_to_suite<R: Runtime>(
     path: String,
     server: String,
     entry: serde_json::Value,
-    call: Option<i64>,
+    call: Option<String>,
 ) -> Result<String, crate::wire::ErrorInfo> {
     crate::wire::out(
         async move {
@@ -135,8 +137,9 @@ pub async fn save_to_suite<R: Runtime>(
                 &PathBuf::from(path),
                 &server,
                 entry,
-                call,
+                call.as_deref(),
             )
+            .await
         }
         .await,
     )

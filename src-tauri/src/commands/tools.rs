@@ -29,8 +29,9 @@ pub struct ToolCallResult {
     pub duration_ms: f64,
     /// Where `structuredContent` breaks the tool's `outputSchema`.
     pub schema_violations: Vec<String>,
-    /// The call's row in the history (None: not kept).
-    pub history_id: Option<i64>,
+    /// The key of the call's row in the history (None: not kept). Made
+    /// before the call: the answer does not wait for the row's write.
+    pub history_key: Option<String>,
     /// The task the call ran as, as it ended (None: answered directly).
     pub task: Option<crate::wire::TaskState>,
     /// What happened on the way, one sentence each (a wait for the server
@@ -122,7 +123,7 @@ pub async fn call_tool<R: Runtime>(
                 result: called.result,
                 duration_ms: called.duration_ms,
                 schema_violations: called.schema_violations,
-                history_id: called.history_id,
+                history_key: called.history_key,
                 task: called.task.wire(),
                 notes: called.notes,
             })

@@ -21,6 +21,9 @@ pub enum CallStatus {
 #[derive(Debug, Clone, PartialEq, Serialize, specta::Type)]
 pub struct CallRow {
     pub id: i64,
+    /// The key its caller made before the call (`row-<id>` for rows kept
+    /// before keys were).
+    pub key: String,
     pub origin: String,
     pub session: Option<String>,
     pub call_id: String,
@@ -170,6 +173,7 @@ impl From<workbench_store::calls::CallRow> for CallRow {
     fn from(v: workbench_store::calls::CallRow) -> Self {
         let workbench_store::calls::CallRow {
             id,
+            key,
             origin,
             session,
             call_id,
@@ -192,6 +196,7 @@ impl From<workbench_store::calls::CallRow> for CallRow {
         } = v;
         Self {
             id,
+            key,
             origin,
             session,
             call_id,

@@ -7,6 +7,7 @@ import { CallMessages, callMessages } from "./CallMessages";
 
 const row = (over: Partial<CallRow> = {}): CallRow => ({
   id: 7,
+  key: "row-7",
   origin: "window",
   session: null,
   call_id: "",

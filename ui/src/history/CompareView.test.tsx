@@ -6,6 +6,7 @@ import { CompareView } from "./CompareView";
 function call(id: number, args: Record<string, unknown>): CallRow {
   return {
     id,
+    key: `row-${id}`,
     origin: "window",
     session: null,
     call_id: "",

@@ -56,14 +56,15 @@ export function HistoryRoom({ wb, backend, active, open: opened, go }: { wb: Wor
   const [origin, setOrigin] = useState("");
   const [status, setStatus] = useState("");
   const [search, setSearch] = useState("");
-  const [selected, setSelected] = useState<number | null>(null);
+  // The selected call, by the key its caller made (an answer, a suite's
+  // case name it before its row is written).
+  const [selected, setSelected] = useState<string | null>(null);
   const [compare, setCompare] = useState<number[]>([]);
   const [saving, setSaving] = useState<Saving | null>(null);
   // Opened on a call (a suite case's "Its call").
   useEffect(() => {
-    const id = Number(opened);
-    if (opened && Number.isFinite(id)) {
-      setSelected(id);
+    if (opened) {
+      setSelected(opened);
       setCompare([]);
     }
   }, [opened]);
@@ -102,10 +103,10 @@ export function HistoryRoom({ wb, backend, active, open: opened, go }: { wb: Wor
   const servers = (wb.servers.data?.servers ?? []).map((s) => s.name);
   const tools = useMemo(() => [...new Set((wb.tools.data ?? []).filter((t) => !server || t.server === server).map((t) => String((t.tool as { name?: string }).name ?? "")))].sort(), [wb.tools.data, server]);
   // The open call: from the list, else fetched (it may be older than the list).
-  const listed = rows.find((r) => r.id === selected);
+  const listed = rows.find((r) => r.key === selected);
   const fetched = useQuery({
     queryKey: keys.historyCall(selected),
-    queryFn: () => backend.historyCall(selected ?? 0),
+    queryFn: () => backend.historyCall(selected ?? ""),
     enabled: selected !== null && !listed,
   });
   const open = listed ?? fetched.data ?? null;
@@ -178,9 +179,9 @@ export function HistoryRoom({ wb, backend, active, open: opened, go }: { wb: Wor
           )}
           <ol>
             {rows.map((r) => (
-              <li key={r.id} className={r.id === selected ? "selected" : undefined}>
+              <li key={r.id} className={r.key === selected ? "selected" : undefined}>
                 <Checkbox aria-label={`Compare call ${r.id}`} checked={compare.includes(r.id)} onChange={() => toggleCompare(r.id)} />
-                <button type="button" className="history-row" aria-current={r.id === selected || undefined} onClick={() => setSelected(r.id)}>
+                <button type="button" className="history-row" aria-current={r.key === selected || undefined} onClick={() => setSelected(r.key)}>
                   <span className="history-tool">
                     {r.server}/{r.tool}
                   </span>
@@ -207,7 +208,7 @@ export function HistoryRoom({ wb, backend, active, open: opened, go }: { wb: Wor
               }}
               canRunAgain={Boolean(definition(open))}
               onSave={(r) =>
-                setSaving({ server: r.server, tool: r.tool, definition: definition(r)?.tool, arguments: r.arguments, result: r.result, durationMs: r.duration_ms ?? 0, historyId: r.id })
+                setSaving({ server: r.server, tool: r.tool, definition: definition(r)?.tool, arguments: r.arguments, result: r.result, durationMs: r.duration_ms ?? 0, historyKey: r.key })
               }
               wb={wb}
               backend={backend}

@@ -15,8 +15,8 @@ export type Saving = {
   arguments: unknown;
   result: unknown;
   durationMs: number;
-  /** The call's row in the history (kept from pruning once saved). */
-  historyId: number | null;
+  /** The key of the call's row in the history (kept from pruning once saved). */
+  historyKey: string | null;
 };
 
 export function SaveToSuite({ backend, call, onClose }: { backend: HistoryBackend; call: Saving | null; onClose: () => void }) {
@@ -47,7 +47,7 @@ export function SaveToSuite({ backend, call, onClose }: { backend: HistoryBacken
           path,
           call.server,
           { name: caseName.trim(), tool: call.tool, arguments: call.arguments ?? {}, expect: expectOf(proposals) },
-          call.historyId,
+          call.historyKey,
         ),
       onClose,
     );

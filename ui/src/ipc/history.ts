@@ -26,7 +26,8 @@ export type { CallRow, CaseResult, CaseVerdict, HistoryQuery, HistoryUsage, Suit
 
 export interface HistoryBackend {
   history(query: HistoryQuery): Promise<CallRow[]>;
-  historyCall(id: number): Promise<CallRow | null>;
+  /** One call whole, by the key its caller made. */
+  historyCall(key: string): Promise<CallRow | null>;
   /** One tool's latest calls, every caller's, newest first. */
   toolHistory(server: string, tool: string, limit: number): Promise<CallRow[]>;
   suites(): Promise<SuiteInfo[]>;
@@ -34,8 +35,8 @@ export interface HistoryBackend {
   runSuite(path: string, only: string | null, updateSnapshots?: boolean): Promise<SuiteReport>;
   /** Trust a suite as it was reviewed (its fingerprint); refused if it changed since. */
   trustSuite(path: string, fingerprint: string): Promise<void>;
-  /** Add a case to a suite file (made if missing); the name it got. The call it came from (history id) is kept from pruning. */
-  saveToSuite(path: string, server: string, entry: unknown, call: number | null): Promise<string>;
+  /** Add a case to a suite file (made if missing); the name it got. The call it came from (its history key) is kept from pruning. */
+  saveToSuite(path: string, server: string, entry: unknown, call: string | null): Promise<string>;
   /** Run a suite's prompt cases with its models (or `models`); each run's end reported. Kept for the suite. */
   runEvals(path: string, models: string[], runs: number | null, onProgress: (p: EvalProgress) => void): Promise<EvalReport>;
   /** The kept eval runs of a suite, newest first. */
@@ -65,7 +66,7 @@ type JsonArg = Parameters<typeof commands.saveToSuite>[2];
 export function tauriHistoryBackend(unwrap: Unwrap): HistoryBackend {
   return {
     history: async (query) => unwrap(await commands.history(query)),
-    historyCall: async (id) => unwrap(await commands.historyCall(id)),
+    historyCall: async (key) => unwrap(await commands.historyCall(key)),
     toolHistory: async (server, tool, limit) => unwrap(await commands.toolHistory(server, tool, limit)),
     suites: async () => unwrap(await commands.suites()),
     runSuite: async (path, only, updateSnapshots) => unwrap(await commands.runSuite(path, only, updateSnapshots ?? false)),

@@ -105,7 +105,7 @@ describe("the Suites room", () => {
               failures: [{ assertion: "snapshot", message: "the result differs from the stored snapshot", diff: "- old\n+ new\n" }],
               note: null,
               duration_ms: 1,
-              history_id: null,
+              history_key: null,
               arguments: {},
             },
           ],

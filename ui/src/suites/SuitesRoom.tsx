@@ -218,8 +218,8 @@ export function SuitesRoom({ backend, go }: { backend: SuitesBackend; go: (room:
                     >
                       Run
                     </Button>
-                    {result?.history_id != null && (
-                      <Button size="sm" variant="ghost" icon={History} onClick={() => go("history", String(result.history_id))}>
+                    {result?.history_key != null && (
+                      <Button size="sm" variant="ghost" icon={History} onClick={() => go("history", result.history_key ?? undefined)}>
                         Its call
                       </Button>
                     )}

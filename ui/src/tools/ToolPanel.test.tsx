@@ -43,7 +43,7 @@ describe("the tool panel's arguments", () => {
       if (cmd === "tool_history") return [];
       if (cmd === "call_tool") {
         sent = (payload as { limits: unknown }).limits;
-        return { result: { content: [] }, duration_ms: 1, schema_violations: [], history_id: null, task: null, notes: [] };
+        return { result: { content: [] }, duration_ms: 1, schema_violations: [], history_key: null, task: null, notes: [] };
       }
       return null;
     });

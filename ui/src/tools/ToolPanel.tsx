@@ -482,7 +482,7 @@ export function ToolPanel({
                   arguments: latest.args ?? {},
                   result: latest.outcome.result,
                   durationMs: latest.outcome.duration_ms ?? 0,
-                  historyId: latest.outcome.history_id ?? null,
+                  historyKey: latest.outcome.history_key ?? null,
                 })
               }
             >

@@ -165,7 +165,7 @@ impl EvalReport {
                             .then(|| format!("{} runs passed", c.tally()))
                     }),
                     duration_ms: Some(c.mean_ms * c.runs.len() as f64),
-                    history_id: None,
+                    history_key: None,
                     arguments: None,
                 }
             })

@@ -30,8 +30,8 @@ pub struct CaseResult {
     /// Why it did not run, or a note (a snapshot written).
     pub note: Option<String>,
     pub duration_ms: Option<f64>,
-    /// The call's row in the history.
-    pub history_id: Option<i64>,
+    /// The key of the call's row in the history (made before the call).
+    pub history_key: Option<String>,
     /// The arguments it ran with (references resolved).
     pub arguments: Option<Value>,
 }

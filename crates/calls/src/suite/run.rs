@@ -129,7 +129,7 @@ fn result(case: &Case, server: &str, outcome: CaseOutcome, note: Option<String>)
         failures: Vec::new(),
         note,
         duration_ms: None,
-        history_id: None,
+        history_key: None,
         arguments: None,
     }
 }
@@ -167,7 +167,7 @@ impl Shared<'_> {
     /// History says what the case made of its call, beside the call's own
     /// status (an `ok` call whose case failed an assertion).
     fn keep_verdict(&self, suite: &str, r: &CaseResult) {
-        let Some(id) = r.history_id else {
+        let Some(key) = r.history_key.clone() else {
             return;
         };
         let outcome = match r.outcome {
@@ -186,7 +186,7 @@ impl Shared<'_> {
                 .map(|f| format!("{}: {}", f.assertion, f.message))
                 .collect(),
         };
-        self.calls.keep_verdict(id, verdict);
+        self.calls.keep_verdict(key, verdict);
     }
 
     /// One server's lane: its cases one after another, each in a span, a

@@ -91,7 +91,21 @@ fn calls_are_kept_across_runs_and_listed_filtered_and_shown() {
         "{text}"
     );
 
+    // ... or by the key made before the call (what `mcpwb test --json`
+    // and the agent's workbench_call name).
+    let key = calls[1]["key"].as_str().expect("every row has a key");
+    let out = mcpwb_in(home, &["history", "show", key]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("demo/fail"), "{}", stdout(&out));
+
     // Bad input says what is wrong.
+    let out = mcpwb_in(home, &["history", "show", "no-such-key"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("no call no-such-key"),
+        "{}",
+        stderr(&out)
+    );
     let out = mcpwb_in(home, &["history", "show", "99999"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(stderr(&out).contains("no call 99999"), "{}", stderr(&out));

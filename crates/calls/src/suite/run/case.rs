@@ -204,7 +204,7 @@ impl Shared<'_> {
             .map(Duration::from_millis)
             .unwrap_or(self.options.timeout);
         let started = Instant::now();
-        let mut ran = self
+        let ran = self
             .call(
                 suite_index,
                 case,
@@ -215,7 +215,7 @@ impl Shared<'_> {
             )
             .await;
         let mut r = result(case, server, CaseOutcome::Passed, None);
-        r.history_id = ran.record_id().await;
+        r.history_key = ran.key.clone();
         r.arguments = Some(arguments);
         let outcome = match ran.outcome {
             Ok(mut o) => {
