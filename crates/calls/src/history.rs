@@ -64,6 +64,36 @@ enum Job {
     Flush(oneshot::Sender<()>),
 }
 
+impl Finished {
+    /// What the answer gives the row (its result or error, its time, its
+    /// task and notes); the caller sets the rest with `..Finished::of(..)`.
+    pub fn of(outcome: &workbench_core::Result<workbench_core::CallOutcome>) -> Finished {
+        let answered = outcome.as_ref().ok();
+        Finished {
+            key: String::new(),
+            origin: "",
+            session: None,
+            message: None,
+            call_id: String::new(),
+            server: String::new(),
+            tool: String::new(),
+            arguments: Value::Null,
+            result: answered.map(|o| o.result.clone()),
+            error: outcome.as_ref().err().map(|e| e.to_string()),
+            status: CallStatus::Pending,
+            duration_ms: answered.map(|o| o.duration_ms),
+            started_at: 0,
+            protocol: None,
+            traffic: (0, 0),
+            schema_violations: Vec::new(),
+            task: answered
+                .and_then(|o| o.task.as_ref())
+                .and_then(|t| serde_json::to_value(t).ok()),
+            notes: answered.map(|o| o.notes.clone()).unwrap_or_default(),
+        }
+    }
+}
+
 /// Rows written between two exact counts of the kept bytes (another
 /// process — `mcpwb` beside the app — may write to the same store). In
 /// between, the writer adds what it wrote to its last count and prunes

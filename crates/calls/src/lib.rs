@@ -165,6 +165,19 @@ impl Ran {
     }
 }
 
+/// The call's span (the trace a collector shows).
+fn call_span(call: &Call<'_>) -> otel::Span {
+    let mut span = otel::Span::start(
+        &format!("tools/call {}", call.tool),
+        otel::Kind::Client,
+        None,
+    );
+    span.set("mcp.server", call.server);
+    span.set("mcp.tool", call.tool);
+    span.set("mcp.origin", call.origin.as_str());
+    span
+}
+
 /// What the one path is built from.
 pub struct CallsOptions {
     /// The shared settings file (the rules, the history's cap).
@@ -322,7 +335,8 @@ impl Calls {
         let before = wb.traffic().last_seq();
         let refusal = self.standing_refusal(&call);
         let denied = refusal.is_some();
-        // A load run's calls are not kept one by one (its summary is).
+        // A load run's calls are not kept one by one (its summary is), nor
+        // given a span each (the run's one span is theirs).
         let keep = call.origin != Origin::Load;
         let arguments = self
             .inner
@@ -334,18 +348,7 @@ impl Calls {
             .is_some()
             .then(history::new_key)
             .filter(|k| !k.is_empty());
-        // A span a call (a load run's calls are its one span's).
-        let mut span = (call.origin != Origin::Load).then(|| {
-            let mut span = otel::Span::start(
-                &format!("tools/call {}", call.tool),
-                otel::Kind::Client,
-                None,
-            );
-            span.set("mcp.server", call.server);
-            span.set("mcp.tool", call.tool);
-            span.set("mcp.origin", call.origin.as_str());
-            span
-        });
+        let mut span = keep.then(|| call_span(&call));
         let outcome = if let Some(why) = refusal {
             Err(workbench_core::Error::Refused(why))
         } else {
@@ -364,27 +367,8 @@ impl Calls {
             }
         };
         let traffic = (before, wb.traffic().last_seq());
-        let (status, schema_violations) = match &outcome {
-            Ok(o) => {
-                let status = if o.result.get("isError").and_then(Value::as_bool) == Some(true) {
-                    CallStatus::Error
-                } else {
-                    CallStatus::Ok
-                };
-                let violations = match call.definition {
-                    Some(d) => workbench_core::schema::check_result(d, &o.result),
-                    None => wb
-                        .catalog()
-                        .tool(call.server, call.tool)
-                        .map(|d| workbench_core::schema::check_result(&d, &o.result))
-                        .unwrap_or_default(),
-                };
-                (status, violations)
-            }
-            Err(_) if denied => (CallStatus::Denied, Vec::new()),
-            Err(e) if e.code() == ErrorCode::Cancelled => (CallStatus::Cancelled, Vec::new()),
-            Err(_) => (CallStatus::Failed, Vec::new()),
-        };
+        let (status, schema_violations) =
+            self.judge((call.server, call.tool), call.definition, &outcome, denied);
         if let Some(span) = &mut span {
             span.set("mcp.status", status.as_str());
             match &outcome {
@@ -395,8 +379,8 @@ impl Calls {
         }
         drop(span);
         let record = match (&self.inner.history, arguments) {
-            (Some(history), Some(arguments)) => Some((
-                history.write(history::Finished {
+            (Some(history), Some(arguments)) => {
+                let finished = history::Finished {
                     key: key.clone().unwrap_or_default(),
                     origin: call.origin.as_str(),
                     session: call.link.session,
@@ -405,10 +389,7 @@ impl Calls {
                     server: call.server.to_string(),
                     tool: call.tool.to_string(),
                     arguments,
-                    result: outcome.as_ref().ok().map(|o| o.result.clone()),
-                    error: outcome.as_ref().err().map(|e| e.to_string()),
                     status,
-                    duration_ms: outcome.as_ref().ok().map(|o| o.duration_ms),
                     started_at,
                     protocol: wb
                         .server(call.server)
@@ -416,18 +397,10 @@ impl Calls {
                         .and_then(|h| h.protocol_version()),
                     traffic,
                     schema_violations: schema_violations.clone(),
-                    task: outcome
-                        .as_ref()
-                        .ok()
-                        .and_then(|o| o.task.as_ref())
-                        .and_then(|t| serde_json::to_value(t).ok()),
-                    notes: outcome
-                        .as_ref()
-                        .map(|o| o.notes.clone())
-                        .unwrap_or_default(),
-                }),
-                history.clone(),
-            )),
+                    ..history::Finished::of(&outcome)
+                };
+                Some((history.write(finished), history.clone()))
+            }
             _ => None,
         };
         Ran {
@@ -437,6 +410,40 @@ impl Calls {
             traffic,
             key,
             record,
+        }
+    }
+
+    /// What the call came to: its status (a refusal is `denied`, a cancel
+    /// `cancelled`, a result with `isError` an `error`), and where its
+    /// `structuredContent` breaks the tool's `outputSchema`.
+    fn judge(
+        &self,
+        (server, tool): (&str, &str),
+        definition: Option<&Value>,
+        outcome: &workbench_core::Result<CallOutcome>,
+        denied: bool,
+    ) -> (CallStatus, Vec<String>) {
+        match outcome {
+            Ok(o) => {
+                let status = if o.result.get("isError").and_then(Value::as_bool) == Some(true) {
+                    CallStatus::Error
+                } else {
+                    CallStatus::Ok
+                };
+                let violations = match definition {
+                    Some(d) => workbench_core::schema::check_result(d, &o.result),
+                    None => self
+                        .workbench()
+                        .catalog()
+                        .tool(server, tool)
+                        .map(|d| workbench_core::schema::check_result(&d, &o.result))
+                        .unwrap_or_default(),
+                };
+                (status, violations)
+            }
+            Err(_) if denied => (CallStatus::Denied, Vec::new()),
+            Err(e) if e.code() == ErrorCode::Cancelled => (CallStatus::Cancelled, Vec::new()),
+            Err(_) => (CallStatus::Failed, Vec::new()),
         }
     }
 

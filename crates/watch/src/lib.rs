@@ -246,12 +246,70 @@ pub fn start(watch: &Watch, say: Say) -> Result<(Watching, mpsc::Receiver<Burst>
         .root
         .canonicalize()
         .unwrap_or_else(|_| watch.root.clone());
-    let (tx, mut rx) = mpsc::unbounded_channel::<PathBuf>();
-    // New folders made under the root, to be watched too.
-    let (new_dirs_tx, mut new_dirs) = mpsc::unbounded_channel::<PathBuf>();
-    let under = root.clone();
+    let (mut watcher, changes, new_dirs) = os_watcher(&root, &matcher)?;
+    let (folders, cut) = folders_under(&root, &matcher, MAX_WATCHED_FOLDERS);
+    if folders.is_empty() {
+        return Err(WatchError(format!(
+            "{} cannot be read; nothing is watched",
+            root.display()
+        )));
+    }
+    let mut watched = 0usize;
+    for f in &folders {
+        if watcher.watch(f, RecursiveMode::NonRecursive).is_ok() {
+            watched += 1;
+        }
+    }
+    if cut {
+        say(&format!(
+            "more than {MAX_WATCHED_FOLDERS} folders under {}; only the first {MAX_WATCHED_FOLDERS} are watched (narrow the watch, or give the entry a cwd)",
+            root.display()
+        ));
+    }
+    let (bursts, out) = mpsc::channel(1);
+    let (up, ups) = mpsc::unbounded_channel::<()>();
+    let ct = CancellationToken::new();
+    let running = Running {
+        root,
+        say,
+        watcher,
+        watched,
+        changes,
+        new_dirs,
+        ups,
+        stop: ct.clone(),
+        starts: Starts::default(),
+        said_held: Default::default(),
+    };
+    tokio::spawn(running.run(bursts));
+    Ok((
+        Watching {
+            _stop: ct.drop_guard(),
+            folders: watched,
+            up,
+        },
+        out,
+    ))
+}
+
+/// The system's watcher: the matching paths that change under `root`
+/// (relative to it), and the folders made under it (to be watched too).
+fn os_watcher(
+    root: &Path,
+    matcher: &Arc<Matcher>,
+) -> Result<
+    (
+        notify::RecommendedWatcher,
+        mpsc::UnboundedReceiver<PathBuf>,
+        mpsc::UnboundedReceiver<PathBuf>,
+    ),
+    WatchError,
+> {
+    let (tx, changes) = mpsc::unbounded_channel::<PathBuf>();
+    let (new_dirs_tx, new_dirs) = mpsc::unbounded_channel::<PathBuf>();
+    let under = root.to_path_buf();
     let seen_by = matcher.clone();
-    let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+    let watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
         let Ok(event) = event else { return };
         if matches!(event.kind, notify::EventKind::Access(_)) {
             return;
@@ -273,89 +331,45 @@ pub fn start(watch: &Watch, say: Say) -> Result<(Watching, mpsc::Receiver<Burst>
         }
     })
     .map_err(|e| WatchError(e.to_string()))?;
-    let (folders, cut) = folders_under(&root, &matcher, MAX_WATCHED_FOLDERS);
-    if folders.is_empty() {
-        return Err(WatchError(format!(
-            "{} cannot be read; nothing is watched",
-            root.display()
-        )));
-    }
-    let mut watched = 0usize;
-    for f in &folders {
-        if watcher.watch(f, RecursiveMode::NonRecursive).is_ok() {
-            watched += 1;
-        }
-    }
-    if cut {
-        say(&format!(
-            "more than {MAX_WATCHED_FOLDERS} folders under {}; only the first {MAX_WATCHED_FOLDERS} are watched (narrow the watch, or give the entry a cwd)",
-            root.display()
-        ));
-    }
-    let (bursts, out) = mpsc::channel(1);
-    let (up, mut ups) = mpsc::unbounded_channel::<()>();
-    let ct = CancellationToken::new();
-    let stop = ct.clone();
-    let started_with = watched;
-    tokio::spawn(async move {
-        let mut watcher = watcher;
-        let mut starts = Starts::default();
+    Ok((watcher, changes, new_dirs))
+}
+
+/// A watch's task: it waits for a burst, hands it over, and watches the
+/// start that follows.
+struct Running {
+    root: PathBuf,
+    say: Say,
+    watcher: notify::RecommendedWatcher,
+    /// Folders watched (new ones are added up to the cap).
+    watched: usize,
+    changes: mpsc::UnboundedReceiver<PathBuf>,
+    new_dirs: mpsc::UnboundedReceiver<PathBuf>,
+    /// The caller's word that a start is over ([`Watching::started`]).
+    ups: mpsc::UnboundedReceiver<()>,
+    stop: CancellationToken,
+    starts: Starts,
+    /// Files already said to be held open by us.
+    said_held: std::collections::BTreeSet<PathBuf>,
+}
+
+impl Running {
+    async fn run(mut self, bursts: mpsc::Sender<Burst>) {
         // Changed during the last start and not the server's own: the next
         // burst begins with them.
         let mut carried: Vec<PathBuf> = Vec::new();
-        // Files already said to be held open by us.
-        let mut said_held: std::collections::BTreeSet<PathBuf> = Default::default();
         loop {
-            let mut files = if carried.is_empty() {
-                let first = loop {
-                    tokio::select! {
-                        _ = stop.cancelled() => return,
-                        d = new_dirs.recv() => {
-                            let Some(d) = d else { return };
-                            if watched < MAX_WATCHED_FOLDERS
-                                && watcher.watch(&d, RecursiveMode::NonRecursive).is_ok()
-                            {
-                                watched += 1;
-                            }
-                        }
-                        // A start the watch did not hand over (a restart by hand).
-                        _ = ups.recv() => {}
-                        p = rx.recv() => match p { Some(p) => break p, None => return },
-                    }
+            let files = if carried.is_empty() {
+                let Some(files) = self.settled().await else {
+                    return;
                 };
-                let mut files = vec![first];
-                // The burst settles: every save within SETTLE of the last one.
-                loop {
-                    match tokio::time::timeout(SETTLE, rx.recv()).await {
-                        Ok(Some(p)) => files.push(p),
-                        Ok(None) => return,
-                        Err(_) => break,
-                    }
+                let files = self.not_held(files);
+                if files.is_empty() {
+                    continue;
                 }
-                // What we (or a server we started) hold open to write is
-                // not a person's save.
-                let absolute: Vec<PathBuf> = files.iter().map(|f| root.join(f)).collect();
-                let held = held::held_by_us(&absolute);
-                if !held.is_empty() {
-                    let newly: Vec<&PathBuf> = held
-                        .iter()
-                        .filter(|h| said_held.insert((*h).clone()))
-                        .collect();
-                    if !newly.is_empty() {
-                        say(&format!(
-                            "{} is held open for writing by the server (or the workbench): its changes restart nothing",
-                            list(&newly)
-                        ));
-                    }
-                    files.retain(|f| !held.contains(&root.join(f)));
-                    if files.is_empty() {
-                        continue;
-                    }
-                }
-                starts.outside(&files);
+                self.starts.outside(&files);
                 files
             } else {
-                say(&format!(
+                (self.say)(&format!(
                     "{} changed while the server started: restarting it again for them",
                     list(&carried.iter().collect::<Vec<_>>())
                 ));
@@ -365,39 +379,89 @@ pub fn start(watch: &Watch, say: Say) -> Result<(Watching, mpsc::Receiver<Burst>
             names.sort();
             names.dedup();
             names.truncate(20);
-            files.clear();
             tokio::select! {
-                _ = stop.cancelled() => return,
+                _ = self.stop.cancelled() => return,
                 sent = bursts.send(Burst { files: names }) => if sent.is_err() { return },
             }
-            // The start: until GRACE after the caller says the server is up.
-            while ups.try_recv().is_ok() {}
-            let mut during = Vec::new();
-            let limit = tokio::time::sleep(START_LIMIT);
-            tokio::pin!(limit);
-            let mut grace: Option<std::pin::Pin<Box<tokio::time::Sleep>>> = None;
-            loop {
-                tokio::select! {
-                    _ = stop.cancelled() => return,
-                    p = rx.recv() => match p { Some(p) => during.push(p), None => return },
-                    _ = ups.recv(), if grace.is_none() => {
-                        grace = Some(Box::pin(tokio::time::sleep(GRACE)));
-                    }
-                    _ = async { match grace.as_mut() { Some(g) => g.await, None => std::future::pending().await } } => break,
-                    _ = &mut limit => break,
-                }
-            }
-            carried = starts.ended(during, &say);
+            let Some(during) = self.the_start().await else {
+                return;
+            };
+            carried = self.starts.ended(during, &self.say);
         }
-    });
-    Ok((
-        Watching {
-            _stop: ct.drop_guard(),
-            folders: started_with,
-            up,
-        },
-        out,
-    ))
+    }
+
+    /// The next burst, once it settles (every save within [`SETTLE`] of the
+    /// last one); new folders are watched meanwhile. None: the watch ends.
+    async fn settled(&mut self) -> Option<Vec<PathBuf>> {
+        let first = loop {
+            tokio::select! {
+                _ = self.stop.cancelled() => return None,
+                d = self.new_dirs.recv() => {
+                    let d = d?;
+                    if self.watched < MAX_WATCHED_FOLDERS
+                        && self.watcher.watch(&d, RecursiveMode::NonRecursive).is_ok()
+                    {
+                        self.watched += 1;
+                    }
+                }
+                // A start the watch did not hand over (a restart by hand).
+                _ = self.ups.recv() => {}
+                p = self.changes.recv() => break p?,
+            }
+        };
+        let mut files = vec![first];
+        loop {
+            match tokio::time::timeout(SETTLE, self.changes.recv()).await {
+                Ok(Some(p)) => files.push(p),
+                Ok(None) => return None,
+                Err(_) => return Some(files),
+            }
+        }
+    }
+
+    /// What we (or a server we started) hold open to write is not a
+    /// person's save: the files left, each held one said once.
+    fn not_held(&mut self, mut files: Vec<PathBuf>) -> Vec<PathBuf> {
+        let absolute: Vec<PathBuf> = files.iter().map(|f| self.root.join(f)).collect();
+        let held = held::held_by_us(&absolute);
+        if held.is_empty() {
+            return files;
+        }
+        let newly: Vec<&PathBuf> = held
+            .iter()
+            .filter(|h| self.said_held.insert((*h).clone()))
+            .collect();
+        if !newly.is_empty() {
+            (self.say)(&format!(
+                "{} is held open for writing by the server (or the workbench): its changes restart nothing",
+                list(&newly)
+            ));
+        }
+        files.retain(|f| !held.contains(&self.root.join(f)));
+        files
+    }
+
+    /// The start the burst set off: until [`GRACE`] after the caller says
+    /// the server is up (or [`START_LIMIT`]); what changed meanwhile. None:
+    /// the watch ends.
+    async fn the_start(&mut self) -> Option<Vec<PathBuf>> {
+        while self.ups.try_recv().is_ok() {}
+        let mut during = Vec::new();
+        let limit = tokio::time::sleep(START_LIMIT);
+        tokio::pin!(limit);
+        let mut grace: Option<std::pin::Pin<Box<tokio::time::Sleep>>> = None;
+        loop {
+            tokio::select! {
+                _ = self.stop.cancelled() => return None,
+                p = self.changes.recv() => during.push(p?),
+                _ = self.ups.recv(), if grace.is_none() => {
+                    grace = Some(Box::pin(tokio::time::sleep(GRACE)));
+                }
+                _ = async { match grace.as_mut() { Some(g) => g.await, None => std::future::pending().await } } => return Some(during),
+                _ = &mut limit => return Some(during),
+            }
+        }
+    }
 }
 
 #[cfg(test)]
