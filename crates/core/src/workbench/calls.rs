@@ -229,7 +229,6 @@ impl Workbench {
         options: &CallOptions,
     ) -> Result<rmcp::model::ServerResult> {
         let server = handle.name();
-        let request = build_request(method, params)?;
         let opts = handle.options();
         let timeout = options.timeout.unwrap_or(opts.call_timeout);
         let max_total = options.max_total.unwrap_or(opts.max_call_time).max(timeout);
@@ -243,19 +242,14 @@ impl Workbench {
         // The timeouts are kept here rather than by rmcp's per-request
         // progress watchers: one timer per call, and the progress that resets
         // it is looked up in the traffic log only when it fires.
-        let request = peer
-            .send_cancellable_request(request, self.request_options(handle, options))
-            .await
-            .map_err(|e| match e {
-                // Never written: the server did not see it.
-                ServiceError::TransportClosed => Error::ConnectionLost {
-                    server: server.to_string(),
-                    method: method.to_string(),
-                    sent: false,
-                },
-                e => map_error(server, method, e),
-            })?;
+        let request = self.put(handle, peer, (method, params), options).await?;
         let started = tokio::time::Instant::now();
+        let limits = Limits {
+            timeout,
+            max_total,
+            fixed: options.fixed_timeout,
+            started,
+        };
         // The token as JSON text, made only when needed (progress wanted, a
         // timer fired, progress recorded): most calls never need it.
         let progress_token = request.progress_token.clone();
@@ -277,20 +271,7 @@ impl Workbench {
                 result = &mut response => {
                     let result = match result {
                         Ok(result) => result,
-                        // The connection closed under it: written, or only
-                        // queued for a connection that ended first (the
-                        // traffic log saw every line written).
-                        Err(ServiceError::TransportClosed)
-                            if started.elapsed() < Duration::from_secs(2)
-                                && !self.traffic().was_sent(server, &serde_json::to_string(&id).unwrap_or_default()) =>
-                        {
-                            break Err(Error::ConnectionLost {
-                                server: server.to_string(),
-                                method: method.to_string(),
-                                sent: false,
-                            });
-                        }
-                        Err(e) => break Err(map_error(server, method, e)),
+                        Err(e) => break Err(self.unanswered(e, (server, method), &id, started)),
                     };
                     // Everything recorded before the result is already queued.
                     if let (Some(tap), Some(sink)) = (tap.as_mut(), &options.sink) {
@@ -308,25 +289,12 @@ impl Workbench {
                     if token.is_empty() {
                         token = token_text();
                     }
-                    let now = tokio::time::Instant::now();
-                    let last = if options.fixed_timeout {
-                        started
-                    } else {
-                        self.traffic()
-                            .last_progress(server, &token)
-                            .map_or(started, tokio::time::Instant::from_std)
-                            .max(started)
-                    };
-                    let next = (last + timeout).min(started + max_total);
-                    if next > now {
-                        idle.as_mut().reset(next);
-                        continue;
-                    }
-                    let progressing = now >= started + max_total && last > started;
-                    let (reason, seconds) = if now >= started + max_total {
-                        ("maximum total time exceeded", max_total)
-                    } else {
-                        ("request timeout", timeout)
+                    let (reason, seconds, progressing) = match limits.due(self, server, &token) {
+                        Due::At(next) => {
+                            idle.as_mut().reset(next);
+                            continue;
+                        }
+                        Due::Over { reason, seconds, progressing } => (reason, seconds, progressing),
                     };
                     notify_cancelled(peer, &id, reason).await;
                     break Err(Error::Timeout {
@@ -350,6 +318,56 @@ impl Workbench {
             self.traffic().forget_progress(server, &token);
         }
         outcome
+    }
+
+    /// The request handed to the connection (not yet answered).
+    async fn put(
+        &self,
+        handle: &crate::connect::ServerHandle,
+        peer: &rmcp::Peer<rmcp::RoleClient>,
+        (method, params): (&str, &Params),
+        options: &CallOptions,
+    ) -> Result<rmcp::service::RequestHandle<rmcp::RoleClient>> {
+        let request = build_request(method, params)?;
+        peer.send_cancellable_request(request, self.request_options(handle, options))
+            .await
+            .map_err(|e| match e {
+                // Never written: the server did not see it.
+                ServiceError::TransportClosed => Error::ConnectionLost {
+                    server: handle.name().to_string(),
+                    method: method.to_string(),
+                    sent: false,
+                },
+                e => map_error(handle.name(), method, e),
+            })
+    }
+
+    /// Why a sent request got no answer. The connection closed under it
+    /// soon after: if the traffic log never saw it written it was only
+    /// queued for a connection that ended first, and the server did not see
+    /// it (`sent: false`: safe to send again).
+    fn unanswered(
+        &self,
+        e: ServiceError,
+        (server, method): (&str, &str),
+        id: &rmcp::model::RequestId,
+        started: tokio::time::Instant,
+    ) -> Error {
+        match e {
+            ServiceError::TransportClosed
+                if started.elapsed() < Duration::from_secs(2)
+                    && !self
+                        .traffic()
+                        .was_sent(server, &serde_json::to_string(id).unwrap_or_default()) =>
+            {
+                Error::ConnectionLost {
+                    server: server.to_string(),
+                    method: method.to_string(),
+                    sent: false,
+                }
+            }
+            e => map_error(server, method, e),
+        }
     }
 
     /// Call a tool by server and name, on the one call path.
@@ -536,5 +554,62 @@ async fn notify_cancelled(
         serde_json::from_value(json!({ "requestId": id, "reason": reason }));
     if let Ok(param) = param {
         let _ = peer.notify_cancelled(param).await;
+    }
+}
+
+/// A call's two limits: its timeout, started again at each progress
+/// notification unless `fixed`, and the longest it may take however it
+/// progresses.
+struct Limits {
+    timeout: Duration,
+    max_total: Duration,
+    fixed: bool,
+    started: tokio::time::Instant,
+}
+
+/// What a call's timer firing comes to.
+enum Due {
+    /// Not yet: progress came since (the timeout starts again from it).
+    At(tokio::time::Instant),
+    /// Over: the reason told the server, the limit passed, and whether it
+    /// had progressed (the longest time ran out, not the timeout).
+    Over {
+        reason: &'static str,
+        seconds: Duration,
+        progressing: bool,
+    },
+}
+
+impl Limits {
+    /// The progress that resets the timeout is looked up in the traffic log
+    /// only here, when the timer fires: one timer per call.
+    fn due(&self, wb: &Workbench, server: &str, token: &str) -> Due {
+        let now = tokio::time::Instant::now();
+        let started = self.started;
+        let last = if self.fixed {
+            started
+        } else {
+            wb.traffic()
+                .last_progress(server, token)
+                .map_or(started, tokio::time::Instant::from_std)
+                .max(started)
+        };
+        let next = (last + self.timeout).min(started + self.max_total);
+        if next > now {
+            return Due::At(next);
+        }
+        if now >= started + self.max_total {
+            Due::Over {
+                reason: "maximum total time exceeded",
+                seconds: self.max_total,
+                progressing: last > started,
+            }
+        } else {
+            Due::Over {
+                reason: "request timeout",
+                seconds: self.timeout,
+                progressing: false,
+            }
+        }
     }
 }
