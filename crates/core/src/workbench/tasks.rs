@@ -209,41 +209,15 @@ impl Workbench {
                     return result.map(|v| (v, state.clone()));
                 }
                 (TaskForm::Extension, "input_required") => {
-                    let requests = last
-                        .as_ref()
-                        .and_then(|l| l.get("inputRequests"))
-                        .and_then(Value::as_object);
-                    let new: Map<String, Value> = requests
-                        .into_iter()
-                        .flatten()
-                        .filter(|(k, _)| !answered.contains(*k))
-                        .map(|(k, v)| (k.clone(), v.clone()))
-                        .collect();
-                    if !new.is_empty() {
-                        answered.extend(new.keys().cloned());
-                        if answered.len() > MAX_TASK_INPUTS {
-                            return Err(Error::Transport {
-                                server: server.to_string(),
-                                method: method.to_string(),
-                                message: format!(
-                                    "the task asked for input more than {MAX_TASK_INPUTS} times; it is not followed further"
-                                ),
-                            });
-                        }
-                        let responses = self
-                            .answer_all(server, method, &new, cancel.clone())
-                            .await?;
-                        let params =
-                            json!({ "taskId": state.task_id, "inputResponses": responses });
-                        self.send_once(
-                            handle,
-                            peer,
-                            "tasks/update",
-                            &Params::Json(params),
-                            &short(cancel),
-                        )
-                        .await?;
-                    }
+                    self.answer_inputs(
+                        (handle, peer),
+                        method,
+                        state,
+                        last.as_ref(),
+                        &mut answered,
+                        cancel,
+                    )
+                    .await?;
                 }
                 _ => {}
             }
@@ -253,27 +227,8 @@ impl Workbench {
             } else {
                 state.poll()
             };
-            let sleep = tokio::time::sleep(wait);
-            tokio::pin!(sleep);
-            loop {
-                tokio::select! {
-                    biased;
-                    _ = cancel.cancelled() => {
-                        return Err(Error::Cancelled { server: server.to_string(), method: method.to_string() });
-                    }
-                    _ = &mut sleep => break,
-                    entry = heard.recv() => match entry {
-                        Ok(e) if &*e.server == server
-                            && e.direction == Direction::Incoming
-                            && e.method.as_deref().is_some_and(|m| m.starts_with("notifications/tasks"))
-                            && e.body.contains(&state.task_id) => break,
-                        Err(tokio::sync::broadcast::error::RecvError::Closed) => {
-                            heard = self.traffic().subscribe();
-                        }
-                        _ => {}
-                    },
-                }
-            }
+            self.until_word(server, method, &state.task_id, &mut heard, wait, cancel)
+                .await?;
             // However often the server wakes the poll, not faster than the floor.
             let since = last_get.elapsed();
             if since < MIN_POLL {
@@ -310,6 +265,90 @@ impl Workbench {
             }
             *state = next;
             last = Some(got);
+        }
+    }
+
+    /// The extension's task asks for input: each request not answered yet
+    /// is put to the person (or the caller's handler), and the answers sent
+    /// with `tasks/update`. At most [`MAX_TASK_INPUTS`] over the task's life.
+    async fn answer_inputs(
+        &self,
+        (handle, peer): (&ServerHandle, &rmcp::Peer<rmcp::RoleClient>),
+        method: &str,
+        state: &TaskState,
+        last: Option<&Value>,
+        answered: &mut std::collections::HashSet<String>,
+        cancel: &CancellationToken,
+    ) -> Result<()> {
+        let server = handle.name();
+        let requests = last
+            .and_then(|l| l.get("inputRequests"))
+            .and_then(Value::as_object);
+        let new: Map<String, Value> = requests
+            .into_iter()
+            .flatten()
+            .filter(|(k, _)| !answered.contains(*k))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        if new.is_empty() {
+            return Ok(());
+        }
+        answered.extend(new.keys().cloned());
+        if answered.len() > MAX_TASK_INPUTS {
+            return Err(Error::Transport {
+                server: server.to_string(),
+                method: method.to_string(),
+                message: format!(
+                    "the task asked for input more than {MAX_TASK_INPUTS} times; it is not followed further"
+                ),
+            });
+        }
+        let responses = self
+            .answer_all(server, method, &new, cancel.clone())
+            .await?;
+        let params = json!({ "taskId": state.task_id, "inputResponses": responses });
+        self.send_once(
+            handle,
+            peer,
+            "tasks/update",
+            &Params::Json(params),
+            &short(cancel),
+        )
+        .await?;
+        Ok(())
+    }
+
+    /// Wait `wait`, or less if the server says something of task `task_id`
+    /// (a `notifications/tasks/*` naming it); Err once cancelled.
+    async fn until_word(
+        &self,
+        server: &str,
+        method: &str,
+        task_id: &str,
+        heard: &mut tokio::sync::broadcast::Receiver<std::sync::Arc<crate::traffic::TrafficEntry>>,
+        wait: Duration,
+        cancel: &CancellationToken,
+    ) -> Result<()> {
+        let sleep = tokio::time::sleep(wait);
+        tokio::pin!(sleep);
+        loop {
+            tokio::select! {
+                biased;
+                _ = cancel.cancelled() => {
+                    return Err(Error::Cancelled { server: server.to_string(), method: method.to_string() });
+                }
+                _ = &mut sleep => return Ok(()),
+                entry = heard.recv() => match entry {
+                    Ok(e) if &*e.server == server
+                        && e.direction == Direction::Incoming
+                        && e.method.as_deref().is_some_and(|m| m.starts_with("notifications/tasks"))
+                        && e.body.contains(task_id) => return Ok(()),
+                    Err(tokio::sync::broadcast::error::RecvError::Closed) => {
+                        *heard = self.traffic().subscribe();
+                    }
+                    _ => {}
+                },
+            }
         }
     }
 
