@@ -82,7 +82,122 @@ pub const LIST_METHODS: [&str; 4] = [
 /// this starts the set afresh (only sharing is lost, never a name).
 const MAX_METHODS: usize = 1024;
 
+/// A message about to be kept: what a [`TrafficEntry`] holds, its body
+/// borrowed (copied into a recycled entry's, or into a new one).
+struct Fresh<'a> {
+    seq: u64,
+    time_ms: f64,
+    direction: Direction,
+    kind: MessageKind,
+    method: Option<Arc<str>>,
+    id: Option<String>,
+    size: u32,
+    latency_ms: Option<f64>,
+    body: &'a str,
+    truncated: bool,
+}
+
 impl Ring {
+    /// A request waits for its answer; an answer finds its request: the
+    /// latency, and the method the answer takes from it. An App's messages
+    /// have ids of their own: never paired with the server's.
+    fn pair(
+        &mut self,
+        id: Option<&str>,
+        kind: MessageKind,
+        direction: Direction,
+        method: &mut Option<Arc<str>>,
+    ) -> Option<f64> {
+        let wire = matches!(direction, Direction::Outgoing | Direction::Incoming);
+        let id = id.filter(|_| wire)?;
+        let outgoing = direction == Direction::Outgoing;
+        match kind {
+            MessageKind::Request => {
+                let asked = Pending {
+                    at: Instant::now(),
+                    method: method.clone(),
+                };
+                if self.pending.len() >= MAX_PENDING {
+                    expire_pending(&mut self.pending);
+                }
+                self.pending.insert((IdKey::of(id), outgoing), asked);
+                None
+            }
+            MessageKind::Response | MessageKind::Error => {
+                let p = self.pending.remove(&(IdKey::of(id), !outgoing))?;
+                *method = p.method;
+                Some(p.at.elapsed().as_secs_f64() * 1000.0)
+            }
+            _ => None,
+        }
+    }
+
+    /// Keep the message, within `capacity` entries and `max_bytes` of
+    /// bodies (the oldest go first). A full ring recycles its oldest entry
+    /// when nobody else holds it: in a steady stream the log then allocates
+    /// nothing per message and does not churn through memory it touched
+    /// 10,000 messages ago.
+    fn keep(
+        &mut self,
+        fresh: Fresh<'_>,
+        (capacity, max_bytes): (usize, usize),
+    ) -> Arc<TrafficEntry> {
+        let mut recycled = None;
+        if self.entries.len() >= capacity
+            && let Some(mut old) = self.entries.pop_front()
+        {
+            self.bytes -= old.body.len();
+            if Arc::get_mut(&mut old).is_some() {
+                recycled = Some(old);
+            }
+        }
+        let entry = match recycled {
+            Some(mut arc) => {
+                if let Some(e) = Arc::get_mut(&mut arc) {
+                    e.seq = fresh.seq;
+                    e.time_ms = fresh.time_ms;
+                    if !Arc::ptr_eq(&e.server, &self.name) {
+                        e.server = self.name.clone();
+                    }
+                    e.direction = fresh.direction;
+                    e.kind = fresh.kind;
+                    e.method = fresh.method;
+                    e.id = fresh.id;
+                    e.size = fresh.size;
+                    e.latency_ms = fresh.latency_ms;
+                    e.truncated = fresh.truncated;
+                    if e.body.capacity() > RECYCLE_BODY_MAX {
+                        e.body = String::with_capacity(fresh.body.len());
+                    }
+                    e.body.clear();
+                    e.body.push_str(fresh.body);
+                }
+                arc
+            }
+            None => Arc::new(TrafficEntry {
+                seq: fresh.seq,
+                time_ms: fresh.time_ms,
+                server: self.name.clone(),
+                direction: fresh.direction,
+                kind: fresh.kind,
+                method: fresh.method,
+                id: fresh.id,
+                size: fresh.size,
+                latency_ms: fresh.latency_ms,
+                body: fresh.body.to_string(),
+                truncated: fresh.truncated,
+            }),
+        };
+        self.bytes += entry.body.len();
+        self.entries.push_back(entry.clone());
+        while self.entries.len() > capacity || (self.bytes > max_bytes && self.entries.len() > 1) {
+            if let Some(old) = self.entries.pop_front() {
+                self.bytes -= old.body.len();
+            }
+        }
+        entry
+    }
+
     /// The stored name for `method`.
     fn intern(&mut self, method: &str) -> Arc<str> {
         if let Some(m) = self.methods.get(method) {
@@ -436,33 +551,7 @@ impl TrafficLog {
             (inner.seq, inner.capacity, inner.max_bytes, inner.max_body);
         let ring = inner.ring(server);
         let mut method = method.map(|m| ring.intern(m));
-        let outgoing = direction == Direction::Outgoing;
-        let mut latency_ms = None;
-        // An App's messages have ids of their own: never paired with the
-        // server's.
-        let wire = matches!(direction, Direction::Outgoing | Direction::Incoming);
-        if let Some(id) = id.as_ref().filter(|_| wire) {
-            match kind {
-                MessageKind::Request => {
-                    let asked = Pending {
-                        at: Instant::now(),
-                        method: method.clone(),
-                    };
-                    if ring.pending.len() >= MAX_PENDING {
-                        expire_pending(&mut ring.pending);
-                    }
-                    ring.pending.insert((IdKey::of(id), outgoing), asked);
-                }
-                MessageKind::Response | MessageKind::Error => {
-                    let key = (IdKey::of(id), !outgoing);
-                    if let Some(p) = ring.pending.remove(&key) {
-                        latency_ms = Some(p.at.elapsed().as_secs_f64() * 1000.0);
-                        method = p.method;
-                    }
-                }
-                _ => {}
-            }
-        }
+        let latency_ms = ring.pair(id.as_deref(), kind, direction, &mut method);
         // Masked before the cut: a secret the cut would split is masked whole.
         let json = matches!(
             kind,
@@ -472,68 +561,22 @@ impl TrafficLog {
                 | MessageKind::Notification
         );
         let masked = mask::mask_message(text, &ring.secrets, json);
-        let (text, truncated) = cut(&masked, max_body);
-        // A full ring recycles its oldest entry when nobody else holds it:
-        // in a steady stream the log then allocates nothing per message and
-        // does not churn through memory it touched 10,000 messages ago.
-        let mut recycled = None;
-        if ring.entries.len() >= capacity
-            && let Some(mut old) = ring.entries.pop_front()
-        {
-            ring.bytes -= old.body.len();
-            if Arc::get_mut(&mut old).is_some() {
-                recycled = Some(old);
-            }
-        }
-        let time_ms = now_ms();
-        let size = u32::try_from(size).unwrap_or(u32::MAX);
-        let entry = match recycled {
-            Some(mut arc) => {
-                if let Some(e) = Arc::get_mut(&mut arc) {
-                    e.seq = seq;
-                    e.time_ms = time_ms;
-                    if !Arc::ptr_eq(&e.server, &ring.name) {
-                        e.server = ring.name.clone();
-                    }
-                    e.direction = direction;
-                    e.kind = kind;
-                    e.method = method;
-                    e.id = id;
-                    e.size = size;
-                    e.latency_ms = latency_ms;
-                    e.truncated = truncated;
-                    if e.body.capacity() > RECYCLE_BODY_MAX {
-                        e.body = String::with_capacity(text.len());
-                    }
-                    e.body.clear();
-                    e.body.push_str(text);
-                }
-                arc
-            }
-            None => {
-                let body = text.to_string();
-                Arc::new(TrafficEntry {
-                    seq,
-                    time_ms,
-                    server: ring.name.clone(),
-                    direction,
-                    kind,
-                    method,
-                    id,
-                    size,
-                    latency_ms,
-                    body,
-                    truncated,
-                })
-            }
-        };
-        ring.bytes += entry.body.len();
-        ring.entries.push_back(entry.clone());
-        while ring.entries.len() > capacity || (ring.bytes > max_bytes && ring.entries.len() > 1) {
-            if let Some(old) = ring.entries.pop_front() {
-                ring.bytes -= old.body.len();
-            }
-        }
+        let (body, truncated) = cut(&masked, max_body);
+        let entry = ring.keep(
+            Fresh {
+                seq,
+                time_ms: now_ms(),
+                direction,
+                kind,
+                method,
+                id,
+                size: u32::try_from(size).unwrap_or(u32::MAX),
+                latency_ms,
+                body,
+                truncated,
+            },
+            (capacity, max_bytes),
+        );
         drop(guard);
         if self.live.receiver_count() > 0 {
             let _ = self.live.send(entry.clone());
