@@ -79,29 +79,9 @@ impl Workbench {
                     })?
                 }
                 result => {
-                    let result = result_json(result)?;
-                    // Only a tools/call becomes a task (in both forms).
-                    let task = (method == "tools/call")
-                        .then(|| crate::task::TaskState::handle(&result))
-                        .flatten()
-                        .map(|mut t| {
-                            // What the call was, for whoever lists the task.
-                            let (tool, arguments) = params.tool_call();
-                            t.tool = tool;
-                            t.arguments = arguments;
-                            t
-                        });
-                    let Some(task) = task else {
-                        return Ok((result, None));
-                    };
-                    if options.detach {
-                        self.report(server, &task, options);
-                        return Ok((result, Some(task)));
-                    }
-                    // Boxed: rare, and it keeps the call's future small.
-                    let ended =
-                        Box::pin(self.follow_task(handle, peer, method, task, options)).await;
-                    return ended.map(|(result, state)| (result, Some(state)));
+                    return self
+                        .finished((handle, peer), method, &params, result, options)
+                        .await;
                 }
             };
             let cancel = options.cancel.clone().unwrap_or_default();
@@ -125,31 +105,11 @@ impl Workbench {
                     Box::pin(self.fulfil(server, method, &request, cancel.clone())).await?;
                 responses.insert(key, answer);
             }
-            // The next round's params as JSON (rare: typed params are
-            // turned into JSON once, here).
-            let (mut json, custom) = match params.into_owned() {
-                Params::Json(v) if v.is_object() => (v, false),
-                Params::Json(_) => (json!({}), false),
-                Params::Custom(v) => (v, true),
-                Params::Tool(p) => (
-                    serde_json::to_value(&p).unwrap_or_else(|_| json!({})),
-                    false,
-                ),
-            };
-            json["inputResponses"] = Value::Object(responses);
-            match needed.request_state {
-                Some(state) => json["requestState"] = Value::String(state),
-                None => {
-                    if let Some(p) = json.as_object_mut() {
-                        p.remove("requestState");
-                    }
-                }
-            }
-            params = std::borrow::Cow::Owned(if custom {
-                Params::Custom(json)
-            } else {
-                Params::Json(json)
-            });
+            params = std::borrow::Cow::Owned(next_round(
+                params.into_owned(),
+                responses,
+                needed.request_state,
+            ));
         }
         Err(Error::Transport {
             server: server.to_string(),
@@ -158,6 +118,40 @@ impl Workbench {
                 "the server still asked for input after {MAX_ROUNDS} rounds; the call was given up"
             ),
         })
+    }
+
+    /// A final result: as it is, or the task it made (followed to its end,
+    /// or handed back at once when the caller detaches). Only a tools/call
+    /// becomes a task (in both forms).
+    async fn finished(
+        &self,
+        (handle, peer): (&ServerHandle, &rmcp::Peer<rmcp::RoleClient>),
+        method: &str,
+        params: &Params,
+        result: ServerResult,
+        options: &CallOptions,
+    ) -> Result<Sent> {
+        let result = result_json(result)?;
+        let task = (method == "tools/call")
+            .then(|| crate::task::TaskState::handle(&result))
+            .flatten()
+            .map(|mut t| {
+                // What the call was, for whoever lists the task.
+                let (tool, arguments) = params.tool_call();
+                t.tool = tool;
+                t.arguments = arguments;
+                t
+            });
+        let Some(task) = task else {
+            return Ok((result, None));
+        };
+        if options.detach {
+            self.report(handle.name(), &task, options);
+            return Ok((result, Some(task)));
+        }
+        // Boxed: rare, and it keeps the call's future small.
+        let ended = Box::pin(self.follow_task(handle, peer, method, task, options)).await;
+        ended.map(|(result, state)| (result, Some(state)))
     }
 
     /// Answer one input request the way the server's own request would be.
@@ -191,5 +185,34 @@ impl Workbench {
                 "{server}: {method} asked for \"{other}\", which a client cannot be asked for"
             ))),
         }
+    }
+}
+
+/// The next round's params: the last ones with the answers to the input
+/// requests and the state to echo (none: the last round's dropped). As
+/// JSON (rare: typed params are turned into JSON once, here).
+fn next_round(params: Params, responses: Map<String, Value>, state: Option<String>) -> Params {
+    let (mut json, custom) = match params {
+        Params::Json(v) if v.is_object() => (v, false),
+        Params::Json(_) => (json!({}), false),
+        Params::Custom(v) => (v, true),
+        Params::Tool(p) => (
+            serde_json::to_value(&p).unwrap_or_else(|_| json!({})),
+            false,
+        ),
+    };
+    json["inputResponses"] = Value::Object(responses);
+    match state {
+        Some(state) => json["requestState"] = Value::String(state),
+        None => {
+            if let Some(p) = json.as_object_mut() {
+                p.remove("requestState");
+            }
+        }
+    }
+    if custom {
+        Params::Custom(json)
+    } else {
+        Params::Json(json)
     }
 }
