@@ -225,19 +225,23 @@ struct Session {
 
 fn write(
     store: Store,
-    Session { id, cap, seq }: Session,
+    session: Session,
     server: &str,
     rx: Receiver<TapMessage>,
     secrets: Arc<Mutex<Secrets>>,
     (closed, queued, dropped): (Arc<AtomicBool>, Arc<AtomicUsize>, Arc<AtomicI64>),
 ) {
-    // The bytes the sessions take (None: not looked at yet); at the cap,
-    // this session keeps nothing more.
-    let mut kept: Option<i64> = None;
-    let mut full = false;
+    let mut writer = SessionWriter {
+        store,
+        session,
+        server,
+        dropped,
+        kept: None,
+        full: false,
+        handshake: Handshake::default(),
+        calls: HostCalls::default(),
+    };
     let mut batch = Vec::new();
-    let mut handshake = Handshake::default();
-    let mut calls = HostCalls::default();
     let mut behind = false;
     loop {
         let first = match rx.recv_timeout(Duration::from_millis(100)) {
@@ -265,27 +269,64 @@ fn write(
         let handed: usize = batch.iter().map(|m| m.text.len()).sum();
         queued.fetch_sub(handed, Ordering::Relaxed);
         let masker = secrets.lock().unwrap_or_else(|e| e.into_inner()).clone();
-        for m in &mut batch {
+        writer.mask_and_learn(&mut batch, &masker);
+        if writer.within_cap(&mut batch) {
+            writer.keep(&batch);
+        }
+        batch.clear();
+    }
+}
+
+/// The writer's thread: one session's messages into the store.
+struct SessionWriter<'a> {
+    store: Store,
+    session: Session,
+    server: &'a str,
+    /// Messages that passed but were not kept (the cap was reached).
+    dropped: Arc<AtomicI64>,
+    /// The bytes the sessions take (None: not looked at yet).
+    kept: Option<i64>,
+    /// At the cap: this session keeps nothing more.
+    full: bool,
+    handshake: Handshake,
+    /// The host's calls, read from the messages as they pass.
+    calls: HostCalls,
+}
+
+impl SessionWriter<'_> {
+    /// Mask each message, and learn from the handshake who the host is.
+    fn mask_and_learn(&mut self, batch: &mut [TapMessage], masker: &Secrets) {
+        for m in batch {
             let json = !m.cut && m.text.trim_start().starts_with(['{', '[']);
             if let std::borrow::Cow::Owned(masked) = masker.message(&m.text, json) {
                 m.text = masked;
             }
-            if let Some((host, version, protocol)) = handshake.read(m) {
-                let _ = store.set_tap_host(
-                    id,
+            if let Some((host, version, protocol)) = self.handshake.read(m) {
+                let _ = self.store.set_tap_host(
+                    self.session.id,
                     host.as_deref(),
                     version.as_deref(),
                     protocol.as_deref(),
                 );
-                calls.learn(host, version, protocol);
+                self.calls.learn(host, version, protocol);
             }
         }
-        // The sessions' size, known when a write could pass the cap: the
-        // oldest ended sessions go first; past it, this one keeps no more.
+    }
+
+    /// The sessions' size, known when a write could pass the cap: the
+    /// oldest ended sessions go first; past it, this one keeps no more (what
+    /// fits is kept, then one line saying so). False: nothing to keep.
+    fn within_cap(&mut self, batch: &mut Vec<TapMessage>) -> bool {
+        let Session { id, cap, .. } = self.session;
+        if self.full {
+            self.dropped
+                .fetch_add(batch.len() as i64, Ordering::Relaxed);
+            return false;
+        }
         let batch_bytes: i64 = batch.iter().map(|m| m.text.len() as i64).sum();
-        if !full && kept.is_none_or(|k| k + batch_bytes > cap) {
+        if self.kept.is_none_or(|k| k + batch_bytes > cap) {
             // Room for this batch: the oldest ended sessions make way.
-            match store.prune_taps((cap - batch_bytes).max(0), Some(id)) {
+            match self.store.prune_taps((cap - batch_bytes).max(0), Some(id)) {
                 Ok((gone, now)) => {
                     if !gone.is_empty() {
                         tracing::info!(
@@ -293,55 +334,63 @@ fn write(
                             gone.len()
                         );
                     }
-                    kept = Some(now);
+                    self.kept = Some(now);
                 }
                 Err(e) => tracing::warn!("the sessions' size could not be read: {e}"),
             }
         }
-        if !full && let Some(k) = kept {
-            // What fits under the cap is kept; the rest passed, not kept.
-            let mut room = cap - k;
-            let fits = batch
-                .iter()
-                .take_while(|m| {
-                    room -= m.text.len() as i64;
-                    room >= 0
-                })
-                .count();
-            if fits < batch.len() {
-                full = true;
-                dropped.fetch_add((batch.len() - fits) as i64, Ordering::Relaxed);
-                batch.truncate(fits);
-                let text = serde_json::json!({ "full": format!(
-                    "the sessions kept reached their cap ({} MiB, history.sessions_max_mib in the settings): from here on messages pass but are not kept",
-                    cap / (1024 * 1024)
-                ) })
-                .to_string();
-                batch.push(TapMessage {
-                    seq: seq.fetch_add(1, Ordering::Relaxed),
-                    at_ms: now_ms(),
-                    direction: Direction::Tap.as_str().into(),
-                    size: text.len() as i64,
-                    text,
-                    cut: false,
-                });
-            }
-        } else if full {
-            dropped.fetch_add(batch.len() as i64, Ordering::Relaxed);
-            batch.clear();
-            continue;
+        let Some(k) = self.kept else {
+            return true;
+        };
+        // What fits under the cap is kept; the rest passed, not kept.
+        let mut room = cap - k;
+        let fits = batch
+            .iter()
+            .take_while(|m| {
+                room -= m.text.len() as i64;
+                room >= 0
+            })
+            .count();
+        if fits < batch.len() {
+            self.full = true;
+            self.dropped
+                .fetch_add((batch.len() - fits) as i64, Ordering::Relaxed);
+            batch.truncate(fits);
+            let text = serde_json::json!({ "full": format!(
+                "the sessions kept reached their cap ({} MiB, history.sessions_max_mib in the settings): from here on messages pass but are not kept",
+                cap / (1024 * 1024)
+            ) })
+            .to_string();
+            batch.push(TapMessage {
+                seq: self.session.seq.fetch_add(1, Ordering::Relaxed),
+                at_ms: now_ms(),
+                direction: Direction::Tap.as_str().into(),
+                size: text.len() as i64,
+                text,
+                cut: false,
+            });
         }
-        kept = kept.map(|k| k + batch.iter().map(|m| m.text.len() as i64).sum::<i64>());
-        if let Err(e) = store.append_tap_messages(id, &batch) {
+        true
+    }
+
+    /// The batch into the session, and the host's answered calls into the
+    /// History (origin `host`).
+    fn keep(&mut self, batch: &[TapMessage]) {
+        self.kept = self
+            .kept
+            .map(|k| k + batch.iter().map(|m| m.text.len() as i64).sum::<i64>());
+        if let Err(e) = self.store.append_tap_messages(self.session.id, batch) {
             tracing::warn!("{} tapped message(s) were not kept: {e}", batch.len());
         }
-        let answered: Vec<NewCall> = batch.iter().flat_map(|m| calls.read(m, server)).collect();
+        let answered: Vec<NewCall> = batch
+            .iter()
+            .flat_map(|m| self.calls.read(m, self.server))
+            .collect();
         if !answered.is_empty()
-            && let Err(e) = store.insert_calls(&answered)
+            && let Err(e) = self.store.insert_calls(&answered)
         {
             tracing::warn!("the host's calls were not kept in the history: {e}");
         }
-        batch.clear();
     }
 }
 
