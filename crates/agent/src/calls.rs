@@ -347,27 +347,7 @@ impl Agent {
         // or a reopened chat reads it).
         ran.record_id().await;
         let status = ran.status;
-        let (content, result, duration) = match ran.outcome {
-            Ok(o) => {
-                let (mut text, _) = result_for_model(&o.result);
-                if !ran.schema_violations.is_empty() {
-                    text.push_str(&format!(
-                        "\n\n(The result does not match the tool's output schema: {}.)",
-                        ran.schema_violations.join("; ")
-                    ));
-                }
-                (text, Some(o.result), Some(o.duration_ms))
-            }
-            Err(_) if status == CallStatus::Cancelled => (
-                "The call was cancelled: the person stopped the turn.".to_string(),
-                None,
-                None,
-            ),
-            Err(e) if status == CallStatus::Denied => {
-                (format!("The call was refused: {e}."), None, None)
-            }
-            Err(e) => (format!("The call failed: {e}"), None, None),
-        };
+        let (content, result, duration) = told(ran.outcome, status, &ran.schema_violations);
         sink(AgentEvent::ToolFinished {
             call_id: call.call_id.clone(),
             status,
@@ -383,6 +363,37 @@ impl Agent {
             duration_ms: duration,
             traffic: Some(ran.traffic),
         }
+    }
+}
+
+/// What the model is told of a call (the result's text, with where it
+/// breaks the output schema; or why there is none), the result, and how
+/// long it took.
+fn told(
+    outcome: workbench_core::Result<workbench_core::CallOutcome>,
+    status: CallStatus,
+    violations: &[String],
+) -> (String, Option<Value>, Option<f64>) {
+    match outcome {
+        Ok(o) => {
+            let (mut text, _) = result_for_model(&o.result);
+            if !violations.is_empty() {
+                text.push_str(&format!(
+                    "\n\n(The result does not match the tool's output schema: {}.)",
+                    violations.join("; ")
+                ));
+            }
+            (text, Some(o.result), Some(o.duration_ms))
+        }
+        Err(_) if status == CallStatus::Cancelled => (
+            "The call was cancelled: the person stopped the turn.".to_string(),
+            None,
+            None,
+        ),
+        Err(e) if status == CallStatus::Denied => {
+            (format!("The call was refused: {e}."), None, None)
+        }
+        Err(e) => (format!("The call failed: {e}"), None, None),
     }
 }
 

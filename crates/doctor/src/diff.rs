@@ -311,6 +311,22 @@ fn pointer_escape(key: &str) -> String {
 
 /// What a caller sends: narrower is breaking.
 fn input(out: &mut Out, item: &str, at: &str, old: &Value, new: &Value) {
+    input_types(out, item, at, old, new);
+    input_values(out, item, at, old, new);
+    input_arguments(out, item, at, old, new);
+    if old["items"].is_object() && new["items"].is_object() {
+        input(
+            out,
+            item,
+            &format!("{at}/items"),
+            &old["items"],
+            &new["items"],
+        );
+    }
+}
+
+/// The types a value may have: fewer is breaking, more compatible.
+fn input_types(out: &mut Out, item: &str, at: &str, old: &Value, new: &Value) {
     match (types(old), types(new)) {
         (Some(o), Some(n)) if !o.is_subset(&n) => {
             let lost: Vec<&String> = o.difference(&n).collect();
@@ -348,6 +364,11 @@ fn input(out: &mut Out, item: &str, at: &str, old: &Value, new: &Value) {
         ),
         _ => {}
     }
+}
+
+/// The values listed (`enum`): one gone, or a list where there was none,
+/// is breaking.
+fn input_values(out: &mut Out, item: &str, at: &str, old: &Value, new: &Value) {
     if let (Some(o), Some(n)) = (old["enum"].as_array(), new["enum"].as_array()) {
         for gone in o.iter().filter(|v| !n.contains(v)) {
             out.push(
@@ -367,6 +388,12 @@ fn input(out: &mut Out, item: &str, at: &str, old: &Value, new: &Value) {
             "only listed values are accepted now".into(),
         );
     }
+}
+
+/// An object's arguments: one newly required, or removed where the object
+/// is closed or it was required, is breaking; each kept one is compared in
+/// turn.
+fn input_arguments(out: &mut Out, item: &str, at: &str, old: &Value, new: &Value) {
     let (was, now) = (required(old), required(new));
     let old_props = properties(old);
     let new_props = properties(new);
@@ -412,15 +439,6 @@ fn input(out: &mut Out, item: &str, at: &str, old: &Value, new: &Value) {
                 format!("an optional argument {name} was added"),
             );
         }
-    }
-    if old["items"].is_object() && new["items"].is_object() {
-        input(
-            out,
-            item,
-            &format!("{at}/items"),
-            &old["items"],
-            &new["items"],
-        );
     }
 }
 
