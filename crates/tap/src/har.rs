@@ -11,20 +11,13 @@ use crate::session::Session;
 
 /// The HAR log of `session`'s HTTP exchanges (none for a stdio session).
 pub fn to_har(session: &Session) -> Value {
-    let by_seq: HashMap<i64, &str> = session
-        .messages
-        .iter()
-        .map(|m| (m.seq, m.text.as_str()))
-        .collect();
-    let texts = |seqs: &Value| -> Vec<&str> {
-        seqs.as_array()
-            .map(|all| {
-                all.iter()
-                    .filter_map(|s| s.as_i64().and_then(|s| by_seq.get(&s).copied()))
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
+    let bodies = Bodies(
+        session
+            .messages
+            .iter()
+            .map(|m| (m.seq, m.text.as_str()))
+            .collect(),
+    );
     let origin = session.header["command"]
         .as_str()
         .and_then(|u| {
@@ -41,72 +34,11 @@ pub fn to_har(session: &Session) -> Value {
         let Some(h) = v.get("http") else { continue };
         let started = h["startedAt"].as_i64().unwrap_or(m.at_ms);
         let ended = h["endedAt"].as_i64().unwrap_or(started);
-        let request = texts(&h["request"]);
-        let request_text = match request.len() {
-            0 => None,
-            1 => Some(request[0].to_string()),
-            _ => Some(format!("[{}]", request.join(","))),
-        };
-        let response_type = header_of(&h["responseHeaders"], "content-type").unwrap_or_default();
-        let response = texts(&h["response"]);
-        let response_text = if let Some(body) = h["responseBody"].as_str() {
-            body.to_string()
-        } else if response_type.starts_with("text/event-stream") {
-            response.iter().map(|t| format!("data: {t}\n\n")).collect()
-        } else if response.len() > 1 {
-            format!("[{}]", response.join(","))
-        } else {
-            response.concat()
-        };
-        let path = h["path"].as_str().unwrap_or("/");
-        let url = format!("{origin}{path}");
-        let query: Vec<Value> = path
-            .split_once('?')
-            .map(|(_, q)| {
-                q.split('&')
-                    .filter(|p| !p.is_empty())
-                    .map(|p| {
-                        let (n, v) = p.split_once('=').unwrap_or((p, ""));
-                        json!({ "name": n, "value": v })
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        let mut req = json!({
-            "method": h["method"],
-            "url": url,
-            "httpVersion": "HTTP/1.1",
-            "headers": headers(&h["requestHeaders"]),
-            "queryString": query,
-            "cookies": [],
-            "headersSize": -1,
-            "bodySize": request_text.as_ref().map_or(0, |t| t.len()),
-        });
-        if let Some(text) = request_text {
-            req["postData"] = json!({
-                "mimeType": header_of(&h["requestHeaders"], "content-type").unwrap_or_default(),
-                "text": text,
-            });
-        }
         let mut entry = json!({
             "startedDateTime": iso8601(started),
             "time": ended - started,
-            "request": req,
-            "response": {
-                "status": h["status"].as_u64().unwrap_or(0),
-                "statusText": "",
-                "httpVersion": "HTTP/1.1",
-                "headers": headers(&h["responseHeaders"]),
-                "cookies": [],
-                "content": {
-                    "size": response_text.len(),
-                    "mimeType": response_type,
-                    "text": response_text,
-                },
-                "redirectURL": header_of(&h["responseHeaders"], "location").unwrap_or_default(),
-                "headersSize": -1,
-                "bodySize": -1,
-            },
+            "request": request(h, &origin, &bodies),
+            "response": response(h, &bodies),
             "cache": {},
             "timings": { "send": 0, "wait": ended - started, "receive": 0 },
         });
@@ -120,6 +52,94 @@ pub fn to_har(session: &Session) -> Value {
         "creator": { "name": "mcpwb", "version": env!("CARGO_PKG_VERSION") },
         "entries": entries,
     } })
+}
+
+/// The session's messages by number: an exchange names the messages its
+/// bodies carried.
+struct Bodies<'a>(HashMap<i64, &'a str>);
+
+impl Bodies<'_> {
+    fn texts(&self, seqs: &Value) -> Vec<&str> {
+        seqs.as_array()
+            .map(|all| {
+                all.iter()
+                    .filter_map(|s| s.as_i64().and_then(|s| self.0.get(&s).copied()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}
+
+/// An exchange's request: its URL and query, headers, and the body (one
+/// message, or a batch of them).
+fn request(h: &Value, origin: &str, bodies: &Bodies<'_>) -> Value {
+    let sent = bodies.texts(&h["request"]);
+    let text = match sent.len() {
+        0 => None,
+        1 => Some(sent[0].to_string()),
+        _ => Some(format!("[{}]", sent.join(","))),
+    };
+    let path = h["path"].as_str().unwrap_or("/");
+    let query: Vec<Value> = path
+        .split_once('?')
+        .map(|(_, q)| {
+            q.split('&')
+                .filter(|p| !p.is_empty())
+                .map(|p| {
+                    let (n, v) = p.split_once('=').unwrap_or((p, ""));
+                    json!({ "name": n, "value": v })
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut req = json!({
+        "method": h["method"],
+        "url": format!("{origin}{path}"),
+        "httpVersion": "HTTP/1.1",
+        "headers": headers(&h["requestHeaders"]),
+        "queryString": query,
+        "cookies": [],
+        "headersSize": -1,
+        "bodySize": text.as_ref().map_or(0, |t| t.len()),
+    });
+    if let Some(text) = text {
+        req["postData"] = json!({
+            "mimeType": header_of(&h["requestHeaders"], "content-type").unwrap_or_default(),
+            "text": text,
+        });
+    }
+    req
+}
+
+/// An exchange's response: the body as it came (kept whole), else made
+/// again from its messages (an event stream's events, a batch, one).
+fn response(h: &Value, bodies: &Bodies<'_>) -> Value {
+    let mime = header_of(&h["responseHeaders"], "content-type").unwrap_or_default();
+    let answered = bodies.texts(&h["response"]);
+    let text = if let Some(body) = h["responseBody"].as_str() {
+        body.to_string()
+    } else if mime.starts_with("text/event-stream") {
+        answered.iter().map(|t| format!("data: {t}\n\n")).collect()
+    } else if answered.len() > 1 {
+        format!("[{}]", answered.join(","))
+    } else {
+        answered.concat()
+    };
+    json!({
+        "status": h["status"].as_u64().unwrap_or(0),
+        "statusText": "",
+        "httpVersion": "HTTP/1.1",
+        "headers": headers(&h["responseHeaders"]),
+        "cookies": [],
+        "content": {
+            "size": text.len(),
+            "mimeType": mime,
+            "text": text,
+        },
+        "redirectURL": header_of(&h["responseHeaders"], "location").unwrap_or_default(),
+        "headersSize": -1,
+        "bodySize": -1,
+    })
 }
 
 fn headers(kept: &Value) -> Vec<Value> {
