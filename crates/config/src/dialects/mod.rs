@@ -154,6 +154,14 @@ fn strings(v: &Value) -> Value {
 pub(crate) fn normalise(
     raw: &Map<String, Value>,
 ) -> std::result::Result<Map<String, Value>, String> {
+    let mut out = launch(raw)?;
+    the_rest(raw, &mut out);
+    Ok(out)
+}
+
+/// How the server is reached: its command (Zed's older object form too),
+/// or its URL with the transport the dialect names.
+fn launch(raw: &Map<String, Value>) -> std::result::Result<Map<String, Value>, String> {
     let mut out = Map::new();
     let kind = raw
         .get("type")
@@ -196,6 +204,13 @@ pub(crate) fn normalise(
         }
         _ => return Err("has neither a command nor a url".into()),
     }
+    Ok(out)
+}
+
+/// Everything else, in our names: arguments and folder, the environment
+/// and headers, whether it is off, what is approved or left out, the call
+/// timeout; unknown keys are kept as they are.
+fn the_rest(raw: &Map<String, Value>, out: &mut Map<String, Value>) {
     for key in ["args", "cwd", "description", "includeTools", "excludeTools"] {
         if let Some(v) = raw.get(key).filter(|v| !v.is_null()) {
             out.entry(key).or_insert_with(|| strings(v));
@@ -255,7 +270,6 @@ pub(crate) fn normalise(
             out.entry(k.clone()).or_insert_with(|| v.clone());
         }
     }
-    Ok(out)
 }
 
 fn parse_text(dialect: Dialect, text: &str) -> Result<Value> {
@@ -273,90 +287,8 @@ pub fn import(dialect: Dialect, text: &str) -> Result<Imported> {
     if dialect == Dialect::Registry {
         return registry::import(&doc);
     }
-    let mut found: Vec<(String, Value)> = Vec::new();
     let mut out = Imported::default();
-    let object_at = |v: &Value, key: &str| -> Vec<(String, Value)> {
-        v.get(key)
-            .and_then(Value::as_object)
-            .map(|m| m.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
-            .unwrap_or_default()
-    };
-    match dialect {
-        Dialect::Vscode => {
-            found = object_at(&doc, "servers");
-            if found.is_empty() {
-                found = doc
-                    .get("mcp")
-                    .map(|m| object_at(m, "servers"))
-                    .unwrap_or_default();
-            }
-            out.inputs = doc
-                .get("inputs")
-                .or_else(|| doc.get("mcp").and_then(|m| m.get("inputs")))
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default();
-        }
-        Dialect::Zed => found = object_at(&doc, "context_servers"),
-        Dialect::Goose => {
-            for (name, ext) in object_at(&doc, "extensions") {
-                if ext.get("type").and_then(Value::as_str) == Some("builtin") {
-                    out.notes
-                        .push(format!("{name}: a Goose built-in extension, skipped"));
-                } else {
-                    found.push((name, ext));
-                }
-            }
-        }
-        Dialect::Continue => {
-            for (i, item) in doc
-                .get("mcpServers")
-                .and_then(Value::as_array)
-                .cloned()
-                .unwrap_or_default()
-                .into_iter()
-                .enumerate()
-            {
-                let name = item
-                    .get("name")
-                    .and_then(Value::as_str)
-                    .map(str::to_string)
-                    .unwrap_or_else(|| format!("server-{}", i + 1));
-                let mut item = item;
-                // Continue puts an HTTP server's headers under requestOptions.
-                if let Some(obj) = item.as_object_mut()
-                    && !obj.contains_key("headers")
-                    && let Some(Value::Object(options)) = obj.get_mut("requestOptions")
-                    && let Some(h) = options.remove("headers")
-                {
-                    if options.is_empty() {
-                        obj.remove("requestOptions");
-                    }
-                    obj.insert("headers".into(), h);
-                }
-                found.push((name, item));
-            }
-        }
-        Dialect::ClaudeCode => {
-            found = object_at(&doc, "mcpServers");
-            // ~/.claude.json: local-scope servers live under each project.
-            if let Some(projects) = doc.get("projects").and_then(Value::as_object) {
-                for (project, settings) in projects {
-                    for (name, entry) in object_at(settings, "mcpServers") {
-                        if found.iter().any(|(n, _)| *n == name) {
-                            out.notes.push(format!(
-                                "{name} (local to {project}): a server of that name was already imported, skipped"
-                            ));
-                        } else {
-                            found.push((name, entry));
-                        }
-                    }
-                }
-            }
-        }
-        _ => found = object_at(&doc, "mcpServers"),
-    }
-    for (name, raw) in found {
+    for (name, raw) in listed(dialect, &doc, &mut out) {
         let Some(map) = raw.as_object() else {
             out.notes.push(format!("{name}: not an object, skipped"));
             continue;
@@ -377,6 +309,106 @@ pub fn import(dialect: Dialect, text: &str) -> Result<Imported> {
         }
     }
     Ok(out)
+}
+
+/// The object at `key` of `v`, as (name, value) pairs.
+fn object_at(v: &Value, key: &str) -> Vec<(String, Value)> {
+    v.get(key)
+        .and_then(Value::as_object)
+        .map(|m| m.iter().map(|(k, v)| (k.clone(), v.clone())).collect())
+        .unwrap_or_default()
+}
+
+/// The servers a client's document lists, by name, where that client keeps
+/// them (VS Code's inputs and what is skipped go to `out`).
+fn listed(dialect: Dialect, doc: &Value, out: &mut Imported) -> Vec<(String, Value)> {
+    match dialect {
+        Dialect::Vscode => {
+            let mut found = object_at(doc, "servers");
+            if found.is_empty() {
+                found = doc
+                    .get("mcp")
+                    .map(|m| object_at(m, "servers"))
+                    .unwrap_or_default();
+            }
+            out.inputs = doc
+                .get("inputs")
+                .or_else(|| doc.get("mcp").and_then(|m| m.get("inputs")))
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            found
+        }
+        Dialect::Zed => object_at(doc, "context_servers"),
+        Dialect::Goose => {
+            let mut found = Vec::new();
+            for (name, ext) in object_at(doc, "extensions") {
+                if ext.get("type").and_then(Value::as_str) == Some("builtin") {
+                    out.notes
+                        .push(format!("{name}: a Goose built-in extension, skipped"));
+                } else {
+                    found.push((name, ext));
+                }
+            }
+            found
+        }
+        Dialect::Continue => continue_servers(doc),
+        Dialect::ClaudeCode => claude_code_servers(doc, out),
+        _ => object_at(doc, "mcpServers"),
+    }
+}
+
+/// Continue lists its servers as an array, each with its `name`; an HTTP
+/// server's headers sit under `requestOptions`.
+fn continue_servers(doc: &Value) -> Vec<(String, Value)> {
+    let mut found = Vec::new();
+    for (i, item) in doc
+        .get("mcpServers")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default()
+        .into_iter()
+        .enumerate()
+    {
+        let name = item
+            .get("name")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .unwrap_or_else(|| format!("server-{}", i + 1));
+        let mut item = item;
+        if let Some(obj) = item.as_object_mut()
+            && !obj.contains_key("headers")
+            && let Some(Value::Object(options)) = obj.get_mut("requestOptions")
+            && let Some(h) = options.remove("headers")
+        {
+            if options.is_empty() {
+                obj.remove("requestOptions");
+            }
+            obj.insert("headers".into(), h);
+        }
+        found.push((name, item));
+    }
+    found
+}
+
+/// Claude Code: the user's servers, and in `~/.claude.json` the
+/// local-scope ones under each project (a name already taken is skipped).
+fn claude_code_servers(doc: &Value, out: &mut Imported) -> Vec<(String, Value)> {
+    let mut found = object_at(doc, "mcpServers");
+    if let Some(projects) = doc.get("projects").and_then(Value::as_object) {
+        for (project, settings) in projects {
+            for (name, entry) in object_at(settings, "mcpServers") {
+                if found.iter().any(|(n, _)| *n == name) {
+                    out.notes.push(format!(
+                        "{name} (local to {project}): a server of that name was already imported, skipped"
+                    ));
+                } else {
+                    found.push((name, entry));
+                }
+            }
+        }
+    }
+    found
 }
 
 /// A config file of another client found on this machine.
