@@ -393,54 +393,7 @@ fn package_entry(
     let kind = str_of(pkg, "registryType").unwrap_or("npm");
     let env = values.pairs(pkg.get("environmentVariables"))?;
     let runtime_args = values.arguments(pkg.get("runtimeArguments"))?;
-    let (default_cmd, mut args): (String, Vec<String>) = match kind {
-        "npm" => (
-            "npx".into(),
-            vec![
-                "-y".into(),
-                version.map_or(id.clone(), |v| format!("{id}@{v}")),
-            ],
-        ),
-        "pypi" => (
-            "uvx".into(),
-            vec![version.map_or(id.clone(), |v| format!("{id}=={v}"))],
-        ),
-        "oci" | "docker" => {
-            // docker hands a container only the variables named with -e.
-            let mut a: Vec<String> = vec!["run".into(), "-i".into(), "--rm".into()];
-            for n in env.keys() {
-                a.extend(["-e".into(), n.clone()]);
-            }
-            a.push(version.map_or(id.clone(), |v| format!("{id}:{v}")));
-            ("docker".into(), a)
-        }
-        "nuget" => (
-            "dnx".into(),
-            vec![
-                version.map_or(id.clone(), |v| format!("{id}@{v}")),
-                "--yes".into(),
-            ],
-        ),
-        "cargo" => {
-            // cargo installs a program; the entry runs it by its name.
-            values.out.notes.push(format!(
-                "{}: install it first: cargo install {id}{} (the workbench does not run it for you)",
-                values.server,
-                version.map(|v| format!(" --version {v}")).unwrap_or_default()
-            ));
-            (id.clone(), Vec::new())
-        }
-        "mcpb" => {
-            return Err(Error::Dialect(
-                "this package is an MCP bundle (.mcpb): install it as a bundle".into(),
-            ));
-        }
-        other => {
-            return Err(Error::Dialect(format!(
-                "packages of type \"{other}\" cannot be run from an mcp.json entry"
-            )));
-        }
-    };
+    let (default_cmd, mut args) = launcher(kind, &id, version, &env, values)?;
     // Runtime arguments go before the package (npx --flag, docker run -v ...).
     let at = match kind {
         "oci" | "docker" => 3,
@@ -475,6 +428,71 @@ fn package_entry(
             transport.unwrap_or_default()
         ));
     }
+    after_install(pkg, values);
+    Ok(())
+}
+
+/// The launcher a package of `kind` runs with, and its arguments naming the
+/// package (a cargo package is installed first, by the person: said).
+fn launcher(
+    kind: &str,
+    id: &str,
+    version: Option<&str>,
+    env: &Map<String, Value>,
+    values: &mut Values<'_>,
+) -> Result<(String, Vec<String>)> {
+    Ok(match kind {
+        "npm" => (
+            "npx".into(),
+            vec![
+                "-y".into(),
+                version.map_or(id.to_string(), |v| format!("{id}@{v}")),
+            ],
+        ),
+        "pypi" => (
+            "uvx".into(),
+            vec![version.map_or(id.to_string(), |v| format!("{id}=={v}"))],
+        ),
+        "oci" | "docker" => {
+            // docker hands a container only the variables named with -e.
+            let mut a: Vec<String> = vec!["run".into(), "-i".into(), "--rm".into()];
+            for n in env.keys() {
+                a.extend(["-e".into(), n.clone()]);
+            }
+            a.push(version.map_or(id.to_string(), |v| format!("{id}:{v}")));
+            ("docker".into(), a)
+        }
+        "nuget" => (
+            "dnx".into(),
+            vec![
+                version.map_or(id.to_string(), |v| format!("{id}@{v}")),
+                "--yes".into(),
+            ],
+        ),
+        "cargo" => {
+            // cargo installs a program; the entry runs it by its name.
+            values.out.notes.push(format!(
+                "{}: install it first: cargo install {id}{} (the workbench does not run it for you)",
+                values.server,
+                version.map(|v| format!(" --version {v}")).unwrap_or_default()
+            ));
+            (id.to_string(), Vec::new())
+        }
+        "mcpb" => {
+            return Err(Error::Dialect(
+                "this package is an MCP bundle (.mcpb): install it as a bundle".into(),
+            ));
+        }
+        other => {
+            return Err(Error::Dialect(format!(
+                "packages of type \"{other}\" cannot be run from an mcp.json entry"
+            )));
+        }
+    })
+}
+
+/// The package's steps after installing: said, never run.
+fn after_install(pkg: &Value, values: &mut Values<'_>) {
     for step in pkg
         .get("postInstallInstructions")
         .and_then(Value::as_array)
@@ -495,5 +513,4 @@ fn package_entry(
             str_of(step, "description").unwrap_or("a step")
         ));
     }
-    Ok(())
 }
