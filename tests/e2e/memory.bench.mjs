@@ -94,12 +94,15 @@ async function inspector() {
   }
 }
 
-/** WebKitGTK alone: MiniBrowser on about:blank, it and its WebKit processes. */
+/** WebKitGTK alone: MiniBrowser on about:blank — its own process (the
+ * UI process a WebKitGTK window needs: GTK, the view) and its WebKit
+ * processes. */
 async function webkitAlone() {
   const browser = spawn(MINIBROWSER, ["about:blank"], { env, stdio: "ignore" });
   try {
     await sleep(AT_MS);
-    return { own: 0, browser: sum([browser.pid, ...descendants(browser.pid).map((c) => c.pid)]) };
+    const m = memory(browser.pid);
+    return { own: m.app, browser: m.webkit };
   } finally {
     await end(browser);
   }
@@ -131,4 +134,12 @@ if (floor.length) {
   const f = total(floor);
   const against = peer ? `: ${(f / total(theirs)).toFixed(2)}x of the Inspector by itself` : "";
   console.log(`  WebKitGTK alone (its MiniBrowser on about:blank, with its WebKit processes) ${mib(f)}${against}; the workbench costs ${mib(total(ours) - f)} more`);
+  // The app's own process against the UI process any WebKitGTK window
+  // needs: what the core, its threads, the store and the catalog hold.
+  const own = part(ours, "own");
+  const mini = part(floor, "own");
+  const over = own - mini;
+  console.log(
+    `  the app's own process ${mib(own)} against MiniBrowser's ${mib(mini)}: ${mib(over)} over (${(own / mini).toFixed(2)}x; target <= +25 MiB: ${over <= 25 * 1024 ? "met" : "not met"})`,
+  );
 }

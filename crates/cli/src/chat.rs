@@ -366,6 +366,41 @@ async fn chat(
         (sampling, cli.elicitation),
         terminal.clone(),
     );
+    let session = this_chat(&agent, args)?;
+    let mode = approve_mode(args.approve, terminal.is_some())?;
+    let (tx, rx) = mpsc::unbounded_channel();
+    tokio::spawn(approve_calls(agent.clone(), terminal.clone(), rx));
+    let sink = printer(cli.json, tx);
+    if cli.json {
+        crate::print::line(
+            &json!({ "type": "session", "id": session.id, "title": session.title }).to_string(),
+        );
+    }
+    if let Some(text) = prompt {
+        return one_turn(&agent, &session.id, &text, mode, sink).await;
+    }
+    let terminal = terminal
+        .ok_or_else(|| Failure::Usage("no message given and no terminal to ask on".into()))?;
+    eprintln!(
+        "Chat \"{}\" with {}. Empty line or Ctrl+D to leave; Ctrl+C stops a turn.",
+        session.title, session.model
+    );
+    loop {
+        let Some(line) = terminal.ask("\n> ").await else {
+            return Ok(());
+        };
+        if line.trim().is_empty() {
+            return Ok(());
+        }
+        if let Err(f) = one_turn(&agent, &session.id, &line, mode, sink.clone()).await {
+            report(&f);
+        }
+    }
+}
+
+/// The chat `--session` names (made if none has that name), with this
+/// run's provider and model, prompt, servers and step limit.
+fn this_chat(agent: &Agent, args: &ChatArgs) -> Result<workbench_store::SessionRow, Failure> {
     let session = match args
         .session
         .as_deref()
@@ -408,8 +443,14 @@ async fn chat(
             }
         })
         .map_err(agent_failure)?;
-    let mode = match args.approve {
-        Some(Approve::Ask) if terminal.is_none() => {
+    Ok(session)
+}
+
+/// Who approves the agent's calls: `--approve`, else the person at a
+/// terminal (none without one).
+fn approve_mode(approve: Option<Approve>, terminal: bool) -> Result<ApproveMode, Failure> {
+    Ok(match approve {
+        Some(Approve::Ask) if !terminal => {
             return Err(Failure::Usage(
                 "--approve ask needs a terminal; use read-only, all or none".into(),
             ));
@@ -418,37 +459,9 @@ async fn chat(
         Some(Approve::ReadOnly) => ApproveMode::ReadOnly,
         Some(Approve::All) => ApproveMode::All,
         Some(Approve::None) => ApproveMode::None,
-        None if terminal.is_some() => ApproveMode::Ask,
+        None if terminal => ApproveMode::Ask,
         None => ApproveMode::None,
-    };
-    let (tx, rx) = mpsc::unbounded_channel();
-    tokio::spawn(approve_calls(agent.clone(), terminal.clone(), rx));
-    let sink = printer(cli.json, tx);
-    if cli.json {
-        crate::print::line(
-            &json!({ "type": "session", "id": session.id, "title": session.title }).to_string(),
-        );
-    }
-    if let Some(text) = prompt {
-        return one_turn(&agent, &session.id, &text, mode, sink).await;
-    }
-    let terminal = terminal
-        .ok_or_else(|| Failure::Usage("no message given and no terminal to ask on".into()))?;
-    eprintln!(
-        "Chat \"{}\" with {}. Empty line or Ctrl+D to leave; Ctrl+C stops a turn.",
-        session.title, session.model
-    );
-    loop {
-        let Some(line) = terminal.ask("\n> ").await else {
-            return Ok(());
-        };
-        if line.trim().is_empty() {
-            return Ok(());
-        }
-        if let Err(f) = one_turn(&agent, &session.id, &line, mode, sink.clone()).await {
-            report(&f);
-        }
-    }
+    })
 }
 
 fn report(f: &Failure) {

@@ -66,27 +66,7 @@ pub async fn show(
 ) -> Result<(), Failure> {
     let timeout = Some(Duration::from_secs_f64(cli.timeout.max(0.1)));
     if let Some(path) = file {
-        let f = offers::skill_file(wb, server, name, path, timeout).await?;
-        if cli.json {
-            line(&serde_json::to_string(&f).unwrap_or_default());
-        } else {
-            // A server's text never reaches the terminal raw (escape
-            // sequences set the clipboard, the title, hide text), and a
-            // file whose check failed is not shown at all.
-            match (&f.problem, &f.text) {
-                (Some(p), _) => {
-                    eprintln!("mcpwb: {}", clean(p));
-                    eprintln!("mcpwb: the file is not shown: it is not what the server listed");
-                }
-                (None, Some(t)) => print!("{}", clean(t)),
-                (None, None) => line(&format!("({} bytes, not text)", f.size)),
-            }
-        }
-        return if f.problem.is_some() {
-            Err(Failure::Exit(1))
-        } else {
-            Ok(())
-        };
+        return show_file(cli, wb, (server, name, path), timeout).await;
     }
     let (skill, problems, checked) = if verify {
         let v = offers::verify_skill(wb, server, name, timeout).await?;
@@ -114,46 +94,82 @@ pub async fn show(
         }
         line(&v.to_string());
     } else {
-        line(&format!(
-            "{} ({server}): {}",
-            clean(&skill.name),
-            clean(&skill.description)
-        ));
-        line(&format!("  {}", clean(&skill.uri)));
-        for f in &skill.files {
-            let ok = checked
-                .iter()
-                .find(|c| c["path"] == f.path)
-                .map(|c| {
-                    if c["ok"] == true {
-                        "  ✓ as listed"
-                    } else {
-                        "  ✗ not as listed"
-                    }
-                })
-                .unwrap_or("");
-            line(&format!(
-                "  {:<40} {:>8} B{ok}",
-                clean(&f.path),
-                f.size.map_or("?".into(), |s| s.to_string())
-            ));
-        }
-        for p in &problems {
-            line(&format!("  ! {}", clean(p)));
-        }
-        line("");
-        if rejected {
-            line(
-                "(SKILL.md is not shown and its files are not read: it is not what the server listed)",
-            );
-        } else {
-            // Server text: escape sequences removed (`--raw` keeps them).
-            print!("{}", clean(&skill.text));
-        }
+        print_skill(server, &skill, &problems, &checked);
     }
     if problems.is_empty() {
         Ok(())
     } else {
         Err(Failure::Exit(1))
+    }
+}
+
+/// `--file`: one file of the skill. A server's text never reaches the
+/// terminal raw (escape sequences set the clipboard, the title, hide
+/// text), and a file whose check failed is not shown at all.
+async fn show_file(
+    cli: &Cli,
+    wb: &Workbench,
+    (server, name, path): (&str, &str, &str),
+    timeout: Option<Duration>,
+) -> Result<(), Failure> {
+    let f = offers::skill_file(wb, server, name, path, timeout).await?;
+    if cli.json {
+        line(&serde_json::to_string(&f).unwrap_or_default());
+    } else {
+        match (&f.problem, &f.text) {
+            (Some(p), _) => {
+                eprintln!("mcpwb: {}", clean(p));
+                eprintln!("mcpwb: the file is not shown: it is not what the server listed");
+            }
+            (None, Some(t)) => print!("{}", clean(t)),
+            (None, None) => line(&format!("({} bytes, not text)", f.size)),
+        }
+    }
+    if f.problem.is_some() {
+        Err(Failure::Exit(1))
+    } else {
+        Ok(())
+    }
+}
+
+/// The skill for a person: its name, files (each checked one marked),
+/// problems, and its text unless it was rejected.
+fn print_skill(server: &str, skill: &offers::LoadedSkill, problems: &[String], checked: &[Value]) {
+    let rejected = !skill.problems.is_empty();
+    line(&format!(
+        "{} ({server}): {}",
+        clean(&skill.name),
+        clean(&skill.description)
+    ));
+    line(&format!("  {}", clean(&skill.uri)));
+    for f in &skill.files {
+        let ok = checked
+            .iter()
+            .find(|c| c["path"] == f.path)
+            .map(|c| {
+                if c["ok"] == true {
+                    "  ✓ as listed"
+                } else {
+                    "  ✗ not as listed"
+                }
+            })
+            .unwrap_or("");
+        line(&format!(
+            "  {:<40} {:>8} B{ok}",
+            clean(&f.path),
+            f.size.map_or("?".into(), |s| s.to_string())
+        ));
+    }
+    for p in problems {
+        line(&format!("  ! {}", clean(p)));
+    }
+    line("");
+    if rejected {
+        line(
+            "(SKILL.md is not shown and its files are not read: it is not what the server listed)",
+        );
+    } else {
+        // Server text: escape sequences removed (`--raw` keeps them).
+        print!("{}", clean(&skill.text));
     }
 }

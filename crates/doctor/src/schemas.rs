@@ -204,6 +204,13 @@ fn providers(
     schema: &Value,
     all: &[(String, &Value)],
 ) {
+    anthropic(out, item, at, schema);
+    gemini(out, item, at, schema, all);
+    openai_strict(out, item, at, all);
+}
+
+/// Anthropic (and OpenAI's strict mode) refuse a combinator at the top.
+fn anthropic(out: &mut Vec<Finding>, item: &str, at: &str, schema: &Value) {
     let top_combinator = ["anyOf", "oneOf", "allOf"]
         .into_iter()
         .find(|k| schema.get(*k).is_some());
@@ -216,6 +223,10 @@ fn providers(
                 .fix("make the top an object and move the alternatives into a property"),
         );
     }
+}
+
+/// Gemini takes a subset of JSON Schema, and only string enum values.
+fn gemini(out: &mut Vec<Finding>, item: &str, at: &str, schema: &Value, all: &[(String, &Value)]) {
     // Gemini: the agent's own adaptation says what it drops. Losing an
     // annotation (a default, examples) changes nothing the model must
     // respect; losing a constraint (a pattern, a length) does.
@@ -260,7 +271,10 @@ fn providers(
             );
         }
     }
-    // OpenAI strict mode: what it would take.
+}
+
+/// What OpenAI's strict mode would take of the schema.
+fn openai_strict(out: &mut Vec<Finding>, item: &str, at: &str, all: &[(String, &Value)]) {
     let mut strict = Vec::new();
     for (pointer, sub) in all {
         let object = sub["type"] == "object" || sub.get("properties").is_some();
