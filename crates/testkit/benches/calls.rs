@@ -5,6 +5,9 @@
 //!   `call_tool` with nothing kept, on one demo server over stdio. The two
 //!   take turns batch by batch, the order flipping each time, so the
 //!   machine's drift falls on both alike. Target: >= 0.95x.
+//! - a call by hand answered with its History row's key (made before the
+//!   call) against the same call waiting for its row's id, as the window's
+//!   Run did before keys (the writer hurried, the insert awaited).
 //! - the history at 100,000 kept calls: opening the History view (the
 //!   newest 300) and a search in arguments and results. Targets: < 300 ms
 //!   and < 100 ms.
@@ -12,7 +15,7 @@
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use workbench_calls::{Call, Calls, CallsOptions, Link, Origin};
+use workbench_calls::{ApproveMode, Asking, Call, Calls, CallsOptions, Link, Origin};
 use workbench_core::settings::SettingsFile;
 use workbench_core::testing::RawCalls;
 use workbench_core::{CallOptions, Workbench};
@@ -62,8 +65,17 @@ async fn through(calls: &Calls, n: usize, concurrent: bool) -> Duration {
     // As the bridge calls: with the tool's definition in hand.
     let definition = calls.workbench().catalog().tool("demo", "echo").unwrap();
     let one = |i: usize| {
+        // As the bridge serving with --approve all: the rules' verdict, and
+        // the consent it gives, for each call.
+        let (_, consent) = calls.verdict_for(&Asking {
+            server: "demo",
+            tool: "echo",
+            definition: &definition,
+            mode: ApproveMode::All,
+            chat_allowed: None,
+        });
         calls.run(Call {
-            consent: None,
+            consent,
             origin: Origin::Bridge,
             server: "demo",
             tool: "echo",
@@ -109,6 +121,33 @@ async fn rates(wb: &Workbench, calls: &Calls, concurrent: bool) -> (f64, f64) {
     }
     let total = (batches * n) as f64;
     (total / d.as_secs_f64(), total / c.as_secs_f64())
+}
+
+/// `n` calls as the window's Run makes them, each answered with its row's
+/// key, or (`wait_for_row`) only once its row is written and its id known.
+async fn by_hand(calls: &Calls, n: usize, wait_for_row: bool) -> Duration {
+    let started = Instant::now();
+    for i in 0..n {
+        let mut ran = calls
+            .run(Call {
+                consent: None,
+                origin: Origin::Window,
+                server: "demo",
+                tool: "echo",
+                arguments: args(i),
+                definition: None,
+                link: Link::default(),
+                options: CallOptions::default(),
+            })
+            .await;
+        if wait_for_row {
+            assert!(ran.record_id().await.is_some());
+        } else {
+            assert!(ran.key.is_some());
+        }
+        ran.outcome.unwrap();
+    }
+    started.elapsed()
 }
 
 fn median_ms(mut f: impl FnMut() -> usize, runs: usize) -> (f64, usize) {
@@ -253,6 +292,26 @@ async fn main() {
                 " (no history)"
             },
             c / d
+        );
+    }
+    if calls.store().is_some() {
+        let (mut keyed, mut waited) = (Duration::ZERO, Duration::ZERO);
+        let n = BATCHES * BATCH / 4;
+        for b in 0..BATCHES / 4 {
+            if b % 2 == 0 {
+                keyed += by_hand(&calls, BATCH, false).await;
+                waited += by_hand(&calls, BATCH, true).await;
+            } else {
+                waited += by_hand(&calls, BATCH, true).await;
+                keyed += by_hand(&calls, BATCH, false).await;
+            }
+        }
+        let ms = |d: Duration| d.as_secs_f64() * 1000.0 / n as f64;
+        println!(
+            "  a call by hand: answered with its row's key {:.3} ms, waiting for its row's id {:.3} ms ({:.2}x faster, {n} calls each)",
+            ms(keyed),
+            ms(waited),
+            ms(waited) / ms(keyed)
         );
     }
     calls.flush().await;
