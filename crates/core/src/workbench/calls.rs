@@ -13,6 +13,7 @@ use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 use super::Workbench;
+use super::limits::{Due, Limits};
 use super::progress::{CallSink, forward_progress};
 use super::send_errors::map_error;
 use crate::connect::ServerState;
@@ -554,62 +555,5 @@ async fn notify_cancelled(
         serde_json::from_value(json!({ "requestId": id, "reason": reason }));
     if let Ok(param) = param {
         let _ = peer.notify_cancelled(param).await;
-    }
-}
-
-/// A call's two limits: its timeout, started again at each progress
-/// notification unless `fixed`, and the longest it may take however it
-/// progresses.
-struct Limits {
-    timeout: Duration,
-    max_total: Duration,
-    fixed: bool,
-    started: tokio::time::Instant,
-}
-
-/// What a call's timer firing comes to.
-enum Due {
-    /// Not yet: progress came since (the timeout starts again from it).
-    At(tokio::time::Instant),
-    /// Over: the reason told the server, the limit passed, and whether it
-    /// had progressed (the longest time ran out, not the timeout).
-    Over {
-        reason: &'static str,
-        seconds: Duration,
-        progressing: bool,
-    },
-}
-
-impl Limits {
-    /// The progress that resets the timeout is looked up in the traffic log
-    /// only here, when the timer fires: one timer per call.
-    fn due(&self, wb: &Workbench, server: &str, token: &str) -> Due {
-        let now = tokio::time::Instant::now();
-        let started = self.started;
-        let last = if self.fixed {
-            started
-        } else {
-            wb.traffic()
-                .last_progress(server, token)
-                .map_or(started, tokio::time::Instant::from_std)
-                .max(started)
-        };
-        let next = (last + self.timeout).min(started + self.max_total);
-        if next > now {
-            return Due::At(next);
-        }
-        if now >= started + self.max_total {
-            Due::Over {
-                reason: "maximum total time exceeded",
-                seconds: self.max_total,
-                progressing: last > started,
-            }
-        } else {
-            Due::Over {
-                reason: "request timeout",
-                seconds: self.timeout,
-                progressing: false,
-            }
-        }
     }
 }

@@ -6,6 +6,7 @@ mod apps;
 mod calls;
 mod dev;
 pub mod handshakes;
+mod limits;
 mod listen;
 mod lists;
 mod progress;
