@@ -133,6 +133,7 @@ fn show(as_json: bool, r: &CallRow) {
         clean(&r.server),
         clean(&r.tool)
     ));
+    line(&format!("  key       {}", clean(&r.key)));
     line(&format!("  when      {} UTC", when(r.started_at)));
     line(&format!("  origin    {}", r.origin));
     line(&format!("  status    {}", r.status.as_str()));

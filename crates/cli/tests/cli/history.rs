@@ -97,6 +97,11 @@ fn calls_are_kept_across_runs_and_listed_filtered_and_shown() {
     let out = mcpwb_in(home, &["history", "show", key]);
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("demo/fail"), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains(&format!("key       {key}")),
+        "{}",
+        stdout(&out)
+    );
 
     // Bad input says what is wrong.
     let out = mcpwb_in(home, &["history", "show", "no-such-key"]);
