@@ -112,6 +112,53 @@ pub fn set_options(
     })?)
 }
 
+/// What a run of `mcpwb chat` asks of its chat.
+#[derive(Debug, Clone, Default)]
+pub struct ForRun {
+    /// The chat's id or title (None, or no such chat: a new one, so named).
+    pub name: Option<String>,
+    pub system_prompt: Option<String>,
+    /// The servers its tools come from (empty: as the chat has them).
+    pub servers: Vec<String>,
+    pub max_steps: Option<u32>,
+}
+
+/// The chat a run names, made if none has that name, set to the default
+/// provider and its model, and to the run's prompt, servers and step limit.
+pub fn for_run(agent: &Agent, run: ForRun) -> Result<SessionRow, ErrorInfo> {
+    let found = match run.name.as_deref() {
+        Some(n) => agent.find_chat(n)?,
+        None => None,
+    };
+    let session = match found {
+        Some(s) => s,
+        None => agent.create_chat(NewChat {
+            title: run.name.clone(),
+            ..Default::default()
+        })?,
+    };
+    let provider = agent.settings()?.default_provider().cloned();
+    agent.update_chat(
+        &session.id,
+        SessionChange {
+            provider: provider.as_ref().map(|p| p.id.clone()),
+            model: provider.and_then(|p| p.default_model),
+            system_prompt: run.system_prompt,
+            ..Default::default()
+        },
+    )?;
+    let (servers, max_steps) = (run.servers, run.max_steps);
+    agent.change_chat_options(&session.id, |o| {
+        if !servers.is_empty() {
+            o.servers = Some(servers);
+        }
+        if max_steps.is_some() {
+            o.max_steps = max_steps;
+        }
+    })?;
+    Ok(session)
+}
+
 /// A chat as a file: its suggested name (from its title) and its text,
 /// Markdown or (with `json`) JSON.
 pub fn export(agent: &Agent, id: &str, json: bool) -> Result<(String, String), ErrorInfo> {

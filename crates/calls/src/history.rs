@@ -20,23 +20,21 @@ use crate::rules::LiveRules;
 /// at once, and no caller waits for the write. The start's milliseconds (so
 /// keys sort by time) and 64 random bits (processes sharing the store make
 /// keys apart from each other).
-pub(crate) fn new_key() -> String {
+pub(crate) fn new_key() -> Option<String> {
     let mut random = [0u8; 8];
-    if getrandom::fill(&mut random).is_err() {
-        // The OS source failed: the store makes a key from the row's id.
-        return String::new();
-    }
-    format!(
+    // The OS source failed: the store makes a key from the row's id.
+    getrandom::fill(&mut random).ok()?;
+    Some(format!(
         "{:011x}-{:016x}",
         workbench_store::now_ms(),
         u64::from_le_bytes(random)
-    )
+    ))
 }
 
 /// A finished call on its way to the store.
 pub(crate) struct Finished {
-    /// Made before the call ([`new_key`]); empty: the store makes one.
-    pub key: String,
+    /// Made before the call ([`new_key`]); None: the store makes one.
+    pub key: Option<String>,
     pub origin: &'static str,
     pub session: Option<String>,
     pub message: Option<i64>,
@@ -62,36 +60,6 @@ enum Job {
     /// What a suite's case made of the call with this id.
     Verdict(String, workbench_store::CaseVerdict),
     Flush(oneshot::Sender<()>),
-}
-
-impl Finished {
-    /// What the answer gives the row (its result or error, its time, its
-    /// task and notes); the caller sets the rest with `..Finished::of(..)`.
-    pub fn of(outcome: &workbench_core::Result<workbench_core::CallOutcome>) -> Finished {
-        let answered = outcome.as_ref().ok();
-        Finished {
-            key: String::new(),
-            origin: "",
-            session: None,
-            message: None,
-            call_id: String::new(),
-            server: String::new(),
-            tool: String::new(),
-            arguments: Value::Null,
-            result: answered.map(|o| o.result.clone()),
-            error: outcome.as_ref().err().map(|e| e.to_string()),
-            status: CallStatus::Pending,
-            duration_ms: answered.map(|o| o.duration_ms),
-            started_at: 0,
-            protocol: None,
-            traffic: (0, 0),
-            schema_violations: Vec::new(),
-            task: answered
-                .and_then(|o| o.task.as_ref())
-                .and_then(|t| serde_json::to_value(t).ok()),
-            notes: answered.map(|o| o.notes.clone()).unwrap_or_default(),
-        }
-    }
 }
 
 /// Rows written between two exact counts of the kept bytes (another
@@ -232,7 +200,7 @@ fn to_row(secrets: &[String], mut call: Finished) -> NewCall {
     }
     let error = call.error.map(|e| mask_str(&e, secrets));
     NewCall {
-        key: Some(call.key).filter(|k| !k.is_empty()),
+        key: call.key,
         origin: call.origin.to_string(),
         session: call.session,
         message: call.message,

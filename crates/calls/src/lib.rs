@@ -344,10 +344,7 @@ impl Calls {
             .as_ref()
             .filter(|_| keep)
             .map(|_| call.arguments.clone());
-        let key = arguments
-            .is_some()
-            .then(history::new_key)
-            .filter(|k| !k.is_empty());
+        let key = arguments.as_ref().and_then(|_| history::new_key());
         let mut span = keep.then(|| call_span(&call));
         let outcome = if let Some(why) = refusal {
             Err(workbench_core::Error::Refused(why))
@@ -380,8 +377,9 @@ impl Calls {
         drop(span);
         let record = match (&self.inner.history, arguments) {
             (Some(history), Some(arguments)) => {
+                let answered = outcome.as_ref().ok();
                 let finished = history::Finished {
-                    key: key.clone().unwrap_or_default(),
+                    key: key.clone(),
                     origin: call.origin.as_str(),
                     session: call.link.session,
                     message: call.link.message,
@@ -397,7 +395,13 @@ impl Calls {
                         .and_then(|h| h.protocol_version()),
                     traffic,
                     schema_violations: schema_violations.clone(),
-                    ..history::Finished::of(&outcome)
+                    result: answered.map(|o| o.result.clone()),
+                    error: outcome.as_ref().err().map(|e| e.to_string()),
+                    duration_ms: answered.map(|o| o.duration_ms),
+                    task: answered
+                        .and_then(|o| o.task.as_ref())
+                        .and_then(|t| serde_json::to_value(t).ok()),
+                    notes: answered.map(|o| o.notes.clone()).unwrap_or_default(),
                 };
                 Some((history.write(finished), history.clone()))
             }
@@ -478,7 +482,7 @@ impl Calls {
             report.errors.total()
         );
         let rx = history.write(history::Finished {
-            key: String::new(),
+            key: None,
             origin: Origin::Load.as_str(),
             session: None,
             message: None,
@@ -564,7 +568,7 @@ impl Calls {
             let now = self.workbench().traffic().last_seq();
             // Nobody waits for a refused call's row id.
             drop(history.write(history::Finished {
-                key: String::new(),
+                key: None,
                 origin: origin.as_str(),
                 session: link.session,
                 message: link.message,

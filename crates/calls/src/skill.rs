@@ -106,7 +106,7 @@ impl Calls {
                 None => json!({}),
             };
             let written = history.write(history::Finished {
-                key: String::new(),
+                key: None,
                 origin: read.origin.as_str(),
                 session: read.link.session,
                 message: read.link.message,

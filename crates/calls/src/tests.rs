@@ -147,7 +147,7 @@ fn a_grant_for_another_entry_of_the_name_drops_the_first_ones_grants_but_not_its
 
 fn big_call(i: usize, pad: &str) -> history::Finished {
     history::Finished {
-        key: String::new(),
+        key: None,
         origin: "window",
         session: None,
         message: None,

@@ -11,8 +11,8 @@ use std::sync::Arc;
 use serde_json::json;
 use tokio::sync::mpsc;
 use workbench_agent::{
-    Agent, AgentEvent, Approval, ApproveMode, Decision, EndReason, NewChat, ProviderConfig,
-    ProviderKind, Remember, SessionChange, Sink,
+    Agent, AgentEvent, Approval, ApproveMode, Decision, EndReason, ProviderConfig, ProviderKind,
+    Remember, Sink,
 };
 
 use crate::terminal::{Terminal, interactive};
@@ -366,7 +366,15 @@ async fn chat(
         (sampling, cli.elicitation),
         terminal.clone(),
     );
-    let session = this_chat(&agent, args)?;
+    let session = workbench_app::chat::for_run(
+        &agent,
+        workbench_app::chat::ForRun {
+            name: args.session.clone(),
+            system_prompt: args.system.clone(),
+            servers: args.servers.clone(),
+            max_steps: args.max_steps,
+        },
+    )?;
     let mode = approve_mode(args.approve, terminal.is_some())?;
     let (tx, rx) = mpsc::unbounded_channel();
     tokio::spawn(approve_calls(agent.clone(), terminal.clone(), rx));
@@ -396,54 +404,6 @@ async fn chat(
             report(&f);
         }
     }
-}
-
-/// The chat `--session` names (made if none has that name), with this
-/// run's provider and model, prompt, servers and step limit.
-fn this_chat(agent: &Agent, args: &ChatArgs) -> Result<workbench_store::SessionRow, Failure> {
-    let session = match args
-        .session
-        .as_deref()
-        .map(|n| agent.find_chat(n))
-        .transpose()
-        .map_err(agent_failure)?
-        .flatten()
-    {
-        Some(s) => s,
-        None => agent
-            .create_chat(NewChat {
-                title: args.session.clone(),
-                ..Default::default()
-            })
-            .map_err(agent_failure)?,
-    };
-    // This run's provider and model, prompt, servers, step limit.
-    let settings = agent.settings().map_err(agent_failure)?;
-    let provider = settings.default_provider().cloned();
-    agent
-        .update_chat(
-            &session.id,
-            SessionChange {
-                provider: provider.as_ref().map(|p| p.id.clone()),
-                model: provider.and_then(|p| p.default_model),
-                system_prompt: args.system.clone(),
-                ..Default::default()
-            },
-        )
-        .map_err(agent_failure)?;
-    let servers = args.servers.clone();
-    let max_steps = args.max_steps;
-    agent
-        .change_chat_options(&session.id, |o| {
-            if !servers.is_empty() {
-                o.servers = Some(servers);
-            }
-            if max_steps.is_some() {
-                o.max_steps = max_steps;
-            }
-        })
-        .map_err(agent_failure)?;
-    Ok(session)
 }
 
 /// Who approves the agent's calls: `--approve`, else the person at a
