@@ -31,6 +31,7 @@ use rmcp::{ClientCacheConfig, ClientLifecycleMode, Peer, RoleClient};
 use tokio::sync::{broadcast, oneshot};
 
 pub use client::{WorkbenchClient, client_config};
+pub(crate) use supervisor::Live;
 pub use supervisor::{ServerHandle, SupervisorOptions};
 
 use crate::config::{ServerEntry, Transport, TransportKind};

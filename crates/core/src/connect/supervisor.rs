@@ -75,7 +75,7 @@ enum Command {
 struct Shared {
     name: String,
     status: watch::Receiver<ServerStatus>,
-    peer: watch::Receiver<Option<Peer<RoleClient>>>,
+    peer: watch::Receiver<Option<Live>>,
     pgid: Arc<Mutex<Option<u32>>>,
     commands: mpsc::Sender<Command>,
     options: SupervisorOptions,
@@ -100,6 +100,14 @@ struct Shared {
 mod failures;
 mod task;
 
+/// The live session: its peer and its number (each new connection of the
+/// server gets the next), so what was sent on which session can be told.
+#[derive(Clone)]
+pub(crate) struct Live {
+    pub(crate) peer: Peer<RoleClient>,
+    pub(crate) session: u64,
+}
+
 /// The handle to a server's supervisor. Cheap to clone; when the last clone
 /// drops, the supervisor stops the server.
 #[derive(Clone)]
@@ -114,7 +122,9 @@ struct Supervisor {
     events: broadcast::Sender<Event>,
     options: SupervisorOptions,
     status: watch::Sender<ServerStatus>,
-    peer: watch::Sender<Option<Peer<RoleClient>>>,
+    peer: watch::Sender<Option<Live>>,
+    /// How many sessions this server has had: the next one's number.
+    sessions: std::sync::atomic::AtomicU64,
     pgid: Arc<Mutex<Option<u32>>>,
     life: super::life::Life,
     streams: super::streams::OpenStreams,
@@ -197,6 +207,7 @@ impl ServerHandle {
             options,
             status: status_tx,
             peer: peer_tx,
+            sessions: Default::default(),
             pgid,
             life,
             streams,
@@ -256,6 +267,11 @@ impl ServerHandle {
     /// own: a tool is called only on the one call path
     /// ([`crate::workbench::ToolCaller`]), never through a bare peer.
     pub(crate) fn peer(&self) -> Option<Peer<RoleClient>> {
+        self.shared.peer.borrow().as_ref().map(|l| l.peer.clone())
+    }
+
+    /// The live session's peer and number, read together.
+    pub(crate) fn live(&self) -> Option<Live> {
         self.shared.peer.borrow().clone()
     }
 

@@ -32,6 +32,10 @@ const LAST_RETRY: Duration = Duration::from_secs(30);
 #[derive(Default)]
 struct Server {
     uris: BTreeSet<String>,
+    /// Up to 2025-11-25: the session each subscription was last sent on
+    /// (by the person's subscribe or by the follower after a restart), so
+    /// a session is sent each one once, whichever comes first.
+    sent_on: HashMap<String, u64>,
     changed: Arc<Notify>,
     /// The lowest level of log messages asked for (2026-07-28 sends it in
     /// each request's `_meta`; earlier eras once, with `logging/setLevel`).
@@ -53,11 +57,37 @@ impl Listens {
         let changed = if on {
             entry.uris.insert(uri.to_string())
         } else {
+            entry.sent_on.remove(uri);
             entry.uris.remove(uri)
         };
         if changed {
             entry.changed.notify_waiters();
         }
+    }
+
+    /// Subscribe to `uri` on session `session`: false when it already was
+    /// (nothing to send).
+    fn claim(&self, server: &str, uri: &str, session: u64) -> bool {
+        let mut all = self.lock();
+        let entry = all.entry(server.to_string()).or_default();
+        if entry.uris.insert(uri.to_string()) {
+            entry.changed.notify_waiters();
+        }
+        entry.sent_on.insert(uri.to_string(), session) != Some(session)
+    }
+
+    /// The subscriptions of `server` not yet sent on `session`, now taken
+    /// as sent on it; `again` takes every one (a session the server forgot).
+    fn unsent(&self, server: &str, session: u64, again: bool) -> Vec<String> {
+        let mut all = self.lock();
+        let Some(entry) = all.get_mut(server) else {
+            return Vec::new();
+        };
+        let Server { uris, sent_on, .. } = entry;
+        uris.iter()
+            .filter(|uri| sent_on.insert(uri.to_string(), session) != Some(session) || again)
+            .cloned()
+            .collect()
     }
 
     pub(super) fn log_level(&self, server: &str) -> Option<String> {
@@ -114,16 +144,31 @@ impl Workbench {
                 "{server} does not offer resource subscriptions (its capabilities.resources.subscribe is not true)"
             )));
         }
-        if !new_era(&info) {
-            let method = if on {
-                "resources/subscribe"
-            } else {
-                "resources/unsubscribe"
-            };
-            self.request(server, method, json!({ "uri": uri }), Default::default())
-                .await?;
+        if new_era(&info) {
+            self.inner.listens.set(server, uri, on);
+            return Ok(());
         }
-        self.inner.listens.set(server, uri, on);
+        let listens = &self.inner.listens;
+        if !on {
+            let params = json!({ "uri": uri });
+            self.request(server, "resources/unsubscribe", params, Default::default())
+                .await?;
+            listens.set(server, uri, false);
+            return Ok(());
+        }
+        // Taken as sent on this session before it goes out, so the
+        // follower (handling this session's Ready late) does not send it too.
+        let session = handle.live().map_or(0, |l| l.session);
+        if listens.claim(server, uri, session) {
+            let params = json!({ "uri": uri });
+            let sent = self
+                .request(server, "resources/subscribe", params, Default::default())
+                .await;
+            if let Err(e) = sent {
+                listens.set(server, uri, false);
+                return Err(e);
+            }
+        }
         Ok(())
     }
 
@@ -230,7 +275,7 @@ pub(super) async fn follow(
     let mut streams: HashMap<String, CancellationToken> = HashMap::new();
     let start = |s: &crate::connect::ServerHandle,
                  streams: &mut HashMap<String, CancellationToken>| {
-        let (Some(peer), Some(info)) = (s.peer(), s.status().info) else {
+        let (Some(live), Some(info)) = (s.live(), s.status().info) else {
             return;
         };
         let name = s.name().to_string();
@@ -243,7 +288,7 @@ pub(super) async fn follow(
             tokio::spawn(listen(
                 Listened {
                     server: name,
-                    peer,
+                    peer: live.peer,
                     open: s.open_streams(),
                 },
                 info.capabilities,
@@ -255,7 +300,12 @@ pub(super) async fn follow(
         } else {
             // No state survives a restart: the log level and the
             // subscriptions are sent again.
-            tokio::spawn(resend_standing(peer, listens.clone(), name, Duration::ZERO));
+            let standing = Standing {
+                live,
+                again: false,
+                wait: Duration::ZERO,
+            };
+            tokio::spawn(resend_standing(standing, listens.clone(), name));
         }
     };
     for s in read(&servers).clone() {
@@ -274,14 +324,18 @@ pub(super) async fn follow(
                         // held is sent again after the new one's handshake,
                         // which the worker runs before the request that met
                         // the 404 (nothing here waits for it).
-                        let peer = read(&servers)
+                        let live = read(&servers)
                             .iter()
                             .find(|s| *s.name() == *n.server)
-                            .and_then(|s| s.peer());
-                        if let Some(peer) = peer {
+                            .and_then(|s| s.live());
+                        if let Some(live) = live {
                             let name = n.server.to_string();
-                            let wait = Duration::from_millis(200);
-                            tokio::spawn(resend_standing(peer, listens.clone(), name, wait));
+                            let standing = Standing {
+                                live,
+                                again: true,
+                                wait: Duration::from_millis(200),
+                            };
+                            tokio::spawn(resend_standing(standing, listens.clone(), name));
                         }
                     }
                     Err(broadcast::error::RecvError::Closed) => return,
@@ -311,19 +365,26 @@ pub(super) async fn follow(
     }
 }
 
-/// What a 2025-11-25 session held, sent again on a new one (after `wait`):
-/// the log level and each subscription.
-async fn resend_standing(
-    peer: rmcp::Peer<rmcp::RoleClient>,
-    listens: Arc<Listens>,
-    server: String,
+/// Where a 2025-11-25 server's standing requests go again.
+struct Standing {
+    /// The session they go on.
+    live: crate::connect::Live,
+    /// Each one, even those already sent on it: the server forgot the
+    /// HTTP session they were sent on.
+    again: bool,
+    /// How long to wait first.
     wait: Duration,
-) {
-    tokio::time::sleep(wait).await;
+}
+
+/// What a 2025-11-25 session held, sent again on a new one: the log level
+/// and each subscription not already sent on it.
+async fn resend_standing(standing: Standing, listens: Arc<Listens>, server: String) {
+    tokio::time::sleep(standing.wait).await;
+    let peer = standing.live.peer;
     if let Some(level) = listens.log_level(&server) {
         tokio::spawn(set_level(peer.clone(), level));
     }
-    for uri in listens.uris(&server) {
+    for uri in listens.unsent(&server, standing.live.session, standing.again) {
         let peer = peer.clone();
         tokio::spawn(async move {
             // A session renewed again while this went out (the worker
@@ -470,5 +531,26 @@ mod tests {
         // A server without subscribe gets no URIs; nothing wanted: no stream.
         let none = json!({ "resources": {} });
         assert!(filter(&none, vec!["x://y".into()]).is_none());
+    }
+
+    #[test]
+    fn a_subscription_goes_once_per_session_whoever_sends_it_first() {
+        let l = Listens::default();
+        // The person subscribes on session 1; the follower, handling that
+        // session's Ready late, has nothing left to send on it.
+        assert!(l.claim("s", "a://1", 1));
+        assert!(l.unsent("s", 1, false).is_empty());
+        // Subscribing again on the same session sends nothing.
+        assert!(!l.claim("s", "a://1", 1));
+        // After a restart (session 2) the follower sends it, once.
+        assert_eq!(l.unsent("s", 2, false), vec!["a://1".to_string()]);
+        assert!(l.unsent("s", 2, false).is_empty());
+        assert!(!l.claim("s", "a://1", 2));
+        // A session the server forgot gets every one again.
+        assert_eq!(l.unsent("s", 2, true), vec!["a://1".to_string()]);
+        // Unsubscribed: nothing to send, and a new subscribe goes out.
+        l.set("s", "a://1", false);
+        assert!(l.unsent("s", 3, false).is_empty());
+        assert!(l.claim("s", "a://1", 3));
     }
 }

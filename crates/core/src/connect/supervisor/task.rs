@@ -197,7 +197,13 @@ impl Supervisor {
         ct: &CancellationToken,
     ) -> Outcome {
         self.set_pgid(session.pgid());
-        self.peer.send_replace(Some(session.peer.clone()));
+        let number = 1 + self
+            .sessions
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.peer.send_replace(Some(super::Live {
+            peer: session.peer.clone(),
+            session: number,
+        }));
         let mut catalog_events = self.events.subscribe();
         self.publish(ServerState::Ready, Some(session.info.clone()));
         let grace = self.options.shutdown_grace;
