@@ -3,27 +3,25 @@
 //! bridge → demo server), over stdio (real process pipes) and over loopback
 //! HTTP (the bridge with its token, the demo server's own HTTP mode).
 //! Over stdio once per protocol era (every hop in that era). Sequential
-//! calls and 64 in flight. Prints figures and the ratio
-//! bridge/direct (the target: at least 0.5); asserts nothing.
-//! `cargo xtask bench` (release builds).
+//! calls and 64 in flight. Beside them a bare relay that only passes bytes
+//! (`echo/relay.rs`): the floor of any hop, so what is ours in the bridge's
+//! cost shows apart from what a second hop costs. Prints figures and the
+//! ratios (the target: the bridge at least 0.8 of straight); asserts
+//! nothing. `cargo xtask bench` (release builds).
 //!
-//! Both clients are connected at once and take turns batch by batch (the
-//! order flipping each batch), so drift in the machine's load falls on both.
+//! The clients are connected at once and take turns batch by batch (the
+//! order rotating each batch), so drift in the machine's load falls on all.
 
 use std::process::Stdio;
 use std::sync::Arc;
-use std::time::Duration;
 
 use rmcp::ServiceExt;
-use rmcp::service::{ClientLifecycleMode, serve_client_with_lifecycle};
+use rmcp::service::ClientLifecycleMode;
+use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use serde_json::json;
 
 const MCPWB: &str = env!("CARGO_BIN_EXE_mcpwb");
-const BATCHES: usize = 10;
-const SEQ: usize = 200;
-const CONC: usize = 1_000;
 
 fn demo() -> std::path::PathBuf {
     workbench_testkit::demo_server_path()
@@ -31,39 +29,31 @@ fn demo() -> std::path::PathBuf {
 
 #[path = "echo/mod.rs"]
 mod calls;
-use calls::{Client, batch as timed, echo as call};
+#[path = "echo/race.rs"]
+mod race;
+#[path = "echo/relay.rs"]
+mod relay;
+use calls::Client;
+use race::{Path, Via, over_stdio, race};
 
-fn message(i: usize) -> String {
-    format!("m{i}")
-}
+const SEQ: usize = 200;
+const CONC: usize = 1_000;
+const TARGET: f64 = 0.8;
 
-/// Through the bridge the tool is `s__echo`.
-fn tool(bridged: bool) -> &'static str {
-    if bridged { "s__echo" } else { "echo" }
-}
-
-async fn echo(c: &Client, bridged: bool, i: usize) {
-    call(c, tool(bridged), message, i).await
-}
-
-async fn batch(c: &Arc<Client>, bridged: bool, n: usize, concurrent: bool) -> Duration {
-    timed(c, tool(bridged), message, n, concurrent).await
-}
-
-async fn compare(direct: &Arc<Client>, bridge: &Arc<Client>, concurrent: bool) -> (f64, f64) {
-    let n = if concurrent { CONC } else { SEQ };
-    let (mut td, mut tb) = (Duration::ZERO, Duration::ZERO);
-    for b in 0..BATCHES {
-        if b % 2 == 0 {
-            td += batch(direct, false, n, concurrent).await;
-            tb += batch(bridge, true, n, concurrent).await;
-        } else {
-            tb += batch(bridge, true, n, concurrent).await;
-            td += batch(direct, false, n, concurrent).await;
-        }
-    }
-    let calls = (BATCHES * n) as f64;
-    (calls / td.as_secs_f64(), calls / tb.as_secs_f64())
+/// Going straight, through a bare relay, through the bridge (where the
+/// tool is `s__echo`): echo's paths.
+fn paths(direct: Via, relayed: Via, bridged: Via) -> Vec<Path> {
+    let path = |name, (client, pid): Via, tool| Path {
+        name,
+        client: Arc::new(client),
+        tool,
+        pid,
+    };
+    vec![
+        path("straight", direct, "echo"),
+        path("bare relay", relayed, "echo"),
+        path("the bridge", bridged, "s__echo"),
+    ]
 }
 
 fn serve_cmd(cfg: &str, home: &std::path::Path, http: bool) -> tokio::process::Command {
@@ -114,22 +104,13 @@ async fn url_and_token(child: &mut tokio::process::Child) -> (String, String) {
     (url.expect("the URL"), token.expect("the token"))
 }
 
-async fn row(label: &str, direct: Arc<Client>, bridge: Arc<Client>) {
-    for _ in 0..100 {
-        echo(&direct, false, 0).await;
-        echo(&bridge, true, 0).await;
-    }
-    for (mode, concurrent) in [("sequential", false), ("64 in flight", true)] {
-        let (d, b) = compare(&direct, &bridge, concurrent).await;
-        println!(
-            "{label:<10} {mode:<13} direct {d:>8.0} calls/s   through the bridge {b:>8.0} calls/s   ratio {:.2}",
-            b / d
-        );
-    }
+fn main() {
+    relay::run_if_asked();
+    bench()
 }
 
 #[tokio::main]
-async fn main() {
+async fn bench() {
     let dir = tempfile::tempdir().unwrap();
     let cfg = dir.path().join("mcp.json");
     std::fs::write(
@@ -147,7 +128,9 @@ async fn main() {
     )
     .unwrap();
     let cfg_2025 = cfg_2025.display().to_string();
-    println!("echo through mcpwb serve vs straight to the demo server (target: ratio >= 0.5)");
+    println!(
+        "echo through mcpwb serve vs straight to the demo server and through a bare relay (target: the bridge >= {TARGET} of straight)"
+    );
 
     // stdio: the demo server as a child of the client, or of mcpwb serve;
     // every hop in one protocol era (2026-07-28 requests carry the client's
@@ -162,30 +145,29 @@ async fn main() {
             },
         ),
     ] {
-        let mut direct = tokio::process::Command::new(demo());
-        direct.stderr(Stdio::null());
-        let direct =
-            serve_client_with_lifecycle((), TokioChildProcess::new(direct).unwrap(), mode.clone())
-                .await
-                .unwrap();
-        let mut bridged = serve_cmd(config, dir.path(), false);
-        bridged.stderr(Stdio::null());
-        let bridged =
-            serve_client_with_lifecycle((), TokioChildProcess::new(bridged).unwrap(), mode)
-                .await
-                .unwrap();
-        row(label, Arc::new(direct), Arc::new(bridged)).await;
+        let direct = over_stdio(tokio::process::Command::new(demo()), &mode).await;
+        let relayed = over_stdio(relay::stdio_command(&demo()), &mode).await;
+        let bridged = over_stdio(serve_cmd(config, dir.path(), false), &mode).await;
+        race(label, &paths(direct, relayed, bridged), (SEQ, CONC), TARGET).await;
     }
 
     // HTTP: the demo server's own listener, and the bridge's (with its token).
     let (mut demo_http, addr) = workbench_testkit::demo_over_http(&demo(), dir.path(), &[]).await;
-    let direct = http_client(&format!("http://{addr}/mcp"), None).await;
+    let direct = (http_client(&format!("http://{addr}/mcp"), None).await, None);
+    let (relay, relayed_url) = relay::http_relay(&format!("http://{addr}/mcp"), "/mcp").await;
+    let relayed = (http_client(&relayed_url, None).await, relay.id());
     let mut serve = serve_cmd(&cfg, dir.path(), true);
     serve.stderr(Stdio::piped()).kill_on_drop(true);
     let mut serve = serve.spawn().unwrap();
     let (url, token) = url_and_token(&mut serve).await;
-    let bridged = http_client(&url, Some(&token)).await;
-    row("http", Arc::new(direct), Arc::new(bridged)).await;
+    let bridged = (http_client(&url, Some(&token)).await, serve.id());
+    race(
+        "http",
+        &paths(direct, relayed, bridged),
+        (SEQ, CONC),
+        TARGET,
+    )
+    .await;
     let _ = demo_http.kill().await;
     let _ = serve.kill().await;
 }

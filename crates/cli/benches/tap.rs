@@ -1,49 +1,107 @@
 //! The tap against going direct: echo calls per second from a bare rmcp
 //! client to the demo server straight, and through `mcpwb tap` (recording
 //! on, into a throwaway store), over stdio in both protocol eras and over
-//! Streamable HTTP (`mcpwb tap --to`), sequential and 64 in flight. Prints figures and the ratio tap/direct
-//! (the target: at least 0.9); asserts nothing. `cargo xtask bench`.
+//! Streamable HTTP (`mcpwb tap --to`), sequential and 64 in flight. Beside
+//! them a bare relay that only passes bytes (`echo/relay.rs`): the floor of
+//! any hop, so what is ours in the tap's cost shows apart from what a second
+//! hop costs. Prints figures and the ratios (the target: the tap at least
+//! 0.9 of straight); asserts nothing. `cargo xtask bench`.
 //!
-//! Both clients are connected at once and take turns batch by batch (the
-//! order flipping each batch), so drift in the machine's load falls on both.
+//! The clients are connected at once and take turns batch by batch (the
+//! order rotating each batch), so drift in the machine's load falls on all.
 
 use std::process::Stdio;
 use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::ServiceExt;
-use rmcp::service::{ClientLifecycleMode, serve_client_with_lifecycle};
+use rmcp::service::ClientLifecycleMode;
+use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use tokio::io::AsyncBufReadExt;
 
 const MCPWB: &str = env!("CARGO_BIN_EXE_mcpwb");
-const BATCHES: usize = 10;
-const SEQ: usize = 300;
-const CONC: usize = 1_500;
 
 #[path = "echo/mod.rs"]
 mod calls;
-use calls::{Client, batch as timed, echo as call};
+#[path = "echo/race.rs"]
+mod race;
+#[path = "echo/relay.rs"]
+mod relay;
+use race::{Path, Via, over_stdio, race};
 
-fn message(i: usize) -> String {
-    format!("m{i}")
+const SEQ: usize = 300;
+const CONC: usize = 1_500;
+const TARGET: f64 = 0.9;
+
+/// Going straight, through a bare relay, through the tap passing only
+/// (`--no-record`) and recording: echo's paths.
+fn paths(direct: Via, relayed: Via, passing: Via, tapped: Via) -> Vec<Path> {
+    let path = |name, (c, pid): Via| Path {
+        name,
+        client: Arc::new(c),
+        tool: "echo",
+        pid,
+    };
+    vec![
+        path("straight", direct),
+        path("bare relay", relayed),
+        path("tap, no record", passing),
+        path("the tap", tapped),
+    ]
 }
 
-async fn echo(c: &Client, i: usize) {
-    call(c, "echo", message, i).await
+/// `mcpwb tap` with `args` in the throwaway home `home`, recording or not.
+fn tap_cmd(home: &std::path::Path, record: bool, args: &[&str]) -> tokio::process::Command {
+    let mut c = tokio::process::Command::new(MCPWB);
+    let command = args.iter().position(|a| *a == "--").unwrap_or(args.len());
+    c.args(&args[..command]);
+    if !record {
+        c.arg("--no-record");
+    }
+    c.args(&args[command..])
+        .env("HOME", home)
+        .env("MCPWB_DATA_DIR", home.join("data"))
+        .env("MCPWB_KEYCHAIN", "keyutils")
+        .env(
+            "MCPWB_KEYCHAIN_SERVICE",
+            format!("mcpwb-bench-tap-{}", std::process::id()),
+        )
+        .stderr(Stdio::null())
+        .kill_on_drop(true);
+    c
 }
 
-async fn batch(c: &Arc<Client>, n: usize, concurrent: bool) -> Duration {
-    timed(c, "echo", message, n, concurrent).await
+/// `mcpwb tap --to url` started: the child and the URL it says.
+async fn http_tap(
+    home: &std::path::Path,
+    record: bool,
+    url: &str,
+) -> (tokio::process::Child, String) {
+    let mut tap = tap_cmd(home, record, &["--json", "tap", "--to", url])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    tokio::io::BufReader::new(tap.stdout.take().unwrap())
+        .read_line(&mut first)
+        .await
+        .unwrap();
+    let said: serde_json::Value = serde_json::from_str(&first).unwrap();
+    (tap, said["url"].as_str().unwrap().to_string())
+}
+
+fn main() {
+    relay::run_if_asked();
+    bench()
 }
 
 #[tokio::main]
-async fn main() {
+async fn bench() {
     let dir = tempfile::tempdir().unwrap();
     let demo = workbench_testkit::demo_server_path();
     println!(
-        "echo through mcpwb tap (recording) vs straight to the demo server (target: ratio >= 0.9)"
+        "echo through mcpwb tap (recording) vs straight to the demo server and through a bare relay (target: the tap >= {TARGET} of straight)"
     );
     for (label, mode) in [
         ("stdio 2025", ClientLifecycleMode::Initialize),
@@ -54,27 +112,15 @@ async fn main() {
             },
         ),
     ] {
-        let mut direct = tokio::process::Command::new(&demo);
-        direct.stderr(Stdio::null());
-        let direct = Arc::new(
-            serve_client_with_lifecycle((), TokioChildProcess::new(direct).unwrap(), mode.clone())
-                .await
-                .unwrap(),
-        );
-        let mut tapped = tokio::process::Command::new(MCPWB);
-        tapped
-            .arg("tap")
-            .arg("--")
-            .arg(&demo)
-            .env("HOME", dir.path())
-            .env("MCPWB_DATA_DIR", dir.path().join("data"))
-            .stderr(Stdio::null());
-        let tapped = Arc::new(
-            serve_client_with_lifecycle((), TokioChildProcess::new(tapped).unwrap(), mode)
-                .await
-                .unwrap(),
-        );
-        compare(label, &direct, &tapped).await;
+        let direct = over_stdio(tokio::process::Command::new(&demo), &mode).await;
+        let relayed = over_stdio(relay::stdio_command(&demo), &mode).await;
+        let demo = demo.to_str().unwrap();
+        let stdio_tap =
+            |record| over_stdio(tap_cmd(dir.path(), record, &["tap", "--", demo]), &mode);
+        let passing = stdio_tap(false).await;
+        let tapped = stdio_tap(true).await;
+        let all = paths(direct, relayed, passing, tapped);
+        race(label, &all, (SEQ, CONC), TARGET).await;
     }
     // Streamable HTTP: the demo server on a loopback port, `mcpwb tap --to`
     // in front of it.
@@ -95,68 +141,22 @@ async fn main() {
         tokio::time::sleep(Duration::from_millis(25)).await;
     }
     let url = format!("http://{addr}/mcp");
-    let mut tap = tokio::process::Command::new(MCPWB)
-        .args(["--json", "tap", "--to", &url])
-        .env("HOME", dir.path())
-        .env("MCPWB_DATA_DIR", dir.path().join("data"))
-        .env("MCPWB_KEYCHAIN", "keyutils")
-        .env(
-            "MCPWB_KEYCHAIN_SERVICE",
-            format!("mcpwb-bench-tap-{}", std::process::id()),
-        )
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    let mut first = String::new();
-    tokio::io::BufReader::new(tap.stdout.take().unwrap())
-        .read_line(&mut first)
-        .await
-        .unwrap();
-    let said: serde_json::Value = serde_json::from_str(&first).unwrap();
-    let tapped_url = said["url"].as_str().unwrap().to_string();
+    let (mut passing_tap, passing_url) = http_tap(dir.path(), false, &url).await;
+    let (mut tap, tapped_url) = http_tap(dir.path(), true, &url).await;
+    let (passing_pid, tap_pid) = (passing_tap.id(), tap.id());
     let http = |u: &str| {
         ().serve(StreamableHttpClientTransport::from_config(
             StreamableHttpClientTransportConfig::with_uri(u.to_string()),
         ))
     };
-    let direct = Arc::new(http(&url).await.unwrap());
-    let tapped = Arc::new(http(&tapped_url).await.unwrap());
-    compare("HTTP", &direct, &tapped).await;
+    let (relay, relayed_url) = relay::http_relay(&url, "/mcp").await;
+    let direct = (http(&url).await.unwrap(), None);
+    let relayed = (http(&relayed_url).await.unwrap(), relay.id());
+    let passing = (http(&passing_url).await.unwrap(), passing_pid);
+    let tapped = (http(&tapped_url).await.unwrap(), tap_pid);
+    let all = paths(direct, relayed, passing, tapped);
+    race("HTTP", &all, (SEQ, CONC), TARGET).await;
+    let _ = passing_tap.kill().await;
     let _ = demo_http.kill().await;
     let _ = tap.kill().await;
-}
-
-/// Batches on both clients in turns; the figures and the median ratio.
-async fn compare(label: &str, direct: &Arc<Client>, tapped: &Arc<Client>) {
-    for i in 0..100 {
-        echo(direct, i).await;
-        echo(tapped, i).await;
-    }
-    for (what, concurrent) in [("sequential", false), ("64 in flight", true)] {
-        let n = if concurrent { CONC } else { SEQ };
-        let mut ratios = Vec::new();
-        let (mut td, mut tt) = (Duration::ZERO, Duration::ZERO);
-        for b in 0..BATCHES {
-            let (d, t) = if b % 2 == 0 {
-                let d = batch(direct, n, concurrent).await;
-                (d, batch(tapped, n, concurrent).await)
-            } else {
-                let t = batch(tapped, n, concurrent).await;
-                (batch(direct, n, concurrent).await, t)
-            };
-            ratios.push(d.as_secs_f64() / t.as_secs_f64());
-            td += d;
-            tt += t;
-        }
-        ratios.sort_by(f64::total_cmp);
-        let calls = (BATCHES * n) as f64;
-        println!(
-            "{label:<10} {what:<13} direct {:>8.0} calls/s   through the tap {:>8.0} calls/s   ratio {:.2} (median of {BATCHES} batches)",
-            calls / td.as_secs_f64(),
-            calls / tt.as_secs_f64(),
-            ratios[BATCHES / 2]
-        );
-    }
 }

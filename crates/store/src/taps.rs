@@ -95,10 +95,8 @@ impl Store {
                 ])?;
             }
         }
-        tx.execute(
-            "UPDATE taps SET messages = messages + ?2 WHERE id = ?1",
-            params![id, messages.len() as i64],
-        )?;
+        tx.prepare_cached("UPDATE taps SET messages = messages + ?2 WHERE id = ?1")?
+            .execute(params![id, messages.len() as i64])?;
         tx.commit()?;
         Ok(())
     }
