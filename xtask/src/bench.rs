@@ -180,7 +180,9 @@ pub fn bench() -> Result {
         })?;
         // MCP Apps: how soon an App is up after its result, and a chat with
         // twenty Apps scrolling against twenty plain cards (WebDriver).
-        let driver = setup::tauri_driver()?;
+        let (driver, said) = setup::tauri_driver();
+        println!("{said}");
+        let driver = driver?;
         stages.run("bench: MCP Apps in the window", || {
             sh(cmd(
                 "cargo",
