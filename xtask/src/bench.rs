@@ -180,9 +180,7 @@ pub fn bench() -> Result {
         })?;
         // MCP Apps: how soon an App is up after its result, and a chat with
         // twenty Apps scrolling against twenty plain cards (WebDriver).
-        let (driver, said) = setup::tauri_driver();
-        println!("{said}");
-        let driver = driver?;
+        let driver = setup::tauri_driver()?;
         stages.run("bench: MCP Apps in the window", || {
             sh(cmd(
                 "cargo",

@@ -180,39 +180,18 @@ pub fn cargo_bin_dir() -> PathBuf {
         .join("bin")
 }
 
-/// tauri-driver (the WebDriver proxy for Tauri apps), from crates.io: the
-/// one tool compiled from source (no registry here ships its binary). What
-/// cargo said is returned beside, not printed, so it can build beside other
-/// stages and be shown once waited for.
-pub fn tauri_driver() -> (Result<PathBuf>, String) {
+/// tauri-driver (the WebDriver proxy for Tauri apps), from crates.io.
+pub fn tauri_driver() -> Result<PathBuf> {
     let path = cargo_bin_dir().join("tauri-driver");
     if path.exists() {
-        return (
-            Ok(path.clone()),
-            format!("tauri-driver: {}", path.display()),
-        );
+        println!("tauri-driver: {}", path.display());
+        return Ok(path);
     }
-    let mut said = String::from(
-        "tauri-driver: installing it from crates.io (drives the app's WebKit window in e2e tests)\n",
+    println!(
+        "tauri-driver: installing it from crates.io (drives the app's WebKit window in e2e tests)"
     );
-    let built = Command::new("cargo")
-        .args(["install", "tauri-driver", "--locked", "--version", "^2"])
-        .output();
-    let outcome = match built {
-        Ok(out) => {
-            said.push_str(&String::from_utf8_lossy(&out.stderr));
-            if out.status.success() {
-                Ok(path)
-            } else {
-                Err(format!(
-                    "cargo install tauri-driver failed ({})",
-                    out.status
-                ))
-            }
-        }
-        Err(e) => Err(format!("could not start cargo install tauri-driver: {e}")),
-    };
-    (outcome, said)
+    sh(Command::new("cargo").args(["install", "tauri-driver", "--locked", "--version", "^2"]))?;
+    Ok(path)
 }
 
 /// rustfmt and clippy, which a minimal Rust install may lack.

@@ -179,9 +179,11 @@ pub fn test() -> Result {
         stages.run("set-up: Debian packages", || setup::debian_packages(true))?;
         stages.run("set-up: Rust components", setup::rust_components)?;
         stages.run("set-up: npm packages", || setup::npm_packages(&root))?;
-        // tauri-driver compiles while the set-ups that wait on the network
-        // and the UI's build run; it is waited for after them.
-        let building_driver = std::thread::spawn(setup::tauri_driver);
+        let driver = std::cell::RefCell::new(PathBuf::new());
+        stages.run("set-up: tauri-driver", || {
+            *driver.borrow_mut() = setup::tauri_driver()?;
+            Ok(())
+        })?;
         stages.run("set-up: third-party MCP servers", || {
             setup::third_party(&root)
         })?;
@@ -204,18 +206,6 @@ pub fn test() -> Result {
             sh(cmd("cargo", &["fmt", "--all", "--", "--check"], &root))
         })?;
         stages.run("build: UI (tsc --noEmit, vite)", || build_ui(&root))?;
-        let driver = std::cell::RefCell::new(PathBuf::new());
-        stages.run(
-            "set-up: tauri-driver (built beside the stages above)",
-            || {
-                let (built, said) = building_driver
-                    .join()
-                    .map_err(|_| "the tauri-driver build panicked".to_string())?;
-                println!("{}", said.trim_end());
-                *driver.borrow_mut() = built?;
-                Ok(())
-            },
-        )?;
         stages.run("check: clippy", || {
             let mut args = vec!["clippy", "--workspace", "--all-targets"];
             args.extend(TEST_FEATURES);
