@@ -18,7 +18,6 @@ use rmcp::ServiceExt;
 use rmcp::service::ClientLifecycleMode;
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use tokio::io::AsyncBufReadExt;
 
 const MCPWB: &str = env!("CARGO_BIN_EXE_mcpwb");
 
@@ -78,15 +77,8 @@ async fn http_tap(
     record: bool,
     url: &str,
 ) -> (tokio::process::Child, String) {
-    let mut tap = tap_cmd(home, record, &["--json", "tap", "--to", url])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut first = String::new();
-    tokio::io::BufReader::new(tap.stdout.take().unwrap())
-        .read_line(&mut first)
-        .await
-        .unwrap();
+    let (tap, first) =
+        relay::first_line(tap_cmd(home, record, &["--json", "tap", "--to", url])).await;
     let said: serde_json::Value = serde_json::from_str(&first).unwrap();
     (tap, said["url"].as_str().unwrap().to_string())
 }

@@ -38,21 +38,27 @@ pub fn stdio_command(command: &std::path::Path) -> tokio::process::Command {
 
 /// A reverse proxy to `url` (the child, to kill) and its own URL for `path`.
 pub async fn http_relay(url: &str, path: &str) -> (tokio::process::Child, String) {
-    use tokio::io::AsyncBufReadExt;
-    let mut child = tokio::process::Command::new(std::env::current_exe().unwrap())
+    let mut relay = tokio::process::Command::new(std::env::current_exe().unwrap());
+    relay
         .env(ASKED, "http")
         .arg("--")
         .arg(url)
-        .stdout(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
+        .kill_on_drop(true);
+    let (child, first) = first_line(relay).await;
+    (child, format!("http://{}{path}", first.trim()))
+}
+
+/// `command` started (its stdout piped) and the first line it prints: the
+/// address a proxy listens on.
+pub async fn first_line(mut command: tokio::process::Command) -> (tokio::process::Child, String) {
+    use tokio::io::AsyncBufReadExt;
+    let mut child = command.stdout(Stdio::piped()).spawn().unwrap();
     let mut first = String::new();
     tokio::io::BufReader::new(child.stdout.take().unwrap())
         .read_line(&mut first)
         .await
         .unwrap();
-    (child, format!("http://{}{path}", first.trim()))
+    (child, first)
 }
 
 fn stdio(command: &[String]) {

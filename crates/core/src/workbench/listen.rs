@@ -83,11 +83,14 @@ impl Listens {
         let Some(entry) = all.get_mut(server) else {
             return Vec::new();
         };
-        let Server { uris, sent_on, .. } = entry;
-        uris.iter()
-            .filter(|uri| sent_on.insert(uri.to_string(), session) != Some(session) || again)
-            .cloned()
-            .collect()
+        let mut unsent = Vec::new();
+        for uri in &entry.uris {
+            let before = entry.sent_on.insert(uri.clone(), session);
+            if again || before != Some(session) {
+                unsent.push(uri.clone());
+            }
+        }
+        unsent
     }
 
     pub(super) fn log_level(&self, server: &str) -> Option<String> {
