@@ -25,8 +25,8 @@ tasks:
   run [--screenshot PNG]  build and open the app on mcp.example.json (starts the demo
                           HTTP server on 127.0.0.1:8765 for it); with --screenshot,
                           save a picture of the window after it has painted and exit
-  test                    every check and test: fmt, clippy, Rust tests, UI checks and
-                          tests, the e2e tests in a real WebKit window under Xvfb
+  test                    every check and test: fmt, clippy (in the tests' build), Rust
+                          tests, UI checks and tests, the e2e tests in a real WebKit window under Xvfb
   bench                   the core against bare rmcp, the agent, and the window's start (release builds)
   soak [SECONDS]          the soak bed for 30 minutes (or SECONDS): six servers behind
                           mcpwb serve and one behind a tap, one killed every 15 s; fails on

@@ -1,5 +1,5 @@
-//! The workspace's Rust tests: built once by cargo, then the test binaries
-//! run side by side. `cargo test` runs them one after another, and most of
+//! The workspace's Rust tests: built and linted once by cargo, then the test
+//! binaries run side by side. `cargo test` runs them one after another, and most of
 //! their time is spent waiting on the servers they start, so on two cores a
 //! few at once finish in about a third of the time. Each binary's output is
 //! printed whole when it ends, never interleaved.
@@ -23,6 +23,77 @@ const AT_ONCE: usize = 3;
 /// of its 362 on a fresh machine, the other binaries done long before).
 const LONG: &[(&str, &[&str])] = &[("cli: cli", &["soak::", "crash::"])];
 
+/// Make `c`, a cargo command, build the workspace's own crates through
+/// clippy-driver (cargo's workspace wrapper: dependencies go to rustc as
+/// before) with warnings denied. Clippy's lints are then checked in the one
+/// build the tests run: `cargo clippy` compiled every dependency a second
+/// time, in check mode (190 s of a fresh machine's 880). Every cargo command
+/// of `cargo xtask test` that builds the workspace goes through here: cargo
+/// keeps what the wrapper built apart from a plain build, so a command
+/// without it would build the workspace's crates again.
+pub fn linted(c: &mut Command) -> &mut Command {
+    c.env("RUSTC_WORKSPACE_WRAPPER", clippy_driver())
+        .env("CLIPPY_ARGS", "-Dwarnings")
+}
+
+/// The toolchain's clippy-driver: rustup's own (a full path, so the
+/// workspace's fingerprints do not hang on PATH), else the one on PATH.
+fn clippy_driver() -> PathBuf {
+    Command::new("rustup")
+        .args(["which", "clippy-driver"])
+        .stderr(Stdio::null())
+        .output()
+        .ok()
+        .filter(|o| o.status.success())
+        .and_then(|o| String::from_utf8(o.stdout).ok())
+        .map(|s| PathBuf::from(s.trim()))
+        .unwrap_or_else(|| PathBuf::from("clippy-driver"))
+}
+
+/// A test harness binary cargo built.
+pub struct TestBinary {
+    integration: bool,
+    /// "package: target".
+    name: String,
+    exe: PathBuf,
+    /// The package's folder, where cargo would run it.
+    dir: PathBuf,
+}
+
+/// Build and lint every target of the workspace (`cargo test --no-run
+/// --all-targets` with `features`, through [`linted`]); the test harness
+/// binaries it made.
+pub fn build(root: &Path, features: &[&str]) -> Result<Vec<TestBinary>> {
+    let mut build_args = vec!["test", "--workspace", "--all-targets", "--no-run"];
+    build_args.extend_from_slice(features);
+    build_args.push("--message-format=json-render-diagnostics");
+    let mut build = cmd("cargo", &build_args, root);
+    linted(&mut build);
+    println!(
+        "$ cargo {} (clippy-driver, -D warnings)",
+        build_args.join(" ")
+    );
+    let out = build
+        .stderr(Stdio::inherit())
+        .output()
+        .map_err(|e| format!("could not start cargo: {e}"))?;
+    if !out.status.success() {
+        return Err(format!(
+            "the build or its lints failed (cargo test --no-run: {})",
+            out.status
+        ));
+    }
+    let binaries: Vec<TestBinary> = BufReader::new(&out.stdout[..])
+        .lines()
+        .map_while(std::io::Result::ok)
+        .filter_map(|line| test_binary(&line))
+        .collect();
+    if binaries.is_empty() {
+        return Err("cargo built no test binaries".into());
+    }
+    Ok(binaries)
+}
+
 /// One thing to run: a test binary, or the doc tests.
 struct Job {
     name: String,
@@ -36,29 +107,23 @@ struct Outcome {
     output: String,
 }
 
-/// Build every test target (`cargo test --no-run` with `features`), then run
-/// the binaries and the doc tests `AT_ONCE` at a time, each in its package's
-/// folder as cargo would. `envs` go to every one.
-pub fn run(root: &Path, features: &[&str], envs: &[(&str, PathBuf)]) -> Result {
-    let mut build_args = vec!["test", "--workspace", "--no-run"];
-    build_args.extend_from_slice(features);
-    build_args.push("--message-format=json-render-diagnostics");
-    let mut build = cmd("cargo", &build_args, root);
-    println!("$ cargo {}", build_args.join(" "));
-    let out = build
-        .stderr(Stdio::inherit())
-        .output()
-        .map_err(|e| format!("could not start cargo: {e}"))?;
-    if !out.status.success() {
-        return Err(format!("cargo test --no-run failed ({})", out.status));
-    }
+/// Run `binaries` and the doc tests `AT_ONCE` at a time, each in its
+/// package's folder as cargo would. `envs` go to every one.
+pub fn run(
+    root: &Path,
+    features: &[&str],
+    binaries: Vec<TestBinary>,
+    envs: &[(&str, PathBuf)],
+) -> Result {
     // Ranked: the split binaries first, then integration tests, then unit tests.
     let mut jobs: Vec<(u8, Job)> = Vec::new();
-    let binaries = BufReader::new(&out.stdout[..])
-        .lines()
-        .map_while(std::io::Result::ok)
-        .filter_map(|line| test_binary(&line));
-    for (integration, name, exe, dir) in binaries {
+    for TestBinary {
+        integration,
+        name,
+        exe,
+        dir,
+    } in binaries
+    {
         let job = |name: String, args: &[&str]| {
             let mut command = Command::new(&exe);
             command
@@ -76,16 +141,15 @@ pub fn run(root: &Path, features: &[&str], envs: &[(&str, PathBuf)]) -> Result {
             None => jobs.push((u8::from(!integration) + 1, job(name, &[]))),
         }
     }
-    if jobs.is_empty() {
-        return Err("cargo built no test binaries".into());
-    }
     jobs.sort_by(|a, b| (a.0, &a.1.name).cmp(&(b.0, &b.1.name)));
     let mut doc_args = vec!["test", "--workspace", "--doc"];
     doc_args.extend_from_slice(features);
     let mut jobs: VecDeque<Job> = jobs.into_iter().map(|(_, j)| j).collect();
+    let mut doc = cmd("cargo", &doc_args, root);
+    linted(&mut doc);
     jobs.push_back(Job {
         name: "doc tests".into(),
-        command: cmd("cargo", &doc_args, root),
+        command: doc,
     });
     for job in &mut jobs {
         for (k, v) in envs {
@@ -179,9 +243,9 @@ fn run_one(mut job: Job, log: &Path) -> Outcome {
     }
 }
 
-/// From one line of cargo's JSON messages: a test harness binary as
-/// (integration test?, "package: target", executable, package folder).
-fn test_binary(line: &str) -> Option<(bool, String, PathBuf, PathBuf)> {
+/// From one line of cargo's JSON messages: a test harness binary (not a
+/// benchmark: built to be linted, not run).
+fn test_binary(line: &str) -> Option<TestBinary> {
     if !line.contains(r#""reason":"compiler-artifact""#) {
         return None;
     }
@@ -194,10 +258,18 @@ fn test_binary(line: &str) -> Option<(bool, String, PathBuf, PathBuf)> {
     let manifest = PathBuf::from(string_field(line, "manifest_path")?);
     let dir = manifest.parent()?.to_path_buf();
     let target = &line[line.find(r#""target":{"#)?..];
+    if target.starts_with(r#""target":{"kind":["bench"]"#) {
+        return None;
+    }
     let integration = target.starts_with(r#""target":{"kind":["test"]"#);
     let name = string_field(target, "name")?;
     let package = dir.file_name()?.to_string_lossy().into_owned();
-    Some((integration, format!("{package}: {name}"), exe, dir))
+    Some(TestBinary {
+        integration,
+        name: format!("{package}: {name}"),
+        exe,
+        dir,
+    })
 }
 
 /// The first `"key":"…"` string in `json`, unescaped (cargo's paths and
@@ -227,11 +299,11 @@ mod tests {
     #[test]
     fn an_integration_test_binary_is_found_in_cargos_message() {
         let line = r#"{"reason":"compiler-artifact","package_id":"path+file:///w/crates/cli#workbench-cli@0.1.0","manifest_path":"/w/crates/cli/Cargo.toml","target":{"kind":["test"],"crate_types":["bin"],"name":"cli","src_path":"/w/crates/cli/tests/cli.rs","edition":"2024","doc":false,"doctest":false,"test":true},"profile":{"opt_level":"0","debuginfo":0,"debug_assertions":true,"overflow_checks":true,"test":true},"features":[],"filenames":["/t/debug/deps/cli-ab"],"executable":"/t/debug/deps/cli-ab","fresh":false}"#;
-        let (integration, name, exe, dir) = test_binary(line).unwrap();
-        assert!(integration);
-        assert_eq!(name, "cli: cli");
-        assert_eq!(exe, PathBuf::from("/t/debug/deps/cli-ab"));
-        assert_eq!(dir, PathBuf::from("/w/crates/cli"));
+        let found = test_binary(line).unwrap();
+        assert!(found.integration);
+        assert_eq!(found.name, "cli: cli");
+        assert_eq!(found.exe, PathBuf::from("/t/debug/deps/cli-ab"));
+        assert_eq!(found.dir, PathBuf::from("/w/crates/cli"));
     }
 
     #[test]

@@ -25,17 +25,17 @@ pub fn root() -> PathBuf {
 pub const TEST_FEATURES: [&str; 2] = ["--features", "mcp-workbench/custom-protocol"];
 
 /// Build what `cargo xtask test`'s Rust stage builds, with the same
-/// features: the binaries the conformance stages run are those the Rust
-/// tests ran (a no-op after that stage). The window's files are built first
+/// features and lints: the binaries the conformance stages run are those the
+/// Rust tests ran (a no-op after that stage). The window's files are built first
 /// when there are none.
 pub fn test_build(root: &Path) -> Result {
     if !root.join("ui/dist/index.html").exists() {
         setup::npm_packages(root)?;
         build_ui(root)?;
     }
-    let mut args = vec!["test", "--workspace", "--no-run", "-q"];
+    let mut args = vec!["test", "--workspace", "--all-targets", "--no-run", "-q"];
     args.extend(TEST_FEATURES);
-    sh(cmd("cargo", &args, root))
+    sh(crate::rust_tests::linted(&mut cmd("cargo", &args, root)))
 }
 
 /// The window's files (`ui/dist`), type-checked first (`npm run build`:
@@ -206,16 +206,19 @@ pub fn test() -> Result {
             sh(cmd("cargo", &["fmt", "--all", "--", "--check"], &root))
         })?;
         stages.run("build: UI (tsc --noEmit, vite)", || build_ui(&root))?;
-        stages.run("check: clippy", || {
-            let mut args = vec!["clippy", "--workspace", "--all-targets"];
-            args.extend(TEST_FEATURES);
-            args.extend(["--", "-D", "warnings"]);
-            sh(cmd("cargo", &args, &root))
-        })?;
+        let binaries = std::cell::RefCell::new(Vec::new());
+        stages.run(
+            "build: every Rust target, linted (clippy-driver, -D warnings)",
+            || {
+                *binaries.borrow_mut() = crate::rust_tests::build(&root, &TEST_FEATURES)?;
+                Ok(())
+            },
+        )?;
         stages.run("test: Rust (unit, integration, bindings drift)", || {
             crate::rust_tests::run(
                 &root,
                 &TEST_FEATURES,
+                binaries.take(),
                 &[
                     ("MCPWB_THIRD_PARTY", shared_dir(&root).join("third-party")),
                     ("MCPWB_PYTHON", python.borrow().clone()),
@@ -229,7 +232,8 @@ pub fn test() -> Result {
                  && cargo test -q --workspace {} --lib secret_service -- --ignored",
                 TEST_FEATURES.join(" ")
             );
-            sh(cmd("dbus-run-session", &["--", "sh", "-c", &script], &root))
+            let mut c = cmd("dbus-run-session", &["--", "sh", "-c", &script], &root);
+            sh(crate::rust_tests::linted(&mut c))
         })?;
         stages.run(
             "test: the doctor on server-everything (third-party)",
