@@ -209,7 +209,7 @@ pub fn forward<R: Runtime>(app: AppHandle<R>, workbench: &Workbench) {
                     // A server that restarts may serve other App HTML.
                     forget_apps(&app, &status.name);
                     if let Err(e) = (ServerStatusChanged {
-                        status: status.into(),
+                        status: (*status).into(),
                     })
                     .emit(&app)
                     {
@@ -255,7 +255,7 @@ pub fn forward<R: Runtime>(app: AppHandle<R>, workbench: &Workbench) {
                 Ok(workbench_core::events::Event::Task { server, task }) => {
                     let _ = (TaskChanged {
                         server,
-                        task: task.into(),
+                        task: (*task).into(),
                     })
                     .emit(&app);
                 }

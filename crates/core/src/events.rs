@@ -11,7 +11,9 @@ use crate::status::ServerStatus;
 pub enum Event {
     /// A server's state changed (published the moment it changes).
     Status {
-        status: ServerStatus,
+        // Boxed, as is a task's state: the channel makes its 4096 slots at
+        // start, each as large as the largest event (288 bytes unboxed).
+        status: Box<ServerStatus>,
     },
     /// A server said one of its lists changed; the catalog refreshes it.
     ListChanged {
@@ -29,7 +31,7 @@ pub enum Event {
     /// A task changed status (any caller's call that became a task).
     Task {
         server: String,
-        task: crate::task::TaskState,
+        task: Box<crate::task::TaskState>,
     },
     Progress {
         server: String,
@@ -97,4 +99,18 @@ pub struct PendingAsk {
     pub kind: AskKind,
     /// The request's params as the server sent them.
     pub params: Value,
+}
+
+#[cfg(test)]
+mod tests {
+    /// The event channel's slots are made when a workbench starts, 4096 of
+    /// them as large as the largest event: a large payload goes in a box.
+    #[test]
+    fn an_event_stays_small() {
+        assert!(
+            std::mem::size_of::<super::Event>() <= 112,
+            "{} bytes",
+            std::mem::size_of::<super::Event>()
+        );
+    }
 }

@@ -117,6 +117,11 @@ fn private(dir: &Path) {
     }
 }
 
+/// How many log lines wait for the log file's writer before new ones are
+/// dropped (a burst the writer cannot keep up with loses lines, never
+/// blocks the app).
+const LOG_QUEUE_LINES: usize = 4096;
+
 /// Install the global subscriber. Safe to call twice: the second call is a
 /// no-op (returns a guard with no file).
 pub fn init(log_dir: Option<&Path>, default_level: &str) -> LogGuard {
@@ -138,7 +143,13 @@ pub fn init(log_dir: Option<&Path>, default_level: &str) -> LogGuard {
             .max_log_files(7)
             .build(dir)
             .ok()?;
-        let (writer, file_guard) = tracing_appender::non_blocking(appender);
+        // The writer thread drains the lines as they come; a queue of
+        // tracing-appender's default 128,000 held 4 MiB of the idle app's
+        // heap from the start (its slots are made up front: heaptrack).
+        let (writer, file_guard) = tracing_appender::non_blocking::NonBlockingBuilder::default()
+            .buffered_lines_limit(LOG_QUEUE_LINES)
+            .lossy(true)
+            .finish(appender);
         guard._file = Some(file_guard);
         guard.log_dir = Some(dir.to_path_buf());
         Some(

@@ -105,7 +105,7 @@ impl Workbench {
         }
         let _ = self.inner.events.send(Event::Task {
             server: server.to_string(),
-            task: state.clone(),
+            task: Box::new(state.clone()),
         });
     }
 

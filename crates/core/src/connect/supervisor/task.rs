@@ -52,7 +52,9 @@ impl Supervisor {
         tracing::info!(server = %self.entry.name, state = ?status.state, "server state");
         self.life.note(&status.state);
         self.status.send_replace(status.clone());
-        let _ = self.events.send(Event::Status { status });
+        let _ = self.events.send(Event::Status {
+            status: Box::new(status),
+        });
     }
 
     fn set_pgid(&self, pgid: Option<u32>) {
