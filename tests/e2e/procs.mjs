@@ -1,6 +1,6 @@
 // Processes as /proc shows them, for the benchmarks: a process tree and
 // its memory (PSS: each shared page split among the processes mapping it).
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync, readdirSync, readlinkSync } from "node:fs";
 
 function pids() {
   return readdirSync("/proc").filter((p) => /^\d+$/.test(p));
@@ -16,6 +16,22 @@ function stat(pid) {
 export function pss(pid) {
   const m = /^Pss:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"));
   return m ? Number(m[1]) : 0;
+}
+
+/** Where a process's PSS (kB) lies: its own executable's pages (code,
+ * constants, relocated tables) and anonymous memory (heaps, stacks, the
+ * libraries' written pages), from /proc/PID/smaps. */
+export function breakdown(pid) {
+  const exe = readlinkSync(`/proc/${pid}/exe`);
+  let own = 0;
+  let inExe = false;
+  for (const line of readFileSync(`/proc/${pid}/smaps`, "utf8").split("\n")) {
+    const mapping = /^[0-9a-f]+-[0-9a-f]+ \S+ \S+ \S+ \S+\s*(.*)$/.exec(line);
+    if (mapping) inExe = mapping[1] === exe;
+    else if (inExe && line.startsWith("Pss:")) own += Number(line.split(/\s+/)[1]);
+  }
+  const anon = /^Pss_Anon:\s+(\d+) kB/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"));
+  return { exe: own, anon: anon ? Number(anon[1]) : 0 };
 }
 
 /** Every process under `root` (children, theirs, …), with its command name. */

@@ -132,7 +132,7 @@ const runs = Object.fromEntries(SIZES.map((n) => [n, []]));
 for (let r = 0; r < ROUNDS; r++) {
   for (const n of SIZES) runs[n].push(await launch(demo, n));
 }
-console.log(`the window's start (release, Xvfb, no WebDriver; median of ${ROUNDS}; servers: ${KINDS.join(", ")} in turn; memory: PSS once every server is ready and 5 s idle)`);
+console.log(`the window's start (the build shipped: the app profile; Xvfb, no WebDriver; median of ${ROUNDS}; servers: ${KINDS.join(", ")} in turn; memory: PSS once every server is ready and 5 s idle)`);
 console.log("servers  set up    on screen  painted (in page)  interactive  (each run)                 app PSS     WebKit PSS  total");
 const row = {};
 for (const n of SIZES) {

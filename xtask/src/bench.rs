@@ -9,7 +9,7 @@ use std::process::Command;
 use crate::cache::{shared_dir, target_dir};
 use crate::setup;
 use crate::stages::{Result, Stages, cmd, sh};
-use crate::tasks::{build_demo_server, root, tauri_cli};
+use crate::tasks::{APP_PROFILE, build_demo_server, build_shipped_app, root};
 
 /// The Python MCP SDK and the third-party servers, each a stage; the
 /// Python interpreter that has the SDK.
@@ -152,17 +152,20 @@ pub fn bench() -> Result {
         })?;
         // The window's start with 14 servers against 1 (release build, Xvfb).
         stages.run("set-up: npm packages", || setup::npm_packages(&root))?;
-        stages.run("build: release app and demo server", || {
-            build_demo_server(&root, true)?;
-            sh(tauri_cli(&root, &["build", "--no-bundle"]))
-        })?;
+        stages.run(
+            "build: the app as shipped and the release demo server",
+            || {
+                build_demo_server(&root, true)?;
+                build_shipped_app(&root, false)
+            },
+        )?;
         stages.run("bench: the window's start", || {
             let target = target_dir(&root);
             let mut c = window_bench(&root, "tests/e2e/startup.bench.mjs");
             // Node and Python servers beside the demo server, as a person's list has them.
             setup::third_party(&root)?;
             let python = setup::python_sdk(&root)?;
-            c.env("APP_BINARY", target.join("release/mcp-workbench"))
+            c.env("APP_BINARY", target.join(APP_PROFILE).join("mcp-workbench"))
                 .env("DEMO_SERVER", target.join("release/mcp-demo-server"))
                 .env("MCPWB_THIRD_PARTY", shared_dir(&root).join("third-party"))
                 .env("MCPWB_PYTHON", python);
@@ -173,7 +176,7 @@ pub fn bench() -> Result {
             let target = target_dir(&root);
             let launcher = setup::inspector(&root)?;
             let mut c = window_bench(&root, "tests/e2e/memory.bench.mjs");
-            c.env("APP_BINARY", target.join("release/mcp-workbench"))
+            c.env("APP_BINARY", target.join(APP_PROFILE).join("mcp-workbench"))
                 .env("DEMO_SERVER", target.join("release/mcp-demo-server"))
                 .env("INSPECTOR_LAUNCHER", launcher);
             sh(&mut c)
@@ -207,7 +210,7 @@ pub fn bench() -> Result {
                 &root,
             );
             c.env("TAURI_DRIVER", &driver)
-                .env("APP_BINARY", target.join("release/mcp-workbench"))
+                .env("APP_BINARY", target.join(APP_PROFILE).join("mcp-workbench"))
                 .env("DEMO_SERVER", target.join("release/mcp-demo-server"))
                 .env("SCRIPTED_LLM", target.join("release/scripted-llm"));
             sh(&mut c)

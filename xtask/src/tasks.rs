@@ -53,6 +53,23 @@ fn build_app(root: &Path) -> Result {
     sh(tauri_cli(root, &["build", "--debug", "--no-bundle"]))
 }
 
+/// The cargo profile the desktop app is shipped and benchmarked in (the
+/// workspace's Cargo.toml says why); its files land in `target/app/`.
+pub(crate) const APP_PROFILE: &str = "app";
+
+/// The app as shipped: the UI built and embedded, the `app` profile; with
+/// `bundle`, packaged as a .deb too.
+pub(crate) fn build_shipped_app(root: &Path, bundle: bool) -> Result {
+    let mut args = vec!["build"];
+    args.extend(if bundle {
+        ["--bundles", "deb"].as_slice()
+    } else {
+        ["--no-bundle"].as_slice()
+    });
+    args.extend(["--", "--profile", APP_PROFILE]);
+    sh(tauri_cli(root, &args))
+}
+
 /// The demo server, debug (tests) or release (benchmarks).
 pub(crate) fn build_demo_server(root: &Path, release: bool) -> Result {
     let mut args = vec!["build"];
@@ -338,8 +355,8 @@ pub fn bundle() -> Result {
                 ],
                 &root,
             ))?;
-            sh(tauri_cli(&root, &["build", "--bundles", "deb"]))?;
-            let debs = target_dir(&root).join("release/bundle/deb");
+            build_shipped_app(&root, true)?;
+            let debs = target_dir(&root).join(APP_PROFILE).join("bundle/deb");
             println!(
                 "the .deb is in {} (install: sudo dpkg -i <file>.deb)",
                 debs.display()
