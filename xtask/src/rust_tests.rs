@@ -30,10 +30,13 @@ const LONG: &[(&str, &[&str])] = &[("cli: cli", &["soak::", "crash::"])];
 /// time, in check mode (190 s of a fresh machine's 880). Every cargo command
 /// of `cargo xtask test` that builds the workspace goes through here: cargo
 /// keeps what the wrapper built apart from a plain build, so a command
-/// without it would build the workspace's crates again.
+/// without it would build the workspace's crates again. Incremental
+/// compilation is off: its caches serve an edit loop, not a whole build,
+/// and they had grown to 17 GB in a CI build folder.
 pub fn linted(c: &mut Command) -> &mut Command {
     c.env("RUSTC_WORKSPACE_WRAPPER", clippy_driver())
         .env("CLIPPY_ARGS", "-Dwarnings")
+        .env("CARGO_INCREMENTAL", "0")
 }
 
 /// The toolchain's clippy-driver: rustup's own (a full path, so the
