@@ -140,12 +140,38 @@ const REPAINT = `
   };
   requestAnimationFrame(step);`;
 
+/** How much of the driver's output is kept for a failure's message: its
+ * end. A driver whose WebKitWebDriver could not listen printed a line per
+ * attempt to reach it, hundreds of MB in 20 s, and the whole string broke
+ * the next test (`Invalid string length`). */
+const DRIVER_OUTPUT_KEPT = 64 * 1024;
+
 export class Driver {
   constructor(child, port, env) {
     this.child = child;
     this.port = port;
     this.env = env;
     this.output = "";
+  }
+
+  /**
+   * Keep `child`'s output (its end) in `this.output`, and see when its
+   * WebKitWebDriver could not listen on the port it was given (taken between
+   * our pick and its start): tauri-driver stays up, and a session asked of
+   * it waits for nothing.
+   */
+  follow(child) {
+    this.broken = false;
+    const keep = (d) => {
+      this.output += d;
+      if (this.output.length > 2 * DRIVER_OUTPUT_KEPT) this.output = this.output.slice(-DRIVER_OUTPUT_KEPT);
+      if (!this.broken && this.output.slice(-4096 - d.length).includes("Unable to listen for HTTP server")) {
+        this.broken = true;
+        this.onBroken?.();
+      }
+    };
+    child.stdout.on("data", keep);
+    child.stderr.on("data", keep);
   }
 
   static async start(env = { ...process.env, ...hermeticHome() }) {
@@ -157,19 +183,24 @@ export class Driver {
       stdio: ["ignore", "pipe", "pipe"],
     });
     const driver = new Driver(child, port, env);
-    child.stdout.on("data", (d) => (driver.output += d));
-    child.stderr.on("data", (d) => (driver.output += d));
+    driver.follow(child);
     return driver;
   }
 
-  /** Start the driver again (same home) if it is no longer running. */
+  /**
+   * Start the driver again (same home, new ports) if it is no longer
+   * running or its WebKitWebDriver could not listen. Says whether it did.
+   */
   async revive() {
-    if (this.child.exitCode === null && this.child.signalCode === null) return;
-    console.log(`tauri-driver had exited (${this.child.exitCode ?? this.child.signalCode}): ${this.output.trim()}; starting it again`);
+    if (this.broken) await this.stop();
+    if (this.child.exitCode === null && this.child.signalCode === null && !this.broken) return false;
+    console.log(`tauri-driver had exited or lost WebKitWebDriver (${this.child.exitCode ?? this.child.signalCode}): ${this.output.trim().slice(-2000)}; starting it again`);
     const fresh = await Driver.start(this.env);
+    fresh.child.stdout.removeAllListeners("data");
+    fresh.child.stderr.removeAllListeners("data");
     Object.assign(this, { child: fresh.child, port: fresh.port, output: "" });
-    fresh.child.stdout.on("data", (d) => (this.output += d));
-    fresh.child.stderr.on("data", (d) => (this.output += d));
+    this.follow(fresh.child);
+    return true;
   }
 
   /**
@@ -183,16 +214,20 @@ export class Driver {
         alwaysMatch: { "tauri:options": { application: APP_BINARY(), args: trust ? ["--trust", ...args] : args } },
       },
     };
-    const deadline = Date.now() + 20_000;
+    let deadline = Date.now() + 20_000;
     let lastError;
     while (Date.now() < deadline) {
-      await this.revive();
+      // A driver started again for a port taken under it has its 20 s anew.
+      if (await this.revive()) deadline = Date.now() + 20_000;
+      const broken = new AbortController();
+      this.onBroken = () => broken.abort(new Error("WebKitWebDriver could not listen on its port"));
+      if (this.broken) this.onBroken();
       try {
         const res = await fetch(`http://127.0.0.1:${this.port}/session`, {
           method: "POST",
           headers: { "content-type": "application/json" },
           body: JSON.stringify(caps),
-          signal: AbortSignal.timeout(20_000),
+          signal: AbortSignal.any([broken.signal, AbortSignal.timeout(20_000)]),
         });
         const body = await res.json();
         if (res.ok && body.value?.sessionId) return new Session(this.port, body.value.sessionId);
