@@ -17,20 +17,11 @@ use crate::stages::{Result, cmd};
 /// How many test binaries run at once.
 const AT_ONCE: usize = 3;
 
-/// Test binaries split into jobs that run side by side: each group of
-/// modules a job of its own, then the rest. The CLI's run whole ended the
-/// stage alone (132 s of its 362 on a fresh machine, the other binaries
-/// done long before): its soak bed and crash loop are a minute together,
-/// and of the rest (100–112 s) the file watcher's, the bridge's and the
-/// bundle signatures' modules about half (`dev` 20 s, `serve` 13,
-/// `tap_watch` 12, `bundle_signature` 10, run alone).
-const LONG: &[(&str, &[&[&str]])] = &[(
-    "cli: cli",
-    &[
-        &["soak::", "crash::"],
-        &["dev::", "serve::", "tap_watch::", "bundle_signature::"],
-    ],
-)];
+/// Test binaries whose few long tests (the soak bed, the crash loop: a
+/// minute together) run as a job of their own beside the binary's other
+/// tests, the pair first: one binary run whole ended the stage alone (132 s
+/// of its 362 on a fresh machine, the other binaries done long before).
+const LONG: &[(&str, &[&str])] = &[("cli: cli", &["soak::", "crash::"])];
 
 /// Make `c`, a cargo command, build the workspace's own crates through
 /// clippy-driver (cargo's workspace wrapper: dependencies go to rustc as
@@ -145,15 +136,9 @@ pub fn run(
             Job { name, command }
         };
         match LONG.iter().find(|(n, _)| *n == name) {
-            Some((_, groups)) => {
-                for group in *groups {
-                    jobs.push((0, job(format!("{name} ({})", group.join(" ")), group)));
-                }
-                let skips: Vec<&str> = groups
-                    .iter()
-                    .flat_map(|g| g.iter())
-                    .flat_map(|t| ["--skip", *t])
-                    .collect();
+            Some((_, long)) => {
+                let skips: Vec<&str> = long.iter().flat_map(|t| ["--skip", *t]).collect();
+                jobs.push((0, job(format!("{name} ({})", long.join(" ")), long)));
                 jobs.push((0, job(format!("{name} (the rest)"), &skips)));
             }
             None => jobs.push((u8::from(!integration) + 1, job(name, &[]))),
