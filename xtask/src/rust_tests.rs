@@ -310,11 +310,14 @@ mod tests {
     }
 
     #[test]
-    fn a_plain_binary_and_a_library_are_not_test_binaries() {
+    fn a_plain_binary_a_library_and_a_benchmark_are_not_test_binaries() {
         let bin = r#"{"reason":"compiler-artifact","manifest_path":"/w/crates/cli/Cargo.toml","target":{"kind":["bin"],"crate_types":["bin"],"name":"mcpwb","test":true},"profile":{"opt_level":"0","test":false},"executable":"/t/debug/mcpwb","fresh":true}"#;
         let lib = r#"{"reason":"compiler-artifact","manifest_path":"/w/crates/core/Cargo.toml","target":{"kind":["lib"],"name":"workbench_core","test":true},"profile":{"opt_level":"0","test":false},"executable":null,"fresh":true}"#;
+        // Built (so linted) by `--all-targets`, in the test profile: not run.
+        let bench = r#"{"reason":"compiler-artifact","manifest_path":"/w/crates/cli/Cargo.toml","target":{"kind":["bench"],"crate_types":["bin"],"name":"tap","test":false},"profile":{"opt_level":"0","test":true},"executable":"/t/debug/deps/tap-ab","fresh":true}"#;
         assert!(test_binary(bin).is_none());
         assert!(test_binary(lib).is_none());
+        assert!(test_binary(bench).is_none());
         assert_eq!(
             string_field(r#"{"a":"x\\y\"z"}"#, "a").as_deref(),
             Some(r#"x\y"z"#)
