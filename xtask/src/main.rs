@@ -26,12 +26,14 @@ tasks:
                           HTTP server on 127.0.0.1:8765 for it); with --screenshot,
                           save a picture of the window after it has painted and exit
   test                    every check and test: fmt, clippy (in the tests' build), Rust
-                          tests, UI checks and tests, the e2e tests in a real WebKit window under Xvfb
-  bench                   the core against bare rmcp, the agent, and the window's start (release builds)
+                          tests, UI checks and tests, the e2e tests in a real WebKit
+                          window under Xvfb
+  bench                   the core against bare rmcp, the agent, the window's start and
+                          memory (release builds; the window in the app profile)
   soak [SECONDS]          the soak bed for 30 minutes (or SECONDS): six servers behind
                           mcpwb serve and one behind a tap, one killed every 15 s; fails on
                           a lost call or the bridge's memory moving past ±10%
-  bundle                  build the release .deb (with icon and desktop entry)
+  bundle                  build the .deb (with icon and desktop entry) in target/app/bundle/deb
   bindings                regenerate ui/src/bindings.ts from the Rust types
   conformance             the official MCP conformance suite's client scenarios
                           against mcpwb: a table and N/M scenarios passed
