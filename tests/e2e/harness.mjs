@@ -194,7 +194,8 @@ export class Driver {
   async revive() {
     if (this.broken) await this.stop();
     if (this.child.exitCode === null && this.child.signalCode === null && !this.broken) return false;
-    console.log(`tauri-driver had exited or lost WebKitWebDriver (${this.child.exitCode ?? this.child.signalCode}): ${this.output.trim().slice(-2000)}; starting it again`);
+    const why = this.broken ? "its WebKitWebDriver could not listen" : `it exited (${this.child.exitCode ?? this.child.signalCode})`;
+    console.log(`tauri-driver: ${why}: ${this.output.trim().slice(-2000)}; starting it again on new ports`);
     const fresh = await Driver.start(this.env);
     fresh.child.stdout.removeAllListeners("data");
     fresh.child.stderr.removeAllListeners("data");

@@ -150,7 +150,7 @@ pub fn bench() -> Result {
                 &root,
             ))
         })?;
-        // The window's start with 14 servers against 1 (release build, Xvfb).
+        // The window's start with 14 servers against 1 (the app as shipped, Xvfb).
         stages.run("set-up: npm packages", || setup::npm_packages(&root))?;
         stages.run(
             "build: the app as shipped and the release demo server",
