@@ -66,6 +66,28 @@ pub fn sh(mut cmd: impl std::borrow::BorrowMut<Command>) -> Result {
     }
 }
 
+/// Run `cmd` with its output kept, for a stage that runs beside others:
+/// whether it passed, and what it printed (shown when it is waited for).
+pub fn captured(mut cmd: Command) -> (Result, String) {
+    let shown = format!("{cmd:?}").replace('"', "");
+    match cmd.stdin(std::process::Stdio::null()).output() {
+        Ok(out) => {
+            let said = format!(
+                "$ {shown}\n{}{}",
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let passed = if out.status.success() {
+                Ok(())
+            } else {
+                Err(format!("{shown} failed ({})", out.status))
+            };
+            (passed, said)
+        }
+        Err(e) => (Err(format!("could not start {shown}: {e}")), String::new()),
+    }
+}
+
 /// `program` with `args` in `dir`; cargo (and tauri's CLI, which runs it)
 /// builds in the machine's build cache when one is on.
 pub fn cmd(program: &str, args: &[&str], dir: &Path) -> Command {

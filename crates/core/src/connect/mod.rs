@@ -292,8 +292,10 @@ async fn connect_streamable(
         failure: failure.clone(),
         kept: keep::Kept::default(),
         dpop,
+        standing: httptap::Standing::default(),
     };
     let kept = client.kept.clone();
+    let standing = client.standing.clone();
     let transport = discover::DiscoverGuard::new(
         tap::BreakWatch {
             inner: keep::KeepRaw {
@@ -313,6 +315,17 @@ async fn connect_streamable(
         Some(broken_rx),
     )
     .await;
+    // The session's standing stream open before the session is used: a
+    // server's message on it is lost before then (`httptap::Standing`).
+    if result.is_ok() && !standing.opened(STANDING_WAIT).await {
+        cx.traffic.record_note(
+            &entry.name,
+            &format!(
+                "the server had not answered the session's GET stream {} s after the handshake: what it sends on that stream before it opens is lost",
+                STANDING_WAIT.as_secs()
+            ),
+        );
+    }
     let detail = failure.lock().unwrap_or_else(|p| p.into_inner()).take();
     match (result, detail) {
         (Err(f), Some(detail)) => Err(Failure::new(
@@ -322,6 +335,9 @@ async fn connect_streamable(
         (result, _) => result,
     }
 }
+
+/// How long a new session waits for its standing stream to open.
+const STANDING_WAIT: Duration = Duration::from_secs(2);
 
 async fn connect_sse(
     entry: &ServerEntry,

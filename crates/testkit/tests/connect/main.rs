@@ -15,6 +15,7 @@ mod recover;
 mod reload;
 mod rounds;
 mod signin_hostile;
+mod standing;
 mod startup;
 mod tasks;
 mod transports;

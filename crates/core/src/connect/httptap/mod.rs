@@ -51,6 +51,54 @@ pub struct TapClient {
     /// The sign-in's DPoP binding: a fresh proof on every request, the
     /// server's nonce honoured (RFC 9449 §9).
     pub dpop: Option<Arc<crate::auth::dpop::Binding>>,
+    /// The session's standing stream, for the handshake to wait on.
+    pub standing: Standing,
+}
+
+/// A session's standing stream: the GET rmcp's worker opens once the
+/// handshake is over, beside the first requests. A server's message on it
+/// before the server has it open is lost — seen: a server's elicitation
+/// during the first call, with the GET slower through a tap than the call
+/// (1 run in 8 under load). The connection is handed out once the GET is
+/// answered (open, or refused: 405), see [`Standing::opened`].
+#[derive(Clone)]
+pub struct Standing {
+    /// A server answered with a session (only then is the GET opened).
+    session: Arc<std::sync::atomic::AtomicBool>,
+    answered: Arc<tokio::sync::watch::Sender<bool>>,
+}
+
+impl Default for Standing {
+    fn default() -> Self {
+        Standing {
+            session: Default::default(),
+            answered: Arc::new(tokio::sync::watch::Sender::new(false)),
+        }
+    }
+}
+
+impl Standing {
+    fn note_session(&self) {
+        self.session
+            .store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    fn note_answered(&self) {
+        self.answered.send_replace(true);
+    }
+
+    /// Wait (at most `bound`) for the standing stream's GET to be answered,
+    /// when the server gave a session (without one there is no GET). False:
+    /// it was not answered in time.
+    pub async fn opened(&self, bound: std::time::Duration) -> bool {
+        if !self.session.load(std::sync::atomic::Ordering::Relaxed) {
+            return true;
+        }
+        let mut answered = self.answered.subscribe();
+        tokio::time::timeout(bound, answered.wait_for(|a| *a))
+            .await
+            .is_ok()
+    }
 }
 
 /// Why a request could not be sent, in words a person can act on.
@@ -162,6 +210,9 @@ impl TapClient {
             .send_post(&uri, body, session.as_deref(), auth, custom)
             .await?;
         let status = response.status();
+        if status.is_success() && response.headers().contains_key(SESSION_HEADER) {
+            self.standing.note_session();
+        }
         if let Some(answer) = self.refusal(&response, &message)? {
             return answer;
         }
@@ -370,7 +421,9 @@ impl StreamableHttpClient for TapClient {
                 custom_headers,
                 max_sse_event_size,
             )
-            .await?;
-        Ok(self.tapped(stream))
+            .await;
+        // Open or refused, the server has had it.
+        self.standing.note_answered();
+        Ok(self.tapped(stream?))
     }
 }
