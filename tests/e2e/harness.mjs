@@ -38,8 +38,44 @@ export const ARTIFACTS = () => process.env.E2E_ARTIFACTS ?? join(tmpdir(), "mcpw
 const homes = [];
 process.on("exit", () => {
   if (process.env.E2E_KEEP_HOMES) return;
-  for (const home of homes) rmSync(home, { recursive: true, force: true });
+  for (const home of homes) removeHome(home);
 });
+
+/**
+ * Remove a throwaway home. A desktop service the window woke may have
+ * mounted a file system in it — the document portal, where
+ * xdg-desktop-portal is installed, mounts one at `.cache/doc` (the
+ * folder then cannot be removed: EBUSY) — so what is mounted there is
+ * let go first. A home that still cannot go is said, not a failed test.
+ */
+function removeHome(home) {
+  let mounts = "";
+  try {
+    mounts = readFileSync("/proc/self/mounts", "utf8");
+  } catch {
+    // No /proc: nothing to let go.
+  }
+  const under = mounts
+    .split("\n")
+    .map((line) => (line.split(" ")[1] ?? "").replace(/\\040/g, " "))
+    .filter((at) => at.startsWith(`${home}/`));
+  for (const at of under.reverse()) {
+    try {
+      execFileSync("fusermount3", ["-u", "-z", at], { stdio: "ignore" });
+    } catch {
+      try {
+        execFileSync("umount", ["-l", at], { stdio: "ignore" });
+      } catch {
+        // Said below if the home cannot be removed.
+      }
+    }
+  }
+  try {
+    rmSync(home, { recursive: true, force: true });
+  } catch (e) {
+    console.error(`# the throwaway home ${home} was left: ${e.message}`);
+  }
+}
 
 /** A throwaway home for one driver run. */
 export function hermeticHome() {
