@@ -16,11 +16,10 @@ use workbench_core::testing::RawCalls;
 use super::hostile::serve;
 use super::*;
 
-/// What the server saw: whether its GET stream was open when each call came.
+/// What the server saw: whether its GET stream is open.
 #[derive(Default)]
 struct Seen {
     open: bool,
-    calls: Vec<bool>,
 }
 
 fn answer(id: &Value, result: Value, session: bool) -> Response {
@@ -74,9 +73,7 @@ fn slow_get_server(seen: Arc<Mutex<Seen>>, slow: Duration) -> axum::Router {
                         false,
                     ),
                     "tools/call" => {
-                        let mut seen = seen.lock().unwrap();
-                        let open = seen.open;
-                        seen.calls.push(open);
+                        let open = seen.lock().unwrap().open;
                         answer(
                             id,
                             json!({ "content": [{ "type": "text", "text": format!("stream open: {open}") }] }),
@@ -91,51 +88,49 @@ fn slow_get_server(seen: Arc<Mutex<Seen>>, slow: Duration) -> axum::Router {
     )
 }
 
-#[tokio::test]
-async fn the_first_call_waits_for_the_sessions_get_stream_to_open() {
+/// The server as an entry `name` of a workbench, ready, and its first
+/// call's answer (what the server saw of its GET stream when it came).
+async fn first_call(name: &str, slow: Duration) -> (Workbench, tempfile::TempDir, String) {
     let seen = Arc::new(Mutex::new(Seen::default()));
-    let (addr, _stop) = serve(slow_get_server(seen.clone(), Duration::from_millis(600))).await;
-    let (wb, _dir) = start(&[(
-        "slow".to_string(),
+    let (addr, stop) = serve(slow_get_server(seen.clone(), slow)).await;
+    let (wb, dir) = start(&[(
+        name.to_string(),
         json!({ "type": "http", "url": format!("http://{addr}/mcp") }),
     )])
     .await;
-    ready(&wb, "slow").await;
+    ready(&wb, name).await;
     let out = wb
-        .call_tool("slow", "echo", json!({}), CallOptions::default())
+        .call_tool(name, "echo", json!({}), CallOptions::default())
         .await
         .expect("the call is answered");
+    drop(stop);
+    let said = out.result["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    (wb, dir, said.to_string())
+}
+
+#[tokio::test]
+async fn the_first_call_waits_for_the_sessions_get_stream_to_open() {
+    let (wb, _dir, said) = first_call("slow", Duration::from_millis(600)).await;
     assert_eq!(
-        out.result["content"][0]["text"],
-        "stream open: true",
-        "the call reached the server before its GET stream was open: {:?}",
-        seen.lock().unwrap().calls
+        said, "stream open: true",
+        "the call reached the server before its GET stream was open"
     );
     wb.shutdown().await;
 }
 
 #[tokio::test]
 async fn a_get_stream_that_never_opens_holds_the_session_up_only_so_long() {
-    let seen = Arc::new(Mutex::new(Seen::default()));
-    let (addr, _stop) = serve(slow_get_server(seen.clone(), Duration::from_secs(3600))).await;
-    let (wb, _dir) = start(&[(
-        "stuck".to_string(),
-        json!({ "type": "http", "url": format!("http://{addr}/mcp") }),
-    )])
-    .await;
     let started = std::time::Instant::now();
-    ready(&wb, "stuck").await;
-    let out = wb
-        .call_tool("stuck", "echo", json!({}), CallOptions::default())
-        .await
-        .expect("the call is answered");
-    assert_eq!(out.result["content"][0]["text"], "stream open: false");
+    let (wb, _dir, said) = first_call("stuck", Duration::from_secs(3600)).await;
+    assert_eq!(said, "stream open: false");
     assert!(
         started.elapsed() < Duration::from_secs(15),
         "held up {:?}",
         started.elapsed()
     );
-    let said = wb.traffic().last_notes("stuck", 10).join("\n");
-    assert!(said.contains("GET stream"), "{said}");
+    let notes = wb.traffic().last_notes("stuck", 10).join("\n");
+    assert!(notes.contains("GET stream"), "{notes}");
     wb.shutdown().await;
 }
