@@ -116,9 +116,14 @@ pub async fn run(cli: &Cli, args: &DevArgs) -> Result<(), Failure> {
         let _ = crate::session::ready(&wb, &args.server).await;
         last_result = Some(call_once(cli, &calls, &args.server, tool, &arguments, None).await);
     }
+    // One listener for the whole run: a new one each turn would miss a
+    // Ctrl+C that came while a reload's call ran (seen: the test's SIGINT
+    // right after a late reload, and `mcpwb dev` went on).
+    let stop = tokio::signal::ctrl_c();
+    tokio::pin!(stop);
     loop {
         let event = tokio::select! {
-            _ = tokio::signal::ctrl_c() => break,
+            _ = &mut stop => break,
             e = follow.next() => match e {
                 Some(e) => e,
                 None => break,

@@ -129,6 +129,54 @@ fn a_watched_change_reloads_once_per_burst_and_says_what_changed() {
 }
 
 /// `mcpwb ARGS` in `dir`, its JSON lines sent on the returned channel.
+#[test]
+fn ctrl_c_while_a_reloads_call_runs_stops_it_once_the_call_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("server.py"), SERVER).unwrap();
+    std::fs::write(d.join("tools.json"), tools(false).to_string()).unwrap();
+    let cfg = d.join("mcp.json");
+    std::fs::write(
+        &cfg,
+        json!({ "mcpServers": { "py": {
+            "command": "python3", "args": ["server.py"], "cwd": d,
+            "dev": { "watch": ["tools.json"] }
+        } } })
+        .to_string(),
+    )
+    .unwrap();
+    let (mut child, rx) = spawn_dev(
+        d,
+        &[
+            "--trust",
+            "--json",
+            "--config",
+            cfg.to_str().unwrap(),
+            "dev",
+            "py",
+            "--call",
+            "hello",
+        ],
+    );
+    next(&rx, "watching");
+    next(&rx, "call");
+    // The call after the reload takes 2 s; Ctrl+C comes while it runs.
+    std::fs::write(d.join("sleep"), "2").unwrap();
+    std::fs::write(d.join("tools.json"), tools(true).to_string()).unwrap();
+    next(&rx, "reloaded");
+    let _ = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status();
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while child.try_wait().unwrap().is_none() {
+        assert!(
+            Instant::now() < deadline,
+            "mcpwb dev missed the Ctrl+C that came during its call"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
 fn spawn_dev(
     dir: &std::path::Path,
     args: &[&str],
