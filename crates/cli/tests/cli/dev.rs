@@ -29,32 +29,11 @@ fn tools(extra: bool) -> Value {
 fn a_watched_change_reloads_once_per_burst_and_says_what_changed() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    std::fs::write(d.join("server.py"), SERVER).unwrap();
-    std::fs::write(d.join("tools.json"), tools(false).to_string()).unwrap();
     // Ignored even though it matches: node_modules is not named.
     std::fs::create_dir(d.join("node_modules")).unwrap();
-    let cfg = d.join("mcp.json");
-    std::fs::write(
-        &cfg,
-        json!({ "mcpServers": { "py": {
-            "command": "python3", "args": ["server.py"], "cwd": d,
-            "dev": { "watch": ["*.json", "**/*.json"], "debug": { "type": "python" } }
-        } } })
-        .to_string(),
-    )
-    .unwrap();
-    let (mut child, rx) = spawn_dev(
+    let (mut child, rx) = dev_calling_hello(
         d,
-        &[
-            "--trust",
-            "--json",
-            "--config",
-            cfg.to_str().unwrap(),
-            "dev",
-            "py",
-            "--call",
-            "hello",
-        ],
+        json!({ "watch": ["*.json", "**/*.json"], "debug": { "type": "python" } }),
     );
     let wait_for = |event: &str| next(&rx, event);
     wait_for("watching");
@@ -115,37 +94,64 @@ fn a_watched_change_reloads_once_per_burst_and_says_what_changed() {
         "a burst made more than one reload: {extra:?}"
     );
     // Ctrl+C stops it and the server.
-    let _ = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status();
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while child.try_wait().unwrap().is_none() {
-        assert!(
-            Instant::now() < deadline,
-            "mcpwb dev did not stop on Ctrl+C"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    assert!(
+        stops_on_ctrl_c(&mut child, Duration::from_secs(10)),
+        "mcpwb dev did not stop on Ctrl+C"
+    );
 }
 
-/// `mcpwb ARGS` in `dir`, its JSON lines sent on the returned channel.
 #[test]
 fn ctrl_c_while_a_reloads_call_runs_stops_it_once_the_call_ends() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
+    let (mut child, rx) = dev_calling_hello(d, json!({ "watch": ["tools.json"] }));
+    next(&rx, "watching");
+    next(&rx, "call");
+    // The call after the reload takes 2 s; Ctrl+C comes while it runs.
+    std::fs::write(d.join("sleep"), "2").unwrap();
+    std::fs::write(d.join("tools.json"), tools(true).to_string()).unwrap();
+    next(&rx, "reloaded");
+    assert!(
+        stops_on_ctrl_c(&mut child, Duration::from_secs(15)),
+        "mcpwb dev missed the Ctrl+C that came during its call"
+    );
+}
+
+/// Ctrl+C to `child`: whether it ended within `within` (killed if not).
+fn stops_on_ctrl_c(child: &mut std::process::Child, within: Duration) -> bool {
+    let _ = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status();
+    let deadline = Instant::now() + within;
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    true
+}
+
+/// The Python server `py` in `d` (its tools from `tools.json`) under
+/// `mcpwb dev` with the entry's `dev` section, calling `hello` on each
+/// reload.
+fn dev_calling_hello(
+    d: &std::path::Path,
+    dev: Value,
+) -> (std::process::Child, std::sync::mpsc::Receiver<Value>) {
     std::fs::write(d.join("server.py"), SERVER).unwrap();
     std::fs::write(d.join("tools.json"), tools(false).to_string()).unwrap();
     let cfg = d.join("mcp.json");
     std::fs::write(
         &cfg,
         json!({ "mcpServers": { "py": {
-            "command": "python3", "args": ["server.py"], "cwd": d,
-            "dev": { "watch": ["tools.json"] }
+            "command": "python3", "args": ["server.py"], "cwd": d, "dev": dev
         } } })
         .to_string(),
     )
     .unwrap();
-    let (mut child, rx) = spawn_dev(
+    spawn_dev(
         d,
         &[
             "--trust",
@@ -157,26 +163,10 @@ fn ctrl_c_while_a_reloads_call_runs_stops_it_once_the_call_ends() {
             "--call",
             "hello",
         ],
-    );
-    next(&rx, "watching");
-    next(&rx, "call");
-    // The call after the reload takes 2 s; Ctrl+C comes while it runs.
-    std::fs::write(d.join("sleep"), "2").unwrap();
-    std::fs::write(d.join("tools.json"), tools(true).to_string()).unwrap();
-    next(&rx, "reloaded");
-    let _ = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status();
-    let deadline = Instant::now() + Duration::from_secs(15);
-    while child.try_wait().unwrap().is_none() {
-        assert!(
-            Instant::now() < deadline,
-            "mcpwb dev missed the Ctrl+C that came during its call"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    )
 }
 
+/// `mcpwb ARGS` in `dir`, its JSON lines sent on the returned channel.
 fn spawn_dev(
     dir: &std::path::Path,
     args: &[&str],
