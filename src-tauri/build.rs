@@ -31,6 +31,9 @@ fn write_capability() {
         std::fs::write(path, text).expect("capabilities/main-window.json is written");
     }
     println!("cargo:rerun-if-changed=src/command_list.rs");
+    // The shipped build lays these functions out first (xtask's
+    // startup_order, as the linker): a new list is a new link.
+    println!("cargo:rerun-if-changed=startup-order.txt");
 }
 
 fn main() {

@@ -12,6 +12,7 @@ mod guide;
 mod rust_tests;
 mod setup;
 mod stages;
+mod startup_order;
 mod supply;
 mod tasks;
 mod tools;
@@ -35,6 +36,8 @@ tasks:
                           a lost call or the bridge's memory moving past ±10%
   bundle                  build the .deb (with icon and desktop entry) in target/app/bundle/deb
   bindings                regenerate ui/src/bindings.ts from the Rust types
+  startup-order           record which functions the app runs as it starts (under Xvfb),
+                          which the shipped build lays out first (src-tauri/startup-order.txt)
   conformance             the official MCP conformance suite's client scenarios
                           against mcpwb: a table and N/M scenarios passed
   conformance --server    its server scenarios against the demo server straight and
@@ -45,6 +48,10 @@ tasks:
                           sources, advisories), npm licenses and npm audit";
 
 fn main() -> ExitCode {
+    // Run by cargo as the linker of the shipped app (see startup_order).
+    if let Some(code) = startup_order::link_if_asked() {
+        return code;
+    }
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.first().map(String::as_str) {
         Some("run") => tasks::run(&args[1..]),
@@ -53,6 +60,7 @@ fn main() -> ExitCode {
         Some("bench") => bench::bench(),
         Some("soak") => bench::soak(args.get(1).map(String::as_str)),
         Some("bindings") => tasks::bindings(),
+        Some("startup-order") => startup_order::record(&tasks::root()),
         Some("conformance") if std::env::args().any(|a| a == "--server") => {
             conformance_server::server(&tasks::root())
         }

@@ -67,7 +67,8 @@ pub(crate) fn build_shipped_app(root: &Path, bundle: bool) -> Result {
         ["--no-bundle"].as_slice()
     });
     args.extend(["--", "--profile", APP_PROFILE]);
-    sh(tauri_cli(root, &args))
+    // Its start-up code laid out first (see startup_order).
+    sh(tauri_cli(root, &args).envs(crate::startup_order::build_env(root)))
 }
 
 /// The demo server, debug (tests) or release (benchmarks).
