@@ -63,23 +63,18 @@ pub fn soak(seconds: Option<&str>) -> Result {
     outcome
 }
 
-/// `node SCRIPT` under Xvfb, in a session bus of its own as on a desktop
+/// `node SCRIPT` on a desktop of its own ([`on_a_desktop`]).
+fn window_bench(root: &Path, script: &str) -> Command {
+    on_a_desktop(root, &["node", script])
+}
+
+/// `command` under Xvfb, in a session bus of its own as on a desktop
 /// (without one GTK launches a bus for its accessibility bridge, which no
 /// person's start pays).
-fn window_bench(root: &Path, script: &str) -> Command {
-    cmd(
-        "dbus-run-session",
-        &[
-            "--",
-            "xvfb-run",
-            "-a",
-            "-s",
-            "-screen 0 1920x1200x24",
-            "node",
-            script,
-        ],
-        root,
-    )
+pub(crate) fn on_a_desktop(root: &Path, command: &[&str]) -> Command {
+    let mut args = vec!["--", "xvfb-run", "-a", "-s", "-screen 0 1920x1200x24"];
+    args.extend_from_slice(command);
+    cmd("dbus-run-session", &args, root)
 }
 
 pub fn bench() -> Result {

@@ -280,20 +280,7 @@ pub fn record(root: &Path) -> Result {
         app = q(&app),
         config = q(&config),
     );
-    let mut run = crate::stages::cmd(
-        "dbus-run-session",
-        &[
-            "--",
-            "xvfb-run",
-            "-a",
-            "-s",
-            "-screen 0 1920x1200x24",
-            "sh",
-            "-c",
-            &script,
-        ],
-        root,
-    );
+    let mut run = crate::bench::on_a_desktop(root, &["sh", "-c", &script]);
     for (key, sub) in [
         ("HOME", ""),
         ("XDG_CONFIG_HOME", ".config"),
