@@ -83,8 +83,8 @@ pub fn link_if_asked() -> Option<ExitCode> {
                 extra.push("-Wl,--no-warn-symbol-ordering".into());
             }
             // Linked as it would be without the list: slower to page in,
-            // never broken.
-            Err(e) => eprintln!("startup order not applied: {e}"),
+            // never broken; the report says so (not a stale one's figures).
+            Err(e) => write_report(&out, &format!("startup order: not applied: {e}")),
         }
     }
     let status = Command::new("cc").args(&args).args(&extra).status();
@@ -132,8 +132,7 @@ fn output(args: &[OsString]) -> Option<PathBuf> {
 }
 
 /// Writes the ordering file for lld beside `out`: the list's functions as
-/// the objects name them. Says on stderr and in `startup-order.report`
-/// (beside the profile's binaries) how many it placed.
+/// the objects name them, and says how many it placed ([`write_report`]).
 fn ordering(list: &Path, args: &[OsString], out: &Path, lld: bool) -> Result<PathBuf> {
     if !lld {
         return Err("the linker is not lld, which alone reads an ordering file".into());
@@ -165,16 +164,25 @@ fn ordering(list: &Path, args: &[OsString], out: &Path, lld: bool) -> Result<Pat
         wanted.len(),
         wanted.len() - found - from_c
     );
-    eprintln!("{report}");
+    write_report(out, &report);
+    Ok(file)
+}
+
+/// Says what the link did on stderr (cargo shows it only when a link
+/// fails) and in `startup-order.report` beside the profile's binaries.
+fn write_report(out: &Path, text: &str) {
+    eprintln!("{text}");
     // cargo links into the profile's deps/ and copies the binary up.
     if let Some(profile_dir) = out
         .parent()
         .filter(|d| d.ends_with("deps"))
         .and_then(Path::parent)
     {
-        let _ = std::fs::write(profile_dir.join("startup-order.report"), report + "\n");
+        let _ = std::fs::write(
+            profile_dir.join("startup-order.report"),
+            format!("{text}\n"),
+        );
     }
-    Ok(file)
 }
 
 /// A name that is a symbol as it stands (not a demangled Rust path).

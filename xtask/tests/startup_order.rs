@@ -19,25 +19,7 @@ fn link(dir: &Path, name: &str, list: &str) -> [u64; 3] {
     std::fs::write(dir.join("order.rs"), PROGRAM).unwrap();
     std::fs::write(dir.join("list.txt"), list).unwrap();
     let out = dir.join("deps").join(name);
-    let built = Command::new(std::env::var("RUSTC").unwrap_or("rustc".into()))
-        .args([
-            "-O",
-            "-Csymbol-mangling-version=v0",
-            "--crate-name",
-            "order",
-        ])
-        .arg(format!("-Clinker={}", env!("CARGO_BIN_EXE_xtask")))
-        .arg("-o")
-        .arg(&out)
-        .arg(dir.join("order.rs"))
-        .env("MCPWB_STARTUP_ORDER", dir.join("list.txt"))
-        .output()
-        .unwrap();
-    assert!(
-        built.status.success(),
-        "{}",
-        String::from_utf8_lossy(&built.stderr)
-    );
+    build(dir, &out);
     assert!(Command::new(&out).status().unwrap().success());
     let nm = Command::new("nm")
         .args(["--defined-only", "--demangle"])
@@ -78,9 +60,37 @@ fn the_lists_functions_come_first_in_its_order() {
         ordered[last] < ordered[head] && ordered[head] < ordered[middle],
         "asked {list:?}: plain {plain:x?}, ordered {ordered:x?}"
     );
-    let report = std::fs::read_to_string(dir.path().join("startup-order.report"));
+    let report = || std::fs::read_to_string(dir.path().join("startup-order.report")).unwrap();
     assert!(
-        report.is_ok_and(|r| r.contains("of the list's 2 functions, 2 found")),
-        "the link says what it laid out"
+        report().contains("of the list's 2 functions, 2 found"),
+        "the link says what it laid out: {}",
+        report()
+    );
+    // Without its list it links all the same, and the report says so.
+    std::fs::remove_file(dir.path().join("list.txt")).unwrap();
+    build(dir.path(), &dir.path().join("deps/mcp_workbench-test"));
+    assert!(report().contains("not applied"), "{}", report());
+}
+
+/// The program in `dir` built as `out`, linked through xtask with `dir`'s list.
+fn build(dir: &Path, out: &Path) {
+    let built = Command::new(std::env::var("RUSTC").unwrap_or("rustc".into()))
+        .args([
+            "-O",
+            "-Csymbol-mangling-version=v0",
+            "--crate-name",
+            "order",
+        ])
+        .arg(format!("-Clinker={}", env!("CARGO_BIN_EXE_xtask")))
+        .arg("-o")
+        .arg(out)
+        .arg(dir.join("order.rs"))
+        .env("MCPWB_STARTUP_ORDER", dir.join("list.txt"))
+        .output()
+        .unwrap();
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
     );
 }
