@@ -69,15 +69,17 @@ fn linker_key() -> String {
 pub fn link_if_asked() -> Option<ExitCode> {
     let list = PathBuf::from(std::env::var_os(AS_LINKER)?);
     let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+    // Read once: what is linked, where to, and by which linker.
+    let seen = expanded(&args);
     let mut extra = Vec::new();
-    let app = output(&args).filter(|o| {
+    let app = output(&seen).filter(|o| {
         o.file_name()
             .is_some_and(|n| n.to_string_lossy().starts_with(APP_OUTPUT))
     });
     // Only lld reads an ordering file (rustc links with it on x86_64 Linux).
-    let lld = expanded(&args).iter().any(|a| a == "-fuse-ld=lld");
+    let lld = seen.iter().any(|a| a == "-fuse-ld=lld");
     if let Some(out) = app {
-        match ordering(&list, &args, &out, lld) {
+        match ordering(&list, &seen, &out, lld) {
             Ok(file) => {
                 extra.push(format!("-Wl,--symbol-ordering-file={}", file.display()));
                 extra.push("-Wl,--no-warn-symbol-ordering".into());
@@ -125,21 +127,20 @@ fn expanded(args: &[OsString]) -> Vec<String> {
     out
 }
 
-fn output(args: &[OsString]) -> Option<PathBuf> {
-    let args = expanded(args);
+fn output(args: &[String]) -> Option<PathBuf> {
     let at = args.iter().position(|a| a == "-o")?;
     args.get(at + 1).map(PathBuf::from)
 }
 
 /// Writes the ordering file for lld beside `out`: the list's functions as
 /// the objects name them, and says how many it placed ([`write_report`]).
-fn ordering(list: &Path, args: &[OsString], out: &Path, lld: bool) -> Result<PathBuf> {
+fn ordering(list: &Path, args: &[String], out: &Path, lld: bool) -> Result<PathBuf> {
     if !lld {
         return Err("the linker is not lld, which alone reads an ordering file".into());
     }
     let wanted = read_list(list)?;
     let mut by_name: HashMap<String, Vec<String>> = HashMap::new();
-    for object in expanded(args).iter().filter(|a| a.ends_with(".o")) {
+    for object in args.iter().filter(|a| a.ends_with(".o")) {
         for symbol in symbols(Path::new(object))? {
             by_name.entry(plain_name(&symbol)).or_default().push(symbol);
         }
@@ -268,22 +269,21 @@ pub fn record(root: &Path) -> Result {
     ))?;
     let functions = functions(&app)?;
     let offsets: Vec<u8> = functions.keys().flat_map(|a| a.to_le_bytes()).collect();
-    std::fs::write(dir.join("functions.bin"), offsets).map_err(|e| e.to_string())?;
+    let offsets_file = dir.join("functions.bin");
+    std::fs::write(&offsets_file, offsets)
+        .map_err(|e| format!("cannot write {}: {e}", offsets_file.display()))?;
     let config = dir.join("mcp.json");
     let demo = target.join("release/mcp-demo-server");
-    std::fs::write(
-        &config,
-        format!(
-            r#"{{"mcpServers":{{"demo":{{"command":{:?}}}}}}}"#,
-            demo.display().to_string()
-        ),
-    )
-    .map_err(|e| e.to_string())?;
-    let q = |p: &Path| format!("'{}'", p.display().to_string().replace('\'', r"'\''"));
+    let text = format!(
+        r#"{{"mcpServers":{{"demo":{{"command":{}}}}}}}"#,
+        crate::tasks::json_string(&demo.display().to_string())
+    );
+    std::fs::write(&config, text).map_err(|e| format!("cannot write {}: {e}", config.display()))?;
+    let q = |p: &Path| crate::tasks::shell_quote(&p.display().to_string());
     let script = format!(
         "env LD_PRELOAD={trap} TRAP_FUNCS={funcs} TRAP_EXE=mcp-workbench TRAP_OUT={out} {app} --trust --config {config} & pid=$!; sleep {RECORDED_FOR_S}; kill $pid; wait $pid; true",
         trap = q(&trap),
-        funcs = q(&dir.join("functions.bin")),
+        funcs = q(&offsets_file),
         out = q(&dir.join("trace")),
         app = q(&app),
         config = q(&config),
@@ -304,15 +304,16 @@ pub fn record(root: &Path) -> Result {
     crate::stages::sh(&mut run)?;
     // The app starts again in place once (same pid): one trace, the last image's.
     let trace = std::fs::read_dir(&dir)
-        .map_err(|e| e.to_string())?
+        .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
         .flatten()
         .map(|e| e.path())
         .find(|p| {
             p.file_name()
                 .is_some_and(|n| n.to_string_lossy().starts_with("trace."))
         })
-        .ok_or("the app wrote no trace (did it start under Xvfb?)")?;
-    let text = std::fs::read_to_string(&trace).map_err(|e| e.to_string())?;
+        .ok_or("the app wrote no trace: did it start under Xvfb? (its log is above)")?;
+    let text = std::fs::read_to_string(&trace)
+        .map_err(|e| format!("cannot read {}: {e}", trace.display()))?;
     let mut seen = std::collections::HashSet::new();
     let mut names = Vec::new();
     let mut bytes = 0;
@@ -333,7 +334,7 @@ pub fn record(root: &Path) -> Result {
          # `cargo xtask startup-order`; see xtask/src/startup_order.rs.\n"
     );
     std::fs::write(root.join(LIST), header + &names.join("\n") + "\n")
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| format!("cannot write {LIST}: {e}"))?;
     println!(
         "{} functions ({:.1} MB of code) ran in the first {RECORDED_FOR_S} s: written to {LIST}",
         names.len(),
@@ -404,7 +405,7 @@ mod tests {
         std::fs::write(&file, "-m64\n-o\n/t/app/deps/mcp_workbench-ab\\ c\nx.o\n").unwrap();
         let args = [OsString::from(format!("@{}", file.display()))];
         assert_eq!(
-            output(&args),
+            output(&expanded(&args)),
             Some(PathBuf::from("/t/app/deps/mcp_workbench-ab c"))
         );
     }
