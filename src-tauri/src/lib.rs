@@ -60,7 +60,7 @@ pub fn specta_builder<R: Runtime>() -> tauri_specta::Builder<R> {
 /// `tauri::test::mock_builder()` as well as WebKit.
 pub fn builder<R: Runtime>(
     options: LaunchOptions,
-    cpu_rendering: Vec<(&'static str, &'static str)>,
+    cpu_rendering: &'static [(&'static str, &'static str)],
 ) -> tauri::Builder<R> {
     let specta = specta_builder::<R>();
     tauri::Builder::<R>::new()
@@ -151,7 +151,7 @@ fn shutdown<R: Runtime>(app: &tauri::AppHandle<R>) {
 /// Entry point of the desktop binary.
 pub fn run() {
     startup::mark_run();
-    let cpu_rendering = startup::prefer_cpu_rendering_without_gpu();
+    let cpu_rendering = workbench_early::prefer_cpu_rendering();
     // For the window only: servers start with the person's environment.
     workbench_core::connect::stdio::hide_from_servers(
         cpu_rendering.iter().map(|(key, _)| *key).collect(),

@@ -302,7 +302,7 @@ pub fn record(root: &Path) -> Result {
     run.env("MCPWB_KEYCHAIN", "keyutils")
         .env("MCPWB_KEYCHAIN_SERVICE", "mcpwb-startup-order");
     crate::stages::sh(&mut run)?;
-    // The app starts again in place once (same pid): one trace, the last image's.
+    // One process, one trace.
     let trace = std::fs::read_dir(&dir)
         .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
         .flatten()

@@ -1,0 +1,164 @@
+//! The window's environment, chosen before GTK and WebKit read it.
+//!
+//! Without a GPU the window paints on the CPU: GTK is told to leave GL
+//! alone (`GDK_GL=disable`) and WebKit to paint with Skia on the CPU
+//! (`WEBKIT_SKIA_ENABLE_CPU_RENDERING=1`). On two cores Mesa's llvmpipe cost
+//! the window ~0.3 s of its start and WebKit ~100 MiB (`cargo xtask
+//! bench`). GTK and WebKit read these only from the environment.
+//!
+//! Writing the environment is unsafe once another thread may read it, and in
+//! a process linking WebKitGTK another thread always may: WebKit's library
+//! constructor starts its allocator's scavenger thread before `main`. (The
+//! executable's `.preinit_array` runs before that, but glibc sets the
+//! environment up after it and drops what was written there.) `setenv`
+//! would replace the array the second time it is called, freeing the first
+//! while a reader may be in it. So [`prefer_cpu_rendering`] does not call
+//! it: it builds the new array whole — every variable kept, its own added —
+//! leaks it, and puts it in place with one atomic store. A thread reading
+//! the environment meanwhile reads the old array or the new one, and both
+//! live as long as the process. Before this the app started itself again
+//! (an exec) to the same end, which cost the first frame ~50 ms.
+#![deny(unsafe_code)]
+
+/// The variables, and their values, a window without a GPU starts with.
+pub const CPU_RENDERING: [(&str, &str); 2] = [
+    ("GDK_GL", "disable"),
+    ("WEBKIT_SKIA_ENABLE_CPU_RENDERING", "1"),
+];
+
+/// Set beside them by whoever applied them (here, or an exec): the app
+/// knows what it chose, keeps them from the servers it starts, and does not
+/// choose twice.
+pub const CHOSEN: &str = "MCPWB_CPU_RENDERING";
+
+/// What to set: [`CPU_RENDERING`] without a DRM render node (or with
+/// `LIBGL_ALWAYS_SOFTWARE=1`), unless the person set either variable
+/// themselves (`GDK_GL=` keeps GTK's GL); nothing with a GPU. `env` reads a
+/// variable.
+pub fn cpu_rendering_env<'a>(
+    has_render_node: bool,
+    env: impl Fn(&str) -> Option<&'a [u8]>,
+) -> &'static [(&'static str, &'static str)] {
+    let software = env("LIBGL_ALWAYS_SOFTWARE").is_some_and(|v| v == b"1" || v == b"true");
+    let chosen = CPU_RENDERING.iter().any(|(key, _)| env(key).is_some());
+    if (has_render_node && !software) || chosen {
+        return &[];
+    }
+    &CPU_RENDERING
+}
+
+/// What the process start chose: the variables it set, [`CHOSEN`] last;
+/// empty when nothing was chosen for it (a GPU, the person's own setting,
+/// or a platform other than Linux).
+pub fn chosen() -> &'static [(&'static str, &'static str)] {
+    const APPLIED: [(&str, &str); 3] = [CPU_RENDERING[0], CPU_RENDERING[1], (CHOSEN, "1")];
+    match std::env::var_os(CHOSEN) {
+        Some(_) => &APPLIED,
+        None => &[],
+    }
+}
+
+/// Choose CPU rendering where there is no GPU ([`cpu_rendering_env`]),
+/// first thing in the window's `main`, before GTK starts: the variables
+/// set with [`CHOSEN`] beside them. Returns what was set (none with a GPU,
+/// when the person chose, or when the process chose already).
+pub fn prefer_cpu_rendering() -> &'static [(&'static str, &'static str)] {
+    if std::env::var_os(CHOSEN).is_some() {
+        return chosen();
+    }
+    let render_node = std::fs::read_dir("/dev/dri").is_ok_and(|dir| {
+        dir.flatten()
+            .any(|e| e.file_name().as_encoded_bytes().starts_with(b"renderD"))
+    });
+    let found: Vec<(&str, Option<std::ffi::OsString>)> = ["LIBGL_ALWAYS_SOFTWARE"]
+        .into_iter()
+        .chain(CPU_RENDERING.iter().map(|(key, _)| *key))
+        .map(|key| (key, std::env::var_os(key)))
+        .collect();
+    let env = |key: &str| {
+        found
+            .iter()
+            .find(|(k, _)| *k == key)
+            .and_then(|(_, v)| v.as_ref())
+            .map(|v| v.as_encoded_bytes())
+    };
+    if cpu_rendering_env(render_node, env).is_empty() {
+        return &[];
+    }
+    let mut add: Vec<(&str, &str)> = CPU_RENDERING.to_vec();
+    add.push((CHOSEN, "1"));
+    environ::add(&add);
+    chosen()
+}
+
+#[allow(unsafe_code)]
+mod environ {
+    use std::ffi::{CString, c_char};
+    use std::sync::atomic::{AtomicPtr, Ordering};
+
+    unsafe extern "C" {
+        /// The C library's environment: a NULL-terminated array of `KEY=VALUE`.
+        static mut environ: *mut *mut c_char;
+    }
+
+    /// The environment with `vars` set: a new array (the others' entries as
+    /// they are, these replaced or added) put in place with one store, and
+    /// never freed (nor is the old one), so a reader on another thread sees
+    /// one array or the other, whole.
+    pub(super) fn add(vars: &[(&str, &str)]) {
+        // SAFETY: `environ` is the C library's own variable; it is read and
+        // written here only as an atomic pointer (a word, aligned).
+        let slot = unsafe { AtomicPtr::from_ptr(&raw mut environ) };
+        let old = slot.load(Ordering::Acquire);
+        let mut entries: Vec<*mut c_char> = Vec::new();
+        if !old.is_null() {
+            let mut i = 0;
+            loop {
+                // SAFETY: the array is NULL-terminated and lives as long as
+                // the process (the loader's, or one made here and leaked).
+                let entry = unsafe { *old.add(i) };
+                if entry.is_null() {
+                    break;
+                }
+                // SAFETY: each entry is a NUL-terminated `KEY=VALUE`.
+                let bytes = unsafe { std::ffi::CStr::from_ptr(entry) }.to_bytes();
+                let replaced = vars.iter().any(|(key, _)| {
+                    bytes.len() > key.len()
+                        && bytes.starts_with(key.as_bytes())
+                        && bytes[key.len()] == b'='
+                });
+                if !replaced {
+                    entries.push(entry);
+                }
+                i += 1;
+            }
+        }
+        for (key, value) in vars {
+            let Ok(entry) = CString::new(format!("{key}={value}")) else {
+                continue;
+            };
+            entries.push(entry.into_raw());
+        }
+        entries.push(std::ptr::null_mut());
+        let new = Box::leak(entries.into_boxed_slice()).as_mut_ptr();
+        slot.store(new, Ordering::Release);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn without_a_gpu_gl_is_left_alone_unless_the_person_chose() {
+        let none = |_: &str| None;
+        assert!(cpu_rendering_env(true, none).is_empty());
+        assert_eq!(cpu_rendering_env(false, none), CPU_RENDERING);
+        let software = |k: &str| (k == "LIBGL_ALWAYS_SOFTWARE").then_some(&b"1"[..]);
+        assert_eq!(cpu_rendering_env(true, software).len(), 2);
+        for key in ["GDK_GL", "WEBKIT_SKIA_ENABLE_CPU_RENDERING"] {
+            let chosen = |k: &str| (k == key).then_some(&b""[..]);
+            assert!(cpu_rendering_env(false, chosen).is_empty(), "{key} set");
+        }
+    }
+}
