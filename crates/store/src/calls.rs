@@ -239,41 +239,7 @@ impl Store {
     pub fn insert_calls(&self, calls: &[NewCall]) -> Result<Vec<i64>> {
         let mut conn = self.lock();
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let mut ids = Vec::with_capacity(calls.len());
-        {
-            let mut stmt = tx.prepare_cached(
-                "INSERT INTO calls (origin, session_id, message_id, call_id, server, tool, arguments,
-                   result, error, status, duration_ms, started_at, protocol, traffic_from, traffic_to,
-                   schema_violations, size, task, notes, key)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
-            )?;
-            for c in calls {
-                let size = c.size();
-                stmt.execute(params![
-                    c.origin,
-                    c.session,
-                    c.message,
-                    c.call_id,
-                    c.server,
-                    c.tool,
-                    c.arguments,
-                    c.result,
-                    c.error,
-                    c.status.unwrap_or(CallStatus::Pending).as_str(),
-                    c.duration_ms,
-                    c.started_at,
-                    c.protocol,
-                    c.traffic.map(|t| t.0 as i64),
-                    c.traffic.map(|t| t.1 as i64),
-                    serde_json::to_string(&c.schema_violations)?,
-                    size as i64,
-                    c.task,
-                    serde_json::to_string(&c.notes)?,
-                    c.key,
-                ])?;
-                ids.push(tx.last_insert_rowid());
-            }
-        }
+        let ids = insert_calls_in(&tx, calls)?;
         tx.commit()?;
         Ok(ids)
     }
@@ -442,4 +408,47 @@ impl Store {
             kept_bytes,
         })
     }
+}
+
+/// Write finished calls within `tx`; their ids in order.
+pub(crate) fn insert_calls_in(
+    tx: &rusqlite::Transaction<'_>,
+    calls: &[NewCall],
+) -> Result<Vec<i64>> {
+    let mut ids = Vec::with_capacity(calls.len());
+    {
+        let mut stmt = tx.prepare_cached(
+            "INSERT INTO calls (origin, session_id, message_id, call_id, server, tool, arguments,
+               result, error, status, duration_ms, started_at, protocol, traffic_from, traffic_to,
+               schema_violations, size, task, notes, key)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
+        )?;
+        for c in calls {
+            let size = c.size();
+            stmt.execute(params![
+                c.origin,
+                c.session,
+                c.message,
+                c.call_id,
+                c.server,
+                c.tool,
+                c.arguments,
+                c.result,
+                c.error,
+                c.status.unwrap_or(CallStatus::Pending).as_str(),
+                c.duration_ms,
+                c.started_at,
+                c.protocol,
+                c.traffic.map(|t| t.0 as i64),
+                c.traffic.map(|t| t.1 as i64),
+                serde_json::to_string(&c.schema_violations)?,
+                size as i64,
+                c.task,
+                serde_json::to_string(&c.notes)?,
+                c.key,
+            ])?;
+            ids.push(tx.last_insert_rowid());
+        }
+    }
+    Ok(ids)
 }

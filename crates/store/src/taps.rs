@@ -7,7 +7,7 @@
 use rusqlite::{OptionalExtension, Row, params};
 use serde::{Deserialize, Serialize};
 
-use crate::{Result, Store};
+use crate::{NewCall, Result, Store};
 
 /// One tapped connection.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -76,8 +76,22 @@ impl Store {
 
     /// Keep `messages` of the connection `id` (in one transaction).
     pub fn append_tap_messages(&self, id: i64, messages: &[TapMessage]) -> Result<()> {
+        self.append_tap_batch(id, messages, &[])
+    }
+
+    /// Keep `messages` of the connection `id` and the host's `calls` they
+    /// answered (History rows), in one transaction: one commit a batch.
+    pub fn append_tap_batch(
+        &self,
+        id: i64,
+        messages: &[TapMessage],
+        calls: &[NewCall],
+    ) -> Result<()> {
         let mut conn = self.lock();
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        if !calls.is_empty() {
+            crate::calls::insert_calls_in(&tx, calls)?;
+        }
         {
             let mut insert = tx.prepare_cached(
                 "INSERT OR REPLACE INTO tap_messages (tap_id, seq, at_ms, direction, size, text, cut) \

@@ -82,7 +82,8 @@ pub fn start(
     let command = secrets
         .text(&workbench_mask::mask_url(command))
         .into_owned();
-    let id = store.create_tap(server, &command, now_ms())?;
+    let started = now_ms();
+    let id = store.create_tap(server, &command, started)?;
     let secrets = Arc::new(Mutex::new(secrets));
     let seq = Arc::new(AtomicI64::new(0));
     let (tx, rx) = sync_channel(QUEUE);
@@ -104,6 +105,7 @@ pub fn start(
                     writer_store,
                     Session {
                         id,
+                        started,
                         cap,
                         seq: writer_seq,
                     },
@@ -219,6 +221,9 @@ impl Writer {
 /// The session written, the sessions' cap, and its messages' numbers.
 struct Session {
     id: i64,
+    /// When it began (with `id`, its calls' keys: an id can be used again
+    /// once its session is gone, never in the same millisecond).
+    started: i64,
     cap: i64,
     seq: Arc<AtomicI64>,
 }
@@ -374,22 +379,41 @@ impl SessionWriter<'_> {
     }
 
     /// The batch into the session, and the host's answered calls into the
-    /// History (origin `host`).
+    /// History (origin `host`), in one transaction. Each call's key is made
+    /// of the session and the answer's number (unique, and no trigger has to
+    /// make one from the row's id). Should the calls not go in, the
+    /// messages are kept without them.
     fn keep(&mut self, batch: &[TapMessage]) {
         self.kept = self
             .kept
             .map(|k| k + batch.iter().map(|m| m.text.len() as i64).sum::<i64>());
-        if let Err(e) = self.store.append_tap_messages(self.session.id, batch) {
-            tracing::warn!("{} tapped message(s) were not kept: {e}", batch.len());
+        let mut answered: Vec<NewCall> = Vec::new();
+        for m in batch {
+            let calls = self.calls.read(m, self.server);
+            let one = calls.len() == 1;
+            answered.extend(calls.into_iter().enumerate().map(|(i, mut call)| {
+                let Session { id, started, .. } = self.session;
+                call.key = Some(match one {
+                    true => format!("tap-{id}-{started}-{}", m.seq),
+                    false => format!("tap-{id}-{started}-{}.{i}", m.seq),
+                });
+                call
+            }));
         }
-        let answered: Vec<NewCall> = batch
-            .iter()
-            .flat_map(|m| self.calls.read(m, self.server))
-            .collect();
-        if !answered.is_empty()
-            && let Err(e) = self.store.insert_calls(&answered)
-        {
-            tracing::warn!("the host's calls were not kept in the history: {e}");
+        let id = self.session.id;
+        let Err(e) = self.store.append_tap_batch(id, batch, &answered) else {
+            return;
+        };
+        if answered.is_empty() {
+            tracing::warn!("{} tapped message(s) were not kept: {e}", batch.len());
+            return;
+        }
+        tracing::warn!(
+            "{} call(s) of the host were not kept in the history: {e}",
+            answered.len()
+        );
+        if let Err(e) = self.store.append_tap_messages(id, batch) {
+            tracing::warn!("{} tapped message(s) were not kept: {e}", batch.len());
         }
     }
 }

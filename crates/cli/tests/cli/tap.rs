@@ -172,6 +172,10 @@ fn a_tap_passes_every_byte_both_ways_and_keeps_the_session() {
         all[0]["result"].to_string().contains("through the tap"),
         "{text}"
     );
+    // Keyed by its session and its answer as it was written (the same
+    // transaction as the messages), not afterwards from the row's id.
+    let key = all[0]["key"].as_str().unwrap_or_default();
+    assert!(key.starts_with(&format!("tap-{}-", s["id"])), "{text}");
 }
 
 #[test]
