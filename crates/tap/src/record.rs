@@ -393,9 +393,10 @@ impl SessionWriter<'_> {
             let one = calls.len() == 1;
             answered.extend(calls.into_iter().enumerate().map(|(i, mut call)| {
                 let Session { id, started, .. } = self.session;
-                call.key = Some(match one {
-                    true => format!("tap-{id}-{started}-{}", m.seq),
-                    false => format!("tap-{id}-{started}-{}.{i}", m.seq),
+                call.key = Some(if one {
+                    format!("tap-{id}-{started}-{}", m.seq)
+                } else {
+                    format!("tap-{id}-{started}-{}.{i}", m.seq)
                 });
                 call
             }));
@@ -526,6 +527,51 @@ mod tests {
         );
         assert_eq!((row.messages, row.dropped), (5, 0));
         assert!(row.ended_at.is_some());
+    }
+
+    #[test]
+    fn the_hosts_calls_go_in_with_their_messages_each_keyed_once() {
+        let store = Store::in_memory().unwrap();
+        let (recorder, writer) = start(
+            store.clone(),
+            "s",
+            "s",
+            Secrets::default(),
+            DEFAULT_SESSIONS_CAP,
+        )
+        .unwrap();
+        let mut host = Splitter::new(Direction::Host, recorder.clone());
+        let mut server = Splitter::new(Direction::Server, recorder);
+        // One call alone, then two in one JSON-RPC batch answered as one.
+        host.feed(br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"echo","arguments":{"m":"a"}}}"#);
+        host.feed(b"\n");
+        server.feed(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[]}}\n");
+        host.feed(br#"[{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"echo","arguments":{"m":"b"}}},{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"add","arguments":{}}}]"#);
+        host.feed(b"\n");
+        server.feed(br#"[{"jsonrpc":"2.0","id":2,"result":{"content":[]}},{"jsonrpc":"2.0","id":3,"error":{"code":-32602,"message":"no"}}]"#);
+        server.feed(b"\n");
+        host.close();
+        server.close();
+        let id = writer.id();
+        writer.finish();
+        assert_eq!(store.tap_messages(id).unwrap().len(), 4);
+        let calls = store
+            .history(&workbench_store::HistoryQuery {
+                origin: Some("host".into()),
+                ..Default::default()
+            })
+            .unwrap();
+        let mut keys: Vec<&str> = calls.iter().map(|c| c.key.as_str()).collect();
+        keys.sort();
+        assert_eq!(keys.len(), 3, "{keys:?}");
+        let prefix = format!("tap-{id}-");
+        assert!(keys.iter().all(|k| k.starts_with(&prefix)), "{keys:?}");
+        // The answer alone is keyed by its number; the batch's two apart.
+        assert!(keys[0].ends_with("-1"), "{keys:?}");
+        assert!(
+            keys[1].ends_with("-3.0") && keys[2].ends_with("-3.1"),
+            "{keys:?}"
+        );
     }
 
     #[test]
