@@ -101,47 +101,29 @@ mod environ {
         static mut environ: *mut *mut c_char;
     }
 
-    /// The environment with `vars` set: a new array (the others' entries as
-    /// they are, these replaced or added) put in place with one store, and
-    /// never freed (nor is the old one), so a reader on another thread sees
-    /// one array or the other, whole.
+    /// The environment with `vars` set: a new array (every other variable as
+    /// the process has it, these replaced or added) put in place with one
+    /// store, and never freed (nor is the old one), so a reader on another
+    /// thread sees one array or the other, whole. The variables are read
+    /// through std; only the store touches the C library's own.
     pub(super) fn add(vars: &[(&str, &str)]) {
-        // SAFETY: `environ` is the C library's own variable; it is read and
-        // written here only as an atomic pointer (a word, aligned).
-        let slot = unsafe { AtomicPtr::from_ptr(&raw mut environ) };
-        let old = slot.load(Ordering::Acquire);
-        let mut entries: Vec<*mut c_char> = Vec::new();
-        if !old.is_null() {
-            let mut i = 0;
-            loop {
-                // SAFETY: the array is NULL-terminated and lives as long as
-                // the process (the loader's, or one made here and leaked).
-                let entry = unsafe { *old.add(i) };
-                if entry.is_null() {
-                    break;
-                }
-                // SAFETY: each entry is a NUL-terminated `KEY=VALUE`.
-                let bytes = unsafe { std::ffi::CStr::from_ptr(entry) }.to_bytes();
-                let replaced = vars.iter().any(|(key, _)| {
-                    bytes.len() > key.len()
-                        && bytes.starts_with(key.as_bytes())
-                        && bytes[key.len()] == b'='
-                });
-                if !replaced {
-                    entries.push(entry);
-                }
-                i += 1;
-            }
-        }
-        for (key, value) in vars {
-            let Ok(entry) = CString::new(format!("{key}={value}")) else {
-                continue;
-            };
-            entries.push(entry.into_raw());
-        }
+        let mut entries: Vec<*mut c_char> = std::env::vars_os()
+            .filter(|(key, _)| !vars.iter().any(|(k, _)| key == k))
+            .map(|(key, value)| [key.as_encoded_bytes(), b"=", value.as_encoded_bytes()].concat())
+            .chain(
+                vars.iter()
+                    .map(|(key, value)| format!("{key}={value}").into_bytes()),
+            )
+            // A variable never holds a NUL; one that did could not be passed on.
+            .filter_map(|entry| CString::new(entry).ok())
+            .map(CString::into_raw)
+            .collect();
         entries.push(std::ptr::null_mut());
         let new = Box::leak(entries.into_boxed_slice()).as_mut_ptr();
-        slot.store(new, Ordering::Release);
+        // SAFETY: `environ` is the C library's array of `KEY=VALUE` strings;
+        // it is written here once, as an atomic pointer (an aligned word),
+        // with an array that is NULL-terminated and never freed.
+        unsafe { AtomicPtr::from_ptr(&raw mut environ) }.store(new, Ordering::Release);
     }
 }
 
