@@ -20,6 +20,8 @@
 //! (an exec) to the same end, which cost the first frame ~50 ms.
 #![deny(unsafe_code)]
 
+use std::ffi::OsString;
+
 /// The variables, and their values, a window without a GPU starts with.
 pub const CPU_RENDERING: [(&str, &str); 2] = [
     ("GDK_GL", "disable"),
@@ -35,11 +37,11 @@ pub const CHOSEN: &str = "MCPWB_CPU_RENDERING";
 /// `LIBGL_ALWAYS_SOFTWARE=1`), unless the person set either variable
 /// themselves (`GDK_GL=` keeps GTK's GL); nothing with a GPU. `env` reads a
 /// variable.
-pub fn cpu_rendering_env<'a>(
+pub fn cpu_rendering_env(
     has_render_node: bool,
-    env: impl Fn(&str) -> Option<&'a [u8]>,
+    env: impl Fn(&str) -> Option<OsString>,
 ) -> &'static [(&'static str, &'static str)] {
-    let software = env("LIBGL_ALWAYS_SOFTWARE").is_some_and(|v| v == b"1" || v == b"true");
+    let software = env("LIBGL_ALWAYS_SOFTWARE").is_some_and(|v| v == "1" || v == "true");
     let chosen = CPU_RENDERING.iter().any(|(key, _)| env(key).is_some());
     if (has_render_node && !software) || chosen {
         return &[];
@@ -47,10 +49,9 @@ pub fn cpu_rendering_env<'a>(
     &CPU_RENDERING
 }
 
-/// What the process start chose: the variables it set, [`CHOSEN`] last;
-/// empty when nothing was chosen for it (a GPU, the person's own setting,
-/// or a platform other than Linux).
-pub fn chosen() -> &'static [(&'static str, &'static str)] {
+/// What this process chose: the variables it set, [`CHOSEN`] last; empty
+/// when nothing was chosen (a GPU, or the person's own setting).
+fn chosen() -> &'static [(&'static str, &'static str)] {
     const APPLIED: [(&str, &str); 3] = [CPU_RENDERING[0], CPU_RENDERING[1], (CHOSEN, "1")];
     match std::env::var_os(CHOSEN) {
         Some(_) => &APPLIED,
@@ -60,8 +61,8 @@ pub fn chosen() -> &'static [(&'static str, &'static str)] {
 
 /// Choose CPU rendering where there is no GPU ([`cpu_rendering_env`]),
 /// first thing in the window's `main`, before GTK starts: the variables
-/// set with [`CHOSEN`] beside them. Returns what was set (none with a GPU,
-/// when the person chose, or when the process chose already).
+/// set with [`CHOSEN`] beside them. Returns what is set: what it chose now
+/// or had chosen already, none with a GPU or when the person chose.
 pub fn prefer_cpu_rendering() -> &'static [(&'static str, &'static str)] {
     if std::env::var_os(CHOSEN).is_some() {
         return chosen();
@@ -70,19 +71,7 @@ pub fn prefer_cpu_rendering() -> &'static [(&'static str, &'static str)] {
         dir.flatten()
             .any(|e| e.file_name().as_encoded_bytes().starts_with(b"renderD"))
     });
-    let found: Vec<(&str, Option<std::ffi::OsString>)> = ["LIBGL_ALWAYS_SOFTWARE"]
-        .into_iter()
-        .chain(CPU_RENDERING.iter().map(|(key, _)| *key))
-        .map(|key| (key, std::env::var_os(key)))
-        .collect();
-    let env = |key: &str| {
-        found
-            .iter()
-            .find(|(k, _)| *k == key)
-            .and_then(|(_, v)| v.as_ref())
-            .map(|v| v.as_encoded_bytes())
-    };
-    if cpu_rendering_env(render_node, env).is_empty() {
+    if cpu_rendering_env(render_node, |key| std::env::var_os(key)).is_empty() {
         return &[];
     }
     let mut add: Vec<(&str, &str)> = CPU_RENDERING.to_vec();
@@ -136,10 +125,10 @@ mod tests {
         let none = |_: &str| None;
         assert!(cpu_rendering_env(true, none).is_empty());
         assert_eq!(cpu_rendering_env(false, none), CPU_RENDERING);
-        let software = |k: &str| (k == "LIBGL_ALWAYS_SOFTWARE").then_some(&b"1"[..]);
+        let software = |k: &str| (k == "LIBGL_ALWAYS_SOFTWARE").then(|| "1".into());
         assert_eq!(cpu_rendering_env(true, software).len(), 2);
         for key in ["GDK_GL", "WEBKIT_SKIA_ENABLE_CPU_RENDERING"] {
-            let chosen = |k: &str| (k == key).then_some(&b""[..]);
+            let chosen = |k: &str| (k == key).then(OsString::new);
             assert!(cpu_rendering_env(false, chosen).is_empty(), "{key} set");
         }
     }
