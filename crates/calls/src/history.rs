@@ -18,16 +18,28 @@ use crate::rules::LiveRules;
 
 /// A key for a call's row, made before the call: its answer names the row
 /// at once, and no caller waits for the write. The start's milliseconds (so
-/// keys sort by time) and 64 random bits (processes sharing the store make
-/// keys apart from each other).
+/// keys sort by time) and 64 bits that set processes sharing the store apart:
+/// drawn from the OS once a process, then stepped by an odd constant each
+/// call (a distinct value for 2^64 calls; was a `getrandom` system call each
+/// call, on the path of every call the bridge relays).
 pub(crate) fn new_key() -> Option<String> {
-    let mut random = [0u8; 8];
-    // The OS source failed: the store makes a key from the row's id.
-    getrandom::fill(&mut random).ok()?;
+    use std::sync::OnceLock;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static SEED: OnceLock<Option<u64>> = OnceLock::new();
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let seed = (*SEED.get_or_init(|| {
+        let mut random = [0u8; 8];
+        // The OS source failed: the store makes a key from the row's id.
+        getrandom::fill(&mut random)
+            .ok()
+            .map(|()| u64::from_le_bytes(random))
+    }))?;
+    // A Weyl sequence: n * an odd constant is a permutation of the u64s.
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
     Some(format!(
         "{:011x}-{:016x}",
         workbench_store::now_ms(),
-        u64::from_le_bytes(random)
+        seed.wrapping_add(n.wrapping_mul(0x9e37_79b9_7f4a_7c15))
     ))
 }
 
@@ -372,5 +384,19 @@ impl Writer {
         for done in flushed {
             let _ = done.send(());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn keys_made_one_after_another_are_all_different() {
+        let keys: std::collections::HashSet<String> =
+            (0..10_000).map(|_| super::new_key().unwrap()).collect();
+        assert_eq!(keys.len(), 10_000);
+        // Milliseconds, then 64 bits: the form the store's keys have.
+        let key = keys.iter().next().unwrap();
+        let (ms, bits) = key.split_once('-').unwrap();
+        assert_eq!((ms.len(), bits.len()), (11, 16), "{key}");
     }
 }

@@ -263,8 +263,7 @@ impl Workbench {
         let id = request.id.clone();
         let response = request.await_response();
         tokio::pin!(response);
-        let idle = tokio::time::sleep(timeout.min(max_total));
-        tokio::pin!(idle);
+        let mut idle = Box::pin(tokio::time::sleep(timeout.min(max_total)));
         let cancel = &options.cancel;
         let outcome = loop {
             tokio::select! {
@@ -318,6 +317,7 @@ impl Workbench {
             }
             self.traffic().forget_progress(server, &token);
         }
+        self.inner.kept_timer.keep(idle);
         outcome
     }
 

@@ -3,7 +3,11 @@
 //! timer per call; the progress that resets it is looked up in the traffic
 //! log only when it fires.
 
+use std::pin::Pin;
+use std::sync::Mutex;
 use std::time::Duration;
+
+use tokio::time::Sleep;
 
 use super::Workbench;
 
@@ -61,5 +65,29 @@ impl Limits {
                 progressing: false,
             }
         }
+    }
+}
+
+/// The last finished call's timer, left set. Tokio wakes its driver (an
+/// eventfd write, then an `epoll_wait` that returns at once) whenever a
+/// timer is set earlier than the wake the driver planned. Between calls made
+/// one after another no timer was left, the driver planned no wake, and so
+/// every call's timer woke it (seen under strace of `mcpwb serve`: one
+/// eventfd write a call, from `send_once`'s timer). With the last timer kept
+/// the planned wake is no later than a new call's deadline of the same
+/// length, and setting that one wakes nothing. A kept timer that fires wakes
+/// a finished task: nothing.
+#[derive(Default)]
+pub(super) struct KeptTimer(Mutex<Option<Pin<Box<Sleep>>>>);
+
+impl KeptTimer {
+    /// Keep `timer` (a finished call's), letting the one kept before go.
+    pub(super) fn keep(&self, timer: Pin<Box<Sleep>>) {
+        let old = self
+            .0
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .replace(timer);
+        drop(old);
     }
 }

@@ -85,6 +85,8 @@ struct Inner {
     tasks: crate::task::Seen,
     /// The resources subscribed to, per server (`listen.rs`).
     listens: Arc<listen::Listens>,
+    /// The last finished call's timer (`limits.rs`).
+    kept_timer: limits::KeptTimer,
     _refresher: DropGuard,
 }
 
@@ -166,6 +168,7 @@ impl Workbench {
                 asks,
                 tasks: crate::task::Seen::default(),
                 listens,
+                kept_timer: limits::KeptTimer::default(),
                 _refresher: ct.drop_guard(),
             }),
         };
