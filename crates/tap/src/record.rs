@@ -483,17 +483,15 @@ fn memchr(bytes: &[u8]) -> Option<usize> {
 mod tests {
     use super::*;
 
+    /// A session of the server `s` recorded into `store`.
+    fn tap(store: &Store, secrets: Secrets) -> (Recorder, Writer) {
+        start(store.clone(), "s", "s", secrets, DEFAULT_SESSIONS_CAP).unwrap()
+    }
+
     #[test]
     fn lines_are_kept_whole_or_cut_with_their_size_and_secrets_masked() {
         let store = Store::in_memory().unwrap();
-        let (recorder, writer) = start(
-            store.clone(),
-            "s",
-            "s",
-            Secrets::new(["hunter22"]),
-            DEFAULT_SESSIONS_CAP,
-        )
-        .unwrap();
+        let (recorder, writer) = tap(&store, Secrets::new(["hunter22"]));
         let mut host = Splitter::new(Direction::Host, recorder.clone());
         // A message in three pieces, a long one, a token in a third.
         host.feed(br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"clientInfo":{"name":"h","version":"9"}}}"#);
@@ -532,14 +530,7 @@ mod tests {
     #[test]
     fn the_hosts_calls_go_in_with_their_messages_each_keyed_once() {
         let store = Store::in_memory().unwrap();
-        let (recorder, writer) = start(
-            store.clone(),
-            "s",
-            "s",
-            Secrets::default(),
-            DEFAULT_SESSIONS_CAP,
-        )
-        .unwrap();
+        let (recorder, writer) = tap(&store, Secrets::default());
         let mut host = Splitter::new(Direction::Host, recorder.clone());
         let mut server = Splitter::new(Direction::Server, recorder);
         // One call alone, then two in one JSON-RPC batch answered as one.

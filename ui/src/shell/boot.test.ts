@@ -34,7 +34,7 @@ describe("the first frame's theme (public/boot.js)", () => {
   });
 
   it("is the one the page resolves, for every choice and system setting", () => {
-    for (const saved of [null, "light", "dark", "system"]) {
+    for (const saved of [null, "light", "dark", "system", "purple"]) {
       for (const systemDark of [false, true]) {
         localStorage.clear();
         if (saved) localStorage.setItem("mcpwb.theme", saved);
