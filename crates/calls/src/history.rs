@@ -74,11 +74,6 @@ enum Job {
     Flush(oneshot::Sender<()>),
 }
 
-/// Rows written between two exact counts of the kept bytes (another
-/// process — `mcpwb` beside the app — may write to the same store). In
-/// between, the writer adds what it wrote to its last count and prunes
-/// only when that passes the cap: counting reads every row.
-const RECOUNT_EVERY: u32 = 4096;
 /// How long a batch gathers after its first job: one transaction for a
 /// burst of calls instead of one a call (a flush ends the wait).
 const GATHER: Duration = Duration::from_millis(20);
@@ -246,14 +241,10 @@ fn background() {
     }
 }
 
-/// The writer's running count of the history's size.
+/// What the last pruning could not drop: the bytes it left above the cap
+/// (0 when it got under; saved and chat calls alone may pass it).
 #[derive(Default)]
 struct Kept {
-    /// None until counted (and after a failed count).
-    bytes: Option<i64>,
-    /// Rows written since the last count.
-    rows: u32,
-    /// What the last pruning left above the cap (0 when it got under).
     unprunable: i64,
 }
 
@@ -340,10 +331,6 @@ impl Writer {
                     rows.len()
                 ),
             }
-            kept.rows += rows.len() as u32;
-            kept.bytes = kept
-                .bytes
-                .map(|b| b + rows.iter().map(|r| r.size() as i64).sum::<i64>());
         }
         if !verdicts.is_empty() {
             for (key, verdict) in &verdicts {
@@ -356,13 +343,20 @@ impl Writer {
         }
         let cap = i64::from(rules.history().max_mib) * 1024 * 1024;
         // When pruning could not get under the cap (saved and chat calls
-        // alone pass it), the next try waits for a sixteenth more.
+        // alone pass it), the next try waits for a sixteenth more. The size
+        // is one row the store keeps as calls come and go (this process's
+        // and any other's).
         let limit = cap.max(kept.unprunable + cap / 16);
-        if kept.rows >= RECOUNT_EVERY || kept.bytes.is_none_or(|b| b > limit) {
-            kept.rows = 0;
+        let over = match store.calls_size() {
+            Ok((_, bytes)) => bytes > limit,
+            Err(e) => {
+                tracing::warn!("history: its size could not be read: {e}");
+                false
+            }
+        };
+        if over {
             match store.prune_calls(cap) {
                 Ok(pruned) => {
-                    kept.bytes = Some(pruned.kept_bytes);
                     kept.unprunable = if pruned.kept_bytes > cap {
                         pruned.kept_bytes
                     } else {
@@ -375,10 +369,7 @@ impl Writer {
                         )
                     }
                 }
-                Err(e) => {
-                    kept.bytes = None;
-                    tracing::warn!("history: pruning failed: {e}")
-                }
+                Err(e) => tracing::warn!("history: pruning failed: {e}"),
             }
         }
         for done in flushed {

@@ -356,23 +356,21 @@ impl Store {
         Ok(n > 0)
     }
 
-    /// How many calls are kept and how many bytes they take.
+    /// How many calls are kept and how many bytes they take (kept as the
+    /// calls change: one row read).
     pub fn calls_size(&self) -> Result<(i64, i64)> {
-        Ok(self.lock().query_row(
-            "SELECT COUNT(*), COALESCE(SUM(size), 0) FROM calls",
-            [],
-            |r| Ok((r.get(0)?, r.get(1)?)),
-        )?)
+        kept(&self.lock())
     }
 
     /// Drop the oldest calls (never saved ones, never a chat's) until the
     /// rest take at most `max_bytes`; says how many went and what is kept.
-    /// It reads every row's size: a writer keeps its own running estimate
-    /// and calls this only when the estimate passes the cap.
+    /// It reads the prunable calls' sizes from their index, oldest first,
+    /// only as far as the excess: its cost follows what it drops, not what
+    /// is kept.
     pub fn prune_calls(&self, max_bytes: i64) -> Result<Pruned> {
-        let conn = self.lock();
-        let total: i64 =
-            conn.query_row("SELECT COALESCE(SUM(size), 0) FROM calls", [], |r| r.get(0))?;
+        let mut conn = self.lock();
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let (_, total) = kept(&tx)?;
         if total <= max_bytes {
             return Ok(Pruned {
                 dropped: 0,
@@ -380,34 +378,49 @@ impl Store {
             });
         }
         let excess = total - max_bytes;
-        // The newest id among the oldest prunable rows whose sizes add up
-        // to the excess: everything prunable up to it goes.
-        let cut: Option<i64> = conn
-            .query_row(
-                "SELECT id FROM (
-               SELECT id, SUM(size) OVER (ORDER BY id) AS running FROM calls
-               WHERE saved = 0 AND session_id IS NULL
-             ) WHERE running >= ?1 ORDER BY id LIMIT 1",
-                [excess],
-                |r| r.get(0),
-            )
-            .or_else(|e| match e {
-                rusqlite::Error::QueryReturnedNoRows => Ok(None),
-                e => Err(e),
-            })?;
-        // Not enough prunable rows to reach the cap: drop them all.
-        let cut = cut.unwrap_or(i64::MAX);
-        let dropped = conn.execute(
-            "DELETE FROM calls WHERE saved = 0 AND session_id IS NULL AND id <= ?1",
-            [cut],
-        )?;
-        let kept_bytes =
-            conn.query_row("SELECT COALESCE(SUM(size), 0) FROM calls", [], |r| r.get(0))?;
+        // The newest id among the oldest prunable calls whose sizes add up
+        // to the excess: everything prunable up to it goes (all of them
+        // when they do not reach it).
+        let cut = {
+            let mut stmt = tx.prepare_cached(PRUNABLE)?;
+            let mut rows = stmt.query([])?;
+            let (mut freed, mut cut) = (0i64, None);
+            while freed < excess {
+                let Some(row) = rows.next()? else { break };
+                cut = Some(row.get::<_, i64>(0)?);
+                freed += row.get::<_, i64>(1)?;
+            }
+            cut
+        };
+        let dropped = match cut {
+            Some(cut) => tx.execute(
+                "DELETE FROM calls WHERE saved = 0 AND session_id IS NULL AND id <= ?1",
+                [cut],
+            )?,
+            None => 0,
+        };
+        let (_, kept_bytes) = kept(&tx)?;
+        tx.commit()?;
         Ok(Pruned {
             dropped,
             kept_bytes,
         })
     }
+}
+
+/// The calls pruning may drop, oldest first, with their sizes: read from
+/// the `calls_prunable` index alone (named: without statistics SQLite
+/// would take `calls_session` and read every chat-less call's row).
+pub(crate) const PRUNABLE: &str = "SELECT id, size FROM calls INDEXED BY calls_prunable
+     WHERE saved = 0 AND session_id IS NULL ORDER BY id";
+
+/// How many calls are kept and their bytes, as `calls_kept` has them.
+fn kept(conn: &rusqlite::Connection) -> Result<(i64, i64)> {
+    Ok(
+        conn.query_row("SELECT rows, bytes FROM calls_kept", [], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })?,
+    )
 }
 
 /// Write finished calls within `tx`; their ids in order.

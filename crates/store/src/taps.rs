@@ -94,8 +94,13 @@ impl Store {
         }
         {
             let mut insert = tx.prepare_cached(
-                "INSERT OR REPLACE INTO tap_messages (tap_id, seq, at_ms, direction, size, text, cut) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                // A message kept again replaces its row by an update (a
+                // replacing insert's delete would not count in `bytes`).
+                "INSERT INTO tap_messages (tap_id, seq, at_ms, direction, size, text, cut) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) \
+                 ON CONFLICT (tap_id, seq) DO UPDATE SET at_ms = excluded.at_ms, \
+                 direction = excluded.direction, size = excluded.size, text = excluded.text, \
+                 cut = excluded.cut",
             )?;
             for m in messages {
                 insert.execute(params![
@@ -178,19 +183,14 @@ impl Store {
     }
 
     /// The bytes the kept messages take (their texts), all sessions and
-    /// the one `id`'s.
+    /// the one `id`'s: kept as messages come and go, two rows read.
     pub fn taps_size(&self, id: i64) -> Result<(i64, i64)> {
         let conn = self.lock();
-        let all: i64 = conn.query_row(
-            "SELECT COALESCE(SUM(length(CAST(text AS BLOB))), 0) FROM tap_messages",
-            [],
-            |r| r.get(0),
-        )?;
-        let one: i64 = conn.query_row(
-            "SELECT COALESCE(SUM(length(CAST(text AS BLOB))), 0) FROM tap_messages WHERE tap_id = ?1",
-            [id],
-            |r| r.get(0),
-        )?;
+        let all: i64 = conn.query_row("SELECT bytes FROM taps_kept", [], |r| r.get(0))?;
+        let one: i64 = conn
+            .query_row("SELECT bytes FROM taps WHERE id = ?1", [id], |r| r.get(0))
+            .optional()?
+            .unwrap_or(0);
         Ok((all, one))
     }
 
@@ -206,9 +206,7 @@ impl Store {
         let oldest: Vec<(i64, i64)> = {
             let conn = self.lock();
             let mut stmt = conn.prepare(
-                "SELECT t.id, COALESCE(SUM(length(CAST(m.text AS BLOB))), 0) FROM taps t \
-                 LEFT JOIN tap_messages m ON m.tap_id = t.id \
-                 WHERE t.ended_at IS NOT NULL AND t.id != ?1 GROUP BY t.id ORDER BY t.id",
+                "SELECT id, bytes FROM taps WHERE ended_at IS NOT NULL AND id != ?1 ORDER BY id",
             )?;
             let rows = stmt.query_map([keep.unwrap_or(-1)], |r| Ok((r.get(0)?, r.get(1)?)))?;
             rows.collect::<rusqlite::Result<_>>()?

@@ -175,21 +175,24 @@ fn history_at_scale(dir: &std::path::Path) {
     ];
     let started = Instant::now();
     let mut batch = Vec::with_capacity(1000);
-    for i in 0..100_000usize {
-        batch.push(NewCall {
+    let call = |i: usize| {
+        NewCall {
             origin: ["window", "chat", "bridge", "cli", "suite"][i % 5].into(),
             call_id: String::new(),
             server: servers[i % servers.len()].into(),
             tool: tools[(i / 7) % tools.len()].into(),
             arguments: json!({ "query": format!("item {i} of the corpus"), "limit": i % 50, "path": format!("/src/module_{}/file_{i}.rs", i % 97) }).to_string(),
             result: Some(json!({ "content": [{ "type": "text", "text": format!("result {i}: {}", "lorem ipsum dolor sit amet ".repeat(8)) }], "structuredContent": { "count": i % 13, "id": i } }).to_string()),
-            status: Some(if i % 17 == 0 { CallStatus::Error } else { CallStatus::Ok }),
+            status: Some(if i.is_multiple_of(17) { CallStatus::Error } else { CallStatus::Ok }),
             duration_ms: Some((i % 300) as f64),
             started_at: 1_700_000_000_000 + i as i64,
             protocol: Some("2025-11-25".into()),
             traffic: Some((i as u64 * 2, i as u64 * 2 + 2)),
             ..Default::default()
-        });
+        }
+    };
+    for i in 0..100_000usize {
+        batch.push(call(i));
         if batch.len() == 1000 {
             store.insert_calls(&batch).unwrap();
             batch.clear();
@@ -261,6 +264,24 @@ fn history_at_scale(dir: &std::path::Path) {
         7,
     );
     println!("  a search that matches every call (first 300): {common:.1} ms, {n} found");
+    // At the cap, every batch the writer keeps is followed by a pruning of
+    // as much (the writer's 20 ms batch under a steady flood of calls).
+    let cap = bytes;
+    let mut times = Vec::new();
+    let mut dropped = 0;
+    for b in 0..20usize {
+        let rows: Vec<NewCall> = (0..70).map(|i| call(100_000 + b * 70 + i)).collect();
+        store.insert_calls(&rows).unwrap();
+        let started = Instant::now();
+        dropped += store.prune_calls(cap).unwrap().dropped;
+        times.push(started.elapsed().as_secs_f64() * 1000.0);
+    }
+    times.sort_by(f64::total_cmp);
+    let (size, _) = median_ms(|| store.calls_size().unwrap().0 as usize, 7);
+    println!(
+        "  at the cap: pruning after each batch of 70 calls {:.2} ms median of 20 ({dropped} dropped); the History's size read {:.3} ms",
+        times[10], size
+    );
 }
 
 #[tokio::main]
