@@ -165,7 +165,9 @@ impl Handler {
     /// caller's trace when it sent one.
     async fn relay(&self, ctx: &RequestContext<RoleServer>, r: Relay<'_>) -> workbench_calls::Ran {
         let (progress, forwarding) = forward_progress(ctx);
-        let logs = self.follow_logs(ctx, r.server, r.new_era).await;
+        // Boxed: asking the server for a log level is a request of its own
+        // (6.7 KB of state), and this future would hold it through the call.
+        let logs = Box::pin(self.follow_logs(ctx, r.server, r.new_era)).await;
         let _calling = self.bridge.callers().calling(r.server, ctx.peer.clone());
         let mut span = workbench_core::otel::Span::start(
             &format!("bridge tools/call {}", r.qualified),

@@ -175,8 +175,8 @@ impl Workbench {
         let span = tracing::info_span!("mcp_request", server, method, tool);
         async move {
             let started = Instant::now();
-            let outcome = self
-                .request_recovering(&handle, method, params, options)
+            // Boxed: every caller above would hold (and copy) its 5 KB.
+            let outcome = Box::pin(self.request_recovering(&handle, method, params, options))
                 .await
                 .map_err(|e| super::recover::explain_era_trap(&handle, e));
             let duration_ms = started.elapsed().as_secs_f64() * 1000.0;
@@ -243,7 +243,11 @@ impl Workbench {
         // The timeouts are kept here rather than by rmcp's per-request
         // progress watchers: one timer per call, and the progress that resets
         // it is looked up in the traffic log only when it fires.
-        let request = self.put(handle, peer, (method, params), options).await?;
+        // Boxed, like the answer awaited below: each is 3.4-3.7 KB of rmcp's
+        // state, and this future is part of every caller's above it (the
+        // call path is copied level by level as it starts: 8 KB here and
+        // ~130 KB over a bridge's call before, ~1 KB here after).
+        let request = Box::pin(self.put(handle, peer, (method, params), options)).await?;
         let started = tokio::time::Instant::now();
         let limits = Limits {
             timeout,
@@ -261,8 +265,7 @@ impl Workbench {
             String::new()
         };
         let id = request.id.clone();
-        let response = request.await_response();
-        tokio::pin!(response);
+        let mut response = Box::pin(request.await_response());
         let mut idle = Box::pin(tokio::time::sleep(timeout.min(max_total)));
         let cancel = &options.cancel;
         let outcome = loop {
