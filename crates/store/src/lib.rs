@@ -117,6 +117,26 @@ fn private(path: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Turn the file to WAL (a no-op once it is). A new file may be opened by
+/// two processes at once (the app and `mcpwb serve` started together): the
+/// switch needs the file to itself, and SQLite answers "locked" to the one
+/// that asks second without waiting (its busy handler is not called when
+/// waiting could deadlock), so that one asks again.
+fn to_wal(conn: &Connection) -> rusqlite::Result<()> {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(5);
+    loop {
+        match conn.pragma_update(None, "journal_mode", "WAL") {
+            Err(rusqlite::Error::SqliteFailure(e, _))
+                if e.code == rusqlite::ErrorCode::DatabaseBusy
+                    && std::time::Instant::now() < deadline =>
+            {
+                std::thread::sleep(std::time::Duration::from_millis(20));
+            }
+            done => return done,
+        }
+    }
+}
+
 impl Store {
     /// The database file in `data_dir` (created with its folder if missing).
     pub fn open_in(data_dir: &Path) -> Result<Store> {
@@ -131,8 +151,9 @@ impl Store {
         };
         private(path).map_err(|e| failed(e.to_string()))?;
         let conn = Connection::open(path).map_err(|e| failed(e.to_string()))?;
-        conn.pragma_update(None, "journal_mode", "WAL")
+        conn.busy_timeout(std::time::Duration::from_secs(5))
             .map_err(|e| failed(e.to_string()))?;
+        to_wal(&conn).map_err(|e| failed(e.to_string()))?;
         Store::init(conn, Some(path.to_path_buf())).map_err(|e| match e {
             Error::Sql(e) => failed(e.to_string()),
             other => other,

@@ -190,15 +190,26 @@ const MIGRATIONS: &[&str] = &[
     "#,
 ];
 
+/// Run the migrations this file has not had. Each in a transaction that
+/// takes the write lock first and reads the version inside it: the app and
+/// `mcpwb` opening an older store at once run each migration once (the
+/// version read before the lock let both run it: "table already exists").
 pub(crate) fn run(conn: &mut Connection) -> rusqlite::Result<()> {
+    // Up to date (nearly always): no write lock taken.
     let done: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
-    for (i, sql) in MIGRATIONS.iter().enumerate().skip(done.max(0) as usize) {
-        let tx = conn.transaction()?;
+    if done.max(0) as usize >= MIGRATIONS.len() {
+        return Ok(());
+    }
+    loop {
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let done: i64 = tx.pragma_query_value(None, "user_version", |r| r.get(0))?;
+        let Some(sql) = MIGRATIONS.get(done.max(0) as usize) else {
+            return Ok(());
+        };
         tx.execute_batch(sql)?;
-        tx.pragma_update(None, "user_version", (i + 1) as i64)?;
+        tx.pragma_update(None, "user_version", done.max(0) + 1)?;
         tx.commit()?;
     }
-    Ok(())
 }
 
 /// Run the first `n` migrations only: a store as an older build left it.

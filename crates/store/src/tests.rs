@@ -397,6 +397,75 @@ fn a_history_kept_by_an_older_build_gets_its_size_counted_once() {
     assert_eq!(kept, counted);
 }
 
+#[test]
+fn two_processes_opening_an_older_store_at_once_both_get_it_migrated_once() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("old.sqlite3");
+    {
+        let mut conn = rusqlite::Connection::open(&path).unwrap();
+        conn.pragma_update(None, "journal_mode", "WAL").unwrap();
+        crate::migrations::run_first(&mut conn, 9).unwrap();
+        let tx = conn.transaction().unwrap();
+        for i in 0..20_000 {
+            tx.execute(
+                "INSERT INTO calls (origin, server, tool, arguments, status, started_at, size)
+                 VALUES ('window', 'demo', 'echo', '{}', 'ok', ?1, 10)",
+                [i],
+            )
+            .unwrap();
+        }
+        tx.commit().unwrap();
+    }
+    // The app and `mcpwb serve` started together after an update.
+    for _ in 0..3 {
+        let copy = dir.path().join("copy.sqlite3");
+        std::fs::copy(&path, &copy).unwrap();
+        let start = std::sync::Arc::new(std::sync::Barrier::new(2));
+        let opened: Vec<_> = (0..2)
+            .map(|_| {
+                let (copy, start) = (copy.clone(), start.clone());
+                std::thread::spawn(move || {
+                    start.wait();
+                    Store::open(&copy).map(|s| s.calls_size().unwrap())
+                })
+            })
+            .collect();
+        for o in opened {
+            assert_eq!(o.join().unwrap().unwrap(), (20_000, 200_000));
+        }
+        for f in ["copy.sqlite3", "copy.sqlite3-wal", "copy.sqlite3-shm"] {
+            let _ = std::fs::remove_file(dir.path().join(f));
+        }
+    }
+}
+
+#[test]
+fn two_processes_making_the_store_at_once_both_open_it() {
+    for _ in 0..10 {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("new.sqlite3");
+        let start = std::sync::Arc::new(std::sync::Barrier::new(2));
+        let opened: Vec<_> = (0..2)
+            .map(|_| {
+                let (path, start) = (path.clone(), start.clone());
+                std::thread::spawn(move || {
+                    start.wait();
+                    Store::open(&path).map(|s| s.calls_size().unwrap())
+                })
+            })
+            .collect();
+        for o in opened {
+            assert_eq!(o.join().unwrap().unwrap(), (0, 0));
+        }
+        let journal: String = Store::open(&path)
+            .unwrap()
+            .lock()
+            .pragma_query_value(None, "journal_mode", |r| r.get(0))
+            .unwrap();
+        assert_eq!(journal, "wal");
+    }
+}
+
 /// The tapped sessions' size as the store keeps it (all, `id`'s) and as
 /// their messages' texts add up.
 fn taps_as_counted(store: &Store, id: i64) -> ((i64, i64), (i64, i64)) {
