@@ -375,13 +375,21 @@ fn pruning_reads_sizes_from_their_index_and_the_size_is_one_row() {
     assert!(!size.contains("calls "), "{size}");
 }
 
+/// A store as the build before the kept sizes left it (WAL, as every
+/// store is), and a connection to fill it.
+fn older_store(dir: &std::path::Path) -> (std::path::PathBuf, rusqlite::Connection) {
+    let path = dir.join("old.sqlite3");
+    let mut conn = rusqlite::Connection::open(&path).unwrap();
+    conn.pragma_update(None, "journal_mode", "WAL").unwrap();
+    crate::migrations::run_first(&mut conn, 9).unwrap();
+    (path, conn)
+}
+
 #[test]
 fn a_history_kept_by_an_older_build_gets_its_size_counted_once() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("old.sqlite3");
-    {
-        let mut conn = rusqlite::Connection::open(&path).unwrap();
-        crate::migrations::run_first(&mut conn, 9).unwrap();
+    let path = {
+        let (path, conn) = older_store(dir.path());
         for (i, size) in [(1, 500), (2, 700)] {
             conn.execute(
                 "INSERT INTO calls (origin, server, tool, arguments, status, started_at, size)
@@ -390,21 +398,35 @@ fn a_history_kept_by_an_older_build_gets_its_size_counted_once() {
             )
             .unwrap();
         }
-    }
+        path
+    };
     let store = Store::open(&path).unwrap();
     assert_eq!(store.calls_size().unwrap(), (2, 1_200));
     let (kept, counted) = size_as_counted(&store);
     assert_eq!(kept, counted);
 }
 
+/// `path` opened by two openers at the same moment (as the app and
+/// `mcpwb serve` started together): what each then says of the History.
+fn open_twice_at_once(path: &std::path::Path) -> Vec<Result<(i64, i64), crate::Error>> {
+    let start = std::sync::Arc::new(std::sync::Barrier::new(2));
+    let opened: Vec<_> = (0..2)
+        .map(|_| {
+            let (path, start) = (path.to_path_buf(), start.clone());
+            std::thread::spawn(move || {
+                start.wait();
+                Store::open(&path).map(|s| s.calls_size().unwrap())
+            })
+        })
+        .collect();
+    opened.into_iter().map(|o| o.join().unwrap()).collect()
+}
+
 #[test]
 fn two_processes_opening_an_older_store_at_once_both_get_it_migrated_once() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("old.sqlite3");
-    {
-        let mut conn = rusqlite::Connection::open(&path).unwrap();
-        conn.pragma_update(None, "journal_mode", "WAL").unwrap();
-        crate::migrations::run_first(&mut conn, 9).unwrap();
+    let path = {
+        let (path, mut conn) = older_store(dir.path());
         let tx = conn.transaction().unwrap();
         for i in 0..20_000 {
             tx.execute(
@@ -415,23 +437,14 @@ fn two_processes_opening_an_older_store_at_once_both_get_it_migrated_once() {
             .unwrap();
         }
         tx.commit().unwrap();
-    }
+        path
+    };
     // The app and `mcpwb serve` started together after an update.
     for _ in 0..3 {
         let copy = dir.path().join("copy.sqlite3");
         std::fs::copy(&path, &copy).unwrap();
-        let start = std::sync::Arc::new(std::sync::Barrier::new(2));
-        let opened: Vec<_> = (0..2)
-            .map(|_| {
-                let (copy, start) = (copy.clone(), start.clone());
-                std::thread::spawn(move || {
-                    start.wait();
-                    Store::open(&copy).map(|s| s.calls_size().unwrap())
-                })
-            })
-            .collect();
-        for o in opened {
-            assert_eq!(o.join().unwrap().unwrap(), (20_000, 200_000));
+        for opened in open_twice_at_once(&copy) {
+            assert_eq!(opened.unwrap(), (20_000, 200_000));
         }
         for f in ["copy.sqlite3", "copy.sqlite3-wal", "copy.sqlite3-shm"] {
             let _ = std::fs::remove_file(dir.path().join(f));
@@ -444,18 +457,8 @@ fn two_processes_making_the_store_at_once_both_open_it() {
     for _ in 0..10 {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("new.sqlite3");
-        let start = std::sync::Arc::new(std::sync::Barrier::new(2));
-        let opened: Vec<_> = (0..2)
-            .map(|_| {
-                let (path, start) = (path.clone(), start.clone());
-                std::thread::spawn(move || {
-                    start.wait();
-                    Store::open(&path).map(|s| s.calls_size().unwrap())
-                })
-            })
-            .collect();
-        for o in opened {
-            assert_eq!(o.join().unwrap().unwrap(), (0, 0));
+        for opened in open_twice_at_once(&path) {
+            assert_eq!(opened.unwrap(), (0, 0));
         }
         let journal: String = Store::open(&path)
             .unwrap()
@@ -501,11 +504,9 @@ fn tap_message(seq: i64, text: &str) -> crate::TapMessage {
 #[test]
 fn the_tapped_sessions_size_follows_their_messages_kept_again_and_dropped() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("old.sqlite3");
     // An older build's store with a session in it.
-    {
-        let mut conn = rusqlite::Connection::open(&path).unwrap();
-        crate::migrations::run_first(&mut conn, 9).unwrap();
+    let path = {
+        let (path, conn) = older_store(dir.path());
         conn.execute(
             "INSERT INTO taps (id, started_at, server, command) VALUES (1, 0, 'demo', 'demo')",
             [],
@@ -517,7 +518,8 @@ fn the_tapped_sessions_size_follows_their_messages_kept_again_and_dropped() {
             [],
         )
         .unwrap();
-    }
+        path
+    };
     let store = Store::open(&path).unwrap();
     let (kept, counted) = taps_as_counted(&store, 1);
     assert_eq!(kept, counted);
