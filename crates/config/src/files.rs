@@ -101,6 +101,26 @@ pub fn write_private_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     Ok(())
 }
 
+/// Held while a shared file (the trust record, the settings) is read,
+/// changed and written: the window, its commands and any number of `mcpwb`
+/// runs share it. An advisory lock on `PATH.lock` beside it (owner-only),
+/// taken per open, so it serialises the threads of one process too. None
+/// when the lock cannot be had (an unwritable folder): the change is then
+/// made unlocked, as before there was a lock.
+pub fn lock_beside(path: &Path) -> Option<nix::fcntl::Flock<std::fs::File>> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .mode(0o600)
+        .open(path.with_extension("lock"))
+        .ok()?;
+    nix::fcntl::Flock::lock(file, nix::fcntl::FlockArg::LockExclusive).ok()
+}
+
 /// The key a file is recorded under (a trust record, the tapped hosts):
 /// its real folder and its own name. A relative path, or one through a
 /// linked folder, keys the same file; the file's own name is never

@@ -269,22 +269,9 @@ impl Trust {
         Trust { path: path.into() }
     }
 
-    /// Held while the record is read, changed and written: the window, its
-    /// commands and any number of `mcpwb` runs share the file (a lock per
-    /// open, so it serialises threads of one process too).
+    /// Held while the record is read, changed and written.
     fn exclusive(&self) -> Option<nix::fcntl::Flock<std::fs::File>> {
-        use std::os::unix::fs::OpenOptionsExt;
-        if let Some(dir) = self.path.parent() {
-            let _ = std::fs::create_dir_all(dir);
-        }
-        let file = std::fs::OpenOptions::new()
-            .create(true)
-            .truncate(false)
-            .write(true)
-            .mode(0o600)
-            .open(self.path.with_extension("lock"))
-            .ok()?;
-        nix::fcntl::Flock::lock(file, nix::fcntl::FlockArg::LockExclusive).ok()
+        crate::files::lock_beside(&self.path)
     }
 
     fn read(&self) -> Record {

@@ -100,12 +100,15 @@ impl SettingsFile {
     }
 
     /// Read a section, change it, write it back; returns what was written.
-    /// Other sections keep their values.
+    /// Other sections keep their values, also when another process (the
+    /// window, `mcpwb`) changes another section at the same moment: the
+    /// read, the change and the write hold the file's lock.
     pub fn update<T, F>(&self, key: &str, change: F) -> Result<T>
     where
         T: DeserializeOwned + Serialize + Default,
         F: FnOnce(&mut T),
     {
+        let _locked = crate::files::lock_beside(&self.path);
         let mut all = self.read_all()?;
         let mut section: T = match all.remove(key) {
             None | Some(Value::Null) => T::default(),
@@ -154,6 +157,35 @@ mod tests {
         assert_eq!(again.section::<Agent>("agent").unwrap().max_steps, 7);
         let all: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
         assert_eq!(all["window"]["zoom"], 2);
+    }
+
+    #[test]
+    fn changes_made_at_once_to_two_sections_are_both_kept() {
+        // The window and `mcpwb` (here: two threads, each with its own
+        // handle on the file) each change their own section, 40 times.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.json");
+        let start = std::sync::Arc::new(std::sync::Barrier::new(2));
+        let writers: Vec<_> = ["window", "bridge"]
+            .into_iter()
+            .map(|key| {
+                let (path, start) = (path.clone(), start.clone());
+                std::thread::spawn(move || {
+                    let file = SettingsFile::new(&path);
+                    start.wait();
+                    for _ in 0..40 {
+                        file.update(key, |a: &mut Agent| a.max_steps += 1).unwrap();
+                    }
+                })
+            })
+            .collect();
+        for w in writers {
+            w.join().unwrap();
+        }
+        let file = SettingsFile::new(&path);
+        for key in ["window", "bridge"] {
+            assert_eq!(file.section::<Agent>(key).unwrap().max_steps, 40, "{key}");
+        }
     }
 
     #[test]
