@@ -106,7 +106,7 @@ pub fn write_private_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 /// runs share it. An advisory lock on `PATH.lock` beside it (owner-only),
 /// taken per open, so it serialises the threads of one process too. None
 /// when the lock cannot be had (an unwritable folder): the change is then
-/// made unlocked, as before there was a lock.
+/// made unlocked, as before there was a lock. Never opened through a link.
 pub fn lock_beside(path: &Path) -> Option<nix::fcntl::Flock<std::fs::File>> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         let _ = std::fs::create_dir_all(dir);
@@ -116,6 +116,7 @@ pub fn lock_beside(path: &Path) -> Option<nix::fcntl::Flock<std::fs::File>> {
         .truncate(false)
         .write(true)
         .mode(0o600)
+        .custom_flags(nix::fcntl::OFlag::O_NOFOLLOW.bits())
         .open(path.with_extension("lock"))
         .ok()?;
     nix::fcntl::Flock::lock(file, nix::fcntl::FlockArg::LockExclusive).ok()
@@ -160,6 +161,23 @@ mod tests {
     use std::os::unix::fs::PermissionsExt;
 
     use super::*;
+
+    #[test]
+    fn a_lock_beside_a_file_is_private_and_never_taken_through_a_link() {
+        let dir = tempfile::tempdir().unwrap();
+        let settings = dir.path().join("settings.json");
+        let held = lock_beside(&settings).expect("the lock");
+        let lock = dir.path().join("settings.lock");
+        let mode = std::fs::metadata(&lock).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+        drop(held);
+        // A link planted where the lock goes: not followed, nothing made.
+        std::fs::remove_file(&lock).unwrap();
+        let elsewhere = dir.path().join("elsewhere");
+        std::os::unix::fs::symlink(&elsewhere, &lock).unwrap();
+        assert!(lock_beside(&settings).is_none());
+        assert!(!elsewhere.exists());
+    }
 
     #[test]
     fn exports_are_private_and_never_follow_a_link() {
