@@ -188,6 +188,19 @@ const MIGRATIONS: &[&str] = &[
             + length(CAST(NEW.text AS BLOB));
     END;
     "#,
+    // A message kept again (the same session and number) replaces its row,
+    // and a replacing insert's delete fires no trigger: the row about to
+    // be replaced is taken off first (every build keeps messages this way).
+    r#"
+    CREATE TRIGGER tap_messages_replacing BEFORE INSERT ON tap_messages
+    WHEN EXISTS (SELECT 1 FROM tap_messages WHERE tap_id = NEW.tap_id AND seq = NEW.seq)
+    BEGIN
+        UPDATE taps SET bytes = bytes - (SELECT length(CAST(text AS BLOB)) FROM tap_messages
+            WHERE tap_id = NEW.tap_id AND seq = NEW.seq) WHERE id = NEW.tap_id;
+        UPDATE taps_kept SET bytes = bytes - (SELECT length(CAST(text AS BLOB))
+            FROM tap_messages WHERE tap_id = NEW.tap_id AND seq = NEW.seq);
+    END;
+    "#,
 ];
 
 /// Run the migrations this file has not had. Each in a transaction that

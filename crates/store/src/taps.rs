@@ -94,13 +94,11 @@ impl Store {
         }
         {
             let mut insert = tx.prepare_cached(
-                // A message kept again replaces its row by an update (a
-                // replacing insert's delete would not count in `bytes`).
-                "INSERT INTO tap_messages (tap_id, seq, at_ms, direction, size, text, cut) \
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) \
-                 ON CONFLICT (tap_id, seq) DO UPDATE SET at_ms = excluded.at_ms, \
-                 direction = excluded.direction, size = excluded.size, text = excluded.text, \
-                 cut = excluded.cut",
+                // A message kept again replaces its row (counted off by a
+                // trigger first: the replacing delete fires none). Never an
+                // upsert: its update would be counted off twice.
+                "INSERT OR REPLACE INTO tap_messages (tap_id, seq, at_ms, direction, size, text, cut) \
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             )?;
             for m in messages {
                 insert.execute(params![
