@@ -1,0 +1,60 @@
+// What the History keeps, as Settings says it, and its cap lowered by a
+// person: the oldest calls go, the newest stay, and the size said is the
+// store's own count of what is left.
+import { after, before, describe, it } from "node:test";
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { dirname, join } from "node:path";
+import { Driver, demoConfig } from "./harness.mjs";
+
+/** "Now: 12 calls, 2.3 MiB." as [12, 2.3]. */
+function now(text) {
+  const m = /Now: ([\d,]+) calls, ([\d.]+) MiB/.exec(text ?? "");
+  return m ? [Number(m[1].replace(/,/g, "")), Number(m[2])] : null;
+}
+
+describe("the History's size", () => {
+  let driver;
+  let config;
+  before(async () => {
+    driver = await Driver.start();
+    config = demoConfig(driver.env.HOME, "history.json", "demo", "demo");
+    // Twelve calls of ~200 KB each (arguments and result), made by mcpwb
+    // into the store the window then opens.
+    const mcpwb = join(dirname(process.env.DEMO_SERVER), "mcpwb");
+    for (let i = 0; i < 12; i++) {
+      const args = JSON.stringify({ message: `call ${i} ${"x".repeat(100_000)}` });
+      const ran = spawnSync(mcpwb, ["--config", config, "--trust", "call", "demo", "echo", "--args", args], {
+        env: driver.env,
+        encoding: "utf8",
+      });
+      assert.equal(ran.status, 0, `${ran.stdout}${ran.stderr}`);
+    }
+  });
+  after(async () => {
+    await driver?.stop();
+  });
+
+  it("says what it keeps, and a lower cap drops the oldest calls", async () => {
+    const session = await driver.session(["--config", config]);
+    try {
+      await session.click(await session.find(".header-tools button[aria-label=Settings]"));
+      const [said] = await session.waitForTexts("#history-heading + p", (t) => now(t[0])?.[0] === 12);
+      const [, mib] = now(said);
+      assert.ok(mib > 2 && mib < 3, said);
+      const cap = await session.find("#history-heading ~ .settings-grid input[type=number]");
+      await session.replaceText(cap, "1");
+      await session.keys("\uE004"); // Tab: the field is left, the cap saved.
+      const [after] = await session.waitForTexts("#history-heading + p", (t) => (now(t[0])?.[0] ?? 12) < 12);
+      const [calls, left] = now(after);
+      assert.ok(calls >= 3 && left <= 1, after);
+      await session.screenshot("history-cap");
+      await session.clickText("[role=tab]", "History");
+      const rows = await session.waitForTexts(".history-row .history-args", (t) => t.length === calls);
+      assert.ok(rows[0].includes("call 11 "), `the newest first and kept: ${rows[0].slice(0, 40)}`);
+      assert.ok(!rows.some((r) => r.includes("call 0 ")), "the oldest went");
+    } finally {
+      await session.close();
+    }
+  });
+});
