@@ -182,6 +182,38 @@ const REPAINT = `
  * the next test (`Invalid string length`). */
 const DRIVER_OUTPUT_KEPT = 64 * 1024;
 
+/**
+ * This test file's own X display: an Xvfb of its own, started with the
+ * file's first driver and ended with the file. Files run two at a time,
+ * and on a shared display a window opening for the other file took the
+ * focus: an open list (a Radix Select) closes when its window loses it,
+ * and a key pressed meanwhile went nowhere (CI: a list gone before it was
+ * measured, keyboard picks played again). Its number is the one Xvfb says
+ * it took (`-displayfd`), never a guess.
+ */
+let ownDisplay;
+function privateDisplay() {
+  ownDisplay ??= new Promise((resolve, reject) => {
+    const x = spawn("Xvfb", ["-displayfd", "3", "-screen", "0", "1920x1200x24", "-nolisten", "tcp"], {
+      stdio: ["ignore", "ignore", "ignore", "pipe"],
+    });
+    let said = "";
+    x.stdio[3].on("data", (d) => {
+      said += d;
+      if (!said.includes("\n")) return;
+      resolve(`:${said.trim()}`);
+      // Nothing more to read: the file's process may end with Xvfb running
+      // (and ends it as it does).
+      x.stdio[3].destroy();
+      x.unref();
+    });
+    x.once("error", reject);
+    x.once("exit", (code) => reject(new Error(`Xvfb ended (${code}) before it said which display it took`)));
+    process.on("exit", () => x.kill());
+  });
+  return ownDisplay;
+}
+
 export class Driver {
   constructor(child, port, env) {
     this.child = child;
@@ -210,7 +242,8 @@ export class Driver {
     child.stderr.on("data", keep);
   }
 
-  static async start(env = { ...process.env, ...hermeticHome() }) {
+  static async start(home = { ...process.env, ...hermeticHome() }) {
+    const env = { ...home, DISPLAY: await privateDisplay() };
     // Ports the system says are free now (a random pick once collided with
     // a port in use, and the driver exited before the first session).
     const [port, native] = [await freePort(), await freePort()];
@@ -267,7 +300,7 @@ export class Driver {
           signal: AbortSignal.any([broken.signal, AbortSignal.timeout(20_000)]),
         });
         const body = await res.json();
-        if (res.ok && body.value?.sessionId) return new Session(this.port, body.value.sessionId);
+        if (res.ok && body.value?.sessionId) return new Session(this.port, body.value.sessionId, this.env.DISPLAY);
         lastError = new Error(JSON.stringify(body));
       } catch (e) {
         lastError = e;
@@ -293,8 +326,9 @@ export class Driver {
 }
 
 export class Session {
-  constructor(port, id) {
+  constructor(port, id, display) {
     this.base = `http://127.0.0.1:${port}/session/${id}`;
+    this.display = display;
   }
 
   async cmd(method, path, body, timeoutMs = 20_000) {
@@ -541,7 +575,7 @@ export class Session {
     if (png.length > 8_000) {
       writeFileSync(path, png);
     } else {
-      execFileSync("import", ["-window", "root", path], { timeout: 15_000 });
+      execFileSync("import", ["-window", "root", path], { timeout: 15_000, env: { ...process.env, DISPLAY: this.display ?? process.env.DISPLAY } });
       console.log("screenshot taken from the X display (WebKit's snapshot did not answer)");
     }
     console.log(`screenshot: ${path}`);
