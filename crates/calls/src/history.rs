@@ -241,13 +241,6 @@ fn background() {
     }
 }
 
-/// What the last pruning could not drop: the bytes it left above the cap
-/// (0 when it got under; saved and chat calls alone may pass it).
-#[derive(Default)]
-struct Kept {
-    unprunable: i64,
-}
-
 struct Writer {
     queue: Arc<Queue>,
     handles: std::sync::Weak<()>,
@@ -292,13 +285,15 @@ impl Writer {
 
     fn run(self) {
         background();
-        let mut kept = Kept::default();
+        // What the last pruning could not drop: the bytes it left above the
+        // cap (0 when it got under; saved and chat calls alone may pass it).
+        let mut unprunable = 0;
         while let Some(jobs) = self.next_batch() {
-            self.write(jobs, &mut kept);
+            self.write(jobs, &mut unprunable);
         }
     }
 
-    fn write(&self, jobs: Vec<Job>, kept: &mut Kept) {
+    fn write(&self, jobs: Vec<Job>, unprunable: &mut i64) {
         let (store, traffic, rules) = (&self.store, &self.traffic, &self.rules);
         let mut secrets = Secrets::default();
         let mut rows = Vec::new();
@@ -346,7 +341,7 @@ impl Writer {
         // alone pass it), the next try waits for a sixteenth more. The size
         // is one row the store keeps as calls come and go (this process's
         // and any other's).
-        let limit = cap.max(kept.unprunable + cap / 16);
+        let limit = cap.max(*unprunable + cap / 16);
         let over = match store.calls_size() {
             Ok((_, bytes)) => bytes > limit,
             Err(e) => {
@@ -357,7 +352,7 @@ impl Writer {
         if over {
             match store.prune_calls(cap) {
                 Ok(pruned) => {
-                    kept.unprunable = if pruned.kept_bytes > cap {
+                    *unprunable = if pruned.kept_bytes > cap {
                         pruned.kept_bytes
                     } else {
                         0
