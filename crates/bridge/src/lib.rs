@@ -94,6 +94,9 @@ struct Shared {
     served: std::sync::RwLock<Option<Arc<Served>>>,
     /// Tasks handed to callers as their servers made them.
     tasks: passing::Tasks,
+    /// What the bridge says of itself, built once: over HTTP each request
+    /// of a 2026-07-28 caller asks for it.
+    info: std::sync::OnceLock<rmcp::model::ServerConfig>,
 }
 
 struct Served {
@@ -134,6 +137,7 @@ impl Bridge {
             stop: stop.clone(),
             served: std::sync::RwLock::default(),
             tasks: passing::Tasks::default(),
+            info: std::sync::OnceLock::new(),
         });
         tokio::spawn(watchers::watch_catalog(shared.clone()));
         tokio::spawn(watchers::watch_asks(shared.clone()));
@@ -383,6 +387,23 @@ impl Bridge {
     /// The tools served now, with their qualified names.
     pub fn tools(&self) -> Vec<Arc<QualifiedTool>> {
         self.served().tools.clone()
+    }
+
+    /// The tool listed under `qualified` (none for a name not listed).
+    pub fn listed(&self, qualified: &str) -> Option<Arc<QualifiedTool>> {
+        let served = self.served();
+        served
+            .by_name
+            .get(qualified)
+            .map(|&i| served.tools[i].clone())
+    }
+
+    /// What the bridge says of itself (built on first use).
+    pub(crate) fn info(
+        &self,
+        build: impl FnOnce() -> rmcp::model::ServerConfig,
+    ) -> rmcp::model::ServerConfig {
+        self.shared.info.get_or_init(build).clone()
     }
 
     /// The tool served under `qualified` (in bare mode a name not listed

@@ -122,30 +122,9 @@ impl Handler {
     }
 }
 
-// Logging is deprecated by SEP-2577 but 2025-11-25 callers still use it.
-#[allow(deprecated)]
-impl ServerHandler for Handler {
-    async fn on_custom_request(
-        &self,
-        request: rmcp::model::CustomRequest,
-        ctx: RequestContext<RoleServer>,
-    ) -> Result<rmcp::model::CustomResult, ErrorData> {
-        // 2026-07-28 removed resources/subscribe (subscriptions/listen).
-        let removed = ["resources/subscribe", "resources/unsubscribe"];
-        if caller_new_era(&ctx) && removed.contains(&request.method.as_str()) {
-            return Err(ErrorData::new(
-                rmcp::model::ErrorCode::METHOD_NOT_FOUND,
-                format!(
-                    "{}: not in protocol 2026-07-28 (subscriptions/listen replaces it)",
-                    request.method
-                ),
-                None,
-            ));
-        }
-        Err(unread(&request.method, request.params))
-    }
-
-    fn get_info(&self) -> ServerConfig {
+impl Handler {
+    /// What the bridge says of itself: the same for every caller.
+    fn info(&self) -> ServerConfig {
         let mut instructions = String::from(
             "Every tool, resource and prompt of the servers MCP Workbench runs, named server__name (resources as mcpwb://server/uri).",
         );
@@ -178,7 +157,34 @@ impl ServerHandler for Handler {
         }))
         .expect("static server info is valid")
     }
+}
 
+// Logging is deprecated by SEP-2577 but 2025-11-25 callers still use it.
+#[allow(deprecated)]
+impl ServerHandler for Handler {
+    async fn on_custom_request(
+        &self,
+        request: rmcp::model::CustomRequest,
+        ctx: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::CustomResult, ErrorData> {
+        // 2026-07-28 removed resources/subscribe (subscriptions/listen).
+        let removed = ["resources/subscribe", "resources/unsubscribe"];
+        if caller_new_era(&ctx) && removed.contains(&request.method.as_str()) {
+            return Err(ErrorData::new(
+                rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+                format!(
+                    "{}: not in protocol 2026-07-28 (subscriptions/listen replaces it)",
+                    request.method
+                ),
+                None,
+            ));
+        }
+        Err(unread(&request.method, request.params))
+    }
+
+    fn get_info(&self) -> ServerConfig {
+        self.bridge.info(|| self.info())
+    }
     async fn on_initialized(&self, ctx: NotificationContext<RoleServer>) {
         self.bridge.callers().join(ctx.peer.clone(), self.transport);
         self.bridge.adopt_roots(ctx.peer);
@@ -219,11 +225,7 @@ impl ServerHandler for Handler {
     /// A tool as listed, for checking a call's `Mcp-Param-*` headers over
     /// HTTP against the upstream tool's `x-mcp-header` annotations.
     fn get_tool(&self, name: &str) -> Option<rmcp::model::Tool> {
-        let found = self
-            .bridge
-            .tools()
-            .into_iter()
-            .find(|t| t.qualified == name)?;
+        let found = self.bridge.listed(name)?;
         let mut tool = found.tool.clone();
         tool["name"] = Value::String(found.qualified.clone());
         serde_json::from_value(tool).ok()
