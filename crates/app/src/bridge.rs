@@ -36,7 +36,10 @@ pub fn keep(on: bool, port: u16) -> Result<(), ErrorInfo> {
 
 /// The install's token (made and kept in the keychain on first use).
 pub fn token() -> Result<String, ErrorInfo> {
-    Ok(settings::token(&Keychain::app())?)
+    Ok(settings::token(
+        &Keychain::app(),
+        &workbench_core::settings::keychain_lock(),
+    )?)
 }
 
 /// The token if one was made.

@@ -40,14 +40,12 @@ impl BridgeSettings {
     }
 }
 
-/// The install's bridge token, made (and kept in the keychain) on first use.
+/// The install's bridge token, made (and kept in the keychain) on first use;
+/// the window and `mcpwb serve --http` starting at once make one token
+/// between them (the making holds the lock beside `lock`).
 pub fn token(
     keychain: &workbench_core::config::secrets::Keychain,
+    lock: &std::path::Path,
 ) -> workbench_core::Result<String> {
-    if let Some(t) = keychain.get(TOKEN_ID)? {
-        return Ok(t);
-    }
-    let t = crate::http::new_token();
-    keychain.set(TOKEN_ID, &t)?;
-    Ok(t)
+    Ok(keychain.get_or_make(TOKEN_ID, lock, || Ok(crate::http::new_token()))?)
 }

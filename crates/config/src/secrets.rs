@@ -126,6 +126,29 @@ impl Keychain {
         self.entry(id)?.set_password(value).map_err(describe)
     }
 
+    /// The secret `id`, made by `make` and kept when there is none: one
+    /// value however many processes ask at once (the window and `mcpwb
+    /// serve` both making the bridge's token would each keep their own,
+    /// and the keychain the last). The making holds the lock beside
+    /// `lock`; a secret already there is read without it.
+    pub fn get_or_make(
+        &self,
+        id: &str,
+        lock: &std::path::Path,
+        make: impl FnOnce() -> Result<String>,
+    ) -> Result<String> {
+        if let Some(v) = self.get(id)? {
+            return Ok(v);
+        }
+        let _held = crate::files::lock_beside(lock);
+        if let Some(v) = self.get(id)? {
+            return Ok(v);
+        }
+        let v = make()?;
+        self.set(id, &v)?;
+        Ok(v)
+    }
+
     /// Remove the entry; removing one that is not there is fine.
     pub fn delete(&self, id: &str) -> Result<()> {
         if self.backend() == Backend::KernelKeyring {
@@ -294,6 +317,33 @@ mod tests {
     /// Needs a Secret Service: `cargo xtask test` runs it (with the workspace's
     /// feature set, so nothing is rebuilt) inside
     /// `dbus-run-session` with a throwaway gnome-keyring.
+    #[test]
+    fn a_secret_made_by_many_at_once_is_one_secret() {
+        let ns = format!("mcpwb-test-{}-{}", std::process::id(), line!());
+        let dir = tempfile::tempdir().unwrap();
+        let lock = dir.path().join("keychain");
+        let id = "bridge/token";
+        let start = std::sync::Arc::new(std::sync::Barrier::new(8));
+        let made: Vec<String> = (0..8)
+            .map(|i| {
+                let (ns, lock, start) = (ns.clone(), lock.clone(), start.clone());
+                std::thread::spawn(move || {
+                    let kc = Keychain::new(&ns, Backend::KernelKeyring);
+                    start.wait();
+                    kc.get_or_make(id, &lock, || Ok(format!("token-{i}")))
+                        .unwrap()
+                })
+            })
+            .collect::<Vec<_>>()
+            .into_iter()
+            .map(|t| t.join().unwrap())
+            .collect();
+        let kc = Keychain::new(&ns, Backend::KernelKeyring);
+        let kept = kc.get(id).unwrap().expect("a secret was kept");
+        assert!(made.iter().all(|m| *m == kept), "{made:?} against {kept}");
+        kc.delete(id).unwrap();
+    }
+
     #[test]
     #[ignore = "needs a Secret Service (run by cargo xtask test)"]
     fn a_secret_round_trips_through_a_real_secret_service() {

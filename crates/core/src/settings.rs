@@ -27,6 +27,12 @@ pub fn default_path() -> PathBuf {
     crate::config::default_user_config().with_file_name("settings.json")
 }
 
+/// Beside the settings: the lock held while a secret the workbench makes
+/// for itself (the bridge's and the tap's tokens) is made.
+pub fn keychain_lock() -> PathBuf {
+    default_path().with_file_name("keychain")
+}
+
 pub use crate::paths::data_dir;
 
 /// Writes made by this process through any [`SettingsFile`]: a reader that

@@ -24,17 +24,20 @@ const OLD_TOKEN_ID: &str = "tap/token";
 
 pub fn token() -> Result<String, ErrorInfo> {
     let keychain = Keychain::app();
-    let got = |r: workbench_core::config::Result<Option<String>>| r.map_err(Error::from);
-    if let Some(t) = got(keychain.get(TOKEN_ID))? {
-        return Ok(t);
+    let mut moved = false;
+    // The token hosts' configs already name keeps working, from its new
+    // place; made once between processes starting at the same moment.
+    let t = keychain
+        .get_or_make(TOKEN_ID, &workbench_core::settings::keychain_lock(), || {
+            moved = true;
+            Ok(keychain
+                .get(OLD_TOKEN_ID)?
+                .unwrap_or_else(workbench_loopback::new_token))
+        })
+        .map_err(Error::from)?;
+    if moved {
+        keychain.delete(OLD_TOKEN_ID).map_err(Error::from)?;
     }
-    // The token hosts' configs already name keeps working, from its new place.
-    let t = match got(keychain.get(OLD_TOKEN_ID))? {
-        Some(old) => old,
-        None => workbench_loopback::new_token(),
-    };
-    keychain.set(TOKEN_ID, &t).map_err(Error::from)?;
-    keychain.delete(OLD_TOKEN_ID).map_err(Error::from)?;
     Ok(t)
 }
 
