@@ -160,6 +160,11 @@ impl Handler {
 }
 
 // Logging is deprecated by SEP-2577 but 2025-11-25 callers still use it.
+//
+// rmcp runs each request in a task it spawns, holding the handler's future
+// and copying it as the task starts (over HTTP, a request of a 2026-07-28
+// caller is a whole service of its own): whatever does the work of a
+// request is boxed here, so that future is pointers, not kilobytes.
 #[allow(deprecated)]
 impl ServerHandler for Handler {
     async fn on_custom_request(
@@ -264,7 +269,7 @@ impl ServerHandler for Handler {
         request: CallToolRequestParams,
         ctx: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        self.call(request, ctx).await
+        Box::pin(self.call(request, ctx)).await
     }
 
     async fn get_task(
@@ -272,7 +277,7 @@ impl ServerHandler for Handler {
         request: rmcp::model::GetTaskParams,
         ctx: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::GetTaskResult, ErrorData> {
-        self.pass_get_task(request, ctx).await
+        Box::pin(self.pass_get_task(request, ctx)).await
     }
 
     async fn update_task(
@@ -280,7 +285,7 @@ impl ServerHandler for Handler {
         request: rmcp::model::UpdateTaskParams,
         ctx: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.pass_update_task(request, ctx).await
+        Box::pin(self.pass_update_task(request, ctx)).await
     }
 
     async fn cancel_task(
@@ -288,7 +293,7 @@ impl ServerHandler for Handler {
         request: rmcp::model::CancelTaskParams,
         ctx: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.pass_cancel_task(request, ctx).await
+        Box::pin(self.pass_cancel_task(request, ctx)).await
     }
 
     async fn set_level(
@@ -322,8 +327,7 @@ impl ServerHandler for Handler {
         request: rmcp::model::SubscribeRequestParams,
         ctx: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        self.pass_subscription(&request.uri, "resources/subscribe")
-            .await?;
+        Box::pin(self.pass_subscription(&request.uri, "resources/subscribe")).await?;
         self.bridge
             .callers()
             .subscribe(&request.uri, self.session, ctx.peer.clone());
@@ -344,8 +348,7 @@ impl ServerHandler for Handler {
         {
             return Ok(());
         }
-        self.pass_subscription(&request.uri, "resources/unsubscribe")
-            .await
+        Box::pin(self.pass_subscription(&request.uri, "resources/unsubscribe")).await
     }
 
     async fn list_resources(
@@ -379,7 +382,7 @@ impl ServerHandler for Handler {
         request: ReadResourceRequestParams,
         ctx: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::ReadResourceResponse, ErrorData> {
-        self.read_one_resource(&request.uri, &ctx).await
+        Box::pin(self.read_one_resource(&request.uri, &ctx)).await
     }
 
     async fn list_skills(
@@ -395,7 +398,7 @@ impl ServerHandler for Handler {
         request: GetSkillRequestParams,
         ctx: RequestContext<RoleServer>,
     ) -> Result<GetSkillResult, ErrorData> {
-        self.get_one_skill(&request.uri, &ctx).await
+        Box::pin(self.get_one_skill(&request.uri, &ctx)).await
     }
 
     async fn read_resource_directory(
@@ -403,7 +406,7 @@ impl ServerHandler for Handler {
         request: ReadResourceDirectoryRequestParams,
         ctx: RequestContext<RoleServer>,
     ) -> Result<ReadResourceDirectoryResult, ErrorData> {
-        self.read_one_directory(&request.uri, &ctx).await
+        Box::pin(self.read_one_directory(&request.uri, &ctx)).await
     }
 
     async fn list_prompts(
@@ -464,21 +467,18 @@ impl ServerHandler for Handler {
                 params[k] = v;
             }
         }
-        let out = self
-            .bridge
-            .wb()
-            .request(
-                &server,
-                "prompts/get",
-                params,
-                CallOptions {
-                    cancel: Some(ctx.ct.clone()),
-                    pass_input: new_era,
-                    ..CallOptions::default()
-                },
-            )
-            .await
-            .map_err(upstream)?;
+        let out = Box::pin(self.bridge.wb().request(
+            &server,
+            "prompts/get",
+            params,
+            CallOptions {
+                cancel: Some(ctx.ct.clone()),
+                pass_input: new_era,
+                ..CallOptions::default()
+            },
+        ))
+        .await
+        .map_err(upstream)?;
         self.answer::<GetPromptResult>(&ctx, out.result, || GetPromptResult::new(vec![]))
             .map(Into::into)
     }
@@ -512,20 +512,17 @@ impl ServerHandler for Handler {
                 server
             }
         };
-        let out = self
-            .bridge
-            .wb()
-            .request(
-                &server,
-                "completion/complete",
-                params,
-                CallOptions {
-                    cancel: Some(ctx.ct.clone()),
-                    ..CallOptions::default()
-                },
-            )
-            .await
-            .map_err(upstream)?;
+        let out = Box::pin(self.bridge.wb().request(
+            &server,
+            "completion/complete",
+            params,
+            CallOptions {
+                cancel: Some(ctx.ct.clone()),
+                ..CallOptions::default()
+            },
+        ))
+        .await
+        .map_err(upstream)?;
         self.answer(&ctx, out.result, CompleteResult::default)
     }
 }
