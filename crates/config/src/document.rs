@@ -95,6 +95,8 @@ impl Document {
     /// Write `self.text`, if it loads, unless the file changed on disk.
     pub fn save(&mut self) -> Result<()> {
         ConfigFile::parse(&self.path, &self.text)?;
+        // The check and the write as one against other workbench writers.
+        let _held = crate::files::lock_file(&self.path);
         if !self.is_current()? {
             return Err(Error::ConfigConflict {
                 path: self.path.clone(),
@@ -170,6 +172,44 @@ mod tests {
             name: name.into(),
             fields: json!({ "command": "x" }).as_object().unwrap().clone(),
         }
+    }
+
+    /// Writers at once, each adding its own entries and opening the file
+    /// again when told it changed: none is lost.
+    #[test]
+    fn saves_at_once_each_see_the_others() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("mcp.json");
+        std::fs::write(&path, "{ \"mcpServers\": {} }\n").unwrap();
+        let start = std::sync::Arc::new(std::sync::Barrier::new(4));
+        let writers: Vec<_> = (0..4)
+            .map(|w| {
+                let (path, start) = (path.clone(), start.clone());
+                std::thread::spawn(move || {
+                    start.wait();
+                    for i in 0..15 {
+                        loop {
+                            let mut doc = Document::open(&path).unwrap();
+                            doc.edit(&upsert(&format!("w{w}-{i}"))).unwrap();
+                            match doc.save() {
+                                Ok(()) => break,
+                                Err(Error::ConfigConflict { .. }) => continue,
+                                Err(e) => panic!("{e}"),
+                            }
+                        }
+                    }
+                })
+            })
+            .collect();
+        for w in writers {
+            w.join().unwrap();
+        }
+        let kept = ConfigFile::parse(&path, &std::fs::read_to_string(&path).unwrap()).unwrap();
+        let missing: Vec<String> = (0..4)
+            .flat_map(|w| (0..15).map(move |i| format!("w{w}-{i}")))
+            .filter(|n| !kept.servers.iter().any(|s| s.name == *n))
+            .collect();
+        assert!(missing.is_empty(), "lost: {missing:?}");
     }
 
     #[test]

@@ -122,6 +122,37 @@ pub fn lock_beside(path: &Path) -> Option<nix::fcntl::Flock<std::fs::File>> {
     nix::fcntl::Flock::lock(file, nix::fcntl::FlockArg::LockExclusive).ok()
 }
 
+/// Held while a file that writers replace (an mcp.json, a host's config)
+/// is compared with what was read and then replaced: a lock on the file
+/// itself, so no lock file lands in the person's project. A writer that
+/// waited finds the file replaced under it and locks the new one: the
+/// window and any number of `mcpwb` runs then see each other's saves, and
+/// the second is refused as a conflict instead of writing over the first.
+/// None when there is no file yet, or it is a link or not a regular file,
+/// or it cannot be locked: the check and the write then go unlocked.
+pub fn lock_file(path: &Path) -> Option<nix::fcntl::Flock<std::fs::File>> {
+    use std::os::unix::fs::MetadataExt;
+    for _ in 0..64 {
+        // Not blocking on a FIFO planted there; never through a link.
+        let flags = nix::fcntl::OFlag::O_NOFOLLOW | nix::fcntl::OFlag::O_NONBLOCK;
+        let file = std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(flags.bits())
+            .open(path)
+            .ok()?;
+        let locked_on = file.metadata().ok().filter(|m| m.is_file())?;
+        let held = nix::fcntl::Flock::lock(file, nix::fcntl::FlockArg::LockExclusive).ok()?;
+        match std::fs::symlink_metadata(path) {
+            Ok(now) if now.dev() == locked_on.dev() && now.ino() == locked_on.ino() => {
+                return Some(held);
+            }
+            // Replaced while this one waited: lock what is there now.
+            _ => continue,
+        }
+    }
+    None
+}
+
 /// The key a file is recorded under (a trust record, the tapped hosts):
 /// its real folder and its own name. A relative path, or one through a
 /// linked folder, keys the same file; the file's own name is never
@@ -161,6 +192,22 @@ mod tests {
     use std::os::unix::fs::PermissionsExt;
 
     use super::*;
+
+    #[test]
+    fn a_file_is_locked_only_as_the_regular_file_it_is() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("mcp.json");
+        assert!(lock_file(&file).is_none(), "no file yet: nothing to lock");
+        std::fs::write(&file, "{}").unwrap();
+        assert!(lock_file(&file).is_some());
+        let link = dir.path().join("link.json");
+        std::os::unix::fs::symlink(&file, &link).unwrap();
+        assert!(lock_file(&link).is_none(), "never through a link");
+        // A FIFO planted there is not waited on.
+        let fifo = dir.path().join("fifo.json");
+        nix::unistd::mkfifo(&fifo, nix::sys::stat::Mode::S_IRWXU).unwrap();
+        assert!(lock_file(&fifo).is_none());
+    }
 
     #[test]
     fn a_lock_beside_a_file_is_private_and_never_taken_through_a_link() {

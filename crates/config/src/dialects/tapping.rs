@@ -380,6 +380,7 @@ impl Untapped {
 }
 
 pub(super) fn write_if_unchanged(path: &Path, read_as: &str, text: &str) -> Result<()> {
+    let _held = crate::files::lock_file(path);
     if read(path)? != read_as {
         return Err(Error::ConfigConflict {
             path: path.to_path_buf(),
