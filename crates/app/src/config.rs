@@ -200,16 +200,28 @@ impl Place {
             EditOp::Remove { name } => self.own_secrets(path, name),
             _ => Vec::new(),
         };
-        let mut doc = open(path)?;
         let keychain = Keychain::app();
-        workbench_calls::rules::save_own_edit(
-            &mut doc,
-            op,
-            &keychain,
-            &Trust::app(),
-            &self.settings,
-            path == self.user,
-        )?;
+        // One server's change, applied to the file as it is: read under the
+        // file's lock, so another window or `mcpwb` saving at once waits.
+        // A file that did not exist has no lock yet: a save that finds it
+        // made in between reads it again and applies the change to that.
+        let mut tries = 0;
+        loop {
+            let mut doc = Document::open_locked(path).map_err(Error::from)?;
+            match workbench_calls::rules::save_own_edit(
+                &mut doc,
+                op,
+                &keychain,
+                &Trust::app(),
+                &self.settings,
+                path == self.user,
+            ) {
+                Err(e) if e.code() == workbench_core::ErrorCode::ConfigConflict && tries < 8 => {
+                    tries += 1;
+                }
+                done => break done?,
+            }
+        }
         let left = secrets
             .into_iter()
             .filter_map(|id| {
@@ -549,6 +561,38 @@ mod tests {
         let again = place.add_to(&place.user, "a", fields).unwrap_err();
         assert_eq!(again.code, workbench_core::ErrorCode::Invalid);
         assert_eq!(std::fs::read_to_string(&place.user).unwrap(), after);
+    }
+
+    /// The window and `mcpwb` adding servers at the same moment: each
+    /// addition lands, none is written over or refused.
+    #[test]
+    fn additions_at_once_all_land() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("mcp.json"), "{ \"mcpServers\": {} }\n").unwrap();
+        let start = std::sync::Arc::new(std::sync::Barrier::new(4));
+        let adders: Vec<_> = (0..4)
+            .map(|w| {
+                let (dir, start) = (dir.path().to_path_buf(), start.clone());
+                std::thread::spawn(move || {
+                    let place = place(&dir);
+                    let mut fields = Map::new();
+                    fields.insert("command".into(), Value::String("node".into()));
+                    start.wait();
+                    for i in 0..10 {
+                        place
+                            .add_to(&place.user, &format!("w{w}-{i}"), fields.clone())
+                            .unwrap();
+                    }
+                })
+            })
+            .collect();
+        for a in adders {
+            a.join().unwrap();
+        }
+        let place = place(dir.path());
+        let text = std::fs::read_to_string(&place.user).unwrap();
+        let kept = ConfigFile::parse(&place.user, &text).unwrap();
+        assert_eq!(kept.servers.len(), 40, "{text}");
     }
 
     #[test]

@@ -19,6 +19,19 @@ pub struct Document {
     pub text: String,
     /// The bytes on disk when read (None: the file did not exist).
     read_as: Option<Vec<u8>>,
+    /// The file's lock, when it was opened to be changed at once
+    /// ([`Document::open_locked`]): released by the save.
+    held: Option<Held>,
+}
+
+/// A lock on the file (`files::lock_file`).
+#[derive(Clone)]
+struct Held(#[allow(dead_code)] std::sync::Arc<nix::fcntl::Flock<std::fs::File>>);
+
+impl std::fmt::Debug for Held {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Held")
+    }
 }
 
 /// What this process last wrote to each config file: a change the watch
@@ -78,7 +91,20 @@ impl Document {
             path: path.to_path_buf(),
             text,
             read_as,
+            held: None,
         })
+    }
+
+    /// Read `path` to change it now: its lock is held from the read to the
+    /// save, so another workbench writer waits and this one's edit is
+    /// applied to the file as it is (never refused for a save that came
+    /// in between). For one change computed from the file, not for a
+    /// person's edit of what they were shown (that is [`Document::open`]).
+    pub fn open_locked(path: &Path) -> Result<Document> {
+        let held = crate::files::lock_file(path).map(|l| Held(std::sync::Arc::new(l)));
+        let mut doc = Document::open(path)?;
+        doc.held = held;
+        Ok(doc)
     }
 
     /// Whether the file on disk is still what was read.
@@ -96,7 +122,10 @@ impl Document {
     pub fn save(&mut self) -> Result<()> {
         ConfigFile::parse(&self.path, &self.text)?;
         // The check and the write as one against other workbench writers.
-        let _held = crate::files::lock_file(&self.path);
+        let _held = self
+            .held
+            .take()
+            .or_else(|| crate::files::lock_file(&self.path).map(|l| Held(std::sync::Arc::new(l))));
         if !self.is_current()? {
             return Err(Error::ConfigConflict {
                 path: self.path.clone(),
