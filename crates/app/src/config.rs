@@ -421,7 +421,12 @@ impl Place {
             file.starts_with(&dir).then(|| dir.join(".mcp.json"))
         });
         let file = inside_project.unwrap_or_else(|| self.user.clone());
-        let mut doc = open(&file)?;
+        // Merged into the file as it is: another writer waits for the save.
+        let mut doc = if dry_run {
+            open(&file)?
+        } else {
+            Document::open_locked(&file).map_err(Error::from)?
+        };
         let merged =
             dialects::merge_into(&mut doc, &imported, only, replace).map_err(Error::from)?;
         if !dry_run && !merged.added.is_empty() {
