@@ -162,7 +162,9 @@ impl Place {
     /// from (else nothing is written: config_conflict).
     pub fn save_text(&self, scope: Scope, text: String, base: &str) -> Result<(), ErrorInfo> {
         let path = self.file_for(scope)?;
-        let mut doc = open(&path)?;
+        // Held from the comparison to the save: what is trusted before the
+        // save is what the save then writes (no other save comes between).
+        let mut doc = Document::open_locked(&path).map_err(Error::from)?;
         if doc.text != base {
             return Err(Error::from(workbench_core::config::Error::ConfigConflict { path }).into());
         }

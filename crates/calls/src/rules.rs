@@ -112,7 +112,9 @@ pub fn own_save(
 /// they wrote is trusted and the approvals follow ([`own_save`]) *before*
 /// the save, so the reload the save causes finds them; failing to record
 /// that only means a server asks once more. The one sequence for the window
-/// and `mcpwb config`.
+/// and `mcpwb config`, which open `doc` under the file's lock
+/// (`Document::open_locked`): no other save comes between this trust and
+/// the save that writes what it trusts.
 pub fn save_own(
     doc: &mut workbench_core::config::document::Document,
     before: &str,
