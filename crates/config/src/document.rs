@@ -11,7 +11,7 @@ use super::edit::{EditOp, apply};
 use crate::error::{Error, Result};
 
 /// The text of a config file as read, and what it was read as.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Document {
     /// The file.
     pub path: PathBuf,
@@ -25,12 +25,24 @@ pub struct Document {
 }
 
 /// A lock on the file (`files::lock_file`).
-#[derive(Clone)]
-struct Held(#[allow(dead_code)] std::sync::Arc<nix::fcntl::Flock<std::fs::File>>);
+struct Held(#[allow(dead_code)] nix::fcntl::Flock<std::fs::File>);
 
 impl std::fmt::Debug for Held {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("Held")
+    }
+}
+
+/// A copy is of the text, never of the lock (only the one that saves
+/// lets it go).
+impl Clone for Document {
+    fn clone(&self) -> Document {
+        Document {
+            path: self.path.clone(),
+            text: self.text.clone(),
+            read_as: self.read_as.clone(),
+            held: None,
+        }
     }
 }
 
@@ -101,7 +113,7 @@ impl Document {
     /// in between). For one change computed from the file, not for a
     /// person's edit of what they were shown (that is [`Document::open`]).
     pub fn open_locked(path: &Path) -> Result<Document> {
-        let held = crate::files::lock_file(path).map(|l| Held(std::sync::Arc::new(l)));
+        let held = crate::files::lock_file(path).map(Held);
         let mut doc = Document::open(path)?;
         doc.held = held;
         Ok(doc)
@@ -125,7 +137,7 @@ impl Document {
         let _held = self
             .held
             .take()
-            .or_else(|| crate::files::lock_file(&self.path).map(|l| Held(std::sync::Arc::new(l))));
+            .or_else(|| crate::files::lock_file(&self.path).map(Held));
         if !self.is_current()? {
             return Err(Error::ConfigConflict {
                 path: self.path.clone(),
