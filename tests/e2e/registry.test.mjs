@@ -99,6 +99,11 @@ describe("the MCP Registry room", () => {
     openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", "leaf.key", "-out", "leaf.csr", "-subj", "/CN=Workbench e2e Publisher");
     openssl("x509", "-req", "-in", "leaf.csr", "-CA", "ca.pem", "-CAkey", "ca.key", "-CAcreateserial", "-days", "30", "-out", "leaf.pem", "-extfile", "leaf.ext");
     execFileSync(mcpb, ["sign", join(env.HOME, "demo.mcpb"), "--cert", join(pki, "leaf.pem"), "--key", join(pki, "leaf.key")], { stdio: "ignore" });
+    // Another bundle, to be put in the first one's place while the person reads it.
+    const swapped = JSON.parse(readFileSync(join(src, "manifest.json"), "utf8"));
+    swapped.server.mcp_config.args = ["--name", "swapped-in"];
+    writeFileSync(join(src, "manifest.json"), JSON.stringify(swapped));
+    execFileSync(mcpb, ["pack", src, join(env.HOME, "other.mcpb")], { stdio: "ignore" });
     env.SSL_CERT_FILE = join(pki, "ca.pem");
     env.SSL_CERT_DIR = join(pki, "none");
     env.MCPWB_OPEN_FILE = join(env.HOME, "demo.mcpb");
@@ -236,6 +241,30 @@ describe("the MCP Registry room", () => {
       assert.doesNotMatch(written, /e2e-bundle-secret/);
       await session.screenshot("bundle-installed");
     } finally {
+      await session.close();
+    }
+  });
+
+  it("does not install a bundle that changed after it was shown", async () => {
+    const config = join(env.HOME, "bundle-swap.json");
+    writeFileSync(config, '{ "mcpServers": {} }\n');
+    const shown = join(env.HOME, "demo.mcpb");
+    const original = readFileSync(shown);
+    const session = await driver.session(["--config", config], { trust: false });
+    try {
+      await session.clickText(".sidebar-actions button", "Registry");
+      await session.clickText(".registry-list button", "Install a bundle");
+      await session.waitForTexts(".bundle-publisher", (t) => t.length === 1);
+      await session.type(await session.find("input[aria-label='token']"), "e2e-swap-secret");
+      // Another file put in its place while the person reads what it was.
+      copyFileSync(join(env.HOME, "other.mcpb"), shown);
+      await session.clickText(".bundle-install > button", "Install");
+      const [said] = await session.waitForTexts(".bundle-install [role=alert]", (t) => t.length === 1);
+      assert.match(said, /changed since it was shown: nothing was installed/);
+      await session.screenshot("bundle-swapped");
+      assert.equal(readFileSync(config, "utf8"), '{ "mcpServers": {} }\n', "nothing added");
+    } finally {
+      writeFileSync(shown, original);
       await session.close();
     }
   });

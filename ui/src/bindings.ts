@@ -32,8 +32,11 @@ export const commands = {
 	 *  folder when `folder`); None when they cancelled.
 	 */
 	pickPath: (folder: boolean) => typedError<string | null, ErrorInfo>(__TAURI_INVOKE("pick_path", { folder })),
-	/**  Install the bundle at `path` with the person's answers (KEY, value). */
-	installBundle: (path: string, answers: ([string, string])[], asName: string | null, scope: Scope) => typedError<Installed_Serialize, ErrorInfo>(__TAURI_INVOKE("install_bundle", { path, answers, asName, scope })),
+	/**
+	 *  Install the bundle at `path` with the person's answers (KEY, value),
+	 *  if it is still the file shown to them (`shown`: its SHA-256 as shown).
+	 */
+	installBundle: (path: string, shown: string, answers: ([string, string])[], asName: string | null, scope: Scope) => typedError<Installed_Serialize, ErrorInfo>(__TAURI_INVOKE("install_bundle", { path, shown, answers, asName, scope })),
 	/**  The live state of every server (empty when the config could not be read). */
 	serverStatuses: () => typedError<ServerStatus_Serialize[], ErrorInfo>(__TAURI_INVOKE("server_statuses")),
 	/**

@@ -104,6 +104,9 @@ pub struct Install<'a> {
     pub path: &'a Path,
     /// The SHA-256 it must have (a registry's `fileSha256`).
     pub sha256: Option<&'a str>,
+    /// The SHA-256 of the bundle as it was shown to the person (the
+    /// window's install): a file changed since is not installed.
+    pub shown: Option<&'a str>,
     /// The entry's name (default: the bundle's).
     pub as_name: Option<&'a str>,
     /// Its `user_config` answers (KEY, value); a `multiple` key repeated.
@@ -140,6 +143,17 @@ pub fn install(place: &Place, request: Install<'_>) -> Result<Installed, ErrorIn
                 request.path.display(),
                 bundle.sha256,
                 want.trim()
+            ),
+        ));
+    }
+    if let Some(seen) = request.shown
+        && !seen.trim().eq_ignore_ascii_case(&bundle.sha256)
+    {
+        return Err(ErrorInfo::new(
+            ErrorCode::Refused,
+            format!(
+                "{} changed since it was shown: nothing was installed. Look at it again",
+                request.path.display()
             ),
         ));
     }

@@ -372,6 +372,7 @@ async fn add_bundle(
         crate::bundle::Install {
             path: &dest,
             sha256: Some(sha),
+            shown: None,
             as_name: request.as_name,
             answers: request.answers,
             scope: request.scope,

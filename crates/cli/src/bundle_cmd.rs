@@ -81,6 +81,7 @@ pub fn run(cli: &Cli, args: &BundleArgs) -> Result<(), Failure> {
                 Install {
                     path: file,
                     sha256: sha256.as_deref(),
+                    shown: None,
                     as_name: as_name.as_deref(),
                     answers: &answers,
                     scope: if *in_project {

@@ -70,10 +70,7 @@ pub fn read(path: &Path) -> Result<Bundle, ErrorInfo> {
     }
     let bytes =
         std::fs::read(path).map_err(|e| invalid(format!("cannot read {}: {e}", path.display())))?;
-    let sha256 = Sha256::digest(&bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
+    let sha256 = sha256_hex(&bytes);
     let signature = crate::signature::check(&bytes);
     let mut zip = zip::ZipArchive::new(std::io::Cursor::new(&bytes)).map_err(|e| {
         invalid(format!(
@@ -130,10 +127,32 @@ pub fn unpack(bundle: &Bundle, into: &Path) -> Result<(), ErrorInfo> {
     done
 }
 
+/// A file's SHA-256, in hex.
+fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 fn unpack_into(bundle: &Bundle, into: &Path) -> Result<(), ErrorInfo> {
-    let file = std::fs::File::open(&bundle.path)
+    // What is unpacked is the file that was read, checked (its SHA-256, its
+    // signature) and shown, not whatever the path holds now.
+    let bytes = std::fs::read(&bundle.path)
         .map_err(|e| invalid(format!("cannot read {}: {e}", bundle.path.display())))?;
-    let mut zip = zip::ZipArchive::new(file).map_err(|e| invalid(format!("not a ZIP: {e}")))?;
+    let now = sha256_hex(&bytes);
+    if now != bundle.sha256 {
+        return Err(ErrorInfo::new(
+            ErrorCode::Refused,
+            format!(
+                "{} changed since it was read (its SHA-256 was {}, it is {now}): nothing was unpacked; read it again",
+                bundle.path.display(),
+                bundle.sha256
+            ),
+        ));
+    }
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(bytes))
+        .map_err(|e| invalid(format!("not a ZIP: {e}")))?;
     if zip.len() > MAX_FILES {
         return Err(invalid(format!(
             "it holds {} files, more than {MAX_FILES}",
@@ -481,4 +500,46 @@ pub async fn download(url: &str, dest: &Path) -> Result<(), ErrorInfo> {
     }
     std::fs::write(dest, bytes)
         .map_err(|e| invalid(format!("cannot write {}: {e}", dest.display())))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pack(path: &Path, name: &str, command: &str) {
+        let mut zip = zip::ZipWriter::new(std::fs::File::create(path).unwrap());
+        let stored = zip::write::SimpleFileOptions::default()
+            .compression_method(zip::CompressionMethod::Stored);
+        zip.start_file("manifest.json", stored).unwrap();
+        let manifest = json!({
+            "manifest_version": "0.3", "name": name, "version": "1.0.0",
+            "server": { "type": "binary", "mcp_config": { "command": command } }
+        });
+        std::io::Write::write_all(&mut zip, manifest.to_string().as_bytes()).unwrap();
+        zip.finish().unwrap();
+    }
+
+    /// A bundle replaced between being read (and shown, and checked) and
+    /// being unpacked: nothing of either is unpacked.
+    #[test]
+    fn a_bundle_changed_after_it_was_read_is_not_unpacked() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("b.mcpb");
+        pack(&file, "b", "/usr/bin/true");
+        let read_as = read(&file).unwrap();
+        pack(&file, "b", "/usr/bin/false");
+        let into = dir.path().join("unpacked");
+        let err = unpack(&read_as, &into).unwrap_err();
+        assert_eq!(err.code, ErrorCode::Refused);
+        assert!(
+            err.message.contains("changed since it was read"),
+            "{}",
+            err.message
+        );
+        assert!(!into.exists());
+        // The file as it is now, read again, unpacks.
+        unpack(&read(&file).unwrap(), &into).unwrap();
+        let manifest = std::fs::read_to_string(into.join("manifest.json")).unwrap();
+        assert!(manifest.contains("/usr/bin/false"));
+    }
 }

@@ -143,13 +143,15 @@ pub async fn pick_bundle<R: Runtime>(
     )
 }
 
-/// Install the bundle at `path` with the person's answers (KEY, value).
+/// Install the bundle at `path` with the person's answers (KEY, value),
+/// if it is still the file shown to them (`shown`: its SHA-256 as shown).
 #[tauri::command]
 #[specta::specta]
 pub async fn install_bundle<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     path: String,
+    shown: String,
     answers: Vec<(String, String)>,
     as_name: Option<String>,
     scope: crate::wire::Scope,
@@ -162,6 +164,7 @@ pub async fn install_bundle<R: Runtime>(
                 workbench_app::bundle::Install {
                     path: std::path::Path::new(&path),
                     sha256: None,
+                    shown: Some(&shown),
                     as_name: as_name.as_deref(),
                     answers: &answers,
                     scope,

@@ -32,7 +32,8 @@ export interface RegistryBackend {
   /** A file (or, with `folder`, a folder) the person picks for a value; null: cancelled. */
   pickPath(folder: boolean): Promise<string | null>;
   /** Install the bundle at `path` with the answers to what it asks (KEY, value). */
-  installBundle(path: string, answers: [string, string][], asName: string | null, scope: Scope): Promise<InstalledBundle>;
+  /** `shown`: the SHA-256 of the bundle as shown; a file changed since is not installed. */
+  installBundle(path: string, shown: string, answers: [string, string][], asName: string | null, scope: Scope): Promise<InstalledBundle>;
   /** The other hosts' config files found here (a server can be added into one). */
   hostFiles(): Promise<HostFile[]>;
   /** Say what the bundle at `path` (dropped on the window) is; only read. */
@@ -52,7 +53,7 @@ export function tauriRegistryBackend(unwrap: Unwrap): RegistryBackend {
     registryAdd: async (add) => unwrap(await commands.registryAdd(add)),
     pickBundle: async () => unwrap(await commands.pickBundle()),
     pickPath: async (folder) => unwrap(await commands.pickPath(folder)),
-    installBundle: async (path, answers, asName, scope) => unwrap(await commands.installBundle(path, answers, asName, scope)),
+    installBundle: async (path, shown, answers, asName, scope) => unwrap(await commands.installBundle(path, shown, answers, asName, scope)),
     hostFiles: async () => unwrap(await commands.hostFiles()),
     showBundle: async (path) => unwrap(await commands.showBundle(path)),
     // async: a window with no webview (tests) refuses, never throws.

@@ -38,7 +38,8 @@ export function BundleInstall({
       .filter(([, v]) => v !== "")
       // Several values of a `multiple` one, one a line.
       .flatMap(([k, v]) => (s.fields.find((f) => f.key === k)?.multiple ? v.split("\n").filter(Boolean).map((x) => [k, x] as [string, string]) : [[k, v] as [string, string]]));
-    backend.installBundle(picked.path, given, name.trim() || null, "user").then(
+    // The file as shown: one changed since is refused, never installed unseen.
+    backend.installBundle(picked.path, s.sha256, given, name.trim() || null, "user").then(
       (done) => {
         setInstalling(false);
         toast(`Installed ${done.name}`, { description: `Unpacked into ${done.folder}` });
