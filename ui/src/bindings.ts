@@ -2850,6 +2850,8 @@ export type RegistryAdd_Deserialize = {
 	host?: string | null,
 	/**  The person agreed to a secret written into that file as plain text. */
 	plainTextOk?: boolean,
+	/**  The fingerprint of the entry as it was shown. */
+	shown?: string | null,
 };
 
 /**  What the window asks to add (`AddRequest`, owned, as it comes over IPC). */
@@ -2872,6 +2874,8 @@ export type RegistryAdd_Serialize = {
 	host: string | null,
 	/**  The person agreed to a secret written into that file as plain text. */
 	plainTextOk: boolean,
+	/**  The fingerprint of the entry as it was shown. */
+	shown: string | null,
 };
 
 /**  What adding wrote. */
@@ -2927,6 +2931,8 @@ export type RegistryPreview = {
 	notes: string[],
 	/**  The inputs whose value is a file path (a picker beside them). */
 	pathInputs: string[],
+	/**  What the entry and its inputs are, in short: sent back on adding. */
+	fingerprint: string,
 };
 
 /**  A server's version as the window and `--json` show it. */

@@ -174,6 +174,10 @@ pub struct RegistryPreview {
     pub notes: Vec<String>,
     /// The inputs whose value is a file path (a picker beside them).
     pub path_inputs: Vec<String>,
+    /// What the entry and its inputs are, in short: the window sends it
+    /// back when the person adds, and an entry the registry now makes
+    /// otherwise is not added unseen.
+    pub fingerprint: String,
 }
 
 /// What the entry of `listed` would be, run the way `pick` says.
@@ -185,12 +189,21 @@ pub fn preview(listed: &Listed, pick: Pick) -> Result<RegistryPreview, ErrorInfo
         )
     })?;
     let (name, entry) = imported.servers.remove(0);
+    let fingerprint = {
+        use sha2::Digest;
+        let shown = serde_json::to_vec(&(&name, &entry, &imported.inputs)).unwrap_or_default();
+        sha2::Sha256::digest(shown)
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect()
+    };
     Ok(RegistryPreview {
         name,
         entry,
         inputs: imported.inputs,
         notes: imported.notes,
         path_inputs: imported.path_inputs,
+        fingerprint,
     })
 }
 
@@ -245,6 +258,24 @@ pub async fn add(
     request: AddRequest<'_>,
 ) -> Result<RegistryAdded, ErrorInfo> {
     let (listed, _) = registry.version(request.name, request.version).await?;
+    // What the person saw is what is added: an answer of the registry that
+    // now makes another entry (a republished version, a cache that aged
+    // out) is shown again first.
+    if let Some(seen) = request.shown
+        && preview(&listed, request.pick)
+            .map(|p| p.fingerprint)
+            .ok()
+            .as_deref()
+            != Some(seen)
+    {
+        return Err(ErrorInfo::new(
+            ErrorCode::Refused,
+            format!(
+                "what the registry says of {} {} changed since it was shown: nothing was added. Look at it again",
+                listed.name, listed.version
+            ),
+        ));
+    }
     if listed.status == Status::Deprecated && !request.deprecated_ok {
         return Err(ErrorInfo::new(
             ErrorCode::Refused,
@@ -410,6 +441,9 @@ pub struct AddRequest<'a> {
     /// The person agreed that a secret goes into the host's file as plain
     /// text (a host with no store of its own for it).
     pub plain_text_ok: bool,
+    /// The fingerprint of the entry as shown to the person (the window):
+    /// refused when the registry's answer now makes another.
+    pub shown: Option<&'a str>,
 }
 
 /// The answers checked against the inputs: each names one, a pick list's
@@ -487,6 +521,9 @@ pub struct RegistryAdd {
     /// The person agreed to a secret written into that file as plain text.
     #[serde(default)]
     pub plain_text_ok: bool,
+    /// The fingerprint of the entry as it was shown.
+    #[serde(default)]
+    pub shown: Option<String>,
 }
 
 impl RegistryAdd {
@@ -510,6 +547,84 @@ impl RegistryAdd {
             answers: &self.answers,
             host: self.host.as_deref().map(Path::new),
             plain_text_ok: self.plain_text_ok,
+            shown: self.shown.as_deref(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn publish(folder: &Path, url: &str) {
+        let server = serde_json::json!({
+            "name": "io.example/weather", "description": "Weather", "version": "1.0.0",
+            "remotes": [{ "type": "streamable-http", "url": url }]
+        });
+        std::fs::write(folder.join("weather.json"), server.to_string()).unwrap();
+    }
+
+    fn request<'a>(shown: Option<&'a str>) -> AddRequest<'a> {
+        AddRequest {
+            name: "io.example/weather",
+            version: None,
+            pick: Pick::First,
+            as_name: None,
+            scope: Scope::User,
+            deprecated_ok: false,
+            answers: &[],
+            host: None,
+            plain_text_ok: false,
+            shown,
+        }
+    }
+
+    /// The registry's answer changed between the person's look and their
+    /// Add (republished under the same version): nothing is added until
+    /// they look again.
+    #[tokio::test]
+    async fn an_entry_the_registry_makes_otherwise_since_it_was_shown_is_not_added() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join("registry");
+        std::fs::create_dir_all(&folder).unwrap();
+        let settings = SettingsFile::new(dir.path().join("settings.json"));
+        let place = Place::with_settings(dir.path().join("mcp.json"), None, settings.clone());
+        std::fs::write(&place.user, "{ \"mcpServers\": {} }\n").unwrap();
+        let given = format!("file:{}", folder.display());
+        let registry = open_with(Some(&given), &settings, true).unwrap();
+        publish(&folder, "https://weather.example/mcp");
+        let seen = show(&registry, "io.example/weather", None, Pick::First)
+            .await
+            .unwrap()
+            .preview
+            .unwrap();
+        publish(&folder, "https://elsewhere.example/mcp");
+        let refused = add(&place, &registry, request(Some(&seen.fingerprint)))
+            .await
+            .unwrap_err();
+        assert_eq!(refused.code, ErrorCode::Refused);
+        assert!(
+            refused.message.contains("changed since it was shown"),
+            "{}",
+            refused.message
+        );
+        assert_eq!(
+            std::fs::read_to_string(&place.user).unwrap(),
+            "{ \"mcpServers\": {} }\n"
+        );
+        // Looked at again, it is added as now shown.
+        let again = show(&registry, "io.example/weather", None, Pick::First)
+            .await
+            .unwrap()
+            .preview
+            .unwrap();
+        add(&place, &registry, request(Some(&again.fingerprint)))
+            .await
+            .unwrap();
+        let written = std::fs::read_to_string(&place.user).unwrap();
+        assert!(
+            written.contains("https://elsewhere.example/mcp"),
+            "{written}"
+        );
     }
 }

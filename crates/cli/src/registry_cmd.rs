@@ -190,6 +190,7 @@ pub async fn run(cli: &Cli, args: &RegistryArgs) -> Result<(), Failure> {
                     answers: &answers,
                     host: host.as_deref(),
                     plain_text_ok: *plain_text,
+                    shown: None,
                 },
             )
             .await?;

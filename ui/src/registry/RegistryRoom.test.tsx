@@ -59,6 +59,7 @@ function backend(deprecated: boolean) {
       ],
       notes: ["weather: --cache-dir is optional and has no default: left out"],
       pathInputs: ["weather-cache-dir"],
+      fingerprint: `shown-${version}`,
     },
   });
   const b: RegistryBackend = {
@@ -108,6 +109,8 @@ describe("the Registry room", () => {
       ["weather-cache-dir", "/picked/cache.db"],
     ]);
     expect(added[0]?.asName).toBe("weather");
+    // What was shown goes back with it: an entry the registry now makes otherwise is refused.
+    expect(added[0]?.shown).toBe("shown-1.4.0");
   });
 
   it("holds a deprecated version back until the person says add it anyway, and refuses a name taken", async () => {

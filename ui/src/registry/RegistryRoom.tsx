@@ -276,6 +276,8 @@ function ServerDetail({
         answers: Object.entries({ ...defaults, ...answers }).filter(([, v]) => v !== ""),
         host: host?.path ?? null,
         plainTextOk: plainSecrets.length > 0 && plainTextOk,
+        // The entry as shown: one the registry now makes otherwise is refused.
+        shown: shown.preview?.fingerprint ?? null,
       })
       .then(
         (added) => {

@@ -62,6 +62,8 @@ pub struct RegistryPreview {
     pub notes: Vec<String>,
     /// The inputs whose value is a file path (a picker beside them).
     pub path_inputs: Vec<String>,
+    /// What the entry and its inputs are, in short: sent back on adding.
+    pub fingerprint: String,
 }
 /// What adding wrote.
 #[derive(Debug, Clone, Serialize, specta::Type)]
@@ -97,6 +99,9 @@ pub struct RegistryAdd {
     /// The person agreed to a secret written into that file as plain text.
     #[serde(default)]
     pub plain_text_ok: bool,
+    /// The fingerprint of the entry as it was shown.
+    #[serde(default)]
+    pub shown: Option<String>,
 }
 impl From<RegistryAdd> for workbench_app::registry::RegistryAdd {
     fn from(v: RegistryAdd) -> Self {
@@ -111,6 +116,7 @@ impl From<RegistryAdd> for workbench_app::registry::RegistryAdd {
             answers,
             host,
             plain_text_ok,
+            shown,
         } = v;
         workbench_app::registry::RegistryAdd {
             name,
@@ -123,6 +129,7 @@ impl From<RegistryAdd> for workbench_app::registry::RegistryAdd {
             answers,
             host,
             plain_text_ok,
+            shown,
         }
     }
 }
@@ -223,6 +230,7 @@ impl From<workbench_app::registry::RegistryPreview> for RegistryPreview {
             inputs,
             notes,
             path_inputs,
+            fingerprint,
         } = v;
         Self {
             name,
@@ -230,6 +238,7 @@ impl From<workbench_app::registry::RegistryPreview> for RegistryPreview {
             inputs,
             notes,
             path_inputs,
+            fingerprint,
         }
     }
 }
