@@ -216,6 +216,15 @@ describe("the MCP Registry room", () => {
       assert.equal(runs.filter((r) => r.includes("started, 25 tools; the doctor: 0 errors")).length, 3, runs.join(" | "));
       await session.waitForTexts(".publish-check .doctor-group code", (t) => t.includes("bundle.tools-drift"));
       await session.screenshot("publish-check");
+      // The folder's files changed after they were shown (a pull, a build): what they run now is shown, not started.
+      const manifest = JSON.parse(readFileSync(join(folder, "manifest.json"), "utf8"));
+      manifest.server.mcp_config.args = ["--name", "changed-after-shown"];
+      writeFileSync(join(folder, "manifest.json"), JSON.stringify(manifest));
+      await session.clickText(".publish-check button", "Check and start");
+      await session.waitForTexts(".publish-check .doctor-group code", (t) => t.includes("publish.changed"), 20_000);
+      assert.deepEqual(await session.texts(".publish-run"), [], "nothing started unseen");
+      const ways = await session.texts(".publish-ways > li code");
+      assert.ok(ways.some((w) => w.includes("changed-after-shown")), ways.join(" | "));
     } finally {
       await session.close();
     }

@@ -48,9 +48,11 @@ export const commands = {
 	runDoctor: (server: string, probe: boolean, eras: boolean) => typedError<DoctorReport_Serialize, ErrorInfo>(__TAURI_INVOKE("run_doctor", { server, probe, eras })),
 	/**
 	 *  Check a server's folder before its author publishes it; with `run`,
-	 *  start each way it describes with each host's PATH (the person asked).
+	 *  start each way it describes with each host's PATH (the person asked,
+	 *  having seen them: `shown` is the fingerprint of the check they saw;
+	 *  without one nothing starts, the ways are only shown).
 	 */
-	publishCheck: (folder: string, run: boolean) => typedError<PublishReport_Serialize, ErrorInfo>(__TAURI_INVOKE("publish_check", { folder, run })),
+	publishCheck: (folder: string, run: boolean, shown: string | null) => typedError<PublishReport_Serialize, ErrorInfo>(__TAURI_INVOKE("publish_check", { folder, run, shown })),
 	/**
 	 *  Every ready server counted: its last full run while its surface is the
 	 *  same, else the shape checks (fast: no request is sent).
@@ -2759,6 +2761,8 @@ export type PublishReport_Deserialize = {
 	hosts: PublishHost_Deserialize[],
 	/**  Each way as each host started it (empty unless asked to run). */
 	runs: HostRun_Deserialize[],
+	/**  What the ways are, in short: sent back to start them. */
+	fingerprint: string,
 };
 
 /**  What `publish check` found. */
@@ -2769,6 +2773,8 @@ export type PublishReport_Serialize = {
 	hosts: PublishHost_Serialize[],
 	/**  Each way as each host started it (empty unless asked to run). */
 	runs: HostRun_Serialize[],
+	/**  What the ways are, in short: sent back to start them. */
+	fingerprint: string,
 };
 
 /**  One way the server runs, as an mcp.json entry. */

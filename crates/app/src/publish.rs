@@ -42,6 +42,10 @@ pub struct PublishReport {
     pub hosts: Vec<PublishHost>,
     /// Each way as each host started it (empty unless asked to run).
     pub runs: Vec<HostRun>,
+    /// What the ways are, in short: the window sends it back when the
+    /// person asks to start them, and ways the folder now describes
+    /// otherwise are not started unseen.
+    pub fingerprint: String,
 }
 
 impl PublishReport {
@@ -63,6 +67,19 @@ pub struct PublishCheck<'a> {
     pub inputs: &'a [(String, String)],
     /// How long a start may take (a first `npx` or `uvx` downloads).
     pub timeout: Duration,
+    /// The fingerprint of the ways as the person saw them (the window):
+    /// with `run`, they start only when the folder still describes those.
+    pub shown: Option<&'a str>,
+}
+
+/// The ways' fingerprint ([`PublishReport::fingerprint`]).
+fn fingerprint(ways: &[PublishWay]) -> String {
+    use sha2::Digest;
+    let text = serde_json::to_vec(ways).unwrap_or_default();
+    sha2::Sha256::digest(text)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
 }
 
 /// Check the folder; run its ways when asked.
@@ -74,8 +91,19 @@ pub async fn check(request: PublishCheck<'_>) -> PublishReport {
     let host_list = hosts::hosts(&path);
     let mut findings = checked.findings;
     findings.extend(hosts::findings(&ways, &host_list));
+    let fingerprint = fingerprint(&ways);
+    // Started only as shown: files changed since (a pull, a build, a
+    // checkout) may run something the person never saw.
+    let changed = request.run && request.shown.is_some_and(|seen| seen != fingerprint);
+    if changed {
+        findings.push(
+            Finding::new("publish.changed", Severity::Error, dir.display().to_string())
+                .why("what the folder's files say to run changed since they were shown: nothing was started")
+                .fix("look at the ways listed now, then check again to start them"),
+        );
+    }
     let mut runs = Vec::new();
-    if request.run {
+    if request.run && !changed {
         for way in &ways {
             let stdio = way.entry.contains_key("command");
             // A remote is reached the same from every host: once.
@@ -120,6 +148,7 @@ pub async fn check(request: PublishCheck<'_>) -> PublishReport {
         ways,
         hosts: host_list,
         runs,
+        fingerprint,
     }
 }
 
@@ -237,4 +266,49 @@ fn tools_drift(manifest: &Value, live: &[String]) -> Vec<Finding> {
         );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn folder_running(dir: &Path, command: &str) {
+        let manifest = json!({
+            "manifest_version": "0.3", "name": "mine", "version": "0.1.0",
+            "description": "mine", "author": { "name": "me" },
+            "server": { "type": "binary", "entry_point": command,
+                        "mcp_config": { "command": command } }
+        });
+        std::fs::write(dir.join("manifest.json"), manifest.to_string()).unwrap();
+    }
+
+    fn asked<'a>(dir: &'a Path, shown: Option<&'a str>) -> PublishCheck<'a> {
+        PublishCheck {
+            folder: dir,
+            run: true,
+            inputs: &[],
+            timeout: Duration::from_secs(5),
+            shown,
+        }
+    }
+
+    /// The person asks to start what they were shown; the folder says to
+    /// run something else by then: nothing starts, and they are told.
+    #[tokio::test]
+    async fn ways_changed_since_they_were_shown_are_not_started() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("no-such-server");
+        folder_running(dir.path(), &missing.display().to_string());
+        let mut listed = asked(dir.path(), None);
+        listed.run = false;
+        let seen = check(listed).await.fingerprint;
+        folder_running(dir.path(), "/bin/false");
+        let refused = check(asked(dir.path(), Some(&seen))).await;
+        assert!(refused.runs.is_empty(), "{:?}", refused.runs);
+        assert!(refused.findings.iter().any(|f| f.code == "publish.changed"));
+        // What is shown now is started when asked.
+        let started = check(asked(dir.path(), Some(&refused.fingerprint))).await;
+        assert!(!started.runs.is_empty());
+        assert!(started.findings.iter().all(|f| f.code != "publish.changed"));
+    }
 }

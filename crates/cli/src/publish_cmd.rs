@@ -61,6 +61,8 @@ pub async fn run(cli: &Cli, args: &PublishArgs) -> Result<(), Failure> {
         run: *run,
         inputs: &inputs,
         timeout: Duration::from_secs(*start_timeout),
+        // `--run` is the person's word for what the folder holds now.
+        shown: None,
     })
     .await;
     if cli.json {

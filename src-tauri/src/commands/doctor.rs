@@ -72,13 +72,16 @@ pub async fn surface_change<R: Runtime>(
 }
 
 /// Check a server's folder before its author publishes it; with `run`,
-/// start each way it describes with each host's PATH (the person asked).
+/// start each way it describes with each host's PATH (the person asked,
+/// having seen them: `shown` is the fingerprint of the check they saw;
+/// without one nothing starts, the ways are only shown).
 #[tauri::command]
 #[specta::specta]
 pub async fn publish_check<R: Runtime>(
     _app: tauri::AppHandle<R>,
     folder: String,
     run: bool,
+    shown: Option<String>,
 ) -> Result<crate::wire::PublishReport, crate::wire::ErrorInfo> {
     crate::wire::out(
         async move {
@@ -92,9 +95,10 @@ pub async fn publish_check<R: Runtime>(
             Ok(
                 workbench_app::publish::check(workbench_app::publish::PublishCheck {
                     folder: &folder,
-                    run,
+                    run: run && shown.is_some(),
                     inputs: &[],
                     timeout: std::time::Duration::from_secs(120),
+                    shown: shown.as_deref(),
                 })
                 .await,
             )

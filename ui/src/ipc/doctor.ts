@@ -19,7 +19,8 @@ export interface DoctorBackend {
   /** A server's `dev.watch` files changed: it is restarting. */
   onDevReloaded(listener: (server: string, files: string[]) => void): Promise<() => void>;
   /** Check a server's folder before publishing; `run` starts each way with each host's PATH. */
-  publishCheck(folder: string, run: boolean): Promise<PublishReport>;
+  /** `shown`: the fingerprint of the check the person saw; with `run` and none, nothing starts. */
+  publishCheck(folder: string, run: boolean, shown: string | null): Promise<PublishReport>;
 }
 
 type Outcome<T> = { status: "ok"; data: T } | { status: "error"; error: ErrorInfo };
@@ -33,6 +34,6 @@ export function tauriDoctorBackend(unwrap: Unwrap): DoctorBackend {
     surfaceChange: async (server) => unwrap(await commands.surfaceChange(server)),
     onSurfaceChanged: (listener) => events.surfaceChanged.listen((e) => listener(e.payload.change)),
     onDevReloaded: (listener) => events.devReloaded.listen((e) => listener(e.payload.server, e.payload.files)),
-    publishCheck: async (folder, run) => unwrap(await commands.publishCheck(folder, run)),
+    publishCheck: async (folder, run, shown) => unwrap(await commands.publishCheck(folder, run, shown)),
   };
 }

@@ -22,10 +22,13 @@ export function PublishSection({ backend, name }: { backend: DoctorBackend & Con
       () => undefined,
     );
   }, [backend, name]);
+  // What starts is what the person saw listed: the ways of the last check
+  // of this folder. With none seen yet, the check lists them first.
+  const seen = report && report.folder === folder.trim() ? report.fingerprint : null;
   const check = () => {
     setChecking(true);
     setError(null);
-    backend.publishCheck(folder, run).then(
+    backend.publishCheck(folder, run, run ? seen : null).then(
       (r) => {
         setReport(r);
         setChecking(false);
@@ -45,7 +48,7 @@ export function PublishSection({ backend, name }: { backend: DoctorBackend & Con
       <div className="toolbar doctor-options">
         <Switch label="Start each way as each host would" hint="runs the folder's commands with each host's PATH" checked={run} onChange={setRun} />
         <Button variant="primary" icon={PackageCheck} onClick={check} disabled={checking || !folder.trim()}>
-          {checking ? "Checking…" : "Check"}
+          {checking ? "Checking…" : run && seen ? "Check and start" : "Check"}
         </Button>
       </div>
       {error && (
@@ -73,6 +76,11 @@ export function PublishSection({ backend, name }: { backend: DoctorBackend & Con
                 </li>
               ))}
             </ul>
+          )}
+          {run && report.runs.length === 0 && report.ways.some((w) => typeof w.entry.command === "string") && (
+            <p role="status" className="muted">
+              Nothing started yet: above is what each host would run. Check and start to run it.
+            </p>
           )}
           {report.findings.length === 0 ? <p role="status">Nothing found: ready to publish.</p> : <Findings findings={report.findings} />}
         </>

@@ -26,6 +26,8 @@ pub struct PublishReport {
     pub hosts: Vec<crate::wire::doctor::PublishHost>,
     /// Each way as each host started it (empty unless asked to run).
     pub runs: Vec<HostRun>,
+    /// What the ways are, in short: sent back to start them.
+    pub fingerprint: String,
 }
 crate::wire::to_wire!(workbench_app::publish::PublishReport => PublishReport);
 impl From<workbench_app::publish::PublishReport> for PublishReport {
@@ -36,6 +38,7 @@ impl From<workbench_app::publish::PublishReport> for PublishReport {
             ways,
             hosts,
             runs,
+            fingerprint,
         } = v;
         Self {
             folder,
@@ -43,6 +46,7 @@ impl From<workbench_app::publish::PublishReport> for PublishReport {
             ways: ways.into_iter().map(|v| v.into()).collect(),
             hosts: hosts.into_iter().map(|v| v.into()).collect(),
             runs: runs.into_iter().map(|v| v.into()).collect(),
+            fingerprint,
         }
     }
 }
