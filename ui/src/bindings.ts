@@ -343,8 +343,11 @@ export const commands = {
 	authForceExpiry: (name: string) => typedError<Status_Serialize, ErrorInfo>(__TAURI_INVOKE("auth_force_expiry", { name })),
 	/**  Sign out: revoke where the server offers it, forget the tokens, restart. */
 	authSignOut: (name: string) => typedError<AuthRun_Serialize, ErrorInfo>(__TAURI_INVOKE("auth_sign_out", { name })),
-	/**  Trust `name` as it is in its file now, and start it. */
-	trustServer: (name: string) => typedError<null, ErrorInfo>(__TAURI_INVOKE("trust_server", { name })),
+	/**
+	 *  Trust `name` as the person read it (`shown`: the fingerprint of the
+	 *  request they read; an entry changed since is refused), and start it.
+	 */
+	trustServer: (name: string, shown: string) => typedError<null, ErrorInfo>(__TAURI_INVOKE("trust_server", { name, shown })),
 	/**  Chats, most recent first; with `search`, those whose title or messages contain it. */
 	listChats: (search: string | null) => typedError<SessionRow[], ErrorInfo>(__TAURI_INVOKE("list_chats", { search })),
 	createChat: (init: NewChat_Deserialize) => typedError<SessionRow, ErrorInfo>(__TAURI_INVOKE("create_chat", { init })),
@@ -4256,6 +4259,8 @@ export type TrustRequest_Deserialize = {
 	oauth: Shown_Deserialize[],
 	/**  `dev.watch`: the files whose change restarts it, unasked. */
 	watch: string[],
+	/**  What is trusted, in short: sent back with the person's yes. */
+	fingerprint: string,
 };
 
 /**
@@ -4294,6 +4299,8 @@ export type TrustRequest_Serialize = {
 	oauth: Shown_Serialize[],
 	/**  `dev.watch`: the files whose change restarts it, unasked. */
 	watch: string[],
+	/**  What is trusted, in short: sent back with the person's yes. */
+	fingerprint: string,
 };
 
 /**

@@ -61,6 +61,10 @@ pub struct TrustRequest {
     pub oauth: Vec<Shown>,
     /// `dev.watch`: the files whose change restarts it, unasked.
     pub watch: Vec<String>,
+    /// What is trusted, in short ([`fingerprint`]): the window sends it
+    /// back with the person's yes, and an entry changed since is not
+    /// trusted unseen.
+    pub fingerprint: String,
 }
 
 /// One name and value of a trust request.
@@ -472,5 +476,6 @@ pub fn request(config: &ConfigFile, entry: &ServerEntry) -> TrustRequest {
             .as_ref()
             .map(|d| d.watch.clone())
             .unwrap_or_default(),
+        fingerprint: fingerprint(entry),
     }
 }

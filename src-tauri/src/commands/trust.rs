@@ -17,19 +17,25 @@ pub async fn trust_request<R: Runtime>(
     crate::wire::out(async move { workbench_app::trust::request(&state.load()?, &name) }.await)
 }
 
-/// Trust `name` as it is in its file now, and start it.
+/// Trust `name` as the person read it (`shown`: the fingerprint of the
+/// request they read; an entry changed since is refused), and start it.
 #[tauri::command]
 #[specta::specta]
 pub async fn trust_server<R: Runtime>(
     _app: tauri::AppHandle<R>,
     state: State<'_, AppState>,
     name: String,
+    shown: String,
 ) -> Result<(), crate::wire::ErrorInfo> {
     crate::wire::out(
         async move {
-            let trusted =
-                workbench_app::trust::trust_and_start(&state.workbench, &state.load()?, &name)
-                    .await?;
+            let trusted = workbench_app::trust::trust_and_start(
+                &state.workbench,
+                &state.load()?,
+                &name,
+                &shown,
+            )
+            .await?;
             tracing::info!(server = %name, file = %trusted.file, "trusted by the person");
             Ok(())
         }

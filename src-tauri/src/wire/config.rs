@@ -206,6 +206,8 @@ pub struct TrustRequest {
     pub oauth: Vec<Shown>,
     /// `dev.watch`: the files whose change restarts it, unasked.
     pub watch: Vec<String>,
+    /// What is trusted, in short: sent back with the person's yes.
+    pub fingerprint: String,
 }
 /// One name and value of a trust request.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, specta::Type)]
@@ -300,6 +302,7 @@ impl From<workbench_config::trust::TrustRequest> for TrustRequest {
             allow_insecure,
             oauth,
             watch,
+            fingerprint,
         } = v;
         Self {
             name,
@@ -314,6 +317,7 @@ impl From<workbench_config::trust::TrustRequest> for TrustRequest {
             allow_insecure,
             oauth: oauth.into_iter().map(|v| v.into()).collect(),
             watch,
+            fingerprint,
         }
     }
 }

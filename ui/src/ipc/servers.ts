@@ -26,8 +26,8 @@ export interface ServersBackend {
   provideInput(id: string, value: string, servers: string[]): Promise<void>;
   /** What an untrusted server would run, for the person to read. */
   trustRequest(name: string): Promise<TrustRequest>;
-  /** Trust a server as it is now in its file, and start it. */
-  trustServer(name: string): Promise<void>;
+  /** Trust a server as the person read it (`shown`: its request's fingerprint), and start it; one changed since is refused. */
+  trustServer(name: string, shown: string): Promise<void>;
   /** Log messages servers send. */
   onServerLog(listener: (server: string, level: string, data: string) => void): Promise<() => void>;
 }
@@ -63,8 +63,8 @@ export function tauriServersBackend(unwrap: Unwrap): ServersBackend {
       unwrap(await commands.provideInput(id, value, servers));
     },
     trustRequest: async (name) => unwrap(await commands.trustRequest(name)),
-    trustServer: async (name) => {
-      unwrap(await commands.trustServer(name));
+    trustServer: async (name, shown) => {
+      unwrap(await commands.trustServer(name, shown));
     },
     onServerLog: (listener) => events.serverLogged.listen((e) => listener(e.payload.server, e.payload.level, e.payload.data)),
   };

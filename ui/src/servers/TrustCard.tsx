@@ -4,7 +4,7 @@
 // it would send credentials (URL, headers, its sign-in client), what it
 // would let run without asking, and every ${...} it reads — then the
 // person trusts it, or leaves it stopped.
-import { useQuery } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { ShieldAlert, ShieldCheck } from "lucide-react";
 import { useState } from "react";
 import type { TrustRequest } from "../ipc";
@@ -15,6 +15,7 @@ import type { ServersBackend } from "../ipc";
 
 export function TrustCard({ backend, name }: { backend: ServersBackend; name: string }) {
   const toast = useToast();
+  const client = useQueryClient();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const asked = useQuery({ queryKey: keys.trust(name), queryFn: () => backend.trustRequest(name) });
@@ -87,13 +88,19 @@ export function TrustCard({ backend, name }: { backend: ServersBackend; name: st
           icon={ShieldCheck}
           disabled={!r || busy}
           onClick={() => {
+            if (!r) return;
             setBusy(true);
             setError(null);
+            // What is trusted is what is read here: an entry changed since is
+            // refused, and the card reads it again.
             backend
-              .trustServer(name)
+              .trustServer(name, r.fingerprint)
               .then(
                 () => toast(`${name} trusted`, { description: "It starts now. A change to what it runs asks again." }),
-                (e: unknown) => setError(e instanceof Error ? e.message : String(e)),
+                (e: unknown) => {
+                  setError(e instanceof Error ? e.message : String(e));
+                  void client.invalidateQueries({ queryKey: keys.trust(name) });
+                },
               )
               .finally(() => setBusy(false));
           }}
