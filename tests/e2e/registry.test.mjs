@@ -225,6 +225,7 @@ describe("the MCP Registry room", () => {
       assert.deepEqual(await session.texts(".publish-run"), [], "nothing started unseen");
       const ways = await session.texts(".publish-ways > li code");
       assert.ok(ways.some((w) => w.includes("changed-after-shown")), ways.join(" | "));
+      await session.screenshot("publish-changed");
     } finally {
       await session.close();
     }
