@@ -68,6 +68,18 @@ pub fn write_out(path: &std::path::Path, text: &str) -> Result<(), ErrorInfo> {
 
 /// An invalid request: the person asked for something that cannot be done
 /// as asked (what to change is in the message).
+/// What the window showed, in short (a SHA-256 of its JSON, hex): sent
+/// back with the person's yes, and compared with what the same input makes
+/// now before anything acts on it.
+pub(crate) fn fingerprint(shown: &impl serde::Serialize) -> String {
+    use sha2::Digest;
+    let text = serde_json::to_vec(shown).unwrap_or_default();
+    sha2::Sha256::digest(text)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 pub(crate) fn invalid(message: impl Into<String>) -> ErrorInfo {
     ErrorInfo::new(ErrorCode::Invalid, message)
 }

@@ -72,16 +72,6 @@ pub struct PublishCheck<'a> {
     pub shown: Option<&'a str>,
 }
 
-/// The ways' fingerprint ([`PublishReport::fingerprint`]).
-fn fingerprint(ways: &[PublishWay]) -> String {
-    use sha2::Digest;
-    let text = serde_json::to_vec(ways).unwrap_or_default();
-    sha2::Sha256::digest(text)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
 /// Check the folder; run its ways when asked.
 pub async fn check(request: PublishCheck<'_>) -> PublishReport {
     let dir = request.folder;
@@ -91,7 +81,7 @@ pub async fn check(request: PublishCheck<'_>) -> PublishReport {
     let host_list = hosts::hosts(&path);
     let mut findings = checked.findings;
     findings.extend(hosts::findings(&ways, &host_list));
-    let fingerprint = fingerprint(&ways);
+    let fingerprint = crate::fingerprint(&ways);
     // Started only as shown: files changed since (a pull, a build, a
     // checkout) may run something the person never saw.
     let changed = request.run && request.shown.is_some_and(|seen| seen != fingerprint);

@@ -189,14 +189,7 @@ pub fn preview(listed: &Listed, pick: Pick) -> Result<RegistryPreview, ErrorInfo
         )
     })?;
     let (name, entry) = imported.servers.remove(0);
-    let fingerprint = {
-        use sha2::Digest;
-        let shown = serde_json::to_vec(&(&name, &entry, &imported.inputs)).unwrap_or_default();
-        sha2::Sha256::digest(shown)
-            .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect()
-    };
+    let fingerprint = crate::fingerprint(&(&name, &entry, &imported.inputs));
     Ok(RegistryPreview {
         name,
         entry,
