@@ -62,6 +62,16 @@ pub fn trust(config: &ConfigFile, name: &str) -> Result<TrustRequest, ErrorInfo>
     trust_in(&Trust::app(), config, name, None)
 }
 
+/// [`trust`], only if it is still what the person read (`shown`: the
+/// fingerprint of its request; None: as it is now).
+pub fn trust_as_shown(
+    config: &ConfigFile,
+    name: &str,
+    shown: Option<&str>,
+) -> Result<TrustRequest, ErrorInfo> {
+    trust_in(&Trust::app(), config, name, shown)
+}
+
 /// Trust server `name` on this machine, if it is still what the person
 /// read (`shown`: its request's fingerprint), and apply the config to the
 /// running servers, so it starts.

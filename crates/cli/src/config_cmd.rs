@@ -116,10 +116,20 @@ pub enum ConfigCommand {
         file: String,
     },
     /// Trust a server from elsewhere (a project's file, an import, an edit
-    /// outside the workbench) so it may start; read `config show NAME` first.
+    /// outside the workbench) so it may start. `--dry-run` prints what it
+    /// runs and its fingerprint, trusting nothing; `--shown FINGERPRINT`
+    /// then trusts it only if it still runs that.
     Trust {
         /// The server's name in mcp.json.
         name: String,
+        /// Print what would be trusted (command, folder, environment,
+        /// what it reads, its fingerprint); trust nothing.
+        #[arg(long)]
+        dry_run: bool,
+        /// The fingerprint `--dry-run` printed: an entry changed since is
+        /// refused, nothing trusted.
+        #[arg(long, value_name = "FINGERPRINT")]
+        shown: Option<String>,
     },
     /// Give the value of `${input:ID}` (read from stdin when --value is absent);
     /// it is kept in the OS keychain for each server that uses it (each
@@ -179,7 +189,11 @@ pub(crate) fn say(cli: &Cli, text: String, data: Value) {
 pub fn run(cli: &Cli, command: &ConfigCommand) -> Result<(), Failure> {
     match command {
         ConfigCommand::Validate => validate(cli),
-        ConfigCommand::Trust { name } => trust(cli, name),
+        ConfigCommand::Trust {
+            name,
+            dry_run,
+            shown,
+        } => trust(cli, name, *dry_run, shown.as_deref()),
         ConfigCommand::Show { server } => show(cli, server.as_deref()),
         ConfigCommand::Add {
             name,
@@ -282,9 +296,39 @@ fn validate(cli: &Cli) -> Result<(), Failure> {
     }
 }
 
-/// `config trust NAME`: the entry trusted as it is now.
-fn trust(cli: &Cli, name: &str) -> Result<(), Failure> {
-    let asked = workbench_app::trust::trust(&load(cli)?, name)?;
+/// `config trust NAME`: the entry trusted as it is now, or as it was read
+/// (`--shown`); `--dry-run` only says what it runs.
+fn trust(cli: &Cli, name: &str, dry_run: bool, shown: Option<&str>) -> Result<(), Failure> {
+    let config = load(cli)?;
+    if dry_run {
+        let asked = workbench_app::trust::request(&config, name)?;
+        let mut text = format!("{name} runs: {} (in {})", asked.target, asked.file);
+        if let Some(cwd) = &asked.cwd {
+            text.push_str(&format!("\n  in folder {cwd}"));
+        }
+        for v in asked.env.iter().chain(&asked.headers) {
+            text.push_str(&format!("\n  {}={}", v.name, v.value));
+            if let Some(why) = &v.changes_what_runs {
+                text.push_str(&format!("  (changes what runs: {why})"));
+            }
+        }
+        if !asked.references.is_empty() {
+            text.push_str(&format!("\n  reads {}", asked.references.join(" ")));
+        }
+        if !asked.auto_approve.is_empty() {
+            text.push_str(&format!(
+                "\n  runs unasked: {}",
+                asked.auto_approve.join(" ")
+            ));
+        }
+        text.push_str(&format!(
+            "\nnothing trusted; to trust it as shown: mcpwb config trust {name} --shown {}",
+            asked.fingerprint
+        ));
+        say(cli, text, serde_json::to_value(&asked).unwrap_or_default());
+        return Ok(());
+    }
+    let asked = workbench_app::trust::trust_as_shown(&config, name, shown)?;
     say(
         cli,
         format!("trusted {name}: {} (in {})", asked.target, asked.file),

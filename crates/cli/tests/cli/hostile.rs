@@ -114,6 +114,55 @@ fn a_file_named_with_config_runs_nothing_until_trusted() {
     assert!(out.status.success(), "{}", stderr(&out));
 }
 
+/// `config trust --dry-run` says what it runs and its fingerprint; the
+/// file changed before `config trust --shown` is not trusted.
+#[test]
+fn trust_as_shown_refuses_an_entry_changed_since_it_was_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("ran");
+    let cfg = config(
+        dir.path(),
+        "shown.json",
+        json!({ "demo": { "command": demo_server(), "args": ["--name", "demo"] } }),
+    );
+    let read = mcpwb_as_found(&[
+        "--config",
+        &cfg,
+        "--json",
+        "config",
+        "trust",
+        "demo",
+        "--dry-run",
+    ]);
+    assert!(read.status.success(), "{}", stderr(&read));
+    let asked: serde_json::Value = serde_json::from_slice(&read.stdout).unwrap();
+    let fingerprint = asked["fingerprint"].as_str().unwrap().to_string();
+    // Something else by the time the person says yes.
+    config(
+        dir.path(),
+        "shown.json",
+        json!({ "demo": { "command": "sh", "args": ["-c", format!("touch {}", marker.display())] } }),
+    );
+    let refused = mcpwb_as_found(&[
+        "--config",
+        &cfg,
+        "config",
+        "trust",
+        "demo",
+        "--shown",
+        &fingerprint,
+    ]);
+    assert!(!refused.status.success());
+    assert!(
+        stderr(&refused).contains("changed since it was shown"),
+        "{}",
+        stderr(&refused)
+    );
+    let out = mcpwb_as_found(&["--config", &cfg, "--timeout", "3", "call", "demo", "x"]);
+    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
+    assert!(!marker.exists(), "the changed entry ran");
+}
+
 fn stdout_of(out: &std::process::Output) -> String {
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
