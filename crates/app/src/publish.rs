@@ -131,7 +131,8 @@ pub async fn check(request: PublishCheck<'_>) -> PublishReport {
             }
         }
     }
-    findings.sort_by_key(|f| std::cmp::Reverse(f.severity));
+    // Worst first; that nothing started because the files changed, first of all.
+    findings.sort_by_key(|f| (f.code != "publish.changed", std::cmp::Reverse(f.severity)));
     PublishReport {
         folder: dir.display().to_string(),
         findings,
@@ -295,7 +296,7 @@ mod tests {
         folder_running(dir.path(), "/bin/false");
         let refused = check(asked(dir.path(), Some(&seen))).await;
         assert!(refused.runs.is_empty(), "{:?}", refused.runs);
-        assert!(refused.findings.iter().any(|f| f.code == "publish.changed"));
+        assert_eq!(refused.findings[0].code, "publish.changed", "said first");
         // What is shown now is started when asked.
         let started = check(asked(dir.path(), Some(&refused.fingerprint))).await;
         assert!(!started.runs.is_empty());
