@@ -2859,8 +2859,11 @@ export type RegistryAdd_Deserialize = {
 	host?: string | null,
 	/**  The person agreed to a secret written into that file as plain text. */
 	plainTextOk?: boolean,
-	/**  The fingerprint of the entry as it was shown. */
-	shown?: string | null,
+	/**
+	 *  The fingerprint of the entry as it was shown: the window adds only
+	 *  what it showed, never an entry the registry makes otherwise by then.
+	 */
+	shown: string,
 };
 
 /**  What the window asks to add (`AddRequest`, owned, as it comes over IPC). */
@@ -2883,8 +2886,11 @@ export type RegistryAdd_Serialize = {
 	host: string | null,
 	/**  The person agreed to a secret written into that file as plain text. */
 	plainTextOk: boolean,
-	/**  The fingerprint of the entry as it was shown. */
-	shown: string | null,
+	/**
+	 *  The fingerprint of the entry as it was shown: the window adds only
+	 *  what it showed, never an entry the registry makes otherwise by then.
+	 */
+	shown: string,
 };
 
 /**  What adding wrote. */

@@ -58,18 +58,28 @@ impl PublishReport {
     }
 }
 
+/// Whether the check starts what the folder describes, and on whose word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Start<'a> {
+    /// Only look: the ways are listed, nothing starts.
+    No,
+    /// Start the ways the person was shown (the report's fingerprint, sent
+    /// back): a folder that describes other ways by now starts nothing.
+    AsShown(&'a str),
+    /// Start what the folder describes now, unseen: the person's word for
+    /// the folder as it is (`mcpwb publish check --run`).
+    AsItIs,
+}
+
 /// What to check, and whether to start what it describes.
 pub struct PublishCheck<'a> {
     pub folder: &'a Path,
     /// Start each way with each host's PATH (the person agreed to run it).
-    pub run: bool,
+    pub start: Start<'a>,
     /// Values for the `${input:ID}` the entries ask for, when run.
     pub inputs: &'a [(String, String)],
     /// How long a start may take (a first `npx` or `uvx` downloads).
     pub timeout: Duration,
-    /// The fingerprint of the ways as the person saw them (the window):
-    /// with `run`, they start only when the folder still describes those.
-    pub shown: Option<&'a str>,
 }
 
 /// Check the folder; run its ways when asked.
@@ -84,7 +94,7 @@ pub async fn check(request: PublishCheck<'_>) -> PublishReport {
     let fingerprint = crate::fingerprint(&ways);
     // Started only as shown: files changed since (a pull, a build, a
     // checkout) may run something the person never saw.
-    let changed = request.run && request.shown.is_some_and(|seen| seen != fingerprint);
+    let changed = matches!(request.start, Start::AsShown(seen) if seen != fingerprint);
     if changed {
         findings.push(
             Finding::new("publish.changed", Severity::Error, dir.display().to_string())
@@ -93,7 +103,7 @@ pub async fn check(request: PublishCheck<'_>) -> PublishReport {
         );
     }
     let mut runs = Vec::new();
-    if request.run && !changed {
+    if request.start != Start::No && !changed {
         for way in &ways {
             let stdio = way.entry.contains_key("command");
             // A remote is reached the same from every host: once.
@@ -273,13 +283,12 @@ mod tests {
         std::fs::write(dir.join("manifest.json"), manifest.to_string()).unwrap();
     }
 
-    fn asked<'a>(dir: &'a Path, shown: Option<&'a str>) -> PublishCheck<'a> {
+    fn asked<'a>(dir: &'a Path, start: Start<'a>) -> PublishCheck<'a> {
         PublishCheck {
             folder: dir,
-            run: true,
+            start,
             inputs: &[],
             timeout: Duration::from_secs(5),
-            shown,
         }
     }
 
@@ -290,15 +299,15 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let missing = dir.path().join("no-such-server");
         folder_running(dir.path(), &missing.display().to_string());
-        let mut listed = asked(dir.path(), None);
-        listed.run = false;
-        let seen = check(listed).await.fingerprint;
+        let listed = check(asked(dir.path(), Start::No)).await;
+        assert!(listed.runs.is_empty(), "only listed: {:?}", listed.runs);
+        let seen = listed.fingerprint;
         folder_running(dir.path(), "/bin/false");
-        let refused = check(asked(dir.path(), Some(&seen))).await;
+        let refused = check(asked(dir.path(), Start::AsShown(&seen))).await;
         assert!(refused.runs.is_empty(), "{:?}", refused.runs);
         assert_eq!(refused.findings[0].code, "publish.changed", "said first");
         // What is shown now is started when asked.
-        let started = check(asked(dir.path(), Some(&refused.fingerprint))).await;
+        let started = check(asked(dir.path(), Start::AsShown(&refused.fingerprint))).await;
         assert!(!started.runs.is_empty());
         assert!(started.findings.iter().all(|f| f.code != "publish.changed"));
     }

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use workbench_app::publish::{self, PublishCheck, PublishReport, Severity};
+use workbench_app::publish::{self, PublishCheck, PublishReport, Severity, Start};
 
 use crate::print::clean;
 use crate::{Cli, Failure};
@@ -58,11 +58,10 @@ pub async fn run(cli: &Cli, args: &PublishArgs) -> Result<(), Failure> {
     }
     let report = publish::check(PublishCheck {
         folder: &folder,
-        run: *run,
+        // `--run` is the person's word for what the folder holds now.
+        start: if *run { Start::AsItIs } else { Start::No },
         inputs: &inputs,
         timeout: Duration::from_secs(*start_timeout),
-        // `--run` is the person's word for what the folder holds now.
-        shown: None,
     })
     .await;
     if cli.json {

@@ -92,16 +92,19 @@ pub async fn publish_check<R: Runtime>(
                     "give the server's folder as a full path",
                 ));
             }
-            Ok(
-                workbench_app::publish::check(workbench_app::publish::PublishCheck {
-                    folder: &folder,
-                    run: run && shown.is_some(),
-                    inputs: &[],
-                    timeout: std::time::Duration::from_secs(120),
-                    shown: shown.as_deref(),
-                })
-                .await,
-            )
+            use workbench_app::publish::{PublishCheck, Start};
+            // The window starts only what it showed: never the folder unseen.
+            let start = match (run, shown.as_deref()) {
+                (true, Some(seen)) => Start::AsShown(seen),
+                _ => Start::No,
+            };
+            Ok(workbench_app::publish::check(PublishCheck {
+                folder: &folder,
+                start,
+                inputs: &[],
+                timeout: std::time::Duration::from_secs(120),
+            })
+            .await)
         }
         .await,
     )

@@ -261,6 +261,9 @@ function ServerDetail({
   const hostKeepsText = host !== null && host.dialect !== "vscode";
   const plainSecrets = hostKeepsText ? inputs.filter((i) => i.password && (answers[i.id] ?? "") !== "").map((i) => i.id) : [];
   const add = () => {
+    // Only an entry shown can be added (the button is under it).
+    const preview = shown.preview;
+    if (!preview) return;
     const [kind, n] = way ? way.split(":") : [null, null];
     setAdding(true);
     backend
@@ -277,7 +280,7 @@ function ServerDetail({
         host: host?.path ?? null,
         plainTextOk: plainSecrets.length > 0 && plainTextOk,
         // The entry as shown: one the registry now makes otherwise is refused.
-        shown: shown.preview?.fingerprint ?? null,
+        shown: preview.fingerprint,
       })
       .then(
         (added) => {

@@ -99,9 +99,9 @@ pub struct RegistryAdd {
     /// The person agreed to a secret written into that file as plain text.
     #[serde(default)]
     pub plain_text_ok: bool,
-    /// The fingerprint of the entry as it was shown.
-    #[serde(default)]
-    pub shown: Option<String>,
+    /// The fingerprint of the entry as it was shown: the window adds only
+    /// what it showed, never an entry the registry makes otherwise by then.
+    pub shown: String,
 }
 impl From<RegistryAdd> for workbench_app::registry::RegistryAdd {
     fn from(v: RegistryAdd) -> Self {
@@ -129,7 +129,7 @@ impl From<RegistryAdd> for workbench_app::registry::RegistryAdd {
             answers,
             host,
             plain_text_ok,
-            shown,
+            shown: Some(shown),
         }
     }
 }
