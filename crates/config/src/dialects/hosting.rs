@@ -14,6 +14,7 @@ use std::path::Path;
 use jsonc_parser::cst::CstRootNode;
 use serde_json::{Map, Value};
 
+use super::tapping::HostFile;
 use super::{Dialect, export};
 use crate::edit::{EditOp, apply};
 use crate::error::{Error, Result};
@@ -62,9 +63,10 @@ pub fn add(
         })?;
     let written = doc[key][name].as_object().cloned().unwrap_or_default();
     let declared = doc["inputs"].as_array().cloned().unwrap_or_default();
-    let Some(before) = existing(path, &exported.text)? else {
+    let Some(file) = existing(path, &exported.text)? else {
         return Ok(exported.notes);
     };
+    let before = file.text.clone();
     let now = crate::parse_jsonc(path, &before).ok();
     if now.as_ref().is_some_and(|v| {
         ["mcpServers", "servers", "context_servers"]
@@ -87,7 +89,7 @@ pub fn add(
             .ok_or_else(|| refused(format!("{} must hold a JSON object", path.display())))?;
         let servers = settings.object_value_or_set("context_servers");
         servers.append(name, crate::edit::input(&Value::Object(written)));
-        super::tapping::write_if_unchanged(path, &before, &root.to_string())?;
+        file.write(path, &root.to_string())?;
         return Ok(exported.notes);
     }
     // A file with no servers yet gets the host's own key (VS Code reads
@@ -113,20 +115,20 @@ pub fn add(
     for decl in declared {
         text = apply(path, &text, &EditOp::AddInput { decl })?;
     }
-    super::tapping::write_if_unchanged(path, &before, &text)?;
+    file.write(path, &text)?;
     Ok(exported.notes)
 }
 
-/// The host file's text as it is now (not through a link); when there is
-/// no file yet, `whole` (the host's whole shape with the entry) is written
-/// as it and None says nothing is left to do.
-fn existing(path: &Path, whole: &str) -> Result<Option<String>> {
+/// The host file as it is now, read under its lock (not through a link);
+/// when there is no file yet, `whole` (the host's whole shape with the
+/// entry) is written as it and None says nothing is left to do.
+fn existing(path: &Path, whole: &str) -> Result<Option<HostFile>> {
     match std::fs::symlink_metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             crate::document::write_atomic(path, whole.as_bytes(), false)?;
             Ok(None)
         }
-        _ => Ok(Some(super::tapping::read(path)?)),
+        _ => Ok(Some(HostFile::open(path)?)),
     }
 }
 
@@ -157,17 +159,18 @@ fn add_yaml(
             exported.notes.join("; ")
         }));
     }
-    let Some(before) = existing(path, &exported.text)? else {
+    let Some(file) = existing(path, &exported.text)? else {
         return Ok(exported.notes);
     };
+    let before = &file.text;
     let paste = format!(
         "{} is left as it was; print the entry in its shape with `mcpwb config export --to {}` and paste it",
         path.display(),
         d.id()
     );
-    let text = yaml::add(&before, &holder, name, &written, &paste)
+    let text = yaml::add(before, &holder, name, &written, &paste)
         .map_err(|e| refused(format!("{}: {e}", path.display())))?;
-    super::tapping::write_if_unchanged(path, &before, &text)?;
+    file.write(path, &text)?;
     Ok(exported.notes)
 }
 
@@ -207,6 +210,40 @@ mod tests {
         assert_eq!(v["mcpServers"]["acme"]["env"]["TOKEN"], "abc");
         let again = add(&path, Dialect::ClaudeDesktop, "acme", &e, &[]).unwrap_err();
         assert!(again.to_string().contains("already"), "{again}");
+    }
+
+    /// The window and `mcpwb` adding into one host's file at once: each
+    /// adds to what the other wrote, none refused or lost.
+    #[test]
+    fn adds_at_once_into_one_host_file_all_land() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = std::sync::Arc::new(dir.path().join("claude_desktop_config.json"));
+        std::fs::write(&*path, "{ \"mcpServers\": {} }\n").unwrap();
+        let start = std::sync::Arc::new(std::sync::Barrier::new(4));
+        let writers: Vec<_> = (0..4)
+            .map(|w| {
+                let (path, start) = (path.clone(), start.clone());
+                std::thread::spawn(move || {
+                    start.wait();
+                    for i in 0..10 {
+                        add(
+                            &path,
+                            Dialect::ClaudeDesktop,
+                            &format!("s{w}-{i}"),
+                            &entry(),
+                            &token(),
+                        )
+                        .unwrap();
+                    }
+                })
+            })
+            .collect();
+        for w in writers {
+            w.join().unwrap();
+        }
+        let text = std::fs::read_to_string(&*path).unwrap();
+        let v = crate::parse_jsonc(&path, &text).unwrap();
+        assert_eq!(v["mcpServers"].as_object().unwrap().len(), 40, "{text}");
     }
 
     #[test]

@@ -237,7 +237,8 @@ pub fn is_tapped(entry: &Map<String, Value>) -> bool {
 /// Route `name` of the host's file `path` through `mcpwb` (its path);
 /// written down in `records`.
 pub fn tap(records: &Path, path: &Path, name: &str, mcpwb: &str) -> Result<()> {
-    let before = read(path)?;
+    let file = HostFile::open(path)?;
+    let before = file.text.clone();
     let raw = entry(path, &before, name)?;
     if is_tapped(&raw) {
         return Err(edit_error(format!("{name} runs through the tap already")));
@@ -271,7 +272,7 @@ pub fn tap(records: &Path, path: &Path, name: &str, mcpwb: &str) -> Result<()> {
     });
     // Written down first: an entry is never tapped without the way back.
     all.save(records)?;
-    write_if_unchanged(path, &before, &after)
+    file.write(path, &after)
 }
 
 /// Put `name` of `path` back as it was before [`tap`]. What it says: the
@@ -286,7 +287,8 @@ pub fn untap(records: &Path, path: &Path, name: &str) -> Result<Untapped> {
             path.display()
         ))
     })?;
-    let now = read(path)?;
+    let file = HostFile::open(path)?;
+    let now = file.text.clone();
     let forget = |mut all: Records| {
         all.tapped.retain(|r| !(r.path == key && r.name == name));
         all.save(records)
@@ -346,7 +348,7 @@ pub fn untap(records: &Path, path: &Path, name: &str) -> Result<Untapped> {
             },
         )?
     };
-    write_if_unchanged(path, &now, &restored)?;
+    file.write(path, &restored)?;
     forget(all)?;
     Ok(Untapped::Back)
 }
@@ -379,14 +381,36 @@ impl Untapped {
     }
 }
 
-pub(super) fn write_if_unchanged(path: &Path, read_as: &str, text: &str) -> Result<()> {
-    let _held = crate::files::lock_file(path);
-    if read(path)? != read_as {
-        return Err(Error::ConfigConflict {
-            path: path.to_path_buf(),
-        });
+/// A host's file read under its lock (`files::lock_file`), held until the
+/// edit made from it is written ([`HostFile::write`]): the window and
+/// `mcpwb` tapping or adding into the same file at once each edit what
+/// the other wrote, never refused for it.
+pub(super) struct HostFile {
+    _held: Option<nix::fcntl::Flock<std::fs::File>>,
+    pub text: String,
+}
+
+impl HostFile {
+    /// Lock `path`, then read it (never through a link).
+    pub(super) fn open(path: &Path) -> Result<HostFile> {
+        let held = crate::files::lock_file(path);
+        Ok(HostFile {
+            _held: held,
+            text: read(path)?,
+        })
     }
-    crate::document::write_atomic(path, text.as_bytes(), false)
+
+    /// Replace the file with `text`, made from what was read. The host
+    /// takes no lock of ours: a file it changed since is a conflict,
+    /// never written over.
+    pub(super) fn write(self, path: &Path, text: &str) -> Result<()> {
+        if read(path)? != self.text {
+            return Err(Error::ConfigConflict {
+                path: path.to_path_buf(),
+            });
+        }
+        crate::document::write_atomic(path, text.as_bytes(), false)
+    }
 }
 
 #[cfg(test)]
