@@ -146,7 +146,12 @@ impl Document {
         if self.read_as.as_deref() == Some(self.text.as_bytes()) {
             return Ok(());
         }
-        write_atomic(&self.path, self.text.as_bytes(), self.read_as.is_some())?;
+        match self.read_as {
+            Some(_) => write_atomic(&self.path, self.text.as_bytes(), true)?,
+            // There was no file: made only if there is still none (another
+            // writer's first save is not written over; told it changed).
+            None => write_new(&self.path, self.text.as_bytes())?,
+        }
         remember_written(&self.path, self.text.as_bytes());
         self.read_as = Some(self.text.clone().into_bytes());
         Ok(())
@@ -163,6 +168,20 @@ impl Document {
 /// Write `bytes` to `path` so that a reader sees the old file or the new
 /// one, never half of either.
 pub fn write_atomic(path: &Path, bytes: &[u8], backup: bool) -> Result<()> {
+    write_via_temp(path, bytes, Some(backup))
+}
+
+/// [`write_atomic`] of a file that is not there: made whole, or not at all
+/// when a file came there meanwhile (`ConfigConflict`, nothing replaced).
+pub fn write_new(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_via_temp(path, bytes, None)
+}
+
+/// Written to a temporary file beside `path`, then moved there: over what
+/// is there (`replace`: Some, with its backup when `Some(true)`), or only
+/// where nothing is (None).
+fn write_via_temp(path: &Path, bytes: &[u8], replace: Option<bool>) -> Result<()> {
+    let backup = replace == Some(true);
     let failed = |source: std::io::Error| Error::ConfigWrite {
         path: path.to_path_buf(),
         source,
@@ -193,7 +212,19 @@ pub fn write_atomic(path: &Path, bytes: &[u8], backup: bool) -> Result<()> {
         }
         super::files::write_private(&bak, &previous)?;
     }
-    tmp.persist(path).map_err(|e| failed(e.error))?;
+    if replace.is_some() {
+        tmp.persist(path).map_err(|e| failed(e.error))?;
+    } else {
+        tmp.persist_noclobber(path).map_err(|e| {
+            if e.error.kind() == std::io::ErrorKind::AlreadyExists {
+                Error::ConfigConflict {
+                    path: path.to_path_buf(),
+                }
+            } else {
+                failed(e.error)
+            }
+        })?;
+    }
     if let Ok(d) = std::fs::File::open(dir) {
         let _ = d.sync_all();
     }
@@ -251,6 +282,42 @@ mod tests {
             .filter(|n| !kept.servers.iter().any(|s| s.name == *n))
             .collect();
         assert!(missing.is_empty(), "lost: {missing:?}");
+    }
+
+    /// Writers at once into a file none of them found (a first `mcpwb
+    /// config add` beside the window's first save, or a host making its
+    /// file): the first makes it, the others are told it changed and add
+    /// to it. None is written over.
+    #[test]
+    fn first_saves_at_once_never_write_over_each_other() {
+        for round in 0..40 {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("mcp.json");
+            let start = std::sync::Arc::new(std::sync::Barrier::new(4));
+            let writers: Vec<_> = (0..4)
+                .map(|w| {
+                    let (path, start) = (path.clone(), start.clone());
+                    std::thread::spawn(move || {
+                        start.wait();
+                        loop {
+                            let mut doc = Document::open_locked(&path).unwrap();
+                            doc.edit(&upsert(&format!("w{w}"))).unwrap();
+                            match doc.save() {
+                                Ok(()) => break,
+                                Err(Error::ConfigConflict { .. }) => continue,
+                                Err(e) => panic!("{e}"),
+                            }
+                        }
+                    })
+                })
+                .collect();
+            for w in writers {
+                w.join().unwrap();
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let kept = ConfigFile::parse(&path, &text).unwrap();
+            assert_eq!(kept.servers.len(), 4, "round {round}: {text}");
+        }
     }
 
     #[test]

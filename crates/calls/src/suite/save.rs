@@ -23,6 +23,7 @@ fn storage(message: impl Into<String>) -> ErrorInfo {
 use super::{Case, PromptCase, parse};
 
 /// A case to add: a call, or a prompt case (Save to suite from a chat).
+#[derive(Clone)]
 enum Saved {
     Call(Case),
     Prompt(PromptCase),
@@ -97,10 +98,30 @@ pub fn append_prompt_case(
 fn append(
     path: &Path,
     server: &str,
+    case: Saved,
+    models: &[String],
+    trust: &SuiteTrust,
+) -> Result<String, ErrorInfo> {
+    // Read, added to and written under the file's lock: another workbench
+    // saving a case at once waits and adds to this one's. A file changed
+    // meanwhile by something else (a pull) is read again, never written over.
+    let mut tries = 0;
+    loop {
+        match append_once(path, server, case.clone(), models, trust) {
+            Err(e) if e.code == ErrorCode::ConfigConflict && tries < 8 => tries += 1,
+            done => return done,
+        }
+    }
+}
+
+fn append_once(
+    path: &Path,
+    server: &str,
     mut case: Saved,
     models: &[String],
     trust: &SuiteTrust,
 ) -> Result<String, ErrorInfo> {
+    let _held = workbench_core::files::lock_file(path);
     let text = match workbench_core::files::read_no_follow(path, super::MAX_FILE) {
         Ok(t) => String::from_utf8(t)
             .map_err(|_| invalid(format!("{}: not UTF-8 text", path.display())))?,
@@ -165,8 +186,32 @@ fn append(
             dir.display()
         )));
     }
-    workbench_core::config::document::write_atomic(path, out.as_bytes(), false)
-        .map_err(|e| storage(e.to_string()))?;
+    let now = match workbench_core::files::read_no_follow(path, super::MAX_FILE) {
+        Ok(t) => Some(t),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(e) => return Err(storage(format!("{}: {e}", path.display()))),
+    };
+    let written = match now {
+        None if text.is_empty() => {
+            workbench_core::config::document::write_new(path, out.as_bytes())
+        }
+        Some(now) if now == text.as_bytes() => {
+            workbench_core::config::document::write_atomic(path, out.as_bytes(), false)
+        }
+        _ => Err(workbench_core::config::Error::ConfigConflict {
+            path: path.to_path_buf(),
+        }),
+    };
+    written.map_err(|e| match e {
+        workbench_core::config::Error::ConfigConflict { .. } => ErrorInfo::new(
+            ErrorCode::ConfigConflict,
+            format!(
+                "{} changed while the case was added: nothing was written",
+                path.display()
+            ),
+        ),
+        e => storage(e.to_string()),
+    })?;
     if trusted_before {
         trust
             .record(path, &fingerprint(out.as_bytes()))
@@ -291,6 +336,34 @@ mod tests {
                 .contains("nothing was added")
         );
         assert_eq!(std::fs::read_to_string(&path).unwrap(), "{ \"cases\": [");
+    }
+
+    /// The window and `mcpwb` saving cases into one suite at once, the
+    /// file made by the first: every case lands, named apart.
+    #[test]
+    fn cases_saved_at_once_all_land() {
+        for round in 0..10 {
+            let dir = tempfile::tempdir().unwrap();
+            let path = dir.path().join("s.json");
+            let start = std::sync::Arc::new(std::sync::Barrier::new(4));
+            let savers: Vec<_> = (0..4)
+                .map(|_| {
+                    let (path, start, dir) = (path.clone(), start.clone(), dir.path().to_owned());
+                    std::thread::spawn(move || {
+                        start.wait();
+                        for _ in 0..5 {
+                            append_case(&path, "demo", case("echo"), &trust(&dir)).unwrap();
+                        }
+                    })
+                })
+                .collect();
+            for s in savers {
+                s.join().unwrap();
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let s = parse(&path, &text).unwrap();
+            assert_eq!(s.cases.len(), 20, "round {round}: {text}");
+        }
     }
 
     fn s_case() -> PromptCase {

@@ -121,12 +121,17 @@ pub fn add(
 
 /// The host file as it is now, read under its lock (not through a link);
 /// when there is no file yet, `whole` (the host's whole shape with the
-/// entry) is written as it and None says nothing is left to do.
+/// entry) is written as it and None says nothing is left to do. A file
+/// made meanwhile (the host's first start, another add) is read and added
+/// to, never written over.
 fn existing(path: &Path, whole: &str) -> Result<Option<HostFile>> {
     match std::fs::symlink_metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            crate::document::write_atomic(path, whole.as_bytes(), false)?;
-            Ok(None)
+            match crate::document::write_new(path, whole.as_bytes()) {
+                Ok(()) => Ok(None),
+                Err(Error::ConfigConflict { .. }) => Ok(Some(HostFile::open(path)?)),
+                Err(e) => Err(e),
+            }
         }
         _ => Ok(Some(HostFile::open(path)?)),
     }
@@ -217,8 +222,8 @@ mod tests {
     #[test]
     fn adds_at_once_into_one_host_file_all_land() {
         let dir = tempfile::tempdir().unwrap();
+        // No file yet: the first add makes it, the others add to it.
         let path = std::sync::Arc::new(dir.path().join("claude_desktop_config.json"));
-        std::fs::write(&*path, "{ \"mcpServers\": {} }\n").unwrap();
         let start = std::sync::Arc::new(std::sync::Barrier::new(4));
         let writers: Vec<_> = (0..4)
             .map(|w| {
