@@ -253,29 +253,20 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("mcp.json");
         std::fs::write(&path, "{ \"mcpServers\": {} }\n").unwrap();
-        let start = std::sync::Arc::new(std::sync::Barrier::new(4));
-        let writers: Vec<_> = (0..4)
-            .map(|w| {
-                let (path, start) = (path.clone(), start.clone());
-                std::thread::spawn(move || {
-                    start.wait();
-                    for i in 0..15 {
-                        loop {
-                            let mut doc = Document::open(&path).unwrap();
-                            doc.edit(&upsert(&format!("w{w}-{i}"))).unwrap();
-                            match doc.save() {
-                                Ok(()) => break,
-                                Err(Error::ConfigConflict { .. }) => continue,
-                                Err(e) => panic!("{e}"),
-                            }
-                        }
+        let file = path.clone();
+        crate::tests::at_once(4, move |w| {
+            for i in 0..15 {
+                loop {
+                    let mut doc = Document::open(&file).unwrap();
+                    doc.edit(&upsert(&format!("w{w}-{i}"))).unwrap();
+                    match doc.save() {
+                        Ok(()) => break,
+                        Err(Error::ConfigConflict { .. }) => continue,
+                        Err(e) => panic!("{e}"),
                     }
-                })
-            })
-            .collect();
-        for w in writers {
-            w.join().unwrap();
-        }
+                }
+            }
+        });
         let kept = ConfigFile::parse(&path, &std::fs::read_to_string(&path).unwrap()).unwrap();
         let missing: Vec<String> = (0..4)
             .flat_map(|w| (0..15).map(move |i| format!("w{w}-{i}")))
@@ -293,27 +284,18 @@ mod tests {
         for round in 0..40 {
             let dir = tempfile::tempdir().unwrap();
             let path = dir.path().join("mcp.json");
-            let start = std::sync::Arc::new(std::sync::Barrier::new(4));
-            let writers: Vec<_> = (0..4)
-                .map(|w| {
-                    let (path, start) = (path.clone(), start.clone());
-                    std::thread::spawn(move || {
-                        start.wait();
-                        loop {
-                            let mut doc = Document::open_locked(&path).unwrap();
-                            doc.edit(&upsert(&format!("w{w}"))).unwrap();
-                            match doc.save() {
-                                Ok(()) => break,
-                                Err(Error::ConfigConflict { .. }) => continue,
-                                Err(e) => panic!("{e}"),
-                            }
-                        }
-                    })
-                })
-                .collect();
-            for w in writers {
-                w.join().unwrap();
-            }
+            let file = path.clone();
+            crate::tests::at_once(4, move |w| {
+                loop {
+                    let mut doc = Document::open_locked(&file).unwrap();
+                    doc.edit(&upsert(&format!("w{w}"))).unwrap();
+                    match doc.save() {
+                        Ok(()) => break,
+                        Err(Error::ConfigConflict { .. }) => continue,
+                        Err(e) => panic!("{e}"),
+                    }
+                }
+            });
             let text = std::fs::read_to_string(&path).unwrap();
             let kept = ConfigFile::parse(&path, &text).unwrap();
             assert_eq!(kept.servers.len(), 4, "round {round}: {text}");

@@ -323,21 +323,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let lock = dir.path().join("keychain");
         let id = "bridge/token";
-        let start = std::sync::Arc::new(std::sync::Barrier::new(8));
-        let made: Vec<String> = (0..8)
-            .map(|i| {
-                let (ns, lock, start) = (ns.clone(), lock.clone(), start.clone());
-                std::thread::spawn(move || {
-                    let kc = Keychain::new(&ns, Backend::KernelKeyring);
-                    start.wait();
-                    kc.get_or_make(id, &lock, || Ok(format!("token-{i}")))
-                        .unwrap()
-                })
-            })
-            .collect::<Vec<_>>()
-            .into_iter()
-            .map(|t| t.join().unwrap())
-            .collect();
+        let namespace = ns.clone();
+        let made = crate::tests::at_once(8, move |i| {
+            Keychain::new(&namespace, Backend::KernelKeyring)
+                .get_or_make(id, &lock, || Ok(format!("token-{i}")))
+                .unwrap()
+        });
         let kc = Keychain::new(&ns, Backend::KernelKeyring);
         let kept = kc.get(id).unwrap().expect("a secret was kept");
         assert!(made.iter().all(|m| *m == kept), "{made:?} against {kept}");

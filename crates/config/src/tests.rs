@@ -3,6 +3,26 @@ use std::path::Path;
 use super::*;
 use crate::error::{Error, ErrorCode};
 
+/// Run `f(0..n)` on `n` threads released at once (writers racing for one
+/// file); what each returned, in order.
+pub(crate) fn at_once<T: Send + 'static>(
+    n: usize,
+    f: impl Fn(usize) -> T + Send + Sync + 'static,
+) -> Vec<T> {
+    let start = std::sync::Arc::new(std::sync::Barrier::new(n));
+    let f = std::sync::Arc::new(f);
+    let threads: Vec<_> = (0..n)
+        .map(|i| {
+            let (start, f) = (start.clone(), f.clone());
+            std::thread::spawn(move || {
+                start.wait();
+                f(i)
+            })
+        })
+        .collect();
+    threads.into_iter().map(|t| t.join().unwrap()).collect()
+}
+
 fn parse(text: &str) -> Result<ConfigFile> {
     ConfigFile::parse(Path::new("/tmp/mcp.json"), text)
 }

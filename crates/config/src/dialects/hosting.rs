@@ -223,30 +223,15 @@ mod tests {
     fn adds_at_once_into_one_host_file_all_land() {
         let dir = tempfile::tempdir().unwrap();
         // No file yet: the first add makes it, the others add to it.
-        let path = std::sync::Arc::new(dir.path().join("claude_desktop_config.json"));
-        let start = std::sync::Arc::new(std::sync::Barrier::new(4));
-        let writers: Vec<_> = (0..4)
-            .map(|w| {
-                let (path, start) = (path.clone(), start.clone());
-                std::thread::spawn(move || {
-                    start.wait();
-                    for i in 0..10 {
-                        add(
-                            &path,
-                            Dialect::ClaudeDesktop,
-                            &format!("s{w}-{i}"),
-                            &entry(),
-                            &token(),
-                        )
-                        .unwrap();
-                    }
-                })
-            })
-            .collect();
-        for w in writers {
-            w.join().unwrap();
-        }
-        let text = std::fs::read_to_string(&*path).unwrap();
+        let path = dir.path().join("claude_desktop_config.json");
+        let file = path.clone();
+        crate::tests::at_once(4, move |w| {
+            for i in 0..10 {
+                let name = format!("s{w}-{i}");
+                add(&file, Dialect::ClaudeDesktop, &name, &entry(), &token()).unwrap();
+            }
+        });
+        let text = std::fs::read_to_string(&path).unwrap();
         let v = crate::parse_jsonc(&path, &text).unwrap();
         assert_eq!(v["mcpServers"].as_object().unwrap().len(), 40, "{text}");
     }
