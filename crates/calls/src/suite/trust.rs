@@ -199,6 +199,9 @@ impl SuiteTrust {
 
     /// Record `fingerprint` for `path` (the workbench wrote it for the person).
     pub(super) fn record(&self, path: &Path, fingerprint: &str) -> Result<(), String> {
+        // Read, changed and written under its lock: the window and `mcpwb`
+        // trusting two suites at once keep both.
+        let _held = workbench_core::files::lock_beside(&self.record);
         let mut record = self.read();
         record
             .suites
@@ -257,5 +260,32 @@ mod tests {
             !trust.is_own(&inner_link),
             "a link in the own folder is not own"
         );
+    }
+
+    /// The window and `mcpwb` trusting suites at once: every one stays
+    /// trusted (none of the record's changes written over).
+    #[test]
+    fn suites_trusted_at_once_all_stay_trusted() {
+        let dir = tempfile::tempdir().unwrap();
+        let record = dir.path().join("suite-trust.json");
+        let suite = |i: usize| dir.path().join(format!("s{i}.json"));
+        for i in 0..8 {
+            std::fs::write(suite(i), format!("{{ \"cases\": [], \"n\": {i} }}")).unwrap();
+        }
+        let print = |i: usize| fingerprint(&std::fs::read(suite(i)).unwrap());
+        let threads: Vec<_> = (0..8)
+            .map(|i| {
+                let (trust, path, fp) = (SuiteTrust::at(record.clone(), None), suite(i), print(i));
+                std::thread::spawn(move || trust.trust(&path, &fp).unwrap())
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        let trust = SuiteTrust::at(record, None);
+        let kept = (0..8)
+            .filter(|&i| trust.is_trusted(&suite(i), &print(i)))
+            .count();
+        assert_eq!(kept, 8);
     }
 }

@@ -237,6 +237,8 @@ pub fn is_tapped(entry: &Map<String, Value>) -> bool {
 /// Route `name` of the host's file `path` through `mcpwb` (its path);
 /// written down in `records`.
 pub fn tap(records: &Path, path: &Path, name: &str, mcpwb: &str) -> Result<()> {
+    // The records, then the host's file: one order for every tap and untap.
+    let _records = crate::files::lock_beside(records);
     let file = HostFile::open(path)?;
     let before = file.text.clone();
     let raw = entry(path, &before, name)?;
@@ -279,6 +281,7 @@ pub fn tap(records: &Path, path: &Path, name: &str, mcpwb: &str) -> Result<()> {
 /// entry is back, or it was no longer in the file (the record is dropped,
 /// nothing is written).
 pub fn untap(records: &Path, path: &Path, name: &str) -> Result<Untapped> {
+    let _records = crate::files::lock_beside(records);
     let all = Records::load(records)?;
     let key = record_key(path);
     let record = all.find(&key, name).cloned().ok_or_else(|| {
@@ -478,6 +481,30 @@ mod tests {
     /// it back; an entry named like a flag was tapped into a command that
     /// no longer started; a planted record's `before` was written back
     /// wholesale; a relative path was another folder's file.
+    /// Taps of four hosts' files at once (the window, `mcpwb`): each keeps
+    /// its way back, and each untaps to the bytes it had.
+    #[test]
+    fn taps_at_once_each_keep_their_way_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let records = dir.path().join("tapped-hosts.json");
+        let original =
+            "{ \"mcpServers\": { \"fs\": { \"command\": \"npx\", \"args\": [\"server-fs\"] } } }\n";
+        let host = |w: usize| dir.path().join(format!("host-{w}.json"));
+        for w in 0..4 {
+            std::fs::write(host(w), original).unwrap();
+        }
+        let (at, rec) = (dir.path().to_owned(), records.clone());
+        crate::tests::at_once(4, move |w| {
+            let path = at.join(format!("host-{w}.json"));
+            tap(&rec, &path, "fs", "/usr/bin/mcpwb").unwrap();
+        });
+        assert_eq!(Records::load(&records).unwrap().tapped.len(), 4);
+        for w in 0..4 {
+            untap(&records, &host(w), "fs").unwrap();
+            assert_eq!(std::fs::read_to_string(host(w)).unwrap(), original);
+        }
+    }
+
     #[test]
     fn untap_takes_the_file_not_the_record_at_its_word() {
         let dir = tempfile::tempdir().unwrap();
