@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use serde_json::json;
 use workbench_app::apps;
 
-use crate::session::{calls_for, opts, parse_args, ready};
+use crate::session::{calls_for, opts, ready};
 use crate::{Cli, Failure, print};
 
 #[derive(clap::Args, Debug)]
@@ -18,9 +18,8 @@ pub struct AppArgs {
     pub server: String,
     /// The tool whose App to resolve (its `_meta.ui.resourceUri` names it).
     pub tool: String,
-    /// Arguments for the call, as a JSON object.
-    #[arg(long, default_value = "{}")]
-    pub args: String,
+    #[command(flatten)]
+    pub args: crate::tool_args::ToolArgs,
     /// Write the App's HTML (with its CSP) here.
     #[arg(long)]
     pub html: Option<PathBuf>,
@@ -30,8 +29,13 @@ pub struct AppArgs {
 }
 
 pub async fn run(cli: &Cli, wb: &crate::session::Started, a: &AppArgs) -> Result<(), Failure> {
-    let args = parse_args(&a.args)?;
+    let object = a.args.object(None)?;
     ready(wb, &a.server).await?;
+    let schema = wb
+        .catalog()
+        .tool(&a.server, &a.tool)
+        .map(|t| t["inputSchema"].clone());
+    let args = a.args.typed(object, schema.as_ref())?;
     let calls = calls_for(wb, !a.no_call);
     let (result, app) =
         apps::headless(&calls, &a.server, &a.tool, args, opts(cli), !a.no_call).await?;

@@ -97,6 +97,7 @@ async fn dispatch(
         Connected::Call {
             server,
             tool,
+            arguments,
             args,
             no_history,
             task,
@@ -107,7 +108,8 @@ async fn dispatch(
                 detach: *no_wait,
                 history: !*no_history,
             };
-            call(cli, wb, (server, tool), parse_args(args)?, hand).await?;
+            let typed = (arguments.as_deref(), args);
+            call(cli, wb, (server, tool), typed, hand).await?;
         }
         Connected::Resources { .. } => {
             let names = each_ready(wb, target).await?;
@@ -202,10 +204,16 @@ async fn call(
     cli: &Cli,
     wb: &crate::session::Started,
     (server, tool): (&str, &str),
-    arguments: serde_json::Value,
+    (positional, args): (Option<&str>, &crate::tool_args::ToolArgs),
     hand: Hand,
 ) -> Result<(), Failure> {
     ready(wb, server).await?;
+    // Typed by the tool's schema as the server listed it.
+    let schema = wb
+        .catalog()
+        .tool(server, tool)
+        .map(|t| t["inputSchema"].clone());
+    let arguments = args.resolve(positional, schema.as_ref())?;
     let calls = calls_for(wb, hand.history);
     let cancel = tokio_util::sync::CancellationToken::new();
     let on_interrupt = cancel.clone();

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use workbench_app::dev::{self, DevEvent, Impact, SurfaceChange};
 
 use crate::print::{clean, line};
-use crate::session::{calls_for, connect_some, offers, opts, parse_args};
+use crate::session::{calls_for, connect_some, offers, opts};
 use crate::{Cli, Failure};
 
 #[derive(clap::Args, Debug)]
@@ -18,9 +18,9 @@ pub struct DevArgs {
     /// A tool to call after each reload (its result compared with the last).
     #[arg(long)]
     pub call: Option<String>,
-    /// The call's arguments as a JSON object.
-    #[arg(long, default_value = "{}")]
-    pub args: String,
+    /// The call's arguments.
+    #[command(flatten)]
+    pub args: crate::tool_args::ToolArgs,
 }
 
 fn say(cli: &Cli, text: String, data: Value) {
@@ -95,8 +95,19 @@ async fn call_once(
 }
 
 pub async fn run(cli: &Cli, args: &DevArgs) -> Result<(), Failure> {
-    let arguments = parse_args(&args.args)?;
+    let object = args.args.object(None)?;
     let wb = connect_some(cli, &[args.server.as_str()], offers(cli, cli.sampling)).await?;
+    // Typed by the tool's schema as the server first listed it (a server
+    // not up yet: each value as JSON when it reads as JSON, else text).
+    if args.call.is_some() && !args.args.arg.is_empty() {
+        let _ = crate::session::ready(&wb, &args.server).await;
+    }
+    let schema = args.call.as_deref().and_then(|tool| {
+        wb.catalog()
+            .tool(&args.server, tool)
+            .map(|t| t["inputSchema"].clone())
+    });
+    let arguments = args.args.typed(object, schema.as_ref())?;
     let mut follow = dev::start(&wb, &args.server)?;
     let calls = calls_for(&wb, false);
     say(

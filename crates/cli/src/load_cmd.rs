@@ -10,14 +10,14 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde_json::json;
+use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 use workbench_app::load::{
     self, Concurrency, LoadPlan, LoadReport, Regression, Stop, Target, compare,
 };
 
 use crate::print::{clean, line};
-use crate::session::{calls_for, connect_some, offers, parse_args, ready};
+use crate::session::{calls_for, connect_some, offers, ready};
 use crate::{Cli, Failure};
 
 #[derive(clap::Args, Debug)]
@@ -26,9 +26,9 @@ pub struct LoadArgs {
     server: Option<String>,
     /// The tool to call (not with --suite).
     tool: Option<String>,
-    /// The tool's arguments as JSON.
-    #[arg(long, value_name = "JSON", default_value = "{}")]
-    args: String,
+    /// The tool's arguments (not with --suite).
+    #[command(flatten)]
+    args: crate::tool_args::ToolArgs,
     /// Calls running at once.
     #[arg(long, short = 'c', default_value_t = 8, conflicts_with = "ramp")]
     concurrency: u32,
@@ -177,16 +177,20 @@ fn print(report: &LoadReport, plan: &LoadPlan) {
 /// What the run calls: one tool, or a suite's calls as a weighted mix.
 fn targets_of(args: &LoadArgs) -> Result<Vec<Target>, Failure> {
     match (&args.suite, &args.tool) {
+        (Some(_), None) if args.args.given() => Err(Failure::Usage(
+            "a suite's cases have their own arguments: --args and -a go with a TOOL".into(),
+        )),
         (Some(path), None) => Ok(load::suite_targets(path, args.server.as_deref())?),
         (Some(_), Some(_)) => Err(Failure::Usage("give a TOOL or --suite, not both".into())),
         (None, Some(tool)) => Ok(vec![Target {
             server: args.server.clone().unwrap_or_default(),
             tool: tool.clone(),
-            arguments: parse_args(&args.args)?,
+            arguments: Value::Object(args.args.object(None)?),
             weight: 1,
         }]),
         (None, None) => Err(Failure::Usage(
-            "which tool? mcpwb load SERVER TOOL [--args JSON], or --suite FILE".into(),
+            "which tool? mcpwb load SERVER TOOL [--args JSON] [-a KEY=VALUE], or --suite FILE"
+                .into(),
         )),
     }
 }
@@ -235,7 +239,7 @@ pub async fn run(cli: &Cli, args: &LoadArgs) -> Result<(), Failure> {
         Some(p) => Some(load::baseline(p)?),
         None => None,
     };
-    let plan = LoadPlan {
+    let mut plan = LoadPlan {
         concurrency: match &args.ramp {
             Some(r) => ramp(r)?,
             None => Concurrency::Fixed(args.concurrency.clamp(1, 4096)),
@@ -254,6 +258,22 @@ pub async fn run(cli: &Cli, args: &LoadArgs) -> Result<(), Failure> {
     let wb = connect_some(cli, &servers, offers(cli, cli.sampling)).await?;
     for s in &servers {
         ready(&wb, s).await?;
+    }
+    // `-a KEY=VALUE` typed by the tool's schema as its server listed it.
+    for t in plan
+        .targets
+        .iter_mut()
+        .filter(|_| !args.args.arg.is_empty())
+    {
+        let schema = wb
+            .catalog()
+            .tool(&t.server, &t.tool)
+            .map(|tool| tool["inputSchema"].clone());
+        let object = std::mem::take(&mut t.arguments)
+            .as_object()
+            .cloned()
+            .unwrap_or_default();
+        t.arguments = args.args.typed(object, schema.as_ref())?;
     }
     let calls = calls_for(&wb, true);
     if let Some(why) = load::refusal(&calls, &plan) {

@@ -28,6 +28,7 @@ mod task_cmd;
 mod terminal;
 mod test_cmd;
 mod test_evals;
+mod tool_args;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -204,9 +205,11 @@ pub enum Connected {
         server: String,
         /// The tool, by its own name (`echo`, not `demo__echo`).
         tool: String,
-        /// Arguments as a JSON object.
-        #[arg(long, default_value = "{}")]
-        args: String,
+        /// The arguments as a JSON object (or --args, -a KEY=VALUE).
+        #[arg(value_name = "JSON")]
+        arguments: Option<String>,
+        #[command(flatten)]
+        args: tool_args::ToolArgs,
         /// Do not keep this call in the history.
         #[arg(long)]
         no_history: bool,

@@ -8,6 +8,7 @@ use std::sync::OnceLock;
 use serde_json::{Value, json};
 
 mod apps;
+mod arguments;
 mod auth;
 mod bundle;
 mod bundle_signature;
@@ -59,8 +60,14 @@ fn mcpwb_as_found(args: &[&str]) -> std::process::Output {
 }
 
 fn mcpwb_trusting(trust: bool, args: &[&str]) -> std::process::Output {
+    mcpwb_command(trust, args).output().unwrap()
+}
+
+/// The command [`mcpwb_trusting`] runs, for a test that feeds it stdin.
+fn mcpwb_command(trust: bool, args: &[&str]) -> Command {
     let home = std::env::temp_dir().join("mcpwb-cli-test-home");
-    Command::new(BIN)
+    let mut command = Command::new(BIN);
+    command
         .args(trust.then_some("--trust"))
         .args(args)
         .env_remove("MCPWB_CONFIG")
@@ -68,9 +75,8 @@ fn mcpwb_trusting(trust: bool, args: &[&str]) -> std::process::Output {
         .env_remove("XDG_DATA_HOME")
         .env("MCPWB_DATA_DIR", home.join("data"))
         .env("MCPWB_SETTINGS", home.join("settings.json"))
-        .env("HOME", home)
-        .output()
-        .unwrap()
+        .env("HOME", home);
+    command
 }
 
 fn demo_config(dir: &Path, extra: &[(&str, &[&str])]) -> String {

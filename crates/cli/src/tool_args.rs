@@ -1,0 +1,289 @@
+//! How a person types a tool's arguments on the command line: a JSON
+//! object (`--args`, or the text after the tool's name in `mcpwb call`),
+//! read from a file (`--args @FILE`) or stdin (`--args -`), and single
+//! arguments (`-a KEY=VALUE`), each typed by the tool's input schema: text
+//! where the schema takes text, JSON where it takes a number, a boolean,
+//! an array or an object.
+
+use std::io::Read;
+
+use serde_json::{Map, Value};
+
+use crate::Failure;
+
+/// A tool's arguments as typed.
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct ToolArgs {
+    /// The arguments as a JSON object; `@FILE` reads it from a file, `-`
+    /// from stdin.
+    #[arg(long, value_name = "JSON")]
+    pub args: Option<String>,
+    /// One argument, KEY=VALUE (again for each): VALUE is text where the
+    /// tool's schema takes text, else JSON (`-a count=3 -a tags='["x"]'`).
+    /// Over `--args`' keys of the same name.
+    #[arg(short = 'a', long = "arg", value_name = "KEY=VALUE")]
+    pub arg: Vec<String>,
+}
+
+impl ToolArgs {
+    /// Whether any argument was typed.
+    pub fn given(&self) -> bool {
+        self.args.is_some() || !self.arg.is_empty()
+    }
+
+    /// The arguments: the JSON object (`--args` or `positional`, not both),
+    /// then each `-a KEY=VALUE` typed by `schema` (the tool's
+    /// `inputSchema`; None when it is not known: JSON when VALUE reads as
+    /// JSON, else text).
+    pub fn resolve(
+        &self,
+        positional: Option<&str>,
+        schema: Option<&Value>,
+    ) -> Result<Value, Failure> {
+        let object = self.object(positional)?;
+        self.typed(object, schema)
+    }
+
+    /// The JSON object alone (`--args` or `positional`), read once.
+    pub fn object(&self, positional: Option<&str>) -> Result<Map<String, Value>, Failure> {
+        let text = match (positional, self.args.as_deref()) {
+            (Some(_), Some(_)) => {
+                return Err(usage(
+                    "give the arguments once: after the tool's name or with --args",
+                ));
+            }
+            (Some(t), None) => Some(t.to_string()),
+            (None, Some(a)) => Some(read(a)?),
+            (None, None) => None,
+        };
+        match text {
+            None => Ok(Map::new()),
+            Some(t) => match serde_json::from_str::<Value>(&t) {
+                Ok(Value::Object(o)) => Ok(o),
+                Ok(_) => Err(usage("the arguments must be a JSON object ({...})")),
+                Err(e) => Err(usage(format!("the arguments are not JSON: {e}"))),
+            },
+        }
+    }
+
+    /// `object` with each `-a KEY=VALUE` put over it, typed by `schema`.
+    pub fn typed(
+        &self,
+        mut object: Map<String, Value>,
+        schema: Option<&Value>,
+    ) -> Result<Value, Failure> {
+        for pair in &self.arg {
+            let (key, value) = pair
+                .split_once('=')
+                .ok_or_else(|| usage(format!("-a {pair}: give it as KEY=VALUE")))?;
+            if key.is_empty() {
+                return Err(usage(format!("-a {pair}: the KEY is empty")));
+            }
+            let property = schema.and_then(|s| s.get("properties")?.get(key));
+            object.insert(key.to_string(), typed(key, value, property)?);
+        }
+        Ok(Value::Object(object))
+    }
+}
+
+fn usage(message: impl Into<String>) -> Failure {
+    Failure::Usage(message.into())
+}
+
+/// `--args`' text: itself, a file's (`@FILE`), or stdin's (`-`).
+fn read(arg: &str) -> Result<String, Failure> {
+    if arg == "-" {
+        let mut text = String::new();
+        std::io::stdin()
+            .read_to_string(&mut text)
+            .map_err(|e| usage(format!("--args -: stdin could not be read: {e}")))?;
+        return Ok(text);
+    }
+    match arg.strip_prefix('@') {
+        Some(file) => {
+            let bytes = workbench_core::files::read_no_follow(std::path::Path::new(file), 64 << 20)
+                .map_err(|e| usage(format!("--args @{file}: {e}")))?;
+            String::from_utf8(bytes).map_err(|_| usage(format!("--args @{file}: not UTF-8 text")))
+        }
+        None => Ok(arg.to_string()),
+    }
+}
+
+/// The JSON types a property's schema allows (empty: it does not say).
+fn types(property: &Value) -> Vec<&str> {
+    let mut out: Vec<&str> = match &property["type"] {
+        Value::String(t) => vec![t.as_str()],
+        Value::Array(ts) => ts.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    // `anyOf`/`oneOf` of typed branches (a nullable string, a union).
+    for key in ["anyOf", "oneOf"] {
+        for branch in property[key].as_array().into_iter().flatten() {
+            out.extend(types(branch));
+        }
+    }
+    if out.is_empty()
+        && property["enum"]
+            .as_array()
+            .is_some_and(|e| e.iter().all(Value::is_string))
+    {
+        out.push("string");
+    }
+    out
+}
+
+/// VALUE as the property takes it.
+fn typed(key: &str, value: &str, property: Option<&Value>) -> Result<Value, Failure> {
+    let as_json = serde_json::from_str::<Value>(value);
+    let allowed = property.map(types).unwrap_or_default();
+    if allowed.is_empty() {
+        // The schema does not say: JSON when it reads as JSON, else text.
+        return Ok(as_json.unwrap_or_else(|_| Value::String(value.to_string())));
+    }
+    // Text where text is taken, unless the value is JSON of another type
+    // the property also takes (`-a limit=null` for a nullable string).
+    if allowed.contains(&"string") {
+        return Ok(match as_json {
+            Ok(v) if !v.is_string() && fits(&v, &allowed) => v,
+            _ => Value::String(value.to_string()),
+        });
+    }
+    match as_json {
+        Ok(v) if fits(&v, &allowed) => Ok(v),
+        _ => Err(usage(format!(
+            "-a {key}={value}: the tool's schema takes {} for {key}, not {value:?}",
+            allowed
+                .iter()
+                .map(|t| spoken(t))
+                .collect::<Vec<_>>()
+                .join(" or ")
+        ))),
+    }
+}
+
+/// A JSON type as a person says it.
+fn spoken(t: &str) -> &str {
+    match t {
+        "number" => "a number",
+        "integer" => "a whole number",
+        "boolean" => "true or false",
+        "array" => "a JSON array",
+        "object" => "a JSON object",
+        other => other,
+    }
+}
+
+fn fits(v: &Value, allowed: &[&str]) -> bool {
+    allowed.iter().any(|t| match *t {
+        "string" => v.is_string(),
+        "number" => v.is_number(),
+        "integer" => v.is_i64() || v.is_u64(),
+        "boolean" => v.is_boolean(),
+        "array" => v.is_array(),
+        "object" => v.is_object(),
+        "null" => v.is_null(),
+        _ => false,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn args(json: Option<&str>, pairs: &[&str]) -> ToolArgs {
+        ToolArgs {
+            args: json.map(str::to_string),
+            arg: pairs.iter().map(|p| p.to_string()).collect(),
+        }
+    }
+
+    fn said(f: Failure) -> String {
+        match f {
+            Failure::Usage(m) => m,
+            _ => panic!("not a usage error"),
+        }
+    }
+
+    fn ok(r: Result<Value, Failure>) -> Value {
+        r.unwrap_or_else(|f| panic!("{}", said(f)))
+    }
+
+    fn schema() -> Value {
+        json!({ "type": "object", "properties": {
+            "message": { "type": "string" },
+            "count": { "type": "integer" },
+            "ratio": { "type": "number" },
+            "loud": { "type": "boolean" },
+            "tags": { "type": "array", "items": { "type": "string" } },
+            "note": { "type": ["string", "null"] },
+            "unit": { "enum": ["c", "f"] },
+            "id": { "anyOf": [{ "type": "string" }, { "type": "integer" }] }
+        }})
+    }
+
+    #[test]
+    fn each_pair_is_typed_by_the_schema() {
+        let pairs = [
+            "message=42",
+            "count=3",
+            "ratio=0.5",
+            "loud=true",
+            r#"tags=["a","b"]"#,
+            "note=null",
+            "unit=c",
+            "id=7",
+            "extra=x=y",
+        ];
+        let got = ok(args(None, &pairs).resolve(None, Some(&schema())));
+        assert_eq!(
+            got,
+            json!({
+                // Text where the schema takes text, even when it reads as a number.
+                "message": "42", "count": 3, "ratio": 0.5, "loud": true, "tags": ["a", "b"],
+                "note": null, "unit": "c", "id": 7,
+                // Not in the schema: text (it is not JSON); only the first `=` splits.
+                "extra": "x=y"
+            })
+        );
+    }
+
+    #[test]
+    fn a_value_the_schema_does_not_take_is_refused_with_what_it_takes() {
+        let refused = args(None, &["count=three"]).resolve(None, Some(&schema()));
+        let e = said(refused.unwrap_err());
+        assert!(
+            e.contains("the tool's schema takes a whole number for count, not \"three\""),
+            "{e}"
+        );
+        let e = said(args(None, &["count"]).resolve(None, None).unwrap_err());
+        assert!(e.contains("KEY=VALUE"), "{e}");
+    }
+
+    #[test]
+    fn the_object_then_the_pairs_over_it() {
+        let both = args(Some(r#"{"message":"hi","count":1}"#), &["count=2"]);
+        let got = ok(both.resolve(None, Some(&schema())));
+        assert_eq!(got, json!({ "message": "hi", "count": 2 }));
+        let got = ok(args(None, &[]).resolve(Some(r#"{"a":1}"#), None));
+        assert_eq!(got, json!({ "a": 1 }));
+        assert!(args(Some("{}"), &[]).resolve(Some("{}"), None).is_err());
+        assert!(args(Some("[1]"), &[]).resolve(None, None).is_err());
+        assert_eq!(ok(args(None, &[]).resolve(None, None)), json!({}));
+    }
+
+    #[test]
+    fn the_object_from_a_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("args.json");
+        std::fs::write(&file, r#"{"message":"from a file"}"#).unwrap();
+        let from_file = args(Some(&format!("@{}", file.display())), &[]);
+        assert_eq!(
+            ok(from_file.resolve(None, None)),
+            json!({ "message": "from a file" })
+        );
+        let missing = args(Some("@/no/such/file.json"), &[]).resolve(None, None);
+        assert!(said(missing.unwrap_err()).contains("/no/such/file.json"));
+    }
+}

@@ -1,0 +1,62 @@
+//! A tool's arguments as a person types them to `mcpwb call`: a JSON
+//! object after the tool's name, `--args` from a file or stdin, and
+//! `-a KEY=VALUE` typed by the tool's schema, against the demo server.
+
+use std::io::Write;
+use std::process::Stdio;
+
+use super::{demo_config, mcpwb, mcpwb_command, stderr, stdout};
+
+#[test]
+fn arguments_reach_the_tool_typed_as_its_schema_takes_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = demo_config(dir.path(), &[]);
+    let call = |args: &[&str]| {
+        let mut all = vec!["call", "demo"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["--config", &cfg]);
+        mcpwb(&all)
+    };
+    // The object after the tool's name.
+    let out = call(&["add", r#"{"a":1,"b":2}"#]);
+    assert_eq!(stdout(&out), "{\"sum\":3.0}\n", "{}", stderr(&out));
+    // Numbers where the schema takes numbers, over the object's keys.
+    let out = call(&["add", r#"{"a":1,"b":2}"#, "-a", "b=2.5"]);
+    assert_eq!(stdout(&out), "{\"sum\":3.5}\n", "{}", stderr(&out));
+    // Text where it takes text, though it reads as a number.
+    let out = call(&["echo", "-a", "message=42"]);
+    assert_eq!(stdout(&out), "42\n", "{}", stderr(&out));
+    // A value the schema does not take: said before anything is called.
+    let out = call(&["add", "-a", "a=one", "-a", "b=2"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("takes a number for a, not \"one\""),
+        "{}",
+        stderr(&out)
+    );
+    // From a file, and from stdin.
+    let file = dir.path().join("args.json");
+    std::fs::write(&file, r#"{"message":"from a file"}"#).unwrap();
+    let out = call(&["echo", "--args", &format!("@{}", file.display())]);
+    assert_eq!(stdout(&out), "from a file\n", "{}", stderr(&out));
+    let mut child = mcpwb_command(
+        true,
+        &["call", "demo", "echo", "--args", "-", "--config", &cfg],
+    )
+    .stdin(Stdio::piped())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped())
+    .spawn()
+    .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(br#"{"message":"from stdin"}"#)
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(stdout(&out), "from stdin\n", "{}", stderr(&out));
+    // Given twice: refused.
+    let out = call(&["echo", "{}", "--args", "{}"]);
+    assert_eq!(out.status.code(), Some(2));
+}
