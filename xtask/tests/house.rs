@@ -301,7 +301,9 @@ fn adapters() -> Vec<String> {
             "src-tauri/src/commands",
             (|_: &str| true) as fn(&str) -> bool,
         ),
-        ("crates/cli/src", |n: &str| n.ends_with("_cmd.rs")),
+        ("crates/cli/src", |n: &str| {
+            n.ends_with("_cmd.rs") || n == "commands.rs"
+        }),
         ("crates/selftools/src", |_: &str| true),
     ] {
         for entry in std::fs::read_dir(root.join(dir)).unwrap() {
@@ -321,6 +323,23 @@ fn adapters() -> Vec<String> {
 /// handles (`state.workbench`, `state.agent`, `state.calls`,
 /// `state.surfaces`) or on `mcpwb`'s (`wb.`, `agent.`, `calls.`, `store.`).
 fn library_calls(code: &str) -> usize {
+    // A method chained on the next line (`wb\n    .catalog()`, as rustfmt
+    // puts it) is the same call as on one line.
+    let joined = code
+        .split('\n')
+        .map(|line| {
+            let t = line.trim_start();
+            if t.starts_with('.') { t } else { line }
+        })
+        .collect::<Vec<_>>();
+    let mut code_one = String::with_capacity(code.len());
+    for line in joined {
+        if !line.starts_with('.') && !code_one.is_empty() {
+            code_one.push('\n');
+        }
+        code_one.push_str(line);
+    }
+    let code = code_one.as_str();
     let paths = code
         .match_indices("workbench_")
         .filter(|(at, _)| {

@@ -39,6 +39,17 @@ pub async fn read(wb: &Workbench, server: &str, uri: &str) -> Result<AppResource
     Ok(wb.app_resource(server, uri).await?)
 }
 
+/// The calls of an App's `session` waiting for the person's decision.
+pub fn pending(calls: &Calls, session: &str) -> Vec<workbench_calls::Approval> {
+    calls.approvals().pending(session)
+}
+
+/// One message of an App's bridge kept in the traffic log, under its
+/// server (`to_app`: the window's to the App, else the App's).
+pub fn keep_traffic(wb: &Workbench, server: &str, to_app: bool, message: &str) {
+    wb.traffic().record_app(server, to_app, message);
+}
+
 /// `mcpwb app`: the tool called by the person (its row in the history) unless
 /// `call` is false, then its App read: the call's result, and the App.
 pub async fn headless(

@@ -144,6 +144,12 @@ pub fn refusal(wb: &workbench_core::Workbench, server: &str) -> Option<Refusal> 
     wb.traffic().refusal(server)
 }
 
+/// The server's last refusal for want of sign-in, taken (a command that
+/// answers it by signing in and connecting again).
+pub fn take_refusal(wb: &workbench_core::Workbench, server: &str) -> Option<Refusal> {
+    wb.traffic().take_refusal(server)
+}
+
 /// After a sign-in or sign-out changed the tokens: the refusal is answered,
 /// and the running server restarts with them (one turned off or not
 /// trusted keeps them for when it starts).

@@ -26,6 +26,12 @@ pub fn of(calls: &Calls) -> Result<Store, ErrorInfo> {
         .ok_or_else(|| failed("the call history is off here"))
 }
 
+/// Wait until the calls made so far are written to the History (a
+/// command about to end, whose rows the window shows).
+pub async fn flush(calls: &Calls) {
+    calls.flush().await;
+}
+
 /// The machine's History (the window's and `mcpwb`'s shared store).
 pub fn open() -> Result<Store, ErrorInfo> {
     Store::open_in(&workbench_core::settings::data_dir())

@@ -6,8 +6,8 @@ use std::path::Path;
 
 use serde::Serialize;
 use workbench_core::config::{ConfigFile, Problem};
-pub use workbench_core::connect::ServerStatus;
 pub use workbench_core::connect::life::LifeEvent;
+pub use workbench_core::connect::{ServerState, ServerStatus};
 use workbench_core::{ErrorCode, ErrorInfo, ServerSummary, Workbench};
 
 /// The servers of the open config file.

@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 use std::time::Duration;
+pub use workbench_core::CallOutcome;
 
 use serde::Serialize;
 use serde_json::Value;
@@ -113,6 +114,44 @@ pub struct ToolRow {
     /// inputSchema, outputSchema, annotations, icons, ...).
     pub tool: Value,
     pub stale: bool,
+}
+
+/// The tools of `names`, qualified, in server then tool order.
+pub fn of_servers(
+    wb: &workbench_core::Workbench,
+    names: &[String],
+) -> Vec<workbench_core::catalog::QualifiedTool> {
+    wb.catalog()
+        .tools()
+        .into_iter()
+        .filter(|t| names.contains(&t.server))
+        .collect()
+}
+
+/// What each of `names` said of its tool list's freshness (2026-07-28
+/// `cache`), by server; a server that said nothing is left out.
+pub fn list_freshness(
+    wb: &workbench_core::Workbench,
+    names: &[String],
+) -> serde_json::Map<String, serde_json::Value> {
+    names
+        .iter()
+        .filter_map(|n| {
+            let hint = wb.catalog().server(n)?.cache.get("tools")?.clone();
+            Some((n.clone(), serde_json::to_value(hint).ok()?))
+        })
+        .collect()
+}
+
+/// A tool's `inputSchema` as its server listed it (None: not listed).
+pub fn input_schema(
+    wb: &workbench_core::Workbench,
+    server: &str,
+    tool: &str,
+) -> Option<serde_json::Value> {
+    wb.catalog()
+        .tool(server, tool)
+        .map(|t| t["inputSchema"].clone())
 }
 
 /// Every server's tools, as the Tools room lists them.

@@ -6,6 +6,11 @@
 pub use workbench_core::traffic::{TrafficPage, TrafficQuery};
 use workbench_core::{Error, ErrorInfo, Workbench};
 
+/// The traffic log every surface writes (a command prints it whole).
+pub fn log(wb: &Workbench) -> &workbench_core::traffic::TrafficLog {
+    wb.traffic()
+}
+
 /// The page `query` asks for.
 pub async fn page(wb: &Workbench, query: TrafficQuery) -> Result<TrafficPage, ErrorInfo> {
     let traffic = wb.traffic().clone();

@@ -31,10 +31,7 @@ pub struct AppArgs {
 pub async fn run(cli: &Cli, wb: &crate::session::Started, a: &AppArgs) -> Result<(), Failure> {
     let object = a.args.object(None)?;
     ready(wb, &a.server).await?;
-    let schema = wb
-        .catalog()
-        .tool(&a.server, &a.tool)
-        .map(|t| t["inputSchema"].clone());
+    let schema = workbench_app::tools::input_schema(wb, &a.server, &a.tool);
     let args = a.args.typed(object, schema.as_ref())?;
     let calls = calls_for(wb, !a.no_call);
     let (result, app) =

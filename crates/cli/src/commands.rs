@@ -1,8 +1,9 @@
 //! Each subcommand: connect what it needs through a `Workbench`, ask, print.
 
 use serde_json::json;
-use workbench_core::connect::ServerState;
-use workbench_core::{CallOutcome, Workbench};
+use workbench_app::Workbench;
+use workbench_app::servers::{self, ServerState};
+use workbench_app::tools::CallOutcome;
 
 use crate::print;
 use crate::{Cli, Command, Connected, Failure};
@@ -42,8 +43,8 @@ pub async fn run(cli: &Cli) -> Result<(), Failure> {
         let asks = asks_for(cli, &wb)?;
         let result = dispatch(cli, command, &wb, target).await;
         drop(asks);
-        let refusal = target.and_then(|t| wb.traffic().take_refusal(t));
-        wb.shutdown().await;
+        let refusal = target.and_then(|t| workbench_app::auth::take_refusal(&wb, t));
+        servers::close(&wb).await;
         match (result, cli.sign_in, refusal, target) {
             (Err(_), Some(mode), Some(refusal), Some(name)) if sign_ins < 3 => {
                 sign_ins += 1;
@@ -62,7 +63,7 @@ async fn each_ready(wb: &Workbench, target: Option<&str>) -> Result<Vec<String>,
         return Ok(vec![name.to_string()]);
     }
     let mut names = Vec::new();
-    for s in wb.statuses() {
+    for s in servers::statuses(wb) {
         if ready(wb, &s.name).await.is_ok() {
             names.push(s.name);
         } else if matches!(s.state, ServerState::Untrusted) {
@@ -85,11 +86,12 @@ async fn dispatch(
 ) -> Result<(), Failure> {
     match command {
         Connected::Servers => {
-            let names: Vec<String> = wb.statuses().into_iter().map(|s| s.name).collect();
+            let names: Vec<String> = servers::statuses(wb).into_iter().map(|s| s.name).collect();
             for name in &names {
                 let _ = ready(wb, name).await;
             }
-            print::servers(cli.json, &wb.statuses(), wb.catalog());
+            let listed = offers::catalogs(wb, None);
+            print::servers(cli.json, &servers::statuses(wb), &listed);
         }
         Connected::Tools { .. } => tools(cli, wb, target).await?,
         Connected::Task { action } => crate::task_cmd::run(cli, wb, action).await?,
@@ -156,7 +158,7 @@ async fn dispatch(
         }
         Connected::Traffic { .. } => {
             let _ = each_ready(wb, target).await;
-            print::traffic(cli.json, wb.traffic(), target);
+            print::traffic(cli.json, workbench_app::traffic::log(wb), target);
         }
     }
     Ok(())
@@ -170,19 +172,8 @@ async fn tools(
     target: Option<&str>,
 ) -> Result<(), Failure> {
     let names = each_ready(wb, target).await?;
-    let tools: Vec<_> = wb
-        .catalog()
-        .tools()
-        .into_iter()
-        .filter(|t| names.contains(&t.server))
-        .collect();
-    let cache: serde_json::Map<String, serde_json::Value> = names
-        .iter()
-        .filter_map(|n| {
-            let hint = wb.catalog().server(n)?.cache.get("tools")?.clone();
-            Some((n.clone(), serde_json::to_value(hint).ok()?))
-        })
-        .collect();
+    let tools = workbench_app::tools::of_servers(wb, &names);
+    let cache = workbench_app::tools::list_freshness(wb, &names);
     print::tools(cli.json, &tools, target.is_some(), &cache);
     Ok(())
 }
@@ -209,10 +200,7 @@ async fn call(
 ) -> Result<(), Failure> {
     ready(wb, server).await?;
     // Typed by the tool's schema as the server listed it.
-    let schema = wb
-        .catalog()
-        .tool(server, tool)
-        .map(|t| t["inputSchema"].clone());
+    let schema = workbench_app::tools::input_schema(wb, server, tool);
     let arguments = args.resolve(positional, schema.as_ref())?;
     let calls = calls_for(wb, hand.history);
     let cancel = tokio_util::sync::CancellationToken::new();
@@ -242,7 +230,7 @@ async fn call(
     )
     .await;
     interrupt.abort();
-    calls.flush().await;
+    workbench_app::history::flush(&calls).await;
     let out = out?;
     if let (true, Some(task)) = (hand.detach, &out.task) {
         if cli.json {

@@ -102,11 +102,10 @@ pub async fn run(cli: &Cli, args: &DevArgs) -> Result<(), Failure> {
     if args.call.is_some() && !args.args.arg.is_empty() {
         let _ = crate::session::ready(&wb, &args.server).await;
     }
-    let schema = args.call.as_deref().and_then(|tool| {
-        wb.catalog()
-            .tool(&args.server, tool)
-            .map(|t| t["inputSchema"].clone())
-    });
+    let schema = args
+        .call
+        .as_deref()
+        .and_then(|tool| workbench_app::tools::input_schema(&wb, &args.server, tool));
     let arguments = args.args.typed(object, schema.as_ref())?;
     let mut follow = dev::start(&wb, &args.server)?;
     let calls = calls_for(&wb, false);

@@ -265,10 +265,7 @@ pub async fn run(cli: &Cli, args: &LoadArgs) -> Result<(), Failure> {
         .iter_mut()
         .filter(|_| !args.args.arg.is_empty())
     {
-        let schema = wb
-            .catalog()
-            .tool(&t.server, &t.tool)
-            .map(|tool| tool["inputSchema"].clone());
+        let schema = workbench_app::tools::input_schema(&wb, &t.server, &t.tool);
         let object = std::mem::take(&mut t.arguments)
             .as_object()
             .cloned()

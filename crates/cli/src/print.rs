@@ -2,7 +2,7 @@
 
 use serde_json::{Value, json};
 use workbench_core::CallOutcome;
-use workbench_core::catalog::{Catalog, QualifiedTool, ServerCatalog};
+use workbench_core::catalog::{QualifiedTool, ServerCatalog};
 use workbench_core::connect::{ServerState, ServerStatus};
 use workbench_core::traffic::TrafficLog;
 
@@ -48,12 +48,19 @@ fn state_text(s: &ServerState) -> String {
     }
 }
 
-pub fn servers(as_json: bool, statuses: &[ServerStatus], catalog: &Catalog) {
+pub fn servers(as_json: bool, statuses: &[ServerStatus], catalogs: &[(String, ServerCatalog)]) {
+    let of = |name: &str| {
+        catalogs
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, c)| c.clone())
+            .unwrap_or_default()
+    };
     if as_json {
         let list: Vec<Value> = statuses
             .iter()
             .map(|s| {
-                let c = catalog.server(&s.name).unwrap_or_default();
+                let c = of(&s.name);
                 json!({ "status": s, "tools": c.tools.len(), "resources": c.resources.len(), "prompts": c.prompts.len(), "skills": c.skills.len() })
             })
             .collect();
@@ -61,7 +68,7 @@ pub fn servers(as_json: bool, statuses: &[ServerStatus], catalog: &Catalog) {
         return;
     }
     for s in statuses {
-        let c = catalog.server(&s.name).unwrap_or_default();
+        let c = of(&s.name);
         match &s.info {
             Some(i) => out!(
                 "{}\t{}\t{} {}\tprotocol {}\t{} tools, {} resources, {} prompts{}",

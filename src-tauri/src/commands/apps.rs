@@ -8,7 +8,7 @@
 use serde::Serialize;
 use tauri::{Runtime, State};
 use workbench_app::apps::{self as app_layer};
-use workbench_app::{CallOptions, ErrorCode, ErrorInfo};
+use workbench_app::{ErrorCode, ErrorInfo};
 
 use crate::apps::{Apps, OpenApp, SCHEME};
 use crate::state::AppState;
@@ -138,10 +138,10 @@ pub async fn app_approvals<R: Runtime>(
 ) -> Result<Vec<crate::wire::Approval>, crate::wire::ErrorInfo> {
     crate::wire::out(
         async move {
-            Ok(state
-                .calls
-                .approvals()
-                .pending(&crate::app_calls::session(&app)))
+            Ok(app_layer::pending(
+                &state.calls,
+                &crate::app_calls::session(&app),
+            ))
         }
         .await,
     )
@@ -160,16 +160,14 @@ pub async fn app_read_resource<R: Runtime>(
     crate::wire::out(
         async move {
             let open = apps.find(&app)?;
-            let out = state
-                .workbench
-                .request(
-                    &open.server,
-                    "resources/read",
-                    serde_json::json!({ "uri": uri }),
-                    CallOptions::default(),
-                )
-                .await?;
-            Ok(out.result)
+            // Its own server's resources only (`open.server`).
+            workbench_app::offers::read_resource(
+                &state.workbench,
+                &open.server,
+                &uri,
+                Default::default(),
+            )
+            .await
         }
         .await,
     )
@@ -216,10 +214,7 @@ pub async fn app_traffic<R: Runtime>(
     crate::wire::out(
         async move {
             let open = apps.find(&app)?;
-            state
-                .workbench
-                .traffic()
-                .record_app(&open.server, to_app, &message);
+            app_layer::keep_traffic(&state.workbench, &open.server, to_app, &message);
             Ok(())
         }
         .await,
