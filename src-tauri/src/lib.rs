@@ -5,7 +5,6 @@
 
 #![forbid(unsafe_code)]
 
-mod app_calls;
 pub mod apps;
 pub mod commands;
 mod compose;

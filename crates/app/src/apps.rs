@@ -3,6 +3,11 @@
 //! window, and headless (`mcpwb app`: the tool called by the person, kept
 //! in the history, then its App written with its CSP as a `<meta>`).
 
+mod calls;
+mod open;
+
+pub use calls::{call, close, session};
+pub use open::{Apps, OpenApp};
 use serde_json::Value;
 use workbench_calls::Calls;
 pub use workbench_core::apps::{AppPolicy, AppResource};

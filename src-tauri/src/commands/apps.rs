@@ -109,10 +109,10 @@ pub async fn close_app<R: Runtime>(
     apps: State<'_, Apps>,
     app: String,
 ) -> Result<bool, crate::wire::ErrorInfo> {
-    crate::wire::out(async move { Ok(crate::app_calls::close(&state.calls, &apps, &app)) }.await)
+    crate::wire::out(async move { Ok(workbench_app::apps::close(&state.calls, &apps, &app)) }.await)
 }
 
-/// An App's `tools/call` (see [`crate::app_calls::call`]).
+/// An App's `tools/call` (see [`workbench_app::apps::call`]).
 #[tauri::command]
 #[specta::specta]
 pub async fn app_call_tool<R: Runtime>(
@@ -124,7 +124,8 @@ pub async fn app_call_tool<R: Runtime>(
     args: serde_json::Value,
 ) -> Result<serde_json::Value, crate::wire::ErrorInfo> {
     crate::wire::out(
-        async move { crate::app_calls::call(&state.calls, &apps, &app, &name, args).await }.await,
+        async move { workbench_app::apps::call(&state.calls, &apps, &app, &name, args).await }
+            .await,
     )
 }
 
@@ -140,7 +141,7 @@ pub async fn app_approvals<R: Runtime>(
         async move {
             Ok(app_layer::pending(
                 &state.calls,
-                &crate::app_calls::session(&app),
+                &workbench_app::apps::session(&app),
             ))
         }
         .await,

@@ -15,7 +15,7 @@ use workbench_calls::{
 use workbench_core::apps::visible_to_app;
 use workbench_core::{CallOptions, ErrorCode, ErrorInfo};
 
-use crate::apps::Apps;
+use super::open::Apps;
 
 /// The approvals session of the App `app` (its cards are listed by it).
 pub fn session(app: &str) -> String {
@@ -137,8 +137,8 @@ mod tests {
     use workbench_core::{ConfigFile, Workbench, WorkbenchOptions};
     use workbench_store::{CallStatus, Store};
 
+    use super::super::open::OpenApp;
     use super::*;
-    use crate::apps::OpenApp;
 
     async fn demo(dir: &std::path::Path) -> Calls {
         let path = dir.join("mcp.json");
