@@ -9,7 +9,7 @@ use crate::print;
 use crate::{Cli, Command, Connected, Failure};
 use workbench_app::offers;
 
-use crate::session::{asks_for, calls_for, connect, opts, parse_args, ready};
+use crate::session::{asks_for, calls_for, connect, opts, ready};
 
 pub async fn run(cli: &Cli) -> Result<(), Failure> {
     let command = match &cli.command {
@@ -140,9 +140,9 @@ async fn dispatch(
             crate::skills_cmd::show(cli, wb, server, name, file.as_deref(), *verify).await?;
         }
         Connected::Prompt { server, name, args } => {
-            let args = parse_args(args)?;
+            let args = args.resolve()?;
             ready(wb, server).await?;
-            let result = offers::get_prompt(wb, server, name, json!(args), opts(cli)).await?;
+            let result = offers::get_prompt(wb, server, name, args, opts(cli)).await?;
             print::prompt(cli.json, &result);
         }
         Connected::Ping { server } => {

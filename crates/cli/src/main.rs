@@ -278,9 +278,8 @@ pub enum Connected {
         server: String,
         /// The prompt's name, as `mcpwb prompts` lists it.
         name: String,
-        /// Arguments as a JSON object of strings.
-        #[arg(long, default_value = "{}")]
-        args: String,
+        #[command(flatten)]
+        args: tool_args::PromptArgs,
     },
     /// Ping a server and show the round trip.
     Ping {

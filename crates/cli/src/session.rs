@@ -6,22 +6,11 @@
 
 use std::time::Duration;
 
-use serde_json::Value;
 use workbench_core::config::{ConfigFile, default_user_config};
 use workbench_core::connect::{ServerState, SupervisorOptions};
 use workbench_core::{CallOptions, Error, Workbench, WorkbenchOptions};
 
 use crate::{Cli, Command, Failure};
-
-pub fn parse_args(text: &str) -> Result<Value, Failure> {
-    let v: Value = serde_json::from_str(text)
-        .map_err(|e| Failure::Usage(format!("--args is not JSON: {e}")))?;
-    if v.is_object() {
-        Ok(v)
-    } else {
-        Err(Failure::Usage("--args must be a JSON object".into()))
-    }
-}
 
 /// A workbench started for one command, and the capability to call its
 /// tools, which goes only to the one call path ([`calls_for`]). Derefs to

@@ -73,16 +73,49 @@ impl ToolArgs {
         schema: Option<&Value>,
     ) -> Result<Value, Failure> {
         for pair in &self.arg {
-            let (key, value) = pair
-                .split_once('=')
-                .ok_or_else(|| usage(format!("-a {pair}: give it as KEY=VALUE")))?;
-            if key.is_empty() {
-                return Err(usage(format!("-a {pair}: the KEY is empty")));
-            }
+            let (key, value) = split(pair)?;
             let property = schema.and_then(|s| s.get("properties")?.get(key));
             object.insert(key.to_string(), typed(key, value, property)?);
         }
         Ok(Value::Object(object))
+    }
+}
+
+/// A prompt's arguments as typed: all text (MCP's prompts take strings).
+#[derive(clap::Args, Debug, Clone, Default)]
+pub struct PromptArgs {
+    /// The arguments as a JSON object of strings; `@FILE` reads it from a
+    /// file, `-` from stdin.
+    #[arg(long, value_name = "JSON")]
+    pub args: Option<String>,
+    /// One argument, KEY=VALUE (again for each), taken as text. Over
+    /// `--args`' keys of the same name.
+    #[arg(short = 'a', long = "arg", value_name = "KEY=VALUE")]
+    pub arg: Vec<String>,
+}
+
+impl PromptArgs {
+    /// The arguments: `--args`, then each `-a KEY=VALUE` as text.
+    pub fn resolve(&self) -> Result<Value, Failure> {
+        let as_tool = ToolArgs {
+            args: self.args.clone(),
+            arg: Vec::new(),
+        };
+        let mut object = as_tool.object(None)?;
+        for pair in &self.arg {
+            let (key, value) = split(pair)?;
+            object.insert(key.to_string(), Value::String(value.to_string()));
+        }
+        Ok(Value::Object(object))
+    }
+}
+
+/// `KEY=VALUE` (only the first `=` splits), the key not empty.
+fn split(pair: &str) -> Result<(&str, &str), Failure> {
+    match pair.split_once('=') {
+        Some(("", _)) => Err(usage(format!("-a {pair}: the KEY is empty"))),
+        Some(kv) => Ok(kv),
+        None => Err(usage(format!("-a {pair}: give it as KEY=VALUE"))),
     }
 }
 
@@ -271,6 +304,16 @@ mod tests {
         assert!(args(Some("{}"), &[]).resolve(Some("{}"), None).is_err());
         assert!(args(Some("[1]"), &[]).resolve(None, None).is_err());
         assert_eq!(ok(args(None, &[]).resolve(None, None)), json!({}));
+    }
+
+    #[test]
+    fn a_prompts_arguments_are_text() {
+        let prompt = PromptArgs {
+            args: Some(r#"{"topic":"cats"}"#.into()),
+            arg: vec!["count=3".into(), "topic=dogs".into()],
+        };
+        let got = ok(prompt.resolve());
+        assert_eq!(got, json!({ "topic": "dogs", "count": "3" }));
     }
 
     #[test]
