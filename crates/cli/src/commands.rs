@@ -36,6 +36,8 @@ pub async fn run(cli: &Cli) -> Result<(), Failure> {
         Command::Session { action } => return crate::session_cmd::session(cli, action),
         Command::Mock(args) => return crate::session_cmd::mock(cli, args).await,
     };
+    // Arguments that cannot be read are said before any server starts.
+    command.arguments_read()?;
     let target = command.target();
     let mut sign_ins = 0;
     loop {
@@ -261,6 +263,18 @@ async fn call(
 }
 
 impl Connected {
+    /// The arguments' JSON read (stdin once, kept), or why it cannot be.
+    fn arguments_read(&self) -> Result<(), Failure> {
+        match self {
+            Connected::Call {
+                arguments, args, ..
+            } => args.object(arguments.as_deref()).map(drop),
+            Connected::App(a) => a.args.object(None).map(drop),
+            Connected::Prompt { args, .. } => args.resolve().map(drop),
+            _ => Ok(()),
+        }
+    }
+
     /// The server it names (None: every server).
     fn target(&self) -> Option<&str> {
         match self {

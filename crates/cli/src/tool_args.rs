@@ -126,11 +126,19 @@ fn usage(message: impl Into<String>) -> Failure {
 /// `--args`' text: itself, a file's (`@FILE`), or stdin's (`-`).
 fn read(arg: &str) -> Result<String, Failure> {
     if arg == "-" {
-        let mut text = String::new();
-        std::io::stdin()
-            .read_to_string(&mut text)
-            .map_err(|e| usage(format!("--args -: stdin could not be read: {e}")))?;
-        return Ok(text);
+        // Read once: the arguments are checked before the servers start,
+        // then used.
+        static STDIN: std::sync::OnceLock<Result<String, String>> = std::sync::OnceLock::new();
+        return STDIN
+            .get_or_init(|| {
+                let mut text = String::new();
+                std::io::stdin()
+                    .read_to_string(&mut text)
+                    .map(|_| text)
+                    .map_err(|e| format!("--args -: stdin could not be read: {e}"))
+            })
+            .clone()
+            .map_err(usage);
     }
     match arg.strip_prefix('@') {
         Some(file) => {

@@ -10,7 +10,7 @@ use super::{demo_config, mcpwb, mcpwb_command, stderr, stdout};
 #[test]
 fn arguments_reach_the_tool_typed_as_its_schema_takes_them() {
     let dir = tempfile::tempdir().unwrap();
-    let cfg = demo_config(dir.path(), &[]);
+    let cfg = demo_config(dir.path(), &[("broken", &["--fault", "exit-at-start"])]);
     let call = |args: &[&str]| {
         let mut all = vec!["call", "demo"];
         all.extend_from_slice(args);
@@ -59,4 +59,8 @@ fn arguments_reach_the_tool_typed_as_its_schema_takes_them() {
     // Given twice: refused.
     let out = call(&["echo", "{}", "--args", "{}"]);
     assert_eq!(out.status.code(), Some(2));
+    // Arguments that are not JSON are said first, whatever the server does.
+    let out = mcpwb(&["call", "broken", "echo", "{oops", "--config", &cfg]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("not JSON"), "{}", stderr(&out));
 }
