@@ -109,7 +109,8 @@ pub fn glob(pattern: &str, name: &str) -> bool {
 struct SuiteState {
     earlier: Earlier,
     snapshots: Map<String, Value>,
-    snapshots_changed: bool,
+    /// The cases whose snapshots this run wrote or updated.
+    snapshots_changed: std::collections::BTreeSet<String>,
 }
 
 struct Shared<'a> {
@@ -273,8 +274,8 @@ pub async fn run(calls: &Calls, suites: &[Suite], options: &RunOptions) -> Repor
             }
         }
         let state = shared.state[si].lock().unwrap_or_else(|e| e.into_inner());
-        if state.snapshots_changed {
-            write_snapshots(suite, &state.snapshots);
+        if !state.snapshots_changed.is_empty() {
+            write_snapshots(suite, &state.snapshots, &state.snapshots_changed);
         }
         let took: f64 = cases.iter().filter_map(|c| c.duration_ms).sum();
         report.suites.push(SuiteResult {
@@ -303,7 +304,7 @@ fn state_of(suite: &Suite) -> SuiteState {
     SuiteState {
         earlier: Earlier::new(),
         snapshots,
-        snapshots_changed: false,
+        snapshots_changed: Default::default(),
     }
 }
 
@@ -342,10 +343,12 @@ fn lanes_of(
 
 /// The suite's snapshots written (never through a link), or said when
 /// they cannot be.
-fn write_snapshots(suite: &Suite, snapshots: &Map<String, Value>) {
+fn write_snapshots(
+    suite: &Suite,
+    snapshots: &Map<String, Value>,
+    changed: &std::collections::BTreeSet<String>,
+) {
     let path = snapshot_path(suite);
-    let text =
-        serde_json::to_string_pretty(&Value::Object(snapshots.clone())).unwrap_or_default() + "\n";
     let written = snapshot_folder_ok(suite)
         .and_then(|()| {
             path.parent()
@@ -353,10 +356,7 @@ fn write_snapshots(suite: &Suite, snapshots: &Map<String, Value>) {
                 .map_err(|e| e.to_string())
         })
         .and_then(|()| snapshot_folder_ok(suite))
-        .and_then(|()| {
-            workbench_core::files::write_private_atomic(&path, text.as_bytes())
-                .map_err(|e| e.to_string())
-        });
+        .and_then(|()| merge_into(&path, snapshots, changed));
     if let Err(e) = written {
         tracing::warn!(
             "{}: the snapshots could not be written: {e}",
@@ -365,8 +365,73 @@ fn write_snapshots(suite: &Suite, snapshots: &Map<String, Value>) {
     }
 }
 
+/// The `changed` snapshots of this run put into the file as it is now,
+/// under its lock: another run that updated other cases meanwhile keeps
+/// theirs (a file made meanwhile is read, never written over).
+fn merge_into(
+    path: &std::path::Path,
+    ours: &Map<String, Value>,
+    changed: &std::collections::BTreeSet<String>,
+) -> Result<(), String> {
+    use workbench_core::config::{Error, document};
+    for _ in 0..8 {
+        let _held = workbench_core::files::lock_file(path);
+        let planted = std::fs::symlink_metadata(path).is_ok_and(|m| !m.is_file());
+        let now = match workbench_core::files::read_no_follow(path, super::MAX_FILE) {
+            Ok(bytes) => Some(bytes),
+            // A link (or a FIFO) planted there is not read: replaced by ours.
+            Err(_) if planted => Some(Vec::new()),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(e.to_string()),
+        };
+        let mut merged: Map<String, Value> = now
+            .as_deref()
+            .and_then(|b| serde_json::from_slice(b).ok())
+            .unwrap_or_default();
+        for name in changed {
+            if let Some(v) = ours.get(name) {
+                merged.insert(name.clone(), v.clone());
+            }
+        }
+        let text = serde_json::to_string_pretty(&Value::Object(merged)).unwrap_or_default() + "\n";
+        match now {
+            Some(_) => {
+                return workbench_core::files::write_private_atomic(path, text.as_bytes())
+                    .map_err(|e| e.to_string());
+            }
+            None => match document::write_new(path, text.as_bytes()) {
+                Err(Error::ConfigConflict { .. }) => continue,
+                done => return done.map_err(|e| e.to_string()),
+            },
+        }
+    }
+    Err("the file kept changing while it was written".into())
+}
+
 #[cfg(test)]
 mod tests {
+    /// Two runs updating one suite's snapshots: each writes the cases it
+    /// changed into the file as it is, the other run's kept.
+    #[test]
+    fn a_runs_snapshots_go_into_the_file_as_it_is() {
+        use serde_json::json;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.json");
+        let ours = json!({ "a": "ours, stale", "b": "ours, new" });
+        let changed = ["b".to_string()].into_iter().collect();
+        // None yet: made with ours.
+        super::merge_into(&path, ours.as_object().unwrap(), &changed).unwrap();
+        let made: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(made, json!({ "b": "ours, new" }));
+        // Another run updated a meanwhile: kept; b is ours.
+        std::fs::write(&path, json!({ "a": "theirs", "b": "old" }).to_string()).unwrap();
+        super::merge_into(&path, ours.as_object().unwrap(), &changed).unwrap();
+        let merged: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(merged, json!({ "a": "theirs", "b": "ours, new" }));
+    }
+
     #[test]
     fn case_patterns_match_with_stars() {
         assert!(super::glob("add*", "adds two"));

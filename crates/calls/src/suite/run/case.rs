@@ -135,7 +135,7 @@ impl Shared<'_> {
                     "snapshot updated".into()
                 });
                 state.snapshots.insert(case.name.clone(), now);
-                state.snapshots_changed = true;
+                state.snapshots_changed.insert(case.name.clone());
             }
         }
         (stored, note)
