@@ -95,7 +95,7 @@ export const commands = {
 	prefetchApp: (server: string, tool: string) => typedError<boolean, ErrorInfo>(__TAURI_INVOKE("prefetch_app", { server, tool })),
 	/**  Close an App (after its teardown); false when it was not open. */
 	closeApp: (app: string) => typedError<boolean, ErrorInfo>(__TAURI_INVOKE("close_app", { app })),
-	/**  An App's `tools/call` (see [`crate::app_calls::call`]). */
+	/**  An App's `tools/call` (see [`workbench_app::apps::call`]). */
 	appCallTool: (app: string, name: string, args: Value) => typedError<Value, ErrorInfo>(__TAURI_INVOKE("app_call_tool", { app, name, args })),
 	/**  The App's calls waiting for the person's decision. */
 	appApprovals: (app: string) => typedError<Approval_Serialize[], ErrorInfo>(__TAURI_INVOKE("app_approvals", { app })),
