@@ -7,10 +7,10 @@
 
 use serde_json::Value;
 use workbench_agent::attach::{Outgoing, PromptDraft};
-use workbench_agent::{
-    Agent, ApproveMode, ChatTools, ChatView, Decision, EndReason, NewChat, Part, SessionChange,
-    SessionOptions, Sink,
+pub use workbench_agent::{
+    Agent, AgentEvent, Approval, ApproveMode, Decision, EndReason, Part, Remember, Sink,
 };
+use workbench_agent::{ChatTools, ChatView, NewChat, SessionChange, SessionOptions};
 use workbench_core::ErrorInfo;
 use workbench_store::SessionRow;
 
@@ -60,6 +60,20 @@ pub async fn run_turn(
         Turn::Regenerate => agent.regenerate(id, mode, sink)?,
         Turn::Edit { seq, text } => agent.edit_and_resend(id, seq, &text, mode, sink)?,
     };
+    Ok(handle.finished().await)
+}
+
+/// A turn of chat `id` from a terminal or a script: `text` sent, its
+/// calls approved as `mode` says; its events go to `sink`. Resolves when it
+/// ends ([`stop`] ends it early).
+pub async fn send(
+    agent: &Agent,
+    id: &str,
+    text: &str,
+    mode: ApproveMode,
+    sink: Sink,
+) -> Result<EndReason, ErrorInfo> {
+    let handle = agent.send(id, text, mode, sink)?;
     Ok(handle.finished().await)
 }
 

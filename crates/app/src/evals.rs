@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use workbench_agent::Agent;
-pub use workbench_agent::eval::{EvalOptions, EvalProgress, EvalReport, TurnCase};
+pub use workbench_agent::eval::{EvalOptions, EvalProgress, EvalReport, Progress, TurnCase};
 use workbench_calls::suite::trust::{SuiteTrust, review};
 use workbench_calls::suite::{self, PromptCase};
 use workbench_core::{ErrorCode, ErrorInfo};
@@ -46,6 +46,17 @@ pub async fn run(
         ..EvalOptions::default()
     };
     Ok(agent.run_evals(s, &options, progress).await?)
+}
+
+/// The prompt cases of `suite`, read and admitted by the caller (`mcpwb
+/// test`: trusted, or `--trust-suites`), run with `options`. The run is kept.
+pub async fn run_suite(
+    agent: &Agent,
+    suite: &suite::Suite,
+    options: &EvalOptions,
+    progress: Progress,
+) -> Result<EvalReport, ErrorInfo> {
+    Ok(agent.run_evals(suite, options, progress).await?)
 }
 
 /// The kept runs of the suite at `path`, newest first.

@@ -10,10 +10,11 @@ use std::sync::Arc;
 
 use serde_json::json;
 use tokio::sync::mpsc;
-use workbench_agent::{
-    Agent, AgentEvent, Approval, ApproveMode, Decision, EndReason, ProviderConfig, ProviderKind,
-    Remember, Sink,
+use workbench_app::chat::{
+    self as chats, Agent, AgentEvent, Approval, ApproveMode, Decision, EndReason, Part, Remember,
+    Sink,
 };
+use workbench_app::{ErrorCode, ErrorInfo, providers};
 
 use crate::terminal::{Terminal, interactive};
 use crate::{Cli, Failure};
@@ -59,116 +60,16 @@ pub enum Approve {
     None,
 }
 
-/// A model to start with when the provider has no default.
-fn default_model(kind: ProviderKind) -> Option<&'static str> {
-    match kind {
-        ProviderKind::OpenAi => Some("gpt-4o-mini"),
-        ProviderKind::Anthropic => Some("claude-sonnet-4-5"),
-        ProviderKind::Gemini => Some("gemini-2.5-flash"),
-        _ => None,
-    }
-}
-
 /// Settle the provider for this run: a configured one (with the flags
 /// over it), a kind given by flag, or one found from the environment.
 async fn provider(agent: &Agent, args: &ChatArgs) -> Result<(), Failure> {
-    let settings = agent.settings().map_err(agent_failure)?;
-    let configured = args
-        .provider
-        .as_deref()
-        .and_then(|id| settings.provider(id).cloned())
-        .or_else(|| {
-            if args.provider.is_none() {
-                settings.default_provider().cloned()
-            } else {
-                None
-            }
-        });
-    let mut chosen = match (configured, args.provider.as_deref()) {
-        (Some(p), _) => p,
-        (None, Some(kind)) => {
-            let kind = ProviderKind::parse(kind).ok_or_else(|| {
-                Failure::Usage(format!(
-                    "--provider {kind}: not a configured provider nor one of openai, anthropic, gemini, ollama, openai-compatible"
-                ))
-            })?;
-            ProviderConfig {
-                id: format!("{}-cli", kind.label().to_lowercase().replace(' ', "-")),
-                kind,
-                base_url: None,
-                api_key_env: None,
-                default_model: None,
-                context_windows: Default::default(),
-            }
-        }
-        (None, None) => from_environment(agent).await.ok_or_else(|| {
-            agent_failure(workbench_agent::Error::NoProvider(
-                "no LLM provider is configured: pass --provider (and --model), set OPENAI_API_KEY, ANTHROPIC_API_KEY or GEMINI_API_KEY, run Ollama, or add one in the window's Chat view".into(),
-            ))
-        })?,
+    let asked = providers::Asked {
+        provider: args.provider.as_deref(),
+        base_url: args.base_url.as_deref(),
+        model: args.model.as_deref(),
+        api_key_env: args.api_key_env.as_deref(),
     };
-    let flagged = args.base_url.is_some() || args.api_key_env.is_some() || args.model.is_some();
-    if let Some(url) = &args.base_url {
-        chosen.base_url = Some(url.clone());
-    }
-    if let Some(var) = &args.api_key_env {
-        chosen.api_key_env = Some(var.clone());
-    }
-    if let Some(model) = &args.model {
-        chosen.default_model = Some(model.clone());
-    }
-    if chosen.default_model.is_none() {
-        chosen.default_model = default_model(chosen.kind).map(str::to_string);
-    }
-    if chosen.default_model.is_none() {
-        let models = agent.provider_models_of(&chosen).await.unwrap_or_default();
-        chosen.default_model = models.into_iter().next();
-    }
-    if chosen.default_model.is_none() {
-        return Err(Failure::Usage(format!(
-            "provider \"{}\" has no default model: pass --model",
-            chosen.id
-        )));
-    }
-    if flagged || settings.provider(&chosen.id) != Some(&chosen) {
-        agent.use_provider(chosen);
-    }
-    Ok(())
-}
-
-/// A provider from what this machine has: an API key in the environment,
-/// else a local server (Ollama, LM Studio).
-async fn from_environment(agent: &Agent) -> Option<ProviderConfig> {
-    for kind in [
-        ProviderKind::OpenAi,
-        ProviderKind::Anthropic,
-        ProviderKind::Gemini,
-    ] {
-        let var = kind.default_key_env()?;
-        if std::env::var(var).is_ok_and(|v| !v.is_empty()) {
-            return Some(ProviderConfig {
-                id: kind.label().to_lowercase(),
-                kind,
-                base_url: None,
-                api_key_env: None,
-                default_model: default_model(kind).map(str::to_string),
-                context_windows: Default::default(),
-            });
-        }
-    }
-    agent
-        .local_providers()
-        .await
-        .into_iter()
-        .next()
-        .map(|l| l.provider)
-}
-
-fn agent_failure(e: workbench_agent::Error) -> Failure {
-    match e {
-        workbench_agent::Error::Core(e) => Failure::Core(e),
-        other => Failure::Agent(other.into()),
-    }
+    Ok(providers::for_run(agent, asked).await?)
 }
 
 /// What the terminal shows as events arrive.
@@ -240,7 +141,7 @@ fn printer(json_lines: bool, approvals: mpsc::UnboundedSender<Approval>) -> Sink
             AgentEvent::Notice { text } => eprintln!("note: {}", crate::print::clean(&text)),
             AgentEvent::Message { message } if message.role == "assistant" => {
                 for p in &message.parts {
-                    if let workbench_agent::Part::Notice { text, error: false } = p {
+                    if let Part::Notice { text, error: false } = p {
                         end_line(&mid_line);
                         eprintln!("{}", crate::print::clean(text));
                     }
@@ -263,7 +164,7 @@ async fn approve_calls(
             Some(t) => ask_approval(t, &a).await,
             None => Decision::deny("no one is at the terminal to approve it"),
         };
-        let _ = agent.decide(a.id, decision);
+        let _ = chats::decide(&agent, a.id, decision);
     }
 }
 
@@ -345,7 +246,7 @@ pub async fn run(
     let wb =
         crate::session::connect_some(cli, &only, crate::session::offers(cli, sampling)).await?;
     let outcome = chat(cli, args, &wb, prompt, on_terminal, sampling).await;
-    wb.shutdown().await;
+    workbench_app::servers::close(&wb).await;
     outcome
 }
 
@@ -442,30 +343,27 @@ async fn one_turn(
     let seen = errors.clone();
     let wrapped: Sink = Arc::new(move |e| {
         if let AgentEvent::Error { code, message, .. } = &e {
-            *seen.lock().unwrap_or_else(|p| p.into_inner()) = Some(workbench_core::ErrorInfo {
+            *seen.lock().unwrap_or_else(|p| p.into_inner()) = Some(ErrorInfo {
                 code: *code,
                 message: message.clone(),
             });
         }
         sink(e)
     });
-    let handle = agent
-        .send(session, text, mode, wrapped)
-        .map_err(agent_failure)?;
-    let finished = handle.finished();
-    tokio::pin!(finished);
+    let turn = chats::send(agent, session, text, mode, wrapped);
+    tokio::pin!(turn);
     let end = tokio::select! {
-        end = &mut finished => end,
+        end = &mut turn => end?,
         _ = tokio::signal::ctrl_c() => {
-            agent.stop(session);
-            finished.await
+            chats::stop(agent, session);
+            turn.await?
         }
     };
     match end {
         EndReason::Error => {
             let info = errors.lock().unwrap_or_else(|p| p.into_inner()).take();
-            Err(Failure::Agent(info.unwrap_or(workbench_core::ErrorInfo {
-                code: workbench_core::ErrorCode::ProviderFailed,
+            Err(Failure::Agent(info.unwrap_or(ErrorInfo {
+                code: ErrorCode::ProviderFailed,
                 message: "the turn failed".into(),
             })))
         }

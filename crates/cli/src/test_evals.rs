@@ -7,41 +7,15 @@
 
 use std::sync::Arc;
 
-use workbench_agent::eval::{EvalOptions, EvalProgress, EvalReport, provider_for};
-use workbench_agent::{Agent, ProviderConfig, ProviderKind};
-use workbench_calls::suite::prompt::split_model;
-use workbench_calls::suite::{CaseOutcome, Suite};
+use workbench_app::chat::Agent;
+use workbench_app::evals::{self, EvalOptions, EvalProgress, EvalReport, Progress};
+use workbench_app::suites::{CaseOutcome, CasePick, Suite};
 
 use crate::print::{clean, line};
 
 /// Providers this run takes from the environment for the models named.
 pub fn providers_from_environment(agent: &Agent, models: &[String]) {
-    let Ok(settings) = agent.settings() else {
-        return;
-    };
-    for spec in models {
-        if provider_for(&settings, spec).is_ok() {
-            continue;
-        }
-        let Some(kind) = split_model(spec).and_then(|(name, _)| ProviderKind::parse(name)) else {
-            continue;
-        };
-        let has_key = kind
-            .default_key_env()
-            .is_none_or(|v| std::env::var(v).is_ok_and(|k| !k.is_empty()));
-        if has_key && kind != ProviderKind::OpenAiCompatible {
-            agent.use_provider(ProviderConfig {
-                id: split_model(spec)
-                    .map(|(n, _)| n.to_string())
-                    .unwrap_or_default(),
-                kind,
-                base_url: None,
-                api_key_env: None,
-                default_model: None,
-                context_windows: Default::default(),
-            });
-        }
-    }
+    workbench_app::providers::from_environment_for(agent, models);
 }
 
 /// Every model a run of `suites` would use.
@@ -80,7 +54,7 @@ pub async fn run(
     };
     for suite in suites.iter().filter(picked) {
         let name = suite.name.clone();
-        let progress: workbench_agent::eval::Progress = Arc::new(move |p| {
+        let progress: Progress = Arc::new(move |p| {
             if quiet {
                 return;
             }
@@ -103,12 +77,12 @@ pub async fn run(
                 ),
             }
         });
-        match agent.run_evals(suite, options, progress).await {
+        match evals::run_suite(agent, suite, options, progress).await {
             Ok(r) => out.push(r),
             Err(e) => eprintln!(
                 "mcpwb: {}: the evals did not run: {}",
                 clean(&suite.name),
-                clean(&e.to_string())
+                clean(&e.message)
             ),
         }
     }
@@ -223,7 +197,7 @@ pub fn options(
     EvalOptions {
         models: models.to_vec(),
         runs,
-        case: case.map(workbench_calls::suite::CasePick::Matching),
+        case: case.map(CasePick::Matching),
         parallel: parallel.max(1),
         timeout: std::time::Duration::from_secs_f64(timeout.max(1.0)),
     }
