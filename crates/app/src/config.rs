@@ -10,8 +10,9 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use serde_json::{Map, Value};
 // The config types an adapter names come from here.
-use workbench_core::config::dialects::{self, Dialect, Imported};
-pub use workbench_core::config::dialects::{Found, Merged};
+pub use workbench_core::config::dialects::Exported;
+use workbench_core::config::dialects::{self, Imported};
+pub use workbench_core::config::dialects::{Dialect, Found, Merged, target_of};
 use workbench_core::config::document::Document;
 pub use workbench_core::config::edit::EditOp;
 pub use workbench_core::config::secrets::Keychain;
@@ -503,6 +504,30 @@ pub struct Edited {
 pub fn raw_entries(path: &Path) -> Result<dialects::Entries, ErrorInfo> {
     let text = std::fs::read_to_string(path).map_err(|e| unreadable(path, e))?;
     Ok(workbench_core::config::raw_entries(path, &text).map_err(Error::from)?)
+}
+
+/// The config `cfg` (the project's entries over the user's) in dialect
+/// `to`'s shape, with a note for each thing the target cannot express.
+pub fn export_as(cfg: &ConfigFile, to: &str) -> Result<Exported, ErrorInfo> {
+    let d = Dialect::from_id(to).ok_or_else(|| {
+        crate::invalid(format!(
+            "unknown dialect \"{to}\"; one of: {}",
+            dialect_ids()
+        ))
+    })?;
+    let mut servers = raw_entries(&cfg.path).unwrap_or_default();
+    if let Some(p) = &cfg.project {
+        for (n, e) in raw_entries(p)? {
+            servers.retain(|(m, _)| *m != n);
+            servers.push((n, e));
+        }
+    }
+    let inputs: Vec<Value> = std::fs::read_to_string(&cfg.path)
+        .ok()
+        .and_then(|t| workbench_core::config::parse_jsonc(&cfg.path, &t).ok())
+        .and_then(|d| d.get("inputs").and_then(Value::as_array).cloned())
+        .unwrap_or_default();
+    Ok(dialects::export(d, &servers, &inputs).map_err(Error::from)?)
 }
 
 /// The dialects' ids, for a message.

@@ -3,12 +3,10 @@
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
-use workbench_core::config::dialects::{self, Dialect};
-use workbench_core::config::{ConfigFile, parse_jsonc};
+use workbench_app::config::{ConfigFile, target_of};
 
 use crate::config_cmd::{say, usage};
 use crate::{Cli, Failure};
-use workbench_app::config::{dialect_ids, raw_entries as raw_servers};
 
 pub fn import(
     cli: &Cli,
@@ -29,7 +27,7 @@ pub fn import(
             "{}",
             json!({ "dialect": done.dialect.id(), "imported": added, "skipped": skipped,
                     "targets": imported.servers.iter().filter(|(n, _)| added.contains(n))
-                        .map(|(n, e)| (n.clone(), json!(dialects::target_of(n, e))))
+                        .map(|(n, e)| (n.clone(), json!(target_of(n, e))))
                         .collect::<serde_json::Map<String, serde_json::Value>>(),
                     "notes": imported.notes, "dry_run": dry_run, "file": done.file })
         );
@@ -47,10 +45,7 @@ pub fn import(
     // What each would run or reach: imported servers start untrusted,
     // and this is what trusting them means.
     for (name, entry) in imported.servers.iter().filter(|(n, _)| added.contains(n)) {
-        println!(
-            "  {name}: {}",
-            crate::print::clean(&dialects::target_of(name, entry))
-        );
+        println!("  {name}: {}", crate::print::clean(&target_of(name, entry)));
     }
     if !skipped.is_empty() {
         println!(
@@ -112,25 +107,7 @@ pub fn export(
     output: Option<&Path>,
     force: bool,
 ) -> Result<(), Failure> {
-    let d = Dialect::from_id(to).ok_or_else(|| {
-        usage(format!(
-            "unknown dialect \"{to}\"; one of: {}",
-            dialect_ids()
-        ))
-    })?;
-    let mut servers = raw_servers(&cfg.path).unwrap_or_default();
-    if let Some(p) = &cfg.project {
-        for (n, e) in raw_servers(p)? {
-            servers.retain(|(m, _)| *m != n);
-            servers.push((n, e));
-        }
-    }
-    let inputs: Vec<Value> = std::fs::read_to_string(&cfg.path)
-        .ok()
-        .and_then(|t| parse_jsonc(&cfg.path, &t).ok())
-        .and_then(|d| d.get("inputs").and_then(Value::as_array).cloned())
-        .unwrap_or_default();
-    let out = dialects::export(d, &servers, &inputs)?;
+    let out = workbench_app::config::export_as(&cfg, to)?;
     for n in &out.notes {
         eprintln!("mcpwb: note: {n}");
     }
@@ -140,7 +117,7 @@ pub fn export(
             o.display()
         ))),
         Some(o) => {
-            workbench_core::files::write_private(o, out.text.as_bytes())?;
+            workbench_app::write_bytes_out(o, out.text.as_bytes())?;
             say(
                 cli,
                 format!("wrote {}", o.display()),

@@ -8,8 +8,10 @@ use serde_json::{Map, Value, json};
 use super::{Dialect, normalise};
 use crate::error::{Error, Result};
 
+/// Servers written in another client's shape.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Exported {
+    /// The file's text in that client's shape.
     pub text: String,
     /// What was dropped or changed, one sentence each.
     pub notes: Vec<String>,

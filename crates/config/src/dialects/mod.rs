@@ -21,7 +21,7 @@ use serde_json::{Map, Value};
 pub use import::import;
 pub(crate) use import::normalise;
 
-pub use export::export;
+pub use export::{Exported, export};
 pub use merge::{Merged, merge_into};
 
 /// A client whose config we read and write.
