@@ -15,7 +15,7 @@ pub const EXAMPLES: &[(&str, &str)] = &[
     ("tools", "mcpwb tools\nmcpwb tools everything"),
     (
         "call",
-        "mcpwb call demo add --args '{\"a\": 2, \"b\": 3}'\n# a tool that may run as a task: ask for one, and come back for it\nmcpwb call demo task_report --task --no-wait",
+        "mcpwb call demo add '{\"a\": 2, \"b\": 3}'\n# one argument at a time, typed by the tool's schema (42 stays text for a text field)\nmcpwb call demo echo -a message=42\nmcpwb call demo add -a a=2 -a b=3.5\n# the arguments from a file, or from stdin\nmcpwb call demo create_order --args @order.json\n# a tool that may run as a task: ask for one, and come back for it\nmcpwb call demo task_report --task --no-wait",
     ),
     ("app", "mcpwb app demo counter_app --html counter.html"),
     (
