@@ -302,7 +302,8 @@ fn adapters() -> Vec<String> {
             (|_: &str| true) as fn(&str) -> bool,
         ),
         ("crates/cli/src", |n: &str| {
-            n.ends_with("_cmd.rs") || ["commands.rs", "chat.rs", "test_evals.rs"].contains(&n)
+            n.ends_with("_cmd.rs")
+                || ["commands.rs", "chat.rs", "test_evals.rs", "terminal.rs"].contains(&n)
         }),
         ("crates/selftools/src", |_: &str| true),
     ] {

@@ -6,8 +6,7 @@
 //! level it logs at.
 
 use serde_json::Value;
-use workbench_core::asks::Answer;
-pub use workbench_core::asks::PendingAsk;
+pub use workbench_core::asks::{Answer, AskKind, PendingAsk};
 use workbench_core::{ErrorInfo, Workbench};
 
 /// Asks waiting for an answer, oldest first.
@@ -27,6 +26,12 @@ pub fn answer(
         (Some(v), _) => Answer::Result(v),
         (None, why) => Answer::Refuse(why.unwrap_or_else(|| "refused by the user".into())),
     };
+    Ok(wb.asks().answer(id, answer)?)
+}
+
+/// Give ask `id` its answer (a result, or a refusal the server gets as an
+/// error).
+pub fn reply(wb: &Workbench, id: u32, answer: Answer) -> Result<(), ErrorInfo> {
     Ok(wb.asks().answer(id, answer)?)
 }
 

@@ -12,10 +12,11 @@ use std::sync::Arc;
 use serde_json::{Value, json};
 use tokio::sync::{Mutex, mpsc};
 use tokio_util::sync::{CancellationToken, DropGuard};
-use workbench_agent::Agent;
-use workbench_core::Workbench;
-use workbench_core::asks::{Answer, AskKind, PendingAsk};
-use workbench_core::events::Event;
+use workbench_app::Workbench;
+use workbench_app::asks::{self, Answer, AskKind, PendingAsk};
+use workbench_app::chat::Agent;
+use workbench_app::providers;
+use workbench_app::servers::{self, Event};
 
 /// Lines typed at the terminal.
 pub struct Terminal {
@@ -233,7 +234,7 @@ fn describe_sampling(ask: &PendingAsk) -> String {
 async fn ask_sampling(agent: &Agent, terminal: &Terminal, ask: &PendingAsk) -> Answer {
     eprint!("{}", describe_sampling(ask));
     // Which configured model its preferences choose, and why.
-    if let Ok(choice) = agent.sampling_model(&ask.params) {
+    if let Ok(choice) = providers::sampling_model(agent, &ask.params) {
         eprintln!(
             "  the model: {}:{} ({})",
             choice.provider,
@@ -261,7 +262,7 @@ async fn ask_sampling(agent: &Agent, terminal: &Terminal, ask: &PendingAsk) -> A
             Some(_) | None => return Answer::Refuse("the person refused the request".into()),
         }
     }
-    let mut reply = match agent.sample(&params).await {
+    let mut reply = match providers::sample(agent, &params).await {
         Ok(r) => r,
         Err(e) => {
             eprintln!("mcpwb: the model could not answer: {e}");
@@ -305,7 +306,7 @@ pub fn serve_asks(
     let token = CancellationToken::new();
     let stop = token.clone();
     let wb = wb.clone();
-    let mut events = wb.subscribe();
+    let mut events = servers::events(&wb);
     tokio::spawn(async move {
         loop {
             let event = tokio::select! {
@@ -324,7 +325,7 @@ pub fn serve_asks(
                     _ => Answer::Result(json!({ "action": "decline" })),
                 },
                 (AskKind::Sampling, Sampling::Auto, Some(agent), _) => {
-                    match agent.sample(&ask.params).await {
+                    match providers::sample(agent, &ask.params).await {
                         Ok(r) => Answer::Result(r),
                         Err(e) => {
                             eprintln!(
@@ -340,7 +341,7 @@ pub fn serve_asks(
                 }
                 _ => Answer::Refuse("sampling is refused (mcpwb --sampling refuse)".into()),
             };
-            let _ = wb.asks().answer(ask.id, answer);
+            let _ = asks::reply(&wb, ask.id, answer);
         }
     });
     token.drop_guard()
