@@ -15,7 +15,7 @@ use workbench_core::config::dialects::{self, Imported};
 pub use workbench_core::config::dialects::{Dialect, Found, Merged, target_of};
 use workbench_core::config::document::Document;
 pub use workbench_core::config::edit::EditOp;
-pub use workbench_core::config::secrets::Keychain;
+pub use workbench_core::config::secrets::{Keychain, reference, secret_id_for};
 use workbench_core::config::trust::Trust;
 pub use workbench_core::config::vars::NeededInput;
 use workbench_core::config::vars::keychain_refs;

@@ -59,6 +59,13 @@ pub fn write_bytes_out(path: &std::path::Path, bytes: &[u8]) -> Result<(), Error
         .map_err(|e| invalid(format!("cannot write {}: {e}", path.display())))
 }
 
+/// Read a file the person named (arguments, a baseline): never through a
+/// link, at most `limit` bytes.
+pub fn read_in(path: &std::path::Path, limit: u64) -> Result<Vec<u8>, ErrorInfo> {
+    workbench_core::files::read_no_follow(path, limit)
+        .map_err(|e| invalid(format!("{}: {e}", path.display())))
+}
+
 /// Write a file the person asked for (a snapshot, a report, an export):
 /// private, atomic, never through a link planted where it goes.
 pub fn write_out(path: &std::path::Path, text: &str) -> Result<(), ErrorInfo> {

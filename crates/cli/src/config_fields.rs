@@ -6,8 +6,7 @@ use std::path::Path;
 
 use clap::Args;
 use serde_json::{Map, Value, json};
-use workbench_core::config::Scope;
-use workbench_core::config::secrets::{Keychain, reference, secret_id_for};
+use workbench_app::config::{Keychain, Scope, reference, secret_id_for};
 
 use crate::Failure;
 use crate::config_cmd::usage;

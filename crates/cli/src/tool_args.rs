@@ -142,8 +142,8 @@ fn read(arg: &str) -> Result<String, Failure> {
     }
     match arg.strip_prefix('@') {
         Some(file) => {
-            let bytes = workbench_core::files::read_no_follow(std::path::Path::new(file), 64 << 20)
-                .map_err(|e| usage(format!("--args @{file}: {e}")))?;
+            let bytes = workbench_app::read_in(std::path::Path::new(file), 64 << 20)
+                .map_err(|e| usage(format!("--args @{}", e.message)))?;
             String::from_utf8(bytes).map_err(|_| usage(format!("--args @{file}: not UTF-8 text")))
         }
         None => Ok(arg.to_string()),
