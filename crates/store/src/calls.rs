@@ -5,7 +5,7 @@
 //! traffic rows it produced, and whether it is kept from pruning (`saved`).
 
 use rusqlite::types::Value as SqlValue;
-use rusqlite::{Row, params, params_from_iter};
+use rusqlite::{OptionalExtension, Row, params, params_from_iter};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -239,9 +239,49 @@ impl Store {
     pub fn insert_calls(&self, calls: &[NewCall]) -> Result<Vec<i64>> {
         let mut conn = self.lock();
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let ids = insert_calls_in(&tx, calls)?;
+        let ids = insert_calls_in(&tx, calls, None)?;
         tx.commit()?;
         Ok(ids)
+    }
+
+    /// Keep calls still running in process `pid` as `pending` rows (a call
+    /// that has run a while): its end replaces each under the same id. A
+    /// call that ended already keeps its row.
+    pub fn keep_running(&self, calls: &[NewCall], pid: u32) -> Result<Vec<i64>> {
+        let mut conn = self.lock();
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let ids = insert_calls_in(&tx, calls, Some(pid))?;
+        tx.commit()?;
+        Ok(ids)
+    }
+
+    /// The calls left running by a process that is gone (`alive` says which
+    /// are not): each becomes `failed`, interrupted. How many.
+    pub fn interrupted(&self, alive: impl Fn(u32) -> bool) -> Result<usize> {
+        let mut conn = self.lock();
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let pids: Vec<i64> = {
+            let mut stmt = tx.prepare_cached(
+                "SELECT DISTINCT pid FROM calls WHERE status = 'pending' AND pid IS NOT NULL",
+            )?;
+            stmt.query_map([], |r| r.get(0))?
+                .collect::<rusqlite::Result<_>>()?
+        };
+        let why = "interrupted: the process making the call ended before the call did";
+        let mut n = 0;
+        for pid in pids {
+            if u32::try_from(pid).is_ok_and(&alive) {
+                continue;
+            }
+            n += tx.execute(
+                "UPDATE calls SET status = 'failed', error = ?1, pid = NULL,
+                   size = size + length(CAST(?1 AS BLOB))
+                 WHERE status = 'pending' AND pid = ?2",
+                params![why, pid],
+            )?;
+        }
+        tx.commit()?;
+        Ok(n)
     }
 
     /// One call by its id.
@@ -423,22 +463,35 @@ fn kept(conn: &rusqlite::Connection) -> Result<(i64, i64)> {
     )
 }
 
-/// Write finished calls within `tx`; their ids in order.
+/// Write calls within `tx`; their ids in order. Finished (`running`:
+/// None), each replaces its running row; still running (`running`: the
+/// process making them), each is kept as it is unless a row has its key.
 pub(crate) fn insert_calls_in(
     tx: &rusqlite::Transaction<'_>,
     calls: &[NewCall],
+    running: Option<u32>,
 ) -> Result<Vec<i64>> {
     let mut ids = Vec::with_capacity(calls.len());
     {
+        // A call kept as running (`pending`, with its process) is replaced
+        // by its end, under the same id; a running row never replaces one.
         let mut stmt = tx.prepare_cached(
             "INSERT INTO calls (origin, session_id, message_id, call_id, server, tool, arguments,
                result, error, status, duration_ms, started_at, protocol, traffic_from, traffic_to,
-               schema_violations, size, task, notes, key)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
+               schema_violations, size, task, notes, key, pid)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)
+             ON CONFLICT(key) DO UPDATE SET
+               result = excluded.result, error = excluded.error, status = excluded.status,
+               duration_ms = excluded.duration_ms, protocol = excluded.protocol,
+               traffic_from = excluded.traffic_from, traffic_to = excluded.traffic_to,
+               schema_violations = excluded.schema_violations, size = excluded.size,
+               task = excluded.task, notes = excluded.notes, pid = NULL
+             WHERE calls.status = 'pending' AND calls.pid IS NOT NULL AND excluded.pid IS NULL
+             RETURNING id",
         )?;
         for c in calls {
             let size = c.size();
-            stmt.execute(params![
+            let row = params![
                 c.origin,
                 c.session,
                 c.message,
@@ -459,8 +512,31 @@ pub(crate) fn insert_calls_in(
                 c.task,
                 serde_json::to_string(&c.notes)?,
                 c.key,
-            ])?;
-            ids.push(tx.last_insert_rowid());
+                running,
+            ];
+            let id = match (
+                stmt.query_row(row, |r| r.get::<_, i64>(0)).optional()?,
+                running,
+            ) {
+                (Some(id), _) => id,
+                // Behind its end, a running row changes nothing: the row
+                // there is the call's.
+                (None, Some(_)) => {
+                    tx.query_row("SELECT id FROM calls WHERE key = ?1", [&c.key], |r| {
+                        r.get(0)
+                    })?
+                }
+                // An ended call whose key names another ended row: a key
+                // names one row only.
+                (None, None) => {
+                    return Err(rusqlite::Error::SqliteFailure(
+                        rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE),
+                        Some(format!("a call with key {:?} is kept already", c.key)),
+                    )
+                    .into());
+                }
+            };
+            ids.push(id);
         }
     }
     Ok(ids)

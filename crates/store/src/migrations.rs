@@ -201,6 +201,13 @@ const MIGRATIONS: &[&str] = &[
             FROM tap_messages WHERE tap_id = NEW.tap_id AND seq = NEW.seq);
     END;
     "#,
+    // The process making a call still running (a row kept as `pending`
+    // once it ran a while, replaced when it ends): a row left `pending` by
+    // a process that is gone was interrupted (found by the index).
+    r#"
+    ALTER TABLE calls ADD COLUMN pid INTEGER;
+    CREATE INDEX calls_running ON calls(pid) WHERE status = 'pending' AND pid IS NOT NULL;
+    "#,
 ];
 
 /// Run the migrations this file has not had. Each in a transaction that

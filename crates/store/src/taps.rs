@@ -90,7 +90,7 @@ impl Store {
         let mut conn = self.lock();
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         if !calls.is_empty() {
-            crate::calls::insert_calls_in(&tx, calls)?;
+            crate::calls::insert_calls_in(&tx, calls, None)?;
         }
         {
             let mut insert = tx.prepare_cached(

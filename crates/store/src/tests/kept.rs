@@ -213,3 +213,51 @@ fn every_stored_text_counts_against_the_cap() {
     };
     assert!(loaded.size() >= bare.size() + 53_000, "{}", loaded.size());
 }
+
+/// A call kept as running, then its end: one row, the same id, its size
+/// counted once; a running row never replaces an ended one; a process gone
+/// leaves its running calls interrupted.
+#[test]
+fn a_running_call_is_replaced_by_its_end_and_one_left_by_a_gone_process_is_interrupted() {
+    let store = Store::in_memory().unwrap();
+    let mut running = manual("demo", "slow", json!({"steps": 50}), CallStatus::Pending);
+    running.result = None;
+    running.duration_ms = None;
+    running.key = Some("k-1".into());
+    let [id] = store.keep_running(&[running.clone()], 4242).unwrap()[..] else {
+        panic!("one row");
+    };
+    assert_eq!(store.call(id).unwrap().unwrap().status, CallStatus::Pending);
+    let mut ended = manual("demo", "slow", json!({"steps": 50}), CallStatus::Ok);
+    ended.key = Some("k-1".into());
+    assert_eq!(store.insert_calls(&[ended]).unwrap(), [id]);
+    let row = store.call(id).unwrap().unwrap();
+    assert_eq!(row.status, CallStatus::Ok);
+    assert!(row.result.is_some());
+    let (kept, counted) = size_as_counted(&store);
+    assert_eq!(kept, counted);
+    assert_eq!(kept.0, 1);
+    // Behind its end, the running row changes nothing.
+    assert_eq!(store.keep_running(&[running], 4242).unwrap(), [id]);
+    assert_eq!(store.call(id).unwrap().unwrap().status, CallStatus::Ok);
+
+    // Two left running: one by a live process, one by a gone one.
+    let mut left = |key: &str, pid| {
+        let mut c = manual("demo", "slow", json!({"key": key}), CallStatus::Pending);
+        c.result = None;
+        c.key = Some(key.into());
+        store.keep_running(&[c], pid).unwrap()[0]
+    };
+    let (alive, gone) = (left("k-2", 1), left("k-3", 999_999));
+    assert_eq!(store.interrupted(|pid| pid == 1).unwrap(), 1);
+    assert_eq!(
+        store.call(alive).unwrap().unwrap().status,
+        CallStatus::Pending
+    );
+    let row = store.call(gone).unwrap().unwrap();
+    assert_eq!(row.status, CallStatus::Failed);
+    assert!(row.error.unwrap().contains("interrupted"));
+    let (kept, counted) = size_as_counted(&store);
+    assert_eq!(kept, counted);
+    assert_eq!(store.interrupted(|_| false).unwrap(), 1, "then the other");
+}
