@@ -242,7 +242,7 @@ fn a_running_call_is_replaced_by_its_end_and_one_left_by_a_gone_process_is_inter
     assert_eq!(store.call(id).unwrap().unwrap().status, CallStatus::Ok);
 
     // Two left running: one by a live process, one by a gone one.
-    let mut left = |key: &str, pid| {
+    let left = |key: &str, pid| {
         let mut c = manual("demo", "slow", json!({"key": key}), CallStatus::Pending);
         c.result = None;
         c.key = Some(key.into());
