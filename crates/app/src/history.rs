@@ -67,6 +67,9 @@ pub fn filter(
 
 /// The calls `query` selects, newest first.
 pub fn calls(store: &Store, query: &HistoryQuery) -> Result<Vec<CallRow>, ErrorInfo> {
+    // A call another process left running when it was killed reads as
+    // interrupted, not as still running.
+    workbench_calls::mark_interrupted(store);
     store.history(query).map_err(read)
 }
 

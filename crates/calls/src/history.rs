@@ -67,6 +67,85 @@ pub(crate) struct Finished {
     pub notes: Vec<String>,
 }
 
+/// A call begun and not ended: what its row says while it runs.
+pub(crate) struct Begun {
+    pub origin: &'static str,
+    pub session: Option<String>,
+    pub message: Option<i64>,
+    pub call_id: String,
+    pub server: String,
+    pub tool: String,
+    pub arguments: Value,
+    pub started_at: i64,
+}
+
+/// A call's entry among those running, by key: whether its running row is
+/// kept yet.
+struct Entry {
+    begun: Begun,
+    since: Instant,
+    kept: bool,
+}
+
+/// The calls running now, by key. A call still running after
+/// [`KEEP_AFTER`] is kept as a `pending` row with this process's id, so a
+/// call a crash or a kill cuts short is not lost: its row says it was
+/// interrupted (the next process to open the History finds its process
+/// gone).
+type Running = Arc<Mutex<std::collections::HashMap<String, Entry>>>;
+
+/// How long a call runs before its row is kept while it runs.
+const KEEP_AFTER: Duration = Duration::from_secs(1);
+
+/// A running call's place among those running ([`History::begin`]). Ended
+/// with [`Ticket::end`]; dropped unended (the call's future dropped), its
+/// running row, if kept, is replaced by a cancelled one.
+pub(crate) struct Ticket {
+    history: History,
+    key: String,
+}
+
+impl Ticket {
+    /// The call ended: its arguments back, for its row.
+    pub fn end(self) -> Value {
+        let entry = self.history.lock_running().remove(&self.key);
+        std::mem::forget(self);
+        entry.map(|e| e.begun.arguments).unwrap_or(Value::Null)
+    }
+}
+
+impl Drop for Ticket {
+    fn drop(&mut self) {
+        let Some(entry) = self.history.lock_running().remove(&self.key) else {
+            return;
+        };
+        if entry.kept {
+            let b = entry.begun;
+            let stopped = Finished {
+                key: Some(self.key.clone()),
+                origin: b.origin,
+                session: b.session,
+                message: b.message,
+                call_id: b.call_id,
+                server: b.server,
+                tool: b.tool,
+                arguments: b.arguments,
+                result: None,
+                error: Some("stopped before it finished".into()),
+                status: CallStatus::Cancelled,
+                duration_ms: None,
+                started_at: b.started_at,
+                protocol: None,
+                traffic: (0, 0),
+                schema_violations: Vec::new(),
+                task: None,
+                notes: Vec::new(),
+            };
+            drop(self.history.write(stopped));
+        }
+    }
+}
+
 enum Job {
     Write(Box<Finished>, Option<oneshot::Sender<i64>>),
     /// What a suite's case made of the call with this id.
@@ -108,6 +187,7 @@ impl Queue {
 #[derive(Clone)]
 pub(crate) struct History {
     queue: Arc<Queue>,
+    running: Running,
     /// Held by handles only: the writer sees the last one go.
     handles: Arc<()>,
     store: Store,
@@ -120,8 +200,10 @@ impl History {
         let queue = Arc::new(Queue::default());
         let handles = Arc::new(());
         let (wrote, written) = tokio::sync::watch::channel(0u64);
+        let running = Running::default();
         let writer = Writer {
             queue: queue.clone(),
+            running: running.clone(),
             handles: Arc::downgrade(&handles),
             store: store.clone(),
             traffic,
@@ -136,9 +218,30 @@ impl History {
         }
         History {
             queue,
+            running,
             handles,
             store,
             written,
+        }
+    }
+
+    fn lock_running(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<String, Entry>> {
+        self.running.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// A call with `key` begins: among the running until its ticket ends.
+    pub fn begin(&self, key: String, begun: Begun) -> Ticket {
+        self.lock_running().insert(
+            key.clone(),
+            Entry {
+                begun,
+                since: Instant::now(),
+                kept: false,
+            },
+        );
+        Ticket {
+            history: self.clone(),
+            key,
         }
     }
 
@@ -228,6 +331,25 @@ fn to_row(secrets: &[String], mut call: Finished) -> NewCall {
     }
 }
 
+/// The calls in `store` left running by a process that is gone (killed,
+/// crashed) marked as interrupted; how many.
+pub fn mark_interrupted(store: &Store) -> usize {
+    let me = std::process::id();
+    let alive = |pid: u32| pid == me || std::path::Path::new(&format!("/proc/{pid}")).exists();
+    match store.interrupted(alive) {
+        Ok(n) => {
+            if n > 0 {
+                tracing::info!("history: {n} call(s) cut short by a process that ended");
+            }
+            n
+        }
+        Err(e) => {
+            tracing::warn!("history: the calls left running could not be read: {e}");
+            0
+        }
+    }
+}
+
 /// The writer yields to everything else: a call waiting on a pipe must not
 /// wait for a batch being written (on two cores the writer would otherwise
 /// take the core the caller and its server's process take turns on). Nice
@@ -243,6 +365,7 @@ fn background() {
 
 struct Writer {
     queue: Arc<Queue>,
+    running: Running,
     handles: std::sync::Weak<()>,
     store: Store,
     traffic: TrafficLog,
@@ -256,16 +379,20 @@ impl Writer {
     /// nothing is left.
     fn next_batch(&self) -> Option<Vec<Job>> {
         let mut jobs = self.queue.lock();
-        while jobs.is_empty() {
+        if jobs.is_empty() {
             if self.handles.strong_count() == 0 {
                 return None;
             }
+            // Idle: back once a second to keep the calls running long.
             jobs = self
                 .queue
                 .ready
                 .wait_timeout(jobs, Duration::from_secs(1))
                 .unwrap_or_else(|e| e.into_inner())
                 .0;
+            if jobs.is_empty() {
+                return Some(Vec::new());
+            }
         }
         let deadline = Instant::now() + GATHER;
         loop {
@@ -285,11 +412,63 @@ impl Writer {
 
     fn run(self) {
         background();
+        // Calls a process that is gone left running: interrupted.
+        if mark_interrupted(&self.store) > 0 {
+            self.wrote.send_modify(|w| *w += 1);
+        }
         // What the last pruning could not drop: the bytes it left above the
         // cap (0 when it got under; saved and chat calls alone may pass it).
         let mut unprunable = 0;
         while let Some(jobs) = self.next_batch() {
-            self.write(jobs, &mut unprunable);
+            self.keep_running();
+            if !jobs.is_empty() {
+                self.write(jobs, &mut unprunable);
+            }
+        }
+    }
+
+    /// The calls running longer than [`KEEP_AFTER`] not kept yet: each a
+    /// `pending` row with this process's id (its end replaces it).
+    fn keep_running(&self) {
+        let mut rows = Vec::new();
+        {
+            let mut running = self.running.lock().unwrap_or_else(|e| e.into_inner());
+            let mut secrets = Secrets::default();
+            for (key, entry) in running.iter_mut() {
+                if entry.kept || entry.since.elapsed() < KEEP_AFTER {
+                    continue;
+                }
+                entry.kept = true;
+                let b = &entry.begun;
+                let row = Finished {
+                    key: Some(key.clone()),
+                    origin: b.origin,
+                    session: b.session.clone(),
+                    message: b.message,
+                    call_id: b.call_id.clone(),
+                    server: b.server.clone(),
+                    tool: b.tool.clone(),
+                    arguments: b.arguments.clone(),
+                    result: None,
+                    error: None,
+                    status: CallStatus::Pending,
+                    duration_ms: None,
+                    started_at: b.started_at,
+                    protocol: None,
+                    traffic: (0, 0),
+                    schema_violations: Vec::new(),
+                    task: None,
+                    notes: Vec::new(),
+                };
+                rows.push(to_row(secrets.of(&self.traffic, &b.server), row));
+            }
+        }
+        if rows.is_empty() {
+            return;
+        }
+        match self.store.keep_running(&rows, std::process::id()) {
+            Ok(_) => self.wrote.send_modify(|w| *w += rows.len() as u64),
+            Err(e) => tracing::warn!("history: a running call could not be kept: {e}"),
         }
     }
 

@@ -33,6 +33,7 @@ use workbench_store::{CallStatus, Store};
 pub use consent::Consent;
 pub use decide::{Decided, Undecided};
 pub use gate::{Approval, Approvals, ApproveMode, Decision, DiffLine, Remember, Verdict};
+pub use history::mark_interrupted;
 pub use rules::{Grantee, HistorySettings, LiveRules, Rules, ToolPolicy, tool_key};
 pub use skill::{SkillRan, SkillRead, is_skill_tool, skill_definition, skill_tool};
 
@@ -345,6 +346,25 @@ impl Calls {
             .filter(|_| keep)
             .map(|_| call.arguments.clone());
         let key = arguments.as_ref().and_then(|_| history::new_key());
+        // Among the running calls while it runs: kept as `pending` if it
+        // runs a while, so a crash does not lose it (its arguments wait
+        // there for its row).
+        let (mut arguments, running) = match (&self.inner.history, arguments, &key) {
+            (Some(history), Some(arguments), Some(k)) => {
+                let begun = history::Begun {
+                    origin: call.origin.as_str(),
+                    session: call.link.session.clone(),
+                    message: call.link.message,
+                    call_id: call.link.call_id.clone(),
+                    server: call.server.to_string(),
+                    tool: call.tool.to_string(),
+                    arguments,
+                    started_at,
+                };
+                (None, Some(history.begin(k.clone(), begun)))
+            }
+            (_, arguments, _) => (arguments, None),
+        };
         let mut span = keep.then(|| call_span(&call));
         let outcome = if let Some(why) = refusal {
             Err(workbench_core::Error::Refused(why))
@@ -375,6 +395,9 @@ impl Calls {
             }
         }
         drop(span);
+        if let Some(ticket) = running {
+            arguments = Some(ticket.end());
+        }
         let record = match (&self.inner.history, arguments) {
             (Some(history), Some(arguments)) => {
                 let answered = outcome.as_ref().ok();

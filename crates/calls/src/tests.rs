@@ -260,3 +260,62 @@ async fn an_ask_is_answered_by_a_rule_the_person_sets_while_it_waits() {
         "its card went"
     );
 }
+
+/// A call running a while is kept as `pending` with this process's id; its
+/// end replaces that row (one row, the same id); a call whose future is
+/// dropped after it was kept ends as cancelled.
+#[tokio::test]
+async fn a_long_call_is_kept_while_it_runs_and_its_end_replaces_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = workbench_store::Store::open(&dir.path().join("h.sqlite3")).unwrap();
+    let rules = LiveRules::new(SettingsFile::new(dir.path().join("settings.json")));
+    let history = history::History::start(
+        store.clone(),
+        workbench_core::traffic::TrafficLog::new(64),
+        rules,
+    );
+    let begun = |tool: &str| history::Begun {
+        origin: "cli",
+        session: None,
+        message: None,
+        call_id: String::new(),
+        server: "demo".into(),
+        tool: tool.into(),
+        arguments: json!({"steps": 50}),
+        started_at: workbench_store::now_ms(),
+    };
+    let ended = history.begin("k-ends".into(), begun("long_task"));
+    let dropped = history.begin("k-dropped".into(), begun("long_task"));
+    let quick = history.begin("k-quick".into(), begun("echo"));
+    drop(quick.end());
+    // The writer looks once a second; kept after a second of running.
+    let mut running = None;
+    for _ in 0..60 {
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        running = store.call_by_key("k-ends").unwrap();
+        if running.is_some() && store.call_by_key("k-dropped").unwrap().is_some() {
+            break;
+        }
+    }
+    let running = running.expect("kept while it runs");
+    assert_eq!(running.status, CallStatus::Pending);
+    assert_eq!(running.arguments["steps"], 50);
+    assert!(
+        store.call_by_key("k-quick").unwrap().is_none(),
+        "a call that ended at once has no running row"
+    );
+    // Its end: the same row, ended.
+    let mut finished = big_call(1, "");
+    finished.key = Some("k-ends".into());
+    finished.arguments = ended.end();
+    assert_eq!(finished.arguments["steps"], 50, "its arguments back");
+    drop(history.write(finished));
+    drop(dropped);
+    history.flush().await;
+    let row = store.call_by_key("k-ends").unwrap().unwrap();
+    assert_eq!((row.id, row.status), (running.id, CallStatus::Ok));
+    let row = store.call_by_key("k-dropped").unwrap().unwrap();
+    assert_eq!(row.status, CallStatus::Cancelled);
+    let (count, _) = store.calls_size().unwrap();
+    assert_eq!(count, 2, "one row each");
+}

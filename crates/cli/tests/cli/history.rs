@@ -122,3 +122,58 @@ fn calls_are_kept_across_runs_and_listed_filtered_and_shown() {
         stderr(&out)
     );
 }
+
+/// A call cut short by a kill: kept while it ran, and the next `mcpwb`
+/// finds its process gone and says it was interrupted. Never lost.
+#[test]
+fn a_call_cut_short_by_a_kill_is_kept_as_interrupted() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path();
+    let cfg = demo_config(home, &[]);
+    let mut running = Command::new(BIN)
+        .args(["--trust", "call", "demo", "long_task", "--config", &cfg])
+        .args(["-a", "steps=100", "-a", "step_ms=100"])
+        .env_remove("MCPWB_CONFIG")
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_DATA_HOME")
+        .env("HOME", home)
+        .env("MCPWB_DATA_DIR", home.join("data"))
+        .env("MCPWB_SETTINGS", home.join("settings.json"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kept while it runs (after a second), then killed: no end is written.
+    let listed = |args: &[&str]| -> Vec<Value> {
+        let mut a = vec!["--json", "history", "--config", &cfg];
+        a.extend_from_slice(args);
+        serde_json::from_str::<Value>(&stdout(&mcpwb_in(home, &a))).unwrap()["calls"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+    };
+    let mut seen = Vec::new();
+    for _ in 0..100 {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        seen = listed(&["--tool", "long_task"]);
+        if !seen.is_empty() {
+            break;
+        }
+    }
+    assert_eq!(seen.len(), 1, "kept while it runs");
+    assert_eq!(seen[0]["status"], "pending", "{:?}", seen[0]);
+    running.kill().unwrap();
+    running.wait().unwrap();
+    let after = listed(&["--tool", "long_task"]);
+    assert_eq!(after.len(), 1, "{after:?}");
+    assert_eq!(after[0]["status"], "failed", "{:?}", after[0]);
+    assert!(
+        after[0]["error"]
+            .as_str()
+            .unwrap_or("")
+            .contains("interrupted"),
+        "{:?}",
+        after[0]
+    );
+    assert_eq!(after[0]["arguments"]["steps"], 100);
+}
