@@ -6,8 +6,8 @@
 use serde::Serialize;
 use workbench_calls::Calls;
 use workbench_core::{ErrorCode, ErrorInfo};
-pub use workbench_store::{CallRow, HistoryQuery, civil};
-use workbench_store::{CallStatus, Store};
+use workbench_store::Store;
+pub use workbench_store::{CallRow, CallStatus, HistoryQuery, civil};
 
 /// The History's own failures (the store could not be read or written).
 fn failed(message: impl Into<String>) -> ErrorInfo {

@@ -324,7 +324,8 @@ fn to_row(secrets: &[String], mut call: Finished) -> NewCall {
         duration_ms: call.duration_ms,
         started_at: call.started_at,
         protocol: call.protocol,
-        traffic: Some(call.traffic),
+        // None seen (a row kept while the call runs, or one dropped).
+        traffic: (call.traffic != (0, 0)).then_some(call.traffic),
         schema_violations: call.schema_violations,
         task: call.task.map(|t| t.to_string()),
         notes: call.notes,

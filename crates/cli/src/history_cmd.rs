@@ -105,8 +105,8 @@ fn summary(r: &CallRow) -> String {
     };
     // An ok call whose case failed reads "ok·case✗".
     let status = match &r.verdict {
-        Some(v) if v.outcome == "failed" => format!("{}·case✗", r.status.as_str()),
-        _ => r.status.as_str().to_string(),
+        Some(v) if v.outcome == "failed" => format!("{}·case✗", said(r.status)),
+        _ => said(r.status).to_string(),
     };
     format!(
         "{:>6}  {}  {:<7} {:<9} {:>8}  {}/{} {}",
@@ -136,7 +136,7 @@ fn show(as_json: bool, r: &CallRow) {
     line(&format!("  key       {}", clean(&r.key)));
     line(&format!("  when      {} UTC", when(r.started_at)));
     line(&format!("  origin    {}", r.origin));
-    line(&format!("  status    {}", r.status.as_str()));
+    line(&format!("  status    {}", said(r.status)));
     if let Some(v) = &r.verdict {
         line(&format!(
             "  case      {} of suite {}: {}",
@@ -172,6 +172,14 @@ fn show(as_json: bool, r: &CallRow) {
     }
     for v in &r.schema_violations {
         line(&format!("outputSchema: {}", clean(v)));
+    }
+}
+
+/// A status as a person reads it: a call kept while it runs is running.
+fn said(status: workbench_app::history::CallStatus) -> &'static str {
+    match status {
+        workbench_app::history::CallStatus::Pending => "running",
+        other => other.as_str(),
     }
 }
 

@@ -25,6 +25,8 @@ import { keys } from "../queries";
 const ORIGINS = ["window", "chat", "bridge", "cli", "suite", "eval", "agent", "app", "doctor", "host"];
 const STATUSES = ["ok", "error", "failed", "denied", "cancelled"] as const;
 
+// A call kept while it runs (in this window or another process) is running.
+const statusSaid = (s: string): string => (s === "pending" ? "running" : s);
 const statusTone = (s: string): Tone => (s === "ok" ? "ok" : s === "error" || s === "failed" ? "danger" : s === "denied" ? "warn" : "neutral");
 const when = (ms: number) => new Date(ms).toLocaleString();
 
@@ -185,7 +187,7 @@ export function HistoryRoom({ wb, backend, active, open: opened, go }: { wb: Wor
                   <span className="history-tool">
                     {r.server}/{r.tool}
                   </span>
-                  <Badge tone={statusTone(r.status)}>{r.status}</Badge>
+                  <Badge tone={statusTone(r.status)}>{statusSaid(r.status)}</Badge>
                   <span className="history-meta">
                     {r.origin} · {r.duration_ms != null ? `${r.duration_ms.toFixed(0)} ms` : "–"} · {when(r.started_at)}
                     {r.verdict?.outcome === "failed" && <span className="case-failed"> · its case failed</span>}
@@ -273,7 +275,7 @@ function CallDetail({
           {row.server}/{row.tool}
         </h2>
         <div className="call-badges">
-          <Badge tone={statusTone(row.status)}>{row.status}</Badge>
+          <Badge tone={statusTone(row.status)}>{statusSaid(row.status)}</Badge>
           <Badge>{row.origin}</Badge>
           {row.protocol && <Badge tone="info">{row.protocol}</Badge>}
           {row.saved && (
