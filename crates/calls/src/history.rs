@@ -65,6 +65,8 @@ pub(crate) struct Finished {
     pub task: Option<Value>,
     /// What happened on the way (a wait for a restart, a send again).
     pub notes: Vec<String>,
+    /// Kept while it ran: this replaces that row ([`Ticket::end`] says).
+    pub replaces: bool,
 }
 
 /// A call begun and not ended: what its row says while it runs.
@@ -106,11 +108,12 @@ pub(crate) struct Ticket {
 }
 
 impl Ticket {
-    /// The call ended: its arguments back, for its row.
-    pub fn end(self) -> Value {
+    /// The call ended: its arguments back for its row, and whether a row
+    /// was kept while it ran (its end replaces it).
+    pub fn end(self) -> (Value, bool) {
         let entry = self.history.lock_running().remove(&self.key);
         std::mem::forget(self);
-        entry.map(|e| e.begun.arguments).unwrap_or(Value::Null)
+        entry.map_or((Value::Null, false), |e| (e.begun.arguments, e.kept))
     }
 }
 
@@ -140,6 +143,7 @@ impl Drop for Ticket {
                 schema_violations: Vec::new(),
                 task: None,
                 notes: Vec::new(),
+                replaces: true,
             };
             drop(self.history.write(stopped));
         }
@@ -329,6 +333,7 @@ fn to_row(secrets: &[String], mut call: Finished) -> NewCall {
         schema_violations: call.schema_violations,
         task: call.task.map(|t| t.to_string()),
         notes: call.notes,
+        replaces_running: call.replaces,
     }
 }
 
@@ -460,6 +465,7 @@ impl Writer {
                     schema_violations: Vec::new(),
                     task: None,
                     notes: Vec::new(),
+                    replaces: false,
                 };
                 rows.push(to_row(secrets.of(&self.traffic, &b.server), row));
             }

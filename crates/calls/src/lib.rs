@@ -395,8 +395,10 @@ impl Calls {
             }
         }
         drop(span);
+        let mut replaces = false;
         if let Some(ticket) = running {
-            arguments = Some(ticket.end());
+            let (ran_with, kept) = ticket.end();
+            (arguments, replaces) = (Some(ran_with), kept);
         }
         let record = match (&self.inner.history, arguments) {
             (Some(history), Some(arguments)) => {
@@ -425,6 +427,7 @@ impl Calls {
                         .and_then(|o| o.task.as_ref())
                         .and_then(|t| serde_json::to_value(t).ok()),
                     notes: answered.map(|o| o.notes.clone()).unwrap_or_default(),
+                    replaces,
                 };
                 Some((history.write(finished), history.clone()))
             }
@@ -527,6 +530,7 @@ impl Calls {
             schema_violations: Vec::new(),
             task: None,
             notes: Vec::new(),
+            replaces: false,
         });
         history.hurry();
         rx.await.ok()
@@ -609,6 +613,7 @@ impl Calls {
                 schema_violations: Vec::new(),
                 task: None,
                 notes: Vec::new(),
+                replaces: false,
             }));
         }
     }

@@ -127,6 +127,7 @@ impl Calls {
                 schema_violations: Vec::new(),
                 task: None,
                 notes: Vec::new(),
+                replaces: false,
             });
             // Written before the caller goes on (as a chat's tool call is:
             // its next write to the store would wait on this one).

@@ -165,6 +165,7 @@ fn big_call(i: usize, pad: &str) -> history::Finished {
         schema_violations: Vec::new(),
         task: None,
         notes: Vec::new(),
+        replaces: false,
     }
 }
 
@@ -307,7 +308,9 @@ async fn a_long_call_is_kept_while_it_runs_and_its_end_replaces_it() {
     // Its end: the same row, ended.
     let mut finished = big_call(1, "");
     finished.key = Some("k-ends".into());
-    finished.arguments = ended.end();
+    let (arguments, kept) = ended.end();
+    (finished.arguments, finished.replaces) = (arguments, kept);
+    assert!(kept, "kept while it ran");
     assert_eq!(finished.arguments["steps"], 50, "its arguments back");
     drop(history.write(finished));
     drop(dropped);

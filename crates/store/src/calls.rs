@@ -87,6 +87,9 @@ pub struct NewCall {
     /// What happened on the way, one sentence each (a wait for the server
     /// to restart, the request sent again after it died under it).
     pub notes: Vec<String>,
+    /// The call was kept while it ran ([`Store::keep_running`]): this, its
+    /// end, replaces that row under the same id.
+    pub replaces_running: bool,
 }
 
 impl NewCall {
@@ -472,72 +475,74 @@ pub(crate) fn insert_calls_in(
     running: Option<u32>,
 ) -> Result<Vec<i64>> {
     let mut ids = Vec::with_capacity(calls.len());
-    {
-        // A call kept as running (`pending`, with its process) is replaced
-        // by its end, under the same id; a running row never replaces one.
-        let mut stmt = tx.prepare_cached(
-            "INSERT INTO calls (origin, session_id, message_id, call_id, server, tool, arguments,
-               result, error, status, duration_ms, started_at, protocol, traffic_from, traffic_to,
-               schema_violations, size, task, notes, key, pid)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21)
-             ON CONFLICT(key) DO UPDATE SET
-               result = excluded.result, error = excluded.error, status = excluded.status,
-               duration_ms = excluded.duration_ms, protocol = excluded.protocol,
-               traffic_from = excluded.traffic_from, traffic_to = excluded.traffic_to,
-               schema_violations = excluded.schema_violations, size = excluded.size,
-               task = excluded.task, notes = excluded.notes, pid = NULL
-             WHERE calls.status = 'pending' AND calls.pid IS NOT NULL AND excluded.pid IS NULL
-             RETURNING id",
-        )?;
-        for c in calls {
-            let size = c.size();
-            let row = params![
-                c.origin,
-                c.session,
-                c.message,
-                c.call_id,
-                c.server,
-                c.tool,
-                c.arguments,
-                c.result,
-                c.error,
-                c.status.unwrap_or(CallStatus::Pending).as_str(),
-                c.duration_ms,
-                c.started_at,
-                c.protocol,
-                c.traffic.map(|t| t.0 as i64),
-                c.traffic.map(|t| t.1 as i64),
-                serde_json::to_string(&c.schema_violations)?,
-                size as i64,
-                c.task,
-                serde_json::to_string(&c.notes)?,
-                c.key,
-                running,
-            ];
-            let id = match (
-                stmt.query_row(row, |r| r.get::<_, i64>(0)).optional()?,
-                running,
-            ) {
-                (Some(id), _) => id,
-                // Behind its end, a running row changes nothing: the row
-                // there is the call's.
-                (None, Some(_)) => {
-                    tx.query_row("SELECT id FROM calls WHERE key = ?1", [&c.key], |r| {
-                        r.get(0)
-                    })?
-                }
-                // An ended call whose key names another ended row: a key
-                // names one row only.
-                (None, None) => {
-                    return Err(rusqlite::Error::SqliteFailure(
-                        rusqlite::ffi::Error::new(rusqlite::ffi::SQLITE_CONSTRAINT_UNIQUE),
-                        Some(format!("a call with key {:?} is kept already", c.key)),
-                    )
-                    .into());
-                }
-            };
-            ids.push(id);
-        }
+    const COLUMNS: &str = "origin, session_id, message_id, call_id, server, tool, arguments,
+        result, error, status, duration_ms, started_at, protocol, traffic_from, traffic_to,
+        schema_violations, size, task, notes, key, pid";
+    const VALUES: &str = "?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21";
+    // Most calls: a row of their own.
+    let mut plain =
+        tx.prepare_cached(&format!("INSERT INTO calls ({COLUMNS}) VALUES ({VALUES})"))?;
+    // A call kept while it ran: its end replaces that row, under the same
+    // id (a row ended already is not replaced by a running one).
+    let mut ending = tx.prepare_cached(&format!(
+        "INSERT INTO calls ({COLUMNS}) VALUES ({VALUES})
+         ON CONFLICT(key) DO UPDATE SET
+           result = excluded.result, error = excluded.error, status = excluded.status,
+           duration_ms = excluded.duration_ms, protocol = excluded.protocol,
+           traffic_from = excluded.traffic_from, traffic_to = excluded.traffic_to,
+           schema_violations = excluded.schema_violations, size = excluded.size,
+           task = excluded.task, notes = excluded.notes, pid = NULL
+         WHERE calls.status = 'pending' AND calls.pid IS NOT NULL
+         RETURNING id"
+    ))?;
+    // A call still running: kept unless a row has its key.
+    let mut still = tx.prepare_cached(&format!(
+        "INSERT INTO calls ({COLUMNS}) VALUES ({VALUES})
+         ON CONFLICT(key) DO NOTHING RETURNING id"
+    ))?;
+    for c in calls {
+        let size = c.size();
+        let row = params![
+            c.origin,
+            c.session,
+            c.message,
+            c.call_id,
+            c.server,
+            c.tool,
+            c.arguments,
+            c.result,
+            c.error,
+            c.status.unwrap_or(CallStatus::Pending).as_str(),
+            c.duration_ms,
+            c.started_at,
+            c.protocol,
+            c.traffic.map(|t| t.0 as i64),
+            c.traffic.map(|t| t.1 as i64),
+            serde_json::to_string(&c.schema_violations)?,
+            size as i64,
+            c.task,
+            serde_json::to_string(&c.notes)?,
+            c.key,
+            running,
+        ];
+        let replaced = match (running, c.replaces_running) {
+            (None, false) => {
+                plain.execute(row)?;
+                ids.push(tx.last_insert_rowid());
+                continue;
+            }
+            (None, true) => ending.query_row(row, |r| r.get::<_, i64>(0)).optional()?,
+            (Some(_), _) => still.query_row(row, |r| r.get::<_, i64>(0)).optional()?,
+        };
+        let id = match replaced {
+            Some(id) => id,
+            // A running row behind its end, or an end whose row ended
+            // already: the row there is the call's.
+            None => tx.query_row("SELECT id FROM calls WHERE key = ?1", [&c.key], |r| {
+                r.get(0)
+            })?,
+        };
+        ids.push(id);
     }
     Ok(ids)
 }

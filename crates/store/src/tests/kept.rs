@@ -230,6 +230,7 @@ fn a_running_call_is_replaced_by_its_end_and_one_left_by_a_gone_process_is_inter
     assert_eq!(store.call(id).unwrap().unwrap().status, CallStatus::Pending);
     let mut ended = manual("demo", "slow", json!({"steps": 50}), CallStatus::Ok);
     ended.key = Some("k-1".into());
+    ended.replaces_running = true;
     assert_eq!(store.insert_calls(&[ended]).unwrap(), [id]);
     let row = store.call(id).unwrap().unwrap();
     assert_eq!(row.status, CallStatus::Ok);
