@@ -70,6 +70,7 @@ pub(crate) struct Finished {
 }
 
 /// A call begun and not ended: what its row says while it runs.
+#[derive(Clone)]
 pub(crate) struct Begun {
     pub origin: &'static str,
     pub session: Option<String>,
@@ -79,6 +80,34 @@ pub(crate) struct Begun {
     pub tool: String,
     pub arguments: Value,
     pub started_at: i64,
+}
+
+impl Begun {
+    /// Its row with no end: `status` and why (kept while it runs, or
+    /// stopped).
+    fn row(self, key: &str, status: CallStatus, error: Option<String>, replaces: bool) -> Finished {
+        Finished {
+            key: Some(key.to_string()),
+            origin: self.origin,
+            session: self.session,
+            message: self.message,
+            call_id: self.call_id,
+            server: self.server,
+            tool: self.tool,
+            arguments: self.arguments,
+            result: None,
+            error,
+            status,
+            duration_ms: None,
+            started_at: self.started_at,
+            protocol: None,
+            traffic: (0, 0),
+            schema_violations: Vec::new(),
+            task: None,
+            notes: Vec::new(),
+            replaces,
+        }
+    }
 }
 
 /// A call's entry among those running, by key: whether its running row is
@@ -123,28 +152,8 @@ impl Drop for Ticket {
             return;
         };
         if entry.kept {
-            let b = entry.begun;
-            let stopped = Finished {
-                key: Some(self.key.clone()),
-                origin: b.origin,
-                session: b.session,
-                message: b.message,
-                call_id: b.call_id,
-                server: b.server,
-                tool: b.tool,
-                arguments: b.arguments,
-                result: None,
-                error: Some("stopped before it finished".into()),
-                status: CallStatus::Cancelled,
-                duration_ms: None,
-                started_at: b.started_at,
-                protocol: None,
-                traffic: (0, 0),
-                schema_violations: Vec::new(),
-                task: None,
-                notes: Vec::new(),
-                replaces: true,
-            };
+            let why = Some("stopped before it finished".to_string());
+            let stopped = entry.begun.row(&self.key, CallStatus::Cancelled, why, true);
             drop(self.history.write(stopped));
         }
     }
@@ -445,29 +454,9 @@ impl Writer {
                     continue;
                 }
                 entry.kept = true;
-                let b = &entry.begun;
-                let row = Finished {
-                    key: Some(key.clone()),
-                    origin: b.origin,
-                    session: b.session.clone(),
-                    message: b.message,
-                    call_id: b.call_id.clone(),
-                    server: b.server.clone(),
-                    tool: b.tool.clone(),
-                    arguments: b.arguments.clone(),
-                    result: None,
-                    error: None,
-                    status: CallStatus::Pending,
-                    duration_ms: None,
-                    started_at: b.started_at,
-                    protocol: None,
-                    traffic: (0, 0),
-                    schema_violations: Vec::new(),
-                    task: None,
-                    notes: Vec::new(),
-                    replaces: false,
-                };
-                rows.push(to_row(secrets.of(&self.traffic, &b.server), row));
+                let begun = entry.begun.clone();
+                let row = begun.row(key, CallStatus::Pending, None, false);
+                rows.push(to_row(secrets.of(&self.traffic, &entry.begun.server), row));
             }
         }
         if rows.is_empty() {

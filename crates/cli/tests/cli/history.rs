@@ -12,7 +12,13 @@ use super::{BIN, demo_config, stderr, stdout};
 /// `mcpwb` with its own data folder and settings (nothing shared with
 /// the other tests or the user).
 fn mcpwb_in(home: &Path, args: &[&str]) -> std::process::Output {
-    Command::new(BIN)
+    command_in(home, args).output().unwrap()
+}
+
+/// The command [`mcpwb_in`] runs, for a test that starts it and goes on.
+fn command_in(home: &Path, args: &[&str]) -> Command {
+    let mut command = Command::new(BIN);
+    command
         .arg("--trust")
         .args(args)
         .env_remove("MCPWB_CONFIG")
@@ -20,9 +26,8 @@ fn mcpwb_in(home: &Path, args: &[&str]) -> std::process::Output {
         .env_remove("XDG_DATA_HOME")
         .env("HOME", home)
         .env("MCPWB_DATA_DIR", home.join("data"))
-        .env("MCPWB_SETTINGS", home.join("settings.json"))
-        .output()
-        .unwrap()
+        .env("MCPWB_SETTINGS", home.join("settings.json"));
+    command
 }
 
 #[test]
@@ -130,15 +135,17 @@ fn a_call_cut_short_by_a_kill_is_kept_as_interrupted() {
     let dir = tempfile::tempdir().unwrap();
     let home = dir.path();
     let cfg = demo_config(home, &[]);
-    let mut running = Command::new(BIN)
-        .args(["--trust", "call", "demo", "long_task", "--config", &cfg])
-        .args(["-a", "steps=100", "-a", "step_ms=100"])
-        .env_remove("MCPWB_CONFIG")
-        .env_remove("XDG_CONFIG_HOME")
-        .env_remove("XDG_DATA_HOME")
-        .env("HOME", home)
-        .env("MCPWB_DATA_DIR", home.join("data"))
-        .env("MCPWB_SETTINGS", home.join("settings.json"))
+    let long = [
+        "call",
+        "demo",
+        "long_task",
+        "-a",
+        "steps=100",
+        "-a",
+        "step_ms=100",
+    ];
+    let mut running = command_in(home, &long)
+        .args(["--config", &cfg])
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
