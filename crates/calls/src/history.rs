@@ -350,7 +350,10 @@ fn to_row(secrets: &[String], mut call: Finished) -> NewCall {
 /// crashed) marked as interrupted; how many.
 pub fn mark_interrupted(store: &Store) -> usize {
     let me = std::process::id();
-    let alive = |pid: u32| pid == me || std::path::Path::new(&format!("/proc/{pid}")).exists();
+    // Without /proc (a bare container) no process can be told gone: none is.
+    let can_tell = std::path::Path::new("/proc/self").exists();
+    let alive =
+        |pid: u32| !can_tell || pid == me || std::path::Path::new(&format!("/proc/{pid}")).exists();
     match store.interrupted(alive) {
         Ok(n) => {
             if n > 0 {
