@@ -38,6 +38,7 @@ mod tap_http;
 mod tap_replay;
 mod tap_watch;
 mod tasks;
+mod tls;
 mod traces;
 mod workbench_tools;
 
@@ -290,7 +291,6 @@ fn example_config_lists_without_connecting_failures_hiding_the_others() {
     assert!(text.lines().any(|l| l.starts_with("demo-http\t")));
 }
 
-/// The demo server over HTTPS on a free loopback port, with its own CA.
 /// The demo server over HTTP on a port the system picks; killed on drop.
 struct HttpDemo {
     child: std::process::Child,
@@ -325,65 +325,6 @@ fn http_demo(dir: &Path, extra: &[&str]) -> HttpDemo {
         std::thread::sleep(std::time::Duration::from_millis(25));
     }
     panic!("the HTTP demo server did not start");
-}
-
-struct TlsDemo {
-    _demo: HttpDemo,
-    url: String,
-    ca: PathBuf,
-}
-
-fn tls_demo(dir: &Path) -> TlsDemo {
-    let ca = dir.join("ca.pem");
-    let demo = http_demo(dir, &["--tls-ca-out", ca.to_str().unwrap()]);
-    TlsDemo {
-        url: format!("https://{}/mcp", demo.addr),
-        _demo: demo,
-        ca,
-    }
-}
-
-#[test]
-fn https_servers_connect_when_their_ca_is_trusted_and_say_why_not_otherwise() {
-    let dir = tempfile::tempdir().unwrap();
-    let server = tls_demo(dir.path());
-    let config = dir.path().join("mcp.json");
-    std::fs::write(
-        &config,
-        json!({ "mcpServers": { "secure": { "type": "http", "url": server.url } } }).to_string(),
-    )
-    .unwrap();
-    let call = |trust: bool| {
-        let mut cmd = Command::new(BIN);
-        cmd.args([
-            "--trust",
-            "--config",
-            config.to_str().unwrap(),
-            "call",
-            "secure",
-            "echo",
-        ])
-        .args(["--args", r#"{"message":"over tls"}"#])
-        .env_remove("MCPWB_CONFIG")
-        .env_remove("SSL_CERT_DIR")
-        .env("HOME", dir.path());
-        if trust {
-            cmd.env("SSL_CERT_FILE", &server.ca);
-        } else {
-            cmd.env_remove("SSL_CERT_FILE");
-        }
-        cmd.output().unwrap()
-    };
-    let trusted = call(true);
-    assert_eq!(trusted.status.code(), Some(0), "{}", stderr(&trusted));
-    assert!(stdout(&trusted).contains("over tls"));
-
-    let untrusted = call(false);
-    assert_eq!(untrusted.status.code(), Some(4), "{}", stdout(&untrusted));
-    let err = stderr(&untrusted);
-    assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
-    assert!(err.contains("certificate"), "{err}");
-    assert!(err.contains("SSL_CERT_FILE"), "{err}");
 }
 
 /// A server's text cannot drive the terminal: escape sequences (a title
