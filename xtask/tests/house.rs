@@ -170,6 +170,9 @@ fn a_server_is_started_only_through_the_one_door() {
         [
             // Opens the sign-in page in the person's browser.
             "crates/cli/src/auth_cmd.rs",
+            // The watcher that ends the servers' groups should this process
+            // die without its shutdown (a fixed script; no server).
+            "crates/core/src/connect/reaper.rs",
             // The person's login shell, asked for its PATH (no server).
             "crates/core/src/connect/resolve.rs",
             // The one spawn of a server, called by the door only.

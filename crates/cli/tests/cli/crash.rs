@@ -230,3 +230,83 @@ fn twenty_kills_during_heavy_writing_leave_the_store_whole_and_lose_no_kept_row(
         KILLS * 80 - llm.remaining()
     );
 }
+
+/// Whether process `pid` has ended (gone, or a zombie nobody reaped yet).
+fn ended(pid: &str) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        // The state follows the command's name in parentheses.
+        Ok(stat) => stat
+            .rsplit_once(") ")
+            .is_some_and(|(_, rest)| rest.starts_with('Z')),
+    }
+}
+
+/// A crash leaves no server behind. The server here starts a process in
+/// the background, which no closed stdin ends; `mcpwb` is killed (SIGKILL,
+/// so none of its shutdown runs) in the middle of a call, and the watcher
+/// it started with its first server ends that server's whole process group.
+#[test]
+fn a_killed_mcpwb_leaves_no_process_of_its_servers_running() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path();
+    let pidfile = home.join("background.pid");
+    let script = format!(
+        "sleep 300 & echo $! > '{}'; exec '{}' --name demo",
+        pidfile.display(),
+        demo_server().display()
+    );
+    let cfg = home.join("mcp.json");
+    std::fs::write(
+        &cfg,
+        json!({ "mcpServers": { "demo": { "command": "sh", "args": ["-c", script] } } })
+            .to_string(),
+    )
+    .unwrap();
+    let cfg = cfg.display().to_string();
+    let long = [
+        "call",
+        "demo",
+        "long_task",
+        "-a",
+        "steps=100",
+        "-a",
+        "step_ms=100",
+    ];
+    let mut running = super::history::command_in(home, &long)
+        .args(["--config", &cfg])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut background = String::new();
+    for _ in 0..100 {
+        background = std::fs::read_to_string(&pidfile).unwrap_or_default();
+        if background.ends_with('\n') {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let background = background.trim().to_string();
+    assert!(!background.is_empty(), "the server did not start");
+    // In the middle of the call.
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(!ended(&background));
+    running.kill().unwrap();
+    running.wait().unwrap();
+    let mut gone = false;
+    for _ in 0..100 {
+        gone = ended(&background);
+        if gone {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    if !gone {
+        let _ = std::process::Command::new("kill").arg(&background).status();
+    }
+    assert!(
+        gone,
+        "the server's background process outlived the killed mcpwb"
+    );
+}

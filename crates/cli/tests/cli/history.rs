@@ -16,7 +16,7 @@ fn mcpwb_in(home: &Path, args: &[&str]) -> std::process::Output {
 }
 
 /// The command [`mcpwb_in`] runs, for a test that starts it and goes on.
-fn command_in(home: &Path, args: &[&str]) -> Command {
+pub(super) fn command_in(home: &Path, args: &[&str]) -> Command {
     let mut command = Command::new(BIN);
     command
         .arg("--trust")
