@@ -119,6 +119,16 @@ pub fn prompts(wb: &Workbench) -> Vec<PromptRow> {
         .collect()
 }
 
+/// One prompt as its server listed it (None: not listed, or the server
+/// is not ready).
+pub fn prompt(wb: &Workbench, server: &str, name: &str) -> Option<Value> {
+    wb.catalog()
+        .server(server)?
+        .prompts
+        .into_iter()
+        .find(|p| p.get("name").and_then(Value::as_str) == Some(name))
+}
+
 pub fn skills(wb: &Workbench) -> Vec<SkillRow> {
     catalogs(wb, None)
         .into_iter()

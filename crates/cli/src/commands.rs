@@ -142,8 +142,8 @@ async fn dispatch(
             crate::skills_cmd::show(cli, wb, server, name, file.as_deref(), *verify).await?;
         }
         Connected::Prompt { server, name, args } => {
-            let args = args.resolve()?;
             ready(wb, server).await?;
+            let args = args.resolve(offers::prompt(wb, server, name).as_ref())?;
             let result = offers::get_prompt(wb, server, name, args, opts(cli)).await?;
             print::prompt(cli.json, &result);
         }
@@ -270,7 +270,7 @@ impl Connected {
                 arguments, args, ..
             } => args.object(arguments.as_deref()).map(drop),
             Connected::App(a) => a.args.object(None).map(drop),
-            Connected::Prompt { args, .. } => args.resolve().map(drop),
+            Connected::Prompt { args, .. } => args.resolve(None).map(drop),
             _ => Ok(()),
         }
     }

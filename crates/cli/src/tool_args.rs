@@ -20,7 +20,8 @@ pub struct ToolArgs {
     pub args: Option<String>,
     /// One argument, KEY=VALUE (again for each): VALUE is text where the
     /// tool's schema takes text, else JSON (`-a count=3 -a tags='["x"]'`).
-    /// Over `--args`' keys of the same name.
+    /// Over `--args`' keys of the same name. A KEY the schema does not list
+    /// is noted, and refused where the schema takes no other.
     #[arg(short = 'a', long = "arg", value_name = "KEY=VALUE")]
     pub arg: Vec<String>,
 }
@@ -75,6 +76,9 @@ impl ToolArgs {
         for pair in &self.arg {
             let (key, value) = split(pair)?;
             let property = schema.and_then(|s| s.get("properties")?.get(key));
+            if let (None, Some(schema)) = (property, schema) {
+                unlisted_property(key, schema)?;
+            }
             object.insert(key.to_string(), typed(key, value, property)?);
         }
         Ok(Value::Object(object))
@@ -89,25 +93,96 @@ pub struct PromptArgs {
     #[arg(long, value_name = "JSON")]
     pub args: Option<String>,
     /// One argument, KEY=VALUE (again for each), taken as text. Over
-    /// `--args`' keys of the same name.
+    /// `--args`' keys of the same name. A KEY the prompt does not declare is
+    /// refused.
     #[arg(short = 'a', long = "arg", value_name = "KEY=VALUE")]
     pub arg: Vec<String>,
 }
 
 impl PromptArgs {
-    /// The arguments: `--args`, then each `-a KEY=VALUE` as text.
-    pub fn resolve(&self) -> Result<Value, Failure> {
+    /// The arguments: `--args`, then each `-a KEY=VALUE` as text. Checked
+    /// against `declared`, the prompt as its server listed it (None: not
+    /// listed, or not yet known): an `-a` name it does not declare is
+    /// refused (`--args` sends any object as it is), and a required
+    /// argument not given is noted.
+    pub fn resolve(&self, declared: Option<&Value>) -> Result<Value, Failure> {
         let as_tool = ToolArgs {
             args: self.args.clone(),
             arg: Vec::new(),
         };
         let mut object = as_tool.object(None)?;
+        let arguments = declared.map(|p| match p.get("arguments") {
+            Some(Value::Array(a)) => a.as_slice(),
+            _ => &[],
+        });
+        let name_of = |a: &Value| a.get("name").and_then(Value::as_str).map(str::to_string);
         for pair in &self.arg {
             let (key, value) = split(pair)?;
+            if let Some(arguments) = arguments
+                && !arguments.iter().any(|a| name_of(a).as_deref() == Some(key))
+            {
+                let names: Vec<String> = arguments.iter().filter_map(name_of).collect();
+                let takes = match names.is_empty() {
+                    true => "it takes none".to_string(),
+                    false => format!("it takes: {}", listed(&names)),
+                };
+                return Err(usage(format!(
+                    "-a {key}: the prompt takes no argument {key} ({takes}); \
+                     --args sends any object as it is"
+                )));
+            }
             object.insert(key.to_string(), Value::String(value.to_string()));
+        }
+        for argument in arguments.unwrap_or_default() {
+            let required = argument.get("required") == Some(&Value::Bool(true));
+            match name_of(argument) {
+                Some(name) if required && !object.contains_key(&name) => eprintln!(
+                    "note: the prompt's argument {} is required and not given (-a {}=…)",
+                    crate::print::clean(&name),
+                    crate::print::clean(&name)
+                ),
+                _ => {}
+            }
         }
         Ok(Value::Object(object))
     }
+}
+
+/// `-a KEY` for a name the tool's schema does not list among its
+/// `properties`: refused where the schema takes no other
+/// (`additionalProperties: false`), else sent with a note on stderr (a typo
+/// a server would ignore). A schema listing no properties says nothing.
+fn unlisted_property(key: &str, schema: &Value) -> Result<(), Failure> {
+    let Some(properties) = schema.get("properties").and_then(Value::as_object) else {
+        return Ok(());
+    };
+    let names: Vec<String> = properties.keys().cloned().collect();
+    let says = format!(
+        "-a {key}: the tool's schema lists no argument {key} (it lists: {})",
+        listed(&names)
+    );
+    if schema.get("additionalProperties") == Some(&Value::Bool(false)) {
+        return Err(usage(format!(
+            "{says} and takes no other; --args sends any object as it is"
+        )));
+    }
+    eprintln!("note: {says}; sent as given");
+    Ok(())
+}
+
+/// Names a server gave, for a line on the terminal: cleaned of control
+/// sequences, the first twelve.
+fn listed(names: &[String]) -> String {
+    const SHOWN: usize = 12;
+    let mut out: Vec<String> = names
+        .iter()
+        .take(SHOWN)
+        .map(|n| crate::print::clean(n))
+        .collect();
+    if names.len() > SHOWN {
+        out.push(format!("… {} more", names.len() - SHOWN));
+    }
+    out.join(", ")
 }
 
 /// `KEY=VALUE` (only the first `=` splits), the key not empty.
@@ -320,8 +395,52 @@ mod tests {
             args: Some(r#"{"topic":"cats"}"#.into()),
             arg: vec!["count=3".into(), "topic=dogs".into()],
         };
-        let got = ok(prompt.resolve());
+        let got = ok(prompt.resolve(None));
         assert_eq!(got, json!({ "topic": "dogs", "count": "3" }));
+    }
+
+    #[test]
+    fn a_name_the_prompt_does_not_declare_is_refused_saying_what_it_takes() {
+        let listed = json!({ "name": "greet", "arguments": [
+            { "name": "topic", "required": true }, { "name": "style" }
+        ]});
+        let prompt = |pairs: &[&str]| PromptArgs {
+            args: None,
+            arg: pairs.iter().map(|p| p.to_string()).collect(),
+        };
+        let got = ok(prompt(&["topic=cats", "style=short"]).resolve(Some(&listed)));
+        assert_eq!(got, json!({ "topic": "cats", "style": "short" }));
+        let e = said(prompt(&["topik=cats"]).resolve(Some(&listed)).unwrap_err());
+        assert!(
+            e.contains("the prompt takes no argument topik (it takes: topic, style)"),
+            "{e}"
+        );
+        let none = json!({ "name": "plain" });
+        let e = said(prompt(&["a=1"]).resolve(Some(&none)).unwrap_err());
+        assert!(e.contains("it takes none"), "{e}");
+        // A required one missing is noted, not refused: the server answers.
+        assert_eq!(ok(prompt(&[]).resolve(Some(&listed))), json!({}));
+        // Not listed: nothing to check against.
+        assert_eq!(ok(prompt(&["x=1"]).resolve(None)), json!({ "x": "1" }));
+    }
+
+    #[test]
+    fn a_name_the_schema_does_not_list_is_refused_only_where_it_takes_no_other() {
+        let mut closed = schema();
+        closed["additionalProperties"] = json!(false);
+        let e = said(
+            args(None, &["mesage=hi"])
+                .resolve(None, Some(&closed))
+                .unwrap_err(),
+        );
+        assert!(
+            e.contains("the tool's schema lists no argument mesage (it lists: "),
+            "{e}"
+        );
+        assert!(e.contains("takes no other"), "{e}");
+        // The raw object is sent as it is, for a server's answer to it.
+        let raw = args(Some(r#"{"mesage":"hi"}"#), &[]).resolve(None, Some(&closed));
+        assert_eq!(ok(raw), json!({ "mesage": "hi" }));
     }
 
     #[test]

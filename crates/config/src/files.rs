@@ -106,19 +106,23 @@ pub fn write_private_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 /// runs share it. An advisory lock on `PATH.lock` beside it (owner-only),
 /// taken per open, so it serialises the threads of one process too. None
 /// when the lock cannot be had (an unwritable folder): the change is then
-/// made unlocked, as before there was a lock. Never opened through a link.
+/// made unlocked, as before there was a lock. Never opened through a link,
+/// nor waited on as a FIFO planted where the lock goes (a suite's lock sits
+/// in the project that brought the suite).
 pub fn lock_beside(path: &Path) -> Option<nix::fcntl::Flock<std::fs::File>> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         let _ = std::fs::create_dir_all(dir);
     }
+    let flags = nix::fcntl::OFlag::O_NOFOLLOW | nix::fcntl::OFlag::O_NONBLOCK;
     let file = std::fs::OpenOptions::new()
         .create(true)
         .truncate(false)
         .write(true)
         .mode(0o600)
-        .custom_flags(nix::fcntl::OFlag::O_NOFOLLOW.bits())
+        .custom_flags(flags.bits())
         .open(path.with_extension("lock"))
         .ok()?;
+    file.metadata().ok().filter(|m| m.is_file())?;
     nix::fcntl::Flock::lock(file, nix::fcntl::FlockArg::LockExclusive).ok()
 }
 
@@ -224,6 +228,14 @@ mod tests {
         std::os::unix::fs::symlink(&elsewhere, &lock).unwrap();
         assert!(lock_beside(&settings).is_none());
         assert!(!elsewhere.exists());
+        // A FIFO planted there: not waited on for a reader, not taken.
+        std::fs::remove_file(&lock).unwrap();
+        nix::unistd::mkfifo(&lock, nix::sys::stat::Mode::S_IRWXU).unwrap();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let at = settings.clone();
+        std::thread::spawn(move || tx.send(lock_beside(&at).is_none()).unwrap());
+        let refused = rx.recv_timeout(std::time::Duration::from_secs(5));
+        assert_eq!(refused, Ok(true), "waited on or locked a FIFO");
     }
 
     #[test]

@@ -260,6 +260,31 @@ fn tools_resources_read_prompts_prompt_ping_and_traffic() {
         Some(6),
         "a missing argument is the server's error"
     );
+    assert!(
+        stderr(&out).contains("note: the prompt's argument name is required and not given"),
+        "{}",
+        stderr(&out)
+    );
+    // A name the prompt does not declare, typed with -a: refused before
+    // the request, with the names it takes.
+    let out = mcpwb(&[
+        "prompt", "demo", "greet", "-a", "nmae=Ada", "--config", &cfg,
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("the prompt takes no argument nmae (it takes: name, style)"),
+        "{}",
+        stderr(&out)
+    );
+    let out = mcpwb(&[
+        "prompt", "demo", "greet", "-a", "name=Ada", "--config", &cfg,
+    ]);
+    assert_eq!(
+        stdout(&out),
+        "user: Please say: Hi Ada!\n",
+        "{}",
+        stderr(&out)
+    );
     let out = mcpwb(&["ping", "demo", "--json", "--config", &cfg]);
     let v: Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(v["duration_ms"].as_f64().unwrap() > 0.0);
