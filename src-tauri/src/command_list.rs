@@ -46,6 +46,7 @@ macro_rules! window_commands {
             history::suite_folder,
             history::trust_suite,
             history::history_usage,
+            history::history_version,
             history::trace_settings,
             history::set_trace_endpoint,
             evals::run_evals,

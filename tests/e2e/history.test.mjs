@@ -3,7 +3,7 @@
 // store's own count of what is left.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { Driver, demoConfig } from "./harness.mjs";
 
@@ -53,6 +53,34 @@ describe("the History's size", () => {
       const rows = await session.waitForTexts(".history-row .history-args", (t) => t.length === calls);
       assert.ok(rows[0].includes("call 11 "), `the newest first and kept: ${rows[0].slice(0, 40)}`);
       assert.ok(!rows.some((r) => r.includes("call 0 ")), "the oldest went");
+
+      // A long call made by mcpwb in another process: running while it
+      // runs (kept after a second), then its end in the same row.
+      const mcpwb = join(dirname(process.env.DEMO_SERVER), "mcpwb");
+      const long = spawn(mcpwb, ["--config", config, "--trust", "call", "demo", "long_task", "-a", "steps=40", "-a", "step_ms=100"], {
+        env: driver.env,
+        stdio: "ignore",
+      });
+      const ended = new Promise((resolve) => long.on("exit", resolve));
+      const badge = ".history-row .history-tool + .badge";
+      const long_row = async (said) => {
+        const tools = await session.texts(".history-row .history-tool");
+        const badges = await session.texts(badge);
+        return tools.some((t, i) => t === "demo/long_task" && badges[i] === said);
+      };
+      const seen = async (said, ms) => {
+        for (const until = Date.now() + ms; Date.now() < until; ) {
+          if (await long_row(said)) return true;
+          await new Promise((r) => setTimeout(r, 150));
+        }
+        return false;
+      };
+      assert.ok(await seen("running", 4_000), "the running call is listed as running");
+      await session.screenshot("history-running");
+      assert.equal(await ended, 0);
+      assert.ok(await seen("ok", 10_000), "its end replaces it in the same row");
+      const tools = await session.texts(".history-row .history-tool");
+      assert.equal(tools.filter((t) => t === "demo/long_task").length, 1, "one row for the call");
     } finally {
       await session.close();
     }

@@ -143,6 +143,12 @@ export const commands = {
 	trustSuite: (path: string, fingerprint: string) => typedError<null, ErrorInfo>(__TAURI_INVOKE("trust_suite", { path, fingerprint })),
 	/**  The history's cap (Settings) and what it holds now. */
 	historyUsage: () => typedError<HistoryUsage_Serialize, ErrorInfo>(__TAURI_INVOKE("history_usage")),
+	/**
+	 *  What changes when any process (`mcpwb`, the bridge, a tap) keeps or ends
+	 *  a call: the History room asks it while shown and lists again when it
+	 *  moved.
+	 */
+	historyVersion: () => typedError<string, ErrorInfo>(__TAURI_INVOKE("history_version")),
 	/**  Where traces go (Settings): the OTLP/HTTP collector, if any. */
 	traceSettings: () => typedError<TraceSettings_Serialize, ErrorInfo>(__TAURI_INVOKE("trace_settings")),
 	/**

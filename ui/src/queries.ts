@@ -26,6 +26,7 @@ export const keys = {
   history: (query?: unknown) => (query === undefined ? (["history"] as const) : (["history", query] as const)),
   historyCall: (id: unknown) => ["history-call", id] as const,
   historyUsage: () => ["history-usage"] as const,
+  historyVersion: () => ["history-version"] as const,
   providerRequestUrl: (kind: string, base: string, model: string) => ["provider-request-url", kind, base, model] as const,
   sessions: () => ["sessions"] as const,
   sessionMessages: (id: unknown) => ["session-messages", id] as const,

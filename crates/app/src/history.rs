@@ -73,6 +73,16 @@ pub fn calls(store: &Store, query: &HistoryQuery) -> Result<Vec<CallRow>, ErrorI
     store.history(query).map_err(read)
 }
 
+/// What changes when any process keeps a call, ends one or is found to
+/// have died with one running (those are marked here, as [`calls`] does):
+/// a window showing the History asks it now and then and lists again when
+/// it moved. Text, as it is only compared.
+pub fn version(store: &Store) -> Result<String, ErrorInfo> {
+    workbench_calls::mark_interrupted(store);
+    let (newest, running) = store.calls_version().map_err(read)?;
+    Ok(format!("{newest}/{running}"))
+}
+
 /// One call whole (None: pruned or never kept).
 pub fn call(store: &Store, id: i64) -> Result<Option<CallRow>, ErrorInfo> {
     store.call(id).map_err(read)

@@ -259,23 +259,30 @@ impl Store {
     }
 
     /// The calls left running by a process that is gone (`alive` says which
-    /// are not): each becomes `failed`, interrupted. How many.
+    /// are not): each becomes `failed`, interrupted. How many. Read first:
+    /// the write lock is taken only when some process is gone (the window
+    /// asks each time it looks at the History).
     pub fn interrupted(&self, alive: impl Fn(u32) -> bool) -> Result<usize> {
-        let mut conn = self.lock();
-        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let pids: Vec<i64> = {
-            let mut stmt = tx.prepare_cached(
-                "SELECT DISTINCT pid FROM calls WHERE status = 'pending' AND pid IS NOT NULL",
-            )?;
-            stmt.query_map([], |r| r.get(0))?
-                .collect::<rusqlite::Result<_>>()?
+        const RUNNING: &str =
+            "SELECT DISTINCT pid FROM calls WHERE status = 'pending' AND pid IS NOT NULL";
+        let gone = |conn: &rusqlite::Connection| -> Result<Vec<i64>> {
+            let mut stmt = conn.prepare_cached(RUNNING)?;
+            let pids: Vec<i64> = stmt
+                .query_map([], |r| r.get(0))?
+                .collect::<rusqlite::Result<_>>()?;
+            Ok(pids
+                .into_iter()
+                .filter(|pid| !u32::try_from(*pid).is_ok_and(&alive))
+                .collect())
         };
+        let mut conn = self.lock();
+        if gone(&conn)?.is_empty() {
+            return Ok(0);
+        }
+        let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let why = "interrupted: the process making the call ended before the call did";
         let mut n = 0;
-        for pid in pids {
-            if u32::try_from(pid).is_ok_and(&alive) {
-                continue;
-            }
+        for pid in gone(&tx)? {
             n += tx.execute(
                 "UPDATE calls SET status = 'failed', error = ?1, pid = NULL,
                    size = size + length(CAST(?1 AS BLOB))
@@ -285,6 +292,19 @@ impl Store {
         }
         tx.commit()?;
         Ok(n)
+    }
+
+    /// What changes when any process keeps a call, ends a running one or
+    /// marks one interrupted: the newest call's id and how many run. Two
+    /// reads of indexes; the window asks it while the History is shown, to
+    /// see what `mcpwb`, the bridge or a tap wrote.
+    pub fn calls_version(&self) -> Result<(i64, i64)> {
+        let conn = self.lock();
+        let mut stmt = conn.prepare_cached(
+            "SELECT (SELECT coalesce(max(id), 0) FROM calls),
+                    (SELECT count(*) FROM calls WHERE status = 'pending' AND pid IS NOT NULL)",
+        )?;
+        Ok(stmt.query_row([], |r| Ok((r.get(0)?, r.get(1)?)))?)
     }
 
     /// One call by its id.

@@ -43,6 +43,26 @@ pub async fn history<R: Runtime>(
     )
 }
 
+/// What changes when any process (`mcpwb`, the bridge, a tap) keeps or ends
+/// a call: the History room asks it while shown and lists again when it
+/// moved.
+#[tauri::command]
+#[specta::specta]
+pub async fn history_version<R: Runtime>(
+    _app: tauri::AppHandle<R>,
+    state: State<'_, AppState>,
+) -> Result<String, crate::wire::ErrorInfo> {
+    crate::wire::out(
+        async move {
+            let store = store(&state)?;
+            tokio::task::spawn_blocking(move || workbench_app::history::version(&store))
+                .await
+                .map_err(|e| failed(e.to_string()))?
+        }
+        .await,
+    )
+}
+
 /// One call whole, by the key its caller made (None: pruned or never kept).
 #[tauri::command]
 #[specta::specta]

@@ -2,7 +2,7 @@
 // mcpwb, suites), kept across restarts. Filter by server, tool, origin and
 // status, search arguments and results; open one whole; Run again in the
 // tool panel; Compare two; Save to a suite; see the messages it took.
-import { useEffect, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { GitCompare, History, RotateCcw, Save } from "lucide-react";
 import type { ComponentProps } from "react";
@@ -29,6 +29,8 @@ const STATUSES = ["ok", "error", "failed", "denied", "cancelled"] as const;
 const statusSaid = (s: string): string => (s === "pending" ? "running" : s);
 const statusTone = (s: string): Tone => (s === "ok" ? "ok" : s === "error" || s === "failed" ? "danger" : s === "denied" ? "warn" : "neutral");
 const when = (ms: number) => new Date(ms).toLocaleString();
+/** How often the shown History asks whether another process (mcpwb, the bridge, a tap) kept or ended a call. */
+export const HISTORY_RECHECK_MS = 1500;
 
 /** Ask the tool panel to take these arguments and run them (it also reads
  * them, and whether to run, when it opens). */
@@ -101,6 +103,22 @@ export function HistoryRoom({ wb, backend, active, open: opened, go }: { wb: Wor
       off?.();
     };
   }, [active, backend, queryClient]);
+  // What other processes write (mcpwb, the bridge a host runs, a tap): no
+  // event reaches this window for it, so while the room is shown it asks
+  // now and then whether anything moved, and lists again when it did.
+  const version = useQuery({
+    queryKey: keys.historyVersion(),
+    queryFn: () => backend.historyVersion(),
+    refetchInterval: active ? HISTORY_RECHECK_MS : false,
+    enabled: active,
+  });
+  const seenVersion = useRef<string | undefined>(undefined);
+  useEffect(() => {
+    const now = version.data;
+    if (now === undefined) return;
+    if (seenVersion.current !== undefined && seenVersion.current !== now) void queryClient.invalidateQueries({ queryKey: keys.history() });
+    seenVersion.current = now;
+  }, [version.data, queryClient]);
   const rows = calls.data ?? [];
   const servers = (wb.servers.data?.servers ?? []).map((s) => s.name);
   const tools = useMemo(() => [...new Set((wb.tools.data ?? []).filter((t) => !server || t.server === server).map((t) => String((t.tool as { name?: string }).name ?? "")))].sort(), [wb.tools.data, server]);

@@ -55,6 +55,8 @@ export interface HistoryBackend {
   historyUsage(): Promise<HistoryUsage>;
   /** Keep at most this many MiB of calls (pruned at once). */
   setHistoryCap(maxMib: number): Promise<void>;
+  /** What changes when any process keeps or ends a call (compared, not read). */
+  historyVersion(): Promise<string>;
   /** Calls were written to the history (by anyone): resolves to the unlisten. */
   onHistoryGrew(listener: () => void): Promise<() => void>;
 }
@@ -91,6 +93,7 @@ export function tauriHistoryBackend(unwrap: Unwrap): HistoryBackend {
     setHistoryCap: async (maxMib) => {
       unwrap(await commands.setHistoryCap(maxMib));
     },
+    historyVersion: async () => unwrap(await commands.historyVersion()),
     onHistoryGrew: (listener) => events.historyGrew.listen(() => listener()),
   };
 }

@@ -249,8 +249,22 @@ fn a_running_call_is_replaced_by_its_end_and_one_left_by_a_gone_process_is_inter
         c.key = Some(key.into());
         store.keep_running(&[c], pid).unwrap()[0]
     };
+    let before = store.calls_version().unwrap();
     let (alive, gone) = (left("k-2", 1), left("k-3", 999_999));
+    let two_running = store.calls_version().unwrap();
+    assert_eq!(two_running.1, 2);
+    assert_ne!(two_running, before, "a call kept running moves the version");
     assert_eq!(store.interrupted(|pid| pid == 1).unwrap(), 1);
+    assert_eq!(
+        store.calls_version().unwrap(),
+        (two_running.0, 1),
+        "one marked interrupted moves it"
+    );
+    assert_eq!(
+        store.interrupted(|_| true).unwrap(),
+        0,
+        "all alive: nothing"
+    );
     assert_eq!(
         store.call(alive).unwrap().unwrap().status,
         CallStatus::Pending
@@ -261,4 +275,5 @@ fn a_running_call_is_replaced_by_its_end_and_one_left_by_a_gone_process_is_inter
     let (kept, counted) = size_as_counted(&store);
     assert_eq!(kept, counted);
     assert_eq!(store.interrupted(|_| false).unwrap(), 1, "then the other");
+    assert_eq!(store.calls_version().unwrap(), (two_running.0, 0));
 }
