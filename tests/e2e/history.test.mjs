@@ -57,7 +57,7 @@ describe("the History's size", () => {
       // A long call made by mcpwb in another process: running while it
       // runs (kept after a second), then its end in the same row.
       const mcpwb = join(dirname(process.env.DEMO_SERVER), "mcpwb");
-      const long = spawn(mcpwb, ["--config", config, "--trust", "call", "demo", "long_task", "-a", "steps=40", "-a", "step_ms=100"], {
+      const long = spawn(mcpwb, ["--config", config, "--trust", "call", "demo", "long_task", "-a", "steps=80", "-a", "step_ms=100"], {
         env: driver.env,
         stdio: "ignore",
       });
@@ -75,7 +75,7 @@ describe("the History's size", () => {
         }
         return false;
       };
-      assert.ok(await seen("running", 4_000), "the running call is listed as running");
+      assert.ok(await seen("running", 7_000), "the running call is listed as running");
       await session.screenshot("history-running");
       assert.equal(await ended, 0);
       assert.ok(await seen("ok", 10_000), "its end replaces it in the same row");
