@@ -43,22 +43,16 @@ pub(crate) fn new_key() -> Option<String> {
     ))
 }
 
-/// A finished call on its way to the store.
+/// A finished call on its way to the store: what was known as it began,
+/// and how it ended.
 pub(crate) struct Finished {
     /// Made before the call ([`new_key`]); None: the store makes one.
     pub key: Option<String>,
-    pub origin: &'static str,
-    pub session: Option<String>,
-    pub message: Option<i64>,
-    pub call_id: String,
-    pub server: String,
-    pub tool: String,
-    pub arguments: Value,
+    pub begun: Begun,
     pub result: Option<Value>,
     pub error: Option<String>,
     pub status: CallStatus,
     pub duration_ms: Option<f64>,
-    pub started_at: i64,
     pub protocol: Option<String>,
     pub traffic: (u64, u64),
     pub schema_violations: Vec<String>,
@@ -69,7 +63,7 @@ pub(crate) struct Finished {
     pub replaces: bool,
 }
 
-/// A call begun and not ended: what its row says while it runs.
+/// What a call's row says from its start: who made it, to what, with what.
 #[derive(Clone)]
 pub(crate) struct Begun {
     pub origin: &'static str,
@@ -88,18 +82,11 @@ impl Begun {
     fn row(self, key: &str, status: CallStatus, error: Option<String>, replaces: bool) -> Finished {
         Finished {
             key: Some(key.to_string()),
-            origin: self.origin,
-            session: self.session,
-            message: self.message,
-            call_id: self.call_id,
-            server: self.server,
-            tool: self.tool,
-            arguments: self.arguments,
+            begun: self,
             result: None,
             error,
             status,
             duration_ms: None,
-            started_at: self.started_at,
             protocol: None,
             traffic: (0, 0),
             schema_violations: Vec::new(),
@@ -137,12 +124,12 @@ pub(crate) struct Ticket {
 }
 
 impl Ticket {
-    /// The call ended: its arguments back for its row, and whether a row
-    /// was kept while it ran (its end replaces it).
-    pub fn end(self) -> (Value, bool) {
+    /// The call ended: its start back for its row, and whether a row was
+    /// kept while it ran (its end replaces it).
+    pub fn end(self) -> Option<(Begun, bool)> {
         let entry = self.history.lock_running().remove(&self.key);
         std::mem::forget(self);
-        entry.map_or((Value::Null, false), |e| (e.begun.arguments, e.kept))
+        entry.map(|e| (e.begun, e.kept))
     }
 }
 
@@ -317,25 +304,27 @@ impl Secrets {
 }
 
 fn to_row(secrets: &[String], mut call: Finished) -> NewCall {
-    mask_json(&mut call.arguments, secrets);
+    let begun = &mut call.begun;
+    mask_json(&mut begun.arguments, secrets);
     if let Some(result) = call.result.as_mut() {
         mask_json(result, secrets);
     }
     let error = call.error.map(|e| mask_str(&e, secrets));
+    let begun = call.begun;
     NewCall {
         key: call.key,
-        origin: call.origin.to_string(),
-        session: call.session,
-        message: call.message,
-        call_id: call.call_id,
-        server: call.server,
-        tool: call.tool,
-        arguments: call.arguments.to_string(),
+        origin: begun.origin.to_string(),
+        session: begun.session,
+        message: begun.message,
+        call_id: begun.call_id,
+        server: begun.server,
+        tool: begun.tool,
+        arguments: begun.arguments.to_string(),
         result: call.result.map(|r| r.to_string()),
         error,
         status: Some(call.status),
         duration_ms: call.duration_ms,
-        started_at: call.started_at,
+        started_at: begun.started_at,
         protocol: call.protocol,
         // None seen (a row kept while the call runs, or one dropped).
         traffic: (call.traffic != (0, 0)).then_some(call.traffic),
@@ -481,7 +470,7 @@ impl Writer {
         for job in jobs {
             match job {
                 Job::Write(call, reply) => {
-                    rows.push(to_row(secrets.of(traffic, &call.server), *call));
+                    rows.push(to_row(secrets.of(traffic, &call.begun.server), *call));
                     replies.push(reply);
                 }
                 Job::Verdict(key, verdict) => verdicts.push((key, verdict)),

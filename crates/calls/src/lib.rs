@@ -262,31 +262,28 @@ impl Calls {
         // A load run's calls are not kept one by one (its summary is), nor
         // given a span each (the run's one span is theirs).
         let keep = call.origin != Origin::Load;
-        let arguments = self
+        let begun = self
             .inner
             .history
             .as_ref()
             .filter(|_| keep)
-            .map(|_| call.arguments.clone());
-        let key = arguments.as_ref().and_then(|_| history::new_key());
+            .map(|_| history::Begun {
+                origin: call.origin.as_str(),
+                session: call.link.session.clone(),
+                message: call.link.message,
+                call_id: call.link.call_id.clone(),
+                server: call.server.to_string(),
+                tool: call.tool.to_string(),
+                arguments: call.arguments.clone(),
+                started_at,
+            });
+        let key = begun.as_ref().and_then(|_| history::new_key());
         // Among the running calls while it runs: kept as `pending` if it
-        // runs a while, so a crash does not lose it (its arguments wait
-        // there for its row).
-        let (mut arguments, running) = match (&self.inner.history, arguments, &key) {
-            (Some(history), Some(arguments), Some(k)) => {
-                let begun = history::Begun {
-                    origin: call.origin.as_str(),
-                    session: call.link.session.clone(),
-                    message: call.link.message,
-                    call_id: call.link.call_id.clone(),
-                    server: call.server.to_string(),
-                    tool: call.tool.to_string(),
-                    arguments,
-                    started_at,
-                };
-                (None, Some(history.begin(k.clone(), begun)))
-            }
-            (_, arguments, _) => (arguments, None),
+        // runs a while, so a crash does not lose it (its start waits there
+        // for its row).
+        let (mut begun, running) = match (&self.inner.history, begun, &key) {
+            (Some(history), Some(begun), Some(k)) => (None, Some(history.begin(k.clone(), begun))),
+            (_, begun, _) => (begun, None),
         };
         let mut span = keep.then(|| call_span(&call));
         let outcome = if let Some(why) = refusal {
@@ -319,24 +316,16 @@ impl Calls {
         }
         drop(span);
         let mut replaces = false;
-        if let Some(ticket) = running {
-            let (ran_with, kept) = ticket.end();
-            (arguments, replaces) = (Some(ran_with), kept);
+        if let Some((ran, kept)) = running.and_then(history::Ticket::end) {
+            (begun, replaces) = (Some(ran), kept);
         }
-        let record = match (&self.inner.history, arguments) {
-            (Some(history), Some(arguments)) => {
+        let record = match (&self.inner.history, begun) {
+            (Some(history), Some(begun)) => {
                 let answered = outcome.as_ref().ok();
                 let finished = history::Finished {
                     key: key.clone(),
-                    origin: call.origin.as_str(),
-                    session: call.link.session,
-                    message: call.link.message,
-                    call_id: call.link.call_id,
-                    server: call.server.to_string(),
-                    tool: call.tool.to_string(),
-                    arguments,
+                    begun,
                     status,
-                    started_at,
                     protocol: wb
                         .server(call.server)
                         .ok()
@@ -432,13 +421,16 @@ impl Calls {
         );
         let rx = history.write(history::Finished {
             key: None,
-            origin: Origin::Load.as_str(),
-            session: None,
-            message: None,
-            call_id: String::new(),
-            server: first.server.clone(),
-            tool: report.tool.clone(),
-            arguments: first.arguments.clone(),
+            begun: history::Begun {
+                origin: Origin::Load.as_str(),
+                session: None,
+                message: None,
+                call_id: String::new(),
+                server: first.server.clone(),
+                tool: report.tool.clone(),
+                arguments: first.arguments.clone(),
+                started_at: report.started_at,
+            },
             result: Some(serde_json::json!({
                 "content": [{ "type": "text", "text": text }],
                 "structuredContent": summary,
@@ -447,7 +439,6 @@ impl Calls {
             error: report.stopped.clone(),
             status,
             duration_ms: Some(report.duration_ms),
-            started_at: report.started_at,
             protocol: None,
             traffic: (now, now),
             schema_violations: Vec::new(),
@@ -519,18 +510,20 @@ impl Calls {
             // Nobody waits for a refused call's row id.
             drop(history.write(history::Finished {
                 key: None,
-                origin: origin.as_str(),
-                session: link.session,
-                message: link.message,
-                call_id: link.call_id,
-                server: server.to_string(),
-                tool: tool.to_string(),
-                arguments: arguments.clone(),
+                begun: history::Begun {
+                    origin: origin.as_str(),
+                    session: link.session,
+                    message: link.message,
+                    call_id: link.call_id,
+                    server: server.to_string(),
+                    tool: tool.to_string(),
+                    arguments: arguments.clone(),
+                    started_at: workbench_store::now_ms(),
+                },
                 result: None,
                 error: Some(why.to_string()),
                 status,
                 duration_ms: None,
-                started_at: workbench_store::now_ms(),
                 protocol: None,
                 traffic: (now, now),
                 schema_violations: Vec::new(),

@@ -107,18 +107,20 @@ impl Calls {
             };
             let written = history.write(history::Finished {
                 key: None,
-                origin: read.origin.as_str(),
-                session: read.link.session,
-                message: read.link.message,
-                call_id: read.link.call_id,
-                server: read.server.to_string(),
-                tool,
-                arguments,
+                begun: history::Begun {
+                    origin: read.origin.as_str(),
+                    session: read.link.session,
+                    message: read.link.message,
+                    call_id: read.link.call_id,
+                    server: read.server.to_string(),
+                    tool,
+                    arguments,
+                    started_at,
+                },
                 result: outcome.as_ref().ok().cloned(),
                 error: outcome.as_ref().err().map(|e| e.to_string()),
                 status,
                 duration_ms: Some(clock.elapsed().as_secs_f64() * 1000.0),
-                started_at,
                 protocol: wb
                     .server(read.server)
                     .ok()

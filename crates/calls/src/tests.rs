@@ -148,18 +148,20 @@ fn a_grant_for_another_entry_of_the_name_drops_the_first_ones_grants_but_not_its
 fn big_call(i: usize, pad: &str) -> history::Finished {
     history::Finished {
         key: None,
-        origin: "window",
-        session: None,
-        message: None,
-        call_id: String::new(),
-        server: "demo".into(),
-        tool: "echo".into(),
-        arguments: json!({ "i": i, "pad": pad }),
+        begun: history::Begun {
+            origin: "window",
+            session: None,
+            message: None,
+            call_id: String::new(),
+            server: "demo".into(),
+            tool: "echo".into(),
+            arguments: json!({ "i": i, "pad": pad }),
+            started_at: i as i64,
+        },
         result: None,
         error: None,
         status: workbench_store::CallStatus::Ok,
         duration_ms: Some(1.0),
-        started_at: i as i64,
         protocol: None,
         traffic: (0, 0),
         schema_violations: Vec::new(),
@@ -308,10 +310,10 @@ async fn a_long_call_is_kept_while_it_runs_and_its_end_replaces_it() {
     // Its end: the same row, ended.
     let mut finished = big_call(1, "");
     finished.key = Some("k-ends".into());
-    let (arguments, kept) = ended.end();
-    (finished.arguments, finished.replaces) = (arguments, kept);
+    let (begun, kept) = ended.end().expect("among the running");
+    (finished.begun, finished.replaces) = (begun, kept);
     assert!(kept, "kept while it ran");
-    assert_eq!(finished.arguments["steps"], 50, "its arguments back");
+    assert_eq!(finished.begun.arguments["steps"], 50, "its start back");
     drop(history.write(finished));
     drop(dropped);
     history.flush().await;
