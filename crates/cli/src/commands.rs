@@ -208,9 +208,8 @@ async fn call(
     let cancel = tokio_util::sync::CancellationToken::new();
     let on_interrupt = cancel.clone();
     let interrupt = tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            on_interrupt.cancel();
-        }
+        crate::stop::asked().await;
+        on_interrupt.cancel();
     });
     let statuses: Option<std::sync::Arc<dyn workbench_app::tools::CallSink>> =
         (!hand.detach).then(|| std::sync::Arc::new(crate::task_cmd::PrintStatuses) as _);

@@ -128,8 +128,8 @@ pub async fn run(cli: &Cli, args: &DevArgs) -> Result<(), Failure> {
     }
     // One listener for the whole run: a new one each turn would miss a
     // Ctrl+C that came while a reload's call ran (seen: the test's SIGINT
-    // right after a late reload, and `mcpwb dev` went on).
-    let stop = tokio::signal::ctrl_c();
+    // right after a late reload, and `mcpwb dev` went on). SIGTERM too.
+    let stop = crate::stop::asked();
     tokio::pin!(stop);
     loop {
         let event = tokio::select! {

@@ -292,12 +292,12 @@ pub async fn run(cli: &Cli, args: &LoadArgs) -> Result<(), Failure> {
     });
     let cancel = CancellationToken::new();
     let stopper = cancel.clone();
-    let ctrl_c = tokio::spawn(async move {
-        let _ = tokio::signal::ctrl_c().await;
+    let asked = tokio::spawn(async move {
+        crate::stop::asked().await;
         stopper.cancel();
     });
     let ran = load::run(&calls, &plan, tick, cancel).await;
-    ctrl_c.abort();
+    asked.abort();
     workbench_app::servers::end(&wb, &calls).await;
     let report = ran?.report;
     if let Some(path) = &args.out {

@@ -23,6 +23,7 @@ mod serve_cmd;
 mod session;
 mod session_cmd;
 mod skills_cmd;
+mod stop;
 mod tap_cmd;
 mod task_cmd;
 mod terminal;

@@ -109,7 +109,11 @@ pub async fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
         |n| eprintln!("[mcpwb] {n} stderr lines of the servers skipped"),
     );
     let outcome = match args.http {
-        None => served.serve_stdio().await.map_err(Failure::from),
+        // Until the host closes our stdin, or asks us to stop.
+        None => tokio::select! {
+            served = served.serve_stdio() => served.map_err(Failure::from),
+            () = crate::stop::asked() => Ok(()),
+        },
         Some(port) => {
             let token = if args.no_token {
                 eprintln!(
@@ -128,7 +132,7 @@ pub async fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
             if let Some(t) = &token {
                 eprintln!("mcpwb: token (send as Authorization: Bearer …): {t}");
             }
-            let _ = tokio::signal::ctrl_c().await;
+            crate::stop::asked().await;
             listening.stop.cancel();
             let _ = listening.done.await;
             Ok(())

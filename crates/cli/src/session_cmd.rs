@@ -436,7 +436,7 @@ pub async fn mock(cli: &Cli, args: &MockArgs) -> Result<(), Failure> {
             "mcpwb mock: serving the session at {} (or send the token in the Mcp-Workbench-Token header). Ctrl-C ends.",
             listening.url
         );
-        crate::tap_cmd::until_stopped().await?;
+        crate::stop::asked().await;
         listening.stop.cancel();
         mock = listening
             .done

@@ -154,7 +154,7 @@ async fn tap_http(
         "mcpwb tap: {} passes to {to}; name it in the host's config instead of the server's URL (or send the token in the Mcp-Workbench-Token header). Ctrl-C ends.",
         listening.url
     );
-    until_stopped().await?;
+    crate::stop::asked().await;
     listening.stop.cancel();
     let _ = listening.done.await;
     Ok(())
@@ -198,15 +198,4 @@ pub async fn tap(cli: &Cli, args: &TapArgs) -> Result<(), Failure> {
     } else {
         Err(Failure::Exit(u8::try_from(code).unwrap_or(1)))
     }
-}
-
-/// Until Ctrl-C or SIGTERM.
-pub(crate) async fn until_stopped() -> Result<(), Failure> {
-    use tokio::signal::unix::{SignalKind, signal};
-    let mut term = signal(SignalKind::terminate()).map_err(|e| Failure::Usage(e.to_string()))?;
-    tokio::select! {
-        _ = tokio::signal::ctrl_c() => {}
-        _ = term.recv() => {}
-    }
-    Ok(())
 }

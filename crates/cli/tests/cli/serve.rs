@@ -358,3 +358,47 @@ fn serve_over_stdio_passes_on_fields_no_library_models() {
     drop(stdin);
     let _ = child.wait();
 }
+
+/// A host ending the bridge with SIGTERM (what most send on quit, and
+/// `kill` by default) gets the shutdown Ctrl-C gets: the servers stopped,
+/// the History written, and an exit of 0, not death by the signal.
+#[test]
+fn sigterm_ends_the_bridge_as_ctrl_c_does() {
+    use std::io::{BufRead, Write};
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = two_demos(dir.path(), &[]);
+    let mut child = mcpwb(dir.path(), &["--config", &cfg, "--trust", "serve"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // stdin stays open: the host has not closed it.
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = std::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let init = json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {},
+        "clientInfo": { "name": "raw", "version": "1" } } });
+    writeln!(stdin, "{init}").unwrap();
+    let answer = lines.next().expect("an answer").unwrap();
+    assert!(answer.contains("\"id\":1"), "{answer}");
+    let sent = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let mut status = None;
+    for _ in 0..100 {
+        status = child.try_wait().unwrap();
+        if status.is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let Some(status) = status else {
+        let _ = child.kill();
+        panic!("still running 10 s after SIGTERM");
+    };
+    assert!(status.success(), "{status:?}");
+    drop(stdin);
+}
