@@ -70,16 +70,21 @@ enum Watcher {
 
 static WATCHER_PIPE: Mutex<Watcher> = Mutex::new(Watcher::NotYet);
 
-fn start() -> Watcher {
+/// The watcher's process: its stdin the pipe, nothing else of ours, in a
+/// process group of its own.
+fn spawn_watcher() -> std::io::Result<std::process::Child> {
     use std::os::unix::process::CommandExt;
-    let started = Command::new("/bin/sh")
+    Command::new("/bin/sh")
         .args(["-c", WATCHER])
         .stdin(Stdio::piped())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .process_group(0)
-        .spawn();
-    match started {
+        .spawn()
+}
+
+fn start() -> Watcher {
+    match spawn_watcher() {
         Ok(mut child) => match child.stdin.take() {
             Some(pipe) => Watcher::Running(pipe),
             None => Watcher::Gone,
@@ -131,7 +136,7 @@ mod tests {
     use std::process::{Command, Stdio};
     use std::time::{Duration, Instant};
 
-    use super::WATCHER;
+    use super::spawn_watcher;
 
     /// A process group of its own, a shell and a `sleep` it started beside
     /// it (both ignoring SIGTERM when `stubborn`): returns the group's number.
@@ -174,11 +179,7 @@ mod tests {
     #[test]
     fn at_the_pipes_end_the_groups_still_held_are_ended_and_the_forgotten_one_is_not() {
         let (held, stubborn, forgotten) = (group(false), group(true), group(false));
-        let mut watcher = Command::new("/bin/sh")
-            .args(["-c", WATCHER])
-            .stdin(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut watcher = spawn_watcher().unwrap();
         let mut pipe = watcher.stdin.take().unwrap();
         write!(pipe, "+{held}\n+{forgotten}\n+{stubborn}\n-{forgotten}\n").unwrap();
         std::thread::sleep(Duration::from_millis(200));
@@ -199,11 +200,7 @@ mod tests {
     /// Nothing held: the watcher exits at once.
     #[test]
     fn with_every_group_forgotten_the_watcher_just_exits() {
-        let mut watcher = Command::new("/bin/sh")
-            .args(["-c", WATCHER])
-            .stdin(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut watcher = spawn_watcher().unwrap();
         let mut pipe = watcher.stdin.take().unwrap();
         write!(pipe, "+123456\n-123456\n").unwrap();
         drop(pipe);
