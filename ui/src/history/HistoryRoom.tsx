@@ -27,7 +27,7 @@ const STATUSES = ["ok", "error", "failed", "denied", "cancelled"] as const;
 
 // A call kept while it runs (in this window or another process) is running.
 const statusSaid = (s: string): string => (s === "pending" ? "running" : s);
-const statusTone = (s: string): Tone => (s === "ok" ? "ok" : s === "error" || s === "failed" ? "danger" : s === "denied" ? "warn" : "neutral");
+const statusTone = (s: string): Tone => (s === "ok" ? "ok" : s === "error" || s === "failed" ? "danger" : s === "denied" ? "warn" : s === "pending" ? "info" : "neutral");
 const when = (ms: number) => new Date(ms).toLocaleString();
 /** How often the shown History asks whether another process (mcpwb, the bridge, a tap) kept or ended a call. */
 export const HISTORY_RECHECK_MS = 1500;
