@@ -132,17 +132,36 @@ pub fn builder<R: Runtime>(
                     tracing::warn!(error = %e.message, "the bridge did not start");
                 }
             }
+            end_on_sigterm(app.handle().clone());
             startup::set_up(began);
             Ok(())
         })
 }
 
-/// Stop every server (and its process group) before the app exits.
+/// SIGTERM (a session logging out, `kill`) ends the app as closing its
+/// window does: the servers stopped and the History written, where the
+/// signal's default would end the process with neither.
+fn end_on_sigterm<R: Runtime>(app: tauri::AppHandle<R>) {
+    tauri::async_runtime::spawn(async move {
+        use tokio::signal::unix::{SignalKind, signal};
+        if let Ok(mut term) = signal(SignalKind::terminate()) {
+            term.recv().await;
+            tracing::info!("SIGTERM: ending as a closed window does");
+            app.exit(0);
+        }
+    });
+}
+
+/// Stop every server (and its process group) before the app exits, then
+/// write what the History still holds.
 fn shutdown<R: Runtime>(app: &tauri::AppHandle<R>) {
     if let Some(state) = app.try_state::<AppState>() {
         let wb = state.workbench.clone();
+        let calls = state.calls.clone();
         tauri::async_runtime::block_on(async move {
-            let _ = tokio::time::timeout(std::time::Duration::from_secs(10), wb.shutdown()).await;
+            let ten = std::time::Duration::from_secs(10);
+            let _ = tokio::time::timeout(ten, wb.shutdown()).await;
+            let _ = tokio::time::timeout(ten, workbench_app::history::flush(&calls)).await;
         });
     }
 }

@@ -6,6 +6,7 @@ import assert from "node:assert/strict";
 import { spawn, spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";
 import { Driver, demoConfig } from "./harness.mjs";
+import { alive, descendants } from "./procs.mjs";
 
 /** "Now: 12 calls, 2.3 MiB." as [12, 2.3]. */
 function now(text) {
@@ -81,6 +82,38 @@ describe("the History's size", () => {
       assert.ok(await seen("ok", 10_000), "its end replaces it in the same row");
       const tools = await session.texts(".history-row .history-tool");
       assert.equal(tools.filter((t) => t === "demo/long_task").length, 1, "one row for the call");
+    } finally {
+      await session.close();
+    }
+  });
+
+  it("ends on SIGTERM as a closed window does: a call running then is kept with how it ended", async () => {
+    const session = await driver.session(["--config", config]);
+    const mcpwb = join(dirname(process.env.DEMO_SERVER), "mcpwb");
+    try {
+      await session.clickText("[role=tab]", "Tools");
+      await session.click(await session.find(".tool-row[data-qualified='demo__long_task']"));
+      await session.clickText(".tool-panel .toolbar button", "JSON");
+      await session.replaceText(await session.find("textarea.raw-args"), '{"steps": 150, "step_ms": 100}');
+      await session.clickText(".run-bar button", "Run");
+      await session.waitForTexts(".run-bar .elapsed", (t) => t.length === 1);
+      // Kept while it runs (after a second), then the session logs out.
+      await new Promise((r) => setTimeout(r, 2500));
+      const app = descendants(driver.child.pid).find((p) => p.comm.startsWith("mcp-workbench"));
+      assert.ok(app, "the app's process");
+      const under = descendants(app.pid).map((p) => p.pid);
+      process.kill(app.pid, "SIGTERM");
+      const left = () => [app.pid, ...under].filter(alive);
+      for (let waited = 0; waited < 20_000 && left().length > 0; waited += 100) await new Promise((r) => setTimeout(r, 100));
+      assert.ok(!alive(app.pid), "the app ended within 20 s of SIGTERM");
+      assert.deepEqual(left(), [], "nothing it started is left");
+      // Its end was written by the app: not found interrupted afterwards.
+      const listed = spawnSync(mcpwb, ["--config", config, "--json", "history", "--tool", "long_task", "--origin", "window"], { env: driver.env, encoding: "utf8" });
+      assert.equal(listed.status, 0, listed.stderr);
+      const [row] = JSON.parse(listed.stdout).calls;
+      assert.ok(row, listed.stdout);
+      assert.notEqual(row.status, "pending", JSON.stringify(row));
+      assert.ok(!(row.error ?? "").includes("interrupted"), `written by the app as it ended: ${row.status} ${row.error}`);
     } finally {
       await session.close();
     }
