@@ -354,7 +354,7 @@ async fn one_turn(
     tokio::pin!(turn);
     let end = tokio::select! {
         end = &mut turn => end?,
-        _ = tokio::signal::ctrl_c() => {
+        () = crate::stop::asked() => {
             chats::stop(agent, session);
             turn.await?
         }
