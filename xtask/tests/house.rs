@@ -170,13 +170,13 @@ fn a_server_is_started_only_through_the_one_door() {
         [
             // Opens the sign-in page in the person's browser.
             "crates/cli/src/auth_cmd.rs",
-            // The watcher that ends the servers' groups should this process
-            // die without its shutdown (a fixed script; no server).
-            "crates/core/src/connect/reaper.rs",
             // The person's login shell, asked for its PATH (no server).
             "crates/core/src/connect/resolve.rs",
             // The one spawn of a server, called by the door only.
             "crates/core/src/connect/stdio.rs",
+            // The watcher that ends the servers' groups should this process
+            // die without its shutdown (a fixed script; no server).
+            "crates/reaper/src/lib.rs",
             // The tap runs the command its host gives it; a workbench
             // entry reaches it only through `door::hand_over`.
             "crates/tap/src/keep.rs",
@@ -184,6 +184,20 @@ fn a_server_is_started_only_through_the_one_door() {
         ],
         "a process is started outside the one door"
     );
+    // Every server started is watched from its start, so that none outlives
+    // a process killed outright: core's spawn and the tap's both tell the
+    // reaper of the group they start.
+    for server in [
+        "crates/core/src/connect/stdio.rs",
+        "crates/tap/src/keep.rs",
+        "crates/tap/src/stdio.rs",
+    ] {
+        let code = code(&read(server));
+        assert!(
+            code.contains("workbench_reaper::watch(") || code.contains("Group::led_by("),
+            "{server} starts a server the reaper is not told of"
+        );
+    }
     let spawns = saying(&["stdio::spawn("]);
     assert_eq!(
         spawns,

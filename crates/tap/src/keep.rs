@@ -40,11 +40,13 @@ struct Piece {
     whole: bool,
 }
 
-/// One process of the server.
+/// One process of the server, in a process group of its own: dropped (a
+/// restart, the tap's end), nothing of its group is left.
 struct Process {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: mpsc::Receiver<Piece>,
+    _group: crate::group::Group,
 }
 
 fn start(spawn: &Spawn) -> std::io::Result<Process> {
@@ -55,6 +57,7 @@ fn start(spawn: &Spawn) -> std::io::Result<Process> {
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
+        .process_group(0)
         .kill_on_drop(true);
     if let Some(dir) = &spawn.cwd {
         command.current_dir(dir);
@@ -62,6 +65,10 @@ fn start(spawn: &Spawn) -> std::io::Result<Process> {
     let mut child = command.spawn().map_err(|e| {
         std::io::Error::new(e.kind(), format!("cannot start {}: {e}", spawn.program))
     })?;
+    let pid = child
+        .id()
+        .ok_or_else(|| std::io::Error::other("the server ended before it could be watched"))?;
+    let group = crate::group::Group::led_by(pid);
     let stdin = child.stdin.take();
     let stdout = child.stdout.take().expect("stdout is piped");
     let (tx, lines) = mpsc::channel(256);
@@ -70,6 +77,7 @@ fn start(spawn: &Spawn) -> std::io::Result<Process> {
         child,
         stdin,
         lines,
+        _group: group,
     })
 }
 

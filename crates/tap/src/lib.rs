@@ -21,6 +21,7 @@
 #![forbid(unsafe_code)]
 
 pub mod fingerprint;
+mod group;
 pub mod har;
 mod host_calls;
 pub mod http;

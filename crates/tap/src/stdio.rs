@@ -68,9 +68,11 @@ pub async fn run(spawn: &Spawn, recorder: Option<Recorder>) -> std::io::Result<i
     if let Some(dir) = &spawn.cwd {
         command.current_dir(dir);
     }
+    std::os::unix::process::CommandExt::process_group(&mut command, 0);
     let mut child = command.spawn().map_err(|e| {
         std::io::Error::new(e.kind(), format!("cannot start {}: {e}", spawn.program))
     })?;
+    let group = crate::group::Group::led_by(child.id());
     let to_server = child.stdin.take().expect("stdin is piped");
     let from_server = child.stdout.take().expect("stdout is piped");
     let host_split = recorder.clone().map(|r| Splitter::new(Direction::Host, r));
@@ -83,25 +85,24 @@ pub async fn run(spawn: &Spawn, recorder: Option<Recorder>) -> std::io::Result<i
     let downstream = std::thread::Builder::new()
         .name("tap-to-host".into())
         .spawn(move || pump(from_server, std::io::stdout().lock(), server_split))?;
-    // A signal meant for the server reaches it; the tap itself stays to
-    // pass its last bytes and keep the session's end.
+    // A signal meant for the server reaches it (and what it started); the
+    // tap itself stays to pass its last bytes and keep the session's end.
+    use nix::sys::signal::Signal;
     use tokio::signal::unix::{SignalKind, signal};
     let mut term = signal(SignalKind::terminate())?;
     let mut int = signal(SignalKind::interrupt())?;
     let mut hup = signal(SignalKind::hangup())?;
-    let pid = nix::unistd::Pid::from_raw(child.id() as i32);
-    let forward = |sig: nix::sys::signal::Signal| {
-        let _ = nix::sys::signal::kill(pid, sig);
-    };
     let mut waiting = tokio::task::spawn_blocking(move || child.wait());
     let status = loop {
         tokio::select! {
             status = &mut waiting => break status.map_err(std::io::Error::other)??,
-            _ = term.recv() => forward(nix::sys::signal::Signal::SIGTERM),
-            _ = int.recv() => forward(nix::sys::signal::Signal::SIGINT),
-            _ = hup.recv() => forward(nix::sys::signal::Signal::SIGHUP),
+            _ = term.recv() => group.signal(Signal::SIGTERM),
+            _ = int.recv() => group.signal(Signal::SIGINT),
+            _ = hup.recv() => group.signal(Signal::SIGHUP),
         }
     };
+    // What the server left running ends with it.
+    group.end(std::time::Duration::from_secs(1)).await;
     // Everything the server wrote reaches the host before the tap ends.
     let _ = tokio::task::spawn_blocking(move || downstream.join()).await;
     use std::os::unix::process::ExitStatusExt;

@@ -242,27 +242,57 @@ fn ended(pid: &str) -> bool {
     }
 }
 
-/// A crash leaves no server behind. The server here starts a process in
-/// the background, which no closed stdin ends; `mcpwb` is killed (SIGKILL,
-/// so none of its shutdown runs) in the middle of a call, and the watcher
-/// it started with its first server ends that server's whole process group.
-#[test]
-fn a_killed_mcpwb_leaves_no_process_of_its_servers_running() {
-    let dir = tempfile::tempdir().unwrap();
-    let home = dir.path();
-    let pidfile = home.join("background.pid");
+/// A server (the demo) that first starts a process in the background,
+/// which no closed stdin ends, and writes its number into `pidfile`.
+fn server_with_a_background_process(pidfile: &std::path::Path) -> Vec<String> {
     let script = format!(
         "sleep 300 & echo $! > '{}'; exec '{}' --name demo",
         pidfile.display(),
         demo_server().display()
     );
+    vec!["sh".into(), "-c".into(), script]
+}
+
+/// `running` (an `mcpwb` whose server is [`server_with_a_background_process`])
+/// killed with SIGKILL once the server runs, so none of its shutdown runs:
+/// whether the server's background process is gone within ten seconds.
+fn killed_outright_leaves_nothing(mut running: Child, pidfile: &std::path::Path) -> bool {
+    let mut background = String::new();
+    for _ in 0..100 {
+        background = std::fs::read_to_string(pidfile).unwrap_or_default();
+        if background.ends_with('\n') {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let background = background.trim().to_string();
+    assert!(!background.is_empty(), "the server did not start");
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(!ended(&background));
+    running.kill().unwrap();
+    running.wait().unwrap();
+    for _ in 0..100 {
+        if ended(&background) {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let _ = std::process::Command::new("kill").arg(&background).status();
+    false
+}
+
+/// A crash leaves no server behind: `mcpwb` killed in the middle of a
+/// call, and the watcher it started with its first server ends that
+/// server's whole process group.
+#[test]
+fn a_killed_mcpwb_leaves_no_process_of_its_servers_running() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path();
+    let pidfile = home.join("background.pid");
+    let server = server_with_a_background_process(&pidfile);
     let cfg = home.join("mcp.json");
-    std::fs::write(
-        &cfg,
-        json!({ "mcpServers": { "demo": { "command": "sh", "args": ["-c", script] } } })
-            .to_string(),
-    )
-    .unwrap();
+    let entry = json!({ "command": server[0], "args": server[1..] });
+    std::fs::write(&cfg, json!({ "mcpServers": { "demo": entry } }).to_string()).unwrap();
     let cfg = cfg.display().to_string();
     let long = [
         "call",
@@ -273,40 +303,42 @@ fn a_killed_mcpwb_leaves_no_process_of_its_servers_running() {
         "-a",
         "step_ms=100",
     ];
-    let mut running = super::history::command_in(home, &long)
+    let running = super::history::command_in(home, &long)
         .args(["--config", &cfg])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
-    let mut background = String::new();
-    for _ in 0..100 {
-        background = std::fs::read_to_string(&pidfile).unwrap_or_default();
-        if background.ends_with('\n') {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    let background = background.trim().to_string();
-    assert!(!background.is_empty(), "the server did not start");
-    // In the middle of the call.
-    std::thread::sleep(Duration::from_millis(500));
-    assert!(!ended(&background));
-    running.kill().unwrap();
-    running.wait().unwrap();
-    let mut gone = false;
-    for _ in 0..100 {
-        gone = ended(&background);
-        if gone {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    if !gone {
-        let _ = std::process::Command::new("kill").arg(&background).status();
-    }
     assert!(
-        gone,
+        killed_outright_leaves_nothing(running, &pidfile),
         "the server's background process outlived the killed mcpwb"
     );
+}
+
+/// The same for a tap a host killed outright, plain and `--keep`: the
+/// server it runs is watched as the workbench's own are.
+#[test]
+fn a_killed_tap_leaves_no_process_of_its_server_running() {
+    for keep in [false, true] {
+        let dir = tempfile::tempdir().unwrap();
+        let pidfile = dir.path().join("background.pid");
+        let mut tap = in_home(dir.path());
+        tap.arg("tap");
+        if keep {
+            tap.arg("--keep");
+        }
+        let running = tap
+            .arg("--")
+            .args(server_with_a_background_process(&pidfile))
+            // The host's end stays open: only the kill ends the tap.
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        assert!(
+            killed_outright_leaves_nothing(running, &pidfile),
+            "the tapped server's background process outlived the killed tap (keep: {keep})"
+        );
+    }
 }

@@ -235,11 +235,20 @@ fn a_server_that_dies_behind_a_kept_tap_comes_back_and_the_host_keeps_its_sessio
     assert!(tap.wait().unwrap().success());
 }
 
-/// SIGKILL the server a tap runs (its child process).
+/// SIGKILL the server a tap runs (its child running `server.py`; the
+/// other is the watcher that ends the server should the tap be killed).
 fn kill_server_of(tap: &std::process::Child) {
     let children =
         std::fs::read_to_string(format!("/proc/{0}/task/{0}/children", tap.id())).unwrap();
-    let server: u32 = children.split_whitespace().next().unwrap().parse().unwrap();
+    let server: u32 = children
+        .split_whitespace()
+        .find(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .is_ok_and(|line| String::from_utf8_lossy(&line).contains("server.py"))
+        })
+        .expect("the server among the tap's children")
+        .parse()
+        .unwrap();
     std::process::Command::new("kill")
         .args(["-KILL", &server.to_string()])
         .status()

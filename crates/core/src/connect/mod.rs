@@ -10,7 +10,6 @@ pub mod keep;
 pub mod life;
 pub mod lines;
 pub mod own_bridge;
-mod reaper;
 pub mod resolve;
 pub mod sse;
 mod sselimit;

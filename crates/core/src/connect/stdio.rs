@@ -1,7 +1,7 @@
 //! A stdio server: the child in its own process group, its stdout and stdin
 //! tapped line by line below rmcp (so the traffic log holds the exact bytes),
 //! its stderr drained into the traffic log, and a shutdown that leaves no
-//! process of the group behind (nor does this process's death: [`super::reaper`]).
+//! process of the group behind (nor does this process's death: `workbench_reaper`).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -148,7 +148,7 @@ pub(crate) fn spawn(
     let stdout = child.stdout().take().ok_or("no stdout pipe")?;
     let stderr = child.stderr().take().ok_or("no stderr pipe")?;
     // Its group is ended should this process die without a shutdown.
-    super::reaper::watch(pid);
+    workbench_reaper::watch(pid);
 
     let name = spec.server.to_string();
     // Where one process of this server ends and the next begins, in its
@@ -321,7 +321,7 @@ impl Drop for StdioChild {
         if group_alive(self.pgid) {
             signal_group(self.pgid, nix::sys::signal::Signal::SIGKILL);
         }
-        super::reaper::forget(self.pgid);
+        workbench_reaper::forget(self.pgid);
     }
 }
 

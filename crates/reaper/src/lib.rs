@@ -22,6 +22,11 @@
 //! shutdown or its own end is seen), so a number the system reuses for a
 //! new group is not in the list. Where no shell can be started the servers
 //! run as before, and the reason is logged once.
+//!
+//! Both ways a server is started watch it: core's stdio spawn (the window,
+//! `mcpwb`, the bridge) and the tap's own (`mcpwb tap`, which a host runs).
+
+#![forbid(unsafe_code)]
 
 use std::io::Write;
 use std::process::{ChildStdin, Command, Stdio};
@@ -113,12 +118,12 @@ fn tell(line: &str) {
 }
 
 /// Watch the process group `pgid`: ended should this process end first.
-pub(crate) fn watch(pgid: u32) {
+pub fn watch(pgid: u32) {
     tell(&format!("+{pgid}\n"));
 }
 
 /// The group `pgid` is ended, or its end seen: no longer watched.
-pub(crate) fn forget(pgid: u32) {
+pub fn forget(pgid: u32) {
     // Before the first watch there is nothing to forget, and no watcher to
     // start for it.
     if matches!(
@@ -159,7 +164,7 @@ mod tests {
     }
 
     fn alive(pgid: u32) -> bool {
-        super::super::stdio::group_alive(pgid)
+        nix::sys::signal::killpg(nix::unistd::Pid::from_raw(pgid as i32), None).is_ok()
     }
 
     fn until(what: impl Fn() -> bool, within: Duration) -> bool {
