@@ -416,6 +416,11 @@ fn main() -> ExitCode {
         workbench_core::otel::flush(std::time::Duration::from_secs(3)).await;
         outcome
     });
+    // What is still running ends now. Dropping the runtime would wait for
+    // every blocking task, and a read of stdin that a host keeps open
+    // never ends: `tap --keep` told to stop, or whose server exited, hung
+    // there until its host closed the pipe.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(500));
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(failure) => {

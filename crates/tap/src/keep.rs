@@ -46,7 +46,7 @@ struct Process {
     child: Child,
     stdin: Option<ChildStdin>,
     lines: mpsc::Receiver<Piece>,
-    _group: crate::group::Group,
+    group: crate::group::Group,
 }
 
 fn start(spawn: &Spawn) -> std::io::Result<Process> {
@@ -77,7 +77,7 @@ fn start(spawn: &Spawn) -> std::io::Result<Process> {
         child,
         stdin,
         lines,
-        _group: group,
+        group,
     })
 }
 
@@ -415,6 +415,14 @@ pub async fn run(
         quick_exits: 0,
     };
     let mut host_open = true;
+    // A signal from the host reaches the server's whole group, and means
+    // stop: the server's exit then ends the tap instead of a restart.
+    use nix::sys::signal::Signal;
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut term = signal(SignalKind::terminate())?;
+    let mut int = signal(SignalKind::interrupt())?;
+    let mut hup = signal(SignalKind::hangup())?;
+    let mut stopping = false;
     loop {
         let burst = async {
             match changed.as_mut() {
@@ -444,8 +452,9 @@ pub async fn run(
             line = kept.process.lines.recv() => {
                 let Some(Piece { bytes: line, whole }) = line else {
                     let status = code(kept.process.child.wait().await?);
-                    // The host gone, or no restart asked: the tap ends with it.
-                    if !on_exit || !host_open {
+                    // The host gone or asking to stop, or no restart asked:
+                    // the tap ends with it.
+                    if !on_exit || !host_open || stopping {
                         return Ok(status);
                     }
                     kept.restart(Why::Exited(status)).await?;
@@ -458,8 +467,18 @@ pub async fn run(
                 }
                 kept.pass_on(line, whole).await?;
             }
-            Some(burst) = burst => {
+            Some(burst) = burst, if !stopping => {
                 kept.restart(Why::Changed(burst.files)).await?;
+            }
+            sent = async {
+                tokio::select! {
+                    _ = term.recv() => Signal::SIGTERM,
+                    _ = int.recv() => Signal::SIGINT,
+                    _ = hup.recv() => Signal::SIGHUP,
+                }
+            } => {
+                stopping = true;
+                kept.process.group.signal(sent);
             }
         }
     }

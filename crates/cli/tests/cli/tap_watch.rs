@@ -4,7 +4,7 @@
 //! watcher follows no link and holds restarts back.
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::Stdio;
+use std::process::{ExitStatus, Stdio};
 use std::time::Duration;
 
 use serde_json::{Value, json};
@@ -233,6 +233,52 @@ fn a_server_that_dies_behind_a_kept_tap_comes_back_and_the_host_keeps_its_sessio
     assert_eq!(again["result"]["content"][0]["text"], "slow", "{again}");
     drop(host_in);
     assert!(tap.wait().unwrap().success());
+}
+
+/// A tap restarting its server (`args`) whose server is up, and how it
+/// ended within ten seconds of `end` (None: it went on), the host's end of
+/// the pipe open all the while.
+fn tap_ends_after(args: &[&str], end: impl FnOnce(&std::process::Child)) -> Option<ExitStatus> {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("server.py"), RELOADING).unwrap();
+    std::fs::write(d.join("tools.json"), "[]").unwrap();
+    let (mut tap, mut host_in, rx) = kept_host(d, args);
+    let list = json!({"jsonrpc":"2.0","id":1,"method":"tools/list"});
+    writeln!(host_in, "{list}").unwrap();
+    let listed = rx
+        .recv_timeout(Duration::from_secs(20))
+        .expect("the server up");
+    assert_eq!(listed["id"], 1, "{listed}");
+    end(&tap);
+    for _ in 0..100 {
+        if let Some(status) = tap.try_wait().unwrap() {
+            return Some(status);
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let _ = tap.kill();
+    None
+}
+
+/// `tap --keep` asked by its host to stop (SIGTERM): the signal reaches the
+/// server, and its exit ends the tap with its status instead of a restart.
+/// A `--watch` tap (no `--keep`) whose server exits ends with it, though
+/// its host has not closed the pipe (it waited for the host before).
+#[test]
+fn a_restarting_tap_ends_with_its_server_when_told_to_stop_or_not_told_to_keep_it() {
+    let term = |tap: &std::process::Child| {
+        let pid = tap.id().to_string();
+        std::process::Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap();
+    };
+    let status = tap_ends_after(&["--keep"], term).expect("ended, not restarted");
+    // Its server's end (SIGTERM: 128 + 15), not the tap killed by the signal.
+    assert_eq!(status.code(), Some(143), "{status:?}");
+    let status = tap_ends_after(&["--watch", "*.json"], kill_server_of).expect("ended with it");
+    assert_eq!(status.code(), Some(137), "{status:?}");
 }
 
 /// SIGKILL the server a tap runs (its child running `server.py`; the
