@@ -359,9 +359,27 @@ fn serve_over_stdio_passes_on_fields_no_library_models() {
     let _ = child.wait();
 }
 
+/// SIGTERM to `child`, and how it ended within ten seconds.
+fn ended_by_sigterm(child: &mut std::process::Child) -> std::process::ExitStatus {
+    let sent = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    for _ in 0..100 {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let _ = child.kill();
+    panic!("still running 10 s after SIGTERM");
+}
+
 /// A host ending the bridge with SIGTERM (what most send on quit, and
 /// `kill` by default) gets the shutdown Ctrl-C gets: the servers stopped,
-/// the History written, and an exit of 0, not death by the signal.
+/// the History written, and an exit of 0, not death by the signal. Over
+/// stdio (its stdin still open) and over HTTP.
 #[test]
 fn sigterm_ends_the_bridge_as_ctrl_c_does() {
     use std::io::{BufRead, Write};
@@ -382,23 +400,33 @@ fn sigterm_ends_the_bridge_as_ctrl_c_does() {
     writeln!(stdin, "{init}").unwrap();
     let answer = lines.next().expect("an answer").unwrap();
     assert!(answer.contains("\"id\":1"), "{answer}");
-    let sent = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
-    let mut status = None;
-    for _ in 0..100 {
-        status = child.try_wait().unwrap();
-        if status.is_some() {
+    let status = ended_by_sigterm(&mut child);
+    assert!(status.success(), "over stdio: {status:?}");
+    drop(stdin);
+
+    let said = dir.path().join("serve.err");
+    let mut child = mcpwb(
+        dir.path(),
+        &[
+            "--config",
+            &cfg,
+            "--trust",
+            "serve",
+            "--http",
+            "0",
+            "--no-token",
+        ],
+    )
+    .stdout(Stdio::null())
+    .stderr(std::fs::File::create(&said).unwrap())
+    .spawn()
+    .unwrap();
+    for _ in 0..200 {
+        if std::fs::read_to_string(&said).is_ok_and(|s| s.contains("serving")) {
             break;
         }
-        std::thread::sleep(Duration::from_millis(100));
+        std::thread::sleep(Duration::from_millis(50));
     }
-    let Some(status) = status else {
-        let _ = child.kill();
-        panic!("still running 10 s after SIGTERM");
-    };
-    assert!(status.success(), "{status:?}");
-    drop(stdin);
+    let status = ended_by_sigterm(&mut child);
+    assert!(status.success(), "over HTTP: {status:?}");
 }
