@@ -284,7 +284,10 @@ impl Store {
         let mut n = 0;
         for pid in gone(&tx)? {
             n += tx.execute(
-                "UPDATE calls SET status = 'failed', error = ?1, pid = NULL,
+                // The pid stays: an end that comes after all (a process
+                // this one could not see, as in another PID namespace)
+                // still lands in the row.
+                "UPDATE calls SET status = 'failed', error = ?1,
                    size = size + length(CAST(?1 AS BLOB))
                  WHERE status = 'pending' AND pid = ?2",
                 params![why, pid],
@@ -503,7 +506,9 @@ pub(crate) fn insert_calls_in(
     let mut plain =
         tx.prepare_cached(&format!("INSERT INTO calls ({COLUMNS}) VALUES ({VALUES})"))?;
     // A call kept while it ran: its end replaces that row, under the same
-    // id (a row ended already is not replaced by a running one).
+    // id, also when it was found interrupted meanwhile (its process out of
+    // sight, not gone); a row ended already is not replaced by a running
+    // one, nor by a second end (an end clears the pid).
     let mut ending = tx.prepare_cached(&format!(
         "INSERT INTO calls ({COLUMNS}) VALUES ({VALUES})
          ON CONFLICT(key) DO UPDATE SET
@@ -512,7 +517,7 @@ pub(crate) fn insert_calls_in(
            traffic_from = excluded.traffic_from, traffic_to = excluded.traffic_to,
            schema_violations = excluded.schema_violations, size = excluded.size,
            task = excluded.task, notes = excluded.notes, pid = NULL
-         WHERE calls.status = 'pending' AND calls.pid IS NOT NULL
+         WHERE calls.pid IS NOT NULL AND calls.status IN ('pending', 'failed')
          RETURNING id"
     ))?;
     // A call still running: kept unless a row has its key.

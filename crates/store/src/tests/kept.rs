@@ -276,4 +276,20 @@ fn a_running_call_is_replaced_by_its_end_and_one_left_by_a_gone_process_is_inter
     assert_eq!(kept, counted);
     assert_eq!(store.interrupted(|_| false).unwrap(), 1, "then the other");
     assert_eq!(store.calls_version().unwrap(), (two_running.0, 0));
+
+    // Found interrupted, then its end comes after all (its process was out
+    // of sight, not gone): the end lands in the same row, once.
+    let mut late = manual("demo", "slow", json!({"key": "k-3"}), CallStatus::Ok);
+    late.key = Some("k-3".into());
+    late.replaces_running = true;
+    assert_eq!(store.insert_calls(&[late.clone()]).unwrap(), [gone]);
+    let row = store.call(gone).unwrap().unwrap();
+    assert_eq!(row.status, CallStatus::Ok);
+    assert_eq!(row.error, None);
+    let (kept, counted) = size_as_counted(&store);
+    assert_eq!(kept, counted);
+    // A second end changes nothing.
+    late.status = Some(CallStatus::Failed);
+    store.insert_calls(&[late]).unwrap();
+    assert_eq!(store.call(gone).unwrap().unwrap().status, CallStatus::Ok);
 }
