@@ -12,7 +12,7 @@ use serde_json::Value;
 use tokio::sync::oneshot;
 use workbench_core::traffic::TrafficLog;
 use workbench_core::traffic::mask::{mask_json, mask_str};
-use workbench_store::{CallStatus, NewCall, Store};
+use workbench_store::{CallStatus, NewCall, Process, Store};
 
 use crate::rules::LiveRules;
 
@@ -335,14 +335,45 @@ fn to_row(secrets: &[String], mut call: Finished) -> NewCall {
     }
 }
 
+/// When process `pid` started, in ticks since boot (`/proc/PID/stat`'s
+/// 22nd field; None: no such process, or no /proc).
+fn started_at(pid: u32) -> Option<i64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The fields after the command's name (which may hold spaces and
+    // parentheses) start at the 3rd: the 22nd is the 20th of them.
+    let (_, after) = stat.rsplit_once(')')?;
+    after.split_whitespace().nth(19)?.parse().ok()
+}
+
+/// This process, as its running calls' rows name it.
+fn this_process() -> Process {
+    static ME: std::sync::OnceLock<Process> = std::sync::OnceLock::new();
+    *ME.get_or_init(|| {
+        let pid = std::process::id();
+        Process {
+            pid,
+            started: started_at(pid),
+        }
+    })
+}
+
 /// The calls in `store` left running by a process that is gone (killed,
 /// crashed) marked as interrupted; how many.
 pub fn mark_interrupted(store: &Store) -> usize {
-    let me = std::process::id();
+    let me = this_process();
     // Without /proc (a bare container) no process can be told gone: none is.
     let can_tell = std::path::Path::new("/proc/self").exists();
-    let alive =
-        |pid: u32| !can_tell || pid == me || std::path::Path::new(&format!("/proc/{pid}")).exists();
+    let alive = |p: Process| {
+        !can_tell
+            || match p.started {
+                // The same id and the same start: the same process.
+                Some(started) => started_at(p.pid) == Some(started),
+                // Kept by a build that did not say when it started.
+                None => {
+                    p.pid == me.pid || std::path::Path::new(&format!("/proc/{}", p.pid)).exists()
+                }
+            }
+    };
     match store.interrupted(alive) {
         Ok(n) => {
             if n > 0 {
@@ -454,7 +485,7 @@ impl Writer {
         if rows.is_empty() {
             return;
         }
-        match self.store.keep_running(&rows, std::process::id()) {
+        match self.store.keep_running(&rows, this_process()) {
             Ok(_) => self.wrote.send_modify(|w| *w += rows.len() as u64),
             Err(e) => tracing::warn!("history: a running call could not be kept: {e}"),
         }
@@ -551,5 +582,52 @@ mod tests {
         let key = keys.iter().next().unwrap();
         let (ms, bits) = key.split_once('-').unwrap();
         assert_eq!((ms.len(), bits.len()), (11, 16), "{key}");
+    }
+
+    /// A process's start as its rows keep it: this one's stays the same, a
+    /// child started later has a later (or the same) one, a process that
+    /// is not there has none. A row of a process gone is marked; of one
+    /// running, not.
+    #[test]
+    fn a_process_is_told_by_its_id_and_its_start() {
+        let me = super::this_process();
+        assert!(me.started.is_some(), "/proc/self/stat read");
+        assert_eq!(super::started_at(me.pid), me.started);
+        let mut child = std::process::Command::new("sleep")
+            .arg("5")
+            .spawn()
+            .unwrap();
+        let later = super::started_at(child.id());
+        assert!(later >= me.started, "{later:?} {:?}", me.started);
+        let _ = child.kill();
+        let _ = child.wait();
+        assert_eq!(
+            super::started_at(child.id()),
+            None,
+            "reaped: no such process"
+        );
+
+        let store = workbench_store::Store::in_memory().unwrap();
+        let row = |key: &str| workbench_store::NewCall {
+            key: Some(key.into()),
+            origin: "cli".into(),
+            server: "demo".into(),
+            tool: "slow".into(),
+            arguments: "{}".into(),
+            status: Some(workbench_store::CallStatus::Pending),
+            started_at: 1,
+            ..workbench_store::NewCall::default()
+        };
+        store.keep_running(&[row("mine")], me).unwrap();
+        // The same id, an earlier start: another process, gone.
+        let before = workbench_store::Process {
+            pid: me.pid,
+            started: me.started.map(|s| s - 1),
+        };
+        store.keep_running(&[row("reused")], before).unwrap();
+        assert_eq!(super::mark_interrupted(&store), 1);
+        let status = |key: &str| store.call_by_key(key).unwrap().unwrap().status;
+        assert_eq!(status("mine"), workbench_store::CallStatus::Pending);
+        assert_eq!(status("reused"), workbench_store::CallStatus::Failed);
     }
 }

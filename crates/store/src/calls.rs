@@ -247,13 +247,13 @@ impl Store {
         Ok(ids)
     }
 
-    /// Keep calls still running in process `pid` as `pending` rows (a call
+    /// Keep calls still running in `process` as `pending` rows (a call
     /// that has run a while): its end replaces each under the same id. A
     /// call that ended already keeps its row.
-    pub fn keep_running(&self, calls: &[NewCall], pid: u32) -> Result<Vec<i64>> {
+    pub fn keep_running(&self, calls: &[NewCall], process: Process) -> Result<Vec<i64>> {
         let mut conn = self.lock();
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let ids = insert_calls_in(&tx, calls, Some(pid))?;
+        let ids = insert_calls_in(&tx, calls, Some(process))?;
         tx.commit()?;
         Ok(ids)
     }
@@ -262,17 +262,24 @@ impl Store {
     /// are not): each becomes `failed`, interrupted. How many. Read first:
     /// the write lock is taken only when some process is gone (the window
     /// asks each time it looks at the History).
-    pub fn interrupted(&self, alive: impl Fn(u32) -> bool) -> Result<usize> {
-        const RUNNING: &str =
-            "SELECT DISTINCT pid FROM calls WHERE status = 'pending' AND pid IS NOT NULL";
-        let gone = |conn: &rusqlite::Connection| -> Result<Vec<i64>> {
+    pub fn interrupted(&self, alive: impl Fn(Process) -> bool) -> Result<usize> {
+        const RUNNING: &str = "SELECT DISTINCT pid, pid_started FROM calls
+             WHERE status = 'pending' AND pid IS NOT NULL";
+        let gone = |conn: &rusqlite::Connection| -> Result<Vec<(i64, Option<i64>)>> {
             let mut stmt = conn.prepare_cached(RUNNING)?;
-            let pids: Vec<i64> = stmt
-                .query_map([], |r| r.get(0))?
+            let processes: Vec<(i64, Option<i64>)> = stmt
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?
                 .collect::<rusqlite::Result<_>>()?;
-            Ok(pids
+            Ok(processes
                 .into_iter()
-                .filter(|pid| !u32::try_from(*pid).is_ok_and(&alive))
+                .filter(|(pid, started)| {
+                    !u32::try_from(*pid).is_ok_and(|pid| {
+                        alive(Process {
+                            pid,
+                            started: *started,
+                        })
+                    })
+                })
                 .collect())
         };
         let mut conn = self.lock();
@@ -282,15 +289,15 @@ impl Store {
         let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let why = "interrupted: the process making the call ended before the call did";
         let mut n = 0;
-        for pid in gone(&tx)? {
+        for (pid, started) in gone(&tx)? {
             n += tx.execute(
                 // The pid stays: an end that comes after all (a process
                 // this one could not see, as in another PID namespace)
                 // still lands in the row.
                 "UPDATE calls SET status = 'failed', error = ?1,
                    size = size + length(CAST(?1 AS BLOB))
-                 WHERE status = 'pending' AND pid = ?2",
-                params![why, pid],
+                 WHERE status = 'pending' AND pid = ?2 AND pid_started IS ?3",
+                params![why, pid, started],
             )?;
         }
         tx.commit()?;
@@ -489,19 +496,28 @@ fn kept(conn: &rusqlite::Connection) -> Result<(i64, i64)> {
     )
 }
 
+/// The process making a call: its id, and when it started (ticks since
+/// the machine's boot, as `/proc/PID/stat` says; None where that cannot be
+/// read). The two together tell it from a later process given the same id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Process {
+    pub pid: u32,
+    pub started: Option<i64>,
+}
+
 /// Write calls within `tx`; their ids in order. Finished (`running`:
 /// None), each replaces its running row; still running (`running`: the
 /// process making them), each is kept as it is unless a row has its key.
 pub(crate) fn insert_calls_in(
     tx: &rusqlite::Transaction<'_>,
     calls: &[NewCall],
-    running: Option<u32>,
+    running: Option<Process>,
 ) -> Result<Vec<i64>> {
     let mut ids = Vec::with_capacity(calls.len());
     const COLUMNS: &str = "origin, session_id, message_id, call_id, server, tool, arguments,
         result, error, status, duration_ms, started_at, protocol, traffic_from, traffic_to,
-        schema_violations, size, task, notes, key, pid";
-    const VALUES: &str = "?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21";
+        schema_violations, size, task, notes, key, pid, pid_started";
+    const VALUES: &str = "?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22";
     // Most calls: a row of their own.
     let mut plain =
         tx.prepare_cached(&format!("INSERT INTO calls ({COLUMNS}) VALUES ({VALUES})"))?;
@@ -516,7 +532,7 @@ pub(crate) fn insert_calls_in(
            duration_ms = excluded.duration_ms, protocol = excluded.protocol,
            traffic_from = excluded.traffic_from, traffic_to = excluded.traffic_to,
            schema_violations = excluded.schema_violations, size = excluded.size,
-           task = excluded.task, notes = excluded.notes, pid = NULL
+           task = excluded.task, notes = excluded.notes, pid = NULL, pid_started = NULL
          WHERE calls.pid IS NOT NULL AND calls.status IN ('pending', 'failed')
          RETURNING id"
     ))?;
@@ -548,7 +564,8 @@ pub(crate) fn insert_calls_in(
             c.task,
             serde_json::to_string(&c.notes)?,
             c.key,
-            running,
+            running.map(|p| p.pid),
+            running.and_then(|p| p.started),
         ];
         let replaced = match (running, c.replaces_running) {
             (None, false) => {

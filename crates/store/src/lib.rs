@@ -24,7 +24,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use rusqlite::Connection;
 
-pub use calls::{CallRow, CallStatus, CaseVerdict, HistoryQuery, NewCall, Pruned};
+pub use calls::{CallRow, CallStatus, CaseVerdict, HistoryQuery, NewCall, Process, Pruned};
 pub use evals::EvalRunRow;
 pub use sessions::{MessageRow, NewSession, SessionRow, Usage};
 pub use taps::{TapMessage, TapRow};

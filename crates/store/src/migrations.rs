@@ -208,6 +208,11 @@ const MIGRATIONS: &[&str] = &[
     ALTER TABLE calls ADD COLUMN pid INTEGER;
     CREATE INDEX calls_running ON calls(pid) WHERE status = 'pending' AND pid IS NOT NULL;
     "#,
+    // When that process started: a number the system gave again to another
+    // process is not taken for it (a row would otherwise run for ever).
+    r#"
+    ALTER TABLE calls ADD COLUMN pid_started INTEGER;
+    "#,
 ];
 
 /// Run the migrations this file has not had. Each in a transaction that

@@ -214,6 +214,14 @@ fn every_stored_text_counts_against_the_cap() {
     assert!(loaded.size() >= bare.size() + 53_000, "{}", loaded.size());
 }
 
+/// Process `pid`, started at `started`.
+fn at(pid: u32, started: i64) -> crate::Process {
+    crate::Process {
+        pid,
+        started: Some(started),
+    }
+}
+
 /// A call kept as running, then its end: one row, the same id, its size
 /// counted once; a running row never replaces an ended one; a process gone
 /// leaves its running calls interrupted.
@@ -224,7 +232,7 @@ fn a_running_call_is_replaced_by_its_end_and_one_left_by_a_gone_process_is_inter
     running.result = None;
     running.duration_ms = None;
     running.key = Some("k-1".into());
-    let [id] = store.keep_running(&[running.clone()], 4242).unwrap()[..] else {
+    let [id] = store.keep_running(&[running.clone()], at(4242, 1)).unwrap()[..] else {
         panic!("one row");
     };
     assert_eq!(store.call(id).unwrap().unwrap().status, CallStatus::Pending);
@@ -239,7 +247,7 @@ fn a_running_call_is_replaced_by_its_end_and_one_left_by_a_gone_process_is_inter
     assert_eq!(kept, counted);
     assert_eq!(kept.0, 1);
     // Behind its end, the running row changes nothing.
-    assert_eq!(store.keep_running(&[running], 4242).unwrap(), [id]);
+    assert_eq!(store.keep_running(&[running], at(4242, 1)).unwrap(), [id]);
     assert_eq!(store.call(id).unwrap().unwrap().status, CallStatus::Ok);
 
     // Two left running: one by a live process, one by a gone one.
@@ -250,11 +258,11 @@ fn a_running_call_is_replaced_by_its_end_and_one_left_by_a_gone_process_is_inter
         store.keep_running(&[c], pid).unwrap()[0]
     };
     let before = store.calls_version().unwrap();
-    let (alive, gone) = (left("k-2", 1), left("k-3", 999_999));
+    let (alive, gone) = (left("k-2", at(1, 100)), left("k-3", at(999_999, 5)));
     let two_running = store.calls_version().unwrap();
     assert_eq!(two_running.1, 2);
     assert_ne!(two_running, before, "a call kept running moves the version");
-    assert_eq!(store.interrupted(|pid| pid == 1).unwrap(), 1);
+    assert_eq!(store.interrupted(|p| p == at(1, 100)).unwrap(), 1);
     assert_eq!(
         store.calls_version().unwrap(),
         (two_running.0, 1),
@@ -274,7 +282,15 @@ fn a_running_call_is_replaced_by_its_end_and_one_left_by_a_gone_process_is_inter
     assert!(row.error.unwrap().contains("interrupted"));
     let (kept, counted) = size_as_counted(&store);
     assert_eq!(kept, counted);
-    assert_eq!(store.interrupted(|_| false).unwrap(), 1, "then the other");
+    // Its process's id given to another process since (a later start):
+    // not the process that made the call.
+    assert_eq!(
+        store
+            .interrupted(|p| p.pid == 1 && p.started == Some(200))
+            .unwrap(),
+        1,
+        "then the other, its id taken by a later process"
+    );
     assert_eq!(store.calls_version().unwrap(), (two_running.0, 0));
 
     // Found interrupted, then its end comes after all (its process was out
