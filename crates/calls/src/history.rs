@@ -336,13 +336,18 @@ fn to_row(secrets: &[String], mut call: Finished) -> NewCall {
 }
 
 /// When process `pid` started, in ticks since boot (`/proc/PID/stat`'s
-/// 22nd field; None: no such process, or no /proc).
+/// 22nd field; None: no such process, one that has ended and is not yet
+/// reaped (a zombie), or no /proc).
 fn started_at(pid: u32) -> Option<i64> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
     // The fields after the command's name (which may hold spaces and
-    // parentheses) start at the 3rd: the 22nd is the 20th of them.
+    // parentheses) start at the 3rd, its state: the 22nd is the 20th.
     let (_, after) = stat.rsplit_once(')')?;
-    after.split_whitespace().nth(19)?.parse().ok()
+    let mut fields = after.split_whitespace();
+    if matches!(fields.next(), Some("Z" | "X")) {
+        return None;
+    }
+    fields.nth(18)?.parse().ok()
 }
 
 /// This process, as its running calls' rows name it.
@@ -369,9 +374,7 @@ pub fn mark_interrupted(store: &Store) -> usize {
                 // The same id and the same start: the same process.
                 Some(started) => started_at(p.pid) == Some(started),
                 // Kept by a build that did not say when it started.
-                None => {
-                    p.pid == me.pid || std::path::Path::new(&format!("/proc/{}", p.pid)).exists()
-                }
+                None => p.pid == me.pid || started_at(p.pid).is_some(),
             }
     };
     match store.interrupted(alive) {
@@ -421,11 +424,12 @@ impl Writer {
             if self.handles.strong_count() == 0 {
                 return None;
             }
-            // Idle: back once a second to keep the calls running long.
+            // Idle: back when the next running call is due to be kept
+            // (so one killed soon after is kept), at most a second.
             jobs = self
                 .queue
                 .ready
-                .wait_timeout(jobs, Duration::from_secs(1))
+                .wait_timeout(jobs, self.next_due())
                 .unwrap_or_else(|e| e.into_inner())
                 .0;
             if jobs.is_empty() {
@@ -463,6 +467,19 @@ impl Writer {
                 self.write(jobs, &mut unprunable);
             }
         }
+    }
+
+    /// How long until the first running call not kept yet has run
+    /// [`KEEP_AFTER`] (a second when none runs).
+    fn next_due(&self) -> Duration {
+        let running = self.running.lock().unwrap_or_else(|e| e.into_inner());
+        running
+            .values()
+            .filter(|e| !e.kept)
+            .map(|e| KEEP_AFTER.saturating_sub(e.since.elapsed()))
+            .min()
+            .unwrap_or(KEEP_AFTER)
+            .clamp(Duration::from_millis(5), Duration::from_secs(1))
     }
 
     /// The calls running longer than [`KEEP_AFTER`] not kept yet: each a
@@ -600,6 +617,14 @@ mod tests {
         let later = super::started_at(child.id());
         assert!(later >= me.started, "{later:?} {:?}", me.started);
         let _ = child.kill();
+        // Ended, not yet reaped: a zombie has ended.
+        for _ in 0..100 {
+            if super::started_at(child.id()).is_none() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        assert_eq!(super::started_at(child.id()), None, "a zombie");
         let _ = child.wait();
         assert_eq!(
             super::started_at(child.id()),
