@@ -8,7 +8,8 @@
 
 use serde::Serialize;
 use serde_json::Value;
-use workbench_core::workbench::handshakes::{Answer, Handshakes, NO_ANSWER};
+use workbench_core::connect::stdio::EndedBy;
+use workbench_core::workbench::handshakes::{Answer, Handshakes, NO_ANSWER, STOP_GRACE};
 
 use crate::finding::{Finding, Severity};
 
@@ -199,6 +200,28 @@ pub fn findings(clients: &[ClientEra]) -> Vec<Finding> {
     ]
 }
 
+/// How hosts stop a stdio server: they close its stdin and wait (the
+/// spec's shutdown), then SIGTERM, then SIGKILL. One that outlived its
+/// stdin's close after an opening is said.
+pub fn stopping(h: &Handshakes) -> Vec<Finding> {
+    let grace = STOP_GRACE.as_secs();
+    let seen = match h.stopped_by {
+        None | Some(EndedBy::Itself) => return Vec::new(),
+        Some(EndedBy::Sigterm) => {
+            format!("still running {grace} s after its stdin closed; SIGTERM ended it")
+        }
+        Some(EndedBy::Sigkill) => format!(
+            "still running {grace} s after its stdin closed, and {grace} s after SIGTERM; SIGKILL ended it"
+        ),
+    };
+    vec![
+        Finding::new("stdio.outlives-stdin", Severity::Warning, "server")
+            .seen(seen)
+            .why("a host stops a stdio server by closing its stdin and waiting for it to exit, then signals it: each restart and each quit of the host waits on it, what it was writing is cut off by the signal, and a host that crashes or is killed leaves it running")
+            .fix("exit when stdin reaches its end (in Node, a timer or a socket keeps the process alive after the transport closes: `process.stdin.on('end', () => process.exit(0))`; in Python, end the loop that reads stdin and return from main)"),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -211,7 +234,26 @@ mod tests {
             initialize_2025: Answer::Result {
                 result: json!({"protocolVersion": "2025-11-25"}),
             },
+            stopped_by: None,
         }
+    }
+
+    #[test]
+    fn a_server_that_outlives_its_stdin_is_said_with_what_ended_it() {
+        let ok = Answer::Error {
+            code: -32601,
+            message: "no".into(),
+        };
+        let mut played = h(ok.clone(), ok);
+        assert!(stopping(&played).is_empty(), "over HTTP: nothing to say");
+        played.stopped_by = Some(EndedBy::Itself);
+        assert!(stopping(&played).is_empty());
+        played.stopped_by = Some(EndedBy::Sigterm);
+        let said = stopping(&played);
+        assert_eq!(said[0].code, "stdio.outlives-stdin");
+        assert!(said[0].seen.contains("SIGTERM ended it"), "{:?}", said[0]);
+        played.stopped_by = Some(EndedBy::Sigkill);
+        assert!(stopping(&played)[0].seen.contains("SIGKILL ended it"));
     }
 
     fn speaks(c: &[ClientEra]) -> Vec<Option<&str>> {

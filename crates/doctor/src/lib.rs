@@ -157,6 +157,7 @@ async fn eras(
     if let Ok(h) = wb.handshakes(server).await {
         report.clients = clients::play(&h);
         report.findings.extend(clients::findings(&report.clients));
+        report.findings.extend(clients::stopping(&h));
     }
 }
 

@@ -224,3 +224,59 @@ fn a_tool_that_asks_the_old_way_is_explained_and_named_by_the_doctor() {
         "{found}"
     );
 }
+
+/// A stdio server that answers the handshake and its lists, and stays up
+/// once its stdin has ended (as a Node server whose timer holds the event
+/// loop does).
+const OUTLIVES_STDIN: &str = r#"
+import json, sys, time
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg:
+        continue
+    m = msg.get("method")
+    if m == "initialize":
+        r = {"protocolVersion": msg["params"]["protocolVersion"], "capabilities": {"tools": {}}, "serverInfo": {"name": "lingers", "version": "1"}}
+    elif m == "tools/list":
+        r = {"tools": []}
+    else:
+        print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32601, "message": "no"}}), flush=True)
+        continue
+    print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": r}), flush=True)
+time.sleep(60)
+"#;
+
+/// How a host stops a stdio server (its stdin closed, then signals): one
+/// that outlives its stdin is said, with what ended it; the demo, which
+/// exits on its stdin's end, is not.
+#[test]
+fn a_server_that_outlives_its_stdin_is_said_by_the_doctor() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("server.py"), OUTLIVES_STDIN).unwrap();
+    let lingers = json!({ "command": "python3", "args": ["server.py"], "cwd": dir.path() });
+    let cfg = demo_config(dir.path(), &[]);
+    let mut all: Value = serde_json::from_str(&std::fs::read_to_string(&cfg).unwrap()).unwrap();
+    all["mcpServers"]["lingers"] = lingers;
+    std::fs::write(&cfg, all.to_string()).unwrap();
+    let outlives = |server: &str| -> Option<Value> {
+        let out = mcpwb(&["--config", &cfg, "--json", "doctor", server, "--eras"]);
+        let report: Value = serde_json::from_str(stdout(&out).trim())
+            .unwrap_or_else(|e| panic!("{e}: {}", stderr(&out)));
+        report["servers"][0]["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|f| f["code"] == "stdio.outlives-stdin")
+            .cloned()
+    };
+    let found = outlives("lingers").expect("said of the server that lingers");
+    assert_eq!(found["severity"], "warning", "{found}");
+    assert!(
+        found["seen"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("SIGTERM ended it"),
+        "{found}"
+    );
+    assert_eq!(outlives("demo"), None, "the demo exits on its stdin's end");
+}

@@ -21,6 +21,21 @@ use crate::traffic::TrafficLog;
 #[derive(Debug, Clone)]
 pub struct Exit {
     pub description: String,
+    /// What ended it, when it was stopped.
+    pub ended_by: EndedBy,
+}
+
+/// What ended a stdio server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EndedBy {
+    /// It ended by itself: on its own, or within the grace after its
+    /// stdin closed (the spec's way to stop a stdio server).
+    Itself,
+    /// It was still running a grace after its stdin closed: SIGTERM.
+    Sigterm,
+    /// It outlived SIGTERM too: SIGKILL.
+    Sigkill,
 }
 
 /// The running child: its process group and a receiver for its exit.
@@ -271,6 +286,7 @@ impl StdioChild {
     pub async fn wait(&mut self) -> Exit {
         Exit {
             description: describe(self.child.wait().await),
+            ended_by: EndedBy::Itself,
         }
     }
 
@@ -278,22 +294,20 @@ impl StdioChild {
     /// group. Grandchildren (npx, uvx) are in the group and go with it.
     pub async fn shutdown(mut self, grace: Duration) -> Exit {
         use nix::sys::signal::Signal;
+        let ended = |status, ended_by| Exit {
+            description: describe(status),
+            ended_by,
+        };
         // stdin was closed when rmcp's session (which owns it) ended.
         let exit = match tokio::time::timeout(grace, self.child.wait()).await {
-            Ok(status) => Exit {
-                description: describe(status),
-            },
+            Ok(status) => ended(status, EndedBy::Itself),
             Err(_) => {
                 signal_group(self.pgid, Signal::SIGTERM);
                 match tokio::time::timeout(grace, self.child.wait()).await {
-                    Ok(status) => Exit {
-                        description: describe(status),
-                    },
+                    Ok(status) => ended(status, EndedBy::Sigterm),
                     Err(_) => {
                         signal_group(self.pgid, Signal::SIGKILL);
-                        Exit {
-                            description: describe(self.child.wait().await),
-                        }
+                        ended(self.child.wait().await, EndedBy::Sigkill)
                     }
                 }
             }

@@ -15,6 +15,7 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 use super::Workbench;
 use crate::config::Transport;
+use crate::connect::stdio::EndedBy;
 use crate::error::{Error, Result};
 
 /// How long an answer is waited for before it counts as none.
@@ -41,6 +42,9 @@ pub struct Handshakes {
     pub initialize_newer: Answer,
     /// `initialize` offering `2025-11-25`.
     pub initialize_2025: Answer,
+    /// A stdio server: what ended it once its stdin closed after an
+    /// opening (the most it took of the three; None over HTTP).
+    pub stopped_by: Option<EndedBy>,
 }
 
 fn discover() -> Value {
@@ -96,6 +100,7 @@ impl Workbench {
         .await?;
         let label = format!("{server} (handshakes)");
         let mut answers = Vec::new();
+        let mut stopped_by: Option<EndedBy> = None;
         for message in [
             discover(),
             initialize("2026-07-28"),
@@ -103,7 +108,9 @@ impl Workbench {
         ] {
             let answer =
                 if let Some(started) = admitted.spawn(&label, handle.base_dir(), self.traffic()) {
-                    over_stdio(started, &message).await
+                    let (answer, ended_by) = over_stdio(started, &message).await;
+                    stopped_by = stopped_by.max(ended_by);
+                    answer
                 } else {
                     match admitted.http() {
                         Some(Ok((url, client))) => over_http(&url, client, &message).await,
@@ -121,6 +128,7 @@ impl Workbench {
             discover: next(),
             initialize_newer: next(),
             initialize_2025: next(),
+            stopped_by,
         })
     }
 }
@@ -134,10 +142,10 @@ async fn over_stdio(
         String,
     >,
     message: &Value,
-) -> Answer {
+) -> (Answer, Option<EndedBy>) {
     let (child, pipes) = match started {
         Ok(started) => started,
-        Err(why) => return Answer::None { why },
+        Err(why) => return (Answer::None { why }, None),
     };
     let mut write = pipes.write;
     let mut lines = BufReader::new(pipes.read).lines();
@@ -173,10 +181,16 @@ async fn over_stdio(
     .unwrap_or_else(|_| Answer::None {
         why: format!("no answer within {} s", NO_ANSWER.as_secs()),
     });
+    // Closed as a host closes it to stop the server.
     drop(write);
-    let _ = child.shutdown(Duration::from_secs(2)).await;
-    answer
+    drop(lines);
+    let exit = child.shutdown(STOP_GRACE).await;
+    (answer, Some(exit.ended_by))
 }
+
+/// How long a server is given to end once its stdin closes (then SIGTERM
+/// and as long again): what the doctor holds a server to.
+pub const STOP_GRACE: Duration = Duration::from_secs(2);
 
 /// One sessionless POST with the entry's client (its headers go only where
 /// they were meant to: the door's checks of plain http and redirects).
