@@ -286,7 +286,9 @@ async fn chat(
         );
     }
     if let Some(text) = prompt {
-        return one_turn(&agent, &session.id, &text, mode, sink).await;
+        // One turn and out: SIGTERM stops it as Ctrl+C does.
+        let stop = crate::stop::asked();
+        return one_turn(&agent, &session.id, &text, mode, sink, stop).await;
     }
     let terminal = terminal
         .ok_or_else(|| Failure::Usage("no message given and no terminal to ask on".into()))?;
@@ -301,7 +303,13 @@ async fn chat(
         if line.trim().is_empty() {
             return Ok(());
         }
-        if let Err(f) = one_turn(&agent, &session.id, &line, mode, sink.clone()).await {
+        // Ctrl+C stops a turn and the conversation goes on; SIGTERM keeps
+        // its default (the process ends: nothing here would see it between
+        // turns).
+        let stop = async {
+            let _ = tokio::signal::ctrl_c().await;
+        };
+        if let Err(f) = one_turn(&agent, &session.id, &line, mode, sink.clone(), stop).await {
             report(&f);
         }
     }
@@ -331,13 +339,15 @@ fn report(f: &Failure) {
     }
 }
 
-/// One turn; Ctrl+C stops it. A provider failure is exit 7 with its message.
+/// One turn; `stop` (Ctrl+C, and SIGTERM for a single turn) stops it. A
+/// provider failure is exit 7 with its message.
 async fn one_turn(
     agent: &Agent,
     session: &str,
     text: &str,
     mode: ApproveMode,
     sink: Sink,
+    stop: impl std::future::Future<Output = ()>,
 ) -> Result<(), Failure> {
     let errors = Arc::new(std::sync::Mutex::new(None));
     let seen = errors.clone();
@@ -354,7 +364,7 @@ async fn one_turn(
     tokio::pin!(turn);
     let end = tokio::select! {
         end = &mut turn => end?,
-        () = crate::stop::asked() => {
+        () = stop => {
             chats::stop(agent, session);
             turn.await?
         }
