@@ -43,6 +43,8 @@ pub struct StdioChild {
     pub pid: u32,
     pub pgid: u32,
     child: Box<dyn ChildWrapper>,
+    /// Where its stderr goes: a stop that needed a signal is said there.
+    stderr: (TrafficLog, String),
 }
 
 /// The two ends rmcp reads and writes: the child's stdout and stdin, tapped.
@@ -183,7 +185,7 @@ pub(crate) fn spawn(
     let write = TapWriter::new(stdin, &name, traffic.clone()).with_unread(unread);
 
     // stderr → traffic, continuously (a full pipe would stall the server).
-    let (t, n) = (traffic.clone(), name);
+    let (t, n) = (traffic.clone(), name.clone());
     tokio::spawn(async move {
         drain_stderr(stderr, STDERR_LINE_CAP, |line| {
             t.record_stderr(&n, line);
@@ -196,6 +198,7 @@ pub(crate) fn spawn(
             pid,
             pgid: pid,
             child,
+            stderr: (traffic.clone(), name),
         },
         StdioPipes { read, write },
     ))
@@ -312,6 +315,23 @@ impl StdioChild {
                 }
             }
         };
+        // A server that outlives its stdin's close: said where its stderr
+        // is read (each restart of it waits; the doctor says why it matters).
+        if exit.ended_by != EndedBy::Itself {
+            let (traffic, server) = &self.stderr;
+            let by = if exit.ended_by == EndedBy::Sigterm {
+                "SIGTERM"
+            } else {
+                "SIGKILL"
+            };
+            traffic.record_stderr(
+                server,
+                &format!(
+                    "──── stopped: still running {:.1} s after its stdin closed; {by} ended it ────",
+                    grace.as_secs_f64()
+                ),
+            );
+        }
         // The leader is gone; anything left in its group is an orphan: end it.
         if group_alive(self.pgid) {
             signal_group(self.pgid, Signal::SIGTERM);

@@ -534,6 +534,51 @@ async fn a_restart_marks_in_stderr_where_the_next_process_begins_and_breaks_no_p
     wb.shutdown().await;
 }
 
+/// A server that answers and then stays up past its stdin's end (as a Node
+/// server whose timer holds its event loop does).
+const OUTLIVES_STDIN: &str = r#"
+import json, sys, time
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" not in msg:
+        continue
+    m = msg.get("method")
+    if m == "initialize":
+        r = {"protocolVersion": msg["params"]["protocolVersion"], "capabilities": {"tools": {}}, "serverInfo": {"name": "lingers", "version": "1"}}
+    elif m == "tools/list":
+        r = {"tools": []}
+    else:
+        print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32601, "message": "no"}}), flush=True)
+        continue
+    print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": r}), flush=True)
+time.sleep(60)
+"#;
+
+/// A restart of a server that outlives its stdin's close says, in its
+/// stderr, that a signal had to end it: each restart waited on it.
+#[tokio::test]
+async fn a_stop_that_needed_a_signal_is_said_in_the_servers_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let script = dir.path().join("server.py");
+    std::fs::write(&script, OUTLIVES_STDIN).unwrap();
+    let entry = json!({ "command": "python3", "args": [script] });
+    let cfg = config(dir.path(), &[("lingers".to_string(), entry)]);
+    let wb = Workbench::start(&cfg, fast());
+    ready(&wb, "lingers").await;
+    wb.server("lingers").unwrap().restart().await.unwrap();
+    let said = "──── stopped: still running 0.3 s after its stdin closed; SIGTERM ended it ────";
+    let mut stderr = String::new();
+    for _ in 0..100 {
+        stderr = wb.traffic().last_stderr("lingers", 50).join("\n");
+        if stderr.contains(said) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(stderr.contains(said), "{stderr}");
+    wb.shutdown().await;
+}
+
 /// The same on the official Python SDK (`MCPWB_PYTHON`, set by `cargo xtask
 /// test`), which printed a 50-line BrokenPipeError traceback into stderr at
 /// each reload when its last writes met a closed pipe.
