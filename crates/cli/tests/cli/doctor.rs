@@ -225,26 +225,8 @@ fn a_tool_that_asks_the_old_way_is_explained_and_named_by_the_doctor() {
     );
 }
 
-/// A stdio server that answers the handshake and its lists, and stays up
-/// once its stdin has ended (as a Node server whose timer holds the event
-/// loop does).
-const OUTLIVES_STDIN: &str = r#"
-import json, sys, time
-for line in sys.stdin:
-    msg = json.loads(line)
-    if "id" not in msg:
-        continue
-    m = msg.get("method")
-    if m == "initialize":
-        r = {"protocolVersion": msg["params"]["protocolVersion"], "capabilities": {"tools": {}}, "serverInfo": {"name": "lingers", "version": "1"}}
-    elif m == "tools/list":
-        r = {"tools": []}
-    else:
-        print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32601, "message": "no"}}), flush=True)
-        continue
-    print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": r}), flush=True)
-time.sleep(60)
-"#;
+/// A stdio server that stays up once its stdin has ended.
+const OUTLIVES_STDIN: &str = include_str!("../../../../tests/fixtures/outlives_stdin.py");
 
 /// How a host stops a stdio server (its stdin closed, then signals): one
 /// that outlives its stdin is said, with what ended it; the demo, which

@@ -534,25 +534,8 @@ async fn a_restart_marks_in_stderr_where_the_next_process_begins_and_breaks_no_p
     wb.shutdown().await;
 }
 
-/// A server that answers and then stays up past its stdin's end (as a Node
-/// server whose timer holds its event loop does).
-const OUTLIVES_STDIN: &str = r#"
-import json, sys, time
-for line in sys.stdin:
-    msg = json.loads(line)
-    if "id" not in msg:
-        continue
-    m = msg.get("method")
-    if m == "initialize":
-        r = {"protocolVersion": msg["params"]["protocolVersion"], "capabilities": {"tools": {}}, "serverInfo": {"name": "lingers", "version": "1"}}
-    elif m == "tools/list":
-        r = {"tools": []}
-    else:
-        print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "error": {"code": -32601, "message": "no"}}), flush=True)
-        continue
-    print(json.dumps({"jsonrpc": "2.0", "id": msg["id"], "result": r}), flush=True)
-time.sleep(60)
-"#;
+/// A server that stays up past its stdin's end.
+const OUTLIVES_STDIN: &str = include_str!("../../../../tests/fixtures/outlives_stdin.py");
 
 /// A restart of a server that outlives its stdin's close says, in its
 /// stderr, that a signal had to end it: each restart waited on it.
