@@ -17,6 +17,7 @@ mod rounds;
 mod signin_hostile;
 mod standing;
 mod startup;
+mod stops;
 mod tasks;
 mod transports;
 
