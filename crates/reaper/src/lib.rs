@@ -135,6 +135,27 @@ pub fn forget(pgid: u32) {
     tell(&format!("-{pgid}\n"));
 }
 
+/// The process group `pgid` as a signal takes it; never 0 (which would be
+/// the caller's own group).
+fn group(pgid: u32) -> Option<nix::unistd::Pid> {
+    i32::try_from(pgid)
+        .ok()
+        .filter(|p| *p > 0)
+        .map(nix::unistd::Pid::from_raw)
+}
+
+/// Send `signal` to every process of the group `pgid`.
+pub fn signal_group(pgid: u32, signal: nix::sys::signal::Signal) {
+    if let Some(group) = group(pgid) {
+        let _ = nix::sys::signal::killpg(group, signal);
+    }
+}
+
+/// Whether any process of the group `pgid` is alive (it has members).
+pub fn group_alive(pgid: u32) -> bool {
+    group(pgid).is_some_and(|g| nix::sys::signal::killpg(g, None).is_ok())
+}
+
 #[cfg(test)]
 mod tests {
     use std::io::Write;
@@ -164,7 +185,7 @@ mod tests {
     }
 
     fn alive(pgid: u32) -> bool {
-        nix::sys::signal::killpg(nix::unistd::Pid::from_raw(pgid as i32), None).is_ok()
+        super::group_alive(pgid)
     }
 
     fn until(what: impl Fn() -> bool, within: Duration) -> bool {
@@ -196,10 +217,7 @@ mod tests {
         );
         watcher.wait().unwrap();
         assert!(alive(forgotten), "a forgotten group was ended");
-        let _ = nix::sys::signal::killpg(
-            nix::unistd::Pid::from_raw(forgotten as i32),
-            nix::sys::signal::Signal::SIGKILL,
-        );
+        super::signal_group(forgotten, nix::sys::signal::Signal::SIGKILL);
     }
 
     /// Nothing held: the watcher exits at once.

@@ -6,8 +6,7 @@
 
 use std::time::Duration;
 
-use nix::sys::signal::{Signal, killpg};
-use nix::unistd::Pid;
+use nix::sys::signal::Signal;
 
 /// A server process's group, watched from its start.
 pub(crate) struct Group(u32);
@@ -19,23 +18,12 @@ impl Group {
         Group(pid)
     }
 
-    /// The group's number as a signal takes it; never 0 (which would be
-    /// the tap's own group).
-    fn pgid(&self) -> Option<Pid> {
-        i32::try_from(self.0)
-            .ok()
-            .filter(|p| *p > 0)
-            .map(Pid::from_raw)
-    }
-
     pub fn signal(&self, signal: Signal) {
-        if let Some(pgid) = self.pgid() {
-            let _ = killpg(pgid, signal);
-        }
+        workbench_reaper::signal_group(self.0, signal);
     }
 
     fn alive(&self) -> bool {
-        self.pgid().is_some_and(|p| killpg(p, None).is_ok())
+        workbench_reaper::group_alive(self.0)
     }
 
     /// The leader has ended: what it left running gets SIGTERM and `grace`

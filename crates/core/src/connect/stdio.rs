@@ -38,6 +38,17 @@ pub enum EndedBy {
     Sigkill,
 }
 
+impl EndedBy {
+    /// The signal that ended it (None: it ended by itself).
+    pub fn signal(self) -> Option<&'static str> {
+        match self {
+            EndedBy::Itself => None,
+            EndedBy::Sigterm => Some("SIGTERM"),
+            EndedBy::Sigkill => Some("SIGKILL"),
+        }
+    }
+}
+
 /// The running child: its process group and a receiver for its exit.
 pub struct StdioChild {
     pub pid: u32,
@@ -272,17 +283,7 @@ fn describe(status: std::io::Result<std::process::ExitStatus>) -> String {
     }
 }
 
-fn signal_group(pgid: u32, signal: nix::sys::signal::Signal) {
-    if let Ok(pgid) = i32::try_from(pgid) {
-        let _ = nix::sys::signal::killpg(nix::unistd::Pid::from_raw(pgid), signal);
-    }
-}
-
-/// Whether any process of the group is alive (it has members).
-pub fn group_alive(pgid: u32) -> bool {
-    i32::try_from(pgid)
-        .is_ok_and(|p| nix::sys::signal::killpg(nix::unistd::Pid::from_raw(p), None).is_ok())
-}
+pub use workbench_reaper::{group_alive, signal_group};
 
 impl StdioChild {
     /// Wait for the child to exit.
@@ -317,13 +318,8 @@ impl StdioChild {
         };
         // A server that outlives its stdin's close: said where its stderr
         // is read (each restart of it waits; the doctor says why it matters).
-        if exit.ended_by != EndedBy::Itself {
+        if let Some(by) = exit.ended_by.signal() {
             let (traffic, server) = &self.stderr;
-            let by = if exit.ended_by == EndedBy::Sigterm {
-                "SIGTERM"
-            } else {
-                "SIGKILL"
-            };
             traffic.record_stderr(
                 server,
                 &format!(
