@@ -17,6 +17,7 @@ pub enum ConfigCommand {
     /// Check the file: syntax (line:column) and every entry.
     Validate,
     /// Print the entries as written (references unexpanded).
+    #[command(alias = "list")]
     Show {
         /// Only this server's entry.
         server: Option<String>,
@@ -30,6 +31,9 @@ pub enum ConfigCommand {
         /// Which file gets it: the user's, or the project's .mcp.json.
         #[arg(long, value_enum, default_value = "user")]
         scope: ScopeArg,
+        /// The command and its arguments, after `--` (instead of --command and --arg).
+        #[arg(last = true, value_name = "COMMAND ARGS")]
+        run: Vec<String>,
     },
     /// Change some settings of a server; the rest keep their text.
     Edit {
@@ -199,7 +203,8 @@ pub fn run(cli: &Cli, command: &ConfigCommand) -> Result<(), Failure> {
             name,
             fields,
             scope,
-        } => add(cli, name, fields, *scope),
+            run,
+        } => add(cli, name, &fields.with_run(run)?, *scope),
         ConfigCommand::Edit {
             name,
             fields,
@@ -349,7 +354,9 @@ fn show(cli: &Cli, server: Option<&str>) -> Result<(), Failure> {
 fn add(cli: &Cli, name: &str, fields: &Fields, scope: ScopeArg) -> Result<(), Failure> {
     let keychain = Keychain::app;
     if !fields.names_a_server() {
-        return Err(usage("a server needs --command or --url"));
+        return Err(usage(
+            "a server needs a command (`-- COMMAND ARGS…`, or --command) or --url",
+        ));
     }
     let path = match scope {
         ScopeArg::User => user_path(cli),

@@ -11,7 +11,7 @@ use workbench_app::config::{Keychain, Scope, reference, secret_id_for};
 use crate::Failure;
 use crate::config_cmd::usage;
 
-#[derive(Args, Debug, Default)]
+#[derive(Args, Clone, Debug, Default)]
 pub struct Fields {
     /// A local server's command.
     #[arg(long)]
@@ -63,6 +63,25 @@ fn pairs(list: &[String], flag: &str) -> Result<Vec<(String, String)>, Failure> 
 }
 
 impl Fields {
+    /// These flags with the command and its arguments given after `--`
+    /// (`config add NAME -- npx -y @scope/server`, as other hosts' `mcp add`
+    /// take it), which stand for `--command` and `--arg` and so exclude them.
+    pub(crate) fn with_run(&self, run: &[String]) -> Result<Fields, Failure> {
+        let Some((command, args)) = run.split_first() else {
+            return Ok(self.clone());
+        };
+        if self.command.is_some() || !self.args.is_empty() || self.url.is_some() {
+            return Err(usage(
+                "give the command either after `--` or with --command/--arg, not both (and not with --url)",
+            ));
+        }
+        Ok(Fields {
+            command: Some(command.clone()),
+            args: args.to_vec(),
+            ..self.clone()
+        })
+    }
+
     /// Whether it says what runs: a command or a URL.
     pub(crate) fn names_a_server(&self) -> bool {
         self.command.is_some() || self.url.is_some()

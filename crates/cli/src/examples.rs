@@ -97,7 +97,7 @@ pub const EXAMPLES: &[(&str, &str)] = &[
     ("mock", "mcpwb mock 3\nmcpwb mock session.jsonl --http"),
     (
         "config",
-        "mcpwb config add demo --command mcp-demo-server\nmcpwb config add docs --url https://example.com/mcp --secret-header 'Authorization=Bearer …'\nmcpwb config validate\nmcpwb config import ~/.cursor/mcp.json",
+        "mcpwb config add demo -- mcp-demo-server\nmcpwb config add fs -- npx -y @modelcontextprotocol/server-filesystem ~/notes\nmcpwb config add docs --url https://example.com/mcp --secret-header 'Authorization=Bearer …'\nmcpwb config validate\nmcpwb config import ~/.cursor/mcp.json",
     ),
 ];
 

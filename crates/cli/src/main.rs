@@ -58,52 +58,84 @@ pub mod exit {
 )]
 pub struct Cli {
     /// The mcp.json to use (default: $MCPWB_CONFIG, then ~/.config/mcp-workbench/mcp.json).
-    #[arg(long, global = true, env = "MCPWB_CONFIG")]
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Global options",
+        env = "MCPWB_CONFIG"
+    )]
     config: Option<PathBuf>,
     /// A project folder whose .mcp.json is merged over the user's file.
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = "Global options")]
     project: Option<PathBuf>,
     /// Machine-readable JSON output.
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = "Global options")]
     json: bool,
     /// Export traces (a span for each call, suite case, turn, relay, load
     /// run) to this OTLP/HTTP collector, e.g. http://127.0.0.1:4318 (also
     /// $OTEL_EXPORTER_OTLP_ENDPOINT, or the settings file's "traces").
-    #[arg(long, global = true, value_name = "URL")]
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Global options",
+        value_name = "URL"
+    )]
     otlp: Option<String>,
     /// Seconds to wait for a server to start and for each request.
-    #[arg(long, global = true, default_value_t = 30.0)]
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Global options",
+        default_value_t = 30.0
+    )]
     timeout: f64,
     /// The longest a call may take however it progresses, in seconds
     /// (default: the entry's "maxCallTime", else 600). The timeout above
     /// starts again at each progress notification.
-    #[arg(long, global = true, value_name = "SECONDS")]
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Global options",
+        value_name = "SECONDS"
+    )]
     max_total: Option<f64>,
     /// The timeout counts from the call's start: progress does not reset it.
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = "Global options")]
     fixed_timeout: bool,
     /// Servers' requests for an LLM answer: ask on the terminal, let the
     /// configured model answer, or refuse.
-    #[arg(long, global = true, value_enum, default_value = "refuse")]
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Global options",
+        value_enum,
+        default_value = "refuse"
+    )]
     sampling: terminal::Sampling,
     /// Servers' requests for input (elicitation): decline, accept with the
     /// schema's defaults (SEP-1034), or ask on the terminal.
-    #[arg(long, global = true, value_enum, default_value = "decline")]
+    #[arg(
+        long,
+        global = true,
+        help_heading = "Global options",
+        value_enum,
+        default_value = "decline"
+    )]
     elicitation: terminal::Elicitation,
     /// Trust every server of the config for this run and later ones (as
     /// `mcpwb config trust NAME` does one): servers from a project's file,
     /// an import or an edit outside the workbench do not start otherwise.
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = "Global options")]
     trust: bool,
     /// Print servers' text as sent, terminal control sequences included
     /// (by default they are removed: a server could rewrite your terminal).
-    #[arg(long, global = true)]
+    #[arg(long, global = true, help_heading = "Global options")]
     raw: bool,
     /// When a server refuses for want of sign-in (401) or scope (403
     /// insufficient_scope): sign in again — opening the browser, or printing
     /// the address with `--sign-in=print` — and try once more (at most 3
     /// sign-ins per command).
-    #[arg(long, global = true, value_enum, num_args = 0..=1, require_equals = true, default_missing_value = "browser")]
+    #[arg(long, global = true, help_heading = "Global options", value_enum, num_args = 0..=1, require_equals = true, default_missing_value = "browser")]
     sign_in: Option<auth_cmd::SignIn>,
     #[command(subcommand)]
     command: Command,

@@ -157,10 +157,12 @@ pub async fn ready(wb: &Workbench, name: &str) -> Result<(), Failure> {
             Ok(())
         }
         ServerState::Failed { reason, stderr, .. } | ServerState::Restarting { reason, stderr, .. } => {
-            let tail = stderr
-                .last()
-                .map(|l| format!(" (last stderr: {l})"))
-                .unwrap_or_default();
+            let tail = crate::print::stderr_tail(&stderr);
+            let tail = if tail.is_empty() {
+                String::new()
+            } else {
+                format!("; its stderr ended: {}", tail.join(" │ "))
+            };
             Err(Error::ServerNotReady {
                 server: name.into(),
                 state: format!("failed: {reason}{tail}"),

@@ -81,8 +81,31 @@ impl ToolArgs {
             }
             object.insert(key.to_string(), typed(key, value, property)?);
         }
+        if let Some(missing) = schema.and_then(|s| missing_required(&object, s)) {
+            eprintln!("note: {missing}; sent without, for the server to answer");
+        }
         Ok(Value::Object(object))
     }
+}
+
+/// What the schema's `required` names that `object` lacks, as a sentence
+/// (None when nothing is missing): the server will most likely refuse the
+/// call, and its own words for it vary.
+fn missing_required(object: &Map<String, Value>, schema: &Value) -> Option<String> {
+    let missing: Vec<String> = schema
+        .get("required")?
+        .as_array()?
+        .iter()
+        .filter_map(Value::as_str)
+        .filter(|name| !object.contains_key(*name))
+        .map(str::to_string)
+        .collect();
+    let first = missing.first()?;
+    Some(format!(
+        "the tool's schema requires {} (-a {}=…)",
+        listed(&missing),
+        crate::print::clean(first)
+    ))
 }
 
 /// A prompt's arguments as typed: all text (MCP's prompts take strings).
@@ -168,6 +191,45 @@ fn unlisted_property(key: &str, schema: &Value) -> Result<(), Failure> {
     }
     eprintln!("note: {says}; sent as given");
     Ok(())
+}
+
+/// A note for a call to a tool its server does not list (a typo, most
+/// often; an author may mean it, so the call is still sent): the listed
+/// name nearest to it, else the names.
+pub fn unlisted_tool(server: &str, tool: &str, listed_names: &[String]) -> String {
+    let nearest = listed_names
+        .iter()
+        .map(|n| (distance(&n.to_lowercase(), &tool.to_lowercase()), n))
+        .filter(|(d, n)| *d <= (n.chars().count() / 3).max(2))
+        .min_by_key(|(d, _)| *d);
+    let hint = match nearest {
+        Some((_, n)) => format!("did you mean {}?", crate::print::clean(n)),
+        None if listed_names.is_empty() => "it lists none".to_string(),
+        None => format!("it lists: {}", listed(listed_names)),
+    };
+    format!(
+        "{} lists no tool {} ({hint}); sent as given",
+        crate::print::clean(server),
+        crate::print::clean(tool)
+    )
+}
+
+/// Edits (insert, delete, replace) from one name to the other.
+fn distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (above + 1)
+                .min(row[j] + 1)
+                .min(diagonal + usize::from(ca != *cb));
+            diagonal = above;
+        }
+    }
+    row[b.len()]
 }
 
 /// Names a server gave, for a line on the terminal: cleaned of control
@@ -441,6 +503,56 @@ mod tests {
         // The raw object is sent as it is, for a server's answer to it.
         let raw = args(Some(r#"{"mesage":"hi"}"#), &[]).resolve(None, Some(&closed));
         assert_eq!(ok(raw), json!({ "mesage": "hi" }));
+    }
+
+    #[test]
+    fn a_required_argument_not_given_is_named() {
+        let schema = json!({
+            "type": "object",
+            "properties": { "a": { "type": "number" }, "b": { "type": "number" } },
+            "required": ["a", "b"]
+        });
+        let object = |v: Value| v.as_object().unwrap().clone();
+        assert_eq!(
+            missing_required(&object(json!({ "a": 1 })), &schema).as_deref(),
+            Some("the tool's schema requires b (-a b=…)")
+        );
+        assert_eq!(
+            missing_required(&object(json!({})), &schema).as_deref(),
+            Some("the tool's schema requires a, b (-a a=…)")
+        );
+        assert_eq!(
+            missing_required(&object(json!({ "a": 1, "b": 2 })), &schema),
+            None
+        );
+        assert_eq!(
+            missing_required(&object(json!({})), &json!({ "type": "object" })),
+            None
+        );
+    }
+
+    #[test]
+    fn a_tool_the_server_does_not_list_is_noted_with_the_nearest_name() {
+        let names: Vec<String> = ["echo", "get-sum", "get-tiny-image"]
+            .map(String::from)
+            .into();
+        assert_eq!(
+            unlisted_tool("ev", "get_sum", &names),
+            "ev lists no tool get_sum (did you mean get-sum?); sent as given"
+        );
+        assert_eq!(
+            unlisted_tool("ev", "Echo", &names),
+            "ev lists no tool Echo (did you mean echo?); sent as given"
+        );
+        assert_eq!(
+            unlisted_tool("ev", "weather", &names),
+            "ev lists no tool weather (it lists: echo, get-sum, get-tiny-image); sent as given"
+        );
+        assert_eq!(
+            unlisted_tool("ev", "x", &[]),
+            "ev lists no tool x (it lists none); sent as given"
+        );
+        assert_eq!(distance("kitten", "sitting"), 3);
     }
 
     #[test]

@@ -56,6 +56,22 @@ fn arguments_reach_the_tool_typed_as_its_schema_takes_them() {
         .unwrap();
     let out = child.wait_with_output().unwrap();
     assert_eq!(stdout(&out), "from stdin\n", "{}", stderr(&out));
+    // A required argument left out: named, and the call still sent (the
+    // server's answer is what an author is looking at).
+    let out = call(&["add", "-a", "b=1"]);
+    assert!(
+        stderr(&out).contains("note: the tool's schema requires a (-a a=…)"),
+        "{}",
+        stderr(&out)
+    );
+    // A tool the server does not list: the nearest name, and the server's answer.
+    let out = call(&["ecko", "-a", "message=hi"]);
+    assert_eq!(out.status.code(), Some(6), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("note: demo lists no tool ecko (did you mean echo?)"),
+        "{}",
+        stderr(&out)
+    );
     // Given twice: refused.
     let out = call(&["echo", "{}", "--args", "{}"]);
     assert_eq!(out.status.code(), Some(2));

@@ -74,6 +74,18 @@ fn add_edit_rename_disable_remove_change_only_their_entries() {
             "fs": { "command": "npx", "args": ["-y", "pkg"], "cwd": "/srv" }
         })
     );
+    // The command after `--`, as other hosts' `mcp add` take it: every word
+    // after it is the server's, flags included.
+    ok(&[
+        "add", "fs2", "--env", "B=2", "--", "npx", "-y", "pkg", "--env", "C=3",
+    ]);
+    let shown: Value = serde_json::from_slice(&ok(&["--json", "show", "fs2"]).stdout).unwrap();
+    assert_eq!(
+        shown["fs2"],
+        json!({ "command": "npx", "args": ["-y", "pkg", "--env", "C=3"], "env": { "B": "2" } }),
+        "{shown}"
+    );
+    ok(&["remove", "fs2"]);
     ok(&["enable", "old"]);
     ok(&["remove", "fs"]);
     let shown: Value = serde_json::from_slice(&ok(&["--json", "show"]).stdout).unwrap();
@@ -89,6 +101,8 @@ fn add_edit_rename_disable_remove_change_only_their_entries() {
     for (args, code) in [
         (vec!["remove", "nope"], 4),
         (vec!["add", "old", "--command", "y"], 2),
+        (vec!["add", "twice", "--command", "y", "--", "z"], 2),
+        (vec!["add", "nothing"], 2),
         (
             vec!["add", "both", "--command", "y", "--url", "http://h/mcp"],
             2,

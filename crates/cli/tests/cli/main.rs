@@ -161,6 +161,50 @@ fn servers_shows_each_state_and_what_it_offers() {
     assert_eq!(v["servers"][0]["tools"], 25);
 }
 
+/// A server that fails at start says why on stderr, and the reason is
+/// seldom its last line (`npm error could not determine executable to run`,
+/// then `npm error A complete log of this run can be found in: …`): the
+/// last three lines that say something are shown, under the server in
+/// `servers` and in the error of a command that needed it.
+#[test]
+fn a_failed_server_shows_the_end_of_its_stderr() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("mcp.json");
+    let script = "echo starting >&2; echo 'npm error could not determine executable to run' >&2; \
+                  echo >&2; echo 'npm error A complete log of this run is in /tmp/x.log' >&2; exit 1";
+    std::fs::write(
+        &cfg,
+        json!({ "mcpServers": { "np": { "command": "sh", "args": ["-c", script] } } }).to_string(),
+    )
+    .unwrap();
+    let cfg = cfg.display().to_string();
+
+    let out = mcpwb(&["servers", "--config", &cfg]);
+    let text = stdout(&out);
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with("np\tfailed"))
+        .expect(&text);
+    assert_eq!(
+        lines[at + 1..],
+        [
+            "    stderr│ starting",
+            "    stderr│ npm error could not determine executable to run",
+            "    stderr│ npm error A complete log of this run is in /tmp/x.log",
+        ],
+        "{text}"
+    );
+
+    let out = mcpwb(&["tools", "np", "--config", &cfg]);
+    assert_eq!(out.status.code(), Some(4));
+    let err = stderr(&out);
+    assert!(
+        err.contains("its stderr ended: starting │ npm error could not determine executable to run │ npm error A complete log"),
+        "{err}"
+    );
+}
+
 #[test]
 fn call_prints_the_result_and_exit_codes_tell_what_happened() {
     let dir = tempfile::tempdir().unwrap();
