@@ -286,6 +286,7 @@ impl Calls {
             (_, begun, _) => (begun, None),
         };
         let mut span = keep.then(|| call_span(&call));
+        let clock = std::time::Instant::now();
         let outcome = if let Some(why) = refusal {
             Err(workbench_core::Error::Refused(why))
         } else {
@@ -334,7 +335,10 @@ impl Calls {
                     schema_violations: schema_violations.clone(),
                     result: answered.map(|o| o.result.clone()),
                     error: outcome.as_ref().err().map(|e| e.to_string()),
-                    duration_ms: answered.map(|o| o.duration_ms),
+                    duration_ms: match &outcome {
+                        Ok(o) => Some(o.duration_ms),
+                        Err(e) => sent_and_failed(e).then(|| clock.elapsed().as_secs_f64() * 1e3),
+                    },
                     task: answered
                         .and_then(|o| o.task.as_ref())
                         .and_then(|t| serde_json::to_value(t).ok()),
@@ -533,6 +537,18 @@ impl Calls {
             }));
         }
     }
+}
+
+/// Whether a call that failed had been sent (the server answered with an
+/// error, went quiet, dropped the connection, or the person cancelled it):
+/// how long it took is then worth keeping. One refused before it left
+/// (not ready, hidden, denied, unknown) has no duration.
+fn sent_and_failed(e: &workbench_core::Error) -> bool {
+    use workbench_core::ErrorCode as C;
+    matches!(
+        e.code(),
+        C::ServerError | C::Timeout | C::Cancelled | C::Transport
+    )
 }
 
 #[cfg(test)]

@@ -154,7 +154,10 @@ fn show(as_json: bool, r: &CallRow) {
     if let Some(p) = &r.protocol {
         line(&format!("  protocol  {}", clean(p)));
     }
-    if let (Some(from), Some(to)) = (r.traffic_from, r.traffic_to) {
+    // A call refused before it was sent has no messages of its own.
+    if let (Some(from), Some(to)) = (r.traffic_from, r.traffic_to)
+        && to > from
+    {
         line(&format!(
             "  traffic   rows {} to {} of that run",
             from + 1,

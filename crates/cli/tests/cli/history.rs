@@ -128,6 +128,61 @@ fn calls_are_kept_across_runs_and_listed_filtered_and_shown() {
     );
 }
 
+/// A call the server answered with an error took time worth keeping; one
+/// refused before it was sent took none and has no messages of its own.
+#[test]
+fn a_failed_call_keeps_how_long_it_took_when_it_was_sent() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = dir.path();
+    let cfg = home.join("mcp.json");
+    std::fs::write(
+        &cfg,
+        serde_json::json!({ "mcpServers": { "demo": {
+            "command": super::demo_server(), "excludeTools": ["fail"]
+        } } })
+        .to_string(),
+    )
+    .unwrap();
+    let cfg = cfg.display().to_string();
+    let answered = mcpwb_in(home, &["call", "demo", "nope", "--config", &cfg]);
+    assert_eq!(answered.status.code(), Some(6), "{}", stderr(&answered));
+    let refused = mcpwb_in(home, &["call", "demo", "fail", "--config", &cfg]);
+    assert_eq!(refused.status.code(), Some(4), "{}", stderr(&refused));
+
+    let out = mcpwb_in(home, &["history", "--json"]);
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let calls = v["calls"].as_array().unwrap();
+    let (refused, answered) = (&calls[0], &calls[1]);
+    assert_eq!(
+        (refused["tool"].as_str(), answered["tool"].as_str()),
+        (Some("fail"), Some("nope"))
+    );
+    assert!(
+        answered["duration_ms"].as_f64().is_some_and(|d| d > 0.0),
+        "{answered}"
+    );
+    assert!(refused["duration_ms"].is_null(), "{refused}");
+
+    let shown = |row: &Value| {
+        let out = mcpwb_in(home, &["history", "show", &row["id"].to_string()]);
+        stdout(&out)
+    };
+    let text = shown(answered);
+    assert!(
+        text.contains("  duration  ") && text.contains("  traffic   rows "),
+        "{text}"
+    );
+    let text = shown(refused);
+    assert!(
+        !text.contains("  duration  ") && !text.contains("  traffic "),
+        "{text}"
+    );
+    assert!(
+        text.contains("hidden by this server's includeTools/excludeTools"),
+        "{text}"
+    );
+}
+
 /// A call cut short by a kill: kept while it ran, and the next `mcpwb`
 /// finds its process gone and says it was interrupted. Never lost.
 #[test]
