@@ -154,6 +154,21 @@ pub fn input_schema(
         .map(|t| t["inputSchema"].clone())
 }
 
+/// The tools `server` lists, when `tool` is not among them nor hidden by
+/// its entry (a call to it is then sent as given, with a note); None when
+/// the tool is listed or hidden, or the server's listing is not known.
+pub fn unlisted(wb: &workbench_core::Workbench, server: &str, tool: &str) -> Option<Vec<String>> {
+    let catalog = wb.catalog();
+    let listing = catalog.server(server)?;
+    let names: Vec<String> = listing
+        .tools
+        .iter()
+        .filter_map(|t| t["name"].as_str().map(str::to_string))
+        .collect();
+    let known = names.iter().chain(&listing.hidden_tools).any(|n| n == tool);
+    (!known).then_some(names)
+}
+
 /// Every server's tools, as the Tools room lists them.
 pub fn rows(wb: &workbench_core::Workbench) -> Vec<ToolRow> {
     let catalog = wb.catalog();

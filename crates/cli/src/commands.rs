@@ -205,15 +205,7 @@ async fn call(
     let schema = workbench_app::tools::input_schema(wb, server, tool);
     // A name the server does not list is sent (an author may mean it), with
     // a note; one the config hides is refused by the call path, which says so.
-    if schema.is_none()
-        && let Some(listing) = wb.catalog().server(server)
-        && !listing.hidden_tools.iter().any(|h| h == tool)
-    {
-        let names: Vec<String> = listing
-            .tools
-            .iter()
-            .filter_map(|t| t["name"].as_str().map(str::to_string))
-            .collect();
+    if let Some(names) = workbench_app::tools::unlisted(wb, server, tool) {
         eprintln!(
             "note: {}",
             crate::tool_args::unlisted_tool(server, tool, &names)

@@ -81,6 +81,38 @@ fn start(spawn: &Spawn) -> std::io::Result<Process> {
     })
 }
 
+/// The host's stdin, read on a thread of its own. A read of stdin ends only
+/// when the host closes it; tokio's own `stdin()` reads on the runtime's
+/// blocking pool, and the runtime's end waits for that read, so a tap told to
+/// stop while its host kept the pipe open would hang at exit. A thread of
+/// our own is simply left behind when the process ends.
+fn host_stdin() -> std::io::Result<impl tokio::io::AsyncRead + Unpin> {
+    use std::io::Read;
+    let (tx, rx) = mpsc::channel::<std::io::Result<std::collections::VecDeque<u8>>>(16);
+    std::thread::Builder::new()
+        .name("tap-host-stdin".into())
+        .spawn(move || {
+            let mut stdin = std::io::stdin().lock();
+            let mut buf = vec![0u8; 64 * 1024];
+            loop {
+                let read = match stdin.read(&mut buf) {
+                    Ok(0) => return,
+                    Ok(n) => Ok(buf[..n].iter().copied().collect()),
+                    Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                    Err(e) => Err(e),
+                };
+                let failed = read.is_err();
+                if tx.blocking_send(read).is_err() || failed {
+                    return;
+                }
+            }
+        })?;
+    let chunks = futures::stream::unfold(rx, |mut rx| async move {
+        rx.recv().await.map(|chunk| (chunk, rx))
+    });
+    Ok(tokio_util::io::StreamReader::new(Box::pin(chunks)))
+}
+
 /// Whole lines (with their newline) as they come, a last one without; a
 /// line past [`LONGEST_HELD`] in parts as they come.
 async fn read_lines(from: impl tokio::io::AsyncRead + Unpin, to: mpsc::Sender<Piece>) {
@@ -398,7 +430,7 @@ pub async fn run(
     };
     let mut host_split = recorder.clone().map(|r| Splitter::new(Direction::Host, r));
     let (host_tx, mut host_lines) = mpsc::channel::<Piece>(256);
-    tokio::spawn(read_lines(tokio::io::stdin(), host_tx));
+    tokio::spawn(read_lines(host_stdin()?, host_tx));
     let mut kept = Kept {
         spawn,
         process: start(spawn)?,

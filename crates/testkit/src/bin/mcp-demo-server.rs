@@ -152,7 +152,12 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(serve(args)) {
+    let served = runtime.block_on(serve(args));
+    // Told to stop (SIGTERM, Ctrl-C) while its client keeps stdin open: the
+    // read of stdin never ends, and a runtime's drop would wait for it. What
+    // the server had to finish, it finished inside `serve`.
+    runtime.shutdown_background();
+    match served {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("demo server: {e}");
@@ -267,14 +272,21 @@ async fn serve(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         _ => {}
     }
     let legacy = options.legacy;
-    let served = if legacy {
-        let (read, write) = workbench_testkit::legacy::stdio_without_discover();
-        DemoServer::new(options).serve((read, write)).await
-    } else {
-        // Stdout through the wire patch: tools' `execution` in its place.
-        DemoServer::new(options)
-            .serve((tokio::io::stdin(), workbench_testkit::wire::stdout()))
-            .await
+    let served = async {
+        if legacy {
+            let (read, write) = workbench_testkit::legacy::stdio_without_discover();
+            DemoServer::new(options).serve((read, write)).await
+        } else {
+            // Stdout through the wire patch: tools' `execution` in its place.
+            DemoServer::new(options)
+                .serve((tokio::io::stdin(), workbench_testkit::wire::stdout()))
+                .await
+        }
+    };
+    // Told to stop before its client's first request: stop.
+    let served = tokio::select! {
+        served = served => served,
+        _ = ct.cancelled() => return Ok(()),
     };
     let running = match served {
         Ok(running) => running,

@@ -166,3 +166,50 @@ fn huge_result_is_a_single_line_over_twenty_megabytes() {
     child.kill().unwrap();
     child.wait().unwrap();
 }
+
+/// SIGTERM ends the demo server with its client's end of stdin still open,
+/// before and after the handshake (a host passes its own stop on this way;
+/// the server hung until SIGKILL, waiting on its read of stdin).
+#[test]
+fn sigterm_ends_it_while_stdin_is_still_open() {
+    for initialized in [false, true] {
+        let mut child = Command::new(BIN)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        if initialized {
+            writeln!(stdin, "{INIT}").unwrap();
+            let mut line = String::new();
+            BufReader::new(child.stdout.take().unwrap())
+                .read_line(&mut line)
+                .unwrap();
+            assert!(line.contains("\"result\""), "{line}");
+        } else {
+            std::thread::sleep(std::time::Duration::from_millis(300));
+        }
+        nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(child.id() as i32),
+            nix::sys::signal::Signal::SIGTERM,
+        )
+        .unwrap();
+        let deadline = Instant::now() + std::time::Duration::from_secs(10);
+        let status = loop {
+            if let Some(status) = child.try_wait().unwrap() {
+                break Some(status);
+            }
+            if Instant::now() > deadline {
+                let _ = child.kill();
+                break None;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        };
+        assert!(
+            status.is_some_and(|s| s.success()),
+            "initialized: {initialized}: {status:?}"
+        );
+        drop(stdin);
+    }
+}
