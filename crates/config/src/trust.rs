@@ -273,6 +273,12 @@ impl Trust {
         Trust { path: path.into() }
     }
 
+    /// Where the record is kept (a window follows it: a server trusted by
+    /// `mcpwb config trust` starts there too).
+    pub fn path(&self) -> &std::path::Path {
+        &self.path
+    }
+
     /// Held while the record is read, changed and written.
     fn exclusive(&self) -> Option<nix::fcntl::Flock<std::fs::File>> {
         crate::files::lock_beside(&self.path)

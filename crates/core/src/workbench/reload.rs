@@ -21,6 +21,8 @@ impl Workbench {
     /// Follow the user's file (and `<project_dir>/.mcp.json`): reload after
     /// each change and apply it. A file that no longer loads is reported as
     /// [`Event::ConfigError`] and the servers keep running as they were.
+    /// The trust record is followed too: a server the person trusted in
+    /// another process (`mcpwb config trust`) starts here as well.
     pub fn watch_config(
         &self,
         user: PathBuf,
@@ -30,7 +32,15 @@ impl Workbench {
         if let Some(dir) = &project_dir {
             files.push(dir.join(".mcp.json"));
         }
-        let (watch, mut changed) = watch_files(&files, Duration::from_millis(150))
+        let mut followed = files.clone();
+        followed.extend(
+            self.inner
+                .options
+                .trust
+                .as_ref()
+                .map(|t| t.path().to_path_buf()),
+        );
+        let (watch, mut changed) = watch_files(&followed, Duration::from_millis(150))
             .map_err(|e| crate::error::Error::Internal(format!("cannot watch the config: {e}")))?;
         let ct = CancellationToken::new();
         let stop = ct.clone();

@@ -114,3 +114,44 @@ async fn an_external_edit_reconnects_exactly_the_servers_it_changed() {
     assert_eq!(changes.changed, ["added"]);
     wb.shutdown().await;
 }
+
+/// A server trusted in another process (`mcpwb config trust` beside the
+/// window) starts here too: the trust record is followed with the files.
+#[tokio::test]
+async fn a_server_trusted_elsewhere_starts_without_a_reload() {
+    use workbench_core::config::trust::{self, Trust};
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = config(dir.path(), &[stdio("found", &[])]);
+    let record = dir.path().join("data").join("trust.json");
+    std::fs::create_dir_all(record.parent().unwrap()).unwrap();
+    let options = WorkbenchOptions {
+        trust: Some(Trust::at(&record)),
+        ..fast()
+    };
+    let wb = Workbench::start(&cfg, options);
+    let _watch = wb.watch_config(dir.path().join("mcp.json"), None).unwrap();
+    let found = wb.server("found").unwrap();
+    assert!(
+        found
+            .wait_for(Duration::from_secs(5), |s| matches!(
+                s,
+                ServerState::Untrusted
+            ))
+            .await
+            .is_some(),
+        "a file written outside the workbench waits for trust: {:?}",
+        found.status()
+    );
+
+    // Another process's handle on the same record.
+    let mut rx = wb.subscribe();
+    let entry = &cfg.servers[0];
+    Trust::at(&record)
+        .trust(&trust::file_of(&cfg.path, None, entry), entry)
+        .unwrap();
+    let Event::ConfigApplied { changes, .. } = next_config_event(&mut rx).await else {
+        panic!("expected the trust to be applied")
+    };
+    assert_eq!(changes.changed, ["found"], "{changes:?}");
+    ready(&wb, "found").await;
+}
