@@ -126,6 +126,10 @@ describe("server list", () => {
         // What each ready server offers shows in the sidebar once its lists are fetched.
         await session.waitForTexts(".server-counts", (t) => t.length === 2 && t.every((d) => /^25 tools · 7 resources · 2 templates · 3 prompts$/.test(d)));
         await session.screenshot("live-servers");
+        // A failed server's page opens on what it said on stderr (its reason
+        // is there), though the lines arrive after the page is drawn.
+        await session.clickText(".server .server-name", "broken");
+        await session.waitForTexts(".server-panel .console", (t) => t.some((x) => x.includes("exiting at start on purpose")));
         // A remote server that answers with its own header needs no OAuth
         // sign-in: no sign-in state shown, a way to sign in anyway.
         await session.clickText(".server .server-name", "remote");

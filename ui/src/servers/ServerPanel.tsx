@@ -92,6 +92,10 @@ export function ServerPanel({
   const [stderr, setStderr] = useState<{ lines: TrafficEntry[]; total: number }>({ lines: [], total: 0 });
   // The workbench's own notes about it (refusals, fallbacks), apart from its stderr.
   const [notes, setNotes] = useState<TrafficEntry[]>([]);
+  // Open while the server is not ready and said something on stderr (its
+  // reason is there), until the person opens or closes it themselves: the
+  // lines arrive after the first render, so a default would miss them.
+  const [stderrOpen, setStderrOpen] = useState<boolean | null>(null);
   useEffect(() => {
     let cancelled = false;
     backend.trafficPage({ server: name, direction: "stderr", limit: 200, from_end: true }).then(
@@ -295,7 +299,7 @@ export function ServerPanel({
           </ol>
         </Disclosure>
       )}
-      <Disclosure title="stderr" count={stderr.total.toLocaleString()} defaultOpen={stderr.total > 0 && status?.state !== "ready"} className="panel-section">
+      <Disclosure title="stderr" count={stderr.total.toLocaleString()} open={stderrOpen ?? (stderr.total > 0 && status?.state !== "ready")} onOpenChange={setStderrOpen} className="panel-section">
         {stderr.total === 0 ? <p className="muted">Nothing on stderr.</p> : <pre className="console">{stderr.lines.map((e) => e.body).join("\n")}</pre>}
       </Disclosure>
     </div>

@@ -15,6 +15,7 @@ export function ServerRoom({ wb, backend, name, go }: { wb: Workbench; backend: 
   return (
     <div className="room-scroll">
       <ServerPanel
+        key={name}
         backend={backend}
         summary={summary}
         status={wb.statuses.find((s) => s.name === name)}
