@@ -4,7 +4,7 @@
 import { useState } from "react";
 import { BookOpen, CheckCircle2, Download, Link2 } from "lucide-react";
 import type { ResourcesBackend, WindowBackend } from "../ipc";
-import { Badge, Button, Disclosure, useToast } from "../design";
+import { Badge, Button, Disclosure, took, useToast } from "../design";
 import { Markdown, looksLikeMarkdown } from "./Markdown";
 
 type Block = { [key: string]: unknown };
@@ -294,7 +294,7 @@ export function ResultView({
     <section className={isError ? "result result-error" : "result"} aria-label="Result">
       <p className="result-status" role="status">
         {isError ? "The tool returned an error" : "Done"}
-        {durationMs !== null && ` in ${durationMs.toFixed(0)} ms`}
+        {durationMs !== null && ` in ${took(durationMs)}`}
       </p>
       {notes.length > 0 && (
         <ul className="result-notes" aria-label="On the way">

@@ -14,4 +14,4 @@ export { Switch } from "./Switch";
 export { Tip, TooltipProvider } from "./Tooltip";
 export { ToastProvider, useToast } from "./Toast";
 export { initTheme, setThemeChoice, themeChoice, useTheme, type ThemeChoice } from "./theme";
-export { plural } from "./words";
+export { plural, took } from "./words";

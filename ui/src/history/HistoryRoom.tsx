@@ -9,7 +9,7 @@ import type { ComponentProps } from "react";
 import type { CallRow, CaseVerdict, HistoryBackend } from "../ipc/history";
 import type { Workbench } from "../shell/workbench";
 import type { RoomId } from "../shell/route";
-import { Badge, Button, Checkbox, EmptyState, Input, Select, Skeleton, type Tone } from "../design";
+import { Badge, Button, Checkbox, EmptyState, Input, Select, Skeleton, type Tone, took } from "../design";
 import { TaskStrip } from "../tools/TaskStrip";
 import type { TaskState } from "../ipc/tasks";
 import { ResultView } from "../content/ResultView";
@@ -207,7 +207,7 @@ export function HistoryRoom({ wb, backend, active, open: opened, go }: { wb: Wor
                   </span>
                   <Badge tone={statusTone(r.status)}>{statusSaid(r.status)}</Badge>
                   <span className="history-meta">
-                    {r.origin} · {r.duration_ms != null ? `${r.duration_ms.toFixed(0)} ms` : "–"} · {when(r.started_at)}
+                    {r.origin} · {r.duration_ms != null ? took(r.duration_ms) : "–"} · {when(r.started_at)}
                     {r.verdict?.outcome === "failed" && <span className="case-failed"> · its case failed</span>}
                   </span>
                   <code className="history-args">{JSON.stringify(r.arguments)}</code>
