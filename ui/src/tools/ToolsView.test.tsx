@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import { fireEvent, render, screen } from "@testing-library/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import type { ReactElement } from "react";
-import { ToolsView, cacheLabel } from "./ToolsView";
+import { ToolsView, cacheLabel, noToolsYet } from "./ToolsView";
 import type { Backend, ToolRow } from "../ipc";
 
 const row = (server: string, name: string): ToolRow => ({ qualified: `${server}__${name}`, server, tool: { name, description: `${name} things` }, stale: false }) as unknown as ToolRow;
@@ -36,5 +36,17 @@ describe("the tool list from the keyboard", () => {
     expect(cacheLabel(hint(60_000, "private", now - 61_000), now)).toBe("stale");
     expect(cacheLabel(hint(0, "private", now), now)).toBe("ttlMs 0");
     expect(cacheLabel(hint(null, null, now), now)).toBe("no cache hints");
+  });
+
+  it("says why there are no tools: servers waiting for trust, or failing", () => {
+    const at = (...states: string[]) => states.map((state, i) => ({ name: `s${i}`, state })) as never;
+    expect(noToolsYet(at("untrusted", "untrusted", "restarting"))).toBe(
+      "2 servers wait for your trust: open one in the list to read what it runs. 1 server could not start: its page says why.",
+    );
+    expect(noToolsYet(at("untrusted"))).toBe("1 server waits for your trust: open it in the list to read what it runs.");
+    expect(noToolsYet(at("failed", "failed"))).toBe("2 servers could not start: their pages say why.");
+    expect(noToolsYet(at("starting"))).toBe("No tools yet: they appear when a server is ready.");
+    withQueries(<ToolsView backend={{} as Backend} tools={[]} selected={null} onSelect={() => {}} statuses={at("untrusted")} />);
+    expect(screen.getByText("1 server waits for your trust: open it in the list to read what it runs.")).toBeTruthy();
   });
 });

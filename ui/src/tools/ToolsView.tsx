@@ -31,6 +31,18 @@ function matches(row: ToolRow, query: string): boolean {
     .every((word) => hay.includes(word));
 }
 
+/** Why the list is empty, and what to do: servers waiting for trust or
+ * failing say so (their page says what they run, or why they stopped). */
+export function noToolsYet(statuses: ServerStatus[]): string {
+  const count = (states: string[]) => statuses.filter((s) => states.includes(s.state)).length;
+  const waiting = count(["untrusted"]);
+  const failing = count(["failed", "restarting"]);
+  const said: string[] = [];
+  if (waiting > 0) said.push(`${plural(waiting, "server")} ${waiting === 1 ? "waits" : "wait"} for your trust: open ${waiting === 1 ? "it" : "one"} in the list to read what it runs.`);
+  if (failing > 0) said.push(`${plural(failing, "server")} could not start: ${failing === 1 ? "its page says" : "their pages say"} why.`);
+  return said.length > 0 ? said.join(" ") : "No tools yet: they appear when a server is ready.";
+}
+
 /** A list's freshness, short: "fresh 60 s · public", "ttlMs 0" (the server says not to reuse it), "stale" (its time ran out), "no cache hints". */
 export function cacheLabel(h: { hint: { ttl_ms?: number | null; scope?: string | null; read_at_ms?: number | null } } | undefined, now: number): string {
   if (!h) return "";
@@ -236,7 +248,7 @@ export function ToolsView({
             </div>
           </div>
           {loading && <Skeleton lines={6} label="Loading tools" />}
-          {!loading && tools.length === 0 && <p className="muted empty-hint">No tools yet: they appear when a server is ready.</p>}
+          {!loading && tools.length === 0 && <p className="muted empty-hint">{noToolsYet(statuses)}</p>}
           {tools.length > 0 && shown.length === 0 && <p className="muted empty-hint">No tool matches “{query}”.</p>}
           <div className="tool-scroller" ref={scroller} role="tree" aria-label="Tools">
             <div style={{ height: virtual.getTotalSize(), position: "relative" }}>
