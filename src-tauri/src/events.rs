@@ -31,6 +31,11 @@ pub struct ConfigChanged {
     pub added: Vec<String>,
     pub changed: Vec<String>,
     pub removed: Vec<String>,
+    /// Of the added and changed, those waiting for the person's trust (they
+    /// do not start until trusted).
+    pub untrusted: Vec<String>,
+    /// Of the added and changed, those disabled (they do not start).
+    pub disabled: Vec<String>,
 }
 
 /// A server's tools, resources or prompts were (re)fetched.
@@ -217,9 +222,19 @@ pub fn forward<R: Runtime>(app: AppHandle<R>, workbench: &Workbench) {
                     }
                 }
                 Ok(workbench_core::events::Event::ConfigApplied { changes, own }) => {
+                    let held = |why: &str| -> Vec<String> {
+                        changes
+                            .held
+                            .iter()
+                            .filter(|h| h.why == why)
+                            .map(|h| h.name.clone())
+                            .collect()
+                    };
                     let _ = ConfigChanged {
                         own,
                         error: None,
+                        untrusted: held("untrusted"),
+                        disabled: held("disabled"),
                         added: changes.added,
                         changed: changes.changed,
                         removed: changes.removed,
@@ -270,6 +285,8 @@ pub fn forward<R: Runtime>(app: AppHandle<R>, workbench: &Workbench) {
                         added: Vec::new(),
                         changed: Vec::new(),
                         removed: Vec::new(),
+                        untrusted: Vec::new(),
+                        disabled: Vec::new(),
                     }
                     .emit(&app);
                 }

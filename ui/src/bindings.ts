@@ -1276,6 +1276,13 @@ export type ConfigChanged_Deserialize = {
 	added: string[],
 	changed: string[],
 	removed: string[],
+	/**
+	 *  Of the added and changed, those waiting for the person's trust (they
+	 *  do not start until trusted).
+	 */
+	untrusted: string[],
+	/**  Of the added and changed, those disabled (they do not start). */
+	disabled: string[],
 };
 
 /**
@@ -1290,6 +1297,13 @@ export type ConfigChanged_Serialize = {
 	added: string[],
 	changed: string[],
 	removed: string[],
+	/**
+	 *  Of the added and changed, those waiting for the person's trust (they
+	 *  do not start until trusted).
+	 */
+	untrusted: string[],
+	/**  Of the added and changed, those disabled (they do not start). */
+	disabled: string[],
 };
 
 /**  A config file's text, for the window's editor. */

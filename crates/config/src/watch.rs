@@ -15,6 +15,18 @@ pub struct ChangeSet {
     pub changed: Vec<String>,
     /// Entries gone from the file.
     pub removed: Vec<String>,
+    /// Of the added and changed, those that do not start: waiting for the
+    /// person's trust (a file from elsewhere), or disabled.
+    pub held: Vec<Held>,
+}
+
+/// An added or changed entry that does not start, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Held {
+    /// The entry's name.
+    pub name: String,
+    /// `untrusted` or `disabled`.
+    pub why: &'static str,
 }
 
 impl ChangeSet {
@@ -37,8 +49,17 @@ pub fn diff<'a>(
         match old.iter().find(|(o, _)| o.name == entry.name) {
             None => out.added.push(entry.name.clone()),
             Some((o, ob)) if o != entry || ob != base => out.changed.push(entry.name.clone()),
-            Some(_) => {}
+            Some(_) => continue,
         }
+        let why = match (entry.trusted, entry.disabled) {
+            (false, _) => "untrusted",
+            (true, true) => "disabled",
+            (true, false) => continue,
+        };
+        out.held.push(Held {
+            name: entry.name.clone(),
+            why,
+        });
     }
     for (o, _) in &old {
         if !new.iter().any(|(e, _)| e.name == o.name) {

@@ -10,6 +10,7 @@ import type { ListCache, SkillRow } from "../ipc/resources";
 import type { DoctorCount, SurfaceChange } from "../ipc/doctor";
 import type { ServerList, ServerStatus_Serialize as ServerStatus } from "../bindings";
 import { afterCatalog, afterConfig, keys } from "../queries";
+import { configNews } from "./configNews";
 
 export interface LogLine {
   server: string;
@@ -180,11 +181,7 @@ export function WorkbenchProvider({ backend, children }: { backend: Backend; chi
       backend.onConfigChanged((change) => {
         setConfigError(change.error ?? null);
         setDiskVersion((v) => v + 1);
-        const parts = [
-          change.added.length ? `started ${change.added.join(", ")}` : "",
-          change.changed.length ? `restarted ${change.changed.join(", ")}` : "",
-          change.removed.length ? `stopped ${change.removed.join(", ")}` : "",
-        ].filter(Boolean);
+        const parts = configNews(change);
         // The app's own saves are not news (the control that saved says so).
         if (!change.own) setConfigNotice(change.error || parts.length === 0 ? null : `mcp.json changed on disk: ${parts.join("; ")}.`);
         afterConfig(queryClient);

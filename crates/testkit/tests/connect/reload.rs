@@ -56,6 +56,7 @@ async fn an_external_edit_reconnects_exactly_the_servers_it_changed() {
             added: vec!["added".into()],
             changed: vec!["change".into()],
             removed: vec!["drop-me".into()],
+            held: vec![],
         }
     );
     ready(&wb, "added").await;
@@ -153,5 +154,21 @@ async fn a_server_trusted_elsewhere_starts_without_a_reload() {
         panic!("expected the trust to be applied")
     };
     assert_eq!(changes.changed, ["found"], "{changes:?}");
+    assert!(changes.held.is_empty(), "{changes:?}");
     ready(&wb, "found").await;
+
+    // An entry added by hand waits, and the change says so (the window's
+    // notice said it was started).
+    write(dir.path(), &[stdio("found", &[]), stdio("added", &[])]);
+    let Event::ConfigApplied { changes, .. } = next_config_event(&mut rx).await else {
+        panic!("expected the edit to be applied")
+    };
+    assert_eq!(changes.added, ["added"], "{changes:?}");
+    assert_eq!(
+        changes.held,
+        [workbench_core::config::watch::Held {
+            name: "added".into(),
+            why: "untrusted"
+        }]
+    );
 }
