@@ -55,4 +55,13 @@ describe("a server's state line", () => {
     expect(screen.getByText("open it to sign in")).toBeTruthy();
     expect(screen.queryByText("failed")).toBeNull();
   });
+
+  it("on the server's own page, says what to do there rather than to open it", () => {
+    const waiting: ServerStatus = { name: "s", state: "untrusted", info: null };
+    const { unmount } = render(<StateDetail status={waiting} />);
+    expect(screen.getByText("waiting for your trust: open it to see what it runs")).toBeTruthy();
+    unmount();
+    render(<StateDetail status={waiting} onItsPage />);
+    expect(screen.getByText("waiting for your trust: read what it runs below")).toBeTruthy();
+  });
 });

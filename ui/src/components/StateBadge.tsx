@@ -90,9 +90,12 @@ export function StateBadge({ status, disabled }: { status: ServerStatus | undefi
 export function StateDetail({
   status,
   counts,
+  onItsPage = false,
 }: {
   status: ServerStatus | undefined;
   counts?: { tools: number; resources: number; templates?: number; prompts: number };
+  /** Shown on the server's own page: what to do is below, not "open it". */
+  onItsPage?: boolean;
 }) {
   // The next try of a restarting server, counted down from when the state came.
   const [deadline, setDeadline] = useState<number | null>(null);
@@ -116,10 +119,10 @@ export function StateDetail({
     );
   }
   if (status.state === "untrusted") {
-    return <span className="server-detail">waiting for your trust: open it to see what it runs</span>;
+    return <span className="server-detail">{onItsPage ? "waiting for your trust: read what it runs below" : "waiting for your trust: open it to see what it runs"}</span>;
   }
   if (status.state === "failed" && (status.code === "sign_in" || status.code === "scope")) {
-    return <span className="server-detail">open it to sign in</span>;
+    return <span className="server-detail">{onItsPage ? "sign in below" : "open it to sign in"}</span>;
   }
   if (status.state === "failed" || status.state === "restarting") {
     const next = status.state === "restarting" ? ` · next try in ${seconds ?? Math.ceil(status.next_try_in_ms / 1000)} s` : "";

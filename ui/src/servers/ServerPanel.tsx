@@ -154,7 +154,7 @@ export function ServerPanel({
         <h2>
           {name} <StateBadge status={status} disabled={summary.disabled} />
         </h2>
-        <StateDetail status={status} />
+        <StateDetail status={status} onItsPage />
         <p className="muted target-line">
           <code className="truncate" title={summary.target}>
             {summary.target}
