@@ -30,11 +30,16 @@ fn first_line(v: &Value) -> String {
         .to_string()
 }
 
-fn state_text(s: &ServerState) -> String {
+fn state_text(name: &str, s: &ServerState) -> String {
     match s {
         ServerState::Ready => "ready".into(),
         ServerState::Disabled => "disabled".into(),
-        ServerState::Untrusted => "not trusted yet (mcpwb config trust NAME)".into(),
+        ServerState::Untrusted => {
+            let name = workbench_core::config::shell_quote(name);
+            format!(
+                "not trusted yet: read what it runs with `mcpwb config trust {name} --dry-run`, then trust it with `mcpwb config trust {name}`"
+            )
+        }
         ServerState::Stopped => "stopped".into(),
         ServerState::Starting { slow } => {
             if *slow {
@@ -73,7 +78,7 @@ pub fn servers(as_json: bool, statuses: &[ServerStatus], catalogs: &[(String, Se
             Some(i) => out!(
                 "{}\t{}\t{} {}\tprotocol {}\t{} tools, {} resources, {} prompts{}",
                 s.name,
-                state_text(&s.state),
+                state_text(&s.name, &s.state),
                 i.name,
                 i.version,
                 i.protocol_version,
@@ -86,7 +91,7 @@ pub fn servers(as_json: bool, statuses: &[ServerStatus], catalogs: &[(String, Se
                     format!(", {} skills", c.skills.len())
                 }
             ),
-            None => out!("{}\t{}", s.name, state_text(&s.state)),
+            None => out!("{}\t{}", s.name, state_text(&s.name, &s.state)),
         }
         if let ServerState::Failed { stderr, .. } | ServerState::Restarting { stderr, .. } =
             &s.state

@@ -125,7 +125,8 @@ pub async fn ready(wb: &Workbench, name: &str) -> Result<(), Failure> {
                     // The workbench lists a Ready server itself: wait for
                     // that (a list of our own would ask the server twice);
                     // list here only if it did not come, to say why.
-                    let unlisted = |wb: &Workbench| wb.catalog().server(name).is_none_or(|c| c.stale);
+                    let unlisted =
+                        |wb: &Workbench| wb.catalog().server(name).is_none_or(|c| c.stale);
                     // (A refusal for want of sign-in ends the wait: no list comes.)
                     let mut events = wb.subscribe();
                     let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
@@ -156,7 +157,8 @@ pub async fn ready(wb: &Workbench, name: &str) -> Result<(), Failure> {
             }
             Ok(())
         }
-        ServerState::Failed { reason, stderr, .. } | ServerState::Restarting { reason, stderr, .. } => {
+        ServerState::Failed { reason, stderr, .. }
+        | ServerState::Restarting { reason, stderr, .. } => {
             let tail = crate::print::stderr_tail(&stderr);
             let tail = if tail.is_empty() {
                 String::new()
@@ -179,15 +181,18 @@ pub async fn ready(wb: &Workbench, name: &str) -> Result<(), Failure> {
             state: "disabled in the config".into(),
         }
         .into()),
-        ServerState::Untrusted => Err(Error::ServerNotReady {
-            server: name.into(),
-            state: format!(
-                "not trusted: it comes from a project, an import or an edit outside the workbench. \
-                 Read what it runs with `mcpwb config show {name}`, then `mcpwb config trust {name}` \
-                 (or pass --trust)"
-            ),
+        ServerState::Untrusted => {
+            let quoted = workbench_core::config::shell_quote(name);
+            Err(Error::ServerNotReady {
+                server: name.into(),
+                state: format!(
+                    "not trusted: it comes from a project, an import or an edit outside the workbench. \
+                     Read what it runs with `mcpwb config trust {quoted} --dry-run`, then `mcpwb config trust {quoted}` \
+                     (or pass --trust)"
+                ),
+            }
+            .into())
         }
-        .into()),
         ServerState::Stopped => Err(Error::ServerNotReady {
             server: name.into(),
             state: "stopped".into(),

@@ -197,7 +197,10 @@ impl Transport {
     }
 }
 
-pub(crate) fn shell_quote(s: &str) -> String {
+/// `s` as one word of a shell command line: as it is when it is plain,
+/// else single-quoted (a name from a file someone else wrote, printed in a
+/// command the person may paste).
+pub fn shell_quote(s: &str) -> String {
     let plain = !s.is_empty()
         && s.chars()
             .all(|c| c.is_ascii_alphanumeric() || "-_./=:@%+,".contains(c));

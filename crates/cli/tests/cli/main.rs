@@ -567,9 +567,21 @@ fn a_projects_server_waits_for_trust() {
     let out = call(&[]);
     assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
     assert!(
-        stderr(&out).contains("mcpwb config trust team"),
+        stderr(&out).contains("mcpwb config trust team --dry-run`, then `mcpwb config trust team`"),
         "{}",
         stderr(&out)
+    );
+    // `servers` says the same of it, by its name.
+    let out = mcpwb_as_found(&["servers", "--config", &cfg, "--project", &proj]);
+    let line = stdout(&out)
+        .lines()
+        .find(|l| l.starts_with("team\t"))
+        .map(str::to_string);
+    assert!(
+        line.as_deref().is_some_and(|l| l.contains(
+            "not trusted yet: read what it runs with `mcpwb config trust team --dry-run`"
+        )),
+        "{line:?}"
     );
     // The user's own server, once trusted, runs meanwhile.
     let out = mcpwb_as_found(&["config", "trust", "demo", "--config", &cfg]);
