@@ -103,6 +103,31 @@ pub fn servers(as_json: bool, statuses: &[ServerStatus], catalogs: &[(String, Se
     }
 }
 
+/// For the log of a host running `mcpwb serve`: each server not ready once
+/// the start has settled, why, and (failed) its stderr's end. A host shows
+/// its servers' stderr; without this an untrusted or failing server's tools
+/// were simply missing.
+pub fn not_served(statuses: &[ServerStatus]) {
+    for s in statuses {
+        // Disabled by the person: not news.
+        if matches!(s.state, ServerState::Ready | ServerState::Disabled) {
+            continue;
+        }
+        eprintln!(
+            "[mcpwb] {}: {}; its tools are not served until it is ready",
+            clean(&s.name),
+            clean(&state_text(&s.name, &s.state))
+        );
+        if let ServerState::Failed { stderr, .. } | ServerState::Restarting { stderr, .. } =
+            &s.state
+        {
+            for line in stderr_tail(stderr) {
+                eprintln!("[mcpwb]     stderr│ {}", clean(&line));
+            }
+        }
+    }
+}
+
 /// The last lines a failed server wrote to stderr, as a person reads them
 /// first: the last three that say something, each cut at 200 characters.
 /// One line is rarely enough (`npm error could not determine executable`

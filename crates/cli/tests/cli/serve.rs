@@ -430,3 +430,47 @@ fn sigterm_ends_the_bridge_as_ctrl_c_does() {
     let status = ended_by_sigterm(&mut child);
     assert!(status.success(), "over HTTP: {status:?}");
 }
+
+/// A host shows its servers' stderr: the bridge says there which servers'
+/// tools it does not serve and why (a failed one with its stderr's end, an
+/// untrusted one with the commands to read and trust it).
+#[test]
+fn the_bridge_says_on_stderr_which_servers_it_does_not_serve() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = two_demos(dir.path(), &[("broken", &["--fault", "exit-at-start"])]);
+    let said = |trust: bool| {
+        let mut args = vec!["--config", cfg.as_str(), "--timeout", "5"];
+        if trust {
+            args.push("--trust");
+        }
+        args.push("serve");
+        let out = mcpwb(dir.path(), &args)
+            .env("MCPWB_DATA_DIR", dir.path().join("data"))
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stderr).to_string()
+    };
+    let err = said(true);
+    assert!(
+        err.contains("[mcpwb] broken: failed: the server exited with status 3 during the handshake; its tools are not served until it is ready"),
+        "{err}"
+    );
+    assert!(
+        err.contains("[mcpwb]     stderr│ demo server: exiting at start on purpose"),
+        "{err}"
+    );
+    assert!(!err.contains("[mcpwb] alpha"), "{err}");
+
+    // An entry added by hand since: not trusted, and said so by name.
+    let mut file: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&cfg).unwrap()).unwrap();
+    file["mcpServers"]["newcomer"] = json!({ "command": demo_server() });
+    std::fs::write(&cfg, file.to_string()).unwrap();
+    let err = said(false);
+    assert!(
+        err.contains("[mcpwb] newcomer: not trusted yet: read what it runs with `mcpwb config trust newcomer --dry-run`"),
+        "{err}"
+    );
+    assert!(!err.contains("[mcpwb] alpha"), "{err}");
+}
