@@ -65,7 +65,7 @@ pub async fn run(cli: &Cli, args: &ServeArgs) -> Result<(), Failure> {
     let only: Vec<&str> = args.only.iter().map(String::as_str).collect();
     // Servers' questions are taken (the bridge passes them to its caller).
     let wb = crate::session::connect_some(cli, &only, bridge::takes_asks()).await?;
-    crate::print::not_served(&wb.statuses());
+    crate::print::not_served(&workbench_app::servers::statuses(&wb));
     let calls = crate::session::calls_for(&wb, !args.no_history);
     let policy = Policy {
         mode: match args.approve {
