@@ -149,7 +149,7 @@ fn show(as_json: bool, r: &CallRow) {
         }
     }
     if let Some(d) = r.duration_ms {
-        line(&format!("  duration  {d:.1} ms"));
+        line(&format!("  duration  {}", crate::print::took_ms(d)));
     }
     if let Some(p) = &r.protocol {
         line(&format!("  protocol  {}", clean(p)));

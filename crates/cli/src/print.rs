@@ -128,6 +128,18 @@ pub fn not_served(statuses: &[ServerStatus]) {
     }
 }
 
+/// A duration as a person reads it: "9.0 ms", "1.2 s", "2 min 05 s".
+pub fn took_ms(ms: f64) -> String {
+    if ms < 1000.0 {
+        format!("{ms:.1} ms")
+    } else if ms < 60_000.0 {
+        format!("{:.1} s", ms / 1000.0)
+    } else {
+        let s = (ms / 1000.0).round() as u64;
+        format!("{} min {:02} s", s / 60, s % 60)
+    }
+}
+
 /// The last lines a failed server wrote to stderr, as a person reads them
 /// first: the last three that say something, each cut at 200 characters.
 /// One line is rarely enough (`npm error could not determine executable`
@@ -430,7 +442,24 @@ pub fn clean(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::clean;
+    use super::{clean, stderr_tail, took_ms};
+
+    #[test]
+    fn durations_and_stderr_tails_read_at_a_glance() {
+        assert_eq!(took_ms(9.04), "9.0 ms");
+        assert_eq!(took_ms(10_039.0), "10.0 s");
+        assert_eq!(took_ms(125_000.0), "2 min 05 s");
+        let long = "x".repeat(250);
+        let lines: Vec<String> = ["first", "", "second", "  ", &long, "last\r"]
+            .iter()
+            .map(|l| l.to_string())
+            .collect();
+        let tail = stderr_tail(&lines);
+        assert_eq!(tail.len(), 3, "{tail:?}");
+        assert_eq!(tail[0], "second");
+        assert_eq!(tail[1], format!("{}…", "x".repeat(200)));
+        assert_eq!(tail[2], "last");
+    }
 
     #[test]
     fn escape_sequences_and_controls_are_removed() {

@@ -206,13 +206,41 @@ fn show(cli: &Cli, store: &Store, id: i64) -> Result<(), Failure> {
         }
     ));
     let start = s.messages.first().map_or(0, |m| m.at_ms);
+    // Each request as it was asked (by whom, what, when): its answer says
+    // what it answers and how long it took.
+    let mut asked: std::collections::HashMap<(String, String), (String, i64)> =
+        std::collections::HashMap::new();
     for m in &s.messages {
         let v: serde_json::Value = serde_json::from_str(&m.text).unwrap_or_default();
         let what = match (v["method"].as_str(), v.get("id")) {
-            (Some(method), Some(id)) => format!("{method} (id {id})"),
+            (Some(method), Some(id)) => {
+                let named = asked_for(method, &v["params"]);
+                asked.insert(
+                    (m.direction.clone(), id.to_string()),
+                    (named.clone(), m.at_ms),
+                );
+                format!("{named} (id {id})")
+            }
             (Some(method), None) => method.to_string(),
-            (None, Some(id)) if v.get("error").is_some() => format!("error of {id}"),
-            (None, Some(id)) => format!("result of {id}"),
+            (None, Some(id)) => {
+                let asker = if m.direction == "host" {
+                    "server"
+                } else {
+                    "host"
+                };
+                let kind = if v.get("error").is_some() {
+                    "error"
+                } else {
+                    "result"
+                };
+                match asked.remove(&(asker.to_string(), id.to_string())) {
+                    Some((named, at)) => format!(
+                        "{kind} of {id} ({named}, {})",
+                        crate::print::took_ms((m.at_ms - at) as f64)
+                    ),
+                    None => format!("{kind} of {id}"),
+                }
+            }
             _ => "(not JSON-RPC)".into(),
         };
         let arrow = match m.direction.as_str() {
@@ -482,5 +510,22 @@ fn relisted(v: &serde_json::Value) -> String {
             .collect::<Vec<_>>()
             .join(", "),
         _ => "(never told a list changed)".into(),
+    }
+}
+
+/// A request's method with what it names: the tool or prompt called, the
+/// resource read.
+fn asked_for(method: &str, params: &serde_json::Value) -> String {
+    let named = params["name"].as_str().or_else(|| params["uri"].as_str());
+    match named {
+        Some(n)
+            if matches!(
+                method,
+                "tools/call" | "prompts/get" | "resources/read" | "resources/subscribe"
+            ) =>
+        {
+            format!("{method} {n}")
+        }
+        _ => method.to_string(),
     }
 }

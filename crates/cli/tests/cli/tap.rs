@@ -139,8 +139,9 @@ fn a_tap_passes_every_byte_both_ways_and_keeps_the_session() {
         .unwrap();
     let text = stdout(&show);
     assert!(
-        text.contains("host → server  tools/call (id 3)")
-            && text.contains("server → host  result of 3"),
+        text.contains("host → server  tools/call echo (id 3)")
+            && text.contains("server → host  result of 3 (tools/call echo, ")
+            && text.contains("server → host  result of 1 (initialize, "),
         "{text}"
     );
     // The host's call is in the History: origin host, the host named.
