@@ -51,7 +51,7 @@ pub fn start(wb: &Workbench, server: &str) -> Result<DevLoop, ErrorInfo> {
     let handle = wb.server(server)?;
     let Some(dev) = handle.entry().dev.clone() else {
         return Err(crate::invalid(format!(
-            "{server} has no \"dev\": {{\"watch\": ...}} in its entry; add one (e.g. \"dev\": {{\"watch\": \"src/**/*.ts\"}}) to reload it on change"
+            "{server} has no \"dev\": {{\"watch\": ...}} in its entry; add one (e.g. \"dev\": {{\"watch\": \"src/**/*.ts\"}}) to reload it on change, or name the files for this run (mcpwb dev {server} --watch 'src/**/*.ts')"
         )));
     };
     let root = wb

@@ -5,6 +5,7 @@
 
 use serde_json::{Value, json};
 use workbench_app::dev::{self, DevEvent, Impact, SurfaceChange};
+use workbench_core::connect::ServerState;
 
 use crate::print::{clean, line};
 use crate::session::{calls_for, connect_some, offers, opts};
@@ -15,6 +16,11 @@ pub struct DevArgs {
     /// The server to run and restart, by its name in mcp.json (its entry's
     /// `"dev": {"watch": [...]}` says which files).
     pub server: String,
+    /// Files whose change restarts it (again for each), in place of its
+    /// entry's `dev.watch`: globs relative to its cwd, else the config's
+    /// folder (`--watch 'src/**/*.py'`). Nothing in mcp.json changes.
+    #[arg(long, value_name = "GLOB")]
+    pub watch: Vec<String>,
     /// A tool to call after each reload (its result compared with the last).
     #[arg(long)]
     pub call: Option<String>,
@@ -97,6 +103,15 @@ async fn call_once(
 pub async fn run(cli: &Cli, args: &DevArgs) -> Result<(), Failure> {
     let object = args.args.object(None)?;
     let wb = connect_some(cli, &[args.server.as_str()], offers(cli, cli.sampling)).await?;
+    // A server that may not start (not trusted yet, disabled) would be
+    // watched for nothing: say why and how instead. One that fails to start
+    // is the author's to fix, and the loop is for that.
+    let held = workbench_app::servers::statuses(&wb).into_iter().any(|s| {
+        s.name == args.server && matches!(s.state, ServerState::Untrusted | ServerState::Disabled)
+    });
+    if held {
+        crate::session::ready(&wb, &args.server).await?;
+    }
     // Typed by the tool's schema as the server first listed it (a server
     // not up yet: each value as JSON when it reads as JSON, else text).
     if args.call.is_some() && !args.args.arg.is_empty() {

@@ -79,6 +79,16 @@ pub async fn connect_some(
     for p in &config.problems {
         eprintln!("mcpwb: skipped {}: {}", p.pointer, p.message);
     }
+    // `mcpwb dev --watch GLOB`: the person's own globs for this run, in
+    // place of the entry's (the file is not changed).
+    if let Command::Dev(dev) = &cli.command
+        && !dev.watch.is_empty()
+        && let Some(entry) = config.servers.iter_mut().find(|e| e.name == dev.server)
+    {
+        entry.dev = Some(workbench_core::config::DevSettings {
+            watch: dev.watch.clone(),
+        });
+    }
     let trust = workbench_core::config::trust::Trust::app();
     if cli.trust {
         // --trust: the person vouches for every entry of this run (remembered).

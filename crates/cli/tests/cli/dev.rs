@@ -435,3 +435,54 @@ fn saves_as_often_as_an_auto_save_each_reload_and_the_last_one_runs() {
     let last = last_call.expect("the call after the last reload");
     assert!(last["result"].to_string().contains("tools: 1"), "{last}");
 }
+
+/// `--watch GLOB` names the files for this run where the entry has no
+/// `dev` (mcp.json untouched); a server that may not start is refused at
+/// once, not watched for nothing.
+#[test]
+fn files_named_on_the_command_line_reload_a_server_whose_entry_has_none() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("server.py"), SERVER).unwrap();
+    std::fs::write(d.join("tools.json"), tools(false).to_string()).unwrap();
+    let cfg = d.join("mcp.json");
+    let file = json!({ "mcpServers": { "py": {
+        "command": "python3", "args": ["server.py"], "cwd": d
+    } } })
+    .to_string();
+    std::fs::write(&cfg, &file).unwrap();
+    let cfg = cfg.to_str().unwrap();
+
+    // As found (written by hand, not trusted): refused, with why.
+    let (mut child, rx) = spawn_dev(
+        d,
+        &["--json", "--config", cfg, "dev", "py", "--watch", "*.json"],
+    );
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(4), "an untrusted server is not watched");
+    let said = rx
+        .recv_timeout(Duration::from_secs(5))
+        .expect("the error, as JSON");
+    assert!(
+        said["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("not trusted")),
+        "{said}"
+    );
+
+    let (mut child, rx) = spawn_dev(
+        d,
+        &[
+            "--trust", "--json", "--config", cfg, "dev", "py", "--watch", "*.json",
+        ],
+    );
+    let watching = next(&rx, "watching");
+    assert_eq!(watching["watch"], json!(["*.json"]), "{watching}");
+    std::thread::sleep(Duration::from_millis(800));
+    std::fs::write(d.join("tools.json"), tools(true).to_string()).unwrap();
+    let reload = next(&rx, "reload");
+    assert_eq!(reload["files"], json!(["tools.json"]), "{reload}");
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(std::fs::read_to_string(d.join("mcp.json")).unwrap(), file);
+}
