@@ -5,7 +5,6 @@
 
 use serde_json::{Value, json};
 use workbench_app::dev::{self, DevEvent, Impact, SurfaceChange};
-use workbench_core::connect::ServerState;
 
 use crate::print::{clean, line};
 use crate::session::{calls_for, connect_some, offers, opts};
@@ -103,15 +102,9 @@ async fn call_once(
 pub async fn run(cli: &Cli, args: &DevArgs) -> Result<(), Failure> {
     let object = args.args.object(None)?;
     let wb = connect_some(cli, &[args.server.as_str()], offers(cli, cli.sampling)).await?;
-    // A server that may not start (not trusted yet, disabled) would be
-    // watched for nothing: say why and how instead. One that fails to start
-    // is the author's to fix, and the loop is for that.
-    let held = workbench_app::servers::statuses(&wb).into_iter().any(|s| {
-        s.name == args.server && matches!(s.state, ServerState::Untrusted | ServerState::Disabled)
-    });
-    if held {
-        crate::session::ready(&wb, &args.server).await?;
-    }
+    // A server that may not start would be watched for nothing. One that
+    // fails to start is the author's to fix, and the loop is for that.
+    crate::session::may_start(&wb, &args.server).await?;
     // Typed by the tool's schema as the server first listed it (a server
     // not up yet: each value as JSON when it reads as JSON, else text).
     if args.call.is_some() && !args.args.arg.is_empty() {

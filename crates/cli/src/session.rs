@@ -125,6 +125,15 @@ pub async fn connect_some(
     Ok(wb)
 }
 
+/// The server may start: not waiting for the person's trust, not disabled
+/// (else why not, as [`ready`] says it). Starting, failed or ready are all fine.
+pub async fn may_start(wb: &Workbench, name: &str) -> Result<(), Failure> {
+    match wb.server(name)?.status().state {
+        ServerState::Untrusted | ServerState::Disabled => ready(wb, name).await,
+        _ => Ok(()),
+    }
+}
+
 /// The server must be Ready; else say why not.
 pub async fn ready(wb: &Workbench, name: &str) -> Result<(), Failure> {
     let status = wb.server(name)?.status();
