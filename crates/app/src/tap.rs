@@ -54,8 +54,9 @@ pub fn entry(
         workbench_core::config::trust::file_of(&config.path, config.project.as_deref(), &entry);
     if !entry.trusted {
         if !trust_now {
+            let quoted = workbench_core::config::shell_quote(name);
             return Err(crate::invalid(format!(
-                "{name} is not trusted: read what it runs with `mcpwb config show {name}`, then `mcpwb config trust {name}` (or pass --trust)"
+                "{name} is not trusted: read what it runs with `mcpwb config trust {quoted} --dry-run`, then `mcpwb config trust {quoted}` (or pass --trust)"
             )));
         }
         trust.trust(&file, &entry).map_err(Error::from)?;

@@ -55,7 +55,7 @@ pub fn import(
     }
     if !dry_run && !added.is_empty() {
         println!(
-            "imported servers start once trusted: read them with `mcpwb config show NAME`, then `mcpwb config trust NAME`"
+            "imported servers start once trusted: read what each runs with `mcpwb config trust NAME --dry-run`, then `mcpwb config trust NAME`"
         );
     }
     if dry_run {

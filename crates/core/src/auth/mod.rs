@@ -240,8 +240,9 @@ pub fn target(
 pub fn untrusted(entry: &crate::config::ServerEntry) -> Option<String> {
     (!entry.trusted).then(|| {
         format!(
-            "{0} is not trusted yet, so it does not sign in: read where it sends what (the trust card in the window, `mcpwb config show {0}`), then trust it (`mcpwb config trust {0}`)",
-            entry.name
+            "{0} is not trusted yet, so it does not sign in: read where it sends what (the trust card in the window, `mcpwb config trust {1} --dry-run`), then trust it (`mcpwb config trust {1}`)",
+            entry.name,
+            crate::config::shell_quote(&entry.name)
         )
     })
 }
