@@ -262,13 +262,16 @@ describe("App", () => {
     renderApp();
     expect(await screen.findByText("demo-stdio")).toBeTruthy();
     list = { ...twoServers, servers: [{ ...demo, name: "added-elsewhere" }] };
-    await emit("config-changed", { own: false, error: null, added: ["added-elsewhere"], changed: [], removed: [] });
+    await emit("config-changed", { own: false, error: null, added: ["added-elsewhere"], changed: [], removed: [], untrusted: [], disabled: [] });
     expect(await screen.findByText("added-elsewhere")).toBeTruthy();
     expect(screen.getByText("mcp.json changed on disk: started added-elsewhere.")).toBeTruthy();
-    await emit("config-changed", { own: false, error: "mcp.json:3:7: expected a value", added: [], changed: [], removed: [] });
+    // One added from elsewhere waits for the person's trust: not "started".
+    await emit("config-changed", { own: false, error: null, added: ["cloned"], changed: [], removed: [], untrusted: ["cloned"], disabled: [] });
+    expect(await screen.findByText("mcp.json changed on disk: cloned waits for your trust.")).toBeTruthy();
+    await emit("config-changed", { own: false, error: "mcp.json:3:7: expected a value", added: [], changed: [], removed: [], untrusted: [], disabled: [] });
     expect(await screen.findByText(/changed on disk but cannot be used: mcp.json:3:7/)).toBeTruthy();
     // Fixed back: nothing changed, and the banner goes.
-    await emit("config-changed", { own: false, error: null, added: [], changed: [], removed: [] });
+    await emit("config-changed", { own: false, error: null, added: [], changed: [], removed: [], untrusted: [], disabled: [] });
     await waitFor(() => expect(screen.queryByText(/cannot be used/)).toBeNull());
   });
 
@@ -282,7 +285,7 @@ describe("App", () => {
     renderApp();
     expect(await screen.findByText("demo-stdio")).toBeTruthy();
     list = { ...twoServers, servers: [...twoServers.servers, { ...demo, name: "added-here" }] };
-    await emit("config-changed", { own: true, error: null, added: ["added-here"], changed: [], removed: [] });
+    await emit("config-changed", { own: true, error: null, added: ["added-here"], changed: [], removed: [], untrusted: [], disabled: [] });
     expect(await screen.findByText("added-here")).toBeTruthy();
     expect(screen.queryByText(/changed on disk/)).toBeNull();
   });
@@ -302,7 +305,7 @@ describe("App", () => {
     });
     renderApp();
     expect(await screen.findByText("starting")).toBeTruthy();
-    await emit("config-changed", { own: false, error: null, added: [], changed: ["demo-stdio"], removed: [] });
+    await emit("config-changed", { own: false, error: null, added: [], changed: ["demo-stdio"], removed: [], untrusted: [], disabled: [] });
     await waitFor(() => expect(calls).toBe(2));
     const ready: ServerStatus = { name: "demo-stdio", state: "ready", info: null };
     await emit("server-status-changed", { status: ready });
