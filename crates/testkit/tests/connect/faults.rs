@@ -90,6 +90,37 @@ async fn exit_at_start_is_reported_with_its_stderr_and_retried_with_backoff() {
     assert_eq!(h.status().state, ServerState::Stopped);
 }
 
+/// A server that exits at every start is tried five times in a row, then
+/// left failed, saying so, until the person restarts it (one more try).
+#[tokio::test]
+async fn a_server_failing_every_start_is_left_after_five_tries_until_restarted() {
+    let (wb, _dir) = with_healthy(stdio("broken", &["--fault", "exit-at-start"])).await;
+    let h = wb.server("broken").unwrap();
+    let given_up = |s: &ServerState| matches!(s, ServerState::Failed { reason, .. } if reason.contains("not tried again"));
+    let s = h
+        .wait_for(Duration::from_secs(20), given_up)
+        .await
+        .expect("left failed after its tries");
+    let ServerState::Failed { reason, .. } = &s.state else {
+        unreachable!()
+    };
+    assert!(reason.contains("5 times in a row"), "{reason}");
+    let starts = |h: &workbench_core::connect::ServerHandle| {
+        h.life().iter().filter(|e| e.state == "starting").count()
+    };
+    assert_eq!(starts(&h), 5, "{:?}", h.life());
+    // Longer than the longest backoff (2 s here): not tried again.
+    tokio::time::sleep(Duration::from_millis(2_500)).await;
+    assert_eq!(starts(&h), 5, "{:?}", h.life());
+    assert!(given_up(&h.status().state), "{:?}", h.status());
+    // Restarted by the person: tried once more, then left again.
+    h.restart().await.unwrap();
+    tokio::time::sleep(Duration::from_millis(1_500)).await;
+    assert_eq!(starts(&h), 6, "{:?}", h.life());
+    assert!(given_up(&h.status().state), "{:?}", h.status());
+    healthy_still_works(&wb).await;
+}
+
 #[tokio::test]
 async fn a_crash_mid_call_fails_the_call_at_once_and_the_server_restarts() {
     let (wb, _dir) = with_healthy(stdio("crashy", &["--fault", "crash-on-call"])).await;

@@ -60,6 +60,17 @@ impl Supervisor {
             reason,
             refresh_next,
         } = failure;
+        // A server that failed its start this many times in a row, its
+        // program missing or exiting before its handshake, will not get
+        // through by itself: trying every 30 s for as long as the window is
+        // open only spends the machine (an `npx` offline). It waits for the
+        // person (Restart), a change of its entry or of its watched files.
+        let given_up = attempt >= GIVE_UP_AFTER && gives_up_on(code);
+        let reason = if given_up {
+            format!("{reason} ({attempt} times in a row: not tried again until it is restarted)")
+        } else {
+            reason
+        };
         self.publish(
             ServerState::Failed {
                 code,
@@ -72,7 +83,7 @@ impl Supervisor {
         // it would only be refused again (a stored sign-in due for a
         // refresh is the exception).
         let wait_for_sign_in = code == FailureCode::SignIn && !refresh_next;
-        if !self.options.auto_restart || wait_for_sign_in {
+        if !self.options.auto_restart || wait_for_sign_in || given_up {
             return tokio::select! {
                 _ = ct.cancelled() => Next::Exit,
                 cmd = commands.recv() => match cmd {
@@ -108,4 +119,19 @@ impl Supervisor {
             },
         }
     }
+}
+
+/// Failed starts in a row after which a server is not tried again by
+/// itself (about 30 s of trying with the default backoff).
+pub(crate) const GIVE_UP_AFTER: u32 = 5;
+
+/// Failures that trying again does not mend by itself: the program is not
+/// there, it exits before its handshake, or its entry cannot be made ready.
+/// A remote server that does not answer may come back (a network that
+/// returns), so it is tried for as long as it takes.
+fn gives_up_on(code: FailureCode) -> bool {
+    matches!(
+        code,
+        FailureCode::Spawn | FailureCode::Exited | FailureCode::Config
+    )
 }
