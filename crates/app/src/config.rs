@@ -330,11 +330,21 @@ impl Place {
         key: &str,
         value: &str,
     ) -> Result<String, ErrorInfo> {
-        use workbench_core::config::secrets::{reference, secret_id_for};
-        let folder = self.file_for(scope)?.parent().map(Path::to_path_buf);
-        let id = secret_id_for(scope, folder.as_deref(), server, field, key);
+        let id = self.secret_id(scope, server, field, key)?;
         Keychain::app().set(&id, value).map_err(Error::from)?;
         Ok(reference(&id))
+    }
+
+    /// The keychain id a secret of `server` (in `scope`'s file) is kept under.
+    fn secret_id(
+        &self,
+        scope: Scope,
+        server: &str,
+        field: &str,
+        key: &str,
+    ) -> Result<String, ErrorInfo> {
+        let folder = self.file_for(scope)?.parent().map(Path::to_path_buf);
+        Ok(secret_id_for(scope, folder.as_deref(), server, field, key))
     }
 
     /// The inputs the servers refer to that the keychain lacks (none when
@@ -417,12 +427,16 @@ impl Place {
             })?,
             None => dialects::guess(path, &text),
         };
-        let imported = dialects::import(dialect, &text).map_err(Error::from)?;
+        let mut imported = dialects::import(dialect, &text).map_err(Error::from)?;
         let inside_project = self.project_dir.as_ref().and_then(|dir| {
             let dir = std::fs::canonicalize(dir).ok()?;
             let file = std::fs::canonicalize(path).ok()?;
             file.starts_with(&dir).then(|| dir.join(".mcp.json"))
         });
+        let scope = match inside_project {
+            Some(_) => Scope::Project,
+            None => Scope::User,
+        };
         let file = inside_project.unwrap_or_else(|| self.user.clone());
         // Merged into the file as it is: another writer waits for the save.
         let mut doc = if dry_run {
@@ -430,6 +444,37 @@ impl Place {
         } else {
             Document::open_locked(&file).map_err(Error::from)?
         };
+        // Credentials written out in the other client's file go to the
+        // keychain, not into ours (a dry run only says they would).
+        let ours = dialects::names_in(&doc).map_err(Error::from)?;
+        let mut said = Vec::new();
+        for (name, fields) in imported
+            .servers
+            .iter_mut()
+            .filter(|(n, _)| dialects::goes_in(n, &ours, only, replace))
+        {
+            let moved = workbench_core::config::secrets::keep_credentials(fields, |field, key, value| {
+                let kept = match dry_run {
+                    true => self.secret_id(scope, name, field, key).map(|id| reference(&id)),
+                    false => self.store_secret(scope, name, field, key, value),
+                };
+                kept.map_err(|e| e.message)
+            })
+            .map_err(|why| {
+                ErrorInfo::new(
+                    workbench_core::ErrorCode::Secret,
+                    format!("{name}: a credential could not be kept in the OS keychain, so nothing was imported: {why}"),
+                )
+            })?;
+            if !moved.is_empty() {
+                said.push(format!(
+                    "{name}: {} {} in the OS keychain, not in the file",
+                    moved.join(", "),
+                    if dry_run { "would be kept" } else { "kept" }
+                ));
+            }
+        }
+        imported.notes.extend(said);
         let merged =
             dialects::merge_into(&mut doc, &imported, only, replace).map_err(Error::from)?;
         if !dry_run && !merged.added.is_empty() {

@@ -284,9 +284,100 @@ pub fn reference(id: &str) -> String {
 /// Values never worth masking (the one masker's rule: [`workbench_mask::maskable`]).
 pub use workbench_mask::maskable;
 
+/// An entry brought from elsewhere (an import) with credentials written
+/// out in it (`"env": {"GITHUB_TOKEN": "ghp_…"}`, `"headers":
+/// {"Authorization": "Bearer …"}`): each one `store` keeps (in the keychain)
+/// is replaced by the reference it returns, so our file holds none. A
+/// value is a credential when its name says so (the masker's rule) and it
+/// is not a reference already. Returns the names moved, as `env.KEY` or
+/// `headers.NAME`.
+pub fn keep_credentials(
+    fields: &mut serde_json::Map<String, serde_json::Value>,
+    mut store: impl FnMut(&str, &str, &str) -> std::result::Result<String, String>,
+) -> std::result::Result<Vec<String>, String> {
+    let mut moved = Vec::new();
+    for (field, credential) in [
+        ("env", workbench_mask::sounds_secret as fn(&str) -> bool),
+        ("headers", workbench_mask::secret_header),
+    ] {
+        let Some(serde_json::Value::Object(map)) = fields.get_mut(field) else {
+            continue;
+        };
+        for (key, value) in map.iter_mut() {
+            let serde_json::Value::String(text) = value else {
+                continue;
+            };
+            if text.contains("${") || !credential(key) || !maskable(text) {
+                continue;
+            }
+            *value = serde_json::Value::String(store(field, key, text)?);
+            moved.push(format!("{field}.{key}"));
+        }
+    }
+    Ok(moved)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn credentials_written_out_are_kept_by_reference() {
+        let mut fields = serde_json::json!({
+            "command": "docker",
+            "env": {
+                "GITHUB_PERSONAL_ACCESS_TOKEN": "ghp_abcdefabcdefabcdef",
+                "API_KEY": "${env:API_KEY}",
+                "LOG_LEVEL": "debug",
+                "SESSION_TIMEOUT": "30",
+            },
+            "headers": { "Authorization": "Bearer sk-1234567890", "X-Team": "core-platform" }
+        })
+        .as_object()
+        .unwrap()
+        .clone();
+        let mut kept = Vec::new();
+        let moved = keep_credentials(&mut fields, |field, key, value| {
+            kept.push((field.to_string(), key.to_string(), value.to_string()));
+            Ok(format!("${{secret:{field}/{key}}}"))
+        })
+        .unwrap();
+        assert_eq!(
+            moved,
+            ["env.GITHUB_PERSONAL_ACCESS_TOKEN", "headers.Authorization"]
+        );
+        assert_eq!(
+            kept,
+            [
+                (
+                    "env".into(),
+                    "GITHUB_PERSONAL_ACCESS_TOKEN".into(),
+                    "ghp_abcdefabcdefabcdef".into()
+                ),
+                (
+                    "headers".into(),
+                    "Authorization".into(),
+                    "Bearer sk-1234567890".into()
+                ),
+            ]
+        );
+        assert_eq!(
+            fields["env"]["GITHUB_PERSONAL_ACCESS_TOKEN"],
+            "${secret:env/GITHUB_PERSONAL_ACCESS_TOKEN}"
+        );
+        // A reference stays; a value too short or common stays; others stay.
+        assert_eq!(fields["env"]["API_KEY"], "${env:API_KEY}");
+        assert_eq!(fields["env"]["SESSION_TIMEOUT"], "30");
+        assert_eq!(fields["env"]["LOG_LEVEL"], "debug");
+        assert_eq!(fields["headers"]["X-Team"], "core-platform");
+        // A keychain that refuses: said, nothing half-moved is claimed.
+        let mut again = serde_json::json!({ "env": { "TOKEN": "abcdefghijkl" } })
+            .as_object()
+            .unwrap()
+            .clone();
+        let refused = keep_credentials(&mut again, |_, _, _| Err("no keychain".into()));
+        assert_eq!(refused, Err("no keychain".to_string()));
+    }
 
     #[test]
     fn the_apps_keychain_asks_which_store_it_has_only_when_used() {

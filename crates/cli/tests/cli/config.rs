@@ -199,6 +199,82 @@ fn a_secret_header_lives_in_the_keychain_and_the_server_still_gets_it() {
     assert_eq!(keychain.get(id).unwrap(), None);
 }
 
+/// A credential written out in another client's file is imported into the
+/// keychain, the file holding a reference; the server still gets it.
+#[test]
+fn an_imported_credential_goes_to_the_keychain_not_into_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = super::http_demo(dir.path(), &["--token", "imp0rted-token"]);
+    let cursor = dir.path().join("cursor-mcp.json");
+    std::fs::write(
+        &cursor,
+        json!({ "mcpServers": { "remote": {
+            "url": format!("http://{}/mcp", server.addr),
+            "headers": { "Authorization": "Bearer imp0rted-token" }
+        } } })
+        .to_string(),
+    )
+    .unwrap();
+    let cfg = dir.path().join("mcp.json");
+    let c = cfg.to_str().unwrap();
+    let import = |extra: &[&str]| {
+        let mut args = vec![
+            "--config",
+            c,
+            "config",
+            "import",
+            cursor.to_str().unwrap(),
+            "--from",
+            "cursor",
+        ];
+        args.extend_from_slice(extra);
+        run(dir.path(), &args)
+    };
+    let dry = import(&["--dry-run"]);
+    assert!(
+        stderr(&dry).contains("remote: headers.Authorization would be kept in the OS keychain"),
+        "{}",
+        stderr(&dry)
+    );
+    assert!(!cfg.exists(), "a dry run writes nothing");
+    let keychain = Keychain::new(&namespace(), Backend::KernelKeyring);
+    let id = "remote/headers/Authorization";
+    assert_eq!(keychain.get(id).unwrap(), None, "a dry run keeps nothing");
+
+    let out = import(&[]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let text = std::fs::read_to_string(&cfg).unwrap();
+    assert!(!text.contains("imp0rted-token"), "{text}");
+    assert!(
+        text.contains("${secret:remote/headers/Authorization}"),
+        "{text}"
+    );
+    assert_eq!(
+        keychain.get(id).unwrap().as_deref(),
+        Some("Bearer imp0rted-token")
+    );
+    let out = run(dir.path(), &["--config", c, "config", "trust", "remote"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    let call = run(
+        dir.path(),
+        &[
+            "--config",
+            c,
+            "call",
+            "remote",
+            "echo",
+            "-a",
+            "message=with the imported token",
+        ],
+    );
+    drop(server);
+    assert_eq!(call.status.code(), Some(0), "{}", stderr(&call));
+    assert!(stdout(&call).contains("with the imported token"));
+    let out = run(dir.path(), &["--config", c, "config", "remove", "remote"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert_eq!(keychain.get(id).unwrap(), None);
+}
+
 #[test]
 fn validate_import_export_and_discover() {
     let dir = tempfile::tempdir().unwrap();

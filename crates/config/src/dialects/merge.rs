@@ -20,6 +20,25 @@ pub struct Merged {
     pub kept: Vec<String>,
 }
 
+/// The servers `doc` holds now, by name.
+pub fn names_in(doc: &Document) -> Result<Vec<String>> {
+    if doc.text.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    Ok(ConfigFile::parse(&doc.path, &doc.text)?
+        .servers
+        .iter()
+        .map(|s| s.name.clone())
+        .collect())
+}
+
+/// Whether imported server `name` goes into a file holding `ours`: it is
+/// among `only` (when given), and new or `replace`-ing ours.
+pub fn goes_in(name: &str, ours: &[String], only: &[String], replace: bool) -> bool {
+    (only.is_empty() || only.iter().any(|o| o == name))
+        && (replace || !ours.iter().any(|o| o == name))
+}
+
 /// Apply `imported` (only the servers named in `only`, if any) to `doc`'s
 /// text. Nothing is saved: the caller saves (or shows a dry run).
 pub fn merge_into(
@@ -28,21 +47,13 @@ pub fn merge_into(
     only: &[String],
     replace: bool,
 ) -> Result<Merged> {
-    let ours: Vec<String> = if doc.text.trim().is_empty() {
-        Vec::new()
-    } else {
-        ConfigFile::parse(&doc.path, &doc.text)?
-            .servers
-            .iter()
-            .map(|s| s.name.clone())
-            .collect()
-    };
+    let ours = names_in(doc)?;
     let mut out = Merged::default();
     for (name, fields) in &imported.servers {
         if !only.is_empty() && !only.contains(name) {
             continue;
         }
-        if ours.contains(name) && !replace {
+        if !goes_in(name, &ours, only, replace) {
             out.kept.push(name.clone());
             continue;
         }

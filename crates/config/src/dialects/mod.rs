@@ -22,7 +22,7 @@ pub use import::import;
 pub(crate) use import::normalise;
 
 pub use export::{Exported, export};
-pub use merge::{Merged, merge_into};
+pub use merge::{Merged, goes_in, merge_into, names_in};
 
 /// A client whose config we read and write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
