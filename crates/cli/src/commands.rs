@@ -219,8 +219,11 @@ async fn call(
         crate::stop::asked().await;
         on_interrupt.cancel();
     });
-    let statuses: Option<std::sync::Arc<dyn workbench_app::tools::CallSink>> =
-        (!hand.detach).then(|| std::sync::Arc::new(crate::task_cmd::PrintStatuses) as _);
+    let printed =
+        (!hand.detach).then(|| std::sync::Arc::new(crate::task_cmd::PrintStatuses::new()));
+    let statuses = printed
+        .clone()
+        .map(|p| p as std::sync::Arc<dyn workbench_app::tools::CallSink>);
     let out = workbench_app::tools::call(
         &calls,
         workbench_app::tools::HandCall {
@@ -238,6 +241,9 @@ async fn call(
         statuses,
     )
     .await;
+    if let Some(p) = &printed {
+        p.finish();
+    }
     interrupt.abort();
     workbench_app::history::flush(&calls).await;
     let out = out?;

@@ -205,6 +205,54 @@ fn a_failed_server_shows_the_end_of_its_stderr() {
     );
 }
 
+/// A long call's progress is drawn on the terminal (one line over itself,
+/// cleared before the result), and kept out of a log or a pipe.
+#[test]
+fn a_calls_progress_shows_on_a_terminal_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = demo_config(dir.path(), &[]);
+    let args = [
+        "call",
+        "demo",
+        "long_task",
+        "-a",
+        "steps=3",
+        "-a",
+        "step_ms=150",
+        "--config",
+        &cfg,
+    ];
+    let piped = mcpwb(&args);
+    assert!(piped.status.success(), "{}", stderr(&piped));
+    assert!(!stderr(&piped).contains("/ 3 ("), "{}", stderr(&piped));
+    // A terminal: `script` runs it on a pseudo-terminal.
+    let mut line = vec![BIN.to_string(), "--trust".into()];
+    line.extend(args.iter().map(|a| format!("'{a}'")));
+    let on_tty = mcpwb_command(true, &[])
+        .get_envs()
+        .fold(Command::new("script"), |mut c, (k, v)| {
+            match v {
+                Some(v) => c.env(k, v),
+                None => c.env_remove(k),
+            };
+            c
+        })
+        .args(["-qec", &line.join(" "), "/dev/null"])
+        .output();
+    let Ok(on_tty) = on_tty else {
+        eprintln!("`script` is not installed: the terminal half is skipped");
+        return;
+    };
+    let text = String::from_utf8_lossy(&on_tty.stdout).to_string();
+    assert!(on_tty.status.success(), "{text}");
+    assert!(
+        text.contains("mcpwb: 2 / 3 (67%) — step 2 of 3"),
+        "{text:?}"
+    );
+    // Cleared before the result is printed.
+    assert!(text.contains("\r\x1b[2Kdone after 3 steps"), "{text:?}");
+}
+
 #[test]
 fn call_prints_the_result_and_exit_codes_tell_what_happened() {
     let dir = tempfile::tempdir().unwrap();
