@@ -2355,6 +2355,11 @@ export type Merged = {
 	added: string[],
 	/**  Names we already had, kept because `replace` was off. */
 	kept: string[],
+	/**
+	 *  What was changed on the way in, one sentence each (a credential
+	 *  kept in the keychain instead of the file).
+	 */
+	notes: string[],
 };
 
 /**  A stored message with its parts typed. */

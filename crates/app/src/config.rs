@@ -474,9 +474,10 @@ impl Place {
                 ));
             }
         }
-        imported.notes.extend(said);
-        let merged =
+
+        let mut merged =
             dialects::merge_into(&mut doc, &imported, only, replace).map_err(Error::from)?;
+        merged.notes.extend(said);
         if !dry_run && !merged.added.is_empty() {
             doc.save().map_err(Error::from)?;
         }

@@ -19,8 +19,9 @@ pub fn import(
     let done = crate::config_cmd::place(cli).import(path, from, only, replace, dry_run)?;
     let (added, skipped) = (&done.merged.added, &done.merged.kept);
     let imported = &done.imported;
-    for n in &imported.notes {
-        eprintln!("mcpwb: note: {n}");
+    let notes: Vec<&String> = imported.notes.iter().chain(&done.merged.notes).collect();
+    for n in &notes {
+        eprintln!("mcpwb: note: {}", crate::print::clean(n));
     }
     if cli.json {
         println!(
@@ -29,7 +30,7 @@ pub fn import(
                     "targets": imported.servers.iter().filter(|(n, _)| added.contains(n))
                         .map(|(n, e)| (n.clone(), json!(target_of(n, e))))
                         .collect::<serde_json::Map<String, serde_json::Value>>(),
-                    "notes": imported.notes, "dry_run": dry_run, "file": done.file })
+                    "notes": notes, "dry_run": dry_run, "file": done.file })
         );
         return Ok(());
     }

@@ -8,6 +8,9 @@ pub struct Merged {
     pub added: Vec<String>,
     /// Names we already had, kept because `replace` was off.
     pub kept: Vec<String>,
+    /// What was changed on the way in, one sentence each (a credential
+    /// kept in the keychain instead of the file).
+    pub notes: Vec<String>,
 }
 /// A client whose config we read and write.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, specta::Type)]
@@ -261,8 +264,8 @@ impl From<Scope> for workbench_config::Scope {
 crate::wire::to_wire!(workbench_config::dialects::Merged => Merged);
 impl From<workbench_config::dialects::Merged> for Merged {
     fn from(v: workbench_config::dialects::Merged) -> Self {
-        let workbench_config::dialects::Merged { added, kept } = v;
-        Self { added, kept }
+        let workbench_config::dialects::Merged { added, kept, notes } = v;
+        Self { added, kept, notes }
     }
 }
 crate::wire::to_wire!(workbench_config::dialects::Found => Found);

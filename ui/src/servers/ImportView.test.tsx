@@ -11,7 +11,7 @@ describe("importing from other clients", () => {
       if (cmd === "discover_configs") return [{ dialect: "cursor", path: "/h/.cursor/mcp.json", servers: ["github", "files"], targets: ["https://gh.example/mcp", "npx -y files-mcp /home"], notes: ["x: skipped"], error: null }];
       if (cmd === "import_config") {
         imports.push(args);
-        return { added: ["files"], kept: [] };
+        return { added: ["files"], kept: [], notes: ["files: env.FILES_TOKEN kept in the OS keychain, not in the file"] };
       }
       throw new Error(`unexpected ${cmd}`);
     });
@@ -24,6 +24,7 @@ describe("importing from other clients", () => {
     fireEvent.click(screen.getByLabelText(/github/));
     fireEvent.click(screen.getByText("Import 1 server(s)"));
     await waitFor(() => expect(imports).toEqual([{ path: "/h/.cursor/mcp.json", dialect: "cursor", only: ["files"], replace: false }]));
-    expect(await screen.findByText("Imported 1 server(s): files.")).toBeTruthy();
+    // What was changed on the way in is said with it.
+    expect(await screen.findByText("Imported 1 server(s): files. files: env.FILES_TOKEN kept in the OS keychain, not in the file.")).toBeTruthy();
   });
 });

@@ -15,7 +15,10 @@ export function ImportView({ backend, ours, onDone }: { backend: ConfigBackend; 
   const importFrom = (f: FoundConfig) => {
     const only = picked[f.path] ?? f.servers;
     backend.importConfig(f.path, f.dialect, only, replace).then(
-      (m) => setMessage(`Imported ${m.added.length} server(s)${m.added.length ? `: ${m.added.join(", ")}` : ""}${m.kept.length ? `; kept ours for ${m.kept.join(", ")}` : ""}.`),
+      (m) =>
+        setMessage(
+          `Imported ${m.added.length} server(s)${m.added.length ? `: ${m.added.join(", ")}` : ""}${m.kept.length ? `; kept ours for ${m.kept.join(", ")}` : ""}.${m.notes.map((n) => ` ${n}.`).join("")}`,
+        ),
       (e: unknown) => setMessage(e instanceof Error ? e.message : String(e)),
     );
   };

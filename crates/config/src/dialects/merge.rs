@@ -18,6 +18,9 @@ pub struct Merged {
     pub added: Vec<String>,
     /// Names we already had, kept because `replace` was off.
     pub kept: Vec<String>,
+    /// What was changed on the way in, one sentence each (a credential
+    /// kept in the keychain instead of the file).
+    pub notes: Vec<String>,
 }
 
 /// The servers `doc` holds now, by name.
