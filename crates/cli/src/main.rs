@@ -412,6 +412,7 @@ fn main() -> ExitCode {
         .and_then(|m| <Cli as clap::FromArgMatches>::from_arg_matches(&m))
         .unwrap_or_else(|e| e.exit());
     print::set_raw(cli.raw);
+    print::set_files_named(cli.config.as_deref(), cli.project.as_deref());
     let _log = workbench_core::logging::init(
         None,
         "error,rmcp=off,genai=off,rustls_platform_verifier=off",

@@ -37,7 +37,9 @@ fn state_text(name: &str, s: &ServerState) -> String {
         ServerState::Untrusted => {
             let name = workbench_core::config::shell_quote(name);
             format!(
-                "not trusted yet: read what it runs with `mcpwb config trust {name} --dry-run`, then trust it with `mcpwb config trust {name}`"
+                "not trusted yet: read what it runs with `{}`, then trust it with `{}`",
+                suggest(&format!("config trust {name} --dry-run")),
+                suggest(&format!("config trust {name}"))
             )
         }
         ServerState::Stopped => "stopped".into(),
@@ -377,6 +379,33 @@ pub fn set_raw(raw: bool) {
 }
 
 static MASK: std::sync::OnceLock<TrafficLog> = std::sync::OnceLock::new();
+
+static NAMED: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Remember how this run named its config (`--config FILE` not from
+/// `$MCPWB_CONFIG`, `--project DIR`): a command suggested to the person
+/// names the same files.
+pub fn set_files_named(config: Option<&std::path::Path>, project: Option<&std::path::Path>) {
+    let quote = |p: &std::path::Path| workbench_core::config::shell_quote(&p.display().to_string());
+    let mut flags = String::new();
+    if let Some(c) = config
+        && std::env::var_os("MCPWB_CONFIG").as_deref() != Some(c.as_os_str())
+    {
+        flags.push_str(&format!(" --config {}", quote(c)));
+    }
+    if let Some(p) = project {
+        flags.push_str(&format!(" --project {}", quote(p)));
+    }
+    let _ = NAMED.set(flags);
+}
+
+/// `mcpwb SUBCOMMAND` as the person would run it next, on this run's files.
+pub fn suggest(subcommand: &str) -> String {
+    format!(
+        "mcpwb{} {subcommand}",
+        NAMED.get().map_or("", String::as_str)
+    )
+}
 
 /// Mask every started server's secrets in what is printed from now on (a
 /// server may say its token back; `--raw` does not change that).

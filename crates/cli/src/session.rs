@@ -206,8 +206,9 @@ pub async fn ready(wb: &Workbench, name: &str) -> Result<(), Failure> {
                 server: name.into(),
                 state: format!(
                     "not trusted: it comes from a project, an import or an edit outside the workbench. \
-                     Read what it runs with `mcpwb config trust {quoted} --dry-run`, then `mcpwb config trust {quoted}` \
-                     (or pass --trust)"
+                     Read what it runs with `{}`, then `{}` (or pass --trust)",
+                    crate::print::suggest(&format!("config trust {quoted} --dry-run")),
+                    crate::print::suggest(&format!("config trust {quoted}"))
                 ),
             }
             .into())

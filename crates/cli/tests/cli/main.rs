@@ -614,8 +614,10 @@ fn a_projects_server_waits_for_trust() {
     };
     let out = call(&[]);
     assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
+    // The commands it suggests name this run's files.
+    let named = format!("mcpwb --config {cfg} --project {proj} config trust team");
     assert!(
-        stderr(&out).contains("mcpwb config trust team --dry-run`, then `mcpwb config trust team`"),
+        stderr(&out).contains(&format!("`{named} --dry-run`, then `{named}`")),
         "{}",
         stderr(&out)
     );
@@ -626,9 +628,9 @@ fn a_projects_server_waits_for_trust() {
         .find(|l| l.starts_with("team\t"))
         .map(str::to_string);
     assert!(
-        line.as_deref().is_some_and(|l| l.contains(
-            "not trusted yet: read what it runs with `mcpwb config trust team --dry-run`"
-        )),
+        line.as_deref().is_some_and(|l| l.contains(&format!(
+            "not trusted yet: read what it runs with `{named} --dry-run`"
+        ))),
         "{line:?}"
     );
     // The user's own server, once trusted, runs meanwhile.

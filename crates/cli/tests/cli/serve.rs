@@ -469,7 +469,9 @@ fn the_bridge_says_on_stderr_which_servers_it_does_not_serve() {
     std::fs::write(&cfg, file.to_string()).unwrap();
     let err = said(false);
     assert!(
-        err.contains("[mcpwb] newcomer: not trusted yet: read what it runs with `mcpwb config trust newcomer --dry-run`"),
+        err.contains(&format!(
+            "[mcpwb] newcomer: not trusted yet: read what it runs with `mcpwb --config {cfg} config trust newcomer --dry-run`"
+        )),
         "{err}"
     );
     assert!(!err.contains("[mcpwb] alpha"), "{err}");
