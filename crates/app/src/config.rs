@@ -19,7 +19,7 @@ pub use workbench_core::config::secrets::{Keychain, reference, secret_id_for};
 use workbench_core::config::trust::Trust;
 pub use workbench_core::config::vars::NeededInput;
 use workbench_core::config::vars::keychain_refs;
-pub use workbench_core::config::{ConfigFile, Scope, default_user_config};
+pub use workbench_core::config::{ConfigFile, Scope, default_user_config, shell_quote};
 use workbench_core::settings::SettingsFile;
 pub use workbench_core::workbench::Trial;
 use workbench_core::{Error, ErrorInfo};

@@ -107,6 +107,14 @@ async fn dispatch(
             task,
             no_wait,
         } => {
+            // `mcpwb call SERVER`: which tools it has, and how to call one.
+            let Some(tool) = tool else {
+                tools(cli, wb, target).await?;
+                let server = workbench_app::config::shell_quote(server);
+                return Err(Failure::Usage(format!(
+                    "name the tool to call: mcpwb call {server} TOOL (its tools are above)"
+                )));
+            };
             let hand = Hand {
                 as_task: *task,
                 detach: *no_wait,

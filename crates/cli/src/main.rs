@@ -236,8 +236,9 @@ pub enum Connected {
     Call {
         /// The server, by its name in mcp.json.
         server: String,
-        /// The tool, by its own name (`echo`, not `demo__echo`).
-        tool: String,
+        /// The tool, by its own name (`echo`, not `demo__echo`); without
+        /// it, the server's tools are listed.
+        tool: Option<String>,
         /// The arguments as a JSON object (or --args, -a KEY=VALUE).
         #[arg(value_name = "JSON")]
         arguments: Option<String>,

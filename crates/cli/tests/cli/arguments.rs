@@ -72,6 +72,19 @@ fn arguments_reach_the_tool_typed_as_its_schema_takes_them() {
         "{}",
         stderr(&out)
     );
+    // No tool named: the server's tools, and how to call one.
+    let out = call(&[]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stdout(&out).lines().any(|l| l.starts_with("echo\t")),
+        "{}",
+        stdout(&out)
+    );
+    assert!(
+        stderr(&out).contains("name the tool to call: mcpwb call demo TOOL"),
+        "{}",
+        stderr(&out)
+    );
     // Given twice: refused.
     let out = call(&["echo", "{}", "--args", "{}"]);
     assert_eq!(out.status.code(), Some(2));
