@@ -121,6 +121,42 @@ async fn a_server_failing_every_start_is_left_after_five_tries_until_restarted()
     healthy_still_works(&wb).await;
 }
 
+/// A server that dies right after its handshake, every time, is restarted
+/// ever later as the backoff grows: a session that short is no good start.
+/// (It was started again every first delay, for as long as the window was
+/// open.)
+#[tokio::test]
+async fn a_server_dying_after_each_handshake_is_restarted_ever_later() {
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/fixtures/dies_after_handshake.py"
+    );
+    let entry = (
+        "dies".to_string(),
+        serde_json::json!({ "command": "python3", "args": [script] }),
+    );
+    let (wb, _dir) = with_healthy(entry).await;
+    let h = wb.server("dies").unwrap();
+    // The delays here start at 200 ms and stop growing at 2 s.
+    tokio::time::sleep(Duration::from_secs(6)).await;
+    let life = h.life();
+    let readies = life.iter().filter(|e| e.state == "ready").count();
+    let attempts: Vec<u32> = life
+        .iter()
+        .filter(|e| e.state == "restarting")
+        .filter_map(|e| e.attempt)
+        .collect();
+    assert!(readies >= 3, "it did come up each time: {life:?}");
+    assert!(
+        attempts.windows(2).all(|w| w[1] == w[0] + 1) && attempts.last() >= Some(&4),
+        "the attempts count up, not from 1 each time: {attempts:?}"
+    );
+    // 200 + 400 + 800 + 1600 + 2000 ms: six starts at most in 6 s, where
+    // a first delay each time made more than twenty.
+    assert!(readies <= 7, "{readies} starts in 6 s: {life:?}");
+    healthy_still_works(&wb).await;
+}
+
 #[tokio::test]
 async fn a_crash_mid_call_fails_the_call_at_once_and_the_server_restarts() {
     let (wb, _dir) = with_healthy(stdio("crashy", &["--fault", "crash-on-call"])).await;

@@ -119,8 +119,16 @@ impl Supervisor {
                 Next::Connect => {
                     let failure = match self.connect_once(&mut commands, &ct).await {
                         Outcome::Session(session) => {
-                            attempt = 0;
-                            match self.serve(*session, &mut commands, &ct).await {
+                            let began = std::time::Instant::now();
+                            let served = self.serve(*session, &mut commands, &ct).await;
+                            // Only a session that lasted is a good start: one that
+                            // ends right after its handshake (a crash on the first
+                            // list) is restarted ever later, as the backoff grows,
+                            // not every second for as long as the window is open.
+                            if began.elapsed() >= STEADY {
+                                attempt = 0;
+                            }
+                            match served {
                                 Outcome::Failed(reason) => reason,
                                 Outcome::Next(n) => {
                                     next = n;
@@ -325,3 +333,7 @@ pub(crate) fn liveness_probe(protocol: &str) -> (rmcp::model::ClientRequest, &'s
         )
     }
 }
+
+/// How long a session must last for its start to count as good (the
+/// restart backoff starts again from its first delay after one).
+const STEADY: std::time::Duration = std::time::Duration::from_secs(10);
