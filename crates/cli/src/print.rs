@@ -143,24 +143,8 @@ pub fn took_ms(ms: f64) -> String {
 }
 
 /// The last lines a failed server wrote to stderr, as a person reads them
-/// first: the last three that say something, each cut at 200 characters.
-/// One line is rarely enough (`npm error could not determine executable`
-/// comes before `npm error A complete log of this run…`).
-pub fn stderr_tail(stderr: &[String]) -> Vec<String> {
-    let mut tail: Vec<String> = stderr
-        .iter()
-        .rev()
-        .map(|l| l.trim_end())
-        .filter(|l| !l.trim().is_empty())
-        .take(3)
-        .map(|l| match l.char_indices().nth(200) {
-            Some((at, _)) => format!("{}…", &l[..at]),
-            None => l.to_string(),
-        })
-        .collect();
-    tail.reverse();
-    tail
-}
+/// first (the core's rule: the last three that say something).
+pub use workbench_core::status::stderr_tail;
 
 /// The tools, and (on stderr, or under `cache` in JSON) what each server's
 /// `tools/list` said of its freshness.

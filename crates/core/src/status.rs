@@ -104,6 +104,40 @@ pub enum ServerState {
     Stopped,
 }
 
+impl ServerState {
+    /// Why it failed, with the end of its stderr, as a person reads them
+    /// first (None: it has not failed). One line is rarely enough: `npm
+    /// error could not determine executable to run` comes before `npm error
+    /// A complete log of this run…`.
+    pub fn failure(&self) -> Option<(&str, Vec<String>)> {
+        match self {
+            ServerState::Failed { reason, stderr, .. }
+            | ServerState::Restarting { reason, stderr, .. } => {
+                Some((reason.as_str(), stderr_tail(stderr)))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The last three stderr lines that say something, each cut at 200
+/// characters, oldest first.
+pub fn stderr_tail(stderr: &[String]) -> Vec<String> {
+    let mut tail: Vec<String> = stderr
+        .iter()
+        .rev()
+        .map(|l| l.trim_end())
+        .filter(|l| !l.trim().is_empty())
+        .take(3)
+        .map(|l| match l.char_indices().nth(200) {
+            Some((at, _)) => format!("{}…", &l[..at]),
+            None => l.to_string(),
+        })
+        .collect();
+    tail.reverse();
+    tail
+}
+
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct ServerStatus {
     pub name: String,

@@ -163,12 +163,13 @@ async fn eras(
 
 /// Why nothing more of a server in `state` can be checked.
 fn not_ready(state: &ServerState) -> Finding {
-    let why = match state {
-        ServerState::Failed { reason, .. } => reason.clone(),
-        ServerState::Ready => "its lists are not read yet".into(),
-        other => format!(
+    let why = match state.failure() {
+        Some((reason, tail)) if tail.is_empty() => reason.to_string(),
+        Some((reason, tail)) => format!("{reason}; its stderr ended: {}", tail.join(" │ ")),
+        None if matches!(state, ServerState::Ready) => "its lists are not read yet".into(),
+        None => format!(
             "it is {}",
-            serde_json::to_value(other)
+            serde_json::to_value(state)
                 .ok()
                 .and_then(|v| v["state"].as_str().map(String::from))
                 .unwrap_or_else(|| "not ready".into())

@@ -11,7 +11,13 @@ use super::{demo_config, mcpwb, python, stderr, stdout};
 #[test]
 fn doctor_exits_by_the_worst_finding_and_its_json_parses() {
     let dir = tempfile::tempdir().unwrap();
-    let cfg = demo_config(dir.path(), &[("planted", &["--fault", "doctor-names"])]);
+    let cfg = demo_config(
+        dir.path(),
+        &[
+            ("planted", &["--fault", "doctor-names"]),
+            ("broken", &["--fault", "exit-at-start"]),
+        ],
+    );
     // The demo server: warnings and notes, no error.
     let out = mcpwb(&["--config", &cfg, "doctor", "demo"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
@@ -42,6 +48,16 @@ fn doctor_exits_by_the_worst_finding_and_its_json_parses() {
     // A server that does not start: exit 4.
     let out = mcpwb(&["--config", &cfg, "--timeout", "5", "doctor", "nosuch"]);
     assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
+    // One that fails at start: why, with the end of what it said on stderr.
+    let out = mcpwb(&["--config", &cfg, "--timeout", "5", "doctor", "broken"]);
+    assert_eq!(out.status.code(), Some(4), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains(
+            "during the handshake; its stderr ended: demo server: exiting at start on purpose"
+        ),
+        "{}",
+        stdout(&out)
+    );
 }
 
 #[test]
