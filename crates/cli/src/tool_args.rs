@@ -199,7 +199,12 @@ fn unlisted_property(key: &str, schema: &Value) -> Result<(), Failure> {
 pub fn unlisted_tool(server: &str, tool: &str, listed_names: &[String]) -> String {
     let nearest = listed_names
         .iter()
-        .map(|n| (distance(&n.to_lowercase(), &tool.to_lowercase()), n))
+        .map(|n| {
+            (
+                strsim::levenshtein(&n.to_lowercase(), &tool.to_lowercase()),
+                n,
+            )
+        })
         .filter(|(d, n)| *d <= (n.chars().count() / 3).max(2))
         .min_by_key(|(d, _)| *d);
     let hint = match nearest {
@@ -212,24 +217,6 @@ pub fn unlisted_tool(server: &str, tool: &str, listed_names: &[String]) -> Strin
         crate::print::clean(server),
         crate::print::clean(tool)
     )
-}
-
-/// Edits (insert, delete, replace) from one name to the other.
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (above + 1)
-                .min(row[j] + 1)
-                .min(diagonal + usize::from(ca != *cb));
-            diagonal = above;
-        }
-    }
-    row[b.len()]
 }
 
 /// Names a server gave, for a line on the terminal: cleaned of control
@@ -552,7 +539,6 @@ mod tests {
             unlisted_tool("ev", "x", &[]),
             "ev lists no tool x (it lists none); sent as given"
         );
-        assert_eq!(distance("kitten", "sitting"), 3);
     }
 
     #[test]
