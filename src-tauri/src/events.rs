@@ -222,7 +222,8 @@ pub fn forward<R: Runtime>(app: AppHandle<R>, workbench: &Workbench) {
                     }
                 }
                 Ok(workbench_core::events::Event::ConfigApplied { changes, own }) => {
-                    let held = |why: &str| -> Vec<String> {
+                    use workbench_core::config::watch::HeldBy;
+                    let held = |why: HeldBy| -> Vec<String> {
                         changes
                             .held
                             .iter()
@@ -233,8 +234,8 @@ pub fn forward<R: Runtime>(app: AppHandle<R>, workbench: &Workbench) {
                     let _ = ConfigChanged {
                         own,
                         error: None,
-                        untrusted: held("untrusted"),
-                        disabled: held("disabled"),
+                        untrusted: held(HeldBy::Untrusted),
+                        disabled: held(HeldBy::Disabled),
                         added: changes.added,
                         changed: changes.changed,
                         removed: changes.removed,

@@ -25,8 +25,18 @@ pub struct ChangeSet {
 pub struct Held {
     /// The entry's name.
     pub name: String,
-    /// `untrusted` or `disabled`.
-    pub why: &'static str,
+    /// Why it does not start.
+    pub why: HeldBy,
+}
+
+/// Why an entry of the file does not start.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HeldBy {
+    /// It waits for the person's trust (a file from elsewhere).
+    Untrusted,
+    /// The person disabled it.
+    Disabled,
 }
 
 impl ChangeSet {
@@ -52,8 +62,8 @@ pub fn diff<'a>(
             Some(_) => continue,
         }
         let why = match (entry.trusted, entry.disabled) {
-            (false, _) => "untrusted",
-            (true, true) => "disabled",
+            (false, _) => HeldBy::Untrusted,
+            (true, true) => HeldBy::Disabled,
             (true, false) => continue,
         };
         out.held.push(Held {

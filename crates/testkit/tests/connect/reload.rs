@@ -168,7 +168,7 @@ async fn a_server_trusted_elsewhere_starts_without_a_reload() {
         changes.held,
         [workbench_core::config::watch::Held {
             name: "added".into(),
-            why: "untrusted"
+            why: workbench_core::config::watch::HeldBy::Untrusted
         }]
     );
 }
