@@ -479,6 +479,10 @@ fn main() -> ExitCode {
                     return ExitCode::from(exit::TOOL_ERROR);
                 }
             };
+            let info = ErrorInfo {
+                message: print::on_this_run(&info.message),
+                ..info
+            };
             if cli.json {
                 println!("{}", serde_json::json!({ "error": info }));
             } else {

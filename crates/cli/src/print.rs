@@ -391,6 +391,33 @@ pub fn suggest(subcommand: &str) -> String {
     )
 }
 
+/// A message from the library said for this run: each command it suggests
+/// (`` `mcpwb config trust NAME` ``, written in the app or the core, which do
+/// not know how mcpwb was started) names this run's files as [`suggest`]
+/// does, so that what is pasted acts on the file that was read. A command
+/// already naming flags (`` `mcpwb --config …` ``) is left as it is.
+pub fn on_this_run(message: &str) -> String {
+    with_flags(message, NAMED.get().map_or("", String::as_str))
+}
+
+fn with_flags(message: &str, named: &str) -> String {
+    if named.is_empty() {
+        return message.to_string();
+    }
+    let mut out = String::with_capacity(message.len() + named.len());
+    let mut rest = message;
+    while let Some(at) = rest.find("`mcpwb ") {
+        let (before, from) = rest.split_at(at + "`mcpwb".len());
+        out.push_str(before);
+        if !from[1..].starts_with('-') {
+            out.push_str(named);
+        }
+        rest = from;
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Mask every started server's secrets in what is printed from now on (a
 /// server may say its token back; `--raw` does not change that).
 pub fn mask_with(traffic: &TrafficLog) {
@@ -455,6 +482,21 @@ pub fn clean(text: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::with_flags;
+
+    #[test]
+    fn a_suggested_command_names_the_runs_files_once() {
+        let said = "demo is not trusted: read it with `mcpwb config trust demo --dry-run`, then `mcpwb config trust demo`";
+        assert_eq!(
+            with_flags(said, " --config /t/a.json"),
+            "demo is not trusted: read it with `mcpwb --config /t/a.json config trust demo --dry-run`, then `mcpwb --config /t/a.json config trust demo`"
+        );
+        // Already said for the run, or not a command: left as it is.
+        let named = "run `mcpwb --config /t/a.json config trust demo` or mcpwb alone";
+        assert_eq!(with_flags(named, " --config /t/a.json"), named);
+        assert_eq!(with_flags(said, ""), said);
+    }
+
     use super::{clean, stderr_tail, took_ms};
 
     #[test]

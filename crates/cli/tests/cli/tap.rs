@@ -288,7 +288,15 @@ fn a_tapped_entry_runs_only_trusted_and_its_secrets_are_not_kept() {
         "{}",
         String::from_utf8_lossy(&refused.stderr)
     );
-    assert!(String::from_utf8_lossy(&refused.stderr).contains("mcpwb config trust demo"));
+    // Said for this run's file: what is pasted trusts the entry just read.
+    assert!(
+        String::from_utf8_lossy(&refused.stderr).contains(&format!(
+            "`mcpwb --config {} config trust demo --dry-run`",
+            config.display()
+        )),
+        "{}",
+        String::from_utf8_lossy(&refused.stderr)
+    );
     assert!(sessions(d).is_empty());
     // Trusted: the host's message naming the secret is kept masked.
     let mut tap = host(true);
