@@ -325,6 +325,8 @@ describe("tools", () => {
         if (!picked) await new Promise((r) => setTimeout(r, 200));
       }
       assert.ok(picked, "local's demo://counter is listed");
+      await session.clickText(".run-bar button", "Read");
+      const [before] = await session.waitForTexts(".resource-detail .resource-content pre", (t) => t.length === 1 && /^\d+$/.test(t[0]));
       await session.clickText(".run-bar button", "Subscribe");
       await session.waitForTexts(".tool-row.selected .badge", (t) => t.includes("subscribed"));
       await session.clickText("[role=tab]", "Tools");
@@ -334,7 +336,12 @@ describe("tools", () => {
       await session.clickText(".run-bar button", "Run");
       await session.waitForTexts(".result .block-text", (t) => t.length === 1);
       await session.clickText("[role=tab]", "Resources");
-      await session.waitForTexts(".tool-row.selected .badge", (t) => t.includes("updated"));
+      // The open resource was read again on the server's word: it shows what it holds now.
+      await session.waitForTexts(".resource-detail .resource-content pre", (t) => t[0] === String(Number(before) + 1));
+      const [said] = await session.waitForTexts(".resource-detail [role=status]", (t) => t.length === 1);
+      assert.match(said, /^Read again at .*: the server said it changed\.$/);
+      const badges = await session.waitForTexts(".tool-row.selected .badge", (t) => t.includes("subscribed"));
+      assert.ok(!badges.includes("updated"), `read since it changed: ${badges}`);
       await session.screenshot("resource-updated");
     } finally {
       await session.close();

@@ -82,7 +82,7 @@ function BinaryPreview({ data, mime }: { data: string; mime: string }) {
 
 /** A binary resource: its type and size, a preview, and Save as…. */
 /** What a result reaches of the Rust side: resources a link names, and saving a server's bytes. */
-type ResultBackend = ResourcesBackend & WindowBackend;
+export type ResultBackend = ResourcesBackend & WindowBackend;
 
 function Binary({ backend, uri, mime, data }: { backend?: ResultBackend; uri: string; mime: string; data: string }) {
   const toast = useToast();
@@ -123,21 +123,40 @@ function BlockAnnotations({ annotations }: { annotations: unknown }) {
   return parts.length ? <p className="block-annotations">{parts.join(" · ")}</p> : null;
 }
 
-/** Contents read from a resource (a link followed in place). */
-function Contents({ backend, contents }: { backend?: ResultBackend; contents: Block[] }) {
+/** What a resource read returned, each content as a person reads it: text
+ * (Markdown and JSON shown as such, long text cut until asked), images,
+ * other bytes as a preview with Save as…. `headed` names each content's URI
+ * and type above it (a read of its own; a link followed in place has them). */
+export function ResourceContents({ backend, contents, headed = false }: { backend?: ResultBackend; contents: Block[]; headed?: boolean }) {
   return (
     <div className="linked-contents">
-      {contents.map((c, i) =>
-        typeof c.text === "string" ? (
-          String(c.mimeType ?? "").includes("markdown") ? (
-            <Markdown key={i} text={c.text} />
-          ) : (
-            <LongText key={i} text={c.text} />
-          )
-        ) : (
-          <Binary key={i} backend={backend} uri={String(c.uri ?? "")} mime={String(c.mimeType ?? "application/octet-stream")} data={String(c.blob ?? "")} />
-        ),
-      )}
+      {contents.map((c, i) => {
+        const uri = String(c.uri ?? "");
+        const mime = String(c.mimeType ?? "");
+        const head = headed && (
+          <p className="muted content-head">
+            {uri} {mime && `· ${mime}`}
+          </p>
+        );
+        const image = safeMime(c.mimeType, "image/");
+        let body;
+        if (typeof c.text === "string") {
+          const json = mime.includes("json") && c.text.length <= PREVIEW_CHARS ? pretty(c.text) : null;
+          body = mime.includes("markdown") && c.text.length <= PREVIEW_CHARS ? <Markdown text={c.text} /> : <LongText className={json ? "json" : undefined} text={json ?? c.text} />;
+        } else if (typeof c.blob !== "string") {
+          body = <p className="muted">no content</p>;
+        } else if (image) {
+          body = <img alt={uri || "image"} src={`data:${image};base64,${c.blob}`} />;
+        } else {
+          body = <Binary backend={backend} uri={uri} mime={mime || "application/octet-stream"} data={c.blob} />;
+        }
+        return (
+          <div key={i} className="resource-content">
+            {head}
+            {body}
+          </div>
+        );
+      })}
     </div>
   );
 }
@@ -171,12 +190,14 @@ function ResourceLink({ block, backend, server }: { block: Block; backend?: Resu
       </div>
       {typeof block.description === "string" && <p className="muted">{block.description}</p>}
       {read?.error && <p className="field-error">{read.error}</p>}
-      {read?.contents && <Contents backend={backend} contents={read.contents} />}
+      {read?.contents && <ResourceContents backend={backend} contents={read.contents} />}
     </div>
   );
 }
 
-function BlockView({ block, backend, server }: { block: Block; backend?: ResultBackend; server?: string }) {
+/** One content block (of a tool's result, or a prompt's message) with what
+ * the server says of it. */
+export function BlockView({ block, backend, server }: { block: Block; backend?: ResultBackend; server?: string }) {
   return (
     <>
       <BlockBody block={block} backend={backend} server={server} />
@@ -218,17 +239,7 @@ function BlockBody({ block, backend, server }: { block: Block; backend?: ResultB
               {String(r.uri ?? "")}
             </code>
           </div>
-          {typeof r.text === "string" ? (
-            String(r.mimeType ?? "").includes("markdown") ? (
-              <Markdown text={r.text} />
-            ) : (
-              <LongText text={r.text} />
-            )
-          ) : typeof r.blob === "string" ? (
-            <Binary backend={backend} uri={String(r.uri ?? "")} mime={String(r.mimeType ?? "application/octet-stream")} data={r.blob} />
-          ) : (
-            <p className="muted">no content</p>
-          )}
+          <ResourceContents backend={backend} contents={[r]} />
         </div>
       );
     }

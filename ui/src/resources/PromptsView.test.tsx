@@ -56,4 +56,35 @@ describe("prompts", () => {
     pick(screen.getByLabelText("Server"), "other");
     expect(screen.queryByRole("list", { name: "Cache hints" })).toBeNull();
   });
+
+  it("show a message's resource and image as a tool's result shows them, and Enter gets them", async () => {
+    const asked: Record<string, string>[] = [];
+    const backend = {
+      complete: () => Promise.resolve([]),
+      getPrompt: (_s: string, _n: string, args: Record<string, string>) => {
+        asked.push(args);
+        return Promise.resolve({
+          messages: [
+            { role: "user", content: { type: "resource", resource: { uri: "demo://doc/1", mimeType: "text/plain", text: "the document" } } },
+            { role: "user", content: { type: "image", mimeType: "image/png", data: "iVBORw0KGgo=" } },
+          ],
+        });
+      },
+    } as unknown as Backend;
+    render(<PromptsView backend={backend} rows={rows} />);
+    fireEvent.click(screen.getByText("Greet someone"));
+    fireEvent.change(screen.getByLabelText("name"), { target: { value: "Ada" } });
+    fireEvent.submit(screen.getByLabelText("name"));
+    expect(await screen.findByText("the document")).toBeTruthy();
+    expect(asked).toEqual([{ name: "Ada" }]);
+    // Not the block's JSON: its URI above its text, the image as an image.
+    expect(screen.getByText("demo://doc/1")).toBeTruthy();
+    expect(screen.queryByText(/"type": "resource"/)).toBeNull();
+    expect(screen.getByRole("img").getAttribute("src")).toBe("data:image/png;base64,iVBORw0KGgo=");
+  });
+
+  it("an empty list says which servers could not start", () => {
+    render(<PromptsView backend={{} as Backend} rows={[]} statuses={[{ name: "np", state: "failed" } as never]} />);
+    expect(screen.getByText("1 server could not start: its page says why.")).toBeTruthy();
+  });
 });

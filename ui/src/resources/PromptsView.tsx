@@ -4,7 +4,9 @@ import { useState } from "react";
 import type { PromptRow } from "../ipc";
 import { Completing } from "../components/Completing";
 import { Freshness, PickList, ServerFilter } from "../components/PickList";
-import { Markdown } from "../content/Markdown";
+import { noneYet } from "../components/noneYet";
+import { BlockView, type ResultBackend } from "../content/ResultView";
+import type { ServerStatus_Serialize as ServerStatus } from "../bindings";
 import { Button, Input, plural } from "../design";
 import type { ListCache, ResourcesBackend } from "../ipc";
 
@@ -47,22 +49,36 @@ export function ArgField({
   );
 }
 
-function Detail({ backend, row }: { backend: ResourcesBackend; row: PromptRow }) {
+function Detail({ backend, row }: { backend: ResultBackend; row: PromptRow }) {
   const p = row.prompt as { name?: string; title?: string; description?: string; arguments?: Arg[] };
   const args = p.arguments ?? [];
   const [values, setValues] = useState<Record<string, string>>({});
   const [messages, setMessages] = useState<Message[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [getting, setGetting] = useState(false);
   const get = () => {
     setError(null);
+    setGetting(true);
     const filled = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== ""));
     backend.getPrompt(row.server, String(p.name ?? ""), filled).then(
-      (r) => setMessages(((r as { messages?: Message[] }).messages ?? []) as Message[]),
-      (e: unknown) => setError(e instanceof Error ? e.message : String(e)),
+      (r) => {
+        setGetting(false);
+        setMessages(((r as { messages?: Message[] }).messages ?? []) as Message[]);
+      },
+      (e: unknown) => {
+        setGetting(false);
+        setError(e instanceof Error ? e.message : String(e));
+      },
     );
   };
   return (
-    <div className="prompt-detail">
+    <form
+      className="prompt-detail"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (!getting) get();
+      }}
+    >
       <h2>
         {p.title ?? p.name} <code className="qualified">{row.server}</code>
       </h2>
@@ -79,8 +95,8 @@ function Detail({ backend, row }: { backend: ResourcesBackend; row: PromptRow })
         />
       ))}
       <div className="run-bar">
-        <Button variant="primary" onClick={get}>
-          Get messages
+        <Button type="submit" variant="primary" disabled={getting} title="Enter">
+          {getting ? "Getting…" : "Get messages"}
         </Button>
       </div>
       {error && (
@@ -88,21 +104,23 @@ function Detail({ backend, row }: { backend: ResourcesBackend; row: PromptRow })
           <p className="error-message">{error}</p>
         </div>
       )}
-      {messages && (
+      {messages && messages.length === 0 && <p className="muted">The server returned no messages.</p>}
+      {messages && messages.length > 0 && (
         <ol className="prompt-messages">
           {messages.map((m, i) => (
             <li key={i} className="result">
               <strong>{m.role}</strong>
-              {m.content?.type === "text" ? <Markdown text={String(m.content.text ?? "")} /> : <pre className="json" tabIndex={0}>{JSON.stringify(m.content, null, 2)}</pre>}
+              {/* The same content blocks a tool's result has: text, images, audio, resources and links. */}
+              <BlockView block={m.content ?? {}} backend={backend} server={row.server} />
             </li>
           ))}
         </ol>
       )}
-    </div>
+    </form>
   );
 }
 
-export function PromptsView({ backend, rows, hints }: { backend: ResourcesBackend; rows: PromptRow[]; hints?: ListCache[] }) {
+export function PromptsView({ backend, rows, hints, statuses = [] }: { backend: ResultBackend; rows: PromptRow[]; hints?: ListCache[]; statuses?: ServerStatus[] }) {
   // The open prompt by server and name (an index would move when lists change).
   const [openKey, setOpenKey] = useState<string | null>(null);
   const [query, setQuery] = useState("");
@@ -135,12 +153,12 @@ export function PromptsView({ backend, rows, hints }: { backend: ResourcesBacken
           <Input type="search" aria-label="Search prompts" placeholder={`Search ${plural(rows.length, "prompt")}`} value={query} onChange={(e) => setQuery(e.target.value)} />
           <ServerFilter servers={rows.map((r) => r.server)} value={server} onChange={setServer} />
           <Freshness hints={hints} lists={["prompts"]} server={server} />
-          {rows.length === 0 && <p className="muted empty-hint">No prompts: servers that offer some list them here once ready.</p>}
+          {rows.length === 0 && <p className="muted empty-hint">{noneYet(statuses, "prompts")}</p>}
           {rows.length > 0 && items.length === 0 && <p className="muted empty-hint">No prompt matches “{query}”.</p>}
         </>
       }
       detail={current ? <Detail key={openKey} backend={backend} row={current} /> : null}
-      empty={{ title: "Pick a prompt", text: "Fill its arguments (the server suggests values) and get its messages." }}
+      empty={{ title: "Pick a prompt", text: "Fill its arguments (the server suggests values) and get its messages (Enter)." }}
     />
   );
 }

@@ -1,16 +1,16 @@
 // Resources of every server: list and templates (fill the URI template),
 // read with a preview (text, image, binary size), subscribe for updates.
 import { Completing } from "../components/Completing";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { ResourceRow } from "../ipc";
+import type { ServerStatus_Serialize as ServerStatus } from "../bindings";
 import { Freshness, PickList, ServerFilter } from "../components/PickList";
-import { Markdown } from "../content/Markdown";
+import { noneYet } from "../components/noneYet";
+import { ResourceContents, type ResultBackend } from "../content/ResultView";
 import { Button, Input, plural } from "../design";
-import type { ListCache, ResourcesBackend } from "../ipc";
+import type { ListCache } from "../ipc";
 
-type Content = { uri?: string; mimeType?: string; text?: string; blob?: string };
 
-/** RFC 6570 level-1 variables of a URI template (`{name}`, `{+path}`, `{?q}`). */
 /** What a read's answer says of caching (2026-07-28 `ttlMs`, `cacheScope`). */
 export function readCacheText(result: unknown): string | null {
   const r = (result ?? {}) as { ttlMs?: unknown; cacheScope?: unknown };
@@ -20,6 +20,7 @@ export function readCacheText(result: unknown): string | null {
   return `Cache hints: ${ttl}, ${scope}`;
 }
 
+/** RFC 6570 variables of a URI template (`{name}`, `{+path}`, `{?q}`). */
 export function templateVariables(template: string): string[] {
   const out: string[] = [];
   for (const m of template.matchAll(/\{([+#./;?&]?)([^}]+)\}/g)) {
@@ -46,58 +47,87 @@ export function fillTemplate(template: string, values: Record<string, string>): 
   });
 }
 
-function Preview({ content }: { content: Content }) {
-  const mime = content.mimeType ?? "";
-  if (typeof content.text === "string" && mime.includes("markdown") && content.text.length <= 200_000) {
-    return <Markdown text={content.text} />;
+/** A template's variables that make its path (`{id}`, `{+path}`): read
+ * with one empty, the URI is not the one meant. Query forms may be left out. */
+export function unfilled(template: string, values: Record<string, string>): string[] {
+  const out: string[] = [];
+  for (const m of template.matchAll(/\{([+#./;?&]?)([^}]+)\}/g)) {
+    if (m[1] === "?" || m[1] === "&") continue;
+    for (const name of (m[2] ?? "").split(",")) {
+      const clean = name.replace(/\*$/, "").replace(/:\d+$/, "");
+      if (clean && !(values[clean] ?? "") && !out.includes(clean)) out.push(clean);
+    }
   }
-  if (typeof content.text === "string") {
-    return <pre className={mime.includes("json") ? "json" : undefined}>{content.text.length > 200_000 ? `${content.text.slice(0, 200_000)}\n… (${content.text.length.toLocaleString()} characters)` : content.text}</pre>;
-  }
-  if (typeof content.blob === "string") {
-    const bytes = Math.floor((content.blob.length * 3) / 4);
-    if (/^image\/[\w.+-]+$/.test(mime)) return <img alt={content.uri ?? "resource"} src={`data:${mime};base64,${content.blob}`} />;
-    return (
-      <p className="muted">
-        binary {mime || "data"}, {bytes.toLocaleString()} bytes
-      </p>
-    );
-  }
-  return <p className="muted">no content</p>;
+  return out;
 }
 
 function Detail({
   backend,
   row,
   subscribed,
+  canSubscribe,
+  updates,
   onSubscribed,
+  onRead,
 }: {
-  backend: ResourcesBackend;
+  backend: ResultBackend;
   row: ResourceRow;
   /** Subscriptions live with the view, not the open resource: kept as you pick others. */
   subscribed: boolean;
+  /** Why it cannot be subscribed to (the server does not offer it), or null. */
+  canSubscribe: string | null;
+  /** How many times the server said this resource changed (subscribed). */
+  updates: number;
   onSubscribed: (on: boolean) => void;
+  /** A read began when the server had said `updates` changes. */
+  onRead: (updates: number) => void;
 }) {
   const r = row.resource as Record<string, unknown>;
   const template = row.template ? String(r.uriTemplate ?? "") : null;
   const vars = template ? templateVariables(template) : [];
   const [values, setValues] = useState<Record<string, string>>({});
   const uri = template ? fillTemplate(template, values) : String(r.uri ?? "");
-  const [contents, setContents] = useState<Content[] | null>(null);
+  const missing = template ? unfilled(template, values) : [];
+  const [contents, setContents] = useState<Record<string, unknown>[] | null>(null);
   const [cache, setCache] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const read = () => {
+  const [reading, setReading] = useState(false);
+  // When the shown contents were read: again on the server's word.
+  const [readAgain, setReadAgain] = useState<string | null>(null);
+  const read = (why: string | null = null) => {
     setError(null);
+    setReading(true);
+    onRead(updates);
     backend.readResource(row.server, uri).then(
       (result) => {
-        setContents(((result as { contents?: Content[] }).contents ?? []) as Content[]);
+        setReading(false);
+        setContents(((result as { contents?: Record<string, unknown>[] }).contents ?? []) as Record<string, unknown>[]);
         setCache(readCacheText(result));
+        setReadAgain(why);
       },
-      (e: unknown) => setError(e instanceof Error ? e.message : String(e)),
+      (e: unknown) => {
+        setReading(false);
+        setError(e instanceof Error ? e.message : String(e));
+      },
     );
   };
+  // Subscribed and read: the server's update reads it again, so what is shown is what it holds now.
+  const seen = useRef(updates);
+  useEffect(() => {
+    if (updates === seen.current) return;
+    seen.current = updates;
+    if (subscribed && contents !== null && !reading) read(`Read again at ${new Date().toLocaleTimeString()}: the server said it changed.`);
+    // Only a new update reads again.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [updates]);
   return (
-    <div className="resource-detail">
+    <form
+      className="resource-detail"
+      onSubmit={(e) => {
+        e.preventDefault();
+        if (!reading && missing.length === 0) read();
+      }}
+    >
       <h2>
         {String(r.title ?? r.name ?? uri)} <code className="qualified">{row.server}</code>
       </h2>
@@ -122,12 +152,15 @@ function Detail({
       )}
       <div className="run-bar">
         <code>{uri}</code>
-        <Button variant="primary" onClick={read}>
-          Read
+        <Button type="submit" variant="primary" disabled={reading || missing.length > 0} title={missing.length > 0 ? `Fill ${missing.join(", ")} first` : "Enter"}>
+          {reading ? "Reading…" : "Read"}
         </Button>
         {!template && (
-          <Button variant="secondary"
+          <Button
+            variant="secondary"
             aria-pressed={subscribed}
+            disabled={canSubscribe !== null && !subscribed}
+            title={canSubscribe ?? undefined}
             onClick={() =>
               backend.subscribeResource(row.server, uri, !subscribed).then(
                 () => onSubscribed(!subscribed),
@@ -139,22 +172,27 @@ function Detail({
           </Button>
         )}
       </div>
+      {!template && canSubscribe && !subscribed && <p className="muted">{canSubscribe}</p>}
       {error && (
         <div className="error-banner" role="alert">
           <p className="error-message">{error}</p>
         </div>
       )}
+      {readAgain && contents && (
+        <p className="muted" role="status">
+          {readAgain}
+        </p>
+      )}
       {contents && cache && <p className="muted read-cache">{cache}</p>}
-      {contents?.map((c, i) => (
-        <div key={i} className="result">
-          <p className="muted">
-            {c.uri} {c.mimeType && `· ${c.mimeType}`}
-          </p>
-          <Preview content={c} />
-        </div>
-      ))}
-    </div>
+      {contents && (contents.length === 0 ? <p className="muted">The server returned no contents.</p> : <ResourceContents backend={backend} contents={contents} headed />)}
+    </form>
   );
+}
+
+/** Why a server's resources cannot be subscribed to, or null when they can. */
+export function subscribeRefusal(status: ServerStatus | undefined): string | null {
+  const caps = (status?.info?.capabilities ?? {}) as { resources?: { subscribe?: unknown } };
+  return caps.resources?.subscribe === true ? null : `${status?.name ?? "The server"} does not offer subscriptions (its capabilities do not say resources.subscribe).`;
 }
 
 const keyOf = (row: ResourceRow) => {
@@ -162,10 +200,25 @@ const keyOf = (row: ResourceRow) => {
   return `${row.server} ${String(r.uri ?? r.uriTemplate ?? "")}`;
 };
 
-export function ResourcesView({ backend, rows, updated, hints }: { backend: ResourcesBackend; rows: ResourceRow[]; updated: string[]; hints?: ListCache[] }) {
+export function ResourcesView({
+  backend,
+  rows,
+  updated,
+  hints,
+  statuses = [],
+}: {
+  backend: ResultBackend;
+  rows: ResourceRow[];
+  /** How many times each subscribed resource ("server uri") changed. */
+  updated: Record<string, number>;
+  hints?: ListCache[];
+  statuses?: ServerStatus[];
+}) {
   // The open resource by its server and URI (an index would move when lists change).
   const [openKey, setOpenKey] = useState<string | null>(null);
   const [subscriptions, setSubscriptions] = useState<Set<string>>(new Set());
+  // How many of each resource's updates its last read came after.
+  const [readAfter, setReadAfter] = useState<Record<string, number>>({});
   const [query, setQuery] = useState("");
   const [server, setServer] = useState("");
   const selectedIndex = rows.findIndex((r) => keyOf(r) === openKey);
@@ -178,11 +231,16 @@ export function ResourcesView({ backend, rows, updated, hints }: { backend: Reso
     .map(({ row, index }) => {
       const r = row.resource as Record<string, unknown>;
       const id = String(r.uri ?? r.uriTemplate ?? "");
+      const key = keyOf(row);
       const title = (
         <>
           {String(r.title ?? r.name ?? id)} {row.template && <span className="badge">template</span>}
-          {subscriptions.has(`${row.server} ${id}`) && <span className="badge tone-info">subscribed</span>}
-          {updated.includes(`${row.server} ${id}`) && <span className="badge tone-accent">updated</span>}
+          {subscriptions.has(key) && <span className="badge tone-info">subscribed</span>}
+          {(updated[key] ?? 0) > (readAfter[key] ?? 0) && (
+            <span className="badge tone-accent" title="The server said it changed since you last read it">
+              updated
+            </span>
+          )}
         </>
       );
       return { key: `${row.server}/${id}`, index, title, server: row.server, code: id, data: { "data-uri": id } };
@@ -199,7 +257,8 @@ export function ResourcesView({ backend, rows, updated, hints }: { backend: Reso
           <Input type="search" aria-label="Search resources" placeholder={`Search ${plural(rows.length, "resource")}`} value={query} onChange={(e) => setQuery(e.target.value)} />
           <ServerFilter servers={rows.map((r) => r.server)} value={server} onChange={setServer} />
           <Freshness hints={hints} lists={["resources", "resourceTemplates"]} server={server} />
-          {rows.length === 0 && <p className="muted empty-hint">No resources: servers that offer some list them here once ready.</p>}
+          {rows.length === 0 && <p className="muted empty-hint">{noneYet(statuses, "resources")}</p>}
+          {rows.length > 0 && items.length === 0 && <p className="muted empty-hint">No resource matches “{query}”.</p>}
         </>
       }
       detail={
@@ -209,6 +268,9 @@ export function ResourcesView({ backend, rows, updated, hints }: { backend: Reso
             backend={backend}
             row={current}
             subscribed={subscriptions.has(keyOf(current))}
+            canSubscribe={subscribeRefusal(statuses.find((s) => s.name === current.server))}
+            updates={updated[keyOf(current)] ?? 0}
+            onRead={(n) => setReadAfter((old) => ({ ...old, [keyOf(current)]: n }))}
             onSubscribed={(on) =>
               setSubscriptions((old) => {
                 const next = new Set(old);
@@ -220,7 +282,7 @@ export function ResourcesView({ backend, rows, updated, hints }: { backend: Reso
           />
         ) : null
       }
-      empty={{ title: "Pick a resource", text: "Read it, fill a template, or subscribe to its updates." }}
+      empty={{ title: "Pick a resource", text: "Read it (Enter), fill a template, or subscribe to its updates." }}
     />
   );
 }

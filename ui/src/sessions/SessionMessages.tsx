@@ -3,7 +3,7 @@
 // host's and the server's: shown as text only.
 import { useMemo, useState } from "react";
 import type { TapMessage } from "../ipc/sessions";
-import { Badge, Segmented } from "../design";
+import { Badge, Segmented, took } from "../design";
 import { SLOW_MS, empty, pretty, readAll } from "./messages";
 
 type Show = "all" | "calls" | "problems";
@@ -48,8 +48,10 @@ export function SessionMessages({ messages: all }: { messages: TapMessage[] }) {
                 <span className="session-dir">{DIRECTION[m.direction] ?? m.direction}</span>
                 <code className="session-what">{r?.what}</code>
                 {r?.error && <Badge tone="danger">error</Badge>}
-                {r?.tookMs != null && r.tookMs >= SLOW_MS && <Badge tone="warn">slow · {r.tookMs} ms</Badge>}
+                {r?.tookMs != null && r.tookMs >= SLOW_MS && <Badge tone="warn">slow · {took(r.tookMs)}</Badge>}
                 <span className="muted">{m.size.toLocaleString()} B</span>
+                {/* How long the host waited for this answer. */}
+                {r?.tookMs != null && r.tookMs < SLOW_MS && <span className="muted session-took">{r.tookMs < 1 ? "under 1 ms" : took(r.tookMs)}</span>}
               </summary>
               <pre>{pretty(m)}</pre>
             </details>

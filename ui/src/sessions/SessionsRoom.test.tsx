@@ -125,7 +125,9 @@ describe("the Sessions room", () => {
     });
     const messages = await screen.findByRole("region", { name: "Messages" });
     await within(messages).findByText("tool error of 2 (bad)");
-    expect(within(messages).getByText("slow · 2500 ms")).toBeTruthy();
+    expect(within(messages).getByText("slow · 2.5 s")).toBeTruthy();
+    // Each answer says how long the host waited for it.
+    expect(within(messages).getByText("100 ms")).toBeTruthy();
     expect(within(messages).getAllByText("error")).toHaveLength(1);
     expect(within(messages).getByText(/the server restarted \(its files changed\); 1 call/)).toBeTruthy();
     expect(within(messages).getByText("POST /mcp → 401")).toBeTruthy();

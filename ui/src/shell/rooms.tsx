@@ -76,7 +76,7 @@ export const ROOMS: Room[] = [
     icon: FileText,
     nav: true,
     count: (wb) => wb.resources.data?.length,
-    render: ({ wb, backend }) => <ResourcesView backend={backend} rows={wb.resources.data ?? []} updated={wb.updated} hints={wb.cacheHints.data} />,
+    render: ({ wb, backend }) => <ResourcesView backend={backend} rows={wb.resources.data ?? []} updated={wb.updated} hints={wb.cacheHints.data} statuses={wb.statuses} />,
   },
   {
     id: "prompts",
@@ -84,7 +84,7 @@ export const ROOMS: Room[] = [
     icon: MessageSquare,
     nav: true,
     count: (wb) => wb.prompts.data?.length,
-    render: ({ wb, backend }) => <PromptsView backend={backend} rows={wb.prompts.data ?? []} hints={wb.cacheHints.data} />,
+    render: ({ wb, backend }) => <PromptsView backend={backend} rows={wb.prompts.data ?? []} hints={wb.cacheHints.data} statuses={wb.statuses} />,
   },
   {
     id: "skills",

@@ -36,8 +36,8 @@ export interface Workbench {
   cacheHints: UseQueryResult<ListCache[]>;
   /** Log messages servers sent (`notifications/message`), newest last. */
   logs: LogLine[];
-  /** Subscribed resources that changed: "server uri". */
-  updated: string[];
+  /** How many times each subscribed resource ("server uri") changed since the window opened. */
+  updated: Record<string, number>;
   /** Set while mcp.json on disk cannot be used. */
   configError: string | null;
   /** What the last outside change of mcp.json did. */
@@ -124,7 +124,7 @@ export function WorkbenchProvider({ backend, children }: { backend: Backend; chi
   const skills = useQuery({ queryKey: keys.skills(), queryFn: () => backend.listSkills() });
   const cacheHints = useQuery({ queryKey: keys.cacheHints(), queryFn: () => backend.cacheHints() });
   const [logs, setLogs] = useState<LogLine[]>([]);
-  const [updated, setUpdated] = useState<string[]>([]);
+  const [updated, setUpdated] = useState<Record<string, number>>({});
   const [traffic, setTraffic] = useState({ total: 0, lastSeq: 0 });
   const [configError, setConfigError] = useState<string | null>(null);
   const [configNotice, setConfigNotice] = useState<string | null>(null);
@@ -173,7 +173,7 @@ export function WorkbenchProvider({ backend, children }: { backend: Backend; chi
   useListen(() => backend.onCatalogChanged(catalogChanged), [backend, queryClient], catalogChanged);
   useListen(() => backend.onServerLog((server, level, data) => setLogs((old) => [...old.slice(-1999), { server, level, data, at: Date.now() }])), [backend]);
   useListen(
-    () => backend.onResourceUpdated((server, uri) => setUpdated((old) => (old.includes(`${server} ${uri}`) ? old : [...old, `${server} ${uri}`]))),
+    () => backend.onResourceUpdated((server, uri) => setUpdated((old) => ({ ...old, [`${server} ${uri}`]: (old[`${server} ${uri}`] ?? 0) + 1 }))),
     [backend],
   );
   useListen(

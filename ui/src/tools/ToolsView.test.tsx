@@ -4,7 +4,8 @@ import { describe, expect, it, vi } from "vitest";
 import { fireEvent, render, screen } from "@testing-library/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import type { ReactElement } from "react";
-import { ToolsView, cacheLabel, noToolsYet } from "./ToolsView";
+import { ToolsView, cacheLabel } from "./ToolsView";
+import { noneYet } from "../components/noneYet";
 import type { Backend, ToolRow } from "../ipc";
 
 const row = (server: string, name: string): ToolRow => ({ qualified: `${server}__${name}`, server, tool: { name, description: `${name} things` }, stale: false }) as unknown as ToolRow;
@@ -40,12 +41,12 @@ describe("the tool list from the keyboard", () => {
 
   it("says why there are no tools: servers waiting for trust, or failing", () => {
     const at = (...states: string[]) => states.map((state, i) => ({ name: `s${i}`, state })) as never;
-    expect(noToolsYet(at("untrusted", "untrusted", "restarting"))).toBe(
+    expect(noneYet(at("untrusted", "untrusted", "restarting"), "tools")).toBe(
       "2 servers wait for your trust: open one in the list to read what it runs. 1 server could not start: its page says why.",
     );
-    expect(noToolsYet(at("untrusted"))).toBe("1 server waits for your trust: open it in the list to read what it runs.");
-    expect(noToolsYet(at("failed", "failed"))).toBe("2 servers could not start: their pages say why.");
-    expect(noToolsYet(at("starting"))).toBe("No tools yet: they appear when a server is ready.");
+    expect(noneYet(at("untrusted"), "tools")).toBe("1 server waits for your trust: open it in the list to read what it runs.");
+    expect(noneYet(at("failed", "failed"), "tools")).toBe("2 servers could not start: their pages say why.");
+    expect(noneYet(at("starting"), "tools")).toBe("No tools yet: they appear when a server is ready.");
     withQueries(<ToolsView backend={{} as Backend} tools={[]} selected={null} onSelect={() => {}} statuses={at("untrusted")} />);
     expect(screen.getByText("1 server waits for your trust: open it in the list to read what it runs.")).toBeTruthy();
   });

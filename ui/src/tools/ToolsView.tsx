@@ -13,6 +13,7 @@ import { EmptyState, IconButton, Input, Pane, PaneHandle, Panes, Segmented, Sele
 import { afterCatalog } from "../queries";
 import { describeHint, freshFor, useNow } from "../components/PickList";
 import type { ListCache } from "../ipc";
+import { noneYet } from "../components/noneYet";
 import { AnnotationIcons } from "./annotations";
 import { ToolPanel } from "./ToolPanel";
 import type { ComponentProps } from "react";
@@ -29,18 +30,6 @@ function matches(row: ToolRow, query: string): boolean {
     .split(/\s+/)
     .filter(Boolean)
     .every((word) => hay.includes(word));
-}
-
-/** Why the list is empty, and what to do: servers waiting for trust or
- * failing say so (their page says what they run, or why they stopped). */
-export function noToolsYet(statuses: ServerStatus[]): string {
-  const count = (states: string[]) => statuses.filter((s) => states.includes(s.state)).length;
-  const waiting = count(["untrusted"]);
-  const failing = count(["failed", "restarting"]);
-  const said: string[] = [];
-  if (waiting > 0) said.push(`${plural(waiting, "server")} ${waiting === 1 ? "waits" : "wait"} for your trust: open ${waiting === 1 ? "it" : "one"} in the list to read what it runs.`);
-  if (failing > 0) said.push(`${plural(failing, "server")} could not start: ${failing === 1 ? "its page says" : "their pages say"} why.`);
-  return said.length > 0 ? said.join(" ") : "No tools yet: they appear when a server is ready.";
 }
 
 /** A list's freshness, short: "fresh 60 s · public", "ttlMs 0" (the server says not to reuse it), "stale" (its time ran out), "no cache hints". */
@@ -248,7 +237,7 @@ export function ToolsView({
             </div>
           </div>
           {loading && <Skeleton lines={6} label="Loading tools" />}
-          {!loading && tools.length === 0 && <p className="muted empty-hint">{noToolsYet(statuses)}</p>}
+          {!loading && tools.length === 0 && <p className="muted empty-hint">{noneYet(statuses, "tools")}</p>}
           {tools.length > 0 && shown.length === 0 && <p className="muted empty-hint">No tool matches “{query}”.</p>}
           <div className="tool-scroller" ref={scroller} role="tree" aria-label="Tools">
             <div style={{ height: virtual.getTotalSize(), position: "relative" }}>
