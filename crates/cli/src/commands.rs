@@ -69,9 +69,12 @@ async fn each_ready(wb: &Workbench, target: Option<&str>) -> Result<Vec<String>,
         if ready(wb, &s.name).await.is_ok() {
             names.push(s.name);
         } else if matches!(s.state, ServerState::Untrusted) {
+            let quoted = workbench_app::config::shell_quote(&s.name);
             eprintln!(
-                "mcpwb: {} is not trusted yet; its lists are left out (mcpwb config trust {})",
-                s.name, s.name
+                "mcpwb: {} is not trusted yet; its lists are left out (read what it runs with `{}`, then `{}`)",
+                print::clean(&s.name),
+                print::suggest(&format!("config trust {quoted} --dry-run")),
+                print::suggest(&format!("config trust {quoted}"))
             );
         } else if !matches!(s.state, ServerState::Disabled) {
             eprintln!("mcpwb: {} is not ready; its lists are left out", s.name);
@@ -110,10 +113,7 @@ async fn dispatch(
             // `mcpwb call SERVER`: which tools it has, and how to call one.
             let Some(tool) = tool else {
                 tools(cli, wb, target).await?;
-                let server = workbench_app::config::shell_quote(server);
-                return Err(Failure::Usage(format!(
-                    "name the tool to call: mcpwb call {server} TOOL (its tools are above)"
-                )));
+                return Err(name_it("call", server, "TOOL", "its tools are above"));
             };
             let hand = Hand {
                 as_task: *task,
@@ -128,6 +128,12 @@ async fn dispatch(
             print::resources(cli.json, &offers::catalogs(wb, Some(&names)));
         }
         Connected::Read { server, uri } => {
+            // `mcpwb read SERVER`: what it offers, and how to read one.
+            let Some(uri) = uri else {
+                let names = each_ready(wb, target).await?;
+                print::resources(cli.json, &offers::catalogs(wb, Some(&names)));
+                return Err(name_it("read", server, "URI", "its resources are above"));
+            };
             ready(wb, server).await?;
             let result = offers::read_resource(wb, server, uri, opts(cli)).await?;
             print::read(cli.json, &result);
@@ -150,6 +156,11 @@ async fn dispatch(
             crate::skills_cmd::show(cli, wb, server, name, file.as_deref(), *verify).await?;
         }
         Connected::Prompt { server, name, args } => {
+            let Some(name) = name else {
+                let names = each_ready(wb, target).await?;
+                print::prompts(cli.json, &offers::catalogs(wb, Some(&names)));
+                return Err(name_it("prompt", server, "NAME", "its prompts are above"));
+            };
             ready(wb, server).await?;
             let args = args.resolve(offers::prompt(wb, server, name).as_ref())?;
             let result = offers::get_prompt(wb, server, name, args, opts(cli)).await?;
@@ -172,6 +183,21 @@ async fn dispatch(
         }
     }
     Ok(())
+}
+
+/// A command that names a server and not what of it (`mcpwb call demo`):
+/// what it offers was listed; this says how to go on (exit 2, as clap's).
+fn name_it(command: &str, server: &str, what: &str, listed: &str) -> Failure {
+    let server = workbench_app::config::shell_quote(server);
+    let verb = match command {
+        "call" => "the tool to call",
+        "read" => "the resource to read",
+        _ => "the prompt to get",
+    };
+    Failure::Usage(format!(
+        "name {verb}: {} ({listed})",
+        print::suggest(&format!("{command} {server} {what}"))
+    ))
 }
 
 /// `mcpwb tools [SERVER]`: each server's tools once it is ready, with what

@@ -275,8 +275,9 @@ pub enum Connected {
     Read {
         /// The server, by its name in mcp.json.
         server: String,
-        /// The resource's URI, as listed (a template's filled in).
-        uri: String,
+        /// The resource's URI, as listed (a template's filled in); without
+        /// it, the server's resources and templates are listed.
+        uri: Option<String>,
     },
     /// List prompts.
     Prompts {
@@ -310,8 +311,9 @@ pub enum Connected {
     Prompt {
         /// The server, by its name in mcp.json.
         server: String,
-        /// The prompt's name, as `mcpwb prompts` lists it.
-        name: String,
+        /// The prompt's name, as `mcpwb prompts` lists it; without it, the
+        /// server's prompts are listed.
+        name: Option<String>,
         #[command(flatten)]
         args: tool_args::PromptArgs,
     },

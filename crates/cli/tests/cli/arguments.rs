@@ -81,7 +81,30 @@ fn arguments_reach_the_tool_typed_as_its_schema_takes_them() {
         stdout(&out)
     );
     assert!(
-        stderr(&out).contains("name the tool to call: mcpwb call demo TOOL"),
+        stderr(&out).contains(&format!(
+            "name the tool to call: mcpwb --config {cfg} call demo TOOL"
+        )),
+        "{}",
+        stderr(&out)
+    );
+    // The same for a resource to read and a prompt to get.
+    let out = mcpwb(&["read", "demo", "--config", &cfg]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stdout(&out).contains("demo://readme"), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains(&format!(
+            "name the resource to read: mcpwb --config {cfg} read demo URI (its resources are above)"
+        )),
+        "{}",
+        stderr(&out)
+    );
+    let out = mcpwb(&["prompt", "demo", "--config", &cfg]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stdout(&out).contains("greet"), "{}", stdout(&out));
+    assert!(
+        stderr(&out).contains(&format!(
+            "name the prompt to get: mcpwb --config {cfg} prompt demo NAME"
+        )),
         "{}",
         stderr(&out)
     );
