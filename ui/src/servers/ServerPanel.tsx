@@ -23,6 +23,21 @@ import type { AuthBackend, ConfigBackend, DoctorBackend, ServersBackend, TasksBa
 
 const LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 
+/** Roots as typed, one per line: an absolute path (made a file:// URI) or a
+ * URI as is; what is neither is said, not sent as a URI no server can read. */
+export function rootsFrom(text: string): { roots: { uri: string; name: string }[]; wrong: string[] } {
+  const roots: { uri: string; name: string }[] = [];
+  const wrong: string[] = [];
+  for (const line of text.split("\n").map((l) => l.trim()).filter(Boolean)) {
+    const path = line.replace(/\/+$/, "") || "/";
+    const name = path.split("/").filter(Boolean).pop() ?? path;
+    if (/^[a-z][a-z0-9+.-]*:\/\//i.test(line)) roots.push({ uri: line, name: decodeURIComponent(name) });
+    else if (line.startsWith("/")) roots.push({ uri: `file://${encodeURI(path)}`, name });
+    else wrong.push(line);
+  }
+  return { roots, wrong };
+}
+
 function Roots({ backend, server }: { backend: ServersBackend; server: string }) {
   const [text, setText] = useState("");
   const [saved, setSaved] = useState<string | null>(null);
@@ -33,19 +48,19 @@ function Roots({ backend, server }: { backend: ServersBackend; server: string })
     );
   }, [backend, server]);
   const save = () => {
-    const roots = text
-      .split("\n")
-      .map((l) => l.trim())
-      .filter(Boolean)
-      .map((uri) => ({ uri: uri.includes("://") ? uri : `file://${uri}`, name: uri.split("/").filter(Boolean).pop() ?? uri }));
+    const { roots, wrong } = rootsFrom(text);
+    if (wrong.length > 0) {
+      setSaved(`Not a folder's absolute path or a URI: ${wrong.join(", ")}`);
+      return;
+    }
     backend.setRoots(server, roots).then(
-      () => setSaved(`offered ${roots.length} root(s)`),
+      () => setSaved(`Offered ${plural(roots.length, "root")}; the server was told they changed.`),
       (e: unknown) => setSaved(e instanceof Error ? e.message : String(e)),
     );
   };
   return (
     <Disclosure title="Roots" defaultOpen={false} className="panel-section">
-      <p className="muted">Folders the server may work in (roots/list), one path or file:// URI per line.</p>
+      <p className="muted">Folders the server may work in (roots/list): one absolute path or file:// URI per line. Kept while the window is open.</p>
       <Textarea aria-label="Roots" className="json-field" value={text} onChange={(e) => setText(e.target.value)} />
       <div className="toolbar">
         <Button size="sm" onClick={save}>
