@@ -145,7 +145,14 @@ pub async fn read(
                 }
             }
             ChatStreamEvent::End(end) => {
-                out.usage = end.captured_usage.as_ref().map(usage);
+                // A count of no input is no count: every request has some
+                // (seen: a provider answering `prompt_tokens: 0` put the
+                // context meter at 0 in the middle of a chat).
+                out.usage = end
+                    .captured_usage
+                    .as_ref()
+                    .map(usage)
+                    .filter(|u| u.input > 0);
                 if out.reasoning.is_empty()
                     && let Some(r) = &end.captured_reasoning_content
                 {

@@ -258,6 +258,37 @@ async fn the_context_meter_keeps_the_providers_count_through_a_stop() {
     );
 }
 
+/// A provider that answers `prompt_tokens: 0` (the scripted LLM without a
+/// usage, as some OpenAI-compatible servers do) has not counted: the meter
+/// is the estimate, not 0 in the middle of a chat (seen in the window walk).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_count_of_no_input_tokens_leaves_the_meter_on_its_estimate() {
+    let b = bench(Setup {
+        turns: vec![Turn::text("hello back")],
+        ..Default::default()
+    })
+    .await;
+    let chat = b.new_chat();
+    let before = b.agent.chat_tools(&chat).unwrap().context.used;
+    assert!(before > 0, "an empty chat's request has a size: {before}");
+    let end = b.turn_in(&chat, "hello", ApproveMode::All, b.sink()).await;
+    assert_eq!(end, EndReason::Done);
+    let used: Vec<u32> = b
+        .events()
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::Usage { context, .. } => Some(context.used),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        used.len() == 1 && used[0] >= before,
+        "after a turn: {used:?} (before it: {before})"
+    );
+    let fresh = b.agent.chat_tools(&chat).unwrap().context.used;
+    assert!(fresh > before, "opened afresh: {fresh} (before: {before})");
+}
+
 /// A sink that keeps every event and stops the turn at the first one `at` picks.
 fn stop_at(
     b: &super::Bench,
