@@ -19,6 +19,7 @@
 #![forbid(unsafe_code)]
 
 pub mod methods;
+pub mod reach;
 use serde::Serialize;
 
 /// A stable code for each kind of failure. Serialised as `snake_case` strings;

@@ -21,6 +21,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 use serde_json::Value;
+use workbench_codes::reach::Unreached;
 use workbench_codes::{ErrorCode, ErrorInfo};
 
 /// The official registry.
@@ -322,14 +323,23 @@ impl Registry {
                             stale: true,
                         }),
                     )),
-                    None => Err(ErrorInfo::new(
-                        ErrorCode::Transport,
-                        format!(
-                            "cannot reach the registry at {url}: {}. Check the network, or the address \
-                             (--registry, $MCPWB_REGISTRY, the settings file's \"registry\")",
-                            chain(&e)
-                        ),
-                    )),
+                    None => {
+                        // Why, in a person's words where they can be had (a
+                        // name that does not resolve: this machine offline).
+                        let why = match (url.host_str(), url.port_or_known_default()) {
+                            (Some(host), Some(port)) => Unreached::of(&e).said(host, port),
+                            _ => None,
+                        };
+                        let why = why.unwrap_or_else(|| format!("{}.", chain(&e)));
+                        Err(ErrorInfo::new(
+                            ErrorCode::Transport,
+                            format!(
+                                "cannot reach the registry at {}: {why} Check the network, or the address \
+                                 (--registry, $MCPWB_REGISTRY, the settings file's \"registry\")",
+                                &url[..url::Position::AfterPath]
+                            ),
+                        ))
+                    }
                 };
             }
         };

@@ -173,6 +173,13 @@ async fn answers_are_cached_and_the_last_one_is_used_when_the_registry_is_gone()
     let err = fresh.search(&Query::default()).await.unwrap_err();
     assert_eq!(err.code, ErrorCode::Transport);
     assert!(err.message.contains("cannot reach the registry"), "{err:?}");
+    // Why, in a person's words, not the HTTP client's chain of causes.
+    assert!(
+        err.message
+            .contains("(connection refused): is the server running?")
+            && !err.message.contains("error sending request"),
+        "{err:?}"
+    );
 }
 
 #[tokio::test]

@@ -24,6 +24,8 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
+use workbench_codes::reach::Unreached;
+
 use rmcp::service::{RunningService, RunningServiceCancellationToken};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
@@ -436,8 +438,8 @@ pub(crate) async fn connect(
 }
 
 /// When a remote handshake fails, say first whether anything listens at
-/// all: "connection refused" is what a person can act on, and rmcp's text
-/// ("error sending request") leaves it out.
+/// all: "connection refused", or a name that does not resolve, is what a
+/// person can act on, and rmcp's text ("error sending request") leaves it out.
 async fn explain_unreachable(
     url: &str,
     result: Result<Session, Failure>,
@@ -462,11 +464,15 @@ async fn explain_unreachable(
         Ok(Ok(_)) => Err(failure),
         Ok(Err(e)) => Err(Failure::new(
             FailureCode::Unreachable,
-            format!("cannot connect to {host}:{port} ({e}): is the server running?"),
+            Unreached::of(&e).said(&host, port).unwrap_or_else(|| {
+                format!("cannot connect to {host}:{port} ({e}): is the server running?")
+            }),
         )),
         Err(_) => Err(Failure::new(
             FailureCode::Unreachable,
-            format!("no answer from {host}:{port} within 3 s: is the address right?"),
+            format!(
+                "no answer from {host}:{port} within 3 s: is the address right, or a firewall in the way?"
+            ),
         )),
     }
 }
