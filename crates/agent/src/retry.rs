@@ -65,6 +65,21 @@ fn unwrap_http(e: &genai::Error) -> &genai::Error {
     e
 }
 
+/// A request that never reached the provider, said as every unreachable
+/// address is (the name does not resolve, nothing listens, no answer);
+/// `None` when it did reach it, or the error does not say.
+fn unreached(provider: &ProviderConfig, e: &(dyn std::error::Error + 'static)) -> Option<String> {
+    let base = crate::providers::base_url(provider).ok()?;
+    let url = reqwest::Url::parse(&base).ok()?;
+    let why = workbench_core::reach::Unreached::of(e)
+        .said(url.host_str()?, url.port_or_known_default()?)?;
+    Some(format!(
+        "could not reach {} (provider \"{}\") at {base}: {why}",
+        provider.kind.label(),
+        provider.id
+    ))
+}
+
 /// The error a failed provider call becomes.
 pub fn classify(provider: &ProviderConfig, e: &genai::Error) -> Error {
     let e = unwrap_http(e);
@@ -105,6 +120,15 @@ pub fn classify(provider: &ProviderConfig, e: &genai::Error) -> Error {
                 ProviderFailure::Failed,
                 format!("{label} (provider \"{id}\") sent a malformed stream: {serde_error}"),
             ),
+            // Never connected: the stream did not break off, it never began.
+            genai::Error::WebStream { error, .. }
+                if unreached(provider, error.as_ref()).is_some() =>
+            {
+                (
+                    ProviderFailure::Unavailable,
+                    unreached(provider, error.as_ref()).unwrap_or_default(),
+                )
+            }
             genai::Error::WebStream { cause, .. } => (
                 ProviderFailure::Failed,
                 format!("the stream from {label} (provider \"{id}\") broke off: {cause}"),
@@ -112,10 +136,12 @@ pub fn classify(provider: &ProviderConfig, e: &genai::Error) -> Error {
             genai::Error::WebModelCall { webc_error, .. }
             | genai::Error::WebAdapterCall { webc_error, .. } => (
                 ProviderFailure::Unavailable,
-                format!(
-                    "could not reach {label} (provider \"{id}\") at {}: {webc_error}",
-                    provider.base_url.as_deref().unwrap_or("its address")
-                ),
+                unreached(provider, webc_error).unwrap_or_else(|| {
+                    format!(
+                        "could not reach {label} (provider \"{id}\") at {}: {webc_error}",
+                        provider.base_url.as_deref().unwrap_or("its address")
+                    )
+                }),
             ),
             genai::Error::ChatResponse { body, .. } => (
                 ProviderFailure::Failed,

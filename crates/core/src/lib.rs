@@ -36,3 +36,5 @@ pub use workbench::{
     CallOptions, CallOutcome, CallSink, ConfigWatch, DevWatch, LoadedSkill, Progress, SkillFile,
     TaskForm, TaskState, ToolCaller, Workbench, WorkbenchOptions,
 };
+/// Why a connection was not made, said alike for every address.
+pub use workbench_codes::reach;

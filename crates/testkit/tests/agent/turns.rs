@@ -378,6 +378,39 @@ async fn server_errors_are_retried_a_bounded_number_of_times() {
     assert_eq!(requests, 4, "one try and three retries");
 }
 
+/// A provider at an address where nothing listens (a local model server
+/// not started): said as an address that cannot be reached, not as a
+/// stream that "broke off" with reqwest's text (seen in the window walk).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_provider_nothing_listens_for_says_so() {
+    let b = bench(Setup::default()).await;
+    let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = closed.local_addr().unwrap().port();
+    drop(closed);
+    let mut p = super::provider("compatible", &b.llm);
+    p.base_url = Some(format!("http://127.0.0.1:{port}/v1/"));
+    b.agent.save_provider(p, true).unwrap();
+    let (_, end) = b.turn("hello", ApproveMode::All, b.sink()).await;
+    assert_eq!(end, EndReason::Error);
+    let said = b.events().iter().find_map(|e| match e {
+        AgentEvent::Error {
+            code,
+            message,
+            retryable,
+        } => Some((*code, message.clone(), *retryable)),
+        _ => None,
+    });
+    let (code, message, retryable) = said.expect("an error");
+    assert_eq!(code, ErrorCode::ProviderUnavailable);
+    assert_eq!(
+        message,
+        format!(
+            "could not reach OpenAI-compatible (provider \"compatible\") at http://127.0.0.1:{port}/v1/: nothing listens at 127.0.0.1:{port} (connection refused): is the server running?"
+        )
+    );
+    assert!(retryable);
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_malformed_or_cut_stream_ends_the_turn_and_offers_retry() {
     let (code, message, retryable, _, _) = failing(vec![Turn::fault(Fault::Malformed)]).await;
