@@ -175,7 +175,8 @@ export function ChatPane({ wb, backend, id, go }: { wb: Workbench; backend: Chat
       {state.error && !running && (
         <div className="callout tone-danger chat-status" role="alert">
           <AlertTriangle aria-hidden size={14} />
-          <span className="error-message">{state.error.message}</span>
+          {/* Said once: the conversation's last notice already says it (kept with the chat). */}
+          <span className="error-message">{saidAbove(messages, state.error.message) ? "The model's provider failed (above)." : state.error.message}</span>
           {state.error.retryable && (
             <Button size="sm" icon={RotateCw} onClick={regenerate}>
               Retry
@@ -186,4 +187,10 @@ export function ChatPane({ wb, backend, id, go }: { wb: Workbench; backend: Chat
       <Composer running={running} waiting={approvals.length} onSend={send} onStop={stop} sources={sources} noImages={noImages} />
     </div>
   );
+}
+
+/** Whether the conversation's last message is the error notice `message`. */
+export function saidAbove(messages: { parts: { type: string; text?: string; error?: boolean }[] }[], message: string): boolean {
+  const last = messages.at(-1)?.parts.at(-1);
+  return last?.type === "notice" && last.error === true && last.text === message;
 }

@@ -172,6 +172,16 @@ impl Agent {
             Vec::new()
         };
         let mut parts = answer_parts(&out, &tools, &calls);
+        // Failed before a word came: no empty answer is kept (the window
+        // drew an empty bubble above the error, and the model would be
+        // sent an empty message next turn); the error is the turn's notice.
+        let failure = match failure {
+            Some(Some(e)) if parts.is_empty() => {
+                sink(turn.meter(&row.system_prompt, None, estimate, tools.offered_tokens));
+                return Err(e);
+            }
+            other => other,
+        };
         if matches!(failure, Some(None)) {
             parts.push(Part::Notice {
                 text: "Stopped.".into(),

@@ -390,8 +390,21 @@ async fn a_provider_nothing_listens_for_says_so() {
     let mut p = super::provider("compatible", &b.llm);
     p.base_url = Some(format!("http://127.0.0.1:{port}/v1/"));
     b.agent.save_provider(p, true).unwrap();
-    let (_, end) = b.turn("hello", ApproveMode::All, b.sink()).await;
+    let (chat, end) = b.turn("hello", ApproveMode::All, b.sink()).await;
     assert_eq!(end, EndReason::Error);
+    // Kept: the question and the error, no empty answer between them.
+    let kept: Vec<(String, usize)> = b
+        .agent
+        .messages(&chat)
+        .unwrap()
+        .into_iter()
+        .map(|m| (m.role, m.parts.len()))
+        .collect();
+    assert_eq!(
+        kept,
+        [("user".into(), 1), ("assistant".into(), 1)],
+        "{kept:?}"
+    );
     let said = b.events().iter().find_map(|e| match e {
         AgentEvent::Error {
             code,
