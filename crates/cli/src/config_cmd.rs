@@ -288,9 +288,9 @@ fn validate(cli: &Cli) -> Result<(), Failure> {
     say(
         cli,
         format!(
-            "{} server(s), {} problem(s)",
-            cfg.servers.len(),
-            problems.len()
+            "{}, {}",
+            crate::print::count(cfg.servers.len(), "server"),
+            crate::print::count(problems.len(), "problem")
         ),
         json!({ "servers": cfg.servers.len(), "problems": problems }),
     );

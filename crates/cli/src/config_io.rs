@@ -36,8 +36,8 @@ pub fn import(
     }
     let verb = if dry_run { "would import" } else { "imported" };
     println!(
-        "{verb} {} server(s) from {} ({}) into {}: {}",
-        added.len(),
+        "{verb} {} from {} ({}) into {}: {}",
+        crate::print::count(added.len(), "server"),
         path.display(),
         done.dialect.id(),
         done.file.display(),
@@ -84,7 +84,7 @@ pub fn discover(cli: &Cli) -> Result<(), Failure> {
     } else {
         for r in &rows {
             let servers = match r["servers"].as_u64() {
-                Some(n) => format!("{n} server(s)"),
+                Some(n) => crate::print::count(n, "server"),
                 None => "unreadable".to_string(),
             };
             println!(

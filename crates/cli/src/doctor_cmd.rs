@@ -66,10 +66,10 @@ pub struct DiffArgs {
 fn counts(report: &DoctorReport) -> String {
     let n = |s| report.count(s);
     format!(
-        "{} error(s), {} warning(s), {} note(s)",
-        n(Severity::Error),
-        n(Severity::Warning),
-        n(Severity::Info)
+        "{}, {}, {}",
+        crate::print::count(n(Severity::Error), "error"),
+        crate::print::count(n(Severity::Warning), "warning"),
+        crate::print::count(n(Severity::Info), "note")
     )
 }
 

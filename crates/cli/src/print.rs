@@ -142,6 +142,15 @@ pub fn took_ms(ms: f64) -> String {
     }
 }
 
+/// `n` and its noun, as a person writes them: "1 error", "2 errors".
+pub fn count<N: TryInto<u64> + Copy + std::fmt::Display>(n: N, one: &str) -> String {
+    if n.try_into().ok() == Some(1) {
+        format!("1 {one}")
+    } else {
+        format!("{n} {one}s")
+    }
+}
+
 /// The last lines a failed server wrote to stderr, as a person reads them
 /// first (the core's rule: the last three that say something).
 pub use workbench_core::status::stderr_tail;

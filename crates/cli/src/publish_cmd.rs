@@ -124,11 +124,13 @@ fn print(report: &PublishReport, ran: bool) {
                     .filter(|f| f.severity == Severity::Warning)
                     .count();
                 println!(
-                    "  {} in {}: started, {} tools ({}); the doctor: {errors} error(s), {warnings} warning(s)",
+                    "  {} in {}: started, {} tools ({}); the doctor: {}, {}",
                     run.way,
                     run.host,
                     run.tools.len(),
-                    clean(&some.join(", "))
+                    clean(&some.join(", ")),
+                    crate::print::count(errors, "error"),
+                    crate::print::count(warnings, "warning")
                 )
             }
             Some(e) => println!("  {} in {}: did not start: {}", run.way, run.host, clean(e)),
@@ -164,6 +166,10 @@ fn print(report: &PublishReport, ran: bool) {
     if report.findings.is_empty() {
         println!("nothing found: ready to publish");
     } else {
-        println!("{errors} error(s), {warnings} warning(s)");
+        println!(
+            "{}, {}",
+            crate::print::count(errors, "error"),
+            crate::print::count(warnings, "warning")
+        );
     }
 }

@@ -256,9 +256,9 @@ fn show(cli: &Cli, store: &Store, id: i64) -> Result<(), Failure> {
                 h["status"]
             ),
             (_, r, _) if r.is_object() => format!(
-                "the server restarted ({}); {} call(s) answered with an error",
+                "the server restarted ({}); {} answered with an error",
                 r["why"].as_str().unwrap_or_default(),
-                r["answeredWithError"]
+                crate::print::count(r["answeredWithError"].as_u64().unwrap_or(0), "call")
             ),
             (_, _, e) if e.is_object() => {
                 format!("SSE {} event", e["event"].as_str().unwrap_or_default())
@@ -335,11 +335,16 @@ fn to_suite(
     }
     let left_out = match made.left_out {
         0 => String::new(),
-        n => format!(" ({n} call(s) answered with an error left out)"),
+        n => format!(
+            " ({} answered with an error left out)",
+            crate::print::count(n, "call")
+        ),
     };
     line(&format!(
-        "{} case(s) of {} written to {}{left_out}",
-        made.cases, made.server, made.path
+        "{} of {} written to {}{left_out}",
+        crate::print::count(made.cases, "case"),
+        made.server,
+        made.path
     ));
     // Made of what a host sent: the person reads it before it runs.
     line(&format!(

@@ -200,7 +200,8 @@ fn print_run(
     }
     if prompts > 0 && !run_evals {
         line(&format!(
-            "{prompts} prompt case(s) not run: each is a paid model turn; add --evals to run them"
+            "{} not run: each is a paid model turn; add --evals to run them",
+            crate::print::count(prompts, "prompt case")
         ));
     }
     let skipped = if report.skipped > 0 {

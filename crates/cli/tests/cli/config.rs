@@ -308,7 +308,7 @@ fn validate_import_export_and_discover() {
     );
     assert_eq!(dry.status.code(), Some(0), "{}", stderr(&dry));
     assert!(
-        stdout(&dry).contains("would import 1 server(s)"),
+        stdout(&dry).contains("would import 1 server from"),
         "{}",
         stdout(&dry)
     );
@@ -330,7 +330,7 @@ fn validate_import_export_and_discover() {
     );
     let valid = run(dir.path(), &["--config", c, "config", "validate"]);
     assert_eq!(valid.status.code(), Some(0));
-    assert!(stdout(&valid).contains("2 server(s), 0 problem(s)"));
+    assert!(stdout(&valid).contains("2 servers, 0 problems"));
     let text = std::fs::read_to_string(&cfg).unwrap();
     assert!(text.contains("// keep this") && text.contains("${env:X}"));
 

@@ -21,11 +21,7 @@ fn doctor_exits_by_the_worst_finding_and_its_json_parses() {
     // The demo server: warnings and notes, no error.
     let out = mcpwb(&["--config", &cfg, "doctor", "demo"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
-    assert!(
-        stdout(&out).contains("demo: 0 error(s)"),
-        "{}",
-        stdout(&out)
-    );
+    assert!(stdout(&out).contains("demo: 0 errors"), "{}", stdout(&out));
     let out = mcpwb(&["--config", &cfg, "doctor", "demo", "--fail-on", "warning"]);
     assert_eq!(
         out.status.code(),

@@ -228,7 +228,7 @@ fn run_puts_the_doctor_on_what_each_host_started() {
     assert_eq!(out.status.code(), Some(0), "{text}{}", stderr(&out));
     assert!(
         text.contains("manifest.json mcp_config in Claude Desktop: started, 25 tools")
-            && text.contains("the doctor: 0 error(s), 2 warning(s)")
+            && text.contains("the doctor: 0 errors, 2 warnings")
             && text.contains("warning provider.gemini-enum [tool create_order"),
         "{text}"
     );

@@ -361,7 +361,7 @@ fn prompt_cases_print_a_matrix_exit_1_under_their_pass_rate_and_go_to_junit() {
     let plain = p.test(&[], &[]);
     assert_eq!(plain.status.code(), Some(0), "{}", stdout(&plain));
     assert!(
-        stdout(&plain).contains("1 prompt case(s) not run"),
+        stdout(&plain).contains("1 prompt case not run"),
         "{}",
         stdout(&plain)
     );

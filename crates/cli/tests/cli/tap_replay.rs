@@ -203,7 +203,7 @@ fn a_session_made_a_suite_holds_the_next_version_to_what_the_host_saw() {
         String::from_utf8_lossy(&made.stderr)
     );
     assert!(
-        stdout(&made).contains("1 case(s) of py written"),
+        stdout(&made).contains("1 case of py written"),
         "{}",
         stdout(&made)
     );
