@@ -129,16 +129,18 @@ function BlockAnnotations({ annotations }: { annotations: unknown }) {
  * and type above it (a read of its own; a link followed in place has them). */
 export function ResourceContents({ backend, contents, headed = false }: { backend?: ResultBackend; contents: Block[]; headed?: boolean }) {
   return (
-    <div className="linked-contents">
+    <div className={headed ? "resource-contents" : "linked-contents"}>
       {contents.map((c, i) => {
         const uri = String(c.uri ?? "");
         const mime = String(c.mimeType ?? "");
+        const image = safeMime(c.mimeType, "image/");
+        // Bytes say their type and size themselves.
+        const bytes = typeof c.blob === "string" && !image;
         const head = headed && (
           <p className="muted content-head">
-            {uri} {mime && `· ${mime}`}
+            {uri} {mime && !bytes && `· ${mime}`}
           </p>
         );
-        const image = safeMime(c.mimeType, "image/");
         let body;
         if (typeof c.text === "string") {
           const json = mime.includes("json") && c.text.length <= PREVIEW_CHARS ? pretty(c.text) : null;
@@ -151,7 +153,7 @@ export function ResourceContents({ backend, contents, headed = false }: { backen
           body = <Binary backend={backend} uri={uri} mime={mime || "application/octet-stream"} data={c.blob} />;
         }
         return (
-          <div key={i} className="resource-content">
+          <div key={i} className={headed ? "resource-content result" : "resource-content"}>
             {head}
             {body}
           </div>

@@ -5,6 +5,7 @@ import type { PromptRow } from "../ipc";
 import { Completing } from "../components/Completing";
 import { Freshness, PickList, ServerFilter } from "../components/PickList";
 import { noneYet } from "../components/noneYet";
+import { Markdown } from "../content/Markdown";
 import { BlockView, type ResultBackend } from "../content/ResultView";
 import type { ServerStatus_Serialize as ServerStatus } from "../bindings";
 import { Button, Input, plural } from "../design";
@@ -110,8 +111,8 @@ function Detail({ backend, row }: { backend: ResultBackend; row: PromptRow }) {
           {messages.map((m, i) => (
             <li key={i} className="result">
               <strong>{m.role}</strong>
-              {/* The same content blocks a tool's result has: text, images, audio, resources and links. */}
-              <BlockView block={m.content ?? {}} backend={backend} server={row.server} />
+              {/* Text is prose for a model (Markdown); the rest as a tool's result shows it: images, audio, resources and links. */}
+              {m.content?.type === "text" ? <Markdown text={String(m.content.text ?? "")} /> : <BlockView block={m.content ?? {}} backend={backend} server={row.server} />}
             </li>
           ))}
         </ol>
