@@ -344,4 +344,34 @@ describe("App", () => {
     await emit("catalog-changed", { server: "demo-0" });
     await waitFor(() => expect(listed).toBe(before + 2));
   });
+
+  it("an open tool's recent calls follow the History as it is written, not as it was when the call came back", async () => {
+    let kept = 0;
+    mockIPC(
+      (cmd) => {
+        if (cmd === "list_tools") return [{ qualified: "demo-stdio__echo", server: "demo-stdio", tool: { name: "echo", inputSchema: { type: "object" } }, stale: false }];
+        if (["pending_asks", "list_resources", "list_prompts", "list_skills", "cache_hints", "needed_inputs", "doctor_counts"].includes(cmd)) return [];
+        if (cmd === "traffic_page") return { total: 0, offset: 0, entries: [], last_seq: 0 };
+        if (cmd === "list_servers") return twoServers;
+        if (cmd === "server_statuses") return [];
+        // The writer keeps a call a moment after it ended: one more each time it is asked after that.
+        if (cmd === "tool_history")
+          return Array.from({ length: kept }, (_, i) => ({ id: i, server: "demo-stdio", tool: "echo", origin: "window", duration_ms: 5, arguments: {}, is_error: false, status: "ok", started_at: "2026-11-30T00:00:00Z" }));
+        return null;
+      },
+      { shouldMockEvents: true },
+    );
+    renderApp();
+    await screen.findByText("demo-stdio");
+    // Opened from the palette (the list is virtual: nothing is drawn without a layout here).
+    fireEvent.keyDown(window, { key: "k", ctrlKey: true });
+    const palette = await screen.findByRole("dialog", { name: "Command palette" });
+    fireEvent.change(within(palette).getByRole("textbox"), { target: { value: "echo" } });
+    const [tool] = await within(palette).findAllByRole("option", { name: /demo-stdio__echo/ });
+    fireEvent.click(tool as HTMLElement);
+    await screen.findByRole("button", { name: /^Run/ });
+    kept = 1;
+    await emit("history-grew", { written: 1 });
+    await waitFor(() => expect(screen.getByText("1 call · median 5 ms · max 5 ms")).toBeTruthy());
+  });
 });

@@ -23,6 +23,8 @@ export const keys = {
   tasks: (server: string) => ["tasks", server] as const,
   // Calls made and kept.
   toolHistory: (server: string, tool: string) => ["tool-history", server, tool] as const,
+  /** Every tool's recent calls. */
+  toolHistories: () => ["tool-history"] as const,
   history: (query?: unknown) => (query === undefined ? (["history"] as const) : (["history", query] as const)),
   historyCall: (id: unknown) => ["history-call", id] as const,
   historyUsage: () => ["history-usage"] as const,

@@ -134,6 +134,10 @@ export function WorkbenchProvider({ backend, children }: { backend: Backend; chi
   useListen(() => backend.onSurfaceChanged((change) => setSurfaceChanges((old) => ({ ...old, [change.server]: change }))), [backend]);
 
   useListen(() => backend.onTrafficGrew((total, lastSeq) => setTraffic({ total, lastSeq })), [backend]);
+  // A call is kept by the History's writer a moment after it ends (a chat's,
+  // the bridge's, the window's own): each open tool's recent calls follow
+  // what was written, not what was there when the call came back.
+  useListen(() => backend.onHistoryGrew(() => void queryClient.invalidateQueries({ queryKey: keys.toolHistories() })), [backend, queryClient]);
   useEffect(() => {
     let cancelled = false;
     void backend
