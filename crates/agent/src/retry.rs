@@ -136,7 +136,15 @@ pub fn classify(provider: &ProviderConfig, e: &genai::Error) -> Error {
             genai::Error::WebModelCall { webc_error, .. }
             | genai::Error::WebAdapterCall { webc_error, .. } => (
                 ProviderFailure::Unavailable,
-                unreached(provider, webc_error).unwrap_or_else(|| {
+                // genai's own error does not give its cause as a source.
+                unreached(
+                    provider,
+                    match webc_error {
+                        genai::webc::Error::Reqwest(e) => e,
+                        other => other,
+                    },
+                )
+                .unwrap_or_else(|| {
                     format!(
                         "could not reach {label} (provider \"{id}\") at {}: {webc_error}",
                         provider.base_url.as_deref().unwrap_or("its address")

@@ -422,6 +422,19 @@ async fn a_provider_nothing_listens_for_says_so() {
         )
     );
     assert!(retryable);
+    // Settings' "Save and test" (one request, not streamed) says the same.
+    let tested = b
+        .agent
+        .test_provider("compatible", "local-scripted")
+        .await
+        .unwrap_err()
+        .to_string();
+    assert!(
+        tested.contains(&format!(
+            "nothing listens at 127.0.0.1:{port} (connection refused)"
+        )),
+        "{tested}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
