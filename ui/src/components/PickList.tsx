@@ -112,19 +112,29 @@ export function PickList({
         <Pane id={`${id}-list`} defaultSize={320} minSize={220} maxSize="60" className="tool-list">
           <div className="list-controls">{top}</div>
           <div className="tool-scroller" role="listbox" aria-label={label}>
-            {items.map((item) => (
+            {items.map((item, at) => (
               <div
                 key={item.key}
                 role="option"
                 aria-selected={item.index === selected}
-                tabIndex={item.index === selected ? 0 : -1}
+                // One row in the Tab order: the open one, else the first.
+                tabIndex={item.index === selected || (at === 0 && !items.some((i) => i.index === selected)) ? 0 : -1}
                 className={item.index === selected ? "tool-row selected" : "tool-row"}
                 onClick={() => onSelect(item.index)}
                 onKeyDown={(e) => {
                   if (e.key === "Enter" || e.key === " ") {
                     e.preventDefault();
                     onSelect(item.index);
+                    return;
                   }
+                  // ↑ and ↓ (Home, End) open the row they move to, as in Tools.
+                  const to = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: items.length - 1 }[e.key];
+                  const next = to === undefined ? undefined : items[to];
+                  if (!next) return;
+                  e.preventDefault();
+                  onSelect(next.index);
+                  const rows = e.currentTarget.parentElement?.children;
+                  (rows?.[to as number] as HTMLElement | undefined)?.focus();
                 }}
                 {...item.data}
               >

@@ -87,4 +87,19 @@ describe("prompts", () => {
     render(<PromptsView backend={{} as Backend} rows={[]} statuses={[{ name: "np", state: "failed" } as never]} />);
     expect(screen.getByText("1 server could not start: its page says why.")).toBeTruthy();
   });
+
+  it("are reached with Tab and walked with the arrow keys, each opening as it is reached", () => {
+    render(<PromptsView backend={{} as Backend} rows={rows} />);
+    const options = () => screen.getAllByRole("option");
+    // Nothing open: the first row is the one Tab reaches.
+    expect(options().map((o) => o.tabIndex)).toEqual([0, -1]);
+    options()[0]?.focus();
+    fireEvent.keyDown(options()[0] as HTMLElement, { key: "ArrowDown" });
+    expect(options()[1]?.getAttribute("aria-selected")).toBe("true");
+    expect(document.activeElement).toBe(options()[1]);
+    expect(screen.getByRole("heading", { name: /Review code/ })).toBeTruthy();
+    fireEvent.keyDown(options()[1] as HTMLElement, { key: "Home" });
+    expect(options()[0]?.getAttribute("aria-selected")).toBe("true");
+    expect(options().map((o) => o.tabIndex)).toEqual([0, -1]);
+  });
 });
