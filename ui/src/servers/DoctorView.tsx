@@ -178,7 +178,9 @@ export function DoctorSection({ backend, name, ready }: { backend: DoctorBackend
       (r) => (r ? setReport(r) : ready && runRef.current()),
       () => undefined,
     );
-    document.querySelector(".panel-section.doctor")?.scrollIntoView({ block: "nearest" });
+    // Once it has opened, to its top: its findings are what the badge counted
+    // (scrolled while shut, it came to rest at the window's bottom edge).
+    requestAnimationFrame(() => document.querySelector(".panel-section.doctor")?.scrollIntoView({ block: "start" }));
   });
   return (
     <Disclosure title="Doctor" open={open} onOpenChange={setOpen} className="panel-section doctor">
