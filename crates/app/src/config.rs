@@ -192,6 +192,45 @@ impl Place {
             _ => Vec::new(),
         };
         let keychain = Keychain::app();
+        // A credential written out (`--header Authorization=Bearer …`, a
+        // form's plain field) goes to the keychain, not into the file, as
+        // an import's does; the file holds its reference.
+        let mut kept = Vec::new();
+        let kept_op;
+        let op = match op {
+            EditOp::Upsert { name, fields } => {
+                let scope = if path == self.user {
+                    Scope::User
+                } else {
+                    Scope::Project
+                };
+                let folder = path.parent();
+                let mut fields = fields.clone();
+                kept = workbench_core::config::secrets::keep_credentials(
+                    &mut fields,
+                    |field, key, value| {
+                        let id = secret_id_for(scope, folder, name, field, key);
+                        keychain.set(&id, value).map_err(|e| e.to_string())?;
+                        Ok(reference(&id))
+                    },
+                )
+                .map_err(|why| {
+                    ErrorInfo::new(
+                        workbench_core::ErrorCode::Secret,
+                        format!("{name}: a credential could not be kept in the OS keychain, so nothing was written: {why}"),
+                    )
+                })?
+                .into_iter()
+                .map(|k| format!("{name}: {k} kept in the OS keychain, not in the file"))
+                .collect();
+                kept_op = EditOp::Upsert {
+                    name: name.clone(),
+                    fields,
+                };
+                &kept_op
+            }
+            other => other,
+        };
         // One server's change, applied to the file as it is: read under the
         // file's lock, so another window or `mcpwb` saving at once waits.
         // A file that did not exist has no lock yet: a save that finds it
@@ -225,6 +264,7 @@ impl Place {
         Ok(Edited {
             file: path.to_path_buf(),
             secrets_left: left,
+            kept,
         })
     }
 
@@ -433,6 +473,8 @@ pub struct Edited {
     pub file: PathBuf,
     /// Secrets of a removed entry the keychain would not let go, each said.
     pub secrets_left: Vec<String>,
+    /// Credentials written out that were kept in the keychain instead, each said.
+    pub kept: Vec<String>,
 }
 
 /// The entries of the file at `path` as written.

@@ -179,6 +179,9 @@ fn change(cli: &Cli, op: EditOp) -> Result<(), Failure> {
     for left in edited.secrets_left {
         eprintln!("mcpwb: {left}");
     }
+    for kept in edited.kept {
+        eprintln!("note: {kept}");
+    }
     Ok(())
 }
 
@@ -369,7 +372,10 @@ fn add(cli: &Cli, name: &str, fields: &Fields, scope: ScopeArg) -> Result<(), Fa
         ScopeArg::Project => (Scope::Project, path.parent().map(Path::to_path_buf)),
     };
     let map = fields.to_map(name, (owner_scope, folder.as_deref()), &keychain)?;
-    place(cli).add_to(&path, name, map)?;
+    let edited = place(cli).add_to(&path, name, map)?;
+    for kept in edited.kept {
+        eprintln!("note: {kept}");
+    }
     said(cli, &path, name, "added");
     Ok(())
 }

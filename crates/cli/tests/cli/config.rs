@@ -197,6 +197,48 @@ fn a_secret_header_lives_in_the_keychain_and_the_server_still_gets_it() {
     let out = run(dir.path(), &["--config", c, "config", "remove", "remote"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(keychain.get(id).unwrap(), None);
+    // A credential given as a plain --header (as `claude mcp add` takes
+    // it) is kept in the keychain all the same, and the person told so.
+    let out = run(
+        dir.path(),
+        &[
+            "--config",
+            c,
+            "config",
+            "add",
+            "plain",
+            "--url",
+            &url,
+            "--header",
+            "Authorization=Bearer s3cret-token",
+            "--header",
+            "X-Team=core",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "note: plain: headers.Authorization kept in the OS keychain, not in the file"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    let text = std::fs::read_to_string(&cfg).unwrap();
+    assert!(
+        !text.contains("s3cret-token")
+            && text.contains("${secret:plain/headers/Authorization}")
+            && text.contains("\"X-Team\": \"core\""),
+        "{text}"
+    );
+    assert_eq!(
+        keychain
+            .get("plain/headers/Authorization")
+            .unwrap()
+            .as_deref(),
+        Some("Bearer s3cret-token")
+    );
+    let out = run(dir.path(), &["--config", c, "config", "remove", "plain"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
 }
 
 /// A credential written out in another client's file is imported into the
