@@ -236,14 +236,7 @@ async fn the_context_meter_keeps_the_providers_count_through_a_stop() {
         .turn_in(&chat, "echo then hang", ApproveMode::All, sink)
         .await;
     assert_eq!(end, EndReason::Stopped);
-    let used: Vec<u32> = b
-        .events()
-        .iter()
-        .filter_map(|e| match e {
-            AgentEvent::Usage { context, .. } => Some(context.used),
-            _ => None,
-        })
-        .collect();
+    let used = meter_readings(&b);
     assert_eq!(used.len(), 2, "{used:?}");
     assert_eq!(used[0], 3_220, "the provider's count");
     assert!(
@@ -273,20 +266,24 @@ async fn a_count_of_no_input_tokens_leaves_the_meter_on_its_estimate() {
     assert!(before > 0, "an empty chat's request has a size: {before}");
     let end = b.turn_in(&chat, "hello", ApproveMode::All, b.sink()).await;
     assert_eq!(end, EndReason::Done);
-    let used: Vec<u32> = b
-        .events()
-        .iter()
-        .filter_map(|e| match e {
-            AgentEvent::Usage { context, .. } => Some(context.used),
-            _ => None,
-        })
-        .collect();
+    let used = meter_readings(&b);
     assert!(
         used.len() == 1 && used[0] >= before,
         "after a turn: {used:?} (before it: {before})"
     );
     let fresh = b.agent.chat_tools(&chat).unwrap().context.used;
     assert!(fresh > before, "opened afresh: {fresh} (before: {before})");
+}
+
+/// What the context meter read after each step, in order.
+fn meter_readings(b: &super::Bench) -> Vec<u32> {
+    b.events()
+        .iter()
+        .filter_map(|e| match e {
+            AgentEvent::Usage { context, .. } => Some(context.used),
+            _ => None,
+        })
+        .collect()
 }
 
 /// A sink that keeps every event and stops the turn at the first one `at` picks.
