@@ -52,7 +52,7 @@ describe("the doctor and reload on change", () => {
       const badges = await session.executeAsync(
         "const done = arguments[arguments.length - 1]; done(Array.from(document.querySelectorAll('.doctor-badge')).map((b) => b.textContent));",
       );
-      assert.ok(badges.some((b) => /^Doctor: \d+ errors?(, \d+ warnings?)? in \d+ items?$/.test(b)), badges.join(", "));
+      assert.ok(badges.some((b) => /^Doctor: \d+ kinds? of error(, \d+ kinds? of warning)? in \d+ items?$/.test(b)), badges.join(", "));
       // The badge opens the server's Doctor on what it counted (a first run).
       const owner = await session.executeAsync(
         "const done = arguments[arguments.length - 1]; const b = Array.from(document.querySelectorAll('li.server')).find((li) => li.querySelector('.server-name')?.textContent === 'planted')?.querySelector('.doctor-badge'); if (b) b.click(); done(Boolean(b));",

@@ -16,7 +16,7 @@ describe("the sidebar's server list", () => {
     const onDoctor = vi.fn();
     render(<ServerList list={list} statuses={[]} onSelect={onSelect} onDoctor={onDoctor} doctor={() => ({ errors: 1, warnings: 1, items: 9 })} />);
     const badge = screen.getByRole("button", { name: /Doctor:/ });
-    expect(badge.textContent?.replace(/\s+/g, " ")).toBe("Doctor: 1 error, 1 warning in 9 items");
+    expect(badge.textContent?.replace(/\s+/g, " ")).toBe("Doctor: 1 kind of error, 1 kind of warning in 9 items");
     // Shown: icons and counts; its name (its text) says the words.
     expect(badge.getAttribute("aria-label")).toBeNull();
     fireEvent.click(badge);

@@ -16,7 +16,10 @@ type Found = { errors: number; warnings: number; items: number };
  * anything: a button that opens the server's Doctor on those findings. */
 function DoctorBadge({ found, onOpen }: { found?: Found; onOpen: () => void }) {
   if (!found || (found.errors === 0 && found.warnings === 0)) return null;
-  const parts = [found.errors > 0 && plural(found.errors, "error"), found.warnings > 0 && plural(found.warnings, "warning")].filter(Boolean);
+  // Kinds (codes), not findings: the Doctor itself counts each finding
+  // ("19 warnings"), which a bare "2 warnings" here contradicted.
+  const kinds = (n: number, what: string) => `${plural(n, "kind")} of ${what}`;
+  const parts = [found.errors > 0 && kinds(found.errors, "error"), found.warnings > 0 && kinds(found.warnings, "warning")].filter(Boolean);
   const label = `Doctor: ${parts.join(", ")} in ${plural(found.items, "item")}`;
   // Compact (a narrow sidebar keeps the server's name): icons and counts
   // shown, the words there for a screen reader (its name is its text).
@@ -27,7 +30,7 @@ function DoctorBadge({ found, onOpen }: { found?: Found; onOpen: () => void }) {
         <span className="doctor-count">
           <CircleX aria-hidden size={12} />
           {found.errors}
-          <span className="sr-only"> {found.errors === 1 ? "error" : "errors"}</span>
+          <span className="sr-only"> {found.errors === 1 ? "kind of error" : "kinds of error"}</span>
         </span>
       )}
       {found.warnings > 0 && (
@@ -35,7 +38,7 @@ function DoctorBadge({ found, onOpen }: { found?: Found; onOpen: () => void }) {
           <TriangleAlert aria-hidden size={12} />
           {found.errors > 0 && <span className="sr-only">, </span>}
           {found.warnings}
-          <span className="sr-only"> {found.warnings === 1 ? "warning" : "warnings"}</span>
+          <span className="sr-only"> {found.warnings === 1 ? "kind of warning" : "kinds of warning"}</span>
         </span>
       )}
       <span className="sr-only"> in {plural(found.items, "item")}</span>
