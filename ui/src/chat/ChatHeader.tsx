@@ -42,6 +42,7 @@ export function ChatHeader({
   liveUsage,
   running,
   onChanged,
+  loaded = [],
 }: {
   wb: Workbench;
   backend: AgentBackend;
@@ -49,6 +50,8 @@ export function ChatHeader({
   liveUsage: { session: Usage; context: ContextMeter } | null;
   running: boolean;
   onChanged: () => void;
+  /** Tools the running turn loaded (by their qualified names): counted at once, not when it ends. */
+  loaded?: string[];
 }) {
   const toast = useToast();
   const s = chat.session;
@@ -71,7 +74,7 @@ export function ChatHeader({
   // A skill the model may load is listed as `skill:NAME` (through load_skill).
   const toolRows = tools.data?.tools.filter((t) => !t.tool.startsWith("skill:")) ?? [];
   const skillCount = (tools.data?.tools.length ?? 0) - toolRows.length;
-  const offered = toolRows.filter((t) => t.offered).length;
+  const offered = toolRows.filter((t) => t.offered || loaded.includes(t.name)).length;
   return (
     <header className="chat-header">
       <h2 className="chat-header-title truncate" title={s.title}>

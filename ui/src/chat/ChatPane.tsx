@@ -112,7 +112,7 @@ export function ChatPane({ wb, backend, id, go }: { wb: Workbench; backend: Chat
   const approvals = state.approvals.length > 0 ? state.approvals : chat.data.pending;
   return (
     <div className="chat-pane">
-      <ChatHeader wb={wb} backend={backend} chat={chat.data} liveUsage={state.usage} running={running} onChanged={refresh} />
+      <ChatHeader wb={wb} backend={backend} chat={chat.data} liveUsage={state.usage} running={running} onChanged={refresh} loaded={state.loaded} />
       <Conversation
         backend={backend}
         messages={messages}
