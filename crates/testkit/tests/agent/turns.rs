@@ -301,6 +301,18 @@ fn stop_at(
     })
 }
 
+/// The error a turn's events ended with: its code, message and whether it may be retried.
+fn error_said(events: &[AgentEvent]) -> Option<(ErrorCode, String, bool)> {
+    events.iter().find_map(|e| match e {
+        AgentEvent::Error {
+            code,
+            message,
+            retryable,
+        } => Some((*code, message.clone(), *retryable)),
+        _ => None,
+    })
+}
+
 /// Run one turn against a script and return the error event it ended with.
 async fn failing(turns: Vec<Turn>) -> (ErrorCode, String, bool, usize, Vec<AgentEvent>) {
     let b = bench(Setup {
@@ -310,14 +322,7 @@ async fn failing(turns: Vec<Turn>) -> (ErrorCode, String, bool, usize, Vec<Agent
     .await;
     let (_, end) = b.turn("hello", ApproveMode::All, b.sink()).await;
     let events = b.events();
-    let error = events.iter().find_map(|e| match e {
-        AgentEvent::Error {
-            code,
-            message,
-            retryable,
-        } => Some((*code, message.clone(), *retryable)),
-        _ => None,
-    });
+    let error = error_said(&events);
     match error {
         Some((code, message, retryable)) => {
             assert_eq!(end, EndReason::Error);
@@ -402,15 +407,7 @@ async fn a_provider_nothing_listens_for_says_so() {
         [("user".into(), 1), ("assistant".into(), 1)],
         "{kept:?}"
     );
-    let said = b.events().iter().find_map(|e| match e {
-        AgentEvent::Error {
-            code,
-            message,
-            retryable,
-        } => Some((*code, message.clone(), *retryable)),
-        _ => None,
-    });
-    let (code, message, retryable) = said.expect("an error");
+    let (code, message, retryable) = error_said(&b.events()).expect("an error");
     assert_eq!(code, ErrorCode::ProviderUnavailable);
     assert_eq!(
         message,
