@@ -347,6 +347,36 @@ impl Place {
         }
     }
 
+    /// The entries as they are shown to a person (`mcpwb config show`): a
+    /// credential written out in the file (by hand, by another tool) shown
+    /// as the masker's mask, each one said in the notes with how to keep it
+    /// in the keychain instead. What the file holds is unchanged.
+    pub fn entries_shown(
+        &self,
+        only: Option<&str>,
+    ) -> Result<(Map<String, Value>, Vec<String>), ErrorInfo> {
+        let mut out = self.entries(only)?;
+        let mut notes = Vec::new();
+        for (name, entry) in out.iter_mut() {
+            let Value::Object(fields) = entry else {
+                continue;
+            };
+            let hidden = workbench_core::config::secrets::keep_credentials(fields, |_, _, _| {
+                Ok(workbench_mask::MASK.to_string())
+            })
+            .unwrap_or_default();
+            let quoted = shell_quote(name);
+            notes.extend(hidden.into_iter().map(|field| {
+                let flag = if field.starts_with("env.") { "--env" } else { "--header" };
+                let key = field.split_once('.').map_or(field.as_str(), |(_, k)| k);
+                format!(
+                    "{name}: {field} is written in the file in plain text (hidden here); give it again with `mcpwb config edit {quoted} {flag} {key}=…` to keep it in the OS keychain"
+                )
+            }));
+        }
+        Ok((out, notes))
+    }
+
     /// Keep a secret env value or header of `server` (in `scope`'s file) in
     /// the OS keychain, under the entry's own prefix (the only secrets it
     /// may read); the `${secret:…}` reference to write instead.

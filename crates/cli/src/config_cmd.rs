@@ -347,9 +347,12 @@ fn trust(cli: &Cli, name: &str, dry_run: bool, shown: Option<&str>) -> Result<()
 
 /// `config show [NAME]`: the entries as written.
 fn show(cli: &Cli, server: Option<&str>) -> Result<(), Failure> {
-    let out = place(cli).entries(server)?;
+    let (out, hidden) = place(cli).entries_shown(server)?;
     let text = serde_json::to_string_pretty(&out).unwrap_or_default();
     say(cli, text, Value::Object(out));
+    for note in hidden {
+        eprintln!("note: {}", crate::print::on_this_run(&note));
+    }
     Ok(())
 }
 

@@ -575,3 +575,34 @@ fn approvals_follow_an_entry_the_person_renames_or_changes() {
     assert!(owner.contains("#fs@"), "{agent}");
     assert!(agent["grant_owners"].get("files").is_none(), "{agent}");
 }
+
+/// A credential written into the file by hand is not printed by `config
+/// show` (a screen shared, an issue pasted): the masker's mask, and a note
+/// on how to keep it in the keychain. The file is not changed.
+#[test]
+fn config_show_hides_a_credential_written_in_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("mcp.json");
+    let text = json!({ "mcpServers": { "gh": {
+        "type": "http", "url": "https://example.com/mcp",
+        "headers": { "Authorization": "Bearer ghp_abcdefghijklmnop0123456789", "X-Team": "core" }
+    } } })
+    .to_string();
+    std::fs::write(&cfg, &text).unwrap();
+    let c = cfg.to_str().unwrap();
+    let out = run(dir.path(), &["--config", c, "config", "show"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        !stdout(&out).contains("ghp_") && stdout(&out).contains("\"X-Team\": \"core\""),
+        "{}",
+        stdout(&out)
+    );
+    assert!(
+        stderr(&out).contains(&format!(
+            "note: gh: headers.Authorization is written in the file in plain text (hidden here); give it again with `mcpwb --config {c} config edit gh --header Authorization=…` to keep it in the OS keychain"
+        )),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(std::fs::read_to_string(&cfg).unwrap(), text);
+}
