@@ -14,6 +14,7 @@ mod bundle;
 mod bundle_signature;
 mod chat;
 mod config;
+mod config_secrets;
 mod crash;
 mod dev;
 mod doctor;
