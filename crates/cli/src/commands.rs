@@ -69,12 +69,10 @@ async fn each_ready(wb: &Workbench, target: Option<&str>) -> Result<Vec<String>,
         if ready(wb, &s.name).await.is_ok() {
             names.push(s.name);
         } else if matches!(s.state, ServerState::Untrusted) {
-            let quoted = workbench_app::config::shell_quote(&s.name);
+            let (read, trust) = print::trust_commands(&s.name);
             eprintln!(
-                "mcpwb: {} is not trusted yet; its lists are left out (read what it runs with `{}`, then `{}`)",
-                print::clean(&s.name),
-                print::suggest(&format!("config trust {quoted} --dry-run")),
-                print::suggest(&format!("config trust {quoted}"))
+                "mcpwb: {} is not trusted yet; its lists are left out (read what it runs with `{read}`, then `{trust}`)",
+                print::clean(&s.name)
             );
         } else if !matches!(s.state, ServerState::Disabled) {
             eprintln!("mcpwb: {} is not ready; its lists are left out", s.name);
@@ -113,7 +111,11 @@ async fn dispatch(
             // `mcpwb call SERVER`: which tools it has, and how to call one.
             let Some(tool) = tool else {
                 tools(cli, wb, target).await?;
-                return Err(name_it("call", server, "TOOL", "its tools are above"));
+                return Err(name_it(
+                    "the tool to call",
+                    ("call", server, "TOOL"),
+                    "its tools",
+                ));
             };
             let hand = Hand {
                 as_task: *task,
@@ -132,7 +134,11 @@ async fn dispatch(
             let Some(uri) = uri else {
                 let names = each_ready(wb, target).await?;
                 print::resources(cli.json, &offers::catalogs(wb, Some(&names)));
-                return Err(name_it("read", server, "URI", "its resources are above"));
+                return Err(name_it(
+                    "the resource to read",
+                    ("read", server, "URI"),
+                    "its resources",
+                ));
             };
             ready(wb, server).await?;
             let result = offers::read_resource(wb, server, uri, opts(cli)).await?;
@@ -159,7 +165,11 @@ async fn dispatch(
             let Some(name) = name else {
                 let names = each_ready(wb, target).await?;
                 print::prompts(cli.json, &offers::catalogs(wb, Some(&names)));
-                return Err(name_it("prompt", server, "NAME", "its prompts are above"));
+                return Err(name_it(
+                    "the prompt to get",
+                    ("prompt", server, "NAME"),
+                    "its prompts",
+                ));
             };
             ready(wb, server).await?;
             let args = args.resolve(offers::prompt(wb, server, name).as_ref())?;
@@ -187,15 +197,10 @@ async fn dispatch(
 
 /// A command that names a server and not what of it (`mcpwb call demo`):
 /// what it offers was listed; this says how to go on (exit 2, as clap's).
-fn name_it(command: &str, server: &str, what: &str, listed: &str) -> Failure {
+fn name_it(missing: &str, (command, server, what): (&str, &str, &str), listed: &str) -> Failure {
     let server = workbench_app::config::shell_quote(server);
-    let verb = match command {
-        "call" => "the tool to call",
-        "read" => "the resource to read",
-        _ => "the prompt to get",
-    };
     Failure::Usage(format!(
-        "name {verb}: {} ({listed})",
+        "name {missing}: {} ({listed} are above)",
         print::suggest(&format!("{command} {server} {what}"))
     ))
 }

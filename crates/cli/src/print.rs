@@ -35,11 +35,9 @@ fn state_text(name: &str, s: &ServerState) -> String {
         ServerState::Ready => "ready".into(),
         ServerState::Disabled => "disabled".into(),
         ServerState::Untrusted => {
-            let name = workbench_core::config::shell_quote(name);
+            let (read, trust) = trust_commands(name);
             format!(
-                "not trusted yet: read what it runs with `{}`, then trust it with `{}`",
-                suggest(&format!("config trust {name} --dry-run")),
-                suggest(&format!("config trust {name}"))
+                "not trusted yet: read what it runs with `{read}`, then trust it with `{trust}`"
             )
         }
         ServerState::Stopped => "stopped".into(),
@@ -390,6 +388,17 @@ pub fn set_files_named(config: Option<&std::path::Path>, project: Option<&std::p
         flags.push_str(&format!(" --project {}", quote(p)));
     }
     let _ = NAMED.set(flags);
+}
+
+/// How to read what server `name` runs and then trust it, as the person
+/// would type them on this run's files: `config trust NAME --dry-run`, then
+/// `config trust NAME` (the name shell-quoted: it comes from someone's file).
+pub fn trust_commands(name: &str) -> (String, String) {
+    let name = workbench_core::config::shell_quote(name);
+    (
+        suggest(&format!("config trust {name} --dry-run")),
+        suggest(&format!("config trust {name}")),
+    )
 }
 
 /// `mcpwb SUBCOMMAND` as the person would run it next, on this run's files.

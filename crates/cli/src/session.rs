@@ -201,14 +201,12 @@ pub async fn ready(wb: &Workbench, name: &str) -> Result<(), Failure> {
         }
         .into()),
         ServerState::Untrusted => {
-            let quoted = workbench_core::config::shell_quote(name);
+            let (read, trust) = crate::print::trust_commands(name);
             Err(Error::ServerNotReady {
                 server: name.into(),
                 state: format!(
                     "not trusted: it comes from a project, an import or an edit outside the workbench. \
-                     Read what it runs with `{}`, then `{}` (or pass --trust)",
-                    crate::print::suggest(&format!("config trust {quoted} --dry-run")),
-                    crate::print::suggest(&format!("config trust {quoted}"))
+                     Read what it runs with `{read}`, then `{trust}` (or pass --trust)"
                 ),
             }
             .into())
