@@ -121,18 +121,15 @@ pub fn classify(provider: &ProviderConfig, e: &genai::Error) -> Error {
                 format!("{label} (provider \"{id}\") sent a malformed stream: {serde_error}"),
             ),
             // Never connected: the stream did not break off, it never began.
-            genai::Error::WebStream { error, .. }
-                if unreached(provider, error.as_ref()).is_some() =>
-            {
-                (
-                    ProviderFailure::Unavailable,
-                    unreached(provider, error.as_ref()).unwrap_or_default(),
-                )
+            genai::Error::WebStream { error, cause, .. } => {
+                match unreached(provider, error.as_ref()) {
+                    Some(said) => (ProviderFailure::Unavailable, said),
+                    None => (
+                        ProviderFailure::Failed,
+                        format!("the stream from {label} (provider \"{id}\") broke off: {cause}"),
+                    ),
+                }
             }
-            genai::Error::WebStream { cause, .. } => (
-                ProviderFailure::Failed,
-                format!("the stream from {label} (provider \"{id}\") broke off: {cause}"),
-            ),
             genai::Error::WebModelCall { webc_error, .. }
             | genai::Error::WebAdapterCall { webc_error, .. } => (
                 ProviderFailure::Unavailable,

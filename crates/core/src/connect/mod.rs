@@ -470,9 +470,7 @@ async fn explain_unreachable(
         )),
         Err(_) => Err(Failure::new(
             FailureCode::Unreachable,
-            format!(
-                "no answer from {host}:{port} within 3 s: is the address right, or a firewall in the way?"
-            ),
+            Unreached::TimedOut.said(&host, port).unwrap_or_default(),
         )),
     }
 }
