@@ -199,30 +199,8 @@ impl Place {
         let kept_op;
         let op = match op {
             EditOp::Upsert { name, fields } => {
-                let scope = if path == self.user {
-                    Scope::User
-                } else {
-                    Scope::Project
-                };
-                let folder = path.parent();
                 let mut fields = fields.clone();
-                kept = workbench_core::config::secrets::keep_credentials(
-                    &mut fields,
-                    |field, key, value| {
-                        let id = secret_id_for(scope, folder, name, field, key);
-                        keychain.set(&id, value).map_err(|e| e.to_string())?;
-                        Ok(reference(&id))
-                    },
-                )
-                .map_err(|why| {
-                    ErrorInfo::new(
-                        workbench_core::ErrorCode::Secret,
-                        format!("{name}: a credential could not be kept in the OS keychain, so nothing was written: {why}"),
-                    )
-                })?
-                .into_iter()
-                .map(|k| format!("{name}: {k} kept in the OS keychain, not in the file"))
-                .collect();
+                kept = self.keep_credentials(path, name, &mut fields, false)?;
                 kept_op = EditOp::Upsert {
                     name: name.clone(),
                     fields,
@@ -345,6 +323,44 @@ impl Place {
             Some(name) if !out.contains_key(name) => Err(unknown(name)),
             _ => Ok(out),
         }
+    }
+
+    /// Credentials written out in `fields` of server `name` (for the file at
+    /// `path`) kept in the OS keychain under the entry's own prefix, each
+    /// replaced by its reference (`dry_run`: only the reference, nothing
+    /// kept). The one rule for the person's edit and an import; each one
+    /// moved said. A keychain that refuses fails the whole write.
+    pub(crate) fn keep_credentials(
+        &self,
+        path: &Path,
+        name: &str,
+        fields: &mut Map<String, Value>,
+        dry_run: bool,
+    ) -> Result<Vec<String>, ErrorInfo> {
+        let scope = if path == self.user {
+            Scope::User
+        } else {
+            Scope::Project
+        };
+        let keychain = Keychain::app();
+        let moved = workbench_core::config::secrets::keep_credentials(fields, |field, key, value| {
+            let id = secret_id_for(scope, path.parent(), name, field, key);
+            if !dry_run {
+                keychain.set(&id, value).map_err(|e| e.to_string())?;
+            }
+            Ok(reference(&id))
+        })
+        .map_err(|why| {
+            ErrorInfo::new(
+                workbench_core::ErrorCode::Secret,
+                format!("{name}: a credential could not be kept in the OS keychain, so nothing was written: {why}"),
+            )
+        })?;
+        let how = if dry_run { "would be kept" } else { "kept" };
+        Ok(moved
+            .into_iter()
+            .map(|k| format!("{name}: {k} {how} in the OS keychain, not in the file"))
+            .collect())
     }
 
     /// The entries as they are shown to a person (`mcpwb config show`): a

@@ -10,10 +10,7 @@ use workbench_core::config::dialects::{self, Imported};
 use workbench_core::config::document::Document;
 use workbench_core::{Error, ErrorInfo};
 
-use super::{
-    ConfigFile, Dialect, Exported, Found, Merged, Place, Scope, open, raw_entries, reference,
-    unreadable,
-};
+use super::{ConfigFile, Dialect, Exported, Found, Merged, Place, open, raw_entries, unreadable};
 
 /// What an import did or (dry run) would do.
 #[derive(Debug, Clone)]
@@ -70,10 +67,6 @@ impl Place {
             let file = std::fs::canonicalize(path).ok()?;
             file.starts_with(&dir).then(|| dir.join(".mcp.json"))
         });
-        let scope = match inside_project {
-            Some(_) => Scope::Project,
-            None => Scope::User,
-        };
         let file = inside_project.unwrap_or_else(|| self.user.clone());
         // Merged into the file as it is: another writer waits for the save.
         let mut doc = if dry_run {
@@ -90,26 +83,7 @@ impl Place {
             .iter_mut()
             .filter(|(n, _)| dialects::goes_in(n, &ours, only, replace))
         {
-            let moved = workbench_core::config::secrets::keep_credentials(fields, |field, key, value| {
-                let kept = match dry_run {
-                    true => self.secret_id(scope, name, field, key).map(|id| reference(&id)),
-                    false => self.store_secret(scope, name, field, key, value),
-                };
-                kept.map_err(|e| e.message)
-            })
-            .map_err(|why| {
-                ErrorInfo::new(
-                    workbench_core::ErrorCode::Secret,
-                    format!("{name}: a credential could not be kept in the OS keychain, so nothing was imported: {why}"),
-                )
-            })?;
-            if !moved.is_empty() {
-                said.push(format!(
-                    "{name}: {} {} in the OS keychain, not in the file",
-                    moved.join(", "),
-                    if dry_run { "would be kept" } else { "kept" }
-                ));
-            }
+            said.extend(self.keep_credentials(&file, name, fields, dry_run)?);
         }
 
         let mut merged =
