@@ -65,7 +65,7 @@ function Detail({
   backend,
   row,
   subscribed,
-  canSubscribe,
+  noSubscriptions,
   updates,
   onSubscribed,
   onRead,
@@ -75,7 +75,7 @@ function Detail({
   /** Subscriptions live with the view, not the open resource: kept as you pick others. */
   subscribed: boolean;
   /** Why it cannot be subscribed to (the server does not offer it), or null. */
-  canSubscribe: string | null;
+  noSubscriptions: string | null;
   /** How many times the server said this resource changed (subscribed). */
   updates: number;
   onSubscribed: (on: boolean) => void;
@@ -159,8 +159,8 @@ function Detail({
           <Button
             variant="secondary"
             aria-pressed={subscribed}
-            disabled={canSubscribe !== null && !subscribed}
-            title={canSubscribe ?? undefined}
+            disabled={noSubscriptions !== null && !subscribed}
+            title={noSubscriptions ?? undefined}
             onClick={() =>
               backend.subscribeResource(row.server, uri, !subscribed).then(
                 () => onSubscribed(!subscribed),
@@ -172,7 +172,7 @@ function Detail({
           </Button>
         )}
       </div>
-      {!template && canSubscribe && !subscribed && <p className="muted">{canSubscribe}</p>}
+      {!template && noSubscriptions && !subscribed && <p className="muted">{noSubscriptions}</p>}
       {error && (
         <div className="error-banner" role="alert">
           <p className="error-message">{error}</p>
@@ -191,8 +191,10 @@ function Detail({
 
 /** Why a server's resources cannot be subscribed to, or null when they can. */
 export function subscribeRefusal(status: ServerStatus | undefined): string | null {
-  const caps = (status?.info?.capabilities ?? {}) as { resources?: { subscribe?: unknown } };
-  return caps.resources?.subscribe === true ? null : `${status?.name ?? "The server"} does not offer subscriptions (its capabilities do not say resources.subscribe).`;
+  // Not known here (no capabilities yet): the server is asked, and says.
+  if (!status?.info) return null;
+  const caps = (status.info.capabilities ?? {}) as { resources?: { subscribe?: unknown } };
+  return caps.resources?.subscribe === true ? null : `${status.name} does not offer subscriptions (its capabilities do not say resources.subscribe).`;
 }
 
 const keyOf = (row: ResourceRow) => {
@@ -268,7 +270,7 @@ export function ResourcesView({
             backend={backend}
             row={current}
             subscribed={subscriptions.has(keyOf(current))}
-            canSubscribe={subscribeRefusal(statuses.find((s) => s.name === current.server))}
+            noSubscriptions={subscribeRefusal(statuses.find((s) => s.name === current.server))}
             updates={updated[keyOf(current)] ?? 0}
             onRead={(n) => setReadAfter((old) => ({ ...old, [keyOf(current)]: n }))}
             onSubscribed={(on) =>
