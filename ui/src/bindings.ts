@@ -2132,6 +2132,16 @@ export type LoadBucket = {
 	count: number,
 };
 
+/**
+ *  What failed calls said: one message, its kind (`tool`, `protocol`,
+ *  `timeout`, `disconnect`) and how many calls said it.
+ */
+export type LoadErrorSaid = {
+	kind: string,
+	message: string,
+	count: number,
+};
+
 /**  Calls that did not succeed, by kind. */
 export type LoadErrors = {
 	/**  The tool answered `isError: true`. */
@@ -2170,6 +2180,11 @@ export type LoadReport_Deserialize = {
 	calls: number,
 	ok: number,
 	errors: LoadErrors,
+	/**
+	 *  What the failed calls said, the commonest first (a run kept before
+	 *  this was recorded has none).
+	 */
+	errors_said?: LoadErrorSaid[],
 	/**  Calls a second over the whole run. */
 	throughput: number | null,
 	latency: LoadLatency,
@@ -2204,6 +2219,11 @@ export type LoadReport_Serialize = {
 	calls: number,
 	ok: number,
 	errors: LoadErrors,
+	/**
+	 *  What the failed calls said, the commonest first (a run kept before
+	 *  this was recorded has none).
+	 */
+	errors_said: LoadErrorSaid[],
 	/**  Calls a second over the whole run. */
 	throughput: number | null,
 	latency: LoadLatency,

@@ -32,7 +32,7 @@ pub struct LoadArgs {
     /// Calls running at once.
     #[arg(long, short = 'c', default_value_t = 8, conflicts_with = "ramp")]
     concurrency: u32,
-    /// RampStep the concurrency up, doubling (e.g. 1..64): where throughput
+    /// Step the concurrency up, doubling (e.g. 1..64): where throughput
     /// stops growing and latency bends.
     #[arg(long, value_name = "FROM..TO")]
     ramp: Option<String>,
@@ -109,6 +109,15 @@ fn ramp(text: &str) -> Result<Concurrency, Failure> {
     }
 }
 
+/// A latency in milliseconds, or a dash where no call succeeded to have one.
+fn latency(ms: f64, any: bool) -> String {
+    if any {
+        format!("{ms:.2} ms")
+    } else {
+        "—".to_string()
+    }
+}
+
 fn print(report: &LoadReport, plan: &LoadPlan) {
     let mut servers: Vec<String> = plan
         .targets
@@ -124,10 +133,14 @@ fn print(report: &LoadReport, plan: &LoadPlan) {
         report.throughput
     ));
     let l = &report.latency;
-    line(&format!(
-        "latency (ms): p50 {:.2} · p90 {:.2} · p99 {:.2} · p99.9 {:.2} · max {:.2} · mean {:.2}",
-        l.p50, l.p90, l.p99, l.p999, l.max, l.mean
-    ));
+    line(&if report.ok == 0 {
+        "latency: no call succeeded".to_string()
+    } else {
+        format!(
+            "latency (ms): p50 {:.2} · p90 {:.2} · p99 {:.2} · p99.9 {:.2} · max {:.2} · mean {:.2}",
+            l.p50, l.p90, l.p99, l.p999, l.max, l.mean
+        )
+    });
     let e = &report.errors;
     line(&if e.total() == 0 {
         "errors: none".to_string()
@@ -141,6 +154,9 @@ fn print(report: &LoadReport, plan: &LoadPlan) {
             e.disconnect
         )
     });
+    for s in &report.errors_said {
+        line(&format!("  {}× {}: {}", s.count, s.kind, clean(&s.message)));
+    }
     line(&format!(
         "cpu: client {:.0}% of a core{}",
         report.client_cpu * 100.0,
@@ -158,9 +174,15 @@ fn print(report: &LoadReport, plan: &LoadPlan) {
         ));
     }
     for s in &report.steps {
+        // A success takes at least a microsecond: a p50 of 0 is none.
+        let any = s.p50 > 0.0;
         line(&format!(
-            "  concurrency {:>4}: {:>8.0} calls/s · p50 {:.2} ms · p99 {:.2} ms · {} errors",
-            s.concurrency, s.throughput, s.p50, s.p99, s.errors
+            "  concurrency {:>4}: {:>8.0} calls/s · p50 {} · p99 {} · {} errors",
+            s.concurrency,
+            s.throughput,
+            latency(s.p50, any),
+            latency(s.p99, any),
+            s.errors
         ));
     }
     if let Some(k) = &report.knee {
@@ -284,9 +306,15 @@ pub async fn run(cli: &Cli, args: &LoadArgs) -> Result<(), Failure> {
     let quiet = cli.json;
     let tick: load::Tick = Arc::new(move |s| {
         if !quiet {
+            let any = s.calls > s.errors;
             eprintln!(
-                "{:>4}s  concurrency {:>4}  {:>7} calls  p50 {:>8.2} ms  p99 {:>8.2} ms  {} errors",
-                s.at, s.concurrency, s.calls, s.p50, s.p99, s.errors
+                "{:>4}s  concurrency {:>4}  {:>7} calls  p50 {:>11}  p99 {:>11}  {} errors",
+                s.at,
+                s.concurrency,
+                s.calls,
+                latency(s.p50, any),
+                latency(s.p99, any),
+                s.errors
             );
         }
     });

@@ -14,6 +14,7 @@ function report(p99: number, throughput: number, concurrency = 8, seconds = 10):
     calls: 200,
     ok: 198,
     errors: { tool: 2, protocol: 0, timeout: 0, disconnect: 0 },
+    errors_said: [{ kind: "tool", message: "quota exceeded", count: 2 }],
     throughput,
     latency: { p50: 1, p90: 2, p99, p999: p99, max: p99, mean: 1.2 },
     histogram: [
@@ -68,6 +69,8 @@ describe("Load in the tool panel", () => {
     const result = await screen.findByLabelText("Load run result");
     expect(result.textContent).toContain("200 calls in 2.0 s");
     expect(result.textContent).toContain("errors: tool 2");
+    // What the failed calls said, with how many said it.
+    expect(screen.getByRole("list", { name: "What the failed calls said" }).textContent).toBe("2× tool quota exceeded");
     expect(result.textContent).toContain("may be the limit");
     expect(screen.getByRole("img", { name: /Latency histogram of 200 calls/ })).toBeTruthy();
     // Against the kept run before it: p99 doubled, throughput down a third.
@@ -79,6 +82,34 @@ describe("Load in the tool panel", () => {
     // The settings beside the figures, and the difference said first.
     expect(screen.getByRole("row", { name: /^settings/ }).textContent).toContain("8 at once × 10 s4 at once × 3 sdiffer");
     expect(screen.getByRole("status").textContent).toBe("Not like for like: this run was 8 at once × 10 s, the compared one 4 at once × 3 s.");
+  });
+
+  it("says no call succeeded instead of a latency of none", async () => {
+    const failed: LoadReport = {
+      ...report(0, 500),
+      ok: 0,
+      errors: { tool: 0, protocol: 200, timeout: 0, disconnect: 0 },
+      errors_said: [{ kind: "protocol", message: 'demo: tools/call failed: "message" must be a string (JSON-RPC error -32602)', count: 200 }],
+      latency: { p50: 0, p90: 0, p99: 0, p999: 0, max: 0, mean: 0 },
+      histogram: [],
+    };
+    const backend = {
+      toolHistory: vi.fn(async () => []),
+      runLoad: vi.fn(async () => ({ report: failed, history_id: 1 })),
+      stopLoad: vi.fn(),
+    };
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    render(
+      <QueryClientProvider client={client}>
+        <LoadSection backend={backend as never} server="demo" tool="echo" args={{}} valid />
+      </QueryClientProvider>,
+    );
+    fireEvent.click(screen.getByText("Load"));
+    fireEvent.click(screen.getByRole("button", { name: "Start load" }));
+    const result = await screen.findByLabelText("Load run result");
+    expect(result.textContent).toContain("no call succeeded");
+    expect(result.textContent).not.toContain("p50 0.00");
+    expect(screen.getByRole("list", { name: "What the failed calls said" }).textContent).toContain('200× protocol demo: tools/call failed: "message" must be a string');
   });
 
   it("reads only load rows with a report from the history", () => {

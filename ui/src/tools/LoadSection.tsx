@@ -270,10 +270,23 @@ export function LoadSection({
         <div className="load-result" aria-label="Load run result">
           <p>
             <Gauge aria-hidden size={14} /> {report.calls.toLocaleString()} calls in {(num(report.duration_ms) / 1000).toFixed(1)} s ·{" "}
-            {num(report.throughput).toFixed(0)} calls/s · p50 {num(report.latency.p50).toFixed(2)} ms · p99 {num(report.latency.p99).toFixed(2)} ms · errors: tool{" "}
+            {num(report.throughput).toFixed(0)} calls/s ·{" "}
+            {report.ok > 0 ? `p50 ${num(report.latency.p50).toFixed(2)} ms · p99 ${num(report.latency.p99).toFixed(2)} ms` : "no call succeeded"} · errors: tool{" "}
             {report.errors.tool}, protocol {report.errors.protocol}, timeout {report.errors.timeout}, disconnect {report.errors.disconnect} · CPU: client{" "}
             {(num(report.client_cpu) * 100).toFixed(0)}%{report.server_cpu != null ? `, server ${(num(report.server_cpu) * 100).toFixed(0)}%` : ""}
           </p>
+          {(report.errors_said ?? []).length > 0 && (
+            <ul className="load-errors" aria-label="What the failed calls said">
+              {(report.errors_said ?? []).map((e) => (
+                <li key={`${e.kind} ${e.message}`}>
+                  <span className="load-errors-count">
+                    {e.count.toLocaleString()}× {e.kind}
+                  </span>{" "}
+                  {e.message}
+                </li>
+              ))}
+            </ul>
+          )}
           {report.stopped && <p className="callout tone-warn">Stopped: {report.stopped}</p>}
           {report.warnings.map((w) => (
             <p key={w} className="callout tone-warn">

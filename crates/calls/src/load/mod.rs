@@ -25,8 +25,8 @@ use workbench_core::{CallOptions, ErrorCode};
 use workbench_store::CallStatus;
 
 pub use report::{
-    LoadBucket, LoadErrors, LoadLatency, LoadReport, LoadSecond, LoadSettings, MixShare, RampStep,
-    Regression, compare,
+    LoadBucket, LoadErrorSaid, LoadErrors, LoadLatency, LoadReport, LoadSecond, LoadSettings,
+    MixShare, RampStep, Regression, compare,
 };
 
 use crate::{Call, Calls, Link, Origin};
@@ -121,6 +121,8 @@ struct Rec {
     step_errors: LoadErrors,
     total: Histogram<u64>,
     errors: LoadErrors,
+    /// What its failed calls said.
+    said: Vec<report::LoadErrorSaid>,
     ok: u64,
 }
 
@@ -137,23 +139,55 @@ impl Rec {
             step_errors: LoadErrors::default(),
             total: histogram(),
             errors: LoadErrors::default(),
+            said: Vec::new(),
             ok: 0,
         }
     }
 }
 
-/// What kind of failure a finished call was (None: it succeeded).
-fn kind_of(status: CallStatus, error: Option<ErrorCode>) -> Option<fn(&mut LoadErrors)> {
-    match status {
-        CallStatus::Ok => None,
-        CallStatus::Error => Some(|e| e.tool += 1),
-        _ => Some(match error {
-            Some(ErrorCode::Timeout) => |e: &mut LoadErrors| e.timeout += 1,
-            Some(ErrorCode::Transport | ErrorCode::ServerNotReady) => {
-                |e: &mut LoadErrors| e.disconnect += 1
-            }
-            _ => |e: &mut LoadErrors| e.protocol += 1,
-        }),
+/// What kind of failure a finished call was.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Failed {
+    /// The tool answered `isError: true`.
+    Tool,
+    /// A JSON-RPC error, or an answer that is not one.
+    Protocol,
+    Timeout,
+    /// The connection went.
+    Disconnect,
+}
+
+impl Failed {
+    /// How a finished call failed (None: it succeeded).
+    fn of(status: CallStatus, error: Option<ErrorCode>) -> Option<Failed> {
+        match status {
+            CallStatus::Ok => None,
+            CallStatus::Error => Some(Failed::Tool),
+            _ => Some(match error {
+                Some(ErrorCode::Timeout) => Failed::Timeout,
+                Some(ErrorCode::Transport | ErrorCode::ServerNotReady) => Failed::Disconnect,
+                _ => Failed::Protocol,
+            }),
+        }
+    }
+
+    fn count(self, e: &mut LoadErrors) {
+        match self {
+            Failed::Tool => e.tool += 1,
+            Failed::Protocol => e.protocol += 1,
+            Failed::Timeout => e.timeout += 1,
+            Failed::Disconnect => e.disconnect += 1,
+        }
+    }
+
+    /// Its name, as [`LoadErrors`]' fields are called.
+    fn name(self) -> &'static str {
+        match self {
+            Failed::Tool => "tool",
+            Failed::Protocol => "protocol",
+            Failed::Timeout => "timeout",
+            Failed::Disconnect => "disconnect",
+        }
     }
 }
 

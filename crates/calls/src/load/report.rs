@@ -44,6 +44,54 @@ impl LoadErrors {
     }
 }
 
+/// What failed calls said: one message, its kind (`tool`, `protocol`,
+/// `timeout`, `disconnect`) and how many calls said it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LoadErrorSaid {
+    pub kind: String,
+    pub message: String,
+    pub count: u64,
+}
+
+/// The most messages a run keeps (the commonest), and a worker gathers.
+pub(super) const SAID_KEPT: usize = 3;
+const SAID_GATHERED: usize = 8;
+
+/// Count `message` of `kind` among what a worker's failed calls said (a
+/// message not seen before is kept while there is room).
+pub(super) fn tell(said: &mut Vec<LoadErrorSaid>, kind: &str, message: &str) {
+    if let Some(s) = said
+        .iter_mut()
+        .find(|s| s.kind == kind && s.message == message)
+    {
+        s.count += 1;
+    } else if said.len() < SAID_GATHERED {
+        said.push(LoadErrorSaid {
+            kind: kind.to_string(),
+            message: message.to_string(),
+            count: 1,
+        });
+    }
+}
+
+/// Every worker's messages added up, the commonest first, at most
+/// [`SAID_KEPT`].
+pub(super) fn commonest(all: impl IntoIterator<Item = LoadErrorSaid>) -> Vec<LoadErrorSaid> {
+    let mut out: Vec<LoadErrorSaid> = Vec::new();
+    for s in all {
+        match out
+            .iter_mut()
+            .find(|o| o.kind == s.kind && o.message == s.message)
+        {
+            Some(o) => o.count += s.count,
+            None => out.push(s),
+        }
+    }
+    out.sort_by_key(|s| std::cmp::Reverse(s.count));
+    out.truncate(SAID_KEPT);
+    out
+}
+
 /// One second of the run.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct LoadSecond {
@@ -133,6 +181,10 @@ pub struct LoadReport {
     pub calls: u64,
     pub ok: u64,
     pub errors: LoadErrors,
+    /// What the failed calls said, the commonest first (a run kept before
+    /// this was recorded has none).
+    #[serde(default)]
+    pub errors_said: Vec<LoadErrorSaid>,
     /// Calls a second over the whole run.
     pub throughput: f64,
     pub latency: LoadLatency,

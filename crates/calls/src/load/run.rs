@@ -13,7 +13,7 @@ use workbench_core::{CallOptions, ErrorCode};
 use workbench_store::CallStatus;
 
 use super::report::{self, LoadErrors, LoadReport, LoadSecond, MixShare, RampStep};
-use super::{LoadPlan, Rec, Stop, Tick, cpu, histogram, kind_of};
+use super::{Failed, LoadPlan, Rec, Stop, Tick, cpu, histogram};
 use crate::{Call, Calls, Link, Origin};
 
 /// What every worker of a run shares, and the ticker reads.
@@ -251,7 +251,7 @@ impl Calls {
             }
             let code = ran.outcome.as_ref().err().map(|e| e.code());
             let mut rec = shared.rec(w);
-            match kind_of(ran.status, code) {
+            match Failed::of(ran.status, code) {
                 None => {
                     in_a_row = 0;
                     rec.ok += 1;
@@ -259,10 +259,11 @@ impl Calls {
                     let _ = rec.step.record(took);
                     let _ = rec.total.record(took);
                 }
-                Some(count) => {
-                    count(&mut rec.errors);
-                    count(&mut rec.step_errors);
+                Some(failed) => {
+                    failed.count(&mut rec.errors);
+                    failed.count(&mut rec.step_errors);
                     rec.second_errors += 1;
+                    report::tell(&mut rec.said, failed.name(), &said(&ran.outcome));
                     in_a_row += 1;
                     // The server went and every call fails at once: stop
                     // rather than spin.
@@ -274,6 +275,21 @@ impl Calls {
                 }
             }
         }
+    }
+}
+
+/// What a failed call said: the error, or the text of the tool's error
+/// result (its first 300 characters, on one line).
+fn said(outcome: &workbench_core::Result<workbench_core::CallOutcome>) -> String {
+    let text = match outcome {
+        Err(e) => e.to_string(),
+        Ok(o) => crate::suite::joined_text(&o.result),
+    };
+    let line = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    match line.char_indices().nth(300) {
+        Some((at, _)) => format!("{}…", &line[..at]),
+        None if line.is_empty() => "(no text)".into(),
+        None => line,
     }
 }
 
@@ -298,12 +314,15 @@ fn pick(plan: &LoadPlan, n: u64) -> usize {
 /// The run's totals, from every worker's record, over `wall`.
 fn totals(report: &mut LoadReport, shared: &Shared, wall: Duration) {
     let mut total = histogram();
+    let mut said = Vec::new();
     for w in 0..shared.recs.len() {
         let r = shared.rec(w);
         let _ = total.add(&r.total);
         report.errors.add(&r.errors);
         report.ok += r.ok;
+        said.extend(r.said.iter().cloned());
     }
+    report.errors_said = report::commonest(said);
     report.calls = report.ok + report.errors.total();
     report.duration_ms = wall.as_secs_f64() * 1000.0;
     report.throughput = report.calls as f64 / wall.as_secs_f64().max(1e-6);

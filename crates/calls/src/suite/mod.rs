@@ -39,6 +39,7 @@ pub use prompt::PromptCase;
 pub use report::{CaseOutcome, CaseResult, Report, SuiteResult};
 pub use run::{CasePick, RunOptions, glob, run, selects};
 pub use save::{append_case, append_prompt_case, create};
+pub(crate) use vars::joined_text;
 
 /// The folder suites live in, inside a project.
 pub const DEFAULT_DIR: &str = ".mcp-workbench/suites";

@@ -14,7 +14,7 @@ use serde_json::Value;
 pub(super) type Earlier = HashMap<String, Value>;
 
 /// The text blocks of a result, joined with newlines.
-pub(super) fn joined_text(result: &Value) -> String {
+pub(crate) fn joined_text(result: &Value) -> String {
     result["content"]
         .as_array()
         .map(|blocks| {

@@ -162,6 +162,30 @@ fn errors_are_counted_by_kind() {
     assert_eq!(v["report"]["ok"], 0, "{v}");
 }
 
+/// A run whose calls fail says what they said, not only how many failed:
+/// a person sees the server's words for each kind, the commonest first.
+#[test]
+fn failed_calls_say_what_went_wrong() {
+    let h = Home::new(&[("demo", &[])]);
+    h.allow(&["demo/fail"]);
+    let (_, v) = h.load(&["demo", "fail", "-a", "reason=quota exceeded", "-n", "12"]);
+    assert_eq!(
+        v["report"]["errors_said"],
+        serde_json::json!([{ "kind": "tool", "message": "quota exceeded", "count": 12 }]),
+        "{v}"
+    );
+    // No argument the schema requires: the server's JSON-RPC error, told
+    // in the summary a person reads; no latency made up for no success.
+    let out = h.mcpwb(&["load", "demo", "echo", "-c", "2", "-n", "10"]);
+    let text = stdout(&out);
+    assert!(
+        text.contains("errors: 10 — tool 0 · protocol 10")
+            && text.contains("10× protocol: demo: tools/call failed: \"message\" must be a string"),
+        "{text}"
+    );
+    assert!(text.contains("latency: no call succeeded"), "{text}");
+}
+
 impl Home {
     /// A call that outlives its timeout.
     fn mcpwb_timeout(&self) -> (std::process::Output, Value) {

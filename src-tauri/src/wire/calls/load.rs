@@ -23,6 +23,14 @@ pub struct LoadErrors {
     /// The connection went (the server crashed, restarted, is not ready).
     pub disconnect: u64,
 }
+/// What failed calls said: one message, its kind (`tool`, `protocol`,
+/// `timeout`, `disconnect`) and how many calls said it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, specta::Type)]
+pub struct LoadErrorSaid {
+    pub kind: String,
+    pub message: String,
+    pub count: u64,
+}
 /// One second of the run.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, specta::Type)]
 pub struct LoadSecond {
@@ -87,6 +95,10 @@ pub struct LoadReport {
     pub calls: u64,
     pub ok: u64,
     pub errors: LoadErrors,
+    /// What the failed calls said, the commonest first (a run kept before
+    /// this was recorded has none).
+    #[serde(default)]
+    pub errors_said: Vec<LoadErrorSaid>,
     /// Calls a second over the whole run.
     pub throughput: f64,
     pub latency: LoadLatency,
@@ -141,6 +153,7 @@ impl From<workbench_calls::load::LoadReport> for LoadReport {
             calls,
             ok,
             errors,
+            errors_said,
             throughput,
             latency,
             histogram,
@@ -162,6 +175,7 @@ impl From<workbench_calls::load::LoadReport> for LoadReport {
             calls,
             ok,
             errors: errors.into(),
+            errors_said: errors_said.into_iter().map(|v| v.into()).collect(),
             throughput,
             latency: latency.into(),
             histogram: histogram.into_iter().map(|v| v.into()).collect(),
@@ -211,6 +225,21 @@ impl From<workbench_calls::load::LoadErrors> for LoadErrors {
             protocol,
             timeout,
             disconnect,
+        }
+    }
+}
+crate::wire::to_wire!(workbench_calls::load::LoadErrorSaid => LoadErrorSaid);
+impl From<workbench_calls::load::LoadErrorSaid> for LoadErrorSaid {
+    fn from(v: workbench_calls::load::LoadErrorSaid) -> Self {
+        let workbench_calls::load::LoadErrorSaid {
+            kind,
+            message,
+            count,
+        } = v;
+        Self {
+            kind,
+            message,
+            count,
         }
     }
 }
