@@ -296,6 +296,9 @@ pub async fn add(
         return add_bundle(place, &listed, &package, request).await;
     }
     let mut preview = preview(&listed, request.pick)?;
+    // The inputs' ids are made from the name server.json gives (an
+    // answer may name one by what server.json calls it).
+    let named = preview.name.clone();
     if let Some(n) = request.as_name {
         preview.name = n.to_string();
     }
@@ -314,7 +317,23 @@ pub async fn add(
         ));
     }
     // Everything checked before anything is written.
-    let answers = answers(&preview.inputs, request.answers)?;
+    let mut answers = answers(&preview.inputs, request.answers, &named)?;
+    // A value server.json gives a default is answered with it (the person
+    // changes it with `mcpwb config input ID`, or in the window), as the
+    // server would take it left unset.
+    let mut defaults = Vec::new();
+    for decl in &preview.inputs {
+        if let (Some(id), Some(default)) = (
+            decl.get("id").and_then(Value::as_str),
+            decl.get("default").and_then(Value::as_str),
+        ) && !answers.iter().any(|(given, _)| *given == id)
+        {
+            answers.push((id, default));
+            defaults.push(format!(
+                "{id} is {default}, its default (change it: mcpwb config input {id})"
+            ));
+        }
+    }
     for decl in &preview.inputs {
         place.edit_in(&file, &EditOp::AddInput { decl: decl.clone() })?;
     }
@@ -341,7 +360,7 @@ pub async fn add(
                     .is_some_and(|id| needed.iter().any(|n| n == id))
             })
             .collect(),
-        notes: preview.notes,
+        notes: preview.notes.into_iter().chain(defaults).collect(),
     })
 }
 
@@ -439,25 +458,28 @@ pub struct AddRequest<'a> {
     pub shown: Option<&'a str>,
 }
 
-/// The answers checked against the inputs: each names one, a pick list's
-/// value is one of its options.
+/// The answers checked against the inputs: each names one (by its id, or
+/// by what server.json calls the value: `WEATHER_API_KEY` for
+/// `weather-weather-api-key` of the entry `named`), a pick list's value is
+/// one of its options.
 fn answers<'a>(
-    inputs: &[Value],
+    inputs: &'a [Value],
     given: &'a [(String, String)],
+    named: &str,
 ) -> Result<Vec<(&'a str, &'a str)>, ErrorInfo> {
+    let id_of = |i: &'a Value| i.get("id").and_then(Value::as_str);
     given
         .iter()
-        .map(|(id, value)| {
+        .map(|(key, value)| {
+            let alias = workbench_core::config::dialects::registry::input_id(named, key);
             let decl = inputs
                 .iter()
-                .find(|i| i.get("id").and_then(Value::as_str) == Some(id.as_str()))
+                .find(|i| id_of(i) == Some(key.as_str()))
+                .or_else(|| inputs.iter().find(|i| id_of(i) == Some(alias.as_str())))
                 .ok_or_else(|| {
-                    let ids: Vec<&str> = inputs
-                        .iter()
-                        .filter_map(|i| i.get("id").and_then(Value::as_str))
-                        .collect();
+                    let ids: Vec<&str> = inputs.iter().filter_map(id_of).collect();
                     crate::invalid(format!(
-                        "it asks for no input \"{id}\" (it asks for: {})",
+                        "it asks for no input \"{key}\" (it asks for: {})",
                         if ids.is_empty() {
                             "nothing".into()
                         } else {
@@ -465,6 +487,7 @@ fn answers<'a>(
                         }
                     ))
                 })?;
+            let id = id_of(decl).unwrap_or_default();
             if let Some(options) = decl.get("options").and_then(Value::as_array)
                 && !options.iter().any(|o| o.as_str() == Some(value.as_str()))
             {
@@ -477,7 +500,7 @@ fn answers<'a>(
                         .join(", ")
                 )));
             }
-            Ok((id.as_str(), value.as_str()))
+            Ok((id, value.as_str()))
         })
         .collect()
 }

@@ -70,9 +70,11 @@ enum RegistryAction {
         /// Add a version its publisher deprecated.
         #[arg(long)]
         deprecated: bool,
-        /// A value it asks for, ID=VALUE (the ids `registry show` lists;
-        /// for a bundle, its user_config KEY=VALUE); kept in the OS keychain
-        /// when secret. Repeat for each.
+        /// A value it asks for, ID=VALUE (the ids `registry show` lists, or
+        /// the name server.json gives the value, e.g. `WEATHER_API_KEY`; for a
+        /// bundle, its user_config KEY=VALUE); kept in the OS keychain when
+        /// secret. A value server.json gives a default takes it unless given.
+        /// Repeat for each.
         #[arg(long = "input", value_name = "ID=VALUE")]
         inputs: Vec<String>,
         /// Write it into a host's config instead, in that host's dialect: a
@@ -338,6 +340,10 @@ fn print_preview(p: &registry::RegistryPreview) {
             )
         } else {
             "asked".into()
+        };
+        let kind = match i["default"].as_str() {
+            Some(d) => format!("{kind}, default {}", clean(d)),
+            None => kind,
         };
         println!(
             "  asks for {} ({kind}): {}",

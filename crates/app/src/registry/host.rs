@@ -24,6 +24,7 @@ pub(super) fn add(
     request: &AddRequest<'_>,
 ) -> Result<RegistryAdded, ErrorInfo> {
     let mut preview = preview(listed, request.pick)?;
+    let named = preview.name.clone();
     if let Some(n) = request.as_name {
         preview.name = n.to_string();
     }
@@ -32,7 +33,7 @@ pub(super) fn add(
         .and_then(|b| String::from_utf8(b).ok())
         .unwrap_or_default();
     let dialect = dialects::guess(path, &text);
-    let given = answers(&preview.inputs, request.answers)?;
+    let given = answers(&preview.inputs, request.answers, &named)?;
     let host_asks = dialect == Dialect::Vscode;
     let mut values: Vec<(String, String)> = Vec::new();
     let mut kept: Vec<Value> = Vec::new();

@@ -76,7 +76,7 @@ async fn search_pages_marks_the_deprecated_and_shows_the_entry_a_server_becomes(
         "package 2: oci example/weather-mcp 1.4.0",
         "\"mcp-weather-example==1.4.0\"",
         "asks for weather-weather-api-key (secret, kept in the keychain)",
-        "asks for weather-units (one of metric, imperial)",
+        "asks for weather-units (one of metric, imperial, default metric)",
     ] {
         assert!(shown.contains(said), "{said} not in: {shown}");
     }
@@ -177,6 +177,37 @@ async fn adding_writes_the_entry_as_shown_with_its_answers_in_the_keychain_and_r
         &["add", "io.github.example/weather", "--as", "weather2"],
     );
     assert!(other.status.success(), "{}", stderr(&other));
+    // Values named as server.json names them (the key's variable, a
+    // template's part); one it gives a default takes it, and says so.
+    let named = registry(
+        d,
+        &url,
+        &[
+            "add",
+            "io.github.example/weather",
+            "--as",
+            "weather3",
+            "--input",
+            "WEATHER_API_KEY=sk-named",
+            "--input",
+            "region=eu",
+        ],
+    );
+    assert!(named.status.success(), "{}", stderr(&named));
+    let said = format!("{}{}", stdout(&named), stderr(&named));
+    assert!(
+        said.contains(
+            "weather-units is metric, its default (change it: mcpwb config input weather-units)"
+        ),
+        "{said}"
+    );
+    for given in [
+        "weather-weather-api-key",
+        "weather-region",
+        "it needs Units",
+    ] {
+        assert!(!said.contains(given), "{given} is answered: {said}");
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -22,6 +22,24 @@ fn flag(v: &Value, key: &str) -> bool {
     v.get(key).and_then(Value::as_bool) == Some(true)
 }
 
+/// The id of the input an entry made from server.json asks for: the
+/// entry's name and what server.json calls the value (`WEATHER_API_KEY`,
+/// `--port`, a header, a URL's `{token}`), as `weather-weather-api-key`.
+pub fn input_id(server: &str, label: &str) -> String {
+    let slug: String = label
+        .trim_start_matches('-')
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    format!("{server}-{}", slug.trim_matches('-'))
+}
+
 /// A short server name from `io.github.owner/name` (or any name): its
 /// last part, each character outside letters, digits, `-` and `_` a `-`.
 pub fn short_name(full: &str) -> String {
@@ -189,18 +207,7 @@ impl Values<'_> {
         default: Option<String>,
         secret: bool,
     ) -> String {
-        let slug: String = label
-            .trim_start_matches('-')
-            .chars()
-            .map(|c| {
-                if c.is_ascii_alphanumeric() {
-                    c.to_ascii_lowercase()
-                } else {
-                    '-'
-                }
-            })
-            .collect();
-        let id = format!("{}-{}", self.server, slug.trim_matches('-'));
+        let id = input_id(self.server, label);
         let mut description = str_of(input, "description").unwrap_or(label).to_string();
         if str_of(input, "format") == Some("filepath") {
             description.push_str(" (a file path)");
