@@ -107,9 +107,11 @@ pub fn run(cli: &Cli, args: &BundleArgs) -> Result<(), Failure> {
                 installed.file
             );
             println!("{}", publisher(&installed.shown));
+            // The publisher's to mend, not the person's: said as the
+            // manifest's, after what was installed.
             for f in &installed.findings {
                 eprintln!(
-                    "mcpwb: {} {}: {} ({})",
+                    "mcpwb: the bundle's manifest, for its publisher: {} {}: {} ({})",
                     f.severity.as_str(),
                     f.code,
                     clean(&f.why),

@@ -184,7 +184,12 @@ pub fn apply(path: &Path, text: &str, op: &EditOp) -> Result<String> {
                 servers[0].append(name, input(&Value::Object(without_nulls(fields))));
             }
         },
-        EditOp::Remove { name } => find(&servers, name).ok_or_else(|| unknown(name))?.remove(),
+        EditOp::Remove { name } => {
+            let prop = find(&servers, name).ok_or_else(|| unknown(name))?;
+            let used = inputs_used(prop.to_serde_value());
+            prop.remove();
+            drop_inputs_none_use(&root, &servers, used);
+        }
         EditOp::Rename { from, to } => {
             if from == to {
                 return Ok(text.to_string());
@@ -232,6 +237,43 @@ pub fn apply(path: &Path, text: &str, op: &EditOp) -> Result<String> {
         }
     }
     finish(path, &root, text)
+}
+
+/// The `${input:ID}` ids a value refers to.
+fn inputs_used(value: Option<Value>) -> Vec<String> {
+    let text = value.map(|v| v.to_string()).unwrap_or_default();
+    crate::vars::keychain_refs(&text)
+        .into_iter()
+        .filter_map(|r| r.strip_prefix("input/").map(str::to_string))
+        .collect()
+}
+
+/// A removed entry's inputs that no entry left in the file refers to are
+/// removed with it (a bundle's or a registry server's `NAME-api-key`);
+/// one another entry uses, or the entry did not use, stays.
+fn drop_inputs_none_use(root: &CstRootNode, servers: &[CstObject], used: Vec<String>) {
+    let still: Vec<String> = servers
+        .iter()
+        .flat_map(|o| o.properties())
+        .flat_map(|p| inputs_used(p.to_serde_value()))
+        .collect();
+    let gone: Vec<&String> = used.iter().filter(|id| !still.contains(id)).collect();
+    let Some(list) = root
+        .value()
+        .and_then(|v| v.as_object())
+        .and_then(|o| o.get("inputs"))
+        .and_then(|p| p.array_value())
+    else {
+        return;
+    };
+    for element in list.elements() {
+        let id = element
+            .to_serde_value()
+            .and_then(|v| v.get("id").and_then(Value::as_str).map(str::to_string));
+        if id.is_some_and(|id| gone.contains(&&id)) {
+            element.remove();
+        }
+    }
 }
 
 fn without_nulls(fields: &Map<String, Value>) -> Map<String, Value> {

@@ -156,10 +156,52 @@ fn a_bundle_packed_by_mcpb_installs_starts_keeps_its_secret_and_is_removed_clean
     let removed = mcpwb(d, &["bundle", "remove", "demo-bundle"]);
     assert!(removed.status.success(), "{}", stderr(&removed));
     assert!(!d.join("home/data/bundles/demo-bundle").exists());
+    let left = std::fs::read_to_string(d.join("mcp.json")).unwrap();
+    assert!(!left.contains("demo-bundle\""), "{left}");
+    // Its input's declaration goes with it: nobody else asks for it.
+    assert!(!left.contains("demo-bundle-token"), "{left}");
+}
+
+/// What the publisher should mend in a manifest is said after an install,
+/// as the manifest's, not as the person's error: the install went through.
+#[test]
+fn a_manifests_faults_are_said_as_its_publishers() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let manifest = json!({
+        "manifest_version": "0.3", "name": "notes", "version": "1.2.0", "description": "Notes",
+        "author": { "name": "Ann Example" },
+        "server": { "type": "node", "entry_point": "server/index.js",
+            "mcp_config": { "command": "node", "args": ["${__dirname}/server/index.js"],
+                "env": { "API_KEY": "${user_config.api_key}" } } },
+        "user_config": { "api_key": { "type": "string", "title": "API key", "sensitive": true, "required": true } }
+    })
+    .to_string();
+    let file = d.join("notes.mcpb");
+    zip(
+        &file,
+        &[
+            ("manifest.json", &manifest, 0o100644),
+            ("server/index.js", "", 0o100644),
+        ],
+    );
+    let installed = mcpwb(
+        d,
+        &[
+            "bundle",
+            "install",
+            file.to_str().unwrap(),
+            "--set",
+            "api_key=sk-x",
+        ],
+    );
+    assert!(installed.status.success(), "{}", stderr(&installed));
     assert!(
-        !std::fs::read_to_string(d.join("mcp.json"))
-            .unwrap()
-            .contains("demo-bundle\"")
+        stderr(&installed).contains(
+            "mcpwb: the bundle's manifest, for its publisher: error bundle.user-config-text"
+        ),
+        "{}",
+        stderr(&installed)
     );
 }
 

@@ -183,3 +183,55 @@ fn an_empty_file_gets_an_mcp_servers_object() {
     assert_eq!(cfg.servers[0].name, "a");
     assert!(out.ends_with('\n'));
 }
+
+/// A removed entry takes the inputs only it used: a bundle's or a registry
+/// server's own `NAME-api-key` does not stay behind, declared for nobody.
+/// An input another entry uses stays, and so does one nobody used before.
+#[test]
+fn removing_an_entry_takes_the_inputs_only_it_used() {
+    let text = r#"{
+  "mcpServers": {
+    "notes": { "command": "node", "env": { "API_KEY": "${input:notes-api-key}", "T": "${input:shared}" } },
+    "other": { "url": "https://h/mcp", "headers": { "Authorization": "Bearer ${input:shared}" } }
+  },
+  "inputs": [
+    { "type": "promptString", "id": "notes-api-key", "description": "API key", "password": true },
+    // asked once for both
+    { "type": "promptString", "id": "shared", "password": true },
+    { "type": "promptString", "id": "for-later" }
+  ]
+}
+"#;
+    let out = apply(
+        p(),
+        text,
+        &EditOp::Remove {
+            name: "notes".into(),
+        },
+    )
+    .unwrap();
+    let ids: Vec<String> = ConfigFile::parse(p(), &out)
+        .unwrap()
+        .inputs
+        .into_iter()
+        .map(|i| i.id)
+        .collect();
+    assert_eq!(ids, ["shared", "for-later"], "{out}");
+    assert!(out.contains("// asked once for both"), "{out}");
+    // The last user of `shared` gone, it goes too.
+    let out = apply(
+        p(),
+        &out,
+        &EditOp::Remove {
+            name: "other".into(),
+        },
+    )
+    .unwrap();
+    let left: Vec<String> = ConfigFile::parse(p(), &out)
+        .unwrap()
+        .inputs
+        .into_iter()
+        .map(|i| i.id)
+        .collect();
+    assert_eq!(left, ["for-later"], "{out}");
+}
