@@ -96,7 +96,7 @@ async fn dispatch(
             let listed = offers::catalogs(wb, None);
             print::servers(cli.json, &servers::statuses(wb), &listed);
         }
-        Connected::Tools { .. } => tools(cli, wb, target).await?,
+        Connected::Tools { tool, .. } => tools(cli, wb, target, tool.as_deref()).await?,
         Connected::Task { action } => crate::task_cmd::run(cli, wb, action).await?,
         Connected::App(a) => crate::app_cmd::run(cli, wb, a).await?,
         Connected::Call {
@@ -110,7 +110,7 @@ async fn dispatch(
         } => {
             // `mcpwb call SERVER`: which tools it has, and how to call one.
             let Some(tool) = tool else {
-                tools(cli, wb, target).await?;
+                tools(cli, wb, target, None).await?;
                 return Err(name_it(
                     "the tool to call",
                     ("call", server, "TOOL"),
@@ -211,9 +211,13 @@ async fn tools(
     cli: &Cli,
     wb: &crate::session::Started,
     target: Option<&str>,
+    one: Option<&str>,
 ) -> Result<(), Failure> {
     let names = each_ready(wb, target).await?;
     let tools = workbench_app::tools::of_servers(wb, &names);
+    if let (Some(server), Some(name)) = (target, one) {
+        return print::tool(cli.json, server, name, &tools);
+    }
     let cache = workbench_app::tools::list_freshness(wb, &names);
     print::tools(cli.json, &tools, target.is_some(), &cache);
     Ok(())
@@ -331,7 +335,7 @@ impl Connected {
     fn target(&self) -> Option<&str> {
         match self {
             Connected::Servers => None,
-            Connected::Tools { server }
+            Connected::Tools { server, .. }
             | Connected::Resources { server }
             | Connected::Prompts { server }
             | Connected::Skills { server }

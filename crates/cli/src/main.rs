@@ -30,6 +30,7 @@ mod terminal;
 mod test_cmd;
 mod test_evals;
 mod tool_args;
+mod tool_shown;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -227,10 +228,14 @@ pub enum Command {
 pub enum Connected {
     /// Connect to every server and show its state.
     Servers,
-    /// List tools (of one server, or of all with qualified names).
+    /// List tools (of one server, or of all with qualified names); with a
+    /// tool's name, that tool: its arguments, annotations, what it returns
+    /// and the call to make (`--json`: its definition as served).
     Tools {
         /// Only this server's (default: every server's, as `server__tool`).
         server: Option<String>,
+        /// One tool of the server, by its own name.
+        tool: Option<String>,
     },
     /// Call a tool (kept in the call history the window shows too).
     Call {

@@ -183,6 +183,33 @@ pub fn tools(
     }
 }
 
+/// `mcpwb tools SERVER TOOL`: the one tool (its definition as served, with
+/// `--json`), or (exit 2) the listed name nearest to it.
+pub fn tool(
+    as_json: bool,
+    server: &str,
+    name: &str,
+    tools: &[QualifiedTool],
+) -> Result<(), Failure> {
+    let Some(found) = tools.iter().find(|t| t.tool["name"] == name) else {
+        let names: Vec<String> = tools
+            .iter()
+            .filter_map(|t| t.tool["name"].as_str().map(str::to_string))
+            .collect();
+        return Err(Failure::Usage(crate::tool_args::no_such_tool(
+            server, name, &names,
+        )));
+    };
+    if as_json {
+        out!("{}", found.tool);
+    } else {
+        for line in crate::tool_shown::lines(server, &found.tool) {
+            out!("{line}");
+        }
+    }
+    Ok(())
+}
+
 fn block(b: &Value) -> String {
     match b["type"].as_str().unwrap_or("") {
         "text" => b["text"].as_str().unwrap_or("").to_string(),

@@ -197,6 +197,15 @@ fn unlisted_property(key: &str, schema: &Value) -> Result<(), Failure> {
 /// often; an author may mean it, so the call is still sent): the listed
 /// name nearest to it, else the names.
 pub fn unlisted_tool(server: &str, tool: &str, listed_names: &[String]) -> String {
+    format!(
+        "{}; sent as given",
+        no_such_tool(server, tool, listed_names)
+    )
+}
+
+/// `SERVER lists no tool TOOL`, with the listed name nearest to it, else the
+/// names.
+pub fn no_such_tool(server: &str, tool: &str, listed_names: &[String]) -> String {
     let nearest = listed_names
         .iter()
         .map(|n| {
@@ -213,7 +222,7 @@ pub fn unlisted_tool(server: &str, tool: &str, listed_names: &[String]) -> Strin
         None => format!("it lists: {}", listed(listed_names)),
     };
     format!(
-        "{} lists no tool {} ({hint}); sent as given",
+        "{} lists no tool {} ({hint})",
         crate::print::clean(server),
         crate::print::clean(tool)
     )

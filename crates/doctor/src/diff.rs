@@ -119,7 +119,7 @@ fn listed(out: &mut Out, kind: &str, key: &str, old: &[Value], new: &[Value], co
             &format!("{kind}.removed"),
             &format!("{kind} {gone}"),
             "",
-            format!("{kind} {gone} was removed"),
+            "it was removed".to_string(),
         );
     }
     for added in after.difference(&before) {
@@ -128,7 +128,7 @@ fn listed(out: &mut Out, kind: &str, key: &str, old: &[Value], new: &[Value], co
             &format!("{kind}.added"),
             &format!("{kind} {added}"),
             "",
-            format!("{kind} {added} was added"),
+            "it was added".to_string(),
         );
     }
     for name in before.intersection(&after) {

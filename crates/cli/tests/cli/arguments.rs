@@ -116,3 +116,36 @@ fn arguments_reach_the_tool_typed_as_its_schema_takes_them() {
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(stderr(&out).contains("not JSON"), "{}", stderr(&out));
 }
+
+/// `mcpwb tools SERVER TOOL` shows the one tool as a person reads it before
+/// calling it: its arguments typed, what it returns, the call to make; the
+/// definition as served with `--json`; a name it does not list, the nearest.
+#[test]
+fn one_tool_is_shown_with_its_arguments_and_the_call_to_make() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = demo_config(dir.path(), &[]);
+    let out = mcpwb(&["tools", "demo", "add", "--config", &cfg]);
+    let text = stdout(&out);
+    assert!(out.status.success(), "{}", stderr(&out));
+    for line in [
+        "arguments: 2, 1 required",
+        "  b  number, default 1  Second addend",
+        "returns: structured content, object",
+        "  sum: number",
+        "call it: mcpwb",
+    ] {
+        assert!(text.contains(line), "{line} in {text}");
+    }
+    assert!(text.contains("call demo add -a a=…\n"), "{text}");
+    let out = mcpwb(&["--json", "tools", "demo", "add", "--config", &cfg]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["name"], "add");
+    assert_eq!(v["inputSchema"]["required"], serde_json::json!(["a"]));
+    let out = mcpwb(&["tools", "demo", "ad", "--config", &cfg]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("demo lists no tool ad (did you mean add?)"),
+        "{}",
+        stderr(&out)
+    );
+}
