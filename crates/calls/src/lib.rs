@@ -415,12 +415,23 @@ impl Calls {
             CallStatus::Ok
         };
         let summary = serde_json::to_value(report).ok()?;
+        let latency = if report.ok == 0 {
+            "no call succeeded".to_string()
+        } else {
+            format!(
+                "p50 {:.2} ms, p99 {:.2} ms",
+                report.latency.p50, report.latency.p99
+            )
+        };
+        let said = report
+            .errors_said
+            .first()
+            .map(|s| format!(" (the commonest, {}×: {})", s.count, s.message))
+            .unwrap_or_default();
         let text = format!(
-            "load run: {} calls, {:.0}/s, p50 {:.2} ms, p99 {:.2} ms, {} errors",
+            "load run: {} calls, {:.0}/s, {latency}, {} errors{said}",
             report.calls,
             report.throughput,
-            report.latency.p50,
-            report.latency.p99,
             report.errors.total()
         );
         let rx = history.write(history::Finished {

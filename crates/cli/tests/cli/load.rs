@@ -184,6 +184,16 @@ fn failed_calls_say_what_went_wrong() {
         "{text}"
     );
     assert!(text.contains("latency: no call succeeded"), "{text}");
+    // The run's row in the History says the same in its line.
+    let rows = h.mcpwb(&["--json", "history", "--origin", "load", "--limit", "1"]);
+    let rows: Value = serde_json::from_str(&stdout(&rows)).unwrap();
+    let line = rows["calls"][0]["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        line.contains("no call succeeded, 10 errors (the commonest, 10×: demo: tools/call failed:"),
+        "{line}"
+    );
 }
 
 impl Home {
