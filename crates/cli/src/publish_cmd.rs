@@ -51,10 +51,11 @@ pub async fn run(cli: &Cli, args: &PublishArgs) -> Result<(), Failure> {
     let inputs = crate::config_fields::name_values(inputs, "input", "ID=VALUE")?;
     let folder = dir.clone().unwrap_or_else(|| PathBuf::from("."));
     if *run && !cli.json {
-        eprintln!(
-            "mcpwb: --run starts the commands {} describes, with each host's PATH",
-            folder.display()
-        );
+        let which = match dir {
+            Some(d) => crate::print::clean(&d.display().to_string()),
+            None => "this folder".into(),
+        };
+        eprintln!("mcpwb: --run starts the commands {which} describes, with each host's PATH");
     }
     let report = publish::check(PublishCheck {
         folder: &folder,

@@ -71,7 +71,14 @@ impl Vars {
         }
     }
 
-    fn keychain_value(&self, id: &str, what: &str) -> std::result::Result<String, String> {
+    /// The value kept under `id`; missing, `what` is said not given, and
+    /// `how` says how to give it.
+    fn keychain_value(
+        &self,
+        id: &str,
+        what: &str,
+        how: &str,
+    ) -> std::result::Result<String, String> {
         let Some(kc) = &self.keychain else {
             return Err(format!(
                 "{what} needs the OS keychain, which is not available here"
@@ -79,7 +86,7 @@ impl Vars {
         };
         match kc.get(id) {
             Ok(Some(v)) => Ok(v),
-            Ok(None) => Err(format!("{what} has not been given yet")),
+            Ok(None) => Err(format!("{what} has not been given yet{how}")),
             Err(e) => Err(e.to_string()),
         }
     }
@@ -109,7 +116,9 @@ impl Vars {
                     let Some(owner) = &self.owner else {
                         return Err(format!("{what} belongs to a server entry"));
                     };
-                    return self.keychain_value(&input_id(owner, id), &what);
+                    let how =
+                        format!(" (give it in the window, or with `mcpwb config input {id}`)");
+                    return self.keychain_value(&input_id(owner, id), &what, &how);
                 }
                 if let Some(id) = body.strip_prefix("secret:") {
                     // Every expansion comes here, so this is the one place
@@ -126,7 +135,7 @@ impl Vars {
                         ));
                     }
                     let what = format!("the secret \"{id}\"");
-                    return self.keychain_value(id, &what);
+                    return self.keychain_value(id, &what, "");
                 }
                 let name = body.strip_prefix("env:").unwrap_or(body);
                 let valid =

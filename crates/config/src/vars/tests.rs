@@ -95,7 +95,10 @@ fn inputs_and_secrets_come_from_the_keychain() {
     assert!(e.contains("belongs to a server entry"), "{e}");
     v.owner = Some("srv/".into());
     let e = v.expand("${input:api-key}").unwrap_err().message;
-    assert!(e.contains("\"api-key\" has not been given"), "{e}");
+    assert!(
+        e.contains("\"api-key\" has not been given yet (give it in the window, or with `mcpwb config input api-key`)"),
+        "{e}"
+    );
     kc.set(&input_id("srv/", "api-key"), "from-the-user")
         .unwrap();
     kc.set("srv/env/TOKEN", "kept-secret").unwrap();

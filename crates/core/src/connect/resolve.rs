@@ -102,11 +102,31 @@ pub(crate) fn resolve_command(
         .find(|p| is_executable(p))
         .ok_or_else(|| {
             let shown: Vec<_> = dirs.iter().map(|d| d.display().to_string()).collect();
+            let from = comes_with(command)
+                .map(|what| {
+                    format!(" (it comes with {what}: install it, then start the server again)")
+                })
+                .unwrap_or_default();
             format!(
-                "command \"{command}\" not found; looked in: {}",
+                "command \"{command}\" not found{from}; looked in: {}",
                 shown.join(":")
             )
         })
+}
+
+/// What installs the launchers entries name most (a registry's `npx`,
+/// `uvx`, `docker`, `dnx`; a host's `node`, `python3`).
+fn comes_with(command: &str) -> Option<&'static str> {
+    Some(match command {
+        "npx" | "npm" | "node" => "Node.js",
+        "uvx" | "uv" => "uv (docs.astral.sh/uv)",
+        "docker" => "Docker",
+        "python" | "python3" | "pip" | "pipx" => "Python",
+        "bunx" | "bun" => "Bun",
+        "deno" => "Deno",
+        "dnx" | "dotnet" => "the .NET SDK (10 or later for dnx)",
+        _ => return None,
+    })
 }
 
 /// The folder an entry's relative paths (`command`, `cwd`, `dev.watch`) are
@@ -151,5 +171,12 @@ mod tests {
         assert!(resolve_command("sh", Path::new("/"), &env).is_ok());
         let err = resolve_command("no-such-mcp-server-xyz", Path::new("/"), &env).unwrap_err();
         assert!(err.contains("looked in: /bin:/usr/bin"), "{err}");
+        // A launcher a registry entry names says what installs it.
+        let empty = BTreeMap::from([("PATH".to_string(), "/nonexistent".to_string())]);
+        let err = resolve_command("uvx", Path::new("/"), &empty).unwrap_err();
+        assert!(
+            err.starts_with("command \"uvx\" not found (it comes with uv (docs.astral.sh/uv): install it, then start the server again); looked in: /nonexistent"),
+            "{err}"
+        );
     }
 }
