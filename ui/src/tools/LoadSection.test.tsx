@@ -109,6 +109,8 @@ describe("Load in the tool panel", () => {
     const result = await screen.findByLabelText("Load run result");
     expect(result.textContent).toContain("no call succeeded");
     expect(result.textContent).not.toContain("p50 0.00");
+    // Nor in its figures: a latency of none is a dash.
+    expect(screen.getByRole("row", { name: /^p99 / }).textContent).toBe("p99—");
     expect(screen.getByRole("list", { name: "What the failed calls said" }).textContent).toContain('200× protocol demo: tools/call failed: "message" must be a string');
   });
 
@@ -127,5 +129,13 @@ describe("the load chart's time axis", () => {
     rerender(<LoadChart seconds={[second(1), second(2)]} />);
     expect(axis()).toContain("2 s");
     expect(axis()).not.toContain("10 s");
+  });
+
+  it("draws no latency for a second whose calls all failed, and says so", () => {
+    const failed = { ...second(2), errors: 500, p50: 0, p99: 0 };
+    const { container } = render(<LoadChart seconds={[second(1), failed]} />);
+    expect(container.querySelector("figcaption")?.textContent).toContain("2 s · 500 calls/s · no call succeeded · 500 errors");
+    // The p50 line has the one second that answered.
+    expect(container.querySelector(".load-p50")?.getAttribute("points")?.split(" ")).toHaveLength(1);
   });
 });

@@ -37,7 +37,12 @@ export function LoadChart({ seconds, span }: { seconds: LoadSecond[]; span?: num
   const width = Math.max(seconds.length, span ?? 0, 1);
   const step = w / width;
   const y = (ms: number) => h - 4 - (ms / maxMs) * (h - 8);
-  const line = (pick: (s: LoadSecond) => number) => seconds.map((s, i) => `${left + (i + 0.5) * step},${y(pick(s))}`).join(" ");
+  // Latency is drawn where a call succeeded: a second of failures only has none.
+  const answered = (s: LoadSecond) => s.calls > s.errors;
+  const line = (pick: (s: LoadSecond) => number) =>
+    seconds
+      .flatMap((s, i) => (answered(s) ? [`${left + (i + 0.5) * step},${y(pick(s))}`] : []))
+      .join(" ");
   const ms = (v: number) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
   return (
     <figure className="load-chart">
@@ -74,7 +79,7 @@ export function LoadChart({ seconds, span }: { seconds: LoadSecond[]; span?: num
         </g>
       </svg>
       <figcaption className="muted">
-        {last.at} s · {last.calls.toLocaleString()} calls/s · p50 {num(last.p50).toFixed(2)} ms · p99 {num(last.p99).toFixed(2)} ms
+        {last.at} s · {last.calls.toLocaleString()} calls/s · {answered(last) ? `p50 ${num(last.p50).toFixed(2)} ms · p99 ${num(last.p99).toFixed(2)} ms` : "no call succeeded"}
         {last.errors > 0 ? ` · ${last.errors} errors` : ""} <span className="load-key load-key-p50">p50</span> <span className="load-key load-key-p99">p99</span>{" "}
         <span className="load-key load-key-bars">calls/s (max {maxCalls.toLocaleString()})</span>
       </figcaption>
@@ -111,13 +116,16 @@ export function LoadHistogram({ report }: { report: LoadReport }) {
   );
 }
 
-const figures: { label: string; of: (r: LoadReport) => number; unit: string; higherIsBetter?: boolean }[] = [
+// A latency where no call succeeded is none, not 0 ms.
+const latency = (r: LoadReport, v: number | null): number | null => (r.ok > 0 ? num(v) : null);
+
+const figures: { label: string; of: (r: LoadReport) => number | null; unit: string; higherIsBetter?: boolean }[] = [
   { label: "calls/s", of: (r) => num(r.throughput), unit: "", higherIsBetter: true },
-  { label: "p50", of: (r) => num(r.latency.p50), unit: " ms" },
-  { label: "p90", of: (r) => num(r.latency.p90), unit: " ms" },
-  { label: "p99", of: (r) => num(r.latency.p99), unit: " ms" },
-  { label: "p99.9", of: (r) => num(r.latency.p999), unit: " ms" },
-  { label: "max", of: (r) => num(r.latency.max), unit: " ms" },
+  { label: "p50", of: (r) => latency(r, r.latency.p50), unit: " ms" },
+  { label: "p90", of: (r) => latency(r, r.latency.p90), unit: " ms" },
+  { label: "p99", of: (r) => latency(r, r.latency.p99), unit: " ms" },
+  { label: "p99.9", of: (r) => latency(r, r.latency.p999), unit: " ms" },
+  { label: "max", of: (r) => latency(r, r.latency.max), unit: " ms" },
   { label: "errors", of: (r) => r.errors.tool + r.errors.protocol + r.errors.timeout + r.errors.disconnect, unit: "" },
 ];
 
@@ -161,23 +169,16 @@ export function LoadFigures({ report, other }: { report: LoadReport; other?: Loa
         )}
         {figures.map((f) => {
           const a = f.of(report);
-          const b = other ? f.of(other) : 0;
-          const change = other && b > 0 ? (a - b) / b : null;
+          const b = other ? f.of(other) : null;
+          const change = a != null && b != null && b > 0 ? (a - b) / b : null;
+          const shown = (v: number | null) => (v == null ? "—" : `${v.toLocaleString(undefined, { maximumFractionDigits: 2 })}${f.unit}`);
           const worse = change != null && (f.higherIsBetter ? change < -0.05 : change > 0.05);
           const better = change != null && (f.higherIsBetter ? change > 0.05 : change < -0.05);
           return (
             <tr key={f.label}>
               <th scope="row">{f.label}</th>
-              <td>
-                {a.toLocaleString(undefined, { maximumFractionDigits: 2 })}
-                {f.unit}
-              </td>
-              {other && (
-                <td>
-                  {b.toLocaleString(undefined, { maximumFractionDigits: 2 })}
-                  {f.unit}
-                </td>
-              )}
+              <td>{shown(a)}</td>
+              {other && <td>{shown(b)}</td>}
               {other && <td className={worse ? "load-worse" : better ? "load-better" : "muted"}>{change == null ? "—" : `${change > 0 ? "+" : ""}${(change * 100).toFixed(0)}%`}</td>}
             </tr>
           );

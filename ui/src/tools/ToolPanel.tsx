@@ -51,6 +51,14 @@ export function asCommand(row: ToolRow, args: Json | undefined, files?: { config
 /** A description longer than this folds, with "Show more". */
 const LONG_DESCRIPTION = 280;
 
+// What each rule does, said when it is set: it holds for every call a
+// person does not make by hand (the one rule the call path reads).
+const POLICY_SAID: Record<ToolPolicy, string> = {
+  ask: "No standing rule: calls not made by hand ask you first, or, where nobody can be asked (suites, load runs), run it only if it is read-only",
+  allow: "Allowed: calls not made by hand (a chat, the bridge, an App, suites, load runs) run it without asking",
+  deny: "Never: not offered to a chat's model, and refused for the bridge, an App, suites and load runs",
+};
+
 export function ToolPanel({
   backend,
   row,
@@ -112,7 +120,7 @@ export function ToolPanel({
         () => {
           void queryClient.invalidateQueries({ queryKey: keys.agentSettings() });
           void queryClient.invalidateQueries({ queryKey: keys.chatTools() });
-          toast(p === "ask" ? "Chats ask before running this tool" : p === "allow" ? "Chats run this tool without asking" : "Chats never offer this tool to the model");
+          toast(POLICY_SAID[p]);
         },
         (e: unknown) => toast("Not changed", { tone: "danger", description: e instanceof Error ? e.message : String(e) }),
       );
@@ -293,9 +301,11 @@ export function ToolPanel({
         )}
         {agentSettings.data && (
           <div className="toolbar tool-policy">
-            <span className="field-label">In chats</span>
+            <span className="field-label" title="Calls you do not make here by hand: a chat's model, the bridge's clients, an App, suites and load runs">
+              Not by hand
+            </span>
             <Segmented<ToolPolicy>
-              label="When a chat's model calls this tool"
+              label="When a chat, the bridge, an App, a suite or a load run calls this tool"
               value={policy}
               onChange={setPolicy}
               options={[
