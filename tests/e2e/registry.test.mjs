@@ -123,10 +123,12 @@ describe("the MCP Registry room", () => {
     const session = await driver.session(["--config", config], { trust: false });
     try {
       await session.clickText(".sidebar-actions button", "Registry");
-      const all = await session.waitForTexts(".registry-row .registry-row-id", (t) => t.length === 2);
-      assert.deepEqual(all, ["com.example/notes", "io.github.e2e/demo"]);
+      // Each row by its title (its name where it has none; the name under a title).
+      const all = await session.waitForTexts(".registry-row .registry-row-name", (t) => t.length === 2);
+      assert.ok(all[0].startsWith("com.example/notes") && all[1].startsWith("Demo over HTTP"), all.join(" | "));
+      assert.deepEqual(await session.texts(".registry-row .registry-row-id"), ["io.github.e2e/demo"]);
       await session.type(await session.find("input[aria-label='Search the registry']"), "streamable");
-      await session.waitForTexts(".registry-row .registry-row-id", (t) => t.length === 1 && t[0] === "io.github.e2e/demo");
+      await session.waitForTexts(".registry-row .registry-row-name", (t) => t.length === 1 && t[0].startsWith("Demo over HTTP"));
       await session.clickText(".registry-row", "Demo over HTTP");
       const [entry] = await session.waitForTexts(".registry-entry", (t) => t.length === 1 && t[0].includes("/mcp"));
       assert.match(entry, new RegExp(`"url": "http://${addr.replace(/\./g, "\\.")}/mcp"`));

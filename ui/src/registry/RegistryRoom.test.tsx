@@ -98,6 +98,8 @@ describe("the Registry room", () => {
     const entry = await screen.findByLabelText("The entry it becomes");
     expect(entry.textContent).toContain("mcp-weather==1.4.0");
     expect(screen.getByText(/optional and has no default/)).toBeTruthy();
+    // A value with a default is not said to be asked later: its default is kept.
+    expect(screen.getByText("Its default, metric, is kept unless you give another.")).toBeTruthy();
     // A file path is picked with the platform's dialog.
     fireEvent.click(screen.getByRole("button", { name: "Choose file…" }));
     await waitFor(() => expect((screen.getByLabelText("weather-cache-dir") as HTMLInputElement).value).toBe("/picked/cache.db"));

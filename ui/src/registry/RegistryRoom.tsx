@@ -155,7 +155,7 @@ export function RegistryRoom({
                   {s.title ?? s.name} <span className="muted">{s.version}</span>
                   {s.deprecated && <Badge tone="warn">deprecated</Badge>}
                 </span>
-                <span className="registry-row-id muted">{s.name}</span>
+                {s.title != null && s.title !== s.name && <span className="registry-row-id muted">{s.name}</span>}
                 <span className="registry-row-description">{s.description}</span>
               </button>
             </li>
@@ -386,7 +386,9 @@ function ServerDetail({
                       : "Needed now: the host asks for nothing itself."
                   : i.password
                     ? "Secret: kept in the OS keychain, never in mcp.json. Leave it empty to be asked later."
-                    : "Leave it empty to be asked later."
+                    : i.default != null
+                      ? `Its default, ${i.default}, is kept unless you give another.`
+                      : "Leave it empty to be asked later."
               }
             >
               {i.type === "pickString" && i.options ? (
