@@ -118,6 +118,8 @@ pub fn run(
     binaries: Vec<TestBinary>,
     envs: &[(&str, PathBuf)],
 ) -> Result {
+    let scratch = std::env::temp_dir().join(format!("xtask-tests-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).map_err(|e| format!("{}: {e}", scratch.display()))?;
     // Ranked: the split binaries first, then integration tests, then unit tests.
     let mut jobs: Vec<(u8, Job)> = Vec::new();
     for TestBinary {
@@ -133,6 +135,7 @@ pub fn run(
                 .args(args)
                 .current_dir(&dir)
                 .env("CARGO_MANIFEST_DIR", &dir);
+            hermetic(&mut command, &scratch, &name, integration);
             Job { name, command }
         };
         match LONG.iter().find(|(n, _)| *n == name) {
@@ -166,8 +169,6 @@ pub fn run(
 
     let queue = Mutex::new(jobs);
     let done = Mutex::new(Vec::<Outcome>::new());
-    let scratch = std::env::temp_dir().join(format!("xtask-tests-{}", std::process::id()));
-    std::fs::create_dir_all(&scratch).map_err(|e| format!("{}: {e}", scratch.display()))?;
     std::thread::scope(|s| {
         for worker in 0..AT_ONCE {
             let (queue, done, scratch) = (&queue, &done, &scratch);
@@ -209,6 +210,26 @@ pub fn run(
         Ok(())
     } else {
         Err(format!("tests failed in: {}", failed.join(", ")))
+    }
+}
+
+/// A test binary never reaches the person's own keychain entries or data
+/// folder: the workbench's keychain service is one of this run's, and a
+/// unit-test binary (its tests call the library in process, where the
+/// data folder is the process's) gets a data folder of its own. An
+/// integration test's children keep their own `HOME` (each test makes one),
+/// so it is not given a shared data folder that would join them.
+fn hermetic(command: &mut Command, scratch: &Path, name: &str, integration: bool) {
+    command.env(
+        "MCPWB_KEYCHAIN_SERVICE",
+        format!("mcpwb-tests-{}", std::process::id()),
+    );
+    if !integration {
+        let folder: String = name
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+            .collect();
+        command.env("MCPWB_DATA_DIR", scratch.join("data").join(folder));
     }
 }
 

@@ -244,14 +244,20 @@ pub fn test() -> Result {
             )
         })?;
         stages.run("test: keychain (Secret Service in a private D-Bus session)", || {
-            // gnome-keyring in its own session bus: the user's keyring is never touched.
+            // gnome-keyring in its own session bus, its keyring files in a
+            // folder of this run's (it keeps them in $XDG_DATA_HOME/keyrings):
+            // the user's keyring is never touched.
             let script = format!(
                 "echo -n throwaway | gnome-keyring-daemon --unlock --components=secrets >/dev/null \
                  && cargo test -q --workspace {} --lib secret_service -- --ignored",
                 TEST_FEATURES.join(" ")
             );
+            let keyrings = std::env::temp_dir().join(format!("xtask-keyrings-{}", std::process::id()));
             let mut c = cmd("dbus-run-session", &["--", "sh", "-c", &script], &root);
-            sh(crate::rust_tests::linted(&mut c))
+            c.env("XDG_DATA_HOME", &keyrings);
+            let ran = sh(crate::rust_tests::linted(&mut c));
+            let _ = std::fs::remove_dir_all(&keyrings);
+            ran
         })?;
         stages.run(
             "test: the doctor on server-everything (third-party)",

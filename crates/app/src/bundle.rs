@@ -211,14 +211,12 @@ pub fn install(place: &Place, request: Install<'_>) -> Result<Installed, ErrorIn
     })
 }
 
-/// Remove the bundle installed as `name`: its entry (and the secrets it
-/// owns) and its folder. Refused for an entry that is not a bundle's.
-pub fn remove(place: &Place, name: &str) -> Result<String, ErrorInfo> {
-    let entry = place.entry(name)?;
+/// The folder a bundle was unpacked into, as entry `entry`'s `cwd` names
+/// it: a folder right under DATA/bundles (an entry's `cwd` is text anyone's
+/// file can hold: never `..`, never the root itself).
+fn unpacked_folder(entry: &serde_json::Map<String, Value>) -> Option<PathBuf> {
     let root = bundles_dir();
-    // Only a folder the installer made: DATA/bundles/NAME, NAME a plain
-    // name (an entry's `cwd` is text anyone's file can hold: never `..`).
-    let folder = entry
+    entry
         .get("cwd")
         .and_then(Value::as_str)
         .map(PathBuf::from)
@@ -227,31 +225,77 @@ pub fn remove(place: &Place, name: &str) -> Result<String, ErrorInfo> {
             matches!(parts.next_back(), Some(std::path::Component::Normal(_)))
                 && parts.as_path() == root.as_path()
         })
-        .ok_or_else(|| {
-            crate::invalid(format!(
-                "{name} was not installed from a bundle: remove it with `mcpwb config remove {name}`"
-            ))
-        })?;
+}
+
+/// The folder of entry `name` when the installer made it for that name
+/// (DATA/bundles/NAME): what removing the entry takes with it.
+pub(crate) fn folder_made_for(
+    name: &str,
+    entry: &serde_json::Map<String, Value>,
+) -> Option<PathBuf> {
+    unpacked_folder(entry).filter(|f| f.file_name() == Some(std::ffi::OsStr::new(name)))
+}
+
+/// Remove a bundle's unpacked `folder` once no entry of the person's files
+/// runs in it (never through a link planted where it was). What could not
+/// be removed, said.
+pub(crate) fn let_go(place: &Place, folder: &Path) -> Option<String> {
+    let still_used = place.entries(None).ok().is_some_and(|entries| {
+        entries
+            .values()
+            .any(|e| e.get("cwd").and_then(Value::as_str) == folder.to_str())
+    });
+    if still_used {
+        return None;
+    }
+    let meta = std::fs::symlink_metadata(folder).ok()?;
+    let removed = if meta.is_dir() {
+        std::fs::remove_dir_all(folder)
+    } else {
+        std::fs::remove_file(folder)
+    };
+    removed.err().map(|e| {
+        format!(
+            "the entry is gone; its bundle's folder {} is not: {e}",
+            folder.display()
+        )
+    })
+}
+
+/// Remove the bundle installed as `name`: its entry (and the secrets it
+/// owns) and its folder. Refused for an entry that is not a bundle's.
+pub fn remove(place: &Place, name: &str) -> Result<String, ErrorInfo> {
+    let entry = place.entry(name)?;
+    let folder = unpacked_folder(&entry).ok_or_else(|| {
+        crate::invalid(format!(
+            "{name} was not installed from a bundle: remove it with `mcpwb config remove {name}`"
+        ))
+    })?;
+    // The edit takes the folder made for this name; one the entry was
+    // renamed from is let go here.
     let edited = place.edit(
         &EditOp::Remove {
             name: name.to_string(),
         },
         Scope::User,
     )?;
-    // Never through a link planted where the folder was.
-    if std::fs::symlink_metadata(&folder).is_ok_and(|m| m.is_dir()) {
-        std::fs::remove_dir_all(&folder).map_err(|e| {
-            crate::invalid(format!(
-                "the entry is gone; its folder {} is not: {e}",
-                folder.display()
-            ))
-        })?;
-    } else if std::fs::symlink_metadata(&folder).is_ok() {
-        let _ = std::fs::remove_file(&folder);
-    }
-    let mut said = format!("removed {name} and {}", folder.display());
-    for left in edited.secrets_left {
-        said.push_str(&format!("; {left}"));
+    let left: Vec<String> = edited
+        .secrets_left
+        .into_iter()
+        .chain(let_go(place, &folder))
+        .collect();
+    let mut said = if std::fs::symlink_metadata(&folder).is_err() {
+        format!("removed {name} and {}", folder.display())
+    } else if left.is_empty() {
+        format!(
+            "removed {name}; {} stays: another entry runs in it",
+            folder.display()
+        )
+    } else {
+        format!("removed {name}")
+    };
+    for l in left {
+        said.push_str(&format!("; {l}"));
     }
     Ok(said)
 }
@@ -259,6 +303,66 @@ pub fn remove(place: &Place, name: &str) -> Result<String, ErrorInfo> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Removing a bundle's entry the way any entry is removed (the
+    /// window's Remove, `mcpwb config remove`) takes its unpacked folder;
+    /// a folder another entry still runs in stays, and so does one not
+    /// made for that name.
+    #[test]
+    fn removing_a_bundles_entry_takes_its_folder_unless_another_runs_in_it() {
+        // The bundles' folder is the data folder's: only one made for the
+        // tests (`cargo xtask test` gives each unit-test binary its own).
+        if std::env::var_os("MCPWB_DATA_DIR").is_none() {
+            eprintln!("MCPWB_DATA_DIR is not set (cargo xtask test sets it): skipped");
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let place = Place::with_settings(
+            dir.path().join("mcp.json"),
+            None,
+            workbench_core::settings::SettingsFile::new(dir.path().join("settings.json")),
+        );
+        let root = bundles_dir();
+        let made = |name: &str| {
+            let f = root.join(format!("{name}-{}", std::process::id()));
+            std::fs::create_dir_all(f.join("server")).unwrap();
+            f
+        };
+        let (own, shared, other) = (made("own"), made("shared"), made("other"));
+        let name = |f: &Path| f.file_name().unwrap().to_str().unwrap().to_string();
+        let entry = |f: &Path| serde_json::json!({ "command": "node", "cwd": f });
+        std::fs::write(
+            &place.user,
+            serde_json::json!({ "mcpServers": {
+                name(&own): entry(&own),
+                name(&shared): entry(&shared),
+                "twin": entry(&shared),
+                "elsewhere": entry(&other),
+            } })
+            .to_string(),
+        )
+        .unwrap();
+        let remove = |n: &str| {
+            place
+                .edit(
+                    &EditOp::Remove {
+                        name: n.to_string(),
+                    },
+                    Scope::User,
+                )
+                .unwrap()
+        };
+        assert!(remove(&name(&own)).secrets_left.is_empty());
+        assert!(!own.exists(), "its own folder goes with it");
+        remove(&name(&shared));
+        assert!(shared.exists(), "twin still runs in it");
+        remove("elsewhere");
+        assert!(other.exists(), "not the folder made for that name");
+        remove("twin");
+        assert!(shared.exists(), "not the folder made for that name either");
+        let _ = std::fs::remove_dir_all(&shared);
+        let _ = std::fs::remove_dir_all(&other);
+    }
 
     #[test]
     fn remove_takes_only_a_folder_the_installer_made() {

@@ -187,9 +187,17 @@ impl Place {
 
     /// [`Place::edit`] of the file at `path`.
     pub fn edit_in(&self, path: &Path, op: &EditOp) -> Result<Edited, ErrorInfo> {
-        let secrets = match op {
-            EditOp::Remove { name } => self.own_secrets(path, name),
-            _ => Vec::new(),
+        let (secrets, folder) = match op {
+            EditOp::Remove { name } => (
+                self.own_secrets(path, name),
+                // A bundle's entry: the folder it was unpacked into goes too.
+                raw_entries(path)
+                    .unwrap_or_default()
+                    .into_iter()
+                    .find(|(n, _)| n == name)
+                    .and_then(|(_, e)| crate::bundle::folder_made_for(name, &e)),
+            ),
+            _ => (Vec::new(), None),
         };
         let keychain = Keychain::app();
         // A credential written out (`--header Authorization=Bearer …`, a
@@ -238,6 +246,7 @@ impl Place {
                     .err()
                     .map(|e| format!("could not remove {id} from the keychain: {e}"))
             })
+            .chain(folder.and_then(|f| crate::bundle::let_go(self, &f)))
             .collect();
         Ok(Edited {
             file: path.to_path_buf(),
@@ -517,7 +526,8 @@ impl Place {
 pub struct Edited {
     /// The file written.
     pub file: PathBuf,
-    /// Secrets of a removed entry the keychain would not let go, each said.
+    /// What a removed entry left behind: secrets the keychain would not let
+    /// go, a bundle's folder that could not be removed; each said.
     pub secrets_left: Vec<String>,
     /// Credentials written out that were kept in the keychain instead, each said.
     pub kept: Vec<String>,

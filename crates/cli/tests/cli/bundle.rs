@@ -203,6 +203,13 @@ fn a_manifests_faults_are_said_as_its_publishers() {
         "{}",
         stderr(&installed)
     );
+    // Removed as any entry is (`config remove`, the window's Remove), it
+    // takes its unpacked folder too.
+    let folder = d.join("home/data/bundles/notes");
+    assert!(folder.join("server/index.js").exists());
+    let removed = mcpwb(d, &["config", "remove", "notes"]);
+    assert!(removed.status.success(), "{}", stderr(&removed));
+    assert!(!folder.exists(), "its folder goes with it");
 }
 
 /// A ZIP written by Python's zipfile: `entries` are (name, text, unix mode).
