@@ -41,3 +41,10 @@ describe("comparing two calls", () => {
     expect(row("/other")).toContain("1");
   });
 });
+
+describe("structured content compared", () => {
+  it("says neither call has any, rather than that it is the same", () => {
+    render(<CompareView a={call(1, {})} b={call(2, {})} />);
+    expect(screen.getByRole("heading", { name: "Structured content" }).nextElementSibling?.textContent).toBe("Neither has any.");
+  });
+});

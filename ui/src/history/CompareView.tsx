@@ -9,12 +9,12 @@ function Shown({ value }: { value: unknown }) {
   return <code>{JSON.stringify(value)}</code>;
 }
 
-function Changes({ title, changes }: { title: string; changes: JsonChange[] }) {
+function Changes({ title, changes, same = "The same." }: { title: string; changes: JsonChange[]; same?: string }) {
   return (
     <section>
       <h3>{title}</h3>
       {changes.length === 0 ? (
-        <p className="muted">The same.</p>
+        <p className="muted">{same}</p>
       ) : (
         <table className="json-changes">
           <thead>
@@ -59,7 +59,11 @@ export function CompareView({ a, b }: { a: CallRow; b: CallRow }) {
         {older.server}/{older.tool} ({older.status}, {older.duration_ms?.toFixed(0) ?? "–"} ms) → {newer.server}/{newer.tool} ({newer.status}, {newer.duration_ms?.toFixed(0) ?? "–"} ms)
       </p>
       <Changes title="Arguments" changes={jsonDiff(older.arguments, newer.arguments)} />
-      <Changes title="Structured content" changes={jsonDiff(structured(older) ?? null, structured(newer) ?? null)} />
+      <Changes
+        title="Structured content"
+        changes={jsonDiff(structured(older) ?? null, structured(newer) ?? null)}
+        same={structured(older) == null && structured(newer) == null ? "Neither has any." : "The same."}
+      />
       <section>
         <h3>Text</h3>
         {textChanged ? (
