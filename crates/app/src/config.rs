@@ -372,6 +372,33 @@ impl Place {
             .collect())
     }
 
+    /// A config file's text as it is shown to a person (an import's
+    /// `--dry-run`): each credential written out in an entry (by hand, by
+    /// another tool) replaced by the masker's mask, every other byte as
+    /// it is. The same rule as [`Place::entries_shown`].
+    pub fn text_shown(path: &Path, text: &str) -> String {
+        let Ok(entries) = workbench_core::config::raw_entries(path, text) else {
+            return text.to_string();
+        };
+        let mut written = Vec::new();
+        for (_, mut fields) in entries {
+            let _ = workbench_core::config::secrets::keep_credentials(&mut fields, |_, _, v| {
+                written.push(v.to_string());
+                Ok(workbench_mask::MASK.to_string())
+            });
+        }
+        // The longest first: a value inside another is not half-masked.
+        written.sort_by_key(|v| std::cmp::Reverse(v.len()));
+        let mut shown = text.to_string();
+        for v in written {
+            // As the file spells it: a JSON string's escapes.
+            let quoted = Value::String(v).to_string();
+            let inner = &quoted[1..quoted.len() - 1];
+            shown = shown.replace(inner, workbench_mask::MASK);
+        }
+        shown
+    }
+
     /// The entries as they are shown to a person (`mcpwb config show`): a
     /// credential written out in the file (by hand, by another tool) shown
     /// as the masker's mask, each one said in the notes with how to keep it

@@ -60,7 +60,10 @@ pub fn import(
         );
     }
     if dry_run {
-        print!("{}", done.text);
+        print!(
+            "{}",
+            workbench_app::config::Place::text_shown(&done.file, &done.text)
+        );
     }
     Ok(())
 }

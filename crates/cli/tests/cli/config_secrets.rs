@@ -262,5 +262,29 @@ fn config_show_hides_a_credential_written_in_the_file() {
         "{}",
         stderr(&out)
     );
+    // Nor by an import's --dry-run, which prints the file it would write.
+    let other = dir.path().join("claude_desktop_config.json");
+    std::fs::write(
+        &other,
+        json!({ "mcpServers": { "fs": { "command": "npx", "args": ["server-fs"] } } }).to_string(),
+    )
+    .unwrap();
+    let out = run(
+        dir.path(),
+        &[
+            "--config",
+            c,
+            "config",
+            "import",
+            other.to_str().unwrap(),
+            "--dry-run",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        !stdout(&out).contains("ghp_") && stdout(&out).contains("\"fs\""),
+        "{}",
+        stdout(&out)
+    );
     assert_eq!(std::fs::read_to_string(&cfg).unwrap(), text);
 }
