@@ -1364,6 +1364,11 @@ export type Dialect =
 "claude-desktop" | 
 /**  `.mcp.json` in a project, and `~/.claude.json` (user and local scopes). */
 "claude-code" | 
+/**
+ *  Codex's `config.toml` (`~/.codex`, a project's `.codex/`): a
+ *  `[mcp_servers.NAME]` table each.
+ */
+"codex" | 
 /**  Cursor's `mcp.json` (`~/.cursor`, `.cursor/`). */
 "cursor" | 
 /**  `servers` + `inputs` (`.vscode/mcp.json`, the user `mcp.json`). */
@@ -1381,7 +1386,7 @@ export type Dialect =
 /**  Continue's YAML (`mcpServers` as a list). */
 "continue" | 
 /**  LM Studio's `mcp.json`. */
-"lm-studio" | 
+"lmstudio" | 
 /**  The MCP Registry's `server.json` (import only). */
 "registry";
 

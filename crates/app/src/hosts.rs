@@ -39,14 +39,16 @@ pub fn files(place: &Place, home: &Path) -> Vec<HostFile> {
         // A project folder that is the home folder finds its files twice.
         .filter(|f| seen.insert(f.path.clone()))
         .map(|f| {
-            let json = !matches!(
+            // The files whose entries are edited in place: JSON with
+            // mcpServers or servers, and Codex's TOML.
+            let tappable = !matches!(
                 f.dialect,
                 Dialect::Zed | Dialect::Goose | Dialect::Continue | Dialect::Registry
             );
-            let listed = if json {
+            let listed = if tappable {
                 tapping::entries(&records(), Path::new(&f.path)).map_err(|e| e.to_string())
             } else {
-                Err("Tap is offered for the JSON configs with mcpServers or servers; for this one, put `mcpwb tap -- COMMAND` in the entry by hand".into())
+                Err("Tap is offered for the JSON configs with mcpServers or servers and Codex's config.toml; for this one, put `mcpwb tap -- COMMAND` in the entry by hand".into())
             };
             let (entries, error) = match listed {
                 Ok(e) => (e, None),

@@ -15,7 +15,7 @@ fn dir() -> PathBuf {
 }
 
 fn source(d: Dialect) -> Option<PathBuf> {
-    ["json", "yaml"]
+    ["json", "yaml", "toml"]
         .iter()
         .map(|ext| dir().join(format!("{}.{ext}", d.id())))
         .find(|p| p.exists())
@@ -74,10 +74,10 @@ fn every_dialect_exports_as_its_golden_file_says_and_reimports() {
             continue;
         }
         let out = dialects::export(d, &servers, &inputs).unwrap();
-        let ext = if matches!(d, Dialect::Goose | Dialect::Continue) {
-            "yaml"
-        } else {
-            "json"
+        let ext = match d {
+            Dialect::Goose | Dialect::Continue => "yaml",
+            Dialect::Codex => "toml",
+            _ => "json",
         };
         check(
             &dir().join(format!("golden/{}.export.{ext}", d.id())),

@@ -20,6 +20,9 @@ pub enum Dialect {
     ClaudeDesktop,
     /// `.mcp.json` in a project, and `~/.claude.json` (user and local scopes).
     ClaudeCode,
+    /// Codex's `config.toml` (`~/.codex`, a project's `.codex/`): a
+    /// `[mcp_servers.NAME]` table each.
+    Codex,
     /// Cursor's `mcp.json` (`~/.cursor`, `.cursor/`).
     Cursor,
     /// `servers` + `inputs` (`.vscode/mcp.json`, the user `mcp.json`).
@@ -37,6 +40,8 @@ pub enum Dialect {
     /// Continue's YAML (`mcpServers` as a list).
     Continue,
     /// LM Studio's `mcp.json`.
+    // Its id, as `mcpwb` and the import take it back (not `lm-studio`).
+    #[serde(rename = "lmstudio")]
     LmStudio,
     /// The MCP Registry's `server.json` (import only).
     Registry,
@@ -347,6 +352,7 @@ impl From<workbench_config::dialects::Dialect> for Dialect {
         match v {
             workbench_config::dialects::Dialect::ClaudeDesktop => Self::ClaudeDesktop,
             workbench_config::dialects::Dialect::ClaudeCode => Self::ClaudeCode,
+            workbench_config::dialects::Dialect::Codex => Self::Codex,
             workbench_config::dialects::Dialect::Cursor => Self::Cursor,
             workbench_config::dialects::Dialect::Vscode => Self::Vscode,
             workbench_config::dialects::Dialect::Windsurf => Self::Windsurf,
@@ -461,6 +467,22 @@ impl From<workbench_config::ProtocolPin> for ProtocolPin {
             workbench_config::ProtocolPin::Auto => Self::Auto,
             workbench_config::ProtocolPin::V2025_11_25 => Self::V2025_11_25,
             workbench_config::ProtocolPin::V2026_07_28 => Self::V2026_07_28,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The window sends a dialect back as it received it (an import names
+    /// its file's dialect): each crosses as the id `mcpwb` takes.
+    #[test]
+    fn a_dialect_crosses_as_its_id() {
+        for d in workbench_config::dialects::ALL {
+            assert_eq!(
+                serde_json::to_value(super::Dialect::from(d)).unwrap(),
+                d.id(),
+                "{d:?}"
+            );
         }
     }
 }

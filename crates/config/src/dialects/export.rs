@@ -348,9 +348,22 @@ pub fn export(
                 continue;
             }
         };
-        if let Some(v) = entry_for(d, name, &e, &mut notes) {
+        if d == Dialect::Codex {
+            entries.push((name.clone(), super::codex::table(name, &e, &mut notes)));
+        } else if let Some(v) = entry_for(d, name, &e, &mut notes) {
             entries.push((name.clone(), v));
         }
+    }
+    if d == Dialect::Codex {
+        if !inputs.is_empty() {
+            notes.push(
+                "codex: has no inputs; entries that use ${input:...} need the values filled in"
+                    .into(),
+            );
+        }
+        notes.dedup();
+        let text = super::codex::text(entries).map_err(Error::Dialect)?;
+        return Ok(Exported { text, notes });
     }
     let map = |entries: Vec<(String, Value)>| Value::Object(entries.into_iter().collect());
     let doc = match d {

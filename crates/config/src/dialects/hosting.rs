@@ -7,7 +7,8 @@
 //! is not edited (an atomic write would replace the link). The JSON
 //! dialects are written through the JSONC edits (`mcpServers`, `servers`,
 //! Zed's `context_servers`); Goose's and Continue's YAML as text, read back
-//! before writing (`yaml.rs`).
+//! before writing (`yaml.rs`); Codex's TOML through `toml_edit`
+//! (`toml_file.rs`).
 
 use std::path::Path;
 
@@ -49,6 +50,14 @@ pub fn add(
     let exported = export::export(d, &[(name.to_string(), entry.clone())], inputs)?;
     if matches!(d, Dialect::Goose | Dialect::Continue) {
         return add_yaml(path, d, name, exported);
+    }
+    if d == Dialect::Codex {
+        let Some(file) = existing(path, &exported.text)? else {
+            return Ok(exported.notes);
+        };
+        let text = super::toml_file::add(path, &file.text, &exported.text, name)?;
+        file.write(path, &text)?;
+        return Ok(exported.notes);
     }
     let doc: Value = crate::parse_jsonc(path, &exported.text)?;
     let key = ["mcpServers", "servers", "context_servers"]

@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{Dialect, Imported, registry};
+use super::{Dialect, Imported, codex, registry};
 use crate::error::{Error, Result};
 
 /// One of a transport's many spellings, as we write it.
@@ -169,6 +169,8 @@ fn parse_text(dialect: Dialect, text: &str) -> Result<Value> {
     let bad = |e: String| Error::Dialect(format!("not a {} config: {e}", dialect.id()));
     if dialect.is_yaml() {
         serde_yaml_ng::from_str::<Value>(text).map_err(|e| bad(e.to_string()))
+    } else if dialect.is_toml() {
+        toml::from_str::<Value>(text).map_err(|e| bad(e.to_string()))
     } else {
         crate::parse_jsonc(std::path::Path::new(dialect.id()), text).map_err(|e| bad(e.to_string()))
     }
@@ -233,6 +235,13 @@ fn listed(dialect: Dialect, doc: &Value, out: &mut Imported) -> Vec<(String, Val
             found
         }
         Dialect::Zed => object_at(doc, "context_servers"),
+        Dialect::Codex => object_at(doc, "mcp_servers")
+            .into_iter()
+            .map(|(name, raw)| {
+                let entry = codex::entry(&name, &raw, &mut out.notes);
+                (name, entry)
+            })
+            .collect(),
         Dialect::Goose => {
             let mut found = Vec::new();
             for (name, ext) in object_at(doc, "extensions") {

@@ -6,12 +6,14 @@
 //! `includeTools`, `excludeTools`); readers normalise each dialect's
 //! spellings into it and writers spell it back, saying what they drop.
 
+mod codex;
 mod export;
 pub mod hosting;
 mod import;
 mod merge;
 pub mod registry;
 pub mod tapping;
+mod toml_file;
 
 use std::path::{Path, PathBuf};
 
@@ -32,6 +34,9 @@ pub enum Dialect {
     ClaudeDesktop,
     /// `.mcp.json` in a project, and `~/.claude.json` (user and local scopes).
     ClaudeCode,
+    /// Codex's `config.toml` (`~/.codex`, a project's `.codex/`): a
+    /// `[mcp_servers.NAME]` table each.
+    Codex,
     /// Cursor's `mcp.json` (`~/.cursor`, `.cursor/`).
     Cursor,
     /// `servers` + `inputs` (`.vscode/mcp.json`, the user `mcp.json`).
@@ -55,9 +60,10 @@ pub enum Dialect {
 }
 
 /// Every dialect, in the order they are offered.
-pub const ALL: [Dialect; 12] = [
+pub const ALL: [Dialect; 13] = [
     Dialect::ClaudeDesktop,
     Dialect::ClaudeCode,
+    Dialect::Codex,
     Dialect::Cursor,
     Dialect::Vscode,
     Dialect::Windsurf,
@@ -76,6 +82,7 @@ impl Dialect {
         match self {
             Dialect::ClaudeDesktop => "claude-desktop",
             Dialect::ClaudeCode => "claude-code",
+            Dialect::Codex => "codex",
             Dialect::Cursor => "cursor",
             Dialect::Vscode => "vscode",
             Dialect::Windsurf => "windsurf",
@@ -96,6 +103,10 @@ impl Dialect {
 
     fn is_yaml(self) -> bool {
         matches!(self, Dialect::Goose | Dialect::Continue)
+    }
+
+    fn is_toml(self) -> bool {
+        self == Dialect::Codex
     }
 }
 
@@ -155,6 +166,7 @@ pub fn known_paths(home: &Path, project: Option<&Path>) -> Vec<(Dialect, PathBuf
             home.join("Library/Application Support/Claude/claude_desktop_config.json"),
         ),
         (Dialect::ClaudeCode, home.join(".claude.json")),
+        (Dialect::Codex, home.join(".codex/config.toml")),
         (Dialect::Cursor, home.join(".cursor/mcp.json")),
         (Dialect::Vscode, cfg.join("Code/User/mcp.json")),
         (
@@ -177,6 +189,7 @@ pub fn known_paths(home: &Path, project: Option<&Path>) -> Vec<(Dialect, PathBuf
     if let Some(p) = project {
         out.extend([
             (Dialect::ClaudeCode, p.join(".mcp.json")),
+            (Dialect::Codex, p.join(".codex/config.toml")),
             (Dialect::Cursor, p.join(".cursor/mcp.json")),
             (Dialect::Vscode, p.join(".vscode/mcp.json")),
             (Dialect::Roo, p.join(".roo/mcp.json")),
@@ -236,6 +249,14 @@ pub fn guess(path: &Path, text: &str) -> Dialect {
         "cline_mcp_settings.json" => return Dialect::Cline,
         "server.json" => return Dialect::Registry,
         _ => {}
+    }
+    // TOML: Codex's (`config.toml`, `[mcp_servers.NAME]`).
+    if name.ends_with(".toml")
+        || text
+            .lines()
+            .any(|l| l.trim_start().starts_with("[mcp_servers"))
+    {
+        return Dialect::Codex;
     }
     // YAML whatever the file is called (config.yaml): Goose or Continue.
     let first = text

@@ -1,7 +1,7 @@
 //! A host's server routed through `mcpwb tap`, and back. **Tap** rewrites
 //! one stdio entry of a host's config (Claude Desktop, Claude Code, Cursor,
 //! VS Code, Windsurf, Cline, Roo, LM Studio: the files with `mcpServers` or
-//! `servers`) to run `mcpwb tap --name NAME -- COMMAND ARGS...`, editing
+//! `servers`; Codex's `config.toml`, `[mcp_servers.NAME]`) to run `mcpwb tap --name NAME -- COMMAND ARGS...`, editing
 //! only its `command` and `args` (comments, order and every other byte
 //! kept). **Untap** puts the file's bytes back as they were when the file is
 //! still as the tap left it, else sets that entry's `command` and `args`
@@ -22,6 +22,7 @@ use std::path::Path;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
+use super::toml_file;
 use crate::edit::{EditOp, apply};
 use crate::error::{Error, Result};
 use crate::files::record_key;
@@ -120,15 +121,50 @@ fn entry(path: &Path, text: &str, name: &str) -> Result<Map<String, Value>> {
     })
 }
 
-/// The raw entry `name` of a host's file, if it has one.
-fn find_entry(path: &Path, text: &str, name: &str) -> Result<Option<Map<String, Value>>> {
+/// The raw entries of a host's file: `mcpServers` and `servers` of a JSON
+/// file, `[mcp_servers.NAME]` of Codex's TOML (its `command` and `args`
+/// are spelt as ours).
+fn raw_entries(path: &Path, text: &str) -> Result<Vec<(String, Map<String, Value>)>> {
+    if toml_file::is_toml(path) {
+        return toml_file::servers(path, text);
+    }
     let doc = crate::parse_jsonc(path, text)?;
+    let mut out = Vec::new();
     for key in ["mcpServers", "servers"] {
-        if let Some(e) = doc[key][name].as_object() {
-            return Ok(Some(e.clone()));
+        for (name, raw) in doc[key].as_object().into_iter().flatten() {
+            if let Some(raw) = raw.as_object() {
+                out.push((name.clone(), raw.clone()));
+            }
         }
     }
-    Ok(None)
+    Ok(out)
+}
+
+/// The raw entry `name` of a host's file, if it has one.
+fn find_entry(path: &Path, text: &str, name: &str) -> Result<Option<Map<String, Value>>> {
+    Ok(raw_entries(path, text)?
+        .into_iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, e)| e))
+}
+
+/// `text` with entry `name` running `command` `args` (null: no args), and
+/// every other byte as it was.
+fn launch(path: &Path, text: &str, name: &str, command: &Value, args: &Value) -> Result<String> {
+    if toml_file::is_toml(path) {
+        return toml_file::set_launch(path, text, name, command, args);
+    }
+    let mut fields = Map::new();
+    fields.insert("command".into(), command.clone());
+    fields.insert("args".into(), args.clone());
+    apply(
+        path,
+        text,
+        &EditOp::Upsert {
+            name: name.to_string(),
+            fields,
+        },
+    )
 }
 
 /// The `--name` argument a tap is given: one argument, so a name that
@@ -165,7 +201,7 @@ fn same_args(a: &Value, b: &Value) -> bool {
 /// behind `mcpwb`, with `--keep`: a server that exits by itself (a crash, a
 /// kill while its author debugs it) is started again with the host kept
 /// connected, its handshake replayed — the host never sees it go.
-fn tapped_fields(mcpwb: &Value, name: &str, command: &Value, args: &Value) -> Map<String, Value> {
+fn tapped_args(name: &str, command: &Value, args: &Value) -> Value {
     let mut new_args = vec![
         json!("tap"),
         json!(name_arg(name)),
@@ -174,10 +210,7 @@ fn tapped_fields(mcpwb: &Value, name: &str, command: &Value, args: &Value) -> Ma
         command.clone(),
     ];
     new_args.extend(args.as_array().cloned().unwrap_or_default());
-    let mut fields = Map::new();
-    fields.insert("command".into(), mcpwb.clone());
-    fields.insert("args".into(), Value::Array(new_args));
-    fields
+    Value::Array(new_args)
 }
 
 /// One entry of a host's file, as the window's list shows it.
@@ -199,26 +232,18 @@ pub struct HostEntry {
 /// whether it is tapped; `records` says which the workbench can put back.
 pub fn entries(records: &Path, path: &Path) -> Result<Vec<HostEntry>> {
     let text = read(path)?;
-    let doc = crate::parse_jsonc(path, &text)?;
     let all = Records::load(records)?;
     let file_key = record_key(path);
-    let mut out = Vec::new();
-    for servers in ["mcpServers", "servers"] {
-        let Some(map) = doc[servers].as_object() else {
-            continue;
-        };
-        for (name, raw) in map {
-            let Some(raw) = raw.as_object() else { continue };
-            out.push(HostEntry {
-                name: name.clone(),
-                target: super::target_of(name, raw),
-                tapped: is_tapped(raw),
-                untappable: all.find(&file_key, name).is_some(),
-                remote: raw.get("command").is_none(),
-            });
-        }
-    }
-    Ok(out)
+    Ok(raw_entries(path, &text)?
+        .into_iter()
+        .map(|(name, raw)| HostEntry {
+            target: super::target_of(&name, &raw),
+            tapped: is_tapped(&raw),
+            untappable: all.find(&file_key, &name).is_some(),
+            remote: raw.get("command").is_none(),
+            name,
+        })
+        .collect())
 }
 
 /// Whether an entry runs through a tap already.
@@ -252,14 +277,12 @@ pub fn tap(records: &Path, path: &Path, name: &str, mcpwb: &str) -> Result<()> {
         )));
     };
     let args = raw.get("args").cloned().unwrap_or(Value::Null);
-    let fields = tapped_fields(&json!(mcpwb), name, &command, &args);
-    let after = apply(
+    let after = launch(
         path,
         &before,
-        &EditOp::Upsert {
-            name: name.to_string(),
-            fields,
-        },
+        name,
+        &json!(mcpwb),
+        &tapped_args(name, &command, &args),
     )?;
     let mut all = Records::load(records)?;
     let key = record_key(path);
@@ -313,18 +336,12 @@ pub fn untap(records: &Path, path: &Path, name: &str) -> Result<Untapped> {
         && find_entry(path, &record.before, name)?.is_some_and(|b| {
             b.get("command") == Some(&command)
                 && same_args(b.get("args").unwrap_or(&Value::Null), &args)
-                && apply(
+                && launch(
                     path,
                     &record.before,
-                    &EditOp::Upsert {
-                        name: name.to_string(),
-                        fields: tapped_fields(
-                            raw.get("command").unwrap_or(&Value::Null),
-                            name,
-                            &command,
-                            &args,
-                        ),
-                    },
+                    name,
+                    raw.get("command").unwrap_or(&Value::Null),
+                    &tapped_args(name, &command, &args),
                 )
                 .is_ok_and(|t| t == now)
         });
@@ -339,17 +356,7 @@ pub fn untap(records: &Path, path: &Path, name: &str) -> Result<Untapped> {
         } else {
             args
         };
-        let mut fields = Map::new();
-        fields.insert("command".into(), command);
-        fields.insert("args".into(), args);
-        apply(
-            path,
-            &now,
-            &EditOp::Upsert {
-                name: name.to_string(),
-                fields,
-            },
-        )?
+        launch(path, &now, name, &command, &args)?
     };
     file.write(path, &restored)?;
     forget(all)?;
@@ -419,6 +426,58 @@ impl HostFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Codex's `config.toml`: the same tap and untap, its TOML kept byte
+    /// for byte around the one table's `command` and `args`.
+    #[test]
+    fn a_codex_server_is_tapped_and_untapped_in_its_toml() {
+        let dir = tempfile::tempdir().unwrap();
+        let records = dir.path().join("tapped-hosts.json");
+        let path = dir.path().join("config.toml");
+        let original = "# mine\nmodel = \"gpt-5-codex\"\n\n[mcp_servers.fs]\ncommand = \"npx\" # launcher\nargs = [\"-y\", \"server-fs\", \"/tmp\"]\n\n[mcp_servers.fs.env]\nA = \"1\"\n\n[mcp_servers.web]\nurl = \"https://x.example/mcp\"\n";
+        std::fs::write(&path, original).unwrap();
+        let listed = entries(&records, &path).unwrap();
+        assert_eq!(
+            listed
+                .iter()
+                .map(|e| (e.name.as_str(), e.remote))
+                .collect::<Vec<_>>(),
+            [("fs", false), ("web", true)]
+        );
+        tap(&records, &path, "fs", "/usr/bin/mcpwb").unwrap();
+        let tapped = std::fs::read_to_string(&path).unwrap();
+        assert!(tapped.starts_with("# mine\n"), "{tapped}");
+        let e = entry(&path, &tapped, "fs").unwrap();
+        assert_eq!(e["command"], "/usr/bin/mcpwb");
+        assert_eq!(
+            e["args"],
+            json!([
+                "tap",
+                "--name=fs",
+                "--keep",
+                "--",
+                "npx",
+                "-y",
+                "server-fs",
+                "/tmp"
+            ])
+        );
+        assert_eq!(e["env"]["A"], "1");
+        assert!(entries(&records, &path).unwrap()[0].tapped);
+        untap(&records, &path, "fs").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), original);
+        // Changed after the tap: only the entry goes back.
+        tap(&records, &path, "fs", "/usr/bin/mcpwb").unwrap();
+        let edited = std::fs::read_to_string(&path)
+            .unwrap()
+            .replace("gpt-5-codex", "o4-mini");
+        std::fs::write(&path, &edited).unwrap();
+        untap(&records, &path, "fs").unwrap();
+        let back = std::fs::read_to_string(&path).unwrap();
+        let e = entry(&path, &back, "fs").unwrap();
+        assert_eq!(e["command"], "npx");
+        assert!(back.contains("o4-mini"), "{back}");
+    }
 
     #[test]
     fn tap_then_untap_gives_the_bytes_back() {
