@@ -1371,6 +1371,8 @@ export type Dialect =
 "codex" | 
 /**  Cursor's `mcp.json` (`~/.cursor`, `.cursor/`). */
 "cursor" | 
+/**  Gemini CLI's `settings.json` (`~/.gemini`, a project's `.gemini/`). */
+"gemini" | 
 /**  `servers` + `inputs` (`.vscode/mcp.json`, the user `mcp.json`). */
 "vscode" | 
 /**  Windsurf's `mcp_config.json`. */

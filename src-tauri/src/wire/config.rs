@@ -25,6 +25,8 @@ pub enum Dialect {
     Codex,
     /// Cursor's `mcp.json` (`~/.cursor`, `.cursor/`).
     Cursor,
+    /// Gemini CLI's `settings.json` (`~/.gemini`, a project's `.gemini/`).
+    Gemini,
     /// `servers` + `inputs` (`.vscode/mcp.json`, the user `mcp.json`).
     Vscode,
     /// Windsurf's `mcp_config.json`.
@@ -353,6 +355,7 @@ impl From<workbench_config::dialects::Dialect> for Dialect {
             workbench_config::dialects::Dialect::ClaudeDesktop => Self::ClaudeDesktop,
             workbench_config::dialects::Dialect::ClaudeCode => Self::ClaudeCode,
             workbench_config::dialects::Dialect::Codex => Self::Codex,
+            workbench_config::dialects::Dialect::Gemini => Self::Gemini,
             workbench_config::dialects::Dialect::Cursor => Self::Cursor,
             workbench_config::dialects::Dialect::Vscode => Self::Vscode,
             workbench_config::dialects::Dialect::Windsurf => Self::Windsurf,

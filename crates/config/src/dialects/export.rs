@@ -21,6 +21,8 @@ pub struct Exported {
 enum Refs {
     /// `${VAR}`, `${VAR:-default}` (Claude Code, ours).
     Shell,
+    /// `${VAR}` (and `$VAR`), no defaults (Gemini CLI).
+    Braced,
     /// `${env:VAR}`, `${userHome}`, `${workspaceFolder}`; `${input:id}` if `inputs`.
     Editor { inputs: bool },
     /// No expansion at all.
@@ -30,6 +32,7 @@ enum Refs {
 fn refs_of(d: Dialect) -> Refs {
     match d {
         Dialect::ClaudeCode => Refs::Shell,
+        Dialect::Gemini => Refs::Braced,
         Dialect::Vscode => Refs::Editor { inputs: true },
         Dialect::Cursor | Dialect::Windsurf | Dialect::Roo => Refs::Editor { inputs: false },
         _ => Refs::None,
@@ -66,7 +69,15 @@ fn translate(text: &str, refs: Refs, client: &str, at: &str, notes: &mut Vec<Str
                 ));
                 format!("${{{body}}}")
             }
-            Refs::Shell if name == "userHome" => "${HOME}".to_string(),
+            Refs::Shell | Refs::Braced if name == "userHome" => "${HOME}".to_string(),
+            Refs::Braced if is_var && !is_special && name != "workspaceFolder" => {
+                if default.is_some() {
+                    notes.push(format!(
+                        "{at}: {client} has no defaults in references; the default of ${{{body}}} was dropped"
+                    ));
+                }
+                format!("${{{plain}}}")
+            }
             Refs::Shell if is_var && !is_special && name != "workspaceFolder" => match default {
                 Some(d) => format!("${{{plain}:-{d}}}"),
                 None => format!("${{{plain}}}"),
@@ -154,7 +165,17 @@ fn entry_for(
     }
     w.disabled(&mut out, notes);
     w.lists(&mut out, notes);
-    w.drop("includeTools", notes);
+    match (d, e.get("includeTools")) {
+        (Dialect::Gemini, Some(list)) => {
+            out.insert("includeTools".into(), list.clone());
+        }
+        _ => w.drop("includeTools", notes),
+    }
+    if d == Dialect::Gemini
+        && let Some(ms) = super::gemini::timeout(e)
+    {
+        out.insert("timeout".into(), ms);
+    }
     Some(Value::Object(out))
 }
 
@@ -203,6 +224,10 @@ impl Writing<'_> {
         match self.d {
             Dialect::Windsurf => {
                 out.insert("serverUrl".into(), url);
+            }
+            // Gemini CLI: `httpUrl` is Streamable HTTP, `url` legacy SSE.
+            Dialect::Gemini => {
+                out.insert((if sse { "url" } else { "httpUrl" }).into(), url);
             }
             Dialect::Goose => {
                 typed(out, "streamable_http");
@@ -268,7 +293,7 @@ impl Writing<'_> {
             }
         }
         match (self.d, self.get("cwd", notes)) {
-            (Dialect::Vscode | Dialect::Roo | Dialect::Continue, Some(c)) => {
+            (Dialect::Vscode | Dialect::Roo | Dialect::Continue | Dialect::Gemini, Some(c)) => {
                 out.insert("cwd".into(), c);
             }
             _ => self.drop("cwd", notes),
@@ -319,6 +344,9 @@ impl Writing<'_> {
         match (self.d, self.e.get("excludeTools")) {
             (Dialect::Roo, Some(list)) => {
                 out.insert("disabledTools".into(), list.clone());
+            }
+            (Dialect::Gemini, Some(list)) => {
+                out.insert("excludeTools".into(), list.clone());
             }
             (_, Some(_)) => self.drop("excludeTools", notes),
             _ => {}

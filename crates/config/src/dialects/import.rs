@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{Dialect, Imported, codex, registry};
+use super::{Dialect, Imported, codex, gemini, registry};
 use crate::error::{Error, Result};
 
 /// One of a transport's many spellings, as we write it.
@@ -255,6 +255,10 @@ fn listed(dialect: Dialect, doc: &Value, out: &mut Imported) -> Vec<(String, Val
             found
         }
         Dialect::Continue => continue_servers(doc),
+        Dialect::Gemini => object_at(doc, "mcpServers")
+            .into_iter()
+            .map(|(name, raw)| (name, gemini::entry(&raw)))
+            .collect(),
         Dialect::ClaudeCode => claude_code_servers(doc, out),
         _ => object_at(doc, "mcpServers"),
     }

@@ -8,6 +8,7 @@
 
 mod codex;
 mod export;
+mod gemini;
 pub mod hosting;
 mod import;
 mod merge;
@@ -39,6 +40,8 @@ pub enum Dialect {
     Codex,
     /// Cursor's `mcp.json` (`~/.cursor`, `.cursor/`).
     Cursor,
+    /// Gemini CLI's `settings.json` (`~/.gemini`, a project's `.gemini/`).
+    Gemini,
     /// `servers` + `inputs` (`.vscode/mcp.json`, the user `mcp.json`).
     Vscode,
     /// Windsurf's `mcp_config.json`.
@@ -60,11 +63,12 @@ pub enum Dialect {
 }
 
 /// Every dialect, in the order they are offered.
-pub const ALL: [Dialect; 13] = [
+pub const ALL: [Dialect; 14] = [
     Dialect::ClaudeDesktop,
     Dialect::ClaudeCode,
     Dialect::Codex,
     Dialect::Cursor,
+    Dialect::Gemini,
     Dialect::Vscode,
     Dialect::Windsurf,
     Dialect::Zed,
@@ -84,6 +88,7 @@ impl Dialect {
             Dialect::ClaudeCode => "claude-code",
             Dialect::Codex => "codex",
             Dialect::Cursor => "cursor",
+            Dialect::Gemini => "gemini",
             Dialect::Vscode => "vscode",
             Dialect::Windsurf => "windsurf",
             Dialect::Zed => "zed",
@@ -168,6 +173,7 @@ pub fn known_paths(home: &Path, project: Option<&Path>) -> Vec<(Dialect, PathBuf
         (Dialect::ClaudeCode, home.join(".claude.json")),
         (Dialect::Codex, home.join(".codex/config.toml")),
         (Dialect::Cursor, home.join(".cursor/mcp.json")),
+        (Dialect::Gemini, home.join(".gemini/settings.json")),
         (Dialect::Vscode, cfg.join("Code/User/mcp.json")),
         (
             Dialect::Windsurf,
@@ -191,6 +197,7 @@ pub fn known_paths(home: &Path, project: Option<&Path>) -> Vec<(Dialect, PathBuf
             (Dialect::ClaudeCode, p.join(".mcp.json")),
             (Dialect::Codex, p.join(".codex/config.toml")),
             (Dialect::Cursor, p.join(".cursor/mcp.json")),
+            (Dialect::Gemini, p.join(".gemini/settings.json")),
             (Dialect::Vscode, p.join(".vscode/mcp.json")),
             (Dialect::Roo, p.join(".roo/mcp.json")),
         ]);
@@ -271,6 +278,9 @@ pub fn guess(path: &Path, text: &str) -> Dialect {
         if text.contains("mcpServers:") {
             return Dialect::Continue;
         }
+    }
+    if full.contains(".gemini/") {
+        return Dialect::Gemini;
     }
     if full.contains(".roo/") || name == "mcp_settings.json" {
         return Dialect::Roo;
