@@ -21,10 +21,12 @@ describe("importing from other clients", () => {
     // What each would run or reach, before anything is imported.
     expect(screen.getByText("npx -y files-mcp /home")).toBeTruthy();
     expect(screen.getByText("https://gh.example/mcp")).toBeTruthy();
-    fireEvent.click(screen.getByLabelText(/github/));
-    fireEvent.click(screen.getByText("Import 1 server(s)"));
+    // One we have already is not ticked at first; the new one is.
+    expect((screen.getByLabelText(/github/) as HTMLInputElement).checked).toBe(false);
+    expect((screen.getByLabelText(/files/) as HTMLInputElement).checked).toBe(true);
+    fireEvent.click(screen.getByText("Import 1 server"));
     await waitFor(() => expect(imports).toEqual([{ path: "/h/.cursor/mcp.json", dialect: "cursor", only: ["files"], replace: false }]));
     // What was changed on the way in is said with it.
-    expect(await screen.findByText("Imported 1 server(s): files. files: env.FILES_TOKEN kept in the OS keychain, not in the file.")).toBeTruthy();
+    expect(await screen.findByText("Imported 1 server: files. files: env.FILES_TOKEN kept in the OS keychain, not in the file.")).toBeTruthy();
   });
 });

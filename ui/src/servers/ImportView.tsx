@@ -2,6 +2,7 @@
 import { useEffect, useState } from "react";
 import type { FoundConfig } from "../ipc";
 import { Button, Checkbox } from "../design";
+import { plural } from "../design/words";
 import type { ConfigBackend } from "../ipc";
 
 export function ImportView({ backend, ours, onDone }: { backend: ConfigBackend; ours: string[]; onDone: () => void }) {
@@ -9,15 +10,17 @@ export function ImportView({ backend, ours, onDone }: { backend: ConfigBackend; 
   const [picked, setPicked] = useState<Record<string, string[]>>({});
   const [replace, setReplace] = useState(false);
   const [message, setMessage] = useState<string | null>(null);
+  // Ticked at first: what we do not have yet (all of them to replace ours).
+  const fresh = (f: FoundConfig) => (replace ? f.servers : f.servers.filter((s) => !ours.includes(s)));
   useEffect(() => {
     backend.discoverConfigs().then(setFound, (e: unknown) => setMessage(e instanceof Error ? e.message : String(e)));
   }, [backend]);
   const importFrom = (f: FoundConfig) => {
-    const only = picked[f.path] ?? f.servers;
+    const only = picked[f.path] ?? fresh(f);
     backend.importConfig(f.path, f.dialect, only, replace).then(
       (m) =>
         setMessage(
-          `Imported ${m.added.length} server(s)${m.added.length ? `: ${m.added.join(", ")}` : ""}${m.kept.length ? `; kept ours for ${m.kept.join(", ")}` : ""}.${m.notes.map((n) => ` ${n}.`).join("")}`,
+          `Imported ${plural(m.added.length, "server")}${m.added.length ? `: ${m.added.join(", ")}` : ""}${m.kept.length ? `; kept ours for ${m.kept.join(", ")}` : ""}.${m.notes.map((n) => ` ${n}.`).join("")}`,
         ),
       (e: unknown) => setMessage(e instanceof Error ? e.message : String(e)),
     );
@@ -26,10 +29,10 @@ export function ImportView({ backend, ours, onDone }: { backend: ConfigBackend; 
     <div className="import-view">
       <h2>Import from other MCP clients</h2>
       <p className="muted">Each server shows what it would run or reach. Imported servers start once you trust them (from the server's page).</p>
-      {found === null && <p className="muted">Looking for Claude, Cursor, VS Code, Windsurf, Zed, Cline, Roo, Goose, Continue and LM Studio configs…</p>}
+      {found === null && <p className="muted">Looking for Claude, Codex, Cursor, Gemini CLI, VS Code, Windsurf, Zed, Cline, Roo, Goose, Continue and LM Studio configs…</p>}
       {found?.length === 0 && <p className="muted">No other client's MCP config was found in its usual place. `mcpwb config import PATH` takes any file.</p>}
       {found?.map((f) => {
-        const chosen = picked[f.path] ?? f.servers;
+        const chosen = picked[f.path] ?? fresh(f);
         return (
           <section key={f.path} className="panel-section import-source" aria-label={`${f.dialect} ${f.path}`}>
             <h3>
@@ -63,7 +66,7 @@ export function ImportView({ backend, ours, onDone }: { backend: ConfigBackend; 
               </p>
             ))}
             <Button variant="secondary" disabled={chosen.length === 0} onClick={() => importFrom(f)}>
-              Import {chosen.length} server(s)
+              Import {plural(chosen.length, "server")}
             </Button>
           </section>
         );
