@@ -234,7 +234,24 @@ fn listed(dialect: Dialect, doc: &Value, out: &mut Imported) -> Vec<(String, Val
                 .unwrap_or_default();
             found
         }
-        Dialect::Zed => object_at(doc, "context_servers"),
+        Dialect::Zed => {
+            let mut found = Vec::new();
+            for (name, mut raw) in object_at(doc, "context_servers") {
+                match raw.get("source").and_then(Value::as_str) {
+                    Some("extension") => out.notes.push(format!(
+                        "{name}: a Zed extension's server (its command is the extension's, not in the file), skipped"
+                    )),
+                    _ => {
+                        // Zed's own: "custom" says it is a command or URL.
+                        if let Some(m) = raw.as_object_mut() {
+                            m.remove("source");
+                        }
+                        found.push((name, raw));
+                    }
+                }
+            }
+            found
+        }
         Dialect::Codex => object_at(doc, "mcp_servers")
             .into_iter()
             .map(|(name, raw)| {
