@@ -124,6 +124,7 @@ fn discovery_finds_the_documented_files_that_exist() {
         ".cursor/mcp.json",
         ".config/goose/config.yaml",
         ".claude.json",
+        ".config/Code - Insiders/User/mcp.json",
     ] {
         let p = home.path().join(rel);
         std::fs::create_dir_all(p.parent().unwrap()).unwrap();
@@ -133,7 +134,7 @@ fn discovery_finds_the_documented_files_that_exist() {
     std::fs::write(project.path().join(".vscode/mcp.json"), "{}").unwrap();
     let found = dialects::discover(home.path(), Some(project.path()));
     let ids: Vec<&str> = found.iter().map(|f| f.dialect.id()).collect();
-    assert_eq!(ids, ["claude-code", "cursor", "goose", "vscode"]);
+    assert_eq!(ids, ["claude-code", "cursor", "vscode", "goose", "vscode"]);
     assert!(
         found
             .iter()
@@ -153,13 +154,13 @@ fn discovery_finds_the_documented_files_that_exist() {
     let found = dialects::discover(home.path(), Some(project.path()));
     assert_eq!(found[1].servers, ["gh"]);
     assert!(
-        found[2]
+        found[3]
             .error
             .as_deref()
             .unwrap_or("")
             .contains("not a goose config"),
         "{:?}",
-        found[2]
+        found[3]
     );
 }
 
@@ -179,6 +180,23 @@ fn a_file_is_recognised_by_its_documented_name_or_content() {
             Dialect::Cursor,
         ),
         ("/p/.vscode/mcp.json", "{}", Dialect::Vscode),
+        (
+            "/h/.config/Code - Insiders/User/mcp.json",
+            "{}",
+            Dialect::Vscode,
+        ),
+        ("/h/.config/VSCodium/User/mcp.json", "{}", Dialect::Vscode),
+        ("/h/.codex/config.toml", "", Dialect::Codex),
+        (
+            "/tmp/hosts.toml",
+            "[mcp_servers.a]\ncommand = \"b\"\n",
+            Dialect::Codex,
+        ),
+        (
+            "/h/.gemini/settings.json",
+            "{\"mcpServers\":{}}",
+            Dialect::Gemini,
+        ),
         (
             "/h/.codeium/windsurf/mcp_config.json",
             "{}",

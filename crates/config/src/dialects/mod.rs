@@ -175,6 +175,8 @@ pub fn known_paths(home: &Path, project: Option<&Path>) -> Vec<(Dialect, PathBuf
         (Dialect::Cursor, home.join(".cursor/mcp.json")),
         (Dialect::Gemini, home.join(".gemini/settings.json")),
         (Dialect::Vscode, cfg.join("Code/User/mcp.json")),
+        (Dialect::Vscode, cfg.join("Code - Insiders/User/mcp.json")),
+        (Dialect::Vscode, cfg.join("VSCodium/User/mcp.json")),
         (
             Dialect::Windsurf,
             home.join(".codeium/windsurf/mcp_config.json"),
@@ -291,7 +293,12 @@ pub fn guess(path: &Path, text: &str) -> Dialect {
     if full.contains(".continue") {
         return Dialect::Continue;
     }
-    if full.contains(".vscode/") || full.contains("Code/User") || text.contains("\"servers\"") {
+    if full.contains(".vscode/")
+        || full.contains("Code/User")
+        || full.contains("Code - Insiders/User")
+        || full.contains("VSCodium/User")
+        || text.contains("\"servers\"")
+    {
         return Dialect::Vscode;
     }
     if text.contains("\"context_servers\"") {
