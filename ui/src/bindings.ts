@@ -1389,6 +1389,8 @@ export type Dialect =
 "continue" | 
 /**  LM Studio's `mcp.json`. */
 "lmstudio" | 
+/**  OpenCode's `opencode.json` (`mcp`, or `mcp.servers`). */
+"opencode" | 
 /**  The MCP Registry's `server.json` (import only). */
 "registry";
 

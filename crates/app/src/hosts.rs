@@ -39,13 +39,7 @@ pub fn files(place: &Place, home: &Path) -> Vec<HostFile> {
         // A project folder that is the home folder finds its files twice.
         .filter(|f| seen.insert(f.path.clone()))
         .map(|f| {
-            // The files whose entries are edited in place: JSON with
-            // mcpServers or servers, and Codex's TOML.
-            let tappable = !matches!(
-                f.dialect,
-                Dialect::Zed | Dialect::Goose | Dialect::Continue | Dialect::Registry
-            );
-            let listed = if tappable {
+            let listed = if tapping::tappable(f.dialect) {
                 tapping::entries(&records(), Path::new(&f.path)).map_err(|e| e.to_string())
             } else {
                 Err("Tap is offered for the JSON configs with mcpServers or servers and Codex's config.toml; for this one, put `mcpwb tap -- COMMAND` in the entry by hand".into())

@@ -45,6 +45,9 @@ pub enum Dialect {
     // Its id, as `mcpwb` and the import take it back (not `lm-studio`).
     #[serde(rename = "lmstudio")]
     LmStudio,
+    /// OpenCode's `opencode.json` (`mcp`, or `mcp.servers`).
+    #[serde(rename = "opencode")]
+    OpenCode,
     /// The MCP Registry's `server.json` (import only).
     Registry,
 }
@@ -365,6 +368,7 @@ impl From<workbench_config::dialects::Dialect> for Dialect {
             workbench_config::dialects::Dialect::Goose => Self::Goose,
             workbench_config::dialects::Dialect::Continue => Self::Continue,
             workbench_config::dialects::Dialect::LmStudio => Self::LmStudio,
+            workbench_config::dialects::Dialect::OpenCode => Self::OpenCode,
             workbench_config::dialects::Dialect::Registry => Self::Registry,
         }
     }

@@ -29,7 +29,7 @@ export function ImportView({ backend, ours, onDone }: { backend: ConfigBackend; 
     <div className="import-view">
       <h2>Import from other MCP clients</h2>
       <p className="muted">Each server shows what it would run or reach. Imported servers start once you trust them (from the server's page).</p>
-      {found === null && <p className="muted">Looking for Claude, Codex, Cursor, Gemini CLI, VS Code, Windsurf, Zed, Cline, Roo, Goose, Continue and LM Studio configs…</p>}
+      {found === null && <p className="muted">Looking for Claude, Codex, Cursor, Gemini CLI, VS Code, Windsurf, Zed, Cline, Roo, Goose, Continue, LM Studio and OpenCode configs…</p>}
       {found?.length === 0 && <p className="muted">No other client's MCP config was found in its usual place. `mcpwb config import PATH` takes any file.</p>}
       {found?.map((f) => {
         const chosen = picked[f.path] ?? fresh(f);

@@ -378,6 +378,8 @@ pub fn export(
         };
         if d == Dialect::Codex {
             entries.push((name.clone(), super::codex::table(name, &e, &mut notes)));
+        } else if d == Dialect::OpenCode {
+            entries.push((name.clone(), super::opencode::written(name, &e, &mut notes)));
         } else if let Some(v) = entry_for(d, name, &e, &mut notes) {
             entries.push((name.clone(), v));
         }
@@ -404,6 +406,9 @@ pub fn export(
             Value::Object(doc)
         }
         Dialect::Zed => json!({ "context_servers": map(entries) }),
+        Dialect::OpenCode => {
+            json!({ "$schema": "https://opencode.ai/config.json", "mcp": map(entries) })
+        }
         Dialect::Goose => json!({ "extensions": map(entries) }),
         Dialect::Continue => json!({
             "name": "MCP servers",

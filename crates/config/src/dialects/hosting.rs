@@ -28,7 +28,7 @@ fn refused(message: String) -> Error {
 
 /// Whether entries can be added to `d`'s files here.
 pub fn writable(d: Dialect) -> bool {
-    !matches!(d, Dialect::Registry)
+    !matches!(d, Dialect::Registry | Dialect::OpenCode)
 }
 
 /// Add `name` (our on-disk shape; `inputs` the declarations it refers to)
@@ -41,6 +41,12 @@ pub fn add(
     entry: &Map<String, Value>,
     inputs: &[Value],
 ) -> Result<Vec<String>> {
+    if d == Dialect::OpenCode {
+        return Err(refused(format!(
+            "{} is OpenCode's: it keeps its servers in one of two shapes the workbench does not add to in place; print the entry with `mcpwb config export --to opencode` and paste it under \"mcp\"",
+            path.display()
+        )));
+    }
     if !writable(d) {
         return Err(refused(format!(
             "{} is a registry's server.json, not a host's config",
@@ -204,6 +210,21 @@ mod tests {
         vec![
             json!({ "type": "promptString", "id": "token", "description": "Token", "password": true }),
         ]
+    }
+
+    /// OpenCode's file is not added to in place: said, with the way to
+    /// paste the entry, and left as it is.
+    #[test]
+    fn an_opencode_file_is_left_as_it_is_and_the_way_to_paste_said() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("opencode.json");
+        std::fs::write(&path, "{ \"mcp\": {} }\n").unwrap();
+        let e = add(&path, Dialect::OpenCode, "acme", &entry(), &[]).unwrap_err();
+        assert!(
+            e.to_string().contains("mcpwb config export --to opencode"),
+            "{e}"
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "{ \"mcp\": {} }\n");
     }
 
     #[test]

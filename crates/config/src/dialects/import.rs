@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{Dialect, Imported, codex, gemini, registry};
+use super::{Dialect, Imported, codex, gemini, opencode, registry};
 use crate::error::{Error, Result};
 
 /// One of a transport's many spellings, as we write it.
@@ -272,6 +272,10 @@ fn listed(dialect: Dialect, doc: &Value, out: &mut Imported) -> Vec<(String, Val
             found
         }
         Dialect::Continue => continue_servers(doc),
+        Dialect::OpenCode => opencode::listed(doc)
+            .into_iter()
+            .map(|(name, raw)| (name, opencode::entry(&raw)))
+            .collect(),
         Dialect::Gemini => object_at(doc, "mcpServers")
             .into_iter()
             .map(|(name, raw)| (name, gemini::entry(&raw)))

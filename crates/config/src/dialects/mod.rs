@@ -12,6 +12,7 @@ mod gemini;
 pub mod hosting;
 mod import;
 mod merge;
+mod opencode;
 pub mod registry;
 pub mod tapping;
 mod toml_file;
@@ -58,12 +59,14 @@ pub enum Dialect {
     Continue,
     /// LM Studio's `mcp.json`.
     LmStudio,
+    /// OpenCode's `opencode.json` (`mcp`, or `mcp.servers`).
+    OpenCode,
     /// The MCP Registry's `server.json` (import only).
     Registry,
 }
 
 /// Every dialect, in the order they are offered.
-pub const ALL: [Dialect; 14] = [
+pub const ALL: [Dialect; 15] = [
     Dialect::ClaudeDesktop,
     Dialect::ClaudeCode,
     Dialect::Codex,
@@ -77,6 +80,7 @@ pub const ALL: [Dialect; 14] = [
     Dialect::Goose,
     Dialect::Continue,
     Dialect::LmStudio,
+    Dialect::OpenCode,
     Dialect::Registry,
 ];
 
@@ -97,6 +101,7 @@ impl Dialect {
             Dialect::Goose => "goose",
             Dialect::Continue => "continue",
             Dialect::LmStudio => "lmstudio",
+            Dialect::OpenCode => "opencode",
             Dialect::Registry => "registry",
         }
     }
@@ -193,6 +198,8 @@ pub fn known_paths(home: &Path, project: Option<&Path>) -> Vec<(Dialect, PathBuf
         (Dialect::Goose, cfg.join("goose/config.yaml")),
         (Dialect::Continue, home.join(".continue/config.yaml")),
         (Dialect::LmStudio, home.join(".lmstudio/mcp.json")),
+        (Dialect::OpenCode, cfg.join("opencode/opencode.json")),
+        (Dialect::OpenCode, cfg.join("opencode/opencode.jsonc")),
     ];
     if let Some(p) = project {
         out.extend([
@@ -200,6 +207,9 @@ pub fn known_paths(home: &Path, project: Option<&Path>) -> Vec<(Dialect, PathBuf
             (Dialect::Codex, p.join(".codex/config.toml")),
             (Dialect::Cursor, p.join(".cursor/mcp.json")),
             (Dialect::Gemini, p.join(".gemini/settings.json")),
+            (Dialect::OpenCode, p.join("opencode.json")),
+            (Dialect::OpenCode, p.join("opencode.jsonc")),
+            (Dialect::OpenCode, p.join(".opencode/opencode.json")),
             (Dialect::Vscode, p.join(".vscode/mcp.json")),
             (Dialect::Roo, p.join(".roo/mcp.json")),
         ]);
@@ -280,6 +290,9 @@ pub fn guess(path: &Path, text: &str) -> Dialect {
         if text.contains("mcpServers:") {
             return Dialect::Continue;
         }
+    }
+    if name.starts_with("opencode.json") || full.contains("/opencode/") {
+        return Dialect::OpenCode;
     }
     if full.contains(".gemini/") {
         return Dialect::Gemini;

@@ -259,6 +259,18 @@ pub fn is_tapped(entry: &Map<String, Value>) -> bool {
             .is_some_and(|c| Path::new(c).file_name().is_some_and(|f| f == "mcpwb"))
 }
 
+/// Whether a host's file of dialect `d` has its entries tapped in place:
+/// the JSON files with `mcpServers` or `servers`, and Codex's TOML. Zed's
+/// settings, Goose's and Continue's YAML and OpenCode's command lists are
+/// not (a tap is put in their entry by hand).
+pub fn tappable(d: super::Dialect) -> bool {
+    use super::Dialect as D;
+    !matches!(
+        d,
+        D::Zed | D::Goose | D::Continue | D::OpenCode | D::Registry
+    )
+}
+
 /// Route `name` of the host's file `path` through `mcpwb` (its path);
 /// written down in `records`.
 pub fn tap(records: &Path, path: &Path, name: &str, mcpwb: &str) -> Result<()> {
@@ -266,6 +278,14 @@ pub fn tap(records: &Path, path: &Path, name: &str, mcpwb: &str) -> Result<()> {
     let _records = crate::files::lock_beside(records);
     let file = HostFile::open(path)?;
     let before = file.text.clone();
+    let dialect = super::guess(path, &before);
+    if !tappable(dialect) {
+        return Err(edit_error(format!(
+            "{} is {}'s: its entries are not tapped in place; in its entry, run `mcpwb tap --name {name} -- COMMAND ARGS…` instead of the server",
+            path.display(),
+            dialect.id()
+        )));
+    }
     let raw = entry(path, &before, name)?;
     if is_tapped(&raw) {
         return Err(edit_error(format!("{name} runs through the tap already")));
@@ -426,6 +446,24 @@ impl HostFile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A host whose entries are not tapped in place (OpenCode's command
+    /// list) says so and how, and its file is left as it is.
+    #[test]
+    fn an_opencode_entry_is_not_tapped_in_place() {
+        let dir = tempfile::tempdir().unwrap();
+        let records = dir.path().join("tapped-hosts.json");
+        let path = dir.path().join("opencode.json");
+        let text = "{ \"mcp\": { \"fs\": { \"type\": \"local\", \"command\": [\"npx\", \"server-fs\"] } } }\n";
+        std::fs::write(&path, text).unwrap();
+        let e = tap(&records, &path, "fs", "/usr/bin/mcpwb").unwrap_err();
+        assert!(
+            e.to_string()
+                .contains("run `mcpwb tap --name fs -- COMMAND ARGS…`"),
+            "{e}"
+        );
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+    }
 
     /// Codex's `config.toml`: the same tap and untap, its TOML kept byte
     /// for byte around the one table's `command` and `args`.
