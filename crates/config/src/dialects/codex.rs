@@ -67,10 +67,10 @@ pub(super) fn entry(name: &str, raw: &Value, notes: &mut Vec<String>) -> Value {
     if let Some(s) = seconds("startup_timeout_sec")
         .or_else(|| seconds("startup_timeout_ms").map(|ms| ms / 1000.0))
     {
-        out.insert("startupTimeout".into(), number(s));
+        out.insert("startupTimeout".into(), super::seconds(s));
     }
     if let Some(s) = seconds("tool_timeout_sec") {
-        out.insert("callTimeout".into(), number(s));
+        out.insert("callTimeout".into(), super::seconds(s));
     }
     for (from, to) in [
         ("enabled_tools", "includeTools"),
@@ -121,15 +121,6 @@ pub(super) fn entry(name: &str, raw: &Value, notes: &mut Vec<String>) -> Value {
         }
     }
     Value::Object(out)
-}
-
-/// Seconds as a person writes them: `20`, `2.5`.
-fn number(s: f64) -> Value {
-    if s.fract() == 0.0 && s.abs() < 1e15 {
-        json!(s as i64)
-    } else {
-        json!(s)
-    }
 }
 
 /// `text` is `${VAR}` or `${env:VAR}` and nothing else: VAR.

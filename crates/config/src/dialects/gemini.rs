@@ -43,13 +43,7 @@ pub(super) fn entry(raw: &Value) -> Value {
         out.insert("type".into(), json!("sse"));
     }
     if let Some(ms) = out.remove("timeout").and_then(|t| t.as_f64()) {
-        let s = ms / 1000.0;
-        let s = if s.fract() == 0.0 {
-            json!(s as i64)
-        } else {
-            json!(s)
-        };
-        out.insert("callTimeout".into(), s);
+        out.insert("callTimeout".into(), super::seconds(ms / 1000.0));
     }
     for key in ["env", "headers"] {
         if let Some(Value::Object(map)) = out.get_mut(key) {

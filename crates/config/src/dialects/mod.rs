@@ -120,6 +120,16 @@ impl Dialect {
     }
 }
 
+/// A number of seconds as a person writes it: `20`, `2.5` (a client's
+/// milliseconds divided make `20.0` otherwise).
+pub(super) fn seconds(s: f64) -> Value {
+    if s.fract() == 0.0 && s.abs() < 1e15 {
+        serde_json::json!(s as i64)
+    } else {
+        serde_json::json!(s)
+    }
+}
+
 /// Entries by name, in our on-disk shape, in file order.
 pub type Entries = Vec<(String, Map<String, Value>)>;
 

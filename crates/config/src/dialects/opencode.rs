@@ -94,15 +94,7 @@ pub(super) fn entry(raw: &Value) -> Value {
         out.insert("disabled".into(), json!(true));
     }
     if let Some(ms) = table.get("timeout").and_then(Value::as_f64) {
-        let s = ms / 1000.0;
-        out.insert(
-            "callTimeout".into(),
-            if s.fract() == 0.0 {
-                json!(s as i64)
-            } else {
-                json!(s)
-            },
-        );
+        out.insert("callTimeout".into(), super::seconds(ms / 1000.0));
     }
     // Its OAuth client (`clientId`, `clientSecret`, `scope`) as ours;
     // `oauth: false` turns sign-in off, which we have no word for.
