@@ -15,7 +15,7 @@ describe("importing from other clients", () => {
       }
       throw new Error(`unexpected ${cmd}`);
     });
-    render(<ImportView backend={tauriBackend} ours={["github"]} onDone={() => undefined} />);
+    const { rerender } = render(<ImportView backend={tauriBackend} ours={["github"]} onDone={() => undefined} />);
     expect(await screen.findByText("we have one")).toBeTruthy();
     expect(screen.getByText("x: skipped")).toBeTruthy();
     // What each would run or reach, before anything is imported.
@@ -24,9 +24,16 @@ describe("importing from other clients", () => {
     // One we have already is not ticked at first; the new one is.
     expect((screen.getByLabelText(/github/) as HTMLInputElement).checked).toBe(false);
     expect((screen.getByLabelText(/files/) as HTMLInputElement).checked).toBe(true);
+    // The person's own ticks: files off and on again.
+    fireEvent.click(screen.getByLabelText(/files/));
+    fireEvent.click(screen.getByLabelText(/files/));
     fireEvent.click(screen.getByText("Import 1 server"));
     await waitFor(() => expect(imports).toEqual([{ path: "/h/.cursor/mcp.json", dialect: "cursor", only: ["files"], replace: false }]));
     // What was changed on the way in is said with it.
     expect(await screen.findByText("Imported 1 server: files. files: env.FILES_TOKEN kept in the OS keychain, not in the file.")).toBeTruthy();
+    // Once brought, it is ours: not ticked again for a second import.
+    rerender(<ImportView backend={tauriBackend} ours={["github", "files"]} onDone={() => undefined} />);
+    expect((screen.getByLabelText(/files/) as HTMLInputElement).checked).toBe(false);
+    expect((screen.getByText("Import 0 servers").closest("button") as HTMLButtonElement).disabled).toBe(true);
   });
 });

@@ -18,10 +18,13 @@ export function ImportView({ backend, ours, onDone }: { backend: ConfigBackend; 
   const importFrom = (f: FoundConfig) => {
     const only = picked[f.path] ?? fresh(f);
     backend.importConfig(f.path, f.dialect, only, replace).then(
-      (m) =>
+      (m) => {
+        // Ticked again from what we have now: what was brought is ours.
+        setPicked((all) => Object.fromEntries(Object.entries(all).filter(([path]) => path !== f.path)));
         setMessage(
           `Imported ${plural(m.added.length, "server")}${m.added.length ? `: ${m.added.join(", ")}` : ""}${m.kept.length ? `; kept ours for ${m.kept.join(", ")}` : ""}.${m.notes.map((n) => ` ${n}.`).join("")}`,
-        ),
+        );
+      },
       (e: unknown) => setMessage(e instanceof Error ? e.message : String(e)),
     );
   };
