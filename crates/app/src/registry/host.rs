@@ -35,6 +35,11 @@ pub(super) fn add(
     let dialect = dialects::guess(path, &text);
     let given = answers(&preview.inputs, request.answers, &named)?;
     let host_asks = dialect == Dialect::Vscode;
+    // Codex reads a secret from its own environment (`env_vars`,
+    // `bearer_token_env_var`): the file names the variable, not the value,
+    // unless the person agreed to plain text.
+    let from_env = dialect == Dialect::Codex && !request.plain_text_ok;
+    let mut to_set: Vec<String> = Vec::new();
     let mut values: Vec<(String, String)> = Vec::new();
     let mut kept: Vec<Value> = Vec::new();
     let mut missing: Vec<String> = Vec::new();
@@ -55,6 +60,11 @@ pub(super) fn add(
             });
         match answer {
             Some(_) | None if host_asks && secret => kept.push(decl.clone()),
+            Some(_) | None if from_env && secret => {
+                let var = variable_for(&preview.entry, id);
+                values.push((id.to_string(), format!("${{{var}}}")));
+                to_set.push(var);
+            }
             Some(v) => {
                 if secret {
                     plain.push(id.to_string());
@@ -96,6 +106,9 @@ pub(super) fn add(
             .iter()
             .map(|id| format!("{id} is written into {file} as plain text")),
     );
+    notes.extend(to_set.iter().map(|var| {
+        format!("{file} names {var}, not its value: set {var} in the environment Codex starts in")
+    }));
     notes.extend(
         dialects::hosting::add(path, dialect, &preview.name, &entry, &kept)
             .map_err(|e| ErrorInfo::from(workbench_core::Error::from(e)))?,
@@ -107,6 +120,32 @@ pub(super) fn add(
         inputs: Vec::new(),
         notes,
     })
+}
+
+/// The variable a secret input is read from in the host's environment:
+/// the env key whose whole value it is (`WEATHER_API_KEY`), else its id
+/// written as a variable (`GITHUB_MCP_SERVER_TOKEN`).
+fn variable_for(entry: &serde_json::Map<String, Value>, id: &str) -> String {
+    let reference = format!("${{input:{id}}}");
+    entry
+        .get("env")
+        .and_then(Value::as_object)
+        .and_then(|env| {
+            env.iter()
+                .find(|(_, v)| v.as_str() == Some(reference.as_str()))
+                .map(|(k, _)| k.clone())
+        })
+        .unwrap_or_else(|| {
+            id.chars()
+                .map(|c| {
+                    if c.is_ascii_alphanumeric() {
+                        c.to_ascii_uppercase()
+                    } else {
+                        '_'
+                    }
+                })
+                .collect()
+        })
 }
 
 /// `${input:ID}` replaced by its value, in every string of `v` (the entry

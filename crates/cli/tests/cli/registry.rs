@@ -362,6 +362,46 @@ async fn adding_into_a_hosts_file_writes_its_dialect_and_asks_before_a_secret_go
             && text.contains("WEATHER_REGION: eu-1\n"),
         "{text}"
     );
+
+    // Codex reads a secret from its own environment: its file names the
+    // variable, never the value given, and says which to set.
+    let codex = d.join("home/.codex/config.toml");
+    std::fs::create_dir_all(codex.parent().unwrap()).unwrap();
+    std::fs::write(&codex, "# mine\nmodel = \"gpt-5-codex\"\n").unwrap();
+    let out = registry(
+        d,
+        &url,
+        &[
+            "add",
+            "io.github.example/weather",
+            "--in",
+            "codex",
+            "--input",
+            "weather-region=eu",
+            "--input",
+            "weather-cache-dir=/tmp/w",
+            "--input",
+            "WEATHER_API_KEY=sk-not-in-the-file",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("names WEATHER_API_KEY, not its value: set WEATHER_API_KEY in the environment Codex starts in"),
+        "{}",
+        stderr(&out)
+    );
+    let text = std::fs::read_to_string(&codex).unwrap();
+    assert!(
+        text.starts_with("# mine\nmodel = \"gpt-5-codex\"\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("[mcp_servers.weather]\n")
+            && text.contains("env_vars = [\"WEATHER_API_KEY\"]")
+            && text.contains("WEATHER_REGION = \"eu-1\"")
+            && !text.contains("sk-not-in-the-file"),
+        "{text}"
+    );
 }
 
 /// A host's file as JSON (its comments dropped).
