@@ -1961,6 +1961,11 @@ export type HostFile_Deserialize = {
 	entries: HostEntry[],
 	/**  Why its entries are not listed (unreadable; a dialect not offered). */
 	error?: string | null,
+	/**
+	 *  A new entry can be added into it in its host's shape (the
+	 *  Registry's Into).
+	 */
+	writable: boolean,
 };
 
 /**  A host's config file and its entries, for Tap and Untap. */
@@ -1970,6 +1975,11 @@ export type HostFile_Serialize = {
 	entries: HostEntry[],
 	/**  Why its entries are not listed (unreadable; a dialect not offered). */
 	error: string | null,
+	/**
+	 *  A new entry can be added into it in its host's shape (the
+	 *  Registry's Into).
+	 */
+	writable: boolean,
 };
 
 /**  What a host did, from one session (its fingerprint). */

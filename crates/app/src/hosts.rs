@@ -22,6 +22,9 @@ pub struct HostFile {
     pub entries: Vec<HostEntry>,
     /// Why its entries are not listed (unreadable; a dialect not offered).
     pub error: Option<String>,
+    /// A new entry can be added into it in its host's shape (the
+    /// Registry's Into).
+    pub writable: bool,
 }
 
 /// Where the way back of each tapped entry is written down.
@@ -49,6 +52,7 @@ pub fn files(place: &Place, home: &Path) -> Vec<HostFile> {
                 Err(e) => (Vec::new(), Some(e)),
             };
             HostFile {
+                writable: dialects::hosting::writable(f.dialect),
                 dialect: f.dialect,
                 path: f.path,
                 entries,

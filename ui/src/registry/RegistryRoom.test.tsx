@@ -77,9 +77,10 @@ function backend(deprecated: boolean) {
     onFilesDropped: () => Promise.resolve(() => {}),
     hostFiles: () =>
       Promise.resolve([
-        { dialect: "claude-desktop", path: "/home/you/.config/Claude/claude_desktop_config.json", entries: [], error: null },
-        { dialect: "vscode", path: "/home/you/.config/Code/User/mcp.json", entries: [], error: null },
-        { dialect: "goose", path: "/home/you/.config/goose/config.yaml", entries: [], error: "Tap is offered for the JSON configs" },
+        { dialect: "claude-desktop", path: "/home/you/.config/Claude/claude_desktop_config.json", entries: [], error: null, writable: true },
+        { dialect: "vscode", path: "/home/you/.config/Code/User/mcp.json", entries: [], error: null, writable: true },
+        { dialect: "goose", path: "/home/you/.config/goose/config.yaml", entries: [], error: "Tap is offered for the JSON configs", writable: true },
+        { dialect: "opencode", path: "/home/you/.config/opencode/opencode.json", entries: [], error: "Tap is offered for the JSON configs", writable: false },
       ]),
   };
   return { b, added };
@@ -147,6 +148,8 @@ describe("the Registry room", () => {
     // Every host file found is offered, the YAML ones (Goose) too.
     fireEvent.keyDown(into, { key: "Enter" });
     expect(screen.getByRole("option", { name: /goose/ })).toBeTruthy();
+    // Not one the entry cannot be added into (OpenCode's: pasted by hand).
+    expect(screen.queryByRole("option", { name: /opencode/ })).toBeNull();
     fireEvent.keyDown(screen.getByRole("option", { name: /claude-desktop/ }), { key: "Enter" });
     fireEvent.change(screen.getByLabelText("weather-key"), { target: { value: "sk-typed" } });
     const add = screen.getByRole("button", { name: "Add server" }) as HTMLButtonElement;

@@ -226,8 +226,8 @@ function ServerDetail({
   }, [backend, server.name]);
   useEffect(() => {
     backend.hostFiles().then(
-      // Every host's file, YAML too (Goose, Continue); a registry's server.json is not a host's.
-      (files) => setHosts(files.filter((f) => f.dialect !== "registry")),
+      // Every host's file an entry can be added into in its shape (YAML and TOML too).
+      (files) => setHosts(files.filter((f) => f.writable)),
       () => setHosts([]),
     );
   }, [backend]);

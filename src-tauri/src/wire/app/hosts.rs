@@ -9,6 +9,9 @@ pub struct HostFile {
     pub entries: Vec<crate::wire::config::HostEntry>,
     /// Why its entries are not listed (unreadable; a dialect not offered).
     pub error: Option<String>,
+    /// A new entry can be added into it in its host's shape (the
+    /// Registry's Into).
+    pub writable: bool,
 }
 crate::wire::to_wire!(workbench_app::hosts::HostFile => HostFile);
 impl From<workbench_app::hosts::HostFile> for HostFile {
@@ -18,12 +21,14 @@ impl From<workbench_app::hosts::HostFile> for HostFile {
             path,
             entries,
             error,
+            writable,
         } = v;
         Self {
             dialect: dialect.into(),
             path,
             entries: entries.into_iter().map(|v| v.into()).collect(),
             error,
+            writable,
         }
     }
 }
