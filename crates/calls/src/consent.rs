@@ -18,6 +18,9 @@ use serde_json::Value;
 
 use crate::Origin;
 
+/// Where a person sets the rule a call nobody is asked about needs.
+const RULE: &str = "(Allow under \"Not by hand\" in the tool's panel or in Settings' tool policy, or the entry's autoApprove)";
+
 /// A call's consent: the standing rules or a person allowed this tool of
 /// this server. Its fields are private: only this crate makes one.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -93,18 +96,18 @@ pub fn unattended(
         // calls: its cases run, but what says it destroys needs a rule.
         Origin::Suite => (marks.destructive && !rule).then(|| {
             format!(
-                "{key} is marked destructive: a suite runs it only under a rule you set (Allow in Settings' tool policy, or the entry's autoApprove)"
+                "{key} is marked destructive: a suite runs it only under a rule you set {RULE}"
             )
         }),
         Origin::Load => (!rule && !taken).then(|| {
             format!(
-                "{key} {}: a load run calls it thousands of times only under a rule you set (Allow in Settings' tool policy, or the entry's autoApprove)",
+                "{key} {}: a load run calls it thousands of times only under a rule you set {RULE}",
                 unless(marks, vouched)
             )
         }),
         Origin::Eval => (!rule && !taken).then(|| {
             format!(
-                "{key} {}: an eval runs it only under a rule you set (Allow in Settings' tool policy, or the entry's autoApprove), or give its result in the case's \"results\"",
+                "{key} {}: an eval runs it only under a rule you set {RULE}, or give its result in the case's \"results\"",
                 unless(marks, vouched)
             )
         }),

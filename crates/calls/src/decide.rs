@@ -154,7 +154,7 @@ impl Calls {
         };
         if !person {
             return Err(Undecided::Refused(format!(
-                "{}/{} needs approval and nobody can be asked here: allow it (Settings' tool policy, the entry's autoApprove) or run with --approve all",
+                "{}/{} needs approval and nobody can be asked here: allow it (\"Not by hand\" in the tool's panel, Settings' tool policy, the entry's autoApprove) or run with --approve all",
                 asking.server, asking.tool
             )));
         }

@@ -244,7 +244,7 @@ export function LoadSection({
     <Disclosure title="Load" open={open} onOpenChange={setOpen} className="load-section">
       <p className="muted">
         Calls this tool with the arguments above, {concurrency} at a time, for {seconds} s. Kept in History as one run. A tool that may change things runs only
-        under a rule you set.
+        under a rule you set (Not by hand: Allow, above).
       </p>
       <div className="load-controls">
         <Field label="At once">
