@@ -1966,6 +1966,8 @@ export type HostFile_Deserialize = {
 	 *  Registry's Into).
 	 */
 	writable: boolean,
+	/**  Where a secret goes when an entry is added into it. */
+	secrets: HostSecrets,
 };
 
 /**  A host's config file and its entries, for Tap and Untap. */
@@ -1980,6 +1982,8 @@ export type HostFile_Serialize = {
 	 *  Registry's Into).
 	 */
 	writable: boolean,
+	/**  Where a secret goes when an entry is added into it. */
+	secrets: HostSecrets,
 };
 
 /**  What a host did, from one session (its fingerprint). */
@@ -2049,6 +2053,18 @@ export type HostRun_Serialize = {
 	 */
 	doctor: Finding[],
 };
+
+/**  Where a secret value goes when an entry is added into a host's file. */
+export type HostSecrets = 
+/**  The host asks for it and keeps it (VS Code's `inputs`). */
+"host_asks" | 
+/**
+ *  The host reads it from its own environment: the file names the
+ *  variable (Codex, Gemini CLI, Claude Code, started from a shell).
+ */
+"environment" | 
+/**  Only as plain text in the file, with the person's word. */
+"plain_text";
 
 export type Impact = "compatible" | "breaking";
 

@@ -25,6 +25,8 @@ pub struct HostFile {
     /// A new entry can be added into it in its host's shape (the
     /// Registry's Into).
     pub writable: bool,
+    /// Where a secret goes when an entry is added into it.
+    pub secrets: dialects::hosting::Secrets,
 }
 
 /// Where the way back of each tapped entry is written down.
@@ -53,6 +55,7 @@ pub fn files(place: &Place, home: &Path) -> Vec<HostFile> {
             };
             HostFile {
                 writable: dialects::hosting::writable(f.dialect),
+                secrets: dialects::hosting::secrets(f.dialect),
                 dialect: f.dialect,
                 path: f.path,
                 entries,

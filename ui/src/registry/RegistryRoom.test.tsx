@@ -77,10 +77,11 @@ function backend(deprecated: boolean) {
     onFilesDropped: () => Promise.resolve(() => {}),
     hostFiles: () =>
       Promise.resolve([
-        { dialect: "claude-desktop", path: "/home/you/.config/Claude/claude_desktop_config.json", entries: [], error: null, writable: true },
-        { dialect: "vscode", path: "/home/you/.config/Code/User/mcp.json", entries: [], error: null, writable: true },
-        { dialect: "goose", path: "/home/you/.config/goose/config.yaml", entries: [], error: "Tap is offered for the JSON configs", writable: true },
-        { dialect: "opencode", path: "/home/you/.config/opencode/opencode.json", entries: [], error: "Tap is offered for the JSON configs", writable: false },
+        { dialect: "claude-desktop", path: "/home/you/.config/Claude/claude_desktop_config.json", entries: [], error: null, writable: true, secrets: "plain_text" },
+        { dialect: "vscode", path: "/home/you/.config/Code/User/mcp.json", entries: [], error: null, writable: true, secrets: "host_asks" },
+        { dialect: "goose", path: "/home/you/.config/goose/config.yaml", entries: [], error: "Tap is offered for the JSON configs", writable: true, secrets: "plain_text" },
+        { dialect: "codex", path: "/home/you/.codex/config.toml", entries: [], error: null, writable: true, secrets: "environment" },
+        { dialect: "opencode", path: "/home/you/.config/opencode/opencode.json", entries: [], error: "Tap is offered for the JSON configs", writable: false, secrets: "plain_text" },
       ]),
   };
   return { b, added };
@@ -164,6 +165,11 @@ describe("the Registry room", () => {
     // VS Code keeps its own secrets: nothing to tick.
     pick(screen.getByRole("combobox", { name: "Into" }), /vscode/);
     expect(screen.queryByLabelText(/as plain text/)).toBeNull();
+    expect((screen.getByRole("button", { name: "Add server" }) as HTMLButtonElement).disabled).toBe(false);
+    // Codex reads it from its environment: nothing to tick, and said so.
+    pick(screen.getByRole("combobox", { name: "Into" }), /codex/);
+    expect(screen.queryByLabelText(/as plain text/)).toBeNull();
+    expect(screen.getByText(/codex's file names a variable, not the value/)).toBeTruthy();
     expect((screen.getByRole("button", { name: "Add server" }) as HTMLButtonElement).disabled).toBe(false);
   });
 

@@ -257,8 +257,11 @@ function ServerDetail({
   const taken = existingNames.includes(name.trim());
   const defaults = Object.fromEntries(inputs.filter((i) => i.type === "pickString" && i.default).map((i) => [i.id, i.default as string]));
   const host = into.startsWith("host:") ? hosts.find((h) => h.path === into.slice(5)) ?? null : null;
-  // VS Code asks for its secrets itself; every other host keeps what it is given as text.
-  const hostKeepsText = host !== null && host.dialect !== "vscode";
+  // Where the host keeps a secret (the backend's one rule): it asks for it
+  // itself (VS Code), reads it from its environment (the file names the
+  // variable: Codex, Gemini CLI, Claude Code), or holds it as text.
+  const hostKeepsText = host !== null && host.secrets === "plain_text";
+  const fromEnvironment = host !== null && host.secrets === "environment";
   const plainSecrets = hostKeepsText ? inputs.filter((i) => i.password && (answers[i.id] ?? "") !== "").map((i) => i.id) : [];
   const add = () => {
     // Only an entry shown can be added (the button is under it).
@@ -379,11 +382,13 @@ function ServerDetail({
               label={i.description ?? i.id}
               hint={
                 host
-                  ? host.dialect === "vscode" && i.password
+                  ? host.secrets === "host_asks" && i.password
                     ? "Secret: VS Code asks for it and keeps it."
-                    : i.password
-                      ? `Secret: ${host.dialect} keeps it as plain text in its file.`
-                      : "Needed now: the host asks for nothing itself."
+                    : fromEnvironment && i.password
+                      ? `Secret: ${host.dialect}'s file names a variable, not the value; set it in the environment ${host.dialect} starts in (the variable is said when added).`
+                      : i.password
+                        ? `Secret: ${host.dialect} keeps it as plain text in its file.`
+                        : "Needed now: the host asks for nothing itself."
                   : i.password
                     ? "Secret: kept in the OS keychain, never in mcp.json. Leave it empty to be asked later."
                     : i.default != null

@@ -211,12 +211,13 @@ describe("the Sessions room", () => {
         path: "/home/me/.config/Claude/claude_desktop_config.json",
         error: null,
         writable: true,
+        secrets: "plain_text",
         entries: [
           { name: "weather", target: "node build/index.js", tapped, untappable: tapped, remote: false },
           { name: "web", target: "https://x.example/mcp", tapped: false, untappable: false, remote: true },
         ],
       },
-      { dialect: "zed", path: "/home/me/.config/zed/settings.json", error: "Tap is offered for the JSON configs", entries: [], writable: true },
+      { dialect: "zed", path: "/home/me/.config/zed/settings.json", error: "Tap is offered for the JSON configs", entries: [], writable: true, secrets: "plain_text" },
     ];
     mount({ listSessions: async () => [row({})], hostFiles: files, tapHostEntry: flip });
     fireEvent.click(await screen.findByRole("button", { name: "Hosts" }));

@@ -6,6 +6,7 @@
 use std::path::Path;
 
 use serde_json::Value;
+use workbench_core::config::dialects::hosting::Secrets;
 use workbench_core::config::dialects::{self, Dialect};
 use workbench_core::{ErrorCode, ErrorInfo};
 
@@ -34,11 +35,11 @@ pub(super) fn add(
         .unwrap_or_default();
     let dialect = dialects::guess(path, &text);
     let given = answers(&preview.inputs, request.answers, &named)?;
-    let host_asks = dialect == Dialect::Vscode;
-    // Codex reads a secret from its own environment (`env_vars`,
-    // `bearer_token_env_var`): the file names the variable, not the value,
-    // unless the person agreed to plain text.
-    let from_env = dialect == Dialect::Codex && !request.plain_text_ok;
+    let kept_by = dialects::hosting::secrets(dialect);
+    let host_asks = kept_by == Secrets::HostAsks;
+    // A host that reads a secret from its own environment gets the
+    // variable's name, not the value, unless the person agreed to plain text.
+    let from_env = kept_by == Secrets::Environment && !request.plain_text_ok;
     let mut to_set: Vec<String> = Vec::new();
     let mut values: Vec<(String, String)> = Vec::new();
     let mut kept: Vec<Value> = Vec::new();
@@ -107,7 +108,10 @@ pub(super) fn add(
             .map(|id| format!("{id} is written into {file} as plain text")),
     );
     notes.extend(to_set.iter().map(|var| {
-        format!("{file} names {var}, not its value: set {var} in the environment Codex starts in")
+        format!(
+            "{file} names {var}, not its value: set {var} in the environment {} starts in",
+            host_name(dialect)
+        )
     }));
     notes.extend(
         dialects::hosting::add(path, dialect, &preview.name, &entry, &kept)
@@ -120,6 +124,16 @@ pub(super) fn add(
         inputs: Vec::new(),
         notes,
     })
+}
+
+/// The host a dialect's file is read by, as a person names it.
+fn host_name(d: Dialect) -> &'static str {
+    match d {
+        Dialect::Codex => "Codex",
+        Dialect::Gemini => "Gemini CLI",
+        Dialect::ClaudeCode => "Claude Code",
+        other => other.id(),
+    }
 }
 
 /// The variable a secret input is read from in the host's environment:

@@ -402,6 +402,38 @@ async fn adding_into_a_hosts_file_writes_its_dialect_and_asks_before_a_secret_go
             && !text.contains("sk-not-in-the-file"),
         "{text}"
     );
+    // So does Gemini CLI, started from a shell: its file gets `${VAR}`.
+    let gemini = d.join("home/.gemini/settings.json");
+    std::fs::create_dir_all(gemini.parent().unwrap()).unwrap();
+    std::fs::write(&gemini, "{ \"theme\": \"Dracula\" }\n").unwrap();
+    let out = registry(
+        d,
+        &url,
+        &[
+            "add",
+            "io.github.example/weather",
+            "--in",
+            "gemini",
+            "--input",
+            "weather-region=eu",
+            "--input",
+            "weather-cache-dir=/tmp/w",
+            "--input",
+            "WEATHER_API_KEY=sk-not-in-the-file",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("set WEATHER_API_KEY in the environment Gemini CLI starts in"),
+        "{}",
+        stderr(&out)
+    );
+    let v = json5_like(&std::fs::read_to_string(&gemini).unwrap());
+    assert_eq!(
+        v["mcpServers"]["weather"]["env"]["WEATHER_API_KEY"],
+        "${WEATHER_API_KEY}"
+    );
+    assert_eq!(v["theme"], "Dracula");
 }
 
 /// A host's file as JSON (its comments dropped).

@@ -26,6 +26,28 @@ fn refused(message: String) -> Error {
     Error::ConfigEdit { message }
 }
 
+/// Where a secret value goes when an entry is added into a host's file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Secrets {
+    /// The host asks for it and keeps it (VS Code's `inputs`).
+    HostAsks,
+    /// The host reads it from its own environment: the file names the
+    /// variable (Codex, Gemini CLI, Claude Code, started from a shell).
+    Environment,
+    /// Only as plain text in the file, with the person's word.
+    PlainText,
+}
+
+/// Where a secret goes in `d`'s files.
+pub fn secrets(d: Dialect) -> Secrets {
+    match d {
+        Dialect::Vscode => Secrets::HostAsks,
+        Dialect::Codex | Dialect::Gemini | Dialect::ClaudeCode => Secrets::Environment,
+        _ => Secrets::PlainText,
+    }
+}
+
 /// Whether entries can be added to `d`'s files here.
 pub fn writable(d: Dialect) -> bool {
     !matches!(d, Dialect::Registry | Dialect::OpenCode)

@@ -12,6 +12,30 @@ pub struct HostFile {
     /// A new entry can be added into it in its host's shape (the
     /// Registry's Into).
     pub writable: bool,
+    /// Where a secret goes when an entry is added into it.
+    pub secrets: HostSecrets,
+}
+/// Where a secret value goes when an entry is added into a host's file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, specta::Type)]
+#[serde(rename_all = "snake_case")]
+pub enum HostSecrets {
+    /// The host asks for it and keeps it (VS Code's `inputs`).
+    HostAsks,
+    /// The host reads it from its own environment: the file names the
+    /// variable (Codex, Gemini CLI, Claude Code, started from a shell).
+    Environment,
+    /// Only as plain text in the file, with the person's word.
+    PlainText,
+}
+impl From<workbench_config::dialects::hosting::Secrets> for HostSecrets {
+    fn from(v: workbench_config::dialects::hosting::Secrets) -> Self {
+        use workbench_config::dialects::hosting::Secrets as S;
+        match v {
+            S::HostAsks => Self::HostAsks,
+            S::Environment => Self::Environment,
+            S::PlainText => Self::PlainText,
+        }
+    }
 }
 crate::wire::to_wire!(workbench_app::hosts::HostFile => HostFile);
 impl From<workbench_app::hosts::HostFile> for HostFile {
@@ -22,6 +46,7 @@ impl From<workbench_app::hosts::HostFile> for HostFile {
             entries,
             error,
             writable,
+            secrets,
         } = v;
         Self {
             dialect: dialect.into(),
@@ -29,6 +54,7 @@ impl From<workbench_app::hosts::HostFile> for HostFile {
             entries: entries.into_iter().map(|v| v.into()).collect(),
             error,
             writable,
+            secrets: secrets.into(),
         }
     }
 }
