@@ -368,28 +368,32 @@ async fn adding_into_a_hosts_file_writes_its_dialect_and_asks_before_a_secret_go
     let codex = d.join("home/.codex/config.toml");
     std::fs::create_dir_all(codex.parent().unwrap()).unwrap();
     std::fs::write(&codex, "# mine\nmodel = \"gpt-5-codex\"\n").unwrap();
-    let out = registry(
-        d,
-        &url,
-        &[
-            "add",
-            "io.github.example/weather",
-            "--in",
-            "codex",
-            "--input",
-            "weather-region=eu",
-            "--input",
-            "weather-cache-dir=/tmp/w",
-            "--input",
-            "WEATHER_API_KEY=sk-not-in-the-file",
-        ],
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("names WEATHER_API_KEY, not its value: set WEATHER_API_KEY in the environment Codex starts in"),
-        "{}",
-        stderr(&out)
-    );
+    // Into a host that reads secrets from its environment: the key given
+    // is not written, the variable to set is said.
+    let from_env = |host: &str, starts: &str| {
+        let out = registry(
+            d,
+            &url,
+            &[
+                "add",
+                "io.github.example/weather",
+                "--in",
+                host,
+                "--input",
+                "weather-region=eu",
+                "--input",
+                "weather-cache-dir=/tmp/w",
+                "--input",
+                "WEATHER_API_KEY=sk-not-in-the-file",
+            ],
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        let said = format!(
+            "names WEATHER_API_KEY, not its value: set WEATHER_API_KEY in the environment {starts} starts in"
+        );
+        assert!(stderr(&out).contains(&said), "{}", stderr(&out));
+    };
+    from_env("codex", "Codex");
     let text = std::fs::read_to_string(&codex).unwrap();
     assert!(
         text.starts_with("# mine\nmodel = \"gpt-5-codex\"\n"),
@@ -406,28 +410,7 @@ async fn adding_into_a_hosts_file_writes_its_dialect_and_asks_before_a_secret_go
     let gemini = d.join("home/.gemini/settings.json");
     std::fs::create_dir_all(gemini.parent().unwrap()).unwrap();
     std::fs::write(&gemini, "{ \"theme\": \"Dracula\" }\n").unwrap();
-    let out = registry(
-        d,
-        &url,
-        &[
-            "add",
-            "io.github.example/weather",
-            "--in",
-            "gemini",
-            "--input",
-            "weather-region=eu",
-            "--input",
-            "weather-cache-dir=/tmp/w",
-            "--input",
-            "WEATHER_API_KEY=sk-not-in-the-file",
-        ],
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
-    assert!(
-        stderr(&out).contains("set WEATHER_API_KEY in the environment Gemini CLI starts in"),
-        "{}",
-        stderr(&out)
-    );
+    from_env("gemini", "Gemini CLI");
     let v = json5_like(&std::fs::read_to_string(&gemini).unwrap());
     assert_eq!(
         v["mcpServers"]["weather"]["env"]["WEATHER_API_KEY"],
