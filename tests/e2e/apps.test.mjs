@@ -28,11 +28,22 @@ async function clickUntil(session, css, answer) {
   }
 }
 
-/** Into the App's own document (the window → the sandbox proxy → the App). */
+/**
+ * Into the App's own document (the window → the sandbox proxy → the App).
+ * A frame drawn anew between being found and entered (the chat laying out
+ * the turn's answer) is found again.
+ */
 async function intoApp(session, scope = "") {
-  await session.leaveFrames();
-  await session.enterFrame(await session.find(`${scope} .app-host iframe.app-frame`, 20_000));
-  await session.enterFrame(await session.find("iframe", 15_000));
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await session.leaveFrames();
+      await session.enterFrame(await session.find(`${scope} .app-host iframe.app-frame`, 20_000));
+      await session.enterFrame(await session.find("iframe", 15_000));
+      return;
+    } catch (e) {
+      if (attempt >= 3 || !String(e).includes("stale element")) throw e;
+    }
+  }
 }
 
 describe("apps", () => {
