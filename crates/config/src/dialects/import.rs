@@ -278,7 +278,14 @@ fn listed(dialect: Dialect, doc: &Value, out: &mut Imported) -> Vec<(String, Val
             .collect(),
         Dialect::Gemini => object_at(doc, "mcpServers")
             .into_iter()
-            .map(|(name, raw)| (name, gemini::entry(&raw)))
+            .map(|(name, raw)| {
+                if raw.get("trust") == Some(&Value::Bool(true)) {
+                    out.notes.push(format!(
+                        "{name}: \"trust\": true comes with it: once you trust the entry, its tools run without asking (take \"trust\" out to be asked)"
+                    ));
+                }
+                (name, gemini::entry(&raw))
+            })
             .collect(),
         Dialect::ClaudeCode => claude_code_servers(doc, out),
         _ => object_at(doc, "mcpServers"),
