@@ -23,6 +23,8 @@ enum Refs {
     Shell,
     /// `${VAR}` (and `$VAR`), no defaults (Gemini CLI).
     Braced,
+    /// `{env:VAR}`, no defaults (OpenCode).
+    EnvBraces,
     /// `${env:VAR}`, `${userHome}`, `${workspaceFolder}`; `${input:id}` if `inputs`.
     Editor { inputs: bool },
     /// No expansion at all.
@@ -33,6 +35,7 @@ fn refs_of(d: Dialect) -> Refs {
     match d {
         Dialect::ClaudeCode => Refs::Shell,
         Dialect::Gemini => Refs::Braced,
+        Dialect::OpenCode => Refs::EnvBraces,
         Dialect::Vscode => Refs::Editor { inputs: true },
         Dialect::Cursor | Dialect::Windsurf | Dialect::Roo => Refs::Editor { inputs: false },
         _ => Refs::None,
@@ -70,13 +73,20 @@ fn translate(text: &str, refs: Refs, client: &str, at: &str, notes: &mut Vec<Str
                 format!("${{{body}}}")
             }
             Refs::Shell | Refs::Braced if name == "userHome" => "${HOME}".to_string(),
-            Refs::Braced if is_var && !is_special && name != "workspaceFolder" => {
+            Refs::EnvBraces if name == "userHome" => "{env:HOME}".to_string(),
+            Refs::Braced | Refs::EnvBraces
+                if is_var && !is_special && name != "workspaceFolder" =>
+            {
                 if default.is_some() {
                     notes.push(format!(
                         "{at}: {client} has no defaults in references; the default of ${{{body}}} was dropped"
                     ));
                 }
-                format!("${{{plain}}}")
+                if refs == Refs::Braced {
+                    format!("${{{plain}}}")
+                } else {
+                    format!("{{env:{plain}}}")
+                }
             }
             Refs::Shell if is_var && !is_special && name != "workspaceFolder" => match default {
                 Some(d) => format!("${{{plain}:-{d}}}"),
@@ -135,6 +145,12 @@ fn translate_value(
         ),
         other => other.clone(),
     }
+}
+
+/// `v` with its references as dialect `d` spells them (`at` names where,
+/// in the notes on what cannot be).
+pub(super) fn translated(d: Dialect, v: &Value, at: &str, notes: &mut Vec<String>) -> Value {
+    translate_value(v, refs_of(d), d.id(), at, notes)
 }
 
 /// One entry in the target's spelling.

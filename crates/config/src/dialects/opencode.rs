@@ -112,50 +112,8 @@ pub(super) fn entry(raw: &Value) -> Value {
 
 /// Our entry (normalised) as OpenCode's first config shape writes it.
 pub(super) fn written(name: &str, e: &Map<String, Value>, notes: &mut Vec<String>) -> Value {
-    // `${VAR}` and `${env:VAR}` as `{env:VAR}`; other references as they are.
-    let refs = |v: &Value, at: &str, notes: &mut Vec<String>| -> Value {
-        fn walk(v: &Value, at: &str, notes: &mut Vec<String>) -> Value {
-            match v {
-                Value::String(s) => {
-                    let mut out = String::new();
-                    let mut rest = s.as_str();
-                    while let Some(i) = rest.find("${") {
-                        let Some(end) = rest[i..].find('}') else {
-                            break;
-                        };
-                        let body = &rest[i + 2..i + end];
-                        let var = body.strip_prefix("env:").unwrap_or(body);
-                        out.push_str(&rest[..i]);
-                        if body == "userHome" {
-                            out.push_str("{env:HOME}");
-                        } else if body != "workspaceFolder"
-                            && !var.is_empty()
-                            && var.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
-                        {
-                            out.push_str(&format!("{{env:{var}}}"));
-                        } else {
-                            notes.push(format!(
-                                "{at}: opencode does not expand ${{{body}}}; it is written as is"
-                            ));
-                            out.push_str(&rest[i..i + end + 1]);
-                        }
-                        rest = &rest[i + end + 1..];
-                    }
-                    out.push_str(rest);
-                    json!(out)
-                }
-                Value::Array(items) => {
-                    Value::Array(items.iter().map(|i| walk(i, at, notes)).collect())
-                }
-                Value::Object(m) => Value::Object(
-                    m.iter()
-                        .map(|(k, i)| (k.clone(), walk(i, &format!("{at}.{k}"), notes)))
-                        .collect(),
-                ),
-                other => other.clone(),
-            }
-        }
-        walk(v, at, notes)
+    let refs = |v: &Value, at: &str, notes: &mut Vec<String>| {
+        super::export::translated(super::Dialect::OpenCode, v, at, notes)
     };
     let mut out = Map::new();
     if let Some(url) = e.get("url") {
