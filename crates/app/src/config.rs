@@ -376,7 +376,7 @@ impl Place {
     /// `--dry-run`): each credential written out in an entry (by hand, by
     /// another tool) replaced by the masker's mask, every other byte as
     /// it is. The same rule as [`Place::entries_shown`].
-    pub fn text_shown(path: &Path, text: &str) -> String {
+    pub(crate) fn text_shown(path: &Path, text: &str) -> String {
         let Ok(entries) = workbench_core::config::raw_entries(path, text) else {
             return text.to_string();
         };

@@ -60,10 +60,7 @@ pub fn import(
         );
     }
     if dry_run {
-        print!(
-            "{}",
-            workbench_app::config::Place::text_shown(&done.file, &done.text)
-        );
+        print!("{}", done.text);
     }
     Ok(())
 }

@@ -20,7 +20,8 @@ pub struct Imports {
     pub file: PathBuf,
     pub imported: Imported,
     pub merged: Merged,
-    /// The file's text after the import (what a dry run shows).
+    /// The file's text after the import, as a dry run shows it: each
+    /// credential written out in it masked ([`Place::text_shown`]).
     pub text: String,
 }
 
@@ -94,10 +95,10 @@ impl Place {
         }
         Ok(Imports {
             dialect,
-            file,
             imported,
             merged,
-            text: doc.text,
+            text: Place::text_shown(&file, &doc.text),
+            file,
         })
     }
 }
