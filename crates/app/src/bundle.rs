@@ -240,6 +240,8 @@ pub(crate) fn folder_made_for(
 /// runs in it (never through a link planted where it was). What could not
 /// be removed, said.
 pub(crate) fn let_go(place: &Place, folder: &Path) -> Option<String> {
+    // Gone already (the edit let it go): nothing to read the files for.
+    let meta = std::fs::symlink_metadata(folder).ok()?;
     let still_used = place.entries(None).ok().is_some_and(|entries| {
         entries
             .values()
@@ -248,7 +250,6 @@ pub(crate) fn let_go(place: &Place, folder: &Path) -> Option<String> {
     if still_used {
         return None;
     }
-    let meta = std::fs::symlink_metadata(folder).ok()?;
     let removed = if meta.is_dir() {
         std::fs::remove_dir_all(folder)
     } else {
