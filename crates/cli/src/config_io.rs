@@ -35,6 +35,15 @@ pub fn import(
         return Ok(());
     }
     let verb = if dry_run { "would import" } else { "imported" };
+    if added.is_empty() && skipped.is_empty() {
+        println!(
+            "{} ({}) lists no server to import: nothing {}",
+            path.display(),
+            done.dialect.id(),
+            if dry_run { "would change" } else { "changed" }
+        );
+        return Ok(());
+    }
     println!(
         "{verb} {} from {} ({}) into {}: {}",
         crate::print::count(added.len(), "server"),
@@ -83,9 +92,15 @@ pub fn discover(cli: &Cli) -> Result<(), Failure> {
         println!("no other client's MCP config found");
     } else {
         for r in &rows {
+            // Why a file cannot be imported, in its first line.
             let servers = match r["servers"].as_u64() {
                 Some(n) => crate::print::count(n, "server"),
-                None => "unreadable".to_string(),
+                None => crate::print::clean(
+                    r["error"]
+                        .as_str()
+                        .and_then(|e| e.lines().next())
+                        .unwrap_or("unreadable"),
+                ),
             };
             println!(
                 "{:<15} {}  ({servers})",

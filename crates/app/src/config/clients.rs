@@ -62,7 +62,12 @@ impl Place {
             })?,
             None => dialects::guess(path, &text),
         };
-        let mut imported = dialects::import(dialect, &text).map_err(Error::from)?;
+        // Which file is not its dialect, said with why.
+        let mut imported = dialects::import(dialect, &text).map_err(|e| {
+            let mut info = ErrorInfo::from(Error::from(e));
+            info.message = format!("{}: {}", path.display(), info.message);
+            info
+        })?;
         let inside_project = self.project_dir.as_ref().and_then(|dir| {
             let dir = std::fs::canonicalize(dir).ok()?;
             let file = std::fs::canonicalize(path).ok()?;

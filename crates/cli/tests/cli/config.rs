@@ -348,3 +348,49 @@ fn approvals_follow_an_entry_the_person_renames_or_changes() {
     assert!(owner.contains("#fs@"), "{agent}");
     assert!(agent["grant_owners"].get("files").is_none(), "{agent}");
 }
+
+/// A host's file that cannot be read says why, where a person looks: the
+/// line `config discover` prints for it, and the import's error names the
+/// file and the line and column. A file that lists no server imports
+/// nothing and says so.
+#[test]
+fn a_hosts_file_that_cannot_be_imported_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("mcp.json");
+    let c = cfg.to_str().unwrap();
+    let codex = dir.path().join(".codex/config.toml");
+    std::fs::create_dir_all(codex.parent().unwrap()).unwrap();
+    std::fs::write(&codex, "model = \"o3\"\n[mcp_servers.x\ncommand = \"a\"\n").unwrap();
+    let found = run(dir.path(), &["--config", c, "config", "discover"]);
+    assert!(
+        stdout(&found)
+            .contains("(not a codex config: line 2, column 15: unclosed table, expected `]`)"),
+        "{}",
+        stdout(&found)
+    );
+    let out = run(
+        dir.path(),
+        &["--config", c, "config", "import", codex.to_str().unwrap()],
+    );
+    assert!(!out.status.success());
+    assert!(
+        stderr(&out).contains(&format!(
+            "{}: not a codex config: line 2, column 15",
+            codex.display()
+        )),
+        "{}",
+        stderr(&out)
+    );
+    std::fs::write(&codex, "model = \"o3\"\n").unwrap();
+    let out = run(
+        dir.path(),
+        &["--config", c, "config", "import", codex.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("(codex) lists no server to import: nothing changed"),
+        "{}",
+        stdout(&out)
+    );
+    assert!(!cfg.exists(), "nothing written");
+}

@@ -373,8 +373,23 @@ scopes = ["read", "write"]
     }
 
     #[test]
-    fn a_file_that_is_not_toml_says_so() {
-        let e = import(Dialect::Codex, "[mcp_servers.x\ncommand = 1").unwrap_err();
-        assert!(e.to_string().contains("not a codex config"), "{e}");
+    fn a_file_that_is_not_toml_says_where_and_what() {
+        let e = import(
+            Dialect::Codex,
+            "model = \"o3\"\n[mcp_servers.x\ncommand = 1",
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "not a codex config: line 2, column 15: unclosed table, expected `]`"
+        );
+        // TOML, but its servers not a table of tables.
+        let i = import(Dialect::Codex, "mcp_servers = 5\n").unwrap();
+        assert!(i.servers.is_empty());
+        assert!(
+            i.notes[0].contains("not a table of servers"),
+            "{:?}",
+            i.notes
+        );
     }
 }

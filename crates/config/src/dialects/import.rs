@@ -170,7 +170,8 @@ fn parse_text(dialect: Dialect, text: &str) -> Result<Value> {
     if dialect.is_yaml() {
         serde_yaml_ng::from_str::<Value>(text).map_err(|e| bad(e.to_string()))
     } else if dialect.is_toml() {
-        toml::from_str::<Value>(text).map_err(|e| bad(e.to_string()))
+        toml::from_str::<Value>(text)
+            .map_err(|e| bad(super::toml_file::said(text, e.message(), e.span())))
     } else {
         crate::parse_jsonc(std::path::Path::new(dialect.id()), text).map_err(|e| bad(e.to_string()))
     }
@@ -251,6 +252,11 @@ fn listed(dialect: Dialect, doc: &Value, out: &mut Imported) -> Vec<(String, Val
                 }
             }
             found
+        }
+        Dialect::Codex if doc.get("mcp_servers").is_some_and(|s| !s.is_object()) => {
+            out.notes
+                .push("its mcp_servers is not a table of servers ([mcp_servers.NAME]): nothing read".into());
+            Vec::new()
         }
         Dialect::Codex => object_at(doc, "mcp_servers")
             .into_iter()

@@ -15,6 +15,21 @@ pub(crate) fn is_toml(path: &Path) -> bool {
     path.extension().is_some_and(|e| e == "toml")
 }
 
+/// A TOML error in one line: where (line and column) and what, not the
+/// parser's drawing of the line.
+pub(crate) fn said(text: &str, message: &str, span: Option<std::ops::Range<usize>>) -> String {
+    let message = message.trim();
+    match span {
+        Some(at) => {
+            let before = &text[..at.start.min(text.len())];
+            let line = before.matches('\n').count() + 1;
+            let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            format!("line {line}, column {column}: {message}")
+        }
+        None => message.to_string(),
+    }
+}
+
 fn invalid(path: &Path, e: impl std::fmt::Display) -> Error {
     Error::ConfigEdit {
         message: format!("{} is not TOML the workbench can read: {e}", path.display()),
@@ -23,7 +38,8 @@ fn invalid(path: &Path, e: impl std::fmt::Display) -> Error {
 
 /// The servers of the file, by name, in its order (each its table as JSON).
 pub(crate) fn servers(path: &Path, text: &str) -> Result<Vec<(String, Map<String, Value>)>> {
-    let doc: Value = toml::from_str(text).map_err(|e| invalid(path, e))?;
+    let doc: Value =
+        toml::from_str(text).map_err(|e| invalid(path, said(text, e.message(), e.span())))?;
     Ok(doc
         .get("mcp_servers")
         .and_then(Value::as_object)
@@ -36,7 +52,8 @@ pub(crate) fn servers(path: &Path, text: &str) -> Result<Vec<(String, Map<String
 }
 
 fn parse(path: &Path, text: &str) -> Result<DocumentMut> {
-    text.parse::<DocumentMut>().map_err(|e| invalid(path, e))
+    text.parse::<DocumentMut>()
+        .map_err(|e| invalid(path, said(text, e.message(), e.span())))
 }
 
 /// A JSON value as TOML (text and lists of text, numbers, booleans).
