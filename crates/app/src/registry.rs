@@ -317,29 +317,26 @@ pub async fn add(
         ));
     }
     // Everything checked before anything is written.
-    let mut answers = answers(&preview.inputs, request.answers, &named)?;
-    // A value server.json gives a default is answered with it (the person
-    // changes it with `mcpwb config input ID`, or in the window), as the
-    // server would take it left unset.
-    let mut defaults = Vec::new();
-    for decl in &preview.inputs {
-        if let (Some(id), Some(default)) = (
-            decl.get("id").and_then(Value::as_str),
-            decl.get("default").and_then(Value::as_str),
-        ) && !answers.iter().any(|(given, _)| *given == id)
-        {
-            answers.push((id, default));
-            defaults.push(format!(
-                "{id} is {default}, its default (change it: mcpwb config input {id})"
-            ));
-        }
-    }
+    let answers = with_defaults(
+        &preview.inputs,
+        answers(&preview.inputs, request.answers, &named)?,
+    );
+    // Said: a value taken from its default (changed with `mcpwb config
+    // input ID`, or in the window).
+    let defaults: Vec<String> = answers
+        .iter()
+        .filter(|a| a.by_default)
+        .map(|a| {
+            let (id, value) = (a.id, a.value);
+            format!("{id} is {value}, its default (change it: mcpwb config input {id})")
+        })
+        .collect();
     for decl in &preview.inputs {
         place.edit_in(&file, &EditOp::AddInput { decl: decl.clone() })?;
     }
     place.add_to(&file, &preview.name, preview.entry.clone())?;
-    for (id, value) in answers {
-        place.provide_input(id, value, std::slice::from_ref(&preview.name))?;
+    for a in answers {
+        place.provide_input(a.id, a.value, std::slice::from_ref(&preview.name))?;
     }
     let needed: Vec<String> = place
         .needed_inputs()
@@ -503,6 +500,43 @@ fn answers<'a>(
             Ok((id, value.as_str()))
         })
         .collect()
+}
+
+/// An input's value as an add takes it.
+#[derive(Debug, Clone, Copy)]
+struct Answer<'a> {
+    id: &'a str,
+    value: &'a str,
+    /// Nobody gave it: server.json's default (the server takes it left
+    /// unset).
+    by_default: bool,
+}
+
+/// The answers given, then each input nobody answered that server.json
+/// gives a default, answered with it.
+fn with_defaults<'a>(inputs: &'a [Value], given: Vec<(&'a str, &'a str)>) -> Vec<Answer<'a>> {
+    let mut out: Vec<Answer<'a>> = given
+        .into_iter()
+        .map(|(id, value)| Answer {
+            id,
+            value,
+            by_default: false,
+        })
+        .collect();
+    for decl in inputs {
+        if let (Some(id), Some(value)) = (
+            decl.get("id").and_then(Value::as_str),
+            decl.get("default").and_then(Value::as_str),
+        ) && !out.iter().any(|a| a.id == id)
+        {
+            out.push(Answer {
+                id,
+                value,
+                by_default: true,
+            });
+        }
+    }
+    out
 }
 
 /// The way a package (from 0) or remote (from 0) names; neither: the first

@@ -10,7 +10,7 @@ use workbench_core::config::dialects::hosting::Secrets;
 use workbench_core::config::dialects::{self, Dialect};
 use workbench_core::{ErrorCode, ErrorInfo};
 
-use super::{AddRequest, Listed, RegistryAdded, answers, preview};
+use super::{AddRequest, Listed, RegistryAdded, answers, preview, with_defaults};
 
 /// Add the version `listed` to the host's file `path` in its dialect.
 /// Every value it asks for is written into the entry as given (a choice
@@ -34,7 +34,10 @@ pub(super) fn add(
         .and_then(|b| String::from_utf8(b).ok())
         .unwrap_or_default();
     let dialect = dialects::guess(path, &text);
-    let given = answers(&preview.inputs, request.answers, &named)?;
+    let given = with_defaults(
+        &preview.inputs,
+        answers(&preview.inputs, request.answers, &named)?,
+    );
     let kept_by = dialects::hosting::secrets(dialect);
     let host_asks = kept_by == Secrets::HostAsks;
     // A host that reads a secret from its own environment gets the
@@ -52,13 +55,8 @@ pub(super) fn add(
         let secret = decl.get("password").and_then(Value::as_bool) == Some(true);
         let answer = given
             .iter()
-            .find(|(i, _)| *i == id)
-            .map(|(_, v)| v.to_string())
-            .or_else(|| {
-                decl.get("default")
-                    .and_then(Value::as_str)
-                    .map(str::to_string)
-            });
+            .find(|a| a.id == id)
+            .map(|a| a.value.to_string());
         match answer {
             Some(_) | None if host_asks && secret => kept.push(decl.clone()),
             Some(_) | None if from_env && secret => {
