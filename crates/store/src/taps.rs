@@ -93,15 +93,18 @@ impl Store {
             crate::calls::insert_calls_in(&tx, calls, None)?;
         }
         {
+            // A new message is a plain insert. A replacing insert, even of a
+            // row that is not there, costs SQLite two ephemeral tables and a
+            // statement journal for the triggers it runs (a third of the
+            // tap's writer's instructions, callgrind): it is made only for a
+            // message kept again (the same session and number), which fails
+            // the plain one.
             let mut insert = tx.prepare_cached(
-                // A message kept again replaces its row (counted off by a
-                // trigger first: the replacing delete fires none). Never an
-                // upsert: its update would be counted off twice.
-                "INSERT OR REPLACE INTO tap_messages (tap_id, seq, at_ms, direction, size, text, cut) \
+                "INSERT INTO tap_messages (tap_id, seq, at_ms, direction, size, text, cut) \
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
             )?;
             for m in messages {
-                insert.execute(params![
+                let row = params![
                     id,
                     m.seq,
                     m.at_ms,
@@ -109,7 +112,22 @@ impl Store {
                     m.size,
                     m.text,
                     m.cut as i64
-                ])?;
+                ];
+                match insert.execute(row) {
+                    Ok(_) => {}
+                    Err(e) if kept_again(&e) => {
+                        // Replaces its row, counted off by a trigger first
+                        // (the replacing delete fires none). Never an
+                        // upsert: its update would be counted off twice.
+                        tx.prepare_cached(
+                            "INSERT OR REPLACE INTO tap_messages \
+                             (tap_id, seq, at_ms, direction, size, text, cut) \
+                             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+                        )?
+                        .execute(row)?;
+                    }
+                    Err(e) => return Err(e.into()),
+                }
             }
         }
         tx.prepare_cached("UPDATE taps SET messages = messages + ?2 WHERE id = ?1")?
@@ -239,4 +257,14 @@ impl Store {
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
+}
+
+/// A message's insert failed because its session and number are kept
+/// already.
+fn kept_again(e: &rusqlite::Error) -> bool {
+    matches!(
+        e,
+        rusqlite::Error::SqliteFailure(f, _)
+            if f.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_PRIMARYKEY
+    )
 }
