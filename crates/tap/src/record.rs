@@ -43,7 +43,7 @@ pub const DEFAULT_SESSIONS_CAP: i64 = 256 * 1024 * 1024;
 /// Hands messages to the writer. Cheap to clone.
 #[derive(Clone)]
 pub struct Recorder {
-    tx: SyncSender<TapMessage>,
+    tx: SyncSender<Queued>,
     seq: Arc<AtomicI64>,
     dropped: Arc<AtomicI64>,
     /// Bytes handed over and not yet written.
@@ -51,6 +51,27 @@ pub struct Recorder {
     /// What is masked in what is kept: the person's secrets, and the
     /// credentials seen passing since (a host's Authorization).
     secrets: Arc<Mutex<Secrets>>,
+}
+
+/// A message handed to the writer, and what it counts against the
+/// queue's bytes. A mark whose text is made on the writer's thread (an
+/// HTTP exchange's head, serialized and masked there) counts what its
+/// maker said it holds until it is made.
+pub(crate) struct Queued {
+    message: TapMessage,
+    counted: usize,
+    make: Option<Box<dyn FnOnce() -> String + Send>>,
+}
+
+impl Queued {
+    fn made(self) -> TapMessage {
+        let mut message = self.message;
+        if let Some(make) = self.make {
+            message.text = make();
+            message.size = message.text.len() as i64;
+        }
+        message
+    }
 }
 
 /// The writer's end: wait for it with [`Writer::finish`] once the tap is done.
@@ -170,27 +191,53 @@ impl Recorder {
         self.keep_message(Direction::Tap, mark.to_string().as_bytes())
     }
 
+    /// Keep the tap's own mark, its text made by `make` on the writer's
+    /// thread (off the path of what passes); its number now. `holds`: the
+    /// bytes `make` holds until then, counted against the queue's.
+    pub fn mark_later(&self, holds: usize, make: impl FnOnce() -> String + Send + 'static) -> i64 {
+        self.hand(Direction::Tap, String::new(), holds, Some(Box::new(make)))
+    }
+
     fn keep(&self, direction: Direction, line: &[u8], size: usize) -> i64 {
-        let cut = size > line.len();
+        let text = String::from_utf8_lossy(line).into_owned();
+        self.hand(direction, text, size, None)
+    }
+
+    fn hand(
+        &self,
+        direction: Direction,
+        text: String,
+        size: usize,
+        make: Option<Box<dyn FnOnce() -> String + Send>>,
+    ) -> i64 {
         let seq = self.seq.fetch_add(1, Ordering::Relaxed);
+        let (n, size) = if make.is_some() {
+            (size, 0)
+        } else {
+            (text.len(), size)
+        };
         let message = TapMessage {
             seq,
             at_ms: now_ms(),
             direction: direction.as_str().into(),
             size: size as i64,
-            text: String::from_utf8_lossy(line).into_owned(),
-            cut,
+            cut: size > text.len(),
+            text,
         };
-        let n = message.text.len();
         if self.queued.fetch_add(n, Ordering::Relaxed) + n > QUEUE_BYTES {
             self.queued.fetch_sub(n, Ordering::Relaxed);
             self.dropped.fetch_add(1, Ordering::Relaxed);
             return seq;
         }
-        match self.tx.try_send(message) {
+        let queued = Queued {
+            message,
+            counted: n,
+            make,
+        };
+        match self.tx.try_send(queued) {
             Ok(()) => {}
-            Err(TrySendError::Full(m) | TrySendError::Disconnected(m)) => {
-                self.queued.fetch_sub(m.text.len(), Ordering::Relaxed);
+            Err(TrySendError::Full(q) | TrySendError::Disconnected(q)) => {
+                self.queued.fetch_sub(q.counted, Ordering::Relaxed);
                 self.dropped.fetch_add(1, Ordering::Relaxed);
             }
         }
@@ -232,7 +279,7 @@ fn write(
     store: Store,
     session: Session,
     server: &str,
-    rx: Receiver<TapMessage>,
+    rx: Receiver<Queued>,
     secrets: Arc<Mutex<Secrets>>,
     (closed, queued, dropped): (Arc<AtomicBool>, Arc<AtomicUsize>, Arc<AtomicI64>),
 ) {
@@ -246,6 +293,7 @@ fn write(
         handshake: Handshake::default(),
         calls: HostCalls::default(),
     };
+    let mut taken = Vec::new();
     let mut batch = Vec::new();
     let mut behind = false;
     loop {
@@ -254,7 +302,7 @@ fn write(
             Err(RecvTimeoutError::Timeout) if !closed.load(Ordering::Relaxed) => continue,
             Err(_) => break,
         };
-        batch.push(first);
+        taken.push(first);
         // The rest of the batch gathers while this thread sleeps: a sender
         // hands a message over without waking it (waking the writer at each
         // message cost the path a futex call and a context switch). Behind
@@ -262,17 +310,18 @@ fn write(
         if !behind && !closed.load(Ordering::Relaxed) {
             std::thread::sleep(GATHER);
         }
-        while batch.len() < BATCH {
+        while taken.len() < BATCH {
             match rx.try_recv() {
-                Ok(m) => batch.push(m),
+                Ok(m) => taken.push(m),
                 Err(_) => break,
             }
         }
-        behind = batch.len() == BATCH;
+        behind = taken.len() == BATCH;
         // Handed over: room in the queue again (counted as handed, before
         // masking changes a text's length).
-        let handed: usize = batch.iter().map(|m| m.text.len()).sum();
+        let handed: usize = taken.iter().map(|q| q.counted).sum();
         queued.fetch_sub(handed, Ordering::Relaxed);
+        batch.extend(taken.drain(..).map(Queued::made));
         let masker = secrets.lock().unwrap_or_else(|e| e.into_inner()).clone();
         writer.mask_and_learn(&mut batch, &masker);
         if writer.within_cap(&mut batch) {
@@ -586,5 +635,13 @@ mod tests {
             recorder.dropped.load(Ordering::Relaxed) as usize,
             200 - QUEUE_BYTES / KEEP_BYTES
         );
+        // A mark made later counts what it holds (an exchange's long
+        // headers) as a message does.
+        recorder.mark_later(KEEP_BYTES, String::new);
+        assert_eq!(
+            recorder.dropped.load(Ordering::Relaxed) as usize,
+            201 - QUEUE_BYTES / KEEP_BYTES
+        );
+        assert!(recorder.queued.load(Ordering::Relaxed) <= QUEUE_BYTES);
     }
 }

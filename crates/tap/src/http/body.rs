@@ -10,10 +10,10 @@ use std::task::{Context, Poll};
 
 use axum::body::Bytes;
 use futures::Stream;
-use serde_json::{Value, json};
+use serde_json::json;
 use workbench_store::now_ms;
 
-use super::{Kept, Tap, messages_of};
+use super::{Head, Kept, Tap, messages_of};
 use crate::Direction;
 use crate::record::{KEEP_BYTES, Recorder};
 
@@ -203,7 +203,7 @@ pub(super) struct Passing {
     pub(super) inner: Pin<Box<dyn Stream<Item = reqwest::Result<Bytes>> + Send>>,
     /// A legacy SSE stream's session, bound to the endpoint it names.
     pub(super) legacy: Option<(Arc<Tap>, Arc<Kept>)>,
-    pub(super) kept: Option<(Recorder, Value)>,
+    pub(super) kept: Option<(Recorder, Head)>,
     pub(super) kind: Kind,
     pub(super) response_seqs: Vec<i64>,
     pub(super) rewrite: Option<Rewrite>,
@@ -301,7 +301,7 @@ impl Drop for Passing {
         };
         let kind = std::mem::replace(&mut self.kind, Kind::Other);
         if let Kind::Error(body) = &kind {
-            head["responseBody"] = json!(String::from_utf8_lossy(body));
+            head.response_body = Some(String::from_utf8_lossy(body).into_owned());
         }
         if let Kind::Json(buf, size) = kind {
             if size > buf.len() {
@@ -314,9 +314,9 @@ impl Drop for Passing {
                 }
             }
         }
-        head["response"] = json!(self.response_seqs);
-        head["endedAt"] = json!(now_ms());
-        recorder.mark(&json!({ "http": head }));
+        head.response = Some(std::mem::take(&mut self.response_seqs));
+        head.ended_at = Some(now_ms());
+        recorder.mark_later(head.holds(), move || head.text());
     }
 }
 

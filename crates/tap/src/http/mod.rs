@@ -28,7 +28,7 @@ use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, Method, StatusCode, header};
 use axum::response::Response;
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 use workbench_store::{Store, now_ms};
 
@@ -37,6 +37,7 @@ use crate::record::{self, Recorder, Writer};
 
 mod admit;
 mod body;
+mod head;
 
 pub(crate) use admit::{Refused, admit, refuse};
 
@@ -65,6 +66,7 @@ pub(crate) async fn serve_until(
     }
 }
 use body::{Kind, Passing, Rewrite, Sse};
+use head::Head;
 
 /// How an answer's body is read as it passes: SSE events, an error, one
 /// JSON message, or bytes only.
@@ -333,8 +335,8 @@ impl Tap {
     /// A request as the session keeps it (when it is kept): the host's
     /// credentials learnt first, so they are masked wherever they reappear
     /// (a server that echoes its caller's Authorization), then each
-    /// JSON-RPC message of its body, and its head for HAR (the path's own
-    /// credentials, `?api_key=`, masked as a URL's are).
+    /// JSON-RPC message of its body, and its head for HAR (masked as it is
+    /// written: the path's own credentials, `?api_key=`, as a URL's are).
     fn keep_request(
         &self,
         kept: Option<&Kept>,
@@ -342,7 +344,7 @@ impl Tap {
         path: &str,
         messages: &[&[u8]],
         started: i64,
-    ) -> Value {
+    ) -> Head {
         let unmasked = self.keep.as_ref().is_some_and(|k| k.unmasked);
         if let Some(k) = kept
             && !unmasked
@@ -354,7 +356,7 @@ impl Tap {
                 }
             }
         }
-        let request_seqs: Vec<i64> = kept
+        let request = kept
             .map(|k| {
                 messages
                     .iter()
@@ -362,13 +364,21 @@ impl Tap {
                     .collect()
             })
             .unwrap_or_default();
-        json!({
-            "method": parts.method.as_str(),
-            "path": if unmasked { path.to_string() } else { workbench_mask::mask_url(path) },
-            "requestHeaders": self.masked(&parts.headers),
-            "startedAt": started,
-            "request": request_seqs,
-        })
+        Head {
+            method: parts.method.clone(),
+            path: path.to_string(),
+            // Shared, not copied: a header's value is reference-counted.
+            request_headers: parts.headers.clone(),
+            started_at: started,
+            request,
+            status: None,
+            response_headers: None,
+            error: None,
+            response_body: None,
+            response: None,
+            ended_at: None,
+            unmasked,
+        }
     }
 
     /// The legacy `endpoint` event's path given the token's first segment,
@@ -380,32 +390,6 @@ impl Tap {
             server_origin: self.origin.clone(),
             tap_origin: format!("http://127.0.0.1:{}", self.port),
         }
-    }
-
-    fn masked(&self, headers: &HeaderMap) -> Value {
-        let unmasked = self.keep.as_ref().is_some_and(|k| k.unmasked);
-        let mut out = serde_json::Map::new();
-        for (name, value) in headers {
-            if name.as_str() == TOKEN_HEADER {
-                continue;
-            }
-            let text = String::from_utf8_lossy(value.as_bytes()).into_owned();
-            let text = if unmasked || !secret_header(name.as_str()) {
-                text
-            } else {
-                "••••••".to_string()
-            };
-            match out.get_mut(name.as_str()) {
-                Some(Value::String(prev)) => {
-                    prev.push_str(", ");
-                    prev.push_str(&text);
-                }
-                _ => {
-                    out.insert(name.as_str().to_string(), Value::String(text));
-                }
-            }
-        }
-        Value::Object(out)
     }
 }
 
@@ -490,10 +474,10 @@ async fn proxy(State(tap): State<Arc<Tap>>, request: Request) -> Response {
         Err(e) => {
             let why = format!("the tap could not reach the server at {url}: {e}");
             if let Some(k) = &kept {
-                head["status"] = json!(502);
-                head["error"] = json!(why);
-                head["endedAt"] = json!(now_ms());
-                k.recorder.mark(&json!({ "http": head }));
+                head.status = Some(502);
+                head.error = Some(why.clone());
+                head.ended_at = Some(now_ms());
+                k.recorder.mark_later(head.holds(), move || head.text());
             }
             return refuse(StatusCode::BAD_GATEWAY, why);
         }
@@ -516,8 +500,7 @@ async fn proxy(State(tap): State<Arc<Tap>>, request: Request) -> Response {
             tap.end(id);
         }
     }
-    head["status"] = json!(status.as_u16());
-    head["responseHeaders"] = tap.masked(&headers);
+    head.status = Some(status.as_u16());
     let kind = kind_of(status, &headers);
     // A legacy SSE stream opened through the token's path: its endpoint
     // event is given the same first segment.
@@ -530,6 +513,7 @@ async fn proxy(State(tap): State<Arc<Tap>>, request: Request) -> Response {
         }
         response = response.header(name, value);
     }
+    head.response_headers = Some(headers);
     let legacy = (opens && parts.method == Method::GET)
         .then(|| kept.clone().map(|k| (tap.clone(), k)))
         .flatten();
