@@ -311,12 +311,16 @@ mod tests {
     /// made for that name.
     #[test]
     fn removing_a_bundles_entry_takes_its_folder_unless_another_runs_in_it() {
-        // The bundles' folder is the data folder's: only one made for the
-        // tests (`cargo xtask test` gives each unit-test binary its own).
-        if std::env::var_os("MCPWB_DATA_DIR").is_none() {
-            eprintln!("MCPWB_DATA_DIR is not set (cargo xtask test sets it): skipped");
-            return;
-        }
+        // The bundles' folder is the data folder's: one made for the tests
+        // (`cargo xtask test` gives each unit-test binary its own; by hand,
+        // the binary's scratch folder: workbench_config::app::test_scratch).
+        let data = workbench_core::paths::data_dir();
+        assert!(
+            std::env::var_os("MCPWB_DATA_DIR").is_some()
+                || workbench_core::config::app::test_scratch().is_some_and(|s| data.starts_with(s)),
+            "a test's data folder is never the person's: {}",
+            data.display()
+        );
         let dir = tempfile::tempdir().unwrap();
         let place = Place::with_settings(
             dir.path().join("mcp.json"),

@@ -74,8 +74,14 @@ impl Keychain {
     /// The app's namespace in this session's store (`MCPWB_KEYCHAIN_SERVICE`
     /// names another one: tests use a throwaway namespace).
     pub fn app() -> Keychain {
-        let service =
-            std::env::var("MCPWB_KEYCHAIN_SERVICE").unwrap_or_else(|_| APP_SERVICE.to_string());
+        // A test run by hand (outside `cargo xtask test`) never reaches the
+        // app's own entries: a namespace of its process's.
+        let service = std::env::var("MCPWB_KEYCHAIN_SERVICE").unwrap_or_else(|_| {
+            match crate::app::test_scratch() {
+                Some(_) => format!("mcpwb-test-{}", std::process::id()),
+                None => APP_SERVICE.to_string(),
+            }
+        });
         Keychain {
             service,
             store: None,
