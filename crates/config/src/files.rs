@@ -36,6 +36,24 @@ pub fn write_private(path: &Path, bytes: &[u8]) -> Result<()> {
     file.sync_all().map_err(failed)
 }
 
+/// Why a link is not read, naming where it points: the person may name
+/// that file instead, if it is theirs (a dotfiles folder's).
+fn link_refused(path: &Path) -> String {
+    match std::fs::read_link(path) {
+        Ok(to) => {
+            let to = match path.parent() {
+                Some(dir) if to.is_relative() => dir.join(to),
+                _ => to,
+            };
+            format!(
+                "it is a symbolic link (to {}), which is not followed: name that file instead if it is yours",
+                to.display()
+            )
+        }
+        Err(_) => "it is a symbolic link, which is not followed".to_string(),
+    }
+}
+
 /// Read a file someone else may have placed (a project's suite, a
 /// snapshot): never through a symbolic link, only a regular file (a FIFO
 /// would block), at most `max` bytes.
@@ -47,7 +65,7 @@ pub fn read_no_follow(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
         .open(path)
         .map_err(|e| {
             if e.raw_os_error() == Some(nix::errno::Errno::ELOOP as i32) {
-                std::io::Error::other("it is a symbolic link, which is not followed")
+                std::io::Error::other(link_refused(path))
             } else {
                 e
             }
@@ -264,6 +282,17 @@ mod tests {
         std::os::unix::fs::symlink(&secret, &link).unwrap();
         let e = read_no_follow(&link, 1 << 20).unwrap_err();
         assert!(e.to_string().contains("symbolic link"), "{e}");
+        // It says where the link points (a relative one from its folder):
+        // the person names that file if it is theirs.
+        assert!(e.to_string().contains(&secret.display().to_string()), "{e}");
+        let relative = dir.path().join("relative.json");
+        std::os::unix::fs::symlink("secret", &relative).unwrap();
+        let e = read_no_follow(&relative, 1 << 20).unwrap_err();
+        assert!(
+            e.to_string()
+                .contains(&format!("(to {})", secret.display())),
+            "{e}"
+        );
         write_private_atomic(&link, b"new").unwrap();
         assert_eq!(std::fs::read_to_string(&secret).unwrap(), "credentials");
         assert_eq!(std::fs::read_to_string(&link).unwrap(), "new");
