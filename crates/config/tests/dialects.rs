@@ -165,6 +165,51 @@ fn discovery_finds_the_documented_files_that_exist() {
 }
 
 #[test]
+fn the_persons_linked_files_are_read_where_they_are_kept_and_a_projects_link_is_not_read() {
+    let home = tempfile::tempdir().unwrap();
+    let project = tempfile::tempdir().unwrap();
+    // ~/.codex/config.toml kept in a dotfiles folder (stow links it).
+    let dots = home.path().join("dotfiles/codex.toml");
+    std::fs::create_dir_all(dots.parent().unwrap()).unwrap();
+    std::fs::write(&dots, "[mcp_servers.docs]\ncommand = \"docs-mcp\"\n").unwrap();
+    std::fs::create_dir_all(home.path().join(".codex")).unwrap();
+    std::os::unix::fs::symlink(
+        "../dotfiles/codex.toml",
+        home.path().join(".codex/config.toml"),
+    )
+    .unwrap();
+    // A project's .cursor/mcp.json that links to the person's own file.
+    let own = home.path().join(".cursor/mcp.json");
+    std::fs::create_dir_all(own.parent().unwrap()).unwrap();
+    std::fs::write(
+        &own,
+        r#"{ "mcpServers": { "gh": { "command": "gh-mcp" } } }"#,
+    )
+    .unwrap();
+    std::fs::create_dir_all(project.path().join(".cursor")).unwrap();
+    std::os::unix::fs::symlink(&own, project.path().join(".cursor/mcp.json")).unwrap();
+
+    let found = dialects::discover(home.path(), Some(project.path()));
+    let codex = found.iter().find(|f| f.dialect == Dialect::Codex).unwrap();
+    assert_eq!(
+        codex.path,
+        std::fs::canonicalize(&dots).unwrap().display().to_string(),
+        "named as the file it links to"
+    );
+    assert_eq!(codex.servers, ["docs"]);
+    let linked = found
+        .iter()
+        .find(|f| f.path.starts_with(&project.path().display().to_string()))
+        .unwrap();
+    assert!(linked.servers.is_empty(), "{linked:?}");
+    let why = linked.error.as_deref().unwrap_or("");
+    assert!(
+        why.contains("symbolic link") && why.contains(&own.display().to_string()),
+        "{why}"
+    );
+}
+
+#[test]
 fn a_file_is_recognised_by_its_documented_name_or_content() {
     let cases = [
         (

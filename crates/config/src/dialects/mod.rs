@@ -211,6 +211,15 @@ pub fn known_paths(home: &Path, project: Option<&Path>) -> Vec<(Dialect, PathBuf
         (Dialect::OpenCode, cfg.join("opencode/opencode.json")),
         (Dialect::OpenCode, cfg.join("opencode/opencode.jsonc")),
     ];
+    // The person's own files may be links into a dotfiles folder (stow,
+    // chezmoi): each is the file it links to, named as such, so it is read,
+    // tapped and added into where it is kept. A project's never is: it is
+    // read only as itself (`discover` says why not).
+    for (_, path) in &mut out {
+        if let Some(to) = linked_own_file(path) {
+            *path = to;
+        }
+    }
     if let Some(p) = project {
         out.extend([
             (Dialect::ClaudeCode, p.join(".mcp.json")),
@@ -227,15 +236,29 @@ pub fn known_paths(home: &Path, project: Option<&Path>) -> Vec<(Dialect, PathBuf
     out
 }
 
-/// The known files that exist here, each read as its dialect.
+/// The regular file a link of the person's own points to, if `path` is one.
+fn linked_own_file(path: &Path) -> Option<PathBuf> {
+    let link = std::fs::symlink_metadata(path).ok()?;
+    if !link.file_type().is_symlink() {
+        return None;
+    }
+    let to = std::fs::canonicalize(path).ok()?;
+    to.is_file().then_some(to)
+}
+
+/// The known files that exist here, each read as its dialect (a project's
+/// that is a link is said, not read).
 pub fn discover(home: &Path, project: Option<&Path>) -> Vec<Found> {
     known_paths(home, project)
         .into_iter()
         .filter(|(_, p)| p.is_file())
         .map(|(dialect, p)| {
-            let read = std::fs::read_to_string(&p)
+            let read = crate::files::read_no_follow(&p, 64 * 1024 * 1024)
                 .map_err(|e| format!("cannot read it: {e}"))
-                .and_then(|text| import(dialect, &text).map_err(|e| e.to_string()));
+                .and_then(|bytes| {
+                    let text = String::from_utf8_lossy(&bytes);
+                    import(dialect, &text).map_err(|e| e.to_string())
+                });
             let (servers, targets, notes, error) = match read {
                 Ok(i) => {
                     let targets = i.servers.iter().map(|(n, m)| target_of(n, m)).collect();
