@@ -542,7 +542,10 @@ impl Workbench {
             meta.insert("traceparent".into(), Value::String(c.traceparent()));
         }
         if !meta.is_empty() {
-            out.meta = serde_json::from_value(Value::Object(meta)).ok();
+            // rmcp's `_meta` is the JSON object as it is: no walk through
+            // serde to make it (the caller's capabilities were read back
+            // whole on every call).
+            out.meta = Some(meta.into());
         }
         out
     }
