@@ -25,8 +25,14 @@ pub(super) struct HttpTap {
 
 impl HttpTap {
     pub(super) fn start(dir: &Path, to: &str) -> HttpTap {
+        HttpTap::start_with(dir, to, &[])
+    }
+
+    /// `mcpwb tap --to URL` with `more` arguments (`--no-record`).
+    pub(super) fn start_with(dir: &Path, to: &str, more: &[&str]) -> HttpTap {
         let mut child = in_home(dir)
             .args(["--json", "tap", "--to", to])
+            .args(more)
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()

@@ -212,6 +212,41 @@ fn an_http_tap_passes_each_exchange_unchanged_and_keeps_the_session() {
 /// and over HTTP, in both eras: it works as it does straight, and each
 /// connection is a session naming the SDK's client.
 #[test]
+fn an_http_tap_that_keeps_nothing_passes_each_exchange_and_keeps_no_session() {
+    let dir = tempfile::tempdir().unwrap();
+    let answer = br#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{},"serverInfo":{"name":"up","version":"1"}}}"#;
+    let (up, seen) = upstream(vec![Answer {
+        status: "200 OK",
+        headers: vec![
+            ("content-type", "application/json".into()),
+            ("content-length", answer.len().to_string()),
+            ("mcp-session-id", "s-9".into()),
+        ],
+        pieces: vec![answer.to_vec()],
+    }]);
+    let mut tap = HttpTap::start_with(dir.path(), &format!("http://{up}/mcp"), &["--no-record"]);
+    let (addr, token, path) = tap.parts();
+    let init = br#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw-host","version":"1"}}}"#;
+    let head = format!(
+        "POST /{token}{path} HTTP/1.1\r\nhost: {addr}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\nauthorization: Bearer host-secret-9\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+        init.len()
+    );
+    let answered = send(&addr, &head, init);
+    let arrived = seen.recv_timeout(Duration::from_secs(10)).unwrap();
+    assert_eq!(arrived.body, init);
+    assert_eq!(arrived.headers["authorization"], "Bearer host-secret-9");
+    assert_eq!(answered.start, "HTTP/1.1 200 OK");
+    assert_eq!(answered.body, answer);
+    tap.stop();
+    let out = in_home(dir.path())
+        .args(["--json", "session", "list"])
+        .output()
+        .unwrap();
+    let list: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(list["sessions"], serde_json::json!([]), "{list}");
+}
+
+#[test]
 fn the_python_sdk_as_a_host_works_through_the_tap_and_against_its_mock() {
     let Ok(python) = std::env::var("MCPWB_PYTHON") else {
         eprintln!("MCPWB_PYTHON is not set: the Python SDK host is not played");

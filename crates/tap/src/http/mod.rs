@@ -337,6 +337,7 @@ impl Tap {
     /// (a server that echoes its caller's Authorization), then each
     /// JSON-RPC message of its body, and its head for HAR (masked as it is
     /// written: the path's own credentials, `?api_key=`, as a URL's are).
+    /// Nothing of it when nothing is kept (`--no-record`).
     fn keep_request(
         &self,
         kept: Option<&Kept>,
@@ -344,11 +345,10 @@ impl Tap {
         path: &str,
         messages: &[&[u8]],
         started: i64,
-    ) -> Head {
+    ) -> Option<Head> {
+        let k = kept?;
         let unmasked = self.keep.as_ref().is_some_and(|k| k.unmasked);
-        if let Some(k) = kept
-            && !unmasked
-        {
+        if !unmasked {
             for (name, value) in &parts.headers {
                 let value = String::from_utf8_lossy(value.as_bytes());
                 for secret in workbench_mask::header_secrets(name.as_str(), &value) {
@@ -356,15 +356,11 @@ impl Tap {
                 }
             }
         }
-        let request = kept
-            .map(|k| {
-                messages
-                    .iter()
-                    .map(|m| k.recorder.keep_message(Direction::Host, m))
-                    .collect()
-            })
-            .unwrap_or_default();
-        Head {
+        let request = messages
+            .iter()
+            .map(|m| k.recorder.keep_message(Direction::Host, m))
+            .collect();
+        Some(Head {
             method: parts.method.clone(),
             path: path.to_string(),
             // Shared, not copied: a header's value is reference-counted.
@@ -378,7 +374,7 @@ impl Tap {
             response: None,
             ended_at: None,
             unmasked,
-        }
+        })
     }
 
     /// The legacy `endpoint` event's path given the token's first segment,
@@ -473,7 +469,7 @@ async fn proxy(State(tap): State<Arc<Tap>>, request: Request) -> Response {
         Ok(a) => a,
         Err(e) => {
             let why = format!("the tap could not reach the server at {url}: {e}");
-            if let Some(k) = &kept {
+            if let (Some(k), Some(mut head)) = (&kept, head) {
                 head.status = Some(502);
                 head.error = Some(why.clone());
                 head.ended_at = Some(now_ms());
@@ -500,7 +496,6 @@ async fn proxy(State(tap): State<Arc<Tap>>, request: Request) -> Response {
             tap.end(id);
         }
     }
-    head.status = Some(status.as_u16());
     let kind = kind_of(status, &headers);
     // A legacy SSE stream opened through the token's path: its endpoint
     // event is given the same first segment.
@@ -513,14 +508,17 @@ async fn proxy(State(tap): State<Arc<Tap>>, request: Request) -> Response {
         }
         response = response.header(name, value);
     }
-    head.response_headers = Some(headers);
+    if let Some(head) = &mut head {
+        head.status = Some(status.as_u16());
+        head.response_headers = Some(headers);
+    }
     let legacy = (opens && parts.method == Method::GET)
         .then(|| kept.clone().map(|k| (tap.clone(), k)))
         .flatten();
     let stream = Passing {
         inner: Box::pin(answer.bytes_stream()),
         legacy,
-        kept: kept.map(|k| (k.recorder.clone(), head)),
+        kept: kept.zip(head).map(|(k, head)| (k.recorder.clone(), head)),
         kind,
         response_seqs: Vec::new(),
         rewrite,
