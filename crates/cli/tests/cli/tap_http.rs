@@ -155,11 +155,7 @@ fn an_http_tap_passes_each_exchange_unchanged_and_keeps_the_session() {
     tap.stop();
     // Kept: one session (s-1), the host named, each message, each
     // exchange's head with the credentials masked.
-    let out = in_home(dir.path())
-        .args(["--json", "session", "list"])
-        .output()
-        .unwrap();
-    let list: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let list = sessions_listed(dir.path());
     let sessions = list["sessions"].as_array().unwrap();
     assert_eq!(sessions.len(), 1, "{list}");
     let s = &sessions[0];
@@ -238,11 +234,7 @@ fn an_http_tap_that_keeps_nothing_passes_each_exchange_and_keeps_no_session() {
     assert_eq!(answered.start, "HTTP/1.1 200 OK");
     assert_eq!(answered.body, answer);
     tap.stop();
-    let out = in_home(dir.path())
-        .args(["--json", "session", "list"])
-        .output()
-        .unwrap();
-    let list: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let list = sessions_listed(dir.path());
     assert_eq!(list["sessions"], serde_json::json!([]), "{list}");
 }
 
@@ -284,11 +276,7 @@ fn the_python_sdk_as_a_host_works_through_the_tap_and_against_its_mock() {
         );
     }
     tap.stop();
-    let out = in_home(dir.path())
-        .args(["--json", "session", "list"])
-        .output()
-        .unwrap();
-    let list: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let list = sessions_listed(dir.path());
     let sessions = list["sessions"].as_array().unwrap();
     // Two stdio connections, and over HTTP: the legacy session and the
     // 2026 era's requests (no session id) kept together.
@@ -379,11 +367,7 @@ fn a_legacy_sse_server_works_through_the_tap_with_mcpwb_as_the_host() {
         super::stdout(&out),
         super::stderr(&out)
     );
-    let out = in_home(dir.path())
-        .args(["--json", "session", "list"])
-        .output()
-        .unwrap();
-    let list: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let list = sessions_listed(dir.path());
     let id = list["sessions"][0]["id"]
         .as_i64()
         .expect("a session is kept");
@@ -432,6 +416,7 @@ fn the_masked_exports_keep_no_credential_of_the_url_or_an_echoed_header() {
         "the key reaches the server"
     );
     tap.stop();
+    // The list as printed (not read back): what a person sees.
     let list = in_home(dir.path())
         .args(["--json", "session", "list"])
         .output()
@@ -468,4 +453,14 @@ fn the_masked_exports_keep_no_credential_of_the_url_or_an_echoed_header() {
     let har: Value = serde_json::from_slice(&har.stdout).unwrap();
     let query = &har["log"]["entries"][0]["request"]["queryString"];
     assert!(query.to_string().contains("region"), "{query}");
+}
+
+/// What `mcpwb session list --json` says in the home `dir`.
+fn sessions_listed(dir: &std::path::Path) -> Value {
+    let out = in_home(dir)
+        .args(["--json", "session", "list"])
+        .output()
+        .unwrap();
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stdout)))
 }
