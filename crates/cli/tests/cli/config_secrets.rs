@@ -113,12 +113,14 @@ fn a_secret_header_lives_in_the_keychain_and_the_server_still_gets_it() {
 /// keychain, the file holding a reference; the server still gets it.
 #[test]
 fn an_imported_credential_goes_to_the_keychain_not_into_the_file() {
+    // Its own entry name: the tests of this binary share one keychain
+    // namespace, and the header test above keeps `remote/headers/…`.
     let dir = tempfile::tempdir().unwrap();
     let server = super::http_demo(dir.path(), &["--token", "imp0rted-token"]);
     let cursor = dir.path().join("cursor-mcp.json");
     std::fs::write(
         &cursor,
-        json!({ "mcpServers": { "remote": {
+        json!({ "mcpServers": { "imported": {
             "url": format!("http://{}/mcp", server.addr),
             "headers": { "Authorization": "Bearer imp0rted-token" }
         } } })
@@ -142,13 +144,13 @@ fn an_imported_credential_goes_to_the_keychain_not_into_the_file() {
     };
     let dry = import(&["--dry-run"]);
     assert!(
-        stderr(&dry).contains("remote: headers.Authorization would be kept in the OS keychain"),
+        stderr(&dry).contains("imported: headers.Authorization would be kept in the OS keychain"),
         "{}",
         stderr(&dry)
     );
     assert!(!cfg.exists(), "a dry run writes nothing");
     let keychain = Keychain::new(&namespace(), Backend::KernelKeyring);
-    let id = "remote/headers/Authorization";
+    let id = "imported/headers/Authorization";
     assert_eq!(keychain.get(id).unwrap(), None, "a dry run keeps nothing");
 
     let out = import(&[]);
@@ -156,14 +158,14 @@ fn an_imported_credential_goes_to_the_keychain_not_into_the_file() {
     let text = std::fs::read_to_string(&cfg).unwrap();
     assert!(!text.contains("imp0rted-token"), "{text}");
     assert!(
-        text.contains("${secret:remote/headers/Authorization}"),
+        text.contains("${secret:imported/headers/Authorization}"),
         "{text}"
     );
     assert_eq!(
         keychain.get(id).unwrap().as_deref(),
         Some("Bearer imp0rted-token")
     );
-    let out = run(dir.path(), &["--config", c, "config", "trust", "remote"]);
+    let out = run(dir.path(), &["--config", c, "config", "trust", "imported"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     let call = run(
         dir.path(),
@@ -171,7 +173,7 @@ fn an_imported_credential_goes_to_the_keychain_not_into_the_file() {
             "--config",
             c,
             "call",
-            "remote",
+            "imported",
             "echo",
             "-a",
             "message=with the imported token",
@@ -180,7 +182,7 @@ fn an_imported_credential_goes_to_the_keychain_not_into_the_file() {
     drop(server);
     assert_eq!(call.status.code(), Some(0), "{}", stderr(&call));
     assert!(stdout(&call).contains("with the imported token"));
-    let out = run(dir.path(), &["--config", c, "config", "remove", "remote"]);
+    let out = run(dir.path(), &["--config", c, "config", "remove", "imported"]);
     assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
     assert_eq!(keychain.get(id).unwrap(), None);
 }
