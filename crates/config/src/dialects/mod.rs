@@ -253,12 +253,14 @@ pub fn discover(home: &Path, project: Option<&Path>) -> Vec<Found> {
         .into_iter()
         .filter(|(_, p)| p.is_file())
         .map(|(dialect, p)| {
-            let read = crate::files::read_no_follow(&p, 64 * 1024 * 1024)
-                .map_err(|e| format!("cannot read it: {e}"))
-                .and_then(|bytes| {
-                    let text = String::from_utf8_lossy(&bytes);
-                    import(dialect, &text).map_err(|e| e.to_string())
-                });
+            let read = tapping::read(&p)
+                .map_err(|e| match e {
+                    crate::Error::ConfigUnreadable { source, .. } => {
+                        format!("cannot read it: {source}")
+                    }
+                    e => e.to_string(),
+                })
+                .and_then(|text| import(dialect, &text).map_err(|e| e.to_string()));
             let (servers, targets, notes, error) = match read {
                 Ok(i) => {
                     let targets = i.servers.iter().map(|(n, m)| target_of(n, m)).collect();

@@ -90,19 +90,12 @@ fn edit_error(message: String) -> Error {
     Error::ConfigEdit { message }
 }
 
-/// Read a host's file, refusing a link.
+/// Read a host's file, refusing a link (the refusal says where it points).
 pub(super) fn read(path: &Path) -> Result<String> {
     let bytes = crate::files::read_no_follow(path, 64 * 1024 * 1024).map_err(|source| {
-        if source.raw_os_error() == Some(40) {
-            edit_error(format!(
-                "{} is a symbolic link: the workbench does not edit through links; tap in the file it points to",
-                path.display()
-            ))
-        } else {
-            Error::ConfigUnreadable {
-                path: path.to_path_buf(),
-                source,
-            }
+        Error::ConfigUnreadable {
+            path: path.to_path_buf(),
+            source,
         }
     })?;
     String::from_utf8(bytes).map_err(|_| Error::ConfigUnreadable {
