@@ -4,6 +4,7 @@
 #![forbid(unsafe_code)]
 
 mod bench;
+mod beside;
 mod cache;
 mod conformance;
 mod conformance_server;
@@ -56,6 +57,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("run") => tasks::run(&args[1..]),
         Some("test") => tasks::test(),
+        Some("beside") => beside::run(&tasks::root(), args.get(1).map(String::as_str)),
         Some("bundle") => tasks::bundle(),
         Some("bench") => bench::bench(),
         Some("soak") => bench::soak(args.get(1).map(String::as_str)),

@@ -97,6 +97,16 @@ pub fn build(root: &Path, features: &[&str]) -> Result<Vec<TestBinary>> {
     Ok(binaries)
 }
 
+/// The unit-test binaries (a library's own tests) among `binaries`: the
+/// program and its package's folder.
+pub fn unit_tests(binaries: &[TestBinary]) -> Vec<(PathBuf, PathBuf)> {
+    binaries
+        .iter()
+        .filter(|b| !b.integration)
+        .map(|b| (b.exe.clone(), b.dir.clone()))
+        .collect()
+}
+
 /// One thing to run: a test binary, or the doc tests.
 struct Job {
     name: String,

@@ -40,7 +40,7 @@ pub fn test_build(root: &Path) -> Result {
 
 /// The window's files (`ui/dist`), type-checked first (`npm run build`:
 /// tsc --noEmit, then vite) — what `tauri build` runs before cargo.
-fn build_ui(root: &Path) -> Result {
+pub(crate) fn build_ui(root: &Path) -> Result {
     sh(cmd("npm", &["run", "--silent", "build"], &root.join("ui")))
 }
 
@@ -194,36 +194,20 @@ pub fn test() -> Result {
     tidy_cache(&root);
     let mut stages = Stages::default();
     let outcome = (|| {
-        stages.run("set-up: Debian packages", || setup::debian_packages(true))?;
         stages.run("set-up: Rust components", setup::rust_components)?;
-        stages.run("set-up: npm packages", || setup::npm_packages(&root))?;
-        let driver = std::cell::RefCell::new(PathBuf::new());
-        stages.run("set-up: tauri-driver", || {
-            *driver.borrow_mut() = setup::tauri_driver()?;
-            Ok(())
-        })?;
-        stages.run("set-up: third-party MCP servers", || {
-            setup::third_party(&root)
-        })?;
-        let python = std::cell::RefCell::new(PathBuf::new());
-        stages.run("set-up: Python MCP SDK (venv)", || {
-            *python.borrow_mut() = setup::python_sdk(&root)?;
-            Ok(())
-        })?;
-        let deny = std::cell::RefCell::new(PathBuf::new());
-        stages.run("set-up: cargo-deny", || {
-            *deny.borrow_mut() = crate::tools::install(&root, &crate::tools::CARGO_DENY)?;
-            Ok(())
-        })?;
-        let mdbook = std::cell::RefCell::new(PathBuf::new());
-        stages.run("set-up: mdbook", || {
-            *mdbook.borrow_mut() = crate::tools::install(&root, &crate::tools::MDBOOK)?;
-            Ok(())
-        })?;
+        // The window's files need only npm, the Rust build needs them and
+        // the Debian packages: the two set-ups run at once.
+        let ui = crate::beside::start(crate::beside::UI, false)?;
+        stages.run("set-up: Debian packages", || setup::debian_packages(true))?;
         stages.run("check: rustfmt", || {
             sh(cmd("cargo", &["fmt", "--all", "--", "--check"], &root))
         })?;
-        stages.run("build: UI (tsc --noEmit, vite)", || build_ui(&root))?;
+        stages.run(
+            "build: UI (npm packages, tsc --noEmit, vite; beside the Debian packages)",
+            || ui.wait(),
+        )?;
+        // What only the tests use is fetched while the Rust build compiles.
+        let tools = crate::beside::start(crate::beside::TOOLS, true)?;
         let binaries = std::cell::RefCell::new(Vec::new());
         stages.run(
             "build: every Rust target, linted (clippy-driver, -D warnings)",
@@ -232,6 +216,33 @@ pub fn test() -> Result {
                 Ok(())
             },
         )?;
+        let (driver, python, deny, mdbook) = (
+            std::cell::RefCell::new(PathBuf::new()),
+            std::cell::RefCell::new(PathBuf::new()),
+            std::cell::RefCell::new(PathBuf::new()),
+            std::cell::RefCell::new(PathBuf::new()),
+        );
+        stages.run(
+            "set-up: tauri-driver, third-party servers, Python SDK, cargo-deny, mdBook, the conformance suite (beside the build)",
+            || {
+                tools.wait()?;
+                // Each is there now: these only name it.
+                *driver.borrow_mut() = setup::tauri_driver()?;
+                *python.borrow_mut() = setup::python_sdk(&root)?;
+                *deny.borrow_mut() = crate::tools::install(&root, &crate::tools::CARGO_DENY)?;
+                *mdbook.borrow_mut() = crate::tools::install(&root, &crate::tools::MDBOOK)?;
+                Ok(())
+            },
+        )?;
+        // The keychain's tests are the libraries' own, run again in a
+        // Secret Service of their own: the binaries this build made.
+        let units = crate::rust_tests::unit_tests(&binaries.borrow());
+        // The doctor mostly waits on server-everything (16% of the machine
+        // busy when it ran alone): it runs beside the Rust tests.
+        let doctor = {
+            let root = root.clone();
+            std::thread::spawn(move || doctor_everything(&root))
+        };
         stages.run("test: Rust (unit, integration, bindings drift)", || {
             crate::rust_tests::run(
                 &root,
@@ -243,25 +254,19 @@ pub fn test() -> Result {
                 ],
             )
         })?;
-        stages.run("test: keychain (Secret Service in a private D-Bus session)", || {
-            // gnome-keyring in its own session bus, its keyring files in a
-            // folder of this run's (it keeps them in $XDG_DATA_HOME/keyrings):
-            // the user's keyring is never touched.
-            let script = format!(
-                "echo -n throwaway | gnome-keyring-daemon --unlock --components=secrets >/dev/null \
-                 && cargo test -q --workspace {} --lib secret_service -- --ignored",
-                TEST_FEATURES.join(" ")
-            );
-            let keyrings = std::env::temp_dir().join(format!("xtask-keyrings-{}", std::process::id()));
-            let mut c = cmd("dbus-run-session", &["--", "sh", "-c", &script], &root);
-            c.env("XDG_DATA_HOME", &keyrings);
-            let ran = sh(crate::rust_tests::linted(&mut c));
-            let _ = std::fs::remove_dir_all(&keyrings);
-            ran
-        })?;
         stages.run(
-            "test: the doctor on server-everything (third-party)",
-            || doctor_everything(&root),
+            "test: keychain (Secret Service in a private D-Bus session)",
+            || keychain(&root, &units),
+        )?;
+        stages.run(
+            "test: the doctor on server-everything (third-party; run beside the Rust tests)",
+            || {
+                let (passed, said) = doctor
+                    .join()
+                    .map_err(|_| "the doctor's run panicked".to_string())?;
+                println!("{}", said.trim_end());
+                passed
+            },
         )?;
         let ui = root.join("ui");
         // The UI's unit tests need nothing the conformance suite does, and
@@ -271,9 +276,6 @@ pub fn test() -> Result {
             let vitest = cmd("npm", &["run", "--silent", "test"], &ui);
             std::thread::spawn(move || crate::stages::captured(vitest))
         };
-        stages.run("set-up: MCP conformance suite (npm)", || {
-            crate::conformance::install(&root)
-        })?;
         stages.run("test: MCP conformance suite (mcpwb as a client)", || {
             crate::conformance::client(&root)
         })?;
@@ -308,6 +310,43 @@ pub fn test() -> Result {
     outcome
 }
 
+/// The ignored `secret_service` tests of the libraries' test binaries
+/// `units` (program, package folder), against a real Secret Service:
+/// gnome-keyring in its own session bus, its keyring files in a folder of
+/// this run's (it keeps them in $XDG_DATA_HOME/keyrings), so the person's
+/// keyring is never touched. The binaries are run as built; `cargo test`
+/// here checked the whole workspace again, and on a fresh machine rebuilt
+/// part of it (22.7 s of a stage whose tests take half a second).
+fn keychain(root: &Path, units: &[(PathBuf, PathBuf)]) -> Result {
+    if units.is_empty() {
+        return Err("no unit-test binaries were built".into());
+    }
+    let runs: Vec<String> = units
+        .iter()
+        .map(|(exe, dir)| {
+            format!(
+                "(cd {} && {} secret_service --ignored --quiet) || exit 1",
+                shell_quote(&dir.display().to_string()),
+                shell_quote(&exe.display().to_string())
+            )
+        })
+        .collect();
+    let script = format!(
+        "echo -n throwaway | gnome-keyring-daemon --unlock --components=secrets >/dev/null || exit 1\n{}",
+        runs.join("\n")
+    );
+    let keyrings = std::env::temp_dir().join(format!("xtask-keyrings-{}", std::process::id()));
+    let mut c = cmd("dbus-run-session", &["--", "sh", "-c", &script], root);
+    c.env("XDG_DATA_HOME", &keyrings);
+    println!(
+        "running the secret_service tests of {} library test binaries",
+        units.len()
+    );
+    let ran = sh(&mut c);
+    let _ = std::fs::remove_dir_all(&keyrings);
+    ran
+}
+
 fn e2e(root: &Path, driver: &Path, python: &Path) -> Result {
     let target = target_dir(root);
     let dir = root.join("tests/e2e");
@@ -318,8 +357,19 @@ fn e2e(root: &Path, driver: &Path, python: &Path) -> Result {
         .filter(|p| p.to_string_lossy().ends_with(".test.mjs"))
         .map(|p| p.display().to_string())
         .collect();
-    // The longest file first, so two at a time do not end on it alone.
-    files.sort_by_key(|f| (!f.ends_with("/views.test.mjs"), f.clone()));
+    // The longest first, so two at a time do not end on a long one alone:
+    // the walk through every view (short, but it visits each room in two
+    // themes and two sizes), then by size, which follows their time (the
+    // last run's 17 files: two at a time end at 164 s of work in this
+    // order, at 177 s in the names' order).
+    let size = |f: &String| std::fs::metadata(f).map(|m| m.len()).unwrap_or(0);
+    files.sort_by_key(|f| {
+        (
+            !f.ends_with("/views.test.mjs"),
+            std::cmp::Reverse(size(f)),
+            f.clone(),
+        )
+    });
     // A hung WebDriver must not eat CI's time: the whole e2e run gets 15 min.
     let mut args: Vec<&str> = vec![
         "--signal=TERM",
@@ -402,20 +452,25 @@ pub fn bindings() -> Result {
 }
 
 /// `mcpwb doctor` (both eras, read-only tools probed) on the third-party
-/// server-everything, its findings printed; an error finding fails the run.
+/// server-everything: whether it passed (an error finding fails the run)
+/// and what it printed, its findings.
 /// Everything it writes goes to a throwaway home.
-fn doctor_everything(root: &Path) -> Result {
+fn doctor_everything(root: &Path) -> (Result, String) {
     let target = target_dir(root);
     let bin = shared_dir(root).join("third-party/node_modules/.bin/mcp-server-everything");
     let home = std::env::temp_dir().join(format!("mcpwb-doctor-everything-{}", std::process::id()));
-    std::fs::create_dir_all(&home).map_err(|e| format!("{}: {e}", home.display()))?;
+    if let Err(e) = std::fs::create_dir_all(&home) {
+        return (Err(format!("{}: {e}", home.display())), String::new());
+    }
     let config = home.join("mcp.json");
     let text = format!(
         r#"{{"mcpServers": {{"everything": {{"command": {}}}}}}}"#,
         json_string(&bin.display().to_string())
     );
-    std::fs::write(&config, text).map_err(|e| format!("{}: {e}", config.display()))?;
-    let outcome = sh(cmd(
+    if let Err(e) = std::fs::write(&config, text) {
+        return (Err(format!("{}: {e}", config.display())), String::new());
+    }
+    let mut doctor = cmd(
         target.join("debug/mcpwb").to_str().unwrap_or("mcpwb"),
         &[
             "--trust",
@@ -427,12 +482,14 @@ fn doctor_everything(root: &Path) -> Result {
             "--probe",
         ],
         root,
-    )
-    .env("HOME", &home)
-    .env("MCPWB_DATA_DIR", home.join("data"))
-    .env("MCPWB_SETTINGS", home.join("settings.json"))
-    .env_remove("XDG_CONFIG_HOME")
-    .env_remove("XDG_DATA_HOME"));
+    );
+    doctor
+        .env("HOME", &home)
+        .env("MCPWB_DATA_DIR", home.join("data"))
+        .env("MCPWB_SETTINGS", home.join("settings.json"))
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("XDG_DATA_HOME");
+    let outcome = crate::stages::captured(doctor);
     let _ = std::fs::remove_dir_all(&home);
     outcome
 }
