@@ -10,5 +10,7 @@ static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() {
     // Its settings for a long-running app (see `workbench_core::memory`).
     workbench_core::memory::use_mimalloc();
+    // Every HTTP client the app makes speaks TLS with ring.
+    workbench_http::ready();
     mcp_workbench_lib::run();
 }

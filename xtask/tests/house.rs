@@ -523,3 +523,77 @@ fn the_libraries_know_nothing_of_the_window() {
         "the check reads the manifests (serde is named by several)"
     );
 }
+
+/// Every Rust file of the workspace's crates and the window, tests and
+/// benchmarks included (relative paths).
+fn every_rust_file() -> Vec<String> {
+    let root = workspace();
+    let mut found = Vec::new();
+    let mut stack = vec![root.join("crates"), root.join("src-tauri")];
+    while let Some(dir) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let rel = path.strip_prefix(&root).unwrap_or(&path);
+                found.push(rel.display().to_string());
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// reqwest is built without a TLS crypto provider of its own and panics
+/// making a client before one is installed for the process: every HTTP
+/// client, a test's too, is made through `workbench-http` (which installs
+/// ring first), and a library that makes its own (genai) is called after
+/// `workbench_http::ready()`.
+#[test]
+fn an_http_client_is_made_only_through_its_one_crate() {
+    let without_comments = |f: &str| -> String {
+        read(f)
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let files = every_rust_file();
+    let made_elsewhere: Vec<&String> = files
+        .iter()
+        .filter(|f| !f.starts_with("crates/http/"))
+        .filter(|f| {
+            let code = without_comments(f);
+            [
+                "reqwest::Client::builder(",
+                "reqwest::Client::new(",
+                "reqwest::Client::default(",
+                "reqwest::ClientBuilder::new(",
+                "StreamableHttpClientTransport::from_config(",
+                "StreamableHttpClientTransport::from_uri(",
+            ]
+            .iter()
+            .any(|n| code.contains(n))
+        })
+        .collect();
+    assert!(
+        made_elsewhere.is_empty(),
+        "HTTP clients made without workbench-http (make them with workbench_http::builder or client): {made_elsewhere:?}"
+    );
+    let genai_unready: Vec<&String> = files
+        .iter()
+        .filter(|f| {
+            let code = without_comments(f);
+            (code.contains("genai::Client::new(") || code.contains("genai::Client::builder("))
+                && !code.contains("workbench_http::ready()")
+        })
+        .collect();
+    assert!(
+        genai_unready.is_empty(),
+        "genai makes its client before the TLS crypto is installed: {genai_unready:?}"
+    );
+}

@@ -96,6 +96,8 @@ pub struct Agent {
 
 impl Agent {
     pub fn new(workbench: Workbench, options: AgentOptions) -> Result<Agent> {
+        // genai builds its HTTP client itself: the process's TLS first.
+        workbench_http::ready();
         let client = genai::Client::new()
             .map_err(|e| Error::Invalid(format!("the LLM client could not be set up: {e}")))?;
         Ok(Agent {

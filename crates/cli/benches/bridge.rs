@@ -77,9 +77,12 @@ async fn http_client(url: &str, token: Option<&str>) -> Client {
     if let Some(t) = token {
         config = config.auth_header(t);
     }
-    ().serve(StreamableHttpClientTransport::from_config(config))
-        .await
-        .unwrap()
+    ().serve(StreamableHttpClientTransport::with_client(
+        workbench_http::client().unwrap(),
+        config,
+    ))
+    .await
+    .unwrap()
 }
 
 /// The URL and token `mcpwb serve --http` says on stderr.

@@ -137,7 +137,8 @@ async fn bench() {
     let (mut tap, tapped_url) = http_tap(dir.path(), true, &url).await;
     let (passing_pid, tap_pid) = (passing_tap.id(), tap.id());
     let http = |u: &str| {
-        ().serve(StreamableHttpClientTransport::from_config(
+        ().serve(StreamableHttpClientTransport::with_client(
+            workbench_http::client().unwrap(),
             StreamableHttpClientTransportConfig::with_uri(u.to_string()),
         ))
     };

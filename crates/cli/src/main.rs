@@ -414,6 +414,8 @@ fn quiet_when_stdout_closes() {
 fn main() -> ExitCode {
     // Its settings for a long-running app (see `workbench_core::memory`).
     workbench_core::memory::use_mimalloc();
+    // Every HTTP client mcpwb makes speaks TLS with ring.
+    workbench_http::ready();
     quiet_when_stdout_closes();
     let cli = examples::command()
         .try_get_matches()

@@ -315,7 +315,7 @@ fn body(service: &str, spans: &[Finished]) -> Value {
 }
 
 async fn send(url: String, service: String, mut rx: mpsc::Receiver<Msg>) {
-    let client = reqwest::Client::builder()
+    let client = workbench_http::builder()
         .timeout(Duration::from_secs(10))
         .build()
         .unwrap_or_default();

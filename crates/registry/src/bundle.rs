@@ -469,7 +469,7 @@ pub async fn download(url: &str, dest: &Path) -> Result<(), ErrorInfo> {
             "{url}: a bundle is downloaded over http(s)"
         )));
     }
-    let client = reqwest::Client::builder()
+    let client = workbench_http::builder()
         .timeout(std::time::Duration::from_secs(300))
         .build()
         .map_err(|e| invalid(format!("no HTTP client: {e}")))?;

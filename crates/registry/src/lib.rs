@@ -171,7 +171,7 @@ impl Registry {
             url.set_query(None);
             Source::Http(url)
         };
-        let http = reqwest::Client::builder()
+        let http = workbench_http::builder()
             .timeout(Duration::from_secs(20))
             .user_agent(concat!("mcp-workbench/", env!("CARGO_PKG_VERSION")))
             .build()

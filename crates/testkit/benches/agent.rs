@@ -156,6 +156,7 @@ async fn round_trips() {
     )
     .await
     .unwrap();
+    workbench_http::ready();
     let client = genai::Client::new().unwrap();
     let target = genai::ServiceTarget {
         endpoint: genai::resolver::Endpoint::from_owned(bare.url("openai")),
@@ -226,6 +227,7 @@ async fn token_latency() {
 
     // Baseline: the same frames read by a bare genai stream.
     let bare = ScriptedLlm::start("127.0.0.1:0", vec![turn]).await.unwrap();
+    workbench_http::ready();
     let client = genai::Client::new().unwrap();
     let target = genai::ServiceTarget {
         endpoint: genai::resolver::Endpoint::from_owned(bare.url("openai")),

@@ -277,7 +277,8 @@ async fn bare_client(url: Option<&str>) -> rmcp::service::RunningService<RoleCli
                 .unwrap()
         }
         Some(url) => {
-            let t = StreamableHttpClientTransport::from_config(
+            let t = StreamableHttpClientTransport::with_client(
+                workbench_http::client().unwrap(),
                 StreamableHttpClientTransportConfig::with_uri(url),
             );
             serve_client_with_lifecycle(info, t, lifecycle())

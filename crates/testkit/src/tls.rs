@@ -38,7 +38,7 @@ pub fn acceptor(ca_out: &Path) -> io::Result<TlsAcceptor> {
     let chain = vec![CertificateDer::from(cert.der().to_vec())];
     let private = PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(key.serialize_der()));
     let config = ServerConfig::builder_with_provider(Arc::new(
-        tokio_rustls::rustls::crypto::aws_lc_rs::default_provider(),
+        tokio_rustls::rustls::crypto::ring::default_provider(),
     ))
     .with_safe_default_protocol_versions()
     .map_err(invalid)?

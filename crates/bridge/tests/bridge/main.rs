@@ -188,7 +188,8 @@ async fn connect(url: &str, mode: rmcp::service::ClientLifecycleMode) -> Connect
     let (c_tx, changed) = mpsc::unbounded_channel();
     let (u_tx, updated) = mpsc::unbounded_channel();
     let (l_tx, logged) = mpsc::unbounded_channel();
-    let transport = StreamableHttpClientTransport::from_config(
+    let transport = StreamableHttpClientTransport::with_client(
+        workbench_http::client().unwrap(),
         StreamableHttpClientTransportConfig::with_uri(url).auth_header("the-token"),
     );
     let client = rmcp::serve_client_with_lifecycle(
@@ -402,7 +403,7 @@ async fn requests_without_the_token_or_from_a_page_are_refused() {
         "protocolVersion": "2025-11-25", "capabilities": {},
         "clientInfo": { "name": "raw", "version": "1" } } })
     .to_string();
-    let http = reqwest::Client::new();
+    let http = workbench_http::client().unwrap();
     let post = |headers: &[(&str, &str)]| {
         let mut r = http
             .post(&url)

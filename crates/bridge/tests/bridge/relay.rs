@@ -46,7 +46,7 @@ fn open() -> workbench_bridge::Policy {
 }
 
 async fn call_through(url: &str, tool: &str) -> Value {
-    let http = reqwest::Client::new();
+    let http = workbench_http::client().unwrap();
     let init = json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": { "name": "raw", "version": "1" } } });
     let (session, _) = post(&http, url, None, init).await;

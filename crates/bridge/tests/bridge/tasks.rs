@@ -32,7 +32,8 @@ async fn a_caller_that_runs_tasks_gets_the_task_and_one_that_does_not_gets_the_r
     let wb = workbench(dir.path(), &[("alpha", &[])]).await;
     let (_bridge, listening) = bridge(&wb, workbench_bridge::Policy::default()).await;
 
-    let transport = StreamableHttpClientTransport::from_config(
+    let transport = StreamableHttpClientTransport::with_client(
+        workbench_http::client().unwrap(),
         StreamableHttpClientTransportConfig::with_uri(listening.url()).auth_header("the-token"),
     );
     let mode = ClientLifecycleMode::Discover {

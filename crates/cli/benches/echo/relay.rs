@@ -89,7 +89,7 @@ async fn http(url: &str) {
         .unwrap()
         .origin()
         .ascii_serialization();
-    let client = reqwest::Client::builder()
+    let client = workbench_http::builder()
         .no_proxy()
         .tcp_nodelay(true)
         .build()

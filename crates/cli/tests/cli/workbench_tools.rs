@@ -209,7 +209,8 @@ async fn the_workbenchs_tools_are_served_over_http_too() {
         .unwrap_or_else(|| panic!("{said}"))
         .to_string();
     let token = said.rsplit(": ").next().unwrap().trim().to_string();
-    let transport = StreamableHttpClientTransport::from_config(
+    let transport = StreamableHttpClientTransport::with_client(
+        workbench_http::client().unwrap(),
         StreamableHttpClientTransportConfig::with_uri(url).auth_header(token),
     );
     let client = ().serve(transport).await.unwrap();

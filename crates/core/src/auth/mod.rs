@@ -134,7 +134,7 @@ pub(crate) fn random_token(bytes: usize) -> String {
 /// An HTTP client for the flow: no configured headers (the server's own
 /// credentials stay with the server), redirects not followed.
 pub fn http() -> reqwest::Client {
-    reqwest::Client::builder()
+    workbench_http::builder()
         .redirect(reqwest::redirect::Policy::none())
         .connect_timeout(std::time::Duration::from_secs(10))
         .timeout(std::time::Duration::from_secs(30))

@@ -265,7 +265,7 @@ fn http_client(
             .map_err(|_| format!("the value of header \"{k}\" is not valid"))?;
         map.insert(name, value);
     }
-    reqwest::Client::builder()
+    workbench_http::builder()
         .default_headers(map)
         .redirect(redirect_policy())
         .connect_timeout(Duration::from_secs(10))

@@ -38,7 +38,13 @@ pub fn transport(
     if let Some(t) = token {
         config = config.auth_header(t);
     }
-    Ok(StreamableHttpClientTransport::from_config(config))
+    let client = workbench_http::client().map_err(|e| {
+        crate::ErrorInfo::new(
+            crate::ErrorCode::Transport,
+            format!("the HTTP client could not be set up: {e}"),
+        )
+    })?;
+    Ok(StreamableHttpClientTransport::with_client(client, config))
 }
 
 #[cfg(test)]

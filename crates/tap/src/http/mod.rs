@@ -203,7 +203,7 @@ pub async fn serve(options: Options) -> std::io::Result<Listening> {
     // leaves Nagle's algorithm on makes each answer wait for the delayed
     // ACK on a kept connection — for every client, the tap as the host
     // going straight; the doctor says so (`http.nagle-stall`).
-    let client = reqwest::Client::builder()
+    let client = workbench_http::builder()
         .redirect(reqwest::redirect::Policy::none())
         .no_proxy()
         .tcp_nodelay(true)

@@ -26,7 +26,7 @@ const ECHO: &str = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"n
 
 /// A 2025-11-25 session opened by hand, for `wrk` to replay a call in.
 async fn session(url: &str) -> String {
-    let http = reqwest::Client::new();
+    let http = workbench_http::client().unwrap();
     let post = |body: String, sid: Option<&str>| {
         let mut r = http
             .post(url)

@@ -198,7 +198,7 @@ pub(super) fn browser() -> flow::LoginOptions {
         open: Box::new(|url| {
             let url = url.to_string();
             tokio::spawn(async move {
-                let http = reqwest::Client::builder()
+                let http = workbench_http::builder()
                     .redirect(reqwest::redirect::Policy::none())
                     .build()
                     .unwrap();

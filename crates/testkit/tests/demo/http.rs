@@ -57,7 +57,8 @@ async fn connect_http(addr: &str, token: Option<&str>) -> Result<Client, String>
     if let Some(token) = token {
         config = config.auth_header(token);
     }
-    let transport = StreamableHttpClientTransport::from_config(config);
+    let transport =
+        StreamableHttpClientTransport::with_client(workbench_http::client().unwrap(), config);
     tokio::time::timeout(TIMEOUT, TestClient::default().serve(transport))
         .await
         .map_err(|_| "timed out".to_string())?
