@@ -126,6 +126,17 @@ fn add_raw_capabilities(capabilities: &mut serde_json::Value, traffic: &TrafficL
     }
 }
 
+/// Whether a handshake's error is the connection ending (the process
+/// exited, or closed its output) rather than rmcp refusing what it read.
+fn ended_the_handshake(e: &rmcp::service::ClientInitializeError) -> bool {
+    use rmcp::service::ClientInitializeError as E;
+    match e {
+        E::ConnectionClosed(_) | E::TransportError { .. } => true,
+        E::LegacyFallbackFailed { fallback, .. } => ended_the_handshake(fallback),
+        _ => false,
+    }
+}
+
 async fn start<T, E, A>(
     transport: T,
     handler: WorkbenchClient,
@@ -148,15 +159,30 @@ where
                     FailureCode::Handshake,
                     format!("the MCP handshake failed: {}", error_chain(&e)),
                 );
-                // Say how the process ended, if it did: that is what the user can act on.
+                // Say how the process ended, if it did: that is what the user
+                // can act on. When its output ended (or a write to it failed)
+                // the exit is the cause; otherwise rmcp gave up on what the
+                // server said, and the server then ended when its input closed:
+                // the handshake's error is the cause, the exit beside it.
                 if let Some(c) = child.as_mut()
                     && let Ok(exit) =
                         tokio::time::timeout(Duration::from_millis(300), c.wait()).await
                 {
-                    failure = Failure::new(
-                        FailureCode::Exited,
-                        format!("the server {} during the handshake", exit.description),
-                    );
+                    failure = if ended_the_handshake(&e) {
+                        Failure::new(
+                            FailureCode::Exited,
+                            format!("the server {} during the handshake", exit.description),
+                        )
+                    } else {
+                        Failure::new(
+                            FailureCode::Handshake,
+                            format!(
+                                "the MCP handshake failed: {} (the server then {})",
+                                error_chain(&e),
+                                exit.description
+                            ),
+                        )
+                    };
                 }
                 if let Some(c) = child {
                     c.shutdown(Duration::from_millis(200)).await;

@@ -225,3 +225,48 @@ async fn a_python_sdk_tool_that_asks_the_old_way_is_explained_in_the_new_era() {
     );
     wb.shutdown().await;
 }
+
+/// rmcp waits 10 s for the era probe's answer, then asks `initialize` on
+/// the same pipe. A 2025-11-25 server slower than that to start (npx
+/// fetching a package the first time) then answers both: its late "method
+/// not found" to the probe must not fail the handshake it then completes.
+#[tokio::test]
+async fn a_legacy_server_slower_to_start_than_the_probes_wait_still_connects() {
+    let (wb, _dir) = start(&[stdio("late", &["--legacy", "--startup-delay-ms", "10500"])]).await;
+    let s = wb
+        .server("late")
+        .unwrap()
+        .wait_for(std::time::Duration::from_secs(40), |s| {
+            matches!(
+                s,
+                ServerState::Ready | ServerState::Failed { .. } | ServerState::Restarting { .. }
+            )
+        })
+        .await;
+    let status = wb.server("late").unwrap().status();
+    assert!(
+        matches!(s.map(|s| s.state), Some(ServerState::Ready)),
+        "{status:?}"
+    );
+    assert_eq!(status.info.unwrap().protocol_version, "2025-11-25");
+    let traffic = wb.traffic().entries(Some("late"));
+    let asked: Vec<_> = traffic
+        .iter()
+        .filter(|e| e.direction == Direction::Outgoing)
+        .filter_map(|e| e.method.as_deref())
+        .collect();
+    assert_eq!(asked[..2], ["server/discover", "initialize"], "{asked:?}");
+    assert!(
+        traffic
+            .iter()
+            .any(|e| e.direction == Direction::Note && e.body.contains("left out of the handshake")),
+        "the late answer is explained"
+    );
+    // The session works: a call goes through.
+    let out = wb
+        .call_tool("late", "echo", json!({"message": "hi"}), Default::default())
+        .await
+        .unwrap();
+    assert!(out.result.to_string().contains("hi"), "{}", out.result);
+    wb.shutdown().await;
+}
