@@ -178,7 +178,7 @@ pub fn bench() -> Result {
         })?;
         // MCP Apps: how soon an App is up after its result, and a chat with
         // twenty Apps scrolling against twenty plain cards (WebDriver).
-        let driver = setup::tauri_driver()?;
+        let driver = setup::tauri_driver(&root)?;
         stages.run("bench: MCP Apps in the window", || {
             sh(cmd(
                 "cargo",
@@ -205,6 +205,8 @@ pub fn bench() -> Result {
                 &root,
             );
             c.env("TAURI_DRIVER", &driver)
+                .env_remove("REMOTE_WEBDRIVER_URL")
+                .env_remove("CN_API_KEY")
                 .env("APP_BINARY", target.join(APP_PROFILE).join("mcp-workbench"))
                 .env("DEMO_SERVER", target.join("release/mcp-demo-server"))
                 .env("SCRIPTED_LLM", target.join("release/scripted-llm"));

