@@ -65,7 +65,6 @@ pub fn builder<R: Runtime>(
     tauri::Builder::<R>::new()
         .plugin(tauri_plugin_store::Builder::new().build())
         .plugin(tauri_plugin_dialog::init())
-        .plugin(tauri_plugin_clipboard_manager::init())
         .invoke_handler(specta.invoke_handler())
         // MCP Apps, each on its own origin (mcpapp://<id>/): see apps.rs.
         .manage(apps::Apps::default())

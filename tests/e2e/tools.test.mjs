@@ -3,6 +3,7 @@
 // messages it took; cancel a long call.
 import { after, before, describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Driver, demoServer } from "./harness.mjs";
@@ -59,6 +60,14 @@ describe("tools", () => {
       const [status] = await session.texts(".result-status");
       assert.match(status, /^Done in \d+ ms$/);
       await session.screenshot("tool-result");
+      // The call, copied as a request: on the system clipboard another
+      // program reads (xclip here, on the window's own display).
+      await session.clickText(".run-bar button", "Copy as JSON-RPC");
+      await session.waitForTexts(".toast-title", (t) => t.some((x) => x.includes("Copied the JSON-RPC request")));
+      const copied = JSON.parse(
+        execFileSync("xclip", ["-o", "-selection", "clipboard"], { env: { ...process.env, DISPLAY: session.display }, timeout: 10_000 }).toString(),
+      );
+      assert.deepEqual(copied.params, { name: "echo", arguments: { message: "hello from e2e" } });
       await session.clickText("[role=tab]", "Traffic");
       const methods = await session.waitForTexts(".traffic-row .t-method", (t) => t.filter((m) => m === "tools/call").length >= 2);
       assert.ok(methods.includes("initialize") || methods.includes("server/discover"), `handshake shown: ${methods}`);

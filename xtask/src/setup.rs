@@ -28,6 +28,8 @@ const TEST_PACKAGES: &[&str] = &[
     "xauth",
     "webkit2gtk-driver",
     "imagemagick",
+    // Reads the system clipboard the window copies to.
+    "xclip",
     // A real Secret Service for the keychain test, in a private D-Bus session.
     "gnome-keyring",
     "dbus",
@@ -109,7 +111,7 @@ fn install_packages(for_tests: bool, extra: &[&str]) -> Result {
         return Ok(());
     }
     println!(
-        "Debian packages missing: {}\n  (WebKitGTK, GTK and their headers build and run the window;\n   xvfb, webkit2gtk-driver and imagemagick run the e2e tests and screenshots;\n   gnome-keyring and dbus give the keychain test a real Secret Service)",
+        "Debian packages missing: {}\n  (WebKitGTK, GTK and their headers build and run the window;\n   xvfb, webkit2gtk-driver, imagemagick and xclip run the e2e tests, screenshots and clipboard;\n   gnome-keyring and dbus give the keychain test a real Secret Service)",
         missing.join(" ")
     );
     let is_root = Command::new("id")
