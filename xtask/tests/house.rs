@@ -6,7 +6,7 @@
 //! holds.
 
 use std::collections::BTreeSet;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The workspace, read where the test runs (`CARGO_MANIFEST_DIR` as cargo or
 /// `cargo xtask test` sets it), never where another checkout was built.
@@ -57,7 +57,6 @@ fn imports(file: &str) -> BTreeSet<String> {
 /// fuzzers or this task runner.
 fn shipped() -> Vec<String> {
     let root = workspace();
-    let mut found = Vec::new();
     let mut stack = vec![root.join("src-tauri/src")];
     for entry in std::fs::read_dir(root.join("crates")).unwrap() {
         let dir = entry.unwrap().path();
@@ -65,23 +64,34 @@ fn shipped() -> Vec<String> {
             stack.push(dir.join("src"));
         }
     }
+    // A crate's unit tests (`mod tests;`) are not shipped.
+    rust_files_under(&root, stack, |p| {
+        p.file_name()
+            .is_some_and(|n| n == "tests" || n == "tests.rs")
+    })
+}
+
+/// The `.rs` files under `dirs` (paths relative to `root`, sorted), leaving
+/// out any file or folder `skip` says.
+fn rust_files_under(
+    root: &Path,
+    mut stack: Vec<PathBuf>,
+    skip: impl Fn(&Path) -> bool,
+) -> Vec<String> {
+    let mut found = Vec::new();
     while let Some(dir) = stack.pop() {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
         };
         for entry in entries {
             let path = entry.unwrap().path();
-            // A crate's unit tests (`mod tests;`) are not shipped.
-            let tests = path
-                .file_name()
-                .is_some_and(|n| n == "tests" || n == "tests.rs");
-            if tests {
+            if skip(&path) {
                 continue;
             }
             if path.is_dir() {
                 stack.push(path);
             } else if path.extension().is_some_and(|e| e == "rs") {
-                let rel = path.strip_prefix(&root).unwrap_or(&path);
+                let rel = path.strip_prefix(root).unwrap_or(&path);
                 found.push(rel.display().to_string());
             }
         }
@@ -528,24 +538,8 @@ fn the_libraries_know_nothing_of_the_window() {
 /// benchmarks included (relative paths).
 fn every_rust_file() -> Vec<String> {
     let root = workspace();
-    let mut found = Vec::new();
-    let mut stack = vec![root.join("crates"), root.join("src-tauri")];
-    while let Some(dir) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "rs") {
-                let rel = path.strip_prefix(&root).unwrap_or(&path);
-                found.push(rel.display().to_string());
-            }
-        }
-    }
-    found.sort();
-    found
+    let dirs = vec![root.join("crates"), root.join("src-tauri")];
+    rust_files_under(&root, dirs, |_| false)
 }
 
 /// reqwest is built without a TLS crypto provider of its own and panics
