@@ -17,15 +17,15 @@ use crate::stages::{Result, cmd};
 /// How many test binaries run at once.
 const AT_ONCE: usize = 3;
 
-/// Test binaries split into jobs that run beside each other, each job a
-/// set of module prefixes, then one job for the binary's other tests; these
-/// jobs go first. `cli` run whole ended the stage alone (132 s of its 362 on
-/// a fresh machine, the other binaries done long before): the soak bed and
-/// the crash loop (a minute together) run apart. (Its reload, watch,
-/// registry and doctor tests as a third job ended the stage sooner, 151 s
-/// against 163, but put the reload tests beside npx starting real servers,
-/// and one of them, timed to a person saving every 1.5 s, failed.)
-const LONG: &[(&str, &[&[&str]])] = &[("cli: cli", &[&["soak::", "crash::"]])];
+/// Test binaries whose few long tests (the soak bed, the crash loop: a
+/// minute together) run as a job of their own beside the binary's other
+/// tests, the pair first: one binary run whole ended the stage alone (132 s
+/// of its 362 on a fresh machine, the other binaries done long before).
+/// (The cli binary's reload, watch, registry and doctor tests as a third
+/// job ended the stage at 151 s against 163, but put the reload tests
+/// beside npx starting real servers, and one timed to saves every 1.5 s
+/// failed.)
+const LONG: &[(&str, &[&str])] = &[("cli: cli", &["soak::", "crash::"])];
 
 /// Make `c`, a cargo command, build the workspace's own crates through
 /// clippy-driver (cargo's workspace wrapper: dependencies go to rustc as
@@ -153,15 +153,9 @@ pub fn run(
             Job { name, command }
         };
         match LONG.iter().find(|(n, _)| *n == name) {
-            Some((_, groups)) => {
-                for group in *groups {
-                    jobs.push((0, job(format!("{name} ({})", group.join(" ")), group)));
-                }
-                let skips: Vec<&str> = groups
-                    .iter()
-                    .flat_map(|g| g.iter())
-                    .flat_map(|t| ["--skip", *t])
-                    .collect();
+            Some((_, long)) => {
+                let skips: Vec<&str> = long.iter().flat_map(|t| ["--skip", *t]).collect();
+                jobs.push((0, job(format!("{name} ({})", long.join(" ")), long)));
                 jobs.push((0, job(format!("{name} (the rest)"), &skips)));
             }
             None => jobs.push((u8::from(!integration) + 1, job(name, &[]))),

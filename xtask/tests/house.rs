@@ -73,12 +73,8 @@ fn shipped() -> Vec<String> {
 
 /// The `.rs` files under `dirs` (paths relative to `root`, sorted), leaving
 /// out any file or folder `skip` says.
-fn rust_files_under(
-    root: &Path,
-    mut stack: Vec<PathBuf>,
-    skip: impl Fn(&Path) -> bool,
-) -> Vec<String> {
-    let mut found = Vec::new();
+fn rust_files_under(root: &Path, dirs: Vec<PathBuf>, skip: impl Fn(&Path) -> bool) -> Vec<String> {
+    let (mut stack, mut found) = (dirs, Vec::new());
     while let Some(dir) = stack.pop() {
         let Ok(entries) = std::fs::read_dir(&dir) else {
             continue;
