@@ -68,8 +68,6 @@ struct Inner {
     baseline: Mutex<BTreeMap<String, Surface>>,
     calling: calling::Calling,
     skills: SkillCatalog,
-    /// The skill's folder (a private temporary one), kept while served.
-    _skill_dir: tempfile::TempDir,
 }
 
 /// The tools. Cheap to clone.
@@ -100,16 +98,30 @@ pub fn served(
     Ok(Arc::new(tools))
 }
 
+/// The workbench's own skill as a catalog. rmcp's catalog loads from a
+/// folder into memory and serves from that snapshot (it is never reloaded
+/// here): the folder is written, read and removed at once, so a workbench
+/// that is killed leaves no folder behind.
+fn skill_catalog() -> std::io::Result<SkillCatalog> {
+    skill_catalog_in(&std::env::temp_dir())
+}
+
+fn skill_catalog_in(parent: &std::path::Path) -> std::io::Result<SkillCatalog> {
+    let dir = tempfile::Builder::new()
+        .prefix("mcpwb-skill-")
+        .tempdir_in(parent)?;
+    let folder = dir.path().join(SKILL_NAME);
+    std::fs::create_dir(&folder)?;
+    std::fs::write(folder.join("SKILL.md"), SKILL)?;
+    SkillCatalog::from_dir(dir.path())
+        .map_err(|e| std::io::Error::other(format!("the workbench's skill: {e}")))
+}
+
 impl SelfTools {
     /// The tools over the workbench behind `calls` (call inside a Tokio
     /// runtime: the questions of parked calls are followed from now on).
     pub fn new(calls: Calls, options: Options) -> std::io::Result<SelfTools> {
-        let dir = tempfile::Builder::new().prefix("mcpwb-skill-").tempdir()?;
-        let folder = dir.path().join(SKILL_NAME);
-        std::fs::create_dir(&folder)?;
-        std::fs::write(folder.join("SKILL.md"), SKILL)?;
-        let skills = SkillCatalog::from_dir(dir.path())
-            .map_err(|e| std::io::Error::other(format!("the workbench's skill: {e}")))?;
+        let skills = skill_catalog()?;
         let wb = calls.workbench().clone();
         let calling = calling::Calling::follow(&wb);
         let tools = SelfTools {
@@ -119,7 +131,6 @@ impl SelfTools {
                 baseline: Mutex::default(),
                 calling,
                 skills,
-                _skill_dir: dir,
             }),
         };
         tools.keep_baselines();
@@ -537,5 +548,38 @@ impl OwnTools for SelfTools {
 
     fn skills(&self) -> Option<&SkillCatalog> {
         Some(&self.inner.skills)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The skill is served whole from memory, and the folder it was read
+    /// from is gone as soon as the catalog is made.
+    #[test]
+    fn the_skill_is_served_from_memory_and_its_folder_is_gone() {
+        let parent = tempfile::tempdir().unwrap();
+        let catalog = skill_catalog_in(parent.path()).unwrap();
+        assert_eq!(
+            std::fs::read_dir(parent.path()).unwrap().count(),
+            0,
+            "the skill's folder was left behind"
+        );
+        let uri = format!("skill://{SKILL_NAME}/SKILL.md");
+        assert_eq!(
+            catalog
+                .skills()
+                .iter()
+                .map(|s| s.uri.as_str())
+                .collect::<Vec<_>>(),
+            [uri.as_str()]
+        );
+        let read = catalog.read_resource(&uri).expect("the skill reads");
+        let text = match &read.contents[0] {
+            rmcp::model::ResourceContents::TextResourceContents { text, .. } => text.clone(),
+            other => panic!("not text: {other:?}"),
+        };
+        assert_eq!(text, SKILL);
     }
 }
