@@ -1,7 +1,7 @@
 //! Set-ups that run beside another stage, as a process of their own: on a
-//! fresh machine they are downloads and unpacking (apt, npm, pip,
-//! crates.io) and a type check, which the stage they run beside (the
-//! build's Debian packages, the Rust build) hides. Their output is kept in a file and printed whole when they are
+//! fresh machine they are downloads and unpacking (npm, pip, crates.io),
+//! which the stage they run beside (the Debian packages, the Rust build)
+//! hides. Their output is kept in a file and printed whole when they are
 //! waited for, so it never interleaves with the stage's.
 //!
 //! `cargo xtask test` starts the process as `xtask beside GROUP`; the same
@@ -14,20 +14,16 @@ use std::time::Instant;
 
 use crate::stages::{Result, Stages};
 
-/// What runs beside the build's Debian packages: the UI's npm packages,
-/// then the window's files (vite), which the Rust build embeds.
+/// What runs beside the Debian packages: the UI's npm packages, then the
+/// window's files (type-checked, built), which the Rust build embeds.
 pub const UI: &str = "ui";
 /// What only the tests use and npm alone installs (tauri-driver, the
 /// third-party servers, the conformance suite): it needs nothing of the
-/// Debian packages; it starts once the build's are in (beside them, on a
-/// fresh machine, the three set-ups slowed one another: apt took 88 s
-/// against 47 s alone) and goes on beside the build.
+/// Debian packages, so it starts with them and goes on beside the build.
 pub const NODE_TOOLS: &str = "node-tools";
-/// What only the tests use and runs beside the Rust build: the tests' own
-/// Debian packages, then what needs their Python venv (the Python SDK),
-/// cargo-deny, mdBook, and the UI's type check (tsc --noEmit), which the
-/// UI group's vite build leaves out.
-pub const BESIDE_BUILD: &str = "beside-build";
+/// What only the tests use and needs Python's venv from the Debian packages
+/// (the Python SDK, cargo-deny, mdBook): beside the Rust build.
+pub const PY_TOOLS: &str = "py-tools";
 
 /// A group started beside a stage.
 pub struct Beside {
@@ -111,7 +107,9 @@ pub fn run(root: &Path, group: Option<&str>) -> Result {
     let outcome = match group {
         Some(UI) => (|| {
             stages.run("set-up: npm packages", || crate::setup::npm_packages(root))?;
-            stages.run("build: UI (vite)", || crate::tasks::bundle_ui(root))
+            stages.run("build: UI (tsc --noEmit, vite)", || {
+                crate::tasks::build_ui(root)
+            })
         })(),
         Some(NODE_TOOLS) => (|| {
             stages.run("set-up: tauri-driver", || {
@@ -124,10 +122,7 @@ pub fn run(root: &Path, group: Option<&str>) -> Result {
                 crate::conformance::install(root)
             })
         })(),
-        Some(BESIDE_BUILD) => (|| {
-            stages.run("set-up: Debian packages (the tests')", || {
-                crate::setup::test_packages()
-            })?;
+        Some(PY_TOOLS) => (|| {
             stages.run("set-up: Python MCP SDK (venv)", || {
                 crate::setup::python_sdk(root).map(drop)
             })?;
@@ -136,11 +131,10 @@ pub fn run(root: &Path, group: Option<&str>) -> Result {
             })?;
             stages.run("set-up: mdbook", || {
                 crate::tools::install(root, &crate::tools::MDBOOK).map(drop)
-            })?;
-            stages.run("check: tsc --noEmit", || crate::tasks::typecheck_ui(root))
+            })
         })(),
         other => Err(format!(
-            "usage: xtask beside {UI}|{NODE_TOOLS}|{BESIDE_BUILD} (not {})",
+            "usage: xtask beside {UI}|{NODE_TOOLS}|{PY_TOOLS} (not {})",
             other.unwrap_or("nothing")
         )),
     };

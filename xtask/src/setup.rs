@@ -88,14 +88,6 @@ pub fn debian_packages(for_tests: bool) -> Result {
     install_packages(for_tests, &[])
 }
 
-/// The Debian packages the tests need beyond the build's (a display, the
-/// WebDriver, the keychain, Python's venv): `cargo xtask test` installs the
-/// build's first, starts the build, and installs these beside it (11 s of
-/// the 47 s apt took for both on a fresh machine).
-pub fn test_packages() -> Result {
-    install_packages(true, &[])
-}
-
 /// The tests' packages and the benchmarks' own.
 pub fn bench_packages() -> Result {
     install_packages(true, BENCH_PACKAGES)

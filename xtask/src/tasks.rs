@@ -44,27 +44,6 @@ pub(crate) fn build_ui(root: &Path) -> Result {
     sh(cmd("npm", &["run", "--silent", "build"], &root.join("ui")))
 }
 
-/// The window's files alone (vite), for `cargo xtask test`, where the type
-/// check ([`typecheck_ui`]) runs beside the Rust build instead: the build
-/// waits on the files, not on the check (tsc took 19 s of the 35 s the two
-/// take alone here).
-pub(crate) fn bundle_ui(root: &Path) -> Result {
-    sh(cmd(
-        "npx",
-        &["--no-install", "vite", "build"],
-        &root.join("ui"),
-    ))
-}
-
-/// The UI's type check (`tsc --noEmit`), a gate of its own.
-pub(crate) fn typecheck_ui(root: &Path) -> Result {
-    sh(cmd(
-        "npm",
-        &["run", "--silent", "typecheck"],
-        &root.join("ui"),
-    ))
-}
-
 fn has_display() -> bool {
     std::env::var_os("DISPLAY").is_some() || std::env::var_os("WAYLAND_DISPLAY").is_some()
 }
@@ -219,25 +198,20 @@ pub fn test() -> Result {
         // The window's files need only npm, the Rust build needs them and
         // the Debian packages: the two set-ups run at once.
         let ui = crate::beside::start(crate::beside::UI, false)?;
-        // Only what the build needs is on its way: the tests' own Debian
-        // packages, tools and checks go on beside the build (below).
-        stages.run("set-up: Debian packages (the build's)", || {
-            setup::debian_packages(false)
-        })?;
-        // What only the tests use and npm alone installs starts now, at a
-        // lower priority: it goes on beside the rest of the UI's build and
-        // the Rust build, which keep the CPUs they want.
+        // What only the tests use and npm installs starts now too, at a
+        // lower priority: it goes on beside the Rust build, which keeps the
+        // CPUs it wants.
         let node_tools = crate::beside::start(crate::beside::NODE_TOOLS, true)?;
+        stages.run("set-up: Debian packages", || setup::debian_packages(true))?;
         stages.run("check: rustfmt", || {
             sh(cmd("cargo", &["fmt", "--all", "--", "--check"], &root))
         })?;
         stages.run(
-            "build: UI (npm packages, vite; beside the Debian packages)",
+            "build: UI (npm packages, tsc --noEmit, vite; beside the Debian packages)",
             || ui.wait(),
         )?;
-        // The tests' Debian packages, what needs their Python venv, and the
-        // UI's type check, while the Rust build compiles.
-        let beside_build = crate::beside::start(crate::beside::BESIDE_BUILD, true)?;
+        // What needs the Debian packages' Python venv is fetched while the Rust build compiles.
+        let py_tools = crate::beside::start(crate::beside::PY_TOOLS, true)?;
         let binaries = std::cell::RefCell::new(Vec::new());
         stages.run(
             "build: every Rust target, linted (clippy-driver, -D warnings)",
@@ -253,10 +227,10 @@ pub fn test() -> Result {
             std::cell::RefCell::new(PathBuf::new()),
         );
         stages.run(
-            "set-up: the tests' Debian packages, tauri-driver, third-party servers, Python SDK, cargo-deny, mdBook, the conformance suite; check: tsc --noEmit (beside the build)",
+            "set-up: tauri-driver, third-party servers, Python SDK, cargo-deny, mdBook, the conformance suite (beside the build)",
             || {
                 node_tools.wait()?;
-                beside_build.wait()?;
+                py_tools.wait()?;
                 // Each is there now: these only name it.
                 *driver.borrow_mut() = setup::tauri_driver(&root)?;
                 *python.borrow_mut() = setup::python_sdk(&root)?;
