@@ -57,7 +57,8 @@ describe("apps", () => {
       { when: "The counter is", text: "The App shows the counter." },
       { when: "counter App says", text: "Thanks, App." },
       // Arguments streamed slowly: the App shows while they are written.
-      { when: "write it slowly", delay_ms: 80, tool_calls: [{ name: "demo__counter_app", arguments: { note: "a note the model takes its time to write, six characters at a time" } }] },
+      // It stops partway until the test has seen the App show the input so far.
+      { when: "write it slowly", delay_ms: 80, hold: { after: 5, until: join(driver.env.HOME, "go-on-writing") }, tool_calls: [{ name: "demo__counter_app", arguments: { note: "a note the model takes its time to write, six characters at a time" } }] },
       { when: "The counter is 0", text: "Written." },
       // The published budget App, twice in one chat, a long answer between.
       { when: "show the budget", tool_calls: [{ name: "budget__get-budget-data", arguments: {} }] },
@@ -247,6 +248,12 @@ describe("apps", () => {
       const box = await session.find("textarea[aria-label=Message]");
       await session.click(box);
       await session.type(box, "write it slowly\uE007");
+      await intoApp(session, ".tool-card.writing");
+      await session.waitForTexts("#status", (t) => t[0] === "The model is writing the input", 20_000);
+      const [sofar] = await session.texts("#input");
+      assert.ok(sofar.startsWith('{"note":"a') && !sofar.includes("six characters"), `the input so far: ${sofar}`);
+      await session.leaveFrames();
+      writeFileSync(join(driver.env.HOME, "go-on-writing"), "");
       await session.waitForTexts(".approval-head", (t) => t.length === 1, 60_000);
       await session.clickText(".approval-actions button", "Allow once");
       await session.clickText("[role=tab]", "Traffic");

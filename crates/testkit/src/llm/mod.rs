@@ -94,6 +94,19 @@ pub struct Turn {
     /// A pause before each streamed chunk (slow tokens).
     #[serde(default)]
     pub delay_ms: u64,
+    /// The stream stops partway until a file exists: a test sees what the
+    /// client shows mid-answer, then lets the model go on.
+    #[serde(default)]
+    pub hold: Option<Hold>,
+}
+
+/// Where a streamed answer waits, and for what.
+#[derive(Debug, Clone, Deserialize)]
+pub struct Hold {
+    /// Chunks sent before the wait.
+    pub after: usize,
+    /// The file whose arrival ends the wait.
+    pub until: std::path::PathBuf,
 }
 
 impl Turn {
@@ -454,6 +467,7 @@ fn respond(
     let (tx, rx) = futures::channel::mpsc::channel::<Result<Bytes, std::io::Error>>(16);
     let delay = Duration::from_millis(turn.delay_ms);
     let fault = turn.fault;
+    let hold = turn.hold.clone();
     tokio::spawn(async move {
         use futures::SinkExt;
         let mut tx = tx;
@@ -461,6 +475,11 @@ fn respond(
         for (i, frame) in frames.into_iter().enumerate() {
             if !delay.is_zero() {
                 tokio::time::sleep(delay).await;
+            }
+            if let Some(hold) = hold.as_ref().filter(|h| h.after == i) {
+                while !hold.until.exists() && !tx.is_closed() {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                }
             }
             // Faults strike after the first content frame.
             if i == 2 {
