@@ -387,11 +387,12 @@ fn e2e(root: &Path, driver: &Path, python: &Path) -> Result {
         "-screen 0 1920x1200x24",
         "node",
         "--test",
-        // Two files at once, each with its own driver, ports, home and
+        // Three files at once, each with its own driver, ports, home and
         // display: most of a test's time is waiting on the window or a
-        // server. (Three at a time ran 196 s against 244 once, but in the
-        // next CI run an MCP App's traffic came too late for its wait.)
-        "--test-concurrency=2",
+        // server (two at a time left 39% of the machine idle). Three once
+        // failed on an App's partial input racing the model's stream; the
+        // test now holds the stream until the App has shown it.
+        "--test-concurrency=3",
     ];
     args.extend(files.iter().map(String::as_str));
     let mut c = cmd("timeout", &args, root);
