@@ -55,6 +55,10 @@ pub struct Failure {
     pub reason: String,
     /// A stored sign-in will be refreshed: trying again is worth it.
     pub refresh_next: bool,
+    /// The server refused the 2025-11-25 `initialize` and named only
+    /// 2026-07-28 or later as what it speaks: asked `server/discover` alone
+    /// (without the probe's 10 s limit) it would have answered.
+    pub modern_only: bool,
 }
 
 impl Failure {
@@ -63,6 +67,7 @@ impl Failure {
             code,
             reason: reason.into(),
             refresh_next: false,
+            modern_only: false,
         }
     }
 }

@@ -4,9 +4,9 @@
 #![forbid(unsafe_code)]
 
 pub mod demo;
+pub mod eras;
 pub mod fault;
 pub mod http;
-pub mod legacy;
 pub mod llm;
 pub mod media;
 pub mod oauth;

@@ -137,6 +137,35 @@ fn ended_the_handshake(e: &rmcp::service::ClientInitializeError) -> bool {
     }
 }
 
+/// Whether the handshake failed because the server refused `initialize`
+/// (-32022, unsupported protocol version) naming only versions of the
+/// 2026-07-28 era or later: a server that speaks `server/discover` alone,
+/// whose answer to the probe came after rmcp stopped waiting for it.
+fn refused_as_legacy(e: &rmcp::service::ClientInitializeError) -> bool {
+    use rmcp::service::ClientInitializeError as E;
+    match e {
+        E::JsonRpcError(error)
+            if error.code == rmcp::model::ErrorCode::UNSUPPORTED_PROTOCOL_VERSION =>
+        {
+            let supported = error
+                .data
+                .as_ref()
+                .and_then(|d| d.get("supported"))
+                .and_then(|s| s.as_array());
+            supported.is_some_and(|versions| {
+                !versions.is_empty()
+                    && versions.iter().all(|v| {
+                        v.as_str().is_some_and(|v| {
+                            v >= rmcp::model::ProtocolVersion::V_2026_07_28.as_str()
+                        })
+                    })
+            })
+        }
+        E::LegacyFallbackFailed { fallback, .. } => refused_as_legacy(fallback),
+        _ => false,
+    }
+}
+
 async fn start<T, E, A>(
     transport: T,
     handler: WorkbenchClient,
@@ -155,10 +184,13 @@ where
         match rmcp::serve_client_with_lifecycle(handler, transport, mode).await {
             Ok(service) => service,
             Err(e) => {
-                let mut failure = Failure::new(
-                    FailureCode::Handshake,
-                    format!("the MCP handshake failed: {}", error_chain(&e)),
-                );
+                let mut failure = Failure {
+                    modern_only: refused_as_legacy(&e),
+                    ..Failure::new(
+                        FailureCode::Handshake,
+                        format!("the MCP handshake failed: {}", error_chain(&e)),
+                    )
+                };
                 // Say how the process ended, if it did: that is what the user
                 // can act on. When its output ended (or a write to it failed)
                 // the exit is the cause; otherwise rmcp gave up on what the
@@ -174,14 +206,14 @@ where
                             format!("the server {} during the handshake", exit.description),
                         )
                     } else {
-                        Failure::new(
-                            FailureCode::Handshake,
-                            format!(
+                        Failure {
+                            reason: format!(
                                 "the MCP handshake failed: {} (the server then {})",
                                 error_chain(&e),
                                 exit.description
                             ),
-                        )
+                            ..failure
+                        }
                     };
                 }
                 if let Some(c) = child {
@@ -395,9 +427,36 @@ async fn connect_sse(
 
 /// Open a session to an entry let through the door (no timeout here: the
 /// supervisor bounds it).
+///
+/// The era trap: under `auto`, rmcp waits 10 s for the `server/discover`
+/// probe, then sends `initialize` on the same connection. A server that
+/// speaks 2026-07-28 only and is slow to start the first time (uvx or npx
+/// fetching it) answers the probe late and refuses `initialize` (-32022,
+/// naming the versions it speaks). It is then started again, asked
+/// `server/discover` alone, and the traffic log says why.
 pub(crate) async fn connect(
     admitted: &door::Admitted,
     cx: Context<'_>,
+) -> Result<Session, Failure> {
+    let entry = admitted.entry();
+    let first = connect_as(admitted, &cx, entry.protocol).await;
+    match first {
+        Err(f) if f.modern_only && entry.protocol == crate::config::ProtocolPin::Auto => {
+            cx.traffic.record_note(
+                &entry.name,
+                "the server refused initialize (2025-11-25) and speaks 2026-07-28 only; its answer to server/discover came after the 10 s the probe waits. The workbench connects again and asks server/discover alone",
+            );
+            connect_as(admitted, &cx, crate::config::ProtocolPin::V2026_07_28).await
+        }
+        other => other,
+    }
+}
+
+/// [`connect`] speaking the era `protocol` says.
+async fn connect_as(
+    admitted: &door::Admitted,
+    cx: &Context<'_>,
+    protocol: crate::config::ProtocolPin,
 ) -> Result<Session, Failure> {
     let entry = admitted.entry();
     let dpop = admitted.dpop();
@@ -405,7 +464,7 @@ pub(crate) async fn connect(
         server: entry.name.clone(),
         events: cx.events.clone(),
         asks: cx.asks.cloned(),
-        protocol: entry.protocol,
+        protocol,
         traffic: cx.traffic.clone(),
     };
     match &entry.transport {
@@ -428,7 +487,7 @@ pub(crate) async fn connect(
                 url,
                 http_client(entry, url, headers)?,
                 handler,
-                &cx,
+                cx,
                 dpop,
             )
             .await;
@@ -436,18 +495,20 @@ pub(crate) async fn connect(
         }
         Transport::Sse { url, headers } => {
             let result =
-                connect_sse(entry, url, http_client(entry, url, headers)?, handler, &cx).await;
+                connect_sse(entry, url, http_client(entry, url, headers)?, handler, cx).await;
             explain_unreachable(url, result).await
         }
         Transport::RemoteAuto { url, headers } => {
             // No "type": Streamable HTTP first, then the legacy SSE transport.
             let client = http_client(entry, url, headers)?;
             let result =
-                match connect_streamable(entry, url, client.clone(), handler.clone(), &cx, dpop)
+                match connect_streamable(entry, url, client.clone(), handler.clone(), cx, dpop)
                     .await
                 {
                     Ok(session) => Ok(session),
-                    Err(http_error) => match connect_sse(entry, url, client, handler, &cx).await {
+                    // It spoke MCP over Streamable HTTP: not an SSE server.
+                    Err(http_error) if http_error.modern_only => Err(http_error),
+                    Err(http_error) => match connect_sse(entry, url, client, handler, cx).await {
                         Ok(session) => Ok(session),
                         Err(sse_error) => Err(Failure::new(
                             http_error.code,

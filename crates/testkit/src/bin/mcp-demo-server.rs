@@ -63,9 +63,17 @@ struct Args {
     /// Wait this long before serving (a server that takes time to start, like npx).
     #[arg(long, default_value_t = 0)]
     startup_delay_ms: u64,
+    /// With --startup-delay-ms: wait only when this file does not exist
+    /// yet, and create it (the first start of a server uvx or npx fetches).
+    #[arg(long, requires = "startup_delay_ms")]
+    delay_once: Option<PathBuf>,
     /// Speak only the initialize era (2025-11-25 and older): no server/discover.
     #[arg(long)]
     legacy: bool,
+    /// Over stdio, speak only the 2026-07-28 era: initialize is refused
+    /// (-32022, naming the versions it speaks).
+    #[arg(long, conflicts_with_all = ["legacy", "http", "sse", "fault"])]
+    modern_only: bool,
     /// Speak the 2025-11-25 form of tasks (a hand-written stdio server with
     /// the demo's task tools; rmcp speaks only the 2026-07-28 extension).
     #[arg(long, conflicts_with_all = ["http", "sse", "fault"])]
@@ -224,7 +232,14 @@ async fn serve(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         }
         _ => {}
     }
-    if args.startup_delay_ms > 0 {
+    let first_start = args.delay_once.as_ref().is_none_or(|marker| {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(marker)
+            .is_ok()
+    });
+    if args.startup_delay_ms > 0 && first_start {
         tokio::time::sleep(Duration::from_millis(args.startup_delay_ms)).await;
     }
     let ct = CancellationToken::new();
@@ -271,10 +286,13 @@ async fn serve(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         }
         _ => {}
     }
-    let legacy = options.legacy;
+    let (legacy, modern_only) = (options.legacy, args.modern_only);
     let served = async {
         if legacy {
-            let (read, write) = workbench_testkit::legacy::stdio_without_discover();
+            let (read, write) = workbench_testkit::eras::stdio_without_discover();
+            DemoServer::new(options).serve((read, write)).await
+        } else if modern_only {
+            let (read, write) = workbench_testkit::eras::stdio_modern_only();
             DemoServer::new(options).serve((read, write)).await
         } else {
             // Stdout through the wire patch: tools' `execution` in its place.

@@ -270,3 +270,111 @@ async fn a_legacy_server_slower_to_start_than_the_probes_wait_still_connects() {
     assert!(out.result.to_string().contains("hi"), "{}", out.result);
     wb.shutdown().await;
 }
+
+/// The era trap: a server of 2026-07-28 only, slower than the probe's 10 s
+/// wait to start the first time (uvx fetching it), gets `initialize` and
+/// refuses it (-32022). It is started again and asked `server/discover`
+/// alone, and the traffic says why; it answers at once the second time.
+#[tokio::test]
+async fn a_modern_only_server_slower_to_start_than_the_probes_wait_is_asked_again_its_way() {
+    let marker = tempfile::tempdir().unwrap();
+    let once = marker.path().join("fetched");
+    let (wb, _dir) = start(&[stdio(
+        "late-modern",
+        &[
+            "--modern-only",
+            "--startup-delay-ms",
+            "10500",
+            "--delay-once",
+            once.to_str().unwrap(),
+        ],
+    )])
+    .await;
+    let s = wb
+        .server("late-modern")
+        .unwrap()
+        .wait_for(std::time::Duration::from_secs(40), |s| {
+            matches!(
+                s,
+                ServerState::Ready | ServerState::Failed { .. } | ServerState::Restarting { .. }
+            )
+        })
+        .await;
+    let status = wb.server("late-modern").unwrap().status();
+    assert!(
+        matches!(s.map(|s| s.state), Some(ServerState::Ready)),
+        "{status:?}"
+    );
+    assert_eq!(status.info.unwrap().protocol_version, "2026-07-28");
+    let traffic = wb.traffic().entries(Some("late-modern"));
+    let asked: Vec<_> = traffic
+        .iter()
+        .filter(|e| e.direction == Direction::Outgoing)
+        .filter_map(|e| e.method.as_deref())
+        .collect();
+    assert_eq!(
+        asked[..3],
+        ["server/discover", "initialize", "server/discover"],
+        "{asked:?}"
+    );
+    assert!(
+        traffic.iter().any(|e| e.direction == Direction::Note
+            && e.body.contains("speaks 2026-07-28 only")
+            && e.body.contains("asks server/discover alone")),
+        "the second start is explained"
+    );
+    let out = wb
+        .call_tool(
+            "late-modern",
+            "echo",
+            json!({"message": "hi"}),
+            Default::default(),
+        )
+        .await
+        .unwrap();
+    assert!(out.result.to_string().contains("hi"), "{}", out.result);
+    wb.shutdown().await;
+}
+
+/// A server of 2026-07-28 only that answers the probe in time is never
+/// asked `initialize`, and one pinned to 2025-11-25 is not asked again
+/// another way: the person chose the era.
+#[tokio::test]
+async fn a_modern_only_server_in_time_is_asked_once_and_a_pinned_era_is_kept() {
+    let (wb, _dir) = start(&[
+        stdio("modern", &["--modern-only"]),
+        pinned("old-way", "2025-11-25", &["--modern-only"]),
+    ])
+    .await;
+    ready(&wb, "modern").await;
+    let asked: Vec<_> = wb
+        .traffic()
+        .entries(Some("modern"))
+        .iter()
+        .filter(|e| e.direction == Direction::Outgoing)
+        .filter_map(|e| e.method.clone())
+        .collect();
+    assert!(!asked.iter().any(|m| &**m == "initialize"), "{asked:?}");
+    let failed = wb
+        .server("old-way")
+        .unwrap()
+        .wait_for(std::time::Duration::from_secs(20), |s| {
+            matches!(
+                s,
+                ServerState::Failed { .. } | ServerState::Restarting { .. }
+            )
+        })
+        .await;
+    assert!(
+        failed.is_some(),
+        "{:?}",
+        wb.server("old-way").unwrap().status()
+    );
+    let old_way = wb.traffic().entries(Some("old-way"));
+    assert!(
+        !old_way.iter().any(|e| e.direction == Direction::Outgoing
+            && e.method.as_deref() == Some("server/discover")),
+        "a pinned era is never switched"
+    );
+    wb.shutdown().await;
+}

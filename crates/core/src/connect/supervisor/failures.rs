@@ -59,6 +59,7 @@ impl Supervisor {
             code,
             reason,
             refresh_next,
+            ..
         } = failure;
         // A server that failed its start this many times in a row, its
         // program missing or exiting before its handshake, will not get
