@@ -12,7 +12,7 @@ pub mod events;
 mod launch;
 pub mod startup;
 pub mod state;
-mod window_state;
+pub mod window_state;
 pub mod wire;
 
 use tauri::{Manager, Runtime};

@@ -8,13 +8,14 @@ use tauri_plugin_store::StoreExt;
 const STORE: &str = "window-state.json";
 const KEY: &str = "main";
 
+/// The window as it was left, in logical pixels.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize)]
-struct Saved {
-    width: f64,
-    height: f64,
-    x: f64,
-    y: f64,
-    maximized: bool,
+pub struct Saved {
+    pub width: f64,
+    pub height: f64,
+    pub x: f64,
+    pub y: f64,
+    pub maximized: bool,
 }
 
 fn current<R: Runtime>(w: &WebviewWindow<R>) -> Option<Saved> {
@@ -32,15 +33,15 @@ fn current<R: Runtime>(w: &WebviewWindow<R>) -> Option<Saved> {
 
 /// A screen's work area, in logical pixels.
 #[derive(Debug, Clone, Copy)]
-struct Area {
-    x: f64,
-    y: f64,
-    width: f64,
-    height: f64,
+pub struct Area {
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
 }
 
 /// `saved` made to fit `area`: no larger than it, wholly on it.
-fn fit(saved: Saved, area: Area) -> Saved {
+pub fn fit(saved: Saved, area: Area) -> Saved {
     let width = saved.width.min(area.width);
     let height = saved.height.min(area.height);
     let x = saved.x.clamp(area.x, area.x + area.width - width);
@@ -123,51 +124,4 @@ pub fn follow<R: Runtime>(app: &tauri::AppHandle<R>) {
             }
         }
     });
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_window_saved_on_a_larger_screen_fits_the_smaller_one() {
-        let saved = Saved {
-            width: 1600.0,
-            height: 1000.0,
-            x: 300.0,
-            y: 200.0,
-            maximized: false,
-        };
-        let small = Area {
-            x: 0.0,
-            y: 27.0,
-            width: 1280.0,
-            height: 773.0,
-        };
-        let f = fit(saved, small);
-        assert_eq!((f.width, f.height, f.x, f.y), (1280.0, 773.0, 0.0, 27.0));
-        // One that fits stays where it was; one past an edge comes back.
-        let ok = fit(
-            Saved {
-                width: 800.0,
-                height: 600.0,
-                x: 100.0,
-                y: 100.0,
-                ..saved
-            },
-            small,
-        );
-        assert_eq!((ok.x, ok.y, ok.width), (100.0, 100.0, 800.0));
-        let off = fit(
-            Saved {
-                width: 800.0,
-                height: 600.0,
-                x: 1200.0,
-                y: -50.0,
-                ..saved
-            },
-            small,
-        );
-        assert_eq!((off.x, off.y), (480.0, 27.0));
-    }
 }

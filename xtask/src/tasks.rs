@@ -453,7 +453,14 @@ pub fn bindings() -> Result {
     let root = root();
     sh(cmd(
         "cargo",
-        &["test", "--package", "mcp-workbench", "--test", "bindings"],
+        &[
+            "test",
+            "--package",
+            "mcp-workbench",
+            "--test",
+            "app",
+            "bindings",
+        ],
         &root,
     )
     .env("UPDATE_BINDINGS", "1"))?;
