@@ -17,15 +17,26 @@ use crate::stages::{Result, cmd};
 /// How many test binaries run at once.
 const AT_ONCE: usize = 3;
 
-/// Test binaries whose few long tests (the soak bed, the crash loop: a
-/// minute together) run as a job of their own beside the binary's other
-/// tests, the pair first: one binary run whole ended the stage alone (132 s
-/// of its 362 on a fresh machine, the other binaries done long before).
-/// (The cli binary's reload, watch, registry and doctor tests as a third
-/// job ended the stage at 151 s against 163, but put the reload tests
-/// beside npx starting real servers, and one timed to saves every 1.5 s
-/// failed.)
-const LONG: &[(&str, &[&str])] = &[("cli: cli", &["soak::", "crash::"])];
+/// Test binaries whose long tests run as jobs of their own beside the
+/// binary's other tests, these first: one binary run whole ended the stage
+/// alone (132 s of its 362 on a fresh machine, the other binaries done long
+/// before). The soak bed and the crash loop (a minute together) are one
+/// job; the cli's tests that mostly wait on a server or a package manager
+/// (bundles, publish, the doctor, the Python SDK through the bridge: 10-16
+/// s each) another, and the dev loop's (saves 1.5 s apart) a third: the
+/// rest alone had ended the stage at 135.7 s on a fresh machine with the
+/// machine 59% busy in its last 30 s. (The reload, watch, registry and
+/// doctor tests as one job once put the reload tests beside npx starting
+/// real servers in the same binary, and one timed to saves every 1.5 s
+/// failed: the dev tests are a job of their own.)
+const LONG: &[(&str, &[&[&str]])] = &[(
+    "cli: cli",
+    &[
+        &["soak::", "crash::"],
+        &["bundle", "publish::", "doctor::", "serve::"],
+        &["dev::"],
+    ],
+)];
 
 /// Make `c`, a cargo command, build the workspace's own crates through
 /// clippy-driver (cargo's workspace wrapper: dependencies go to rustc as
@@ -153,15 +164,35 @@ pub fn run(
             Job { name, command }
         };
         match LONG.iter().find(|(n, _)| *n == name) {
-            Some((_, long)) => {
-                let skips: Vec<&str> = long.iter().flat_map(|t| ["--skip", *t]).collect();
-                jobs.push((0, job(format!("{name} ({})", long.join(" ")), long)));
+            Some((_, groups)) => {
+                for group in *groups {
+                    jobs.push((0, job(format!("{name} ({})", group.join(" ")), group)));
+                }
+                let skips: Vec<&str> = groups
+                    .iter()
+                    .flat_map(|g| g.iter())
+                    .flat_map(|t| ["--skip", *t])
+                    .collect();
                 jobs.push((0, job(format!("{name} (the rest)"), &skips)));
             }
             None => jobs.push((u8::from(!integration) + 1, job(name, &[]))),
         }
     }
-    jobs.sort_by(|a, b| (a.0, &a.1.name).cmp(&(b.0, &b.1.name)));
+    // The split binaries' jobs first, in the order `LONG` gives (longest
+    // first); then the integration tests, then the unit tests, by name.
+    jobs.sort_by(|a, b| {
+        let key = |j: &(u8, Job)| {
+            (
+                j.0,
+                if j.0 == 0 {
+                    String::new()
+                } else {
+                    j.1.name.clone()
+                },
+            )
+        };
+        key(a).cmp(&key(b))
+    });
     let mut doc_args = vec!["test", "--workspace", "--doc"];
     doc_args.extend_from_slice(features);
     let mut jobs: VecDeque<Job> = jobs.into_iter().map(|(_, j)| j).collect();
