@@ -587,3 +587,46 @@ fn an_http_client_is_made_only_through_its_one_crate() {
         "genai makes its client before the TLS crypto is installed: {genai_unready:?}"
     );
 }
+
+/// A library that turns its doc tests off (`doctest = false`: rustdoc
+/// then never reads it, which `cargo test --doc` spent up to a minute on
+/// for libraries without one example) has no code block in its
+/// documentation: an example written there later would never run.
+#[test]
+fn a_library_with_code_in_its_documentation_keeps_its_doc_tests() {
+    let root = workspace();
+    let mut folders: Vec<PathBuf> = std::fs::read_dir(root.join("crates"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    folders.push(root.join("src-tauri"));
+    let mut off = 0;
+    let mut wrong = Vec::new();
+    for folder in folders {
+        let manifest = std::fs::read_to_string(folder.join("Cargo.toml")).unwrap_or_default();
+        if !manifest
+            .lines()
+            .any(|l| l.replace(' ', "") == "doctest=false")
+        {
+            continue;
+        }
+        off += 1;
+        for file in rust_files_under(&root, vec![folder.join("src")], |_| false) {
+            let text = std::fs::read_to_string(root.join(&file)).unwrap();
+            for (n, line) in text.lines().enumerate() {
+                let line = line.trim_start();
+                if (line.starts_with("///") || line.starts_with("//!")) && line.contains("```") {
+                    wrong.push(format!("{file}:{}", n + 1));
+                }
+            }
+        }
+    }
+    assert!(
+        off > 0,
+        "no library has its doc tests off: the test reads nothing"
+    );
+    assert!(
+        wrong.is_empty(),
+        "code in the documentation of a library with `doctest = false` (turn its doc tests on): {wrong:?}"
+    );
+}
