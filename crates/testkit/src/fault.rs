@@ -76,7 +76,7 @@ pub enum Fault {
     /// lists a tool it did not before (`seen_N`) and one only its caller
     /// sees (`for_caller_N`).
     LyingCache,
-    /// The demo answering one tool call at a time, each taking 5 ms: a
+    /// The demo answering one tool call at a time, each taking 20 ms: a
     /// server whose throughput cannot grow with concurrency (load runs find
     /// where it stops).
     Serial,

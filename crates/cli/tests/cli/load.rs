@@ -240,8 +240,10 @@ fn a_ramp_finds_where_a_serial_server_stops_growing() {
         .collect();
     assert_eq!(concurrency, [1, 2, 4, 8]);
     let t = |i: usize| steps[i]["throughput"].as_f64().unwrap();
-    // One call at a time, 5 ms each: never much past 200 a second.
-    assert!(t(3) < t(1) * 1.3 && t(3) < 220.0, "{steps:?}");
+    // One call at a time, 20 ms each: never past 50 a second. (At 5 ms
+    // a loaded machine's debug client was the bottleneck: 75, 104, 129,
+    // 143 a second from 1 to 8 at once.)
+    assert!(t(3) < t(1) * 1.3 && t(3) < 55.0, "{steps:?}");
     let knee = v["report"]["knee"].as_str().unwrap();
     assert!(
         knee.contains("throughput stops growing at concurrency"),

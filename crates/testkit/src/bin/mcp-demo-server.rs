@@ -51,7 +51,7 @@ struct Args {
     /// list-changed-flood, duplicate-tools, hinted (a tool of every hint,
     /// calls written to $MCP_DEMO_CALLS), repeated-cursor, lying-skills.
     /// The demo with lists that lie about their freshness: lying-cache.
-    /// One tool call at a time, 5 ms each (load runs): serial.
+    /// One tool call at a time, 20 ms each (load runs): serial.
     /// Planted for the
     /// doctor: doctor-names, doctor-schemas, doctor-texts, doctor-listings,
     /// doctor-behaviour.

@@ -3,6 +3,11 @@
 
 use super::*;
 
+/// How long each call of the `serial` fault takes: long beside what a
+/// debug build of the client spends on a call (8-13 ms on a loaded CI
+/// machine), so that the server, not the client, stops the growth.
+pub const SERIAL_CALL_MS: u64 = 20;
+
 impl DemoServer {
     pub(super) async fn call(
         &self,
@@ -24,7 +29,7 @@ impl DemoServer {
             Some(Fault::Serial) => {
                 static ONE_AT_A_TIME: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
                 let _one = ONE_AT_A_TIME.lock().await;
-                tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+                tokio::time::sleep(std::time::Duration::from_millis(SERIAL_CALL_MS)).await;
             }
             _ => {}
         }
