@@ -22,6 +22,36 @@ fn first_request(wb: &Workbench, server: &str) -> Option<String> {
         .and_then(|e| e.method.as_deref().map(str::to_string))
 }
 
+/// Wait (past the probe's 10 s) until `name` is ready or has failed; it
+/// must be ready. The protocol version it speaks.
+async fn ready_after_the_probe(wb: &Workbench, name: &str) -> String {
+    let s = wb
+        .server(name)
+        .unwrap()
+        .wait_for(std::time::Duration::from_secs(40), |s| {
+            matches!(
+                s,
+                ServerState::Ready | ServerState::Failed { .. } | ServerState::Restarting { .. }
+            )
+        })
+        .await;
+    let status = wb.server(name).unwrap().status();
+    assert!(
+        matches!(s.map(|s| s.state), Some(ServerState::Ready)),
+        "{status:?}"
+    );
+    status.info.unwrap().protocol_version
+}
+
+/// The methods of the requests sent, in order.
+fn requests(traffic: &[std::sync::Arc<workbench_core::traffic::TrafficEntry>]) -> Vec<&str> {
+    traffic
+        .iter()
+        .filter(|e| e.direction == Direction::Outgoing)
+        .filter_map(|e| e.method.as_deref())
+        .collect()
+}
+
 #[tokio::test]
 async fn a_pinned_era_is_spoken_whatever_the_server_could_do() {
     let (wb, _dir) = start(&[
@@ -233,28 +263,10 @@ async fn a_python_sdk_tool_that_asks_the_old_way_is_explained_in_the_new_era() {
 #[tokio::test]
 async fn a_legacy_server_slower_to_start_than_the_probes_wait_still_connects() {
     let (wb, _dir) = start(&[stdio("late", &["--legacy", "--startup-delay-ms", "10500"])]).await;
-    let s = wb
-        .server("late")
-        .unwrap()
-        .wait_for(std::time::Duration::from_secs(40), |s| {
-            matches!(
-                s,
-                ServerState::Ready | ServerState::Failed { .. } | ServerState::Restarting { .. }
-            )
-        })
-        .await;
-    let status = wb.server("late").unwrap().status();
-    assert!(
-        matches!(s.map(|s| s.state), Some(ServerState::Ready)),
-        "{status:?}"
-    );
-    assert_eq!(status.info.unwrap().protocol_version, "2025-11-25");
+    let version = ready_after_the_probe(&wb, "late").await;
+    assert_eq!(version, "2025-11-25");
     let traffic = wb.traffic().entries(Some("late"));
-    let asked: Vec<_> = traffic
-        .iter()
-        .filter(|e| e.direction == Direction::Outgoing)
-        .filter_map(|e| e.method.as_deref())
-        .collect();
+    let asked = requests(&traffic);
     assert_eq!(asked[..2], ["server/discover", "initialize"], "{asked:?}");
     assert!(
         traffic
@@ -290,28 +302,10 @@ async fn a_modern_only_server_slower_to_start_than_the_probes_wait_is_asked_agai
         ],
     )])
     .await;
-    let s = wb
-        .server("late-modern")
-        .unwrap()
-        .wait_for(std::time::Duration::from_secs(40), |s| {
-            matches!(
-                s,
-                ServerState::Ready | ServerState::Failed { .. } | ServerState::Restarting { .. }
-            )
-        })
-        .await;
-    let status = wb.server("late-modern").unwrap().status();
-    assert!(
-        matches!(s.map(|s| s.state), Some(ServerState::Ready)),
-        "{status:?}"
-    );
-    assert_eq!(status.info.unwrap().protocol_version, "2026-07-28");
+    let version = ready_after_the_probe(&wb, "late-modern").await;
+    assert_eq!(version, "2026-07-28");
     let traffic = wb.traffic().entries(Some("late-modern"));
-    let asked: Vec<_> = traffic
-        .iter()
-        .filter(|e| e.direction == Direction::Outgoing)
-        .filter_map(|e| e.method.as_deref())
-        .collect();
+    let asked = requests(&traffic);
     assert_eq!(
         asked[..3],
         ["server/discover", "initialize", "server/discover"],
