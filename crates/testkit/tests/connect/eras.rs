@@ -43,6 +43,21 @@ async fn ready_after_the_probe(wb: &Workbench, name: &str) -> String {
     status.info.unwrap().protocol_version
 }
 
+/// `name` fails to connect (within 20 s).
+async fn refused(wb: &Workbench, name: &str) {
+    let failed = wb
+        .server(name)
+        .unwrap()
+        .wait_for(std::time::Duration::from_secs(20), |s| {
+            matches!(
+                s,
+                ServerState::Failed { .. } | ServerState::Restarting { .. }
+            )
+        })
+        .await;
+    assert!(failed.is_some(), "{:?}", wb.server(name).unwrap().status());
+}
+
 /// The methods of the requests sent, in order.
 fn requests(traffic: &[std::sync::Arc<workbench_core::traffic::TrafficEntry>]) -> Vec<&str> {
     traffic
@@ -82,21 +97,7 @@ async fn a_pinned_era_is_spoken_whatever_the_server_could_do() {
     );
     assert_eq!(version("auto"), "2026-07-28");
     // A 2025-11-25 server pinned to 2026-07-28 cannot connect, and says so.
-    let legacy = wb
-        .server("legacy-new")
-        .unwrap()
-        .wait_for(std::time::Duration::from_secs(20), |s| {
-            matches!(
-                s,
-                ServerState::Failed { .. } | ServerState::Restarting { .. }
-            )
-        })
-        .await;
-    assert!(
-        legacy.is_some(),
-        "{:?}",
-        wb.server("legacy-new").unwrap().status()
-    );
+    refused(&wb, "legacy-new").await;
     assert!(
         wb.server("old-way").unwrap().entry().protocol
             == workbench_core::config::ProtocolPin::V2025_11_25
@@ -341,29 +342,11 @@ async fn a_modern_only_server_in_time_is_asked_once_and_a_pinned_era_is_kept() {
     ])
     .await;
     ready(&wb, "modern").await;
-    let asked: Vec<_> = wb
-        .traffic()
-        .entries(Some("modern"))
-        .iter()
-        .filter(|e| e.direction == Direction::Outgoing)
-        .filter_map(|e| e.method.clone())
-        .collect();
-    assert!(!asked.iter().any(|m| &**m == "initialize"), "{asked:?}");
-    let failed = wb
-        .server("old-way")
-        .unwrap()
-        .wait_for(std::time::Duration::from_secs(20), |s| {
-            matches!(
-                s,
-                ServerState::Failed { .. } | ServerState::Restarting { .. }
-            )
-        })
-        .await;
-    assert!(
-        failed.is_some(),
-        "{:?}",
-        wb.server("old-way").unwrap().status()
-    );
+    let traffic = wb.traffic().entries(Some("modern"));
+    let asked = requests(&traffic);
+    assert!(!asked.contains(&"initialize"), "{asked:?}");
+    // It cannot connect, and says so.
+    refused(&wb, "old-way").await;
     let old_way = wb.traffic().entries(Some("old-way"));
     assert!(
         !old_way.iter().any(|e| e.direction == Direction::Outgoing
