@@ -5,6 +5,7 @@
 mod client;
 mod discover;
 pub mod door;
+mod era;
 pub mod httptap;
 pub mod keep;
 pub mod life;
@@ -29,7 +30,7 @@ use workbench_codes::reach::Unreached;
 use rmcp::service::{RunningService, RunningServiceCancellationToken};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::{ClientCacheConfig, ClientLifecycleMode, Peer, RoleClient};
+use rmcp::{ClientCacheConfig, Peer, RoleClient};
 use tokio::sync::{broadcast, oneshot};
 
 pub use client::{WorkbenchClient, client_config};
@@ -59,23 +60,6 @@ pub(crate) struct Context<'a> {
     pub traffic: &'a TrafficLog,
     pub events: &'a broadcast::Sender<Event>,
     pub asks: Option<&'a crate::asks::Asks>,
-}
-
-/// Both protocol eras: ask `server/discover` (2026-07-28) first; a server
-/// that does not know it (every 2025-11-25 server) gets `initialize`. An
-/// entry may pin one era (a server's developer testing it under each).
-fn lifecycle(pin: crate::config::ProtocolPin) -> ClientLifecycleMode {
-    use crate::config::ProtocolPin;
-    match pin {
-        ProtocolPin::Auto => ClientLifecycleMode::Auto {
-            preferred_versions: vec![rmcp::model::ProtocolVersion::V_2026_07_28],
-            legacy_version: Some(rmcp::model::ProtocolVersion::V_2025_11_25),
-        },
-        ProtocolPin::V2025_11_25 => ClientLifecycleMode::Initialize,
-        ProtocolPin::V2026_07_28 => ClientLifecycleMode::Discover {
-            preferred_versions: vec![rmcp::model::ProtocolVersion::V_2026_07_28],
-        },
-    }
 }
 
 fn server_info(peer: &Peer<RoleClient>, transport: TransportKind) -> ServerInfo {
@@ -137,35 +121,6 @@ fn ended_the_handshake(e: &rmcp::service::ClientInitializeError) -> bool {
     }
 }
 
-/// Whether the handshake failed because the server refused `initialize`
-/// (-32022, unsupported protocol version) naming only versions of the
-/// 2026-07-28 era or later: a server that speaks `server/discover` alone,
-/// whose answer to the probe came after rmcp stopped waiting for it.
-fn refused_as_legacy(e: &rmcp::service::ClientInitializeError) -> bool {
-    use rmcp::service::ClientInitializeError as E;
-    match e {
-        E::JsonRpcError(error)
-            if error.code == rmcp::model::ErrorCode::UNSUPPORTED_PROTOCOL_VERSION =>
-        {
-            let supported = error
-                .data
-                .as_ref()
-                .and_then(|d| d.get("supported"))
-                .and_then(|s| s.as_array());
-            supported.is_some_and(|versions| {
-                !versions.is_empty()
-                    && versions.iter().all(|v| {
-                        v.as_str().is_some_and(|v| {
-                            v >= rmcp::model::ProtocolVersion::V_2026_07_28.as_str()
-                        })
-                    })
-            })
-        }
-        E::LegacyFallbackFailed { fallback, .. } => refused_as_legacy(fallback),
-        _ => false,
-    }
-}
-
 async fn start<T, E, A>(
     transport: T,
     handler: WorkbenchClient,
@@ -178,14 +133,14 @@ where
     E: std::error::Error + Send + Sync + 'static,
 {
     let mut child = child;
-    let mode = lifecycle(handler.protocol);
+    let mode = era::lifecycle(handler.protocol);
     let (handler_traffic, handler_server) = (handler.traffic.clone(), handler.server.clone());
     let service: RunningService<RoleClient, WorkbenchClient> =
         match rmcp::serve_client_with_lifecycle(handler, transport, mode).await {
             Ok(service) => service,
             Err(e) => {
                 let mut failure = Failure {
-                    modern_only: refused_as_legacy(&e),
+                    modern_only: era::refused_as_legacy(&e),
                     ..Failure::new(
                         FailureCode::Handshake,
                         format!("the MCP handshake failed: {}", error_chain(&e)),
@@ -439,16 +394,15 @@ pub(crate) async fn connect(
     cx: Context<'_>,
 ) -> Result<Session, Failure> {
     let entry = admitted.entry();
-    let first = connect_as(admitted, &cx, entry.protocol).await;
-    match first {
-        Err(f) if f.modern_only && entry.protocol == crate::config::ProtocolPin::Auto => {
-            cx.traffic.record_note(
-                &entry.name,
-                "the server refused initialize (2025-11-25) and speaks 2026-07-28 only; its answer to server/discover came after the 10 s the probe waits. The workbench connects again and asks server/discover alone",
-            );
-            connect_as(admitted, &cx, crate::config::ProtocolPin::V2026_07_28).await
-        }
-        other => other,
+    match connect_as(admitted, &cx, entry.protocol).await {
+        Err(f) => match era::again(entry.protocol, &f) {
+            Some((pin, why)) => {
+                cx.traffic.record_note(&entry.name, why);
+                connect_as(admitted, &cx, pin).await
+            }
+            None => Err(f),
+        },
+        session => session,
     }
 }
 
