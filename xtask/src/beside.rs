@@ -108,7 +108,7 @@ pub fn run(root: &Path, group: Option<&str>) -> Result {
         Some(UI) => (|| {
             stages.run("set-up: npm packages", || crate::setup::npm_packages(root))?;
             stages.run("build: UI (tsc --noEmit, vite)", || {
-                crate::tasks::build_ui(root)
+                crate::ui::build_ui(root)
             })
         })(),
         Some(NODE_TOOLS) => (|| {

@@ -17,6 +17,7 @@ mod startup_order;
 mod supply;
 mod tasks;
 mod tools;
+mod ui;
 
 use std::process::ExitCode;
 
