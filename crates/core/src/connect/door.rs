@@ -5,7 +5,7 @@
 //! or has turned off is refused with why, and only then are its references
 //! (`${env:…}`, `${secret:…}`, `${input:…}`) read and its sign-in attached.
 //! A process or a transport is made only from an [`Admitted`] entry:
-//! `connect` takes one, and so do the raw openings here. `tests/house.rs`
+//! `connect` takes one, and so do the raw openings here. `tests/house/`
 //! fails when a server process is spawned or an MCP client transport is
 //! built anywhere else.
 

@@ -119,7 +119,7 @@ pub(super) fn state_name(state: &ServerState) -> String {
 /// (`workbench_calls::Calls::new`) and to nobody else; every tool call
 /// demands it. The agent, the bridge, the doctor and every other surface
 /// hold a `Calls`, never the token: they call tools through the person's
-/// rules and the history, or not at all (`tests/house.rs` holds who names it).
+/// rules and the history, or not at all (`tests/house/` holds who names it).
 #[derive(Clone)]
 pub struct ToolCaller(());
 
