@@ -84,26 +84,39 @@ pub const SCORED_EXTENSIONS: [&str; 2] = ["auth/dpop", "auth/dpop-nonce"];
 /// The protocol revisions the client is run at.
 pub const REVISIONS: [&str; 2] = ["2025-11-25", "2026-07-28"];
 
-fn run_one(
+/// What one suite process runs: a revision's whole requirement set, all
+/// at once (`--requirements`), or one extension scenario (`--force`).
+#[derive(Clone, Copy)]
+enum Batch {
+    Set(&'static str),
+    One(&'static str, &'static str),
+}
+
+/// Run `batch` with mcpwb as the client (through `mcpwb tap --to` when
+/// `through_tap`): each scenario's outcome.
+fn run_batch(
     node: &Path,
     dir: &Path,
     mcpwb: &Path,
-    revision: &str,
-    scenario: &str,
+    batch: Batch,
     through_tap: bool,
-) -> Outcome {
+) -> Vec<Outcome> {
     let suite = dir.join("node_modules/@modelcontextprotocol/conformance/dist/index.js");
     let adapter = format!("node {}", dir.join("client.mjs").display());
-    let out = Command::new(node)
-        .arg(&suite)
-        .args(["client", "--command", &adapter, "--scenario", scenario])
-        .args(["--spec-version", revision])
-        // An extension is off the spec's timeline: run it at this revision.
-        .args(
-            (CLIENT_EXTENSIONS.iter().any(|(_, s)| *s == scenario)
-                || SCORED_EXTENSIONS.contains(&scenario))
-            .then_some("--force"),
-        )
+    let mut c = Command::new(node);
+    c.arg(&suite).args(["client", "--command", &adapter]);
+    match batch {
+        Batch::Set(revision) => c.args(["--requirements", revision]),
+        // An extension is off the spec's timeline: run at this revision.
+        Batch::One(revision, scenario) => c.args([
+            "--scenario",
+            scenario,
+            "--spec-version",
+            revision,
+            "--force",
+        ]),
+    };
+    let out = c
         .env("MCPWB", mcpwb)
         .env("MCPWB_THROUGH_TAP", if through_tap { "1" } else { "0" })
         .env("NO_COLOR", "1")
@@ -118,22 +131,73 @@ fn run_one(
         Err(e) => format!("could not start the suite: {e}"),
     };
     let plain = strip_ansi(&text);
-    let checks = plain
+    let outcomes = match batch {
+        Batch::Set(revision) => summary(&plain)
+            .into_iter()
+            .map(|(scenario, passed, checks)| Outcome {
+                revision: revision.to_string(),
+                scenario,
+                passed,
+                checks,
+            })
+            .collect(),
+        Batch::One(revision, scenario) => vec![Outcome {
+            revision: revision.to_string(),
+            scenario: scenario.to_string(),
+            passed: plain.contains("OVERALL: PASSED"),
+            checks: plain
+                .lines()
+                .find_map(|l| l.trim().strip_prefix("Passed: "))
+                .and_then(|l| l.split(',').next())
+                .unwrap_or("?")
+                .to_string(),
+        }],
+    };
+    if outcomes.iter().any(|o| !o.passed) && std::env::var_os("CONFORMANCE_VERBOSE").is_some() {
+        println!("--- {}\n{plain}", label_of(batch, through_tap));
+    }
+    outcomes
+}
+
+fn label_of(batch: Batch, through_tap: bool) -> String {
+    let what = match batch {
+        Batch::Set(revision) => format!("{revision} (its required set)"),
+        Batch::One(revision, scenario) => format!("{revision} {scenario}"),
+    };
+    format!(
+        "{what}{}",
+        if through_tap {
+            " through mcpwb tap"
+        } else {
+            ""
+        }
+    )
+}
+
+/// The suite's summary of a run of many scenarios (client or server):
+/// each line `✓ name: 3 passed, 0 failed` (✗ when one failed) as
+/// (scenario, passed, "passed/all").
+pub(crate) fn summary(plain: &str) -> Vec<(String, bool, String)> {
+    plain
         .lines()
-        .find_map(|l| l.trim().strip_prefix("Passed: "))
-        .and_then(|l| l.split(',').next())
-        .unwrap_or("?")
-        .to_string();
-    let passed = plain.contains("OVERALL: PASSED");
-    if !passed && std::env::var_os("CONFORMANCE_VERBOSE").is_some() {
-        println!("--- {revision} {scenario}\n{plain}");
-    }
-    Outcome {
-        revision: revision.to_string(),
-        scenario: scenario.to_string(),
-        passed,
-        checks,
-    }
+        .filter_map(|l| {
+            let l = l.trim();
+            let (passed, rest) = if let Some(r) = l.strip_prefix('✓') {
+                (true, r)
+            } else {
+                (false, l.strip_prefix('✗')?)
+            };
+            let (name, counts) = rest.trim().rsplit_once(": ")?;
+            let number = |word: &str| {
+                counts
+                    .split(", ")
+                    .find_map(|c| c.strip_suffix(word))
+                    .and_then(|n| n.trim().parse::<u32>().ok())
+            };
+            let (ok, failed) = (number(" passed")?, number(" failed")?);
+            Some((name.to_string(), passed, format!("{ok}/{}", ok + failed)))
+        })
+        .collect()
 }
 
 /// A revision's scenarios for one role (`client` or `server`) from the
@@ -227,15 +291,6 @@ fn expected(dir: &Path) -> Result<Vec<Expected>> {
         .collect())
 }
 
-/// Scenarios run at once (`CONFORMANCE_JOBS`, default 4).
-pub fn jobs() -> usize {
-    std::env::var("CONFORMANCE_JOBS")
-        .ok()
-        .and_then(|v| v.parse().ok())
-        .filter(|n| *n > 0)
-        .unwrap_or(4)
-}
-
 pub fn client(root: &Path) -> Result {
     install(root)?;
     crate::tasks::test_build(root)?;
@@ -261,44 +316,46 @@ pub fn client(root: &Path) -> Result {
         REVISIONS.join(" and "),
         mcpwb.display()
     );
-    // Several at a time: each scenario is the suite's server, the suite and
-    // mcpwb, mostly waiting on each other (CONFORMANCE_JOBS sets how many).
-    // Each scenario twice: straight, and with `mcpwb tap --to` between
+    // A revision's requirement set in one suite process (its scenarios all
+    // at once: the suite loads once, not once a scenario), the extensions
+    // one by one; each twice: straight, and with `mcpwb tap --to` between
     // mcpwb and the suite's server (what the suite judges must not change).
-    // Not the sign-in scenarios: an OAuth server binds its tokens and its
-    // resource metadata to its own URL (RFC 8707, RFC 9728 §3.3), so a
-    // client that checks them refuses any proxy's URL, the tap's included
-    // (docs/src/tap.md says so).
-    let both: Vec<(bool, &(&str, String, bool))> = runs
+    // Not the sign-in scenarios through the tap: an OAuth server binds its
+    // tokens and its resource metadata to its own URL (RFC 8707, RFC 9728
+    // §3.3), so a client that checks them refuses any proxy's URL, the
+    // tap's included (docs/src/tap.md says so); the adapter ends them at
+    // once and their results are left out. Two suite processes at a time.
+    let batches: Vec<Batch> = REVISIONS
         .iter()
-        .flat_map(|r| {
-            let tap = !r.1.starts_with("auth/");
-            std::iter::once((false, r)).chain(tap.then_some((true, r)))
-        })
+        .map(|r| Batch::Set(r))
+        .chain(CLIENT_EXTENSIONS.iter().map(|(r, s)| Batch::One(r, s)))
+        .collect();
+    let both: Vec<(bool, Batch)> = batches
+        .iter()
+        .flat_map(|b| [(false, *b), (true, *b)])
         .collect();
     let queue = Mutex::new(both.iter());
     let results = Mutex::new(Vec::new());
     let tapped = Mutex::new(Vec::new());
     std::thread::scope(|s| {
-        for _ in 0..jobs() {
+        for _ in 0..2 {
             s.spawn(|| {
-                while let Some((through_tap, (revision, sc, _))) = queue.lock().unwrap().next() {
-                    let o = run_one(&node, &dir, &mcpwb, revision, sc, *through_tap);
+                while let Some((through_tap, batch)) = queue.lock().unwrap().next() {
+                    let started = std::time::Instant::now();
+                    let outcomes = run_batch(&node, &dir, &mcpwb, *batch, *through_tap);
                     println!(
-                        "  {revision} {:<45} {:>6}  {}{}",
-                        o.scenario,
-                        o.checks,
-                        if o.passed { "passed" } else { "FAILED" },
-                        if *through_tap {
-                            " (through mcpwb tap)"
-                        } else {
-                            ""
-                        }
+                        "  {}: {} scenario{} in {:.1}s",
+                        label_of(*batch, *through_tap),
+                        outcomes.len(),
+                        if outcomes.len() == 1 { "" } else { "s" },
+                        started.elapsed().as_secs_f64()
                     );
-                    if *through_tap {
-                        tapped.lock().unwrap().push(o);
-                    } else {
-                        results.lock().unwrap().push(o);
+                    for o in outcomes {
+                        if !*through_tap {
+                            results.lock().unwrap().push(o);
+                        } else if !o.scenario.starts_with("auth/") {
+                            tapped.lock().unwrap().push(o);
+                        }
                     }
                 }
             });
@@ -369,6 +426,19 @@ pub fn client(root: &Path) -> Result {
         })
         .collect();
     let mut problems = Vec::new();
+    // What the requirement sets name, the suite ran (a summary that could
+    // not be read, or a suite that skips one, fails the run).
+    let missing: Vec<String> = runs
+        .iter()
+        .filter(|(r, s, _)| !results.iter().any(|o| o.revision == *r && o.scenario == *s))
+        .map(|(r, s, _)| format!("{r} {s}"))
+        .collect();
+    if !missing.is_empty() {
+        problems.push(format!(
+            "not run (no outcome in the suite's summary): {}",
+            missing.join(", ")
+        ));
+    }
     let differs: Vec<String> = results
         .iter()
         .filter(|o| !o.scenario.starts_with("auth/"))
@@ -412,5 +482,29 @@ pub fn client(root: &Path) -> Result {
         Ok(())
     } else {
         Err(problems.join("; "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::summary;
+
+    #[test]
+    fn a_runs_summary_reads_as_each_scenarios_outcome() {
+        let text = "Results saved to /tmp/x\n\n=== SUITE SUMMARY ===\n\n\
+            ✓ tools_call: 2 passed, 0 failed\n\
+            ✗ auth/wif-jwt-bearer: 8 passed, 1 failed\n\
+            ✓ http-custom-headers: 18 passed, 0 failed, 1 warnings\n\n\
+            Total: 28 passed, 1 failed, 0 warnings\n\
+            Not scored for 2026-07-28:\n  ✗ auth/wif-jwt-bearer (extension)\n";
+        assert_eq!(
+            summary(text),
+            [
+                ("tools_call".to_string(), true, "2/2".to_string()),
+                ("auth/wif-jwt-bearer".to_string(), false, "8/9".to_string()),
+                ("http-custom-headers".to_string(), true, "18/18".to_string()),
+            ]
+        );
+        assert!(summary("no summary: the suite did not start").is_empty());
     }
 }

@@ -112,27 +112,7 @@ fn run_requirements(node: &Path, suite: &Path, url: &str, revision: &str) -> Res
         .output()
         .map_err(|e| format!("could not start the suite: {e}"))?;
     let text = crate::conformance::strip_ansi(&String::from_utf8_lossy(&out.stdout));
-    let mut rows = Vec::new();
-    for line in text.lines() {
-        let line = line.trim();
-        let (ok, rest) = match (line.strip_prefix("✓ "), line.strip_prefix("✗ ")) {
-            (Some(r), _) => (true, r),
-            (_, Some(r)) => (false, r),
-            _ => continue,
-        };
-        let Some((name, counts)) = rest.split_once(": ") else {
-            continue;
-        };
-        let nums: Vec<u32> = counts
-            .split(|c: char| !c.is_ascii_digit())
-            .filter_map(|n| n.parse().ok())
-            .collect();
-        let checks = match nums.as_slice() {
-            [p, f, ..] => format!("{p}/{}", p + f),
-            _ => String::new(),
-        };
-        rows.push((name.to_string(), ok, checks));
-    }
+    let rows = crate::conformance::summary(&text);
     if rows.is_empty() {
         return Err(format!(
             "the suite reported no scenarios for {url}:\n{text}"
