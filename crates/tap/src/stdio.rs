@@ -11,6 +11,7 @@ use std::process::Stdio;
 use std::io::{Read, Write};
 
 use crate::Direction;
+use crate::hot::Hot;
 use crate::record::{Recorder, Splitter};
 
 /// The server to run.
@@ -27,16 +28,24 @@ pub struct Spawn {
 const CHUNK: usize = 64 * 1024;
 
 /// Copy `from` to `to` as it comes (flushed at once), each chunk first to
-/// `split`; until either end closes.
-fn pump(mut from: impl Read, mut to: impl Write, mut split: Option<Splitter>) {
+/// `split`; until either end closes. While messages are passing, the next
+/// bytes are waited for awake ([`Hot`]).
+fn pump(
+    mut from: impl Read + std::os::fd::AsFd,
+    mut to: impl Write,
+    mut split: Option<Splitter>,
+    hot: &Hot,
+) {
     let mut buf = vec![0u8; CHUNK];
     loop {
+        hot.wait(&from);
         let n = match from.read(&mut buf) {
             Ok(0) => break,
             Ok(n) => n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(_) => break,
         };
+        hot.passed();
         // Kept before it is passed on: an answer can then never be kept
         // ahead of the request it answers.
         if let Some(s) = &mut split {
@@ -56,7 +65,8 @@ fn pump(mut from: impl Read, mut to: impl Write, mut split: Option<Splitter>) {
 /// server's exit code (128 + the signal when a signal ended it).
 ///
 /// Each direction is a thread doing blocking reads and writes: the
-/// shortest path a byte can take (no task hand-offs on the way).
+/// shortest path a byte can take (no task hand-offs on the way), awake
+/// between messages that come close together ([`Hot`]).
 pub async fn run(spawn: &Spawn, recorder: Option<Recorder>) -> std::io::Result<i32> {
     let mut command = std::process::Command::new(&spawn.program);
     command
@@ -76,15 +86,24 @@ pub async fn run(spawn: &Spawn, recorder: Option<Recorder>) -> std::io::Result<i
     let to_server = child.stdin.take().expect("stdin is piped");
     let from_server = child.stdout.take().expect("stdout is piped");
     let host_split = recorder.clone().map(|r| Splitter::new(Direction::Host, r));
+    let hot = std::sync::Arc::new(Hot::from_env());
+    let hot_down = hot.clone();
     let server_split = recorder.map(|r| Splitter::new(Direction::Server, r));
     // Host → server; when the host is gone the server's stdin closes. Not
     // joined: it may wait on a host that keeps its end open.
     std::thread::Builder::new()
         .name("tap-to-server".into())
-        .spawn(move || pump(std::io::stdin().lock(), to_server, host_split))?;
+        .spawn(move || pump(std::io::stdin().lock(), to_server, host_split, &hot))?;
     let downstream = std::thread::Builder::new()
         .name("tap-to-host".into())
-        .spawn(move || pump(from_server, std::io::stdout().lock(), server_split))?;
+        .spawn(move || {
+            pump(
+                from_server,
+                std::io::stdout().lock(),
+                server_split,
+                &hot_down,
+            )
+        })?;
     // A signal meant for the server reaches it (and what it started); the
     // tap itself stays to pass its last bytes and keep the session's end.
     use nix::sys::signal::Signal;

@@ -1,8 +1,10 @@
-//! The floor of any hop: a bare relay that passes bytes and does nothing
-//! else, run as its own process (the bench binary again, asked by
+//! The floor of a hop that sleeps: a bare relay that passes bytes and does
+//! nothing else, each direction a thread blocked in `read` between
+//! messages, run as its own process (the bench binary again, asked by
 //! `MCPWB_BENCH_RELAY`). A path of ours (the bridge, the tap) is set against
-//! it as well as against going straight: going straight has one hop fewer,
-//! and no relay, however empty, is faster than this one.
+//! it as well as against going straight: going straight has one hop fewer.
+//! (The stdio tap beats it by staying awake between close messages:
+//! `crates/tap/src/hot.rs`.)
 //!
 //! - `stdio -- COMMAND…`: COMMAND as a child; stdin to its stdin and its
 //!   stdout to stdout, two threads copying as bytes come.
