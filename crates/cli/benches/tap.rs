@@ -1,7 +1,8 @@
 //! The tap against going direct: echo calls per second from a bare rmcp
 //! client to the demo server straight, and through `mcpwb tap` (recording
 //! on, into a throwaway store), over stdio in both protocol eras and over
-//! Streamable HTTP (`mcpwb tap --to`), sequential and 64 in flight. Beside
+//! Streamable HTTP (`mcpwb tap --to`), sequential and 64 in flight, and
+//! over stdio once more beside two programs that keep the CPUs busy. Beside
 //! them a bare relay that only passes bytes (`echo/relay.rs`): the floor of
 //! any hop, so what is ours in the tap's cost shows apart from what a second
 //! hop costs. Prints figures and the ratios (the target: the tap at least
@@ -83,6 +84,20 @@ async fn http_tap(
     (tap, said["url"].as_str().unwrap().to_string())
 }
 
+/// `n` programs that only spin, at the normal priority (killed when
+/// dropped).
+fn busy_programs(n: usize) -> Vec<tokio::process::Child> {
+    (0..n)
+        .map(|_| {
+            tokio::process::Command::new("sh")
+                .args(["-c", "while :; do :; done"])
+                .kill_on_drop(true)
+                .spawn()
+                .unwrap()
+        })
+        .collect()
+}
+
 fn main() {
     relay::run_if_asked();
     bench()
@@ -113,6 +128,13 @@ async fn bench() {
         let tapped = stdio_tap(true).await;
         let all = paths(direct, relayed, passing, tapped);
         race(label, &all, (SEQ, CONC), TARGET).await;
+        if label == "stdio 2025" {
+            // The same paths beside two programs that keep both CPUs busy:
+            // the tap waits for bytes awake only while CPUs are spare, and
+            // must not make the server and the host wait behind it.
+            let _busy = busy_programs(2);
+            race("stdio 2025, CPUs busy", &all, (SEQ, CONC), TARGET).await;
+        }
     }
     // Streamable HTTP: the demo server on a loopback port, `mcpwb tap --to`
     // in front of it.
