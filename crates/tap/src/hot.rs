@@ -77,6 +77,26 @@ impl Hot {
         self.last.store(self.now(), Ordering::Relaxed);
     }
 
+    /// Whether a thread that last asked at `asked` stops asking at `now`
+    /// (microseconds from `start`): nothing passed for the window, the
+    /// machine was found busy a moment ago, or the thread was off its CPU
+    /// for longer than [`BUSY`] since it last asked (then no thread asks
+    /// for [`QUIET`]).
+    fn stop(&self, now: u64, asked: u64) -> bool {
+        if self.window == 0
+            || now.saturating_sub(self.last.load(Ordering::Relaxed)) > self.window
+            || now < self.quiet_until.load(Ordering::Relaxed)
+        {
+            return true;
+        }
+        if now.saturating_sub(asked) > BUSY.as_micros() as u64 {
+            self.quiet_until
+                .store(now + QUIET.as_micros() as u64, Ordering::Relaxed);
+            return true;
+        }
+        false
+    }
+
     /// Return once `fd` has bytes to read, or once nothing has passed
     /// either way for the window or the machine is busy (the caller's read
     /// then blocks). Whether it returned with bytes there.
@@ -90,15 +110,7 @@ impl Hot {
                 return true;
             }
             let now = self.now();
-            if self.window == 0
-                || now.saturating_sub(self.last.load(Ordering::Relaxed)) > self.window
-                || now < self.quiet_until.load(Ordering::Relaxed)
-            {
-                return false;
-            }
-            if now - asked > BUSY.as_micros() as u64 {
-                self.quiet_until
-                    .store(now + QUIET.as_micros() as u64, Ordering::Relaxed);
+            if self.stop(now, asked) {
                 return false;
             }
             asked = now;
@@ -142,5 +154,27 @@ mod tests {
         let t = Instant::now();
         assert!(!off.wait(&reader));
         assert!(t.elapsed() < Duration::from_millis(20));
+    }
+
+    #[test]
+    fn asking_stops_after_the_window_and_for_a_second_once_the_machine_is_busy() {
+        let hot = Hot::new(Duration::from_micros(300));
+        let quiet = QUIET.as_micros() as u64;
+        let at = 10_000_000;
+        hot.last.store(at, Ordering::Relaxed);
+        // Within the window, on its CPU all along: asks on.
+        assert!(!hot.stop(at + 100, at + 99));
+        // The window over: stops.
+        assert!(hot.stop(at + 400, at + 399));
+        // Off its CPU for 2 ms between two asks: stops, and for a second no
+        // thread asks, though messages keep passing.
+        hot.last.store(at + 2_500, Ordering::Relaxed);
+        assert!(hot.stop(at + 2_600, at + 600));
+        hot.last.store(at + 3_000, Ordering::Relaxed);
+        assert!(hot.stop(at + 3_010, at + 3_005));
+        // A second later, asking again.
+        let later = at + 2_600 + quiet + 1;
+        hot.last.store(later, Ordering::Relaxed);
+        assert!(!hot.stop(later + 10, later + 5));
     }
 }
