@@ -109,6 +109,14 @@ fn saying(needles: &[&str]) -> Vec<String> {
         .collect()
 }
 
+/// The shipped files outside core whose code says any of `needles`.
+fn saying_outside_core(needles: &[&str]) -> Vec<String> {
+    saying(needles)
+        .into_iter()
+        .filter(|f| !f.starts_with("crates/core/"))
+        .collect()
+}
+
 #[test]
 fn the_leaf_modules_stay_leaves() {
     // file → what it may import from its own crate.
@@ -230,11 +238,7 @@ fn a_server_is_started_only_through_the_one_door() {
         "an MCP client transport is built outside the one door"
     );
     // The door is the only place an entry's references are read for a start.
-    let expands = saying(&["door::admit(", "door::hand_over("]);
-    let outside_core: Vec<&String> = expands
-        .iter()
-        .filter(|f| !f.starts_with("crates/core/"))
-        .collect();
+    let outside_core = saying_outside_core(&["door::admit(", "door::hand_over("]);
     assert_eq!(
         outside_core,
         // `mcpwb tap --server`: the application layer's one sequence.
@@ -247,11 +251,7 @@ fn a_server_is_started_only_through_the_one_door() {
 /// started and handed by the composition roots to the one call path.
 #[test]
 fn a_tool_is_called_only_with_the_one_capability() {
-    let holders = saying(&["ToolCaller", "start_with_caller"]);
-    let outside_core: Vec<&String> = holders
-        .iter()
-        .filter(|f| !f.starts_with("crates/core/"))
-        .collect();
+    let outside_core = saying_outside_core(&["ToolCaller", "start_with_caller"]);
     assert_eq!(
         outside_core,
         [
@@ -266,11 +266,7 @@ fn a_tool_is_called_only_with_the_one_capability() {
         ],
         "who holds the capability to call a tool"
     );
-    let callers = saying(&["call_tool_on(", "call_qualified_on("]);
-    let outside_core: Vec<&String> = callers
-        .iter()
-        .filter(|f| !f.starts_with("crates/core/"))
-        .collect();
+    let outside_core = saying_outside_core(&["call_tool_on(", "call_qualified_on("]);
     assert_eq!(
         outside_core,
         ["crates/calls/src/lib.rs"],
