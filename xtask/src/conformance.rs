@@ -153,7 +153,11 @@ fn run_batch(
                 .to_string(),
         }],
     };
-    if outcomes.iter().any(|o| !o.passed) && std::env::var_os("CONFORMANCE_VERBOSE").is_some() {
+    // Nothing read from the summary (the suite did not run, or said it
+    // otherwise) is shown as a failure is.
+    if (outcomes.is_empty() || outcomes.iter().any(|o| !o.passed))
+        && std::env::var_os("CONFORMANCE_VERBOSE").is_some()
+    {
         println!("--- {}\n{plain}", label_of(batch, through_tap));
     }
     outcomes
@@ -435,7 +439,7 @@ pub fn client(root: &Path) -> Result {
         .collect();
     if !missing.is_empty() {
         problems.push(format!(
-            "not run (no outcome in the suite's summary): {}",
+            "not run (no outcome in the suite's summary): {} (CONFORMANCE_VERBOSE=1 shows the suite's output)",
             missing.join(", ")
         ));
     }

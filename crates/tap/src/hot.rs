@@ -52,10 +52,17 @@ pub(crate) struct Hot {
 impl Hot {
     /// The window from `MCPWB_TAP_SPIN_US`, else [`WINDOW`].
     pub(crate) fn from_env() -> Hot {
-        let window = std::env::var("MCPWB_TAP_SPIN_US")
-            .ok()
-            .and_then(|v| v.parse::<u64>().ok())
-            .unwrap_or(WINDOW.as_micros() as u64);
+        let default = WINDOW.as_micros() as u64;
+        let window = match std::env::var("MCPWB_TAP_SPIN_US") {
+            Err(_) => default,
+            Ok(v) => v.trim().parse::<u64>().unwrap_or_else(|_| {
+                // The host's log shows the tap's stderr.
+                eprintln!(
+                    "mcpwb tap: MCPWB_TAP_SPIN_US={v:?} is not a number of microseconds (0 turns waiting awake off); using {default}"
+                );
+                default
+            }),
+        };
         Hot::new(Duration::from_micros(window))
     }
 
