@@ -1,6 +1,11 @@
 import { afterEach } from "vitest";
-import { cleanup } from "@testing-library/react";
+import { cleanup, configure } from "@testing-library/react";
 import { clearMocks } from "@tauri-apps/api/mocks";
+
+// A find or waitFor gives up after 5 s, not Testing Library's 1 s: on two
+// cores, with a worker a CPU beside the conformance suite, a room's first
+// render took longer than 1 s once (the Registry room's list, CI208).
+configure({ asyncUtilTimeout: 5000 });
 
 afterEach(() => {
   cleanup();
