@@ -36,6 +36,8 @@ struct Guard {
 }
 
 async fn guard(State(g): State<Guard>, request: Request, next: Next) -> Response {
+    // A runtime of its own waits for the next message awake.
+    workbench_awake::passed();
     let host = request
         .headers()
         .get(header::HOST)
@@ -146,6 +148,9 @@ pub async fn serve(bridge: Bridge, port: u16, token: Option<String>) -> std::io:
     let listener = listener.tap_io(|tcp| {
         let _ = tcp.set_nodelay(true);
     });
+    // `mcpwb serve --http` (a runtime of its own) waits for the next
+    // message awake while messages pass; the app's runtime sleeps.
+    workbench_awake::keep_runtime_awake();
     let ct = stop.clone();
     let done = tokio::spawn(async move {
         let _ = axum::serve(listener, router)

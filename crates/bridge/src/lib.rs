@@ -189,6 +189,9 @@ impl Bridge {
     pub async fn serve_stdio(&self) -> Result<(), ErrorInfo> {
         let failed = |m: String| ErrorInfo::new(workbench_core::ErrorCode::Transport, m);
         use rmcp::ServiceExt;
+        // `mcpwb serve` (a runtime of its own) waits for the next message
+        // awake while messages pass.
+        workbench_awake::keep_runtime_awake();
         let running = match pipes() {
             // Pipes (how clients launch servers): read and written in the
             // runtime itself. Tokio's stdin/stdout go through its blocking
@@ -465,10 +468,10 @@ pub(crate) fn log_note(
     .ok()
 }
 
-/// Stdin and stdout as non-blocking pipes, when they are pipes.
 /// The longest message a stdio caller may send (64 MiB).
 const MAX_CALLER_LINE: usize = 64 << 20;
 
+/// Stdin and stdout as non-blocking pipes, when they are pipes.
 fn pipes() -> Option<(
     tokio::net::unix::pipe::Receiver,
     tokio::net::unix::pipe::Sender,

@@ -40,9 +40,10 @@ const SEQ: usize = 200;
 const CONC: usize = 1_000;
 const TARGET: f64 = 0.8;
 
-/// Going straight, through a bare relay, through the bridge (where the
-/// tool is `s__echo`): echo's paths.
-fn paths(direct: Via, relayed: Via, bridged: Via) -> Vec<Path> {
+/// Going straight, through a bare relay, through the bridge asleep between
+/// messages (`MCPWB_SPIN_US=0`) and as it runs (where the tool is
+/// `s__echo`): echo's paths.
+fn paths(direct: Via, relayed: Via, asleep: Via, bridged: Via) -> Vec<Path> {
     let path = |name, (client, pid): Via, tool| Path {
         name,
         client: Arc::new(client),
@@ -52,15 +53,26 @@ fn paths(direct: Via, relayed: Via, bridged: Via) -> Vec<Path> {
     vec![
         path("straight", direct, "echo"),
         path("bare relay", relayed, "echo"),
+        path("bridge asleep", asleep, "s__echo"),
         path("the bridge", bridged, "s__echo"),
     ]
 }
 
-fn serve_cmd(cfg: &str, home: &std::path::Path, http: bool) -> tokio::process::Command {
+/// `mcpwb serve` on `cfg`; `awake`: waiting for the next message awake
+/// while messages pass, as it does unless told not to.
+fn serve_cmd(
+    cfg: &str,
+    home: &std::path::Path,
+    http: bool,
+    awake: bool,
+) -> tokio::process::Command {
     let mut c = tokio::process::Command::new(MCPWB);
     c.args(["--config", cfg, "--trust", "serve"]);
     if http {
         c.args(["--http", "0"]);
+    }
+    if !awake {
+        c.env("MCPWB_SPIN_US", "0");
     }
     c.env_remove("MCPWB_CONFIG")
         .env("HOME", home)
@@ -150,8 +162,10 @@ async fn bench() {
     ] {
         let direct = over_stdio(tokio::process::Command::new(demo()), &mode).await;
         let relayed = over_stdio(relay::stdio_command(&demo()), &mode).await;
-        let bridged = over_stdio(serve_cmd(config, dir.path(), false), &mode).await;
-        race(label, &paths(direct, relayed, bridged), (SEQ, CONC), TARGET).await;
+        let asleep = over_stdio(serve_cmd(config, dir.path(), false, false), &mode).await;
+        let bridged = over_stdio(serve_cmd(config, dir.path(), false, true), &mode).await;
+        let all = paths(direct, relayed, asleep, bridged);
+        race(label, &all, (SEQ, CONC), TARGET).await;
     }
 
     // HTTP: the demo server's own listener, and the bridge's (with its token).
@@ -159,18 +173,26 @@ async fn bench() {
     let direct = (http_client(&format!("http://{addr}/mcp"), None).await, None);
     let (relay, relayed_url) = relay::http_relay(&format!("http://{addr}/mcp"), "/mcp").await;
     let relayed = (http_client(&relayed_url, None).await, relay.id());
-    let mut serve = serve_cmd(&cfg, dir.path(), true);
-    serve.stderr(Stdio::piped()).kill_on_drop(true);
-    let mut serve = serve.spawn().unwrap();
-    let (url, token) = url_and_token(&mut serve).await;
-    let bridged = (http_client(&url, Some(&token)).await, serve.id());
+    let (mut served, mut served_children) = (Vec::new(), Vec::new());
+    for awake in [false, true] {
+        let mut serve = serve_cmd(&cfg, dir.path(), true, awake);
+        serve.stderr(Stdio::piped()).kill_on_drop(true);
+        let mut serve = serve.spawn().unwrap();
+        let (url, token) = url_and_token(&mut serve).await;
+        served.push((http_client(&url, Some(&token)).await, serve.id()));
+        served_children.push(serve);
+    }
+    let bridged = served.pop().unwrap();
+    let asleep = served.pop().unwrap();
     race(
         "http",
-        &paths(direct, relayed, bridged),
+        &paths(direct, relayed, asleep, bridged),
         (SEQ, CONC),
         TARGET,
     )
     .await;
     let _ = demo_http.kill().await;
-    let _ = serve.kill().await;
+    for mut serve in served_children {
+        let _ = serve.kill().await;
+    }
 }

@@ -35,8 +35,9 @@ const CONC: usize = 1_500;
 const TARGET: f64 = 0.9;
 
 /// Going straight, through a bare relay, through the tap passing only
-/// (`--no-record`) and recording: echo's paths.
-fn paths(direct: Via, relayed: Via, passing: Via, tapped: Via) -> Vec<Path> {
+/// (`--no-record`), recording but asleep between messages
+/// (`MCPWB_SPIN_US=0`) and as it runs: echo's paths.
+fn paths(direct: Via, relayed: Via, passing: Via, asleep: Via, tapped: Via) -> Vec<Path> {
     let path = |name, (c, pid): Via| Path {
         name,
         client: Arc::new(c),
@@ -47,16 +48,40 @@ fn paths(direct: Via, relayed: Via, passing: Via, tapped: Via) -> Vec<Path> {
         path("straight", direct),
         path("bare relay", relayed),
         path("tap, no record", passing),
+        path("tap asleep", asleep),
         path("the tap", tapped),
     ]
 }
 
-/// `mcpwb tap` with `args` in the throwaway home `home`, recording or not.
-fn tap_cmd(home: &std::path::Path, record: bool, args: &[&str]) -> tokio::process::Command {
+/// How a tap runs: recording or not, awake between close messages or not.
+#[derive(Clone, Copy)]
+struct Runs {
+    record: bool,
+    awake: bool,
+}
+
+const PASSING: Runs = Runs {
+    record: false,
+    awake: true,
+};
+const ASLEEP: Runs = Runs {
+    record: true,
+    awake: false,
+};
+const TAPPED: Runs = Runs {
+    record: true,
+    awake: true,
+};
+
+/// `mcpwb tap` with `args` in the throwaway home `home`.
+fn tap_cmd(home: &std::path::Path, runs: Runs, args: &[&str]) -> tokio::process::Command {
     let mut c = tokio::process::Command::new(MCPWB);
+    if !runs.awake {
+        c.env("MCPWB_SPIN_US", "0");
+    }
     let command = args.iter().position(|a| *a == "--").unwrap_or(args.len());
     c.args(&args[..command]);
-    if !record {
+    if !runs.record {
         c.arg("--no-record");
     }
     c.args(&args[command..])
@@ -75,11 +100,11 @@ fn tap_cmd(home: &std::path::Path, record: bool, args: &[&str]) -> tokio::proces
 /// `mcpwb tap --to url` started: the child and the URL it says.
 async fn http_tap(
     home: &std::path::Path,
-    record: bool,
+    runs: Runs,
     url: &str,
 ) -> (tokio::process::Child, String) {
     let (tap, first) =
-        relay::first_line(tap_cmd(home, record, &["--json", "tap", "--to", url])).await;
+        relay::first_line(tap_cmd(home, runs, &["--json", "tap", "--to", url])).await;
     let said: serde_json::Value = serde_json::from_str(&first).unwrap();
     (tap, said["url"].as_str().unwrap().to_string())
 }
@@ -122,11 +147,11 @@ async fn bench() {
         let direct = over_stdio(tokio::process::Command::new(&demo), &mode).await;
         let relayed = over_stdio(relay::stdio_command(&demo), &mode).await;
         let demo = demo.to_str().unwrap();
-        let stdio_tap =
-            |record| over_stdio(tap_cmd(dir.path(), record, &["tap", "--", demo]), &mode);
-        let passing = stdio_tap(false).await;
-        let tapped = stdio_tap(true).await;
-        let all = paths(direct, relayed, passing, tapped);
+        let stdio_tap = |runs| over_stdio(tap_cmd(dir.path(), runs, &["tap", "--", demo]), &mode);
+        let passing = stdio_tap(PASSING).await;
+        let asleep = stdio_tap(ASLEEP).await;
+        let tapped = stdio_tap(TAPPED).await;
+        let all = paths(direct, relayed, passing, asleep, tapped);
         race(label, &all, (SEQ, CONC), TARGET).await;
         if label == "stdio 2025" {
             // The same paths beside two programs that keep both CPUs busy:
@@ -155,9 +180,10 @@ async fn bench() {
         tokio::time::sleep(Duration::from_millis(25)).await;
     }
     let url = format!("http://{addr}/mcp");
-    let (mut passing_tap, passing_url) = http_tap(dir.path(), false, &url).await;
-    let (mut tap, tapped_url) = http_tap(dir.path(), true, &url).await;
-    let (passing_pid, tap_pid) = (passing_tap.id(), tap.id());
+    let (mut passing_tap, passing_url) = http_tap(dir.path(), PASSING, &url).await;
+    let (mut asleep_tap, asleep_url) = http_tap(dir.path(), ASLEEP, &url).await;
+    let (mut tap, tapped_url) = http_tap(dir.path(), TAPPED, &url).await;
+    let (passing_pid, asleep_pid, tap_pid) = (passing_tap.id(), asleep_tap.id(), tap.id());
     let http = |u: &str| {
         ().serve(StreamableHttpClientTransport::with_client(
             workbench_http::client().unwrap(),
@@ -168,10 +194,12 @@ async fn bench() {
     let direct = (http(&url).await.unwrap(), None);
     let relayed = (http(&relayed_url).await.unwrap(), relay.id());
     let passing = (http(&passing_url).await.unwrap(), passing_pid);
+    let asleep = (http(&asleep_url).await.unwrap(), asleep_pid);
     let tapped = (http(&tapped_url).await.unwrap(), tap_pid);
-    let all = paths(direct, relayed, passing, tapped);
+    let all = paths(direct, relayed, passing, asleep, tapped);
     race("HTTP", &all, (SEQ, CONC), TARGET).await;
     let _ = passing_tap.kill().await;
+    let _ = asleep_tap.kill().await;
     let _ = demo_http.kill().await;
     let _ = tap.kill().await;
 }

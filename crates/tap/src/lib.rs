@@ -24,7 +24,6 @@ pub mod fingerprint;
 mod group;
 pub mod har;
 mod host_calls;
-mod hot;
 pub mod http;
 pub mod keep;
 pub mod mock;

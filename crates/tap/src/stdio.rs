@@ -11,8 +11,8 @@ use std::process::Stdio;
 use std::io::{Read, Write};
 
 use crate::Direction;
-use crate::hot::Hot;
 use crate::record::{Recorder, Splitter};
+use workbench_awake::Hot;
 
 /// The server to run.
 #[derive(Debug, Clone, Default)]
@@ -86,24 +86,16 @@ pub async fn run(spawn: &Spawn, recorder: Option<Recorder>) -> std::io::Result<i
     let to_server = child.stdin.take().expect("stdin is piped");
     let from_server = child.stdout.take().expect("stdout is piped");
     let host_split = recorder.clone().map(|r| Splitter::new(Direction::Host, r));
-    let hot = std::sync::Arc::new(Hot::from_env());
-    let hot_down = hot.clone();
+    let hot = workbench_awake::process();
     let server_split = recorder.map(|r| Splitter::new(Direction::Server, r));
     // Host → server; when the host is gone the server's stdin closes. Not
     // joined: it may wait on a host that keeps its end open.
     std::thread::Builder::new()
         .name("tap-to-server".into())
-        .spawn(move || pump(std::io::stdin().lock(), to_server, host_split, &hot))?;
+        .spawn(move || pump(std::io::stdin().lock(), to_server, host_split, hot))?;
     let downstream = std::thread::Builder::new()
         .name("tap-to-host".into())
-        .spawn(move || {
-            pump(
-                from_server,
-                std::io::stdout().lock(),
-                server_split,
-                &hot_down,
-            )
-        })?;
+        .spawn(move || pump(from_server, std::io::stdout().lock(), server_split, hot))?;
     // A signal meant for the server reaches it (and what it started); the
     // tap itself stays to pass its last bytes and keep the session's end.
     use nix::sys::signal::Signal;

@@ -4,7 +4,7 @@
 //! `MCPWB_BENCH_RELAY`). A path of ours (the bridge, the tap) is set against
 //! it as well as against going straight: going straight has one hop fewer.
 //! (The stdio tap beats it by staying awake between close messages:
-//! `crates/tap/src/hot.rs`.)
+//! `crates/awake`.)
 //!
 //! - `stdio -- COMMAND…`: COMMAND as a child; stdin to its stdin and its
 //!   stdout to stdout, two threads copying as bytes come.

@@ -216,6 +216,7 @@ where
         item: TxJsonRpcMessage<Role>,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
         self.rules.sending(&item);
+        workbench_awake::passed();
         // Written now when the pipe takes it (nearly always): rmcp spawns
         // the returned future as a task of its own, and a line left for
         // that task reached the server only once the task was scheduled,
@@ -254,6 +255,8 @@ where
                 // A last line cut short by the end of the stream is dropped.
                 Read::End => return None,
             }
+            // A relay on a runtime of its own waits for the next awake.
+            workbench_awake::passed();
             let parsed = parse(&self.line, &self.rules);
             self.line.clear();
             match parsed {

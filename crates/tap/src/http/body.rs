@@ -267,6 +267,7 @@ impl Stream for Passing {
         loop {
             return match self.inner.as_mut().poll_next(cx) {
                 Poll::Ready(Some(Ok(bytes))) => {
+                    workbench_awake::passed();
                     self.read(&bytes);
                     if let Some(r) = &mut self.rewrite {
                         match r.feed(&bytes) {

@@ -224,6 +224,9 @@ pub async fn serve(options: Options) -> std::io::Result<Listening> {
         client,
         sessions: Mutex::new(Sessions::default()),
     });
+    // `mcpwb tap --to` (a runtime of its own) waits for the next message
+    // awake while messages pass; the app's runtime sleeps.
+    workbench_awake::keep_runtime_awake();
     let stop = CancellationToken::new();
     let router = axum::Router::new().fallback(proxy).with_state(tap.clone());
     let ct = stop.clone();
@@ -430,6 +433,7 @@ fn opens_session(message: &[u8]) -> bool {
 }
 
 async fn proxy(State(tap): State<Arc<Tap>>, request: Request) -> Response {
+    workbench_awake::passed();
     let (parts, body) = request.into_parts();
     let (path, via_path) = match admit(&parts, tap.port, &tap.token) {
         Ok(admitted) => admitted,
