@@ -27,6 +27,8 @@
 //! [`QUIET`]. `MCPWB_SPIN_US` sets the window in microseconds (0: never
 //! ask; `MCPWB_TAP_SPIN_US`, its first name, is read too).
 
+#![forbid(unsafe_code)]
+
 use std::os::fd::AsFd;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
