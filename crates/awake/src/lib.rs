@@ -30,7 +30,7 @@
 #![forbid(unsafe_code)]
 
 use std::os::fd::AsFd;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -58,6 +58,8 @@ pub struct Hot {
     woken: tokio::sync::Notify,
     /// How many times that task left its rest.
     wakes: AtomicU64,
+    /// Requests in flight through an HTTP relay ([`Flight`]).
+    flying: AtomicUsize,
 }
 
 impl Hot {
@@ -90,6 +92,7 @@ impl Hot {
             resting: AtomicBool::new(false),
             woken: tokio::sync::Notify::new(),
             wakes: AtomicU64::new(0),
+            flying: AtomicUsize::new(0),
         }
     }
 
@@ -100,9 +103,25 @@ impl Hot {
     /// Bytes passed just now.
     pub fn passed(&self) {
         self.last.store(self.now(), Ordering::Relaxed);
-        if self.resting.load(Ordering::Relaxed) {
+        if self.resting.load(Ordering::Relaxed) && !self.crowded() {
             self.woken.notify_one();
         }
+    }
+
+    /// More than one request in flight: the runtime has work to turn to
+    /// when one waits, and a task that kept it turning would only take CPU
+    /// the host and the server need (HTTP with 64 in flight went 0.52 →
+    /// 0.41 of straight through the tap so).
+    fn crowded(&self) -> bool {
+        self.flying.load(Ordering::Relaxed) > 1
+    }
+
+    /// A request begins through an HTTP relay; it ends when the
+    /// [`Flight`] is dropped.
+    pub fn flight(self: &Arc<Self>) -> Flight {
+        self.flying.fetch_add(1, Ordering::Relaxed);
+        self.passed();
+        Flight(self.clone())
     }
 
     /// Whether a thread that last asked at `asked` stops asking at `now`
@@ -112,6 +131,7 @@ impl Hot {
     /// for [`QUIET`]).
     fn stop(&self, now: u64, asked: u64) -> bool {
         if self.window == 0
+            || self.crowded()
             || now.saturating_sub(self.last.load(Ordering::Relaxed)) > self.window
             || now < self.quiet_until.load(Ordering::Relaxed)
         {
@@ -176,6 +196,18 @@ impl Hot {
     }
 }
 
+/// A request in flight through an HTTP relay, from its head in to its
+/// answer's last byte out (a standing GET stream is none: it would count for
+/// its whole life).
+pub struct Flight(Arc<Hot>);
+
+impl Drop for Flight {
+    fn drop(&mut self) {
+        self.0.flying.fetch_sub(1, Ordering::Relaxed);
+        self.0.passed();
+    }
+}
+
 /// The process's one [`Hot`]: every relay in it passes its messages
 /// under one rule.
 pub fn process() -> &'static Arc<Hot> {
@@ -187,6 +219,16 @@ pub fn process() -> &'static Arc<Hot> {
 /// a time kept).
 pub fn passed() {
     process().passed();
+}
+
+/// A request begins through this process's HTTP relay (see [`Flight`]).
+pub fn flight() -> Flight {
+    process().flight()
+}
+
+/// How many requests are in flight through this process's HTTP relays.
+pub fn in_flight() -> usize {
+    process().flying.load(Ordering::Relaxed)
 }
 
 /// Keep the current runtime awake while messages pass, when it is a
@@ -260,6 +302,21 @@ mod tests {
         let later = at + 2_600 + quiet + 1;
         hot.last.store(later, Ordering::Relaxed);
         assert!(!hot.stop(later + 10, later + 5));
+    }
+
+    #[test]
+    fn with_more_than_one_request_in_flight_nothing_asks() {
+        let hot = Arc::new(Hot::new(Duration::from_millis(300)));
+        let at = hot.now();
+        hot.last.store(at, Ordering::Relaxed);
+        let one = hot.flight();
+        assert!(!hot.stop(hot.now(), hot.now()), "one in flight: asks");
+        let two = hot.flight();
+        assert!(hot.stop(hot.now(), hot.now()), "two in flight: stops");
+        drop(two);
+        assert!(!hot.stop(hot.now(), hot.now()), "one again: asks");
+        drop(one);
+        assert_eq!(hot.flying.load(Ordering::Relaxed), 0);
     }
 
     /// The CPU time this thread has used.

@@ -36,8 +36,14 @@ struct Guard {
 }
 
 async fn guard(State(g): State<Guard>, request: Request, next: Next) -> Response {
-    // A runtime of its own waits for the next message awake.
-    workbench_awake::passed();
+    // A runtime of its own waits for the next message awake; a call's
+    // request and answer are one flight (a standing GET stream is none).
+    let flight = if request.method() == axum::http::Method::POST {
+        Some(workbench_awake::flight())
+    } else {
+        workbench_awake::passed();
+        None
+    };
     let host = request
         .headers()
         .get(header::HOST)
@@ -90,7 +96,20 @@ async fn guard(State(g): State<Guard>, request: Request, next: Next) -> Response
                 .into_response();
         }
     }
-    next.run(request).await
+    let response = next.run(request).await;
+    match flight {
+        None => response,
+        // The flight ends with the answer's last byte.
+        Some(flight) => {
+            use futures::StreamExt;
+            let (parts, body) = response.into_parts();
+            let body = body.into_data_stream().map(move |chunk| {
+                let _flying = &flight;
+                chunk
+            });
+            Response::from_parts(parts, axum::body::Body::from_stream(body))
+        }
+    }
 }
 
 /// A running listener.

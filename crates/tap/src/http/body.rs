@@ -207,6 +207,8 @@ pub(super) struct Passing {
     pub(super) kind: Kind,
     pub(super) response_seqs: Vec<i64>,
     pub(super) rewrite: Option<Rewrite>,
+    /// Ends with the answer's last byte.
+    pub(super) _flight: Option<workbench_awake::Flight>,
 }
 
 impl Passing {

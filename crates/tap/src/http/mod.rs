@@ -433,8 +433,14 @@ fn opens_session(message: &[u8]) -> bool {
 }
 
 async fn proxy(State(tap): State<Arc<Tap>>, request: Request) -> Response {
-    workbench_awake::passed();
     let (parts, body) = request.into_parts();
+    // A request and its answer are one flight; a standing GET stream is none.
+    let flight = if parts.method == Method::POST {
+        Some(workbench_awake::flight())
+    } else {
+        workbench_awake::passed();
+        None
+    };
     let (path, via_path) = match admit(&parts, tap.port, &tap.token) {
         Ok(admitted) => admitted,
         Err(Refused(status, why)) => return refuse(status, why),
@@ -526,6 +532,7 @@ async fn proxy(State(tap): State<Arc<Tap>>, request: Request) -> Response {
         kind,
         response_seqs: Vec::new(),
         rewrite,
+        _flight: flight,
     };
     response
         .body(Body::from_stream(stream))
